@@ -1,0 +1,116 @@
+package agent
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/realm-memory/realm"
+)
+
+// Agent takes every decision the method gives to an LLM. Each method returns the LLM
+// usage it incurred (empty for the offline agent). Errors are returned only for a
+// cancelled context or invalid input; a failing LLM falls back to the offline decision.
+type Agent interface {
+	// Extract turns one observation into typed candidates and the updated summary.
+	Extract(ctx context.Context, in ExtractInput) (Extraction, realm.Usage, error)
+	// Integrate decides add / merge / skip for every candidate of one observation and
+	// the edges each added or merged node gets (integrate and relate, REALM.md §2 steps 4–5).
+	Integrate(ctx context.Context, in IntegrateInput) ([]Integration, realm.Usage, error)
+}
+
+// ExtractInput is what the extractor sees.
+type ExtractInput struct {
+	Observation realm.Observation
+	Summary     string              // the space's running summary before this observation
+	Recent      []realm.Observation // the last few observations of the space, oldest first
+}
+
+// Extraction is the extractor's output.
+type Extraction struct {
+	Candidates []Candidate
+	Summary    string // the updated running summary (≤ 200 words, no pronouns)
+}
+
+// Candidate is a memory unit proposed from one observation, not yet integrated.
+type Candidate struct {
+	Type         realm.NodeType
+	Name         string
+	Content      string // self-contained, fully qualified names, no pronouns
+	Description  string
+	Keywords     []string
+	TStart       *time.Time // resolved to absolute dates against the observation time
+	TEnd         *time.Time
+	Aliases      []string // entity
+	Category     string   // entity: person / object / place / concept
+	Role         string   // entity
+	Participants []string // event: entity names
+	// Subject and Attribute identify a fact's slot ("Caroline", "lives in"), so that a
+	// later fact about the same slot with another value supersedes it. Optional.
+	Subject   string
+	Attribute string
+}
+
+// Neighbour is an existing node near a candidate: N_sim ∪ N_recent (REALM.md §2 step 3).
+type Neighbour struct {
+	Node       realm.Node
+	Similarity float64 // cosine between the candidate and the node, 0 when unknown
+	Similar    bool    // found by the similarity search
+	Recent     bool    // created from one of the last observations
+}
+
+// IntegrateInput is one observation's candidates, each with its neighbourhood, plus the
+// candidate embeddings (same order) for similarity-based decisions.
+type IntegrateInput struct {
+	Observation realm.Observation
+	Candidates  []CandidateContext
+}
+
+// CandidateContext is one candidate with what the integrator may relate it to.
+type CandidateContext struct {
+	Candidate  Candidate
+	Embedding  []float32
+	Neighbours []Neighbour
+}
+
+// Integration actions.
+const (
+	ActionAdd   = "add"
+	ActionMerge = "merge"
+	ActionSkip  = "skip"
+)
+
+// Integration is the decision for the candidate at the same index of IntegrateInput.
+type Integration struct {
+	Action    string // add | merge | skip
+	MergeInto string // the neighbour id, when Action is merge
+	// Merged is the content of the merged node when Action is merge (the neighbour's
+	// content completed with the candidate's detail); empty keeps the neighbour's content.
+	Merged string
+	Edges  []EdgeOp
+}
+
+// Edge operations of the relate step.
+const (
+	EdgeAdd    = "add"
+	EdgeModify = "modify"
+	EdgeDelete = "delete"
+)
+
+// EdgeOp is one relation to write for an added or merged node. From and To are node ids
+// of neighbours, or Self for the node this integration adds or merges into, or
+// CandidateRef(i) for the node another candidate of the same observation becomes.
+type EdgeOp struct {
+	Op          string // add | modify | delete
+	From        string
+	To          string
+	Predicate   realm.Predicate
+	Weight      float64
+	Description string
+}
+
+// Self refers, in an EdgeOp, to the node of the integration that carries the op.
+const Self = "$self"
+
+// CandidateRef refers, in an EdgeOp, to the node of the i-th candidate of the observation.
+func CandidateRef(i int) string { return "$cand:" + strconv.Itoa(i) }

@@ -1,0 +1,76 @@
+package realm
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. Each maps to one HTTP status in the api package's table.
+const (
+	EInvalid      = "invalid"       // the request is malformed or fails validation
+	ENotFound     = "not_found"     // the space, memory, trace or job does not exist
+	EConflict     = "conflict"      // the request conflicts with stored state
+	ETooLarge     = "too_large"     // the body, batch or text exceeds a limit
+	EUnavailable  = "unavailable"   // a dependency (Neo4j, an LLM) cannot be reached now
+	ENotSupported = "not_supported" // the feature needs configuration that is absent
+	EInternal     = "internal"      // a bug or an unexpected failure; details are logged only
+	EUnauthorized = "unauthorized"  // no or bad credentials
+	EForbidden    = "forbidden"     // credentials without the needed scope
+)
+
+// Error is the one error type of the domain. Message is safe to show to clients;
+// Fields names the request fields that failed validation, with a reason each.
+type Error struct {
+	Code    string
+	Message string
+	Fields  map[string]string
+}
+
+func (e *Error) Error() string {
+	if len(e.Fields) == 0 {
+		return fmt.Sprintf("realm %s: %s", e.Code, e.Message)
+	}
+	return fmt.Sprintf("realm %s: %s %v", e.Code, e.Message, e.Fields)
+}
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of err if it is (or wraps) an *Error, EInternal otherwise,
+// and "" for nil.
+func ErrorCode(err error) string {
+	if err == nil {
+		return ""
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EInternal
+}
+
+// ErrorMessage returns the client-safe message of err: the *Error's message, or
+// "internal error" for anything else.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}
+
+// FieldErrors collects validation failures; Err returns nil when there are none.
+type FieldErrors map[string]string
+
+// Add records a failure of field.
+func (f FieldErrors) Add(field, reason string) { f[field] = reason }
+
+// Err returns an EInvalid *Error listing the fields, or nil.
+func (f FieldErrors) Err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	return &Error{Code: EInvalid, Message: "request failed validation", Fields: f}
+}

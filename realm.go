@@ -1,0 +1,218 @@
+package realm
+
+import (
+	"context"
+	"regexp"
+	"time"
+)
+
+// NodeType is the kind of a memory unit (REALM.md §1).
+type NodeType string
+
+const (
+	Entity  NodeType = "entity"  // a person, object, place or concept
+	Event   NodeType = "event"   // something that happened or will happen
+	Episode NodeType = "episode" // a longer stretch of activity with a why and an outcome
+	Fact    NodeType = "fact"    // a stable statement: preference, attribute, belief, plan
+)
+
+// NodeTypes lists every node type.
+var NodeTypes = []NodeType{Entity, Event, Episode, Fact}
+
+// Valid reports whether t is one of the four node types.
+func (t NodeType) Valid() bool {
+	switch t {
+	case Entity, Event, Episode, Fact:
+		return true
+	}
+	return false
+}
+
+// Label is the Neo4j label beside :Memory, e.g. "Event".
+func (t NodeType) Label() string {
+	switch t {
+	case Entity:
+		return "Entity"
+	case Event:
+		return "Event"
+	case Episode:
+		return "Episode"
+	case Fact:
+		return "Fact"
+	}
+	return ""
+}
+
+// Predicate is the type of a directed memory edge (REALM.md §1).
+type Predicate string
+
+const (
+	Contradicts    Predicate = "contradicts"
+	Implies        Predicate = "implies"
+	Constrains     Predicate = "constrains"
+	Verifies       Predicate = "verifies"
+	Precedes       Predicate = "precedes"
+	Enables        Predicate = "enables"
+	Triggers       Predicate = "triggers"
+	ResultsIn      Predicate = "results_in"
+	Comprises      Predicate = "comprises"
+	Instantiates   Predicate = "instantiates"
+	Summarizes     Predicate = "summarizes"
+	Correlates     Predicate = "correlates"
+	Supersedes     Predicate = "supersedes"
+	AnalogousTo    Predicate = "analogous_to"
+	Contextualizes Predicate = "contextualizes"
+)
+
+// Predicates lists the fifteen predicates, the whitelist of relationship types.
+var Predicates = []Predicate{
+	Contradicts, Implies, Constrains, Verifies,
+	Precedes, Enables, Triggers, ResultsIn,
+	Comprises, Instantiates, Summarizes,
+	Correlates, Supersedes, AnalogousTo, Contextualizes,
+}
+
+var predicateLayers = map[Predicate]string{
+	Contradicts: "logical", Implies: "logical", Constrains: "logical", Verifies: "logical",
+	Precedes: "causal", Enables: "causal", Triggers: "causal", ResultsIn: "causal",
+	Comprises: "taxonomic", Instantiates: "taxonomic", Summarizes: "taxonomic",
+	Correlates: "associative", Supersedes: "associative", AnalogousTo: "associative", Contextualizes: "associative",
+}
+
+// Valid reports whether p is in the whitelist.
+func (p Predicate) Valid() bool { _, ok := predicateLayers[p]; return ok }
+
+// Layer is the predicate's layer: logical, causal, taxonomic or associative.
+func (p Predicate) Layer() string { return predicateLayers[p] }
+
+// Symmetric predicates are written in both directions.
+func (p Predicate) Symmetric() bool {
+	return p == Contradicts || p == Correlates || p == AnalogousTo
+}
+
+// RelType is the Neo4j relationship type of p, e.g. "RESULTS_IN". Only whitelisted
+// predicates have one; callers check Valid first.
+func (p Predicate) RelType() string {
+	if !p.Valid() {
+		return ""
+	}
+	b := []byte(p)
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// PredicateOfRelType is the inverse of RelType.
+func PredicateOfRelType(rel string) Predicate {
+	b := []byte(rel)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c - 'A' + 'a'
+		}
+	}
+	return Predicate(b)
+}
+
+var spaceID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// ValidSpace reports whether s is a valid space id: [A-Za-z0-9_-]{1,64}.
+func ValidSpace(s string) bool { return spaceID.MatchString(s) }
+
+// Observation is one raw message as it arrived, stored before anything else.
+type Observation struct {
+	ID         string    `json:"id"`
+	Space      string    `json:"space"`
+	SessionID  string    `json:"session_id,omitempty"`
+	Speaker    string    `json:"speaker"`
+	Content    string    `json:"content"`
+	ObservedAt time.Time `json:"timestamp"`
+	Seq        int64     `json:"seq"`
+	Status     string    `json:"status,omitempty"` // pending | integrated | failed
+}
+
+// Observation statuses.
+const (
+	ObservationPending    = "pending"
+	ObservationIntegrated = "integrated"
+	ObservationFailed     = "failed"
+)
+
+// Node is a memory unit of the cognitive graph (REALM.md §1).
+type Node struct {
+	ID             string     `json:"id"`
+	Space          string     `json:"space"`
+	Type           NodeType   `json:"type"`
+	Name           string     `json:"name"`
+	Content        string     `json:"content"`
+	Description    string     `json:"description,omitempty"`
+	Keywords       []string   `json:"keywords,omitempty"`
+	TStart         *time.Time `json:"t_start,omitempty"`
+	TEnd           *time.Time `json:"t_end,omitempty"`
+	Aliases        []string   `json:"aliases,omitempty"`      // entity
+	Category       string     `json:"category,omitempty"`     // entity: person/object/place/concept
+	Role           string     `json:"role,omitempty"`         // entity
+	Participants   []string   `json:"participants,omitempty"` // event
+	Sources        []string   `json:"sources,omitempty"`      // ids of the observations it derives from
+	Embedding      []float32  `json:"-"`
+	CreatedAt      time.Time  `json:"created_at"`
+	UpdatedAt      time.Time  `json:"updated_at"`
+	AccessCount    int64      `json:"access_count"`
+	LastAccessedAt *time.Time `json:"last_accessed_at,omitempty"`
+}
+
+// Edge is a directed, typed, weighted relation between two nodes of one space.
+type Edge struct {
+	ID            string    `json:"id"`
+	From          string    `json:"from"`
+	To            string    `json:"to"`
+	Predicate     Predicate `json:"predicate"`
+	Layer         string    `json:"layer"`
+	Description   string    `json:"description,omitempty"`
+	Weight        float64   `json:"weight"`
+	InitialWeight float64   `json:"initial_weight"`
+	Confidence    float64   `json:"confidence"`
+	CreatedAt     time.Time `json:"created_at"`
+	UpdatedAt     time.Time `json:"updated_at"`
+}
+
+// Embedder turns texts into vectors. Implementations: embed.OpenAI, embed.Local, embed.Hash.
+type Embedder interface {
+	// ID names the model, e.g. "local:all-MiniLM-L6-v2"; recorded in Neo4j with Dim.
+	ID() string
+	// Dim is the length of every returned vector.
+	Dim() int
+	// Embed returns one L2-normalised vector per text, in order. It returns
+	// EUnavailable when a remote model cannot be reached.
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Usage accounts for LLM calls, by stage (extract, integrate, plan, sufficiency, expand,
+// answer, audit, judge).
+type Usage map[string]StageUsage
+
+// StageUsage is the cost of one stage.
+type StageUsage struct {
+	Calls            int     `json:"calls"`
+	PromptTokens     int     `json:"prompt_tokens"`
+	CompletionTokens int     `json:"completion_tokens"`
+	LatencyMS        float64 `json:"latency_ms"`
+	Failures         int     `json:"failures"`  // calls that failed or returned invalid output
+	Fallbacks        int     `json:"fallbacks"` // decisions taken by the offline agent instead
+}
+
+// Add merges o into u.
+func (u Usage) Add(o Usage) {
+	for stage, s := range o {
+		t := u[stage]
+		t.Calls += s.Calls
+		t.PromptTokens += s.PromptTokens
+		t.CompletionTokens += s.CompletionTokens
+		t.LatencyMS += s.LatencyMS
+		t.Failures += s.Failures
+		t.Fallbacks += s.Fallbacks
+		u[stage] = t
+	}
+}
