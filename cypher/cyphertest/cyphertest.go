@@ -1,0 +1,95 @@
+// Package cyphertest gives tests a real Neo4j: the one NEO4J_URI names, else the local
+// server of deploy/neo4j (started if needed). Tests isolate themselves by a fresh space.
+// When CI is set, a test that cannot reach Neo4j fails instead of skipping.
+package cyphertest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm/cypher"
+)
+
+// Dims is the vector dimension tests use; it matches the local and hash embedders.
+const Dims = 384
+
+// Config returns the Neo4j settings tests use, from the environment or the local defaults.
+func Config() cypher.Config {
+	return cypher.Config{
+		URI:      getenv("NEO4J_URI", "bolt://127.0.0.1:7687"),
+		User:     getenv("NEO4J_USER", "neo4j"),
+		Password: getenv("NEO4J_PASSWORD", "realm-dev-password"),
+		Database: os.Getenv("NEO4J_DATABASE"),
+	}
+}
+
+var (
+	once    sync.Once
+	store   *cypher.Store
+	openErr error
+)
+
+// MustOpen returns a Store on a Neo4j with the schema applied, shared by the tests of
+// the package. It skips the test when Neo4j cannot be had, or fails under CI.
+func MustOpen(tb testing.TB) *cypher.Store {
+	tb.Helper()
+	once.Do(func() { store, openErr = open() })
+	if openErr != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("neo4j is required under CI: %v", openErr)
+		}
+		tb.Skipf("no neo4j: %v", openErr)
+	}
+	return store
+}
+
+func open() (*cypher.Store, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if os.Getenv("NEO4J_URI") == "" {
+		cmd := exec.CommandContext(ctx, filepath.Join(RepoRoot(), "deploy", "neo4j", "neo4j.sh"), "start")
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return nil, err
+		}
+	}
+	s, err := cypher.Open(ctx, Config())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.ApplySchema(ctx, Dims); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// NewSpace returns a space id no other test uses.
+func NewSpace(tb testing.TB) string {
+	tb.Helper()
+	b := make([]byte, 6)
+	if _, err := rand.Read(b); err != nil {
+		tb.Fatal(err)
+	}
+	return "test_" + hex.EncodeToString(b)
+}
+
+// RepoRoot is the repository's root directory.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+func getenv(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}

@@ -1,0 +1,3 @@
+// Checks that the database answers a query.
+// Params: none. Returns: ok.
+RETURN 1 AS ok

@@ -1,0 +1,168 @@
+package cypher
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/schema"
+)
+
+// ApplySchema applies the migrations not yet recorded, in order, records each, and
+// waits until every index is ONLINE. Every statement is IF NOT EXISTS, so two processes
+// applying at once both succeed; a schema race between them is retried.
+//
+// If the vector index exists with another dimension than dims it is rebuilt when no
+// memory has an embedding yet; otherwise ApplySchema returns EConflict.
+func (s *Store) ApplySchema(ctx context.Context, dims int) error {
+	migrations, err := schema.Migrations(dims)
+	if err != nil {
+		return err
+	}
+	if err := s.fitVectorIndex(ctx, dims); err != nil {
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		err = s.applyMigrations(ctx, migrations)
+		if err == nil || attempt == 3 || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
+	}
+	if err != nil {
+		return fmt.Errorf("apply schema: %w", err)
+	}
+	_, err = s.write(ctx, qAwaitIndexes, map[string]any{"seconds": 300})
+	return err
+}
+
+func (s *Store) applyMigrations(ctx context.Context, migrations []schema.Migration) error {
+	recs, err := s.read(ctx, qMigrationApplied, nil)
+	if err != nil {
+		return err
+	}
+	applied := map[int64]bool{}
+	for _, r := range recs {
+		applied[num(r, "version")] = true
+	}
+	for _, m := range migrations {
+		// The vector index is checked every time: its dimension follows the embedder.
+		if applied[int64(m.Version)] && m.Name != "memory_embedding" {
+			continue
+		}
+		if err := s.runSchemaStatement(ctx, m.Statement); err != nil {
+			return fmt.Errorf("migration %04d_%s: %w", m.Version, m.Name, err)
+		}
+		_, err := s.write(ctx, qMigrationRecord, map[string]any{
+			"version": m.Version, "name": m.Name, "now": time.Now().UTC(),
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runSchemaStatement runs one migration in its own transaction: Neo4j refuses schema
+// and data changes in one transaction. Migration text comes from our embedded files.
+func (s *Store) runSchemaStatement(ctx context.Context, stmt string) error {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db})
+	defer sess.Close(ctx)
+	_, err := sess.Run(ctx, stmt, nil)
+	if err == nil {
+		return nil
+	}
+	// Another process created the same index between our check and our statement.
+	if strings.Contains(err.Error(), "EquivalentSchemaRuleAlreadyExists") {
+		return nil
+	}
+	return translate(err)
+}
+
+// fitVectorIndex drops a vector index of another dimension when no memory would lose
+// its index entry; with embedded memories, the dimension change is a clear error.
+func (s *Store) fitVectorIndex(ctx context.Context, dims int) error {
+	recs, err := s.read(ctx, qVectorIndexDims, nil)
+	if err != nil || len(recs) == 0 || num(recs[0], "dims") == int64(dims) {
+		return err
+	}
+	have := num(recs[0], "dims")
+	recs, err = s.read(ctx, qEmbeddedMemoryCount, nil)
+	if err != nil {
+		return err
+	}
+	if n := num(recs[0], "n"); n > 0 {
+		return realm.Errorf(realm.EConflict,
+			"the vector index has dimension %d and %d memories are embedded, but the configured embedder has dimension %d: "+
+				"configure the embedder they were made with, or run `realm reembed`", have, n, dims)
+	}
+	_, err = s.write(ctx, qVectorIndexDrop, nil)
+	return err
+}
+
+// CheckEmbedder returns EConflict, naming the spaces and the fix, when any space's
+// memories were embedded by another embedder than id/dims.
+func (s *Store) CheckEmbedder(ctx context.Context, id string, dims int) error {
+	recs, err := s.read(ctx, qSpacesOtherEmbedder, map[string]any{"embedder": id, "dims": dims})
+	if err != nil || len(recs) == 0 {
+		return err
+	}
+	var spaces []string
+	for _, r := range recs {
+		spaces = append(spaces, fmt.Sprintf("%s (%s, %d)", str(r, "id"), str(r, "embedder"), num(r, "dims")))
+	}
+	return realm.Errorf(realm.EConflict,
+		"the configured embedder is %s (%d dims) but these spaces were embedded with another: %s; "+
+			"set REALM_EMBEDDER back, or run `realm reembed --space ID` to re-embed them",
+		id, dims, strings.Join(spaces, ", "))
+}
+
+// Index is one Neo4j index as SHOW INDEXES reports it.
+type Index struct {
+	Name  string `json:"name"`
+	Type  string `json:"type"`  // RANGE, VECTOR, FULLTEXT, LOOKUP …
+	State string `json:"state"` // ONLINE, POPULATING, FAILED
+}
+
+// Indexes lists the database's indexes.
+func (s *Store) Indexes(ctx context.Context) ([]Index, error) {
+	recs, err := s.read(ctx, qIndexes, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Index, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, Index{Name: str(r, "name"), Type: str(r, "type"), State: str(r, "state")})
+	}
+	return out, nil
+}
+
+// SchemaReady reports whether every migration is recorded and every index ONLINE; the
+// reason says what is missing.
+func (s *Store) SchemaReady(ctx context.Context, dims int) (ok bool, reason string, err error) {
+	migrations, err := schema.Migrations(dims)
+	if err != nil {
+		return false, "", err
+	}
+	recs, err := s.read(ctx, qMigrationApplied, nil)
+	if err != nil {
+		return false, "", err
+	}
+	if len(recs) < len(migrations) {
+		return false, fmt.Sprintf("%d of %d schema migrations applied", len(recs), len(migrations)), nil
+	}
+	indexes, err := s.Indexes(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	for _, ix := range indexes {
+		if ix.State != "ONLINE" {
+			return false, fmt.Sprintf("index %s is %s", ix.Name, ix.State), nil
+		}
+	}
+	return true, "", nil
+}

@@ -1,0 +1,242 @@
+package cypher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+
+	"github.com/realm-memory/realm"
+)
+
+// Config says where Neo4j is.
+type Config struct {
+	URI      string // bolt://, neo4j:// (routing) …
+	User     string
+	Password string
+	Database string // "" is the server's default database
+}
+
+// Store runs REALM's queries on one Neo4j database. It is safe for concurrent use.
+type Store struct {
+	driver neo4j.DriverWithContext
+	db     string
+}
+
+// Open connects to Neo4j and checks that it answers with these credentials. It waits
+// (bounded) while the server is still starting, but fails at once on bad credentials or
+// an address nothing listens on, with one clear message.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	auth := neo4j.BasicAuth(cfg.User, cfg.Password, "")
+	driver, err := neo4j.NewDriverWithContext(cfg.URI, auth, func(c *config.Config) {
+		c.SocketConnectTimeout = 5 * time.Second
+		c.ConnectionAcquisitionTimeout = 10 * time.Second
+		c.MaxConnectionPoolSize = 50
+	})
+	if err != nil {
+		return nil, realm.Errorf(realm.EInvalid, "NEO4J_URI %q: %v", cfg.URI, err)
+	}
+	s := &Store{driver: driver, db: cfg.Database}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err = driver.VerifyConnectivity(ctx)
+		if err == nil {
+			return s, nil
+		}
+		if !isTransient(err) || time.Now().After(deadline) || ctx.Err() != nil {
+			driver.Close(context.WithoutCancel(ctx))
+			return nil, describeOpenError(cfg, err)
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+func describeOpenError(cfg Config, err error) error {
+	var n4j *neo4j.Neo4jError
+	if errors.As(err, &n4j) && strings.Contains(n4j.Code, "Security.Unauthorized") {
+		return realm.Errorf(realm.EUnauthorized, "neo4j at %s refused user %q: wrong NEO4J_USER or NEO4J_PASSWORD", cfg.URI, cfg.User)
+	}
+	if errors.As(err, &n4j) && strings.Contains(n4j.Code, "Security.AuthenticationRateLimit") {
+		return realm.Errorf(realm.EUnauthorized, "neo4j at %s: too many failed logins for user %q; check NEO4J_PASSWORD and wait", cfg.URI, cfg.User)
+	}
+	return realm.Errorf(realm.EUnavailable, "neo4j at %s does not answer (check NEO4J_URI, or start it with `make neo4j`): %v", cfg.URI, firstLine(err))
+}
+
+func firstLine(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return msg
+}
+
+// isTransient reports whether err may go away by itself: the server is starting or a
+// transaction lost a deadlock.
+func isTransient(err error) bool {
+	var n4j *neo4j.Neo4jError
+	if errors.As(err, &n4j) {
+		return strings.Contains(n4j.Code, "TransientError") || strings.Contains(n4j.Code, "DatabaseUnavailable")
+	}
+	return false
+}
+
+// Close releases the driver's connections.
+func (s *Store) Close(ctx context.Context) error { return s.driver.Close(ctx) }
+
+// Ping checks that Neo4j answers a query now.
+func (s *Store) Ping(ctx context.Context) error {
+	_, err := s.read(ctx, qPing, nil)
+	return err
+}
+
+// ServerInfo returns Neo4j's version and edition.
+func (s *Store) ServerInfo(ctx context.Context) (version, edition string, err error) {
+	recs, err := s.read(ctx, qServerInfo, nil)
+	if err != nil {
+		return "", "", err
+	}
+	if len(recs) == 0 {
+		return "", "", realm.Errorf(realm.EInternal, "neo4j returned no components")
+	}
+	return str(recs[0], "version"), str(recs[0], "edition"), nil
+}
+
+// query is one Cypher statement and the $params it names.
+type query struct {
+	name   string
+	text   string
+	params []string
+}
+
+var paramPattern = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
+
+// newQuery binds a statement read from queries/name.cypher.
+func newQuery(name, text string) query {
+	seen := map[string]bool{}
+	var params []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "//") {
+			continue
+		}
+		for _, m := range paramPattern.FindAllStringSubmatch(line, -1) {
+			if !seen[m[1]] {
+				seen[m[1]] = true
+				params = append(params, m[1])
+			}
+		}
+	}
+	sort.Strings(params)
+	return query{name: name, text: text, params: params}
+}
+
+// check returns an error when params does not name exactly the statement's $params.
+func (q query) check(params map[string]any) error {
+	var got []string
+	for k := range params {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	if strings.Join(got, ",") != strings.Join(q.params, ",") {
+		return fmt.Errorf("cypher %s: caller passes params %v, statement names %v", q.name, got, q.params)
+	}
+	return nil
+}
+
+// read runs q in a read transaction and returns all its records.
+func (s *Store) read(ctx context.Context, q query, params map[string]any) ([]*neo4j.Record, error) {
+	return s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return collect(ctx, tx, q, params)
+	})
+}
+
+// write runs q in a write transaction and returns all its records.
+func (s *Store) write(ctx context.Context, q query, params map[string]any) ([]*neo4j.Record, error) {
+	return s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return collect(ctx, tx, q, params)
+	})
+}
+
+// readTx and writeTx run fn in a managed transaction: the driver retries it on
+// transient errors such as deadlocks, so fn must be safe to run again.
+func (s *Store) readTx(ctx context.Context, fn func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeRead})
+	defer sess.Close(ctx)
+	recs, err := neo4j.ExecuteRead(ctx, sess, fn)
+	return recs, translate(err)
+}
+
+func (s *Store) writeTx(ctx context.Context, fn func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	recs, err := neo4j.ExecuteWrite(ctx, sess, fn)
+	return recs, translate(err)
+}
+
+// collect runs q inside tx and reads every record.
+func collect(ctx context.Context, tx neo4j.ManagedTransaction, q query, params map[string]any) ([]*neo4j.Record, error) {
+	if err := q.check(params); err != nil {
+		return nil, err
+	}
+	res, err := tx.Run(ctx, q.text, params)
+	if err != nil {
+		return nil, err
+	}
+	return res.Collect(ctx)
+}
+
+// translate maps driver errors to domain errors: an unreachable server or a lost
+// connection is EUnavailable (the API answers 503), anything else stays internal.
+func translate(err error) error {
+	if err == nil {
+		return nil
+	}
+	var re *realm.Error
+	if errors.As(err, &re) {
+		return err
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var conn *neo4j.ConnectivityError
+	if errors.As(err, &conn) || isTransient(err) || neo4j.IsRetryable(err) {
+		return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable"}
+	}
+	var usage *neo4j.UsageError
+	if errors.As(err, &usage) && strings.Contains(usage.Message, "closed") {
+		return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable"}
+	}
+	return err
+}
+
+// Record accessors that tolerate nulls.
+
+func str(r *neo4j.Record, key string) string {
+	v, _ := r.Get(key)
+	s, _ := v.(string)
+	return s
+}
+
+func num(r *neo4j.Record, key string) int64 {
+	v, _ := r.Get(key)
+	switch n := v.(type) {
+	case int64:
+		return n
+	case float64:
+		return int64(n)
+	}
+	return 0
+}
+
+func float(r *neo4j.Record, key string) float64 {
+	v, _ := r.Get(key)
+	switch n := v.(type) {
+	case float64:
+		return n
+	case int64:
+		return float64(n)
+	}
+	return 0
+}

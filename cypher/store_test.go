@@ -1,0 +1,127 @@
+package cypher_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+func TestOpen(t *testing.T) {
+	cyphertest.MustOpen(t) // the server runs
+	ctx := context.Background()
+	t.Run("ErrPassword", func(t *testing.T) {
+		cfg := cyphertest.Config()
+		cfg.Password = "not-the-password"
+		_, err := cypher.Open(ctx, cfg)
+		if realm.ErrorCode(err) != realm.EUnauthorized {
+			t.Fatalf("got %v, want an unauthorized error", err)
+		}
+		if !strings.Contains(err.Error(), "NEO4J_PASSWORD") {
+			t.Errorf("error does not name the setting: %v", err)
+		}
+	})
+	t.Run("ErrUnreachable", func(t *testing.T) {
+		cfg := cyphertest.Config()
+		cfg.URI = "bolt://127.0.0.1:1"
+		_, err := cypher.Open(ctx, cfg)
+		if realm.ErrorCode(err) != realm.EUnavailable {
+			t.Fatalf("got %v, want an unavailable error", err)
+		}
+		if !strings.Contains(err.Error(), "NEO4J_URI") {
+			t.Errorf("error does not name the setting: %v", err)
+		}
+	})
+}
+
+func TestServerInfo(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	version, edition, err := s.ServerInfo(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(version, "5.26") {
+		t.Errorf("version %q, want 5.26.x", version)
+	}
+	if edition == "" {
+		t.Error("no edition")
+	}
+}
+
+func TestApplySchema(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	t.Run("ConcurrentAndRepeated", func(t *testing.T) {
+		var wg sync.WaitGroup
+		errs := make([]error, 3)
+		for i := range errs {
+			wg.Add(1)
+			go func() { defer wg.Done(); errs[i] = s.ApplySchema(ctx, cyphertest.Dims) }()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	t.Run("IndexesOnline", func(t *testing.T) {
+		indexes, err := s.Indexes(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byName := map[string]cypher.Index{}
+		for _, ix := range indexes {
+			byName[ix.Name] = ix
+		}
+		for name, kind := range map[string]string{"memory_embedding": "VECTOR", "memory_text": "FULLTEXT", "memory_space": "RANGE"} {
+			ix, ok := byName[name]
+			if !ok {
+				t.Errorf("index %s missing", name)
+				continue
+			}
+			if ix.Type != kind || ix.State != "ONLINE" {
+				t.Errorf("index %s is %s %s, want %s ONLINE", name, ix.Type, ix.State, kind)
+			}
+		}
+	})
+}
+
+// TestQueryFiles checks that every statement file is bound to a variable and opens with
+// the comment doc.go asks for.
+func TestQueryFiles(t *testing.T) {
+	src, err := os.ReadFile("queries.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var goSrc strings.Builder
+	goSrc.Write(src)
+	others, _ := filepath.Glob("*.go")
+	for _, f := range others {
+		b, _ := os.ReadFile(f)
+		goSrc.Write(b)
+	}
+	files, err := filepath.Glob("queries/*.cypher")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no query files: %v", err)
+	}
+	for _, f := range files {
+		if !strings.Contains(goSrc.String(), "//go:embed "+f+"\n") {
+			t.Errorf("%s is not bound by //go:embed", f)
+		}
+		text, _ := os.ReadFile(f)
+		if !strings.HasPrefix(string(text), "//") {
+			t.Errorf("%s does not open with a comment", f)
+		}
+		if !regexp.MustCompile(`(?m)^// Params:`).Match(text) {
+			t.Errorf("%s does not list its params", f)
+		}
+	}
+}

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Runs a real Neo4j 5.26 community server (with Neo4j Browser) from Maven Central
+# artifacts on the default Java 17, without Docker. See README.md beside this file.
+#
+#   neo4j.sh start    resolve the artifacts once, start bound to 127.0.0.1, wait for Bolt
+#   neo4j.sh stop     stop it cleanly (SIGTERM, then SIGKILL after a bound)
+#   neo4j.sh status   exit 0 when it runs and answers
+#
+# Environment: NEO4J_PASSWORD (default realm-dev-password), NEO4J_BOLT_PORT (7687),
+# NEO4J_HTTP_PORT (7474), NEO4J_HEAP (1g), NEO4J_PAGECACHE (512m),
+# NEO4J_START_TIMEOUT seconds (180), REALM_HOME (<repo>/.realm).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+home=${REALM_HOME:-$root/.realm}/neo4j
+password=${NEO4J_PASSWORD:-realm-dev-password}
+bolt_port=${NEO4J_BOLT_PORT:-7687}
+http_port=${NEO4J_HTTP_PORT:-7474}
+timeout=${NEO4J_START_TIMEOUT:-180}
+pidfile=$home/run/neo4j.pid
+classpath=$home/classpath.txt
+
+log() { echo "neo4j: $*" >&2; }
+
+running() {
+  [[ -f $pidfile ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null
+}
+
+port_open() {
+  (echo >"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+resolve() {
+  if [[ -s $classpath && $classpath -nt $here/pom.xml ]]; then
+    return
+  fi
+  log "resolving Neo4j artifacts with Maven (cached in the local Maven repository)"
+  mkdir -p "$home"
+  mvn -q -B -f "$here/pom.xml" dependency:build-classpath -Dmdep.outputFile="$classpath.tmp" >&2
+  mv "$classpath.tmp" "$classpath"
+}
+
+write_conf() {
+  mkdir -p "$home"/{conf,data,logs,run,plugins,import}
+  cat >"$home/conf/neo4j.conf" <<CONF
+# Written by deploy/neo4j/neo4j.sh; edits are overwritten at the next start.
+server.default_listen_address=127.0.0.1
+server.bolt.enabled=true
+server.bolt.listen_address=127.0.0.1:$bolt_port
+server.http.enabled=true
+server.http.listen_address=127.0.0.1:$http_port
+server.https.enabled=false
+dbms.security.auth_enabled=true
+server.directories.data=$home/data
+server.directories.logs=$home/logs
+server.directories.run=$home/run
+server.directories.plugins=$home/plugins
+server.directories.import=$home/import
+server.memory.heap.initial_size=${NEO4J_HEAP:-1g}
+server.memory.heap.max_size=${NEO4J_HEAP:-1g}
+server.memory.pagecache.size=${NEO4J_PAGECACHE:-512m}
+db.tx_log.rotation.retention_policy=1G size
+CONF
+}
+
+java_run() {
+  NEO4J_HOME=$home NEO4J_CONF=$home/conf java -cp "$(cat "$classpath")" "$@"
+}
+
+start() {
+  if running; then
+    log "already running (pid $(cat "$pidfile")), Bolt on 127.0.0.1:$bolt_port"
+    return
+  fi
+  if port_open "$bolt_port"; then
+    log "port $bolt_port already answers: another Neo4j runs there; not starting a second one"
+    return
+  fi
+  resolve
+  write_conf
+  if [[ ! -f $home/data/dbms/auth.ini ]]; then
+    # Like the official image's NEO4J_AUTH: the password is set before the first start.
+    java_run org.neo4j.cli.AdminTool dbms set-initial-password "$password" >"$home/logs/set-password.log" 2>&1 ||
+      { cat "$home/logs/set-password.log" >&2; exit 1; }
+  fi
+  log "starting Neo4j (data and logs under $home)"
+  : >"$home/logs/console.log"
+  NEO4J_HOME=$home NEO4J_CONF=$home/conf setsid nohup java -Xms"${NEO4J_HEAP:-1g}" -Xmx"${NEO4J_HEAP:-1g}" \
+    -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -Dfile.encoding=UTF-8 \
+    -cp "$(cat "$classpath")" org.neo4j.server.CommunityEntryPoint \
+    --home-dir="$home" --config-dir="$home/conf" >>"$home/logs/console.log" 2>&1 </dev/null &
+  echo $! >"$pidfile"
+  for ((i = 0; i < timeout; i++)); do
+    if ! running; then
+      log "Neo4j exited during start; last lines of its logs:"
+      tail -n 40 "$home/logs/console.log" "$home/logs/neo4j.log" 2>/dev/null >&2 || true
+      rm -f "$pidfile"
+      exit 1
+    fi
+    if port_open "$bolt_port" && curl -sf "http://127.0.0.1:$http_port/" >/dev/null; then
+      log "ready in ${i}s: Bolt bolt://127.0.0.1:$bolt_port, Browser http://127.0.0.1:$http_port/browser/"
+      return
+    fi
+    sleep 1
+  done
+  log "Neo4j did not answer within ${timeout}s; last lines of its logs:"
+  tail -n 40 "$home/logs/console.log" "$home/logs/neo4j.log" 2>/dev/null >&2 || true
+  stop
+  exit 1
+}
+
+stop() {
+  if ! running; then
+    rm -f "$pidfile"
+    log "not running"
+    return
+  fi
+  local pid
+  pid=$(cat "$pidfile")
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < 60; i++)); do
+    kill -0 "$pid" 2>/dev/null || { rm -f "$pidfile"; log "stopped"; return; }
+    sleep 1
+  done
+  log "still running after 60s; killing"
+  kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$pidfile"
+}
+
+case ${1:-} in
+start) start ;;
+stop) stop ;;
+status) running && port_open "$bolt_port" ;;
+*) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac

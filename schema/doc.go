@@ -1,0 +1,6 @@
+// Package schema holds REALM's Neo4j migrations: ordered, idempotent (IF NOT EXISTS)
+// statements embedded from migrations/*.cypher, one statement per file, applied in file
+// order by cypher.Store.ApplySchema and recorded as (:Migration) nodes.
+//
+// It imports only the standard library.
+package schema
