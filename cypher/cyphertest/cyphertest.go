@@ -1,6 +1,7 @@
 // Package cyphertest gives tests a real Neo4j: the one NEO4J_URI names, else the local
 // server of deploy/neo4j (started if needed). Tests isolate themselves by a fresh space.
-// When CI is set, a test that cannot reach Neo4j fails instead of skipping.
+// When CI or REALM_REQUIRE_NEO4J is set, a test that cannot reach Neo4j fails instead
+// of skipping.
 package cyphertest
 
 import (
@@ -43,8 +44,8 @@ func MustOpen(tb testing.TB) *cypher.Store {
 	tb.Helper()
 	once.Do(func() { store, openErr = open() })
 	if openErr != nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("neo4j is required under CI: %v", openErr)
+		if Required() {
+			tb.Fatalf("neo4j is required (CI or REALM_REQUIRE_NEO4J is set): %v", openErr)
 		}
 		tb.Skipf("no neo4j: %v", openErr)
 	}
@@ -69,6 +70,12 @@ func open() (*cypher.Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Required reports whether tests must fail rather than skip without Neo4j: under CI
+// and under `make test`, which sets REALM_REQUIRE_NEO4J.
+func Required() bool {
+	return os.Getenv("CI") != "" || os.Getenv("REALM_REQUIRE_NEO4J") != ""
 }
 
 // NewSpace returns a space id no other test uses.

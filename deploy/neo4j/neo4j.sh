@@ -37,7 +37,7 @@ resolve() {
   fi
   log "resolving Neo4j artifacts with Maven (cached in the local Maven repository)"
   mkdir -p "$home"
-  mvn -q -B -f "$here/pom.xml" dependency:build-classpath -Dmdep.outputFile="$classpath.tmp" >&2
+  mvn -q -B -Dstyle.color=never -f "$here/pom.xml" dependency:build-classpath -Dmdep.outputFile="$classpath.tmp" >&2
   mv "$classpath.tmp" "$classpath"
 }
 

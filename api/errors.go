@@ -1,0 +1,65 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+)
+
+// statusOf is the one table from error code to HTTP status.
+var statusOf = map[string]int{
+	realm.EInvalid:      http.StatusBadRequest,
+	realm.EUnauthorized: http.StatusUnauthorized,
+	realm.EForbidden:    http.StatusForbidden,
+	realm.ENotFound:     http.StatusNotFound,
+	realm.EConflict:     http.StatusConflict,
+	realm.ETooLarge:     http.StatusRequestEntityTooLarge,
+	realm.ENotSupported: http.StatusNotImplemented,
+	realm.EUnavailable:  http.StatusServiceUnavailable,
+	realm.EInternal:     http.StatusInternalServerError,
+}
+
+// problem is an RFC 9457 problem document with our stable code and field errors.
+type problem struct {
+	Type     string            `json:"type"`
+	Title    string            `json:"title"`
+	Status   int               `json:"status"`
+	Code     string            `json:"code"`
+	Detail   string            `json:"detail"`
+	Instance string            `json:"instance,omitempty"`
+	Fields   map[string]string `json:"fields,omitempty"`
+}
+
+// writeError answers with err as a problem. Internal errors are logged once, with
+// their text, and shown to the client only as "internal error".
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code := realm.ErrorCode(err)
+	status, ok := statusOf[code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	if code == realm.EInternal {
+		zerolog.Ctx(r.Context()).Error().Err(err).Msg("internal error")
+	}
+	p := problem{
+		Type:     "urn:realm:problem:" + code,
+		Title:    http.StatusText(status),
+		Status:   status,
+		Code:     code,
+		Detail:   realm.ErrorMessage(err),
+		Instance: r.URL.Path,
+	}
+	var e *realm.Error
+	if errors.As(err, &e) {
+		p.Fields = e.Fields
+	}
+	if status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", "5")
+	}
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(status)
+	_ = jsonEncoder(w).Encode(p)
+}

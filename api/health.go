@@ -1,0 +1,59 @@
+package api
+
+import (
+	_ "embed"
+	"net/http"
+)
+
+func (s *server) handleHealthz(w http.ResponseWriter, r *http.Request) {
+	encode(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// handleReadyz answers 200 only when Neo4j answers and the schema is applied with every
+// index online; otherwise 503 with the reason.
+func (s *server) handleReadyz(w http.ResponseWriter, r *http.Request) {
+	ok, reason, err := s.Store.SchemaReady(r.Context(), s.cfg.Embedder.Dim)
+	if err != nil {
+		reason = "neo4j does not answer: " + err.Error()
+	}
+	if !ok {
+		w.Header().Set("Retry-After", "5")
+		encode(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
+		return
+	}
+	encode(w, http.StatusOK, map[string]string{"status": "ready"})
+}
+
+type infoResponse struct {
+	Version  string       `json:"version"`
+	Embedder EmbedderInfo `json:"embedder"`
+	LLM      LLMInfo      `json:"llm"`
+	Neo4j    neo4jInfo    `json:"neo4j"`
+}
+
+type neo4jInfo struct {
+	Version string `json:"version"`
+	Edition string `json:"edition"`
+}
+
+func (s *server) handleInfo(w http.ResponseWriter, r *http.Request) {
+	version, edition, err := s.Store.ServerInfo(r.Context())
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, infoResponse{
+		Version:  s.cfg.Version,
+		Embedder: s.cfg.Embedder,
+		LLM:      s.cfg.LLM,
+		Neo4j:    neo4jInfo{Version: version, Edition: edition},
+	})
+}
+
+//go:embed openapi.yaml
+var openAPISpec []byte
+
+func handleOpenAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/yaml")
+	_, _ = w.Write(openAPISpec)
+}

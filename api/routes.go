@@ -1,0 +1,24 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/realm-memory/realm"
+)
+
+// routes lists every endpoint of the API.
+func (s *server) routes(r chi.Router) {
+	r.Get("/healthz", s.handleHealthz)
+	r.Get("/readyz", s.handleReadyz)
+	r.Get("/openapi.yaml", handleOpenAPI)
+	r.Get("/v1/info", s.handleInfo)
+
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, realm.Errorf(realm.ENotFound, "no endpoint %s %s", r.Method, r.URL.Path))
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, &realm.Error{Code: realm.EInvalid, Message: "method " + r.Method + " is not allowed on " + r.URL.Path})
+	})
+}

@@ -1,0 +1,56 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm/cypher"
+)
+
+// Config is what the API reports about itself and its limits.
+type Config struct {
+	Version      string
+	MaxBodyBytes int64 // every request body; default 4 MiB
+	Embedder     EmbedderInfo
+	LLM          LLMInfo
+}
+
+// EmbedderInfo describes the configured embedder for /v1/info.
+type EmbedderInfo struct {
+	ID      string `json:"id"`
+	Dim     int    `json:"dim"`
+	Warning string `json:"warning,omitempty"`
+}
+
+// LLMInfo describes the configured agent for /v1/info.
+type LLMInfo struct {
+	Mode   string            `json:"mode"` // offline | openai
+	Models map[string]string `json:"models,omitempty"`
+}
+
+// Deps are the parts the handlers call.
+type Deps struct {
+	Store  *cypher.Store
+	Logger zerolog.Logger
+}
+
+// server holds the dependencies of the handlers; routes.go maps paths to its methods.
+type server struct {
+	cfg Config
+	Deps
+}
+
+// NewServer returns REALM's HTTP handler.
+func NewServer(cfg Config, deps Deps) http.Handler {
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 4 << 20
+	}
+	s := &server{cfg: cfg, Deps: deps}
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID, withLogger(deps.Logger), recoverPanics, limitBody(cfg.MaxBodyBytes))
+	s.routes(r)
+	return r
+}

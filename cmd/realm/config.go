@@ -1,0 +1,132 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/embed"
+)
+
+// config is the validated configuration of a realm process.
+type config struct {
+	Addr     string
+	Neo4j    cypher.Config
+	Embed    embed.Config
+	LLM      string // offline | openai
+	OpenAI   openAIConfig
+	LogLevel string
+}
+
+type openAIConfig struct {
+	BaseURL string
+	APIKey  string
+	Models  map[string]string // role → model: extraction, retrieval, audit, answer, judge
+}
+
+// Development default of the local Neo4j (deploy/neo4j); documented in the README.
+const defaultNeo4jPassword = "realm-dev-password"
+
+// loadConfig reads the environment, lets flags of fs override it, and validates the
+// result. A bad value is reported with the variable's name.
+func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (config, error) {
+	env := func(key, def string) string {
+		if v := getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	cfg := config{
+		Addr: env("REALM_ADDR", "127.0.0.1:8080"),
+		Neo4j: cypher.Config{
+			URI:      env("NEO4J_URI", "bolt://127.0.0.1:7687"),
+			User:     env("NEO4J_USER", "neo4j"),
+			Password: env("NEO4J_PASSWORD", defaultNeo4jPassword),
+			Database: getenv("NEO4J_DATABASE"),
+		},
+		LLM: env("REALM_LLM", "offline"),
+		OpenAI: openAIConfig{
+			BaseURL: getenv("OPENAI_BASE_URL"),
+			APIKey:  getenv("OPENAI_API_KEY"),
+			Models:  map[string]string{},
+		},
+		LogLevel: env("REALM_LOG_LEVEL", "info"),
+	}
+	defaultModel := env("REALM_LLM_MODEL", "gpt-4o-mini")
+	for _, role := range []string{"extraction", "retrieval", "audit", "answer", "judge"} {
+		cfg.OpenAI.Models[role] = env("REALM_MODEL_"+strings.ToUpper(role), defaultModel)
+	}
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (REALM_ADDR)")
+	fs.StringVar(&cfg.Neo4j.URI, "neo4j-uri", cfg.Neo4j.URI, "Neo4j URI (NEO4J_URI)")
+	fs.StringVar(&cfg.LLM, "llm", cfg.LLM, "agent: offline or openai (REALM_LLM)")
+	embedKind := fs.String("embedder", getenv("REALM_EMBEDDER"), "embedder: local, openai or hash (REALM_EMBEDDER)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, realm.Errorf(realm.EInvalid, "%v", err)
+	}
+	embedCfg, err := embed.ConfigFromEnv(getenv)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Embed = embedCfg
+	cfg.Embed.Kind = *embedKind
+	return cfg, cfg.validate()
+}
+
+func (c config) validate() error {
+	if _, _, err := net.SplitHostPort(c.Addr); err != nil {
+		return realm.Errorf(realm.EInvalid, "REALM_ADDR %q is not host:port", c.Addr)
+	}
+	u, err := url.Parse(c.Neo4j.URI)
+	if err != nil || !strings.HasPrefix(u.Scheme, "bolt") && !strings.HasPrefix(u.Scheme, "neo4j") || u.Host == "" {
+		return realm.Errorf(realm.EInvalid, "NEO4J_URI %q is not a bolt:// or neo4j:// URI", c.Neo4j.URI)
+	}
+	switch c.Embed.Kind {
+	case "", embed.KindLocal, embed.KindOpenAI, embed.KindHash:
+	default:
+		return realm.Errorf(realm.EInvalid, "REALM_EMBEDDER %q: want local, openai or hash", c.Embed.Kind)
+	}
+	switch c.LLM {
+	case "offline":
+	case "openai":
+		if c.OpenAI.BaseURL == "" && c.OpenAI.APIKey == "" {
+			return realm.Errorf(realm.EInvalid, "REALM_LLM=openai needs OPENAI_BASE_URL or OPENAI_API_KEY")
+		}
+	default:
+		return realm.Errorf(realm.EInvalid, "REALM_LLM %q: want offline or openai", c.LLM)
+	}
+	if c.Embed.Kind == embed.KindOpenAI && c.OpenAI.BaseURL == "" && c.OpenAI.APIKey == "" {
+		return realm.Errorf(realm.EInvalid, "REALM_EMBEDDER=openai needs OPENAI_BASE_URL or OPENAI_API_KEY")
+	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		return realm.Errorf(realm.EInvalid, "REALM_LOG_LEVEL %q: want debug, info, warn or error", c.LogLevel)
+	}
+	return nil
+}
+
+// print writes the configuration once, secrets masked.
+func (c config) print(w io.Writer) {
+	kind := c.Embed.Kind
+	if kind == "" {
+		kind = "auto (local if installed, else hash)"
+	}
+	fmt.Fprintf(w, "config: REALM_ADDR=%s NEO4J_URI=%s NEO4J_USER=%s NEO4J_PASSWORD=%s NEO4J_DATABASE=%s REALM_EMBEDDER=%s REALM_LLM=%s",
+		c.Addr, c.Neo4j.URI, c.Neo4j.User, mask(c.Neo4j.Password), c.Neo4j.Database, kind, c.LLM)
+	if c.LLM == "openai" || c.Embed.Kind == embed.KindOpenAI {
+		fmt.Fprintf(w, " OPENAI_BASE_URL=%s OPENAI_API_KEY=%s models=%v", c.OpenAI.BaseURL, mask(c.OpenAI.APIKey), c.OpenAI.Models)
+	}
+	fmt.Fprintln(w)
+}
+
+func mask(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	return "****"
+}

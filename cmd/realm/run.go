@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/realm-memory/realm"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+const usage = `usage: realm <command> [flags]
+
+commands:
+  serve          serve the HTTP API (applies the schema first)
+  schema apply   apply the Neo4j schema migrations and wait until indexes are online
+  version        print the version
+
+Configuration comes from the environment (see README.md, Configuration); flags override it.`
+
+// run is the whole program: it parses args (args[0] is the program name), reads the
+// environment through getenv and writes its output to stdout.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) < 2 {
+		fmt.Fprintln(stdout, usage)
+		return realm.Errorf(realm.EInvalid, "no command given")
+	}
+	cmd, rest := args[1], args[2:]
+	switch cmd {
+	case "serve":
+		return runServe(ctx, rest, getenv, stdout)
+	case "schema":
+		if len(rest) == 0 || rest[0] != "apply" {
+			return realm.Errorf(realm.EInvalid, "usage: realm schema apply")
+		}
+		return runSchemaApply(ctx, rest[1:], getenv, stdout)
+	case "version", "--version", "-v":
+		fmt.Fprintln(stdout, "realm", fullVersion())
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return nil
+	}
+	fmt.Fprintln(stdout, usage)
+	return realm.Errorf(realm.EInvalid, "unknown command %q", cmd)
+}
+
+// fullVersion is the build's version plus its VCS revision when known.
+func fullVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return version
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	return strings.TrimSpace(version + " (" + rev + dirty + ")")
+}

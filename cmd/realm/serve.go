@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/api"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/embed"
+)
+
+// runServe applies the schema, then serves the API until ctx is cancelled (SIGINT or
+// SIGTERM), draining in-flight requests before it returns.
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), args, getenv)
+	if err != nil {
+		return err
+	}
+	cfg.print(stdout)
+	logger := newLogger(stdout, cfg.LogLevel)
+
+	deps, err := openDeps(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer deps.close()
+
+	handler := api.NewServer(api.Config{
+		Version:  fullVersion(),
+		Embedder: deps.embedderInfo(),
+		LLM:      api.LLMInfo{Mode: cfg.LLM, Models: llmModels(cfg)},
+	}, api.Deps{Store: deps.store, Logger: logger})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return realm.Errorf(realm.EUnavailable, "REALM_ADDR %s: %v", cfg.Addr, err)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stdout, "REALM serving on http://%s (API), readiness http://%s/readyz\n", ln.Addr(), ln.Addr())
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info().Msg("shutting down: draining in-flight requests")
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// runSchemaApply applies the migrations for the configured embedder's dimension.
+func runSchemaApply(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	cfg, err := loadConfig(flag.NewFlagSet("schema apply", flag.ContinueOnError), args, getenv)
+	if err != nil {
+		return err
+	}
+	deps, err := openDeps(ctx, cfg, newLogger(io.Discard, "error"))
+	if err != nil {
+		return err
+	}
+	defer deps.close()
+	indexes, err := deps.store.Indexes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, ix := range indexes {
+		fmt.Fprintf(stdout, "%-28s %-9s %s\n", ix.Name, ix.Type, ix.State)
+	}
+	fmt.Fprintln(stdout, "schema applied")
+	return nil
+}
+
+// deps are the long-lived parts of a process, opened in dependency order.
+type deps struct {
+	store    *cypher.Store
+	embedder realm.Embedder
+	warning  string
+}
+
+// openDeps builds the embedder, connects to Neo4j, applies the schema and checks that
+// the stored memories were embedded by the configured embedder.
+func openDeps(ctx context.Context, cfg config, logger zerolog.Logger) (*deps, error) {
+	d := &deps{}
+	if cfg.Embed.Kind == "" && !embed.LocalInstalled(cfg.Embed.Local.ModelDir) {
+		d.warning = "the local embedding model is not installed; using the weak hash embedder (run " + embed.SetupCommand + ")"
+	}
+	emb, err := embed.New(cfg.Embed, logger)
+	if err != nil {
+		return nil, err
+	}
+	d.embedder = emb
+	store, err := cypher.Open(ctx, cfg.Neo4j)
+	if err != nil {
+		return nil, err
+	}
+	d.store = store
+	if err := store.ApplySchema(ctx, emb.Dim()); err != nil {
+		d.close()
+		return nil, err
+	}
+	if err := store.CheckEmbedder(ctx, emb.ID(), emb.Dim()); err != nil {
+		d.close()
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *deps) close() {
+	if closer, ok := d.embedder.(io.Closer); ok {
+		closer.Close()
+	}
+	if d.store != nil {
+		d.store.Close(context.Background())
+	}
+}
+
+func (d *deps) embedderInfo() api.EmbedderInfo {
+	return api.EmbedderInfo{ID: d.embedder.ID(), Dim: d.embedder.Dim(), Warning: d.warning}
+}
+
+func llmModels(cfg config) map[string]string {
+	if cfg.LLM != "openai" {
+		return nil
+	}
+	return cfg.OpenAI.Models
+}
+
+func newLogger(w io.Writer, level string) zerolog.Logger {
+	lvl, err := zerolog.ParseLevel(level)
+	if err != nil {
+		lvl = zerolog.InfoLevel
+	}
+	return zerolog.New(w).Level(lvl).With().Timestamp().Logger()
+}
