@@ -1,0 +1,527 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/agenttest"
+)
+
+// stubAgent is the fallback of these tests: its decisions are recognisable and it
+// counts how often it was asked.
+type stubAgent struct {
+	mu                       sync.Mutex
+	extractCalls, integCalls int
+}
+
+const fallbackMark = "FALLBACK"
+
+func (s *stubAgent) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.Usage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.extractCalls++
+	return Extraction{Summary: fallbackMark, Candidates: []Candidate{{Type: realm.Fact, Name: fallbackMark, Content: fallbackMark}}}, realm.Usage{}, nil
+}
+
+func (s *stubAgent) Integrate(ctx context.Context, in IntegrateInput) ([]Integration, realm.Usage, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.integCalls++
+	out := make([]Integration, len(in.Candidates))
+	for i := range out {
+		out[i] = Integration{Action: ActionAdd, Merged: fallbackMark}
+	}
+	return out, realm.Usage{}, nil
+}
+
+type testLLM struct {
+	*LLM
+	fake     *agenttest.FakeOpenAI
+	fallback *stubAgent
+	waits    []time.Duration
+}
+
+// newTestLLM returns an LLM agent talking to a fresh fake; edit adjusts the config.
+func newTestLLM(tb testing.TB, edit func(*LLMConfig)) *testLLM {
+	tb.Helper()
+	fake := agenttest.NewFakeOpenAI(tb)
+	cfg := LLMConfig{BaseURL: fake.BaseURL(), APIKey: "test", Models: Models{Extraction: "test-model"}, Timeout: 5 * time.Second}
+	if edit != nil {
+		edit(&cfg)
+	}
+	fb := &stubAgent{}
+	l, err := NewLLM(cfg, fb, zerolog.New(io.Discard))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tl := &testLLM{LLM: l, fake: fake, fallback: fb}
+	// Record retry waits instead of sleeping: no timing in tests.
+	l.sleep = func(ctx context.Context, d time.Duration) error { tl.waits = append(tl.waits, d); return ctx.Err() }
+	return tl
+}
+
+var obsTime = time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
+
+func testObservation() realm.Observation {
+	return realm.Observation{ID: "D1:3", Space: "demo", Speaker: "Caroline", ObservedAt: obsTime,
+		Content: "I went to a LGBTQ support group yesterday and it was so powerful."}
+}
+
+func validExtraction() map[string]any {
+	return map[string]any{
+		"summary": "Caroline attended an LGBTQ support group on 2023-05-07.",
+		"candidates": []map[string]any{
+			{"type": "event", "name": "Caroline attends LGBTQ support group", "content": "Caroline attended an LGBTQ support group on 2023-05-07 and found the LGBTQ support group powerful.",
+				"description": "a formative event", "keywords": []string{"LGBTQ", "support group", "Caroline"},
+				"t_start": "2023-05-07", "t_end": "", "aliases": []string{}, "category": "", "role": "",
+				"participants": []string{"Caroline"}, "subject": "", "attribute": ""},
+			{"type": "entity", "name": "Caroline", "content": "Caroline is a person who attends an LGBTQ support group.",
+				"description": "", "keywords": []string{}, "t_start": "", "t_end": "", "aliases": []string{"Caro"},
+				"category": "person", "role": "", "participants": []string{}, "subject": "", "attribute": ""},
+		},
+	}
+}
+
+func TestLLMExtract(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		l := newTestLLM(t, nil)
+		l.fake.Enqueue(agenttest.JSON(t, validExtraction(), 120, 45))
+		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation(), Summary: "old"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Candidates) != 2 || out.Summary != "Caroline attended an LGBTQ support group on 2023-05-07." {
+			t.Fatalf("extraction = %+v", out)
+		}
+		ev, ent := out.Candidates[0], out.Candidates[1]
+		want := time.Date(2023, 5, 7, 0, 0, 0, 0, time.UTC)
+		if ev.Type != realm.Event || ev.TStart == nil || !ev.TStart.Equal(want) || ev.TEnd == nil || !ev.TEnd.Equal(want) {
+			t.Errorf("event = %+v, want a point in time on 2023-05-07", ev)
+		}
+		if ent.Type != realm.Entity || ent.Category != "person" || ent.TStart != nil || len(ent.Aliases) != 1 {
+			t.Errorf("entity = %+v", ent)
+		}
+		want2 := realm.StageUsage{Calls: 1, PromptTokens: 120, CompletionTokens: 45}
+		if got := usage[StageExtract]; got.Calls != want2.Calls || got.PromptTokens != 120 || got.CompletionTokens != 45 || got.Failures != 0 || got.Fallbacks != 0 {
+			t.Errorf("usage = %+v, want %+v", got, want2)
+		}
+
+		reqs := l.fake.Requests()
+		if len(reqs) != 1 {
+			t.Fatalf("%d requests, want 1", len(reqs))
+		}
+		r := reqs[0]
+		if r.Model != "test-model" {
+			t.Errorf("model = %q", r.Model)
+		}
+		if r.ResponseFormat == nil || r.ResponseFormat.Type != openai.ChatCompletionResponseFormatTypeJSONSchema ||
+			r.ResponseFormat.JSONSchema == nil || !r.ResponseFormat.JSONSchema.Strict || r.SchemaName() != "realm_extraction" {
+			t.Errorf("response_format = %+v", r.ResponseFormat)
+		}
+		if !strings.Contains(string(r.Body), `"temperature":`) {
+			t.Error("temperature not sent: the API default of 1 would apply")
+		}
+		if !strings.Contains(r.LastUser(), "2023-05-08T13:56:00Z (Monday)") || !strings.Contains(r.LastUser(), "Caroline: I went") {
+			t.Errorf("user prompt lacks timestamp or observation:\n%s", r.LastUser())
+		}
+		if !strings.Contains(r.System(), "No pronouns") || !strings.Contains(r.System(), "Absolute dates") {
+			t.Errorf("system prompt lacks the rules:\n%s", r.System())
+		}
+	})
+
+	t.Run("ErrInvalidType", func(t *testing.T) {
+		bad := validExtraction()
+		bad["candidates"].([]map[string]any)[0]["type"] = "memory"
+		bad["candidates"].([]map[string]any)[1]["t_start"] = "last Saturday"
+		l := newTestLLM(t, nil)
+		l.fake.Enqueue(agenttest.JSON(t, bad, 10, 10), agenttest.JSON(t, validExtraction(), 10, 10))
+		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Candidates) != 2 || out.Candidates[0].Type != realm.Event {
+			t.Errorf("repaired extraction not applied: %+v", out)
+		}
+		repair := l.fake.Requests()[1].LastUser()
+		for _, want := range []string{`candidates[0].type "memory"`, `candidates[1].t_start`} {
+			if !strings.Contains(repair, want) {
+				t.Errorf("repair message lacks %q:\n%s", want, repair)
+			}
+		}
+		if got := usage[StageExtract]; got.Calls != 2 || got.Failures != 1 || got.Fallbacks != 0 {
+			t.Errorf("usage = %+v", got)
+		}
+	})
+}
+
+// integrateInput is two candidates; candidate 0 has neighbours a (similar) and b
+// (recent), candidate 1 has b. The refs are therefore N1 = a, N2 = b.
+func integrateInput() IntegrateInput {
+	a := realm.Node{ID: "node-a", Type: realm.Event, Name: "Caroline's support group visit", Content: "Caroline went to an LGBTQ support group."}
+	b := realm.Node{ID: "node-b", Type: realm.Fact, Name: "Caroline lives in Boston", Content: "Caroline lives in Boston."}
+	return IntegrateInput{
+		Observation: testObservation(),
+		Candidates: []CandidateContext{
+			{Candidate: Candidate{Type: realm.Event, Name: "support group", Content: "Caroline attended an LGBTQ support group on 2023-05-07."},
+				Neighbours: []Neighbour{{Node: a, Similar: true, Similarity: 0.91}, {Node: b, Recent: true}}},
+			{Candidate: Candidate{Type: realm.Fact, Name: "Caroline lives in Denver", Content: "Caroline lives in Denver since 2023-05."},
+				Neighbours: []Neighbour{{Node: b, Similar: true, Similarity: 0.8}}},
+		},
+	}
+}
+
+func edge(op, from, to, pred string, w float64) map[string]any {
+	return map[string]any{"op": op, "from": from, "to": to, "predicate": pred, "weight": w, "description": "why"}
+}
+
+func decision(cand, action, into, merged string, edges ...map[string]any) map[string]any {
+	if edges == nil {
+		edges = []map[string]any{}
+	}
+	return map[string]any{"candidate": cand, "action": action, "merge_into": into, "merged_content": merged, "edges": edges}
+}
+
+func decisions(ds ...map[string]any) map[string]any { return map[string]any{"decisions": ds} }
+
+func validDecisions() map[string]any {
+	return decisions(
+		decision("C0", "merge", "N1", "Caroline went to an LGBTQ support group on 2023-05-07.",
+			edge("add", "self", "N2", "contextualizes", 0.6),
+			edge("add", "self", "N1", "correlates", 0.9), // a self-loop once merged into N1: dropped
+		),
+		decision("C1", "add", "", "",
+			edge("add", "self", "N2", "supersedes", 0.95),
+			edge("add", "C0", "self", "precedes", 0.5),
+			edge("add", "self", "N2", "correlates", 0.2), // below the floor: dropped
+		),
+	)
+}
+
+func wantIntegrations() []Integration {
+	return []Integration{
+		{Action: ActionMerge, MergeInto: "node-a", Merged: "Caroline went to an LGBTQ support group on 2023-05-07.",
+			Edges: []EdgeOp{{Op: EdgeAdd, From: Self, To: "node-b", Predicate: realm.Contextualizes, Weight: 0.6, Description: "why"}}},
+		{Action: ActionAdd, Edges: []EdgeOp{
+			{Op: EdgeAdd, From: Self, To: "node-b", Predicate: realm.Supersedes, Weight: 0.95, Description: "why"},
+			{Op: EdgeAdd, From: CandidateRef(0), To: Self, Predicate: realm.Precedes, Weight: 0.5, Description: "why"},
+		}},
+	}
+}
+
+func assertIntegrations(t *testing.T, got, want []Integration) {
+	t.Helper()
+	g, _ := json.MarshalIndent(got, "", " ")
+	w, _ := json.MarshalIndent(want, "", " ")
+	if string(g) != string(w) {
+		t.Errorf("integrations =\n%s\nwant\n%s", g, w)
+	}
+}
+
+func TestLLMIntegrate(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		l := newTestLLM(t, nil)
+		l.fake.Enqueue(agenttest.JSON(t, validDecisions(), 300, 80))
+		got, usage, err := l.Integrate(context.Background(), integrateInput())
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertIntegrations(t, got, wantIntegrations())
+		if u := usage[StageIntegrate]; u.Calls != 1 || u.PromptTokens != 300 || u.CompletionTokens != 80 || u.Fallbacks != 0 {
+			t.Errorf("usage = %+v", u)
+		}
+		r := l.fake.Requests()[0]
+		if r.SchemaName() != "realm_integration" {
+			t.Errorf("schema name = %q", r.SchemaName())
+		}
+		user := r.LastUser()
+		for _, want := range []string{"N1 [event] (similar, sim 0.91) Caroline's support group visit", "N2 [fact] (recent) Caroline lives in Boston", "Candidate C1 [fact]"} {
+			if !strings.Contains(user, want) {
+				t.Errorf("user prompt lacks %q:\n%s", want, user)
+			}
+		}
+		for _, p := range realm.Predicates {
+			if !strings.Contains(r.System(), `"`+string(p)+`"`) {
+				t.Errorf("system prompt does not explain predicate %s", p)
+			}
+		}
+	})
+
+	t.Run("PerCandidate", func(t *testing.T) {
+		l := newTestLLM(t, func(c *LLMConfig) { c.Mode = ModePerCandidate })
+		d := validDecisions()["decisions"].([]map[string]any)
+		// In per-candidate mode each call lists only its candidate's neighbours, so
+		// candidate 1's single neighbour (node-b) is N1 in its call.
+		d1 := decision("C1", "add", "", "", edge("add", "self", "N1", "supersedes", 0.95), edge("add", "C0", "self", "precedes", 0.5))
+		l.fake.Enqueue(agenttest.JSON(t, decisions(d[0]), 200, 50), agenttest.JSON(t, decisions(d1), 150, 40))
+		got, usage, err := l.Integrate(context.Background(), integrateInput())
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertIntegrations(t, got, wantIntegrations())
+		reqs := l.fake.Requests()
+		if len(reqs) != 2 {
+			t.Fatalf("%d requests, want one per candidate (2)", len(reqs))
+		}
+		if !strings.Contains(reqs[1].LastUser(), "Other candidates of the same observation") || !strings.Contains(reqs[1].LastUser(), "- C0 [event]") {
+			t.Errorf("per-candidate prompt does not show the other candidates:\n%s", reqs[1].LastUser())
+		}
+		if u := usage[StageIntegrate]; u.Calls != 2 || u.PromptTokens != 350 || u.CompletionTokens != 90 {
+			t.Errorf("usage = %+v", u)
+		}
+	})
+
+	t.Run("NoCandidates", func(t *testing.T) {
+		l := newTestLLM(t, nil)
+		got, _, err := l.Integrate(context.Background(), IntegrateInput{Observation: testObservation()})
+		if err != nil || len(got) != 0 || len(l.fake.Requests()) != 0 {
+			t.Errorf("got %v, %v after %d requests; want nothing and no call", got, err, len(l.fake.Requests()))
+		}
+	})
+}
+
+// TestLLMRepairAndFallback covers one repair retry and the fallback after it.
+func TestLLMRepairAndFallback(t *testing.T) {
+	valid := func(t *testing.T) agenttest.Response { return agenttest.JSON(t, validDecisions(), 10, 5) }
+	badPredicate := func(t *testing.T) agenttest.Response {
+		return agenttest.JSON(t, decisions(decision("C0", "add", "", "", edge("add", "self", "N1", "loves", 0.9)), decision("C1", "add", "", "")), 10, 5)
+	}
+	unknownID := func(t *testing.T) agenttest.Response {
+		return agenttest.JSON(t, decisions(decision("C0", "add", "", "", edge("add", "self", "node-a", "correlates", 0.9)), decision("C1", "add", "", "")), 10, 5)
+	}
+	foreignMerge := func(t *testing.T) agenttest.Response {
+		// N1 (node-a) is a neighbour of C0, not of C1.
+		return agenttest.JSON(t, decisions(decision("C0", "add", "", ""), decision("C1", "merge", "N1", "x")), 10, 5)
+	}
+	missing := func(t *testing.T) agenttest.Response {
+		return agenttest.JSON(t, decisions(decision("C0", "add", "", "")), 10, 5)
+	}
+	malformed := func(*testing.T) agenttest.Response {
+		return agenttest.Content(`{"decisions": [{"candidate": "C0",`, 10, 5)
+	}
+
+	tests := []struct {
+		name         string
+		first, then  func(*testing.T) agenttest.Response
+		repairSays   string
+		wantFallback bool
+	}{
+		{"MalformedRepaired", malformed, valid, "invalid JSON", false},
+		{"MalformedTwice", malformed, malformed, "invalid JSON", true},
+		{"ErrPredicateRepaired", badPredicate, valid, `predicate "loves" is not an allowed predicate`, false},
+		{"ErrPredicateThenUnknownID", badPredicate, unknownID, `predicate "loves"`, true},
+		{"ErrUnknownID", unknownID, unknownID, `to "node-a" is not self, a listed neighbour or a candidate`, true},
+		{"ErrMergeTargetNotOwnNeighbour", foreignMerge, foreignMerge, `merge_into "N1" is not a neighbour of candidate C1`, true},
+		{"ErrCandidateMissing", missing, valid, "candidate C1 has no decision", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newTestLLM(t, nil)
+			l.fake.Enqueue(tt.first(t), tt.then(t))
+			got, usage, err := l.Integrate(context.Background(), integrateInput())
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := l.fake.Requests()
+			if len(reqs) != 2 {
+				t.Fatalf("%d requests, want 2 (one repair, no more)", len(reqs))
+			}
+			// The repair shows the model its own reply and what was wrong with it.
+			msgs := reqs[1].Messages
+			if len(msgs) != 4 || msgs[2].Role != openai.ChatMessageRoleAssistant || !strings.Contains(msgs[3].Content, tt.repairSays) {
+				t.Errorf("repair request = %+v, want the bad reply and an error containing %q", msgs[2:], tt.repairSays)
+			}
+			u := usage[StageIntegrate]
+			if tt.wantFallback {
+				if l.fallback.integCalls != 1 || got[0].Merged != fallbackMark || got[1].Merged != fallbackMark {
+					t.Errorf("fallback not used: %+v (fallback called %d times)", got, l.fallback.integCalls)
+				}
+				if u.Calls != 2 || u.Failures != 2 || u.Fallbacks != 2 {
+					t.Errorf("usage = %+v, want 2 calls, 2 failures, 2 fallback decisions", u)
+				}
+				return
+			}
+			if l.fallback.integCalls != 0 {
+				t.Error("fallback used after a successful repair")
+			}
+			assertIntegrations(t, got, wantIntegrations())
+			if u.Calls != 2 || u.Failures != 1 || u.Fallbacks != 0 || u.PromptTokens != 20 {
+				t.Errorf("usage = %+v, want 2 calls, 1 failure, 20 prompt tokens", u)
+			}
+		})
+	}
+
+	t.Run("ExtractMalformedTwice", func(t *testing.T) {
+		l := newTestLLM(t, nil)
+		l.fake.Enqueue(agenttest.Content("not json", 7, 3), agenttest.Content("still not json", 7, 3))
+		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Summary != fallbackMark || l.fallback.extractCalls != 1 {
+			t.Errorf("fallback not used: %+v", out)
+		}
+		if u := usage[StageExtract]; u.Calls != 2 || u.Failures != 2 || u.Fallbacks != 1 || u.PromptTokens != 14 {
+			t.Errorf("usage = %+v", u)
+		}
+	})
+
+	t.Run("PerCandidateFallbackForOneCandidate", func(t *testing.T) {
+		l := newTestLLM(t, func(c *LLMConfig) { c.Mode = ModePerCandidate })
+		d := validDecisions()["decisions"].([]map[string]any)
+		l.fake.Enqueue(agenttest.JSON(t, decisions(d[0]), 10, 5), agenttest.Content("{", 1, 1), agenttest.Content("{", 1, 1))
+		got, usage, err := l.Integrate(context.Background(), integrateInput())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0].Action != ActionMerge || got[1].Merged != fallbackMark {
+			t.Errorf("want the LLM's decision for C0 and the fallback's for C1, got %+v", got)
+		}
+		if u := usage[StageIntegrate]; u.Calls != 3 || u.Failures != 2 || u.Fallbacks != 1 {
+			t.Errorf("usage = %+v", u)
+		}
+	})
+}
+
+func TestLLMTransport(t *testing.T) {
+	t.Run("TimeoutFallsBack", func(t *testing.T) {
+		l := newTestLLM(t, func(c *LLMConfig) { c.Timeout = 50 * time.Millisecond })
+		l.fake.Enqueue(agenttest.Response{Delay: time.Minute, Content: "{}"})
+		got, usage, err := l.Integrate(context.Background(), integrateInput())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0].Merged != fallbackMark {
+			t.Errorf("fallback not used: %+v", got)
+		}
+		// A timeout is not retried: the next attempt would likely be as slow.
+		if n := len(l.fake.Requests()); n != 1 {
+			t.Errorf("%d requests, want 1", n)
+		}
+		if u := usage[StageIntegrate]; u.Calls != 1 || u.Failures != 1 || u.Fallbacks != 2 {
+			t.Errorf("usage = %+v", u)
+		}
+	})
+
+	t.Run("RateLimitedThenOK", func(t *testing.T) {
+		l := newTestLLM(t, func(c *LLMConfig) { c.MaxBackoff = 5 * time.Second })
+		l.fake.Enqueue(agenttest.RateLimited(2*time.Second), agenttest.JSON(t, validExtraction(), 50, 20))
+		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Candidates) != 2 || l.fallback.extractCalls != 0 {
+			t.Errorf("extraction = %+v, fallback calls %d", out, l.fallback.extractCalls)
+		}
+		if len(l.waits) != 1 || l.waits[0] != 2*time.Second {
+			t.Errorf("waits = %v, want the Retry-After of 2s", l.waits)
+		}
+		if u := usage[StageExtract]; u.Calls != 2 || u.Failures != 1 || u.PromptTokens != 50 || u.CompletionTokens != 20 {
+			t.Errorf("usage = %+v", u)
+		}
+	})
+
+	t.Run("RetryAfterCapped", func(t *testing.T) {
+		l := newTestLLM(t, func(c *LLMConfig) { c.MaxBackoff = time.Second })
+		l.fake.Enqueue(agenttest.RateLimited(time.Hour), agenttest.JSON(t, validExtraction(), 1, 1))
+		if _, _, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()}); err != nil {
+			t.Fatal(err)
+		}
+		if len(l.waits) != 1 || l.waits[0] != time.Second {
+			t.Errorf("waits = %v, want the cap of 1s", l.waits)
+		}
+	})
+
+	t.Run("ServerErrorsExhaustRetries", func(t *testing.T) {
+		l := newTestLLM(t, func(c *LLMConfig) { c.MaxRetries = 2; c.Backoff = 100 * time.Millisecond })
+		l.fake.Enqueue(agenttest.Status(500), agenttest.Status(502), agenttest.Status(503))
+		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Summary != fallbackMark {
+			t.Errorf("fallback not used: %+v", out)
+		}
+		if want := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond}; len(l.waits) != 2 || l.waits[0] != want[0] || l.waits[1] != want[1] {
+			t.Errorf("waits = %v, want %v", l.waits, want)
+		}
+		if u := usage[StageExtract]; u.Calls != 3 || u.Failures != 3 || u.Fallbacks != 1 {
+			t.Errorf("usage = %+v", u)
+		}
+	})
+
+	t.Run("ErrBadRequestNotRetried", func(t *testing.T) {
+		l := newTestLLM(t, nil)
+		l.fake.Enqueue(agenttest.Status(400))
+		if _, _, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()}); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(l.fake.Requests()); n != 1 || l.fallback.extractCalls != 1 {
+			t.Errorf("%d requests, %d fallbacks; want 1 and 1", n, l.fallback.extractCalls)
+		}
+	})
+
+	t.Run("ConnectionRefused", func(t *testing.T) {
+		srv := httptest.NewServer(http.NotFoundHandler())
+		url := srv.URL
+		srv.Close()
+		l := newTestLLM(t, func(c *LLMConfig) { c.BaseURL = url + "/v1"; c.MaxRetries = 1 })
+		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Summary != fallbackMark || len(l.waits) != 1 {
+			t.Errorf("got %+v after waits %v; want the fallback after one retry", out, l.waits)
+		}
+		if u := usage[StageExtract]; u.Calls != 2 || u.Fallbacks != 1 {
+			t.Errorf("usage = %+v", u)
+		}
+	})
+
+	t.Run("ErrContextCancelled", func(t *testing.T) {
+		l := newTestLLM(t, nil)
+		l.fake.Enqueue(agenttest.Response{Delay: time.Minute})
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			// Cancel once the request is in flight.
+			for len(l.fake.Requests()) == 0 {
+				time.Sleep(time.Millisecond)
+			}
+			cancel()
+		}()
+		_, _, err := l.Extract(ctx, ExtractInput{Observation: testObservation()})
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+		if l.fallback.extractCalls != 0 {
+			t.Error("fallback used for a cancelled context")
+		}
+	})
+}
+
+func TestNewLLM(t *testing.T) {
+	if _, err := NewLLM(LLMConfig{}, nil, zerolog.Nop()); err == nil {
+		t.Error("no error without a fallback")
+	}
+	if _, err := NewLLM(LLMConfig{Mode: "both"}, &stubAgent{}, zerolog.Nop()); err == nil {
+		t.Error("no error for an unknown mode")
+	}
+	l, err := NewLLM(LLMConfig{}, &stubAgent{}, zerolog.Nop())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.cfg.Mode != ModeBatch || l.cfg.Models.Extraction == "" || l.cfg.MaxRetries != 2 {
+		t.Errorf("defaults not applied: %+v", l.cfg)
+	}
+}
