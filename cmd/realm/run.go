@@ -18,6 +18,7 @@ const usage = `usage: realm <command> [flags]
 commands:
   serve          serve the HTTP API (applies the schema first)
   schema apply   apply the Neo4j schema migrations and wait until indexes are online
+  healthcheck    exit 0 when the server at REALM_ADDR is ready (for container healthchecks)
   version        print the version
 
 Configuration comes from the environment (see README.md, Configuration); flags override it.`
@@ -38,6 +39,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return realm.Errorf(realm.EInvalid, "usage: realm schema apply")
 		}
 		return runSchemaApply(ctx, rest[1:], getenv, stdout)
+	case "healthcheck":
+		return runHealthcheck(ctx, getenv)
 	case "version", "--version", "-v":
 		fmt.Fprintln(stdout, "realm", fullVersion())
 		return nil

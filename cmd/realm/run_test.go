@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// testEnv is the environment of a test process: the tests' Neo4j, any free port.
+func testEnv(overrides map[string]string) func(string) string {
+	cfg := cyphertest.Config()
+	env := map[string]string{
+		"REALM_ADDR":      "127.0.0.1:0",
+		"NEO4J_URI":       cfg.URI,
+		"NEO4J_USER":      cfg.User,
+		"NEO4J_PASSWORD":  cfg.Password,
+		"REALM_MODEL_DIR": os.Getenv("REALM_MODEL_DIR"),
+	}
+	for k, v := range overrides {
+		env[k] = v
+	}
+	return func(key string) string { return env[key] }
+}
+
+// startServe runs `realm serve` in the background and returns its base URL; the server
+// stops when the test ends.
+func startServe(t *testing.T, getenv func(string) string) string {
+	t.Helper()
+	cyphertest.MustOpen(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"realm", "serve"}, getenv, pw)
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve returned %v", err)
+		}
+	})
+	listening := regexp.MustCompile(`REALM serving on (http://\S+) `)
+	urlc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
+				urlc <- m[1]
+			}
+		}
+	}()
+	select {
+	case u := <-urlc:
+		return u
+	case err := <-done:
+		t.Fatalf("serve stopped before listening: %v", err)
+	case <-time.After(3 * time.Minute):
+		t.Fatal("serve did not start listening")
+	}
+	return ""
+}
+
+func getJSON(t *testing.T, url string, v any) int {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if v != nil {
+		if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+			t.Fatalf("GET %s: %v", url, err)
+		}
+	}
+	return resp.StatusCode
+}
+
+func TestServe(t *testing.T) {
+	base := startServe(t, testEnv(nil))
+	t.Run("Healthz", func(t *testing.T) {
+		if code := getJSON(t, base+"/healthz", nil); code != http.StatusOK {
+			t.Fatalf("status %d", code)
+		}
+	})
+	t.Run("Readyz", func(t *testing.T) {
+		var body map[string]string
+		if code := getJSON(t, base+"/readyz", &body); code != http.StatusOK {
+			t.Fatalf("status %d: %v", code, body)
+		}
+	})
+	t.Run("Info", func(t *testing.T) {
+		var info struct {
+			Version  string
+			Embedder struct {
+				ID  string
+				Dim int
+			}
+			LLM   struct{ Mode string }
+			Neo4j struct{ Version, Edition string }
+		}
+		if code := getJSON(t, base+"/v1/info", &info); code != http.StatusOK {
+			t.Fatalf("status %d", code)
+		}
+		if !strings.HasPrefix(info.Neo4j.Version, "5.26") {
+			t.Errorf("neo4j version %q, want 5.26.x", info.Neo4j.Version)
+		}
+		if info.Embedder.ID == "" || info.Embedder.Dim != cyphertest.Dims {
+			t.Errorf("embedder %+v", info.Embedder)
+		}
+		if info.LLM.Mode != "offline" {
+			t.Errorf("llm mode %q, want offline", info.LLM.Mode)
+		}
+	})
+	t.Run("OpenAPI", func(t *testing.T) {
+		resp, err := http.Get(base + "/openapi.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK || !strings.HasPrefix(string(b), "openapi: 3.1") {
+			t.Fatalf("status %d, body %.40q", resp.StatusCode, b)
+		}
+	})
+	t.Run("ErrNotFoundIsProblem", func(t *testing.T) {
+		resp, err := http.Get(base + "/v1/nowhere")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var p struct{ Code string }
+		_ = json.NewDecoder(resp.Body).Decode(&p)
+		if resp.StatusCode != http.StatusNotFound || p.Code != "not_found" ||
+			resp.Header.Get("Content-Type") != "application/problem+json" {
+			t.Fatalf("status %d, code %q, type %q", resp.StatusCode, p.Code, resp.Header.Get("Content-Type"))
+		}
+	})
+}
+
+func TestRunErrors(t *testing.T) {
+	cyphertest.MustOpen(t)
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string // in the error
+	}{
+		{"ErrPassword", map[string]string{"NEO4J_PASSWORD": "wrong-password"}, []string{"serve"}, "NEO4J_PASSWORD"},
+		{"ErrUnreachable", map[string]string{"NEO4J_URI": "bolt://127.0.0.1:1"}, []string{"serve"}, "NEO4J_URI"},
+		{"ErrBadURI", map[string]string{"NEO4J_URI": "http://x"}, []string{"serve"}, "NEO4J_URI"},
+		{"ErrBadLLM", map[string]string{"REALM_LLM": "gpt"}, []string{"serve"}, "REALM_LLM"},
+		{"ErrBadEmbedder", map[string]string{"REALM_EMBEDDER": "word2vec"}, []string{"serve"}, "REALM_EMBEDDER"},
+		{"ErrBadAddr", map[string]string{"REALM_ADDR": "8080"}, []string{"serve"}, "REALM_ADDR"},
+		{"ErrUnknownCommand", nil, []string{"frobnicate"}, "unknown command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			err := run(ctx, append([]string{"realm"}, tt.args...), testEnv(tt.env), io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an error naming %q", err, tt.want)
+			}
+			if strings.Count(err.Error(), "\n") > 0 {
+				t.Errorf("error is not one line: %q", err)
+			}
+			t.Logf("%s after %v: %v", tt.name, time.Since(start).Round(time.Millisecond), err)
+		})
+	}
+}
+
+func TestSchemaApply(t *testing.T) {
+	cyphertest.MustOpen(t)
+	var out strings.Builder
+	if err := run(context.Background(), []string{"realm", "schema", "apply"}, testEnv(nil), &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"memory_embedding", "VECTOR", "memory_text", "FULLTEXT", "ONLINE", "schema applied"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	var out strings.Builder
+	if err := run(context.Background(), []string{"realm", "version"}, testEnv(nil), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "realm ") {
+		t.Fatalf("output %q", out.String())
+	}
+}
