@@ -12,5 +12,6 @@ require (
 	github.com/sashabaranov/go-openai v1.43.0 // indirect
 	github.com/yalue/onnxruntime_go v1.27.0 // indirect
 	golang.org/x/sys v0.29.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -1,0 +1,55 @@
+package embed
+
+import (
+	"testing"
+
+	"github.com/realm-memory/realm"
+	"github.com/rs/zerolog"
+)
+
+func zerologNop() zerolog.Logger { return zerolog.Nop() }
+
+func TestNew(t *testing.T) {
+	t.Run("Hash", func(t *testing.T) {
+		e, err := New(Config{Kind: KindHash, HashDim: 64}, zerologNop())
+		if err != nil || e.ID() != "hash:v1" || e.Dim() != 64 {
+			t.Fatalf("New(hash) = %v, %v", e, err)
+		}
+	})
+	t.Run("FallbackToHash", func(t *testing.T) {
+		e, err := New(Config{Local: LocalConfig{ModelDir: t.TempDir()}}, zerologNop())
+		if err != nil || e.ID() != "hash:v1" {
+			t.Fatalf("New(\"\") without a model = %v, %v", e, err)
+		}
+	})
+	t.Run("ErrUnknownKind", func(t *testing.T) {
+		if _, err := New(Config{Kind: "word2vec"}, zerologNop()); realm.ErrorCode(err) != realm.EInvalid {
+			t.Fatalf("err = %v, want %s", err, realm.EInvalid)
+		}
+	})
+	t.Run("ErrOpenAIDimUnknown", func(t *testing.T) {
+		_, err := New(Config{Kind: KindOpenAI, OpenAI: OpenAIConfig{Model: "nomic-embed-text"}}, zerologNop())
+		if realm.ErrorCode(err) != realm.EInvalid {
+			t.Fatalf("err = %v, want %s", err, realm.EInvalid)
+		}
+	})
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	env := map[string]string{
+		"REALM_EMBEDDER": "openai", "REALM_MODEL_DIR": "/m", "REALM_EMBED_THREADS": "2",
+		"REALM_EMBED_DIM": "768", "REALM_EMBED_TIMEOUT": "5s", "OPENAI_BASE_URL": "http://127.0.0.1:1/v1",
+	}
+	cfg, err := ConfigFromEnv(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Kind != "openai" || cfg.Local.ModelDir != "/m" || cfg.Local.Threads != 2 ||
+		cfg.OpenAI.Dim != 768 || cfg.OpenAI.Timeout.Seconds() != 5 || cfg.OpenAI.BaseURL != env["OPENAI_BASE_URL"] {
+		t.Fatalf("cfg = %+v", cfg)
+	}
+	env["REALM_EMBED_THREADS"] = "two"
+	if _, err := ConfigFromEnv(func(k string) string { return env[k] }); realm.ErrorCode(err) != realm.EInvalid {
+		t.Fatalf("bad threads: err = %v", err)
+	}
+}
