@@ -1,0 +1,715 @@
+package cypher
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/realm-memory/realm"
+)
+
+// ExactScanMax is the space size up to which the similarity search scans the space
+// exactly instead of asking the vector index. An exact scan of a few thousand
+// 384-d vectors takes milliseconds and is exact and tenant-safe; the 5.26 vector
+// index cannot pre-filter by space, so above this size we over-fetch from it.
+const ExactScanMax = 5000
+
+// vectorOverFetch multiplies k when the vector index is asked: it returns nodes of every
+// space, and only this space's count.
+const vectorOverFetch = 20
+
+// NeighbourQuery asks for the neighbourhood N(x) = N_sim(x) ∪ N_recent(x) of the
+// candidates of one observation (REALM.md §2 step 3).
+type NeighbourQuery struct {
+	Space      string
+	Embeddings [][]float32 // one per candidate
+	Texts      []string    // one per candidate: matched against the full-text index
+	K          int         // similar nodes per candidate, from the vector and from the keyword search each
+	Recent     int         // N_recent: memories derived from this many last observations
+	BeforeSeq  int64       // the observation's seq: "recent" means before it
+}
+
+// CandidateNeighbour is a memory near a candidate, with its embedding so the caller can compute
+// cosine similarities, and why it is there.
+type CandidateNeighbour struct {
+	Node    realm.Node
+	Similar bool // found by the vector or the keyword search
+	Recent  bool // derived from one of the last observations
+}
+
+// Neighbourhoods returns, per candidate, its similar memories (vector top-k ∪ full-text
+// top-k) and the memories derived from the recent observations, deduplicated and tagged.
+// Every node is of q.Space. Errors: EUnavailable.
+func (s *Store) Neighbourhoods(ctx context.Context, q NeighbourQuery) ([][]CandidateNeighbour, error) {
+	var out [][]CandidateNeighbour
+	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		var err error
+		out, err = neighbourhoods(ctx, tx, q)
+		return nil, err
+	})
+	return out, err
+}
+
+func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q NeighbourQuery) ([][]CandidateNeighbour, error) {
+	out := make([][]CandidateNeighbour, len(q.Embeddings))
+	if len(q.Embeddings) == 0 {
+		return out, nil
+	}
+	recs, err := collect(ctx, tx, qMemoryCountSpace, map[string]any{"space": q.Space})
+	if err != nil {
+		return nil, err
+	}
+	size := num(recs[0], "n")
+	if size == 0 {
+		return out, nil
+	}
+	var recent []realm.Node
+	if q.Recent > 0 {
+		recs, err := collect(ctx, tx, qMemoryRecent, map[string]any{"space": q.Space, "before": q.BeforeSeq, "n": q.Recent})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			recent = append(recent, nodeOf(mapOf(r, "m")))
+		}
+	}
+	for i, emb := range q.Embeddings {
+		similar, err := similarNodes(ctx, tx, q.Space, emb, q.K, size)
+		if err != nil {
+			return nil, err
+		}
+		if i < len(q.Texts) {
+			text, err := textMatches(ctx, tx, q.Space, q.Texts[i], q.K)
+			if err != nil {
+				return nil, err
+			}
+			similar = append(similar, text...)
+		}
+		byID := map[string]int{}
+		var hood []CandidateNeighbour
+		add := func(n realm.Node, similar, recent bool) {
+			if j, ok := byID[n.ID]; ok {
+				hood[j].Similar = hood[j].Similar || similar
+				hood[j].Recent = hood[j].Recent || recent
+				return
+			}
+			byID[n.ID] = len(hood)
+			hood = append(hood, CandidateNeighbour{Node: n, Similar: similar, Recent: recent})
+		}
+		for _, n := range similar {
+			add(n, true, false)
+		}
+		for _, n := range recent {
+			add(n, false, true)
+		}
+		out[i] = hood
+	}
+	return out, nil
+}
+
+// similarNodes is N_sim by vector: an exact scan of small spaces, the vector index with
+// over-fetch for large ones, falling back to the scan when the index returns too few of
+// this space's nodes.
+func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, emb []float32, k int, size int64) ([]realm.Node, error) {
+	if k <= 0 || len(emb) == 0 {
+		return nil, nil
+	}
+	vec := vector64(emb)
+	if size > ExactScanMax {
+		recs, err := collect(ctx, tx, qMemorySimilarIndex, map[string]any{
+			"space": space, "embedding": vec, "k": k, "fetch": k * vectorOverFetch,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) >= k {
+			return nodesOf(recs, "m"), nil
+		}
+	}
+	recs, err := collect(ctx, tx, qMemorySimilarExact, map[string]any{"space": space, "embedding": vec, "k": k})
+	if err != nil {
+		return nil, err
+	}
+	return nodesOf(recs, "m"), nil
+}
+
+// textMatches is N_sim by keywords: the full-text index, with the text turned into an
+// escaped Lucene query of its words (OR), so no character of it acts as an operator.
+func textMatches(ctx context.Context, tx neo4j.ManagedTransaction, space, text string, k int) ([]realm.Node, error) {
+	lucene := LuceneText(text)
+	if k <= 0 || lucene == "" {
+		return nil, nil
+	}
+	recs, err := collect(ctx, tx, qMemoryFulltext, map[string]any{"space": space, "text": lucene, "k": k})
+	if err != nil {
+		return nil, err
+	}
+	return nodesOf(recs, "m"), nil
+}
+
+// maxLuceneTerms bounds the query: Lucene refuses more than 1024 clauses, and the first
+// words of a memory carry most of its subject.
+const maxLuceneTerms = 64
+
+// LuceneQuery turns free text into a Lucene query matching any of its words: every
+// special character is escaped and the operator words AND/OR/NOT are lowercased.
+func LuceneText(text string) string {
+	var terms []string
+	for _, w := range strings.Fields(text) {
+		w = strings.ToLower(w)
+		var b strings.Builder
+		for _, c := range w {
+			if strings.ContainsRune(`+-&|!(){}[]^"~*?:\/`, c) {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(c)
+		}
+		if t := b.String(); t != "" {
+			terms = append(terms, t)
+		}
+		if len(terms) == maxLuceneTerms {
+			break
+		}
+	}
+	return strings.Join(terms, " ")
+}
+
+// Integration is everything one observation's integration writes (REALM.md §2 steps
+// 4–5), applied in one transaction by ApplyIntegration.
+type Integration struct {
+	Adds    []realm.Node // complete nodes with ids, embeddings and timestamps; their provenance is the observation
+	Merges  []Merge
+	Skipped int         // candidates skipped: recorded on the observation only
+	Edges   []EdgeWrite // between nodes of the space, including the ones added here
+	Summary string      // the space's new running summary; "" keeps the old one
+}
+
+// Merge folds a candidate into an existing memory of the same space.
+type Merge struct {
+	ID        string
+	Content   string    // the merged content; "" keeps the old one
+	Embedding []float32 // the merged content's embedding; nil keeps the old one
+	Keywords  []string  // the complete new keyword list
+}
+
+// Edge operations.
+const (
+	EdgeAdd    = "add"    // create, or update weight and description of the existing edge
+	EdgeModify = "modify" // same write as add
+	EdgeDelete = "delete"
+)
+
+// EdgeWrite is one relate operation. Symmetric predicates are written both ways.
+type EdgeWrite struct {
+	Op          string
+	From, To    string
+	Predicate   realm.Predicate
+	Weight      float64
+	Confidence  float64
+	Description string
+}
+
+// Applied is what ApplyIntegration did.
+type Applied struct {
+	// Applied is false when the observation was no longer pending under the space lock
+	// (another worker integrated it): nothing was written.
+	Applied bool
+	Edges   []realm.Edge // edges written (both directions of a symmetric one); deleted ones are not listed
+}
+
+// Decide computes an observation's integration while the space is locked, from its
+// neighbourhood read inside the same transaction. It may be called more than once if
+// the driver retries the transaction.
+type Decide func(ctx context.Context, hoods [][]CandidateNeighbour) (Integration, error)
+
+// ApplyIntegration integrates one observation in ONE write transaction: it locks the
+// space's node (serializing the writes of a space across processes), re-checks that the
+// observation is still pending (so a concurrent or repeated integration writes nothing),
+// reads the neighbourhood q under the lock, asks decide, and writes the added nodes with
+// provenance, the merges, the edges, the summary and the observation's integrated mark.
+// A crash at any point leaves the observation pending and nothing half-written.
+// Deciding under the lock is what keeps two concurrent near-identical observations from
+// both being added: the second sees the first's node.
+// Errors: ENotFound (space or observation), EInvalid (bad type, predicate or merge
+// target), EUnavailable, and decide's errors.
+func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decide Decide) (Applied, error) {
+	var out Applied
+	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		out = Applied{}
+		now := time.Now().UTC()
+		recs, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": space, "id": observationID, "now": now})
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 {
+			return nil, realm.Errorf(realm.ENotFound, "space %q not found", space)
+		}
+		switch status := str(recs[0], "status"); status {
+		case "":
+			return nil, realm.Errorf(realm.ENotFound, "observation %q not found in space %q", observationID, space)
+		case realm.ObservationPending:
+		default:
+			return nil, nil // integrated (or failed) meanwhile: write nothing
+		}
+		q.Space = space
+		hoods, err := neighbourhoods(ctx, tx, q)
+		if err != nil {
+			return nil, err
+		}
+		in, err := decide(ctx, hoods)
+		if err != nil {
+			return nil, err
+		}
+		edges, err := writeIntegration(ctx, tx, space, observationID, in, now)
+		if err != nil {
+			return nil, err
+		}
+		out = Applied{Applied: true, Edges: edges}
+		return nil, nil
+	})
+	return out, err
+}
+
+func writeIntegration(ctx context.Context, tx neo4j.ManagedTransaction, space, obsID string, in Integration, now time.Time) ([]realm.Edge, error) {
+	var added, merged []string
+	for _, n := range in.Adds {
+		if !n.Type.Valid() {
+			return nil, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
+		}
+		if _, err := collect(ctx, tx, qMemoryCreate, map[string]any{
+			"space": space, "label": n.Type.Label(), "props": nodeProps(space, obsID, n, now), "observation": obsID,
+		}); err != nil {
+			return nil, err
+		}
+		added = append(added, n.ID)
+	}
+	for _, m := range in.Merges {
+		var content, emb any
+		if m.Content != "" {
+			content = m.Content
+		}
+		if m.Embedding != nil {
+			emb = vector64(m.Embedding)
+		}
+		recs, err := collect(ctx, tx, qMemoryMerge, map[string]any{
+			"space": space, "id": m.ID, "content": content, "embedding": emb,
+			"keywords": orEmpty(m.Keywords), "observation": obsID, "now": now,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 {
+			return nil, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m.ID, space)
+		}
+		merged = append(merged, m.ID)
+	}
+	var edges []realm.Edge
+	for _, e := range in.Edges {
+		written, err := writeEdge(ctx, tx, space, e, now)
+		if err != nil {
+			return nil, err
+		}
+		edges = append(edges, written...)
+	}
+	if in.Summary != "" {
+		if _, err := collect(ctx, tx, qSpaceSummarySet, map[string]any{"space": space, "summary": in.Summary, "now": now}); err != nil {
+			return nil, err
+		}
+	}
+	_, err := collect(ctx, tx, qObservationIntegrated, map[string]any{
+		"space": space, "id": obsID, "now": now,
+		"added": orEmpty(added), "merged": orEmpty(merged), "skipped": in.Skipped,
+	})
+	return edges, err
+}
+
+// writeEdge writes one relate op, both ways for a symmetric predicate (REALM.md §1). An
+// end that is not a memory of the space (deleted meanwhile) writes nothing.
+func writeEdge(ctx context.Context, tx neo4j.ManagedTransaction, space string, e EdgeWrite, now time.Time) ([]realm.Edge, error) {
+	if !e.Predicate.Valid() {
+		return nil, realm.Errorf(realm.EInvalid, "predicate %q is not one of the fifteen", e.Predicate)
+	}
+	pairs := [][2]string{{e.From, e.To}}
+	if e.Predicate.Symmetric() {
+		pairs = append(pairs, [2]string{e.To, e.From})
+	}
+	var out []realm.Edge
+	for _, p := range pairs {
+		if e.Op == EdgeDelete {
+			if _, err := collect(ctx, tx, qEdgeDelete, map[string]any{
+				"space": space, "from": p[0], "to": p[1], "type": e.Predicate.RelType(),
+			}); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		w := clampWeight(e.Weight)
+		recs, err := collect(ctx, tx, qEdgeMerge, map[string]any{
+			"space": space, "from": p[0], "to": p[1], "type": e.Predicate.RelType(), "layer": e.Predicate.Layer(),
+			"description": e.Description, "weight": w, "confidence": clampWeight(e.Confidence), "now": now,
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 {
+			continue
+		}
+		out = append(out, realm.Edge{
+			ID: str(recs[0], "id"), From: p[0], To: p[1], Predicate: e.Predicate, Layer: e.Predicate.Layer(),
+			Description: e.Description, Weight: w, Confidence: clampWeight(e.Confidence), UpdatedAt: now,
+		})
+	}
+	return out, nil
+}
+
+// nodeProps are the stored properties of a new node; nulls are left out by SET m = $props.
+func nodeProps(space, obsID string, n realm.Node, now time.Time) map[string]any {
+	sources := n.Sources
+	if len(sources) == 0 {
+		sources = []string{obsID}
+	}
+	p := map[string]any{
+		"id": n.ID, "space": space, "type": string(n.Type), "name": n.Name, "content": n.Content,
+		"description": n.Description, "keywords": orEmpty(n.Keywords), "sources": sources,
+		"created_at": now, "updated_at": now, "access_count": int64(0),
+	}
+	if n.TStart != nil {
+		p["t_start"] = n.TStart.UTC()
+	}
+	if n.TEnd != nil {
+		p["t_end"] = n.TEnd.UTC()
+	}
+	if len(n.Embedding) > 0 {
+		p["embedding"] = vector64(n.Embedding)
+	}
+	for k, v := range map[string][]string{"aliases": n.Aliases, "participants": n.Participants} {
+		if len(v) > 0 {
+			p[k] = v
+		}
+	}
+	for k, v := range map[string]string{"category": n.Category, "role": n.Role} {
+		if v != "" {
+			p[k] = v
+		}
+	}
+	return p
+}
+
+// GetMemory returns one memory of a space (without its embedding) and its edges in
+// both directions. Errors: ENotFound, EUnavailable.
+func (s *Store) GetMemory(ctx context.Context, space, id string) (realm.Node, []realm.Edge, error) {
+	recs, err := s.read(ctx, qMemoryGet, map[string]any{"space": space, "id": id})
+	if err != nil {
+		return realm.Node{}, nil, err
+	}
+	if len(recs) == 0 {
+		return realm.Node{}, nil, realm.Errorf(realm.ENotFound, "memory %q not found in space %q", id, space)
+	}
+	return nodeOf(mapOf(recs[0], "m")), edgesOf(recs[0], "edges"), nil
+}
+
+// MemoryFilter narrows ListMemories. Zero fields do not filter.
+type MemoryFilter struct {
+	Type  realm.NodeType
+	Since time.Time // created at or after
+	Until time.Time // created before
+	Q     string    // case-insensitive substring of name or content
+}
+
+// ListMemories returns up to limit memories of a space in (created_at, id) order after
+// the opaque cursor ("" for the first page), and the cursor of the next page ("" at the
+// end). Errors: EInvalid (bad cursor or type), EUnavailable.
+func (s *Store) ListMemories(ctx context.Context, space string, f MemoryFilter, cursor string, limit int) ([]realm.Node, string, error) {
+	if f.Type != "" && !f.Type.Valid() {
+		return nil, "", realm.Errorf(realm.EInvalid, "type %q is not one of entity, event, episode, fact", f.Type)
+	}
+	afterAt, afterID, err := decodeCursor(cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	params := map[string]any{
+		"space": space, "type": nil, "since": nil, "until": nil, "q": nil,
+		"after_at": nil, "after_id": afterID, "limit": limit + 1,
+	}
+	if f.Type != "" {
+		params["type"] = string(f.Type)
+	}
+	if !f.Since.IsZero() {
+		params["since"] = f.Since.UTC()
+	}
+	if !f.Until.IsZero() {
+		params["until"] = f.Until.UTC()
+	}
+	if f.Q != "" {
+		params["q"] = strings.ToLower(f.Q)
+	}
+	if !afterAt.IsZero() {
+		params["after_at"] = afterAt
+	}
+	recs, err := s.read(ctx, qMemoryList, params)
+	if err != nil {
+		return nil, "", err
+	}
+	nodes := nodesOf(recs, "m")
+	next := ""
+	if len(nodes) > limit {
+		nodes = nodes[:limit]
+		last := nodes[len(nodes)-1]
+		next = encodeCursor(last.CreatedAt, last.ID)
+	}
+	return nodes, next, nil
+}
+
+func encodeCursor(at time.Time, id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id))
+}
+
+func decodeCursor(c string) (time.Time, string, error) {
+	if c == "" {
+		return time.Time{}, "", nil
+	}
+	bad := realm.Errorf(realm.EInvalid, "cursor %q is not one this server gave out", c)
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return time.Time{}, "", bad
+	}
+	at, id, ok := strings.Cut(string(b), "|")
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if !ok || err != nil {
+		return time.Time{}, "", bad
+	}
+	return t, id, nil
+}
+
+// DeleteMemory deletes one memory of a space with its edges and provenance; it leaves
+// the indexes with the node. Errors: ENotFound, EUnavailable.
+func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
+	recs, err := s.write(ctx, qMemoryDelete, map[string]any{"space": space, "id": id})
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 || num(recs[0], "deleted") == 0 {
+		return realm.Errorf(realm.ENotFound, "memory %q not found in space %q", id, space)
+	}
+	return nil
+}
+
+// Stats summarizes a space.
+type Stats struct {
+	Memories            int64                     `json:"memories"`
+	ByType              map[realm.NodeType]int64  `json:"by_type"`
+	Edges               int64                     `json:"edges"`
+	ByPredicate         map[realm.Predicate]int64 `json:"by_predicate"`
+	WeightHistogram     [10]int64                 `json:"weight_histogram"` // bin i: weights in [i/10, (i+1)/10)
+	Observations        int64                     `json:"observations"`
+	ObservationsPending int64                     `json:"observations_pending"`
+	ObservationsFailed  int64                     `json:"observations_failed"`
+}
+
+// Stats counts a space's memories by type, edges by predicate with a weight histogram,
+// and observations by status. Errors: EUnavailable.
+func (s *Store) Stats(ctx context.Context, space string) (Stats, error) {
+	st := Stats{ByType: map[realm.NodeType]int64{}, ByPredicate: map[realm.Predicate]int64{}}
+	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		p := map[string]any{"space": space}
+		recs, err := collect(ctx, tx, qStatsTypes, p)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			st.ByType[realm.NodeType(str(r, "type"))] = num(r, "n")
+			st.Memories += num(r, "n")
+		}
+		if recs, err = collect(ctx, tx, qStatsPredicates, p); err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			if str(r, "type") == "DERIVED_FROM" {
+				continue
+			}
+			st.ByPredicate[realm.PredicateOfRelType(str(r, "type"))] = num(r, "n")
+			st.Edges += num(r, "n")
+			bins, _ := r.Get("bins")
+			list, _ := bins.([]any)
+			for _, b := range list {
+				if i, ok := b.(int64); ok && i >= 0 && i < 10 {
+					st.WeightHistogram[i]++
+				}
+			}
+		}
+		if recs, err = collect(ctx, tx, qStatsObservations, p); err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			st.Observations += num(r, "n")
+			switch str(r, "status") {
+			case realm.ObservationPending:
+				st.ObservationsPending = num(r, "n")
+			case realm.ObservationFailed:
+				st.ObservationsFailed = num(r, "n")
+			}
+		}
+		return nil, nil
+	})
+	return st, err
+}
+
+// MaxGraphDepth bounds Graph's depth: two hops already reach most of a small graph.
+const MaxGraphDepth = 2
+
+// Graph returns memories (without embeddings) and the edges among them, for viewers:
+// those within depth (0..2) hops of memory around, nearest first, or the space's most
+// recent ones when around is "". At most limit nodes. Errors: ENotFound (around),
+// EInvalid (depth), EUnavailable.
+func (s *Store) Graph(ctx context.Context, space, around string, depth, limit int) ([]realm.Node, []realm.Edge, error) {
+	if depth < 0 || depth > MaxGraphDepth {
+		return nil, nil, realm.Errorf(realm.EInvalid, "depth %d is not in 0..%d", depth, MaxGraphDepth)
+	}
+	var nodes []realm.Node
+	var edges []realm.Edge
+	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		var recs []*neo4j.Record
+		var err error
+		if around == "" {
+			recs, err = collect(ctx, tx, qGraphSpace, map[string]any{"space": space, "limit": limit})
+		} else {
+			recs, err = collect(ctx, tx, qGraphAround, map[string]any{"space": space, "id": around, "depth": depth, "limit": limit})
+		}
+		if err != nil {
+			return nil, err
+		}
+		ids, _ := recs[0].Get("ids")
+		if list, _ := ids.([]any); around != "" && len(list) == 0 {
+			return nil, realm.Errorf(realm.ENotFound, "memory %q not found in space %q", around, space)
+		}
+		if recs, err = collect(ctx, tx, qGraphSubgraph, map[string]any{"space": space, "ids": ids}); err != nil {
+			return nil, err
+		}
+		nodes, edges = nil, nil
+		if len(recs) > 0 {
+			v, _ := recs[0].Get("nodes")
+			list, _ := v.([]any)
+			for _, n := range list {
+				m, _ := n.(map[string]any)
+				nodes = append(nodes, nodeOf(m))
+			}
+			edges = edgesOf(recs[0], "edges")
+		}
+		return nil, nil
+	})
+	return nodes, edges, err
+}
+
+// Conversions from stored properties.
+
+func nodesOf(recs []*neo4j.Record, key string) []realm.Node {
+	out := make([]realm.Node, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, nodeOf(mapOf(r, key)))
+	}
+	return out
+}
+
+func nodeOf(m map[string]any) realm.Node {
+	s := func(k string) string { v, _ := m[k].(string); return v }
+	n := realm.Node{
+		ID: s("id"), Space: s("space"), Type: realm.NodeType(s("type")), Name: s("name"), Content: s("content"),
+		Description: s("description"), Keywords: stringList(m["keywords"]), Aliases: stringList(m["aliases"]),
+		Category: s("category"), Role: s("role"), Participants: stringList(m["participants"]),
+		Sources: stringList(m["sources"]), Embedding: vector32(m["embedding"]),
+		CreatedAt: timeOf(m["created_at"]), UpdatedAt: timeOf(m["updated_at"]),
+	}
+	n.AccessCount, _ = m["access_count"].(int64)
+	for k, dst := range map[string]**time.Time{"t_start": &n.TStart, "t_end": &n.TEnd, "last_accessed_at": &n.LastAccessedAt} {
+		if t := timeOf(m[k]); !t.IsZero() {
+			*dst = &t
+		}
+	}
+	return n
+}
+
+func edgesOf(r *neo4j.Record, key string) []realm.Edge {
+	v, _ := r.Get(key)
+	list, _ := v.([]any)
+	var out []realm.Edge
+	for _, item := range list {
+		e, _ := item.(map[string]any)
+		if e == nil {
+			continue
+		}
+		props, _ := e["r"].(map[string]any)
+		rel, _ := e["type"].(string)
+		if rel == "DERIVED_FROM" {
+			continue
+		}
+		f := func(k string) float64 { x, _ := props[k].(float64); return x }
+		s := func(k string) string { x, _ := props[k].(string); return x }
+		from, _ := e["from"].(string)
+		to, _ := e["to"].(string)
+		out = append(out, realm.Edge{
+			ID: s("id"), From: from, To: to, Predicate: realm.PredicateOfRelType(rel), Layer: s("layer"),
+			Description: s("description"), Weight: f("weight"), InitialWeight: f("initial_weight"),
+			Confidence: f("confidence"), CreatedAt: timeOf(props["created_at"]), UpdatedAt: timeOf(props["updated_at"]),
+		})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return fmt.Sprint(out[i].From, out[i].To, out[i].Predicate) < fmt.Sprint(out[j].From, out[j].To, out[j].Predicate)
+	})
+	return out
+}
+
+func stringList(v any) []string {
+	list, _ := v.([]any)
+	if len(list) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func vector32(v any) []float32 {
+	list, _ := v.([]any)
+	if len(list) == 0 {
+		return nil
+	}
+	out := make([]float32, len(list))
+	for i, x := range list {
+		f, _ := x.(float64)
+		out[i] = float32(f)
+	}
+	return out
+}
+
+// float64s converts a vector for the driver, which stores float64 lists.
+func vector64(v []float32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func clampWeight(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return math.Max(0, math.Min(1, x))
+}

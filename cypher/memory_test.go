@@ -1,0 +1,336 @@
+package cypher_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// unitVec is a 384-d unit vector pointing mostly along axis i, a little along j.
+func unitVec(i, j int, mix float64) []float32 {
+	v := make([]float32, cyphertest.Dims)
+	v[i] = float32(math.Sqrt(1 - mix*mix))
+	v[j] += float32(mix)
+	return v
+}
+
+func mustSave(t *testing.T, s *cypher.Store, space string, ids ...string) []cypher.SavedObservation {
+	t.Helper()
+	var obs []realm.Observation
+	for _, id := range ids {
+		obs = append(obs, realm.Observation{ID: id, Speaker: "Ann", Content: "content of " + id, ObservedAt: time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)})
+	}
+	saved, err := s.SaveObservations(context.Background(), space, "test:bow", cyphertest.Dims, obs, cypher.Lease{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return saved
+}
+
+// mustApply integrates observation obs with a fixed decision.
+func mustApply(t *testing.T, s *cypher.Store, space, obs string, in cypher.Integration) cypher.Applied {
+	t.Helper()
+	applied, err := s.ApplyIntegration(context.Background(), space, obs, cypher.NeighbourQuery{},
+		func(context.Context, [][]cypher.CandidateNeighbour) (cypher.Integration, error) { return in, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return applied
+}
+
+func node(typ realm.NodeType, name string, emb []float32) realm.Node {
+	return realm.Node{ID: uuid.NewString(), Type: typ, Name: name, Content: name + " is a memory", Keywords: []string{name}, Embedding: emb}
+}
+
+func TestSaveObservations(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Run("OK", func(t *testing.T) {
+		saved := mustSave(t, s, space, "a", "b")
+		for i, o := range saved {
+			if !o.New || o.Observation.Seq != int64(i+1) || o.Observation.Status != realm.ObservationPending {
+				t.Errorf("saved[%d] = %+v, want new, seq %d, pending", i, o, i+1)
+			}
+		}
+	})
+	t.Run("Idempotent", func(t *testing.T) {
+		saved := mustSave(t, s, space, "b", "c")
+		if saved[0].New || saved[0].Observation.Seq != 2 || !saved[1].New || saved[1].Observation.Seq != 3 {
+			t.Errorf("got %+v, want b old with seq 2, c new with seq 3", saved)
+		}
+	})
+	t.Run("Lease", func(t *testing.T) {
+		lease := cypher.Lease{Owner: "r1", Until: time.Now().Add(time.Minute)}
+		got, err := s.ClaimPending(ctx, lease, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine := 0
+		for _, o := range got {
+			if o.Space == space {
+				mine++
+			}
+		}
+		if mine != 3 {
+			t.Errorf("r1 claimed %d of the space's 3 pending observations", mine)
+		}
+		other, err := s.ClaimPending(ctx, cypher.Lease{Owner: "r2", Until: time.Now().Add(time.Minute)}, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range other {
+			if o.Space == space {
+				t.Errorf("r2 claimed %s leased to r1", o.ID)
+			}
+		}
+	})
+	t.Run("Recent", func(t *testing.T) {
+		recent, err := s.RecentObservations(ctx, space, 3, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recent) != 2 || recent[0].ID != "a" || recent[1].ID != "b" {
+			t.Errorf("recent = %+v, want a, b", recent)
+		}
+	})
+	t.Run("Error", func(t *testing.T) {
+		for want := range []string{realm.ObservationPending, realm.ObservationFailed} {
+			status, err := s.MarkObservationError(ctx, space, "c", "boom", 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if status != []string{realm.ObservationPending, realm.ObservationFailed}[want] {
+				t.Errorf("attempt %d: status %s", want+1, status)
+			}
+		}
+	})
+	t.Run("Summary", func(t *testing.T) {
+		if err := s.SetSpaceSummary(ctx, space, "Ann talks."); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.SpaceSummary(ctx, space); got != "Ann talks." {
+			t.Errorf("summary %q", got)
+		}
+	})
+}
+
+func TestApplyIntegration(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	mustSave(t, s, space, "o1", "o2")
+	when := time.Date(2023, 5, 7, 0, 0, 0, 0, time.UTC)
+	ann := node(realm.Entity, "Ann", unitVec(0, 1, 0.1))
+	hike := node(realm.Event, "Hike", unitVec(2, 3, 0.1))
+	hike.TStart, hike.TEnd = &when, &when
+	applied := mustApply(t, s, space, "o1", cypher.Integration{
+		Adds: []realm.Node{ann, hike},
+		Edges: []cypher.EdgeWrite{
+			{Op: cypher.EdgeAdd, From: hike.ID, To: ann.ID, Predicate: realm.Instantiates, Weight: 0.8, Confidence: 0.9},
+			{Op: cypher.EdgeAdd, From: hike.ID, To: ann.ID, Predicate: realm.Correlates, Weight: 0.5},
+		},
+		Summary: "Ann hiked.",
+	})
+	if !applied.Applied || len(applied.Edges) != 3 {
+		t.Fatalf("applied %+v, want 3 edges (correlates both ways)", applied)
+	}
+	t.Run("Get", func(t *testing.T) {
+		got, edges, err := s.GetMemory(ctx, space, hike.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Type != realm.Event || got.TStart == nil || !got.TStart.Equal(when) || len(got.Sources) != 1 || got.Sources[0] != "o1" {
+			t.Errorf("got %+v", got)
+		}
+		if len(edges) != 3 {
+			t.Errorf("edges %+v, want 3", edges)
+		}
+	})
+	t.Run("AlreadyIntegrated", func(t *testing.T) {
+		again := mustApply(t, s, space, "o1", cypher.Integration{Adds: []realm.Node{node(realm.Fact, "X", nil)}})
+		if again.Applied {
+			t.Error("an integrated observation was integrated again")
+		}
+	})
+	t.Run("MergeAndNoDuplicateEdge", func(t *testing.T) {
+		applied := mustApply(t, s, space, "o2", cypher.Integration{
+			Merges: []cypher.Merge{{ID: ann.ID, Content: "Ann is a hiker", Keywords: []string{"Ann", "hiker"}}},
+			Edges:  []cypher.EdgeWrite{{Op: cypher.EdgeModify, From: hike.ID, To: ann.ID, Predicate: realm.Instantiates, Weight: 0.7}},
+		})
+		if !applied.Applied {
+			t.Fatal("not applied")
+		}
+		got, edges, _ := s.GetMemory(ctx, space, ann.ID)
+		if got.Content != "Ann is a hiker" || len(got.Sources) != 2 || len(got.Embedding) != 0 {
+			t.Errorf("merged node %+v", got)
+		}
+		if len(edges) != 3 {
+			t.Errorf("edges %+v, want still 3", edges)
+		}
+	})
+	t.Run("ErrMergeOtherSpace", func(t *testing.T) {
+		other := cyphertest.NewSpace(t)
+		mustSave(t, s, other, "x")
+		_, err := s.ApplyIntegration(ctx, other, "x", cypher.NeighbourQuery{}, func(context.Context, [][]cypher.CandidateNeighbour) (cypher.Integration, error) {
+			return cypher.Integration{Merges: []cypher.Merge{{ID: ann.ID}}}, nil
+		})
+		if realm.ErrorCode(err) != realm.EInvalid {
+			t.Errorf("got %v, want invalid", err)
+		}
+		if o, _ := s.Observation(ctx, other, "x"); o.Status != realm.ObservationPending {
+			t.Errorf("observation %s after a failed integration", o.Status)
+		}
+	})
+	t.Run("Stats", func(t *testing.T) {
+		st, err := s.Stats(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Memories != 2 || st.ByType[realm.Event] != 1 || st.ByPredicate[realm.Correlates] != 2 || st.Edges != 3 ||
+			st.WeightHistogram[5] != 2 || st.WeightHistogram[7] != 1 || st.Observations != 2 || st.ObservationsPending != 0 {
+			t.Errorf("stats %+v", st)
+		}
+	})
+	t.Run("Graph", func(t *testing.T) {
+		nodes, edges, err := s.Graph(ctx, space, ann.ID, 1, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(nodes) != 2 || len(edges) != 3 {
+			t.Errorf("graph %d nodes %d edges, want 2 and 3", len(nodes), len(edges))
+		}
+		if _, _, err := s.Graph(ctx, space, "nope", 1, 10); realm.ErrorCode(err) != realm.ENotFound {
+			t.Errorf("got %v, want not found", err)
+		}
+	})
+	t.Run("Delete", func(t *testing.T) {
+		if err := s.DeleteMemory(ctx, space, hike.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.GetMemory(ctx, space, hike.ID); realm.ErrorCode(err) != realm.ENotFound {
+			t.Errorf("got %v, want not found", err)
+		}
+		if err := s.DeleteMemory(ctx, space, hike.ID); realm.ErrorCode(err) != realm.ENotFound {
+			t.Errorf("second delete: %v, want not found", err)
+		}
+	})
+}
+
+func TestNeighbourhoods(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	a, b := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
+	mustSave(t, s, a, "o1", "o2")
+	mustSave(t, s, b, "o1")
+	near := node(realm.Fact, "Paris", unitVec(5, 6, 0.1))
+	far := node(realm.Fact, "Tokyo", unitVec(7, 8, 0.1))
+	mustApply(t, s, a, "o1", cypher.Integration{Adds: []realm.Node{near, far}})
+	mustApply(t, s, b, "o1", cypher.Integration{Adds: []realm.Node{node(realm.Fact, "Paris", unitVec(5, 6, 0.1))}})
+	hoods, err := s.Neighbourhoods(ctx, cypher.NeighbourQuery{
+		Space: a, Embeddings: [][]float32{unitVec(5, 6, 0.2)}, Texts: []string{`Paris? (AND) "x" OR NOT:`}, K: 1, Recent: 1, BeforeSeq: 2,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tags := map[string]string{}
+	for _, n := range hoods[0] {
+		if n.Node.Space != a {
+			t.Errorf("neighbour %s of space %s", n.Node.ID, n.Node.Space)
+		}
+		tags[n.Node.Name] = fmt.Sprint(n.Similar, n.Recent)
+		if len(n.Node.Embedding) != cyphertest.Dims {
+			t.Errorf("neighbour without its embedding")
+		}
+	}
+	if tags["Paris"] != "true true" || tags["Tokyo"] != "false true" || len(hoods[0]) != 2 {
+		t.Errorf("neighbourhood tags %v", tags)
+	}
+}
+
+func TestListMemories(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	var ids []string
+	for i := range 5 {
+		obs := fmt.Sprint("o", i)
+		mustSave(t, s, space, obs)
+		n := node(realm.Fact, fmt.Sprint("Fact", i), unitVec(i, i+1, 0.1))
+		if i == 4 {
+			n.Type = realm.Event
+		}
+		mustApply(t, s, space, obs, cypher.Integration{Adds: []realm.Node{n}})
+		ids = append(ids, n.ID)
+	}
+	var got []string
+	cursor := ""
+	for pages := 0; pages < 10; pages++ {
+		nodes, next, err := s.ListMemories(ctx, space, cypher.MemoryFilter{}, cursor, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range nodes {
+			got = append(got, n.ID)
+		}
+		if cursor = next; cursor == "" {
+			break
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(ids) {
+		t.Errorf("paged %v, want %v", got, ids)
+	}
+	events, _, err := s.ListMemories(ctx, space, cypher.MemoryFilter{Type: realm.Event}, "", 10)
+	if err != nil || len(events) != 1 || events[0].ID != ids[4] {
+		t.Errorf("events %v %v", events, err)
+	}
+	byQ, _, _ := s.ListMemories(ctx, space, cypher.MemoryFilter{Q: "FACT2"}, "", 10)
+	if len(byQ) != 1 || byQ[0].ID != ids[2] {
+		t.Errorf("q filter gave %v", byQ)
+	}
+	if _, _, err := s.ListMemories(ctx, space, cypher.MemoryFilter{}, "garbage!", 2); realm.ErrorCode(err) != realm.EInvalid {
+		t.Errorf("bad cursor: %v", err)
+	}
+}
+
+func TestLuceneQuery(t *testing.T) {
+	for in, want := range map[string]string{
+		`Paris? (AND) "x"`: `paris\? \(and\) \"x\"`,
+		`a:b OR c/d`:       `a\:b or c\/d`,
+		"   ":              "",
+	} {
+		if got := cypher.LuceneText(in); got != want {
+			t.Errorf("LuceneText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestJob(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	mustSave(t, s, space, "o1", "o2")
+	id := uuid.NewString()
+	if err := s.CreateJob(ctx, space, id, []string{"o1", "o2"}); err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, s, space, "o1", cypher.Integration{})
+	j, err := s.Job(ctx, space, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Total != 2 || j.Done != 1 || j.Pending != 1 || j.Status != cypher.JobRunning {
+		t.Errorf("job %+v", j)
+	}
+	if _, err := s.Job(ctx, cyphertest.NewSpace(t), id); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("job seen from another space: %v", err)
+	}
+}

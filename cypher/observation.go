@@ -1,0 +1,256 @@
+package cypher
+
+import (
+	"context"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/realm-memory/realm"
+)
+
+// Lease says who integrates a pending observation and until when (ARCHITECTURE.md
+// Scale-out): another owner takes it only after Until. The zero Lease leases nothing.
+type Lease struct {
+	Owner string
+	Until time.Time
+}
+
+// SavedObservation is one observation as stored, and what saving it did.
+type SavedObservation struct {
+	Observation realm.Observation
+	New         bool   // stored by this call; false when (space, id) already existed
+	Claimed     bool   // leased to the caller's owner: the caller should integrate it
+	Error       string // the last integration error, if any
+}
+
+// SaveObservations stores a batch of observations of one space in one transaction,
+// before anything that can fail (REALM.md §2 step 1). It is idempotent on (space, id): an
+// existing observation is returned as stored, not overwritten. A new observation gets the
+// next seq of its space and status pending; the space is created on first use with the
+// embedder id and dimension. Pending observations are leased to lease.Owner when free.
+// Observation ids must be set. Errors: EUnavailable.
+func (s *Store) SaveObservations(ctx context.Context, space, embedder string, dims int, obs []realm.Observation, lease Lease) ([]SavedObservation, error) {
+	out := make([]SavedObservation, 0, len(obs))
+	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		out = out[:0] // the driver may run this function again
+		now := time.Now().UTC()
+		if _, err := collect(ctx, tx, qSpaceEnsureLock, map[string]any{
+			"space": space, "now": now, "embedder": embedder, "dims": dims,
+		}); err != nil {
+			return nil, err
+		}
+		for _, o := range obs {
+			recs, err := collect(ctx, tx, qObservationSave, map[string]any{
+				"space": space, "id": o.ID, "session_id": o.SessionID, "speaker": o.Speaker,
+				"content": o.Content, "observed_at": o.ObservedAt.UTC(), "now": now,
+				"owner": lease.Owner, "until": lease.Until.UTC(),
+			})
+			if err != nil {
+				return nil, err
+			}
+			r := recs[0]
+			saved := SavedObservation{Observation: observationOf(r, "o"), New: flag(r, "new"), Claimed: flag(r, "claimed")}
+			saved.Error = mapStr(r, "o", "error")
+			out = append(out, saved)
+		}
+		return nil, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Observation returns one observation of a space. Errors: ENotFound, EUnavailable.
+func (s *Store) Observation(ctx context.Context, space, id string) (realm.Observation, error) {
+	recs, err := s.read(ctx, qObservationGet, map[string]any{"space": space, "id": id})
+	if err != nil {
+		return realm.Observation{}, err
+	}
+	if len(recs) == 0 {
+		return realm.Observation{}, realm.Errorf(realm.ENotFound, "observation %q not found in space %q", id, space)
+	}
+	return observationOf(recs[0], "o"), nil
+}
+
+// ClaimPending leases up to limit pending observations of any space to lease.Owner:
+// those never leased, whose lease expired (a dead replica's work) or already the
+// owner's. They come ordered by space, then seq. Errors: EUnavailable.
+func (s *Store) ClaimPending(ctx context.Context, lease Lease, limit int) ([]realm.Observation, error) {
+	recs, err := s.write(ctx, qObservationClaim, map[string]any{
+		"now": time.Now().UTC(), "owner": lease.Owner, "until": lease.Until.UTC(), "limit": limit,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]realm.Observation, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, observationOf(r, "o"))
+	}
+	return out, nil
+}
+
+// RecentObservations returns the last n observations of a space before seq before,
+// oldest first: the context c_t of extraction (REALM.md §2 step 2). Errors: EUnavailable.
+func (s *Store) RecentObservations(ctx context.Context, space string, before int64, n int) ([]realm.Observation, error) {
+	recs, err := s.read(ctx, qObservationRecent, map[string]any{"space": space, "before": before, "n": n})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]realm.Observation, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, observationOf(r, "o"))
+	}
+	return out, nil
+}
+
+// MarkObservationError records a failed integration attempt with its error text. The
+// observation stays pending, to be retried, until maxAttempts attempts failed; then it
+// is failed. It returns the resulting status. Errors: EUnavailable.
+func (s *Store) MarkObservationError(ctx context.Context, space, id, errText string, maxAttempts int) (string, error) {
+	recs, err := s.write(ctx, qObservationError, map[string]any{
+		"space": space, "id": id, "error": errText, "now": time.Now().UTC(), "max_attempts": maxAttempts,
+	})
+	if err != nil {
+		return "", err
+	}
+	if len(recs) == 0 {
+		return "", nil // no longer pending: someone else integrated it
+	}
+	return str(recs[0], "status"), nil
+}
+
+// SpaceSummary returns the running summary of a space, "" for a new one. Errors: EUnavailable.
+func (s *Store) SpaceSummary(ctx context.Context, space string) (string, error) {
+	recs, err := s.read(ctx, qSpaceSummary, map[string]any{"space": space})
+	if err != nil || len(recs) == 0 {
+		return "", err
+	}
+	return str(recs[0], "summary"), nil
+}
+
+// SetSpaceSummary replaces the running summary of an existing space.
+// Errors: ENotFound, EUnavailable.
+func (s *Store) SetSpaceSummary(ctx context.Context, space, summary string) error {
+	recs, err := s.write(ctx, qSpaceSummarySet, map[string]any{"space": space, "summary": summary, "now": time.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		return realm.Errorf(realm.ENotFound, "space %q not found", space)
+	}
+	return nil
+}
+
+// Job is an asynchronous ingestion: its progress is counted from the statuses of its
+// observations, so it stays right across crashes and restarts.
+type Job struct {
+	ID        string    `json:"id"`
+	Space     string    `json:"space"`
+	Status    string    `json:"status"` // running | done | failed
+	Total     int       `json:"total"`
+	Done      int       `json:"done"`    // observations integrated
+	Failed    int       `json:"failed"`  // observations failed for good
+	Pending   int       `json:"pending"` // observations still to integrate
+	Error     string    `json:"error,omitempty"`
+	LastError string    `json:"last_error,omitempty"` // an observation's integration error
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// Job statuses.
+const (
+	JobRunning = "running"
+	JobDone    = "done"
+	JobFailed  = "failed"
+)
+
+// CreateJob records a job over the given observation ids of a space. Errors: EUnavailable.
+func (s *Store) CreateJob(ctx context.Context, space, id string, observationIDs []string) error {
+	_, err := s.write(ctx, qJobCreate, map[string]any{
+		"space": space, "id": id, "observations": observationIDs, "now": time.Now().UTC(),
+	})
+	return err
+}
+
+// FinishJob records that a job's background work ended, with status done or failed and
+// an error text. Errors: EUnavailable.
+func (s *Store) FinishJob(ctx context.Context, id, status, errText string) error {
+	var e any
+	if errText != "" {
+		e = errText
+	}
+	_, err := s.write(ctx, qJobFinish, map[string]any{"id": id, "status": status, "error": e, "now": time.Now().UTC()})
+	return err
+}
+
+// Job returns a job with its live progress; space "" finds it in any space.
+// Errors: ENotFound, EUnavailable.
+func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
+	recs, err := s.read(ctx, qJobGet, map[string]any{"space": space, "id": id})
+	if err != nil {
+		return Job{}, err
+	}
+	if len(recs) == 0 {
+		return Job{}, realm.Errorf(realm.ENotFound, "job %q not found", id)
+	}
+	r := recs[0]
+	j := Job{
+		ID: mapStr(r, "j", "id"), Space: mapStr(r, "j", "space"), Status: mapStr(r, "j", "status"),
+		Total: int(mapNum(r, "j", "total")), Done: int(num(r, "integrated")), Failed: int(num(r, "failed")),
+		Pending: int(num(r, "pending")), Error: mapStr(r, "j", "error"), LastError: str(r, "last_error"),
+		CreatedAt: mapTime(r, "j", "created_at"), UpdatedAt: mapTime(r, "j", "updated_at"),
+	}
+	// The background work may have died with its process; the observations say the truth.
+	if j.Status == JobRunning && j.Pending == 0 {
+		j.Status = JobDone
+	}
+	return j, nil
+}
+
+func observationOf(r *neo4j.Record, key string) realm.Observation {
+	return realm.Observation{
+		ID: mapStr(r, key, "id"), Space: mapStr(r, key, "space"), SessionID: mapStr(r, key, "session_id"),
+		Speaker: mapStr(r, key, "speaker"), Content: mapStr(r, key, "content"),
+		ObservedAt: mapTime(r, key, "observed_at"), Seq: mapNum(r, key, "seq"), Status: mapStr(r, key, "status"),
+	}
+}
+
+// Accessors of a map-valued column that tolerate nulls.
+
+func mapOf(r *neo4j.Record, key string) map[string]any {
+	v, _ := r.Get(key)
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func mapStr(r *neo4j.Record, key, field string) string {
+	s, _ := mapOf(r, key)[field].(string)
+	return s
+}
+
+func mapNum(r *neo4j.Record, key, field string) int64 {
+	n, _ := mapOf(r, key)[field].(int64)
+	return n
+}
+
+func mapTime(r *neo4j.Record, key, field string) time.Time {
+	return timeOf(mapOf(r, key)[field])
+}
+
+func timeOf(v any) time.Time {
+	switch t := v.(type) {
+	case time.Time:
+		return t.UTC()
+	case neo4j.LocalDateTime:
+		return t.Time()
+	}
+	return time.Time{}
+}
+
+func flag(r *neo4j.Record, key string) bool {
+	v, _ := r.Get(key)
+	b, _ := v.(bool)
+	return b
+}

@@ -1,0 +1,20 @@
+// Stores one observation unless (space, id) exists (idempotent), giving a new one the
+// next seq of its space and status pending. A pending observation whose lease is free,
+// expired or already ours is leased to $owner. Run after space_ensure_lock.
+// Params: $space, $id, $session_id, $speaker, $content, $observed_at, $now, $owner, $until.
+// Returns: o (the stored properties), new, claimed.
+MATCH (s:Space {id: $space})
+MERGE (o:Observation {space: $space, id: $id})
+  ON CREATE SET o.session_id = $session_id, o.speaker = $speaker, o.content = $content,
+                o.observed_at = $observed_at, o.status = 'pending', o.attempts = 0,
+                o.created_at = $now, o.is_new = true
+WITH s, o, coalesce(o.is_new, false) AS new
+REMOVE o.is_new
+FOREACH (_ IN CASE WHEN new THEN [1] ELSE [] END |
+  SET s.seq = s.seq + 1
+  SET o.seq = s.seq)
+FOREACH (_ IN CASE WHEN $owner <> '' AND o.status = 'pending'
+                    AND (new OR o.lease_until IS NULL OR o.lease_until < $now OR o.lease_owner = $owner)
+              THEN [1] ELSE [] END |
+  SET o.lease_owner = $owner, o.lease_until = $until)
+RETURN o {.*} AS o, new, (o.lease_owner = $owner AND o.lease_until = $until) AS claimed

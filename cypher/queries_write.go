@@ -1,0 +1,131 @@
+package cypher
+
+import _ "embed"
+
+// Statements of the write path (construction) and of the memory reads the API needs.
+
+var (
+	//go:embed queries/edge_delete.cypher
+	edgeDeleteCypher string
+	qEdgeDelete      = newQuery("edge_delete", edgeDeleteCypher)
+
+	//go:embed queries/edge_merge.cypher
+	edgeMergeCypher string
+	qEdgeMerge      = newQuery("edge_merge", edgeMergeCypher)
+
+	//go:embed queries/graph_around.cypher
+	graphAroundCypher string
+	qGraphAround      = newQuery("graph_around", graphAroundCypher)
+
+	//go:embed queries/graph_space.cypher
+	graphSpaceCypher string
+	qGraphSpace      = newQuery("graph_space", graphSpaceCypher)
+
+	//go:embed queries/graph_subgraph.cypher
+	graphSubgraphCypher string
+	qGraphSubgraph      = newQuery("graph_subgraph", graphSubgraphCypher)
+
+	//go:embed queries/job_create.cypher
+	jobCreateCypher string
+	qJobCreate      = newQuery("job_create", jobCreateCypher)
+
+	//go:embed queries/job_finish.cypher
+	jobFinishCypher string
+	qJobFinish      = newQuery("job_finish", jobFinishCypher)
+
+	//go:embed queries/job_get.cypher
+	jobGetCypher string
+	qJobGet      = newQuery("job_get", jobGetCypher)
+
+	//go:embed queries/memory_count_space.cypher
+	memoryCountSpaceCypher string
+	qMemoryCountSpace      = newQuery("memory_count_space", memoryCountSpaceCypher)
+
+	//go:embed queries/memory_create.cypher
+	memoryCreateCypher string
+	qMemoryCreate      = newQuery("memory_create", memoryCreateCypher)
+
+	//go:embed queries/memory_delete.cypher
+	memoryDeleteCypher string
+	qMemoryDelete      = newQuery("memory_delete", memoryDeleteCypher)
+
+	//go:embed queries/memory_fulltext.cypher
+	memoryFulltextCypher string
+	qMemoryFulltext      = newQuery("memory_fulltext", memoryFulltextCypher)
+
+	//go:embed queries/memory_get.cypher
+	memoryGetCypher string
+	qMemoryGet      = newQuery("memory_get", memoryGetCypher)
+
+	//go:embed queries/memory_list.cypher
+	memoryListCypher string
+	qMemoryList      = newQuery("memory_list", memoryListCypher)
+
+	//go:embed queries/memory_merge.cypher
+	memoryMergeCypher string
+	qMemoryMerge      = newQuery("memory_merge", memoryMergeCypher)
+
+	//go:embed queries/memory_recent.cypher
+	memoryRecentCypher string
+	qMemoryRecent      = newQuery("memory_recent", memoryRecentCypher)
+
+	//go:embed queries/memory_similar_exact.cypher
+	memorySimilarExactCypher string
+	qMemorySimilarExact      = newQuery("memory_similar_exact", memorySimilarExactCypher)
+
+	//go:embed queries/memory_similar_index.cypher
+	memorySimilarIndexCypher string
+	qMemorySimilarIndex      = newQuery("memory_similar_index", memorySimilarIndexCypher)
+
+	//go:embed queries/observation_claim.cypher
+	observationClaimCypher string
+	qObservationClaim      = newQuery("observation_claim", observationClaimCypher)
+
+	//go:embed queries/observation_error.cypher
+	observationErrorCypher string
+	qObservationError      = newQuery("observation_error", observationErrorCypher)
+
+	//go:embed queries/observation_get.cypher
+	observationGetCypher string
+	qObservationGet      = newQuery("observation_get", observationGetCypher)
+
+	//go:embed queries/observation_integrated.cypher
+	observationIntegratedCypher string
+	qObservationIntegrated      = newQuery("observation_integrated", observationIntegratedCypher)
+
+	//go:embed queries/observation_recent.cypher
+	observationRecentCypher string
+	qObservationRecent      = newQuery("observation_recent", observationRecentCypher)
+
+	//go:embed queries/observation_save.cypher
+	observationSaveCypher string
+	qObservationSave      = newQuery("observation_save", observationSaveCypher)
+
+	//go:embed queries/space_ensure_lock.cypher
+	spaceEnsureLockCypher string
+	qSpaceEnsureLock      = newQuery("space_ensure_lock", spaceEnsureLockCypher)
+
+	//go:embed queries/space_lock.cypher
+	spaceLockCypher string
+	qSpaceLock      = newQuery("space_lock", spaceLockCypher)
+
+	//go:embed queries/space_summary.cypher
+	spaceSummaryCypher string
+	qSpaceSummary      = newQuery("space_summary", spaceSummaryCypher)
+
+	//go:embed queries/space_summary_set.cypher
+	spaceSummarySetCypher string
+	qSpaceSummarySet      = newQuery("space_summary_set", spaceSummarySetCypher)
+
+	//go:embed queries/stats_observations.cypher
+	statsObservationsCypher string
+	qStatsObservations      = newQuery("stats_observations", statsObservationsCypher)
+
+	//go:embed queries/stats_predicates.cypher
+	statsPredicatesCypher string
+	qStatsPredicates      = newQuery("stats_predicates", statsPredicatesCypher)
+
+	//go:embed queries/stats_types.cypher
+	statsTypesCypher string
+	qStatsTypes      = newQuery("stats_types", statsTypesCypher)
+)
