@@ -1,0 +1,67 @@
+package cypher
+
+import _ "embed"
+
+// Statements of the read path (retrieval, traces) and of the test fixture writer.
+
+var (
+	//go:embed queries/seed_space_size.cypher
+	seedSpaceSizeCypher string
+	qSeedSpaceSize      = newQuery("seed_space_size", seedSpaceSizeCypher)
+
+	//go:embed queries/seed_vector_index.cypher
+	seedVectorIndexCypher string
+	qSeedVectorIndex      = newQuery("seed_vector_index", seedVectorIndexCypher)
+
+	//go:embed queries/seed_vector_exact.cypher
+	seedVectorExactCypher string
+	qSeedVectorExact      = newQuery("seed_vector_exact", seedVectorExactCypher)
+
+	//go:embed queries/seed_fulltext.cypher
+	seedFulltextCypher string
+	qSeedFulltext      = newQuery("seed_fulltext", seedFulltextCypher)
+
+	//go:embed queries/expand_neighbours.cypher
+	expandNeighboursCypher string
+	qExpandNeighbours      = newQuery("expand_neighbours", expandNeighboursCypher)
+
+	//go:embed queries/expand_paths.cypher
+	expandPathsCypher string
+	qExpandPaths      = newQuery("expand_paths", expandPathsCypher)
+
+	//go:embed queries/memories_by_ids.cypher
+	memoriesByIDsCypher string
+	qMemoriesByIDs      = newQuery("memories_by_ids", memoriesByIDsCypher)
+
+	//go:embed queries/induced_edges.cypher
+	inducedEdgesCypher string
+	qInducedEdges      = newQuery("induced_edges", inducedEdgesCypher)
+
+	//go:embed queries/memories_touch.cypher
+	memoriesTouchCypher string
+	qMemoriesTouch      = newQuery("memories_touch", memoriesTouchCypher)
+)
+
+var (
+	//go:embed queries/trace_create.cypher
+	traceCreateCypher string
+	qTraceCreate      = newQuery("trace_create", traceCreateCypher)
+
+	//go:embed queries/trace_get.cypher
+	traceGetCypher string
+	qTraceGet      = newQuery("trace_get", traceGetCypher)
+)
+
+var (
+	//go:embed queries/fixture_memories.cypher
+	fixtureMemoriesCypher string
+	qFixtureMemories      = newQuery("fixture_memories", fixtureMemoriesCypher)
+
+	//go:embed queries/fixture_edges.cypher
+	fixtureEdgesCypher string
+	qFixtureEdges      = newQuery("fixture_edges", fixtureEdgesCypher)
+
+	//go:embed queries/fixture_remove.cypher
+	fixtureRemoveCypher string
+	qFixtureRemove      = newQuery("fixture_remove", fixtureRemoveCypher)
+)

@@ -1,0 +1,386 @@
+package cypher
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
+
+	"github.com/realm-memory/realm"
+)
+
+// The read path's statements (REALM.md §3). Every one filters by space; scoring is done
+// by the caller (package retrieval), which gets the embeddings, weights and times it needs.
+
+// SeedQuery is one seed search of a space.
+type SeedQuery struct {
+	Embedding []float32        // vector searches
+	Keywords  []string         // full-text search; each is escaped, then OR-ed
+	Types     []realm.NodeType // empty: any type
+	TimeRange *realm.TimeRange // nil: any time; memories without a time always pass
+	Limit     int              // how many candidates to return
+}
+
+// ScoredMemory is a memory with the score of the search that found it.
+type ScoredMemory struct {
+	Node  realm.Node
+	Score float64
+}
+
+// SpaceSize returns how many memories the space holds and how many the database holds.
+func (s *Store) SpaceSize(ctx context.Context, space string) (inSpace, total int64, err error) {
+	recs, err := s.read(ctx, qSeedSpaceSize, map[string]any{"space": space})
+	if err != nil || len(recs) == 0 {
+		return 0, 0, err
+	}
+	return num(recs[0], "in_space"), num(recs[0], "total"), nil
+}
+
+// SeedByVectorIndex asks the vector index for its fetch nearest memories of all spaces
+// and returns the best q.Limit of this space passing the filters. Score is the cosine
+// similarity in [-1, 1].
+func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery, fetch int) ([]ScoredMemory, error) {
+	params := seedParams(space, q)
+	params["embedding"] = toFloat64s(q.Embedding)
+	params["fetch"] = fetch
+	return s.scoredMemories(ctx, qSeedVectorIndex, params, true)
+}
+
+// SeedByExactScan computes the cosine of q.Embedding with every embedded memory of the
+// space passing the filters and returns the best q.Limit. Score is in [-1, 1].
+func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
+	params := seedParams(space, q)
+	params["embedding"] = toFloat64s(q.Embedding)
+	return s.scoredMemories(ctx, qSeedVectorExact, params, true)
+}
+
+// SeedByFullText searches the full-text index for any of q.Keywords (escaped) and returns
+// the best q.Limit memories of the space passing the filters, with Lucene's score. No
+// keyword left after escaping returns nothing.
+func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
+	lucene := KeywordsLucene(q.Keywords)
+	if lucene == "" {
+		return nil, nil
+	}
+	params := seedParams(space, q)
+	params["lucene"] = lucene
+	return s.scoredMemories(ctx, qSeedFulltext, params, false)
+}
+
+func seedParams(space string, q SeedQuery) map[string]any {
+	types := make([]any, 0, len(q.Types))
+	for _, t := range q.Types {
+		types = append(types, string(t))
+	}
+	var from, to any
+	if q.TimeRange != nil {
+		if !q.TimeRange.From.IsZero() {
+			from = q.TimeRange.From
+		}
+		if !q.TimeRange.To.IsZero() {
+			to = q.TimeRange.To
+		}
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	return map[string]any{"space": space, "types": types, "time_from": from, "time_to": to, "limit": limit}
+}
+
+func (s *Store) scoredMemories(ctx context.Context, q query, params map[string]any, cosine bool) ([]ScoredMemory, error) {
+	recs, err := s.read(ctx, q, params)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ScoredMemory, 0, len(recs))
+	for _, r := range recs {
+		score := float(r, "score")
+		if cosine {
+			score = 2*score - 1 // Neo4j reports cosine as (1 + cos) / 2
+		}
+		out = append(out, ScoredMemory{Node: memoryFromProps(propsOf(r, "node")), Score: score})
+	}
+	return out, nil
+}
+
+// luceneSpecial are the characters Lucene's classic query parser gives a meaning to.
+const luceneSpecial = `\+-!():^[]"{}~*?|&/`
+
+// EscapeLucene makes s a literal for Lucene's query parser: every special character is
+// backslash-escaped, and the operator words AND, OR, NOT are lower-cased (the english
+// analyzer lower-cases terms anyway).
+func EscapeLucene(s string) string {
+	var b strings.Builder
+	for _, word := range strings.Fields(s) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if word == "AND" || word == "OR" || word == "NOT" {
+			word = strings.ToLower(word)
+		}
+		for _, c := range word {
+			if strings.ContainsRune(luceneSpecial, c) {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// KeywordsLucene ORs the escaped keywords (a multi-word keyword matches any of its words).
+func KeywordsLucene(keywords []string) string {
+	var terms []string
+	for _, k := range keywords {
+		if e := EscapeLucene(k); e != "" {
+			terms = append(terms, e)
+		}
+	}
+	return strings.Join(terms, " ")
+}
+
+// Adjacent is a memory adjacent to a frontier memory, with the edge between them.
+type Adjacent struct {
+	From string // the frontier memory's id
+	Edge realm.Edge
+	Node realm.Node
+}
+
+// Adjacent returns the memories adjacent to any of frontier, in either direction, over
+// edges of the allowed predicates whose weight is at least wSuppress (REALM.md §3.2).
+func (s *Store) Adjacent(ctx context.Context, space string, frontier []string, allowed []realm.Predicate, wSuppress float64) ([]Adjacent, error) {
+	if len(frontier) == 0 || len(allowed) == 0 {
+		return nil, nil
+	}
+	recs, err := s.read(ctx, qExpandNeighbours, map[string]any{
+		"space": space, "frontier": frontier, "types": relTypes(allowed), "w_suppress": wSuppress,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Adjacent, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, Adjacent{
+			From: str(r, "from_id"),
+			Edge: edgeFromProps(propsOf(r, "edge")),
+			Node: memoryFromProps(propsOf(r, "node")),
+		})
+	}
+	return out, nil
+}
+
+// Path is a simple path from a memory: IDs[0] is the start, Edges[i] joins IDs[i] and IDs[i+1]
+// (in either direction; Edge.From and Edge.To say which).
+type Path struct {
+	IDs   []string
+	Edges []realm.Edge
+}
+
+// Paths returns up to limit simple paths of 1..maxHops hops (at most 3) from the memory
+// from, over edges of the allowed predicates at or above wSuppress, within the space;
+// the best by mean weight − 0.03 per extra hop first (REALM.md §3.2, path_search).
+func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.Predicate, wSuppress float64, maxHops, limit int) ([]Path, error) {
+	if len(allowed) == 0 || maxHops < 1 {
+		return nil, nil
+	}
+	recs, err := s.read(ctx, qExpandPaths, map[string]any{
+		"space": space, "from_id": from, "types": relTypes(allowed), "w_suppress": wSuppress,
+		"max_hops": min(maxHops, 3), "limit": limit,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Path, 0, len(recs))
+	for _, r := range recs {
+		var p Path
+		ids, _ := r.Get("ids")
+		for _, id := range asList(ids) {
+			s, _ := id.(string)
+			p.IDs = append(p.IDs, s)
+		}
+		edges, _ := r.Get("edges")
+		for _, e := range asList(edges) {
+			m, _ := e.(map[string]any)
+			p.Edges = append(p.Edges, edgeFromProps(m))
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// MemoriesByIDs returns the memories of the space among ids, in no particular order;
+// ids of other spaces or of no memory are left out.
+func (s *Store) MemoriesByIDs(ctx context.Context, space string, ids []string) ([]realm.Node, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	recs, err := s.read(ctx, qMemoriesByIDs, map[string]any{"space": space, "ids": ids})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]realm.Node, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, memoryFromProps(propsOf(r, "node")))
+	}
+	return out, nil
+}
+
+// InducedEdges returns every memory edge between two of ids, within the space (REALM.md §3.3).
+func (s *Store) InducedEdges(ctx context.Context, space string, ids []string) ([]realm.Edge, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	recs, err := s.read(ctx, qInducedEdges, map[string]any{"space": space, "ids": ids, "types": relTypes(realm.Predicates)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]realm.Edge, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, edgeFromProps(propsOf(r, "edge")))
+	}
+	return out, nil
+}
+
+// TouchMemories counts one access to each memory of ids in the space, at now.
+func (s *Store) TouchMemories(ctx context.Context, space string, ids []string, now time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := s.write(ctx, qMemoriesTouch, map[string]any{"space": space, "ids": ids, "now": now.UTC()})
+	return err
+}
+
+func relTypes(preds []realm.Predicate) []string {
+	out := make([]string, 0, len(preds))
+	for _, p := range preds {
+		if p.Valid() {
+			out = append(out, p.RelType())
+		}
+	}
+	return out
+}
+
+func toFloat64s(v []float32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+func propsOf(r *neo4j.Record, key string) map[string]any {
+	v, _ := r.Get(key)
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// memoryFromProps reads a memory's property map as Neo4j returns it.
+func memoryFromProps(p map[string]any) realm.Node {
+	n := realm.Node{
+		ID:           propString(p, "id"),
+		Space:        propString(p, "space"),
+		Type:         realm.NodeType(propString(p, "type")),
+		Name:         propString(p, "name"),
+		Content:      propString(p, "content"),
+		Description:  propString(p, "description"),
+		Keywords:     propStrings(p, "keywords"),
+		TStart:       propTime(p, "t_start"),
+		TEnd:         propTime(p, "t_end"),
+		Aliases:      propStrings(p, "aliases"),
+		Category:     propString(p, "category"),
+		Role:         propString(p, "role"),
+		Participants: propStrings(p, "participants"),
+		Sources:      propStrings(p, "sources"),
+		AccessCount:  int64(propFloat(p, "access_count")),
+	}
+	if t := propTime(p, "created_at"); t != nil {
+		n.CreatedAt = *t
+	}
+	if t := propTime(p, "updated_at"); t != nil {
+		n.UpdatedAt = *t
+	}
+	n.LastAccessedAt = propTime(p, "last_accessed_at")
+	if l := asList(p["embedding"]); len(l) > 0 {
+		n.Embedding = make([]float32, len(l))
+		for i, x := range l {
+			f, _ := x.(float64)
+			n.Embedding[i] = float32(f)
+		}
+	}
+	return n
+}
+
+// edgeFromProps reads an edge map of the form r {.*, type, start, end}.
+func edgeFromProps(p map[string]any) realm.Edge {
+	pred := realm.PredicateOfRelType(propString(p, "type"))
+	e := realm.Edge{
+		ID:            propString(p, "id"),
+		From:          propString(p, "start"),
+		To:            propString(p, "end"),
+		Predicate:     pred,
+		Layer:         propString(p, "layer"),
+		Description:   propString(p, "description"),
+		Weight:        propFloat(p, "weight"),
+		InitialWeight: propFloat(p, "initial_weight"),
+		Confidence:    propFloat(p, "confidence"),
+	}
+	if e.Layer == "" {
+		e.Layer = pred.Layer()
+	}
+	if t := propTime(p, "created_at"); t != nil {
+		e.CreatedAt = *t
+	}
+	if t := propTime(p, "updated_at"); t != nil {
+		e.UpdatedAt = *t
+	}
+	return e
+}
+
+func propString(p map[string]any, key string) string {
+	s, _ := p[key].(string)
+	return s
+}
+
+func propStrings(p map[string]any, key string) []string {
+	var out []string
+	for _, v := range asList(p[key]) {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func propFloat(p map[string]any, key string) float64 {
+	switch n := p[key].(type) {
+	case float64:
+		return n
+	case int64:
+		return float64(n)
+	}
+	return 0
+}
+
+func propTime(p map[string]any, key string) *time.Time {
+	var t time.Time
+	switch v := p[key].(type) {
+	case time.Time:
+		t = v
+	case dbtype.LocalDateTime:
+		t = time.Time(v)
+	case dbtype.Date:
+		t = time.Time(v)
+	default:
+		return nil
+	}
+	t = t.UTC()
+	return &t
+}

@@ -1,0 +1,209 @@
+package realm
+
+import (
+	"fmt"
+	"time"
+)
+
+// Retrieval types: plans, atoms, recall requests and results, traces (REALM.md §3).
+
+// MatchMode is how a seed plan finds its nodes (REALM.md §3.1).
+type MatchMode string
+
+const (
+	QueryMatch    MatchMode = "query_match"    // embed Q, cosine on the vector index
+	KeywordsMatch MatchMode = "keywords_match" // K on the full-text index only
+	HybridMatch   MatchMode = "hybrid_match"   // 0.6·vector + 0.4·normalised keyword, with τ
+)
+
+// Valid reports whether m is one of the three modes.
+func (m MatchMode) Valid() bool {
+	return m == QueryMatch || m == KeywordsMatch || m == HybridMatch
+}
+
+// TimeRange is a closed interval [From, To]; a zero end is open.
+type TimeRange struct {
+	From time.Time `json:"from,omitzero"`
+	To   time.Time `json:"to,omitzero"`
+}
+
+// Plan is one seed plan p = (Q, K, T, τ, mode) (REALM.md §3.1).
+type Plan struct {
+	Query     string     `json:"query"`
+	Keywords  []string   `json:"keywords,omitempty"`
+	Types     []NodeType `json:"types,omitempty"`      // soft filter; empty is any type
+	TimeRange *TimeRange `json:"time_range,omitempty"` // enforced in hybrid_match only
+	Mode      MatchMode  `json:"mode"`
+}
+
+// ExpansionMode is the strategy of an atom (REALM.md §3.2).
+type ExpansionMode string
+
+const (
+	PathSearch   ExpansionMode = "path_search"
+	SubgraphBeam ExpansionMode = "subgraph_beam"
+)
+
+// Valid reports whether m is path_search or subgraph_beam.
+func (m ExpansionMode) Valid() bool { return m == PathSearch || m == SubgraphBeam }
+
+// Decay modes and missing-time policies of a TemporalDecay.
+const (
+	DecayHard = "hard" // drop nodes outside the window
+	DecaySoft = "soft" // subtract a penalty growing with the distance to the window
+
+	MissingTimeKeep = "keep"
+	MissingTimeDrop = "drop"
+)
+
+// TemporalDecay scores nodes by their distance to the window [Time − DeltaT, Time + DeltaT].
+type TemporalDecay struct {
+	Time        time.Time     `json:"time"`
+	DeltaT      time.Duration `json:"delta_t"`      // nanoseconds in JSON
+	Mode        string        `json:"mode"`         // hard | soft
+	MissingTime string        `json:"missing_time"` // keep | drop
+}
+
+// Atom is what the expansion policy picks for one frontier node (REALM.md §3.2).
+type Atom struct {
+	Mode            ExpansionMode  `json:"mode"`
+	Predicates      []Predicate    `json:"predicates,omitempty"` // allowed; empty is all fifteen
+	Decay           *TemporalDecay `json:"decay,omitempty"`
+	ConflictInhibit bool           `json:"conflict_inhibit"` // ignore contradicts edges
+}
+
+// Strategy is how a recall expands: adaptive lets the expansion policy pick each atom's
+// mode; the other two force it.
+type Strategy string
+
+const (
+	Adaptive         Strategy = "adaptive"
+	StrategyPath     Strategy = "path_search"
+	StrategyBeam     Strategy = "subgraph_beam"
+	DefaultRecallK            = 10
+	DefaultMaxDepth           = 3
+	DefaultBeamWidth          = 8
+	DefaultPathDepth          = 3
+	DefaultPathTopK           = 5
+	DefaultSubgraphMax        = 20
+)
+
+// Bounds of the per-request settings; zero means the server's default.
+const (
+	MaxRecallK        = 100
+	MaxRecallDepth    = 6
+	MaxBeamWidth      = 64
+	MaxPathDepth      = 3 // the path query enumerates at most three hops
+	MaxPathTopK       = 50
+	MaxSubgraphNodes  = 200
+	MaxRecallQueryLen = 4000
+)
+
+// RecallRequest asks for the evidence of one query (REALM.md §3). Zero numbers take
+// the server's defaults.
+type RecallRequest struct {
+	Query    string     `json:"query"`
+	Time     *time.Time `json:"time,omitempty"` // "now" of the question; relative times resolve against it
+	K        int        `json:"k,omitempty"`
+	MaxDepth *int       `json:"max_depth,omitempty"` // 0 is seeds only; nil is the default
+	Strategy Strategy   `json:"strategy,omitempty"`  // adaptive when empty
+
+	BeamWidth        int `json:"beam_width,omitempty"`
+	PathMaxDepth     int `json:"path_max_depth,omitempty"`
+	PathTopK         int `json:"path_top_k,omitempty"`
+	SubgraphMaxNodes int `json:"subgraph_max_nodes,omitempty"`
+}
+
+// Validate returns an EInvalid *Error naming every field out of bounds, or nil.
+func (r RecallRequest) Validate() error {
+	f := FieldErrors{}
+	if r.Query == "" {
+		f.Add("query", "required")
+	} else if len(r.Query) > MaxRecallQueryLen {
+		f.Add("query", fmt.Sprintf("longer than %d bytes", MaxRecallQueryLen))
+	}
+	bound := func(field string, v, max int) {
+		if v < 0 || v > max {
+			f.Add(field, fmt.Sprintf("must be between 1 and %d", max))
+		}
+	}
+	bound("k", r.K, MaxRecallK)
+	if r.MaxDepth != nil && (*r.MaxDepth < 0 || *r.MaxDepth > MaxRecallDepth) {
+		f.Add("max_depth", fmt.Sprintf("must be between 0 and %d", MaxRecallDepth))
+	}
+	switch r.Strategy {
+	case "", Adaptive, StrategyPath, StrategyBeam:
+	default:
+		f.Add("strategy", "must be adaptive, path_search or subgraph_beam")
+	}
+	bound("beam_width", r.BeamWidth, MaxBeamWidth)
+	bound("path_max_depth", r.PathMaxDepth, MaxPathDepth)
+	bound("path_top_k", r.PathTopK, MaxPathTopK)
+	bound("subgraph_max_nodes", r.SubgraphMaxNodes, MaxSubgraphNodes)
+	return f.Err()
+}
+
+// RecalledNode is one node of a recall with its final score and the depth at which it
+// was first reached (0 for a seed).
+type RecalledNode struct {
+	Node  Node    `json:"node"`
+	Score float64 `json:"score"`
+	Depth int     `json:"depth"`
+}
+
+// RecallResult is the evidence of one recall: the top K nodes and the edges among them.
+type RecallResult struct {
+	TraceID string             `json:"trace_id"`
+	Nodes   []RecalledNode     `json:"nodes"`
+	Edges   []Edge             `json:"edges"`
+	Usage   Usage              `json:"usage"`
+	Timings map[string]float64 `json:"timings"` // milliseconds per stage
+}
+
+// Seed methods recorded in a trace: how query_match found its nodes.
+const (
+	SeedVectorIndex = "vector_index" // the vector index, over-fetched then filtered by space
+	SeedExactScan   = "exact_scan"   // vector.similarity.cosine over the space's memories
+)
+
+// ScoredID is a node id with a score.
+type ScoredID struct {
+	ID    string  `json:"id"`
+	Score float64 `json:"score"`
+}
+
+// TraceStep is one expansion step: an atom applied to a frontier.
+type TraceStep struct {
+	Depth     int        `json:"depth"` // iteration of the adaptive loop, from 1
+	Atom      Atom       `json:"atom"`
+	Reasoning string     `json:"reasoning"`
+	Frontier  []string   `json:"frontier"`
+	Reached   []ScoredID `json:"reached"` // nodes admitted by this step, with their edge or path score
+}
+
+// TraceDecision is one answer of the sufficiency controller.
+type TraceDecision struct {
+	Depth         int      `json:"depth"`
+	IsEnough      bool     `json:"is_enough"`
+	NodesToExpand []string `json:"nodes_to_expand,omitempty"`
+	Reason        string   `json:"reason,omitempty"`
+}
+
+// Trace records one recall for inspection and reconsolidation (REALM.md §3.3).
+type Trace struct {
+	ID         string             `json:"id"`
+	Space      string             `json:"space"`
+	Query      string             `json:"query"`
+	Time       time.Time          `json:"time"` // the question's "now"
+	Strategy   Strategy           `json:"strategy"`
+	Plans      []Plan             `json:"plans"`
+	SeedMethod string             `json:"seed_method,omitempty"` // vector_index | exact_scan
+	Seeds      []ScoredID         `json:"seeds"`
+	Decisions  []TraceDecision    `json:"decisions,omitempty"`
+	Steps      []TraceStep        `json:"steps,omitempty"`
+	FirstDepth map[string]int     `json:"first_depth"` // node id → depth at which it was first reached
+	Scores     []ScoredID         `json:"scores"`      // final scores of the returned nodes, best first
+	Timings    map[string]float64 `json:"timings"`     // milliseconds per stage
+	Usage      Usage              `json:"usage"`
+	CreatedAt  time.Time          `json:"created_at"`
+}
