@@ -28,7 +28,9 @@ func mustSave(t *testing.T, s *cypher.Store, space string, ids ...string) []cyph
 	for _, id := range ids {
 		obs = append(obs, realm.Observation{ID: id, Speaker: "Ann", Content: "content of " + id, ObservedAt: time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)})
 	}
-	saved, err := s.SaveObservations(context.Background(), space, "test:bow", cyphertest.Dims, obs, cypher.Lease{})
+	// Leased to an owner of this space alone, so that a ResumePending of another package's
+	// tests running at the same time never integrates them.
+	saved, err := s.SaveObservations(context.Background(), space, "test:bow", cyphertest.Dims, obs, testLease(space))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,6 +46,10 @@ func mustApply(t *testing.T, s *cypher.Store, space, obs string, in cypher.Integ
 		t.Fatal(err)
 	}
 	return applied
+}
+
+func testLease(space string) cypher.Lease {
+	return cypher.Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
 }
 
 func node(typ realm.NodeType, name string, emb []float32) realm.Node {
@@ -69,8 +75,7 @@ func TestSaveObservations(t *testing.T) {
 		}
 	})
 	t.Run("Lease", func(t *testing.T) {
-		lease := cypher.Lease{Owner: "r1", Until: time.Now().Add(time.Minute)}
-		got, err := s.ClaimPending(ctx, lease, 1000)
+		got, err := s.ClaimPending(ctx, testLease(space), 1000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +86,7 @@ func TestSaveObservations(t *testing.T) {
 			}
 		}
 		if mine != 3 {
-			t.Errorf("r1 claimed %d of the space's 3 pending observations", mine)
+			t.Errorf("the owner claimed %d of the space's 3 pending observations", mine)
 		}
 		other, err := s.ClaimPending(ctx, cypher.Lease{Owner: "r2", Until: time.Now().Add(time.Minute)}, 1000)
 		if err != nil {
@@ -89,7 +94,7 @@ func TestSaveObservations(t *testing.T) {
 		}
 		for _, o := range other {
 			if o.Space == space {
-				t.Errorf("r2 claimed %s leased to r1", o.ID)
+				t.Errorf("r2 claimed %s leased to another owner", o.ID)
 			}
 		}
 	})
@@ -103,13 +108,17 @@ func TestSaveObservations(t *testing.T) {
 		}
 	})
 	t.Run("Error", func(t *testing.T) {
-		for want := range []string{realm.ObservationPending, realm.ObservationFailed} {
-			status, err := s.MarkObservationError(ctx, space, "c", "boom", 2)
+		for _, tc := range []struct {
+			id   string
+			max  int
+			want string
+		}{{"b", 3, realm.ObservationPending}, {"c", 1, realm.ObservationFailed}} {
+			status, err := s.MarkObservationError(ctx, space, tc.id, "boom", tc.max)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if status != []string{realm.ObservationPending, realm.ObservationFailed}[want] {
-				t.Errorf("attempt %d: status %s", want+1, status)
+			if status != tc.want {
+				t.Errorf("%s: status %s, want %s", tc.id, status, tc.want)
 			}
 		}
 	})

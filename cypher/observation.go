@@ -203,8 +203,11 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		CreatedAt: mapTime(r, "j", "created_at"), UpdatedAt: mapTime(r, "j", "updated_at"),
 	}
 	// The background work may have died with its process; the observations say the truth.
-	if j.Status == JobRunning && j.Pending == 0 {
+	if j.Pending == 0 && j.Total > 0 {
 		j.Status = JobDone
+		if j.Failed > 0 {
+			j.Status = JobFailed
+		}
 	}
 	return j, nil
 }

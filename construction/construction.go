@@ -1,0 +1,496 @@
+package construction
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/cypher"
+)
+
+// Options tune the pipeline. Zero fields take the defaults of DefaultOptions.
+type Options struct {
+	RecentObservations int           // c_t: observations shown to the extractor (REALM.md §2 step 2)
+	NeighbourK         int           // N_sim: similar memories per candidate, by vector and by keywords each
+	RecentWindow       int           // N_recent: memories derived from this many last observations
+	MaxBatch           int           // observations per Ingest call
+	MaxContent         int           // bytes of one observation's content
+	MaxAttempts        int           // failed integrations before an observation is failed for good
+	MinEdgeWeight      float64       // edges weaker than this are not written (REALM.md §1: below 0.3 don't write it)
+	MaxKeywords        int           // keywords kept on a merged node (REALM.md §1: ≤ 3–5)
+	Owner              string        // lease owner; a restarted process with the same owner resumes its leases at once
+	Lease              time.Duration // how long a claimed observation is reserved for this owner
+	ResumeBatch        int           // observations claimed at a time by ResumePending
+}
+
+// DefaultOptions are the defaults; Owner defaults to the host name.
+func DefaultOptions() Options {
+	host, _ := os.Hostname()
+	if host == "" {
+		host = "realm"
+	}
+	return Options{
+		RecentObservations: 6, NeighbourK: 8, RecentWindow: 3, MaxBatch: 1000, MaxContent: 20000,
+		MaxAttempts: 3, MinEdgeWeight: 0.3, MaxKeywords: 5, Owner: host, Lease: 10 * time.Minute,
+		ResumeBatch: 100,
+	}
+}
+
+func (o Options) withDefaults() Options {
+	d := DefaultOptions()
+	if o.RecentObservations <= 0 {
+		o.RecentObservations = d.RecentObservations
+	}
+	if o.NeighbourK <= 0 {
+		o.NeighbourK = d.NeighbourK
+	}
+	if o.RecentWindow <= 0 {
+		o.RecentWindow = d.RecentWindow
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = d.MaxBatch
+	}
+	if o.MaxContent <= 0 {
+		o.MaxContent = d.MaxContent
+	}
+	if o.MaxAttempts <= 0 {
+		o.MaxAttempts = d.MaxAttempts
+	}
+	if o.MinEdgeWeight <= 0 {
+		o.MinEdgeWeight = d.MinEdgeWeight
+	}
+	if o.MaxKeywords <= 0 {
+		o.MaxKeywords = d.MaxKeywords
+	}
+	if o.Owner == "" {
+		o.Owner = d.Owner
+	}
+	if o.Lease <= 0 {
+		o.Lease = d.Lease
+	}
+	if o.ResumeBatch <= 0 {
+		o.ResumeBatch = d.ResumeBatch
+	}
+	return o
+}
+
+// Pipeline turns observations into memories. It is safe for concurrent use; writes of
+// one space are serialized by Neo4j, so several pipelines (replicas) may share a database.
+type Pipeline struct {
+	store *cypher.Store
+	agent agent.Agent
+	emb   realm.Embedder
+	opts  Options
+	log   zerolog.Logger
+
+	stop     chan struct{} // closed by Close: background work stops
+	stopOnce sync.Once
+	bg       sync.WaitGroup
+}
+
+// New returns a pipeline writing to store, deciding with ag and embedding with emb.
+func New(store *cypher.Store, ag agent.Agent, emb realm.Embedder, opts Options, logger zerolog.Logger) *Pipeline {
+	return &Pipeline{
+		store: store, agent: ag, emb: emb, opts: opts.withDefaults(),
+		log: logger.With().Str("component", "construction").Logger(), stop: make(chan struct{}),
+	}
+}
+
+// Statuses of a Result.
+const (
+	StatusIntegrated        = "integrated"         // integrated by this call
+	StatusAlreadyIntegrated = "already_integrated" // integrated before (a repeated observation): nothing added
+	StatusPending           = "pending"            // stored, not integrated yet: retried later (see Error)
+	StatusFailed            = "failed"             // integration failed MaxAttempts times (see Error)
+)
+
+// Result is what became of one observation.
+type Result struct {
+	ObservationID string       `json:"id"`
+	Seq           int64        `json:"seq"`
+	Status        string       `json:"status"`
+	Added         []string     `json:"added"`   // ids of the memories added
+	Merged        []string     `json:"merged"`  // ids of the memories merged into
+	Skipped       []string     `json:"skipped"` // names of the candidates skipped: a neighbour already held them
+	Edges         []realm.Edge `json:"edges"`   // edges written (a symmetric one both ways)
+	Usage         realm.Usage  `json:"usage"`
+	Error         string       `json:"error,omitempty"`
+}
+
+// Ingest stores every observation of the batch, then integrates the new ones (and
+// pending ones not leased elsewhere) in order, and reports one Result per observation.
+// An observation without an id gets one derived from its session, speaker, time and
+// content, so a repeated batch is idempotent either way. Nothing is stored when the batch
+// is invalid. An integration failure does not fail the call: the observation stays
+// pending (Result.Error says why) and is retried by ResumePending.
+// Errors: EInvalid (with field errors), EUnavailable, a cancelled context.
+func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observation) ([]Result, error) {
+	saved, err := p.save(ctx, space, obs)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]Result, len(saved))
+	for i, s := range saved {
+		if !s.Claimed {
+			results[i] = unclaimedResult(s)
+			continue
+		}
+		results[i] = p.integrate(ctx, s.Observation)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// unclaimedResult reports an observation this call does not integrate: done before,
+// failed, or leased to another worker.
+func unclaimedResult(s cypher.SavedObservation) Result {
+	r := Result{ObservationID: s.Observation.ID, Seq: s.Observation.Seq, Status: s.Observation.Status, Error: s.Error}
+	if r.Status == realm.ObservationIntegrated {
+		r.Status, r.Error = StatusAlreadyIntegrated, ""
+	}
+	return r
+}
+
+// save validates and stores the batch before anything else (REALM.md §2 step 1).
+func (p *Pipeline) save(ctx context.Context, space string, obs []realm.Observation) ([]cypher.SavedObservation, error) {
+	if err := p.validate(space, obs); err != nil {
+		return nil, err
+	}
+	batch := make([]realm.Observation, len(obs))
+	for i, o := range obs {
+		o.Space = space
+		o.ObservedAt = o.ObservedAt.UTC()
+		if o.ID == "" {
+			o.ID = contentID(o)
+		}
+		batch[i] = o
+	}
+	return p.store.SaveObservations(ctx, space, p.emb.ID(), p.emb.Dim(), batch, p.lease())
+}
+
+func (p *Pipeline) lease() cypher.Lease {
+	return cypher.Lease{Owner: p.opts.Owner, Until: time.Now().Add(p.opts.Lease)}
+}
+
+// maxIDLen bounds client observation ids.
+const maxIDLen = 256
+
+// validate names every field that fails, as "messages[i].field", the API's field names.
+func (p *Pipeline) validate(space string, obs []realm.Observation) error {
+	fe := realm.FieldErrors{}
+	if !realm.ValidSpace(space) {
+		fe.Add("space", "must match [A-Za-z0-9_-]{1,64}")
+	}
+	switch {
+	case len(obs) == 0:
+		fe.Add("messages", "at least one message is required")
+	case len(obs) > p.opts.MaxBatch:
+		fe.Add("messages", fmt.Sprintf("at most %d messages per batch, got %d", p.opts.MaxBatch, len(obs)))
+		return fe.Err() // do not list the fields of a batch we refuse anyway
+	}
+	for i, o := range obs {
+		field := func(name string) string { return fmt.Sprintf("messages[%d].%s", i, name) }
+		switch {
+		case strings.TrimSpace(o.Content) == "":
+			fe.Add(field("content"), "required")
+		case len(o.Content) > p.opts.MaxContent:
+			fe.Add(field("content"), fmt.Sprintf("at most %d bytes", p.opts.MaxContent))
+		case !utf8.ValidString(o.Content):
+			fe.Add(field("content"), "must be UTF-8")
+		}
+		if o.ObservedAt.IsZero() {
+			fe.Add(field("timestamp"), "required")
+		}
+		if len(o.ID) > maxIDLen {
+			fe.Add(field("id"), fmt.Sprintf("at most %d bytes", maxIDLen))
+		}
+	}
+	return fe.Err()
+}
+
+// contentID is the id of an observation sent without one: the same message sent twice
+// gets the same id, so it is stored once.
+func contentID(o realm.Observation) string {
+	h := sha256.Sum256([]byte(strings.Join([]string{o.SessionID, o.Speaker, o.ObservedAt.Format(time.RFC3339Nano), o.Content}, "\x00")))
+	return "sha256-" + hex.EncodeToString(h[:16])
+}
+
+// integrate runs REALM.md §2 steps 2–5 for one stored, claimed observation. Failures are
+// recorded on the observation (which stays pending, up to MaxAttempts) and in the Result.
+func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
+	res := Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
+	log := p.log.With().Str("space", o.Space).Str("observation", o.ID).Logger()
+	err := p.construct(ctx, o, &res)
+	if err == nil {
+		log.Debug().Int("added", len(res.Added)).Int("merged", len(res.Merged)).Int("skipped", len(res.Skipped)).
+			Int("edges", len(res.Edges)).Msg("observation integrated")
+		return res
+	}
+	res.Added, res.Merged, res.Skipped, res.Edges = nil, nil, nil, nil
+	res.Status, res.Error = StatusPending, realm.ErrorMessage(err)
+	if ctx.Err() != nil {
+		return res // not an attempt that failed: the observation is resumed later
+	}
+	log.Warn().Err(err).Msg("integration failed; the observation stays pending")
+	status, markErr := p.store.MarkObservationError(context.WithoutCancel(ctx), o.Space, o.ID, err.Error(), p.opts.MaxAttempts)
+	if markErr != nil {
+		log.Error().Err(markErr).Msg("recording the integration failure")
+	}
+	if status == realm.ObservationFailed {
+		res.Status = StatusFailed
+		log.Error().Err(err).Int("attempts", p.opts.MaxAttempts).Msg("observation failed for good")
+	}
+	return res
+}
+
+func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Result) error {
+	summary, err := p.store.SpaceSummary(ctx, o.Space)
+	if err != nil {
+		return err
+	}
+	recent, err := p.store.RecentObservations(ctx, o.Space, o.Seq, p.opts.RecentObservations)
+	if err != nil {
+		return err
+	}
+	// Extraction reads no memories, so it runs outside the space lock; only integrate and
+	// relate, which decide against the graph, run under it.
+	ext, usage, err := p.agent.Extract(ctx, agent.ExtractInput{Observation: o, Summary: summary, Recent: recent})
+	res.Usage.Add(usage)
+	if err != nil {
+		return fmt.Errorf("extract: %w", err)
+	}
+	texts := make([]string, len(ext.Candidates))
+	for i, c := range ext.Candidates {
+		if !c.Type.Valid() {
+			return fmt.Errorf("extract: candidate %d has type %q", i, c.Type)
+		}
+		texts[i] = embedText(c.Name, c.Content)
+	}
+	var embs [][]float32
+	if len(texts) > 0 {
+		if embs, err = p.emb.Embed(ctx, texts); err != nil {
+			return fmt.Errorf("embed candidates: %w", err)
+		}
+		if len(embs) != len(texts) {
+			return fmt.Errorf("embed candidates: %d vectors for %d texts", len(embs), len(texts))
+		}
+	}
+	q := cypher.NeighbourQuery{Embeddings: embs, Texts: texts, K: p.opts.NeighbourK, Recent: p.opts.RecentWindow, BeforeSeq: o.Seq}
+	applied, err := p.store.ApplyIntegration(ctx, o.Space, o.ID, q, func(ctx context.Context, hoods [][]cypher.CandidateNeighbour) (cypher.Integration, error) {
+		return p.decide(ctx, o, ext, embs, hoods, res)
+	})
+	if err != nil {
+		return err
+	}
+	if !applied.Applied {
+		res.Status, res.Added, res.Merged, res.Skipped = StatusAlreadyIntegrated, nil, nil, nil
+		return nil
+	}
+	res.Edges = applied.Edges
+	return nil
+}
+
+// embedText is what a node or candidate is embedded as: its name gives a short content
+// its subject.
+func embedText(name, content string) string {
+	if name == "" || strings.HasPrefix(strings.ToLower(content), strings.ToLower(name)) {
+		return content
+	}
+	return name + ": " + content
+}
+
+// decide asks the agent to integrate and relate every candidate against its
+// neighbourhood (read under the space lock) and turns the decisions into writes.
+// Decisions that do not fit the graph are corrected, not trusted: a merge into a node
+// that is not a neighbour becomes an add; edges to unknown nodes, with invalid
+// predicates or too weak are dropped.
+func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Extraction, embs [][]float32, hoods [][]cypher.CandidateNeighbour, res *Result) (cypher.Integration, error) {
+	res.Added, res.Merged, res.Skipped = nil, nil, nil // the transaction may be retried
+	in := agent.IntegrateInput{Observation: o, Candidates: make([]agent.CandidateContext, len(ext.Candidates))}
+	known := map[string]realm.Node{} // every neighbour, by id
+	for i, c := range ext.Candidates {
+		cc := agent.CandidateContext{Candidate: c, Embedding: embs[i]}
+		for _, n := range hoods[i] {
+			cc.Neighbours = append(cc.Neighbours, agent.Neighbour{
+				Node: n.Node, Similarity: cosine(embs[i], n.Node.Embedding), Similar: n.Similar, Recent: n.Recent,
+			})
+			known[n.Node.ID] = n.Node
+		}
+		in.Candidates[i] = cc
+	}
+	out := cypher.Integration{Summary: ext.Summary}
+	if len(ext.Candidates) == 0 {
+		return out, nil
+	}
+	decisions, usage, err := p.agent.Integrate(ctx, in)
+	res.Usage.Add(usage)
+	if err != nil {
+		return out, fmt.Errorf("integrate: %w", err)
+	}
+	if len(decisions) != len(ext.Candidates) {
+		return out, fmt.Errorf("integrate: %d decisions for %d candidates", len(decisions), len(ext.Candidates))
+	}
+
+	now := time.Now().UTC()
+	nodeIDs := make([]string, len(decisions)) // the node each candidate became, "" when skipped
+	merges := map[string]int{}                // merge target id → index in out.Merges
+	var remerge []int                         // merges whose content changed: re-embedded below
+	for i, d := range decisions {
+		c := ext.Candidates[i]
+		target, isNeighbour := known[d.MergeInto]
+		switch {
+		case d.Action == agent.ActionSkip:
+			res.Skipped = append(res.Skipped, c.Name)
+			out.Skipped++
+			continue
+		case d.Action == agent.ActionMerge && isNeighbour:
+			nodeIDs[i] = target.ID
+			j, seen := merges[target.ID]
+			if !seen {
+				j = len(out.Merges)
+				merges[target.ID] = j
+				out.Merges = append(out.Merges, cypher.Merge{ID: target.ID, Keywords: target.Keywords})
+				res.Merged = append(res.Merged, target.ID)
+			}
+			m := &out.Merges[j]
+			m.Keywords = union(m.Keywords, c.Keywords, p.opts.MaxKeywords)
+			if d.Merged != "" && d.Merged != target.Content {
+				m.Content = d.Merged
+				remerge = append(remerge, j)
+			}
+			continue
+		case d.Action == agent.ActionMerge:
+			p.log.Warn().Str("observation", o.ID).Str("merge_into", d.MergeInto).Msg("merge target is not a neighbour; adding instead")
+		}
+		// add, and anything unknown: "when unsure: add" (REALM.md §2 step 4).
+		n := realm.Node{
+			ID: uuid.NewString(), Space: o.Space, Type: c.Type, Name: c.Name, Content: c.Content,
+			Description: c.Description, Keywords: union(nil, c.Keywords, p.opts.MaxKeywords), TStart: c.TStart, TEnd: c.TEnd,
+			Aliases: c.Aliases, Category: c.Category, Role: c.Role, Participants: c.Participants,
+			Sources: []string{o.ID}, Embedding: embs[i], CreatedAt: now, UpdatedAt: now,
+		}
+		nodeIDs[i] = n.ID
+		out.Adds = append(out.Adds, n)
+		res.Added = append(res.Added, n.ID)
+	}
+	if err := p.embedMerges(ctx, out.Merges, remerge, known); err != nil {
+		return out, err
+	}
+	for _, n := range out.Adds {
+		known[n.ID] = n
+	}
+	for i, d := range decisions {
+		if nodeIDs[i] == "" {
+			continue
+		}
+		for _, op := range d.Edges {
+			if e, ok := p.edgeWrite(op, nodeIDs[i], nodeIDs, known); ok {
+				out.Edges = append(out.Edges, e)
+			}
+		}
+	}
+	return out, nil
+}
+
+// embedMerges re-embeds the merged nodes whose content changed, in one call.
+func (p *Pipeline) embedMerges(ctx context.Context, merges []cypher.Merge, changed []int, known map[string]realm.Node) error {
+	if len(changed) == 0 {
+		return nil
+	}
+	texts := make([]string, len(changed))
+	for k, j := range changed {
+		texts[k] = embedText(known[merges[j].ID].Name, merges[j].Content)
+	}
+	embs, err := p.emb.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("embed merged nodes: %w", err)
+	}
+	if len(embs) != len(texts) {
+		return fmt.Errorf("embed merged nodes: %d vectors for %d texts", len(embs), len(texts))
+	}
+	for k, j := range changed {
+		merges[j].Embedding = embs[k]
+	}
+	return nil
+}
+
+// edgeWrite resolves an agent's edge op to node ids and checks it; ok is false for an op
+// that must not be written.
+func (p *Pipeline) edgeWrite(op agent.EdgeOp, self string, nodeIDs []string, known map[string]realm.Node) (cypher.EdgeWrite, bool) {
+	resolve := func(ref string) string {
+		if ref == agent.Self {
+			return self
+		}
+		for j, id := range nodeIDs {
+			if ref == agent.CandidateRef(j) {
+				return id // "" when that candidate was skipped
+			}
+		}
+		if _, ok := known[ref]; ok {
+			return ref
+		}
+		return ""
+	}
+	from, to := resolve(op.From), resolve(op.To)
+	kind := op.Op
+	if kind == "" {
+		kind = agent.EdgeAdd
+	}
+	switch {
+	case from == "" || to == "" || from == to || !op.Predicate.Valid():
+		return cypher.EdgeWrite{}, false
+	case kind != agent.EdgeDelete && op.Weight < p.opts.MinEdgeWeight:
+		return cypher.EdgeWrite{}, false
+	}
+	// The agent gives one number per edge: how explicit the relation is (REALM.md §1),
+	// which is both its initial weight and our confidence in it.
+	return cypher.EdgeWrite{
+		Op: kind, From: from, To: to, Predicate: op.Predicate, Weight: op.Weight, Confidence: op.Weight,
+		Description: op.Description,
+	}, true
+}
+
+// union appends the words of add not in base (case-insensitively), keeping at most max.
+func union(base, add []string, max int) []string {
+	out := make([]string, 0, max)
+	seen := map[string]bool{}
+	for _, k := range append(append([]string{}, base...), add...) {
+		key := strings.ToLower(strings.TrimSpace(k))
+		if key == "" || seen[key] || len(out) == max {
+			continue
+		}
+		seen[key] = true
+		out = append(out, k)
+	}
+	return out
+}
+
+func cosine(a, b []float32) float64 {
+	if len(a) == 0 || len(a) != len(b) {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
+}

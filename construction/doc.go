@@ -1,0 +1,12 @@
+// Package construction is REALM's write path (REALM.md §2): a batch of observations is
+// stored first, then each new one is extracted into typed candidates, embedded, given its
+// neighbourhood N_sim ∪ N_recent, integrated (add / merge / skip) and related (edges) by
+// the agent, and written in one transaction that holds the space's lock in Neo4j.
+//
+// Nothing accepted is lost: an observation stays pending until the transaction that
+// writes its memories marks it integrated; ResumePending takes pending work back (at
+// start, or a dead replica's after its lease expired); asynchronous ingestion records a
+// Job whose progress is counted from its observations.
+//
+// It imports the root package realm, agent (the interface only), cypher, uuid and zerolog.
+package construction

@@ -1,0 +1,136 @@
+package construction
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+)
+
+// ResumePending integrates pending observations of every space until none is left that
+// this owner may take: those never leased, leased to this owner (work of this process
+// before a crash or restart) or whose lease expired (a dead replica's work). Call it at
+// start, and periodically when several replicas run. A failing observation is retried up
+// to MaxAttempts and then failed, so the loop ends. It returns how many observations it
+// integrated. Errors: EUnavailable, a cancelled context.
+func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
+	integrated := 0
+	seen := map[string]int{} // guards against an observation that can neither succeed nor fail
+	for {
+		batch, err := p.store.ClaimPending(ctx, p.lease(), p.opts.ResumeBatch)
+		if err != nil {
+			return integrated, err
+		}
+		if len(batch) == 0 {
+			return integrated, nil
+		}
+		for _, o := range batch {
+			key := o.Space + "/" + o.ID
+			if seen[key]++; seen[key] > p.opts.MaxAttempts+1 {
+				return integrated, fmt.Errorf("resume: observation %s keeps coming back pending", key)
+			}
+			res := p.integrate(ctx, o)
+			if err := ctx.Err(); err != nil {
+				return integrated, err
+			}
+			if res.Status == StatusIntegrated {
+				integrated++
+			}
+		}
+		p.log.Info().Int("observations", len(batch)).Msg("resumed pending observations")
+	}
+}
+
+// IngestAsync validates and stores the batch like Ingest, records a Job over it and
+// returns the job's id at once; the integration runs in the background, independent of
+// ctx's cancellation (the request ends, the work does not) but stopped by Close. Job
+// reports the progress. After a crash the observations are still pending and
+// ResumePending integrates them; the job's progress, counted from them, follows.
+// Errors: EInvalid (with field errors), EUnavailable.
+func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Observation) (string, error) {
+	saved, err := p.save(ctx, space, obs)
+	if err != nil {
+		return "", err
+	}
+	id := uuid.NewString()
+	ids := make([]string, len(saved))
+	for i, s := range saved {
+		ids[i] = s.Observation.ID
+	}
+	if err := p.store.CreateJob(ctx, space, id, ids); err != nil {
+		return "", err
+	}
+	select {
+	case <-p.stop:
+		// Shutting down: the observations are stored and pending; the next start resumes them.
+		return id, nil
+	default:
+	}
+	p.bg.Add(1)
+	go func() {
+		defer p.bg.Done()
+		bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		defer cancel()
+		go func() {
+			select {
+			case <-p.stop:
+				cancel()
+			case <-bctx.Done():
+			}
+		}()
+		p.runJob(bctx, id, saved)
+	}()
+	return id, nil
+}
+
+// runJob integrates a job's claimed observations in order and records how it ended.
+func (p *Pipeline) runJob(ctx context.Context, id string, saved []cypher.SavedObservation) {
+	log := p.log.With().Str("job", id).Logger()
+	failed := 0
+	for _, s := range saved {
+		if !s.Claimed {
+			continue
+		}
+		res := p.integrate(ctx, s.Observation)
+		if ctx.Err() != nil {
+			log.Info().Msg("job interrupted by shutdown; its pending observations are resumed at next start")
+			return
+		}
+		if res.Status != StatusIntegrated && res.Status != StatusAlreadyIntegrated {
+			failed++
+		}
+	}
+	status, errText := cypher.JobDone, ""
+	if failed > 0 {
+		status, errText = cypher.JobFailed, fmt.Sprintf("%d of %d observations not integrated; see their errors", failed, len(saved))
+	}
+	if err := p.store.FinishJob(ctx, id, status, errText); err != nil {
+		log.Error().Err(err).Msg("recording the end of the job")
+	}
+}
+
+// Job reports an asynchronous ingestion's progress; space "" finds it in any space.
+// Errors: ENotFound, EUnavailable.
+func (p *Pipeline) Job(ctx context.Context, space, id string) (cypher.Job, error) {
+	return p.store.Job(ctx, space, id)
+}
+
+// Wait blocks until every background job has ended.
+func (p *Pipeline) Wait() { p.bg.Wait() }
+
+// Close stops background work (what is not integrated stays pending, to be resumed) and
+// waits for it, or until ctx ends.
+func (p *Pipeline) Close(ctx context.Context) error {
+	p.stopOnce.Do(func() { close(p.stop) })
+	done := make(chan struct{})
+	go func() { p.bg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
