@@ -1,0 +1,476 @@
+package agent
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/realm-memory/realm"
+)
+
+// OfflineOptions are the thresholds of the offline agent. Zero values take the defaults
+// noted; OFFLINE.md explains each rule.
+type OfflineOptions struct {
+	// SkipSimilarity: a candidate is skipped when a neighbour is at least this similar and
+	// the candidate adds no content word. Default 0.95.
+	SkipSimilarity float64
+	// MergeSimilarity: an event or fact merges into a neighbour of its type at least this
+	// similar (with MergeCoverage, same time, no conflicting slot). Default 0.90.
+	MergeSimilarity float64
+	// MergeCoverage is the share of the neighbour's content words the candidate must
+	// repeat for a merge, so that merging loses nothing. Default 0.8.
+	MergeCoverage float64
+	// CorrelateSimilarity: neighbours at least this similar get a correlates edge, weight
+	// 0.5 at the threshold rising to 0.8 at similarity 1. Default 0.75.
+	CorrelateSimilarity float64
+	// MaxCorrelates bounds the correlates edges of one candidate. Default 3.
+	MaxCorrelates int
+	// MinContentWords: a turn with fewer content words (stopwords, greetings and names
+	// removed) is a filler and yields no event or fact. Default 2.
+	MinContentWords int
+	// MaxClauses bounds the clause candidates of one turn, beside the whole-turn one. Default 3.
+	MaxClauses int
+	// SummaryWords bounds the running summary. Default 200.
+	SummaryWords int
+	// SummaryTopics is how many recent topics the summary keeps. Default 6.
+	SummaryTopics int
+}
+
+func (o OfflineOptions) withDefaults() OfflineOptions {
+	def := func(v *float64, d float64) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defInt := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.SkipSimilarity, 0.95)
+	def(&o.MergeSimilarity, 0.90)
+	def(&o.MergeCoverage, 0.8)
+	def(&o.CorrelateSimilarity, 0.75)
+	defInt(&o.MaxCorrelates, 3)
+	defInt(&o.MinContentWords, 2)
+	defInt(&o.MaxClauses, 3)
+	defInt(&o.SummaryWords, 200)
+	defInt(&o.SummaryTopics, 6)
+	return o
+}
+
+// Offline is the deterministic agent: rules and embeddings, no network (REALM.md §5).
+// It is safe for concurrent use; it holds no mutable state.
+type Offline struct {
+	opts OfflineOptions
+}
+
+var _ Agent = (*Offline)(nil)
+
+// NewOffline returns an offline agent with opts, zero fields taking their defaults.
+func NewOffline(opts OfflineOptions) *Offline { return &Offline{opts: opts.withDefaults()} }
+
+// Options returns the thresholds in use, defaults filled in.
+func (o *Offline) Options() OfflineOptions { return o.opts }
+
+// Extract segments the observation into typed candidates (OFFLINE.md, "Extract") and
+// updates the running summary. It fails only on a cancelled context.
+func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.Usage, error) {
+	if err := ctx.Err(); err != nil {
+		return Extraction{}, realm.Usage{}, err
+	}
+	obs := in.Observation
+	speaker := strings.TrimSpace(obs.Speaker)
+	text := strings.TrimSpace(obs.Content)
+	firstOfSession := obs.SessionID != ""
+	for _, r := range in.Recent {
+		if r.SessionID == obs.SessionID && r.ID != obs.ID {
+			firstOfSession = false
+		}
+	}
+	prev := parseSummary(in.Summary)
+	known := map[string]string{} // normalised name → category of names known to be people
+	for _, p := range prev.participants {
+		known[strings.ToLower(p)] = "person"
+	}
+	for _, r := range in.Recent {
+		if s := strings.TrimSpace(r.Speaker); s != "" {
+			known[strings.ToLower(s)] = "person"
+		}
+	}
+	if speaker != "" {
+		known[strings.ToLower(speaker)] = "person"
+	}
+	addressee := addresseeOf(in.Recent, obs, speaker, text, known)
+	if addressee != "" {
+		known[strings.ToLower(addressee)] = "person"
+	}
+
+	var cands []Candidate
+	if firstOfSession {
+		cands = append(cands, episodeCandidate(obs, speaker, addressee))
+	}
+
+	rewritten := rewritePronouns(text, speaker, addressee)
+	names := findNames(rewritten, known)
+	var nameList []string
+	for _, n := range names {
+		nameList = append(nameList, n.name)
+	}
+	contentful := o.isContentful(rewritten, nameList, speaker)
+	var topic string
+	if contentful {
+		turn, clauseCands := o.turnCandidates(obs, speaker, rewritten, nameList)
+		cands = append(cands, turn)
+		cands = append(cands, clauseCands...)
+		topic = topicOf(speaker, turn.Keywords)
+	}
+	// Entities: the speaker of a turn with content, and every name mentioned.
+	seen := map[string]bool{}
+	if contentful && speaker != "" {
+		seen[normName(speaker)] = true
+		cands = append(cands, entityCandidate(speaker, "person", "a participant of the conversation", speaker))
+	}
+	for _, n := range names {
+		k := normName(n.name)
+		if seen[k] || k == "" {
+			continue
+		}
+		seen[k] = true
+		desc := "mentioned by " + speaker
+		if speaker == "" {
+			desc = "mentioned in the conversation"
+		}
+		cands = append(cands, entityCandidate(n.name, n.category, desc, speaker))
+	}
+
+	summary := prev.update(speaker, addressee, obs, firstOfSession, topic, o.opts)
+	return Extraction{Candidates: cands, Summary: summary}, realm.Usage{}, nil
+}
+
+// addresseeOf names "you": the latest other speaker of the recent observations (same
+// session first), else a known name the turn opens by addressing ("Hey Mel!").
+func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, text string, known map[string]string) string {
+	for pass := 0; pass < 2; pass++ {
+		for i := len(recent) - 1; i >= 0; i-- {
+			r := recent[i]
+			s := strings.TrimSpace(r.Speaker)
+			if s == "" || strings.EqualFold(s, speaker) {
+				continue
+			}
+			if pass == 0 && r.SessionID != obs.SessionID {
+				continue
+			}
+			return s
+		}
+	}
+	ws := wordsOf(text)
+	for i := 0; i < len(ws) && i < 3; i++ {
+		if !isNameWord(ws[i]) || strings.EqualFold(ws[i].text, speaker) {
+			continue
+		}
+		if i > 0 && !greetings[ws[i-1].lower] {
+			break
+		}
+		return strings.TrimSuffix(ws[i].text, "'s")
+	}
+	return ""
+}
+
+var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow dear yo morning evening oh`)
+
+func (o *Offline) isContentful(rewritten string, names []string, speaker string) bool {
+	drop := map[string]bool{normName(speaker): true}
+	for _, n := range names {
+		for _, p := range strings.Fields(normName(n)) {
+			drop[p] = true
+		}
+	}
+	n := 0
+	for _, w := range contentWords(rewritten) {
+		if !drop[w] {
+			n++
+		}
+	}
+	return n >= o.opts.MinContentWords
+}
+
+func episodeCandidate(obs realm.Observation, speaker, addressee string) Candidate {
+	var who string
+	switch {
+	case speaker != "" && addressee != "":
+		who = "between " + speaker + " and " + addressee
+	case speaker != "":
+		who = "with " + speaker
+	}
+	content := "Conversation " + who
+	c := Candidate{
+		Type:     realm.Episode,
+		Name:     obs.SessionID,
+		Keywords: namesOf(speaker, addressee, "conversation"),
+	}
+	if !obs.ObservedAt.IsZero() {
+		content += " on " + fmtDay(obs.ObservedAt) + ", " + obs.ObservedAt.Format("3:04 pm")
+		from, to := daySpan(obs.ObservedAt)
+		c.TStart, c.TEnd = &from, &to
+	}
+	c.Content = strings.Join(strings.Fields(content), " ") + " (session " + obs.SessionID + ")."
+	c.Description = "session " + obs.SessionID
+	c.Participants = namesOf(speaker, addressee)
+	return c
+}
+
+func entityCandidate(name, category, description, speaker string) Candidate {
+	if category == "" {
+		category = "concept"
+	}
+	return Candidate{
+		Type:        realm.Entity,
+		Name:        name,
+		Content:     name + " (" + category + "), " + description + ".",
+		Description: description,
+		Keywords:    []string{name},
+		Category:    category,
+	}
+}
+
+func namesOf(xs ...string) []string {
+	var out []string
+	for _, x := range xs {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// turnCandidates builds the whole-turn candidate and the clause candidates that carry a
+// fact slot or a time expression of their own.
+func (o *Offline) turnCandidates(obs realm.Observation, speaker, rewritten string, names []string) (Candidate, []Candidate) {
+	now := obs.ObservedAt
+	tense := tenseOf(rewritten)
+	dates := resolveDates(rewritten, now, tense)
+	slots := factSlots(rewritten)
+	turn := o.unit(obs, speaker, rewritten, dates, tense, names, slots)
+
+	segs := clauses(rewritten)
+	var out []Candidate
+	for _, s := range segs {
+		if len(out) >= o.opts.MaxClauses {
+			break
+		}
+		part := strings.TrimSpace(rewritten[s.start:s.end])
+		partSlots := factSlots(part)
+		partTense := tenseOf(part)
+		partDates := resolveDates(part, now, partTense)
+		hasOwnDate := len(partDates) > 0 && len(segs) > 1
+		// The whole turn already carries its first slot when it is a single-clause fact.
+		needsSlot := len(partSlots) > 0 && !(turn.Type == realm.Fact && len(segs) == 1 && len(slots) == 1)
+		if !hasOwnDate && !needsSlot {
+			continue
+		}
+		if !o.isContentful(part, names, speaker) {
+			continue
+		}
+		var partNames []string
+		for _, n := range names {
+			if containsName(part, n) {
+				partNames = append(partNames, n)
+			}
+		}
+		c := o.unit(obs, speaker, part, partDates, partTense, partNames, partSlots)
+		if len(partSlots) > 0 {
+			c.Type = realm.Fact
+			c.Participants = nil
+			if len(partDates) == 0 {
+				c.TStart, c.TEnd = nil, nil
+			}
+		}
+		if c.Content == turn.Content {
+			continue
+		}
+		out = append(out, c)
+	}
+	return turn, out
+}
+
+// unit types one text (a whole turn or a clause) and fills its candidate.
+func (o *Offline) unit(obs realm.Observation, speaker, text string, dates []dateMention, tense int, names []string, slots []factSlot) Candidate {
+	content := annotateDates(text, dates)
+	if speaker != "" && !containsName(content, speaker) {
+		content = speaker + ": " + content
+	}
+	typ := realm.Fact
+	switch {
+	case len(dates) > 0:
+		typ = realm.Event
+	case reFactCue.MatchString(text) || len(slots) > 0:
+		typ = realm.Fact
+	case tense != tenseUnknown:
+		typ = realm.Event
+	}
+	c := Candidate{
+		Type:     typ,
+		Name:     shortName(content, 8),
+		Content:  content,
+		Keywords: keywordsOf(text, names, speaker),
+	}
+	if !obs.ObservedAt.IsZero() {
+		c.Description = "Said by " + orSomeone(speaker) + " on " + fmtDay(obs.ObservedAt)
+	} else {
+		c.Description = "Said by " + orSomeone(speaker)
+	}
+	if obs.SessionID != "" {
+		c.Description += " in session " + obs.SessionID
+	}
+	c.Description += "."
+	if len(dates) > 0 {
+		from, to := dates[0].from, dates[0].to
+		c.TStart, c.TEnd = &from, &to
+	} else if typ == realm.Event && !obs.ObservedAt.IsZero() {
+		from, to := daySpan(obs.ObservedAt)
+		c.TStart, c.TEnd = &from, &to
+	}
+	if typ == realm.Event {
+		c.Participants = namesOf(speaker)
+		for _, n := range names {
+			if !strings.EqualFold(n, speaker) {
+				c.Participants = append(c.Participants, n)
+			}
+		}
+	}
+	if typ == realm.Fact && len(slots) > 0 {
+		c.Subject, c.Attribute = slots[0].subject, slots[0].attribute
+	}
+	return c
+}
+
+func orSomeone(s string) string {
+	if s == "" {
+		return "someone"
+	}
+	return s
+}
+
+func topicOf(speaker string, keywords []string) string {
+	var ks []string
+	for _, k := range keywords {
+		if !strings.EqualFold(k, speaker) && len(ks) < 3 {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return ""
+	}
+	if speaker == "" {
+		return strings.Join(ks, " ")
+	}
+	return speaker + " " + strings.Join(ks, " ")
+}
+
+// runningSummary is the parsed form of the offline summary:
+//
+//	Participants: A, B. Sessions: 3, latest s3 on 8 May 2023. Recent topics: t1; t2.
+type runningSummary struct {
+	participants []string
+	sessions     int
+	latest       string
+	topics       []string
+}
+
+const (
+	sumParticipants = "Participants: "
+	sumSessions     = "Sessions: "
+	sumTopics       = "Recent topics: "
+)
+
+// parseSummary reads a summary written by update; anything else starts afresh.
+func parseSummary(s string) runningSummary {
+	var r runningSummary
+	for _, part := range strings.Split(s, ". ") {
+		part = strings.TrimSuffix(strings.TrimSpace(part), ".")
+		switch {
+		case strings.HasPrefix(part, sumParticipants):
+			for _, p := range strings.Split(strings.TrimPrefix(part, sumParticipants), ", ") {
+				if p = strings.TrimSpace(p); p != "" {
+					r.participants = append(r.participants, p)
+				}
+			}
+		case strings.HasPrefix(part, sumSessions):
+			rest := strings.TrimPrefix(part, sumSessions)
+			n, latest, _ := strings.Cut(rest, ", latest ")
+			r.sessions, _ = strconv.Atoi(n)
+			r.latest = latest
+		case strings.HasPrefix(part, sumTopics):
+			for _, t := range strings.Split(strings.TrimPrefix(part, sumTopics), "; ") {
+				if t = strings.TrimSpace(t); t != "" {
+					r.topics = append(r.topics, t)
+				}
+			}
+		}
+	}
+	return r
+}
+
+func (r runningSummary) update(speaker, addressee string, obs realm.Observation, firstOfSession bool, topic string, opts OfflineOptions) string {
+	for _, p := range namesOf(speaker, addressee) {
+		found := false
+		for _, q := range r.participants {
+			if strings.EqualFold(p, q) {
+				found = true
+			}
+		}
+		if !found && len(r.participants) < 10 {
+			r.participants = append(r.participants, p)
+		}
+	}
+	if firstOfSession {
+		r.sessions++
+		r.latest = obs.SessionID
+		if !obs.ObservedAt.IsZero() {
+			r.latest += " on " + fmtDay(obs.ObservedAt)
+		}
+	}
+	if topic != "" {
+		r.topics = append(r.topics, topic)
+	}
+	if len(r.topics) > opts.SummaryTopics {
+		r.topics = r.topics[len(r.topics)-opts.SummaryTopics:]
+	}
+	for {
+		s := r.String()
+		if len(strings.Fields(s)) <= opts.SummaryWords || len(r.topics) == 0 {
+			return s
+		}
+		r.topics = r.topics[1:]
+	}
+}
+
+func (r runningSummary) String() string {
+	var parts []string
+	if len(r.participants) > 0 {
+		parts = append(parts, sumParticipants+strings.Join(r.participants, ", "))
+	}
+	if r.sessions > 0 {
+		s := sumSessions + strconv.Itoa(r.sessions)
+		if r.latest != "" {
+			s += ", latest " + r.latest
+		}
+		parts = append(parts, s)
+	}
+	if len(r.topics) > 0 {
+		parts = append(parts, sumTopics+strings.Join(r.topics, "; "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, ". ") + "."
+}
+
+// sameDay reports whether a and b fall on the same calendar day.
+func sameDay(a, b time.Time) bool {
+	ya, ma, da := a.Date()
+	yb, mb, db := b.Date()
+	return ya == yb && ma == mb && da == db
+}

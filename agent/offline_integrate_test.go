@@ -1,0 +1,378 @@
+package agent
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm"
+)
+
+func span(d time.Time) (*time.Time, *time.Time) {
+	s, e := daySpan(d)
+	return &s, &e
+}
+
+func event(content string, d time.Time, participants ...string) Candidate {
+	s, e := span(d)
+	return Candidate{Type: realm.Event, Name: shortName(content, 8), Content: content, TStart: s, TEnd: e, Participants: participants}
+}
+
+func eventNode(id, content string, d time.Time, emb []float32, participants ...string) realm.Node {
+	s, e := span(d)
+	return realm.Node{ID: id, Type: realm.Event, Name: shortName(content, 8), Content: content, TStart: s, TEnd: e, Participants: participants, Embedding: emb}
+}
+
+func mustIntegrate(tb testing.TB, in IntegrateInput) []Integration {
+	tb.Helper()
+	out, usage, err := NewOffline(OfflineOptions{}).Integrate(context.Background(), in)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(usage) != 0 {
+		tb.Fatalf("usage = %v", usage)
+	}
+	if len(out) != len(in.Candidates) {
+		tb.Fatalf("%d integrations for %d candidates", len(out), len(in.Candidates))
+	}
+	checkEdges(tb, in, out)
+	return out
+}
+
+// checkEdges asserts the invariants of every integration: known ends, whitelisted
+// predicates, weights in [0.3, 1], no duplicates, no edges on skipped candidates.
+func checkEdges(tb testing.TB, in IntegrateInput, out []Integration) {
+	tb.Helper()
+	ids := map[string]bool{Self: true}
+	for _, cc := range in.Candidates {
+		for _, nb := range cc.Neighbours {
+			ids[nb.Node.ID] = true
+		}
+	}
+	for j, o := range out {
+		if o.Action != ActionSkip {
+			ids[CandidateRef(j)] = true
+		}
+	}
+	seen := map[string]bool{}
+	for i, o := range out {
+		switch o.Action {
+		case ActionAdd, ActionSkip:
+		case ActionMerge:
+			if !ids[o.MergeInto] || o.MergeInto == Self {
+				tb.Errorf("candidate %d merges into unknown %q", i, o.MergeInto)
+			}
+		default:
+			tb.Errorf("candidate %d: action %q", i, o.Action)
+		}
+		if o.Action == ActionSkip && len(o.Edges) > 0 {
+			tb.Errorf("skipped candidate %d has edges", i)
+		}
+		for _, e := range o.Edges {
+			if !ids[e.From] || !ids[e.To] || e.From == e.To {
+				tb.Errorf("candidate %d: edge %+v has an unknown end", i, e)
+			}
+			if !e.Predicate.Valid() || e.Op != EdgeAdd || e.Weight < 0.3 || e.Weight > 1 {
+				tb.Errorf("candidate %d: bad edge %+v", i, e)
+			}
+			from, to := e.From, e.To
+			if from == Self {
+				from = CandidateRef(i)
+			}
+			if to == Self {
+				to = CandidateRef(i)
+			}
+			key := from + ">" + to + ":" + string(e.Predicate)
+			if seen[key] {
+				tb.Errorf("duplicate edge %s", key)
+			}
+			seen[key] = true
+		}
+	}
+}
+
+func findEdge(es []EdgeOp, from, to string, p realm.Predicate) *EdgeOp {
+	for i, e := range es {
+		if e.From == from && e.To == to && e.Predicate == p {
+			return &es[i]
+		}
+	}
+	return nil
+}
+
+func countPred(es []EdgeOp, p realm.Predicate) int {
+	n := 0
+	for _, e := range es {
+		if e.Predicate == p {
+			n++
+		}
+	}
+	return n
+}
+
+// vec is a unit vector at the given cosine to (1, 0).
+func vec(cos float64) []float32 {
+	return []float32{float32(cos), float32(math.Sqrt(1 - cos*cos))}
+}
+
+var base = []float32{1, 0}
+
+func TestOfflineIntegrateDecisions(t *testing.T) {
+	may7 := day(2023, 5, 7)
+	support := "Caroline went to a LGBTQ support group yesterday (7 May 2023)."
+	tests := []struct {
+		name      string
+		cand      Candidate
+		emb       []float32
+		nbs       []Neighbour
+		action    string
+		mergeInto string
+		merged    string
+	}{
+		{
+			name: "SkipSaidAlready", cand: event(support, may7, "Caroline"), emb: base,
+			nbs:    []Neighbour{{Node: eventNode("n1", support+" It was powerful.", may7, vec(0.97), "Caroline")}},
+			action: ActionSkip,
+		},
+		{
+			name: "NoSkipOnNewWords", cand: event(support+" She met Jon there.", may7, "Caroline"), emb: base,
+			nbs:    []Neighbour{{Node: eventNode("n1", support, may7, vec(0.97), "Caroline")}},
+			action: ActionMerge, mergeInto: "n1", merged: support + " She met Jon there.",
+		},
+		{
+			name: "NoMergeOnTimeChange", cand: event(support, day(2023, 5, 14), "Caroline"), emb: base,
+			nbs:    []Neighbour{{Node: eventNode("n1", support, may7, vec(0.99), "Caroline")}},
+			action: ActionAdd,
+		},
+		{
+			name: "AddWhenUnsure", cand: event("Caroline went to a pride parade.", may7, "Caroline"), emb: base,
+			nbs:    []Neighbour{{Node: eventNode("n1", support, may7, vec(0.85), "Caroline")}},
+			action: ActionAdd,
+		},
+		{
+			name: "SimilarityGivenWins", cand: event(support+" Great talks.", may7, "Caroline"), emb: base,
+			nbs:    []Neighbour{{Node: eventNode("n1", support, may7, vec(0.2), "Caroline"), Similarity: 0.92}},
+			action: ActionMerge, mergeInto: "n1", merged: support + " Great talks.",
+		},
+		{
+			name: "MergeKeepsNeighbourText", cand: event("Caroline went to the LGBTQ support group (7 May 2023) with Jon.", may7, "Caroline"), emb: base,
+			nbs:    []Neighbour{{Node: eventNode("n1", "Caroline went to the LGBTQ support group (7 May 2023), a powerful evening.", may7, vec(0.95), "Caroline")}},
+			action: ActionAdd, // coverage 0.6 < 0.8: merging would lose "powerful evening"
+		},
+		{
+			name: "EntityMergeByName", cand: Candidate{Type: realm.Entity, Name: "Caroline", Content: "Caroline (person)."},
+			nbs: []Neighbour{
+				{Node: realm.Node{ID: "e2", Type: realm.Entity, Name: "Carol"}},
+				{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "caroline's"}},
+			},
+			action: ActionMerge, mergeInto: "e1",
+		},
+		{
+			name: "EntityMergeByAlias", cand: Candidate{Type: realm.Entity, Name: "Mel"},
+			nbs:    []Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Melanie", Aliases: []string{"Mel"}}}},
+			action: ActionMerge, mergeInto: "e1",
+		},
+		{
+			name: "EntityNewName", cand: Candidate{Type: realm.Entity, Name: "Jon"},
+			nbs:    []Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Melanie"}}},
+			action: ActionAdd,
+		},
+		{
+			name: "EpisodeSameSessionMerges", cand: Candidate{Type: realm.Episode, Name: "s1", Content: "Conversation"},
+			nbs:    []Neighbour{{Node: realm.Node{ID: "p0", Type: realm.Episode, Name: "s0"}}, {Node: realm.Node{ID: "p1", Type: realm.Episode, Name: "s1"}}},
+			action: ActionMerge, mergeInto: "p1",
+		},
+		{
+			name: "StateChangeNotSkipped",
+			cand: Candidate{Type: realm.Fact, Content: "Caroline lives in Boston.", Subject: "Caroline", Attribute: "lives in"}, emb: base,
+			nbs:    []Neighbour{{Node: realm.Node{ID: "f1", Type: realm.Fact, Content: "Caroline lives in Sweden.", Embedding: vec(0.99)}}},
+			action: ActionAdd,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := IntegrateInput{Observation: obsAt("o9", "s1", "Caroline", tt.cand.Content), Candidates: []CandidateContext{{Candidate: tt.cand, Embedding: tt.emb, Neighbours: tt.nbs}}}
+			got := mustIntegrate(t, in)[0]
+			if got.Action != tt.action || got.MergeInto != tt.mergeInto || got.Merged != tt.merged {
+				t.Fatalf("got %s into %q (%q), want %s into %q (%q)", got.Action, got.MergeInto, got.Merged, tt.action, tt.mergeInto, tt.merged)
+			}
+		})
+	}
+}
+
+func TestOfflineIntegrateSupersedes(t *testing.T) {
+	old := realm.Node{ID: "f1", Type: realm.Fact, Content: "Caroline lives in Sweden.", Embedding: vec(0.99)}
+	other := realm.Node{ID: "f2", Type: realm.Fact, Content: "Melanie lives in Sweden.", Embedding: vec(0.9)}
+	cand := Candidate{Type: realm.Fact, Content: "Caroline lives in Boston now.", Subject: "Caroline", Attribute: "lives in"}
+	in := IntegrateInput{Observation: obsAt("o9", "", "Caroline", cand.Content), Candidates: []CandidateContext{{Candidate: cand, Embedding: base, Neighbours: []Neighbour{{Node: old}, {Node: other}}}}}
+	got := mustIntegrate(t, in)[0]
+	e := findEdge(got.Edges, Self, "f1", realm.Supersedes)
+	if got.Action != ActionAdd || e == nil || e.Weight != 0.9 {
+		t.Fatalf("got %+v, want add with supersedes → f1", got)
+	}
+	if !strings.Contains(e.Description, "Boston") || !strings.Contains(e.Description, "Sweden") {
+		t.Errorf("description = %q", e.Description)
+	}
+	if findEdge(got.Edges, Self, "f2", realm.Supersedes) != nil {
+		t.Error("another subject's fact superseded")
+	}
+	if findEdge(got.Edges, Self, "f1", realm.Correlates) != nil {
+		t.Error("superseded node also correlated")
+	}
+	if findEdge(got.Edges, Self, "f2", realm.Correlates) == nil {
+		t.Error("similar fact f2 (0.9) not correlated")
+	}
+
+	// Same value: no state change.
+	same := in
+	same.Candidates = []CandidateContext{{Candidate: Candidate{Type: realm.Fact, Content: "Caroline lives in Sweden.", Subject: "Caroline", Attribute: "lives in"}, Embedding: base, Neighbours: []Neighbour{{Node: old}}}}
+	if got := mustIntegrate(t, same)[0]; got.Action != ActionSkip {
+		t.Errorf("same value: got %s, want skip", got.Action)
+	}
+}
+
+func TestOfflineIntegratePrecedes(t *testing.T) {
+	cand := event("Caroline ran a race (7 May 2023).", day(2023, 5, 7), "Caroline")
+	nbs := []Neighbour{
+		{Node: eventNode("e-may1", "Caroline baked bread.", day(2023, 5, 1), nil, "Caroline")},
+		{Node: eventNode("e-may3", "Caroline painted a lake.", day(2023, 5, 3), nil, "Caroline")},
+		{Node: eventNode("e-may5", "Jon sang a song.", day(2023, 5, 5), nil, "Jon")},
+		{Node: eventNode("e-may7", "Caroline met Jon.", day(2023, 5, 7), nil, "Caroline")},
+		{Node: eventNode("e-may20", "Caroline will travel.", day(2023, 5, 20), nil, "caroline")},
+		{Node: eventNode("e-jun", "Caroline will move.", day(2023, 6, 20), nil, "Caroline")},
+	}
+	in := IntegrateInput{Observation: obsAt("o9", "", "Caroline", cand.Content), Candidates: []CandidateContext{{Candidate: cand, Neighbours: nbs}}}
+	got := mustIntegrate(t, in)[0]
+	if findEdge(got.Edges, "e-may3", Self, realm.Precedes) == nil || findEdge(got.Edges, Self, "e-may20", realm.Precedes) == nil {
+		t.Fatalf("edges = %+v, want e-may3 → self → e-may20", got.Edges)
+	}
+	if n := countPred(got.Edges, realm.Precedes); n != 2 {
+		t.Errorf("%d precedes edges, want only the nearest on each side: %+v", n, got.Edges)
+	}
+	if e := findEdge(got.Edges, "e-may3", Self, realm.Precedes); e.Weight != 0.7 {
+		t.Errorf("weight = %v", e.Weight)
+	}
+}
+
+func TestOfflineIntegrateObservation(t *testing.T) {
+	may7 := day(2023, 5, 7)
+	ep := Candidate{Type: realm.Episode, Name: "s1", Content: "Conversation between Caroline and Melanie on 8 May 2023 (session s1)."}
+	whole := event("Caroline ran a race with Jon yesterday (7 May 2023) – it was rewarding.", may7, "Caroline", "Jon")
+	clause := event("Caroline ran a race with Jon yesterday (7 May 2023)", may7, "Caroline", "Jon")
+	car := Candidate{Type: realm.Entity, Name: "Caroline"}
+	jon := Candidate{Type: realm.Entity, Name: "Jon"}
+	carNode := realm.Node{ID: "ent-car", Type: realm.Entity, Name: "Caroline"}
+	same := eventNode("dup", clause.Content+".", may7, vec(0.99), "Caroline")
+	similar := eventNode("sim", "Caroline trained for a race in April.", day(2023, 4, 10), vec(0.8), "Melanie")
+	in := IntegrateInput{
+		Observation: obsAt("o9", "s1", "Caroline", "…"),
+		Candidates: []CandidateContext{
+			{Candidate: ep},
+			{Candidate: whole, Embedding: base, Neighbours: []Neighbour{{Node: carNode}, {Node: similar}}},
+			{Candidate: clause, Embedding: base, Neighbours: []Neighbour{{Node: same}}},
+			{Candidate: car, Neighbours: []Neighbour{{Node: carNode}}},
+			{Candidate: jon},
+		},
+	}
+	out := mustIntegrate(t, in)
+	wantActions := []string{ActionAdd, ActionAdd, ActionSkip, ActionMerge, ActionAdd}
+	for i, w := range wantActions {
+		if out[i].Action != w {
+			t.Errorf("candidate %d: %s, want %s", i, out[i].Action, w)
+		}
+	}
+	e := out[1].Edges
+	if findEdge(e, CandidateRef(0), Self, realm.Contextualizes) == nil {
+		t.Errorf("no contextualizes from the episode: %+v", e)
+	}
+	if findEdge(e, Self, CandidateRef(3), realm.Instantiates) == nil || findEdge(e, Self, CandidateRef(4), realm.Instantiates) == nil {
+		t.Errorf("no instantiates to Caroline and Jon: %+v", e)
+	}
+	if findEdge(e, Self, "ent-car", realm.Instantiates) != nil {
+		t.Errorf("instantiates written twice to ent-car (candidate 3 merges into it): %+v", e)
+	}
+	if c := findEdge(e, Self, "sim", realm.Correlates); c == nil || c.Weight < 0.5 || c.Weight > 0.8 {
+		t.Errorf("correlates to sim = %+v", c)
+	} else if math.Abs(c.Weight-0.56) > 1e-9 {
+		t.Errorf("correlates weight = %v, want 0.5 + 0.3·(0.8−0.75)/0.25 = 0.56", c.Weight)
+	}
+	if findEdge(e, "sim", Self, realm.Precedes) != nil {
+		t.Error("precedes without a shared participant")
+	}
+	// The clause was skipped as "dup": the whole turn comprises dup instead.
+	if findEdge(e, Self, "dup", realm.Comprises) != nil || len(out[2].Edges) != 0 {
+		t.Errorf("edges on or from the skipped clause: %+v / %+v", e, out[2].Edges)
+	}
+	// Entities and episodes carry no edges of their own here.
+	for _, i := range []int{0, 3, 4} {
+		if len(out[i].Edges) != 0 {
+			t.Errorf("candidate %d edges: %+v", i, out[i].Edges)
+		}
+	}
+}
+
+func TestOfflineIntegrateComprisesAndEpisodeNeighbour(t *testing.T) {
+	may7 := day(2023, 5, 7)
+	whole := event("Caroline ran a race yesterday (7 May 2023) – it was rewarding.", may7, "Caroline")
+	clause := event("Caroline ran a race yesterday (7 May 2023)", may7, "Caroline")
+	epNode := realm.Node{ID: "ep1", Type: realm.Episode, Name: "s1"}
+	otherEp := realm.Node{ID: "ep0", Type: realm.Episode, Name: "s0"}
+	in := IntegrateInput{
+		Observation: obsAt("o9", "s1", "Caroline", "…"),
+		Candidates: []CandidateContext{
+			{Candidate: whole, Neighbours: []Neighbour{{Node: otherEp}, {Node: epNode}}},
+			{Candidate: clause},
+		},
+	}
+	out := mustIntegrate(t, in)
+	if findEdge(out[0].Edges, "ep1", Self, realm.Contextualizes) == nil || findEdge(out[0].Edges, "ep0", Self, realm.Contextualizes) != nil {
+		t.Errorf("contextualizes = %+v, want from ep1 only", out[0].Edges)
+	}
+	if findEdge(out[1].Edges, CandidateRef(0), Self, realm.Comprises) == nil {
+		t.Errorf("clause edges = %+v, want the whole turn comprising it", out[1].Edges)
+	}
+	if findEdge(out[0].Edges, Self, CandidateRef(1), realm.Comprises) != nil {
+		t.Error("comprises written in both directions")
+	}
+}
+
+func TestOfflineIntegrateEpisodePrecedes(t *testing.T) {
+	s, e := span(day(2023, 5, 25))
+	ep := Candidate{Type: realm.Episode, Name: "s2", TStart: s, TEnd: e}
+	s0, e0 := span(day(2023, 5, 8))
+	s1, e1 := span(day(2023, 5, 1))
+	in := IntegrateInput{Candidates: []CandidateContext{{Candidate: ep, Neighbours: []Neighbour{
+		{Node: realm.Node{ID: "ep-s1", Type: realm.Episode, Name: "s1", TStart: s0, TEnd: e0}},
+		{Node: realm.Node{ID: "ep-s0", Type: realm.Episode, Name: "s0", TStart: s1, TEnd: e1}},
+	}}}}
+	out := mustIntegrate(t, in)
+	if len(out[0].Edges) != 1 || findEdge(out[0].Edges, "ep-s1", Self, realm.Precedes) == nil {
+		t.Fatalf("edges = %+v, want ep-s1 precedes the new session", out[0].Edges)
+	}
+}
+
+func TestOfflineIntegrateDeterministic(t *testing.T) {
+	may7 := day(2023, 5, 7)
+	cand := event("Caroline went to the support group with Jon (7 May 2023).", may7, "Caroline", "Jon")
+	var nbs []Neighbour
+	for i, c := range []float64{0.8, 0.8, 0.9, 0.76, 0.95, 0.78} {
+		nbs = append(nbs, Neighbour{Node: eventNode("n"+string(rune('a'+i)), "Caroline did thing "+string(rune('a'+i))+".", day(2023, 5, 1+i), vec(c), "Caroline")})
+	}
+	nbs = append(nbs, Neighbour{Node: realm.Node{ID: "jon", Type: realm.Entity, Name: "Jon"}})
+	mk := func(nbs []Neighbour) IntegrateInput {
+		return IntegrateInput{Observation: obsAt("o", "s", "Caroline", ""), Candidates: []CandidateContext{{Candidate: cand, Embedding: base, Neighbours: nbs}}}
+	}
+	first := mustIntegrate(t, mk(nbs))
+	if n := countPred(first[0].Edges, realm.Correlates); n != 3 {
+		t.Errorf("%d correlates, want MaxCorrelates = 3", n)
+	}
+	rev := slices.Clone(nbs)
+	slices.Reverse(rev)
+	if got := mustIntegrate(t, mk(rev)); !reflect.DeepEqual(got, first) {
+		t.Fatalf("neighbour order changed the result:\n%+v\n%+v", got, first)
+	}
+}
