@@ -77,15 +77,19 @@ type Atom struct {
 type Strategy string
 
 const (
-	Adaptive         Strategy = "adaptive"
-	StrategyPath     Strategy = "path_search"
-	StrategyBeam     Strategy = "subgraph_beam"
-	DefaultRecallK            = 10
-	DefaultMaxDepth           = 3
-	DefaultBeamWidth          = 8
-	DefaultPathDepth          = 3
-	DefaultPathTopK           = 5
-	DefaultSubgraphMax        = 20
+	Adaptive     Strategy = "adaptive"
+	StrategyPath Strategy = "path_search"
+	StrategyBeam Strategy = "subgraph_beam"
+)
+
+// Defaults of the per-request settings (REALM.md §3; the ones marked "ours" there).
+const (
+	DefaultRecallK     = 10
+	DefaultMaxDepth    = 3
+	DefaultBeamWidth   = 8
+	DefaultPathDepth   = 3
+	DefaultPathTopK    = 5
+	DefaultSubgraphMax = 20
 )
 
 // Bounds of the per-request settings; zero means the server's default.
@@ -124,7 +128,7 @@ func (r RecallRequest) Validate() error {
 	}
 	bound := func(field string, v, max int) {
 		if v < 0 || v > max {
-			f.Add(field, fmt.Sprintf("must be between 1 and %d", max))
+			f.Add(field, fmt.Sprintf("must be between 1 and %d (0 or absent: the default)", max))
 		}
 	}
 	bound("k", r.K, MaxRecallK)
@@ -191,19 +195,22 @@ type TraceDecision struct {
 
 // Trace records one recall for inspection and reconsolidation (REALM.md §3.3).
 type Trace struct {
-	ID         string             `json:"id"`
-	Space      string             `json:"space"`
-	Query      string             `json:"query"`
-	Time       time.Time          `json:"time"` // the question's "now"
-	Strategy   Strategy           `json:"strategy"`
-	Plans      []Plan             `json:"plans"`
-	SeedMethod string             `json:"seed_method,omitempty"` // vector_index | exact_scan
-	Seeds      []ScoredID         `json:"seeds"`
-	Decisions  []TraceDecision    `json:"decisions,omitempty"`
-	Steps      []TraceStep        `json:"steps,omitempty"`
-	FirstDepth map[string]int     `json:"first_depth"` // node id → depth at which it was first reached
-	Scores     []ScoredID         `json:"scores"`      // final scores of the returned nodes, best first
-	Timings    map[string]float64 `json:"timings"`     // milliseconds per stage
-	Usage      Usage              `json:"usage"`
-	CreatedAt  time.Time          `json:"created_at"`
+	ID         string     `json:"id"`
+	Space      string     `json:"space"`
+	Query      string     `json:"query"`
+	Time       time.Time  `json:"time"` // the question's "now"
+	Strategy   Strategy   `json:"strategy"`
+	Plans      []Plan     `json:"plans"`
+	SeedMethod string     `json:"seed_method,omitempty"` // vector_index | exact_scan
+	Seeds      []ScoredID `json:"seeds"`
+	// PlanRelaxation says, per plan, how far the soft type filter relaxed:
+	// none | threshold | types.
+	PlanRelaxation []string           `json:"plan_relaxation,omitempty"`
+	Decisions      []TraceDecision    `json:"decisions,omitempty"`
+	Steps          []TraceStep        `json:"steps,omitempty"`
+	FirstDepth     map[string]int     `json:"first_depth"` // node id → depth at which it was first reached
+	Scores         []ScoredID         `json:"scores"`      // final scores of the returned nodes, best first
+	Timings        map[string]float64 `json:"timings"`     // milliseconds per stage
+	Usage          Usage              `json:"usage"`
+	CreatedAt      time.Time          `json:"created_at"`
 }

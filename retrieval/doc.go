@@ -1,0 +1,18 @@
+// Package retrieval is REALM's read path (REALM.md §3): seed plans on Neo4j's vector and
+// full-text indexes, an adaptive expansion loop (sufficiency controller + expansion
+// policy, path_search and subgraph_beam), aggregation into the top K nodes and the edges
+// among them, and a stored trace of every step.
+//
+// Decisions the paper gives to an LLM are asked of a Decider; OfflineDecider is the
+// deterministic one (keywords, time expressions, score gaps, question words).
+//
+// Depth. A seed has depth 0; a node reached from u by h hops has depth(u) + h. max_depth
+// bounds both the loop's iterations and any node's depth; one expansion step from u
+// searches min(path_max_depth, max_depth − depth(u)) hops, with either strategy. Edges are
+// walked in both directions (a causal question walks causes backwards).
+//
+// sim(a, b) in every formula is the cosine of the two L2-normalised embeddings, clipped
+// to [0, 1].
+//
+// It imports the root package realm, cypher, zerolog and uuid.
+package retrieval

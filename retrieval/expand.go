@@ -1,0 +1,345 @@
+package retrieval
+
+import (
+	"context"
+	"slices"
+	"sort"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+)
+
+// expand is the adaptive expansion loop (REALM.md §3.2): up to max_depth iterations, each
+// asking the sufficiency controller whether the nodes are enough and which to expand, and
+// the expansion policy for each frontier node's atom. It stops on sufficiency, when an
+// iteration adds no node, at max_depth, or when nothing is left to expand.
+func (r *Retriever) expand(ctx context.Context, run *run) error {
+	for depth := 1; depth <= run.set.MaxDepth; depth++ {
+		ranked := run.ranked()
+		in := SufficiencyInput{Query: run.query, Plans: run.plans, Depth: depth, MaxDepth: run.set.MaxDepth, K: run.set.K}
+		for _, c := range ranked {
+			in.Nodes = append(in.Nodes, Candidate{Node: c.Node, Score: c.Score, Depth: c.Depth, Expanded: c.Expanded})
+		}
+		suff, usage, err := r.dec.Sufficiency(ctx, in)
+		if err != nil {
+			return err
+		}
+		run.usage.Add(usage)
+		frontier := r.frontier(run, ranked, suff.NodesToExpand)
+		run.trace.Decisions = append(run.trace.Decisions, realm.TraceDecision{
+			Depth: depth, IsEnough: suff.IsEnough, NodesToExpand: frontier, Reason: suff.Reason,
+		})
+		if suff.IsEnough || len(frontier) == 0 {
+			return nil
+		}
+		added := 0
+		for _, id := range frontier {
+			u := run.cands[id]
+			u.Expanded = true
+			pol, usage, err := r.dec.ExpansionPolicy(ctx, PolicyInput{
+				Query: run.query, Time: run.now, Plans: run.plans,
+				Node: Candidate{Node: u.Node, Score: u.Score, Depth: u.Depth, Expanded: true},
+			})
+			if err != nil {
+				return err
+			}
+			run.usage.Add(usage)
+			atom := r.atom(pol.Atom, run.set.Strategy)
+			reasoning := pol.Reasoning
+			if reasoning == "" {
+				reasoning = run.query
+			}
+			hops := min(run.set.PathMaxDepth, run.set.MaxDepth-u.Depth)
+			var reached []realm.ScoredID
+			var n int
+			if atom.Mode == realm.PathSearch {
+				reached, n, err = r.pathSearch(ctx, run, u, atom, reasoning, hops)
+			} else {
+				reached, n, err = r.subgraphBeam(ctx, run, u, atom, reasoning, hops)
+			}
+			if err != nil {
+				return err
+			}
+			added += n
+			run.trace.Steps = append(run.trace.Steps, realm.TraceStep{
+				Depth: depth, Atom: atom, Reasoning: reasoning, Frontier: []string{id}, Reached: reached,
+			})
+		}
+		if added == 0 {
+			return nil
+		}
+	}
+	return nil
+}
+
+// frontier validates the controller's choice: known, unexpanded nodes that can still go
+// deeper, at most FrontierMax. Empty or invalid means the best-scoring such nodes (§3.2).
+func (r *Retriever) frontier(run *run, ranked []*candidate, asked []string) []string {
+	expandable := func(id string) bool {
+		c, ok := run.cands[id]
+		return ok && !c.Expanded && c.Depth < run.set.MaxDepth
+	}
+	var out []string
+	for _, id := range asked {
+		if expandable(id) && !slices.Contains(out, id) && len(out) < r.opts.FrontierMax {
+			out = append(out, id)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for _, c := range ranked {
+		if len(out) == r.opts.FrontierMax {
+			break
+		}
+		if expandable(c.Node.ID) {
+			out = append(out, c.Node.ID)
+		}
+	}
+	return out
+}
+
+// atom completes the policy's atom: a forced strategy overrides its mode, no predicates
+// means all fifteen, and conflict_inhibit removes contradicts (REALM.md §3.2).
+func (r *Retriever) atom(a realm.Atom, strategy realm.Strategy) realm.Atom {
+	switch strategy {
+	case realm.StrategyPath:
+		a.Mode = realm.PathSearch
+	case realm.StrategyBeam:
+		a.Mode = realm.SubgraphBeam
+	}
+	if !a.Mode.Valid() {
+		a.Mode = realm.SubgraphBeam
+	}
+	var preds []realm.Predicate
+	for _, p := range a.Predicates {
+		if p.Valid() && !slices.Contains(preds, p) {
+			preds = append(preds, p)
+		}
+	}
+	if len(preds) == 0 {
+		preds = slices.Clone(realm.Predicates)
+	}
+	if a.ConflictInhibit {
+		preds = slices.DeleteFunc(preds, func(p realm.Predicate) bool { return p == realm.Contradicts })
+	}
+	a.Predicates = preds
+	return a
+}
+
+// reach is one way of arriving at node v: over edge e, with its traversal score.
+type reach struct {
+	node    realm.Node
+	edge    realm.Edge
+	score   float64 // edge score (beam) or path score (path_search)
+	penalty float64 // soft temporal decay of v
+	depth   int
+}
+
+// subgraphBeam expands hop by hop from u (REALM.md §3.2): each hop scores the new
+// neighbours of the frontier by edge score, dedupes them by id keeping the max, keeps the
+// best beam_width, and replaces the frontier with them; at most subgraph_max_nodes are
+// admitted per seed. It returns the admitted nodes with their edge scores and how many
+// were new to the recall.
+func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, atom realm.Atom, reasoning string, hops int) ([]realm.ScoredID, int, error) {
+	vecs, err := r.embed(ctx, run, reasoning)
+	if err != nil {
+		return nil, 0, err
+	}
+	rvec := vecs[0]
+	visited := map[string]bool{u.Node.ID: true}
+	frontier := []string{u.Node.ID}
+	var reached []realm.ScoredID
+	added := 0
+	for hop := 1; hop <= hops && len(frontier) > 0; hop++ {
+		adj, err := r.store.Adjacent(ctx, run.space, frontier, atom.Predicates, r.opts.WSuppress)
+		if err != nil {
+			return nil, 0, err
+		}
+		best := map[string]reach{}
+		for _, a := range adj {
+			if visited[a.Node.ID] {
+				continue
+			}
+			penalty, drop := r.opts.decayPenalty(atom.Decay, a.Node)
+			if drop {
+				continue
+			}
+			score := r.opts.edgeScore(sim(rvec, a.Node.Embedding), a.Edge.Weight, penalty)
+			if old, ok := best[a.Node.ID]; !ok || score > old.score {
+				best[a.Node.ID] = reach{node: a.Node, edge: a.Edge, score: score, penalty: penalty, depth: u.Depth + hop}
+			}
+		}
+		beam := make([]reach, 0, len(best))
+		for _, b := range best {
+			beam = append(beam, b)
+		}
+		sort.Slice(beam, func(i, j int) bool {
+			if beam[i].score != beam[j].score {
+				return beam[i].score > beam[j].score
+			}
+			return beam[i].node.ID < beam[j].node.ID
+		})
+		if len(beam) > run.set.BeamWidth {
+			beam = beam[:run.set.BeamWidth]
+		}
+		if err := r.embedDescriptions(ctx, run, beam); err != nil {
+			return nil, 0, err
+		}
+		frontier = frontier[:0]
+		for _, b := range beam {
+			if run.perRoot[u.Root] >= run.set.SubgraphMaxNodes {
+				break
+			}
+			run.perRoot[u.Root]++
+			visited[b.node.ID] = true
+			frontier = append(frontier, b.node.ID)
+			isNew, err := r.admitReach(ctx, run, b, u.Root)
+			if err != nil {
+				return nil, 0, err
+			}
+			if isNew {
+				added++
+			}
+			reached = append(reached, realm.ScoredID{ID: b.node.ID, Score: b.score})
+		}
+	}
+	return reached, added, nil
+}
+
+// pathSearch enumerates the simple paths from u of up to hops hops (REALM.md §3.2), scores
+// each hop by edge score, a path by its mean hop score − 0.03 per extra hop, and admits
+// the nodes of the best path_top_k paths. It returns them with the best path score each
+// and how many were new to the recall.
+func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom realm.Atom, reasoning string, hops int) ([]realm.ScoredID, int, error) {
+	if hops < 1 {
+		return nil, 0, nil
+	}
+	vecs, err := r.embed(ctx, run, reasoning)
+	if err != nil {
+		return nil, 0, err
+	}
+	rvec := vecs[0]
+	paths, err := r.store.Paths(ctx, run.space, u.Node.ID, atom.Predicates, r.opts.WSuppress, hops, r.opts.PathCandidates)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := r.loadNodes(ctx, run, paths); err != nil {
+		return nil, 0, err
+	}
+	type scoredPath struct {
+		reaches []reach
+		score   float64
+	}
+	var scored []scoredPath
+	for _, p := range paths {
+		sp := scoredPath{}
+		var hopScores []float64
+		for i, e := range p.Edges {
+			v, ok := run.nodes[p.IDs[i+1]]
+			if !ok {
+				break
+			}
+			penalty, drop := r.opts.decayPenalty(atom.Decay, v)
+			if drop {
+				break
+			}
+			h := r.opts.edgeScore(sim(rvec, v.Embedding), e.Weight, penalty)
+			hopScores = append(hopScores, h)
+			sp.reaches = append(sp.reaches, reach{node: v, edge: e, penalty: penalty, depth: u.Depth + i + 1})
+		}
+		if len(sp.reaches) != len(p.Edges) {
+			continue // a node on it is dropped by the temporal decay
+		}
+		sp.score = r.opts.pathScore(hopScores)
+		scored = append(scored, sp)
+	}
+	sort.SliceStable(scored, func(i, j int) bool { return scored[i].score > scored[j].score })
+	if len(scored) > run.set.PathTopK {
+		scored = scored[:run.set.PathTopK]
+	}
+	var all []reach
+	for _, sp := range scored {
+		all = append(all, sp.reaches...)
+	}
+	if err := r.embedDescriptions(ctx, run, all); err != nil {
+		return nil, 0, err
+	}
+	bestOf := map[string]float64{}
+	var order []string
+	added := 0
+	for _, sp := range scored {
+		for _, rc := range sp.reaches {
+			rc.score = sp.score
+			if old, ok := bestOf[rc.node.ID]; !ok {
+				order = append(order, rc.node.ID)
+				bestOf[rc.node.ID] = sp.score
+			} else if sp.score > old {
+				bestOf[rc.node.ID] = sp.score
+			}
+			isNew, err := r.admitReach(ctx, run, rc, u.Root)
+			if err != nil {
+				return nil, 0, err
+			}
+			if isNew {
+				added++
+			}
+		}
+	}
+	reached := make([]realm.ScoredID, 0, len(order))
+	for _, id := range order {
+		reached = append(reached, realm.ScoredID{ID: id, Score: bestOf[id]})
+	}
+	return reached, added, nil
+}
+
+// admitReach scores a node reached over an edge (REALM.md §3.3):
+// s_acc(v) = β·sim(q, edge description or v) + (1−β)·w_e − decay(t_v), then
+// Score(v) = α·s_acc(v) + (1−α)·sim(v, q); it keeps the best score per node.
+func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root string) (bool, error) {
+	simQ := sim(run.qvec, rc.node.Embedding)
+	if rc.edge.Description != "" {
+		vecs, err := r.embed(ctx, run, rc.edge.Description)
+		if err != nil {
+			return false, err
+		}
+		simQ = sim(run.qvec, vecs[0])
+	}
+	access := r.opts.accessScore(simQ, rc.edge.Weight, rc.penalty)
+	run.nodes[rc.node.ID] = rc.node
+	return r.admit(run, rc.node, access, rc.depth, root), nil
+}
+
+// embedDescriptions embeds, in one call, the edge descriptions admitReach will need.
+func (r *Retriever) embedDescriptions(ctx context.Context, run *run, reaches []reach) error {
+	var texts []string
+	for _, rc := range reaches {
+		if rc.edge.Description != "" {
+			texts = append(texts, rc.edge.Description)
+		}
+	}
+	_, err := r.embed(ctx, run, texts...)
+	return err
+}
+
+// loadNodes reads the nodes on paths not yet read by this recall.
+func (r *Retriever) loadNodes(ctx context.Context, run *run, paths []cypher.Path) error {
+	var missing []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		for _, id := range p.IDs {
+			if _, ok := run.nodes[id]; !ok && !seen[id] {
+				missing = append(missing, id)
+				seen[id] = true
+			}
+		}
+	}
+	nodes, err := r.store.MemoriesByIDs(ctx, run.space, missing)
+	if err != nil {
+		return err
+	}
+	for _, n := range nodes {
+		run.nodes[n.ID] = n
+	}
+	return nil
+}

@@ -1,0 +1,335 @@
+package retrieval
+
+import (
+	"context"
+	"sort"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+)
+
+// Options are the read path's settings; DefaultOptions gives REALM.md §3's values.
+// Per-request settings (K, depth, beam, caps) override the first six within the bounds
+// of realm.RecallRequest.Validate.
+type Options struct {
+	K                int // nodes returned (REALM.md §3.3: 10)
+	MaxDepth         int // loop iterations and node depth (paper: 3 for LoCoMo)
+	BeamWidth        int // subgraph_beam: new nodes kept per hop (ours: 8)
+	PathMaxDepth     int // hops one expansion step searches (ours: 3)
+	PathTopK         int // path_search: paths kept per frontier node (ours: 5)
+	SubgraphMaxNodes int // subgraph_beam: nodes admitted per seed (ours: 20)
+
+	SeedsPerPlan   int     // seeds one plan contributes
+	SeedCandidates int     // candidates fetched per signal (vector, keyword) and plan
+	SeedMinScore   float64 // the score threshold of the soft type filter's first step
+	FrontierMax    int     // nodes expanded per iteration (REALM.md §3.2: ≤ 5)
+	PathCandidates int     // paths the path query returns before exact scoring
+
+	// ExactScanMax: spaces with at most this many memories are searched by an exact
+	// cosine scan instead of the vector index; so are spaces whose index over-fetch
+	// (SeedCandidates × total/space × 2) would exceed IndexFetchMax. See DefaultOptions.
+	ExactScanMax  int64
+	IndexFetchMax int
+
+	WSuppress      float64 // edges below this weight are not traversed (ours: 0.1)
+	HybridVector   float64 // 0.6
+	HybridKeyword  float64 // 0.4
+	EdgeSimilarity float64 // 0.6
+	EdgeWeight     float64 // 0.4
+	HopPenalty     float64 // 0.03 per extra hop
+	DecayStep      float64 // 0.05 per delta_t beyond the window
+	DecayCap       float64 // 0.3
+	Alpha          float64 // 0.8
+	Beta           float64 // 0.6
+}
+
+// DefaultOptions returns REALM.md §3's values.
+//
+// ExactScanMax is 20,000 by measurement (BenchmarkSeedMethods, Neo4j 5.26 community on
+// one machine, 384 dims): the exact scan of a 10k-memory space takes ~13 ms against
+// ~2 ms for the index, but the index is approximate and, the database holding other
+// spaces, must over-fetch by total/space; the scan is exact and needs no tuning. Below
+// 20k memories a scan stays within a few tens of milliseconds, small next to an
+// expansion step; above it the index wins and the over-fetch is bounded by IndexFetchMax.
+func DefaultOptions() Options {
+	return Options{
+		K: realm.DefaultRecallK, MaxDepth: realm.DefaultMaxDepth, BeamWidth: realm.DefaultBeamWidth,
+		PathMaxDepth: realm.DefaultPathDepth, PathTopK: realm.DefaultPathTopK, SubgraphMaxNodes: realm.DefaultSubgraphMax,
+		SeedsPerPlan: 10, SeedCandidates: 50, SeedMinScore: 0.3, FrontierMax: 5, PathCandidates: 200,
+		ExactScanMax: 20000, IndexFetchMax: 10000,
+		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
+		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
+	}
+}
+
+// Retriever runs recalls on one store. It is safe for concurrent use.
+type Retriever struct {
+	store *cypher.Store
+	emb   realm.Embedder
+	dec   Decider
+	opts  Options
+	log   zerolog.Logger
+}
+
+// New returns a Retriever; a zero Options means DefaultOptions().
+func New(store *cypher.Store, emb realm.Embedder, dec Decider, opts Options, logger zerolog.Logger) *Retriever {
+	if opts == (Options{}) {
+		opts = DefaultOptions()
+	}
+	return &Retriever{store: store, emb: emb, dec: dec, opts: opts, log: logger}
+}
+
+// Stages of a recall, the keys of the timings (milliseconds).
+const (
+	StagePlan      = "plan"
+	StageSeed      = "seed"
+	StageExpand    = "expand"
+	StageAggregate = "aggregate"
+	StageRecord    = "record" // trace and access stats
+	StageTotal     = "total"
+)
+
+// Recall finds the evidence for req.Query in the space (REALM.md §3) and stores its
+// trace. Errors: EInvalid (space or request, with field names), EUnavailable (Neo4j or
+// the embedder).
+func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRequest) (realm.RecallResult, error) {
+	if !realm.ValidSpace(space) {
+		return realm.RecallResult{}, &realm.Error{Code: realm.EInvalid, Message: "invalid space id", Fields: map[string]string{"space": "must match [A-Za-z0-9_-]{1,64}"}}
+	}
+	if err := req.Validate(); err != nil {
+		return realm.RecallResult{}, err
+	}
+	started := time.Now()
+	run := r.newRun(space, req)
+	log := r.log.With().Str("space", space).Str("trace_id", run.trace.ID).Logger()
+
+	stage := time.Now()
+	plans, usage, err := r.dec.PlanSeeds(ctx, PlanInput{Query: req.Query, Time: run.now})
+	if err != nil {
+		return realm.RecallResult{}, err
+	}
+	run.usage.Add(usage)
+	run.plans = validPlans(plans, req.Query)
+	run.trace.Plans = run.plans
+	run.timing(StagePlan, stage)
+
+	stage = time.Now()
+	if err := r.seed(ctx, run); err != nil {
+		return realm.RecallResult{}, err
+	}
+	run.timing(StageSeed, stage)
+
+	stage = time.Now()
+	if err := r.expand(ctx, run); err != nil {
+		return realm.RecallResult{}, err
+	}
+	run.timing(StageExpand, stage)
+
+	stage = time.Now()
+	top := run.ranked()
+	if len(top) > run.set.K {
+		top = top[:run.set.K]
+	}
+	ids := make([]string, len(top))
+	res := realm.RecallResult{TraceID: run.trace.ID, Usage: run.usage, Nodes: make([]realm.RecalledNode, len(top))}
+	for i, c := range top {
+		ids[i] = c.Node.ID
+		res.Nodes[i] = realm.RecalledNode{Node: c.Node, Score: c.Score, Depth: c.Depth}
+		run.trace.Scores = append(run.trace.Scores, realm.ScoredID{ID: c.Node.ID, Score: c.Score})
+	}
+	// The subgraph the top K induce: all edges among them (REALM.md §3.3).
+	if res.Edges, err = r.store.InducedEdges(ctx, space, ids); err != nil {
+		return realm.RecallResult{}, err
+	}
+	if res.Edges == nil {
+		res.Edges = []realm.Edge{}
+	}
+	run.timing(StageAggregate, stage)
+
+	stage = time.Now()
+	if err := r.store.TouchMemories(ctx, space, ids, run.started); err != nil {
+		return realm.RecallResult{}, err
+	}
+	run.trace.Usage = run.usage
+	run.timing(StageRecord, stage) // the trace carries the timings up to here
+	run.timing(StageTotal, started)
+	if err := r.store.PutTrace(ctx, run.trace); err != nil {
+		return realm.RecallResult{}, err
+	}
+	run.timing(StageRecord, stage)
+	run.timing(StageTotal, started)
+	res.Timings = run.trace.Timings
+	log.Debug().Int("nodes", len(res.Nodes)).Float64("ms", run.trace.Timings[StageTotal]).Msg("recall")
+	return res, nil
+}
+
+// settings are one request's resolved bounds.
+type settings struct {
+	K, MaxDepth, BeamWidth, PathMaxDepth, PathTopK, SubgraphMaxNodes int
+	Strategy                                                         realm.Strategy
+}
+
+func (r *Retriever) settings(req realm.RecallRequest) settings {
+	pick := func(v, def int) int {
+		if v > 0 {
+			return v
+		}
+		return def
+	}
+	s := settings{
+		K: pick(req.K, r.opts.K), MaxDepth: r.opts.MaxDepth, BeamWidth: pick(req.BeamWidth, r.opts.BeamWidth),
+		PathMaxDepth: min(pick(req.PathMaxDepth, r.opts.PathMaxDepth), realm.MaxPathDepth), PathTopK: pick(req.PathTopK, r.opts.PathTopK),
+		SubgraphMaxNodes: pick(req.SubgraphMaxNodes, r.opts.SubgraphMaxNodes), Strategy: req.Strategy,
+	}
+	if req.MaxDepth != nil {
+		s.MaxDepth = *req.MaxDepth
+	}
+	if s.Strategy == "" {
+		s.Strategy = realm.Adaptive
+	}
+	return s
+}
+
+// candidate is a node gathered by a recall.
+type candidate struct {
+	Node     realm.Node
+	Access   float64 // s_acc
+	Score    float64 // final score
+	Depth    int     // first reached at
+	Root     string  // the seed it was reached from (itself for a seed)
+	Expanded bool
+}
+
+// run is the state of one recall.
+type run struct {
+	space   string
+	query   string
+	now     time.Time // the question's time
+	started time.Time
+	set     settings
+	plans   []realm.Plan
+	usage   realm.Usage
+	trace   realm.Trace
+	cands   map[string]*candidate
+	perRoot map[string]int        // nodes admitted by subgraph_beam per seed
+	vectors map[string][]float32  // text → embedding
+	nodes   map[string]realm.Node // id → node, as read during this recall
+	qvec    []float32             // the request query's embedding
+}
+
+func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {
+	now := time.Now().UTC()
+	qtime := now
+	if req.Time != nil {
+		qtime = req.Time.UTC()
+	}
+	set := r.settings(req)
+	return &run{
+		space: space, query: req.Query, now: qtime, started: now, set: set, usage: realm.Usage{},
+		trace: realm.Trace{
+			ID: uuid.NewString(), Space: space, Query: req.Query, Time: qtime, Strategy: set.Strategy,
+			FirstDepth: map[string]int{}, Timings: map[string]float64{}, CreatedAt: now,
+			Seeds: []realm.ScoredID{}, Scores: []realm.ScoredID{},
+		},
+		cands: map[string]*candidate{}, perRoot: map[string]int{},
+		vectors: map[string][]float32{}, nodes: map[string]realm.Node{},
+	}
+}
+
+func (run *run) timing(stage string, since time.Time) {
+	run.trace.Timings[stage] = float64(time.Since(since).Microseconds()) / 1000
+}
+
+// ranked returns the candidates best first (ties: shallower, then by id).
+func (run *run) ranked() []*candidate {
+	out := make([]*candidate, 0, len(run.cands))
+	for _, c := range run.cands {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		if out[i].Depth != out[j].Depth {
+			return out[i].Depth < out[j].Depth
+		}
+		return out[i].Node.ID < out[j].Node.ID
+	})
+	return out
+}
+
+// admit records node v reached with access score access at depth, keeping the best
+// score and the first (smallest) depth of a node reached more than once. It reports
+// whether v is new to the recall.
+func (r *Retriever) admit(run *run, v realm.Node, access float64, depth int, root string) bool {
+	score := r.opts.finalScore(access, sim(v.Embedding, run.qvec))
+	c, ok := run.cands[v.ID]
+	if !ok {
+		run.cands[v.ID] = &candidate{Node: v, Access: access, Score: score, Depth: depth, Root: root}
+		run.trace.FirstDepth[v.ID] = depth
+		return true
+	}
+	if score > c.Score {
+		c.Access, c.Score = access, score
+	}
+	if depth < c.Depth {
+		c.Depth = depth
+		run.trace.FirstDepth[v.ID] = depth
+	}
+	return false
+}
+
+// embed returns the embedding of each text, embedding only those not seen in this recall.
+func (r *Retriever) embed(ctx context.Context, run *run, texts ...string) ([][]float32, error) {
+	var missing []string
+	seen := map[string]bool{}
+	for _, t := range texts {
+		if _, ok := run.vectors[t]; !ok && t != "" && !seen[t] {
+			missing = append(missing, t)
+			seen[t] = true
+		}
+	}
+	if len(missing) > 0 {
+		vecs, err := r.emb.Embed(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		for i, t := range missing {
+			run.vectors[t] = vecs[i]
+		}
+	}
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = run.vectors[t]
+	}
+	return out, nil
+}
+
+// validPlans keeps the well-formed plans; none left is one hybrid plan of the query.
+func validPlans(plans []realm.Plan, query string) []realm.Plan {
+	var out []realm.Plan
+	for _, p := range plans {
+		if !p.Mode.Valid() {
+			continue
+		}
+		if p.Query == "" {
+			p.Query = query
+		}
+		var types []realm.NodeType
+		for _, t := range p.Types {
+			if t.Valid() {
+				types = append(types, t)
+			}
+		}
+		p.Types = types
+		out = append(out, p)
+	}
+	if len(out) == 0 {
+		out = []realm.Plan{{Query: query, Mode: realm.HybridMatch}}
+	}
+	return out
+}

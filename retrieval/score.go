@@ -1,0 +1,96 @@
+package retrieval
+
+import (
+	"math"
+	"time"
+
+	"github.com/realm-memory/realm"
+)
+
+// sim is the cosine of a and b clipped to [0, 1]; 0 when either is empty or of
+// different lengths.
+func sim(a, b []float32) float64 {
+	if len(a) == 0 || len(a) != len(b) {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += x * y
+		na += x * x
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return clip01(dot / math.Sqrt(na*nb))
+}
+
+func clip01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
+
+// hybridScore combines the two seed signals (REALM.md §3.1):
+// 0.6·vector + 0.4·keyword, the keyword score normalised to [0, 1] within the result set.
+func (o Options) hybridScore(vector, keywordNorm float64) float64 {
+	return o.HybridVector*vector + o.HybridKeyword*keywordNorm
+}
+
+// edgeScore scores crossing edge e from u to v while expanding (REALM.md §3.2):
+// score(e) = clip(0.6·sim(r, v) + 0.4·w_e + δ_temporal, 0, 1), δ_temporal = −decay penalty.
+func (o Options) edgeScore(simRV, weight, penalty float64) float64 {
+	return clip01(o.EdgeSimilarity*simRV + o.EdgeWeight*weight - penalty)
+}
+
+// pathScore is the mean hop score minus 0.03 per extra hop (REALM.md §3.2, path_search).
+func (o Options) pathScore(hops []float64) float64 {
+	var sum float64
+	for _, h := range hops {
+		sum += h
+	}
+	return sum/float64(len(hops)) - o.HopPenalty*float64(len(hops)-1)
+}
+
+// accessScore of a node reached by expansion (REALM.md §3.3):
+// s_acc(v) = β·sim(q, edge description or v) + (1−β)·w_e − decay(t_v), β = 0.6.
+func (o Options) accessScore(simQ, weight, penalty float64) float64 {
+	return o.Beta*simQ + (1-o.Beta)*weight - penalty
+}
+
+// finalScore (REALM.md §3.3): Score(v) = α·s_acc(v) + (1−α)·sim(v, q), α = 0.8.
+func (o Options) finalScore(access, simVQ float64) float64 {
+	return o.Alpha*access + (1-o.Alpha)*simVQ
+}
+
+// decayPenalty applies a temporal decay to node n (REALM.md §3.2): drop reports that hard
+// decay (outside the window) or missing_time=drop excludes it; otherwise penalty is the
+// soft decay, 0.05 per delta_t of distance beyond the window [Time − Δt, Time + Δt]
+// (continuous), capped at 0.3. No decay, or a node inside the window, has penalty 0.
+func (o Options) decayPenalty(d *realm.TemporalDecay, n realm.Node) (penalty float64, drop bool) {
+	if d == nil || d.Time.IsZero() {
+		return 0, false
+	}
+	if n.TStart == nil {
+		return 0, d.MissingTime == realm.MissingTimeDrop
+	}
+	start, end := *n.TStart, *n.TStart
+	if n.TEnd != nil && n.TEnd.After(start) {
+		end = *n.TEnd
+	}
+	dt := d.DeltaT
+	if dt <= 0 {
+		dt = 24 * time.Hour
+	}
+	lo, hi := d.Time.Add(-dt), d.Time.Add(dt)
+	var dist time.Duration
+	switch {
+	case end.Before(lo):
+		dist = lo.Sub(end)
+	case start.After(hi):
+		dist = start.Sub(hi)
+	default:
+		return 0, false
+	}
+	if d.Mode == realm.DecayHard {
+		return 0, true
+	}
+	return math.Min(o.DecayCap, o.DecayStep*float64(dist)/float64(dt)), false
+}

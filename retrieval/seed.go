@@ -1,0 +1,195 @@
+package retrieval
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+)
+
+// Seed relaxation steps recorded in the trace, per plan (REALM.md §3.1, soft type filter).
+const (
+	RelaxNone      = "none"      // types and threshold held
+	RelaxThreshold = "threshold" // nothing passed the threshold: it was dropped
+	RelaxTypes     = "types"     // nothing of the types either: they were dropped
+	RelaxFallback  = "fallback"  // no plan found anything: a query_match plan without filters ran
+)
+
+// seed runs every plan and merges their seeds by id, keeping the best score
+// (REALM.md §3.1). A seed's access score is its seed score (§3.3).
+func (r *Retriever) seed(ctx context.Context, run *run) error {
+	texts := []string{run.query}
+	for _, p := range run.plans {
+		texts = append(texts, p.Query)
+	}
+	vecs, err := r.embed(ctx, run, texts...)
+	if err != nil {
+		return err
+	}
+	run.qvec = vecs[0]
+
+	inSpace, total, err := r.store.SpaceSize(ctx, run.space)
+	if err != nil {
+		return err
+	}
+	if inSpace == 0 {
+		return nil
+	}
+	fetch := r.opts.SeedCandidates * int((total+inSpace-1)/inSpace) * 2
+	exact := inSpace <= r.opts.ExactScanMax || fetch > r.opts.IndexFetchMax
+	run.trace.SeedMethod = realm.SeedVectorIndex
+	if exact {
+		run.trace.SeedMethod = realm.SeedExactScan
+	}
+
+	best := map[string]float64{}
+	for i, p := range run.plans {
+		seeds, relax, err := r.runPlan(ctx, run, p, vecs[i+1], exact, fetch)
+		if err != nil {
+			return err
+		}
+		run.trace.PlanRelaxation = append(run.trace.PlanRelaxation, relax)
+		for _, s := range seeds {
+			run.nodes[s.Node.ID] = s.Node
+			if old, ok := best[s.Node.ID]; !ok || s.Score > old {
+				best[s.Node.ID] = s.Score
+			}
+		}
+	}
+	if len(best) == 0 {
+		// Seed retrieval never returns an empty set on a non-empty space (REALM.md §3.1):
+		// the plans' filters (a time range, keywords only) left nothing, so the query
+		// itself is matched against everything.
+		fallback := realm.Plan{Query: run.query, Mode: realm.QueryMatch}
+		seeds, _, err := r.runPlan(ctx, run, fallback, run.qvec, exact, fetch)
+		if err != nil {
+			return err
+		}
+		run.plans = append(run.plans, fallback)
+		run.trace.Plans = run.plans
+		run.trace.PlanRelaxation = append(run.trace.PlanRelaxation, RelaxFallback)
+		for _, s := range seeds {
+			run.nodes[s.Node.ID] = s.Node
+			best[s.Node.ID] = s.Score
+		}
+	}
+	for id, score := range best {
+		r.admit(run, run.nodes[id], score, 0, id)
+		run.trace.Seeds = append(run.trace.Seeds, realm.ScoredID{ID: id, Score: score})
+	}
+	sortScored(run.trace.Seeds)
+	return nil
+}
+
+// runPlan returns one plan's seeds with the soft type filter (REALM.md §3.1): if types
+// and the score threshold leave nothing, the threshold is dropped; if still nothing,
+// the types are.
+func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []float32, exact bool, fetch int) ([]cypher.ScoredMemory, string, error) {
+	found, err := r.planCandidates(ctx, run.space, p, p.Types, qvec, exact, fetch)
+	if err != nil {
+		return nil, "", err
+	}
+	var above []cypher.ScoredMemory
+	for _, s := range found {
+		if s.Score >= r.opts.SeedMinScore {
+			above = append(above, s)
+		}
+	}
+	if len(above) > 0 {
+		return topScored(above, r.opts.SeedsPerPlan), RelaxNone, nil
+	}
+	if len(found) > 0 || len(p.Types) == 0 {
+		return topScored(found, r.opts.SeedsPerPlan), RelaxThreshold, nil
+	}
+	found, err = r.planCandidates(ctx, run.space, p, nil, qvec, exact, fetch)
+	if err != nil {
+		return nil, "", err
+	}
+	return topScored(found, r.opts.SeedsPerPlan), RelaxTypes, nil
+}
+
+// planCandidates scores the candidates of one plan by its matching mode, best first:
+// query_match by sim(Q, v); keywords_match by the keyword score normalised to [0, 1]
+// within the result set (divided by the best); hybrid_match by 0.6·sim(Q, v) + 0.4·that
+// keyword score, over the union of both result sets, with τ enforced (REALM.md §3.1).
+func (r *Retriever) planCandidates(ctx context.Context, space string, p realm.Plan, types []realm.NodeType, qvec []float32, exact bool, fetch int) ([]cypher.ScoredMemory, error) {
+	q := cypher.SeedQuery{Embedding: qvec, Keywords: p.Keywords, Types: types, Limit: r.opts.SeedCandidates}
+	if len(q.Keywords) == 0 {
+		q.Keywords = strings.Fields(p.Query)
+	}
+	if p.Mode == realm.HybridMatch {
+		q.TimeRange = p.TimeRange
+	}
+	nodes := map[string]realm.Node{}
+	var vector []cypher.ScoredMemory
+	if p.Mode != realm.KeywordsMatch {
+		var err error
+		if exact {
+			vector, err = r.store.SeedByExactScan(ctx, space, q)
+		} else {
+			vector, err = r.store.SeedByVectorIndex(ctx, space, q, fetch)
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range vector {
+			nodes[s.Node.ID] = s.Node
+		}
+	}
+	keyword := map[string]float64{}
+	if p.Mode != realm.QueryMatch {
+		hits, err := r.store.SeedByFullText(ctx, space, q)
+		if err != nil {
+			return nil, err
+		}
+		var maxScore float64
+		for _, s := range hits {
+			maxScore = max(maxScore, s.Score)
+		}
+		for _, s := range hits {
+			nodes[s.Node.ID] = s.Node
+			if maxScore > 0 {
+				keyword[s.Node.ID] = s.Score / maxScore
+			}
+		}
+	}
+	out := make([]cypher.ScoredMemory, 0, len(nodes))
+	for id, n := range nodes {
+		var score float64
+		switch p.Mode {
+		case realm.QueryMatch:
+			score = sim(qvec, n.Embedding)
+		case realm.KeywordsMatch:
+			score = keyword[id]
+		default:
+			score = r.opts.hybridScore(sim(qvec, n.Embedding), keyword[id])
+		}
+		out = append(out, cypher.ScoredMemory{Node: n, Score: score})
+	}
+	return topScored(out, len(out)), nil
+}
+
+// topScored sorts best first (ties by id) and keeps n.
+func topScored(s []cypher.ScoredMemory, n int) []cypher.ScoredMemory {
+	sort.Slice(s, func(i, j int) bool {
+		if s[i].Score != s[j].Score {
+			return s[i].Score > s[j].Score
+		}
+		return s[i].Node.ID < s[j].Node.ID
+	})
+	if len(s) > n {
+		s = s[:n]
+	}
+	return s
+}
+
+func sortScored(s []realm.ScoredID) {
+	sort.Slice(s, func(i, j int) bool {
+		if s[i].Score != s[j].Score {
+			return s[i].Score > s[j].Score
+		}
+		return s[i].ID < s[j].ID
+	})
+}
