@@ -1,0 +1,350 @@
+package cypher
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/realm-memory/realm"
+)
+
+// EditBatch is the validated edits of one reconsolidation (REALM.md §4.4).
+type EditBatch struct {
+	ReconsolidationID string
+	TraceID           string
+	Source            string // realm.EditSourceAuto or realm.EditSourceFeedback
+	Time              time.Time
+	Edits             []realm.EditProposal
+	// NewWeight is the update rule (REALM.md §4.3, owned by the reconsolidation package):
+	// the weight of an edge after action with confidence c, from its weight old as read
+	// under the edge's write lock (old is ignored for add).
+	NewWeight func(action realm.EditAction, old, c float64) float64
+}
+
+// ApplyEdits applies every edit of b in one write transaction and logs each change of a
+// directed edge as an (:Edit) of the space; it returns the logged edits in order.
+//
+// The memories the batch touches are locked first, in id order, then each edge is read
+// under its lock and its new weight computed from that value, so concurrent
+// reconsolidations of overlapping subgraphs lose no update; an add MERGEs on the pair
+// and type under those locks, so two concurrent adds write one edge. The driver retries
+// the whole transaction on a deadlock. A symmetric predicate's edit changes both
+// directions. An edit whose edge no longer exists, or an add whose edge already exists,
+// is skipped and not logged.
+func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]realm.Edit, error) {
+	if b.NewWeight == nil {
+		return nil, fmt.Errorf("apply edits: no update rule")
+	}
+	ops := directedEdits(b.Edits)
+	if len(ops) == 0 {
+		return nil, nil
+	}
+	for _, op := range ops {
+		if !op.Predicate.Valid() || !op.Action.Valid() {
+			return nil, realm.Errorf(realm.EInvalid, "edit %s→%s: action %q, predicate %q", op.From, op.To, op.Action, op.Predicate)
+		}
+	}
+	now := b.Time.UTC()
+	var applied []realm.Edit
+	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		applied = nil // the driver may run this again after a deadlock
+		if _, err := collect(ctx, tx, qEditLockMemories, map[string]any{"space": space, "ids": memoryIDsOf(ops)}); err != nil {
+			return nil, err
+		}
+		for _, op := range ops {
+			edits, err := applyEdit(ctx, tx, space, op, b, now)
+			if err != nil {
+				return nil, err
+			}
+			applied = append(applied, edits...)
+		}
+		if len(applied) == 0 {
+			return nil, nil
+		}
+		rows := make([]any, len(applied))
+		for i := range applied {
+			applied[i].ID = uuid.NewString()
+			applied[i].Space = space
+			applied[i].TraceID = b.TraceID
+			applied[i].ReconsolidationID = b.ReconsolidationID
+			applied[i].Source = b.Source
+			applied[i].Time = now
+			rows[i] = editRow(applied[i], i)
+		}
+		_, err := collect(ctx, tx, qEditLog, map[string]any{"space": space, "edits": rows})
+		return nil, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return applied, nil
+}
+
+// applyEdit applies one directed edit inside tx and returns what to log.
+func applyEdit(ctx context.Context, tx neo4j.ManagedTransaction, space string, op realm.EditProposal, b EditBatch, now time.Time) ([]realm.Edit, error) {
+	logged := realm.Edit{From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence}
+	if op.Action == realm.EditAdd {
+		description := op.Reason
+		if description == "" {
+			description = "added by reconsolidation"
+		}
+		w := b.NewWeight(realm.EditAdd, 0, op.Confidence)
+		recs, err := collect(ctx, tx, qEditEdgeAdd, map[string]any{
+			"space": space, "from": op.From, "to": op.To, "type": op.Predicate.RelType(),
+			"edge_id": uuid.NewString(), "layer": op.Predicate.Layer(), "description": description,
+			"weight": w, "confidence": op.Confidence, "now": now,
+		})
+		if err != nil || len(recs) == 0 || !boolean(recs[0], "created") {
+			return nil, err
+		}
+		logged.EdgeID, logged.NewWeight = str(recs[0], "edge_id"), float(recs[0], "weight")
+		return []realm.Edit{logged}, nil
+	}
+	recs, err := collect(ctx, tx, qEditEdgeRead, map[string]any{
+		"space": space, "from": op.From, "to": op.To, "type": op.Predicate.RelType(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []realm.Edit
+	for _, r := range recs {
+		old := float(r, "weight")
+		e := logged
+		e.EdgeID, e.OldWeight, e.NewWeight = str(r, "edge_id"), &old, b.NewWeight(op.Action, old, op.Confidence)
+		if err := setWeight(ctx, tx, space, e.From, e.To, e.Predicate, e.EdgeID, e.NewWeight, now); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+func setWeight(ctx context.Context, tx neo4j.ManagedTransaction, space, from, to string, p realm.Predicate, edgeID string, w float64, now time.Time) error {
+	_, err := collect(ctx, tx, qEditEdgeSetWeight, map[string]any{
+		"space": space, "from": from, "to": to, "type": p.RelType(), "edge_id": edgeID, "weight": w, "now": now,
+	})
+	return err
+}
+
+// directedEdits expands each symmetric edit into its two directions.
+func directedEdits(edits []realm.EditProposal) []realm.EditProposal {
+	var out []realm.EditProposal
+	for _, e := range edits {
+		out = append(out, e)
+		if e.Predicate.Symmetric() && e.From != e.To {
+			rev := e
+			rev.From, rev.To = e.To, e.From
+			out = append(out, rev)
+		}
+	}
+	return out
+}
+
+// memoryIDsOf returns the distinct ends of ops, sorted: every transaction locks in this
+// order.
+func memoryIDsOf(ops []realm.EditProposal) []string {
+	var ids []string
+	for _, op := range ops {
+		ids = append(ids, op.From, op.To)
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
+}
+
+func editRow(e realm.Edit, seq int) map[string]any {
+	row := map[string]any{
+		"id": e.ID, "trace_id": e.TraceID, "reconsolidation_id": e.ReconsolidationID, "seq": int64(seq),
+		"edge_id": e.EdgeID, "from": e.From, "to": e.To, "predicate": string(e.Predicate),
+		"action": string(e.Action), "confidence": e.Confidence, "old_weight": nil,
+		"new_weight": e.NewWeight, "created_at": e.Time, "source": e.Source,
+	}
+	if e.OldWeight != nil {
+		row["old_weight"] = *e.OldWeight
+	}
+	return row
+}
+
+// RevertReconsolidation undoes the reconsolidation that id names (its id, or the id of one
+// of its edits) in one write transaction: every edge it strengthened or weakened gets
+// back the exact weight it had before (old_weight, a float64 stored as is), every edge it
+// added is deleted, and its edits are marked reverted. It returns the edits it reverted:
+// none when they all were already (reverting twice is a no-op). A later reconsolidation's
+// change of the same edge is overwritten. ENotFound when the space logged no such edit.
+func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now time.Time) ([]realm.Edit, error) {
+	var reverted []realm.Edit
+	found := false
+	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		reverted, found = nil, false
+		recs, err := collect(ctx, tx, qEditOfReconsolidation, map[string]any{"space": space, "id": id})
+		if err != nil || len(recs) == 0 {
+			return nil, err
+		}
+		found = true
+		var todo []realm.Edit // latest first, so an edge edited twice ends at its first old weight
+		for _, r := range recs {
+			if e := editFromProps(propsOf(r, "edit")); !e.Reverted {
+				todo = append(todo, e)
+			}
+		}
+		if len(todo) == 0 {
+			return nil, nil
+		}
+		var ops []realm.EditProposal
+		for _, e := range todo {
+			ops = append(ops, realm.EditProposal{From: e.From, To: e.To})
+		}
+		if _, err := collect(ctx, tx, qEditLockMemories, map[string]any{"space": space, "ids": memoryIDsOf(ops)}); err != nil {
+			return nil, err
+		}
+		var ids []string
+		for _, e := range todo {
+			if e.Action == realm.EditAdd {
+				_, err = collect(ctx, tx, qEditEdgeDelete, map[string]any{
+					"space": space, "from": e.From, "to": e.To, "type": e.Predicate.RelType(), "edge_id": e.EdgeID,
+				})
+			} else if e.OldWeight != nil {
+				err = setWeight(ctx, tx, space, e.From, e.To, e.Predicate, e.EdgeID, *e.OldWeight, now.UTC())
+			}
+			if err != nil {
+				return nil, err
+			}
+			ids = append(ids, e.ID)
+		}
+		if _, err := collect(ctx, tx, qEditMarkReverted, map[string]any{"space": space, "ids": ids, "now": now.UTC()}); err != nil {
+			return nil, err
+		}
+		reverted = todo
+		return nil, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, realm.Errorf(realm.ENotFound, "no edit or reconsolidation %q in space %q", id, space)
+	}
+	for i := range reverted {
+		t := now.UTC()
+		reverted[i].Reverted, reverted[i].RevertedAt = true, &t
+	}
+	return reverted, nil
+}
+
+// ListEdits returns the logged edits of a space that f selects, newest first.
+func (s *Store) ListEdits(ctx context.Context, space string, f realm.EditFilter) ([]realm.Edit, error) {
+	limit := f.Limit
+	if limit <= 0 {
+		limit = realm.DefaultEditLimit
+	}
+	limit = min(limit, realm.MaxEditLimit)
+	var since any
+	if !f.Since.IsZero() {
+		since = f.Since.UTC()
+	}
+	recs, err := s.read(ctx, qEditList, map[string]any{
+		"space": space, "trace_id": f.TraceID, "node_id": f.NodeID, "since": since, "limit": int64(limit),
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]realm.Edit, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, editFromProps(propsOf(r, "edit")))
+	}
+	return out, nil
+}
+
+// EditStats counts the logged edits of a space by action; reverted edits are counted
+// apart.
+func (s *Store) EditStats(ctx context.Context, space string) (realm.EditStats, error) {
+	var st realm.EditStats
+	recs, err := s.read(ctx, qEditStats, map[string]any{"space": space})
+	if err != nil {
+		return st, err
+	}
+	for _, r := range recs {
+		n := num(r, "edits")
+		if boolean(r, "reverted") {
+			st.Reverted += n
+			continue
+		}
+		switch realm.EditAction(str(r, "action")) {
+		case realm.EditAdd:
+			st.Added += n
+		case realm.EditStrengthen:
+			st.Strengthened += n
+		case realm.EditWeaken:
+			st.Weakened += n
+		}
+	}
+	recs, err = s.read(ctx, qEditReconsolidationCount, map[string]any{"space": space})
+	if err != nil {
+		return st, err
+	}
+	if len(recs) > 0 {
+		st.Reconsolidations = num(recs[0], "reconsolidations")
+	}
+	return st, nil
+}
+
+// EdgeWeightHistogram counts the memory edges of a space in bins equal bins of weight
+// over [0, 1]; out[i] counts the weights in [i/bins, (i+1)/bins), the last bin closed.
+func (s *Store) EdgeWeightHistogram(ctx context.Context, space string, bins int) ([]int64, error) {
+	if bins <= 0 || bins > 1000 {
+		return nil, realm.Errorf(realm.EInvalid, "bins must be between 1 and 1000")
+	}
+	recs, err := s.read(ctx, qEdgeWeightHistogram, map[string]any{
+		"space": space, "types": relTypes(realm.Predicates), "bins": int64(bins),
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int64, bins)
+	for _, r := range recs {
+		if b := num(r, "bin"); b >= 0 && b < int64(bins) {
+			out[b] += num(r, "edges")
+		}
+	}
+	return out, nil
+}
+
+// DeleteEdits deletes the edit log of a space: when the space is removed, and after tests.
+func (s *Store) DeleteEdits(ctx context.Context, space string) error {
+	_, err := s.write(ctx, qEditDeleteSpace, map[string]any{"space": space})
+	return err
+}
+
+func editFromProps(p map[string]any) realm.Edit {
+	e := realm.Edit{
+		ID:                propString(p, "id"),
+		Space:             propString(p, "space"),
+		TraceID:           propString(p, "trace_id"),
+		ReconsolidationID: propString(p, "reconsolidation_id"),
+		EdgeID:            propString(p, "edge_id"),
+		From:              propString(p, "from"),
+		To:                propString(p, "to"),
+		Predicate:         realm.Predicate(propString(p, "predicate")),
+		Action:            realm.EditAction(propString(p, "action")),
+		Confidence:        propFloat(p, "confidence"),
+		NewWeight:         propFloat(p, "new_weight"),
+		Source:            propString(p, "source"),
+		RevertedAt:        propTime(p, "reverted_at"),
+	}
+	if w, ok := p["old_weight"].(float64); ok {
+		e.OldWeight = &w
+	}
+	if t := propTime(p, "created_at"); t != nil {
+		e.Time = *t
+	}
+	e.Reverted, _ = p["reverted"].(bool)
+	return e
+}
+
+func boolean(r *neo4j.Record, key string) bool {
+	v, _ := r.Get(key)
+	b, _ := v.(bool)
+	return b
+}

@@ -1,0 +1,374 @@
+package cypher_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// editTestRule is the update rule of REALM.md §4.3 with γ = 0.8, η = 0.5, w_min = 0.05,
+// written out here so that the store's tests do not depend on the reconsolidation package.
+func editTestRule(action realm.EditAction, old, c float64) float64 {
+	const gamma, eta, wMin = 0.8, 0.5, 0.05
+	var w float64
+	switch action {
+	case realm.EditAdd:
+		w = gamma * c
+	case realm.EditStrengthen:
+		w = old + eta*c*(1-old)
+	case realm.EditWeaken:
+		w = old - eta*c*(old-wMin)
+	}
+	return min(max(w, wMin), 1)
+}
+
+// editGraph writes n memories into a fresh space, and edges between them given as
+// (from index, to index, predicate, weight); it returns the space and the memory ids.
+func editGraph(t *testing.T, s *cypher.Store, n int, edges ...editTestEdge) (string, []string) {
+	t.Helper()
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() {
+		_ = s.RemoveFixture(context.WithoutCancel(ctx), space)
+		_ = s.DeleteEdits(context.WithoutCancel(ctx), space)
+	})
+	var nodes []realm.Node
+	var ids []string
+	for i := range n {
+		id := uuid.NewString()
+		ids = append(ids, id)
+		nodes = append(nodes, realm.Node{ID: id, Type: realm.Event, Name: fmt.Sprintf("m%d", i), Content: fmt.Sprintf("memory %d", i)})
+	}
+	var es []realm.Edge
+	for _, e := range edges {
+		es = append(es, realm.Edge{ID: uuid.NewString(), From: ids[e.from], To: ids[e.to], Predicate: e.p, Weight: e.w})
+	}
+	if err := s.PutMemories(ctx, space, nodes, es); err != nil {
+		t.Fatal(err)
+	}
+	return space, ids
+}
+
+type editTestEdge struct {
+	from, to int
+	p        realm.Predicate
+	w        float64
+}
+
+// edgeWeights maps "from>to>predicate" to the weight of every edge among ids.
+func edgeWeights(t *testing.T, s *cypher.Store, space string, ids []string) map[string][]float64 {
+	t.Helper()
+	edges, err := s.InducedEdges(context.Background(), space, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]float64{}
+	for _, e := range edges {
+		k := e.From + ">" + e.To + ">" + string(e.Predicate)
+		out[k] = append(out[k], e.Weight)
+	}
+	return out
+}
+
+func edgeKey(from, to string, p realm.Predicate) string { return from + ">" + to + ">" + string(p) }
+
+func batch(trace string, edits ...realm.EditProposal) cypher.EditBatch {
+	return cypher.EditBatch{
+		ReconsolidationID: uuid.NewString(), TraceID: trace, Source: realm.EditSourceFeedback,
+		Time: time.Now(), Edits: edits, NewWeight: editTestRule,
+	}
+}
+
+func TestApplyEdits(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	t.Run("OK", func(t *testing.T) {
+		space, ids := editGraph(t, s, 3,
+			editTestEdge{0, 1, realm.Precedes, 0.5},
+			editTestEdge{1, 2, realm.Correlates, 0.4}, // symmetric: the fixture writes 2→1 too
+		)
+		b := batch("trace-1",
+			realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1},
+			realm.EditProposal{From: ids[1], To: ids[2], Action: realm.EditWeaken, Predicate: realm.Correlates, Confidence: 0.8},
+			realm.EditProposal{From: ids[0], To: ids[2], Action: realm.EditAdd, Predicate: realm.Precedes, Confidence: 0.9},
+		)
+		applied, err := s.ApplyEdits(ctx, space, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// strengthen: 0.5 + 0.5·1·0.5 = 0.75; weaken: 0.4 − 0.5·0.8·0.35 = 0.26 (both
+		// directions); add: 0.8·0.9 = 0.72.
+		want := map[string]float64{
+			edgeKey(ids[0], ids[1], realm.Precedes):   0.75,
+			edgeKey(ids[1], ids[2], realm.Correlates): 0.26,
+			edgeKey(ids[2], ids[1], realm.Correlates): 0.26,
+			edgeKey(ids[0], ids[2], realm.Precedes):   0.72,
+		}
+		got := edgeWeights(t, s, space, ids)
+		for k, w := range want {
+			if len(got[k]) != 1 || math.Abs(got[k][0]-w) > 1e-12 {
+				t.Errorf("edge %s: weights %v, want [%g]", k, got[k], w)
+			}
+		}
+		if len(applied) != 4 {
+			t.Fatalf("%d edits logged, want 4 (weaken of a symmetric edge counts twice): %+v", len(applied), applied)
+		}
+		listed, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: "trace-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(listed) != 4 {
+			t.Fatalf("listed %d edits, want 4", len(listed))
+		}
+		for _, e := range listed {
+			if e.ReconsolidationID != b.ReconsolidationID || e.Source != realm.EditSourceFeedback || e.Space != space || e.EdgeID == "" || e.Time.IsZero() {
+				t.Errorf("edit logged as %+v", e)
+			}
+			if (e.Action == realm.EditAdd) != (e.OldWeight == nil) {
+				t.Errorf("%s edit has old weight %v", e.Action, e.OldWeight)
+			}
+			if e.Action == realm.EditStrengthen && (*e.OldWeight != 0.5 || e.NewWeight != 0.75) {
+				t.Errorf("strengthen logged %v → %v, want 0.5 → 0.75", *e.OldWeight, e.NewWeight)
+			}
+		}
+		byNode, _ := s.ListEdits(ctx, space, realm.EditFilter{NodeID: ids[0]})
+		future, _ := s.ListEdits(ctx, space, realm.EditFilter{Since: time.Now().Add(time.Hour)})
+		if len(byNode) != 2 || len(future) != 0 {
+			t.Errorf("filters: %d edits touch m0 (want 2), %d in the future (want 0)", len(byNode), len(future))
+		}
+		st, err := s.EditStats(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st != (realm.EditStats{Reconsolidations: 1, Added: 1, Strengthened: 1, Weakened: 2}) {
+			t.Errorf("stats %+v", st)
+		}
+		hist, err := s.EdgeWeightHistogram(ctx, space, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hist[2] != 2 || hist[7] != 2 { // 0.26, 0.26; 0.72, 0.75
+			t.Errorf("histogram %v", hist)
+		}
+	})
+	t.Run("AddExistingSkipped", func(t *testing.T) {
+		space, ids := editGraph(t, s, 2, editTestEdge{0, 1, realm.Precedes, 0.5})
+		applied, err := s.ApplyEdits(ctx, space, batch("t", realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditAdd, Predicate: realm.Precedes, Confidence: 1}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := edgeWeights(t, s, space, ids)[edgeKey(ids[0], ids[1], realm.Precedes)]; len(applied) != 0 || len(got) != 1 || got[0] != 0.5 {
+			t.Errorf("add over an existing edge: %d edits, weights %v", len(applied), got)
+		}
+	})
+}
+
+// TestApplyEditsConcurrent: strengthens commute, so 50 concurrent reconsolidations over
+// overlapping edges must end at w = 1 − (1−w0)·Π(1−η·c_i) whatever their order; and 20
+// concurrent adds of one edge write it once.
+func TestApplyEditsConcurrent(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	t.Run("Strengthen", func(t *testing.T) {
+		var edges []editTestEdge
+		for i := range 5 {
+			edges = append(edges, editTestEdge{i, i + 1, realm.Precedes, 0.1 + 0.05*float64(i)})
+		}
+		space, ids := editGraph(t, s, 6, edges...)
+		remaining := make([]float64, len(edges)) // Π(1−η·c_i) per edge
+		for i := range remaining {
+			remaining[i] = 1
+		}
+		var batches []cypher.EditBatch
+		for k := range 50 {
+			var edits []realm.EditProposal
+			for j := range 3 { // edges k, k+1, k+2 (mod 5): every pair of batches may overlap
+				i := (k + j) % len(edges)
+				c := 0.1 + 0.3*float64((k*7+j)%10)/10
+				edits = append(edits, realm.EditProposal{From: ids[i], To: ids[i+1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: c})
+				remaining[i] *= 1 - 0.5*c
+			}
+			batches = append(batches, batch(fmt.Sprintf("trace-%d", k), edits...))
+		}
+		var wg sync.WaitGroup
+		errs := make([]error, len(batches))
+		for k := range batches {
+			wg.Add(1)
+			go func() { defer wg.Done(); _, errs[k] = s.ApplyEdits(ctx, space, batches[k]) }()
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := edgeWeights(t, s, space, ids)
+		for i, e := range edges {
+			want := 1 - (1-e.w)*remaining[i]
+			w := got[edgeKey(ids[i], ids[i+1], realm.Precedes)]
+			if len(w) != 1 || math.Abs(w[0]-want) > 1e-12 {
+				t.Errorf("edge %d: weight %v, want %.15f", i, w, want)
+			}
+		}
+		st, err := s.EditStats(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Strengthened != 150 || st.Reconsolidations != 50 {
+			t.Errorf("stats %+v, want 150 strengthens in 50 reconsolidations", st)
+		}
+	})
+	t.Run("AddOnce", func(t *testing.T) {
+		space, ids := editGraph(t, s, 2)
+		var wg sync.WaitGroup
+		errs := make([]error, 20)
+		logged := make([]int, 20)
+		for k := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				applied, err := s.ApplyEdits(ctx, space, batch("t", realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditAdd, Predicate: realm.Correlates, Confidence: 0.9}))
+				errs[k], logged[k] = err, len(applied)
+			}()
+		}
+		wg.Wait()
+		total := 0
+		for k, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+			total += logged[k]
+		}
+		got := edgeWeights(t, s, space, ids)
+		if len(got[edgeKey(ids[0], ids[1], realm.Correlates)]) != 1 || len(got[edgeKey(ids[1], ids[0], realm.Correlates)]) != 1 {
+			t.Errorf("after 20 concurrent adds: %v, want one edge each way", got)
+		}
+		if total != 2 {
+			t.Errorf("%d add edits logged, want 2 (one per direction)", total)
+		}
+	})
+}
+
+func TestRevertReconsolidation(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space, ids := editGraph(t, s, 3,
+		editTestEdge{0, 1, realm.Precedes, 0.1 + 0.2}, // 0.30000000000000004: bits matter
+		editTestEdge{1, 2, realm.Implies, 1.0 / 3},
+	)
+	before := edgeWeights(t, s, space, ids)
+	first := batch("t1",
+		realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 0.7},
+		realm.EditProposal{From: ids[1], To: ids[2], Action: realm.EditWeaken, Predicate: realm.Implies, Confidence: 0.3},
+		realm.EditProposal{From: ids[0], To: ids[2], Action: realm.EditAdd, Predicate: realm.Correlates, Confidence: 0.6},
+	)
+	applied, err := s.ApplyEdits(ctx, space, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := batch("t1", realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 0.9})
+	if _, err := s.ApplyEdits(ctx, space, second); err != nil {
+		t.Fatal(err)
+	}
+	afterSecond := edgeWeights(t, s, space, ids)[edgeKey(ids[0], ids[1], realm.Precedes)][0]
+
+	t.Run("OK", func(t *testing.T) {
+		// Revert the second by the id of its one edit: back to the first's weights.
+		listed, _ := s.ListEdits(ctx, space, realm.EditFilter{Limit: 1})
+		if len(listed) != 1 || listed[0].ReconsolidationID != second.ReconsolidationID {
+			t.Fatalf("newest edit %+v, want the second reconsolidation's", listed)
+		}
+		reverted, err := s.RevertReconsolidation(ctx, space, listed[0].ID, time.Now())
+		if err != nil || len(reverted) != 1 {
+			t.Fatalf("revert second: %d edits, %v", len(reverted), err)
+		}
+		w := edgeWeights(t, s, space, ids)[edgeKey(ids[0], ids[1], realm.Precedes)][0]
+		if math.Float64bits(w) != math.Float64bits(*reverted[0].OldWeight) || w == afterSecond {
+			t.Errorf("after revert of the second: %v, want %v", w, *reverted[0].OldWeight)
+		}
+		// Revert the first by its reconsolidation id: the weights of before, to the bit.
+		reverted, err = s.RevertReconsolidation(ctx, space, first.ReconsolidationID, time.Now())
+		if err != nil || len(reverted) != len(applied) {
+			t.Fatalf("revert first: %d edits (want %d), %v", len(reverted), len(applied), err)
+		}
+		after := edgeWeights(t, s, space, ids)
+		if len(after) != len(before) {
+			t.Errorf("edges after revert %v, before %v (the added edge must be gone)", after, before)
+		}
+		for k, ws := range before {
+			if len(after[k]) != 1 || math.Float64bits(after[k][0]) != math.Float64bits(ws[0]) {
+				t.Errorf("edge %s: %v after revert, %v before", k, after[k], ws)
+			}
+		}
+		st, _ := s.EditStats(ctx, space)
+		if st.Reverted != int64(len(applied)+1) || st.Strengthened+st.Weakened+st.Added != 0 {
+			t.Errorf("stats after revert %+v", st)
+		}
+	})
+	t.Run("Twice", func(t *testing.T) {
+		reverted, err := s.RevertReconsolidation(ctx, space, first.ReconsolidationID, time.Now())
+		if err != nil || len(reverted) != 0 {
+			t.Fatalf("second revert: %d edits, %v; want a no-op", len(reverted), err)
+		}
+		after := edgeWeights(t, s, space, ids)
+		for k, ws := range before {
+			if math.Float64bits(after[k][0]) != math.Float64bits(ws[0]) {
+				t.Errorf("edge %s moved on a second revert", k)
+			}
+		}
+	})
+	t.Run("ErrNotFound", func(t *testing.T) {
+		_, err := s.RevertReconsolidation(ctx, space, "no-such-id", time.Now())
+		if realm.ErrorCode(err) != realm.ENotFound {
+			t.Errorf("got %v, want not_found", err)
+		}
+	})
+}
+
+// TestEditsTenancy: edits of space A never touch space B.
+func TestEditsTenancy(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	spaceA, a := editGraph(t, s, 2, editTestEdge{0, 1, realm.Precedes, 0.5})
+	spaceB, b := editGraph(t, s, 2, editTestEdge{0, 1, realm.Precedes, 0.5})
+	// Space A's reconsolidation naming B's memories changes nothing.
+	applied, err := s.ApplyEdits(ctx, spaceA, batch("t",
+		realm.EditProposal{From: b[0], To: b[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1},
+		realm.EditProposal{From: a[0], To: b[1], Action: realm.EditAdd, Predicate: realm.Correlates, Confidence: 1},
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(applied) != 0 {
+		t.Errorf("space A applied %d edits to space B's memories", len(applied))
+	}
+	own := batch("t", realm.EditProposal{From: a[0], To: a[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1})
+	if _, err := s.ApplyEdits(ctx, spaceA, own); err != nil {
+		t.Fatal(err)
+	}
+	if w := edgeWeights(t, s, spaceB, b)[edgeKey(b[0], b[1], realm.Precedes)]; len(w) != 1 || w[0] != 0.5 {
+		t.Errorf("space B's edge is %v, want [0.5]", w)
+	}
+	if edges, _ := s.InducedEdges(ctx, spaceA, append(a, b...)); len(edges) != 1 {
+		t.Errorf("space A has %d edges, want 1", len(edges))
+	}
+	listed, _ := s.ListEdits(ctx, spaceB, realm.EditFilter{})
+	if len(listed) != 0 {
+		t.Errorf("space B lists %d edits", len(listed))
+	}
+	if _, err := s.RevertReconsolidation(ctx, spaceB, own.ReconsolidationID, time.Now()); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("space B reverted space A's reconsolidation: %v", err)
+	}
+	if st, _ := s.EditStats(ctx, spaceB); st != (realm.EditStats{}) {
+		t.Errorf("space B stats %+v", st)
+	}
+}

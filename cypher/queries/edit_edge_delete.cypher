@@ -1,0 +1,7 @@
+// Deletes one edge (found by its ends, type and id, within a space): the revert of an add.
+// Params: $space, $from, $to, $type, $edge_id.
+// Returns: deleted (0 or 1).
+MATCH (a:Memory {id: $from})-[r:$($type)]->(b:Memory {id: $to})
+WHERE a.space = $space AND b.space = $space AND r.id = $edge_id
+DELETE r
+RETURN count(*) AS deleted

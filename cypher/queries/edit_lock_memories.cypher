@@ -1,0 +1,13 @@
+// Takes the write locks of the memories an edit batch touches, for the rest of the
+// transaction, so that concurrent reconsolidations of overlapping subgraphs serialize
+// (no lost update, no duplicate add). The caller passes the ids sorted, so every
+// transaction locks in the same order and deadlocks stay rare (the driver retries them).
+// Setting and removing a property takes the lock without changing the node.
+// Params: $space, $ids (sorted memory ids).
+// Returns: locked (how many memories of the space were found).
+UNWIND $ids AS mid
+MATCH (m:Memory {id: mid})
+WHERE m.space = $space
+SET m._edit_lock = true
+REMOVE m._edit_lock
+RETURN count(m) AS locked

@@ -1,0 +1,59 @@
+package cypher
+
+import _ "embed"
+
+// The statements of reconsolidation: applying, logging, listing and reverting edits (edits.go).
+
+var (
+	//go:embed queries/edit_lock_memories.cypher
+	editLockMemoriesCypher string
+	qEditLockMemories      = newQuery("edit_lock_memories", editLockMemoriesCypher)
+
+	//go:embed queries/edit_edge_read.cypher
+	editEdgeReadCypher string
+	qEditEdgeRead      = newQuery("edit_edge_read", editEdgeReadCypher)
+
+	//go:embed queries/edit_edge_set_weight.cypher
+	editEdgeSetWeightCypher string
+	qEditEdgeSetWeight      = newQuery("edit_edge_set_weight", editEdgeSetWeightCypher)
+
+	//go:embed queries/edit_edge_add.cypher
+	editEdgeAddCypher string
+	qEditEdgeAdd      = newQuery("edit_edge_add", editEdgeAddCypher)
+
+	//go:embed queries/edit_edge_delete.cypher
+	editEdgeDeleteCypher string
+	qEditEdgeDelete      = newQuery("edit_edge_delete", editEdgeDeleteCypher)
+
+	//go:embed queries/edit_log.cypher
+	editLogCypher string
+	qEditLog      = newQuery("edit_log", editLogCypher)
+
+	//go:embed queries/edit_of_reconsolidation.cypher
+	editOfReconsolidationCypher string
+	qEditOfReconsolidation      = newQuery("edit_of_reconsolidation", editOfReconsolidationCypher)
+
+	//go:embed queries/edit_mark_reverted.cypher
+	editMarkRevertedCypher string
+	qEditMarkReverted      = newQuery("edit_mark_reverted", editMarkRevertedCypher)
+
+	//go:embed queries/edit_list.cypher
+	editListCypher string
+	qEditList      = newQuery("edit_list", editListCypher)
+
+	//go:embed queries/edit_stats.cypher
+	editStatsCypher string
+	qEditStats      = newQuery("edit_stats", editStatsCypher)
+
+	//go:embed queries/edit_reconsolidation_count.cypher
+	editReconsolidationCountCypher string
+	qEditReconsolidationCount      = newQuery("edit_reconsolidation_count", editReconsolidationCountCypher)
+
+	//go:embed queries/edit_delete_space.cypher
+	editDeleteSpaceCypher string
+	qEditDeleteSpace      = newQuery("edit_delete_space", editDeleteSpaceCypher)
+
+	//go:embed queries/edge_weight_histogram.cypher
+	edgeWeightHistogramCypher string
+	qEdgeWeightHistogram      = newQuery("edge_weight_histogram", edgeWeightHistogramCypher)
+)
