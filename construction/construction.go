@@ -274,7 +274,12 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Resu
 		return fmt.Errorf("extract: %w", err)
 	}
 	texts := make([]string, len(ext.Candidates))
+	// The keyword half of N_sim (REALM.md §2 step 3) searches a candidate's name and
+	// keywords, not its whole text: common words of the content would match much of the
+	// database, which the full-text index cannot restrict to the space before returning.
+	keywords := make([]string, len(ext.Candidates))
 	for i, c := range ext.Candidates {
+		keywords[i] = strings.Join(append([]string{c.Name}, c.Keywords...), " ")
 		if !c.Type.Valid() {
 			return fmt.Errorf("extract: candidate %d has type %q", i, c.Type)
 		}
@@ -289,7 +294,7 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Resu
 			return fmt.Errorf("embed candidates: %d vectors for %d texts", len(embs), len(texts))
 		}
 	}
-	q := cypher.NeighbourQuery{Embeddings: embs, Texts: texts, K: p.opts.NeighbourK, Recent: p.opts.RecentWindow, BeforeSeq: o.Seq}
+	q := cypher.NeighbourQuery{Embeddings: embs, Texts: keywords, K: p.opts.NeighbourK, Recent: p.opts.RecentWindow, BeforeSeq: o.Seq}
 	applied, err := p.store.ApplyIntegration(ctx, o.Space, o.ID, q, func(ctx context.Context, hoods [][]cypher.CandidateNeighbour) (cypher.Integration, error) {
 		return p.decide(ctx, o, ext, embs, hoods, res)
 	})
