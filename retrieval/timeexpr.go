@@ -35,7 +35,7 @@ func ParseTimeWindow(q string, now time.Time) (*realm.TimeRange, string) {
 	window := func(from, to time.Time) *realm.TimeRange {
 		return &realm.TimeRange{From: from, To: to.Add(-time.Nanosecond)}
 	}
-	cut := func(loc []int) string { return strings.TrimSpace(q[:loc[0]] + " " + q[loc[1]:]) }
+	cut := func(loc []int) string { return strings.Join(strings.Fields(q[:loc[0]]+" "+q[loc[1]:]), " ") }
 
 	if m := reDayMonthYear.FindStringSubmatchIndex(q); m != nil {
 		d, _ := strconv.Atoi(q[m[2]:m[3]])
