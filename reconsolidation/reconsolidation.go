@@ -1,0 +1,168 @@
+package reconsolidation
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+)
+
+// Reconsolidator audits a traced recall and applies the validated edits (REALM.md §4).
+// It is safe for concurrent use: the store serializes overlapping reconsolidations.
+type Reconsolidator struct {
+	store   *cypher.Store
+	auditor Auditor
+	cfg     Config
+	log     zerolog.Logger
+	now     func() time.Time
+}
+
+// New returns a Reconsolidator; cfg must be valid (Config.Validate).
+func New(store *cypher.Store, auditor Auditor, cfg Config, logger zerolog.Logger) *Reconsolidator {
+	return &Reconsolidator{store: store, auditor: auditor, cfg: cfg, log: logger, now: time.Now}
+}
+
+// Request is what one reconsolidation of a trace is given: the answer (may be empty or
+// wrong) and the client's feedback, if any. Feedback.Answer, when set, replaces Answer.
+type Request struct {
+	Answer   string
+	Feedback *realm.Feedback
+	Source   string // realm.EditSourceAuto or realm.EditSourceFeedback; empty: feedback when Feedback is set
+}
+
+// Result is what one reconsolidation did.
+type Result struct {
+	ReconsolidationID string                     `json:"reconsolidation_id"`
+	TraceID           string                     `json:"trace_id"`
+	Confirmed         bool                       `json:"confirmed"` // η, not η/2
+	Labels            map[string]realm.NodeLabel `json:"labels"`
+	Edits             []realm.Edit               `json:"edits"`    // applied, one per directed edge
+	Rejected          []Rejection                `json:"rejected"` // proposals not applied, and why
+	Usage             realm.Usage                `json:"usage"`
+}
+
+// Reconsolidate loads the trace of the space (its query, returned nodes with their scores
+// and first depths) and the edges among those nodes as they are now, audits them with
+// req, and applies the valid edits in one transaction. It returns ENotFound for an
+// unknown trace and EInvalid for feedback that names nodes the trace did not return.
+func (r *Reconsolidator) Reconsolidate(ctx context.Context, space, traceID string, req Request) (Result, error) {
+	if req.Feedback != nil {
+		if err := req.Feedback.Validate(); err != nil {
+			return Result{}, err
+		}
+	}
+	in, err := r.loadInput(ctx, space, traceID)
+	if err != nil {
+		return Result{}, err
+	}
+	in.Answer, in.Feedback = req.Answer, req.Feedback
+	if req.Feedback != nil {
+		if req.Feedback.Answer != "" {
+			in.Answer = req.Feedback.Answer
+		}
+		if err := checkRecalled(in, *req.Feedback); err != nil {
+			return Result{}, err
+		}
+	}
+	source := req.Source
+	if source == "" {
+		source = realm.EditSourceAuto
+		if req.Feedback != nil {
+			source = realm.EditSourceFeedback
+		}
+	}
+	return r.ReconsolidateInput(ctx, space, traceID, in, source)
+}
+
+// ReconsolidateInput audits in (already loaded, e.g. by a caller that holds the recall
+// result) and applies the valid edits in one transaction, logged under traceID and source.
+func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID string, in AuditInput, source string) (Result, error) {
+	res := Result{ReconsolidationID: uuid.NewString(), TraceID: traceID, Confirmed: in.Confirmed(), Usage: realm.Usage{}}
+	out, usage, err := r.auditor.Audit(ctx, in)
+	res.Usage.Add(usage)
+	if err != nil {
+		return res, err
+	}
+	res.Labels = out.Labels
+	valid, rejected := Validate(in, out.Edits)
+	res.Rejected = rejected
+	rule := r.cfg.Rule(res.Confirmed)
+	var apply []realm.EditProposal
+	for _, e := range valid {
+		if _, ok := rule.Add(e.Confidence); e.Action == realm.EditAdd && !ok {
+			res.Rejected = append(res.Rejected, Rejection{Edit: e, Reason: fmt.Sprintf("add with confidence below c_min = %g", rule.CMin)})
+			continue
+		}
+		apply = append(apply, e)
+	}
+	res.Edits, err = r.store.ApplyEdits(ctx, space, cypher.EditBatch{
+		ReconsolidationID: res.ReconsolidationID, TraceID: traceID, Source: source,
+		Time: r.now(), Edits: apply, NewWeight: rule.NewWeight,
+	})
+	if err != nil {
+		return res, err
+	}
+	r.log.Debug().Str("space", space).Str("trace_id", traceID).Str("reconsolidation_id", res.ReconsolidationID).
+		Str("source", source).Bool("confirmed", res.Confirmed).Int("proposed", len(out.Edits)).
+		Int("rejected", len(res.Rejected)).Int("applied", len(res.Edits)).Msg("reconsolidated")
+	return res, nil
+}
+
+// Revert undoes the reconsolidation that id names (its id or one of its edits' ids); see
+// cypher.Store.RevertReconsolidation. Reverting twice is a no-op.
+func (r *Reconsolidator) Revert(ctx context.Context, space, id string) ([]realm.Edit, error) {
+	return r.store.RevertReconsolidation(ctx, space, id, r.now())
+}
+
+// loadInput reads the trace's query and returned nodes, and the edges among them now.
+func (r *Reconsolidator) loadInput(ctx context.Context, space, traceID string) (AuditInput, error) {
+	t, err := r.store.Trace(ctx, space, traceID)
+	if err != nil {
+		return AuditInput{}, err
+	}
+	ids := make([]string, 0, len(t.Scores))
+	for _, s := range t.Scores {
+		ids = append(ids, s.ID)
+	}
+	nodes, err := r.store.MemoriesByIDs(ctx, space, ids)
+	if err != nil {
+		return AuditInput{}, err
+	}
+	byID := make(map[string]realm.Node, len(nodes))
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
+	in := AuditInput{Query: t.Query}
+	for _, s := range t.Scores { // best first; memories deleted since are left out
+		if n, ok := byID[s.ID]; ok {
+			in.Nodes = append(in.Nodes, realm.RecalledNode{Node: n, Score: s.Score, Depth: t.FirstDepth[s.ID]})
+		}
+	}
+	if in.Edges, err = r.store.InducedEdges(ctx, space, ids); err != nil {
+		return AuditInput{}, err
+	}
+	return in, nil
+}
+
+// checkRecalled rejects feedback naming nodes the trace did not return.
+func checkRecalled(in AuditInput, fb realm.Feedback) error {
+	recalled := map[string]bool{}
+	for _, n := range in.Nodes {
+		recalled[n.Node.ID] = true
+	}
+	f := realm.FieldErrors{}
+	for field, ids := range map[string][]string{"useful_node_ids": fb.UsefulNodeIDs, "misleading_node_ids": fb.MisleadingNodeIDs} {
+		for _, id := range ids {
+			if !recalled[id] {
+				f.Add(field, fmt.Sprintf("%s was not returned by this trace", id))
+				break
+			}
+		}
+	}
+	return f.Err()
+}
