@@ -49,6 +49,9 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 		}
 	}
 	now := b.Time.UTC()
+	if b.Time.IsZero() {
+		now = time.Now().UTC()
+	}
 	var applied []realm.Edit
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		applied = nil // the driver may run this again after a deadlock
