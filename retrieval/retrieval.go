@@ -49,18 +49,20 @@ type Options struct {
 
 // DefaultOptions returns REALM.md §3's values.
 //
-// ExactScanMax is 20,000 by measurement (BenchmarkSeedMethods, Neo4j 5.26 community on
-// one machine, 384 dims): the exact scan of a 10k-memory space takes ~13 ms against
-// ~2 ms for the index, but the index is approximate and, the database holding other
-// spaces, must over-fetch by total/space; the scan is exact and needs no tuning. Below
-// 20k memories a scan stays within a few tens of milliseconds, small next to an
-// expansion step; above it the index wins and the over-fetch is bounded by IndexFetchMax.
+// ExactScanMax is 500 by measurement (BenchmarkSeedMethods; Neo4j 5.26 community, 2
+// cores, 384 dims, 50 candidates returned with their embeddings): the exact scan costs
+// about 30–50 µs per memory of the space (16 ms at 250, 50 ms at 1k, 330 ms at 10k) while
+// the index answers in 10–25 ms whatever the size; they cross between 250 and 1,000
+// memories. Above 500 the index runs, unless the space is under 1% of the database
+// (over-fetch SeedCandidates × total/space × 2 > IndexFetchMax = 10,000): then the index
+// could not be trusted to hold the space's neighbours among its results and the exact
+// scan runs anyway, slower but complete.
 func DefaultOptions() Options {
 	return Options{
 		K: realm.DefaultRecallK, MaxDepth: realm.DefaultMaxDepth, BeamWidth: realm.DefaultBeamWidth,
 		PathMaxDepth: realm.DefaultPathDepth, PathTopK: realm.DefaultPathTopK, SubgraphMaxNodes: realm.DefaultSubgraphMax,
 		SeedsPerPlan: 10, SeedCandidates: 50, SeedMinScore: 0.3, FrontierMax: 5, PathCandidates: 200,
-		ExactScanMax: 20000, IndexFetchMax: 10000,
+		ExactScanMax: 500, IndexFetchMax: 10000,
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
 	}
