@@ -7,7 +7,9 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/rs/zerolog"
 
+	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/retrieval"
 )
 
 // Config is what the API reports about itself and its limits.
@@ -34,6 +36,8 @@ type LLMInfo struct {
 // Deps are the parts the handlers call.
 type Deps struct {
 	Store  *cypher.Store
+	Ingest *construction.Pipeline
+	Recall *retrieval.Retriever
 	Logger zerolog.Logger
 }
 

@@ -49,3 +49,13 @@ var (
 	indexesCypher string
 	qIndexes      = newQuery("indexes", indexesCypher)
 )
+
+var (
+	//go:embed queries/space_delete_batch.cypher
+	spaceDeleteBatchCypher string
+	qSpaceDeleteBatch      = newQuery("space_delete_batch", spaceDeleteBatchCypher)
+
+	//go:embed queries/space_delete_node.cypher
+	spaceDeleteNodeCypher string
+	qSpaceDeleteNode      = newQuery("space_delete_node", spaceDeleteNodeCypher)
+)

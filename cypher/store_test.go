@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
@@ -123,5 +124,30 @@ func TestQueryFiles(t *testing.T) {
 		if !regexp.MustCompile(`(?m)^// Params:`).Match(text) {
 			t.Errorf("%s does not list its params", f)
 		}
+	}
+}
+
+func TestDeleteSpace(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	a, b := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
+	for _, space := range []string{a, b} {
+		obs := []realm.Observation{{ID: "o1", Speaker: "Ana", Content: "Ana likes tea.", ObservedAt: time.Now()}}
+		if _, err := s.SaveObservations(ctx, space, "test", cyphertest.Dims, obs, cypher.Lease{Owner: "t", Until: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := s.DeleteSpace(ctx, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 { // the observation and the space node
+		t.Errorf("deleted %d nodes, want 2", n)
+	}
+	if _, err := s.Observation(ctx, a, "o1"); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("space %s still holds its observation: %v", a, err)
+	}
+	if _, err := s.Observation(ctx, b, "o1"); err != nil {
+		t.Errorf("space %s lost its observation: %v", b, err)
 	}
 }

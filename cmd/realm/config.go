@@ -21,6 +21,7 @@ type config struct {
 	LLM      string // offline | openai
 	OpenAI   openAIConfig
 	LogLevel string
+	Args     []string // positional arguments, wherever they stood among the flags
 }
 
 type openAIConfig struct {
@@ -65,8 +66,17 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	fs.StringVar(&cfg.Neo4j.URI, "neo4j-uri", cfg.Neo4j.URI, "Neo4j URI (NEO4J_URI)")
 	fs.StringVar(&cfg.LLM, "llm", cfg.LLM, "agent: offline or openai (REALM_LLM)")
 	embedKind := fs.String("embedder", getenv("REALM_EMBEDDER"), "embedder: local, openai or hash (REALM_EMBEDDER)")
-	if err := fs.Parse(args); err != nil {
-		return cfg, realm.Errorf(realm.EInvalid, "%v", err)
+	fs.SetOutput(io.Discard)
+	// Flags may follow positional arguments (realm ingest --space S FILE --sample X).
+	for {
+		if err := fs.Parse(args); err != nil {
+			return cfg, realm.Errorf(realm.EInvalid, "%v", err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		cfg.Args = append(cfg.Args, fs.Arg(0))
+		args = fs.Args()[1:]
 	}
 	embedCfg, err := embed.ConfigFromEnv(getenv)
 	if err != nil {

@@ -17,6 +17,9 @@ const usage = `usage: realm <command> [flags]
 
 commands:
   serve          serve the HTTP API (applies the schema first)
+  ingest         realm ingest --space S [--sample conv-26] FILE   (JSONL messages or a LoCoMo file)
+  recall         realm recall --space S "question"
+  bench          realm bench locomo --data FILE --retrieval-only [--k 10] [--out report.json]
   schema apply   apply the Neo4j schema migrations and wait until indexes are online
   healthcheck    exit 0 when the server at REALM_ADDR is ready (for container healthchecks)
   version        print the version
@@ -34,6 +37,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	switch cmd {
 	case "serve":
 		return runServe(ctx, rest, getenv, stdout)
+	case "ingest":
+		return runIngest(ctx, rest, getenv, stdout)
+	case "recall":
+		return runRecall(ctx, rest, getenv, stdout)
+	case "bench":
+		return runBench(ctx, rest, getenv, stdout)
 	case "schema":
 		if len(rest) == 0 || rest[0] != "apply" {
 			return realm.Errorf(realm.EInvalid, "usage: realm schema apply")

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/api"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/embed"
@@ -34,11 +35,26 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	defer deps.close()
 
+	p, err := newPipelines(cfg, deps, logger)
+	if err != nil {
+		return err
+	}
+	pipeline := p.ingest
+	// Observations accepted before a crash or a shutdown are integrated now, beside serving.
+	go func() {
+		n, err := pipeline.ResumePending(ctx)
+		if err != nil {
+			logger.Error().Err(err).Msg("resuming pending observations")
+		} else if n > 0 {
+			logger.Info().Int("observations", n).Msg("resumed pending observations")
+		}
+	}()
+
 	handler := api.NewServer(api.Config{
 		Version:  fullVersion(),
 		Embedder: deps.embedderInfo(),
 		LLM:      api.LLMInfo{Mode: cfg.LLM, Models: llmModels(cfg)},
-	}, api.Deps{Store: deps.store, Logger: logger})
+	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Logger: logger})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -60,7 +76,25 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	return nil
+	// Background ingestion stops; what it did not integrate stays pending for the next start.
+	return pipeline.Close(shutdownCtx)
+}
+
+// newAgent is the offline agent, or the LLM agent falling back to it step by step.
+func newAgent(cfg config, logger zerolog.Logger) (agent.Agent, error) {
+	offline := agent.NewOffline(agent.OfflineOptions{})
+	if cfg.LLM != "openai" {
+		return offline, nil
+	}
+	m := cfg.OpenAI.Models
+	return agent.NewLLM(agent.LLMConfig{
+		BaseURL: cfg.OpenAI.BaseURL,
+		APIKey:  cfg.OpenAI.APIKey,
+		Models: agent.Models{
+			Extraction: m["extraction"], Retrieval: m["retrieval"], Audit: m["audit"],
+			Answer: m["answer"], Judge: m["judge"],
+		},
+	}, offline, logger)
 }
 
 // runSchemaApply applies the migrations for the configured embedder's dimension.

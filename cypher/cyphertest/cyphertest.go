@@ -78,14 +78,24 @@ func Required() bool {
 	return os.Getenv("CI") != "" || os.Getenv("REALM_REQUIRE_NEO4J") != ""
 }
 
-// NewSpace returns a space id no other test uses.
+// NewSpace returns a space id no other test uses, erased when the test ends (a space
+// left behind with a test embedder would stop `realm serve` on the same database).
 func NewSpace(tb testing.TB) string {
 	tb.Helper()
 	b := make([]byte, 6)
 	if _, err := rand.Read(b); err != nil {
 		tb.Fatal(err)
 	}
-	return "test_" + hex.EncodeToString(b)
+	space := "test_" + hex.EncodeToString(b)
+	tb.Cleanup(func() {
+		if store == nil {
+			return
+		}
+		if _, err := store.DeleteSpace(context.Background(), space); err != nil {
+			tb.Errorf("erasing test space %s: %v", space, err)
+		}
+	})
+	return space
 }
 
 // RepoRoot is the repository's root directory.

@@ -1,0 +1,211 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+)
+
+// observationsRequest is a batch of messages to remember.
+type observationsRequest struct {
+	Messages []message `json:"messages"`
+}
+
+// message is one observation as clients send it; speaker or role names who said it.
+type message struct {
+	ID        string `json:"id,omitempty"`
+	SessionID string `json:"session_id,omitempty"`
+	Speaker   string `json:"speaker,omitempty"`
+	Role      string `json:"role,omitempty"`
+	Content   string `json:"content"`
+	Timestamp string `json:"timestamp"` // RFC 3339
+}
+
+// observations converts and checks the fields the pipeline cannot (the timestamp's
+// syntax, who spoke); the pipeline checks the rest, with the same field names.
+func (req observationsRequest) observations() ([]realm.Observation, error) {
+	fe := realm.FieldErrors{}
+	out := make([]realm.Observation, len(req.Messages))
+	for i, m := range req.Messages {
+		field := func(name string) string { return fmt.Sprintf("messages[%d].%s", i, name) }
+		speaker := m.Speaker
+		if speaker == "" {
+			speaker = m.Role
+		}
+		if strings.TrimSpace(speaker) == "" {
+			fe.Add(field("speaker"), "required (or role)")
+		}
+		var at time.Time
+		if m.Timestamp == "" {
+			fe.Add(field("timestamp"), "required (RFC 3339, e.g. 2023-05-08T13:56:00Z)")
+		} else if t, err := time.Parse(time.RFC3339, m.Timestamp); err != nil {
+			fe.Add(field("timestamp"), "not an RFC 3339 time (e.g. 2023-05-08T13:56:00Z)")
+		} else {
+			at = t.UTC()
+		}
+		out[i] = realm.Observation{
+			ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Content: m.Content, ObservedAt: at,
+		}
+	}
+	return out, fe.Err()
+}
+
+// handleObservations ingests a batch: synchronously (200, one result per message) or,
+// with ?async=true, stored at once and integrated in the background (202 and a job).
+func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
+	space := chi.URLParam(r, "space")
+	req, err := decode[observationsRequest](r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	obs, err := req.observations()
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if r.URL.Query().Get("async") == "true" {
+		id, err := s.Ingest.IngestAsync(r.Context(), space, obs)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		w.Header().Set("Location", "/v1/jobs/"+id)
+		encode(w, http.StatusAccepted, map[string]string{"job_id": id, "status_url": "/v1/jobs/" + id})
+		return
+	}
+	results, err := s.Ingest.Ingest(r.Context(), space, obs)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, map[string]any{"results": results})
+}
+
+func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
+	job, err := s.Ingest.Job(r.Context(), "", chi.URLParam(r, "id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, job)
+}
+
+func (s *server) handleListMemories(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	fe := realm.FieldErrors{}
+	f := cypher.MemoryFilter{Type: realm.NodeType(q.Get("type")), Q: q.Get("q")}
+	if f.Type != "" && !f.Type.Valid() {
+		fe.Add("type", "must be entity, event, episode or fact")
+	}
+	f.Since = queryTime(q.Get("since"), "since", fe)
+	f.Until = queryTime(q.Get("until"), "until", fe)
+	limit := queryInt(q.Get("limit"), "limit", 50, 1, 500, fe)
+	if err := fe.Err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	nodes, next, err := s.Store.ListMemories(r.Context(), chi.URLParam(r, "space"), f, q.Get("cursor"), limit)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if nodes == nil {
+		nodes = []realm.Node{}
+	}
+	encode(w, http.StatusOK, map[string]any{"memories": nodes, "next_cursor": next})
+}
+
+func (s *server) handleGetMemory(w http.ResponseWriter, r *http.Request) {
+	node, edges, err := s.Store.GetMemory(r.Context(), chi.URLParam(r, "space"), chi.URLParam(r, "id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if edges == nil {
+		edges = []realm.Edge{}
+	}
+	encode(w, http.StatusOK, map[string]any{"memory": node, "edges": edges})
+}
+
+func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {
+	if err := s.Store.DeleteMemory(r.Context(), chi.URLParam(r, "space"), chi.URLParam(r, "id")); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *server) handleStats(w http.ResponseWriter, r *http.Request) {
+	st, err := s.Store.Stats(r.Context(), chi.URLParam(r, "space"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, st)
+}
+
+func (s *server) handleGraph(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	fe := realm.FieldErrors{}
+	depth := queryInt(q.Get("depth"), "depth", 1, 0, cypher.MaxGraphDepth, fe)
+	limit := queryInt(q.Get("limit"), "limit", 200, 1, 2000, fe)
+	if err := fe.Err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	nodes, edges, err := s.Store.Graph(r.Context(), chi.URLParam(r, "space"), q.Get("around"), depth, limit)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if nodes == nil {
+		nodes = []realm.Node{}
+	}
+	if edges == nil {
+		edges = []realm.Edge{}
+	}
+	encode(w, http.StatusOK, map[string]any{"nodes": nodes, "edges": edges})
+}
+
+// validSpace refuses a malformed {space} before any handler runs.
+func validSpace(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !realm.ValidSpace(chi.URLParam(r, "space")) {
+			writeError(w, r, &realm.Error{Code: realm.EInvalid, Message: "invalid space id",
+				Fields: map[string]string{"space": "must match [A-Za-z0-9_-]{1,64}"}})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func queryInt(v, name string, def, min, max int, fe realm.FieldErrors) int {
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < min || n > max {
+		fe.Add(name, fmt.Sprintf("must be an integer between %d and %d", min, max))
+		return def
+	}
+	return n
+}
+
+func queryTime(v, name string, fe realm.FieldErrors) time.Time {
+	if v == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		fe.Add(name, "not an RFC 3339 time")
+	}
+	return t
+}

@@ -1,0 +1,45 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/realm-memory/realm"
+)
+
+func (s *server) handleRecall(w http.ResponseWriter, r *http.Request) {
+	req, err := decode[realm.RecallRequest](r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := req.Validate(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res, err := s.Recall.Recall(r.Context(), chi.URLParam(r, "space"), req)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, res)
+}
+
+func (s *server) handleTrace(w http.ResponseWriter, r *http.Request) {
+	t, err := s.Store.Trace(r.Context(), chi.URLParam(r, "space"), chi.URLParam(r, "id"))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, t)
+}
+
+// handleAnswer needs an LLM to write the answer; the offline agent cannot.
+func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
+	msg := "answering needs an LLM: set REALM_LLM=openai with OPENAI_BASE_URL or OPENAI_API_KEY"
+	if s.cfg.LLM.Mode == "openai" {
+		msg = "answer generation is not implemented yet; use /recall and answer from its nodes"
+	}
+	writeError(w, r, realm.Errorf(realm.ENotSupported, "%s", msg))
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/realm-memory/realm"
+)
+
+// runRecall asks one question of a space and prints the evidence as a table.
+func runRecall(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("recall", flag.ContinueOnError)
+	space := fs.String("space", "", "space to ask (required)")
+	k := fs.Int("k", 10, "nodes to return")
+	strategy := fs.String("strategy", "", "adaptive, path_search or subgraph_beam")
+	cfg, err := loadConfig(fs, args, getenv)
+	if err != nil {
+		return err
+	}
+	if !realm.ValidSpace(*space) || len(cfg.Args) == 0 {
+		return realm.Errorf(realm.EInvalid, `usage: realm recall --space SPACE "question"`)
+	}
+	req := realm.RecallRequest{Query: strings.Join(cfg.Args, " "), K: *k, Strategy: realm.Strategy(*strategy)}
+	if err := req.Validate(); err != nil {
+		return err
+	}
+	logger := newLogger(os.Stderr, "warn")
+	d, err := openDeps(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	p, err := newPipelines(cfg, d, logger)
+	if err != nil {
+		return err
+	}
+	res, err := p.recall.Recall(ctx, *space, req)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tSCORE\tDEPTH\tTYPE\tTIME\tCONTENT")
+	for i, n := range res.Nodes {
+		when := ""
+		if n.Node.TStart != nil {
+			when = n.Node.TStart.Format("2006-01-02")
+		}
+		fmt.Fprintf(tw, "%d\t%.3f\t%d\t%s\t%s\t%s\n", i+1, n.Score, n.Depth, n.Node.Type, when, truncate(n.Node.Content, 100))
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "trace %s, %d edges among them\n", res.TraceID, len(res.Edges))
+	return nil
+}
+
+func truncate(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}

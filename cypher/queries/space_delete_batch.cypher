@@ -1,0 +1,9 @@
+// Deletes up to $batch nodes of one space (memories with their edges, observations,
+// traces, edits, jobs); called until it deletes nothing, so a large space never needs
+// one huge transaction.
+// Params: $space, $batch. Returns: deleted.
+MATCH (n)
+WHERE (n:Memory OR n:Observation OR n:Trace OR n:Edit OR n:Job) AND n.space = $space
+WITH n LIMIT $batch
+DETACH DELETE n
+RETURN count(*) AS deleted
