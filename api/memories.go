@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -30,7 +31,7 @@ type message struct {
 
 // observations converts and checks the fields the pipeline cannot (the timestamp's
 // syntax, who spoke); the pipeline checks the rest, with the same field names.
-func (req observationsRequest) observations() ([]realm.Observation, error) {
+func (req observationsRequest) observations() ([]realm.Observation, realm.FieldErrors) {
 	fe := realm.FieldErrors{}
 	out := make([]realm.Observation, len(req.Messages))
 	for i, m := range req.Messages {
@@ -54,7 +55,7 @@ func (req observationsRequest) observations() ([]realm.Observation, error) {
 			ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Content: m.Content, ObservedAt: at,
 		}
 	}
-	return out, fe.Err()
+	return out, fe
 }
 
 // handleObservations ingests a batch: synchronously (200, one result per message) or,
@@ -66,9 +67,18 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	obs, err := req.observations()
-	if err != nil {
-		writeError(w, r, err)
+	obs, fe := req.observations()
+	if len(fe) > 0 {
+		// Report every field at once: the request's syntax and the pipeline's rules.
+		var e *realm.Error
+		if errors.As(s.Ingest.Validate(space, obs), &e) {
+			for field, reason := range e.Fields {
+				if _, ok := fe[field]; !ok {
+					fe.Add(field, reason)
+				}
+			}
+		}
+		writeError(w, r, fe.Err())
 		return
 	}
 	if r.URL.Query().Get("async") == "true" {

@@ -499,3 +499,9 @@ func cosine(a, b []float32) float64 {
 	}
 	return dot / math.Sqrt(na*nb)
 }
+
+// Validate checks a batch as Ingest would, without storing anything; the API merges its
+// field errors with those of the request's own syntax.
+func (p *Pipeline) Validate(space string, obs []realm.Observation) error {
+	return p.validate(space, obs)
+}
