@@ -27,6 +27,9 @@ func (s *server) routes(r chi.Router) {
 		r.Post("/recall", s.handleRecall)
 		r.Post("/answer", s.handleAnswer)
 		r.Get("/traces/{id}", s.handleTrace)
+		r.Post("/traces/{id}/feedback", s.handleFeedback)
+		r.Get("/edits", s.handleListEdits)
+		r.Post("/edits/{id}/revert", s.handleRevert)
 	})
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {

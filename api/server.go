@@ -9,6 +9,7 @@ import (
 
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/reconsolidation"
 	"github.com/realm-memory/realm/retrieval"
 )
 
@@ -38,7 +39,9 @@ type Deps struct {
 	Store  *cypher.Store
 	Ingest *construction.Pipeline
 	Recall *retrieval.Retriever
-	Logger zerolog.Logger
+	// Reconsolidate reshapes the graph from traces (feedback, edits, revert).
+	Reconsolidate *reconsolidation.Reconsolidator
+	Logger        zerolog.Logger
 }
 
 // server holds the dependencies of the handlers; routes.go maps paths to its methods.

@@ -114,6 +114,44 @@ func TestMemoryAPI(t *testing.T) {
 			t.Errorf("another space reads the trace: status %d", code)
 		}
 	})
+	t.Run("FeedbackEditsRevert", func(t *testing.T) {
+		var rec struct {
+			TraceID string `json:"trace_id"`
+			Nodes   []struct{ Node struct{ ID string } }
+		}
+		send(t, "POST", sp+"/recall", map[string]any{"query": "Who loves hiking with kids?"}, &rec)
+		if len(rec.Nodes) < 2 {
+			t.Fatalf("recall returned %d nodes", len(rec.Nodes))
+		}
+		useful := []string{rec.Nodes[0].Node.ID, rec.Nodes[1].Node.ID}
+		var fb struct {
+			ReconsolidationID string `json:"reconsolidation_id"`
+			Edits             []struct{ Action string }
+		}
+		code := send(t, "POST", sp+"/traces/"+rec.TraceID+"/feedback", map[string]any{"correct": true, "useful_node_ids": useful}, &fb)
+		if code != http.StatusOK || fb.ReconsolidationID == "" {
+			t.Fatalf("feedback status %d %+v", code, fb)
+		}
+		var list struct{ Edits []struct{ ID string } }
+		send(t, "GET", sp+"/edits?trace="+rec.TraceID, nil, &list)
+		if len(list.Edits) != len(fb.Edits) {
+			t.Fatalf("%d edits listed, %d applied", len(list.Edits), len(fb.Edits))
+		}
+		if len(list.Edits) == 0 {
+			t.Skip("the auditor proposed no edit on this tiny graph")
+		}
+		var rev struct{ Reverted []struct{ ID string } }
+		if code := send(t, "POST", sp+"/edits/"+list.Edits[0].ID+"/revert", nil, &rev); code != http.StatusOK || len(rev.Reverted) == 0 {
+			t.Fatalf("revert status %d, %d reverted", code, len(rev.Reverted))
+		}
+		send(t, "POST", sp+"/edits/"+list.Edits[0].ID+"/revert", nil, &rev)
+		if len(rev.Reverted) != 0 {
+			t.Errorf("second revert reverted %d edits", len(rev.Reverted))
+		}
+		if code := send(t, "POST", sp+"/traces/"+rec.TraceID+"/feedback", map[string]any{"useful_node_ids": []string{"no-such-node"}}, nil); code != http.StatusBadRequest {
+			t.Errorf("feedback naming an unknown node: status %d", code)
+		}
+	})
 	t.Run("ErrRecallBounds", func(t *testing.T) {
 		var p struct{ Fields map[string]string }
 		if code := send(t, "POST", sp+"/recall", map[string]any{"query": "x", "k": 100000}, &p); code != http.StatusBadRequest || p.Fields["k"] == "" {

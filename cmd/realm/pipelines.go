@@ -7,6 +7,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/reconsolidation"
 	"github.com/realm-memory/realm/retrieval"
 )
 
@@ -14,6 +15,7 @@ import (
 type pipelines struct {
 	ingest *construction.Pipeline
 	recall *retrieval.Retriever
+	recon  *reconsolidation.Reconsolidator
 }
 
 func newPipelines(cfg config, d *deps, logger zerolog.Logger) (pipelines, error) {
@@ -24,6 +26,8 @@ func newPipelines(cfg config, d *deps, logger zerolog.Logger) (pipelines, error)
 	return pipelines{
 		ingest: construction.New(d.store, ag, d.embedder, construction.Options{}, logger),
 		recall: retrieval.New(d.store, d.embedder, retrieval.NewOfflineDecider(), retrieval.Options{}, logger),
+		recon: reconsolidation.New(d.store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
+			reconsolidation.DefaultConfig(), logger),
 	}, nil
 }
 

@@ -54,7 +54,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Version:  fullVersion(),
 		Embedder: deps.embedderInfo(),
 		LLM:      api.LLMInfo{Mode: cfg.LLM, Models: llmModels(cfg)},
-	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Logger: logger})
+	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Logger: logger})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
