@@ -46,16 +46,11 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 		}
 		samples = picked
 	}
-	logger := newLogger(os.Stderr, "warn")
-	d, err := openDeps(ctx, cfg, logger)
+	d, p, err := openCommand(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer d.close()
-	p, err := newPipelines(cfg, d, logger)
-	if err != nil {
-		return err
-	}
 	rep, err := bench.RunRetrieval(ctx, samples, benchIngester{p.ingest}, p.recall, d.embedder,
 		bench.RetrievalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit}, stdout)
 	if err != nil {

@@ -33,16 +33,11 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	logger := newLogger(os.Stderr, "warn")
-	d, err := openDeps(ctx, cfg, logger)
+	d, p, err := openCommand(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer d.close()
-	p, err := newPipelines(cfg, d, logger)
-	if err != nil {
-		return err
-	}
 	start := time.Now()
 	const batch = 25
 	for i := 0; i < len(obs); i += batch {

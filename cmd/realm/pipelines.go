@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/rs/zerolog"
 
@@ -29,6 +30,22 @@ func newPipelines(cfg config, d *deps, logger zerolog.Logger) (pipelines, error)
 		recon: reconsolidation.New(d.store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
 			reconsolidation.DefaultConfig(), logger),
 	}, nil
+}
+
+// openCommand opens what a one-shot command (ingest, recall, bench) needs; warnings go
+// to stderr so that stdout stays the command's output.
+func openCommand(ctx context.Context, cfg config) (*deps, pipelines, error) {
+	logger := newLogger(os.Stderr, "warn")
+	d, err := openDeps(ctx, cfg, logger)
+	if err != nil {
+		return nil, pipelines{}, err
+	}
+	p, err := newPipelines(cfg, d, logger)
+	if err != nil {
+		d.close()
+		return nil, pipelines{}, err
+	}
+	return d, p, nil
 }
 
 // benchIngester adapts the pipeline to bench.Ingester.

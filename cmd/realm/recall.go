@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -29,16 +28,11 @@ func runRecall(ctx context.Context, args []string, getenv func(string) string, s
 	if err := req.Validate(); err != nil {
 		return err
 	}
-	logger := newLogger(os.Stderr, "warn")
-	d, err := openDeps(ctx, cfg, logger)
+	d, p, err := openCommand(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer d.close()
-	p, err := newPipelines(cfg, d, logger)
-	if err != nil {
-		return err
-	}
 	res, err := p.recall.Recall(ctx, *space, req)
 	if err != nil {
 		return err
