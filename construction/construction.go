@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -30,20 +29,16 @@ type Options struct {
 	MaxAttempts        int           // failed integrations before an observation is failed for good
 	MinEdgeWeight      float64       // edges weaker than this are not written (REALM.md §1: below 0.3 don't write it)
 	MaxKeywords        int           // keywords kept on a merged node (REALM.md §1: ≤ 3–5)
-	Owner              string        // lease owner; a restarted process with the same owner resumes its leases at once
+	Owner              string        // lease owner: "host/pid/nonce" by default (see owner.go for who takes over whose leases)
 	Lease              time.Duration // how long a claimed observation is reserved for this owner
 	ResumeBatch        int           // observations claimed at a time by ResumePending
 }
 
-// DefaultOptions are the defaults; Owner defaults to the host name.
+// DefaultOptions are the defaults; Owner defaults to this process's "host/pid/nonce".
 func DefaultOptions() Options {
-	host, _ := os.Hostname()
-	if host == "" {
-		host = "realm"
-	}
 	return Options{
 		RecentObservations: 6, NeighbourK: 8, RecentWindow: 3, MaxBatch: 1000, MaxContent: 20000,
-		MaxAttempts: 3, MinEdgeWeight: 0.3, MaxKeywords: 5, Owner: host, Lease: 10 * time.Minute,
+		MaxAttempts: 3, MinEdgeWeight: 0.3, MaxKeywords: 5, Owner: defaultOwner(), Lease: 10 * time.Minute,
 		ResumeBatch: 100,
 	}
 }

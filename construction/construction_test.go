@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -284,6 +286,26 @@ func TestNothingLost(t *testing.T) {
 			if o, _ := store.Observation(ctx, space, id); o.Status != realm.ObservationIntegrated {
 				t.Errorf("%s is %s after resume", id, o.Status)
 			}
+		}
+	})
+	t.Run("DeadProcessOfThisHostTakenOverAtOnce", func(t *testing.T) {
+		// What a kill -9 of `realm serve` leaves behind: an unexpired lease whose owner,
+		// a process of this host, is gone.
+		child := exec.Command("true")
+		if err := child.Run(); err != nil {
+			t.Skipf("no `true` command: %v", err)
+		}
+		host, _ := os.Hostname()
+		dead := cypher.Lease{Owner: fmt.Sprintf("%s/%d/dead", host, child.Process.Pid), Until: time.Now().Add(time.Hour)}
+		obs := []realm.Observation{{ID: "m6", Space: space, Content: "pet: Ann has a cat", ObservedAt: t0}}
+		if _, err := store.SaveObservations(ctx, space, "test:bow", cyphertest.Dims, obs, dead); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.ResumePending(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if o, _ := store.Observation(ctx, space, "m6"); o.Status != realm.ObservationIntegrated {
+			t.Errorf("a dead process's leased observation is %s after resume", o.Status)
 		}
 	})
 	t.Run("LeasedElsewhereNotTaken", func(t *testing.T) {

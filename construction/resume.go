@@ -11,16 +11,21 @@ import (
 )
 
 // ResumePending integrates pending observations of every space until none is left that
-// this owner may take: those never leased, leased to this owner (work of this process
-// before a crash or restart) or whose lease expired (a dead replica's work). Call it at
-// start, and periodically when several replicas run. A failing observation is retried up
+// this owner may take: those never leased, leased to this owner, whose lease expired (a
+// dead replica's work), or leased to a process of this host that is gone (the work of a
+// killed or crashed `realm serve` before its restart, taken over at once; see owner.go).
+// Call it at start, and periodically when several replicas run. A failing observation is retried up
 // to MaxAttempts and then failed, so the loop ends. It returns how many observations it
 // integrated. Errors: EUnavailable, a cancelled context.
 func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 	integrated := 0
 	seen := map[string]int{} // guards against an observation that can neither succeed nor fail
+	dead, err := p.deadOwners(ctx)
+	if err != nil {
+		return 0, err
+	}
 	for {
-		batch, err := p.store.ClaimPending(ctx, p.lease(), p.opts.ResumeBatch)
+		batch, err := p.store.ClaimPending(ctx, p.lease(), p.opts.ResumeBatch, dead...)
 		if err != nil {
 			return integrated, err
 		}
@@ -42,6 +47,24 @@ func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 		}
 		p.log.Info().Int("observations", len(batch)).Msg("resumed pending observations")
 	}
+}
+
+// deadOwners are the lease owners of pending work that this process knows are gone.
+func (p *Pipeline) deadOwners(ctx context.Context) ([]string, error) {
+	owners, err := p.store.LeaseOwners(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var dead []string
+	for _, o := range owners {
+		if ownerDead(o, p.opts.Owner) {
+			dead = append(dead, o)
+		}
+	}
+	if len(dead) > 0 {
+		p.log.Info().Strs("owners", dead).Msg("taking over the leases of dead processes of this host")
+	}
+	return dead, nil
 }
 
 // IngestAsync validates and stores the batch like Ingest, records a Job over it and

@@ -75,11 +75,13 @@ func (s *Store) Observation(ctx context.Context, space, id string) (realm.Observ
 }
 
 // ClaimPending leases up to limit pending observations of any space to lease.Owner:
-// those never leased, whose lease expired (a dead replica's work) or already the
-// owner's. They come ordered by space, then seq. Errors: EUnavailable.
-func (s *Store) ClaimPending(ctx context.Context, lease Lease, limit int) ([]realm.Observation, error) {
+// those never leased, whose lease expired (a dead replica's work), already the owner's,
+// or leased to one of the dead owners (processes the caller knows to be gone, see
+// LeaseOwners). They come ordered by space, then seq. Errors: EUnavailable.
+func (s *Store) ClaimPending(ctx context.Context, lease Lease, limit int, dead ...string) ([]realm.Observation, error) {
 	recs, err := s.write(ctx, qObservationClaim, map[string]any{
 		"now": time.Now().UTC(), "owner": lease.Owner, "until": lease.Until.UTC(), "limit": limit,
+		"dead": orEmpty(dead),
 	})
 	if err != nil {
 		return nil, err
@@ -87,6 +89,21 @@ func (s *Store) ClaimPending(ctx context.Context, lease Lease, limit int) ([]rea
 	out := make([]realm.Observation, 0, len(recs))
 	for _, r := range recs {
 		out = append(out, observationOf(r, "o"))
+	}
+	return out, nil
+}
+
+// LeaseOwners returns the owners that hold unexpired leases on pending observations, so
+// that a starting process can take over at once the work of those it knows are dead
+// instead of waiting for their leases to expire. Errors: EUnavailable.
+func (s *Store) LeaseOwners(ctx context.Context) ([]string, error) {
+	recs, err := s.read(ctx, qObservationLeaseOwners, map[string]any{"now": time.Now().UTC()})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, str(r, "owner"))
 	}
 	return out, nil
 }

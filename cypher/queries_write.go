@@ -93,6 +93,10 @@ var (
 	observationIntegratedCypher string
 	qObservationIntegrated      = newQuery("observation_integrated", observationIntegratedCypher)
 
+	//go:embed queries/observation_lease_owners.cypher
+	observationLeaseOwnersCypher string
+	qObservationLeaseOwners      = newQuery("observation_lease_owners", observationLeaseOwnersCypher)
+
 	//go:embed queries/observation_recent.cypher
 	observationRecentCypher string
 	qObservationRecent      = newQuery("observation_recent", observationRecentCypher)
