@@ -264,7 +264,18 @@ func (s *Store) ListEdits(ctx context.Context, space string, f realm.EditFilter)
 // apart.
 func (s *Store) EditStats(ctx context.Context, space string) (realm.EditStats, error) {
 	var st realm.EditStats
-	recs, err := s.read(ctx, qEditStats, map[string]any{"space": space})
+	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		var err error
+		st, err = editStats(ctx, tx, space)
+		return nil, err
+	})
+	return st, err
+}
+
+// editStats counts the logged edits of a space inside tx (EditStats, Stats).
+func editStats(ctx context.Context, tx neo4j.ManagedTransaction, space string) (realm.EditStats, error) {
+	var st realm.EditStats
+	recs, err := collect(ctx, tx, qEditStats, map[string]any{"space": space})
 	if err != nil {
 		return st, err
 	}
@@ -283,7 +294,7 @@ func (s *Store) EditStats(ctx context.Context, space string) (realm.EditStats, e
 			st.Weakened += n
 		}
 	}
-	recs, err = s.read(ctx, qEditReconsolidationCount, map[string]any{"space": space})
+	recs, err = collect(ctx, tx, qEditReconsolidationCount, map[string]any{"space": space})
 	if err != nil {
 		return st, err
 	}

@@ -159,6 +159,14 @@ func TestApplyEdits(t *testing.T) {
 		if hist[2] != 2 || hist[7] != 2 { // 0.26, 0.26; 0.72, 0.75
 			t.Errorf("histogram %v", hist)
 		}
+		// The space's stats carry the same totals and histogram (GET …/stats).
+		all, err := s.Stats(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all.Reconsolidation != st || all.WeightHistogram != [10]int64(hist) || all.Edges != 4 {
+			t.Errorf("space stats: reconsolidation %+v (edit stats %+v), histogram %v (%v), %d edges", all.Reconsolidation, st, all.WeightHistogram, hist, all.Edges)
+		}
 	})
 	t.Run("AddExistingSkipped", func(t *testing.T) {
 		space, ids := editGraph(t, s, 2, editTestEdge{0, 1, realm.Precedes, 0.5})
@@ -310,8 +318,11 @@ func TestRevertReconsolidation(t *testing.T) {
 			}
 		}
 		st, _ := s.EditStats(ctx, space)
-		if st.Reverted != int64(len(applied)+1) || st.Strengthened+st.Weakened+st.Added != 0 {
+		if st.Reverted != int64(len(applied)+1) || st.Strengthened+st.Weakened+st.Added != 0 || st.Reconsolidations != 2 {
 			t.Errorf("stats after revert %+v", st)
+		}
+		if all, _ := s.Stats(ctx, space); all.Reconsolidation != st {
+			t.Errorf("space stats after revert: %+v, want %+v", all.Reconsolidation, st)
 		}
 	})
 	t.Run("Twice", func(t *testing.T) {

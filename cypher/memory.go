@@ -510,10 +510,12 @@ type Stats struct {
 	Observations        int64                     `json:"observations"`
 	ObservationsPending int64                     `json:"observations_pending"`
 	ObservationsFailed  int64                     `json:"observations_failed"`
+	Reconsolidation     realm.EditStats           `json:"reconsolidation"` // totals of the edit log (REALM.md §4.4)
 }
 
 // Stats counts a space's memories by type, edges by predicate with a weight histogram,
-// and observations by status. Errors: EUnavailable.
+// observations by status, and the reconsolidation totals (edits by action, reverted
+// edits, reconsolidations), all in one read transaction. Errors: EUnavailable.
 func (s *Store) Stats(ctx context.Context, space string) (Stats, error) {
 	st := Stats{ByType: map[realm.NodeType]int64{}, ByPredicate: map[realm.Predicate]int64{}}
 	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
@@ -555,7 +557,8 @@ func (s *Store) Stats(ctx context.Context, space string) (Stats, error) {
 				st.ObservationsFailed = num(r, "n")
 			}
 		}
-		return nil, nil
+		st.Reconsolidation, err = editStats(ctx, tx, space)
+		return nil, err
 	})
 	return st, err
 }
