@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/reconsolidation"
 )
 
 // Ingester is the write path as the bench drives it (construction.Pipeline).
@@ -25,26 +27,116 @@ type Recaller interface {
 	Recall(ctx context.Context, space string, req realm.RecallRequest) (realm.RecallResult, error)
 }
 
+// Reconsolidation modes of a retrieval run (realm bench locomo --reconsolidation).
+const (
+	ReconsolidationOn   = "on"   // after each question its trace is audited and the edits applied
+	ReconsolidationOff  = "off"  // the graph stays as ingested
+	ReconsolidationBoth = "both" // off, then on, over the same ingested graph
+)
+
+// Reconsolidator is the reconsolidation pipeline as the bench drives it
+// (reconsolidation.Reconsolidator).
+type Reconsolidator interface {
+	ReconsolidateInput(ctx context.Context, space, traceID string, in reconsolidation.AuditInput, source string) (reconsolidation.Result, error)
+	Revert(ctx context.Context, space, id string) ([]realm.Edit, error)
+}
+
+// GraphReader reads what the bench checks of a space's graph (cypher.Store).
+type GraphReader interface {
+	EdgeWeights(ctx context.Context, space string) (map[string]float64, error)
+	EditStats(ctx context.Context, space string) (realm.EditStats, error)
+}
+
+// RetrievalDeps are the pipelines a retrieval run drives. Reconsolidate and Graph are
+// needed only when reconsolidation is on.
+type RetrievalDeps struct {
+	Ingest        Ingester
+	Recall        Recaller
+	Reconsolidate Reconsolidator
+	Graph         GraphReader
+	Embedder      realm.Embedder // the flat baseline's
+}
+
 // RetrievalConfig configures an offline retrieval run on LoCoMo.
 type RetrievalConfig struct {
-	K           int    // evidence recall@K
-	SpacePrefix string // each sample goes to space SpacePrefix+sample id
-	Limit       int    // questions per sample (0: all)
+	K               int    // evidence recall@K
+	SpacePrefix     string // each sample goes to space SpacePrefix+sample id
+	Limit           int    // questions per sample (0: all)
+	Reconsolidation string // on (also when empty), off or both
 }
 
 // RetrievalReport holds every number of a retrieval run.
 type RetrievalReport struct {
-	K          int                  `json:"k"`
-	Samples    []string             `json:"samples"`
-	Questions  int                  `json:"questions"` // categories 1–4 with evidence
-	Skipped    int                  `json:"skipped_evidence"`
-	REALM      MethodReport         `json:"realm"`
-	Flat       MethodReport         `json:"flat_baseline"`
-	Ingest     IngestReport         `json:"ingest"`
+	K               int               `json:"k"`
+	Samples         []string          `json:"samples"`
+	Questions       int               `json:"questions"` // categories 1–4 with evidence
+	Skipped         int               `json:"skipped_evidence"`
+	Reconsolidation string            `json:"reconsolidation"` // on | off | both
+	Runs            []RunReport       `json:"runs"`            // one per mode run: on first, then off
+	Comparison      *Comparison       `json:"comparison,omitempty"`
+	Flat            MethodReport      `json:"flat_baseline"`
+	Ingest          IngestReport      `json:"ingest"`
+	Config          map[string]string `json:"config"`
+	Elapsed         float64           `json:"elapsed_seconds"`
+}
+
+// Run returns the run with reconsolidation mode ("on" or "off"), or nil.
+func (r RetrievalReport) Run(mode string) *RunReport {
+	for i := range r.Runs {
+		if r.Runs[i].Reconsolidation == mode {
+			return &r.Runs[i]
+		}
+	}
+	return nil
+}
+
+// RunReport is REALM's evidence recall over all samples with reconsolidation on or off.
+type RunReport struct {
+	Reconsolidation string `json:"reconsolidation"` // on | off
+	MethodReport
 	FirstDepth map[string]int       `json:"evidence_first_depth"` // depth → questions whose evidence was first found there
-	Config     map[string]string    `json:"config"`
-	Elapsed    float64              `json:"elapsed_seconds"`
 	PerSample  map[string]CatRecall `json:"per_sample"`
+	Seconds    float64              `json:"seconds"`         // asking the questions, reconsolidation included, its final revert not
+	Edits      *EditReport          `json:"edits,omitempty"` // on only
+}
+
+// EditReport is what reconsolidation did in a run with it on, and what it cost. Edit
+// counts are logged edits: one per directed edge, so a symmetric predicate counts twice.
+type EditReport struct {
+	Audits        int `json:"audits"` // one per question
+	WithEdits     int `json:"audits_with_edits"`
+	Added         int `json:"added"`
+	Strengthened  int `json:"strengthened"`
+	Weakened      int `json:"weakened"`
+	Rejected      int `json:"rejected"`               // proposals failing validation or c_min
+	DistinctEdges int `json:"distinct_edges_touched"` // directed edges edited at least once
+	EdgesBefore   int `json:"edges_before"`
+	EdgesAfter    int `json:"edges_after"` // after the last question, before the revert
+
+	// The self-audits' labels scored against the gold evidence, for this report only (the
+	// auditor never sees the gold): nodes labelled key evidence or misleading, and how
+	// many of them cover a gold turn of their question.
+	KeyLabels        int `json:"key_labels"`
+	KeyGold          int `json:"key_labels_gold"`
+	MisleadingLabels int `json:"misleading_labels"`
+	MisleadingGold   int `json:"misleading_labels_gold"`
+
+	MedianMS      float64 `json:"median_audit_apply_ms"` // audit, validation and the one write transaction
+	TotalSeconds  float64 `json:"audit_apply_seconds"`
+	RevertSeconds float64 `json:"revert_seconds"`   // undoing every reconsolidation of the run, newest first
+	Restored      bool    `json:"restored_exactly"` // after the revert every edge weight has its bits of before, added edges are gone
+	Mismatches    int     `json:"restore_mismatches"`
+}
+
+// Comparison compares the two runs question by question (mode both).
+type Comparison struct {
+	Better int `json:"better"` // questions whose recall is higher with reconsolidation on
+	Worse  int `json:"worse"`
+	Same   int `json:"same"`
+	// FirstSame of FirstAsked samples got the same recall both ways on their first
+	// question, asked before any edit: the read path is deterministic.
+	FirstSame  int `json:"first_question_same"`
+	FirstAsked int `json:"first_questions"`
 }
 
 // MethodReport is one retrieval method's evidence recall per category and overall.
@@ -105,83 +197,324 @@ func (a *accumulator) report() MethodReport {
 	return r
 }
 
-// RunRetrieval ingests every sample into its own space, asks its questions of categories
-// 1–4 in order, and scores evidence recall@K for REALM and for a flat baseline in the
-// same run: the top-K raw turns by cosine with the same embedder, no graph.
-func RunRetrieval(ctx context.Context, samples []Sample, ing Ingester, rec Recaller, emb realm.Embedder, cfg RetrievalConfig, progress io.Writer) (RetrievalReport, error) {
+// run accumulates one mode's results over the samples.
+type run struct {
+	mode       string
+	acc        *accumulator
+	firstDepth map[string]int
+	perSample  map[string]CatRecall
+	seconds    float64
+	recalls    []float64 // per question, in the order asked, over all samples
+	edits      *EditReport
+	auditMS    []float64
+	touched    map[string]bool
+}
+
+func newRun(mode string) *run {
+	r := &run{mode: mode, acc: newAccumulator(), firstDepth: map[string]int{}, perSample: map[string]CatRecall{}}
+	if mode == ReconsolidationOn {
+		r.edits, r.touched = &EditReport{Restored: true}, map[string]bool{}
+	}
+	return r
+}
+
+func (r *run) report() RunReport {
+	out := RunReport{Reconsolidation: r.mode, MethodReport: r.acc.report(), FirstDepth: r.firstDepth, PerSample: r.perSample, Seconds: r.seconds, Edits: r.edits}
+	if r.edits != nil {
+		r.edits.MedianMS = median(r.auditMS)
+		r.edits.DistinctEdges = len(r.touched)
+	}
+	return out
+}
+
+// question is one scored LoCoMo question.
+type question struct {
+	index int
+	Question
+}
+
+// RunRetrieval ingests every sample into its own space and asks its questions of
+// categories 1–4 in order, scoring evidence recall@K for REALM and, in the same run, for
+// a flat baseline: the top-K raw turns by cosine with the same embedder, no graph.
+//
+// With reconsolidation on, each question's trace is audited right after its recall by
+// the offline auditor on the system's own signals (the query, the recalled nodes, their
+// scores, depths and edges; no answer, no feedback, never the gold evidence), as an
+// unconfirmed self-audit (η/2), and its edits are applied before the next question.
+// With both, the questions of a sample are asked twice over one ingestion: first with
+// reconsolidation off, then on. After an "on" pass every reconsolidation it made is
+// reverted, newest first, and the edge weights are compared to the bit with a snapshot
+// taken before it, so that the space is left as ingested for the next run.
+func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg RetrievalConfig, progress io.Writer) (RetrievalReport, error) {
 	start := time.Now()
-	rep := RetrievalReport{K: cfg.K, FirstDepth: map[string]int{}, PerSample: map[string]CatRecall{}}
-	realmAcc, flatAcc := newAccumulator(), newAccumulator()
+	mode := cfg.Reconsolidation
+	if mode == "" {
+		mode = ReconsolidationOn
+	}
+	var runs []*run // in the order they are asked
+	switch mode {
+	case ReconsolidationOn:
+		runs = []*run{newRun(ReconsolidationOn)}
+	case ReconsolidationOff:
+		runs = []*run{newRun(ReconsolidationOff)}
+	case ReconsolidationBoth:
+		runs = []*run{newRun(ReconsolidationOff), newRun(ReconsolidationOn)}
+	default:
+		return RetrievalReport{}, realm.Errorf(realm.EInvalid, "reconsolidation must be on, off or both, not %q", cfg.Reconsolidation)
+	}
+	if mode != ReconsolidationOff && (deps.Reconsolidate == nil || deps.Graph == nil) {
+		return RetrievalReport{}, fmt.Errorf("reconsolidation %s needs a reconsolidator and a graph reader", mode)
+	}
+	rep := RetrievalReport{K: cfg.K, Reconsolidation: mode}
+	flatAcc := newAccumulator()
 	var ingestSeconds float64
+	var cmp *Comparison
+	if mode == ReconsolidationBoth {
+		cmp = &Comparison{}
+	}
 	for _, s := range samples {
 		rep.Samples = append(rep.Samples, s.ID)
 		space := cfg.SpacePrefix + s.ID
 		obs := s.Observations()
 		t0 := time.Now()
-		if err := ingestAll(ctx, ing, space, obs, progress, s.ID); err != nil {
+		if err := ingestAll(ctx, deps.Ingest, space, obs, progress, s.ID); err != nil {
 			return rep, err
 		}
 		ingestSeconds += time.Since(t0).Seconds()
 		rep.Ingest.Observations += len(obs)
-
-		turns, err := embedTurns(ctx, emb, obs)
-		if err != nil {
-			return rep, err
+		if mode != ReconsolidationOff {
+			// A space left with live edits (an interrupted run) is no longer "as
+			// ingested": its off pass would not be the baseline it claims to be.
+			st, err := deps.Graph.EditStats(ctx, space)
+			if err != nil {
+				return rep, err
+			}
+			if live := st.Added + st.Strengthened + st.Weakened; live > 0 {
+				return rep, realm.Errorf(realm.EConflict, "space %s holds %d unreverted reconsolidation edits (an interrupted run?): delete the space or pick another --space-prefix", space, live)
+			}
 		}
-		sampleAcc := newAccumulator()
-		asked := 0
-		askAt := s.Sessions[len(s.Sessions)-1].Date.Add(24 * time.Hour)
+
+		var questions []question
 		for qi, q := range s.Questions {
 			rep.Skipped += len(q.Skipped)
 			if q.Category < 1 || q.Category > 4 || len(q.Evidence) == 0 {
 				continue
 			}
-			if cfg.Limit > 0 && asked >= cfg.Limit {
+			if cfg.Limit > 0 && len(questions) >= cfg.Limit {
 				break
 			}
-			asked++
-			t1 := time.Now()
-			res, err := rec.Recall(ctx, space, realm.RecallRequest{Query: q.Question, Time: &askAt, K: cfg.K})
-			if err != nil {
-				return rep, fmt.Errorf("%s question %d: %w", s.ID, qi, err)
-			}
-			ms := float64(time.Since(t1).Microseconds()) / 1000
-			sources := make([][]string, len(res.Nodes))
-			var text strings.Builder
-			for i, n := range res.Nodes {
-				sources[i] = n.Node.Sources
-				text.WriteString(n.Node.Content)
-				text.WriteByte('\n')
-			}
-			recall, _ := EvidenceRecall(q.Evidence, sources, cfg.K)
-			realmAcc.add(q.Category, recall, Tokens(text.String()), ms)
-			sampleAcc.add(q.Category, recall, 0, 0)
-			rep.FirstDepth[firstEvidenceDepth(q.Evidence, res.Nodes)]++
+			questions = append(questions, question{qi, q})
+		}
+		rep.Questions += len(questions)
 
-			t2 := time.Now()
-			flatSources, flatText, err := flatTopK(ctx, emb, turns, q.Question, cfg.K)
+		turns, err := embedTurns(ctx, deps.Embedder, obs)
+		if err != nil {
+			return rep, err
+		}
+		for _, q := range questions {
+			t := time.Now()
+			flatSources, flatText, err := flatTopK(ctx, deps.Embedder, turns, q.Question.Question, cfg.K)
 			if err != nil {
 				return rep, err
 			}
 			flatRecall, _ := EvidenceRecall(q.Evidence, flatSources, cfg.K)
-			flatAcc.add(q.Category, flatRecall, Tokens(flatText), float64(time.Since(t2).Microseconds())/1000)
-			rep.Questions++
-			if progress != nil {
-				fmt.Fprintf(progress, "\r%s: question %d, recall@%d so far %.3f (flat %.3f)   ", s.ID, asked, cfg.K, realmAcc.report().Overall, flatAcc.report().Overall)
+			flatAcc.add(q.Category, flatRecall, Tokens(flatText), float64(time.Since(t).Microseconds())/1000)
+		}
+
+		askAt := s.Sessions[len(s.Sessions)-1].Date.Add(24 * time.Hour)
+		for _, r := range runs {
+			first := len(r.recalls)
+			if err := askSample(ctx, deps, cfg, s.ID, space, askAt, questions, r, progress); err != nil {
+				return rep, err
+			}
+			if cmp != nil && r.mode == ReconsolidationOn && len(questions) > 0 {
+				off := runs[0].recalls[first:]
+				on := r.recalls[first:]
+				cmp.FirstAsked++
+				if on[0] == off[0] {
+					cmp.FirstSame++
+				}
+				for i := range on {
+					switch {
+					case on[i] > off[i]:
+						cmp.Better++
+					case on[i] < off[i]:
+						cmp.Worse++
+					default:
+						cmp.Same++
+					}
+				}
 			}
 		}
-		rep.PerSample[s.ID] = sampleAcc.report().ByCategory
-		if progress != nil {
-			fmt.Fprintln(progress)
+	}
+	for _, mode := range []string{ReconsolidationOn, ReconsolidationOff} {
+		for _, r := range runs {
+			if r.mode == mode {
+				rep.Runs = append(rep.Runs, r.report())
+			}
 		}
 	}
-	rep.REALM, rep.Flat = realmAcc.report(), flatAcc.report()
+	rep.Comparison = cmp
+	rep.Flat = flatAcc.report()
 	rep.Ingest.Seconds = ingestSeconds
 	if ingestSeconds > 0 {
 		rep.Ingest.PerSecond = float64(rep.Ingest.Observations) / ingestSeconds
 	}
 	rep.Elapsed = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// askSample asks the questions of one sample in order, in r's mode; with reconsolidation
+// on it audits each recall and applies the edits before the next question, then reverts
+// them all and checks the graph is back to the bit.
+func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sample, space string, askAt time.Time, questions []question, r *run, progress io.Writer) error {
+	on := r.mode == ReconsolidationOn
+	var snapshot map[string]float64
+	var reconsolidations []string // with edits, in the order applied
+	if on {
+		var err error
+		if snapshot, err = deps.Graph.EdgeWeights(ctx, space); err != nil {
+			return err
+		}
+		r.edits.EdgesBefore += len(snapshot)
+	}
+	sampleAcc := newAccumulator()
+	started := time.Now()
+	for n, q := range questions {
+		t := time.Now()
+		res, err := deps.Recall.Recall(ctx, space, realm.RecallRequest{Query: q.Question.Question, Time: &askAt, K: cfg.K})
+		if err != nil {
+			return fmt.Errorf("%s question %d: %w", sample, q.index, err)
+		}
+		ms := float64(time.Since(t).Microseconds()) / 1000
+		sources := make([][]string, len(res.Nodes))
+		var text strings.Builder
+		for i, n := range res.Nodes {
+			sources[i] = n.Node.Sources
+			text.WriteString(n.Node.Content)
+			text.WriteByte('\n')
+		}
+		recall, _ := EvidenceRecall(q.Evidence, sources, cfg.K)
+		r.acc.add(q.Category, recall, Tokens(text.String()), ms)
+		r.recalls = append(r.recalls, recall)
+		sampleAcc.add(q.Category, recall, 0, 0)
+		r.firstDepth[firstEvidenceDepth(q.Evidence, res.Nodes)]++
+
+		if on {
+			t := time.Now()
+			out, err := deps.Reconsolidate.ReconsolidateInput(ctx, space, res.TraceID,
+				reconsolidation.AuditInput{Query: q.Question.Question, Nodes: res.Nodes, Edges: res.Edges}, realm.EditSourceAuto)
+			if err != nil {
+				return fmt.Errorf("%s question %d: reconsolidate: %w", sample, q.index, err)
+			}
+			ms := float64(time.Since(t).Microseconds()) / 1000
+			r.auditMS = append(r.auditMS, ms)
+			r.edits.TotalSeconds += ms / 1000
+			r.countEdits(out, q.Evidence, res.Nodes)
+			if len(out.Edits) > 0 {
+				reconsolidations = append(reconsolidations, out.ReconsolidationID)
+			}
+		}
+		if progress != nil {
+			fmt.Fprintf(progress, "\r%s, reconsolidation %s: question %d/%d, recall@%d so far %.3f   ", sample, r.mode, n+1, len(questions), cfg.K, r.acc.report().Overall)
+		}
+	}
+	r.seconds += time.Since(started).Seconds()
+	r.perSample[sample] = sampleAcc.report().ByCategory
+	if progress != nil {
+		fmt.Fprintln(progress)
+	}
+	if !on {
+		return nil
+	}
+	after, err := deps.Graph.EdgeWeights(ctx, space)
+	if err != nil {
+		return err
+	}
+	r.edits.EdgesAfter += len(after)
+	t := time.Now()
+	for i := len(reconsolidations) - 1; i >= 0; i-- {
+		if _, err := deps.Reconsolidate.Revert(ctx, space, reconsolidations[i]); err != nil {
+			return fmt.Errorf("%s: revert: %w", sample, err)
+		}
+	}
+	r.edits.RevertSeconds += time.Since(t).Seconds()
+	restored, err := deps.Graph.EdgeWeights(ctx, space)
+	if err != nil {
+		return err
+	}
+	if m := weightMismatches(snapshot, restored); m > 0 {
+		r.edits.Restored = false
+		r.edits.Mismatches += m
+	}
+	return nil
+}
+
+// countEdits adds one reconsolidation's edits and labels to the run's report.
+func (r *run) countEdits(out reconsolidation.Result, gold []string, nodes []realm.RecalledNode) {
+	e := r.edits
+	e.Audits++
+	if len(out.Edits) > 0 {
+		e.WithEdits++
+	}
+	e.Rejected += len(out.Rejected)
+	for _, ed := range out.Edits {
+		switch ed.Action {
+		case realm.EditAdd:
+			e.Added++
+		case realm.EditStrengthen:
+			e.Strengthened++
+		case realm.EditWeaken:
+			e.Weakened++
+		}
+		r.touched[ed.From+">"+ed.To+">"+string(ed.Predicate)] = true
+	}
+	for _, n := range nodes {
+		isGold := coversGold(gold, n.Node.Sources)
+		switch out.Labels[n.Node.ID] {
+		case realm.KeyEvidence:
+			e.KeyLabels++
+			if isGold {
+				e.KeyGold++
+			}
+		case realm.Misleading:
+			e.MisleadingLabels++
+			if isGold {
+				e.MisleadingGold++
+			}
+		}
+	}
+}
+
+// coversGold reports whether a node derived from sources covers a gold turn (REALM.md §6:
+// at most MaxEvidenceSources observations).
+func coversGold(gold, sources []string) bool {
+	if len(sources) > MaxEvidenceSources {
+		return false
+	}
+	for _, s := range sources {
+		if slices.Contains(gold, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// weightMismatches counts the edges of a and b that differ: present in one only, or with
+// weights of different bits.
+func weightMismatches(a, b map[string]float64) int {
+	n := 0
+	for k, w := range a {
+		if v, ok := b[k]; !ok || math.Float64bits(v) != math.Float64bits(w) {
+			n++
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			n++
+		}
+	}
+	return n
 }
 
 // ingestAll sends a sample's observations in batches, showing progress.
@@ -305,28 +638,94 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// Markdown renders the report as tables.
+// Markdown renders the report as tables: REALM with reconsolidation on and off side by
+// side when both ran, the flat baseline, and what reconsolidation did and cost.
 func (r RetrievalReport) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Evidence recall@%d on %d questions (categories 1–4) of %s.\n\n", r.K, r.Questions, strings.Join(r.Samples, ", "))
-	fmt.Fprintf(&b, "| category | REALM | flat baseline |\n|---|---|---|\n")
+	on, off := r.Run(ReconsolidationOn), r.Run(ReconsolidationOff)
+	var cols []*RunReport
+	header, rule := "| category |", "|---|"
+	for _, run := range []*RunReport{on, off} {
+		if run != nil {
+			cols = append(cols, run)
+			header += " REALM, reconsolidation " + run.Reconsolidation + " |"
+			rule += "---|"
+		}
+	}
+	both := on != nil && off != nil
+	if both {
+		header += " on − off |"
+		rule += "---|"
+	}
+	fmt.Fprintf(&b, "%s flat baseline |\n%s---|\n", header, rule)
+	row := func(label string, bold bool, value func(MethodReport) float64, format string) {
+		cell := func(format string, v float64) string {
+			if bold {
+				return "**" + fmt.Sprintf(format, v) + "**"
+			}
+			return fmt.Sprintf(format, v)
+		}
+		fmt.Fprintf(&b, "| %s |", label)
+		for _, c := range cols {
+			fmt.Fprintf(&b, " %s |", cell(format, value(c.MethodReport)))
+		}
+		if both {
+			delta := strings.Replace(format, "%", "%+", 1)
+			fmt.Fprintf(&b, " %s |", cell(delta, value(on.MethodReport)-value(off.MethodReport)))
+		}
+		fmt.Fprintf(&b, " %s |\n", cell(format, value(r.Flat)))
+	}
 	for cat := 1; cat <= 4; cat++ {
 		name := CategoryNames[cat]
-		fmt.Fprintf(&b, "| %d %s | %.3f | %.3f |\n", cat, name, r.REALM.ByCategory[name], r.Flat.ByCategory[name])
+		row(fmt.Sprintf("%d %s", cat, name), false, func(m MethodReport) float64 { return m.ByCategory[name] }, "%.3f")
 	}
-	fmt.Fprintf(&b, "| **overall** | **%.3f** | **%.3f** |\n", r.REALM.Overall, r.Flat.Overall)
-	fmt.Fprintf(&b, "| mean context (tokens) | %.0f | %.0f |\n", r.REALM.ContextTokens, r.Flat.ContextTokens)
-	fmt.Fprintf(&b, "| median recall latency (ms) | %.1f | %.1f |\n\n", r.REALM.MedianMS, r.Flat.MedianMS)
-	fmt.Fprintf(&b, "Depth at which evidence was first found: ")
-	var depths []string
-	for d := range r.FirstDepth {
-		depths = append(depths, d)
+	row("**overall**", true, func(m MethodReport) float64 { return m.Overall }, "%.3f")
+	row("mean context (tokens)", false, func(m MethodReport) float64 { return m.ContextTokens }, "%.0f")
+	row("median recall latency (ms)", false, func(m MethodReport) float64 { return m.MedianMS }, "%.1f")
+	b.WriteString("\n")
+	for _, c := range cols {
+		fmt.Fprintf(&b, "Depth at which evidence was first found, reconsolidation %s: %s\n\n", c.Reconsolidation, depthLine(c.FirstDepth))
 	}
-	sort.Strings(depths)
-	for _, d := range depths {
-		fmt.Fprintf(&b, "%s: %d  ", d, r.FirstDepth[d])
+	if r.Comparison != nil {
+		c := r.Comparison
+		fmt.Fprintf(&b, "Per question, on against off: %d better, %d worse, %d the same. The first question of each sample, asked before any edit, got the same recall both ways in %d of %d samples.\n\n",
+			c.Better, c.Worse, c.Same, c.FirstSame, c.FirstAsked)
 	}
-	fmt.Fprintf(&b, "\n\nIngestion: %d observations in %.1f s (%.1f observations/s). Malformed evidence strings skipped: %d.\n",
+	if on != nil && on.Edits != nil {
+		e := on.Edits
+		fmt.Fprintf(&b, "Reconsolidation on (offline auditor, the system's own signals, η/2): %d audits, %d with edits; "+
+			"edges added %d, strengthened %d, weakened %d (logged edits, a symmetric edge counts twice; %d distinct edges), %d proposals rejected; "+
+			"memory edges %d before the questions, %d after. ",
+			e.Audits, e.WithEdits, e.Added, e.Strengthened, e.Weakened, e.DistinctEdges, e.Rejected, e.EdgesBefore, e.EdgesAfter)
+		fmt.Fprintf(&b, "Against the gold evidence (for this report only): %d of %d nodes labelled key evidence cover a gold turn, %d of %d labelled misleading do. ",
+			e.KeyGold, e.KeyLabels, e.MisleadingGold, e.MisleadingLabels)
+		restored := "restored every edge weight to the bit"
+		if !e.Restored {
+			restored = fmt.Sprintf("left %d edges different from before", e.Mismatches)
+		}
+		against := ""
+		if off != nil {
+			against = fmt.Sprintf(" against %.1f s with it off", off.Seconds)
+		}
+		fmt.Fprintf(&b, "Cost: audit and apply %.1f ms median per question (%.1f s in all); the questions took %.1f s%s; reverting every reconsolidation afterwards took %.1f s and %s.\n\n",
+			e.MedianMS, e.TotalSeconds, on.Seconds, against, e.RevertSeconds, restored)
+	}
+	fmt.Fprintf(&b, "Ingestion: %d observations in %.1f s (%.1f observations/s), once per sample for all runs. Malformed evidence strings skipped: %d.\n",
 		r.Ingest.Observations, r.Ingest.Seconds, r.Ingest.PerSecond, r.Skipped)
 	return b.String()
+}
+
+// depthLine renders "0: 503  1: 15  none: 232".
+func depthLine(d map[string]int) string {
+	var keys []string
+	for k := range d {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s: %d", k, d[k]))
+	}
+	return strings.Join(parts, "  ")
 }

@@ -325,6 +325,22 @@ func (s *Store) EdgeWeightHistogram(ctx context.Context, space string, bins int)
 	return out, nil
 }
 
+// EdgeWeights returns the weight of every memory edge of a space, keyed by
+// "from>to>predicate>edge id", as stored (a float64 to the bit). Two snapshots are equal
+// when a run of reconsolidations was reverted exactly.
+func (s *Store) EdgeWeights(ctx context.Context, space string) (map[string]float64, error) {
+	recs, err := s.read(ctx, qEdgeWeights, map[string]any{"space": space, "types": relTypes(realm.Predicates)})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]float64, len(recs))
+	for _, r := range recs {
+		p := realm.PredicateOfRelType(str(r, "type"))
+		out[str(r, "from")+">"+str(r, "to")+">"+string(p)+">"+str(r, "edge_id")] = float(r, "weight")
+	}
+	return out, nil
+}
+
 // DeleteEdits deletes the edit log of a space: when the space is removed, and after tests.
 func (s *Store) DeleteEdits(ctx context.Context, space string) error {
 	_, err := s.write(ctx, qEditDeleteSpace, map[string]any{"space": space})

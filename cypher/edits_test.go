@@ -274,6 +274,10 @@ func TestRevertReconsolidation(t *testing.T) {
 		editTestEdge{1, 2, realm.Implies, 1.0 / 3},
 	)
 	before := edgeWeights(t, s, space, ids)
+	snapshot, err := s.EdgeWeights(ctx, space)
+	if err != nil || len(snapshot) != 2 {
+		t.Fatalf("edge weights %v, %v; want two edges", snapshot, err)
+	}
 	first := batch("t1",
 		realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 0.7},
 		realm.EditProposal{From: ids[1], To: ids[2], Action: realm.EditWeaken, Predicate: realm.Implies, Confidence: 0.3},
@@ -315,6 +319,18 @@ func TestRevertReconsolidation(t *testing.T) {
 		for k, ws := range before {
 			if len(after[k]) != 1 || math.Float64bits(after[k][0]) != math.Float64bits(ws[0]) {
 				t.Errorf("edge %s: %v after revert, %v before", k, after[k], ws)
+			}
+		}
+		restored, err := s.EdgeWeights(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(restored) != len(snapshot) {
+			t.Errorf("edge weights after revert %v, before %v", restored, snapshot)
+		}
+		for k, w := range snapshot {
+			if got, ok := restored[k]; !ok || math.Float64bits(got) != math.Float64bits(w) {
+				t.Errorf("EdgeWeights %s: %v after revert, %v before", k, got, w)
 			}
 		}
 		st, _ := s.EditStats(ctx, space)

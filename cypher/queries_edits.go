@@ -53,6 +53,10 @@ var (
 	editDeleteSpaceCypher string
 	qEditDeleteSpace      = newQuery("edit_delete_space", editDeleteSpaceCypher)
 
+	//go:embed queries/edge_weights.cypher
+	edgeWeightsCypher string
+	qEdgeWeights      = newQuery("edge_weights", edgeWeightsCypher)
+
 	//go:embed queries/edge_weight_histogram.cypher
 	edgeWeightHistogramCypher string
 	qEdgeWeightHistogram      = newQuery("edge_weight_histogram", edgeWeightHistogramCypher)
