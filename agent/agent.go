@@ -49,6 +49,9 @@ type Candidate struct {
 	// later fact about the same slot with another value supersedes it. Optional.
 	Subject   string
 	Attribute string
+	// InReplyTo is the id of the observation this unit answers: the turn just before it,
+	// by another speaker, that asked a question. The relate step links the two (OFFLINE.md).
+	InReplyTo string
 }
 
 // Neighbour is an existing node near a candidate: N_sim ∪ N_recent (REALM.md §2 step 3).

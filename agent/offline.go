@@ -122,6 +122,7 @@ func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, rea
 	var topic string
 	if contentful {
 		turn, clauseCands := o.turnCandidates(obs, speaker, rewritten, nameList)
+		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker)
 		cands = append(cands, turn)
 		cands = append(cands, clauseCands...)
 		topic = topicOf(speaker, turn.Keywords)
@@ -147,6 +148,19 @@ func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, rea
 
 	summary := prev.update(speaker, addressee, obs, firstOfSession, topic, o.opts)
 	return Extraction{Candidates: cands, Summary: summary}, realm.Usage{}, nil
+}
+
+// questionAnswered is the id of the turn just before obs when it is another speaker's, in
+// the same session, and asks a question: obs is most likely its answer.
+func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker string) string {
+	if len(recent) == 0 {
+		return ""
+	}
+	prev := recent[len(recent)-1]
+	if prev.ID == obs.ID || prev.SessionID != obs.SessionID || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) || !strings.Contains(prev.Content, "?") {
+		return ""
+	}
+	return prev.ID
 }
 
 // addresseeOf names "you": the latest other speaker of the recent observations (same

@@ -17,6 +17,7 @@ const (
 	weightSupersedes     = 0.9
 	weightComprises      = 0.9
 	weightPrecedes       = 0.7
+	weightTriggers       = 0.8
 	weightContextualizes = 0.6
 	weightInstantiates   = 0.6
 	weightCorrelatesMin  = 0.5
@@ -336,6 +337,14 @@ func (r *relater) relate(i int) []EdgeOp {
 		}
 	}
 
+	// triggers: the question just asked → this answer. The edge carries the question, so
+	// that a query asking it again reaches the answer (REALM.md §3.3, access score).
+	if c.InReplyTo != "" {
+		if q, question := questionNode(nbs, c.InReplyTo); q != "" {
+			edges = r.emit(edges, i, q, Self, realm.Triggers, weightTriggers, question)
+		}
+	}
+
 	// instantiates: this event or fact → each entity it mentions.
 	for j, o := range cands {
 		if o.Candidate.Type == realm.Entity && mentions(c, o.Candidate.Name) {
@@ -459,6 +468,37 @@ func (r *relater) episodeEdges(i int, c Candidate) []EdgeOp {
 		return nil
 	}
 	return r.emit(nil, i, prev.ID, Self, realm.Precedes, weightPrecedes, "the previous session")
+}
+
+// questionNode is the whole-turn node of observation obsID among the neighbours (the
+// event or fact derived from it alone with the most content) and its question sentences.
+func questionNode(nbs []scoredNeighbour, obsID string) (id, question string) {
+	best := -1
+	for _, nb := range sortedByID(nbs) {
+		n := nb.Node
+		if (n.Type != realm.Event && n.Type != realm.Fact) || len(n.Sources) != 1 || n.Sources[0] != obsID {
+			continue
+		}
+		if words := len(contentWords(n.Content)); words > best {
+			best, id = words, n.ID
+			question = questionsOf(n.Content)
+		}
+	}
+	return id, question
+}
+
+// questionsOf keeps the sentences of text that ask something.
+func questionsOf(text string) string {
+	var qs []string
+	for _, s := range sentences(text) {
+		if part := text[s.start:s.end]; strings.Contains(part, "?") {
+			qs = append(qs, part)
+		}
+	}
+	if len(qs) == 0 {
+		return text
+	}
+	return strings.Join(qs, " ")
 }
 
 func subset(a, b map[string]bool) bool {

@@ -376,3 +376,53 @@ func TestOfflineIntegrateDeterministic(t *testing.T) {
 		t.Fatalf("neighbour order changed the result:\n%+v\n%+v", got, first)
 	}
 }
+
+// An answer to the question just asked is linked to it by triggers, the edge carrying the
+// question so that a query asking it again reaches the answer.
+func TestOfflineReply(t *testing.T) {
+	a := NewOffline(OfflineOptions{})
+	question := obsAt("o1", "s1", "Melanie", "That's great! Anything you're excited for in the adoption process?")
+	answer := obsAt("o2", "s1", "Caroline", "I'm thrilled to make a family for kids who need one.")
+	tests := []struct {
+		name   string
+		recent []realm.Observation
+		want   string
+	}{
+		{"OK", []realm.Observation{question}, "o1"},
+		{"NotAQuestion", []realm.Observation{obsAt("o1", "s1", "Melanie", "That's great.")}, ""},
+		{"SameSpeaker", []realm.Observation{obsAt("o1", "s1", "Caroline", "Any news?")}, ""},
+		{"OtherSession", []realm.Observation{obsAt("o1", "s0", "Melanie", "Any news?")}, ""},
+		{"NotTheLast", []realm.Observation{question, obsAt("o1b", "s1", "Caroline", "Well.")}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ext, _, err := a.Extract(context.Background(), ExtractInput{Observation: answer, Recent: tt.recent})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := ext.Candidates[0].InReplyTo; got != tt.want {
+				t.Errorf("InReplyTo = %q, want %q", got, tt.want)
+			}
+		})
+	}
+
+	ext, _, _ := a.Extract(context.Background(), ExtractInput{Observation: answer, Recent: []realm.Observation{question}})
+	turn := ext.Candidates[0]
+	asked := realm.Node{ID: "q", Type: realm.Fact, Sources: []string{"o1"},
+		Content: "Melanie: That's great, Caroline! Anything Caroline is excited for in the adoption process?"}
+	clause := realm.Node{ID: "q-clause", Type: realm.Fact, Sources: []string{"o1"}, Content: "Caroline is excited"}
+	in := IntegrateInput{Observation: answer, Candidates: []CandidateContext{{Candidate: turn, Neighbours: []Neighbour{
+		{Node: clause, Recent: true}, {Node: asked, Recent: true},
+	}}}}
+	got := mustIntegrate(t, in)[0]
+	e := findEdge(got.Edges, "q", Self, realm.Triggers)
+	if e == nil {
+		t.Fatalf("no triggers edge from the question: %+v", got.Edges)
+	}
+	if e.Description != "Anything Caroline is excited for in the adoption process?" || e.Weight != weightTriggers {
+		t.Errorf("edge = %+v, want the question sentence as description", e)
+	}
+	if findEdge(got.Edges, "q-clause", Self, realm.Triggers) != nil {
+		t.Error("the clause of the question got the edge too")
+	}
+}

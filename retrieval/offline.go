@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -45,8 +46,10 @@ func (d OfflineDecider) PlanSeeds(ctx context.Context, in PlanInput) ([]realm.Pl
 
 // Sufficiency is enough when every query keyword appears in the top K nodes and the best
 // node leads the K-th by GapEnough; a causal question (why/how/what led to) is never
-// enough before one expansion. Otherwise it expands the best unexpanded nodes, those
-// holding an uncovered keyword first.
+// enough before one expansion, nor is a top K that holds an unexpanded node asking a
+// question: a question matches the query well but its answer lies beyond it. Otherwise
+// it expands the best unexpanded nodes: questions first, then those holding an
+// uncovered keyword.
 func (d OfflineDecider) Sufficiency(ctx context.Context, in SufficiencyInput) (Sufficiency, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return Sufficiency{}, nil, err
@@ -75,13 +78,23 @@ func (d OfflineDecider) Sufficiency(ctx context.Context, in SufficiencyInput) (S
 	}
 	causal := IsCausal(in.Query)
 	reason := fmt.Sprintf("coverage %.2f of %d terms, gap %.2f", coverage, len(terms), gap)
-	if len(top) > 0 && coverage >= 1 && gap >= d.GapEnough && !(causal && in.Depth == 1) {
-		return Sufficiency{IsEnough: true, Reason: reason}, nil, nil
+	// Questions among the top K, to be expanded first, toward their answers.
+	var questions []string
+	for _, c := range top {
+		if !c.Expanded && c.Depth < in.MaxDepth && isQuestion(c.Node.Content) {
+			questions = append(questions, c.Node.ID)
+		}
 	}
-	// Nodes that hold an uncovered term first, then by score.
-	var first, rest []string
+	if len(top) > 0 && coverage >= 1 && gap >= d.GapEnough && !(causal && in.Depth == 1) {
+		if len(questions) == 0 {
+			return Sufficiency{IsEnough: true, Reason: reason}, nil, nil
+		}
+		return Sufficiency{NodesToExpand: questions, Reason: reason + ", questions to follow to their answers"}, nil, nil
+	}
+	// Then nodes that hold an uncovered term, then by score.
+	var holding, rest []string
 	for _, c := range in.Nodes {
-		if c.Expanded || c.Depth >= in.MaxDepth {
+		if c.Expanded || c.Depth >= in.MaxDepth || slices.Contains(questions, c.Node.ID) {
 			continue
 		}
 		text := nodeTerms(c.Node)
@@ -92,20 +105,21 @@ func (d OfflineDecider) Sufficiency(ctx context.Context, in SufficiencyInput) (S
 			}
 		}
 		if holds {
-			first = append(first, c.Node.ID)
+			holding = append(holding, c.Node.ID)
 		} else {
 			rest = append(rest, c.Node.ID)
 		}
 	}
-	ids := append(first, rest...)
+	ids := append(append(questions, holding...), rest...)
 	if len(ids) > 5 {
 		ids = ids[:5]
 	}
 	return Sufficiency{NodesToExpand: ids, Reason: reason}, nil, nil
 }
 
-// ExpansionPolicy picks path_search for causal questions and subgraph_beam otherwise,
-// over all predicates; contradicts edges are ignored unless the question asks about a
+// ExpansionPolicy follows a node that asks a question to its answers only (subgraph_beam
+// over triggers, the construction's question → answer edges); otherwise it picks
+// path_search for causal questions and subgraph_beam for the rest, over all predicates; contradicts edges are ignored unless the question asks about a
 // change or a conflict; a time window of the plans becomes a soft decay around it.
 func (d OfflineDecider) ExpansionPolicy(ctx context.Context, in PolicyInput) (Policy, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
@@ -113,7 +127,12 @@ func (d OfflineDecider) ExpansionPolicy(ctx context.Context, in PolicyInput) (Po
 	}
 	atom := realm.Atom{Mode: realm.SubgraphBeam, ConflictInhibit: !asksAboutChange(in.Query)}
 	reasoning := in.Query
-	if IsCausal(in.Query) {
+	switch {
+	case isQuestion(in.Node.Node.Content):
+		// A node that asks leads to what answered it, and only there.
+		atom.Predicates = []realm.Predicate{realm.Triggers}
+		reasoning = "the answer to: " + in.Node.Node.Content
+	case IsCausal(in.Query):
 		atom.Mode = realm.PathSearch
 	}
 	for _, p := range in.Plans {
@@ -230,6 +249,9 @@ func stem(w string) string {
 	}
 	return w
 }
+
+// isQuestion: the text asks something.
+func isQuestion(text string) bool { return strings.Contains(text, "?") }
 
 // queryTerms are the stemmed keywords of the plans, or of the query.
 func queryTerms(in SufficiencyInput) []string {

@@ -96,6 +96,13 @@ func TestOfflineExpansionPolicy(t *testing.T) {
 			}
 		})
 	}
+	t.Run("QuestionLeadsToItsAnswer", func(t *testing.T) {
+		node := retrieval.Candidate{Node: realm.Node{Content: "Bob: where did Alice move?"}}
+		pol, _, _ := d.ExpansionPolicy(context.Background(), retrieval.PolicyInput{Query: "Where does Alice live?", Node: node})
+		if !slices.Equal(pol.Atom.Predicates, []realm.Predicate{realm.Triggers}) || pol.Atom.Mode != realm.SubgraphBeam {
+			t.Errorf("policy %+v, want subgraph_beam over triggers only", pol)
+		}
+	})
 	t.Run("DecayFromPlanWindow", func(t *testing.T) {
 		may := &realm.TimeRange{From: time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2023, 5, 31, 0, 0, 0, 0, time.UTC)}
 		pol, _, _ := d.ExpansionPolicy(context.Background(), retrieval.PolicyInput{Query: "q", Plans: []realm.Plan{{TimeRange: may}}})
@@ -125,6 +132,8 @@ func TestOfflineSufficiency(t *testing.T) {
 		{"UncoveredTermFirst", "Where did Alice move?", 1, 1, []retrieval.Candidate{node("a", "Bob likes chess", 0.9), node("b", "Alice lives in Munich", 0.3)}, false, "b"},
 		{"CausalNeedsOneExpansion", "Why did Alice move?", 1, 10, []retrieval.Candidate{node("a", "Alice moved to Berlin", 0.9), node("b", "Bob", 0.5)}, false, "a"},
 		{"CausalAfterExpansion", "Why did Alice move?", 2, 10, []retrieval.Candidate{node("a", "Alice moved to Berlin", 0.9), node("b", "Bob", 0.5)}, true, ""},
+		{"QuestionInTopK", "Where did Alice move?", 1, 10, []retrieval.Candidate{node("a", "Alice moves to Berlin", 0.9), node("b", "Bob: where did Alice move?", 0.5)}, false, "b"},
+		{"QuestionExpanded", "Where did Alice move?", 2, 10, []retrieval.Candidate{node("a", "Alice moves to Berlin", 0.9), {Node: realm.Node{ID: "b", Content: "Bob: where?"}, Score: 0.5, Expanded: true}}, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"time"
 
@@ -132,10 +133,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	run.timing(StageExpand, stage)
 
 	stage = time.Now()
-	top := run.ranked()
-	if len(top) > run.set.K {
-		top = top[:run.set.K]
-	}
+	top := selectTop(run.ranked(), run.set.K)
 	ids := make([]string, len(top))
 	res := realm.RecallResult{TraceID: run.trace.ID, Usage: run.usage, Nodes: make([]realm.RecalledNode, len(top))}
 	for i, c := range top {
@@ -262,6 +260,51 @@ func (run *run) ranked() []*candidate {
 		return out[i].Node.ID < out[j].Node.ID
 	})
 	return out
+}
+
+// selectTop picks the K nodes to return from the ranked candidates (REALM.md §3.3). Two
+// refinements keep the context informative: a node whose provenance lies within that of
+// a better node already picked repeats what that node was derived from (a clause of a
+// turn already returned whole), and is left out; entities and episodes, which gather many
+// observations and say little of each, come after the events and facts, filling what is
+// left of K (so the result is best first within each group).
+func selectTop(ranked []*candidate, k int) []*candidate {
+	var evidence, hubs []*candidate
+	for _, c := range ranked {
+		if redundant(c, evidence) {
+			continue
+		}
+		if c.Node.Type == realm.Entity || c.Node.Type == realm.Episode {
+			hubs = append(hubs, c)
+			continue
+		}
+		if len(evidence) < k {
+			evidence = append(evidence, c)
+		}
+	}
+	return append(evidence, hubs[:min(len(hubs), k-len(evidence))]...)
+}
+
+// redundant: every source of c is a source of one node already picked.
+func redundant(c *candidate, picked []*candidate) bool {
+	if len(c.Node.Sources) == 0 {
+		return false
+	}
+	for _, p := range picked {
+		if containsAll(p.Node.Sources, c.Node.Sources) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAll(set, items []string) bool {
+	for _, it := range items {
+		if !slices.Contains(set, it) {
+			return false
+		}
+	}
+	return true
 }
 
 // admit records node v reached with access score access at depth, keeping the best

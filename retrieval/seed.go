@@ -83,6 +83,10 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 	return nil
 }
 
+// seedsPerPlan is at least twice K, so that K nodes remain after aggregation leaves out
+// redundant ones.
+func (r *Retriever) seedsPerPlan(run *run) int { return max(r.opts.SeedsPerPlan, 2*run.set.K) }
+
 // runPlan returns one plan's seeds with the soft type filter (REALM.md §3.1): if types
 // and the score threshold leave nothing, the threshold is dropped; if still nothing,
 // the types are.
@@ -98,16 +102,16 @@ func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []
 		}
 	}
 	if len(above) > 0 {
-		return topScored(above, r.opts.SeedsPerPlan), RelaxNone, nil
+		return topScored(above, r.seedsPerPlan(run)), RelaxNone, nil
 	}
 	if len(found) > 0 || len(p.Types) == 0 {
-		return topScored(found, r.opts.SeedsPerPlan), RelaxThreshold, nil
+		return topScored(found, r.seedsPerPlan(run)), RelaxThreshold, nil
 	}
 	found, err = r.planCandidates(ctx, run.space, p, nil, qvec, exact, fetch)
 	if err != nil {
 		return nil, "", err
 	}
-	return topScored(found, r.opts.SeedsPerPlan), RelaxTypes, nil
+	return topScored(found, r.seedsPerPlan(run)), RelaxTypes, nil
 }
 
 // planCandidates scores the candidates of one plan by its matching mode, best first:
