@@ -6,9 +6,11 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
+// send makes one request, checked against openapi.yaml, and decodes the response into v.
 func send(t *testing.T, method, url string, body any, v any) int {
 	t.Helper()
 	var buf bytes.Buffer
@@ -22,7 +24,7 @@ func send(t *testing.T, method, url string, body any, v any) int {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := apitest.New(t).Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

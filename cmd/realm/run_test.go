@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
@@ -72,7 +73,7 @@ func startServe(t *testing.T, getenv func(string) string) string {
 
 func getJSON(t *testing.T, url string, v any) int {
 	t.Helper()
-	resp, err := http.Get(url)
+	resp, err := apitest.New(t).Client().Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func TestServe(t *testing.T) {
 		}
 	})
 	t.Run("OpenAPI", func(t *testing.T) {
-		resp, err := http.Get(base + "/openapi.yaml")
+		resp, err := apitest.New(t).Client().Get(base + "/openapi.yaml")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +134,7 @@ func TestServe(t *testing.T) {
 		}
 	})
 	t.Run("ErrNotFoundIsProblem", func(t *testing.T) {
-		resp, err := http.Get(base + "/v1/nowhere")
+		resp, err := apitest.New(t).Client().Get(base + "/v1/nowhere")
 		if err != nil {
 			t.Fatal(err)
 		}

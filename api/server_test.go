@@ -1,0 +1,134 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/embed"
+	"github.com/realm-memory/realm/reconsolidation"
+	"github.com/realm-memory/realm/retrieval"
+)
+
+var (
+	embedderOnce sync.Once
+	embedder     realm.Embedder
+	embedderErr  error
+)
+
+// testDeps are the real pipelines over the tests' Neo4j, with the offline agent and the
+// embedder `realm serve` would pick (local when installed, else hash).
+func testDeps(t *testing.T) Deps {
+	t.Helper()
+	store := cyphertest.MustOpen(t)
+	logger := zerolog.New(io.Discard)
+	embedderOnce.Do(func() {
+		cfg, err := embed.ConfigFromEnv(os.Getenv)
+		if err != nil {
+			embedderErr = err
+			return
+		}
+		embedder, embedderErr = embed.New(cfg, logger)
+	})
+	if embedderErr != nil {
+		t.Fatal(embedderErr)
+	}
+	ingest := construction.New(store, agent.NewOffline(agent.OfflineOptions{}), embedder, construction.Options{}, logger)
+	t.Cleanup(ingest.Wait)
+	return Deps{
+		Store:  store,
+		Ingest: ingest,
+		Recall: retrieval.New(store, embedder, retrieval.NewOfflineDecider(), retrieval.Options{}, logger),
+		Reconsolidate: reconsolidation.New(store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
+			reconsolidation.DefaultConfig(), logger),
+		Logger: logger,
+	}
+}
+
+// newTestServer serves the API over real HTTP, every exchange checked against
+// openapi.yaml by c.
+func newTestServer(t *testing.T, c *apitest.Checker, cfg Config) *httptest.Server {
+	t.Helper()
+	deps := testDeps(t)
+	cfg.Embedder = EmbedderInfo{ID: embedder.ID(), Dim: embedder.Dim()}
+	cfg.LLM = LLMInfo{Mode: "offline"}
+	srv := httptest.NewServer(c.Handler(NewServer(cfg, deps)))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// client sends JSON requests to a test server, with a key when it has one.
+type client struct {
+	t    *testing.T
+	base string
+	key  string
+}
+
+// do sends method url with body (JSON-encoded unless it is []byte) and decodes the
+// response into v when v is not nil; it returns the response.
+func (c client) do(method, path string, body, v any) *http.Response {
+	c.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		rd = bytes.NewReader(buf)
+	}
+	req, err := http.NewRequest(method, c.base+path, rd)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if v != nil && len(b) > 0 {
+		if err := json.Unmarshal(b, v); err != nil {
+			c.t.Fatalf("%s %s: %v: %s", method, path, err, b)
+		}
+	}
+	return resp
+}
+
+// status sends a request and returns only the status.
+func (c client) status(method, path string, body any) int {
+	c.t.Helper()
+	return c.do(method, path, body, nil).StatusCode
+}
+
+// problem is a decoded problem+json.
+type problemDoc struct {
+	Status int
+	Code   string
+	Detail string
+	Fields map[string]string
+}

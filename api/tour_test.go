@@ -1,0 +1,247 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// TestOpenAPIMatchesRoutes: every route of routes.go is an operation of openapi.yaml and
+// every operation is a route.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	spec := map[string]bool{}
+	for _, op := range apitest.Operations(apitest.Spec(t)) {
+		spec[op] = true
+	}
+	routed := map[string]bool{}
+	err := chi.Walk(NewServer(Config{}, Deps{}).(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		routed[method+" "+route] = true
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for op := range routed {
+		if !spec[op] {
+			t.Errorf("%s is routed but not in openapi.yaml", op)
+		}
+	}
+	for op := range spec {
+		if !routed[op] {
+			t.Errorf("%s is in openapi.yaml but not routed", op)
+		}
+	}
+}
+
+// TestTour drives every endpoint with realistic requests, good and bad, over real HTTP
+// and a real Neo4j; apitest checks each exchange against openapi.yaml, and the tour must
+// reach every operation of it.
+func TestTour(t *testing.T) {
+	check := apitest.New(t)
+	srv := newTestServer(t, check, Config{MaxBodyBytes: 64 << 10})
+	space := cyphertest.NewSpace(t)
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + space
+	messages := []map[string]string{
+		{"id": "m1", "session_id": "s1", "speaker": "Caroline", "content": "I went to a pottery class yesterday.", "timestamp": "2023-05-08T13:56:00Z"},
+		{"id": "m2", "session_id": "s1", "role": "Melanie", "content": "I love hiking in the mountains with my kids.", "timestamp": "2023-05-08T13:57:00Z"},
+	}
+
+	t.Run("Operations", func(t *testing.T) {
+		for _, path := range []string{"/healthz", "/readyz", "/openapi.yaml", "/v1/info"} {
+			if code := c.status("GET", path, nil); code != http.StatusOK {
+				t.Errorf("GET %s: %d", path, code)
+			}
+		}
+	})
+	t.Run("Ingest", func(t *testing.T) {
+		var res struct{ Results []struct{ Status string } }
+		if code := c.do("POST", sp+"/observations", map[string]any{"messages": messages}, &res).StatusCode; code != http.StatusOK {
+			t.Fatalf("status %d", code)
+		}
+		if len(res.Results) != 2 || res.Results[0].Status != "integrated" {
+			t.Fatalf("results %+v", res.Results)
+		}
+		c.do("POST", sp+"/observations", map[string]any{"messages": messages}, &res)
+		if res.Results[0].Status != "already_integrated" {
+			t.Errorf("repeat: %+v", res.Results)
+		}
+	})
+	t.Run("IngestAsync", func(t *testing.T) {
+		var job struct {
+			JobID     string `json:"job_id"`
+			StatusURL string `json:"status_url"`
+		}
+		later := []map[string]string{{"id": "m3", "speaker": "Caroline", "content": "The pottery teacher is called Ana.", "timestamp": "2023-05-09T10:00:00Z"}}
+		resp := c.do("POST", sp+"/observations?async=true", map[string]any{"messages": later}, &job)
+		if resp.StatusCode != http.StatusAccepted || job.JobID == "" || resp.Header.Get("Location") != job.StatusURL {
+			t.Fatalf("status %d, job %+v, location %q", resp.StatusCode, job, resp.Header.Get("Location"))
+		}
+		var got struct{ Status string }
+		if code := c.do("GET", job.StatusURL, nil, &got).StatusCode; code != http.StatusOK {
+			t.Fatalf("job status %d", code)
+		}
+		if code := c.status("GET", "/v1/jobs/no-such-job", nil); code != http.StatusNotFound {
+			t.Errorf("unknown job: %d", code)
+		}
+	})
+	t.Run("ErrIngest", func(t *testing.T) {
+		tests := []struct {
+			name   string
+			body   any
+			status int
+			field  string
+		}{
+			{"EmptyBody", []byte(""), 400, ""},
+			{"NotJSON", []byte("{"), 400, ""},
+			{"UnknownField", map[string]any{"messages": messages, "extra": 1}, 400, ""},
+			{"NoMessages", map[string]any{"messages": []any{}}, 400, "messages"},
+			{"NoSpeaker", map[string]any{"messages": []map[string]string{{"content": "hi", "timestamp": "2023-05-08T13:56:00Z"}}}, 400, "messages[0].speaker"},
+			{"BadTime", map[string]any{"messages": []map[string]string{{"speaker": "A", "content": "hi", "timestamp": "May 8"}}}, 400, "messages[0].timestamp"},
+			{"TooLarge", map[string]any{"messages": []map[string]string{{"speaker": "A", "content": strings.Repeat("x", 70<<10), "timestamp": "2023-05-08T13:56:00Z"}}}, 413, ""},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				var p problemDoc
+				if code := c.do("POST", sp+"/observations", tt.body, &p).StatusCode; code != tt.status {
+					t.Fatalf("status %d, want %d: %+v", code, tt.status, p)
+				}
+				if tt.field != "" && p.Fields[tt.field] == "" {
+					t.Errorf("fields %v lack %s", p.Fields, tt.field)
+				}
+			})
+		}
+		if code := c.status("POST", "/v1/spaces/no$pace!/observations", map[string]any{"messages": messages}); code != http.StatusBadRequest {
+			t.Errorf("bad space id: %d", code)
+		}
+	})
+
+	var traceID string
+	var nodeIDs []string
+	t.Run("Recall", func(t *testing.T) {
+		var res struct {
+			TraceID string `json:"trace_id"`
+			Nodes   []struct{ Node struct{ ID string } }
+		}
+		if code := c.do("POST", sp+"/recall", map[string]any{"query": "Who loves hiking with kids?", "k": 5, "strategy": "subgraph_beam"}, &res).StatusCode; code != http.StatusOK {
+			t.Fatalf("status %d", code)
+		}
+		if res.TraceID == "" || len(res.Nodes) < 2 {
+			t.Fatalf("recall %+v", res)
+		}
+		traceID = res.TraceID
+		for _, n := range res.Nodes {
+			nodeIDs = append(nodeIDs, n.Node.ID)
+		}
+		if code := c.status("GET", sp+"/traces/"+traceID, nil); code != http.StatusOK {
+			t.Errorf("trace: %d", code)
+		}
+		if code := c.status("GET", sp+"/traces/no-such-trace", nil); code != http.StatusNotFound {
+			t.Errorf("unknown trace: %d", code)
+		}
+		if code := c.status("POST", sp+"/recall", map[string]any{"query": "x", "k": 1000, "max_depth": 9}); code != http.StatusBadRequest {
+			t.Errorf("recall out of bounds: %d", code)
+		}
+		if code := c.status("POST", sp+"/recall", map[string]any{"query": strings.Repeat("q", 5000)}); code != http.StatusBadRequest {
+			t.Errorf("recall query too long: %d", code)
+		}
+		if code := c.status("POST", sp+"/answer", map[string]any{"query": "Who hikes?"}); code != http.StatusNotImplemented {
+			t.Errorf("answer: %d", code)
+		}
+	})
+	t.Run("FeedbackEditsRevert", func(t *testing.T) {
+		if traceID == "" {
+			t.Skip("no trace")
+		}
+		var fb struct {
+			Edits []struct{ ID string }
+		}
+		if code := c.do("POST", sp+"/traces/"+traceID+"/feedback", map[string]any{"correct": true, "useful_node_ids": nodeIDs[:2]}, &fb).StatusCode; code != http.StatusOK {
+			t.Fatalf("feedback: %d", code)
+		}
+		if code := c.status("POST", sp+"/traces/"+traceID+"/feedback", map[string]any{"useful_node_ids": []string{"a"}, "misleading_node_ids": []string{"a"}}); code != http.StatusBadRequest {
+			t.Errorf("contradictory feedback: %d", code)
+		}
+		if code := c.status("POST", sp+"/traces/no-such-trace/feedback", map[string]any{"correct": false}); code != http.StatusNotFound {
+			t.Errorf("feedback on an unknown trace: %d", code)
+		}
+		var list struct{ Edits []struct{ ID string } }
+		if code := c.do("GET", sp+"/edits?limit=10&since=2000-01-01T00:00:00Z", nil, &list).StatusCode; code != http.StatusOK {
+			t.Fatalf("edits: %d", code)
+		}
+		if code := c.status("GET", sp+"/edits?limit=0", nil); code != http.StatusBadRequest {
+			t.Errorf("edits limit 0: %d", code)
+		}
+		editID := "no-such-edit"
+		if len(list.Edits) > 0 {
+			editID = list.Edits[0].ID
+		}
+		if code := c.status("POST", sp+"/edits/"+editID+"/revert", nil); code != http.StatusOK && code != http.StatusNotFound {
+			t.Errorf("revert: %d", code)
+		}
+	})
+	t.Run("MemoriesGraphStats", func(t *testing.T) {
+		var list struct {
+			Memories   []struct{ ID string }
+			NextCursor string `json:"next_cursor"`
+		}
+		if code := c.do("GET", sp+"/memories?limit=1", nil, &list).StatusCode; code != http.StatusOK || len(list.Memories) != 1 || list.NextCursor == "" {
+			t.Fatalf("status %d, page %+v", code, list)
+		}
+		if code := c.status("GET", sp+"/memories?type=fact&cursor="+list.NextCursor, nil); code != http.StatusOK {
+			t.Errorf("next page: %d", code)
+		}
+		for _, bad := range []string{"type=planet", "limit=9999", "since=yesterday", "cursor=forged"} {
+			if code := c.status("GET", sp+"/memories?"+bad, nil); code != http.StatusBadRequest {
+				t.Errorf("memories?%s: %d", bad, code)
+			}
+		}
+		id := list.Memories[0].ID
+		if code := c.status("GET", sp+"/memories/"+id, nil); code != http.StatusOK {
+			t.Errorf("get: %d", code)
+		}
+		if code := c.status("GET", sp+"/graph?around="+id+"&depth=2", nil); code != http.StatusOK {
+			t.Errorf("graph around: %d", code)
+		}
+		if code := c.status("GET", sp+"/graph", nil); code != http.StatusOK {
+			t.Errorf("graph: %d", code)
+		}
+		if code := c.status("GET", sp+"/graph?depth=3", nil); code != http.StatusBadRequest {
+			t.Errorf("graph depth 3: %d", code)
+		}
+		if code := c.status("GET", sp+"/graph?around=no-such-memory", nil); code != http.StatusNotFound {
+			t.Errorf("graph around an unknown memory: %d", code)
+		}
+		if code := c.status("GET", sp+"/stats", nil); code != http.StatusOK {
+			t.Errorf("stats: %d", code)
+		}
+		if code := c.status("DELETE", sp+"/memories/"+id, nil); code != http.StatusNoContent {
+			t.Errorf("delete: %d", code)
+		}
+		if code := c.status("DELETE", sp+"/memories/"+id, nil); code != http.StatusNotFound {
+			t.Errorf("delete twice: %d", code)
+		}
+		if code := c.status("GET", sp+"/memories/"+id, nil); code != http.StatusNotFound {
+			t.Errorf("deleted memory still served: %d", code)
+		}
+	})
+	t.Run("ErrUnknownEndpoint", func(t *testing.T) {
+		var p problemDoc
+		resp := c.do("GET", "/v1/nowhere", nil, &p)
+		if resp.StatusCode != http.StatusNotFound || p.Code != "not_found" || resp.Header.Get("Content-Type") != "application/problem+json" {
+			t.Errorf("status %d, problem %+v", resp.StatusCode, p)
+		}
+		if code := c.status("PUT", sp+"/stats", nil); code != http.StatusBadRequest {
+			t.Errorf("PUT stats: %d", code)
+		}
+	})
+
+	if unseen := check.Unseen(); len(unseen) > 0 {
+		t.Errorf("the tour did not reach %v", unseen)
+	}
+}
