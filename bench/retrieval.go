@@ -133,8 +133,12 @@ type Comparison struct {
 	Better int `json:"better"` // questions whose recall is higher with reconsolidation on
 	Worse  int `json:"worse"`
 	Same   int `json:"same"`
-	// FirstSame of FirstAsked samples got the same recall both ways on their first
-	// question, asked before any edit: the read path is deterministic.
+	// What the edits changed in the returned nodes, whatever the recall: questions whose
+	// top K holds other memories, and questions with the same memories in another order.
+	OtherNodes int `json:"other_nodes"`
+	Reordered  int `json:"reordered"`
+	// FirstSame of FirstAsked samples returned the same nodes in the same order both ways
+	// on their first question, asked before any edit: the read path is deterministic.
 	FirstSame  int `json:"first_question_same"`
 	FirstAsked int `json:"first_questions"`
 }
@@ -204,7 +208,8 @@ type run struct {
 	firstDepth map[string]int
 	perSample  map[string]CatRecall
 	seconds    float64
-	recalls    []float64 // per question, in the order asked, over all samples
+	recalls    []float64  // per question, in the order asked, over all samples
+	returned   [][]string // per question, the ids returned, best first
 	edits      *EditReport
 	auditMS    []float64
 	touched    map[string]bool
@@ -328,22 +333,7 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 				return rep, err
 			}
 			if cmp != nil && r.mode == ReconsolidationOn && len(questions) > 0 {
-				off := runs[0].recalls[first:]
-				on := r.recalls[first:]
-				cmp.FirstAsked++
-				if on[0] == off[0] {
-					cmp.FirstSame++
-				}
-				for i := range on {
-					switch {
-					case on[i] > off[i]:
-						cmp.Better++
-					case on[i] < off[i]:
-						cmp.Worse++
-					default:
-						cmp.Same++
-					}
-				}
+				cmp.add(runs[0], r, first)
 			}
 		}
 	}
@@ -362,6 +352,39 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 	}
 	rep.Elapsed = time.Since(start).Seconds()
 	return rep, nil
+}
+
+// add compares the questions of one sample, from index first on, of the off and on runs.
+func (c *Comparison) add(off, on *run, first int) {
+	c.FirstAsked++
+	if slices.Equal(off.returned[first], on.returned[first]) {
+		c.FirstSame++
+	}
+	for i := first; i < len(on.recalls); i++ {
+		switch {
+		case on.recalls[i] > off.recalls[i]:
+			c.Better++
+		case on.recalls[i] < off.recalls[i]:
+			c.Worse++
+		default:
+			c.Same++
+		}
+		a, b := slices.Clone(off.returned[i]), slices.Clone(on.returned[i])
+		switch {
+		case slices.Equal(a, b):
+		case sameSet(a, b):
+			c.Reordered++
+		default:
+			c.OtherNodes++
+		}
+	}
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }
 
 // askSample asks the questions of one sample in order, in r's mode; with reconsolidation
@@ -397,6 +420,11 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 		recall, _ := EvidenceRecall(q.Evidence, sources, cfg.K)
 		r.acc.add(q.Category, recall, Tokens(text.String()), ms)
 		r.recalls = append(r.recalls, recall)
+		ids := make([]string, len(res.Nodes))
+		for i, n := range res.Nodes {
+			ids[i] = n.Node.ID
+		}
+		r.returned = append(r.returned, ids)
 		sampleAcc.add(q.Category, recall, 0, 0)
 		r.firstDepth[firstEvidenceDepth(q.Evidence, res.Nodes)]++
 
@@ -689,8 +717,9 @@ func (r RetrievalReport) Markdown() string {
 	}
 	if r.Comparison != nil {
 		c := r.Comparison
-		fmt.Fprintf(&b, "Per question, on against off: %d better, %d worse, %d the same. The first question of each sample, asked before any edit, got the same recall both ways in %d of %d samples.\n\n",
-			c.Better, c.Worse, c.Same, c.FirstSame, c.FirstAsked)
+		fmt.Fprintf(&b, "Per question, on against off: recall better for %d, worse for %d, the same for %d; the top %d held other memories for %d questions and the same in another order for %d. "+
+			"The first question of each sample, asked before any edit, returned the same nodes in the same order both ways in %d of %d samples.\n\n",
+			c.Better, c.Worse, c.Same, r.K, c.OtherNodes, c.Reordered, c.FirstSame, c.FirstAsked)
 	}
 	if on != nil && on.Edits != nil {
 		e := on.Edits
