@@ -1,0 +1,290 @@
+package construction_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/bench"
+	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/embed"
+)
+
+// conv26 is the LoCoMo conversation conv-26 (419 turns) as observations, from the data
+// outside the repository (its license forbids copying it); benchmarks skip without it.
+func conv26(b *testing.B) []realm.Observation {
+	b.Helper()
+	path := filepath.Join(cyphertest.RepoRoot(), "..", "shared", "data", "locomo", "locomo-dev.json")
+	samples, err := bench.LoadLoCoMo(path)
+	if err != nil {
+		b.Skipf("LoCoMo data not available: %v", err)
+	}
+	for _, s := range samples {
+		if s.ID == "conv-26" {
+			return s.Observations()
+		}
+	}
+	b.Skip("conv-26 not in " + path)
+	return nil
+}
+
+// nObservations is the first n observations of the conversation, repeated with fresh
+// ids when n exceeds it.
+func nObservations(conv []realm.Observation, n int) []realm.Observation {
+	out := make([]realm.Observation, n)
+	for i := range out {
+		o := conv[i%len(conv)]
+		if round := i / len(conv); round > 0 {
+			o.ID = fmt.Sprintf("%s#%d", o.ID, round)
+			o.ObservedAt = o.ObservedAt.AddDate(round, 0, 0)
+		}
+		out[i] = o
+	}
+	return out
+}
+
+var (
+	localOnce sync.Once
+	localEmb  realm.Embedder
+	localErr  error
+)
+
+// benchEmbedder is the local MiniLM embedder when installed (what `realm ingest` uses),
+// else the hashing one; one per process.
+func benchEmbedder(b *testing.B) realm.Embedder {
+	b.Helper()
+	localOnce.Do(func() {
+		dir := filepath.Join(cyphertest.RepoRoot(), ".realm", "model")
+		localEmb, localErr = embed.New(embed.Config{Local: embed.LocalConfig{ModelDir: dir}}, zerolog.Nop())
+	})
+	if localErr != nil {
+		b.Fatal(localErr)
+	}
+	return localEmb
+}
+
+// BenchmarkIngestLoCoMo is the offline write path on LoCoMo conv-26 as `realm ingest`
+// runs it: the offline agent, the local embedder, batches of 25. Run with
+// -benchtime=419x for the whole conversation; obs/s is the figure of the README.
+func BenchmarkIngestLoCoMo(b *testing.B) {
+	conv := conv26(b)
+	store := cyphertest.MustOpen(b)
+	emb := benchEmbedder(b)
+	space := cyphertest.NewSpace(b)
+	timedEmb := &timedEmbedder{Embedder: emb}
+	timedAg := &timedAgent{Agent: agent.NewOffline(agent.OfflineOptions{})}
+	p := construction.New(store, timedAg, timedEmb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
+	b.Cleanup(func() { p.Close(context.Background()) })
+	obs := nObservations(conv, b.N)
+	ctx := context.Background()
+	b.ResetTimer()
+	start := time.Now()
+	const batch = 25
+	for i := 0; i < len(obs); i += batch {
+		res, err := p.Ingest(ctx, space, obs[i:min(i+batch, len(obs))])
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Status != construction.StatusIntegrated {
+				b.Fatalf("observation %s: %s %s", r.ObservationID, r.Status, r.Error)
+			}
+		}
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "obs/s")
+	// Where the time goes: the embedder, the agent, and the rest (Neo4j round trips and
+	// the pipeline's own work).
+	perObs := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+	b.ReportMetric(perObs(timedEmb.spent()), "embed-ms/obs")
+	b.ReportMetric(perObs(timedAg.spent()), "agent-ms/obs")
+	b.ReportMetric(perObs(elapsed-timedEmb.spent()-timedAg.spent()), "store-ms/obs")
+	st, err := store.Stats(ctx, space)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(st.Memories)/float64(b.N), "memories/obs")
+	b.ReportMetric(float64(st.Edges)/float64(b.N), "edges/obs")
+	b.Logf("%s: %d observations → %d memories %v, %d edges", emb.ID(), b.N, st.Memories, st.ByType, st.Edges)
+}
+
+// timedEmbedder and timedAgent add up the time spent in them.
+type timedEmbedder struct {
+	realm.Embedder
+	timer
+}
+
+func (e *timedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	defer e.time()()
+	return e.Embedder.Embed(ctx, texts)
+}
+
+type timedAgent struct {
+	agent.Agent
+	timer
+}
+
+func (a *timedAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
+	defer a.time()()
+	return a.Agent.Extract(ctx, in)
+}
+
+func (a *timedAgent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
+	defer a.time()()
+	return a.Agent.Integrate(ctx, in)
+}
+
+type timer struct {
+	mu    sync.Mutex
+	total time.Duration
+}
+
+func (t *timer) time() func() {
+	start := time.Now()
+	return func() {
+		t.mu.Lock()
+		t.total += time.Since(start)
+		t.mu.Unlock()
+	}
+}
+
+func (t *timer) spent() time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.total
+}
+
+// BenchmarkIngestLLM counts the LLM calls and tokens of the write path per observation,
+// in both integrate modes, on conv-26 against the fake chat API. The fake answers like a
+// compliant model (see fakeModel) and reports as tokens the bytes/4 of what was sent
+// (messages and JSON schema) and returned, so prompt tokens follow the real prompts.
+func BenchmarkIngestLLM(b *testing.B) {
+	conv := conv26(b)
+	for _, mode := range []string{agent.ModeBatch, agent.ModePerCandidate} {
+		b.Run(mode, func(b *testing.B) {
+			store := cyphertest.MustOpen(b)
+			fake := agenttest.NewFakeOpenAI(b)
+			fake.Handle(fakeModel)
+			llm, err := agent.NewLLM(agent.LLMConfig{BaseURL: fake.BaseURL(), APIKey: "test", Mode: mode},
+				agent.NewOffline(agent.OfflineOptions{}), zerolog.Nop())
+			if err != nil {
+				b.Fatal(err)
+			}
+			space := cyphertest.NewSpace(b)
+			p := construction.New(store, llm, bowEmbedder{}, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
+			b.Cleanup(func() { p.Close(context.Background()) })
+			obs := nObservations(conv, b.N)
+			ctx := context.Background()
+			usage := realm.Usage{}
+			b.ResetTimer()
+			for _, o := range obs { // one observation per call, as a conversation arrives
+				res, err := p.Ingest(ctx, space, []realm.Observation{o})
+				if err != nil {
+					b.Fatal(err)
+				}
+				usage.Add(res[0].Usage)
+			}
+			b.StopTimer()
+			var total realm.StageUsage
+			for stage, s := range usage {
+				if s.Failures > 0 || s.Fallbacks > 0 {
+					b.Fatalf("stage %s: %+v: the fake's answers were refused", stage, s)
+				}
+				total.Calls += s.Calls
+				total.PromptTokens += s.PromptTokens
+				total.CompletionTokens += s.CompletionTokens
+			}
+			n := float64(b.N)
+			b.ReportMetric(float64(total.Calls)/n, "calls/obs")
+			b.ReportMetric(float64(usage[agent.StageIntegrate].Calls)/n, "integrate-calls/obs")
+			b.ReportMetric(float64(total.PromptTokens)/n, "prompt-tok/obs")
+			b.ReportMetric(float64(total.CompletionTokens)/n, "completion-tok/obs")
+		})
+	}
+}
+
+var (
+	promptCandidate = regexp.MustCompile(`(?m)^Candidate (C\d+) \[(\w+)\] (.*)$`)
+	promptNeighbour = regexp.MustCompile(`(?m)^  - (N\d+) \[(\w+)\] \(([^)]*)\) ([^:\n]*):`)
+)
+
+// fakeModel answers extract and integrate requests as a compliant model would, from the
+// prompt alone. Extract: the turn as one event (with the speaker's name) and the speaker
+// as an entity. Integrate: an entity merges into a neighbour entity of the same name; any
+// other candidate is added, an instance of the speaker entity (when a candidate of the
+// observation) and correlated with its first similar neighbour.
+func fakeModel(r agenttest.ChatRequest) agenttest.Response {
+	var content any
+	switch r.SchemaName() {
+	case "realm_extraction":
+		user := r.LastUser()
+		_, turn, _ := strings.Cut(user, "New observation:\n")
+		speaker, text, _ := strings.Cut(strings.TrimSpace(turn), ": ")
+		words := strings.Fields(text)
+		name := strings.Join(words[:min(8, len(words))], " ")
+		content = extraction(speaker+" said: "+strings.Join(words[:min(30, len(words))], " "),
+			cand{Type: "event", Name: name, Content: speaker + " said: " + text, Keywords: words[:min(3, len(words))]},
+			cand{Type: "entity", Name: speaker, Category: "person", Content: speaker + " is a participant of the conversation."},
+		)
+	case "realm_integration":
+		_, decide, _ := strings.Cut(r.LastUser(), "\nDecide for:")
+		var ds []map[string]any
+		blocks := promptCandidate.FindAllStringSubmatchIndex(decide, -1)
+		for k, m := range blocks {
+			end := len(decide)
+			if k+1 < len(blocks) {
+				end = blocks[k+1][0]
+			}
+			ref, typ, name := decide[m[2]:m[3]], decide[m[4]:m[5]], decide[m[6]:m[7]]
+			neighbours := promptNeighbour.FindAllStringSubmatch(decide[m[1]:end], -1)
+			d := decision(ref, "add", "", "")
+			if typ == "entity" {
+				for _, n := range neighbours {
+					if n[2] == "entity" && n[4] == name {
+						d = decision(ref, "merge", n[1], "")
+						break
+					}
+				}
+				ds = append(ds, d)
+				continue
+			}
+			var edges []map[string]any
+			if ref != "C1" && strings.Contains(r.LastUser(), "C1 [entity]") {
+				edges = append(edges, llmEdge("self", "C1", realm.Instantiates, 0.8))
+			}
+			for _, n := range neighbours {
+				if strings.Contains(n[3], "similar") && n[2] != "entity" {
+					edges = append(edges, llmEdge("self", n[1], realm.Correlates, 0.5))
+					break
+				}
+			}
+			ds = append(ds, decision(ref, "add", "", "", edges...))
+		}
+		content = integration(ds...)
+	default:
+		return agenttest.Status(400)
+	}
+	reply, _ := json.Marshal(content)
+	sent := 0
+	for _, m := range r.Messages {
+		sent += len(m.Content)
+	}
+	if r.ResponseFormat != nil && r.ResponseFormat.JSONSchema != nil {
+		schema, _ := json.Marshal(r.ResponseFormat.JSONSchema.Schema)
+		sent += len(schema)
+	}
+	return agenttest.Content(string(reply), (sent+3)/4, bench.Tokens(string(reply))) // bytes/4, as bench.Tokens
+}
