@@ -253,11 +253,7 @@ func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
 }
 
 func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Result) error {
-	summary, err := p.store.SpaceSummary(ctx, o.Space)
-	if err != nil {
-		return err
-	}
-	recent, err := p.store.RecentObservations(ctx, o.Space, o.Seq, p.opts.RecentObservations)
+	summary, recent, err := p.store.ExtractionContext(ctx, o.Space, o.Seq, p.opts.RecentObservations)
 	if err != nil {
 		return err
 	}

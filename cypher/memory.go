@@ -79,18 +79,15 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 			recent = append(recent, nodeOf(mapOf(r, "m")))
 		}
 	}
-	for i, emb := range q.Embeddings {
-		similar, err := similarNodes(ctx, tx, q.Space, emb, q.K, size)
-		if err != nil {
-			return nil, err
-		}
-		if i < len(q.Texts) {
-			text, err := textMatches(ctx, tx, q.Space, q.Texts[i], q.K)
-			if err != nil {
-				return nil, err
-			}
-			similar = append(similar, text...)
-		}
+	similar, err := similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, size)
+	if err != nil {
+		return nil, err
+	}
+	text, err := textMatches(ctx, tx, q.Space, q.Texts, q.K)
+	if err != nil {
+		return nil, err
+	}
+	for i := range q.Embeddings {
 		byID := map[string]int{}
 		var hood []CandidateNeighbour
 		add := func(n realm.Node, similar, recent bool) {
@@ -102,8 +99,13 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 			byID[n.ID] = len(hood)
 			hood = append(hood, CandidateNeighbour{Node: n, Similar: similar, Recent: recent})
 		}
-		for _, n := range similar {
+		for _, n := range similar[i] {
 			add(n, true, false)
+		}
+		if i < len(text) {
+			for _, n := range text[i] {
+				add(n, true, false)
+			}
 		}
 		for _, n := range recent {
 			add(n, false, true)
@@ -113,44 +115,96 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 	return out, nil
 }
 
-// similarNodes is N_sim by vector: an exact scan of small spaces, the vector index with
-// over-fetch for large ones, falling back to the scan when the index returns too few of
-// this space's nodes.
-func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, emb []float32, k int, size int64) ([]realm.Node, error) {
-	if k <= 0 || len(emb) == 0 {
-		return nil, nil
+// similarNodes is N_sim by vector, per embedding: an exact scan of small spaces (one
+// query for all embeddings), the vector index with over-fetch for large ones, falling
+// back to the scan when the index returns too few of this space's nodes.
+func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, size int64) ([][]realm.Node, error) {
+	out := make([][]realm.Node, len(embs))
+	if k <= 0 {
+		return out, nil
 	}
-	vec := vector64(emb)
-	if size > ExactScanMax {
-		recs, err := collect(ctx, tx, qMemorySimilarIndex, map[string]any{
-			"space": space, "embedding": vec, "k": k, "fetch": k * vectorOverFetch,
-		})
-		if err != nil {
-			return nil, err
+	var exact []int // indexes of the embeddings the exact scan answers
+	for i, emb := range embs {
+		if len(emb) == 0 {
+			continue
 		}
-		if len(recs) >= k {
-			return nodesOf(recs, "m"), nil
+		if size > ExactScanMax {
+			recs, err := collect(ctx, tx, qMemorySimilarIndex, map[string]any{
+				"space": space, "embedding": vector64(emb), "k": k, "fetch": k * vectorOverFetch,
+			})
+			if err != nil {
+				return nil, err
+			}
+			if len(recs) >= k {
+				out[i] = nodesOf(recs, "m")
+				continue
+			}
 		}
+		exact = append(exact, i)
 	}
-	recs, err := collect(ctx, tx, qMemorySimilarExact, map[string]any{"space": space, "embedding": vec, "k": k})
+	if len(exact) == 0 {
+		return out, nil
+	}
+	vecs := make([][]float64, len(exact))
+	for j, i := range exact {
+		vecs[j] = vector64(embs[i])
+	}
+	recs, err := collect(ctx, tx, qMemorySimilarExact, map[string]any{"space": space, "embeddings": vecs, "k": k})
 	if err != nil {
 		return nil, err
 	}
-	return nodesOf(recs, "m"), nil
+	for j, rows := range groupByIndex(recs, len(exact)) {
+		out[exact[j]] = rows
+	}
+	return out, nil
 }
 
-// textMatches is N_sim by keywords: the full-text index, with the text turned into an
-// escaped Lucene query of its words (OR), so no character of it acts as an operator.
-func textMatches(ctx context.Context, tx neo4j.ManagedTransaction, space, text string, k int) ([]realm.Node, error) {
-	lucene := LuceneText(text)
-	if k <= 0 || lucene == "" {
-		return nil, nil
+// textMatches is N_sim by keywords, per text: the full-text index, with each text turned
+// into an escaped Lucene query of its words (OR), so no character of it acts as an
+// operator; one query for all texts.
+func textMatches(ctx context.Context, tx neo4j.ManagedTransaction, space string, texts []string, k int) ([][]realm.Node, error) {
+	out := make([][]realm.Node, len(texts))
+	var queries []map[string]any
+	for i, t := range texts {
+		if lucene := LuceneText(t); lucene != "" {
+			queries = append(queries, map[string]any{"i": int64(i), "text": lucene})
+		}
 	}
-	recs, err := collect(ctx, tx, qMemoryFulltext, map[string]any{"space": space, "text": lucene, "k": k})
+	if k <= 0 || len(queries) == 0 {
+		return out, nil
+	}
+	recs, err := collect(ctx, tx, qMemoryFulltext, map[string]any{"space": space, "queries": queries, "k": k})
 	if err != nil {
 		return nil, err
 	}
-	return nodesOf(recs, "m"), nil
+	return groupByIndex(recs, len(texts)), nil
+}
+
+// groupByIndex splits rows of (i, m, score) into n lists by i, each best score first
+// (ties in the order the rows came).
+func groupByIndex(recs []*neo4j.Record, n int) [][]realm.Node {
+	type scored struct {
+		node  realm.Node
+		score float64
+	}
+	groups := make([][]scored, n)
+	for _, r := range recs {
+		i := int(num(r, "i"))
+		if i < 0 || i >= n {
+			continue
+		}
+		score, _ := r.Get("score")
+		f, _ := score.(float64)
+		groups[i] = append(groups[i], scored{nodeOf(mapOf(r, "m")), f})
+	}
+	out := make([][]realm.Node, n)
+	for i, g := range groups {
+		sort.SliceStable(g, func(a, b int) bool { return g[a].score > g[b].score })
+		for _, s := range g {
+			out[i] = append(out[i], s.node)
+		}
+	}
+	return out
 }
 
 // maxLuceneTerms bounds the query: Lucene refuses more than 1024 clauses, and the first
@@ -276,94 +330,127 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 	return out, err
 }
 
+// writeIntegration writes an observation's integration in a few statements whatever its
+// size: the added nodes, the merges, the edges (a run of deletes apart), and the
+// observation's mark with the summary.
 func writeIntegration(ctx context.Context, tx neo4j.ManagedTransaction, space, obsID string, in Integration, now time.Time) ([]realm.Edge, error) {
-	var added, merged []string
-	for _, n := range in.Adds {
-		if !n.Type.Valid() {
-			return nil, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
+	added, merged := []string{}, []string{}
+	if len(in.Adds) > 0 {
+		nodes := make([]map[string]any, len(in.Adds))
+		for i, n := range in.Adds {
+			if !n.Type.Valid() {
+				return nil, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
+			}
+			nodes[i] = map[string]any{"label": n.Type.Label(), "props": nodeProps(space, obsID, n, now)}
+			added = append(added, n.ID)
 		}
-		if _, err := collect(ctx, tx, qMemoryCreate, map[string]any{
-			"space": space, "label": n.Type.Label(), "props": nodeProps(space, obsID, n, now), "observation": obsID,
-		}); err != nil {
-			return nil, err
-		}
-		added = append(added, n.ID)
-	}
-	for _, m := range in.Merges {
-		var content, emb any
-		if m.Content != "" {
-			content = m.Content
-		}
-		if m.Embedding != nil {
-			emb = vector64(m.Embedding)
-		}
-		recs, err := collect(ctx, tx, qMemoryMerge, map[string]any{
-			"space": space, "id": m.ID, "content": content, "embedding": emb,
-			"keywords": orEmpty(m.Keywords), "observation": obsID, "now": now,
-		})
+		recs, err := collect(ctx, tx, qMemoryCreate, map[string]any{"space": space, "observation": obsID, "nodes": nodes})
 		if err != nil {
 			return nil, err
 		}
-		if len(recs) == 0 {
-			return nil, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m.ID, space)
+		if len(recs) != len(nodes) {
+			return nil, realm.Errorf(realm.ENotFound, "observation %q not found in space %q", obsID, space)
 		}
-		merged = append(merged, m.ID)
 	}
-	var edges []realm.Edge
-	for _, e := range in.Edges {
-		written, err := writeEdge(ctx, tx, space, e, now)
+	if len(in.Merges) > 0 {
+		merges := make([]map[string]any, len(in.Merges))
+		for i, m := range in.Merges {
+			var content, emb any
+			if m.Content != "" {
+				content = m.Content
+			}
+			if m.Embedding != nil {
+				emb = vector64(m.Embedding)
+			}
+			merges[i] = map[string]any{"id": m.ID, "content": content, "embedding": emb, "keywords": orEmpty(m.Keywords)}
+		}
+		recs, err := collect(ctx, tx, qMemoryMerge, map[string]any{"space": space, "observation": obsID, "merges": merges, "now": now})
 		if err != nil {
 			return nil, err
 		}
-		edges = append(edges, written...)
-	}
-	if in.Summary != "" {
-		if _, err := collect(ctx, tx, qSpaceSummarySet, map[string]any{"space": space, "summary": in.Summary, "now": now}); err != nil {
-			return nil, err
+		done := map[string]bool{}
+		for _, r := range recs {
+			done[str(r, "id")] = true
+		}
+		for _, m := range in.Merges {
+			if !done[m.ID] {
+				return nil, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m.ID, space)
+			}
+			merged = append(merged, m.ID)
 		}
 	}
-	_, err := collect(ctx, tx, qObservationIntegrated, map[string]any{
-		"space": space, "id": obsID, "now": now,
-		"added": orEmpty(added), "merged": orEmpty(merged), "skipped": in.Skipped,
+	edges, err := writeEdges(ctx, tx, space, in.Edges, now)
+	if err != nil {
+		return nil, err
+	}
+	_, err = collect(ctx, tx, qObservationIntegrated, map[string]any{
+		"space": space, "id": obsID, "now": now, "summary": in.Summary,
+		"added": added, "merged": merged, "skipped": in.Skipped,
 	})
 	return edges, err
 }
 
-// writeEdge writes one relate op, both ways for a symmetric predicate (REALM.md §1). An
-// end that is not a memory of the space (deleted meanwhile) writes nothing.
-func writeEdge(ctx context.Context, tx neo4j.ManagedTransaction, space string, e EdgeWrite, now time.Time) ([]realm.Edge, error) {
-	if !e.Predicate.Valid() {
-		return nil, realm.Errorf(realm.EInvalid, "predicate %q is not one of the fifteen", e.Predicate)
-	}
-	pairs := [][2]string{{e.From, e.To}}
-	if e.Predicate.Symmetric() {
-		pairs = append(pairs, [2]string{e.To, e.From})
-	}
-	var out []realm.Edge
-	for _, p := range pairs {
-		if e.Op == EdgeDelete {
-			if _, err := collect(ctx, tx, qEdgeDelete, map[string]any{
-				"space": space, "from": p[0], "to": p[1], "type": e.Predicate.RelType(),
-			}); err != nil {
-				return nil, err
+// writeEdges writes relate ops in order, both ways for a symmetric predicate (REALM.md
+// §1): each run of adds and modifies in one statement, deletes one by one. An edge with
+// an end that is not a memory of the space (deleted meanwhile) writes nothing.
+func writeEdges(ctx context.Context, tx neo4j.ManagedTransaction, space string, ops []EdgeWrite, now time.Time) ([]realm.Edge, error) {
+	var out, run []realm.Edge // run: the edges of the pending statement
+	flush := func() error {
+		if len(run) == 0 {
+			return nil
+		}
+		rows := make([]map[string]any, len(run))
+		for i, e := range run {
+			rows[i] = map[string]any{
+				"i": int64(i), "from": e.From, "to": e.To, "type": e.Predicate.RelType(), "layer": e.Layer,
+				"description": e.Description, "weight": e.Weight, "confidence": e.Confidence,
 			}
-			continue
 		}
-		w := clampWeight(e.Weight)
-		recs, err := collect(ctx, tx, qEdgeMerge, map[string]any{
-			"space": space, "from": p[0], "to": p[1], "type": e.Predicate.RelType(), "layer": e.Predicate.Layer(),
-			"description": e.Description, "weight": w, "confidence": clampWeight(e.Confidence), "now": now,
-		})
+		recs, err := collect(ctx, tx, qEdgeMerge, map[string]any{"space": space, "edges": rows, "now": now})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if len(recs) == 0 {
-			continue
+		ids := map[int64]string{}
+		for _, r := range recs {
+			ids[num(r, "i")] = str(r, "id")
 		}
-		out = append(out, realm.Edge{
-			ID: str(recs[0], "id"), From: p[0], To: p[1], Predicate: e.Predicate, Layer: e.Predicate.Layer(),
-			Description: e.Description, Weight: w, Confidence: clampWeight(e.Confidence), UpdatedAt: now,
-		})
+		for i, e := range run {
+			if id, ok := ids[int64(i)]; ok {
+				e.ID = id
+				out = append(out, e)
+			}
+		}
+		run = run[:0]
+		return nil
+	}
+	for _, e := range ops {
+		if !e.Predicate.Valid() {
+			return nil, realm.Errorf(realm.EInvalid, "predicate %q is not one of the fifteen", e.Predicate)
+		}
+		pairs := [][2]string{{e.From, e.To}}
+		if e.Predicate.Symmetric() {
+			pairs = append(pairs, [2]string{e.To, e.From})
+		}
+		for _, p := range pairs {
+			if e.Op == EdgeDelete {
+				if err := flush(); err != nil {
+					return nil, err
+				}
+				if _, err := collect(ctx, tx, qEdgeDelete, map[string]any{
+					"space": space, "from": p[0], "to": p[1], "type": e.Predicate.RelType(),
+				}); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			run = append(run, realm.Edge{
+				From: p[0], To: p[1], Predicate: e.Predicate, Layer: e.Predicate.Layer(), Description: e.Description,
+				Weight: clampWeight(e.Weight), Confidence: clampWeight(e.Confidence), UpdatedAt: now,
+			})
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

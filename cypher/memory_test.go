@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"testing"
 	"time"
 
@@ -74,6 +75,19 @@ func TestSaveObservations(t *testing.T) {
 			t.Errorf("got %+v, want b old with seq 2, c new with seq 3", saved)
 		}
 	})
+	t.Run("RepeatedInBatch", func(t *testing.T) {
+		saved := mustSave(t, s, space, "d", "c", "e", "d")
+		want := []struct {
+			id  string
+			new bool
+			seq int64
+		}{{"d", true, 4}, {"c", false, 3}, {"e", true, 5}, {"d", false, 4}}
+		for i, w := range want {
+			if o := saved[i]; o.Observation.ID != w.id || o.New != w.new || o.Observation.Seq != w.seq || !o.Claimed {
+				t.Errorf("saved[%d] = %+v, want %s new=%v seq %d claimed", i, o, w.id, w.new, w.seq)
+			}
+		}
+	})
 	t.Run("Lease", func(t *testing.T) {
 		got, err := s.ClaimPending(ctx, testLease(space), 1000)
 		if err != nil {
@@ -85,8 +99,8 @@ func TestSaveObservations(t *testing.T) {
 				mine++
 			}
 		}
-		if mine != 3 {
-			t.Errorf("the owner claimed %d of the space's 3 pending observations", mine)
+		if mine != 5 {
+			t.Errorf("the owner claimed %d of the space's 5 pending observations", mine)
 		}
 		other, err := s.ClaimPending(ctx, cypher.Lease{Owner: "r2", Until: time.Now().Add(time.Minute)}, 1000)
 		if err != nil {
@@ -232,6 +246,55 @@ func TestApplyIntegration(t *testing.T) {
 			t.Errorf("second delete: %v, want not found", err)
 		}
 	})
+}
+
+// TestApplyIntegrationEdgeOps writes the edge ops of one integration in order, in
+// batches broken by deletes: a later op on the same pair and predicate updates the edge
+// an earlier one wrote, a delete removes what was written before it.
+func TestApplyIntegrationEdgeOps(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	mustSave(t, s, space, "o1")
+	a, b := node(realm.Event, "A", unitVec(0, 1, 0.1)), node(realm.Event, "B", unitVec(2, 3, 0.1))
+	applied := mustApply(t, s, space, "o1", cypher.Integration{
+		Adds: []realm.Node{a, b},
+		Edges: []cypher.EdgeWrite{
+			{Op: cypher.EdgeAdd, From: a.ID, To: b.ID, Predicate: realm.Correlates, Weight: 0.5},
+			{Op: cypher.EdgeAdd, From: a.ID, To: b.ID, Predicate: realm.Precedes, Weight: 0.6},
+			{Op: cypher.EdgeModify, From: a.ID, To: b.ID, Predicate: realm.Precedes, Weight: 0.9},
+			{Op: cypher.EdgeDelete, From: a.ID, To: b.ID, Predicate: realm.Correlates},
+			{Op: cypher.EdgeAdd, From: b.ID, To: a.ID, Predicate: realm.Supersedes, Weight: 0.8},
+			{Op: cypher.EdgeAdd, From: a.ID, To: "not-a-memory", Predicate: realm.Supersedes, Weight: 0.8},
+		},
+		Summary: "A then B.",
+	})
+	var got []string
+	for _, e := range applied.Edges {
+		got = append(got, fmt.Sprintf("%s>%s %s %.1f", e.From[:1], e.To[:1], e.Predicate, e.Weight))
+	}
+	if len(applied.Edges) != 5 || applied.Edges[2].ID != applied.Edges[3].ID || applied.Edges[0].ID == applied.Edges[1].ID {
+		t.Errorf("written %v, want correlates both ways, precedes twice (one edge), supersedes", got)
+	}
+	_, edges, err := s.GetMemory(ctx, space, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []string
+	for _, e := range edges {
+		stored = append(stored, fmt.Sprintf("%s %.1f from a=%v", e.Predicate, e.Weight, e.From == a.ID))
+	}
+	sort.Strings(stored)
+	if want := "[precedes 0.9 from a=true supersedes 0.8 from a=false]"; fmt.Sprint(stored) != want {
+		t.Errorf("stored %v, want %s", stored, want)
+	}
+	if sum, _ := s.SpaceSummary(ctx, space); sum != "A then B." {
+		t.Errorf("summary %q", sum)
+	}
+	summary, recent, err := s.ExtractionContext(ctx, space, 2, 5)
+	if err != nil || summary != "A then B." || len(recent) != 1 || recent[0].ID != "o1" || recent[0].Status != realm.ObservationIntegrated {
+		t.Errorf("extraction context %q %+v %v", summary, recent, err)
+	}
 }
 
 func TestNeighbourhoods(t *testing.T) {

@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -26,38 +27,56 @@ type SavedObservation struct {
 
 // SaveObservations stores a batch of observations of one space in one transaction,
 // before anything that can fail (REALM.md §2 step 1). It is idempotent on (space, id): an
-// existing observation is returned as stored, not overwritten. A new observation gets the
-// next seq of its space and status pending; the space is created on first use with the
-// embedder id and dimension. Pending observations are leased to lease.Owner when free.
-// Observation ids must be set. Errors: EUnavailable.
+// existing observation is returned as stored, not overwritten; an id repeated within the
+// batch is stored once (the repeat is reported as not new). A new observation gets the
+// next seq of its space, in batch order, and status pending; the space is created on
+// first use with the embedder id and dimension. Pending observations are leased to
+// lease.Owner when free. Observation ids must be set. Errors: EUnavailable.
 func (s *Store) SaveObservations(ctx context.Context, space, embedder string, dims int, obs []realm.Observation, lease Lease) ([]SavedObservation, error) {
-	out := make([]SavedObservation, 0, len(obs))
+	first := map[string]int{} // id → index of its first occurrence in the batch
+	rows := make([]map[string]any, 0, len(obs))
+	for i, o := range obs {
+		if _, seen := first[o.ID]; seen {
+			continue
+		}
+		first[o.ID] = i
+		rows = append(rows, map[string]any{
+			"i": int64(i), "id": o.ID, "session_id": o.SessionID, "speaker": o.Speaker,
+			"content": o.Content, "observed_at": o.ObservedAt.UTC(),
+		})
+	}
+	out := make([]SavedObservation, len(obs))
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		out = out[:0] // the driver may run this function again
 		now := time.Now().UTC()
 		if _, err := collect(ctx, tx, qSpaceEnsureLock, map[string]any{
 			"space": space, "now": now, "embedder": embedder, "dims": dims,
 		}); err != nil {
 			return nil, err
 		}
-		for _, o := range obs {
-			recs, err := collect(ctx, tx, qObservationSave, map[string]any{
-				"space": space, "id": o.ID, "session_id": o.SessionID, "speaker": o.Speaker,
-				"content": o.Content, "observed_at": o.ObservedAt.UTC(), "now": now,
-				"owner": lease.Owner, "until": lease.Until.UTC(),
-			})
-			if err != nil {
-				return nil, err
-			}
-			r := recs[0]
+		recs, err := collect(ctx, tx, qObservationSave, map[string]any{
+			"space": space, "observations": rows, "now": now, "owner": lease.Owner, "until": lease.Until.UTC(),
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) != len(rows) {
+			return nil, fmt.Errorf("cypher observation_save: %d rows for %d observations", len(recs), len(rows))
+		}
+		for _, r := range recs {
 			saved := SavedObservation{Observation: observationOf(r, "o"), New: flag(r, "new"), Claimed: flag(r, "claimed")}
 			saved.Error = mapStr(r, "o", "error")
-			out = append(out, saved)
+			out[num(r, "i")] = saved
 		}
 		return nil, nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	for i, o := range obs {
+		if j := first[o.ID]; j != i {
+			out[i] = out[j]
+			out[i].New = false
+		}
 	}
 	return out, nil
 }
@@ -120,6 +139,24 @@ func (s *Store) RecentObservations(ctx context.Context, space string, before int
 		out = append(out, observationOf(r, "o"))
 	}
 	return out, nil
+}
+
+// ExtractionContext returns in one query what the extractor of an observation sees
+// (REALM.md §2 step 2): the running summary of the space ("" for a new one) and its last n
+// observations before seq before, oldest first. Errors: EUnavailable.
+func (s *Store) ExtractionContext(ctx context.Context, space string, before int64, n int) (string, []realm.Observation, error) {
+	recs, err := s.read(ctx, qObservationContext, map[string]any{"space": space, "before": before, "n": n})
+	if err != nil || len(recs) == 0 {
+		return "", nil, err
+	}
+	v, _ := recs[0].Get("recent")
+	list, _ := v.([]any)
+	recent := make([]realm.Observation, 0, len(list))
+	for _, item := range list {
+		m, _ := item.(map[string]any)
+		recent = append(recent, observationFromMap(m))
+	}
+	return str(recs[0], "summary"), recent, nil
 }
 
 // MarkObservationError records a failed integration attempt with its error text. The
@@ -230,10 +267,15 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 }
 
 func observationOf(r *neo4j.Record, key string) realm.Observation {
+	return observationFromMap(mapOf(r, key))
+}
+
+func observationFromMap(m map[string]any) realm.Observation {
+	s := func(field string) string { v, _ := m[field].(string); return v }
+	seq, _ := m["seq"].(int64)
 	return realm.Observation{
-		ID: mapStr(r, key, "id"), Space: mapStr(r, key, "space"), SessionID: mapStr(r, key, "session_id"),
-		Speaker: mapStr(r, key, "speaker"), Content: mapStr(r, key, "content"),
-		ObservedAt: mapTime(r, key, "observed_at"), Seq: mapNum(r, key, "seq"), Status: mapStr(r, key, "status"),
+		ID: s("id"), Space: s("space"), SessionID: s("session_id"), Speaker: s("speaker"), Content: s("content"),
+		ObservedAt: timeOf(m["observed_at"]), Seq: seq, Status: s("status"),
 	}
 }
 

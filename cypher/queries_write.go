@@ -81,6 +81,10 @@ var (
 	observationClaimCypher string
 	qObservationClaim      = newQuery("observation_claim", observationClaimCypher)
 
+	//go:embed queries/observation_context.cypher
+	observationContextCypher string
+	qObservationContext      = newQuery("observation_context", observationContextCypher)
+
 	//go:embed queries/observation_error.cypher
 	observationErrorCypher string
 	qObservationError      = newQuery("observation_error", observationErrorCypher)

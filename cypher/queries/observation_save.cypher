@@ -1,14 +1,18 @@
-// Stores one observation unless (space, id) exists (idempotent), giving a new one the
-// next seq of its space and status pending. A pending observation whose lease is free,
-// expired or already ours is leased to $owner. Run after space_ensure_lock.
-// Params: $space, $id, $session_id, $speaker, $content, $observed_at, $now, $owner, $until.
-// Returns: o (the stored properties), new, claimed.
+// Stores a batch of observations of one space, each unless (space, id) exists
+// (idempotent), giving a new one the next seq of its space, in batch order, and status
+// pending. A pending observation whose lease is free, expired or already ours is leased
+// to $owner. Run after space_ensure_lock; ids must be distinct within the batch.
+// Params: $space, $observations (list of {i, id, session_id, speaker, content,
+// observed_at}), $now, $owner, $until.
+// Returns: i (the index in $observations), o (the stored properties), new, claimed.
 MATCH (s:Space {id: $space})
-MERGE (o:Observation {space: $space, id: $id})
-  ON CREATE SET o.session_id = $session_id, o.speaker = $speaker, o.content = $content,
-                o.observed_at = $observed_at, o.status = 'pending', o.attempts = 0,
+UNWIND $observations AS x
+MERGE (o:Observation {space: $space, id: x.id})
+  ON CREATE SET o.session_id = x.session_id, o.speaker = x.speaker, o.content = x.content,
+                o.observed_at = x.observed_at, o.status = 'pending', o.attempts = 0,
                 o.created_at = $now, o.is_new = true
-WITH s, o, coalesce(o.is_new, false) AS new
+WITH s, x, o, coalesce(o.is_new, false) AS new
+ORDER BY x.i
 REMOVE o.is_new
 FOREACH (_ IN CASE WHEN new THEN [1] ELSE [] END |
   SET s.seq = s.seq + 1
@@ -17,4 +21,5 @@ FOREACH (_ IN CASE WHEN $owner <> '' AND o.status = 'pending'
                     AND (new OR o.lease_until IS NULL OR o.lease_until < $now OR o.lease_owner = $owner)
               THEN [1] ELSE [] END |
   SET o.lease_owner = $owner, o.lease_until = $until)
-RETURN o {.*} AS o, new, (o.lease_owner = $owner AND o.lease_until = $until) AS claimed
+RETURN x.i AS i, o {.*} AS o, new, (o.lease_owner = $owner AND o.lease_until = $until) AS claimed
+ORDER BY i
