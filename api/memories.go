@@ -99,8 +99,14 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 	encode(w, http.StatusOK, map[string]any{"results": results})
 }
 
+// handleJob finds the job in any space, then hides it, as if it did not exist, from a
+// key that may not see its space.
 func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
-	job, err := s.Ingest.Job(r.Context(), "", chi.URLParam(r, "id"))
+	id := chi.URLParam(r, "id")
+	job, err := s.Ingest.Job(r.Context(), "", id)
+	if err == nil && !keyOf(r.Context()).allows(job.Space) {
+		err = realm.Errorf(realm.ENotFound, "job %q not found", id)
+	}
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -24,9 +24,11 @@ func withLogger(base zerolog.Logger) func(http.Handler) http.Handler {
 			w.Header().Set("X-Request-Id", reqID)
 			logger := base.With().Str("request_id", reqID).Logger()
 			ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-			next.ServeHTTP(ww, r.WithContext(logger.WithContext(r.Context())))
+			ctx := logger.WithContext(r.Context())
+			next.ServeHTTP(ww, r.WithContext(ctx))
 			route := chi.RouteContext(r.Context()).RoutePattern()
-			logger.Info().
+			// The context's logger, which authenticate may have given the key's name.
+			zerolog.Ctx(ctx).Info().
 				Str("method", r.Method).
 				Str("route", route).
 				Int("status", ww.Status()).

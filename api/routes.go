@@ -8,28 +8,34 @@ import (
 	"github.com/realm-memory/realm"
 )
 
-// routes lists every endpoint of the API.
+// routes lists every endpoint of the API, with the scope each one needs.
 func (s *server) routes(r chi.Router) {
+	// Probes and the spec are public: they say nothing about any space.
 	r.Get("/healthz", s.handleHealthz)
 	r.Get("/readyz", s.handleReadyz)
 	r.Get("/openapi.yaml", handleOpenAPI)
-	r.Get("/v1/info", s.handleInfo)
-	r.Get("/v1/jobs/{id}", s.handleJob)
 
-	r.Route("/v1/spaces/{space}", func(r chi.Router) {
-		r.Use(validSpace)
-		r.Post("/observations", s.handleObservations)
-		r.Get("/memories", s.handleListMemories)
-		r.Get("/memories/{id}", s.handleGetMemory)
-		r.Delete("/memories/{id}", s.handleDeleteMemory)
-		r.Get("/stats", s.handleStats)
-		r.Get("/graph", s.handleGraph)
-		r.Post("/recall", s.handleRecall)
-		r.Post("/answer", s.handleAnswer)
-		r.Get("/traces/{id}", s.handleTrace)
-		r.Post("/traces/{id}/feedback", s.handleFeedback)
-		r.Get("/edits", s.handleListEdits)
-		r.Post("/edits/{id}/revert", s.handleRevert)
+	r.Group(func(r chi.Router) {
+		r.Use(s.authenticate)
+		r.Get("/v1/info", s.handleInfo)
+		r.With(need(ScopeRead)).Get("/v1/jobs/{id}", s.handleJob) // the job's space is checked in the handler
+
+		r.Route("/v1/spaces/{space}", func(r chi.Router) {
+			r.Use(validSpace, spaceAccess)
+			read, write := r.With(need(ScopeRead)), r.With(need(ScopeWrite))
+			write.Post("/observations", s.handleObservations)
+			read.Get("/memories", s.handleListMemories)
+			read.Get("/memories/{id}", s.handleGetMemory)
+			write.Delete("/memories/{id}", s.handleDeleteMemory)
+			read.Get("/stats", s.handleStats)
+			read.Get("/graph", s.handleGraph)
+			read.Post("/recall", s.handleRecall)
+			read.Post("/answer", s.handleAnswer)
+			read.Get("/traces/{id}", s.handleTrace)
+			write.Post("/traces/{id}/feedback", s.handleFeedback)
+			read.Get("/edits", s.handleListEdits)
+			write.Post("/edits/{id}/revert", s.handleRevert)
+		})
 	})
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {

@@ -13,12 +13,15 @@ import (
 	"github.com/realm-memory/realm/retrieval"
 )
 
-// Config is what the API reports about itself and its limits.
+// Config is what the API reports about itself, its keys and its limits.
 type Config struct {
 	Version      string
 	MaxBodyBytes int64 // every request body; default 4 MiB
 	Embedder     EmbedderInfo
 	LLM          LLMInfo
+	// Keys are the API keys (ParseKeys). None: every request may do everything, and
+	// the caller must listen on loopback only.
+	Keys []Key
 }
 
 // EmbedderInfo describes the configured embedder for /v1/info.

@@ -125,9 +125,8 @@ func (c client) status(method, path string, body any) int {
 	return c.do(method, path, body, nil).StatusCode
 }
 
-// problem is a decoded problem+json.
+// problemDoc is the part of a problem+json the tests read.
 type problemDoc struct {
-	Status int
 	Code   string
 	Detail string
 	Fields map[string]string

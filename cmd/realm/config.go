@@ -6,9 +6,11 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"os"
 	"strings"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/api"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/embed"
 )
@@ -21,7 +23,8 @@ type config struct {
 	LLM      string // offline | openai
 	OpenAI   openAIConfig
 	LogLevel string
-	Args     []string // positional arguments, wherever they stood among the flags
+	Keys     []api.Key // REALM_API_KEYS or REALM_API_KEYS_FILE; none: serve listens on loopback only
+	Args     []string  // positional arguments, wherever they stood among the flags
 }
 
 type openAIConfig struct {
@@ -84,7 +87,42 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	}
 	cfg.Embed = embedCfg
 	cfg.Embed.Kind = *embedKind
+	if cfg.Keys, err = loadKeys(getenv); err != nil {
+		return cfg, err
+	}
 	return cfg, cfg.validate()
+}
+
+// loadKeys reads the API keys from REALM_API_KEYS (entries separated by ';') or from
+// the file REALM_API_KEYS_FILE names (one entry a line); see api.ParseKeys.
+func loadKeys(getenv func(string) string) ([]api.Key, error) {
+	inline, file := getenv("REALM_API_KEYS"), getenv("REALM_API_KEYS_FILE")
+	switch {
+	case inline != "" && file != "":
+		return nil, realm.Errorf(realm.EInvalid, "set REALM_API_KEYS or REALM_API_KEYS_FILE, not both")
+	case inline != "":
+		return api.ParseKeys("REALM_API_KEYS", inline)
+	case file != "":
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, realm.Errorf(realm.EInvalid, "REALM_API_KEYS_FILE: %v", err)
+		}
+		return api.ParseKeys("REALM_API_KEYS_FILE "+file, string(b))
+	}
+	return nil, nil
+}
+
+// loopbackOnly reports whether addr can be reached from this machine only.
+func loopbackOnly(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func (c config) validate() error {
@@ -131,6 +169,14 @@ func (c config) print(w io.Writer) {
 	if c.LLM == "openai" || c.Embed.Kind == embed.KindOpenAI {
 		fmt.Fprintf(w, " OPENAI_BASE_URL=%s OPENAI_API_KEY=%s models=%v", c.OpenAI.BaseURL, mask(c.OpenAI.APIKey), c.OpenAI.Models)
 	}
+	names := make([]string, len(c.Keys))
+	for i, k := range c.Keys {
+		names[i] = k.Name
+	}
+	if len(names) == 0 {
+		names = []string{"none (no auth, loopback only)"}
+	}
+	fmt.Fprintf(w, " api_keys=%s", strings.Join(names, ","))
 	fmt.Fprintln(w)
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -164,6 +165,11 @@ func TestRunErrors(t *testing.T) {
 		{"ErrBadEmbedder", map[string]string{"REALM_EMBEDDER": "word2vec"}, []string{"serve"}, "REALM_EMBEDDER"},
 		{"ErrBadAddr", map[string]string{"REALM_ADDR": "8080"}, []string{"serve"}, "REALM_ADDR"},
 		{"ErrUnknownCommand", nil, []string{"frobnicate"}, "unknown command"},
+		{"ErrNoKeysBeyondLoopback", map[string]string{"REALM_ADDR": "0.0.0.0:0"}, []string{"serve"}, "REALM_API_KEYS"},
+		{"ErrNoKeysAllInterfaces", map[string]string{"REALM_ADDR": ":0"}, []string{"serve"}, "REALM_API_KEYS"},
+		{"ErrBadKeys", map[string]string{"REALM_API_KEYS": "ci tooshort read ci"}, []string{"serve"}, "REALM_API_KEYS entry 1"},
+		{"ErrKeysFileMissing", map[string]string{"REALM_API_KEYS_FILE": "/nonexistent/keys"}, []string{"serve"}, "REALM_API_KEYS_FILE"},
+		{"ErrKeysTwice", map[string]string{"REALM_API_KEYS": "x", "REALM_API_KEYS_FILE": "y"}, []string{"serve"}, "not both"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -200,5 +206,34 @@ func TestVersion(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.String(), "realm ") {
 		t.Fatalf("output %q", out.String())
+	}
+}
+
+// TestServeWithKeys: keys from a file; a request without one is refused, one with it
+// served, and the server may then listen beyond loopback.
+func TestServeWithKeys(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "keys")
+	keys := "# name key scopes spaces\nops sk-ops-0123456789abcdef admin *\n"
+	if err := os.WriteFile(file, []byte(keys), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := startServe(t, testEnv(map[string]string{"REALM_API_KEYS_FILE": file, "REALM_ADDR": "0.0.0.0:0"}))
+	base = strings.Replace(base, "0.0.0.0", "127.0.0.1", 1)
+	base = strings.Replace(base, "[::]", "127.0.0.1", 1)
+	if code := getJSON(t, base+"/v1/info", nil); code != http.StatusUnauthorized {
+		t.Errorf("no key: status %d", code)
+	}
+	req, _ := http.NewRequest("GET", base+"/v1/info", nil)
+	req.Header.Set("Authorization", "Bearer sk-ops-0123456789abcdef")
+	resp, err := apitest.New(t).Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("with the key: status %d", resp.StatusCode)
+	}
+	if code := getJSON(t, base+"/readyz", nil); code != http.StatusOK {
+		t.Errorf("readyz needs no key: status %d", code)
 	}
 }

@@ -26,6 +26,10 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
+	if len(cfg.Keys) == 0 && !loopbackOnly(cfg.Addr) {
+		return realm.Errorf(realm.EInvalid, "REALM_ADDR %s is reachable beyond this machine but no API key is configured: "+
+			"set REALM_API_KEYS or REALM_API_KEYS_FILE (see README, Configuration), or listen on 127.0.0.1", cfg.Addr)
+	}
 	cfg.print(stdout)
 	logger := newLogger(stdout, cfg.LogLevel)
 
@@ -54,6 +58,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		Version:  fullVersion(),
 		Embedder: deps.embedderInfo(),
 		LLM:      api.LLMInfo{Mode: cfg.LLM, Models: llmModels(cfg)},
+		Keys:     cfg.Keys,
 	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Logger: logger})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

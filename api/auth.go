@@ -1,0 +1,206 @@
+package api
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+)
+
+// Scope is what a key may do in its spaces: read (recall, list, inspect), write
+// (remember, forget a memory, feedback, revert) or admin (everything, and erasing a
+// whole space).
+type Scope string
+
+const (
+	ScopeRead  Scope = "read"
+	ScopeWrite Scope = "write"
+	ScopeAdmin Scope = "admin"
+)
+
+// MinKeyLen is the shortest secret accepted in a key file: keys are bearer secrets.
+const MinKeyLen = 16
+
+// Key is one API key as the server keeps it: the SHA-256 of the secret, never the secret.
+type Key struct {
+	Name   string
+	Hash   [sha256.Size]byte
+	Scopes []Scope
+	Spaces []string // glob patterns (path.Match): "alice", "team-a-*", "*"
+}
+
+// allows reports whether space matches one of the key's patterns.
+func (k *Key) allows(space string) bool {
+	for _, p := range k.Spaces {
+		if ok, _ := path.Match(p, space); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// has reports whether the key has scope s; admin has every scope.
+func (k *Key) has(s Scope) bool {
+	return slices.Contains(k.Scopes, s) || slices.Contains(k.Scopes, ScopeAdmin)
+}
+
+// localKey is who calls when no key is configured; the server then listens on loopback only.
+var localKey = &Key{Name: "local", Scopes: []Scope{ScopeAdmin}, Spaces: []string{"*"}}
+
+// ParseKeys reads API keys, one per line (or separated by ';'), blank lines and
+// '#' comments ignored:
+//
+//	name  secret-or-sha256:HEX  scopes  spaces
+//	alice sk-alice-0123456789abcdef read,write alice,alice-*
+//	ops   sha256:5e8848…42d8 admin *
+//
+// A secret is at least MinKeyLen bytes; "sha256:" and 64 hex digits give its hash
+// instead, so a key file need not hold secrets. Scopes are read, write and admin; spaces
+// are glob patterns over space ids. source names the input in errors, which never
+// repeat a secret.
+func ParseKeys(source, text string) ([]Key, error) {
+	var keys []Key
+	names := map[string]bool{}
+	hashes := map[[sha256.Size]byte]bool{}
+	sc := bufio.NewScanner(strings.NewReader(strings.ReplaceAll(text, ";", "\n")))
+	for n := 1; sc.Scan(); n++ {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		bad := func(format string, args ...any) error {
+			return realm.Errorf(realm.EInvalid, "%s entry %d: %s", source, n, fmt.Sprintf(format, args...))
+		}
+		if len(fields) != 4 {
+			return nil, bad("want 4 fields (name key scopes spaces), got %d", len(fields))
+		}
+		k := Key{Name: fields[0]}
+		if names[k.Name] {
+			return nil, bad("the name %q is used twice", k.Name)
+		}
+		if hexHash, ok := strings.CutPrefix(fields[1], "sha256:"); ok {
+			b, err := hex.DecodeString(hexHash)
+			if err != nil || len(b) != sha256.Size {
+				return nil, bad("key %q: sha256: wants 64 hex digits", k.Name)
+			}
+			copy(k.Hash[:], b)
+		} else {
+			if len(fields[1]) < MinKeyLen {
+				return nil, bad("key %q is shorter than %d bytes", k.Name, MinKeyLen)
+			}
+			k.Hash = sha256.Sum256([]byte(fields[1]))
+		}
+		if hashes[k.Hash] {
+			return nil, bad("key %q repeats another key's secret", k.Name)
+		}
+		for _, s := range strings.Split(fields[2], ",") {
+			switch sc := Scope(s); sc {
+			case ScopeRead, ScopeWrite, ScopeAdmin:
+				k.Scopes = append(k.Scopes, sc)
+			default:
+				return nil, bad("key %q: scope %q is not read, write or admin", k.Name, s)
+			}
+		}
+		for _, p := range strings.Split(fields[3], ",") {
+			if _, err := path.Match(p, ""); err != nil || p == "" {
+				return nil, bad("key %q: %q is not a glob pattern of space ids", k.Name, p)
+			}
+			k.Spaces = append(k.Spaces, p)
+		}
+		names[k.Name], hashes[k.Hash] = true, true
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+type keyCtx struct{}
+
+// keyOf is the key that authenticated the request.
+func keyOf(ctx context.Context) *Key {
+	k, _ := ctx.Value(keyCtx{}).(*Key)
+	if k == nil {
+		return &Key{} // no scope, no space: a route outside authenticate refuses everything
+	}
+	return k
+}
+
+// authenticate finds the key of the request's bearer token and names it in the
+// request's logs; a missing or unknown token is 401. Without configured keys every
+// request is the local admin.
+func (s *server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := localKey
+		if len(s.cfg.Keys) > 0 {
+			key = s.findKey(r.Header.Get("Authorization"))
+			if key == nil {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="realm"`)
+				writeError(w, r, realm.Errorf(realm.EUnauthorized, "a valid API key is required: Authorization: Bearer <key>"))
+				return
+			}
+		}
+		zerolog.Ctx(r.Context()).UpdateContext(func(c zerolog.Context) zerolog.Context {
+			return c.Str("key", key.Name)
+		})
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, key)))
+	})
+}
+
+// findKey returns the key whose hash is the token's, comparing with every key in
+// constant time, or nil.
+func (s *server) findKey(header string) *Key {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || token == "" {
+		return nil
+	}
+	h := sha256.Sum256([]byte(strings.TrimSpace(token)))
+	var found *Key
+	for i := range s.cfg.Keys {
+		if subtle.ConstantTimeCompare(h[:], s.cfg.Keys[i].Hash[:]) == 1 {
+			found = &s.cfg.Keys[i]
+		}
+	}
+	return found
+}
+
+// spaceAccess answers 404 for a space outside the key's patterns, exactly as for a
+// space that does not exist, so that a key cannot probe for other tenants' spaces.
+func spaceAccess(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		space := chi.URLParam(r, "space")
+		if !keyOf(r.Context()).allows(space) {
+			writeError(w, r, spaceNotFound(space))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func spaceNotFound(space string) error {
+	return realm.Errorf(realm.ENotFound, "space %q not found", space)
+}
+
+// need refuses (403) a key without scope s. It runs after spaceAccess: a key learns
+// what it may not do only in its own spaces.
+func need(s Scope) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if !keyOf(r.Context()).has(s) {
+				writeError(w, r, realm.Errorf(realm.EForbidden, "this API key lacks the %s scope", s))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
