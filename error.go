@@ -16,6 +16,7 @@ const (
 	EInternal     = "internal"      // a bug or an unexpected failure; details are logged only
 	EUnauthorized = "unauthorized"  // no or bad credentials
 	EForbidden    = "forbidden"     // credentials without the needed scope
+	ERateLimited  = "rate_limited"  // too many requests for one API key; retry later
 )
 
 // Error is the one error type of the domain. Message is safe to show to clients;

@@ -17,6 +17,7 @@ var statusOf = map[string]int{
 	realm.ENotFound:     http.StatusNotFound,
 	realm.EConflict:     http.StatusConflict,
 	realm.ETooLarge:     http.StatusRequestEntityTooLarge,
+	realm.ERateLimited:  http.StatusTooManyRequests,
 	realm.ENotSupported: http.StatusNotImplemented,
 	realm.EUnavailable:  http.StatusServiceUnavailable,
 	realm.EInternal:     http.StatusInternalServerError,
@@ -56,7 +57,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &e) {
 		p.Fields = e.Fields
 	}
-	if status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests {
+	if (status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests) && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "5")
 	}
 	w.Header().Set("Content-Type", "application/problem+json")

@@ -29,6 +29,9 @@ type message struct {
 	Timestamp string `json:"timestamp"` // RFC 3339
 }
 
+// maxNameLen bounds a message's speaker, role and session id.
+const maxNameLen = 256
+
 // observations converts and checks the fields the pipeline cannot (the timestamp's
 // syntax, who spoke); the pipeline checks the rest, with the same field names.
 func (req observationsRequest) observations() ([]realm.Observation, realm.FieldErrors) {
@@ -42,6 +45,11 @@ func (req observationsRequest) observations() ([]realm.Observation, realm.FieldE
 		}
 		if strings.TrimSpace(speaker) == "" {
 			fe.Add(field("speaker"), "required (or role)")
+		}
+		for name, v := range map[string]string{"speaker": m.Speaker, "role": m.Role, "session_id": m.SessionID} {
+			if len(v) > maxNameLen {
+				fe.Add(field(name), fmt.Sprintf("at most %d bytes", maxNameLen))
+			}
 		}
 		var at time.Time
 		if m.Timestamp == "" {

@@ -16,7 +16,7 @@ func (s *server) routes(r chi.Router) {
 	r.Get("/openapi.yaml", handleOpenAPI)
 
 	r.Group(func(r chi.Router) {
-		r.Use(s.authenticate)
+		r.Use(s.authenticate, s.rateLimit)
 		r.Get("/v1/info", s.handleInfo)
 		r.With(need(ScopeRead)).Get("/v1/jobs/{id}", s.handleJob) // the job's space is checked in the handler
 

@@ -13,6 +13,9 @@ import (
 	"github.com/realm-memory/realm/retrieval"
 )
 
+// DefaultMaxBodyBytes caps request bodies unless Config says otherwise.
+const DefaultMaxBodyBytes = 4 << 20
+
 // Config is what the API reports about itself, its keys and its limits.
 type Config struct {
 	Version      string
@@ -22,6 +25,10 @@ type Config struct {
 	// Keys are the API keys (ParseKeys). None: every request may do everything, and
 	// the caller must listen on loopback only.
 	Keys []Key
+	// RateLimit is the requests a second each key may make, in bursts of RateBurst;
+	// 0 is no limit.
+	RateLimit float64
+	RateBurst int
 }
 
 // EmbedderInfo describes the configured embedder for /v1/info.
@@ -49,16 +56,20 @@ type Deps struct {
 
 // server holds the dependencies of the handlers; routes.go maps paths to its methods.
 type server struct {
-	cfg Config
+	cfg     Config
+	buckets map[string]*bucket // rate limits by key name
 	Deps
 }
 
 // NewServer returns REALM's HTTP handler.
 func NewServer(cfg Config, deps Deps) http.Handler {
 	if cfg.MaxBodyBytes <= 0 {
-		cfg.MaxBodyBytes = 4 << 20
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
 	}
-	s := &server{cfg: cfg, Deps: deps}
+	if cfg.RateBurst < 1 {
+		cfg.RateBurst = 1
+	}
+	s := &server{cfg: cfg, buckets: newBuckets(cfg), Deps: deps}
 	r := chi.NewRouter()
 	r.Use(middleware.RequestID, withLogger(deps.Logger), recoverPanics, limitBody(cfg.MaxBodyBytes))
 	s.routes(r)

@@ -4,9 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/realm-memory/realm"
@@ -24,7 +26,15 @@ type config struct {
 	OpenAI   openAIConfig
 	LogLevel string
 	Keys     []api.Key // REALM_API_KEYS or REALM_API_KEYS_FILE; none: serve listens on loopback only
-	Args     []string  // positional arguments, wherever they stood among the flags
+	Limits   limits
+	Args     []string // positional arguments, wherever they stood among the flags
+}
+
+// limits bound what one client may send.
+type limits struct {
+	RateLimit    float64 // requests a second per API key; 0 is unlimited
+	RateBurst    int
+	MaxBodyBytes int64
 }
 
 type openAIConfig struct {
@@ -90,7 +100,27 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	if cfg.Keys, err = loadKeys(getenv); err != nil {
 		return cfg, err
 	}
+	if cfg.Limits, err = loadLimits(env); err != nil {
+		return cfg, err
+	}
 	return cfg, cfg.validate()
+}
+
+// loadLimits reads REALM_RATE_LIMIT, REALM_RATE_BURST and REALM_MAX_BODY_BYTES.
+func loadLimits(env func(key, def string) string) (limits, error) {
+	var l limits
+	var err error
+	if l.RateLimit, err = strconv.ParseFloat(env("REALM_RATE_LIMIT", "50"), 64); err != nil || l.RateLimit < 0 || math.IsInf(l.RateLimit, 0) {
+		return l, realm.Errorf(realm.EInvalid, "REALM_RATE_LIMIT %q: want requests a second per API key (0: no limit)", env("REALM_RATE_LIMIT", ""))
+	}
+	if l.RateBurst, err = strconv.Atoi(env("REALM_RATE_BURST", "100")); err != nil || l.RateBurst < 1 {
+		return l, realm.Errorf(realm.EInvalid, "REALM_RATE_BURST %q: want a positive number of requests", env("REALM_RATE_BURST", ""))
+	}
+	def := strconv.Itoa(api.DefaultMaxBodyBytes)
+	if l.MaxBodyBytes, err = strconv.ParseInt(env("REALM_MAX_BODY_BYTES", def), 10, 64); err != nil || l.MaxBodyBytes < 1024 {
+		return l, realm.Errorf(realm.EInvalid, "REALM_MAX_BODY_BYTES %q: want bytes, at least 1024", env("REALM_MAX_BODY_BYTES", ""))
+	}
+	return l, nil
 }
 
 // loadKeys reads the API keys from REALM_API_KEYS (entries separated by ';') or from
@@ -176,7 +206,8 @@ func (c config) print(w io.Writer) {
 	if len(names) == 0 {
 		names = []string{"none (no auth, loopback only)"}
 	}
-	fmt.Fprintf(w, " api_keys=%s", strings.Join(names, ","))
+	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d",
+		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes)
 	fmt.Fprintln(w)
 }
 

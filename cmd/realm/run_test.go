@@ -169,6 +169,9 @@ func TestRunErrors(t *testing.T) {
 		{"ErrNoKeysAllInterfaces", map[string]string{"REALM_ADDR": ":0"}, []string{"serve"}, "REALM_API_KEYS"},
 		{"ErrBadKeys", map[string]string{"REALM_API_KEYS": "ci tooshort read ci"}, []string{"serve"}, "REALM_API_KEYS entry 1"},
 		{"ErrKeysFileMissing", map[string]string{"REALM_API_KEYS_FILE": "/nonexistent/keys"}, []string{"serve"}, "REALM_API_KEYS_FILE"},
+		{"ErrRateLimit", map[string]string{"REALM_RATE_LIMIT": "fast"}, []string{"serve"}, "REALM_RATE_LIMIT"},
+		{"ErrRateBurst", map[string]string{"REALM_RATE_BURST": "0"}, []string{"serve"}, "REALM_RATE_BURST"},
+		{"ErrMaxBody", map[string]string{"REALM_MAX_BODY_BYTES": "10"}, []string{"serve"}, "REALM_MAX_BODY_BYTES"},
 		{"ErrKeysTwice", map[string]string{"REALM_API_KEYS": "x", "REALM_API_KEYS_FILE": "y"}, []string{"serve"}, "not both"},
 	}
 	for _, tt := range tests {

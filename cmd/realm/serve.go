@@ -55,17 +55,23 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}()
 
 	handler := api.NewServer(api.Config{
-		Version:  fullVersion(),
-		Embedder: deps.embedderInfo(),
-		LLM:      api.LLMInfo{Mode: cfg.LLM, Models: llmModels(cfg)},
-		Keys:     cfg.Keys,
+		Version:      fullVersion(),
+		Embedder:     deps.embedderInfo(),
+		LLM:          api.LLMInfo{Mode: cfg.LLM, Models: llmModels(cfg)},
+		Keys:         cfg.Keys,
+		RateLimit:    cfg.Limits.RateLimit,
+		RateBurst:    cfg.Limits.RateBurst,
+		MaxBodyBytes: cfg.Limits.MaxBodyBytes,
 	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Logger: logger})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return realm.Errorf(realm.EUnavailable, "REALM_ADDR %s: %v", cfg.Addr, err)
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// Slow or huge requests cannot hold a connection: the URL and headers are bounded here,
+	// bodies by the API. Writes have no deadline, as a large synchronous ingest takes minutes.
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	fmt.Fprintf(stdout, "REALM serving on http://%s (API), readiness http://%s/readyz\n", ln.Addr(), ln.Addr())
 
 	errc := make(chan error, 1)
