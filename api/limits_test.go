@@ -20,7 +20,7 @@ func TestBucket(t *testing.T) {
 		wait time.Duration
 	}{
 		{0, true, 0}, {0, true, 0}, {0, true, 0}, // the burst
-		{0, false, 500 * time.Millisecond},       // empty: one token in half a second
+		{0, false, 500 * time.Millisecond}, // empty: one token in half a second
 		{250 * time.Millisecond, false, 250 * time.Millisecond},
 		{500 * time.Millisecond, true, 0},
 		{10 * time.Second, true, 0}, {10 * time.Second, true, 0}, {10 * time.Second, true, 0}, // refilled, capped at the burst
