@@ -60,7 +60,7 @@ func TestParseKeys(t *testing.T) {
 }
 
 // publicRoutes need no key: probes and the spec say nothing about any space.
-var publicRoutes = []string{"GET /healthz", "GET /readyz", "GET /openapi.yaml"}
+var publicRoutes = []string{"GET /healthz", "GET /readyz", "GET /openapi.yaml", "GET /metrics"}
 
 // routeScopes is the scope every authenticated route needs ("" for any key); a route
 // missing here fails TestTenancy, so each new route states its scope.

@@ -12,6 +12,7 @@ import (
 // handleFeedback reconsolidates the graph from a trace, with the client's feedback
 // (confirmed when it says correct/wrong or names useful or misleading nodes).
 func (s *server) handleFeedback(w http.ResponseWriter, r *http.Request) {
+	logTraceID(r, chi.URLParam(r, "id"))
 	fb, err := decode[realm.Feedback](r)
 	if err != nil {
 		writeError(w, r, err)

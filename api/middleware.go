@@ -1,36 +1,59 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"runtime/debug"
 	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"github.com/google/uuid"
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
 )
 
+type requestIDCtx struct{}
+
+// requestIDSyntax is what a client's X-Request-Id must look like to be kept.
+var requestIDSyntax = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+// requestID gives each request an id: the client's X-Request-Id when it is a plain
+// token, else a new one. It is returned in X-Request-Id and logged with the request.
+func requestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !requestIDSyntax.MatchString(id) {
+			id = uuid.NewString()
+		}
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDCtx{}, id)))
+	})
+}
+
 // withLogger puts a request-scoped logger (carrying the request id) into the context
-// and writes one JSON access log line per request. Bodies and memory contents are never
-// logged.
+// and writes one JSON access log line per request: method, route pattern, space, key
+// name, status, size, duration. Bodies, paths, query strings, memory contents and
+// secrets are never logged.
 func withLogger(base zerolog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
-			reqID := middleware.GetReqID(r.Context())
-			w.Header().Set("X-Request-Id", reqID)
+			reqID, _ := r.Context().Value(requestIDCtx{}).(string)
 			logger := base.With().Str("request_id", reqID).Logger()
 			ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 			ctx := logger.WithContext(r.Context())
 			next.ServeHTTP(ww, r.WithContext(ctx))
 			route := chi.RouteContext(r.Context()).RoutePattern()
-			// The context's logger, which authenticate may have given the key's name.
+			// The context's logger, to which authenticate and handlers may have added the
+			// key's name and a trace id.
 			zerolog.Ctx(ctx).Info().
 				Str("method", r.Method).
 				Str("route", route).
+				Str("space", chi.URLParam(r, "space")).
 				Int("status", ww.Status()).
 				Int("bytes", ww.BytesWritten()).
 				Dur("duration", time.Since(start)).

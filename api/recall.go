@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
 )
@@ -23,7 +24,13 @@ func (s *server) handleRecall(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	logTraceID(r, res.TraceID)
 	encode(w, http.StatusOK, res)
+}
+
+// logTraceID adds a trace id to the request's log line, to follow a recall into its feedback.
+func logTraceID(r *http.Request, id string) {
+	zerolog.Ctx(r.Context()).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("trace_id", id) })
 }
 
 func (s *server) handleTrace(w http.ResponseWriter, r *http.Request) {

@@ -10,10 +10,11 @@ import (
 
 // routes lists every endpoint of the API, with the scope each one needs.
 func (s *server) routes(r chi.Router) {
-	// Probes and the spec are public: they say nothing about any space.
+	// Probes, the spec and the metrics are public: they say nothing about any space.
 	r.Get("/healthz", s.handleHealthz)
 	r.Get("/readyz", s.handleReadyz)
 	r.Get("/openapi.yaml", handleOpenAPI)
+	r.Method(http.MethodGet, "/metrics", metricsHandler(s.Metrics)) // route patterns and statuses, no tenant
 
 	r.Group(func(r chi.Router) {
 		r.Use(s.authenticate, s.rateLimit)

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm/construction"
@@ -52,6 +52,9 @@ type Deps struct {
 	// Reconsolidate reshapes the graph from traces (feedback, edits, revert).
 	Reconsolidate *reconsolidation.Reconsolidator
 	Logger        zerolog.Logger
+	// Metrics is the registry /metrics serves. The API registers its collectors on it;
+	// cmd may hand it to the pipelines for theirs. nil: a registry of the API's own.
+	Metrics *prometheus.Registry
 }
 
 // server holds the dependencies of the handlers; routes.go maps paths to its methods.
@@ -69,9 +72,14 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 	if cfg.RateBurst < 1 {
 		cfg.RateBurst = 1
 	}
+	if deps.Metrics == nil {
+		deps.Metrics = prometheus.NewRegistry()
+	}
 	s := &server{cfg: cfg, buckets: newBuckets(cfg), Deps: deps}
+	metrics := newHTTPMetrics(deps.Metrics)
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, withLogger(deps.Logger), recoverPanics, limitBody(cfg.MaxBodyBytes))
+	r.Use(requestID, metrics.observe, withLogger(deps.Logger), recoverPanics, limitBody(cfg.MaxBodyBytes))
 	s.routes(r)
+	metrics.learnRoutes(r)
 	return r
 }

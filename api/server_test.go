@@ -58,10 +58,13 @@ func testDeps(t *testing.T) Deps {
 }
 
 // newTestServer serves the API over real HTTP, every exchange checked against
-// openapi.yaml by c.
-func newTestServer(t *testing.T, c *apitest.Checker, cfg Config) *httptest.Server {
+// openapi.yaml by c; with adjust, the test changes the dependencies first.
+func newTestServer(t *testing.T, c *apitest.Checker, cfg Config, adjust ...func(*Deps)) *httptest.Server {
 	t.Helper()
 	deps := testDeps(t)
+	for _, f := range adjust {
+		f(&deps)
+	}
 	cfg.Embedder = EmbedderInfo{ID: embedder.ID(), Dim: embedder.Dim()}
 	cfg.LLM = LLMInfo{Mode: "offline"}
 	srv := httptest.NewServer(c.Handler(NewServer(cfg, deps)))

@@ -53,7 +53,7 @@ func TestTour(t *testing.T) {
 	}
 
 	t.Run("Operations", func(t *testing.T) {
-		for _, path := range []string{"/healthz", "/readyz", "/openapi.yaml", "/v1/info"} {
+		for _, path := range []string{"/healthz", "/readyz", "/openapi.yaml", "/metrics", "/v1/info"} {
 			if code := c.status("GET", path, nil); code != http.StatusOK {
 				t.Errorf("GET %s: %d", path, code)
 			}

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
@@ -62,7 +64,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		RateLimit:    cfg.Limits.RateLimit,
 		RateBurst:    cfg.Limits.RateBurst,
 		MaxBodyBytes: cfg.Limits.MaxBodyBytes,
-	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Logger: logger})
+	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Logger: logger, Metrics: newMetrics()})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -89,6 +91,14 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// Background ingestion stops; what it did not integrate stays pending for the next start.
 	return pipeline.Close(shutdownCtx)
+}
+
+// newMetrics is the registry /metrics serves: the Go runtime and the process, the API's
+// collectors, and those the pipelines may register later.
+func newMetrics() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
 }
 
 // newAgent is the offline agent, or the LLM agent falling back to it step by step.

@@ -1,0 +1,157 @@
+package api
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// syncBuffer is a log sink the server's goroutines may write to while the test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestAccessLog: one JSON line per request with its request id, route, space, key name,
+// status and trace id; never a memory's content, a query, a path, or a key's secret.
+func TestAccessLog(t *testing.T) {
+	var logs syncBuffer
+	space := cyphertest.NewSpace(t)
+	keys, err := ParseKeys("test", "ana sk-ana-0123456789abcdef read,write "+space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, apitest.New(t), Config{Keys: keys}, func(d *Deps) {
+		d.Logger = zerolog.New(&logs).Level(zerolog.InfoLevel)
+	})
+	c := client{t: t, base: srv.URL, key: "sk-ana-0123456789abcdef"}
+	const secretContent = "my bank PIN is 4711 and my diagnosis is private"
+	msgs := map[string]any{"messages": []map[string]string{{"id": "p1", "speaker": "Ana", "content": secretContent, "timestamp": "2023-05-08T13:56:00Z"}}}
+	if code := c.status("POST", "/v1/spaces/"+space+"/observations", msgs); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	var rec struct {
+		TraceID string `json:"trace_id"`
+	}
+	req, _ := http.NewRequest("POST", srv.URL+"/v1/spaces/"+space+"/recall", strings.NewReader(`{"query":"what is the bank PIN of Ana"}`))
+	req.Header.Set("Authorization", "Bearer sk-ana-0123456789abcdef")
+	req.Header.Set("X-Request-Id", "client-req-42")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.NewDecoder(resp.Body).Decode(&rec)
+	resp.Body.Close()
+	if resp.Header.Get("X-Request-Id") != "client-req-42" {
+		t.Errorf("the client's request id came back as %q", resp.Header.Get("X-Request-Id"))
+	}
+	c.do("GET", "/v1/spaces/"+space+"/memories?q=diagnosis", nil, nil)
+	c.do("GET", "/healthz", nil, nil)
+	req, _ = http.NewRequest("GET", srv.URL+"/healthz", nil)
+	req.Header.Set("X-Request-Id", "evil\"id with spaces")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if id := resp.Header.Get("X-Request-Id"); id == "" || strings.Contains(id, "evil") {
+		t.Errorf("a malformed client request id was kept: %q", id)
+	}
+	srv.Close() // every access line is written
+
+	out := logs.String()
+	for _, leak := range []string{"4711", "diagnosis", "bank PIN", "sk-ana-", "evil"} {
+		if strings.Contains(out, leak) {
+			t.Errorf("the log holds %q:\n%s", leak, out)
+		}
+	}
+	var recallLine map[string]any
+	sc := bufio.NewScanner(strings.NewReader(out))
+	lines := 0
+	for sc.Scan() {
+		var line map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("not a JSON log line: %s", sc.Text())
+		}
+		if line["message"] != "request" {
+			continue
+		}
+		lines++
+		if line["request_id"] == "" || line["route"] == "" || line["status"] == nil {
+			t.Errorf("access line lacks request_id, route or status: %v", line)
+		}
+		if line["route"] == "/v1/spaces/{space}/recall" {
+			recallLine = line
+		}
+	}
+	if lines != 5 {
+		t.Errorf("%d access lines for 5 requests:\n%s", lines, out)
+	}
+	if recallLine["request_id"] != "client-req-42" || recallLine["key"] != "ana" || recallLine["space"] != space ||
+		recallLine["trace_id"] != rec.TraceID || rec.TraceID == "" {
+		t.Errorf("recall's access line %v, want request id, key name, space and trace id %s", recallLine, rec.TraceID)
+	}
+}
+
+// TestMetrics: /metrics reports latency by route pattern and status, with no space id
+// and with unknown paths folded into one label.
+func TestMetrics(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	c.status("GET", "/v1/spaces/"+space+"/stats", nil)
+	c.status("GET", "/v1/spaces/"+space+"/memories/nope", nil)
+	c.status("GET", "/random/"+space, nil)
+	resp := c.do("GET", "/metrics", nil, nil)
+	body := metricsText(t, srv.URL)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	for _, want := range []string{
+		`realm_http_request_duration_seconds_count{method="GET",route="/v1/spaces/{space}/stats",status="200"} 1`,
+		`realm_http_request_duration_seconds_count{method="GET",route="/v1/spaces/{space}/memories/{id}",status="404"} 1`,
+		`realm_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 1`,
+		`realm_http_requests_in_flight`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	if strings.Contains(body, space) {
+		t.Error("a space id is a metric label")
+	}
+}
+
+func metricsText(t *testing.T, base string) string {
+	t.Helper()
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
