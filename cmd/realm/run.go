@@ -20,6 +20,7 @@ commands:
   ingest         realm ingest --space S [--sample conv-26] FILE   (JSONL messages or a LoCoMo file)
   recall         realm recall --space S "question"
   bench          realm bench locomo --data FILE --retrieval-only [--k 10] [--out report.json]
+  reembed        realm reembed [--space S | --all] [--force]   (re-embed with the configured embedder)
   schema apply   apply the Neo4j schema migrations and wait until indexes are online
   healthcheck    exit 0 when the server at REALM_ADDR is ready (for container healthchecks)
   version        print the version
@@ -43,6 +44,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runRecall(ctx, rest, getenv, stdout)
 	case "bench":
 		return runBench(ctx, rest, getenv, stdout)
+	case "reembed":
+		return runReembed(ctx, rest, getenv, stdout)
 	case "schema":
 		if len(rest) == 0 || rest[0] != "apply" {
 			return realm.Errorf(realm.EInvalid, "usage: realm schema apply")

@@ -1,0 +1,267 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/embed"
+)
+
+// staleSpace makes a space recorded as embedded by "test:old", its memories carrying
+// vectors of dims dimensions that no configured embedder gives them.
+func staleSpace(t *testing.T, store *cypher.Store, dims int) (string, []realm.Node) {
+	t.Helper()
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	obs := []realm.Observation{{ID: "o1", Speaker: "Ana", Content: "Ana likes tea.", ObservedAt: time.Now()}}
+	lease := cypher.Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
+	if _, err := store.SaveObservations(ctx, space, "test:old", dims, obs, lease); err != nil {
+		t.Fatal(err)
+	}
+	old := embed.NewHash(dims)
+	var nodes []realm.Node
+	for _, m := range [][2]string{{"Ana", "Ana likes green tea"}, {"Lisbon", "Ana moved there in 2021"}, {"Bo", "Bo plays the cello"}} {
+		vecs, _ := old.Embed(ctx, []string{"stale " + m[1]})
+		nodes = append(nodes, realm.Node{ID: uuid.NewString(), Type: realm.Fact, Name: m[0], Content: m[1], Embedding: vecs[0]})
+	}
+	if err := store.PutMemories(ctx, space, nodes, nil); err != nil {
+		t.Fatal(err)
+	}
+	return space, nodes
+}
+
+// checkEmbeddedBy fails unless the space holds exactly nodes, content unchanged, each with
+// emb's vector of what the write path embeds.
+func checkEmbeddedBy(t *testing.T, store *cypher.Store, space string, nodes []realm.Node, emb realm.Embedder) {
+	t.Helper()
+	ctx := context.Background()
+	ids := make([]string, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
+	}
+	got, err := store.MemoriesByIDs(ctx, space, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := store.Stats(ctx, space); err != nil || st.Memories != int64(len(nodes)) || len(got) != len(nodes) {
+		t.Fatalf("space holds %d memories (%v), %d of ours; want %d", st.Memories, err, len(got), len(nodes))
+	}
+	byID := map[string]realm.Node{}
+	for _, n := range got {
+		byID[n.ID] = n
+	}
+	for _, want := range nodes {
+		n := byID[want.ID]
+		if n.Content != want.Content {
+			t.Errorf("memory %s now reads %q, want %q", n.ID, n.Content, want.Content)
+		}
+		vecs, err := emb.Embed(ctx, []string{construction.EmbedText(want.Name, want.Content)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !closeVectors(n.Embedding, vecs[0]) {
+			t.Errorf("memory %q has not %s's vector (%d dims)", want.Content, emb.ID(), len(n.Embedding))
+		}
+	}
+}
+
+// closeVectors compares up to float32 rounding: the OpenAI client normalises again.
+func closeVectors(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Abs(float64(a[i]-b[i])) > 1e-6 {
+			return false
+		}
+	}
+	return true
+}
+
+// fakeEmbeddings serves OpenAI's /v1/embeddings with the hash embedder of dims dimensions
+// and returns the environment that configures it: an embedder of another dimension.
+func fakeEmbeddings(t *testing.T, dims int) (map[string]string, realm.Embedder) {
+	t.Helper()
+	h := embed.NewHash(dims)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Input []string `json:"input"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		vecs, _ := h.Embed(r.Context(), req.Input)
+		type item struct {
+			Object    string    `json:"object"`
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		data := make([]item, len(vecs))
+		for i, v := range vecs {
+			data[i] = item{Object: "embedding", Index: i, Embedding: v}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"object": "list", "model": "test-embed", "data": data})
+	}))
+	t.Cleanup(srv.Close)
+	return map[string]string{
+		"REALM_EMBEDDER": "openai", "OPENAI_BASE_URL": srv.URL + "/v1", "OPENAI_API_KEY": "test",
+		"REALM_EMBED_MODEL": "test-embed", "REALM_EMBED_DIM": strconv.Itoa(dims),
+	}, h
+}
+
+// refusesToServe reports whether `realm serve` with this embedder refuses the space.
+func refusesToServe(t *testing.T, store *cypher.Store, id string, dims int, space string) bool {
+	t.Helper()
+	err := store.CheckEmbedder(context.Background(), id, dims)
+	if err != nil && realm.ErrorCode(err) != realm.EConflict {
+		t.Fatal(err)
+	}
+	return err != nil && strings.Contains(err.Error(), space)
+}
+
+func TestReembed(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	env := testEnv(map[string]string{"REALM_EMBEDDER": "hash"})
+	hash := embed.NewHash(cyphertest.Dims)
+	space, nodes := staleSpace(t, store, cyphertest.Dims)
+	reembed := func(t *testing.T, args ...string) string {
+		t.Helper()
+		var out strings.Builder
+		if err := run(ctx, append([]string{"realm", "reembed"}, args...), env, &out); err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		return out.String()
+	}
+	if !refusesToServe(t, store, hash.ID(), hash.Dim(), space) {
+		t.Fatal("serve would accept a space embedded by test:old")
+	}
+
+	out := reembed(t, "--space", space, "--batch", "2")
+	for _, want := range []string{space + " [########################] 3/3", "re-embedded 3 memories of 1 space", "384 dims, ONLINE"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	checkEmbeddedBy(t, store, space, nodes, hash)
+	if refusesToServe(t, store, hash.ID(), hash.Dim(), space) {
+		t.Errorf("serve still refuses the space:\n%s", out)
+	}
+
+	t.Run("TwiceSkips", func(t *testing.T) {
+		out := reembed(t, "--space", space)
+		if !strings.Contains(out, space+": already embedded with hash:v1, skipped") {
+			t.Errorf("output:\n%s", out)
+		}
+		checkEmbeddedBy(t, store, space, nodes, hash)
+	})
+	t.Run("Force", func(t *testing.T) {
+		out := reembed(t, "--space", space, "--force")
+		if !strings.Contains(out, "re-embedded 3 memories of 1 space") {
+			t.Errorf("output:\n%s", out)
+		}
+		checkEmbeddedBy(t, store, space, nodes, hash)
+	})
+}
+
+func TestReembedErrors(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	target, nodes := staleSpace(t, store, cyphertest.Dims)
+	other, _ := staleSpace(t, store, cyphertest.Dims) // 384-dim vectors the 8-dim index would lose
+	openai8, _ := fakeEmbeddings(t, 8)
+	hash := map[string]string{"REALM_EMBEDDER": "hash"}
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+		code string
+		want string // in the error
+	}{
+		{"ErrSpaceAndAll", hash, []string{"--space", target, "--all"}, realm.EInvalid, "usage"},
+		{"ErrBadSpace", hash, []string{"--space", "no spaces"}, realm.EInvalid, "usage"},
+		{"ErrBadBatch", hash, []string{"--space", target, "--batch", "0"}, realm.EInvalid, "usage"},
+		{"ErrFallbackEmbedder", map[string]string{"REALM_MODEL_DIR": t.TempDir()}, []string{"--space", target}, realm.EInvalid, "REALM_EMBEDDER=hash"},
+		{"ErrUnknownSpace", hash, []string{"--space", "test_no_such_space"}, realm.ENotFound, "test_no_such_space"},
+		{"ErrDimensionChangeNeedsAll", openai8, []string{"--space", target}, realm.EConflict, "--all"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := run(ctx, append([]string{"realm", "reembed"}, tt.args...), testEnv(tt.env), &strings.Builder{})
+			if realm.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want %s naming %q", err, tt.code, tt.want)
+			}
+		})
+	}
+	t.Run("ErrDimensionChangeNamesOthers", func(t *testing.T) {
+		err := run(ctx, []string{"realm", "reembed", "--space", target}, testEnv(openai8), &strings.Builder{})
+		if err == nil || !strings.Contains(err.Error(), other) {
+			t.Errorf("got %v, want the other space named", err)
+		}
+	})
+	t.Run("NothingWritten", func(t *testing.T) {
+		got, err := store.MemoriesByIDs(ctx, target, []string{nodes[0].ID})
+		if err != nil || len(got) != 1 || !closeVectors(got[0].Embedding, nodes[0].Embedding) {
+			t.Errorf("a refused re-embed changed a vector (%v)", err)
+		}
+		if refusesToServe(t, store, "test:old", cyphertest.Dims, target) {
+			t.Error("a refused re-embed changed the space's record")
+		}
+	})
+}
+
+// TestReembedAllNewDimension runs the whole dimension change: every space re-embedded,
+// the vector index rebuilt. The index is global, so it runs only on a database holding no
+// other space, and gives the index back its 384 dimensions at the end.
+func TestReembedAllNewDimension(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space, nodes := staleSpace(t, store, cyphertest.Dims)
+	spaces, err := store.SpaceEmbedders(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spaces) != 1 {
+		t.Skipf("the database holds %d other spaces, which --all would re-embed", len(spaces)-1)
+	}
+	t.Cleanup(func() {
+		if _, err := store.DeleteSpace(ctx, space); err != nil {
+			t.Error(err)
+		}
+		if err := store.RebuildVectorIndex(ctx, cyphertest.Dims); err != nil {
+			t.Errorf("restoring the vector index: %v", err)
+		}
+	})
+	env, emb := fakeEmbeddings(t, 8)
+	if !refusesToServe(t, store, "openai:test-embed", 8, space) {
+		t.Fatal("serve would accept a space of 384-dim vectors with an 8-dim embedder")
+	}
+	var out strings.Builder
+	if err := run(ctx, []string{"realm", "reembed"}, testEnv(env), &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "8 dims, ONLINE") || !strings.Contains(out.String(), "`realm serve` can start") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	if dims, err := store.VectorIndexDims(ctx); err != nil || dims != 8 {
+		t.Errorf("vector index has %d dims (%v), want 8", dims, err)
+	}
+	checkEmbeddedBy(t, store, space, nodes, emb)
+	if err := store.CheckEmbedder(ctx, "openai:test-embed", 8); err != nil {
+		t.Error(err)
+	}
+}
