@@ -5,8 +5,9 @@
 //
 // Nothing accepted is lost: an observation stays pending until the transaction that
 // writes its memories marks it integrated; ResumePending takes pending work back (at
-// start, or a dead replica's after its lease expired); asynchronous ingestion records a
-// Job whose progress is counted from its observations.
+// start: a killed process's of this host at once, another host's after its lease expired,
+// see owner.go); asynchronous ingestion records a Job whose progress is counted from its
+// observations.
 //
 // It imports the root package realm, agent (the interface only), cypher, uuid and zerolog.
 package construction
