@@ -1,15 +1,18 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,43 +36,133 @@ func testEnv(overrides map[string]string) func(string) string {
 	return func(key string) string { return env[key] }
 }
 
-// startServe runs `realm serve` in the background and returns its base URL; the server
-// stops when the test ends.
-func startServe(t *testing.T, getenv func(string) string) string {
+// startServe runs `realm serve` in-process and returns its base URL once it listens. When
+// serve returns before listening, the test fails at once with serve's error and output.
+// The server stops when the test ends.
+func startServe(t testing.TB, getenv func(string) string) string {
 	t.Helper()
 	cyphertest.MustOpen(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
+	out := newLineLog(regexp.MustCompile(`REALM serving on (http://\S+) `))
+	// serveErr is set once, before done is closed. A closed channel can be received from
+	// any number of times, so the start below and the cleanup both wait on done safely; a
+	// result sent on a channel would be taken by the first and block the second for good.
+	var serveErr error
+	done := make(chan struct{})
 	go func() {
-		done <- run(ctx, []string{"realm", "serve"}, getenv, pw)
-		pw.Close()
+		serveErr = run(ctx, []string{"realm", "serve"}, getenv, out)
+		close(done)
 	}()
+	listening := false
 	t.Cleanup(func() {
 		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve returned %v", err)
+		select {
+		case <-done:
+		case <-time.After(time.Minute): // serve drains for 30 s at most: a bound on a hang
+			t.Errorf("serve did not return within a minute of being stopped:\n%s", out.String())
+			return
+		}
+		if listening && serveErr != nil { // before listening it was reported already
+			t.Errorf("serve returned %v\n%s", serveErr, out.String())
 		}
 	})
-	listening := regexp.MustCompile(`REALM serving on (http://\S+) `)
-	urlc := make(chan string, 1)
+	select {
+	case u := <-out.match:
+		listening = true
+		return u
+	case <-done:
+		t.Fatalf("serve returned before listening: %v\n%s", serveErr, out.String())
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("serve did not listen within 3 minutes:\n%s", out.String())
+	}
+	return ""
+}
+
+// recordingTB is a testing.TB whose Errorf and Fatalf record the failure (Fatalf then ends
+// the goroutine, as in a test) and whose cleanups run when runCleanups is called: a test
+// of a test helper's failures. The rest goes to the real test.
+type recordingTB struct {
+	testing.TB
+	mu       sync.Mutex
+	failures []string
+	cleanups []func()
+}
+
+func (r *recordingTB) Helper() {}
+
+func (r *recordingTB) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failures = append(r.failures, fmt.Sprintf(format, args...))
+}
+
+func (r *recordingTB) Fatalf(format string, args ...any) {
+	r.Errorf(format, args...)
+	runtime.Goexit()
+}
+
+func (r *recordingTB) Cleanup(f func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cleanups = append(r.cleanups, f)
+}
+
+// runCleanups runs the cleanups, last registered first, and reports whether they all
+// returned within limit (a bound on a hang).
+func (r *recordingTB) runCleanups(limit time.Duration) bool {
+	done := make(chan struct{})
 	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-				urlc <- m[1]
-			}
+		defer close(done)
+		for i := len(r.cleanups) - 1; i >= 0; i-- {
+			r.cleanups[i]()
 		}
 	}()
 	select {
-	case u := <-urlc:
-		return u
-	case err := <-done:
-		t.Fatalf("serve stopped before listening: %v", err)
-	case <-time.After(3 * time.Minute):
-		t.Fatal("serve did not start listening")
+	case <-done:
+		return true
+	case <-time.After(limit):
+		return false
 	}
-	return ""
+}
+
+// TestStartServeFails: when serve returns before listening, startServe fails the test with
+// serve's error, and its cleanup returns rather than wait for a result already received.
+func TestStartServeFails(t *testing.T) {
+	cyphertest.MustOpen(t)
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string // in the failure
+	}{
+		{"ErrConfig", map[string]string{"REALM_EMBEDDER": "word2vec"}, "REALM_EMBEDDER"},
+		{"ErrAddrInUse", map[string]string{"REALM_ADDR": busy.Addr().String()}, "REALM_ADDR " + busy.Addr().String()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recordingTB{TB: t}
+			returned := make(chan string)
+			go func() {
+				url := ""
+				defer func() { returned <- url }() // also when Fatalf ends the goroutine
+				url = startServe(rec, testEnv(tt.env))
+			}()
+			if url := <-returned; url != "" {
+				t.Fatalf("startServe returned %s", url)
+			}
+			if !rec.runCleanups(time.Minute) {
+				t.Fatal("the cleanup still waits for serve a minute after serve returned")
+			}
+			if len(rec.failures) != 1 || !strings.Contains(rec.failures[0], "before listening") ||
+				!strings.Contains(rec.failures[0], tt.want) {
+				t.Errorf("failures %q, want one with serve's error naming %q", rec.failures, tt.want)
+			}
+		})
+	}
 }
 
 func getJSON(t *testing.T, url string, v any) int {
