@@ -79,6 +79,7 @@ var routeScopes = map[string]Scope{
 	"POST /v1/spaces/{space}/traces/{id}/feedback": ScopeWrite,
 	"GET /v1/spaces/{space}/edits":                 ScopeRead,
 	"POST /v1/spaces/{space}/edits/{id}/revert":    ScopeWrite,
+	"DELETE /v1/spaces/{space}":                    ScopeAdmin,
 }
 
 // TestTenancy walks every route of routes.go and proves that it needs a key, that a key
@@ -88,7 +89,7 @@ func TestTenancy(t *testing.T) {
 	check := apitest.New(t)
 	spaceA, spaceB := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
 	keyText := fmt.Sprintf(`
-		a       sk-a-0123456789abcdef   read,write %[1]s
+		a       sk-a-0123456789abcdef   admin      %[1]s
 		a-read  sk-ar-0123456789abcdef  read       %[1]s
 		a-write sk-aw-0123456789abcdef  write      %[1]s
 		b       sk-b-0123456789abcdef   admin      %[2]s,%[2]s-*`, spaceA, spaceB)

@@ -1,20 +1,31 @@
 package api
 
 import (
+	"context"
 	_ "embed"
 	"net/http"
+	"time"
+
+	"github.com/rs/zerolog"
 )
 
 func (s *server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 	encode(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
+// readyTimeout bounds a readiness check: probes give up after a few seconds, and the
+// driver would retry an unreachable Neo4j for longer.
+const readyTimeout = 3 * time.Second
+
 // handleReadyz answers 200 only when Neo4j answers and the schema is applied with every
-// index online; otherwise 503 with the reason.
+// index online; otherwise 503 with the reason (the driver's error is logged, not shown).
 func (s *server) handleReadyz(w http.ResponseWriter, r *http.Request) {
-	ok, reason, err := s.Store.SchemaReady(r.Context(), s.cfg.Embedder.Dim)
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
+	defer cancel()
+	ok, reason, err := s.Store.SchemaReady(ctx, s.cfg.Embedder.Dim)
 	if err != nil {
-		reason = "neo4j does not answer: " + err.Error()
+		zerolog.Ctx(r.Context()).Warn().Err(err).Msg("not ready: neo4j does not answer")
+		reason = "neo4j does not answer"
 	}
 	if !ok {
 		w.Header().Set("Retry-After", "5")

@@ -167,6 +167,21 @@ func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// handleDeleteSpace erases a space and everything in it (memories and their edges,
+// observations, traces, edits, jobs), and nothing of any other space.
+func (s *server) handleDeleteSpace(w http.ResponseWriter, r *http.Request) {
+	space := chi.URLParam(r, "space")
+	n, err := s.Store.DeleteSpace(r.Context(), space)
+	if err == nil && n == 0 {
+		err = spaceNotFound(space)
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, map[string]any{"space": space, "deleted_nodes": n})
+}
+
 func (s *server) handleStats(w http.ResponseWriter, r *http.Request) {
 	st, err := s.Store.Stats(r.Context(), chi.URLParam(r, "space"))
 	if err != nil {

@@ -50,10 +50,12 @@ func withLogger(base zerolog.Logger) func(http.Handler) http.Handler {
 			route := chi.RouteContext(r.Context()).RoutePattern()
 			// The context's logger, to which authenticate and handlers may have added the
 			// key's name and a trace id.
-			zerolog.Ctx(ctx).Info().
-				Str("method", r.Method).
+			line := zerolog.Ctx(ctx).Info()
+			if space := chi.URLParam(r, "space"); realm.ValidSpace(space) {
+				line = line.Str("space", space)
+			}
+			line.Str("method", r.Method).
 				Str("route", route).
-				Str("space", chi.URLParam(r, "space")).
 				Int("status", ww.Status()).
 				Int("bytes", ww.BytesWritten()).
 				Dur("duration", time.Since(start)).

@@ -37,6 +37,8 @@ func (s *server) routes(r chi.Router) {
 			read.Get("/edits", s.handleListEdits)
 			write.Post("/edits/{id}/revert", s.handleRevert)
 		})
+		// After the Route above, which would otherwise take this path for every method.
+		r.With(validSpace, spaceAccess, need(ScopeAdmin)).Delete("/v1/spaces/{space}", s.handleDeleteSpace)
 	})
 
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {

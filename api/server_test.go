@@ -16,6 +16,7 @@ import (
 	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/embed"
 	"github.com/realm-memory/realm/reconsolidation"
@@ -32,7 +33,12 @@ var (
 // embedder `realm serve` would pick (local when installed, else hash).
 func testDeps(t *testing.T) Deps {
 	t.Helper()
-	store := cyphertest.MustOpen(t)
+	return testDepsOn(t, cyphertest.MustOpen(t))
+}
+
+// testDepsOn builds the pipelines over store.
+func testDepsOn(t *testing.T, store *cypher.Store) Deps {
+	t.Helper()
 	logger := zerolog.New(io.Discard)
 	embedderOnce.Do(func() {
 		cfg, err := embed.ConfigFromEnv(os.Getenv)

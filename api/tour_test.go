@@ -240,6 +240,14 @@ func TestTour(t *testing.T) {
 			t.Errorf("PUT stats: %d", code)
 		}
 	})
+	t.Run("DeleteSpace", func(t *testing.T) {
+		if code := c.status("DELETE", sp, nil); code != http.StatusOK {
+			t.Fatalf("delete: %d", code)
+		}
+		if code := c.status("DELETE", sp, nil); code != http.StatusNotFound {
+			t.Errorf("delete twice: %d", code)
+		}
+	})
 
 	if unseen := check.Unseen(); len(unseen) > 0 {
 		t.Errorf("the tour did not reach %v", unseen)

@@ -200,8 +200,11 @@ func translate(err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
+	// The driver gives up retrying (a server gone, a deadlock that persists) with an
+	// error that does not unwrap to its causes.
+	var gaveUp *neo4j.TransactionExecutionLimit
 	var conn *neo4j.ConnectivityError
-	if errors.As(err, &conn) || isTransient(err) || neo4j.IsRetryable(err) {
+	if errors.As(err, &conn) || errors.As(err, &gaveUp) || isTransient(err) || neo4j.IsRetryable(err) {
 		return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable"}
 	}
 	var usage *neo4j.UsageError
