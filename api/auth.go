@@ -106,9 +106,9 @@ func ParseKeys(source, text string) ([]Key, error) {
 			return nil, bad("key %q repeats another key's secret", k.Name)
 		}
 		for _, s := range strings.Split(fields[2], ",") {
-			switch sc := Scope(s); sc {
+			switch scope := Scope(s); scope {
 			case ScopeRead, ScopeWrite, ScopeAdmin:
-				k.Scopes = append(k.Scopes, sc)
+				k.Scopes = append(k.Scopes, scope)
 			default:
 				return nil, bad("key %q: scope %q is not read, write or admin", k.Name, s)
 			}
