@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -61,13 +62,18 @@ var (
 	localErr  error
 )
 
-// benchEmbedder is the local MiniLM embedder when installed (what `realm ingest` uses),
+// benchEmbedder is the embedder `realm ingest` would use with this environment
+// (REALM_EMBEDDER, REALM_EMBED_THREADS…): by default the local MiniLM one when installed,
 // else the hashing one; one per process.
 func benchEmbedder(b *testing.B) realm.Embedder {
 	b.Helper()
 	localOnce.Do(func() {
-		dir := filepath.Join(cyphertest.RepoRoot(), ".realm", "model")
-		localEmb, localErr = embed.New(embed.Config{Local: embed.LocalConfig{ModelDir: dir}}, zerolog.Nop())
+		cfg, err := embed.ConfigFromEnv(os.Getenv)
+		if err != nil {
+			localErr = err
+			return
+		}
+		localEmb, localErr = embed.New(cfg, zerolog.Nop())
 	})
 	if localErr != nil {
 		b.Fatal(localErr)
