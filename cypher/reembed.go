@@ -3,7 +3,6 @@ package cypher
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -163,8 +162,8 @@ type SpaceCount struct {
 
 func (c SpaceCount) String() string { return fmt.Sprintf("%s (%d memories)", c.Space, c.Memories) }
 
-// SpacesWithOtherDims returns the spaces, except those named, whose memories hold
-// embeddings of another dimension than dims (at most 20). Errors: EUnavailable.
+// SpacesWithOtherDims returns every space, except those named, whose memories hold
+// embeddings of another dimension than dims, ordered by id. Errors: EUnavailable.
 func (s *Store) SpacesWithOtherDims(ctx context.Context, dims int, except []string) ([]SpaceCount, error) {
 	if except == nil {
 		except = []string{} // `NOT x IN null` is null in Cypher: it would exclude every space
@@ -199,7 +198,7 @@ func (s *Store) RebuildVectorIndex(ctx context.Context, dims int) error {
 		if len(misfits) > 0 {
 			return realm.Errorf(realm.EConflict,
 				"the vector index cannot take dimension %d: these spaces hold embeddings of another dimension: %s; "+
-					"re-embed them first (`realm reembed --all`)", dims, joinCounts(misfits))
+					"re-embed them first (`realm reembed --all`)", dims, JoinCounts(misfits))
 		}
 		if have != 0 {
 			if _, err := s.write(ctx, qVectorIndexDrop, nil); err != nil {
@@ -210,10 +209,11 @@ func (s *Store) RebuildVectorIndex(ctx context.Context, dims int) error {
 	return s.ApplySchema(ctx, dims)
 }
 
-func joinCounts(cs []SpaceCount) string {
+// JoinCounts names the first ListedSpaces spaces with their counts, and how many more.
+func JoinCounts(cs []SpaceCount) string {
 	parts := make([]string, len(cs))
 	for i, c := range cs {
 		parts[i] = c.String()
 	}
-	return strings.Join(parts, ", ")
+	return listSome(parts)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -58,14 +59,44 @@ func recorded(t *testing.T, s *cypher.Store, space string) cypher.SpaceEmbedder 
 	return cypher.SpaceEmbedder{}
 }
 
-// refusedToServe reports whether `realm serve` with emb would refuse the space.
+// refusedToServe reports whether `realm serve` with emb would refuse the space. The
+// space is looked for in the whole list, not in the error, which names only the first
+// ListedSpaces of a shared database.
 func refusedToServe(t *testing.T, s *cypher.Store, emb realm.Embedder, space string) bool {
 	t.Helper()
-	err := s.CheckEmbedder(context.Background(), emb.ID(), emb.Dim())
-	if err != nil && realm.ErrorCode(err) != realm.EConflict {
+	return checkRefuses(t, s, emb.ID(), emb.Dim(), "", space)
+}
+
+// checkRefuses reports whether CheckEmbedder(id, dims, unchecked) refuses the space, and
+// fails the test unless its error agrees with SpacesOtherEmbedder and names the fix.
+func checkRefuses(t *testing.T, s *cypher.Store, id string, dims int, unchecked, space string) bool {
+	t.Helper()
+	ctx := context.Background()
+	others, err := s.SpacesOtherEmbedder(ctx, id, dims, unchecked)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return err != nil && strings.Contains(err.Error(), space)
+	err = s.CheckEmbedder(ctx, id, dims, unchecked)
+	if len(others) == 0 {
+		if err != nil {
+			t.Fatalf("CheckEmbedder: %v, but no space has another embedder", err)
+		}
+		return false
+	}
+	first := fmt.Sprintf("%s (%s, %d)", others[0].Space, others[0].Embedder, others[0].Dims)
+	if realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), first) ||
+		!strings.Contains(err.Error(), "realm reembed --space ID") {
+		t.Fatalf("CheckEmbedder: %v, want a conflict naming %s and the fix", err, first)
+	}
+	if more := len(others) - cypher.ListedSpaces; more > 0 && !strings.Contains(err.Error(), fmt.Sprintf(" and %d more;", more)) {
+		t.Errorf("the error does not count the %d spaces it does not name: %v", more, err)
+	}
+	for _, o := range others {
+		if o.Space == space {
+			return true
+		}
+	}
+	return false
 }
 
 // reembedText is what the tests embed a memory from: not the bare content, so that they
@@ -135,6 +166,31 @@ type shortEmbedder struct{ *embed.Hash }
 
 func (e shortEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	return embed.NewHash(8).Embed(ctx, texts)
+}
+
+// TestCheckEmbedderUnchecked: a space embedded by another embedder is refused, with the
+// fix, unless its id starts with the unchecked prefix (test runs' throwaway spaces).
+func TestCheckEmbedderUnchecked(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	space, _ := staleSpace(t, s, cyphertest.Dims) // recorded as embedded by test:old
+	hash := embed.NewHash(cyphertest.Dims)
+	tests := []struct {
+		name      string
+		unchecked string
+		refused   bool
+	}{
+		{"EveryoneChecked", "", true},
+		{"OtherPrefix", "prod_", true},
+		{"TestSpacesLeftOut", cyphertest.SpacePrefix, false},
+		{"WholeID", space, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if refused := checkRefuses(t, s, hash.ID(), hash.Dim(), tt.unchecked, space); refused != tt.refused {
+				t.Errorf("refused %v, want %v", refused, tt.refused)
+			}
+		})
+	}
 }
 
 func TestReembedSpace(t *testing.T) {
@@ -222,8 +278,16 @@ func TestRebuildVectorIndex(t *testing.T) {
 	t.Run("ErrOtherDimensionEmbedded", func(t *testing.T) {
 		space, _ := staleSpace(t, s, cyphertest.Dims)
 		err := s.RebuildVectorIndex(ctx, 8)
-		if realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), space) || !strings.Contains(err.Error(), "--all") {
-			t.Fatalf("got %v, want a conflict naming %s and --all", err, space)
+		misfits, lerr := s.SpacesWithOtherDims(ctx, 8, nil)
+		if lerr != nil || len(misfits) == 0 {
+			t.Fatalf("spaces of another dimension: %v %v", misfits, lerr)
+		}
+		// The error names the first spaces of a shared database; ours is in the whole list.
+		if realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), misfits[0].String()) || !strings.Contains(err.Error(), "--all") {
+			t.Fatalf("got %v, want a conflict naming %s and --all", err, misfits[0])
+		}
+		if !slices.ContainsFunc(misfits, func(c cypher.SpaceCount) bool { return c.Space == space }) {
+			t.Errorf("%s is not among the spaces of another dimension: %v", space, misfits)
 		}
 		if dims, err := s.VectorIndexDims(ctx); err != nil || dims != cyphertest.Dims {
 			t.Errorf("vector index has %d dims (%v), want %d untouched", dims, err, cyphertest.Dims)

@@ -104,21 +104,51 @@ func (s *Store) fitVectorIndex(ctx context.Context, dims int) error {
 	return err
 }
 
-// CheckEmbedder returns EConflict, naming the spaces and the fix, when any space's
-// memories were embedded by another embedder than id/dims.
-func (s *Store) CheckEmbedder(ctx context.Context, id string, dims int) error {
-	recs, err := s.read(ctx, qSpacesOtherEmbedder, map[string]any{"embedder": id, "dims": dims})
-	if err != nil || len(recs) == 0 {
+// CheckEmbedder returns EConflict, naming the spaces (the first 20) and the fix, when any
+// space's memories were embedded by another embedder than id/dims. Spaces whose id starts
+// with unchecked, when it is not empty, are left out: a database shared with test runs
+// holds their throwaway spaces, made with test embedders, and a server under test must
+// start whatever other runs left there. `realm serve` checks every space unless
+// REALM_UNCHECKED_SPACE_PREFIX is set. Errors: EConflict, EUnavailable.
+func (s *Store) CheckEmbedder(ctx context.Context, id string, dims int, unchecked string) error {
+	others, err := s.SpacesOtherEmbedder(ctx, id, dims, unchecked)
+	if err != nil || len(others) == 0 {
 		return err
 	}
-	var spaces []string
-	for _, r := range recs {
-		spaces = append(spaces, fmt.Sprintf("%s (%s, %d)", str(r, "id"), str(r, "embedder"), num(r, "dims")))
+	spaces := make([]string, len(others))
+	for i, o := range others {
+		spaces[i] = fmt.Sprintf("%s (%s, %d)", o.Space, o.Embedder, o.Dims)
 	}
 	return realm.Errorf(realm.EConflict,
 		"the configured embedder is %s (%d dims) but these spaces were embedded with another: %s; "+
 			"set REALM_EMBEDDER back, or run `realm reembed --space ID` to re-embed them",
-		id, dims, strings.Join(spaces, ", "))
+		id, dims, listSome(spaces))
+}
+
+// SpacesOtherEmbedder returns every space whose memories were embedded by another
+// embedder than id/dims, ordered by id, but those CheckEmbedder leaves out for unchecked.
+// Errors: EUnavailable.
+func (s *Store) SpacesOtherEmbedder(ctx context.Context, id string, dims int, unchecked string) ([]SpaceEmbedder, error) {
+	recs, err := s.read(ctx, qSpacesOtherEmbedder, map[string]any{"embedder": id, "dims": dims, "unchecked": unchecked})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SpaceEmbedder, len(recs))
+	for i, r := range recs {
+		out[i] = SpaceEmbedder{Space: str(r, "id"), Embedder: str(r, "embedder"), Dims: int(num(r, "dims"))}
+	}
+	return out, nil
+}
+
+// ListedSpaces is how many spaces an error message names; it says how many more there are.
+const ListedSpaces = 20
+
+// listSome joins the first ListedSpaces items and counts the rest.
+func listSome(items []string) string {
+	if len(items) <= ListedSpaces {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:ListedSpaces], ", "), len(items)-ListedSpaces)
 }
 
 // Index is one Neo4j index as SHOW INDEXES reports it.

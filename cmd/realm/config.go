@@ -27,7 +27,10 @@ type config struct {
 	LogLevel string
 	Keys     []api.Key // REALM_API_KEYS or REALM_API_KEYS_FILE; none: serve listens on loopback only
 	Limits   limits
-	Args     []string // positional arguments, wherever they stood among the flags
+	// UncheckedSpaces is a space id prefix (REALM_UNCHECKED_SPACE_PREFIX) that the start's
+	// embedder check leaves out; empty, the default: every space is checked.
+	UncheckedSpaces string
+	Args            []string // positional arguments, wherever they stood among the flags
 }
 
 // limits bound what one client may send.
@@ -69,7 +72,8 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 			APIKey:  getenv("OPENAI_API_KEY"),
 			Models:  map[string]string{},
 		},
-		LogLevel: env("REALM_LOG_LEVEL", "info"),
+		LogLevel:        env("REALM_LOG_LEVEL", "info"),
+		UncheckedSpaces: getenv("REALM_UNCHECKED_SPACE_PREFIX"),
 	}
 	defaultModel := env("REALM_LLM_MODEL", "gpt-4o-mini")
 	for _, role := range []string{"extraction", "retrieval", "audit", "answer", "judge"} {
@@ -208,6 +212,9 @@ func (c config) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d",
 		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes)
+	if c.UncheckedSpaces != "" {
+		fmt.Fprintf(w, " REALM_UNCHECKED_SPACE_PREFIX=%s", c.UncheckedSpaces)
+	}
 	fmt.Fprintln(w)
 }
 

@@ -183,6 +183,7 @@ func startRealm(t *testing.T, bin string) *realmProcess {
 	env := []string{
 		"REALM_ADDR=127.0.0.1:0", "REALM_LLM=offline", "REALM_LOG_LEVEL=info", "REALM_MODEL_DIR=" + modelDir,
 		"NEO4J_URI=" + cfg.URI, "NEO4J_USER=" + cfg.User, "NEO4J_PASSWORD=" + cfg.Password, "NEO4J_DATABASE=" + cfg.Database,
+		"REALM_UNCHECKED_SPACE_PREFIX=" + cyphertest.SpacePrefix, // as testEnv: other runs' test spaces
 	}
 	for _, kv := range os.Environ() { // the rest of ours (PATH, HOME…), none of REALM's settings
 		if !strings.HasPrefix(kv, "REALM_") && !strings.HasPrefix(kv, "NEO4J_") && !strings.HasPrefix(kv, "OPENAI_") {

@@ -88,7 +88,7 @@ func runReembed(ctx context.Context, args []string, getenv func(string) string, 
 		plural(memories, "memory"), plural(spaces, "space"), time.Since(start).Seconds(), emb.Dim())
 
 	// The same check as `realm serve` at start: say whether it will start now.
-	err = d.store.CheckEmbedder(ctx, emb.ID(), emb.Dim())
+	err = d.store.CheckEmbedder(ctx, emb.ID(), emb.Dim(), cfg.UncheckedSpaces)
 	switch realm.ErrorCode(err) {
 	case "":
 		fmt.Fprintf(stdout, "every space is embedded with %s: `realm serve` can start\n", emb.ID())
@@ -129,17 +129,9 @@ func reembedTargets(ctx context.Context, store *cypher.Store, space string, dims
 		return nil, realm.Errorf(realm.EConflict,
 			"the vector index, shared by every space, must take the embedder's dimension %d, but other spaces "+
 				"hold vectors of another (%s): re-embed them all with `realm reembed --all`",
-			dims, joinSpaceCounts(others))
+			dims, cypher.JoinCounts(others))
 	}
 	return target, nil
-}
-
-func joinSpaceCounts(cs []cypher.SpaceCount) string {
-	parts := make([]string, len(cs))
-	for i, c := range cs {
-		parts[i] = c.String()
-	}
-	return strings.Join(parts, ", ")
 }
 
 // plural is "1 space", "2 spaces", "2 memories".

@@ -11,24 +11,32 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/embed"
 )
 
-// testEnv is the environment of a test process: the tests' Neo4j, any free port.
+// testEnv is the environment of a test process: the tests' Neo4j, any free port. The
+// throwaway spaces of tests (cyphertest.NewSpace), this run's or another's, are left out of
+// the embedder check at start: a test must not fail for what a parallel or crashed run
+// holds. TestServeEmbedderCheck shows that every other space is still checked.
 func testEnv(overrides map[string]string) func(string) string {
 	cfg := cyphertest.Config()
 	env := map[string]string{
-		"REALM_ADDR":      "127.0.0.1:0",
-		"NEO4J_URI":       cfg.URI,
-		"NEO4J_USER":      cfg.User,
-		"NEO4J_PASSWORD":  cfg.Password,
-		"REALM_MODEL_DIR": os.Getenv("REALM_MODEL_DIR"),
+		"REALM_ADDR":                   "127.0.0.1:0",
+		"NEO4J_URI":                    cfg.URI,
+		"NEO4J_USER":                   cfg.User,
+		"NEO4J_PASSWORD":               cfg.Password,
+		"NEO4J_DATABASE":               cfg.Database,
+		"REALM_MODEL_DIR":              os.Getenv("REALM_MODEL_DIR"),
+		"REALM_UNCHECKED_SPACE_PREFIX": cyphertest.SpacePrefix,
 	}
 	for k, v := range overrides {
 		env[k] = v
@@ -125,6 +133,24 @@ func (r *recordingTB) runCleanups(limit time.Duration) bool {
 	}
 }
 
+// startServeFailure runs startServe on a recordingTB and returns its failures: none when
+// serve started (it is stopped before the return). It fails the test if startServe's
+// cleanup does not return.
+func startServeFailure(t *testing.T, getenv func(string) string) []string {
+	t.Helper()
+	rec := &recordingTB{TB: t}
+	returned := make(chan struct{})
+	go func() {
+		defer close(returned) // also when Fatalf ends the goroutine
+		startServe(rec, getenv)
+	}()
+	<-returned
+	if !rec.runCleanups(time.Minute) {
+		t.Fatal("startServe's cleanup still waits for serve a minute after serve returned")
+	}
+	return rec.failures
+}
+
 // TestStartServeFails: when serve returns before listening, startServe fails the test with
 // serve's error, and its cleanup returns rather than wait for a result already received.
 func TestStartServeFails(t *testing.T) {
@@ -144,22 +170,45 @@ func TestStartServeFails(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := &recordingTB{TB: t}
-			returned := make(chan string)
-			go func() {
-				url := ""
-				defer func() { returned <- url }() // also when Fatalf ends the goroutine
-				url = startServe(rec, testEnv(tt.env))
-			}()
-			if url := <-returned; url != "" {
-				t.Fatalf("startServe returned %s", url)
+			failures := startServeFailure(t, testEnv(tt.env))
+			if len(failures) != 1 || !strings.Contains(failures[0], "before listening") || !strings.Contains(failures[0], tt.want) {
+				t.Errorf("failures %q, want one with serve's error naming %q", failures, tt.want)
 			}
-			if !rec.runCleanups(time.Minute) {
-				t.Fatal("the cleanup still waits for serve a minute after serve returned")
+		})
+	}
+}
+
+// TestServeEmbedderCheck: a space embedded by another embedder stops serve with the fix
+// named, unless REALM_UNCHECKED_SPACE_PREFIX leaves it out, as testEnv does for the
+// throwaway spaces of tests.
+func TestServeEmbedderCheck(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	space, _ := staleSpace(t, store, cyphertest.Dims) // recorded as embedded by test:old
+	serveEmbedder := "hash:v1"                        // what serve runs: testEnv chooses none
+	if embed.LocalInstalled(embed.DefaultModelDir(testEnv(nil))) {
+		serveEmbedder = "local:all-MiniLM-L6-v2"
+	}
+	tests := []struct {
+		name      string
+		unchecked string
+		refused   bool // serve refuses to start, and lists our space among the others
+	}{
+		{"ErrOtherEmbedder", "", true},
+		{"ErrOtherPrefix", "prod_", true},
+		{"TestSpacesLeftOut", cyphertest.SpacePrefix, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			failures := startServeFailure(t, testEnv(map[string]string{"REALM_UNCHECKED_SPACE_PREFIX": tt.unchecked}))
+			others, err := store.SpacesOtherEmbedder(context.Background(), serveEmbedder, cyphertest.Dims, tt.unchecked)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if len(rec.failures) != 1 || !strings.Contains(rec.failures[0], "before listening") ||
-				!strings.Contains(rec.failures[0], tt.want) {
-				t.Errorf("failures %q, want one with serve's error naming %q", rec.failures, tt.want)
+			listed := slices.ContainsFunc(others, func(o cypher.SpaceEmbedder) bool { return o.Space == space })
+			refused := len(failures) == 1 && strings.Contains(failures[0], "these spaces were embedded with another") &&
+				strings.Contains(failures[0], "realm reembed")
+			if refused != tt.refused || listed != tt.refused || !refused && len(failures) > 0 {
+				t.Errorf("refused %v and our space listed %v, want %v; failures %q", refused, listed, tt.refused, failures)
 			}
 		})
 	}

@@ -168,7 +168,7 @@ func openDeps(ctx context.Context, cfg config, logger zerolog.Logger) (*deps, er
 		d.close()
 		return nil, err
 	}
-	if err := store.CheckEmbedder(ctx, emb.ID(), emb.Dim()); err != nil {
+	if err := store.CheckEmbedder(ctx, emb.ID(), emb.Dim(), cfg.UncheckedSpaces); err != nil {
 		d.close()
 		return nil, err
 	}

@@ -78,15 +78,21 @@ func Required() bool {
 	return os.Getenv("CI") != "" || os.Getenv("REALM_REQUIRE_NEO4J") != ""
 }
 
+// SpacePrefix begins the id of every space NewSpace gives. A `realm serve` under test
+// leaves these spaces out of its embedder check (REALM_UNCHECKED_SPACE_PREFIX): other test
+// runs on the same database, running or crashed, hold such spaces made with test embedders.
+const SpacePrefix = "test_"
+
 // NewSpace returns a space id no other test uses, erased when the test ends (a space
-// left behind with a test embedder would stop `realm serve` on the same database).
+// left behind with a test embedder would stop `realm serve` on the same database unless
+// it leaves out SpacePrefix).
 func NewSpace(tb testing.TB) string {
 	tb.Helper()
 	b := make([]byte, 6)
 	if _, err := rand.Read(b); err != nil {
 		tb.Fatal(err)
 	}
-	space := "test_" + hex.EncodeToString(b)
+	space := SpacePrefix + hex.EncodeToString(b)
 	tb.Cleanup(func() {
 		if store == nil {
 			return
