@@ -195,9 +195,12 @@ type TraceDecision struct {
 
 // Trace records one recall for inspection and reconsolidation (REALM.md §3.3).
 type Trace struct {
-	ID         string     `json:"id"`
-	Space      string     `json:"space"`
-	Query      string     `json:"query"`
+	ID    string `json:"id"`
+	Space string `json:"space"`
+	Query string `json:"query"`
+	// Focus is the query without the names common to most memories of the space, as the
+	// read path embedded and planned it; empty when nothing was left out.
+	Focus      string     `json:"focus,omitempty"`
 	Time       time.Time  `json:"time"` // the question's "now"
 	Strategy   Strategy   `json:"strategy"`
 	Plans      []Plan     `json:"plans"`

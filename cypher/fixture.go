@@ -84,6 +84,9 @@ func fixtureNodeProps(n realm.Node, now time.Time) map[string]any {
 	if len(n.Embedding) > 0 {
 		p["embedding"] = toFloat64s(n.Embedding)
 	}
+	if len(n.Aliases) > 0 {
+		p["aliases"] = n.Aliases
+	}
 	if len(n.Keywords) == 0 {
 		delete(p, "keywords")
 	}

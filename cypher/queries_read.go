@@ -9,6 +9,10 @@ var (
 	seedSpaceSizeCypher string
 	qSeedSpaceSize      = newQuery("seed_space_size", seedSpaceSizeCypher)
 
+	//go:embed queries/space_common_names.cypher
+	spaceCommonNamesCypher string
+	qSpaceCommonNames      = newQuery("space_common_names", spaceCommonNamesCypher)
+
 	//go:embed queries/seed_vector_index.cypher
 	seedVectorIndexCypher string
 	qSeedVectorIndex      = newQuery("seed_vector_index", seedVectorIndexCypher)

@@ -38,6 +38,22 @@ func (s *Store) SpaceSize(ctx context.Context, space string) (inSpace, total int
 	return num(recs[0], "in_space"), num(recs[0], "total"), nil
 }
 
+// CommonNames returns the names and aliases of the space's entities derived from at
+// least share of its observations and at least min of them.
+func (s *Store) CommonNames(ctx context.Context, space string, share float64, min int) ([]string, error) {
+	recs, err := s.read(ctx, qSpaceCommonNames, map[string]any{"space": space, "share": share, "min": min})
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, r := range recs {
+		names = append(names, str(r, "name"))
+		v, _ := r.Get("aliases")
+		names = append(names, stringList(v)...)
+	}
+	return names, nil
+}
+
 // SeedByVectorIndex asks the vector index for its fetch nearest memories of all spaces
 // and returns the best q.Limit of this space passing the filters. Score is the cosine
 // similarity in [-1, 1].

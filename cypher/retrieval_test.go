@@ -2,7 +2,10 @@ package cypher_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
@@ -69,4 +72,55 @@ func TestPutMemories(t *testing.T) {
 			t.Errorf("got %v, want not found", err)
 		}
 	})
+}
+
+// CommonNames: an entity named in at least the share and the minimum of the space's
+// observations is common; one named rarely, or an event, is not; other spaces don't count.
+func TestCommonNames(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space, other := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space); s.RemoveFixture(ctx, other) })
+	var obs []realm.Observation
+	var all []string
+	for i := range 40 {
+		id := fmt.Sprintf("o%d", i)
+		obs = append(obs, realm.Observation{ID: id, Content: "turn", ObservedAt: time.Now()})
+		all = append(all, id)
+	}
+	lease := cypher.Lease{Owner: "t", Until: time.Now().Add(time.Minute)}
+	if _, err := s.SaveObservations(ctx, space, "test", cyphertest.Dims, obs, lease); err != nil {
+		t.Fatal(err)
+	}
+	nodes := []realm.Node{
+		{ID: space + "ana", Type: realm.Entity, Name: "Ana", Aliases: []string{"Annie"}, Sources: all[:30]},
+		{ID: space + "bo", Type: realm.Entity, Name: "Bo", Sources: all[:3]},
+		{ID: space + "ev", Type: realm.Event, Name: "Event", Sources: all},
+	}
+	if err := s.PutMemories(ctx, space, nodes, nil); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		space string
+		share float64
+		min   int
+		want  []string
+	}{
+		{"OK", space, 0.5, 20, []string{"Ana", "Annie"}},
+		{"ShareTooHigh", space, 0.8, 20, nil},
+		{"MinTooHigh", space, 0.1, 31, nil},
+		{"OtherSpace", other, 0.1, 1, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := s.CommonNames(ctx, tt.space, tt.share, tt.min)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
 }

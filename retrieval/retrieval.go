@@ -2,8 +2,10 @@ package retrieval
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -36,6 +38,11 @@ type Options struct {
 	ExactScanMax  int64
 	IndexFetchMax int
 
+	// Names of entities derived from at least CommonNameShare of a space's observations,
+	// and at least CommonNameMin of them, are left out of the query (see focus).
+	CommonNameShare float64
+	CommonNameMin   int
+
 	WSuppress      float64 // edges below this weight are not traversed (ours: 0.1)
 	HybridVector   float64 // 0.6
 	HybridKeyword  float64 // 0.4
@@ -62,8 +69,8 @@ func DefaultOptions() Options {
 	return Options{
 		K: realm.DefaultRecallK, MaxDepth: realm.DefaultMaxDepth, BeamWidth: realm.DefaultBeamWidth,
 		PathMaxDepth: realm.DefaultPathDepth, PathTopK: realm.DefaultPathTopK, SubgraphMaxNodes: realm.DefaultSubgraphMax,
-		SeedsPerPlan: 10, SeedCandidates: 50, SeedMinScore: 0.3, FrontierMax: 5, PathCandidates: 200,
-		ExactScanMax: 500, IndexFetchMax: 10000,
+		SeedsPerPlan: 10, SeedCandidates: 50, SeedMinScore: 0.2, FrontierMax: 5, PathCandidates: 200,
+		ExactScanMax: 500, IndexFetchMax: 10000, CommonNameShare: 0.1, CommonNameMin: 20,
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
 	}
@@ -111,7 +118,14 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	log := r.log.With().Str("space", space).Str("trace_id", run.trace.ID).Logger()
 
 	stage := time.Now()
-	plans, usage, err := r.dec.PlanSeeds(ctx, PlanInput{Query: req.Query, Time: run.now})
+	focus, err := r.focus(ctx, space, req.Query)
+	if err != nil {
+		return realm.RecallResult{}, err
+	}
+	if focus != req.Query {
+		run.query, run.trace.Focus = focus, focus
+	}
+	plans, usage, err := r.dec.PlanSeeds(ctx, PlanInput{Query: run.query, Time: run.now})
 	if err != nil {
 		return realm.RecallResult{}, err
 	}
@@ -165,6 +179,33 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	res.Timings = run.trace.Timings
 	log.Debug().Int("nodes", len(res.Nodes)).Float64("ms", run.trace.Timings[StageTotal]).Msg("recall")
 	return res, nil
+}
+
+// focus is the query as the read path uses it: without the names of the space's
+// participants. A name that occurs in most memories cannot tell them apart; kept, it pulls
+// to the top the short turns that say little beyond the names (a query naming both
+// speakers of a conversation matches "Gina: Remember Jon, just do it!" best). The query is
+// kept whole when fewer than two content words would remain.
+func (r *Retriever) focus(ctx context.Context, space, query string) (string, error) {
+	if r.opts.CommonNameShare <= 0 {
+		return query, nil
+	}
+	names, err := r.store.CommonNames(ctx, space, r.opts.CommonNameShare, r.opts.CommonNameMin)
+	if err != nil || len(names) == 0 {
+		return query, err
+	}
+	focus := query
+	for _, n := range names {
+		re, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(n) + `(['’]s)?\b`)
+		if err == nil && n != "" {
+			focus = re.ReplaceAllString(focus, "")
+		}
+	}
+	focus = strings.Join(strings.Fields(focus), " ")
+	if len(Keywords(focus, 2)) < 2 {
+		return query, nil
+	}
+	return focus, nil
 }
 
 // settings are one request's resolved bounds.

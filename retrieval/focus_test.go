@@ -1,0 +1,74 @@
+package retrieval_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/retrieval"
+)
+
+// The names of a conversation's participants, named in most memories, are left out of
+// the query the read path embeds and plans; the trace keeps both.
+func TestFocus(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
+	var obs []realm.Observation
+	var ids []string
+	for i := range 30 {
+		obs = append(obs, realm.Observation{ID: fmt.Sprintf("o%d", i), Content: "turn", ObservedAt: time.Now()})
+		ids = append(ids, obs[i].ID)
+	}
+	if _, err := s.SaveObservations(ctx, space, "test", cyphertest.Dims, obs, cypher.Lease{Owner: "t", Until: time.Now().Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	contents := []string{"gina remember jon just do it", "jon loves the dance studio by the water"}
+	vecs, _ := wordEmbedder{}.Embed(ctx, contents)
+	nodes := []realm.Node{
+		{ID: space + ":gina", Type: realm.Entity, Name: "Gina", Sources: ids},
+		{ID: space + ":jon", Type: realm.Entity, Name: "Jon", Aliases: []string{"Jonny"}, Sources: ids[:25]},
+		{ID: space + ":a", Type: realm.Fact, Content: contents[0], Embedding: vecs[0], Sources: ids[:1]},
+		{ID: space + ":b", Type: realm.Fact, Content: contents[1], Embedding: vecs[1], Sources: ids[1:2]},
+	}
+	if err := s.PutMemories(ctx, space, nodes, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := retrieval.New(s, wordEmbedder{}, retrieval.NewOfflineDecider(), retrieval.DefaultOptions(), zerolog.Nop())
+	tests := []struct {
+		name, query, focus string
+	}{
+		{"OK", "What does Jon love about Gina's dance studio?", "What does love about dance studio?"},
+		{"Alias", "Where is Jonny's studio located?", "Where is studio located?"},
+		{"TooLittleLeft", "Who is Gina?", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := r.Recall(ctx, space, realm.RecallRequest{Query: tt.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := s.Trace(ctx, space, res.TraceID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Query != tt.query || tr.Focus != tt.focus {
+				t.Errorf("query %q focus %q, want %q", tr.Query, tr.Focus, tt.focus)
+			}
+			want := tt.focus
+			if want == "" {
+				want = tt.query
+			}
+			if len(tr.Plans) == 0 || tr.Plans[0].Query != want {
+				t.Errorf("plans %+v, want the query %q", tr.Plans, want)
+			}
+		})
+	}
+}
