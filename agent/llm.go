@@ -32,9 +32,9 @@ const (
 	StageIntegrate = "integrate"
 )
 
-// Models names the chat model of each role. Only Extraction is used so far (by extract
-// and integrate, both construction); the others are for retrieval, reconsolidation,
-// answering and judging.
+// Models names the chat model of each role. Extraction serves extract and integrate
+// (construction), Answer the answer decision (empty: Extraction's model); the others are
+// for retrieval, reconsolidation and judging.
 type Models struct {
 	Extraction string
 	Retrieval  string
@@ -90,6 +90,9 @@ func NewLLM(cfg LLMConfig, fallback Agent, logger zerolog.Logger) (*LLM, error) 
 	}
 	if cfg.Models.Extraction == "" {
 		cfg.Models.Extraction = openai.GPT4oMini
+	}
+	if cfg.Models.Answer == "" {
+		cfg.Models.Answer = cfg.Models.Extraction
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 60 * time.Second
@@ -268,6 +271,9 @@ func (l *LLM) structured(ctx context.Context, usage realm.Usage, stage string, f
 func (l *LLM) complete(ctx context.Context, usage realm.Usage, stage string, messages []openai.ChatCompletionMessage,
 	format *openai.ChatCompletionResponseFormat) (string, error) {
 	model := l.cfg.Models.Extraction
+	if stage == StageAnswer {
+		model = l.cfg.Models.Answer
+	}
 	req := openai.ChatCompletionRequest{
 		Model:          model,
 		Messages:       messages,
