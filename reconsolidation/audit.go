@@ -22,10 +22,12 @@ type Auditor interface {
 
 // AuditInput is what an auditor sees: the query, the answer (may be empty or wrong), the
 // recalled nodes (Depth 0 is a seed, more is expanded) and the edges among them, and the
-// client's feedback when there is some.
+// client's feedback when there is some. Cited are the ids of recalled nodes the answer
+// cites (an answerer's citations: the answer's evidence, not confirmed feedback).
 type AuditInput struct {
 	Query    string
 	Answer   string
+	Cited    []string
 	Nodes    []realm.RecalledNode
 	Edges    []realm.Edge
 	Feedback *realm.Feedback
@@ -298,7 +300,8 @@ func (o *Offline) keyEvidence(in AuditInput, byID map[string]realm.RecalledNode,
 	if in.Answer != "" && !answerWrong {
 		for _, n := range in.Nodes {
 			id := n.Node.ID
-			if strings.Contains(in.Answer, id) && !slices.Contains(key, id) && !slices.Contains(fb.MisleadingNodeIDs, id) {
+			cited := slices.Contains(in.Cited, id) || strings.Contains(in.Answer, id)
+			if cited && !slices.Contains(key, id) && !slices.Contains(fb.MisleadingNodeIDs, id) {
 				key = append(key, id)
 				if fb.Correct != nil && *fb.Correct {
 					confidence = o.cfg.ConfidenceFeedback

@@ -8,8 +8,9 @@
 //
 //   - Content words are the lower-cased letter/digit runs of three or more characters,
 //     minus a short English stop list.
-//   - Key evidence: the recalled nodes marked useful by the client, and the nodes whose
-//     id the answer mentions (unless the client says the answer is wrong). When there are
+//   - Key evidence: the recalled nodes marked useful by the client, and the nodes the
+//     answer cites (AuditInput.Cited, or whose id the answer mentions), unless the client
+//     says the answer is wrong. When there are
 //     none: the KeyTop best-scoring nodes that share at least one content word with the
 //     query.
 //   - Misleading: the nodes the client marks misleading; and, when there is key

@@ -28,9 +28,12 @@ func New(store *cypher.Store, auditor Auditor, cfg Config, logger zerolog.Logger
 }
 
 // Request is what one reconsolidation of a trace is given: the answer (may be empty or
-// wrong) and the client's feedback, if any. Feedback.Answer, when set, replaces Answer.
+// wrong), the ids of the recalled nodes the answer cites, and the client's feedback, if
+// any. Feedback.Answer, when set, replaces Answer. Cited is the system's own signal (the
+// answerer's citations), never confirmed feedback.
 type Request struct {
 	Answer   string
+	Cited    []string
 	Feedback *realm.Feedback
 	Source   string // realm.EditSourceAuto or realm.EditSourceFeedback; empty: feedback when Feedback is set
 }
@@ -60,7 +63,7 @@ func (r *Reconsolidator) Reconsolidate(ctx context.Context, space, traceID strin
 	if err != nil {
 		return Result{}, err
 	}
-	in.Answer, in.Feedback = req.Answer, req.Feedback
+	in.Answer, in.Cited, in.Feedback = req.Answer, req.Cited, req.Feedback
 	if req.Feedback != nil {
 		if req.Feedback.Answer != "" {
 			in.Answer = req.Feedback.Answer
