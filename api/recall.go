@@ -41,12 +41,3 @@ func (s *server) handleTrace(w http.ResponseWriter, r *http.Request) {
 	}
 	encode(w, http.StatusOK, t)
 }
-
-// handleAnswer needs an LLM to write the answer; the offline agent cannot.
-func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
-	msg := "answering needs an LLM: set REALM_LLM=openai with OPENAI_BASE_URL or OPENAI_API_KEY"
-	if s.cfg.LLM.Mode == "openai" {
-		msg = "answer generation is not implemented yet; use /recall and answer from its nodes"
-	}
-	writeError(w, r, realm.Errorf(realm.ENotSupported, "%s", msg))
-}

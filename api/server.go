@@ -29,6 +29,9 @@ type Config struct {
 	// 0 is no limit.
 	RateLimit float64
 	RateBurst int
+	// NoAutoReconsolidation: /answer reconsolidates only when the request asks
+	// (REALM_AUTO_RECONSOLIDATE=false). By default every answer reconsolidates its trace.
+	NoAutoReconsolidation bool
 }
 
 // EmbedderInfo describes the configured embedder for /v1/info.
@@ -51,6 +54,8 @@ type Deps struct {
 	Recall *retrieval.Retriever
 	// Reconsolidate reshapes the graph from traces (feedback, edits, revert).
 	Reconsolidate *reconsolidation.Reconsolidator
+	// Answer writes /answer's answers; nil when no LLM is configured (/answer: 501).
+	Answer Answerer
 	Logger        zerolog.Logger
 	// Metrics is the registry /metrics serves. The API registers its collectors on it;
 	// cmd may hand it to the pipelines for theirs. nil: a registry of the API's own.

@@ -1,0 +1,111 @@
+package api
+
+import (
+	"context"
+	"maps"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/reconsolidation"
+)
+
+// Answerer writes an answer from the evidence of one recall. *agent.LLM implements it;
+// the offline agent cannot answer, so without an LLM Deps.Answer is nil.
+type Answerer interface {
+	// Answer returns EUnavailable when the model cannot be reached or gives no valid answer.
+	Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error)
+}
+
+// answerRequest is a recall request and whether to reconsolidate afterwards (absent: the
+// server's setting).
+type answerRequest struct {
+	realm.RecallRequest
+	Reconsolidate *bool `json:"reconsolidate,omitempty"`
+}
+
+// answerResult is the answer, its evidence, and what the reconsolidation after it did.
+type answerResult struct {
+	Answer       string               `json:"answer"`
+	CitedNodeIDs []string             `json:"cited_node_ids"`
+	TraceID      string               `json:"trace_id"`
+	Nodes        []realm.RecalledNode `json:"nodes"`
+	Edges        []realm.Edge         `json:"edges"`
+	Usage        realm.Usage          `json:"usage"`   // recall and answer stages
+	Timings      map[string]float64   `json:"timings"` // recall stages, answer, reconsolidate
+	// Reconsolidation is set when the answer's trace was reconsolidated; a failure there
+	// leaves the answer standing and is said in ReconsolidationError.
+	Reconsolidation      *reconsolidation.Result `json:"reconsolidation,omitempty"`
+	ReconsolidationError string                  `json:"reconsolidation_error,omitempty"`
+}
+
+// handleAnswer recalls, has the LLM answer from the recalled nodes, then, unless the
+// server or the request turns it off, reconsolidates the trace with the answer and its
+// citations as the system's own signal (source auto, η/2: never confirmed feedback).
+func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
+	if s.Answer == nil {
+		writeError(w, r, realm.Errorf(realm.ENotSupported,
+			"answering needs an LLM: set REALM_LLM=openai with OPENAI_BASE_URL or OPENAI_API_KEY (the offline agent cannot answer; use /recall)"))
+		return
+	}
+	req, err := decode[answerRequest](r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if err := req.Validate(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx, space := r.Context(), chi.URLParam(r, "space")
+	rec, err := s.Recall.Recall(ctx, space, req.RecallRequest)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	logTraceID(r, rec.TraceID)
+	now := time.Now().UTC()
+	if req.Time != nil {
+		now = *req.Time
+	}
+	start := time.Now()
+	ans, usage, err := s.Answer.Answer(ctx, agent.AnswerInput{Question: req.Query, Time: now, Nodes: rec.Nodes, Edges: rec.Edges})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res := answerResult{Answer: ans.Text, CitedNodeIDs: ans.Cited, TraceID: rec.TraceID, Nodes: rec.Nodes, Edges: rec.Edges,
+		Usage: realm.Usage{}, Timings: map[string]float64{}}
+	if res.CitedNodeIDs == nil {
+		res.CitedNodeIDs = []string{}
+	}
+	res.Usage.Add(rec.Usage)
+	res.Usage.Add(usage)
+	maps.Copy(res.Timings, rec.Timings)
+	res.Timings["answer"] = msSince(start)
+
+	auto := !s.cfg.NoAutoReconsolidation
+	if req.Reconsolidate != nil {
+		auto = *req.Reconsolidate
+	}
+	if auto && s.Reconsolidate != nil {
+		start = time.Now()
+		rc, err := s.Reconsolidate.Reconsolidate(ctx, space, rec.TraceID,
+			reconsolidation.Request{Answer: ans.Text, Cited: ans.Cited, Source: realm.EditSourceAuto})
+		res.Timings["reconsolidate"] = msSince(start)
+		if err != nil {
+			// The answer stands: the client paid for it, and feedback can reconsolidate later.
+			zerolog.Ctx(ctx).Error().Err(err).Msg("reconsolidating after an answer")
+			res.ReconsolidationError = realm.ErrorMessage(err)
+		} else {
+			res.Reconsolidation = &rc
+		}
+	}
+	encode(w, http.StatusOK, res)
+}
+
+func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
