@@ -19,14 +19,17 @@ import (
 
 // config is the validated configuration of a realm process.
 type config struct {
-	Addr     string
-	Neo4j    cypher.Config
-	Embed    embed.Config
-	LLM      string // offline | openai
-	OpenAI   openAIConfig
-	LogLevel string
-	Keys     []api.Key // REALM_API_KEYS or REALM_API_KEYS_FILE; none: serve listens on loopback only
-	Limits   limits
+	Addr   string
+	Neo4j  cypher.Config
+	Embed  embed.Config
+	LLM    string // offline | openai
+	OpenAI openAIConfig
+	// AutoReconsolidate (REALM_AUTO_RECONSOLIDATE, default true): every /answer
+	// reconsolidates its trace unless the request says otherwise.
+	AutoReconsolidate bool
+	LogLevel          string
+	Keys              []api.Key // REALM_API_KEYS or REALM_API_KEYS_FILE; none: serve listens on loopback only
+	Limits            limits
 	// UncheckedSpaces is a space id prefix (REALM_UNCHECKED_SPACE_PREFIX) that the start's
 	// embedder check leaves out; empty, the default: every space is checked.
 	UncheckedSpaces string
@@ -106,6 +109,9 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	}
 	if cfg.Limits, err = loadLimits(env); err != nil {
 		return cfg, err
+	}
+	if cfg.AutoReconsolidate, err = strconv.ParseBool(env("REALM_AUTO_RECONSOLIDATE", "true")); err != nil {
+		return cfg, realm.Errorf(realm.EInvalid, "REALM_AUTO_RECONSOLIDATE %q: want true or false", getenv("REALM_AUTO_RECONSOLIDATE"))
 	}
 	return cfg, cfg.validate()
 }
@@ -210,8 +216,8 @@ func (c config) print(w io.Writer) {
 	if len(names) == 0 {
 		names = []string{"none (no auth, loopback only)"}
 	}
-	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d",
-		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes)
+	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d REALM_AUTO_RECONSOLIDATE=%t",
+		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes, c.AutoReconsolidate)
 	if c.UncheckedSpaces != "" {
 		fmt.Fprintf(w, " REALM_UNCHECKED_SPACE_PREFIX=%s", c.UncheckedSpaces)
 	}

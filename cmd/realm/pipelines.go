@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/reconsolidation"
 	"github.com/realm-memory/realm/retrieval"
@@ -17,6 +18,7 @@ type pipelines struct {
 	ingest *construction.Pipeline
 	recall *retrieval.Retriever
 	recon  *reconsolidation.Reconsolidator
+	answer *agent.LLM // nil without an LLM: the offline agent cannot answer
 }
 
 func newPipelines(cfg config, d *deps, logger zerolog.Logger) (pipelines, error) {
@@ -24,7 +26,9 @@ func newPipelines(cfg config, d *deps, logger zerolog.Logger) (pipelines, error)
 	if err != nil {
 		return pipelines{}, err
 	}
+	answer, _ := ag.(*agent.LLM)
 	return pipelines{
+		answer: answer,
 		ingest: construction.New(d.store, ag, d.embedder, construction.Options{}, logger),
 		recall: retrieval.New(d.store, d.embedder, retrieval.NewOfflineDecider(), retrieval.Options{}, logger),
 		recon: reconsolidation.New(d.store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),

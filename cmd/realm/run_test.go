@@ -314,6 +314,7 @@ func TestRunErrors(t *testing.T) {
 		{"ErrRateLimit", map[string]string{"REALM_RATE_LIMIT": "fast"}, []string{"serve"}, "REALM_RATE_LIMIT"},
 		{"ErrRateBurst", map[string]string{"REALM_RATE_BURST": "0"}, []string{"serve"}, "REALM_RATE_BURST"},
 		{"ErrMaxBody", map[string]string{"REALM_MAX_BODY_BYTES": "10"}, []string{"serve"}, "REALM_MAX_BODY_BYTES"},
+		{"ErrAutoReconsolidate", map[string]string{"REALM_AUTO_RECONSOLIDATE": "sometimes"}, []string{"serve"}, "REALM_AUTO_RECONSOLIDATE"},
 		{"ErrKeysTwice", map[string]string{"REALM_API_KEYS": "x", "REALM_API_KEYS_FILE": "y"}, []string{"serve"}, "not both"},
 	}
 	for _, tt := range tests {

@@ -56,15 +56,21 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}()
 
+	var answerer api.Answerer // a nil *agent.LLM must stay a nil interface: /answer then answers 501
+	if p.answer != nil {
+		answerer = p.answer
+	}
 	handler := api.NewServer(api.Config{
-		Version:      fullVersion(),
-		Embedder:     deps.embedderInfo(),
-		LLM:          api.LLMInfo{Mode: cfg.LLM, Models: llmModels(cfg)},
-		Keys:         cfg.Keys,
-		RateLimit:    cfg.Limits.RateLimit,
-		RateBurst:    cfg.Limits.RateBurst,
-		MaxBodyBytes: cfg.Limits.MaxBodyBytes,
-	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Logger: logger, Metrics: newMetrics()})
+		Version:               fullVersion(),
+		Embedder:              deps.embedderInfo(),
+		LLM:                   api.LLMInfo{Mode: cfg.LLM, Models: llmModels(cfg)},
+		Keys:                  cfg.Keys,
+		RateLimit:             cfg.Limits.RateLimit,
+		RateBurst:             cfg.Limits.RateBurst,
+		MaxBodyBytes:          cfg.Limits.MaxBodyBytes,
+		NoAutoReconsolidation: !cfg.AutoReconsolidate,
+	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Answer: answerer,
+		Logger: logger, Metrics: newMetrics()})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
