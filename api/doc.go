@@ -4,6 +4,9 @@
 // body limits. routes.go lists every endpoint and the scope it needs; openapi.yaml
 // describes them, and apitest checks real traffic against it.
 //
-// It imports the root package realm and the pipelines (cypher store, construction,
-// retrieval, reconsolidation); nothing imports api but cmd.
+// /answer needs an Answerer (the LLM agent's Answer; nil without an LLM: 501), then
+// reconsolidates the answer's trace with its citations as the system's own signal.
+//
+// It imports the root package realm, the pipelines (cypher store, construction,
+// retrieval, reconsolidation) and agent (the answer's types); nothing imports api but cmd.
 package api
