@@ -56,7 +56,7 @@ type Deps struct {
 	Reconsolidate *reconsolidation.Reconsolidator
 	// Answer writes /answer's answers; nil when no LLM is configured (/answer: 501).
 	Answer Answerer
-	Logger        zerolog.Logger
+	Logger zerolog.Logger
 	// Metrics is the registry /metrics serves. The API registers its collectors on it;
 	// cmd may hand it to the pipelines for theirs. nil: a registry of the API's own.
 	Metrics *prometheus.Registry
