@@ -29,14 +29,16 @@ import (
 // a neighbour with the same name and text → skip; same name and the text says " now " →
 // add plus supersedes to it; same name otherwise → merge, the candidate's text becoming
 // the content; else add. Every node after the first of an observation correlates with
-// the first (a symmetric edge). Extract fails while failures > 0.
+// the first (a symmetric edge). Extract of an observation of failSpace fails while
+// failures > 0 (other spaces' pending work, which ResumePending may take, is unaffected).
 type scriptAgent struct {
-	failures atomic.Int32
+	failures  atomic.Int32
+	failSpace atomic.Value // string
 }
 
 func (a *scriptAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
 	usage := realm.Usage{"extract": {Calls: 1}}
-	if a.failures.Add(-1) >= 0 {
+	if in.Observation.Space == a.failSpace.Load() && a.failures.Add(-1) >= 0 {
 		return agent.Extraction{}, usage, errors.New("scripted extraction failure")
 	}
 	var out agent.Extraction
@@ -236,6 +238,7 @@ func TestNothingLost(t *testing.T) {
 	p, ag, store := newPipeline(t, construction.Options{MaxAttempts: 2})
 	ctx := context.Background()
 	space := cyphertest.NewSpace(t)
+	ag.failSpace.Store(space)
 	t.Run("AgentFailsThenResume", func(t *testing.T) {
 		ag.failures.Store(1)
 		res := mustIngest(t, p, space, msg("m1", "pet: Ann has a dog named Rex"))

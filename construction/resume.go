@@ -20,12 +20,11 @@ import (
 func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 	integrated := 0
 	seen := map[string]int{} // guards against an observation that can neither succeed nor fail
-	dead, err := p.deadOwners(ctx)
-	if err != nil {
+	if err := p.takeOverDead(ctx); err != nil {
 		return 0, err
 	}
 	for {
-		batch, err := p.store.ClaimPending(ctx, p.lease(), p.opts.ResumeBatch, dead...)
+		batch, err := p.store.ClaimPending(ctx, p.lease(), p.opts.ResumeBatch)
 		if err != nil {
 			return integrated, err
 		}
@@ -49,11 +48,13 @@ func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 	}
 }
 
-// deadOwners are the lease owners of pending work that this process knows are gone.
-func (p *Pipeline) deadOwners(ctx context.Context) ([]string, error) {
+// takeOverDead leases to this owner, all at once, the pending work of the processes of
+// this host that are gone (see owner.go), so that it is resumed now rather than when
+// their leases expire, and by this process alone.
+func (p *Pipeline) takeOverDead(ctx context.Context) error {
 	owners, err := p.store.LeaseOwners(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var dead []string
 	for _, o := range owners {
@@ -61,10 +62,14 @@ func (p *Pipeline) deadOwners(ctx context.Context) ([]string, error) {
 			dead = append(dead, o)
 		}
 	}
-	if len(dead) > 0 {
-		p.log.Info().Strs("owners", dead).Msg("taking over the leases of dead processes of this host")
+	n, err := p.store.TakeOverLeases(ctx, p.lease(), dead)
+	if err != nil {
+		return err
 	}
-	return dead, nil
+	if n > 0 {
+		p.log.Info().Strs("owners", dead).Int("observations", n).Msg("took over the leases of dead processes of this host")
+	}
+	return nil
 }
 
 // IngestAsync validates and stores the batch like Ingest, records a Job over it and

@@ -94,13 +94,11 @@ func (s *Store) Observation(ctx context.Context, space, id string) (realm.Observ
 }
 
 // ClaimPending leases up to limit pending observations of any space to lease.Owner:
-// those never leased, whose lease expired (a dead replica's work), already the owner's,
-// or leased to one of the dead owners (processes the caller knows to be gone, see
-// LeaseOwners). They come ordered by space, then seq. Errors: EUnavailable.
-func (s *Store) ClaimPending(ctx context.Context, lease Lease, limit int, dead ...string) ([]realm.Observation, error) {
+// those never leased, whose lease expired (a dead replica's work) or already the
+// owner's. They come ordered by space, then seq. Errors: EUnavailable.
+func (s *Store) ClaimPending(ctx context.Context, lease Lease, limit int) ([]realm.Observation, error) {
 	recs, err := s.write(ctx, qObservationClaim, map[string]any{
 		"now": time.Now().UTC(), "owner": lease.Owner, "until": lease.Until.UTC(), "limit": limit,
-		"dead": orEmpty(dead),
 	})
 	if err != nil {
 		return nil, err
@@ -110,6 +108,22 @@ func (s *Store) ClaimPending(ctx context.Context, lease Lease, limit int, dead .
 		out = append(out, observationOf(r, "o"))
 	}
 	return out, nil
+}
+
+// TakeOverLeases leases to lease.Owner, in one statement, every pending observation
+// leased to one of the dead owners (processes the caller knows to be gone, see
+// LeaseOwners), and returns how many. Errors: EUnavailable.
+func (s *Store) TakeOverLeases(ctx context.Context, lease Lease, dead []string) (int, error) {
+	if len(dead) == 0 {
+		return 0, nil
+	}
+	recs, err := s.write(ctx, qObservationTakeOver, map[string]any{
+		"dead": dead, "owner": lease.Owner, "until": lease.Until.UTC(),
+	})
+	if err != nil || len(recs) == 0 {
+		return 0, err
+	}
+	return int(num(recs[0], "n")), nil
 }
 
 // LeaseOwners returns the owners that hold unexpired leases on pending observations, so

@@ -101,6 +101,10 @@ var (
 	observationLeaseOwnersCypher string
 	qObservationLeaseOwners      = newQuery("observation_lease_owners", observationLeaseOwnersCypher)
 
+	//go:embed queries/observation_take_over.cypher
+	observationTakeOverCypher string
+	qObservationTakeOver      = newQuery("observation_take_over", observationTakeOverCypher)
+
 	//go:embed queries/observation_recent.cypher
 	observationRecentCypher string
 	qObservationRecent      = newQuery("observation_recent", observationRecentCypher)

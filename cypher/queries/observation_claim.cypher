@@ -1,12 +1,11 @@
-// Leases up to $limit pending observations, of any space, whose lease is free, expired,
-// already $owner's, or held by one of the owners in $dead (processes the caller knows to
-// be dead, e.g. killed on this host), oldest first per space. The lease is an efficiency
-// measure; the integration itself re-checks under the space lock that the observation is
-// still pending.
-// Params: $now, $owner, $until, $limit, $dead. Returns: o (one row per leased observation).
+// Leases up to $limit pending observations, of any space, whose lease is free, expired or
+// already $owner's (a restarted process with the same owner takes its work back at once),
+// oldest first per space. The lease is an efficiency measure; the integration itself
+// re-checks under the space lock that the observation is still pending.
+// Params: $now, $owner, $until, $limit. Returns: o (one row per leased observation).
 MATCH (o:Observation)
 WHERE o.status = 'pending'
-  AND (o.lease_until IS NULL OR o.lease_until < $now OR o.lease_owner = $owner OR o.lease_owner IN $dead)
+  AND (o.lease_until IS NULL OR o.lease_until < $now OR o.lease_owner = $owner)
 WITH o ORDER BY o.space, o.seq LIMIT $limit
 SET o.lease_owner = $owner, o.lease_until = $until
 RETURN o {.*} AS o
