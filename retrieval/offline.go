@@ -119,8 +119,9 @@ func (d OfflineDecider) Sufficiency(ctx context.Context, in SufficiencyInput) (S
 
 // ExpansionPolicy follows a node that asks a question to its answers only (subgraph_beam
 // over triggers, the construction's question → answer edges); otherwise it picks
-// path_search for causal questions and subgraph_beam for the rest, over all predicates; contradicts edges are ignored unless the question asks about a
-// change or a conflict; a time window of the plans becomes a soft decay around it.
+// path_search for causal questions and subgraph_beam for the rest, over all predicates.
+// contradicts edges are ignored unless the question asks about a change or a conflict; a
+// time window of the plans becomes a soft decay around it.
 func (d OfflineDecider) ExpansionPolicy(ctx context.Context, in PolicyInput) (Policy, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return Policy{}, nil, err

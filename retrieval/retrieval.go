@@ -196,9 +196,8 @@ func (r *Retriever) focus(ctx context.Context, space, query string) (string, err
 	}
 	focus := query
 	for _, n := range names {
-		re, err := regexp.Compile(`(?i)\b` + regexp.QuoteMeta(n) + `(['’]s)?\b`)
-		if err == nil && n != "" {
-			focus = re.ReplaceAllString(focus, "")
+		if n != "" {
+			focus = regexp.MustCompile(`(?i)\b`+regexp.QuoteMeta(n)+`(['’]s)?\b`).ReplaceAllString(focus, "")
 		}
 	}
 	focus = strings.Join(strings.Fields(focus), " ")
