@@ -114,11 +114,16 @@ func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, rea
 
 	rewritten := rewritePronouns(text, speaker, addressee)
 	names := findNames(rewritten, known)
-	var nameList []string
+	var nameList, people []string
 	for _, n := range names {
 		nameList = append(nameList, n.name)
+		if n.category == "person" {
+			people = append(people, n.name)
+		}
 	}
-	contentful := o.isContentful(rewritten, nameList, speaker)
+	// Names of people do not make a turn contentful ("Thanks, Mel!"); a place or a thing
+	// named does ("I moved to Lisbon").
+	contentful := o.isContentful(rewritten, people, speaker)
 	var topic string
 	if contentful {
 		turn, clauseCands := o.turnCandidates(obs, speaker, rewritten, nameList)

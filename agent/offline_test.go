@@ -73,7 +73,13 @@ func TestOfflineExtract(t *testing.T) {
 			name: "Greeting", obs: obsAt("o1", "s1", "Caroline", "Hey Mel! Good to see you! How have you been?"), recent: recent,
 			wantEntity: []string{"Mel", "Melanie"}, // "you" is Melanie, the other speaker
 		},
+		{
+			name: "PlaceNamedIsContent", obs: obsAt("o1", "s1", "Caroline", "I moved to Lisbon last month."), recent: recent,
+			wantTurn: realm.Event, wantContent: "Caroline moved to Lisbon last month (April 2023).", wantStart: time.Date(2023, 4, 1, 0, 0, 0, 0, time.UTC),
+			wantEntity: []string{"Caroline", "Lisbon"},
+		},
 		{name: "Thanks", obs: obsAt("o1", "s1", "Caroline", "Thanks!"), recent: recent},
+		{name: "ThanksNamed", obs: obsAt("o1", "s1", "Caroline", "Thanks, Melanie!"), recent: recent, wantEntity: []string{"Melanie"}},
 		{name: "Lol", obs: obsAt("o1", "s1", "Caroline", "lol"), recent: recent},
 		{
 			name: "FirstOfSessionEpisode", obs: obsAt("o5", "s2", "Caroline", "Hi Melanie!"), recent: recent,
