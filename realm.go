@@ -2,6 +2,7 @@ package realm
 
 import (
 	"context"
+	"math"
 	"regexp"
 	"time"
 )
@@ -187,6 +188,25 @@ type Embedder interface {
 	// Embed returns one L2-normalised vector per text, in order. It returns
 	// EUnavailable when a remote model cannot be reached.
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// Cosine is the cosine similarity of two embeddings in [-1, 1]; 0 when their lengths
+// differ or either is zero.
+func Cosine(a, b []float32) float64 {
+	if len(a) == 0 || len(a) != len(b) {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += x * y
+		na += x * x
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
 }
 
 // Usage accounts for LLM calls, by stage (extract, integrate, plan, sufficiency, expand,

@@ -95,7 +95,7 @@ func (o *Offline) score(cc CandidateContext) []scoredNeighbour {
 		case nb.Similarity != 0:
 			s.sim = nb.Similarity
 		case len(cc.Embedding) > 0 && len(cc.Embedding) == len(nb.Node.Embedding):
-			s.sim = cosine(cc.Embedding, nb.Node.Embedding)
+			s.sim = realm.Cosine(cc.Embedding, nb.Node.Embedding)
 		default:
 			s.sim = s.jaccard
 		}
@@ -109,19 +109,6 @@ func (o *Offline) score(cc CandidateContext) []scoredNeighbour {
 		return out[i].Node.ID < out[j].Node.ID
 	})
 	return out
-}
-
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
 
 // decide returns the integration action and, for a skip, the neighbour that already

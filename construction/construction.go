@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"time"
@@ -322,7 +321,7 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 		cc := agent.CandidateContext{Candidate: c, Embedding: embs[i]}
 		for _, n := range hoods[i] {
 			cc.Neighbours = append(cc.Neighbours, agent.Neighbour{
-				Node: n.Node, Similarity: cosine(embs[i], n.Node.Embedding), Similar: n.Similar, Recent: n.Recent,
+				Node: n.Node, Similarity: realm.Cosine(embs[i], n.Node.Embedding), Similar: n.Similar, Recent: n.Recent,
 			})
 			known[n.Node.ID] = n.Node
 		}
@@ -473,22 +472,6 @@ func union(base, add []string, max int) []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-func cosine(a, b []float32) float64 {
-	if len(a) == 0 || len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
 
 // Validate checks a batch as Ingest would, without storing anything; the API merges its

@@ -9,22 +9,7 @@ import (
 
 // sim is the cosine of a and b clipped to [0, 1]; 0 when either is empty or of
 // different lengths.
-func sim(a, b []float32) float64 {
-	if len(a) == 0 || len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		x, y := float64(a[i]), float64(b[i])
-		dot += x * y
-		na += x * x
-		nb += y * y
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return clip01(dot / math.Sqrt(na*nb))
-}
+func sim(a, b []float32) float64 { return clip01(realm.Cosine(a, b)) }
 
 func clip01(x float64) float64 { return math.Max(0, math.Min(1, x)) }
 
