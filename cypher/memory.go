@@ -211,22 +211,12 @@ func groupByIndex(recs []*neo4j.Record, n int) [][]realm.Node {
 // words of a memory carry most of its subject.
 const maxLuceneTerms = 64
 
-// LuceneQuery turns free text into a Lucene query matching any of its words: every
-// special character is escaped and the operator words AND/OR/NOT are lowercased.
+// LuceneText turns free text into a Lucene query matching any of its first
+// maxLuceneTerms words, lower-cased and escaped by EscapeLucene.
 func LuceneText(text string) string {
 	var terms []string
 	for _, w := range strings.Fields(text) {
-		w = strings.ToLower(w)
-		var b strings.Builder
-		for _, c := range w {
-			if strings.ContainsRune(`+-&|!(){}[]^"~*?:\/`, c) {
-				b.WriteByte('\\')
-			}
-			b.WriteRune(c)
-		}
-		if t := b.String(); t != "" {
-			terms = append(terms, t)
-		}
+		terms = append(terms, EscapeLucene(strings.ToLower(w)))
 		if len(terms) == maxLuceneTerms {
 			break
 		}
