@@ -194,13 +194,17 @@ func (r *Retriever) focus(ctx context.Context, space, query string) (string, err
 	if err != nil || len(names) == 0 {
 		return query, err
 	}
-	focus := query
+	var alts []string
 	for _, n := range names {
 		if n != "" {
-			focus = regexp.MustCompile(`(?i)\b`+regexp.QuoteMeta(n)+`(['’]s)?\b`).ReplaceAllString(focus, "")
+			alts = append(alts, regexp.QuoteMeta(n))
 		}
 	}
-	focus = strings.Join(strings.Fields(focus), " ")
+	if len(alts) == 0 {
+		return query, nil
+	}
+	named := regexp.MustCompile(`(?i)\b(?:` + strings.Join(alts, "|") + `)(['’]s)?\b`)
+	focus := strings.Join(strings.Fields(named.ReplaceAllString(query, "")), " ")
 	if len(Keywords(focus, 2)) < 2 {
 		return query, nil
 	}
