@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
@@ -49,16 +50,61 @@ type LLMConfig struct {
 	APIKey  string
 	Models  Models        // Extraction defaults to gpt-4o-mini, the paper's backbone
 	Timeout time.Duration // per HTTP attempt; default 60s
-	// MaxRetries bounds the retries of one call on 429, 5xx and transport errors
-	// (not on timeouts: a model too slow once is likely too slow again). Default 2;
-	// negative means none.
+	// MaxRetries bounds the retries of one call on 429, 5xx, transport errors and
+	// per-attempt timeouts. Default 2; negative means none. After the last, the decision
+	// is the fallback agent's (the answer decision, which has none, is EUnavailable).
 	MaxRetries int
+	// TimeoutRetries bounds, within MaxRetries, the retries after a per-attempt timeout:
+	// an overloaded server may answer the next attempt in time, but a prompt too slow
+	// twice is likely too slow always, and each timeout costs Timeout. Default 1;
+	// negative means none.
+	TimeoutRetries int
 	// Backoff is the first retry wait, doubled on each retry up to MaxBackoff (defaults
-	// 500ms and 10s). A Retry-After header replaces the computed wait, capped at MaxBackoff.
+	// 500ms and 10s); each wait is drawn uniformly from [w/2, w] (jitter, so that callers
+	// failing together do not retry together). A 429's or 503's Retry-After replaces the
+	// computed wait (plus up to 10% jitter, never less); one beyond MaxBackoff is not
+	// waited for: the call gives up at once and the fallback decides.
 	Backoff     time.Duration
 	MaxBackoff  time.Duration
 	Mode        string  // ModeBatch (default) or ModePerCandidate
 	Temperature float32 // default 0
+	// Observe, when set, learns of every call, invalid output, retry and fallback as it
+	// happens (metrics: cmd plugs in api.Metrics.ObserveLLM). It must be cheap and safe
+	// for concurrent use.
+	Observe func(LLMEvent)
+}
+
+// Kinds of LLMEvent.
+const (
+	LLMCall     = "call"     // one HTTP attempt; Reason "" when it answered
+	LLMInvalid  = "invalid"  // an answer that failed validation (a repair or the fallback follows)
+	LLMRetry    = "retry"    // a wait before another attempt; Reason is the failed attempt's
+	LLMFallback = "fallback" // the fallback agent took Decisions decisions of the stage
+)
+
+// Reasons of a failed LLMCall or an LLMRetry. None holds text from a prompt or a reply.
+const (
+	ReasonRateLimited = "rate_limited" // 429
+	ReasonServerError = "server_error" // 5xx
+	ReasonTimeout     = "timeout"      // the per-attempt Timeout, or a network timeout
+	ReasonTransport   = "transport"    // connection refused, reset, unreadable response
+	ReasonClientError = "client_error" // another 4xx: not retried
+	ReasonCanceled    = "canceled"     // the caller's context ended
+	ReasonNoChoices   = "no_choices"
+	ReasonTruncated   = "truncated" // finish_reason length
+	ReasonRefused     = "refused"
+	ReasonInvalid     = "invalid_output" // of LLMInvalid
+)
+
+// LLMEvent is one thing the LLM agent did, for metrics; it holds no prompt or reply text.
+type LLMEvent struct {
+	Stage  string // StageExtract, StageIntegrate, StageAnswer, …
+	Kind   string // LLMCall, LLMInvalid, LLMRetry or LLMFallback
+	Reason string // why a call failed or a retry happens; "" for a call that answered
+	// PromptTokens and CompletionTokens are a call's usage as the server reports it.
+	PromptTokens, CompletionTokens int
+	Duration                       time.Duration // a call's latency; a retry's wait
+	Decisions                      int           // LLMFallback: decisions the fallback agent took
 }
 
 // LLM is the Agent backed by an OpenAI-compatible chat API (REALM.md §5): JSON-schema
@@ -101,6 +147,11 @@ func NewLLM(cfg LLMConfig, fallback Agent, logger zerolog.Logger) (*LLM, error) 
 		cfg.MaxRetries = 2
 	} else if cfg.MaxRetries < 0 {
 		cfg.MaxRetries = 0
+	}
+	if cfg.TimeoutRetries == 0 {
+		cfg.TimeoutRetries = 1
+	} else if cfg.TimeoutRetries < 0 {
+		cfg.TimeoutRetries = 0
 	}
 	if cfg.Backoff <= 0 {
 		cfg.Backoff = 500 * time.Millisecond
@@ -153,7 +204,7 @@ func (l *LLM) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.U
 		Err(err).Msg("LLM extraction failed; using the fallback agent")
 	out, fu, ferr := l.fallback.Extract(ctx, in)
 	usage.Add(fu)
-	markFallback(usage, StageExtract, 1)
+	l.markFallback(usage, StageExtract, 1)
 	return out, usage, ferr
 }
 
@@ -180,7 +231,7 @@ func (l *LLM) Integrate(ctx context.Context, in IntegrateInput) ([]Integration, 
 			Int("candidates", len(in.Candidates)).Err(err).Msg("LLM integration failed; using the fallback agent")
 		fb, fu, ferr := l.fallback.Integrate(ctx, in)
 		usage.Add(fu)
-		markFallback(usage, StageIntegrate, len(in.Candidates))
+		l.markFallback(usage, StageIntegrate, len(in.Candidates))
 		return fb, usage, ferr
 	}
 
@@ -209,7 +260,7 @@ func (l *LLM) Integrate(ctx context.Context, in IntegrateInput) ([]Integration, 
 			fallbackOut = fb
 		}
 		out[i] = fallbackOut[i]
-		markFallback(usage, StageIntegrate, 1)
+		l.markFallback(usage, StageIntegrate, 1)
 	}
 	return dropEdgesToSkipped(out), usage, nil
 }
@@ -250,6 +301,7 @@ func (l *LLM) structured(ctx context.Context, usage realm.Usage, stage string, f
 			return nil
 		}
 		addUsage(usage, stage, realm.StageUsage{Failures: 1})
+		l.observe(LLMEvent{Stage: stage, Kind: LLMInvalid, Reason: ReasonInvalid})
 		// Log the validation error only: it names refs and fields, never memory text.
 		l.log.Warn().Str("stage", stage).Int("attempt", attempt+1).Err(verr).Msg("LLM output invalid")
 		if attempt == 1 {
@@ -265,9 +317,10 @@ func (l *LLM) structured(ctx context.Context, usage realm.Usage, stage string, f
 	}
 }
 
-// complete sends one chat request, retrying 429, 5xx and transport errors with a bounded
-// backoff, and records every attempt in usage. LatencyMS includes the retry waits: it is
-// the time the stage spent on the LLM.
+// complete sends one chat request, retrying 429, 5xx, transport errors and timeouts with
+// a bounded, jittered exponential backoff (see LLMConfig), and records every attempt in
+// usage and through Observe. LatencyMS includes the retry waits: it is the time the stage
+// spent on the LLM.
 func (l *LLM) complete(ctx context.Context, usage realm.Usage, stage string, messages []openai.ChatCompletionMessage,
 	format *openai.ChatCompletionResponseFormat) (string, error) {
 	model := l.cfg.Models.Extraction
@@ -288,73 +341,126 @@ func (l *LLM) complete(ctx context.Context, usage realm.Usage, stage string, mes
 	defer func() {
 		addUsage(usage, stage, realm.StageUsage{LatencyMS: float64(time.Since(start).Microseconds()) / 1000})
 	}()
+	timeouts := 0
 	for retry := 0; ; retry++ {
 		hint := &retryHint{}
 		actx, cancel := context.WithTimeout(context.WithValue(ctx, retryHintKey{}, hint), l.cfg.Timeout)
 		began := time.Now()
 		resp, err := l.client.CreateChatCompletion(actx, req)
 		cancel()
+		took := time.Since(began)
+		content, reason := "", ""
+		if err != nil {
+			reason = failureReason(ctx, err)
+		} else {
+			content, reason, err = answered(resp)
+		}
 		// One line per call for cost accounting; never the prompt or the reply.
 		l.log.Debug().Str("stage", stage).Str("model", model).Int("prompt_tokens", resp.Usage.PromptTokens).
-			Int("completion_tokens", resp.Usage.CompletionTokens).Dur("latency", time.Since(began)).
-			Bool("ok", err == nil).Msg("LLM call")
+			Int("completion_tokens", resp.Usage.CompletionTokens).Dur("latency", took).
+			Bool("ok", err == nil).Str("reason", reason).Msg("LLM call")
 		addUsage(usage, stage, realm.StageUsage{Calls: 1,
 			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
+		l.observe(LLMEvent{Stage: stage, Kind: LLMCall, Reason: reason, Duration: took,
+			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
 		if err == nil {
-			if len(resp.Choices) == 0 {
-				addUsage(usage, stage, realm.StageUsage{Failures: 1})
-				return "", errors.New("chat completion without choices")
-			}
-			c := resp.Choices[0]
-			if c.FinishReason == openai.FinishReasonLength {
-				// Truncated JSON: not worth a repair that would be truncated too.
-				addUsage(usage, stage, realm.StageUsage{Failures: 1})
-				return "", errors.New("chat completion truncated (finish_reason length)")
-			}
-			if c.Message.Refusal != "" {
-				addUsage(usage, stage, realm.StageUsage{Failures: 1})
-				return "", errors.New("model refused")
-			}
-			return c.Message.Content, nil
+			return content, nil
 		}
 		addUsage(usage, stage, realm.StageUsage{Failures: 1})
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		if !retryable(err) || retry >= l.cfg.MaxRetries {
+		if reason == ReasonTimeout {
+			timeouts++
+		}
+		wait, ok := l.retryWait(reason, retry, timeouts, hint.after)
+		if !ok {
 			return "", fmt.Errorf("chat completion (model %s, %d attempts): %w", model, retry+1, err)
 		}
-		wait := min(l.cfg.Backoff<<retry, l.cfg.MaxBackoff)
-		if hint.after > 0 {
-			wait = min(hint.after, l.cfg.MaxBackoff)
-		}
-		l.log.Warn().Str("stage", stage).Str("model", model).Int("retry", retry+1).
+		l.log.Warn().Str("stage", stage).Str("model", model).Int("retry", retry+1).Str("reason", reason).
 			Dur("wait", wait).Err(err).Msg("LLM call failed; retrying")
+		l.observe(LLMEvent{Stage: stage, Kind: LLMRetry, Reason: reason, Duration: wait})
 		if err := l.sleep(ctx, wait); err != nil {
 			return "", err
 		}
 	}
 }
 
-// retryable reports whether err is worth another attempt: rate limits, server errors
-// and transport failures, but not our own per-attempt timeout.
-func retryable(err error) bool {
+// answered returns the content of a completed call, or why it is unusable.
+func answered(resp openai.ChatCompletionResponse) (content, reason string, err error) {
+	if len(resp.Choices) == 0 {
+		return "", ReasonNoChoices, errors.New("chat completion without choices")
+	}
+	c := resp.Choices[0]
+	if c.FinishReason == openai.FinishReasonLength {
+		// Truncated JSON: not worth a repair that would be truncated too.
+		return "", ReasonTruncated, errors.New("chat completion truncated (finish_reason length)")
+	}
+	if c.Message.Refusal != "" {
+		return "", ReasonRefused, errors.New("model refused")
+	}
+	return c.Message.Content, "", nil
+}
+
+// retryWait is the wait before retry number retry+1 after a failure of reason, and false
+// when there is to be none: the reason is not transient, the retries are spent, or the
+// server asks (Retry-After) for longer than MaxBackoff.
+func (l *LLM) retryWait(reason string, retry, timeouts int, retryAfter time.Duration) (time.Duration, bool) {
+	switch reason {
+	case ReasonRateLimited, ReasonServerError, ReasonTransport:
+	case ReasonTimeout:
+		if timeouts > l.cfg.TimeoutRetries {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	if retry >= l.cfg.MaxRetries {
+		return 0, false
+	}
+	if retryAfter > 0 {
+		if retryAfter > l.cfg.MaxBackoff {
+			return 0, false
+		}
+		return retryAfter + rand.N(retryAfter/10+1), true
+	}
+	wait := l.cfg.MaxBackoff
+	if retry < 30 { // beyond, the shift overflows; the cap holds long before
+		wait = min(l.cfg.Backoff<<retry, l.cfg.MaxBackoff)
+	}
+	return wait/2 + rand.N(wait/2+1), true
+}
+
+// failureReason classifies a failed attempt; ctx is the caller's (not the attempt's).
+func failureReason(ctx context.Context, err error) string {
+	if ctx.Err() != nil {
+		return ReasonCanceled
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return false
+		return ReasonTimeout
 	}
+	status := 0
 	var apiErr *openai.APIError
-	if errors.As(err, &apiErr) {
-		return apiErr.HTTPStatusCode == http.StatusTooManyRequests || apiErr.HTTPStatusCode >= 500
-	}
 	var reqErr *openai.RequestError
-	if errors.As(err, &reqErr) {
-		return reqErr.HTTPStatusCode == http.StatusTooManyRequests || reqErr.HTTPStatusCode >= 500
+	switch {
+	case errors.As(err, &apiErr):
+		status = apiErr.HTTPStatusCode
+	case errors.As(err, &reqErr):
+		status = reqErr.HTTPStatusCode
+	}
+	switch {
+	case status == http.StatusTooManyRequests:
+		return ReasonRateLimited
+	case status >= 500:
+		return ReasonServerError
+	case status >= 400:
+		return ReasonClientError
 	}
 	var netErr net.Error
-	if errors.As(err, &netErr) {
-		return !netErr.Timeout()
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		return ReasonTimeout
 	}
-	return false
+	return ReasonTransport
 }
 
 // fixedSampling reports whether model is a reasoning model, whose API rejects a
@@ -414,6 +520,14 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 func addUsage(u realm.Usage, stage string, s realm.StageUsage) { u.Add(realm.Usage{stage: s}) }
 
-func markFallback(u realm.Usage, stage string, n int) {
+// markFallback records that the fallback agent took n decisions of stage.
+func (l *LLM) markFallback(u realm.Usage, stage string, n int) {
 	addUsage(u, stage, realm.StageUsage{Fallbacks: n})
+	l.observe(LLMEvent{Stage: stage, Kind: LLMFallback, Decisions: n})
+}
+
+func (l *LLM) observe(e LLMEvent) {
+	if l.cfg.Observe != nil {
+		l.cfg.Observe(e)
+	}
 }
