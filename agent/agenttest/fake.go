@@ -230,3 +230,37 @@ func (f *FakeOpenAI) serveChat(w http.ResponseWriter, r *http.Request) {
 		},
 	})
 }
+
+// Route answers the requests that match it: those whose response format is the JSON
+// schema named Schema (any when empty) and one of whose messages contains Contains (any
+// when empty). Respond writes the answer.
+type Route struct {
+	Schema   string
+	Contains string
+	Respond  func(ChatRequest) Response
+}
+
+// Matches reports whether req is one of the route's requests.
+func (r Route) Matches(req ChatRequest) bool {
+	return (r.Schema == "" || req.SchemaName() == r.Schema) && (r.Contains == "" || req.Contains(r.Contains))
+}
+
+// Reply is a Respond function that always gives resp.
+func Reply(resp Response) func(ChatRequest) Response {
+	return func(ChatRequest) Response { return resp }
+}
+
+// Router returns a handler for Handle that answers each request by the first route
+// matching it; a request no route matches fails the test and gets a 500. It scripts a
+// whole run, e.g. the answers and the judge's labels of a benchmark by the question text.
+func Router(tb testing.TB, routes ...Route) func(ChatRequest) Response {
+	return func(req ChatRequest) Response {
+		for _, r := range routes {
+			if r.Matches(req) {
+				return r.Respond(req)
+			}
+		}
+		tb.Errorf("agenttest: no route for a chat request (schema %q): %.200s", req.SchemaName(), req.LastUser())
+		return Status(http.StatusInternalServerError)
+	}
+}

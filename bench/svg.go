@@ -1,0 +1,130 @@
+package bench
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// BarChart is a grouped bar chart: one group of bars per label on the x axis, one bar
+// per series in each group.
+type BarChart struct {
+	Title  string
+	YLabel string
+	Groups []string // x axis labels
+	Series []BarSeries
+	// YMax is the top of the y axis; 0 takes the largest value, rounded up to a nice
+	// number (1 when every value is 0).
+	YMax float64
+	// Format renders a bar's value above it; default "%.2f" ("%.0f" for counts).
+	Format string
+}
+
+// BarSeries is one series: a value per group, in the order of BarChart.Groups (missing
+// values are 0).
+type BarSeries struct {
+	Name   string
+	Values []float64
+}
+
+// seriesColors are distinguishable on white and in grey print (ColorBrewer Set2, darkened).
+var seriesColors = []string{"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666"}
+
+// BarChartSVG renders c as a standalone SVG document (no scripts, no external
+// resources), each bar a <rect class="bar"> carrying its series and value, so that
+// a report's charts can be checked as well as looked at.
+func BarChartSVG(c BarChart) string {
+	const (
+		barW, gap, left, right, top, bottom, plotH = 18.0, 22.0, 64.0, 20.0, 56.0, 72.0, 220.0
+	)
+	format := c.Format
+	if format == "" {
+		format = "%.2f"
+	}
+	nSeries := max(len(c.Series), 1)
+	groupW := float64(nSeries)*barW + gap
+	plotW := math.Max(float64(len(c.Groups))*groupW, 160)
+	legendW := 0.0
+	for _, s := range c.Series {
+		legendW = math.Max(legendW, 24+7*float64(len([]rune(s.Name))))
+	}
+	width := left + plotW + right + legendW
+	height := top + plotH + bottom
+	ymax := c.YMax
+	if ymax <= 0 {
+		for _, s := range c.Series {
+			for _, v := range s.Values {
+				ymax = math.Max(ymax, v)
+			}
+		}
+		ymax = niceCeil(ymax)
+	}
+	y := func(v float64) float64 { return top + plotH - plotH*math.Min(math.Max(v, 0), ymax)/ymax }
+
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="11">`+"\n",
+		width, height, width, height)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="14" font-weight="bold">%s</text>`+"\n", left, xmlText(c.Title))
+	// Y axis: 5 ticks with grid lines.
+	for i := 0; i <= 5; i++ {
+		v := ymax * float64(i) / 5
+		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="#ddd"/>`+"\n", left, y(v), left+plotW, y(v))
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%s</text>`+"\n", left-6, y(v)+4, xmlText(trimZeros(v)))
+	}
+	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", left, top, left, top+plotH)
+	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", left, top+plotH, left+plotW, top+plotH)
+	if c.YLabel != "" {
+		fmt.Fprintf(&b, `<text transform="translate(16 %.0f) rotate(-90)" text-anchor="middle">%s</text>`+"\n", top+plotH/2, xmlText(c.YLabel))
+	}
+	for g, label := range c.Groups {
+		x0 := left + gap/2 + float64(g)*groupW
+		for si, s := range c.Series {
+			v := 0.0
+			if g < len(s.Values) {
+				v = s.Values[g]
+			}
+			x := x0 + float64(si)*barW
+			fmt.Fprintf(&b, `<rect class="bar" data-series="%s" data-group="%s" data-value="%g" x="%.1f" y="%.1f" width="%.0f" height="%.1f" fill="%s"><title>%s, %s: %s</title></rect>`+"\n",
+				xmlText(s.Name), xmlText(label), v, x, y(v), barW-2, top+plotH-y(v), seriesColors[si%len(seriesColors)],
+				xmlText(s.Name), xmlText(label), xmlText(fmt.Sprintf(format, v)))
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="9">%s</text>`+"\n", x+(barW-2)/2, y(v)-3, xmlText(fmt.Sprintf(format, v)))
+		}
+		cx := x0 + float64(nSeries)*barW/2
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" text-anchor="end" transform="rotate(-30 %.1f %.0f)">%s</text>`+"\n", cx, top+plotH+16, cx, top+plotH+16, xmlText(label))
+	}
+	for si, s := range c.Series {
+		lx, ly := left+plotW+right, top+float64(si)*18
+		fmt.Fprintf(&b, `<rect x="%.0f" y="%.0f" width="12" height="12" fill="%s"/><text x="%.0f" y="%.0f">%s</text>`+"\n",
+			lx, ly, seriesColors[si%len(seriesColors)], lx+18, ly+10, xmlText(s.Name))
+	}
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+// niceCeil rounds v up to 1, 2, 2.5 or 5 times a power of ten; 1 for v ≤ 0.
+func niceCeil(v float64) float64 {
+	if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 1
+	}
+	p := math.Pow(10, math.Floor(math.Log10(v)))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if v <= m*p*(1+1e-9) {
+			return m * p
+		}
+	}
+	return 10 * p
+}
+
+func trimZeros(v float64) string {
+	s := fmt.Sprintf("%.3f", v)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" {
+		return "0"
+	}
+	return s
+}
+
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
+
+func xmlText(s string) string { return xmlEscaper.Replace(s) }
