@@ -15,13 +15,22 @@ import (
 
 const benchUsage = "usage: realm bench locomo --retrieval-only [FILE | --data FILE] [--reconsolidation on|off|both] [--k 10] [--out report.json]"
 
-// runBench runs `realm bench locomo --retrieval-only`: evidence recall@k on LoCoMo with
-// the offline agent, with reconsolidation on, off or both side by side, beside a flat
-// baseline, printed as tables and optionally saved.
+// runBench dispatches `realm bench <benchmark>`.
 func runBench(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	if len(args) == 0 || args[0] != "locomo" {
+	if len(args) == 0 {
 		return realm.Errorf(realm.EInvalid, benchUsage)
 	}
+	switch args[0] {
+	case "locomo":
+		return runBenchLoCoMo(ctx, args[1:], getenv, stdout)
+	}
+	return realm.Errorf(realm.EInvalid, "unknown benchmark %q; %s", args[0], benchUsage)
+}
+
+// runBenchLoCoMo runs `realm bench locomo --retrieval-only`: evidence recall@k on LoCoMo
+// with the offline agent, with reconsolidation on, off or both side by side, beside a flat
+// baseline, printed as tables and optionally saved.
+func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("bench locomo", flag.ContinueOnError)
 	data := fs.String("data", "../shared/data/locomo/locomo-dev.json", "LoCoMo JSON file (or give it as the argument)")
 	retrievalOnly := fs.Bool("retrieval-only", false, "score evidence recall only (no LLM needed)")
@@ -31,7 +40,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	prefix := fs.String("space-prefix", "locomo-", "spaces are named prefix+sample id")
 	sample := fs.String("sample", "", "only this sample")
 	limit := fs.Int("limit", 0, "questions per sample (0: all)")
-	cfg, err := loadConfig(fs, args[1:], getenv)
+	cfg, err := loadConfig(fs, args, getenv)
 	if err != nil {
 		return err
 	}
