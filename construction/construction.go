@@ -31,7 +31,21 @@ type Options struct {
 	Owner              string        // lease owner: "host/pid/nonce" by default (see owner.go for who takes over whose leases)
 	Lease              time.Duration // how long a claimed observation is reserved for this owner
 	ResumeBatch        int           // observations claimed at a time by ResumePending
+	// OnJob, when set, learns of the asynchronous jobs of this pipeline: JobStarted when
+	// one's background work begins, then how it ended (JobDone, JobFailed,
+	// JobInterrupted). It is how cmd keeps metrics of jobs; it must be cheap.
+	OnJob func(event string)
 }
+
+// Job events of Options.OnJob.
+const (
+	JobStarted = "started"
+	JobDone    = "done"   // every observation of the job handled, none failed
+	JobFailed  = "failed" // some observations not integrated
+	// JobInterrupted: Close stopped the job, or it was accepted while closing and never
+	// started; its pending observations are integrated by ResumePending at the next start.
+	JobInterrupted = "interrupted"
+)
 
 // DefaultOptions are the defaults; Owner defaults to this process's "host/pid/nonce".
 func DefaultOptions() Options {

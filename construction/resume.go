@@ -94,9 +94,11 @@ func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Ob
 	select {
 	case <-p.stop:
 		// Shutting down: the observations are stored and pending; the next start resumes them.
+		p.jobEvent(JobInterrupted)
 		return id, nil
 	default:
 	}
+	p.jobEvent(JobStarted)
 	p.bg.Add(1)
 	go func() {
 		defer p.bg.Done()
@@ -125,18 +127,26 @@ func (p *Pipeline) runJob(ctx context.Context, id string, saved []cypher.SavedOb
 		res := p.integrate(ctx, s.Observation)
 		if ctx.Err() != nil {
 			log.Info().Msg("job interrupted by shutdown; its pending observations are resumed at next start")
+			p.jobEvent(JobInterrupted)
 			return
 		}
 		if res.Status != StatusIntegrated && res.Status != StatusAlreadyIntegrated {
 			failed++
 		}
 	}
-	status, errText := cypher.JobDone, ""
+	status, errText, event := cypher.JobDone, "", JobDone
 	if failed > 0 {
-		status, errText = cypher.JobFailed, fmt.Sprintf("%d of %d observations not integrated; see their errors", failed, len(saved))
+		status, errText, event = cypher.JobFailed, fmt.Sprintf("%d of %d observations not integrated; see their errors", failed, len(saved)), JobFailed
 	}
+	defer p.jobEvent(event)
 	if err := p.store.FinishJob(ctx, id, status, errText); err != nil {
 		log.Error().Err(err).Msg("recording the end of the job")
+	}
+}
+
+func (p *Pipeline) jobEvent(event string) {
+	if p.opts.OnJob != nil {
+		p.opts.OnJob(event)
 	}
 }
 

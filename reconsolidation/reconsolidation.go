@@ -20,11 +20,25 @@ type Reconsolidator struct {
 	cfg     Config
 	log     zerolog.Logger
 	now     func() time.Time
+	// edits, when set, learns of every edit applied or reverted (ObserveEdits).
+	edits func(source string, edits []realm.Edit)
 }
 
 // New returns a Reconsolidator; cfg must be valid (Config.Validate).
 func New(store *cypher.Store, auditor Auditor, cfg Config, logger zerolog.Logger) *Reconsolidator {
 	return &Reconsolidator{store: store, auditor: auditor, cfg: cfg, log: logger, now: time.Now}
+}
+
+// EditsReverted is the source ObserveEdits reports for the edits a revert undid.
+const EditsReverted = "revert"
+
+// ObserveEdits returns a Reconsolidator like r that calls fn with the edits of every
+// reconsolidation once applied (source realm.EditSourceAuto or EditSourceFeedback) and
+// of every revert (source EditsReverted). It is how cmd turns them into metrics.
+func (r *Reconsolidator) ObserveEdits(fn func(source string, edits []realm.Edit)) *Reconsolidator {
+	c := *r
+	c.edits = fn
+	return &c
 }
 
 // Request is what one reconsolidation of a trace is given: the answer (may be empty or
@@ -110,6 +124,9 @@ func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID 
 	if err != nil {
 		return res, err
 	}
+	if r.edits != nil {
+		r.edits(source, res.Edits)
+	}
 	r.log.Debug().Str("space", space).Str("trace_id", traceID).Str("reconsolidation_id", res.ReconsolidationID).
 		Str("source", source).Bool("confirmed", res.Confirmed).Int("proposed", len(out.Edits)).
 		Int("rejected", len(res.Rejected)).Int("applied", len(res.Edits)).Msg("reconsolidated")
@@ -119,7 +136,11 @@ func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID 
 // Revert undoes the reconsolidation that id names (its id or one of its edits' ids); see
 // cypher.Store.RevertReconsolidation. Reverting twice is a no-op.
 func (r *Reconsolidator) Revert(ctx context.Context, space, id string) ([]realm.Edit, error) {
-	return r.store.RevertReconsolidation(ctx, space, id, r.now())
+	edits, err := r.store.RevertReconsolidation(ctx, space, id, r.now())
+	if err == nil && r.edits != nil {
+		r.edits(EditsReverted, edits)
+	}
+	return edits, err
 }
 
 // loadInput reads the trace's query and returned nodes, and the edges among them now.

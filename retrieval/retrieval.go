@@ -83,6 +83,8 @@ type Retriever struct {
 	dec   Decider
 	opts  Options
 	log   zerolog.Logger
+	// timings, when set, learns the stage timings of every recall (ObserveTimings).
+	timings func(map[string]float64)
 }
 
 // New returns a Retriever; a zero Options means DefaultOptions().
@@ -91,6 +93,15 @@ func New(store *cypher.Store, emb realm.Embedder, dec Decider, opts Options, log
 		opts = DefaultOptions()
 	}
 	return &Retriever{store: store, emb: emb, dec: dec, opts: opts, log: logger}
+}
+
+// ObserveTimings returns a Retriever like r that calls fn with the stage timings of every
+// recall that succeeds (milliseconds by Stage*; the map is the result's, not to be
+// changed). It is how cmd turns them into metrics without this package knowing of any.
+func (r *Retriever) ObserveTimings(fn func(timings map[string]float64)) *Retriever {
+	c := *r
+	c.timings = fn
+	return &c
 }
 
 // Stages of a recall, the keys of the timings (milliseconds).
@@ -177,6 +188,9 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	run.timing(StageRecord, stage)
 	run.timing(StageTotal, started)
 	res.Timings = run.trace.Timings
+	if r.timings != nil {
+		r.timings(res.Timings)
+	}
 	log.Debug().Int("nodes", len(res.Nodes)).Float64("ms", run.trace.Timings[StageTotal]).Msg("recall")
 	return res, nil
 }
