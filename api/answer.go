@@ -48,8 +48,7 @@ type answerResult struct {
 // citations as the system's own signal (source auto, η/2: never confirmed feedback).
 func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 	if s.Answer == nil {
-		writeError(w, r, realm.Errorf(realm.ENotSupported,
-			"answering needs an LLM: set REALM_LLM=openai with OPENAI_BASE_URL or OPENAI_API_KEY (the offline agent cannot answer; use /recall)"))
+		writeError(w, r, errNoAnswerer)
 		return
 	}
 	req, err := decode[answerRequest](r)
@@ -57,17 +56,31 @@ func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	if err := req.Validate(); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	ctx, space := r.Context(), chi.URLParam(r, "space")
-	rec, err := s.Recall.Recall(ctx, space, req.RecallRequest)
+	res, err := s.answer(r.Context(), chi.URLParam(r, "space"), req)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	logTraceID(r, rec.TraceID)
+	encode(w, http.StatusOK, res)
+}
+
+var errNoAnswerer = realm.Errorf(realm.ENotSupported,
+	"answering needs an LLM: set REALM_LLM=openai with OPENAI_BASE_URL or OPENAI_API_KEY (the offline agent cannot answer; use /recall)")
+
+// answer is /answer after decoding, for the HTTP route and the MCP tool: ENotSupported
+// without an Answerer, EInvalid for a bad request, else the answer.
+func (s *server) answer(ctx context.Context, space string, req answerRequest) (answerResult, error) {
+	if s.Answer == nil {
+		return answerResult{}, errNoAnswerer
+	}
+	if err := req.Validate(); err != nil {
+		return answerResult{}, err
+	}
+	rec, err := s.Recall.Recall(ctx, space, req.RecallRequest)
+	if err != nil {
+		return answerResult{}, err
+	}
+	zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("trace_id", rec.TraceID) })
 	now := time.Now().UTC()
 	if req.Time != nil {
 		now = *req.Time
@@ -75,8 +88,7 @@ func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	ans, usage, err := s.Answer.Answer(ctx, agent.AnswerInput{Question: req.Query, Time: now, Nodes: rec.Nodes, Edges: rec.Edges})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return answerResult{}, err
 	}
 	res := answerResult{Answer: ans.Text, CitedNodeIDs: ans.Cited, TraceID: rec.TraceID, Nodes: rec.Nodes, Edges: rec.Edges,
 		Usage: realm.Usage{}, Timings: map[string]float64{}}
@@ -105,7 +117,7 @@ func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 			res.Reconsolidation = &rc
 		}
 	}
-	encode(w, http.StatusOK, res)
+	return res, nil
 }
 
 func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }

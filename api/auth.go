@@ -178,13 +178,41 @@ func (s *server) findKey(header string) *Key {
 // space that does not exist, so that a key cannot probe for other tenants' spaces.
 func spaceAccess(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		space := chi.URLParam(r, "space")
-		if !keyOf(r.Context()).allows(space) {
-			writeError(w, r, spaceNotFound(space))
+		if err := keyOf(r.Context()).spaceErr(chi.URLParam(r, "space")); err != nil {
+			writeError(w, r, err)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// spaceErr is spaceAccess's check: ENotFound for a space outside the key's patterns.
+func (k *Key) spaceErr(space string) error {
+	if !k.allows(space) {
+		return spaceNotFound(space)
+	}
+	return nil
+}
+
+// scopeErr is need's check: EForbidden for a key without scope s.
+func (k *Key) scopeErr(s Scope) error {
+	if !k.has(s) {
+		return realm.Errorf(realm.EForbidden, "this API key lacks the %s scope", s)
+	}
+	return nil
+}
+
+// authorize runs the checks of a /v1/spaces/{space} route in the order of its
+// middlewares (validSpace, spaceAccess, need) for callers that are not routes: the
+// MCP tools (mcp.go).
+func (k *Key) authorize(space string, s Scope) error {
+	if err := spaceIDErr(space); err != nil {
+		return err
+	}
+	if err := k.spaceErr(space); err != nil {
+		return err
+	}
+	return k.scopeErr(s)
 }
 
 func spaceNotFound(space string) error {
@@ -196,8 +224,8 @@ func spaceNotFound(space string) error {
 func need(s Scope) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if !keyOf(r.Context()).has(s) {
-				writeError(w, r, realm.Errorf(realm.EForbidden, "this API key lacks the %s scope", s))
+			if err := keyOf(r.Context()).scopeErr(s); err != nil {
+				writeError(w, r, err)
 				return
 			}
 			next.ServeHTTP(w, r)

@@ -217,13 +217,21 @@ func (s *server) handleGraph(w http.ResponseWriter, r *http.Request) {
 // validSpace refuses a malformed {space} before any handler runs.
 func validSpace(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !realm.ValidSpace(chi.URLParam(r, "space")) {
-			writeError(w, r, &realm.Error{Code: realm.EInvalid, Message: "invalid space id",
-				Fields: map[string]string{"space": "must match [A-Za-z0-9_-]{1,64}"}})
+		if err := spaceIDErr(chi.URLParam(r, "space")); err != nil {
+			writeError(w, r, err)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// spaceIDErr is validSpace's check: EInvalid for a malformed space id.
+func spaceIDErr(space string) error {
+	if !realm.ValidSpace(space) {
+		return &realm.Error{Code: realm.EInvalid, Message: "invalid space id",
+			Fields: map[string]string{"space": "must match [A-Za-z0-9_-]{1,64}"}}
+	}
+	return nil
 }
 
 func queryInt(v, name string, def, min, max int, fe realm.FieldErrors) int {

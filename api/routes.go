@@ -21,6 +21,12 @@ func (s *server) routes(r chi.Router) {
 		r.Get("/v1/info", s.handleInfo)
 		r.With(need(ScopeRead)).Get("/v1/jobs/{id}", s.handleJob) // the job's space is checked in the handler
 
+		// MCP, streamable HTTP: every tool checks the key's scope and space itself (mcp.go).
+		mcpHandler := s.mcpHandler()
+		for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
+			r.Method(method, "/mcp", mcpHandler)
+		}
+
 		r.Route("/v1/spaces/{space}", func(r chi.Router) {
 			r.Use(validSpace, spaceAccess)
 			read, write := r.With(need(ScopeRead)), r.With(need(ScopeWrite))

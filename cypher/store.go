@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"sort"
 	"strings"
@@ -15,34 +16,98 @@ import (
 	"github.com/realm-memory/realm"
 )
 
-// Config says where Neo4j is.
+// Config says where Neo4j is and how long a call waits for it. Zero durations take the
+// defaults below.
 type Config struct {
 	URI      string // bolt://, neo4j:// (routing) …
 	User     string
 	Password string
 	Database string // "" is the server's default database
+
+	// UnavailableTimeout bounds how long one call keeps trying while Neo4j cannot be
+	// reached (connection refused or lost, no pooled connection free) before it fails
+	// EUnavailable, which the API answers at once with 503 and Retry-After. The driver
+	// alone would retry for its whole retry time, plus connect timeouts: about a minute.
+	UnavailableTimeout time.Duration // NEO4J_UNAVAILABLE_TIMEOUT, default 3 s
+	// RetryTime bounds how long a transaction that Neo4j failed for a transient reason (a
+	// deadlock, a lock it could not take, a database still starting) is run again.
+	RetryTime time.Duration // NEO4J_RETRY_TIME, default 30 s
+	// ConnectTimeout bounds one TCP connect to Neo4j.
+	ConnectTimeout time.Duration // NEO4J_CONNECT_TIMEOUT, default 2 s
+}
+
+// Defaults of Config's durations.
+const (
+	DefaultUnavailableTimeout = 3 * time.Second
+	DefaultRetryTime          = 30 * time.Second
+	DefaultConnectTimeout     = 2 * time.Second
+)
+
+// TimeoutsFromEnv sets the durations of c from NEO4J_UNAVAILABLE_TIMEOUT, NEO4J_RETRY_TIME
+// and NEO4J_CONNECT_TIMEOUT (Go durations: "3s", "500ms"), leaving the unset ones alone. A
+// bad value is an EInvalid error naming the variable.
+func (c *Config) TimeoutsFromEnv(getenv func(string) string) error {
+	for _, v := range []struct {
+		name string
+		dst  *time.Duration
+	}{
+		{"NEO4J_UNAVAILABLE_TIMEOUT", &c.UnavailableTimeout},
+		{"NEO4J_RETRY_TIME", &c.RetryTime},
+		{"NEO4J_CONNECT_TIMEOUT", &c.ConnectTimeout},
+	} {
+		s := getenv(v.name)
+		if s == "" {
+			continue
+		}
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return realm.Errorf(realm.EInvalid, "%s %q: want a positive duration such as 3s or 500ms", v.name, s)
+		}
+		*v.dst = d
+	}
+	return nil
+}
+
+func (c Config) withDefaults() Config {
+	if c.UnavailableTimeout <= 0 {
+		c.UnavailableTimeout = DefaultUnavailableTimeout
+	}
+	if c.RetryTime <= 0 {
+		c.RetryTime = DefaultRetryTime
+	}
+	if c.ConnectTimeout <= 0 {
+		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	return c
 }
 
 // Store runs REALM's queries on one Neo4j database. It is safe for concurrent use.
 type Store struct {
 	driver neo4j.DriverWithContext
 	db     string
+
+	unavailableTimeout time.Duration
+	retryTime          time.Duration
 }
 
 // Open connects to Neo4j and checks that it answers with these credentials. It waits
 // (bounded) while the server is still starting, but fails at once on bad credentials or
 // an address nothing listens on, with one clear message.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
+	cfg = cfg.withDefaults()
 	auth := neo4j.BasicAuth(cfg.User, cfg.Password, "")
 	driver, err := neo4j.NewDriverWithContext(cfg.URI, auth, func(c *config.Config) {
-		c.SocketConnectTimeout = 5 * time.Second
+		c.SocketConnectTimeout = cfg.ConnectTimeout
 		c.ConnectionAcquisitionTimeout = 10 * time.Second
 		c.MaxConnectionPoolSize = 50
+		// One attempt per driver call: runTx retries, with a short budget when Neo4j cannot
+		// be reached and a long one for transient errors, which the driver cannot tell apart.
+		c.MaxTransactionRetryTime = 0
 	})
 	if err != nil {
 		return nil, realm.Errorf(realm.EInvalid, "NEO4J_URI %q: %v", cfg.URI, err)
 	}
-	s := &Store{driver: driver, db: cfg.Database}
+	s := &Store{driver: driver, db: cfg.Database, unavailableTimeout: cfg.UnavailableTimeout, retryTime: cfg.RetryTime}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		err = driver.VerifyConnectivity(ctx)
@@ -159,20 +224,83 @@ func (s *Store) write(ctx context.Context, q query, params map[string]any) ([]*n
 	})
 }
 
-// readTx and writeTx run fn in a managed transaction: the driver retries it on
-// transient errors such as deadlocks, so fn must be safe to run again.
-func (s *Store) readTx(ctx context.Context, fn func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
-	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeRead})
-	defer sess.Close(ctx)
-	recs, err := neo4j.ExecuteRead(ctx, sess, fn)
-	return recs, translate(err)
+// txWork is the body of a managed transaction.
+type txWork = func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error)
+
+// readTx and writeTx run fn in a managed transaction, run again on retryable errors
+// (see runTx), so fn must be safe to run again.
+func (s *Store) readTx(ctx context.Context, fn txWork) ([]*neo4j.Record, error) {
+	return s.runTx(ctx, neo4j.AccessModeRead, fn)
 }
 
-func (s *Store) writeTx(ctx context.Context, fn func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
-	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeWrite})
+func (s *Store) writeTx(ctx context.Context, fn txWork) ([]*neo4j.Record, error) {
+	return s.runTx(ctx, neo4j.AccessModeWrite, fn)
+}
+
+// runTx runs fn until it succeeds or fails for good. The driver makes one attempt and
+// says whether the error is retryable: a transient error of Neo4j (a deadlock) is retried
+// for up to retryTime; an error of the connection, for up to unavailableTimeout only,
+// so that a request fails fast with EUnavailable while Neo4j is down. The first retry is
+// immediate: a dead pooled connection (Neo4j restarted) clears the older idle ones, and
+// the next attempt dials afresh.
+func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]*neo4j.Record, error) {
+	start := time.Now()
+	var wait time.Duration
+	for {
+		recs, err := s.attempt(ctx, mode, fn)
+		if err == nil {
+			return recs, nil
+		}
+		var limit *neo4j.TransactionExecutionLimit
+		if !errors.As(err, &limit) || len(limit.Errors) == 0 {
+			return nil, translate(err) // not retryable, or the context ended
+		}
+		budget := s.retryTime
+		var n4j *neo4j.Neo4jError
+		if !errors.As(limit.Errors[len(limit.Errors)-1], &n4j) {
+			budget = s.unavailableTimeout // retryable but not the server's answer: the connection failed
+		}
+		if time.Since(start)+wait > budget {
+			return nil, translate(err)
+		}
+		if err := sleep(ctx, jitter(wait)); err != nil {
+			return nil, err
+		}
+		wait = min(max(2*wait, 50*time.Millisecond), time.Second)
+	}
+}
+
+// attempt runs fn once in a session of its own.
+func (s *Store) attempt(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]*neo4j.Record, error) {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode})
 	defer sess.Close(ctx)
-	recs, err := neo4j.ExecuteWrite(ctx, sess, fn)
-	return recs, translate(err)
+	if mode == neo4j.AccessModeRead {
+		return neo4j.ExecuteRead(ctx, sess, fn)
+	}
+	return neo4j.ExecuteWrite(ctx, sess, fn)
+}
+
+// jitter spreads d by ±25%, so that transactions that deadlocked together do not retry
+// together.
+func jitter(d time.Duration) time.Duration {
+	if d <= 0 {
+		return 0
+	}
+	return d*3/4 + rand.N(d/2+1)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // collect runs q inside tx and reads every record.

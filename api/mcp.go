@@ -1,0 +1,275 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/reconsolidation"
+)
+
+// The MCP endpoint (Model Context Protocol, streamable HTTP transport) gives an LLM
+// agent five tools over the same services as the HTTP routes: remember, recall, answer,
+// feedback, forget. /mcp sits behind authenticate and rateLimit like every /v1 route;
+// each tool names its space in its arguments, so each call runs Key.authorize, the
+// checks of a /v1/spaces/{space} route, before touching the space: a space outside the
+// key's patterns is "not found", exactly as over HTTP.
+//
+// The server is stateless (no Mcp-Session-Id, JSON responses): every POST carries
+// its own call, so any replica can serve it and nothing is kept between requests; GET
+// (a standalone event stream) and DELETE (ending a session) answer 405, which the
+// protocol allows and clients expect of such a server.
+
+// mcpInstructions is what a connecting client may hand its model about the tools.
+const mcpInstructions = `REALM is a long-term memory. Each tool works in one space (a tenant, e.g. one user or one agent): pass the same "space" every time.
+Store what was said with remember; look things up with recall (or answer, when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; delete a wrong or unwanted memory with forget.`
+
+// spaceArg is the argument every tool takes first.
+type spaceArg struct {
+	Space string `json:"space" jsonschema:"the memory space (tenant) to work in: letters, digits, _ and -, at most 64 characters; the API key must be allowed this space"`
+}
+
+func (a spaceArg) spaceID() string { return a.Space }
+
+type rememberArgs struct {
+	spaceArg
+	Messages []rememberMessage `json:"messages" jsonschema:"the messages to remember, oldest first (at least one)"`
+}
+
+type rememberMessage struct {
+	Content   string `json:"content" jsonschema:"what was said, verbatim"`
+	Speaker   string `json:"speaker" jsonschema:"who said it: a person's name, or user / assistant"`
+	Timestamp string `json:"timestamp,omitempty" jsonschema:"when it was said, RFC 3339 (e.g. 2023-05-08T13:56:00Z); absent: now"`
+	ID        string `json:"id,omitempty" jsonschema:"a stable id of the message; remembering the same id again changes nothing"`
+	SessionID string `json:"session_id,omitempty" jsonschema:"the conversation the message belongs to"`
+}
+
+type recallArgs struct {
+	spaceArg
+	Query    string `json:"query" jsonschema:"what to look up, as a question or a topic in natural language"`
+	K        int    `json:"k,omitempty" jsonschema:"how many memories to return, 1 to 100 (default 10)"`
+	Time     string `json:"time,omitempty" jsonschema:"the now of the question, RFC 3339; relative times such as last week resolve against it (default: now)"`
+	MaxDepth *int   `json:"max_depth,omitempty" jsonschema:"how many hops to follow from the first matches, 0 to 6 (default 3)"`
+	Strategy string `json:"strategy,omitempty" jsonschema:"how to follow links: adaptive (default), path_search or subgraph_beam"`
+}
+
+type answerArgs struct {
+	recallArgs
+	Reconsolidate *bool `json:"reconsolidate,omitempty" jsonschema:"reshape the memory from this answer's citations afterwards (default: the server's setting)"`
+}
+
+type feedbackArgs struct {
+	spaceArg
+	TraceID           string   `json:"trace_id" jsonschema:"the trace_id of the recall or answer this feedback is about"`
+	Correct           *bool    `json:"correct,omitempty" jsonschema:"whether the answer built from the recalled memories was right"`
+	Answer            string   `json:"answer,omitempty" jsonschema:"the answer given from the recalled memories"`
+	UsefulNodeIDs     []string `json:"useful_node_ids,omitempty" jsonschema:"ids of recalled memories that helped"`
+	MisleadingNodeIDs []string `json:"misleading_node_ids,omitempty" jsonschema:"ids of recalled memories that were wrong or misleading"`
+}
+
+type forgetArgs struct {
+	spaceArg
+	MemoryID string `json:"memory_id" jsonschema:"the id of the memory to delete (a node id from recall)"`
+}
+
+// mcpHandler is the /mcp endpoint: an MCP server with REALM's tools, served statelessly.
+func (s *server) mcpHandler() http.Handler {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "realm", Title: "REALM memory", Version: s.cfg.Version},
+		&mcp.ServerOptions{Instructions: mcpInstructions})
+	calls := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "realm_mcp_tool_calls_total",
+		Help: "MCP tool calls by tool and outcome (ok, or the error code).",
+	}, []string{"tool", "outcome"})
+	s.Metrics.MustRegister(calls)
+	no, yes := new(bool), new(bool)
+	*yes = true
+
+	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "remember",
+		Description: "Store messages of a conversation in a memory space. Each message becomes an observation; its entities, events and facts are extracted, merged with what the space already holds and linked. Returns, per message, the memories added or merged.",
+		Annotations: &mcp.ToolAnnotations{Title: "Remember", IdempotentHint: true, DestructiveHint: no, OpenWorldHint: no}},
+		func(ctx context.Context, space string, in rememberArgs) (any, error) {
+			req := observationsRequest{Messages: make([]message, len(in.Messages))}
+			now := time.Now().UTC().Format(time.RFC3339)
+			for i, m := range in.Messages {
+				if m.Timestamp == "" {
+					m.Timestamp = now
+				}
+				req.Messages[i] = message{ID: m.ID, SessionID: m.SessionID, Speaker: m.Speaker, Content: m.Content, Timestamp: m.Timestamp}
+			}
+			obs, fe := req.observations()
+			if err := fe.Err(); err != nil {
+				return nil, err
+			}
+			results, err := s.Ingest.Ingest(ctx, space, obs)
+			if err != nil {
+				return nil, err
+			}
+			return map[string]any{"results": results}, nil
+		})
+
+	addTool(s, srv, calls, ScopeRead, &mcp.Tool{Name: "recall",
+		Description: "Find what a memory space holds about a question: the most relevant memories (entities, events, facts, episodes) with their content, times and scores, and the links among them. Keep the trace_id to send feedback.",
+		Annotations: &mcp.ToolAnnotations{Title: "Recall", ReadOnlyHint: true, OpenWorldHint: no}},
+		func(ctx context.Context, space string, in recallArgs) (any, error) {
+			req, err := in.request()
+			if err != nil {
+				return nil, err
+			}
+			if err := req.Validate(); err != nil {
+				return nil, err
+			}
+			return s.Recall.Recall(ctx, space, req)
+		})
+
+	addTool(s, srv, calls, ScopeRead, &mcp.Tool{Name: "answer",
+		Description: "Answer a question from a memory space: recall, then the server's LLM answers citing the memories it used (cited_node_ids), and the memory reshapes itself from the citations. Needs an LLM on the server; without one it fails with not_supported: use recall and answer yourself.",
+		Annotations: &mcp.ToolAnnotations{Title: "Answer", OpenWorldHint: no, DestructiveHint: no}},
+		func(ctx context.Context, space string, in answerArgs) (any, error) {
+			if s.Answer == nil {
+				return nil, errNoAnswerer // before the arguments: nothing to fix in them
+			}
+			req, err := in.request()
+			if err != nil {
+				return nil, err
+			}
+			return s.answer(ctx, space, answerRequest{RecallRequest: req, Reconsolidate: in.Reconsolidate})
+		})
+
+	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "feedback",
+		Description: "Tell the memory how a recall went (by its trace_id): whether the answer was correct, which recalled memories helped and which misled. The links among those memories are strengthened or weakened; returns the edits applied.",
+		Annotations: &mcp.ToolAnnotations{Title: "Feedback", DestructiveHint: no, OpenWorldHint: no}},
+		func(ctx context.Context, space string, in feedbackArgs) (any, error) {
+			fb := realm.Feedback{Answer: in.Answer, Correct: in.Correct, UsefulNodeIDs: in.UsefulNodeIDs, MisleadingNodeIDs: in.MisleadingNodeIDs}
+			if err := fb.Validate(); err != nil {
+				return nil, err
+			}
+			if in.TraceID == "" {
+				return nil, realm.FieldErrors{"trace_id": "required"}.Err()
+			}
+			return s.Reconsolidate.Reconsolidate(ctx, space, in.TraceID,
+				reconsolidation.Request{Answer: fb.Answer, Feedback: &fb, Source: realm.EditSourceFeedback})
+		})
+
+	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "forget",
+		Description: "Delete one memory (by the node id recall returned) from a memory space, with its links. It cannot be undone.",
+		Annotations: &mcp.ToolAnnotations{Title: "Forget", DestructiveHint: yes, IdempotentHint: true, OpenWorldHint: no}},
+		func(ctx context.Context, space string, in forgetArgs) (any, error) {
+			if in.MemoryID == "" {
+				return nil, realm.FieldErrors{"memory_id": "required"}.Err()
+			}
+			if err := s.Store.DeleteMemory(ctx, space, in.MemoryID); err != nil {
+				return nil, err
+			}
+			return map[string]any{"forgotten": in.MemoryID}, nil
+		})
+
+	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: s.cfg.MaxBodyBytes})
+}
+
+// request is the recall request of the arguments.
+func (a recallArgs) request() (realm.RecallRequest, error) {
+	req := realm.RecallRequest{Query: a.Query, K: a.K, MaxDepth: a.MaxDepth, Strategy: realm.Strategy(a.Strategy)}
+	if a.Time != "" {
+		t, err := time.Parse(time.RFC3339, a.Time)
+		if err != nil {
+			return req, realm.FieldErrors{"time": "not an RFC 3339 time (e.g. 2023-05-08T13:56:00Z)"}.Err()
+		}
+		t = t.UTC()
+		req.Time = &t
+	}
+	return req, nil
+}
+
+// addTool adds a tool that works in the space its arguments name. Every call first
+// checks the caller's key as a /v1/spaces/{space} route would (Key.authorize), then
+// runs; an error becomes a tool error (isError) carrying the code and message an HTTP
+// problem would, and internal errors are logged, not shown.
+func addTool[In interface{ spaceID() string }](s *server, srv *mcp.Server, calls *prometheus.CounterVec, scope Scope,
+	tool *mcp.Tool, run func(ctx context.Context, space string, in In) (any, error)) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: %v", tool.Name, err)) // a programming error, caught by every test
+	}
+	if p := schema.Properties["strategy"]; p != nil {
+		p.Enum = []any{string(realm.Adaptive), string(realm.StrategyPath), string(realm.StrategyBeam)}
+	}
+	tool.InputSchema = schema
+	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out any, _ error) {
+		start := time.Now()
+		var err error
+		key := s.mcpKey(req.Extra)
+		space := in.spaceID()
+		ctx = s.Logger.With().Str("tool", tool.Name).Str("key", key.Name).Logger().WithContext(ctx)
+		defer func() {
+			if v := recover(); v != nil {
+				err = realm.Errorf(realm.EInternal, "panic: %v", v)
+				res, out = nil, nil
+			}
+			code := realm.ErrorCode(err)
+			outcome := code
+			if err == nil {
+				outcome = "ok"
+			} else {
+				res, out = toolError(err), nil // out would replace the error's structured content
+			}
+			calls.WithLabelValues(tool.Name, outcome).Inc()
+			line := s.Logger.Info()
+			if code == realm.EInternal {
+				line = s.Logger.Error().Err(err)
+			}
+			if realm.ValidSpace(space) {
+				line = line.Str("space", space)
+			}
+			line.Str("tool", tool.Name).Str("key", key.Name).Str("outcome", outcome).
+				Dur("duration", time.Since(start)).Msg("mcp tool call")
+		}()
+		if err = key.authorize(space, scope); err == nil {
+			out, err = run(ctx, space, in)
+		}
+		return nil, out, nil
+	})
+}
+
+// mcpKey is the key of the HTTP request that carried a tool call: the one authenticate
+// found for it (the same lookup), the local admin when no key is configured, and a key
+// with no scope and no space when the call came some other way.
+func (s *server) mcpKey(extra *mcp.RequestExtra) *Key {
+	if len(s.cfg.Keys) == 0 {
+		return localKey
+	}
+	if extra != nil && extra.Header != nil {
+		if k := s.findKey(extra.Header.Get("Authorization")); k != nil {
+			return k
+		}
+	}
+	return &Key{}
+}
+
+// toolError is err as a tool error: the text "code: message" (field errors after it)
+// for the model, and the same as structured content for programs.
+func toolError(err error) *mcp.CallToolResult {
+	code, msg := realm.ErrorCode(err), realm.ErrorMessage(err)
+	text := code + ": " + msg
+	doc := map[string]any{"code": code, "detail": msg}
+	var e *realm.Error
+	if errors.As(err, &e) && len(e.Fields) > 0 {
+		var parts []string
+		for _, f := range slices.Sorted(maps.Keys(e.Fields)) {
+			parts = append(parts, f+": "+e.Fields[f])
+		}
+		text += " (" + strings.Join(parts, "; ") + ")"
+		doc["fields"] = e.Fields
+	}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: doc}
+}

@@ -1,0 +1,465 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// toolScopes is the scope each MCP tool needs: the scope of its HTTP route.
+var toolScopes = map[string]Scope{
+	"remember": ScopeWrite, "recall": ScopeRead, "answer": ScopeRead, "feedback": ScopeWrite, "forget": ScopeWrite,
+}
+
+// bearerTransport adds a key to every request.
+type bearerTransport struct {
+	key  string
+	next http.RoundTripper
+}
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	if b.key != "" {
+		r.Header.Set("Authorization", "Bearer "+b.key)
+	}
+	return b.next.RoundTrip(r)
+}
+
+// connectMCP connects the SDK's own client to base/mcp with key (none when empty).
+func connectMCP(t *testing.T, base, key string) (*mcp.ClientSession, error) {
+	t.Helper()
+	transport := &mcp.StreamableClientTransport{
+		Endpoint:   base + "/mcp",
+		HTTPClient: &http.Client{Transport: bearerTransport{key: key, next: http.DefaultTransport}},
+		MaxRetries: -1,
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "realm-test", Version: "0"}, nil).Connect(context.Background(), transport, nil)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs, nil
+}
+
+func mustConnectMCP(t *testing.T, base, key string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := connectMCP(t, base, key)
+	if err != nil {
+		t.Fatalf("connecting to %s/mcp: %v", base, err)
+	}
+	return cs
+}
+
+// toolCall is one call's outcome as the tests read it.
+type toolCall struct {
+	isError bool
+	text    string         // the first text content
+	out     map[string]any // structured content
+}
+
+// decode re-reads the structured content into v.
+func (c toolCall) decode(t *testing.T, v any) {
+	t.Helper()
+	b, err := json.Marshal(c.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+}
+
+// code is the error code of a tool error.
+func (c toolCall) code() string {
+	code, _ := c.out["code"].(string)
+	return code
+}
+
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) toolCall {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var c toolCall
+	c.isError = res.IsError
+	if len(res.Content) > 0 {
+		if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+			c.text = tc.Text
+		}
+	}
+	c.out, _ = res.StructuredContent.(map[string]any)
+	return c
+}
+
+// mcpRecall is the part of a recall result the tests read.
+type mcpRecall struct {
+	TraceID string `json:"trace_id"`
+	Nodes   []struct {
+		Node struct{ ID, Content, Space string }
+	}
+}
+
+func (r mcpRecall) ids() []string {
+	var ids []string
+	for _, n := range r.Nodes {
+		ids = append(ids, n.Node.ID)
+	}
+	return ids
+}
+
+var catMessages = []any{
+	map[string]any{"id": "c1", "speaker": "Ana", "content": "I adopted a grey cat called Pixel in March.", "timestamp": "2023-03-02T09:00:00Z"},
+	map[string]any{"id": "c2", "speaker": "Ana", "content": "Pixel likes sleeping on my keyboard."},
+}
+
+// TestMCP drives every tool with the SDK's own client over real HTTP and Neo4j:
+// remember, recall finds it, feedback reshapes, forget removes it from a later recall,
+// answer without an LLM is a clear tool error.
+func TestMCP(t *testing.T) {
+	check := apitest.New(t)
+	srv := newTestServer(t, check, Config{Version: "test"})
+	space := cyphertest.NewSpace(t)
+	cs := mustConnectMCP(t, srv.URL, "")
+
+	t.Run("ListTools", func(t *testing.T) {
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+			if len(tool.Description) < 40 {
+				t.Errorf("%s: description %q is too thin for a model", tool.Name, tool.Description)
+			}
+			b, _ := json.Marshal(tool.InputSchema)
+			var schema struct {
+				Required   []string
+				Properties map[string]struct{ Description string }
+			}
+			if err := json.Unmarshal(b, &schema); err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(schema.Required, "space") {
+				t.Errorf("%s: space is not required: %s", tool.Name, b)
+			}
+			for prop, p := range schema.Properties {
+				if p.Description == "" {
+					t.Errorf("%s.%s has no description", tool.Name, prop)
+				}
+			}
+		}
+		slices.Sort(names)
+		if want := []string{"answer", "feedback", "forget", "recall", "remember"}; !slices.Equal(names, want) {
+			t.Errorf("tools %v, want %v", names, want)
+		}
+	})
+
+	var pixel string // the id of a memory about the cat
+	var rec mcpRecall
+	t.Run("RememberRecall", func(t *testing.T) {
+		got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": catMessages})
+		var ingest struct{ Results []struct{ ID, Status string } }
+		got.decode(t, &ingest)
+		if got.isError || len(ingest.Results) != 2 || ingest.Results[0].Status != "integrated" {
+			t.Fatalf("remember: %+v %s", ingest, got.text)
+		}
+		got = callTool(t, cs, "recall", map[string]any{"space": space, "query": "What is Ana's cat called?", "k": 5})
+		got.decode(t, &rec)
+		if got.isError || rec.TraceID == "" || len(rec.Nodes) == 0 {
+			t.Fatalf("recall: %s", got.text)
+		}
+		for _, n := range rec.Nodes {
+			if n.Node.Space != space {
+				t.Errorf("node %s of space %q", n.Node.ID, n.Node.Space)
+			}
+			if pixel == "" && strings.Contains(n.Node.Content, "Pixel") {
+				pixel = n.Node.ID
+			}
+		}
+		if pixel == "" {
+			t.Fatalf("recall found nothing about Pixel: %s", got.text)
+		}
+	})
+	t.Run("Feedback", func(t *testing.T) {
+		got := callTool(t, cs, "feedback", map[string]any{"space": space, "trace_id": rec.TraceID, "correct": true,
+			"answer": "Pixel", "useful_node_ids": []string{pixel}})
+		var fb struct {
+			TraceID   string `json:"trace_id"`
+			Confirmed bool
+			Labels    map[string]string
+		}
+		got.decode(t, &fb)
+		if got.isError || fb.TraceID != rec.TraceID || !fb.Confirmed || fb.Labels[pixel] == "" {
+			t.Fatalf("feedback: %+v %s", fb, got.text)
+		}
+		got = callTool(t, cs, "feedback", map[string]any{"space": space, "trace_id": "no-such-trace", "correct": true})
+		if !got.isError || got.code() != "not_found" {
+			t.Errorf("feedback on an unknown trace: %+v", got)
+		}
+	})
+	t.Run("Forget", func(t *testing.T) {
+		got := callTool(t, cs, "forget", map[string]any{"space": space, "memory_id": pixel})
+		if got.isError || got.out["forgotten"] != pixel {
+			t.Fatalf("forget: %+v", got)
+		}
+		var again mcpRecall
+		callTool(t, cs, "recall", map[string]any{"space": space, "query": "What is Ana's cat called?", "k": 5}).decode(t, &again)
+		if slices.Contains(again.ids(), pixel) {
+			t.Errorf("a later recall still returns the forgotten memory %s: %v", pixel, again.ids())
+		}
+		got = callTool(t, cs, "forget", map[string]any{"space": space, "memory_id": pixel})
+		if !got.isError || got.code() != "not_found" || !strings.HasPrefix(got.text, "not_found: ") {
+			t.Errorf("forgetting twice: %+v", got)
+		}
+	})
+	t.Run("ErrAnswerWithoutLLM", func(t *testing.T) {
+		got := callTool(t, cs, "answer", map[string]any{"space": space, "query": "What is Ana's cat called?"})
+		if !got.isError || got.code() != "not_supported" || !strings.Contains(got.text, "REALM_LLM") {
+			t.Errorf("answer without an LLM: %+v", got)
+		}
+	})
+	t.Run("ErrArguments", func(t *testing.T) {
+		tests := []struct {
+			name, tool string
+			args       map[string]any
+			code, text string
+		}{
+			{"SpaceSyntax", "recall", map[string]any{"space": "a/b", "query": "cat"}, "invalid", "space: must match"},
+			{"SpaceEmpty", "remember", map[string]any{"space": "", "messages": catMessages}, "invalid", "invalid space id"},
+			{"QueryRequired", "recall", map[string]any{"space": space, "query": ""}, "invalid", "query: required"},
+			{"Time", "recall", map[string]any{"space": space, "query": "cat", "time": "yesterday"}, "invalid", "time: not an RFC 3339"},
+			{"K", "recall", map[string]any{"space": space, "query": "cat", "k": 1000}, "invalid", "k: must be between"},
+			{"Speaker", "remember", map[string]any{"space": space, "messages": []any{map[string]any{"content": "hi", "speaker": ""}}}, "invalid", "messages[0].speaker"},
+			{"TraceRequired", "feedback", map[string]any{"space": space, "correct": true}, "", "trace_id"},
+			{"MemoryRequired", "forget", map[string]any{"space": space, "memory_id": ""}, "invalid", "memory_id: required"},
+			{"UnknownArgument", "recall", map[string]any{"space": space, "query": "cat", "spaces": "*"}, "", "spaces"},
+			{"Strategy", "recall", map[string]any{"space": space, "query": "cat", "strategy": "dfs"}, "", "strategy"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				got := callTool(t, cs, tt.tool, tt.args)
+				if !got.isError || !strings.Contains(got.text, tt.text) || (tt.code != "" && got.code() != tt.code) {
+					t.Errorf("got %+v, want a tool error %q containing %q", got, tt.code, tt.text)
+				}
+			})
+		}
+	})
+	t.Run("Metrics", func(t *testing.T) {
+		resp, err := http.Get(srv.URL + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		for _, want := range []string{
+			`realm_http_request_duration_seconds_count{method="POST",route="/mcp",status="200"}`,
+			`realm_mcp_tool_calls_total{outcome="ok",tool="recall"}`,
+			`realm_mcp_tool_calls_total{outcome="not_supported",tool="answer"} 1`,
+			`realm_mcp_tool_calls_total{outcome="not_found",tool="forget"} 1`,
+		} {
+			if !strings.Contains(string(b), want) {
+				t.Errorf("/metrics lacks %s", want)
+			}
+		}
+	})
+	t.Run("StatelessHTTP", func(t *testing.T) {
+		for _, method := range []string{"GET", "DELETE"} {
+			if code := (client{t: t, base: srv.URL}).status(method, "/mcp", nil); code != http.StatusMethodNotAllowed {
+				t.Errorf("%s /mcp: %d, want 405 (a stateless server)", method, code)
+			}
+		}
+	})
+}
+
+// TestMCPAnswer answers through the MCP tool with the LLM agent on a fake OpenAI.
+func TestMCPAnswer(t *testing.T) {
+	check := apitest.New(t)
+	fake := agenttest.NewFakeOpenAI(t)
+	fake.Handle(citeFirstTwo(t))
+	c := newAnswerServer(t, check, Config{}, fake)
+	space := cyphertest.NewSpace(t)
+	ingestHiking(t, c, "/v1/spaces/"+space)
+	cs := mustConnectMCP(t, c.base, "")
+
+	got := callTool(t, cs, "answer", map[string]any{"space": space, "query": "Where does Melanie go hiking with her kids?",
+		"k": 5, "time": "2023-06-01T10:00:00Z"})
+	var res answerDoc
+	got.decode(t, &res)
+	if got.isError || res.Answer == "" || len(res.CitedNodeIDs) != 2 || res.Reconsolidation == nil || len(res.Reconsolidation.Edits) == 0 {
+		t.Fatalf("answer: %+v %s", res, got.text)
+	}
+	if !strings.Contains(fake.Requests()[len(fake.Requests())-1].LastUser(), "Where does Melanie go hiking") {
+		t.Error("the LLM was not asked the question")
+	}
+}
+
+// TestMCPTenancy: /mcp needs a key; another tenant's key gets from every tool exactly
+// what a space that does not exist gives; a key of the space without a tool's scope is
+// forbidden; the rate limit counts MCP requests.
+func TestMCPTenancy(t *testing.T) {
+	check := apitest.New(t)
+	spaceA, spaceB := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
+	keys, err := ParseKeys("test keys", fmt.Sprintf(`
+		a       sk-a-0123456789abcdef   admin  %[1]s
+		a-read  sk-ar-0123456789abcdef  read   %[1]s
+		a-write sk-aw-0123456789abcdef  write  %[1]s
+		b       sk-b-0123456789abcdef   admin  %[2]s,%[2]s-*`, spaceA, spaceB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, check, Config{Keys: keys})
+	store := cyphertest.MustOpen(t)
+	a := mustConnectMCP(t, srv.URL, "sk-a-0123456789abcdef")
+	b := mustConnectMCP(t, srv.URL, "sk-b-0123456789abcdef")
+
+	if got := callTool(t, a, "remember", map[string]any{"space": spaceA, "messages": catMessages}); got.isError {
+		t.Fatalf("remember in A: %s", got.text)
+	}
+	var rec mcpRecall
+	callTool(t, a, "recall", map[string]any{"space": spaceA, "query": "Ana's cat"}).decode(t, &rec)
+	if rec.TraceID == "" || len(rec.Nodes) == 0 {
+		t.Fatal("recall in A found nothing")
+	}
+	argsIn := func(tool, space string) map[string]any {
+		switch tool {
+		case "remember":
+			return map[string]any{"space": space, "messages": catMessages}
+		case "feedback":
+			return map[string]any{"space": space, "trace_id": rec.TraceID, "correct": false, "misleading_node_ids": rec.ids()[:1]}
+		case "forget":
+			return map[string]any{"space": space, "memory_id": rec.Nodes[0].Node.ID}
+		default:
+			return map[string]any{"space": space, "query": "Ana's cat"}
+		}
+	}
+
+	t.Run("ErrNoKey", func(t *testing.T) {
+		for _, key := range []string{"", "sk-unknown-0123456789"} {
+			if _, err := connectMCP(t, srv.URL, key); err == nil {
+				t.Errorf("key %q: connected", key)
+			}
+			resp, body := postMCP(t, srv.URL, key, rawToolsList)
+			if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(body), `"code":"unauthorized"`) {
+				t.Errorf("key %q: %d %s", key, resp.StatusCode, body)
+			}
+		}
+	})
+	t.Run("OtherTenant", func(t *testing.T) {
+		before := tenantData(t, store, spaceA)
+		for tool := range toolScopes {
+			// Key b on space A answers as key b on a space that does not exist.
+			got := callTool(t, b, tool, argsIn(tool, spaceA))
+			nowhere := "nowhere_" + spaceA
+			want := callTool(t, b, tool, argsIn(tool, nowhere))
+			if !got.isError || got.code() != "not_found" || got.text != strings.ReplaceAll(want.text, nowhere, spaceA) {
+				t.Errorf("%s, another tenant's key: %+v; on a space that does not exist: %+v", tool, got, want)
+			}
+		}
+		if after := tenantData(t, store, spaceA); after != before {
+			t.Errorf("key b's calls changed space A:\n%s\n%s", before, after)
+		}
+	})
+	t.Run("Scopes", func(t *testing.T) {
+		// A key of space A without a tool's scope is forbidden.
+		for _, k := range []struct {
+			secret string
+			has    Scope
+		}{{"sk-ar-0123456789abcdef", ScopeRead}, {"sk-aw-0123456789abcdef", ScopeWrite}} {
+			cs := mustConnectMCP(t, srv.URL, k.secret)
+			for tool, scope := range toolScopes {
+				got := callTool(t, cs, tool, argsIn(tool, spaceA))
+				if refused := got.code() == "forbidden"; refused != (scope != k.has) {
+					t.Errorf("%s with a key with only %s: %+v, needs %s", tool, k.has, got, scope)
+				}
+			}
+		}
+	})
+	t.Run("ErrRateLimited", func(t *testing.T) {
+		limited := newTestServer(t, check, Config{Keys: keys, RateLimit: 0.001, RateBurst: 2})
+		for i := range 2 {
+			if resp, body := postMCP(t, limited.URL, "sk-b-0123456789abcdef", rawToolsList); resp.StatusCode != http.StatusOK {
+				t.Fatalf("request %d: %d %s", i, resp.StatusCode, body)
+			}
+		}
+		resp, body := postMCP(t, limited.URL, "sk-b-0123456789abcdef", rawToolsList)
+		if resp.StatusCode != http.StatusTooManyRequests || !strings.Contains(string(body), `"code":"rate_limited"`) || resp.Header.Get("Retry-After") == "" {
+			t.Errorf("third request: %d %s", resp.StatusCode, body)
+		}
+		if _, err := connectMCP(t, limited.URL, "sk-b-0123456789abcdef"); err == nil {
+			t.Error("the SDK client connected past the rate limit")
+		}
+	})
+}
+
+// postMCP posts one raw JSON-RPC message to base/mcp as an MCP client would.
+func postMCP(t *testing.T, base, key string, body []byte) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest("POST", base+"/mcp", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+// tenantData is what a space holds, as one comparable string: its stats (memories by
+// type, edges by predicate, the weight histogram, observations, reconsolidation totals),
+// its memory ids and its edit log's length.
+func tenantData(t *testing.T, store *cypher.Store, space string) string {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Stats(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes, _, err := store.ListMemories(ctx, space, cypher.MemoryFilter{}, "", 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, n := range nodes {
+		ids = append(ids, n.ID)
+	}
+	slices.Sort(ids)
+	edits, err := store.ListEdits(ctx, space, realm.EditFilter{Limit: realm.MaxEditLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(map[string]any{"stats": st, "memories": ids, "edits": len(edits)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// rawToolsList is a tools/list request as a client sends it, for raw HTTP.
+var rawToolsList = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`)

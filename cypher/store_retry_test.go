@@ -1,0 +1,124 @@
+package cypher
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/realm-memory/realm"
+)
+
+// testStore opens a Store of its own on the tests' Neo4j, with cfg's durations
+// (cyphertest imports this package, so its shared store is not available here).
+func testStore(t *testing.T, cfg Config) *Store {
+	t.Helper()
+	env := func(key, def string) string {
+		if v := os.Getenv(key); v != "" {
+			return v
+		}
+		return def
+	}
+	cfg.URI = env("NEO4J_URI", "bolt://127.0.0.1:7687")
+	cfg.User = env("NEO4J_USER", "neo4j")
+	cfg.Password = env("NEO4J_PASSWORD", "realm-dev-password")
+	cfg.Database = os.Getenv("NEO4J_DATABASE")
+	s, err := Open(context.Background(), cfg)
+	if err != nil {
+		if os.Getenv("REALM_REQUIRE_NEO4J") != "" || os.Getenv("CI") != "" {
+			t.Fatalf("neo4j is required: %v", err)
+		}
+		t.Skipf("no neo4j: %v", err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+// TestRunTxRetries: a transaction that Neo4j fails for a transient reason runs again until
+// it succeeds; one that fails for any other reason runs once and its error is returned.
+func TestRunTxRetries(t *testing.T) {
+	s := testStore(t, Config{RetryTime: time.Minute})
+	ctx := context.Background()
+	deadlock := func() error {
+		return &neo4j.Neo4jError{Code: "Neo.TransientError.Transaction.DeadlockDetected", Msg: "scripted deadlock"}
+	}
+	tests := []struct {
+		name      string
+		failures  int   // attempts that fail before one succeeds
+		err       error // what a failing attempt returns
+		wantCalls int
+		wantCode  string // "" for success
+	}{
+		{name: "OK", failures: 0, err: nil, wantCalls: 1},
+		{name: "DeadlockRetried", failures: 3, err: deadlock(), wantCalls: 4},
+		{name: "ErrNotRetried", failures: 1, err: realm.Errorf(realm.ENotFound, "scripted"), wantCalls: 1, wantCode: realm.ENotFound},
+		{name: "ErrSyntaxNotRetried", failures: 1, err: &neo4j.Neo4jError{Code: "Neo.ClientError.Statement.SyntaxError", Msg: "scripted"}, wantCalls: 1, wantCode: realm.EInternal},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+				calls++
+				if calls <= tc.failures {
+					return nil, tc.err
+				}
+				return collect(ctx, tx, qPing, nil)
+			})
+			if calls != tc.wantCalls {
+				t.Errorf("%d attempts, want %d", calls, tc.wantCalls)
+			}
+			if got := realm.ErrorCode(err); got != tc.wantCode {
+				t.Errorf("error %v (code %q), want code %q", err, got, tc.wantCode)
+			}
+		})
+	}
+}
+
+// TestRunTxGivesUp: a transient error that persists past RetryTime is EUnavailable.
+func TestRunTxGivesUp(t *testing.T) {
+	s := testStore(t, Config{RetryTime: 300 * time.Millisecond})
+	calls := 0
+	_, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		calls++
+		return nil, &neo4j.Neo4jError{Code: "Neo.TransientError.Transaction.DeadlockDetected", Msg: "scripted"}
+	})
+	if realm.ErrorCode(err) != realm.EUnavailable || calls < 2 {
+		t.Errorf("after %d attempts: %v, want unavailable after more than one attempt", calls, err)
+	}
+}
+
+func TestTimeoutsFromEnv(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want Config
+		err  string // a part of the error, "" for none
+	}{
+		{name: "Unset", env: nil, want: Config{}},
+		{name: "OK", env: map[string]string{"NEO4J_UNAVAILABLE_TIMEOUT": "1500ms", "NEO4J_RETRY_TIME": "1m", "NEO4J_CONNECT_TIMEOUT": "1s"},
+			want: Config{UnavailableTimeout: 1500 * time.Millisecond, RetryTime: time.Minute, ConnectTimeout: time.Second}},
+		{name: "ErrSyntax", env: map[string]string{"NEO4J_RETRY_TIME": "30"}, err: "NEO4J_RETRY_TIME"},
+		{name: "ErrNegative", env: map[string]string{"NEO4J_UNAVAILABLE_TIMEOUT": "-1s"}, err: "NEO4J_UNAVAILABLE_TIMEOUT"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var c Config
+			err := c.TimeoutsFromEnv(func(k string) string { return tc.env[k] })
+			if tc.err != "" {
+				if realm.ErrorCode(err) != realm.EInvalid || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("got %v, want an invalid error naming %s", err, tc.err)
+				}
+				return
+			}
+			if err != nil || c != tc.want {
+				t.Errorf("got %+v, %v; want %+v", c, err, tc.want)
+			}
+		})
+	}
+	if d := (Config{}).withDefaults(); d.UnavailableTimeout != DefaultUnavailableTimeout || d.RetryTime != DefaultRetryTime || d.ConnectTimeout != DefaultConnectTimeout {
+		t.Errorf("defaults %+v", d)
+	}
+}
