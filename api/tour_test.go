@@ -230,6 +230,17 @@ func TestTour(t *testing.T) {
 			t.Errorf("deleted memory still served: %d", code)
 		}
 	})
+	t.Run("MCP", func(t *testing.T) { // the tools themselves: TestMCP
+		resp, body := postMCP(t, srv.URL, "", rawToolsList)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"name":"recall"`) {
+			t.Errorf("tools/list: %d %s", resp.StatusCode, body)
+		}
+		for _, method := range []string{"GET", "DELETE"} {
+			if code := c.status(method, "/mcp", nil); code != http.StatusMethodNotAllowed {
+				t.Errorf("%s /mcp: %d, want 405 (stateless)", method, code)
+			}
+		}
+	})
 	t.Run("ErrUnknownEndpoint", func(t *testing.T) {
 		var p problemDoc
 		resp := c.do("GET", "/v1/nowhere", nil, &p)
