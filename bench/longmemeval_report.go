@@ -1,0 +1,339 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/realm-memory/realm"
+)
+
+// LongMemEvalReport holds every number of a LongMemEval run.
+type LongMemEvalReport struct {
+	Mode       string `json:"mode"` // retrieval-only | full
+	K          int    `json:"k"`
+	Prime      int    `json:"prime"`
+	Items      int    `json:"items"`
+	Abstention int    `json:"abstention_items"` // not scored for retrieval: they have no evidence
+	// Retrieval per question type and overall, abstention items left out.
+	Retrieval        map[string]LMERetrievalScores `json:"retrieval_by_type"`
+	RetrievalOverall LMERetrievalScores            `json:"retrieval_overall"`
+	Accuracy         *LMEAccuracy                  `json:"accuracy,omitempty"` // full mode
+	Cost             map[string]LMEStageCost       `json:"cost"`               // per stage, over every item
+	LLMCost          Cost                          `json:"llm_cost"`           // per LLM stage, per observation and per question
+	Ingest           LMEIngestReport               `json:"ingest"`
+	Resumed          int                           `json:"resumed_items"` // read back from the checkpoint
+	Results          []LMEItemResult               `json:"results"`
+	Config           map[string]string             `json:"config,omitempty"`
+	Elapsed          float64                       `json:"elapsed_seconds"`
+}
+
+// LMERetrievalScores are mean retrieval scores over the questions with evidence.
+type LMERetrievalScores struct {
+	Questions     int     `json:"questions"` // with answer sessions
+	SessionRecall float64 `json:"session_recall"`
+	SessionNDCG   float64 `json:"session_ndcg"`
+	TurnQuestions int     `json:"turn_questions"` // with has_answer turns
+	TurnRecall    float64 `json:"turn_recall"`
+	TurnNDCG      float64 `json:"turn_ndcg"`
+}
+
+// LMEAccuracy is the judged accuracy: per question type without the abstention items,
+// the abstention items apart, and overall over every item, as LongMemEval reports it.
+type LMEAccuracy struct {
+	ByType       map[string]LMECount `json:"by_type"`
+	Abstention   LMECount            `json:"abstention"`
+	Overall      LMECount            `json:"overall"`
+	TaskAveraged float64             `json:"task_averaged"` // mean of the per-type accuracies
+	AnswerErrors int                 `json:"answer_errors"` // no valid answer from the LLM: scored wrong
+}
+
+// LMECount is Correct of Total.
+type LMECount struct {
+	Correct  int     `json:"correct"`
+	Total    int     `json:"total"`
+	Accuracy float64 `json:"accuracy"`
+}
+
+func (a *LMECount) add(correct bool) {
+	a.Total++
+	if correct {
+		a.Correct++
+	}
+	a.Accuracy = float64(a.Correct) / float64(a.Total)
+}
+
+// LMEIngestReport says what went in.
+type LMEIngestReport struct {
+	Observations int `json:"observations"`
+	Truncated    int `json:"truncated_turns"`
+	Empty        int `json:"empty_turns"`
+}
+
+// SummarizeLongMemEval computes the report from the per-item results.
+func SummarizeLongMemEval(results []LMEItemResult, mode string, k, prime int) LongMemEvalReport {
+	rep := LongMemEvalReport{Mode: mode, K: k, Prime: prime, Items: len(results),
+		Retrieval: map[string]LMERetrievalScores{}, Cost: map[string]LMEStageCost{}, Results: results}
+	type sums struct{ n, tn, sr, sn, tr, tnd float64 }
+	byType := map[string]*sums{}
+	all := &sums{}
+	usage := realm.Usage{}
+	var acc *LMEAccuracy
+	if mode == LMEModeFull {
+		acc = &LMEAccuracy{ByType: map[string]LMECount{}}
+	}
+	for _, r := range results {
+		rep.Ingest.Observations += r.Observations
+		rep.Ingest.Truncated += r.Truncated
+		rep.Ingest.Empty += r.Empty
+		usage.Add(r.Usage)
+		for stage, c := range r.Cost {
+			t := rep.Cost[stage]
+			t.StageUsage = lmeAddStage(t.StageUsage, c.StageUsage)
+			t.Seconds += c.Seconds
+			rep.Cost[stage] = t
+		}
+		if r.Abstention {
+			rep.Abstention++
+		}
+		if acc != nil && r.Correct != nil {
+			if r.AnswerError != "" {
+				acc.AnswerErrors++
+			}
+			acc.Overall.add(*r.Correct)
+			if r.Abstention {
+				acc.Abstention.add(*r.Correct)
+			} else {
+				a := acc.ByType[r.Type]
+				a.add(*r.Correct)
+				acc.ByType[r.Type] = a
+			}
+		}
+		if byType[r.Type] == nil {
+			byType[r.Type] = &sums{}
+		}
+		for _, s := range []*sums{byType[r.Type], all} {
+			if r.Retrieval.SessionScored {
+				s.n++
+				s.sr += r.Retrieval.SessionRecall
+				s.sn += r.Retrieval.SessionNDCG
+			}
+			if r.Retrieval.TurnScored {
+				s.tn++
+				s.tr += r.Retrieval.TurnRecall
+				s.tnd += r.Retrieval.TurnNDCG
+			}
+		}
+	}
+	mean := func(s *sums) LMERetrievalScores {
+		out := LMERetrievalScores{Questions: int(s.n), TurnQuestions: int(s.tn)}
+		if s.n > 0 {
+			out.SessionRecall, out.SessionNDCG = s.sr/s.n, s.sn/s.n
+		}
+		if s.tn > 0 {
+			out.TurnRecall, out.TurnNDCG = s.tr/s.tn, s.tnd/s.tn
+		}
+		return out
+	}
+	for typ, s := range byType {
+		if s.n > 0 || s.tn > 0 {
+			rep.Retrieval[typ] = mean(s)
+		}
+	}
+	rep.RetrievalOverall = mean(all)
+	rep.LLMCost = NewCost(usage, rep.Ingest.Observations, rep.Items)
+	if acc != nil {
+		var sum float64
+		for _, a := range acc.ByType {
+			sum += a.Accuracy
+		}
+		if len(acc.ByType) > 0 {
+			acc.TaskAveraged = sum / float64(len(acc.ByType))
+		}
+		rep.Accuracy = acc
+	}
+	return rep
+}
+
+// Markdown renders the report as tables: retrieval (and accuracy) per question type,
+// then the cost per stage.
+func (r LongMemEvalReport) Markdown() string {
+	var b strings.Builder
+	full := r.Accuracy != nil
+	fmt.Fprintf(&b, "LongMemEval, %s, k = %d: %d questions, %d of them abstention questions (no evidence: left out of retrieval",
+		r.Mode, r.K, r.Items, r.Abstention)
+	if full {
+		b.WriteString(", judged apart")
+	}
+	b.WriteString(")")
+	if r.Prime > 0 {
+		fmt.Fprintf(&b, "; each item primed with %d templated questions, reconsolidated after each", r.Prime)
+	}
+	if r.Resumed > 0 {
+		fmt.Fprintf(&b, "; %d items read back from the checkpoint", r.Resumed)
+	}
+	b.WriteString(".\n\n")
+	header := fmt.Sprintf("| question type | questions | session recall@%d | session NDCG@%d | turn recall@%d | turn NDCG@%d |", r.K, r.K, r.K, r.K)
+	rule := "|---|---|---|---|---|---|"
+	if full {
+		header += " accuracy |"
+		rule += "---|"
+	}
+	fmt.Fprintf(&b, "%s\n%s\n", header, rule)
+	row := func(label string, s LMERetrievalScores, acc *LMECount, bold bool) {
+		cell := func(v string) string {
+			if bold {
+				return "**" + v + "**"
+			}
+			return v
+		}
+		scores := func(n int, a, c float64) string {
+			if n == 0 {
+				return "– | –"
+			}
+			return cell(fmt.Sprintf("%.3f", a)) + " | " + cell(fmt.Sprintf("%.3f", c))
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |", label, s.Questions, scores(s.Questions, s.SessionRecall, s.SessionNDCG), scores(s.TurnQuestions, s.TurnRecall, s.TurnNDCG))
+		if full {
+			if acc == nil || acc.Total == 0 {
+				b.WriteString(" – |")
+			} else {
+				fmt.Fprintf(&b, " %s (%d/%d) |", cell(fmt.Sprintf("%.3f", acc.Accuracy)), acc.Correct, acc.Total)
+			}
+		}
+		b.WriteString("\n")
+	}
+	for _, typ := range LongMemEvalTypes {
+		s, ok := r.Retrieval[typ]
+		var acc *LMECount
+		if full {
+			if a, found := r.Accuracy.ByType[typ]; found {
+				acc, ok = &a, true
+			}
+		}
+		if ok {
+			row(typ, s, acc, false)
+		}
+	}
+	if full {
+		row("abstention", LMERetrievalScores{}, &r.Accuracy.Abstention, false)
+		row("**overall**", r.RetrievalOverall, &r.Accuracy.Overall, true)
+	} else {
+		row("**overall**", r.RetrievalOverall, nil, true)
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "Recall@%d is the share of the evidence among the first %d sessions (answer_session_ids) or turns (has_answer) that the recalled nodes derive from, best first; "+
+		"a node derived from more than %d of them is context and counts for none. %d questions have evidence turns.", r.K, r.K, MaxEvidenceSources, r.RetrievalOverall.TurnQuestions)
+	if full {
+		a := r.Accuracy
+		fmt.Fprintf(&b, " Accuracy by an LLM judge with LongMemEval's per-type rules; overall counts every question, abstention included; task-averaged accuracy %.3f.", a.TaskAveraged)
+		if a.AnswerErrors > 0 {
+			fmt.Fprintf(&b, " %d questions got no valid answer from the LLM and count as wrong.", a.AnswerErrors)
+		}
+	}
+	b.WriteString("\n\n| stage | LLM calls | prompt tokens | completion tokens | failures | fallbacks | seconds |\n|---|---|---|---|---|---|---|\n")
+	for _, stage := range LMEStages {
+		c, ok := r.Cost[stage]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %.1f |\n", stage, c.Calls, c.PromptTokens, c.CompletionTokens, c.Failures, c.Fallbacks, c.Seconds)
+	}
+	if r.LLMCost.Total.Calls > 0 {
+		fmt.Fprintf(&b, "\nLLM usage per stage (the warm-up questions' recalls and answers are counted with the questions'):\n\n%s", r.LLMCost.Markdown())
+	} else {
+		b.WriteString("\nNo LLM calls: the offline agent built the graph.\n")
+	}
+	fmt.Fprintf(&b, "\nIngestion: %d observations (turns), %d cut to %d bytes, %d empty left out.\n",
+		r.Ingest.Observations, r.Ingest.Truncated, LongMemEvalMaxContent, r.Ingest.Empty)
+	return b.String()
+}
+
+// lmeCheckpointHeader is the first line of a checkpoint: a rerun must use the same
+// settings, or its report would mix two runs.
+type lmeCheckpointHeader struct {
+	Version int    `json:"longmemeval_checkpoint"`
+	Mode    string `json:"mode"`
+	K       int    `json:"k"`
+	Prime   int    `json:"prime"`
+}
+
+// lmeCheckpoint appends one JSON line per item done.
+type lmeCheckpoint struct{ f *os.File }
+
+// openLMECheckpoint reads the items done from path (none when it does not exist), checks
+// its header, and opens it for appending. A last line cut by a crash is dropped: the
+// file is rewritten with the complete lines first.
+func openLMECheckpoint(path string, want lmeCheckpointHeader) (*lmeCheckpoint, map[string]LMEItemResult, error) {
+	done := map[string]LMEItemResult{}
+	var lines [][]byte
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, nil, err
+	default:
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(make([]byte, 1<<20), 1<<28)
+		for n := 0; sc.Scan(); n++ {
+			line := slices.Clone(sc.Bytes())
+			if n == 0 {
+				var h lmeCheckpointHeader
+				if json.Unmarshal(line, &h) != nil || h.Version == 0 {
+					return nil, nil, realm.Errorf(realm.EInvalid, "%s is not a LongMemEval checkpoint", path)
+				}
+				if h != want {
+					return nil, nil, realm.Errorf(realm.EConflict, "checkpoint %s was written with mode %s, k %d, prime %d; this run has mode %s, k %d, prime %d: remove it or use another --checkpoint",
+						path, h.Mode, h.K, h.Prime, want.Mode, want.K, want.Prime)
+				}
+				continue
+			}
+			var r LMEItemResult
+			if json.Unmarshal(line, &r) != nil || r.QuestionID == "" {
+				break // cut by a crash: everything after it is redone
+			}
+			done[r.QuestionID] = r
+			lines = append(lines, line)
+		}
+	}
+	head, _ := json.Marshal(want)
+	var buf bytes.Buffer
+	buf.Write(head)
+	buf.WriteByte('\n')
+	for _, l := range lines {
+		buf.Write(l)
+		buf.WriteByte('\n')
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+		return nil, nil, err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(filepath.Clean(path), os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &lmeCheckpoint{f: f}, done, nil
+}
+
+func (c *lmeCheckpoint) write(r LMEItemResult) error {
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if _, err := c.f.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	return c.f.Sync()
+}
+
+func (c *lmeCheckpoint) close() { _ = c.f.Close() }

@@ -1,0 +1,336 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/reconsolidation"
+)
+
+// LMEIngester is the write path with what it cost (construction.Pipeline, summing the
+// usage of its results).
+type LMEIngester interface {
+	IngestUsage(ctx context.Context, space string, obs []realm.Observation) (realm.Usage, error)
+}
+
+// LMESpaceDeleter erases a space (cypher.Store).
+type LMESpaceDeleter interface {
+	DeleteSpace(ctx context.Context, space string) (int64, error)
+}
+
+// LMEAnswerer writes an answer from the evidence of one recall (*agent.LLM), as /answer does.
+type LMEAnswerer interface {
+	Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error)
+}
+
+// Bench stages of the LongMemEval cost accounting.
+const (
+	LMEStageIngest = "ingest" // construction: extraction and integration
+	LMEStagePrime  = "prime"  // the warm-up questions: recall, answer (full), reconsolidation
+	LMEStageRecall = "recall" // the question's recall
+	LMEStageAnswer = "answer"
+	LMEStageJudge  = StageJudge
+)
+
+// LMEStages lists the stages in pipeline order, for reports.
+var LMEStages = []string{LMEStageIngest, LMEStagePrime, LMEStageRecall, LMEStageAnswer, LMEStageJudge}
+
+// Modes of a LongMemEval run.
+const (
+	LMEModeRetrieval = "retrieval-only"
+	LMEModeFull      = "full"
+)
+
+// LongMemEvalDeps are the pipelines a LongMemEval run drives. Answer and Judge are nil
+// for a retrieval-only run; Reconsolidate is needed when priming.
+type LongMemEvalDeps struct {
+	Ingest        LMEIngester
+	Recall        Recaller
+	Reconsolidate Reconsolidator
+	Spaces        LMESpaceDeleter
+	Answer        LMEAnswerer
+	Judge         LMEJudge
+}
+
+// LongMemEvalConfig configures a run.
+type LongMemEvalConfig struct {
+	K           int    // recall@K, NDCG@K, and the nodes recalled for the answer
+	SpacePrefix string // item i goes to space LMESpace(SpacePrefix, its question id)
+	Limit       int    // the first Limit items (0: all)
+	// Prime asks this many questions templated from the haystack before the real one,
+	// reconsolidating after each, to warm the graph (0: off). See PrimeQuestions.
+	Prime      int
+	KeepSpaces bool   // leave each item's space in Neo4j (default: deleted once scored)
+	Checkpoint string // JSON lines file: one line per item done; a rerun skips them
+}
+
+// LMEStageCost is what one stage cost: its LLM usage and its wall time.
+type LMEStageCost struct {
+	realm.StageUsage
+	Seconds float64 `json:"seconds"`
+}
+
+// LMEItemResult is everything measured on one item; the report is computed from these
+// alone, so that a resumed run reports the same as an uninterrupted one.
+type LMEItemResult struct {
+	QuestionID   string                  `json:"question_id"`
+	Type         string                  `json:"question_type"`
+	Abstention   bool                    `json:"abstention"`
+	Observations int                     `json:"observations"`
+	Truncated    int                     `json:"truncated_turns"`
+	Empty        int                     `json:"empty_turns"`
+	Primed       int                     `json:"primed"`
+	Retrieval    LMERetrieval            `json:"retrieval"`
+	Response     string                  `json:"response,omitempty"`
+	AnswerError  string                  `json:"answer_error,omitempty"` // the LLM gave no valid answer: scored wrong
+	Correct      *bool                   `json:"correct,omitempty"`      // full mode
+	RecallMS     float64                 `json:"recall_ms"`
+	Cost         map[string]LMEStageCost `json:"cost"`  // per bench stage (LMEStages)
+	Usage        realm.Usage             `json:"usage"` // per LLM stage, every bench stage together
+}
+
+func (r *LMEItemResult) addCost(stage string, u realm.Usage, seconds float64) {
+	if r.Usage == nil {
+		r.Usage = realm.Usage{}
+	}
+	r.Usage.Add(u)
+	c := r.Cost[stage]
+	c.StageUsage = lmeAddStage(c.StageUsage, lmeSumUsage(u))
+	c.Seconds += seconds
+	r.Cost[stage] = c
+}
+
+// lmeSumUsage folds the stages of a realm.Usage into one.
+func lmeSumUsage(u realm.Usage) realm.StageUsage {
+	var s realm.StageUsage
+	for _, v := range u {
+		s = lmeAddStage(s, v)
+	}
+	return s
+}
+
+func lmeAddStage(a, b realm.StageUsage) realm.StageUsage {
+	a.Calls += b.Calls
+	a.PromptTokens += b.PromptTokens
+	a.CompletionTokens += b.CompletionTokens
+	a.LatencyMS += b.LatencyMS
+	a.Failures += b.Failures
+	a.Fallbacks += b.Fallbacks
+	return a
+}
+
+// RunLongMemEval runs every item in a fresh space of its own: it ingests the haystack in
+// date order, optionally primes the graph, recalls the question at its question_date and
+// scores the recall against the evidence; with an answerer it answers from the recalled
+// nodes (agent.Answer, as /answer does) and has the judge grade the answer. Items already
+// in the checkpoint are not run again.
+func RunLongMemEval(ctx context.Context, items []LMEItem, deps LongMemEvalDeps, cfg LongMemEvalConfig, progress io.Writer) (LongMemEvalReport, error) {
+	start := time.Now()
+	if cfg.K <= 0 {
+		cfg.K = realm.DefaultRecallK
+	}
+	mode := LMEModeRetrieval
+	if deps.Answer != nil {
+		mode = LMEModeFull
+		if deps.Judge == nil {
+			return LongMemEvalReport{}, fmt.Errorf("bench.RunLongMemEval: answering needs a judge")
+		}
+	}
+	if cfg.Prime > 0 && deps.Reconsolidate == nil {
+		return LongMemEvalReport{}, fmt.Errorf("bench.RunLongMemEval: priming needs a reconsolidator")
+	}
+	if cfg.Limit > 0 && len(items) > cfg.Limit {
+		items = items[:cfg.Limit]
+	}
+	var done map[string]LMEItemResult
+	var cp *lmeCheckpoint
+	if cfg.Checkpoint != "" {
+		var err error
+		cp, done, err = openLMECheckpoint(cfg.Checkpoint, lmeCheckpointHeader{Version: 1, Mode: mode, K: cfg.K, Prime: cfg.Prime})
+		if err != nil {
+			return LongMemEvalReport{}, err
+		}
+		defer cp.close()
+	}
+	results := make([]LMEItemResult, 0, len(items))
+	resumed := 0
+	for i, it := range items {
+		if r, ok := done[it.QuestionID]; ok {
+			results = append(results, r)
+			resumed++
+			continue
+		}
+		r, err := runLMEItem(ctx, deps, cfg, it)
+		if err != nil {
+			return LongMemEvalReport{}, fmt.Errorf("item %d (%s): %w", i, it.QuestionID, err)
+		}
+		if cp != nil {
+			if err := cp.write(r); err != nil {
+				return LongMemEvalReport{}, err
+			}
+		}
+		results = append(results, r)
+		if progress != nil {
+			fmt.Fprintf(progress, "\r%s", ProgressLine("longmemeval", i+1, len(items), time.Since(start)))
+		}
+	}
+	if progress != nil && len(items) > resumed {
+		fmt.Fprintln(progress)
+	}
+	rep := SummarizeLongMemEval(results, mode, cfg.K, cfg.Prime)
+	rep.Resumed = resumed
+	rep.Elapsed = time.Since(start).Seconds()
+	return rep, nil
+}
+
+// runLMEItem runs one item in its fresh space.
+func runLMEItem(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig, it LMEItem) (LMEItemResult, error) {
+	space := LMESpace(cfg.SpacePrefix, it.QuestionID)
+	// Fresh: a space left by an interrupted run would hold its edits.
+	if _, err := deps.Spaces.DeleteSpace(ctx, space); err != nil {
+		return LMEItemResult{}, err
+	}
+	if !cfg.KeepSpaces {
+		defer func() { _, _ = deps.Spaces.DeleteSpace(context.WithoutCancel(ctx), space) }()
+	}
+	obs := it.Observations()
+	r := LMEItemResult{QuestionID: it.QuestionID, Type: it.Type, Abstention: it.Abstention(),
+		Observations: len(obs.Observations), Truncated: obs.Truncated, Empty: obs.Empty, Cost: map[string]LMEStageCost{}}
+
+	const batch = 25
+	t := time.Now()
+	for i := 0; i < len(obs.Observations); i += batch {
+		u, err := deps.Ingest.IngestUsage(ctx, space, obs.Observations[i:min(i+batch, len(obs.Observations))])
+		if err != nil {
+			return r, fmt.Errorf("ingest: %w", err)
+		}
+		r.addCost(LMEStageIngest, u, 0)
+	}
+	r.addCost(LMEStageIngest, nil, time.Since(t).Seconds())
+
+	at := it.QuestionDate
+	t = time.Now()
+	for _, q := range PrimeQuestions(it, cfg.Prime) {
+		if err := primeOne(ctx, deps, cfg, space, q, at, &r); err != nil {
+			return r, fmt.Errorf("prime %q: %w", q, err)
+		}
+		r.Primed++
+	}
+	if r.Primed > 0 {
+		r.addCost(LMEStagePrime, nil, time.Since(t).Seconds())
+	}
+
+	t = time.Now()
+	rec, err := deps.Recall.Recall(ctx, space, realm.RecallRequest{Query: it.Question, Time: &at, K: cfg.K})
+	if err != nil {
+		return r, fmt.Errorf("recall: %w", err)
+	}
+	r.RecallMS = float64(time.Since(t).Microseconds()) / 1000
+	r.addCost(LMEStageRecall, rec.Usage, r.RecallMS/1000)
+	sources := make([][]string, len(rec.Nodes))
+	for i, n := range rec.Nodes {
+		sources[i] = n.Node.Sources
+	}
+	r.Retrieval = ScoreLMERetrieval(it, sources, obs.Sessions, cfg.K)
+	if deps.Answer == nil {
+		return r, nil
+	}
+
+	t = time.Now()
+	ans, u, err := deps.Answer.Answer(ctx, agent.AnswerInput{Question: it.Question, Time: at, Nodes: rec.Nodes, Edges: rec.Edges})
+	r.addCost(LMEStageAnswer, u, time.Since(t).Seconds())
+	wrong := false
+	switch {
+	case realm.ErrorCode(err) == realm.EUnavailable && ctx.Err() == nil:
+		// No valid answer after the agent's retries and repair: the question is lost, the
+		// run goes on (a rerun with the checkpoint removed retries it).
+		r.AnswerError = realm.ErrorMessage(err)
+		r.Correct = &wrong
+		return r, nil
+	case err != nil:
+		return r, fmt.Errorf("answer: %w", err)
+	}
+	r.Response = ans.Text
+	t = time.Now()
+	verdict, u, err := deps.Judge.JudgeLongMemEval(ctx, LMEJudgeInput{Type: it.Type, Abstention: it.Abstention(),
+		Question: it.Question, Answer: it.Answer, Response: ans.Text})
+	r.addCost(LMEStageJudge, u, time.Since(t).Seconds())
+	if err != nil {
+		return r, fmt.Errorf("judge: %w", err)
+	}
+	r.Correct = &verdict
+	return r, nil
+}
+
+// primeOne asks one warm-up question and reconsolidates its trace: in a full run with the
+// LLM's answer and citations as the system's own signal, as /answer does; in a
+// retrieval-only run on the recall alone. Edits are never confirmed feedback (η/2).
+func primeOne(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig, space, q string, at time.Time, r *LMEItemResult) error {
+	rec, err := deps.Recall.Recall(ctx, space, realm.RecallRequest{Query: q, Time: &at, K: cfg.K})
+	if err != nil {
+		return err
+	}
+	r.addCost(LMEStagePrime, rec.Usage, 0)
+	in := reconsolidation.AuditInput{Query: q, Nodes: rec.Nodes, Edges: rec.Edges}
+	if deps.Answer != nil {
+		ans, u, err := deps.Answer.Answer(ctx, agent.AnswerInput{Question: q, Time: at, Nodes: rec.Nodes, Edges: rec.Edges})
+		r.addCost(LMEStagePrime, u, 0)
+		switch {
+		case err == nil:
+			in.Answer, in.Cited = ans.Text, ans.Cited
+		case realm.ErrorCode(err) != realm.EUnavailable || ctx.Err() != nil:
+			return err
+		}
+	}
+	_, err = deps.Reconsolidate.ReconsolidateInput(ctx, space, rec.TraceID, in, realm.EditSourceAuto)
+	return err
+}
+
+// PrimeQuestions are n warm-up questions templated from the haystack, without an LLM:
+// user turns spread evenly over the sessions in date order, each asked about by its
+// first words ("What do you remember about: ...?", "When did I say: ...?"). They never
+// look at the question, its answer or the has_answer marks.
+func PrimeQuestions(it LMEItem, n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	obs := it.Observations().Observations
+	var topics []string
+	for _, o := range obs {
+		if o.Speaker != "user" {
+			continue
+		}
+		if t := primeTopic(o.Content); t != "" {
+			topics = append(topics, t)
+		}
+	}
+	if len(topics) == 0 {
+		return nil
+	}
+	n = min(n, len(topics))
+	out := make([]string, n)
+	for j := range n {
+		topic := topics[j*len(topics)/n]
+		if j%2 == 0 {
+			out[j] = "What do you remember about: " + topic + "?"
+		} else {
+			out[j] = "When did I say: " + topic + "?"
+		}
+	}
+	return out
+}
+
+// primeTopic is the first eight words of a turn's first line, without end punctuation.
+func primeTopic(content string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(content), "\n")
+	words := strings.Fields(line)
+	if len(words) > 8 {
+		words = words[:8]
+	}
+	return strings.TrimRight(strings.Join(words, " "), ".,;:!?")
+}
