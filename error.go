@@ -17,6 +17,8 @@ const (
 	EUnauthorized = "unauthorized"  // no or bad credentials
 	EForbidden    = "forbidden"     // credentials without the needed scope
 	ERateLimited  = "rate_limited"  // too many requests for one API key; retry later
+	// EMethodNotAllowed: the path exists but does not serve the request's method.
+	EMethodNotAllowed = "method_not_allowed"
 )
 
 // Error is the one error type of the domain. Message is safe to show to clients;

@@ -56,12 +56,32 @@ func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
+	if err := keyOf(r.Context()).scopeErr(answerScope(req)); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	res, err := s.answer(r.Context(), chi.URLParam(r, "space"), req)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	encode(w, http.StatusOK, res)
+}
+
+// answerScope is the scope an answer request needs beyond the route's read: write when it
+// forces a reconsolidation (reconsolidate: true), which changes the graph at the client's
+// request. Automatic reconsolidation (reconsolidate absent, the server's setting) stays
+// under read: its edits come from the system's own signal, the recall the server ran and
+// the citations its own LLM gave, at half the learning rate and never as confirmed
+// feedback; the client adds nothing a recall does not (a recall writes a trace and access
+// statistics too), the operator can turn it off (REALM_AUTO_RECONSOLIDATE=false), and
+// every edit is logged with source auto and can be reverted. Turning it off
+// (reconsolidate: false) needs nothing more.
+func answerScope(req answerRequest) Scope {
+	if req.Reconsolidate != nil && *req.Reconsolidate {
+		return ScopeWrite
+	}
+	return ScopeRead
 }
 
 var errNoAnswerer = realm.Errorf(realm.ENotSupported,

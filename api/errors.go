@@ -11,16 +11,17 @@ import (
 
 // statusOf is the one table from error code to HTTP status.
 var statusOf = map[string]int{
-	realm.EInvalid:      http.StatusBadRequest,
-	realm.EUnauthorized: http.StatusUnauthorized,
-	realm.EForbidden:    http.StatusForbidden,
-	realm.ENotFound:     http.StatusNotFound,
-	realm.EConflict:     http.StatusConflict,
-	realm.ETooLarge:     http.StatusRequestEntityTooLarge,
-	realm.ERateLimited:  http.StatusTooManyRequests,
-	realm.ENotSupported: http.StatusNotImplemented,
-	realm.EUnavailable:  http.StatusServiceUnavailable,
-	realm.EInternal:     http.StatusInternalServerError,
+	realm.EInvalid:          http.StatusBadRequest,
+	realm.EUnauthorized:     http.StatusUnauthorized,
+	realm.EForbidden:        http.StatusForbidden,
+	realm.ENotFound:         http.StatusNotFound,
+	realm.EMethodNotAllowed: http.StatusMethodNotAllowed,
+	realm.EConflict:         http.StatusConflict,
+	realm.ETooLarge:         http.StatusRequestEntityTooLarge,
+	realm.ERateLimited:      http.StatusTooManyRequests,
+	realm.ENotSupported:     http.StatusNotImplemented,
+	realm.EUnavailable:      http.StatusServiceUnavailable,
+	realm.EInternal:         http.StatusInternalServerError,
 }
 
 // problem is an RFC 9457 problem document with our stable code and field errors.

@@ -50,7 +50,5 @@ func (s *server) routes(r chi.Router) {
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, realm.Errorf(realm.ENotFound, "no endpoint %s %s", r.Method, r.URL.Path))
 	})
-	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, &realm.Error{Code: realm.EInvalid, Message: "method " + r.Method + " is not allowed on " + r.URL.Path})
-	})
+	r.MethodNotAllowed(methodNotAllowed(r)) // 405 with Allow (methods.go)
 }

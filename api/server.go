@@ -60,6 +60,11 @@ type Deps struct {
 	// Metrics is the registry /metrics serves. The API registers its collectors on it;
 	// cmd may hand it to the pipelines for theirs. nil: a registry of the API's own.
 	Metrics *prometheus.Registry
+	// PipelineMetrics are the pipelines' collectors on Metrics, whose Observe methods cmd
+	// hands to the pipelines' hooks (see Metrics). nil: NewServer creates them and hooks
+	// them to Recall and Reconsolidate itself (the LLM agent's and the jobs' hooks are
+	// set when those are built, so they stay unobserved).
+	PipelineMetrics *Metrics
 }
 
 // server holds the dependencies of the handlers; routes.go maps paths to its methods.
@@ -79,6 +84,15 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 	}
 	if deps.Metrics == nil {
 		deps.Metrics = prometheus.NewRegistry()
+	}
+	if deps.PipelineMetrics == nil {
+		deps.PipelineMetrics = NewMetrics(deps.Metrics, deps.Store)
+		if deps.Recall != nil {
+			deps.Recall = deps.Recall.ObserveTimings(deps.PipelineMetrics.ObserveRecall)
+		}
+		if deps.Reconsolidate != nil {
+			deps.Reconsolidate = deps.Reconsolidate.ObserveEdits(deps.PipelineMetrics.ObserveEdits)
+		}
 	}
 	s := &server{cfg: cfg, buckets: newBuckets(cfg), Deps: deps}
 	metrics := newHTTPMetrics(deps.Metrics)

@@ -33,7 +33,7 @@ type Options struct {
 	ResumeBatch        int           // observations claimed at a time by ResumePending
 	// OnJob, when set, learns of the asynchronous jobs of this pipeline: JobStarted when
 	// one's background work begins, then how it ended (JobDone, JobFailed,
-	// JobInterrupted). It is how cmd keeps metrics of jobs; it must be cheap.
+	// JobInterrupted), or JobDeferred alone for one accepted while closing. It is how cmd keeps metrics of jobs; it must be cheap.
 	OnJob func(event string)
 }
 
@@ -42,9 +42,12 @@ const (
 	JobStarted = "started"
 	JobDone    = "done"   // every observation of the job handled, none failed
 	JobFailed  = "failed" // some observations not integrated
-	// JobInterrupted: Close stopped the job, or it was accepted while closing and never
-	// started; its pending observations are integrated by ResumePending at the next start.
+	// JobInterrupted: Close stopped the job; its pending observations are integrated by
+	// ResumePending at the next start.
 	JobInterrupted = "interrupted"
+	// JobDeferred: the job was accepted while closing and never started (no JobStarted
+	// before it); ResumePending integrates its observations at the next start.
+	JobDeferred = "deferred"
 )
 
 // DefaultOptions are the defaults; Owner defaults to this process's "host/pid/nonce".

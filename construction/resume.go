@@ -94,7 +94,7 @@ func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Ob
 	select {
 	case <-p.stop:
 		// Shutting down: the observations are stored and pending; the next start resumes them.
-		p.jobEvent(JobInterrupted)
+		p.jobEvent(JobDeferred)
 		return id, nil
 	default:
 	}
