@@ -337,3 +337,45 @@ func (c *lmeCheckpoint) write(r LMEItemResult) error {
 }
 
 func (c *lmeCheckpoint) close() { _ = c.f.Close() }
+
+// Charts are the report's bar charts by name: retrieval per question type (session and
+// turn recall@k and NDCG@k) and, in full mode, accuracy per type, abstention and overall.
+func (r LongMemEvalReport) Charts() map[string]BarChart {
+	var types []string
+	for _, typ := range LongMemEvalTypes {
+		if _, ok := r.Retrieval[typ]; ok {
+			types = append(types, typ)
+		}
+	}
+	groups := append(slices.Clone(types), "overall")
+	score := func(get func(LMERetrievalScores) float64) []float64 {
+		var v []float64
+		for _, typ := range types {
+			v = append(v, get(r.Retrieval[typ]))
+		}
+		return append(v, get(r.RetrievalOverall))
+	}
+	charts := map[string]BarChart{"retrieval": {
+		Title: fmt.Sprintf("LongMemEval retrieval at k = %d (%s)", r.K, r.Mode), YLabel: "mean over questions", Groups: groups, YMax: 1,
+		Series: []BarSeries{
+			{Name: fmt.Sprintf("session recall@%d", r.K), Values: score(func(s LMERetrievalScores) float64 { return s.SessionRecall })},
+			{Name: fmt.Sprintf("session NDCG@%d", r.K), Values: score(func(s LMERetrievalScores) float64 { return s.SessionNDCG })},
+			{Name: fmt.Sprintf("turn recall@%d", r.K), Values: score(func(s LMERetrievalScores) float64 { return s.TurnRecall })},
+			{Name: fmt.Sprintf("turn NDCG@%d", r.K), Values: score(func(s LMERetrievalScores) float64 { return s.TurnNDCG })},
+		},
+	}}
+	if a := r.Accuracy; a != nil {
+		var names []string
+		var values []float64
+		for _, typ := range LongMemEvalTypes {
+			if c, ok := a.ByType[typ]; ok {
+				names, values = append(names, typ), append(values, c.Accuracy)
+			}
+		}
+		names = append(names, "abstention", "overall")
+		values = append(values, a.Abstention.Accuracy, a.Overall.Accuracy)
+		charts["accuracy"] = BarChart{Title: "LongMemEval accuracy (LLM judge)", YLabel: "accuracy", Groups: names, YMax: 1,
+			Series: []BarSeries{{Name: "accuracy", Values: values}}}
+	}
+	return charts
+}

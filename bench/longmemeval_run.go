@@ -226,9 +226,12 @@ func runLMEItem(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig
 	}
 
 	t = time.Now()
-	rec, err := deps.Recall.Recall(ctx, space, realm.RecallRequest{Query: it.Question, Time: &at, K: cfg.K})
-	if err != nil {
-		return r, fmt.Errorf("recall: %w", err)
+	var rec realm.RecallResult
+	if len(obs.Observations) > 0 { // else there is no space to recall from: nothing is found
+		var err error
+		if rec, err = deps.Recall.Recall(ctx, space, realm.RecallRequest{Query: it.Question, Time: &at, K: cfg.K}); err != nil {
+			return r, fmt.Errorf("recall: %w", err)
+		}
 	}
 	r.RecallMS = float64(time.Since(t).Microseconds()) / 1000
 	r.addCost(LMEStageRecall, rec.Usage, r.RecallMS/1000)

@@ -397,6 +397,11 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 	if n, err := store.DeleteSpace(ctx, bench.LMESpace(prefix, "lme-ssu-3")); err != nil || n != 0 {
 		t.Errorf("the space of an item is left behind: %d deleted, %v", n, err)
 	}
+	charts := rep.Charts()
+	if c, ok := charts["retrieval"]; !ok || len(c.Groups) != 7 || c.Groups[6] != "overall" || len(c.Series) != 4 ||
+		c.Series[0].Values[6] != rep.RetrievalOverall.SessionRecall || charts["accuracy"].Series != nil {
+		t.Errorf("charts %+v", charts)
+	}
 	md := rep.Markdown()
 	for _, want := range []string{"| question type | questions | session recall@10 |", "| multi-session | 1 |", "**overall**", "| ingest |"} {
 		if !strings.Contains(md, want) {

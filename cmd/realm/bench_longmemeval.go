@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/realm-memory/realm"
@@ -90,15 +92,32 @@ func runBenchLongMemEval(ctx context.Context, args []string, getenv func(string)
 	md := rep.Markdown()
 	fmt.Fprintln(stdout, md)
 	if *out != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.WriteFile(*out, b, 0o644); err != nil {
-			return err
-		}
-		if err := os.WriteFile(strings.TrimSuffix(*out, ".json")+".md", []byte(md), 0o644); err != nil {
-			return err
-		}
+		return writeLMEReport(*out, rep, md)
 	}
 	return nil
+}
+
+// writeLMEReport writes the report to out (x.json), its Markdown beside it (x.md) with
+// links to its charts, each written as x-name.svg.
+func writeLMEReport(out string, rep bench.LongMemEvalReport, md string) error {
+	b, _ := json.MarshalIndent(rep, "", "  ")
+	if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	base := strings.TrimSuffix(out, filepath.Ext(out))
+	charts := rep.Charts()
+	names := slices.Sorted(maps.Keys(charts))
+	if len(names) > 0 {
+		md += "\n## Charts\n\n"
+	}
+	for _, name := range names {
+		path := base + "-" + name + ".svg"
+		if err := os.WriteFile(path, []byte(bench.BarChartSVG(charts[name])), 0o644); err != nil {
+			return err
+		}
+		md += fmt.Sprintf("![%s](%s)\n\n", charts[name].Title, filepath.Base(path))
+	}
+	return os.WriteFile(base+".md", []byte(md), 0o644)
 }
 
 // lmeIngester adapts the pipeline to bench.LMEIngester: what one batch cost.

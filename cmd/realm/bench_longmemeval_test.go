@@ -142,6 +142,12 @@ func TestBenchLongMemEvalFull(t *testing.T) {
 			t.Errorf("markdown lacks %q:\n%s", w, md)
 		}
 	}
+	for _, name := range []string{"retrieval", "accuracy"} {
+		svg, err := os.ReadFile(strings.TrimSuffix(out, ".json") + "-" + name + ".svg")
+		if err != nil || !strings.Contains(string(svg), "<svg") || !strings.Contains(string(md), "lme-"+name+".svg") {
+			t.Errorf("chart %s: %v", name, err)
+		}
+	}
 	if _, err := os.Stat(strings.TrimSuffix(out, ".json") + ".checkpoint.jsonl"); err != nil {
 		t.Errorf("no checkpoint beside the report: %v", err)
 	}
