@@ -2,6 +2,7 @@ package bench_test
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -436,4 +437,68 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 	if _, err := bench.RunLongMemEval(ctx, items, deps, cfg, nil); realm.ErrorCode(err) != realm.EConflict {
 		t.Errorf("a checkpoint of k 10 resumed with k 5: %v, want conflict", err)
 	}
+}
+
+// TestLongMemEvalCheckpoint resumes a run whose checkpoint holds every item, the last
+// line cut by a crash: nothing runs (the deps are empty), the report is computed from the
+// lines, and the cut line is dropped from the file.
+func TestLongMemEvalCheckpoint(t *testing.T) {
+	items, err := bench.LoadLongMemEval(lmeMini)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yes, no := true, false
+	lines := []string{`{"longmemeval_checkpoint":1,"mode":"full","k":10,"prime":0}`}
+	for i, it := range items {
+		r := bench.LMEItemResult{QuestionID: it.QuestionID, Type: it.Type, Abstention: it.Abstention(), Correct: &no,
+			Retrieval: bench.LMERetrieval{SessionScored: !it.Abstention(), SessionRecall: float64(i%2) / 2},
+			Cost:      map[string]bench.LMEStageCost{bench.LMEStageJudge: {StageUsage: realm.StageUsage{Calls: 1, PromptTokens: 10}}},
+			Usage:     realm.Usage{"judge": {Calls: 1, PromptTokens: 10}}}
+		if i < 4 {
+			r.Correct = &yes
+		}
+		b, _ := json.Marshal(r)
+		lines = append(lines, string(b))
+	}
+	path := filepath.Join(t.TempDir(), "cp.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"+`{"question_id": "lme-`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := bench.RunLongMemEval(context.Background(), items, bench.LongMemEvalDeps{Answer: noAnswer{}, Judge: bench.LLMJudge{}},
+		bench.LongMemEvalConfig{K: 10, Checkpoint: path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Items 0–3 correct: ssu-1, ssa-1, pref-1, multi-1; wrong: temp-1, ku-1, ssu-2_abs, ssu-3.
+	a := rep.Accuracy
+	if rep.Resumed != 8 || a.Overall.Correct != 4 || a.Abstention.Total != 1 || a.Abstention.Correct != 0 ||
+		a.ByType["single-session-user"] != (bench.LMECount{Correct: 1, Total: 2, Accuracy: 0.5}) || !near(a.TaskAveraged, 3.5/6) {
+		t.Errorf("resumed %d; accuracy %+v", rep.Resumed, a)
+	}
+	// Session recall 0, .5, 0, .5, 0, .5, (abstention), .5 over 7 scored items.
+	if !near(rep.RetrievalOverall.SessionRecall, 2.0/7) || rep.RetrievalOverall.Questions != 7 {
+		t.Errorf("overall %+v", rep.RetrievalOverall)
+	}
+	if j := rep.Cost[bench.LMEStageJudge]; j.Calls != 8 || rep.LLMCost.Total.PromptTokens != 80 {
+		t.Errorf("judge cost %+v, LLM cost %+v", j, rep.LLMCost.Total)
+	}
+	b, _ := os.ReadFile(path)
+	if got := strings.Count(string(b), "\n"); got != 9 || strings.Contains(string(b), `{"question_id": "lme-`) {
+		t.Errorf("checkpoint after resume: %d lines\n%s", got, b)
+	}
+
+	if _, err := bench.RunLongMemEval(context.Background(), items, bench.LongMemEvalDeps{}, bench.LongMemEvalConfig{K: 10, Checkpoint: path}, nil); realm.ErrorCode(err) != realm.EConflict {
+		t.Errorf("a full run's checkpoint resumed retrieval-only: %v, want conflict", err)
+	}
+	_ = os.WriteFile(path, []byte("not a checkpoint\n"), 0o644)
+	if _, err := bench.RunLongMemEval(context.Background(), items, bench.LongMemEvalDeps{}, bench.LongMemEvalConfig{K: 10, Checkpoint: path}, nil); realm.ErrorCode(err) != realm.EInvalid {
+		t.Errorf("a file that is no checkpoint: %v, want invalid", err)
+	}
+}
+
+// noAnswer is an answerer that is never called: every item comes from the checkpoint.
+type noAnswer struct{}
+
+func (noAnswer) Answer(context.Context, agent.AnswerInput) (agent.Answer, realm.Usage, error) {
+	return agent.Answer{}, nil, realm.Errorf(realm.EInternal, "noAnswer called")
 }
