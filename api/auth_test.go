@@ -80,6 +80,8 @@ var routeScopes = map[string]Scope{
 	"GET /v1/spaces/{space}/edits":                 ScopeRead,
 	"POST /v1/spaces/{space}/edits/{id}/revert":    ScopeWrite,
 	"DELETE /v1/spaces/{space}":                    ScopeAdmin,
+	"GET /v1/spaces/{space}/export":                ScopeRead,
+	"POST /v1/spaces/{space}/import":               ScopeWrite,
 	// Any key reaches /mcp; each tool checks its space and scope (TestMCPTenancy).
 	"POST /mcp": "", "GET /mcp": "", "DELETE /mcp": "",
 }

@@ -174,7 +174,11 @@ func (s *server) mcpHandler() http.Handler {
 		})
 
 	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: s.cfg.MaxBodyBytes})
+		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: s.cfg.MaxBodyBytes,
+			// Without keys (loopback only, every caller the local admin) the SDK refuses a
+			// loopback request naming another host: a web page's DNS rebinding. With keys,
+			// the bearer key is the defence, and a reverse proxy on the same host must pass.
+			DisableLocalhostProtection: len(s.cfg.Keys) > 0})
 }
 
 // request is the recall request of the arguments.

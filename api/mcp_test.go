@@ -278,6 +278,14 @@ func TestMCP(t *testing.T) {
 			}
 		}
 	})
+	t.Run("ErrDNSRebinding", func(t *testing.T) { // no keys: a loopback request must name a loopback host
+		if resp, body := postMCPHost(t, srv.URL, "", "localhost", rawToolsList); resp.StatusCode != http.StatusOK {
+			t.Errorf("Host localhost: %d %s", resp.StatusCode, body)
+		}
+		if resp, body := postMCPHost(t, srv.URL, "", "attacker.example", rawToolsList); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("Host attacker.example: %d %s, want 403", resp.StatusCode, body)
+		}
+	})
 	t.Run("StatelessHTTP", func(t *testing.T) {
 		for _, method := range []string{"GET", "DELETE"} {
 			if code := (client{t: t, base: srv.URL}).status(method, "/mcp", nil); code != http.StatusMethodNotAllowed {
@@ -390,6 +398,12 @@ func TestMCPTenancy(t *testing.T) {
 			}
 		}
 	})
+	t.Run("BehindProxy", func(t *testing.T) { // with keys, a reverse proxy's Host passes
+		resp, body := postMCPHost(t, srv.URL, "sk-a-0123456789abcdef", "realm.example.com", rawToolsList)
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"name":"forget"`) {
+			t.Errorf("%d %s", resp.StatusCode, body)
+		}
+	})
 	t.Run("ErrRateLimited", func(t *testing.T) {
 		limited := newTestServer(t, check, Config{Keys: keys, RateLimit: 0.001, RateBurst: 2})
 		for i := range 2 {
@@ -410,9 +424,18 @@ func TestMCPTenancy(t *testing.T) {
 // postMCP posts one raw JSON-RPC message to base/mcp as an MCP client would.
 func postMCP(t *testing.T, base, key string, body []byte) (*http.Response, []byte) {
 	t.Helper()
+	return postMCPHost(t, base, key, "", body)
+}
+
+// postMCPHost is postMCP with another Host header (none: base's).
+func postMCPHost(t *testing.T, base, key, host string, body []byte) (*http.Response, []byte) {
+	t.Helper()
 	req, err := http.NewRequest("POST", base+"/mcp", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if host != "" {
+		req.Host = host
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")

@@ -84,6 +84,7 @@ func recoverPanics(next http.Handler) http.Handler {
 func limitBody(n int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			r = withRawBody(r) // /import lifts the cap to its own (export.go)
 			r.Body = http.MaxBytesReader(w, r.Body, n)
 			next.ServeHTTP(w, r)
 		})

@@ -42,6 +42,9 @@ func (s *server) routes(r chi.Router) {
 			write.Post("/traces/{id}/feedback", s.handleFeedback)
 			read.Get("/edits", s.handleListEdits)
 			write.Post("/edits/{id}/revert", s.handleRevert)
+			read.Get("/export", s.handleExport)
+			// write, not admin: an import only fills an empty space (export.go).
+			write.With(s.importBody).Post("/import", s.handleImport)
 		})
 		// After the Route above, which would otherwise take this path for every method.
 		r.With(validSpace, spaceAccess, need(ScopeAdmin)).Delete("/v1/spaces/{space}", s.handleDeleteSpace)

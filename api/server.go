@@ -32,6 +32,9 @@ type Config struct {
 	// NoAutoReconsolidation: /answer reconsolidates only when the request asks
 	// (REALM_AUTO_RECONSOLIDATE=false). By default every answer reconsolidates its trace.
 	NoAutoReconsolidation bool
+	// MaxImportBytes caps the body of an import instead of MaxBodyBytes; default
+	// DefaultMaxImportBytes (REALM_MAX_IMPORT_BYTES).
+	MaxImportBytes int64
 }
 
 // EmbedderInfo describes the configured embedder for /v1/info.

@@ -1,0 +1,118 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+)
+
+// DefaultMaxImportBytes caps an import's body unless Config.MaxImportBytes says
+// otherwise: a whole space with its embeddings (about 6 KiB a memory with 384-d vectors,
+// plus its traces) is far larger than any JSON request.
+const DefaultMaxImportBytes = 1 << 30
+
+// handleExport streams a space as JSON Lines (cypher.ExportFormat). Headers and status
+// are sent with the first line, so an error before it is a problem document; one after
+// it cuts the stream short, and the missing "end" record makes the file refused by
+// import.
+func (s *server) handleExport(w http.ResponseWriter, r *http.Request) {
+	space := chi.URLParam(r, "space")
+	sw := &streamStart{w: w, start: func() {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.Header().Set("Content-Disposition", `attachment; filename="`+space+`.realm.jsonl"`)
+		w.WriteHeader(http.StatusOK)
+	}}
+	flush := func() {
+		if f, ok := w.(http.Flusher); ok && sw.started {
+			f.Flush()
+		}
+	}
+	_, err := s.Store.ExportSpace(r.Context(), space, sw, flush)
+	switch {
+	case err == nil:
+	case !sw.started:
+		writeError(w, r, err)
+	default:
+		zerolog.Ctx(r.Context()).Error().Err(err).Msg("export cut short")
+	}
+}
+
+// streamStart calls start before the first write.
+type streamStart struct {
+	w       io.Writer
+	start   func()
+	started bool
+}
+
+func (s *streamStart) Write(p []byte) (int, error) {
+	if !s.started {
+		s.started = true
+		s.start()
+	}
+	return s.w.Write(p)
+}
+
+// handleImport imports an export into the space, which must be empty. The body is
+// spooled to a temporary file, bounded by Config.MaxImportBytes, because the import
+// reads it twice: once to validate every line, refusing the whole import at the first
+// bad one before anything is written, then to write (cypher.ImportSpace).
+func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
+	space := chi.URLParam(r, "space")
+	f, err := os.CreateTemp("", "realm-import-*.jsonl")
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	if _, err := io.Copy(f, r.Body); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			err = realm.Errorf(realm.ETooLarge, "the import exceeds %d bytes (REALM_MAX_IMPORT_BYTES)", tooLarge.Limit)
+		}
+		writeError(w, r, err)
+		return
+	}
+	open := func() (io.ReadCloser, error) {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		return io.NopCloser(f), nil
+	}
+	res, err := s.Store.ImportSpace(r.Context(), space, open, cypher.ImportOptions{Embedder: s.cfg.Embedder.ID, Dims: s.cfg.Embedder.Dim})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusCreated, res)
+}
+
+// rawBodyKey holds the request body before limitBody capped it.
+type rawBodyKey struct{}
+
+// importBody replaces the JSON body limit with the import's (Config.MaxImportBytes).
+func (s *server) importBody(next http.Handler) http.Handler {
+	limit := s.cfg.MaxImportBytes
+	if limit <= 0 {
+		limit = DefaultMaxImportBytes
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if raw, ok := r.Context().Value(rawBodyKey{}).(io.ReadCloser); ok {
+			r.Body = http.MaxBytesReader(w, raw, limit)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withRawBody keeps the uncapped body for importBody.
+func withRawBody(r *http.Request) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), rawBodyKey{}, r.Body))
+}

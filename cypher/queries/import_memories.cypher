@@ -1,0 +1,7 @@
+// Creates imported memories: each gets :Memory and its type's label (checked against the
+// four node types by the caller) and its properties (space included).
+// Params: $rows (list of {label, props}). Returns: created.
+UNWIND $rows AS x
+CREATE (m:Memory:$(x.label))
+SET m = x.props
+RETURN count(m) AS created
