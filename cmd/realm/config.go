@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/api"
@@ -27,9 +28,12 @@ type config struct {
 	// AutoReconsolidate (REALM_AUTO_RECONSOLIDATE, default true): every /answer
 	// reconsolidates its trace unless the request says otherwise.
 	AutoReconsolidate bool
-	LogLevel          string
-	Keys              []api.Key // REALM_API_KEYS or REALM_API_KEYS_FILE; none: serve listens on loopback only
-	Limits            limits
+	// ShutdownTimeout (REALM_SHUTDOWN_TIMEOUT, default 30s) bounds how long serve drains
+	// in-flight requests after SIGTERM before it cuts them off.
+	ShutdownTimeout time.Duration
+	LogLevel        string
+	Keys            []api.Key // REALM_API_KEYS or REALM_API_KEYS_FILE; none: serve listens on loopback only
+	Limits          limits
 	// UncheckedSpaces is a space id prefix (REALM_UNCHECKED_SPACE_PREFIX) that the start's
 	// embedder check leaves out; empty, the default: every space is checked.
 	UncheckedSpaces string
@@ -112,6 +116,9 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	}
 	if cfg.AutoReconsolidate, err = strconv.ParseBool(env("REALM_AUTO_RECONSOLIDATE", "true")); err != nil {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_AUTO_RECONSOLIDATE %q: want true or false", getenv("REALM_AUTO_RECONSOLIDATE"))
+	}
+	if cfg.ShutdownTimeout, err = time.ParseDuration(env("REALM_SHUTDOWN_TIMEOUT", "30s")); err != nil || cfg.ShutdownTimeout <= 0 {
+		return cfg, realm.Errorf(realm.EInvalid, "REALM_SHUTDOWN_TIMEOUT %q: want a positive duration such as 30s", getenv("REALM_SHUTDOWN_TIMEOUT"))
 	}
 	return cfg, cfg.validate()
 }
@@ -216,8 +223,8 @@ func (c config) print(w io.Writer) {
 	if len(names) == 0 {
 		names = []string{"none (no auth, loopback only)"}
 	}
-	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d REALM_AUTO_RECONSOLIDATE=%t",
-		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes, c.AutoReconsolidate)
+	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d REALM_AUTO_RECONSOLIDATE=%t REALM_SHUTDOWN_TIMEOUT=%s",
+		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes, c.AutoReconsolidate, c.ShutdownTimeout)
 	if c.UncheckedSpaces != "" {
 		fmt.Fprintf(w, " REALM_UNCHECKED_SPACE_PREFIX=%s", c.UncheckedSpaces)
 	}

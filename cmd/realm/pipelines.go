@@ -8,6 +8,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/api"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/reconsolidation"
 	"github.com/realm-memory/realm/retrieval"
@@ -22,18 +23,33 @@ type pipelines struct {
 }
 
 func newPipelines(cfg config, d *deps, logger zerolog.Logger) (pipelines, error) {
-	ag, err := newAgent(cfg, logger)
+	return newObservedPipelines(cfg, d, logger, nil)
+}
+
+// newObservedPipelines is newPipelines with every pipeline's hook feeding m (nil: none).
+func newObservedPipelines(cfg config, d *deps, logger zerolog.Logger, m *api.Metrics) (pipelines, error) {
+	var observeLLM func(agent.LLMEvent)
+	var opts construction.Options
+	if m != nil {
+		observeLLM, opts.OnJob = m.ObserveLLM, m.ObserveJob
+	}
+	ag, err := newAgent(cfg, logger, observeLLM)
 	if err != nil {
 		return pipelines{}, err
 	}
 	answer, _ := ag.(*agent.LLM)
-	return pipelines{
+	p := pipelines{
 		answer: answer,
-		ingest: construction.New(d.store, ag, d.embedder, construction.Options{}, logger),
+		ingest: construction.New(d.store, ag, d.embedder, opts, logger),
 		recall: retrieval.New(d.store, d.embedder, retrieval.NewOfflineDecider(), retrieval.Options{}, logger),
 		recon: reconsolidation.New(d.store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
 			reconsolidation.DefaultConfig(), logger),
-	}, nil
+	}
+	if m != nil {
+		p.recall = p.recall.ObserveTimings(m.ObserveRecall)
+		p.recon = p.recon.ObserveEdits(m.ObserveEdits)
+	}
+	return p, nil
 }
 
 // openCommand opens what a one-shot command (ingest, recall, bench) needs; warnings go

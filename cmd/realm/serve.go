@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,12 +18,16 @@ import (
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/api"
+	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/embed"
 )
 
 // runServe applies the schema, then serves the API until ctx is cancelled (SIGINT or
-// SIGTERM), draining in-flight requests before it returns.
+// SIGTERM). Then it stops at once what runs in the background (async jobs, the resumption
+// of pending observations: what they did not integrate stays pending, for ResumePending at
+// the next start), and drains in-flight requests for up to REALM_SHUTDOWN_TIMEOUT before
+// it cuts off those left.
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), args, getenv)
 	if err != nil {
@@ -41,17 +46,24 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	defer deps.close()
 
-	p, err := newPipelines(cfg, deps, logger)
+	registry := newMetrics()
+	metrics := api.NewMetrics(registry, deps.store)
+	p, err := newObservedPipelines(cfg, deps, logger, metrics)
 	if err != nil {
 		return err
 	}
 	pipeline := p.ingest
 	// Observations accepted before a crash or a shutdown are integrated now, beside serving.
+	resumed := make(chan struct{})
 	go func() {
+		defer close(resumed)
 		n, err := pipeline.ResumePending(ctx)
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() != nil:
+			logger.Info().Int("observations", n).Msg("resuming pending observations stopped by shutdown; the rest at next start")
+		case err != nil:
 			logger.Error().Err(err).Msg("resuming pending observations")
-		} else if n > 0 {
+		case n > 0:
 			logger.Info().Int("observations", n).Msg("resumed pending observations")
 		}
 	}()
@@ -70,33 +82,104 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		MaxBodyBytes:          cfg.Limits.MaxBodyBytes,
 		NoAutoReconsolidation: !cfg.AutoReconsolidate,
 	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Answer: answerer,
-		Logger: logger, Metrics: newMetrics()})
+		Logger: logger, Metrics: registry, PipelineMetrics: metrics})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return realm.Errorf(realm.EUnavailable, "REALM_ADDR %s: %v", cfg.Addr, err)
 	}
+	// Requests run under their own context, not ctx: a shutdown lets them finish, and
+	// cancels them only when the drain times out.
+	requests, cutOff := context.WithCancel(context.WithoutCancel(ctx))
+	defer cutOff()
+	var inFlight sync.WaitGroup
 	// Slow or huge requests cannot hold a connection: the URL and headers are bounded here,
 	// bodies by the API. Writes have no deadline, as a large synchronous ingest takes minutes.
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
-		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	srv := &http.Server{Handler: counted(&inFlight, handler), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
+		BaseContext: func(net.Listener) context.Context { return requests }}
 	fmt.Fprintf(stdout, "REALM serving on http://%s (API), readiness http://%s/readyz\n", ln.Addr(), ln.Addr())
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	var serveErr error
 	select {
-	case err := <-errc:
-		return err
+	case serveErr = <-errc:
 	case <-ctx.Done():
 	}
-	logger.Info().Msg("shutting down: draining in-flight requests")
-	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
+	return shutdown(ctx, shutdownParts{srv: srv, pipeline: pipeline, resumed: resumed, inFlight: &inFlight,
+		cutOff: cutOff, timeout: cfg.ShutdownTimeout, logger: logger}, serveErr)
+}
+
+// shutdownParts are what shutdown stops.
+type shutdownParts struct {
+	srv      *http.Server
+	pipeline *construction.Pipeline
+	resumed  <-chan struct{} // closed when ResumePending has returned
+	inFlight *sync.WaitGroup // handlers running
+	cutOff   context.CancelFunc
+	timeout  time.Duration
+	logger   zerolog.Logger
+}
+
+// shutdown stops serving: no new connection is accepted; background integration stops at
+// once (async jobs, resumption: their observations stay pending for the next start, and an
+// async request still in flight is accepted and left pending); in-flight requests finish,
+// for up to timeout, after which their contexts are cancelled and their connections closed.
+// It returns once nothing of the server runs any more (bounded), so that the store may close.
+func shutdown(ctx context.Context, p shutdownParts, serveErr error) error {
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		p.logger.Error().Err(serveErr).Msg("serving stopped")
+	} else {
+		serveErr = nil
+		p.logger.Info().Dur("timeout", p.timeout).Msg("shutting down: draining in-flight requests")
 	}
-	// Background ingestion stops; what it did not integrate stays pending for the next start.
-	return pipeline.Close(shutdownCtx)
+	drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), p.timeout)
+	defer cancel()
+	closed := make(chan error, 1)
+	go func() { closed <- p.pipeline.Close(drain) }()
+
+	if err := p.srv.Shutdown(drain); err != nil {
+		p.logger.Warn().Dur("timeout", p.timeout).Msg("in-flight requests outlived REALM_SHUTDOWN_TIMEOUT; cutting them off")
+		p.cutOff()
+		_ = p.srv.Close()
+	}
+	// Handlers whose context ended return promptly; the bound guards a handler that does not.
+	grace, cancelGrace := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancelGrace()
+	if !waitDone(grace, func() { p.inFlight.Wait() }) {
+		p.logger.Error().Msg("a request handler did not return after being cut off")
+	}
+	if err := <-closed; err != nil {
+		p.logger.Warn().Err(err).Msg("async jobs still running at the end of the drain")
+	}
+	select {
+	case <-p.resumed:
+	case <-grace.Done():
+	}
+	p.logger.Info().Msg("shut down")
+	return serveErr
+}
+
+// counted tracks the handlers running in wg, so that shutdown can wait for those it cut off.
+func counted(wg *sync.WaitGroup, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		wg.Add(1)
+		defer wg.Done()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// waitDone runs wait and reports whether it returned before ctx ended.
+func waitDone(ctx context.Context, wait func()) bool {
+	done := make(chan struct{})
+	go func() { wait(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // newMetrics is the registry /metrics serves: the Go runtime and the process, the API's
@@ -107,8 +190,9 @@ func newMetrics() *prometheus.Registry {
 	return reg
 }
 
-// newAgent is the offline agent, or the LLM agent falling back to it step by step.
-func newAgent(cfg config, logger zerolog.Logger) (agent.Agent, error) {
+// newAgent is the offline agent, or the LLM agent falling back to it step by step,
+// reporting its calls to observe (nil: nowhere).
+func newAgent(cfg config, logger zerolog.Logger, observe func(agent.LLMEvent)) (agent.Agent, error) {
 	offline := agent.NewOffline(agent.OfflineOptions{})
 	if cfg.LLM != "openai" {
 		return offline, nil
@@ -121,6 +205,7 @@ func newAgent(cfg config, logger zerolog.Logger) (agent.Agent, error) {
 			Extraction: m["extraction"], Retrieval: m["retrieval"], Audit: m["audit"],
 			Answer: m["answer"], Judge: m["judge"],
 		},
+		Observe: observe,
 	}, offline, logger)
 }
 
