@@ -5,7 +5,14 @@
 // describes them, and apitest checks real traffic against it.
 //
 // /answer needs an Answerer (the LLM agent's Answer; nil without an LLM: 501), then
-// reconsolidates the answer's trace with its citations as the system's own signal.
+// reconsolidates the answer's trace with its citations as the system's own signal
+// (reconsolidate: true needs the write scope; answer.go says why the automatic one does not).
+//
+// /metrics (metrics.go) serves HTTP latencies and the pipelines' collectors (Metrics),
+// which the pipelines feed through their hooks (agent.LLMConfig.Observe,
+// Retriever.ObserveTimings, Reconsolidator.ObserveEdits, construction Options.OnJob), so
+// that Prometheus stays out of them. A known path asked with another method is a 405
+// with Allow (methods.go).
 //
 // /mcp is an MCP server (mcp.go, modelcontextprotocol/go-sdk, stateless streamable HTTP)
 // whose tools call the same services as the routes, each checking its space and scope

@@ -258,3 +258,36 @@ func TestPendingObservationsMetric(t *testing.T) {
 		t.Errorf("pending gauge %g after storing 2 pending observations (before: %g)", after, before)
 	}
 }
+
+// TestAnswerLogsTraceID: the access line of /answer carries the trace id of its recall,
+// as recall's does, to follow an answer into its reconsolidation and feedback.
+func TestAnswerLogsTraceID(t *testing.T) {
+	var logs syncBuffer
+	fake := agenttest.NewFakeOpenAI(t)
+	fake.Handle(citeFirstTwo(t))
+	llm, err := agent.NewLLM(agent.LLMConfig{BaseURL: fake.BaseURL(), APIKey: "test", Models: agent.Models{Extraction: "test-model"},
+		Timeout: 5 * time.Second, MaxRetries: -1}, agent.NewOffline(agent.OfflineOptions{}), zerolog.New(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
+		d.Answer, d.Logger = llm, zerolog.New(&logs).Level(zerolog.InfoLevel)
+	})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	ingestHiking(t, c, sp)
+	var res answerDoc
+	if code := c.do("POST", sp+"/answer", map[string]any{"query": "Where does Melanie go hiking?"}, &res).StatusCode; code != http.StatusOK {
+		t.Fatalf("answer: %d", code)
+	}
+	srv.Close() // every access line is written
+	found := false
+	for _, line := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(line, `"route":"/v1/spaces/{space}/answer"`) {
+			found = strings.Contains(line, `"trace_id":"`+res.TraceID+`"`) && res.TraceID != ""
+		}
+	}
+	if !found {
+		t.Errorf("no answer access line with trace id %q:\n%s", res.TraceID, logs.String())
+	}
+}
