@@ -45,6 +45,9 @@ type limits struct {
 	RateLimit    float64 // requests a second per API key; 0 is unlimited
 	RateBurst    int
 	MaxBodyBytes int64
+
+	// MaxImportBytes (REALM_MAX_IMPORT_BYTES) caps the body of an import instead.
+	MaxImportBytes int64
 }
 
 type openAIConfig struct {
@@ -137,6 +140,11 @@ func loadLimits(env func(key, def string) string) (limits, error) {
 	if l.MaxBodyBytes, err = strconv.ParseInt(env("REALM_MAX_BODY_BYTES", def), 10, 64); err != nil || l.MaxBodyBytes < 1024 {
 		return l, realm.Errorf(realm.EInvalid, "REALM_MAX_BODY_BYTES %q: want bytes, at least 1024", env("REALM_MAX_BODY_BYTES", ""))
 	}
+	// A whole space with its embeddings is far larger than any JSON request.
+	importDef := strconv.Itoa(api.DefaultMaxImportBytes)
+	if l.MaxImportBytes, err = strconv.ParseInt(env("REALM_MAX_IMPORT_BYTES", importDef), 10, 64); err != nil || l.MaxImportBytes < l.MaxBodyBytes {
+		return l, realm.Errorf(realm.EInvalid, "REALM_MAX_IMPORT_BYTES %q: want bytes, at least REALM_MAX_BODY_BYTES (%d)", env("REALM_MAX_IMPORT_BYTES", ""), l.MaxBodyBytes)
+	}
 	return l, nil
 }
 
@@ -225,6 +233,7 @@ func (c config) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d REALM_AUTO_RECONSOLIDATE=%t REALM_SHUTDOWN_TIMEOUT=%s",
 		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes, c.AutoReconsolidate, c.ShutdownTimeout)
+	fmt.Fprintf(w, " REALM_MAX_IMPORT_BYTES=%d", c.Limits.MaxImportBytes)
 	if c.UncheckedSpaces != "" {
 		fmt.Fprintf(w, " REALM_UNCHECKED_SPACE_PREFIX=%s", c.UncheckedSpaces)
 	}

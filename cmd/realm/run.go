@@ -21,6 +21,8 @@ commands:
   recall         realm recall --space S "question"
   bench          realm bench locomo --data FILE --retrieval-only [--k 10] [--out report.json]
   reembed        realm reembed [--space S | --all] [--force]   (re-embed with the configured embedder)
+  export         realm export --space S [--out FILE]   (the whole space as JSON Lines)
+  import         realm import --space S FILE | --check FILE   (an export into an empty space)
   schema apply   apply the Neo4j schema migrations and wait until indexes are online
   healthcheck    exit 0 when the server at REALM_ADDR is ready (for container healthchecks)
   version        print the version
@@ -46,6 +48,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runBench(ctx, rest, getenv, stdout)
 	case "reembed":
 		return runReembed(ctx, rest, getenv, stdout)
+	case "export":
+		return runExport(ctx, rest, getenv, stdout)
+	case "import":
+		return runImport(ctx, rest, getenv, stdout)
 	case "schema":
 		if len(rest) == 0 || rest[0] != "apply" {
 			return realm.Errorf(realm.EInvalid, "usage: realm schema apply")

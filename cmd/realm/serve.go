@@ -80,6 +80,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		RateLimit:             cfg.Limits.RateLimit,
 		RateBurst:             cfg.Limits.RateBurst,
 		MaxBodyBytes:          cfg.Limits.MaxBodyBytes,
+		MaxImportBytes:        cfg.Limits.MaxImportBytes,
 		NoAutoReconsolidation: !cfg.AutoReconsolidate,
 	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Answer: answerer,
 		Logger: logger, Metrics: registry, PipelineMetrics: metrics})
