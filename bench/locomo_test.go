@@ -13,7 +13,7 @@ func TestLoadLoCoMo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(samples) != 1 {
+	if len(samples) != 2 || samples[1].ID != "mini-2" || len(samples[1].Questions) != 6 {
 		t.Fatalf("got %d samples", len(samples))
 	}
 	s := samples[0]

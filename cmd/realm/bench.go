@@ -2,18 +2,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/bench"
 )
 
-const benchUsage = "usage: realm bench locomo --retrieval-only [FILE | --data FILE] [--reconsolidation on|off|both] [--k 10] [--out report.json]"
+const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--reconsolidation on|off|both] [--k 10] [--limit N] [--out report.json]" +
+	" [--judge-model M] [--judge-runs N] [--shuffle SEED]... [--strategy adaptive|path_search|subgraph_beam]... [--checkpoint FILE|DIR/]"
 
 // runBench dispatches `realm bench <benchmark>`.
 func runBench(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
@@ -29,9 +26,10 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	return realm.Errorf(realm.EInvalid, "unknown benchmark %q; %s", args[0], benchUsage)
 }
 
-// runBenchLoCoMo runs `realm bench locomo --retrieval-only`: evidence recall@k on LoCoMo
-// with the offline agent, with reconsolidation on, off or both side by side, beside a flat
-// baseline, printed as tables and optionally saved.
+// runBenchLoCoMo runs `realm bench locomo`: the full protocol with an LLM answerer and
+// judge (runLoCoMoFull), or with --retrieval-only evidence recall@k with the offline
+// agent, with reconsolidation on, off or both side by side, beside a flat baseline; both
+// print tables and optionally save a report with charts.
 func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("bench locomo", flag.ContinueOnError)
 	data := fs.String("data", "../shared/data/locomo/locomo-dev.json", "LoCoMo JSON file (or give it as the argument)")
@@ -39,9 +37,10 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	recon := fs.String("reconsolidation", bench.ReconsolidationOn, "on: audit each question's recall and apply the edits before the next; off; both: off then on over one ingestion, side by side")
 	k := fs.Int("k", 10, "evidence recall@k")
 	out := fs.String("out", "", "write the JSON report here, and the Markdown beside it (x.json → x.md)")
-	prefix := fs.String("space-prefix", "locomo-", "spaces are named prefix+sample id")
+	prefix := fs.String("space-prefix", "", "spaces are named prefix+sample id (default locomo-, and locomo-full- for the full protocol, whose spaces are erased first)")
 	sample := fs.String("sample", "", "only this sample")
 	limit := fs.Int("limit", 0, "questions per sample (0: all)")
+	full := addLoCoMoFullFlags(fs)
 	cfg, err := loadConfig(fs, args, getenv)
 	if err != nil {
 		return err
@@ -52,9 +51,6 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		*data = cfg.Args[0]
 	default:
 		return realm.Errorf(realm.EInvalid, "one data file, not %d; %s", len(cfg.Args), benchUsage)
-	}
-	if !*retrievalOnly {
-		return realm.Errorf(realm.ENotSupported, "the full LoCoMo protocol needs an LLM judge and is not implemented yet; run with --retrieval-only")
 	}
 	switch *recon {
 	case bench.ReconsolidationOn, bench.ReconsolidationOff, bench.ReconsolidationBoth:
@@ -74,6 +70,12 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		}
 		samples = picked
 	}
+	if !*retrievalOnly {
+		return runLoCoMoFull(ctx, cfg, locomoCommon{data: *data, recon: *recon, out: *out, prefix: *prefix, k: *k, limit: *limit}, full, samples, stdout)
+	}
+	if *prefix == "" {
+		*prefix = "locomo-"
+	}
 	d, p, err := openCommand(ctx, cfg)
 	if err != nil {
 		return err
@@ -86,17 +88,6 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	rep.Config = map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "data": *data, "version": fullVersion(),
-		"auditor": "offline", "reconsolidation": *recon, "space_prefix": *prefix}
-	md := rep.Markdown()
-	fmt.Fprintln(stdout, md)
-	if *out != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.WriteFile(*out, b, 0o644); err != nil {
-			return err
-		}
-		if err := os.WriteFile(strings.TrimSuffix(*out, ".json")+".md", []byte(md), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+		"auditor": "offline", "reconsolidation": *recon, "space_prefix": *prefix, "commit": bench.BuildInfo()["commit"]}
+	return writeBenchReport(*out, rep, rep.Markdown(), rep.Charts(), stdout)
 }

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/bench"
+)
+
+// locomoFullFlags are the flags of `realm bench locomo` that only the full protocol reads.
+type locomoFullFlags struct {
+	judgeModel string
+	judgeRuns  int
+	shuffle    []uint64
+	strategies []realm.Strategy
+	checkpoint string
+}
+
+func addLoCoMoFullFlags(fs *flag.FlagSet) *locomoFullFlags {
+	f := &locomoFullFlags{}
+	fs.StringVar(&f.judgeModel, "judge-model", "", "the judge's model (default REALM_MODEL_JUDGE, else REALM_LLM_MODEL, else "+bench.DefaultJudgeModel+")")
+	fs.IntVar(&f.judgeRuns, "judge-runs", 1, "judge calls per answer, their labels averaged")
+	fs.Func("shuffle", "also ask the questions in the order this seed shuffles them to, with reconsolidation on (repeatable)", func(s string) error {
+		seed, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return fmt.Errorf("seed %q is not a non-negative integer", s)
+		}
+		f.shuffle = append(f.shuffle, seed)
+		return nil
+	})
+	fs.Func("strategy", "expansion strategy: adaptive, path_search or subgraph_beam (repeatable or comma-separated: one run each; default adaptive)", func(s string) error {
+		for _, name := range strings.Split(s, ",") {
+			f.strategies = append(f.strategies, realm.Strategy(strings.TrimSpace(name)))
+		}
+		return nil
+	})
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "file or directory (trailing /) where each finished sample's results are stored; a rerun skips them")
+	return f
+}
+
+// locomoCommon are the flags both protocols read.
+type locomoCommon struct {
+	data, recon, out, prefix string
+	k, limit                 int
+}
+
+// runLoCoMoFull runs `realm bench locomo` without --retrieval-only: the full protocol with
+// the LLM answerer and judge (bench.RunLoCoMo).
+func runLoCoMoFull(ctx context.Context, cfg config, c locomoCommon, f *locomoFullFlags, samples []bench.Sample, stdout io.Writer) error {
+	if cfg.LLM != "openai" {
+		return realm.Errorf(realm.EInvalid, "the full LoCoMo protocol answers and judges with an LLM: set REALM_LLM=openai with OPENAI_BASE_URL or OPENAI_API_KEY (or run with --retrieval-only)")
+	}
+	judgeModel := f.judgeModel
+	if judgeModel == "" {
+		judgeModel = cfg.OpenAI.Models["judge"]
+	}
+	judge, err := bench.NewJudge(bench.JudgeConfig{BaseURL: cfg.OpenAI.BaseURL, APIKey: cfg.OpenAI.APIKey, Model: judgeModel, Runs: f.judgeRuns})
+	if err != nil {
+		return err
+	}
+	prefix := c.prefix
+	if prefix == "" {
+		// Not the retrieval-only runs' spaces: a full run erases its spaces first.
+		prefix = "locomo-full-"
+	}
+	lc := bench.LoCoMoConfig{K: c.k, SpacePrefix: prefix, Limit: c.limit, Reconsolidation: c.recon, Shuffle: f.shuffle,
+		Strategies: f.strategies, Checkpoint: f.checkpoint, Info: bench.BuildInfo()}
+	if _, err := lc.Variants(); err != nil {
+		return err
+	}
+	d, p, err := openCommand(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	if p.answer == nil {
+		return realm.Errorf(realm.EInvalid, "the full LoCoMo protocol needs the LLM agent (REALM_LLM=openai)")
+	}
+	m := cfg.OpenAI.Models
+	lc.Settings = map[string]string{
+		"data": c.data, "data_sha256": fileSHA256(c.data), "embedder": d.embedder.ID(), "llm": cfg.LLM,
+		"extraction_model": m["extraction"], "answer_model": m["answer"], "judge_model": judge.Model(),
+		"judge_runs": strconv.Itoa(judge.Runs()), "retrieval_decider": "offline", "auditor": "offline",
+	}
+	lc.Info["version"] = fullVersion()
+	lc.Info["space_prefix"] = prefix
+	rep, err := bench.RunLoCoMo(ctx, samples, bench.LoCoMoDeps{Ingest: p.ingest, Recall: p.recall, Answer: p.answer,
+		Reconsolidate: p.recon, Graph: d.store, Judge: judge}, lc, stdout)
+	if err != nil {
+		return err
+	}
+	return writeBenchReport(c.out, rep, rep.Markdown(), rep.Charts(), stdout)
+}
+
+// writeBenchReport prints the Markdown and, with out set, writes the JSON report, the
+// Markdown with its charts and the SVG charts beside it.
+func writeBenchReport(out string, rep any, md string, charts []bench.Chart, stdout io.Writer) error {
+	fmt.Fprintln(stdout, md)
+	if out == "" {
+		return nil
+	}
+	files, err := bench.WriteReport(out, rep, md+"\n"+bench.ChartsMarkdown(out, charts), charts)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "report: %s\n", strings.Join(files, " "))
+	return nil
+}
+
+// fileSHA256 is the hex SHA-256 of a file's content, "" when unreadable.
+func fileSHA256(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
