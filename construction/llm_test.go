@@ -329,16 +329,17 @@ func TestIngestLLM(t *testing.T) {
 
 	t.Run("TimeoutFallsBack", func(t *testing.T) {
 		lp := newLLMPipeline(t, func(c *agent.LLMConfig) { c.Timeout = 200 * time.Millisecond })
-		// The fake holds both answers back until the client gives up.
-		lp.fake.Enqueue(agenttest.Response{Delay: time.Hour}, agenttest.Response{Delay: time.Hour})
+		// The fake holds every answer back until the client gives up.
+		held := agenttest.Response{Delay: time.Hour}
+		lp.fake.Enqueue(held, held, held, held)
 		r := lp.ingest(t, llmObs("o1", "Caroline", "I adopted a puppy named Biscuit last week."))
 		ex, in := r.Usage[agent.StageExtract], r.Usage[agent.StageIntegrate]
-		if ex.Calls != 1 || ex.Fallbacks != 1 || in.Calls != 1 || in.Fallbacks == 0 {
-			t.Errorf("usage %+v, want one timed-out call per stage (not retried) and fallbacks", r.Usage)
+		if ex.Calls != 2 || ex.Fallbacks != 1 || in.Calls != 2 || in.Fallbacks == 0 {
+			t.Errorf("usage %+v, want two timed-out calls per stage (retried once) and fallbacks", r.Usage)
 		}
 		assertOfflineTurn(t, lp, r, "o1", "Caroline adopted a puppy named Biscuit")
-		if calls := lp.log.calls(t); len(calls) != 2 || calls[0]["ok"] != false {
-			t.Errorf("call log %v, want two failed calls", calls)
+		if calls := lp.log.calls(t); len(calls) != 4 || calls[0]["ok"] != false {
+			t.Errorf("call log %v, want four failed calls", calls)
 		}
 	})
 
