@@ -65,7 +65,7 @@ type recallArgs struct {
 
 type answerArgs struct {
 	recallArgs
-	Reconsolidate *bool `json:"reconsolidate,omitempty" jsonschema:"reshape the memory from this answer's citations afterwards (default: the server's setting)"`
+	Reconsolidate *bool `json:"reconsolidate,omitempty" jsonschema:"reshape the memory from this answer's citations afterwards (default: the server's setting); true needs a key with the write scope"`
 }
 
 type feedbackArgs struct {
@@ -97,7 +97,7 @@ func (s *server) mcpHandler() http.Handler {
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "remember",
 		Description: "Store messages of a conversation in a memory space. Each message becomes an observation; its entities, events and facts are extracted, merged with what the space already holds and linked. Returns, per message, the memories added or merged.",
 		Annotations: &mcp.ToolAnnotations{Title: "Remember", IdempotentHint: true, DestructiveHint: no, OpenWorldHint: no}},
-		func(ctx context.Context, space string, in rememberArgs) (any, error) {
+		func(ctx context.Context, key *Key, space string, in rememberArgs) (any, error) {
 			req := observationsRequest{Messages: make([]message, len(in.Messages))}
 			now := time.Now().UTC().Format(time.RFC3339)
 			for i, m := range in.Messages {
@@ -120,7 +120,7 @@ func (s *server) mcpHandler() http.Handler {
 	addTool(s, srv, calls, ScopeRead, &mcp.Tool{Name: "recall",
 		Description: "Find what a memory space holds about a question: the most relevant memories (entities, events, facts, episodes) with their content, times and scores, and the links among them. Keep the trace_id to send feedback.",
 		Annotations: &mcp.ToolAnnotations{Title: "Recall", ReadOnlyHint: true, OpenWorldHint: no}},
-		func(ctx context.Context, space string, in recallArgs) (any, error) {
+		func(ctx context.Context, key *Key, space string, in recallArgs) (any, error) {
 			req, err := in.request()
 			if err != nil {
 				return nil, err
@@ -134,7 +134,7 @@ func (s *server) mcpHandler() http.Handler {
 	addTool(s, srv, calls, ScopeRead, &mcp.Tool{Name: "answer",
 		Description: "Answer a question from a memory space: recall, then the server's LLM answers citing the memories it used (cited_node_ids), and the memory reshapes itself from the citations. Needs an LLM on the server; without one it fails with not_supported: use recall and answer yourself.",
 		Annotations: &mcp.ToolAnnotations{Title: "Answer", OpenWorldHint: no, DestructiveHint: no}},
-		func(ctx context.Context, space string, in answerArgs) (any, error) {
+		func(ctx context.Context, key *Key, space string, in answerArgs) (any, error) {
 			if s.Answer == nil {
 				return nil, errNoAnswerer // before the arguments: nothing to fix in them
 			}
@@ -142,13 +142,17 @@ func (s *server) mcpHandler() http.Handler {
 			if err != nil {
 				return nil, err
 			}
-			return s.answer(ctx, space, answerRequest{RecallRequest: req, Reconsolidate: in.Reconsolidate})
+			ans := answerRequest{RecallRequest: req, Reconsolidate: in.Reconsolidate}
+			if err := key.scopeErr(answerScope(ans)); err != nil { // reconsolidate: true needs write, as over HTTP
+				return nil, err
+			}
+			return s.answer(ctx, space, ans)
 		})
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "feedback",
 		Description: "Tell the memory how a recall went (by its trace_id): whether the answer was correct, which recalled memories helped and which misled. The links among those memories are strengthened or weakened; returns the edits applied.",
 		Annotations: &mcp.ToolAnnotations{Title: "Feedback", DestructiveHint: no, OpenWorldHint: no}},
-		func(ctx context.Context, space string, in feedbackArgs) (any, error) {
+		func(ctx context.Context, key *Key, space string, in feedbackArgs) (any, error) {
 			fb := realm.Feedback{Answer: in.Answer, Correct: in.Correct, UsefulNodeIDs: in.UsefulNodeIDs, MisleadingNodeIDs: in.MisleadingNodeIDs}
 			if err := fb.Validate(); err != nil {
 				return nil, err
@@ -163,7 +167,7 @@ func (s *server) mcpHandler() http.Handler {
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "forget",
 		Description: "Delete one memory (by the node id recall returned) from a memory space, with its links. It cannot be undone.",
 		Annotations: &mcp.ToolAnnotations{Title: "Forget", DestructiveHint: yes, IdempotentHint: true, OpenWorldHint: no}},
-		func(ctx context.Context, space string, in forgetArgs) (any, error) {
+		func(ctx context.Context, key *Key, space string, in forgetArgs) (any, error) {
 			if in.MemoryID == "" {
 				return nil, realm.FieldErrors{"memory_id": "required"}.Err()
 			}
@@ -200,7 +204,7 @@ func (a recallArgs) request() (realm.RecallRequest, error) {
 // runs; an error becomes a tool error (isError) carrying the code and message an HTTP
 // problem would, and internal errors are logged, not shown.
 func addTool[In interface{ spaceID() string }](s *server, srv *mcp.Server, calls *prometheus.CounterVec, scope Scope,
-	tool *mcp.Tool, run func(ctx context.Context, space string, in In) (any, error)) {
+	tool *mcp.Tool, run func(ctx context.Context, key *Key, space string, in In) (any, error)) {
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", tool.Name, err)) // a programming error, caught by every test
@@ -239,7 +243,7 @@ func addTool[In interface{ spaceID() string }](s *server, srv *mcp.Server, calls
 				Dur("duration", time.Since(start)).Msg("mcp tool call")
 		}()
 		if err = key.authorize(space, scope); err == nil {
-			out, err = run(ctx, space, in)
+			out, err = run(ctx, key, space, in)
 		}
 		return nil, out, nil
 	})

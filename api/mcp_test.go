@@ -315,6 +315,31 @@ func TestMCPAnswer(t *testing.T) {
 	if !strings.Contains(fake.Requests()[len(fake.Requests())-1].LastUser(), "Where does Melanie go hiking") {
 		t.Error("the LLM was not asked the question")
 	}
+
+	t.Run("ReconsolidateNeedsWrite", func(t *testing.T) { // as /answer: reconsolidate: true needs write
+		keys, err := ParseKeys("test keys", "r sk-r-0123456789abcdef read "+space+"; w sk-w-0123456789abcdef read,write "+space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := newAnswerServer(t, check, Config{Keys: keys}, fake).base
+		for _, tt := range []struct {
+			key           string
+			reconsolidate any
+			forbidden     bool
+		}{
+			{"sk-r-0123456789abcdef", true, true}, {"sk-r-0123456789abcdef", nil, false},
+			{"sk-r-0123456789abcdef", false, false}, {"sk-w-0123456789abcdef", true, false},
+		} {
+			args := map[string]any{"space": space, "query": "Where does Melanie hike?", "k": 5}
+			if tt.reconsolidate != nil {
+				args["reconsolidate"] = tt.reconsolidate
+			}
+			got := callTool(t, mustConnectMCP(t, base, tt.key), "answer", args)
+			if (got.code() == "forbidden") != tt.forbidden || (!tt.forbidden && got.isError) {
+				t.Errorf("key %s, reconsolidate %v: %+v", tt.key, tt.reconsolidate, got)
+			}
+		}
+	})
 }
 
 // TestMCPTenancy: /mcp needs a key; another tenant's key gets from every tool exactly
