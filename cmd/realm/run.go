@@ -24,6 +24,7 @@ commands:
   export         realm export --space S [--out FILE]   (the whole space as JSON Lines)
   import         realm import --space S FILE | --check FILE   (an export into an empty space)
   schema apply   apply the Neo4j schema migrations and wait until indexes are online
+  loadtest       realm loadtest [--url URL] [--clients 32] [--duration 60s] [--shared]   (mixed traffic against a running server)
   healthcheck    exit 0 when the server at REALM_ADDR is ready (for container healthchecks)
   version        print the version
 
@@ -57,6 +58,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 			return realm.Errorf(realm.EInvalid, "usage: realm schema apply")
 		}
 		return runSchemaApply(ctx, rest[1:], getenv, stdout)
+	case "loadtest":
+		return runLoadtest(ctx, rest, getenv, stdout)
 	case "healthcheck":
 		return runHealthcheck(ctx, getenv)
 	case "version", "--version", "-v":
