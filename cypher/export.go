@@ -589,9 +589,6 @@ func (s *Store) ImportSpace(ctx context.Context, space string, open func() (io.R
 // nothing; it returns what an import would write. Errors: EInvalid, EConflict (the
 // embedder).
 func ValidateImport(r io.Reader, opts ImportOptions) (ExportCounts, error) {
-	if opts.MaxLine <= 0 {
-		opts.MaxLine = DefaultMaxImportLine
-	}
 	scan := newImportScan(opts)
 	if err := scan.read(r); err != nil {
 		return nil, err
@@ -630,6 +627,9 @@ type importScan struct {
 }
 
 func newImportScan(opts ImportOptions) *importScan {
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = DefaultMaxImportLine
+	}
 	return &importScan{
 		opts: opts, counts: ExportCounts{}, rank: -1, observations: map[string]bool{}, memories: map[string]bool{},
 		seen: map[string]map[string]bool{}, ids: map[string]bool{},
@@ -751,8 +751,8 @@ func (sc *importScan) check(rec *importRecord, n int) error {
 		}
 		if emb, ok := rec.Props["embedding"]; ok {
 			list, _ := emb.([]any)
-			if sc.header.Dims > 0 && len(list) != sc.header.Dims {
-				return errLine(n, "memory %q: embedding of %d dimensions, the space's are %d", id, len(list), sc.header.Dims)
+			if len(list) != sc.opts.Dims {
+				return errLine(n, "memory %q: embedding of %d dimensions, the server's are %d", id, len(list), sc.opts.Dims)
 			}
 			for _, x := range list {
 				if v, _ := readValue("embedding", x); fmt.Sprintf("%T", v) != "float64" {
@@ -808,7 +808,7 @@ func (sc *importScan) checkHeader(rec *importRecord, n int) error {
 		return errLine(n, "format version %d: this REALM reads version %d (a newer REALM wrote the file?)", rec.Version, ExportVersion)
 	case !realm.ValidSpace(rec.Space):
 		return errLine(n, "space %q is not a space id", rec.Space)
-	case rec.Dims != sc.opts.Dims:
+	case rec.Dims != 0 && rec.Dims != sc.opts.Dims: // 0: a space without a record of its embedder
 		return &realm.Error{Code: realm.EConflict, Fields: map[string]string{"line": strconv.Itoa(n)}, Message: fmt.Sprintf(
 			"line %d: the export's embeddings have %d dimensions (%s), this server's embedder %s has %d: "+
 				"import with a server configured with the export's embedder, then change embedders with `realm reembed`",
@@ -979,6 +979,10 @@ func (im *importer) begin(ctx context.Context, opts ImportOptions) (interrupted 
 	if embedder == "" {
 		embedder = opts.Embedder
 	}
+	dims := int64(h.Dims)
+	if dims == 0 {
+		dims = int64(opts.Dims)
+	}
 	_, err = im.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		now := time.Now().UTC()
 		recs, err := collect(ctx, tx, qImportBegin, map[string]any{"space": im.space, "now": now})
@@ -1000,7 +1004,7 @@ func (im *importer) begin(ctx context.Context, opts ImportOptions) (interrupted 
 		}
 		_, err = collect(ctx, tx, qImportClaim, map[string]any{
 			"space": im.space, "import": im.id, "until": now.Add(importLease), "props": props,
-			"embedder": embedder, "dims": int64(h.Dims),
+			"embedder": embedder, "dims": dims,
 		})
 		return nil, err
 	})

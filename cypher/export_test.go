@@ -1,0 +1,350 @@
+package cypher
+
+// Internal tests: they reach the import's steps (a crash between batches) and the value
+// encoding. cyphertest imports this package, so they open the tests' Neo4j themselves.
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm"
+)
+
+// openExportStore opens the tests' Neo4j (NEO4J_URI or the local default) with the
+// schema applied; it skips without one unless CI or REALM_REQUIRE_NEO4J is set.
+func openExportStore(t *testing.T) *Store {
+	t.Helper()
+	env := func(k, def string) string {
+		if v := os.Getenv(k); v != "" {
+			return v
+		}
+		return def
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := Open(ctx, Config{URI: env("NEO4J_URI", "bolt://127.0.0.1:7687"), User: env("NEO4J_USER", "neo4j"),
+		Password: env("NEO4J_PASSWORD", "realm-dev-password"), Database: os.Getenv("NEO4J_DATABASE")})
+	if err == nil {
+		err = s.ApplySchema(ctx, 384)
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" || os.Getenv("REALM_REQUIRE_NEO4J") != "" {
+			t.Fatalf("neo4j is required: %v", err)
+		}
+		t.Skipf("no neo4j: %v", err)
+	}
+	t.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+// testSpace is a fresh space id (prefix test_, as cyphertest's), erased at the end.
+func testSpace(t *testing.T, s *Store) string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	space := "test_" + hex.EncodeToString(b)
+	t.Cleanup(func() { _, _ = s.DeleteSpace(context.Background(), space) })
+	return space
+}
+
+// smallExport is a canonical export of a space SPACE with every kind of record, as
+// ExportSpace writes it (sorted keys, floats with a point), embedder test:e of 3 dims.
+const smallExport = `{"kind":"space","format":"realm-space","version":1,"space":"SPACE","embedder":"test:e","dims":3,"exported_at":"2026-01-01T00:00:00Z","props":{"created_at":"2026-01-01T00:00:00Z","seq":2,"summary":"Ana moved."}}
+{"kind":"observation","props":{"added":["m1","m2"],"attempts":0,"content":"I moved to Lisbon.","id":"o1","observed_at":"2023-01-01T09:00:00.123456789Z","seq":1,"session_id":"","speaker":"Ana","status":"integrated"}}
+{"kind":"observation","props":{"attempts":0,"content":"Still pending.","id":"o2","observed_at":"2023-01-02T09:00:00Z","seq":2,"speaker":"Ana","status":"pending"}}
+{"kind":"memory","derived_from":["o1"],"props":{"access_count":2,"content":"Ana moved to Lisbon.","created_at":"2026-01-01T00:00:00Z","embedding":[1.0,0.0,0.0],"id":"m1","keywords":["Lisbon"],"name":"move","sources":["o1"],"t_end":"2023-01-01T00:00:00Z","t_start":"2023-01-01T00:00:00Z","type":"event"}}
+{"kind":"memory","derived_from":["o1"],"props":{"access_count":0,"content":"Ana lives in Lisbon.","created_at":"2026-01-01T00:00:00Z","embedding":[0.0,0.6,0.8],"id":"m2","keywords":[],"name":"home","sources":["o1"],"type":"fact"}}
+{"kind":"edge","predicate":"correlates","from":"m1","to":"m2","props":{"confidence":0.9,"id":"e2","initial_weight":0.5,"layer":"associative","weight":1.0}}
+{"kind":"edge","predicate":"results_in","from":"m1","to":"m2","props":{"confidence":1.0,"created_at":"2026-01-01T00:00:00Z","description":"the move made the home","id":"e1","initial_weight":0.7,"layer":"causal","weight":0.85}}
+{"kind":"trace","props":{"created_at":"2026-01-01T00:00:00Z","id":"t1","json":"{\"id\":\"t1\",\"space\":\"SPACE\",\"query\":\"where does Ana live?\",\"seeds\":[{\"id\":\"m1\",\"score\":0.5}]}","query":"where does Ana live?"}}
+{"kind":"edit","props":{"action":"strengthen","confidence":0.6,"created_at":"2026-01-01T00:00:00Z","edge_id":"e1","from":"m1","id":"x1","new_weight":0.85,"old_weight":0.7,"predicate":"results_in","reconsolidation_id":"r1","reverted":false,"seq":0,"source":"feedback","to":"m2","trace_id":"t1"}}
+{"kind":"job","props":{"created_at":"2026-01-01T00:00:00Z","id":"j1","observations":["o1"],"status":"done","total":1,"updated_at":"2026-01-01T00:00:00Z"}}
+{"kind":"end","counts":{"edge":2,"edit":1,"job":1,"memory":2,"observation":2,"trace":1}}
+`
+
+var smallOpts = ImportOptions{Embedder: "test:e", Dims: 3}
+
+func opener(text string) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(text)), nil }
+}
+
+func exportOf(t *testing.T, s *Store, space string) string {
+	t.Helper()
+	var buf bytes.Buffer
+	if _, err := s.ExportSpace(context.Background(), space, &buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(buf.String(), "\n")
+	var h map[string]any
+	if err := json.Unmarshal([]byte(first), &h); err != nil || h["exported_at"] == nil {
+		t.Fatalf("header %s: %v", first, err)
+	}
+	i := strings.Index(first, `"exported_at":"`)
+	j := strings.Index(first[i+15:], `"`)
+	return first[:i] + `"exported_at":"2026-01-01T00:00:00Z"` + first[i+15+j+1:] + "\n" + rest
+}
+
+// TestImportExportSmall: a hand-written export with every kind of record and value
+// (integers, floats such as 1.0, datetimes with nanoseconds, empty strings and lists,
+// an absent property) is imported and exported again unchanged.
+func TestImportExportSmall(t *testing.T) {
+	s := openExportStore(t)
+	space := testSpace(t, s)
+	file := strings.ReplaceAll(smallExport, "SPACE", space)
+	res, err := s.ImportSpace(context.Background(), space, opener(file), smallOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.IDsRewritten || res.Counts["memory"] != 2 || res.Counts["edge"] != 2 {
+		t.Errorf("result %+v", res)
+	}
+	if got := exportOf(t, s, space); got != file {
+		t.Errorf("export after import:\n%s\nwant:\n%s", got, file)
+	}
+}
+
+// TestImportCopy: the same file under another name gets new ids everywhere they are
+// referenced (edges, provenance, observations' added lists, edits, the trace document),
+// and the original is untouched.
+func TestImportCopy(t *testing.T) {
+	s := openExportStore(t)
+	ctx := context.Background()
+	src, dst := testSpace(t, s), testSpace(t, s)
+	file := strings.ReplaceAll(smallExport, "SPACE", src)
+	if _, err := s.ImportSpace(ctx, src, opener(file), smallOpts); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.ImportSpace(ctx, dst, opener(file), smallOpts)
+	if err != nil || !res.IDsRewritten || res.SourceSpace != src {
+		t.Fatalf("copy: %+v %v", res, err)
+	}
+	rw := rewriter{from: src, to: dst, on: true}
+	copied := exportOf(t, s, dst)
+	for _, old := range []string{"m1", "m2", "e1", "t1", "x1", "r1", "j1"} {
+		if !strings.Contains(copied, `"`+rw.id(old)+`"`) && !strings.Contains(copied, `\"`+rw.id(old)+`\"`) {
+			t.Errorf("the copy lacks the new id of %s", old)
+		}
+		if strings.Contains(copied, `"`+old+`"`) || strings.Contains(copied, `\"`+old+`\"`) {
+			t.Errorf("the copy still holds id %s", old)
+		}
+	}
+	if strings.Contains(copied, src) || !strings.Contains(copied, `\"space\":\"`+dst+`\"`) {
+		t.Errorf("the copy's trace still names the source space:\n%s", copied)
+	}
+	if !strings.Contains(copied, `"derived_from":["o1"]`) {
+		t.Errorf("observation ids must stay (they are the client's): %s", copied)
+	}
+	if got := exportOf(t, s, src); got != file {
+		t.Errorf("the original changed")
+	}
+	if ns, err := s.MemoriesByIDs(ctx, dst, []string{rw.id("m1")}); err != nil || len(ns) != 1 || ns[0].Space != dst {
+		t.Errorf("copied memory: %+v %v", ns, err)
+	}
+}
+
+// TestImportInterrupted: an import that dies between batches leaves its mark; while its
+// lease runs another import is refused, after it the next import wipes the leftovers and
+// imports the whole file. An import whose reading fails half way erases what it wrote.
+func TestImportInterrupted(t *testing.T) {
+	s := openExportStore(t)
+	ctx := context.Background()
+	space := testSpace(t, s)
+	file := strings.ReplaceAll(smallExport, "SPACE", space)
+
+	scan := newImportScan(smallOpts)
+	if err := scan.read(strings.NewReader(file)); err != nil {
+		t.Fatal(err)
+	}
+	dead := &importer{store: s, space: space, id: newImportID(), scan: scan}
+	if _, err := dead.begin(ctx, smallOpts); err != nil {
+		t.Fatal(err)
+	}
+	b := &importBatch{kind: "observation"}
+	rec, _ := decodeRecord([]byte(strings.Split(file, "\n")[1]), 2)
+	if err := dead.add(b, &rec, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := dead.flush(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	// The process dies here: no finish, no abandon.
+	if _, err := s.ImportSpace(ctx, space, opener(file), smallOpts); realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), "being imported") {
+		t.Fatalf("import while another holds the space: %v", err)
+	}
+	var buf bytes.Buffer
+	if _, err := s.ExportSpace(ctx, space, &buf, nil); realm.ErrorCode(err) != realm.EConflict || buf.Len() != 0 {
+		t.Errorf("export of a space being imported: %v, %d bytes", err, buf.Len())
+	}
+	// Its lease runs out.
+	if _, err := s.write(ctx, qImportRenew, map[string]any{"space": space, "import": dead.id, "until": time.Now().UTC().Add(-time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ImportSpace(ctx, space, opener(file), smallOpts); err != nil {
+		t.Fatalf("import after an interrupted one: %v", err)
+	}
+	if got := exportOf(t, s, space); got != file {
+		t.Errorf("after taking over an interrupted import:\n%s", got)
+	}
+
+	// A read error half way through the writing: nothing stays.
+	other := testSpace(t, s)
+	calls := 0
+	failing := func() (io.ReadCloser, error) {
+		calls++
+		text := strings.ReplaceAll(smallExport, "SPACE", other)
+		if calls == 2 {
+			cut := strings.Index(text, `{"kind":"edge"`)
+			return io.NopCloser(io.MultiReader(strings.NewReader(text[:cut]), errReader{})), nil
+		}
+		return io.NopCloser(strings.NewReader(text)), nil
+	}
+	if _, err := s.ImportSpace(ctx, other, failing, ImportOptions{Embedder: "test:e", Dims: 3, MaxLine: 1 << 10}); err == nil {
+		t.Fatal("an import whose reading failed succeeded")
+	}
+	if _, err := s.ExportSpace(ctx, other, io.Discard, nil); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("after a failed import the space exists: %v", err)
+	}
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
+
+// TestValidateImport: every bad line is refused with its number, and the embedder must
+// be the server's.
+func TestValidateImport(t *testing.T) {
+	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(smallExport, "SPACE", "src"), "\n"), "\n")
+	with := func(i int, line string) string { // line i (1-based) replaced; "" removes it
+		out := append([]string(nil), lines...)
+		if line == "" {
+			out = append(out[:i-1], out[i:]...)
+		} else {
+			out[i-1] = line
+		}
+		return strings.Join(out, "\n") + "\n"
+	}
+	tests := []struct {
+		name, file string
+		code       string
+		line       string
+		want       string
+	}{
+		{"ErrEmpty", "", realm.EInvalid, "1", "empty"},
+		{"ErrNotJSON", with(3, "not json"), realm.EInvalid, "3", "not a JSON record"},
+		{"ErrUnknownField", with(3, `{"kind":"observation","props":{"id":"o9"},"colour":"red"}`), realm.EInvalid, "3", "colour"},
+		{"ErrNoHeader", with(1, ""), realm.EInvalid, "1", `begins with a "space" record`},
+		{"ErrFormat", with(1, strings.Replace(lines[0], "realm-space", "other", 1)), realm.EInvalid, "1", "not a REALM space export"},
+		{"ErrVersion", with(1, strings.Replace(lines[0], `"version":1`, `"version":2`, 1)), realm.EInvalid, "1", "version 2"},
+		{"ErrDims", with(1, strings.Replace(lines[0], `"dims":3`, `"dims":384`, 1)), realm.EConflict, "1", "384 dimensions"},
+		{"ErrEmbedder", with(1, strings.Replace(lines[0], `test:e`, `local:x`, 1)), realm.EConflict, "1", "embedded by local:x"},
+		{"ErrUnknownKind", with(3, `{"kind":"note","props":{"id":"n"}}`), realm.EInvalid, "3", `unknown kind "note"`},
+		{"ErrOrder", with(7, strings.Replace(lines[3], `"m1"`, `"m3"`, 1)), realm.EInvalid, "7", "a memory record after the edge records"},
+		{"ErrDuplicate", with(3, lines[1]), realm.EInvalid, "3", "appears twice"},
+		{"ErrNoID", with(3, `{"kind":"observation","props":{"content":"x"}}`), realm.EInvalid, "3", "props.id"},
+		{"ErrType", with(4, strings.Replace(lines[3], `"type":"event"`, `"type":"dream"`, 1)), realm.EInvalid, "4", `type "dream"`},
+		{"ErrEmbeddingDims", with(4, strings.Replace(lines[3], `[1.0,0.0,0.0]`, `[1.0,0.0]`, 1)), realm.EInvalid, "4", "2 dimensions"},
+		{"ErrEmbeddingInts", with(4, strings.Replace(lines[3], `[1.0,0.0,0.0]`, `[1,0,0]`, 1)), realm.EInvalid, "4", "floats"},
+		{"ErrProvenance", with(4, strings.Replace(lines[3], `"derived_from":["o1"]`, `"derived_from":["o9"]`, 1)), realm.EInvalid, "4", `observation "o9"`},
+		{"ErrPredicate", with(6, strings.Replace(lines[5], `"correlates"`, `"likes"`, 1)), realm.EInvalid, "6", `predicate "likes"`},
+		{"ErrEdgeEnd", with(6, strings.Replace(lines[5], `"to":"m2"`, `"to":"m9"`, 1)), realm.EInvalid, "6", `memory "m9"`},
+		{"ErrWeight", with(6, strings.Replace(lines[5], `"weight":1.0`, `"weight":1.5`, 1)), realm.EInvalid, "6", "weight"},
+		{"ErrTime", with(4, strings.Replace(lines[3], `"t_end":"2023-01-01T00:00:00Z"`, `"t_end":"yesterday"`, 1)), realm.EInvalid, "4", "RFC 3339"},
+		{"ErrNull", with(4, strings.Replace(lines[3], `"name":"move"`, `"name":null`, 1)), realm.EInvalid, "4", "null"},
+		{"ErrMixedList", with(4, strings.Replace(lines[3], `"keywords":["Lisbon"]`, `"keywords":["Lisbon",3]`, 1)), realm.EInvalid, "4", "one type"},
+		{"ErrTraceJSON", with(8, strings.Replace(lines[7], `"json":"{`, `"json":"{{`, 1)), realm.EInvalid, "8", "not a JSON document"},
+		{"ErrTruncated", with(11, ""), realm.EInvalid, "11", "truncated"},
+		{"ErrCounts", with(11, strings.Replace(lines[10], `"edge":2`, `"edge":3`, 1)), realm.EInvalid, "11", "incomplete"},
+		{"ErrAfterEnd", strings.Join(lines, "\n") + "\n" + lines[9] + "\n", realm.EInvalid, "12", "after the \"end\""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ValidateImport(strings.NewReader(tt.file), smallOpts)
+			var re *realm.Error
+			if !errorAs(err, &re) || re.Code != tt.code || re.Fields["line"] != tt.line || !strings.Contains(re.Message, tt.want) {
+				t.Errorf("got %v, want %s on line %s saying %q", err, tt.code, tt.line, tt.want)
+			}
+		})
+	}
+	t.Run("OK", func(t *testing.T) {
+		counts, err := ValidateImport(strings.NewReader(smallExport), smallOpts)
+		if err != nil || counts["memory"] != 2 || counts["observation"] != 2 {
+			t.Errorf("%v %v", counts, err)
+		}
+	})
+	t.Run("ErrLineTooLong", func(t *testing.T) {
+		_, err := ValidateImport(strings.NewReader(smallExport), ImportOptions{Embedder: "test:e", Dims: 3, MaxLine: 100})
+		if realm.ErrorCode(err) != realm.EInvalid || !strings.Contains(err.Error(), "line 1: longer than 100 bytes") {
+			t.Errorf("got %v", err)
+		}
+	})
+}
+
+func errorAs(err error, target **realm.Error) bool {
+	e, ok := err.(*realm.Error)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+// TestExportValues: every value type a property holds survives writing and reading, and
+// what JSON cannot carry is refused.
+func TestExportValues(t *testing.T) {
+	when := time.Date(2023, 5, 8, 13, 56, 0, 123456789, time.UTC)
+	ok := []struct {
+		key  string
+		in   any
+		text string
+	}{
+		{"weight", 1.0, "1.0"},
+		{"weight", 0.1, "0.1"},
+		{"weight", 1e-7, "1e-07"},
+		{"seq", int64(42), "42"},
+		{"name", `say "hi" <b>`, `"say \"hi\" <b>"`},
+		{"reverted", true, "true"},
+		{"created_at", when, `"2023-05-08T13:56:00.123456789Z"`},
+		{"t_start", when, `"2023-05-08T13:56:00.123456789Z"`},
+		{"embedding", []any{0.5, -1.0, 2e-9}, "[0.5,-1.0,2e-09]"},
+		{"keywords", []any{"a", "b"}, `["a","b"]`},
+		{"keywords", []any{}, `[]`},
+	}
+	for _, tt := range ok {
+		var buf bytes.Buffer
+		if err := writeValue(&buf, tt.key, tt.in); err != nil || buf.String() != tt.text {
+			t.Errorf("write %s %v: %q %v, want %q", tt.key, tt.in, buf.String(), err, tt.text)
+			continue
+		}
+		dec := json.NewDecoder(&buf)
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+		back, err := readValue(tt.key, v)
+		if err != nil {
+			t.Errorf("read %s %s: %v", tt.key, tt.text, err)
+			continue
+		}
+		a, _ := json.Marshal(back)
+		b, _ := json.Marshal(tt.in)
+		if string(a) != string(b) || (tt.key == "weight" && back != tt.in) {
+			t.Errorf("%s: %v came back as %#v", tt.key, tt.in, back)
+		}
+	}
+	for _, bad := range []struct {
+		key string
+		in  any
+	}{{"weight", math.NaN()}, {"weight", math.Inf(1)}, {"name", when}, {"created_at", "2023"}, {"x", struct{}{}}} {
+		if err := writeValue(&bytes.Buffer{}, bad.key, bad.in); err == nil {
+			t.Errorf("write %s %v: no error", bad.key, bad.in)
+		}
+	}
+}
