@@ -239,6 +239,11 @@ func addTool[In interface{ spaceID() string }](s *server, srv *mcp.Server, calls
 			if realm.ValidSpace(space) {
 				line = line.Str("space", space)
 			}
+			// The stateless SDK runs the call in the HTTP request's context: name the request
+			// the access log names, when it is there.
+			if id, ok := ctx.Value(requestIDCtx{}).(string); ok {
+				line = line.Str("request_id", id)
+			}
 			line.Str("tool", tool.Name).Str("key", key.Name).Str("outcome", outcome).
 				Dur("duration", time.Since(start)).Msg("mcp tool call")
 		}()

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent/agenttest"
@@ -284,6 +285,33 @@ func TestMCP(t *testing.T) {
 		}
 		if resp, body := postMCPHost(t, srv.URL, "", "attacker.example", rawToolsList); resp.StatusCode != http.StatusForbidden {
 			t.Errorf("Host attacker.example: %d %s, want 403", resp.StatusCode, body)
+		}
+	})
+	t.Run("Logs", func(t *testing.T) { // a tool call's line names its tool, space, outcome and request
+		var buf syncBuffer
+		logged := newTestServer(t, check, Config{}, func(d *Deps) { d.Logger = zerolog.New(&buf) })
+		callTool(t, mustConnectMCP(t, logged.URL, ""), "recall", map[string]any{"space": space, "query": "cat"})
+		var call, access map[string]any
+		for line := range strings.Lines(buf.String()) {
+			var m map[string]any
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("%v: %s", err, line)
+			}
+			switch {
+			case m["message"] == "mcp tool call":
+				call = m
+			case m["message"] == "request" && m["route"] == "/mcp" && call != nil && access == nil:
+				access = m
+			}
+		}
+		if call == nil || call["tool"] != "recall" || call["space"] != space || call["outcome"] != "ok" || call["key"] != "local" {
+			t.Fatalf("tool call line %v", call)
+		}
+		if access == nil || call["request_id"] == nil || call["request_id"] != access["request_id"] {
+			t.Errorf("tool call line %v and access line %v name different requests", call, access)
+		}
+		if strings.Contains(buf.String(), "Pixel") || strings.Contains(buf.String(), `"cat"`) {
+			t.Error("the logs hold a memory's content or the query")
 		}
 	})
 	t.Run("StatelessHTTP", func(t *testing.T) {
