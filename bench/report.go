@@ -101,3 +101,23 @@ func BuildInfo() map[string]string {
 	}
 	return info
 }
+
+// WeightHistogram counts weights in HistogramBins equal bins over [0, 1], as
+// cypher.Store.EdgeWeightHistogram does: bin i holds [i/bins, (i+1)/bins), the last bin
+// is closed; weights outside [0, 1] go to the nearest end.
+func WeightHistogram(weights map[string]float64) []int64 {
+	out := make([]int64, HistogramBins)
+	for _, w := range weights {
+		out[min(max(int(w*HistogramBins), 0), HistogramBins-1)]++
+	}
+	return out
+}
+
+// addWeightHistogram adds the histogram of weights to h (nil: a new one).
+func addWeightHistogram(h []int64, weights map[string]float64) []int64 {
+	if h == nil {
+		h = make([]int64, HistogramBins)
+	}
+	addHistogram(h, WeightHistogram(weights))
+	return h
+}

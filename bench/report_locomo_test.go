@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -159,15 +160,30 @@ func TestNewLoCoMoReport(t *testing.T) {
 
 // TestRetrievalCharts: a retrieval-only report gets its charts too.
 func TestRetrievalCharts(t *testing.T) {
+	before := bench.WeightHistogram(map[string]float64{"a": 0, "b": 0.1, "c": 0.95, "d": 1, "e": 1.2, "f": -0.1, "g": 0.55})
+	if want := []int64{2, 1, 0, 0, 0, 1, 0, 0, 0, 3}; !slices.Equal(before, want) {
+		t.Errorf("WeightHistogram %v, want %v", before, want)
+	}
+	after := []int64{2, 1, 0, 0, 1, 1, 0, 0, 0, 3}
 	rep := bench.RetrievalReport{K: 10,
 		Runs: []bench.RunReport{{Reconsolidation: "on", MethodReport: bench.MethodReport{ByCategory: bench.CatRecall{"temporal": 0.8}, Overall: 0.7},
-			FirstDepth: map[string]int{"0": 5, "none": 2, "10": 1, "2": 1}}},
+			FirstDepth: map[string]int{"0": 5, "none": 2, "10": 1, "2": 1}, Edits: &bench.EditReport{HistogramBefore: before, HistogramAfter: after}}},
 		Flat: bench.MethodReport{Overall: 0.5}}
 	charts := rep.Charts()
-	if len(charts) != 2 || charts[0].Name != "recall" || len(charts[0].Series) != 2 || charts[0].Series[0].Values[1] != 0.8 || charts[0].Series[1].Values[4] != 0.5 {
+	if len(charts) != 3 || charts[0].Name != "recall" || len(charts[0].Series) != 2 || charts[0].Series[0].Values[1] != 0.8 || charts[0].Series[1].Values[4] != 0.5 {
 		t.Fatalf("charts %+v", charts)
 	}
 	if got := strings.Join(charts[1].Groups, ","); got != "0,2,10,none" {
 		t.Errorf("depth groups %s", got)
+	}
+	if h := charts[2]; h.Name != "edge-weights" || len(h.Series) != 2 || h.Series[1].Values[4] != 1 {
+		t.Errorf("histogram chart %+v", h)
+	}
+	if md := rep.HistogramMarkdown(); !strings.Contains(md, "| 0.4–0.5 | 0 | 1 |") || !strings.Contains(md, "| 0.9–1.0 | 3 | 3 |") {
+		t.Errorf("histogram table:\n%s", md)
+	}
+	rep.Runs[0].Edits = nil
+	if len(rep.Charts()) != 2 || rep.HistogramMarkdown() != "" {
+		t.Error("a run without reconsolidation has no histogram")
 	}
 }

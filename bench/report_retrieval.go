@@ -1,10 +1,13 @@
 package bench
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Charts are the retrieval report's bar charts: evidence recall per category for REALM
-// (reconsolidation on and off) and the flat baseline, and the depth at which evidence
-// was first found.
+// (reconsolidation on and off) and the flat baseline, the depth at which evidence was
+// first found and, with reconsolidation on, the edge-weight histogram before and after.
 func (r RetrievalReport) Charts() []Chart {
 	groups := []string{"1 multi-hop", "2 temporal", "3 open-domain", "4 single-hop", "overall"}
 	keys := []string{"multi-hop", "temporal", "open-domain", "single-hop", "overall"}
@@ -37,5 +40,26 @@ func (r RetrievalReport) Charts() []Chart {
 		}
 		depth.Series = append(depth.Series, s)
 	}
-	return []Chart{recall, depth}
+	charts := []Chart{recall, depth}
+	if on := r.Run(ReconsolidationOn); on != nil && on.Edits != nil && on.Edits.HistogramBefore != nil {
+		charts = append(charts, histogramChart(on.Edits.HistogramBefore, func(yield func(string, []int64)) {
+			yield("after the questions, reconsolidation on", on.Edits.HistogramAfter)
+		}))
+	}
+	return charts
+}
+
+// HistogramMarkdown is a table of the edge weights before and after the run with
+// reconsolidation on; "" without one.
+func (r RetrievalReport) HistogramMarkdown() string {
+	on := r.Run(ReconsolidationOn)
+	if on == nil || on.Edits == nil || on.Edits.HistogramBefore == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("Edge weights of all samples' graphs before the questions and after the last one with reconsolidation on (before the revert):\n\n| weight | before | after |\n|---|---|---|\n")
+	for i, label := range histogramLabels() {
+		fmt.Fprintf(&b, "| %s | %d | %d |\n", label, at(on.Edits.HistogramBefore, i), at(on.Edits.HistogramAfter, i))
+	}
+	return b.String()
 }

@@ -112,6 +112,10 @@ type EditReport struct {
 	DistinctEdges int `json:"distinct_edges_touched"` // directed edges edited at least once
 	EdgesBefore   int `json:"edges_before"`
 	EdgesAfter    int `json:"edges_after"` // after the last question, before the revert
+	// Edge weights of all samples in HistogramBins bins over [0, 1], before the questions
+	// and after the last one, before the revert (WeightHistogram).
+	HistogramBefore []int64 `json:"edge_weight_histogram_before"`
+	HistogramAfter  []int64 `json:"edge_weight_histogram_after"`
 
 	// The self-audits' labels scored against the gold evidence, for this report only (the
 	// auditor never sees the gold): nodes labelled key evidence or misleading, and how
@@ -400,6 +404,7 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 			return err
 		}
 		r.edits.EdgesBefore += len(snapshot)
+		r.edits.HistogramBefore = addWeightHistogram(r.edits.HistogramBefore, snapshot)
 	}
 	sampleAcc := newAccumulator()
 	started := time.Now()
@@ -460,6 +465,7 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 		return err
 	}
 	r.edits.EdgesAfter += len(after)
+	r.edits.HistogramAfter = addWeightHistogram(r.edits.HistogramAfter, after)
 	t := time.Now()
 	for i := len(reconsolidations) - 1; i >= 0; i-- {
 		if _, err := deps.Reconsolidate.Revert(ctx, space, reconsolidations[i]); err != nil {

@@ -35,7 +35,8 @@ var seriesColors = []string{"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e
 // a report's charts can be checked as well as looked at.
 func BarChartSVG(c BarChart) string {
 	const (
-		barW, gap, left, right, top, bottom, plotH = 18.0, 22.0, 64.0, 20.0, 56.0, 72.0, 220.0
+		barW, gap, right, top, plotH = 18.0, 22.0, 20.0, 56.0, 220.0
+		charW                        = 6.2 // mean glyph width at font-size 11
 	)
 	format := c.Format
 	if format == "" {
@@ -43,6 +44,13 @@ func BarChartSVG(c BarChart) string {
 	}
 	nSeries := max(len(c.Series), 1)
 	groupW := float64(nSeries)*barW + gap
+	// Room for the x labels, rotated by 30°: they reach left of the first group and below.
+	longest := 0.0
+	for _, g := range c.Groups {
+		longest = math.Max(longest, charW*float64(len([]rune(g))))
+	}
+	left := math.Max(64, longest*math.Cos(math.Pi/6)-groupW/2+8)
+	bottom := math.Max(72, longest*math.Sin(math.Pi/6)+36)
 	plotW := math.Max(float64(len(c.Groups))*groupW, 160)
 	legendW := 0.0
 	for _, s := range c.Series {

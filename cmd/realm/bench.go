@@ -81,13 +81,18 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	defer d.close()
+	ingest, recall := &usageIngester{p: p.ingest, usage: realm.Usage{}}, &usageRecaller{r: p.recall, usage: realm.Usage{}}
 	rep, err := bench.RunRetrieval(ctx, samples,
-		bench.RetrievalDeps{Ingest: benchIngester{p.ingest}, Recall: p.recall, Reconsolidate: p.recon, Graph: d.store, Embedder: d.embedder},
+		bench.RetrievalDeps{Ingest: ingest, Recall: recall, Reconsolidate: p.recon, Graph: d.store, Embedder: d.embedder},
 		bench.RetrievalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Reconsolidation: *recon}, stdout)
 	if err != nil {
 		return err
 	}
 	rep.Config = map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "data": *data, "version": fullVersion(),
 		"auditor": "offline", "reconsolidation": *recon, "space_prefix": *prefix, "commit": bench.BuildInfo()["commit"]}
-	return writeBenchReport(*out, rep, rep.Markdown(), rep.Charts(), stdout)
+	usage := realm.Usage{}
+	usage.Add(ingest.usage)
+	usage.Add(recall.usage)
+	withCost := retrievalReport{RetrievalReport: rep, Cost: bench.NewCost(usage, rep.Ingest.Observations, recall.recalls)}
+	return writeBenchReport(*out, withCost, retrievalMarkdown(withCost), rep.Charts(), stdout)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/bench"
+	"github.com/realm-memory/realm/construction"
 )
 
 // locomoFullFlags are the flags of `realm bench locomo` that only the full protocol reads.
@@ -123,4 +124,49 @@ func fileSHA256(path string) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// usageIngester is the write path for the retrieval-only run, adding up its LLM usage.
+type usageIngester struct {
+	p     *construction.Pipeline
+	usage realm.Usage
+}
+
+func (u *usageIngester) Ingest(ctx context.Context, space string, obs []realm.Observation) (int, error) {
+	res, err := u.p.Ingest(ctx, space, obs)
+	for _, r := range res {
+		u.usage.Add(r.Usage)
+	}
+	return len(res), err
+}
+
+// usageRecaller is the read path for the retrieval-only run, adding up its LLM usage
+// and counting the recalls.
+type usageRecaller struct {
+	r       bench.Recaller
+	usage   realm.Usage
+	recalls int
+}
+
+func (u *usageRecaller) Recall(ctx context.Context, space string, req realm.RecallRequest) (realm.RecallResult, error) {
+	res, err := u.r.Recall(ctx, space, req)
+	u.usage.Add(res.Usage)
+	u.recalls++
+	return res, err
+}
+
+// retrievalReport is the retrieval-only report with its LLM cost.
+type retrievalReport struct {
+	bench.RetrievalReport
+	Cost bench.Cost `json:"cost"`
+}
+
+// retrievalMarkdown is the retrieval report's tables, the edge-weight histogram and the cost.
+func retrievalMarkdown(r retrievalReport) string {
+	md := r.Markdown()
+	if h := r.HistogramMarkdown(); h != "" {
+		md += "\n" + h
+	}
+	return md + "\nLLM usage per stage: the write path per observation sent (a re-send into an ingested space costs nothing), the read path per recall (the offline decider and auditor cost nothing):\n\n" +
+		r.Cost.Markdown()
 }

@@ -44,9 +44,32 @@ func TestBenchReconsolidationBoth(t *testing.T) {
 	if on := rep.Run(bench.ReconsolidationOn); len(rep.Runs) != 2 || on == nil || on.Edits == nil || rep.Questions != 12 || rep.Config["reconsolidation"] != "both" {
 		t.Errorf("report %s", b)
 	}
-	if md, err := os.ReadFile(strings.TrimSuffix(out, ".json") + ".md"); err != nil || !strings.Contains(string(md), "on − off") {
+	md, err := os.ReadFile(strings.TrimSuffix(out, ".json") + ".md")
+	if err != nil || !strings.Contains(string(md), "on − off") || !strings.Contains(string(md), "| **read path** (24 questions) | question |") {
 		t.Errorf("markdown beside the report: %v\n%s", err, md)
 	}
+	// Charts beside it, linked from the Markdown; the cost in the JSON.
+	for _, name := range []string{"recall", "evidence-depth", "edge-weights"} {
+		svg, err := os.ReadFile(bench.ChartPath(out, name))
+		if err != nil || countBars(t, svg) == 0 || !strings.Contains(string(md), "(report-"+name+".svg)") {
+			t.Errorf("chart %s: %v", name, err)
+		}
+	}
+	var withCost struct{ Cost bench.Cost }
+	if err := json.Unmarshal(b, &withCost); err != nil || withCost.Cost.Questions != 24 || withCost.Cost.Observations != rep.Ingest.Observations || len(withCost.Cost.Stages) == 0 {
+		t.Errorf("cost %+v: %v", withCost.Cost, err)
+	}
+	if e := rep.Run(bench.ReconsolidationOn).Edits; sum(e.HistogramBefore) != int64(e.EdgesBefore) || sum(e.HistogramAfter) != int64(e.EdgesAfter) {
+		t.Errorf("histograms %v %v for %d and %d edges", e.HistogramBefore, e.HistogramAfter, e.EdgesBefore, e.EdgesAfter)
+	}
+}
+
+func sum(xs []int64) int64 {
+	var s int64
+	for _, x := range xs {
+		s += x
+	}
+	return s
 }
 
 func TestBenchErrors(t *testing.T) {
