@@ -61,7 +61,7 @@ func runLoadtest(ctx context.Context, args []string, getenv func(string) string,
 	fs.DurationVar(&o.Duration, "duration", 60*time.Second, "how long the timed run lasts")
 	fs.IntVar(&o.Requests, "requests", 0, "requests per client, instead of --duration (0: until the duration ends)")
 	fs.BoolVar(&o.Shared, "shared", false, "all clients on one space (default: a space each)")
-	fs.IntVar(&o.Seed, "seed", 12, "messages ingested into each space before the timed run")
+	fs.IntVar(&o.Seed, "seed", 8, "messages ingested into each space before the timed run")
 	fs.StringVar(&o.SpacePrefix, "space-prefix", "loadtest-", "prefix of the spaces the run creates")
 	fs.BoolVar(&o.Keep, "keep", false, "keep the spaces after the run (default: erase them)")
 	fs.DurationVar(&o.Wait, "wait", time.Minute, "how long to wait for /readyz before starting")
@@ -385,20 +385,80 @@ func (c *loadClient) post(ctx context.Context, path string, body, v any) (int, t
 	return resp.StatusCode, d, "", nil
 }
 
-// seed ingests --seed messages into the client's space in one batch.
+// seed ingests --seed messages into the client's space in one asynchronous batch and
+// waits for its job to end: the server integrates at its own pace, and no request waits
+// minutes for a large batch on a busy machine.
 func (c *loadClient) seed(ctx context.Context) error {
 	msgs := make([]map[string]string, c.o.Seed)
 	for i := range msgs {
 		msgs[i] = c.message()
 	}
-	status, _, problem, err := c.post(ctx, "/observations", map[string]any{"messages": msgs}, nil)
+	var accepted struct {
+		JobID string `json:"job_id"`
+	}
+	status, _, problem, err := c.post(ctx, "/observations?async=true", map[string]any{"messages": msgs}, &accepted)
 	if err != nil {
 		return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: %v", c.space, err)
 	}
-	if status != http.StatusOK {
+	if status != http.StatusAccepted {
 		return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: %d %s", c.space, status, problem)
 	}
-	return nil
+	deadline := time.Now().Add(seedTimeout)
+	for {
+		var job struct {
+			Status  string `json:"status"`
+			Pending int    `json:"pending"`
+			Failed  int    `json:"failed"`
+		}
+		status, problem, err := c.get(ctx, "/v1/jobs/"+accepted.JobID, &job)
+		switch {
+		case err != nil:
+			return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: %v", c.space, err)
+		case status != http.StatusOK:
+			return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: job %s: %d %s", c.space, accepted.JobID, status, problem)
+		case job.Failed > 0:
+			return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: %d observations failed", c.space, job.Failed)
+		case job.Pending == 0 && job.Status != "running":
+			return nil
+		case time.Now().After(deadline):
+			return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: still %d observations pending after %s", c.space, job.Pending, seedTimeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
+// seedTimeout bounds the wait for the seed batches to be integrated.
+const seedTimeout = 10 * time.Minute
+
+// get reads path (from the server's root) and decodes a 200 answer into v; of another
+// answer it returns the problem's code and detail.
+func (c *loadClient) get(ctx context.Context, path string, v any) (int, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.o.URL+path, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	if c.o.Key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.o.Key)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, "", err
+	}
+	if resp.StatusCode != http.StatusOK {
+		var p struct{ Code, Detail string }
+		_ = json.Unmarshal(raw, &p)
+		return resp.StatusCode, p.Code + ": " + p.Detail, nil
+	}
+	return resp.StatusCode, "", json.Unmarshal(raw, v)
 }
 
 // Words of the generated conversation: people doing things at places on days.
