@@ -1,9 +1,11 @@
 package api
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -177,12 +179,43 @@ func (s *server) mcpHandler() http.Handler {
 			return map[string]any{"forgotten": in.MemoryID}, nil
 		})
 
-	return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+	return oneMessage(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: s.cfg.MaxBodyBytes,
 			// Without keys (loopback only, every caller the local admin) the SDK refuses a
 			// loopback request naming another host: a web page's DNS rebinding. With keys,
 			// the bearer key is the defence, and a reverse proxy on the same host must pass.
-			DisableLocalhostProtection: len(s.cfg.Keys) > 0})
+			DisableLocalhostProtection: len(s.cfg.Keys) > 0}))
+}
+
+// oneMessage refuses a JSON-RPC batch (a body that is a JSON array): MCP dropped
+// batching in 2025-06-18, and the SDK still serves batches from older clients, whose
+// calls would all pass the rate limit for the price of one request.
+func oneMessage(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.Body != nil {
+			body := bufio.NewReader(r.Body)
+			for {
+				c, err := body.ReadByte()
+				if err != nil {
+					break // the SDK reports an empty or unreadable body
+				}
+				if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+					continue // JSON whitespace, which need not be handed on
+				}
+				_ = body.UnreadByte()
+				if c == '[' {
+					writeError(w, r, realm.Errorf(realm.EInvalid, "JSON-RPC batches are not supported on /mcp: send one message a request"))
+					return
+				}
+				break
+			}
+			r.Body = struct {
+				io.Reader
+				io.Closer
+			}{body, r.Body}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // request is the recall request of the arguments.

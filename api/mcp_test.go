@@ -314,6 +314,17 @@ func TestMCP(t *testing.T) {
 			t.Error("the logs hold a memory's content or the query")
 		}
 	})
+	t.Run("ErrBatch", func(t *testing.T) { // a batch would pass the rate limit for the price of one request
+		batch := []byte(" \n[" + string(rawToolsList) + "," + string(rawToolsList) + "]")
+		resp, body := postMCP(t, srv.URL, "", batch)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), `"code":"invalid"`) || !strings.Contains(string(body), "batch") {
+			t.Errorf("batch: %d %s", resp.StatusCode, body)
+		}
+		// Leading whitespace before one message is read past and the message still served.
+		if resp, body := postMCP(t, srv.URL, "", append([]byte(" \r\n\t"), rawToolsList...)); resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"name":"remember"`) {
+			t.Errorf("one message after whitespace: %d %s", resp.StatusCode, body)
+		}
+	})
 	t.Run("StatelessHTTP", func(t *testing.T) {
 		for _, method := range []string{"GET", "DELETE"} {
 			if code := (client{t: t, base: srv.URL}).status(method, "/mcp", nil); code != http.StatusMethodNotAllowed {
