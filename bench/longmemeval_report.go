@@ -187,7 +187,7 @@ func (r LongMemEvalReport) Markdown() string {
 		rule += "---|"
 	}
 	fmt.Fprintf(&b, "%s\n%s\n", header, rule)
-	row := func(label string, s LMERetrievalScores, acc *LMECount, bold bool) {
+	row := func(label string, n int, s LMERetrievalScores, acc *LMECount, bold bool) {
 		cell := func(v string) string {
 			if bold {
 				return "**" + v + "**"
@@ -200,7 +200,7 @@ func (r LongMemEvalReport) Markdown() string {
 			}
 			return cell(fmt.Sprintf("%.3f", a)) + " | " + cell(fmt.Sprintf("%.3f", c))
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %s |", label, s.Questions, scores(s.Questions, s.SessionRecall, s.SessionNDCG), scores(s.TurnQuestions, s.TurnRecall, s.TurnNDCG))
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |", label, n, scores(s.Questions, s.SessionRecall, s.SessionNDCG), scores(s.TurnQuestions, s.TurnRecall, s.TurnNDCG))
 		if full {
 			if acc == nil || acc.Total == 0 {
 				b.WriteString(" – |")
@@ -219,14 +219,18 @@ func (r LongMemEvalReport) Markdown() string {
 			}
 		}
 		if ok {
-			row(typ, s, acc, false)
+			n := s.Questions
+			if acc != nil {
+				n = acc.Total
+			}
+			row(typ, n, s, acc, false)
 		}
 	}
 	if full {
-		row("abstention", LMERetrievalScores{}, &r.Accuracy.Abstention, false)
-		row("**overall**", r.RetrievalOverall, &r.Accuracy.Overall, true)
+		row("abstention", r.Abstention, LMERetrievalScores{}, &r.Accuracy.Abstention, false)
+		row("**overall**", r.Items, r.RetrievalOverall, &r.Accuracy.Overall, true)
 	} else {
-		row("**overall**", r.RetrievalOverall, nil, true)
+		row("**overall**", r.Items, r.RetrievalOverall, nil, true)
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "Recall@%d is the share of the evidence among the first %d sessions (answer_session_ids) or turns (has_answer) that the recalled nodes derive from, best first; "+

@@ -404,7 +404,7 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 		t.Errorf("charts %+v", charts)
 	}
 	md := rep.Markdown()
-	for _, want := range []string{"| question type | questions | session recall@10 |", "| multi-session | 1 |", "**overall**", "| ingest |"} {
+	for _, want := range []string{"| question type | questions | session recall@10 |", "| multi-session | 1 |", "| **overall** | 8 | **", "| ingest |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}

@@ -137,7 +137,7 @@ func TestBenchLongMemEvalFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"| single-session-user | 2 |", "0.500 (1/2) |", "| abstention | 0 | – | – | – | – | 1.000 (1/1) |", "**0.625** (5/8)", "task-averaged accuracy 0.583", "| judge | 8 | 1600 | 8 |"} {
+	for _, w := range []string{"| single-session-user | 2 |", "0.500 (1/2) |", "| abstention | 1 | – | – | – | – | 1.000 (1/1) |", "| **overall** | 8 |", "**0.625** (5/8)", "task-averaged accuracy 0.583", "| judge | 8 | 1600 | 8 |"} {
 		if !strings.Contains(string(md), w) || !strings.Contains(stdout.String(), w) {
 			t.Errorf("markdown lacks %q:\n%s", w, md)
 		}
