@@ -18,6 +18,10 @@
 // whose tools call the same services as the routes, each checking its space and scope
 // with Key.authorize, the checks of the /v1/spaces/{space} routes.
 //
+// /v1/spaces/{space}/export streams a whole space as JSON Lines and /import loads such a
+// file into an empty space (export.go, over cypher.ExportSpace and ImportSpace); the
+// import's body has its own cap (Config.MaxImportBytes) and upload time.
+//
 // It imports the root package realm, the pipelines (cypher store, construction,
 // retrieval, reconsolidation) and agent (the answer's types); nothing imports api but cmd.
 package api

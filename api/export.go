@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/rs/zerolog"
@@ -19,6 +20,9 @@ import (
 // (about 8.5 KiB a memory with 384-d vectors, plus its traces: a 793-memory LoCoMo space
 // with 356 traces exports to 13.6 MB).
 const DefaultMaxImportBytes = 1 << 30
+
+// importReadTimeout bounds the upload of an import (1 GiB at 5 Mbit/s is 30 minutes).
+const importReadTimeout = 30 * time.Minute
 
 // handleExport streams a space as JSON Lines (cypher.ExportFormat). Headers and status
 // are sent with the first line, so an error before it is a problem document; one after
@@ -74,6 +78,9 @@ func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 	}
 	defer os.Remove(f.Name())
 	defer f.Close()
+	// The server reads a request within a couple of minutes; a large import may take
+	// longer to arrive. (A test recorder cannot: the error is of no consequence.)
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(importReadTimeout))
 	if _, err := io.Copy(f, r.Body); err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
