@@ -1,6 +1,10 @@
 // Package bench reproduces REALM's evaluation (REALM.md §6): loaders for LoCoMo and
 // LongMemEval, the offline retrieval metrics (evidence recall@k; session and turn
-// recall@k and NDCG@k), and runners that drive the pipelines.
+// recall@k and NDCG@k), and runners that drive the pipelines. The full LoCoMo protocol
+// (RunLoCoMo) answers with the LLM agent and grades with an LLM Judge; its reports are
+// JSON, Markdown and SVG bar charts (BarChartSVG, stdlib only), with the LLM cost per
+// stage (Cost), and resume from a per-sample checkpoint. The judge, the charts and the
+// cost are generic, for every benchmark.
 //
 // It imports the root package realm and the pipelines; never api or cmd.
 package bench

@@ -158,6 +158,7 @@ type QuestionResult struct {
 	AnswerError string   `json:"answer_error,omitempty"`
 	Score       float64  `json:"score"` // the judge's: share of runs CORRECT; 0 when unanswered or ungraded
 	Labels      []string `json:"labels,omitempty"`
+	Reasoning   string   `json:"judge_reasoning,omitempty"` // the judge's first run's
 	JudgeError  string   `json:"judge_error,omitempty"`
 	// Evidence: recall@K of the gold turns (when the question has any), the depth at
 	// which a gold turn was first reached ("none"), how many nodes the answer cites and
@@ -456,7 +457,7 @@ func askLoCoMoQuestion(ctx context.Context, space string, askAt time.Time, q que
 	case err != nil:
 		qr.JudgeError = realm.ErrorMessage(err)
 	default:
-		qr.Score, qr.Labels = verdict.Score, verdict.Labels
+		qr.Score, qr.Labels, qr.Reasoning = verdict.Score, verdict.Labels, verdict.Reasoning
 	}
 
 	if v.Reconsolidation != ReconsolidationOn {

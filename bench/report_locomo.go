@@ -305,6 +305,9 @@ func (r LoCoMoReport) Markdown() string {
 	if len(settings) > 0 {
 		fmt.Fprintf(&b, "Settings: %s.", strings.Join(settings, ", "))
 	}
+	if d := r.Info["data"]; d != "" {
+		fmt.Fprintf(&b, " Data `%s`.", d)
+	}
 	if c := r.Info["commit"]; c != "" {
 		dirty := ""
 		if r.Info["dirty"] == "true" {

@@ -87,12 +87,13 @@ func runLoCoMoFull(ctx context.Context, cfg config, c locomoCommon, f *locomoFul
 	}
 	m := cfg.OpenAI.Models
 	lc.Settings = map[string]string{
-		"data": c.data, "data_sha256": fileSHA256(c.data), "embedder": d.embedder.ID(), "llm": cfg.LLM,
+		"data_sha256": fileSHA256(c.data), "embedder": d.embedder.ID(), "llm": cfg.LLM,
 		"extraction_model": m["extraction"], "answer_model": m["answer"], "judge_model": judge.Model(),
 		"judge_runs": strconv.Itoa(judge.Runs()), "retrieval_decider": "offline", "auditor": "offline",
 	}
 	lc.Info["version"] = fullVersion()
 	lc.Info["space_prefix"] = prefix
+	lc.Info["data"] = c.data // the content is a setting (data_sha256), not where it lies
 	rep, err := bench.RunLoCoMo(ctx, samples, bench.LoCoMoDeps{Ingest: p.ingest, Recall: p.recall, Answer: p.answer,
 		Reconsolidate: p.recon, Graph: d.store, Judge: judge}, lc, stdout)
 	if err != nil {
