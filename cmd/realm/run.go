@@ -19,7 +19,7 @@ commands:
   serve          serve the HTTP API (applies the schema first)
   ingest         realm ingest --space S [--sample conv-26] FILE   (JSONL messages or a LoCoMo file)
   recall         realm recall --space S "question"
-  bench          realm bench locomo --data FILE --retrieval-only [--k 10] [--out report.json]
+  bench          realm bench locomo FILE [--retrieval-only] [--reconsolidation on|off|both] [--out report.json]   (and longmemeval, scale; see README)
   reembed        realm reembed [--space S | --all] [--force]   (re-embed with the configured embedder)
   export         realm export --space S [--out FILE]   (the whole space as JSON Lines)
   import         realm import --space S FILE | --check FILE   (an export into an empty space)
