@@ -58,7 +58,7 @@ func runLoadtest(ctx context.Context, args []string, getenv func(string) string,
 	fs.StringVar(&o.URL, "url", o.URL, "server base URL (REALM_URL)")
 	fs.StringVar(&o.Key, "key", "", "API key, sent as a bearer token (needs write scope; admin to erase the spaces after)")
 	fs.IntVar(&o.Clients, "clients", 32, "concurrent clients")
-	fs.DurationVar(&o.Duration, "duration", 60*time.Second, "how long the timed run lasts")
+	fs.DurationVar(&o.Duration, "duration", 60*time.Second, "how long clients send new requests (those in flight then finish)")
 	fs.IntVar(&o.Requests, "requests", 0, "requests per client, instead of --duration (0: until the duration ends)")
 	fs.BoolVar(&o.Shared, "shared", false, "all clients on one space (default: a space each)")
 	fs.IntVar(&o.Seed, "seed", 8, "messages ingested into each space before the timed run")
@@ -250,16 +250,16 @@ func loadtest(ctx context.Context, o loadOptions) (loadReport, error) {
 		}
 	}
 
-	runCtx := ctx
-	if o.Requests <= 0 {
-		var cancel context.CancelFunc
-		runCtx, cancel = context.WithTimeout(ctx, o.Duration)
-		defer cancel()
-	}
+	// Past the deadline clients send nothing new but finish what they sent: a request
+	// cut off would be a 500 in the server's log and metrics for a client that went away.
 	start := time.Now()
+	var deadline time.Time
+	if o.Requests <= 0 {
+		deadline = start.Add(o.Duration)
+	}
 	for _, c := range clients {
 		wg.Add(1)
-		go func() { defer wg.Done(); c.loop(runCtx) }()
+		go func() { defer wg.Done(); c.loop(ctx, deadline) }()
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
@@ -285,11 +285,11 @@ func loadtest(ctx context.Context, o loadOptions) (loadReport, error) {
 	return rep, nil
 }
 
-// loop sends requests back to back, following the mix, until ctx ends or the client has
-// sent its --requests.
-func (c *loadClient) loop(ctx context.Context) {
+// loop sends requests back to back, following the mix, until the deadline (when not
+// zero) or until the client has sent its --requests.
+func (c *loadClient) loop(ctx context.Context, deadline time.Time) {
 	for i := 0; c.o.Requests <= 0 || i < c.o.Requests; i++ {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || !deadline.IsZero() && time.Now().After(deadline) {
 			return
 		}
 		op := loadMix[c.step%len(loadMix)]
@@ -298,8 +298,8 @@ func (c *loadClient) loop(ctx context.Context) {
 			op = opRecall // no trace to give feedback on yet
 		}
 		status, d, problem, err := c.do(ctx, op)
-		if ctx.Err() != nil && c.o.Requests <= 0 {
-			return // cut off by the end of the run: not a measurement
+		if ctx.Err() != nil {
+			return // interrupted: not a measurement
 		}
 		r := c.ops[op]
 		if r == nil {
