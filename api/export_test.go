@@ -12,6 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
+	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -454,5 +457,45 @@ func TestDeleteMemoryForgets(t *testing.T) {
 				t.Errorf("recall %q still returns the deleted memory", q)
 			}
 		}
+	}
+}
+
+// TestImportBodyLimit: an import is not held to the JSON body limit but to its own.
+func TestImportBodyLimit(t *testing.T) {
+	check := apitest.New(t)
+	store := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	srv := newTestServer(t, check, Config{MaxBodyBytes: 2048, MaxImportBytes: 1 << 20})
+	c := client{t: t, base: srv.URL}
+	obs := []realm.Observation{{ID: "l1", Speaker: "Ana", Content: "Ana likes tea.", ObservedAt: time.Now()}}
+	lease := cypher.Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
+	if _, err := store.SaveObservations(ctx, space, embedder.ID(), embedder.Dim(), obs, lease); err != nil {
+		t.Fatal(err)
+	}
+	vecs, err := embedder.Embed(ctx, []string{"Ana likes tea."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	node := realm.Node{ID: uuid.NewString(), Type: realm.Fact, Name: "tea", Content: "Ana likes tea.", Embedding: vecs[0]}
+	if err := store.PutMemories(ctx, space, []realm.Node{node}, nil); err != nil {
+		t.Fatal(err)
+	}
+	file := export(t, c, space)
+	if len(file) <= 2048 {
+		t.Fatalf("the export is only %d bytes", len(file))
+	}
+	if code := c.status("DELETE", "/v1/spaces/"+space, nil); code != http.StatusOK {
+		t.Fatalf("delete: %d", code)
+	}
+	if code, res, p := importInto(t, c, space, file); code != http.StatusCreated || res.Counts["memory"] != 1 {
+		t.Errorf("an import of %d bytes over a JSON limit of 2048: %d %+v", len(file), code, p)
+	}
+
+	small := newTestServer(t, check, Config{MaxBodyBytes: 2048, MaxImportBytes: 4096})
+	other := cyphertest.NewSpace(t)
+	code, _, p := importInto(t, client{t: t, base: small.URL}, other, file)
+	if code != http.StatusRequestEntityTooLarge || p.Code != "too_large" || !strings.Contains(p.Detail, "REALM_MAX_IMPORT_BYTES") {
+		t.Errorf("an import over REALM_MAX_IMPORT_BYTES: %d %+v", code, p)
 	}
 }
