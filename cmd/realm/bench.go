@@ -20,6 +20,8 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 	switch args[0] {
 	case "locomo":
 		return runBenchLoCoMo(ctx, args[1:], getenv, stdout)
+	case "scale":
+		return runBenchScale(ctx, args[1:], getenv, stdout)
 	case "longmemeval":
 		return runBenchLongMemEval(ctx, args[1:], getenv, stdout)
 	}

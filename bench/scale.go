@@ -1,0 +1,783 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/reconsolidation"
+	"github.com/realm-memory/realm/retrieval"
+)
+
+// The scale benchmark (`realm bench scale`): synthetic spaces of N memories with the
+// shape of the real graphs (scale_gen.go), written in bulk, then measured: recall
+// latency per stage (without embedding), the two vector seed searches against each
+// other, reconsolidation apply, offline ingestion, store size and heap.
+
+// ScaleConfig configures a scale run.
+type ScaleConfig struct {
+	Sizes        []int
+	SpacePrefix  string // each size's space is SpacePrefix + N
+	Keep         bool   // keep the spaces afterwards (a later run reuses them)
+	Queries      int    // recalls measured per size and strategy
+	ReconRuns    int    // reconsolidations of 20 edits measured per size
+	IngestTurns  int    // observations sent through the real write path per size
+	EmbedPool    int    // 0: embed every memory; else embed this many distinct texts and reuse their vectors
+	EmbedBatch   int    // texts per embedder call
+	StoreDir     string // the Neo4j database directory, measured on disk ("" : not measured)
+	Seed         uint64
+	RetrievalOpt retrieval.Options // zero: defaults
+}
+
+// ScaleDeps are what a scale run drives.
+type ScaleDeps struct {
+	Store    *cypher.Store
+	Embedder realm.Embedder
+	Ingest   Ingester // the write path (construction.Pipeline), for ingest throughput
+	// Retriever builds the read path over an embedder (a memoizing one, so that recall
+	// timings exclude embedding).
+	Retriever func(emb realm.Embedder) *retrieval.Retriever
+}
+
+// ScaleReport is the outcome of a scale run.
+type ScaleReport struct {
+	Machine Machine           `json:"machine"`
+	Config  map[string]string `json:"config"`
+	Sizes   []ScaleSize       `json:"sizes"`
+	Goals   []Goal            `json:"goals"`
+	Notes   []string          `json:"notes"`
+}
+
+// Machine describes where the run happened.
+type Machine struct {
+	Cores        int       `json:"cores"`
+	MemoryGiB    float64   `json:"memory_gib"`
+	CPU          string    `json:"cpu"`
+	Neo4j        string    `json:"neo4j"`
+	LoadStart    []float64 `json:"load_average_start"`
+	LoadEnd      []float64 `json:"load_average_end"`
+	GoVersion    string    `json:"go"`
+	StartedAtUTC string    `json:"started_at"`
+}
+
+// Quantiles of a latency, in milliseconds.
+type Quantiles struct {
+	N   int     `json:"n"`
+	P50 float64 `json:"p50_ms"`
+	P95 float64 `json:"p95_ms"`
+	P99 float64 `json:"p99_ms"`
+	Max float64 `json:"max_ms"`
+}
+
+func quantiles(v []float64) Quantiles {
+	if len(v) == 0 {
+		return Quantiles{}
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	at := func(q float64) float64 { return s[min(len(s)-1, int(math.Ceil(q*float64(len(s))))-1)] }
+	return Quantiles{N: len(s), P50: at(0.5), P95: at(0.95), P99: at(0.99), Max: s[len(s)-1]}
+}
+
+// ScaleSize is what was measured on one size.
+type ScaleSize struct {
+	N     int               `json:"n"`
+	Space string            `json:"space"`
+	Shape cypher.GraphShape `json:"shape"`
+	// Counts by type and predicate as stored.
+	ByType       map[realm.NodeType]int64  `json:"by_type"`
+	ByPredicate  map[realm.Predicate]int64 `json:"by_predicate"`
+	Observations int64                     `json:"observations"`
+	EdgesPerNode float64                   `json:"edges_per_memory"`
+	Build        BuildReport               `json:"build"`
+	StoreBytes   int64                     `json:"store_bytes"`   // database directory on disk after the build
+	TxLogBytes   int64                     `json:"tx_log_bytes"`  // transaction logs on disk after the build
+	Heap         cypher.Heap               `json:"heap"`          // after the recalls
+	SeedMethod   string                    `json:"seed_method"`   // what the read path chooses at this size
+	Seeds        map[string]Quantiles      `json:"seed_searches"` // exact_scan, vector_index, fulltext
+	// Recall stages per strategy (adaptive, path_search, subgraph_beam): plan, seed,
+	// expand, aggregate, record, total; embedding excluded.
+	Recall     map[string]map[string]Quantiles `json:"recall"`
+	TargetHit  float64                         `json:"target_at_k"` // share of adaptive recalls whose generated answer is in the top K
+	EmbedMS    Quantiles                       `json:"recall_embedding"`
+	Reconcile  Quantiles                       `json:"reconsolidation_apply_20"`
+	EditsDone  float64                         `json:"edits_applied_mean"`
+	Ingest     IngestReport                    `json:"ingest"`
+	LoadBefore []float64                       `json:"load_average_before"`
+	LoadAfter  []float64                       `json:"load_average_after"`
+}
+
+// BuildReport says how the space was built.
+type BuildReport struct {
+	Reused          bool    `json:"reused"`
+	Embedded        int     `json:"embedded_texts"`
+	EmbedSeconds    float64 `json:"embed_seconds"`
+	EmbedPerSecond  float64 `json:"embed_per_second"`
+	WriteSeconds    float64 `json:"write_seconds"`
+	MemoriesPerSec  float64 `json:"memories_per_second"`
+	VectorsReused   bool    `json:"vectors_reused"`
+	EmbedderID      string  `json:"embedder"`
+	Observations    int     `json:"observations"`
+	GeneratedEdges  int     `json:"generated_edges"`
+	GeneratedQuests int     `json:"questions"`
+}
+
+// Goal is one of issue #7's performance goals.
+type Goal struct {
+	Name   string  `json:"name"`
+	Target string  `json:"target"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit"`
+	Met    bool    `json:"met"`
+	By     string  `json:"by"`
+}
+
+// RunScale builds and measures each size in turn; progress goes to progress (may be nil).
+func RunScale(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, progress io.Writer) (ScaleReport, error) {
+	if progress == nil {
+		progress = io.Discard
+	}
+	if cfg.Queries <= 0 {
+		cfg.Queries = 100
+	}
+	if cfg.ReconRuns <= 0 {
+		cfg.ReconRuns = 30
+	}
+	if cfg.EmbedBatch <= 0 {
+		cfg.EmbedBatch = 64
+	}
+	if cfg.SpacePrefix == "" {
+		cfg.SpacePrefix = "scale-"
+	}
+	if cfg.Seed == 0 {
+		cfg.Seed = 7
+	}
+	rep := ScaleReport{Machine: describeMachine(ctx, deps.Store)}
+	for _, n := range cfg.Sizes {
+		sz, err := runScaleSize(ctx, deps, cfg, n, progress)
+		if err != nil {
+			return rep, fmt.Errorf("size %d: %w", n, err)
+		}
+		rep.Sizes = append(rep.Sizes, sz)
+	}
+	rep.Machine.LoadEnd = loadAverage()
+	rep.Goals = scaleGoals(rep.Sizes)
+	return rep, nil
+}
+
+func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, progress io.Writer) (ScaleSize, error) {
+	space := cfg.SpacePrefix + strconv.Itoa(n)
+	sz := ScaleSize{N: n, Space: space, LoadBefore: loadAverage(), Seeds: map[string]Quantiles{}, Recall: map[string]map[string]Quantiles{}}
+	started := time.Now()
+	gen := GenerateScale(space, n, cfg.Seed)
+	fmt.Fprintf(progress, "scale %d: generated %d memories, %d observations, %d edges, %d questions in %s\n",
+		n, len(gen.Memories), len(gen.Observations), len(gen.Edges), len(gen.Questions), time.Since(started).Round(time.Millisecond))
+	sz.Build = BuildReport{EmbedderID: deps.Embedder.ID(), Observations: len(gen.Observations), GeneratedEdges: len(gen.Edges), GeneratedQuests: len(gen.Questions)}
+
+	stats, err := deps.Store.Stats(ctx, space)
+	if err != nil {
+		return sz, err
+	}
+	switch {
+	case stats.Memories >= int64(len(gen.Memories)) && stats.Observations >= int64(len(gen.Observations)):
+		sz.Build.Reused = true
+		fmt.Fprintf(progress, "scale %d: reusing space %s (%d memories)\n", n, space, stats.Memories)
+	default:
+		if stats.Memories > 0 || stats.Observations > 0 {
+			if _, err := deps.Store.DeleteSpace(ctx, space); err != nil {
+				return sz, err
+			}
+		}
+		if err := buildScaleSpace(ctx, deps, cfg, gen, &sz.Build, progress); err != nil {
+			return sz, err
+		}
+	}
+	if !cfg.Keep {
+		defer func() {
+			if _, err := deps.Store.DeleteSpace(context.WithoutCancel(ctx), space); err != nil {
+				fmt.Fprintf(progress, "scale %d: deleting %s: %v\n", n, space, err)
+			}
+		}()
+	}
+	if stats, err = deps.Store.Stats(ctx, space); err != nil {
+		return sz, err
+	}
+	sz.ByType, sz.ByPredicate, sz.Observations = stats.ByType, stats.ByPredicate, stats.Observations
+	if sz.Shape, err = deps.Store.SpaceShape(ctx, space); err != nil {
+		return sz, err
+	}
+	sz.EdgesPerNode = float64(sz.Shape.Edges) / float64(max(1, sz.Shape.Memories))
+	if cfg.StoreDir != "" {
+		sz.StoreBytes = dirBytes(filepath.Join(cfg.StoreDir, "databases", "neo4j"))
+		sz.TxLogBytes = dirBytes(filepath.Join(cfg.StoreDir, "transactions", "neo4j"))
+	}
+
+	memo := newMemoEmbedder(deps.Embedder)
+	r := deps.Retriever(memo)
+	questions := gen.Questions[:min(len(gen.Questions), cfg.Queries)]
+	if err := measureSeeds(ctx, deps.Store, memo, cfg, space, questions, &sz); err != nil {
+		return sz, err
+	}
+	fmt.Fprintf(progress, "scale %d: seeds exact p50 %.1f ms, index p50 %.1f ms, full-text p50 %.1f ms (read path picks %s)\n",
+		n, sz.Seeds["exact_scan"].P50, sz.Seeds["vector_index"].P50, sz.Seeds["fulltext"].P50, sz.SeedMethod)
+	results, err := measureRecall(ctx, r, memo, space, questions, &sz, progress)
+	if err != nil {
+		return sz, err
+	}
+	if sz.Heap, err = deps.Store.ServerHeap(ctx); err != nil {
+		return sz, err
+	}
+	if err := measureReconsolidation(ctx, deps.Store, space, results, cfg.ReconRuns, &sz); err != nil {
+		return sz, err
+	}
+	fmt.Fprintf(progress, "scale %d: reconsolidation apply of 20 edits p50 %.1f ms\n", n, sz.Reconcile.P50)
+	if cfg.IngestTurns > 0 && deps.Ingest != nil {
+		if err := measureIngest(ctx, deps.Ingest, space, gen, cfg, &sz, progress); err != nil {
+			return sz, err
+		}
+	}
+	sz.LoadAfter = loadAverage()
+	return sz, nil
+}
+
+// buildScaleSpace embeds the memories and writes the space.
+func buildScaleSpace(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, gen ScaleSpace, b *BuildReport, progress io.Writer) error {
+	texts := make([]string, len(gen.Memories))
+	for i, m := range gen.Memories {
+		texts[i] = construction.EmbedText(m.Name, m.Content)
+	}
+	distinct := len(texts)
+	if cfg.EmbedPool > 0 && cfg.EmbedPool < distinct {
+		distinct = cfg.EmbedPool
+		b.VectorsReused = true
+	}
+	started := time.Now()
+	vecs := make([][]float32, distinct)
+	for i := 0; i < distinct; i += cfg.EmbedBatch {
+		end := min(i+cfg.EmbedBatch, distinct)
+		v, err := deps.Embedder.Embed(ctx, texts[i:end])
+		if err != nil {
+			return err
+		}
+		copy(vecs[i:end], v)
+		if (i/cfg.EmbedBatch)%50 == 0 {
+			fmt.Fprintf(progress, "\r  %s", ProgressLine("embed", end, distinct, time.Since(started)))
+		}
+	}
+	b.Embedded = distinct
+	b.EmbedSeconds = time.Since(started).Seconds()
+	b.EmbedPerSecond = float64(distinct) / b.EmbedSeconds
+	fmt.Fprintf(progress, "\r  embedded %d texts in %.1f s (%.0f/s)\n", distinct, b.EmbedSeconds, b.EmbedPerSecond)
+	for i := range gen.Memories {
+		gen.Memories[i].Embedding = vecs[i%distinct]
+	}
+
+	started = time.Now()
+	space := strings.SplitN(gen.Memories[0].ID, ":", 2)[0]
+	if err := deps.Store.PutScaleSpace(ctx, space, deps.Embedder.ID(), deps.Embedder.Dim(), int64(len(gen.Observations)), gen.Summary); err != nil {
+		return err
+	}
+	if err := deps.Store.PutScaleObservations(ctx, space, gen.Observations); err != nil {
+		return err
+	}
+	for i := 0; i < len(gen.Memories); i += 10 * cypher.ScaleBatch {
+		part := gen.Memories[i:min(i+10*cypher.ScaleBatch, len(gen.Memories))]
+		if _, err := deps.Store.PutScaleMemories(ctx, space, part); err != nil {
+			return err
+		}
+		fmt.Fprintf(progress, "\r  %s", ProgressLine("memories", i+len(part), len(gen.Memories), time.Since(started)))
+	}
+	for i := 0; i < len(gen.Edges); i += 10 * cypher.ScaleBatch {
+		part := gen.Edges[i:min(i+10*cypher.ScaleBatch, len(gen.Edges))]
+		if err := deps.Store.PutScaleEdges(ctx, space, part); err != nil {
+			return err
+		}
+		fmt.Fprintf(progress, "\r  %s", ProgressLine("edges", i+len(part), len(gen.Edges), time.Since(started)))
+	}
+	b.WriteSeconds = time.Since(started).Seconds()
+	b.MemoriesPerSec = float64(len(gen.Memories)) / b.WriteSeconds
+	fmt.Fprintf(progress, "\r  wrote %d observations, %d memories, %d edges in %.1f s\n", len(gen.Observations), len(gen.Memories), len(gen.Edges), b.WriteSeconds)
+	return nil
+}
+
+// measureSeeds times the three seed searches of one hybrid plan on each question (the
+// query embedded beforehand): the exact cosine scan and the vector index with the
+// over-fetch the read path would use, both whatever the read path would choose, and the
+// full-text index.
+func measureSeeds(ctx context.Context, s *cypher.Store, emb *memoEmbedder, cfg ScaleConfig, space string, qs []ScaleQuestion, sz *ScaleSize) error {
+	opts := cfg.RetrievalOpt
+	if opts == (retrieval.Options{}) {
+		opts = retrieval.DefaultOptions()
+	}
+	inSpace, total, err := s.SpaceSize(ctx, space)
+	if err != nil {
+		return err
+	}
+	fetch := opts.SeedCandidates * int((total+inSpace-1)/max(1, inSpace)) * 2
+	sz.SeedMethod = realm.SeedVectorIndex
+	if inSpace <= opts.ExactScanMax || fetch > opts.IndexFetchMax {
+		sz.SeedMethod = realm.SeedExactScan
+	}
+	texts := make([]string, len(qs))
+	for i, q := range qs {
+		texts[i] = q.Query
+	}
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return err
+	}
+	times := map[string][]float64{}
+	for i, q := range qs {
+		sq := cypher.SeedQuery{Embedding: vecs[i], Keywords: retrieval.Keywords(q.Query, 8), Limit: opts.SeedCandidates}
+		for _, m := range []string{"exact_scan", "vector_index", "fulltext"} {
+			t := time.Now()
+			switch m {
+			case "exact_scan":
+				_, err = s.SeedByExactScan(ctx, space, sq)
+			case "vector_index":
+				_, err = s.SeedByVectorIndex(ctx, space, sq, fetch)
+			default:
+				_, err = s.SeedByFullText(ctx, space, sq)
+			}
+			if err != nil {
+				return err
+			}
+			times[m] = append(times[m], ms(time.Since(t)))
+		}
+	}
+	for m, v := range times {
+		sz.Seeds[m] = quantiles(v)
+	}
+	return nil
+}
+
+// measureRecall recalls each question with each strategy twice: the first call embeds
+// what it needs (memoized), the second is timed, so the stages exclude embedding.
+func measureRecall(ctx context.Context, r *retrieval.Retriever, memo *memoEmbedder, space string, qs []ScaleQuestion, sz *ScaleSize, progress io.Writer) ([]realm.RecallResult, error) {
+	var results []realm.RecallResult
+	var embedMS []float64
+	hits := 0
+	for _, strategy := range []realm.Strategy{realm.Adaptive, realm.StrategyPath, realm.StrategyBeam} {
+		stages := map[string][]float64{}
+		for i, q := range qs {
+			req := realm.RecallRequest{Query: q.Query, Strategy: strategy}
+			before := memo.spent()
+			if _, err := r.Recall(ctx, space, req); err != nil {
+				return nil, err
+			}
+			if strategy == realm.Adaptive {
+				embedMS = append(embedMS, ms(memo.spent()-before))
+			}
+			res, err := r.Recall(ctx, space, req)
+			if err != nil {
+				return nil, err
+			}
+			for stage, v := range res.Timings {
+				stages[stage] = append(stages[stage], v)
+			}
+			if strategy == realm.Adaptive {
+				results = append(results, res)
+				for _, n := range res.Nodes {
+					if n.Node.ID == q.Target {
+						hits++
+						break
+					}
+				}
+			}
+			if i%10 == 9 {
+				fmt.Fprintf(progress, "\r  recall %s %d/%d", strategy, i+1, len(qs))
+			}
+		}
+		sz.Recall[string(strategy)] = map[string]Quantiles{}
+		for stage, v := range stages {
+			sz.Recall[string(strategy)][stage] = quantiles(v)
+		}
+		t := sz.Recall[string(strategy)][retrieval.StageTotal]
+		fmt.Fprintf(progress, "\r  recall %s: total p50 %.1f ms, p95 %.1f ms, p99 %.1f ms; expand p50 %.1f ms\n",
+			strategy, t.P50, t.P95, t.P99, sz.Recall[string(strategy)][retrieval.StageExpand].P50)
+	}
+	sz.EmbedMS = quantiles(embedMS)
+	sz.TargetHit = float64(hits) / float64(max(1, len(qs)))
+	return results, nil
+}
+
+// measureReconsolidation applies 20 edits among the nodes of a recall (strengthen and
+// weaken the edges among them, add correlates between unlinked pairs) in one transaction,
+// as reconsolidation does, timing the apply; each is reverted afterwards (not timed).
+func measureReconsolidation(ctx context.Context, s *cypher.Store, space string, results []realm.RecallResult, runs int, sz *ScaleSize) error {
+	rule := reconsolidation.DefaultConfig().Rule(false)
+	var times []float64
+	var applied int
+	for i := 0; i < runs && len(results) > 0; i++ {
+		res := results[i%len(results)]
+		edits := twentyEdits(res)
+		if len(edits) == 0 {
+			continue
+		}
+		id := fmt.Sprintf("scale-bench-%d", i)
+		t := time.Now()
+		done, err := s.ApplyEdits(ctx, space, cypher.EditBatch{ReconsolidationID: id, TraceID: res.TraceID,
+			Source: realm.EditSourceAuto, Edits: edits, NewWeight: rule.NewWeight})
+		if err != nil {
+			return err
+		}
+		times = append(times, ms(time.Since(t)))
+		applied += len(done)
+		if _, err := s.RevertReconsolidation(ctx, space, id, time.Now()); err != nil {
+			return err
+		}
+	}
+	sz.Reconcile = quantiles(times)
+	sz.EditsDone = float64(applied) / float64(max(1, len(times)))
+	return nil
+}
+
+// twentyEdits proposes 20 edits among a recall's nodes: strengthen (weaken every third)
+// each edge among them, then add correlates between unlinked pairs.
+func twentyEdits(res realm.RecallResult) []realm.EditProposal {
+	var out []realm.EditProposal
+	linked := map[[2]string]bool{}
+	for i, e := range res.Edges {
+		linked[[2]string{e.From, e.To}], linked[[2]string{e.To, e.From}] = true, true
+		if len(out) == 12 {
+			continue
+		}
+		action := realm.EditStrengthen
+		if i%3 == 2 {
+			action = realm.EditWeaken
+		}
+		out = append(out, realm.EditProposal{From: e.From, To: e.To, Action: action, Predicate: e.Predicate, Confidence: 0.8})
+	}
+	for i := 0; i < len(res.Nodes) && len(out) < 20; i++ {
+		for j := i + 1; j < len(res.Nodes) && len(out) < 20; j++ {
+			a, b := res.Nodes[i].Node.ID, res.Nodes[j].Node.ID
+			if !linked[[2]string{a, b}] {
+				linked[[2]string{a, b}], linked[[2]string{b, a}] = true, true
+				out = append(out, realm.EditProposal{From: a, To: b, Action: realm.EditAdd, Predicate: realm.Implies, Confidence: 0.8})
+			}
+		}
+	}
+	return out
+}
+
+// measureIngest sends new turns of the conversation through the write path in batches of
+// 25, as `realm ingest` does, embedding included.
+func measureIngest(ctx context.Context, ing Ingester, space string, gen ScaleSpace, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
+	more := GenerateScale(space+"-more", max(100, cfg.IngestTurns*2), cfg.Seed+1)
+	last := gen.Observations[len(gen.Observations)-1].ObservedAt
+	run := fmt.Sprintf("%d", time.Now().UnixNano())
+	var obs []realm.Observation
+	for i, o := range more.Observations {
+		if len(obs) == cfg.IngestTurns {
+			break
+		}
+		o.ID = fmt.Sprintf("ingest-%s-%d", run, i)
+		o.SessionID = "ingest-" + run
+		o.ObservedAt = last.Add(time.Duration(i+1) * time.Minute)
+		o.Seq = 0
+		obs = append(obs, o)
+	}
+	started := time.Now()
+	if err := ingestAll(ctx, ing, space, obs, progress, fmt.Sprintf("scale %d", sz.N)); err != nil {
+		return err
+	}
+	secs := time.Since(started).Seconds()
+	sz.Ingest = IngestReport{Observations: len(obs), Seconds: secs, PerSecond: float64(len(obs)) / secs}
+	fmt.Fprintf(progress, "\n  ingest: %d observations in %.1f s (%.1f/s)\n", len(obs), secs, sz.Ingest.PerSecond)
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// memoEmbedder remembers every text it embedded, and the time it spent embedding.
+type memoEmbedder struct {
+	realm.Embedder
+	mu    sync.Mutex
+	vecs  map[string][]float32
+	spend time.Duration
+}
+
+func newMemoEmbedder(e realm.Embedder) *memoEmbedder {
+	return &memoEmbedder{Embedder: e, vecs: map[string][]float32{}}
+}
+
+func (m *memoEmbedder) spent() time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.spend
+}
+
+func (m *memoEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	m.mu.Lock()
+	var missing []string
+	for _, t := range texts {
+		if _, ok := m.vecs[t]; !ok && !slices.Contains(missing, t) {
+			missing = append(missing, t)
+		}
+	}
+	m.mu.Unlock()
+	if len(missing) > 0 {
+		t := time.Now()
+		vecs, err := m.Embedder.Embed(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		m.mu.Lock()
+		m.spend += time.Since(t)
+		for i, s := range missing {
+			m.vecs[s] = vecs[i]
+		}
+		m.mu.Unlock()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = m.vecs[t]
+	}
+	return out, nil
+}
+
+func dirBytes(dir string) int64 {
+	var total int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				total += info.Size()
+			}
+		}
+		return nil
+	})
+	return total
+}
+
+func loadAverage() []float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return nil
+	}
+	var out []float64
+	for _, f := range strings.Fields(string(b))[:3] {
+		v, _ := strconv.ParseFloat(f, 64)
+		out = append(out, v)
+	}
+	return out
+}
+
+func describeMachine(ctx context.Context, s *cypher.Store) Machine {
+	m := Machine{Cores: runtime.NumCPU(), LoadStart: loadAverage(), GoVersion: runtime.Version(), StartedAtUTC: time.Now().UTC().Format(time.RFC3339)}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(line); len(f) >= 2 && f[0] == "MemTotal:" {
+				kb, _ := strconv.ParseFloat(f[1], 64)
+				m.MemoryGiB = math.Round(kb/1024/1024*10) / 10
+			}
+		}
+	}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				m.CPU = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if v, ed, err := s.ServerInfo(ctx); err == nil {
+		m.Neo4j = v + " " + ed
+	}
+	return m
+}
+
+// scaleGoals checks issue #7's goals against the largest size (and the growth from the
+// smallest to the largest).
+func scaleGoals(sizes []ScaleSize) []Goal {
+	if len(sizes) == 0 {
+		return nil
+	}
+	small, big := sizes[0], sizes[len(sizes)-1]
+	total := func(s ScaleSize) Quantiles { return s.Recall[string(realm.Adaptive)][retrieval.StageTotal] }
+	var goals []Goal
+	at := fmt.Sprintf(" on %d", big.N)
+	upper := func(name, target string, v, limit float64, unit string) {
+		g := Goal{Name: name + at, Target: target, Value: round2(v), Unit: unit, Met: v <= limit}
+		if g.Met {
+			g.By = fmt.Sprintf("%.1f %s under", limit-v, unit)
+		} else {
+			g.By = fmt.Sprintf("%.1f %s over (%.1f×)", v-limit, unit, v/limit)
+		}
+		goals = append(goals, g)
+	}
+	upper("recall p50 (without query embedding)", "≤ 25 ms", total(big).P50, 25, "ms")
+	upper("recall p95 (without query embedding)", "≤ 60 ms", total(big).P95, 60, "ms")
+	if len(sizes) > 1 && total(small).P50 > 0 {
+		growth := total(big).P50 / total(small).P50
+		g := Goal{Name: fmt.Sprintf("recall p50 growth %d → %d", small.N, big.N), Target: "< 2×", Value: round2(growth), Unit: "×", Met: growth < 2}
+		g.By = fmt.Sprintf("%.2f× (limit 2×)", growth)
+		goals = append(goals, g)
+	}
+	upper("reconsolidation apply of 20 edits p50", "≤ 10 ms", big.Reconcile.P50, 10, "ms")
+	if big.Ingest.Observations > 0 {
+		v := big.Ingest.PerSecond
+		g := Goal{Name: "offline ingest incl. embedding" + at, Target: "≥ 100 observations/s", Value: round2(v), Unit: "obs/s", Met: v >= 100}
+		if g.Met {
+			g.By = fmt.Sprintf("%.1f obs/s over", v-100)
+		} else {
+			g.By = fmt.Sprintf("%.1f obs/s short (%.2f× the goal)", 100-v, v/100)
+		}
+		goals = append(goals, g)
+	}
+	return goals
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// Markdown renders the report: a table per size, how each figure grows, the machine, the
+// goals.
+func (r ScaleReport) Markdown() string {
+	var b strings.Builder
+	b.WriteString("# Scale benchmark (`realm bench scale`)\n\n")
+	m := r.Machine
+	fmt.Fprintf(&b, "Machine: %d cores (%s), %.1f GiB RAM, %s, Go %s; load average %v at the start, %v at the end (the cores are shared with other work). Started %s.\n\n",
+		m.Cores, m.CPU, m.MemoryGiB, m.Neo4j, m.GoVersion, m.LoadStart, m.LoadEnd, m.StartedAtUTC)
+	if len(r.Config) > 0 {
+		var keys []string
+		for k := range r.Config {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b.WriteString("Configuration:")
+		for _, k := range keys {
+			fmt.Fprintf(&b, " %s=`%s`", k, r.Config[k])
+		}
+		b.WriteString("\n\n")
+	}
+	if len(r.Goals) > 0 {
+		b.WriteString("## Goals (issue #7)\n\n| goal | target | measured | met | by |\n|---|---|---|---|---|\n")
+		for _, g := range r.Goals {
+			met := "**missed**"
+			if g.Met {
+				met = "met"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %.2f %s | %s | %s |\n", g.Name, g.Target, g.Value, g.Unit, met, g.By)
+		}
+		b.WriteString("\n")
+	}
+	for _, s := range r.Sizes {
+		fmt.Fprintf(&b, "## %d memories (space `%s`)\n\n", s.N, s.Space)
+		fmt.Fprintf(&b, "Graph: %d memories (event %d, fact %d, entity %d, episode %d), %d observations, %d directed memory edges (%.2f per memory; largest degree %d), %d provenance edges. By predicate:",
+			s.Shape.Memories, s.ByType[realm.Event], s.ByType[realm.Fact], s.ByType[realm.Entity], s.ByType[realm.Episode],
+			s.Observations, s.Shape.Edges, s.EdgesPerNode, s.Shape.MaxDegree, s.Shape.Derived)
+		var preds []string
+		for p := range s.ByPredicate {
+			preds = append(preds, string(p))
+		}
+		slices.Sort(preds)
+		for _, p := range preds {
+			fmt.Fprintf(&b, " %s %d", p, s.ByPredicate[realm.Predicate(p)])
+		}
+		b.WriteString(".\n\n")
+		if s.Build.Reused {
+			b.WriteString("Build: the space of an earlier run was reused.\n\n")
+		} else {
+			fmt.Fprintf(&b, "Build: %d texts embedded by %s in %.1f s (%.0f/s)", s.Build.Embedded, s.Build.EmbedderID, s.Build.EmbedSeconds, s.Build.EmbedPerSecond)
+			if s.Build.VectorsReused {
+				fmt.Fprintf(&b, ", their vectors reused cyclically for the other memories")
+			}
+			fmt.Fprintf(&b, "; written in %.1f s (%.0f memories/s with their observations and edges).\n\n", s.Build.WriteSeconds, s.Build.MemoriesPerSec)
+		}
+		fmt.Fprintf(&b, "| figure | p50 | p95 | p99 |\n|---|---|---|---|\n")
+		for _, strategy := range []realm.Strategy{realm.Adaptive, realm.StrategyPath, realm.StrategyBeam} {
+			st := s.Recall[string(strategy)]
+			if st == nil {
+				continue
+			}
+			for _, stage := range []string{retrieval.StagePlan, retrieval.StageSeed, retrieval.StageExpand, retrieval.StageAggregate, retrieval.StageRecord, retrieval.StageTotal} {
+				if strategy != realm.Adaptive && stage != retrieval.StageExpand && stage != retrieval.StageTotal {
+					continue
+				}
+				q := st[stage]
+				name := fmt.Sprintf("recall %s: %s", strategy, stage)
+				if stage == retrieval.StageTotal {
+					name = fmt.Sprintf("**recall %s: total**", strategy)
+				}
+				fmt.Fprintf(&b, "| %s (ms) | %.1f | %.1f | %.1f |\n", name, q.P50, q.P95, q.P99)
+			}
+		}
+		for _, k := range []string{"vector_index", "exact_scan", "fulltext"} {
+			q := s.Seeds[k]
+			fmt.Fprintf(&b, "| seed search %s (ms) | %.1f | %.1f | %.1f |\n", strings.ReplaceAll(k, "_", " "), q.P50, q.P95, q.P99)
+		}
+		fmt.Fprintf(&b, "| embedding a recall's texts, first time (ms, not in the above) | %.1f | %.1f | %.1f |\n", s.EmbedMS.P50, s.EmbedMS.P95, s.EmbedMS.P99)
+		fmt.Fprintf(&b, "| reconsolidation apply, 20 edits (ms) | %.1f | %.1f | %.1f |\n\n", s.Reconcile.P50, s.Reconcile.P95, s.Reconcile.P99)
+		fmt.Fprintf(&b, "The read path seeds by **%s** at this size. Recalls per strategy: %d (each timed on its second run, after a first that embedded its texts). The generated answer was among the top K of %.0f%% of adaptive recalls. Edits applied per reconsolidation: %.1f (directed).",
+			strings.ReplaceAll(s.SeedMethod, "_", " "), s.Recall[string(realm.Adaptive)][retrieval.StageTotal].N, 100*s.TargetHit, s.EditsDone)
+		if s.Ingest.Observations > 0 {
+			fmt.Fprintf(&b, " Ingestion through the write path (offline agent, embedding included, batches of 25): %d observations in %.1f s, **%.1f observations/s**.", s.Ingest.Observations, s.Ingest.Seconds, s.Ingest.PerSecond)
+		}
+		fmt.Fprintf(&b, " Store on disk: %.1f MiB (database) + %.1f MiB (transaction logs); heap used %.0f MiB of %.0f MiB. Load average %v before, %v after.\n\n",
+			mib(s.StoreBytes), mib(s.TxLogBytes), mib(s.Heap.Used), mib(s.Heap.Max), s.LoadBefore, s.LoadAfter)
+	}
+	if len(r.Sizes) > 1 {
+		b.WriteString("## Growth\n\n| figure |")
+		for _, s := range r.Sizes {
+			fmt.Fprintf(&b, " %d |", s.N)
+		}
+		fmt.Fprintf(&b, " growth %d → %d |\n|---|", r.Sizes[0].N, r.Sizes[len(r.Sizes)-1].N)
+		for range r.Sizes {
+			b.WriteString("---|")
+		}
+		b.WriteString("---|\n")
+		row := func(name string, f func(ScaleSize) float64) {
+			fmt.Fprintf(&b, "| %s |", name)
+			for _, s := range r.Sizes {
+				fmt.Fprintf(&b, " %.1f |", f(s))
+			}
+			first, last := f(r.Sizes[0]), f(r.Sizes[len(r.Sizes)-1])
+			if first > 0 {
+				fmt.Fprintf(&b, " %.2f× |\n", last/first)
+			} else {
+				b.WriteString(" – |\n")
+			}
+		}
+		stage := func(strategy realm.Strategy, st string, p func(Quantiles) float64) func(ScaleSize) float64 {
+			return func(s ScaleSize) float64 { return p(s.Recall[string(strategy)][st]) }
+		}
+		p50 := func(q Quantiles) float64 { return q.P50 }
+		p95 := func(q Quantiles) float64 { return q.P95 }
+		row("recall total p50 (ms)", stage(realm.Adaptive, retrieval.StageTotal, p50))
+		row("recall total p95 (ms)", stage(realm.Adaptive, retrieval.StageTotal, p95))
+		row("seed stage p50 (ms)", stage(realm.Adaptive, retrieval.StageSeed, p50))
+		row("expand stage p50 (ms)", stage(realm.Adaptive, retrieval.StageExpand, p50))
+		row("expand path_search p50 (ms)", stage(realm.StrategyPath, retrieval.StageExpand, p50))
+		row("expand subgraph_beam p50 (ms)", stage(realm.StrategyBeam, retrieval.StageExpand, p50))
+		row("record stage p50 (ms)", stage(realm.Adaptive, retrieval.StageRecord, p50))
+		row("vector index seed p50 (ms)", func(s ScaleSize) float64 { return s.Seeds["vector_index"].P50 })
+		row("exact scan seed p50 (ms)", func(s ScaleSize) float64 { return s.Seeds["exact_scan"].P50 })
+		row("full-text seed p50 (ms)", func(s ScaleSize) float64 { return s.Seeds["fulltext"].P50 })
+		row("reconsolidation apply p50 (ms)", func(s ScaleSize) float64 { return s.Reconcile.P50 })
+		row("ingest (observations/s)", func(s ScaleSize) float64 { return s.Ingest.PerSecond })
+		row("store on disk (MiB)", func(s ScaleSize) float64 { return mib(s.StoreBytes) })
+		row("heap used (MiB)", func(s ScaleSize) float64 { return mib(s.Heap.Used) })
+		row("largest degree", func(s ScaleSize) float64 { return float64(s.Shape.MaxDegree) })
+		b.WriteString("\n")
+	}
+	for _, n := range r.Notes {
+		b.WriteString(n + "\n\n")
+	}
+	return b.String()
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/bench"
+	"github.com/realm-memory/realm/retrieval"
+)
+
+const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--embed-pool 0] [--store-dir DIR]"
+
+// runBenchScale runs `realm bench scale`: synthetic spaces of each size, written in bulk,
+// then recall latency per stage, seed searches, reconsolidation apply, ingestion, store
+// size and heap, as JSON and Markdown.
+func runBenchScale(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bench scale", flag.ContinueOnError)
+	sizes := fs.String("sizes", "10000,100000", "memories per space, comma-separated")
+	out := fs.String("out", "", "write the JSON report here, and the Markdown beside it (x.json → x.md)")
+	prefix := fs.String("space-prefix", "scale-", "spaces are named prefix+size")
+	keep := fs.Bool("keep", false, "keep the spaces (a later run with the same prefix reuses them)")
+	queries := fs.Int("queries", 100, "recalls timed per size and strategy")
+	recon := fs.Int("recon-runs", 30, "reconsolidations of 20 edits timed per size")
+	ingest := fs.Int("ingest", 200, "observations sent through the write path per size (0: skip)")
+	pool := fs.Int("embed-pool", 0, "embed only this many distinct memory texts and reuse their vectors (0: embed every memory)")
+	home := getenv("REALM_HOME")
+	if home == "" {
+		home = ".realm"
+	}
+	storeDir := fs.String("store-dir", filepath.Join(home, "neo4j", "data"), "the Neo4j data directory, whose databases/neo4j is measured on disk (empty: not measured)")
+	cfg, err := loadConfig(fs, args, getenv)
+	if err != nil {
+		return err
+	}
+	if len(cfg.Args) > 0 {
+		return realm.Errorf(realm.EInvalid, "unexpected argument %q; %s", cfg.Args[0], benchScaleUsage)
+	}
+	var ns []int
+	for _, f := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 100 || n > 10_000_000 {
+			return realm.Errorf(realm.EInvalid, "--sizes: %q is not a size from 100 to 10000000; %s", f, benchScaleUsage)
+		}
+		ns = append(ns, n)
+	}
+	if *queries < 1 || *recon < 0 || *ingest < 0 || *pool < 0 {
+		return realm.Errorf(realm.EInvalid, "--queries must be positive, --recon-runs, --ingest and --embed-pool not negative; %s", benchScaleUsage)
+	}
+	d, p, err := openCommand(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer d.close()
+	logger := newLogger(os.Stderr, "warn")
+	rep, err := bench.RunScale(ctx, bench.ScaleDeps{
+		Store: d.store, Embedder: d.embedder, Ingest: benchIngester{p.ingest},
+		Retriever: func(emb realm.Embedder) *retrieval.Retriever {
+			return retrieval.New(d.store, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, logger)
+		},
+	}, bench.ScaleConfig{
+		Sizes: ns, SpacePrefix: *prefix, Keep: *keep, Queries: *queries, ReconRuns: *recon,
+		IngestTurns: *ingest, EmbedPool: *pool, StoreDir: *storeDir,
+	}, stdout)
+	if err != nil {
+		return err
+	}
+	rep.Config = map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "version": fullVersion(), "neo4j_uri": cfg.Neo4j.URI,
+		"sizes": *sizes, "queries": strconv.Itoa(*queries), "embed_pool": strconv.Itoa(*pool), "decider": "offline"}
+	md := rep.Markdown()
+	fmt.Fprintln(stdout, md)
+	if *out != "" {
+		b, _ := json.MarshalIndent(rep, "", "  ")
+		if err := os.WriteFile(*out, b, 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(strings.TrimSuffix(*out, ".json")+".md", []byte(md), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,17 @@
+// Bulk-writes memories of a synthetic scale-benchmark space (bench/scale.go) with their
+// provenance: :Memory and the type's label (checked in Go), and a DERIVED_FROM edge to
+// each observation of its sources.
+// Params: $space, $nodes (maps: label, props; props.sources the observation ids).
+// Returns: written (how many memories were written), derived (how many provenance edges).
+UNWIND $nodes AS n
+CREATE (m:Memory)
+SET m = n.props, m.space = $space
+SET m:$(n.label)
+WITH m, n
+CALL (m, n) {
+  UNWIND coalesce(n.props.sources, []) AS sid
+  MATCH (o:Observation {space: $space, id: sid})
+  CREATE (m)-[:DERIVED_FROM]->(o)
+  RETURN count(*) AS derived
+}
+RETURN count(m) AS written, sum(derived) AS derived

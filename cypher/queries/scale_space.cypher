@@ -1,0 +1,7 @@
+// Creates the Space node of a synthetic scale-benchmark space (bench/scale.go), as the
+// write path would have left it after $seq observations: embedder, dimension, summary.
+// Params: $space, $embedder, $dims, $seq, $summary, $now.
+// Returns: nothing.
+MERGE (s:Space {id: $space})
+  ON CREATE SET s.created_at = $now
+SET s.embedder = $embedder, s.dims = $dims, s.seq = $seq, s.summary = $summary
