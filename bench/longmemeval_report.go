@@ -25,14 +25,17 @@ type LongMemEvalReport struct {
 	// Retrieval per question type and overall, abstention items left out.
 	Retrieval        map[string]LMERetrievalScores `json:"retrieval_by_type"`
 	RetrievalOverall LMERetrievalScores            `json:"retrieval_overall"`
-	Accuracy         *LMEAccuracy                  `json:"accuracy,omitempty"` // full mode
-	Cost             map[string]LMEStageCost       `json:"cost"`               // per stage, over every item
-	LLMCost          Cost                          `json:"llm_cost"`           // per LLM stage, per observation and per question
-	Ingest           LMEIngestReport               `json:"ingest"`
-	Resumed          int                           `json:"resumed_items"` // read back from the checkpoint
-	Results          []LMEItemResult               `json:"results"`
-	Config           map[string]string             `json:"config,omitempty"`
-	Elapsed          float64                       `json:"elapsed_seconds"`
+	// The flat baseline's, when it ran (every item scored it).
+	Flat        map[string]LMERetrievalScores `json:"flat_baseline_by_type,omitempty"`
+	FlatOverall *LMERetrievalScores           `json:"flat_baseline_overall,omitempty"`
+	Accuracy    *LMEAccuracy                  `json:"accuracy,omitempty"` // full mode
+	Cost        map[string]LMEStageCost       `json:"cost"`               // per stage, over every item
+	LLMCost     Cost                          `json:"llm_cost"`           // per LLM stage, per observation and per question
+	Ingest      LMEIngestReport               `json:"ingest"`
+	Resumed     int                           `json:"resumed_items"` // read back from the checkpoint
+	Results     []LMEItemResult               `json:"results"`
+	Config      map[string]string             `json:"config,omitempty"`
+	Elapsed     float64                       `json:"elapsed_seconds"`
 }
 
 // LMERetrievalScores are mean retrieval scores over the questions with evidence.
@@ -82,8 +85,21 @@ func SummarizeLongMemEval(results []LMEItemResult, mode string, k, prime int) Lo
 	rep := LongMemEvalReport{Mode: mode, K: k, Prime: prime, Items: len(results),
 		Retrieval: map[string]LMERetrievalScores{}, Cost: map[string]LMEStageCost{}, Results: results}
 	type sums struct{ n, tn, sr, sn, tr, tnd float64 }
-	byType := map[string]*sums{}
-	all := &sums{}
+	byType, flatByType := map[string]*sums{}, map[string]*sums{}
+	all, flatAll := &sums{}, &sums{}
+	add := func(s *sums, r LMERetrieval) {
+		if r.SessionScored {
+			s.n++
+			s.sr += r.SessionRecall
+			s.sn += r.SessionNDCG
+		}
+		if r.TurnScored {
+			s.tn++
+			s.tr += r.TurnRecall
+			s.tnd += r.TurnNDCG
+		}
+	}
+	flat := len(results) > 0
 	usage := realm.Usage{}
 	var acc *LMEAccuracy
 	if mode == LMEModeFull {
@@ -117,19 +133,15 @@ func SummarizeLongMemEval(results []LMEItemResult, mode string, k, prime int) Lo
 			}
 		}
 		if byType[r.Type] == nil {
-			byType[r.Type] = &sums{}
+			byType[r.Type], flatByType[r.Type] = &sums{}, &sums{}
 		}
-		for _, s := range []*sums{byType[r.Type], all} {
-			if r.Retrieval.SessionScored {
-				s.n++
-				s.sr += r.Retrieval.SessionRecall
-				s.sn += r.Retrieval.SessionNDCG
-			}
-			if r.Retrieval.TurnScored {
-				s.tn++
-				s.tr += r.Retrieval.TurnRecall
-				s.tnd += r.Retrieval.TurnNDCG
-			}
+		add(byType[r.Type], r.Retrieval)
+		add(all, r.Retrieval)
+		if r.Flat == nil {
+			flat = false
+		} else {
+			add(flatByType[r.Type], *r.Flat)
+			add(flatAll, *r.Flat)
 		}
 	}
 	mean := func(s *sums) LMERetrievalScores {
@@ -148,6 +160,16 @@ func SummarizeLongMemEval(results []LMEItemResult, mode string, k, prime int) Lo
 		}
 	}
 	rep.RetrievalOverall = mean(all)
+	if flat {
+		rep.Flat = map[string]LMERetrievalScores{}
+		for typ, s := range flatByType {
+			if s.n > 0 || s.tn > 0 {
+				rep.Flat[typ] = mean(s)
+			}
+		}
+		o := mean(flatAll)
+		rep.FlatOverall = &o
+	}
 	rep.LLMCost = NewCost(usage, rep.Ingest.Observations, rep.Items)
 	if acc != nil {
 		var sum float64
@@ -241,6 +263,20 @@ func (r LongMemEvalReport) Markdown() string {
 		if a.AnswerErrors > 0 {
 			fmt.Fprintf(&b, " %d questions got no valid answer from the LLM and count as wrong.", a.AnswerErrors)
 		}
+	}
+	if r.FlatOverall != nil {
+		fmt.Fprintf(&b, "\n\nFlat baseline: the top %d raw turns by cosine with the question, same embedder, no graph, scored the same way.\n\n", r.K)
+		fmt.Fprintf(&b, "| question type | session recall@%d | session NDCG@%d | turn recall@%d | turn NDCG@%d |\n|---|---|---|---|---|\n", r.K, r.K, r.K, r.K)
+		flatRow := func(label string, s LMERetrievalScores) {
+			fmt.Fprintf(&b, "| %s | %.3f | %.3f | %.3f | %.3f |\n", label, s.SessionRecall, s.SessionNDCG, s.TurnRecall, s.TurnNDCG)
+		}
+		for _, typ := range LongMemEvalTypes {
+			if s, ok := r.Flat[typ]; ok {
+				flatRow(typ, s)
+			}
+		}
+		flatRow("**overall**", *r.FlatOverall)
+		b.WriteString("\n")
 	}
 	b.WriteString("\n\n| stage | LLM calls | prompt tokens | completion tokens | failures | fallbacks | seconds |\n|---|---|---|---|---|---|---|\n")
 	for _, stage := range LMEStages {
@@ -368,6 +404,20 @@ func (r LongMemEvalReport) Charts() map[string]BarChart {
 			{Name: fmt.Sprintf("turn NDCG@%d", r.K), Values: score(func(s LMERetrievalScores) float64 { return s.TurnNDCG })},
 		},
 	}}
+	if r.FlatOverall != nil {
+		flat := func(get func(LMERetrievalScores) float64) []float64 {
+			var v []float64
+			for _, typ := range types {
+				v = append(v, get(r.Flat[typ]))
+			}
+			return append(v, get(*r.FlatOverall))
+		}
+		c := charts["retrieval"]
+		c.Series = append(c.Series,
+			BarSeries{Name: fmt.Sprintf("flat session recall@%d", r.K), Values: flat(func(s LMERetrievalScores) float64 { return s.SessionRecall })},
+			BarSeries{Name: fmt.Sprintf("flat turn recall@%d", r.K), Values: flat(func(s LMERetrievalScores) float64 { return s.TurnRecall })})
+		charts["retrieval"] = c
+	}
 	if a := r.Accuracy; a != nil {
 		var names []string
 		var values []float64

@@ -55,6 +55,9 @@ type LongMemEvalDeps struct {
 	Spaces        LMESpaceDeleter
 	Answer        LMEAnswerer
 	Judge         LMEJudge
+	// Embedder, when set, scores a flat baseline beside REALM: the top-k raw turns by
+	// cosine with the question, no graph, ranked into sessions and turns the same way.
+	Embedder realm.Embedder
 }
 
 // LongMemEvalConfig configures a run.
@@ -86,6 +89,7 @@ type LMEItemResult struct {
 	Empty        int                     `json:"empty_turns"`
 	Primed       int                     `json:"primed"`
 	Retrieval    LMERetrieval            `json:"retrieval"`
+	Flat         *LMERetrieval           `json:"flat_baseline,omitempty"`
 	Response     string                  `json:"response,omitempty"`
 	AnswerError  string                  `json:"answer_error,omitempty"` // the LLM gave no valid answer: scored wrong
 	Correct      *bool                   `json:"correct,omitempty"`      // full mode
@@ -240,6 +244,18 @@ func runLMEItem(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig
 		sources[i] = n.Node.Sources
 	}
 	r.Retrieval = ScoreLMERetrieval(it, sources, obs.Sessions, cfg.K)
+	if deps.Embedder != nil && len(obs.Observations) > 0 {
+		turns, err := embedTurns(ctx, deps.Embedder, obs.Observations)
+		if err != nil {
+			return r, fmt.Errorf("flat baseline: %w", err)
+		}
+		flat, _, err := flatTopK(ctx, deps.Embedder, turns, it.Question, cfg.K)
+		if err != nil {
+			return r, fmt.Errorf("flat baseline: %w", err)
+		}
+		score := ScoreLMERetrieval(it, flat, obs.Sessions, cfg.K)
+		r.Flat = &score
+	}
 	if deps.Answer == nil {
 		return r, nil
 	}

@@ -351,7 +351,8 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 		Recall: retrieval.New(store, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, log),
 		Reconsolidate: reconsolidation.New(store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
 			reconsolidation.DefaultConfig(), log),
-		Spaces: store,
+		Spaces:   store,
+		Embedder: emb,
 	}
 	prefix := cyphertest.NewSpace(t) + "-"
 	t.Cleanup(func() {
@@ -366,6 +367,9 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 	}
 	if rep.Mode != bench.LMEModeRetrieval || rep.Items != 8 || rep.Abstention != 1 || rep.Accuracy != nil {
 		t.Fatalf("mode %s, %d items, %d abstention", rep.Mode, rep.Items, rep.Abstention)
+	}
+	if rep.FlatOverall == nil || rep.FlatOverall.Questions != 7 {
+		t.Errorf("flat baseline %+v, want 7 questions scored", rep.FlatOverall)
 	}
 	if o := rep.RetrievalOverall; o.Questions != 7 || o.TurnQuestions != 7 {
 		t.Errorf("overall %+v: want 7 questions scored at both levels", o)
@@ -384,6 +388,10 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 			if got := r.Retrieval; !slices.Equal(got.SessionRanking, []string{"answer-ssu-3"}) || got.SessionRecall != 1 || got.SessionNDCG != 1 {
 				t.Errorf("one-session item: %+v", got)
 			}
+			// Its two turns are the whole haystack: the flat top 10 holds both.
+			if f := r.Flat; f == nil || len(f.TurnRanking) != 2 || f.TurnRecall != 1 || f.SessionRecall != 1 || f.SessionNDCG != 1 {
+				t.Errorf("one-session item, flat baseline: %+v", f)
+			}
 		}
 	}
 	if !near(rep.RetrievalOverall.SessionRecall, sum/7) {
@@ -399,12 +407,12 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 		t.Errorf("the space of an item is left behind: %d deleted, %v", n, err)
 	}
 	charts := rep.Charts()
-	if c, ok := charts["retrieval"]; !ok || len(c.Groups) != 7 || c.Groups[6] != "overall" || len(c.Series) != 4 ||
+	if c, ok := charts["retrieval"]; !ok || len(c.Groups) != 7 || c.Groups[6] != "overall" || len(c.Series) != 6 ||
 		c.Series[0].Values[6] != rep.RetrievalOverall.SessionRecall || charts["accuracy"].Series != nil {
 		t.Errorf("charts %+v", charts)
 	}
 	md := rep.Markdown()
-	for _, want := range []string{"| question type | questions | session recall@10 |", "| multi-session | 1 |", "| **overall** | 8 | **", "| ingest |"} {
+	for _, want := range []string{"| question type | questions | session recall@10 |", "| multi-session | 1 |", "| **overall** | 8 | **", "| ingest |", "Flat baseline: the top 10 raw turns"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}

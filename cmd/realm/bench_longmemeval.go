@@ -72,7 +72,7 @@ func runBenchLongMemEval(ctx context.Context, args []string, getenv func(string)
 		return err
 	}
 	defer d.close()
-	deps := bench.LongMemEvalDeps{Ingest: lmeIngester{p.ingest}, Recall: p.recall, Reconsolidate: p.recon, Spaces: d.store}
+	deps := bench.LongMemEvalDeps{Ingest: lmeIngester{p.ingest}, Recall: p.recall, Reconsolidate: p.recon, Spaces: d.store, Embedder: d.embedder}
 	report := map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "data": cfg.Args[0], "version": fullVersion(),
 		"space_prefix": *prefix, "auditor": "offline"}
 	if !*retrievalOnly {

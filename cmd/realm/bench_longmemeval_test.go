@@ -130,7 +130,7 @@ func TestBenchLongMemEvalFull(t *testing.T) {
 	if in := rep.Cost[bench.LMEStageIngest]; in.Calls == 0 || in.Fallbacks == 0 {
 		t.Errorf("ingest cost %+v: the extractions went to the fake and fell back", in)
 	}
-	if rep.Config["judge_model"] == "" || rep.RetrievalOverall.Questions != 7 {
+	if rep.Config["judge_model"] == "" || rep.RetrievalOverall.Questions != 7 || rep.FlatOverall == nil {
 		t.Errorf("config %v, %d questions scored for retrieval", rep.Config, rep.RetrievalOverall.Questions)
 	}
 	md, err := os.ReadFile(strings.TrimSuffix(out, ".json") + ".md")
