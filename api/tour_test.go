@@ -247,8 +247,8 @@ func TestTour(t *testing.T) {
 		if resp.StatusCode != http.StatusNotFound || p.Code != "not_found" || resp.Header.Get("Content-Type") != "application/problem+json" {
 			t.Errorf("status %d, problem %+v", resp.StatusCode, p)
 		}
-		if code := c.status("PUT", sp+"/stats", nil); code != http.StatusBadRequest {
-			t.Errorf("PUT stats: %d", code)
+		if code := c.status("PUT", sp+"/stats", nil); code != http.StatusMethodNotAllowed {
+			t.Errorf("PUT stats: %d, want 405", code)
 		}
 	})
 	t.Run("DeleteSpace", func(t *testing.T) {
