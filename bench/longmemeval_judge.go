@@ -12,7 +12,8 @@ import (
 const StageJudge = "judge"
 
 // LMEChatter sends one system and one user message to a chat model and returns the reply
-// text with what it cost, under stage. The judge needs nothing more.
+// text with what it cost, under stage; EUnavailable when the model cannot be reached.
+// The judge needs nothing more (*Judge.Chat).
 type LMEChatter interface {
 	Chat(ctx context.Context, stage, system, user string) (string, realm.Usage, error)
 }
@@ -26,7 +27,8 @@ type LMEJudgeInput struct {
 	Response   string // the system's answer
 }
 
-// LMEJudge labels a response correct or not.
+// LMEJudge labels a response correct or not; EUnavailable when the model cannot be
+// reached or gives no verdict.
 type LMEJudge interface {
 	JudgeLongMemEval(ctx context.Context, in LMEJudgeInput) (bool, realm.Usage, error)
 }
