@@ -240,11 +240,13 @@ func (s *Store) writeTx(ctx context.Context, fn txWork) ([]*neo4j.Record, error)
 // runTx runs fn until it succeeds or fails for good. The driver makes one attempt and
 // says whether the error is retryable: a transient error of Neo4j (a deadlock) is retried
 // for up to retryTime; an error of the connection, for up to unavailableTimeout only,
-// so that a request fails fast with EUnavailable while Neo4j is down. The first retry is
-// immediate: a dead pooled connection (Neo4j restarted) clears the older idle ones, and
-// the next attempt dials afresh.
+// so that a request fails fast with EUnavailable while Neo4j is down. Both are counted
+// from the first failure, not from the call: under contention a transaction may wait long
+// for the space's lock before it is chosen as a deadlock's victim, and it still deserves
+// its retries. The first retry is immediate: a dead pooled connection (Neo4j restarted)
+// clears the older idle ones, and the next attempt dials afresh.
 func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]*neo4j.Record, error) {
-	start := time.Now()
+	var firstFailure time.Time
 	var wait time.Duration
 	for {
 		recs, err := s.attempt(ctx, mode, fn)
@@ -255,12 +257,15 @@ func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]
 		if !errors.As(err, &limit) || len(limit.Errors) == 0 {
 			return nil, translate(err) // not retryable, or the context ended
 		}
+		if firstFailure.IsZero() {
+			firstFailure = time.Now()
+		}
 		budget := s.retryTime
 		var n4j *neo4j.Neo4jError
 		if !errors.As(limit.Errors[len(limit.Errors)-1], &n4j) {
 			budget = s.unavailableTimeout // retryable but not the server's answer: the connection failed
 		}
-		if time.Since(start)+wait > budget {
+		if time.Since(firstFailure)+wait > budget {
 			return nil, translate(err)
 		}
 		if err := sleep(ctx, jitter(wait)); err != nil {
