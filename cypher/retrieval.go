@@ -31,11 +31,28 @@ type ScoredMemory struct {
 
 // SpaceSize returns how many memories the space holds and how many the database holds.
 func (s *Store) SpaceSize(ctx context.Context, space string) (inSpace, total int64, err error) {
+	c, err := s.SpaceCounts(ctx, space)
+	return c.InSpace, c.Total, err
+}
+
+// SpaceCounts are the sizes the read path chooses its seed search by, and the space's
+// observation seq.
+type SpaceCounts struct {
+	InSpace int64 // memories of the space
+	Total   int64 // memories of the database
+	Seq     int64 // the space's last observation seq; -1 without a Space node
+}
+
+// SpaceCounts counts the space's and the database's memories and reads the space's seq.
+// Memories are only added with a new observation (which moves seq) or in bulk by
+// fixtures, and only removed one by one or with the space, so an unchanged (InSpace, Seq)
+// means that the space's entities and their provenance are as they were.
+func (s *Store) SpaceCounts(ctx context.Context, space string) (SpaceCounts, error) {
 	recs, err := s.read(ctx, qSeedSpaceSize, map[string]any{"space": space})
 	if err != nil || len(recs) == 0 {
-		return 0, 0, err
+		return SpaceCounts{Seq: -1}, err
 	}
-	return num(recs[0], "in_space"), num(recs[0], "total"), nil
+	return SpaceCounts{InSpace: num(recs[0], "in_space"), Total: num(recs[0], "total"), Seq: num(recs[0], "seq")}, nil
 }
 
 // CommonNames returns the names and aliases of the space's entities derived from at

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -85,6 +86,7 @@ type Retriever struct {
 	log   zerolog.Logger
 	// timings, when set, learns the stage timings of every recall (ObserveTimings).
 	timings func(map[string]float64)
+	names   *nameCache // per space, its common names (focus)
 }
 
 // New returns a Retriever; a zero Options means DefaultOptions().
@@ -92,7 +94,7 @@ func New(store *cypher.Store, emb realm.Embedder, dec Decider, opts Options, log
 	if opts == (Options{}) {
 		opts = DefaultOptions()
 	}
-	return &Retriever{store: store, emb: emb, dec: dec, opts: opts, log: logger}
+	return &Retriever{store: store, emb: emb, dec: dec, opts: opts, log: logger, names: &nameCache{spaces: map[string]focusNames{}}}
 }
 
 // ObserveTimings returns a Retriever like r that calls fn with the stage timings of every
@@ -129,7 +131,11 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	log := r.log.With().Str("space", space).Str("trace_id", run.trace.ID).Logger()
 
 	stage := time.Now()
-	focus, err := r.focus(ctx, space, req.Query)
+	var err error
+	if run.counts, err = r.store.SpaceCounts(ctx, space); err != nil {
+		return realm.RecallResult{}, err
+	}
+	focus, err := r.focus(ctx, space, req.Query, run.counts)
 	if err != nil {
 		return realm.RecallResult{}, err
 	}
@@ -200,13 +206,51 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 // to the top the short turns that say little beyond the names (a query naming both
 // speakers of a conversation matches "Gina: Remember Jon, just do it!" best). The query is
 // kept whole when fewer than two content words would remain.
-func (r *Retriever) focus(ctx context.Context, space, query string) (string, error) {
+func (r *Retriever) focus(ctx context.Context, space, query string, counts cypher.SpaceCounts) (string, error) {
 	if r.opts.CommonNameShare <= 0 {
 		return query, nil
 	}
-	names, err := r.store.CommonNames(ctx, space, r.opts.CommonNameShare, r.opts.CommonNameMin)
-	if err != nil || len(names) == 0 {
+	named, err := r.commonNames(ctx, space, counts)
+	if err != nil || named == nil {
 		return query, err
+	}
+	focus := strings.Join(strings.Fields(named.ReplaceAllString(query, "")), " ")
+	if len(Keywords(focus, 2)) < 2 {
+		return query, nil
+	}
+	return focus, nil
+}
+
+// nameCache keeps, per space, the pattern of its common names (see focus) with the
+// counts it was read at: finding them reads every entity of the space and counts its
+// observations, too slow to do on every recall of a large space, and they change only
+// with a new observation or a memory added or removed (cypher.Store.SpaceCounts).
+type nameCache struct {
+	mu     sync.Mutex
+	spaces map[string]focusNames
+}
+
+// focusNames is a space's common names as a pattern (nil: none), and when it was read.
+type focusNames struct {
+	inSpace, seq int64
+	named        *regexp.Regexp
+}
+
+// nameCacheMax bounds the spaces remembered; past it, the cache starts over.
+const nameCacheMax = 4096
+
+// commonNames returns the pattern matching the space's common names (nil when it has
+// none), from the cache while counts say the space has not changed.
+func (r *Retriever) commonNames(ctx context.Context, space string, counts cypher.SpaceCounts) (*regexp.Regexp, error) {
+	r.names.mu.Lock()
+	c, ok := r.names.spaces[space]
+	r.names.mu.Unlock()
+	if ok && c.inSpace == counts.InSpace && c.seq == counts.Seq {
+		return c.named, nil
+	}
+	names, err := r.store.CommonNames(ctx, space, r.opts.CommonNameShare, r.opts.CommonNameMin)
+	if err != nil {
+		return nil, err
 	}
 	var alts []string
 	for _, n := range names {
@@ -214,15 +258,17 @@ func (r *Retriever) focus(ctx context.Context, space, query string) (string, err
 			alts = append(alts, regexp.QuoteMeta(n))
 		}
 	}
-	if len(alts) == 0 {
-		return query, nil
+	c = focusNames{inSpace: counts.InSpace, seq: counts.Seq}
+	if len(alts) > 0 {
+		c.named = regexp.MustCompile(`(?i)\b(?:` + strings.Join(alts, "|") + `)(['’]s)?\b`)
 	}
-	named := regexp.MustCompile(`(?i)\b(?:` + strings.Join(alts, "|") + `)(['’]s)?\b`)
-	focus := strings.Join(strings.Fields(named.ReplaceAllString(query, "")), " ")
-	if len(Keywords(focus, 2)) < 2 {
-		return query, nil
+	r.names.mu.Lock()
+	if len(r.names.spaces) >= nameCacheMax {
+		r.names.spaces = map[string]focusNames{}
 	}
-	return focus, nil
+	r.names.spaces[space] = c
+	r.names.mu.Unlock()
+	return c.named, nil
 }
 
 // settings are one request's resolved bounds.
@@ -277,6 +323,7 @@ type run struct {
 	vectors map[string][]float32  // text → embedding
 	nodes   map[string]realm.Node // id → node, as read during this recall
 	qvec    []float32             // the request query's embedding
+	counts  cypher.SpaceCounts    // the space's size, read once per recall
 }
 
 func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {

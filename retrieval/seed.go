@@ -30,10 +30,7 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 	}
 	run.qvec = vecs[0]
 
-	inSpace, total, err := r.store.SpaceSize(ctx, run.space)
-	if err != nil {
-		return err
-	}
+	inSpace, total := run.counts.InSpace, run.counts.Total
 	if inSpace == 0 {
 		return nil
 	}

@@ -1,5 +1,9 @@
 // Counts the memories of a space and of the whole database, to choose between the
-// vector index and an exact scan (REALM.md §3.1; ARCHITECTURE.md, tenancy).
-// Params: $space. Returns: in_space, total.
+// vector index and an exact scan (REALM.md §3.1; ARCHITECTURE.md, tenancy), and reads
+// the space's observation seq (-1 without a Space node): with the memory count it tells
+// a reader whether what it derived from the space before (its common names) still holds.
+// Params: $space. Returns: in_space, total, seq.
+OPTIONAL MATCH (s:Space {id: $space})
 RETURN COUNT { MATCH (m:Memory) WHERE m.space = $space } AS in_space,
-       COUNT { MATCH (n:Memory) } AS total
+       COUNT { MATCH (n:Memory) } AS total,
+       coalesce(s.seq, -1) AS seq

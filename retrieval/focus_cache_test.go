@@ -1,0 +1,78 @@
+package retrieval_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/retrieval"
+)
+
+// A Retriever remembers a space's common names between recalls, and reads them again
+// once the space has changed: a participant who became common since, or whose entity
+// was deleted, is left out of, or kept in, the next recall's focus.
+func TestFocusCache(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
+	lease := cypher.Lease{Owner: "t", Until: time.Now().Add(time.Minute)}
+	observe := func(from, to int) []string {
+		var obs []realm.Observation
+		var ids []string
+		for i := from; i < to; i++ {
+			obs = append(obs, realm.Observation{ID: fmt.Sprintf("o%d", i), Content: "turn", ObservedAt: time.Now()})
+			ids = append(ids, obs[len(obs)-1].ID)
+		}
+		if _, err := s.SaveObservations(ctx, space, "test", cyphertest.Dims, obs, lease); err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	first := observe(0, 30)
+	vecs, _ := wordEmbedder{}.Embed(ctx, []string{"gina loves the dance studio by the water"})
+	if err := s.PutMemories(ctx, space, []realm.Node{
+		{ID: space + ":gina", Type: realm.Entity, Name: "Gina", Sources: first},
+		{ID: space + ":a", Type: realm.Fact, Content: "gina loves the dance studio by the water", Embedding: vecs[0], Sources: first[:1]},
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := retrieval.New(s, wordEmbedder{}, retrieval.NewOfflineDecider(), retrieval.DefaultOptions(), zerolog.Nop())
+	focus := func(query string) string {
+		t.Helper()
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := s.Trace(ctx, space, res.TraceID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr.Focus
+	}
+	const query = "What does Jon love about Gina's dance studio?"
+	if got, want := focus(query), "What does Jon love about dance studio?"; got != want {
+		t.Fatalf("focus %q, want %q", got, want)
+	}
+	// Jon becomes common: 30 new observations name him (a new observation moves the seq).
+	more := observe(30, 60)
+	if err := s.PutMemories(ctx, space, []realm.Node{{ID: space + ":jon", Type: realm.Entity, Name: "Jon", Sources: more}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := focus(query), "What does love about dance studio?"; got != want {
+		t.Errorf("after Jon became common: focus %q, want %q", got, want)
+	}
+	// Gina's entity goes (the memory count moves): her name stays in the query.
+	if err := s.DeleteMemory(ctx, space, space+":gina"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := focus(query), "What does love about Gina's dance studio?"; got != want {
+		t.Errorf("after Gina's entity was deleted: focus %q, want %q", got, want)
+	}
+}
