@@ -251,6 +251,15 @@ func TestTour(t *testing.T) {
 			t.Errorf("PUT stats: %d, want 405", code)
 		}
 	})
+	t.Run("ExportImport", func(t *testing.T) { // export_test.go tests them thoroughly
+		file := export(t, c, space)
+		if code, res, p := importInto(t, c, cyphertest.NewSpace(t), file); code != http.StatusCreated || res.Counts["memory"] == 0 {
+			t.Errorf("import of the export into a new space: %d %+v %+v", code, res, p)
+		}
+		if code, _, p := importInto(t, c, space, file); code != http.StatusConflict {
+			t.Errorf("import into the full space: %d %+v", code, p)
+		}
+	})
 	t.Run("DeleteSpace", func(t *testing.T) {
 		if code := c.status("DELETE", sp, nil); code != http.StatusOK {
 			t.Fatalf("delete: %d", code)
