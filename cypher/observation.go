@@ -48,6 +48,12 @@ func (s *Store) SaveObservations(ctx context.Context, space, embedder string, di
 	out := make([]SavedObservation, len(obs))
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		now := time.Now().UTC()
+		// Lock an existing space as integrations do (MATCH, then SET) before the MERGE
+		// below: a MERGE waiting for the node lock holds the index entry's lock, and
+		// savers and integrations deadlocked on the space under load.
+		if _, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": space, "id": "", "now": now}); err != nil {
+			return nil, err
+		}
 		if _, err := collect(ctx, tx, qSpaceEnsureLock, map[string]any{
 			"space": space, "now": now, "embedder": embedder, "dims": dims,
 		}); err != nil {
