@@ -84,7 +84,7 @@ var (
 // Properties that are not exported: the space (implied by the file, set by the
 // importer), leases and locks (they belong to a running process) and import marks.
 var unexported = map[string]map[string]bool{
-	"space":       {"id": true, "locked_at": true, "import_id": true, "import_until": true, "embedder": true, "dims": true, "seq_lock": true},
+	"space":       {"id": true, "locked_at": true, "import_id": true, "import_until": true, "embedder": true, "dims": true},
 	"observation": {"space": true, "lease_owner": true, "lease_until": true},
 	"memory":      {"space": true},
 	"edge":        {},
