@@ -6,7 +6,7 @@ export NEO4J_PASSWORD ?= realm-dev-password
 GO ?= go
 BIN := bin/realm
 
-.PHONY: run test setup model neo4j stop build bench lint clean
+.PHONY: run test setup model neo4j stop build bench loadtest lint clean
 
 ## run: install what is missing, start Neo4j, apply the schema and serve the API (foreground)
 run: setup build
@@ -41,6 +41,23 @@ build:
 ## bench: Go benchmarks (latency and throughput are measured here, never asserted in tests)
 bench: setup
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./...
+
+## loadtest: `realm loadtest` (mixed traffic, LOADTEST_ARGS) against REALM_URL when set, else against a
+## server started in the background for the run (log in .realm/loadtest-server.log; it leaves the test_ spaces
+## of test runs out of its embedder check) and stopped after it
+LOADTEST_ARGS ?= --clients 32 --duration 60s
+loadtest: setup build
+	@if [ -n "$$REALM_URL" ]; then exec $(BIN) loadtest $(LOADTEST_ARGS); fi; \
+	mkdir -p .realm; log=.realm/loadtest-server.log; \
+	REALM_ADDR=127.0.0.1:0 REALM_UNCHECKED_SPACE_PREFIX=$${REALM_UNCHECKED_SPACE_PREFIX:-test_} $(BIN) serve >$$log 2>&1 & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null' EXIT; \
+	url=; for i in $$(seq 600); do \
+		url=$$(sed -n 's/^REALM serving on \(http:[^ ]*\) .*/\1/p' $$log); [ -n "$$url" ] && break; \
+		kill -0 $$pid 2>/dev/null || { cat $$log; echo "loadtest: the server stopped"; exit 1; }; sleep 0.5; \
+	done; \
+	[ -n "$$url" ] || { echo "loadtest: the server did not listen within 5 minutes; see $$log"; exit 1; }; \
+	echo "loadtest: server $$url (log $$log), load average $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	$(BIN) loadtest --url $$url $(LOADTEST_ARGS)
 
 lint:
 	$(GO) vet ./...
