@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"math"
 	"strings"
 	"time"
 
@@ -182,14 +183,37 @@ type Adjacent struct {
 	Node realm.Node
 }
 
-// Adjacent returns the memories adjacent to any of frontier, in either direction, over
-// edges of the allowed predicates whose weight is at least wSuppress (REALM.md §3.2).
-func (s *Store) Adjacent(ctx context.Context, space string, frontier []string, allowed []realm.Predicate, wSuppress float64) ([]Adjacent, error) {
+// BeamCut tells Adjacent which neighbours cannot make a beam and need not be returned:
+// a neighbour's score is at most SimShare·sim(reasoning, v) + WeightShare·weight of its
+// best edge (REALM.md §3.2: the edge score before temporal decay); those whose bound is
+// more than Margin below the Beam-th best neighbour's are left out. Beam 0 returns all.
+// The caller must choose Margin to cover what lowers a score below its bound (the most a
+// temporal decay subtracts) and the rounding of Neo4j's cosine (single precision: within
+// 1e-6 of realm.Cosine).
+type BeamCut struct {
+	Reasoning             []float32
+	Beam                  int
+	Margin                float64
+	SimShare, WeightShare float64
+}
+
+// Adjacent returns the memories adjacent to any of frontier but not in visited, in either
+// direction, over edges of the allowed predicates whose weight is at least wSuppress
+// (REALM.md §3.2), but those that cut says cannot make the beam.
+func (s *Store) Adjacent(ctx context.Context, space string, frontier, visited []string, allowed []realm.Predicate, wSuppress float64, cut BeamCut) ([]Adjacent, error) {
 	if len(frontier) == 0 || len(allowed) == 0 {
 		return nil, nil
 	}
+	if cut.Beam <= 0 {
+		cut = BeamCut{Beam: math.MaxInt32}
+	}
+	if visited == nil {
+		visited = []string{}
+	}
 	recs, err := s.read(ctx, qExpandNeighbours, map[string]any{
 		"space": space, "frontier": frontier, "types": relTypes(allowed), "w_suppress": wSuppress,
+		"visited": visited, "reasoning": vectorParam(cut.Reasoning), "beam": cut.Beam, "margin": cut.Margin,
+		"sim_share": cut.SimShare, "weight_share": cut.WeightShare,
 	})
 	if err != nil {
 		return nil, err
@@ -205,6 +229,14 @@ func (s *Store) Adjacent(ctx context.Context, space string, frontier []string, a
 	return out, nil
 }
 
+// vectorParam is a vector as a query parameter; an empty one is null (no similarity).
+func vectorParam(v []float32) any {
+	if len(v) == 0 {
+		return nil
+	}
+	return toFloat64s(v)
+}
+
 // Path is a simple path from a memory: IDs[0] is the start, Edges[i] joins IDs[i] and IDs[i+1]
 // (in either direction; Edge.From and Edge.To say which).
 type Path struct {
@@ -214,34 +246,42 @@ type Path struct {
 
 // Paths returns up to limit simple paths of 1..maxHops hops (at most 3) from the memory
 // from, over edges of the allowed predicates at or above wSuppress, within the space;
-// the best by mean weight − 0.03 per extra hop first (REALM.md §3.2, path_search).
-func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.Predicate, wSuppress float64, maxHops, limit int) ([]Path, error) {
+// the best by mean weight − 0.03 per extra hop first (REALM.md §3.2, path_search); and
+// every memory on them by id.
+func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.Predicate, wSuppress float64, maxHops, limit int) ([]Path, map[string]realm.Node, error) {
 	if len(allowed) == 0 || maxHops < 1 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	recs, err := s.read(ctx, qExpandPaths, map[string]any{
 		"space": space, "from_id": from, "types": relTypes(allowed), "w_suppress": wSuppress,
 		"max_hops": min(maxHops, 3), "limit": limit,
 	})
-	if err != nil {
-		return nil, err
+	if err != nil || len(recs) == 0 {
+		return nil, nil, err
 	}
-	out := make([]Path, 0, len(recs))
-	for _, r := range recs {
+	paths, _ := recs[0].Get("paths")
+	out := make([]Path, 0, len(asList(paths)))
+	for _, x := range asList(paths) {
+		m, _ := x.(map[string]any)
 		var p Path
-		ids, _ := r.Get("ids")
-		for _, id := range asList(ids) {
+		for _, id := range asList(m["ids"]) {
 			s, _ := id.(string)
 			p.IDs = append(p.IDs, s)
 		}
-		edges, _ := r.Get("edges")
-		for _, e := range asList(edges) {
-			m, _ := e.(map[string]any)
-			p.Edges = append(p.Edges, edgeFromProps(m))
+		for _, e := range asList(m["edges"]) {
+			em, _ := e.(map[string]any)
+			p.Edges = append(p.Edges, edgeFromProps(em))
 		}
 		out = append(out, p)
 	}
-	return out, nil
+	nodes, _ := recs[0].Get("nodes")
+	byID := make(map[string]realm.Node, len(asList(nodes)))
+	for _, x := range asList(nodes) {
+		m, _ := x.(map[string]any)
+		n := memoryFromProps(m)
+		byID[n.ID] = n
+	}
+	return out, byID, nil
 }
 
 // MemoriesByIDs returns the memories of the space among ids, in no particular order;

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,7 +65,7 @@ func TestPutMemories(t *testing.T) {
 		if err != nil || len(nodes) != 0 {
 			t.Errorf("space b read %v of space a (%v)", nodes, err)
 		}
-		adj, err := s.Adjacent(ctx, b, []string{a + "1"}, realm.Predicates, 0)
+		adj, err := s.Adjacent(ctx, b, []string{a + "1"}, nil, realm.Predicates, 0, cypher.BeamCut{})
 		if err != nil || len(adj) != 0 {
 			t.Errorf("space b expanded %v of space a (%v)", adj, err)
 		}
@@ -122,5 +123,80 @@ func TestCommonNames(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// Adjacent with a beam cut returns what a beam needs: the best neighbours by edge score
+// are the same as from all neighbours, and far fewer rows come back from a memory of many
+// edges; visited memories are left out either way.
+func TestAdjacentBeamCut(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
+	vec := func(i int) []float32 {
+		v := make([]float32, cyphertest.Dims)
+		v[0], v[1+i%50] = 1, float32(i%7)/3
+		return v
+	}
+	nodes := []realm.Node{{ID: space + "hub", Type: realm.Entity, Name: "Hub", Content: "hub", Embedding: vec(0)}}
+	var edges []realm.Edge
+	for i := range 120 {
+		id := fmt.Sprintf("%sn%d", space, i)
+		nodes = append(nodes, realm.Node{ID: id, Type: realm.Event, Content: "n", Embedding: vec(i)})
+		edges = append(edges, realm.Edge{ID: fmt.Sprintf("%se%d", space, i), From: id, To: space + "hub",
+			Predicate: realm.Instantiates, Weight: 0.1 + float64(i%9)/10})
+		if i%4 == 0 { // a second, weaker edge to some
+			edges = append(edges, realm.Edge{ID: fmt.Sprintf("%sf%d", space, i), From: space + "hub", To: id,
+				Predicate: realm.Correlates, Weight: 0.15})
+		}
+	}
+	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
+		t.Fatal(err)
+	}
+	reasoning := vec(3)
+	top := func(adj []cypher.Adjacent) []string {
+		best := map[string]float64{}
+		for _, a := range adj {
+			simR := max(0, min(1, realm.Cosine(reasoning, a.Node.Embedding)))
+			if sc := 0.6*simR + 0.4*a.Edge.Weight; sc > best[a.Node.ID] {
+				best[a.Node.ID] = sc
+			}
+		}
+		ids := make([]string, 0, len(best))
+		for id := range best {
+			ids = append(ids, id)
+		}
+		slices.SortFunc(ids, func(a, b string) int {
+			if best[a] != best[b] {
+				if best[a] > best[b] {
+					return -1
+				}
+				return 1
+			}
+			return strings.Compare(a, b)
+		})
+		return ids[:min(8, len(ids))]
+	}
+	visited := []string{space + "hub", space + "n7"}
+	all, err := s.Adjacent(ctx, space, []string{space + "hub"}, visited, realm.Predicates, 0.1, cypher.BeamCut{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, err := s.Adjacent(ctx, space, []string{space + "hub"}, visited, realm.Predicates, 0.1,
+		cypher.BeamCut{Reasoning: reasoning, Beam: 8, Margin: 1e-6, SimShare: 0.6, WeightShare: 0.4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 179 || len(cut) >= len(all)/2 {
+		t.Errorf("%d rows without the cut (want 179: 120 + 30 correlates both ways, but the visited n7), %d with it", len(all), len(cut))
+	}
+	if a, c := top(all), top(cut); !slices.Equal(a, c) {
+		t.Errorf("beam without the cut %v, with it %v", a, c)
+	}
+	for _, a := range all {
+		if a.Node.ID == space+"n7" || len(a.Node.Embedding) != cyphertest.Dims {
+			t.Fatalf("row %s: a visited memory, or no embedding", a.Node.ID)
+		}
 	}
 }

@@ -152,7 +152,7 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 	var reached []realm.ScoredID
 	added := 0
 	for hop := 1; hop <= hops && len(frontier) > 0; hop++ {
-		adj, err := r.store.Adjacent(ctx, run.space, frontier, atom.Predicates, r.opts.WSuppress)
+		adj, err := r.store.Adjacent(ctx, run.space, frontier, mapKeys(visited), atom.Predicates, r.opts.WSuppress, r.beamCut(atom, rvec, run.set.BeamWidth))
 		if err != nil {
 			return nil, 0, err
 		}
@@ -207,6 +207,30 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 	return reached, added, nil
 }
 
+// beamCut is what subgraphBeam lets Adjacent leave out: neighbours that cannot make the
+// beam of width beam, whatever the soft temporal decay subtracts (at most DecayCap) and
+// however Neo4j's single-precision cosine differs from ours (far below 1e-6), so that the
+// beam is the one all neighbours would give. A hard decay or missing_time=drop removes
+// neighbours from the beam after the cut would be made, so then all are returned.
+func (r *Retriever) beamCut(atom realm.Atom, reasoning []float32, beam int) cypher.BeamCut {
+	cut := cypher.BeamCut{Reasoning: reasoning, Beam: beam, Margin: 1e-6, SimShare: r.opts.EdgeSimilarity, WeightShare: r.opts.EdgeWeight}
+	if d := atom.Decay; d != nil && !d.Time.IsZero() {
+		if d.Mode == realm.DecayHard || d.MissingTime == realm.MissingTimeDrop {
+			return cypher.BeamCut{}
+		}
+		cut.Margin += r.opts.DecayCap
+	}
+	return cut
+}
+
+func mapKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
 // pathSearch enumerates the simple paths from u of up to hops hops (REALM.md §3.2), scores
 // each hop by edge score, a path by its mean hop score − 0.03 per extra hop, and admits
 // the nodes of the best path_top_k paths. It returns them with the best path score each
@@ -220,12 +244,14 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 		return nil, 0, err
 	}
 	rvec := vecs[0]
-	paths, err := r.store.Paths(ctx, run.space, u.Node.ID, atom.Predicates, r.opts.WSuppress, hops, r.opts.PathCandidates)
+	paths, onPaths, err := r.store.Paths(ctx, run.space, u.Node.ID, atom.Predicates, r.opts.WSuppress, hops, r.opts.PathCandidates)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := r.loadNodes(ctx, run, paths); err != nil {
-		return nil, 0, err
+	for id, n := range onPaths {
+		if _, ok := run.nodes[id]; !ok {
+			run.nodes[id] = n
+		}
 	}
 	type scoredPath struct {
 		reaches []reach
@@ -320,26 +346,4 @@ func (r *Retriever) embedDescriptions(ctx context.Context, run *run, reaches []r
 	}
 	_, err := r.embed(ctx, run, texts...)
 	return err
-}
-
-// loadNodes reads the nodes on paths not yet read by this recall.
-func (r *Retriever) loadNodes(ctx context.Context, run *run, paths []cypher.Path) error {
-	var missing []string
-	seen := map[string]bool{}
-	for _, p := range paths {
-		for _, id := range p.IDs {
-			if _, ok := run.nodes[id]; !ok && !seen[id] {
-				missing = append(missing, id)
-				seen[id] = true
-			}
-		}
-	}
-	nodes, err := r.store.MemoriesByIDs(ctx, run.space, missing)
-	if err != nil {
-		return err
-	}
-	for _, n := range nodes {
-		run.nodes[n.ID] = n
-	}
-	return nil
 }
