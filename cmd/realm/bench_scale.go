@@ -16,7 +16,7 @@ import (
 	"github.com/realm-memory/realm/retrieval"
 )
 
-const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--embed-pool 0] [--store-dir DIR]"
+const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--build-only] [--strategies adaptive,path_search,subgraph_beam] [--embed-pool 0] [--store-dir DIR]"
 
 // runBenchScale runs `realm bench scale`: synthetic spaces of each size, written in bulk,
 // then recall latency per stage, seed searches, reconsolidation apply, ingestion, store
@@ -27,6 +27,10 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	out := fs.String("out", "", "write the JSON report here, and the Markdown beside it (x.json → x.md)")
 	prefix := fs.String("space-prefix", "scale-", "spaces are named prefix+size")
 	keep := fs.Bool("keep", false, "keep the spaces (a later run with the same prefix reuses them)")
+	buildOnly := fs.Bool("build-only", false, "build the spaces (kept) and measure nothing")
+	notes := fs.String("notes", "", "a Markdown file whose paragraphs are added to the report's notes (what the figures mean)")
+	merge := fs.String("merge", "", "instead of measuring, combine these JSON reports of earlier runs (comma-separated, smallest size first) into one")
+	strategies := fs.String("strategies", "adaptive,path_search,subgraph_beam", "recall strategies timed, comma-separated")
 	queries := fs.Int("queries", 100, "recalls timed per size and strategy")
 	recon := fs.Int("recon-runs", 30, "reconsolidations of 20 edits timed per size")
 	ingest := fs.Int("ingest", 200, "observations sent through the write path per size (0: skip)")
@@ -43,6 +47,14 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	if len(cfg.Args) > 0 {
 		return realm.Errorf(realm.EInvalid, "unexpected argument %q; %s", cfg.Args[0], benchScaleUsage)
 	}
+	var strats []realm.Strategy
+	for _, f := range strings.Split(*strategies, ",") {
+		st := realm.Strategy(strings.TrimSpace(f))
+		if st != realm.Adaptive && st != realm.StrategyPath && st != realm.StrategyBeam {
+			return realm.Errorf(realm.EInvalid, "--strategies: %q is not adaptive, path_search or subgraph_beam; %s", f, benchScaleUsage)
+		}
+		strats = append(strats, st)
+	}
 	var ns []int
 	for _, f := range strings.Split(*sizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -53,6 +65,16 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	}
 	if *queries < 1 || *recon < 0 || *ingest < 0 || *pool < 0 {
 		return realm.Errorf(realm.EInvalid, "--queries must be positive, --recon-runs, --ingest and --embed-pool not negative; %s", benchScaleUsage)
+	}
+	if *merge != "" {
+		rep, err := mergeScaleReports(strings.Split(*merge, ","))
+		if err != nil {
+			return err
+		}
+		if err := addNotes(&rep, *notes); err != nil {
+			return err
+		}
+		return writeScaleReport(rep, *out, stdout)
 	}
 	d, p, err := openCommand(ctx, cfg)
 	if err != nil {
@@ -66,7 +88,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 			return retrieval.New(d.store, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, logger)
 		},
 	}, bench.ScaleConfig{
-		Sizes: ns, SpacePrefix: *prefix, Keep: *keep, Queries: *queries, ReconRuns: *recon,
+		Sizes: ns, SpacePrefix: *prefix, Keep: *keep, BuildOnly: *buildOnly, Strategies: strats, Queries: *queries, ReconRuns: *recon,
 		IngestTurns: *ingest, EmbedPool: *pool, StoreDir: *storeDir,
 	}, stdout)
 	if err != nil {
@@ -74,16 +96,65 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	}
 	rep.Config = map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "version": fullVersion(), "neo4j_uri": cfg.Neo4j.URI,
 		"sizes": *sizes, "queries": strconv.Itoa(*queries), "embed_pool": strconv.Itoa(*pool), "decider": "offline"}
-	md := rep.Markdown()
-	fmt.Fprintln(stdout, md)
-	if *out != "" {
-		b, _ := json.MarshalIndent(rep, "", "  ")
-		if err := os.WriteFile(*out, b, 0o644); err != nil {
-			return err
-		}
-		if err := os.WriteFile(strings.TrimSuffix(*out, ".json")+".md", []byte(md), 0o644); err != nil {
-			return err
+	if err := addNotes(&rep, *notes); err != nil {
+		return err
+	}
+	return writeScaleReport(rep, *out, stdout)
+}
+
+// addNotes appends the paragraphs of a Markdown file to the report's notes.
+func addNotes(rep *bench.ScaleReport, file string) error {
+	if file == "" {
+		return nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return realm.Errorf(realm.EInvalid, "--notes: %v", err)
+	}
+	for _, p := range strings.Split(string(b), "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			rep.Notes = append(rep.Notes, p)
 		}
 	}
 	return nil
+}
+
+// writeScaleReport prints the Markdown and, with out, writes the JSON there and the
+// Markdown beside it.
+func writeScaleReport(rep bench.ScaleReport, out string, stdout io.Writer) error {
+	md := rep.Markdown()
+	fmt.Fprintln(stdout, md)
+	if out == "" {
+		return nil
+	}
+	b, _ := json.MarshalIndent(rep, "", "  ")
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(strings.TrimSuffix(out, ".json")+".md", []byte(md), 0o644)
+}
+
+// mergeScaleReports combines reports of runs measured one size at a time: their sizes in
+// order, the first run's machine and configuration (the load at the end from the last),
+// the goals checked again over all sizes.
+func mergeScaleReports(files []string) (bench.ScaleReport, error) {
+	var rep bench.ScaleReport
+	for i, f := range files {
+		b, err := os.ReadFile(strings.TrimSpace(f))
+		if err != nil {
+			return rep, realm.Errorf(realm.EInvalid, "--merge: %v", err)
+		}
+		var r bench.ScaleReport
+		if err := json.Unmarshal(b, &r); err != nil {
+			return rep, realm.Errorf(realm.EInvalid, "--merge: %s: %v", f, err)
+		}
+		if i == 0 {
+			rep.Machine, rep.Config = r.Machine, r.Config
+		}
+		rep.Machine.LoadEnd = r.Machine.LoadEnd
+		rep.Sizes = append(rep.Sizes, r.Sizes...)
+		rep.Notes = append(rep.Notes, r.Notes...)
+	}
+	rep.Goals = bench.ScaleGoals(rep.Sizes)
+	return rep, nil
 }
