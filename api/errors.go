@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -24,6 +25,10 @@ var statusOf = map[string]int{
 	realm.EInternal:         http.StatusInternalServerError,
 }
 
+// statusClientClosedRequest is the status recorded (in the access log and the metrics)
+// for a request whose client left before its answer: nginx's 499, outside the 5xx.
+const statusClientClosedRequest = 499
+
 // problem is an RFC 9457 problem document with our stable code and field errors.
 type problem struct {
 	Type     string            `json:"type"`
@@ -38,6 +43,13 @@ type problem struct {
 // writeError answers with err as a problem. Internal errors are logged once, with
 // their text, and shown to the client only as "internal error".
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		// The client went away (or the drain at shutdown ran out): nobody reads the
+		// answer and nothing is wrong with the service, so no internal error is logged.
+		zerolog.Ctx(r.Context()).Info().Msg("request cancelled before its answer")
+		w.WriteHeader(statusClientClosedRequest)
+		return
+	}
 	code := realm.ErrorCode(err)
 	status, ok := statusOf[code]
 	if !ok {

@@ -1,0 +1,52 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+)
+
+// TestWriteErrorClientGone: a request cancelled because its client left is recorded as
+// 499 and not logged as an internal error; the same error on a live request stays a 500.
+func TestWriteErrorClientGone(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		cancelled  bool
+		err        error
+		wantStatus int
+		wantLog    string
+	}{
+		{"ClientGone", true, fmt.Errorf("recall: %w", context.Canceled), statusClientClosedRequest, "request cancelled"},
+		{"LiveRequest", false, fmt.Errorf("recall: %w", context.Canceled), http.StatusInternalServerError, "internal error"},
+		{"ClientGoneOtherError", true, realm.Errorf(realm.EInvalid, "bad k"), http.StatusBadRequest, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs bytes.Buffer
+			ctx, cancel := context.WithCancel(zerolog.New(&logs).WithContext(context.Background()))
+			defer cancel()
+			if tc.cancelled {
+				cancel()
+			}
+			r := httptest.NewRequest(http.MethodPost, "/v1/spaces/a/recall", nil).WithContext(ctx)
+			w := httptest.NewRecorder()
+			writeError(w, r, tc.err)
+			if w.Code != tc.wantStatus {
+				t.Errorf("status %d, want %d", w.Code, tc.wantStatus)
+			}
+			if tc.wantLog != "" && !strings.Contains(logs.String(), tc.wantLog) {
+				t.Errorf("log %q, want it to contain %q", logs.String(), tc.wantLog)
+			}
+			if tc.wantStatus != http.StatusInternalServerError && strings.Contains(logs.String(), "internal error") {
+				t.Errorf("logged as internal: %s", logs.String())
+			}
+		})
+	}
+}
