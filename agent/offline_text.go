@@ -316,14 +316,15 @@ func wordSet(ws []string) map[string]bool {
 	return m
 }
 
-// nonName are capitalised words that are not names: interjections, pronouns, time words.
+// nonName are capitalised words that are not names: interjections, pronouns, time words,
+// and the discourse verbs people capitalise after a greeting ("Hey Mel, Guess what?").
 var nonName = setOf(`i i'm i've i'll i'd hey hi hello wow thanks thank yeah yes no oh omg lol haha hahaha
 aww awww congrats congratulations sure ok okay good great cool awesome nice glad amazing sweet dear god
 the a an and but so or if when what where who why how this that these those it it's its my your our their
 his her he she they we you me us them monday tuesday wednesday thursday friday saturday sunday january
 february march april may june july august september october november december mom dad mum mommy daddy
 btw gonna wanna anyway anyways well also just really totally definitely absolutely maybe yep nope hmm
-happy merry christmas`)
+happy merry christmas guess remember look listen wait please sorry imagine honestly actually`)
 
 var connectorWords = map[string]bool{"of": true, "the": true, "de": true, "la": true, "van": true, "von": true, "and": false}
 

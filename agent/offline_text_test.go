@@ -80,6 +80,7 @@ func TestOfflineFindNames(t *testing.T) {
 		{"AcronymAndGreeting", "Hey Caroline! The LGBTQ group met on Friday in May.", []nameMention{{"Caroline", "person"}, {"LGBTQ", "concept"}}},
 		{"OneMentionPerName", "Jon called Jon's mom, and Jon laughed.", []nameMention{{"Jon", "person"}}},
 		{"None", "lol that is so true", nil},
+		{"DiscourseVerbs", "Hey Melanie, Guess what? Remember, Listen: I saw Jon.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
