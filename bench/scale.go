@@ -637,7 +637,7 @@ func ScaleGoals(sizes []ScaleSize) []Goal {
 	if len(sizes) > 1 && total(small).P50 > 0 && total(big).N > 0 {
 		growth := total(big).P50 / total(small).P50
 		g := Goal{Name: fmt.Sprintf("recall p50 growth %d → %d", small.N, big.N), Target: "< 2×", Value: round2(growth), Unit: "×", Met: growth < 2}
-		g.By = fmt.Sprintf("%.2f× (limit 2×)", growth)
+		g.By = fmt.Sprintf("%.2f× (limit 2×), but each size asks other generated questions", growth)
 		goals = append(goals, g)
 	}
 	if big.Reconcile.N > 0 {
@@ -649,7 +649,7 @@ func ScaleGoals(sizes []ScaleSize) []Goal {
 		if g.Met {
 			g.By = fmt.Sprintf("%.1f obs/s over", v-100)
 		} else {
-			g.By = fmt.Sprintf("%.1f obs/s short (%.2f× the goal)", 100-v, v/100)
+			g.By = fmt.Sprintf("%.1f obs/s short (%.1f%% of the goal)", 100-v, v)
 		}
 		goals = append(goals, g)
 	}
@@ -754,13 +754,17 @@ func (r ScaleReport) Markdown() string {
 			b.WriteString("---|")
 		}
 		b.WriteString("---|\n")
-		row := func(name string, f func(ScaleSize) float64) {
+		row := func(name string, f func(ScaleSize) float64) { // 0: not measured
 			fmt.Fprintf(&b, "| %s |", name)
 			for _, s := range r.Sizes {
-				fmt.Fprintf(&b, " %.1f |", f(s))
+				if v := f(s); v != 0 {
+					fmt.Fprintf(&b, " %.1f |", v)
+				} else {
+					b.WriteString(" – |")
+				}
 			}
 			first, last := f(r.Sizes[0]), f(r.Sizes[len(r.Sizes)-1])
-			if first > 0 {
+			if first > 0 && last > 0 {
 				fmt.Fprintf(&b, " %.2f× |\n", last/first)
 			} else {
 				b.WriteString(" – |\n")

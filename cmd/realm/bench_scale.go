@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -149,7 +150,14 @@ func mergeScaleReports(files []string) (bench.ScaleReport, error) {
 			return rep, realm.Errorf(realm.EInvalid, "--merge: %s: %v", f, err)
 		}
 		if i == 0 {
-			rep.Machine, rep.Config = r.Machine, r.Config
+			rep.Machine, rep.Config = r.Machine, map[string]string{}
+		}
+		for k, v := range r.Config { // values that differ between runs are listed in run order
+			if old, ok := rep.Config[k]; !ok {
+				rep.Config[k] = v
+			} else if !slices.Contains(strings.Split(old, " / "), v) {
+				rep.Config[k] = old + " / " + v
+			}
 		}
 		rep.Machine.LoadEnd = r.Machine.LoadEnd
 		rep.Sizes = append(rep.Sizes, r.Sizes...)
