@@ -287,29 +287,82 @@ func (l *LLM) integrateCall(ctx context.Context, usage realm.Usage, in Integrate
 // when no usable answer came.
 func (l *LLM) structured(ctx context.Context, usage realm.Usage, stage string, format *openai.ChatCompletionResponseFormat,
 	system, user string, accept func(content string) error) error {
+	_, err := l.exchange(ctx, usage, stage, l.stageModel(stage), format, system, user, accept)
+	return err
+}
+
+// ChatRequest is one free-form call on the LLM's transport (LLM.Chat).
+type ChatRequest struct {
+	// Stage names the call in the usage and in LLMEvent.Stage (e.g. "judge"); required.
+	Stage string
+	// Model is the chat model; "" is the stage's (Models.Answer for StageAnswer,
+	// Models.Extraction otherwise).
+	Model        string
+	System, User string
+	// Format is the response format asked for; nil for free text.
+	Format *openai.ChatCompletionResponseFormat
+	// Accept, when set, validates the reply: a reply it rejects is counted as invalid
+	// output and gets one repair call showing the model the error; nil accepts any reply.
+	Accept func(content string) error
+}
+
+// Chat sends one system and one user message on the LLM's transport (per-attempt
+// Timeout, jittered retries, Retry-After, Observe events; see LLMConfig) at the configured
+// Temperature, for callers with their own prompt, such as the benchmarks' judges. It
+// returns the reply Accept took, and the usage under req.Stage in every case; the error is
+// the last failure when no usable reply came (the context's when ctx ended). The fallback
+// agent is not involved.
+func (l *LLM) Chat(ctx context.Context, req ChatRequest) (string, realm.Usage, error) {
+	usage := realm.Usage{}
+	if req.Stage == "" {
+		return "", usage, errors.New("agent.LLM.Chat: a stage is required")
+	}
+	model := req.Model
+	if model == "" {
+		model = l.stageModel(req.Stage)
+	}
+	content, err := l.exchange(ctx, usage, req.Stage, model, req.Format, req.System, req.User, req.Accept)
+	return content, usage, err
+}
+
+// stageModel is the chat model of stage's calls.
+func (l *LLM) stageModel(stage string) string {
+	if stage == StageAnswer {
+		return l.cfg.Models.Answer
+	}
+	return l.cfg.Models.Extraction
+}
+
+// exchange sends system and user to model and returns the reply accept takes (nil: any),
+// after at most one repair call that shows the model the error of a rejected reply.
+func (l *LLM) exchange(ctx context.Context, usage realm.Usage, stage, model string, format *openai.ChatCompletionResponseFormat,
+	system, user string, accept func(content string) error) (string, error) {
 	messages := []openai.ChatCompletionMessage{
 		{Role: openai.ChatMessageRoleSystem, Content: system},
 		{Role: openai.ChatMessageRoleUser, Content: user},
 	}
 	for attempt := 0; ; attempt++ {
-		content, err := l.complete(ctx, usage, stage, messages, format)
+		content, err := l.complete(ctx, usage, stage, model, messages, format)
 		if err != nil {
-			return err
+			return "", err
+		}
+		if accept == nil {
+			return content, nil
 		}
 		verr := accept(content)
 		if verr == nil {
-			return nil
+			return content, nil
 		}
 		addUsage(usage, stage, realm.StageUsage{Failures: 1})
 		l.observe(LLMEvent{Stage: stage, Kind: LLMInvalid, Reason: ReasonInvalid})
 		// Log the validation error only: it names refs and fields, never memory text.
 		l.log.Warn().Str("stage", stage).Int("attempt", attempt+1).Err(verr).Msg("LLM output invalid")
 		if attempt == 1 {
-			return verr
+			return "", verr
 		}
 		repair, err := l.render("repair.tmpl", struct{ Error string }{verr.Error()})
 		if err != nil {
-			return err
+			return "", err
 		}
 		messages = append(messages,
 			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: content},
@@ -317,16 +370,12 @@ func (l *LLM) structured(ctx context.Context, usage realm.Usage, stage string, f
 	}
 }
 
-// complete sends one chat request, retrying 429, 5xx, transport errors and timeouts with
+// complete sends one chat request to model, retrying 429, 5xx, transport errors and timeouts with
 // a bounded, jittered exponential backoff (see LLMConfig), and records every attempt in
 // usage and through Observe. LatencyMS includes the retry waits: it is the time the stage
 // spent on the LLM.
-func (l *LLM) complete(ctx context.Context, usage realm.Usage, stage string, messages []openai.ChatCompletionMessage,
+func (l *LLM) complete(ctx context.Context, usage realm.Usage, stage, model string, messages []openai.ChatCompletionMessage,
 	format *openai.ChatCompletionResponseFormat) (string, error) {
-	model := l.cfg.Models.Extraction
-	if stage == StageAnswer {
-		model = l.cfg.Models.Answer
-	}
 	req := openai.ChatCompletionRequest{
 		Model:          model,
 		Messages:       messages,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -528,5 +529,125 @@ func TestNewLLM(t *testing.T) {
 	}
 	if l.cfg.Mode != ModeBatch || l.cfg.Models.Extraction == "" || l.cfg.MaxRetries != 2 {
 		t.Errorf("defaults not applied: %+v", l.cfg)
+	}
+}
+
+// TestLLMChat: a free-form call on the LLM's transport goes to the model asked for (the
+// stage's when none) at the configured temperature, with the transport's retries, events
+// and usage under its stage; Accept gets one repair; the fallback agent is never asked.
+func TestLLMChat(t *testing.T) {
+	rejectUnlessYes := func(content string) error {
+		if content != "yes" {
+			return errors.New("reply yes or no")
+		}
+		return nil
+	}
+	for _, tt := range []struct {
+		name      string
+		req       ChatRequest
+		replies   []agenttest.Response
+		content   string
+		errText   string
+		calls     int
+		failures  int
+		prompt    int
+		model     string   // of every request
+		events    []string // kind:reason as Observe saw them, all under req.Stage
+		waits     int
+		lastUser  string // part of the last request's last user message
+		messages  int    // of the last request
+		noRequest bool
+	}{
+		{name: "FreeText", req: ChatRequest{Stage: "judge", Model: "judge-model", System: "grade", User: "is it so?"},
+			replies: []agenttest.Response{agenttest.Content("yes", 30, 1)}, content: "yes",
+			calls: 1, prompt: 30, model: "judge-model", events: []string{"call"}, lastUser: "is it so?", messages: 2},
+		{name: "StageModel", req: ChatRequest{Stage: StageAnswer, System: "s", User: "u"},
+			replies: []agenttest.Response{agenttest.Content("an answer", 10, 2)}, content: "an answer",
+			calls: 1, prompt: 10, model: "answer-model", events: []string{"call"}, lastUser: "u", messages: 2},
+		{name: "DefaultModel", req: ChatRequest{Stage: "judge", System: "s", User: "u"},
+			replies: []agenttest.Response{agenttest.Content("x", 10, 2)}, content: "x",
+			calls: 1, prompt: 10, model: "test-model", events: []string{"call"}, lastUser: "u", messages: 2},
+		{name: "Repaired", req: ChatRequest{Stage: "judge", Model: "judge-model", System: "s", User: "u", Accept: rejectUnlessYes},
+			replies: []agenttest.Response{agenttest.Content("maybe", 10, 2), agenttest.Content("yes", 20, 1)}, content: "yes",
+			calls: 2, failures: 1, prompt: 30, model: "judge-model", events: []string{"call", "invalid:invalid_output", "call"},
+			lastUser: "reply yes or no", messages: 4},
+		{name: "RetriedAfter500", req: ChatRequest{Stage: "judge", Model: "judge-model", System: "s", User: "u"},
+			replies: []agenttest.Response{agenttest.Status(500), agenttest.Content("no", 10, 1)}, content: "no",
+			calls: 2, failures: 1, prompt: 10, model: "judge-model", events: []string{"call:server_error", "retry:server_error", "call"},
+			waits: 1, lastUser: "u", messages: 2},
+		{name: "ErrRejectedTwice", req: ChatRequest{Stage: "judge", Model: "judge-model", System: "s", User: "u", Accept: rejectUnlessYes},
+			replies: []agenttest.Response{agenttest.Content("maybe", 10, 2), agenttest.Content("perhaps", 20, 1)}, errText: "reply yes or no",
+			calls: 2, failures: 2, prompt: 30, model: "judge-model",
+			events: []string{"call", "invalid:invalid_output", "call", "invalid:invalid_output"}, lastUser: "reply yes or no", messages: 4},
+		{name: "ErrClientError", req: ChatRequest{Stage: "judge", Model: "judge-model", System: "s", User: "u"},
+			replies: []agenttest.Response{agenttest.Status(400)}, errText: "1 attempts",
+			calls: 1, failures: 1, model: "judge-model", events: []string{"call:client_error"}, lastUser: "u", messages: 2},
+		{name: "ErrNoStage", req: ChatRequest{System: "s", User: "u"}, errText: "stage is required", noRequest: true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var events eventLog
+			l := newTestLLM(t, func(c *LLMConfig) {
+				c.Models.Answer = "answer-model"
+				c.Observe = events.observe
+			})
+			l.fake.Enqueue(tt.replies...)
+			content, usage, err := l.Chat(context.Background(), tt.req)
+			if tt.errText != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.errText) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.errText)
+				}
+			} else if err != nil || content != tt.content {
+				t.Fatalf("Chat = %q, %v; want %q", content, err, tt.content)
+			}
+			if l.fake.Pending() != 0 {
+				t.Errorf("%d scripted replies unused", l.fake.Pending())
+			}
+			if l.fallback.extractCalls+l.fallback.integCalls != 0 {
+				t.Error("the fallback agent was asked")
+			}
+			if tt.noRequest {
+				if len(l.fake.Requests()) != 0 || len(usage) != 0 {
+					t.Errorf("%d requests, usage %+v; want none", len(l.fake.Requests()), usage)
+				}
+				return
+			}
+			u := usage[tt.req.Stage]
+			if len(usage) != 1 || u.Calls != tt.calls || u.Failures != tt.failures || u.PromptTokens != tt.prompt || u.Fallbacks != 0 {
+				t.Errorf("usage = %+v, want %d calls, %d failures, %d prompt tokens under %q only", usage, tt.calls, tt.failures, tt.prompt, tt.req.Stage)
+			}
+			if got := events.kinds(); !slices.Equal(got, tt.events) {
+				t.Errorf("events = %v, want %v", got, tt.events)
+			}
+			for _, ev := range events.events {
+				if ev.Stage != tt.req.Stage {
+					t.Errorf("event %+v not under stage %q", ev, tt.req.Stage)
+				}
+			}
+			if len(l.waits) != tt.waits {
+				t.Errorf("waits = %v, want %d", l.waits, tt.waits)
+			}
+			for _, w := range l.waits { // Backoff 500ms, jittered to [250ms, 500ms]
+				if w < 250*time.Millisecond || w > 500*time.Millisecond {
+					t.Errorf("wait %v outside [250ms, 500ms]", w)
+				}
+			}
+			reqs := l.fake.Requests()
+			for _, r := range reqs {
+				var body map[string]any
+				if err := json.Unmarshal(r.Body, &body); err != nil {
+					t.Fatal(err)
+				}
+				if temp, ok := body["temperature"].(float64); !ok || temp > 1e-6 || r.Model != tt.model || r.System() != tt.req.System {
+					t.Errorf("request: temperature %v, model %q, system %q; want ~0, %q, %q", body["temperature"], r.Model, r.System(), tt.model, tt.req.System)
+				}
+				if _, ok := body["response_format"]; ok {
+					t.Errorf("response_format sent without a Format: %s", r.Body)
+				}
+			}
+			last := reqs[len(reqs)-1]
+			if !strings.Contains(last.LastUser(), tt.lastUser) || len(last.Messages) != tt.messages {
+				t.Errorf("last request: %d messages, last user %q; want %d, containing %q", len(last.Messages), last.LastUser(), tt.messages, tt.lastUser)
+			}
+		})
 	}
 }

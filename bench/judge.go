@@ -7,18 +7,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
-	"net"
-	"net/http"
 	"regexp"
 	"strings"
 	"text/template"
 	"time"
 
+	"github.com/rs/zerolog"
 	openai "github.com/sashabaranov/go-openai"
 	"github.com/sashabaranov/go-openai/jsonschema"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 )
 
 // judgeStage is the usage stage of the judge's calls (realm.Usage: "judge").
@@ -53,9 +52,11 @@ type JudgeConfig struct {
 	Model   string        // default DefaultJudgeModel
 	Runs    int           // calls per answer, their labels averaged; default 1
 	Timeout time.Duration // per HTTP attempt; default 60s
-	// MaxRetries bounds the retries of one call on 429, 5xx and transport errors;
-	// default 2, negative means none. Backoff is the first wait (default 1s), doubled
-	// on each retry.
+	// MaxRetries bounds the retries of one call on 429, 5xx, transport errors and (once)
+	// per-attempt timeouts; default 2, negative means none. Backoff is the first wait
+	// (default 1s), doubled on each retry up to 10s, with jitter; a Retry-After replaces
+	// it. They are agent.LLMConfig's MaxRetries, Backoff and Timeout: the judge calls on
+	// the LLM agent's transport.
 	MaxRetries int
 	Backoff    time.Duration
 }
@@ -63,11 +64,12 @@ type JudgeConfig struct {
 // Judge grades answers CORRECT or WRONG against a gold answer with an LLM at
 // temperature 0, as the paper's evaluation does (REALM.md §6). Benchmarks other than
 // LoCoMo (LongMemEval) pass their type-specific rules as JudgeInput.Guidance.
-// It is safe for concurrent use.
+// Its calls go through an agent.LLM (agent.LLM.Chat): the agent's timeouts, retries and
+// usage accounting. It is safe for concurrent use.
 type Judge struct {
-	cfg    JudgeConfig
-	client *openai.Client
-	sleep  func(ctx context.Context, d time.Duration) error
+	model string
+	runs  int
+	llm   *agent.LLM
 }
 
 // NewJudge returns a Judge; it fails only on an invalid configuration.
@@ -81,42 +83,36 @@ func NewJudge(cfg JudgeConfig) (*Judge, error) {
 	if cfg.Runs < 0 || cfg.Runs > 100 {
 		return nil, realm.Errorf(realm.EInvalid, "judge runs must be between 1 and 100, not %d", cfg.Runs)
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = 60 * time.Second
-	}
-	if cfg.MaxRetries == 0 {
-		cfg.MaxRetries = 2
-	} else if cfg.MaxRetries < 0 {
-		cfg.MaxRetries = 0
-	}
 	if cfg.Backoff <= 0 {
 		cfg.Backoff = time.Second
 	}
-	oc := openai.DefaultConfig(cfg.APIKey)
-	if cfg.BaseURL != "" {
-		oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	// Temperature 0 (the LLMConfig default) is greedy decoding, except for reasoning
+	// models, which take only their default. The fallback agent is never asked: Chat
+	// does not fall back.
+	llm, err := agent.NewLLM(agent.LLMConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey,
+		Models: agent.Models{Extraction: cfg.Model, Judge: cfg.Model}, Timeout: cfg.Timeout,
+		MaxRetries: cfg.MaxRetries, Backoff: cfg.Backoff},
+		agent.NewOffline(agent.OfflineOptions{}), zerolog.Nop())
+	if err != nil {
+		return nil, realm.Errorf(realm.EInvalid, "judge: %v", err)
 	}
-	return &Judge{cfg: cfg, client: openai.NewClientWithConfig(oc), sleep: sleepCtx}, nil
+	return &Judge{model: cfg.Model, runs: cfg.Runs, llm: llm}, nil
 }
 
 // Model is the judge's model.
-func (j *Judge) Model() string { return j.cfg.Model }
+func (j *Judge) Model() string { return j.model }
 
 // Runs is the number of calls per answer.
-func (j *Judge) Runs() int { return j.cfg.Runs }
+func (j *Judge) Runs() int { return j.runs }
 
 // Chat sends one system and one user message to the judge's model at temperature 0,
 // with the judge's retries, and returns the reply as text with its usage under stage:
 // for judges with their own prompt and reply format (e.g. LongMemEval's yes or no).
 // It returns EUnavailable when the call fails after its retries.
 func (j *Judge) Chat(ctx context.Context, stage, system, user string) (string, realm.Usage, error) {
-	usage := realm.Usage{}
-	reply, err := j.complete(ctx, usage, stage, nil, []openai.ChatCompletionMessage{
-		{Role: openai.ChatMessageRoleSystem, Content: system},
-		{Role: openai.ChatMessageRoleUser, Content: user},
-	})
+	reply, usage, err := j.llm.Chat(ctx, agent.ChatRequest{Stage: stage, Model: j.model, System: system, User: user})
 	if err != nil && ctx.Err() == nil {
-		err = realm.Errorf(realm.EUnavailable, "judge (model %s): %v", j.cfg.Model, err)
+		err = realm.Errorf(realm.EUnavailable, "judge (model %s): %v", j.model, err)
 	}
 	return reply, usage, err
 }
@@ -149,13 +145,20 @@ func (j *Judge) Grade(ctx context.Context, in JudgeInput) (Verdict, realm.Usage,
 	}
 	var v Verdict
 	correct := 0
-	for run := 0; run < j.cfg.Runs; run++ {
-		label, reasoning, err := j.label(ctx, usage, user.String())
+	for run := 0; run < j.runs; run++ {
+		var label, reasoning string
+		_, u, err := j.llm.Chat(ctx, agent.ChatRequest{Stage: judgeStage, Model: j.model, System: judgeSystem, User: user.String(),
+			Format: judgeFormat(), Accept: func(content string) error {
+				var perr error
+				label, reasoning, perr = parseVerdict(content)
+				return perr
+			}})
+		usage.Add(u)
 		if err != nil {
 			if ctx.Err() != nil {
 				return Verdict{}, usage, ctx.Err()
 			}
-			return Verdict{}, usage, realm.Errorf(realm.EUnavailable, "judge (model %s): %v", j.cfg.Model, err)
+			return Verdict{}, usage, realm.Errorf(realm.EUnavailable, "judge (model %s): %v", j.model, err)
 		}
 		if label == LabelCorrect {
 			correct++
@@ -165,7 +168,7 @@ func (j *Judge) Grade(ctx context.Context, in JudgeInput) (Verdict, realm.Usage,
 		}
 		v.Labels = append(v.Labels, label)
 	}
-	v.Score = float64(correct) / float64(j.cfg.Runs)
+	v.Score = float64(correct) / float64(j.runs)
 	return v, usage, nil
 }
 
@@ -212,113 +215,5 @@ func judgeFormat() *openai.ChatCompletionResponseFormat {
 					"reasoning": str,
 					"label":     {Type: jsonschema.String, Enum: []string{LabelCorrect, LabelWrong}},
 				}}},
-	}
-}
-
-// label runs one grading call, with one repair when the reply holds no label.
-func (j *Judge) label(ctx context.Context, usage realm.Usage, user string) (string, string, error) {
-	messages := []openai.ChatCompletionMessage{
-		{Role: openai.ChatMessageRoleSystem, Content: judgeSystem},
-		{Role: openai.ChatMessageRoleUser, Content: user},
-	}
-	for attempt := 0; ; attempt++ {
-		content, err := j.complete(ctx, usage, judgeStage, judgeFormat(), messages)
-		if err != nil {
-			return "", "", err
-		}
-		label, reasoning, verr := parseVerdict(content)
-		if verr == nil {
-			return label, reasoning, nil
-		}
-		usage.Add(realm.Usage{judgeStage: {Failures: 1}})
-		if attempt == 1 {
-			return "", "", verr
-		}
-		messages = append(messages,
-			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: content},
-			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: "Your previous reply could not be used: " + verr.Error() +
-				". Reply again with the JSON object only, matching the schema."})
-	}
-}
-
-// complete sends one chat request, retrying rate limits, server and transport errors,
-// and records its cost in usage under stage.
-func (j *Judge) complete(ctx context.Context, usage realm.Usage, stage string, format *openai.ChatCompletionResponseFormat,
-	messages []openai.ChatCompletionMessage) (string, error) {
-	req := openai.ChatCompletionRequest{Model: j.cfg.Model, Messages: messages, ResponseFormat: format}
-	if !fixedSampling(j.cfg.Model) {
-		// go-openai omits a zero temperature and the API default is 1: the smallest
-		// positive float32 is greedy decoding everywhere.
-		req.Temperature = math.SmallestNonzeroFloat32
-	}
-	start := time.Now()
-	defer func() {
-		usage.Add(realm.Usage{stage: {LatencyMS: float64(time.Since(start).Microseconds()) / 1000}})
-	}()
-	for retry := 0; ; retry++ {
-		actx, cancel := context.WithTimeout(ctx, j.cfg.Timeout)
-		resp, err := j.client.CreateChatCompletion(actx, req)
-		cancel()
-		usage.Add(realm.Usage{stage: {Calls: 1, PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens}})
-		if err == nil {
-			if len(resp.Choices) == 0 {
-				usage.Add(realm.Usage{stage: {Failures: 1}})
-				return "", errors.New("chat completion without choices")
-			}
-			return resp.Choices[0].Message.Content, nil
-		}
-		usage.Add(realm.Usage{stage: {Failures: 1}})
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		if !retryableLLM(err) || retry >= j.cfg.MaxRetries {
-			return "", fmt.Errorf("chat completion (%d attempts): %w", retry+1, err)
-		}
-		if err := j.sleep(ctx, j.cfg.Backoff<<retry); err != nil {
-			return "", err
-		}
-	}
-}
-
-// retryableLLM reports whether a chat error is worth another attempt: rate limits,
-// server errors and transport failures other than our own timeout.
-func retryableLLM(err error) bool {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return false
-	}
-	var apiErr *openai.APIError
-	if errors.As(err, &apiErr) {
-		return apiErr.HTTPStatusCode == http.StatusTooManyRequests || apiErr.HTTPStatusCode >= 500
-	}
-	var reqErr *openai.RequestError
-	if errors.As(err, &reqErr) {
-		return reqErr.HTTPStatusCode == http.StatusTooManyRequests || reqErr.HTTPStatusCode >= 500
-	}
-	var netErr net.Error
-	if errors.As(err, &netErr) {
-		return !netErr.Timeout()
-	}
-	return false
-}
-
-// fixedSampling reports whether model is a reasoning model, whose API rejects any
-// temperature but the default.
-func fixedSampling(model string) bool {
-	for _, p := range []string{"o1", "o3", "o4", "gpt-5", "gpt-6"} {
-		if strings.HasPrefix(model, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
 	}
 }

@@ -96,3 +96,53 @@ func TestNewJudge(t *testing.T) {
 		}
 	})
 }
+
+// TestJudgeChat: the free-form call of judges with their own prompt (LongMemEval's) goes
+// to the judge's model at temperature 0 without a schema, on the agent's transport:
+// retried on 5xx, its usage under the caller's stage, EUnavailable once the retries are spent.
+func TestJudgeChat(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		replies   []agenttest.Response
+		reply     string
+		calls     int
+		failures  int
+		errorCode string
+	}{
+		{"OK", []agenttest.Response{agenttest.Content("yes", 25, 1)}, "yes", 1, 0, ""},
+		{"RetriedAfter500", []agenttest.Response{agenttest.Status(503), agenttest.Content("no", 25, 1)}, "no", 2, 1, ""},
+		{"ErrServerDown", []agenttest.Response{agenttest.Status(500), agenttest.Status(500)}, "", 2, 2, realm.EUnavailable},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			fake := agenttest.NewFakeOpenAI(t)
+			fake.Enqueue(tt.replies...)
+			j, err := bench.NewJudge(bench.JudgeConfig{BaseURL: fake.BaseURL(), Model: "judge-model", MaxRetries: 1, Backoff: time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reply, usage, err := j.Chat(context.Background(), "lme_judge", "grade it", "Is 17 days right for 18 days?")
+			if realm.ErrorCode(err) != tt.errorCode && !(tt.errorCode == "" && err == nil) {
+				t.Fatalf("error %v, want code %q", err, tt.errorCode)
+			}
+			if reply != tt.reply {
+				t.Errorf("reply %q, want %q", reply, tt.reply)
+			}
+			if u := usage["lme_judge"]; u.Calls != tt.calls || u.Failures != tt.failures || len(usage) != 1 {
+				t.Errorf("usage %+v, want %d calls and %d failures under lme_judge only", usage, tt.calls, tt.failures)
+			}
+			if fake.Pending() != 0 {
+				t.Errorf("%d scripted replies unused", fake.Pending())
+			}
+			for _, req := range fake.Requests() {
+				var body map[string]any
+				if err := json.Unmarshal(req.Body, &body); err != nil {
+					t.Fatal(err)
+				}
+				if temp, ok := body["temperature"].(float64); !ok || temp > 1e-6 || req.Model != "judge-model" || req.SchemaName() != "" ||
+					req.System() != "grade it" || req.LastUser() != "Is 17 days right for 18 days?" {
+					t.Errorf("request: temperature %v, model %q, schema %q, system %q, user %q", body["temperature"], req.Model, req.SchemaName(), req.System(), req.LastUser())
+				}
+			}
+		})
+	}
+}
