@@ -24,6 +24,30 @@ const ExactScanMax = 5000
 // space, and only this space's count.
 const vectorOverFetch = 20
 
+// The full-text index matches across every space and cannot filter by one; reading all
+// its hits (45k for three common words on a 100k-memory space) is what a full-text query
+// costs, so it is asked for the best fullTextFetch(k) hits and this space's are kept. A
+// space holding at least 1/50 of the best hits of a text keeps its k within 50·k; the
+// floor of 500 costs about what 50 does (64 ms against 370–520 ms unlimited, measured in
+// docs/benchmarks/scale.md). When the fetch was truncated and fewer than k of the space
+// remain, the query runs again without a limit. Variables so that tests can shrink them.
+var (
+	fullTextOverFetch = 50
+	fullTextFetchMin  = 500
+)
+
+// fullTextFetch is how many hits the full-text index is asked for k of one space.
+func fullTextFetch(k int) int { return max(fullTextOverFetch*k, fullTextFetchMin) }
+
+// fullTextOptions is the index's options map: {limit: fetch}, or {} (every hit) for
+// fetch <= 0.
+func fullTextOptions(fetch int) map[string]any {
+	if fetch <= 0 {
+		return map[string]any{}
+	}
+	return map[string]any{"limit": int64(fetch)}
+}
+
 // NeighbourQuery asks for the neighbourhood N(x) = N_sim(x) ∪ N_recent(x) of the
 // candidates of one observation (REALM.md §2 step 3).
 type NeighbourQuery struct {
@@ -161,7 +185,8 @@ func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string
 
 // textMatches is N_sim by keywords, per text: the full-text index, with each text turned
 // into an escaped Lucene query of its words (OR), so no character of it acts as an
-// operator; one query for all texts.
+// operator; one query for all texts, fetching fullTextFetch(k) hits of each, then one
+// for the texts whose fetch was truncated with fewer than k of the space, fetching all.
 func textMatches(ctx context.Context, tx neo4j.ManagedTransaction, space string, texts []string, k int) ([][]realm.Node, error) {
 	out := make([][]realm.Node, len(texts))
 	var queries []map[string]any
@@ -173,15 +198,46 @@ func textMatches(ctx context.Context, tx neo4j.ManagedTransaction, space string,
 	if k <= 0 || len(queries) == 0 {
 		return out, nil
 	}
-	recs, err := collect(ctx, tx, qMemoryFulltext, map[string]any{"space": space, "queries": queries, "k": k})
+	fetch := fullTextFetch(k)
+	recs, err := collect(ctx, tx, qMemoryFulltext, map[string]any{
+		"space": space, "queries": queries, "k": k, "options": fullTextOptions(fetch),
+	})
 	if err != nil {
 		return nil, err
 	}
-	return groupByIndex(recs, len(texts)), nil
+	out = groupByIndex(recs, len(texts))
+	truncated := map[int64]bool{}
+	for _, r := range recs {
+		if num(r, "hits") >= int64(fetch) {
+			truncated[num(r, "i")] = true
+		}
+	}
+	var again []map[string]any
+	for _, q := range queries {
+		i := q["i"].(int64)
+		if truncated[i] && len(out[i]) < k {
+			again = append(again, q)
+		}
+	}
+	if len(again) == 0 {
+		return out, nil
+	}
+	recs, err = collect(ctx, tx, qMemoryFulltext, map[string]any{
+		"space": space, "queries": again, "k": k, "options": fullTextOptions(0),
+	})
+	if err != nil {
+		return nil, err
+	}
+	all := groupByIndex(recs, len(texts))
+	for _, q := range again {
+		i := q["i"].(int64)
+		out[i] = all[i]
+	}
+	return out, nil
 }
 
 // groupByIndex splits rows of (i, m, score) into n lists by i, each best score first
-// (ties in the order the rows came).
+// (ties in the order the rows came). Rows with a null m are left out.
 func groupByIndex(recs []*neo4j.Record, n int) [][]realm.Node {
 	type scored struct {
 		node  realm.Node
@@ -190,7 +246,7 @@ func groupByIndex(recs []*neo4j.Record, n int) [][]realm.Node {
 	groups := make([][]scored, n)
 	for _, r := range recs {
 		i := int(num(r, "i"))
-		if i < 0 || i >= n {
+		if m := mapOf(r, "m"); i < 0 || i >= n || m == nil {
 			continue
 		}
 		score, _ := r.Get("score")

@@ -92,7 +92,9 @@ func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) 
 
 // SeedByFullText searches the full-text index for any of q.Keywords (escaped) and returns
 // the best q.Limit memories of the space passing the filters, with Lucene's score. No
-// keyword left after escaping returns nothing.
+// keyword left after escaping returns nothing. The index is asked for the best
+// fullTextFetch(q.Limit) hits of all spaces, and again for all of them when that fetch
+// was truncated and fewer than q.Limit of the space passed the filters.
 func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
 	lucene := KeywordsLucene(q.Keywords)
 	if lucene == "" {
@@ -100,7 +102,29 @@ func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) (
 	}
 	params := seedParams(space, q)
 	params["lucene"] = lucene
-	return s.scoredMemories(ctx, qSeedFulltext, params, false)
+	limit := params["limit"].(int)
+	search := func(fetch int) (out []ScoredMemory, hits int64, err error) {
+		params["options"] = fullTextOptions(fetch)
+		recs, err := s.read(ctx, qSeedFulltext, params)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = make([]ScoredMemory, 0, len(recs))
+		for _, r := range recs {
+			hits = max(hits, num(r, "hits"))
+			if p := propsOf(r, "node"); p != nil {
+				out = append(out, ScoredMemory{Node: memoryFromProps(p), Score: float(r, "score")})
+			}
+		}
+		return out, hits, nil
+	}
+	fetch := fullTextFetch(limit)
+	out, hits, err := search(fetch)
+	if err != nil || hits < int64(fetch) || len(out) >= limit {
+		return out, err
+	}
+	out, _, err = search(0)
+	return out, err
 }
 
 func seedParams(space string, q SeedQuery) map[string]any {

@@ -1,0 +1,245 @@
+package cypher
+
+// Internal tests of the full-text queries' bounded fetch: they shrink fullTextOverFetch
+// and fullTextFetchMin so that a handful of memories overflows the fetch.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/realm-memory/realm"
+)
+
+// fullTextSpace returns a test space id, erased when the test ends.
+func fullTextSpace(t *testing.T, s *Store) string {
+	t.Helper()
+	b := make([]byte, 6)
+	rand.Read(b)
+	space := "test_ft_" + hex.EncodeToString(b)
+	t.Cleanup(func() {
+		if _, err := s.DeleteSpace(context.Background(), space); err != nil {
+			t.Errorf("erasing test space %s: %v", space, err)
+		}
+	})
+	return space
+}
+
+// putTexts writes one memory per content into space, with ids prefix0, prefix1, ….
+func putTexts(t *testing.T, s *Store, space, prefix string, contents []string) {
+	t.Helper()
+	var nodes []realm.Node
+	for i, c := range contents {
+		v := make([]float32, 384)
+		v[i%384] = 1
+		nodes = append(nodes, realm.Node{ID: fmt.Sprintf("%s%s%d", space, prefix, i), Type: realm.Fact, Name: fmt.Sprintf("%s %d", prefix, i), Content: c, Embedding: v})
+	}
+	if err := s.PutMemories(context.Background(), space, nodes, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shrinkFetch makes fullTextFetch(k) = max(perK·k, least) for the test.
+func shrinkFetch(t *testing.T, perK, least int) {
+	over, min := fullTextOverFetch, fullTextFetchMin
+	fullTextOverFetch, fullTextFetchMin = perK, least
+	t.Cleanup(func() { fullTextOverFetch, fullTextFetchMin = over, min })
+}
+
+// uniqueWord is a word no other memory of the database holds.
+func uniqueWord() string {
+	b := make([]byte, 5)
+	rand.Read(b)
+	return "zq" + hex.EncodeToString(b)
+}
+
+func ids(nodes []realm.Node) []string {
+	var out []string
+	for _, n := range nodes {
+		out = append(out, n.ID)
+	}
+	return out
+}
+
+func scoredIDs(ms []ScoredMemory) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Node.ID)
+	}
+	return out
+}
+
+// textMatchesOf runs textMatches in a read transaction.
+func textMatchesOf(t *testing.T, s *Store, space string, texts []string, k int) [][]realm.Node {
+	t.Helper()
+	var out [][]realm.Node
+	_, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		var err error
+		out, err = textMatches(context.Background(), tx, space, texts, k)
+		return nil, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// unlimitedSeed is SeedByFullText's statement with no limit on the index: the reference.
+func unlimitedSeed(t *testing.T, s *Store, space string, q SeedQuery) []ScoredMemory {
+	t.Helper()
+	params := seedParams(space, q)
+	params["lucene"] = KeywordsLucene(q.Keywords)
+	params["options"] = fullTextOptions(0)
+	recs, err := s.read(context.Background(), qSeedFulltext, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []ScoredMemory
+	for _, r := range recs {
+		if p := propsOf(r, "node"); p != nil {
+			out = append(out, ScoredMemory{Node: memoryFromProps(p), Score: float(r, "score")})
+		}
+	}
+	return out
+}
+
+// TestFullTextFetchFallback: another space holding many better matches fills the bounded
+// fetch, so none of this space's matches is among it; the query runs again unbounded and
+// returns them, for the write path's neighbourhood and for the read path's seed.
+func TestFullTextFetchFallback(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	word := uniqueWord()
+	mine, other := fullTextSpace(t, s), fullTextSpace(t, s)
+	// Better matches: the word many times in a short text. Worse: once in a long one.
+	var strong, weak []string
+	for range 20 {
+		strong = append(strong, strings.Repeat(word+" ", 5))
+	}
+	for i := range 3 {
+		weak = append(weak, word+" "+strings.Repeat(fmt.Sprintf("filler%d ", i), 30))
+	}
+	putTexts(t, s, other, "strong", strong)
+	putTexts(t, s, mine, "weak", weak)
+	shrinkFetch(t, 1, 5) // k = 3 fetches 5 hits: all of the other space
+	const k = 3
+	want := []string{mine + "weak0", mine + "weak1", mine + "weak2"}
+
+	// The bounded statement alone is truncated and holds nothing of this space.
+	recs, err := s.read(ctx, qMemoryFulltext, map[string]any{
+		"space": mine, "queries": []map[string]any{{"i": int64(0), "text": LuceneText(word)}}, "k": k, "options": fullTextOptions(fullTextFetch(k)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || num(recs[0], "hits") != 5 || mapOf(recs[0], "m") != nil {
+		t.Fatalf("bounded fetch: %d rows, hits %v, first m %v; want one row without a match and hits 5", len(recs), num(recs[0], "hits"), mapOf(recs[0], "m"))
+	}
+
+	t.Run("Neighbourhood", func(t *testing.T) {
+		got := textMatchesOf(t, s, mine, []string{"nothing-matches-this", word + " Extra", word}, k)
+		if len(got) != 3 || len(got[0]) != 0 {
+			t.Fatalf("got %d lists, first %v; want 3, the first empty", len(got), ids(got[0]))
+		}
+		for i := 1; i < 3; i++ {
+			g := ids(got[i])
+			slices.Sort(g)
+			if !slices.Equal(g, want) {
+				t.Errorf("text %d: got %v, want %v", i, g, want)
+			}
+		}
+	})
+	t.Run("Seed", func(t *testing.T) {
+		got, err := s.SeedByFullText(ctx, mine, SeedQuery{Keywords: []string{word}, Limit: k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := scoredIDs(got)
+		slices.Sort(g)
+		if !slices.Equal(g, want) {
+			t.Errorf("got %v, want %v", g, want)
+		}
+	})
+	t.Run("SeedFilteredOut", func(t *testing.T) {
+		got, err := s.SeedByFullText(ctx, mine, SeedQuery{Keywords: []string{word}, Limit: k, Types: []realm.NodeType{realm.Entity}})
+		if err != nil || got == nil || len(got) != 0 {
+			t.Errorf("got %v, %v; want an empty list (no entity matches)", scoredIDs(got), err)
+		}
+	})
+}
+
+// TestFullTextFetchSame: when this space has enough matches among the bounded fetch, the
+// results are those of the unbounded query, in the same order.
+func TestFullTextFetchSame(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	word := uniqueWord()
+	mine, other := fullTextSpace(t, s), fullTextSpace(t, s)
+	// This space: the word i+1 times among 12 other words, so every score differs.
+	var texts []string
+	for i := range 30 {
+		texts = append(texts, strings.Repeat(word+" ", i+1)+strings.Repeat("padding ", 12))
+	}
+	putTexts(t, s, mine, "m", texts)
+	putTexts(t, s, other, "o", []string{word + " " + strings.Repeat("other ", 40), word + " " + strings.Repeat("else ", 40)})
+	const k = 4
+	shrinkFetch(t, 2, 6) // k = 4 fetches 8 of 32 hits
+
+	// The reference: the statement with no limit on the index.
+	recs, err := s.read(ctx, qMemoryFulltext, map[string]any{
+		"space": mine, "queries": []map[string]any{{"i": int64(0), "text": LuceneText(word)}}, "k": k, "options": fullTextOptions(0),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ids(groupByIndex(recs, 1)[0])
+	if len(want) != k || num(recs[0], "hits") != 32 {
+		t.Fatalf("unbounded: %v, hits %d; want %d of 32", want, num(recs[0], "hits"), k)
+	}
+	// No tie at the cut, or the unbounded query's choice would be arbitrary too.
+	ref := unlimitedSeed(t, s, mine, SeedQuery{Keywords: []string{word}, Limit: k + 1})
+	if len(ref) != k+1 || ref[k-1].Score <= ref[k].Score || !slices.Equal(scoredIDs(ref[:k]), want) {
+		t.Fatalf("unbounded seed %v, want %v then a worse match", ref, want)
+	}
+	bounded, err := s.read(ctx, qMemoryFulltext, map[string]any{
+		"space": mine, "queries": []map[string]any{{"i": int64(0), "text": LuceneText(word)}}, "k": k, "options": fullTextOptions(fullTextFetch(k)),
+	})
+	if err != nil || len(bounded) == 0 || num(bounded[0], "hits") != 8 {
+		t.Fatalf("bounded fetch: %d rows, %v; want hits 8", len(bounded), err)
+	}
+	t.Run("Neighbourhood", func(t *testing.T) {
+		got := textMatchesOf(t, s, mine, []string{word, "other " + word}, k)
+		for i := range got {
+			if g := ids(got[i]); !slices.Equal(g, want) {
+				t.Errorf("text %d: got %v, want %v", i, g, want)
+			}
+		}
+	})
+	t.Run("Seed", func(t *testing.T) {
+		q := SeedQuery{Keywords: []string{word}, Limit: k}
+		got, err := s.SeedByFullText(ctx, mine, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := scoredIDs(got); !slices.Equal(g, scoredIDs(unlimitedSeed(t, s, mine, q))) || !slices.Equal(g, want) {
+			t.Errorf("got %v, want %v", g, want)
+		}
+		for i := range got {
+			if got[i].Score != ref[i].Score {
+				t.Errorf("match %d scores %v, unbounded %v", i, got[i].Score, ref[i].Score)
+			}
+		}
+	})
+}
