@@ -268,17 +268,29 @@ type Path struct {
 	Edges []realm.Edge
 }
 
+// PathMaxViaDegree is the most memory edges a memory may have for Paths to walk through
+// it; one of more can still start or end a path. In the LoCoMo dev graphs the largest
+// memories are the two speakers' entities, with 304–606 memory edges (65–81% of their
+// conversation's 400–793 memories; conv-26: 380 and 333 of 498), and the next largest
+// have at most 96. The bound sits above all of them, so path_search reads those graphs as
+// before (200 changed the expansions of 4 of 10 conv-26 recalls), and below the speakers
+// of the synthetic 10k and 100k spaces (4,100 and 40,000 memory edges), through which one
+// statement enumerated 76,000–90,000 paths from most memories at 10k and up to 2.8
+// million at 100k; without them, at most 11,400.
+const PathMaxViaDegree = 1000
+
 // Paths returns up to limit simple paths of 1..maxHops hops (at most 3) from the memory
-// from, over edges of the allowed predicates at or above wSuppress, within the space;
-// the best by mean weight − 0.03 per extra hop first (REALM.md §3.2, path_search); and
-// every memory on them by id.
+// from, over edges of the allowed predicates at or above wSuppress, within the space,
+// through no memory of more than PathMaxViaDegree memory edges; the best by mean
+// weight − 0.03 per extra hop first (REALM.md §3.2, path_search); and every memory on
+// them by id.
 func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.Predicate, wSuppress float64, maxHops, limit int) ([]Path, map[string]realm.Node, error) {
 	if len(allowed) == 0 || maxHops < 1 {
 		return nil, nil, nil
 	}
 	recs, err := s.read(ctx, qExpandPaths, map[string]any{
 		"space": space, "from_id": from, "types": relTypes(allowed), "w_suppress": wSuppress,
-		"max_hops": min(maxHops, 3), "limit": limit,
+		"max_via_degree": PathMaxViaDegree, "max_hops": min(maxHops, 3), "limit": limit,
 	})
 	if err != nil || len(recs) == 0 {
 		return nil, nil, err

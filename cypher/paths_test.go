@@ -1,0 +1,203 @@
+package cypher_test
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// Paths walks through no memory of more than cypher.PathMaxViaDegree memory edges: a
+// hub one edge above the bound ends and starts paths but is not passed through, while
+// a memory exactly at the bound and memories of a few edges are walked as before. The
+// paths are checked against every simple path of the hand-built graph, enumerated here
+// under the same rule, best prior first (ties: fewer hops, then ids).
+func TestPathsNotThroughHub(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
+
+	id := func(name string) string { return space + name }
+	leaves := cypher.PathMaxViaDegree // the hub: every leaf + u + low2 = bound + 2 edges
+	nodes := []realm.Node{}
+	for _, name := range []string{"u", "hub", "big", "low", "far", "low2"} {
+		nodes = append(nodes, realm.Node{ID: id(name), Type: realm.Event, Content: name})
+	}
+	var edges []realm.Edge
+	edge := func(from, to string, w float64) {
+		edges = append(edges, realm.Edge{ID: fmt.Sprintf("%se%d", space, len(edges)), From: id(from), To: id(to),
+			Predicate: realm.Instantiates, Weight: w})
+	}
+	edge("u", "hub", 0.9)
+	edge("u", "low", 0.6)
+	edge("low", "far", 0.6)
+	edge("u", "low2", 0.5)
+	edge("low2", "hub", 0.5)
+	edge("u", "big", 0.7)
+	for i := range leaves {
+		leaf := fmt.Sprintf("L%04d", i)
+		nodes = append(nodes, realm.Node{ID: id(leaf), Type: realm.Fact, Content: leaf})
+		edge("hub", leaf, 0.9)
+		if i < leaves-1 { // big: u + all leaves but one = exactly the bound
+			edge("big", leaf, 0.7)
+		}
+	}
+	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
+		t.Fatal(err)
+	}
+
+	type path struct {
+		ids, edges []string
+		prior      float64
+	}
+	degree := map[string]int{}
+	adj := map[string][]realm.Edge{}
+	for _, e := range edges {
+		degree[e.From]++
+		degree[e.To]++
+		adj[e.From] = append(adj[e.From], e)
+		adj[e.To] = append(adj[e.To], e)
+	}
+	// want enumerates the simple paths of 1..hops hops from start, through no memory of
+	// more than bound edges, in the statement's order.
+	want := func(start string, hops, bound int) []path {
+		var out []path
+		var walk func(ids, es []string, ws []float64)
+		walk = func(ids, es []string, ws []float64) {
+			if len(es) > 0 {
+				sum := 0.0
+				for _, w := range ws {
+					sum += w
+				}
+				n := float64(len(ws))
+				out = append(out, path{slices.Clone(ids), slices.Clone(es), sum/n - 0.03*(n-1)})
+			}
+			last := ids[len(ids)-1]
+			if len(es) == hops || (len(ids) > 1 && degree[last] > bound) {
+				return
+			}
+			for _, e := range adj[last] {
+				next := e.To
+				if next == last {
+					next = e.From
+				}
+				if slices.Contains(ids, next) {
+					continue
+				}
+				walk(append(ids, next), append(es, e.ID), append(ws, e.Weight))
+			}
+		}
+		walk([]string{start}, nil, nil)
+		slices.SortFunc(out, func(a, b path) int {
+			return cmp.Or(cmp.Compare(b.prior, a.prior), cmp.Compare(len(a.edges), len(b.edges)),
+				slices.Compare(a.ids, b.ids), slices.Compare(a.edges, b.edges))
+		})
+		return out
+	}
+	keys := func(ps []path) []string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = strings.Join(p.ids, ">") + " " + strings.Join(p.edges, ",")
+		}
+		return out
+	}
+	through := func(ps []path, name string) (n int) {
+		for _, p := range ps {
+			if slices.Contains(p.ids[1:len(p.ids)-1], id(name)) {
+				n++
+			}
+		}
+		return n
+	}
+	if all := want(id("u"), 3, 1<<30); through(all, "hub") < leaves {
+		t.Fatalf("the graph has %d paths through the hub without a bound; want at least %d", through(all, "hub"), leaves)
+	}
+
+	tests := []struct {
+		name        string
+		from        string
+		hops, limit int
+	}{
+		{"All", "u", 3, 100000},
+		{"Best10", "u", 3, 10}, // [u hub], then 9 of 999 tied [u big leaf hub] by id
+		{"TwoHops", "u", 2, 100000},
+		{"OneHop", "u", 1, 100000},
+		{"FromHub", "hub", 2, 5}, // a hub starts paths (3 hops from it: a million paths through big)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			paths, byID, err := s.Paths(ctx, space, id(tt.from), realm.Predicates, 0.1, tt.hops, tt.limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []path
+			for _, p := range paths {
+				gp := path{ids: p.IDs}
+				for _, e := range p.Edges {
+					gp.edges = append(gp.edges, e.ID)
+				}
+				got = append(got, gp)
+				for _, n := range p.IDs {
+					if _, ok := byID[n]; !ok {
+						t.Fatalf("memory %s of a path is not among the nodes", n)
+					}
+				}
+			}
+			exp := want(id(tt.from), tt.hops, cypher.PathMaxViaDegree)
+			exp = exp[:min(tt.limit, len(exp))]
+			if g, w := keys(got), keys(exp); !slices.Equal(g, w) {
+				t.Errorf("%d paths, want %d; first differing:\n%s", len(g), len(w), firstDiff(g, w))
+			}
+			if n := through(got, "hub"); n != 0 {
+				t.Errorf("%d paths pass through the hub", n)
+			}
+		})
+	}
+
+	t.Run("EndsAndBoundary", func(t *testing.T) {
+		paths, _, err := s.Paths(ctx, space, id("u"), realm.Predicates, 0.1, 3, 100000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := func(names ...string) bool {
+			ids := make([]string, len(names))
+			for i, n := range names {
+				ids[i] = id(n)
+			}
+			return slices.ContainsFunc(paths, func(p cypher.Path) bool { return slices.Equal(p.IDs, ids) })
+		}
+		for _, p := range [][]string{{"u", "hub"}, {"u", "low2", "hub"}, {"u", "big", "L0000", "hub"}, {"u", "low", "far"}, {"u", "big", "L0998"}} {
+			if !has(p...) {
+				t.Errorf("no path %v", p)
+			}
+		}
+		for _, p := range [][]string{{"u", "hub", "L0000"}, {"u", "low2", "hub", "L0999"}, {"u", "hub", "low2"}} {
+			if has(p...) {
+				t.Errorf("path %v passes through the hub", p)
+			}
+		}
+	})
+}
+
+func firstDiff(got, want []string) string {
+	for i := range max(len(got), len(want)) {
+		var g, w string
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			return fmt.Sprintf("#%d got  %q\n#%d want %q", i, g, i, w)
+		}
+	}
+	return ""
+}
