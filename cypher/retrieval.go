@@ -3,6 +3,7 @@ package cypher
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -353,12 +354,15 @@ func (s *Store) InducedEdges(ctx context.Context, space string, ids []string) ([
 	return out, nil
 }
 
-// TouchMemories counts one access to each memory of ids in the space, at now.
+// TouchMemories counts one access to each memory of ids in the space, at now. The
+// memories are locked in id order, so two recalls touching the same memories never wait
+// for each other in a cycle (in score order they deadlocked, and one was retried).
 func (s *Store) TouchMemories(ctx context.Context, space string, ids []string, now time.Time) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	_, err := s.write(ctx, qMemoriesTouch, map[string]any{"space": space, "ids": ids, "now": now.UTC()})
+	sorted := slices.Sorted(slices.Values(ids))
+	_, err := s.write(ctx, qMemoriesTouch, map[string]any{"space": space, "ids": sorted, "now": now.UTC()})
 	return err
 }
 
