@@ -488,3 +488,33 @@ func BenchmarkIngest(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "obs/s")
 }
+
+// TestCloseReleasesLeases: the observations a closing pipeline leaves pending are handed
+// back, so that another replica (of any host) resumes them at once, not after the lease.
+func TestCloseReleasesLeases(t *testing.T) {
+	ctx := context.Background()
+	p, _, store := newPipeline(t, construction.Options{})
+	space := cyphertest.NewSpace(t)
+	owner := "closing-" + space
+	p2, _, _ := newPipeline(t, construction.Options{Owner: owner})
+	// What an interrupted job leaves: stored, pending, leased to the closing pipeline for an hour.
+	obs := []realm.Observation{{ID: "m1", Space: space, Content: "job: Ann works at Acme", ObservedAt: t0}}
+	if _, err := store.SaveObservations(ctx, space, "test:bow", cyphertest.Dims, obs, cypher.Lease{Owner: owner, Until: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.ResumePending(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := store.Observation(ctx, space, "m1"); o.Status != realm.ObservationPending {
+		t.Fatalf("another replica took a live lease: %s", o.Status)
+	}
+	if err := p2.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.ResumePending(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if o, _ := store.Observation(ctx, space, "m1"); o.Status != realm.ObservationIntegrated {
+		t.Errorf("after the owner closed, the observation is %s, want integrated by the other replica", o.Status)
+	}
+}

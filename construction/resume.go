@@ -3,6 +3,7 @@ package construction
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -159,16 +160,29 @@ func (p *Pipeline) Job(ctx context.Context, space, id string) (cypher.Job, error
 // Wait blocks until every background job has ended.
 func (p *Pipeline) Wait() { p.bg.Wait() }
 
-// Close stops background work (what is not integrated stays pending, to be resumed) and
-// waits for it, or until ctx ends.
+// Close stops background work and waits for it, or until ctx ends. What is not
+// integrated stays pending, and its leases are handed back so that another process (of
+// any host) resumes it at once rather than when they expire; a restart of this one takes
+// it back as well.
 func (p *Pipeline) Close(ctx context.Context) error {
 	p.stopOnce.Do(func() { close(p.stop) })
 	done := make(chan struct{})
 	go func() { p.bg.Wait(); close(done) }()
 	select {
 	case <-done:
-		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	n, err := p.store.ReleaseLeases(rctx, p.opts.Owner)
+	if err != nil {
+		// Not lost: the leases expire and the work is resumed then.
+		p.log.Warn().Err(err).Msg("handing back the leases of pending observations")
+		return nil
+	}
+	if n > 0 {
+		p.log.Info().Int("observations", n).Msg("handed back the leases of pending observations")
+	}
+	return nil
 }

@@ -132,6 +132,16 @@ func (s *Store) TakeOverLeases(ctx context.Context, lease Lease, dead []string) 
 	return int(num(recs[0], "n")), nil
 }
 
+// ReleaseLeases ends the leases owner holds on pending observations (its unfinished
+// work, at shutdown) and returns how many. Errors: EUnavailable.
+func (s *Store) ReleaseLeases(ctx context.Context, owner string) (int, error) {
+	recs, err := s.write(ctx, qObservationRelease, map[string]any{"owner": owner})
+	if err != nil || len(recs) == 0 {
+		return 0, err
+	}
+	return int(num(recs[0], "n")), nil
+}
+
 // LeaseOwners returns the owners that hold unexpired leases on pending observations, so
 // that a starting process can take over at once the work of those it knows are dead
 // instead of waiting for their leases to expire. Errors: EUnavailable.

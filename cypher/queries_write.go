@@ -105,6 +105,10 @@ var (
 	observationTakeOverCypher string
 	qObservationTakeOver      = newQuery("observation_take_over", observationTakeOverCypher)
 
+	//go:embed queries/observation_release.cypher
+	observationReleaseCypher string
+	qObservationRelease      = newQuery("observation_release", observationReleaseCypher)
+
 	//go:embed queries/observation_recent.cypher
 	observationRecentCypher string
 	qObservationRecent      = newQuery("observation_recent", observationRecentCypher)
