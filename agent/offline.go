@@ -306,12 +306,18 @@ func (o *Offline) turnCandidates(obs realm.Observation, speaker, rewritten strin
 				c.TStart, c.TEnd = nil, nil
 			}
 		}
-		if c.Content == turn.Content {
-			continue
+		if sameStatement(c.Content, turn.Content) {
+			continue // the turn is this one clause: "Alice moved to Lisbon in May;"
 		}
 		out = append(out, c)
 	}
 	return turn, out
+}
+
+// sameStatement reports whether two contents differ at most in their closing punctuation.
+func sameStatement(a, b string) bool {
+	const closing = " .,;:!?…–-"
+	return strings.TrimRight(a, closing) == strings.TrimRight(b, closing)
 }
 
 // unit types one text (a whole turn or a clause) and fills its candidate.

@@ -251,3 +251,25 @@ func TestOfflineDefaults(t *testing.T) {
 		t.Fatalf("options = %+v", o)
 	}
 }
+
+// TestOfflineExtractOneClause: a turn that is one clause gives one candidate for it,
+// whatever punctuation closes it (a trailing ";" once gave an event and a fact).
+func TestOfflineExtractOneClause(t *testing.T) {
+	a := NewOffline(OfflineOptions{})
+	recent := []realm.Observation{obsAt("o0", "s1", "Caroline", "Hi")}
+	var want []realm.NodeType
+	for i, text := range []string{"Alice moved to Lisbon in May.", "Alice moved to Lisbon in May;", "Alice moved to Lisbon in May,"} {
+		ex := mustExtract(t, a, ExtractInput{Observation: obsAt("o1", "s1", "Bob", text), Recent: recent})
+		var got []realm.NodeType
+		for _, c := range ex.Candidates {
+			got = append(got, c.Type)
+		}
+		if i == 0 {
+			want = got
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: candidates %v, want %v as for the turn closed by a full stop", text, got, want)
+		}
+	}
+}
