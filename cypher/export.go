@@ -648,30 +648,42 @@ func scanImport(open func() (io.ReadCloser, error), opts ImportOptions) (*import
 
 // read validates every line of r.
 func (sc *importScan) read(r io.Reader) error {
-	lines := newLineReader(r, sc.opts.MaxLine)
-	for {
-		line, n, err := lines.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		rec, err := decodeRecord(line, n)
-		if err != nil {
-			return err
-		}
-		if err := sc.check(&rec, n); err != nil {
-			return err
-		}
+	last, err := eachRecord(r, sc.opts.MaxLine, func(rec *importRecord, _, n int) error {
+		return sc.check(rec, n)
+	})
+	if err != nil {
+		return err
 	}
 	if !sc.ended {
 		if sc.rank < 0 {
 			return errLine(1, "the file is empty; an export begins with a space record")
 		}
-		return errLine(lines.n+1, `the file ends without its "end" record: it is truncated`)
+		return errLine(last+1, `the file ends without its "end" record: it is truncated`)
 	}
 	return nil
+}
+
+// eachRecord decodes the lines of r in order and hands each record to fn with its size
+// in bytes and its line number; it returns the number of the last line read. Both
+// passes of an import read the file through it.
+func eachRecord(r io.Reader, maxLine int, fn func(rec *importRecord, size, n int) error) (int, error) {
+	lines := newLineReader(r, maxLine)
+	for {
+		line, n, err := lines.next()
+		if err == io.EOF {
+			return lines.n, nil
+		}
+		if err != nil {
+			return lines.n, err
+		}
+		rec, err := decodeRecord(line, n)
+		if err != nil {
+			return lines.n, err
+		}
+		if err := fn(&rec, len(line), n); err != nil {
+			return lines.n, err
+		}
+	}
 }
 
 var kindRank = func() map[string]int {
@@ -1081,22 +1093,10 @@ func (im *importer) write(ctx context.Context, open func() (io.ReadCloser, error
 		return err
 	}
 	defer rc.Close()
-	lines := newLineReader(rc, opts.MaxLine)
 	b := &importBatch{}
-	for {
-		line, n, err := lines.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		rec, err := decodeRecord(line, n)
-		if err != nil {
-			return err
-		}
+	_, err = eachRecord(rc, opts.MaxLine, func(rec *importRecord, size, n int) error {
 		if rec.Kind == "space" || rec.Kind == "end" {
-			continue
+			return nil
 		}
 		if rec.Kind != b.kind || len(b.rows) >= importBatchRecords || b.bytes >= importBatchBytes {
 			if err := im.flush(ctx, b); err != nil {
@@ -1104,10 +1104,14 @@ func (im *importer) write(ctx context.Context, open func() (io.ReadCloser, error
 			}
 			*b = importBatch{kind: rec.Kind}
 		}
-		if err := im.add(b, &rec, n); err != nil {
+		if err := im.add(b, rec, n); err != nil {
 			return err
 		}
-		b.bytes += len(line)
+		b.bytes += size
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return im.flush(ctx, b)
 }
