@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -99,19 +98,7 @@ func (c *streamClient) post(ctx context.Context, path string, body []byte) (int,
 // once pending work is resumed, integrated once: no memory is duplicated. The process
 // serves throughout (/healthz) and /readyz returns to 200.
 func TestFaultIngestStream(t *testing.T) {
-	cyphertest.MustOpen(t)
-	cfg := cyphertest.Config()
-	u, err := url.Parse(cfg.URI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newBoltProxy(t, u.Host)
-	cfg.URI = "bolt://" + proxy.addr
-	store, err := cypher.Open(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close(context.Background()) })
+	store, proxy := storeBehindProxy(t)
 	var deps Deps
 	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) { *d = testDepsOn(t, store); deps = *d })
 	c := client{t: t, base: srv.URL}

@@ -87,10 +87,10 @@ func (p *boltProxy) restore() {
 	p.serve(ln)
 }
 
-// TestNeo4jDown: with Neo4j unreachable, /readyz and the API answer 503 with
-// Retry-After and the process keeps serving; once Neo4j is back, both recover without a
-// restart.
-func TestNeo4jDown(t *testing.T) {
+// storeBehindProxy opens a store that reaches the test Neo4j through a boltProxy, so a
+// test can cut it off without stopping the Neo4j other tests use.
+func storeBehindProxy(t *testing.T) (*cypher.Store, *boltProxy) {
+	t.Helper()
 	cyphertest.MustOpen(t)
 	cfg := cyphertest.Config()
 	u, err := url.Parse(cfg.URI)
@@ -104,6 +104,14 @@ func TestNeo4jDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close(context.Background()) })
+	return store, proxy
+}
+
+// TestNeo4jDown: with Neo4j unreachable, /readyz and the API answer 503 with
+// Retry-After and the process keeps serving; once Neo4j is back, both recover without a
+// restart.
+func TestNeo4jDown(t *testing.T) {
+	store, proxy := storeBehindProxy(t)
 	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) { *d = testDepsOn(t, store) })
 	c := client{t: t, base: srv.URL}
 	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
