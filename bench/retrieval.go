@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -63,6 +64,30 @@ type RetrievalConfig struct {
 	SpacePrefix     string // each sample goes to space SpacePrefix+sample id
 	Limit           int    // questions per sample (0: all)
 	Reconsolidation string // on (also when empty), off or both
+	// Questions, when set, gets one JSON line per question asked (RetrievedQuestion).
+	Questions io.Writer
+}
+
+// RetrievedQuestion is what one question of a retrieval run returned, for reading misses.
+type RetrievedQuestion struct {
+	Sample          string         `json:"sample"`
+	Index           int            `json:"index"` // in the sample's qa list
+	Category        int            `json:"category"`
+	Question        string         `json:"question"`
+	Evidence        []string       `json:"evidence"`
+	Reconsolidation string         `json:"reconsolidation"`
+	Recall          float64        `json:"recall"`
+	Nodes           []RetrievedNode `json:"nodes"`
+}
+
+// RetrievedNode is one returned node of a RetrievedQuestion, best first.
+type RetrievedNode struct {
+	ID      string   `json:"id"`
+	Type    string   `json:"type"`
+	Content string   `json:"content"`
+	Sources []string `json:"sources"`
+	Score   float64  `json:"score"`
+	Depth   int      `json:"depth"`
 }
 
 // RetrievalReport holds every number of a retrieval run.
@@ -391,6 +416,20 @@ func sameSet(a, b []string) bool {
 	return slices.Equal(a, b)
 }
 
+func writeQuestion(w io.Writer, sample, mode string, q question, recall float64, nodes []realm.RecalledNode) error {
+	out := RetrievedQuestion{Sample: sample, Index: q.index, Category: q.Category, Question: q.Question.Question,
+		Evidence: q.Evidence, Reconsolidation: mode, Recall: recall, Nodes: make([]RetrievedNode, len(nodes))}
+	for i, n := range nodes {
+		out.Nodes[i] = RetrievedNode{ID: n.Node.ID, Type: string(n.Node.Type), Content: n.Node.Content, Sources: n.Node.Sources, Score: n.Score, Depth: n.Depth}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
 // askSample asks the questions of one sample in order, in r's mode; with reconsolidation
 // on it audits each recall and applies the edits before the next question, then reverts
 // them all and checks the graph is back to the bit.
@@ -432,6 +471,11 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 		r.returned = append(r.returned, ids)
 		sampleAcc.add(q.Category, recall, 0, 0)
 		r.firstDepth[firstEvidenceDepth(q.Evidence, res.Nodes)]++
+		if cfg.Questions != nil {
+			if err := writeQuestion(cfg.Questions, sample, r.mode, q, recall, res.Nodes); err != nil {
+				return err
+			}
+		}
 
 		if on {
 			t := time.Now()

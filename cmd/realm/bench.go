@@ -4,12 +4,13 @@ import (
 	"context"
 	"flag"
 	"io"
+	"os"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/bench"
 )
 
-const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--reconsolidation on|off|both] [--k 10] [--limit N] [--out report.json]" +
+const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--reconsolidation on|off|both] [--k 10] [--limit N] [--out report.json] [--questions results.jsonl]" +
 	" [--judge-model M] [--judge-runs N] [--shuffle SEED]... [--strategy adaptive|path_search|subgraph_beam]... [--checkpoint FILE|DIR/]"
 
 // runBench dispatches `realm bench <benchmark>`.
@@ -42,6 +43,7 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	prefix := fs.String("space-prefix", "", "spaces are named prefix+sample id (default locomo-, and locomo-full- for the full protocol, whose spaces are erased first)")
 	sample := fs.String("sample", "", "only this sample")
 	limit := fs.Int("limit", 0, "questions per sample (0: all)")
+	questions := fs.String("questions", "", "with --retrieval-only: write what each question returned here, one JSON line per question")
 	full := addLoCoMoFullFlags(fs)
 	cfg, err := loadConfig(fs, args, getenv)
 	if err != nil {
@@ -83,10 +85,19 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	defer d.close()
+	var questionsOut io.Writer
+	if *questions != "" {
+		f, err := os.Create(*questions)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		questionsOut = f
+	}
 	ingest, recall := &usageIngester{p: p.ingest, usage: realm.Usage{}}, &usageRecaller{r: p.recall, usage: realm.Usage{}}
 	rep, err := bench.RunRetrieval(ctx, samples,
 		bench.RetrievalDeps{Ingest: ingest, Recall: recall, Reconsolidate: p.recon, Graph: d.store, Embedder: d.embedder},
-		bench.RetrievalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Reconsolidation: *recon}, stdout)
+		bench.RetrievalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Reconsolidation: *recon, Questions: questionsOut}, stdout)
 	if err != nil {
 		return err
 	}
