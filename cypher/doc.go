@@ -7,5 +7,5 @@
 // Tenancy: every statement that touches memories, observations, traces or edits filters
 // by $space.
 //
-// It imports the root package realm, schema and the Neo4j driver.
+// It imports the root package realm, schema, internal/ctxtime and the Neo4j driver.
 package cypher

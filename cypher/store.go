@@ -14,6 +14,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/internal/ctxtime"
 )
 
 // Config says where Neo4j is and how long a call waits for it. Zero durations take the
@@ -268,7 +269,7 @@ func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]
 		if time.Since(firstFailure)+wait > budget {
 			return nil, translate(err)
 		}
-		if err := sleep(ctx, jitter(wait)); err != nil {
+		if err := ctxtime.Sleep(ctx, jitter(wait)); err != nil {
 			return nil, err
 		}
 		wait = min(max(2*wait, 50*time.Millisecond), time.Second)
@@ -292,20 +293,6 @@ func jitter(d time.Duration) time.Duration {
 		return 0
 	}
 	return d*3/4 + rand.N(d/2+1)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // collect runs q inside tx and reads every record.

@@ -4,5 +4,5 @@
 // is feature hashing, a file-less last resort. New picks one from a Config.
 //
 // It may import the realm domain package, go-openai, onnxruntime_go, golang.org/x/text and
-// zerolog; nothing else of REALM.
+// zerolog, and internal/ctxtime; nothing else of REALM.
 package embed

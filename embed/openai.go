@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/internal/ctxtime"
 	openai "github.com/sashabaranov/go-openai"
 )
 
@@ -77,7 +78,7 @@ func NewOpenAI(cfg OpenAIConfig) (*OpenAI, error) {
 		tries:   orInt(cfg.MaxTries, 5),
 		timeout: orDuration(cfg.Timeout, 30*time.Second),
 		backoff: orDuration(cfg.Backoff, 500*time.Millisecond),
-		sleep:   sleepCtx,
+		sleep:   ctxtime.Sleep,
 	}
 	clientCfg := openai.DefaultConfig(cfg.APIKey)
 	if cfg.BaseURL != "" {
@@ -285,15 +286,4 @@ func (c *cancelOnClose) Close() error {
 	err := c.ReadCloser.Close()
 	c.cancel()
 	return err
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
-	select {
-	case <-timer.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/internal/ctxtime"
 )
 
 // Operations of the load test, and the mix every client cycles through (its own offset
@@ -423,10 +424,8 @@ func (c *loadClient) seed(ctx context.Context) error {
 		case time.Now().After(deadline):
 			return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: still %d observations pending after %s", c.space, job.Pending, seedTimeout)
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(500 * time.Millisecond):
+		if err := ctxtime.Sleep(ctx, 500*time.Millisecond); err != nil {
+			return err
 		}
 	}
 }
