@@ -103,38 +103,6 @@ func checkRefuses(t *testing.T, s *cypher.Store, id string, dims int, unchecked,
 // see ReembedOptions.Text used.
 func reembedText(name, content string) string { return name + " | " + content }
 
-// checkReembedded fails unless the space holds exactly nodes, with their content, each
-// with emb's vector of reembedText.
-func checkReembedded(t *testing.T, s *cypher.Store, space string, nodes []realm.Node, emb realm.Embedder) {
-	t.Helper()
-	ctx := context.Background()
-	ids := make([]string, len(nodes))
-	for i, n := range nodes {
-		ids[i] = n.ID
-	}
-	got, err := s.MemoriesByIDs(ctx, space, ids)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := s.Stats(ctx, space); err != nil || st.Memories != int64(len(nodes)) || len(got) != len(nodes) {
-		t.Fatalf("space holds %d memories (%v), %d of ours; want %d", st.Memories, err, len(got), len(nodes))
-	}
-	byID := map[string]realm.Node{}
-	for _, n := range got {
-		byID[n.ID] = n
-	}
-	for _, want := range nodes {
-		n := byID[want.ID]
-		if n.Content != want.Content || n.Name != want.Name {
-			t.Errorf("memory %s now reads %q / %q, want %q / %q", n.ID, n.Name, n.Content, want.Name, want.Content)
-		}
-		vecs, _ := emb.Embed(ctx, []string{reembedText(want.Name, want.Content)})
-		if !equalVectors(n.Embedding, vecs[0]) {
-			t.Errorf("memory %q has not the new embedder's vector (%d dims)", want.Content, len(n.Embedding))
-		}
-	}
-}
-
 func equalVectors(a, b []float32) bool {
 	if len(a) != len(b) {
 		return false
@@ -212,7 +180,7 @@ func TestReembedSpace(t *testing.T) {
 		if err != nil || n != len(nodes) {
 			t.Fatalf("re-embedded %d of %d memories: %v", n, len(nodes), err)
 		}
-		checkReembedded(t, s, space, nodes, emb)
+		cyphertest.CheckEmbedded(t, s, space, nodes, emb, reembedText)
 		if got := recorded(t, s, space); got.Embedder != emb.ID() || got.Dims != emb.Dim() {
 			t.Errorf("space records %+v, want %s/%d", got, emb.ID(), emb.Dim())
 		}
@@ -233,7 +201,7 @@ func TestReembedSpace(t *testing.T) {
 			if err != nil || n != len(nodes) {
 				t.Fatalf("re-embedded %d of %d memories: %v", n, len(nodes), err)
 			}
-			checkReembedded(t, s, space, nodes, emb)
+			cyphertest.CheckEmbedded(t, s, space, nodes, emb, reembedText)
 		})
 	})
 
@@ -253,7 +221,7 @@ func TestReembedSpace(t *testing.T) {
 		if _, err := s.ReembedSpace(ctx, space, emb, opts); err != nil {
 			t.Fatal(err)
 		}
-		checkReembedded(t, s, space, nodes, emb)
+		cyphertest.CheckEmbedded(t, s, space, nodes, emb, reembedText)
 		if refusedToServe(t, s, emb, space) {
 			t.Error("serve still refuses the space")
 		}
@@ -330,7 +298,7 @@ func TestRebuildVectorIndex(t *testing.T) {
 		if ok, reason, err := s.SchemaReady(ctx, dims); !ok || err != nil {
 			t.Fatalf("schema not ready: %s %v", reason, err)
 		}
-		checkReembedded(t, s, space, nodes, emb)
+		cyphertest.CheckEmbedded(t, s, space, nodes, emb, reembedText)
 		// The new index answers with the space's memories.
 		q, _ := emb.Embed(ctx, []string{reembedText(nodes[1].Name, nodes[1].Content)})
 		found, err := s.SeedByVectorIndex(ctx, space, cypher.SeedQuery{Embedding: q[0], Limit: 1}, 10)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -42,54 +41,6 @@ func staleSpace(t *testing.T, store *cypher.Store, dims int) (string, []realm.No
 		t.Fatal(err)
 	}
 	return space, nodes
-}
-
-// checkEmbeddedBy fails unless the space holds exactly nodes, content unchanged, each with
-// emb's vector of what the write path embeds.
-func checkEmbeddedBy(t *testing.T, store *cypher.Store, space string, nodes []realm.Node, emb realm.Embedder) {
-	t.Helper()
-	ctx := context.Background()
-	ids := make([]string, len(nodes))
-	for i, n := range nodes {
-		ids[i] = n.ID
-	}
-	got, err := store.MemoriesByIDs(ctx, space, ids)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := store.Stats(ctx, space); err != nil || st.Memories != int64(len(nodes)) || len(got) != len(nodes) {
-		t.Fatalf("space holds %d memories (%v), %d of ours; want %d", st.Memories, err, len(got), len(nodes))
-	}
-	byID := map[string]realm.Node{}
-	for _, n := range got {
-		byID[n.ID] = n
-	}
-	for _, want := range nodes {
-		n := byID[want.ID]
-		if n.Content != want.Content {
-			t.Errorf("memory %s now reads %q, want %q", n.ID, n.Content, want.Content)
-		}
-		vecs, err := emb.Embed(ctx, []string{construction.EmbedText(want.Name, want.Content)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !closeVectors(n.Embedding, vecs[0]) {
-			t.Errorf("memory %q has not %s's vector (%d dims)", want.Content, emb.ID(), len(n.Embedding))
-		}
-	}
-}
-
-// closeVectors compares up to float32 rounding: the OpenAI client normalises again.
-func closeVectors(a, b []float32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if math.Abs(float64(a[i]-b[i])) > 1e-6 {
-			return false
-		}
-	}
-	return true
 }
 
 // fakeEmbeddings serves OpenAI's /v1/embeddings with the hash embedder of dims dimensions
@@ -165,7 +116,7 @@ func TestReembed(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	checkEmbeddedBy(t, store, space, nodes, hash)
+	cyphertest.CheckEmbedded(t, store, space, nodes, hash, construction.EmbedText)
 	if refusesToServe(t, store, hash.ID(), hash.Dim(), space) {
 		t.Errorf("serve still refuses the space:\n%s", out)
 	}
@@ -175,14 +126,14 @@ func TestReembed(t *testing.T) {
 		if !strings.Contains(out, space+": already embedded with hash:v1, skipped") {
 			t.Errorf("output:\n%s", out)
 		}
-		checkEmbeddedBy(t, store, space, nodes, hash)
+		cyphertest.CheckEmbedded(t, store, space, nodes, hash, construction.EmbedText)
 	})
 	t.Run("Force", func(t *testing.T) {
 		out := reembed(t, "--space", space, "--force")
 		if !strings.Contains(out, "re-embedded 3 memories of 1 space") {
 			t.Errorf("output:\n%s", out)
 		}
-		checkEmbeddedBy(t, store, space, nodes, hash)
+		cyphertest.CheckEmbedded(t, store, space, nodes, hash, construction.EmbedText)
 	})
 }
 
@@ -228,7 +179,7 @@ func TestReembedErrors(t *testing.T) {
 	})
 	t.Run("NothingWritten", func(t *testing.T) {
 		got, err := store.MemoriesByIDs(ctx, target, []string{nodes[0].ID})
-		if err != nil || len(got) != 1 || !closeVectors(got[0].Embedding, nodes[0].Embedding) {
+		if err != nil || len(got) != 1 || !cyphertest.CloseVectors(got[0].Embedding, nodes[0].Embedding) {
 			t.Errorf("a refused re-embed changed a vector (%v)", err)
 		}
 		if refusesToServe(t, store, "test:old", cyphertest.Dims, target) {
@@ -273,7 +224,7 @@ func TestReembedAllNewDimension(t *testing.T) {
 	if dims, err := store.VectorIndexDims(ctx); err != nil || dims != 8 {
 		t.Errorf("vector index has %d dims (%v), want 8", dims, err)
 	}
-	checkEmbeddedBy(t, store, space, nodes, emb)
+	cyphertest.CheckEmbedded(t, store, space, nodes, emb, construction.EmbedText)
 	if err := store.CheckEmbedder(ctx, "openai:test-embed", 8, ""); err != nil {
 		t.Error(err)
 	}
