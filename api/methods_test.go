@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/realm-memory/realm"
@@ -46,6 +47,81 @@ func TestMethodNotAllowed(t *testing.T) {
 			}
 			if tt.status == http.StatusMethodNotAllowed && p.Code != realm.EMethodNotAllowed {
 				t.Errorf("code %q, want %q", p.Code, realm.EMethodNotAllowed)
+			}
+		})
+	}
+}
+
+// TestMethodNotAllowedEveryRoute: for every path of openapi.yaml, each method it does not
+// serve answers 405 method_not_allowed with Allow listing the methods openapi.yaml gives
+// it, the space root (DELETE only) included, which a chi Route mount once answered 404.
+// Under /v1/spaces/{space} tenancy comes first: no key is 401, and a key without access to
+// the space gets 404 not_found whatever the method, as on a space that does not exist.
+func TestMethodNotAllowedEveryRoute(t *testing.T) {
+	space := cyphertest.NewSpace(t)
+	keys, err := ParseKeys("test", "ana sk-ana-0123456789abcdef admin "+space+"\nbob sk-bob-0123456789abcdef admin other_"+space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, apitest.New(t), Config{Keys: keys})
+	const ana, bob = "sk-ana-0123456789abcdef", "sk-bob-0123456789abcdef"
+	fill := strings.NewReplacer("{space}", space, "{id}", "x1")
+
+	type row struct {
+		method, path, key string
+		status            int
+		allow, code       string
+	}
+	// The space root by hand, and what no route takes.
+	sp := "/v1/spaces/" + space
+	tests := []row{
+		{"GET", sp, ana, http.StatusMethodNotAllowed, "DELETE", realm.EMethodNotAllowed},
+		{"POST", sp, ana, http.StatusMethodNotAllowed, "DELETE", realm.EMethodNotAllowed},
+		{"GET", sp, bob, http.StatusNotFound, "", realm.ENotFound},
+		{"GET", sp, "", http.StatusUnauthorized, "", realm.EUnauthorized},
+		{"GET", "/v1/spaces/bad.name", ana, http.StatusBadRequest, "", realm.EInvalid},
+		{"DELETE", sp + "/", ana, http.StatusNotFound, "", realm.ENotFound},
+		{"GET", sp + "/nowhere", ana, http.StatusNotFound, "", realm.ENotFound},
+		{"GET", sp + "/nowhere", bob, http.StatusNotFound, "", realm.ENotFound},
+	}
+	// Every path of the document, every method it does not serve.
+	doc := apitest.Spec(t)
+	paths := doc.Paths.InMatchingOrder()
+	for _, p := range paths {
+		ops := doc.Paths.Value(p).Operations()
+		var allow []string
+		for _, m := range probedMethods {
+			if ops[m] != nil {
+				allow = append(allow, m)
+			}
+		}
+		for _, m := range probedMethods {
+			if ops[m] != nil {
+				continue
+			}
+			path := fill.Replace(p)
+			tests = append(tests, row{m, path, ana, http.StatusMethodNotAllowed, strings.Join(allow, ", "), realm.EMethodNotAllowed})
+			if strings.Contains(p, "{space}") {
+				tests = append(tests,
+					row{m, path, bob, http.StatusNotFound, "", realm.ENotFound},
+					row{m, path, "", http.StatusUnauthorized, "", realm.EUnauthorized})
+			}
+		}
+	}
+	if len(tests) < 8+len(paths) {
+		t.Fatalf("%d rows for %d paths", len(tests), len(paths))
+	}
+	for _, tt := range tests {
+		name := tt.method + " " + tt.path + " key=" + map[string]string{ana: "ana", bob: "bob", "": "none"}[tt.key]
+		t.Run(name, func(t *testing.T) {
+			c := client{t: t, base: srv.URL, key: tt.key}
+			var p problemDoc
+			resp := c.do(tt.method, tt.path, nil, &p)
+			if resp.StatusCode != tt.status || p.Code != tt.code || resp.Header.Get("Content-Type") != "application/problem+json" {
+				t.Fatalf("status %d %q, type %q, want %d %q problem", resp.StatusCode, p.Code, resp.Header.Get("Content-Type"), tt.status, tt.code)
+			}
+			if got := resp.Header.Get("Allow"); got != tt.allow {
+				t.Errorf("Allow %q, want %q", got, tt.allow)
 			}
 		})
 	}

@@ -4,8 +4,6 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-
-	"github.com/realm-memory/realm"
 )
 
 // routes lists every endpoint of the API, with the scope each one needs.
@@ -50,8 +48,9 @@ func (s *server) routes(r chi.Router) {
 		r.With(validSpace, spaceAccess, need(ScopeAdmin)).Delete("/v1/spaces/{space}", s.handleDeleteSpace)
 	})
 
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, realm.Errorf(realm.ENotFound, "no endpoint %s %s", r.Method, r.URL.Path))
-	})
-	r.MethodNotAllowed(methodNotAllowed(r)) // 405 with Allow (methods.go)
+	// Last, once every route is known: 404, or 405 with Allow (methods.go), also for
+	// the methods the space root does not serve, which reach the mount above.
+	noRoute := newRouteIndex(r).noRoute
+	r.NotFound(noRoute)
+	r.MethodNotAllowed(noRoute)
 }
