@@ -152,18 +152,92 @@ func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observa
 	if err != nil {
 		return nil, err
 	}
+	results, err := p.integrateSaved(ctx, saved, false)
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// integrateSaved integrates the observations of a stored batch that it claimed, and
+// reports one Result per observation of the batch. It holds all the claimed ones at once
+// (held.go), then integrates in order those it holds; one that another worker of this
+// process holds is not integrated again: with wait (a job) its result is the other
+// worker's, waited for once this call holds nothing more; without (Ingest) it is
+// reported pending, as one leased to another process. A cancelled context lets go of
+// what is held, left pending, and returns the context's error.
+func (p *Pipeline) integrateSaved(ctx context.Context, saved []cypher.SavedObservation, wait bool) ([]Result, error) {
+	owner := p.opts.Owner
 	results := make([]Result, len(saved))
+	first := map[string]int{}        // id → index of its first claimed occurrence (an id may repeat in a batch)
+	others := map[int]*holding{}     // index → another worker's holding
+	mine := make([]bool, len(saved)) // held by this call, until integrated
+	defer func() {
+		for i, held := range mine {
+			if held {
+				o := saved[i].Observation
+				heldObservations.release(owner, o.Space, o.ID, Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusPending})
+			}
+		}
+	}()
 	for i, s := range saved {
 		if !s.Claimed {
 			results[i] = unclaimedResult(s)
 			continue
 		}
-		results[i] = p.integrate(ctx, s.Observation)
+		o := s.Observation
+		if _, seen := first[o.ID]; seen {
+			continue
+		}
+		first[o.ID] = i
+		if h, ok := heldObservations.hold(owner, o.Space, o.ID); ok {
+			mine[i] = true
+		} else {
+			others[i] = h
+		}
+	}
+	for i, s := range saved {
+		if !mine[i] {
+			continue
+		}
+		o := s.Observation
+		results[i] = p.integrate(ctx, o)
+		mine[i] = false
+		heldObservations.release(owner, o.Space, o.ID, results[i])
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
+	for i, h := range others {
+		o := saved[i].Observation
+		if !wait {
+			results[i] = Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusPending}
+			continue
+		}
+		select {
+		case <-h.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		results[i] = h.res
+		results[i].Usage = realm.Usage{} // spent by the other worker
+	}
+	for i, s := range saved {
+		if j, ok := first[s.Observation.ID]; ok && j != i && s.Claimed {
+			results[i] = repeatedResult(results[j])
+		}
+	}
 	return results, nil
+}
+
+// repeatedResult is the result of an observation repeated in a batch, after the first
+// occurrence's: what that one added is not added again.
+func repeatedResult(r Result) Result {
+	out := Result{ObservationID: r.ObservationID, Seq: r.Seq, Status: r.Status, Error: r.Error}
+	if r.Status == StatusIntegrated {
+		out.Status = StatusAlreadyIntegrated
+	}
+	return out
 }
 
 // unclaimedResult reports an observation this call does not integrate: done before,

@@ -7,7 +7,8 @@
 // writes its memories marks it integrated; ResumePending takes pending work back (at
 // start: a killed process's of this host at once, another host's after its lease expired,
 // see owner.go); asynchronous ingestion records a Job whose progress is counted from its
-// observations.
+// observations. The workers of one process share its lease owner, so they also hold what
+// they integrate in memory (held.go): one process never integrates an observation twice at once.
 //
 // It imports the root package realm, agent (the interface only), cypher, uuid and zerolog.
 package construction

@@ -14,7 +14,8 @@ import (
 // ResumePending integrates pending observations of every space until none is left that
 // this owner may take: those never leased, leased to this owner, whose lease expired (a
 // dead replica's work), or leased to a process of this host that is gone (the work of a
-// killed or crashed `realm serve` before its restart, taken over at once; see owner.go).
+// killed or crashed `realm serve` before its restart, taken over at once; see owner.go),
+// but never one that a job or an Ingest of this process is integrating (held.go).
 // Call it at start, and periodically when several replicas run. A failing observation is retried up
 // to MaxAttempts and then failed, so the loop ends. It returns how many observations it
 // integrated. Errors: EUnavailable, a cancelled context.
@@ -25,7 +26,8 @@ func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	for {
-		batch, err := p.store.ClaimPending(ctx, p.lease(), p.opts.ResumeBatch)
+		// Not those a job or an Ingest of this process holds: they are being integrated (held.go).
+		batch, err := p.store.ClaimPending(ctx, p.lease(), p.opts.ResumeBatch, heldObservations.refs(p.opts.Owner))
 		if err != nil {
 			return integrated, err
 		}
@@ -37,7 +39,11 @@ func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 			if seen[key]++; seen[key] > p.opts.MaxAttempts+1 {
 				return integrated, fmt.Errorf("resume: observation %s keeps coming back pending", key)
 			}
+			if _, ok := heldObservations.hold(p.opts.Owner, o.Space, o.ID); !ok {
+				continue // a job or an Ingest of this process took it since the claim
+			}
 			res := p.integrate(ctx, o)
+			heldObservations.release(p.opts.Owner, o.Space, o.ID, res)
 			if err := ctx.Err(); err != nil {
 				return integrated, err
 			}
@@ -120,18 +126,15 @@ func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Ob
 // runJob integrates a job's claimed observations in order and records how it ended.
 func (p *Pipeline) runJob(ctx context.Context, id string, saved []cypher.SavedObservation) {
 	log := p.log.With().Str("job", id).Logger()
+	results, err := p.integrateSaved(ctx, saved, true)
+	if err != nil {
+		log.Info().Msg("job interrupted by shutdown; its pending observations are resumed at next start")
+		p.jobEvent(JobInterrupted)
+		return
+	}
 	failed := 0
-	for _, s := range saved {
-		if !s.Claimed {
-			continue
-		}
-		res := p.integrate(ctx, s.Observation)
-		if ctx.Err() != nil {
-			log.Info().Msg("job interrupted by shutdown; its pending observations are resumed at next start")
-			p.jobEvent(JobInterrupted)
-			return
-		}
-		if res.Status != StatusIntegrated && res.Status != StatusAlreadyIntegrated {
+	for i, res := range results {
+		if saved[i].Claimed && res.Status != StatusIntegrated && res.Status != StatusAlreadyIntegrated {
 			failed++
 		}
 	}

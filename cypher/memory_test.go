@@ -89,7 +89,7 @@ func TestSaveObservations(t *testing.T) {
 		}
 	})
 	t.Run("Lease", func(t *testing.T) {
-		got, err := s.ClaimPending(ctx, testLease(space), 1000)
+		got, err := s.ClaimPending(ctx, testLease(space), 1000, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ func TestSaveObservations(t *testing.T) {
 		if mine != 5 {
 			t.Errorf("the owner claimed %d of the space's 5 pending observations", mine)
 		}
-		other, err := s.ClaimPending(ctx, cypher.Lease{Owner: "r2", Until: time.Now().Add(time.Minute)}, 1000)
+		other, err := s.ClaimPending(ctx, cypher.Lease{Owner: "r2", Until: time.Now().Add(time.Minute)}, 1000, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
