@@ -13,18 +13,20 @@ import (
 const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--reconsolidation on|off|both] [--k 10] [--limit N] [--out report.json] [--questions results.jsonl]" +
 	" [--judge-model M] [--judge-runs N] [--shuffle SEED]... [--strategy adaptive|path_search|subgraph_beam]... [--checkpoint FILE|DIR/]"
 
-// runBench dispatches `realm bench <benchmark>`.
-func runBench(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+// runBench dispatches `realm bench <benchmark>`. The report (Markdown) goes to stdout and
+// nothing else, so that `realm bench … > report.md` keeps it; progress lines (\r-redrawn
+// bars, skipped samples, the files written) go to progress.
+func runBench(ctx context.Context, args []string, getenv func(string) string, stdout, progress io.Writer) error {
 	if len(args) == 0 {
 		return realm.Errorf(realm.EInvalid, benchUsage)
 	}
 	switch args[0] {
 	case "locomo":
-		return runBenchLoCoMo(ctx, args[1:], getenv, stdout)
+		return runBenchLoCoMo(ctx, args[1:], getenv, stdout, progress)
 	case "scale":
-		return runBenchScale(ctx, args[1:], getenv, stdout)
+		return runBenchScale(ctx, args[1:], getenv, stdout, progress)
 	case "longmemeval":
-		return runBenchLongMemEval(ctx, args[1:], getenv, stdout)
+		return runBenchLongMemEval(ctx, args[1:], getenv, stdout, progress)
 	}
 	return realm.Errorf(realm.EInvalid, "unknown benchmark %q; %s", args[0], benchUsage)
 }
@@ -33,7 +35,7 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 // judge (runLoCoMoFull), or with --retrieval-only evidence recall@k with the offline
 // agent, with reconsolidation on, off or both side by side, beside a flat baseline; both
 // print tables and optionally save a report with charts.
-func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) string, stdout, progress io.Writer) error {
 	fs := flag.NewFlagSet("bench locomo", flag.ContinueOnError)
 	data := fs.String("data", "../shared/data/locomo/locomo-dev.json", "LoCoMo JSON file (or give it as the argument)")
 	retrievalOnly := fs.Bool("retrieval-only", false, "score evidence recall only (no LLM needed)")
@@ -75,7 +77,7 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		samples = picked
 	}
 	if !*retrievalOnly {
-		return runLoCoMoFull(ctx, cfg, locomoCommon{data: *data, recon: *recon, out: *out, prefix: *prefix, k: *k, limit: *limit}, full, samples, stdout)
+		return runLoCoMoFull(ctx, cfg, locomoCommon{data: *data, recon: *recon, out: *out, prefix: *prefix, k: *k, limit: *limit}, full, samples, stdout, progress)
 	}
 	if *prefix == "" {
 		*prefix = "locomo-"
@@ -97,7 +99,7 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	ingest, recall := &usageIngester{p: p.ingest, usage: realm.Usage{}}, &usageRecaller{r: p.recall, usage: realm.Usage{}}
 	rep, err := bench.RunRetrieval(ctx, samples,
 		bench.RetrievalDeps{Ingest: ingest, Recall: recall, Reconsolidate: p.recon, Graph: d.store, Embedder: d.embedder},
-		bench.RetrievalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Reconsolidation: *recon, Questions: questionsOut}, stdout)
+		bench.RetrievalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Reconsolidation: *recon, Questions: questionsOut}, progress)
 	if err != nil {
 		return err
 	}
@@ -107,5 +109,5 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	usage.Add(ingest.usage)
 	usage.Add(recall.usage)
 	withCost := retrievalReport{RetrievalReport: rep, Cost: bench.NewCost(usage, rep.Ingest.Observations, recall.recalls)}
-	return writeBenchReport(*out, withCost, retrievalMarkdown(withCost), rep.Charts(), stdout)
+	return writeBenchReport(*out, withCost, retrievalMarkdown(withCost), rep.Charts(), stdout, progress)
 }

@@ -55,7 +55,7 @@ type locomoCommon struct {
 
 // runLoCoMoFull runs `realm bench locomo` without --retrieval-only: the full protocol with
 // the LLM answerer and judge (bench.RunLoCoMo).
-func runLoCoMoFull(ctx context.Context, cfg config, c locomoCommon, f *locomoFullFlags, samples []bench.Sample, stdout io.Writer) error {
+func runLoCoMoFull(ctx context.Context, cfg config, c locomoCommon, f *locomoFullFlags, samples []bench.Sample, stdout, progress io.Writer) error {
 	if cfg.LLM != "openai" {
 		return realm.Errorf(realm.EInvalid, "the full LoCoMo protocol answers and judges with an LLM: set REALM_LLM=openai with OPENAI_BASE_URL or OPENAI_API_KEY (or run with --retrieval-only)")
 	}
@@ -95,16 +95,16 @@ func runLoCoMoFull(ctx context.Context, cfg config, c locomoCommon, f *locomoFul
 	lc.Info["space_prefix"] = prefix
 	lc.Info["data"] = c.data // the content is a setting (data_sha256), not where it lies
 	rep, err := bench.RunLoCoMo(ctx, samples, bench.LoCoMoDeps{Ingest: p.ingest, Recall: p.recall, Answer: p.answer,
-		Reconsolidate: p.recon, Graph: d.store, Judge: judge}, lc, stdout)
+		Reconsolidate: p.recon, Graph: d.store, Judge: judge}, lc, progress)
 	if err != nil {
 		return err
 	}
-	return writeBenchReport(c.out, rep, rep.Markdown(), rep.Charts(), stdout)
+	return writeBenchReport(c.out, rep, rep.Markdown(), rep.Charts(), stdout, progress)
 }
 
-// writeBenchReport prints the Markdown and, with out set, writes the JSON report, the
-// Markdown with its charts and the SVG charts beside it.
-func writeBenchReport(out string, rep any, md string, charts []bench.Chart, stdout io.Writer) error {
+// writeBenchReport prints the Markdown to stdout and, with out set, writes the JSON report,
+// the Markdown with its charts and the SVG charts beside it, naming them on progress.
+func writeBenchReport(out string, rep any, md string, charts []bench.Chart, stdout, progress io.Writer) error {
 	fmt.Fprintln(stdout, md)
 	if out == "" {
 		return nil
@@ -113,7 +113,7 @@ func writeBenchReport(out string, rep any, md string, charts []bench.Chart, stdo
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "report: %s\n", strings.Join(files, " "))
+	fmt.Fprintf(progress, "report: %s\n", strings.Join(files, " "))
 	return nil
 }
 

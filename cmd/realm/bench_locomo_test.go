@@ -155,10 +155,12 @@ func TestBenchLoCoMoFull(t *testing.T) {
 	// One uninterrupted run.
 	fake := locomoFake(t, nil)
 	out := filepath.Join(dir, "full", "report.json")
-	var stdout strings.Builder
-	if err := run(context.Background(), args(out, filepath.Join(dir, "full.ckpt")), env(fake), &stdout); err != nil {
+	var stdout, progress strings.Builder
+	if err := runBenchCmd(context.Background(), args(out, filepath.Join(dir, "full.ckpt")), env(fake), &stdout, &progress); err != nil {
 		t.Fatalf("%v\n%s", err, stdout.String())
 	}
+	checkCleanReport(t, stdout.String(), progress.String(), strings.TrimSuffix(out, ".json")+".md",
+		"mini-1 ingest", "mini-2 adaptive, reconsolidation on, shuffle 7", "report: "+out)
 	rep, want := readReport(t, out)
 	names := []string{"adaptive, reconsolidation off", "adaptive, reconsolidation on", "adaptive, reconsolidation on, shuffle 7",
 		"subgraph_beam, reconsolidation off", "subgraph_beam, reconsolidation on", "subgraph_beam, reconsolidation on, shuffle 7"}
@@ -276,7 +278,7 @@ func TestBenchLoCoMoFull(t *testing.T) {
 		}
 	})
 	out2 := filepath.Join(dir, "resumed", "report.json")
-	err = run(ctx, args(out2, checkpoint), env(interrupted), io.Discard)
+	err = runBenchCmd(ctx, args(out2, checkpoint), env(interrupted), io.Discard, io.Discard)
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("interrupted run: %v, want context.Canceled", err)
 	}
@@ -288,12 +290,11 @@ func TestBenchLoCoMoFull(t *testing.T) {
 	}
 	resumed := locomoFake(t, nil)
 	stdout.Reset()
-	if err := run(context.Background(), args(out2, checkpoint), env(resumed), &stdout); err != nil {
+	progress.Reset()
+	if err := runBenchCmd(context.Background(), args(out2, checkpoint), env(resumed), &stdout, &progress); err != nil {
 		t.Fatalf("resume: %v", err)
 	}
-	if !strings.Contains(stdout.String(), "mini-1: done in the checkpoint, skipped") {
-		t.Errorf("resume output:\n%s", stdout.String())
-	}
+	checkCleanReport(t, stdout.String(), progress.String(), strings.TrimSuffix(out2, ".json")+".md", "mini-1: done in the checkpoint, skipped")
 	for _, req := range resumed.Requests() {
 		if req.Contains("pottery") {
 			t.Fatal("the resumed run asked about the first sample again")

@@ -23,7 +23,7 @@ const benchLMEUsage = "usage: realm bench longmemeval FILE [--retrieval-only] [-
 // in a fresh space, its haystack ingested in date order, then asked at its date; scored
 // for retrieval (session and turn recall@k and NDCG@k) and, unless --retrieval-only,
 // answered by the LLM from the recalled nodes and graded by the LLM judge.
-func runBenchLongMemEval(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+func runBenchLongMemEval(ctx context.Context, args []string, getenv func(string) string, stdout, progress io.Writer) error {
 	fs := flag.NewFlagSet("bench longmemeval", flag.ContinueOnError)
 	retrievalOnly := fs.Bool("retrieval-only", false, "score retrieval only (no LLM needed)")
 	k := fs.Int("k", 10, "recall@k and NDCG@k; the nodes recalled for the answer")
@@ -84,7 +84,7 @@ func runBenchLongMemEval(ctx context.Context, args []string, getenv func(string)
 		report["answer_model"], report["judge_model"] = cfg.OpenAI.Models["answer"], judge.Model()
 	}
 	rep, err := bench.RunLongMemEval(ctx, items, deps,
-		bench.LongMemEvalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Prime: *prime, KeepSpaces: *keep, Checkpoint: *checkpoint}, stdout)
+		bench.LongMemEvalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Prime: *prime, KeepSpaces: *keep, Checkpoint: *checkpoint}, progress)
 	if err != nil {
 		return err
 	}

@@ -77,12 +77,13 @@ func TestBenchLongMemEvalFull(t *testing.T) {
 		agenttest.Route{Respond: agenttest.Reply(agenttest.Content("not JSON", 1, 1))},
 	))
 	out := filepath.Join(t.TempDir(), "lme.json")
-	var stdout strings.Builder
-	err = run(context.Background(), []string{"realm", "bench", "longmemeval", lmeFixture, "--prime", "1", "--space-prefix", prefix, "--out", out},
-		testEnv(map[string]string{"REALM_LLM": "openai", "OPENAI_BASE_URL": fake.BaseURL()}), &stdout)
+	var stdout, progress strings.Builder
+	err = runBenchCmd(context.Background(), []string{"realm", "bench", "longmemeval", lmeFixture, "--prime", "1", "--space-prefix", prefix, "--out", out},
+		testEnv(map[string]string{"REALM_LLM": "openai", "OPENAI_BASE_URL": fake.BaseURL()}), &stdout, &progress)
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkCleanReport(t, stdout.String(), progress.String(), strings.TrimSuffix(out, ".json")+".md", "longmemeval [")
 	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out 
 // runBenchScale runs `realm bench scale`: synthetic spaces of each size, written in bulk,
 // then recall latency per stage, seed searches, reconsolidation apply, ingestion, store
 // size and heap, as JSON and Markdown.
-func runBenchScale(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+func runBenchScale(ctx context.Context, args []string, getenv func(string) string, stdout, progress io.Writer) error {
 	fs := flag.NewFlagSet("bench scale", flag.ContinueOnError)
 	sizes := fs.String("sizes", "10000,100000", "memories per space, comma-separated")
 	out := fs.String("out", "", "write the JSON report here, and the Markdown beside it (x.json → x.md)")
@@ -91,7 +91,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	}, bench.ScaleConfig{
 		Sizes: ns, SpacePrefix: *prefix, Keep: *keep, BuildOnly: *buildOnly, Strategies: strats, Queries: *queries, ReconRuns: *recon,
 		IngestTurns: *ingest, EmbedPool: *pool, StoreDir: *storeDir,
-	}, stdout)
+	}, progress)
 	if err != nil {
 		return err
 	}

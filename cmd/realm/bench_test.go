@@ -14,20 +14,56 @@ import (
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
+// runBenchCmd runs `realm bench …` as run does, args as a user types them ("realm",
+// "bench", …), but with the progress that run sends to the process's stderr kept in
+// progress.
+func runBenchCmd(ctx context.Context, args []string, getenv func(string) string, stdout, progress io.Writer) error {
+	if len(args) < 2 || args[0] != "realm" || args[1] != "bench" {
+		return realm.Errorf(realm.EInvalid, "not a realm bench command: %q", args)
+	}
+	return runBench(ctx, args[2:], getenv, stdout, progress)
+}
+
+// checkCleanReport fails unless stdout is the Markdown report alone, as written to
+// mdFile (which may go on with its charts), and progress shows each of wantProgress: a
+// `realm bench … > report.md` keeps the report without the progress lines.
+func checkCleanReport(t *testing.T, stdout, progress, mdFile string, wantProgress ...string) {
+	t.Helper()
+	md, err := os.ReadFile(mdFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	report := strings.TrimSuffix(stdout, "\n")
+	if report == "" || strings.Contains(stdout, "\r") || !strings.HasPrefix(string(md), report) {
+		t.Errorf("stdout is not the report of %s alone:\n%q", mdFile, stdout)
+	}
+	for _, w := range wantProgress {
+		if !strings.Contains(progress, w) {
+			t.Errorf("progress lacks %q:\n%q", w, progress)
+		}
+		if strings.Contains(stdout, w) {
+			t.Errorf("stdout holds the progress %q", w)
+		}
+	}
+}
+
 // TestBenchReconsolidationBoth runs `realm bench locomo --retrieval-only FILE
 // --reconsolidation both` as a user types it (the file before the flags) on a small
-// conversation, and reads back the report it writes.
+// conversation, and reads back the report it writes; stdout holds the report alone, the
+// progress goes apart.
 func TestBenchReconsolidationBoth(t *testing.T) {
 	store := cyphertest.MustOpen(t)
 	prefix := cyphertest.NewSpace(t) + "-"
 	t.Cleanup(func() { _, _ = store.DeleteSpace(context.Background(), prefix+"small-1") })
 	out := filepath.Join(t.TempDir(), "report.json")
-	var stdout strings.Builder
-	err := run(context.Background(), []string{"realm", "bench", "locomo", "--retrieval-only", "../../bench/testdata/locomo-small.json",
-		"--reconsolidation", "both", "--space-prefix", prefix, "--out", out}, testEnv(nil), &stdout)
+	var stdout, progress strings.Builder
+	err := runBenchCmd(context.Background(), []string{"realm", "bench", "locomo", "--retrieval-only", "../../bench/testdata/locomo-small.json",
+		"--reconsolidation", "both", "--space-prefix", prefix, "--out", out}, testEnv(nil), &stdout, &progress)
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkCleanReport(t, stdout.String(), progress.String(), strings.TrimSuffix(out, ".json")+".md",
+		"small-1 ingest", "reconsolidation on: question 12/12", "report: "+out)
 	for _, want := range []string{"| category | REALM, reconsolidation on | REALM, reconsolidation off | on − off | flat baseline |", "edges added", "restored every edge weight to the bit"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strings"
 
@@ -31,7 +32,8 @@ commands:
 Configuration comes from the environment (see README.md, Configuration); flags override it.`
 
 // run is the whole program: it parses args (args[0] is the program name), reads the
-// environment through getenv and writes its output to stdout.
+// environment through getenv and writes its output to stdout. `realm bench` writes its
+// progress to the process's stderr, so that its stdout is the report alone.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	if len(args) < 2 {
 		fmt.Fprintln(stdout, usage)
@@ -46,7 +48,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 	case "recall":
 		return runRecall(ctx, rest, getenv, stdout)
 	case "bench":
-		return runBench(ctx, rest, getenv, stdout)
+		return runBench(ctx, rest, getenv, stdout, os.Stderr)
 	case "reembed":
 		return runReembed(ctx, rest, getenv, stdout)
 	case "export":
