@@ -3,6 +3,8 @@ package bench_test
 import (
 	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -70,7 +72,9 @@ func TestGenerateScale(t *testing.T) {
 }
 
 // RunScale on a small space of the real Neo4j: the space written holds what was
-// generated (counts by type, degree), every stage is measured, the space is gone after.
+// generated (counts by type, degree), every stage is measured, the store directory is
+// read after a checkpoint where the edition has one (else the report says it has not),
+// the space is gone after.
 func TestRunScale(t *testing.T) {
 	store := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -85,8 +89,24 @@ func TestRunScale(t *testing.T) {
 		},
 	}
 	t.Cleanup(func() { _, _ = store.DeleteSpace(context.WithoutCancel(ctx), prefix+"600") })
+	// A stand-in for Neo4j's data directory: the figures are what lies there.
+	storeDir := t.TempDir()
+	for file, size := range map[string]int{"databases/neo4j/neostore": 1000, "transactions/neo4j/neostore.transaction.db.0": 500} {
+		path := filepath.Join(storeDir, file)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, edition, err := store.ServerInfo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var progress strings.Builder
-	rep, err := bench.RunScale(ctx, deps, bench.ScaleConfig{Sizes: []int{600}, SpacePrefix: prefix, Queries: 3, ReconRuns: 2, IngestTurns: 5, EmbedPool: 100}, &progress)
+	rep, err := bench.RunScale(ctx, deps, bench.ScaleConfig{Sizes: []int{600}, SpacePrefix: prefix, Queries: 3, ReconRuns: 2, IngestTurns: 5, EmbedPool: 100,
+		StoreDir: storeDir}, &progress)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, progress.String())
 	}
@@ -116,6 +136,13 @@ func TestRunScale(t *testing.T) {
 	}
 	if len(rep.Goals) < 4 || !strings.Contains(rep.Markdown(), "## 600 memories") {
 		t.Errorf("goals %v; markdown:\n%s", rep.Goals, rep.Markdown())
+	}
+	when := ", read without a checkpoint (Community has no db.checkpoint()"
+	if edition != "community" {
+		when = ", after a checkpoint;"
+	}
+	if sz.StoreBytes != 1000 || sz.TxLogBytes != 500 || sz.StoreCheckpointed != (edition != "community") || !strings.Contains(rep.Markdown(), "(transaction logs)"+when) {
+		t.Errorf("store %d + %d bytes, checkpointed %t on %s edition; markdown:\n%s", sz.StoreBytes, sz.TxLogBytes, sz.StoreCheckpointed, edition, rep.Markdown())
 	}
 	stats, err := store.Stats(ctx, prefix+"600")
 	if err != nil || stats.Memories != 0 || stats.Observations != 0 {

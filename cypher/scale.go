@@ -3,8 +3,11 @@ package cypher
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/realm-memory/realm"
 )
@@ -38,6 +41,10 @@ var (
 	//go:embed queries/scale_degree.cypher
 	scaleDegreeCypher string
 	qScaleDegree      = newQuery("scale_degree", scaleDegreeCypher)
+
+	//go:embed queries/scale_checkpoint.cypher
+	scaleCheckpointCypher string
+	qScaleCheckpoint      = newQuery("scale_checkpoint", scaleCheckpointCypher)
 )
 
 // ScaleBatch is how many rows one bulk statement of the scale writers carries.
@@ -139,6 +146,29 @@ func (s *Store) ServerHeap(ctx context.Context) (Heap, error) {
 		return Heap{}, err
 	}
 	return Heap{Used: num(recs[0], "used"), Committed: num(recs[0], "committed"), Max: num(recs[0], "max")}, nil
+}
+
+// Checkpoint asks Neo4j to write its dirty pages to the store files now and waits for it
+// (db.checkpoint()), and reports whether it did. Community 5.26 has no such procedure:
+// there it returns false and no error, and the store files lag the transaction logs until
+// the periodic checkpoint (db.checkpoint.interval.time, 15 min, or .tx, 100,000
+// transactions).
+func (s *Store) Checkpoint(ctx context.Context) (bool, error) {
+	recs, err := s.write(ctx, qScaleCheckpoint, map[string]any{})
+	var n4j *neo4j.Neo4jError
+	if errors.As(err, &n4j) && n4j.Code == "Neo.ClientError.Procedure.ProcedureNotFound" {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if len(recs) == 0 {
+		return false, fmt.Errorf("checkpoint: no answer")
+	}
+	if ok, _ := recs[0].Get("success"); ok != true {
+		return false, fmt.Errorf("checkpoint: %s", str(recs[0], "message"))
+	}
+	return true, nil
 }
 
 // GraphShape is the size and degree of a space's memory graph.
