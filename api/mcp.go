@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/reconsolidation"
 )
 
@@ -84,6 +85,21 @@ type forgetArgs struct {
 	MemoryID string `json:"memory_id" jsonschema:"the id of the memory to delete (a node id from recall)"`
 }
 
+// The tools' results. Each is the JSON body its HTTP route answers (openapi.yaml): the
+// SDK publishes its schema as the tool's outputSchema and sends it as structuredContent,
+// with the same JSON as text content for clients that read only that. recall answers
+// realm.RecallResult, answer answerResult, feedback reconsolidation.Result.
+
+// rememberResult is what remember answers, as POST /v1/spaces/{space}/observations does.
+type rememberResult struct {
+	Results []construction.Result `json:"results" jsonschema:"one per message, in order: its observation id and status, the memories added or merged, the edges written"`
+}
+
+// forgetResult is what forget answers.
+type forgetResult struct {
+	Forgotten string `json:"forgotten" jsonschema:"the id of the memory deleted"`
+}
+
 // mcpHandler is the /mcp endpoint: an MCP server with REALM's tools, served statelessly.
 func (s *server) mcpHandler() http.Handler {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "realm", Title: "REALM memory", Version: s.cfg.Version},
@@ -99,7 +115,7 @@ func (s *server) mcpHandler() http.Handler {
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "remember",
 		Description: "Store messages of a conversation in a memory space. Each message becomes an observation; its entities, events and facts are extracted, merged with what the space already holds and linked. Returns, per message, the memories added or merged.",
 		Annotations: &mcp.ToolAnnotations{Title: "Remember", IdempotentHint: true, DestructiveHint: no, OpenWorldHint: no}},
-		func(ctx context.Context, key *Key, space string, in rememberArgs) (any, error) {
+		func(ctx context.Context, key *Key, space string, in rememberArgs) (rememberResult, error) {
 			req := observationsRequest{Messages: make([]message, len(in.Messages))}
 			now := time.Now().UTC().Format(time.RFC3339)
 			for i, m := range in.Messages {
@@ -110,43 +126,40 @@ func (s *server) mcpHandler() http.Handler {
 			}
 			obs, fe := req.observations()
 			if err := fe.Err(); err != nil {
-				return nil, err
+				return rememberResult{}, err
 			}
 			results, err := s.Ingest.Ingest(ctx, space, obs)
-			if err != nil {
-				return nil, err
-			}
-			return map[string]any{"results": results}, nil
+			return rememberResult{Results: results}, err
 		})
 
 	addTool(s, srv, calls, ScopeRead, &mcp.Tool{Name: "recall",
 		Description: "Find what a memory space holds about a question: the most relevant memories (entities, events, facts, episodes) with their content, times and scores, and the links among them. Keep the trace_id to send feedback.",
 		Annotations: &mcp.ToolAnnotations{Title: "Recall", ReadOnlyHint: true, OpenWorldHint: no}},
-		func(ctx context.Context, key *Key, space string, in recallArgs) (any, error) {
+		func(ctx context.Context, key *Key, space string, in recallArgs) (realm.RecallResult, error) {
 			req, err := in.request()
 			if err != nil {
-				return nil, err
+				return realm.RecallResult{}, err
 			}
 			if err := req.Validate(); err != nil {
-				return nil, err
+				return realm.RecallResult{}, err
 			}
-			return s.Recall.Recall(ctx, space, req)
+			return s.recall(ctx, space, req)
 		})
 
 	addTool(s, srv, calls, ScopeRead, &mcp.Tool{Name: "answer",
 		Description: "Answer a question from a memory space: recall, then the server's LLM answers citing the memories it used (cited_node_ids), and the memory reshapes itself from the citations. Needs an LLM on the server; without one it fails with not_supported: use recall and answer yourself.",
 		Annotations: &mcp.ToolAnnotations{Title: "Answer", OpenWorldHint: no, DestructiveHint: no}},
-		func(ctx context.Context, key *Key, space string, in answerArgs) (any, error) {
+		func(ctx context.Context, key *Key, space string, in answerArgs) (answerResult, error) {
 			if s.Answer == nil {
-				return nil, errNoAnswerer // before the arguments: nothing to fix in them
+				return answerResult{}, errNoAnswerer // before the arguments: nothing to fix in them
 			}
 			req, err := in.request()
 			if err != nil {
-				return nil, err
+				return answerResult{}, err
 			}
 			ans := answerRequest{RecallRequest: req, Reconsolidate: in.Reconsolidate}
 			if err := key.scopeErr(answerScope(ans)); err != nil { // reconsolidate: true needs write, as over HTTP
-				return nil, err
+				return answerResult{}, err
 			}
 			return s.answer(ctx, space, ans)
 		})
@@ -154,13 +167,13 @@ func (s *server) mcpHandler() http.Handler {
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "feedback",
 		Description: "Tell the memory how a recall went (by its trace_id): whether the answer was correct, which recalled memories helped and which misled. The links among those memories are strengthened or weakened; returns the edits applied.",
 		Annotations: &mcp.ToolAnnotations{Title: "Feedback", DestructiveHint: no, OpenWorldHint: no}},
-		func(ctx context.Context, key *Key, space string, in feedbackArgs) (any, error) {
+		func(ctx context.Context, key *Key, space string, in feedbackArgs) (reconsolidation.Result, error) {
 			fb := realm.Feedback{Answer: in.Answer, Correct: in.Correct, UsefulNodeIDs: in.UsefulNodeIDs, MisleadingNodeIDs: in.MisleadingNodeIDs}
 			if err := fb.Validate(); err != nil {
-				return nil, err
+				return reconsolidation.Result{}, err
 			}
 			if in.TraceID == "" {
-				return nil, realm.FieldErrors{"trace_id": "required"}.Err()
+				return reconsolidation.Result{}, realm.FieldErrors{"trace_id": "required"}.Err()
 			}
 			return s.Reconsolidate.Reconsolidate(ctx, space, in.TraceID,
 				reconsolidation.Request{Answer: fb.Answer, Feedback: &fb, Source: realm.EditSourceFeedback})
@@ -169,14 +182,14 @@ func (s *server) mcpHandler() http.Handler {
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "forget",
 		Description: "Delete one memory (by the node id recall returned) from a memory space, with its links. It cannot be undone.",
 		Annotations: &mcp.ToolAnnotations{Title: "Forget", DestructiveHint: yes, IdempotentHint: true, OpenWorldHint: no}},
-		func(ctx context.Context, key *Key, space string, in forgetArgs) (any, error) {
+		func(ctx context.Context, key *Key, space string, in forgetArgs) (forgetResult, error) {
 			if in.MemoryID == "" {
-				return nil, realm.FieldErrors{"memory_id": "required"}.Err()
+				return forgetResult{}, realm.FieldErrors{"memory_id": "required"}.Err()
 			}
 			if err := s.Store.DeleteMemory(ctx, space, in.MemoryID); err != nil {
-				return nil, err
+				return forgetResult{}, err
 			}
-			return map[string]any{"forgotten": in.MemoryID}, nil
+			return forgetResult{Forgotten: in.MemoryID}, nil
 		})
 
 	return oneMessage(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
@@ -236,8 +249,14 @@ func (a recallArgs) request() (realm.RecallRequest, error) {
 // checks the caller's key as a /v1/spaces/{space} route would (Key.authorize), then
 // runs; an error becomes a tool error (isError) carrying the code and message an HTTP
 // problem would, and internal errors are logged, not shown.
-func addTool[In interface{ spaceID() string }](s *server, srv *mcp.Server, calls *prometheus.CounterVec, scope Scope,
-	tool *mcp.Tool, run func(ctx context.Context, key *Key, space string, in In) (any, error)) {
+//
+// The tool's outputSchema is Out's, set here rather than by the SDK from a typed Out:
+// with a typed Out the SDK puts Out's zero value in the structuredContent of every result,
+// tool errors included, where toolError's {code, detail, fields} must stay. Handed an
+// output schema with Out = any, it still checks each result against the schema and sends
+// it as structuredContent and as JSON text content, and leaves an error's alone.
+func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Server, calls *prometheus.CounterVec, scope Scope,
+	tool *mcp.Tool, run func(ctx context.Context, key *Key, space string, in In) (Out, error)) {
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", tool.Name, err)) // a programming error, caught by every test
@@ -246,6 +265,15 @@ func addTool[In interface{ spaceID() string }](s *server, srv *mcp.Server, calls
 		p.Enum = []any{string(realm.Adaptive), string(realm.StrategyPath), string(realm.StrategyBeam)}
 	}
 	tool.InputSchema = schema
+	output, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: output schema: %v", tool.Name, err))
+	}
+	if output.Type != "object" {
+		panic(fmt.Sprintf("tool %s: output schema of type %q, want an object", tool.Name, output.Type))
+	}
+	nullableMaps(output)
+	tool.OutputSchema = output
 	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out any, _ error) {
 		start := time.Now()
 		var err error
@@ -283,7 +311,7 @@ func addTool[In interface{ spaceID() string }](s *server, srv *mcp.Server, calls
 		if err = key.authorize(space, scope); err == nil {
 			out, err = run(ctx, key, space, in)
 		}
-		return nil, out, nil
+		return nil, out, nil // on an error, the deferred function puts toolError in res and nil in out
 	})
 }
 
@@ -318,4 +346,28 @@ func toolError(err error) *mcp.CallToolResult {
 		doc["fields"] = e.Fields
 	}
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: doc}
+}
+
+// nullableMaps lets every map of an inferred schema be null. jsonschema-go gives a Go
+// slice the types [null, array] but a Go map only object, while encoding/json writes a
+// nil map (a recall's usage without LLM calls) as null; the SDK checks each result
+// against the schema and would fail the call.
+func nullableMaps(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	isStruct := s.AdditionalProperties != nil && s.AdditionalProperties.Not != nil // additionalProperties: false
+	if s.Type == "object" && len(s.Properties) == 0 && s.AdditionalProperties != nil && !isStruct {
+		s.Type, s.Types = "", []string{"null", "object"}
+	}
+	for _, p := range s.Properties {
+		nullableMaps(p)
+	}
+	for _, d := range s.Defs {
+		nullableMaps(d)
+	}
+	nullableMaps(s.Items)
+	if !isStruct {
+		nullableMaps(s.AdditionalProperties)
+	}
 }

@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rs/zerolog"
 
@@ -20,6 +23,16 @@ import (
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
+
+// outputProperties are the top-level properties of each tool's output schema.
+var outputProperties = map[string][]string{
+	"remember": {"results"},
+	"recall":   {"edges", "nodes", "timings", "trace_id", "usage"},
+	"answer": {"answer", "cited_node_ids", "edges", "nodes", "reconsolidation", "reconsolidation_error",
+		"timings", "trace_id", "usage"},
+	"feedback": {"confirmed", "edits", "labels", "reconsolidation_id", "rejected", "trace_id", "usage"},
+	"forget":   {"forgotten"},
+}
 
 // toolScopes is the scope each MCP tool needs: the scope of its HTTP route.
 var toolScopes = map[string]Scope{
@@ -123,6 +136,37 @@ func (r mcpRecall) ids() []string {
 	return ids
 }
 
+// toolOutputs is, for each tool, the HTTP response of openapi.yaml whose JSON its
+// structuredContent is, as "METHOD path" (forget has none: {forgotten}).
+var toolOutputs = map[string]string{
+	"remember": "POST /v1/spaces/{space}/observations", "recall": "POST /v1/spaces/{space}/recall",
+	"answer": "POST /v1/spaces/{space}/answer", "feedback": "POST /v1/spaces/{space}/traces/{id}/feedback",
+}
+
+// documentedOutput is the schema openapi.yaml gives the 200 response of toolOutputs[tool].
+func documentedOutput(t *testing.T, tool string) *openapi3.Schema {
+	t.Helper()
+	method, path, _ := strings.Cut(toolOutputs[tool], " ")
+	op := apitest.Spec(t).Paths.Find(path).GetOperation(method)
+	return op.Responses.Status(http.StatusOK).Value.Content.Get("application/json").Schema.Value
+}
+
+// checkDocumented checks a tool's structured content against the schema openapi.yaml
+// gives its HTTP route's 200 response, and its text content against the structured one.
+func checkDocumented(t *testing.T, tool string, got toolCall) {
+	t.Helper()
+	if got.isError || got.out == nil {
+		t.Fatalf("%s: %+v", tool, got)
+	}
+	if err := documentedOutput(t, tool).VisitJSON(got.out); err != nil {
+		t.Errorf("%s: structured content breaks openapi.yaml: %v", tool, err)
+	}
+	var text map[string]any
+	if err := json.Unmarshal([]byte(got.text), &text); err != nil || !reflect.DeepEqual(text, got.out) {
+		t.Errorf("%s: the text content is not the structured content as JSON (%v): %.200s", tool, err, got.text)
+	}
+}
+
 var catMessages = []any{
 	map[string]any{"id": "c1", "speaker": "Ana", "content": "I adopted a grey cat called Pixel in March.", "timestamp": "2023-03-02T09:00:00Z"},
 	map[string]any{"id": "c2", "speaker": "Ana", "content": "Pixel likes sleeping on my keyboard."},
@@ -164,6 +208,30 @@ func TestMCP(t *testing.T) {
 					t.Errorf("%s.%s has no description", tool.Name, prop)
 				}
 			}
+			// The output schema: an object with the properties of the documented result.
+			b, _ = json.Marshal(tool.OutputSchema)
+			var output struct {
+				Type       string
+				Required   []string
+				Properties map[string]any
+			}
+			if err := json.Unmarshal(b, &output); err != nil {
+				t.Fatal(err)
+			}
+			props := slices.Sorted(maps.Keys(output.Properties))
+			if want := outputProperties[tool.Name]; output.Type != "object" || !slices.Equal(props, want) {
+				t.Errorf("%s: output schema of type %q with %v, want an object with %v", tool.Name, output.Type, props, want)
+			}
+			if _, ok := toolOutputs[tool.Name]; ok {
+				doc := documentedOutput(t, tool.Name)
+				if documented := slices.Sorted(maps.Keys(doc.Properties)); !slices.Equal(props, documented) {
+					t.Errorf("%s: output schema has %v, openapi.yaml %v", tool.Name, props, documented)
+				}
+				slices.Sort(output.Required)
+				if required := slices.Sorted(slices.Values(doc.Required)); !slices.Equal(output.Required, required) {
+					t.Errorf("%s: output schema requires %v, openapi.yaml %v", tool.Name, output.Required, required)
+				}
+			}
 		}
 		slices.Sort(names)
 		if want := []string{"answer", "feedback", "forget", "recall", "remember"}; !slices.Equal(names, want) {
@@ -180,10 +248,20 @@ func TestMCP(t *testing.T) {
 		if got.isError || len(ingest.Results) != 2 || ingest.Results[0].Status != "integrated" {
 			t.Fatalf("remember: %+v %s", ingest, got.text)
 		}
+		checkDocumented(t, "remember", got)
 		got = callTool(t, cs, "recall", map[string]any{"space": space, "query": "What is Ana's cat called?", "k": 5})
 		got.decode(t, &rec)
 		if got.isError || rec.TraceID == "" || len(rec.Nodes) == 0 {
 			t.Fatalf("recall: %s", got.text)
+		}
+		// The structured content is a RecallResult: openapi.yaml's, and realm's to the field.
+		checkDocumented(t, "recall", got)
+		var full realm.RecallResult
+		b, _ := json.Marshal(got.out)
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&full); err != nil || full.TraceID != rec.TraceID || len(full.Nodes) != len(rec.Nodes) || full.Nodes[0].Node.Content == "" {
+			t.Errorf("recall's structured content as a realm.RecallResult: %v %+v", err, full)
 		}
 		for _, n := range rec.Nodes {
 			if n.Node.Space != space {
@@ -209,6 +287,7 @@ func TestMCP(t *testing.T) {
 		if got.isError || fb.TraceID != rec.TraceID || !fb.Confirmed || fb.Labels[pixel] == "" {
 			t.Fatalf("feedback: %+v %s", fb, got.text)
 		}
+		checkDocumented(t, "feedback", got)
 		got = callTool(t, cs, "feedback", map[string]any{"space": space, "trace_id": "no-such-trace", "correct": true})
 		if !got.isError || got.code() != "not_found" {
 			t.Errorf("feedback on an unknown trace: %+v", got)
@@ -351,6 +430,7 @@ func TestMCPAnswer(t *testing.T) {
 	if got.isError || res.Answer == "" || len(res.CitedNodeIDs) != 2 || res.Reconsolidation == nil || len(res.Reconsolidation.Edits) == 0 {
 		t.Fatalf("answer: %+v %s", res, got.text)
 	}
+	checkDocumented(t, "answer", got)
 	if !strings.Contains(fake.Requests()[len(fake.Requests())-1].LastUser(), "Where does Melanie go hiking") {
 		t.Error("the LLM was not asked the question")
 	}
