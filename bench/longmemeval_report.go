@@ -297,12 +297,39 @@ func (r LongMemEvalReport) Markdown() string {
 }
 
 // lmeCheckpointHeader is the first line of a checkpoint: a rerun must use the same
-// settings, or its report would mix two runs.
+// settings and the same data, or its report would mix two runs.
 type lmeCheckpointHeader struct {
-	Version int    `json:"longmemeval_checkpoint"`
-	Mode    string `json:"mode"`
-	K       int    `json:"k"`
-	Prime   int    `json:"prime"`
+	Version     int    `json:"longmemeval_checkpoint"`
+	Mode        string `json:"mode"`
+	K           int    `json:"k"`
+	Prime       int    `json:"prime"`
+	SpacePrefix string `json:"space_prefix"`
+	Data        string `json:"data"`                  // the data file as given
+	DataSHA256  string `json:"data_sha256,omitempty"` // its content, when the caller knows it
+}
+
+// lmeCheckpointVersion is written in the header. Version 1 recorded neither the data nor
+// the space prefix, so a rerun on another file reused its results: it is refused.
+const lmeCheckpointVersion = 2
+
+// sameRun reports whether a checkpoint of header h may be resumed by a run of want: the
+// same settings, and the same data, by content when both know it (a file moved or
+// renamed still resumes), else by name.
+func (h lmeCheckpointHeader) sameRun(want lmeCheckpointHeader) bool {
+	sameData := h.Data == want.Data
+	if h.DataSHA256 != "" && want.DataSHA256 != "" {
+		sameData = h.DataSHA256 == want.DataSHA256
+	}
+	return sameData && h.Version == want.Version && h.Mode == want.Mode && h.K == want.K && h.Prime == want.Prime &&
+		h.SpacePrefix == want.SpacePrefix
+}
+
+func (h lmeCheckpointHeader) String() string {
+	s := fmt.Sprintf("mode %s, k %d, prime %d, space prefix %q, data %q", h.Mode, h.K, h.Prime, h.SpacePrefix, h.Data)
+	if h.DataSHA256 != "" {
+		s += fmt.Sprintf(" (sha256 %.12s)", h.DataSHA256)
+	}
+	return s
 }
 
 // lmeCheckpoint appends one JSON line per item done.
@@ -329,9 +356,13 @@ func openLMECheckpoint(path string, want lmeCheckpointHeader) (*lmeCheckpoint, m
 				if json.Unmarshal(line, &h) != nil || h.Version == 0 {
 					return nil, nil, realm.Errorf(realm.EInvalid, "%s is not a LongMemEval checkpoint", path)
 				}
-				if h != want {
-					return nil, nil, realm.Errorf(realm.EConflict, "checkpoint %s was written with mode %s, k %d, prime %d; this run has mode %s, k %d, prime %d: remove it or use another --checkpoint",
-						path, h.Mode, h.K, h.Prime, want.Mode, want.K, want.Prime)
+				if h.Version != want.Version {
+					return nil, nil, realm.Errorf(realm.EConflict, "checkpoint %s is of version %d, which did not record its data file; this run writes version %d: remove it or use another --checkpoint",
+						path, h.Version, want.Version)
+				}
+				if !h.sameRun(want) {
+					return nil, nil, realm.Errorf(realm.EConflict, "checkpoint %s was written with %s; this run has %s: remove it or use another --checkpoint",
+						path, h, want)
 				}
 				continue
 			}

@@ -70,6 +70,9 @@ type LongMemEvalConfig struct {
 	Prime      int
 	KeepSpaces bool   // leave each item's space in Neo4j (default: deleted once scored)
 	Checkpoint string // JSON lines file: one line per item done; a rerun skips them
+	// Data names the file the items were read from, DataSHA256 its content: both are
+	// recorded in the checkpoint, which a run on other data refuses to resume.
+	Data, DataSHA256 string
 }
 
 // LMEStageCost is what one stage cost: its LLM usage and its wall time.
@@ -155,7 +158,8 @@ func RunLongMemEval(ctx context.Context, items []LMEItem, deps LongMemEvalDeps, 
 	var cp *lmeCheckpoint
 	if cfg.Checkpoint != "" {
 		var err error
-		cp, done, err = openLMECheckpoint(cfg.Checkpoint, lmeCheckpointHeader{Version: 1, Mode: mode, K: cfg.K, Prime: cfg.Prime})
+		cp, done, err = openLMECheckpoint(cfg.Checkpoint, lmeCheckpointHeader{Version: lmeCheckpointVersion, Mode: mode, K: cfg.K, Prime: cfg.Prime,
+			SpacePrefix: cfg.SpacePrefix, Data: cfg.Data, DataSHA256: cfg.DataSHA256})
 		if err != nil {
 			return LongMemEvalReport{}, err
 		}

@@ -456,7 +456,7 @@ func TestLongMemEvalCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	yes, no := true, false
-	lines := []string{`{"longmemeval_checkpoint":1,"mode":"full","k":10,"prime":0}`}
+	lines := []string{`{"longmemeval_checkpoint":2,"mode":"full","k":10,"prime":0,"space_prefix":"","data":""}`}
 	for i, it := range items {
 		r := bench.LMEItemResult{QuestionID: it.QuestionID, Type: it.Type, Abstention: it.Abstention(), Correct: &no,
 			Retrieval: bench.LMERetrieval{SessionScored: !it.Abstention(), SessionRecall: float64(i%2) / 2},
@@ -501,6 +501,68 @@ func TestLongMemEvalCheckpoint(t *testing.T) {
 	_ = os.WriteFile(path, []byte("not a checkpoint\n"), 0o644)
 	if _, err := bench.RunLongMemEval(context.Background(), items, bench.LongMemEvalDeps{}, bench.LongMemEvalConfig{K: 10, Checkpoint: path}, nil); realm.ErrorCode(err) != realm.EInvalid {
 		t.Errorf("a file that is no checkpoint: %v, want invalid", err)
+	}
+}
+
+// TestLongMemEvalCheckpointOfOtherData: a checkpoint records the data file (by name and
+// content) and the space prefix; a run on other data, or under another prefix, refuses it
+// with an error naming both, as it does a checkpoint of version 1, which recorded neither.
+// The same content under another name resumes.
+func TestLongMemEvalCheckpointOfOtherData(t *testing.T) {
+	items, err := bench.LoadLongMemEval(lmeMini)
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	var done []string
+	for _, it := range items {
+		b, _ := json.Marshal(bench.LMEItemResult{QuestionID: it.QuestionID, Type: it.Type, Abstention: it.Abstention(), Correct: &no,
+			Retrieval: bench.LMERetrieval{SessionScored: !it.Abstention()}})
+		done = append(done, string(b))
+	}
+	const (
+		header   = `{"longmemeval_checkpoint":2,"mode":"full","k":10,"prime":0,"space_prefix":"lme-","data":"a.json","data_sha256":"aaaa"}`
+		noSHA    = `{"longmemeval_checkpoint":2,"mode":"full","k":10,"prime":0,"space_prefix":"lme-","data":"a.json"}`
+		version1 = `{"longmemeval_checkpoint":1,"mode":"full","k":10,"prime":0}`
+	)
+	run := bench.LongMemEvalConfig{K: 10, SpacePrefix: "lme-", Data: "a.json", DataSHA256: "aaaa"}
+	tests := []struct {
+		name   string
+		header string
+		config func(c *bench.LongMemEvalConfig)
+		want   string // in the error; "" resumes
+	}{
+		{"OK", header, func(*bench.LongMemEvalConfig) {}, ""},
+		{"OKMovedFile", header, func(c *bench.LongMemEvalConfig) { c.Data = "moved/a.json" }, ""},
+		{"OKByNameWithoutContent", noSHA, func(c *bench.LongMemEvalConfig) { c.DataSHA256 = "" }, ""},
+		{"ErrOtherContent", header, func(c *bench.LongMemEvalConfig) { c.DataSHA256 = "bbbb" }, `data "a.json" (sha256 aaaa); this run has mode full, k 10, prime 0, space prefix "lme-", data "a.json" (sha256 bbbb)`},
+		{"ErrOtherFile", noSHA, func(c *bench.LongMemEvalConfig) { c.Data, c.DataSHA256 = "b.json", "" }, `data "a.json"; this run has mode full, k 10, prime 0, space prefix "lme-", data "b.json"`},
+		{"ErrOtherSpacePrefix", header, func(c *bench.LongMemEvalConfig) { c.SpacePrefix = "other-" }, `space prefix "other-"`},
+		{"ErrVersion1", version1, func(*bench.LongMemEvalConfig) {}, "is of version 1, which did not record its data file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "cp.jsonl")
+			if err := os.WriteFile(path, []byte(tt.header+"\n"+strings.Join(done, "\n")+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cfg := run
+			cfg.Checkpoint = path
+			tt.config(&cfg)
+			rep, err := bench.RunLongMemEval(context.Background(), items, bench.LongMemEvalDeps{Answer: noAnswer{}, Judge: bench.LLMJudge{}}, cfg, nil)
+			if tt.want == "" {
+				if err != nil || rep.Resumed != len(items) {
+					t.Fatalf("resumed %d of %d items: %v", rep.Resumed, len(items), err)
+				}
+				return
+			}
+			if realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want a conflict with %q", err, tt.want)
+			}
+			if b, _ := os.ReadFile(path); !strings.HasPrefix(string(b), tt.header+"\n") {
+				t.Errorf("the refused checkpoint was rewritten:\n%s", b)
+			}
+		})
 	}
 }
 

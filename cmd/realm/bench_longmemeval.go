@@ -73,8 +73,9 @@ func runBenchLongMemEval(ctx context.Context, args []string, getenv func(string)
 	}
 	defer d.close()
 	deps := bench.LongMemEvalDeps{Ingest: lmeIngester{p.ingest}, Recall: p.recall, Reconsolidate: p.recon, Spaces: d.store, Embedder: d.embedder}
-	report := map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "data": cfg.Args[0], "version": fullVersion(),
-		"space_prefix": *prefix, "auditor": "offline"}
+	dataSHA256 := fileSHA256(cfg.Args[0])
+	report := map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "data": cfg.Args[0], "data_sha256": dataSHA256,
+		"version": fullVersion(), "space_prefix": *prefix, "auditor": "offline"}
 	if !*retrievalOnly {
 		judge, err := bench.NewJudge(bench.JudgeConfig{BaseURL: cfg.OpenAI.BaseURL, APIKey: cfg.OpenAI.APIKey, Model: cfg.OpenAI.Models["judge"]})
 		if err != nil {
@@ -84,7 +85,8 @@ func runBenchLongMemEval(ctx context.Context, args []string, getenv func(string)
 		report["answer_model"], report["judge_model"] = cfg.OpenAI.Models["answer"], judge.Model()
 	}
 	rep, err := bench.RunLongMemEval(ctx, items, deps,
-		bench.LongMemEvalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Prime: *prime, KeepSpaces: *keep, Checkpoint: *checkpoint}, progress)
+		bench.LongMemEvalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Prime: *prime, KeepSpaces: *keep, Checkpoint: *checkpoint,
+			Data: cfg.Args[0], DataSHA256: dataSHA256}, progress)
 	if err != nil {
 		return err
 	}

@@ -152,6 +152,24 @@ func TestBenchLongMemEvalFull(t *testing.T) {
 	if _, err := os.Stat(strings.TrimSuffix(out, ".json") + ".checkpoint.jsonl"); err != nil {
 		t.Errorf("no checkpoint beside the report: %v", err)
 	}
+
+	// The same command on another data file finds that checkpoint beside the report and
+	// refuses it instead of reporting the first file's results.
+	t.Run("ErrCheckpointOfOtherData", func(t *testing.T) {
+		b, err := os.ReadFile(lmeFixture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := filepath.Join(t.TempDir(), "other.json")
+		if err := os.WriteFile(other, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err = runBenchCmd(context.Background(), []string{"realm", "bench", "longmemeval", other, "--prime", "1", "--space-prefix", prefix, "--out", out},
+			testEnv(map[string]string{"REALM_LLM": "openai", "OPENAI_BASE_URL": fake.BaseURL()}), io.Discard, io.Discard)
+		if realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), other) || !strings.Contains(err.Error(), "remove it") {
+			t.Errorf("got %v, want a conflict naming the data file", err)
+		}
+	})
 }
 
 func TestBenchLongMemEvalErrors(t *testing.T) {
