@@ -12,7 +12,13 @@ func (s *server) routes(r chi.Router) {
 	r.Get("/healthz", s.handleHealthz)
 	r.Get("/readyz", s.handleReadyz)
 	r.Get("/openapi.yaml", handleOpenAPI)
-	r.Method(http.MethodGet, "/metrics", metricsHandler(s.Metrics)) // route patterns and statuses, no tenant
+	// The metrics hold route patterns and statuses, no tenant; they may still need an
+	// admin key (Config.MetricsKeyRequired): their scrape counts pending work in Neo4j.
+	metrics := r
+	if s.cfg.MetricsKeyRequired {
+		metrics = r.With(s.authenticate, s.rateLimit, need(ScopeAdmin))
+	}
+	metrics.Method(http.MethodGet, "/metrics", metricsHandler(s.Metrics))
 
 	r.Group(func(r chi.Router) {
 		r.Use(s.authenticate, s.rateLimit)

@@ -35,6 +35,9 @@ type Config struct {
 	// MaxImportBytes caps the body of an import instead of MaxBodyBytes; default
 	// DefaultMaxImportBytes (REALM_MAX_IMPORT_BYTES).
 	MaxImportBytes int64
+	// MetricsKeyRequired: /metrics needs a key with the admin scope, rate limited as any
+	// key's requests (REALM_METRICS_KEY_REQUIRED). By default it is public, like the probes.
+	MetricsKeyRequired bool
 }
 
 // EmbedderInfo describes the configured embedder for /v1/info.

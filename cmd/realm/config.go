@@ -28,6 +28,9 @@ type config struct {
 	// AutoReconsolidate (REALM_AUTO_RECONSOLIDATE, default true): every /answer
 	// reconsolidates its trace unless the request says otherwise.
 	AutoReconsolidate bool
+	// MetricsKeyRequired (REALM_METRICS_KEY_REQUIRED, default false): /metrics needs a
+	// key with the admin scope; only with API keys.
+	MetricsKeyRequired bool
 	// ShutdownTimeout (REALM_SHUTDOWN_TIMEOUT, default 30s) bounds how long serve drains
 	// in-flight requests after SIGTERM before it cuts them off.
 	ShutdownTimeout time.Duration
@@ -123,6 +126,13 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	}
 	if cfg.AutoReconsolidate, err = strconv.ParseBool(env("REALM_AUTO_RECONSOLIDATE", "true")); err != nil {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_AUTO_RECONSOLIDATE %q: want true or false", getenv("REALM_AUTO_RECONSOLIDATE"))
+	}
+	if cfg.MetricsKeyRequired, err = strconv.ParseBool(env("REALM_METRICS_KEY_REQUIRED", "false")); err != nil {
+		return cfg, realm.Errorf(realm.EInvalid, "REALM_METRICS_KEY_REQUIRED %q: want true or false", getenv("REALM_METRICS_KEY_REQUIRED"))
+	}
+	if cfg.MetricsKeyRequired && len(cfg.Keys) == 0 {
+		// Without keys every caller is the local admin: the setting would guard nothing.
+		return cfg, realm.Errorf(realm.EInvalid, "REALM_METRICS_KEY_REQUIRED=true needs API keys (REALM_API_KEYS or REALM_API_KEYS_FILE)")
 	}
 	if cfg.ShutdownTimeout, err = time.ParseDuration(env("REALM_SHUTDOWN_TIMEOUT", "30s")); err != nil || cfg.ShutdownTimeout <= 0 {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_SHUTDOWN_TIMEOUT %q: want a positive duration such as 30s", getenv("REALM_SHUTDOWN_TIMEOUT"))
@@ -237,7 +247,7 @@ func (c config) print(w io.Writer) {
 	}
 	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d REALM_AUTO_RECONSOLIDATE=%t REALM_SHUTDOWN_TIMEOUT=%s",
 		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes, c.AutoReconsolidate, c.ShutdownTimeout)
-	fmt.Fprintf(w, " REALM_MAX_IMPORT_BYTES=%d", c.Limits.MaxImportBytes)
+	fmt.Fprintf(w, " REALM_MAX_IMPORT_BYTES=%d REALM_METRICS_KEY_REQUIRED=%t", c.Limits.MaxImportBytes, c.MetricsKeyRequired)
 	if c.UncheckedSpaces != "" {
 		fmt.Fprintf(w, " REALM_UNCHECKED_SPACE_PREFIX=%s", c.UncheckedSpaces)
 	}

@@ -316,6 +316,8 @@ func TestRunErrors(t *testing.T) {
 		{"ErrMaxBody", map[string]string{"REALM_MAX_BODY_BYTES": "10"}, []string{"serve"}, "REALM_MAX_BODY_BYTES"},
 		{"ErrAutoReconsolidate", map[string]string{"REALM_AUTO_RECONSOLIDATE": "sometimes"}, []string{"serve"}, "REALM_AUTO_RECONSOLIDATE"},
 		{"ErrKeysTwice", map[string]string{"REALM_API_KEYS": "x", "REALM_API_KEYS_FILE": "y"}, []string{"serve"}, "not both"},
+		{"ErrMetricsKeyRequired", map[string]string{"REALM_METRICS_KEY_REQUIRED": "maybe"}, []string{"serve"}, "REALM_METRICS_KEY_REQUIRED"},
+		{"ErrMetricsKeyRequiredNoKeys", map[string]string{"REALM_METRICS_KEY_REQUIRED": "true"}, []string{"serve"}, "needs API keys"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -381,5 +383,28 @@ func TestServeWithKeys(t *testing.T) {
 	}
 	if code := getJSON(t, base+"/readyz", nil); code != http.StatusOK {
 		t.Errorf("readyz needs no key: status %d", code)
+	}
+	if code := getJSON(t, base+"/metrics", nil); code != http.StatusOK {
+		t.Errorf("metrics need no key by default: status %d", code)
+	}
+}
+
+// TestServeMetricsKeyRequired: with REALM_METRICS_KEY_REQUIRED=true, /metrics needs an
+// admin key (api.TestMetricsKeyRequired has the cases; this is the wiring).
+func TestServeMetricsKeyRequired(t *testing.T) {
+	base := startServe(t, testEnv(map[string]string{"REALM_METRICS_KEY_REQUIRED": "true",
+		"REALM_API_KEYS": "ops sk-ops-0123456789abcdef admin *"}))
+	if code := getJSON(t, base+"/metrics", nil); code != http.StatusUnauthorized {
+		t.Errorf("no key: status %d, want 401", code)
+	}
+	req, _ := http.NewRequest("GET", base+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer sk-ops-0123456789abcdef")
+	resp, err := apitest.New(t).Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("admin key: status %d, want 200", resp.StatusCode)
 	}
 }

@@ -82,6 +82,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		MaxBodyBytes:          cfg.Limits.MaxBodyBytes,
 		MaxImportBytes:        cfg.Limits.MaxImportBytes,
 		NoAutoReconsolidation: !cfg.AutoReconsolidate,
+		MetricsKeyRequired:    cfg.MetricsKeyRequired,
 	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Answer: answerer,
 		Logger: logger, Metrics: registry, PipelineMetrics: metrics})
 
