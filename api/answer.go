@@ -96,7 +96,7 @@ func (s *server) answer(ctx context.Context, space string, req answerRequest) (a
 	if err := req.Validate(); err != nil {
 		return answerResult{}, err
 	}
-	rec, err := s.Recall.Recall(ctx, space, req.RecallRequest)
+	rec, err := s.recall(ctx, space, req.RecallRequest)
 	if err != nil {
 		return answerResult{}, err
 	}

@@ -68,11 +68,22 @@ func (s *streamStart) Write(p []byte) (int, error) {
 // handleImport imports an export into the space, which must be empty. The body is
 // spooled to a temporary file, bounded by Config.MaxImportBytes, because the import
 // reads it twice: once to validate every line, refusing the whole import at the first
-// bad one before anything is written, then to write (cypher.ImportSpace).
+// bad one before anything is written, then to write (cypher.BeginImport, Import.Run).
+//
+// The space is claimed first, before the body is read: a space that is not empty is
+// refused at once, and from then until the import ends the space refuses ingest, recall
+// and answer (409), so that nothing reads it half written and nothing sent to it is taken
+// in and then lost.
 func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
+	imp, err := s.Store.BeginImport(r.Context(), space)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
 	f, err := os.CreateTemp("", "realm-import-*.jsonl")
 	if err != nil {
+		imp.Abandon(r.Context())
 		writeError(w, r, err)
 		return
 	}
@@ -82,6 +93,7 @@ func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 	// longer to arrive. (A test recorder cannot: the error is of no consequence.)
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(importReadTimeout))
 	if _, err := io.Copy(f, r.Body); err != nil {
+		imp.Abandon(r.Context())
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			err = realm.Errorf(realm.ETooLarge, "the import exceeds %d bytes (REALM_MAX_IMPORT_BYTES)", tooLarge.Limit)
@@ -95,7 +107,7 @@ func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 		}
 		return io.NopCloser(f), nil
 	}
-	res, err := s.Store.ImportSpace(r.Context(), space, open, cypher.ImportOptions{Embedder: s.cfg.Embedder.ID, Dims: s.cfg.Embedder.Dim})
+	res, err := imp.Run(r.Context(), open, cypher.ImportOptions{Embedder: s.cfg.Embedder.ID, Dims: s.cfg.Embedder.Dim})
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
@@ -19,13 +20,22 @@ func (s *server) handleRecall(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	res, err := s.Recall.Recall(r.Context(), chi.URLParam(r, "space"), req)
+	res, err := s.recall(r.Context(), chi.URLParam(r, "space"), req)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	logTraceID(r, res.TraceID)
 	encode(w, http.StatusOK, res)
+}
+
+// recall is a recall for the HTTP routes and the MCP tools: refused (EConflict) while an
+// import fills the space, which would be read half written.
+func (s *server) recall(ctx context.Context, space string, req realm.RecallRequest) (realm.RecallResult, error) {
+	if err := s.Store.CheckNotImporting(ctx, space); err != nil {
+		return realm.RecallResult{}, err
+	}
+	return s.Recall.Recall(ctx, space, req)
 }
 
 // logTraceID adds a trace id to the request's log line, to follow a recall into its feedback.

@@ -545,46 +545,6 @@ const (
 	importBatchBytes   = 4 << 20
 )
 
-// ImportSpace imports an export (see ExportFormat) into space, which must be empty.
-// open is called twice: the first reading validates every line, and a bad line refuses
-// the whole import with its number before anything is written (EInvalid, Fields["line"]);
-// the second writes, in batches of one transaction each, under a mark on the space that
-// the batches renew. If writing fails, what was written is erased before returning; if
-// even that fails (Neo4j gone), the mark stays and the next import into the space erases
-// it, so a space is never left half imported unnoticed. An export of another space is
-// imported with new ids (see ImportResult).
-// Errors: EInvalid (a bad line), EConflict (the space is not empty, is being imported,
-// or the file's embedder is not opts'), EUnavailable.
-func (s *Store) ImportSpace(ctx context.Context, space string, open func() (io.ReadCloser, error), opts ImportOptions) (ImportResult, error) {
-	if opts.MaxLine <= 0 {
-		opts.MaxLine = DefaultMaxImportLine
-	}
-	scan, err := scanImport(open, opts)
-	if err != nil {
-		return ImportResult{}, err
-	}
-	res := ImportResult{Space: space, SourceSpace: scan.header.Space, IDsRewritten: scan.header.Space != space, Counts: scan.counts}
-	im := &importer{store: s, space: space, id: newImportID(), scan: scan, rw: rewriter{from: scan.header.Space, to: space, on: res.IDsRewritten}}
-	interrupted, err := im.begin(ctx, opts)
-	if err != nil {
-		return res, err
-	}
-	if interrupted {
-		err = im.wipe(ctx)
-	}
-	if err == nil {
-		err = im.write(ctx, open, opts)
-	}
-	if err == nil {
-		err = im.finish(ctx)
-	}
-	if err != nil {
-		im.abandon(ctx)
-		return res, err
-	}
-	return res, nil
-}
-
 // ValidateImport reads an export through and reports its first bad line, writing
 // nothing; it returns what an import would write. Errors: EInvalid, EConflict (the
 // embedder).
@@ -979,24 +939,16 @@ func newImportID() string { return uuid.NewString() }
 
 // begin claims the space for this import, refusing one that is not empty or that
 // another import holds; it reports whether an interrupted import's data must be wiped.
-func (im *importer) begin(ctx context.Context, opts ImportOptions) (interrupted bool, err error) {
-	h := im.scan.header
-	props := map[string]any{}
-	for k, v := range h.Props {
-		if !unexported["space"][k] {
-			props[k], _ = readValue(k, v)
-		}
-	}
-	embedder := h.Embedder
-	if embedder == "" {
-		embedder = opts.Embedder
-	}
-	dims := int64(h.Dims)
-	if dims == 0 {
-		dims = int64(opts.Dims)
-	}
+// The exported space's properties come later (setProps), once the file is read.
+func (im *importer) begin(ctx context.Context) (interrupted bool, err error) {
 	_, err = im.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		now := time.Now().UTC()
+		// Lock an existing space with MATCH, then SET, before import_begin's MERGE, as
+		// SaveObservations does: a MERGE waiting for the node's lock holds its index
+		// entry's, and deadlocks with a writer holding the node's.
+		if _, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": im.space, "id": "", "now": now}); err != nil {
+			return nil, err
+		}
 		recs, err := collect(ctx, tx, qImportBegin, map[string]any{"space": im.space, "now": now})
 		if err != nil {
 			return nil, err
@@ -1014,13 +966,37 @@ func (im *importer) begin(ctx context.Context, opts ImportOptions) (interrupted 
 				"space %q is not empty (%d memories, observations, traces, edits and jobs): an import needs an empty space; "+
 					"erase it first (DELETE /v1/spaces/%s) or import under another name", im.space, num(r, "contents"), im.space)
 		}
-		_, err = collect(ctx, tx, qImportClaim, map[string]any{
-			"space": im.space, "import": im.id, "until": now.Add(importLease), "props": props,
-			"embedder": embedder, "dims": dims,
-		})
+		_, err = collect(ctx, tx, qImportClaim, map[string]any{"space": im.space, "import": im.id, "until": now.Add(importLease)})
 		return nil, err
 	})
 	return interrupted, err
+}
+
+// setProps gives the space the exported space's properties, embedder and dimension.
+func (im *importer) setProps(ctx context.Context, opts ImportOptions) error {
+	h := im.scan.header
+	props := map[string]any{}
+	for k, v := range h.Props {
+		if !unexported["space"][k] {
+			props[k], _ = readValue(k, v)
+		}
+	}
+	embedder := h.Embedder
+	if embedder == "" {
+		embedder = opts.Embedder
+	}
+	dims := int64(h.Dims)
+	if dims == 0 {
+		dims = int64(opts.Dims)
+	}
+	_, err := im.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		if err := im.renew(ctx, tx); err != nil {
+			return nil, err
+		}
+		_, err := collect(ctx, tx, qImportProps, map[string]any{"space": im.space, "props": props, "embedder": embedder, "dims": dims})
+		return nil, err
+	})
+	return err
 }
 
 func valueOf(r *neo4j.Record, key string) any { v, _ := r.Get(key); return v }

@@ -164,7 +164,7 @@ func TestImportInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	dead := &importer{store: s, space: space, id: newImportID(), scan: scan}
-	if _, err := dead.begin(ctx, smallOpts); err != nil {
+	if _, err := dead.begin(ctx); err != nil {
 		t.Fatal(err)
 	}
 	b := &importBatch{kind: "observation"}

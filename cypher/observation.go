@@ -31,7 +31,8 @@ type SavedObservation struct {
 // batch is stored once (the repeat is reported as not new). A new observation gets the
 // next seq of its space, in batch order, and status pending; the space is created on
 // first use with the embedder id and dimension. Pending observations are leased to
-// lease.Owner when free. Observation ids must be set. Errors: EUnavailable.
+// lease.Owner when free. Observation ids must be set. A space held by an import (running
+// or interrupted) refuses the batch whole. Errors: EConflict (an import), EUnavailable.
 func (s *Store) SaveObservations(ctx context.Context, space, embedder string, dims int, obs []realm.Observation, lease Lease) ([]SavedObservation, error) {
 	first := map[string]int{} // id → index of its first occurrence in the batch
 	rows := make([]map[string]any, 0, len(obs))
@@ -54,9 +55,14 @@ func (s *Store) SaveObservations(ctx context.Context, space, embedder string, di
 		if _, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": space, "id": "", "now": now}); err != nil {
 			return nil, err
 		}
-		if _, err := collect(ctx, tx, qSpaceEnsureLock, map[string]any{
+		locked, err := collect(ctx, tx, qSpaceEnsureLock, map[string]any{
 			"space": space, "now": now, "embedder": embedder, "dims": dims,
-		}); err != nil {
+		})
+		if err != nil {
+			return nil, err
+		}
+		// Refused, not taken in: the import would not expect it and could erase it.
+		if err := importRefusal(space, valueOf(locked[0], "import_id"), valueOf(locked[0], "import_until")); err != nil {
 			return nil, err
 		}
 		recs, err := collect(ctx, tx, qObservationSave, map[string]any{

@@ -1,0 +1,5 @@
+// Gives a space being imported the exported space's properties, embedder and dimension,
+// once the file has been read through. Run after import_renew in the same transaction.
+// Params: $space, $props, $embedder, $dims. Returns: nothing.
+MATCH (s:Space {id: $space})
+SET s += $props, s.embedder = $embedder, s.dims = $dims
