@@ -11,12 +11,14 @@
 // /metrics (metrics.go) serves HTTP latencies and the pipelines' collectors (Metrics),
 // which the pipelines feed through their hooks (agent.LLMConfig.Observe,
 // Retriever.ObserveTimings, Reconsolidator.ObserveEdits, construction Options.OnJob), so
-// that Prometheus stays out of them. A known path asked with another method is a 405
-// with Allow (methods.go).
+// that Prometheus stays out of them; it is public unless Config.MetricsKeyRequired. A
+// known path asked with another method is a 405 with Allow, the space root included, and
+// under /v1/spaces/{space} only after the key's access to the space (methods.go).
 //
 // /mcp is an MCP server (mcp.go, modelcontextprotocol/go-sdk, stateless streamable HTTP)
 // whose tools call the same services as the routes, each checking its space and scope
-// with Key.authorize, the checks of the /v1/spaces/{space} routes.
+// with Key.authorize, the checks of the /v1/spaces/{space} routes; each publishes an
+// outputSchema and answers structuredContent, the JSON its route answers.
 //
 // /v1/spaces/{space}/export streams a whole space as JSON Lines and /import loads such a
 // file into an empty space (export.go, over cypher.ExportSpace and ImportSpace); the
