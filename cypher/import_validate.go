@@ -1,0 +1,328 @@
+package cypher
+
+// Validation of an import: the first reading of the file, which checks every line
+// before anything is written (see ImportSpace), and the line reader both readings use.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/realm-memory/realm"
+)
+
+// ValidateImport reads an export through and reports its first bad line, writing
+// nothing; it returns what an import would write. Errors: EInvalid, EConflict (the
+// embedder).
+func ValidateImport(r io.Reader, opts ImportOptions) (ExportCounts, error) {
+	scan := newImportScan(opts)
+	if err := scan.read(r); err != nil {
+		return nil, err
+	}
+	return scan.counts, nil
+}
+
+// importRecord is one line of an export, any kind.
+type importRecord struct {
+	Kind        string           `json:"kind"`
+	Format      string           `json:"format"`
+	Version     int              `json:"version"`
+	Space       string           `json:"space"`
+	Embedder    string           `json:"embedder"`
+	Dims        int              `json:"dims"`
+	ExportedAt  string           `json:"exported_at"`
+	DerivedFrom []string         `json:"derived_from"`
+	Predicate   string           `json:"predicate"`
+	From        string           `json:"from"`
+	To          string           `json:"to"`
+	Props       map[string]any   `json:"props"`
+	Counts      map[string]int64 `json:"counts"`
+}
+
+// importScan is what validating a file learns: its header, counts and ids.
+type importScan struct {
+	opts         ImportOptions
+	header       importRecord
+	counts       ExportCounts
+	rank         int             // of the last record's kind
+	ended        bool            // the end record was read
+	observations map[string]bool // observation ids
+	memories     map[string]bool // memory ids
+	seen         map[string]map[string]bool
+	ids          map[string]bool // ids a copy rewrites: memories, edges, traces, edits, reconsolidations, jobs
+}
+
+func newImportScan(opts ImportOptions) *importScan {
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = DefaultMaxImportLine
+	}
+	return &importScan{
+		opts: opts, counts: ExportCounts{}, rank: -1, observations: map[string]bool{}, memories: map[string]bool{},
+		seen: map[string]map[string]bool{}, ids: map[string]bool{},
+	}
+}
+
+func scanImport(open func() (io.ReadCloser, error), opts ImportOptions) (*importScan, error) {
+	rc, err := open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	scan := newImportScan(opts)
+	return scan, scan.read(rc)
+}
+
+// read validates every line of r.
+func (sc *importScan) read(r io.Reader) error {
+	last, err := eachRecord(r, sc.opts.MaxLine, func(rec *importRecord, _, n int) error {
+		return sc.check(rec, n)
+	})
+	if err != nil {
+		return err
+	}
+	if !sc.ended {
+		if sc.rank < 0 {
+			return errLine(1, "the file is empty; an export begins with a space record")
+		}
+		return errLine(last+1, `the file ends without its "end" record: it is truncated`)
+	}
+	return nil
+}
+
+// eachRecord decodes the lines of r in order and hands each record to fn with its size
+// in bytes and its line number; it returns the number of the last line read. Both
+// passes of an import read the file through it.
+func eachRecord(r io.Reader, maxLine int, fn func(rec *importRecord, size, n int) error) (int, error) {
+	lines := newLineReader(r, maxLine)
+	for {
+		line, n, err := lines.next()
+		if err == io.EOF {
+			return lines.n, nil
+		}
+		if err != nil {
+			return lines.n, err
+		}
+		rec, err := decodeRecord(line, n)
+		if err != nil {
+			return lines.n, err
+		}
+		if err := fn(&rec, len(line), n); err != nil {
+			return lines.n, err
+		}
+	}
+}
+
+var kindRank = func() map[string]int {
+	m := map[string]int{}
+	for i, k := range exportKinds {
+		m[k] = i
+	}
+	return m
+}()
+
+// check validates one record against the ones before it.
+func (sc *importScan) check(rec *importRecord, n int) error {
+	rank, ok := kindRank[rec.Kind]
+	switch {
+	case !ok:
+		return errLine(n, "unknown kind %q", rec.Kind)
+	case sc.ended:
+		return errLine(n, `a %s record after the "end" record`, rec.Kind)
+	case sc.rank < 0 && rec.Kind != "space":
+		return errLine(n, `an export begins with a "space" record, not %q`, rec.Kind)
+	case sc.rank >= 0 && rec.Kind == "space":
+		return errLine(n, "a second space record")
+	case rank < sc.rank:
+		return errLine(n, "a %s record after the %s records: kinds come in the order %s", rec.Kind, exportKinds[sc.rank], strings.Join(exportKinds, ", "))
+	}
+	sc.rank = rank
+	for k, v := range rec.Props {
+		if _, err := readValue(k, v); err != nil {
+			return errLine(n, "%v", err)
+		}
+	}
+	switch rec.Kind {
+	case "space":
+		return sc.checkHeader(rec, n)
+	case "end":
+		for k, c := range rec.Counts {
+			if _, ok := kindRank[k]; !ok || k == "space" || k == "end" {
+				return errLine(n, "the end record counts an unknown kind %q", k)
+			}
+			if c != sc.counts[k] {
+				return errLine(n, "the end record counts %d %s records, the file holds %d: it is incomplete", c, k, sc.counts[k])
+			}
+		}
+		for k, c := range sc.counts {
+			if _, ok := rec.Counts[k]; !ok && c > 0 {
+				return errLine(n, "the end record does not count the %s records", k)
+			}
+		}
+		sc.ended = true
+		return nil
+	}
+	if rec.Props == nil {
+		return errLine(n, "a %s record needs its props", rec.Kind)
+	}
+	id, _ := rec.Props["id"].(string)
+	if id == "" {
+		return errLine(n, "a %s record needs a props.id string", rec.Kind)
+	}
+	if sc.seen[rec.Kind] == nil {
+		sc.seen[rec.Kind] = map[string]bool{}
+	}
+	if sc.seen[rec.Kind][id] {
+		return errLine(n, "%s %q appears twice", rec.Kind, id)
+	}
+	sc.seen[rec.Kind][id] = true
+	if rec.Kind != "observation" {
+		sc.ids[id] = true
+	}
+	sc.counts[rec.Kind]++
+	switch rec.Kind {
+	case "observation":
+		sc.observations[id] = true
+	case "memory":
+		typ, _ := rec.Props["type"].(string)
+		if !realm.NodeType(typ).Valid() {
+			return errLine(n, "memory %q: type %q is not entity, event, episode or fact", id, typ)
+		}
+		if emb, ok := rec.Props["embedding"]; ok {
+			list, _ := emb.([]any)
+			if len(list) != sc.opts.Dims {
+				return errLine(n, "memory %q: embedding of %d dimensions, the server's are %d", id, len(list), sc.opts.Dims)
+			}
+			for _, x := range list {
+				if v, _ := readValue("embedding", x); fmt.Sprintf("%T", v) != "float64" {
+					return errLine(n, "memory %q: the embedding must hold floats (1.0, not 1)", id)
+				}
+			}
+		}
+		for _, o := range rec.DerivedFrom {
+			if !sc.observations[o] {
+				return errLine(n, "memory %q derives from observation %q, which is not in the file before it", id, o)
+			}
+		}
+		sc.memories[id] = true
+	case "edge":
+		if !realm.Predicate(rec.Predicate).Valid() {
+			return errLine(n, "edge %q: predicate %q is not one of the fifteen", id, rec.Predicate)
+		}
+		for _, end := range []string{rec.From, rec.To} {
+			if !sc.memories[end] {
+				return errLine(n, "edge %q: memory %q is not in the file before it", id, end)
+			}
+		}
+		if w, ok := rec.Props["weight"]; ok {
+			v, _ := readValue("weight", w)
+			f, isFloat := v.(float64)
+			if !isFloat || f < 0 || f > 1 {
+				return errLine(n, "edge %q: weight %v is not a float in [0, 1]", id, w)
+			}
+		}
+	case "trace":
+		if doc, ok := rec.Props["json"]; ok {
+			text, _ := doc.(string)
+			if !json.Valid([]byte(text)) {
+				return errLine(n, "trace %q: props.json is not a JSON document", id)
+			}
+		}
+	case "edit":
+		if rid, _ := rec.Props["reconsolidation_id"].(string); rid != "" {
+			sc.ids[rid] = true
+		}
+		if eid, _ := rec.Props["edge_id"].(string); eid != "" {
+			sc.ids[eid] = true
+		}
+	}
+	return nil
+}
+
+func (sc *importScan) checkHeader(rec *importRecord, n int) error {
+	switch {
+	case rec.Format != ExportFormat:
+		return errLine(n, "format %q is not %q: not a REALM space export", rec.Format, ExportFormat)
+	case rec.Version < 1 || rec.Version > ExportVersion:
+		return errLine(n, "format version %d: this REALM reads version %d (a newer REALM wrote the file?)", rec.Version, ExportVersion)
+	case !realm.ValidSpace(rec.Space):
+		return errLine(n, "space %q is not a space id", rec.Space)
+	case rec.Dims != 0 && rec.Dims != sc.opts.Dims: // 0: a space without a record of its embedder
+		return &realm.Error{Code: realm.EConflict, Fields: map[string]string{"line": strconv.Itoa(n)}, Message: fmt.Sprintf(
+			"line %d: the export's embeddings have %d dimensions (%s), this server's embedder %s has %d: "+
+				"import with a server configured with the export's embedder, then change embedders with `realm reembed`",
+			n, rec.Dims, rec.Embedder, sc.opts.Embedder, sc.opts.Dims)}
+	case rec.Embedder != "" && rec.Embedder != sc.opts.Embedder:
+		return &realm.Error{Code: realm.EConflict, Fields: map[string]string{"line": strconv.Itoa(n)}, Message: fmt.Sprintf(
+			"line %d: the export was embedded by %s, this server embeds with %s: its vectors would not compare; "+
+				"import with a server configured with %s, then change embedders with `realm reembed`",
+			n, rec.Embedder, sc.opts.Embedder, rec.Embedder)}
+	}
+	sc.header = *rec
+	return nil
+}
+
+func decodeRecord(line []byte, n int) (importRecord, error) {
+	var rec importRecord
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return rec, errLine(n, "not a JSON record of an export: %v", err)
+	}
+	if dec.More() {
+		return rec, errLine(n, "more than one JSON value on the line")
+	}
+	return rec, nil
+}
+
+// lineReader reads lines of at most max bytes, skipping blank ones, counting all.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+	n   int // number of the last line read
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 1<<20), max: max}
+}
+
+func (lr *lineReader) next() ([]byte, int, error) {
+	for {
+		var line []byte
+		for {
+			chunk, err := lr.r.ReadSlice('\n')
+			line = append(line, chunk...)
+			if len(line) > lr.max {
+				return nil, lr.n + 1, errLine(lr.n+1, "longer than %d bytes", lr.max)
+			}
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if err == io.EOF && len(line) > 0 {
+				break
+			}
+			if err != nil {
+				return nil, lr.n + 1, translateRead(err)
+			}
+			break
+		}
+		lr.n++
+		if len(bytes.TrimSpace(line)) > 0 {
+			return line, lr.n, nil
+		}
+	}
+}
+
+// translateRead keeps io.EOF and domain errors (a body over its limit) and wraps others.
+func translateRead(err error) error {
+	var re *realm.Error
+	if err == io.EOF || errors.As(err, &re) {
+		return err
+	}
+	return fmt.Errorf("reading the import: %w", err)
+}
