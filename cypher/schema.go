@@ -9,6 +9,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/internal/ctxtime"
 	"github.com/realm-memory/realm/schema"
 )
 
@@ -31,7 +32,7 @@ func (s *Store) ApplySchema(ctx context.Context, dims int) error {
 		if err == nil || attempt == 3 || ctx.Err() != nil {
 			break
 		}
-		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
+		_ = ctxtime.Sleep(ctx, time.Duration(attempt+1)*200*time.Millisecond) // a cancelled ctx ends the loop above
 	}
 	if err != nil {
 		return fmt.Errorf("apply schema: %w", err)

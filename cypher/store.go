@@ -119,7 +119,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 			driver.Close(context.WithoutCancel(ctx))
 			return nil, describeOpenError(cfg, err)
 		}
-		time.Sleep(time.Second)
+		_ = ctxtime.Sleep(ctx, time.Second) // a cancelled ctx ends the loop above
 	}
 }
 

@@ -520,7 +520,7 @@ func waitReady(ctx context.Context, hc *http.Client, base string, limit time.Dur
 			}
 			return realm.Errorf(realm.EUnavailable, "loadtest: %s is not ready: /readyz answered %d", base, status)
 		}
-		time.Sleep(500 * time.Millisecond)
+		_ = ctxtime.Sleep(ctx, 500*time.Millisecond) // a cancelled ctx ends the loop above
 	}
 }
 
