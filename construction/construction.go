@@ -163,7 +163,8 @@ func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observa
 // reports one Result per observation of the batch. It holds all the claimed ones at once
 // (held.go), then integrates in order those it holds; one that another worker of this
 // process holds is not integrated again: with wait (a job) its result is the other
-// worker's, waited for once this call holds nothing more; without (Ingest) it is
+// worker's, waited for once this call holds nothing more (and integrated by this call
+// when that worker left it pending); without (Ingest) it is
 // reported pending, as one leased to another process. A cancelled context lets go of
 // what is held, left pending, and returns the context's error.
 func (p *Pipeline) integrateSaved(ctx context.Context, saved []cypher.SavedObservation, wait bool) ([]Result, error) {
@@ -214,13 +215,11 @@ func (p *Pipeline) integrateSaved(ctx context.Context, saved []cypher.SavedObser
 			results[i] = Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusPending}
 			continue
 		}
-		select {
-		case <-h.done:
-		case <-ctx.Done():
-			return nil, ctx.Err()
+		res, err := p.awaitOther(ctx, o, h)
+		if err != nil {
+			return nil, err
 		}
-		results[i] = h.res
-		results[i].Usage = realm.Usage{} // spent by the other worker
+		results[i] = res
 	}
 	for i, s := range saved {
 		if j, ok := first[s.Observation.ID]; ok && j != i && s.Claimed {
@@ -228,6 +227,33 @@ func (p *Pipeline) integrateSaved(ctx context.Context, saved []cypher.SavedObser
 		}
 	}
 	return results, nil
+}
+
+// awaitOther waits for the worker of this process that holds o to let go of it, and
+// returns what that worker made of it. When it left o pending (it was stopped, or its
+// attempt failed), this worker integrates o in turn, holding it. The caller holds
+// nothing else meanwhile.
+func (p *Pipeline) awaitOther(ctx context.Context, o realm.Observation, h *holding) (Result, error) {
+	for {
+		select {
+		case <-h.done:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
+		if h.res.Status != StatusPending {
+			res := h.res
+			res.Usage = realm.Usage{} // spent by the other worker
+			return res, nil
+		}
+		other, ok := heldObservations.hold(p.opts.Owner, o.Space, o.ID)
+		if !ok {
+			h = other // taken again meanwhile: wait for that one
+			continue
+		}
+		res := p.integrate(ctx, o)
+		heldObservations.release(p.opts.Owner, o.Space, o.ID, res)
+		return res, ctx.Err()
+	}
 }
 
 // repeatedResult is the result of an observation repeated in a batch, after the first

@@ -2,6 +2,7 @@ package construction_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -21,6 +22,7 @@ import (
 type countingAgent struct {
 	*scriptAgent
 	space, gate string
+	failGate    bool // the gated extraction fails once let through
 	entered     chan struct{}
 	release     chan struct{}
 	openOnce    sync.Once
@@ -46,6 +48,9 @@ func (a *countingAgent) Extract(ctx context.Context, in agent.ExtractInput) (age
 			case <-a.release:
 			case <-ctx.Done():
 				return agent.Extraction{}, nil, ctx.Err()
+			}
+			if a.failGate {
+				return agent.Extraction{}, nil, errors.New("scripted extraction failure")
 			}
 		}
 	}
@@ -125,36 +130,53 @@ func TestNoObservationWorkedTwice(t *testing.T) {
 			t.Errorf("stats %+v", st)
 		}
 	})
-	t.Run("JobWaitsForResume", func(t *testing.T) {
-		p, ag, store, space := newCountingPipeline(t, "r1")
-		// Pending and free, as a restart finds what was stored before it.
-		left := []realm.Observation{{ID: "r1", Space: space, SessionID: "s1", Speaker: "Ann", Content: "job: Ann works at Acme", ObservedAt: t0}}
-		if _, err := store.SaveObservations(ctx, space, "test:bow", cyphertest.Dims, left, cypher.Lease{}); err != nil {
-			t.Fatal(err)
+	for _, tc := range []struct {
+		name     string
+		failGate bool
+		extracts map[string]int
+	}{
+		{"JobWaitsForResume", false, map[string]int{"r1": 1, "r2": 1}},
+		// The resumption's attempt fails: r1 stays pending, and the job integrates it.
+		{"JobTakesOverWhatResumeLeftPending", true, map[string]int{"r1": 2, "r2": 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { resumeThenJob(t, tc.failGate, tc.extracts) })
+	}
+}
+
+// resumeThenJob: ResumePending takes a pending observation r1; while it extracts it, a
+// job is posted with r1 and r2. Each is extracted as often as extracts says, and the job
+// ends done.
+func resumeThenJob(t *testing.T, failGate bool, extracts map[string]int) {
+	ctx := context.Background()
+	p, ag, store, space := newCountingPipeline(t, "r1")
+	ag.failGate = failGate
+	// Pending and free, as a restart finds what was stored before it.
+	left := []realm.Observation{{ID: "r1", Space: space, SessionID: "s1", Speaker: "Ann", Content: "job: Ann works at Acme", ObservedAt: t0}}
+	if _, err := store.SaveObservations(ctx, space, "test:bow", cyphertest.Dims, left, cypher.Lease{}); err != nil {
+		t.Fatal(err)
+	}
+	resumed := make(chan error, 1)
+	go func() { _, err := p.ResumePending(ctx); resumed <- err }()
+	ag.waitEntered(t) // the resumption extracts r1
+	id, err := p.IngestAsync(ctx, space, []realm.Observation{left[0], msg("r2", "city: Ann visits Rome")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag.open()
+	if err := <-resumed; err != nil {
+		t.Fatal(err)
+	}
+	p.Wait()
+	for o, want := range extracts {
+		if n := ag.count(o); n != want {
+			t.Errorf("observation %s extracted %d times, want %d", o, n, want)
 		}
-		resumed := make(chan error, 1)
-		go func() { _, err := p.ResumePending(ctx); resumed <- err }()
-		ag.waitEntered(t) // the resumption extracts r1
-		id, err := p.IngestAsync(ctx, space, []realm.Observation{left[0], msg("r2", "city: Ann visits Rome")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ag.open()
-		if err := <-resumed; err != nil {
-			t.Fatal(err)
-		}
-		p.Wait()
-		for _, o := range []string{"r1", "r2"} {
-			if n := ag.count(o); n != 1 {
-				t.Errorf("observation %s extracted %d times, want once", o, n)
-			}
-		}
-		j, err := p.Job(ctx, space, id)
-		if err != nil || j.Status != cypher.JobDone || j.Done != 2 || j.Failed != 0 {
-			t.Errorf("job %+v %v, want done 2/2", j, err)
-		}
-		if st := mustStats(t, store, space); st.Memories != 2 || st.ObservationsPending != 0 {
-			t.Errorf("stats %+v", st)
-		}
-	})
+	}
+	j, err := p.Job(ctx, space, id)
+	if err != nil || j.Status != cypher.JobDone || j.Done != 2 || j.Failed != 0 {
+		t.Errorf("job %+v %v, want done 2/2", j, err)
+	}
+	if st := mustStats(t, store, space); st.Memories != 2 || st.ObservationsPending != 0 {
+		t.Errorf("stats %+v", st)
+	}
 }
