@@ -33,6 +33,10 @@ func runRecall(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer d.close()
+	// As over HTTP: a space that an import is filling would be read half written.
+	if err := d.store.CheckNotImporting(ctx, *space); err != nil {
+		return err
+	}
 	res, err := p.recall.Recall(ctx, *space, req)
 	if err != nil {
 		return err
