@@ -70,13 +70,13 @@ type RetrievalConfig struct {
 
 // RetrievedQuestion is what one question of a retrieval run returned, for reading misses.
 type RetrievedQuestion struct {
-	Sample          string         `json:"sample"`
-	Index           int            `json:"index"` // in the sample's qa list
-	Category        int            `json:"category"`
-	Question        string         `json:"question"`
-	Evidence        []string       `json:"evidence"`
-	Reconsolidation string         `json:"reconsolidation"`
-	Recall          float64        `json:"recall"`
+	Sample          string          `json:"sample"`
+	Index           int             `json:"index"` // in the sample's qa list
+	Category        int             `json:"category"`
+	Question        string          `json:"question"`
+	Evidence        []string        `json:"evidence"`
+	Reconsolidation string          `json:"reconsolidation"`
+	Recall          float64         `json:"recall"`
 	Nodes           []RetrievedNode `json:"nodes"`
 }
 
