@@ -52,6 +52,10 @@ type Candidate struct {
 	// InReplyTo is the id of the observation this unit answers: the turn just before it,
 	// by another speaker, that asked a question. The relate step links the two (OFFLINE.md).
 	InReplyTo string
+	// AlsoFrom are observations besides the one extracted that the unit derives from: an
+	// answer's question, which the answer means nothing without ("Yes, last year!").
+	// Construction keeps those among the recent observations and adds them to Sources.
+	AlsoFrom []string
 }
 
 // Neighbour is an existing node near a candidate: N_sim ∪ N_recent (REALM.md §2 step 3).

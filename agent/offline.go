@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -128,6 +129,9 @@ func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, rea
 	if contentful {
 		turn, clauseCands := o.turnCandidates(obs, speaker, rewritten, nameList)
 		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker)
+		if turn.InReplyTo != "" {
+			turn = withQuestion(turn, in.Recent[len(in.Recent)-1], speaker)
+		}
 		cands = append(cands, turn)
 		cands = append(cands, clauseCands...)
 		topic = topicOf(speaker, turn.Keywords)
@@ -166,6 +170,24 @@ func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker
 		return ""
 	}
 	return prev.ID
+}
+
+// withQuestion makes the whole-turn unit of an answer the exchange it completes: the
+// question asked, in the asker's words with "you" and "I" resolved, then the answer, and
+// derived from both turns. "Yes, last year!" is a memory only with "Did you paint the
+// sunrise?" before it, and a query asking it again finds the two together.
+func withQuestion(turn Candidate, q realm.Observation, speaker string) Candidate {
+	var asked []string
+	for _, s := range sentences(q.Content) {
+		if part := q.Content[s.start:s.end]; strings.Contains(part, "?") {
+			asked = append(asked, part)
+		}
+	}
+	asker := strings.TrimSpace(q.Speaker)
+	question := rewritePronouns(strings.Join(asked, " "), asker, speaker)
+	turn.Content = fmt.Sprintf("%s asked: %q %s", orSomeone(asker), question, turn.Content)
+	turn.AlsoFrom = []string{q.ID}
+	return turn
 }
 
 // addresseeOf names "you": the latest other speaker of the recent observations (same

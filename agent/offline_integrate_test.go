@@ -400,8 +400,19 @@ func TestOfflineReply(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := ext.Candidates[0].InReplyTo; got != tt.want {
+			i := slices.IndexFunc(ext.Candidates, func(c Candidate) bool { return c.Type != realm.Episode })
+			turn := ext.Candidates[i]
+			if got := turn.InReplyTo; got != tt.want {
 				t.Errorf("InReplyTo = %q, want %q", got, tt.want)
+			}
+			// The answer's whole-turn unit is the exchange: the question, then the answer,
+			// derived from both turns; any other turn is itself alone.
+			asked := strings.HasPrefix(turn.Content, `Melanie asked: "Anything Caroline is excited for in the adoption process?" `)
+			if want := tt.want != ""; asked != want || (len(turn.AlsoFrom) == 1) != want {
+				t.Errorf("content %q, also from %v; want the question in it: %v", turn.Content, turn.AlsoFrom, want)
+			}
+			if !strings.HasSuffix(turn.Content, "Caroline is thrilled to make a family for kids who need one.") {
+				t.Errorf("content %q does not end with the answer", turn.Content)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -380,6 +381,7 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Resu
 	if err != nil {
 		return fmt.Errorf("extract: %w", err)
 	}
+	keepRecentSources(ext.Candidates, recent)
 	texts := make([]string, len(ext.Candidates))
 	// The keyword half of N_sim (REALM.md §2 step 3) searches a candidate's name and
 	// keywords, not its whole text: common words of the content would match much of the
@@ -430,6 +432,17 @@ func embedText(name, content string) string {
 // Decisions that do not fit the graph are corrected, not trusted: a merge into a node
 // that is not a neighbour becomes an add; edges to unknown nodes, with invalid
 // predicates or too weak are dropped.
+// keepRecentSources keeps, of each candidate's other sources (agent.Candidate.AlsoFrom),
+// the recent observations the extractor was shown: a unit derives from what was said,
+// never from an id an agent made up.
+func keepRecentSources(cands []agent.Candidate, recent []realm.Observation) {
+	for i := range cands {
+		cands[i].AlsoFrom = slices.DeleteFunc(cands[i].AlsoFrom, func(id string) bool {
+			return !slices.ContainsFunc(recent, func(o realm.Observation) bool { return o.ID == id })
+		})
+	}
+}
+
 func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Extraction, embs [][]float32, hoods [][]cypher.CandidateNeighbour, res *Result) (cypher.Integration, error) {
 	res.Added, res.Merged, res.Skipped = nil, nil, nil // the transaction may be retried
 	in := agent.IntegrateInput{Observation: o, Candidates: make([]agent.CandidateContext, len(ext.Candidates))}
@@ -493,7 +506,7 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 			ID: uuid.NewString(), Space: o.Space, Type: c.Type, Name: c.Name, Content: c.Content,
 			Description: c.Description, Keywords: union(nil, c.Keywords, p.opts.MaxKeywords), TStart: c.TStart, TEnd: c.TEnd,
 			Aliases: c.Aliases, Category: c.Category, Role: c.Role, Participants: c.Participants,
-			Sources: []string{o.ID}, Embedding: embs[i], CreatedAt: now, UpdatedAt: now,
+			Sources: append(slices.Clone(c.AlsoFrom), o.ID), Embedding: embs[i], CreatedAt: now, UpdatedAt: now,
 		}
 		nodeIDs[i] = n.ID
 		out.Adds = append(out.Adds, n)

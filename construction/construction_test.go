@@ -26,6 +26,7 @@ import (
 // scriptAgent is a deterministic agent whose decisions the test data spells out.
 // Extract: the content is "[type/]name: text; [type/]name: text; …", one candidate per
 // part (type fact when not given). Integrate, per candidate, against its neighbours:
+// "name@id,id" makes the candidate derive also from those observations (AlsoFrom);
 // a neighbour with the same name and text → skip; same name and the text says " now " →
 // add plus supersedes to it; same name otherwise → merge, the candidate's text becoming
 // the content; else add. Every node after the first of an observation correlates with
@@ -51,9 +52,12 @@ func (a *scriptAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent
 		if !ok {
 			typ, name = "fact", typ
 		}
-		out.Candidates = append(out.Candidates, agent.Candidate{
-			Type: realm.NodeType(typ), Name: name, Content: strings.TrimSpace(text), Keywords: []string{name},
-		})
+		name, also, _ := strings.Cut(name, "@")
+		c := agent.Candidate{Type: realm.NodeType(typ), Name: name, Content: strings.TrimSpace(text), Keywords: []string{name}}
+		if also != "" {
+			c.AlsoFrom = strings.Split(also, ",")
+		}
+		out.Candidates = append(out.Candidates, c)
 	}
 	out.Summary = "Last said: " + in.Observation.Content
 	return out, usage, nil
@@ -223,6 +227,19 @@ func TestIngest(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("supersedes edge not stored: %+v", edges)
+		}
+	})
+	t.Run("AlsoFrom", func(t *testing.T) {
+		// An answer derives from its question too; an id that is no recent observation of
+		// the space (m99, never said; m1 of another space) is not taken.
+		mustIngest(t, p, space, msg("m5", "asked: did Ann ever live abroad?"))
+		res := mustIngest(t, p, space, msg("m6", "answer@m5,m99: yes, Ann lived in Rome"))
+		n, _, err := store.GetMemory(ctx, space, res[0].Added[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fmt.Sprint(n.Sources) != "[m5 m6]" {
+			t.Errorf("sources %v, want [m5 m6]", n.Sources)
 		}
 	})
 	t.Run("Tenancy", func(t *testing.T) {

@@ -46,7 +46,7 @@ func (d OfflineDecider) PlanSeeds(ctx context.Context, in PlanInput) ([]realm.Pl
 
 // Sufficiency is enough when every query keyword appears in the top K nodes and the best
 // node leads the K-th by GapEnough; a causal question (why/how/what led to) is never
-// enough before one expansion, nor is a top K that holds an unexpanded node asking a
+// enough before one expansion, nor is a top K that holds an unexpanded seed asking a
 // question: a question matches the query well but its answer lies beyond it. Otherwise
 // it expands the best unexpanded nodes: questions first, then those holding an
 // uncovered keyword.
@@ -78,10 +78,12 @@ func (d OfflineDecider) Sufficiency(ctx context.Context, in SufficiencyInput) (S
 	}
 	causal := IsCausal(in.Query)
 	reason := fmt.Sprintf("coverage %.2f of %d terms, gap %.2f", coverage, len(terms), gap)
-	// Questions among the top K, to be expanded first, toward their answers.
+	// Seeds among the top K that ask a question, to be expanded first, toward their
+	// answers. A question reached by expansion is not followed: an answer that asks back
+	// leads from one exchange to the next, away from the query.
 	var questions []string
 	for _, c := range top {
-		if !c.Expanded && c.Depth < in.MaxDepth && isQuestion(c.Node.Content) {
+		if !c.Expanded && c.Depth == 0 && isQuestion(c.Node.Content) {
 			questions = append(questions, c.Node.ID)
 		}
 	}
@@ -94,7 +96,7 @@ func (d OfflineDecider) Sufficiency(ctx context.Context, in SufficiencyInput) (S
 	// Then nodes that hold an uncovered term, then by score.
 	var holding, rest []string
 	for _, c := range in.Nodes {
-		if c.Expanded || c.Depth >= in.MaxDepth || slices.Contains(questions, c.Node.ID) {
+		if c.Expanded || c.Depth >= in.MaxDepth || slices.Contains(questions, c.Node.ID) || (c.Depth > 0 && isQuestion(c.Node.Content)) {
 			continue
 		}
 		text := nodeTerms(c.Node)

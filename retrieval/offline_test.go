@@ -133,6 +133,9 @@ func TestOfflineSufficiency(t *testing.T) {
 		{"CausalNeedsOneExpansion", "Why did Alice move?", 1, 10, []retrieval.Candidate{node("a", "Alice moved to Berlin", 0.9), node("b", "Bob", 0.5)}, false, "a"},
 		{"CausalAfterExpansion", "Why did Alice move?", 2, 10, []retrieval.Candidate{node("a", "Alice moved to Berlin", 0.9), node("b", "Bob", 0.5)}, true, ""},
 		{"QuestionInTopK", "Where did Alice move?", 1, 10, []retrieval.Candidate{node("a", "Alice moves to Berlin", 0.9), node("b", "Bob: where did Alice move?", 0.5)}, false, "b"},
+		// A question reached by expansion (an answer asking back) is not followed, first or at all.
+		{"ReachedQuestionNotFollowed", "Where did Alice move?", 2, 10, []retrieval.Candidate{node("a", "Alice moves to Berlin", 0.9), {Node: realm.Node{ID: "b", Content: "Bob: where?"}, Score: 0.5, Depth: 1}}, true, ""},
+		{"ReachedQuestionNotExpanded", "Where did Alice move?", 2, 10, []retrieval.Candidate{node("a", "Alice likes tea", 0.6), {Node: realm.Node{ID: "b", Content: "Bob: where?"}, Score: 0.55, Depth: 1}}, false, "a"},
 		{"QuestionExpanded", "Where did Alice move?", 2, 10, []retrieval.Candidate{node("a", "Alice moves to Berlin", 0.9), {Node: realm.Node{ID: "b", Content: "Bob: where?"}, Score: 0.5, Expanded: true}}, true, ""},
 	}
 	for _, tt := range tests {

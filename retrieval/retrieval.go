@@ -43,6 +43,9 @@ type Options struct {
 	// and at least CommonNameMin of them, are left out of the query (see focus).
 	CommonNameShare float64
 	CommonNameMin   int
+	// WholeQuery is the weight of the whole question's embedding added to its focus's
+	// (see embedFocus).
+	WholeQuery float64
 
 	WSuppress      float64 // edges below this weight are not traversed (ours: 0.1)
 	HybridVector   float64 // 0.6
@@ -71,7 +74,7 @@ func DefaultOptions() Options {
 		K: realm.DefaultRecallK, MaxDepth: realm.DefaultMaxDepth, BeamWidth: realm.DefaultBeamWidth,
 		PathMaxDepth: realm.DefaultPathDepth, PathTopK: realm.DefaultPathTopK, SubgraphMaxNodes: realm.DefaultSubgraphMax,
 		SeedsPerPlan: 10, SeedCandidates: 50, SeedMinScore: 0.2, FrontierMax: 5, PathCandidates: 200,
-		ExactScanMax: 500, IndexFetchMax: 10000, CommonNameShare: 0.1, CommonNameMin: 20,
+		ExactScanMax: 500, IndexFetchMax: 10000, CommonNameShare: 0.1, CommonNameMin: 20, WholeQuery: 0.5,
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
 	}

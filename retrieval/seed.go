@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"math"
 	"sort"
 	"strings"
 
@@ -20,6 +21,9 @@ const (
 // seed runs every plan and merges their seeds by id, keeping the best score
 // (REALM.md §3.1). A seed's access score is its seed score (§3.3).
 func (r *Retriever) seed(ctx context.Context, run *run) error {
+	if err := r.embedFocus(ctx, run); err != nil {
+		return err
+	}
 	texts := []string{run.query}
 	for _, p := range run.plans {
 		texts = append(texts, p.Query)
@@ -77,6 +81,39 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 		run.trace.Seeds = append(run.trace.Seeds, realm.ScoredID{ID: id, Score: score})
 	}
 	sortScored(run.trace.Seeds)
+	return nil
+}
+
+// embedFocus embeds a focused query (see focus) as its own vector plus WholeQuery times
+// the whole question's, normalised: the focus keeps the names of the participants from
+// outweighing what is asked, the whole question keeps who is asked about ("What do
+// Melanie's kids like?" is not about Caroline's). Every later use of the focus text (the
+// plans' query, the reasoning of the expansion, sim(v, q)) gets this vector.
+func (r *Retriever) embedFocus(ctx context.Context, run *run) error {
+	if run.query == run.trace.Query || r.opts.WholeQuery <= 0 {
+		return nil
+	}
+	vecs, err := r.embed(ctx, run, run.query, run.trace.Query)
+	if err != nil {
+		return err
+	}
+	focus, whole := vecs[0], vecs[1]
+	if len(focus) != len(whole) {
+		return nil
+	}
+	v := make([]float32, len(focus))
+	var norm float64
+	for i := range v {
+		x := float64(focus[i]) + r.opts.WholeQuery*float64(whole[i])
+		v[i] = float32(x)
+		norm += x * x
+	}
+	if norm > 0 {
+		for i := range v {
+			v[i] = float32(float64(v[i]) / math.Sqrt(norm))
+		}
+	}
+	run.vectors[run.query] = v
 	return nil
 }
 
