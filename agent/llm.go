@@ -191,7 +191,7 @@ func (l *LLM) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.U
 	var out Extraction
 	err = l.structured(ctx, usage, StageExtract, extractFormat(), system, user, func(content string) error {
 		var werr error
-		out, werr = parseExtraction(content, in.Observation, in.Summary)
+		out, werr = parseExtraction(content, in)
 		return werr
 	})
 	if err == nil {

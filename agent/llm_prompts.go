@@ -27,7 +27,7 @@ func (l *LLM) render(name string, data any) (string, error) {
 }
 
 type promptObservation struct {
-	Time, Speaker, Content string
+	Ref, Time, Speaker, Content string
 }
 
 type extractView struct {
@@ -45,8 +45,8 @@ func (l *LLM) extractMessages(in ExtractInput) (system, user string, err error) 
 		Summary: in.Summary,
 		Content: o.Content,
 	}
-	for _, r := range in.Recent {
-		v.Recent = append(v.Recent, promptObservation{r.ObservedAt.Format(time.RFC3339), r.Speaker, r.Content})
+	for i, r := range in.Recent {
+		v.Recent = append(v.Recent, promptObservation{recentRef(i), r.ObservedAt.Format(time.RFC3339), r.Speaker, r.Content})
 	}
 	if system, err = l.render("extract_system.tmpl", nil); err != nil {
 		return "", "", err

@@ -167,6 +167,169 @@ func TestLLMExtract(t *testing.T) {
 	})
 }
 
+// exchangeInput is an answer whose question was the last recent observation: the
+// prompt shows the recent observations as O1 (a greeting) and O2 (the question).
+func exchangeInput() ExtractInput {
+	at := func(m int) time.Time { return obsTime.Add(time.Duration(m) * time.Minute) }
+	return ExtractInput{
+		Observation: realm.Observation{ID: "D1:3", Space: "demo", SessionID: "D1", Speaker: "Caroline", ObservedAt: at(2), Content: "Yes, last year!"},
+		Recent: []realm.Observation{
+			{ID: "D1:1", Space: "demo", SessionID: "D1", Speaker: "Melanie", ObservedAt: at(0), Content: "Hi Caroline!"},
+			{ID: "D1:2", Space: "demo", SessionID: "D1", Speaker: "Melanie", ObservedAt: at(1), Content: "Did you paint that sunrise?"},
+		},
+	}
+}
+
+// exchangeExtraction is the model's reply for exchangeInput: the exchange, naming
+// alsoFrom (a JSON value: normally a list of refs), and the painter.
+func exchangeExtraction(alsoFrom any) map[string]any {
+	return map[string]any{
+		"summary": "Caroline painted a sunrise in 2022.",
+		"candidates": []map[string]any{
+			{"type": "event", "name": "Caroline painted the sunrise", "content": `Melanie asked: "Did Caroline paint that sunrise?" Caroline painted the sunrise in 2022.`,
+				"description": "", "keywords": []string{"painting", "sunrise"}, "t_start": "2022-01-01", "t_end": "2022-12-31",
+				"aliases": []string{}, "category": "", "role": "", "participants": []string{"Caroline"}, "subject": "", "attribute": "",
+				"also_from": alsoFrom},
+			{"type": "entity", "name": "Caroline", "content": "Caroline is a person who paints.", "description": "", "keywords": []string{},
+				"t_start": "", "t_end": "", "aliases": []string{}, "category": "person", "role": "", "participants": []string{},
+				"subject": "", "attribute": "", "also_from": []string{}},
+		},
+	}
+}
+
+// TestLLMExtractAlsoFrom: the extract prompt shows the recent observations under refs and
+// asks for an answer's unit as its exchange; a candidate's also_from refs (or ids) become
+// Candidate.AlsoFrom, keeping only recent observations; a malformed also_from goes the
+// way of any malformed field (one repair, then the fallback).
+func TestLLMExtractAlsoFrom(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		replies  []agenttest.Response
+		want     []string // AlsoFrom of the exchange
+		calls    int
+		failures int
+		fallback bool
+		repair   string // part of the repair message
+	}{
+		{name: "Ref", replies: []agenttest.Response{agenttest.JSON(t, exchangeExtraction([]string{"O2"}), 10, 5)},
+			want: []string{"D1:2"}, calls: 1},
+		{name: "RefsAndIDsOnceEach", replies: []agenttest.Response{agenttest.JSON(t, exchangeExtraction([]string{" O2 ", "D1:1", "o2", "D1:2"}), 10, 5)},
+			want: []string{"D1:2", "D1:1"}, calls: 1},
+		{name: "UnknownDropped", replies: []agenttest.Response{agenttest.JSON(t, exchangeExtraction([]string{"O3", "D1:3", "D0:9", "", "O2"}), 10, 5)},
+			want: []string{"D1:2"}, calls: 1},
+		{name: "OnlyUnknown", replies: []agenttest.Response{agenttest.JSON(t, exchangeExtraction([]string{"O0", "question"}), 10, 5)},
+			want: nil, calls: 1},
+		{name: "Null", replies: []agenttest.Response{agenttest.JSON(t, exchangeExtraction(nil), 10, 5)},
+			want: nil, calls: 1},
+		{name: "ErrStringRepaired", replies: []agenttest.Response{
+			agenttest.JSON(t, exchangeExtraction("O2"), 10, 5), agenttest.JSON(t, exchangeExtraction([]string{"O2"}), 10, 5)},
+			want: []string{"D1:2"}, calls: 2, failures: 1, repair: "also_from"},
+		{name: "ErrNumbersTwiceFallsBack", replies: []agenttest.Response{
+			agenttest.JSON(t, exchangeExtraction([]int{2}), 10, 5), agenttest.JSON(t, exchangeExtraction([]any{"O2", 2}), 10, 5)},
+			calls: 2, failures: 2, fallback: true, repair: "also_from"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newTestLLM(t, nil)
+			l.fake.Enqueue(tt.replies...)
+			out, usage, err := l.Extract(context.Background(), exchangeInput())
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := l.fake.Requests()
+			if u := usage[StageExtract]; len(reqs) != tt.calls || u.Calls != tt.calls || u.Failures != tt.failures {
+				t.Errorf("%d requests, usage %+v; want %d calls, %d failures", len(reqs), u, tt.calls, tt.failures)
+			}
+			if tt.repair != "" && !strings.Contains(reqs[len(reqs)-1].LastUser(), tt.repair) {
+				t.Errorf("repair message lacks %q:\n%s", tt.repair, reqs[len(reqs)-1].LastUser())
+			}
+			if tt.fallback {
+				if l.fallback.extractCalls != 1 || out.Summary != fallbackMark {
+					t.Errorf("fallback not used: %+v", out)
+				}
+				return
+			}
+			if l.fallback.extractCalls != 0 || len(out.Candidates) != 2 {
+				t.Fatalf("extraction %+v (fallback calls %d), want the model's 2 candidates", out, l.fallback.extractCalls)
+			}
+			if got := out.Candidates[0].AlsoFrom; !slices.Equal(got, tt.want) {
+				t.Errorf("AlsoFrom = %q, want %q", got, tt.want)
+			}
+			if got := out.Candidates[1].AlsoFrom; len(got) != 0 {
+				t.Errorf("the entity's AlsoFrom = %q, want none", got)
+			}
+		})
+	}
+
+	t.Run("Prompt", func(t *testing.T) {
+		l := newTestLLM(t, nil)
+		l.fake.Enqueue(agenttest.JSON(t, exchangeExtraction([]string{"O2"}), 10, 5))
+		if _, _, err := l.Extract(context.Background(), exchangeInput()); err != nil {
+			t.Fatal(err)
+		}
+		r := l.fake.Requests()[0]
+		for _, want := range []string{
+			"- O1 [2023-05-08T13:56:00Z] Melanie: Hi Caroline!",
+			"- O2 [2023-05-08T13:57:00Z] Melanie: Did you paint that sunrise?",
+			"Caroline: Yes, last year!",
+		} {
+			if !strings.Contains(r.LastUser(), want) {
+				t.Errorf("user prompt lacks %q:\n%s", want, r.LastUser())
+			}
+		}
+		for _, want := range []string{"Answers are exchanges", "the question first", "also_from", `["O6"]`} {
+			if !strings.Contains(r.System(), want) {
+				t.Errorf("system prompt lacks %q:\n%s", want, r.System())
+			}
+		}
+		// The strict schema requires also_from of every candidate, as a list of strings.
+		var body struct {
+			ResponseFormat struct {
+				JSONSchema struct {
+					Schema struct {
+						Properties struct {
+							Candidates struct {
+								Items struct {
+									Required   []string `json:"required"`
+									Properties map[string]struct {
+										Type  string `json:"type"`
+										Items struct {
+											Type string `json:"type"`
+										} `json:"items"`
+									} `json:"properties"`
+								} `json:"items"`
+							} `json:"candidates"`
+						} `json:"properties"`
+					} `json:"schema"`
+				} `json:"json_schema"`
+			} `json:"response_format"`
+		}
+		if err := json.Unmarshal(r.Body, &body); err != nil {
+			t.Fatal(err)
+		}
+		items := body.ResponseFormat.JSONSchema.Schema.Properties.Candidates.Items
+		if p := items.Properties["also_from"]; !slices.Contains(items.Required, "also_from") || p.Type != "array" || p.Items.Type != "string" {
+			t.Errorf("candidate schema: required %v, also_from %+v; want a required array of strings", items.Required, p)
+		}
+	})
+
+	t.Run("NoRecent", func(t *testing.T) {
+		l := newTestLLM(t, nil)
+		l.fake.Enqueue(agenttest.JSON(t, exchangeExtraction([]string{"O1"}), 10, 5))
+		in := exchangeInput()
+		in.Recent = nil
+		out, _, err := l.Extract(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := out.Candidates[0].AlsoFrom; len(got) != 0 {
+			t.Errorf("AlsoFrom = %q with no recent observation, want none", got)
+		}
+		if !strings.Contains(l.fake.Requests()[0].LastUser(), "(none)") {
+			t.Errorf("user prompt does not say there are no recent observations:\n%s", l.fake.Requests()[0].LastUser())
+		}
+	})
+}
+
 // integrateInput is two candidates; candidate 0 has neighbours a (similar) and b
 // (recent), candidate 1 has b. The refs are therefore N1 = a, N2 = b.
 func integrateInput() IntegrateInput {

@@ -38,6 +38,7 @@ type wireCandidate struct {
 	Participants []string `json:"participants"`
 	Subject      string   `json:"subject"`
 	Attribute    string   `json:"attribute"`
+	AlsoFrom     []string `json:"also_from"`
 }
 
 type wireIntegration struct {
@@ -99,6 +100,8 @@ func extractFormat() *openai.ChatCompletionResponseFormat {
 		"participants": schemaStrings,
 		"subject":      schemaString,
 		"attribute":    schemaString,
+		"also_from": {Type: jsonschema.Array, Items: &jsonschema.Definition{Type: jsonschema.String},
+			Description: "refs O<k> of the recent observations the unit also derives from, e.g. the question an answer completes; [] when none"},
 	})
 	root := strictObject(map[string]jsonschema.Definition{
 		"summary":    schemaString,
@@ -190,7 +193,52 @@ func parseDate(s string, loc *time.Location) (*time.Time, error) {
 	return nil, fmt.Errorf("date %q is neither YYYY-MM-DD nor RFC3339", s)
 }
 
-func parseExtraction(content string, obs realm.Observation, oldSummary string) (Extraction, error) {
+// recentRef is the ref under which the extract prompt shows the i-th recent observation
+// (oldest first): "O1", "O2", … Short refs rather than ids, as in the integrate prompt.
+func recentRef(i int) string { return "O" + strconv.Itoa(i+1) }
+
+// recentSources is what a candidate's also_from may name: a recent observation by the
+// ref the prompt shows it under, or by its id. The observation extracted is not among
+// them: it is always a source.
+type recentSources struct {
+	byRef, byID map[string]string // → observation id
+}
+
+func newRecentSources(in ExtractInput) recentSources {
+	s := recentSources{byRef: map[string]string{}, byID: map[string]string{}}
+	for i, r := range in.Recent {
+		if r.ID == "" || r.ID == in.Observation.ID {
+			continue
+		}
+		s.byRef[recentRef(i)] = r.ID
+		s.byID[r.ID] = r.ID
+	}
+	return s
+}
+
+// resolve maps names to observation ids, in order, once each; a ref wins over an id
+// spelled the same, and a ref matches in any case ("o3"). What names no recent
+// observation is dropped rather than sent back for repair: the candidate stands without
+// it (and construction keeps only recent sources anyway).
+func (s recentSources) resolve(names []string) []string {
+	var out []string
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		id, ok := s.byRef[n]
+		if !ok {
+			id, ok = s.byID[n]
+		}
+		if !ok {
+			id, ok = s.byRef[strings.ToUpper(n)]
+		}
+		if ok && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func parseExtraction(content string, in ExtractInput) (Extraction, error) {
 	var w wireExtraction
 	if err := decodeJSON(content, &w); err != nil {
 		return Extraction{}, err
@@ -199,9 +247,10 @@ func parseExtraction(content string, obs realm.Observation, oldSummary string) (
 	out := Extraction{Summary: strings.TrimSpace(w.Summary)}
 	if out.Summary == "" {
 		// An empty summary would erase the space's context; keep the old one.
-		out.Summary = oldSummary
+		out.Summary = in.Summary
 	}
-	loc := obs.ObservedAt.Location()
+	loc := in.Observation.ObservedAt.Location()
+	sources := newRecentSources(in)
 	for i, wc := range w.Candidates {
 		c := Candidate{
 			Type:         realm.NodeType(wc.Type),
@@ -212,6 +261,7 @@ func parseExtraction(content string, obs realm.Observation, oldSummary string) (
 			Participants: nonEmpty(wc.Participants),
 			Subject:      strings.TrimSpace(wc.Subject),
 			Attribute:    strings.TrimSpace(wc.Attribute),
+			AlsoFrom:     sources.resolve(wc.AlsoFrom),
 		}
 		if !c.Type.Valid() {
 			bad.addf("candidates[%d].type %q is not one of entity, event, episode, fact", i, wc.Type)
