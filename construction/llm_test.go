@@ -343,6 +343,35 @@ func TestIngestLLM(t *testing.T) {
 		}
 	})
 
+	t.Run("ExchangeFromBothTurns", func(t *testing.T) {
+		lp := newLLMPipeline(t, nil)
+		// q1 asks and states nothing: no candidate, so no integrate call.
+		lp.fake.Enqueue(agenttest.JSON(t, extraction("Melanie asked Caroline about a painting."), 100, 10))
+		lp.ingest(t, llmObs("q1", "Melanie", "Did you paint that sunrise?"))
+		// a1 answers: its unit is the exchange, also from q1 (shown as O1); O7 names nothing.
+		ex := extraction("Caroline painted a sunrise in 2022.",
+			cand{Type: "event", Name: "Caroline painted the sunrise", Content: `Melanie asked: "Did Caroline paint that sunrise?" Caroline painted the sunrise in 2022.`},
+			cand{Type: "entity", Name: "Caroline", Category: "person", Content: "Caroline is a person who paints."})
+		ex["candidates"].([]map[string]any)[0]["also_from"] = []string{"O1", "O7"}
+		ex["candidates"].([]map[string]any)[1]["also_from"] = []string{}
+		lp.fake.Enqueue(agenttest.JSON(t, ex, 200, 40),
+			agenttest.JSON(t, integration(decision("C0", "add", "", ""), decision("C1", "add", "", "")), 150, 20))
+		r := lp.ingest(t, llmObs("a1", "Caroline", "Yes, last year!"))
+		if len(r.Added) != 2 {
+			t.Fatalf("result %+v, want the exchange and the entity added", r)
+		}
+		if reqs := lp.fake.Requests(); len(reqs) != 3 || !strings.Contains(reqs[1].LastUser(), "- O1 [") ||
+			!strings.Contains(reqs[1].LastUser(), "Melanie: Did you paint that sunrise?") {
+			t.Fatalf("%d requests; want 3, the answer's extract prompt listing the question as O1", len(reqs))
+		}
+		if n, _ := lp.memory(t, r.Added[0]); !strings.HasPrefix(n.Content, "Melanie asked:") || fmt.Sprint(n.Sources) != "[q1 a1]" {
+			t.Errorf("exchange %q from %v, want it from [q1 a1]", n.Content, n.Sources)
+		}
+		if n, _ := lp.memory(t, r.Added[1]); fmt.Sprint(n.Sources) != "[a1]" {
+			t.Errorf("entity from %v, want [a1]", n.Sources)
+		}
+	})
+
 	t.Run("PerCandidateMode", func(t *testing.T) {
 		lp := newLLMPipeline(t, func(c *agent.LLMConfig) { c.Mode = agent.ModePerCandidate })
 		lp.fake.Enqueue(agenttest.JSON(t, extraction("Ann likes tea and lives in Rome.",
