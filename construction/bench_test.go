@@ -225,11 +225,13 @@ func BenchmarkIngestLLM(b *testing.B) {
 var (
 	promptCandidate = regexp.MustCompile(`(?m)^Candidate (C\d+) \[(\w+)\] (.*)$`)
 	promptNeighbour = regexp.MustCompile(`(?m)^  - (N\d+) \[(\w+)\] \(([^)]*)\) ([^:\n]*):`)
+	promptRecent    = regexp.MustCompile(`(?m)^- (O\d+) \[[^\]]*\] ([^:\n]*): (.*)$`)
 )
 
 // fakeModel answers extract and integrate requests as a compliant model would, from the
-// prompt alone. Extract: the turn as one event (with the speaker's name) and the speaker
-// as an entity. Integrate: an entity merges into a neighbour entity of the same name; any
+// prompt alone. Extract: the turn as one event (with the speaker's name; an answer to the
+// question just asked by another speaker as the exchange, also from the question) and the
+// speaker as an entity. Integrate: an entity merges into a neighbour entity of the same name; any
 // other candidate is added, an instance of the speaker entity (when a candidate of the
 // observation) and correlated with its first similar neighbour.
 func fakeModel(r agenttest.ChatRequest) agenttest.Response {
@@ -241,10 +243,23 @@ func fakeModel(r agenttest.ChatRequest) agenttest.Response {
 		speaker, text, _ := strings.Cut(strings.TrimSpace(turn), ": ")
 		words := strings.Fields(text)
 		name := strings.Join(words[:min(8, len(words))], " ")
-		content = extraction(speaker+" said: "+strings.Join(words[:min(30, len(words))], " "),
-			cand{Type: "event", Name: name, Content: speaker + " said: " + text, Keywords: words[:min(3, len(words))]},
+		said := speaker + " said: " + text
+		var alsoFrom []string
+		// An answer to the question just asked by another speaker is the exchange.
+		if q := promptRecent.FindAllStringSubmatch(user, -1); len(q) > 0 {
+			last := q[len(q)-1]
+			if last[2] != speaker && strings.Contains(last[3], "?") {
+				said = fmt.Sprintf("%s asked: %q %s", last[2], last[3], said)
+				alsoFrom = []string{last[1]}
+			}
+		}
+		x := extraction(speaker+" said: "+strings.Join(words[:min(30, len(words))], " "),
+			cand{Type: "event", Name: name, Content: said, Keywords: words[:min(3, len(words))]},
 			cand{Type: "entity", Name: speaker, Category: "person", Content: speaker + " is a participant of the conversation."},
 		)
+		x["candidates"].([]map[string]any)[0]["also_from"] = orEmpty(alsoFrom)
+		x["candidates"].([]map[string]any)[1]["also_from"] = []string{}
+		content = x
 	case "realm_integration":
 		_, decide, _ := strings.Cut(r.LastUser(), "\nDecide for:")
 		var ds []map[string]any
