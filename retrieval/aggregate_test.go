@@ -13,12 +13,13 @@ func TestSelectTop(t *testing.T) {
 	}
 	ranked := []*candidate{
 		c("ent", realm.Entity, 0.95, "o1", "o2", "o3", "o4"),
-		c("turn", realm.Event, 0.9, "o1"),
-		c("clause", realm.Event, 0.85, "o1"),     // within turn's provenance: left out
-		c("merged", realm.Fact, 0.8, "o1", "o2"), // says more than turn: kept
+		c("turn", realm.Event, 0.9, "o1"),        // within merged's provenance: merged takes its place
+		c("clause", realm.Event, 0.85, "o1"),     // within merged's provenance: left out
+		c("merged", realm.Fact, 0.8, "o1", "o2"), // says more than turn
 		c("ep", realm.Episode, 0.75, "o1", "o2", "o3"),
-		c("other", realm.Fact, 0.7, "o5"),
+		c("other", realm.Fact, 0.7, "o5"), // within wide's, but wide spans more than FullerMaxSources: kept
 		c("nosrc", realm.Fact, 0.6),
+		c("wide", realm.Fact, 0.5, "o5", "o6", "o7", "o8"),
 	}
 	ids := func(cs []*candidate) []string {
 		var out []string
@@ -31,9 +32,9 @@ func TestSelectTop(t *testing.T) {
 		k    int
 		want []string
 	}{
-		{10, []string{"turn", "merged", "other", "nosrc", "ent", "ep"}},
-		{5, []string{"turn", "merged", "other", "nosrc", "ent"}},
-		{2, []string{"turn", "merged"}},
+		{10, []string{"merged", "other", "nosrc", "wide", "ent", "ep"}},
+		{5, []string{"merged", "other", "nosrc", "wide", "ent"}},
+		{2, []string{"merged", "other"}},
 	}
 	for _, tt := range tests {
 		if got := ids(selectTop(ranked, tt.k)); !slices.Equal(got, tt.want) {

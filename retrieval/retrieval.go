@@ -370,27 +370,60 @@ func (run *run) ranked() []*candidate {
 	return out
 }
 
-// selectTop picks the K nodes to return from the ranked candidates (REALM.md §3.3). Two
+// selectTop picks the K nodes to return from the ranked candidates (REALM.md §3.3). Three
 // refinements keep the context informative: a node whose provenance lies within that of
 // a better node already picked repeats what that node was derived from (a clause of a
-// turn already returned whole), and is left out; entities and episodes, which gather many
-// observations and say little of each, come after the events and facts, filling what is
-// left of K (so the result is best first within each group).
+// turn already returned whole), and is left out; a node whose provenance lies within that
+// of a lesser candidate of at most FullerMaxSources observations gives way to it, in its
+// place (the question alone to the exchange that holds it with its answer); entities and
+// episodes, which gather many observations and say little of each, come after the events
+// and facts, filling what is left of K (so the result is best first within each group,
+// but for the nodes that took another's place).
 func selectTop(ranked []*candidate, k int) []*candidate {
 	var evidence, hubs []*candidate
-	for _, c := range ranked {
-		if redundant(c, evidence) {
+	taken := map[string]bool{}
+	for i, c := range ranked {
+		if taken[c.Node.ID] {
 			continue
 		}
-		if c.Node.Type == realm.Entity || c.Node.Type == realm.Episode {
-			hubs = append(hubs, c)
+		if isHub(c) {
+			if !redundant(c, evidence) {
+				hubs = append(hubs, c)
+			}
 			continue
 		}
-		if len(evidence) < k {
+		if f := fuller(c, ranked[i+1:], taken); f != nil {
+			c = f
+		}
+		taken[c.Node.ID] = true
+		if !redundant(c, evidence) && len(evidence) < k {
 			evidence = append(evidence, c)
 		}
 	}
 	return append(evidence, hubs[:min(len(hubs), k-len(evidence))]...)
+}
+
+// FullerMaxSources bounds the provenance of a node that takes the place of a part of it
+// (selectTop): a few turns, such as an exchange, not a summary.
+const FullerMaxSources = 3
+
+func isHub(c *candidate) bool { return c.Node.Type == realm.Entity || c.Node.Type == realm.Episode }
+
+// fuller returns the first of the lesser candidates, not hubs and not taken, whose
+// provenance holds all of c's and more, within FullerMaxSources; nil when none does.
+func fuller(c *candidate, lesser []*candidate, taken map[string]bool) *candidate {
+	if len(c.Node.Sources) == 0 {
+		return nil
+	}
+	for _, d := range lesser {
+		if taken[d.Node.ID] || isHub(d) || len(d.Node.Sources) > FullerMaxSources || len(d.Node.Sources) <= len(c.Node.Sources) {
+			continue
+		}
+		if containsAll(d.Node.Sources, c.Node.Sources) {
+			return d
+		}
+	}
+	return nil
 }
 
 // redundant: every source of c is a source of one node already picked.
