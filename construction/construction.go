@@ -149,11 +149,13 @@ type Result struct {
 // pending (Result.Error says why) and is retried by ResumePending.
 // Errors: EInvalid (with field errors), EUnavailable, a cancelled context.
 func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observation) ([]Result, error) {
+	c := heldObservations.claim(p.opts.Owner) // before the store claims the batch (held.go)
+	defer c.end()
 	saved, err := p.save(ctx, space, obs)
 	if err != nil {
 		return nil, err
 	}
-	results, err := p.integrateSaved(ctx, saved, false)
+	results, err := p.integrateSaved(ctx, c, saved, false)
 	if err != nil {
 		return nil, err
 	}
@@ -166,9 +168,11 @@ func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observa
 // process holds is not integrated again: with wait (a job) its result is the other
 // worker's, waited for once this call holds nothing more (and integrated by this call
 // when that worker left it pending); without (Ingest) it is
-// reported pending, as one leased to another process. A cancelled context lets go of
+// reported pending, as one leased to another process. One that another worker
+// integrated or failed after c began (c follows this call's claim from before the batch
+// was stored) has that worker's result. A cancelled context lets go of
 // what is held, left pending, and returns the context's error.
-func (p *Pipeline) integrateSaved(ctx context.Context, saved []cypher.SavedObservation, wait bool) ([]Result, error) {
+func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.SavedObservation, wait bool) ([]Result, error) {
 	owner := p.opts.Owner
 	results := make([]Result, len(saved))
 	first := map[string]int{}        // id → index of its first claimed occurrence (an id may repeat in a batch)
@@ -182,6 +186,7 @@ func (p *Pipeline) integrateSaved(ctx context.Context, saved []cypher.SavedObser
 			}
 		}
 	}()
+	c.onlyClaimed(saved)
 	for i, s := range saved {
 		if !s.Claimed {
 			results[i] = unclaimedResult(s)
@@ -192,7 +197,7 @@ func (p *Pipeline) integrateSaved(ctx context.Context, saved []cypher.SavedObser
 			continue
 		}
 		first[o.ID] = i
-		if h, ok := heldObservations.hold(owner, o.Space, o.ID); ok {
+		if h, ok := c.hold(o.Space, o.ID); ok {
 			mine[i] = true
 		} else {
 			others[i] = h
@@ -214,9 +219,12 @@ func (p *Pipeline) integrateSaved(ctx context.Context, saved []cypher.SavedObser
 		o := saved[i].Observation
 		if !wait {
 			results[i] = Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusPending}
+			if h.settled() {
+				results[i] = othersResult(h)
+			}
 			continue
 		}
-		res, err := p.awaitOther(ctx, o, h)
+		res, err := p.awaitOther(ctx, c, o, h)
 		if err != nil {
 			return nil, err
 		}
@@ -232,21 +240,19 @@ func (p *Pipeline) integrateSaved(ctx context.Context, saved []cypher.SavedObser
 
 // awaitOther waits for the worker of this process that holds o to let go of it, and
 // returns what that worker made of it. When it left o pending (it was stopped, or its
-// attempt failed), this worker integrates o in turn, holding it. The caller holds
-// nothing else meanwhile.
-func (p *Pipeline) awaitOther(ctx context.Context, o realm.Observation, h *holding) (Result, error) {
+// attempt failed), this worker integrates o in turn, holding it, unless another worker
+// took it first. The caller holds nothing else meanwhile.
+func (p *Pipeline) awaitOther(ctx context.Context, c *claim, o realm.Observation, h *holding) (Result, error) {
 	for {
 		select {
 		case <-h.done:
 		case <-ctx.Done():
 			return Result{}, ctx.Err()
 		}
-		if h.res.Status != StatusPending {
-			res := h.res
-			res.Usage = realm.Usage{} // spent by the other worker
-			return res, nil
+		if h.settled() {
+			return othersResult(h), nil
 		}
-		other, ok := heldObservations.hold(p.opts.Owner, o.Space, o.ID)
+		other, ok := c.hold(o.Space, o.ID)
 		if !ok {
 			h = other // taken again meanwhile: wait for that one
 			continue
@@ -255,6 +261,13 @@ func (p *Pipeline) awaitOther(ctx context.Context, o realm.Observation, h *holdi
 		heldObservations.release(p.opts.Owner, o.Space, o.ID, res)
 		return res, ctx.Err()
 	}
+}
+
+// othersResult is the result another worker let go of an observation with.
+func othersResult(h *holding) Result {
+	res := h.res
+	res.Usage = realm.Usage{} // spent by the other worker
+	return res
 }
 
 // repeatedResult is the result of an observation repeated in a batch, after the first

@@ -16,48 +16,95 @@ import (
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
+// nthExtraction names the n-th extraction (from 1) of an observation.
+type nthExtraction struct {
+	id string
+	n  int
+}
+
+// gate holds one extraction: entered closes when it starts, and it waits until open.
+type gate struct {
+	name                string
+	entered, release    chan struct{}
+	enterOnce, openOnce sync.Once
+}
+
+func (g *gate) open() { g.openOnce.Do(func() { close(g.release) }) }
+
+// wait waits until the gated extraction runs (bounded, so that a broken test fails
+// instead of hanging; no timing is asserted).
+func (g *gate) wait(t *testing.T) {
+	t.Helper()
+	select {
+	case <-g.entered:
+	case <-time.After(time.Minute):
+		t.Fatalf("extraction %s never started", g.name)
+	}
+}
+
 // countingAgent is scriptAgent counting the extractions of each observation of one
-// space: one integration of an observation is one extraction. The first extraction of
-// the observation gate waits, once entered is closed, until open is called.
+// space: one integration attempt of an observation is one extraction. The test gates
+// some extractions (they wait until opened) and fails some (after their gate, if any).
 type countingAgent struct {
 	*scriptAgent
-	space, gate string
-	failGate    bool // the gated extraction fails once let through
-	entered     chan struct{}
-	release     chan struct{}
-	openOnce    sync.Once
+	space string
 
 	mu       sync.Mutex
 	extracts map[string]int
+	gates    map[nthExtraction]*gate
+	fails    map[nthExtraction]bool
 }
 
-func newCountingAgent(space, gate string) *countingAgent {
-	return &countingAgent{scriptAgent: &scriptAgent{}, space: space, gate: gate,
-		entered: make(chan struct{}), release: make(chan struct{}), extracts: map[string]int{}}
+func newCountingAgent(space string) *countingAgent {
+	return &countingAgent{scriptAgent: &scriptAgent{}, space: space,
+		extracts: map[string]int{}, gates: map[nthExtraction]*gate{}, fails: map[nthExtraction]bool{}}
+}
+
+// gate makes the n-th extraction of id wait until the returned gate is opened.
+func (a *countingAgent) gate(id string, n int) *gate {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	g := &gate{name: id, entered: make(chan struct{}), release: make(chan struct{})}
+	a.gates[nthExtraction{id, n}] = g
+	return g
+}
+
+// fail makes the n-th extraction of id fail.
+func (a *countingAgent) fail(id string, n int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.fails[nthExtraction{id, n}] = true
+}
+
+func (a *countingAgent) openAll() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, g := range a.gates {
+		g.open()
+	}
 }
 
 func (a *countingAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
 	if in.Observation.Space == a.space {
 		a.mu.Lock()
 		a.extracts[in.Observation.ID]++
-		first := a.extracts[in.Observation.ID] == 1
+		this := nthExtraction{in.Observation.ID, a.extracts[in.Observation.ID]}
+		g, fail := a.gates[this], a.fails[this]
 		a.mu.Unlock()
-		if first && in.Observation.ID == a.gate {
-			close(a.entered)
+		if g != nil {
+			g.enterOnce.Do(func() { close(g.entered) })
 			select {
-			case <-a.release:
+			case <-g.release:
 			case <-ctx.Done():
 				return agent.Extraction{}, nil, ctx.Err()
 			}
-			if a.failGate {
-				return agent.Extraction{}, nil, errors.New("scripted extraction failure")
-			}
+		}
+		if fail {
+			return agent.Extraction{}, nil, errors.New("scripted extraction failure")
 		}
 	}
 	return a.scriptAgent.Extract(ctx, in)
 }
-
-func (a *countingAgent) open() { a.openOnce.Do(func() { close(a.release) }) }
 
 func (a *countingAgent) count(id string) int {
 	a.mu.Lock()
@@ -65,38 +112,64 @@ func (a *countingAgent) count(id string) int {
 	return a.extracts[id]
 }
 
-// waitEntered waits until the gated extraction runs (bounded, so that a broken test
-// fails instead of hanging; no timing is asserted).
-func (a *countingAgent) waitEntered(t *testing.T) {
+// checkExtracts checks how many times each observation was extracted.
+func (a *countingAgent) checkExtracts(t *testing.T, want map[string]int) {
 	t.Helper()
-	select {
-	case <-a.entered:
-	case <-time.After(time.Minute):
-		t.Fatalf("the extraction of %s never started", a.gate)
+	for o, n := range want {
+		if got := a.count(o); got != n {
+			t.Errorf("observation %s extracted %d times, want %d", o, got, n)
+		}
 	}
 }
 
-func newCountingPipeline(t *testing.T, gate string) (*construction.Pipeline, *countingAgent, *cypher.Store, string) {
+func newCountingPipeline(t *testing.T, opts construction.Options) (*construction.Pipeline, *countingAgent, *cypher.Store, string) {
 	t.Helper()
 	store := cyphertest.MustOpen(t)
 	space := cyphertest.NewSpace(t)
-	ag := newCountingAgent(space, gate)
-	p := construction.New(store, ag, bowEmbedder{}, construction.Options{Owner: "test-" + space}, zerolog.Nop())
+	ag := newCountingAgent(space)
+	opts.Owner = "test-" + space
+	p := construction.New(store, ag, bowEmbedder{}, opts, zerolog.Nop())
 	t.Cleanup(func() { p.Close(context.Background()) })
-	t.Cleanup(ag.open) // runs first: a failed test leaves no extraction waiting
+	t.Cleanup(ag.openAll) // runs first: a failed test leaves no extraction waiting
 	return p, ag, store, space
 }
 
+// savePending stores observations pending and free, as a restart finds what was stored
+// before it.
+func savePending(t *testing.T, store *cypher.Store, space string, obs ...realm.Observation) {
+	t.Helper()
+	for i := range obs {
+		obs[i].Space = space
+	}
+	if _, err := store.SaveObservations(context.Background(), space, "test:bow", cyphertest.Dims, obs, cypher.Lease{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkJobDone checks that the job ended done, n of n, none failed, and that the space
+// holds memories memories and nothing pending.
+func checkJobDone(t *testing.T, p *construction.Pipeline, store *cypher.Store, space, id string, n int, memories int64) {
+	t.Helper()
+	j, err := p.Job(context.Background(), space, id)
+	if err != nil || j.Status != cypher.JobDone || j.Done != n || j.Failed != 0 {
+		t.Errorf("job %+v %v, want done %d/%d", j, err, n, n)
+	}
+	if st := mustStats(t, store, space); st.Memories != memories || st.ObservationsPending != 0 {
+		t.Errorf("stats %+v, want %d memories, none pending", st, memories)
+	}
+}
+
 // TestNoObservationWorkedTwice: the workers of one process (an asynchronous job, the
-// start-up ResumePending, a synchronous Ingest) share one lease owner, yet each
-// observation is integrated (extracted) once: resumption leaves alone what a job holds,
-// an Ingest reports such an observation pending, and a job waits for what the
-// resumption holds.
+// start-up ResumePending, a synchronous Ingest) share one lease owner, yet one
+// observation is attempted (extracted) by one of them at a time, and not again once
+// integrated: resumption leaves alone what a job holds, an Ingest reports such an
+// observation pending, a job waits for what the resumption holds, and none integrates
+// an observation another finished since it claimed it.
 func TestNoObservationWorkedTwice(t *testing.T) {
 	ctx := context.Background()
 	t.Run("ResumeBesideJob", func(t *testing.T) {
-		p, ag, store, space := newCountingPipeline(t, "j1")
-		ids := []string{"j1", "j2", "j3", "j4"}
+		p, ag, store, space := newCountingPipeline(t, construction.Options{})
+		j1 := ag.gate("j1", 1)
 		id, err := p.IngestAsync(ctx, space, []realm.Observation{
 			msg("j1", "home: Ann lives in Paris"), msg("j2", "drink: Ann likes tea"),
 			msg("j3", "pet: Ann has a dog"), msg("j4", "event/hike: Ann hiked on Sunday"),
@@ -104,7 +177,7 @@ func TestNoObservationWorkedTwice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ag.waitEntered(t) // the job extracts j1; j2..j4 are leased to this process, waiting their turn
+		j1.wait(t) // the job extracts j1; j2..j4 are leased to this process, waiting their turn
 		if _, err := p.ResumePending(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -115,20 +188,10 @@ func TestNoObservationWorkedTwice(t *testing.T) {
 		if res[0].Status != construction.StatusPending || ag.count("j3") != 0 {
 			t.Errorf("Ingest of an observation the job holds: %+v, %d extractions; want pending, none", res[0], ag.count("j3"))
 		}
-		ag.open()
+		j1.open()
 		p.Wait()
-		for _, o := range ids {
-			if n := ag.count(o); n != 1 {
-				t.Errorf("observation %s extracted %d times, want once", o, n)
-			}
-		}
-		j, err := p.Job(ctx, space, id)
-		if err != nil || j.Status != cypher.JobDone || j.Done != 4 {
-			t.Errorf("job %+v %v, want done 4/4", j, err)
-		}
-		if st := mustStats(t, store, space); st.Memories != 4 || st.ObservationsPending != 0 {
-			t.Errorf("stats %+v", st)
-		}
+		ag.checkExtracts(t, map[string]int{"j1": 1, "j2": 1, "j3": 1, "j4": 1})
+		checkJobDone(t, p, store, space, id, 4, 4)
 	})
 	for _, tc := range []struct {
 		name     string
@@ -136,11 +199,73 @@ func TestNoObservationWorkedTwice(t *testing.T) {
 		extracts map[string]int
 	}{
 		{"JobWaitsForResume", false, map[string]int{"r1": 1, "r2": 1}},
-		// The resumption's attempt fails: r1 stays pending, and the job integrates it.
+		// The resumption's attempt fails: r1 stays pending, and the job integrates it;
+		// the resumption does not attempt it again meanwhile, nor after.
 		{"JobTakesOverWhatResumeLeftPending", true, map[string]int{"r1": 2, "r2": 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { resumeThenJob(t, tc.failGate, tc.extracts) })
 	}
+
+	// The job takes over r1 after the resumption's failed attempt, between the
+	// resumption's claim of its retry and that retry: the resumption leaves r1 to the job.
+	// Gates order it: the resumption's round 1 fails x, then r1 (while the job, holding
+	// y, waits for r1); its round 2 claims x and r1 again and extracts x, held until the
+	// job (y, then r1) is done; then it comes to r1, integrated since its claim.
+	t.Run("JobTakesOverBetweenResumeClaimAndRetry", func(t *testing.T) {
+		p, ag, store, space := newCountingPipeline(t, construction.Options{})
+		savePending(t, store, space, msg("x", "home: Ann lives in Paris"), msg("r1", "job: Ann works at Acme"))
+		ag.fail("x", 1)
+		ag.fail("r1", 1)
+		r1, y, x2 := ag.gate("r1", 1), ag.gate("y", 1), ag.gate("x", 2)
+		resumed := make(chan error, 1)
+		go func() { _, err := p.ResumePending(ctx); resumed <- err }()
+		r1.wait(t) // round 1: x failed, r1 being extracted
+		id, err := p.IngestAsync(ctx, space, []realm.Observation{msg("r1", "job: Ann works at Acme"), msg("y", "city: Ann visits Rome")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		y.wait(t)  // the job holds y, extracting it, and waits for r1 next
+		r1.open()  // the resumption's attempt at r1 fails
+		x2.wait(t) // round 2 claimed x and r1: x is being extracted
+		y.open()   // the job integrates y, then takes over r1 and integrates it
+		p.Wait()
+		x2.open()
+		if err := <-resumed; err != nil {
+			t.Fatal(err)
+		}
+		ag.checkExtracts(t, map[string]int{"x": 2, "r1": 2, "y": 1})
+		checkJobDone(t, p, store, space, id, 2, 3)
+	})
+
+	// The resumption integrates r1 and r2 between the job's storing (and claiming) them
+	// and its holding them: the job takes the resumption's results, without extracting
+	// them again. OnJob(JobStarted) runs after the job stored its batch and before its
+	// work starts: there the test lets the resumption finish.
+	t.Run("ResumeFinishesWhatJobClaimed", func(t *testing.T) {
+		var whileStarting func()
+		p, ag, store, space := newCountingPipeline(t, construction.Options{OnJob: func(event string) {
+			if event == construction.JobStarted && whileStarting != nil {
+				whileStarting()
+			}
+		}})
+		savePending(t, store, space, msg("r1", "job: Ann works at Acme"))
+		r1 := ag.gate("r1", 1)
+		resumed := make(chan error, 1)
+		go func() { _, err := p.ResumePending(ctx); resumed <- err }()
+		r1.wait(t)
+		var resumeErr error
+		whileStarting = func() { r1.open(); resumeErr = <-resumed }
+		id, err := p.IngestAsync(ctx, space, []realm.Observation{msg("r1", "job: Ann works at Acme"), msg("r2", "city: Ann visits Rome")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resumeErr != nil {
+			t.Fatal(resumeErr)
+		}
+		p.Wait()
+		ag.checkExtracts(t, map[string]int{"r1": 1, "r2": 1})
+		checkJobDone(t, p, store, space, id, 2, 2)
+	})
 }
 
 // resumeThenJob: ResumePending takes a pending observation r1; while it extracts it, a
@@ -148,37 +273,24 @@ func TestNoObservationWorkedTwice(t *testing.T) {
 // ends done.
 func resumeThenJob(t *testing.T, failGate bool, extracts map[string]int) {
 	ctx := context.Background()
-	p, ag, store, space := newCountingPipeline(t, "r1")
-	ag.failGate = failGate
-	// Pending and free, as a restart finds what was stored before it.
-	left := []realm.Observation{{ID: "r1", Space: space, SessionID: "s1", Speaker: "Ann", Content: "job: Ann works at Acme", ObservedAt: t0}}
-	if _, err := store.SaveObservations(ctx, space, "test:bow", cyphertest.Dims, left, cypher.Lease{}); err != nil {
-		t.Fatal(err)
+	p, ag, store, space := newCountingPipeline(t, construction.Options{})
+	savePending(t, store, space, msg("r1", "job: Ann works at Acme"))
+	r1 := ag.gate("r1", 1)
+	if failGate {
+		ag.fail("r1", 1)
 	}
 	resumed := make(chan error, 1)
 	go func() { _, err := p.ResumePending(ctx); resumed <- err }()
-	ag.waitEntered(t) // the resumption extracts r1
-	id, err := p.IngestAsync(ctx, space, []realm.Observation{left[0], msg("r2", "city: Ann visits Rome")})
+	r1.wait(t) // the resumption extracts r1
+	id, err := p.IngestAsync(ctx, space, []realm.Observation{msg("r1", "job: Ann works at Acme"), msg("r2", "city: Ann visits Rome")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ag.open()
+	r1.open()
 	if err := <-resumed; err != nil {
 		t.Fatal(err)
 	}
 	p.Wait()
-	for o, want := range extracts {
-		// After a failed attempt the resumption's own retry can race the job for r1 (both
-		// extract it, one writes): a known window, tolerated here, not yet closed.
-		if n := ag.count(o); n != want && !(failGate && o == "r1" && n == want+1) {
-			t.Errorf("observation %s extracted %d times, want %d", o, n, want)
-		}
-	}
-	j, err := p.Job(ctx, space, id)
-	if err != nil || j.Status != cypher.JobDone || j.Done != 2 || j.Failed != 0 {
-		t.Errorf("job %+v %v, want done 2/2", j, err)
-	}
-	if st := mustStats(t, store, space); st.Memories != 2 || st.ObservationsPending != 0 {
-		t.Errorf("stats %+v", st)
-	}
+	ag.checkExtracts(t, extracts)
+	checkJobDone(t, p, store, space, id, 2, 2)
 }

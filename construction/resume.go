@@ -26,33 +26,49 @@ func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	for {
-		// Not those a job or an Ingest of this process holds: they are being integrated (held.go).
-		batch, err := p.store.ClaimPending(ctx, p.lease(), p.opts.ResumeBatch, heldObservations.refs(p.opts.Owner))
-		if err != nil {
+		n, claimed, err := p.resumeBatch(ctx, seen)
+		integrated += n
+		if err != nil || claimed == 0 {
 			return integrated, err
 		}
-		if len(batch) == 0 {
-			return integrated, nil
-		}
-		for _, o := range batch {
-			key := o.Space + "/" + o.ID
-			if seen[key]++; seen[key] > p.opts.MaxAttempts+1 {
-				return integrated, fmt.Errorf("resume: observation %s keeps coming back pending", key)
-			}
-			if _, ok := heldObservations.hold(p.opts.Owner, o.Space, o.ID); !ok {
-				continue // a job or an Ingest of this process took it since the claim
-			}
-			res := p.integrate(ctx, o)
-			heldObservations.release(p.opts.Owner, o.Space, o.ID, res)
-			if err := ctx.Err(); err != nil {
-				return integrated, err
-			}
-			if res.Status == StatusIntegrated {
-				integrated++
-			}
-		}
-		p.log.Info().Int("observations", len(batch)).Msg("resumed pending observations")
+		p.log.Info().Int("observations", claimed).Msg("resumed pending observations")
 	}
+}
+
+// resumeBatch claims pending observations and integrates them, one at a time, but for
+// those another worker of this process holds or integrated since the claim (held.go).
+// It returns how many it integrated and claimed.
+func (p *Pipeline) resumeBatch(ctx context.Context, seen map[string]int) (integrated, claimed int, err error) {
+	c := heldObservations.claim(p.opts.Owner)
+	defer c.end()
+	// Not those a job or an Ingest of this process holds: they are being integrated (held.go).
+	batch, err := p.store.ClaimPending(ctx, p.lease(), p.opts.ResumeBatch, heldObservations.refs(p.opts.Owner))
+	if err != nil {
+		return 0, 0, err
+	}
+	refs := make([]cypher.ObservationRef, len(batch))
+	for i, o := range batch {
+		refs[i] = cypher.ObservationRef{Space: o.Space, ID: o.ID}
+	}
+	c.only(refs)
+	for _, o := range batch {
+		key := o.Space + "/" + o.ID
+		if seen[key]++; seen[key] > p.opts.MaxAttempts+1 {
+			return integrated, len(batch), fmt.Errorf("resume: observation %s keeps coming back pending", key)
+		}
+		if _, ok := c.hold(o.Space, o.ID); !ok {
+			continue // a job or an Ingest of this process holds it, or integrated it, since the claim
+		}
+		res := p.integrate(ctx, o)
+		heldObservations.release(p.opts.Owner, o.Space, o.ID, res)
+		if err := ctx.Err(); err != nil {
+			return integrated, len(batch), err
+		}
+		if res.Status == StatusIntegrated {
+			integrated++
+		}
+	}
+	return integrated, len(batch), nil
 }
 
 // takeOverDead leases to this owner, all at once, the pending work of the processes of
@@ -86,6 +102,13 @@ func (p *Pipeline) takeOverDead(ctx context.Context) error {
 // ResumePending integrates them; the job's progress, counted from them, follows.
 // Errors: EInvalid (with field errors), EUnavailable.
 func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Observation) (string, error) {
+	c := heldObservations.claim(p.opts.Owner) // before the store claims the batch (held.go)
+	started := false
+	defer func() {
+		if !started {
+			c.end()
+		}
+	}()
 	saved, err := p.save(ctx, space, obs)
 	if err != nil {
 		return "", err
@@ -107,8 +130,10 @@ func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Ob
 	}
 	p.jobEvent(JobStarted)
 	p.bg.Add(1)
+	started = true
 	go func() {
 		defer p.bg.Done()
+		defer c.end()
 		bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		defer cancel()
 		go func() {
@@ -118,15 +143,15 @@ func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Ob
 			case <-bctx.Done():
 			}
 		}()
-		p.runJob(bctx, id, saved)
+		p.runJob(bctx, id, c, saved)
 	}()
 	return id, nil
 }
 
 // runJob integrates a job's claimed observations in order and records how it ended.
-func (p *Pipeline) runJob(ctx context.Context, id string, saved []cypher.SavedObservation) {
+func (p *Pipeline) runJob(ctx context.Context, id string, c *claim, saved []cypher.SavedObservation) {
 	log := p.log.With().Str("job", id).Logger()
-	results, err := p.integrateSaved(ctx, saved, true)
+	results, err := p.integrateSaved(ctx, c, saved, true)
 	if err != nil {
 		log.Info().Msg("job interrupted by shutdown; its pending observations are resumed at next start")
 		p.jobEvent(JobInterrupted)
