@@ -129,8 +129,8 @@ func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, rea
 	if contentful {
 		turn, clauseCands := o.turnCandidates(obs, speaker, rewritten, nameList)
 		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker)
-		if turn.InReplyTo != "" {
-			turn = withQuestion(turn, in.Recent[len(in.Recent)-1], speaker)
+		if prev, ok := repliedTo(in.Recent, obs, speaker); ok {
+			turn = withPrompt(turn, prev, speaker)
 		}
 		cands = append(cands, turn)
 		cands = append(cands, clauseCands...)
@@ -172,21 +172,52 @@ func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker
 	return prev.ID
 }
 
-// withQuestion makes the whole-turn unit of an answer the exchange it completes: the
-// question asked, in the asker's words with "you" and "I" resolved, then the answer, and
-// derived from both turns. "Yes, last year!" is a memory only with "Did you paint the
-// sunrise?" before it, and a query asking it again finds the two together.
-func withQuestion(turn Candidate, q realm.Observation, speaker string) Candidate {
+// repliedTo is the turn just before obs when it is another speaker's in the same session:
+// what obs replies to.
+func repliedTo(recent []realm.Observation, obs realm.Observation, speaker string) (realm.Observation, bool) {
+	if len(recent) == 0 {
+		return realm.Observation{}, false
+	}
+	prev := recent[len(recent)-1]
+	if prev.ID == obs.ID || prev.SessionID != obs.SessionID || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) {
+		return realm.Observation{}, false
+	}
+	return prev, true
+}
+
+// minSaidWords: the last sentence of a turn that asks nothing is the context of a reply
+// when it has at least this many content words.
+const minSaidWords = 3
+
+// withPrompt makes the whole-turn unit of a reply the exchange it completes: what the
+// other speaker asked (the sentences of their turn that ask) or else said last (when it
+// says something: minSaidWords), in their words with "you" and "I" resolved, then the
+// reply, derived from both turns. "Yes, last year!" is a memory only with "Did you paint
+// the sunrise?" before it, and a query asking it again finds the two together.
+func withPrompt(turn Candidate, prev realm.Observation, speaker string) Candidate {
 	var asked []string
-	for _, s := range sentences(q.Content) {
-		if part := q.Content[s.start:s.end]; strings.Contains(part, "?") {
+	segs := sentences(prev.Content)
+	for _, s := range segs {
+		if part := prev.Content[s.start:s.end]; strings.Contains(part, "?") {
 			asked = append(asked, part)
 		}
 	}
-	asker := strings.TrimSpace(q.Speaker)
-	question := rewritePronouns(strings.Join(asked, " "), asker, speaker)
-	turn.Content = fmt.Sprintf("%s asked: %q %s", orSomeone(asker), question, turn.Content)
-	turn.AlsoFrom = []string{q.ID}
+	verb := "asked"
+	if len(asked) == 0 && len(segs) > 0 {
+		last := segs[len(segs)-1]
+		said := prev.Content[last.start:last.end]
+		if len(contentWords(said)) < minSaidWords {
+			return turn // a greeting or a nod ("Hey Caroline!", "That's great.") says nothing to keep
+		}
+		asked, verb = []string{said}, "said"
+	}
+	if len(asked) == 0 {
+		return turn
+	}
+	other := strings.TrimSpace(prev.Speaker)
+	prompt := rewritePronouns(strings.Join(asked, " "), other, speaker)
+	turn.Content = fmt.Sprintf("%s %s: %q %s", orSomeone(other), verb, prompt, turn.Content)
+	turn.AlsoFrom = []string{prev.ID}
 	return turn
 }
 

@@ -417,6 +417,21 @@ func TestOfflineReply(t *testing.T) {
 		})
 	}
 
+	// A reply to a statement that says something carries its last sentence, and derives
+	// from it too; it answers no question, so no triggers edge will come of it.
+	t.Run("ReplyToStatement", func(t *testing.T) {
+		said := obsAt("o1", "s1", "Melanie", "Hey! I finally finished my painting of the lake at dawn.")
+		ext, _, err := a.Extract(context.Background(), ExtractInput{Observation: answer, Recent: []realm.Observation{said}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		turn := ext.Candidates[0]
+		want := `Melanie said: "Melanie finally finished Melanie's painting of the lake at dawn." Caroline is thrilled`
+		if !strings.HasPrefix(turn.Content, want) || !slices.Equal(turn.AlsoFrom, []string{"o1"}) || turn.InReplyTo != "" {
+			t.Errorf("content %q, also from %v, in reply to %q; want %q…, [o1], none", turn.Content, turn.AlsoFrom, turn.InReplyTo, want)
+		}
+	})
+
 	ext, _, _ := a.Extract(context.Background(), ExtractInput{Observation: answer, Recent: []realm.Observation{question}})
 	turn := ext.Candidates[0]
 	asked := realm.Node{ID: "q", Type: realm.Fact, Sources: []string{"o1"},
