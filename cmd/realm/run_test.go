@@ -229,6 +229,19 @@ func getJSON(t *testing.T, url string, v any) int {
 	return resp.StatusCode
 }
 
+// getWithKey GETs url with the API key as bearer token and returns the status.
+func getWithKey(t *testing.T, url, key string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := apitest.New(t).Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 func TestServe(t *testing.T) {
 	base := startServe(t, testEnv(nil))
 	t.Run("Healthz", func(t *testing.T) {
@@ -371,15 +384,8 @@ func TestServeWithKeys(t *testing.T) {
 	if code := getJSON(t, base+"/v1/info", nil); code != http.StatusUnauthorized {
 		t.Errorf("no key: status %d", code)
 	}
-	req, _ := http.NewRequest("GET", base+"/v1/info", nil)
-	req.Header.Set("Authorization", "Bearer sk-ops-0123456789abcdef")
-	resp, err := apitest.New(t).Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("with the key: status %d", resp.StatusCode)
+	if code := getWithKey(t, base+"/v1/info", "sk-ops-0123456789abcdef"); code != http.StatusOK {
+		t.Errorf("with the key: status %d", code)
 	}
 	if code := getJSON(t, base+"/readyz", nil); code != http.StatusOK {
 		t.Errorf("readyz needs no key: status %d", code)
@@ -397,14 +403,7 @@ func TestServeMetricsKeyRequired(t *testing.T) {
 	if code := getJSON(t, base+"/metrics", nil); code != http.StatusUnauthorized {
 		t.Errorf("no key: status %d, want 401", code)
 	}
-	req, _ := http.NewRequest("GET", base+"/metrics", nil)
-	req.Header.Set("Authorization", "Bearer sk-ops-0123456789abcdef")
-	resp, err := apitest.New(t).Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Errorf("admin key: status %d, want 200", resp.StatusCode)
+	if code := getWithKey(t, base+"/metrics", "sk-ops-0123456789abcdef"); code != http.StatusOK {
+		t.Errorf("admin key: status %d, want 200", code)
 	}
 }
