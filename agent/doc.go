@@ -4,6 +4,6 @@
 // retry, then a logged fallback to Offline for that step). Answering (LLM.Answer) is the
 // one decision outside Agent: the offline agent cannot write answers, so it has no fallback.
 //
-// It imports the root package realm and go-openai; never cypher, embed, api or the
+// It imports the root package realm, internal/ctxtime and go-openai; never cypher, embed, api or the
 // pipelines (embeddings reach it as vectors in its inputs).
 package agent

@@ -17,6 +17,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/internal/ctxtime"
 )
 
 // Integration modes of LLMConfig.Mode (REALM.md §5: measure both).
@@ -177,7 +178,7 @@ func NewLLM(cfg LLMConfig, fallback Agent, logger zerolog.Logger) (*LLM, error) 
 		fallback: fallback,
 		log:      logger.With().Str("component", "agent.llm").Logger(),
 		prompts:  prompts,
-		sleep:    sleepCtx,
+		sleep:    ctxtime.Sleep,
 	}, nil
 }
 
@@ -554,17 +555,6 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		return t.Sub(now)
 	}
 	return 0
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 func addUsage(u realm.Usage, stage string, s realm.StageUsage) { u.Add(realm.Usage{stage: s}) }
