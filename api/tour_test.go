@@ -49,7 +49,7 @@ func TestTour(t *testing.T) {
 	sp := "/v1/spaces/" + space
 	messages := []map[string]string{
 		{"id": "m1", "session_id": "s1", "speaker": "Caroline", "content": "I went to a pottery class yesterday.", "timestamp": "2023-05-08T13:56:00Z"},
-		{"id": "m2", "session_id": "s1", "role": "Melanie", "content": "I love hiking in the mountains with my kids.", "timestamp": "2023-05-08T13:57:00Z"},
+		{"id": "m2", "session_id": "s2", "role": "Melanie", "content": "I love hiking in the mountains with my kids.", "timestamp": "2023-05-08T13:57:00Z"},
 	}
 
 	t.Run("Operations", func(t *testing.T) {
@@ -128,7 +128,7 @@ func TestTour(t *testing.T) {
 			TraceID string `json:"trace_id"`
 			Nodes   []struct{ Node struct{ ID string } }
 		}
-		if code := c.do("POST", sp+"/recall", map[string]any{"query": "Who loves hiking with kids?", "k": 5, "strategy": "subgraph_beam"}, &res).StatusCode; code != http.StatusOK {
+		if code := c.do("POST", sp+"/recall", map[string]any{"query": "Who loves hiking with kids, and who went to a pottery class?", "k": 5, "strategy": "subgraph_beam"}, &res).StatusCode; code != http.StatusOK {
 			t.Fatalf("status %d", code)
 		}
 		if res.TraceID == "" || len(res.Nodes) < 2 {

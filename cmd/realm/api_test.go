@@ -44,7 +44,7 @@ func TestMemoryAPI(t *testing.T) {
 	sp := base + "/v1/spaces/" + space
 	messages := []map[string]string{
 		{"id": "m1", "session_id": "s1", "speaker": "Caroline", "content": "I went to a pottery class yesterday.", "timestamp": "2023-05-08T13:56:00Z"},
-		{"id": "m2", "session_id": "s1", "speaker": "Melanie", "content": "I love hiking in the mountains with my kids.", "timestamp": "2023-05-08T13:57:00Z"},
+		{"id": "m2", "session_id": "s2", "speaker": "Melanie", "content": "I love hiking in the mountains with my kids.", "timestamp": "2023-05-08T13:57:00Z"},
 	}
 
 	t.Run("ErrBadInputWritesNothing", func(t *testing.T) {
@@ -121,7 +121,7 @@ func TestMemoryAPI(t *testing.T) {
 			TraceID string `json:"trace_id"`
 			Nodes   []struct{ Node struct{ ID string } }
 		}
-		send(t, "POST", sp+"/recall", map[string]any{"query": "Who loves hiking with kids?"}, &rec)
+		send(t, "POST", sp+"/recall", map[string]any{"query": "Who loves hiking with kids, and who went to a pottery class?"}, &rec)
 		if len(rec.Nodes) < 2 {
 			t.Fatalf("recall returned %d nodes", len(rec.Nodes))
 		}
