@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -458,21 +459,28 @@ func (r *relater) episodeEdges(i int, c Candidate) []EdgeOp {
 }
 
 // questionNode is the whole-turn node of observation obsID among the neighbours (the
-// event or fact derived from it alone with the most content) and its question sentences.
+// event or fact with the most content whose own turn is obsID: derived from it alone, or
+// the exchange it completes, whose last source it is) and the question sentences of that
+// turn, without the prompt an exchange quotes before it.
 func questionNode(nbs []scoredNeighbour, obsID string) (id, question string) {
 	best := -1
 	for _, nb := range sortedByID(nbs) {
 		n := nb.Node
-		if (n.Type != realm.Event && n.Type != realm.Fact) || len(n.Sources) != 1 || n.Sources[0] != obsID {
+		if (n.Type != realm.Event && n.Type != realm.Fact) || len(n.Sources) == 0 || len(n.Sources) > 2 || n.Sources[len(n.Sources)-1] != obsID {
 			continue
 		}
-		if words := len(contentWords(n.Content)); words > best {
+		own := rePrompt.ReplaceAllString(n.Content, "")
+		if words := len(contentWords(own)); words > best {
 			best, id = words, n.ID
-			question = questionsOf(n.Content)
+			question = questionsOf(own)
 		}
 	}
 	return id, question
 }
+
+// rePrompt matches the other speaker's words an exchange starts with (withPrompt):
+// `Melanie asked: "…" ` or `Melanie said: "…" `.
+var rePrompt = regexp.MustCompile(`^[^"\n]{1,80}? (?:asked|said): "(?:[^"\\]|\\.)*" `)
 
 // questionsOf keeps the sentences of text that ask something.
 func questionsOf(text string) string {

@@ -451,4 +451,15 @@ func TestOfflineReply(t *testing.T) {
 	if findEdge(got.Edges, "q-clause", Self, realm.Triggers) != nil {
 		t.Error("the clause of the question got the edge too")
 	}
+
+	// The question's turn is itself an exchange (it replied to o0): the edge starts there and
+	// carries the turn's own question, not the one the exchange quotes before it.
+	exchange := realm.Node{ID: "q-exchange", Type: realm.Fact, Sources: []string{"o0", "o1"},
+		Content: `Caroline asked: "How are the kids?" Melanie: That's great, Caroline! Anything Caroline is excited for in the adoption process?`}
+	in.Candidates[0].Neighbours = []Neighbour{{Node: clause, Recent: true}, {Node: exchange, Recent: true}}
+	got = mustIntegrate(t, in)[0]
+	e = findEdge(got.Edges, "q-exchange", Self, realm.Triggers)
+	if e == nil || e.Description != "Anything Caroline is excited for in the adoption process?" {
+		t.Errorf("triggers edge %+v, want one from the exchange carrying its own question", e)
+	}
 }
