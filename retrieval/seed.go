@@ -2,7 +2,6 @@ package retrieval
 
 import (
 	"context"
-	"math"
 	"sort"
 	"strings"
 
@@ -85,10 +84,11 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 }
 
 // embedFocus embeds a focused query (see focus) as its own vector plus WholeQuery times
-// the whole question's, normalised: the focus keeps the names of the participants from
-// outweighing what is asked, the whole question keeps who is asked about ("What do
-// Melanie's kids like?" is not about Caroline's). Every later use of the focus text (the
-// plans' query, the reasoning of the expansion, sim(v, q)) gets this vector.
+// the whole question's: the focus keeps the names of the participants from outweighing
+// what is asked, the whole question keeps who is asked about ("What do Melanie's kids
+// like?" is not about Caroline's). Every similarity of the read path is a cosine, so the
+// sum needs no normalising. Every later use of the focus text (the plans' query, the
+// reasoning of the expansion, sim(v, q)) gets this vector.
 func (r *Retriever) embedFocus(ctx context.Context, run *run) error {
 	if run.query == run.trace.Query || r.opts.WholeQuery <= 0 {
 		return nil
@@ -102,16 +102,8 @@ func (r *Retriever) embedFocus(ctx context.Context, run *run) error {
 		return nil
 	}
 	v := make([]float32, len(focus))
-	var norm float64
 	for i := range v {
-		x := float64(focus[i]) + r.opts.WholeQuery*float64(whole[i])
-		v[i] = float32(x)
-		norm += x * x
-	}
-	if norm > 0 {
-		for i := range v {
-			v[i] = float32(float64(v[i]) / math.Sqrt(norm))
-		}
+		v[i] = focus[i] + float32(r.opts.WholeQuery)*whole[i]
 	}
 	run.vectors[run.query] = v
 	return nil
