@@ -159,17 +159,13 @@ func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, rea
 	return Extraction{Candidates: cands, Summary: summary}, realm.Usage{}, nil
 }
 
-// questionAnswered is the id of the turn just before obs when it is another speaker's, in
-// the same session, and asks a question: obs is most likely its answer.
+// questionAnswered is the id of the turn obs replies to (repliedTo) when it asks a
+// question: obs is most likely its answer.
 func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker string) string {
-	if len(recent) == 0 {
-		return ""
+	if prev, ok := repliedTo(recent, obs, speaker); ok && strings.Contains(prev.Content, "?") {
+		return prev.ID
 	}
-	prev := recent[len(recent)-1]
-	if prev.ID == obs.ID || prev.SessionID != obs.SessionID || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) || !strings.Contains(prev.Content, "?") {
-		return ""
-	}
-	return prev.ID
+	return ""
 }
 
 // repliedTo is the turn just before obs when it is another speaker's in the same session:
