@@ -2,7 +2,9 @@
 # make contract: Schemathesis (from PyPI, pinned, in a venv under .realm/) against a REALM
 # server started here on a free loopback port, with every check on positive and negative
 # data. The server gets one API key, confined to one throwaway space that is erased at the
-# end; its log is .realm/contract-server.log, the report .realm/contract/.
+# end; its log is .realm/contract-server.log, the report .realm/contract/. CONTRACT_MAX_EXAMPLES
+# (default 20) bounds the cases of each operation in each phase; arguments go to
+# `schemathesis run` (e.g. --seed 7, --include-operation-id recall).
 set -euo pipefail
 SCHEMATHESIS_VERSION=4.32.5
 
@@ -40,4 +42,4 @@ curl -sf --retry 60 --retry-delay 1 --retry-all-errors -o /dev/null "$url/readyz
 echo "contract: schemathesis $SCHEMATHESIS_VERSION against $url (space $space, log $log)"
 CONTRACT_SPACE=$space SCHEMATHESIS_HOOKS=deploy/contract/hooks.py \
 	"$venv/bin/schemathesis" --config-file deploy/contract/schemathesis.toml run "$url/openapi.yaml" \
-	--header "Authorization: Bearer $secret" --max-examples "${CONTRACT_MAX_EXAMPLES:-50}" --report junit --report-dir .realm/contract "$@"
+	--header "Authorization: Bearer $secret" --max-examples "${CONTRACT_MAX_EXAMPLES:-20}" --report junit --report-dir .realm/contract "$@"
