@@ -1,4 +1,4 @@
-package agent
+package offline
 
 import (
 	"context"
@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 )
 
-// OfflineOptions are the thresholds of the offline agent. Zero values take the defaults
+// Options are the thresholds of the offline agent. Zero values take the defaults
 // noted; OFFLINE.md explains each rule.
-type OfflineOptions struct {
+type Options struct {
 	// SkipSimilarity: a candidate is skipped when a neighbour is at least this similar and
 	// the candidate adds no content word. Default 0.95.
 	SkipSimilarity float64
@@ -36,9 +37,17 @@ type OfflineOptions struct {
 	SummaryWords int
 	// SummaryTopics is how many recent topics the summary keeps. Default 6.
 	SummaryTopics int
+
+	// GapEnough: a recall is enough when, besides covering the query's terms, its best
+	// node leads the K-th by at least this much. Default 0.1.
+	GapEnough float64
+	// MaxKeywords bounds a seed plan's keywords. Default 8.
+	MaxKeywords int
+	// Audit tunes the auditor.
+	Audit AuditOptions
 }
 
-func (o OfflineOptions) withDefaults() OfflineOptions {
+func (o Options) withDefaults() Options {
 	def := func(v *float64, d float64) {
 		if *v <= 0 {
 			*v = d
@@ -58,28 +67,36 @@ func (o OfflineOptions) withDefaults() OfflineOptions {
 	defInt(&o.MaxClauses, 3)
 	defInt(&o.SummaryWords, 200)
 	defInt(&o.SummaryTopics, 6)
+	def(&o.GapEnough, 0.1)
+	defInt(&o.MaxKeywords, 8)
+	defInt(&o.Audit.KeyTop, 3)
+	def(&o.Audit.MisleadingShare, 0.2)
+	defInt(&o.Audit.MaxAdds, 3)
+	def(&o.Audit.ConfidenceFeedback, 0.9)
+	def(&o.Audit.ConfidenceCited, 0.75)
+	def(&o.Audit.ConfidenceOverlap, 0.6)
 	return o
 }
 
-// Offline is the deterministic agent: rules and embeddings, no network (REALM.md §5).
+// Agent is the deterministic agent: rules and embeddings, no network (REALM.md §5).
 // It is safe for concurrent use; it holds no mutable state.
-type Offline struct {
-	opts OfflineOptions
+type Agent struct {
+	opts Options
 }
 
-var _ Agent = (*Offline)(nil)
+var _ agent.Agent = (*Agent)(nil)
 
-// NewOffline returns an offline agent with opts, zero fields taking their defaults.
-func NewOffline(opts OfflineOptions) *Offline { return &Offline{opts: opts.withDefaults()} }
+// New returns an offline agent with opts, zero fields taking their defaults.
+func New(opts Options) *Agent { return &Agent{opts: opts.withDefaults()} }
 
 // Options returns the thresholds in use, defaults filled in.
-func (o *Offline) Options() OfflineOptions { return o.opts }
+func (o *Agent) Options() Options { return o.opts }
 
 // Extract segments the observation into typed candidates (OFFLINE.md, "Extract") and
 // updates the running summary. It fails only on a cancelled context.
-func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.Usage, error) {
+func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
-		return Extraction{}, realm.Usage{}, err
+		return agent.Extraction{}, realm.Usage{}, err
 	}
 	obs := in.Observation
 	speaker := strings.TrimSpace(obs.Speaker)
@@ -108,7 +125,7 @@ func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, rea
 		known[strings.ToLower(addressee)] = "person"
 	}
 
-	var cands []Candidate
+	var cands []agent.Candidate
 	if firstOfSession {
 		cands = append(cands, episodeCandidate(obs, speaker, addressee))
 	}
@@ -156,7 +173,7 @@ func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, rea
 	}
 
 	summary := prev.update(speaker, addressee, obs, firstOfSession, topic, o.opts)
-	return Extraction{Candidates: cands, Summary: summary}, realm.Usage{}, nil
+	return agent.Extraction{Candidates: cands, Summary: summary}, realm.Usage{}, nil
 }
 
 // questionAnswered is the id of the turn obs replies to (repliedTo) when it asks a
@@ -190,7 +207,7 @@ const minSaidWords = 3
 // says something: minSaidWords), in their words with "you" and "I" resolved, then the
 // reply, derived from both turns. "Yes, last year!" is a memory only with "Did you paint
 // the sunrise?" before it, and a query asking it again finds the two together.
-func withPrompt(turn Candidate, prev realm.Observation, speaker string) Candidate {
+func withPrompt(turn agent.Candidate, prev realm.Observation, speaker string) agent.Candidate {
 	var asked []string
 	segs := sentences(prev.Content)
 	for _, s := range segs {
@@ -248,7 +265,7 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 
 var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow dear yo morning evening oh`)
 
-func (o *Offline) isContentful(rewritten string, names []string, speaker string) bool {
+func (o *Agent) isContentful(rewritten string, names []string, speaker string) bool {
 	drop := map[string]bool{normName(speaker): true}
 	for _, n := range names {
 		for _, p := range strings.Fields(normName(n)) {
@@ -264,7 +281,7 @@ func (o *Offline) isContentful(rewritten string, names []string, speaker string)
 	return n >= o.opts.MinContentWords
 }
 
-func episodeCandidate(obs realm.Observation, speaker, addressee string) Candidate {
+func episodeCandidate(obs realm.Observation, speaker, addressee string) agent.Candidate {
 	var who string
 	switch {
 	case speaker != "" && addressee != "":
@@ -273,7 +290,7 @@ func episodeCandidate(obs realm.Observation, speaker, addressee string) Candidat
 		who = "with " + speaker
 	}
 	content := "Conversation " + who
-	c := Candidate{
+	c := agent.Candidate{
 		Type:     realm.Episode,
 		Name:     obs.SessionID,
 		Keywords: namesOf(speaker, addressee, "conversation"),
@@ -289,11 +306,11 @@ func episodeCandidate(obs realm.Observation, speaker, addressee string) Candidat
 	return c
 }
 
-func entityCandidate(name, category, description, speaker string) Candidate {
+func entityCandidate(name, category, description, speaker string) agent.Candidate {
 	if category == "" {
 		category = "concept"
 	}
-	return Candidate{
+	return agent.Candidate{
 		Type:        realm.Entity,
 		Name:        name,
 		Content:     name + " (" + category + "), " + description + ".",
@@ -315,7 +332,7 @@ func namesOf(xs ...string) []string {
 
 // turnCandidates builds the whole-turn candidate and the clause candidates that carry a
 // fact slot or a time expression of their own.
-func (o *Offline) turnCandidates(obs realm.Observation, speaker, rewritten string, names []string) (Candidate, []Candidate) {
+func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, names []string) (agent.Candidate, []agent.Candidate) {
 	now := obs.ObservedAt
 	tense := tenseOf(rewritten)
 	dates := resolveDates(rewritten, now, tense)
@@ -323,7 +340,7 @@ func (o *Offline) turnCandidates(obs realm.Observation, speaker, rewritten strin
 	turn := o.unit(obs, speaker, rewritten, dates, tense, names, slots)
 
 	segs := clauses(rewritten)
-	var out []Candidate
+	var out []agent.Candidate
 	for _, s := range segs {
 		if len(out) >= o.opts.MaxClauses {
 			break
@@ -370,7 +387,7 @@ func sameStatement(a, b string) bool {
 }
 
 // unit types one text (a whole turn or a clause) and fills its candidate.
-func (o *Offline) unit(obs realm.Observation, speaker, text string, dates []dateMention, tense int, names []string, slots []factSlot) Candidate {
+func (o *Agent) unit(obs realm.Observation, speaker, text string, dates []dateMention, tense int, names []string, slots []factSlot) agent.Candidate {
 	content := annotateDates(text, dates)
 	if speaker != "" && !containsName(content, speaker) {
 		content = speaker + ": " + content
@@ -384,7 +401,7 @@ func (o *Offline) unit(obs realm.Observation, speaker, text string, dates []date
 	case tense != tenseUnknown:
 		typ = realm.Event
 	}
-	c := Candidate{
+	c := agent.Candidate{
 		Type:     typ,
 		Name:     shortName(content, 8),
 		Content:  content,
@@ -487,7 +504,7 @@ func parseSummary(s string) runningSummary {
 	return r
 }
 
-func (r runningSummary) update(speaker, addressee string, obs realm.Observation, firstOfSession bool, topic string, opts OfflineOptions) string {
+func (r runningSummary) update(speaker, addressee string, obs realm.Observation, firstOfSession bool, topic string, opts Options) string {
 	for _, p := range namesOf(speaker, addressee) {
 		found := false
 		for _, q := range r.participants {
