@@ -9,6 +9,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/text"
 )
 
 // AuditOptions tune the offline auditor. Zero values take the defaults noted (ours):
@@ -280,7 +281,7 @@ func auditWords(texts ...string) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range texts {
 		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if len([]rune(w)) >= 3 && !auditStopWords[w] {
+			if len([]rune(w)) >= 3 && !text.IsFunctionWord(w) {
 				out[w] = true
 			}
 		}
@@ -296,19 +297,4 @@ func overlap(a, b map[string]bool) int {
 		}
 	}
 	return n
-}
-
-var auditStopWords = map[string]bool{
-	"the": true, "and": true, "for": true, "are": true, "but": true, "not": true, "you": true,
-	"all": true, "any": true, "can": true, "had": true, "her": true, "was": true, "one": true,
-	"our": true, "out": true, "has": true, "him": true, "his": true, "how": true, "its": true,
-	"who": true, "what": true, "when": true, "where": true, "which": true, "why": true,
-	"did": true, "does": true, "doing": true, "with": true, "this": true, "that": true,
-	"these": true, "those": true, "from": true, "they": true, "them": true, "their": true,
-	"there": true, "then": true, "than": true, "have": true, "been": true, "were": true,
-	"will": true, "would": true, "could": true, "should": true, "about": true, "into": true,
-	"over": true, "after": true, "before": true, "some": true, "such": true, "only": true,
-	"other": true, "also": true, "very": true, "just": true, "your": true, "she": true,
-	"ever": true, "much": true, "many": true, "more": true, "most": true, "like": true,
-	"kind": true, "being": true, "each": true, "both": true, "between": true, "during": true,
 }

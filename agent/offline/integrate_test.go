@@ -11,10 +11,11 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/text"
 )
 
 func span(d time.Time) (*time.Time, *time.Time) {
-	s, e := daySpan(d)
+	s, e := text.DaySpan(d)
 	return &s, &e
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/text"
 )
 
 // Options are the thresholds of the offline agent. Zero values take the defaults
@@ -296,8 +297,8 @@ func episodeCandidate(obs realm.Observation, speaker, addressee string) agent.Ca
 		Keywords: namesOf(speaker, addressee, "conversation"),
 	}
 	if !obs.ObservedAt.IsZero() {
-		content += " on " + fmtDay(obs.ObservedAt) + ", " + obs.ObservedAt.Format("3:04 pm")
-		from, to := daySpan(obs.ObservedAt)
+		content += " on " + text.FormatDay(obs.ObservedAt) + ", " + obs.ObservedAt.Format("3:04 pm")
+		from, to := text.DaySpan(obs.ObservedAt)
 		c.TStart, c.TEnd = &from, &to
 	}
 	c.Content = strings.Join(strings.Fields(content), " ") + " (session " + obs.SessionID + ")."
@@ -335,7 +336,7 @@ func namesOf(xs ...string) []string {
 func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, names []string) (agent.Candidate, []agent.Candidate) {
 	now := obs.ObservedAt
 	tense := tenseOf(rewritten)
-	dates := resolveDates(rewritten, now, tense)
+	dates := text.Dates(rewritten, now, tense)
 	slots := factSlots(rewritten)
 	turn := o.unit(obs, speaker, rewritten, dates, tense, names, slots)
 
@@ -348,7 +349,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		part := strings.TrimSpace(rewritten[s.start:s.end])
 		partSlots := factSlots(part)
 		partTense := tenseOf(part)
-		partDates := resolveDates(part, now, partTense)
+		partDates := text.Dates(part, now, partTense)
 		hasOwnDate := len(partDates) > 0 && len(segs) > 1
 		// The whole turn already carries its first slot when it is a single-clause fact.
 		needsSlot := len(partSlots) > 0 && !(turn.Type == realm.Fact && len(segs) == 1 && len(slots) == 1)
@@ -387,8 +388,8 @@ func sameStatement(a, b string) bool {
 }
 
 // unit types one text (a whole turn or a clause) and fills its candidate.
-func (o *Agent) unit(obs realm.Observation, speaker, text string, dates []dateMention, tense int, names []string, slots []factSlot) agent.Candidate {
-	content := annotateDates(text, dates)
+func (o *Agent) unit(obs realm.Observation, speaker, said string, dates []text.Mention, tense int, names []string, slots []factSlot) agent.Candidate {
+	content := annotateDates(said, dates)
 	if speaker != "" && !containsName(content, speaker) {
 		content = speaker + ": " + content
 	}
@@ -396,19 +397,19 @@ func (o *Agent) unit(obs realm.Observation, speaker, text string, dates []dateMe
 	switch {
 	case len(dates) > 0:
 		typ = realm.Event
-	case reFactCue.MatchString(text) || len(slots) > 0:
+	case reFactCue.MatchString(said) || len(slots) > 0:
 		typ = realm.Fact
-	case tense != tenseUnknown:
+	case tense != text.TenseUnknown:
 		typ = realm.Event
 	}
 	c := agent.Candidate{
 		Type:     typ,
 		Name:     shortName(content, 8),
 		Content:  content,
-		Keywords: keywordsOf(text, names, speaker),
+		Keywords: keywordsOf(said, names, speaker),
 	}
 	if !obs.ObservedAt.IsZero() {
-		c.Description = "Said by " + orSomeone(speaker) + " on " + fmtDay(obs.ObservedAt)
+		c.Description = "Said by " + orSomeone(speaker) + " on " + text.FormatDay(obs.ObservedAt)
 	} else {
 		c.Description = "Said by " + orSomeone(speaker)
 	}
@@ -417,10 +418,10 @@ func (o *Agent) unit(obs realm.Observation, speaker, text string, dates []dateMe
 	}
 	c.Description += "."
 	if len(dates) > 0 {
-		from, to := dates[0].from, dates[0].to
+		from, to := dates[0].From, dates[0].To
 		c.TStart, c.TEnd = &from, &to
 	} else if typ == realm.Event && !obs.ObservedAt.IsZero() {
-		from, to := daySpan(obs.ObservedAt)
+		from, to := text.DaySpan(obs.ObservedAt)
 		c.TStart, c.TEnd = &from, &to
 	}
 	if typ == realm.Event {
@@ -520,7 +521,7 @@ func (r runningSummary) update(speaker, addressee string, obs realm.Observation,
 		r.sessions++
 		r.latest = obs.SessionID
 		if !obs.ObservedAt.IsZero() {
-			r.latest += " on " + fmtDay(obs.ObservedAt)
+			r.latest += " on " + text.FormatDay(obs.ObservedAt)
 		}
 	}
 	if topic != "" {

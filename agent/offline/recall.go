@@ -175,7 +175,7 @@ func queryTerms(in agent.SufficiencyInput) []string {
 	seen := map[string]bool{}
 	for _, k := range kws {
 		for _, w := range text.Words(k) {
-			if s := text.Stem(w); !seen[s] && !text.IsStopword(w) {
+			if s := text.Stem(w); !seen[s] && !text.IsQuestionStopword(w) {
 				seen[s] = true
 				out = append(out, s)
 			}

@@ -5,26 +5,6 @@ import (
 	"unicode"
 )
 
-// IsStopword reports function words, question words, auxiliaries and time words (the
-// time window carries those), which make poor keywords.
-func IsStopword(w string) bool {
-	switch w {
-	case "a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with",
-		"about", "from", "into", "over", "after", "before", "during", "as", "than", "then", "so",
-		"is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "done", "have",
-		"has", "had", "having", "will", "would", "shall", "should", "can", "could", "may", "might", "must",
-		"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "that", "this", "these",
-		"those", "there", "here", "it", "its", "i", "me", "my", "we", "our", "you", "your", "he", "him",
-		"his", "she", "her", "they", "them", "their", "not", "no", "any", "some", "all", "each", "both",
-		"other", "such", "own", "same", "too", "very", "just", "also", "ever", "s", "t", "kind", "like",
-		"get", "got", "go", "went", "make", "made", "thing", "things", "one", "up", "out", "ago", "last",
-		"next", "week", "month", "year", "yesterday", "today", "tomorrow", "day", "days", "weeks", "months",
-		"years", "tell", "know", "think", "much", "many", "often", "long":
-		return true
-	}
-	return false
-}
-
 // Keywords extracts up to n content words of text, lower-cased, in order, without
 // duplicates; stop words, question words and bare numbers are dropped.
 func Keywords(text string, n int) []string {
@@ -34,7 +14,7 @@ func Keywords(text string, n int) []string {
 		if len(out) == n {
 			break
 		}
-		if IsStopword(w) || seen[w] || isNumber(w) || len([]rune(w)) < 2 {
+		if IsQuestionStopword(w) || seen[w] || isNumber(w) || len([]rune(w)) < 2 {
 			continue
 		}
 		seen[w] = true
