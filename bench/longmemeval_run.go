@@ -9,7 +9,6 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
-	"github.com/realm-memory/realm/reconsolidation"
 )
 
 // LMEIngester is the write path with what it cost (construction.Pipeline, summing the
@@ -23,7 +22,7 @@ type LMESpaceDeleter interface {
 	DeleteSpace(ctx context.Context, space string) (int64, error)
 }
 
-// LMEAnswerer writes an answer from the evidence of one recall (*agent.LLM), as /answer does.
+// LMEAnswerer writes an answer from the evidence of one recall (*llm.Agent), as /answer does.
 type LMEAnswerer interface {
 	Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error)
 }
@@ -296,7 +295,7 @@ func primeOne(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig, 
 		return err
 	}
 	r.addCost(LMEStagePrime, rec.Usage, 0)
-	in := reconsolidation.AuditInput{Query: q, Nodes: rec.Nodes, Edges: rec.Edges}
+	in := agent.AuditInput{Query: q, Nodes: rec.Nodes, Edges: rec.Edges}
 	if deps.Answer != nil {
 		ans, u, err := deps.Answer.Answer(ctx, agent.AnswerInput{Question: q, Time: at, Nodes: rec.Nodes, Edges: rec.Edges})
 		r.addCost(LMEStagePrime, u, 0)

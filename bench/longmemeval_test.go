@@ -15,6 +15,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/bench"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -347,9 +348,9 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 	emb := embed.NewHash(cyphertest.Dims)
 	log := zerolog.Nop()
 	deps := bench.LongMemEvalDeps{
-		Ingest: lmeIngester{construction.New(store, agent.NewOffline(agent.OfflineOptions{}), emb, construction.Options{}, log)},
-		Recall: retrieval.New(store, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, log),
-		Reconsolidate: reconsolidation.New(store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
+		Ingest: lmeIngester{construction.New(store, offline.New(offline.Options{}), emb, construction.Options{}, log)},
+		Recall: retrieval.New(store, emb, offline.New(offline.Options{}), retrieval.Options{}, log),
+		Reconsolidate: reconsolidation.New(store, offline.New(offline.Options{}),
 			reconsolidation.DefaultConfig(), log),
 		Spaces:   store,
 		Embedder: emb,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/reconsolidation"
 	"github.com/realm-memory/realm/retrieval"
 )
@@ -39,7 +40,7 @@ const (
 // Reconsolidator is the reconsolidation pipeline as the bench drives it
 // (reconsolidation.Reconsolidator).
 type Reconsolidator interface {
-	ReconsolidateInput(ctx context.Context, space, traceID string, in reconsolidation.AuditInput, source string) (reconsolidation.Result, error)
+	ReconsolidateInput(ctx context.Context, space, traceID string, in agent.AuditInput, source string) (reconsolidation.Result, error)
 	Revert(ctx context.Context, space, id string) ([]realm.Edit, error)
 }
 
@@ -585,7 +586,7 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 		if on {
 			t := time.Now()
 			out, err := deps.Reconsolidate.ReconsolidateInput(ctx, space, res.TraceID,
-				reconsolidation.AuditInput{Query: q.Question.Question, Nodes: res.Nodes, Edges: res.Edges}, realm.EditSourceAuto)
+				agent.AuditInput{Query: q.Question.Question, Nodes: res.Nodes, Edges: res.Edges}, realm.EditSourceAuto)
 			if err != nil {
 				return fmt.Errorf("%s question %d: reconsolidate: %w", sample, q.index, err)
 			}

@@ -9,7 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/bench"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -45,9 +45,9 @@ func TestRunRetrievalReconsolidation(t *testing.T) {
 	emb := embed.NewHash(cyphertest.Dims)
 	log := zerolog.Nop()
 	deps := bench.RetrievalDeps{
-		Ingest: ingester{construction.New(store, agent.NewOffline(agent.OfflineOptions{}), emb, construction.Options{}, log)},
-		Recall: retrieval.New(store, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, log),
-		Reconsolidate: reconsolidation.New(store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
+		Ingest: ingester{construction.New(store, offline.New(offline.Options{}), emb, construction.Options{}, log)},
+		Recall: retrieval.New(store, emb, offline.New(offline.Options{}), retrieval.Options{}, log),
+		Reconsolidate: reconsolidation.New(store, offline.New(offline.Options{}),
 			reconsolidation.DefaultConfig(), log),
 		Graph:    store,
 		Embedder: emb,

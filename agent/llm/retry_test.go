@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -7,16 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
 )
 
-// eventLog records what the LLM agent reports through LLMConfig.Observe.
+// eventLog records what the LLM agent reports through Config.Observe.
 type eventLog struct {
 	mu     sync.Mutex
-	events []LLMEvent
+	events []Event
 }
 
-func (e *eventLog) observe(ev LLMEvent) {
+func (e *eventLog) observe(ev Event) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.events = append(e.events, ev)
@@ -74,13 +75,13 @@ func TestLLMRetryObserved(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var log eventLog
-			l := newTestLLM(t, func(c *LLMConfig) {
+			l := newTestLLM(t, func(c *Config) {
 				c.Timeout = 100 * time.Millisecond
 				c.MaxBackoff = 5 * time.Second
 				c.Observe = log.observe
 			})
 			l.fake.Enqueue(tt.script(t)...)
-			out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+			out, usage, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,7 +124,7 @@ func TestLLMRetryObserved(t *testing.T) {
 // a Retry-After is waited for (plus at most 10%) unless it exceeds MaxBackoff; the
 // retries are bounded.
 func TestLLMRetryWait(t *testing.T) {
-	l := newTestLLM(t, func(c *LLMConfig) {
+	l := newTestLLM(t, func(c *Config) {
 		c.Backoff, c.MaxBackoff, c.MaxRetries, c.TimeoutRetries = 100*time.Millisecond, time.Second, 6, 1
 	})
 	for retry, w := range []time.Duration{100, 200, 400, 800, 1000, 1000} {

@@ -1,4 +1,4 @@
-package reconsolidation
+package offline
 
 import (
 	"context"
@@ -7,9 +7,10 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 )
 
-func day(m time.Month, d int) *time.Time {
+func auditDay(m time.Month, d int) *time.Time {
 	t := time.Date(2023, m, d, 0, 0, 0, 0, time.UTC)
 	return &t
 }
@@ -17,20 +18,20 @@ func day(m time.Month, d int) *time.Time {
 // auditFixture is a recall for "When did Caroline go to the LGBTQ support group?":
 // two events that answer it (k at depth 1, k2 a seed), a seed about something else that
 // leads to k (s1), an expanded node about something else (m) and an unrelated seed (u).
-func auditFixture() AuditInput {
+func auditFixture() agent.AuditInput {
 	node := func(id string, typ realm.NodeType, content string, t *time.Time) realm.Node {
 		return realm.Node{ID: id, Type: typ, Name: id, Content: content, TStart: t, TEnd: t}
 	}
 	edge := func(from, to string, p realm.Predicate, w float64) realm.Edge {
 		return realm.Edge{ID: from + to, From: from, To: to, Predicate: p, Weight: w}
 	}
-	return AuditInput{
+	return agent.AuditInput{
 		Query: "When did Caroline go to the LGBTQ support group?",
 		Nodes: []realm.RecalledNode{
 			{Node: node("s1", realm.Fact, "Painting class on Tuesdays", nil), Score: 0.9, Depth: 0},
-			{Node: node("k2", realm.Event, "Caroline spoke at a support group meeting", day(6, 2)), Score: 0.8, Depth: 0},
-			{Node: node("k", realm.Event, "Caroline went to the LGBTQ support group on 7 May 2023", day(5, 7)), Score: 0.7, Depth: 1},
-			{Node: node("m", realm.Event, "Melanie bought new running shoes", day(5, 9)), Score: 0.3, Depth: 1},
+			{Node: node("k2", realm.Event, "Caroline spoke at a support group meeting", auditDay(6, 2)), Score: 0.8, Depth: 0},
+			{Node: node("k", realm.Event, "Caroline went to the LGBTQ support group on 7 May 2023", auditDay(5, 7)), Score: 0.7, Depth: 1},
+			{Node: node("m", realm.Event, "Melanie bought new running shoes", auditDay(5, 9)), Score: 0.3, Depth: 1},
 			{Node: node("u", realm.Fact, "Rainy weather in Boston", nil), Score: 0.2, Depth: 0},
 		},
 		Edges: []realm.Edge{
@@ -44,7 +45,7 @@ func auditFixture() AuditInput {
 
 func TestOfflineAudit(t *testing.T) {
 	ctx := context.Background()
-	auditor := NewOffline(DefaultOfflineConfig())
+	auditor := New(Options{})
 	yes, no := true, false
 	tests := []struct {
 		name       string
@@ -114,7 +115,7 @@ func TestOfflineAudit(t *testing.T) {
 			if !slices.Equal(got, tt.wantEdits) {
 				t.Errorf("edits\n got %+v\nwant %+v", got, tt.wantEdits)
 			}
-			if valid, rejected := Validate(in, out.Edits); len(rejected) > 0 || len(valid) != len(out.Edits) {
+			if valid, rejected := agent.ValidateEdits(in, out.Edits); len(rejected) > 0 || len(valid) != len(out.Edits) {
 				t.Errorf("the offline auditor proposed invalid edits: %+v", rejected)
 			}
 			again, _, _ := auditor.Audit(ctx, in)
@@ -124,7 +125,7 @@ func TestOfflineAudit(t *testing.T) {
 		})
 	}
 	t.Run("Empty", func(t *testing.T) {
-		out, _, err := auditor.Audit(ctx, AuditInput{Query: "anything"})
+		out, _, err := auditor.Audit(ctx, agent.AuditInput{Query: "anything"})
 		if err != nil || len(out.Edits) != 0 || len(out.Labels) != 0 {
 			t.Errorf("audit of nothing: %+v, %v", out, err)
 		}
@@ -172,7 +173,7 @@ func TestValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			valid, rejected := Validate(in, []realm.EditProposal{tt.edit})
+			valid, rejected := agent.ValidateEdits(in, []realm.EditProposal{tt.edit})
 			if (len(valid) == 1) != tt.ok || len(valid)+len(rejected) != 1 {
 				t.Errorf("valid %v, rejected %v", valid, rejected)
 			}
@@ -180,7 +181,7 @@ func TestValidate(t *testing.T) {
 	}
 	t.Run("ErrTwice", func(t *testing.T) {
 		// A symmetric edge proposed in both directions is one edge.
-		valid, rejected := Validate(in, []realm.EditProposal{
+		valid, rejected := agent.ValidateEdits(in, []realm.EditProposal{
 			ok("s1", "k", realm.EditStrengthen, realm.Correlates), ok("k", "s1", realm.EditStrengthen, realm.Correlates),
 		})
 		if len(valid) != 1 || len(rejected) != 1 {

@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"encoding/json"
@@ -14,6 +14,7 @@ import (
 	"github.com/sashabaranov/go-openai/jsonschema"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 )
 
 // The wire types are what the model returns. Every field is required and "" or []
@@ -116,7 +117,7 @@ func integrateFormat() *openai.ChatCompletionResponseFormat {
 		preds[i] = string(p)
 	}
 	edge := strictObject(map[string]jsonschema.Definition{
-		"op":          {Type: jsonschema.String, Enum: []string{EdgeAdd, EdgeModify, EdgeDelete}},
+		"op":          {Type: jsonschema.String, Enum: []string{agent.EdgeAdd, agent.EdgeModify, agent.EdgeDelete}},
 		"from":        {Type: jsonschema.String, Description: "\"self\", a neighbour ref N<k> or a candidate ref C<i>"},
 		"to":          {Type: jsonschema.String, Description: "\"self\", a neighbour ref N<k> or a candidate ref C<i>"},
 		"predicate":   {Type: jsonschema.String, Enum: preds},
@@ -125,7 +126,7 @@ func integrateFormat() *openai.ChatCompletionResponseFormat {
 	})
 	decision := strictObject(map[string]jsonschema.Definition{
 		"candidate":      {Type: jsonschema.String, Description: "the candidate ref, C<i>"},
-		"action":         {Type: jsonschema.String, Enum: []string{ActionAdd, ActionMerge, ActionSkip}},
+		"action":         {Type: jsonschema.String, Enum: []string{agent.ActionAdd, agent.ActionMerge, agent.ActionSkip}},
 		"merge_into":     {Type: jsonschema.String, Description: "neighbour ref N<k> when action is merge, else \"\""},
 		"merged_content": schemaString,
 		"edges":          {Type: jsonschema.Array, Items: &edge},
@@ -204,7 +205,7 @@ type recentSources struct {
 	byRef, byID map[string]string // → observation id
 }
 
-func newRecentSources(in ExtractInput) recentSources {
+func newRecentSources(in agent.ExtractInput) recentSources {
 	s := recentSources{byRef: map[string]string{}, byID: map[string]string{}}
 	for i, r := range in.Recent {
 		if r.ID == "" || r.ID == in.Observation.ID {
@@ -238,13 +239,13 @@ func (s recentSources) resolve(names []string) []string {
 	return out
 }
 
-func parseExtraction(content string, in ExtractInput) (Extraction, error) {
+func parseExtraction(content string, in agent.ExtractInput) (agent.Extraction, error) {
 	var w wireExtraction
 	if err := decodeJSON(content, &w); err != nil {
-		return Extraction{}, err
+		return agent.Extraction{}, err
 	}
 	var bad problems
-	out := Extraction{Summary: strings.TrimSpace(w.Summary)}
+	out := agent.Extraction{Summary: strings.TrimSpace(w.Summary)}
 	if out.Summary == "" {
 		// An empty summary would erase the space's context; keep the old one.
 		out.Summary = in.Summary
@@ -252,7 +253,7 @@ func parseExtraction(content string, in ExtractInput) (Extraction, error) {
 	loc := in.Observation.ObservedAt.Location()
 	sources := newRecentSources(in)
 	for i, wc := range w.Candidates {
-		c := Candidate{
+		c := agent.Candidate{
 			Type:         realm.NodeType(wc.Type),
 			Name:         strings.TrimSpace(wc.Name),
 			Content:      strings.TrimSpace(wc.Content),
@@ -304,7 +305,7 @@ func parseExtraction(content string, in ExtractInput) (Extraction, error) {
 		out.Candidates = append(out.Candidates, c)
 	}
 	if err := bad.err(); err != nil {
-		return Extraction{}, err
+		return agent.Extraction{}, err
 	}
 	return out, nil
 }
@@ -331,7 +332,7 @@ type integrateRequest struct {
 
 func candRef(i int) string { return "C" + strconv.Itoa(i) }
 
-func newIntegrateRequest(in IntegrateInput, decide []int) *integrateRequest {
+func newIntegrateRequest(in agent.IntegrateInput, decide []int) *integrateRequest {
 	r := &integrateRequest{
 		n:          len(in.Candidates),
 		decide:     map[int]bool{},
@@ -372,7 +373,7 @@ func newIntegrateRequest(in IntegrateInput, decide []int) *integrateRequest {
 	return r
 }
 
-func candidateUnit(i int, c Candidate) promptUnit {
+func candidateUnit(i int, c agent.Candidate) promptUnit {
 	return promptUnit{
 		Ref: candRef(i), Type: string(c.Type), Name: c.Name, Content: c.Content,
 		Time: spanText(c.TStart, c.TEnd), Keywords: strings.Join(c.Keywords, ", "),
@@ -383,13 +384,13 @@ func candidateUnit(i int, c Candidate) promptUnit {
 // once, merge targets among the candidate's own neighbours, predicates whitelisted,
 // refs that exist, weights in [0,1]. Harmless excess (edges on a skip, edges below the
 // weight floor, self-loops) is dropped rather than sent back for repair.
-func (r *integrateRequest) parse(content string) ([]Integration, error) {
+func (r *integrateRequest) parse(content string) ([]agent.Integration, error) {
 	var w wireIntegration
 	if err := decodeJSON(content, &w); err != nil {
 		return nil, err
 	}
 	var bad problems
-	out := make([]Integration, r.n)
+	out := make([]agent.Integration, r.n)
 	seen := map[int]bool{}
 	for di, d := range w.Decisions {
 		i, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(d.Candidate), "C"))
@@ -402,12 +403,12 @@ func (r *integrateRequest) parse(content string) ([]Integration, error) {
 			continue
 		}
 		seen[i] = true
-		var in Integration
+		var in agent.Integration
 		switch d.Action {
-		case ActionAdd, ActionSkip:
+		case agent.ActionAdd, agent.ActionSkip:
 			in.Action = d.Action
-		case ActionMerge:
-			in.Action = ActionMerge
+		case agent.ActionMerge:
+			in.Action = agent.ActionMerge
 			ref := strings.TrimSpace(d.MergeInto)
 			if !r.own[i][ref] {
 				bad.addf("decisions[%d].merge_into %q is not a neighbour of candidate %s", di, d.MergeInto, candRef(i))
@@ -419,7 +420,7 @@ func (r *integrateRequest) parse(content string) ([]Integration, error) {
 			bad.addf("decisions[%d].action %q is not add, merge or skip", di, d.Action)
 			continue
 		}
-		if in.Action != ActionSkip {
+		if in.Action != agent.ActionSkip {
 			in.Edges = r.parseEdges(di, i, in.MergeInto, d.Edges, &bad)
 		}
 		out[i] = in
@@ -435,14 +436,14 @@ func (r *integrateRequest) parse(content string) ([]Integration, error) {
 	return out, nil
 }
 
-func (r *integrateRequest) parseEdges(di, cand int, mergeInto string, edges []wireEdge, bad *problems) []EdgeOp {
-	var out []EdgeOp
+func (r *integrateRequest) parseEdges(di, cand int, mergeInto string, edges []wireEdge, bad *problems) []agent.EdgeOp {
+	var out []agent.EdgeOp
 	for ei, e := range edges {
 		at := fmt.Sprintf("decisions[%d].edges[%d]", di, ei)
-		op := EdgeOp{Op: e.Op, Predicate: realm.Predicate(e.Predicate), Weight: e.Weight, Description: strings.TrimSpace(e.Description)}
+		op := agent.EdgeOp{Op: e.Op, Predicate: realm.Predicate(e.Predicate), Weight: e.Weight, Description: strings.TrimSpace(e.Description)}
 		ok := true
 		switch e.Op {
-		case EdgeAdd, EdgeModify, EdgeDelete:
+		case agent.EdgeAdd, agent.EdgeModify, agent.EdgeDelete:
 		default:
 			bad.addf("%s.op %q is not add, modify or delete", at, e.Op)
 			ok = false
@@ -464,14 +465,14 @@ func (r *integrateRequest) parseEdges(di, cand int, mergeInto string, edges []wi
 		if !toOK {
 			bad.addf("%s.to %q is not self, a listed neighbour or a candidate", at, e.To)
 		}
-		if fromOK && toOK && op.From != Self && op.To != Self {
+		if fromOK && toOK && op.From != agent.Self && op.To != agent.Self {
 			bad.addf("%s has neither from nor to equal to \"self\"", at)
 			ok = false
 		}
 		if !ok || !fromOK || !toOK {
 			continue
 		}
-		if e.Op != EdgeDelete && e.Weight < minEdgeWeight {
+		if e.Op != agent.EdgeDelete && e.Weight < minEdgeWeight {
 			continue // too weak to write (REALM.md §1)
 		}
 		if endpoint(op.From, mergeInto) == endpoint(op.To, mergeInto) {
@@ -486,7 +487,7 @@ func (r *integrateRequest) parseEdges(di, cand int, mergeInto string, edges []wi
 func (r *integrateRequest) resolve(cand int, ref string) (string, bool) {
 	ref = strings.TrimSpace(ref)
 	if strings.EqualFold(ref, selfRef) {
-		return Self, true
+		return agent.Self, true
 	}
 	if id, ok := r.neighbours[ref]; ok {
 		return id, true
@@ -494,27 +495,27 @@ func (r *integrateRequest) resolve(cand int, ref string) (string, bool) {
 	if rest, ok := strings.CutPrefix(ref, "C"); ok {
 		if i, err := strconv.Atoi(rest); err == nil && i >= 0 && i < r.n {
 			if i == cand {
-				return Self, true
+				return agent.Self, true
 			}
-			return CandidateRef(i), true
+			return agent.CandidateRef(i), true
 		}
 	}
 	return "", false
 }
 
 func endpoint(end, mergeInto string) string {
-	if end == Self && mergeInto != "" {
+	if end == agent.Self && mergeInto != "" {
 		return mergeInto
 	}
 	return end
 }
 
 // dropEdgesToSkipped removes edges to candidates that were skipped: they become no node.
-func dropEdgesToSkipped(ins []Integration) []Integration {
+func dropEdgesToSkipped(ins []agent.Integration) []agent.Integration {
 	skipped := map[string]bool{}
 	for i, in := range ins {
-		if in.Action == ActionSkip {
-			skipped[CandidateRef(i)] = true
+		if in.Action == agent.ActionSkip {
+			skipped[agent.CandidateRef(i)] = true
 		}
 	}
 	if len(skipped) == 0 {

@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -17,57 +17,62 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/agent/offline"
 )
 
 // stubAgent is the fallback of these tests: its decisions are recognisable and it
 // counts how often it was asked.
 type stubAgent struct {
+	agent.Agent              // the offline agent, for the decisions the tests do not count
 	mu                       sync.Mutex
 	extractCalls, integCalls int
 }
 
+func newStub() *stubAgent { return &stubAgent{Agent: offline.New(offline.Options{})} }
+
 const fallbackMark = "FALLBACK"
 
-func (s *stubAgent) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.Usage, error) {
+func (s *stubAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.extractCalls++
-	return Extraction{Summary: fallbackMark, Candidates: []Candidate{{Type: realm.Fact, Name: fallbackMark, Content: fallbackMark}}}, realm.Usage{}, nil
+	return agent.Extraction{Summary: fallbackMark, Candidates: []agent.Candidate{{Type: realm.Fact, Name: fallbackMark, Content: fallbackMark}}}, realm.Usage{}, nil
 }
 
-func (s *stubAgent) Integrate(ctx context.Context, in IntegrateInput) ([]Integration, realm.Usage, error) {
+func (s *stubAgent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.integCalls++
-	out := make([]Integration, len(in.Candidates))
+	out := make([]agent.Integration, len(in.Candidates))
 	for i := range out {
-		out[i] = Integration{Action: ActionAdd, Merged: fallbackMark}
+		out[i] = agent.Integration{Action: agent.ActionAdd, Merged: fallbackMark}
 	}
 	return out, realm.Usage{}, nil
 }
 
 type testLLM struct {
-	*LLM
+	*Agent
 	fake     *agenttest.FakeOpenAI
 	fallback *stubAgent
 	waits    []time.Duration
 }
 
 // newTestLLM returns an LLM agent talking to a fresh fake; edit adjusts the config.
-func newTestLLM(tb testing.TB, edit func(*LLMConfig)) *testLLM {
+func newTestLLM(tb testing.TB, edit func(*Config)) *testLLM {
 	tb.Helper()
 	fake := agenttest.NewFakeOpenAI(tb)
-	cfg := LLMConfig{BaseURL: fake.BaseURL(), APIKey: "test", Models: Models{Extraction: "test-model"}, Timeout: 5 * time.Second}
+	cfg := Config{BaseURL: fake.BaseURL(), APIKey: "test", Models: Models{Extraction: "test-model"}, Timeout: 5 * time.Second}
 	if edit != nil {
 		edit(&cfg)
 	}
-	fb := &stubAgent{}
-	l, err := NewLLM(cfg, fb, zerolog.New(io.Discard))
+	fb := newStub()
+	l, err := New(cfg, fb, zerolog.New(io.Discard))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tl := &testLLM{LLM: l, fake: fake, fallback: fb}
+	tl := &testLLM{Agent: l, fake: fake, fallback: fb}
 	// Record retry waits instead of sleeping: no timing in tests.
 	l.sleep = func(ctx context.Context, d time.Duration) error { tl.waits = append(tl.waits, d); return ctx.Err() }
 	return tl
@@ -99,7 +104,7 @@ func TestLLMExtract(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
 		l := newTestLLM(t, nil)
 		l.fake.Enqueue(agenttest.JSON(t, validExtraction(), 120, 45))
-		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation(), Summary: "old"})
+		out, usage, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation(), Summary: "old"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +153,7 @@ func TestLLMExtract(t *testing.T) {
 		bad["candidates"].([]map[string]any)[1]["t_start"] = "last Saturday"
 		l := newTestLLM(t, nil)
 		l.fake.Enqueue(agenttest.JSON(t, bad, 10, 10), agenttest.JSON(t, validExtraction(), 10, 10))
-		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		out, usage, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,9 +174,9 @@ func TestLLMExtract(t *testing.T) {
 
 // exchangeInput is an answer whose question was the last recent observation: the
 // prompt shows the recent observations as O1 (a greeting) and O2 (the question).
-func exchangeInput() ExtractInput {
+func exchangeInput() agent.ExtractInput {
 	at := func(m int) time.Time { return obsTime.Add(time.Duration(m) * time.Minute) }
-	return ExtractInput{
+	return agent.ExtractInput{
 		Observation: realm.Observation{ID: "D1:3", Space: "demo", SessionID: "D1", Speaker: "Caroline", ObservedAt: at(2), Content: "Yes, last year!"},
 		Recent: []realm.Observation{
 			{ID: "D1:1", Space: "demo", SessionID: "D1", Speaker: "Melanie", ObservedAt: at(0), Content: "Hi Caroline!"},
@@ -332,16 +337,16 @@ func TestLLMExtractAlsoFrom(t *testing.T) {
 
 // integrateInput is two candidates; candidate 0 has neighbours a (similar) and b
 // (recent), candidate 1 has b. The refs are therefore N1 = a, N2 = b.
-func integrateInput() IntegrateInput {
+func integrateInput() agent.IntegrateInput {
 	a := realm.Node{ID: "node-a", Type: realm.Event, Name: "Caroline's support group visit", Content: "Caroline went to an LGBTQ support group."}
 	b := realm.Node{ID: "node-b", Type: realm.Fact, Name: "Caroline lives in Boston", Content: "Caroline lives in Boston."}
-	return IntegrateInput{
+	return agent.IntegrateInput{
 		Observation: testObservation(),
-		Candidates: []CandidateContext{
-			{Candidate: Candidate{Type: realm.Event, Name: "support group", Content: "Caroline attended an LGBTQ support group on 2023-05-07."},
-				Neighbours: []Neighbour{{Node: a, Similar: true, Similarity: 0.91}, {Node: b, Recent: true}}},
-			{Candidate: Candidate{Type: realm.Fact, Name: "Caroline lives in Denver", Content: "Caroline lives in Denver since 2023-05."},
-				Neighbours: []Neighbour{{Node: b, Similar: true, Similarity: 0.8}}},
+		Candidates: []agent.CandidateContext{
+			{Candidate: agent.Candidate{Type: realm.Event, Name: "support group", Content: "Caroline attended an LGBTQ support group on 2023-05-07."},
+				Neighbours: []agent.Neighbour{{Node: a, Similar: true, Similarity: 0.91}, {Node: b, Recent: true}}},
+			{Candidate: agent.Candidate{Type: realm.Fact, Name: "Caroline lives in Denver", Content: "Caroline lives in Denver since 2023-05."},
+				Neighbours: []agent.Neighbour{{Node: b, Similar: true, Similarity: 0.8}}},
 		},
 	}
 }
@@ -373,18 +378,18 @@ func validDecisions() map[string]any {
 	)
 }
 
-func wantIntegrations() []Integration {
-	return []Integration{
-		{Action: ActionMerge, MergeInto: "node-a", Merged: "Caroline went to an LGBTQ support group on 2023-05-07.",
-			Edges: []EdgeOp{{Op: EdgeAdd, From: Self, To: "node-b", Predicate: realm.Contextualizes, Weight: 0.6, Description: "why"}}},
-		{Action: ActionAdd, Edges: []EdgeOp{
-			{Op: EdgeAdd, From: Self, To: "node-b", Predicate: realm.Supersedes, Weight: 0.95, Description: "why"},
-			{Op: EdgeAdd, From: CandidateRef(0), To: Self, Predicate: realm.Precedes, Weight: 0.5, Description: "why"},
+func wantIntegrations() []agent.Integration {
+	return []agent.Integration{
+		{Action: agent.ActionMerge, MergeInto: "node-a", Merged: "Caroline went to an LGBTQ support group on 2023-05-07.",
+			Edges: []agent.EdgeOp{{Op: agent.EdgeAdd, From: agent.Self, To: "node-b", Predicate: realm.Contextualizes, Weight: 0.6, Description: "why"}}},
+		{Action: agent.ActionAdd, Edges: []agent.EdgeOp{
+			{Op: agent.EdgeAdd, From: agent.Self, To: "node-b", Predicate: realm.Supersedes, Weight: 0.95, Description: "why"},
+			{Op: agent.EdgeAdd, From: agent.CandidateRef(0), To: agent.Self, Predicate: realm.Precedes, Weight: 0.5, Description: "why"},
 		}},
 	}
 }
 
-func assertIntegrations(t *testing.T, got, want []Integration) {
+func assertIntegrations(t *testing.T, got, want []agent.Integration) {
 	t.Helper()
 	g, _ := json.MarshalIndent(got, "", " ")
 	w, _ := json.MarshalIndent(want, "", " ")
@@ -423,7 +428,7 @@ func TestLLMIntegrate(t *testing.T) {
 	})
 
 	t.Run("PerCandidate", func(t *testing.T) {
-		l := newTestLLM(t, func(c *LLMConfig) { c.Mode = ModePerCandidate })
+		l := newTestLLM(t, func(c *Config) { c.Mode = ModePerCandidate })
 		d := validDecisions()["decisions"].([]map[string]any)
 		// In per-candidate mode each call lists only its candidate's neighbours, so
 		// candidate 1's single neighbour (node-b) is N1 in its call.
@@ -448,7 +453,7 @@ func TestLLMIntegrate(t *testing.T) {
 
 	t.Run("NoCandidates", func(t *testing.T) {
 		l := newTestLLM(t, nil)
-		got, _, err := l.Integrate(context.Background(), IntegrateInput{Observation: testObservation()})
+		got, _, err := l.Integrate(context.Background(), agent.IntegrateInput{Observation: testObservation()})
 		if err != nil || len(got) != 0 || len(l.fake.Requests()) != 0 {
 			t.Errorf("got %v, %v after %d requests; want nothing and no call", got, err, len(l.fake.Requests()))
 		}
@@ -529,7 +534,7 @@ func TestLLMRepairAndFallback(t *testing.T) {
 	t.Run("ExtractMalformedTwice", func(t *testing.T) {
 		l := newTestLLM(t, nil)
 		l.fake.Enqueue(agenttest.Content("not json", 7, 3), agenttest.Content("still not json", 7, 3))
-		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		out, usage, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -542,14 +547,14 @@ func TestLLMRepairAndFallback(t *testing.T) {
 	})
 
 	t.Run("PerCandidateFallbackForOneCandidate", func(t *testing.T) {
-		l := newTestLLM(t, func(c *LLMConfig) { c.Mode = ModePerCandidate })
+		l := newTestLLM(t, func(c *Config) { c.Mode = ModePerCandidate })
 		d := validDecisions()["decisions"].([]map[string]any)
 		l.fake.Enqueue(agenttest.JSON(t, decisions(d[0]), 10, 5), agenttest.Content("{", 1, 1), agenttest.Content("{", 1, 1))
 		got, usage, err := l.Integrate(context.Background(), integrateInput())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got[0].Action != ActionMerge || got[1].Merged != fallbackMark {
+		if got[0].Action != agent.ActionMerge || got[1].Merged != fallbackMark {
 			t.Errorf("want the LLM's decision for C0 and the fallback's for C1, got %+v", got)
 		}
 		if u := usage[StageIntegrate]; u.Calls != 3 || u.Failures != 2 || u.Fallbacks != 1 {
@@ -560,7 +565,7 @@ func TestLLMRepairAndFallback(t *testing.T) {
 
 func TestLLMTransport(t *testing.T) {
 	t.Run("TimeoutRetriedOnceThenFallsBack", func(t *testing.T) {
-		l := newTestLLM(t, func(c *LLMConfig) { c.Timeout = 50 * time.Millisecond })
+		l := newTestLLM(t, func(c *Config) { c.Timeout = 50 * time.Millisecond })
 		l.fake.Enqueue(agenttest.Response{Delay: time.Minute, Content: "{}"}, agenttest.Response{Delay: time.Minute, Content: "{}"})
 		got, usage, err := l.Integrate(context.Background(), integrateInput())
 		if err != nil {
@@ -579,9 +584,9 @@ func TestLLMTransport(t *testing.T) {
 	})
 
 	t.Run("RateLimitedThenOK", func(t *testing.T) {
-		l := newTestLLM(t, func(c *LLMConfig) { c.MaxBackoff = 5 * time.Second })
+		l := newTestLLM(t, func(c *Config) { c.MaxBackoff = 5 * time.Second })
 		l.fake.Enqueue(agenttest.RateLimited(2*time.Second), agenttest.JSON(t, validExtraction(), 50, 20))
-		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		out, usage, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -597,9 +602,9 @@ func TestLLMTransport(t *testing.T) {
 	})
 
 	t.Run("RetryAfterBeyondMaxBackoffGivesUp", func(t *testing.T) {
-		l := newTestLLM(t, func(c *LLMConfig) { c.MaxBackoff = time.Second })
+		l := newTestLLM(t, func(c *Config) { c.MaxBackoff = time.Second })
 		l.fake.Enqueue(agenttest.RateLimited(time.Hour))
-		out, _, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		out, _, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -611,9 +616,9 @@ func TestLLMTransport(t *testing.T) {
 	})
 
 	t.Run("ServerErrorsExhaustRetries", func(t *testing.T) {
-		l := newTestLLM(t, func(c *LLMConfig) { c.MaxRetries = 2; c.Backoff = 100 * time.Millisecond })
+		l := newTestLLM(t, func(c *Config) { c.MaxRetries = 2; c.Backoff = 100 * time.Millisecond })
 		l.fake.Enqueue(agenttest.Status(500), agenttest.Status(502), agenttest.Status(503))
-		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		out, usage, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -633,7 +638,7 @@ func TestLLMTransport(t *testing.T) {
 	t.Run("ErrBadRequestNotRetried", func(t *testing.T) {
 		l := newTestLLM(t, nil)
 		l.fake.Enqueue(agenttest.Status(400))
-		if _, _, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()}); err != nil {
+		if _, _, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()}); err != nil {
 			t.Fatal(err)
 		}
 		if n := len(l.fake.Requests()); n != 1 || l.fallback.extractCalls != 1 {
@@ -645,8 +650,8 @@ func TestLLMTransport(t *testing.T) {
 		srv := httptest.NewServer(http.NotFoundHandler())
 		url := srv.URL
 		srv.Close()
-		l := newTestLLM(t, func(c *LLMConfig) { c.BaseURL = url + "/v1"; c.MaxRetries = 1 })
-		out, usage, err := l.Extract(context.Background(), ExtractInput{Observation: testObservation()})
+		l := newTestLLM(t, func(c *Config) { c.BaseURL = url + "/v1"; c.MaxRetries = 1 })
+		out, usage, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -669,7 +674,7 @@ func TestLLMTransport(t *testing.T) {
 			}
 			cancel()
 		}()
-		_, _, err := l.Extract(ctx, ExtractInput{Observation: testObservation()})
+		_, _, err := l.Extract(ctx, agent.ExtractInput{Observation: testObservation()})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v, want context.Canceled", err)
 		}
@@ -680,13 +685,13 @@ func TestLLMTransport(t *testing.T) {
 }
 
 func TestNewLLM(t *testing.T) {
-	if _, err := NewLLM(LLMConfig{}, nil, zerolog.Nop()); err == nil {
+	if _, err := New(Config{}, nil, zerolog.Nop()); err == nil {
 		t.Error("no error without a fallback")
 	}
-	if _, err := NewLLM(LLMConfig{Mode: "both"}, &stubAgent{}, zerolog.Nop()); err == nil {
+	if _, err := New(Config{Mode: "both"}, newStub(), zerolog.Nop()); err == nil {
 		t.Error("no error for an unknown mode")
 	}
-	l, err := NewLLM(LLMConfig{}, &stubAgent{}, zerolog.Nop())
+	l, err := New(Config{}, newStub(), zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -749,7 +754,7 @@ func TestLLMChat(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var events eventLog
-			l := newTestLLM(t, func(c *LLMConfig) {
+			l := newTestLLM(t, func(c *Config) {
 				c.Models.Answer = "answer-model"
 				c.Observe = events.observe
 			})

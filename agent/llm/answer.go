@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -10,46 +10,28 @@ import (
 	"github.com/sashabaranov/go-openai/jsonschema"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 )
 
 // StageAnswer is the usage stage of the answer decision.
 const StageAnswer = "answer"
 
-// MaxAnswerLen bounds an answer's text, as a client's answer in feedback is bounded.
-const MaxAnswerLen = realm.MaxFeedbackAnswerLen
-
-// AnswerInput is what the answerer sees: the question, its "now" (zero: unknown) and the
-// evidence of one recall, the nodes best first and the edges among them.
-type AnswerInput struct {
-	Question string
-	Time     time.Time
-	Nodes    []realm.RecalledNode
-	Edges    []realm.Edge
-}
-
-// Answer is an answer written from the evidence and the ids of the recalled nodes it
-// rests on (none when the evidence holds no answer).
-type Answer struct {
-	Text  string
-	Cited []string
-}
-
 // Answer writes the answer to in.Question from in's nodes alone (REALM.md §5, answer).
 // It is not a method of Agent: the offline agent cannot answer, so there is no fallback.
 // It returns EUnavailable when the model cannot be reached or gives no valid answer after
 // one repair, and the context's error when ctx ends.
-func (l *LLM) Answer(ctx context.Context, in AnswerInput) (Answer, realm.Usage, error) {
+func (l *Agent) Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error) {
 	usage := realm.Usage{}
 	req := newAnswerRequest(in)
 	system, err := l.render("answer_system.tmpl", nil)
 	if err != nil {
-		return Answer{}, usage, err
+		return agent.Answer{}, usage, err
 	}
 	user, err := l.render("answer_user.tmpl", req.view)
 	if err != nil {
-		return Answer{}, usage, err
+		return agent.Answer{}, usage, err
 	}
-	var out Answer
+	var out agent.Answer
 	err = l.structured(ctx, usage, StageAnswer, answerFormat(), system, user, func(content string) error {
 		var werr error
 		out, werr = req.parse(content)
@@ -59,10 +41,10 @@ func (l *LLM) Answer(ctx context.Context, in AnswerInput) (Answer, realm.Usage, 
 		return out, usage, nil
 	}
 	if ctx.Err() != nil {
-		return Answer{}, usage, ctx.Err()
+		return agent.Answer{}, usage, ctx.Err()
 	}
 	l.log.Warn().Str("stage", StageAnswer).Int("nodes", len(in.Nodes)).Err(err).Msg("LLM answer failed")
-	return Answer{}, usage, realm.Errorf(realm.EUnavailable,
+	return agent.Answer{}, usage, realm.Errorf(realm.EUnavailable,
 		"the LLM (model %s) gave no valid answer, even after one repair; retry later", l.cfg.Models.Answer)
 }
 
@@ -80,7 +62,7 @@ type answerView struct {
 
 func memoryRef(i int) string { return "M" + strconv.Itoa(i+1) }
 
-func newAnswerRequest(in AnswerInput) *answerRequest {
+func newAnswerRequest(in agent.AnswerInput) *answerRequest {
 	r := &answerRequest{ids: map[string]string{}, view: answerView{Question: in.Question}}
 	if !in.Time.IsZero() {
 		r.view.Time = in.Time.Format(time.RFC3339) + " (" + in.Time.Weekday().String() + ")"
@@ -121,18 +103,18 @@ func answerFormat() *openai.ChatCompletionResponseFormat {
 
 // parse accepts a non-empty answer whose citations are all refs of the prompt; duplicates
 // are dropped.
-func (r *answerRequest) parse(content string) (Answer, error) {
+func (r *answerRequest) parse(content string) (agent.Answer, error) {
 	var w wireAnswer
 	if err := decodeJSON(content, &w); err != nil {
-		return Answer{}, err
+		return agent.Answer{}, err
 	}
 	var bad problems
-	out := Answer{Text: strings.TrimSpace(w.Answer)}
+	out := agent.Answer{Text: strings.TrimSpace(w.Answer)}
 	switch {
 	case out.Text == "":
 		bad.addf("answer is empty (say \"Not in memory.\" when the memories hold no answer)")
-	case len(out.Text) > MaxAnswerLen:
-		bad.addf("answer is longer than %d bytes", MaxAnswerLen)
+	case len(out.Text) > agent.MaxAnswerLen:
+		bad.addf("answer is longer than %d bytes", agent.MaxAnswerLen)
 	}
 	seen := map[string]bool{}
 	for _, ref := range w.Cited {
@@ -148,7 +130,7 @@ func (r *answerRequest) parse(content string) (Answer, error) {
 		}
 	}
 	if err := bad.err(); err != nil {
-		return Answer{}, err
+		return agent.Answer{}, err
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -17,10 +17,11 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/internal/ctxtime"
 )
 
-// Integration modes of LLMConfig.Mode (REALM.md §5: measure both).
+// Integration modes of Config.Mode (REALM.md §5: measure both).
 const (
 	// ModeBatch integrates and relates all candidates of one observation in one call.
 	ModeBatch = "batch"
@@ -45,8 +46,8 @@ type Models struct {
 	Judge      string
 }
 
-// LLMConfig configures the LLM agent. Zero values take the defaults noted.
-type LLMConfig struct {
+// Config configures the LLM agent. Zero values take the defaults noted.
+type Config struct {
 	BaseURL string // OpenAI-compatible endpoint, e.g. http://localhost:8000/v1; "" is api.openai.com
 	APIKey  string
 	Models  Models        // Extraction defaults to gpt-4o-mini, the paper's backbone
@@ -72,10 +73,10 @@ type LLMConfig struct {
 	// Observe, when set, learns of every call, invalid output, retry and fallback as it
 	// happens (metrics: cmd plugs in api.Metrics.ObserveLLM). It must be cheap and safe
 	// for concurrent use.
-	Observe func(LLMEvent)
+	Observe func(Event)
 }
 
-// Kinds of LLMEvent.
+// Kinds of Event.
 const (
 	LLMCall     = "call"     // one HTTP attempt; Reason "" when it answered
 	LLMInvalid  = "invalid"  // an answer that failed validation (a repair or the fallback follows)
@@ -97,8 +98,8 @@ const (
 	ReasonInvalid     = "invalid_output" // of LLMInvalid
 )
 
-// LLMEvent is one thing the LLM agent did, for metrics; it holds no prompt or reply text.
-type LLMEvent struct {
+// Event is one thing the LLM agent did, for metrics; it holds no prompt or reply text.
+type Event struct {
 	Stage  string // StageExtract, StageIntegrate, StageAnswer, …
 	Kind   string // LLMCall, LLMInvalid, LLMRetry or LLMFallback
 	Reason string // why a call failed or a retry happens; "" for a call that answered
@@ -108,32 +109,32 @@ type LLMEvent struct {
 	Decisions                      int           // LLMFallback: decisions the fallback agent took
 }
 
-// LLM is the Agent backed by an OpenAI-compatible chat API (REALM.md §5): JSON-schema
+// Agent is the agent.Agent backed by an OpenAI-compatible chat API (REALM.md §5): JSON-schema
 // outputs validated against the domain, one repair retry, then the fallback agent's
 // decision for that step. It is safe for concurrent use.
-type LLM struct {
-	cfg      LLMConfig
+type Agent struct {
+	cfg      Config
 	client   *openai.Client
-	fallback Agent
+	fallback agent.Agent
 	log      zerolog.Logger
 	prompts  *template.Template
 	// sleep waits between retries; a field so tests can observe waits without sleeping.
 	sleep func(ctx context.Context, d time.Duration) error
 }
 
-var _ Agent = (*LLM)(nil)
+var _ agent.Agent = (*Agent)(nil)
 
-// NewLLM returns the LLM agent. fallback takes every decision the LLM fails to take.
-func NewLLM(cfg LLMConfig, fallback Agent, logger zerolog.Logger) (*LLM, error) {
+// New returns the LLM agent. fallback takes every decision the LLM fails to take.
+func New(cfg Config, fallback agent.Agent, logger zerolog.Logger) (*Agent, error) {
 	if fallback == nil {
-		return nil, errors.New("agent.NewLLM: a fallback agent is required")
+		return nil, errors.New("llm.New: a fallback agent is required")
 	}
 	switch cfg.Mode {
 	case "":
 		cfg.Mode = ModeBatch
 	case ModeBatch, ModePerCandidate:
 	default:
-		return nil, fmt.Errorf("agent.NewLLM: mode %q is neither %q nor %q", cfg.Mode, ModeBatch, ModePerCandidate)
+		return nil, fmt.Errorf("llm.New: mode %q is neither %q nor %q", cfg.Mode, ModeBatch, ModePerCandidate)
 	}
 	if cfg.Models.Extraction == "" {
 		cfg.Models.Extraction = openai.GPT4oMini
@@ -161,18 +162,18 @@ func NewLLM(cfg LLMConfig, fallback Agent, logger zerolog.Logger) (*LLM, error) 
 		cfg.MaxBackoff = 10 * time.Second
 	}
 	if cfg.Temperature < 0 || cfg.Temperature > 2 {
-		return nil, fmt.Errorf("agent.NewLLM: temperature %v outside [0, 2]", cfg.Temperature)
+		return nil, fmt.Errorf("llm.New: temperature %v outside [0, 2]", cfg.Temperature)
 	}
 	prompts, err := parsePrompts()
 	if err != nil {
-		return nil, fmt.Errorf("agent.NewLLM: %w", err)
+		return nil, fmt.Errorf("llm.New: %w", err)
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	if cfg.BaseURL != "" {
 		oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	}
 	oc.HTTPClient = retryHintDoer{next: &http.Client{}}
-	return &LLM{
+	return &Agent{
 		cfg:      cfg,
 		client:   openai.NewClientWithConfig(oc),
 		fallback: fallback,
@@ -183,13 +184,13 @@ func NewLLM(cfg LLMConfig, fallback Agent, logger zerolog.Logger) (*LLM, error) 
 }
 
 // Extract asks the model for the candidates of one observation and the new summary.
-func (l *LLM) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.Usage, error) {
+func (l *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
 	usage := realm.Usage{}
 	system, user, err := l.extractMessages(in)
 	if err != nil {
-		return Extraction{}, usage, err
+		return agent.Extraction{}, usage, err
 	}
-	var out Extraction
+	var out agent.Extraction
 	err = l.structured(ctx, usage, StageExtract, extractFormat(), system, user, func(content string) error {
 		var werr error
 		out, werr = parseExtraction(content, in)
@@ -199,7 +200,7 @@ func (l *LLM) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.U
 		return out, usage, nil
 	}
 	if ctx.Err() != nil {
-		return Extraction{}, usage, ctx.Err()
+		return agent.Extraction{}, usage, ctx.Err()
 	}
 	l.log.Warn().Str("stage", StageExtract).Str("observation", in.Observation.ID).
 		Err(err).Msg("LLM extraction failed; using the fallback agent")
@@ -211,7 +212,7 @@ func (l *LLM) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.U
 
 // Integrate decides add / merge / skip and the edges of every candidate, in one call
 // (ModeBatch) or one call per candidate (ModePerCandidate).
-func (l *LLM) Integrate(ctx context.Context, in IntegrateInput) ([]Integration, realm.Usage, error) {
+func (l *Agent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
 	usage := realm.Usage{}
 	if len(in.Candidates) == 0 {
 		return nil, usage, nil
@@ -236,8 +237,8 @@ func (l *LLM) Integrate(ctx context.Context, in IntegrateInput) ([]Integration, 
 		return fb, usage, ferr
 	}
 
-	out := make([]Integration, len(in.Candidates))
-	var fallbackOut []Integration // computed once, for all candidates, on the first failure
+	out := make([]agent.Integration, len(in.Candidates))
+	var fallbackOut []agent.Integration // computed once, for all candidates, on the first failure
 	for i := range in.Candidates {
 		got, err := l.integrateCall(ctx, usage, in, []int{i})
 		if err == nil {
@@ -268,13 +269,13 @@ func (l *LLM) Integrate(ctx context.Context, in IntegrateInput) ([]Integration, 
 
 // integrateCall asks for the decisions of the candidates at indexes decide; the result
 // has len(in.Candidates) entries, filled at those indexes.
-func (l *LLM) integrateCall(ctx context.Context, usage realm.Usage, in IntegrateInput, decide []int) ([]Integration, error) {
+func (l *Agent) integrateCall(ctx context.Context, usage realm.Usage, in agent.IntegrateInput, decide []int) ([]agent.Integration, error) {
 	req := newIntegrateRequest(in, decide)
 	system, user, err := l.integrateMessages(req)
 	if err != nil {
 		return nil, err
 	}
-	var out []Integration
+	var out []agent.Integration
 	err = l.structured(ctx, usage, StageIntegrate, integrateFormat(), system, user, func(content string) error {
 		var werr error
 		out, werr = req.parse(content)
@@ -286,15 +287,15 @@ func (l *LLM) integrateCall(ctx context.Context, usage realm.Usage, in Integrate
 // structured runs one decision: a chat call whose content must pass accept, and when
 // it does not, one repair call that shows the model its error. It returns the last error
 // when no usable answer came.
-func (l *LLM) structured(ctx context.Context, usage realm.Usage, stage string, format *openai.ChatCompletionResponseFormat,
+func (l *Agent) structured(ctx context.Context, usage realm.Usage, stage string, format *openai.ChatCompletionResponseFormat,
 	system, user string, accept func(content string) error) error {
 	_, err := l.exchange(ctx, usage, stage, l.stageModel(stage), format, system, user, accept)
 	return err
 }
 
-// ChatRequest is one free-form call on the LLM's transport (LLM.Chat).
+// ChatRequest is one free-form call on the LLM's transport (Agent.Chat).
 type ChatRequest struct {
-	// Stage names the call in the usage and in LLMEvent.Stage (e.g. "judge"); required.
+	// Stage names the call in the usage and in Event.Stage (e.g. "judge"); required.
 	Stage string
 	// Model is the chat model; "" is the stage's (Models.Answer for StageAnswer,
 	// Models.Extraction otherwise).
@@ -308,15 +309,15 @@ type ChatRequest struct {
 }
 
 // Chat sends one system and one user message on the LLM's transport (per-attempt
-// Timeout, jittered retries, Retry-After, Observe events; see LLMConfig) at the configured
+// Timeout, jittered retries, Retry-After, Observe events; see Config) at the configured
 // Temperature, for callers with their own prompt, such as the benchmarks' judges. It
 // returns the reply Accept took, and the usage under req.Stage in every case; the error is
 // the last failure when no usable reply came (the context's when ctx ended). The fallback
 // agent is not involved.
-func (l *LLM) Chat(ctx context.Context, req ChatRequest) (string, realm.Usage, error) {
+func (l *Agent) Chat(ctx context.Context, req ChatRequest) (string, realm.Usage, error) {
 	usage := realm.Usage{}
 	if req.Stage == "" {
-		return "", usage, errors.New("agent.LLM.Chat: a stage is required")
+		return "", usage, errors.New("llm.Agent.Chat: a stage is required")
 	}
 	model := req.Model
 	if model == "" {
@@ -327,7 +328,7 @@ func (l *LLM) Chat(ctx context.Context, req ChatRequest) (string, realm.Usage, e
 }
 
 // stageModel is the chat model of stage's calls.
-func (l *LLM) stageModel(stage string) string {
+func (l *Agent) stageModel(stage string) string {
 	if stage == StageAnswer {
 		return l.cfg.Models.Answer
 	}
@@ -336,7 +337,7 @@ func (l *LLM) stageModel(stage string) string {
 
 // exchange sends system and user to model and returns the reply accept takes (nil: any),
 // after at most one repair call that shows the model the error of a rejected reply.
-func (l *LLM) exchange(ctx context.Context, usage realm.Usage, stage, model string, format *openai.ChatCompletionResponseFormat,
+func (l *Agent) exchange(ctx context.Context, usage realm.Usage, stage, model string, format *openai.ChatCompletionResponseFormat,
 	system, user string, accept func(content string) error) (string, error) {
 	messages := []openai.ChatCompletionMessage{
 		{Role: openai.ChatMessageRoleSystem, Content: system},
@@ -355,7 +356,7 @@ func (l *LLM) exchange(ctx context.Context, usage realm.Usage, stage, model stri
 			return content, nil
 		}
 		addUsage(usage, stage, realm.StageUsage{Failures: 1})
-		l.observe(LLMEvent{Stage: stage, Kind: LLMInvalid, Reason: ReasonInvalid})
+		l.observe(Event{Stage: stage, Kind: LLMInvalid, Reason: ReasonInvalid})
 		// Log the validation error only: it names refs and fields, never memory text.
 		l.log.Warn().Str("stage", stage).Int("attempt", attempt+1).Err(verr).Msg("LLM output invalid")
 		if attempt == 1 {
@@ -372,10 +373,10 @@ func (l *LLM) exchange(ctx context.Context, usage realm.Usage, stage, model stri
 }
 
 // complete sends one chat request to model, retrying 429, 5xx, transport errors and timeouts with
-// a bounded, jittered exponential backoff (see LLMConfig), and records every attempt in
+// a bounded, jittered exponential backoff (see Config), and records every attempt in
 // usage and through Observe. LatencyMS includes the retry waits: it is the time the stage
 // spent on the LLM.
-func (l *LLM) complete(ctx context.Context, usage realm.Usage, stage, model string, messages []openai.ChatCompletionMessage,
+func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model string, messages []openai.ChatCompletionMessage,
 	format *openai.ChatCompletionResponseFormat) (string, error) {
 	req := openai.ChatCompletionRequest{
 		Model:          model,
@@ -411,7 +412,7 @@ func (l *LLM) complete(ctx context.Context, usage realm.Usage, stage, model stri
 			Bool("ok", err == nil).Str("reason", reason).Msg("LLM call")
 		addUsage(usage, stage, realm.StageUsage{Calls: 1,
 			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
-		l.observe(LLMEvent{Stage: stage, Kind: LLMCall, Reason: reason, Duration: took,
+		l.observe(Event{Stage: stage, Kind: LLMCall, Reason: reason, Duration: took,
 			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
 		if err == nil {
 			return content, nil
@@ -429,7 +430,7 @@ func (l *LLM) complete(ctx context.Context, usage realm.Usage, stage, model stri
 		}
 		l.log.Warn().Str("stage", stage).Str("model", model).Int("retry", retry+1).Str("reason", reason).
 			Dur("wait", wait).Err(err).Msg("LLM call failed; retrying")
-		l.observe(LLMEvent{Stage: stage, Kind: LLMRetry, Reason: reason, Duration: wait})
+		l.observe(Event{Stage: stage, Kind: LLMRetry, Reason: reason, Duration: wait})
 		if err := l.sleep(ctx, wait); err != nil {
 			return "", err
 		}
@@ -455,7 +456,7 @@ func answered(resp openai.ChatCompletionResponse) (content, reason string, err e
 // retryWait is the wait before retry number retry+1 after a failure of reason, and false
 // when there is to be none: the reason is not transient, the retries are spent, or the
 // server asks (Retry-After) for longer than MaxBackoff.
-func (l *LLM) retryWait(reason string, retry, timeouts int, retryAfter time.Duration) (time.Duration, bool) {
+func (l *Agent) retryWait(reason string, retry, timeouts int, retryAfter time.Duration) (time.Duration, bool) {
 	switch reason {
 	case ReasonRateLimited, ReasonServerError, ReasonTransport:
 	case ReasonTimeout:
@@ -560,12 +561,12 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 func addUsage(u realm.Usage, stage string, s realm.StageUsage) { u.Add(realm.Usage{stage: s}) }
 
 // markFallback records that the fallback agent took n decisions of stage.
-func (l *LLM) markFallback(u realm.Usage, stage string, n int) {
+func (l *Agent) markFallback(u realm.Usage, stage string, n int) {
 	addUsage(u, stage, realm.StageUsage{Fallbacks: n})
-	l.observe(LLMEvent{Stage: stage, Kind: LLMFallback, Decisions: n})
+	l.observe(Event{Stage: stage, Kind: LLMFallback, Decisions: n})
 }
 
-func (l *LLM) observe(e LLMEvent) {
+func (l *Agent) observe(e Event) {
 	if l.cfg.Observe != nil {
 		l.cfg.Observe(e)
 	}

@@ -1,4 +1,4 @@
-package agent
+package offline
 
 import (
 	"context"
@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/text"
 )
 
-// OfflineOptions are the thresholds of the offline agent. Zero values take the defaults
+// Options are the thresholds of the offline agent. Zero values take the defaults
 // noted; OFFLINE.md explains each rule.
-type OfflineOptions struct {
+type Options struct {
 	// SkipSimilarity: a candidate is skipped when a neighbour is at least this similar and
 	// the candidate adds no content word. Default 0.95.
 	SkipSimilarity float64
@@ -36,9 +38,17 @@ type OfflineOptions struct {
 	SummaryWords int
 	// SummaryTopics is how many recent topics the summary keeps. Default 6.
 	SummaryTopics int
+
+	// GapEnough: a recall is enough when, besides covering the query's terms, its best
+	// node leads the K-th by at least this much. Default 0.1.
+	GapEnough float64
+	// MaxKeywords bounds a seed plan's keywords. Default 8.
+	MaxKeywords int
+	// Audit tunes the auditor.
+	Audit AuditOptions
 }
 
-func (o OfflineOptions) withDefaults() OfflineOptions {
+func (o Options) withDefaults() Options {
 	def := func(v *float64, d float64) {
 		if *v <= 0 {
 			*v = d
@@ -58,28 +68,36 @@ func (o OfflineOptions) withDefaults() OfflineOptions {
 	defInt(&o.MaxClauses, 3)
 	defInt(&o.SummaryWords, 200)
 	defInt(&o.SummaryTopics, 6)
+	def(&o.GapEnough, 0.1)
+	defInt(&o.MaxKeywords, 8)
+	defInt(&o.Audit.KeyTop, 3)
+	def(&o.Audit.MisleadingShare, 0.2)
+	defInt(&o.Audit.MaxAdds, 3)
+	def(&o.Audit.ConfidenceFeedback, 0.9)
+	def(&o.Audit.ConfidenceCited, 0.75)
+	def(&o.Audit.ConfidenceOverlap, 0.6)
 	return o
 }
 
-// Offline is the deterministic agent: rules and embeddings, no network (REALM.md §5).
+// Agent is the deterministic agent: rules and embeddings, no network (REALM.md §5).
 // It is safe for concurrent use; it holds no mutable state.
-type Offline struct {
-	opts OfflineOptions
+type Agent struct {
+	opts Options
 }
 
-var _ Agent = (*Offline)(nil)
+var _ agent.Agent = (*Agent)(nil)
 
-// NewOffline returns an offline agent with opts, zero fields taking their defaults.
-func NewOffline(opts OfflineOptions) *Offline { return &Offline{opts: opts.withDefaults()} }
+// New returns an offline agent with opts, zero fields taking their defaults.
+func New(opts Options) *Agent { return &Agent{opts: opts.withDefaults()} }
 
 // Options returns the thresholds in use, defaults filled in.
-func (o *Offline) Options() OfflineOptions { return o.opts }
+func (o *Agent) Options() Options { return o.opts }
 
 // Extract segments the observation into typed candidates (OFFLINE.md, "Extract") and
 // updates the running summary. It fails only on a cancelled context.
-func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.Usage, error) {
+func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
-		return Extraction{}, realm.Usage{}, err
+		return agent.Extraction{}, realm.Usage{}, err
 	}
 	obs := in.Observation
 	speaker := strings.TrimSpace(obs.Speaker)
@@ -108,7 +126,7 @@ func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, rea
 		known[strings.ToLower(addressee)] = "person"
 	}
 
-	var cands []Candidate
+	var cands []agent.Candidate
 	if firstOfSession {
 		cands = append(cands, episodeCandidate(obs, speaker, addressee))
 	}
@@ -156,7 +174,7 @@ func (o *Offline) Extract(ctx context.Context, in ExtractInput) (Extraction, rea
 	}
 
 	summary := prev.update(speaker, addressee, obs, firstOfSession, topic, o.opts)
-	return Extraction{Candidates: cands, Summary: summary}, realm.Usage{}, nil
+	return agent.Extraction{Candidates: cands, Summary: summary}, realm.Usage{}, nil
 }
 
 // questionAnswered is the id of the turn obs replies to (repliedTo) when it asks a
@@ -190,7 +208,7 @@ const minSaidWords = 3
 // says something: minSaidWords), in their words with "you" and "I" resolved, then the
 // reply, derived from both turns. "Yes, last year!" is a memory only with "Did you paint
 // the sunrise?" before it, and a query asking it again finds the two together.
-func withPrompt(turn Candidate, prev realm.Observation, speaker string) Candidate {
+func withPrompt(turn agent.Candidate, prev realm.Observation, speaker string) agent.Candidate {
 	var asked []string
 	segs := sentences(prev.Content)
 	for _, s := range segs {
@@ -248,7 +266,7 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 
 var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow dear yo morning evening oh`)
 
-func (o *Offline) isContentful(rewritten string, names []string, speaker string) bool {
+func (o *Agent) isContentful(rewritten string, names []string, speaker string) bool {
 	drop := map[string]bool{normName(speaker): true}
 	for _, n := range names {
 		for _, p := range strings.Fields(normName(n)) {
@@ -264,7 +282,7 @@ func (o *Offline) isContentful(rewritten string, names []string, speaker string)
 	return n >= o.opts.MinContentWords
 }
 
-func episodeCandidate(obs realm.Observation, speaker, addressee string) Candidate {
+func episodeCandidate(obs realm.Observation, speaker, addressee string) agent.Candidate {
 	var who string
 	switch {
 	case speaker != "" && addressee != "":
@@ -273,14 +291,14 @@ func episodeCandidate(obs realm.Observation, speaker, addressee string) Candidat
 		who = "with " + speaker
 	}
 	content := "Conversation " + who
-	c := Candidate{
+	c := agent.Candidate{
 		Type:     realm.Episode,
 		Name:     obs.SessionID,
 		Keywords: namesOf(speaker, addressee, "conversation"),
 	}
 	if !obs.ObservedAt.IsZero() {
-		content += " on " + fmtDay(obs.ObservedAt) + ", " + obs.ObservedAt.Format("3:04 pm")
-		from, to := daySpan(obs.ObservedAt)
+		content += " on " + text.FormatDay(obs.ObservedAt) + ", " + obs.ObservedAt.Format("3:04 pm")
+		from, to := text.DaySpan(obs.ObservedAt)
 		c.TStart, c.TEnd = &from, &to
 	}
 	c.Content = strings.Join(strings.Fields(content), " ") + " (session " + obs.SessionID + ")."
@@ -289,11 +307,11 @@ func episodeCandidate(obs realm.Observation, speaker, addressee string) Candidat
 	return c
 }
 
-func entityCandidate(name, category, description, speaker string) Candidate {
+func entityCandidate(name, category, description, speaker string) agent.Candidate {
 	if category == "" {
 		category = "concept"
 	}
-	return Candidate{
+	return agent.Candidate{
 		Type:        realm.Entity,
 		Name:        name,
 		Content:     name + " (" + category + "), " + description + ".",
@@ -315,15 +333,15 @@ func namesOf(xs ...string) []string {
 
 // turnCandidates builds the whole-turn candidate and the clause candidates that carry a
 // fact slot or a time expression of their own.
-func (o *Offline) turnCandidates(obs realm.Observation, speaker, rewritten string, names []string) (Candidate, []Candidate) {
+func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, names []string) (agent.Candidate, []agent.Candidate) {
 	now := obs.ObservedAt
 	tense := tenseOf(rewritten)
-	dates := resolveDates(rewritten, now, tense)
+	dates := text.Dates(rewritten, now, tense)
 	slots := factSlots(rewritten)
 	turn := o.unit(obs, speaker, rewritten, dates, tense, names, slots)
 
 	segs := clauses(rewritten)
-	var out []Candidate
+	var out []agent.Candidate
 	for _, s := range segs {
 		if len(out) >= o.opts.MaxClauses {
 			break
@@ -331,7 +349,7 @@ func (o *Offline) turnCandidates(obs realm.Observation, speaker, rewritten strin
 		part := strings.TrimSpace(rewritten[s.start:s.end])
 		partSlots := factSlots(part)
 		partTense := tenseOf(part)
-		partDates := resolveDates(part, now, partTense)
+		partDates := text.Dates(part, now, partTense)
 		hasOwnDate := len(partDates) > 0 && len(segs) > 1
 		// The whole turn already carries its first slot when it is a single-clause fact.
 		needsSlot := len(partSlots) > 0 && !(turn.Type == realm.Fact && len(segs) == 1 && len(slots) == 1)
@@ -370,8 +388,8 @@ func sameStatement(a, b string) bool {
 }
 
 // unit types one text (a whole turn or a clause) and fills its candidate.
-func (o *Offline) unit(obs realm.Observation, speaker, text string, dates []dateMention, tense int, names []string, slots []factSlot) Candidate {
-	content := annotateDates(text, dates)
+func (o *Agent) unit(obs realm.Observation, speaker, said string, dates []text.Mention, tense int, names []string, slots []factSlot) agent.Candidate {
+	content := annotateDates(said, dates)
 	if speaker != "" && !containsName(content, speaker) {
 		content = speaker + ": " + content
 	}
@@ -379,19 +397,19 @@ func (o *Offline) unit(obs realm.Observation, speaker, text string, dates []date
 	switch {
 	case len(dates) > 0:
 		typ = realm.Event
-	case reFactCue.MatchString(text) || len(slots) > 0:
+	case reFactCue.MatchString(said) || len(slots) > 0:
 		typ = realm.Fact
-	case tense != tenseUnknown:
+	case tense != text.TenseUnknown:
 		typ = realm.Event
 	}
-	c := Candidate{
+	c := agent.Candidate{
 		Type:     typ,
 		Name:     shortName(content, 8),
 		Content:  content,
-		Keywords: keywordsOf(text, names, speaker),
+		Keywords: keywordsOf(said, names, speaker),
 	}
 	if !obs.ObservedAt.IsZero() {
-		c.Description = "Said by " + orSomeone(speaker) + " on " + fmtDay(obs.ObservedAt)
+		c.Description = "Said by " + orSomeone(speaker) + " on " + text.FormatDay(obs.ObservedAt)
 	} else {
 		c.Description = "Said by " + orSomeone(speaker)
 	}
@@ -400,10 +418,10 @@ func (o *Offline) unit(obs realm.Observation, speaker, text string, dates []date
 	}
 	c.Description += "."
 	if len(dates) > 0 {
-		from, to := dates[0].from, dates[0].to
+		from, to := dates[0].From, dates[0].To
 		c.TStart, c.TEnd = &from, &to
 	} else if typ == realm.Event && !obs.ObservedAt.IsZero() {
-		from, to := daySpan(obs.ObservedAt)
+		from, to := text.DaySpan(obs.ObservedAt)
 		c.TStart, c.TEnd = &from, &to
 	}
 	if typ == realm.Event {
@@ -487,7 +505,7 @@ func parseSummary(s string) runningSummary {
 	return r
 }
 
-func (r runningSummary) update(speaker, addressee string, obs realm.Observation, firstOfSession bool, topic string, opts OfflineOptions) string {
+func (r runningSummary) update(speaker, addressee string, obs realm.Observation, firstOfSession bool, topic string, opts Options) string {
 	for _, p := range namesOf(speaker, addressee) {
 		found := false
 		for _, q := range r.participants {
@@ -503,7 +521,7 @@ func (r runningSummary) update(speaker, addressee string, obs realm.Observation,
 		r.sessions++
 		r.latest = obs.SessionID
 		if !obs.ObservedAt.IsZero() {
-			r.latest += " on " + fmtDay(obs.ObservedAt)
+			r.latest += " on " + text.FormatDay(obs.ObservedAt)
 		}
 	}
 	if topic != "" {

@@ -1,4 +1,4 @@
-package agent
+package offline
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 )
 
 // Edge weights of the offline relate step (REALM.md §1: 0.9–1.0 explicit, 0.7–0.8 clear,
@@ -27,12 +28,12 @@ const (
 
 // Integrate decides add / merge / skip for every candidate of one observation and the
 // edges of each added or merged node (OFFLINE.md, "Integrate" and "Relate").
-func (o *Offline) Integrate(ctx context.Context, in IntegrateInput) ([]Integration, realm.Usage, error) {
+func (o *Agent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, realm.Usage{}, err
 	}
 	n := len(in.Candidates)
-	out := make([]Integration, n)
+	out := make([]agent.Integration, n)
 	// resolved is the node each candidate ends as: its own ref, the merge target, or for a
 	// skipped candidate the neighbour that already says it (so others may still link to it).
 	resolved := make([]string, n)
@@ -42,17 +43,17 @@ func (o *Offline) Integrate(ctx context.Context, in IntegrateInput) ([]Integrati
 		var target string
 		out[i], target = o.decide(cc, scored[i])
 		switch out[i].Action {
-		case ActionAdd:
-			resolved[i] = CandidateRef(i)
-		case ActionMerge:
+		case agent.ActionAdd:
+			resolved[i] = agent.CandidateRef(i)
+		case agent.ActionMerge:
 			resolved[i] = out[i].MergeInto
-		case ActionSkip:
+		case agent.ActionSkip:
 			resolved[i] = target
 		}
 	}
 	r := relater{in: in, out: out, resolved: resolved, scored: scored, opts: o.opts, seen: map[string]bool{}}
 	for i := range in.Candidates {
-		if out[i].Action == ActionSkip {
+		if out[i].Action == agent.ActionSkip {
 			continue
 		}
 		out[i].Edges = r.relate(i)
@@ -62,14 +63,14 @@ func (o *Offline) Integrate(ctx context.Context, in IntegrateInput) ([]Integrati
 
 // scoredNeighbour is a neighbour with the similarity signals of one candidate.
 type scoredNeighbour struct {
-	Neighbour
+	agent.Neighbour
 	sim      float64 // cosine when embeddings are known, else the content-word Jaccard
 	jaccard  float64
 	newWords int     // candidate content words the neighbour lacks
 	coverage float64 // share of the neighbour's content words the candidate repeats
 }
 
-func (o *Offline) score(cc CandidateContext) []scoredNeighbour {
+func (o *Agent) score(cc agent.CandidateContext) []scoredNeighbour {
 	cw := wordSet(contentWords(cc.Candidate.Content))
 	out := make([]scoredNeighbour, 0, len(cc.Neighbours))
 	for _, nb := range cc.Neighbours {
@@ -114,7 +115,7 @@ func (o *Offline) score(cc CandidateContext) []scoredNeighbour {
 
 // decide returns the integration action and, for a skip, the neighbour that already
 // says the candidate.
-func (o *Offline) decide(cc CandidateContext, nbs []scoredNeighbour) (Integration, string) {
+func (o *Agent) decide(cc agent.CandidateContext, nbs []scoredNeighbour) (agent.Integration, string) {
 	c := cc.Candidate
 	switch c.Type {
 	case realm.Entity:
@@ -127,22 +128,22 @@ func (o *Offline) decide(cc CandidateContext, nbs []scoredNeighbour) (Integratio
 				continue
 			}
 			if names[normName(nb.Node.Name)] {
-				return Integration{Action: ActionMerge, MergeInto: nb.Node.ID}, ""
+				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID}, ""
 			}
 			for _, a := range nb.Node.Aliases {
 				if names[normName(a)] {
-					return Integration{Action: ActionMerge, MergeInto: nb.Node.ID}, ""
+					return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID}, ""
 				}
 			}
 		}
-		return Integration{Action: ActionAdd}, ""
+		return agent.Integration{Action: agent.ActionAdd}, ""
 	case realm.Episode:
 		for _, nb := range sortedByID(nbs) {
 			if nb.Node.Type == realm.Episode && c.Name != "" && nb.Node.Name == c.Name {
-				return Integration{Action: ActionMerge, MergeInto: nb.Node.ID}, ""
+				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID}, ""
 			}
 		}
-		return Integration{Action: ActionAdd}, ""
+		return agent.Integration{Action: agent.ActionAdd}, ""
 	}
 	cs := slotOf(c)
 	for _, nb := range nbs {
@@ -153,17 +154,17 @@ func (o *Offline) decide(cc CandidateContext, nbs []scoredNeighbour) (Integratio
 			continue // a state change: add, relate by supersedes
 		}
 		if nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && timeCovered(c, nb.Node) {
-			return Integration{Action: ActionSkip}, nb.Node.ID
+			return agent.Integration{Action: agent.ActionSkip}, nb.Node.ID
 		}
 		if nb.Node.Type == c.Type && nb.sim >= o.opts.MergeSimilarity && nb.coverage >= o.opts.MergeCoverage && sameTime(c, nb.Node) {
 			merged := c.Content
 			if nb.coverage < 1 {
 				merged = strings.TrimSpace(nb.Node.Content) + " " + c.Content
 			}
-			return Integration{Action: ActionMerge, MergeInto: nb.Node.ID, Merged: merged}, ""
+			return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Merged: merged}, ""
 		}
 	}
-	return Integration{Action: ActionAdd}, ""
+	return agent.Integration{Action: agent.ActionAdd}, ""
 }
 
 func sortedByID(nbs []scoredNeighbour) []scoredNeighbour {
@@ -173,7 +174,7 @@ func sortedByID(nbs []scoredNeighbour) []scoredNeighbour {
 }
 
 // slotOf is the candidate's fact slot with its value, read back from its content.
-func slotOf(c Candidate) *factSlot {
+func slotOf(c agent.Candidate) *factSlot {
 	if c.Subject == "" || c.Attribute == "" {
 		return nil
 	}
@@ -204,7 +205,7 @@ func conflictingSlot(cs *factSlot, node realm.Node) (factSlot, bool) {
 }
 
 // sameTime: the candidate brings no time change (no time, or the node's same days).
-func sameTime(c Candidate, n realm.Node) bool {
+func sameTime(c agent.Candidate, n realm.Node) bool {
 	if c.TStart == nil {
 		return true
 	}
@@ -215,7 +216,7 @@ func sameTime(c Candidate, n realm.Node) bool {
 }
 
 // timeCovered: the candidate's time, if any, lies within the node's.
-func timeCovered(c Candidate, n realm.Node) bool {
+func timeCovered(c agent.Candidate, n realm.Node) bool {
 	if c.TStart == nil {
 		return true
 	}
@@ -227,16 +228,16 @@ func timeCovered(c Candidate, n realm.Node) bool {
 
 // relater writes the edges of one observation's integrations without duplicates.
 type relater struct {
-	in       IntegrateInput
-	out      []Integration
+	in       agent.IntegrateInput
+	out      []agent.Integration
 	resolved []string
 	scored   [][]scoredNeighbour
-	opts     OfflineOptions
+	opts     Options
 	seen     map[string]bool // resolved edge keys already written
 }
 
 func (r *relater) resolve(i int, ref string) string {
-	if ref == Self {
+	if ref == agent.Self {
 		return r.resolved[i]
 	}
 	if strings.HasPrefix(ref, "$cand:") {
@@ -249,7 +250,7 @@ func (r *relater) resolve(i int, ref string) string {
 }
 
 // emit appends an edge unless its ends coincide or an equal edge was already written.
-func (r *relater) emit(edges []EdgeOp, i int, from, to string, p realm.Predicate, w float64, desc string) []EdgeOp {
+func (r *relater) emit(edges []agent.EdgeOp, i int, from, to string, p realm.Predicate, w float64, desc string) []agent.EdgeOp {
 	rf, rt := r.resolve(i, from), r.resolve(i, to)
 	if rf == "" || rt == "" || rf == rt || !p.Valid() {
 		return edges
@@ -263,23 +264,23 @@ func (r *relater) emit(edges []EdgeOp, i int, from, to string, p realm.Predicate
 	}
 	r.seen[key] = true
 	w = math.Max(0.3, math.Min(1, w))
-	return append(edges, EdgeOp{Op: EdgeAdd, From: from, To: to, Predicate: p, Weight: math.Round(w*1000) / 1000, Description: desc})
+	return append(edges, agent.EdgeOp{Op: agent.EdgeAdd, From: from, To: to, Predicate: p, Weight: math.Round(w*1000) / 1000, Description: desc})
 }
 
 // candRef is another candidate as an edge end, or "" when it became no node.
 func (r *relater) candRef(j int) string {
-	if r.out[j].Action == ActionSkip {
+	if r.out[j].Action == agent.ActionSkip {
 		if r.resolved[j] == "" {
 			return ""
 		}
 		return r.resolved[j]
 	}
-	return CandidateRef(j)
+	return agent.CandidateRef(j)
 }
 
-func (r *relater) relate(i int) []EdgeOp {
+func (r *relater) relate(i int) []agent.EdgeOp {
 	c := r.in.Candidates[i].Candidate
-	var edges []EdgeOp
+	var edges []agent.EdgeOp
 	switch c.Type {
 	case realm.Episode:
 		return r.episodeEdges(i, c)
@@ -307,7 +308,7 @@ func (r *relater) relate(i int) []EdgeOp {
 		}
 	}
 	if ep != "" {
-		edges = r.emit(edges, i, ep, Self, realm.Contextualizes, weightContextualizes, "session "+session+" is the context of this")
+		edges = r.emit(edges, i, ep, agent.Self, realm.Contextualizes, weightContextualizes, "session "+session+" is the context of this")
 	}
 
 	// comprises: the whole turn → a clause candidate whose words it contains.
@@ -319,7 +320,7 @@ func (r *relater) relate(i int) []EdgeOp {
 		ow := wordSet(contentWords(o.Candidate.Content))
 		if len(ow) > len(cw) && subset(cw, ow) {
 			if ref := r.candRef(j); ref != "" {
-				edges = r.emit(edges, i, ref, Self, realm.Comprises, weightComprises, "the whole turn comprises this clause")
+				edges = r.emit(edges, i, ref, agent.Self, realm.Comprises, weightComprises, "the whole turn comprises this clause")
 			}
 			break
 		}
@@ -329,7 +330,7 @@ func (r *relater) relate(i int) []EdgeOp {
 	// that a query asking it again reaches the answer (REALM.md §3.3, access score).
 	if c.InReplyTo != "" {
 		if q, question := questionNode(nbs, c.InReplyTo); q != "" {
-			edges = r.emit(edges, i, q, Self, realm.Triggers, weightTriggers, question)
+			edges = r.emit(edges, i, q, agent.Self, realm.Triggers, weightTriggers, question)
 		}
 	}
 
@@ -337,7 +338,7 @@ func (r *relater) relate(i int) []EdgeOp {
 	for j, o := range cands {
 		if o.Candidate.Type == realm.Entity && mentions(c, o.Candidate.Name) {
 			if ref := r.candRef(j); ref != "" {
-				edges = r.emit(edges, i, Self, ref, realm.Instantiates, weightInstantiates, "mentions "+o.Candidate.Name)
+				edges = r.emit(edges, i, agent.Self, ref, realm.Instantiates, weightInstantiates, "mentions "+o.Candidate.Name)
 			}
 		}
 	}
@@ -347,7 +348,7 @@ func (r *relater) relate(i int) []EdgeOp {
 		}
 		for _, name := range append([]string{nb.Node.Name}, nb.Node.Aliases...) {
 			if mentions(c, name) {
-				edges = r.emit(edges, i, Self, nb.Node.ID, realm.Instantiates, weightInstantiates, "mentions "+nb.Node.Name)
+				edges = r.emit(edges, i, agent.Self, nb.Node.ID, realm.Instantiates, weightInstantiates, "mentions "+nb.Node.Name)
 				break
 			}
 		}
@@ -365,10 +366,10 @@ func (r *relater) relate(i int) []EdgeOp {
 			desc := fmt.Sprintf("%s %s: %s, previously %s", cs.subject, cs.attribute, cs.value, old.value)
 			if c.TEnd != nil && nb.Node.TStart != nil && c.TEnd.Before(*nb.Node.TStart) {
 				// The candidate tells of an older state: the node is the newer version.
-				edges = r.emit(edges, i, nb.Node.ID, Self, realm.Supersedes, weightSupersedes, fmt.Sprintf("%s %s: %s, previously %s", cs.subject, cs.attribute, old.value, cs.value))
+				edges = r.emit(edges, i, nb.Node.ID, agent.Self, realm.Supersedes, weightSupersedes, fmt.Sprintf("%s %s: %s, previously %s", cs.subject, cs.attribute, old.value, cs.value))
 				continue
 			}
-			edges = r.emit(edges, i, Self, nb.Node.ID, realm.Supersedes, weightSupersedes, desc)
+			edges = r.emit(edges, i, agent.Self, nb.Node.ID, realm.Supersedes, weightSupersedes, desc)
 		}
 	}
 
@@ -405,10 +406,10 @@ func (r *relater) relate(i int) []EdgeOp {
 			}
 		}
 		if before != nil {
-			edges = r.emit(edges, i, before.ref, Self, realm.Precedes, weightPrecedes, "happened before")
+			edges = r.emit(edges, i, before.ref, agent.Self, realm.Precedes, weightPrecedes, "happened before")
 		}
 		if after != nil {
-			edges = r.emit(edges, i, Self, after.ref, realm.Precedes, weightPrecedes, "happened before")
+			edges = r.emit(edges, i, agent.Self, after.ref, realm.Precedes, weightPrecedes, "happened before")
 		}
 	}
 
@@ -428,7 +429,7 @@ func (r *relater) relate(i int) []EdgeOp {
 			w += (weightCorrelatesMax - weightCorrelatesMin) * math.Min(1, (nb.sim-r.opts.CorrelateSimilarity)/span)
 		}
 		before := len(edges)
-		edges = r.emit(edges, i, Self, nb.Node.ID, realm.Correlates, w, fmt.Sprintf("similar content (%.2f)", nb.sim))
+		edges = r.emit(edges, i, agent.Self, nb.Node.ID, realm.Correlates, w, fmt.Sprintf("similar content (%.2f)", nb.sim))
 		if len(edges) > before {
 			k++
 		}
@@ -437,7 +438,7 @@ func (r *relater) relate(i int) []EdgeOp {
 }
 
 // episodeEdges: a session's episode follows the nearest earlier episode (precedes).
-func (r *relater) episodeEdges(i int, c Candidate) []EdgeOp {
+func (r *relater) episodeEdges(i int, c agent.Candidate) []agent.EdgeOp {
 	if c.TStart == nil {
 		return nil
 	}
@@ -455,7 +456,7 @@ func (r *relater) episodeEdges(i int, c Candidate) []EdgeOp {
 	if prev == nil {
 		return nil
 	}
-	return r.emit(nil, i, prev.ID, Self, realm.Precedes, weightPrecedes, "the previous session")
+	return r.emit(nil, i, prev.ID, agent.Self, realm.Precedes, weightPrecedes, "the previous session")
 }
 
 // questionNode is the whole-turn node of observation obsID among the neighbours (the
@@ -506,7 +507,7 @@ func subset(a, b map[string]bool) bool {
 }
 
 // mentions: an event or fact names an entity in its content or participants.
-func mentions(c Candidate, name string) bool {
+func mentions(c agent.Candidate, name string) bool {
 	if name == "" {
 		return false
 	}

@@ -1,29 +1,34 @@
-package agent
+package text
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/realm-memory/realm"
 )
 
-// Resolution of relative and partial dates against the observation time (REALM.md §2
-// step 2). Weeks start on Monday; a day span runs from 00:00:00 to 23:59:59 in the
-// observation's location. The rules are listed in OFFLINE.md.
+// The one time-expression parser: relative and partial dates resolved against a "now"
+// (an observation's time, REALM.md §2 step 2; a question's time, §3). Weeks start on
+// Monday. The window convention, everywhere: a span's both ends are inclusive, from its
+// first second to its last (a day runs from 00:00:00 to 23:59:59), in now's location.
+// The rules are listed in agent/offline/OFFLINE.md ("Dates").
 
-// dateMention is one time expression found in a text.
-type dateMention struct {
-	start, end int       // byte offsets of the expression in the text
-	from, to   time.Time // resolved span, both inclusive
-	label      string    // absolute form shown in parentheses; "" when the words are already absolute
+// Mention is one time expression found in a text.
+type Mention struct {
+	Start, End int       // byte offsets of the expression in the text
+	From, To   time.Time // resolved span, both inclusive
+	Label      string    // absolute form ("7 May 2023"); "" when the words are already absolute
 }
 
 // Tense of a text, used to place bare weekdays and months without a year.
 const (
-	tensePast    = -1
-	tenseUnknown = 0
-	tenseFuture  = 1
+	TensePast    = -1
+	TenseUnknown = 0
+	TenseFuture  = 1
 )
 
 const monthNames = `January|February|March|April|May|June|July|August|September|October|November|December`
@@ -80,9 +85,11 @@ func weekStart(t time.Time) time.Time {
 	return d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7))
 }
 
-func fmtDay(t time.Time) string { return t.Format("2 January 2006") }
+// FormatDay writes a day as the labels do: "7 May 2023".
+func FormatDay(t time.Time) string { return t.Format("2 January 2006") }
 
-func daySpan(t time.Time) (time.Time, time.Time) { return dayStart(t), dayEnd(t) }
+// DaySpan is the day of t, from its first second to its last.
+func DaySpan(t time.Time) (time.Time, time.Time) { return dayStart(t), dayEnd(t) }
 
 func monthSpan(y int, m time.Month, loc *time.Location) (time.Time, time.Time) {
 	s := time.Date(y, m, 1, 0, 0, 0, 0, loc)
@@ -101,11 +108,11 @@ func seasonSpan(season string, y int, loc *time.Location) (time.Time, time.Time)
 	return s, s.AddDate(0, 3, 0).Add(-time.Second)
 }
 
-// resolveDates finds the time expressions of text and resolves them against now.
-// A zero now resolves nothing but explicit years and full dates.
-func resolveDates(text string, now time.Time, tense int) []dateMention {
-	var found []dateMention
-	add := func(m dateMention, ok bool) {
+// Dates finds the time expressions of text, earliest first and none overlapping, and
+// resolves them against now. A zero now resolves nothing but explicit years and full dates.
+func Dates(text string, now time.Time, tense int) []Mention {
+	var found []Mention
+	add := func(m Mention, ok bool) {
 		if ok {
 			found = append(found, m)
 		}
@@ -137,22 +144,24 @@ func resolveDates(text string, now time.Time, tense int) []dateMention {
 	for _, ix := range reYear.FindAllStringSubmatchIndex(text, -1) {
 		y, _ := strconv.Atoi(text[ix[4]:ix[5]])
 		from, to := yearSpan(y, locOf(now))
-		found = append(found, dateMention{start: ix[0], end: ix[1], from: from, to: to})
+		found = append(found, Mention{Start: ix[0], End: ix[1], From: from, To: to})
 	}
-	// Earliest first; on overlap keep the longer expression.
+	// On overlap keep the longer expression (the earlier on a tie), then earliest first:
+	// "before August 3, 2023" is a day, not "before August".
 	sort.SliceStable(found, func(i, j int) bool {
-		if found[i].start != found[j].start {
-			return found[i].start < found[j].start
+		li, lj := found[i].End-found[i].Start, found[j].End-found[j].Start
+		if li != lj {
+			return li > lj
 		}
-		return found[i].end > found[j].end
+		return found[i].Start < found[j].Start
 	})
-	out := found[:0]
+	var out []Mention
 	for _, m := range found {
-		if len(out) > 0 && m.start < out[len(out)-1].end {
-			continue
+		if !slices.ContainsFunc(out, func(o Mention) bool { return m.Start < o.End && o.Start < m.End }) {
+			out = append(out, m)
 		}
-		out = append(out, m)
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
 }
 
@@ -163,36 +172,36 @@ func locOf(now time.Time) *time.Location {
 	return now.Location()
 }
 
-func relDay(word string, now time.Time, s, e int) (dateMention, bool) {
+func relDay(word string, now time.Time, s, e int) (Mention, bool) {
 	shift := map[string]int{
 		"the day before yesterday": -2, "yesterday": -1, "last night": -1,
 		"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
 		"tomorrow": 1, "the day after tomorrow": 2,
 	}[word]
 	d := now.AddDate(0, 0, shift)
-	from, to := daySpan(d)
-	return dateMention{start: s, end: e, from: from, to: to, label: fmtDay(d)}, true
+	from, to := DaySpan(d)
+	return Mention{Start: s, End: e, From: from, To: to, Label: FormatDay(d)}, true
 }
 
-func period(which, unit string, now time.Time, s, e int) (dateMention, bool) {
+func period(which, unit string, now time.Time, s, e int) (Mention, bool) {
 	loc := now.Location()
-	m := dateMention{start: s, end: e}
+	m := Mention{Start: s, End: e}
 	switch unit {
 	case "week":
 		ws := weekStart(now)
 		switch which {
 		case "last":
-			m.from, m.label = ws.AddDate(0, 0, -7), "the week before "+fmtDay(now)
+			m.From, m.Label = ws.AddDate(0, 0, -7), "the week before "+FormatDay(now)
 		case "next", "coming":
-			m.from, m.label = ws.AddDate(0, 0, 7), "the week after "+fmtDay(now)
+			m.From, m.Label = ws.AddDate(0, 0, 7), "the week after "+FormatDay(now)
 		case "past":
-			m.from, m.to = dayStart(now.AddDate(0, 0, -7)), dayEnd(now)
-			m.label = "the week before " + fmtDay(now)
+			m.From, m.To = dayStart(now.AddDate(0, 0, -7)), dayEnd(now)
+			m.Label = "the week before " + FormatDay(now)
 			return m, true
 		default:
-			m.from, m.label = ws, "the week of "+fmtDay(now)
+			m.From, m.Label = ws, "the week of "+FormatDay(now)
 		}
-		m.to = m.from.AddDate(0, 0, 7).Add(-time.Second)
+		m.To = m.From.AddDate(0, 0, 7).Add(-time.Second)
 	case "weekend":
 		today := dayStart(now)
 		var sat time.Time
@@ -204,18 +213,18 @@ func period(which, unit string, now time.Time, s, e int) (dateMention, bool) {
 				sun = sun.AddDate(0, 0, -1)
 			}
 			sat = sun.AddDate(0, 0, -1)
-			m.label = "the weekend before " + fmtDay(now)
+			m.Label = "the weekend before " + FormatDay(now)
 		case "next", "coming":
 			sat = today.AddDate(0, 0, 1)
 			for sat.Weekday() != time.Saturday {
 				sat = sat.AddDate(0, 0, 1)
 			}
-			m.label = "the weekend of " + fmtDay(sat)
+			m.Label = "the weekend of " + FormatDay(sat)
 		default:
 			sat = weekStart(now).AddDate(0, 0, 5)
-			m.label = "the weekend of " + fmtDay(sat)
+			m.Label = "the weekend of " + FormatDay(sat)
 		}
-		m.from, m.to = sat, dayEnd(sat.AddDate(0, 0, 1))
+		m.From, m.To = sat, dayEnd(sat.AddDate(0, 0, 1))
 	case "month":
 		d := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
 		switch which {
@@ -224,8 +233,8 @@ func period(which, unit string, now time.Time, s, e int) (dateMention, bool) {
 		case "next", "coming":
 			d = d.AddDate(0, 1, 0)
 		}
-		m.from, m.to = monthSpan(d.Year(), d.Month(), loc)
-		m.label = d.Format("January 2006")
+		m.From, m.To = monthSpan(d.Year(), d.Month(), loc)
+		m.Label = d.Format("January 2006")
 	case "year":
 		y := now.Year()
 		switch which {
@@ -234,8 +243,8 @@ func period(which, unit string, now time.Time, s, e int) (dateMention, bool) {
 		case "next", "coming":
 			y++
 		}
-		m.from, m.to = yearSpan(y, loc)
-		m.label = strconv.Itoa(y)
+		m.From, m.To = yearSpan(y, loc)
+		m.Label = strconv.Itoa(y)
 	default: // seasons
 		season := unit
 		today := dayStart(now)
@@ -256,21 +265,21 @@ func period(which, unit string, now time.Time, s, e int) (dateMention, bool) {
 				from, to = seasonSpan(season, y, loc)
 			}
 		}
-		m.from, m.to = from, to
+		m.From, m.To = from, to
 		if season == "autumn" {
 			season = "fall"
 		}
-		m.label = season + " " + strconv.Itoa(y)
+		m.Label = season + " " + strconv.Itoa(y)
 	}
 	return m, true
 }
 
-func weekday(which, name string, now time.Time, tense int, s, e int) (dateMention, bool) {
+func weekday(which, name string, now time.Time, tense int, s, e int) (Mention, bool) {
 	wd := weekdayOf[name]
 	today := dayStart(now)
 	if which == "on" {
 		which = "last"
-		if tense == tenseFuture {
+		if tense == TenseFuture {
 			which = "next"
 		}
 	}
@@ -289,20 +298,20 @@ func weekday(which, name string, now time.Time, tense int, s, e int) (dateMentio
 	default: // this: the one of the current week
 		d = weekStart(now).AddDate(0, 0, (int(wd)+6)%7)
 	}
-	return dateMention{start: s, end: e, from: d, to: dayEnd(d), label: d.Format("Monday 2 January 2006")}, true
+	return Mention{Start: s, End: e, From: d, To: dayEnd(d), Label: d.Format("Monday 2 January 2006")}, true
 }
 
-func offset(count, unit string, sign int, now time.Time, s, e int) (dateMention, bool) {
+func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, bool) {
 	n, ok := countOf[count]
 	if !ok {
 		var err error
 		if n, err = strconv.Atoi(count); err != nil {
-			return dateMention{}, false
+			return Mention{}, false
 		}
 	}
 	n *= sign
 	loc := now.Location()
-	m := dateMention{start: s, end: e}
+	m := Mention{Start: s, End: e}
 	approx := ""
 	if strings.Contains(count, "few") || count == "several" {
 		approx = "around "
@@ -310,20 +319,20 @@ func offset(count, unit string, sign int, now time.Time, s, e int) (dateMention,
 	switch unit {
 	case "day":
 		d := now.AddDate(0, 0, n)
-		m.from, m.to = daySpan(d)
-		m.label = approx + fmtDay(d)
+		m.From, m.To = DaySpan(d)
+		m.Label = approx + FormatDay(d)
 	case "week":
 		ws := weekStart(now.AddDate(0, 0, 7*n))
-		m.from, m.to = ws, ws.AddDate(0, 0, 7).Add(-time.Second)
-		m.label = approx + "the week of " + fmtDay(ws)
+		m.From, m.To = ws, ws.AddDate(0, 0, 7).Add(-time.Second)
+		m.Label = approx + "the week of " + FormatDay(ws)
 	case "month":
 		d := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc).AddDate(0, n, 0)
-		m.from, m.to = monthSpan(d.Year(), d.Month(), loc)
-		m.label = approx + d.Format("January 2006")
+		m.From, m.To = monthSpan(d.Year(), d.Month(), loc)
+		m.Label = approx + d.Format("January 2006")
 	case "year":
 		y := now.Year() + n
-		m.from, m.to = yearSpan(y, loc)
-		m.label = approx + strconv.Itoa(y)
+		m.From, m.To = yearSpan(y, loc)
+		m.Label = approx + strconv.Itoa(y)
 	}
 	return m, true
 }
@@ -334,25 +343,25 @@ func offset(count, unit string, sign int, now time.Time, s, e int) (dateMention,
 func inferYear(m time.Month, day int, now time.Time, tense int) int {
 	y := now.Year()
 	if day == 0 {
-		if tense == tensePast && m > now.Month() {
+		if tense == TensePast && m > now.Month() {
 			return y - 1
 		}
-		if tense == tenseFuture && m < now.Month() {
+		if tense == TenseFuture && m < now.Month() {
 			return y + 1
 		}
 		return y
 	}
 	d := time.Date(y, m, day, 0, 0, 0, 0, now.Location())
-	if tense == tensePast && d.After(now) {
+	if tense == TensePast && d.After(now) {
 		return y - 1
 	}
-	if tense == tenseFuture && d.Before(dayStart(now)) {
+	if tense == TenseFuture && d.Before(dayStart(now)) {
 		return y + 1
 	}
 	return y
 }
 
-func monthDay(text string, ix []int, now time.Time, tense int) (dateMention, bool) {
+func monthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 	var dayStr, monStr string
 	if ix[2] >= 0 {
 		dayStr, monStr = text[ix[2]:ix[3]], text[ix[4]:ix[5]]
@@ -362,30 +371,30 @@ func monthDay(text string, ix []int, now time.Time, tense int) (dateMention, boo
 	day, _ := strconv.Atoi(dayStr)
 	mon := monthOf[strings.ToLower(monStr)]
 	if day < 1 || day > 31 || mon == 0 {
-		return dateMention{}, false
+		return Mention{}, false
 	}
-	m := dateMention{start: ix[0], end: ix[1]}
+	m := Mention{Start: ix[0], End: ix[1]}
 	var y int
 	if ix[10] >= 0 {
 		y, _ = strconv.Atoi(text[ix[10]:ix[11]])
 	} else {
 		if now.IsZero() {
-			return dateMention{}, false
+			return Mention{}, false
 		}
 		y = inferYear(mon, day, now, tense)
 	}
 	d := time.Date(y, mon, day, 0, 0, 0, 0, locOf(now))
 	if d.Day() != day { // 31 June and the like
-		return dateMention{}, false
+		return Mention{}, false
 	}
-	m.from, m.to = daySpan(d)
+	m.From, m.To = DaySpan(d)
 	if ix[10] < 0 {
-		m.label = fmtDay(d)
+		m.Label = FormatDay(d)
 	}
 	return m, true
 }
 
-func month(text string, ix []int, now time.Time, tense int) (dateMention, bool) {
+func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 	prep := ""
 	if ix[2] >= 0 {
 		prep = strings.ToLower(text[ix[2]:ix[3]])
@@ -394,7 +403,7 @@ func month(text string, ix []int, now time.Time, tense int) (dateMention, bool) 
 	mon := monthOf[strings.ToLower(name)]
 	hasYear := ix[6] >= 0
 	if !hasYear && prep == "" && (mon == time.May || mon == time.March) {
-		return dateMention{}, false // "May I", "March on": not dates without a preposition
+		return Mention{}, false // "May I", "March on": not dates without a preposition
 	}
 	loc := locOf(now)
 	var y int
@@ -402,7 +411,7 @@ func month(text string, ix []int, now time.Time, tense int) (dateMention, bool) 
 	case hasYear:
 		y, _ = strconv.Atoi(text[ix[6]:ix[7]])
 	case now.IsZero():
-		return dateMention{}, false
+		return Mention{}, false
 	case prep == "last":
 		y = now.Year()
 		if mon >= now.Month() {
@@ -416,30 +425,37 @@ func month(text string, ix []int, now time.Time, tense int) (dateMention, bool) 
 	default:
 		y = inferYear(mon, 0, now, tense)
 	}
-	m := dateMention{start: ix[0], end: ix[1]}
-	m.from, m.to = monthSpan(y, mon, loc)
+	m := Mention{Start: ix[0], End: ix[1]}
+	m.From, m.To = monthSpan(y, mon, loc)
 	if !hasYear {
-		m.label = time.Date(y, mon, 1, 0, 0, 0, 0, loc).Format("January 2006")
+		m.Label = time.Date(y, mon, 1, 0, 0, 0, 0, loc).Format("January 2006")
 	}
 	return m, true
 }
 
-// annotateDates inserts " (absolute date)" after every relative expression of text.
-func annotateDates(text string, ms []dateMention) string {
+// ParseTimeWindow finds the time expression of the question q (the first one with its
+// year, else the first), resolved against
+// now in UTC as a question places it (in the past: "in May" is the latest May not after
+// now), and returns its span and q without it (and the preposition before it); nil and
+// q when it names none.
+func ParseTimeWindow(q string, now time.Time) (*realm.TimeRange, string) {
+	ms := Dates(q, now.UTC(), TensePast)
 	if len(ms) == 0 {
-		return text
+		return nil, q
 	}
-	var b strings.Builder
-	last := 0
-	for _, m := range ms {
-		b.WriteString(text[last:m.end])
-		if m.label != "" {
-			b.WriteString(" (")
-			b.WriteString(m.label)
-			b.WriteString(")")
-		}
-		last = m.end
+	// A date the question spells out with its year wins over a relative one ("last week,
+	// as mentioned on November 6, 2023").
+	m := ms[0]
+	if i := slices.IndexFunc(ms, func(m Mention) bool { return m.Label == "" }); i >= 0 {
+		m = ms[i]
 	}
-	b.WriteString(text[last:])
-	return b.String()
+	before := strings.Fields(q[:m.Start])
+	if n := len(before); n > 0 && windowPreposition[strings.ToLower(before[n-1])] {
+		before = before[:n-1]
+	}
+	rest := append(before, strings.Fields(q[m.End:])...)
+	return &realm.TimeRange{From: m.From, To: m.To}, strings.Join(rest, " ")
 }
+
+// windowPreposition: a word before a time expression that goes with it ("on 8 May 2023").
+var windowPreposition = map[string]bool{"on": true, "in": true, "during": true}

@@ -1,4 +1,4 @@
-package agent
+package llm
 
 import (
 	"context"
@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
 )
 
-func answerInput() AnswerInput {
+func answerInput() agent.AnswerInput {
 	day := time.Date(2023, 5, 7, 0, 0, 0, 0, time.UTC)
-	return AnswerInput{
+	return agent.AnswerInput{
 		Question: "When did Caroline go to the LGBTQ support group?",
 		Time:     time.Date(2023, 6, 1, 9, 0, 0, 0, time.UTC),
 		Nodes: []realm.RecalledNode{
@@ -27,7 +28,7 @@ func answerInput() AnswerInput {
 
 func TestLLMAnswer(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		l := newTestLLM(t, func(c *LLMConfig) { c.Models.Answer = "answer-model" })
+		l := newTestLLM(t, func(c *Config) { c.Models.Answer = "answer-model" })
 		l.fake.Enqueue(agenttest.JSON(t, map[string]any{"answer": "On 7 May 2023.", "cited": []string{"M1", "M1"}}, 300, 12))
 		got, usage, err := l.Answer(context.Background(), answerInput())
 		if err != nil {
@@ -84,7 +85,7 @@ func TestLLMAnswer(t *testing.T) {
 		}
 	})
 	t.Run("ErrUnreachable", func(t *testing.T) {
-		l := newTestLLM(t, func(c *LLMConfig) { c.MaxRetries = -1 })
+		l := newTestLLM(t, func(c *Config) { c.MaxRetries = -1 })
 		l.fake.Enqueue(agenttest.Status(http.StatusBadGateway))
 		if _, _, err := l.Answer(context.Background(), answerInput()); realm.ErrorCode(err) != realm.EUnavailable {
 			t.Fatalf("err %v, want %s", err, realm.EUnavailable)

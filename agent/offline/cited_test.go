@@ -1,4 +1,4 @@
-package reconsolidation
+package offline
 
 import (
 	"context"
@@ -10,10 +10,10 @@ import (
 // TestOfflineAuditCited: an answerer's citations are key evidence at the citation
 // confidence, like ids the answer mentions, and do not make the audit confirmed.
 func TestOfflineAuditCited(t *testing.T) {
-	cfg := DefaultOfflineConfig()
+	cfg := New(Options{}).Options().Audit
 	in := auditFixture()
 	in.Answer, in.Cited = "On 7 May 2023.", []string{"k"}
-	out, _, err := NewOffline(cfg).Audit(context.Background(), in)
+	out, _, err := New(Options{Audit: cfg}).Audit(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package retrieval
+package offline
 
 import (
 	"context"
@@ -7,28 +7,19 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/text"
 )
 
-// OfflineDecider takes the read path's decisions without an LLM (REALM.md §5): plans from
-// keywords and the question's time window, sufficiency from score gaps and coverage of
-// the query terms, subgraph_beam by default and path_search for why/how/what-led-to
-// questions. It is deterministic and does no I/O.
-type OfflineDecider struct {
-	// GapEnough: the best node must lead the K-th by at least this much to stop.
-	GapEnough float64
-	// MaxKeywords bounds a plan's keywords.
-	MaxKeywords int
-}
-
-// NewOfflineDecider returns an OfflineDecider with our defaults.
-func NewOfflineDecider() OfflineDecider { return OfflineDecider{GapEnough: 0.1, MaxKeywords: 8} }
+// The read path's decisions without an LLM (REALM.md §5): plans from keywords and the
+// question's time window, sufficiency from score gaps and coverage of the query terms,
+// subgraph_beam by default and path_search for why/how/what-led-to questions.
 
 // PlanSeeds returns one hybrid plan: the query, its keywords, and the time window it
 // names, if any. A query with no keyword left is a query_match plan.
-func (d OfflineDecider) PlanSeeds(ctx context.Context, in PlanInput) ([]realm.Plan, realm.Usage, error) {
+func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
@@ -36,8 +27,8 @@ func (d OfflineDecider) PlanSeeds(ctx context.Context, in PlanInput) ([]realm.Pl
 	if now.IsZero() {
 		now = time.Now().UTC()
 	}
-	window, rest := ParseTimeWindow(in.Query, now)
-	plan := realm.Plan{Query: in.Query, Keywords: Keywords(rest, d.maxKeywords()), TimeRange: window, Mode: realm.HybridMatch}
+	window, rest := text.ParseTimeWindow(in.Query, now)
+	plan := realm.Plan{Query: in.Query, Keywords: text.Keywords(rest, o.opts.MaxKeywords), TimeRange: window, Mode: realm.HybridMatch}
 	if len(plan.Keywords) == 0 {
 		plan.Mode = realm.QueryMatch
 	}
@@ -50,9 +41,9 @@ func (d OfflineDecider) PlanSeeds(ctx context.Context, in PlanInput) ([]realm.Pl
 // question: a question matches the query well but its answer lies beyond it. Otherwise
 // it expands the best unexpanded nodes: questions first, then those holding an
 // uncovered keyword.
-func (d OfflineDecider) Sufficiency(ctx context.Context, in SufficiencyInput) (Sufficiency, realm.Usage, error) {
+func (o *Agent) Sufficiency(ctx context.Context, in agent.SufficiencyInput) (agent.Sufficiency, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
-		return Sufficiency{}, nil, err
+		return agent.Sufficiency{}, nil, err
 	}
 	terms := queryTerms(in)
 	top := in.Nodes
@@ -87,11 +78,11 @@ func (d OfflineDecider) Sufficiency(ctx context.Context, in SufficiencyInput) (S
 			questions = append(questions, c.Node.ID)
 		}
 	}
-	if len(top) > 0 && coverage >= 1 && gap >= d.GapEnough && !(causal && in.Depth == 1) {
+	if len(top) > 0 && coverage >= 1 && gap >= o.opts.GapEnough && !(causal && in.Depth == 1) {
 		if len(questions) == 0 {
-			return Sufficiency{IsEnough: true, Reason: reason}, nil, nil
+			return agent.Sufficiency{IsEnough: true, Reason: reason}, nil, nil
 		}
-		return Sufficiency{NodesToExpand: questions, Reason: reason + ", questions to follow to their answers"}, nil, nil
+		return agent.Sufficiency{NodesToExpand: questions, Reason: reason + ", questions to follow to their answers"}, nil, nil
 	}
 	// Then nodes that hold an uncovered term, then by score.
 	var holding, rest []string
@@ -116,7 +107,7 @@ func (d OfflineDecider) Sufficiency(ctx context.Context, in SufficiencyInput) (S
 	if len(ids) > 5 {
 		ids = ids[:5]
 	}
-	return Sufficiency{NodesToExpand: ids, Reason: reason}, nil, nil
+	return agent.Sufficiency{NodesToExpand: ids, Reason: reason}, nil, nil
 }
 
 // ExpansionPolicy follows a node that asks a question to its answers only (subgraph_beam
@@ -124,9 +115,9 @@ func (d OfflineDecider) Sufficiency(ctx context.Context, in SufficiencyInput) (S
 // path_search for causal questions and subgraph_beam for the rest, over all predicates.
 // contradicts edges are ignored unless the question asks about a change or a conflict; a
 // time window of the plans becomes a soft decay around it.
-func (d OfflineDecider) ExpansionPolicy(ctx context.Context, in PolicyInput) (Policy, realm.Usage, error) {
+func (o *Agent) ExpansionPolicy(ctx context.Context, in agent.PolicyInput) (agent.Policy, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
-		return Policy{}, nil, err
+		return agent.Policy{}, nil, err
 	}
 	atom := realm.Atom{Mode: realm.SubgraphBeam, ConflictInhibit: !asksAboutChange(in.Query)}
 	reasoning := in.Query
@@ -149,14 +140,7 @@ func (d OfflineDecider) ExpansionPolicy(ctx context.Context, in PolicyInput) (Po
 		}
 		break
 	}
-	return Policy{Atom: atom, Reasoning: reasoning}, nil, nil
-}
-
-func (d OfflineDecider) maxKeywords() int {
-	if d.MaxKeywords > 0 {
-		return d.MaxKeywords
-	}
-	return 8
+	return agent.Policy{Atom: atom, Reasoning: reasoning}, nil, nil
 }
 
 var causalQuestion = regexp.MustCompile(`(?i)\b(why|how (did|does|do|come|was|were|is|are|can|could|has|had)|what (led|leads|caused|causes|made|makes)|led to|lead to|because|reason|result(ed)? in)\b`)
@@ -175,101 +159,23 @@ var changeQuestion = regexp.MustCompile(`(?i)\b(change[ds]?|contradict\w*|differ
 
 func asksAboutChange(q string) bool { return changeQuestion.MatchString(q) }
 
-// isStopword reports function words, question words, auxiliaries and time words (the
-// time window carries those), which make poor keywords.
-func isStopword(w string) bool {
-	switch w {
-	case "a", "an", "the", "and", "or", "but", "if", "of", "to", "in", "on", "at", "by", "for", "with",
-		"about", "from", "into", "over", "after", "before", "during", "as", "than", "then", "so",
-		"is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did", "done", "have",
-		"has", "had", "having", "will", "would", "shall", "should", "can", "could", "may", "might", "must",
-		"what", "which", "who", "whom", "whose", "when", "where", "why", "how", "that", "this", "these",
-		"those", "there", "here", "it", "its", "i", "me", "my", "we", "our", "you", "your", "he", "him",
-		"his", "she", "her", "they", "them", "their", "not", "no", "any", "some", "all", "each", "both",
-		"other", "such", "own", "same", "too", "very", "just", "also", "ever", "s", "t", "kind", "like",
-		"get", "got", "go", "went", "make", "made", "thing", "things", "one", "up", "out", "ago", "last",
-		"next", "week", "month", "year", "yesterday", "today", "tomorrow", "day", "days", "weeks", "months",
-		"years", "tell", "know", "think", "much", "many", "often", "long":
-		return true
-	}
-	return false
-}
-
-// Keywords extracts up to n content words of text, lower-cased, in order, without
-// duplicates; stop words, question words and bare numbers are dropped.
-func Keywords(text string, n int) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range words(text) {
-		if len(out) == n {
-			break
-		}
-		if isStopword(w) || seen[w] || isNumber(w) || len([]rune(w)) < 2 {
-			continue
-		}
-		seen[w] = true
-		out = append(out, w)
-	}
-	return out
-}
-
-// words splits text into lower-cased words of letters and digits; a possessive 's is
-// dropped.
-func words(text string) []string {
-	f := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
-	})
-	var out []string
-	for _, w := range f {
-		w = strings.TrimSuffix(strings.Trim(w, "'"), "'s")
-		w = strings.ReplaceAll(w, "'", "")
-		if w != "" {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-func isNumber(w string) bool {
-	for _, r := range w {
-		if !unicode.IsDigit(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// stem is a crude suffix stripper so that "moved" covers "move" and "parties" "party".
-func stem(w string) string {
-	for _, suf := range []string{"ies", "ing", "ed", "es", "s", "e"} {
-		if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) {
-			w = strings.TrimSuffix(w, suf)
-			if suf == "ies" {
-				w += "y"
-			}
-			break
-		}
-	}
-	return w
-}
-
 // isQuestion: the text asks something.
-func isQuestion(text string) bool { return strings.Contains(text, "?") }
+func isQuestion(s string) bool { return strings.Contains(s, "?") }
 
 // queryTerms are the stemmed keywords of the plans, or of the query.
-func queryTerms(in SufficiencyInput) []string {
+func queryTerms(in agent.SufficiencyInput) []string {
 	var kws []string
 	for _, p := range in.Plans {
 		kws = append(kws, p.Keywords...)
 	}
 	if len(kws) == 0 {
-		kws = Keywords(in.Query, 8)
+		kws = text.Keywords(in.Query, 8)
 	}
 	var out []string
 	seen := map[string]bool{}
 	for _, k := range kws {
-		for _, w := range words(k) {
-			if s := stem(w); !seen[s] && !isStopword(w) {
+		for _, w := range text.Words(k) {
+			if s := text.Stem(w); !seen[s] && !text.IsQuestionStopword(w) {
 				seen[s] = true
 				out = append(out, s)
 			}
@@ -280,9 +186,9 @@ func queryTerms(in SufficiencyInput) []string {
 
 func nodeTerms(n realm.Node) map[string]bool {
 	out := map[string]bool{}
-	text := n.Name + " " + n.Content + " " + strings.Join(n.Keywords, " ")
-	for _, w := range words(text) {
-		out[stem(w)] = true
+	all := n.Name + " " + n.Content + " " + strings.Join(n.Keywords, " ")
+	for _, w := range text.Words(all) {
+		out[text.Stem(w)] = true
 	}
 	return out
 }

@@ -1,6 +1,7 @@
-package agent
+package offline
 
 import (
+	"github.com/realm-memory/realm/internal/text"
 	"regexp"
 	"sort"
 	"strings"
@@ -263,29 +264,10 @@ func clauses(text string) []segment {
 	return out
 }
 
-// stopwords are never content words or keywords.
-var stopwords = setOf(`a about above after again against all am an and any are aren't as at be because been
-before being below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't
-down during each few for from further had hadn't has hasn't have haven't having he he'd he'll he's her here
-here's hers herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself let's
-me more most mustn't my myself no nor not of off on once only or other ought our ours ourselves out over own
-same shan't she she'd she'll she's should shouldn't so some such than that that's the their theirs them
-themselves then there there's these they they'd they'll they're they've this those through to too under until
-up very was wasn't we we'd we'll we're we've were weren't what what's when when's where where's which while
-who who's whom why why's will with won't would wouldn't you you'd you'll you're you've your yours yourself
-yourselves im ive dont cant thats whats it'd also just really still even much many lot lots thing things
-something anything everything stuff get got getting gonna wanna gotta would've could've should've one ones
-like well way sure yeah yes yep nope okay ok oh wow hey hi hello thanks thank lol haha hahaha omg cool awesome
-great good nice glad amazing super pretty totally definitely absolutely kinda sorta maybe lots always never
-sounds sound feel feels felt know think see seen look looks looking going go make made said say let
-new old bit kind mean means wait hope hopes day today yesterday tomorrow last next week month year time times
-tho though yours ya u ur yay aww wish congrats congratulations cheers bye take care sweet fun love loved
-loving`)
-
-// isContentWord: at least three characters, a letter, not a stopword (greetings and
-// fillers are stopwords, so a turn made of them has no content words).
+// isContentWord: at least three characters, a letter, not a stop word (greetings and
+// fillers are stop words, so a turn made of them has no content words).
 func isContentWord(w string) bool {
-	if len(w) < 3 || stopwords[w] {
+	if len(w) < 3 || text.IsStopword(w) {
 		return false
 	}
 	for _, r := range w {
@@ -496,15 +478,15 @@ surprised pleased thrilled blessed motivated determined committed related suppos
 dedicated interested relaxed prepared stoked involved concerned red bed need feed seed speed indeed
 shed proceed exceed succeed agreed beloved naked wicked sacred kindred hundred animated`)
 
-// tenseOf says whether text speaks of the past, the future or neither.
-func tenseOf(text string) int {
-	if reFutureCue.MatchString(text) {
-		return tenseFuture
+// tenseOf says whether s speaks of the past, the future or neither.
+func tenseOf(s string) int {
+	if reFutureCue.MatchString(s) {
+		return text.TenseFuture
 	}
-	if hasPastCue(text) {
-		return tensePast
+	if hasPastCue(s) {
+		return text.TensePast
 	}
-	return tenseUnknown
+	return text.TenseUnknown
 }
 
 func hasPastCue(text string) bool {

@@ -1,15 +1,16 @@
-package agent
+package llm
 
 import (
 	"bytes"
 	"embed"
 	"fmt"
+	"github.com/realm-memory/realm/agent"
 	"strings"
 	"text/template"
 	"time"
 )
 
-// promptFiles holds the prompt templates; a missing file fails the build or NewLLM.
+// promptFiles holds the prompt templates; a missing file fails the build or New.
 //
 //go:embed prompts/*.tmpl
 var promptFiles embed.FS
@@ -18,7 +19,7 @@ func parsePrompts() (*template.Template, error) {
 	return template.New("prompts").Option("missingkey=error").ParseFS(promptFiles, "prompts/*.tmpl")
 }
 
-func (l *LLM) render(name string, data any) (string, error) {
+func (l *Agent) render(name string, data any) (string, error) {
 	var b bytes.Buffer
 	if err := l.prompts.ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("prompt %s: %w", name, err)
@@ -35,7 +36,7 @@ type extractView struct {
 	Recent                                            []promptObservation
 }
 
-func (l *LLM) extractMessages(in ExtractInput) (system, user string, err error) {
+func (l *Agent) extractMessages(in agent.ExtractInput) (system, user string, err error) {
 	o := in.Observation
 	v := extractView{
 		Time:    o.ObservedAt.Format(time.RFC3339),
@@ -67,7 +68,7 @@ type integrateView struct {
 	Decide, Others         []promptUnit
 }
 
-func (l *LLM) integrateMessages(r *integrateRequest) (system, user string, err error) {
+func (l *Agent) integrateMessages(r *integrateRequest) (system, user string, err error) {
 	if system, err = l.render("integrate_system.tmpl", nil); err != nil {
 		return "", "", err
 	}
@@ -96,7 +97,7 @@ func spanText(start, end *time.Time) string {
 	return format(*start) + " to " + format(*end)
 }
 
-func neighbourTags(n Neighbour) string {
+func neighbourTags(n agent.Neighbour) string {
 	var tags []string
 	switch {
 	case n.Similar && n.Recent:

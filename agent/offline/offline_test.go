@@ -1,4 +1,4 @@
-package agent
+package offline
 
 import (
 	"context"
@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 )
 
 func obsAt(id, session, speaker, content string) realm.Observation {
 	return realm.Observation{ID: id, Space: "t", SessionID: session, Speaker: speaker, Content: content, ObservedAt: offlineNow}
 }
 
-func mustExtract(tb testing.TB, a *Offline, in ExtractInput) Extraction {
+func mustExtract(tb testing.TB, a *Agent, in agent.ExtractInput) agent.Extraction {
 	tb.Helper()
 	ex, usage, err := a.Extract(context.Background(), in)
 	if err != nil {
@@ -26,8 +27,8 @@ func mustExtract(tb testing.TB, a *Offline, in ExtractInput) Extraction {
 	return ex
 }
 
-func ofType(cs []Candidate, t realm.NodeType) []Candidate {
-	var out []Candidate
+func ofType(cs []agent.Candidate, t realm.NodeType) []agent.Candidate {
+	var out []agent.Candidate
 	for _, c := range cs {
 		if c.Type == t {
 			out = append(out, c)
@@ -37,7 +38,7 @@ func ofType(cs []Candidate, t realm.NodeType) []Candidate {
 }
 
 func TestOfflineExtract(t *testing.T) {
-	a := NewOffline(OfflineOptions{})
+	a := New(Options{})
 	recent := []realm.Observation{obsAt("o0", "s1", "Melanie", "Hey Caroline!")}
 	tests := []struct {
 		name        string
@@ -88,14 +89,14 @@ func TestOfflineExtract(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ex := mustExtract(t, a, ExtractInput{Observation: tt.obs, Recent: tt.recent})
+			ex := mustExtract(t, a, agent.ExtractInput{Observation: tt.obs, Recent: tt.recent})
 			units := append(ofType(ex.Candidates, realm.Event), ofType(ex.Candidates, realm.Fact)...)
 			if tt.wantTurn == "" {
 				if len(units) != 0 {
 					t.Fatalf("filler yielded %+v", units)
 				}
 			} else {
-				var turn *Candidate
+				var turn *agent.Candidate
 				for i := range ex.Candidates {
 					if ex.Candidates[i].Content == tt.wantContent {
 						turn = &ex.Candidates[i]
@@ -145,10 +146,10 @@ func TestOfflineExtract(t *testing.T) {
 }
 
 func TestOfflineExtractClauses(t *testing.T) {
-	a := NewOffline(OfflineOptions{})
+	a := New(Options{})
 	obs := obsAt("o1", "s1", "Melanie", "Hey Caroline, I've had a busy time. I ran a charity race last Saturday – it was really rewarding. My favourite book is Charlotte's Web.")
-	ex := mustExtract(t, a, ExtractInput{Observation: obs, Recent: []realm.Observation{obsAt("o0", "s1", "Caroline", "Hi")}})
-	var race, book, whole *Candidate
+	ex := mustExtract(t, a, agent.ExtractInput{Observation: obs, Recent: []realm.Observation{obsAt("o0", "s1", "Caroline", "Hi")}})
+	var race, book, whole *agent.Candidate
 	for i, c := range ex.Candidates {
 		switch {
 		case strings.HasPrefix(c.Content, "Melanie ran a charity race"):
@@ -171,19 +172,19 @@ func TestOfflineExtractClauses(t *testing.T) {
 }
 
 func TestOfflineExtractEpisodeOnlyOnce(t *testing.T) {
-	a := NewOffline(OfflineOptions{})
+	a := New(Options{})
 	first := obsAt("o1", "s1", "Caroline", "Hi Melanie!")
 	second := obsAt("o2", "s1", "Melanie", "Hey Caroline!")
-	if n := len(ofType(mustExtract(t, a, ExtractInput{Observation: first}).Candidates, realm.Episode)); n != 1 {
+	if n := len(ofType(mustExtract(t, a, agent.ExtractInput{Observation: first}).Candidates, realm.Episode)); n != 1 {
 		t.Fatalf("first of session: %d episodes", n)
 	}
-	if n := len(ofType(mustExtract(t, a, ExtractInput{Observation: second, Recent: []realm.Observation{first}}).Candidates, realm.Episode)); n != 0 {
+	if n := len(ofType(mustExtract(t, a, agent.ExtractInput{Observation: second, Recent: []realm.Observation{first}}).Candidates, realm.Episode)); n != 0 {
 		t.Fatalf("second of session: %d episodes", n)
 	}
 }
 
 func TestOfflineSummary(t *testing.T) {
-	a := NewOffline(OfflineOptions{})
+	a := New(Options{})
 	turns := []realm.Observation{
 		obsAt("o1", "s1", "Caroline", "Hi Melanie! I went to a LGBTQ support group yesterday."),
 		obsAt("o2", "s1", "Melanie", "I painted a lake sunrise last year and I love pottery."),
@@ -197,7 +198,7 @@ func TestOfflineSummary(t *testing.T) {
 		if i%3 == 2 {
 			o.SessionID = "s" + string(rune('2'+i))
 		}
-		ex := mustExtract(t, a, ExtractInput{Observation: o, Summary: summary, Recent: recent})
+		ex := mustExtract(t, a, agent.ExtractInput{Observation: o, Summary: summary, Recent: recent})
 		summary = ex.Summary
 		recent = append(recent, o)
 	}
@@ -220,8 +221,8 @@ func TestOfflineSummary(t *testing.T) {
 }
 
 func TestOfflineExtractDeterministic(t *testing.T) {
-	a := NewOffline(OfflineOptions{})
-	in := ExtractInput{
+	a := New(Options{})
+	in := agent.ExtractInput{
 		Observation: obsAt("o1", "s1", "Caroline", "I moved from Sweden to Boston 4 years ago; my friends Jon and Gina helped. I love it here, and next month I will visit Paris with Melanie!"),
 		Summary:     "Participants: Caroline, Melanie. Sessions: 1, latest s1 on 8 May 2023.",
 		Recent:      []realm.Observation{obsAt("o0", "s0", "Melanie", "How are you?")},
@@ -237,16 +238,16 @@ func TestOfflineExtractDeterministic(t *testing.T) {
 func TestOfflineExtractCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := NewOffline(OfflineOptions{}).Extract(ctx, ExtractInput{Observation: obsAt("o", "s", "A", "I went home.")}); err == nil {
+	if _, _, err := New(Options{}).Extract(ctx, agent.ExtractInput{Observation: obsAt("o", "s", "A", "I went home.")}); err == nil {
 		t.Fatal("want an error on a cancelled context")
 	}
-	if _, _, err := NewOffline(OfflineOptions{}).Integrate(ctx, IntegrateInput{}); err == nil {
+	if _, _, err := New(Options{}).Integrate(ctx, agent.IntegrateInput{}); err == nil {
 		t.Fatal("want an error on a cancelled context")
 	}
 }
 
 func TestOfflineDefaults(t *testing.T) {
-	o := NewOffline(OfflineOptions{MergeSimilarity: 0.8}).Options()
+	o := New(Options{MergeSimilarity: 0.8}).Options()
 	if o.MergeSimilarity != 0.8 || o.SkipSimilarity != 0.95 || o.CorrelateSimilarity != 0.75 || o.MinContentWords != 2 || o.SummaryWords != 200 {
 		t.Fatalf("options = %+v", o)
 	}
@@ -255,11 +256,11 @@ func TestOfflineDefaults(t *testing.T) {
 // TestOfflineExtractOneClause: a turn that is one clause gives one candidate for it,
 // whatever punctuation closes it (a trailing ";" once gave an event and a fact).
 func TestOfflineExtractOneClause(t *testing.T) {
-	a := NewOffline(OfflineOptions{})
+	a := New(Options{})
 	recent := []realm.Observation{obsAt("o0", "s1", "Caroline", "Hi")}
 	var want []realm.NodeType
 	for i, text := range []string{"Alice moved to Lisbon in May.", "Alice moved to Lisbon in May;", "Alice moved to Lisbon in May,"} {
-		ex := mustExtract(t, a, ExtractInput{Observation: obsAt("o1", "s1", "Bob", text), Recent: recent})
+		ex := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "Bob", text), Recent: recent})
 		var got []realm.NodeType
 		for _, c := range ex.Candidates {
 			got = append(got, c.Type)

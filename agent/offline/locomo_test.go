@@ -1,4 +1,4 @@
-package agent
+package offline
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 )
 
 // The LoCoMo development data stays outside the repository (its license forbids copying
@@ -80,7 +81,7 @@ func loadLocomo(tb testing.TB) [][]locomoSession {
 // ingestOffline runs Extract and Integrate over one conversation, with neighbours built
 // as a simple stand-in for the pipeline: the nodes of the last three observations, the
 // entities of the same names, and the session's episode. Similarity is lexical.
-func ingestOffline(tb testing.TB, a *Offline, sessions []locomoSession, visit func(obs realm.Observation, ex Extraction, out []Integration)) {
+func ingestOffline(tb testing.TB, a *Agent, sessions []locomoSession, visit func(obs realm.Observation, ex agent.Extraction, out []agent.Integration)) {
 	ctx := context.Background()
 	var recent []realm.Observation
 	var recentNodes [][]realm.Node
@@ -90,31 +91,31 @@ func ingestOffline(tb testing.TB, a *Offline, sessions []locomoSession, visit fu
 	next := 0
 	for _, s := range sessions {
 		for _, obs := range s.turns {
-			ex, _, err := a.Extract(ctx, ExtractInput{Observation: obs, Summary: summary, Recent: recent})
+			ex, _, err := a.Extract(ctx, agent.ExtractInput{Observation: obs, Summary: summary, Recent: recent})
 			if err != nil {
 				tb.Fatal(err)
 			}
 			summary = ex.Summary
-			in := IntegrateInput{Observation: obs}
+			in := agent.IntegrateInput{Observation: obs}
 			for _, c := range ex.Candidates {
-				var nbs []Neighbour
+				var nbs []agent.Neighbour
 				for _, ns := range recentNodes {
 					for _, n := range ns {
-						nbs = append(nbs, Neighbour{Node: n, Recent: true})
+						nbs = append(nbs, agent.Neighbour{Node: n, Recent: true})
 					}
 				}
 				if n, ok := entities[normName(c.Name)]; ok && c.Type == realm.Entity {
-					nbs = append(nbs, Neighbour{Node: n, Similar: true})
+					nbs = append(nbs, agent.Neighbour{Node: n, Similar: true})
 				}
 				for _, name := range c.Participants {
 					if n, ok := entities[normName(name)]; ok {
-						nbs = append(nbs, Neighbour{Node: n, Similar: true})
+						nbs = append(nbs, agent.Neighbour{Node: n, Similar: true})
 					}
 				}
 				if n, ok := episodes[obs.SessionID]; ok {
-					nbs = append(nbs, Neighbour{Node: n, Similar: true})
+					nbs = append(nbs, agent.Neighbour{Node: n, Similar: true})
 				}
-				in.Candidates = append(in.Candidates, CandidateContext{Candidate: c, Neighbours: nbs})
+				in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: nbs})
 			}
 			out, _, err := a.Integrate(ctx, in)
 			if err != nil {
@@ -122,7 +123,7 @@ func ingestOffline(tb testing.TB, a *Offline, sessions []locomoSession, visit fu
 			}
 			var added []realm.Node
 			for i, o := range out {
-				if o.Action != ActionAdd {
+				if o.Action != agent.ActionAdd {
 					continue
 				}
 				c := ex.Candidates[i]
@@ -164,17 +165,17 @@ func coverage(want, got map[string]bool) float64 {
 
 func TestOfflineLoCoMo(t *testing.T) {
 	convs := loadLocomo(t)
-	a := NewOffline(OfflineOptions{})
+	a := New(Options{})
 	types := map[realm.NodeType]int{}
 	preds := map[realm.Predicate]int{}
 	actions := map[string]int{}
 	turns, contentful, carried, episodes, sessions := 0, 0, 0, 0, 0
 	for _, conv := range convs {
 		sessions += len(conv)
-		ingestOffline(t, a, conv, func(obs realm.Observation, ex Extraction, out []Integration) {
-			in := IntegrateInput{Observation: obs}
+		ingestOffline(t, a, conv, func(obs realm.Observation, ex agent.Extraction, out []agent.Integration) {
+			in := agent.IntegrateInput{Observation: obs}
 			for _, c := range ex.Candidates {
-				in.Candidates = append(in.Candidates, CandidateContext{Candidate: c})
+				in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c})
 			}
 			turns++
 			if n := len(strings.Fields(ex.Summary)); n > 200 {
@@ -216,15 +217,15 @@ func TestOfflineLoCoMo(t *testing.T) {
 // checkEdges on real data: run it on every observation of one conversation.
 func TestOfflineLoCoMoEdgeInvariants(t *testing.T) {
 	convs := loadLocomo(t)
-	a := NewOffline(OfflineOptions{})
+	a := New(Options{})
 	ctx := context.Background()
 	var recent []realm.Observation
 	for _, s := range convs[0] {
 		for _, obs := range s.turns {
-			ex, _, _ := a.Extract(ctx, ExtractInput{Observation: obs, Recent: recent})
-			in := IntegrateInput{Observation: obs}
+			ex, _, _ := a.Extract(ctx, agent.ExtractInput{Observation: obs, Recent: recent})
+			in := agent.IntegrateInput{Observation: obs}
 			for _, c := range ex.Candidates {
-				in.Candidates = append(in.Candidates, CandidateContext{Candidate: c})
+				in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c})
 			}
 			mustIntegrate(t, in)
 			recent = append(recent, obs)
@@ -234,7 +235,7 @@ func TestOfflineLoCoMoEdgeInvariants(t *testing.T) {
 
 func BenchmarkOfflineLoCoMo(b *testing.B) {
 	convs := loadLocomo(b)
-	a := NewOffline(OfflineOptions{})
+	a := New(Options{})
 	n := 0
 	for _, s := range convs[0] {
 		n += len(s.turns)
