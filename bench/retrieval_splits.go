@@ -219,7 +219,7 @@ func splitReport(name string, results []*questionResult, k int, curveK []int) Sp
 }
 
 // AnswerEvidence is the evidence of a recall as /answer puts it in the answerer's prompt
-// (agent/prompts/answer_user.tmpl): each node as "- M<i> [type] (time: …) content", then
+// (agent/llm/prompts/answer_user.tmpl): each node as "- M<i> [type] (time: …) content", then
 // each returned edge between them as "- M<i> predicate M<j>: description".
 func AnswerEvidence(nodes []realm.RecalledNode, edges []realm.Edge) string {
 	var b strings.Builder
