@@ -85,6 +85,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		MaxImportBytes:        cfg.Limits.MaxImportBytes,
 		NoAutoReconsolidation: !cfg.AutoReconsolidate,
 		MetricsKeyRequired:    cfg.MetricsKeyRequired,
+		CORSOrigins:           cfg.CORSOrigins,
 	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Answer: answerer,
 		Logger: logger, Metrics: registry, PipelineMetrics: metrics})
 
