@@ -1,6 +1,6 @@
 // Drives the memory explorer at REALM_URL/ui in Debian's chromium, as a person would:
 // opens a space with the API key, runs a recall and waits for its trace to be drawn,
-// marks two nodes useful and sends the feedback, finds the reconsolidation in the
+// marks two nodes useful and one misleading and sends the feedback, finds the reconsolidation in the
 // timeline and reverts it, and opens one memory. Each check that fails ends the run
 // with exit status 1 and says what it saw. The last line printed is a JSON summary
 // (the trace id, the number of edits applied) that the Go test checks through the API.
@@ -79,10 +79,12 @@ try {
   const traceId = await page.locator('.trace-panel').getAttribute('data-trace-id');
   check(/^[0-9a-f-]{36}$/.test(traceId || ''), `the trace panel names trace ${traceId}`);
 
-  // Feedback: two nodes useful, the answer correct; the edits applied are listed.
+  // Feedback: two nodes useful, the last one misleading, the answer correct; the edits applied are listed.
   await page.locator('ol.evidence li button.useful').nth(0).click();
   await page.locator('ol.evidence li button.useful').nth(1).click();
+  await page.locator('ol.evidence li button.misleading').last().click();
   check(await page.locator('ol.evidence li[data-mark="useful"]').count() === 2, 'two nodes are marked useful');
+  check(await page.locator('ol.evidence li[data-mark="misleading"]').count() === 1, 'one node is marked misleading');
   await page.selectOption('#correct', 'true');
   await page.click('#send-feedback');
   await page.locator('#feedback-result h3').waitFor();
