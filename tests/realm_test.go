@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/realmtest"
 )
 
 // binary is the `realm` program built once for the package's tests (TestMain).
@@ -61,10 +62,28 @@ func randomKey(tb testing.TB) string {
 
 var servingLine = regexp.MustCompile(`REALM serving on (http://\S+) `)
 
-// startRealm runs `realm serve` on a free loopback port against the tests' Neo4j, with
-// one admin key and the environment env on top, and stops it (SIGTERM) when the test
-// ends. The throwaway test_ spaces of other runs are left out of its embedder check.
+// startRealm starts a REALM with one admin key and the environment env on top, and
+// stops it when the test ends. With REALM_TEST_NEO4J=container and a Docker engine that
+// answers, it is realmtest's REALM and Neo4j containers (REALMTEST_HOST_NETWORK=true for
+// an engine without a bridge network); else `realm serve` runs here (startProcess).
 func startRealm(tb testing.TB, env map[string]string) *server {
+	tb.Helper()
+	if os.Getenv("REALM_TEST_NEO4J") == "container" {
+		err := realmtest.EngineAnswers(context.Background())
+		if err == nil {
+			r := realmtest.Run(tb, realmtest.Options{Env: env, HostNetwork: os.Getenv("REALMTEST_HOST_NETWORK") == "true"})
+			return &server{t: tb, URL: r.URL, Key: r.Key}
+		}
+		tb.Logf("REALM_TEST_NEO4J=container, but %v: running realm serve on the tests' Neo4j instead", err)
+	}
+	return startProcess(tb, env)
+}
+
+// startProcess runs `realm serve` on a free loopback port against the tests' Neo4j (the
+// local one is started when needed), with one admin key and the environment env on top,
+// and stops it (SIGTERM) when the test ends. The throwaway test_ spaces of other runs are
+// left out of its embedder check.
+func startProcess(tb testing.TB, env map[string]string) *server {
 	tb.Helper()
 	cyphertest.MustOpen(tb) // the local Neo4j is started, or the test fails under CI
 	cfg := cyphertest.Config()
@@ -76,6 +95,9 @@ func startRealm(tb testing.TB, env map[string]string) *server {
 	}
 	for k, v := range env {
 		vars[k] = v
+	}
+	if keys := env["REALM_API_KEYS"]; keys != "" { // the test's keys, and the admin key as realmtest adds it
+		vars["REALM_API_KEYS"] = "e2e " + key + " admin *;" + keys
 	}
 	cmd := exec.Command(binary, "serve")
 	cmd.Env = os.Environ()
