@@ -141,13 +141,23 @@ func startProcess(tb testing.TB, env map[string]string) *server {
 
 // newSpace is a fresh throwaway space, erased through the API when the test ends.
 func (s *server) newSpace() string {
-	space := cyphertest.SpacePrefix + "e2e_" + randomKey(s.t)[8:20]
+	space := newSpaceID(s.t)
+	s.eraseAtEnd(space)
+	return space
+}
+
+// newSpaceID is the id of a fresh throwaway space.
+func newSpaceID(tb testing.TB) string {
+	return cyphertest.SpacePrefix + "e2e_" + randomKey(tb)[8:20]
+}
+
+// eraseAtEnd erases space through the API when the test ends (before the server stops).
+func (s *server) eraseAtEnd(space string) {
 	s.t.Cleanup(func() {
 		if code := s.do("DELETE", "/v1/spaces/"+space, nil, nil); code != http.StatusOK && code != http.StatusNotFound {
 			s.t.Errorf("erasing %s: status %d", space, code)
 		}
 	})
-	return space
 }
 
 // do sends a JSON request with the server's key and decodes a JSON answer into v.
@@ -159,22 +169,39 @@ func (s *server) do(method, path string, body, v any) int {
 // doWithKey is do with another key ("" for none).
 func (s *server) doWithKey(key, method, path string, body, v any) int {
 	s.t.Helper()
-	var rd io.Reader
+	var data []byte
+	contentType := ""
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		rd = bytes.NewReader(b)
+		data, contentType = b, "application/json"
 	}
+	code, header, answer := s.send(key, method, path, contentType, data)
+	if v != nil && len(answer) > 0 && strings.Contains(header.Get("Content-Type"), "json") {
+		if err := json.Unmarshal(answer, v); err != nil {
+			s.t.Fatalf("%s %s: %v in %.300s", method, path, err, answer)
+		}
+	}
+	return code
+}
+
+// send sends body (none when nil) with key ("" for none) and returns the answer.
+func (s *server) send(key, method, path, contentType string, body []byte) (int, http.Header, []byte) {
+	s.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
 	req, err := http.NewRequestWithContext(ctx, method, s.URL+path, rd)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
@@ -184,16 +211,11 @@ func (s *server) doWithKey(key, method, path string, body, v any) int {
 		s.t.Fatalf("%s %s: %v", method, path, err)
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
+	answer, err := io.ReadAll(resp.Body)
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	if v != nil && len(data) > 0 && strings.Contains(resp.Header.Get("Content-Type"), "json") {
-		if err := json.Unmarshal(data, v); err != nil {
-			s.t.Fatalf("%s %s: %v in %.300s", method, path, err, data)
-		}
-	}
-	return resp.StatusCode
+	return resp.StatusCode, resp.Header, answer
 }
 
 // seed remembers the conversation of testdata/conversation.json in space.
