@@ -41,7 +41,8 @@ browser-deps:
 
 ## test-containers: realmtest's own test and the end-to-end tests of tests/ on REALM and Neo4j
 ## containers (testcontainers-go); needs a Docker engine holding the images realm:latest
-## (docker build -t realm .) and neo4j:5.26; REALMTEST_HOST_NETWORK=true for an engine without a bridge
+## (docker build -t realm .) and neo4j:5.26, or those REALMTEST_REALM_IMAGE and REALMTEST_NEO4J_IMAGE
+## name; REALMTEST_HOST_NETWORK=true for an engine without a bridge
 test-containers:
 	REALM_TEST_NEO4J=container TESTCONTAINERS_RYUK_DISABLED=$${TESTCONTAINERS_RYUK_DISABLED:-true} \
 		$(GO) test -tags docker -count=1 -v -timeout 30m ./realmtest ./tests

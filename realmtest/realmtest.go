@@ -60,6 +60,17 @@ type Options struct {
 	StartupTimeout time.Duration
 }
 
+// OptionsFromEnv reads Options from REALMTEST_REALM_IMAGE, REALMTEST_NEO4J_IMAGE and
+// REALMTEST_HOST_NETWORK=true, for test suites run on engines that differ (getenv is
+// os.Getenv in a test).
+func OptionsFromEnv(getenv func(string) string) Options {
+	return Options{
+		RealmImage:  getenv("REALMTEST_REALM_IMAGE"),
+		Neo4jImage:  getenv("REALMTEST_NEO4J_IMAGE"),
+		HostNetwork: getenv("REALMTEST_HOST_NETWORK") == "true",
+	}
+}
+
 // Realm is a running REALM and its Neo4j.
 type Realm struct {
 	URL           string // REALM's base URL from the host, e.g. http://127.0.0.1:32771

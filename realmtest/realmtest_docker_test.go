@@ -14,10 +14,10 @@ import (
 )
 
 // TestRun starts REALM and Neo4j containers (make test-containers: the images must be on
-// the engine), remembers a message and recalls it through REALM's API with the key
+// the engine; OptionsFromEnv names others), remembers a message and recalls it through REALM's API with the key
 // handed back, and checks that a request without it is refused.
 func TestRun(t *testing.T) {
-	r := realmtest.Run(t, realmtest.Options{HostNetwork: os.Getenv("REALMTEST_HOST_NETWORK") == "true"})
+	r := realmtest.Run(t, realmtest.OptionsFromEnv(os.Getenv))
 	post := func(key, path, body string, v any) int {
 		req, err := http.NewRequest(http.MethodPost, r.URL+path, bytes.NewBufferString(body))
 		if err != nil {

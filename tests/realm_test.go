@@ -64,14 +64,16 @@ var servingLine = regexp.MustCompile(`REALM serving on (http://\S+) `)
 
 // startRealm starts a REALM with one admin key and the environment env on top, and
 // stops it when the test ends. With REALM_TEST_NEO4J=container and a Docker engine that
-// answers, it is realmtest's REALM and Neo4j containers (REALMTEST_HOST_NETWORK=true for
-// an engine without a bridge network); else `realm serve` runs here (startProcess).
+// answers, it is realmtest's REALM and Neo4j containers (realmtest.OptionsFromEnv: other
+// images, the host's network); else `realm serve` runs here (startProcess).
 func startRealm(tb testing.TB, env map[string]string) *server {
 	tb.Helper()
 	if os.Getenv("REALM_TEST_NEO4J") == "container" {
 		err := realmtest.EngineAnswers(context.Background())
 		if err == nil {
-			r := realmtest.Run(tb, realmtest.Options{Env: env, HostNetwork: os.Getenv("REALMTEST_HOST_NETWORK") == "true"})
+			opts := realmtest.OptionsFromEnv(os.Getenv)
+			opts.Env = env
+			r := realmtest.Run(tb, opts)
 			return &server{t: tb, URL: r.URL, Key: r.Key}
 		}
 		tb.Logf("REALM_TEST_NEO4J=container, but %v: running realm serve on the tests' Neo4j instead", err)
