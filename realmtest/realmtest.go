@@ -34,8 +34,9 @@ import (
 	"time"
 
 	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/network"
 	"github.com/testcontainers/testcontainers-go"
-	"github.com/testcontainers/testcontainers-go/network"
+	tcnetwork "github.com/testcontainers/testcontainers-go/network"
 	"github.com/testcontainers/testcontainers-go/wait"
 )
 
@@ -155,13 +156,13 @@ func Start(ctx context.Context, opts Options) (*Realm, error) {
 		bolt, browser, api := ports[0], ports[1], ports[2]
 		neo4jReq.Env["NEO4J_server_bolt_listen__address"] = "127.0.0.1:" + bolt
 		neo4jReq.Env["NEO4J_server_http_listen__address"] = "127.0.0.1:" + browser
-		neo4jReq.HostConfigModifier = hostNetwork
+		neo4jReq.HostConfigModifier, neo4jReq.EndpointSettingsModifier = hostNetwork, noEndpoints
 		r.Neo4jURI = "bolt://127.0.0.1:" + bolt
 		realmEnv["NEO4J_URI"] = r.Neo4jURI
 		realmEnv["REALM_ADDR"] = "127.0.0.1:" + api
 		realmPort = api
 	} else {
-		nw, err := network.New(ctx)
+		nw, err := tcnetwork.New(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("a network for REALM and Neo4j: %w", err)
 		}
@@ -200,7 +201,7 @@ func Start(ctx context.Context, opts Options) (*Realm, error) {
 		WaitingFor: wait.ForLog("REALM serving on").WithStartupTimeout(opts.StartupTimeout),
 	}
 	if opts.HostNetwork {
-		realmReq.HostConfigModifier = hostNetwork
+		realmReq.HostConfigModifier, realmReq.EndpointSettingsModifier = hostNetwork, noEndpoints
 	} else {
 		realmReq.ExposedPorts = []string{"8080/tcp"}
 	}
@@ -258,6 +259,10 @@ func waitReady(ctx context.Context, url string, timeout time.Duration) error {
 }
 
 func hostNetwork(hc *container.HostConfig) { hc.NetworkMode = "host" }
+
+// noEndpoints drops the networks testcontainers attaches by default (its own bridge
+// network), which a container on the host's network cannot join.
+func noEndpoints(endpoints map[string]*network.EndpointSettings) { clear(endpoints) }
 
 // freePorts are n loopback ports free at the time of the call.
 func freePorts(n int) ([]string, error) {
