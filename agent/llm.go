@@ -183,16 +183,37 @@ func NewLLM(cfg LLMConfig, fallback Agent, logger zerolog.Logger) (*LLM, error) 
 }
 
 // Extract asks the model for the candidates of one observation and the new summary.
+// Nothing said is lost: when the fallback agent finds a statement in the observation
+// (an event or a fact), an extraction without one is invalid (repaired once, then the
+// fallback's extraction is taken).
 func (l *LLM) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.Usage, error) {
 	usage := realm.Usage{}
 	system, user, err := l.extractMessages(in)
 	if err != nil {
 		return Extraction{}, usage, err
 	}
+	var fallback *Extraction // the fallback agent's extraction, asked for at most once
+	fallbackExtract := func() (Extraction, error) {
+		if fallback == nil {
+			fb, fu, err := l.fallback.Extract(ctx, in)
+			usage.Add(fu)
+			if err != nil {
+				return Extraction{}, err
+			}
+			fallback = &fb
+		}
+		return *fallback, nil
+	}
 	var out Extraction
 	err = l.structured(ctx, usage, StageExtract, extractFormat(), system, user, func(content string) error {
 		var werr error
-		out, werr = parseExtraction(content, in)
+		if out, werr = parseExtraction(content, in); werr != nil || statesSomething(out) {
+			return werr
+		}
+		fb, werr := fallbackExtract()
+		if werr == nil && statesSomething(fb) {
+			werr = errNothingStated
+		}
 		return werr
 	})
 	if err == nil {
@@ -203,10 +224,24 @@ func (l *LLM) Extract(ctx context.Context, in ExtractInput) (Extraction, realm.U
 	}
 	l.log.Warn().Str("stage", StageExtract).Str("observation", in.Observation.ID).
 		Err(err).Msg("LLM extraction failed; using the fallback agent")
-	out, fu, ferr := l.fallback.Extract(ctx, in)
-	usage.Add(fu)
+	fb, err := fallbackExtract()
 	l.markFallback(usage, StageExtract, 1)
-	return out, usage, ferr
+	return fb, usage, err
+}
+
+// errNothingStated rejects an extraction that would lose what the observation says.
+var errNothingStated = errors.New("the observation states something (it is not a greeting or filler), " +
+	"but no event or fact candidate holds it: extract at least one unit saying what it says")
+
+// statesSomething reports whether an extraction holds a statement: an event or a fact
+// with content (entities and episodes name what is talked about, not what is said).
+func statesSomething(ex Extraction) bool {
+	for _, c := range ex.Candidates {
+		if (c.Type == realm.Event || c.Type == realm.Fact) && strings.TrimSpace(c.Content) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Integrate decides add / merge / skip and the edges of every candidate, in one call

@@ -127,11 +127,11 @@ func (o *Offline) decide(cc CandidateContext, nbs []scoredNeighbour) (Integratio
 				continue
 			}
 			if names[normName(nb.Node.Name)] {
-				return Integration{Action: ActionMerge, MergeInto: nb.Node.ID}, ""
+				return Integration{Action: ActionMerge, MergeInto: nb.Node.ID, Reason: "same entity name"}, ""
 			}
 			for _, a := range nb.Node.Aliases {
 				if names[normName(a)] {
-					return Integration{Action: ActionMerge, MergeInto: nb.Node.ID}, ""
+					return Integration{Action: ActionMerge, MergeInto: nb.Node.ID, Reason: "same entity, by alias"}, ""
 				}
 			}
 		}
@@ -139,7 +139,7 @@ func (o *Offline) decide(cc CandidateContext, nbs []scoredNeighbour) (Integratio
 	case realm.Episode:
 		for _, nb := range sortedByID(nbs) {
 			if nb.Node.Type == realm.Episode && c.Name != "" && nb.Node.Name == c.Name {
-				return Integration{Action: ActionMerge, MergeInto: nb.Node.ID}, ""
+				return Integration{Action: ActionMerge, MergeInto: nb.Node.ID, Reason: "same session"}, ""
 			}
 		}
 		return Integration{Action: ActionAdd}, ""
@@ -153,14 +153,14 @@ func (o *Offline) decide(cc CandidateContext, nbs []scoredNeighbour) (Integratio
 			continue // a state change: add, relate by supersedes
 		}
 		if nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && timeCovered(c, nb.Node) {
-			return Integration{Action: ActionSkip}, nb.Node.ID
+			return Integration{Action: ActionSkip, MergeInto: nb.Node.ID, Reason: "the neighbour says every word of it, at the same time"}, nb.Node.ID
 		}
 		if nb.Node.Type == c.Type && nb.sim >= o.opts.MergeSimilarity && nb.coverage >= o.opts.MergeCoverage && sameTime(c, nb.Node) {
 			merged := c.Content
 			if nb.coverage < 1 {
 				merged = strings.TrimSpace(nb.Node.Content) + " " + c.Content
 			}
-			return Integration{Action: ActionMerge, MergeInto: nb.Node.ID, Merged: merged}, ""
+			return Integration{Action: ActionMerge, MergeInto: nb.Node.ID, Merged: merged, Reason: "the same statement, completed"}, ""
 		}
 	}
 	return Integration{Action: ActionAdd}, ""

@@ -136,7 +136,7 @@ func TestOfflineIntegrateDecisions(t *testing.T) {
 		{
 			name: "SkipSaidAlready", cand: event(support, may7, "Caroline"), emb: base,
 			nbs:    []Neighbour{{Node: eventNode("n1", support+" It was powerful.", may7, vec(0.97), "Caroline")}},
-			action: ActionSkip,
+			action: ActionSkip, mergeInto: "n1", // the neighbour that holds it
 		},
 		{
 			name: "NoSkipOnNewWords", cand: event(support+" She met Jon there.", may7, "Caroline"), emb: base,

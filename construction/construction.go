@@ -523,10 +523,13 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 		c := ext.Candidates[i]
 		target, isNeighbour := known[d.MergeInto]
 		switch {
-		case d.Action == agent.ActionSkip:
+		case d.Action == agent.ActionSkip && isNeighbour:
 			res.Skipped = append(res.Skipped, c.Name)
 			out.Skipped++
 			continue
+		case d.Action == agent.ActionSkip:
+			// Nothing said is lost: a skip must name the neighbour that holds it.
+			p.log.Warn().Str("observation", o.ID).Str("holder", d.MergeInto).Msg("a skip names no neighbour holding the candidate; adding instead")
 		case d.Action == agent.ActionMerge && isNeighbour:
 			nodeIDs[i] = target.ID
 			j, seen := merges[target.ID]
