@@ -35,8 +35,8 @@ const (
 )
 
 // Models names the chat model of each role. Extraction serves extract and integrate
-// (construction), Answer the answer decision (empty: Extraction's model); the others are
-// for retrieval, reconsolidation and judging.
+// (construction), Retrieval plan, sufficiency and expand, Audit the auditor, Answer the
+// answer decision (each empty: Extraction's model), Judge the benchmarks' judges.
 type Models struct {
 	Extraction string
 	Retrieval  string
@@ -140,6 +140,12 @@ func NewLLM(cfg LLMConfig, fallback Agent, logger zerolog.Logger) (*LLM, error) 
 	}
 	if cfg.Models.Answer == "" {
 		cfg.Models.Answer = cfg.Models.Extraction
+	}
+	if cfg.Models.Retrieval == "" {
+		cfg.Models.Retrieval = cfg.Models.Extraction
+	}
+	if cfg.Models.Audit == "" {
+		cfg.Models.Audit = cfg.Models.Extraction
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 60 * time.Second
@@ -363,8 +369,13 @@ func (l *LLM) Chat(ctx context.Context, req ChatRequest) (string, realm.Usage, e
 
 // stageModel is the chat model of stage's calls.
 func (l *LLM) stageModel(stage string) string {
-	if stage == StageAnswer {
+	switch stage {
+	case StageAnswer:
 		return l.cfg.Models.Answer
+	case StagePlan, StageSufficiency, StageExpand:
+		return l.cfg.Models.Retrieval
+	case StageAudit:
+		return l.cfg.Models.Audit
 	}
 	return l.cfg.Models.Extraction
 }

@@ -38,12 +38,16 @@ func newObservedPipelines(cfg config, d *deps, logger zerolog.Logger, m *api.Met
 		return pipelines{}, err
 	}
 	answer, _ := ag.(*agent.LLM)
+	var decider retrieval.Decider = retrieval.NewOfflineDecider()
+	var auditor reconsolidation.Auditor = reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig())
+	if answer != nil { // every decision of REALM.md §5 goes to the LLM, the offline one deciding what it cannot
+		decider, auditor = llmDecider{llm: answer, offline: decider}, llmAuditor{llm: answer, offline: auditor}
+	}
 	p := pipelines{
 		answer: answer,
 		ingest: construction.New(d.store, ag, d.embedder, opts, logger),
-		recall: retrieval.New(d.store, d.embedder, retrieval.NewOfflineDecider(), retrieval.Options{}, logger),
-		recon: reconsolidation.New(d.store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
-			reconsolidation.DefaultConfig(), logger),
+		recall: retrieval.New(d.store, d.embedder, decider, retrieval.Options{}, logger),
+		recon:  reconsolidation.New(d.store, auditor, reconsolidation.DefaultConfig(), logger),
 	}
 	if m != nil {
 		p.recall = p.recall.ObserveTimings(m.ObserveRecall)
