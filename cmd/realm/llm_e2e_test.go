@@ -39,7 +39,8 @@ func TestLLMEndToEnd(t *testing.T) {
 		{"id": "m5", "session_id": "s1", "speaker": "Caroline", "content": "My sister Anna is visiting us in June.", "timestamp": "2023-05-08T14:00:00Z"},
 		{"id": "m6", "session_id": "s1", "speaker": "Melanie", "content": "Thanks, see you!", "timestamp": "2023-05-08T14:01:00Z"},
 	}
-	var fallbacks, calls int
+	fallbacks := map[string]int{} // by stage, as the responses report them
+	calls := 0
 	skipped := map[string]bool{}
 	for _, m := range messages {
 		var res struct {
@@ -59,9 +60,7 @@ func TestLLMEndToEnd(t *testing.T) {
 		}
 		for stage, u := range r.Usage {
 			calls += u.Calls
-			if stage == "extract" || stage == "integrate" {
-				fallbacks += u.Fallbacks
-			}
+			fallbacks[stage] += u.Fallbacks
 		}
 		skipped[r.ID] = len(r.Skipped) > 0
 		t.Logf("%s: usage %+v", r.ID, r.Usage)
@@ -90,41 +89,62 @@ func TestLLMEndToEnd(t *testing.T) {
 		}
 	}
 
+	// Recall with the model's plans (or the offline ones it fell back to, counted).
 	var rec struct {
 		TraceID string `json:"trace_id"`
 		Nodes   []struct{ ID string }
+		Usage   map[string]realm.StageUsage
 	}
 	if code := send(t, "POST", sp+"/recall", map[string]any{"query": "Where does Caroline live now?"}, &rec); code != http.StatusOK || len(rec.Nodes) == 0 {
 		t.Fatalf("recall: %d, %d nodes", code, len(rec.Nodes))
+	}
+	if u := rec.Usage["plan"]; u.Calls == 0 {
+		t.Errorf("recall usage %+v: the planner was not asked", rec.Usage)
+	}
+	for stage, u := range rec.Usage {
+		fallbacks[stage] += u.Fallbacks
+	}
+	t.Logf("recall: usage %+v", rec.Usage)
+	var trace realm.Trace
+	if code := send(t, "GET", sp+"/traces/"+rec.TraceID, nil, &trace); code != http.StatusOK || len(trace.Plans) == 0 {
+		t.Errorf("trace: %d, plans %+v", code, trace.Plans)
+	}
+	t.Logf("plans: %+v", trace.Plans)
+
+	// The metrics count the fallbacks the responses reported, stage by stage.
+	metrics := scrapeMetrics(t, base)
+	for _, stage := range []string{"extract", "integrate", "plan", "sufficiency", "expand"} {
+		if got := int(metrics[`realm_llm_fallbacks_total{stage="`+stage+`"}`]); got != fallbacks[stage] {
+			t.Errorf("metrics count %d %s fallbacks, the responses %d", got, stage, fallbacks[stage])
+		}
+	}
+	if metrics[`realm_llm_calls_total{stage="extract"}`] == 0 || metrics[`realm_llm_tokens_total{kind="prompt",stage="extract"}`] == 0 {
+		t.Errorf("metrics %v: want extract calls and tokens counted", metrics)
 	}
 
 	// /answer needs the model's answer: a model that fails it twice gets 503, as documented.
 	var ans struct {
 		Answer          string
 		CitedNodeIDs    []string `json:"cited_node_ids"`
-		Reconsolidation *struct{ Edits []struct{ ID string } }
+		Reconsolidation *struct {
+			Labels map[string]realm.NodeLabel
+			Usage  map[string]realm.StageUsage
+		}
 	}
 	code := send(t, "POST", sp+"/answer", map[string]any{"query": "Which city did Caroline move to?"}, &ans)
 	switch code {
 	case http.StatusOK:
-		if ans.Answer == "" || ans.Reconsolidation == nil {
-			t.Errorf("answer %+v, want an answer and its reconsolidation", ans)
+		if ans.Answer == "" || ans.Reconsolidation == nil || len(ans.Reconsolidation.Labels) == 0 || ans.Reconsolidation.Usage["audit"].Calls == 0 {
+			t.Errorf("answer %+v, want an answer and its reconsolidation, audited by the model", ans)
+		} else {
+			t.Logf("answer %q; audit labels %v, usage %+v", ans.Answer, ans.Reconsolidation.Labels, ans.Reconsolidation.Usage["audit"])
 		}
 	case http.StatusServiceUnavailable:
 		t.Logf("answer: 503 (the model's answers were unusable)")
 	default:
 		t.Errorf("answer: %d", code)
 	}
-
-	// The metrics count what the responses reported.
-	metrics := scrapeMetrics(t, base)
-	if got := int(metrics[`realm_llm_fallbacks_total{stage="extract"}`] + metrics[`realm_llm_fallbacks_total{stage="integrate"}`]); got != fallbacks {
-		t.Errorf("metrics count %d construction fallbacks, the responses %d", got, fallbacks)
-	}
-	if metrics[`realm_llm_calls_total{stage="extract"}`] == 0 || metrics[`realm_llm_tokens_total{kind="prompt",stage="extract"}`] == 0 {
-		t.Errorf("metrics %v: want extract calls and tokens counted", metrics)
-	}
-	t.Logf("LLM calls while ingesting: %d; construction fallbacks: %d; metrics: %v", calls, fallbacks, metrics)
+	t.Logf("LLM calls while ingesting: %d; fallbacks before /answer: %v; metrics after it: %v", calls, fallbacks, scrapeMetrics(t, base))
 }
 
 var llmMetricLine = regexp.MustCompile(`^(realm_llm_(?:calls|fallbacks|tokens|failures)_total\{[^}]*\}) (\S+)$`)
