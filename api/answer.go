@@ -14,7 +14,7 @@ import (
 	"github.com/realm-memory/realm/reconsolidation"
 )
 
-// Answerer writes an answer from the evidence of one recall. *agent.LLM implements it;
+// Answerer writes an answer from the evidence of one recall. *llm.Agent implements it;
 // the offline agent cannot answer, so without an LLM Deps.Answer is nil.
 type Answerer interface {
 	// Answer returns EUnavailable when the model cannot be reached or gives no valid answer.

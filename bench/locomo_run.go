@@ -22,7 +22,7 @@ type ObservationIngester interface {
 	Ingest(ctx context.Context, space string, obs []realm.Observation) ([]construction.Result, error)
 }
 
-// Answerer writes an answer from the evidence of one recall (agent.LLM).
+// Answerer writes an answer from the evidence of one recall (llm.Agent).
 type Answerer interface {
 	Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error)
 }

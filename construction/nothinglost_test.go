@@ -11,6 +11,7 @@ import (
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/agent/llm"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -22,8 +23,8 @@ type fallbackCounter struct {
 	counts map[string]int
 }
 
-func (c *fallbackCounter) observe(e agent.LLMEvent) {
-	if e.Kind != agent.LLMFallback {
+func (c *fallbackCounter) observe(e llm.Event) {
+	if e.Kind != llm.LLMFallback {
 		return
 	}
 	c.mu.Lock()
@@ -81,7 +82,7 @@ func TestNothingSaidLost(t *testing.T) {
 
 	t.Run("EmptyExtractionFallsBack", func(t *testing.T) {
 		var fb fallbackCounter
-		lp := newLLMPipeline(t, func(c *agent.LLMConfig) { c.Observe = fb.observe })
+		lp := newLLMPipeline(t, func(c *llm.Config) { c.Observe = fb.observe })
 		// Schema-valid and empty, twice: the offline agent's unit is taken.
 		empty := agenttest.JSON(t, extraction("Caroline shared news."), 50, 5)
 		lp.fake.Enqueue(empty, empty)
@@ -89,10 +90,10 @@ func TestNothingSaidLost(t *testing.T) {
 			return agenttest.JSON(t, integration(decision("C0", "add", "", "")), 50, 5)
 		})
 		r := lp.ingest(t, llmObs("o1", "Caroline", moved))
-		if u := r.Usage[agent.StageExtract]; u.Calls != 2 || u.Failures != 2 || u.Fallbacks != 1 {
+		if u := r.Usage[llm.StageExtract]; u.Calls != 2 || u.Failures != 2 || u.Fallbacks != 1 {
 			t.Errorf("extract usage %+v, want an empty answer, its repair, then a fallback", u)
 		}
-		if n := fb.count(agent.StageExtract); n != 1 {
+		if n := fb.count(llm.StageExtract); n != 1 {
 			t.Errorf("%d extract fallbacks observed, want 1", n)
 		}
 		if reqs := lp.fake.Requests(); !strings.Contains(reqs[1].LastUser(), "no event or fact candidate holds it") {
@@ -105,7 +106,7 @@ func TestNothingSaidLost(t *testing.T) {
 
 	t.Run("EntitiesOnlyRepaired", func(t *testing.T) {
 		var fb fallbackCounter
-		lp := newLLMPipeline(t, func(c *agent.LLMConfig) { c.Observe = fb.observe })
+		lp := newLLMPipeline(t, func(c *llm.Config) { c.Observe = fb.observe })
 		lp.fake.Enqueue(
 			agenttest.JSON(t, extraction("Caroline moved.", cand{Type: "entity", Name: "Berlin", Category: "place", Content: "Berlin is a city."}), 50, 5),
 			agenttest.JSON(t, extraction("Caroline moved to Berlin.",
@@ -113,7 +114,7 @@ func TestNothingSaidLost(t *testing.T) {
 			agenttest.JSON(t, integration(decision("C0", "add", "", "")), 50, 5),
 		)
 		r := lp.ingest(t, llmObs("o1", "Caroline", moved))
-		if u := r.Usage[agent.StageExtract]; u.Calls != 2 || u.Failures != 1 || u.Fallbacks != 0 || fb.count(agent.StageExtract) != 0 {
+		if u := r.Usage[llm.StageExtract]; u.Calls != 2 || u.Failures != 1 || u.Fallbacks != 0 || fb.count(llm.StageExtract) != 0 {
 			t.Errorf("extract usage %+v, want the repair taken", u)
 		}
 		if got := memoriesFrom(t, lp.store, lp.space, "o1"); len(got) != 1 || !holds(got, "Caroline moved from Lisbon to Berlin") {
@@ -125,14 +126,14 @@ func TestNothingSaidLost(t *testing.T) {
 		lp := newLLMPipeline(t, nil)
 		lp.fake.Enqueue(agenttest.JSON(t, extraction("Caroline greeted Melanie."), 50, 5))
 		r := lp.ingest(t, llmObs("o1", "Caroline", "Hey Mel!"))
-		if u := r.Usage[agent.StageExtract]; u.Calls != 1 || u.Failures != 0 || u.Fallbacks != 0 {
+		if u := r.Usage[llm.StageExtract]; u.Calls != 1 || u.Failures != 0 || u.Fallbacks != 0 {
 			t.Errorf("extract usage %+v, want an empty extraction of a greeting accepted", u)
 		}
 	})
 
 	t.Run("SkipNamesTheHolder", func(t *testing.T) {
 		var fb fallbackCounter
-		lp := newLLMPipeline(t, func(c *agent.LLMConfig) { c.Observe = fb.observe })
+		lp := newLLMPipeline(t, func(c *llm.Config) { c.Observe = fb.observe })
 		fact := cand{Type: "fact", Name: "Caroline lives in Berlin", Content: "Caroline lives in Berlin."}
 		lp.fake.Enqueue(agenttest.JSON(t, extraction("Caroline lives in Berlin.", fact), 50, 5),
 			agenttest.JSON(t, integration(decision("C0", "add", "", "")), 50, 5))
@@ -150,7 +151,7 @@ func TestNothingSaidLost(t *testing.T) {
 		if len(r.Skipped) != 1 || len(r.Added) != 0 {
 			t.Fatalf("result %+v, want the candidate skipped", r)
 		}
-		if u := r.Usage[agent.StageIntegrate]; u.Calls != 2 || u.Failures != 1 || fb.count(agent.StageIntegrate) != 0 {
+		if u := r.Usage[llm.StageIntegrate]; u.Calls != 2 || u.Failures != 1 || fb.count(llm.StageIntegrate) != 0 {
 			t.Errorf("integrate usage %+v, want a skip without its holder repaired", u)
 		}
 		reqs := lp.fake.Requests()

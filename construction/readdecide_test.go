@@ -10,8 +10,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/agent/llm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -52,12 +53,12 @@ func TestReadDecideApply(t *testing.T) {
 	space := cyphertest.NewSpace(t)
 	emb := &txFreeEmbedder{tb: t, store: store}
 	fake := agenttest.NewFakeOpenAI(t)
-	llm, err := agent.NewLLM(agent.LLMConfig{BaseURL: fake.BaseURL(), APIKey: "test", Models: agent.Models{Extraction: "test-model"}, Timeout: 10 * time.Second},
-		agent.NewOffline(agent.OfflineOptions{}), zerolog.Nop())
+	lm, err := llm.New(llm.Config{BaseURL: fake.BaseURL(), APIKey: "test", Models: llm.Models{Extraction: "test-model"}, Timeout: 10 * time.Second},
+		offline.New(offline.Options{}), zerolog.Nop())
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := construction.New(store, llm, emb, construction.Options{Owner: "llm-" + space}, zerolog.Nop())
+	p := construction.New(store, lm, emb, construction.Options{Owner: "llm-" + space}, zerolog.Nop())
 	other := construction.New(store, &scriptAgent{}, emb, construction.Options{Owner: "other-" + space}, zerolog.Nop())
 	t.Cleanup(func() { p.Close(context.Background()); other.Close(context.Background()) })
 
@@ -99,7 +100,7 @@ func TestReadDecideApply(t *testing.T) {
 	if strings.Contains(firstPrompt, "home:") || !strings.Contains(secondPrompt, "Ann lives in Rome") {
 		t.Errorf("the second decision was not asked on the new neighbourhood:\n%s", secondPrompt)
 	}
-	if u := r.Usage[agent.StageIntegrate]; u.Calls != 2 {
+	if u := r.Usage[llm.StageIntegrate]; u.Calls != 2 {
 		t.Errorf("integrate usage %+v, want both calls counted", u)
 	}
 	n, _, err := store.GetMemory(ctx, space, r.Merged[0])
