@@ -860,7 +860,7 @@ func vector32(v any) []float32 {
 	return out
 }
 
-// float64s converts a vector for the driver, which stores float64 lists.
+// vector64 converts a vector for the driver, which stores float64 lists.
 func vector64(v []float32) []float64 {
 	out := make([]float64, len(v))
 	for i, x := range v {

@@ -77,7 +77,7 @@ func (s *Store) CommonNames(ctx context.Context, space string, share float64, mi
 // similarity in [-1, 1].
 func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery, fetch int) ([]ScoredMemory, error) {
 	params := seedParams(space, q)
-	params["embedding"] = toFloat64s(q.Embedding)
+	params["embedding"] = vector64(q.Embedding)
 	params["fetch"] = fetch
 	return s.scoredMemories(ctx, qSeedVectorIndex, params, true)
 }
@@ -86,7 +86,7 @@ func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery
 // space passing the filters and returns the best q.Limit. Score is in [-1, 1].
 func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
 	params := seedParams(space, q)
-	params["embedding"] = toFloat64s(q.Embedding)
+	params["embedding"] = vector64(q.Embedding)
 	return s.scoredMemories(ctx, qSeedVectorExact, params, true)
 }
 
@@ -258,7 +258,7 @@ func vectorParam(v []float32) any {
 	if len(v) == 0 {
 		return nil
 	}
-	return toFloat64s(v)
+	return vector64(v)
 }
 
 // Path is a simple path from a memory: IDs[0] is the start, Edges[i] joins IDs[i] and IDs[i+1]
@@ -371,14 +371,6 @@ func relTypes(preds []realm.Predicate) []string {
 		if p.Valid() {
 			out = append(out, p.RelType())
 		}
-	}
-	return out
-}
-
-func toFloat64s(v []float32) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = float64(x)
 	}
 	return out
 }
