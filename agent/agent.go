@@ -106,8 +106,13 @@ const (
 
 // Integration is the decision for the candidate at the same index of IntegrateInput.
 type Integration struct {
-	Action    string // add | merge | skip
-	MergeInto string // the neighbour id, when Action is merge
+	Action string // add | merge | skip
+	// MergeInto is the neighbour id: the one merged into, or for a skip the one that
+	// already holds all the candidate says. A skip without it is taken as an add:
+	// nothing said may be lost (construction checks it whatever the agent).
+	MergeInto string
+	// Reason says why a merge or a skip loses nothing: what the neighbour already holds.
+	Reason string
 	// Merged is the content of the merged node when Action is merge (the neighbour's
 	// content completed with the candidate's detail); empty keeps the neighbour's content.
 	Merged string

@@ -21,17 +21,20 @@ import (
 
 // Options tune the pipeline. Zero fields take the defaults of DefaultOptions.
 type Options struct {
-	RecentObservations int           // c_t: observations shown to the extractor (REALM.md §2 step 2)
-	NeighbourK         int           // N_sim: similar memories per candidate, by vector and by keywords each
-	RecentWindow       int           // N_recent: memories derived from this many last observations
-	MaxBatch           int           // observations per Ingest call
-	MaxContent         int           // bytes of one observation's content
-	MaxAttempts        int           // failed integrations before an observation is failed for good
-	MinEdgeWeight      float64       // edges weaker than this are not written (REALM.md §1: below 0.3 don't write it)
-	MaxKeywords        int           // keywords kept on a merged node (REALM.md §1: ≤ 3–5)
-	Owner              string        // lease owner: "host/pid/nonce" by default (see owner.go for who takes over whose leases)
-	Lease              time.Duration // how long a claimed observation is reserved for this owner
-	ResumeBatch        int           // observations claimed at a time by ResumePending
+	RecentObservations int // c_t: observations shown to the extractor (REALM.md §2 step 2)
+	NeighbourK         int // N_sim: similar memories per candidate, by vector and by keywords each
+	RecentWindow       int // N_recent: memories derived from this many last observations
+	MaxBatch           int // observations per Ingest call
+	MaxContent         int // bytes of one observation's content
+	MaxAttempts        int // failed integrations before an observation is failed for good
+	// MaxDecisions bounds how often one attempt decides an observation's integration
+	// again because the neighbourhood changed before the decision was applied.
+	MaxDecisions  int
+	MinEdgeWeight float64       // edges weaker than this are not written (REALM.md §1: below 0.3 don't write it)
+	MaxKeywords   int           // keywords kept on a merged node (REALM.md §1: ≤ 3–5)
+	Owner         string        // lease owner: "host/pid/nonce" by default (see owner.go for who takes over whose leases)
+	Lease         time.Duration // how long a claimed observation is reserved for this owner
+	ResumeBatch   int           // observations claimed at a time by ResumePending
 	// OnJob, when set, learns of the asynchronous jobs of this pipeline: JobStarted when
 	// one's background work begins, then how it ended (JobDone, JobFailed,
 	// JobInterrupted), or JobDeferred alone for one accepted while closing. It is how cmd keeps metrics of jobs; it must be cheap.
@@ -55,7 +58,7 @@ const (
 func DefaultOptions() Options {
 	return Options{
 		RecentObservations: 6, NeighbourK: 8, RecentWindow: 3, MaxBatch: 1000, MaxContent: 20000,
-		MaxAttempts: 3, MinEdgeWeight: 0.3, MaxKeywords: 5, Owner: defaultOwner(), Lease: 10 * time.Minute,
+		MaxAttempts: 3, MaxDecisions: 3, MinEdgeWeight: 0.3, MaxKeywords: 5, Owner: defaultOwner(), Lease: 10 * time.Minute,
 		ResumeBatch: 100,
 	}
 }
@@ -79,6 +82,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = d.MaxAttempts
+	}
+	if o.MaxDecisions <= 0 {
+		o.MaxDecisions = d.MaxDecisions
 	}
 	if o.MinEdgeWeight <= 0 {
 		o.MinEdgeWeight = d.MinEdgeWeight
@@ -107,6 +113,7 @@ type Pipeline struct {
 	opts  Options
 	log   zerolog.Logger
 
+	spaces   spaceLocks    // one integration of a space at a time (spacelock.go)
 	stop     chan struct{} // closed by Close: background work stops
 	stopOnce sync.Once
 	bg       sync.WaitGroup
@@ -416,19 +423,43 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Resu
 			return fmt.Errorf("embed candidates: %d vectors for %d texts", len(embs), len(texts))
 		}
 	}
-	q := cypher.NeighbourQuery{Embeddings: embs, Texts: keywords, K: p.opts.NeighbourK, Recent: p.opts.RecentWindow, BeforeSeq: o.Seq}
-	applied, err := p.store.ApplyIntegration(ctx, o.Space, o.ID, q, func(ctx context.Context, hoods [][]cypher.CandidateNeighbour) (cypher.Integration, error) {
-		return p.decide(ctx, o, ext, embs, hoods, res)
-	})
+	// Read, decide, then apply (ARCHITECTURE.md, Layout): the agent and the embedder
+	// are asked outside any transaction; the apply transaction checks, under the space
+	// lock, that the neighbourhood decided on is still the space's, and otherwise the
+	// integration is decided again on the new one.
+	unlock, err := p.spaces.lock(ctx, o.Space)
 	if err != nil {
 		return err
 	}
-	if !applied.Applied {
-		res.Status, res.Added, res.Merged, res.Skipped = StatusAlreadyIntegrated, nil, nil, nil
+	defer unlock()
+	q := cypher.NeighbourQuery{Space: o.Space, Embeddings: embs, Texts: keywords, K: p.opts.NeighbourK, Recent: p.opts.RecentWindow, BeforeSeq: o.Seq}
+	hoods, err := p.store.Neighbourhoods(ctx, q)
+	if err != nil {
+		return err
+	}
+	for round := 1; ; round++ {
+		in, err := p.decide(ctx, o, ext, embs, hoods, res)
+		if err != nil {
+			return err
+		}
+		applied, err := p.store.ApplyIntegration(ctx, o.Space, o.ID, q, hoods, in)
+		switch {
+		case err != nil:
+			return err
+		case applied.Changed && round < p.opts.MaxDecisions:
+			p.log.Debug().Str("space", o.Space).Str("observation", o.ID).Int("round", round).
+				Msg("the neighbourhood changed before the integration was applied; deciding again")
+			hoods = applied.Neighbourhoods
+			continue
+		case applied.Changed:
+			return realm.Errorf(realm.EConflict, "the neighbourhood changed under each of %d decisions", round)
+		case !applied.Applied:
+			res.Status, res.Added, res.Merged, res.Skipped = StatusAlreadyIntegrated, nil, nil, nil
+			return nil
+		}
+		res.Edges = applied.Edges
 		return nil
 	}
-	res.Edges = applied.Edges
-	return nil
 }
 
 // embedText is what a node or candidate is embedded as: its name gives a short content
@@ -441,7 +472,8 @@ func embedText(name, content string) string {
 }
 
 // decide asks the agent to integrate and relate every candidate against its
-// neighbourhood (read under the space lock) and turns the decisions into writes.
+// neighbourhood and turns the decisions into writes; it runs outside any transaction
+// and again when the neighbourhood changed before the writes were applied.
 // Decisions that do not fit the graph are corrected, not trusted: a merge into a node
 // that is not a neighbour becomes an add; edges to unknown nodes, with invalid
 // predicates or too weak are dropped.
@@ -457,7 +489,7 @@ func keepRecentSources(cands []agent.Candidate, recent []realm.Observation) {
 }
 
 func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Extraction, embs [][]float32, hoods [][]cypher.CandidateNeighbour, res *Result) (cypher.Integration, error) {
-	res.Added, res.Merged, res.Skipped = nil, nil, nil // the transaction may be retried
+	res.Added, res.Merged, res.Skipped = nil, nil, nil // decided again when the neighbourhood changed
 	in := agent.IntegrateInput{Observation: o, Candidates: make([]agent.CandidateContext, len(ext.Candidates))}
 	known := map[string]realm.Node{} // every neighbour, by id
 	for i, c := range ext.Candidates {
@@ -491,10 +523,13 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 		c := ext.Candidates[i]
 		target, isNeighbour := known[d.MergeInto]
 		switch {
-		case d.Action == agent.ActionSkip:
+		case d.Action == agent.ActionSkip && isNeighbour:
 			res.Skipped = append(res.Skipped, c.Name)
 			out.Skipped++
 			continue
+		case d.Action == agent.ActionSkip:
+			// Nothing said is lost: a skip must name the neighbour that holds it.
+			p.log.Warn().Str("observation", o.ID).Str("holder", d.MergeInto).Msg("a skip names no neighbour holding the candidate; adding instead")
 		case d.Action == agent.ActionMerge && isNeighbour:
 			nodeIDs[i] = target.ID
 			j, seen := merges[target.ID]

@@ -76,7 +76,7 @@ func (a *scriptAgent) Integrate(ctx context.Context, in agent.IntegrateInput) ([
 			}
 			switch {
 			case strings.EqualFold(n.Node.Content, c.Content):
-				d = agent.Integration{Action: agent.ActionSkip}
+				d = agent.Integration{Action: agent.ActionSkip, MergeInto: n.Node.ID, Reason: "same name and text"}
 			case strings.Contains(c.Content, " now "):
 				d.Edges = append(d.Edges, agent.EdgeOp{Op: agent.EdgeAdd, From: agent.Self, To: n.Node.ID, Predicate: realm.Supersedes, Weight: 0.9})
 			default:

@@ -1,7 +1,10 @@
 // Package construction is REALM's write path (REALM.md §2): a batch of observations is
 // stored first, then each new one is extracted into typed candidates, embedded, given its
 // neighbourhood N_sim ∪ N_recent, integrated (add / merge / skip) and related (edges) by
-// the agent, and written in one transaction that holds the space's lock in Neo4j.
+// the agent, and written in one transaction that holds the space's lock in Neo4j. The
+// agent and the embedder are asked with no transaction open: the neighbourhood is read
+// first, the decision taken, and the apply transaction checks that the neighbourhood is
+// still the one decided on, deciding again when it is not (a bounded number of times).
 //
 // Nothing accepted is lost: an observation stays pending until the transaction that
 // writes its memories marks it integrated; ResumePending takes pending work back (at

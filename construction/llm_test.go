@@ -129,7 +129,11 @@ func extraction(summary string, cs ...cand) map[string]any {
 }
 
 func decision(ref, action, mergeInto, merged string, edges ...map[string]any) map[string]any {
-	return map[string]any{"candidate": ref, "action": action, "merge_into": mergeInto, "merged_content": merged, "edges": orEmptyMaps(edges)}
+	reason := ""
+	if action != "add" {
+		reason = "the neighbour holds it" // a merge or a skip says why
+	}
+	return map[string]any{"candidate": ref, "action": action, "merge_into": mergeInto, "merged_content": merged, "reason": reason, "edges": orEmptyMaps(edges)}
 }
 
 func llmEdge(from, to string, p realm.Predicate, w float64) map[string]any {
@@ -346,8 +350,10 @@ func TestIngestLLM(t *testing.T) {
 
 	t.Run("ExchangeFromBothTurns", func(t *testing.T) {
 		lp := newLLMPipeline(t, nil)
-		// q1 asks and states nothing: no candidate, so no integrate call.
-		lp.fake.Enqueue(agenttest.JSON(t, extraction("Melanie asked Caroline about a painting."), 100, 10))
+		// q1 asks: what was asked is kept.
+		lp.fake.Enqueue(agenttest.JSON(t, extraction("Melanie asked Caroline about a painting.",
+			cand{Type: "event", Name: "Melanie asks about the sunrise", Content: "Melanie asked whether Caroline painted the sunrise."}), 100, 10),
+			agenttest.JSON(t, integration(decision("C0", "add", "", "")), 80, 5))
 		lp.ingest(t, llmObs("q1", "Melanie", "Did you paint that sunrise?"))
 		// a1 answers: its unit is the exchange, also from q1 (shown as O1); O7 names nothing.
 		ex := extraction("Caroline painted a sunrise in 2022.",
@@ -361,9 +367,9 @@ func TestIngestLLM(t *testing.T) {
 		if len(r.Added) != 2 {
 			t.Fatalf("result %+v, want the exchange and the entity added", r)
 		}
-		if reqs := lp.fake.Requests(); len(reqs) != 3 || !strings.Contains(reqs[1].LastUser(), "- O1 [") ||
-			!strings.Contains(reqs[1].LastUser(), "Melanie: Did you paint that sunrise?") {
-			t.Fatalf("%d requests; want 3, the answer's extract prompt listing the question as O1", len(reqs))
+		if reqs := lp.fake.Requests(); len(reqs) != 4 || !strings.Contains(reqs[2].LastUser(), "- O1 [") ||
+			!strings.Contains(reqs[2].LastUser(), "Melanie: Did you paint that sunrise?") {
+			t.Fatalf("%d requests; want 4, the answer's extract prompt listing the question as O1", len(reqs))
 		}
 		if n, _ := lp.memory(t, r.Added[0]); !strings.HasPrefix(n.Content, "Melanie asked:") || fmt.Sprint(n.Sources) != "[q1 a1]" {
 			t.Errorf("exchange %q from %v, want it from [q1 a1]", n.Content, n.Sources)

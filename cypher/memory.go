@@ -317,28 +317,30 @@ type EdgeWrite struct {
 
 // Applied is what ApplyIntegration did.
 type Applied struct {
-	// Applied is false when the observation was no longer pending under the space lock
-	// (another worker integrated it): nothing was written.
+	// Applied is false when nothing was written: the observation was no longer pending
+	// under the space lock (another worker integrated it), or Changed.
 	Applied bool
 	Edges   []realm.Edge // edges written (both directions of a symmetric one); deleted ones are not listed
+	// Changed is true when the neighbourhood read under the lock differs from the one
+	// the integration was decided on; Neighbourhoods is the one read, to decide again on.
+	Changed        bool
+	Neighbourhoods [][]CandidateNeighbour
 }
 
-// Decide computes an observation's integration while the space is locked, from its
-// neighbourhood read inside the same transaction. It may be called more than once if
-// the driver retries the transaction.
-type Decide func(ctx context.Context, hoods [][]CandidateNeighbour) (Integration, error)
-
-// ApplyIntegration integrates one observation in ONE write transaction: it locks the
-// space's node (serializing the writes of a space across processes), re-checks that the
-// observation is still pending (so a concurrent or repeated integration writes nothing),
-// reads the neighbourhood q under the lock, asks decide, and writes the added nodes with
-// provenance, the merges, the edges, the summary and the observation's integrated mark.
-// A crash at any point leaves the observation pending and nothing half-written.
-// Deciding under the lock is what keeps two concurrent near-identical observations from
-// both being added: the second sees the first's node.
+// ApplyIntegration writes one observation's integration, decided on the neighbourhood
+// decided (read by Neighbourhoods with the same q), in ONE write transaction: it locks
+// the space's node (serializing the writes of a space across processes), re-checks that
+// the observation is still pending (so a concurrent or repeated integration writes
+// nothing), reads the neighbourhood q again under the lock and, when it is still the
+// one decided on, writes the added nodes with provenance, the merges, the edges, the
+// summary and the observation's integrated mark. When it changed (a concurrent
+// observation added or merged a near-identical memory), it writes nothing and returns
+// the new neighbourhood, so the caller decides again: no decision, and no model call,
+// runs while the transaction is open. A crash at any point leaves the observation
+// pending and nothing half-written.
 // Errors: ENotFound (space or observation), EInvalid (bad type, predicate or merge
-// target), EUnavailable, and decide's errors.
-func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decide Decide) (Applied, error) {
+// target), EUnavailable.
+func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decided [][]CandidateNeighbour, in Integration) (Applied, error) {
 	var out Applied
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out = Applied{}
@@ -362,9 +364,9 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 		if err != nil {
 			return nil, err
 		}
-		in, err := decide(ctx, hoods)
-		if err != nil {
-			return nil, err
+		if !SameNeighbourhoods(decided, hoods) {
+			out = Applied{Changed: true, Neighbourhoods: hoods}
+			return nil, nil
 		}
 		edges, err := writeIntegration(ctx, tx, space, observationID, in, now)
 		if err != nil {
@@ -374,6 +376,34 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 		return nil, nil
 	})
 	return out, err
+}
+
+// SameNeighbourhoods reports whether a and b hold, per candidate, the same memories in
+// the same state (last update) for the same reasons (similar, recent), in any order.
+func SameNeighbourhoods(a, b [][]CandidateNeighbour) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	type state struct {
+		updated         time.Time
+		similar, recent bool
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) {
+			return false
+		}
+		seen := make(map[string]state, len(a[i]))
+		for _, n := range a[i] {
+			seen[n.Node.ID] = state{n.Node.UpdatedAt, n.Similar, n.Recent}
+		}
+		for _, n := range b[i] {
+			st, ok := seen[n.Node.ID]
+			if !ok || !st.updated.Equal(n.Node.UpdatedAt) || st.similar != n.Similar || st.recent != n.Recent {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // writeIntegration writes an observation's integration in a few statements whatever its

@@ -41,8 +41,7 @@ func mustSave(t *testing.T, s *cypher.Store, space string, ids ...string) []cyph
 // mustApply integrates observation obs with a fixed decision.
 func mustApply(t *testing.T, s *cypher.Store, space, obs string, in cypher.Integration) cypher.Applied {
 	t.Helper()
-	applied, err := s.ApplyIntegration(context.Background(), space, obs, cypher.NeighbourQuery{},
-		func(context.Context, [][]cypher.CandidateNeighbour) (cypher.Integration, error) { return in, nil })
+	applied, err := s.ApplyIntegration(context.Background(), space, obs, cypher.NeighbourQuery{}, nil, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,9 +202,7 @@ func TestApplyIntegration(t *testing.T) {
 	t.Run("ErrMergeOtherSpace", func(t *testing.T) {
 		other := cyphertest.NewSpace(t)
 		mustSave(t, s, other, "x")
-		_, err := s.ApplyIntegration(ctx, other, "x", cypher.NeighbourQuery{}, func(context.Context, [][]cypher.CandidateNeighbour) (cypher.Integration, error) {
-			return cypher.Integration{Merges: []cypher.Merge{{ID: ann.ID}}}, nil
-		})
+		_, err := s.ApplyIntegration(ctx, other, "x", cypher.NeighbourQuery{}, nil, cypher.Integration{Merges: []cypher.Merge{{ID: ann.ID}}})
 		if realm.ErrorCode(err) != realm.EInvalid {
 			t.Errorf("got %v, want invalid", err)
 		}
@@ -404,5 +401,44 @@ func TestJob(t *testing.T) {
 	}
 	if _, err := s.Job(ctx, cyphertest.NewSpace(t), id); realm.ErrorCode(err) != realm.ENotFound {
 		t.Errorf("job seen from another space: %v", err)
+	}
+}
+
+// TestApplyIntegrationChanged: an integration decided on a neighbourhood that changed
+// before it was applied (another observation added a near-identical memory) writes
+// nothing and returns the new neighbourhood; decided on that one, it is written.
+func TestApplyIntegrationChanged(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	mustSave(t, s, space, "o1", "o2")
+	q := cypher.NeighbourQuery{Space: space, Embeddings: [][]float32{unitVec(5, 6, 0.2)}, Texts: []string{"Paris"}, K: 3}
+	before, err := s.Neighbourhoods(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paris := node(realm.Fact, "Paris", unitVec(5, 6, 0.1))
+	mustApply(t, s, space, "o1", cypher.Integration{Adds: []realm.Node{paris}})
+
+	dup := cypher.Integration{Adds: []realm.Node{node(realm.Fact, "Paris again", unitVec(5, 6, 0.2))}}
+	applied, err := s.ApplyIntegration(ctx, space, "o2", q, before, dup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if applied.Applied || !applied.Changed || len(applied.Neighbourhoods) != 1 || len(applied.Neighbourhoods[0]) != 1 ||
+		applied.Neighbourhoods[0][0].Node.ID != paris.ID {
+		t.Fatalf("applied %+v, want nothing written and the new neighbourhood holding %s", applied, paris.ID)
+	}
+	if o, _ := s.Observation(ctx, space, "o2"); o.Status != realm.ObservationPending {
+		t.Errorf("observation %s after a changed neighbourhood, want pending", o.Status)
+	}
+	if st, _ := s.Stats(ctx, space); st.Memories != 1 {
+		t.Errorf("%d memories, want 1", st.Memories)
+	}
+	applied, err = s.ApplyIntegration(ctx, space, "o2", q, applied.Neighbourhoods, cypher.Integration{
+		Merges: []cypher.Merge{{ID: paris.ID, Keywords: []string{"Paris"}}},
+	})
+	if err != nil || !applied.Applied || applied.Changed {
+		t.Fatalf("applied %+v, %v; want written", applied, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -89,6 +90,8 @@ type Store struct {
 
 	unavailableTimeout time.Duration
 	retryTime          time.Duration
+
+	openTx atomic.Int64 // transactions running now (OpenTransactions)
 }
 
 // Open connects to Neo4j and checks that it answers with these credentials. It waits
@@ -276,8 +279,15 @@ func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]
 	}
 }
 
+// OpenTransactions is the number of transactions of this store running now. Tests use
+// it to prove that no model or embedder call happens while one is open
+// (ARCHITECTURE.md, Layout).
+func (s *Store) OpenTransactions() int { return int(s.openTx.Load()) }
+
 // attempt runs fn once in a session of its own.
 func (s *Store) attempt(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]*neo4j.Record, error) {
+	s.openTx.Add(1)
+	defer s.openTx.Add(-1)
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode})
 	defer sess.Close(ctx)
 	if mode == neo4j.AccessModeRead {

@@ -36,8 +36,8 @@ const (
 )
 
 // Models names the chat model of each role. Extraction serves extract and integrate
-// (construction), Answer the answer decision (empty: Extraction's model); the others are
-// for retrieval, reconsolidation and judging.
+// (construction), Retrieval plan, sufficiency and expand, Audit the auditor, Answer the
+// answer decision (each empty: Extraction's model), Judge the benchmarks' judges.
 type Models struct {
 	Extraction string
 	Retrieval  string
@@ -142,6 +142,12 @@ func New(cfg Config, fallback agent.Agent, logger zerolog.Logger) (*Agent, error
 	if cfg.Models.Answer == "" {
 		cfg.Models.Answer = cfg.Models.Extraction
 	}
+	if cfg.Models.Retrieval == "" {
+		cfg.Models.Retrieval = cfg.Models.Extraction
+	}
+	if cfg.Models.Audit == "" {
+		cfg.Models.Audit = cfg.Models.Extraction
+	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 60 * time.Second
 	}
@@ -184,16 +190,37 @@ func New(cfg Config, fallback agent.Agent, logger zerolog.Logger) (*Agent, error
 }
 
 // Extract asks the model for the candidates of one observation and the new summary.
+// Nothing said is lost: when the fallback agent finds a statement in the observation
+// (an event or a fact), an extraction without one is invalid (repaired once, then the
+// fallback's extraction is taken).
 func (l *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
 	usage := realm.Usage{}
 	system, user, err := l.extractMessages(in)
 	if err != nil {
 		return agent.Extraction{}, usage, err
 	}
+	var fallback *agent.Extraction // the fallback agent's extraction, asked for at most once
+	fallbackExtract := func() (agent.Extraction, error) {
+		if fallback == nil {
+			fb, fu, err := l.fallback.Extract(ctx, in)
+			usage.Add(fu)
+			if err != nil {
+				return agent.Extraction{}, err
+			}
+			fallback = &fb
+		}
+		return *fallback, nil
+	}
 	var out agent.Extraction
 	err = l.structured(ctx, usage, StageExtract, extractFormat(), system, user, func(content string) error {
 		var werr error
-		out, werr = parseExtraction(content, in)
+		if out, werr = parseExtraction(content, in); werr != nil || statesSomething(out) {
+			return werr
+		}
+		fb, werr := fallbackExtract()
+		if werr == nil && statesSomething(fb) {
+			werr = errNothingStated
+		}
 		return werr
 	})
 	if err == nil {
@@ -204,10 +231,24 @@ func (l *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	}
 	l.log.Warn().Str("stage", StageExtract).Str("observation", in.Observation.ID).
 		Err(err).Msg("LLM extraction failed; using the fallback agent")
-	out, fu, ferr := l.fallback.Extract(ctx, in)
-	usage.Add(fu)
+	fb, err := fallbackExtract()
 	l.markFallback(usage, StageExtract, 1)
-	return out, usage, ferr
+	return fb, usage, err
+}
+
+// errNothingStated rejects an extraction that would lose what the observation says.
+var errNothingStated = errors.New("the observation states something (it is not a greeting or filler), " +
+	"but no event or fact candidate holds it: extract at least one unit saying what it says")
+
+// statesSomething reports whether an extraction holds a statement: an event or a fact
+// with content (entities and episodes name what is talked about, not what is said).
+func statesSomething(ex agent.Extraction) bool {
+	for _, c := range ex.Candidates {
+		if (c.Type == realm.Event || c.Type == realm.Fact) && strings.TrimSpace(c.Content) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Integrate decides add / merge / skip and the edges of every candidate, in one call
@@ -329,8 +370,13 @@ func (l *Agent) Chat(ctx context.Context, req ChatRequest) (string, realm.Usage,
 
 // stageModel is the chat model of stage's calls.
 func (l *Agent) stageModel(stage string) string {
-	if stage == StageAnswer {
+	switch stage {
+	case StageAnswer:
 		return l.cfg.Models.Answer
+	case StagePlan, StageSufficiency, StageExpand:
+		return l.cfg.Models.Retrieval
+	case StageAudit:
+		return l.cfg.Models.Audit
 	}
 	return l.cfg.Models.Extraction
 }

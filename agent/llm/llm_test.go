@@ -359,7 +359,15 @@ func decision(cand, action, into, merged string, edges ...map[string]any) map[st
 	if edges == nil {
 		edges = []map[string]any{}
 	}
-	return map[string]any{"candidate": cand, "action": action, "merge_into": into, "merged_content": merged, "edges": edges}
+	return map[string]any{"candidate": cand, "action": action, "merge_into": into, "merged_content": merged, "reason": reasonOf(action), "edges": edges}
+}
+
+// reasonOf is the scripted reason of a decision: merges and skips give one.
+func reasonOf(action string) string {
+	if action == agent.ActionMerge || action == agent.ActionSkip {
+		return "the neighbour holds it"
+	}
+	return ""
 }
 
 func decisions(ds ...map[string]any) map[string]any { return map[string]any{"decisions": ds} }
@@ -380,7 +388,7 @@ func validDecisions() map[string]any {
 
 func wantIntegrations() []agent.Integration {
 	return []agent.Integration{
-		{Action: agent.ActionMerge, MergeInto: "node-a", Merged: "Caroline went to an LGBTQ support group on 2023-05-07.",
+		{Action: agent.ActionMerge, MergeInto: "node-a", Reason: "the neighbour holds it", Merged: "Caroline went to an LGBTQ support group on 2023-05-07.",
 			Edges: []agent.EdgeOp{{Op: agent.EdgeAdd, From: agent.Self, To: "node-b", Predicate: realm.Contextualizes, Weight: 0.6, Description: "why"}}},
 		{Action: agent.ActionAdd, Edges: []agent.EdgeOp{
 			{Op: agent.EdgeAdd, From: agent.Self, To: "node-b", Predicate: realm.Supersedes, Weight: 0.95, Description: "why"},

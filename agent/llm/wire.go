@@ -51,6 +51,7 @@ type wireDecision struct {
 	Action        string     `json:"action"`
 	MergeInto     string     `json:"merge_into"`
 	MergedContent string     `json:"merged_content"`
+	Reason        string     `json:"reason"`
 	Edges         []wireEdge `json:"edges"`
 }
 
@@ -127,8 +128,9 @@ func integrateFormat() *openai.ChatCompletionResponseFormat {
 	decision := strictObject(map[string]jsonschema.Definition{
 		"candidate":      {Type: jsonschema.String, Description: "the candidate ref, C<i>"},
 		"action":         {Type: jsonschema.String, Enum: []string{agent.ActionAdd, agent.ActionMerge, agent.ActionSkip}},
-		"merge_into":     {Type: jsonschema.String, Description: "neighbour ref N<k> when action is merge, else \"\""},
+		"merge_into":     {Type: jsonschema.String, Description: "neighbour ref N<k>: the one merged into, or for skip the one that already says all of it; \"\" for add"},
 		"merged_content": schemaString,
+		"reason":         {Type: jsonschema.String, Description: "for merge and skip: what the neighbour already holds; \"\" for add"},
 		"edges":          {Type: jsonschema.Array, Items: &edge},
 	})
 	root := strictObject(map[string]jsonschema.Definition{
@@ -405,17 +407,25 @@ func (r *integrateRequest) parse(content string) ([]agent.Integration, error) {
 		seen[i] = true
 		var in agent.Integration
 		switch d.Action {
-		case agent.ActionAdd, agent.ActionSkip:
+		case agent.ActionAdd:
 			in.Action = d.Action
-		case agent.ActionMerge:
-			in.Action = agent.ActionMerge
+		case agent.ActionMerge, agent.ActionSkip:
+			// Nothing said may be lost: a merge or a skip names the neighbour that holds
+			// the candidate, and says why.
+			in.Action = d.Action
 			ref := strings.TrimSpace(d.MergeInto)
 			if !r.own[i][ref] {
-				bad.addf("decisions[%d].merge_into %q is not a neighbour of candidate %s", di, d.MergeInto, candRef(i))
+				bad.addf("decisions[%d].merge_into %q is not a neighbour of candidate %s (a %s names the neighbour that holds it)", di, d.MergeInto, candRef(i), d.Action)
+				continue
+			}
+			if in.Reason = strings.TrimSpace(d.Reason); in.Reason == "" {
+				bad.addf("decisions[%d].reason is empty: a %s says what neighbour %s already holds", di, d.Action, ref)
 				continue
 			}
 			in.MergeInto = r.neighbours[ref]
-			in.Merged = strings.TrimSpace(d.MergedContent)
+			if d.Action == agent.ActionMerge {
+				in.Merged = strings.TrimSpace(d.MergedContent)
+			}
 		default:
 			bad.addf("decisions[%d].action %q is not add, merge or skip", di, d.Action)
 			continue

@@ -128,11 +128,11 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs []scoredNeighbour) (agent.
 				continue
 			}
 			if names[normName(nb.Node.Name)] {
-				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID}, ""
+				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Reason: "same entity name"}, ""
 			}
 			for _, a := range nb.Node.Aliases {
 				if names[normName(a)] {
-					return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID}, ""
+					return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Reason: "same entity, by alias"}, ""
 				}
 			}
 		}
@@ -140,7 +140,7 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs []scoredNeighbour) (agent.
 	case realm.Episode:
 		for _, nb := range sortedByID(nbs) {
 			if nb.Node.Type == realm.Episode && c.Name != "" && nb.Node.Name == c.Name {
-				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID}, ""
+				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Reason: "same session"}, ""
 			}
 		}
 		return agent.Integration{Action: agent.ActionAdd}, ""
@@ -154,14 +154,14 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs []scoredNeighbour) (agent.
 			continue // a state change: add, relate by supersedes
 		}
 		if nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && timeCovered(c, nb.Node) {
-			return agent.Integration{Action: agent.ActionSkip}, nb.Node.ID
+			return agent.Integration{Action: agent.ActionSkip, MergeInto: nb.Node.ID, Reason: "the neighbour says every word of it, at the same time"}, nb.Node.ID
 		}
 		if nb.Node.Type == c.Type && nb.sim >= o.opts.MergeSimilarity && nb.coverage >= o.opts.MergeCoverage && sameTime(c, nb.Node) {
 			merged := c.Content
 			if nb.coverage < 1 {
 				merged = strings.TrimSpace(nb.Node.Content) + " " + c.Content
 			}
-			return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Merged: merged}, ""
+			return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Merged: merged, Reason: "the same statement, completed"}, ""
 		}
 	}
 	return agent.Integration{Action: agent.ActionAdd}, ""

@@ -138,7 +138,7 @@ func TestOfflineIntegrateDecisions(t *testing.T) {
 		{
 			name: "SkipSaidAlready", cand: event(support, may7, "Caroline"), emb: base,
 			nbs:    []agent.Neighbour{{Node: eventNode("n1", support+" It was powerful.", may7, vec(0.97), "Caroline")}},
-			action: agent.ActionSkip,
+			action: agent.ActionSkip, mergeInto: "n1", // the neighbour that holds it
 		},
 		{
 			name: "NoSkipOnNewWords", cand: event(support+" She met Jon there.", may7, "Caroline"), emb: base,

@@ -191,9 +191,12 @@ func TestBenchLoCoMoFull(t *testing.T) {
 		if on := v.Reconsolidation == bench.ReconsolidationOn; on != (v.Edits != nil) || on && (v.Edits.Audits != 10 || !v.Edits.Restored) {
 			t.Errorf("%s: edits %+v", v.Name, v.Edits)
 		}
-		// Per question: one answer call and two judge calls, at the fake's prices.
+		// Per question: one answer call and two judge calls, at the fake's prices, and
+		// the read path's decisions (and the audit's) at the agent's.
 		p := v.Cost.PerQuestion
-		if p.Calls != 3 || p.PromptTokens != answerPrompt+2*judgePrompt || p.CompletionTokens != answerCompletion+2*judgeCompletion {
+		decisions := p.Calls - 3
+		if decisions <= 0 || math.Abs(p.PromptTokens-(answerPrompt+2*judgePrompt+decisions*agentPrompt)) > 1e-9 ||
+			math.Abs(p.CompletionTokens-(answerCompletion+2*judgeCompletion+decisions*agentCompletion)) > 1e-9 {
 			t.Errorf("%s: per question %+v", v.Name, p)
 		}
 	}
@@ -201,7 +204,8 @@ func TestBenchLoCoMoFull(t *testing.T) {
 	// The report's cost is what the fake billed, stage by stage.
 	billed := map[string][3]int{} // stage → calls, prompt, completion
 	for _, req := range fake.Requests() {
-		stage := map[string]string{"realm_answer": "answer", bench.JudgeSchemaName: "judge", "realm_extraction": "extract", "realm_integration": "integrate"}[req.SchemaName()]
+		stage := map[string]string{"realm_answer": "answer", bench.JudgeSchemaName: "judge", "realm_extraction": "extract", "realm_integration": "integrate",
+			"realm_plans": "plan", "realm_sufficiency": "sufficiency", "realm_policy": "expand", "realm_audit": "audit"}[req.SchemaName()]
 		if stage == "" {
 			t.Fatalf("request with schema %q", req.SchemaName())
 		}
@@ -222,9 +226,12 @@ func TestBenchLoCoMoFull(t *testing.T) {
 	if billed["extract"][0] == 0 || billed["answer"][0] != 60 || billed["judge"][0] != 120 {
 		t.Errorf("requests by stage %v; want extraction calls, 60 answers and 120 judge calls", billed)
 	}
+	if len(rep.Cost.Stages) != len(bench.CostStages) {
+		t.Errorf("cost of %d stages, want the eight decisions'", len(rep.Cost.Stages))
+	}
 	for _, s := range rep.Cost.Stages {
-		if got := [3]int{s.Calls, s.PromptTokens, s.CompletionTokens}; got != billed[s.Stage] {
-			t.Errorf("cost of %s: %v, billed %v", s.Stage, got, billed[s.Stage])
+		if got := [3]int{s.Calls, s.PromptTokens, s.CompletionTokens}; got != billed[s.Stage] || s.Calls == 0 || s.PromptTokens == 0 {
+			t.Errorf("cost of %s: %v, billed %v; want every stage's calls and tokens", s.Stage, got, billed[s.Stage])
 		}
 		switch s.Stage {
 		case "extract":

@@ -16,6 +16,6 @@ CALL (q) {
 OPTIONAL CALL (kept) {
   UNWIND kept AS hit
   RETURN hit.node AS node, hit.score AS score
-  ORDER BY score DESC LIMIT $k
+  ORDER BY score DESC, node.id LIMIT $k
 }
 RETURN q.i AS i, hits, node {.*} AS m, score

@@ -8,7 +8,7 @@ CALL (i) {
   MATCH (m:Memory {space: $space})
   WHERE m.embedding IS NOT NULL
   WITH m, vector.similarity.cosine(m.embedding, $embeddings[i]) AS score
-  ORDER BY score DESC LIMIT $k
+  ORDER BY score DESC, m.id LIMIT $k
   RETURN m, score
 }
 RETURN i, m {.*} AS m, score

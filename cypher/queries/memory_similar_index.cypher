@@ -5,4 +5,4 @@
 CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node, score
 WHERE node.space = $space
 RETURN node {.*} AS m, score
-ORDER BY score DESC LIMIT $k
+ORDER BY score DESC, m.id LIMIT $k
