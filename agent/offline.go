@@ -211,7 +211,10 @@ func withPrompt(turn Candidate, prev realm.Observation, speaker string) Candidat
 		return turn
 	}
 	other := strings.TrimSpace(prev.Speaker)
-	prompt := rewritePronouns(strings.Join(asked, " "), other, speaker)
+	prompt, to := quotedPrompt(strings.Join(asked, " "), other, speaker)
+	if to != "" {
+		verb += " " + to
+	}
 	turn.Content = fmt.Sprintf("%s %s: %q %s", orSomeone(other), verb, prompt, turn.Content)
 	turn.AlsoFrom = []string{prev.ID}
 	return turn

@@ -285,9 +285,10 @@ func LuceneText(text string) string {
 type Integration struct {
 	Adds    []realm.Node // complete nodes with ids, embeddings and timestamps; their provenance is the observation
 	Merges  []Merge
-	Skipped int         // candidates skipped: recorded on the observation only
-	Edges   []EdgeWrite // between nodes of the space, including the ones added here
-	Summary string      // the space's new running summary; "" keeps the old one
+	Skipped int           // candidates skipped: recorded on the observation only
+	Edges   []EdgeWrite   // between nodes of the space, including the ones added here
+	Ends    []ValidityEnd // superseded memories whose validity ends (validity.go)
+	Summary string        // the space's new running summary; "" keeps the old one
 }
 
 // Merge folds a candidate into an existing memory of the same space.
@@ -427,6 +428,9 @@ func writeIntegration(ctx context.Context, tx neo4j.ManagedTransaction, space, o
 	}
 	edges, err := writeEdges(ctx, tx, space, in.Edges, now)
 	if err != nil {
+		return nil, err
+	}
+	if err := endValidity(ctx, tx, space, in.Ends, now); err != nil {
 		return nil, err
 	}
 	_, err = collect(ctx, tx, qObservationIntegrated, map[string]any{
@@ -762,7 +766,8 @@ func nodeOf(m map[string]any) realm.Node {
 		CreatedAt: timeOf(m["created_at"]), UpdatedAt: timeOf(m["updated_at"]),
 	}
 	n.AccessCount, _ = m["access_count"].(int64)
-	for k, dst := range map[string]**time.Time{"t_start": &n.TStart, "t_end": &n.TEnd, "last_accessed_at": &n.LastAccessedAt} {
+	for k, dst := range map[string]**time.Time{"t_start": &n.TStart, "t_end": &n.TEnd, "last_accessed_at": &n.LastAccessedAt,
+		"valid_until": &n.ValidUntil, "superseded_at": &n.SupersededAt} {
 		if t := timeOf(m[k]); !t.IsZero() {
 			*dst = &t
 		}

@@ -421,6 +421,7 @@ func memoryFromProps(p map[string]any) realm.Node {
 		n.UpdatedAt = *t
 	}
 	n.LastAccessedAt = propTime(p, "last_accessed_at")
+	n.ValidUntil, n.SupersededAt = propTime(p, "valid_until"), propTime(p, "superseded_at")
 	if l := asList(p["embedding"]); len(l) > 0 {
 		n.Embedding = make([]float32, len(l))
 		for i, x := range l {
