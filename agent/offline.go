@@ -264,7 +264,8 @@ func (o *Offline) isContentful(rewritten string, names []string, speaker string)
 			n++
 		}
 	}
-	return n >= o.opts.MinContentWords
+	// A state said in few words is still a memory: "I'm 29 years old".
+	return n >= o.opts.MinContentWords || len(stateClaims(rewritten, speaker)) > 0
 }
 
 func episodeCandidate(obs realm.Observation, speaker, addressee string) Candidate {

@@ -88,3 +88,21 @@ func TestOfflineSupersedes(t *testing.T) {
 		t.Errorf("no supersedes edge to the old fact: %+v", out)
 	}
 }
+
+// TestOfflineShortState: a state said in few words is a memory, not filler.
+func TestOfflineShortState(t *testing.T) {
+	a := NewOffline(OfflineOptions{})
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{{"I'm 29 years old, still feel 19.", true}, {"Haha, still 19!", false}} {
+		ext := mustExtract(t, a, ExtractInput{Observation: obsAt("o1", "s1", "Quin", tt.text)})
+		got := false
+		for _, c := range ext.Candidates {
+			got = got || c.Type == realm.Fact || c.Type == realm.Event
+		}
+		if got != tt.want {
+			t.Errorf("%q: a fact or event %v, want %v (%+v)", tt.text, got, tt.want, ext.Candidates)
+		}
+	}
+}
