@@ -19,8 +19,9 @@ type stateClaim struct {
 	subject string // a name as written ("Nora", "Uma's son"); "we" resolved to the speaker
 	slot    string // "lives in", "favourite book", "number of cat"…; "" for an ended state
 	value   string
-	ended   bool // the text says the value no longer holds
-	plan    bool // value is what the subject plans to do
+	ended   bool   // the text says the value no longer holds
+	plan    bool   // value is what the subject plans to do
+	speaker string // who said it
 }
 
 // Weights of the edges drawn from state changes (REALM.md §1).
@@ -172,7 +173,7 @@ func stateClaims(text, speaker string) []stateClaim {
 		return s
 	}
 	add := func(c stateClaim) {
-		c.subject, c.value = subject(c.subject), strings.TrimSpace(c.value)
+		c.subject, c.value, c.speaker = subject(c.subject), strings.TrimSpace(c.value), speaker
 		if c.subject == "" || c.value == "" {
 			return
 		}
@@ -267,7 +268,7 @@ type stateChange struct {
 // changeBetween compares the claims of a new text with those of an older node. newText
 // is the new text (for its change cues), past reports whether it tells of a past event
 // (a plan carried out is said in the past). Speakers tell two people's claims apart.
-func changeBetween(newClaims []stateClaim, newText string, past bool, newSpeaker string, old []stateClaim, oldSpeaker string) stateChange {
+func changeBetween(newClaims []stateClaim, newText string, past bool, newSpeaker string, old []stateClaim) stateChange {
 	cued := changeCue.MatchString(newText)
 	var best stateChange
 	better := func(c stateChange) {
@@ -290,7 +291,7 @@ func changeBetween(newClaims []stateClaim, newText string, past bool, newSpeaker
 				case cued:
 					better(stateChange{"supersedes", weightChangeCued, desc})
 				case !exclusive(n.slot):
-				case newSpeaker != "" && oldSpeaker != "" && !strings.EqualFold(newSpeaker, oldSpeaker):
+				case n.speaker != "" && o.speaker != "" && !strings.EqualFold(n.speaker, o.speaker):
 					// Two people say two values and nothing says which came later.
 					better(stateChange{"contradicts", weightContradicts, fmt.Sprintf("%s %s: %s or %s", n.subject, n.slot, n.value, o.value)})
 				default:
@@ -370,8 +371,7 @@ func (r *relater) stateChanges(edges []EdgeOp, i int, c Candidate, superseded ma
 		if (n.Type != realm.Event && n.Type != realm.Fact) || n.ID == r.resolved[i] {
 			continue
 		}
-		nSpeaker := speakerOfDescription(n.Description)
-		ch := changeBetween(claims, own, past, speaker, stateClaims(n.Content, nSpeaker), nSpeaker)
+		ch := changeBetween(claims, own, past, speaker, nodeClaims(n))
 		if ch.predicate == "" {
 			continue
 		}
@@ -388,4 +388,22 @@ func (r *relater) stateChanges(edges []EdgeOp, i int, c Candidate, superseded ma
 		edges = r.emit(edges, i, Self, n.ID, realm.Supersedes, ch.weight, ch.description)
 	}
 	return edges
+}
+
+// reAsker is the speaker an exchange quotes, at the start of its prompt.
+var reAsker = regexp.MustCompile(`^([^"\n]{1,80}?) (?:asked|said)\b`)
+
+// nodeClaims are a node's claims, each with its speaker: in an exchange, the quoted
+// prompt's are the asker's, the rest the node's own speaker's.
+func nodeClaims(n realm.Node) []stateClaim {
+	speaker := speakerOfDescription(n.Description)
+	prompt := rePrompt.FindString(n.Content)
+	if prompt == "" {
+		return stateClaims(n.Content, speaker)
+	}
+	asker := ""
+	if m := reAsker.FindStringSubmatch(prompt); m != nil {
+		asker = m[1]
+	}
+	return append(stateClaims(prompt, asker), stateClaims(n.Content[len(prompt):], speaker)...)
 }

@@ -30,6 +30,7 @@ func TestStateChange(t *testing.T) {
 		{"SwitchedCued", "Theo", "Theo uses an iPhone.", "Theo", "Theo switched to a Pixel phone.", "supersedes"},
 		{"PlanDone", "Gwen", "Gwen is planning to run the Boston marathon.", "Gwen", "Gwen ran the Boston marathon on Monday.", "supersedes"},
 		{"TwoSpeakers", "Nora", "Nora lives in Lisbon.", "Sam", "Nora lives in Porto.", "contradicts"},
+		{"QuotedBySomeoneElse", "Will", `Tara said: "Tara is single and happy." Will: Good for Tara.`, "Tara", "Tara is engaged!", "supersedes"},
 
 		{"SameValue", "Mia", "Mia works at Spotify.", "Mia", "Mia works at Spotify on the data team.", ""},
 		{"OtherSubject", "Nora", "Nora lives in Lisbon.", "Sam", "Sam lives in Berlin.", ""},
@@ -41,7 +42,7 @@ func TestStateChange(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			past := hasPastCue(tt.new) && !reFutureCue.MatchString(tt.new)
-			got := changeBetween(stateClaims(tt.new, tt.newSpeaker), tt.new, past, tt.newSpeaker, stateClaims(tt.old, tt.oldSpeaker), tt.oldSpeaker)
+			got := changeBetween(stateClaims(tt.new, tt.newSpeaker), tt.new, past, tt.newSpeaker, nodeClaims(realm.Node{Content: tt.old, Description: "Said by " + tt.oldSpeaker + " on 1 May 2023."}))
 			if got.predicate != tt.wantPredicate {
 				t.Errorf("predicate %q (%s), want %q; claims new %+v old %+v", got.predicate, got.description, tt.wantPredicate,
 					stateClaims(tt.new, tt.newSpeaker), stateClaims(tt.old, tt.oldSpeaker))
