@@ -88,6 +88,12 @@ func claimRe(verbs string) *regexp.Regexp {
 // and relocated to Austin".
 const claimCoordinated = `(?: [a-z][^.,;!?"]{0,40}? and)?`
 
+// namedRe: subject, verbs, then a value that is a name ("joined Stripe", not "joined a
+// new group": one may join many).
+func namedRe(verbs string) *regexp.Regexp {
+	return regexp.MustCompile(claimSubject + claimAdverbs + claimCoordinated + ` ` + verbs + ` (?:the )?([A-Z](?:[^.,;!?()"]|\.\w)*?)` + claimEnd)
+}
+
 // fixedRe: subject, then verbs whose own group is the value.
 func fixedRe(verbs string) *regexp.Regexp {
 	return regexp.MustCompile(claimSubject + claimAdverbs + ` ` + verbs + `\b`)
@@ -103,7 +109,7 @@ var claimPatterns = []claimPattern{
 	{claimRe(`(?:moved|relocated|have moved|has moved|are moving|is moving)(?: back| house| again)?(?: from [^.,;!?]+?)? to`), "lives in", plainClaim},
 	{regexp.MustCompile(`[Hh]ome for ` + claimSubject + ` is (?:now )?` + claimValue + claimEnd), "lives in", plainClaim},
 	{claimRe(`(?:works?|is working|are working|started working|has worked) (?:at|for)`), "works at", plainClaim},
-	{claimRe(`(?:joined|got a job at|was hired by|is employed by|started a job at)`), "works at", plainClaim},
+	{namedRe(`(?:joined|got a job at|was hired by|is employed by|started a job at)`), "works at", plainClaim},
 	{claimRe(`(?:works?|is working) as(?: an?| the)?`), "works as", plainClaim},
 	{possessiveRe(`(?:job|profession|occupation|position|role|title)`), "works as", plainClaim},
 	{claimRe(`(?:became|has become|is becoming|got promoted to|was promoted to)(?: an?| the)?`), "works as", plainClaim},
@@ -119,7 +125,7 @@ var claimPatterns = []claimPattern{
 	{claimRe(`(?:uses?|is using|switched to|has switched to|changed to)(?: an?| the)?`), "uses", plainClaim},
 	{claimRe(`(?:is learning|are learning|learns?|started learning)`), "learning", plainClaim},
 	{claimRe(`(?:drinks?|is drinking)`), "drinks", plainClaim},
-	{claimRe(`(?:supports?|roots? for)`), "supports", plainClaim},
+	{namedRe(`(?:supports?|roots? for)`), "supports", plainClaim},
 	{claimRe(`(?:goes|go) to`), "goes to", plainClaim},
 	{possessiveRe(`hobby`), "hobby", plainClaim},
 	{possessiveRe(`(?:phone |mobile |cell )?number`), "phone number", plainClaim},
@@ -147,7 +153,7 @@ var endedPatterns = []*regexp.Regexp{
 var planPattern = claimRe(`(?:is planning to|are planning to|plans? to|planned to|is going to|are going to|wants? to|hopes? to|intends? to|is hoping to|are hoping to|would like to|is thinking about|dreams? of)`)
 
 // changeCue: words that say a value replaces another.
-var changeCue = regexp.MustCompile(`(?i)\b(?:now|anymore|any more|no longer|switched|moved|relocated|quit|instead|new|changed|stopped|gave up|dropped|left|these days|nowadays|again|from now on|became|promoted|not .* after all|updated?)\b`)
+var changeCue = regexp.MustCompile(`(?i)(?:'s new\b|\bnew (?:job|number|address|email|phone|car|home|house|flat|apartment|favou?rite)\b|\b(?:now|anymore|any more|no longer|switched|moved|relocated|quit|instead|changed|stopped|gave up|dropped|left|these days|nowadays|again|from now on|became|promoted|not .* after all|updated?)\b)`)
 
 // saidBy is the speaker of a candidate or node, from its description.
 var saidBy = regexp.MustCompile(`^Said by (.+?)(?: on |\.|$)`)
@@ -303,7 +309,7 @@ func changeBetween(newClaims []stateClaim, newText string, past bool, newSpeaker
 	// A plan carried out: the subject named (or the speaker, for "we") in a past text that
 	// says what was planned.
 	for _, o := range old {
-		if o.plan && past && (containsName(newText, o.subject) || sameSubject(o.subject, newSpeaker)) && planDone(o.value, newText) {
+		if o.plan && past && (containsName(newText, o.subject) || sameSubject(o.subject, newSpeaker)) && planDone(o.value, o.subject, newText) {
 			better(stateChange{"supersedes", weightPlanDone, fmt.Sprintf("%s did what was planned: %s", o.subject, o.value)})
 		}
 	}
@@ -328,11 +334,11 @@ func endsValue(ended string, o stateClaim) bool {
 
 var genericStateWords = setOf(`live lives living play plays playing use uses using work works working go goes going take takes taking drink drinks eat eats study studies new old`)
 
-// planDone: a past text carries out a plan when it shares two of the plan's content
-// words, or one and the plan's verb (in any form).
-func planDone(plan, text string) bool {
+// planDone: a past text carries out a plan when its subject (or "we") did the plan's verb
+// ("Gwen ran", "we finally bought") and it names one of the plan's other content words.
+func planDone(plan, subject, text string) bool {
 	pw := contentWords(plan)
-	if len(pw) == 0 {
+	if len(pw) < 2 {
 		return false
 	}
 	tw := wordSet(contentWords(text))
@@ -343,8 +349,12 @@ func planDone(plan, text string) bool {
 		}
 	}
 	verb := pw[0]
-	verbDone := tw[verb] || tw[verb+"ed"] || tw[verb+"d"] || tw[pastOf[verb]]
-	return shared >= 2 || (shared >= 1 && verbDone)
+	forms := []string{verb + "ed", verb + "d"}
+	if p := pastOf[verb]; p != "" {
+		forms = append(forms, p)
+	}
+	did := regexp.MustCompile(`(?i)\b(?:` + regexp.QuoteMeta(subject) + `|we)` + claimAdverbs + `(?: then| eventually)? (?:` + strings.Join(forms, "|") + `)\b`)
+	return shared >= 1 && did.MatchString(text)
 }
 
 // pastOf lists the irregular past forms a plan's verb may take.

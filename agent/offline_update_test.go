@@ -37,6 +37,10 @@ func TestStateChange(t *testing.T) {
 		{"SeveralAtOnce", "Emma", "Emma plays the piano.", "Emma", "Emma plays tennis on Sundays.", ""},
 		{"PastEventNotAState", "Caroline", "Caroline went to the party with friends.", "Caroline", "Caroline left the party early.", ""},
 		{"PlanNotDone", "Gwen", "Gwen is planning to run the Boston marathon.", "Gwen", "Gwen watched a film about Boston.", ""},
+		{"PlanWordsNotDone", "Caroline", "Caroline wants to help people go through it.", "Caroline", "The support Caroline got helped. Caroline was lucky to have people around.", ""},
+		{"PlanDoneWe", "Ian", "Ian: We want to buy a house with a garden.", "Ian", "Ian: We finally bought a house with a garden in November.", "supersedes"},
+		{"PlanWordsOnly", "Caroline", "Caroline wants to help people go through it.", "Caroline", "Caroline got support from people who help.", ""},
+		{"JoinedAnother", "Caroline", "Caroline joined a mentorship program for LGBTQ youth.", "Caroline", "Caroline just joined a new LGBTQ activist group.", ""},
 		{"PlanStillPlanned", "Gwen", "Gwen is planning to run the Boston marathon.", "Gwen", "Gwen is going to run the Boston marathon in April.", ""},
 	}
 	for _, tt := range tests {
