@@ -10,7 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -21,7 +21,7 @@ import (
 // when the new state began (its time), learned now; export and import carry both.
 func TestSupersedesEndsValidity(t *testing.T) {
 	store := cyphertest.MustOpen(t)
-	p := construction.New(store, agent.NewOffline(agent.OfflineOptions{}), bowEmbedder{}, construction.Options{Owner: "test-" + cyphertest.NewSpace(t)}, zerolog.Nop())
+	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "test-" + cyphertest.NewSpace(t)}, zerolog.Nop())
 	t.Cleanup(func() { p.Close(context.Background()) })
 	space := cyphertest.NewSpace(t)
 	jan := time.Date(2023, 1, 10, 10, 0, 0, 0, time.UTC)

@@ -9,7 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/retrieval"
@@ -22,7 +22,7 @@ func TestRecallValidity(t *testing.T) {
 	ctx := context.Background()
 	s := cyphertest.MustOpen(t)
 	space := cyphertest.NewSpace(t)
-	p := construction.New(s, agent.NewOffline(agent.OfflineOptions{}), wordEmbedder{}, construction.Options{Owner: "test-" + space}, zerolog.Nop())
+	p := construction.New(s, offline.New(offline.Options{}), wordEmbedder{}, construction.Options{Owner: "test-" + space}, zerolog.Nop())
 	t.Cleanup(func() { p.Close(ctx) })
 	day := func(m time.Month, d int) time.Time { return time.Date(2023, m, d, 10, 0, 0, 0, time.UTC) }
 	obs := []realm.Observation{
@@ -33,7 +33,7 @@ func TestRecallValidity(t *testing.T) {
 	if _, err := p.Ingest(ctx, space, obs); err != nil {
 		t.Fatal(err)
 	}
-	r := retrieval.New(s, wordEmbedder{}, retrieval.NewOfflineDecider(), retrieval.DefaultOptions(), zerolog.Nop())
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
 	at := day(4, 1)
 	rank := func(res realm.RecallResult, obsID string) int {
 		return slices.IndexFunc(res.Nodes, func(n realm.RecalledNode) bool {
