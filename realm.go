@@ -162,6 +162,10 @@ type Node struct {
 	UpdatedAt      time.Time  `json:"updated_at"`
 	AccessCount    int64      `json:"access_count"`
 	LastAccessedAt *time.Time `json:"last_accessed_at,omitempty"`
+	// ValidUntil ends the validity of a superseded node: when its newer version began to
+	// hold. SupersededAt is when the space learned it (REALM.md §2 "Ours", bi-temporal).
+	ValidUntil   *time.Time `json:"valid_until,omitempty"`
+	SupersededAt *time.Time `json:"superseded_at,omitempty"`
 }
 
 // Edge is a directed, typed, weighted relation between two nodes of one space.

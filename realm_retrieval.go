@@ -193,6 +193,22 @@ type TraceDecision struct {
 	Reason        string   `json:"reason,omitempty"`
 }
 
+// Validity actions of the read path.
+const (
+	ValidityDemoted   = "demoted"   // superseded, asked about the present: score × factor
+	ValidityKept      = "kept"      // superseded, asked about the past: score unchanged
+	ValiditySuccessor = "successor" // the newer version of a superseded node, offered beside it
+)
+
+// TraceValidity is one validity decision of a recall.
+type TraceValidity struct {
+	ID     string  `json:"id"`
+	Action string  `json:"action"`
+	Of     string  `json:"of,omitempty"` // successor: the superseded node it replaces
+	Factor float64 `json:"factor"`       // what the node's score was multiplied by
+	Score  float64 `json:"score"`        // its score afterwards
+}
+
 // Trace records one recall for inspection and reconsolidation (REALM.md §3.3).
 type Trace struct {
 	ID    string `json:"id"`
@@ -208,12 +224,16 @@ type Trace struct {
 	Seeds      []ScoredID `json:"seeds"`
 	// PlanRelaxation says, per plan, how far the soft type filter relaxed:
 	// none | threshold | types.
-	PlanRelaxation []string           `json:"plan_relaxation,omitempty"`
-	Decisions      []TraceDecision    `json:"decisions,omitempty"`
-	Steps          []TraceStep        `json:"steps,omitempty"`
-	FirstDepth     map[string]int     `json:"first_depth"` // node id → depth at which it was first reached
-	Scores         []ScoredID         `json:"scores"`      // final scores of the returned nodes, best first
-	Timings        map[string]float64 `json:"timings"`     // milliseconds per stage
-	Usage          Usage              `json:"usage"`
-	CreatedAt      time.Time          `json:"created_at"`
+	PlanRelaxation []string        `json:"plan_relaxation,omitempty"`
+	Decisions      []TraceDecision `json:"decisions,omitempty"`
+	Steps          []TraceStep     `json:"steps,omitempty"`
+	FirstDepth     map[string]int  `json:"first_depth"` // node id → depth at which it was first reached
+	Scores         []ScoredID      `json:"scores"`      // final scores of the returned nodes, best first
+	// Validity says what the read path did with superseded nodes (REALM.md §2 "Ours"):
+	// demoted for a question about the present, kept for one about the past, and the
+	// newer version offered beside them.
+	Validity  []TraceValidity    `json:"validity,omitempty"`
+	Timings   map[string]float64 `json:"timings"` // milliseconds per stage
+	Usage     Usage              `json:"usage"`
+	CreatedAt time.Time          `json:"created_at"`
 }

@@ -136,6 +136,9 @@ type EdgeOp struct {
 	Predicate   realm.Predicate
 	Weight      float64
 	Description string
+	// ValidUntil, for a supersedes edge, is when the old node (To) stopped holding; nil
+	// leaves it to the write path (the newer node's start, else the observation's time).
+	ValidUntil *time.Time
 }
 
 // Self refers, in an EdgeOp, to the node of the integration that carries the op.

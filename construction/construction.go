@@ -573,6 +573,9 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 		for _, op := range d.Edges {
 			if e, ok := p.edgeWrite(op, nodeIDs[i], nodeIDs, known); ok {
 				out.Edges = append(out.Edges, e)
+				if end, ok := validityEnd(op, e, known, o.ObservedAt); ok {
+					out.Ends = append(out.Ends, end)
+				}
 			}
 		}
 	}

@@ -285,9 +285,10 @@ func LuceneText(text string) string {
 type Integration struct {
 	Adds    []realm.Node // complete nodes with ids, embeddings and timestamps; their provenance is the observation
 	Merges  []Merge
-	Skipped int         // candidates skipped: recorded on the observation only
-	Edges   []EdgeWrite // between nodes of the space, including the ones added here
-	Summary string      // the space's new running summary; "" keeps the old one
+	Skipped int           // candidates skipped: recorded on the observation only
+	Edges   []EdgeWrite   // between nodes of the space, including the ones added here
+	Ends    []ValidityEnd // superseded memories whose validity ends (validity.go)
+	Summary string        // the space's new running summary; "" keeps the old one
 }
 
 // Merge folds a candidate into an existing memory of the same space.
@@ -457,6 +458,9 @@ func writeIntegration(ctx context.Context, tx neo4j.ManagedTransaction, space, o
 	}
 	edges, err := writeEdges(ctx, tx, space, in.Edges, now)
 	if err != nil {
+		return nil, err
+	}
+	if err := endValidity(ctx, tx, space, in.Ends, now); err != nil {
 		return nil, err
 	}
 	_, err = collect(ctx, tx, qObservationIntegrated, map[string]any{
@@ -792,6 +796,7 @@ func nodeOf(p map[string]any) realm.Node {
 		Embedding: vector32(p["embedding"]), CreatedAt: timeOf(p["created_at"]), UpdatedAt: timeOf(p["updated_at"]),
 		TStart: propTime(p, "t_start"), TEnd: propTime(p, "t_end"), LastAccessedAt: propTime(p, "last_accessed_at"),
 		AccessCount: int64(propFloat(p, "access_count")),
+		ValidUntil:  propTime(p, "valid_until"), SupersededAt: propTime(p, "superseded_at"),
 	}
 }
 

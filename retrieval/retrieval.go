@@ -59,6 +59,12 @@ type Options struct {
 	DecayCap       float64 // 0.3
 	Alpha          float64 // 0.8
 	Beta           float64 // 0.6
+
+	// SupersededFactor multiplies the score of a superseded node asked about in the
+	// present (validity.go; 0 turns validity off); SuccessorShare of a superseded node's
+	// score goes to its newer version when the question is about the past.
+	SupersededFactor float64
+	SuccessorShare   float64
 }
 
 // DefaultOptions returns REALM.md §3's values.
@@ -79,6 +85,7 @@ func DefaultOptions() Options {
 		ExactScanMax: 500, IndexFetchMax: 10000, CommonNameShare: 0.1, CommonNameMin: 20, WholeQuery: 0.5,
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
+		SupersededFactor: 0.5, SuccessorShare: 0.95,
 	}
 }
 
@@ -169,6 +176,9 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	run.timing(StageExpand, stage)
 
 	stage = time.Now()
+	if err := r.applyValidity(ctx, run); err != nil {
+		return realm.RecallResult{}, err
+	}
 	top := selectTop(run.ranked(), run.set.K)
 	ids := make([]string, len(top))
 	res := realm.RecallResult{TraceID: run.trace.ID, Usage: run.usage, Nodes: make([]realm.RecalledNode, len(top))}

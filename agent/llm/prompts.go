@@ -60,7 +60,16 @@ func (l *Agent) extractMessages(in agent.ExtractInput) (system, user string, err
 // ("C0", "N3") rather than a node id: shorter prompts, and ids the model cannot garble.
 type promptUnit struct {
 	Ref, Type, Name, Content, Time, Keywords, Tags string
+	ValidUntil                                     string // a superseded neighbour's end of validity
 	Neighbours                                     []promptUnit
+}
+
+// dayText is a validity end as the prompt shows it, "" when none.
+func dayText(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.Format(time.DateOnly)
 }
 
 type integrateView struct {

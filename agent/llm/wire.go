@@ -62,6 +62,7 @@ type wireEdge struct {
 	Predicate   string  `json:"predicate"`
 	Weight      float64 `json:"weight"`
 	Description string  `json:"description"`
+	ValidUntil  string  `json:"valid_until"`
 }
 
 // minEdgeWeight is the floor of the weakest band of REALM.md §1: below it, don't write.
@@ -124,6 +125,7 @@ func integrateFormat() *openai.ChatCompletionResponseFormat {
 		"predicate":   {Type: jsonschema.String, Enum: preds},
 		"weight":      {Type: jsonschema.Number, Description: "0.3 to 1.0"},
 		"description": schemaString,
+		"valid_until": {Type: jsonschema.String, Description: "supersedes only: YYYY-MM-DD when the old node (to) stopped being true, \"\" when it ended when the observation says so; \"\" for every other predicate"},
 	})
 	decision := strictObject(map[string]jsonschema.Definition{
 		"candidate":      {Type: jsonschema.String, Description: "the candidate ref, C<i>"},
@@ -330,6 +332,7 @@ type integrateRequest struct {
 	neighbours map[string]string // neighbour ref → node id
 	own        map[int]map[string]bool
 	view       integrateView
+	loc        *time.Location // the observation's zone, for valid_until dates
 }
 
 func candRef(i int) string { return "C" + strconv.Itoa(i) }
@@ -340,6 +343,7 @@ func newIntegrateRequest(in agent.IntegrateInput, decide []int) *integrateReques
 		decide:     map[int]bool{},
 		neighbours: map[string]string{},
 		own:        map[int]map[string]bool{},
+		loc:        in.Observation.ObservedAt.Location(),
 		view: integrateView{
 			Time:    in.Observation.ObservedAt.Format(time.RFC3339),
 			Speaker: in.Observation.Speaker,
@@ -362,7 +366,7 @@ func newIntegrateRequest(in agent.IntegrateInput, decide []int) *integrateReques
 			r.own[i][ref] = true
 			u.Neighbours = append(u.Neighbours, promptUnit{
 				Ref: ref, Type: string(nb.Node.Type), Name: nb.Node.Name, Content: nb.Node.Content,
-				Time: spanText(nb.Node.TStart, nb.Node.TEnd), Tags: neighbourTags(nb),
+				Time: spanText(nb.Node.TStart, nb.Node.TEnd), Tags: neighbourTags(nb), ValidUntil: dayText(nb.Node.ValidUntil),
 			})
 		}
 		r.view.Decide = append(r.view.Decide, u)
@@ -452,6 +456,12 @@ func (r *integrateRequest) parseEdges(di, cand int, mergeInto string, edges []wi
 		at := fmt.Sprintf("decisions[%d].edges[%d]", di, ei)
 		op := agent.EdgeOp{Op: e.Op, Predicate: realm.Predicate(e.Predicate), Weight: e.Weight, Description: strings.TrimSpace(e.Description)}
 		ok := true
+		if until, err := parseDate(e.ValidUntil, r.loc); err != nil {
+			bad.addf("%s.valid_until: %v", at, err)
+			ok = false
+		} else if op.Predicate == realm.Supersedes {
+			op.ValidUntil = until
+		}
 		switch e.Op {
 		case agent.EdgeAdd, agent.EdgeModify, agent.EdgeDelete:
 		default:

@@ -354,24 +354,12 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 		}
 	}
 
-	// supersedes: a fact with another value for the same subject and attribute.
+	// supersedes / contradicts: a state change (update.go).
 	superseded := map[string]bool{}
-	if cs := slotOf(c); cs != nil {
-		for _, nb := range sortedByID(nbs) {
-			old, ok := conflictingSlot(cs, nb.Node)
-			if !ok || nb.Node.ID == r.resolved[i] {
-				continue
-			}
-			superseded[nb.Node.ID] = true
-			desc := fmt.Sprintf("%s %s: %s, previously %s", cs.subject, cs.attribute, cs.value, old.value)
-			if c.TEnd != nil && nb.Node.TStart != nil && c.TEnd.Before(*nb.Node.TStart) {
-				// The candidate tells of an older state: the node is the newer version.
-				edges = r.emit(edges, i, nb.Node.ID, agent.Self, realm.Supersedes, weightSupersedes, fmt.Sprintf("%s %s: %s, previously %s", cs.subject, cs.attribute, old.value, cs.value))
-				continue
-			}
-			edges = r.emit(edges, i, agent.Self, nb.Node.ID, realm.Supersedes, weightSupersedes, desc)
-		}
-	}
+	edges = r.stateChanges(edges, i, c, superseded)
+	// results_in, enables, implies, verifies, summarizes, analogous_to: what a reply says
+	// outright of the turn before it (predicates.go).
+	edges = r.discourseEdges(edges, i, c)
 
 	// precedes: the nearest earlier and the nearest later event sharing a participant,
 	// among neighbours and the other candidates.
@@ -480,8 +468,9 @@ func questionNode(nbs []scoredNeighbour, obsID string) (id, question string) {
 }
 
 // rePrompt matches the other speaker's words an exchange starts with (withPrompt):
-// `Melanie asked: "…" ` or `Melanie said: "…" `.
-var rePrompt = regexp.MustCompile(`^[^"\n]{1,80}? (?:asked|said): "(?:[^"\\]|\\.)*" `)
+// `Melanie asked: "…" `, `Melanie said: "…" `, or with the addressee named when the words
+// are quoted as said, `Melanie asked Caroline: "…" ` (offline_persons.go).
+var rePrompt = regexp.MustCompile(`^[^"\n]{1,80}? (?:asked|said)(?: [^":\n]{1,60})?: "(?:[^"\\]|\\.)*" `)
 
 // questionsOf keeps the sentences of text that ask something.
 func questionsOf(text string) string {

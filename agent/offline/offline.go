@@ -229,7 +229,10 @@ func withPrompt(turn agent.Candidate, prev realm.Observation, speaker string) ag
 		return turn
 	}
 	other := strings.TrimSpace(prev.Speaker)
-	prompt := rewritePronouns(strings.Join(asked, " "), other, speaker)
+	prompt, to := quotedPrompt(strings.Join(asked, " "), other, speaker)
+	if to != "" {
+		verb += " " + to
+	}
 	turn.Content = fmt.Sprintf("%s %s: %q %s", orSomeone(other), verb, prompt, turn.Content)
 	turn.AlsoFrom = []string{prev.ID}
 	return turn
@@ -279,7 +282,8 @@ func (o *Agent) isContentful(rewritten string, names []string, speaker string) b
 			n++
 		}
 	}
-	return n >= o.opts.MinContentWords
+	// A state said in few words is still a memory: "I'm 29 years old".
+	return n >= o.opts.MinContentWords || len(stateClaims(rewritten, speaker)) > 0
 }
 
 func episodeCandidate(obs realm.Observation, speaker, addressee string) agent.Candidate {

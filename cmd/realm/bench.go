@@ -29,6 +29,8 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 		return runBenchScale(ctx, args[1:], getenv, stdout, progress)
 	case "longmemeval":
 		return runBenchLongMemEval(ctx, args[1:], getenv, stdout, progress)
+	case "updates":
+		return runBenchUpdates(ctx, args[1:], getenv, stdout, progress)
 	}
 	return realm.Errorf(realm.EInvalid, "unknown benchmark %q; %s", args[0], benchUsage)
 }

@@ -1,0 +1,420 @@
+package offline
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+)
+
+// State changes (OFFLINE.md, "Knowledge that changes"): what a text says holds for a
+// subject (a slot and its value: "lives in" Lisbon), what it says no longer holds ("quit
+// Spotify", "no longer allergic to cats") and what it plans. A later statement of another
+// value for the same subject and slot, an ended state, or a plan carried out supersedes
+// the older node; two values with no change cue from two speakers contradict each other.
+
+// stateClaim is one thing a text states about a subject.
+type stateClaim struct {
+	subject string // a name as written ("Nora", "Uma's son"); "we" resolved to the speaker
+	slot    string // "lives in", "favourite book", "number of cat"…; "" for an ended state
+	value   string
+	ended   bool   // the text says the value no longer holds
+	plan    bool   // value is what the subject plans to do
+	speaker string // who said it
+}
+
+// Weights of the edges drawn from state changes (REALM.md §1).
+const (
+	weightChangeCued  = 0.9 // another value with a change cue, or an ended state said outright
+	weightChangeBare  = 0.8 // another value of a slot that holds one value at a time
+	weightPlanDone    = 0.7 // a plan carried out
+	weightContradicts = 0.7
+)
+
+// claimSubject is a name, a name's relative ("Uma's son"), or "we" (the speaker).
+const claimSubject = `([A-Z][\p{L}\-]*(?:'s (?:son|daughter|kids?|children|child|wife|husband|partner|boyfriend|girlfriend|mom|mum|dad|mother|father|brother|sister|family))?|[Ww]e)`
+
+// claimAdverbs may stand between the subject and the verb.
+const claimAdverbs = `(?: (?:now|currently|still|just|recently|finally|also|really|only|fully|actually|officially|again|already|even))*`
+
+const claimValue = `((?:[^.,;!?()"]|\.\w)+?)`
+
+// claimEnd ends a value: punctuation, or a word that starts something else.
+const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|anymore|any more|again|instead|from now on|after all|on|every|most|if|so|which|who|when|while|as well|already|at the moment|right now|nowadays|this|last|next|in (?:January|February|March|April|May|June|July|August|September|October|November|December|the|a|\d))\b|[,;!?()"]|\.(?:\s|$)|$)`
+
+// exclusiveSlots hold one value at a time: another value replaces the old one without a
+// cue. Other slots (plays, uses, learning…) take several at once and change only with a
+// change cue.
+var exclusiveSlots = setOf(`lives-in works-at works-as studies favourite number-of relationship-status phone-number email address age diet drives hobby school`)
+
+func exclusive(slot string) bool {
+	key := strings.ReplaceAll(slot, " ", "-")
+	for k := range exclusiveSlots {
+		if key == k || strings.HasPrefix(key, k+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+// Kinds of claim patterns: which group holds what.
+const (
+	plainClaim     = iota // 1 subject, 2 value
+	favouriteClaim        // 1 subject, 2 the favourite's kind, 3 value
+	favouriteFirst        // 1 value, 2 subject, 3 the favourite's kind ("Pizza is Nora's favourite food")
+	countClaim            // 1 subject, 2 a number, 3 what is counted
+	contactChanged        // 1 subject, 2 which contact detail changed
+	roleClaim             // as plainClaim, only in a text about work ("Raj is now the team lead")
+	habitClaim            // 1 subject, 2 what the subject does: only an ended state can end it
+)
+
+// aboutWork: a text in which "X is now the Y" names a role.
+var aboutWork = regexp.MustCompile(`(?i)\b(?:promot\w*|job|career|hired|position|role|work\w*|employ\w*)\b`)
+
+// claimPattern finds one slot.
+type claimPattern struct {
+	re   *regexp.Regexp
+	slot string
+	kind int
+}
+
+// claimRe: subject, verbs, then a free value.
+func claimRe(verbs string) *regexp.Regexp {
+	return regexp.MustCompile(claimSubject + claimAdverbs + claimCoordinated + ` ` + verbs + ` ` + claimValue + claimEnd)
+}
+
+// claimCoordinated lets a verb follow another of the same subject: "We packed everything
+// and relocated to Austin".
+const claimCoordinated = `(?: [a-z][^.,;!?"]{0,40}? and)?`
+
+// namedRe: subject, verbs, then a value that is a name ("joined Stripe", not "joined a
+// new group": one may join many).
+func namedRe(verbs string) *regexp.Regexp {
+	return regexp.MustCompile(claimSubject + claimAdverbs + claimCoordinated + ` ` + verbs + ` (?:the )?([A-Z](?:[^.,;!?()"]|\.\w)*?)` + claimEnd)
+}
+
+// fixedRe: subject, then verbs whose own group is the value.
+func fixedRe(verbs string) *regexp.Regexp {
+	return regexp.MustCompile(claimSubject + claimAdverbs + ` ` + verbs + `\b`)
+}
+
+// possessiveRe: "Nora's <what> is <value>".
+func possessiveRe(what string) *regexp.Regexp {
+	return regexp.MustCompile(claimSubject + `'s (?:new |current |old |all-time )?` + what + ` (?:is|are)(?: now| still)? (?:an? |the )?` + claimValue + claimEnd)
+}
+
+var claimPatterns = []claimPattern{
+	{claimRe(`(?:lives?|is living|are living|living|has lived|have lived|is based|are based|resides?) in`), "lives in", plainClaim},
+	{claimRe(`(?:moved|relocated|have moved|has moved|are moving|is moving)(?: back| house| again)?(?: from [^.,;!?]+?)? to`), "lives in", plainClaim},
+	{regexp.MustCompile(`[Hh]ome for ` + claimSubject + ` is (?:now )?` + claimValue + claimEnd), "lives in", plainClaim},
+	{claimRe(`(?:works?|is working|are working|started working|has worked) (?:at|for)`), "works at", plainClaim},
+	{namedRe(`(?:joined|got a job at|was hired by|is employed by|started a job at)`), "works at", plainClaim},
+	{claimRe(`(?:works?|is working) as(?: an?| the)?`), "works as", plainClaim},
+	{possessiveRe(`(?:job|profession|occupation|position|role|title)`), "works as", plainClaim},
+	{claimRe(`(?:became|has become|is becoming|got promoted to|was promoted to)(?: an?| the)?`), "works as", plainClaim},
+	{claimRe(`(?:is|are) now(?: an?| the)`), "works as", roleClaim},
+	{claimRe(`(?:stud(?:y|ies|ying)|is studying|are studying|majors? in|is majoring in|is doing a degree in|is taking (?:an? )?(?:[a-z]+ )?(?:course|class|classes|degree) in)`), "studies", plainClaim},
+	{regexp.MustCompile(claimSubject + `'s (?:major|degree|course) (?:is(?: now)?|to) ` + claimValue + claimEnd), "studies", plainClaim},
+	{regexp.MustCompile(claimSubject + `'s (?:new |current |all-time )?favou?rite ([a-z]+(?: [a-z]+)?) (?:is|are|has to be|would be)(?: now| still| probably| definitely)* ` + claimValue + claimEnd), "favourite", favouriteClaim},
+	{regexp.MustCompile(`([\p{L}][\p{L}\- ]{0,30}?) (?:is|are|has become|have become|became|is now|are now) ` + claimSubject + `'s (?:new |current |all-time )?favou?rite ([a-z]+)\b`), "favourite", favouriteFirst},
+	{regexp.MustCompile(claimSubject + claimAdverbs + ` (?:has|have|owns?|keeps?)(?: just| only)? (one|two|three|four|five|six|seven|eight|nine|ten|a couple of|\d{1,3}) ([a-z]+)`), "number of", countClaim},
+	{claimRe(`(?:drives?|is driving)(?: an?| the)?`), "drives", plainClaim},
+	{possessiveRe(`car`), "drives", plainClaim},
+	{claimRe(`(?:plays?|is playing|are playing|started playing)(?: the)?`), "plays", plainClaim},
+	{claimRe(`(?:uses?|is using|switched to|has switched to|changed to)(?: an?| the)?`), "uses", plainClaim},
+	{claimRe(`(?:is learning|are learning|learns?|started learning)`), "learning", plainClaim},
+	{claimRe(`(?:drinks?|is drinking)`), "drinks", plainClaim},
+	{namedRe(`(?:supports?|roots? for)`), "supports", plainClaim},
+	{claimRe(`(?:goes|go) to`), "goes to", plainClaim},
+	{possessiveRe(`hobby`), "hobby", plainClaim},
+	{possessiveRe(`(?:phone |mobile |cell )?number`), "phone number", plainClaim},
+	{possessiveRe(`e-?mail(?: address)?`), "email", plainClaim},
+	{possessiveRe(`(?:home )?address`), "address", plainClaim},
+	{regexp.MustCompile(`(?:changed|updated|has a new) ` + claimSubject + `'s ((?:phone |mobile )?number|e-?mail(?: address)?|address)`), "", contactChanged},
+	{fixedRe(`(?:is|are) (\d{1,3}) years? old`), "age", plainClaim},
+	{fixedRe(`(?:is|are|got|has been|became)(?: now)?(?: happily)? (single|married|divorced|engaged|separated|widowed|dating someone|dating|in a relationship|seeing someone)`), "relationship status", plainClaim},
+	{fixedRe(`(broke up|split up|separated)`), "relationship status", plainClaim},
+	{fixedRe(`(?:is|are|went|has gone|became|turned)(?: an?)?(?: fully| strictly| mostly)? (vegan|vegetarian|pescatarian|keto|paleo|gluten-free|dairy-free|carnivore|omnivore)`), "diet", plainClaim},
+	{fixedRe(`(?:eats?|is eating|started eating) (meat|fish|dairy|everything)`), "diet", plainClaim},
+	{claimRe(`(?:is|are) allergic to`), "allergic to", plainClaim},
+	{regexp.MustCompile(claimSubject + claimAdverbs + ` ((?:is|are|has|have|[a-z]+[^aious]s|[a-z]+[aeiou]es|drink|drive|eat|walk|play|use|own|keep|take|write)\b[^.;!?"]*)`), "habit", habitClaim},
+}
+
+// endedPatterns say a state no longer holds: the subject is group 1, the ended value group 2.
+var endedPatterns = []*regexp.Regexp{
+	claimRe(`(?:quit|left|sold|gave up|gave away|gave|stopped|dropped|cancell?ed|ended|lost|got rid of|ditched|retired from|moved out of|moved away from|moved from|switched from|changed from|broke up with|no longer)(?: playing| doing| using| going to| taking| drinking| eating| learning| studying| working at| working for| living in| seeing| dating| the| my| an?)?`),
+	claimRe(`(?:is|are) no longer`),
+	regexp.MustCompile(claimSubject + claimAdverbs + ` (?:doesn't|does not|don't|do not|isn't|is not|aren't|are not|can't|cannot|won't) ([^.,;!?()"]+?) (?:anymore|any more|after all)\b`),
+	regexp.MustCompile(claimSubject + `\b[^.;!?"]{0,60}? instead of (?:[a-z]+ing )?(?:the |an? )?` + claimValue + claimEnd),
+}
+
+// planPattern: the subject plans something (group 2: what).
+var planPattern = claimRe(`(?:is planning to|are planning to|plans? to|planned to|is going to|are going to|wants? to|hopes? to|intends? to|is hoping to|are hoping to|would like to|is thinking about|dreams? of)`)
+
+// changeCue: words that say a value replaces another.
+var changeCue = regexp.MustCompile(`(?i)(?:'s new\b|\bnew (?:job|number|address|email|phone|car|home|house|flat|apartment|favou?rite)\b|\b(?:now|anymore|any more|no longer|switched|moved|relocated|quit|instead|changed|stopped|gave up|dropped|left|these days|nowadays|again|from now on|became|promoted|not .* after all|updated?)\b)`)
+
+// saidBy is the speaker of a candidate or node, from its description.
+var saidBy = regexp.MustCompile(`^Said by (.+?)(?: on |\.|$)`)
+
+func speakerOfDescription(desc string) string {
+	if m := saidBy.FindStringSubmatch(desc); m != nil && m[1] != "someone" {
+		return m[1]
+	}
+	return ""
+}
+
+// stateClaims finds what a (pronoun-rewritten) text states about subjects; "we" is the
+// speaker. Claims about unknown subjects (lowercase words, nonName) are dropped.
+func stateClaims(text, speaker string) []stateClaim {
+	var out []stateClaim
+	subject := func(s string) string {
+		if strings.EqualFold(s, "we") {
+			return speaker
+		}
+		if nonName[strings.ToLower(s)] {
+			return ""
+		}
+		return s
+	}
+	add := func(c stateClaim) {
+		c.subject, c.value, c.speaker = subject(c.subject), strings.TrimSpace(c.value), speaker
+		if c.subject == "" || c.value == "" {
+			return
+		}
+		out = append(out, c)
+	}
+	for _, p := range claimPatterns {
+		for _, m := range p.re.FindAllStringSubmatch(text, -1) {
+			c := stateClaim{subject: m[1], slot: p.slot, value: m[2]}
+			switch p.kind {
+			case favouriteClaim:
+				c.slot, c.value = "favourite "+normFavourite(m[2]), m[3]
+			case favouriteFirst:
+				c.subject, c.slot, c.value = m[2], "favourite "+normFavourite(m[3]), m[1]
+			case countClaim:
+				c.slot, c.value = "number of "+singular(m[3]), numberValue(m[2])
+			case contactChanged:
+				c.slot, c.value = contactSlot(m[2]), "changed"
+			case roleClaim:
+				if !aboutWork.MatchString(text) {
+					continue
+				}
+			}
+			if c.slot == "relationship status" && (c.value == "broke up" || c.value == "split up" || c.value == "separated") {
+				c.value = "single"
+			}
+			add(c)
+		}
+	}
+	for _, re := range endedPatterns {
+		for _, m := range re.FindAllStringSubmatch(text, -1) {
+			add(stateClaim{subject: m[1], value: m[2], ended: true})
+		}
+	}
+	for _, m := range planPattern.FindAllStringSubmatch(text, -1) {
+		add(stateClaim{subject: m[1], value: m[2], plan: true})
+	}
+	return out
+}
+
+func normFavourite(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return strings.ReplaceAll(s, "color", "colour")
+}
+
+func contactSlot(s string) string {
+	switch {
+	case strings.Contains(s, "mail"):
+		return "email"
+	case strings.Contains(s, "number"):
+		return "phone number"
+	}
+	return "address"
+}
+
+var numberWords = map[string]string{"one": "1", "a": "1", "two": "2", "a couple of": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
+
+func numberValue(s string) string {
+	if n, ok := numberWords[strings.ToLower(s)]; ok {
+		return n
+	}
+	return s
+}
+
+func singular(w string) string {
+	switch {
+	case strings.HasSuffix(w, "ies"):
+		return strings.TrimSuffix(w, "ies") + "y"
+	case strings.HasSuffix(w, "ses"), strings.HasSuffix(w, "xes"):
+		return strings.TrimSuffix(w, "es")
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return strings.TrimSuffix(w, "s")
+	}
+	return w
+}
+
+// sameSubject compares two claim subjects.
+func sameSubject(a, b string) bool { return a != "" && normName(a) == normName(b) }
+
+// sameValue: one normalised value holds the other ("Lisbon" and "Lisbon near the river").
+func sameValue(a, b string) bool {
+	x, y := normValue(a), normValue(b)
+	return x == y || (x != "" && y != "" && (strings.Contains(" "+x+" ", " "+y+" ") || strings.Contains(" "+y+" ", " "+x+" ")))
+}
+
+// stateChange is how a new text relates to an older one's claims.
+type stateChange struct {
+	predicate   string // "supersedes" or "contradicts"; "" when neither
+	weight      float64
+	description string
+}
+
+// changeBetween compares the claims of a new text with those of an older node. newText
+// is the new text (for its change cues), past reports whether it tells of a past event
+// (a plan carried out is said in the past). Speakers tell two people's claims apart.
+func changeBetween(newClaims []stateClaim, newText string, past bool, newSpeaker string, old []stateClaim) stateChange {
+	cued := changeCue.MatchString(newText)
+	var best stateChange
+	better := func(c stateChange) {
+		if c.weight > best.weight {
+			best = c
+		}
+	}
+	for _, n := range newClaims {
+		for _, o := range old {
+			if !sameSubject(n.subject, o.subject) || o.ended {
+				continue
+			}
+			switch {
+			case n.ended && !o.plan && endsValue(n.value, o):
+				better(stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: no longer %s", n.subject, o.value)})
+			case n.plan || n.ended || o.plan:
+			case n.slot == o.slot && n.slot != "habit" && !sameValue(n.value, o.value):
+				desc := fmt.Sprintf("%s %s: %s, previously %s", n.subject, n.slot, n.value, o.value)
+				switch {
+				case cued:
+					better(stateChange{"supersedes", weightChangeCued, desc})
+				case !exclusive(n.slot):
+				case n.speaker != "" && o.speaker != "" && !strings.EqualFold(n.speaker, o.speaker):
+					// Two people say two values and nothing says which came later.
+					better(stateChange{"contradicts", weightContradicts, fmt.Sprintf("%s %s: %s or %s", n.subject, n.slot, n.value, o.value)})
+				default:
+					better(stateChange{"supersedes", weightChangeBare, desc})
+				}
+			}
+		}
+	}
+	// A plan carried out: the subject named (or the speaker, for "we") in a past text that
+	// says what was planned.
+	for _, o := range old {
+		if o.plan && past && (containsName(newText, o.subject) || sameSubject(o.subject, newSpeaker)) && planDone(o.value, o.subject, newText) {
+			better(stateChange{"supersedes", weightPlanDone, fmt.Sprintf("%s did what was planned: %s", o.subject, o.value)})
+		}
+	}
+	return best
+}
+
+// endsValue: an ended value names what an older claim states (a content word in common,
+// not counting the verbs the patterns share).
+func endsValue(ended string, o stateClaim) bool {
+	ow := wordSet(contentWords(o.value))
+	for w := range wordSet(contentWords(o.slot)) {
+		ow[w] = true
+	}
+	subject := wordSet(contentWords(o.subject))
+	for _, w := range contentWords(ended) {
+		if !genericStateWords[w] && !subject[w] && ow[w] {
+			return true
+		}
+	}
+	return false
+}
+
+var genericStateWords = setOf(`live lives living play plays playing use uses using work works working go goes going take takes taking drink drinks eat eats study studies new old`)
+
+// planDone: a past text carries out a plan when its subject (or "we") did the plan's verb
+// ("Gwen ran", "we finally bought") and it names one of the plan's other content words.
+func planDone(plan, subject, text string) bool {
+	pw := contentWords(plan)
+	if len(pw) < 2 {
+		return false
+	}
+	tw := wordSet(contentWords(text))
+	shared := 0
+	for _, w := range pw[1:] {
+		if tw[w] {
+			shared++
+		}
+	}
+	verb := pw[0]
+	forms := []string{verb + "ed", verb + "d"}
+	if p := pastOf[verb]; p != "" {
+		forms = append(forms, p)
+	}
+	did := regexp.MustCompile(`(?i)\b(?:` + regexp.QuoteMeta(subject) + `|we)` + claimAdverbs + `(?: then| eventually)? (?:` + strings.Join(forms, "|") + `)\b`)
+	return shared >= 1 && did.MatchString(text)
+}
+
+// pastOf lists the irregular past forms a plan's verb may take.
+var pastOf = map[string]string{"run": "ran", "buy": "bought", "go": "went", "see": "saw", "get": "got", "make": "made",
+	"take": "took", "write": "wrote", "begin": "began", "swim": "swam", "fly": "flew", "build": "built", "find": "found",
+	"sell": "sold", "win": "won", "meet": "met", "leave": "left", "teach": "taught", "throw": "threw", "ride": "rode",
+	"drive": "drove", "give": "gave", "sing": "sang", "read": "read", "finish": "finished", "adopt": "adopted"}
+
+// stateChanges draws supersedes (new → old; old → new when the candidate tells of an
+// older state) or contradicts edges between candidate i and the event and fact
+// neighbours whose claims it changes, and marks those neighbours in superseded. Only the
+// candidate's own words count, not the other speaker's an exchange quotes; every claim of
+// a neighbour counts, so an exchange that quotes an old statement is superseded with it.
+func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, superseded map[string]bool) []agent.EdgeOp {
+	if c.Type != realm.Event && c.Type != realm.Fact {
+		return edges
+	}
+	speaker := speakerOfDescription(c.Description)
+	own := rePrompt.ReplaceAllString(c.Content, "")
+	claims := stateClaims(own, speaker)
+	past := hasPastCue(own) && !reFutureCue.MatchString(own)
+	for _, nb := range sortedByID(r.scored[i]) {
+		n := nb.Node
+		if (n.Type != realm.Event && n.Type != realm.Fact) || n.ID == r.resolved[i] {
+			continue
+		}
+		ch := changeBetween(claims, own, past, speaker, nodeClaims(n))
+		if ch.predicate == "" {
+			continue
+		}
+		superseded[n.ID] = true
+		if ch.predicate == string(realm.Contradicts) {
+			edges = r.emit(edges, i, agent.Self, n.ID, realm.Contradicts, ch.weight, ch.description)
+			continue
+		}
+		if c.TEnd != nil && n.TStart != nil && c.TEnd.Before(*n.TStart) {
+			// The candidate tells of an older state: the node is the newer version.
+			edges = r.emit(edges, i, n.ID, agent.Self, realm.Supersedes, ch.weight, ch.description)
+			continue
+		}
+		edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
+	}
+	return edges
+}
+
+// reAsker is the speaker an exchange quotes, at the start of its prompt.
+var reAsker = regexp.MustCompile(`^([^"\n]{1,80}?) (?:asked|said)\b`)
+
+// nodeClaims are a node's claims, each with its speaker: in an exchange, the quoted
+// prompt's are the asker's, the rest the node's own speaker's.
+func nodeClaims(n realm.Node) []stateClaim {
+	speaker := speakerOfDescription(n.Description)
+	prompt := rePrompt.FindString(n.Content)
+	if prompt == "" {
+		return stateClaims(n.Content, speaker)
+	}
+	asker := ""
+	if m := reAsker.FindStringSubmatch(prompt); m != nil {
+		asker = m[1]
+	}
+	return append(stateClaims(prompt, asker), stateClaims(n.Content[len(prompt):], speaker)...)
+}

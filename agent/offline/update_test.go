@@ -1,0 +1,114 @@
+package offline
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+)
+
+// TestStateChange: a later statement about the same subject and slot with another value,
+// an ended state or a plan carried out changes an older one; near misses change nothing.
+func TestStateChange(t *testing.T) {
+	tests := []struct {
+		name            string
+		oldSpeaker, old string // rewritten text of the older node
+		newSpeaker, new string // rewritten text of the candidate
+		wantPredicate   string
+	}{
+		{"Moved", "Nora", "Nora lives in Lisbon now.", "Nora", "Nora: Big news: we moved from Lisbon to Berlin last week.", "supersedes"},
+		{"NewJob", "Mia", "Mia works at Spotify on the data team.", "Mia", "Mia quit Spotify and joined Stripe.", "supersedes"},
+		{"Favourite", "Hana", "Hana's favourite book is Dune.", "Hana", "Hana's new favourite book is Piranesi.", "supersedes"},
+		{"FavouriteFirst", "Luis", "Pizza is Luis's favourite food.", "Luis", "Ramen has become Luis's favourite food.", "supersedes"},
+		{"Count", "Rosa", "Rosa has two cats.", "Rosa", "Now Rosa has three cats.", "supersedes"},
+		{"Status", "Tara", "Tara is single.", "Tara", "Tara is engaged!", "supersedes"},
+		{"Diet", "Erik", "Erik is vegan.", "Erik", "Erik eats meat again.", "supersedes"},
+		{"NoLonger", "Ruby", "Ruby is allergic to cats.", "Ruby", "Ruby is no longer allergic to cats.", "supersedes"},
+		{"Anymore", "Lucy", "Lucy plays tennis every Saturday.", "Lucy", "Lucy doesn't play tennis anymore.", "supersedes"},
+		{"InsteadOf", "Amir", "Amir takes the bus to work.", "Amir", "Amir cycles to work now instead of taking the bus.", "supersedes"},
+		{"SwitchedCued", "Theo", "Theo uses an iPhone.", "Theo", "Theo switched to a Pixel phone.", "supersedes"},
+		{"PlanDone", "Gwen", "Gwen is planning to run the Boston marathon.", "Gwen", "Gwen ran the Boston marathon on Monday.", "supersedes"},
+		{"TwoSpeakers", "Nora", "Nora lives in Lisbon.", "Sam", "Nora lives in Porto.", "contradicts"},
+		{"QuotedBySomeoneElse", "Will", `Tara said: "Tara is single and happy." Will: Good for Tara.`, "Tara", "Tara is engaged!", "supersedes"},
+
+		{"SameValue", "Mia", "Mia works at Spotify.", "Mia", "Mia works at Spotify on the data team.", ""},
+		{"OtherSubject", "Nora", "Nora lives in Lisbon.", "Sam", "Sam lives in Berlin.", ""},
+		{"SeveralAtOnce", "Emma", "Emma plays the piano.", "Emma", "Emma plays tennis on Sundays.", ""},
+		{"PastEventNotAState", "Caroline", "Caroline went to the party with friends.", "Caroline", "Caroline left the party early.", ""},
+		{"PlanNotDone", "Gwen", "Gwen is planning to run the Boston marathon.", "Gwen", "Gwen watched a film about Boston.", ""},
+		{"PlanWordsNotDone", "Caroline", "Caroline wants to help people go through it.", "Caroline", "The support Caroline got helped. Caroline was lucky to have people around.", ""},
+		{"PlanDoneWe", "Ian", "Ian: We want to buy a house with a garden.", "Ian", "Ian: We finally bought a house with a garden in November.", "supersedes"},
+		{"PlanWordsOnly", "Caroline", "Caroline wants to help people go through it.", "Caroline", "Caroline got support from people who help.", ""},
+		{"JoinedAnother", "Caroline", "Caroline joined a mentorship program for LGBTQ youth.", "Caroline", "Caroline just joined a new LGBTQ activist group.", ""},
+		{"PlanStillPlanned", "Gwen", "Gwen is planning to run the Boston marathon.", "Gwen", "Gwen is going to run the Boston marathon in April.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			past := hasPastCue(tt.new) && !reFutureCue.MatchString(tt.new)
+			got := changeBetween(stateClaims(tt.new, tt.newSpeaker), tt.new, past, tt.newSpeaker, nodeClaims(realm.Node{Content: tt.old, Description: "Said by " + tt.oldSpeaker + " on 1 May 2023."}))
+			if got.predicate != tt.wantPredicate {
+				t.Errorf("predicate %q (%s), want %q; claims new %+v old %+v", got.predicate, got.description, tt.wantPredicate,
+					stateClaims(tt.new, tt.newSpeaker), stateClaims(tt.old, tt.oldSpeaker))
+			}
+		})
+	}
+}
+
+// TestOfflineSupersedes: through Integrate, a state change is an add with a supersedes
+// edge from the new node to the old one, which is never merged into or skipped for.
+func TestOfflineSupersedes(t *testing.T) {
+	a := New(Options{})
+	day := time.Date(2023, 3, 20, 10, 0, 0, 0, time.UTC)
+	old := realm.Node{ID: "old", Type: realm.Fact, Content: "Nora lives in Lisbon now, in a small flat.", Description: "Said by Nora on 10 January 2023."}
+	other := realm.Node{ID: "other", Type: realm.Fact, Content: "Sam lives in Leeds.", Description: "Said by Sam on 10 January 2023."}
+	obs := realm.Observation{ID: "o9", SessionID: "s9", Speaker: "Nora", Content: "We moved from Lisbon to Berlin last week.", ObservedAt: day}
+	ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
+	in := agent.IntegrateInput{Observation: obs}
+	for _, c := range ext.Candidates {
+		in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: []agent.Neighbour{{Node: old, Similar: true}, {Node: other, Similar: true}}})
+	}
+	out, _, err := a.Integrate(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for i, d := range out {
+		if ext.Candidates[i].Type != realm.Event && ext.Candidates[i].Type != realm.Fact {
+			continue
+		}
+		if d.Action != agent.ActionAdd {
+			t.Errorf("candidate %d: %s, want add", i, d.Action)
+		}
+		for _, e := range d.Edges {
+			if e.Predicate == realm.Supersedes && e.From == agent.Self && e.To == "old" {
+				found = true
+			}
+			if e.To == "other" && (e.Predicate == realm.Supersedes || e.Predicate == realm.Contradicts) {
+				t.Errorf("edge %+v to another person's fact", e)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no supersedes edge to the old fact: %+v", out)
+	}
+}
+
+// TestOfflineShortState: a state said in few words is a memory, not filler.
+func TestOfflineShortState(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		text string
+		want bool
+	}{{"I'm 29 years old, still feel 19.", true}, {"Haha, still 19!", false}} {
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "Quin", tt.text)})
+		got := false
+		for _, c := range ext.Candidates {
+			got = got || c.Type == realm.Fact || c.Type == realm.Event
+		}
+		if got != tt.want {
+			t.Errorf("%q: a fact or event %v, want %v (%+v)", tt.text, got, tt.want, ext.Candidates)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package retrieval
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"time"
+
+	"github.com/realm-memory/realm"
+)
+
+// Validity on the read path (REALM.md §2 "Ours", §3.3 "Ours" 1): a superseded node — its
+// validity ended before the question's time — is demoted, its score multiplied by
+// SupersededFactor, when the question asks about the present; when it asks about the past
+// the node keeps its score. Either way its newer version (a supersedes edge into it) is
+// offered beside it: in its place at its score for the present, just below it
+// (SuccessorShare of its score) for the past. The trace records each decision.
+
+// validityFactor is the multiplicative validity factor of node n for a question asked at
+// asOf: 1 while n holds (no valid_until, or one after asOf) or when the question is about
+// the past, demote otherwise. A scorer multiplies a node's relevance by it.
+func validityFactor(n realm.Node, asOf time.Time, past bool, demote float64) float64 {
+	if n.ValidUntil == nil || past || asOf.Before(*n.ValidUntil) {
+		return 1
+	}
+	return demote
+}
+
+// rePastQuestion: words that ask about an earlier state ("used to", "before", "previously",
+// a past tense) and rePresentQuestion: words that ask about the present, which win.
+var (
+	rePastQuestion    = regexp.MustCompile(`(?i)\b(?:used to|before|previously|formerly|former|at first|originally|in the past|earlier|back then|back when|at the time|old|prior|until|ago|last (?:year|month|week|time|summer|winter|spring|fall|autumn)|was|were|did|had)\b`)
+	rePresentQuestion = regexp.MustCompile(`(?i)\b(?:now|currently|current|these days|nowadays|still|anymore|any more|at the moment|today|right now|at present|presently)\b`)
+	reHowOld          = regexp.MustCompile(`(?i)\bhow old\b`)
+)
+
+// pastQuestion reports whether a question asks about the past: a past cue and no present
+// cue in its words, or a time range of its plans that ends before asOf's day.
+func pastQuestion(query string, plans []realm.Plan, asOf time.Time) bool {
+	q := reHowOld.ReplaceAllString(query, "")
+	if rePresentQuestion.MatchString(q) {
+		return false
+	}
+	if rePastQuestion.MatchString(q) {
+		return true
+	}
+	for _, p := range plans {
+		if p.TimeRange != nil && !p.TimeRange.To.IsZero() && p.TimeRange.To.Before(asOf.AddDate(0, 0, -1)) {
+			return true
+		}
+	}
+	return false
+}
+
+// applyValidity demotes or keeps the superseded candidates and offers their newer
+// versions (see above), recording what it did in the trace.
+func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
+	if r.opts.SupersededFactor <= 0 {
+		return nil
+	}
+	var ended []string
+	for id, c := range run.cands {
+		if c.Node.ValidUntil != nil && !run.now.Before(*c.Node.ValidUntil) {
+			ended = append(ended, id)
+		}
+	}
+	if len(ended) == 0 {
+		return nil
+	}
+	past := pastQuestion(run.trace.Query, run.plans, run.now)
+	successors, err := r.store.Successors(ctx, run.space, ended, r.opts.WSuppress)
+	if err != nil {
+		return err
+	}
+	before := map[string]float64{}
+	for _, id := range sortedIDs(ended) {
+		c := run.cands[id]
+		before[id] = c.Score
+		f := validityFactor(c.Node, run.now, past, r.opts.SupersededFactor)
+		c.Score *= f
+		action := realm.ValidityDemoted
+		if f == 1 {
+			action = realm.ValidityKept
+		}
+		run.trace.Validity = append(run.trace.Validity, realm.TraceValidity{ID: id, Action: action, Factor: f, Score: c.Score})
+	}
+	for _, s := range successors {
+		old := run.cands[s.Of]
+		if old == nil || s.Node.ID == "" {
+			continue
+		}
+		share := 1.0
+		if past {
+			share = r.opts.SuccessorShare
+		}
+		score := before[s.Of] * share
+		c, ok := run.cands[s.Node.ID]
+		if ok && c.Score >= score {
+			continue
+		}
+		if !ok {
+			c = &candidate{Node: s.Node, Depth: old.Depth + 1, Root: old.Root}
+			run.cands[s.Node.ID] = c
+			run.trace.FirstDepth[s.Node.ID] = c.Depth
+		}
+		c.Score = score
+		run.trace.Validity = append(run.trace.Validity, realm.TraceValidity{ID: s.Node.ID, Action: realm.ValiditySuccessor, Of: s.Of, Factor: share, Score: score})
+	}
+	return nil
+}
+
+func sortedIDs(ids []string) []string {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	return out
+}

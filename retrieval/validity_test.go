@@ -1,0 +1,93 @@
+package retrieval_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
+	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/retrieval"
+)
+
+// TestRecallValidity: a fact superseded by a move is demoted for a question about the
+// present, kept for one about the past, and its newer version is offered either way; the
+// trace says which happened. Built by the offline agent through the write path.
+func TestRecallValidity(t *testing.T) {
+	ctx := context.Background()
+	s := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	p := construction.New(s, offline.New(offline.Options{}), wordEmbedder{}, construction.Options{Owner: "test-" + space}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(ctx) })
+	day := func(m time.Month, d int) time.Time { return time.Date(2023, m, d, 10, 0, 0, 0, time.UTC) }
+	obs := []realm.Observation{
+		{ID: "o1", SessionID: "s1", Speaker: "Nora", Content: "I live in Lisbon now, in a small flat near the river.", ObservedAt: day(1, 10)},
+		{ID: "o2", SessionID: "s2", Speaker: "Sam", Content: "I finally finished painting my kitchen yellow.", ObservedAt: day(2, 14)},
+		{ID: "o3", SessionID: "s3", Speaker: "Nora", Content: "Big news: we moved from Lisbon to Berlin last week.", ObservedAt: day(3, 20)},
+	}
+	if _, err := p.Ingest(ctx, space, obs); err != nil {
+		t.Fatal(err)
+	}
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	at := day(4, 1)
+	rank := func(res realm.RecallResult, obsID string) int {
+		return slices.IndexFunc(res.Nodes, func(n realm.RecalledNode) bool {
+			return n.Node.Type != realm.Entity && n.Node.Type != realm.Episode && slices.Contains(n.Node.Sources, obsID)
+		})
+	}
+	actions := func(traceID string) map[string]int {
+		tr, err := s.Trace(ctx, space, traceID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int{}
+		for _, v := range tr.Validity {
+			out[v.Action]++
+		}
+		return out
+	}
+	tests := []struct {
+		name, query string
+		newFirst    bool
+		action      string
+	}{
+		{"Present", "Where does Nora live now?", true, realm.ValidityDemoted},
+		{"Past", "Where did Nora live before?", false, realm.ValidityKept},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := r.Recall(ctx, space, realm.RecallRequest{Query: tt.query, Time: &at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			oldRank, newRank := rank(res, "o1"), rank(res, "o3")
+			if oldRank < 0 || newRank < 0 {
+				t.Fatalf("ranks old %d, new %d: both must be recalled", oldRank, newRank)
+			}
+			if (newRank < oldRank) != tt.newFirst {
+				t.Errorf("new at %d, old at %d; want new first: %v", newRank, oldRank, tt.newFirst)
+			}
+			if tt.name == "Past" && oldRank > 2 {
+				t.Errorf("old fact at %d for a question about the past, want the top 3", oldRank)
+			}
+			got := actions(res.TraceID)
+			if got[tt.action] == 0 {
+				t.Errorf("trace validity %v, want a %q", got, tt.action)
+			}
+		})
+	}
+	// Asked at a time before the move, nothing is superseded yet.
+	before := day(2, 1)
+	res, err := r.Recall(ctx, space, realm.RecallRequest{Query: "Where does Nora live now?", Time: &before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := actions(res.TraceID); len(got) != 0 {
+		t.Errorf("validity %v before the change, want none", got)
+	}
+}
