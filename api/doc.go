@@ -14,7 +14,7 @@
 // (reconsolidate: true needs the write scope; answer.go says why the automatic one does not).
 //
 // /metrics (metrics.go) serves HTTP latencies and the pipelines' collectors (Metrics),
-// which the pipelines feed through their hooks (agent.LLMConfig.Observe,
+// which the pipelines feed through their hooks (llm.Config.Observe,
 // Retriever.ObserveTimings, Reconsolidator.ObserveEdits, construction Options.OnJob), so
 // that Prometheus stays out of them; it is public unless Config.MetricsKeyRequired. A
 // known path asked with another method is a 405 with Allow, the space root included, and

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+
+	"github.com/realm-memory/realm/ui"
 )
 
 // routes lists every endpoint of the API, with the scope each one needs.
@@ -12,6 +14,9 @@ func (s *server) routes(r chi.Router) {
 	r.Get("/healthz", s.handleHealthz)
 	r.Get("/readyz", s.handleReadyz)
 	r.Get("/openapi.yaml", handleOpenAPI)
+	// The memory explorer's static files: public as the spec is, they hold no data; its
+	// pages call the API below with the key the user types.
+	r.Get(ui.Prefix+"*", ui.Handler().ServeHTTP)
 	// The metrics hold route patterns and statuses, no tenant; they may still need an
 	// admin key (Config.MetricsKeyRequired): their scrape counts pending work in Neo4j.
 	metrics := r

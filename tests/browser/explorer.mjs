@@ -1,0 +1,126 @@
+// Drives the memory explorer at REALM_URL/ui in Debian's chromium, as a person would:
+// opens a space with the API key, runs a recall and waits for its trace to be drawn,
+// marks two nodes useful and one misleading and sends the feedback, finds the reconsolidation in the
+// timeline and reverts it, and opens one memory. Each check that fails ends the run
+// with exit status 1 and says what it saw. The last line printed is a JSON summary
+// (the trace id, the number of edits applied) that the Go test checks through the API.
+//
+// Environment: REALM_URL, REALM_SPACE, REALM_KEY (the API key the page is given),
+// REALM_QUERY (the question), CHROMIUM (default /usr/bin/chromium), SCREENSHOTS (a
+// directory: when set, PNGs of the views are written there).
+
+import { chromium } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const env = (name, fallback) => {
+  const v = process.env[name] || fallback;
+  if (v === undefined) throw new Error(`${name} is required`);
+  return v;
+};
+const base = env('REALM_URL');
+const space = env('REALM_SPACE');
+const key = env('REALM_KEY');
+const question = env('REALM_QUERY');
+const shots = process.env.SCREENSHOTS || '';
+
+function check(ok, what) {
+  if (!ok) throw new Error(`check failed: ${what}`);
+  console.log(`ok: ${what}`);
+}
+
+async function shoot(page, name) {
+  if (shots) await page.screenshot({ path: join(shots, `ui-${name}.png`), fullPage: true });
+}
+
+const profile = mkdtempSync(join(tmpdir(), 'realm-chromium-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: env('CHROMIUM', '/usr/bin/chromium'),
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  viewport: { width: 1500, height: 950 },
+});
+const errors = [];
+let status = 0;
+try {
+  const page = context.pages()[0] || await context.newPage();
+  page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
+  page.on('console', (msg) => {
+    // The first request, made before the key is typed, is refused with 401 on purpose.
+    if (msg.type() === 'error' && !msg.text().includes('401')) errors.push(`console: ${msg.text()}`);
+  });
+  page.setDefaultTimeout(120_000); // a recall on a loaded machine takes seconds
+
+  // Spaces: refused without the key, then the statistics and the memories with it.
+  await page.goto(`${base}/ui/#/spaces/${space}`);
+  await page.locator('#status.error').waitFor();
+  check((await page.locator('#status').textContent()).includes('API key'), 'without a key the page asks for one');
+  await page.fill('#key', key);
+  await page.click('#connection button');
+  await page.locator('#card-memories h3').waitFor();
+  const memories = parseInt(await page.locator('#card-memories h3').textContent(), 10);
+  check(memories > 0, `the space shows ${memories} memories`);
+  await page.locator('table.memories tbody tr').first().waitFor();
+  check(await page.locator('#card-weights svg rect').count() === 10, 'the weight histogram has ten bins');
+  await shoot(page, 'spaces');
+
+  // Recall: the evidence ranked and the trace drawn as a graph.
+  await page.click('#nav-recall');
+  await page.fill('#query', question);
+  await page.click('#recall-form button[type=submit]');
+  await page.locator('#trace-graph svg g.node').first().waitFor();
+  const drawn = await page.locator('#trace-graph svg g.node').count();
+  const evidence = await page.locator('ol.evidence li').count();
+  const links = await page.locator('#trace-graph svg line.link').count();
+  check(evidence > 1 && drawn >= evidence, `the trace draws ${drawn} nodes for ${evidence} returned`);
+  check(links >= drawn, `every drawn node is linked to where it came from (${links} links)`);
+  const traceId = await page.locator('.trace-panel').getAttribute('data-trace-id');
+  check(/^[0-9a-f-]{36}$/.test(traceId || ''), `the trace panel names trace ${traceId}`);
+
+  // Feedback: two nodes useful, the last one misleading, the answer correct; the edits applied are listed.
+  await page.locator('ol.evidence li button.useful').nth(0).click();
+  await page.locator('ol.evidence li button.useful').nth(1).click();
+  await page.locator('ol.evidence li button.misleading').last().click();
+  check(await page.locator('ol.evidence li[data-mark="useful"]').count() === 2, 'two nodes are marked useful');
+  check(await page.locator('ol.evidence li[data-mark="misleading"]').count() === 1, 'one node is marked misleading');
+  await page.selectOption('#correct', 'true');
+  await page.click('#send-feedback');
+  await page.locator('#feedback-result h3').waitFor();
+  const applied = parseInt(await page.locator('#feedback-result h3').textContent(), 10);
+  check(applied > 0, `feedback applied ${applied} edits`);
+  check(await page.locator('#feedback-result table.edits tbody tr').count() === applied, 'each edit is listed');
+  await shoot(page, 'recall');
+
+  // Reconsolidation: the feedback's reconsolidation is the newest; revert removes it.
+  await page.click('#nav-edits');
+  const newest = page.locator('ol.timeline > li.edit-group').first();
+  await newest.waitFor();
+  check(await newest.locator('table.edits tbody tr').count() === applied, 'the timeline shows the edits just applied');
+  check(await newest.locator('svg.edits line.edge.after').count() === applied, 'its graph draws each edge after the edit');
+  await shoot(page, 'reconsolidation');
+  await newest.locator('button.revert').click();
+  await page.locator('ol.timeline > li.edit-group.reverted').first().waitFor();
+  const reverted = page.locator('ol.timeline > li.edit-group').first();
+  check(await reverted.locator('button.revert').count() === 0, 'the reverted reconsolidation offers no revert');
+  check(await reverted.locator('tr.reverted').count() === applied, 'each of its edits is marked reverted');
+
+  // A memory: content, edges and neighbourhood.
+  await reverted.locator('a.memory-link').first().click();
+  await page.locator('svg.neighbourhood').waitFor();
+  check((await page.locator('p.content').textContent()).length > 0, 'the memory shows its content');
+  check(await page.locator('table.edges tbody tr').count() > 0, 'the memory lists its edges');
+  await shoot(page, 'memory');
+
+  check(errors.length === 0, `no page or console errors${errors.length ? `: ${errors.join('; ')}` : ''}`);
+  console.log(JSON.stringify({ trace_id: traceId, edits_applied: applied }));
+} catch (err) {
+  console.error(err.message);
+  if (errors.length) console.error(errors.join('\n'));
+  status = 1;
+} finally {
+  await context.close();
+  rmSync(profile, { recursive: true, force: true });
+}
+process.exit(status);

@@ -1,0 +1,68 @@
+//go:build browser
+
+package tests
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExplorer drives the memory explorer in a real browser (tests/browser/explorer.mjs:
+// Debian's chromium through playwright-core) against a real `realm serve` with an API
+// key: the pages load, a recall draws its trace, feedback applies edits and revert
+// removes them. Then it checks through the API that the page really did so. With
+// SCREENSHOTS set (make ui-screenshots), the views are saved there as PNGs.
+func TestExplorer(t *testing.T) {
+	if _, err := os.Stat(filepath.Join("browser", "node_modules", "playwright-core")); err != nil {
+		t.Fatalf("tests/browser has no node_modules: run `make test-ui` (npm ci there): %v", err)
+	}
+	srv := startRealm(t, nil)
+	space := srv.newSpace()
+	srv.seed(space)
+
+	cmd := exec.Command("node", "explorer.mjs")
+	cmd.Dir = "browser"
+	cmd.Env = append(os.Environ(), "REALM_URL="+srv.URL, "REALM_SPACE="+space, "REALM_KEY="+srv.Key,
+		"REALM_QUERY=What did Nadia make for Lea, and what happened to it?")
+	out, err := cmd.CombinedOutput()
+	t.Logf("explorer.mjs:\n%s", out)
+	if err != nil {
+		t.Fatalf("the browser run failed: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var summary struct {
+		TraceID      string `json:"trace_id"`
+		EditsApplied int    `json:"edits_applied"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &summary); err != nil || summary.EditsApplied == 0 {
+		t.Fatalf("no summary on the last line (%v): %+v", err, summary)
+	}
+
+	var log struct {
+		Edits []struct {
+			Action   string
+			Reverted bool
+		}
+	}
+	if code := srv.do("GET", "/v1/spaces/"+space+"/edits?trace="+summary.TraceID, nil, &log); code != http.StatusOK {
+		t.Fatalf("edits: status %d", code)
+	}
+	if len(log.Edits) != summary.EditsApplied {
+		t.Errorf("the log holds %d edits of the trace, the page applied %d", len(log.Edits), summary.EditsApplied)
+	}
+	for _, e := range log.Edits {
+		if !e.Reverted {
+			t.Errorf("an edit (%s) the page reverted is still in force", e.Action)
+		}
+	}
+	var stats struct{ Reconsolidation struct{ Reverted int } }
+	srv.do("GET", "/v1/spaces/"+space+"/stats", nil, &stats)
+	if stats.Reconsolidation.Reverted != summary.EditsApplied {
+		t.Errorf("stats count %d reverted edits, want %d", stats.Reconsolidation.Reverted, summary.EditsApplied)
+	}
+}
