@@ -80,7 +80,7 @@ func TestKeylessGuard(t *testing.T) {
 			t.Errorf("the space holds %d memories after the refused DELETE, %d before", n, before)
 		}
 		// Every path, the probes and /mcp included, and with a port.
-		for _, p := range []string{"/healthz", "/readyz", "/openapi.yaml", "/metrics", "/v1/info", sp + "/stats", "/no-such-path"} {
+		for _, p := range []string{"/healthz", "/readyz", "/openapi.yaml", "/metrics", "/v1/info", "/ui/", sp + "/stats", "/no-such-path"} {
 			if resp, body := guardedRequest(t, "GET", srv.URL+p, map[string]string{"Host": "evil.example.com:8080"}, ""); resp.StatusCode != http.StatusForbidden {
 				t.Errorf("GET %s with Host evil.example.com:8080: %d %s, want 403", p, resp.StatusCode, body)
 			}
