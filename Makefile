@@ -6,20 +6,27 @@ export NEO4J_PASSWORD ?= realm-dev-password
 GO ?= go
 BIN := bin/realm
 
-.PHONY: run test test-ui ui-screenshots browser-deps test-containers setup model neo4j stop build bench loadtest lint clean
+.PHONY: run test contract test-ui ui-screenshots browser-deps test-containers setup model neo4j stop build bench loadtest lint clean
 
 ## run: install what is missing, start Neo4j, apply the schema and serve the API (foreground)
 run: setup build
 	@echo "Neo4j Browser: http://127.0.0.1:$${NEO4J_HTTP_PORT:-7474}/browser/  (user neo4j, password \$$NEO4J_PASSWORD)"
 	$(BIN) serve
 
-## test: the same bring-up, then go vet and every test against the real Neo4j
-test: setup
+## test: the same bring-up, then go vet, every test against the real Neo4j, and the contract
+test: setup build
 	$(GO) vet ./...
 	@mkdir -p .realm
 	REALM_REQUIRE_NEO4J=1 $(GO) test -p 1 -count=1 -timeout 30m -v ./... 2>&1 | tee .realm/test.log | \
 		grep -E '^(ok|FAIL|---|panic:|\s+\S+_test\.go:[0-9]+:)' | grep -v -- '--- PASS' || true
-	@deploy/test-summary.sh .realm/test.log
+	@deploy/contract/run.sh >.realm/contract.log 2>&1 && status=0 || status=$$?; echo $$status >.realm/contract.status; \
+		grep -E '^(contract:|={3,} .* in [0-9.]+s =+$$)' .realm/contract.log || tail -n 40 .realm/contract.log
+	@deploy/test-summary.sh .realm/test.log .realm/contract.status
+
+## contract: Schemathesis (pinned, from PyPI, in .realm/contract-venv) against a server started for
+## the run: every check on positive and negative data from api/openapi.yaml (CONTRACT_MAX_EXAMPLES)
+contract: setup build
+	deploy/contract/run.sh
 
 ## test-ui: the memory explorer (/ui) driven in Debian's chromium by playwright-core (tests/browser,
 ## its version pinned by package-lock.json) against a real `realm serve`; .ci/run installs chromium

@@ -8,15 +8,32 @@ import (
 	"github.com/realm-memory/realm"
 )
 
-// Agent takes every decision the method gives to an LLM. Each method returns the LLM
-// usage it incurred (empty for the offline agent). Errors are returned only for a
-// cancelled context or invalid input; a failing LLM falls back to the offline decision.
+// Agent takes every decision the method gives to an LLM (REALM.md §5): extract,
+// integrate and relate (one call: Integrate), plan seeds, sufficiency, expansion policy,
+// audit and answer. A pipeline asks the agent; it does not decide. Each method returns
+// the LLM usage it incurred (empty for the offline agent). Errors are returned only for
+// a cancelled context or invalid input, and by Answer when no answer can be written; a
+// failing LLM falls back to the offline decision.
 type Agent interface {
 	// Extract turns one observation into typed candidates and the updated summary.
 	Extract(ctx context.Context, in ExtractInput) (Extraction, realm.Usage, error)
 	// Integrate decides add / merge / skip for every candidate of one observation and
 	// the edges each added or merged node gets (integrate and relate, REALM.md §2 steps 4–5).
 	Integrate(ctx context.Context, in IntegrateInput) ([]Integration, realm.Usage, error)
+	// PlanSeeds turns the query into 1..P seed plans.
+	PlanSeeds(ctx context.Context, in PlanInput) ([]realm.Plan, realm.Usage, error)
+	// Sufficiency says whether the nodes so far are enough, and if not which (≤ 5) to expand.
+	Sufficiency(ctx context.Context, in SufficiencyInput) (Sufficiency, realm.Usage, error)
+	// ExpansionPolicy picks the atom and a reasoning text for one frontier node.
+	ExpansionPolicy(ctx context.Context, in PolicyInput) (Policy, realm.Usage, error)
+	// Audit labels the nodes of one recall and proposes edits of the edges among them
+	// (REALM.md §4.1–4.2). Its proposals are validated by the caller, so it may propose
+	// nonsense.
+	Audit(ctx context.Context, in AuditInput) (AuditOutput, realm.Usage, error)
+	// Answer writes the answer to a question from the evidence of one recall alone. It
+	// returns EUnavailable when the agent cannot write answers (the offline agent) or the
+	// model gives none.
+	Answer(ctx context.Context, in AnswerInput) (Answer, realm.Usage, error)
 }
 
 // ExtractInput is what the extractor sees.

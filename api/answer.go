@@ -2,19 +2,18 @@ package api
 
 import (
 	"context"
-	"maps"
 	"net/http"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/answering"
 	"github.com/realm-memory/realm/reconsolidation"
 )
 
-// Answerer writes an answer from the evidence of one recall. *agent.LLM implements it;
+// Answerer writes an answer from the evidence of one recall. *llm.Agent implements it;
 // the offline agent cannot answer, so without an LLM Deps.Answer is nil.
 type Answerer interface {
 	// Answer returns EUnavailable when the model cannot be reached or gives no valid answer.
@@ -96,48 +95,35 @@ func (s *server) answer(ctx context.Context, space string, req answerRequest) (a
 	if err := req.Validate(); err != nil {
 		return answerResult{}, err
 	}
-	rec, err := s.recall(ctx, space, req.RecallRequest)
-	if err != nil {
-		return answerResult{}, err
-	}
-	zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("trace_id", rec.TraceID) })
-	now := time.Now().UTC()
-	if req.Time != nil {
-		now = *req.Time
-	}
-	start := time.Now()
-	ans, usage, err := s.Answer.Answer(ctx, agent.AnswerInput{Question: req.Query, Time: now, Nodes: rec.Nodes, Edges: rec.Edges})
-	if err != nil {
-		return answerResult{}, err
-	}
-	res := answerResult{Answer: ans.Text, CitedNodeIDs: ans.Cited, TraceID: rec.TraceID, Nodes: rec.Nodes, Edges: rec.Edges,
-		Usage: realm.Usage{}, Timings: map[string]float64{}}
-	if res.CitedNodeIDs == nil {
-		res.CitedNodeIDs = []string{}
-	}
-	res.Usage.Add(rec.Usage)
-	res.Usage.Add(usage)
-	maps.Copy(res.Timings, rec.Timings)
-	res.Timings["answer"] = msSince(start)
-
 	auto := !s.cfg.NoAutoReconsolidation
 	if req.Reconsolidate != nil {
 		auto = *req.Reconsolidate
 	}
-	if auto && s.Reconsolidate != nil {
-		start = time.Now()
-		rc, err := s.Reconsolidate.Reconsolidate(ctx, space, rec.TraceID,
-			reconsolidation.Request{Answer: ans.Text, Cited: ans.Cited, Source: realm.EditSourceAuto})
-		res.Timings["reconsolidate"] = msSince(start)
-		if err != nil {
-			// The answer stands: the client paid for it, and feedback can reconsolidate later.
-			zerolog.Ctx(ctx).Error().Err(err).Msg("reconsolidating after an answer")
-			res.ReconsolidationError = realm.ErrorMessage(err)
-		} else {
-			res.Reconsolidation = &rc
-		}
+	uc := answering.UseCase{Recall: recallerFunc(s.recall), Answer: s.Answer, Reconsolidate: s.Reconsolidate}
+	out, err := uc.Ask(ctx, space, req.RecallRequest, auto && s.Reconsolidate != nil)
+	if out.Recalled {
+		zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("trace_id", out.Recall.TraceID) })
+	}
+	if err != nil {
+		return answerResult{}, err
+	}
+	res := answerResult{Answer: out.Answer.Text, CitedNodeIDs: out.Answer.Cited, TraceID: out.Recall.TraceID,
+		Nodes: out.Recall.Nodes, Edges: out.Recall.Edges, Usage: out.Usage, Timings: out.Timings,
+		Reconsolidation: out.Reconsolidation}
+	if res.CitedNodeIDs == nil {
+		res.CitedNodeIDs = []string{}
+	}
+	if out.ReconsolidationErr != nil {
+		// The answer stands: the client paid for it, and feedback can reconsolidate later.
+		zerolog.Ctx(ctx).Error().Err(out.ReconsolidationErr).Msg("reconsolidating after an answer")
+		res.ReconsolidationError = realm.ErrorMessage(out.ReconsolidationErr)
 	}
 	return res, nil
 }
 
-func msSince(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+// recallerFunc adapts server.recall (which refuses a space being imported) to answering.Recaller.
+type recallerFunc func(ctx context.Context, space string, req realm.RecallRequest) (realm.RecallResult, error)
+
+func (f recallerFunc) Recall(ctx context.Context, space string, req realm.RecallRequest) (realm.RecallResult, error) {
+	return f(ctx, space, req)
+}

@@ -12,8 +12,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/agent/llm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
@@ -53,12 +54,12 @@ func citeFirstTwo(t *testing.T) func(agenttest.ChatRequest) agenttest.Response {
 // newAnswerServer serves the API with the LLM agent talking to fake as the answerer.
 func newAnswerServer(t *testing.T, check *apitest.Checker, cfg Config, fake *agenttest.FakeOpenAI) client {
 	t.Helper()
-	llm, err := agent.NewLLM(agent.LLMConfig{BaseURL: fake.BaseURL(), APIKey: "test", Models: agent.Models{Extraction: "test-model"},
-		Timeout: 5 * time.Second, MaxRetries: -1}, agent.NewOffline(agent.OfflineOptions{}), zerolog.New(io.Discard))
+	lm, err := llm.New(llm.Config{BaseURL: fake.BaseURL(), APIKey: "test", Models: llm.Models{Extraction: "test-model"},
+		Timeout: 5 * time.Second, MaxRetries: -1}, offline.New(offline.Options{}), zerolog.New(io.Discard))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newTestServer(t, check, cfg, func(d *Deps) { d.Answer = llm })
+	srv := newTestServer(t, check, cfg, func(d *Deps) { d.Answer = lm })
 	return client{t: t, base: srv.URL}
 }
 
@@ -107,7 +108,7 @@ func TestAnswer(t *testing.T) {
 		if !slices.Equal(res.CitedNodeIDs, recalled) {
 			t.Errorf("cited %v, want the first two recalled %v", res.CitedNodeIDs, recalled)
 		}
-		if u := res.Usage[agent.StageAnswer]; u.Calls != 1 || u.PromptTokens != 400 || u.CompletionTokens != 20 {
+		if u := res.Usage[llm.StageAnswer]; u.Calls != 1 || u.PromptTokens != 400 || u.CompletionTokens != 20 {
 			t.Errorf("answer usage %+v", res.Usage)
 		}
 		if _, ok := res.Timings["answer"]; !ok {
@@ -222,7 +223,7 @@ func TestAnswerErrLLM(t *testing.T) {
 		if len(res.CitedNodeIDs) != 1 || res.CitedNodeIDs[0] != res.Nodes[0].Node.ID {
 			t.Errorf("cited %v", res.CitedNodeIDs)
 		}
-		if u := res.Usage[agent.StageAnswer]; u.Calls != 2 || u.Failures != 1 {
+		if u := res.Usage[llm.StageAnswer]; u.Calls != 2 || u.Failures != 1 {
 			t.Errorf("usage %+v", u)
 		}
 	})

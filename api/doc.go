@@ -4,12 +4,17 @@
 // body limits. routes.go lists every endpoint and the scope it needs; openapi.yaml
 // describes them, and apitest checks real traffic against it.
 //
+// Before any route, guard (guard.go) keeps web pages out: without keys only a loopback
+// Host, bodies only of their route's media type, browsers' cross-origin writes only from
+// Config.CORSOrigins. decode reads JSON bodies in two checked passes (body.go), so that bad
+// text, nulls, wrong types and unknown fields are refused field by field in the API's words.
+//
 // /answer needs an Answerer (the LLM agent's Answer; nil without an LLM: 501), then
 // reconsolidates the answer's trace with its citations as the system's own signal
 // (reconsolidate: true needs the write scope; answer.go says why the automatic one does not).
 //
 // /metrics (metrics.go) serves HTTP latencies and the pipelines' collectors (Metrics),
-// which the pipelines feed through their hooks (agent.LLMConfig.Observe,
+// which the pipelines feed through their hooks (llm.Config.Observe,
 // Retriever.ObserveTimings, Reconsolidator.ObserveEdits, construction Options.OnJob), so
 // that Prometheus stays out of them; it is public unless Config.MetricsKeyRequired. A
 // known path asked with another method is a 405 with Allow, the space root included, and
@@ -18,7 +23,9 @@
 // /mcp is an MCP server (mcp.go, modelcontextprotocol/go-sdk, stateless streamable HTTP)
 // whose tools call the same services as the routes, each checking its space and scope
 // with Key.authorize, the checks of the /v1/spaces/{space} routes; each publishes an
-// outputSchema and answers structuredContent, the JSON its route answers.
+// outputSchema and answers structuredContent, the JSON its route answers, or a tool error
+// {code, detail, fields?} that the outputSchema admits too; faults of the protocol are
+// JSON-RPC errors (rpcEnvelope).
 //
 // /v1/spaces/{space}/export streams a whole space as JSON Lines and /import loads such a
 // file into an empty space (export.go, over cypher.ExportSpace and ImportSpace); the

@@ -35,8 +35,8 @@ func (s *server) handleListEdits(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
 	f := realm.EditFilter{TraceID: q.Get("trace"), NodeID: q.Get("node")}
-	f.Since = queryTime(q.Get("since"), "since", fe)
-	f.Limit = queryInt(q.Get("limit"), "limit", realm.DefaultEditLimit, 1, realm.MaxEditLimit, fe)
+	f.Since = queryTime(q, "since", fe)
+	f.Limit = queryInt(q, "limit", realm.DefaultEditLimit, 1, realm.MaxEditLimit, fe)
 	if err := fe.Err(); err != nil {
 		writeError(w, r, err)
 		return

@@ -1,10 +1,12 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
+	"reflect"
 
 	"github.com/realm-memory/realm"
 )
@@ -14,24 +16,37 @@ type validator interface {
 	Valid() error
 }
 
-// decode reads a JSON body into v (unknown fields refused) and validates it.
+// decode reads a JSON body into v and validates it: bad text, nulls, unknown fields and
+// values of the wrong type are refused field by field (body.go), then v's own checks run.
 func decode[T any](r *http.Request) (T, error) {
 	var v T
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&v); err != nil {
-		var tooLarge *http.MaxBytesError
-		switch {
-		case errors.As(err, &tooLarge):
-			return v, realm.Errorf(realm.ETooLarge, "request body exceeds %d bytes", tooLarge.Limit)
-		case errors.Is(err, io.EOF):
-			return v, realm.Errorf(realm.EInvalid, "request body is empty; a JSON object is expected")
-		default:
-			return v, realm.Errorf(realm.EInvalid, "request body is not valid JSON for this endpoint: %v", err)
-		}
+	b, err := io.ReadAll(r.Body)
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooLarge):
+		return v, realm.Errorf(realm.ETooLarge, "request body exceeds %d bytes", tooLarge.Limit)
+	case err != nil:
+		return v, realm.Errorf(realm.EInvalid, "request body could not be read")
+	case len(bytes.TrimSpace(b)) == 0:
+		return v, realm.Errorf(realm.EInvalid, "request body is empty; a JSON object is expected")
 	}
-	if dec.More() {
-		return v, realm.Errorf(realm.EInvalid, "request body holds more than one JSON value")
+	fe := realm.FieldErrors{}
+	tree, err := readJSON(b, false, fe)
+	if err != nil {
+		return v, err
+	}
+	if _, ok := tree.(map[string]any); !ok && tree != nil {
+		return v, realm.Errorf(realm.EInvalid, "request body must be a JSON object")
+	}
+	tree = checkShape(tree, reflect.TypeFor[T](), "", fe)
+	if err := fe.Err(); err != nil {
+		return v, err
+	}
+	if b, err = json.Marshal(tree); err == nil {
+		err = json.Unmarshal(b, &v)
+	}
+	if err != nil { // checkShape let through what encoding/json refuses: a bug
+		return v, realm.Errorf(realm.EInternal, "decoding a checked request body: %v", err)
 	}
 	if val, ok := any(&v).(validator); ok {
 		if err := val.Valid(); err != nil {

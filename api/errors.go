@@ -23,7 +23,12 @@ var statusOf = map[string]int{
 	realm.ENotSupported:     http.StatusNotImplemented,
 	realm.EUnavailable:      http.StatusServiceUnavailable,
 	realm.EInternal:         http.StatusInternalServerError,
+	eUnsupportedMediaType:   http.StatusUnsupportedMediaType,
 }
+
+// eUnsupportedMediaType is the code of a request body of another media type than its
+// route's (guard): a matter of HTTP, so it is the api package's, not the domain's.
+const eUnsupportedMediaType = "unsupported_media_type"
 
 // statusClientClosedRequest is the status recorded (in the access log and the metrics)
 // for a request whose client left before its answer: nginx's 499, outside the 5xx.

@@ -1,14 +1,16 @@
 package api
 
 import (
-	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -122,7 +124,7 @@ func (s *server) mcpHandler() http.Handler {
 				if m.Timestamp == "" {
 					m.Timestamp = now
 				}
-				req.Messages[i] = message{ID: m.ID, SessionID: m.SessionID, Speaker: m.Speaker, Content: m.Content, Timestamp: m.Timestamp}
+				req.Messages[i] = message{ID: m.ID, SessionID: m.SessionID, Speaker: &m.Speaker, Content: m.Content, Timestamp: m.Timestamp}
 			}
 			obs, fe := req.observations()
 			if err := fe.Err(); err != nil {
@@ -181,7 +183,9 @@ func (s *server) mcpHandler() http.Handler {
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "forget",
 		Description: "Delete one memory (by the node id recall returned) from a memory space, with its links. It cannot be undone.",
-		Annotations: &mcp.ToolAnnotations{Title: "Forget", DestructiveHint: yes, IdempotentHint: true, OpenWorldHint: no}},
+		// Not idempotent as far as a client can tell: forgetting the same memory again is the
+		// tool error not_found, so that a mistyped id is not taken for a deletion.
+		Annotations: &mcp.ToolAnnotations{Title: "Forget", DestructiveHint: yes, IdempotentHint: false, OpenWorldHint: no}},
 		func(ctx context.Context, key *Key, space string, in forgetArgs) (forgetResult, error) {
 			if in.MemoryID == "" {
 				return forgetResult{}, realm.FieldErrors{"memory_id": "required"}.Err()
@@ -192,7 +196,8 @@ func (s *server) mcpHandler() http.Handler {
 			return forgetResult{Forgotten: in.MemoryID}, nil
 		})
 
-	return oneMessage(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+	srv.AddReceivingMiddleware(structuredToolErrors)
+	return rpcEnvelope(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: s.cfg.MaxBodyBytes,
 			// Without keys (loopback only, every caller the local admin) the SDK refuses a
 			// loopback request naming another host: a web page's DNS rebinding. With keys,
@@ -200,45 +205,212 @@ func (s *server) mcpHandler() http.Handler {
 			DisableLocalhostProtection: len(s.cfg.Keys) > 0}))
 }
 
-// oneMessage refuses a JSON-RPC batch (a body that is a JSON array): MCP dropped
-// batching in 2025-06-18, and the SDK still serves batches from older clients, whose
-// calls would all pass the rate limit for the price of one request.
-func oneMessage(next http.Handler) http.Handler {
+// JSON-RPC 2.0 error codes for faults of the protocol, not of a tool.
+const (
+	rpcParseError     = -32700
+	rpcInvalidRequest = -32600
+	rpcMethodNotFound = -32601
+	rpcInvalidParams  = -32602
+)
+
+// mcpMethods are the methods a client may send an MCP server (the MCP schema), all of
+// which the SDK serves, if only with an error result: whether each is a notification (no
+// id) and whether it needs params. openapi.yaml's /mcp request schema says the same.
+var mcpMethods = map[string]struct{ notification, needsParams bool }{
+	"initialize": {false, true}, "ping": {}, "tools/list": {}, "tools/call": {false, true},
+	"resources/list": {}, "resources/templates/list": {}, "resources/read": {false, true},
+	"resources/subscribe": {false, true}, "resources/unsubscribe": {false, true},
+	"prompts/list": {}, "prompts/get": {false, true}, "logging/setLevel": {false, true},
+	"completion/complete":       {false, true},
+	"notifications/initialized": {true, false}, "notifications/cancelled": {true, false},
+	"notifications/roots/list_changed": {true, false}, "notifications/progress": {true, true},
+}
+
+// validID reports whether a message's id, when it has one, is a string or an integer.
+func validID(id json.RawMessage) bool {
+	id = bytes.TrimSpace(id)
+	return len(id) == 0 || id[0] == '"' || safeInteger(id)
+}
+
+// safeInteger reports whether a JSON number is an integer that every JSON reader keeps
+// exact: at most 2^53-1 in magnitude.
+func safeInteger(n []byte) bool {
+	i, err := strconv.ParseInt(string(n), 10, 64)
+	return err == nil && i <= 1<<53-1 && i >= -(1<<53-1)
+}
+
+// rpcMessage is what rpcEnvelope reads of a message.
+type rpcMessage struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+// rpcEnvelope answers the faults of a POST to /mcp as JSON-RPC errors (application/json),
+// as MCP's streamable HTTP transport asks of a message the server cannot accept, where
+// the SDK would answer some of them in plain text:
+//
+//   - a body that is not JSON: -32700, HTTP 400;
+//   - a batch (a JSON array; MCP dropped batching in 2025-06-18, and each of its calls
+//     would pass the rate limit for the price of one request), or no JSON-RPC 2.0 message
+//     of MCP (no method, an id that is not a string or an integer, an id on a
+//     notification or none on a request, params that are not an object or are missing):
+//     -32600, HTTP 400;
+//   - a method MCP does not define: -32601, HTTP 404 (as the SDK answers from protocol
+//     2026-07-28 on);
+//   - text that is no Unicode (a lone surrogate, NUL, bytes that are not UTF-8): in a
+//     tool's arguments, the tool error invalid naming them in fields, as for any other bad
+//     argument; elsewhere -32600, HTTP 400.
+func rpcEnvelope(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && r.Body != nil {
-			body := bufio.NewReader(r.Body)
-			for {
-				c, err := body.ReadByte()
-				if err != nil {
-					break // the SDK reports an empty or unreadable body
-				}
-				if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-					continue // JSON whitespace, which need not be handed on
-				}
-				_ = body.UnreadByte()
-				if c == '[' {
-					writeError(w, r, realm.Errorf(realm.EInvalid, "JSON-RPC batches are not supported on /mcp: send one message a request"))
-					return
-				}
-				break
-			}
-			r.Body = struct {
-				io.Reader
-				io.Closer
-			}{body, r.Body}
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
 		}
-		next.ServeHTTP(w, r)
+		body, err := io.ReadAll(r.Body)
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeError(w, r, realm.Errorf(realm.ETooLarge, "request body exceeds %d bytes", tooLarge.Limit))
+			return
+		}
+		fe := realm.FieldErrors{}
+		if _, syntax := readJSON(body, true, fe); err != nil || syntax != nil {
+			writeRPCError(w, http.StatusBadRequest, nil, rpcParseError, "parse error: the body is not one JSON value")
+			return
+		}
+		if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
+			writeRPCError(w, http.StatusBadRequest, nil, rpcInvalidRequest, "JSON-RPC batches are not supported on /mcp: send one message a request")
+			return
+		}
+		var msg rpcMessage
+		if json.Unmarshal(body, &msg) != nil {
+			writeRPCError(w, http.StatusBadRequest, nil, rpcInvalidRequest, "invalid request: a JSON-RPC message is an object")
+			return
+		}
+		if code, text := msg.fault(fe); code != 0 {
+			status, id := http.StatusBadRequest, msg.ID
+			if code == rpcMethodNotFound {
+				status = http.StatusNotFound
+			}
+			if _, badText := fe["id"]; badText || !validID(id) {
+				id = nil // the response names no id it cannot echo
+			}
+			writeRPCError(w, status, id, code, text)
+			return
+		}
+		// Bad text in a tool's arguments is a tool error, as any bad argument; elsewhere in
+		// params (the client's name, a progress message) the SDK takes it as it comes.
+		args := realm.FieldErrors{}
+		for f, why := range fe {
+			if arg, ok := strings.CutPrefix(f, "params.arguments."); ok && msg.Method == "tools/call" {
+				args[arg] = why
+			}
+		}
+		if len(args) > 0 {
+			writeRPCResult(w, msg.ID, toolError(&realm.Error{Code: realm.EInvalid, Message: "the arguments hold text that is not Unicode", Fields: args}))
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rw := &plainErrors{ResponseWriter: w}
+		next.ServeHTTP(rw, r)
+		if rw.status != 0 {
+			writeRPCError(w, rw.status, msg.ID, rpcInvalidRequest, "invalid request: "+strings.TrimSpace(rw.text.String()))
+		}
 	})
+}
+
+// fault is the JSON-RPC error code and message of a message MCP does not allow, or 0;
+// bad text (fe, from readJSON) is a fault outside a tool's arguments.
+func (m rpcMessage) fault(fe realm.FieldErrors) (int, string) {
+	method, known := mcpMethods[m.Method]
+	id := bytes.TrimSpace(m.ID)
+	switch {
+	case m.JSONRPC != "2.0":
+		return rpcInvalidRequest, `invalid request: a JSON-RPC 2.0 message has "jsonrpc": "2.0"`
+	case m.Method == "":
+		return rpcInvalidRequest, "invalid request: a message to this server names a method"
+	case !known:
+		return rpcMethodNotFound, fmt.Sprintf("method %q not found", m.Method)
+	case !validID(id):
+		return rpcInvalidRequest, "invalid request: an id is a string or an integer"
+	case method.notification && len(id) > 0:
+		return rpcInvalidRequest, fmt.Sprintf("invalid request: %s is a notification, without an id", m.Method)
+	case !method.notification && len(id) == 0:
+		return rpcInvalidRequest, fmt.Sprintf("invalid request: %s is a request, with an id", m.Method)
+	case len(m.Params) > 0 && bytes.TrimSpace(m.Params)[0] != '{':
+		return rpcInvalidParams, "invalid params: params is an object"
+	case method.needsParams && len(m.Params) == 0:
+		return rpcInvalidParams, fmt.Sprintf("invalid params: %s needs params", m.Method)
+	}
+	if _, bad := fe["id"]; bad {
+		return rpcInvalidRequest, "invalid request: the id holds text that is not Unicode"
+	}
+	return 0, ""
+}
+
+// plainErrors holds back a plain-text error response (http.Error's) for rpcEnvelope to
+// write as a JSON-RPC error; any other response passes.
+type plainErrors struct {
+	http.ResponseWriter
+	status int // of the error held back; 0: none
+	text   strings.Builder
+}
+
+func (p *plainErrors) WriteHeader(status int) {
+	if status >= 400 && strings.HasPrefix(p.Header().Get("Content-Type"), "text/plain") {
+		p.status = status
+		p.Header().Del("Content-Type")
+		p.Header().Del("X-Content-Type-Options")
+		return
+	}
+	p.ResponseWriter.WriteHeader(status)
+}
+
+func (p *plainErrors) Write(b []byte) (int, error) {
+	if p.status != 0 {
+		return p.text.Write(b)
+	}
+	return p.ResponseWriter.Write(b)
+}
+
+func (p *plainErrors) Flush() {
+	if f, ok := p.ResponseWriter.(http.Flusher); ok && p.status == 0 {
+		f.Flush()
+	}
+}
+
+// writeRPCError writes a JSON-RPC error response; id is the request's, or null.
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int, message string) {
+	writeRPC(w, status, map[string]any{"jsonrpc": "2.0", "id": rpcID(id), "error": map[string]any{"code": code, "message": message}})
+}
+
+// writeRPCResult writes a JSON-RPC result response to the request of id.
+func writeRPCResult(w http.ResponseWriter, id json.RawMessage, result any) {
+	writeRPC(w, http.StatusOK, map[string]any{"jsonrpc": "2.0", "id": rpcID(id), "result": result})
+}
+
+func writeRPC(w http.ResponseWriter, status int, msg map[string]any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = jsonEncoder(w).Encode(msg)
+}
+
+func rpcID(id json.RawMessage) json.RawMessage {
+	if len(id) == 0 {
+		return json.RawMessage("null")
+	}
+	return id
 }
 
 // request is the recall request of the arguments.
 func (a recallArgs) request() (realm.RecallRequest, error) {
 	req := realm.RecallRequest{Query: a.Query, K: a.K, MaxDepth: a.MaxDepth, Strategy: realm.Strategy(a.Strategy)}
 	if a.Time != "" {
-		t, err := time.Parse(time.RFC3339, a.Time)
-		if err != nil {
-			return req, realm.FieldErrors{"time": "not an RFC 3339 time (e.g. 2023-05-08T13:56:00Z)"}.Err()
+		if msg := timeErr(a.Time); msg != "" {
+			return req, realm.FieldErrors{"time": msg}.Err()
 		}
+		t, _ := time.Parse(time.RFC3339, a.Time)
 		t = t.UTC()
 		req.Time = &t
 	}
@@ -250,7 +422,7 @@ func (a recallArgs) request() (realm.RecallRequest, error) {
 // runs; an error becomes a tool error (isError) carrying the code and message an HTTP
 // problem would, and internal errors are logged, not shown.
 //
-// The tool's outputSchema is Out's, set here rather than by the SDK from a typed Out:
+// The tool's outputSchema is Out's or toolError's (orToolError), set here rather than by the SDK from a typed Out:
 // with a typed Out the SDK puts Out's zero value in the structuredContent of every result,
 // tool errors included, where toolError's {code, detail, fields} must stay. Handed an
 // output schema with Out = any, it still checks each result against the schema and sends
@@ -273,7 +445,7 @@ func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Serv
 		panic(fmt.Sprintf("tool %s: output schema of type %q, want an object", tool.Name, output.Type))
 	}
 	nullableMaps(output)
-	tool.OutputSchema = output
+	tool.OutputSchema = orToolError(output)
 	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out any, _ error) {
 		start := time.Now()
 		var err error
@@ -346,6 +518,45 @@ func toolError(err error) *mcp.CallToolResult {
 		doc["fields"] = e.Fields
 	}
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: doc}
+}
+
+// toolErrorSchema is the structured content of a tool error (toolError).
+var toolErrorSchema = &jsonschema.Schema{
+	Type: "object", Required: []string{"code", "detail"}, AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+	Properties: map[string]*jsonschema.Schema{
+		"code":   {Type: "string", Description: "the error code, as in an HTTP problem: invalid, not_found, forbidden, conflict, not_supported, unavailable, internal, …"},
+		"detail": {Type: "string", Description: "what went wrong, for people"},
+		"fields": {Type: "object", Description: "argument → why it failed", AdditionalProperties: &jsonschema.Schema{Type: "string"}},
+	},
+}
+
+// orToolError is the outputSchema of a tool whose result is out: an object that is
+// either a result or a tool error's {code, detail, fields?}. MCP lets a client check
+// every structuredContent against the outputSchema, a tool error's included, so the
+// schema admits both; definitions move to the root, where their references point.
+func orToolError(out *jsonschema.Schema) *jsonschema.Schema {
+	defs := out.Defs
+	out.Defs = nil
+	return &jsonschema.Schema{Type: "object", Defs: defs, AnyOf: []*jsonschema.Schema{out, toolErrorSchema}}
+}
+
+// structuredToolErrors gives the tool errors the SDK writes itself (arguments that do not
+// fit the inputSchema) the structured content of every other tool error: code invalid.
+func structuredToolErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.CallToolResult); ok && err == nil && r.IsError && r.StructuredContent == nil {
+			var text []string
+			for _, c := range r.Content {
+				if t, ok := c.(*mcp.TextContent); ok {
+					text = append(text, t.Text)
+				}
+			}
+			detail := "the arguments do not fit the tool's inputSchema: " + strings.Join(text, "; ")
+			return toolError(realm.Errorf(realm.EInvalid, "%s", detail)), nil
+		}
+		return res, err
+	}
 }
 
 // nullableMaps lets every map of an inferred schema be null. jsonschema-go gives a Go

@@ -208,15 +208,26 @@ func TestMCP(t *testing.T) {
 					t.Errorf("%s.%s has no description", tool.Name, prop)
 				}
 			}
-			// The output schema: an object with the properties of the documented result.
+			// The output schema: an object, either the documented result or a tool error.
 			b, _ = json.Marshal(tool.OutputSchema)
-			var output struct {
+			type objectSchema struct {
 				Type       string
 				Required   []string
 				Properties map[string]any
 			}
-			if err := json.Unmarshal(b, &output); err != nil {
+			var either struct {
+				Type  string
+				AnyOf []objectSchema
+			}
+			if err := json.Unmarshal(b, &either); err != nil {
 				t.Fatal(err)
+			}
+			if either.Type != "object" || len(either.AnyOf) != 2 {
+				t.Fatalf("%s: output schema %s, want an object, any of the result and a tool error", tool.Name, b)
+			}
+			output, toolErr := either.AnyOf[0], either.AnyOf[1]
+			if errProps := slices.Sorted(maps.Keys(toolErr.Properties)); !slices.Equal(errProps, []string{"code", "detail", "fields"}) {
+				t.Errorf("%s: the output schema's tool error has %v", tool.Name, errProps)
 			}
 			props := slices.Sorted(maps.Keys(output.Properties))
 			if want := outputProperties[tool.Name]; output.Type != "object" || !slices.Equal(props, want) {
@@ -396,7 +407,7 @@ func TestMCP(t *testing.T) {
 	t.Run("ErrBatch", func(t *testing.T) { // a batch would pass the rate limit for the price of one request
 		batch := []byte(" \n[" + string(rawToolsList) + "," + string(rawToolsList) + "]")
 		resp, body := postMCP(t, srv.URL, "", batch)
-		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), `"code":"invalid"`) || !strings.Contains(string(body), "batch") {
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), `"code":-32600`) || !strings.Contains(string(body), "batch") {
 			t.Errorf("batch: %d %s", resp.StatusCode, body)
 		}
 		// Leading whitespace before one message is read past and the message still served.

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
@@ -21,42 +23,60 @@ type observationsRequest struct {
 
 // message is one observation as clients send it; speaker or role names who said it.
 type message struct {
-	ID        string `json:"id,omitempty"`
-	SessionID string `json:"session_id,omitempty"`
-	Speaker   string `json:"speaker,omitempty"`
-	Role      string `json:"role,omitempty"`
-	Content   string `json:"content"`
-	Timestamp string `json:"timestamp"` // RFC 3339
+	ID        string  `json:"id,omitempty"`
+	SessionID string  `json:"session_id,omitempty"`
+	Speaker   *string `json:"speaker,omitempty"`
+	Role      *string `json:"role,omitempty"`
+	Content   string  `json:"content"`
+	Timestamp string  `json:"timestamp"` // RFC 3339
 }
 
-// maxNameLen bounds a message's speaker, role and session id.
+// maxNameLen bounds a message's speaker, role and session id, in characters.
 const maxNameLen = 256
 
 // observations converts and checks the fields the pipeline cannot (the timestamp's
-// syntax, who spoke); the pipeline checks the rest, with the same field names.
+// syntax and range, who spoke); the pipeline checks the rest, with the same field names.
+// Names lose their bidirectional formatting characters (stripBidi).
 func (req observationsRequest) observations() ([]realm.Observation, realm.FieldErrors) {
 	fe := realm.FieldErrors{}
 	out := make([]realm.Observation, len(req.Messages))
 	for i, m := range req.Messages {
 		field := func(name string) string { return fmt.Sprintf("messages[%d].%s", i, name) }
-		speaker := m.Speaker
-		if speaker == "" {
-			speaker = m.Role
+		// Who spoke: the speaker, else the role; either, when sent, must be a name.
+		var speaker string
+		for _, name := range []struct {
+			field string
+			v     *string
+		}{{"role", m.Role}, {"speaker", m.Speaker}} {
+			if name.v == nil {
+				continue
+			}
+			if utf8.RuneCountInString(*name.v) > maxNameLen {
+				fe.Add(field(name.field), fmt.Sprintf("at most %d characters", maxNameLen))
+			}
+			if speaker = stripBidi(*name.v); speaker == "" {
+				fe.Add(field(name.field), "must not be empty (bidirectional formatting characters do not count)")
+			}
 		}
-		if strings.TrimSpace(speaker) == "" {
+		if m.Speaker == nil && m.Role == nil {
 			fe.Add(field("speaker"), "required (or role)")
 		}
-		for name, v := range map[string]string{"speaker": m.Speaker, "role": m.Role, "session_id": m.SessionID} {
-			if len(v) > maxNameLen {
-				fe.Add(field(name), fmt.Sprintf("at most %d bytes", maxNameLen))
+		if utf8.RuneCountInString(m.SessionID) > maxNameLen {
+			fe.Add(field("session_id"), fmt.Sprintf("at most %d characters", maxNameLen))
+		}
+		m.SessionID = stripBidi(m.SessionID)
+		for name, v := range map[string]string{"speaker": speaker, "session_id": m.SessionID, "content": m.Content, "id": m.ID} {
+			if strings.ContainsRune(v, 0) { // a JSON body is checked before (body.go); MCP arguments here
+				fe.Add(field(name), "must not contain NUL (\\u0000)")
 			}
 		}
 		var at time.Time
 		if m.Timestamp == "" {
 			fe.Add(field("timestamp"), "required (RFC 3339, e.g. 2023-05-08T13:56:00Z)")
-		} else if t, err := time.Parse(time.RFC3339, m.Timestamp); err != nil {
-			fe.Add(field("timestamp"), "not an RFC 3339 time (e.g. 2023-05-08T13:56:00Z)")
+		} else if msg := timeErr(m.Timestamp); msg != "" {
+			fe.Add(field("timestamp"), msg)
 		} else {
+			t, _ := time.Parse(time.RFC3339, m.Timestamp)
 			at = t.UTC()
 		}
 		out[i] = realm.Observation{
@@ -66,10 +86,29 @@ func (req observationsRequest) observations() ([]realm.Observation, realm.FieldE
 	return out, fe
 }
 
+// stripBidi removes the Unicode bidirectional formatting characters (embeddings,
+// overrides, isolates and marks) from a name: in a speaker's name they only serve to
+// make it display as another name, and they would pass into the memories named after it.
+func stripBidi(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069, r == 0x200E, r == 0x200F, r == 0x061C:
+			return -1
+		}
+		return r
+	}, s)
+}
+
 // handleObservations ingests a batch: synchronously (200, one result per message) or,
 // with ?async=true, stored at once and integrated in the background (202 and a job).
 func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
+	q := r.URL.Query()
+	async := q.Get("async") == "true"
+	if q.Has("async") && !async && q.Get("async") != "false" {
+		writeError(w, r, realm.FieldErrors{"async": "must be true or false"}.Err())
+		return
+	}
 	req, err := decode[observationsRequest](r)
 	if err != nil {
 		writeError(w, r, err)
@@ -89,7 +128,7 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, fe.Err())
 		return
 	}
-	if r.URL.Query().Get("async") == "true" {
+	if async {
 		id, err := s.Ingest.IngestAsync(r.Context(), space, obs)
 		if err != nil {
 			writeError(w, r, err)
@@ -126,12 +165,12 @@ func (s *server) handleListMemories(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
 	f := cypher.MemoryFilter{Type: realm.NodeType(q.Get("type")), Q: q.Get("q")}
-	if f.Type != "" && !f.Type.Valid() {
+	if q.Has("type") && !f.Type.Valid() {
 		fe.Add("type", "must be entity, event, episode or fact")
 	}
-	f.Since = queryTime(q.Get("since"), "since", fe)
-	f.Until = queryTime(q.Get("until"), "until", fe)
-	limit := queryInt(q.Get("limit"), "limit", 50, 1, 500, fe)
+	f.Since = queryTime(q, "since", fe)
+	f.Until = queryTime(q, "until", fe)
+	limit := queryInt(q, "limit", 50, 1, 500, fe)
 	if err := fe.Err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -194,8 +233,8 @@ func (s *server) handleStats(w http.ResponseWriter, r *http.Request) {
 func (s *server) handleGraph(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
-	depth := queryInt(q.Get("depth"), "depth", 1, 0, cypher.MaxGraphDepth, fe)
-	limit := queryInt(q.Get("limit"), "limit", 200, 1, 2000, fe)
+	depth := queryInt(q, "depth", 1, 0, cypher.MaxGraphDepth, fe)
+	limit := queryInt(q, "limit", 200, 1, 2000, fe)
 	if err := fe.Err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -234,11 +273,13 @@ func spaceIDErr(space string) error {
 	return nil
 }
 
-func queryInt(v, name string, def, min, max int, fe realm.FieldErrors) int {
-	if v == "" {
+// queryInt reads an integer in [min, max] from the query; absent is def, but a parameter
+// sent empty (limit=) is refused.
+func queryInt(q url.Values, name string, def, min, max int, fe realm.FieldErrors) int {
+	if !q.Has(name) {
 		return def
 	}
-	n, err := strconv.Atoi(v)
+	n, err := strconv.Atoi(q.Get(name))
 	if err != nil || n < min || n > max {
 		fe.Add(name, fmt.Sprintf("must be an integer between %d and %d", min, max))
 		return def
@@ -246,13 +287,17 @@ func queryInt(v, name string, def, min, max int, fe realm.FieldErrors) int {
 	return n
 }
 
-func queryTime(v, name string, fe realm.FieldErrors) time.Time {
-	if v == "" {
+// queryTime reads an RFC 3339 time from the query; absent is the zero time, but a
+// parameter sent empty (since=) is refused, as any other value that is not a time.
+func queryTime(q url.Values, name string, fe realm.FieldErrors) time.Time {
+	if !q.Has(name) {
 		return time.Time{}
 	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		fe.Add(name, "not an RFC 3339 time")
+	v := q.Get(name)
+	if msg := timeErr(v); msg != "" {
+		fe.Add(name, msg)
+		return time.Time{}
 	}
+	t, _ := time.Parse(time.RFC3339, v)
 	return t
 }

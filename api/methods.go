@@ -57,11 +57,7 @@ func (ix *routeIndex) allowed(path string) []string {
 
 // noRoute answers a request no route took: 405 with Allow, or 404.
 func (ix *routeIndex) noRoute(w http.ResponseWriter, r *http.Request) {
-	path := r.URL.RawPath // what chi routes on, when the path has escapes
-	if path == "" {
-		path = r.URL.Path
-	}
-	allow := ix.allowed(path)
+	allow := ix.allowed(routedPath(r))
 	if len(allow) == 0 {
 		writeError(w, r, realm.Errorf(realm.ENotFound, "no endpoint %s %s", r.Method, r.URL.Path))
 		return
@@ -69,4 +65,12 @@ func (ix *routeIndex) noRoute(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Allow", strings.Join(allow, ", "))
 	writeError(w, r, realm.Errorf(realm.EMethodNotAllowed, "method %s is not allowed here; allowed: %s",
 		r.Method, strings.Join(allow, ", ")))
+}
+
+// routedPath is the path chi routes on: the raw one when the path has escapes.
+func routedPath(r *http.Request) string {
+	if r.URL.RawPath != "" {
+		return r.URL.RawPath
+	}
+	return r.URL.Path
 }

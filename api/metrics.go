@@ -13,7 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/llm"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/reconsolidation"
@@ -102,11 +102,11 @@ type Metrics struct {
 var (
 	recallStages = []string{retrieval.StagePlan, retrieval.StageSeed, retrieval.StageExpand,
 		retrieval.StageAggregate, retrieval.StageRecord, retrieval.StageTotal}
-	llmStages = []string{agent.StageExtract, agent.StageIntegrate, "plan", "sufficiency", "expand",
-		agent.StageAnswer, "audit"}
-	llmReasons = []string{agent.ReasonRateLimited, agent.ReasonServerError, agent.ReasonTimeout,
-		agent.ReasonTransport, agent.ReasonClientError, agent.ReasonCanceled, agent.ReasonNoChoices,
-		agent.ReasonTruncated, agent.ReasonRefused, agent.ReasonInvalid}
+	llmStages = []string{llm.StageExtract, llm.StageIntegrate, "plan", "sufficiency", "expand",
+		llm.StageAnswer, "audit"}
+	llmReasons = []string{llm.ReasonRateLimited, llm.ReasonServerError, llm.ReasonTimeout,
+		llm.ReasonTransport, llm.ReasonClientError, llm.ReasonCanceled, llm.ReasonNoChoices,
+		llm.ReasonTruncated, llm.ReasonRefused, llm.ReasonInvalid}
 	editActions = []string{string(realm.EditAdd), string(realm.EditStrengthen), string(realm.EditWeaken)}
 	editSources = []string{realm.EditSourceAuto, realm.EditSourceFeedback, reconsolidation.EditsReverted}
 	jobEnds     = []string{construction.JobDone, construction.JobFailed, construction.JobInterrupted}
@@ -204,11 +204,11 @@ func (m *Metrics) ObserveRecall(timings map[string]float64) {
 	}
 }
 
-// ObserveLLM records one event of the LLM agent; it is agent.LLMConfig.Observe.
-func (m *Metrics) ObserveLLM(e agent.LLMEvent) {
+// ObserveLLM records one event of the LLM agent; it is llm.Config.Observe.
+func (m *Metrics) ObserveLLM(e llm.Event) {
 	stage := bounded(e.Stage, llmStages)
 	switch e.Kind {
-	case agent.LLMCall:
+	case llm.LLMCall:
 		m.llmCalls.WithLabelValues(stage).Inc()
 		m.llmDuration.WithLabelValues(stage).Observe(e.Duration.Seconds())
 		m.llmTokens.WithLabelValues(stage, "prompt").Add(float64(max(e.PromptTokens, 0)))
@@ -216,11 +216,11 @@ func (m *Metrics) ObserveLLM(e agent.LLMEvent) {
 		if e.Reason != "" {
 			m.llmFailures.WithLabelValues(stage, bounded(e.Reason, llmReasons)).Inc()
 		}
-	case agent.LLMInvalid:
-		m.llmFailures.WithLabelValues(stage, agent.ReasonInvalid).Inc()
-	case agent.LLMRetry:
+	case llm.LLMInvalid:
+		m.llmFailures.WithLabelValues(stage, llm.ReasonInvalid).Inc()
+	case llm.LLMRetry:
 		m.llmRetries.WithLabelValues(stage, bounded(e.Reason, llmReasons)).Inc()
-	case agent.LLMFallback:
+	case llm.LLMFallback:
 		m.llmFallbacks.WithLabelValues(stage).Add(float64(max(e.Decisions, 0)))
 	}
 }

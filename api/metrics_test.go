@@ -15,8 +15,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/agent/llm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
@@ -101,15 +102,15 @@ func TestPipelineMetrics(t *testing.T) {
 	var metrics *Metrics
 	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
 		metrics = NewMetrics(registry, d.Store)
-		llm, err := agent.NewLLM(agent.LLMConfig{BaseURL: fake.BaseURL(), APIKey: "test", Models: agent.Models{Extraction: "test-model"},
+		lm, err := llm.New(llm.Config{BaseURL: fake.BaseURL(), APIKey: "test", Models: llm.Models{Extraction: "test-model"},
 			Timeout: 5 * time.Second, Backoff: time.Millisecond, MaxBackoff: 10 * time.Millisecond, Observe: metrics.ObserveLLM},
-			agent.NewOffline(agent.OfflineOptions{}), zerolog.New(io.Discard))
+			offline.New(offline.Options{}), zerolog.New(io.Discard))
 		if err != nil {
 			t.Fatal(err)
 		}
-		ingest := construction.New(d.Store, llm, embedder, construction.Options{OnJob: metrics.ObserveJob}, zerolog.New(io.Discard))
+		ingest := construction.New(d.Store, lm, embedder, construction.Options{OnJob: metrics.ObserveJob}, zerolog.New(io.Discard))
 		t.Cleanup(ingest.Wait)
-		d.Ingest, d.Answer, d.Metrics, d.PipelineMetrics = ingest, llm, registry, metrics
+		d.Ingest, d.Answer, d.Metrics, d.PipelineMetrics = ingest, lm, registry, metrics
 		d.Recall = d.Recall.ObserveTimings(metrics.ObserveRecall)
 		d.Reconsolidate = d.Reconsolidate.ObserveEdits(metrics.ObserveEdits)
 	})
@@ -265,13 +266,13 @@ func TestAnswerLogsTraceID(t *testing.T) {
 	var logs syncBuffer
 	fake := agenttest.NewFakeOpenAI(t)
 	fake.Handle(citeFirstTwo(t))
-	llm, err := agent.NewLLM(agent.LLMConfig{BaseURL: fake.BaseURL(), APIKey: "test", Models: agent.Models{Extraction: "test-model"},
-		Timeout: 5 * time.Second, MaxRetries: -1}, agent.NewOffline(agent.OfflineOptions{}), zerolog.New(io.Discard))
+	lm, err := llm.New(llm.Config{BaseURL: fake.BaseURL(), APIKey: "test", Models: llm.Models{Extraction: "test-model"},
+		Timeout: 5 * time.Second, MaxRetries: -1}, offline.New(offline.Options{}), zerolog.New(io.Discard))
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
-		d.Answer, d.Logger = llm, zerolog.New(&logs).Level(zerolog.InfoLevel)
+		d.Answer, d.Logger = lm, zerolog.New(&logs).Level(zerolog.InfoLevel)
 	})
 	c := client{t: t, base: srv.URL}
 	sp := "/v1/spaces/" + cyphertest.NewSpace(t)

@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
 )
 
 func (s *server) handleRecall(w http.ResponseWriter, r *http.Request) {
@@ -31,9 +32,21 @@ func (s *server) handleRecall(w http.ResponseWriter, r *http.Request) {
 
 // recall is a recall for the HTTP routes and the MCP tools: refused (EConflict) while an
 // import fills the space, which would be read half written.
+//
+// A space that holds no memory (one never written to, or not yet integrated) has nothing
+// to recall: ENotFound, and nothing stored. A recall stores its trace (for feedback), and
+// would otherwise leave a trace, and so a space, behind a mere read of a space that does
+// not exist.
 func (s *server) recall(ctx context.Context, space string, req realm.RecallRequest) (realm.RecallResult, error) {
 	if err := s.Store.CheckNotImporting(ctx, space); err != nil {
 		return realm.RecallResult{}, err
+	}
+	some, _, err := s.Store.ListMemories(ctx, space, cypher.MemoryFilter{}, "", 1)
+	if err != nil {
+		return realm.RecallResult{}, err
+	}
+	if len(some) == 0 {
+		return realm.RecallResult{}, realm.Errorf(realm.ENotFound, "space %q holds no memory yet: nothing to recall", space)
 	}
 	return s.Recall.Recall(ctx, space, req)
 }

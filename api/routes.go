@@ -31,10 +31,9 @@ func (s *server) routes(r chi.Router) {
 		r.With(need(ScopeRead)).Get("/v1/jobs/{id}", s.handleJob) // the job's space is checked in the handler
 
 		// MCP, streamable HTTP: every tool checks the key's scope and space itself (mcp.go).
-		mcpHandler := s.mcpHandler()
-		for _, method := range []string{http.MethodPost, http.MethodGet, http.MethodDelete} {
-			r.Method(method, "/mcp", mcpHandler)
-		}
+		// POST only: this stateless server offers no event stream (GET) and keeps no session
+		// to end (DELETE), which MCP lets it answer with 405.
+		r.Post("/mcp", s.mcpHandler().ServeHTTP)
 
 		r.Route("/v1/spaces/{space}", func(r chi.Router) {
 			r.Use(validSpace, spaceAccess)
@@ -61,7 +60,7 @@ func (s *server) routes(r chi.Router) {
 
 	// Last, once every route is known: 404, or 405 with Allow (methods.go), also for
 	// the methods the space root does not serve, which reach the mount above.
-	noRoute := newRouteIndex(r).noRoute
-	r.NotFound(noRoute)
-	r.MethodNotAllowed(noRoute)
+	s.index = newRouteIndex(r)
+	r.NotFound(s.index.noRoute)
+	r.MethodNotAllowed(s.index.noRoute)
 }

@@ -38,6 +38,9 @@ type Config struct {
 	// MetricsKeyRequired: /metrics needs a key with the admin scope, rate limited as any
 	// key's requests (REALM_METRICS_KEY_REQUIRED). By default it is public, like the probes.
 	MetricsKeyRequired bool
+	// CORSOrigins are the web origins (scheme://host[:port]) whose pages may call the API
+	// from a browser (REALM_CORS_ORIGINS); none by default (guard.go).
+	CORSOrigins []string
 }
 
 // EmbedderInfo describes the configured embedder for /v1/info.
@@ -77,6 +80,7 @@ type Deps struct {
 type server struct {
 	cfg     Config
 	buckets map[string]*bucket // rate limits by key name
+	index   *routeIndex        // the routes, known once routes has run (methods.go)
 	Deps
 }
 
@@ -103,7 +107,7 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 	s := &server{cfg: cfg, buckets: newBuckets(cfg), Deps: deps}
 	metrics := newHTTPMetrics(deps.Metrics)
 	r := chi.NewRouter()
-	r.Use(requestID, metrics.observe, withLogger(deps.Logger), recoverPanics, limitBody(cfg.MaxBodyBytes))
+	r.Use(requestID, metrics.observe, withLogger(deps.Logger), recoverPanics, s.guard, limitBody(cfg.MaxBodyBytes))
 	s.routes(r)
 	metrics.learnRoutes(r)
 	return r

@@ -13,7 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
@@ -51,13 +51,13 @@ func testDepsOn(t *testing.T, store *cypher.Store) Deps {
 	if embedderErr != nil {
 		t.Fatal(embedderErr)
 	}
-	ingest := construction.New(store, agent.NewOffline(agent.OfflineOptions{}), embedder, construction.Options{}, logger)
+	ingest := construction.New(store, offline.New(offline.Options{}), embedder, construction.Options{}, logger)
 	t.Cleanup(ingest.Wait)
 	return Deps{
 		Store:  store,
 		Ingest: ingest,
-		Recall: retrieval.New(store, embedder, retrieval.NewOfflineDecider(), retrieval.Options{}, logger),
-		Reconsolidate: reconsolidation.New(store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
+		Recall: retrieval.New(store, embedder, offline.New(offline.Options{}), retrieval.Options{}, logger),
+		Reconsolidate: reconsolidation.New(store, offline.New(offline.Options{}),
 			reconsolidation.DefaultConfig(), logger),
 		Logger: logger,
 	}

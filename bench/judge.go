@@ -17,7 +17,8 @@ import (
 	"github.com/sashabaranov/go-openai/jsonschema"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/llm"
+	"github.com/realm-memory/realm/agent/offline"
 )
 
 // judgeStage is the usage stage of the judge's calls (realm.Usage: "judge").
@@ -55,7 +56,7 @@ type JudgeConfig struct {
 	// MaxRetries bounds the retries of one call on 429, 5xx, transport errors and (once)
 	// per-attempt timeouts; default 2, negative means none. Backoff is the first wait
 	// (default 1s), doubled on each retry up to 10s, with jitter; a Retry-After replaces
-	// it. They are agent.LLMConfig's MaxRetries, Backoff and Timeout: the judge calls on
+	// it. They are llm.Config's MaxRetries, Backoff and Timeout: the judge calls on
 	// the LLM agent's transport.
 	MaxRetries int
 	Backoff    time.Duration
@@ -64,12 +65,12 @@ type JudgeConfig struct {
 // Judge grades answers CORRECT or WRONG against a gold answer with an LLM at
 // temperature 0, as the paper's evaluation does (REALM.md §6). Benchmarks other than
 // LoCoMo (LongMemEval) pass their type-specific rules as JudgeInput.Guidance.
-// Its calls go through an agent.LLM (agent.LLM.Chat): the agent's timeouts, retries and
+// Its calls go through an llm.Agent (llm.Agent.Chat): the agent's timeouts, retries and
 // usage accounting. It is safe for concurrent use.
 type Judge struct {
 	model string
 	runs  int
-	llm   *agent.LLM
+	llm   *llm.Agent
 }
 
 // NewJudge returns a Judge; it fails only on an invalid configuration.
@@ -86,17 +87,17 @@ func NewJudge(cfg JudgeConfig) (*Judge, error) {
 	if cfg.Backoff <= 0 {
 		cfg.Backoff = time.Second
 	}
-	// Temperature 0 (the LLMConfig default) is greedy decoding, except for reasoning
+	// Temperature 0 (the llm.Config default) is greedy decoding, except for reasoning
 	// models, which take only their default. The fallback agent is never asked: Chat
 	// does not fall back.
-	llm, err := agent.NewLLM(agent.LLMConfig{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey,
-		Models: agent.Models{Extraction: cfg.Model, Judge: cfg.Model}, Timeout: cfg.Timeout,
+	lm, err := llm.New(llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey,
+		Models: llm.Models{Extraction: cfg.Model, Judge: cfg.Model}, Timeout: cfg.Timeout,
 		MaxRetries: cfg.MaxRetries, Backoff: cfg.Backoff},
-		agent.NewOffline(agent.OfflineOptions{}), zerolog.Nop())
+		offline.New(offline.Options{}), zerolog.Nop())
 	if err != nil {
 		return nil, realm.Errorf(realm.EInvalid, "judge: %v", err)
 	}
-	return &Judge{model: cfg.Model, runs: cfg.Runs, llm: llm}, nil
+	return &Judge{model: cfg.Model, runs: cfg.Runs, llm: lm}, nil
 }
 
 // Model is the judge's model.
@@ -110,7 +111,7 @@ func (j *Judge) Runs() int { return j.runs }
 // for judges with their own prompt and reply format (e.g. LongMemEval's yes or no).
 // It returns EUnavailable when the call fails after its retries.
 func (j *Judge) Chat(ctx context.Context, stage, system, user string) (string, realm.Usage, error) {
-	reply, usage, err := j.llm.Chat(ctx, agent.ChatRequest{Stage: stage, Model: j.model, System: system, User: user})
+	reply, usage, err := j.llm.Chat(ctx, llm.ChatRequest{Stage: stage, Model: j.model, System: system, User: user})
 	if err != nil && ctx.Err() == nil {
 		err = realm.Errorf(realm.EUnavailable, "judge (model %s): %v", j.model, err)
 	}
@@ -147,7 +148,7 @@ func (j *Judge) Grade(ctx context.Context, in JudgeInput) (Verdict, realm.Usage,
 	correct := 0
 	for run := 0; run < j.runs; run++ {
 		var label, reasoning string
-		_, u, err := j.llm.Chat(ctx, agent.ChatRequest{Stage: judgeStage, Model: j.model, System: judgeSystem, User: user.String(),
+		_, u, err := j.llm.Chat(ctx, llm.ChatRequest{Stage: judgeStage, Model: j.model, System: judgeSystem, User: user.String(),
 			Format: judgeFormat(), Accept: func(content string) error {
 				var perr error
 				label, reasoning, perr = parseVerdict(content)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/answering"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/reconsolidation"
 )
@@ -22,7 +23,7 @@ type ObservationIngester interface {
 	Ingest(ctx context.Context, space string, obs []realm.Observation) ([]construction.Result, error)
 }
 
-// Answerer writes an answer from the evidence of one recall (agent.LLM).
+// Answerer writes an answer from the evidence of one recall (llm.Agent).
 type Answerer interface {
 	Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error)
 }
@@ -420,28 +421,26 @@ func askLoCoMoQuestion(ctx context.Context, space string, askAt time.Time, q que
 	deps LoCoMoDeps, cfg LoCoMoConfig, edits *EditCounts) (QuestionResult, string, error) {
 	qr := QuestionResult{Index: q.index, Category: q.Category, Question: q.Question.Question, Gold: q.Answer, Usage: realm.Usage{}}
 	t := time.Now()
-	rec, err := deps.Recall.Recall(ctx, space, realm.RecallRequest{Query: q.Question.Question, Time: &askAt, K: cfg.K, Strategy: v.Strategy})
-	if err != nil {
+	uc := answering.UseCase{Recall: deps.Recall, Answer: deps.Answer, Reconsolidate: deps.Reconsolidate}
+	res, err := uc.Ask(ctx, space, realm.RecallRequest{Query: q.Question.Question, Time: &askAt, K: cfg.K, Strategy: v.Strategy},
+		v.Reconsolidation == ReconsolidationOn)
+	if !res.Recalled || ctx.Err() != nil {
 		return qr, "", err
 	}
-	qr.Usage.Add(rec.Usage)
+	rec := res.Recall
+	qr.Usage.Add(res.Usage)
 	sources := make([][]string, len(rec.Nodes))
 	for i, n := range rec.Nodes {
 		sources[i] = n.Node.Sources
 	}
 	qr.Recall, qr.HasEvidence = EvidenceRecall(q.Evidence, sources, cfg.K)
 	qr.FirstDepth = firstEvidenceDepth(q.Evidence, rec.Nodes)
-
-	ans, usage, err := deps.Answer.Answer(ctx, agent.AnswerInput{Question: q.Question.Question, Time: askAt, Nodes: rec.Nodes, Edges: rec.Edges})
-	qr.Usage.Add(usage)
-	qr.AnswerMS = float64(time.Since(t).Microseconds()) / 1000
-	if ctx.Err() != nil {
-		return qr, "", ctx.Err()
-	}
+	qr.AnswerMS = float64(time.Since(t).Microseconds())/1000 - res.Timings["reconsolidate"] // recall and answer
 	if err != nil {
 		qr.AnswerError = realm.ErrorMessage(err)
 		return qr, "", nil
 	}
+	ans := res.Answer
 	qr.Answer, qr.Cited = ans.Text, len(ans.Cited)
 	for _, n := range rec.Nodes {
 		if slices.Contains(ans.Cited, n.Node.ID) && coversGold(q.Evidence, n.Node.Sources) {
@@ -460,15 +459,14 @@ func askLoCoMoQuestion(ctx context.Context, space string, askAt time.Time, q que
 		qr.Score, qr.Labels, qr.Reasoning = verdict.Score, verdict.Labels, verdict.Reasoning
 	}
 
-	if v.Reconsolidation != ReconsolidationOn {
+	if res.ReconsolidationErr != nil {
+		return qr, "", fmt.Errorf("reconsolidate: %w", res.ReconsolidationErr)
+	}
+	if res.Reconsolidation == nil {
 		return qr, "", nil
 	}
-	rc, err := deps.Reconsolidate.Reconsolidate(ctx, space, rec.TraceID,
-		reconsolidation.Request{Answer: ans.Text, Cited: ans.Cited, Source: realm.EditSourceAuto})
+	rc := res.Reconsolidation
 	qr.Usage.Add(rc.Usage)
-	if err != nil {
-		return qr, "", fmt.Errorf("reconsolidate: %w", err)
-	}
 	qr.Edits = len(rc.Edits)
 	edits.Audits++
 	edits.Rejected += len(rc.Rejected)

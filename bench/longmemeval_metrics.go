@@ -97,6 +97,7 @@ type LMERetrieval struct {
 	TurnNDCG       float64  `json:"turn_ndcg"`
 	SessionScored  bool     `json:"session_scored"` // the item has answer sessions
 	TurnScored     bool     `json:"turn_scored"`    // the item has has_answer turns
+	ContextTokens  int      `json:"context_tokens"` // Tokens of the returned texts, one per line
 }
 
 // ScoreLMERetrieval scores the recalled nodes' provenance (best first) against an item's

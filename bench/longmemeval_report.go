@@ -28,19 +28,30 @@ type LongMemEvalReport struct {
 	// The flat baseline's, when it ran (every item scored it).
 	Flat        map[string]LMERetrievalScores `json:"flat_baseline_by_type,omitempty"`
 	FlatOverall *LMERetrievalScores           `json:"flat_baseline_overall,omitempty"`
-	Accuracy    *LMEAccuracy                  `json:"accuracy,omitempty"` // full mode
-	Cost        map[string]LMEStageCost       `json:"cost"`               // per stage, over every item
-	LLMCost     Cost                          `json:"llm_cost"`           // per LLM stage, per observation and per question
-	Ingest      LMEIngestReport               `json:"ingest"`
-	Resumed     int                           `json:"resumed_items"` // read back from the checkpoint
-	Results     []LMEItemResult               `json:"results"`
-	Config      map[string]string             `json:"config,omitempty"`
-	Elapsed     float64                       `json:"elapsed_seconds"`
+	// Baselines are the hybrid flat baselines over every item, in LMEBaselines order, each
+	// at k then at REALM's context size, when every item scored them.
+	Baselines []LMEBaselineReport     `json:"baselines,omitempty"`
+	Accuracy  *LMEAccuracy            `json:"accuracy,omitempty"` // full mode
+	Cost      map[string]LMEStageCost `json:"cost"`               // per stage, over every item
+	LLMCost   Cost                    `json:"llm_cost"`           // per LLM stage, per observation and per question
+	Ingest    LMEIngestReport         `json:"ingest"`
+	Resumed   int                     `json:"resumed_items"` // read back from the checkpoint
+	Results   []LMEItemResult         `json:"results"`
+	Config    map[string]string       `json:"config,omitempty"`
+	Elapsed   float64                 `json:"elapsed_seconds"`
+}
+
+// LMEBaselineReport is one flat baseline at one selection over every item.
+type LMEBaselineReport struct {
+	Baseline
+	Selection string `json:"selection"` // k, or budget: REALM's context size for each question
+	LMERetrievalScores
 }
 
 // LMERetrievalScores are mean retrieval scores over the questions with evidence.
 type LMERetrievalScores struct {
-	Questions     int     `json:"questions"` // with answer sessions
+	ContextTokens float64 `json:"mean_context_tokens"` // over every question with evidence
+	Questions     int     `json:"questions"`           // with answer sessions
 	SessionRecall float64 `json:"session_recall"`
 	SessionNDCG   float64 `json:"session_ndcg"`
 	TurnQuestions int     `json:"turn_questions"` // with has_answer turns
@@ -84,10 +95,15 @@ type LMEIngestReport struct {
 func SummarizeLongMemEval(results []LMEItemResult, mode string, k, prime int) LongMemEvalReport {
 	rep := LongMemEvalReport{Mode: mode, K: k, Prime: prime, Items: len(results),
 		Retrieval: map[string]LMERetrievalScores{}, Cost: map[string]LMEStageCost{}, Results: results}
-	type sums struct{ n, tn, sr, sn, tr, tnd float64 }
+	type sums struct{ n, tn, sr, sn, tr, tnd, tokens, scored float64 }
 	byType, flatByType := map[string]*sums{}, map[string]*sums{}
 	all, flatAll := &sums{}, &sums{}
+	baselines := map[string]*sums{}
 	add := func(s *sums, r LMERetrieval) {
+		if r.SessionScored || r.TurnScored {
+			s.scored++
+			s.tokens += float64(r.ContextTokens)
+		}
 		if r.SessionScored {
 			s.n++
 			s.sr += r.SessionRecall
@@ -143,9 +159,18 @@ func SummarizeLongMemEval(results []LMEItemResult, mode string, k, prime int) Lo
 			add(flatByType[r.Type], *r.Flat)
 			add(flatAll, *r.Flat)
 		}
+		for name, b := range r.Baselines {
+			if baselines[name] == nil {
+				baselines[name] = &sums{}
+			}
+			add(baselines[name], b)
+		}
 	}
 	mean := func(s *sums) LMERetrievalScores {
 		out := LMERetrievalScores{Questions: int(s.n), TurnQuestions: int(s.tn)}
+		if s.scored > 0 {
+			out.ContextTokens = s.tokens / s.scored
+		}
 		if s.n > 0 {
 			out.SessionRecall, out.SessionNDCG = s.sr/s.n, s.sn/s.n
 		}
@@ -169,6 +194,13 @@ func SummarizeLongMemEval(results []LMEItemResult, mode string, k, prime int) Lo
 		}
 		o := mean(flatAll)
 		rep.FlatOverall = &o
+		for _, sel := range []string{SelectionK, SelectionBudget} {
+			for _, b := range LMEBaselines {
+				if s := baselines[LMEBaselineName(b, sel)]; s != nil {
+					rep.Baselines = append(rep.Baselines, LMEBaselineReport{Baseline: b, Selection: sel, LMERetrievalScores: mean(s)})
+				}
+			}
+		}
 	}
 	rep.LLMCost = NewCost(usage, rep.Ingest.Observations, rep.Items)
 	if acc != nil {
@@ -277,6 +309,7 @@ func (r LongMemEvalReport) Markdown() string {
 		}
 		flatRow("**overall**", *r.FlatOverall)
 		b.WriteString("\n")
+		b.WriteString(r.baselinesMarkdown())
 	}
 	b.WriteString("\n\n| stage | LLM calls | prompt tokens | completion tokens | failures | fallbacks | seconds |\n|---|---|---|---|---|---|---|\n")
 	for _, stage := range LMEStages {
@@ -463,4 +496,29 @@ func (r LongMemEvalReport) Charts() map[string]BarChart {
 			Series: []BarSeries{{Name: "accuracy", Values: values}}}
 	}
 	return charts
+}
+
+// baselinesMarkdown is REALM against the hybrid flat baselines over every question, at k
+// and at REALM's own context size for each question; "" without them.
+func (r LongMemEvalReport) baselinesMarkdown() string {
+	if len(r.Baselines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nREALM against the flat baselines over every question with evidence: dense on turns and the hybrid (%.1f·dense + %.1f·BM25, min-max normalised per question) on turns and on two-turn windows, "+
+		"at k=%d and at the context REALM returned for the same question (units in rank order until the next would exceed it), all scored as REALM is.\n\n", HybridDense, HybridBM25, r.K)
+	fmt.Fprintf(&b, "| retriever | units | selection | session recall@%d | session NDCG@%d | turn recall@%d | turn NDCG@%d | mean context (tokens) |\n|---|---|---|---|---|---|---|---|\n", r.K, r.K, r.K, r.K)
+	row := func(name, units, sel string, s LMERetrievalScores) {
+		fmt.Fprintf(&b, "| %s | %s | %s | %.3f | %.3f | %.3f | %.3f | %.0f |\n", name, units, sel, s.SessionRecall, s.SessionNDCG, s.TurnRecall, s.TurnNDCG, s.ContextTokens)
+	}
+	row("REALM", "nodes", fmt.Sprintf("k=%d", r.K), r.RetrievalOverall)
+	row(MethodDense, UnitTurns, fmt.Sprintf("k=%d", r.K), *r.FlatOverall)
+	for _, f := range r.Baselines {
+		sel := fmt.Sprintf("k=%d", r.K)
+		if f.Selection == SelectionBudget {
+			sel = "≤ REALM's context"
+		}
+		row(f.Method, f.Units, sel, f.LMERetrievalScores)
+	}
+	return b.String()
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
-	"github.com/realm-memory/realm/reconsolidation"
 )
 
 // LMEIngester is the write path with what it cost (construction.Pipeline, summing the
@@ -23,7 +22,7 @@ type LMESpaceDeleter interface {
 	DeleteSpace(ctx context.Context, space string) (int64, error)
 }
 
-// LMEAnswerer writes an answer from the evidence of one recall (*agent.LLM), as /answer does.
+// LMEAnswerer writes an answer from the evidence of one recall (*llm.Agent), as /answer does.
 type LMEAnswerer interface {
 	Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error)
 }
@@ -84,21 +83,24 @@ type LMEStageCost struct {
 // LMEItemResult is everything measured on one item; the report is computed from these
 // alone, so that a resumed run reports the same as an uninterrupted one.
 type LMEItemResult struct {
-	QuestionID   string                  `json:"question_id"`
-	Type         string                  `json:"question_type"`
-	Abstention   bool                    `json:"abstention"`
-	Observations int                     `json:"observations"`
-	Truncated    int                     `json:"truncated_turns"`
-	Empty        int                     `json:"empty_turns"`
-	Primed       int                     `json:"primed"`
-	Retrieval    LMERetrieval            `json:"retrieval"`
-	Flat         *LMERetrieval           `json:"flat_baseline,omitempty"`
-	Response     string                  `json:"response,omitempty"`
-	AnswerError  string                  `json:"answer_error,omitempty"` // the LLM gave no valid answer: scored wrong
-	Correct      *bool                   `json:"correct,omitempty"`      // full mode
-	RecallMS     float64                 `json:"recall_ms"`
-	Cost         map[string]LMEStageCost `json:"cost"`  // per bench stage (LMEStages)
-	Usage        realm.Usage             `json:"usage"` // per LLM stage, every bench stage together
+	QuestionID   string        `json:"question_id"`
+	Type         string        `json:"question_type"`
+	Abstention   bool          `json:"abstention"`
+	Observations int           `json:"observations"`
+	Truncated    int           `json:"truncated_turns"`
+	Empty        int           `json:"empty_turns"`
+	Primed       int           `json:"primed"`
+	Retrieval    LMERetrieval  `json:"retrieval"`
+	Flat         *LMERetrieval `json:"flat_baseline,omitempty"`
+	// Baselines are the hybrid flat baselines (LMEBaselines), keyed by LMEBaselineName,
+	// when an embedder ran them.
+	Baselines   map[string]LMERetrieval `json:"baselines,omitempty"`
+	Response    string                  `json:"response,omitempty"`
+	AnswerError string                  `json:"answer_error,omitempty"` // the LLM gave no valid answer: scored wrong
+	Correct     *bool                   `json:"correct,omitempty"`      // full mode
+	RecallMS    float64                 `json:"recall_ms"`
+	Cost        map[string]LMEStageCost `json:"cost"`  // per bench stage (LMEStages)
+	Usage       realm.Usage             `json:"usage"` // per LLM stage, every bench stage together
 }
 
 func (r *LMEItemResult) addCost(stage string, u realm.Usage, seconds float64) {
@@ -248,17 +250,11 @@ func runLMEItem(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig
 		sources[i] = n.Node.Sources
 	}
 	r.Retrieval = ScoreLMERetrieval(it, sources, obs.Sessions, cfg.K)
+	r.Retrieval.ContextTokens = contextTokens(rec.Nodes)
 	if deps.Embedder != nil && len(obs.Observations) > 0 {
-		turns, err := embedTurns(ctx, deps.Embedder, obs.Observations)
-		if err != nil {
-			return r, fmt.Errorf("flat baseline: %w", err)
+		if err := rankLMEFlat(ctx, deps.Embedder, it, obs, cfg.K, &r); err != nil {
+			return r, fmt.Errorf("flat baselines: %w", err)
 		}
-		flat, _, err := flatTopK(ctx, deps.Embedder, turns, it.Question, cfg.K)
-		if err != nil {
-			return r, fmt.Errorf("flat baseline: %w", err)
-		}
-		score := ScoreLMERetrieval(it, flat, obs.Sessions, cfg.K)
-		r.Flat = &score
 	}
 	if deps.Answer == nil {
 		return r, nil
@@ -299,7 +295,7 @@ func primeOne(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig, 
 		return err
 	}
 	r.addCost(LMEStagePrime, rec.Usage, 0)
-	in := reconsolidation.AuditInput{Query: q, Nodes: rec.Nodes, Edges: rec.Edges}
+	in := agent.AuditInput{Query: q, Nodes: rec.Nodes, Edges: rec.Edges}
 	if deps.Answer != nil {
 		ans, u, err := deps.Answer.Answer(ctx, agent.AnswerInput{Question: q, Time: at, Nodes: rec.Nodes, Edges: rec.Edges})
 		r.addCost(LMEStagePrime, u, 0)
@@ -356,4 +352,51 @@ func primeTopic(content string) string {
 		words = words[:8]
 	}
 	return strings.TrimRight(strings.Join(words, " "), ".,;:!?")
+}
+
+// LMEBaselines are the flat baselines a LongMemEval run scores beside REALM: dense on
+// turns (the plain baseline, as Flat), and the hybrid on turns and on two-turn windows,
+// each at k and at the context REALM returned for the same question.
+var LMEBaselines = []Baseline{{MethodHybrid, UnitTurns}, {MethodHybrid, UnitWindows}}
+
+// LMEBaselineName names a baseline at a selection: "hybrid, windows, k" or "hybrid,
+// windows, budget".
+func LMEBaselineName(b Baseline, selection string) string { return b.String() + ", " + selection }
+
+// rankLMEFlat scores the flat baselines on one item: Flat (dense on turns at k) and each
+// of LMEBaselines at k and at REALM's context size for the item (r.Retrieval's), all
+// scored as REALM is (ScoreLMERetrieval: the first k sessions and turns of what it returns).
+func rankLMEFlat(ctx context.Context, emb realm.Embedder, it LMEItem, obs LMEObservations, k int, r *LMEItemResult) error {
+	idx, err := NewFlatIndex(ctx, emb, obs.Observations)
+	if err != nil {
+		return err
+	}
+	ranked, err := idx.Rank(ctx, emb, FlatQuery{Question: it.Question}, k)
+	if err != nil {
+		return err
+	}
+	score := func(sources [][]string, tokens int) LMERetrieval {
+		s := ScoreLMERetrieval(it, sources, obs.Sessions, k)
+		s.ContextTokens = tokens
+		return s
+	}
+	flat := score(SelectK(ranked[Baseline{MethodDense, UnitTurns}.String()].Hits, k))
+	r.Flat = &flat
+	r.Baselines = map[string]LMERetrieval{}
+	for _, b := range LMEBaselines {
+		hits := ranked[b.String()].Hits
+		r.Baselines[LMEBaselineName(b, SelectionK)] = score(SelectK(hits, k))
+		r.Baselines[LMEBaselineName(b, SelectionBudget)] = score(SelectBudget(hits, float64(r.Retrieval.ContextTokens)))
+	}
+	return nil
+}
+
+// contextTokens is Tokens of the nodes' contents, one per line, as the LoCoMo bench counts them.
+func contextTokens(nodes []realm.RecalledNode) int {
+	var text strings.Builder
+	for _, n := range nodes {
+		text.WriteString(n.Node.Content)
+		text.WriteByte('\n')
+	}
+	return Tokens(text.String())
 }

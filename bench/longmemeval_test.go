@@ -15,6 +15,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/bench"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -347,9 +348,9 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 	emb := embed.NewHash(cyphertest.Dims)
 	log := zerolog.Nop()
 	deps := bench.LongMemEvalDeps{
-		Ingest: lmeIngester{construction.New(store, agent.NewOffline(agent.OfflineOptions{}), emb, construction.Options{}, log)},
-		Recall: retrieval.New(store, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, log),
-		Reconsolidate: reconsolidation.New(store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
+		Ingest: lmeIngester{construction.New(store, offline.New(offline.Options{}), emb, construction.Options{}, log)},
+		Recall: retrieval.New(store, emb, offline.New(offline.Options{}), retrieval.Options{}, log),
+		Reconsolidate: reconsolidation.New(store, offline.New(offline.Options{}),
 			reconsolidation.DefaultConfig(), log),
 		Spaces:   store,
 		Embedder: emb,
@@ -370,6 +371,10 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 	}
 	if rep.FlatOverall == nil || rep.FlatOverall.Questions != 7 {
 		t.Errorf("flat baseline %+v, want 7 questions scored", rep.FlatOverall)
+	}
+	if len(rep.Baselines) != 2*len(bench.LMEBaselines) || rep.Baselines[2].Selection != bench.SelectionBudget || rep.Baselines[2].Questions != 7 ||
+		rep.Baselines[2].ContextTokens > rep.RetrievalOverall.ContextTokens || rep.RetrievalOverall.ContextTokens == 0 {
+		t.Errorf("baselines %+v; REALM %+v", rep.Baselines, rep.RetrievalOverall)
 	}
 	if o := rep.RetrievalOverall; o.Questions != 7 || o.TurnQuestions != 7 {
 		t.Errorf("overall %+v: want 7 questions scored at both levels", o)
@@ -392,6 +397,17 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 			if f := r.Flat; f == nil || len(f.TurnRanking) != 2 || f.TurnRecall != 1 || f.SessionRecall != 1 || f.SessionNDCG != 1 {
 				t.Errorf("one-session item, flat baseline: %+v", f)
 			}
+			// So do the hybrid's: its two turns, or its two windows (the first turn alone,
+			// then both); within REALM's context, as many turns as fit in it.
+			for _, units := range []string{bench.UnitTurns, bench.UnitWindows} {
+				b := bench.Baseline{Method: bench.MethodHybrid, Units: units}
+				if f := r.Baselines[bench.LMEBaselineName(b, bench.SelectionK)]; len(f.TurnRanking) != 2 || f.SessionRecall != 1 || f.ContextTokens == 0 {
+					t.Errorf("one-session item, %s at k: %+v", b, f)
+				}
+				if f := r.Baselines[bench.LMEBaselineName(b, bench.SelectionBudget)]; f.ContextTokens > r.Retrieval.ContextTokens {
+					t.Errorf("one-session item, %s: %d tokens within REALM's %d", b, f.ContextTokens, r.Retrieval.ContextTokens)
+				}
+			}
 		}
 	}
 	if !near(rep.RetrievalOverall.SessionRecall, sum/7) {
@@ -412,7 +428,8 @@ func TestRunLongMemEvalRetrieval(t *testing.T) {
 		t.Errorf("charts %+v", charts)
 	}
 	md := rep.Markdown()
-	for _, want := range []string{"| question type | questions | session recall@10 |", "| multi-session | 1 |", "| **overall** | 8 | **", "| ingest |", "Flat baseline: the top 10 raw turns"} {
+	for _, want := range []string{"| question type | questions | session recall@10 |", "| multi-session | 1 |", "| **overall** | 8 | **", "| ingest |", "Flat baseline: the top 10 raw turns",
+		"| hybrid | windows | ≤ REALM's context |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}

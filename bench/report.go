@@ -11,10 +11,28 @@ import (
 	"strings"
 )
 
-// Chart is one chart of a report; Name makes its file name (report-<name>.svg).
+// Chart is one chart of a report, a bar chart or, with Line set, a line chart; Name
+// makes its file name (report-<name>.svg).
 type Chart struct {
 	Name string
 	BarChart
+	Line *LineChart
+}
+
+// title is the chart's title, whichever kind it is.
+func (c Chart) title() string {
+	if c.Line != nil {
+		return c.Line.Title
+	}
+	return c.Title
+}
+
+// SVG renders the chart.
+func (c Chart) SVG() string {
+	if c.Line != nil {
+		return LineChartSVG(*c.Line)
+	}
+	return BarChartSVG(c.BarChart)
 }
 
 // ChartPath is where the chart name of the report at out (x.json) is written: beside
@@ -37,7 +55,7 @@ func ChartsMarkdown(out string, charts []Chart) string {
 	var b strings.Builder
 	b.WriteString("## Charts\n\n")
 	for _, c := range charts {
-		fmt.Fprintf(&b, "![%s](%s)\n\n", strings.ReplaceAll(c.Title, "]", ")"), filepath.Base(ChartPath(out, c.Name)))
+		fmt.Fprintf(&b, "![%s](%s)\n\n", strings.ReplaceAll(c.title(), "]", ")"), filepath.Base(ChartPath(out, c.Name)))
 	}
 	return b.String()
 }
@@ -53,7 +71,7 @@ func WriteReport(out string, report any, markdown string, charts []Chart) ([]str
 	paths := []string{out, MarkdownPath(out)}
 	for _, c := range charts {
 		p := ChartPath(out, c.Name)
-		files[p] = []byte(BarChartSVG(c.BarChart))
+		files[p] = []byte(c.SVG())
 		paths = append(paths, p)
 	}
 	if dir := filepath.Dir(out); dir != "" {

@@ -168,10 +168,24 @@ func TestRetrievalCharts(t *testing.T) {
 	rep := bench.RetrievalReport{K: 10,
 		Runs: []bench.RunReport{{Reconsolidation: "on", MethodReport: bench.MethodReport{ByCategory: bench.CatRecall{"temporal": 0.8}, Overall: 0.7},
 			FirstDepth: map[string]int{"0": 5, "none": 2, "10": 1, "2": 1}, Edits: &bench.EditReport{HistogramBefore: before, HistogramAfter: after}}},
-		Flat: bench.MethodReport{Overall: 0.5}}
+		Splits: []bench.SplitReport{{Split: "all",
+			Baselines: []bench.FlatRow{
+				{Baseline: bench.Baselines[0], Selection: bench.SelectionK, MethodReport: bench.MethodReport{Overall: 0.9}},
+				{Baseline: bench.Baselines[0], Selection: bench.SelectionBudget, Budget: 600, MethodReport: bench.MethodReport{Overall: 0.4}},
+				{Baseline: bench.Baselines[6], Selection: bench.SelectionBudget, Budget: 600, MethodReport: bench.MethodReport{Overall: 0.5}},
+			},
+			Curves: []bench.CurveLine{{Name: "REALM, reconsolidation off", Points: []bench.CurvePoint{{K: 5, Tokens: 300, Recall: 0.6}, {K: 10, Tokens: 600, Recall: 0.7}}},
+				{Name: bench.Baselines[6].String(), Points: []bench.CurvePoint{{Budget: 300, Tokens: 280, Recall: 0.4}}}}}}}
 	charts := rep.Charts()
-	if len(charts) != 3 || charts[0].Name != "recall" || len(charts[0].Series) != 2 || charts[0].Series[0].Values[1] != 0.8 || charts[0].Series[1].Values[4] != 0.5 {
+	// The bars show the strongest baseline at the equal budget, not the best at k.
+	if len(charts) != 4 || charts[0].Name != "recall" || len(charts[0].Series) != 2 || charts[0].Series[0].Values[1] != 0.8 || charts[0].Series[1].Values[4] != 0.5 {
 		t.Fatalf("charts %+v", charts)
+	}
+	if c := charts[3]; c.Name != "recall-vs-context-all" || c.Line == nil || len(c.Line.Lines) != 2 || !c.Line.Lines[0].Bold || !c.Line.Lines[1].Dashed {
+		t.Errorf("curve chart %+v", c)
+	}
+	if pts := parsePoints(t, charts[3].SVG()); len(pts) != 3 || pts[1] != [2]float64{600, 0.7} {
+		t.Errorf("curve points %v", pts)
 	}
 	if got := strings.Join(charts[1].Groups, ","); got != "0,2,10,none" {
 		t.Errorf("depth groups %s", got)
@@ -183,7 +197,7 @@ func TestRetrievalCharts(t *testing.T) {
 		t.Errorf("histogram table:\n%s", md)
 	}
 	rep.Runs[0].Edits = nil
-	if len(rep.Charts()) != 2 || rep.HistogramMarkdown() != "" {
+	if len(rep.Charts()) != 3 || rep.HistogramMarkdown() != "" {
 		t.Error("a run without reconsolidation has no histogram")
 	}
 }

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/reconsolidation"
+	"github.com/realm-memory/realm/retrieval"
 )
 
 // Ingester is the write path as the bench drives it (construction.Pipeline).
@@ -38,7 +40,7 @@ const (
 // Reconsolidator is the reconsolidation pipeline as the bench drives it
 // (reconsolidation.Reconsolidator).
 type Reconsolidator interface {
-	ReconsolidateInput(ctx context.Context, space, traceID string, in reconsolidation.AuditInput, source string) (reconsolidation.Result, error)
+	ReconsolidateInput(ctx context.Context, space, traceID string, in agent.AuditInput, source string) (reconsolidation.Result, error)
 	Revert(ctx context.Context, space, id string) ([]realm.Edit, error)
 }
 
@@ -55,7 +57,15 @@ type RetrievalDeps struct {
 	Recall        Recaller
 	Reconsolidate Reconsolidator
 	Graph         GraphReader
-	Embedder      realm.Embedder // the flat baseline's
+	Embedder      realm.Embedder // the flat baselines'
+	// Traces, when set, gives the flat baselines REALM's query focus as the read path's
+	// trace records it (cypher.Store); without it the focus baseline takes the question.
+	Traces TraceReader
+}
+
+// TraceReader reads the trace of a recall (cypher.Store).
+type TraceReader interface {
+	Trace(ctx context.Context, space, id string) (realm.Trace, error)
 }
 
 // RetrievalConfig configures an offline retrieval run on LoCoMo.
@@ -64,6 +74,12 @@ type RetrievalConfig struct {
 	SpacePrefix     string // each sample goes to space SpacePrefix+sample id
 	Limit           int    // questions per sample (0: all)
 	Reconsolidation string // on (also when empty), off or both
+	// CurveK are the k REALM is also asked at, with reconsolidation off, for the
+	// recall-vs-context curve (K itself is the off run's); none without an off run.
+	CurveK []int
+	// WholeQuery is the weight the read path gives the question's vector beside its
+	// focus's, for the focus baseline (0: retrieval.DefaultOptions's).
+	WholeQuery float64
 	// Questions, when set, gets one JSON line per question asked (RetrievedQuestion).
 	Questions io.Writer
 }
@@ -97,9 +113,9 @@ type RetrievalReport struct {
 	Questions       int               `json:"questions"` // categories 1–4 with evidence
 	Skipped         int               `json:"skipped_evidence"`
 	Reconsolidation string            `json:"reconsolidation"` // on | off | both
-	Runs            []RunReport       `json:"runs"`            // one per mode run: on first, then off
+	Runs            []RunReport       `json:"runs"`            // one per mode run over all samples: on first, then off
 	Comparison      *Comparison       `json:"comparison,omitempty"`
-	Flat            MethodReport      `json:"flat_baseline"`
+	Splits          []SplitReport     `json:"splits"` // REALM and the flat baselines per split (SplitReports)
 	Ingest          IngestReport      `json:"ingest"`
 	Config          map[string]string `json:"config"`
 	Elapsed         float64           `json:"elapsed_seconds"`
@@ -110,6 +126,16 @@ func (r RetrievalReport) Run(mode string) *RunReport {
 	for i := range r.Runs {
 		if r.Runs[i].Reconsolidation == mode {
 			return &r.Runs[i]
+		}
+	}
+	return nil
+}
+
+// Split returns the report of split name ("all", "tune" or "validate"), or nil.
+func (r RetrievalReport) Split(name string) *SplitReport {
+	for i := range r.Splits {
+		if r.Splits[i].Split == name {
+			return &r.Splits[i]
 		}
 	}
 	return nil
@@ -176,8 +202,12 @@ type Comparison struct {
 type MethodReport struct {
 	ByCategory    CatRecall `json:"by_category"`
 	Overall       float64   `json:"overall"`
-	ContextTokens float64   `json:"mean_context_tokens"`
-	MedianMS      float64   `json:"median_recall_ms"`
+	ContextTokens float64   `json:"mean_context_tokens"` // the returned texts, one per line (Tokens)
+	// PromptTokens is, for REALM, the evidence as /answer puts it in the prompt: each
+	// node's type, time and content, and the returned edges with their descriptions
+	// (AnswerEvidence).
+	PromptTokens float64 `json:"mean_prompt_tokens,omitempty"`
+	MedianMS     float64 `json:"median_recall_ms"`
 }
 
 // CatRecall maps a category name to its mean evidence recall.
@@ -190,24 +220,33 @@ type IngestReport struct {
 	PerSecond    float64 `json:"observations_per_second"`
 }
 
-// accumulator averages recalls per category.
+// measure is what one retrieval returned for one question.
+type measure struct {
+	recall       float64
+	tokens       int // Tokens of the returned texts, one per line
+	promptTokens int // REALM only: Tokens of AnswerEvidence
+	ms           float64
+}
+
+// accumulator averages measures per category.
 type accumulator struct {
-	sum, n  map[int]float64
-	tokens  float64
-	count   int
-	latency []float64
+	sum, n         map[int]float64
+	tokens, prompt float64
+	count          int
+	latency        []float64
 }
 
 func newAccumulator() *accumulator {
 	return &accumulator{sum: map[int]float64{}, n: map[int]float64{}}
 }
 
-func (a *accumulator) add(cat int, recall float64, tokens int, ms float64) {
-	a.sum[cat] += recall
+func (a *accumulator) add(cat int, m measure) {
+	a.sum[cat] += m.recall
 	a.n[cat]++
-	a.tokens += float64(tokens)
+	a.tokens += float64(m.tokens)
+	a.prompt += float64(m.promptTokens)
 	a.count++
-	a.latency = append(a.latency, ms)
+	a.latency = append(a.latency, m.ms)
 }
 
 func (a *accumulator) report() MethodReport {
@@ -225,35 +264,48 @@ func (a *accumulator) report() MethodReport {
 	}
 	if a.count > 0 {
 		r.ContextTokens = a.tokens / float64(a.count)
+		r.PromptTokens = a.prompt / float64(a.count)
 	}
 	r.MedianMS = median(a.latency)
 	return r
 }
 
-// run accumulates one mode's results over the samples.
+// run is what one mode's pass over the samples measured beyond each question's results.
 type run struct {
 	mode       string
-	acc        *accumulator
 	firstDepth map[string]int
-	perSample  map[string]CatRecall
 	seconds    float64
-	recalls    []float64  // per question, in the order asked, over all samples
-	returned   [][]string // per question, the ids returned, best first
 	edits      *EditReport
 	auditMS    []float64
 	touched    map[string]bool
 }
 
 func newRun(mode string) *run {
-	r := &run{mode: mode, acc: newAccumulator(), firstDepth: map[string]int{}, perSample: map[string]CatRecall{}}
+	r := &run{mode: mode, firstDepth: map[string]int{}}
 	if mode == ReconsolidationOn {
 		r.edits, r.touched = &EditReport{Restored: true}, map[string]bool{}
 	}
 	return r
 }
 
-func (r *run) report() RunReport {
-	out := RunReport{Reconsolidation: r.mode, MethodReport: r.acc.report(), FirstDepth: r.firstDepth, PerSample: r.perSample, Seconds: r.seconds, Edits: r.edits}
+// report is the run's report over all results.
+func (r *run) report(results []*questionResult) RunReport {
+	acc, perSample := newAccumulator(), map[string]*accumulator{}
+	for _, q := range results {
+		m, ok := q.realm[r.mode]
+		if !ok {
+			continue
+		}
+		acc.add(q.Category, m.measure)
+		if perSample[q.sample] == nil {
+			perSample[q.sample] = newAccumulator()
+		}
+		perSample[q.sample].add(q.Category, m.measure)
+	}
+	out := RunReport{Reconsolidation: r.mode, MethodReport: acc.report(), FirstDepth: r.firstDepth, PerSample: map[string]CatRecall{}, Seconds: r.seconds, Edits: r.edits}
+	for s, a := range perSample {
+		out.PerSample[s] = a.report().ByCategory
+	}
 	if r.edits != nil {
 		r.edits.MedianMS = median(r.auditMS)
 		r.edits.DistinctEdges = len(r.touched)
@@ -267,9 +319,27 @@ type question struct {
 	Question
 }
 
+// questionResult is everything measured on one question, by REALM in each run and by
+// every flat baseline: every figure of a report's tables and curves is computed from these.
+type questionResult struct {
+	sample string
+	question
+	realm map[string]realmResult // by reconsolidation mode
+	curve map[int]measure        // REALM with reconsolidation off at CurveK
+	focus string                 // the read path's focus of the question ("": kept whole or unknown)
+	flat  map[string]FlatRanking // by Baseline.String()
+}
+
+// realmResult is what REALM returned for one question in one run.
+type realmResult struct {
+	measure
+	ids []string // the nodes returned, best first
+}
+
 // RunRetrieval ingests every sample into its own space and asks its questions of
 // categories 1–4 in order, scoring evidence recall@K for REALM and, in the same run, for
-// a flat baseline: the top-K raw turns by cosine with the same embedder, no graph.
+// the flat baselines (Baselines): raw turns or two-turn windows ranked by the same
+// embedder, BM25 or both, with no graph, taken at K and at REALM's own mean context size.
 //
 // With reconsolidation on, each question's trace is audited right after its recall by
 // the offline auditor on the system's own signals (the query, the recalled nodes, their
@@ -284,6 +354,9 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 	mode := cfg.Reconsolidation
 	if mode == "" {
 		mode = ReconsolidationOn
+	}
+	if cfg.WholeQuery == 0 {
+		cfg.WholeQuery = retrieval.DefaultOptions().WholeQuery
 	}
 	var runs []*run // in the order they are asked
 	switch mode {
@@ -300,21 +373,16 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 		return RetrievalReport{}, fmt.Errorf("reconsolidation %s needs a reconsolidator and a graph reader", mode)
 	}
 	rep := RetrievalReport{K: cfg.K, Reconsolidation: mode}
-	flatAcc := newAccumulator()
-	var ingestSeconds float64
-	var cmp *Comparison
-	if mode == ReconsolidationBoth {
-		cmp = &Comparison{}
-	}
+	var results []*questionResult // every question of every sample, in the order asked
+	// Every sample is ingested before any question: the full-text index's scores count
+	// terms over every space, so a later ingestion would change an earlier sample's recall.
+	t0 := time.Now()
 	for _, s := range samples {
-		rep.Samples = append(rep.Samples, s.ID)
 		space := cfg.SpacePrefix + s.ID
 		obs := s.Observations()
-		t0 := time.Now()
 		if err := ingestAll(ctx, deps.Ingest, space, obs, progress, s.ID); err != nil {
 			return rep, err
 		}
-		ingestSeconds += time.Since(t0).Seconds()
 		rep.Ingest.Observations += len(obs)
 		if mode != ReconsolidationOff {
 			// A space left with live edits (an interrupted run) is no longer "as
@@ -327,86 +395,99 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 				return rep, realm.Errorf(realm.EConflict, "space %s holds %d unreverted reconsolidation edits (an interrupted run?): delete the space or pick another --space-prefix", space, live)
 			}
 		}
-
-		var questions []question
+	}
+	rep.Ingest.Seconds = time.Since(t0).Seconds()
+	for _, s := range samples {
+		rep.Samples = append(rep.Samples, s.ID)
+		space := cfg.SpacePrefix + s.ID
+		obs := s.Observations()
+		var sampleResults []*questionResult
 		for qi, q := range s.Questions {
 			rep.Skipped += len(q.Skipped)
 			if q.Category < 1 || q.Category > 4 || len(q.Evidence) == 0 {
 				continue
 			}
-			if cfg.Limit > 0 && len(questions) >= cfg.Limit {
+			if cfg.Limit > 0 && len(sampleResults) >= cfg.Limit {
 				break
 			}
-			questions = append(questions, question{qi, q})
+			sampleResults = append(sampleResults, &questionResult{sample: s.ID, question: question{qi, q}, realm: map[string]realmResult{}, curve: map[int]measure{}})
 		}
-		rep.Questions += len(questions)
-
-		turns, err := embedTurns(ctx, deps.Embedder, obs)
-		if err != nil {
-			return rep, err
-		}
-		for _, q := range questions {
-			t := time.Now()
-			flatSources, flatText, err := flatTopK(ctx, deps.Embedder, turns, q.Question.Question, cfg.K)
-			if err != nil {
-				return rep, err
-			}
-			flatRecall, _ := EvidenceRecall(q.Evidence, flatSources, cfg.K)
-			flatAcc.add(q.Category, flatRecall, Tokens(flatText), float64(time.Since(t).Microseconds())/1000)
-		}
+		rep.Questions += len(sampleResults)
+		results = append(results, sampleResults...)
 
 		askAt := s.Sessions[len(s.Sessions)-1].Date.Add(24 * time.Hour)
 		for _, r := range runs {
-			first := len(r.recalls)
-			if err := askSample(ctx, deps, cfg, s.ID, space, askAt, questions, r, progress); err != nil {
+			if err := askSample(ctx, deps, cfg, s.ID, space, askAt, sampleResults, r, progress); err != nil {
 				return rep, err
 			}
-			if cmp != nil && r.mode == ReconsolidationOn && len(questions) > 0 {
-				cmp.add(runs[0], r, first)
-			}
+		}
+		if err := rankFlat(ctx, deps.Embedder, obs, cfg, sampleResults); err != nil {
+			return rep, fmt.Errorf("%s: flat baselines: %w", s.ID, err)
 		}
 	}
 	for _, mode := range []string{ReconsolidationOn, ReconsolidationOff} {
 		for _, r := range runs {
 			if r.mode == mode {
-				rep.Runs = append(rep.Runs, r.report())
+				rep.Runs = append(rep.Runs, r.report(results))
 			}
 		}
 	}
-	rep.Comparison = cmp
-	rep.Flat = flatAcc.report()
-	rep.Ingest.Seconds = ingestSeconds
-	if ingestSeconds > 0 {
-		rep.Ingest.PerSecond = float64(rep.Ingest.Observations) / ingestSeconds
+	if mode == ReconsolidationBoth {
+		rep.Comparison = compare(results)
+	}
+	rep.Splits = SplitReports(results, cfg.K, cfg.CurveK)
+	if rep.Ingest.Seconds > 0 {
+		rep.Ingest.PerSecond = float64(rep.Ingest.Observations) / rep.Ingest.Seconds
 	}
 	rep.Elapsed = time.Since(start).Seconds()
 	return rep, nil
 }
 
-// add compares the questions of one sample, from index first on, of the off and on runs.
-func (c *Comparison) add(off, on *run, first int) {
-	c.FirstAsked++
-	if slices.Equal(off.returned[first], on.returned[first]) {
-		c.FirstSame++
+// rankFlat ranks the units of one sample for each of its questions, for every baseline.
+func rankFlat(ctx context.Context, emb realm.Embedder, obs []realm.Observation, cfg RetrievalConfig, results []*questionResult) error {
+	if len(results) == 0 {
+		return nil
 	}
-	for i := first; i < len(on.recalls); i++ {
+	idx, err := NewFlatIndex(ctx, emb, obs)
+	if err != nil {
+		return err
+	}
+	for _, q := range results {
+		if q.flat, err = idx.Rank(ctx, emb, FlatQuery{Question: q.Question.Question, Focus: q.focus, WholeQuery: cfg.WholeQuery}, cfg.K); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compare compares the off and on runs question by question (mode both).
+func compare(results []*questionResult) *Comparison {
+	c := &Comparison{}
+	for i, q := range results {
+		off, on := q.realm[ReconsolidationOff], q.realm[ReconsolidationOn]
+		if i == 0 || results[i-1].sample != q.sample {
+			c.FirstAsked++
+			if slices.Equal(off.ids, on.ids) {
+				c.FirstSame++
+			}
+		}
 		switch {
-		case on.recalls[i] > off.recalls[i]:
+		case on.recall > off.recall:
 			c.Better++
-		case on.recalls[i] < off.recalls[i]:
+		case on.recall < off.recall:
 			c.Worse++
 		default:
 			c.Same++
 		}
-		a, b := slices.Clone(off.returned[i]), slices.Clone(on.returned[i])
 		switch {
-		case slices.Equal(a, b):
-		case sameSet(a, b):
+		case slices.Equal(off.ids, on.ids):
+		case sameSet(off.ids, on.ids):
 			c.Reordered++
 		default:
 			c.OtherNodes++
 		}
 	}
+	return c
 }
 
 func sameSet(a, b []string) bool {
@@ -430,10 +511,28 @@ func writeQuestion(w io.Writer, sample, mode string, q question, recall float64,
 	return err
 }
 
+// recallOnce asks REALM one question at k and measures what it returned.
+func recallOnce(ctx context.Context, rec Recaller, space string, q question, askAt time.Time, k int) (realm.RecallResult, measure, error) {
+	t := time.Now()
+	res, err := rec.Recall(ctx, space, realm.RecallRequest{Query: q.Question.Question, Time: &askAt, K: k})
+	if err != nil {
+		return res, measure{}, err
+	}
+	m := measure{ms: msSince(t)}
+	sources := make([][]string, len(res.Nodes))
+	for i, n := range res.Nodes {
+		sources[i] = n.Node.Sources
+	}
+	m.recall, _ = EvidenceRecall(q.Evidence, sources, k)
+	m.tokens, m.promptTokens = contextTokens(res.Nodes), Tokens(AnswerEvidence(res.Nodes, res.Edges))
+	return res, m, nil
+}
+
 // askSample asks the questions of one sample in order, in r's mode; with reconsolidation
 // on it audits each recall and applies the edits before the next question, then reverts
-// them all and checks the graph is back to the bit.
-func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sample, space string, askAt time.Time, questions []question, r *run, progress io.Writer) error {
+// them all and checks the graph is back to the bit. With reconsolidation off it also asks
+// each question at cfg.CurveK.
+func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sample, space string, askAt time.Time, results []*questionResult, r *run, progress io.Writer) error {
 	on := r.mode == ReconsolidationOn
 	var snapshot map[string]float64
 	var reconsolidations []string // with edits, in the order applied
@@ -447,44 +546,51 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 	}
 	sampleAcc := newAccumulator()
 	started := time.Now()
-	for n, q := range questions {
-		t := time.Now()
-		res, err := deps.Recall.Recall(ctx, space, realm.RecallRequest{Query: q.Question.Question, Time: &askAt, K: cfg.K})
+	for n, q := range results {
+		res, m, err := recallOnce(ctx, deps.Recall, space, q.question, askAt, cfg.K)
 		if err != nil {
 			return fmt.Errorf("%s question %d: %w", sample, q.index, err)
 		}
-		ms := float64(time.Since(t).Microseconds()) / 1000
-		sources := make([][]string, len(res.Nodes))
-		var text strings.Builder
-		for i, n := range res.Nodes {
-			sources[i] = n.Node.Sources
-			text.WriteString(n.Node.Content)
-			text.WriteByte('\n')
-		}
-		recall, _ := EvidenceRecall(q.Evidence, sources, cfg.K)
-		r.acc.add(q.Category, recall, Tokens(text.String()), ms)
-		r.recalls = append(r.recalls, recall)
 		ids := make([]string, len(res.Nodes))
 		for i, n := range res.Nodes {
 			ids[i] = n.Node.ID
 		}
-		r.returned = append(r.returned, ids)
-		sampleAcc.add(q.Category, recall, 0, 0)
+		q.realm[r.mode] = realmResult{measure: m, ids: ids}
+		sampleAcc.add(q.Category, m)
 		r.firstDepth[firstEvidenceDepth(q.Evidence, res.Nodes)]++
 		if cfg.Questions != nil {
-			if err := writeQuestion(cfg.Questions, sample, r.mode, q, recall, res.Nodes); err != nil {
+			if err := writeQuestion(cfg.Questions, sample, r.mode, q.question, m.recall, res.Nodes); err != nil {
 				return err
+			}
+		}
+		if deps.Traces != nil && len(q.realm) == 1 {
+			// The focus depends on the space's common names, which no edit changes.
+			tr, err := deps.Traces.Trace(ctx, space, res.TraceID)
+			if err != nil {
+				return fmt.Errorf("%s question %d: trace: %w", sample, q.index, err)
+			}
+			q.focus = tr.Focus
+		}
+		if !on {
+			for _, k := range cfg.CurveK {
+				if k == cfg.K {
+					q.curve[k] = m
+					continue
+				}
+				if _, q.curve[k], err = recallOnce(ctx, deps.Recall, space, q.question, askAt, k); err != nil {
+					return fmt.Errorf("%s question %d at k=%d: %w", sample, q.index, k, err)
+				}
 			}
 		}
 
 		if on {
 			t := time.Now()
 			out, err := deps.Reconsolidate.ReconsolidateInput(ctx, space, res.TraceID,
-				reconsolidation.AuditInput{Query: q.Question.Question, Nodes: res.Nodes, Edges: res.Edges}, realm.EditSourceAuto)
+				agent.AuditInput{Query: q.Question.Question, Nodes: res.Nodes, Edges: res.Edges}, realm.EditSourceAuto)
 			if err != nil {
 				return fmt.Errorf("%s question %d: reconsolidate: %w", sample, q.index, err)
 			}
-			ms := float64(time.Since(t).Microseconds()) / 1000
+			ms := msSince(t)
 			r.auditMS = append(r.auditMS, ms)
 			r.edits.TotalSeconds += ms / 1000
 			r.countEdits(out, q.Evidence, res.Nodes)
@@ -493,11 +599,10 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 			}
 		}
 		if progress != nil {
-			fmt.Fprintf(progress, "\r%s, reconsolidation %s: question %d/%d, recall@%d so far %.3f   ", sample, r.mode, n+1, len(questions), cfg.K, r.acc.report().Overall)
+			fmt.Fprintf(progress, "\r%s, reconsolidation %s: question %d/%d, recall@%d so far %.3f   ", sample, r.mode, n+1, len(results), cfg.K, sampleAcc.report().Overall)
 		}
 	}
 	r.seconds += time.Since(started).Seconds()
-	r.perSample[sample] = sampleAcc.report().ByCategory
 	if progress != nil {
 		fmt.Fprintln(progress)
 	}
@@ -654,56 +759,6 @@ func firstEvidenceDepth(gold []string, nodes []realm.RecalledNode) string {
 	return fmt.Sprint(best)
 }
 
-type embeddedTurn struct {
-	id, text string
-	vec      []float32
-}
-
-func embedTurns(ctx context.Context, emb realm.Embedder, obs []realm.Observation) ([]embeddedTurn, error) {
-	texts := make([]string, len(obs))
-	for i, o := range obs {
-		texts[i] = o.Speaker + ": " + o.Content
-	}
-	vecs, err := emb.Embed(ctx, texts)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]embeddedTurn, len(obs))
-	for i, o := range obs {
-		out[i] = embeddedTurn{id: o.ID, text: texts[i], vec: vecs[i]}
-	}
-	return out, nil
-}
-
-// flatTopK is the baseline: the k raw turns most similar to the question.
-func flatTopK(ctx context.Context, emb realm.Embedder, turns []embeddedTurn, question string, k int) ([][]string, string, error) {
-	qv, err := emb.Embed(ctx, []string{question})
-	if err != nil {
-		return nil, "", err
-	}
-	type scored struct {
-		i     int
-		score float64
-	}
-	all := make([]scored, len(turns))
-	for i, t := range turns {
-		var dot float64
-		for j := range t.vec {
-			dot += float64(t.vec[j]) * float64(qv[0][j])
-		}
-		all[i] = scored{i, dot}
-	}
-	sort.SliceStable(all, func(a, b int) bool { return all[a].score > all[b].score })
-	var sources [][]string
-	var text strings.Builder
-	for _, s := range all[:min(k, len(all))] {
-		sources = append(sources, []string{turns[s.i].id})
-		text.WriteString(turns[s.i].text)
-		text.WriteByte('\n')
-	}
-	return sources, text.String(), nil
-}
-
 func median(xs []float64) float64 {
 	if len(xs) == 0 {
 		return 0
@@ -714,97 +769,4 @@ func median(xs []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// Markdown renders the report as tables: REALM with reconsolidation on and off side by
-// side when both ran, the flat baseline, and what reconsolidation did and cost.
-func (r RetrievalReport) Markdown() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Evidence recall@%d on %d questions (categories 1–4) of %s.\n\n", r.K, r.Questions, strings.Join(r.Samples, ", "))
-	on, off := r.Run(ReconsolidationOn), r.Run(ReconsolidationOff)
-	var cols []*RunReport
-	header, rule := "| category |", "|---|"
-	for _, run := range []*RunReport{on, off} {
-		if run != nil {
-			cols = append(cols, run)
-			header += " REALM, reconsolidation " + run.Reconsolidation + " |"
-			rule += "---|"
-		}
-	}
-	both := on != nil && off != nil
-	if both {
-		header += " on − off |"
-		rule += "---|"
-	}
-	fmt.Fprintf(&b, "%s flat baseline |\n%s---|\n", header, rule)
-	row := func(label string, bold bool, value func(MethodReport) float64, format string) {
-		cell := func(format string, v float64) string {
-			if bold {
-				return "**" + fmt.Sprintf(format, v) + "**"
-			}
-			return fmt.Sprintf(format, v)
-		}
-		fmt.Fprintf(&b, "| %s |", label)
-		for _, c := range cols {
-			fmt.Fprintf(&b, " %s |", cell(format, value(c.MethodReport)))
-		}
-		if both {
-			delta := strings.Replace(format, "%", "%+", 1)
-			fmt.Fprintf(&b, " %s |", cell(delta, value(on.MethodReport)-value(off.MethodReport)))
-		}
-		fmt.Fprintf(&b, " %s |\n", cell(format, value(r.Flat)))
-	}
-	for cat := 1; cat <= 4; cat++ {
-		name := CategoryNames[cat]
-		row(fmt.Sprintf("%d %s", cat, name), false, func(m MethodReport) float64 { return m.ByCategory[name] }, "%.3f")
-	}
-	row("**overall**", true, func(m MethodReport) float64 { return m.Overall }, "%.3f")
-	row("mean context (tokens)", false, func(m MethodReport) float64 { return m.ContextTokens }, "%.0f")
-	row("median recall latency (ms)", false, func(m MethodReport) float64 { return m.MedianMS }, "%.1f")
-	b.WriteString("\n")
-	for _, c := range cols {
-		fmt.Fprintf(&b, "Depth at which evidence was first found, reconsolidation %s: %s\n\n", c.Reconsolidation, depthLine(c.FirstDepth))
-	}
-	if r.Comparison != nil {
-		c := r.Comparison
-		fmt.Fprintf(&b, "Per question, on against off: recall better for %d, worse for %d, the same for %d; the top %d held other memories for %d questions and the same in another order for %d. "+
-			"The first question of each sample, asked before any edit, returned the same nodes in the same order both ways in %d of %d samples.\n\n",
-			c.Better, c.Worse, c.Same, r.K, c.OtherNodes, c.Reordered, c.FirstSame, c.FirstAsked)
-	}
-	if on != nil && on.Edits != nil {
-		e := on.Edits
-		fmt.Fprintf(&b, "Reconsolidation on (offline auditor, the system's own signals, η/2): %d audits, %d with edits; "+
-			"edges added %d, strengthened %d, weakened %d (logged edits, a symmetric edge counts twice; %d distinct edges), %d proposals rejected; "+
-			"memory edges %d before the questions, %d after. ",
-			e.Audits, e.WithEdits, e.Added, e.Strengthened, e.Weakened, e.DistinctEdges, e.Rejected, e.EdgesBefore, e.EdgesAfter)
-		fmt.Fprintf(&b, "Against the gold evidence (for this report only): %d of %d nodes labelled key evidence cover a gold turn, %d of %d labelled misleading do. ",
-			e.KeyGold, e.KeyLabels, e.MisleadingGold, e.MisleadingLabels)
-		restored := "restored every edge weight to the bit"
-		if !e.Restored {
-			restored = fmt.Sprintf("left %d edges different from before", e.Mismatches)
-		}
-		against := ""
-		if off != nil {
-			against = fmt.Sprintf(" against %.1f s with it off", off.Seconds)
-		}
-		fmt.Fprintf(&b, "Cost: audit and apply %.1f ms median per question (%.1f s in all); the questions took %.1f s%s; reverting every reconsolidation afterwards took %.1f s and %s.\n\n",
-			e.MedianMS, e.TotalSeconds, on.Seconds, against, e.RevertSeconds, restored)
-	}
-	fmt.Fprintf(&b, "Ingestion: %d observations in %.1f s (%.1f observations/s), once per sample for all runs. Malformed evidence strings skipped: %d.\n",
-		r.Ingest.Observations, r.Ingest.Seconds, r.Ingest.PerSecond, r.Skipped)
-	return b.String()
-}
-
-// depthLine renders "0: 503  1: 15  none: 232".
-func depthLine(d map[string]int) string {
-	var keys []string
-	for k := range d {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var parts []string
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprintf("%s: %d", k, d[k]))
-	}
-	return strings.Join(parts, "  ")
 }

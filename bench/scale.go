@@ -18,6 +18,7 @@ import (
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/internal/text"
 	"github.com/realm-memory/realm/reconsolidation"
 	"github.com/realm-memory/realm/retrieval"
 )
@@ -359,7 +360,7 @@ func measureSeeds(ctx context.Context, s *cypher.Store, emb *memoEmbedder, cfg S
 	}
 	times := map[string][]float64{}
 	for i, q := range qs {
-		sq := cypher.SeedQuery{Embedding: vecs[i], Keywords: retrieval.Keywords(q.Query, 8), Limit: opts.SeedCandidates}
+		sq := cypher.SeedQuery{Embedding: vecs[i], Keywords: text.Keywords(q.Query, 8), Limit: opts.SeedCandidates}
 		for _, m := range []string{"exact_scan", "vector_index", "fulltext"} {
 			t := time.Now()
 			switch m {

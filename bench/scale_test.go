@@ -11,7 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/bench"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -83,9 +83,9 @@ func TestRunScale(t *testing.T) {
 	prefix := cyphertest.NewSpace(t) + "-"
 	deps := bench.ScaleDeps{
 		Store: store, Embedder: emb,
-		Ingest: ingester{construction.New(store, agent.NewOffline(agent.OfflineOptions{}), emb, construction.Options{}, log)},
+		Ingest: ingester{construction.New(store, offline.New(offline.Options{}), emb, construction.Options{}, log)},
 		Retriever: func(e realm.Embedder) *retrieval.Retriever {
-			return retrieval.New(store, e, retrieval.NewOfflineDecider(), retrieval.Options{}, log)
+			return retrieval.New(store, e, offline.New(offline.Options{}), retrieval.Options{}, log)
 		},
 	}
 	t.Cleanup(func() { _, _ = store.DeleteSpace(context.WithoutCancel(ctx), prefix+"600") })

@@ -136,3 +136,113 @@ func trimZeros(v float64) string {
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
 
 func xmlText(s string) string { return xmlEscaper.Replace(s) }
+
+// LineChart is a chart of lines through (x, y) points, each with a marker per point.
+type LineChart struct {
+	Title          string
+	XLabel, YLabel string
+	Lines          []Line
+	// XMax and YMax are the tops of the axes; 0 takes the largest value rounded up to a
+	// nice number.
+	XMax, YMax float64
+}
+
+// Line is one series of a LineChart; Dashed draws it dashed (a second family of lines in
+// the same colours).
+type Line struct {
+	Name   string
+	Points []LinePoint
+	Dashed bool
+	// Bold draws the line thicker, with larger markers (the series the chart is about).
+	Bold bool
+	// Color is the line's colour; "" takes the next of the palette.
+	Color string
+}
+
+// LinePoint is one point of a Line; Label names it in its tooltip ("k=10").
+type LinePoint struct {
+	X, Y  float64
+	Label string
+}
+
+// LineChartSVG renders c as a standalone SVG document, like BarChartSVG: each point a
+// <circle class="point"> carrying its line and coordinates.
+func LineChartSVG(c LineChart) string {
+	const left, right, top, bottom, plotW, plotH = 64.0, 20.0, 44.0, 52.0, 520.0, 300.0
+	legendW := 0.0
+	for _, l := range c.Lines {
+		legendW = math.Max(legendW, 36+7*float64(len([]rune(l.Name))))
+	}
+	width, height := left+plotW+right+legendW, top+plotH+bottom
+	xmax, ymax := c.XMax, c.YMax
+	for _, l := range c.Lines {
+		for _, p := range l.Points {
+			if c.XMax <= 0 {
+				xmax = math.Max(xmax, p.X)
+			}
+			if c.YMax <= 0 {
+				ymax = math.Max(ymax, p.Y)
+			}
+		}
+	}
+	if c.XMax <= 0 {
+		xmax = niceCeil(xmax)
+	}
+	if c.YMax <= 0 {
+		ymax = niceCeil(ymax)
+	}
+	x := func(v float64) float64 { return left + plotW*math.Min(math.Max(v, 0), xmax)/xmax }
+	y := func(v float64) float64 { return top + plotH - plotH*math.Min(math.Max(v, 0), ymax)/ymax }
+
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="11">`+"\n",
+		width, height, width, height)
+	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
+	fmt.Fprintf(&b, `<text x="%.0f" y="22" font-size="14" font-weight="bold">%s</text>`+"\n", left, xmlText(c.Title))
+	for i := 0; i <= 5; i++ {
+		vy, vx := ymax*float64(i)/5, xmax*float64(i)/5
+		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.1f" x2="%.0f" y2="%.1f" stroke="#ddd"/>`+"\n", left, y(vy), left+plotW, y(vy))
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.1f" text-anchor="end">%s</text>`+"\n", left-6, y(vy)+4, xmlText(trimZeros(vy)))
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.0f" x2="%.1f" y2="%.0f" stroke="#ddd"/>`+"\n", x(vx), top, x(vx), top+plotH)
+		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" text-anchor="middle">%s</text>`+"\n", x(vx), top+plotH+16, xmlText(trimZeros(vx)))
+	}
+	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", left, top, left, top+plotH)
+	fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="black"/>`+"\n", left, top+plotH, left+plotW, top+plotH)
+	if c.YLabel != "" {
+		fmt.Fprintf(&b, `<text transform="translate(16 %.0f) rotate(-90)" text-anchor="middle">%s</text>`+"\n", top+plotH/2, xmlText(c.YLabel))
+	}
+	if c.XLabel != "" {
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f" text-anchor="middle">%s</text>`+"\n", left+plotW/2, top+plotH+38, xmlText(c.XLabel))
+	}
+	style := func(l Line) (dash string, stroke, radius float64) {
+		dash, stroke, radius = "", 1.5, 3
+		if l.Dashed {
+			dash = ` stroke-dasharray="6 3"`
+		}
+		if l.Bold {
+			stroke, radius = 3, 4.5
+		}
+		return dash, stroke, radius
+	}
+	for i, l := range c.Lines {
+		color := l.Color
+		if color == "" {
+			color = seriesColors[i%len(seriesColors)]
+		}
+		dash, stroke, radius := style(l)
+		var pts []string
+		for _, p := range l.Points {
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", x(p.X), y(p.Y)))
+		}
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="%.1f"%s points="%s"/>`+"\n", color, stroke, dash, strings.Join(pts, " "))
+		for _, p := range l.Points {
+			fmt.Fprintf(&b, `<circle class="point" data-line="%s" data-x="%g" data-y="%g" cx="%.1f" cy="%.1f" r="%.1f" fill="%s"><title>%s %s: %s at %s</title></circle>`+"\n",
+				xmlText(l.Name), p.X, p.Y, x(p.X), y(p.Y), radius, color, xmlText(l.Name), xmlText(p.Label), xmlText(trimZeros(p.Y)), xmlText(trimZeros(p.X)))
+		}
+		lx, ly := left+plotW+right, top+float64(i)*18
+		fmt.Fprintf(&b, `<line x1="%.0f" y1="%.0f" x2="%.0f" y2="%.0f" stroke="%s" stroke-width="%.1f"%s/><text x="%.0f" y="%.0f">%s</text>`+"\n",
+			lx, ly+6, lx+24, ly+6, color, stroke, dash, lx+30, ly+10, xmlText(l.Name))
+	}
+	b.WriteString("</svg>\n")
+	return b.String()
+}

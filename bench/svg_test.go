@@ -16,11 +16,12 @@ type svgBar struct {
 	Value, Height float64
 }
 
-// parseBars checks that doc is well-formed XML with an <svg> root and returns its bars.
-func parseBars(t *testing.T, doc string) []svgBar {
+// svgElements checks that doc is well-formed XML with an <svg> root and returns the
+// attributes of its elements of the given name and class.
+func svgElements(t *testing.T, doc, name, class string) []map[string]string {
 	t.Helper()
 	dec := xml.NewDecoder(strings.NewReader(doc))
-	var bars []svgBar
+	var out []map[string]string
 	root := ""
 	for {
 		tok, err := dec.Token()
@@ -41,16 +42,67 @@ func parseBars(t *testing.T, doc string) []svgBar {
 		for _, a := range el.Attr {
 			attr[a.Name.Local] = a.Value
 		}
-		if el.Name.Local == "rect" && attr["class"] == "bar" {
-			v, _ := strconv.ParseFloat(attr["data-value"], 64)
-			h, _ := strconv.ParseFloat(attr["height"], 64)
-			bars = append(bars, svgBar{attr["data-series"], attr["data-group"], v, h})
+		if el.Name.Local == name && attr["class"] == class {
+			out = append(out, attr)
 		}
 	}
 	if root != "svg" {
 		t.Fatalf("root element %q, want svg", root)
 	}
+	return out
+}
+
+// parseBars returns the bars of a bar chart.
+func parseBars(t *testing.T, doc string) []svgBar {
+	t.Helper()
+	var bars []svgBar
+	for _, attr := range svgElements(t, doc, "rect", "bar") {
+		v, _ := strconv.ParseFloat(attr["data-value"], 64)
+		h, _ := strconv.ParseFloat(attr["height"], 64)
+		bars = append(bars, svgBar{attr["data-series"], attr["data-group"], v, h})
+	}
 	return bars
+}
+
+// parsePoints returns the (x, y) data of a line chart's points, line by line.
+func parsePoints(t *testing.T, doc string) [][2]float64 {
+	t.Helper()
+	var pts [][2]float64
+	for _, attr := range svgElements(t, doc, "circle", "point") {
+		x, _ := strconv.ParseFloat(attr["data-x"], 64)
+		y, _ := strconv.ParseFloat(attr["data-y"], 64)
+		pts = append(pts, [2]float64{x, y})
+	}
+	return pts
+}
+
+// TestLineChartSVG: points are placed in proportion to their values on both axes, in the
+// order of their lines.
+func TestLineChartSVG(t *testing.T) {
+	doc := bench.LineChartSVG(bench.LineChart{Title: "recall & context", XLabel: "tokens", YLabel: "recall", YMax: 1, Lines: []bench.Line{
+		{Name: "REALM", Bold: true, Points: []bench.LinePoint{{X: 250, Y: 0.5, Label: "k=5"}, {X: 500, Y: 1, Label: "k=10"}}},
+		{Name: "flat", Dashed: true, Points: []bench.LinePoint{{X: 1000, Y: 0.25}}},
+	}})
+	points := svgElements(t, doc, "circle", "point")
+	if len(points) != 3 || points[0]["data-line"] != "REALM" || points[2]["data-line"] != "flat" {
+		t.Fatalf("points %v:\n%s", points, doc)
+	}
+	at := func(i int, attr string) float64 {
+		v, _ := strconv.ParseFloat(points[i][attr], 64)
+		return v
+	}
+	// x runs from 0 to 1000 (the largest x, already a nice number), y from 0 to 1.
+	x0, dx := at(0, "cx"), at(1, "cx")-at(0, "cx")
+	if got := at(2, "cx") - x0; got < 3*dx-0.5 || got > 3*dx+0.5 {
+		t.Errorf("x: 250 → %.1f, 500 → %.1f, 1000 → %.1f: not proportional", x0, at(1, "cx"), at(2, "cx"))
+	}
+	bottom := at(0, "cy") + (at(0, "cy") - at(1, "cy")) // y(0) = y(0.5) + (y(0.5) − y(1))
+	if got := bottom - at(2, "cy"); got < (bottom-at(1, "cy"))/4-0.5 || got > (bottom-at(1, "cy"))/4+0.5 {
+		t.Errorf("y: 0.25 drawn %.1f above the axis, 1 drawn %.1f above", got, bottom-at(1, "cy"))
+	}
+	if !strings.Contains(doc, "recall &amp; context") || !strings.Contains(doc, `stroke-dasharray`) {
+		t.Errorf("title or dashes missing:\n%s", doc)
+	}
 }
 
 func TestBarChartSVG(t *testing.T) {

@@ -17,6 +17,8 @@ import (
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/agent/llm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/bench"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -90,7 +92,7 @@ func BenchmarkIngestLoCoMo(b *testing.B) {
 	emb := benchEmbedder(b)
 	space := cyphertest.NewSpace(b)
 	timedEmb := &timedEmbedder{Embedder: emb}
-	timedAg := &timedAgent{Agent: agent.NewOffline(agent.OfflineOptions{})}
+	timedAg := &timedAgent{Agent: offline.New(offline.Options{})}
 	p := construction.New(store, timedAg, timedEmb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
 	b.Cleanup(func() { p.Close(context.Background()) })
 	obs := nObservations(conv, b.N)
@@ -179,18 +181,18 @@ func (t *timer) spent() time.Duration {
 // (messages and JSON schema) and returned, so prompt tokens follow the real prompts.
 func BenchmarkIngestLLM(b *testing.B) {
 	conv := conv26(b)
-	for _, mode := range []string{agent.ModeBatch, agent.ModePerCandidate} {
+	for _, mode := range []string{llm.ModeBatch, llm.ModePerCandidate} {
 		b.Run(mode, func(b *testing.B) {
 			store := cyphertest.MustOpen(b)
 			fake := agenttest.NewFakeOpenAI(b)
 			fake.Handle(fakeModel)
-			llm, err := agent.NewLLM(agent.LLMConfig{BaseURL: fake.BaseURL(), APIKey: "test", Mode: mode},
-				agent.NewOffline(agent.OfflineOptions{}), zerolog.Nop())
+			lm, err := llm.New(llm.Config{BaseURL: fake.BaseURL(), APIKey: "test", Mode: mode},
+				offline.New(offline.Options{}), zerolog.Nop())
 			if err != nil {
 				b.Fatal(err)
 			}
 			space := cyphertest.NewSpace(b)
-			p := construction.New(store, llm, bowEmbedder{}, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
+			p := construction.New(store, lm, bowEmbedder{}, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
 			b.Cleanup(func() { p.Close(context.Background()) })
 			obs := nObservations(conv, b.N)
 			ctx := context.Background()
@@ -215,7 +217,7 @@ func BenchmarkIngestLLM(b *testing.B) {
 			}
 			n := float64(b.N)
 			b.ReportMetric(float64(total.Calls)/n, "calls/obs")
-			b.ReportMetric(float64(usage[agent.StageIntegrate].Calls)/n, "integrate-calls/obs")
+			b.ReportMetric(float64(usage[llm.StageIntegrate].Calls)/n, "integrate-calls/obs")
 			b.ReportMetric(float64(total.PromptTokens)/n, "prompt-tok/obs")
 			b.ReportMetric(float64(total.CompletionTokens)/n, "completion-tok/obs")
 		})

@@ -32,7 +32,9 @@ import (
 // the content; else add. Every node after the first of an observation correlates with
 // the first (a symmetric edge). Extract of an observation of failSpace fails while
 // failures > 0 (other spaces' pending work, which ResumePending may take, is unaffected).
+// Construction asks no other decision (the embedded nil Agent would panic).
 type scriptAgent struct {
+	agent.Agent
 	failures  atomic.Int32
 	failSpace atomic.Value // string
 }

@@ -15,8 +15,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/agent/llm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -35,21 +36,21 @@ type llmPipeline struct {
 
 // newLLMPipeline returns a pipeline whose agent talks to a fresh fake; edit adjusts the
 // agent's config.
-func newLLMPipeline(tb testing.TB, edit func(*agent.LLMConfig)) *llmPipeline {
+func newLLMPipeline(tb testing.TB, edit func(*llm.Config)) *llmPipeline {
 	tb.Helper()
 	store := cyphertest.MustOpen(tb)
 	fake := agenttest.NewFakeOpenAI(tb)
-	cfg := agent.LLMConfig{BaseURL: fake.BaseURL(), APIKey: "test", Models: agent.Models{Extraction: "test-model"}, Timeout: 10 * time.Second}
+	cfg := llm.Config{BaseURL: fake.BaseURL(), APIKey: "test", Models: llm.Models{Extraction: "test-model"}, Timeout: 10 * time.Second}
 	if edit != nil {
 		edit(&cfg)
 	}
 	log := &lockedBuffer{}
-	llm, err := agent.NewLLM(cfg, agent.NewOffline(agent.OfflineOptions{}), zerolog.New(log).Level(zerolog.DebugLevel))
+	lm, err := llm.New(cfg, offline.New(offline.Options{}), zerolog.New(log).Level(zerolog.DebugLevel))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	space := cyphertest.NewSpace(tb)
-	p := construction.New(store, llm, bowEmbedder{}, construction.Options{Owner: "test-" + space}, zerolog.Nop())
+	p := construction.New(store, lm, bowEmbedder{}, construction.Options{Owner: "test-" + space}, zerolog.Nop())
 	tb.Cleanup(func() { p.Close(context.Background()) })
 	return &llmPipeline{Pipeline: p, fake: fake, store: store, log: log, space: space}
 }
@@ -211,8 +212,8 @@ func TestIngestLLM(t *testing.T) {
 			t.Errorf("summary %q", s)
 		}
 		wantUsage := realm.Usage{
-			agent.StageExtract:   {Calls: 1, PromptTokens: 300, CompletionTokens: 120},
-			agent.StageIntegrate: {Calls: 1, PromptTokens: 400, CompletionTokens: 60},
+			llm.StageExtract:   {Calls: 1, PromptTokens: 300, CompletionTokens: 120},
+			llm.StageIntegrate: {Calls: 1, PromptTokens: 400, CompletionTokens: 60},
 		}
 		if got := withoutLatency(r1.Usage); fmt.Sprint(got) != fmt.Sprint(wantUsage) {
 			t.Errorf("usage %+v, want %+v", got, wantUsage)
@@ -294,8 +295,8 @@ func TestIngestLLM(t *testing.T) {
 			t.Errorf("memory %+v, want the repaired candidate", n)
 		}
 		want := realm.Usage{
-			agent.StageExtract:   {Calls: 2, PromptTokens: 460, CompletionTokens: 110, Failures: 1},
-			agent.StageIntegrate: {Calls: 2, PromptTokens: 340, CompletionTokens: 35, Failures: 1},
+			llm.StageExtract:   {Calls: 2, PromptTokens: 460, CompletionTokens: 110, Failures: 1},
+			llm.StageIntegrate: {Calls: 2, PromptTokens: 340, CompletionTokens: 35, Failures: 1},
 		}
 		if got := withoutLatency(r.Usage); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("usage %+v, want %+v", got, want)
@@ -316,7 +317,7 @@ func TestIngestLLM(t *testing.T) {
 			agenttest.Content("{}", 100, 2), agenttest.Content(`{"decisions": []}`, 110, 3),
 		)
 		r := lp.ingest(t, llmObs("o1", "Caroline", "I went to a pottery class yesterday with my friend Melanie."))
-		ex, in := r.Usage[agent.StageExtract], r.Usage[agent.StageIntegrate]
+		ex, in := r.Usage[llm.StageExtract], r.Usage[llm.StageIntegrate]
 		if ex.Calls != 2 || ex.Failures != 2 || ex.Fallbacks != 1 || ex.PromptTokens != 220 {
 			t.Errorf("extract usage %+v, want 2 failed calls and a fallback", ex)
 		}
@@ -328,12 +329,12 @@ func TestIngestLLM(t *testing.T) {
 	})
 
 	t.Run("TimeoutFallsBack", func(t *testing.T) {
-		lp := newLLMPipeline(t, func(c *agent.LLMConfig) { c.Timeout = 200 * time.Millisecond })
+		lp := newLLMPipeline(t, func(c *llm.Config) { c.Timeout = 200 * time.Millisecond })
 		// The fake holds every answer back until the client gives up.
 		held := agenttest.Response{Delay: time.Hour}
 		lp.fake.Enqueue(held, held, held, held)
 		r := lp.ingest(t, llmObs("o1", "Caroline", "I adopted a puppy named Biscuit last week."))
-		ex, in := r.Usage[agent.StageExtract], r.Usage[agent.StageIntegrate]
+		ex, in := r.Usage[llm.StageExtract], r.Usage[llm.StageIntegrate]
 		if ex.Calls != 2 || ex.Fallbacks != 1 || in.Calls != 2 || in.Fallbacks == 0 {
 			t.Errorf("usage %+v, want two timed-out calls per stage (retried once) and fallbacks", r.Usage)
 		}
@@ -373,7 +374,7 @@ func TestIngestLLM(t *testing.T) {
 	})
 
 	t.Run("PerCandidateMode", func(t *testing.T) {
-		lp := newLLMPipeline(t, func(c *agent.LLMConfig) { c.Mode = agent.ModePerCandidate })
+		lp := newLLMPipeline(t, func(c *llm.Config) { c.Mode = llm.ModePerCandidate })
 		lp.fake.Enqueue(agenttest.JSON(t, extraction("Ann likes tea and lives in Rome.",
 			cand{Type: "fact", Name: "Ann likes tea", Content: "Ann likes green tea."},
 			cand{Type: "fact", Name: "Ann lives in Rome", Content: "Ann lives in Rome."},
@@ -389,7 +390,7 @@ func TestIngestLLM(t *testing.T) {
 		if len(r.Added) != 2 || len(r.Edges) != 2 { // correlates is symmetric: both ways
 			t.Fatalf("result %+v, want 2 added and correlates both ways", r)
 		}
-		if in := r.Usage[agent.StageIntegrate]; in.Calls != 2 || in.PromptTokens != 310 || in.CompletionTokens != 30 {
+		if in := r.Usage[llm.StageIntegrate]; in.Calls != 2 || in.PromptTokens != 310 || in.CompletionTokens != 30 {
 			t.Errorf("integrate usage %+v, want one call per candidate", in)
 		}
 	})

@@ -82,7 +82,7 @@ func fixtureNodeProps(n realm.Node, now time.Time) map[string]any {
 		p["t_end"] = end.UTC()
 	}
 	if len(n.Embedding) > 0 {
-		p["embedding"] = toFloat64s(n.Embedding)
+		p["embedding"] = vector64(n.Embedding)
 	}
 	if len(n.Aliases) > 0 {
 		p["aliases"] = n.Aliases

@@ -103,7 +103,7 @@ func unlimitedSeed(t *testing.T, s *Store, space string, q SeedQuery) []ScoredMe
 	var out []ScoredMemory
 	for _, r := range recs {
 		if p := propsOf(r, "node"); p != nil {
-			out = append(out, ScoredMemory{Node: memoryFromProps(p), Score: float(r, "score")})
+			out = append(out, ScoredMemory{Node: nodeOf(p), Score: float(r, "score")})
 		}
 	}
 	return out

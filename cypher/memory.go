@@ -752,52 +752,55 @@ func nodesOf(recs []*neo4j.Record, key string) []realm.Node {
 	return out
 }
 
-func nodeOf(m map[string]any) realm.Node {
-	s := func(k string) string { v, _ := m[k].(string); return v }
-	n := realm.Node{
-		ID: s("id"), Space: s("space"), Type: realm.NodeType(s("type")), Name: s("name"), Content: s("content"),
-		Description: s("description"), Keywords: stringList(m["keywords"]), Aliases: stringList(m["aliases"]),
-		Category: s("category"), Role: s("role"), Participants: stringList(m["participants"]),
-		Sources: stringList(m["sources"]), Embedding: vector32(m["embedding"]),
-		CreatedAt: timeOf(m["created_at"]), UpdatedAt: timeOf(m["updated_at"]),
+// nodeOf is the one decoder of a memory's property map as Neo4j returns it.
+func nodeOf(p map[string]any) realm.Node {
+	return realm.Node{
+		ID: propString(p, "id"), Space: propString(p, "space"), Type: realm.NodeType(propString(p, "type")),
+		Name: propString(p, "name"), Content: propString(p, "content"), Description: propString(p, "description"),
+		Keywords: stringList(p["keywords"]), Aliases: stringList(p["aliases"]), Category: propString(p, "category"),
+		Role: propString(p, "role"), Participants: stringList(p["participants"]), Sources: stringList(p["sources"]),
+		Embedding: vector32(p["embedding"]), CreatedAt: timeOf(p["created_at"]), UpdatedAt: timeOf(p["updated_at"]),
+		TStart: propTime(p, "t_start"), TEnd: propTime(p, "t_end"), LastAccessedAt: propTime(p, "last_accessed_at"),
+		AccessCount: int64(propFloat(p, "access_count")),
 	}
-	n.AccessCount, _ = m["access_count"].(int64)
-	for k, dst := range map[string]**time.Time{"t_start": &n.TStart, "t_end": &n.TEnd, "last_accessed_at": &n.LastAccessedAt} {
-		if t := timeOf(m[k]); !t.IsZero() {
-			*dst = &t
-		}
-	}
-	return n
 }
 
+// edgesOf decodes the list under key of maps {r: properties, type, from, to}, leaving
+// out DERIVED_FROM, in a stable order.
 func edgesOf(r *neo4j.Record, key string) []realm.Edge {
 	v, _ := r.Get(key)
-	list, _ := v.([]any)
 	var out []realm.Edge
-	for _, item := range list {
+	for _, item := range asList(v) {
 		e, _ := item.(map[string]any)
 		if e == nil {
 			continue
 		}
 		props, _ := e["r"].(map[string]any)
-		rel, _ := e["type"].(string)
+		rel := propString(e, "type")
 		if rel == "DERIVED_FROM" {
 			continue
 		}
-		f := func(k string) float64 { x, _ := props[k].(float64); return x }
-		s := func(k string) string { x, _ := props[k].(string); return x }
-		from, _ := e["from"].(string)
-		to, _ := e["to"].(string)
-		out = append(out, realm.Edge{
-			ID: s("id"), From: from, To: to, Predicate: realm.PredicateOfRelType(rel), Layer: s("layer"),
-			Description: s("description"), Weight: f("weight"), InitialWeight: f("initial_weight"),
-			Confidence: f("confidence"), CreatedAt: timeOf(props["created_at"]), UpdatedAt: timeOf(props["updated_at"]),
-		})
+		out = append(out, edgeOf(props, rel, propString(e, "from"), propString(e, "to")))
 	}
 	sort.Slice(out, func(i, j int) bool {
 		return fmt.Sprint(out[i].From, out[i].To, out[i].Predicate) < fmt.Sprint(out[j].From, out[j].To, out[j].Predicate)
 	})
 	return out
+}
+
+// edgeOf is the one decoder of an edge: its property map, relationship type and ends.
+func edgeOf(p map[string]any, relType, from, to string) realm.Edge {
+	pred := realm.PredicateOfRelType(relType)
+	e := realm.Edge{
+		ID: propString(p, "id"), From: from, To: to, Predicate: pred, Layer: propString(p, "layer"),
+		Description: propString(p, "description"), Weight: propFloat(p, "weight"),
+		InitialWeight: propFloat(p, "initial_weight"), Confidence: propFloat(p, "confidence"),
+		CreatedAt: timeOf(p["created_at"]), UpdatedAt: timeOf(p["updated_at"]),
+	}
+	if e.Layer == "" {
+		e.Layer = pred.Layer()
+	}
+	return e
 }
 
 func stringList(v any) []string {
@@ -827,7 +830,7 @@ func vector32(v any) []float32 {
 	return out
 }
 
-// float64s converts a vector for the driver, which stores float64 lists.
+// vector64 converts a vector for the driver, which stores float64 lists.
 func vector64(v []float32) []float64 {
 	out := make([]float64, len(v))
 	for i, x := range v {

@@ -348,12 +348,15 @@ func mapTime(r *neo4j.Record, key, field string) time.Time {
 	return timeOf(mapOf(r, key)[field])
 }
 
+// timeOf is the one decoder of a stored time, in UTC; zero when v is none.
 func timeOf(v any) time.Time {
 	switch t := v.(type) {
 	case time.Time:
 		return t.UTC()
 	case neo4j.LocalDateTime:
-		return t.Time()
+		return time.Time(t).UTC()
+	case neo4j.Date:
+		return time.Time(t).UTC()
 	}
 	return time.Time{}
 }

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 
 	"github.com/realm-memory/realm"
 )
@@ -78,7 +77,7 @@ func (s *Store) CommonNames(ctx context.Context, space string, share float64, mi
 // similarity in [-1, 1].
 func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery, fetch int) ([]ScoredMemory, error) {
 	params := seedParams(space, q)
-	params["embedding"] = toFloat64s(q.Embedding)
+	params["embedding"] = vector64(q.Embedding)
 	params["fetch"] = fetch
 	return s.scoredMemories(ctx, qSeedVectorIndex, params, true)
 }
@@ -87,7 +86,7 @@ func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery
 // space passing the filters and returns the best q.Limit. Score is in [-1, 1].
 func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
 	params := seedParams(space, q)
-	params["embedding"] = toFloat64s(q.Embedding)
+	params["embedding"] = vector64(q.Embedding)
 	return s.scoredMemories(ctx, qSeedVectorExact, params, true)
 }
 
@@ -114,7 +113,7 @@ func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) (
 		for _, r := range recs {
 			hits = max(hits, num(r, "hits"))
 			if p := propsOf(r, "node"); p != nil {
-				out = append(out, ScoredMemory{Node: memoryFromProps(p), Score: float(r, "score")})
+				out = append(out, ScoredMemory{Node: nodeOf(p), Score: float(r, "score")})
 			}
 		}
 		return out, hits, nil
@@ -160,7 +159,7 @@ func (s *Store) scoredMemories(ctx context.Context, q query, params map[string]a
 		if cosine {
 			score = 2*score - 1 // Neo4j reports cosine as (1 + cos) / 2
 		}
-		out = append(out, ScoredMemory{Node: memoryFromProps(propsOf(r, "node")), Score: score})
+		out = append(out, ScoredMemory{Node: nodeOf(propsOf(r, "node")), Score: score})
 	}
 	return out, nil
 }
@@ -248,7 +247,7 @@ func (s *Store) Adjacent(ctx context.Context, space string, frontier, visited []
 		out = append(out, Adjacent{
 			From: str(r, "from_id"),
 			Edge: edgeFromProps(propsOf(r, "edge")),
-			Node: memoryFromProps(propsOf(r, "node")),
+			Node: nodeOf(propsOf(r, "node")),
 		})
 	}
 	return out, nil
@@ -259,7 +258,7 @@ func vectorParam(v []float32) any {
 	if len(v) == 0 {
 		return nil
 	}
-	return toFloat64s(v)
+	return vector64(v)
 }
 
 // Path is a simple path from a memory: IDs[0] is the start, Edges[i] joins IDs[i] and IDs[i+1]
@@ -315,7 +314,7 @@ func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.P
 	byID := make(map[string]realm.Node, len(asList(nodes)))
 	for _, x := range asList(nodes) {
 		m, _ := x.(map[string]any)
-		n := memoryFromProps(m)
+		n := nodeOf(m)
 		byID[n.ID] = n
 	}
 	return out, byID, nil
@@ -333,7 +332,7 @@ func (s *Store) MemoriesByIDs(ctx context.Context, space string, ids []string) (
 	}
 	out := make([]realm.Node, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, memoryFromProps(propsOf(r, "node")))
+		out = append(out, nodeOf(propsOf(r, "node")))
 	}
 	return out, nil
 }
@@ -376,14 +375,6 @@ func relTypes(preds []realm.Predicate) []string {
 	return out
 }
 
-func toFloat64s(v []float32) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = float64(x)
-	}
-	return out
-}
-
 func propsOf(r *neo4j.Record, key string) map[string]any {
 	v, _ := r.Get(key)
 	m, _ := v.(map[string]any)
@@ -395,81 +386,14 @@ func asList(v any) []any {
 	return l
 }
 
-// memoryFromProps reads a memory's property map as Neo4j returns it.
-func memoryFromProps(p map[string]any) realm.Node {
-	n := realm.Node{
-		ID:           propString(p, "id"),
-		Space:        propString(p, "space"),
-		Type:         realm.NodeType(propString(p, "type")),
-		Name:         propString(p, "name"),
-		Content:      propString(p, "content"),
-		Description:  propString(p, "description"),
-		Keywords:     propStrings(p, "keywords"),
-		TStart:       propTime(p, "t_start"),
-		TEnd:         propTime(p, "t_end"),
-		Aliases:      propStrings(p, "aliases"),
-		Category:     propString(p, "category"),
-		Role:         propString(p, "role"),
-		Participants: propStrings(p, "participants"),
-		Sources:      propStrings(p, "sources"),
-		AccessCount:  int64(propFloat(p, "access_count")),
-	}
-	if t := propTime(p, "created_at"); t != nil {
-		n.CreatedAt = *t
-	}
-	if t := propTime(p, "updated_at"); t != nil {
-		n.UpdatedAt = *t
-	}
-	n.LastAccessedAt = propTime(p, "last_accessed_at")
-	if l := asList(p["embedding"]); len(l) > 0 {
-		n.Embedding = make([]float32, len(l))
-		for i, x := range l {
-			f, _ := x.(float64)
-			n.Embedding[i] = float32(f)
-		}
-	}
-	return n
-}
-
 // edgeFromProps reads an edge map of the form r {.*, type, start, end}.
 func edgeFromProps(p map[string]any) realm.Edge {
-	pred := realm.PredicateOfRelType(propString(p, "type"))
-	e := realm.Edge{
-		ID:            propString(p, "id"),
-		From:          propString(p, "start"),
-		To:            propString(p, "end"),
-		Predicate:     pred,
-		Layer:         propString(p, "layer"),
-		Description:   propString(p, "description"),
-		Weight:        propFloat(p, "weight"),
-		InitialWeight: propFloat(p, "initial_weight"),
-		Confidence:    propFloat(p, "confidence"),
-	}
-	if e.Layer == "" {
-		e.Layer = pred.Layer()
-	}
-	if t := propTime(p, "created_at"); t != nil {
-		e.CreatedAt = *t
-	}
-	if t := propTime(p, "updated_at"); t != nil {
-		e.UpdatedAt = *t
-	}
-	return e
+	return edgeOf(p, propString(p, "type"), propString(p, "start"), propString(p, "end"))
 }
 
 func propString(p map[string]any, key string) string {
 	s, _ := p[key].(string)
 	return s
-}
-
-func propStrings(p map[string]any, key string) []string {
-	var out []string
-	for _, v := range asList(p[key]) {
-		if s, ok := v.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func propFloat(p map[string]any, key string) float64 {
@@ -483,17 +407,9 @@ func propFloat(p map[string]any, key string) float64 {
 }
 
 func propTime(p map[string]any, key string) *time.Time {
-	var t time.Time
-	switch v := p[key].(type) {
-	case time.Time:
-		t = v
-	case dbtype.LocalDateTime:
-		t = time.Time(v)
-	case dbtype.Date:
-		t = time.Time(v)
-	default:
+	t := timeOf(p[key])
+	if t.IsZero() {
 		return nil
 	}
-	t = t.UTC()
 	return &t
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/reconsolidation"
@@ -163,8 +164,8 @@ func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 		for _, maxDepth := range []int{3, 4} { // 3 is the paper's LoCoMo setting; fixed so that a new default cannot move the horizon
 			t.Run(fmt.Sprintf("%s/depth%d", strategy, maxDepth), func(t *testing.T) {
 				space := loopGraph(t, s, nodes, edges)
-				rec := retrieval.New(s, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, zerolog.Nop())
-				recon := reconsolidation.New(s, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()), reconsolidation.DefaultConfig(), zerolog.Nop())
+				rec := retrieval.New(s, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.Nop())
+				recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
 				recall := func(q string) realm.RecallResult {
 					t.Helper()
 					res, err := rec.Recall(ctx, space, realm.RecallRequest{Query: q, MaxDepth: &maxDepth, Strategy: strategy})
@@ -263,8 +264,8 @@ func TestClosedLoopFeedbackDemotesMisleading(t *testing.T) {
 	for _, strategy := range loopStrategies {
 		t.Run(string(strategy), func(t *testing.T) {
 			space := loopGraph(t, s, nodes, edges)
-			rec := retrieval.New(s, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, zerolog.Nop())
-			recon := reconsolidation.New(s, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()), reconsolidation.DefaultConfig(), zerolog.Nop())
+			rec := retrieval.New(s, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.Nop())
+			recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
 			recall := func(q string) realm.RecallResult {
 				t.Helper()
 				res, err := rec.Recall(ctx, space, realm.RecallRequest{Query: q, Strategy: strategy})
@@ -325,8 +326,8 @@ func TestClosedLoopMisleadingDropsOut(t *testing.T) {
 		{"lake", realm.Event, "The neighbours drove to a lake resort", loopAxes(2, 1), ""},
 	}
 	space := loopGraph(t, s, nodes, []loopEdge{{"camp", "lake", realm.Correlates, 0.14}})
-	rec := retrieval.New(s, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, zerolog.Nop())
-	recon := reconsolidation.New(s, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()), reconsolidation.DefaultConfig(), zerolog.Nop())
+	rec := retrieval.New(s, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.Nop())
+	recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
 	lake := space + ":lake"
 	res, err := rec.Recall(ctx, space, realm.RecallRequest{Query: question})
 	if err != nil {

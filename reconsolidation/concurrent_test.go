@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/reconsolidation"
@@ -86,7 +87,7 @@ func TestReconsolidateConcurrent(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
 	cfg := reconsolidation.DefaultConfig()
-	r := reconsolidation.New(s, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()), cfg, zerolog.Nop())
+	r := reconsolidation.New(s, offline.New(offline.Options{}), cfg, zerolog.Nop())
 	yes := true
 
 	// Strengthen: a chain n0 → n1 → … → n5 (n2—n3 symmetric). Trace k recalls the window

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/cypher"
 )
 
@@ -16,7 +17,7 @@ import (
 // It is safe for concurrent use: the store serializes overlapping reconsolidations.
 type Reconsolidator struct {
 	store   *cypher.Store
-	auditor Auditor
+	auditor agent.Agent
 	cfg     Config
 	log     zerolog.Logger
 	now     func() time.Time
@@ -25,7 +26,7 @@ type Reconsolidator struct {
 }
 
 // New returns a Reconsolidator; cfg must be valid (Config.Validate).
-func New(store *cypher.Store, auditor Auditor, cfg Config, logger zerolog.Logger) *Reconsolidator {
+func New(store *cypher.Store, auditor agent.Agent, cfg Config, logger zerolog.Logger) *Reconsolidator {
 	return &Reconsolidator{store: store, auditor: auditor, cfg: cfg, log: logger, now: time.Now}
 }
 
@@ -59,7 +60,7 @@ type Result struct {
 	Confirmed         bool                       `json:"confirmed"` // η, not η/2
 	Labels            map[string]realm.NodeLabel `json:"labels"`
 	Edits             []realm.Edit               `json:"edits"`    // applied, one per directed edge
-	Rejected          []Rejection                `json:"rejected"` // proposals not applied, and why
+	Rejected          []agent.Rejection          `json:"rejected"` // proposals not applied, and why
 	Usage             realm.Usage                `json:"usage"`
 }
 
@@ -98,7 +99,7 @@ func (r *Reconsolidator) Reconsolidate(ctx context.Context, space, traceID strin
 
 // ReconsolidateInput audits in (already loaded, e.g. by a caller that holds the recall
 // result) and applies the valid edits in one transaction, logged under traceID and source.
-func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID string, in AuditInput, source string) (Result, error) {
+func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID string, in agent.AuditInput, source string) (Result, error) {
 	res := Result{ReconsolidationID: uuid.NewString(), TraceID: traceID, Confirmed: in.Confirmed(), Usage: realm.Usage{}}
 	out, usage, err := r.auditor.Audit(ctx, in)
 	res.Usage.Add(usage)
@@ -106,13 +107,13 @@ func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID 
 		return res, err
 	}
 	res.Labels = out.Labels
-	valid, rejected := Validate(in, out.Edits)
+	valid, rejected := agent.ValidateEdits(in, out.Edits)
 	res.Rejected = rejected
 	rule := r.cfg.Rule(res.Confirmed)
 	var apply []realm.EditProposal
 	for _, e := range valid {
 		if _, ok := rule.Add(e.Confidence); e.Action == realm.EditAdd && !ok {
-			res.Rejected = append(res.Rejected, Rejection{Edit: e, Reason: fmt.Sprintf("add with confidence below c_min = %g", rule.CMin)})
+			res.Rejected = append(res.Rejected, agent.Rejection{Edit: e, Reason: fmt.Sprintf("add with confidence below c_min = %g", rule.CMin)})
 			continue
 		}
 		apply = append(apply, e)
@@ -144,10 +145,10 @@ func (r *Reconsolidator) Revert(ctx context.Context, space, id string) ([]realm.
 }
 
 // loadInput reads the trace's query and returned nodes, and the edges among them now.
-func (r *Reconsolidator) loadInput(ctx context.Context, space, traceID string) (AuditInput, error) {
+func (r *Reconsolidator) loadInput(ctx context.Context, space, traceID string) (agent.AuditInput, error) {
 	t, err := r.store.Trace(ctx, space, traceID)
 	if err != nil {
-		return AuditInput{}, err
+		return agent.AuditInput{}, err
 	}
 	ids := make([]string, 0, len(t.Scores))
 	for _, s := range t.Scores {
@@ -155,26 +156,26 @@ func (r *Reconsolidator) loadInput(ctx context.Context, space, traceID string) (
 	}
 	nodes, err := r.store.MemoriesByIDs(ctx, space, ids)
 	if err != nil {
-		return AuditInput{}, err
+		return agent.AuditInput{}, err
 	}
 	byID := make(map[string]realm.Node, len(nodes))
 	for _, n := range nodes {
 		byID[n.ID] = n
 	}
-	in := AuditInput{Query: t.Query}
+	in := agent.AuditInput{Query: t.Query}
 	for _, s := range t.Scores { // best first; memories deleted since are left out
 		if n, ok := byID[s.ID]; ok {
 			in.Nodes = append(in.Nodes, realm.RecalledNode{Node: n, Score: s.Score, Depth: t.FirstDepth[s.ID]})
 		}
 	}
 	if in.Edges, err = r.store.InducedEdges(ctx, space, ids); err != nil {
-		return AuditInput{}, err
+		return agent.AuditInput{}, err
 	}
 	return in, nil
 }
 
 // checkRecalled rejects feedback naming nodes the trace did not return.
-func checkRecalled(in AuditInput, fb realm.Feedback) error {
+func checkRecalled(in agent.AuditInput, fb realm.Feedback) error {
 	recalled := map[string]bool{}
 	for _, n := range in.Nodes {
 		recalled[n.Node.ID] = true

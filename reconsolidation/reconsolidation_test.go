@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/reconsolidation"
@@ -70,7 +71,7 @@ func TestReconsolidate(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
 	cfg := reconsolidation.DefaultConfig()
-	r := reconsolidation.New(s, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()), cfg, zerolog.Nop())
+	r := reconsolidation.New(s, offline.New(offline.Options{}), cfg, zerolog.Nop())
 
 	t.Run("Feedback", func(t *testing.T) {
 		space, traceID, ids := traced(t, s)

@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/retrieval"
@@ -125,7 +126,7 @@ func BenchmarkRecall10k(b *testing.B) {
 	}
 	samples := map[string][]float64{}
 	for _, strategy := range []realm.Strategy{realm.Adaptive} {
-		r := retrieval.New(s, wordEmbedder{}, retrieval.NewOfflineDecider(), retrieval.DefaultOptions(), zerolog.Nop())
+		r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
 		b.ResetTimer()
 		for i := 0; b.Loop(); i++ {
 			res, err := r.Recall(ctx, space, realm.RecallRequest{Query: queries[i%len(queries)], Strategy: strategy})

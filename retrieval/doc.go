@@ -3,8 +3,8 @@
 // policy, path_search and subgraph_beam), aggregation into the top K nodes and the edges
 // among them, and a stored trace of every step.
 //
-// Decisions the paper gives to an LLM are asked of a Decider; OfflineDecider is the
-// deterministic one (keywords, time expressions, score gaps, question words).
+// Decisions the paper gives to an LLM (plan seeds, sufficiency, expansion policy) are
+// asked of an agent.Agent; the retriever does not decide.
 //
 // Depth. A seed has depth 0; a node reached from u by h hops has depth(u) + h. max_depth
 // bounds both the loop's iterations and any node's depth; one expansion step from u
@@ -14,5 +14,5 @@
 // sim(a, b) in every formula is the cosine of the two L2-normalised embeddings, clipped
 // to [0, 1].
 //
-// It imports the root package realm, cypher, zerolog and uuid.
+// It imports the root package realm, agent, internal/text, cypher, zerolog and uuid.
 package retrieval

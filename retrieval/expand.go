@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/cypher"
 )
 
@@ -16,11 +17,11 @@ import (
 func (r *Retriever) expand(ctx context.Context, run *run) error {
 	for depth := 1; depth <= run.set.MaxDepth; depth++ {
 		ranked := run.ranked()
-		in := SufficiencyInput{Query: run.query, Plans: run.plans, Depth: depth, MaxDepth: run.set.MaxDepth, K: run.set.K}
+		in := agent.SufficiencyInput{Query: run.query, Plans: run.plans, Depth: depth, MaxDepth: run.set.MaxDepth, K: run.set.K}
 		for _, c := range ranked {
-			in.Nodes = append(in.Nodes, Candidate{Node: c.Node, Score: c.Score, Depth: c.Depth, Expanded: c.Expanded})
+			in.Nodes = append(in.Nodes, agent.Gathered{Node: c.Node, Score: c.Score, Depth: c.Depth, Expanded: c.Expanded})
 		}
-		suff, usage, err := r.dec.Sufficiency(ctx, in)
+		suff, usage, err := r.ag.Sufficiency(ctx, in)
 		if err != nil {
 			return err
 		}
@@ -36,9 +37,9 @@ func (r *Retriever) expand(ctx context.Context, run *run) error {
 		for _, id := range frontier {
 			u := run.cands[id]
 			u.Expanded = true
-			pol, usage, err := r.dec.ExpansionPolicy(ctx, PolicyInput{
+			pol, usage, err := r.ag.ExpansionPolicy(ctx, agent.PolicyInput{
 				Query: run.query, Time: run.now, Plans: run.plans,
-				Node: Candidate{Node: u.Node, Score: u.Score, Depth: u.Depth, Expanded: true},
+				Node: agent.Gathered{Node: u.Node, Score: u.Score, Depth: u.Depth, Expanded: true},
 			})
 			if err != nil {
 				return err

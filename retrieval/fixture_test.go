@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/retrieval"
@@ -124,25 +125,27 @@ func putGraph(t testing.TB, s *cypher.Store, space string) {
 	t.Cleanup(func() { s.RemoveFixture(context.Background(), space) })
 }
 
-// scripted is a Decider whose plans and atom the test sets; it never finds the nodes
-// enough and lets the retriever pick the frontier.
+// scripted is an agent whose plans and atom the test sets; it never finds the nodes
+// enough and lets the retriever pick the frontier. The retriever asks no other decision
+// (the embedded nil Agent would panic).
 type scripted struct {
+	agent.Agent
 	plans     []realm.Plan
 	atom      realm.Atom
 	reasoning string
 }
 
-func (d scripted) PlanSeeds(ctx context.Context, in retrieval.PlanInput) ([]realm.Plan, realm.Usage, error) {
+func (d scripted) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan, realm.Usage, error) {
 	return d.plans, nil, nil
 }
-func (d scripted) Sufficiency(ctx context.Context, in retrieval.SufficiencyInput) (retrieval.Sufficiency, realm.Usage, error) {
-	return retrieval.Sufficiency{}, nil, nil
+func (d scripted) Sufficiency(ctx context.Context, in agent.SufficiencyInput) (agent.Sufficiency, realm.Usage, error) {
+	return agent.Sufficiency{}, nil, nil
 }
-func (d scripted) ExpansionPolicy(ctx context.Context, in retrieval.PolicyInput) (retrieval.Policy, realm.Usage, error) {
-	return retrieval.Policy{Atom: d.atom, Reasoning: d.reasoning}, nil, nil
+func (d scripted) ExpansionPolicy(ctx context.Context, in agent.PolicyInput) (agent.Policy, realm.Usage, error) {
+	return agent.Policy{Atom: d.atom, Reasoning: d.reasoning}, nil, nil
 }
 
-func newRetriever(s *cypher.Store, d retrieval.Decider, opts retrieval.Options) *retrieval.Retriever {
+func newRetriever(s *cypher.Store, d agent.Agent, opts retrieval.Options) *retrieval.Retriever {
 	return retrieval.New(s, tableEmbedder{}, d, opts, zerolog.Nop())
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/retrieval"
@@ -43,7 +44,7 @@ func TestFocusCache(t *testing.T) {
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
-	r := retrieval.New(s, wordEmbedder{}, retrieval.NewOfflineDecider(), retrieval.DefaultOptions(), zerolog.Nop())
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
 	focus := func(query string) string {
 		t.Helper()
 		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: query})

@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/retrieval"
@@ -41,7 +42,7 @@ func TestFocus(t *testing.T) {
 	if err := s.PutMemories(ctx, space, nodes, nil); err != nil {
 		t.Fatal(err)
 	}
-	r := retrieval.New(s, wordEmbedder{}, retrieval.NewOfflineDecider(), retrieval.DefaultOptions(), zerolog.Nop())
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
 	tests := []struct {
 		name, query, focus string
 	}{

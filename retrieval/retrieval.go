@@ -13,7 +13,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/internal/text"
 )
 
 // Options are the read path's settings; DefaultOptions gives REALM.md §3's values.
@@ -84,7 +86,7 @@ func DefaultOptions() Options {
 type Retriever struct {
 	store *cypher.Store
 	emb   realm.Embedder
-	dec   Decider
+	ag    agent.Agent
 	opts  Options
 	log   zerolog.Logger
 	// timings, when set, learns the stage timings of every recall (ObserveTimings).
@@ -93,11 +95,11 @@ type Retriever struct {
 }
 
 // New returns a Retriever; a zero Options means DefaultOptions().
-func New(store *cypher.Store, emb realm.Embedder, dec Decider, opts Options, logger zerolog.Logger) *Retriever {
+func New(store *cypher.Store, emb realm.Embedder, ag agent.Agent, opts Options, logger zerolog.Logger) *Retriever {
 	if opts == (Options{}) {
 		opts = DefaultOptions()
 	}
-	return &Retriever{store: store, emb: emb, dec: dec, opts: opts, log: logger, names: &nameCache{spaces: map[string]focusNames{}}}
+	return &Retriever{store: store, emb: emb, ag: ag, opts: opts, log: logger, names: &nameCache{spaces: map[string]focusNames{}}}
 }
 
 // ObserveTimings returns a Retriever like r that calls fn with the stage timings of every
@@ -145,7 +147,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if focus != req.Query {
 		run.query, run.trace.Focus = focus, focus
 	}
-	plans, usage, err := r.dec.PlanSeeds(ctx, PlanInput{Query: run.query, Time: run.now})
+	plans, usage, err := r.ag.PlanSeeds(ctx, agent.PlanInput{Query: run.query, Time: run.now})
 	if err != nil {
 		return realm.RecallResult{}, err
 	}
@@ -218,7 +220,7 @@ func (r *Retriever) focus(ctx context.Context, space, query string, counts cyphe
 		return query, err
 	}
 	focus := strings.Join(strings.Fields(named.ReplaceAllString(query, "")), " ")
-	if len(Keywords(focus, 2)) < 2 {
+	if len(text.Keywords(focus, 2)) < 2 {
 		return query, nil
 	}
 	return focus, nil

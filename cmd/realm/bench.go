@@ -5,12 +5,14 @@ import (
 	"flag"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/bench"
 )
 
-const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--reconsolidation on|off|both] [--k 10] [--limit N] [--out report.json] [--questions results.jsonl]" +
+const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--split tune|validate|all] [--reconsolidation on|off|both] [--k 10] [--curve 5,10,15,20] [--limit N] [--out report.json] [--questions results.jsonl]" +
 	" [--judge-model M] [--judge-runs N] [--shuffle SEED]... [--strategy adaptive|path_search|subgraph_beam]... [--checkpoint FILE|DIR/]"
 
 // runBench dispatches `realm bench <benchmark>`. The report (Markdown) goes to stdout and
@@ -44,6 +46,8 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	out := fs.String("out", "", "write the JSON report here, and the Markdown beside it (x.json → x.md)")
 	prefix := fs.String("space-prefix", "", "spaces are named prefix+sample id (default locomo-, and locomo-full- for the full protocol, whose spaces are erased first)")
 	sample := fs.String("sample", "", "only this sample")
+	split := fs.String("split", bench.SplitAll, "only the samples of this split: tune (conv-26, conv-30, conv-41), validate (conv-42, conv-43) or all")
+	curve := fs.String("curve", "5,10,15,20", "with --retrieval-only: also ask REALM at these k, reconsolidation off, for the recall-vs-context curve (\"\": none)")
 	limit := fs.Int("limit", 0, "questions per sample (0: all)")
 	questions := fs.String("questions", "", "with --retrieval-only: write what each question returned here, one JSON line per question")
 	full := addLoCoMoFullFlags(fs)
@@ -67,6 +71,13 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return realm.Errorf(realm.EInvalid, "%v", err)
 	}
+	curveK, err := parseKs(*curve)
+	if err != nil {
+		return err
+	}
+	if samples, err = bench.SelectSplit(samples, *split); err != nil {
+		return err
+	}
 	if *sample != "" {
 		var picked []bench.Sample
 		for _, s := range samples {
@@ -75,6 +86,9 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 			}
 		}
 		samples = picked
+	}
+	if len(samples) == 0 {
+		return realm.Errorf(realm.EInvalid, "%s holds no sample of split %s (with --sample %q)", *data, *split, *sample)
 	}
 	if !*retrievalOnly {
 		return runLoCoMoFull(ctx, cfg, locomoCommon{data: *data, recon: *recon, out: *out, prefix: *prefix, k: *k, limit: *limit}, full, samples, stdout, progress)
@@ -96,18 +110,34 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		defer f.Close()
 		questionsOut = f
 	}
-	ingest, recall := &usageIngester{p: p.ingest, usage: realm.Usage{}}, &usageRecaller{r: p.recall, usage: realm.Usage{}}
+	ingest, recall := &usageIngester{p: p.ingest, usage: realm.Usage{}}, &usageRecaller{r: p.recall, k: *k, usage: realm.Usage{}}
 	rep, err := bench.RunRetrieval(ctx, samples,
-		bench.RetrievalDeps{Ingest: ingest, Recall: recall, Reconsolidate: p.recon, Graph: d.store, Embedder: d.embedder},
-		bench.RetrievalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Reconsolidation: *recon, Questions: questionsOut}, progress)
+		bench.RetrievalDeps{Ingest: ingest, Recall: recall, Reconsolidate: p.recon, Graph: d.store, Embedder: d.embedder, Traces: d.store},
+		bench.RetrievalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Reconsolidation: *recon, CurveK: curveK, Questions: questionsOut}, progress)
 	if err != nil {
 		return err
 	}
 	rep.Config = map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "data": *data, "version": fullVersion(),
-		"auditor": "offline", "reconsolidation": *recon, "space_prefix": *prefix, "commit": bench.BuildInfo()["commit"]}
+		"auditor": "offline", "reconsolidation": *recon, "split": *split, "curve_k": *curve, "space_prefix": *prefix, "commit": bench.BuildInfo()["commit"]}
 	usage := realm.Usage{}
 	usage.Add(ingest.usage)
 	usage.Add(recall.usage)
 	withCost := retrievalReport{RetrievalReport: rep, Cost: bench.NewCost(usage, rep.Ingest.Observations, recall.recalls)}
 	return writeBenchReport(*out, withCost, retrievalMarkdown(withCost), rep.Charts(), stdout, progress)
+}
+
+// parseKs reads a comma-separated list of positive k ("" is none).
+func parseKs(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		k, err := strconv.Atoi(f)
+		if err != nil || k < 1 {
+			return nil, realm.Errorf(realm.EInvalid, "--curve: %q is not a positive k", f)
+		}
+		out = append(out, k)
+	}
+	return out, nil
 }

@@ -141,18 +141,22 @@ func (u *usageIngester) Ingest(ctx context.Context, space string, obs []realm.Ob
 	return len(res), err
 }
 
-// usageRecaller is the read path for the retrieval-only run, adding up its LLM usage
-// and counting the recalls.
+// usageRecaller is the read path for the retrieval-only run, adding up the LLM usage of
+// its recalls at k and counting them: the recalls at the curve's other k are not what a
+// question costs.
 type usageRecaller struct {
 	r       bench.Recaller
+	k       int
 	usage   realm.Usage
 	recalls int
 }
 
 func (u *usageRecaller) Recall(ctx context.Context, space string, req realm.RecallRequest) (realm.RecallResult, error) {
 	res, err := u.r.Recall(ctx, space, req)
-	u.usage.Add(res.Usage)
-	u.recalls++
+	if req.K == u.k {
+		u.usage.Add(res.Usage)
+		u.recalls++
+	}
 	return res, err
 }
 

@@ -351,9 +351,9 @@ func countBars(t *testing.T, svg []byte) int {
 		if err != nil {
 			t.Fatalf("SVG not well-formed: %v", err)
 		}
-		if el, ok := tok.(xml.StartElement); ok && el.Name.Local == "rect" {
+		if el, ok := tok.(xml.StartElement); ok && (el.Name.Local == "rect" || el.Name.Local == "circle") {
 			for _, a := range el.Attr {
-				if a.Name.Local == "class" && a.Value == "bar" {
+				if a.Name.Local == "class" && (a.Value == "bar" || a.Value == "point") {
 					n++
 				}
 			}

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/bench"
 	"github.com/realm-memory/realm/retrieval"
 )
@@ -86,7 +87,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	rep, err := bench.RunScale(ctx, bench.ScaleDeps{
 		Store: d.store, Embedder: d.embedder, Ingest: benchIngester{p.ingest},
 		Retriever: func(emb realm.Embedder) *retrieval.Retriever {
-			return retrieval.New(d.store, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, logger)
+			return retrieval.New(d.store, emb, offline.New(offline.Options{}), retrieval.Options{}, logger)
 		},
 	}, bench.ScaleConfig{
 		Sizes: ns, SpacePrefix: *prefix, Keep: *keep, BuildOnly: *buildOnly, Strategies: strats, Queries: *queries, ReconRuns: *recon,

@@ -58,13 +58,14 @@ func TestBenchReconsolidationBoth(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report.json")
 	var stdout, progress strings.Builder
 	err := runBenchCmd(context.Background(), []string{"realm", "bench", "locomo", "--retrieval-only", "../../bench/testdata/locomo-small.json",
-		"--reconsolidation", "both", "--space-prefix", prefix, "--out", out}, testEnv(nil), &stdout, &progress)
+		"--reconsolidation", "both", "--curve", "5,10", "--space-prefix", prefix, "--out", out}, testEnv(nil), &stdout, &progress)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkCleanReport(t, stdout.String(), progress.String(), strings.TrimSuffix(out, ".json")+".md",
 		"small-1 ingest", "reconsolidation on: question 12/12", "report: "+out)
-	for _, want := range []string{"| category | REALM, reconsolidation on | REALM, reconsolidation off | on − off | flat baseline |", "edges added", "restored every edge weight to the bit"} {
+	for _, want := range []string{"### Split all (small-1): 12 questions", "| REALM, reconsolidation off | nodes | k=10 |", "| hybrid | windows | ≤ ",
+		"the strongest flat baseline at the same budget", "edges added", "restored every edge weight to the bit"} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}
@@ -77,15 +78,16 @@ func TestBenchReconsolidationBoth(t *testing.T) {
 	if err := json.Unmarshal(b, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if on := rep.Run(bench.ReconsolidationOn); len(rep.Runs) != 2 || on == nil || on.Edits == nil || rep.Questions != 12 || rep.Config["reconsolidation"] != "both" {
+	if on := rep.Run(bench.ReconsolidationOn); len(rep.Runs) != 2 || on == nil || on.Edits == nil || rep.Questions != 12 || rep.Config["reconsolidation"] != "both" ||
+		len(rep.Splits) != 1 || len(rep.Splits[0].Baselines) != 2*len(bench.Baselines) || rep.Splits[0].Budget != rep.Run(bench.ReconsolidationOff).ContextTokens {
 		t.Errorf("report %s", b)
 	}
 	md, err := os.ReadFile(strings.TrimSuffix(out, ".json") + ".md")
-	if err != nil || !strings.Contains(string(md), "on − off") || !strings.Contains(string(md), "| **read path** (24 questions) | question |") {
+	if err != nil || !strings.Contains(string(md), "| hybrid+focus | turns | k=10 |") || !strings.Contains(string(md), "| **read path** (24 questions) | question |") {
 		t.Errorf("markdown beside the report: %v\n%s", err, md)
 	}
 	// Charts beside it, linked from the Markdown; the cost in the JSON.
-	for _, name := range []string{"recall", "evidence-depth", "edge-weights"} {
+	for _, name := range []string{"recall", "evidence-depth", "edge-weights", "recall-vs-context-all"} {
 		svg, err := os.ReadFile(bench.ChartPath(out, name))
 		if err != nil || countBars(t, svg) == 0 || !strings.Contains(string(md), "(report-"+name+".svg)") {
 			t.Errorf("chart %s: %v", name, err)
@@ -115,6 +117,9 @@ func TestBenchErrors(t *testing.T) {
 	}{
 		{"ErrReconsolidation", []string{"--retrieval-only", "--reconsolidation", "sometimes"}},
 		{"ErrTwoFiles", []string{"--retrieval-only", "a.json", "b.json"}},
+		{"ErrSplit", []string{"--retrieval-only", "--split", "test", "../../bench/testdata/locomo-small.json"}},
+		{"ErrSplitEmpty", []string{"--retrieval-only", "--split", "validate", "../../bench/testdata/locomo-small.json"}},
+		{"ErrCurve", []string{"--retrieval-only", "--curve", "5,ten", "../../bench/testdata/locomo-small.json"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := run(context.Background(), append([]string{"realm", "bench", "locomo"}, tt.args...), testEnv(nil), io.Discard)

@@ -31,6 +31,9 @@ type config struct {
 	// MetricsKeyRequired (REALM_METRICS_KEY_REQUIRED, default false): /metrics needs a
 	// key with the admin scope; only with API keys.
 	MetricsKeyRequired bool
+	// CORSOrigins (REALM_CORS_ORIGINS, comma-separated, default none): the web origins whose
+	// pages may call the API from a browser.
+	CORSOrigins []string
 	// ShutdownTimeout (REALM_SHUTDOWN_TIMEOUT, default 30s) bounds how long serve drains
 	// in-flight requests after SIGTERM before it cuts them off.
 	ShutdownTimeout time.Duration
@@ -134,10 +137,28 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 		// Without keys every caller is the local admin: the setting would guard nothing.
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_METRICS_KEY_REQUIRED=true needs API keys (REALM_API_KEYS or REALM_API_KEYS_FILE)")
 	}
+	if cfg.CORSOrigins, err = loadOrigins(getenv("REALM_CORS_ORIGINS")); err != nil {
+		return cfg, err
+	}
 	if cfg.ShutdownTimeout, err = time.ParseDuration(env("REALM_SHUTDOWN_TIMEOUT", "30s")); err != nil || cfg.ShutdownTimeout <= 0 {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_SHUTDOWN_TIMEOUT %q: want a positive duration such as 30s", getenv("REALM_SHUTDOWN_TIMEOUT"))
 	}
 	return cfg, cfg.validate()
+}
+
+// loadOrigins reads REALM_CORS_ORIGINS: origins (scheme://host[:port]) separated by commas.
+func loadOrigins(v string) ([]string, error) {
+	var origins []string
+	for _, o := range strings.Split(v, ",") {
+		if o = strings.TrimSpace(o); o == "" {
+			continue
+		}
+		if !api.ValidOrigin(o) {
+			return nil, realm.Errorf(realm.EInvalid, "REALM_CORS_ORIGINS: %q is not an origin such as https://app.example.com or http://localhost:3000", o)
+		}
+		origins = append(origins, o)
+	}
+	return origins, nil
 }
 
 // loadLimits reads REALM_RATE_LIMIT, REALM_RATE_BURST and REALM_MAX_BODY_BYTES.
@@ -248,6 +269,9 @@ func (c config) print(w io.Writer) {
 	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d REALM_AUTO_RECONSOLIDATE=%t REALM_SHUTDOWN_TIMEOUT=%s",
 		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes, c.AutoReconsolidate, c.ShutdownTimeout)
 	fmt.Fprintf(w, " REALM_MAX_IMPORT_BYTES=%d REALM_METRICS_KEY_REQUIRED=%t", c.Limits.MaxImportBytes, c.MetricsKeyRequired)
+	if len(c.CORSOrigins) > 0 {
+		fmt.Fprintf(w, " REALM_CORS_ORIGINS=%s", strings.Join(c.CORSOrigins, ","))
+	}
 	if c.UncheckedSpaces != "" {
 		fmt.Fprintf(w, " REALM_UNCHECKED_SPACE_PREFIX=%s", c.UncheckedSpaces)
 	}

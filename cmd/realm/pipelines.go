@@ -7,7 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/llm"
 	"github.com/realm-memory/realm/api"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/reconsolidation"
@@ -19,7 +19,7 @@ type pipelines struct {
 	ingest *construction.Pipeline
 	recall *retrieval.Retriever
 	recon  *reconsolidation.Reconsolidator
-	answer *agent.LLM // nil without an LLM: the offline agent cannot answer
+	answer *llm.Agent // nil without an LLM: the offline agent cannot answer
 }
 
 func newPipelines(cfg config, d *deps, logger zerolog.Logger) (pipelines, error) {
@@ -28,7 +28,7 @@ func newPipelines(cfg config, d *deps, logger zerolog.Logger) (pipelines, error)
 
 // newObservedPipelines is newPipelines with every pipeline's hook feeding m (nil: none).
 func newObservedPipelines(cfg config, d *deps, logger zerolog.Logger, m *api.Metrics) (pipelines, error) {
-	var observeLLM func(agent.LLMEvent)
+	var observeLLM func(llm.Event)
 	var opts construction.Options
 	if m != nil {
 		observeLLM, opts.OnJob = m.ObserveLLM, m.ObserveJob
@@ -37,13 +37,12 @@ func newObservedPipelines(cfg config, d *deps, logger zerolog.Logger, m *api.Met
 	if err != nil {
 		return pipelines{}, err
 	}
-	answer, _ := ag.(*agent.LLM)
+	answer, _ := ag.(*llm.Agent)
 	p := pipelines{
 		answer: answer,
 		ingest: construction.New(d.store, ag, d.embedder, opts, logger),
-		recall: retrieval.New(d.store, d.embedder, retrieval.NewOfflineDecider(), retrieval.Options{}, logger),
-		recon: reconsolidation.New(d.store, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()),
-			reconsolidation.DefaultConfig(), logger),
+		recall: retrieval.New(d.store, d.embedder, ag, retrieval.Options{}, logger),
+		recon:  reconsolidation.New(d.store, ag, reconsolidation.DefaultConfig(), logger),
 	}
 	if m != nil {
 		p.recall = p.recall.ObserveTimings(m.ObserveRecall)

@@ -17,6 +17,8 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/llm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/api"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
@@ -68,7 +70,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}()
 
-	var answerer api.Answerer // a nil *agent.LLM must stay a nil interface: /answer then answers 501
+	var answerer api.Answerer // a nil *llm.Agent must stay a nil interface: /answer then answers 501
 	if p.answer != nil {
 		answerer = p.answer
 	}
@@ -83,6 +85,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		MaxImportBytes:        cfg.Limits.MaxImportBytes,
 		NoAutoReconsolidation: !cfg.AutoReconsolidate,
 		MetricsKeyRequired:    cfg.MetricsKeyRequired,
+		CORSOrigins:           cfg.CORSOrigins,
 	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Answer: answerer,
 		Logger: logger, Metrics: registry, PipelineMetrics: metrics})
 
@@ -194,21 +197,21 @@ func newMetrics() *prometheus.Registry {
 
 // newAgent is the offline agent, or the LLM agent falling back to it step by step,
 // reporting its calls to observe (nil: nowhere).
-func newAgent(cfg config, logger zerolog.Logger, observe func(agent.LLMEvent)) (agent.Agent, error) {
-	offline := agent.NewOffline(agent.OfflineOptions{})
+func newAgent(cfg config, logger zerolog.Logger, observe func(llm.Event)) (agent.Agent, error) {
+	fallback := offline.New(offline.Options{})
 	if cfg.LLM != "openai" {
-		return offline, nil
+		return fallback, nil
 	}
 	m := cfg.OpenAI.Models
-	return agent.NewLLM(agent.LLMConfig{
+	return llm.New(llm.Config{
 		BaseURL: cfg.OpenAI.BaseURL,
 		APIKey:  cfg.OpenAI.APIKey,
-		Models: agent.Models{
+		Models: llm.Models{
 			Extraction: m["extraction"], Retrieval: m["retrieval"], Audit: m["audit"],
 			Answer: m["answer"], Judge: m["judge"],
 		},
 		Observe: observe,
-	}, offline, logger)
+	}, fallback, logger)
 }
 
 // runSchemaApply applies the migrations for the configured embedder's dimension.

@@ -1,0 +1,136 @@
+package llm
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+	"github.com/sashabaranov/go-openai/jsonschema"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+)
+
+// StageAnswer is the usage stage of the answer decision.
+const StageAnswer = "answer"
+
+// Answer writes the answer to in.Question from in's nodes alone (REALM.md §5, answer).
+// It is not a method of Agent: the offline agent cannot answer, so there is no fallback.
+// It returns EUnavailable when the model cannot be reached or gives no valid answer after
+// one repair, and the context's error when ctx ends.
+func (l *Agent) Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error) {
+	usage := realm.Usage{}
+	req := newAnswerRequest(in)
+	system, err := l.render("answer_system.tmpl", nil)
+	if err != nil {
+		return agent.Answer{}, usage, err
+	}
+	user, err := l.render("answer_user.tmpl", req.view)
+	if err != nil {
+		return agent.Answer{}, usage, err
+	}
+	var out agent.Answer
+	err = l.structured(ctx, usage, StageAnswer, answerFormat(), system, user, func(content string) error {
+		var werr error
+		out, werr = req.parse(content)
+		return werr
+	})
+	if err == nil {
+		return out, usage, nil
+	}
+	if ctx.Err() != nil {
+		return agent.Answer{}, usage, ctx.Err()
+	}
+	l.log.Warn().Str("stage", StageAnswer).Int("nodes", len(in.Nodes)).Err(err).Msg("LLM answer failed")
+	return agent.Answer{}, usage, realm.Errorf(realm.EUnavailable,
+		"the LLM (model %s) gave no valid answer, even after one repair; retry later", l.cfg.Models.Answer)
+}
+
+// answerRequest maps the refs the model sees (M1, M2, ...) to node ids.
+type answerRequest struct {
+	ids  map[string]string // ref → node id
+	view answerView
+}
+
+type answerView struct {
+	Question, Time string
+	Memories       []promptUnit
+	Relations      []string
+}
+
+func memoryRef(i int) string { return "M" + strconv.Itoa(i+1) }
+
+func newAnswerRequest(in agent.AnswerInput) *answerRequest {
+	r := &answerRequest{ids: map[string]string{}, view: answerView{Question: in.Question}}
+	if !in.Time.IsZero() {
+		r.view.Time = in.Time.Format(time.RFC3339) + " (" + in.Time.Weekday().String() + ")"
+	}
+	refOf := map[string]string{}
+	for i, n := range in.Nodes {
+		ref := memoryRef(i)
+		r.ids[ref], refOf[n.Node.ID] = n.Node.ID, ref
+		r.view.Memories = append(r.view.Memories, promptUnit{Ref: ref, Type: string(n.Node.Type),
+			Content: n.Node.Content, Time: spanText(n.Node.TStart, n.Node.TEnd)})
+	}
+	for _, e := range in.Edges {
+		from, to := refOf[e.From], refOf[e.To]
+		if from == "" || to == "" {
+			continue
+		}
+		rel := from + " " + string(e.Predicate) + " " + to
+		if e.Description != "" {
+			rel += ": " + e.Description
+		}
+		r.view.Relations = append(r.view.Relations, rel)
+	}
+	return r
+}
+
+type wireAnswer struct {
+	Answer string   `json:"answer"`
+	Cited  []string `json:"cited"`
+}
+
+func answerFormat() *openai.ChatCompletionResponseFormat {
+	root := strictObject(map[string]jsonschema.Definition{
+		"answer": schemaString,
+		"cited":  {Type: jsonschema.Array, Items: &schemaString, Description: "refs M<i> of the memories the answer rests on"},
+	})
+	return jsonSchemaFormat("realm_answer", &root)
+}
+
+// parse accepts a non-empty answer whose citations are all refs of the prompt; duplicates
+// are dropped.
+func (r *answerRequest) parse(content string) (agent.Answer, error) {
+	var w wireAnswer
+	if err := decodeJSON(content, &w); err != nil {
+		return agent.Answer{}, err
+	}
+	var bad problems
+	out := agent.Answer{Text: strings.TrimSpace(w.Answer)}
+	switch {
+	case out.Text == "":
+		bad.addf("answer is empty (say \"Not in memory.\" when the memories hold no answer)")
+	case len(out.Text) > agent.MaxAnswerLen:
+		bad.addf("answer is longer than %d bytes", agent.MaxAnswerLen)
+	}
+	seen := map[string]bool{}
+	for _, ref := range w.Cited {
+		ref = strings.TrimSpace(ref)
+		id, ok := r.ids[ref]
+		if !ok {
+			bad.addf("cited %q is not a ref of the memories listed (M1 to M%d)", ref, len(r.ids))
+			continue
+		}
+		if !seen[id] {
+			seen[id] = true
+			out.Cited = append(out.Cited, id)
+		}
+	}
+	if err := bad.err(); err != nil {
+		return agent.Answer{}, err
+	}
+	return out, nil
+}

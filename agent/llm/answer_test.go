@@ -1,0 +1,94 @@
+package llm
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/agenttest"
+)
+
+func answerInput() agent.AnswerInput {
+	day := time.Date(2023, 5, 7, 0, 0, 0, 0, time.UTC)
+	return agent.AnswerInput{
+		Question: "When did Caroline go to the LGBTQ support group?",
+		Time:     time.Date(2023, 6, 1, 9, 0, 0, 0, time.UTC),
+		Nodes: []realm.RecalledNode{
+			{Node: realm.Node{ID: "n-group", Type: realm.Event, Content: "Caroline went to an LGBTQ support group.", TStart: &day, TEnd: &day}, Score: 0.9},
+			{Node: realm.Node{ID: "n-caroline", Type: realm.Entity, Content: "Caroline is a person."}, Score: 0.5, Depth: 1},
+		},
+		Edges: []realm.Edge{{ID: "e1", From: "n-caroline", To: "n-group", Predicate: realm.Contextualizes, Description: "Caroline attended the group."}},
+	}
+}
+
+func TestLLMAnswer(t *testing.T) {
+	t.Run("OK", func(t *testing.T) {
+		l := newTestLLM(t, func(c *Config) { c.Models.Answer = "answer-model" })
+		l.fake.Enqueue(agenttest.JSON(t, map[string]any{"answer": "On 7 May 2023.", "cited": []string{"M1", "M1"}}, 300, 12))
+		got, usage, err := l.Answer(context.Background(), answerInput())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Text != "On 7 May 2023." || !slices.Equal(got.Cited, []string{"n-group"}) {
+			t.Errorf("answer %+v", got)
+		}
+		if u := usage[StageAnswer]; u.Calls != 1 || u.PromptTokens != 300 || u.CompletionTokens != 12 || u.Failures != 0 {
+			t.Errorf("usage %+v", usage)
+		}
+		req := l.fake.Requests()[0]
+		if req.Model != "answer-model" || req.SchemaName() != "realm_answer" {
+			t.Errorf("model %q, schema %q", req.Model, req.SchemaName())
+		}
+		user := req.LastUser()
+		for _, want := range []string{"Question: When did Caroline", "M1 [event] (time: 2023-05-07) Caroline went", "M2 [entity]", "M2 contextualizes M1: Caroline attended"} {
+			if !strings.Contains(user, want) {
+				t.Errorf("prompt lacks %q:\n%s", want, user)
+			}
+		}
+		if strings.Contains(user, "n-group") {
+			t.Errorf("prompt shows node ids instead of refs:\n%s", user)
+		}
+	})
+	t.Run("Repaired", func(t *testing.T) {
+		l := newTestLLM(t, nil)
+		l.fake.Enqueue(
+			agenttest.Content(`{"answer": "On 7 May 2023.", "cited": ["M9"]}`, 100, 5),
+			agenttest.JSON(t, map[string]any{"answer": "On 7 May 2023.", "cited": []string{"M1"}}, 120, 6))
+		got, usage, err := l.Answer(context.Background(), answerInput())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got.Cited, []string{"n-group"}) {
+			t.Errorf("cited %v", got.Cited)
+		}
+		if u := usage[StageAnswer]; u.Calls != 2 || u.Failures != 1 || u.PromptTokens != 220 {
+			t.Errorf("usage %+v", u)
+		}
+		if repair := l.fake.Requests()[1].LastUser(); !strings.Contains(repair, `"M9" is not a ref`) {
+			t.Errorf("repair prompt %q", repair)
+		}
+	})
+	t.Run("ErrInvalidTwice", func(t *testing.T) {
+		l := newTestLLM(t, nil)
+		l.fake.Enqueue(agenttest.Content("not json", 10, 1), agenttest.Content(`{"answer": "", "cited": []}`, 10, 1))
+		_, usage, err := l.Answer(context.Background(), answerInput())
+		if realm.ErrorCode(err) != realm.EUnavailable {
+			t.Fatalf("err %v, want %s", err, realm.EUnavailable)
+		}
+		if u := usage[StageAnswer]; u.Calls != 2 || u.Failures != 2 || u.Fallbacks != 0 {
+			t.Errorf("usage %+v", u)
+		}
+	})
+	t.Run("ErrUnreachable", func(t *testing.T) {
+		l := newTestLLM(t, func(c *Config) { c.MaxRetries = -1 })
+		l.fake.Enqueue(agenttest.Status(http.StatusBadGateway))
+		if _, _, err := l.Answer(context.Background(), answerInput()); realm.ErrorCode(err) != realm.EUnavailable {
+			t.Fatalf("err %v, want %s", err, realm.EUnavailable)
+		}
+	})
+}

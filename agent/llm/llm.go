@@ -1,0 +1,573 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/rs/zerolog"
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/ctxtime"
+)
+
+// Integration modes of Config.Mode (REALM.md §5: measure both).
+const (
+	// ModeBatch integrates and relates all candidates of one observation in one call.
+	ModeBatch = "batch"
+	// ModePerCandidate makes one call per candidate, as the paper does.
+	ModePerCandidate = "per-candidate"
+)
+
+// Usage stage names of the construction decisions.
+const (
+	StageExtract   = "extract"
+	StageIntegrate = "integrate"
+)
+
+// Models names the chat model of each role. Extraction serves extract and integrate
+// (construction), Answer the answer decision (empty: Extraction's model); the others are
+// for retrieval, reconsolidation and judging.
+type Models struct {
+	Extraction string
+	Retrieval  string
+	Audit      string
+	Answer     string
+	Judge      string
+}
+
+// Config configures the LLM agent. Zero values take the defaults noted.
+type Config struct {
+	BaseURL string // OpenAI-compatible endpoint, e.g. http://localhost:8000/v1; "" is api.openai.com
+	APIKey  string
+	Models  Models        // Extraction defaults to gpt-4o-mini, the paper's backbone
+	Timeout time.Duration // per HTTP attempt; default 60s
+	// MaxRetries bounds the retries of one call on 429, 5xx, transport errors and
+	// per-attempt timeouts. Default 2; negative means none. After the last, the decision
+	// is the fallback agent's (the answer decision, which has none, is EUnavailable).
+	MaxRetries int
+	// TimeoutRetries bounds, within MaxRetries, the retries after a per-attempt timeout:
+	// an overloaded server may answer the next attempt in time, but a prompt too slow
+	// twice is likely too slow always, and each timeout costs Timeout. Default 1;
+	// negative means none.
+	TimeoutRetries int
+	// Backoff is the first retry wait, doubled on each retry up to MaxBackoff (defaults
+	// 500ms and 10s); each wait is drawn uniformly from [w/2, w] (jitter, so that callers
+	// failing together do not retry together). A 429's or 503's Retry-After replaces the
+	// computed wait (plus up to 10% jitter, never less); one beyond MaxBackoff is not
+	// waited for: the call gives up at once and the fallback decides.
+	Backoff     time.Duration
+	MaxBackoff  time.Duration
+	Mode        string  // ModeBatch (default) or ModePerCandidate
+	Temperature float32 // default 0
+	// Observe, when set, learns of every call, invalid output, retry and fallback as it
+	// happens (metrics: cmd plugs in api.Metrics.ObserveLLM). It must be cheap and safe
+	// for concurrent use.
+	Observe func(Event)
+}
+
+// Kinds of Event.
+const (
+	LLMCall     = "call"     // one HTTP attempt; Reason "" when it answered
+	LLMInvalid  = "invalid"  // an answer that failed validation (a repair or the fallback follows)
+	LLMRetry    = "retry"    // a wait before another attempt; Reason is the failed attempt's
+	LLMFallback = "fallback" // the fallback agent took Decisions decisions of the stage
+)
+
+// Reasons of a failed LLMCall or an LLMRetry. None holds text from a prompt or a reply.
+const (
+	ReasonRateLimited = "rate_limited" // 429
+	ReasonServerError = "server_error" // 5xx
+	ReasonTimeout     = "timeout"      // the per-attempt Timeout, or a network timeout
+	ReasonTransport   = "transport"    // connection refused, reset, unreadable response
+	ReasonClientError = "client_error" // another 4xx: not retried
+	ReasonCanceled    = "canceled"     // the caller's context ended
+	ReasonNoChoices   = "no_choices"
+	ReasonTruncated   = "truncated" // finish_reason length
+	ReasonRefused     = "refused"
+	ReasonInvalid     = "invalid_output" // of LLMInvalid
+)
+
+// Event is one thing the LLM agent did, for metrics; it holds no prompt or reply text.
+type Event struct {
+	Stage  string // StageExtract, StageIntegrate, StageAnswer, …
+	Kind   string // LLMCall, LLMInvalid, LLMRetry or LLMFallback
+	Reason string // why a call failed or a retry happens; "" for a call that answered
+	// PromptTokens and CompletionTokens are a call's usage as the server reports it.
+	PromptTokens, CompletionTokens int
+	Duration                       time.Duration // a call's latency; a retry's wait
+	Decisions                      int           // LLMFallback: decisions the fallback agent took
+}
+
+// Agent is the agent.Agent backed by an OpenAI-compatible chat API (REALM.md §5): JSON-schema
+// outputs validated against the domain, one repair retry, then the fallback agent's
+// decision for that step. It is safe for concurrent use.
+type Agent struct {
+	cfg      Config
+	client   *openai.Client
+	fallback agent.Agent
+	log      zerolog.Logger
+	prompts  *template.Template
+	// sleep waits between retries; a field so tests can observe waits without sleeping.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+var _ agent.Agent = (*Agent)(nil)
+
+// New returns the LLM agent. fallback takes every decision the LLM fails to take.
+func New(cfg Config, fallback agent.Agent, logger zerolog.Logger) (*Agent, error) {
+	if fallback == nil {
+		return nil, errors.New("llm.New: a fallback agent is required")
+	}
+	switch cfg.Mode {
+	case "":
+		cfg.Mode = ModeBatch
+	case ModeBatch, ModePerCandidate:
+	default:
+		return nil, fmt.Errorf("llm.New: mode %q is neither %q nor %q", cfg.Mode, ModeBatch, ModePerCandidate)
+	}
+	if cfg.Models.Extraction == "" {
+		cfg.Models.Extraction = openai.GPT4oMini
+	}
+	if cfg.Models.Answer == "" {
+		cfg.Models.Answer = cfg.Models.Extraction
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 60 * time.Second
+	}
+	if cfg.MaxRetries == 0 {
+		cfg.MaxRetries = 2
+	} else if cfg.MaxRetries < 0 {
+		cfg.MaxRetries = 0
+	}
+	if cfg.TimeoutRetries == 0 {
+		cfg.TimeoutRetries = 1
+	} else if cfg.TimeoutRetries < 0 {
+		cfg.TimeoutRetries = 0
+	}
+	if cfg.Backoff <= 0 {
+		cfg.Backoff = 500 * time.Millisecond
+	}
+	if cfg.MaxBackoff <= 0 {
+		cfg.MaxBackoff = 10 * time.Second
+	}
+	if cfg.Temperature < 0 || cfg.Temperature > 2 {
+		return nil, fmt.Errorf("llm.New: temperature %v outside [0, 2]", cfg.Temperature)
+	}
+	prompts, err := parsePrompts()
+	if err != nil {
+		return nil, fmt.Errorf("llm.New: %w", err)
+	}
+	oc := openai.DefaultConfig(cfg.APIKey)
+	if cfg.BaseURL != "" {
+		oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	}
+	oc.HTTPClient = retryHintDoer{next: &http.Client{}}
+	return &Agent{
+		cfg:      cfg,
+		client:   openai.NewClientWithConfig(oc),
+		fallback: fallback,
+		log:      logger.With().Str("component", "agent.llm").Logger(),
+		prompts:  prompts,
+		sleep:    ctxtime.Sleep,
+	}, nil
+}
+
+// Extract asks the model for the candidates of one observation and the new summary.
+func (l *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
+	usage := realm.Usage{}
+	system, user, err := l.extractMessages(in)
+	if err != nil {
+		return agent.Extraction{}, usage, err
+	}
+	var out agent.Extraction
+	err = l.structured(ctx, usage, StageExtract, extractFormat(), system, user, func(content string) error {
+		var werr error
+		out, werr = parseExtraction(content, in)
+		return werr
+	})
+	if err == nil {
+		return out, usage, nil
+	}
+	if ctx.Err() != nil {
+		return agent.Extraction{}, usage, ctx.Err()
+	}
+	l.log.Warn().Str("stage", StageExtract).Str("observation", in.Observation.ID).
+		Err(err).Msg("LLM extraction failed; using the fallback agent")
+	out, fu, ferr := l.fallback.Extract(ctx, in)
+	usage.Add(fu)
+	l.markFallback(usage, StageExtract, 1)
+	return out, usage, ferr
+}
+
+// Integrate decides add / merge / skip and the edges of every candidate, in one call
+// (ModeBatch) or one call per candidate (ModePerCandidate).
+func (l *Agent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
+	usage := realm.Usage{}
+	if len(in.Candidates) == 0 {
+		return nil, usage, nil
+	}
+	all := make([]int, len(in.Candidates))
+	for i := range all {
+		all[i] = i
+	}
+	if l.cfg.Mode == ModeBatch {
+		out, err := l.integrateCall(ctx, usage, in, all)
+		if err == nil {
+			return dropEdgesToSkipped(out), usage, nil
+		}
+		if ctx.Err() != nil {
+			return nil, usage, ctx.Err()
+		}
+		l.log.Warn().Str("stage", StageIntegrate).Str("observation", in.Observation.ID).
+			Int("candidates", len(in.Candidates)).Err(err).Msg("LLM integration failed; using the fallback agent")
+		fb, fu, ferr := l.fallback.Integrate(ctx, in)
+		usage.Add(fu)
+		l.markFallback(usage, StageIntegrate, len(in.Candidates))
+		return fb, usage, ferr
+	}
+
+	out := make([]agent.Integration, len(in.Candidates))
+	var fallbackOut []agent.Integration // computed once, for all candidates, on the first failure
+	for i := range in.Candidates {
+		got, err := l.integrateCall(ctx, usage, in, []int{i})
+		if err == nil {
+			out[i] = got[i]
+			continue
+		}
+		if ctx.Err() != nil {
+			return nil, usage, ctx.Err()
+		}
+		l.log.Warn().Str("stage", StageIntegrate).Str("observation", in.Observation.ID).
+			Int("candidate", i).Err(err).Msg("LLM integration failed; using the fallback agent")
+		if fallbackOut == nil {
+			fb, fu, ferr := l.fallback.Integrate(ctx, in)
+			usage.Add(fu)
+			if ferr != nil {
+				return nil, usage, ferr
+			}
+			if len(fb) != len(in.Candidates) {
+				return nil, usage, fmt.Errorf("agent: fallback returned %d integrations for %d candidates", len(fb), len(in.Candidates))
+			}
+			fallbackOut = fb
+		}
+		out[i] = fallbackOut[i]
+		l.markFallback(usage, StageIntegrate, 1)
+	}
+	return dropEdgesToSkipped(out), usage, nil
+}
+
+// integrateCall asks for the decisions of the candidates at indexes decide; the result
+// has len(in.Candidates) entries, filled at those indexes.
+func (l *Agent) integrateCall(ctx context.Context, usage realm.Usage, in agent.IntegrateInput, decide []int) ([]agent.Integration, error) {
+	req := newIntegrateRequest(in, decide)
+	system, user, err := l.integrateMessages(req)
+	if err != nil {
+		return nil, err
+	}
+	var out []agent.Integration
+	err = l.structured(ctx, usage, StageIntegrate, integrateFormat(), system, user, func(content string) error {
+		var werr error
+		out, werr = req.parse(content)
+		return werr
+	})
+	return out, err
+}
+
+// structured runs one decision: a chat call whose content must pass accept, and when
+// it does not, one repair call that shows the model its error. It returns the last error
+// when no usable answer came.
+func (l *Agent) structured(ctx context.Context, usage realm.Usage, stage string, format *openai.ChatCompletionResponseFormat,
+	system, user string, accept func(content string) error) error {
+	_, err := l.exchange(ctx, usage, stage, l.stageModel(stage), format, system, user, accept)
+	return err
+}
+
+// ChatRequest is one free-form call on the LLM's transport (Agent.Chat).
+type ChatRequest struct {
+	// Stage names the call in the usage and in Event.Stage (e.g. "judge"); required.
+	Stage string
+	// Model is the chat model; "" is the stage's (Models.Answer for StageAnswer,
+	// Models.Extraction otherwise).
+	Model        string
+	System, User string
+	// Format is the response format asked for; nil for free text.
+	Format *openai.ChatCompletionResponseFormat
+	// Accept, when set, validates the reply: a reply it rejects is counted as invalid
+	// output and gets one repair call showing the model the error; nil accepts any reply.
+	Accept func(content string) error
+}
+
+// Chat sends one system and one user message on the LLM's transport (per-attempt
+// Timeout, jittered retries, Retry-After, Observe events; see Config) at the configured
+// Temperature, for callers with their own prompt, such as the benchmarks' judges. It
+// returns the reply Accept took, and the usage under req.Stage in every case; the error is
+// the last failure when no usable reply came (the context's when ctx ended). The fallback
+// agent is not involved.
+func (l *Agent) Chat(ctx context.Context, req ChatRequest) (string, realm.Usage, error) {
+	usage := realm.Usage{}
+	if req.Stage == "" {
+		return "", usage, errors.New("llm.Agent.Chat: a stage is required")
+	}
+	model := req.Model
+	if model == "" {
+		model = l.stageModel(req.Stage)
+	}
+	content, err := l.exchange(ctx, usage, req.Stage, model, req.Format, req.System, req.User, req.Accept)
+	return content, usage, err
+}
+
+// stageModel is the chat model of stage's calls.
+func (l *Agent) stageModel(stage string) string {
+	if stage == StageAnswer {
+		return l.cfg.Models.Answer
+	}
+	return l.cfg.Models.Extraction
+}
+
+// exchange sends system and user to model and returns the reply accept takes (nil: any),
+// after at most one repair call that shows the model the error of a rejected reply.
+func (l *Agent) exchange(ctx context.Context, usage realm.Usage, stage, model string, format *openai.ChatCompletionResponseFormat,
+	system, user string, accept func(content string) error) (string, error) {
+	messages := []openai.ChatCompletionMessage{
+		{Role: openai.ChatMessageRoleSystem, Content: system},
+		{Role: openai.ChatMessageRoleUser, Content: user},
+	}
+	for attempt := 0; ; attempt++ {
+		content, err := l.complete(ctx, usage, stage, model, messages, format)
+		if err != nil {
+			return "", err
+		}
+		if accept == nil {
+			return content, nil
+		}
+		verr := accept(content)
+		if verr == nil {
+			return content, nil
+		}
+		addUsage(usage, stage, realm.StageUsage{Failures: 1})
+		l.observe(Event{Stage: stage, Kind: LLMInvalid, Reason: ReasonInvalid})
+		// Log the validation error only: it names refs and fields, never memory text.
+		l.log.Warn().Str("stage", stage).Int("attempt", attempt+1).Err(verr).Msg("LLM output invalid")
+		if attempt == 1 {
+			return "", verr
+		}
+		repair, err := l.render("repair.tmpl", struct{ Error string }{verr.Error()})
+		if err != nil {
+			return "", err
+		}
+		messages = append(messages,
+			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: content},
+			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: repair})
+	}
+}
+
+// complete sends one chat request to model, retrying 429, 5xx, transport errors and timeouts with
+// a bounded, jittered exponential backoff (see Config), and records every attempt in
+// usage and through Observe. LatencyMS includes the retry waits: it is the time the stage
+// spent on the LLM.
+func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model string, messages []openai.ChatCompletionMessage,
+	format *openai.ChatCompletionResponseFormat) (string, error) {
+	req := openai.ChatCompletionRequest{
+		Model:          model,
+		Messages:       messages,
+		ResponseFormat: format,
+	}
+	if !fixedSampling(model) {
+		// go-openai omits a zero temperature (omitempty) and the API default is 1, so
+		// zero is sent as the smallest positive float32, which every server treats as greedy.
+		req.Temperature = max(l.cfg.Temperature, math.SmallestNonzeroFloat32)
+	}
+	start := time.Now()
+	defer func() {
+		addUsage(usage, stage, realm.StageUsage{LatencyMS: float64(time.Since(start).Microseconds()) / 1000})
+	}()
+	timeouts := 0
+	for retry := 0; ; retry++ {
+		hint := &retryHint{}
+		actx, cancel := context.WithTimeout(context.WithValue(ctx, retryHintKey{}, hint), l.cfg.Timeout)
+		began := time.Now()
+		resp, err := l.client.CreateChatCompletion(actx, req)
+		cancel()
+		took := time.Since(began)
+		content, reason := "", ""
+		if err != nil {
+			reason = failureReason(ctx, err)
+		} else {
+			content, reason, err = answered(resp)
+		}
+		// One line per call for cost accounting; never the prompt or the reply.
+		l.log.Debug().Str("stage", stage).Str("model", model).Int("prompt_tokens", resp.Usage.PromptTokens).
+			Int("completion_tokens", resp.Usage.CompletionTokens).Dur("latency", took).
+			Bool("ok", err == nil).Str("reason", reason).Msg("LLM call")
+		addUsage(usage, stage, realm.StageUsage{Calls: 1,
+			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
+		l.observe(Event{Stage: stage, Kind: LLMCall, Reason: reason, Duration: took,
+			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
+		if err == nil {
+			return content, nil
+		}
+		addUsage(usage, stage, realm.StageUsage{Failures: 1})
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if reason == ReasonTimeout {
+			timeouts++
+		}
+		wait, ok := l.retryWait(reason, retry, timeouts, hint.after)
+		if !ok {
+			return "", fmt.Errorf("chat completion (model %s, %d attempts): %w", model, retry+1, err)
+		}
+		l.log.Warn().Str("stage", stage).Str("model", model).Int("retry", retry+1).Str("reason", reason).
+			Dur("wait", wait).Err(err).Msg("LLM call failed; retrying")
+		l.observe(Event{Stage: stage, Kind: LLMRetry, Reason: reason, Duration: wait})
+		if err := l.sleep(ctx, wait); err != nil {
+			return "", err
+		}
+	}
+}
+
+// answered returns the content of a completed call, or why it is unusable.
+func answered(resp openai.ChatCompletionResponse) (content, reason string, err error) {
+	if len(resp.Choices) == 0 {
+		return "", ReasonNoChoices, errors.New("chat completion without choices")
+	}
+	c := resp.Choices[0]
+	if c.FinishReason == openai.FinishReasonLength {
+		// Truncated JSON: not worth a repair that would be truncated too.
+		return "", ReasonTruncated, errors.New("chat completion truncated (finish_reason length)")
+	}
+	if c.Message.Refusal != "" {
+		return "", ReasonRefused, errors.New("model refused")
+	}
+	return c.Message.Content, "", nil
+}
+
+// retryWait is the wait before retry number retry+1 after a failure of reason, and false
+// when there is to be none: the reason is not transient, the retries are spent, or the
+// server asks (Retry-After) for longer than MaxBackoff.
+func (l *Agent) retryWait(reason string, retry, timeouts int, retryAfter time.Duration) (time.Duration, bool) {
+	switch reason {
+	case ReasonRateLimited, ReasonServerError, ReasonTransport:
+	case ReasonTimeout:
+		if timeouts > l.cfg.TimeoutRetries {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	if retry >= l.cfg.MaxRetries {
+		return 0, false
+	}
+	if retryAfter > 0 {
+		if retryAfter > l.cfg.MaxBackoff {
+			return 0, false
+		}
+		return retryAfter + rand.N(retryAfter/10+1), true
+	}
+	wait := l.cfg.MaxBackoff
+	if retry < 30 { // beyond, the shift overflows; the cap holds long before
+		wait = min(l.cfg.Backoff<<retry, l.cfg.MaxBackoff)
+	}
+	return wait/2 + rand.N(wait/2+1), true
+}
+
+// failureReason classifies a failed attempt; ctx is the caller's (not the attempt's).
+func failureReason(ctx context.Context, err error) string {
+	if ctx.Err() != nil {
+		return ReasonCanceled
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ReasonTimeout
+	}
+	status := 0
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		status = apiErr.HTTPStatusCode
+	case errors.As(err, &reqErr):
+		status = reqErr.HTTPStatusCode
+	}
+	switch {
+	case status == http.StatusTooManyRequests:
+		return ReasonRateLimited
+	case status >= 500:
+		return ReasonServerError
+	case status >= 400:
+		return ReasonClientError
+	}
+	var netErr net.Error
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		return ReasonTimeout
+	}
+	return ReasonTransport
+}
+
+// fixedSampling reports whether model is a reasoning model, whose API rejects a
+// temperature other than the default.
+func fixedSampling(model string) bool {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5", "gpt-6"} {
+		if strings.HasPrefix(model, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// retryHint carries the Retry-After of a failed attempt out of the HTTP layer:
+// go-openai's errors do not expose response headers.
+type retryHint struct{ after time.Duration }
+
+type retryHintKey struct{}
+
+type retryHintDoer struct{ next *http.Client }
+
+func (d retryHintDoer) Do(req *http.Request) (*http.Response, error) {
+	resp, err := d.next.Do(req)
+	if err != nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500) {
+		return resp, err
+	}
+	if h, ok := req.Context().Value(retryHintKey{}).(*retryHint); ok {
+		h.after = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
+	}
+	return resp, err
+}
+
+// parseRetryAfter reads delay-seconds or an HTTP date; 0 when absent or unreadable.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now)
+	}
+	return 0
+}
+
+func addUsage(u realm.Usage, stage string, s realm.StageUsage) { u.Add(realm.Usage{stage: s}) }
+
+// markFallback records that the fallback agent took n decisions of stage.
+func (l *Agent) markFallback(u realm.Usage, stage string, n int) {
+	addUsage(u, stage, realm.StageUsage{Fallbacks: n})
+	l.observe(Event{Stage: stage, Kind: LLMFallback, Decisions: n})
+}
+
+func (l *Agent) observe(e Event) {
+	if l.cfg.Observe != nil {
+		l.cfg.Observe(e)
+	}
+}

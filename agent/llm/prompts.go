@@ -1,0 +1,114 @@
+package llm
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"github.com/realm-memory/realm/agent"
+	"strings"
+	"text/template"
+	"time"
+)
+
+// promptFiles holds the prompt templates; a missing file fails the build or New.
+//
+//go:embed prompts/*.tmpl
+var promptFiles embed.FS
+
+func parsePrompts() (*template.Template, error) {
+	return template.New("prompts").Option("missingkey=error").ParseFS(promptFiles, "prompts/*.tmpl")
+}
+
+func (l *Agent) render(name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := l.prompts.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("prompt %s: %w", name, err)
+	}
+	return b.String(), nil
+}
+
+type promptObservation struct {
+	Ref, Time, Speaker, Content string
+}
+
+type extractView struct {
+	Time, Weekday, Speaker, Session, Summary, Content string
+	Recent                                            []promptObservation
+}
+
+func (l *Agent) extractMessages(in agent.ExtractInput) (system, user string, err error) {
+	o := in.Observation
+	v := extractView{
+		Time:    o.ObservedAt.Format(time.RFC3339),
+		Weekday: o.ObservedAt.Weekday().String(),
+		Speaker: o.Speaker,
+		Session: o.SessionID,
+		Summary: in.Summary,
+		Content: o.Content,
+	}
+	for i, r := range in.Recent {
+		v.Recent = append(v.Recent, promptObservation{recentRef(i), r.ObservedAt.Format(time.RFC3339), r.Speaker, r.Content})
+	}
+	if system, err = l.render("extract_system.tmpl", nil); err != nil {
+		return "", "", err
+	}
+	user, err = l.render("extract_user.tmpl", v)
+	return system, user, err
+}
+
+// promptUnit is a candidate or a neighbour as the model sees it, under a short ref
+// ("C0", "N3") rather than a node id: shorter prompts, and ids the model cannot garble.
+type promptUnit struct {
+	Ref, Type, Name, Content, Time, Keywords, Tags string
+	Neighbours                                     []promptUnit
+}
+
+type integrateView struct {
+	Time, Speaker, Content string
+	Decide, Others         []promptUnit
+}
+
+func (l *Agent) integrateMessages(r *integrateRequest) (system, user string, err error) {
+	if system, err = l.render("integrate_system.tmpl", nil); err != nil {
+		return "", "", err
+	}
+	user, err = l.render("integrate_user.tmpl", r.view)
+	return system, user, err
+}
+
+// spanText renders a time span for a prompt: one date for a point, "a to b" for a range.
+func spanText(start, end *time.Time) string {
+	format := func(t time.Time) string {
+		if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 {
+			return t.Format(time.DateOnly)
+		}
+		return t.Format(time.RFC3339)
+	}
+	switch {
+	case start == nil && end == nil:
+		return ""
+	case start == nil:
+		return "until " + format(*end)
+	case end == nil:
+		return "from " + format(*start)
+	case start.Equal(*end):
+		return format(*start)
+	}
+	return format(*start) + " to " + format(*end)
+}
+
+func neighbourTags(n agent.Neighbour) string {
+	var tags []string
+	switch {
+	case n.Similar && n.Recent:
+		tags = append(tags, "similar+recent")
+	case n.Similar:
+		tags = append(tags, "similar")
+	case n.Recent:
+		tags = append(tags, "recent")
+	}
+	if n.Similarity > 0 {
+		tags = append(tags, fmt.Sprintf("sim %.2f", n.Similarity))
+	}
+	return strings.Join(tags, ", ")
+}

@@ -1,0 +1,191 @@
+package offline
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+)
+
+func auditDay(m time.Month, d int) *time.Time {
+	t := time.Date(2023, m, d, 0, 0, 0, 0, time.UTC)
+	return &t
+}
+
+// auditFixture is a recall for "When did Caroline go to the LGBTQ support group?":
+// two events that answer it (k at depth 1, k2 a seed), a seed about something else that
+// leads to k (s1), an expanded node about something else (m) and an unrelated seed (u).
+func auditFixture() agent.AuditInput {
+	node := func(id string, typ realm.NodeType, content string, t *time.Time) realm.Node {
+		return realm.Node{ID: id, Type: typ, Name: id, Content: content, TStart: t, TEnd: t}
+	}
+	edge := func(from, to string, p realm.Predicate, w float64) realm.Edge {
+		return realm.Edge{ID: from + to, From: from, To: to, Predicate: p, Weight: w}
+	}
+	return agent.AuditInput{
+		Query: "When did Caroline go to the LGBTQ support group?",
+		Nodes: []realm.RecalledNode{
+			{Node: node("s1", realm.Fact, "Painting class on Tuesdays", nil), Score: 0.9, Depth: 0},
+			{Node: node("k2", realm.Event, "Caroline spoke at a support group meeting", auditDay(6, 2)), Score: 0.8, Depth: 0},
+			{Node: node("k", realm.Event, "Caroline went to the LGBTQ support group on 7 May 2023", auditDay(5, 7)), Score: 0.7, Depth: 1},
+			{Node: node("m", realm.Event, "Melanie bought new running shoes", auditDay(5, 9)), Score: 0.3, Depth: 1},
+			{Node: node("u", realm.Fact, "Rainy weather in Boston", nil), Score: 0.2, Depth: 0},
+		},
+		Edges: []realm.Edge{
+			edge("s1", "k", realm.Correlates, 0.5),
+			edge("k", "s1", realm.Correlates, 0.5), // the reverse a symmetric edge has
+			edge("k", "m", realm.Precedes, 0.6),
+			edge("s1", "u", realm.Contextualizes, 0.7),
+		},
+	}
+}
+
+func TestOfflineAudit(t *testing.T) {
+	ctx := context.Background()
+	auditor := New(Options{})
+	yes, no := true, false
+	tests := []struct {
+		name       string
+		answer     string
+		feedback   *realm.Feedback
+		wantLabels map[string]realm.NodeLabel
+		wantEdits  []realm.EditProposal
+	}{
+		{
+			name: "WordOverlap", // no answer, no feedback: key = best nodes sharing query words
+			wantLabels: map[string]realm.NodeLabel{"k": realm.KeyEvidence, "k2": realm.KeyEvidence,
+				"s1": realm.SupportingContext, "m": realm.Misleading, "u": realm.Unrelated},
+			wantEdits: []realm.EditProposal{
+				{From: "k", To: "s1", Action: realm.EditStrengthen, Predicate: realm.Correlates, Confidence: 0.6},
+				{From: "k", To: "k2", Action: realm.EditAdd, Predicate: realm.Precedes, Confidence: 0.6}, // May before June
+				{From: "k", To: "m", Action: realm.EditWeaken, Predicate: realm.Precedes, Confidence: 0.6},
+			},
+		},
+		{
+			name:     "Feedback",
+			feedback: &realm.Feedback{Correct: &yes, UsefulNodeIDs: []string{"k"}, MisleadingNodeIDs: []string{"u"}},
+			wantLabels: map[string]realm.NodeLabel{"k": realm.KeyEvidence, "k2": realm.SupportingContext,
+				"s1": realm.SupportingContext, "m": realm.Misleading, "u": realm.Misleading},
+			wantEdits: []realm.EditProposal{
+				{From: "k", To: "s1", Action: realm.EditStrengthen, Predicate: realm.Correlates, Confidence: 0.9},
+				{From: "k", To: "m", Action: realm.EditWeaken, Predicate: realm.Precedes, Confidence: 0.6},
+				{From: "s1", To: "u", Action: realm.EditWeaken, Predicate: realm.Contextualizes, Confidence: 0.9},
+			},
+		},
+		{
+			name:   "AnswerCites",
+			answer: "On 7 May 2023 [k].",
+			wantLabels: map[string]realm.NodeLabel{"k": realm.KeyEvidence, "k2": realm.SupportingContext,
+				"s1": realm.SupportingContext, "m": realm.Misleading, "u": realm.Unrelated},
+			wantEdits: []realm.EditProposal{
+				{From: "k", To: "s1", Action: realm.EditStrengthen, Predicate: realm.Correlates, Confidence: 0.75},
+				{From: "k", To: "m", Action: realm.EditWeaken, Predicate: realm.Precedes, Confidence: 0.6},
+			},
+		},
+		{
+			name:     "WrongAnswerIgnored", // its citations do not count: back to word overlap
+			answer:   "In 2019 [u].",
+			feedback: &realm.Feedback{Correct: &no},
+			wantLabels: map[string]realm.NodeLabel{"k": realm.KeyEvidence, "k2": realm.KeyEvidence,
+				"s1": realm.SupportingContext, "m": realm.Misleading, "u": realm.Unrelated},
+			wantEdits: []realm.EditProposal{
+				{From: "k", To: "s1", Action: realm.EditStrengthen, Predicate: realm.Correlates, Confidence: 0.6},
+				{From: "k", To: "k2", Action: realm.EditAdd, Predicate: realm.Precedes, Confidence: 0.6},
+				{From: "k", To: "m", Action: realm.EditWeaken, Predicate: realm.Precedes, Confidence: 0.6},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := auditFixture()
+			in.Answer, in.Feedback = tt.answer, tt.feedback
+			out, _, err := auditor.Audit(ctx, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for id, want := range tt.wantLabels {
+				if out.Labels[id] != want {
+					t.Errorf("label of %s: %s, want %s", id, out.Labels[id], want)
+				}
+			}
+			got := stripReasons(out.Edits)
+			if !slices.Equal(got, tt.wantEdits) {
+				t.Errorf("edits\n got %+v\nwant %+v", got, tt.wantEdits)
+			}
+			if valid, rejected := agent.ValidateEdits(in, out.Edits); len(rejected) > 0 || len(valid) != len(out.Edits) {
+				t.Errorf("the offline auditor proposed invalid edits: %+v", rejected)
+			}
+			again, _, _ := auditor.Audit(ctx, in)
+			if !slices.Equal(stripReasons(again.Edits), got) {
+				t.Error("two audits of one input differ")
+			}
+		})
+	}
+	t.Run("Empty", func(t *testing.T) {
+		out, _, err := auditor.Audit(ctx, agent.AuditInput{Query: "anything"})
+		if err != nil || len(out.Edits) != 0 || len(out.Labels) != 0 {
+			t.Errorf("audit of nothing: %+v, %v", out, err)
+		}
+	})
+	t.Run("NoKeyNoMisleading", func(t *testing.T) {
+		// Nothing shares a word with the query: no key evidence, so nothing is called misleading.
+		in := auditFixture()
+		in.Query = "Which instrument does Jon's son play?"
+		out, _, _ := auditor.Audit(ctx, in)
+		if len(out.Edits) != 0 {
+			t.Errorf("edits without key evidence: %+v", out.Edits)
+		}
+	})
+}
+
+func stripReasons(edits []realm.EditProposal) []realm.EditProposal {
+	out := make([]realm.EditProposal, len(edits))
+	for i, e := range edits {
+		e.Reason = ""
+		out[i] = e
+	}
+	return out
+}
+
+func TestValidate(t *testing.T) {
+	in := auditFixture()
+	ok := func(from, to string, a realm.EditAction, p realm.Predicate) realm.EditProposal {
+		return realm.EditProposal{From: from, To: to, Action: a, Predicate: p, Confidence: 0.7}
+	}
+	tests := []struct {
+		name string
+		edit realm.EditProposal
+		ok   bool
+	}{
+		{"OK", ok("k", "m", realm.EditStrengthen, realm.Precedes), true},
+		{"OKSymmetricReverse", ok("s1", "k", realm.EditWeaken, realm.Correlates), true},
+		{"OKAdd", ok("k2", "u", realm.EditAdd, realm.Correlates), true},
+		{"ErrNotRecalled", ok("k", "elsewhere", realm.EditAdd, realm.Correlates), false},
+		{"ErrPredicate", ok("k", "m", realm.EditStrengthen, "loves"), false},
+		{"ErrAction", ok("k", "m", "delete", realm.Precedes), false},
+		{"ErrConfidence", realm.EditProposal{From: "k", To: "m", Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1.5}, false},
+		{"ErrNoSuchEdge", ok("m", "k", realm.EditStrengthen, realm.Precedes), false}, // wrong direction, not symmetric
+		{"ErrAddConnected", ok("m", "k", realm.EditAdd, realm.Correlates), false},
+		{"ErrSelf", ok("k", "k", realm.EditAdd, realm.Correlates), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			valid, rejected := agent.ValidateEdits(in, []realm.EditProposal{tt.edit})
+			if (len(valid) == 1) != tt.ok || len(valid)+len(rejected) != 1 {
+				t.Errorf("valid %v, rejected %v", valid, rejected)
+			}
+		})
+	}
+	t.Run("ErrTwice", func(t *testing.T) {
+		// A symmetric edge proposed in both directions is one edge.
+		valid, rejected := agent.ValidateEdits(in, []realm.EditProposal{
+			ok("s1", "k", realm.EditStrengthen, realm.Correlates), ok("k", "s1", realm.EditStrengthen, realm.Correlates),
+		})
+		if len(valid) != 1 || len(rejected) != 1 {
+			t.Errorf("valid %v, rejected %v", valid, rejected)
+		}
+	})
+}

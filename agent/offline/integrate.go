@@ -1,0 +1,531 @@
+package offline
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+)
+
+// Edge weights of the offline relate step (REALM.md §1: 0.9–1.0 explicit, 0.7–0.8 clear,
+// 0.5–0.6 implied).
+const (
+	weightSupersedes     = 0.9
+	weightComprises      = 0.9
+	weightPrecedes       = 0.7
+	weightTriggers       = 0.8
+	weightContextualizes = 0.6
+	weightInstantiates   = 0.6
+	weightCorrelatesMin  = 0.5
+	weightCorrelatesMax  = 0.8
+)
+
+// Integrate decides add / merge / skip for every candidate of one observation and the
+// edges of each added or merged node (OFFLINE.md, "Integrate" and "Relate").
+func (o *Agent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, realm.Usage{}, err
+	}
+	n := len(in.Candidates)
+	out := make([]agent.Integration, n)
+	// resolved is the node each candidate ends as: its own ref, the merge target, or for a
+	// skipped candidate the neighbour that already says it (so others may still link to it).
+	resolved := make([]string, n)
+	scored := make([][]scoredNeighbour, n)
+	for i, cc := range in.Candidates {
+		scored[i] = o.score(cc)
+		var target string
+		out[i], target = o.decide(cc, scored[i])
+		switch out[i].Action {
+		case agent.ActionAdd:
+			resolved[i] = agent.CandidateRef(i)
+		case agent.ActionMerge:
+			resolved[i] = out[i].MergeInto
+		case agent.ActionSkip:
+			resolved[i] = target
+		}
+	}
+	r := relater{in: in, out: out, resolved: resolved, scored: scored, opts: o.opts, seen: map[string]bool{}}
+	for i := range in.Candidates {
+		if out[i].Action == agent.ActionSkip {
+			continue
+		}
+		out[i].Edges = r.relate(i)
+	}
+	return out, realm.Usage{}, nil
+}
+
+// scoredNeighbour is a neighbour with the similarity signals of one candidate.
+type scoredNeighbour struct {
+	agent.Neighbour
+	sim      float64 // cosine when embeddings are known, else the content-word Jaccard
+	jaccard  float64
+	newWords int     // candidate content words the neighbour lacks
+	coverage float64 // share of the neighbour's content words the candidate repeats
+}
+
+func (o *Agent) score(cc agent.CandidateContext) []scoredNeighbour {
+	cw := wordSet(contentWords(cc.Candidate.Content))
+	out := make([]scoredNeighbour, 0, len(cc.Neighbours))
+	for _, nb := range cc.Neighbours {
+		if nb.Node.ID == "" {
+			continue
+		}
+		nw := wordSet(contentWords(nb.Node.Content))
+		s := scoredNeighbour{Neighbour: nb}
+		inter := 0
+		for w := range cw {
+			if nw[w] {
+				inter++
+			} else {
+				s.newWords++
+			}
+		}
+		if union := len(cw) + len(nw) - inter; union > 0 {
+			s.jaccard = float64(inter) / float64(union)
+		}
+		if len(nw) > 0 {
+			s.coverage = float64(inter) / float64(len(nw))
+		}
+		switch {
+		case nb.Similarity != 0:
+			s.sim = nb.Similarity
+		case len(cc.Embedding) > 0 && len(cc.Embedding) == len(nb.Node.Embedding):
+			s.sim = realm.Cosine(cc.Embedding, nb.Node.Embedding)
+		default:
+			s.sim = s.jaccard
+		}
+		out = append(out, s)
+	}
+	// Most similar first, ties by id: decisions must not depend on input order.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].sim != out[j].sim {
+			return out[i].sim > out[j].sim
+		}
+		return out[i].Node.ID < out[j].Node.ID
+	})
+	return out
+}
+
+// decide returns the integration action and, for a skip, the neighbour that already
+// says the candidate.
+func (o *Agent) decide(cc agent.CandidateContext, nbs []scoredNeighbour) (agent.Integration, string) {
+	c := cc.Candidate
+	switch c.Type {
+	case realm.Entity:
+		names := map[string]bool{normName(c.Name): true}
+		for _, a := range c.Aliases {
+			names[normName(a)] = true
+		}
+		for _, nb := range sortedByID(nbs) {
+			if nb.Node.Type != realm.Entity {
+				continue
+			}
+			if names[normName(nb.Node.Name)] {
+				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID}, ""
+			}
+			for _, a := range nb.Node.Aliases {
+				if names[normName(a)] {
+					return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID}, ""
+				}
+			}
+		}
+		return agent.Integration{Action: agent.ActionAdd}, ""
+	case realm.Episode:
+		for _, nb := range sortedByID(nbs) {
+			if nb.Node.Type == realm.Episode && c.Name != "" && nb.Node.Name == c.Name {
+				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID}, ""
+			}
+		}
+		return agent.Integration{Action: agent.ActionAdd}, ""
+	}
+	cs := slotOf(c)
+	for _, nb := range nbs {
+		if nb.Node.Type != realm.Event && nb.Node.Type != realm.Fact {
+			continue
+		}
+		if conflicts(cs, nb.Node) {
+			continue // a state change: add, relate by supersedes
+		}
+		if nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && timeCovered(c, nb.Node) {
+			return agent.Integration{Action: agent.ActionSkip}, nb.Node.ID
+		}
+		if nb.Node.Type == c.Type && nb.sim >= o.opts.MergeSimilarity && nb.coverage >= o.opts.MergeCoverage && sameTime(c, nb.Node) {
+			merged := c.Content
+			if nb.coverage < 1 {
+				merged = strings.TrimSpace(nb.Node.Content) + " " + c.Content
+			}
+			return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Merged: merged}, ""
+		}
+	}
+	return agent.Integration{Action: agent.ActionAdd}, ""
+}
+
+func sortedByID(nbs []scoredNeighbour) []scoredNeighbour {
+	out := append([]scoredNeighbour(nil), nbs...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Node.ID < out[j].Node.ID })
+	return out
+}
+
+// slotOf is the candidate's fact slot with its value, read back from its content.
+func slotOf(c agent.Candidate) *factSlot {
+	if c.Subject == "" || c.Attribute == "" {
+		return nil
+	}
+	for _, s := range factSlots(c.Content) {
+		if strings.EqualFold(s.subject, c.Subject) && s.attribute == c.Attribute {
+			return &s
+		}
+	}
+	return &factSlot{subject: c.Subject, attribute: c.Attribute}
+}
+
+// conflicts reports whether node states another value for the candidate's slot.
+func conflicts(cs *factSlot, node realm.Node) bool {
+	_, ok := conflictingSlot(cs, node)
+	return ok
+}
+
+func conflictingSlot(cs *factSlot, node realm.Node) (factSlot, bool) {
+	if cs == nil || cs.value == "" {
+		return factSlot{}, false
+	}
+	for _, s := range factSlots(node.Content) {
+		if strings.EqualFold(s.subject, cs.subject) && s.attribute == cs.attribute && normValue(s.value) != normValue(cs.value) {
+			return s, true
+		}
+	}
+	return factSlot{}, false
+}
+
+// sameTime: the candidate brings no time change (no time, or the node's same days).
+func sameTime(c agent.Candidate, n realm.Node) bool {
+	if c.TStart == nil {
+		return true
+	}
+	if n.TStart == nil || n.TEnd == nil || c.TEnd == nil {
+		return false
+	}
+	return sameDay(*c.TStart, *n.TStart) && sameDay(*c.TEnd, *n.TEnd)
+}
+
+// timeCovered: the candidate's time, if any, lies within the node's.
+func timeCovered(c agent.Candidate, n realm.Node) bool {
+	if c.TStart == nil {
+		return true
+	}
+	if n.TStart == nil || n.TEnd == nil || c.TEnd == nil {
+		return false
+	}
+	return !c.TStart.Before(*n.TStart) && !c.TEnd.After(*n.TEnd)
+}
+
+// relater writes the edges of one observation's integrations without duplicates.
+type relater struct {
+	in       agent.IntegrateInput
+	out      []agent.Integration
+	resolved []string
+	scored   [][]scoredNeighbour
+	opts     Options
+	seen     map[string]bool // resolved edge keys already written
+}
+
+func (r *relater) resolve(i int, ref string) string {
+	if ref == agent.Self {
+		return r.resolved[i]
+	}
+	if strings.HasPrefix(ref, "$cand:") {
+		var j int
+		if _, err := fmt.Sscanf(ref, "$cand:%d", &j); err == nil && j >= 0 && j < len(r.resolved) {
+			return r.resolved[j]
+		}
+	}
+	return ref
+}
+
+// emit appends an edge unless its ends coincide or an equal edge was already written.
+func (r *relater) emit(edges []agent.EdgeOp, i int, from, to string, p realm.Predicate, w float64, desc string) []agent.EdgeOp {
+	rf, rt := r.resolve(i, from), r.resolve(i, to)
+	if rf == "" || rt == "" || rf == rt || !p.Valid() {
+		return edges
+	}
+	if p.Symmetric() && rt < rf {
+		rf, rt = rt, rf
+	}
+	key := rf + "|" + rt + "|" + string(p)
+	if r.seen[key] {
+		return edges
+	}
+	r.seen[key] = true
+	w = math.Max(0.3, math.Min(1, w))
+	return append(edges, agent.EdgeOp{Op: agent.EdgeAdd, From: from, To: to, Predicate: p, Weight: math.Round(w*1000) / 1000, Description: desc})
+}
+
+// candRef is another candidate as an edge end, or "" when it became no node.
+func (r *relater) candRef(j int) string {
+	if r.out[j].Action == agent.ActionSkip {
+		if r.resolved[j] == "" {
+			return ""
+		}
+		return r.resolved[j]
+	}
+	return agent.CandidateRef(j)
+}
+
+func (r *relater) relate(i int) []agent.EdgeOp {
+	c := r.in.Candidates[i].Candidate
+	var edges []agent.EdgeOp
+	switch c.Type {
+	case realm.Episode:
+		return r.episodeEdges(i, c)
+	case realm.Entity:
+		return nil // mentions point to entities (instantiates), see OFFLINE.md
+	}
+	cands := r.in.Candidates
+	nbs := r.scored[i]
+	session := r.in.Observation.SessionID
+
+	// contextualizes: the session's episode → this event or fact.
+	ep := ""
+	for j, o := range cands {
+		if o.Candidate.Type == realm.Episode && (session == "" || o.Candidate.Name == session) {
+			ep = r.candRef(j)
+			break
+		}
+	}
+	if ep == "" && session != "" {
+		for _, nb := range sortedByID(nbs) {
+			if nb.Node.Type == realm.Episode && nb.Node.Name == session {
+				ep = nb.Node.ID
+				break
+			}
+		}
+	}
+	if ep != "" {
+		edges = r.emit(edges, i, ep, agent.Self, realm.Contextualizes, weightContextualizes, "session "+session+" is the context of this")
+	}
+
+	// comprises: the whole turn → a clause candidate whose words it contains.
+	cw := wordSet(contentWords(c.Content))
+	for j, o := range cands {
+		if j == i || (o.Candidate.Type != realm.Event && o.Candidate.Type != realm.Fact) {
+			continue
+		}
+		ow := wordSet(contentWords(o.Candidate.Content))
+		if len(ow) > len(cw) && subset(cw, ow) {
+			if ref := r.candRef(j); ref != "" {
+				edges = r.emit(edges, i, ref, agent.Self, realm.Comprises, weightComprises, "the whole turn comprises this clause")
+			}
+			break
+		}
+	}
+
+	// triggers: the question just asked → this answer. The edge carries the question, so
+	// that a query asking it again reaches the answer (REALM.md §3.3, access score).
+	if c.InReplyTo != "" {
+		if q, question := questionNode(nbs, c.InReplyTo); q != "" {
+			edges = r.emit(edges, i, q, agent.Self, realm.Triggers, weightTriggers, question)
+		}
+	}
+
+	// instantiates: this event or fact → each entity it mentions.
+	for j, o := range cands {
+		if o.Candidate.Type == realm.Entity && mentions(c, o.Candidate.Name) {
+			if ref := r.candRef(j); ref != "" {
+				edges = r.emit(edges, i, agent.Self, ref, realm.Instantiates, weightInstantiates, "mentions "+o.Candidate.Name)
+			}
+		}
+	}
+	for _, nb := range sortedByID(nbs) {
+		if nb.Node.Type != realm.Entity {
+			continue
+		}
+		for _, name := range append([]string{nb.Node.Name}, nb.Node.Aliases...) {
+			if mentions(c, name) {
+				edges = r.emit(edges, i, agent.Self, nb.Node.ID, realm.Instantiates, weightInstantiates, "mentions "+nb.Node.Name)
+				break
+			}
+		}
+	}
+
+	// supersedes: a fact with another value for the same subject and attribute.
+	superseded := map[string]bool{}
+	if cs := slotOf(c); cs != nil {
+		for _, nb := range sortedByID(nbs) {
+			old, ok := conflictingSlot(cs, nb.Node)
+			if !ok || nb.Node.ID == r.resolved[i] {
+				continue
+			}
+			superseded[nb.Node.ID] = true
+			desc := fmt.Sprintf("%s %s: %s, previously %s", cs.subject, cs.attribute, cs.value, old.value)
+			if c.TEnd != nil && nb.Node.TStart != nil && c.TEnd.Before(*nb.Node.TStart) {
+				// The candidate tells of an older state: the node is the newer version.
+				edges = r.emit(edges, i, nb.Node.ID, agent.Self, realm.Supersedes, weightSupersedes, fmt.Sprintf("%s %s: %s, previously %s", cs.subject, cs.attribute, old.value, cs.value))
+				continue
+			}
+			edges = r.emit(edges, i, agent.Self, nb.Node.ID, realm.Supersedes, weightSupersedes, desc)
+		}
+	}
+
+	// precedes: the nearest earlier and the nearest later event sharing a participant,
+	// among neighbours and the other candidates.
+	if c.Type == realm.Event && c.TStart != nil && c.TEnd != nil {
+		type timed struct {
+			ref        string
+			start, end time.Time
+		}
+		var pool []timed
+		for _, nb := range sortedByID(nbs) {
+			n := nb.Node
+			if n.Type == realm.Event && n.TStart != nil && n.TEnd != nil && n.ID != r.resolved[i] && shareParticipant(c.Participants, n.Participants) {
+				pool = append(pool, timed{n.ID, *n.TStart, *n.TEnd})
+			}
+		}
+		for j, o := range cands {
+			oc := o.Candidate
+			if j != i && oc.Type == realm.Event && oc.TStart != nil && oc.TEnd != nil && shareParticipant(c.Participants, oc.Participants) {
+				if ref := r.candRef(j); ref != "" {
+					pool = append(pool, timed{ref, *oc.TStart, *oc.TEnd})
+				}
+			}
+		}
+		var before, after *timed
+		for k := range pool {
+			t := &pool[k]
+			if t.end.Before(*c.TStart) && (before == nil || t.end.After(before.end)) {
+				before = t
+			}
+			if t.start.After(*c.TEnd) && (after == nil || t.start.Before(after.start)) {
+				after = t
+			}
+		}
+		if before != nil {
+			edges = r.emit(edges, i, before.ref, agent.Self, realm.Precedes, weightPrecedes, "happened before")
+		}
+		if after != nil {
+			edges = r.emit(edges, i, agent.Self, after.ref, realm.Precedes, weightPrecedes, "happened before")
+		}
+	}
+
+	// correlates: the closest neighbours above the threshold.
+	k := 0
+	for _, nb := range nbs {
+		if k >= r.opts.MaxCorrelates || nb.sim < r.opts.CorrelateSimilarity {
+			break
+		}
+		t := nb.Node.Type
+		if (t != realm.Event && t != realm.Fact) || superseded[nb.Node.ID] || nb.Node.ID == r.resolved[i] {
+			continue
+		}
+		span := 1 - r.opts.CorrelateSimilarity
+		w := weightCorrelatesMin
+		if span > 0 {
+			w += (weightCorrelatesMax - weightCorrelatesMin) * math.Min(1, (nb.sim-r.opts.CorrelateSimilarity)/span)
+		}
+		before := len(edges)
+		edges = r.emit(edges, i, agent.Self, nb.Node.ID, realm.Correlates, w, fmt.Sprintf("similar content (%.2f)", nb.sim))
+		if len(edges) > before {
+			k++
+		}
+	}
+	return edges
+}
+
+// episodeEdges: a session's episode follows the nearest earlier episode (precedes).
+func (r *relater) episodeEdges(i int, c agent.Candidate) []agent.EdgeOp {
+	if c.TStart == nil {
+		return nil
+	}
+	var prev *realm.Node
+	for _, nb := range sortedByID(r.scored[i]) {
+		n := nb.Node
+		if n.Type != realm.Episode || n.TEnd == nil || n.Name == c.Name || !n.TEnd.Before(*c.TStart) {
+			continue
+		}
+		if prev == nil || n.TEnd.After(*prev.TEnd) {
+			nn := n
+			prev = &nn
+		}
+	}
+	if prev == nil {
+		return nil
+	}
+	return r.emit(nil, i, prev.ID, agent.Self, realm.Precedes, weightPrecedes, "the previous session")
+}
+
+// questionNode is the whole-turn node of observation obsID among the neighbours (the
+// event or fact with the most content whose own turn is obsID: derived from it alone, or
+// the exchange it completes, whose last source it is) and the question sentences of that
+// turn, without the prompt an exchange quotes before it.
+func questionNode(nbs []scoredNeighbour, obsID string) (id, question string) {
+	best := -1
+	for _, nb := range sortedByID(nbs) {
+		n := nb.Node
+		if (n.Type != realm.Event && n.Type != realm.Fact) || len(n.Sources) == 0 || len(n.Sources) > 2 || n.Sources[len(n.Sources)-1] != obsID {
+			continue
+		}
+		own := rePrompt.ReplaceAllString(n.Content, "")
+		if words := len(contentWords(own)); words > best {
+			best, id = words, n.ID
+			question = questionsOf(own)
+		}
+	}
+	return id, question
+}
+
+// rePrompt matches the other speaker's words an exchange starts with (withPrompt):
+// `Melanie asked: "…" ` or `Melanie said: "…" `.
+var rePrompt = regexp.MustCompile(`^[^"\n]{1,80}? (?:asked|said): "(?:[^"\\]|\\.)*" `)
+
+// questionsOf keeps the sentences of text that ask something.
+func questionsOf(text string) string {
+	var qs []string
+	for _, s := range sentences(text) {
+		if part := text[s.start:s.end]; strings.Contains(part, "?") {
+			qs = append(qs, part)
+		}
+	}
+	if len(qs) == 0 {
+		return text
+	}
+	return strings.Join(qs, " ")
+}
+
+func subset(a, b map[string]bool) bool {
+	for w := range a {
+		if !b[w] {
+			return false
+		}
+	}
+	return len(a) > 0
+}
+
+// mentions: an event or fact names an entity in its content or participants.
+func mentions(c agent.Candidate, name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, p := range c.Participants {
+		if normName(p) == normName(name) {
+			return true
+		}
+	}
+	return containsName(c.Content, name)
+}
+
+func shareParticipant(a, b []string) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if normName(x) == normName(y) && normName(x) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}

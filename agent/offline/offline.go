@@ -1,0 +1,568 @@
+package offline
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/text"
+)
+
+// Options are the thresholds of the offline agent. Zero values take the defaults
+// noted; OFFLINE.md explains each rule.
+type Options struct {
+	// SkipSimilarity: a candidate is skipped when a neighbour is at least this similar and
+	// the candidate adds no content word. Default 0.95.
+	SkipSimilarity float64
+	// MergeSimilarity: an event or fact merges into a neighbour of its type at least this
+	// similar (with MergeCoverage, same time, no conflicting slot). Default 0.90.
+	MergeSimilarity float64
+	// MergeCoverage is the share of the neighbour's content words the candidate must
+	// repeat for a merge, so that merging loses nothing. Default 0.8.
+	MergeCoverage float64
+	// CorrelateSimilarity: neighbours at least this similar get a correlates edge, weight
+	// 0.5 at the threshold rising to 0.8 at similarity 1. Default 0.75.
+	CorrelateSimilarity float64
+	// MaxCorrelates bounds the correlates edges of one candidate. Default 3.
+	MaxCorrelates int
+	// MinContentWords: a turn with fewer content words (stopwords, greetings and names
+	// removed) is a filler and yields no event or fact. Default 2.
+	MinContentWords int
+	// MaxClauses bounds the clause candidates of one turn, beside the whole-turn one. Default 3.
+	MaxClauses int
+	// SummaryWords bounds the running summary. Default 200.
+	SummaryWords int
+	// SummaryTopics is how many recent topics the summary keeps. Default 6.
+	SummaryTopics int
+
+	// GapEnough: a recall is enough when, besides covering the query's terms, its best
+	// node leads the K-th by at least this much. Default 0.1.
+	GapEnough float64
+	// MaxKeywords bounds a seed plan's keywords. Default 8.
+	MaxKeywords int
+	// Audit tunes the auditor.
+	Audit AuditOptions
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *float64, d float64) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	defInt := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.SkipSimilarity, 0.95)
+	def(&o.MergeSimilarity, 0.90)
+	def(&o.MergeCoverage, 0.8)
+	def(&o.CorrelateSimilarity, 0.75)
+	defInt(&o.MaxCorrelates, 3)
+	defInt(&o.MinContentWords, 2)
+	defInt(&o.MaxClauses, 3)
+	defInt(&o.SummaryWords, 200)
+	defInt(&o.SummaryTopics, 6)
+	def(&o.GapEnough, 0.1)
+	defInt(&o.MaxKeywords, 8)
+	defInt(&o.Audit.KeyTop, 3)
+	def(&o.Audit.MisleadingShare, 0.2)
+	defInt(&o.Audit.MaxAdds, 3)
+	def(&o.Audit.ConfidenceFeedback, 0.9)
+	def(&o.Audit.ConfidenceCited, 0.75)
+	def(&o.Audit.ConfidenceOverlap, 0.6)
+	return o
+}
+
+// Agent is the deterministic agent: rules and embeddings, no network (REALM.md §5).
+// It is safe for concurrent use; it holds no mutable state.
+type Agent struct {
+	opts Options
+}
+
+var _ agent.Agent = (*Agent)(nil)
+
+// New returns an offline agent with opts, zero fields taking their defaults.
+func New(opts Options) *Agent { return &Agent{opts: opts.withDefaults()} }
+
+// Options returns the thresholds in use, defaults filled in.
+func (o *Agent) Options() Options { return o.opts }
+
+// Extract segments the observation into typed candidates (OFFLINE.md, "Extract") and
+// updates the running summary. It fails only on a cancelled context.
+func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
+	if err := ctx.Err(); err != nil {
+		return agent.Extraction{}, realm.Usage{}, err
+	}
+	obs := in.Observation
+	speaker := strings.TrimSpace(obs.Speaker)
+	text := strings.TrimSpace(obs.Content)
+	firstOfSession := obs.SessionID != ""
+	for _, r := range in.Recent {
+		if r.SessionID == obs.SessionID && r.ID != obs.ID {
+			firstOfSession = false
+		}
+	}
+	prev := parseSummary(in.Summary)
+	known := map[string]string{} // normalised name → category of names known to be people
+	for _, p := range prev.participants {
+		known[strings.ToLower(p)] = "person"
+	}
+	for _, r := range in.Recent {
+		if s := strings.TrimSpace(r.Speaker); s != "" {
+			known[strings.ToLower(s)] = "person"
+		}
+	}
+	if speaker != "" {
+		known[strings.ToLower(speaker)] = "person"
+	}
+	addressee := addresseeOf(in.Recent, obs, speaker, text, known)
+	if addressee != "" {
+		known[strings.ToLower(addressee)] = "person"
+	}
+
+	var cands []agent.Candidate
+	if firstOfSession {
+		cands = append(cands, episodeCandidate(obs, speaker, addressee))
+	}
+
+	rewritten := rewritePronouns(text, speaker, addressee)
+	names := findNames(rewritten, known)
+	var nameList, people []string
+	for _, n := range names {
+		nameList = append(nameList, n.name)
+		if n.category == "person" {
+			people = append(people, n.name)
+		}
+	}
+	// Names of people do not make a turn contentful ("Thanks, Mel!"); a place or a thing
+	// named does ("I moved to Lisbon").
+	contentful := o.isContentful(rewritten, people, speaker)
+	var topic string
+	if contentful {
+		turn, clauseCands := o.turnCandidates(obs, speaker, rewritten, nameList)
+		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker)
+		if prev, ok := repliedTo(in.Recent, obs, speaker); ok {
+			turn = withPrompt(turn, prev, speaker)
+		}
+		cands = append(cands, turn)
+		cands = append(cands, clauseCands...)
+		topic = topicOf(speaker, turn.Keywords)
+	}
+	// Entities: the speaker of a turn with content, and every name mentioned.
+	seen := map[string]bool{}
+	if contentful && speaker != "" {
+		seen[normName(speaker)] = true
+		cands = append(cands, entityCandidate(speaker, "person", "a participant of the conversation", speaker))
+	}
+	for _, n := range names {
+		k := normName(n.name)
+		if seen[k] || k == "" {
+			continue
+		}
+		seen[k] = true
+		desc := "mentioned by " + speaker
+		if speaker == "" {
+			desc = "mentioned in the conversation"
+		}
+		cands = append(cands, entityCandidate(n.name, n.category, desc, speaker))
+	}
+
+	summary := prev.update(speaker, addressee, obs, firstOfSession, topic, o.opts)
+	return agent.Extraction{Candidates: cands, Summary: summary}, realm.Usage{}, nil
+}
+
+// questionAnswered is the id of the turn obs replies to (repliedTo) when it asks a
+// question: obs is most likely its answer.
+func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker string) string {
+	if prev, ok := repliedTo(recent, obs, speaker); ok && strings.Contains(prev.Content, "?") {
+		return prev.ID
+	}
+	return ""
+}
+
+// repliedTo is the turn just before obs when it is another speaker's in the same session:
+// what obs replies to.
+func repliedTo(recent []realm.Observation, obs realm.Observation, speaker string) (realm.Observation, bool) {
+	if len(recent) == 0 {
+		return realm.Observation{}, false
+	}
+	prev := recent[len(recent)-1]
+	if prev.ID == obs.ID || prev.SessionID != obs.SessionID || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) {
+		return realm.Observation{}, false
+	}
+	return prev, true
+}
+
+// minSaidWords: the last sentence of a turn that asks nothing is the context of a reply
+// when it has at least this many content words.
+const minSaidWords = 3
+
+// withPrompt makes the whole-turn unit of a reply the exchange it completes: what the
+// other speaker asked (the sentences of their turn that ask) or else said last (when it
+// says something: minSaidWords), in their words with "you" and "I" resolved, then the
+// reply, derived from both turns. "Yes, last year!" is a memory only with "Did you paint
+// the sunrise?" before it, and a query asking it again finds the two together.
+func withPrompt(turn agent.Candidate, prev realm.Observation, speaker string) agent.Candidate {
+	var asked []string
+	segs := sentences(prev.Content)
+	for _, s := range segs {
+		if part := prev.Content[s.start:s.end]; strings.Contains(part, "?") {
+			asked = append(asked, part)
+		}
+	}
+	verb := "asked"
+	if len(asked) == 0 && len(segs) > 0 {
+		last := segs[len(segs)-1]
+		said := prev.Content[last.start:last.end]
+		if len(contentWords(said)) < minSaidWords {
+			return turn // a greeting or a nod ("Hey Caroline!", "That's great.") says nothing to keep
+		}
+		asked, verb = []string{said}, "said"
+	}
+	if len(asked) == 0 {
+		return turn
+	}
+	other := strings.TrimSpace(prev.Speaker)
+	prompt := rewritePronouns(strings.Join(asked, " "), other, speaker)
+	turn.Content = fmt.Sprintf("%s %s: %q %s", orSomeone(other), verb, prompt, turn.Content)
+	turn.AlsoFrom = []string{prev.ID}
+	return turn
+}
+
+// addresseeOf names "you": the latest other speaker of the recent observations (same
+// session first), else a known name the turn opens by addressing ("Hey Mel!").
+func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, text string, known map[string]string) string {
+	for pass := 0; pass < 2; pass++ {
+		for i := len(recent) - 1; i >= 0; i-- {
+			r := recent[i]
+			s := strings.TrimSpace(r.Speaker)
+			if s == "" || strings.EqualFold(s, speaker) {
+				continue
+			}
+			if pass == 0 && r.SessionID != obs.SessionID {
+				continue
+			}
+			return s
+		}
+	}
+	ws := wordsOf(text)
+	for i := 0; i < len(ws) && i < 3; i++ {
+		if !isNameWord(ws[i]) || strings.EqualFold(ws[i].text, speaker) {
+			continue
+		}
+		if i > 0 && !greetings[ws[i-1].lower] {
+			break
+		}
+		return strings.TrimSuffix(ws[i].text, "'s")
+	}
+	return ""
+}
+
+var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow dear yo morning evening oh`)
+
+func (o *Agent) isContentful(rewritten string, names []string, speaker string) bool {
+	drop := map[string]bool{normName(speaker): true}
+	for _, n := range names {
+		for _, p := range strings.Fields(normName(n)) {
+			drop[p] = true
+		}
+	}
+	n := 0
+	for _, w := range contentWords(rewritten) {
+		if !drop[w] {
+			n++
+		}
+	}
+	return n >= o.opts.MinContentWords
+}
+
+func episodeCandidate(obs realm.Observation, speaker, addressee string) agent.Candidate {
+	var who string
+	switch {
+	case speaker != "" && addressee != "":
+		who = "between " + speaker + " and " + addressee
+	case speaker != "":
+		who = "with " + speaker
+	}
+	content := "Conversation " + who
+	c := agent.Candidate{
+		Type:     realm.Episode,
+		Name:     obs.SessionID,
+		Keywords: namesOf(speaker, addressee, "conversation"),
+	}
+	if !obs.ObservedAt.IsZero() {
+		content += " on " + text.FormatDay(obs.ObservedAt) + ", " + obs.ObservedAt.Format("3:04 pm")
+		from, to := text.DaySpan(obs.ObservedAt)
+		c.TStart, c.TEnd = &from, &to
+	}
+	c.Content = strings.Join(strings.Fields(content), " ") + " (session " + obs.SessionID + ")."
+	c.Description = "session " + obs.SessionID
+	c.Participants = namesOf(speaker, addressee)
+	return c
+}
+
+func entityCandidate(name, category, description, speaker string) agent.Candidate {
+	if category == "" {
+		category = "concept"
+	}
+	return agent.Candidate{
+		Type:        realm.Entity,
+		Name:        name,
+		Content:     name + " (" + category + "), " + description + ".",
+		Description: description,
+		Keywords:    []string{name},
+		Category:    category,
+	}
+}
+
+func namesOf(xs ...string) []string {
+	var out []string
+	for _, x := range xs {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// turnCandidates builds the whole-turn candidate and the clause candidates that carry a
+// fact slot or a time expression of their own.
+func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, names []string) (agent.Candidate, []agent.Candidate) {
+	now := obs.ObservedAt
+	tense := tenseOf(rewritten)
+	dates := text.Dates(rewritten, now, tense)
+	slots := factSlots(rewritten)
+	turn := o.unit(obs, speaker, rewritten, dates, tense, names, slots)
+
+	segs := clauses(rewritten)
+	var out []agent.Candidate
+	for _, s := range segs {
+		if len(out) >= o.opts.MaxClauses {
+			break
+		}
+		part := strings.TrimSpace(rewritten[s.start:s.end])
+		partSlots := factSlots(part)
+		partTense := tenseOf(part)
+		partDates := text.Dates(part, now, partTense)
+		hasOwnDate := len(partDates) > 0 && len(segs) > 1
+		// The whole turn already carries its first slot when it is a single-clause fact.
+		needsSlot := len(partSlots) > 0 && !(turn.Type == realm.Fact && len(segs) == 1 && len(slots) == 1)
+		if !hasOwnDate && !needsSlot {
+			continue
+		}
+		if !o.isContentful(part, names, speaker) {
+			continue
+		}
+		var partNames []string
+		for _, n := range names {
+			if containsName(part, n) {
+				partNames = append(partNames, n)
+			}
+		}
+		c := o.unit(obs, speaker, part, partDates, partTense, partNames, partSlots)
+		if len(partSlots) > 0 {
+			c.Type = realm.Fact
+			c.Participants = nil
+			if len(partDates) == 0 {
+				c.TStart, c.TEnd = nil, nil
+			}
+		}
+		if sameStatement(c.Content, turn.Content) {
+			continue // the turn is this one clause: "Alice moved to Lisbon in May;"
+		}
+		out = append(out, c)
+	}
+	return turn, out
+}
+
+// sameStatement reports whether two contents differ at most in their closing punctuation.
+func sameStatement(a, b string) bool {
+	const closing = " .,;:!?…–-"
+	return strings.TrimRight(a, closing) == strings.TrimRight(b, closing)
+}
+
+// unit types one text (a whole turn or a clause) and fills its candidate.
+func (o *Agent) unit(obs realm.Observation, speaker, said string, dates []text.Mention, tense int, names []string, slots []factSlot) agent.Candidate {
+	content := annotateDates(said, dates)
+	if speaker != "" && !containsName(content, speaker) {
+		content = speaker + ": " + content
+	}
+	typ := realm.Fact
+	switch {
+	case len(dates) > 0:
+		typ = realm.Event
+	case reFactCue.MatchString(said) || len(slots) > 0:
+		typ = realm.Fact
+	case tense != text.TenseUnknown:
+		typ = realm.Event
+	}
+	c := agent.Candidate{
+		Type:     typ,
+		Name:     shortName(content, 8),
+		Content:  content,
+		Keywords: keywordsOf(said, names, speaker),
+	}
+	if !obs.ObservedAt.IsZero() {
+		c.Description = "Said by " + orSomeone(speaker) + " on " + text.FormatDay(obs.ObservedAt)
+	} else {
+		c.Description = "Said by " + orSomeone(speaker)
+	}
+	if obs.SessionID != "" {
+		c.Description += " in session " + obs.SessionID
+	}
+	c.Description += "."
+	if len(dates) > 0 {
+		from, to := dates[0].From, dates[0].To
+		c.TStart, c.TEnd = &from, &to
+	} else if typ == realm.Event && !obs.ObservedAt.IsZero() {
+		from, to := text.DaySpan(obs.ObservedAt)
+		c.TStart, c.TEnd = &from, &to
+	}
+	if typ == realm.Event {
+		c.Participants = namesOf(speaker)
+		for _, n := range names {
+			if !strings.EqualFold(n, speaker) {
+				c.Participants = append(c.Participants, n)
+			}
+		}
+	}
+	if typ == realm.Fact && len(slots) > 0 {
+		c.Subject, c.Attribute = slots[0].subject, slots[0].attribute
+	}
+	return c
+}
+
+func orSomeone(s string) string {
+	if s == "" {
+		return "someone"
+	}
+	return s
+}
+
+func topicOf(speaker string, keywords []string) string {
+	var ks []string
+	for _, k := range keywords {
+		if !strings.EqualFold(k, speaker) && len(ks) < 3 {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return ""
+	}
+	if speaker == "" {
+		return strings.Join(ks, " ")
+	}
+	return speaker + " " + strings.Join(ks, " ")
+}
+
+// runningSummary is the parsed form of the offline summary:
+//
+//	Participants: A, B. Sessions: 3, latest s3 on 8 May 2023. Recent topics: t1; t2.
+type runningSummary struct {
+	participants []string
+	sessions     int
+	latest       string
+	topics       []string
+}
+
+const (
+	sumParticipants = "Participants: "
+	sumSessions     = "Sessions: "
+	sumTopics       = "Recent topics: "
+)
+
+// parseSummary reads a summary written by update; anything else starts afresh.
+func parseSummary(s string) runningSummary {
+	var r runningSummary
+	for _, part := range strings.Split(s, ". ") {
+		part = strings.TrimSuffix(strings.TrimSpace(part), ".")
+		switch {
+		case strings.HasPrefix(part, sumParticipants):
+			for _, p := range strings.Split(strings.TrimPrefix(part, sumParticipants), ", ") {
+				if p = strings.TrimSpace(p); p != "" {
+					r.participants = append(r.participants, p)
+				}
+			}
+		case strings.HasPrefix(part, sumSessions):
+			rest := strings.TrimPrefix(part, sumSessions)
+			n, latest, _ := strings.Cut(rest, ", latest ")
+			r.sessions, _ = strconv.Atoi(n)
+			r.latest = latest
+		case strings.HasPrefix(part, sumTopics):
+			for _, t := range strings.Split(strings.TrimPrefix(part, sumTopics), "; ") {
+				if t = strings.TrimSpace(t); t != "" {
+					r.topics = append(r.topics, t)
+				}
+			}
+		}
+	}
+	return r
+}
+
+func (r runningSummary) update(speaker, addressee string, obs realm.Observation, firstOfSession bool, topic string, opts Options) string {
+	for _, p := range namesOf(speaker, addressee) {
+		found := false
+		for _, q := range r.participants {
+			if strings.EqualFold(p, q) {
+				found = true
+			}
+		}
+		if !found && len(r.participants) < 10 {
+			r.participants = append(r.participants, p)
+		}
+	}
+	if firstOfSession {
+		r.sessions++
+		r.latest = obs.SessionID
+		if !obs.ObservedAt.IsZero() {
+			r.latest += " on " + text.FormatDay(obs.ObservedAt)
+		}
+	}
+	if topic != "" {
+		r.topics = append(r.topics, topic)
+	}
+	if len(r.topics) > opts.SummaryTopics {
+		r.topics = r.topics[len(r.topics)-opts.SummaryTopics:]
+	}
+	for {
+		s := r.String()
+		if len(strings.Fields(s)) <= opts.SummaryWords || len(r.topics) == 0 {
+			return s
+		}
+		r.topics = r.topics[1:]
+	}
+}
+
+func (r runningSummary) String() string {
+	var parts []string
+	if len(r.participants) > 0 {
+		parts = append(parts, sumParticipants+strings.Join(r.participants, ", "))
+	}
+	if r.sessions > 0 {
+		s := sumSessions + strconv.Itoa(r.sessions)
+		if r.latest != "" {
+			s += ", latest " + r.latest
+		}
+		parts = append(parts, s)
+	}
+	if len(r.topics) > 0 {
+		parts = append(parts, sumTopics+strings.Join(r.topics, "; "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, ". ") + "."
+}
+
+// sameDay reports whether a and b fall on the same calendar day.
+func sameDay(a, b time.Time) bool {
+	ya, ma, da := a.Date()
+	yb, mb, db := b.Date()
+	return ya == yb && ma == mb && da == db
+}

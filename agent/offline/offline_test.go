@@ -1,0 +1,276 @@
+package offline
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+)
+
+func obsAt(id, session, speaker, content string) realm.Observation {
+	return realm.Observation{ID: id, Space: "t", SessionID: session, Speaker: speaker, Content: content, ObservedAt: offlineNow}
+}
+
+func mustExtract(tb testing.TB, a *Agent, in agent.ExtractInput) agent.Extraction {
+	tb.Helper()
+	ex, usage, err := a.Extract(context.Background(), in)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(usage) != 0 {
+		tb.Fatalf("offline usage = %v, want none", usage)
+	}
+	return ex
+}
+
+func ofType(cs []agent.Candidate, t realm.NodeType) []agent.Candidate {
+	var out []agent.Candidate
+	for _, c := range cs {
+		if c.Type == t {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestOfflineExtract(t *testing.T) {
+	a := New(Options{})
+	recent := []realm.Observation{obsAt("o0", "s1", "Melanie", "Hey Caroline!")}
+	tests := []struct {
+		name        string
+		obs         realm.Observation
+		recent      []realm.Observation
+		wantTurn    realm.NodeType // type of the whole-turn candidate; "" for none
+		wantContent string         // the whole-turn content
+		wantStart   time.Time
+		wantEntity  []string // entity names, in order
+		wantEpisode bool
+	}{
+		{
+			name: "EventWithRelativeDate", obs: obsAt("o1", "s1", "Caroline", "I went to a LGBTQ support group yesterday and it was so powerful."), recent: recent,
+			wantTurn: realm.Event, wantContent: "Caroline went to a LGBTQ support group yesterday (7 May 2023) and it was so powerful.",
+			wantStart: day(2023, 5, 7), wantEntity: []string{"Caroline", "LGBTQ"},
+		},
+		{
+			name: "FactPreference", obs: obsAt("o1", "s1", "Caroline", "I'm keen on counseling - I'd love to support those with similar issues."), recent: recent,
+			wantTurn: realm.Fact, wantContent: "Caroline is keen on counseling - Caroline would love to support those with similar issues.",
+			wantEntity: []string{"Caroline"},
+		},
+		{
+			name: "EventPastNoDateGetsObservationDay", obs: obsAt("o1", "s1", "Melanie", "You know, we painted the fence and watched the kids."), recent: []realm.Observation{obsAt("o0", "s1", "Caroline", "Hi")},
+			wantTurn: realm.Event, wantContent: "Melanie: You know, we painted the fence and watched the kids.", wantStart: day(2023, 5, 8),
+			wantEntity: []string{"Melanie"},
+		},
+		{
+			name: "SecondPersonNamed", obs: obsAt("o1", "s1", "Caroline", "Your painting of the lake looks stunning!"), recent: recent,
+			wantTurn: realm.Fact, wantContent: "Caroline: Melanie's painting of the lake looks stunning!",
+			wantEntity: []string{"Caroline", "Melanie"},
+		},
+		{
+			name: "Greeting", obs: obsAt("o1", "s1", "Caroline", "Hey Mel! Good to see you! How have you been?"), recent: recent,
+			wantEntity: []string{"Mel", "Melanie"}, // "you" is Melanie, the other speaker
+		},
+		{
+			name: "PlaceNamedIsContent", obs: obsAt("o1", "s1", "Caroline", "I moved to Lisbon last month."), recent: recent,
+			wantTurn: realm.Event, wantContent: "Caroline moved to Lisbon last month (April 2023).", wantStart: time.Date(2023, 4, 1, 0, 0, 0, 0, time.UTC),
+			wantEntity: []string{"Caroline", "Lisbon"},
+		},
+		{name: "Thanks", obs: obsAt("o1", "s1", "Caroline", "Thanks!"), recent: recent},
+		{name: "ThanksNamed", obs: obsAt("o1", "s1", "Caroline", "Thanks, Melanie!"), recent: recent, wantEntity: []string{"Melanie"}},
+		{name: "Lol", obs: obsAt("o1", "s1", "Caroline", "lol"), recent: recent},
+		{
+			name: "FirstOfSessionEpisode", obs: obsAt("o5", "s2", "Caroline", "Hi Melanie!"), recent: recent,
+			wantEpisode: true, wantEntity: []string{"Melanie"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := mustExtract(t, a, agent.ExtractInput{Observation: tt.obs, Recent: tt.recent})
+			units := append(ofType(ex.Candidates, realm.Event), ofType(ex.Candidates, realm.Fact)...)
+			if tt.wantTurn == "" {
+				if len(units) != 0 {
+					t.Fatalf("filler yielded %+v", units)
+				}
+			} else {
+				var turn *agent.Candidate
+				for i := range ex.Candidates {
+					if ex.Candidates[i].Content == tt.wantContent {
+						turn = &ex.Candidates[i]
+					}
+				}
+				if turn == nil {
+					t.Fatalf("no candidate with the whole turn %q in %+v", tt.wantContent, ex.Candidates)
+				}
+				if turn.Type != tt.wantTurn {
+					t.Errorf("type = %s, want %s", turn.Type, tt.wantTurn)
+				}
+				if tt.wantStart.IsZero() != (turn.TStart == nil) {
+					t.Fatalf("TStart = %v, want %v", turn.TStart, tt.wantStart)
+				}
+				if turn.TStart != nil && !turn.TStart.Equal(tt.wantStart) {
+					t.Errorf("TStart = %v, want %v", turn.TStart, tt.wantStart)
+				}
+				if n := len(turn.Keywords); n < 1 || n > 5 {
+					t.Errorf("keywords = %q", turn.Keywords)
+				}
+				if turn.Type == realm.Event && (len(turn.Participants) == 0 || turn.Participants[0] != tt.obs.Speaker) {
+					t.Errorf("participants = %q, want the speaker first", turn.Participants)
+				}
+			}
+			var names []string
+			for _, c := range ofType(ex.Candidates, realm.Entity) {
+				names = append(names, c.Name)
+			}
+			if !reflect.DeepEqual(names, tt.wantEntity) {
+				t.Errorf("entities = %q, want %q", names, tt.wantEntity)
+			}
+			eps := ofType(ex.Candidates, realm.Episode)
+			if tt.wantEpisode != (len(eps) == 1) || len(eps) > 1 {
+				t.Fatalf("episodes = %+v, want %v", eps, tt.wantEpisode)
+			}
+			if tt.wantEpisode {
+				ep := eps[0]
+				if ep.Name != tt.obs.SessionID || !strings.HasPrefix(ep.Content, "Conversation between Caroline and Melanie on 8 May 2023") {
+					t.Errorf("episode = %q %q", ep.Name, ep.Content)
+				}
+				if ep.TStart == nil || !ep.TStart.Equal(day(2023, 5, 8)) {
+					t.Errorf("episode TStart = %v", ep.TStart)
+				}
+			}
+		})
+	}
+}
+
+func TestOfflineExtractClauses(t *testing.T) {
+	a := New(Options{})
+	obs := obsAt("o1", "s1", "Melanie", "Hey Caroline, I've had a busy time. I ran a charity race last Saturday – it was really rewarding. My favourite book is Charlotte's Web.")
+	ex := mustExtract(t, a, agent.ExtractInput{Observation: obs, Recent: []realm.Observation{obsAt("o0", "s1", "Caroline", "Hi")}})
+	var race, book, whole *agent.Candidate
+	for i, c := range ex.Candidates {
+		switch {
+		case strings.HasPrefix(c.Content, "Melanie ran a charity race"):
+			race = &ex.Candidates[i]
+		case strings.HasPrefix(c.Content, "Melanie's favourite book"):
+			book = &ex.Candidates[i]
+		case strings.HasPrefix(c.Content, "Hey Caroline"):
+			whole = &ex.Candidates[i]
+		}
+	}
+	if whole == nil || !strings.Contains(whole.Content, "last Saturday (Saturday 6 May 2023)") || !strings.Contains(whole.Content, "Charlotte's Web") {
+		t.Fatalf("whole turn = %+v", whole)
+	}
+	if race == nil || race.Type != realm.Event || race.TStart == nil || !race.TStart.Equal(day(2023, 5, 6)) {
+		t.Fatalf("race clause = %+v", race)
+	}
+	if book == nil || book.Type != realm.Fact || book.Subject != "Melanie" || book.Attribute != "favourite book" {
+		t.Fatalf("book clause = %+v", book)
+	}
+}
+
+func TestOfflineExtractEpisodeOnlyOnce(t *testing.T) {
+	a := New(Options{})
+	first := obsAt("o1", "s1", "Caroline", "Hi Melanie!")
+	second := obsAt("o2", "s1", "Melanie", "Hey Caroline!")
+	if n := len(ofType(mustExtract(t, a, agent.ExtractInput{Observation: first}).Candidates, realm.Episode)); n != 1 {
+		t.Fatalf("first of session: %d episodes", n)
+	}
+	if n := len(ofType(mustExtract(t, a, agent.ExtractInput{Observation: second, Recent: []realm.Observation{first}}).Candidates, realm.Episode)); n != 0 {
+		t.Fatalf("second of session: %d episodes", n)
+	}
+}
+
+func TestOfflineSummary(t *testing.T) {
+	a := New(Options{})
+	turns := []realm.Observation{
+		obsAt("o1", "s1", "Caroline", "Hi Melanie! I went to a LGBTQ support group yesterday."),
+		obsAt("o2", "s1", "Melanie", "I painted a lake sunrise last year and I love pottery."),
+		obsAt("o3", "s2", "Caroline", "I am researching adoption agencies for my future family."),
+	}
+	summary := ""
+	var recent []realm.Observation
+	for i := 0; i < 40; i++ {
+		o := turns[i%3]
+		o.ID = o.ID + "-" + string(rune('a'+i))
+		if i%3 == 2 {
+			o.SessionID = "s" + string(rune('2'+i))
+		}
+		ex := mustExtract(t, a, agent.ExtractInput{Observation: o, Summary: summary, Recent: recent})
+		summary = ex.Summary
+		recent = append(recent, o)
+	}
+	if n := len(strings.Fields(summary)); n > 200 || n < 10 {
+		t.Fatalf("summary has %d words: %q", n, summary)
+	}
+	for _, w := range wordsOf(summary) {
+		if firstPerson[w.lower] != "" || secondPerson[w.lower] != "" {
+			t.Errorf("summary has pronoun %q: %q", w.text, summary)
+		}
+	}
+	for _, want := range []string{"Participants: Caroline, Melanie", "Sessions: 14", "Recent topics: "} {
+		if !strings.Contains(summary, want) {
+			t.Errorf("summary %q lacks %q", summary, want)
+		}
+	}
+	if got := parseSummary(summary).String(); got != summary {
+		t.Errorf("summary does not round-trip:\n%q\n%q", summary, got)
+	}
+}
+
+func TestOfflineExtractDeterministic(t *testing.T) {
+	a := New(Options{})
+	in := agent.ExtractInput{
+		Observation: obsAt("o1", "s1", "Caroline", "I moved from Sweden to Boston 4 years ago; my friends Jon and Gina helped. I love it here, and next month I will visit Paris with Melanie!"),
+		Summary:     "Participants: Caroline, Melanie. Sessions: 1, latest s1 on 8 May 2023.",
+		Recent:      []realm.Observation{obsAt("o0", "s0", "Melanie", "How are you?")},
+	}
+	first := mustExtract(t, a, in)
+	for i := 0; i < 20; i++ {
+		if got := mustExtract(t, a, in); !reflect.DeepEqual(got, first) {
+			t.Fatalf("run %d differs:\n%+v\n%+v", i, got, first)
+		}
+	}
+}
+
+func TestOfflineExtractCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := New(Options{}).Extract(ctx, agent.ExtractInput{Observation: obsAt("o", "s", "A", "I went home.")}); err == nil {
+		t.Fatal("want an error on a cancelled context")
+	}
+	if _, _, err := New(Options{}).Integrate(ctx, agent.IntegrateInput{}); err == nil {
+		t.Fatal("want an error on a cancelled context")
+	}
+}
+
+func TestOfflineDefaults(t *testing.T) {
+	o := New(Options{MergeSimilarity: 0.8}).Options()
+	if o.MergeSimilarity != 0.8 || o.SkipSimilarity != 0.95 || o.CorrelateSimilarity != 0.75 || o.MinContentWords != 2 || o.SummaryWords != 200 {
+		t.Fatalf("options = %+v", o)
+	}
+}
+
+// TestOfflineExtractOneClause: a turn that is one clause gives one candidate for it,
+// whatever punctuation closes it (a trailing ";" once gave an event and a fact).
+func TestOfflineExtractOneClause(t *testing.T) {
+	a := New(Options{})
+	recent := []realm.Observation{obsAt("o0", "s1", "Caroline", "Hi")}
+	var want []realm.NodeType
+	for i, text := range []string{"Alice moved to Lisbon in May.", "Alice moved to Lisbon in May;", "Alice moved to Lisbon in May,"} {
+		ex := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "Bob", text), Recent: recent})
+		var got []realm.NodeType
+		for _, c := range ex.Candidates {
+			got = append(got, c.Type)
+		}
+		if i == 0 {
+			want = got
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: candidates %v, want %v as for the turn closed by a full stop", text, got, want)
+		}
+	}
+}

@@ -1,0 +1,194 @@
+package offline
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/text"
+)
+
+// The read path's decisions without an LLM (REALM.md §5): plans from keywords and the
+// question's time window, sufficiency from score gaps and coverage of the query terms,
+// subgraph_beam by default and path_search for why/how/what-led-to questions.
+
+// PlanSeeds returns one hybrid plan: the query, its keywords, and the time window it
+// names, if any. A query with no keyword left is a query_match plan.
+func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan, realm.Usage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	now := in.Time
+	if now.IsZero() {
+		now = time.Now().UTC()
+	}
+	window, rest := text.ParseTimeWindow(in.Query, now)
+	plan := realm.Plan{Query: in.Query, Keywords: text.Keywords(rest, o.opts.MaxKeywords), TimeRange: window, Mode: realm.HybridMatch}
+	if len(plan.Keywords) == 0 {
+		plan.Mode = realm.QueryMatch
+	}
+	return []realm.Plan{plan}, nil, nil
+}
+
+// Sufficiency is enough when every query keyword appears in the top K nodes and the best
+// node leads the K-th by GapEnough; a causal question (why/how/what led to) is never
+// enough before one expansion, nor is a top K that holds an unexpanded seed asking a
+// question: a question matches the query well but its answer lies beyond it. Otherwise
+// it expands the best unexpanded nodes: questions first, then those holding an
+// uncovered keyword.
+func (o *Agent) Sufficiency(ctx context.Context, in agent.SufficiencyInput) (agent.Sufficiency, realm.Usage, error) {
+	if err := ctx.Err(); err != nil {
+		return agent.Sufficiency{}, nil, err
+	}
+	terms := queryTerms(in)
+	top := in.Nodes
+	if in.K > 0 && len(top) > in.K {
+		top = top[:in.K]
+	}
+	covered := map[string]bool{}
+	for _, c := range top {
+		text := nodeTerms(c.Node)
+		for _, t := range terms {
+			if text[t] {
+				covered[t] = true
+			}
+		}
+	}
+	coverage := 1.0
+	if len(terms) > 0 {
+		coverage = float64(len(covered)) / float64(len(terms))
+	}
+	gap := 0.0
+	if len(top) > 1 {
+		gap = top[0].Score - top[len(top)-1].Score
+	}
+	causal := IsCausal(in.Query)
+	reason := fmt.Sprintf("coverage %.2f of %d terms, gap %.2f", coverage, len(terms), gap)
+	// Seeds among the top K that ask a question, to be expanded first, toward their
+	// answers. A question reached by expansion is not followed: an answer that asks back
+	// leads from one exchange to the next, away from the query.
+	var questions []string
+	for _, c := range top {
+		if !c.Expanded && c.Depth == 0 && isQuestion(c.Node.Content) {
+			questions = append(questions, c.Node.ID)
+		}
+	}
+	if len(top) > 0 && coverage >= 1 && gap >= o.opts.GapEnough && !(causal && in.Depth == 1) {
+		if len(questions) == 0 {
+			return agent.Sufficiency{IsEnough: true, Reason: reason}, nil, nil
+		}
+		return agent.Sufficiency{NodesToExpand: questions, Reason: reason + ", questions to follow to their answers"}, nil, nil
+	}
+	// Then nodes that hold an uncovered term, then by score.
+	var holding, rest []string
+	for _, c := range in.Nodes {
+		if c.Expanded || c.Depth >= in.MaxDepth || slices.Contains(questions, c.Node.ID) || (c.Depth > 0 && isQuestion(c.Node.Content)) {
+			continue
+		}
+		text := nodeTerms(c.Node)
+		holds := false
+		for _, t := range terms {
+			if !covered[t] && text[t] {
+				holds = true
+			}
+		}
+		if holds {
+			holding = append(holding, c.Node.ID)
+		} else {
+			rest = append(rest, c.Node.ID)
+		}
+	}
+	ids := append(append(questions, holding...), rest...)
+	if len(ids) > 5 {
+		ids = ids[:5]
+	}
+	return agent.Sufficiency{NodesToExpand: ids, Reason: reason}, nil, nil
+}
+
+// ExpansionPolicy follows a node that asks a question to its answers only (subgraph_beam
+// over triggers, the construction's question → answer edges); otherwise it picks
+// path_search for causal questions and subgraph_beam for the rest, over all predicates.
+// contradicts edges are ignored unless the question asks about a change or a conflict; a
+// time window of the plans becomes a soft decay around it.
+func (o *Agent) ExpansionPolicy(ctx context.Context, in agent.PolicyInput) (agent.Policy, realm.Usage, error) {
+	if err := ctx.Err(); err != nil {
+		return agent.Policy{}, nil, err
+	}
+	atom := realm.Atom{Mode: realm.SubgraphBeam, ConflictInhibit: !asksAboutChange(in.Query)}
+	reasoning := in.Query
+	switch {
+	case isQuestion(in.Node.Node.Content):
+		// A node that asks leads to what answered it, and only there.
+		atom.Predicates = []realm.Predicate{realm.Triggers}
+		reasoning = "the answer to: " + in.Node.Node.Content
+	case IsCausal(in.Query):
+		atom.Mode = realm.PathSearch
+	}
+	for _, p := range in.Plans {
+		if p.TimeRange == nil || p.TimeRange.From.IsZero() || p.TimeRange.To.IsZero() {
+			continue
+		}
+		half := p.TimeRange.To.Sub(p.TimeRange.From) / 2
+		atom.Decay = &realm.TemporalDecay{
+			Time: p.TimeRange.From.Add(half), DeltaT: max(half, 12*time.Hour),
+			Mode: realm.DecaySoft, MissingTime: realm.MissingTimeKeep,
+		}
+		break
+	}
+	return agent.Policy{Atom: atom, Reasoning: reasoning}, nil, nil
+}
+
+var causalQuestion = regexp.MustCompile(`(?i)\b(why|how (did|does|do|come|was|were|is|are|can|could|has|had)|what (led|leads|caused|causes|made|makes)|led to|lead to|because|reason|result(ed)? in)\b`)
+
+var quantityQuestion = regexp.MustCompile(`(?i)\bhow (many|much|long|often|old|far)\b`)
+
+// IsCausal reports whether a question asks why, how, or what led to something.
+func IsCausal(q string) bool {
+	if quantityQuestion.MatchString(q) {
+		return false
+	}
+	return causalQuestion.MatchString(q)
+}
+
+var changeQuestion = regexp.MustCompile(`(?i)\b(change[ds]?|contradict\w*|differ\w*|still|anymore|no longer|used to|instead|conflict\w*|switch\w*)\b`)
+
+func asksAboutChange(q string) bool { return changeQuestion.MatchString(q) }
+
+// isQuestion: the text asks something.
+func isQuestion(s string) bool { return strings.Contains(s, "?") }
+
+// queryTerms are the stemmed keywords of the plans, or of the query.
+func queryTerms(in agent.SufficiencyInput) []string {
+	var kws []string
+	for _, p := range in.Plans {
+		kws = append(kws, p.Keywords...)
+	}
+	if len(kws) == 0 {
+		kws = text.Keywords(in.Query, 8)
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, k := range kws {
+		for _, w := range text.Words(k) {
+			if s := text.Stem(w); !seen[s] && !text.IsQuestionStopword(w) {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func nodeTerms(n realm.Node) map[string]bool {
+	out := map[string]bool{}
+	all := n.Name + " " + n.Content + " " + strings.Join(n.Keywords, " ")
+	for _, w := range text.Words(all) {
+		out[text.Stem(w)] = true
+	}
+	return out
+}

@@ -1,0 +1,115 @@
+package offline_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/offline"
+)
+
+func TestOfflinePlanSeeds(t *testing.T) {
+	d := offline.New(offline.Options{})
+	now := time.Date(2023, 5, 24, 0, 0, 0, 0, time.UTC)
+	plans, _, err := d.PlanSeeds(context.Background(), agent.PlanInput{Query: "What did Caroline's sister paint in May 2023?", Time: now})
+	if err != nil || len(plans) != 1 {
+		t.Fatalf("plans %v, err %v", plans, err)
+	}
+	p := plans[0]
+	if p.Mode != realm.HybridMatch || !slices.Equal(p.Keywords, []string{"caroline", "sister", "paint"}) {
+		t.Errorf("plan %+v", p)
+	}
+	if p.TimeRange == nil || p.TimeRange.From.Month() != time.May {
+		t.Errorf("time range %v", p.TimeRange)
+	}
+	plans, _, _ = d.PlanSeeds(context.Background(), agent.PlanInput{Query: "What is it?", Time: now})
+	if plans[0].Mode != realm.QueryMatch {
+		t.Errorf("a query without keywords: %+v", plans[0])
+	}
+}
+
+func TestOfflineExpansionPolicy(t *testing.T) {
+	d := offline.New(offline.Options{})
+	tests := []struct {
+		q       string
+		mode    realm.ExpansionMode
+		inhibit bool
+	}{
+		{"Why did Alice move to Berlin?", realm.PathSearch, true},
+		{"How did Alice get the job?", realm.PathSearch, true},
+		{"What led to the breakup?", realm.PathSearch, true},
+		{"How many children does Mel have?", realm.SubgraphBeam, true},
+		{"Where does Alice live?", realm.SubgraphBeam, true},
+		{"Does Alice still live in Munich?", realm.SubgraphBeam, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			pol, _, err := d.ExpansionPolicy(context.Background(), agent.PolicyInput{Query: tt.q})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pol.Atom.Mode != tt.mode || pol.Atom.ConflictInhibit != tt.inhibit || pol.Reasoning == "" {
+				t.Errorf("policy %+v", pol)
+			}
+		})
+	}
+	t.Run("QuestionLeadsToItsAnswer", func(t *testing.T) {
+		node := agent.Gathered{Node: realm.Node{Content: "Bob: where did Alice move?"}}
+		pol, _, _ := d.ExpansionPolicy(context.Background(), agent.PolicyInput{Query: "Where does Alice live?", Node: node})
+		if !slices.Equal(pol.Atom.Predicates, []realm.Predicate{realm.Triggers}) || pol.Atom.Mode != realm.SubgraphBeam {
+			t.Errorf("policy %+v, want subgraph_beam over triggers only", pol)
+		}
+	})
+	t.Run("DecayFromPlanWindow", func(t *testing.T) {
+		may := &realm.TimeRange{From: time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2023, 5, 31, 0, 0, 0, 0, time.UTC)}
+		pol, _, _ := d.ExpansionPolicy(context.Background(), agent.PolicyInput{Query: "q", Plans: []realm.Plan{{TimeRange: may}}})
+		if pol.Atom.Decay == nil || pol.Atom.Decay.Mode != realm.DecaySoft || pol.Atom.Decay.Time.Day() != 16 {
+			t.Errorf("decay %+v", pol.Atom.Decay)
+		}
+	})
+}
+
+func TestOfflineSufficiency(t *testing.T) {
+	d := offline.New(offline.Options{})
+	node := func(id, content string, score float64) agent.Gathered {
+		return agent.Gathered{Node: realm.Node{ID: id, Content: content}, Score: score}
+	}
+	plans := []realm.Plan{{Keywords: []string{"alice", "berlin", "moved"}}}
+	tests := []struct {
+		name   string
+		query  string
+		depth  int
+		k      int
+		nodes  []agent.Gathered
+		enough bool
+		first  string
+	}{
+		{"CoveredWithGap", "Where did Alice move?", 1, 10, []agent.Gathered{node("a", "Alice moves to Berlin", 0.9), node("b", "Bob", 0.5)}, true, ""},
+		{"CoveredNoGap", "Where did Alice move?", 1, 10, []agent.Gathered{node("a", "Alice moves to Berlin", 0.6), node("b", "Bob", 0.55)}, false, "a"},
+		{"UncoveredTermFirst", "Where did Alice move?", 1, 1, []agent.Gathered{node("a", "Bob likes chess", 0.9), node("b", "Alice lives in Munich", 0.3)}, false, "b"},
+		{"CausalNeedsOneExpansion", "Why did Alice move?", 1, 10, []agent.Gathered{node("a", "Alice moved to Berlin", 0.9), node("b", "Bob", 0.5)}, false, "a"},
+		{"CausalAfterExpansion", "Why did Alice move?", 2, 10, []agent.Gathered{node("a", "Alice moved to Berlin", 0.9), node("b", "Bob", 0.5)}, true, ""},
+		{"QuestionInTopK", "Where did Alice move?", 1, 10, []agent.Gathered{node("a", "Alice moves to Berlin", 0.9), node("b", "Bob: where did Alice move?", 0.5)}, false, "b"},
+		// A question reached by expansion (an answer asking back) is not followed, first or at all.
+		{"ReachedQuestionNotFollowed", "Where did Alice move?", 2, 10, []agent.Gathered{node("a", "Alice moves to Berlin", 0.9), {Node: realm.Node{ID: "b", Content: "Bob: where?"}, Score: 0.5, Depth: 1}}, true, ""},
+		{"ReachedQuestionNotExpanded", "Where did Alice move?", 2, 10, []agent.Gathered{node("a", "Alice likes tea", 0.6), {Node: realm.Node{ID: "b", Content: "Bob: where?"}, Score: 0.55, Depth: 1}}, false, "a"},
+		{"QuestionExpanded", "Where did Alice move?", 2, 10, []agent.Gathered{node("a", "Alice moves to Berlin", 0.9), {Node: realm.Node{ID: "b", Content: "Bob: where?"}, Score: 0.5, Expanded: true}}, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, _, err := d.Sufficiency(context.Background(), agent.SufficiencyInput{Query: tt.query, Plans: plans, Depth: tt.depth, MaxDepth: 3, K: tt.k, Nodes: tt.nodes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.IsEnough != tt.enough {
+				t.Fatalf("is_enough %v (%s), want %v", s.IsEnough, s.Reason, tt.enough)
+			}
+			if !tt.enough && (len(s.NodesToExpand) == 0 || s.NodesToExpand[0] != tt.first) {
+				t.Errorf("nodes to expand %v, want %s first", s.NodesToExpand, tt.first)
+			}
+		})
+	}
+}

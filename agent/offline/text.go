@@ -1,0 +1,602 @@
+package offline
+
+import (
+	"github.com/realm-memory/realm/internal/text"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Text rules of the offline extractor: words, pronoun rewriting, segmentation, content
+// words, keywords, names, typing cues and fact slots. OFFLINE.md lists them.
+
+var reWord = regexp.MustCompile(`[\p{L}\p{N}]+(?:['’][\p{L}]+)*`)
+
+// wordSpan is one word of a text with its byte offsets.
+type wordSpan struct {
+	start, end int
+	text       string
+	lower      string // lowercase, curly apostrophe made straight
+}
+
+func wordsOf(text string) []wordSpan {
+	idx := reWord.FindAllStringIndex(text, -1)
+	out := make([]wordSpan, len(idx))
+	for i, ix := range idx {
+		w := text[ix[0]:ix[1]]
+		out[i] = wordSpan{start: ix[0], end: ix[1], text: w, lower: strings.ReplaceAll(strings.ToLower(w), "’", "'")}
+	}
+	return out
+}
+
+// firstPerson maps a first-person word to its replacement; "%s" is the speaker's name.
+var firstPerson = map[string]string{
+	"i": "%s", "i'm": "%s is", "im": "%s is", "i've": "%s has", "i'll": "%s will", "i'd": "%s would",
+	"me": "%s", "my": "%s's", "mine": "%s's", "myself": "%s",
+}
+
+// secondPerson maps a second-person word to its replacement; "%s" is the addressee.
+var secondPerson = map[string]string{
+	"you": "%s", "you're": "%s is", "youre": "%s is", "you've": "%s has", "you'll": "%s will",
+	"you'd": "%s would", "your": "%s's", "yours": "%s's", "yourself": "%s",
+}
+
+// subjectWords are the pronouns after which the next verb takes the third person.
+var subjectWords = map[string]bool{"i": true, "you": true}
+
+// thirdPersonIrregular conjugates the verb after a replaced subject pronoun.
+var thirdPersonIrregular = map[string]string{
+	"am": "is", "are": "is", "have": "has", "do": "does", "don't": "doesn't", "dont": "doesn't",
+	"haven't": "hasn't", "aren't": "isn't", "were": "was", "weren't": "wasn't", "go": "goes",
+}
+
+// presentVerbs are base forms conjugated after a replaced subject ("I love" → "Caroline loves").
+var presentVerbs = setOf(`love like want need think hope feel know make take get try enjoy prefer
+plan work live miss wish believe mean guess agree remember forget see hear find keep play
+write paint run swim cook bake teach study learn help volunteer care use wonder understand
+appreciate admire adore hate dream collect own start visit practice practise support say call
+look seem`)
+
+// adverbs may stand between a subject and its verb.
+var subjectAdverbs = setOf(`really also just still always never totally absolutely definitely
+actually truly usually often sometimes even finally recently currently sometimes kinda honestly`)
+
+// auxiliaries before a subject pronoun mean a question or infinitive: no conjugation after
+// it, and the auxiliary itself takes the third person ("are you" → "is Melanie").
+var invertedAux = map[string]string{"am": "is", "are": "is", "were": "was", "do": "does", "have": "has", "don't": "doesn't", "aren't": "isn't", "haven't": "hasn't"}
+var auxWords = setOf(`did do does can could will would should might must may have has had are were was
+is to let make help don't didn't can't won't wouldn't couldn't shouldn't doesn't isn't aren't
+haven't hasn't am made makes let lets helped helps saw watched heard`)
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// rewritePronouns replaces first-person words by speaker and second-person words by
+// addressee (when known), keeping every other word; verbs after a replaced subject take
+// the third person.
+func rewritePronouns(text, speaker, addressee string) string {
+	ws := wordsOf(text)
+	if len(ws) == 0 || (speaker == "" && addressee == "") {
+		return text
+	}
+	repl := make([]string, len(ws)) // "" keeps the word
+	for i, w := range ws {
+		var pattern, name string
+		if speaker != "" {
+			if p, ok := firstPerson[w.lower]; ok {
+				pattern, name = p, speaker
+			}
+		}
+		if pattern == "" && addressee != "" {
+			if p, ok := secondPerson[w.lower]; ok {
+				prev := ""
+				if i > 0 {
+					prev = ws[i-1].lower
+				}
+				if !(w.lower == "you" && (prev == "thank" || (i+1 < len(ws) && ws[i+1].lower == "know" && !auxWords[prev]))) {
+					pattern, name = p, addressee
+				}
+			}
+		}
+		if pattern == "" {
+			continue
+		}
+		repl[i] = strings.ReplaceAll(pattern, "%s", name)
+		if !subjectWords[w.lower] {
+			continue
+		}
+		if i > 0 {
+			if aux, ok := invertedAux[ws[i-1].lower]; ok && gapIsSpace(text, ws[i-1].end, w.start) && opensQuestion(text, ws, i-1) {
+				repl[i-1] = matchCase(ws[i-1].text, aux)
+				continue
+			}
+			if auxWords[ws[i-1].lower] {
+				continue
+			}
+		}
+		// Conjugate the next verb, possibly after one adverb.
+		for j := i + 1; j < len(ws) && j <= i+2; j++ {
+			if !gapIsSpace(text, ws[j-1].end, ws[j].start) {
+				break
+			}
+			if v, ok := thirdPersonIrregular[ws[j].lower]; ok {
+				if w.lower == "you" && ws[j].lower == "were" || ws[j].lower != "were" {
+					repl[j] = v
+				}
+				break
+			}
+			if presentVerbs[ws[j].lower] && ws[j].text == ws[j].lower {
+				repl[j] = conjugate(ws[j].lower)
+				break
+			}
+			if !subjectAdverbs[ws[j].lower] {
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	last := 0
+	for i, w := range ws {
+		if repl[i] == "" {
+			continue
+		}
+		b.WriteString(text[last:w.start])
+		b.WriteString(repl[i])
+		last = w.end
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// opensQuestion: the word at k starts a sentence or clause, or follows a wh-word, so an
+// auxiliary there is inverted ("Are you …", "how have you …"), not "to have you".
+func opensQuestion(text string, ws []wordSpan, k int) bool {
+	if k == 0 {
+		return true
+	}
+	if strings.ContainsAny(text[ws[k-1].end:ws[k].start], ".!?,;:-–—") {
+		return true
+	}
+	return whWords[ws[k-1].lower]
+}
+
+var whWords = setOf(`what how where when why who which whom whose`)
+
+func gapIsSpace(text string, from, to int) bool { return strings.TrimSpace(text[from:to]) == "" }
+
+func matchCase(orig, repl string) string {
+	r, _ := utf8.DecodeRuneInString(orig)
+	if unicode.IsUpper(r) && repl != "" {
+		return strings.ToUpper(repl[:1]) + repl[1:]
+	}
+	return repl
+}
+
+func conjugate(v string) string {
+	switch {
+	case v == "have":
+		return "has"
+	case strings.HasSuffix(v, "s") || strings.HasSuffix(v, "sh") || strings.HasSuffix(v, "ch") || strings.HasSuffix(v, "x") || strings.HasSuffix(v, "o"):
+		return v + "es"
+	case strings.HasSuffix(v, "y") && len(v) > 1 && !strings.ContainsRune("aeiou", rune(v[len(v)-2])):
+		return v[:len(v)-1] + "ies"
+	}
+	return v + "s"
+}
+
+// segment is a sentence or clause of a text.
+type segment struct{ start, end int }
+
+var noSplitAfter = setOf(`mr mrs ms dr st vs jr sr e.g i.e etc`)
+
+// sentences splits text after ., ! or ? (runs of them) followed by a space, and at line
+// breaks; abbreviations such as "Dr." do not end a sentence.
+func sentences(text string) []segment {
+	var out []segment
+	start := 0
+	emit := func(end int) {
+		s := strings.TrimSpace(text[start:end])
+		if s != "" {
+			lead := start + strings.Index(text[start:end], s)
+			out = append(out, segment{lead, lead + len(s)})
+		}
+		start = end
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if c == '\n' {
+			emit(i)
+			continue
+		}
+		if c != '.' && c != '!' && c != '?' {
+			continue
+		}
+		j := i
+		for j+1 < len(text) && strings.IndexByte(".!?", text[j+1]) >= 0 {
+			j++
+		}
+		if j+1 < len(text) && text[j+1] != ' ' && text[j+1] != '\n' && text[j+1] != '"' && text[j+1] != ')' {
+			i = j
+			continue
+		}
+		if c == '.' && j == i {
+			k := i
+			for k > 0 && (unicode.IsLetter(rune(text[k-1])) || text[k-1] == '.') {
+				k--
+			}
+			if noSplitAfter[strings.ToLower(text[k:i])] || i-k == 1 {
+				i = j
+				continue
+			}
+		}
+		emit(j + 1)
+		i = j
+	}
+	emit(len(text))
+	return out
+}
+
+var reClauseBreak = regexp.MustCompile(`\s*(?:;|\s[-–—]\s|, but |, so | but )\s*`)
+
+// clauses splits each sentence at semicolons, dashes and "but"/"so" conjunctions.
+func clauses(text string) []segment {
+	var out []segment
+	for _, s := range sentences(text) {
+		part := text[s.start:s.end]
+		last := 0
+		for _, ix := range reClauseBreak.FindAllStringIndex(part, -1) {
+			if strings.TrimSpace(part[last:ix[0]]) != "" {
+				out = append(out, segment{s.start + last, s.start + ix[0]})
+			}
+			last = ix[1]
+		}
+		if strings.TrimSpace(part[last:]) != "" {
+			out = append(out, segment{s.start + last, s.end})
+		}
+	}
+	return out
+}
+
+// isContentWord: at least three characters, a letter, not a stop word (greetings and
+// fillers are stop words, so a turn made of them has no content words).
+func isContentWord(w string) bool {
+	if len(w) < 3 || text.IsStopword(w) {
+		return false
+	}
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// contentWords returns the content words of text: lowercase, stopwords removed, "'s" cut.
+func contentWords(text string) []string {
+	var out []string
+	for _, w := range wordsOf(text) {
+		l := strings.TrimSuffix(w.lower, "'s")
+		if isContentWord(l) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func wordSet(ws []string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// nonName are capitalised words that are not names: interjections, pronouns, time words,
+// and the discourse verbs people capitalise after a greeting ("Hey Mel, Guess what?").
+var nonName = setOf(`i i'm i've i'll i'd hey hi hello wow thanks thank yeah yes no oh omg lol haha hahaha
+aww awww congrats congratulations sure ok okay good great cool awesome nice glad amazing sweet dear god
+the a an and but so or if when what where who why how this that these those it it's its my your our their
+his her he she they we you me us them monday tuesday wednesday thursday friday saturday sunday january
+february march april may june july august september october november december mom dad mum mommy daddy
+btw gonna wanna anyway anyways well also just really totally definitely absolutely maybe yep nope hmm
+happy merry christmas guess remember look listen wait please sorry imagine honestly actually`)
+
+var connectorWords = map[string]bool{"of": true, "the": true, "de": true, "la": true, "van": true, "von": true, "and": false}
+
+// nameMention is a proper name found in a text.
+type nameMention struct {
+	name     string
+	category string
+}
+
+// placePrepositions before a name make it a place.
+var placePrepositions = setOf(`in at from to near visited visit visiting around across into`)
+
+// findNames returns the proper names of text in order of first appearance: runs of
+// capitalised words (joined by "of"/"the"), not at a sentence start unless known.
+func findNames(text string, known map[string]string) []nameMention {
+	var out []nameMention
+	seen := map[string]bool{}
+	sentStart := map[int]bool{}
+	for _, s := range sentences(text) {
+		sentStart[s.start] = true
+	}
+	for _, s := range clauses(text) {
+		sentStart[s.start] = true
+	}
+	ws := wordsOf(text)
+	for i := 0; i < len(ws); i++ {
+		if !isNameWord(ws[i]) {
+			continue
+		}
+		j := i
+		for j+1 < len(ws) && gapIsSpace(text, ws[j].end, ws[j+1].start) {
+			if isNameWord(ws[j+1]) {
+				j++
+				continue
+			}
+			// Up to two connectors between capitalised words: "Lord of the Rings".
+			k := j + 1
+			for k < len(ws) && k <= j+2 && connectorWords[ws[k].lower] && gapIsSpace(text, ws[k-1].end, ws[k].start) {
+				k++
+			}
+			if k > j+1 && k < len(ws) && isNameWord(ws[k]) && gapIsSpace(text, ws[k-1].end, ws[k].start) {
+				j = k
+				continue
+			}
+			break
+		}
+		name := strings.TrimSuffix(strings.TrimSuffix(text[ws[i].start:ws[j].end], "'s"), "’s")
+		atStart := sentStart[ws[i].start] || isAfterOpening(text, ws[i].start)
+		key := strings.ToLower(name)
+		cat, isKnown := known[key]
+		if atStart && !isKnown {
+			// A known name may follow a capitalised greeting: "Hey Mel" is caught on "Mel".
+			i = j
+			continue
+		}
+		if !seen[key] {
+			seen[key] = true
+			if !isKnown {
+				cat = guessCategory(ws, i, j, name)
+			}
+			out = append(out, nameMention{name: name, category: cat})
+		}
+		i = j
+	}
+	return out
+}
+
+func isAfterOpening(text string, pos int) bool {
+	p := strings.TrimRight(text[:pos], " \"'“‘([")
+	return p == ""
+}
+
+func isNameWord(w wordSpan) bool {
+	r, _ := utf8.DecodeRuneInString(w.text)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	return !nonName[strings.TrimSuffix(w.lower, "'s")]
+}
+
+func guessCategory(ws []wordSpan, i, j int, name string) string {
+	if i > 0 && placePrepositions[ws[i-1].lower] {
+		return "place"
+	}
+	if strings.ToUpper(name) == name && len(name) > 1 {
+		return "concept"
+	}
+	if i == j {
+		return "person"
+	}
+	return "concept"
+}
+
+// keywordsOf picks 3–5 keywords: names first (in order), then the content words used
+// most, longer first, then in order of appearance; the speaker only fills up to three.
+func keywordsOf(text string, names []string, speaker string) []string {
+	var out []string
+	seen := map[string]bool{}
+	push := func(w string) {
+		k := strings.ToLower(w)
+		if w == "" || seen[k] || len(out) >= 5 {
+			return
+		}
+		seen[k] = true
+		for _, part := range strings.Fields(k) {
+			seen[part] = true
+		}
+		out = append(out, w)
+	}
+	for _, n := range names {
+		if !strings.EqualFold(n, speaker) {
+			push(n)
+		}
+	}
+	isName := map[string]bool{}
+	for _, n := range append([]string{speaker}, names...) {
+		for _, p := range strings.Fields(normName(n)) {
+			isName[p] = true
+		}
+	}
+	var cw []string
+	for _, w := range contentWords(text) {
+		if !isName[w] {
+			cw = append(cw, w)
+		}
+	}
+	count := map[string]int{}
+	first := map[string]int{}
+	for i, w := range cw {
+		if _, ok := first[w]; !ok {
+			first[w] = i
+		}
+		count[w]++
+	}
+	uniq := make([]string, 0, len(first))
+	for w := range first {
+		uniq = append(uniq, w)
+	}
+	sort.Slice(uniq, func(a, b int) bool {
+		wa, wb := uniq[a], uniq[b]
+		if count[wa] != count[wb] {
+			return count[wa] > count[wb]
+		}
+		if len(wa) != len(wb) {
+			return len(wa) > len(wb)
+		}
+		return first[wa] < first[wb]
+	})
+	for _, w := range uniq {
+		push(w)
+	}
+	if len(out) < 3 {
+		push(speaker)
+	}
+	return out
+}
+
+// Typing cues (REALM.md §1: events happen, facts are stable).
+var (
+	reFactCue     = regexp.MustCompile(`(?i)\b(likes?|loves?|prefers?|enjoys?|favou?rite|is an?|are an?|works? as|works? at|works? in|plans? to|planning to|wants? to|hopes? to|dreams? of|keen on|interested in|passionate about|believes?|lives? in|is from|allergic|is called|named|has an?|owns?|used to|always|usually|every (?:day|week|morning|night|weekend))\b`)
+	reFutureCue   = regexp.MustCompile(`(?i)\b(will|won't|going to|gonna|about to|tomorrow|next|soon|upcoming|later)\b`)
+	rePastCue     = regexp.MustCompile(`(?i)\b(went|got|made|saw|did|took|had|came|met|bought|found|gave|told|ran|began|started|finished|won|lost|left|read|wrote|painted|visited|moved|tried|joined|signed|attended|adopted|watched|played|cooked|baked|learned|learnt|spent|celebrated|traveled|travelled|ago|yesterday|last|was|were|just|recently|been)\b`)
+	reRegularPast = regexp.MustCompile(`\b[a-z]{3,}ed\b`)
+)
+
+// adjectivesInEd are "-ed" words that are not actions.
+var adjectivesInEd = setOf(`excited interested inspired tired bored amazed stressed overwhelmed scared worried
+surprised pleased thrilled blessed motivated determined committed related supposed used talented
+dedicated interested relaxed prepared stoked involved concerned red bed need feed seed speed indeed
+shed proceed exceed succeed agreed beloved naked wicked sacred kindred hundred animated`)
+
+// tenseOf says whether s speaks of the past, the future or neither.
+func tenseOf(s string) int {
+	if reFutureCue.MatchString(s) {
+		return text.TenseFuture
+	}
+	if hasPastCue(s) {
+		return text.TensePast
+	}
+	return text.TenseUnknown
+}
+
+func hasPastCue(text string) bool {
+	if rePastCue.MatchString(text) {
+		return true
+	}
+	for _, w := range reRegularPast.FindAllString(strings.ToLower(text), -1) {
+		if !adjectivesInEd[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// fact slots: "X lives in Y", "X works as Y", "X's favourite Z is Y" … (see OFFLINE.md).
+type factSlot struct {
+	subject, attribute, value string
+}
+
+const slotName = `([A-Z][\p{L}\-]*(?: [A-Z][\p{L}\-]*)?)`
+const slotValue = `([^.,;!?()]+?)`
+const slotEnd = `(?:\s+(?:and|but|because|since|with|for|now|for now|these days|too)\b|[.,;!?()]|$)`
+
+var slotPatterns = []struct {
+	re        *regexp.Regexp
+	attribute string // "" takes it from the second group ("favourite <group>")
+}{
+	{regexp.MustCompile(slotName + ` (?:now |currently |still )?(?:lives|live|is living|has lived) in ` + slotValue + slotEnd), "lives in"},
+	{regexp.MustCompile(slotName + ` (?:has |just |recently )?(?:moved|relocated) to ` + slotValue + slotEnd), "lives in"},
+	{regexp.MustCompile(slotName + ` (?:now |currently |still )?(?:works|is working) as (?:an? )?` + slotValue + slotEnd), "works as"},
+	{regexp.MustCompile(slotName + ` (?:now |currently |still )?(?:works|is working) (?:at|for) ` + slotValue + slotEnd), "works at"},
+	{regexp.MustCompile(slotName + `'s (?:job|profession|occupation) is (?:an? )?` + slotValue + slotEnd), "works as"},
+	{regexp.MustCompile(slotName + ` is (?:originally )?from ` + slotValue + slotEnd), "is from"},
+	{regexp.MustCompile(slotName + ` is (\d{1,3}) years old`), "age"},
+	{regexp.MustCompile(slotName + ` is (?:now |currently )?(single|married|divorced|engaged|dating someone|in a relationship|widowed)\b`), "relationship status"},
+}
+
+var reFavourite = regexp.MustCompile(slotName + `'s (?:all-time |new |current )?favou?rite ([\p{L} ]{2,30}?) (?:is|are|has to be|would be) (?:probably |definitely |still |now )?` + slotValue + slotEnd)
+
+// factSlots finds the fact slots of a (pronoun-rewritten) text.
+func factSlots(text string) []factSlot {
+	var out []factSlot
+	for _, p := range slotPatterns {
+		for _, m := range p.re.FindAllStringSubmatch(text, -1) {
+			if nonName[strings.ToLower(m[1])] {
+				continue
+			}
+			out = append(out, factSlot{subject: m[1], attribute: p.attribute, value: strings.TrimSpace(m[2])})
+		}
+	}
+	for _, m := range reFavourite.FindAllStringSubmatch(text, -1) {
+		if nonName[strings.ToLower(m[1])] {
+			continue
+		}
+		out = append(out, factSlot{subject: m[1], attribute: "favourite " + strings.ToLower(strings.TrimSpace(m[2])), value: strings.TrimSpace(m[3])})
+	}
+	return out
+}
+
+// normValue compares slot values: lowercase, articles and punctuation dropped.
+func normValue(v string) string {
+	var parts []string
+	for _, w := range wordsOf(v) {
+		if w.lower == "a" || w.lower == "an" || w.lower == "the" {
+			continue
+		}
+		parts = append(parts, w.lower)
+	}
+	return strings.Join(parts, " ")
+}
+
+// normName is the comparison form of an entity name or alias.
+func normName(n string) string {
+	n = strings.TrimSpace(strings.ToLower(n))
+	n = strings.TrimSuffix(strings.TrimSuffix(n, "'s"), "’s")
+	n = strings.TrimPrefix(n, "the ")
+	return strings.Join(strings.Fields(n), " ")
+}
+
+// containsName reports whether name occurs in text as whole words (case-insensitive).
+func containsName(text, name string) bool {
+	if name == "" {
+		return false
+	}
+	lt, ln := strings.ToLower(text), strings.ToLower(name)
+	for from := 0; ; {
+		i := strings.Index(lt[from:], ln)
+		if i < 0 {
+			return false
+		}
+		s, e := from+i, from+i+len(ln)
+		before, after := ' ', ' '
+		if s > 0 {
+			before, _ = utf8.DecodeLastRuneInString(lt[:s])
+		}
+		if e < len(lt) {
+			after, _ = utf8.DecodeRuneInString(lt[e:])
+		}
+		if !unicode.IsLetter(before) && !unicode.IsDigit(before) && !unicode.IsLetter(after) && !unicode.IsDigit(after) {
+			return true
+		}
+		from = s + 1
+	}
+}
+
+// shortName is the first words of a content, for a node's name.
+func shortName(content string, maxWords int) string {
+	f := strings.Fields(content)
+	if len(f) <= maxWords {
+		return strings.TrimRight(content, " ")
+	}
+	return strings.Join(f[:maxWords], " ") + "…"
+}

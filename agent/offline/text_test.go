@@ -1,0 +1,158 @@
+package offline
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestOfflineRewritePronouns(t *testing.T) {
+	tests := []struct {
+		name, text, speaker, addressee, want string
+	}{
+		{"Subject", "I went to a LGBTQ support group yesterday.", "Caroline", "", "Caroline went to a LGBTQ support group yesterday."},
+		{"Possessive", "My kids love my pottery.", "Melanie", "", "Melanie's kids love Melanie's pottery."},
+		{"Contractions", "I'm keen on counseling - I'd love to help. I've been busy and I'll rest.", "Caroline", "", "Caroline is keen on counseling - Caroline would love to help. Caroline has been busy and Caroline will rest."},
+		{"ThirdPersonVerb", "I love painting and I really enjoy hiking.", "Melanie", "", "Melanie loves painting and Melanie really enjoys hiking."},
+		{"Irregular", "I have a dog. I am tired. I don't know.", "Jon", "", "Jon has a dog. Jon is tired. Jon doesn't know."},
+		{"Object", "It made me happy and gave me courage to embrace myself.", "Caroline", "", "It made Caroline happy and gave Caroline courage to embrace Caroline."},
+		{"SecondPerson", "You're doing great and your kids are lucky to have you.", "Caroline", "Melanie", "Melanie is doing great and Melanie's kids are lucky to have Melanie."},
+		{"Question", "Are you coming? Have you been there?", "Caroline", "Melanie", "Is Melanie coming? Has Melanie been there?"},
+		{"QuestionAfterAux", "Did you like it?", "Caroline", "Melanie", "Did Melanie like it?"},
+		{"SecondPersonUnknown", "You're doing great and I agree.", "Caroline", "", "You're doing great and Caroline agrees."},
+		{"ThankYouKept", "Thank you so much!", "Caroline", "Melanie", "Thank you so much!"},
+		{"CurlyApostrophe", "I’m off to swim.", "Melanie", "", "Melanie is off to swim."},
+		{"NoPronoun", "The colors blend nicely.", "Caroline", "Melanie", "The colors blend nicely."},
+		{"NoSpeaker", "I went.", "", "", "I went."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := rewritePronouns(tt.text, tt.speaker, tt.addressee); got != tt.want {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func segTexts(text string, segs []segment) []string {
+	var out []string
+	for _, s := range segs {
+		out = append(out, text[s.start:s.end])
+	}
+	return out
+}
+
+func TestOfflineSegmentation(t *testing.T) {
+	tests := []struct {
+		name      string
+		text      string
+		sentences []string
+		clauses   []string
+	}{
+		{"Sentences", "Hey Mel! Good to see you. How are you?", []string{"Hey Mel!", "Good to see you.", "How are you?"}, []string{"Hey Mel!", "Good to see you.", "How are you?"}},
+		{"Abbreviation", "I saw Dr. Smith today. It went well!!", []string{"I saw Dr. Smith today.", "It went well!!"}, []string{"I saw Dr. Smith today.", "It went well!!"}},
+		{"Decimal", "It cost 3.50 dollars.", []string{"It cost 3.50 dollars."}, []string{"It cost 3.50 dollars."}},
+		{"Clauses", "I ran a race last Saturday – it was rewarding; I will run again, but slower.", []string{"I ran a race last Saturday – it was rewarding; I will run again, but slower."}, []string{"I ran a race last Saturday", "it was rewarding", "I will run again", "slower."}},
+		{"LineBreak", "first line\nsecond line", []string{"first line", "second line"}, []string{"first line", "second line"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := segTexts(tt.text, sentences(tt.text)); !reflect.DeepEqual(got, tt.sentences) {
+				t.Errorf("sentences = %q, want %q", got, tt.sentences)
+			}
+			if got := segTexts(tt.text, clauses(tt.text)); !reflect.DeepEqual(got, tt.clauses) {
+				t.Errorf("clauses = %q, want %q", got, tt.clauses)
+			}
+		})
+	}
+}
+
+func TestOfflineFindNames(t *testing.T) {
+	known := map[string]string{"caroline": "person", "melanie": "person"}
+	tests := []struct {
+		name string
+		text string
+		want []nameMention
+	}{
+		{"MidSentence", "Caroline moved from Sweden to New York last year.", []nameMention{{"Caroline", "person"}, {"Sweden", "place"}, {"New York", "place"}}},
+		{"SentenceStartUnknownSkipped", "Painting is fun. Melanie's kids love it.", []nameMention{{"Melanie", "person"}}},
+		{"Connector", "We read The Lord of the Rings with Jon.", []nameMention{{"Lord of the Rings", "concept"}, {"Jon", "person"}}},
+		{"AcronymAndGreeting", "Hey Caroline! The LGBTQ group met on Friday in May.", []nameMention{{"Caroline", "person"}, {"LGBTQ", "concept"}}},
+		{"OneMentionPerName", "Jon called Jon's mom, and Jon laughed.", []nameMention{{"Jon", "person"}}},
+		{"None", "lol that is so true", nil},
+		{"DiscourseVerbs", "Hey Melanie, Guess what? Remember, Listen: I saw Jon.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := findNames(tt.text, known); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestOfflineFactSlots(t *testing.T) {
+	tests := []struct {
+		text string
+		want []factSlot
+	}{
+		{"Caroline lives in Boston and loves it.", []factSlot{{"Caroline", "lives in", "Boston"}}},
+		{"Caroline moved to New York last year.", []factSlot{{"Caroline", "lives in", "New York last year"}}},
+		{"Jon works as a baker.", []factSlot{{"Jon", "works as", "baker"}}},
+		{"Jon now works at Google, for now.", []factSlot{{"Jon", "works at", "Google"}}},
+		{"Melanie's favourite book is Charlotte's Web.", []factSlot{{"Melanie", "favourite book", "Charlotte's Web"}}},
+		{"Melanie's favorite color is blue!", []factSlot{{"Melanie", "favourite color", "blue"}}},
+		{"Caroline is from Sweden.", []factSlot{{"Caroline", "is from", "Sweden"}}},
+		{"Caroline is single.", []factSlot{{"Caroline", "relationship status", "single"}}},
+		{"The painting is lovely.", nil},
+	}
+	for _, tt := range tests {
+		if got := factSlots(tt.text); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("factSlots(%q) = %+v, want %+v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestOfflineKeywords(t *testing.T) {
+	tests := []struct {
+		name    string
+		text    string
+		names   []string
+		speaker string
+		want    []string
+	}{
+		{"NamesFirst", "Caroline went to a LGBTQ support group and the support group was powerful.", []string{"Caroline", "LGBTQ"}, "Caroline", []string{"LGBTQ", "support", "group", "powerful", "went"}},
+		{"SpeakerFillsUp", "Melanie swims.", nil, "Melanie", []string{"swims", "Melanie"}},
+		{"StopwordsDropped", "It was really so very nice, you know.", nil, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := keywordsOf(tt.text, tt.names, tt.speaker)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			if len(got) > 5 {
+				t.Errorf("%d keywords, want at most 5", len(got))
+			}
+		})
+	}
+}
+
+func TestOfflineContainsName(t *testing.T) {
+	for _, tt := range []struct {
+		text, name string
+		want       bool
+	}{
+		{"Caroline's dog", "Caroline", true},
+		{"Carolines", "Caroline", false},
+		{"with mel.", "Mel", true},
+		{"Melanie", "Mel", false},
+	} {
+		if got := containsName(tt.text, tt.name); got != tt.want {
+			t.Errorf("containsName(%q, %q) = %v", tt.text, tt.name, got)
+		}
+	}
+	if strings.Contains(shortName("one two three four five six seven eight nine", 8), "nine") {
+		t.Error("shortName kept more than 8 words")
+	}
+}

@@ -1,0 +1,145 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// TestMCPErrors: tool errors keep the shape the README promises, {code, detail, fields?},
+// and that shape fits each tool's outputSchema, whoever wrote the error (a tool or the
+// SDK's argument check); faults of the protocol are JSON-RPC errors; the hints are honest.
+func TestMCPErrors(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	cs := mustConnectMCP(t, srv.URL, "")
+	space := cyphertest.NewSpace(t)
+
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs := map[string]*jsonschema.Resolved{}
+	for _, tool := range tools.Tools {
+		b, _ := json.Marshal(tool.OutputSchema)
+		var s jsonschema.Schema
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		if outputs[tool.Name], err = s.Resolve(nil); err != nil {
+			t.Fatalf("%s: output schema: %v", tool.Name, err)
+		}
+		if tool.Name == "forget" && (tool.Annotations == nil || tool.Annotations.IdempotentHint) {
+			t.Errorf("forget says it is idempotent, yet forgetting twice is an error: %+v", tool.Annotations)
+		}
+	}
+	// fits checks a tool error's structured content: its code, and the tool's outputSchema.
+	fits := func(t *testing.T, tool string, got toolCall, code string) {
+		t.Helper()
+		if !got.isError || got.code() != code || got.out["detail"] == "" {
+			t.Fatalf("%s: %+v, want the tool error %s", tool, got, code)
+		}
+		if err := outputs[tool].Validate(got.out); err != nil {
+			t.Errorf("%s: the tool error %v does not fit the outputSchema: %v", tool, got.out, err)
+		}
+	}
+
+	t.Run("ErrForgetTwice", func(t *testing.T) {
+		if code := c.status("POST", "/v1/spaces/"+space+"/observations", map[string]any{"messages": []any{
+			map[string]any{"speaker": "Ann", "content": "Ann keeps bees in her garden.", "timestamp": "2024-05-01T10:00:00Z"},
+		}}); code != http.StatusOK {
+			t.Fatalf("ingest: %d", code)
+		}
+		var page struct{ Memories []struct{ ID string } }
+		c.do("GET", "/v1/spaces/"+space+"/memories", nil, &page)
+		if len(page.Memories) == 0 {
+			t.Fatal("no memory to forget")
+		}
+		args := map[string]any{"space": space, "memory_id": page.Memories[0].ID}
+		if got := callTool(t, cs, "forget", args); got.isError || got.out["forgotten"] != page.Memories[0].ID {
+			t.Fatalf("forget: %+v", got)
+		} else if err := outputs["forget"].Validate(got.out); err != nil {
+			t.Errorf("forget's result does not fit its outputSchema: %v", err)
+		}
+		fits(t, "forget", callTool(t, cs, "forget", args), "not_found")
+	})
+	t.Run("ErrArguments", func(t *testing.T) {
+		// The SDK refuses these against the inputSchema before any tool runs.
+		got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": "not a list"})
+		fits(t, "remember", got, "invalid")
+		if !strings.HasPrefix(got.text, "invalid: ") {
+			t.Errorf("the text of an argument error: %q", got.text)
+		}
+		fits(t, "recall", callTool(t, cs, "recall", map[string]any{"query": "bees"}), "invalid")
+		fits(t, "feedback", callTool(t, cs, "feedback", map[string]any{"space": space, "trace_id": 5}), "invalid")
+		// The tools' own checks, with fields.
+		got = callTool(t, cs, "remember", map[string]any{"space": space, "messages": []any{map[string]any{"content": "c", "speaker": "\u202e"}}})
+		fits(t, "remember", got, "invalid")
+		if fields, _ := got.out["fields"].(map[string]any); fields["messages[0].speaker"] == nil {
+			t.Errorf("a speaker of bidirectional formatting alone: %+v", got.out)
+		}
+		fits(t, "recall", callTool(t, cs, "recall", map[string]any{"space": space, "query": "bees", "time": "0000-01-01T00:00:00Z"}), "invalid")
+		fits(t, "answer", callTool(t, cs, "answer", map[string]any{"space": space, "query": "bees"}), "not_supported")
+	})
+	t.Run("ErrBadText", func(t *testing.T) { // a lone surrogate in the arguments: a tool error naming it
+		body := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"remember","arguments":{"space":"` + space +
+			`","messages":[{"speaker":"Ann","content":"bees \udbff","timestamp":"2024-05-01T10:00:00Z"}]}}}`
+		resp, b := postMCP(t, srv.URL, "", []byte(body))
+		var msg struct {
+			ID     int
+			Result mcp.CallToolResult
+		}
+		if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &msg) != nil || msg.ID != 3 || !msg.Result.IsError {
+			t.Fatalf("%d %s, want a tool error", resp.StatusCode, b)
+		}
+		doc, _ := msg.Result.StructuredContent.(map[string]any)
+		if fields, _ := doc["fields"].(map[string]any); doc["code"] != "invalid" || fields["messages[0].content"] == nil {
+			t.Errorf("structured content %v", doc)
+		}
+		if err := outputs["remember"].Validate(doc); err != nil {
+			t.Errorf("does not fit remember's outputSchema: %v", err)
+		}
+	})
+	t.Run("ErrProtocol", func(t *testing.T) {
+		for _, tc := range []struct {
+			name, body string
+			status     int
+			code       int
+			id         string
+		}{
+			{"UnknownMethod", `{"jsonrpc":"2.0","id":7,"method":"tools/delete","params":{}}`, 404, rpcMethodNotFound, "7"},
+			{"NotJSON", `{"jsonrpc":`, 400, rpcParseError, "null"},
+			{"NoJSONRPC", `{"id":1,"method":"tools/list"}`, 400, rpcInvalidRequest, "1"},
+			{"CallWithoutParams", `{"jsonrpc":"2.0","id":"a","method":"tools/call"}`, 400, rpcInvalidParams, `"a"`},
+			{"ParamsNotObject", `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":[1]}`, 400, rpcInvalidParams, "2"},
+			{"FractionalID", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, 400, rpcInvalidRequest, "null"},
+			{"NotificationWithID", `{"jsonrpc":"2.0","id":4,"method":"notifications/initialized"}`, 400, rpcInvalidRequest, "4"},
+		} {
+			resp, b := postMCP(t, srv.URL, "", []byte(tc.body))
+			var msg struct {
+				JSONRPC string
+				ID      json.RawMessage
+				Error   struct{ Code int }
+			}
+			if err := json.Unmarshal(b, &msg); err != nil || resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != "application/json" ||
+				msg.JSONRPC != "2.0" || msg.Error.Code != tc.code || string(msg.ID) != tc.id {
+				t.Errorf("%s: %d %s %s, want %d and the JSON-RPC error %d with id %s", tc.name, resp.StatusCode, resp.Header.Get("Content-Type"), b, tc.status, tc.code, tc.id)
+			}
+		}
+		// A stateless server: no event stream, no session to end.
+		for _, method := range []string{"GET", "DELETE"} {
+			resp, _ := guardedRequest(t, method, srv.URL+"/mcp", nil, "")
+			if resp.StatusCode != http.StatusMethodNotAllowed || resp.Header.Get("Allow") != "POST" {
+				t.Errorf("%s /mcp: %d Allow %q, want 405 Allow POST", method, resp.StatusCode, resp.Header.Get("Allow"))
+			}
+		}
+	})
+}

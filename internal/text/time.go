@@ -1,0 +1,461 @@
+package text
+
+import (
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/realm-memory/realm"
+)
+
+// The one time-expression parser: relative and partial dates resolved against a "now"
+// (an observation's time, REALM.md §2 step 2; a question's time, §3). Weeks start on
+// Monday. The window convention, everywhere: a span's both ends are inclusive, from its
+// first second to its last (a day runs from 00:00:00 to 23:59:59), in now's location.
+// The rules are listed in agent/offline/OFFLINE.md ("Dates").
+
+// Mention is one time expression found in a text.
+type Mention struct {
+	Start, End int       // byte offsets of the expression in the text
+	From, To   time.Time // resolved span, both inclusive
+	Label      string    // absolute form ("7 May 2023"); "" when the words are already absolute
+}
+
+// Tense of a text, used to place bare weekdays and months without a year.
+const (
+	TensePast    = -1
+	TenseUnknown = 0
+	TenseFuture  = 1
+)
+
+const monthNames = `January|February|March|April|May|June|July|August|September|October|November|December`
+const monthAbbrevs = `Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec`
+const countWords = `a couple of|a couple|couple of|a few|few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3}`
+
+var (
+	reRelDay  = regexp.MustCompile(`(?i)\b(the day before yesterday|the day after tomorrow|yesterday|today|tonight|tomorrow|last night|this morning|this afternoon|this evening)\b`)
+	rePeriod  = regexp.MustCompile(`(?i)\b(last|this|next|past|coming) (week|month|year|weekend|summer|winter|spring|fall|autumn)\b`)
+	reWeekday = regexp.MustCompile(`(?i)\b(last|next|this|on|coming|past) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat)\b`)
+	reAgo     = regexp.MustCompile(`(?i)\b(` + countWords + `) (day|week|month|year)s? ago\b`)
+	reIn      = regexp.MustCompile(`(?i)\bin (` + countWords + `) (day|week|month|year)s?\b`)
+	// Month names must be capitalised ("may" is a verb); a day may come before or after.
+	reMonthDay = regexp.MustCompile(`\b(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?(` + monthNames + `|` + monthAbbrevs + `)\.?|(` + monthNames + `|` + monthAbbrevs + `)\.? (\d{1,2})(?:st|nd|rd|th)?)\b(?:,? ((?:19|20)\d{2})\b)?`)
+	reMonth    = regexp.MustCompile(`\b(?:((?i:in|of|last|next|this|since|until|during|early|late|mid|by|from|through|before|after))[ -])?(` + monthNames + `)\b(?:,? ((?:19|20)\d{2})\b)?`)
+	reYear     = regexp.MustCompile(`(?i)\b(in|since|during|of|from|by|until|around|before|after) ((?:19|20)\d{2})\b`)
+)
+
+var weekdayOf = map[string]time.Weekday{
+	"monday": time.Monday, "mon": time.Monday,
+	"tuesday": time.Tuesday, "tue": time.Tuesday, "tues": time.Tuesday,
+	"wednesday": time.Wednesday, "wed": time.Wednesday,
+	"thursday": time.Thursday, "thu": time.Thursday, "thur": time.Thursday, "thurs": time.Thursday,
+	"friday": time.Friday, "fri": time.Friday,
+	"saturday": time.Saturday, "sat": time.Saturday,
+	"sunday": time.Sunday,
+}
+
+var monthOf = map[string]time.Month{
+	"january": time.January, "jan": time.January, "february": time.February, "feb": time.February,
+	"march": time.March, "mar": time.March, "april": time.April, "apr": time.April,
+	"may": time.May, "june": time.June, "jun": time.June, "july": time.July, "jul": time.July,
+	"august": time.August, "aug": time.August, "september": time.September, "sept": time.September,
+	"sep": time.September, "october": time.October, "oct": time.October, "november": time.November,
+	"nov": time.November, "december": time.December, "dec": time.December,
+}
+
+var countOf = map[string]int{
+	"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+	"eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+	"a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 3,
+}
+
+func dayStart(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, t.Location())
+}
+
+// dayEnd is the last second of t's day.
+func dayEnd(t time.Time) time.Time { return dayStart(t).AddDate(0, 0, 1).Add(-time.Second) }
+
+func weekStart(t time.Time) time.Time {
+	d := dayStart(t)
+	return d.AddDate(0, 0, -((int(d.Weekday()) + 6) % 7))
+}
+
+// FormatDay writes a day as the labels do: "7 May 2023".
+func FormatDay(t time.Time) string { return t.Format("2 January 2006") }
+
+// DaySpan is the day of t, from its first second to its last.
+func DaySpan(t time.Time) (time.Time, time.Time) { return dayStart(t), dayEnd(t) }
+
+func monthSpan(y int, m time.Month, loc *time.Location) (time.Time, time.Time) {
+	s := time.Date(y, m, 1, 0, 0, 0, 0, loc)
+	return s, s.AddDate(0, 1, 0).Add(-time.Second)
+}
+
+func yearSpan(y int, loc *time.Location) (time.Time, time.Time) {
+	s := time.Date(y, time.January, 1, 0, 0, 0, 0, loc)
+	return s, s.AddDate(1, 0, 0).Add(-time.Second)
+}
+
+// seasonSpan is the (northern) season starting in year y; winter runs December–February.
+func seasonSpan(season string, y int, loc *time.Location) (time.Time, time.Time) {
+	start := map[string]time.Month{"spring": time.March, "summer": time.June, "fall": time.September, "autumn": time.September, "winter": time.December}[season]
+	s := time.Date(y, start, 1, 0, 0, 0, 0, loc)
+	return s, s.AddDate(0, 3, 0).Add(-time.Second)
+}
+
+// Dates finds the time expressions of text, earliest first and none overlapping, and
+// resolves them against now. A zero now resolves nothing but explicit years and full dates.
+func Dates(text string, now time.Time, tense int) []Mention {
+	var found []Mention
+	add := func(m Mention, ok bool) {
+		if ok {
+			found = append(found, m)
+		}
+	}
+	hasNow := !now.IsZero()
+	if hasNow {
+		for _, ix := range reRelDay.FindAllStringSubmatchIndex(text, -1) {
+			add(relDay(strings.ToLower(text[ix[2]:ix[3]]), now, ix[0], ix[1]))
+		}
+		for _, ix := range rePeriod.FindAllStringSubmatchIndex(text, -1) {
+			add(period(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), now, ix[0], ix[1]))
+		}
+		for _, ix := range reWeekday.FindAllStringSubmatchIndex(text, -1) {
+			add(weekday(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), now, tense, ix[0], ix[1]))
+		}
+		for _, ix := range reAgo.FindAllStringSubmatchIndex(text, -1) {
+			add(offset(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), -1, now, ix[0], ix[1]))
+		}
+		for _, ix := range reIn.FindAllStringSubmatchIndex(text, -1) {
+			add(offset(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), 1, now, ix[0], ix[1]))
+		}
+	}
+	for _, ix := range reMonthDay.FindAllStringSubmatchIndex(text, -1) {
+		add(monthDay(text, ix, now, tense))
+	}
+	for _, ix := range reMonth.FindAllStringSubmatchIndex(text, -1) {
+		add(month(text, ix, now, tense))
+	}
+	for _, ix := range reYear.FindAllStringSubmatchIndex(text, -1) {
+		y, _ := strconv.Atoi(text[ix[4]:ix[5]])
+		from, to := yearSpan(y, locOf(now))
+		found = append(found, Mention{Start: ix[0], End: ix[1], From: from, To: to})
+	}
+	// On overlap keep the longer expression (the earlier on a tie), then earliest first:
+	// "before August 3, 2023" is a day, not "before August".
+	sort.SliceStable(found, func(i, j int) bool {
+		li, lj := found[i].End-found[i].Start, found[j].End-found[j].Start
+		if li != lj {
+			return li > lj
+		}
+		return found[i].Start < found[j].Start
+	})
+	var out []Mention
+	for _, m := range found {
+		if !slices.ContainsFunc(out, func(o Mention) bool { return m.Start < o.End && o.Start < m.End }) {
+			out = append(out, m)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
+
+func locOf(now time.Time) *time.Location {
+	if now.IsZero() {
+		return time.UTC
+	}
+	return now.Location()
+}
+
+func relDay(word string, now time.Time, s, e int) (Mention, bool) {
+	shift := map[string]int{
+		"the day before yesterday": -2, "yesterday": -1, "last night": -1,
+		"today": 0, "tonight": 0, "this morning": 0, "this afternoon": 0, "this evening": 0,
+		"tomorrow": 1, "the day after tomorrow": 2,
+	}[word]
+	d := now.AddDate(0, 0, shift)
+	from, to := DaySpan(d)
+	return Mention{Start: s, End: e, From: from, To: to, Label: FormatDay(d)}, true
+}
+
+func period(which, unit string, now time.Time, s, e int) (Mention, bool) {
+	loc := now.Location()
+	m := Mention{Start: s, End: e}
+	switch unit {
+	case "week":
+		ws := weekStart(now)
+		switch which {
+		case "last":
+			m.From, m.Label = ws.AddDate(0, 0, -7), "the week before "+FormatDay(now)
+		case "next", "coming":
+			m.From, m.Label = ws.AddDate(0, 0, 7), "the week after "+FormatDay(now)
+		case "past":
+			m.From, m.To = dayStart(now.AddDate(0, 0, -7)), dayEnd(now)
+			m.Label = "the week before " + FormatDay(now)
+			return m, true
+		default:
+			m.From, m.Label = ws, "the week of "+FormatDay(now)
+		}
+		m.To = m.From.AddDate(0, 0, 7).Add(-time.Second)
+	case "weekend":
+		today := dayStart(now)
+		var sat time.Time
+		switch which {
+		case "last", "past":
+			// The Saturday of the most recent weekend that ended before today.
+			sun := today.AddDate(0, 0, -1)
+			for sun.Weekday() != time.Sunday {
+				sun = sun.AddDate(0, 0, -1)
+			}
+			sat = sun.AddDate(0, 0, -1)
+			m.Label = "the weekend before " + FormatDay(now)
+		case "next", "coming":
+			sat = today.AddDate(0, 0, 1)
+			for sat.Weekday() != time.Saturday {
+				sat = sat.AddDate(0, 0, 1)
+			}
+			m.Label = "the weekend of " + FormatDay(sat)
+		default:
+			sat = weekStart(now).AddDate(0, 0, 5)
+			m.Label = "the weekend of " + FormatDay(sat)
+		}
+		m.From, m.To = sat, dayEnd(sat.AddDate(0, 0, 1))
+	case "month":
+		d := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc)
+		switch which {
+		case "last", "past":
+			d = d.AddDate(0, -1, 0)
+		case "next", "coming":
+			d = d.AddDate(0, 1, 0)
+		}
+		m.From, m.To = monthSpan(d.Year(), d.Month(), loc)
+		m.Label = d.Format("January 2006")
+	case "year":
+		y := now.Year()
+		switch which {
+		case "last", "past":
+			y--
+		case "next", "coming":
+			y++
+		}
+		m.From, m.To = yearSpan(y, loc)
+		m.Label = strconv.Itoa(y)
+	default: // seasons
+		season := unit
+		today := dayStart(now)
+		y := now.Year()
+		if now.Month() <= time.February && season == "winter" {
+			y-- // January and February belong to the winter that began last December
+		}
+		from, to := seasonSpan(season, y, loc)
+		switch which {
+		case "last", "past":
+			for !to.Before(today) {
+				y--
+				from, to = seasonSpan(season, y, loc)
+			}
+		case "next", "coming":
+			for !from.After(today) {
+				y++
+				from, to = seasonSpan(season, y, loc)
+			}
+		}
+		m.From, m.To = from, to
+		if season == "autumn" {
+			season = "fall"
+		}
+		m.Label = season + " " + strconv.Itoa(y)
+	}
+	return m, true
+}
+
+func weekday(which, name string, now time.Time, tense int, s, e int) (Mention, bool) {
+	wd := weekdayOf[name]
+	today := dayStart(now)
+	if which == "on" {
+		which = "last"
+		if tense == TenseFuture {
+			which = "next"
+		}
+	}
+	var d time.Time
+	switch which {
+	case "last", "past":
+		d = today.AddDate(0, 0, -1)
+		for d.Weekday() != wd {
+			d = d.AddDate(0, 0, -1)
+		}
+	case "next", "coming":
+		d = today.AddDate(0, 0, 1)
+		for d.Weekday() != wd {
+			d = d.AddDate(0, 0, 1)
+		}
+	default: // this: the one of the current week
+		d = weekStart(now).AddDate(0, 0, (int(wd)+6)%7)
+	}
+	return Mention{Start: s, End: e, From: d, To: dayEnd(d), Label: d.Format("Monday 2 January 2006")}, true
+}
+
+func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, bool) {
+	n, ok := countOf[count]
+	if !ok {
+		var err error
+		if n, err = strconv.Atoi(count); err != nil {
+			return Mention{}, false
+		}
+	}
+	n *= sign
+	loc := now.Location()
+	m := Mention{Start: s, End: e}
+	approx := ""
+	if strings.Contains(count, "few") || count == "several" {
+		approx = "around "
+	}
+	switch unit {
+	case "day":
+		d := now.AddDate(0, 0, n)
+		m.From, m.To = DaySpan(d)
+		m.Label = approx + FormatDay(d)
+	case "week":
+		ws := weekStart(now.AddDate(0, 0, 7*n))
+		m.From, m.To = ws, ws.AddDate(0, 0, 7).Add(-time.Second)
+		m.Label = approx + "the week of " + FormatDay(ws)
+	case "month":
+		d := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc).AddDate(0, n, 0)
+		m.From, m.To = monthSpan(d.Year(), d.Month(), loc)
+		m.Label = approx + d.Format("January 2006")
+	case "year":
+		y := now.Year() + n
+		m.From, m.To = yearSpan(y, loc)
+		m.Label = approx + strconv.Itoa(y)
+	}
+	return m, true
+}
+
+// inferYear places a month (and day) without a year: the observation's year, moved one
+// year back when the text speaks of the past and the date is after now, one forward when
+// it speaks of the future and the date is before now.
+func inferYear(m time.Month, day int, now time.Time, tense int) int {
+	y := now.Year()
+	if day == 0 {
+		if tense == TensePast && m > now.Month() {
+			return y - 1
+		}
+		if tense == TenseFuture && m < now.Month() {
+			return y + 1
+		}
+		return y
+	}
+	d := time.Date(y, m, day, 0, 0, 0, 0, now.Location())
+	if tense == TensePast && d.After(now) {
+		return y - 1
+	}
+	if tense == TenseFuture && d.Before(dayStart(now)) {
+		return y + 1
+	}
+	return y
+}
+
+func monthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {
+	var dayStr, monStr string
+	if ix[2] >= 0 {
+		dayStr, monStr = text[ix[2]:ix[3]], text[ix[4]:ix[5]]
+	} else {
+		monStr, dayStr = text[ix[6]:ix[7]], text[ix[8]:ix[9]]
+	}
+	day, _ := strconv.Atoi(dayStr)
+	mon := monthOf[strings.ToLower(monStr)]
+	if day < 1 || day > 31 || mon == 0 {
+		return Mention{}, false
+	}
+	m := Mention{Start: ix[0], End: ix[1]}
+	var y int
+	if ix[10] >= 0 {
+		y, _ = strconv.Atoi(text[ix[10]:ix[11]])
+	} else {
+		if now.IsZero() {
+			return Mention{}, false
+		}
+		y = inferYear(mon, day, now, tense)
+	}
+	d := time.Date(y, mon, day, 0, 0, 0, 0, locOf(now))
+	if d.Day() != day { // 31 June and the like
+		return Mention{}, false
+	}
+	m.From, m.To = DaySpan(d)
+	if ix[10] < 0 {
+		m.Label = FormatDay(d)
+	}
+	return m, true
+}
+
+func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {
+	prep := ""
+	if ix[2] >= 0 {
+		prep = strings.ToLower(text[ix[2]:ix[3]])
+	}
+	name := text[ix[4]:ix[5]]
+	mon := monthOf[strings.ToLower(name)]
+	hasYear := ix[6] >= 0
+	if !hasYear && prep == "" && (mon == time.May || mon == time.March) {
+		return Mention{}, false // "May I", "March on": not dates without a preposition
+	}
+	loc := locOf(now)
+	var y int
+	switch {
+	case hasYear:
+		y, _ = strconv.Atoi(text[ix[6]:ix[7]])
+	case now.IsZero():
+		return Mention{}, false
+	case prep == "last":
+		y = now.Year()
+		if mon >= now.Month() {
+			y--
+		}
+	case prep == "next":
+		y = now.Year()
+		if mon <= now.Month() {
+			y++
+		}
+	default:
+		y = inferYear(mon, 0, now, tense)
+	}
+	m := Mention{Start: ix[0], End: ix[1]}
+	m.From, m.To = monthSpan(y, mon, loc)
+	if !hasYear {
+		m.Label = time.Date(y, mon, 1, 0, 0, 0, 0, loc).Format("January 2006")
+	}
+	return m, true
+}
+
+// ParseTimeWindow finds the time expression of the question q (the first one with its
+// year, else the first), resolved against
+// now in UTC as a question places it (in the past: "in May" is the latest May not after
+// now), and returns its span and q without it (and the preposition before it); nil and
+// q when it names none.
+func ParseTimeWindow(q string, now time.Time) (*realm.TimeRange, string) {
+	ms := Dates(q, now.UTC(), TensePast)
+	if len(ms) == 0 {
+		return nil, q
+	}
+	// A date the question spells out with its year wins over a relative one ("last week,
+	// as mentioned on November 6, 2023").
+	m := ms[0]
+	if i := slices.IndexFunc(ms, func(m Mention) bool { return m.Label == "" }); i >= 0 {
+		m = ms[i]
+	}
+	before := strings.Fields(q[:m.Start])
+	if n := len(before); n > 0 && windowPreposition[strings.ToLower(before[n-1])] {
+		before = before[:n-1]
+	}
+	rest := append(before, strings.Fields(q[m.End:])...)
+	return &realm.TimeRange{From: m.From, To: m.To}, strings.Join(rest, " ")
+}
+
+// windowPreposition: a word before a time expression that goes with it ("on 8 May 2023").
+var windowPreposition = map[string]bool{"on": true, "in": true, "during": true}

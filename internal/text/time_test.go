@@ -1,0 +1,137 @@
+package text_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm/internal/text"
+)
+
+// monday is a Monday: 8 May 2023, 1:56 pm (LoCoMo conv-26, session 1).
+var monday = time.Date(2023, time.May, 8, 13, 56, 0, 0, time.UTC)
+
+func date(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+
+func TestDates(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		now   time.Time
+		tense int
+		from  time.Time // zero: no date expected
+		to    time.Time // the last day of the span
+		label string
+	}{
+		{"Yesterday", "I went there yesterday", monday, text.TensePast, date(2023, 5, 7), date(2023, 5, 7), "7 May 2023"},
+		{"LastNight", "we danced last night", monday, text.TensePast, date(2023, 5, 7), date(2023, 5, 7), "7 May 2023"},
+		{"Today", "today is busy", monday, 0, date(2023, 5, 8), date(2023, 5, 8), "8 May 2023"},
+		{"Tomorrow", "Tomorrow I fly", monday, text.TenseFuture, date(2023, 5, 9), date(2023, 5, 9), "9 May 2023"},
+		{"DayBeforeYesterday", "the day before yesterday", monday, 0, date(2023, 5, 6), date(2023, 5, 6), "6 May 2023"},
+		{"LastWeek", "last week", monday, text.TensePast, date(2023, 5, 1), date(2023, 5, 7), "the week before 8 May 2023"},
+		{"ThisWeek", "this week", monday, 0, date(2023, 5, 8), date(2023, 5, 14), "the week of 8 May 2023"},
+		{"NextWeek", "next week", monday, text.TenseFuture, date(2023, 5, 15), date(2023, 5, 21), "the week after 8 May 2023"},
+		{"LastMonth", "last month", monday, text.TensePast, date(2023, 4, 1), date(2023, 4, 30), "April 2023"},
+		{"NextMonth", "next month", monday, text.TenseFuture, date(2023, 6, 1), date(2023, 6, 30), "June 2023"},
+		{"LastMonthInJanuary", "last month", time.Date(2023, 1, 10, 9, 0, 0, 0, time.UTC), text.TensePast, date(2022, 12, 1), date(2022, 12, 31), "December 2022"},
+		{"LastYear", "last year", monday, text.TensePast, date(2022, 1, 1), date(2022, 12, 31), "2022"},
+		{"NextYear", "next year", monday, text.TenseFuture, date(2024, 1, 1), date(2024, 12, 31), "2024"},
+		{"LastWeekend", "last weekend", monday, text.TensePast, date(2023, 5, 6), date(2023, 5, 7), "the weekend before 8 May 2023"},
+		{"LastWeekendOnSunday", "last weekend", time.Date(2023, 5, 14, 9, 0, 0, 0, time.UTC), text.TensePast, date(2023, 5, 6), date(2023, 5, 7), "the weekend before 14 May 2023"},
+		{"ThisWeekend", "this weekend", monday, 0, date(2023, 5, 13), date(2023, 5, 14), "the weekend of 13 May 2023"},
+		{"NextWeekend", "next weekend", monday, text.TenseFuture, date(2023, 5, 13), date(2023, 5, 14), "the weekend of 13 May 2023"},
+		{"LastSaturday", "last Saturday", monday, text.TensePast, date(2023, 5, 6), date(2023, 5, 6), "Saturday 6 May 2023"},
+		{"LastMondayOnAMonday", "last Monday", monday, text.TensePast, date(2023, 5, 1), date(2023, 5, 1), "Monday 1 May 2023"},
+		{"LastFriAbbrev", "last fri", monday, text.TensePast, date(2023, 5, 5), date(2023, 5, 5), "Friday 5 May 2023"},
+		{"NextFriday", "next Friday", monday, text.TenseFuture, date(2023, 5, 12), date(2023, 5, 12), "Friday 12 May 2023"},
+		{"OnFridayPast", "I ran on Friday", monday, text.TensePast, date(2023, 5, 5), date(2023, 5, 5), "Friday 5 May 2023"},
+		{"OnFridayFuture", "I will run on Friday", monday, text.TenseFuture, date(2023, 5, 12), date(2023, 5, 12), "Friday 12 May 2023"},
+		{"DaysAgo", "3 days ago", monday, text.TensePast, date(2023, 5, 5), date(2023, 5, 5), "5 May 2023"},
+		{"TwoWeeksAgo", "two weeks ago", monday, text.TensePast, date(2023, 4, 24), date(2023, 4, 30), "the week of 24 April 2023"},
+		{"AMonthAgo", "a month ago", monday, text.TensePast, date(2023, 4, 1), date(2023, 4, 30), "April 2023"},
+		{"FiveYearsAgo", "five years ago", monday, text.TensePast, date(2018, 1, 1), date(2018, 12, 31), "2018"},
+		{"AFewYearsAgo", "a few years ago", monday, text.TensePast, date(2020, 1, 1), date(2020, 12, 31), "around 2020"},
+		{"InThreeDays", "in 3 days", monday, text.TenseFuture, date(2023, 5, 11), date(2023, 5, 11), "11 May 2023"},
+		{"InTwoWeeks", "in two weeks", monday, text.TenseFuture, date(2023, 5, 22), date(2023, 5, 28), "the week of 22 May 2023"},
+		{"MonthDayFuture", "the show is on May 20", monday, text.TenseFuture, date(2023, 5, 20), date(2023, 5, 20), "20 May 2023"},
+		{"MonthDayPast", "I saw it on May 20", monday, text.TensePast, date(2022, 5, 20), date(2022, 5, 20), "20 May 2022"},
+		{"DayOfMonth", "on the 20th of June", monday, 0, date(2023, 6, 20), date(2023, 6, 20), "20 June 2023"},
+		{"FullDate", "on June 5, 2021", monday, 0, date(2021, 6, 5), date(2021, 6, 5), ""},
+		{"FullDateDayFirst", "8 May, 2023", monday, 0, date(2023, 5, 8), date(2023, 5, 8), ""},
+		{"InMarchPast", "we met in March", monday, text.TensePast, date(2023, 3, 1), date(2023, 3, 31), "March 2023"},
+		{"InMarchFuture", "we will meet in March", monday, text.TenseFuture, date(2024, 3, 1), date(2024, 3, 31), "March 2024"},
+		{"InAugustPast", "I travelled in August", monday, text.TensePast, date(2022, 8, 1), date(2022, 8, 31), "August 2022"},
+		{"LastMay", "last May", monday, text.TensePast, date(2022, 5, 1), date(2022, 5, 31), "May 2022"},
+		{"MonthAndYear", "in July 2021", monday, 0, date(2021, 7, 1), date(2021, 7, 31), ""},
+		{"InYear", "in 2022", monday, text.TensePast, date(2022, 1, 1), date(2022, 12, 31), ""},
+		{"LastSummer", "last summer", monday, text.TensePast, date(2022, 6, 1), date(2022, 8, 31), "summer 2022"},
+		{"ThisSummer", "this summer", monday, text.TenseFuture, date(2023, 6, 1), date(2023, 8, 31), "summer 2023"},
+		{"LastSummerInOctober", "last summer", time.Date(2023, 10, 2, 9, 0, 0, 0, time.UTC), text.TensePast, date(2023, 6, 1), date(2023, 8, 31), "summer 2023"},
+		{"ModalMay", "May I ask something?", monday, 0, time.Time{}, time.Time{}, ""},
+		{"NoDate", "I love painting", monday, 0, time.Time{}, time.Time{}, ""},
+		{"NoTimestampRelative", "yesterday", time.Time{}, text.TensePast, time.Time{}, time.Time{}, ""},
+		{"NoTimestampExplicit", "in 2019", time.Time{}, text.TensePast, date(2019, 1, 1), date(2019, 12, 31), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ms := text.Dates(tt.text, tt.now, tt.tense)
+			if tt.from.IsZero() {
+				if len(ms) != 0 {
+					t.Fatalf("want no date, got %+v", ms)
+				}
+				return
+			}
+			if len(ms) != 1 {
+				t.Fatalf("want one date, got %d: %+v", len(ms), ms)
+			}
+			m := ms[0]
+			if !m.From.Equal(tt.from) {
+				t.Errorf("from = %v, want %v", m.From, tt.from)
+			}
+			if want := tt.to.AddDate(0, 0, 1).Add(-time.Second); !m.To.Equal(want) {
+				t.Errorf("to = %v, want %v", m.To, want)
+			}
+			if m.Label != tt.label {
+				t.Errorf("label = %q, want %q", m.Label, tt.label)
+			}
+		})
+	}
+}
+
+func TestParseTimeWindow(t *testing.T) {
+	now := time.Date(2023, 5, 24, 15, 0, 0, 0, time.UTC) // a Wednesday
+	tests := []struct {
+		q        string
+		from, to time.Time // to exclusive
+		rest     string
+	}{
+		{"What did Caroline do in May 2023?", date(2023, 5, 1), date(2023, 6, 1), "What did Caroline do ?"},
+		{"What happened on 8 May 2023?", date(2023, 5, 8), date(2023, 5, 9), "What happened ?"},
+		{"Where was Mel on May 8, 2023?", date(2023, 5, 8), date(2023, 5, 9), "Where was Mel ?"},
+		{"What did Mel paint last week?", date(2023, 5, 15), date(2023, 5, 22), "What did Mel paint ?"},
+		{"Who called yesterday?", date(2023, 5, 23), date(2023, 5, 24), "Who called ?"},
+		{"What did she buy last month", date(2023, 4, 1), date(2023, 5, 1), "What did she buy"},
+		{"Plans for next year", date(2024, 1, 1), date(2025, 1, 1), "Plans for"},
+		{"What happened two weeks ago?", date(2023, 5, 8), date(2023, 5, 15), "What happened ?"},
+		{"Where did they go in August?", date(2022, 8, 1), date(2022, 9, 1), "Where did they go ?"},
+		{"What changed in 2022?", date(2022, 1, 1), date(2023, 1, 1), "What changed ?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			w, rest := text.ParseTimeWindow(tt.q, now)
+			if w == nil {
+				t.Fatal("no window")
+			}
+			if !w.From.Equal(tt.from) || !w.To.Equal(tt.to.Add(-time.Second)) {
+				t.Errorf("window %v – %v, want %v – %v", w.From, w.To, tt.from, tt.to)
+			}
+			if rest != tt.rest {
+				t.Errorf("rest %q, want %q", rest, tt.rest)
+			}
+		})
+	}
+	t.Run("None", func(t *testing.T) {
+		if w, _ := text.ParseTimeWindow("What may Caroline like?", now); w != nil {
+			t.Errorf("got %v, want no window", w)
+		}
+	})
+}
