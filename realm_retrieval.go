@@ -193,6 +193,20 @@ type TraceDecision struct {
 	Reason        string   `json:"reason,omitempty"`
 }
 
+// TraceLearned is one learned link that acted on a recall: its edge, the node it acted
+// on (its end, labelled for the link's query), the cosine of this recall's query with the
+// link's query, and the factor it gave the node's score (above 1 for key evidence, below
+// for misleading). Injected: the node was not among the candidates; the link brought it.
+type TraceLearned struct {
+	EdgeID    string    `json:"edge_id"`
+	Node      string    `json:"node"`
+	Label     NodeLabel `json:"label"`
+	Query     string    `json:"query"`
+	Closeness float64   `json:"closeness"`
+	Factor    float64   `json:"factor"`
+	Injected  bool      `json:"injected,omitempty"`
+}
+
 // Trace records one recall for inspection and reconsolidation (REALM.md §3.3).
 type Trace struct {
 	ID    string `json:"id"`
@@ -208,12 +222,15 @@ type Trace struct {
 	Seeds      []ScoredID `json:"seeds"`
 	// PlanRelaxation says, per plan, how far the soft type filter relaxed:
 	// none | threshold | types.
-	PlanRelaxation []string           `json:"plan_relaxation,omitempty"`
-	Decisions      []TraceDecision    `json:"decisions,omitempty"`
-	Steps          []TraceStep        `json:"steps,omitempty"`
-	FirstDepth     map[string]int     `json:"first_depth"` // node id → depth at which it was first reached
-	Scores         []ScoredID         `json:"scores"`      // final scores of the returned nodes, best first
-	Timings        map[string]float64 `json:"timings"`     // milliseconds per stage
-	Usage          Usage              `json:"usage"`
-	CreatedAt      time.Time          `json:"created_at"`
+	PlanRelaxation []string        `json:"plan_relaxation,omitempty"`
+	Decisions      []TraceDecision `json:"decisions,omitempty"`
+	Steps          []TraceStep     `json:"steps,omitempty"`
+	FirstDepth     map[string]int  `json:"first_depth"` // node id → depth at which it was first reached
+	// Learned lists the learned links that acted on this recall (query-conditioned
+	// consolidation, REALM.md §4 "ours").
+	Learned   []TraceLearned     `json:"learned,omitempty"`
+	Scores    []ScoredID         `json:"scores"`  // final scores of the returned nodes, best first
+	Timings   map[string]float64 `json:"timings"` // milliseconds per stage
+	Usage     Usage              `json:"usage"`
+	CreatedAt time.Time          `json:"created_at"`
 }

@@ -38,6 +38,7 @@ const (
 // Reconsolidator is the reconsolidation pipeline as the bench drives it
 // (reconsolidation.Reconsolidator).
 type Reconsolidator interface {
+	Reconsolidate(ctx context.Context, space, traceID string, req reconsolidation.Request) (reconsolidation.Result, error)
 	ReconsolidateInput(ctx context.Context, space, traceID string, in reconsolidation.AuditInput, source string) (reconsolidation.Result, error)
 	Revert(ctx context.Context, space, id string) ([]realm.Edit, error)
 }
@@ -64,6 +65,9 @@ type RetrievalConfig struct {
 	SpacePrefix     string // each sample goes to space SpacePrefix+sample id
 	Limit           int    // questions per sample (0: all)
 	Reconsolidation string // on (also when empty), off or both
+	// Feedback, when set, replaces Reconsolidation: one run per mode (FeedbackModes), in
+	// this order, over one ingestion, each reverted before the next.
+	Feedback []string
 	// Questions, when set, gets one JSON line per question asked (RetrievedQuestion).
 	Questions io.Writer
 }
@@ -123,6 +127,7 @@ type RunReport struct {
 	PerSample  map[string]CatRecall `json:"per_sample"`
 	Seconds    float64              `json:"seconds"`         // asking the questions, reconsolidation included, its final revert not
 	Edits      *EditReport          `json:"edits,omitempty"` // on only
+	Feedback   *FeedbackReport      `json:"feedback,omitempty"`
 }
 
 // EditReport is what reconsolidation did in a run with it on, and what it cost. Edit
@@ -240,20 +245,21 @@ type run struct {
 	recalls    []float64  // per question, in the order asked, over all samples
 	returned   [][]string // per question, the ids returned, best first
 	edits      *EditReport
+	feedback   *FeedbackReport // with --feedback
 	auditMS    []float64
 	touched    map[string]bool
 }
 
 func newRun(mode string) *run {
 	r := &run{mode: mode, acc: newAccumulator(), firstDepth: map[string]int{}, perSample: map[string]CatRecall{}}
-	if mode == ReconsolidationOn {
+	if mode != ReconsolidationOff {
 		r.edits, r.touched = &EditReport{Restored: true}, map[string]bool{}
 	}
 	return r
 }
 
 func (r *run) report() RunReport {
-	out := RunReport{Reconsolidation: r.mode, MethodReport: r.acc.report(), FirstDepth: r.firstDepth, PerSample: r.perSample, Seconds: r.seconds, Edits: r.edits}
+	out := RunReport{Reconsolidation: r.mode, MethodReport: r.acc.report(), FirstDepth: r.firstDepth, PerSample: r.perSample, Seconds: r.seconds, Edits: r.edits, Feedback: r.feedback}
 	if r.edits != nil {
 		r.edits.MedianMS = median(r.auditMS)
 		r.edits.DistinctEdges = len(r.touched)
@@ -295,6 +301,20 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 		runs = []*run{newRun(ReconsolidationOff), newRun(ReconsolidationOn)}
 	default:
 		return RetrievalReport{}, realm.Errorf(realm.EInvalid, "reconsolidation must be on, off or both, not %q", cfg.Reconsolidation)
+	}
+	if len(cfg.Feedback) > 0 {
+		runs, mode = nil, ReconsolidationOff
+		for _, f := range cfg.Feedback {
+			if !slices.Contains(FeedbackModes, f) {
+				return RetrievalReport{}, realm.Errorf(realm.EInvalid, "feedback must be none, self or cited, not %q", f)
+			}
+			r := newRun(runMode(f))
+			r.feedback = &FeedbackReport{Feedback: f}
+			runs = append(runs, r)
+			if f != FeedbackNone {
+				mode = ReconsolidationOn
+			}
+		}
 	}
 	if mode != ReconsolidationOff && (deps.Reconsolidate == nil || deps.Graph == nil) {
 		return RetrievalReport{}, fmt.Errorf("reconsolidation %s needs a reconsolidator and a graph reader", mode)
@@ -366,7 +386,7 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 			}
 		}
 	}
-	for _, mode := range []string{ReconsolidationOn, ReconsolidationOff} {
+	for _, mode := range []string{ReconsolidationOn, ReconsolidationOff, FeedbackCited} {
 		for _, r := range runs {
 			if r.mode == mode {
 				rep.Runs = append(rep.Runs, r.report())
@@ -434,7 +454,7 @@ func writeQuestion(w io.Writer, sample, mode string, q question, recall float64,
 // on it audits each recall and applies the edits before the next question, then reverts
 // them all and checks the graph is back to the bit.
 func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sample, space string, askAt time.Time, questions []question, r *run, progress io.Writer) error {
-	on := r.mode == ReconsolidationOn
+	on := r.mode != ReconsolidationOff
 	var snapshot map[string]float64
 	var reconsolidations []string // with edits, in the order applied
 	if on {
@@ -446,6 +466,7 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 		r.edits.HistogramBefore = addWeightHistogram(r.edits.HistogramBefore, snapshot)
 	}
 	sampleAcc := newAccumulator()
+	follow := newSampleFeedback(questions)
 	started := time.Now()
 	for n, q := range questions {
 		t := time.Now()
@@ -463,6 +484,9 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 		}
 		recall, _ := EvidenceRecall(q.Evidence, sources, cfg.K)
 		r.acc.add(q.Category, recall, Tokens(text.String()), ms)
+		if r.feedback != nil {
+			follow.observe(r.feedback, n, len(questions), q, recall, res.Nodes, cfg.K, Tokens(text.String()))
+		}
 		r.recalls = append(r.recalls, recall)
 		ids := make([]string, len(res.Nodes))
 		for i, n := range res.Nodes {
@@ -479,8 +503,19 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 
 		if on {
 			t := time.Now()
-			out, err := deps.Reconsolidate.ReconsolidateInput(ctx, space, res.TraceID,
-				reconsolidation.AuditInput{Query: q.Question.Question, Nodes: res.Nodes, Edges: res.Edges}, realm.EditSourceAuto)
+			var out reconsolidation.Result
+			var err error
+			if r.mode == FeedbackCited {
+				var useful []string
+				out, useful, err = citedFeedback(ctx, deps.Reconsolidate, space, res.TraceID, q.Evidence, res.Nodes, cfg.K)
+				if len(useful) > 0 {
+					r.feedback.Feedbacks++
+					r.feedback.UsefulMarked += len(useful)
+				}
+			} else {
+				out, err = deps.Reconsolidate.ReconsolidateInput(ctx, space, res.TraceID,
+					reconsolidation.AuditInput{Query: q.Question.Question, Nodes: res.Nodes, Edges: res.Edges}, realm.EditSourceAuto)
+			}
 			if err != nil {
 				return fmt.Errorf("%s question %d: reconsolidate: %w", sample, q.index, err)
 			}

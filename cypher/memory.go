@@ -790,7 +790,7 @@ func edgesOf(r *neo4j.Record, key string) []realm.Edge {
 		to, _ := e["to"].(string)
 		out = append(out, realm.Edge{
 			ID: s("id"), From: from, To: to, Predicate: realm.PredicateOfRelType(rel), Layer: s("layer"),
-			Description: s("description"), Weight: f("weight"), InitialWeight: f("initial_weight"),
+			Description: s("description"), Query: s("query"), Label: realm.NodeLabel(s("label")), Weight: f("weight"), InitialWeight: f("initial_weight"),
 			Confidence: f("confidence"), CreatedAt: timeOf(props["created_at"]), UpdatedAt: timeOf(props["updated_at"]),
 		})
 	}

@@ -37,6 +37,10 @@ var (
 	memoriesByIDsCypher string
 	qMemoriesByIDs      = newQuery("memories_by_ids", memoriesByIDsCypher)
 
+	//go:embed queries/learned_links.cypher
+	learnedLinksCypher string
+	qLearnedLinks      = newQuery("learned_links", learnedLinksCypher)
+
 	//go:embed queries/induced_edges.cypher
 	inducedEdgesCypher string
 	qInducedEdges      = newQuery("induced_edges", inducedEdgesCypher)

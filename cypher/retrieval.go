@@ -354,6 +354,29 @@ func (s *Store) InducedEdges(ctx context.Context, space string, ids []string) ([
 	return out, nil
 }
 
+// LearnedLink is a learned link (realm.Edge.Query set) and the memory it leads to.
+type LearnedLink struct {
+	Edge realm.Edge
+	To   realm.Node
+}
+
+// LearnedLinks returns the learned links with an end among ids, within the space, each
+// once (REALM.md §4 "ours"; retrieval/consolidate.go).
+func (s *Store) LearnedLinks(ctx context.Context, space string, ids []string) ([]LearnedLink, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	recs, err := s.read(ctx, qLearnedLinks, map[string]any{"space": space, "ids": ids, "types": relTypes(realm.Predicates)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]LearnedLink, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, LearnedLink{Edge: edgeFromProps(propsOf(r, "edge")), To: memoryFromProps(propsOf(r, "node"))})
+	}
+	return out, nil
+}
+
 // TouchMemories counts one access to each memory of ids in the space, at now. The
 // memories are locked in id order, so two recalls touching the same memories never wait
 // for each other in a cycle (in score order they deadlocked, and one was retried).
@@ -441,6 +464,8 @@ func edgeFromProps(p map[string]any) realm.Edge {
 		Predicate:     pred,
 		Layer:         propString(p, "layer"),
 		Description:   propString(p, "description"),
+		Query:         propString(p, "query"),
+		Label:         realm.NodeLabel(propString(p, "label")),
 		Weight:        propFloat(p, "weight"),
 		InitialWeight: propFloat(p, "initial_weight"),
 		Confidence:    propFloat(p, "confidence"),

@@ -73,8 +73,12 @@ func Validate(in AuditInput, edits []realm.EditProposal) (valid []realm.EditProp
 			reason = "an edge needs two nodes"
 		case !recalled[e.From] || !recalled[e.To]:
 			reason = "an end was not recalled"
-		case e.Action == realm.EditAdd && g.connected(e.From, e.To):
+		case e.Query != "" && (e.Action != realm.EditAdd || (e.Label != realm.KeyEvidence && e.Label != realm.Misleading)):
+			reason = "a learned link is an add labelled key_evidence or misleading"
+		case e.Action == realm.EditAdd && e.Query == "" && g.connected(e.From, e.To):
 			reason = "add between nodes already joined by an edge"
+		case e.Action == realm.EditAdd && e.Query != "" && g.has(e.From, e.To, e.Predicate):
+			reason = "a learned link where an edge of its predicate exists"
 		case e.Action != realm.EditAdd && !g.has(e.From, e.To, e.Predicate):
 			reason = fmt.Sprintf("%s of an edge that does not exist", e.Action)
 		case seen[proposalKey(e)]:
@@ -158,6 +162,9 @@ type OfflineConfig struct {
 	KeyTop          int     // key evidence by word overlap: at most this many best-scoring nodes
 	MisleadingShare float64 // an expanded node sharing less than this share of its words with the key nodes (and none with the query) is misleading
 	MaxAdds         int     // at most this many adds per audit
+	// MaxLinks bounds the learned links of one audit whose labels come from the client or
+	// the answer's citations (consolidate.go).
+	MaxLinks int
 
 	// Confidence of an edit by where its labels come from: the client's feedback, the
 	// answer's citations, or word overlap.
@@ -168,7 +175,7 @@ type OfflineConfig struct {
 // 0.9 / 0.75 / 0.6 (ours). With c_min = 0.5 every add passes; with γ = 0.8 an add from
 // overlap weighs 0.48, a "weak" relation in REALM.md §1's scale.
 func DefaultOfflineConfig() OfflineConfig {
-	return OfflineConfig{KeyTop: 3, MisleadingShare: 0.2, MaxAdds: 3,
+	return OfflineConfig{KeyTop: 3, MisleadingShare: 0.2, MaxAdds: 3, MaxLinks: 6,
 		ConfidenceFeedback: 0.9, ConfidenceCited: 0.75, ConfidenceOverlap: 0.6}
 }
 
@@ -247,7 +254,22 @@ func (o *Offline) Audit(ctx context.Context, in AuditInput) (AuditOutput, realm.
 		}
 	}
 
-	// Add an edge between key nodes no edge joins.
+	// Labels from the client or the answer's citations: learned links, which act only on
+	// later queries close to this one (consolidate.go). Labels from word overlap: the
+	// paper's adds, between key nodes no edge joins.
+	if named := o.namedMisleading(in, byID); keyConfidence != o.cfg.ConfidenceOverlap || len(named) > 0 {
+		conf := func(id string) float64 {
+			if named[id] {
+				return misleadingConfidence[id]
+			}
+			return keyConfidence
+		}
+		if keyConfidence == o.cfg.ConfidenceOverlap {
+			key = nil // labelled by overlap, not by the client: no learned key evidence
+		}
+		out.Edits = append(out.Edits, learnedLinks(in, g, key, named, conf, o.cfg.MaxLinks)...)
+		key = nil // no paper adds as well
+	}
 	adds := 0
 	for i, a := range key {
 		for _, b := range key[i+1:] {
@@ -279,6 +301,19 @@ func (o *Offline) Audit(ctx context.Context, in AuditInput) (AuditOutput, realm.
 		}
 	}
 	return out, realm.Usage{}, nil
+}
+
+// namedMisleading is the recalled nodes the client marked misleading.
+func (o *Offline) namedMisleading(in AuditInput, byID map[string]realm.RecalledNode) map[string]bool {
+	out := map[string]bool{}
+	if in.Feedback != nil {
+		for _, id := range in.Feedback.MisleadingNodeIDs {
+			if _, ok := byID[id]; ok {
+				out[id] = true
+			}
+		}
+	}
+	return out
 }
 
 // keyEvidence returns the key nodes, in a stable order, and the confidence of the edits

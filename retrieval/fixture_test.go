@@ -148,6 +148,14 @@ func newRetriever(s *cypher.Store, d retrieval.Decider, opts retrieval.Options) 
 
 func depth(n int) *int { return &n }
 
+// paperOptions are the default options with the paper's additive scorer, whose formula
+// the seed and expansion tests check number by number.
+func paperOptions() retrieval.Options {
+	o := retrieval.DefaultOptions()
+	o.Scorer = retrieval.ScorerPaper
+	return o
+}
+
 // scores maps fixture names to final scores of a result of space.
 func scores(space string, res realm.RecallResult) map[string]float64 {
 	out := map[string]float64{}

@@ -165,7 +165,7 @@ func TestOfflineRecall(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := scores(space, res)
-	if res.Nodes[0].Node.ID != id(space, "move") || got["carol"] == 0 || got["offer"] == 0 {
+	if _, ok := got["carol"]; res.Nodes[0].Node.ID != id(space, "move") || !ok || got["offer"] == 0 {
 		t.Errorf("got %v", got)
 	}
 	tr, err := s.Trace(context.Background(), space, res.TraceID)

@@ -45,6 +45,49 @@ func (o Options) finalScore(access, simVQ float64) float64 {
 	return o.Alpha*access + (1-o.Alpha)*simVQ
 }
 
+// Scorers of aggregation (Options.Scorer).
+const (
+	// ScorerOurs (the default, REALM.md §3.3 "Ours"): relevance times bounded factors.
+	ScorerOurs = "ours"
+	// ScorerPaper: the paper's additive Score(v) = α·s_acc(v) + (1−α)·sim(v, q).
+	ScorerPaper = "paper"
+	// ScorerSimilarity: sim(v, q) alone, the floor ours must never rank below (bench).
+	ScorerSimilarity = "similarity"
+)
+
+// Scorers lists the valid Options.Scorer values.
+var Scorers = []string{ScorerOurs, ScorerPaper, ScorerSimilarity}
+
+// arrival is how a recall arrived at a node: its relevance to the query (the seed score
+// for a seed; for a reached node the similarity of the query to the description of the
+// edge that led there, or else to the node), the path strength (the product of the edge
+// weights from its seed, 1 for a seed), the soft temporal decay penalty, and the paper's
+// access score s_acc.
+type arrival struct {
+	relevance, strength, penalty, access float64
+}
+
+// score is a node's final score by the configured scorer. Ours (REALM.md §3.3 "Ours"):
+// relevance × strength^PathExponent × temporal fit × validity × learned, each factor in
+// [0, 1] but learned (query-conditioned consolidation, consolidate.go), bounded by
+// 1 + LearnedBoost; so no factor lifts a node the query is not about.
+func (o Options) score(a arrival, n realm.Node, simVQ, learned float64, now time.Time) float64 {
+	switch o.Scorer {
+	case ScorerPaper:
+		return o.finalScore(a.access, simVQ)
+	case ScorerSimilarity:
+		return simVQ
+	}
+	fit := 1 - a.penalty
+	return a.relevance * math.Pow(a.strength, o.PathExponent) * clip01(fit) * o.validity(n, now) * learned
+}
+
+// validity is the factor of a node's validity at the question's time now: a node
+// superseded by a newer version (REALM.md §2, valid_until) is demoted unless the query
+// asks about the past. Every node is valid until supersedes detection sets valid_until;
+// this is where it enters the score.
+func (o Options) validity(n realm.Node, now time.Time) float64 { return 1 }
+
 // decayPenalty applies a temporal decay to node n (REALM.md §3.2): drop reports that hard
 // decay (outside the window) or missing_time=drop excludes it; otherwise penalty is the
 // soft decay, 0.05 per delta_t of distance beyond the window [Time − Δt, Time + Δt]

@@ -1,0 +1,85 @@
+package retrieval
+
+import (
+	"context"
+	"sort"
+
+	"github.com/realm-memory/realm"
+)
+
+// consolidate applies what reconsolidation learned for queries like this one (REALM.md
+// §3.3 "Ours" 2, §4 "ours"): the learned links touching the gathered nodes, each carrying
+// the query it was learned for and the label its end had for that query. A link acts only
+// when this recall's query is close to its query (cosine ≥ LearnedClose); its strength is
+// act = weight × (closeness − LearnedClose) / (1 − LearnedClose), in [0, 1]:
+//
+//   - key evidence: its end's score is multiplied by 1 + LearnedBoost·act (the best link
+//     counts, not their sum); an end not yet gathered, linked from a gathered node, is
+//     brought in as reached over the link (its relevance is the closeness: the link's
+//     description is its query);
+//   - misleading: its end's score is multiplied by 1 − LearnedDrop·act.
+//
+// So feedback on a node found directly counts, yet never as a global prior: a query far
+// from every learned query ranks exactly as if nothing had been learned. Only the ours
+// scorer uses it. Every link that acted is recorded in the trace.
+func (r *Retriever) consolidate(ctx context.Context, run *run) error {
+	if r.opts.Scorer != ScorerOurs || r.opts.LearnedClose >= 1 || len(run.cands) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(run.cands))
+	for id := range run.cands {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	links, err := r.store.LearnedLinks(ctx, run.space, ids)
+	if err != nil || len(links) == 0 {
+		return err
+	}
+	var queries []string
+	for _, l := range links {
+		queries = append(queries, l.Edge.Query)
+	}
+	if _, err := r.embed(ctx, run, queries...); err != nil {
+		return err
+	}
+	boost, drop := map[string]float64{}, map[string]float64{}
+	var acted []realm.TraceLearned
+	for _, l := range links {
+		e := l.Edge
+		closeness := sim(run.qvec, run.vectors[e.Query])
+		if closeness < r.opts.LearnedClose {
+			continue
+		}
+		act := clip01(e.Weight * (closeness - r.opts.LearnedClose) / (1 - r.opts.LearnedClose))
+		t := realm.TraceLearned{EdgeID: e.ID, Node: e.To, Label: e.Label, Query: e.Query, Closeness: closeness}
+		switch e.Label {
+		case realm.KeyEvidence:
+			t.Factor = 1 + r.opts.LearnedBoost*act
+			boost[e.To] = max(boost[e.To], act)
+			from, fromIn := run.cands[e.From]
+			if _, in := run.cands[e.To]; !in && fromIn && from.Depth < run.set.MaxDepth {
+				a := arrival{relevance: closeness, strength: from.Arrival.strength * e.Weight,
+					access: r.opts.accessScore(closeness, e.Weight, 0)}
+				run.nodes[e.To] = l.To
+				r.admit(run, l.To, a, from.Depth+1, from.Root)
+				t.Injected = true
+			}
+		case realm.Misleading:
+			t.Factor = 1 - r.opts.LearnedDrop*act
+			drop[e.To] = max(drop[e.To], act)
+		default:
+			continue
+		}
+		acted = append(acted, t)
+	}
+	for id, c := range run.cands {
+		b, d := boost[id], drop[id]
+		if b == 0 && d == 0 {
+			continue
+		}
+		c.Learned = (1 + r.opts.LearnedBoost*b) * (1 - r.opts.LearnedDrop*d)
+		c.Score = r.opts.score(c.Arrival, c.Node, sim(c.Node.Embedding, run.qvec), c.Learned, run.now)
+	}
+	run.trace.Learned = acted
+	return nil
+}
