@@ -106,4 +106,3 @@ func TestRunRetrievalFeedback(t *testing.T) {
 		}
 	})
 }
-
