@@ -14,6 +14,8 @@ func day(m time.Month, d int) *time.Time {
 	return &t
 }
 
+const auditQuery = "When did Caroline go to the LGBTQ support group?"
+
 // auditFixture is a recall for "When did Caroline go to the LGBTQ support group?":
 // two events that answer it (k at depth 1, k2 a seed), a seed about something else that
 // leads to k (s1), an expanded node about something else (m) and an unrelated seed (u).
@@ -25,7 +27,7 @@ func auditFixture() AuditInput {
 		return realm.Edge{ID: from + to, From: from, To: to, Predicate: p, Weight: w}
 	}
 	return AuditInput{
-		Query: "When did Caroline go to the LGBTQ support group?",
+		Query: auditQuery,
 		Nodes: []realm.RecalledNode{
 			{Node: node("s1", realm.Fact, "Painting class on Tuesdays", nil), Score: 0.9, Depth: 0},
 			{Node: node("k2", realm.Event, "Caroline spoke at a support group meeting", day(6, 2)), Score: 0.8, Depth: 0},
@@ -70,6 +72,10 @@ func TestOfflineAudit(t *testing.T) {
 				"s1": realm.SupportingContext, "m": realm.Misleading, "u": realm.Misleading},
 			wantEdits: []realm.EditProposal{
 				{From: "k", To: "s1", Action: realm.EditStrengthen, Predicate: realm.Correlates, Confidence: 0.9},
+				// Learned links: k, useful alone, from its anchor (the best-ranked other
+				// node); u, misleading, from the key node.
+				{From: "s1", To: "k", Action: realm.EditAdd, Predicate: realm.Contextualizes, Confidence: 0.9, Query: auditQuery, Label: realm.KeyEvidence},
+				{From: "k", To: "u", Action: realm.EditAdd, Predicate: realm.Contextualizes, Confidence: 0.9, Query: auditQuery, Label: realm.Misleading},
 				{From: "k", To: "m", Action: realm.EditWeaken, Predicate: realm.Precedes, Confidence: 0.6},
 				{From: "s1", To: "u", Action: realm.EditWeaken, Predicate: realm.Contextualizes, Confidence: 0.9},
 			},
@@ -81,6 +87,7 @@ func TestOfflineAudit(t *testing.T) {
 				"s1": realm.SupportingContext, "m": realm.Misleading, "u": realm.Unrelated},
 			wantEdits: []realm.EditProposal{
 				{From: "k", To: "s1", Action: realm.EditStrengthen, Predicate: realm.Correlates, Confidence: 0.75},
+				{From: "s1", To: "k", Action: realm.EditAdd, Predicate: realm.Contextualizes, Confidence: 0.75, Query: auditQuery, Label: realm.KeyEvidence},
 				{From: "k", To: "m", Action: realm.EditWeaken, Predicate: realm.Precedes, Confidence: 0.6},
 			},
 		},

@@ -129,8 +129,8 @@ var loopStrategies = []realm.Strategy{realm.Adaptive, realm.StrategyPath, realm.
 // whose evidence is sg and parade, both seeds of A and three hops apart. B, "What did
 // she prepare after the support group meeting?", seeds only on sg; its evidence, the
 // banner, hangs off parade alone, four hops from sg: beyond max_depth 3. The client
-// confirms A's answer with sg and parade useful; the auditor links the two key events
-// (precedes, both dated: w = γ·0.9 = 0.72). B asked again reaches parade at depth 1
+// confirms A's answer with sg and parade useful; the auditor links the two co-useful
+// events (a learned link, correlates, carrying A: w = γ·0.9 = 0.72). B asked again reaches parade at depth 1
 // over that edge and the banner at depth 2, where before it was not returned at all.
 // With max_depth 4 the banner was found before, at depth 4; after, at depth 2. Its
 // score is the same (it depends on the last edge only, parade→banner, which A's
@@ -193,9 +193,9 @@ func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				added := false
+				added := false // a learned link between the co-useful nodes, carrying A (consolidate.go)
 				for _, e := range res.Edits {
-					if e.Action == realm.EditAdd && e.From == id("sg") && e.To == id("parade") && e.Predicate == realm.Precedes {
+					if e.Action == realm.EditAdd && e.From == id("sg") && e.To == id("parade") && e.Predicate == realm.Correlates {
 						added = true
 					}
 				}

@@ -86,7 +86,9 @@ func TestReconsolidateConcurrent(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
 	cfg := reconsolidation.DefaultConfig()
-	r := reconsolidation.New(s, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()), cfg, zerolog.Nop())
+	offline := reconsolidation.DefaultOfflineConfig()
+	offline.MaxLinks = 0 // strengthens only: no learned links (consolidate.go)
+	r := reconsolidation.New(s, reconsolidation.NewOffline(offline), cfg, zerolog.Nop())
 	yes := true
 
 	// Strengthen: a chain n0 → n1 → … → n5 (n2—n3 symmetric). Trace k recalls the window
@@ -228,13 +230,15 @@ func TestReconsolidateConcurrent(t *testing.T) {
 		traces := putTraces(t, s, space, windows)
 		errs := make([]error, len(traces))
 		var wg sync.WaitGroup
+		// Co-useful nodes get a learned link each way (consolidate.go).
+		learning := reconsolidation.New(s, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()), cfg, zerolog.Nop())
 		for k := range traces {
 			p := pairs[k%len(pairs)]
 			fb := &realm.Feedback{Correct: &yes, UsefulNodeIDs: []string{space + ":" + p[0], space + ":" + p[1]}}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, errs[k] = r.Reconsolidate(ctx, space, traces[k], reconsolidation.Request{Feedback: fb})
+				_, errs[k] = learning.Reconsolidate(ctx, space, traces[k], reconsolidation.Request{Feedback: fb})
 			}()
 		}
 		wg.Wait()

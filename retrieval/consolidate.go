@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
 )
 
 // consolidate applies what reconsolidation learned for queries like this one (REALM.md
@@ -35,18 +36,15 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 	if err != nil || len(links) == 0 {
 		return err
 	}
-	var queries []string
-	for _, l := range links {
-		queries = append(queries, l.Edge.Query)
-	}
-	if _, err := r.embed(ctx, run, queries...); err != nil {
+	vecs, err := r.learnedQueryVectors(ctx, run, links)
+	if err != nil {
 		return err
 	}
 	boost, drop := map[string]float64{}, map[string]float64{}
 	var acted []realm.TraceLearned
 	for _, l := range links {
 		e := l.Edge
-		closeness := sim(run.qvec, run.vectors[e.Query])
+		closeness := sim(run.qvec, vecs[e.Query])
 		if closeness < r.opts.LearnedClose {
 			continue
 		}
@@ -82,4 +80,42 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 	}
 	run.trace.Learned = acted
 	return nil
+}
+
+// learnedQueryVectors embeds the queries of the links as the read path embeds a query
+// (its focus plus WholeQuery times the whole question, see embedFocus), so that closeness
+// compares two queries as recall sees them: the participants' names, in most questions
+// of a conversation, do not make two questions close.
+func (r *Retriever) learnedQueryVectors(ctx context.Context, run *run, links []cypher.LearnedLink) (map[string][]float32, error) {
+	out := map[string][]float32{}
+	var texts []string
+	focusOf := map[string]string{}
+	for _, l := range links {
+		q := l.Edge.Query
+		if _, ok := focusOf[q]; ok {
+			continue
+		}
+		f, err := r.focus(ctx, run.space, q, run.counts)
+		if err != nil {
+			return nil, err
+		}
+		focusOf[q] = f
+		texts = append(texts, q, f)
+	}
+	if _, err := r.embed(ctx, run, texts...); err != nil {
+		return nil, err
+	}
+	for q, f := range focusOf {
+		whole, focus := run.vectors[q], run.vectors[f]
+		if f == q || r.opts.WholeQuery <= 0 || len(whole) != len(focus) {
+			out[q] = whole
+			continue
+		}
+		v := make([]float32, len(focus))
+		for i := range v {
+			v[i] = focus[i] + float32(r.opts.WholeQuery)*whole[i]
+		}
+		out[q] = v
+	}
+	return out, nil
 }

@@ -87,7 +87,7 @@ func DefaultOptions() Options {
 		ExactScanMax: 500, IndexFetchMax: 10000, CommonNameShare: 0.1, CommonNameMin: 20, WholeQuery: 0.5,
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
-		Scorer: ScorerOurs, PathExponent: 0.5, LearnedClose: 0.6, LearnedBoost: 0.5, LearnedDrop: 0.5,
+		Scorer: ScorerOurs, PathExponent: 0.5, LearnedClose: 0.5, LearnedBoost: 1, LearnedDrop: 0.5,
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 var ScoreSettings = []string{"scorer", "path_exponent", "learned_close", "learned_boost", "learned_drop"}
 
 // SetScore sets the aggregation's settings (REALM.md §3.3 "Ours") from a list such as
-// "scorer=ours,path_exponent=0.5,learned_close=0.6,learned_boost=0.5,learned_drop=0.5"
+// "scorer=ours,path_exponent=0.5,learned_close=0.5,learned_boost=1,learned_drop=0.5"
 // (REALM_SCORE); "" changes nothing. It returns an EInvalid *Error naming the bad entries.
 func (o *Options) SetScore(settings string) error {
 	f := realm.FieldErrors{}
