@@ -18,6 +18,13 @@
 //     and less than MisleadingShare of their words with the key nodes.
 //   - Supporting context: the other nodes that share a word with the query or the key
 //     nodes, or touch a key node by an edge. Everything else is unrelated.
+//   - Learned links (consolidate.go), when the labels come from the client or the
+//     answer's citations: an edge that carries the query and the label of its end —
+//     correlates between co-useful key nodes not yet linked, contextualizes from an anchor
+//     (the best-ranked other recalled node) to a key node left alone and to each node the
+//     client marked misleading. They replace the paper's adds; retrieval applies them only
+//     to later queries close to the one they carry, never as a global prior. A self-audit
+//     by word overlap writes none.
 //   - Edits: strengthen every edge on a shortest path (edges among the recalled nodes,
 //     either direction) from a seed to a key node, and every edge between two key nodes;
 //     add an edge between two key nodes no edge joins — precedes from the earlier to the
