@@ -263,7 +263,11 @@ func TestClosedLoopFeedbackDemotesMisleading(t *testing.T) {
 	for _, strategy := range loopStrategies {
 		t.Run(string(strategy), func(t *testing.T) {
 			space := loopGraph(t, s, nodes, edges)
-			rec := retrieval.New(s, emb, retrieval.NewOfflineDecider(), retrieval.Options{}, zerolog.Nop())
+			// The paper's additive scorer, whose numbers the comment above works out: this
+			// is the edge weights' effect; the learned links' is TestLearnedLinks's.
+			paper := retrieval.DefaultOptions()
+			paper.Scorer = retrieval.ScorerPaper
+			rec := retrieval.New(s, emb, retrieval.NewOfflineDecider(), paper, zerolog.Nop())
 			recon := reconsolidation.New(s, reconsolidation.NewOffline(reconsolidation.DefaultOfflineConfig()), reconsolidation.DefaultConfig(), zerolog.Nop())
 			recall := func(q string) realm.RecallResult {
 				t.Helper()

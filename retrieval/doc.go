@@ -12,7 +12,7 @@
 // walked in both directions (a causal question walks causes backwards).
 //
 // Scoring (score.go, REALM.md §3.3 "Ours"). By default a node's score is its relevance
-// (a seed's seed score; a reached node's similarity to the query of the edge description
+// (a seed's similarity to the query; a reached node's similarity to the query of the edge description
 // that led to it, or of itself) times bounded factors: the path strength (the product of
 // the edge weights from its seed) to PathExponent, its temporal fit, its validity, and what
 // reconsolidation learned for queries like this one (consolidate.go: learned links, which

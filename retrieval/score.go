@@ -58,9 +58,11 @@ const (
 // Scorers lists the valid Options.Scorer values.
 var Scorers = []string{ScorerOurs, ScorerPaper, ScorerSimilarity}
 
-// arrival is how a recall arrived at a node: its relevance to the query (the seed score
-// for a seed; for a reached node the similarity of the query to the description of the
-// edge that led there, or else to the node), the path strength (the product of the edge
+// arrival is how a recall arrived at a node: its relevance to the query (for a seed its
+// similarity to the query: the hybrid seed score, whose keyword part finds seeds, ranked
+// LoCoMo conv-26's first 60 questions at 0.651 against 0.707 for similarity alone; for a
+// reached node the similarity of the query to the description of the edge that led
+// there, or else to the node), the path strength (the product of the edge
 // weights from its seed, 1 for a seed), the soft temporal decay penalty, and the paper's
 // access score s_acc.
 type arrival struct {

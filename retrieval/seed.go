@@ -76,7 +76,10 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 		}
 	}
 	for id, score := range best {
-		r.admit(run, run.nodes[id], arrival{relevance: score, strength: 1, access: score}, 0, id)
+		// A seed's relevance is its similarity to the query: the keyword signal finds
+		// seeds, but weighed into the rank it lost to similarity alone (score.go).
+		n := run.nodes[id]
+		r.admit(run, n, arrival{relevance: sim(n.Embedding, run.qvec), strength: 1, access: score}, 0, id)
 		run.trace.Seeds = append(run.trace.Seeds, realm.ScoredID{ID: id, Score: score})
 	}
 	sortScored(run.trace.Seeds)
