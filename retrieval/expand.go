@@ -328,7 +328,8 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 // s_acc(v) = β·relevance + (1−β)·w_e − decay(t_v) (see Options.score); it keeps the best
 // score per node.
 func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root string) (bool, error) {
-	simQ := sim(run.qvec, rc.node.Embedding)
+	simV := sim(run.qvec, rc.node.Embedding)
+	simQ := simV
 	if rc.edge.Description != "" {
 		vecs, err := r.embed(ctx, run, rc.edge.Description)
 		if err != nil {
@@ -336,7 +337,11 @@ func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root str
 		}
 		simQ = sim(run.qvec, vecs[0])
 	}
-	a := arrival{relevance: simQ, strength: rc.strength, penalty: rc.penalty, access: r.opts.accessScore(simQ, rc.edge.Weight, rc.penalty)}
+	// Ours ranks a reached node by its own similarity too: by the edge description's, the
+	// answers behind question turns and the ends of described edges outranked the seeds
+	// that were the evidence (conv-26's first 60 questions: 0.675 against 0.707 for
+	// similarity alone).
+	a := arrival{relevance: simV, strength: rc.strength, penalty: rc.penalty, access: r.opts.accessScore(simQ, rc.edge.Weight, rc.penalty)}
 	run.nodes[rc.node.ID] = rc.node
 	return r.admit(run, rc.node, a, rc.depth, root), nil
 }

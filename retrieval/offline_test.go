@@ -165,7 +165,9 @@ func TestOfflineRecall(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := scores(space, res)
-	if _, ok := got["carol"]; res.Nodes[0].Node.ID != id(space, "move") || !ok || got["offer"] == 0 {
+	_, carol := got["carol"]
+	_, offer := got["offer"]
+	if res.Nodes[0].Node.ID != id(space, "move") || !carol || !offer {
 		t.Errorf("got %v", got)
 	}
 	tr, err := s.Trace(context.Background(), space, res.TraceID)
