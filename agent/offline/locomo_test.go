@@ -16,7 +16,7 @@ import (
 
 // The LoCoMo development data stays outside the repository (its license forbids copying
 // it); these tests skip when it is absent.
-const locomoDev = "../../shared/data/locomo/locomo-dev.json"
+const locomoDev = "../../../shared/data/locomo/locomo-dev.json"
 
 type locomoSession struct {
 	id    string
