@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/llm"
 )
 
 // LoCoMo splits of the dev conversations: retrieval is tuned on tune alone, and every
@@ -228,7 +228,7 @@ func AnswerEvidence(nodes []realm.RecalledNode, edges []realm.Edge) string {
 	for i, n := range nodes {
 		ref[n.Node.ID] = fmt.Sprintf("M%d", i+1)
 		fmt.Fprintf(&b, "- %s [%s]", ref[n.Node.ID], n.Node.Type)
-		if t := spanText(n.Node.TStart, n.Node.TEnd); t != "" {
+		if t := llm.SpanText(n.Node.TStart, n.Node.TEnd); t != "" {
 			fmt.Fprintf(&b, " (time: %s)", t)
 		}
 		fmt.Fprintf(&b, " %s\n", n.Node.Content)
@@ -249,25 +249,4 @@ func AnswerEvidence(nodes []realm.RecalledNode, edges []realm.Edge) string {
 		b.WriteString("\nRelations:\n" + strings.Join(rels, ""))
 	}
 	return b.String()
-}
-
-// spanText renders a node's time span as the answer prompt does.
-func spanText(start, end *time.Time) string {
-	format := func(t time.Time) string {
-		if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 {
-			return t.Format(time.DateOnly)
-		}
-		return t.Format(time.RFC3339)
-	}
-	switch {
-	case start == nil && end == nil:
-		return ""
-	case start == nil:
-		return "until " + format(*end)
-	case end == nil:
-		return "from " + format(*start)
-	case start.Equal(*end):
-		return format(*start)
-	}
-	return format(*start) + " to " + format(*end)
 }

@@ -85,8 +85,8 @@ func (l *Agent) integrateMessages(r *integrateRequest) (system, user string, err
 	return system, user, err
 }
 
-// spanText renders a time span for a prompt: one date for a point, "a to b" for a range.
-func spanText(start, end *time.Time) string {
+// SpanText renders a time span for a prompt: one date for a point, "a to b" for a range.
+func SpanText(start, end *time.Time) string {
 	format := func(t time.Time) string {
 		if t.Hour() == 0 && t.Minute() == 0 && t.Second() == 0 {
 			return t.Format(time.DateOnly)

@@ -366,7 +366,7 @@ func newIntegrateRequest(in agent.IntegrateInput, decide []int) *integrateReques
 			r.own[i][ref] = true
 			u.Neighbours = append(u.Neighbours, promptUnit{
 				Ref: ref, Type: string(nb.Node.Type), Name: nb.Node.Name, Content: nb.Node.Content,
-				Time: spanText(nb.Node.TStart, nb.Node.TEnd), Tags: neighbourTags(nb), ValidUntil: dayText(nb.Node.ValidUntil),
+				Time: SpanText(nb.Node.TStart, nb.Node.TEnd), Tags: neighbourTags(nb), ValidUntil: dayText(nb.Node.ValidUntil),
 			})
 		}
 		r.view.Decide = append(r.view.Decide, u)
@@ -382,7 +382,7 @@ func newIntegrateRequest(in agent.IntegrateInput, decide []int) *integrateReques
 func candidateUnit(i int, c agent.Candidate) promptUnit {
 	return promptUnit{
 		Ref: candRef(i), Type: string(c.Type), Name: c.Name, Content: c.Content,
-		Time: spanText(c.TStart, c.TEnd), Keywords: strings.Join(c.Keywords, ", "),
+		Time: SpanText(c.TStart, c.TEnd), Keywords: strings.Join(c.Keywords, ", "),
 	}
 }
 
