@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -41,9 +42,15 @@ func TestPathsNotThroughHub(t *testing.T) {
 	edge("u", "low2", 0.5)
 	edge("low2", "hub", 0.5)
 	edge("u", "big", 0.7)
+	reasoning := make([]float32, cyphertest.Dims)
+	reasoning[0] = 1
 	for i := range leaves {
 		leaf := fmt.Sprintf("L%04d", i)
-		nodes = append(nodes, realm.Node{ID: id(leaf), Type: realm.Fact, Content: leaf})
+		n := realm.Node{ID: id(leaf), Type: realm.Fact, Content: leaf}
+		if i >= 100 && i < 100+cypher.PathFirstHops {
+			n.Embedding = reasoning
+		}
+		nodes = append(nodes, n)
 		edge("hub", leaf, 0.9)
 		if i < leaves-1 { // big: u + all leaves but one = exactly the bound
 			edge("big", leaf, 0.7)
@@ -129,11 +136,10 @@ func TestPathsNotThroughHub(t *testing.T) {
 		{"Best10", "u", 3, 10}, // [u hub], then 9 of 999 tied [u big leaf hub] by id
 		{"TwoHops", "u", 2, 100000},
 		{"OneHop", "u", 1, 100000},
-		{"FromHub", "hub", 2, 5}, // a hub starts paths (3 hops from it: a million paths through big)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			paths, byID, err := s.Paths(ctx, space, id(tt.from), realm.Predicates, 0.1, tt.hops, tt.limit)
+			paths, byID, err := s.Paths(ctx, space, id(tt.from), realm.Predicates, 0.1, tt.hops, tt.limit, cypher.ExpandScoring{}, 0.6, 0.4)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,8 +167,31 @@ func TestPathsNotThroughHub(t *testing.T) {
 		})
 	}
 
+	// A hub starts paths, but only over its PathFirstHops best first hops by edge score
+	// (the leaves most like the reasoning text, here those whose embedding it is).
+	t.Run("FromHub", func(t *testing.T) {
+		paths, byID, err := s.Paths(ctx, space, id("hub"), realm.Predicates, 0.1, 2, 100000, cypher.ExpandScoring{Reasoning: reasoning, Query: reasoning}, 0.6, 0.4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := map[string]bool{}
+		for _, p := range paths {
+			first[p.IDs[1]] = true
+		}
+		var want []string
+		for i := range cypher.PathFirstHops {
+			want = append(want, id(fmt.Sprintf("L%04d", 100+i)))
+		}
+		if got := slices.Sorted(maps.Keys(first)); !slices.Equal(got, want) {
+			t.Errorf("first hops from the hub %v, want %v", got, want)
+		}
+		if n := byID[want[0]]; n.SimReasoning < 0.999 || n.SimQuery < 0.999 || len(n.Node.Embedding) != 0 {
+			t.Errorf("%s: similarities %g, %g (want 1), embedding of %d sent", want[0], n.SimReasoning, n.SimQuery, len(n.Node.Embedding))
+		}
+	})
+
 	t.Run("EndsAndBoundary", func(t *testing.T) {
-		paths, _, err := s.Paths(ctx, space, id("u"), realm.Predicates, 0.1, 3, 100000)
+		paths, _, err := s.Paths(ctx, space, id("u"), realm.Predicates, 0.1, 3, 100000, cypher.ExpandScoring{}, 0.6, 0.4)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -131,6 +131,7 @@ func (r *Retriever) atom(a realm.Atom, strategy realm.Strategy) realm.Atom {
 // reach is one way of arriving at node v: over edge e, with its traversal score.
 type reach struct {
 	node    realm.Node
+	simQ    float64 // sim(v, q), computed by Neo4j
 	edge    realm.Edge
 	score   float64 // edge score (beam) or path score (path_search)
 	penalty float64 // soft temporal decay of v
@@ -153,7 +154,8 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 	var reached []realm.ScoredID
 	added := 0
 	for hop := 1; hop <= hops && len(frontier) > 0; hop++ {
-		adj, err := r.store.Adjacent(ctx, run.space, frontier, mapKeys(visited), atom.Predicates, r.opts.WSuppress, r.beamCut(atom, rvec, run.set.BeamWidth))
+		adj, err := r.store.Adjacent(ctx, run.space, frontier, mapKeys(visited), atom.Predicates, r.opts.WSuppress,
+			cypher.ExpandScoring{Query: run.qvec, Reasoning: rvec}, r.beamCut(atom, run.set.BeamWidth))
 		if err != nil {
 			return nil, 0, err
 		}
@@ -166,9 +168,9 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 			if drop {
 				continue
 			}
-			score := r.opts.edgeScore(sim(rvec, a.Node.Embedding), a.Edge.Weight, penalty)
+			score := r.opts.edgeScore(a.SimReasoning, a.Edge.Weight, penalty)
 			if old, ok := best[a.Node.ID]; !ok || score > old.score {
-				best[a.Node.ID] = reach{node: a.Node, edge: a.Edge, score: score, penalty: penalty, depth: u.Depth + hop}
+				best[a.Node.ID] = reach{node: a.Node, simQ: a.SimQuery, edge: a.Edge, score: score, penalty: penalty, depth: u.Depth + hop}
 			}
 		}
 		beam := make([]reach, 0, len(best))
@@ -213,8 +215,8 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 // however Neo4j's single-precision cosine differs from ours (far below 1e-6), so that the
 // beam is the one all neighbours would give. A hard decay or missing_time=drop removes
 // neighbours from the beam after the cut would be made, so then all are returned.
-func (r *Retriever) beamCut(atom realm.Atom, reasoning []float32, beam int) cypher.BeamCut {
-	cut := cypher.BeamCut{Reasoning: reasoning, Beam: beam, Margin: 1e-6, SimShare: r.opts.EdgeSimilarity, WeightShare: r.opts.EdgeWeight}
+func (r *Retriever) beamCut(atom realm.Atom, beam int) cypher.BeamCut {
+	cut := cypher.BeamCut{Beam: beam, Margin: 1e-6, SimShare: r.opts.EdgeSimilarity, WeightShare: r.opts.EdgeWeight}
 	if d := atom.Decay; d != nil && !d.Time.IsZero() {
 		if d.Mode == realm.DecayHard || d.MissingTime == realm.MissingTimeDrop {
 			return cypher.BeamCut{}
@@ -245,14 +247,10 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 		return nil, 0, err
 	}
 	rvec := vecs[0]
-	paths, onPaths, err := r.store.Paths(ctx, run.space, u.Node.ID, atom.Predicates, r.opts.WSuppress, hops, r.opts.PathCandidates)
+	paths, onPaths, err := r.store.Paths(ctx, run.space, u.Node.ID, atom.Predicates, r.opts.WSuppress, hops, r.opts.PathCandidates,
+		cypher.ExpandScoring{Query: run.qvec, Reasoning: rvec}, r.opts.EdgeSimilarity, r.opts.EdgeWeight)
 	if err != nil {
 		return nil, 0, err
-	}
-	for id, n := range onPaths {
-		if _, ok := run.nodes[id]; !ok {
-			run.nodes[id] = n
-		}
 	}
 	type scoredPath struct {
 		reaches []reach
@@ -263,17 +261,17 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 		sp := scoredPath{}
 		var hopScores []float64
 		for i, e := range p.Edges {
-			v, ok := run.nodes[p.IDs[i+1]]
+			v, ok := onPaths[p.IDs[i+1]]
 			if !ok {
 				break
 			}
-			penalty, drop := r.opts.decayPenalty(atom.Decay, v)
+			penalty, drop := r.opts.decayPenalty(atom.Decay, v.Node)
 			if drop {
 				break
 			}
-			h := r.opts.edgeScore(sim(rvec, v.Embedding), e.Weight, penalty)
+			h := r.opts.edgeScore(v.SimReasoning, e.Weight, penalty)
 			hopScores = append(hopScores, h)
-			sp.reaches = append(sp.reaches, reach{node: v, edge: e, penalty: penalty, depth: u.Depth + i + 1})
+			sp.reaches = append(sp.reaches, reach{node: v.Node, simQ: v.SimQuery, edge: e, penalty: penalty, depth: u.Depth + i + 1})
 		}
 		if len(sp.reaches) != len(p.Edges) {
 			continue // a node on it is dropped by the temporal decay
@@ -322,9 +320,10 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 
 // admitReach scores a node reached over an edge (REALM.md §3.3):
 // s_acc(v) = β·sim(q, edge description or v) + (1−β)·w_e − decay(t_v), then
-// Score(v) = α·s_acc(v) + (1−α)·sim(v, q); it keeps the best score per node.
+// Score(v) = α·s_acc(v) + (1−α)·sim(v, q); it keeps the best score per node. sim(v, q)
+// is Neo4j's (rc.simQ), the description's is computed here.
 func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root string) (bool, error) {
-	simQ := sim(run.qvec, rc.node.Embedding)
+	simQ := rc.simQ
 	if rc.edge.Description != "" {
 		vecs, err := r.embed(ctx, run, rc.edge.Description)
 		if err != nil {
@@ -333,8 +332,7 @@ func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root str
 		simQ = sim(run.qvec, vecs[0])
 	}
 	access := r.opts.accessScore(simQ, rc.edge.Weight, rc.penalty)
-	run.nodes[rc.node.ID] = rc.node
-	return r.admit(run, rc.node, access, rc.depth, root), nil
+	return r.admit(run, rc.node, access, rc.simQ, rc.depth, root), nil
 }
 
 // embedDescriptions embeds, in one call, the edge descriptions admitReach will need.

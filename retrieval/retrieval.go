@@ -460,11 +460,11 @@ func containsAll(set, items []string) bool {
 	return true
 }
 
-// admit records node v reached with access score access at depth, keeping the best
-// score and the first (smallest) depth of a node reached more than once. It reports
-// whether v is new to the recall.
-func (r *Retriever) admit(run *run, v realm.Node, access float64, depth int, root string) bool {
-	score := r.opts.finalScore(access, sim(v.Embedding, run.qvec))
+// admit records node v, of similarity simVQ to the query, reached with access score
+// access at depth, keeping the best score and the first (smallest) depth of a node
+// reached more than once. It reports whether v is new to the recall.
+func (r *Retriever) admit(run *run, v realm.Node, access, simVQ float64, depth int, root string) bool {
+	score := r.opts.finalScore(access, simVQ)
 	c, ok := run.cands[v.ID]
 	if !ok {
 		run.cands[v.ID] = &candidate{Node: v, Access: access, Score: score, Depth: depth, Root: root}
