@@ -1,10 +1,6 @@
 package cypher
 
-import (
-	_ "embed"
-	"regexp"
-	"strings"
-)
+import _ "embed"
 
 // Statements of the read path (retrieval, traces) and of the test fixture writer.
 
@@ -35,12 +31,7 @@ var (
 
 	//go:embed queries/expand_paths.cypher
 	expandPathsCypher string
-	// qExpandPaths[h-1] enumerates paths of at most h hops.
-	qExpandPaths = [3]query{
-		newQuery("expand_paths_1", pathsContinuation.ReplaceAllString(expandPathsCypher, "WITH u, r1, v1, [] AS r, [] AS b\n")),
-		newQuery("expand_paths_2", strings.Replace(expandPathsCypher, "{0,2} (w)", "{0,1} (w)", 1)),
-		newQuery("expand_paths_3", expandPathsCypher),
-	}
+	qExpandPaths      = newQuery("expand_paths", expandPathsCypher)
 
 	//go:embed queries/memories_by_ids.cypher
 	memoriesByIDsCypher string
@@ -78,6 +69,3 @@ var (
 	fixtureRemoveCypher string
 	qFixtureRemove      = newQuery("fixture_remove", fixtureRemoveCypher)
 )
-
-// pathsContinuation is the part of expand_paths.cypher that walks beyond the first hop.
-var pathsContinuation = regexp.MustCompile(`(?s)// continuation \{\n.*?// \}\n`)

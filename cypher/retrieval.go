@@ -312,25 +312,26 @@ type Path struct {
 // million at 100k; without them, at most 11,400.
 const PathMaxViaDegree = 1000
 
-// PathFirstHops is the most first hops Paths follows from a start of more than
-// PathMaxViaDegree memory edges: the best by edge score before temporal decay (REALM.md
-// §3.2), among the HubScan edges read. A start of fewer has all its first hops followed.
-const PathFirstHops = 50
+// PathBranch is the most edges Paths follows from one memory: from the start, the best
+// by edge score before temporal decay (REALM.md §3.2), further on the heaviest, among the
+// HubScan edges read. In the LoCoMo dev graphs only the speakers' entities and a few
+// others have more memory edges.
+const PathBranch = 50
 
 // Paths returns up to limit simple paths of 1..maxHops hops (at most 3) from the memory
 // from, over edges of the allowed predicates at or above wSuppress, within the space,
-// through no memory of more than PathMaxViaDegree memory edges; the best by mean
-// weight − 0.03 per extra hop first (REALM.md §3.2, path_search); and every memory on
-// them by id, with its similarities to sc's texts. Paths longer than maxHops are not
-// enumerated; from a hub, the first hops are bounded as PathFirstHops says, scored with
-// simShare and weightShare.
+// through no memory of more than PathMaxViaDegree memory edges, following at most
+// PathBranch edges of each memory (the start's scored with simShare and weightShare);
+// the best by mean weight − 0.03 per extra hop first (REALM.md §3.2, path_search); and
+// every memory on them by id, with its similarities to sc's texts. No path longer than
+// maxHops is walked.
 func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.Predicate, wSuppress float64, maxHops, limit int, sc ExpandScoring, simShare, weightShare float64) ([]Path, map[string]Reached, error) {
 	if len(allowed) == 0 || maxHops < 1 {
 		return nil, nil, nil
 	}
-	recs, err := s.read(ctx, qExpandPaths[min(maxHops, len(qExpandPaths))-1], map[string]any{
-		"space": space, "from_id": from, "types": relTypes(allowed), "w_suppress": wSuppress,
-		"max_via_degree": PathMaxViaDegree, "scan": HubScan, "first_hops": PathFirstHops, "limit": limit,
+	recs, err := s.read(ctx, qExpandPaths, map[string]any{
+		"space": space, "from_id": from, "types": relTypes(allowed), "w_suppress": wSuppress, "max_hops": min(maxHops, 3),
+		"max_via_degree": PathMaxViaDegree, "scan": HubScan, "branch": PathBranch, "limit": limit,
 		"reasoning": vectorParam(sc.Reasoning), "query": vectorParam(sc.Query), "sim_share": simShare, "weight_share": weightShare,
 	})
 	if err != nil || len(recs) == 0 {

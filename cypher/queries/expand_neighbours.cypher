@@ -2,7 +2,9 @@
 // frontier, in either direction, over the allowed relationship types, across edges whose
 // weight is at least the suppression floor, leaving out the $visited ones, with Neo4j's
 // cosines ((1 + cos) / 2) of each and the reasoning and query vectors: the memories'
-// embeddings are not sent. At most $scan edges of each frontier memory are read (a
+// embeddings are not sent. The pattern names the fifteen predicates' relationship types
+// (the memory edges), so that a memory's provenance edges are not read: a speaker's
+// entity has tens of thousands. At most $scan edges of each frontier memory are read (a
 // hub's first ones in the store's order). Per frontier memory, each edge's score before
 // temporal decay is bounded, bound = $sim_share · sim_r + $weight_share · weight (sim_r
 // clipped to [0, 1] as cos), and only the edges whose bound is within $margin of its
@@ -17,7 +19,8 @@ UNWIND $frontier AS fid
 MATCH (u:Memory {id: fid})
 WHERE u.space = $space
 CALL (u) {
-  MATCH (u)-[r]-(v:Memory)
+  MATCH (u)-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
+                COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v:Memory)
   WHERE v.space = $space AND type(r) IN $types AND r.weight >= $w_suppress
     AND NOT v.id IN $visited
   WITH r, v
