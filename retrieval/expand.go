@@ -145,11 +145,10 @@ type reach struct {
 // admitted per seed. It returns the admitted nodes with their edge scores and how many
 // were new to the recall.
 func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, atom realm.Atom, reasoning string, hops int) ([]realm.ScoredID, int, error) {
-	vecs, err := r.embed(ctx, run, reasoning)
-	if err != nil {
+	if err := r.embedKept(ctx, run, reasoning); err != nil {
 		return nil, 0, err
 	}
-	rvec := vecs[0]
+	rvec := run.vectors[reasoning]
 	visited := map[string]bool{u.Node.ID: true}
 	frontier := []string{u.Node.ID}
 	var reached []realm.ScoredID
@@ -243,11 +242,10 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 	if hops < 1 {
 		return nil, 0, nil
 	}
-	vecs, err := r.embed(ctx, run, reasoning)
-	if err != nil {
+	if err := r.embedKept(ctx, run, reasoning); err != nil {
 		return nil, 0, err
 	}
-	rvec := vecs[0]
+	rvec := run.vectors[reasoning]
 	paths, onPaths, err := r.store.Paths(ctx, run.space, u.Node.ID, atom.Predicates, r.opts.WSuppress, hops, r.opts.PathCandidates,
 		cypher.ExpandScoring{Query: run.qvec, Reasoning: rvec}, r.opts.EdgeSimilarity, r.opts.EdgeWeight)
 	if err != nil {
@@ -336,32 +334,42 @@ func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root str
 	return r.admit(run, rc.node, access, rc.simQ, rc.depth, root), nil
 }
 
-// embedDescriptions embeds, in one call, the edge descriptions admitReach will need and
-// neither this recall nor r.descs has.
+// embedDescriptions embeds, in one call, the edge descriptions admitReach will need.
 func (r *Retriever) embedDescriptions(ctx context.Context, run *run, reaches []reach) error {
 	var texts []string
 	for _, rc := range reaches {
-		d := rc.edge.Description
-		if _, ok := run.vectors[d]; ok || d == "" {
-			continue
-		}
-		if v := r.descs.get(d); v != nil {
-			run.vectors[d] = v
-			continue
-		}
-		texts = append(texts, d)
+		texts = append(texts, rc.edge.Description)
 	}
-	vecs, err := r.embed(ctx, run, texts...)
+	return r.embedKept(ctx, run, texts...)
+}
+
+// embedKept makes run.vectors hold every text (but empty ones): those of neither this
+// recall nor r.kept are embedded in one call and kept.
+func (r *Retriever) embedKept(ctx context.Context, run *run, texts ...string) error {
+	var missing []string
+	for _, t := range texts {
+		if _, ok := run.vectors[t]; ok || t == "" {
+			continue
+		}
+		if v := r.kept.get(t); v != nil {
+			run.vectors[t] = v
+			continue
+		}
+		missing = append(missing, t)
+	}
+	vecs, err := r.embed(ctx, run, missing...)
 	for i, v := range vecs {
-		r.descs.put(texts[i], v)
+		r.kept.put(missing[i], v)
 	}
 	return err
 }
 
-// vectorCache keeps the embeddings of edge descriptions across recalls: they are few
-// and repeat ("mentions Nate", "happened before", "similar content (0.86)": 264 distinct
-// among the 4,078 memory edges of LoCoMo conv-42, 169 of them a question answered), and
-// embedding them was most of an expansion's time. A Retriever has one embedder, so a text has one vector.
+// vectorCache keeps the embeddings of the expansion's texts across recalls: edge
+// descriptions are few and repeat ("mentions Nate", "happened before", "similar content
+// (0.86)": 264 distinct among the 4,078 memory edges of LoCoMo conv-42, 169 of them a
+// question answered), and so do the reasoning texts of the nodes expanded (the offline
+// policy's "the answer to: " a question); embedding them was most of an expansion's time.
+// A Retriever has one embedder, so a text has one vector.
 type vectorCache struct {
 	mu   sync.Mutex
 	vecs map[string][]float32

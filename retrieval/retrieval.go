@@ -98,8 +98,8 @@ type Retriever struct {
 	log   zerolog.Logger
 	// timings, when set, learns the stage timings of every recall (ObserveTimings).
 	timings func(map[string]float64)
-	names   *nameCache // per space, its common names (focus)
-	descs   *vectorCache
+	names   *nameCache   // per space, its common names (focus)
+	kept    *vectorCache // the expansion's texts' embeddings (embedKept)
 }
 
 // New returns a Retriever; a zero Options means DefaultOptions().
@@ -107,7 +107,7 @@ func New(store *cypher.Store, emb realm.Embedder, ag agent.Agent, opts Options, 
 	if opts == (Options{}) {
 		opts = DefaultOptions()
 	}
-	return &Retriever{store: store, emb: emb, ag: ag, opts: opts, log: logger, names: &nameCache{spaces: map[string]focusNames{}}, descs: &vectorCache{vecs: map[string][]float32{}}}
+	return &Retriever{store: store, emb: emb, ag: ag, opts: opts, log: logger, names: &nameCache{spaces: map[string]focusNames{}}, kept: &vectorCache{vecs: map[string][]float32{}}}
 }
 
 // ObserveTimings returns a Retriever like r that calls fn with the stage timings of every
