@@ -28,7 +28,7 @@
 // JSON-RPC errors (rpcEnvelope).
 //
 // /v1/spaces/{space}/export streams a whole space as JSON Lines and /import loads such a
-// file into an empty space (export.go, over cypher.ExportSpace and ImportSpace); the
+// file into an empty space (export.go, over package transfer); the
 // import's body has its own cap (Config.MaxImportBytes) and upload time.
 //
 // It imports the root package realm, the pipelines (cypher store, construction,

@@ -105,7 +105,7 @@ func (r *LMEItemResult) addCost(stage string, u realm.Usage, seconds float64) {
 	}
 	r.Usage.Add(u)
 	c := r.Cost[stage]
-	c.StageUsage = lmeAddStage(c.StageUsage, lmeSumUsage(u))
+	c.StageUsage = c.StageUsage.Plus(lmeSumUsage(u))
 	c.Seconds += seconds
 	r.Cost[stage] = c
 }
@@ -114,19 +114,9 @@ func (r *LMEItemResult) addCost(stage string, u realm.Usage, seconds float64) {
 func lmeSumUsage(u realm.Usage) realm.StageUsage {
 	var s realm.StageUsage
 	for _, v := range u {
-		s = lmeAddStage(s, v)
+		s = s.Plus(v)
 	}
 	return s
-}
-
-func lmeAddStage(a, b realm.StageUsage) realm.StageUsage {
-	a.Calls += b.Calls
-	a.PromptTokens += b.PromptTokens
-	a.CompletionTokens += b.CompletionTokens
-	a.LatencyMS += b.LatencyMS
-	a.Failures += b.Failures
-	a.Fallbacks += b.Fallbacks
-	return a
 }
 
 // RunLongMemEval runs every item in a fresh space of its own: it ingests the haystack in
