@@ -1,5 +1,5 @@
 // Package answering is the one use case recall → answer → reconsolidate, which /answer,
-// the MCP answer tool and the LoCoMo benchmark share: recall the question's evidence,
+// the MCP answer tool and the LoCoMo and LongMemEval benchmarks share: recall the question's evidence,
 // have the agent answer from it, then reconsolidate the recall's trace with the answer
 // and its citations as the system's own signal (source auto, η/2: never confirmed
 // feedback).
