@@ -25,16 +25,18 @@ type EditBatch struct {
 	NewWeight func(action realm.EditAction, old, c float64) float64
 }
 
-// ApplyEdits applies every edit of b in one write transaction and logs each change of a
-// directed edge as an (:Edit) of the space; it returns the logged edits in order.
+// ApplyEdits applies every edit of b in one write transaction of two statements and
+// logs each change of a directed edge as an (:Edit) of the space; it returns the logged
+// edits in order.
 //
-// The memories the batch touches are locked first, in id order, then each edge is read
-// under its lock and its new weight computed from that value, so concurrent
-// reconsolidations of overlapping subgraphs lose no update; an add MERGEs on the pair
-// and type under those locks, so two concurrent adds write one edge. The driver retries
-// the whole transaction on a deadlock. A symmetric predicate's edit changes both
-// directions. An edit whose edge no longer exists, or an add whose edge already exists,
-// is skipped and not logged.
+// The first statement locks the memories the batch touches, in id order, then reads the
+// edges of every edit under their locks; the new weights are computed from those values
+// (b.NewWeight, in the edits' order, so an edge edited twice is edited from its first new
+// weight), and the second statement writes them, the added edges and the log at once.
+// Concurrent reconsolidations of overlapping subgraphs thus lose no update, and two
+// concurrent adds write one edge. The driver retries the whole transaction on a
+// deadlock. A symmetric predicate's edit changes both directions. An edit whose edge
+// does not exist, or an add whose edge already exists, is skipped and not logged.
 func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]realm.Edit, error) {
 	if b.NewWeight == nil {
 		return nil, fmt.Errorf("apply edits: no update rule")
@@ -55,30 +57,29 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	var applied []realm.Edit
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		applied = nil // the driver may run this again after a deadlock
-		if _, err := collect(ctx, tx, qEditLockMemories, map[string]any{"space": space, "ids": memoryIDsOf(ops)}); err != nil {
+		keys, pairs := editPairs(ops)
+		recs, err := collect(ctx, tx, qEditBatchRead, map[string]any{"space": space, "ids": memoryIDsOf(ops), "pairs": pairs})
+		if err != nil || len(recs) == 0 {
 			return nil, err
 		}
-		for _, op := range ops {
-			edits, err := applyEdit(ctx, tx, space, op, b, now)
-			if err != nil {
-				return nil, err
-			}
-			applied = append(applied, edits...)
+		found, _ := recs[0].Get("found")
+		edges := map[edgeKey][]editedEdge{}
+		v, _ := recs[0].Get("edges")
+		for _, x := range asList(v) {
+			m, _ := x.(map[string]any)
+			k := keys[int(propFloat(m, "i"))]
+			edges[k] = append(edges[k], editedEdge{id: propString(m, "edge_id"), weight: propFloat(m, "weight")})
 		}
+		var sets, adds []any
+		applied, sets, adds = planEdits(ops, stringList(found), edges, b, space, now)
 		if len(applied) == 0 {
 			return nil, nil
 		}
 		rows := make([]any, len(applied))
-		for i := range applied {
-			applied[i].ID = uuid.NewString()
-			applied[i].Space = space
-			applied[i].TraceID = b.TraceID
-			applied[i].ReconsolidationID = b.ReconsolidationID
-			applied[i].Source = b.Source
-			applied[i].Time = now
-			rows[i] = editRow(applied[i], i)
+		for i, e := range applied {
+			rows[i] = editRow(e, i)
 		}
-		_, err := collect(ctx, tx, qEditLog, map[string]any{"space": space, "edits": rows})
+		_, err = collect(ctx, tx, qEditBatchApply, map[string]any{"space": space, "now": now, "sets": sets, "adds": adds, "edits": rows})
 		return nil, err
 	})
 	if err != nil {
@@ -87,43 +88,68 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	return applied, nil
 }
 
-// applyEdit applies one directed edit inside tx and returns what to log.
-func applyEdit(ctx context.Context, tx neo4j.ManagedTransaction, space string, op realm.EditProposal, b EditBatch, now time.Time) ([]realm.Edit, error) {
-	logged := realm.Edit{From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence}
-	if op.Action == realm.EditAdd {
-		description := op.Reason
-		if description == "" {
-			description = "added by reconsolidation"
+// edgeKey is the directed pair and type an edit addresses.
+type edgeKey struct{ from, to, relType string }
+
+// editedEdge is an existing edge of an edgeKey, or one an add of the batch writes.
+type editedEdge struct {
+	id     string
+	weight float64
+}
+
+// editPairs returns the distinct edgeKeys of ops, and the same as the read statement's
+// $pairs (i: the key's index).
+func editPairs(ops []realm.EditProposal) ([]edgeKey, []any) {
+	var keys []edgeKey
+	var pairs []any
+	seen := map[edgeKey]bool{}
+	for _, op := range ops {
+		k := edgeKey{op.From, op.To, op.Predicate.RelType()}
+		if !seen[k] {
+			seen[k] = true
+			pairs = append(pairs, map[string]any{"i": int64(len(keys)), "from": k.from, "to": k.to, "type": k.relType})
+			keys = append(keys, k)
 		}
-		w := b.NewWeight(realm.EditAdd, 0, op.Confidence)
-		recs, err := collect(ctx, tx, qEditEdgeAdd, map[string]any{
-			"space": space, "from": op.From, "to": op.To, "type": op.Predicate.RelType(),
-			"edge_id": uuid.NewString(), "layer": op.Predicate.Layer(), "description": description,
-			"weight": w, "confidence": op.Confidence, "now": now,
-		})
-		if err != nil || len(recs) == 0 || !boolean(recs[0], "created") {
-			return nil, err
+	}
+	return keys, pairs
+}
+
+// planEdits applies ops in order to the edges read under the locks (edges, which it
+// updates; found: the memories of the space among their ends): it returns what to log,
+// the weights to set and the edges to add.
+func planEdits(ops []realm.EditProposal, found []string, edges map[edgeKey][]editedEdge, b EditBatch, space string, now time.Time) (applied []realm.Edit, sets, adds []any) {
+	for _, op := range ops {
+		k := edgeKey{op.From, op.To, op.Predicate.RelType()}
+		logged := realm.Edit{
+			Space: space, TraceID: b.TraceID, ReconsolidationID: b.ReconsolidationID, Source: b.Source, Time: now,
+			From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence,
 		}
-		logged.EdgeID, logged.NewWeight = str(recs[0], "edge_id"), float(recs[0], "weight")
-		return []realm.Edit{logged}, nil
-	}
-	recs, err := collect(ctx, tx, qEditEdgeRead, map[string]any{
-		"space": space, "from": op.From, "to": op.To, "type": op.Predicate.RelType(),
-	})
-	if err != nil {
-		return nil, err
-	}
-	var out []realm.Edit
-	for _, r := range recs {
-		old := float(r, "weight")
-		e := logged
-		e.EdgeID, e.OldWeight, e.NewWeight = str(r, "edge_id"), &old, b.NewWeight(op.Action, old, op.Confidence)
-		if err := setWeight(ctx, tx, space, e.From, e.To, e.Predicate, e.EdgeID, e.NewWeight, now); err != nil {
-			return nil, err
+		if op.Action == realm.EditAdd {
+			if len(edges[k]) > 0 || !slices.Contains(found, op.From) || !slices.Contains(found, op.To) {
+				continue
+			}
+			description := op.Reason
+			if description == "" {
+				description = "added by reconsolidation"
+			}
+			logged.ID, logged.EdgeID, logged.NewWeight = uuid.NewString(), uuid.NewString(), b.NewWeight(realm.EditAdd, 0, op.Confidence)
+			edges[k] = []editedEdge{{id: logged.EdgeID, weight: logged.NewWeight}}
+			adds = append(adds, map[string]any{
+				"from": op.From, "to": op.To, "type": k.relType, "edge_id": logged.EdgeID, "layer": op.Predicate.Layer(),
+				"description": description, "weight": logged.NewWeight, "confidence": op.Confidence,
+			})
+			applied = append(applied, logged)
+			continue
 		}
-		out = append(out, e)
+		for i, e := range edges[k] {
+			old := e.weight
+			logged.ID, logged.EdgeID, logged.OldWeight, logged.NewWeight = uuid.NewString(), e.id, &old, b.NewWeight(op.Action, old, op.Confidence)
+			edges[k][i].weight = logged.NewWeight
+			sets = append(sets, map[string]any{"from": op.From, "to": op.To, "type": k.relType, "edge_id": e.id, "weight": logged.NewWeight})
+			applied = append(applied, logged)
+		}
 	}
-	return out, nil
+	return applied, sets, adds
 }
 
 func setWeight(ctx context.Context, tx neo4j.ManagedTransaction, space, from, to string, p realm.Predicate, edgeID string, w float64, now time.Time) error {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -15,9 +16,10 @@ import (
 
 // Paths walks through no memory of more than cypher.PathMaxViaDegree memory edges: a
 // hub one edge above the bound ends and starts paths but is not passed through, while
-// a memory exactly at the bound and memories of a few edges are walked as before. The
-// paths are checked against every simple path of the hand-built graph, enumerated here
-// under the same rule, best prior first (ties: fewer hops, then ids).
+// a memory exactly at the bound and memories of a few edges are walked, over their
+// cypher.PathBranch heaviest edges (ties by id). The paths are checked against the simple
+// paths of the hand-built graph enumerated here under the same rules, best prior first
+// (ties: fewer hops, then ids).
 func TestPathsNotThroughHub(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -41,9 +43,15 @@ func TestPathsNotThroughHub(t *testing.T) {
 	edge("u", "low2", 0.5)
 	edge("low2", "hub", 0.5)
 	edge("u", "big", 0.7)
+	reasoning := make([]float32, cyphertest.Dims)
+	reasoning[0] = 1
 	for i := range leaves {
 		leaf := fmt.Sprintf("L%04d", i)
-		nodes = append(nodes, realm.Node{ID: id(leaf), Type: realm.Fact, Content: leaf})
+		n := realm.Node{ID: id(leaf), Type: realm.Fact, Content: leaf}
+		if i >= 100 && i < 100+cypher.PathBranch {
+			n.Embedding = reasoning
+		}
+		nodes = append(nodes, n)
 		edge("hub", leaf, 0.9)
 		if i < leaves-1 { // big: u + all leaves but one = exactly the bound
 			edge("big", leaf, 0.7)
@@ -66,8 +74,9 @@ func TestPathsNotThroughHub(t *testing.T) {
 		adj[e.To] = append(adj[e.To], e)
 	}
 	// want enumerates the simple paths of 1..hops hops from start, through no memory of
-	// more than bound edges, in the statement's order.
-	want := func(start string, hops, bound int) []path {
+	// more than bound edges, following the branch heaviest edges (ties by id) to memories
+	// not on the path of each but the start, in the statement's order.
+	want := func(start string, hops, bound, branch int) []path {
 		var out []path
 		var walk func(ids, es []string, ws []float64)
 		walk = func(ids, es []string, ws []float64) {
@@ -83,15 +92,24 @@ func TestPathsNotThroughHub(t *testing.T) {
 			if len(es) == hops || (len(ids) > 1 && degree[last] > bound) {
 				return
 			}
+			other := func(e realm.Edge) string {
+				if e.To == last {
+					return e.From
+				}
+				return e.To
+			}
+			var next []realm.Edge
 			for _, e := range adj[last] {
-				next := e.To
-				if next == last {
-					next = e.From
+				if !slices.Contains(ids, other(e)) {
+					next = append(next, e)
 				}
-				if slices.Contains(ids, next) {
-					continue
-				}
-				walk(append(ids, next), append(es, e.ID), append(ws, e.Weight))
+			}
+			if len(ids) > 1 {
+				slices.SortFunc(next, func(a, b realm.Edge) int { return cmp.Or(cmp.Compare(b.Weight, a.Weight), strings.Compare(a.ID, b.ID)) })
+				next = next[:min(branch, len(next))]
+			}
+			for _, e := range next {
+				walk(append(ids, other(e)), append(es, e.ID), append(ws, e.Weight))
 			}
 		}
 		walk([]string{start}, nil, nil)
@@ -116,7 +134,7 @@ func TestPathsNotThroughHub(t *testing.T) {
 		}
 		return n
 	}
-	if all := want(id("u"), 3, 1<<30); through(all, "hub") < leaves {
+	if all := want(id("u"), 3, 1<<30, 1<<30); through(all, "hub") < leaves {
 		t.Fatalf("the graph has %d paths through the hub without a bound; want at least %d", through(all, "hub"), leaves)
 	}
 
@@ -126,14 +144,13 @@ func TestPathsNotThroughHub(t *testing.T) {
 		hops, limit int
 	}{
 		{"All", "u", 3, 100000},
-		{"Best10", "u", 3, 10}, // [u hub], then 9 of 999 tied [u big leaf hub] by id
+		{"Best10", "u", 3, 10}, // [u hub], then 9 of the PathBranch [u big leaf hub] by id
 		{"TwoHops", "u", 2, 100000},
 		{"OneHop", "u", 1, 100000},
-		{"FromHub", "hub", 2, 5}, // a hub starts paths (3 hops from it: a million paths through big)
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			paths, byID, err := s.Paths(ctx, space, id(tt.from), realm.Predicates, 0.1, tt.hops, tt.limit)
+			paths, byID, err := s.Paths(ctx, space, id(tt.from), realm.Predicates, 0.1, tt.hops, tt.limit, cypher.ExpandScoring{}, 0.6, 0.4)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +167,7 @@ func TestPathsNotThroughHub(t *testing.T) {
 					}
 				}
 			}
-			exp := want(id(tt.from), tt.hops, cypher.PathMaxViaDegree)
+			exp := want(id(tt.from), tt.hops, cypher.PathMaxViaDegree, cypher.PathBranch)
 			exp = exp[:min(tt.limit, len(exp))]
 			if g, w := keys(got), keys(exp); !slices.Equal(g, w) {
 				t.Errorf("%d paths, want %d; first differing:\n%s", len(g), len(w), firstDiff(g, w))
@@ -161,8 +178,31 @@ func TestPathsNotThroughHub(t *testing.T) {
 		})
 	}
 
+	// A hub starts paths, but only over its PathFirstHops best first hops by edge score
+	// (the leaves most like the reasoning text, here those whose embedding it is).
+	t.Run("FromHub", func(t *testing.T) {
+		paths, byID, err := s.Paths(ctx, space, id("hub"), realm.Predicates, 0.1, 2, 100000, cypher.ExpandScoring{Reasoning: reasoning, Query: reasoning}, 0.6, 0.4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := map[string]bool{}
+		for _, p := range paths {
+			first[p.IDs[1]] = true
+		}
+		var want []string
+		for i := range cypher.PathBranch {
+			want = append(want, id(fmt.Sprintf("L%04d", 100+i)))
+		}
+		if got := slices.Sorted(maps.Keys(first)); !slices.Equal(got, want) {
+			t.Errorf("first hops from the hub %v, want %v", got, want)
+		}
+		if n := byID[want[0]]; n.SimReasoning < 0.999 || n.SimQuery < 0.999 || len(n.Node.Embedding) != 0 {
+			t.Errorf("%s: similarities %g, %g (want 1), embedding of %d sent", want[0], n.SimReasoning, n.SimQuery, len(n.Node.Embedding))
+		}
+	})
+
 	t.Run("EndsAndBoundary", func(t *testing.T) {
-		paths, _, err := s.Paths(ctx, space, id("u"), realm.Predicates, 0.1, 3, 100000)
+		paths, _, err := s.Paths(ctx, space, id("u"), realm.Predicates, 0.1, 3, 100000, cypher.ExpandScoring{}, 0.6, 0.4)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +213,8 @@ func TestPathsNotThroughHub(t *testing.T) {
 			}
 			return slices.ContainsFunc(paths, func(p cypher.Path) bool { return slices.Equal(p.IDs, ids) })
 		}
-		for _, p := range [][]string{{"u", "hub"}, {"u", "low2", "hub"}, {"u", "big", "L0000", "hub"}, {"u", "low", "far"}, {"u", "big", "L0998"}} {
+		leaf := strings.TrimPrefix(paths[1].IDs[2], space) // the [u big leaf hub] of the best prior
+		for _, p := range [][]string{{"u", "hub"}, {"u", "low2", "hub"}, {"u", "big", leaf, "hub"}, {"u", "low", "far"}, {"u", "big", leaf}} {
 			if !has(p...) {
 				t.Errorf("no path %v", p)
 			}

@@ -9,25 +9,21 @@ var (
 	editLockMemoriesCypher string
 	qEditLockMemories      = newQuery("edit_lock_memories", editLockMemoriesCypher)
 
-	//go:embed queries/edit_edge_read.cypher
-	editEdgeReadCypher string
-	qEditEdgeRead      = newQuery("edit_edge_read", editEdgeReadCypher)
+	//go:embed queries/edit_batch_read.cypher
+	editBatchReadCypher string
+	qEditBatchRead      = newQuery("edit_batch_read", editBatchReadCypher)
+
+	//go:embed queries/edit_batch_apply.cypher
+	editBatchApplyCypher string
+	qEditBatchApply      = newQuery("edit_batch_apply", editBatchApplyCypher)
 
 	//go:embed queries/edit_edge_set_weight.cypher
 	editEdgeSetWeightCypher string
 	qEditEdgeSetWeight      = newQuery("edit_edge_set_weight", editEdgeSetWeightCypher)
 
-	//go:embed queries/edit_edge_add.cypher
-	editEdgeAddCypher string
-	qEditEdgeAdd      = newQuery("edit_edge_add", editEdgeAddCypher)
-
 	//go:embed queries/edit_edge_delete.cypher
 	editEdgeDeleteCypher string
 	qEditEdgeDelete      = newQuery("edit_edge_delete", editEdgeDeleteCypher)
-
-	//go:embed queries/edit_log.cypher
-	editLogCypher string
-	qEditLog      = newQuery("edit_log", editLogCypher)
 
 	//go:embed queries/edit_of_reconsolidation.cypher
 	editOfReconsolidationCypher string

@@ -200,31 +200,54 @@ func KeywordsLucene(keywords []string) string {
 	return strings.Join(terms, " ")
 }
 
-// Adjacent is a memory adjacent to a frontier memory, with the edge between them.
+// Adjacent is a memory adjacent to a frontier memory, with the edge between them and the
+// memory's similarities to the expansion's texts, computed by Neo4j (its embedding is not
+// read back).
 type Adjacent struct {
 	From string // the frontier memory's id
 	Edge realm.Edge
-	Node realm.Node
+	Reached
+}
+
+// Reached is a memory reached by expansion with its cosine similarities, clipped to
+// [0, 1], to the reasoning text and to the query (0 for a missing vector), computed by
+// Neo4j where the memory is; Node.Embedding is left empty.
+type Reached struct {
+	Node                   realm.Node
+	SimReasoning, SimQuery float64
+}
+
+// ExpandScoring is what an expansion statement scores the memories it reaches against.
+type ExpandScoring struct {
+	Query, Reasoning []float32
 }
 
 // BeamCut tells Adjacent which neighbours cannot make a beam and need not be returned:
 // a neighbour's score is at most SimShare·sim(reasoning, v) + WeightShare·weight of its
-// best edge (REALM.md §3.2: the edge score before temporal decay); those whose bound is
-// more than Margin below the Beam-th best neighbour's are left out. Beam 0 returns all.
-// The caller must choose Margin to cover what lowers a score below its bound (the most a
-// temporal decay subtracts) and the rounding of Neo4j's cosine (single precision: within
-// 1e-6 of realm.Cosine).
+// best edge (REALM.md §3.2: the edge score before temporal decay); per frontier memory,
+// those whose bound is more than Margin below its Beam-th best neighbour's are left out
+// (the Beam best of all the frontier are among the Beam best of each). Beam 0 returns
+// all. The caller must choose Margin to cover what lowers a score below its bound (the
+// most a temporal decay subtracts) and the rounding of Neo4j's cosine (single precision:
+// within 1e-6 of realm.Cosine).
 type BeamCut struct {
-	Reasoning             []float32
 	Beam                  int
 	Margin                float64
 	SimShare, WeightShare float64
 }
 
+// HubScan is the most edges an expansion statement reads of one memory: of a memory with
+// more (a speaker's entity in a space of 100,000 memories has 40,000), the first HubScan
+// matching edges in the store's order are scored and the others are not read. It sits
+// above every memory of the LoCoMo dev graphs (their speakers' entities have 304–606
+// memory edges), which are read whole as before.
+const HubScan = 1000
+
 // Adjacent returns the memories adjacent to any of frontier but not in visited, in either
 // direction, over edges of the allowed predicates whose weight is at least wSuppress
-// (REALM.md §3.2), but those that cut says cannot make the beam.
-func (s *Store) Adjacent(ctx context.Context, space string, frontier, visited []string, allowed []realm.Predicate, wSuppress float64, cut BeamCut) ([]Adjacent, error) {
+// (REALM.md §3.2), with their similarities to sc's texts; at most HubScan edges of each
+// frontier memory are read, and those that cut says cannot make the beam are left out.
+func (s *Store) Adjacent(ctx context.Context, space string, frontier, visited []string, allowed []realm.Predicate, wSuppress float64, sc ExpandScoring, cut BeamCut) ([]Adjacent, error) {
 	if len(frontier) == 0 || len(allowed) == 0 {
 		return nil, nil
 	}
@@ -236,21 +259,31 @@ func (s *Store) Adjacent(ctx context.Context, space string, frontier, visited []
 	}
 	recs, err := s.read(ctx, qExpandNeighbours, map[string]any{
 		"space": space, "frontier": frontier, "types": relTypes(allowed), "w_suppress": wSuppress,
-		"visited": visited, "reasoning": vectorParam(cut.Reasoning), "beam": cut.Beam, "margin": cut.Margin,
-		"sim_share": cut.SimShare, "weight_share": cut.WeightShare,
+		"visited": visited, "reasoning": vectorParam(sc.Reasoning), "query": vectorParam(sc.Query),
+		"scan": HubScan, "beam": cut.Beam, "margin": cut.Margin, "sim_share": cut.SimShare, "weight_share": cut.WeightShare,
 	})
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Adjacent, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, Adjacent{
-			From: str(r, "from_id"),
-			Edge: edgeFromProps(propsOf(r, "edge")),
-			Node: nodeOf(propsOf(r, "node")),
-		})
+		out = append(out, Adjacent{From: str(r, "from_id"), Edge: edgeFromProps(propsOf(r, "edge")), Reached: reachedOf(propsOf(r, "node"))})
 	}
 	return out, nil
+}
+
+// reachedOf reads a map {node, sim_r, sim_q} of an expansion statement, whose
+// similarities are Neo4j's (1 + cos) / 2.
+func reachedOf(m map[string]any) Reached {
+	n, _ := m["node"].(map[string]any)
+	cos := func(key string) float64 {
+		v, ok := m[key].(float64)
+		if !ok {
+			return 0
+		}
+		return max(0, min(1, 2*v-1))
+	}
+	return Reached{Node: nodeOf(n), SimReasoning: cos("sim_r"), SimQuery: cos("sim_q")}
 }
 
 // vectorParam is a vector as a query parameter; an empty one is null (no similarity).
@@ -279,18 +312,27 @@ type Path struct {
 // million at 100k; without them, at most 11,400.
 const PathMaxViaDegree = 1000
 
+// PathBranch is the most edges Paths follows from one memory: from the start, the best
+// by edge score before temporal decay (REALM.md §3.2), further on the heaviest, among the
+// HubScan edges read. In the LoCoMo dev graphs only the speakers' entities and a few
+// others have more memory edges.
+const PathBranch = 50
+
 // Paths returns up to limit simple paths of 1..maxHops hops (at most 3) from the memory
 // from, over edges of the allowed predicates at or above wSuppress, within the space,
-// through no memory of more than PathMaxViaDegree memory edges; the best by mean
-// weight − 0.03 per extra hop first (REALM.md §3.2, path_search); and every memory on
-// them by id.
-func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.Predicate, wSuppress float64, maxHops, limit int) ([]Path, map[string]realm.Node, error) {
+// through no memory of more than PathMaxViaDegree memory edges, following at most
+// PathBranch edges of each memory (the start's scored with simShare and weightShare);
+// the best by mean weight − 0.03 per extra hop first (REALM.md §3.2, path_search); and
+// every memory on them by id, with its similarities to sc's texts. No path longer than
+// maxHops is walked.
+func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.Predicate, wSuppress float64, maxHops, limit int, sc ExpandScoring, simShare, weightShare float64) ([]Path, map[string]Reached, error) {
 	if len(allowed) == 0 || maxHops < 1 {
 		return nil, nil, nil
 	}
 	recs, err := s.read(ctx, qExpandPaths, map[string]any{
-		"space": space, "from_id": from, "types": relTypes(allowed), "w_suppress": wSuppress,
-		"max_via_degree": PathMaxViaDegree, "max_hops": min(maxHops, 3), "limit": limit,
+		"space": space, "from_id": from, "types": relTypes(allowed), "w_suppress": wSuppress, "max_hops": min(maxHops, 3),
+		"max_via_degree": PathMaxViaDegree, "scan": HubScan, "branch": PathBranch, "limit": limit,
+		"reasoning": vectorParam(sc.Reasoning), "query": vectorParam(sc.Query), "sim_share": simShare, "weight_share": weightShare,
 	})
 	if err != nil || len(recs) == 0 {
 		return nil, nil, err
@@ -311,11 +353,11 @@ func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.P
 		out = append(out, p)
 	}
 	nodes, _ := recs[0].Get("nodes")
-	byID := make(map[string]realm.Node, len(asList(nodes)))
+	byID := make(map[string]Reached, len(asList(nodes)))
 	for _, x := range asList(nodes) {
 		m, _ := x.(map[string]any)
-		n := nodeOf(m)
-		byID[n.ID] = n
+		n := reachedOf(m)
+		byID[n.Node.ID] = n
 	}
 	return out, byID, nil
 }

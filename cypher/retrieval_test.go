@@ -3,6 +3,7 @@ package cypher_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -65,7 +66,7 @@ func TestPutMemories(t *testing.T) {
 		if err != nil || len(nodes) != 0 {
 			t.Errorf("space b read %v of space a (%v)", nodes, err)
 		}
-		adj, err := s.Adjacent(ctx, b, []string{a + "1"}, nil, realm.Predicates, 0, cypher.BeamCut{})
+		adj, err := s.Adjacent(ctx, b, []string{a + "1"}, nil, realm.Predicates, 0, cypher.ExpandScoring{}, cypher.BeamCut{})
 		if err != nil || len(adj) != 0 {
 			t.Errorf("space b expanded %v of space a (%v)", adj, err)
 		}
@@ -128,7 +129,8 @@ func TestCommonNames(t *testing.T) {
 
 // Adjacent with a beam cut returns what a beam needs: the best neighbours by edge score
 // are the same as from all neighbours, and far fewer rows come back from a memory of many
-// edges; visited memories are left out either way.
+// edges; visited memories are left out either way. The similarities come from Neo4j, as
+// Go computes them, and no embedding is sent.
 func TestAdjacentBeamCut(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -154,12 +156,12 @@ func TestAdjacentBeamCut(t *testing.T) {
 	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
 		t.Fatal(err)
 	}
-	reasoning := vec(3)
+	reasoning, query := vec(3), vec(5)
+	sc := cypher.ExpandScoring{Query: query, Reasoning: reasoning}
 	top := func(adj []cypher.Adjacent) []string {
 		best := map[string]float64{}
 		for _, a := range adj {
-			simR := max(0, min(1, realm.Cosine(reasoning, a.Node.Embedding)))
-			if sc := 0.6*simR + 0.4*a.Edge.Weight; sc > best[a.Node.ID] {
+			if sc := 0.6*a.SimReasoning + 0.4*a.Edge.Weight; sc > best[a.Node.ID] {
 				best[a.Node.ID] = sc
 			}
 		}
@@ -179,12 +181,12 @@ func TestAdjacentBeamCut(t *testing.T) {
 		return ids[:min(8, len(ids))]
 	}
 	visited := []string{space + "hub", space + "n7"}
-	all, err := s.Adjacent(ctx, space, []string{space + "hub"}, visited, realm.Predicates, 0.1, cypher.BeamCut{})
+	all, err := s.Adjacent(ctx, space, []string{space + "hub"}, visited, realm.Predicates, 0.1, sc, cypher.BeamCut{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cut, err := s.Adjacent(ctx, space, []string{space + "hub"}, visited, realm.Predicates, 0.1,
-		cypher.BeamCut{Reasoning: reasoning, Beam: 8, Margin: 1e-6, SimShare: 0.6, WeightShare: 0.4})
+	cut, err := s.Adjacent(ctx, space, []string{space + "hub"}, visited, realm.Predicates, 0.1, sc,
+		cypher.BeamCut{Beam: 8, Margin: 1e-6, SimShare: 0.6, WeightShare: 0.4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,9 +196,17 @@ func TestAdjacentBeamCut(t *testing.T) {
 	if a, c := top(all), top(cut); !slices.Equal(a, c) {
 		t.Errorf("beam without the cut %v, with it %v", a, c)
 	}
+	byID := map[string]realm.Node{}
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
 	for _, a := range all {
-		if a.Node.ID == space+"n7" || len(a.Node.Embedding) != cyphertest.Dims {
-			t.Fatalf("row %s: a visited memory, or no embedding", a.Node.ID)
+		if a.Node.ID == space+"n7" || len(a.Node.Embedding) != 0 {
+			t.Fatalf("row %s: a visited memory, or an embedding sent", a.Node.ID)
+		}
+		emb := byID[a.Node.ID].Embedding
+		if r, q := max(0, realm.Cosine(reasoning, emb)), max(0, realm.Cosine(query, emb)); math.Abs(a.SimReasoning-r) > 1e-6 || math.Abs(a.SimQuery-q) > 1e-6 {
+			t.Fatalf("row %s: similarities %g, %g from Neo4j, %g, %g in Go", a.Node.ID, a.SimReasoning, a.SimQuery, r, q)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -131,6 +132,7 @@ func (r *Retriever) atom(a realm.Atom, strategy realm.Strategy) realm.Atom {
 // reach is one way of arriving at node v: over edge e, with its traversal score.
 type reach struct {
 	node    realm.Node
+	simQ    float64 // sim(v, q), computed by Neo4j
 	edge    realm.Edge
 	score   float64 // edge score (beam) or path score (path_search)
 	penalty float64 // soft temporal decay of v
@@ -143,17 +145,17 @@ type reach struct {
 // admitted per seed. It returns the admitted nodes with their edge scores and how many
 // were new to the recall.
 func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, atom realm.Atom, reasoning string, hops int) ([]realm.ScoredID, int, error) {
-	vecs, err := r.embed(ctx, run, reasoning)
-	if err != nil {
+	if err := r.embedKept(ctx, run, reasoning); err != nil {
 		return nil, 0, err
 	}
-	rvec := vecs[0]
+	rvec := run.vectors[reasoning]
 	visited := map[string]bool{u.Node.ID: true}
 	frontier := []string{u.Node.ID}
 	var reached []realm.ScoredID
 	added := 0
 	for hop := 1; hop <= hops && len(frontier) > 0; hop++ {
-		adj, err := r.store.Adjacent(ctx, run.space, frontier, mapKeys(visited), atom.Predicates, r.opts.WSuppress, r.beamCut(atom, rvec, run.set.BeamWidth))
+		adj, err := r.store.Adjacent(ctx, run.space, frontier, mapKeys(visited), atom.Predicates, r.opts.WSuppress,
+			cypher.ExpandScoring{Query: run.qvec, Reasoning: rvec}, r.beamCut(atom, run.set.BeamWidth))
 		if err != nil {
 			return nil, 0, err
 		}
@@ -166,9 +168,9 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 			if drop {
 				continue
 			}
-			score := r.opts.edgeScore(sim(rvec, a.Node.Embedding), a.Edge.Weight, penalty)
+			score := r.opts.edgeScore(a.SimReasoning, a.Edge.Weight, penalty)
 			if old, ok := best[a.Node.ID]; !ok || score > old.score {
-				best[a.Node.ID] = reach{node: a.Node, edge: a.Edge, score: score, penalty: penalty, depth: u.Depth + hop}
+				best[a.Node.ID] = reach{node: a.Node, simQ: a.SimQuery, edge: a.Edge, score: score, penalty: penalty, depth: u.Depth + hop}
 			}
 		}
 		beam := make([]reach, 0, len(best))
@@ -213,8 +215,8 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 // however Neo4j's single-precision cosine differs from ours (far below 1e-6), so that the
 // beam is the one all neighbours would give. A hard decay or missing_time=drop removes
 // neighbours from the beam after the cut would be made, so then all are returned.
-func (r *Retriever) beamCut(atom realm.Atom, reasoning []float32, beam int) cypher.BeamCut {
-	cut := cypher.BeamCut{Reasoning: reasoning, Beam: beam, Margin: 1e-6, SimShare: r.opts.EdgeSimilarity, WeightShare: r.opts.EdgeWeight}
+func (r *Retriever) beamCut(atom realm.Atom, beam int) cypher.BeamCut {
+	cut := cypher.BeamCut{Beam: beam, Margin: 1e-6, SimShare: r.opts.EdgeSimilarity, WeightShare: r.opts.EdgeWeight}
 	if d := atom.Decay; d != nil && !d.Time.IsZero() {
 		if d.Mode == realm.DecayHard || d.MissingTime == realm.MissingTimeDrop {
 			return cypher.BeamCut{}
@@ -240,19 +242,14 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 	if hops < 1 {
 		return nil, 0, nil
 	}
-	vecs, err := r.embed(ctx, run, reasoning)
-	if err != nil {
+	if err := r.embedKept(ctx, run, reasoning); err != nil {
 		return nil, 0, err
 	}
-	rvec := vecs[0]
-	paths, onPaths, err := r.store.Paths(ctx, run.space, u.Node.ID, atom.Predicates, r.opts.WSuppress, hops, r.opts.PathCandidates)
+	rvec := run.vectors[reasoning]
+	paths, onPaths, err := r.store.Paths(ctx, run.space, u.Node.ID, atom.Predicates, r.opts.WSuppress, hops, r.opts.PathCandidates,
+		cypher.ExpandScoring{Query: run.qvec, Reasoning: rvec}, r.opts.EdgeSimilarity, r.opts.EdgeWeight)
 	if err != nil {
 		return nil, 0, err
-	}
-	for id, n := range onPaths {
-		if _, ok := run.nodes[id]; !ok {
-			run.nodes[id] = n
-		}
 	}
 	type scoredPath struct {
 		reaches []reach
@@ -263,17 +260,17 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 		sp := scoredPath{}
 		var hopScores []float64
 		for i, e := range p.Edges {
-			v, ok := run.nodes[p.IDs[i+1]]
+			v, ok := onPaths[p.IDs[i+1]]
 			if !ok {
 				break
 			}
-			penalty, drop := r.opts.decayPenalty(atom.Decay, v)
+			penalty, drop := r.opts.decayPenalty(atom.Decay, v.Node)
 			if drop {
 				break
 			}
-			h := r.opts.edgeScore(sim(rvec, v.Embedding), e.Weight, penalty)
+			h := r.opts.edgeScore(v.SimReasoning, e.Weight, penalty)
 			hopScores = append(hopScores, h)
-			sp.reaches = append(sp.reaches, reach{node: v, edge: e, penalty: penalty, depth: u.Depth + i + 1})
+			sp.reaches = append(sp.reaches, reach{node: v.Node, simQ: v.SimQuery, edge: e, penalty: penalty, depth: u.Depth + i + 1})
 		}
 		if len(sp.reaches) != len(p.Edges) {
 			continue // a node on it is dropped by the temporal decay
@@ -322,9 +319,10 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 
 // admitReach scores a node reached over an edge (REALM.md §3.3):
 // s_acc(v) = β·sim(q, edge description or v) + (1−β)·w_e − decay(t_v), then
-// Score(v) = α·s_acc(v) + (1−α)·sim(v, q); it keeps the best score per node.
+// Score(v) = α·s_acc(v) + (1−α)·sim(v, q); it keeps the best score per node. sim(v, q)
+// is Neo4j's (rc.simQ), the description's is computed here.
 func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root string) (bool, error) {
-	simQ := sim(run.qvec, rc.node.Embedding)
+	simQ := rc.simQ
 	if rc.edge.Description != "" {
 		vecs, err := r.embed(ctx, run, rc.edge.Description)
 		if err != nil {
@@ -333,18 +331,67 @@ func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root str
 		simQ = sim(run.qvec, vecs[0])
 	}
 	access := r.opts.accessScore(simQ, rc.edge.Weight, rc.penalty)
-	run.nodes[rc.node.ID] = rc.node
-	return r.admit(run, rc.node, access, rc.depth, root), nil
+	return r.admit(run, rc.node, access, rc.simQ, rc.depth, root), nil
 }
 
 // embedDescriptions embeds, in one call, the edge descriptions admitReach will need.
 func (r *Retriever) embedDescriptions(ctx context.Context, run *run, reaches []reach) error {
 	var texts []string
 	for _, rc := range reaches {
-		if rc.edge.Description != "" {
-			texts = append(texts, rc.edge.Description)
-		}
+		texts = append(texts, rc.edge.Description)
 	}
-	_, err := r.embed(ctx, run, texts...)
+	return r.embedKept(ctx, run, texts...)
+}
+
+// embedKept makes run.vectors hold every text (but empty ones): those of neither this
+// recall nor r.kept are embedded in one call and kept.
+func (r *Retriever) embedKept(ctx context.Context, run *run, texts ...string) error {
+	var missing []string
+	for _, t := range texts {
+		if _, ok := run.vectors[t]; ok || t == "" {
+			continue
+		}
+		if v := r.kept.get(t); v != nil {
+			run.vectors[t] = v
+			continue
+		}
+		missing = append(missing, t)
+	}
+	vecs, err := r.embed(ctx, run, missing...)
+	for i, v := range vecs {
+		r.kept.put(missing[i], v)
+	}
 	return err
+}
+
+// vectorCache keeps the embeddings of the expansion's texts across recalls: edge
+// descriptions are few and repeat ("mentions Nate", "happened before", "similar content
+// (0.86)": 264 distinct among the 4,078 memory edges of LoCoMo conv-42, 169 of them a
+// question answered), and so do the reasoning texts of the nodes expanded (the offline
+// policy's "the answer to: " a question); embedding them was most of an expansion's time.
+// A Retriever has one embedder, so a text has one vector.
+type vectorCache struct {
+	mu   sync.Mutex
+	vecs map[string][]float32
+}
+
+// vectorCacheMax bounds the texts remembered; past it, the cache starts over.
+const vectorCacheMax = 8192
+
+func (c *vectorCache) get(text string) []float32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.vecs[text]
+}
+
+func (c *vectorCache) put(text string, v []float32) {
+	if len(v) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.vecs) >= vectorCacheMax {
+		c.vecs = map[string][]float32{}
+	}
+	c.vecs[text] = v
 }

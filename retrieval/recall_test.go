@@ -3,8 +3,11 @@ package retrieval_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -210,6 +213,22 @@ func TestExpansion(t *testing.T) {
 		}
 		wantScores(t, space, res, with(map[string]float64{"carol": -1}))
 	})
+	// The Retriever keeps edge descriptions' vectors across recalls: a second recall
+	// scores the same without embedding the description again.
+	t.Run("DescriptionsCached", func(t *testing.T) {
+		emb := &countingEmbedder{}
+		r := retrieval.New(s, emb, scripted{plans: plans, atom: realm.Atom{ConflictInhibit: true}, reasoning: question}, retrieval.DefaultOptions(), zerolog.Nop())
+		for range 2 {
+			res, err := r.Recall(ctx, space, realm.RecallRequest{Query: question, MaxDepth: depth(2)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantScores(t, space, res, base)
+		}
+		if n := emb.count("the job offer triggered the move"); n != 1 {
+			t.Errorf("the description was embedded %d times in two recalls, want once", n)
+		}
+	})
 	t.Run("InducedEdges", func(t *testing.T) {
 		r := newRetriever(s, scripted{plans: plans, atom: realm.Atom{ConflictInhibit: true}, reasoning: question}, retrieval.DefaultOptions())
 		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: question, MaxDepth: depth(2)})
@@ -379,4 +398,29 @@ func asError(err error, target **realm.Error) bool {
 	e, ok := err.(*realm.Error)
 	*target = e
 	return ok
+}
+
+// countingEmbedder is tableEmbedder counting the texts it embeds.
+type countingEmbedder struct {
+	tableEmbedder
+	mu   sync.Mutex
+	seen map[string]int
+}
+
+func (e *countingEmbedder) Embed(ctx context.Context, in []string) ([][]float32, error) {
+	e.mu.Lock()
+	if e.seen == nil {
+		e.seen = map[string]int{}
+	}
+	for _, t := range in {
+		e.seen[t]++
+	}
+	e.mu.Unlock()
+	return e.tableEmbedder.Embed(ctx, in)
+}
+
+func (e *countingEmbedder) count(text string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.seen[text]
 }

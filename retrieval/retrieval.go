@@ -98,7 +98,8 @@ type Retriever struct {
 	log   zerolog.Logger
 	// timings, when set, learns the stage timings of every recall (ObserveTimings).
 	timings func(map[string]float64)
-	names   *nameCache // per space, its common names (focus)
+	names   *nameCache   // per space, its common names (focus)
+	kept    *vectorCache // the expansion's texts' embeddings (embedKept)
 }
 
 // New returns a Retriever; a zero Options means DefaultOptions().
@@ -106,7 +107,7 @@ func New(store *cypher.Store, emb realm.Embedder, ag agent.Agent, opts Options, 
 	if opts == (Options{}) {
 		opts = DefaultOptions()
 	}
-	return &Retriever{store: store, emb: emb, ag: ag, opts: opts, log: logger, names: &nameCache{spaces: map[string]focusNames{}}}
+	return &Retriever{store: store, emb: emb, ag: ag, opts: opts, log: logger, names: &nameCache{spaces: map[string]focusNames{}}, kept: &vectorCache{vecs: map[string][]float32{}}}
 }
 
 // ObserveTimings returns a Retriever like r that calls fn with the stage timings of every
@@ -460,11 +461,11 @@ func containsAll(set, items []string) bool {
 	return true
 }
 
-// admit records node v reached with access score access at depth, keeping the best
-// score and the first (smallest) depth of a node reached more than once. It reports
-// whether v is new to the recall.
-func (r *Retriever) admit(run *run, v realm.Node, access float64, depth int, root string) bool {
-	score := r.opts.finalScore(access, sim(v.Embedding, run.qvec))
+// admit records node v, of similarity simVQ to the query, reached with access score
+// access at depth, keeping the best score and the first (smallest) depth of a node
+// reached more than once. It reports whether v is new to the recall.
+func (r *Retriever) admit(run *run, v realm.Node, access, simVQ float64, depth int, root string) bool {
+	score := r.opts.finalScore(access, simVQ)
 	c, ok := run.cands[v.ID]
 	if !ok {
 		run.cands[v.ID] = &candidate{Node: v, Access: access, Score: score, Depth: depth, Root: root}

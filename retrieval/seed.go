@@ -76,7 +76,7 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 		}
 	}
 	for id, score := range best {
-		r.admit(run, run.nodes[id], score, 0, id)
+		r.admit(run, run.nodes[id], score, sim(run.nodes[id].Embedding, run.qvec), 0, id)
 		run.trace.Seeds = append(run.trace.Seeds, realm.ScoredID{ID: id, Score: score})
 	}
 	sortScored(run.trace.Seeds)
