@@ -73,13 +73,23 @@ func (s *Store) CommonNames(ctx context.Context, space string, share float64, mi
 	return names, nil
 }
 
-// SeedByVectorIndex asks the vector index for its fetch nearest memories of all spaces
-// and returns the best q.Limit of this space passing the filters. Score is the cosine
-// similarity in [-1, 1].
+// SeedByVectorIndex returns the best q.Limit memories of the space passing the filters
+// by the vector index. On Neo4j 2026.x the index searches this space only, for q.Limit
+// nearest, or 4·q.Limit when types or a time range filter them after; on 5.26 it is asked
+// for its fetch nearest memories of all spaces, and this space's are kept. Score is the
+// cosine similarity in [-1, 1].
 func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery, fetch int) ([]ScoredMemory, error) {
 	params := seedParams(space, q)
 	params["embedding"] = vector64(q.Embedding)
 	params["fetch"] = fetch
+	if s.filtered {
+		limit := params["limit"].(int)
+		params["fetch"] = limit
+		if len(q.Types) > 0 || q.TimeRange != nil {
+			params["fetch"] = 4 * limit
+		}
+		return s.scoredMemories(ctx, qSeedVectorFiltered, params, true)
+	}
 	return s.scoredMemories(ctx, qSeedVectorIndex, params, true)
 }
 
