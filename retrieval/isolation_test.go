@@ -19,7 +19,7 @@ import (
 
 // putSentences writes n memories of six words each into space, the words drawn by pick,
 // and 3 edges per memory to random others; the embeddings are wordEmbedder's.
-func putSentences(t *testing.T, s *cypher.Store, space string, n int, rng *rand.Rand, pick func() string) {
+func putSentences(t testing.TB, s *cypher.Store, space string, n int, rng *rand.Rand, pick func() string) {
 	t.Helper()
 	ctx := context.Background()
 	contents := make([]string, n)
