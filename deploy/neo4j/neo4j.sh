@@ -19,10 +19,10 @@ root=$(cd "$here/../.." && pwd)
 version=${NEO4J_VERSION:-5.26.30}
 home=${REALM_HOME:-$root/.realm}/neo4j
 java=java
-main=(org.neo4j.server.CommunityEntryPoint)
+main=org.neo4j.server.CommunityEntryPoint
 if [[ $version != 5.* ]]; then
   home=$home-$version
-  main=("$here/Launcher.java")
+  main=org.neo4j.server.Neo4jCommunity # 5.x's CommunityEntryPoint, renamed
 fi
 password=${NEO4J_PASSWORD:-realm-dev-password}
 bolt_port=${NEO4J_BOLT_PORT:-7687}
@@ -75,7 +75,7 @@ db.tx_log.rotation.retention_policy=1G size
 CONF
 }
 
-# find_java sets java to a JDK of Java 21 or later for 2026.x: NEO4J_JAVA_HOME's, else
+# find_java sets java to a Java 21 or later for 2026.x: NEO4J_JAVA_HOME's, else
 # the newest under /usr/lib/jvm.
 find_java() {
   [[ $version == 5.* ]] && return
@@ -83,13 +83,13 @@ find_java() {
   if [[ -z $best ]]; then
     for dir in /usr/lib/jvm/*/; do
       major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$dir/release" 2>/dev/null || true)
-      if [[ -n $major && $major -ge 21 && -x $dir/bin/javac ]]; then
+      if [[ -n $major && $major -ge 21 && -x $dir/bin/java ]]; then
         best=${dir%/}
       fi
     done
   fi
   if [[ -z $best || ! -x $best/bin/java ]]; then
-    log "Neo4j $version needs a Java 21+ JDK: set NEO4J_JAVA_HOME, or install one under /usr/lib/jvm"
+    log "Neo4j $version needs Java 21 or later: set NEO4J_JAVA_HOME, or install one under /usr/lib/jvm"
     exit 1
   fi
   java=$best/bin/java
@@ -120,7 +120,7 @@ start() {
   : >"$home/logs/console.log"
   NEO4J_HOME=$home NEO4J_CONF=$home/conf setsid nohup "$java" -Xms"${NEO4J_HEAP:-1g}" -Xmx"${NEO4J_HEAP:-1g}" \
     -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -Dfile.encoding=UTF-8 \
-    -cp "$(cat "$classpath")" "${main[@]}" \
+    -cp "$(cat "$classpath")" "$main" \
     --home-dir="$home" --config-dir="$home/conf" >>"$home/logs/console.log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   for ((i = 0; i < timeout; i++)); do
