@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
@@ -16,7 +18,8 @@ import (
 // spaces of 1,000 memories of the same words (20,000 memories): per space size, the
 // median milliseconds of the exact scan, of the vector index as the retriever asks it
 // (5.26: over-fetch 50·⌈total/space⌉·2 nearest of every space, then this space's;
-// 2026.x: filtered inside the index) and of the full-text seed; the index's recall@50
+// 2026.x: filtered inside the index), of the full-text seed and of the full-text query
+// it replaced (Lucene's global scores, best 2,500 hits of every space); the index's recall@50
 // against the exact scan; and the share of queries whose index and full-text seeds
 // (ids and scores) are the same beside the other spaces as alone. Run it on a database
 // of its own (NEO4J_URI), once per Neo4j version.
@@ -44,6 +47,20 @@ func BenchmarkTenancySeeds(b *testing.B) {
 		"grace met the doctor about the project", "heidi watched a movie with her brother",
 	}
 	vecs, _ := wordEmbedder{}.Embed(ctx, texts)
+	cfg := cyphertest.Config()
+	driver, err := neo4j.NewDriverWithContext(cfg.URI, neo4j.BasicAuth(cfg.User, cfg.Password, ""))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer driver.Close(ctx)
+	// The full-text seed before per-space scoring, for comparison: the index's best hits
+	// of every space, this space's kept, Lucene's scores.
+	global := func(space, text string) error {
+		_, err := neo4j.ExecuteQuery(ctx, driver, `CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: 2500}) YIELD node, score
+			WHERE node.space = $space RETURN node {.*} AS node, score ORDER BY score DESC LIMIT 50`,
+			map[string]any{"lucene": cypher.LuceneText(text), "space": space}, neo4j.EagerResultTransformer)
+		return err
+	}
 
 	type seeds struct{ index, text [][]string }
 	measure := func(phase string, n int) seeds {
@@ -54,7 +71,7 @@ func BenchmarkTenancySeeds(b *testing.B) {
 		}
 		fetch := 50 * int((total+inSpace-1)/inSpace) * 2
 		var out seeds
-		var exactMS, indexMS, textMS []float64
+		var exactMS, indexMS, textMS, globalMS []float64
 		var recall float64
 		for i, text := range texts {
 			q := cypher.SeedQuery{Embedding: vecs[i], Keywords: []string{text}, Limit: 50}
@@ -72,6 +89,11 @@ func BenchmarkTenancySeeds(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				start = time.Now()
+				if err := global(space, text); err != nil {
+					b.Fatal(err)
+				}
+				globalMS = append(globalMS, ms(start))
 			}
 			want := scoredKeys(exact, false)
 			hit := 0
@@ -88,6 +110,7 @@ func BenchmarkTenancySeeds(b *testing.B) {
 		report(median(exactMS), name+"-exact-ms")
 		report(median(indexMS), name+"-index-ms")
 		report(median(textMS), name+"-fulltext-ms")
+		report(median(globalMS), name+"-fulltext-global-ms")
 		report(recall, name+"-index-recall@50")
 		b.Logf("%s: %d of %d memories, 5.26 fetch %d", name, inSpace, total, fetch)
 		return out
