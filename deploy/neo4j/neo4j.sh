@@ -1,22 +1,22 @@
 #!/usr/bin/env bash
 # Runs a real Neo4j community server (with Neo4j Browser) from Maven Central artifacts,
-# without Docker: 5.26 on the default Java 17, or 2026.x on a Java 21+ JDK.
+# without Docker: 2026.08.1 by default, on Java 21 or later; 5.26 on the default Java 17.
 # See README.md beside this file.
 #
 #   neo4j.sh start    resolve the artifacts once, start bound to 127.0.0.1, wait for Bolt
 #   neo4j.sh stop     stop it cleanly (SIGTERM, then SIGKILL after a bound)
 #   neo4j.sh status   exit 0 when it runs and answers
 #
-# Environment: NEO4J_VERSION (5.26.30; 2026.x, e.g. 2026.08.1, runs from its own
-# directory <REALM_HOME>/neo4j-<version> with the Java 21+ of NEO4J_JAVA_HOME, else the
-# newest under /usr/lib/jvm), NEO4J_PASSWORD (default realm-dev-password), NEO4J_BOLT_PORT (7687),
+# Environment: NEO4J_VERSION (2026.08.1: runs from <REALM_HOME>/neo4j-<version> on the
+# Java 21+ of NEO4J_JAVA_HOME, else the newest under /usr/lib/jvm; a 5.x such as 5.26.30
+# runs from <REALM_HOME>/neo4j on the default java), NEO4J_PASSWORD (default realm-dev-password), NEO4J_BOLT_PORT (7687),
 # NEO4J_HTTP_PORT (7474), NEO4J_HEAP (1g), NEO4J_PAGECACHE (512m),
 # NEO4J_START_TIMEOUT seconds (180), REALM_HOME (<repo>/.realm).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-version=${NEO4J_VERSION:-5.26.30}
+version=${NEO4J_VERSION:-2026.08.1}
 home=${REALM_HOME:-$root/.realm}/neo4j
 java=java
 main=org.neo4j.server.CommunityEntryPoint
