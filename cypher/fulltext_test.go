@@ -110,8 +110,9 @@ func unlimitedSeed(t *testing.T, s *Store, space string, q SeedQuery) []ScoredMe
 }
 
 // TestFullTextFetchFallback: another space holding many better matches fills the bounded
-// fetch, so none of this space's matches is among it; the query runs again unbounded and
-// returns them, for the write path's neighbourhood and for the read path's seed.
+// fetch, so none of this space's matches is among it; the write path's neighbourhood query
+// runs again unbounded and returns them. The read path's seed asks the index for this
+// space's matches only, and finds them in the bounded fetch.
 func TestFullTextFetchFallback(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
