@@ -6,7 +6,7 @@ export NEO4J_PASSWORD ?= realm-dev-password
 GO ?= go
 BIN := bin/realm
 
-.PHONY: run test contract test-ui ui-screenshots browser-deps test-containers setup model neo4j stop build bench loadtest llm-e2e lint clean
+.PHONY: run test test-neo4j-5 contract test-ui ui-screenshots browser-deps test-containers setup model neo4j stop build bench loadtest llm-e2e lint clean
 
 ## run: install what is missing, start Neo4j, apply the schema and serve the API (foreground)
 run: setup build
@@ -22,6 +22,14 @@ test: setup build
 	@deploy/contract/run.sh >.realm/contract.log 2>&1 && status=0 || status=$$?; echo $$status >.realm/contract.status; \
 		grep -E '^(contract:|={3,} .* in [0-9.]+s =+$$)' .realm/contract.log || tail -n 40 .realm/contract.log
 	@deploy/test-summary.sh .realm/test.log .realm/contract.status
+
+## test-neo4j-5: `make test` on Neo4j 5.26 (NEO4J_5), the other supported version (detected at start:
+## vector seeds over-fetch and filter instead of searching the space), started beside the default one
+## on Bolt 7688 / HTTP 7475 from .realm/neo4j on the default Java 17 and left running; stop it with
+## `NEO4J_VERSION=5.26.30 NEO4J_BOLT_PORT=7688 deploy/neo4j/neo4j.sh stop`
+NEO4J_5 ?= 5.26.30
+test-neo4j-5:
+	NEO4J_VERSION=$(NEO4J_5) NEO4J_BOLT_PORT=7688 NEO4J_HTTP_PORT=7475 NEO4J_URI=bolt://127.0.0.1:7688 $(MAKE) test
 
 ## contract: Schemathesis (pinned, from PyPI, in .realm/contract-venv) against a server started for
 ## the run: every check on positive and negative data from api/openapi.yaml (CONTRACT_MAX_EXAMPLES)

@@ -310,6 +310,26 @@ func TestNothingLost(t *testing.T) {
 			}
 		}
 	})
+	t.Run("OneSpace", func(t *testing.T) {
+		// ResumePendingSpace takes this space's pending work and leaves another space's.
+		other := cyphertest.NewSpace(t)
+		expired := cypher.Lease{Owner: "dead-replica", Until: time.Now().Add(-time.Second)}
+		for _, sp := range []string{space, other} {
+			obs := []realm.Observation{{ID: "m7", Space: sp, Content: "tea: Ann likes mint tea", ObservedAt: t0}}
+			if _, err := store.SaveObservations(ctx, sp, "test:bow", cyphertest.Dims, obs, expired); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, err := p.ResumePendingSpace(ctx, space); err != nil || n != 1 {
+			t.Fatalf("resumed %d, %v; want 1", n, err)
+		}
+		if o, _ := store.Observation(ctx, space, "m7"); o.Status != realm.ObservationIntegrated {
+			t.Errorf("this space's observation is %s after its resume", o.Status)
+		}
+		if o, _ := store.Observation(ctx, other, "m7"); o.Status != realm.ObservationPending {
+			t.Errorf("the other space's observation is %s after this space's resume", o.Status)
+		}
+	})
 	t.Run("DeadProcessOfThisHostTakenOverAtOnce", func(t *testing.T) {
 		// What a kill -9 of `realm serve` leaves behind: an unexpired lease whose owner,
 		// a process of this host, is gone.

@@ -20,13 +20,19 @@ import (
 // to MaxAttempts and then failed, so the loop ends. It returns how many observations it
 // integrated. Errors: EUnavailable, a cancelled context.
 func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
+	return p.ResumePendingSpace(ctx, "")
+}
+
+// ResumePendingSpace is ResumePending for the pending observations of one space ("":
+// of every space); the leases of dead processes are taken over in every space.
+func (p *Pipeline) ResumePendingSpace(ctx context.Context, space string) (int, error) {
 	integrated := 0
 	seen := map[string]int{} // guards against an observation that can neither succeed nor fail
 	if err := p.takeOverDead(ctx); err != nil {
 		return 0, err
 	}
 	for {
-		n, claimed, err := p.resumeBatch(ctx, seen)
+		n, claimed, err := p.resumeBatch(ctx, space, seen)
 		integrated += n
 		if err != nil || claimed == 0 {
 			return integrated, err
@@ -38,11 +44,11 @@ func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 // resumeBatch claims pending observations and integrates them, one at a time, but for
 // those another worker of this process holds or integrated since the claim (held.go).
 // It returns how many it integrated and claimed.
-func (p *Pipeline) resumeBatch(ctx context.Context, seen map[string]int) (integrated, claimed int, err error) {
+func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[string]int) (integrated, claimed int, err error) {
 	c := heldObservations.claim(p.opts.Owner)
 	defer c.end()
 	// Not those a job or an Ingest of this process holds: they are being integrated (held.go).
-	batch, err := p.store.ClaimPending(ctx, p.lease(), p.opts.ResumeBatch, heldObservations.refs(p.opts.Owner))
+	batch, err := p.store.ClaimPending(ctx, space, p.lease(), p.opts.ResumeBatch, heldObservations.refs(p.opts.Owner))
 	if err != nil {
 		return 0, 0, err
 	}

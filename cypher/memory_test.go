@@ -88,7 +88,7 @@ func TestSaveObservations(t *testing.T) {
 		}
 	})
 	t.Run("Lease", func(t *testing.T) {
-		got, err := s.ClaimPending(ctx, testLease(space), 1000, nil)
+		got, err := s.ClaimPending(ctx, space, testLease(space), 1000, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func TestSaveObservations(t *testing.T) {
 		if mine != 5 {
 			t.Errorf("the owner claimed %d of the space's 5 pending observations", mine)
 		}
-		other, err := s.ClaimPending(ctx, cypher.Lease{Owner: "r2", Until: time.Now().Add(time.Minute)}, 1000, nil)
+		other, err := s.ClaimPending(ctx, space, cypher.Lease{Owner: "r2", Until: time.Now().Add(time.Minute)}, 1000, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

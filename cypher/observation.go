@@ -110,18 +110,19 @@ type ObservationRef struct {
 	Space, ID string
 }
 
-// ClaimPending leases up to limit pending observations of any space to lease.Owner:
+// ClaimPending leases up to limit pending observations of the space ("": of any space)
+// to lease.Owner:
 // those never leased, whose lease expired (a dead replica's work) or already the
 // owner's, but for those in skip (what the caller's process is integrating already) and
 // those of a space being imported (their import may not have written their context
 // yet). They come ordered by space, then seq. Errors: EUnavailable.
-func (s *Store) ClaimPending(ctx context.Context, lease Lease, limit int, skip []ObservationRef) ([]realm.Observation, error) {
+func (s *Store) ClaimPending(ctx context.Context, space string, lease Lease, limit int, skip []ObservationRef) ([]realm.Observation, error) {
 	held := make([]any, len(skip))
 	for i, r := range skip {
 		held[i] = []any{r.Space, r.ID}
 	}
 	recs, err := s.write(ctx, qObservationClaim, map[string]any{
-		"now": time.Now().UTC(), "owner": lease.Owner, "until": lease.Until.UTC(), "limit": limit, "skip": held,
+		"space": space, "now": time.Now().UTC(), "owner": lease.Owner, "until": lease.Until.UTC(), "limit": limit, "skip": held,
 	})
 	if err != nil {
 		return nil, err

@@ -17,6 +17,10 @@ var (
 	seedVectorIndexCypher string
 	qSeedVectorIndex      = newQuery("seed_vector_index", seedVectorIndexCypher)
 
+	//go:embed queries/seed_vector_filtered.cypher
+	seedVectorFilteredCypher string
+	qSeedVectorFiltered      = newQuery("seed_vector_filtered", seedVectorFilteredCypher)
+
 	//go:embed queries/seed_vector_exact.cypher
 	seedVectorExactCypher string
 	qSeedVectorExact      = newQuery("seed_vector_exact", seedVectorExactCypher)

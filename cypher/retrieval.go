@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -72,13 +73,23 @@ func (s *Store) CommonNames(ctx context.Context, space string, share float64, mi
 	return names, nil
 }
 
-// SeedByVectorIndex asks the vector index for its fetch nearest memories of all spaces
-// and returns the best q.Limit of this space passing the filters. Score is the cosine
-// similarity in [-1, 1].
+// SeedByVectorIndex returns the best q.Limit memories of the space passing the filters
+// by the vector index. On Neo4j 2026.x the index searches this space only, for q.Limit
+// nearest, or 4·q.Limit when types or a time range filter them after; on 5.26 it is asked
+// for its fetch nearest memories of all spaces, and this space's are kept. Score is the
+// cosine similarity in [-1, 1].
 func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery, fetch int) ([]ScoredMemory, error) {
 	params := seedParams(space, q)
 	params["embedding"] = vector64(q.Embedding)
 	params["fetch"] = fetch
+	if s.filtered {
+		limit := params["limit"].(int)
+		params["fetch"] = limit
+		if len(q.Types) > 0 || q.TimeRange != nil {
+			params["fetch"] = 4 * limit
+		}
+		return s.scoredMemories(ctx, qSeedVectorFiltered, params, true)
+	}
 	return s.scoredMemories(ctx, qSeedVectorIndex, params, true)
 }
 
@@ -90,18 +101,20 @@ func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) 
 	return s.scoredMemories(ctx, qSeedVectorExact, params, true)
 }
 
-// SeedByFullText searches the full-text index for any of q.Keywords (escaped) and returns
-// the best q.Limit memories of the space passing the filters, with Lucene's score. No
-// keyword left after escaping returns nothing. The index is asked for the best
-// fullTextFetch(q.Limit) hits of all spaces, and again for all of them when that fetch
-// was truncated and fewer than q.Limit of the space passed the filters.
+// SeedByFullText searches the full-text index for each of q.Keywords' words (escaped)
+// within the space and returns the best q.Limit memories of the space passing the
+// filters, scored from the space's own statistics (seed_fulltext.cypher), so that what
+// other spaces hold changes neither the matches nor their scores. No word left after
+// escaping returns nothing. Each word's matches are fetched up to fullTextFetch(q.Limit),
+// and all of them when one word's fetch was truncated and fewer than q.Limit passed the
+// filters; a space with more matches of a word than the fetch is scored from those.
 func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
-	lucene := KeywordsLucene(q.Keywords)
-	if lucene == "" {
+	terms := spaceTerms(space, q.Keywords)
+	if len(terms) == 0 {
 		return nil, nil
 	}
 	params := seedParams(space, q)
-	params["lucene"] = lucene
+	params["terms"] = terms
 	limit := params["limit"].(int)
 	search := func(fetch int) (out []ScoredMemory, hits int64, err error) {
 		params["options"] = fullTextOptions(fetch)
@@ -125,6 +138,45 @@ func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) (
 	}
 	out, _, err = search(0)
 	return out, err
+}
+
+// englishStopwords are the words the full-text index's english analyzer drops.
+var englishStopwords = strings.Fields(`a an and are as at be but by for if in into is it no not of on or such
+	that the their then there these they this to was will with`)
+
+// spaceClause is the Lucene clause that restricts a query of memory_text_space to the
+// space: the id as a phrase of the space field. The analyzer splits an id at '-' and
+// drops stop words, so the phrase may also match a few other ids (ending or starting
+// with this one), whose memories the statements leave out; an id of stop words only
+// ("to-be") gives no clause, and its queries run over every space.
+func spaceClause(space string) string {
+	for _, part := range strings.Split(strings.ToLower(space), "-") {
+		if part != "" && !slices.Contains(englishStopwords, part) {
+			return `+space:"` + space + `" `
+		}
+	}
+	return ""
+}
+
+// spaceTerms turns keywords into seed_fulltext's terms: one per distinct word (at most
+// maxLuceneTerms), lower-cased, with its Lucene query restricted to the space and
+// matching the word in the name, the content or the keywords of a memory.
+func spaceTerms(space string, keywords []string) []map[string]any {
+	clause := spaceClause(space)
+	var out []map[string]any
+	seen := map[string]bool{}
+	for _, k := range keywords {
+		for _, w := range strings.Fields(strings.ToLower(k)) {
+			w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+			if w == "" || seen[w] || len(out) == maxLuceneTerms {
+				continue
+			}
+			seen[w] = true
+			e := EscapeLucene(w)
+			out = append(out, map[string]any{"word": w, "lucene": clause + "+(name:(" + e + ") content:(" + e + ") keywords:(" + e + "))"})
+		}
+	}
+	return out
 }
 
 func seedParams(space string, q SeedQuery) map[string]any {
@@ -187,17 +239,6 @@ func EscapeLucene(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// KeywordsLucene ORs the escaped keywords (a multi-word keyword matches any of its words).
-func KeywordsLucene(keywords []string) string {
-	var terms []string
-	for _, k := range keywords {
-		if e := EscapeLucene(k); e != "" {
-			terms = append(terms, e)
-		}
-	}
-	return strings.Join(terms, " ")
 }
 
 // Adjacent is a memory adjacent to a frontier memory, with the edge between them and the

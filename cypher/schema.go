@@ -20,7 +20,7 @@ import (
 // If the vector index exists with another dimension than dims it is rebuilt when no
 // memory has an embedding yet; otherwise ApplySchema returns EConflict.
 func (s *Store) ApplySchema(ctx context.Context, dims int) error {
-	migrations, err := schema.Migrations(dims)
+	migrations, err := schema.Migrations(dims, s.filtered)
 	if err != nil {
 		return err
 	}
@@ -85,10 +85,19 @@ func (s *Store) runSchemaStatement(ctx context.Context, stmt string) error {
 }
 
 // fitVectorIndex drops a vector index of another dimension when no memory would lose
-// its index entry; with embedded memories, the dimension change is a clear error.
+// its index entry; with embedded memories, the dimension change is a clear error. On
+// Neo4j 2026.x it also drops an index that does not hold the space (one made by 5.26,
+// whose store was upgraded): the migration makes it again with the space, from the
+// memories' embeddings.
 func (s *Store) fitVectorIndex(ctx context.Context, dims int) error {
 	recs, err := s.read(ctx, qVectorIndexDims, nil)
-	if err != nil || len(recs) == 0 || num(recs[0], "dims") == int64(dims) {
+	if err != nil || len(recs) == 0 {
+		return err
+	}
+	if num(recs[0], "dims") == int64(dims) {
+		if filtered, _ := recs[0].Get("filtered"); s.filtered && filtered != true {
+			_, err = s.write(ctx, qVectorIndexDrop, nil)
+		}
 		return err
 	}
 	have := num(recs[0], "dims")
@@ -175,7 +184,7 @@ func (s *Store) Indexes(ctx context.Context) ([]Index, error) {
 // SchemaReady reports whether every migration is recorded and every index ONLINE; the
 // reason says what is missing.
 func (s *Store) SchemaReady(ctx context.Context, dims int) (ok bool, reason string, err error) {
-	migrations, err := schema.Migrations(dims)
+	migrations, err := schema.Migrations(dims, s.filtered)
 	if err != nil {
 		return false, "", err
 	}

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -92,6 +93,10 @@ type Store struct {
 	retryTime          time.Duration
 
 	openTx atomic.Int64 // transactions running now (OpenTransactions)
+
+	// filtered: the server filters vector searches by space inside the index (Neo4j
+	// 2026.01 and later, detected at Open); 5.26 over-fetches and filters after.
+	filtered bool
 }
 
 // Open connects to Neo4j and checks that it answers with these credentials. It waits
@@ -116,6 +121,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	for {
 		err = driver.VerifyConnectivity(ctx)
 		if err == nil {
+			version, _, err := s.ServerInfo(ctx)
+			if err != nil {
+				driver.Close(context.WithoutCancel(ctx))
+				return nil, err
+			}
+			s.filtered = FiltersVectors(version)
 			return s, nil
 		}
 		if !isTransient(err) || time.Now().After(deadline) || ctx.Err() != nil {
@@ -172,6 +183,21 @@ func (s *Store) ServerInfo(ctx context.Context) (version, edition string, err er
 	}
 	return str(recs[0], "version"), str(recs[0], "edition"), nil
 }
+
+// FiltersVectors reports whether a Neo4j of this kernel version filters a vector search
+// by a property inside the index (Cypher 25's SEARCH … WHERE, from 2026.01): calendar
+// versions from 2026 on; 5.x over-fetches and filters after.
+func FiltersVectors(version string) bool {
+	major, rest, _ := strings.Cut(version, ".")
+	minor, _, _ := strings.Cut(rest, ".")
+	y, err1 := strconv.Atoi(major)
+	m, err2 := strconv.Atoi(minor)
+	return err1 == nil && err2 == nil && (y > 2026 || y == 2026 && m >= 1)
+}
+
+// FiltersVectors reports whether the server filters vector searches by space inside the
+// index (Neo4j 2026.x), as detected at Open.
+func (s *Store) FiltersVectors() bool { return s.filtered }
 
 // query is one Cypher statement and the $params it names.
 type query struct {

@@ -48,11 +48,24 @@ func TestServerInfo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(version, "5.26") {
-		t.Errorf("version %q, want 5.26.x", version)
+	if !strings.HasPrefix(version, "5.26.") && !strings.HasPrefix(version, "2026.") {
+		t.Errorf("version %q, want 5.26.x or 2026.x (the versions deploy/neo4j runs)", version)
+	}
+	if s.FiltersVectors() != strings.HasPrefix(version, "2026.") {
+		t.Errorf("version %q: FiltersVectors %v", version, s.FiltersVectors())
 	}
 	if edition == "" {
 		t.Error("no edition")
+	}
+}
+
+func TestFiltersVectors(t *testing.T) {
+	for version, want := range map[string]bool{
+		"5.26.30": false, "5.27.0": false, "2025.10.1": false, "2026.01.0": true, "2026.08.1": true, "2027.1": true, "": false, "dev": false,
+	} {
+		if got := cypher.FiltersVectors(version); got != want {
+			t.Errorf("FiltersVectors(%q) = %v, want %v", version, got, want)
+		}
 	}
 }
 

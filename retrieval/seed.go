@@ -38,7 +38,8 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 		return nil
 	}
 	fetch := r.opts.SeedCandidates * int((total+inSpace-1)/inSpace) * 2
-	exact := inSpace <= r.opts.ExactScanMax || fetch > r.opts.IndexFetchMax
+	// A 5.26 index needs the over-fetch; 2026.x's searches the space only (FiltersVectors).
+	exact := inSpace <= r.opts.ExactScanMax || !r.store.FiltersVectors() && fetch > r.opts.IndexFetchMax
 	run.trace.SeedMethod = realm.SeedVectorIndex
 	if exact {
 		run.trace.SeedMethod = realm.SeedExactScan

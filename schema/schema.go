@@ -19,8 +19,10 @@ type Migration struct {
 	Statement string
 }
 
-// Migrations returns every migration in order, with the vector dimension filled in.
-func Migrations(dims int) ([]Migration, error) {
+// Migrations returns every migration in order, with the vector dimension filled in;
+// filtered makes the vector index hold the space for a search filtered inside it
+// (Neo4j 2026.x).
+func Migrations(dims int, filtered bool) ([]Migration, error) {
 	if dims <= 0 {
 		return nil, fmt.Errorf("schema: vector dimension must be positive, got %d", dims)
 	}
@@ -41,7 +43,11 @@ func Migrations(dims int) ([]Migration, error) {
 		if err != nil {
 			return nil, err
 		}
-		stmt := strings.ReplaceAll(string(text), "{{dims}}", strconv.Itoa(dims))
+		cypher, filter := "", ""
+		if filtered {
+			cypher, filter = "CYPHER 25 ", " WITH [m.space]"
+		}
+		stmt := strings.NewReplacer("{{dims}}", strconv.Itoa(dims), "{{cypher}}", cypher, "{{vector_filter}}", filter).Replace(string(text))
 		out = append(out, Migration{Version: version, Name: name, Statement: stmt})
 	}
 	for i := 1; i < len(out); i++ {

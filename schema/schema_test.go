@@ -9,7 +9,7 @@ import (
 
 func TestMigrations(t *testing.T) {
 	t.Run("OK", func(t *testing.T) {
-		ms, err := schema.Migrations(384)
+		ms, err := schema.Migrations(384, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,12 +30,23 @@ func TestMigrations(t *testing.T) {
 				vector = m.Statement
 			}
 		}
-		if !strings.Contains(vector, "`vector.dimensions`: 384") {
-			t.Errorf("vector index statement lacks the dimension: %s", vector)
+		if !strings.Contains(vector, "`vector.dimensions`: 384") || strings.Contains(vector, "CYPHER 25 CREATE") || strings.Contains(vector, "(m.embedding) WITH") {
+			t.Errorf("vector index statement for 5.26: %s", vector)
+		}
+	})
+	t.Run("Filtered", func(t *testing.T) {
+		ms, err := schema.Migrations(384, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			if m.Name == "memory_embedding" && !strings.Contains(m.Statement, "CYPHER 25 CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (m:Memory) ON (m.embedding) WITH [m.space]") {
+				t.Errorf("vector index statement for 2026.x: %s", m.Statement)
+			}
 		}
 	})
 	t.Run("ErrDims", func(t *testing.T) {
-		if _, err := schema.Migrations(0); err == nil {
+		if _, err := schema.Migrations(0, false); err == nil {
 			t.Fatal("want an error for dimension 0")
 		}
 	})

@@ -308,7 +308,7 @@ func TestImportHoldsSpace(t *testing.T) {
 	claimer := cypher.Lease{Owner: "claimer-" + space, Until: time.Now().Add(-time.Minute)}
 	claimsMine := func() bool {
 		t.Helper()
-		got, err := s.ClaimPending(ctx, claimer, 1_000_000, nil)
+		got, err := s.ClaimPending(ctx, space, claimer, 1_000_000, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

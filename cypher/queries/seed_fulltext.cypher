@@ -1,26 +1,43 @@
-// Seed candidates by keywords on the full-text index (REALM.md §3.1, keywords_match).
-// $lucene is built and escaped in Go from the plan's keywords; it is only ever a
-// parameter. The index spans every space: $options ({limit: n} or {} for all) bounds
-// the hits it returns, best first, and they are filtered by $space here. hits is the
-// count it returned, so the caller can tell a truncated fetch (hits = limit) and ask
-// again with {}.
-// Params: $lucene, $options (the index's options map), $space, $types, $time_from,
+// Seed candidates by keywords (REALM.md §3.1, keywords_match), scored from this space's
+// statistics only, so that a space's results do not depend on what other spaces hold
+// (ARCHITECTURE.md, tenancy). Each of $terms is one word: its Lucene query restricted to
+// the space (built and escaped in Go; only ever a parameter) and the word itself. The
+// index returns the word's matches of the space, at most $options.limit ({} for all).
+// A memory scores BM25 (k1 = 1.2, b = 0.75) summed over the words it matches:
+// idf = ln(1 + (N − n + 0.5) / (n + 0.5)) (N the space's memories, n those matching the
+// word) times tf·2.2 / (tf + 1.2·(0.25 + 0.75·dl / avgdl)), where tf counts the word in
+// its name, content and keywords (as a substring: at least 1, since the analyzer matched
+// it), dl is its number of words and avgdl the mean over all matches. The filters apply
+// after the statistics, which count every memory of the space.
+// Params: $space, $terms (list of {lucene, word}), $options, $types, $time_from,
 // $time_to, $limit.
-// Returns: hits (the index's hits, of all spaces; on every row), node (the memory's
-// properties; null on the one row when none passes), score (Lucene's), best first.
-CALL db.index.fulltext.queryNodes('memory_text', $lucene, $options) YIELD node AS m, score
-WITH count(*) AS hits,
-     collect(CASE
-       WHEN m.space = $space
-        AND (size($types) = 0 OR m.type IN $types)
-        AND ($time_from IS NULL OR m.t_start IS NULL OR coalesce(m.t_end, m.t_start) >= $time_from)
-        AND ($time_to IS NULL OR m.t_start IS NULL OR m.t_start <= $time_to)
-       THEN {node: m, score: score}
-     END) AS kept
-OPTIONAL CALL (kept) {
-  UNWIND kept AS hit
-  RETURN hit.node AS m, hit.score AS score
-  ORDER BY score DESC
+// Returns: hits (the most hits of one word, so that the caller can tell a truncated
+// fetch; on every row), node (the memory's properties; null on the one row when none
+// passes), score, best first, ties by id.
+WITH COUNT { MATCH (m:Memory) WHERE m.space = $space } AS n
+UNWIND $terms AS term
+CALL (term) {
+  CALL db.index.fulltext.queryNodes('memory_text_space', term.lucene, $options) YIELD node
+  RETURN count(*) AS hits, collect(CASE WHEN node.space = $space THEN node END) AS docs
+}
+WITH term.word AS word, hits, docs, log(1.0 + (n - size(docs) + 0.5) / (size(docs) + 0.5)) AS idf
+OPTIONAL CALL (docs, word, idf) {
+  UNWIND docs AS m
+  WITH m, idf, toLower(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', x IN coalesce(m.keywords, []) | k + ' ' + x)) AS text
+  RETURN m, {idf: idf, tf: CASE WHEN text CONTAINS word THEN size(split(text, word)) - 1 ELSE 1 END} AS part,
+         size([w IN split(text, ' ') WHERE w <> '']) AS dl
+}
+WITH m, dl, collect(part) AS parts, max(hits) AS hits
+WITH max(hits) AS hits, collect(CASE WHEN m IS NOT NULL THEN {m: m, parts: parts, dl: dl} END) AS found
+WITH hits, found, reduce(s = 0.0, f IN found | s + f.dl) / CASE size(found) WHEN 0 THEN 1 ELSE size(found) END AS avgdl
+OPTIONAL CALL (found, avgdl) {
+  UNWIND found AS f
+  WITH f.m AS m, reduce(s = 0.0, p IN f.parts | s + p.idf * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * f.dl / avgdl))) AS score
+  WHERE (size($types) = 0 OR m.type IN $types)
+    AND ($time_from IS NULL OR m.t_start IS NULL OR coalesce(m.t_end, m.t_start) >= $time_from)
+    AND ($time_to IS NULL OR m.t_start IS NULL OR m.t_start <= $time_to)
+  RETURN m, score
+  ORDER BY score DESC, m.id
   LIMIT $limit
 }
 RETURN hits, m {.*} AS node, score

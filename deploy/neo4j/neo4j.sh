@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
-# Runs a real Neo4j 5.26 community server (with Neo4j Browser) from Maven Central
-# artifacts on the default Java 17, without Docker. See README.md beside this file.
+# Runs a real Neo4j community server (with Neo4j Browser) from Maven Central artifacts,
+# without Docker: 2026.08.1 by default, on Java 21 or later; 5.26 on the default Java 17.
+# See README.md beside this file.
 #
 #   neo4j.sh start    resolve the artifacts once, start bound to 127.0.0.1, wait for Bolt
 #   neo4j.sh stop     stop it cleanly (SIGTERM, then SIGKILL after a bound)
 #   neo4j.sh status   exit 0 when it runs and answers
 #
-# Environment: NEO4J_PASSWORD (default realm-dev-password), NEO4J_BOLT_PORT (7687),
+# Environment: NEO4J_VERSION (2026.08.1: runs from <REALM_HOME>/neo4j-<version> on the
+# Java 21+ of NEO4J_JAVA_HOME, else the newest under /usr/lib/jvm; a 5.x such as 5.26.30
+# runs from <REALM_HOME>/neo4j on the default java), NEO4J_PASSWORD (default realm-dev-password), NEO4J_BOLT_PORT (7687),
 # NEO4J_HTTP_PORT (7474), NEO4J_HEAP (1g), NEO4J_PAGECACHE (512m),
 # NEO4J_START_TIMEOUT seconds (180), REALM_HOME (<repo>/.realm).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
+version=${NEO4J_VERSION:-2026.08.1}
 home=${REALM_HOME:-$root/.realm}/neo4j
+java=java
+main=org.neo4j.server.CommunityEntryPoint
+if [[ $version != 5.* ]]; then
+  home=$home-$version
+  main=org.neo4j.server.Neo4jCommunity # 5.x's CommunityEntryPoint, renamed
+fi
 password=${NEO4J_PASSWORD:-realm-dev-password}
 bolt_port=${NEO4J_BOLT_PORT:-7687}
 http_port=${NEO4J_HTTP_PORT:-7474}
@@ -35,9 +45,10 @@ resolve() {
   if [[ -s $classpath && $classpath -nt $here/pom.xml ]]; then
     return
   fi
-  log "resolving Neo4j artifacts with Maven (cached in the local Maven repository)"
+  log "resolving Neo4j $version artifacts with Maven (cached in the local Maven repository)"
   mkdir -p "$home"
-  mvn -q -B -Dstyle.color=never -f "$here/pom.xml" dependency:build-classpath -Dmdep.outputFile="$classpath.tmp" >&2
+  mvn -q -B -Dstyle.color=never -f "$here/pom.xml" -Dneo4j.version="$version" \
+    dependency:build-classpath -Dmdep.outputFile="$classpath.tmp" >&2
   mv "$classpath.tmp" "$classpath"
 }
 
@@ -64,8 +75,28 @@ db.tx_log.rotation.retention_policy=1G size
 CONF
 }
 
+# find_java sets java to a Java 21 or later for 2026.x: NEO4J_JAVA_HOME's, else
+# the newest under /usr/lib/jvm.
+find_java() {
+  [[ $version == 5.* ]] && return
+  local dir best=${NEO4J_JAVA_HOME:-} major
+  if [[ -z $best ]]; then
+    for dir in /usr/lib/jvm/*/; do
+      major=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$dir/release" 2>/dev/null || true)
+      if [[ -n $major && $major -ge 21 && -x $dir/bin/java ]]; then
+        best=${dir%/}
+      fi
+    done
+  fi
+  if [[ -z $best || ! -x $best/bin/java ]]; then
+    log "Neo4j $version needs Java 21 or later: set NEO4J_JAVA_HOME, or install one under /usr/lib/jvm"
+    exit 1
+  fi
+  java=$best/bin/java
+}
+
 java_run() {
-  NEO4J_HOME=$home NEO4J_CONF=$home/conf java -cp "$(cat "$classpath")" "$@"
+  NEO4J_HOME=$home NEO4J_CONF=$home/conf "$java" -cp "$(cat "$classpath")" "$@"
 }
 
 start() {
@@ -77,6 +108,7 @@ start() {
     log "port $bolt_port already answers: another Neo4j runs there; not starting a second one"
     return
   fi
+  find_java
   resolve
   write_conf
   if [[ ! -f $home/data/dbms/auth.ini ]]; then
@@ -84,11 +116,11 @@ start() {
     java_run org.neo4j.cli.AdminTool dbms set-initial-password "$password" >"$home/logs/set-password.log" 2>&1 ||
       { cat "$home/logs/set-password.log" >&2; exit 1; }
   fi
-  log "starting Neo4j (data and logs under $home)"
+  log "starting Neo4j $version (data and logs under $home)"
   : >"$home/logs/console.log"
-  NEO4J_HOME=$home NEO4J_CONF=$home/conf setsid nohup java -Xms"${NEO4J_HEAP:-1g}" -Xmx"${NEO4J_HEAP:-1g}" \
+  NEO4J_HOME=$home NEO4J_CONF=$home/conf setsid nohup "$java" -Xms"${NEO4J_HEAP:-1g}" -Xmx"${NEO4J_HEAP:-1g}" \
     -XX:+UseG1GC -XX:+ExitOnOutOfMemoryError -Dfile.encoding=UTF-8 \
-    -cp "$(cat "$classpath")" org.neo4j.server.CommunityEntryPoint \
+    -cp "$(cat "$classpath")" "$main" \
     --home-dir="$home" --config-dir="$home/conf" >>"$home/logs/console.log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   for ((i = 0; i < timeout; i++)); do
