@@ -317,6 +317,7 @@ func TestRunErrors(t *testing.T) {
 		{"ErrUnreachable", map[string]string{"NEO4J_URI": "bolt://127.0.0.1:1"}, []string{"serve"}, "NEO4J_URI"},
 		{"ErrBadURI", map[string]string{"NEO4J_URI": "http://x"}, []string{"serve"}, "NEO4J_URI"},
 		{"ErrBadLLM", map[string]string{"REALM_LLM": "gpt"}, []string{"serve"}, "REALM_LLM"},
+		{"ErrLLMTimeout", map[string]string{"REALM_LLM_TIMEOUT": "0s"}, []string{"serve"}, "REALM_LLM_TIMEOUT"},
 		{"ErrBadEmbedder", map[string]string{"REALM_EMBEDDER": "word2vec"}, []string{"serve"}, "REALM_EMBEDDER"},
 		{"ErrBadAddr", map[string]string{"REALM_ADDR": "8080"}, []string{"serve"}, "REALM_ADDR"},
 		{"ErrUnknownCommand", nil, []string{"frobnicate"}, "unknown command"},
