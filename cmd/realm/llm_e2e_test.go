@@ -28,7 +28,7 @@ func TestLLMEndToEnd(t *testing.T) {
 		t.Skip("REALM_LLM_E2E_URL is not set: `make llm-e2e` runs this test against a local model")
 	}
 	model := os.Getenv("REALM_LLM_E2E_MODEL")
-	base := startServe(t, testEnv(map[string]string{
+	base, serveLog := startServeLog(t, testEnv(map[string]string{
 		"REALM_LLM": "openai", "OPENAI_BASE_URL": url, "OPENAI_API_KEY": "local", "REALM_LLM_MODEL": model,
 		"REALM_EMBEDDER": os.Getenv("REALM_EMBEDDER"), "REALM_LLM_TIMEOUT": os.Getenv("REALM_LLM_TIMEOUT"),
 	}))
@@ -178,6 +178,13 @@ func TestLLMEndToEnd(t *testing.T) {
 	for k, v := range scrapeMetrics(t, base) {
 		if v != 0 && !strings.Contains(k, "tokens") {
 			t.Logf("metric %s %v", k, v)
+		}
+	}
+	// Why answers of the model were not taken, as serve logged it (its validation errors
+	// name refs and fields, never memory text), and what serve resumed besides.
+	for _, line := range strings.Split(serveLog.String(), "\n") {
+		if strings.Contains(line, `"component":"agent.llm"`) || strings.Contains(line, "pending observations") {
+			t.Logf("serve: %s", line)
 		}
 	}
 }

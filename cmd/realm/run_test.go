@@ -49,6 +49,13 @@ func testEnv(overrides map[string]string) func(string) string {
 // The server stops when the test ends.
 func startServe(t testing.TB, getenv func(string) string) string {
 	t.Helper()
+	base, _ := startServeLog(t, getenv)
+	return base
+}
+
+// startServeLog is startServe, also returning serve's output as it grows.
+func startServeLog(t testing.TB, getenv func(string) string) (string, *lineLog) {
+	t.Helper()
 	cyphertest.MustOpen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	out := newLineLog(regexp.MustCompile(`REALM serving on (http://\S+) `))
@@ -77,13 +84,13 @@ func startServe(t testing.TB, getenv func(string) string) string {
 	select {
 	case u := <-out.match:
 		listening = true
-		return u
+		return u, out
 	case <-done:
 		t.Fatalf("serve returned before listening: %v\n%s", serveErr, out.String())
 	case <-time.After(3 * time.Minute):
 		t.Fatalf("serve did not listen within 3 minutes:\n%s", out.String())
 	}
-	return ""
+	return "", out
 }
 
 // recordingTB is a testing.TB whose Errorf and Fatalf record the failure (Fatalf then ends
