@@ -60,6 +60,9 @@ type openAIConfig struct {
 	BaseURL string
 	APIKey  string
 	Models  map[string]string // role → model: extraction, retrieval, audit, answer, judge
+	// Timeout (REALM_LLM_TIMEOUT, default 60s) bounds one HTTP attempt of a chat call; a
+	// small local model on a few cores may need more.
+	Timeout time.Duration
 }
 
 // Development default of the local Neo4j (deploy/neo4j); documented in the README.
@@ -142,6 +145,9 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	}
 	if cfg.ShutdownTimeout, err = time.ParseDuration(env("REALM_SHUTDOWN_TIMEOUT", "30s")); err != nil || cfg.ShutdownTimeout <= 0 {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_SHUTDOWN_TIMEOUT %q: want a positive duration such as 30s", getenv("REALM_SHUTDOWN_TIMEOUT"))
+	}
+	if cfg.OpenAI.Timeout, err = time.ParseDuration(env("REALM_LLM_TIMEOUT", "60s")); err != nil || cfg.OpenAI.Timeout <= 0 {
+		return cfg, realm.Errorf(realm.EInvalid, "REALM_LLM_TIMEOUT %q: want a positive duration such as 60s", getenv("REALM_LLM_TIMEOUT"))
 	}
 	return cfg, cfg.validate()
 }
@@ -257,7 +263,7 @@ func (c config) print(w io.Writer) {
 	fmt.Fprintf(w, "config: REALM_ADDR=%s NEO4J_URI=%s NEO4J_USER=%s NEO4J_PASSWORD=%s NEO4J_DATABASE=%s REALM_EMBEDDER=%s REALM_LLM=%s",
 		c.Addr, c.Neo4j.URI, c.Neo4j.User, mask(c.Neo4j.Password), c.Neo4j.Database, kind, c.LLM)
 	if c.LLM == "openai" || c.Embed.Kind == embed.KindOpenAI {
-		fmt.Fprintf(w, " OPENAI_BASE_URL=%s OPENAI_API_KEY=%s models=%v", c.OpenAI.BaseURL, mask(c.OpenAI.APIKey), c.OpenAI.Models)
+		fmt.Fprintf(w, " OPENAI_BASE_URL=%s OPENAI_API_KEY=%s models=%v REALM_LLM_TIMEOUT=%s", c.OpenAI.BaseURL, mask(c.OpenAI.APIKey), c.OpenAI.Models, c.OpenAI.Timeout)
 	}
 	names := make([]string, len(c.Keys))
 	for i, k := range c.Keys {

@@ -49,6 +49,13 @@ func testEnv(overrides map[string]string) func(string) string {
 // The server stops when the test ends.
 func startServe(t testing.TB, getenv func(string) string) string {
 	t.Helper()
+	base, _ := startServeLog(t, getenv)
+	return base
+}
+
+// startServeLog is startServe, also returning serve's output as it grows.
+func startServeLog(t testing.TB, getenv func(string) string) (string, *lineLog) {
+	t.Helper()
 	cyphertest.MustOpen(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	out := newLineLog(regexp.MustCompile(`REALM serving on (http://\S+) `))
@@ -77,13 +84,13 @@ func startServe(t testing.TB, getenv func(string) string) string {
 	select {
 	case u := <-out.match:
 		listening = true
-		return u
+		return u, out
 	case <-done:
 		t.Fatalf("serve returned before listening: %v\n%s", serveErr, out.String())
 	case <-time.After(3 * time.Minute):
 		t.Fatalf("serve did not listen within 3 minutes:\n%s", out.String())
 	}
-	return ""
+	return "", out
 }
 
 // recordingTB is a testing.TB whose Errorf and Fatalf record the failure (Fatalf then ends
@@ -317,6 +324,7 @@ func TestRunErrors(t *testing.T) {
 		{"ErrUnreachable", map[string]string{"NEO4J_URI": "bolt://127.0.0.1:1"}, []string{"serve"}, "NEO4J_URI"},
 		{"ErrBadURI", map[string]string{"NEO4J_URI": "http://x"}, []string{"serve"}, "NEO4J_URI"},
 		{"ErrBadLLM", map[string]string{"REALM_LLM": "gpt"}, []string{"serve"}, "REALM_LLM"},
+		{"ErrLLMTimeout", map[string]string{"REALM_LLM_TIMEOUT": "0s"}, []string{"serve"}, "REALM_LLM_TIMEOUT"},
 		{"ErrBadEmbedder", map[string]string{"REALM_EMBEDDER": "word2vec"}, []string{"serve"}, "REALM_EMBEDDER"},
 		{"ErrBadAddr", map[string]string{"REALM_ADDR": "8080"}, []string{"serve"}, "REALM_ADDR"},
 		{"ErrUnknownCommand", nil, []string{"frobnicate"}, "unknown command"},

@@ -211,6 +211,7 @@ func newAgent(cfg config, logger zerolog.Logger, observe func(llm.Event)) (agent
 			Extraction: m["extraction"], Retrieval: m["retrieval"], Audit: m["audit"],
 			Answer: m["answer"], Judge: m["judge"],
 		},
+		Timeout: cfg.OpenAI.Timeout,
 		Observe: observe,
 	}, fallback, logger)
 }
