@@ -139,46 +139,57 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 	return out, nil
 }
 
-// similarNodes is N_sim by vector, per embedding: an exact scan of small spaces (one
-// query for all embeddings), the vector index with over-fetch for large ones, falling
-// back to the scan when the index returns too few of this space's nodes.
+// similarNodes is N_sim by vector, per embedding: an exact scan of small spaces, the
+// vector index with over-fetch for large ones (one query for all embeddings each),
+// falling back to the scan for the embeddings the index returns too few of this space's
+// nodes for.
 func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, size int64) ([][]realm.Node, error) {
 	out := make([][]realm.Node, len(embs))
 	if k <= 0 {
 		return out, nil
 	}
-	var exact []int // indexes of the embeddings the exact scan answers
+	var asked []int // indexes of the embeddings to search
 	for i, emb := range embs {
-		if len(emb) == 0 {
-			continue
+		if len(emb) > 0 {
+			asked = append(asked, i)
 		}
-		if size > ExactScanMax {
-			recs, err := collect(ctx, tx, qMemorySimilarIndex, map[string]any{
-				"space": space, "embedding": vector64(emb), "k": k, "fetch": k * vectorOverFetch,
-			})
-			if err != nil {
-				return nil, err
-			}
-			if len(recs) >= k {
-				out[i] = nodesOf(recs, "m")
-				continue
+	}
+	search := func(q query, idx []int, params map[string]any) ([][]realm.Node, error) {
+		vecs := make([][]float64, len(idx))
+		for j, i := range idx {
+			vecs[j] = vector64(embs[i])
+		}
+		params["space"], params["embeddings"], params["k"] = space, vecs, k
+		recs, err := collect(ctx, tx, q, params)
+		if err != nil {
+			return nil, err
+		}
+		return groupByIndex(recs, len(idx)), nil
+	}
+	exact := asked
+	if size > ExactScanMax && len(asked) > 0 {
+		found, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
+		if err != nil {
+			return nil, err
+		}
+		exact = nil
+		for j, i := range asked {
+			if len(found[j]) >= k {
+				out[i] = found[j]
+			} else {
+				exact = append(exact, i)
 			}
 		}
-		exact = append(exact, i)
 	}
 	if len(exact) == 0 {
 		return out, nil
 	}
-	vecs := make([][]float64, len(exact))
-	for j, i := range exact {
-		vecs[j] = vector64(embs[i])
-	}
-	recs, err := collect(ctx, tx, qMemorySimilarExact, map[string]any{"space": space, "embeddings": vecs, "k": k})
+	found, err := search(qMemorySimilarExact, exact, map[string]any{})
 	if err != nil {
 		return nil, err
 	}
-	for j, rows := range groupByIndex(recs, len(exact)) {
-		out[exact[j]] = rows
+	for j, i := range exact {
+		out[i] = found[j]
 	}
 	return out, nil
 }
