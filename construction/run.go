@@ -217,12 +217,13 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 // or change, as they will be, and the observations of the run each derives from.
 type overlay struct {
 	nodes map[string]realm.Node
-	order []string            // node ids, in the order first written
-	from  map[string][]string // node id → observations of the run it derives from
+	order []string                   // node ids, in the order first written
+	from  map[string][]string        // node id → observations of the run it derives from
+	words map[string]map[string]bool // node id → the stems of its text (matches)
 }
 
 func newOverlay() *overlay {
-	return &overlay{nodes: map[string]realm.Node{}, from: map[string][]string{}}
+	return &overlay{nodes: map[string]realm.Node{}, from: map[string][]string{}, words: map[string]map[string]bool{}}
 }
 
 // state is n as the run so far leaves it.
@@ -238,6 +239,7 @@ func (ov *overlay) put(n realm.Node, obsID string) {
 		ov.order = append(ov.order, n.ID)
 	}
 	ov.nodes[n.ID] = n
+	ov.words[n.ID] = stems(n.Name + " " + n.Content + " " + strings.Join(n.Keywords, " "))
 	if obsID != "" && !slices.Contains(ov.from[n.ID], obsID) {
 		ov.from[n.ID] = append(ov.from[n.ID], obsID)
 	}
@@ -385,8 +387,7 @@ func (ov *overlay) matches(keywords string, k int) []realm.Node {
 	}
 	var all []scored
 	for j := len(ov.order) - 1; j >= 0; j-- {
-		n := ov.nodes[ov.order[j]]
-		words := stems(n.Name + " " + n.Content + " " + strings.Join(n.Keywords, " "))
+		n, words := ov.nodes[ov.order[j]], ov.words[ov.order[j]]
 		score := 0
 		for t := range terms {
 			if words[t] {
