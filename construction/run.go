@@ -122,11 +122,29 @@ func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, result
 	return len(obs)
 }
 
-// runDecided embeds, decides and applies a run whose observations are extracted; when it
-// cannot go through as one, each observation is integrated on its own.
+// maxRun bounds the observations decided and written together: a job reports progress
+// run by run, and a run's in-memory neighbourhoods approximate the stored ones only for
+// what the run itself wrote (LoCoMo's retrieval was checked with runs of 25).
+const maxRun = 25
+
+// runDecided embeds the candidates of extracted observations in one call, then decides
+// and applies them maxRun at a time (their vectors remembered, embedcache.go); a run that
+// cannot go through as one is integrated one observation at a time.
 func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result) {
-	if !p.applyRun(ctx, obs, exts, seen, results) {
-		p.oneByOne(ctx, obs, results)
+	var texts []string
+	for _, ext := range exts {
+		for _, c := range ext.Candidates {
+			texts = append(texts, embedText(c.Name, c.Content))
+		}
+	}
+	if len(texts) > 0 {
+		_, _ = p.embed(ctx, texts) // a failure is met again, and handled, by the run
+	}
+	for start := 0; start < len(obs); start += maxRun {
+		end := min(start+maxRun, len(obs))
+		if !p.applyRun(ctx, obs[start:end], exts[start:end], seen, results[start:end]) {
+			p.oneByOne(ctx, obs[start:end], results[start:end])
+		}
 	}
 }
 
