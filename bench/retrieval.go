@@ -688,9 +688,16 @@ func weightMismatches(a, b map[string]float64) int {
 	return n
 }
 
-// ingestAll sends a sample's observations in batches, showing progress.
+// ingestBatch is how many observations ingestAll sends per call, as `realm ingest` does.
+const ingestBatch = 25
+
+// ingestAll sends a sample's observations in batches of ingestBatch, showing progress.
 func ingestAll(ctx context.Context, ing Ingester, space string, obs []realm.Observation, progress io.Writer, label string) error {
-	const batch = 25
+	return ingestBatches(ctx, ing, space, obs, ingestBatch, progress, label)
+}
+
+// ingestBatches sends observations batch at a time, showing progress.
+func ingestBatches(ctx context.Context, ing Ingester, space string, obs []realm.Observation, batch int, progress io.Writer, label string) error {
 	start := time.Now()
 	for i := 0; i < len(obs); i += batch {
 		end := min(i+batch, len(obs))

@@ -131,8 +131,8 @@ func TestRunScale(t *testing.T) {
 	if sz.Seeds["vector_index"].N != 3 || sz.Seeds["exact_scan"].N != 3 || sz.Reconcile.N != 2 || sz.EditsDone < 20 {
 		t.Errorf("seeds %+v, reconsolidation %+v (%.1f edits)", sz.Seeds, sz.Reconcile, sz.EditsDone)
 	}
-	if sz.Ingest.Observations != 5 || sz.Ingest.PerSecond <= 0 {
-		t.Errorf("ingest %+v", sz.Ingest)
+	if sz.Ingest.Observations != 5 || sz.Ingest.PerSecond <= 0 || sz.IngestOne.Observations != 5 || sz.IngestOne.PerSecond <= 0 {
+		t.Errorf("ingest %+v, one a call %+v", sz.Ingest, sz.IngestOne)
 	}
 	if len(rep.Goals) < 4 || !strings.Contains(rep.Markdown(), "## 600 memories") {
 		t.Errorf("goals %v; markdown:\n%s", rep.Goals, rep.Markdown())

@@ -114,6 +114,7 @@ type Pipeline struct {
 	log   zerolog.Logger
 
 	spaces   spaceLocks    // one integration of a space at a time (spacelock.go)
+	embeds   embedCache    // vectors of recent texts (embedcache.go)
 	stop     chan struct{} // closed by Close: background work stops
 	stopOnce sync.Once
 	bg       sync.WaitGroup
@@ -210,17 +211,24 @@ func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.
 			others[i] = h
 		}
 	}
-	for i, s := range saved {
-		if !mine[i] {
-			continue
+	var run []int // the held observations, integrated as one run (run.go)
+	for i := range saved {
+		if mine[i] {
+			run = append(run, i)
 		}
-		o := s.Observation
-		results[i] = p.integrate(ctx, o)
+	}
+	obs := make([]realm.Observation, len(run))
+	for k, i := range run {
+		obs[k] = saved[i].Observation
+	}
+	for k, res := range p.integrateRun(ctx, obs) {
+		i := run[k]
+		results[i] = res
 		mine[i] = false
-		heldObservations.release(owner, o.Space, o.ID, results[i])
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+		heldObservations.release(owner, obs[k].Space, obs[k].ID, res)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	for i, h := range others {
 		o := saved[i].Observation
@@ -372,10 +380,18 @@ func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
 			Int("edges", len(res.Edges)).Msg("observation integrated")
 		return res
 	}
+	p.failed(ctx, o, err, &res)
+	return res
+}
+
+// failed records a failed integration attempt of o on the observation (which stays
+// pending, up to MaxAttempts) and in res.
+func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, res *Result) {
+	log := p.log.With().Str("space", o.Space).Str("observation", o.ID).Logger()
 	res.Added, res.Merged, res.Skipped, res.Edges = nil, nil, nil, nil
 	res.Status, res.Error = StatusPending, realm.ErrorMessage(err)
 	if ctx.Err() != nil {
-		return res // not an attempt that failed: the observation is resumed later
+		return // not an attempt that failed: the observation is resumed later
 	}
 	log.Warn().Err(err).Msg("integration failed; the observation stays pending")
 	status, markErr := p.store.MarkObservationError(context.WithoutCancel(ctx), o.Space, o.ID, err.Error(), p.opts.MaxAttempts)
@@ -386,7 +402,6 @@ func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
 		res.Status = StatusFailed
 		log.Error().Err(err).Int("attempts", p.opts.MaxAttempts).Msg("observation failed for good")
 	}
-	return res
 }
 
 func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Result) error {
@@ -396,12 +411,10 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Resu
 	}
 	// Extraction reads no memories, so it runs outside the space lock; only integrate and
 	// relate, which decide against the graph, run under it.
-	ext, usage, err := p.agent.Extract(ctx, agent.ExtractInput{Observation: o, Summary: summary, Recent: recent})
-	res.Usage.Add(usage)
+	ext, err := p.extract(ctx, o, summary, recent, res)
 	if err != nil {
-		return fmt.Errorf("extract: %w", err)
+		return err
 	}
-	keepRecentSources(ext.Candidates, recent)
 	texts := make([]string, len(ext.Candidates))
 	// The keyword half of N_sim (REALM.md §2 step 3) searches a candidate's name and
 	// keywords, not its whole text: common words of the content would match much of the
@@ -409,18 +422,12 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Resu
 	keywords := make([]string, len(ext.Candidates))
 	for i, c := range ext.Candidates {
 		keywords[i] = strings.Join(append([]string{c.Name}, c.Keywords...), " ")
-		if !c.Type.Valid() {
-			return fmt.Errorf("extract: candidate %d has type %q", i, c.Type)
-		}
 		texts[i] = embedText(c.Name, c.Content)
 	}
 	var embs [][]float32
 	if len(texts) > 0 {
-		if embs, err = p.emb.Embed(ctx, texts); err != nil {
+		if embs, err = p.embed(ctx, texts); err != nil {
 			return fmt.Errorf("embed candidates: %w", err)
-		}
-		if len(embs) != len(texts) {
-			return fmt.Errorf("embed candidates: %d vectors for %d texts", len(embs), len(texts))
 		}
 	}
 	// Read, decide, then apply (ARCHITECTURE.md, Layout): the agent and the embedder
@@ -591,12 +598,9 @@ func (p *Pipeline) embedMerges(ctx context.Context, merges []cypher.Merge, chang
 	for k, j := range changed {
 		texts[k] = embedText(known[merges[j].ID].Name, merges[j].Content)
 	}
-	embs, err := p.emb.Embed(ctx, texts)
+	embs, err := p.embed(ctx, texts)
 	if err != nil {
 		return fmt.Errorf("embed merged nodes: %w", err)
-	}
-	if len(embs) != len(texts) {
-		return fmt.Errorf("embed merged nodes: %d vectors for %d texts", len(embs), len(texts))
 	}
 	for k, j := range changed {
 		merges[j].Embedding = embs[k]

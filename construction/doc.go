@@ -5,6 +5,9 @@
 // agent and the embedder are asked with no transaction open: the neighbourhood is read
 // first, the decision taken, and the apply transaction checks that the neighbourhood is
 // still the one decided on, deciding again when it is not (a bounded number of times).
+// The observations of a batch go through as one run (run.go): one embedder call for all
+// their candidates, one read of all their neighbourhoods, the decisions in order (each
+// seeing, in memory, what the earlier ones wrote) and one write transaction.
 //
 // Nothing accepted is lost: an observation stays pending until the transaction that
 // writes its memories marks it integrated; ResumePending takes pending work back (at
@@ -13,5 +16,6 @@
 // observations. The workers of one process share its lease owner, so they also hold what
 // they integrate in memory (held.go): one process never integrates an observation twice at once.
 //
-// It imports the root package realm, agent (the interface only), cypher, uuid and zerolog.
+// It imports the root package realm, agent (the interface only), cypher, internal/text,
+// uuid and zerolog.
 package construction

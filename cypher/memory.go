@@ -139,46 +139,57 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 	return out, nil
 }
 
-// similarNodes is N_sim by vector, per embedding: an exact scan of small spaces (one
-// query for all embeddings), the vector index with over-fetch for large ones, falling
-// back to the scan when the index returns too few of this space's nodes.
+// similarNodes is N_sim by vector, per embedding: an exact scan of small spaces, the
+// vector index with over-fetch for large ones (one query for all embeddings each),
+// falling back to the scan for the embeddings the index returns too few of this space's
+// nodes for.
 func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, size int64) ([][]realm.Node, error) {
 	out := make([][]realm.Node, len(embs))
 	if k <= 0 {
 		return out, nil
 	}
-	var exact []int // indexes of the embeddings the exact scan answers
+	var asked []int // indexes of the embeddings to search
 	for i, emb := range embs {
-		if len(emb) == 0 {
-			continue
+		if len(emb) > 0 {
+			asked = append(asked, i)
 		}
-		if size > ExactScanMax {
-			recs, err := collect(ctx, tx, qMemorySimilarIndex, map[string]any{
-				"space": space, "embedding": vector64(emb), "k": k, "fetch": k * vectorOverFetch,
-			})
-			if err != nil {
-				return nil, err
-			}
-			if len(recs) >= k {
-				out[i] = nodesOf(recs, "m")
-				continue
+	}
+	search := func(q query, idx []int, params map[string]any) ([][]realm.Node, error) {
+		vecs := make([][]float64, len(idx))
+		for j, i := range idx {
+			vecs[j] = vector64(embs[i])
+		}
+		params["space"], params["embeddings"], params["k"] = space, vecs, k
+		recs, err := collect(ctx, tx, q, params)
+		if err != nil {
+			return nil, err
+		}
+		return groupByIndex(recs, len(idx)), nil
+	}
+	exact := asked
+	if size > ExactScanMax && len(asked) > 0 {
+		found, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
+		if err != nil {
+			return nil, err
+		}
+		exact = nil
+		for j, i := range asked {
+			if len(found[j]) >= k {
+				out[i] = found[j]
+			} else {
+				exact = append(exact, i)
 			}
 		}
-		exact = append(exact, i)
 	}
 	if len(exact) == 0 {
 		return out, nil
 	}
-	vecs := make([][]float64, len(exact))
-	for j, i := range exact {
-		vecs[j] = vector64(embs[i])
-	}
-	recs, err := collect(ctx, tx, qMemorySimilarExact, map[string]any{"space": space, "embeddings": vecs, "k": k})
+	found, err := search(qMemorySimilarExact, exact, map[string]any{})
 	if err != nil {
 		return nil, err
 	}
-	for j, rows := range groupByIndex(recs, len(exact)) {
-		out[exact[j]] = rows
+	for j, i := range exact {
+		out[i] = found[j]
 	}
 	return out, nil
 }
@@ -369,11 +380,11 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			out = Applied{Changed: true, Neighbourhoods: hoods}
 			return nil, nil
 		}
-		edges, err := writeIntegration(ctx, tx, space, observationID, in, now)
+		edges, err := writeIntegrations(ctx, tx, space, []ObservationIntegration{{observationID, in}}, now)
 		if err != nil {
 			return nil, err
 		}
-		out = Applied{Applied: true, Edges: edges}
+		out = Applied{Applied: true, Edges: edges[0]}
 		return nil, nil
 	})
 	return out, err
@@ -407,31 +418,35 @@ func SameNeighbourhoods(a, b [][]CandidateNeighbour) bool {
 	return true
 }
 
-// writeIntegration writes an observation's integration in a few statements whatever its
-// size: the added nodes, the merges, the edges (a run of deletes apart), and the
-// observation's mark with the summary.
-func writeIntegration(ctx context.Context, tx neo4j.ManagedTransaction, space, obsID string, in Integration, now time.Time) ([]realm.Edge, error) {
-	added, merged := []string{}, []string{}
-	if len(in.Adds) > 0 {
-		nodes := make([]map[string]any, len(in.Adds))
-		for i, n := range in.Adds {
+// ObservationIntegration is one observation's integration in a run (ApplyRun).
+type ObservationIntegration struct {
+	ObservationID string
+	Integration
+}
+
+// writeIntegrations writes the integrations of a run of observations of one space, in
+// order, in a few statements whatever their number: the added nodes, the merges, the
+// edges (a run of deletes apart), the validity ends, and the observations' marks with the
+// last summary given. It returns the edges written per integration.
+func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time) ([][]realm.Edge, error) {
+	var nodes, merges, marks []map[string]any
+	var edgeOps []EdgeWrite
+	var edgeOwner []int // index in ins of each op of edgeOps
+	var ends []ValidityEnd
+	summary := ""
+	for k, in := range ins {
+		// Each observation's memories are created a microsecond after the one's before it,
+		// so that listing by creation keeps the order in which they were said.
+		at := now.Add(time.Duration(k-len(ins)+1) * time.Microsecond)
+		added, merged := []string{}, []string{}
+		for _, n := range in.Adds {
 			if !n.Type.Valid() {
 				return nil, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
 			}
-			nodes[i] = map[string]any{"label": n.Type.Label(), "props": nodeProps(space, obsID, n, now)}
+			nodes = append(nodes, map[string]any{"observation": in.ObservationID, "label": n.Type.Label(), "props": nodeProps(space, in.ObservationID, n, at)})
 			added = append(added, n.ID)
 		}
-		recs, err := collect(ctx, tx, qMemoryCreate, map[string]any{"space": space, "observation": obsID, "nodes": nodes})
-		if err != nil {
-			return nil, err
-		}
-		if len(recs) != len(nodes) {
-			return nil, realm.Errorf(realm.ENotFound, "observation %q not found in space %q", obsID, space)
-		}
-	}
-	if len(in.Merges) > 0 {
-		merges := make([]map[string]any, len(in.Merges))
-		for i, m := range in.Merges {
+		for _, m := range in.Merges {
 			var content, emb any
 			if m.Content != "" {
 				content = m.Content
@@ -439,42 +454,68 @@ func writeIntegration(ctx context.Context, tx neo4j.ManagedTransaction, space, o
 			if m.Embedding != nil {
 				emb = vector64(m.Embedding)
 			}
-			merges[i] = map[string]any{"id": m.ID, "content": content, "embedding": emb, "keywords": orEmpty(m.Keywords)}
+			merges = append(merges, map[string]any{"observation": in.ObservationID, "id": m.ID, "content": content, "embedding": emb, "keywords": orEmpty(m.Keywords), "at": at})
+			merged = append(merged, m.ID)
 		}
-		recs, err := collect(ctx, tx, qMemoryMerge, map[string]any{"space": space, "observation": obsID, "merges": merges, "now": now})
+		for _, e := range in.Edges {
+			edgeOps = append(edgeOps, e)
+			edgeOwner = append(edgeOwner, k)
+		}
+		ends = append(ends, in.Ends...)
+		if in.Summary != "" {
+			summary = in.Summary
+		}
+		marks = append(marks, map[string]any{"id": in.ObservationID, "added": added, "merged": merged, "skipped": int64(in.Skipped)})
+	}
+	if len(nodes) > 0 {
+		recs, err := collect(ctx, tx, qMemoryCreate, map[string]any{"space": space, "nodes": nodes})
 		if err != nil {
 			return nil, err
 		}
-		done := map[string]bool{}
-		for _, r := range recs {
-			done[str(r, "id")] = true
-		}
-		for _, m := range in.Merges {
-			if !done[m.ID] {
-				return nil, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m.ID, space)
-			}
-			merged = append(merged, m.ID)
+		if len(recs) != len(nodes) {
+			return nil, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
 		}
 	}
-	edges, err := writeEdges(ctx, tx, space, in.Edges, now)
+	if len(merges) > 0 {
+		recs, err := collect(ctx, tx, qMemoryMerge, map[string]any{"space": space, "merges": merges})
+		if err != nil {
+			return nil, err
+		}
+		done := map[[2]string]bool{}
+		for _, r := range recs {
+			done[[2]string{str(r, "observation"), str(r, "id")}] = true
+		}
+		for _, m := range merges {
+			if !done[[2]string{m["observation"].(string), m["id"].(string)}] {
+				return nil, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
+			}
+		}
+	}
+	written, owners, err := writeEdges(ctx, tx, space, edgeOps, now)
 	if err != nil {
 		return nil, err
 	}
-	if err := endValidity(ctx, tx, space, in.Ends, now); err != nil {
+	edges := make([][]realm.Edge, len(ins))
+	for j, e := range written {
+		k := edgeOwner[owners[j]]
+		edges[k] = append(edges[k], e)
+	}
+	if err := endValidity(ctx, tx, space, ends, now); err != nil {
 		return nil, err
 	}
 	_, err = collect(ctx, tx, qObservationIntegrated, map[string]any{
-		"space": space, "id": obsID, "now": now, "summary": in.Summary,
-		"added": added, "merged": merged, "skipped": in.Skipped,
+		"space": space, "marks": marks, "now": now, "summary": summary,
 	})
 	return edges, err
 }
 
 // writeEdges writes relate ops in order, both ways for a symmetric predicate (REALM.md
 // §1): each run of adds and modifies in one statement, deletes one by one. An edge with
-// an end that is not a memory of the space (deleted meanwhile) writes nothing.
-func writeEdges(ctx context.Context, tx neo4j.ManagedTransaction, space string, ops []EdgeWrite, now time.Time) ([]realm.Edge, error) {
+// an end that is not a memory of the space (deleted meanwhile) writes nothing. It returns
+// the edges written and, for each, the index of its op in ops.
+func writeEdges(ctx context.Context, tx neo4j.ManagedTransaction, space string, ops []EdgeWrite, now time.Time) ([]realm.Edge, []int, error) {
 	var out, run []realm.Edge // run: the edges of the pending statement
+	var outOp, runOp []int    // the op of each edge of out and run
 	flush := func() error {
 		if len(run) == 0 {
 			return nil
@@ -498,14 +539,15 @@ func writeEdges(ctx context.Context, tx neo4j.ManagedTransaction, space string, 
 			if id, ok := ids[int64(i)]; ok {
 				e.ID = id
 				out = append(out, e)
+				outOp = append(outOp, runOp[i])
 			}
 		}
-		run = run[:0]
+		run, runOp = run[:0], runOp[:0]
 		return nil
 	}
-	for _, e := range ops {
+	for op, e := range ops {
 		if !e.Predicate.Valid() {
-			return nil, realm.Errorf(realm.EInvalid, "predicate %q is not one of the fifteen", e.Predicate)
+			return nil, nil, realm.Errorf(realm.EInvalid, "predicate %q is not one of the fifteen", e.Predicate)
 		}
 		pairs := [][2]string{{e.From, e.To}}
 		if e.Predicate.Symmetric() {
@@ -514,12 +556,12 @@ func writeEdges(ctx context.Context, tx neo4j.ManagedTransaction, space string, 
 		for _, p := range pairs {
 			if e.Op == EdgeDelete {
 				if err := flush(); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				if _, err := collect(ctx, tx, qEdgeDelete, map[string]any{
 					"space": space, "from": p[0], "to": p[1], "type": e.Predicate.RelType(),
 				}); err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				continue
 			}
@@ -527,12 +569,13 @@ func writeEdges(ctx context.Context, tx neo4j.ManagedTransaction, space string, 
 				From: p[0], To: p[1], Predicate: e.Predicate, Layer: e.Predicate.Layer(), Description: e.Description,
 				Weight: clampWeight(e.Weight), Confidence: clampWeight(e.Confidence), UpdatedAt: now,
 			})
+			runOp = append(runOp, op)
 		}
 	}
 	if err := flush(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return out, outOp, nil
 }
 
 // nodeProps are the stored properties of a new node; nulls are left out by SET m = $props.

@@ -144,4 +144,16 @@ var (
 	//go:embed queries/stats_types.cypher
 	statsTypesCypher string
 	qStatsTypes      = newQuery("stats_types", statsTypesCypher)
+
+	//go:embed queries/memory_derived_from.cypher
+	memoryDerivedFromCypher string
+	qMemoryDerivedFrom      = newQuery("memory_derived_from", memoryDerivedFromCypher)
+
+	//go:embed queries/observation_statuses.cypher
+	observationStatusesCypher string
+	qObservationStatuses      = newQuery("observation_statuses", observationStatusesCypher)
+
+	//go:embed queries/observation_window.cypher
+	observationWindowCypher string
+	qObservationWindow      = newQuery("observation_window", observationWindowCypher)
 )

@@ -95,6 +95,12 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 			return nil, errorf("intra-op threads: %v", err)
 		}
 	}
+	// Idle intra-op threads sleep instead of spinning: on cores shared with Neo4j and
+	// other requests a spinning thread takes the CPU the others wait for (a batch of 32
+	// took 0.6–1.0 s instead of 1.3–1.6 s on 2 loaded cores, embed/BENCHMARKS.md).
+	if err := opts.AddSessionConfigEntry("session.intra_op.allow_spinning", "0"); err != nil {
+		return nil, errorf("intra-op spinning: %v", err)
+	}
 	// One graph, run operator by operator: inter-op parallelism only adds threads.
 	if err := opts.SetInterOpNumThreads(1); err != nil {
 		return nil, errorf("inter-op threads: %v", err)

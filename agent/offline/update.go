@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -407,6 +408,34 @@ var reAsker = regexp.MustCompile(`^([^"\n]{1,80}?) (?:asked|said)\b`)
 // nodeClaims are a node's claims, each with its speaker: in an exchange, the quoted
 // prompt's are the asker's, the rest the node's own speaker's.
 func nodeClaims(n realm.Node) []stateClaim {
+	key := [2]string{n.Description, n.Content}
+	claimMemo.mu.Lock()
+	claims, ok := claimMemo.m[key]
+	claimMemo.mu.Unlock()
+	if ok {
+		return claims
+	}
+	claims = readNodeClaims(n)
+	claimMemo.mu.Lock()
+	defer claimMemo.mu.Unlock()
+	if len(claimMemo.m) >= claimMemoSize {
+		clear(claimMemo.m)
+	}
+	claimMemo.m[key] = claims
+	return claims
+}
+
+// claimMemo remembers the claims of the last claimMemoSize node texts: every candidate of
+// an observation reads those of each of its neighbours, mostly the same memories from one
+// observation to the next, and the patterns are most of the write path's own work.
+var claimMemo = struct {
+	mu sync.Mutex
+	m  map[[2]string][]stateClaim
+}{m: map[[2]string][]stateClaim{}}
+
+const claimMemoSize = 8192
+
+func readNodeClaims(n realm.Node) []stateClaim {
 	speaker := speakerOfDescription(n.Description)
 	prompt := rePrompt.FindString(n.Content)
 	if prompt == "" {

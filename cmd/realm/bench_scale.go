@@ -35,7 +35,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	strategies := fs.String("strategies", "adaptive,path_search,subgraph_beam", "recall strategies timed, comma-separated")
 	queries := fs.Int("queries", 100, "recalls timed per size and strategy")
 	recon := fs.Int("recon-runs", 30, "reconsolidations of 20 edits timed per size")
-	ingest := fs.Int("ingest", 200, "observations sent through the write path per size (0: skip)")
+	ingest := fs.Int("ingest", 200, "observations sent through the write path per size in batches of 100, and as many again one a call (0: skip)")
 	pool := fs.Int("embed-pool", 0, "embed only this many distinct memory texts and reuse their vectors (0: embed every memory)")
 	home := getenv("REALM_HOME")
 	if home == "" {

@@ -39,7 +39,7 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer d.close()
 	start := time.Now()
-	const batch = 25
+	const batch = 100 // a run of observations integrated together (construction)
 	for i := 0; i < len(obs); i += batch {
 		end := min(i+batch, len(obs))
 		if _, err := p.ingest.Ingest(ctx, *space, obs[i:end]); err != nil {

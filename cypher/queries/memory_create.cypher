@@ -1,9 +1,10 @@
-// Creates the memory nodes an observation adds, each with its type label beside :Memory
-// and its provenance edge to the observation. Each label is checked against the four node
-// types by the caller.
-// Params: $space, $observation, $nodes (list of {label, props}). Returns: id (one row per node).
-MATCH (o:Observation {space: $space, id: $observation})
+// Creates the memory nodes observations add, each with its type label beside :Memory and
+// its provenance edge to the observation that adds it. Each label is checked against the
+// four node types by the caller. One statement for a whole run of observations.
+// Params: $space, $nodes (list of {observation, label, props}). Returns: id (one row per
+// node whose observation is in the space).
 UNWIND $nodes AS n
+MATCH (o:Observation {space: $space, id: n.observation})
 CREATE (m:Memory:$(n.label))
 SET m = n.props
 CREATE (m)-[:DERIVED_FROM]->(o)

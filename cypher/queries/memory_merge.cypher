@@ -1,16 +1,18 @@
-// Merges candidates into existing memories of the same space: per merge, new content and
-// embedding (when given), the complete keyword list, the observation added to sources,
-// updated_at, and provenance to the observation. Merge ids are distinct.
-// Params: $space, $observation, $merges (list of {id, content, embedding, keywords}), $now.
-// Returns: id (one row per merge whose memory is in the space).
-MATCH (o:Observation {space: $space, id: $observation})
+// Merges candidates into existing memories of the same space, in list order (a memory
+// merged by several observations of a run takes each row in turn): per merge, new
+// content and embedding (when given), the complete keyword list, the observation added
+// to sources, updated_at, and provenance to the observation.
+// Params: $space, $merges (list of {observation, id, content, embedding, keywords, at}),
+// at being the merge's updated_at.
+// Returns: observation, id (one row per merge whose memory and observation are in the space).
 UNWIND $merges AS x
+MATCH (o:Observation {space: $space, id: x.observation})
 MATCH (m:Memory {id: x.id, space: $space})
 SET m.content = coalesce(x.content, m.content),
     m.embedding = coalesce(x.embedding, m.embedding),
     m.keywords = x.keywords,
-    m.sources = CASE WHEN $observation IN coalesce(m.sources, []) THEN m.sources
-                     ELSE coalesce(m.sources, []) + $observation END,
-    m.updated_at = $now
+    m.sources = CASE WHEN x.observation IN coalesce(m.sources, []) THEN m.sources
+                     ELSE coalesce(m.sources, []) + x.observation END,
+    m.updated_at = x.at
 MERGE (m)-[:DERIVED_FROM]->(o)
-RETURN m.id AS id
+RETURN x.observation AS observation, m.id AS id

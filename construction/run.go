@@ -1,0 +1,436 @@
+package construction
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/internal/text"
+)
+
+// A run is consecutive observations of one space integrated together (the write path in
+// batches): one read of what their extractors see, their extractions in order (each
+// seeing the summary the one before left), one embedder call for all their candidates,
+// one read of all the candidates' neighbourhoods, the decisions in order, and one write
+// transaction. An observation's neighbourhood is then the stored one as the run began,
+// completed in memory with what the observations before it in the run wrote (the run's
+// overlay): the memories they added or changed, by vector similarity (exactly as the
+// store ranks them), by keywords (matched words, where the store would rank by BM25),
+// and as recent memories. As for one observation, nothing is asked of the agent or the
+// embedder inside a transaction, and the write checks that the stored neighbourhoods are
+// still those decided on.
+
+// integrateRun integrates stored, claimed observations of one space in order and
+// reports one Result per observation. A run that cannot go through as one (an
+// observation out of seq order, a failure past extraction, an observation no longer
+// pending, neighbourhoods that keep changing) is integrated one observation at a time.
+func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation) []Result {
+	results := make([]Result, len(obs))
+	for start := 0; start < len(obs); {
+		if err := ctx.Err(); err != nil {
+			for i := start; i < len(obs); i++ {
+				results[i] = Result{ObservationID: obs[i].ID, Seq: obs[i].Seq, Status: StatusPending, Error: realm.ErrorMessage(err)}
+			}
+			break
+		}
+		n := 1
+		if end := inSeqOrder(obs[start:]); end > 1 {
+			n = p.runPrefix(ctx, obs[start:start+end], results[start:])
+		} else {
+			results[start] = p.integrate(ctx, obs[start])
+		}
+		start += n
+	}
+	return results
+}
+
+// inSeqOrder is how many observations from the first are of its space in increasing seq.
+func inSeqOrder(obs []realm.Observation) int {
+	n := 1
+	for n < len(obs) && obs[n].Space == obs[0].Space && obs[n].Seq > obs[n-1].Seq {
+		n++
+	}
+	return n
+}
+
+// runPrefix integrates a prefix of obs as one run, writing their results, and returns
+// its length: the observations up to the first whose extraction fails, that one
+// included (its failure recorded as for one observation).
+func (p *Pipeline) runPrefix(ctx context.Context, obs []realm.Observation, results []Result) int {
+	for k, o := range obs {
+		results[k] = Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
+	}
+	window := max(p.opts.RecentObservations, p.opts.RecentWindow)
+	summary, seen, err := p.store.ObservationWindow(ctx, obs[0].Space, obs[0].Seq, obs[len(obs)-1].Seq, window)
+	if err != nil {
+		return p.oneByOne(ctx, obs, results)
+	}
+	exts := make([]agent.Extraction, 0, len(obs))
+	for k, o := range obs {
+		ext, err := p.extract(ctx, o, summary, before(seen, o.Seq, p.opts.RecentObservations), &results[k])
+		if err != nil {
+			p.failed(ctx, o, err, &results[k])
+			if k == 0 {
+				return 1
+			}
+			p.runDecided(ctx, obs[:k], exts, seen, results)
+			return k + 1
+		}
+		exts = append(exts, ext)
+		if ext.Summary != "" {
+			summary = ext.Summary
+		}
+	}
+	p.runDecided(ctx, obs, exts, seen, results)
+	return len(obs)
+}
+
+// before is the last n observations of seen (seq order) before seq, oldest first.
+func before(seen []realm.Observation, seq int64, n int) []realm.Observation {
+	end, _ := slices.BinarySearchFunc(seen, seq, func(o realm.Observation, s int64) int { return int(o.Seq - s) })
+	return slices.Clone(seen[max(0, end-n):end])
+}
+
+// extract asks the agent for one observation's candidates, as construct does.
+func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary string, recent []realm.Observation, res *Result) (agent.Extraction, error) {
+	ext, usage, err := p.agent.Extract(ctx, agent.ExtractInput{Observation: o, Summary: summary, Recent: recent})
+	res.Usage.Add(usage)
+	if err != nil {
+		return ext, fmt.Errorf("extract: %w", err)
+	}
+	keepRecentSources(ext.Candidates, recent)
+	for i, c := range ext.Candidates {
+		if !c.Type.Valid() {
+			return ext, fmt.Errorf("extract: candidate %d has type %q", i, c.Type)
+		}
+	}
+	return ext, nil
+}
+
+// oneByOne integrates each observation on its own and returns how many.
+func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, results []Result) int {
+	for k, o := range obs {
+		usage := results[k].Usage
+		results[k] = p.integrate(ctx, o)
+		results[k].Usage.Add(usage)
+	}
+	return len(obs)
+}
+
+// maxRun bounds the observations decided and written together: a job reports progress
+// run by run, and a run's in-memory neighbourhoods approximate the stored ones only for
+// what the run itself wrote (LoCoMo's retrieval was checked with runs of 25).
+const maxRun = 25
+
+// runDecided embeds the candidates of extracted observations in one call, then decides
+// and applies them maxRun at a time (their vectors remembered, embedcache.go); a run that
+// cannot go through as one is integrated one observation at a time.
+func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result) {
+	var texts []string
+	for _, ext := range exts {
+		for _, c := range ext.Candidates {
+			texts = append(texts, embedText(c.Name, c.Content))
+		}
+	}
+	if len(texts) > 0 {
+		_, _ = p.embed(ctx, texts) // a failure is met again, and handled, by the run
+	}
+	for start := 0; start < len(obs); start += maxRun {
+		end := min(start+maxRun, len(obs))
+		if !p.applyRun(ctx, obs[start:end], exts[start:end], seen, results[start:end]) {
+			p.oneByOne(ctx, obs[start:end], results[start:end])
+		}
+	}
+}
+
+// applyRun embeds every candidate of the run in one call, reads their neighbourhoods in
+// one transaction, decides in order and writes in one transaction, under the space's
+// lock. It returns false when the run must be integrated one observation at a time.
+func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result) bool {
+	space := obs[0].Space
+	q := cypher.RunQuery{Space: space, K: p.opts.NeighbourK}
+	first := make([]int, len(obs)+1) // candidates of observation k: first[k]..first[k+1]
+	for k, ext := range exts {
+		first[k] = len(q.Texts)
+		for _, c := range ext.Candidates {
+			q.Texts = append(q.Texts, strings.Join(append([]string{c.Name}, c.Keywords...), " "))
+			q.Embeddings = append(q.Embeddings, nil)
+		}
+	}
+	first[len(obs)] = len(q.Texts)
+	texts := make([]string, 0, len(q.Texts))
+	for _, ext := range exts {
+		for _, c := range ext.Candidates {
+			texts = append(texts, embedText(c.Name, c.Content))
+		}
+	}
+	if len(texts) > 0 {
+		embs, err := p.embed(ctx, texts)
+		if err != nil {
+			return false
+		}
+		q.Embeddings = embs
+	}
+	recent := make([]map[string]bool, len(obs)) // the observations whose memories are recent to each
+	from := map[string]bool{}
+	for k, o := range obs {
+		recent[k] = map[string]bool{}
+		for _, r := range before(seen, o.Seq, p.opts.RecentWindow) {
+			recent[k][r.ID] = true
+			if !from[r.ID] {
+				from[r.ID] = true
+				q.RecentFrom = append(q.RecentFrom, r.ID)
+			}
+		}
+	}
+	unlock, err := p.spaces.lock(ctx, space)
+	if err != nil {
+		return false
+	}
+	defer unlock()
+	read, err := p.store.RunNeighbourhoods(ctx, q)
+	if err != nil {
+		return false
+	}
+	for round := 1; round <= p.opts.MaxDecisions; round++ {
+		ov := newOverlay()
+		ins := make([]cypher.ObservationIntegration, len(obs))
+		for k, o := range obs {
+			embs := q.Embeddings[first[k]:first[k+1]]
+			hoods := make([][]cypher.CandidateNeighbour, len(embs))
+			for i := range hoods {
+				hoods[i] = ov.neighbourhood(read, first[k]+i, q.Texts[first[k]+i], embs[i], recent[k], p.opts.NeighbourK)
+			}
+			in, err := p.decide(ctx, o, exts[k], embs, hoods, &results[k])
+			if err != nil {
+				return false
+			}
+			ov.apply(o, in, hoods)
+			ins[k] = cypher.ObservationIntegration{ObservationID: o.ID, Integration: in}
+		}
+		applied, err := p.store.ApplyRun(ctx, q, read, ins)
+		switch {
+		case err != nil || applied.NotPending:
+			return false
+		case applied.Changed:
+			p.log.Debug().Str("space", space).Int("observations", len(obs)).Int("round", round).
+				Msg("the neighbourhoods changed before the run was applied; deciding again")
+			read = applied.Neighbours
+			continue
+		}
+		for k := range obs {
+			results[k].Edges = applied.Edges[k]
+		}
+		return true
+	}
+	return false
+}
+
+// overlay is what the observations of a run decided so far write: the memories they add
+// or change, as they will be, and the observations of the run each derives from.
+type overlay struct {
+	nodes map[string]realm.Node
+	order []string                   // node ids, in the order first written
+	from  map[string][]string        // node id → observations of the run it derives from
+	words map[string]map[string]bool // node id → the stems of its text (matches)
+}
+
+func newOverlay() *overlay {
+	return &overlay{nodes: map[string]realm.Node{}, from: map[string][]string{}, words: map[string]map[string]bool{}}
+}
+
+// state is n as the run so far leaves it.
+func (ov *overlay) state(n realm.Node) realm.Node {
+	if m, ok := ov.nodes[n.ID]; ok {
+		return m
+	}
+	return n
+}
+
+func (ov *overlay) put(n realm.Node, obsID string) {
+	if _, ok := ov.nodes[n.ID]; !ok {
+		ov.order = append(ov.order, n.ID)
+	}
+	ov.nodes[n.ID] = n
+	ov.words[n.ID] = stems(n.Name + " " + n.Content + " " + strings.Join(n.Keywords, " "))
+	if obsID != "" && !slices.Contains(ov.from[n.ID], obsID) {
+		ov.from[n.ID] = append(ov.from[n.ID], obsID)
+	}
+}
+
+// apply records one observation's integration, decided on hoods.
+func (ov *overlay) apply(o realm.Observation, in cypher.Integration, hoods [][]cypher.CandidateNeighbour) {
+	known := map[string]realm.Node{}
+	for _, hood := range hoods {
+		for _, n := range hood {
+			known[n.Node.ID] = n.Node
+		}
+	}
+	now := time.Now().UTC()
+	for _, n := range in.Adds {
+		ov.put(n, o.ID)
+	}
+	for _, m := range in.Merges {
+		n, ok := known[m.ID]
+		if !ok {
+			continue
+		}
+		if m.Content != "" {
+			n.Content = m.Content
+		}
+		if m.Embedding != nil {
+			n.Embedding = m.Embedding
+		}
+		n.Keywords = m.Keywords
+		if !slices.Contains(n.Sources, o.ID) {
+			n.Sources = append(slices.Clone(n.Sources), o.ID)
+		}
+		n.UpdatedAt = now
+		ov.put(n, o.ID)
+	}
+	for _, e := range in.Ends {
+		n, ok := ov.nodes[e.ID]
+		if !ok {
+			if n, ok = known[e.ID]; !ok {
+				continue
+			}
+		}
+		if n.ValidUntil == nil || e.ValidUntil.Before(*n.ValidUntil) {
+			until := e.ValidUntil
+			n.ValidUntil = &until
+		}
+		if n.SupersededAt == nil {
+			n.SupersededAt = &now
+		}
+		ov.put(n, "")
+	}
+}
+
+// neighbourhood is candidate i's N_sim ∪ N_recent (REALM.md §2 step 3) as the run so far
+// leaves the stored one read: the K most similar memories by vector among the stored
+// ones and the run's, the stored keyword matches and the K run's memories that match
+// the most of the candidate's words, and the memories derived from the observations
+// recent to it.
+func (ov *overlay) neighbourhood(read cypher.RunNeighbours, i int, keywords string, emb []float32, recentFrom map[string]bool, k int) []cypher.CandidateNeighbour {
+	var hood []cypher.CandidateNeighbour
+	byID := map[string]int{}
+	add := func(n realm.Node, similar, recent bool) {
+		n = ov.state(n)
+		if j, ok := byID[n.ID]; ok {
+			hood[j].Similar = hood[j].Similar || similar
+			hood[j].Recent = hood[j].Recent || recent
+			return
+		}
+		byID[n.ID] = len(hood)
+		hood = append(hood, cypher.CandidateNeighbour{Node: n, Similar: similar, Recent: recent})
+	}
+	for _, n := range ov.similar(read.Vector[i], emb, k) {
+		add(n, true, false)
+	}
+	if i < len(read.Text) {
+		for _, n := range read.Text[i] {
+			add(n, true, false)
+		}
+	}
+	for _, n := range ov.matches(keywords, k) {
+		add(n, true, false)
+	}
+	for _, d := range read.Recent {
+		if slices.ContainsFunc(d.From, func(id string) bool { return recentFrom[id] }) {
+			add(d.Node, false, true)
+		}
+	}
+	for _, id := range ov.order {
+		if slices.ContainsFunc(ov.from[id], func(id string) bool { return recentFrom[id] }) {
+			add(ov.nodes[id], false, true)
+		}
+	}
+	return hood
+}
+
+// similar is the k most similar to emb of the stored nodes read and the run's, best
+// first, ties by id (as the store ranks them).
+func (ov *overlay) similar(stored []realm.Node, emb []float32, k int) []realm.Node {
+	if len(ov.nodes) == 0 || len(emb) == 0 {
+		return stored
+	}
+	type scored struct {
+		n     realm.Node
+		score float64
+	}
+	var all []scored
+	seen := map[string]bool{}
+	for _, n := range stored {
+		n = ov.state(n)
+		seen[n.ID] = true
+		all = append(all, scored{n, realm.Cosine(emb, n.Embedding)})
+	}
+	for _, id := range ov.order {
+		if n := ov.nodes[id]; !seen[id] && len(n.Embedding) == len(emb) {
+			all = append(all, scored{n, realm.Cosine(emb, n.Embedding)})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b scored) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return strings.Compare(a.n.ID, b.n.ID)
+	})
+	out := make([]realm.Node, 0, k)
+	for _, s := range all[:min(k, len(all))] {
+		out = append(out, s.n)
+	}
+	return out
+}
+
+// matches is the k memories of the run that share the most words with keywords (as the
+// full-text index analyses them: stop words out, stems compared), the latest first
+// among equals.
+func (ov *overlay) matches(keywords string, k int) []realm.Node {
+	terms := stems(keywords)
+	if len(terms) == 0 || len(ov.order) == 0 {
+		return nil
+	}
+	type scored struct {
+		n     realm.Node
+		score int
+	}
+	var all []scored
+	for j := len(ov.order) - 1; j >= 0; j-- {
+		n, words := ov.nodes[ov.order[j]], ov.words[ov.order[j]]
+		score := 0
+		for t := range terms {
+			if words[t] {
+				score++
+			}
+		}
+		if score > 0 {
+			all = append(all, scored{n, score})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b scored) int { return b.score - a.score })
+	out := make([]realm.Node, 0, k)
+	for _, s := range all[:min(k, len(all))] {
+		out = append(out, s.n)
+	}
+	return out
+}
+
+// stems is the set of the content words of s, stemmed.
+func stems(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range text.Words(s) {
+		if !text.IsFunctionWord(w) {
+			out[text.Stem(w)] = true
+		}
+	}
+	return out
+}

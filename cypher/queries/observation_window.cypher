@@ -1,0 +1,18 @@
+// What the extractors of a run of observations see (REALM.md §2 step 2): the space's
+// running summary, and its observations from the $n before seq $first up to (not
+// including) seq $last, oldest first: each observation's last ones are among them.
+// Params: $space, $first, $last, $n. Returns: summary ('' for a new space), observations (a list of o).
+OPTIONAL MATCH (s:Space {id: $space})
+CALL () {
+  MATCH (o:Observation {space: $space})
+  WHERE o.seq < $first
+  WITH o ORDER BY o.seq DESC LIMIT $n
+  RETURN reverse(collect(o {.*})) AS before
+}
+CALL () {
+  MATCH (o:Observation {space: $space})
+  WHERE $first <= o.seq < $last
+  WITH o ORDER BY o.seq
+  RETURN collect(o {.*}) AS within
+}
+RETURN coalesce(s.summary, '') AS summary, before + within AS observations

@@ -1,0 +1,205 @@
+package cypher
+
+import (
+	"context"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/realm-memory/realm"
+)
+
+// The write path of a run of observations of one space (construction's batches): one
+// read of what their extractors see, one read of the neighbourhoods of all their
+// candidates, and one write transaction for all their integrations, instead of these
+// three per observation.
+
+// ObservationWindow returns in one query what the extractors of the observations of seq
+// first up to (not including) last see: the space's running summary ("" for a new space)
+// and its observations from the n before first up to last, oldest first.
+// Errors: EUnavailable.
+func (s *Store) ObservationWindow(ctx context.Context, space string, first, last int64, n int) (string, []realm.Observation, error) {
+	recs, err := s.read(ctx, qObservationWindow, map[string]any{"space": space, "first": first, "last": last, "n": n})
+	if err != nil || len(recs) == 0 {
+		return "", nil, err
+	}
+	v, _ := recs[0].Get("observations")
+	list, _ := v.([]any)
+	out := make([]realm.Observation, 0, len(list))
+	for _, item := range list {
+		m, _ := item.(map[string]any)
+		out = append(out, observationFromMap(m))
+	}
+	return str(recs[0], "summary"), out, nil
+}
+
+// RunQuery asks for the stored neighbourhoods of every candidate of a run of
+// observations (REALM.md §2 step 3): similar memories by vector and by keywords, and the
+// memories derived from the observations that are recent to one of the run.
+type RunQuery struct {
+	Space      string
+	Embeddings [][]float32 // one per candidate of the run
+	Texts      []string    // one per candidate: matched against the full-text index
+	K          int         // similar memories per candidate, from the vector and from the keyword search each
+	RecentFrom []string    // observation ids: the memories derived from them are read
+}
+
+// RunNeighbours is what RunNeighbourhoods read.
+type RunNeighbours struct {
+	Vector [][]realm.Node // per candidate, the K most similar memories, best first
+	Text   [][]realm.Node // per candidate, the K best keyword matches, best first
+	Recent []DerivedMemory
+}
+
+// DerivedMemory is a memory derived from some of the observations asked for.
+type DerivedMemory struct {
+	Node realm.Node
+	From []string // those of the observation ids asked for that it derives from
+}
+
+// RunNeighbourhoods reads, in one read transaction, the neighbourhoods of every
+// candidate of a run. Errors: EUnavailable.
+func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbours, error) {
+	var out RunNeighbours
+	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		var err error
+		out, err = runNeighbourhoods(ctx, tx, q)
+		return nil, err
+	})
+	return out, err
+}
+
+func runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery) (RunNeighbours, error) {
+	out := RunNeighbours{Vector: make([][]realm.Node, len(q.Embeddings)), Text: make([][]realm.Node, len(q.Texts))}
+	if len(q.RecentFrom) > 0 {
+		recs, err := collect(ctx, tx, qMemoryDerivedFrom, map[string]any{"space": q.Space, "ids": q.RecentFrom})
+		if err != nil {
+			return out, err
+		}
+		for _, r := range recs {
+			v, _ := r.Get("from")
+			out.Recent = append(out.Recent, DerivedMemory{Node: nodeOf(mapOf(r, "m")), From: stringList(v)})
+		}
+	}
+	if len(q.Embeddings) == 0 {
+		return out, nil
+	}
+	recs, err := collect(ctx, tx, qMemoryCountSpace, map[string]any{"space": q.Space})
+	if err != nil {
+		return out, err
+	}
+	size := num(recs[0], "n")
+	if size == 0 {
+		return out, nil
+	}
+	if out.Vector, err = similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, size); err != nil {
+		return out, err
+	}
+	if out.Text, err = textMatches(ctx, tx, q.Space, q.Texts, q.K); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// RunApplied is what ApplyRun did.
+type RunApplied struct {
+	// Applied is false when nothing was written: an observation of the run was no longer
+	// pending under the space lock (NotPending), or Changed.
+	Applied    bool
+	NotPending bool
+	Edges      [][]realm.Edge // per integration, the edges written (both directions of a symmetric one)
+	// Changed is true when the neighbourhoods read under the lock differ from those the
+	// run was decided on; Neighbours are the ones read, to decide again on.
+	Changed    bool
+	Neighbours RunNeighbours
+}
+
+// ApplyRun writes the integrations of a run of observations of one space, decided on
+// the neighbourhoods decided (read by RunNeighbourhoods with the same q), in ONE write
+// transaction, as ApplyIntegration does for one: it locks the space, checks that every
+// observation of the run is still pending (else writes nothing: NotPending), reads the
+// neighbourhoods again under the lock and, when they are still the ones decided on,
+// writes every integration in order; when they changed it writes nothing and returns
+// them. Errors: ENotFound (space or observation), EInvalid, EUnavailable.
+func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours, ins []ObservationIntegration) (RunApplied, error) {
+	var out RunApplied
+	ids := make([]string, len(ins))
+	for i, in := range ins {
+		ids[i] = in.ObservationID
+	}
+	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		out = RunApplied{}
+		now := time.Now().UTC()
+		recs, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": q.Space, "id": "", "now": now})
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 {
+			return nil, realm.Errorf(realm.ENotFound, "space %q not found", q.Space)
+		}
+		recs, err = collect(ctx, tx, qObservationStatuses, map[string]any{"space": q.Space, "ids": ids})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			if str(r, "status") != realm.ObservationPending {
+				out.NotPending = true
+				return nil, nil
+			}
+		}
+		hoods, err := runNeighbourhoods(ctx, tx, q)
+		if err != nil {
+			return nil, err
+		}
+		if !SameRunNeighbours(decided, hoods) {
+			out = RunApplied{Changed: true, Neighbours: hoods}
+			return nil, nil
+		}
+		edges, err := writeIntegrations(ctx, tx, q.Space, ins, now)
+		if err != nil {
+			return nil, err
+		}
+		out = RunApplied{Applied: true, Edges: edges}
+		return nil, nil
+	})
+	return out, err
+}
+
+// SameRunNeighbours reports whether a and b hold the same memories in the same state
+// (last update) in each list, in any order.
+func SameRunNeighbours(a, b RunNeighbours) bool {
+	same := func(x, y []realm.Node) bool {
+		if len(x) != len(y) {
+			return false
+		}
+		seen := make(map[string]time.Time, len(x))
+		for _, n := range x {
+			seen[n.ID] = n.UpdatedAt
+		}
+		for _, n := range y {
+			if at, ok := seen[n.ID]; !ok || !at.Equal(n.UpdatedAt) {
+				return false
+			}
+		}
+		return true
+	}
+	lists := func(x, y [][]realm.Node) bool {
+		if len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !same(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	recent := func(r []DerivedMemory) []realm.Node {
+		out := make([]realm.Node, len(r))
+		for i, d := range r {
+			out[i] = d.Node
+		}
+		return out
+	}
+	return lists(a.Vector, b.Vector) && lists(a.Text, b.Text) && same(recent(a.Recent), recent(b.Recent))
+}
