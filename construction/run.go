@@ -3,6 +3,7 @@ package construction
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -141,13 +142,35 @@ func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts
 		_, _ = p.embed(ctx, texts) // a failure is met again, and handled, by the run
 	}
 	for start := 0; start < len(obs); {
-		end := min(start+maxRun, len(obs))
+		end := start + apart(exts[start:min(start+maxRun, len(obs))])
 		n := p.applyRun(ctx, obs[start:end], exts[start:end], seen, results[start:end])
 		if n == 0 {
 			n = p.oneByOne(ctx, obs[start:end], results[start:end])
 		}
 		start += n
 	}
+}
+
+// apart is how many extractions from the first have no candidate whose keywords share
+// a word with a candidate of the ones before: a run longer than that would end there
+// (applyRun), so it is not read beyond.
+func apart(exts []agent.Extraction) int {
+	words := map[string]bool{}
+	for k, ext := range exts {
+		for _, c := range ext.Candidates {
+			if k > 0 {
+				for w := range stems(strings.Join(append([]string{c.Name}, c.Keywords...), " ")) {
+					if words[w] {
+						return k
+					}
+				}
+			}
+		}
+		for _, c := range ext.Candidates {
+			maps.Copy(words, stems(c.Name+" "+c.Content+" "+strings.Join(c.Keywords, " ")))
+		}
+	}
+	return len(exts)
 }
 
 // applyRun embeds every candidate of the run in one call, reads their neighbourhoods in
