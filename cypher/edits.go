@@ -92,6 +92,10 @@ func applyEdit(ctx context.Context, tx neo4j.ManagedTransaction, space string, o
 	logged := realm.Edit{From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence}
 	if op.Action == realm.EditAdd {
 		description := op.Reason
+		var query, label any // null: not a learned link
+		if op.Query != "" {
+			description, query, label = op.Query, op.Query, string(op.Label)
+		}
 		if description == "" {
 			description = "added by reconsolidation"
 		}
@@ -99,7 +103,7 @@ func applyEdit(ctx context.Context, tx neo4j.ManagedTransaction, space string, o
 		recs, err := collect(ctx, tx, qEditEdgeAdd, map[string]any{
 			"space": space, "from": op.From, "to": op.To, "type": op.Predicate.RelType(),
 			"edge_id": uuid.NewString(), "layer": op.Predicate.Layer(), "description": description,
-			"weight": w, "confidence": op.Confidence, "now": now,
+			"query": query, "label": label, "weight": w, "confidence": op.Confidence, "now": now,
 		})
 		if err != nil || len(recs) == 0 || !boolean(recs[0], "created") {
 			return nil, err
