@@ -31,14 +31,14 @@ func TestLearnedLinks(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
 	const (
-		q         = "What instrument does Melanie play?"
+		q          = "What instrument does Melanie play?"
 		paraphrase = "Which instrument is Melanie playing?"
-		unrelated = "Where did Caroline travel in June?"
+		unrelated  = "Where did Caroline travel in June?"
 	)
 	emb := loopEmbedder{
-		q:         loopAxes(0, 1),
+		q:          loopAxes(0, 1),
 		paraphrase: loopAxes(0, 0.9, 1, 0.43589),
-		unrelated: loopAxes(4, 0.8, 5, 0.6),
+		unrelated:  loopAxes(4, 0.8, 5, 0.6),
 	}
 	nodes := []loopNode{
 		{"concert", realm.Event, "Mel went to a symphony concert downtown", loopAxes(0, 0.8, 3, 0.6), "2023-05-01"},
