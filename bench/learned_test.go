@@ -66,9 +66,9 @@ func TestLearnedLinksLoCoMo(t *testing.T) {
 		return res
 	}
 	const (
-		question  = "What did Ben's coach tell him to do after the knee injury?"
+		question   = "What did Ben's coach tell him to do after the knee injury?"
 		paraphrase = "After Ben injured his knee, what did his coach advise him to do?"
-		unrelated = "Where will Ana sell her vases?"
+		unrelated  = "Where will Ana sell her vases?"
 	)
 	gold := []string{"D2:1", "D2:3"}
 	rank := func(res realm.RecallResult, id string) int {
