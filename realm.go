@@ -235,13 +235,17 @@ type StageUsage struct {
 // Add merges o into u.
 func (u Usage) Add(o Usage) {
 	for stage, s := range o {
-		t := u[stage]
-		t.Calls += s.Calls
-		t.PromptTokens += s.PromptTokens
-		t.CompletionTokens += s.CompletionTokens
-		t.LatencyMS += s.LatencyMS
-		t.Failures += s.Failures
-		t.Fallbacks += s.Fallbacks
-		u[stage] = t
+		u[stage] = u[stage].Plus(s)
 	}
+}
+
+// Plus is the usage of s and o together.
+func (s StageUsage) Plus(o StageUsage) StageUsage {
+	s.Calls += o.Calls
+	s.PromptTokens += o.PromptTokens
+	s.CompletionTokens += o.CompletionTokens
+	s.LatencyMS += o.LatencyMS
+	s.Failures += o.Failures
+	s.Fallbacks += o.Fallbacks
+	return s
 }

@@ -8,17 +8,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/answering"
 	"github.com/realm-memory/realm/reconsolidation"
 )
-
-// Answerer writes an answer from the evidence of one recall. *llm.Agent implements it;
-// the offline agent cannot answer, so without an LLM Deps.Answer is nil.
-type Answerer interface {
-	// Answer returns EUnavailable when the model cannot be reached or gives no valid answer.
-	Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error)
-}
 
 // answerRequest is a recall request and whether to reconsolidate afterwards (absent: the
 // server's setting).

@@ -28,9 +28,10 @@
 // JSON-RPC errors (rpcEnvelope).
 //
 // /v1/spaces/{space}/export streams a whole space as JSON Lines and /import loads such a
-// file into an empty space (export.go, over cypher.ExportSpace and ImportSpace); the
-// import's body has its own cap (Config.MaxImportBytes) and upload time.
+// file into an empty space (export.go, over package transfer); the import's body has its
+// own cap (Config.MaxImportBytes) and upload time.
 //
 // It imports the root package realm, the pipelines (cypher store, construction,
-// retrieval, reconsolidation) and agent (the answer's types); nothing imports api but cmd.
+// retrieval, reconsolidation), answering (recall → answer → reconsolidate) and transfer
+// (the export format); nothing imports api but cmd.
 package api

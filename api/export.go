@@ -12,7 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/transfer"
 )
 
 // DefaultMaxImportBytes caps an import's body unless Config.MaxImportBytes says
@@ -24,7 +24,7 @@ const DefaultMaxImportBytes = 1 << 30
 // importReadTimeout bounds the upload of an import (1 GiB at 5 Mbit/s is 30 minutes).
 const importReadTimeout = 30 * time.Minute
 
-// handleExport streams a space as JSON Lines (cypher.ExportFormat). Headers and status
+// handleExport streams a space as JSON Lines (transfer.Format). Headers and status
 // are sent with the first line, so an error before it is a problem document; one after
 // it cuts the stream short, and the missing "end" record makes the file refused by
 // import.
@@ -40,7 +40,7 @@ func (s *server) handleExport(w http.ResponseWriter, r *http.Request) {
 			f.Flush()
 		}
 	}
-	_, err := s.Store.ExportSpace(r.Context(), space, sw, flush)
+	_, err := transfer.Export(r.Context(), s.Store, space, sw, flush)
 	switch {
 	case err == nil:
 	case !sw.started:
@@ -68,7 +68,7 @@ func (s *streamStart) Write(p []byte) (int, error) {
 // handleImport imports an export into the space, which must be empty. The body is
 // spooled to a temporary file, bounded by Config.MaxImportBytes, because the import
 // reads it twice: once to validate every line, refusing the whole import at the first
-// bad one before anything is written, then to write (cypher.BeginImport, Import.Run).
+// bad one before anything is written, then to write (cypher.BeginImport, transfer.Run).
 //
 // The space is claimed first, before the body is read: a space that is not empty is
 // refused at once, and from then until the import ends the space refuses ingest, recall
@@ -107,7 +107,7 @@ func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 		}
 		return io.NopCloser(f), nil
 	}
-	res, err := imp.Run(r.Context(), open, cypher.ImportOptions{Embedder: s.cfg.Embedder.ID, Dims: s.cfg.Embedder.Dim})
+	res, err := transfer.Run(r.Context(), imp, open, transfer.Options{Embedder: s.cfg.Embedder.ID, Dims: s.cfg.Embedder.Dim})
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
+	"github.com/realm-memory/realm/answering"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/reconsolidation"
@@ -63,8 +64,10 @@ type Deps struct {
 	Recall *retrieval.Retriever
 	// Reconsolidate reshapes the graph from traces (feedback, edits, revert).
 	Reconsolidate *reconsolidation.Reconsolidator
-	// Answer writes /answer's answers; nil when no LLM is configured (/answer: 501).
-	Answer Answerer
+	// Answer writes /answer's answers (*llm.Agent: EUnavailable when the model gives no
+	// valid answer); nil when no LLM is configured, since the offline agent cannot answer
+	// (/answer: 501).
+	Answer answering.Answerer
 	Logger zerolog.Logger
 	// Metrics is the registry /metrics serves. The API registers its collectors on it;
 	// cmd may hand it to the pipelines for theirs. nil: a registry of the API's own.

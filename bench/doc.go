@@ -6,5 +6,9 @@
 // stage (Cost), and resume from a per-sample checkpoint. The judge, the charts and the
 // cost are generic, for every benchmark.
 //
-// It imports the root package realm and the pipelines; never api or cmd.
+// Questions are recalled, answered and reconsolidated through answering.UseCase, as
+// /answer does; the answer's evidence is measured with agent/llm's own prompt template.
+//
+// It imports the root package realm, the pipelines, answering and agent/llm; never api
+// or cmd.
 package bench

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/answering"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/reconsolidation"
@@ -21,11 +20,6 @@ import (
 // included (construction.Pipeline).
 type ObservationIngester interface {
 	Ingest(ctx context.Context, space string, obs []realm.Observation) ([]construction.Result, error)
-}
-
-// Answerer writes an answer from the evidence of one recall (llm.Agent).
-type Answerer interface {
-	Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error)
 }
 
 // Grader grades an answer against the gold one (Judge).
@@ -51,7 +45,7 @@ type SpaceGraph interface {
 type LoCoMoDeps struct {
 	Ingest        ObservationIngester
 	Recall        Recaller
-	Answer        Answerer
+	Answer        answering.Answerer // *llm.Agent
 	Reconsolidate TraceReconsolidator
 	Graph         SpaceGraph
 	Judge         Grader
@@ -174,26 +168,54 @@ type QuestionResult struct {
 	AnswerMS    float64     `json:"answer_ms"`
 }
 
-// EditCounts is what the reconsolidations of a run did (logged edits: one per directed
-// edge, so a symmetric predicate counts twice).
+// EditTally counts what reconsolidations did (logged edits: one per directed edge, so a
+// symmetric predicate counts twice).
+type EditTally struct {
+	Audits       int `json:"audits"` // one per question
+	WithEdits    int `json:"audits_with_edits"`
+	Added        int `json:"added"`
+	Strengthened int `json:"strengthened"`
+	Weakened     int `json:"weakened"`
+	Rejected     int `json:"rejected"` // proposals failing validation or c_min
+}
+
+// count adds one reconsolidation.
+func (t *EditTally) count(rc reconsolidation.Result) {
+	t.Audits++
+	if len(rc.Edits) > 0 {
+		t.WithEdits++
+	}
+	t.Rejected += len(rc.Rejected)
+	for _, e := range rc.Edits {
+		switch e.Action {
+		case realm.EditAdd:
+			t.Added++
+		case realm.EditStrengthen:
+			t.Strengthened++
+		case realm.EditWeaken:
+			t.Weakened++
+		}
+	}
+}
+
+func (t *EditTally) add(o EditTally) {
+	t.Audits += o.Audits
+	t.WithEdits += o.WithEdits
+	t.Added += o.Added
+	t.Strengthened += o.Strengthened
+	t.Weakened += o.Weakened
+	t.Rejected += o.Rejected
+}
+
+// EditCounts is what the reconsolidations of a run did.
 type EditCounts struct {
-	Audits       int  `json:"audits"`
-	WithEdits    int  `json:"audits_with_edits"`
-	Added        int  `json:"added"`
-	Strengthened int  `json:"strengthened"`
-	Weakened     int  `json:"weakened"`
-	Rejected     int  `json:"rejected"`
-	Restored     bool `json:"restored_exactly"` // reverting them all gave every edge its weight back to the bit
-	Mismatches   int  `json:"restore_mismatches"`
+	EditTally
+	Restored   bool `json:"restored_exactly"` // reverting them all gave every edge its weight back to the bit
+	Mismatches int  `json:"restore_mismatches"`
 }
 
 func (e *EditCounts) add(o EditCounts) {
-	e.Audits += o.Audits
-	e.WithEdits += o.WithEdits
-	e.Added += o.Added
-	e.Strengthened += o.Strengthened
-	e.Weakened += o.Weakened
-	e.Rejected += o.Rejected
+	e.EditTally.add(o.EditTally)
 	e.Mismatches += o.Mismatches
 	e.Restored = e.Mismatches == 0
 }
@@ -468,22 +490,10 @@ func askLoCoMoQuestion(ctx context.Context, space string, askAt time.Time, q que
 	rc := res.Reconsolidation
 	qr.Usage.Add(rc.Usage)
 	qr.Edits = len(rc.Edits)
-	edits.Audits++
-	edits.Rejected += len(rc.Rejected)
-	for _, e := range rc.Edits {
-		switch e.Action {
-		case realm.EditAdd:
-			edits.Added++
-		case realm.EditStrengthen:
-			edits.Strengthened++
-		case realm.EditWeaken:
-			edits.Weakened++
-		}
-	}
+	edits.count(*rc)
 	if len(rc.Edits) == 0 {
 		return qr, "", nil
 	}
-	edits.WithEdits++
 	return qr, rc.ReconsolidationID, nil
 }
 

@@ -128,7 +128,7 @@ func SummarizeLongMemEval(results []LMEItemResult, mode string, k, prime int) Lo
 		usage.Add(r.Usage)
 		for stage, c := range r.Cost {
 			t := rep.Cost[stage]
-			t.StageUsage = lmeAddStage(t.StageUsage, c.StageUsage)
+			t.StageUsage = t.StageUsage.Plus(c.StageUsage)
 			t.Seconds += c.Seconds
 			rep.Cost[stage] = t
 		}

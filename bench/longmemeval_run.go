@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/answering"
+	"github.com/realm-memory/realm/reconsolidation"
 )
 
 // LMEIngester is the write path with what it cost (construction.Pipeline, summing the
@@ -20,11 +21,6 @@ type LMEIngester interface {
 // LMESpaceDeleter erases a space (cypher.Store).
 type LMESpaceDeleter interface {
 	DeleteSpace(ctx context.Context, space string) (int64, error)
-}
-
-// LMEAnswerer writes an answer from the evidence of one recall (*llm.Agent), as /answer does.
-type LMEAnswerer interface {
-	Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error)
 }
 
 // Bench stages of the LongMemEval cost accounting.
@@ -50,9 +46,9 @@ const (
 type LongMemEvalDeps struct {
 	Ingest        LMEIngester
 	Recall        Recaller
-	Reconsolidate Reconsolidator
+	Reconsolidate answering.Reconsolidator
 	Spaces        LMESpaceDeleter
-	Answer        LMEAnswerer
+	Answer        answering.Answerer // *llm.Agent
 	Judge         LMEJudge
 	// Embedder, when set, scores a flat baseline beside REALM: the top-k raw turns by
 	// cosine with the question, no graph, ranked into sessions and turns the same way.
@@ -109,7 +105,7 @@ func (r *LMEItemResult) addCost(stage string, u realm.Usage, seconds float64) {
 	}
 	r.Usage.Add(u)
 	c := r.Cost[stage]
-	c.StageUsage = lmeAddStage(c.StageUsage, lmeSumUsage(u))
+	c.StageUsage = c.StageUsage.Plus(lmeSumUsage(u))
 	c.Seconds += seconds
 	r.Cost[stage] = c
 }
@@ -118,19 +114,9 @@ func (r *LMEItemResult) addCost(stage string, u realm.Usage, seconds float64) {
 func lmeSumUsage(u realm.Usage) realm.StageUsage {
 	var s realm.StageUsage
 	for _, v := range u {
-		s = lmeAddStage(s, v)
+		s = s.Plus(v)
 	}
 	return s
-}
-
-func lmeAddStage(a, b realm.StageUsage) realm.StageUsage {
-	a.Calls += b.Calls
-	a.PromptTokens += b.PromptTokens
-	a.CompletionTokens += b.CompletionTokens
-	a.LatencyMS += b.LatencyMS
-	a.Failures += b.Failures
-	a.Fallbacks += b.Fallbacks
-	return a
 }
 
 // RunLongMemEval runs every item in a fresh space of its own: it ingests the haystack in
@@ -235,15 +221,19 @@ func runLMEItem(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig
 		r.addCost(LMEStagePrime, nil, time.Since(t).Seconds())
 	}
 
-	t = time.Now()
-	var rec realm.RecallResult
-	if len(obs.Observations) > 0 { // else there is no space to recall from: nothing is found
-		var err error
-		if rec, err = deps.Recall.Recall(ctx, space, realm.RecallRequest{Query: it.Question, Time: &at, K: cfg.K}); err != nil {
-			return r, fmt.Errorf("recall: %w", err)
-		}
+	// Recall, then answer from the recalled nodes as /answer does (answering.UseCase, no
+	// reconsolidation: the question is asked once, at the end).
+	uc := answering.UseCase{Recall: deps.Recall, Answer: deps.Answer}
+	if len(obs.Observations) == 0 {
+		uc.Recall = noEvidence{} // there is no space to recall from: nothing is found
 	}
-	r.RecallMS = float64(time.Since(t).Microseconds()) / 1000
+	t = time.Now()
+	res, err := uc.Ask(ctx, space, realm.RecallRequest{Query: it.Question, Time: &at, K: cfg.K}, false)
+	if !res.Recalled {
+		return r, fmt.Errorf("recall: %w", err)
+	}
+	rec := res.Recall
+	r.RecallMS = float64(time.Since(t).Microseconds())/1000 - res.Timings["answer"]
 	r.addCost(LMEStageRecall, rec.Usage, r.RecallMS/1000)
 	sources := make([][]string, len(rec.Nodes))
 	for i, n := range rec.Nodes {
@@ -260,9 +250,7 @@ func runLMEItem(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig
 		return r, nil
 	}
 
-	t = time.Now()
-	ans, u, err := deps.Answer.Answer(ctx, agent.AnswerInput{Question: it.Question, Time: at, Nodes: rec.Nodes, Edges: rec.Edges})
-	r.addCost(LMEStageAnswer, u, time.Since(t).Seconds())
+	r.addCost(LMEStageAnswer, res.AnswerUsage, res.Timings["answer"]/1000)
 	wrong := false
 	switch {
 	case realm.ErrorCode(err) == realm.EUnavailable && ctx.Err() == nil:
@@ -274,6 +262,7 @@ func runLMEItem(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig
 	case err != nil:
 		return r, fmt.Errorf("answer: %w", err)
 	}
+	ans := res.Answer
 	r.Response = ans.Text
 	t = time.Now()
 	verdict, u, err := deps.Judge.JudgeLongMemEval(ctx, LMEJudgeInput{Type: it.Type, Abstention: it.Abstention(),
@@ -286,27 +275,26 @@ func runLMEItem(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig
 	return r, nil
 }
 
-// primeOne asks one warm-up question and reconsolidates its trace: in a full run with the
-// LLM's answer and citations as the system's own signal, as /answer does; in a
-// retrieval-only run on the recall alone. Edits are never confirmed feedback (η/2).
+// primeOne asks one warm-up question and reconsolidates its trace as /answer does
+// (answering.UseCase): in a full run with the LLM's answer and citations as the system's
+// own signal; in a retrieval-only run, or when the LLM gave no answer, on the recall
+// alone. Edits are never confirmed feedback (η/2).
 func primeOne(ctx context.Context, deps LongMemEvalDeps, cfg LongMemEvalConfig, space, q string, at time.Time, r *LMEItemResult) error {
-	rec, err := deps.Recall.Recall(ctx, space, realm.RecallRequest{Query: q, Time: &at, K: cfg.K})
-	if err != nil {
+	uc := answering.UseCase{Recall: deps.Recall, Answer: deps.Answer, Reconsolidate: deps.Reconsolidate}
+	res, err := uc.Ask(ctx, space, realm.RecallRequest{Query: q, Time: &at, K: cfg.K}, true)
+	r.addCost(LMEStagePrime, res.Usage, 0)
+	if err != nil && (!res.Recalled || realm.ErrorCode(err) != realm.EUnavailable || ctx.Err() != nil) {
 		return err
 	}
-	r.addCost(LMEStagePrime, rec.Usage, 0)
-	in := agent.AuditInput{Query: q, Nodes: rec.Nodes, Edges: rec.Edges}
-	if deps.Answer != nil {
-		ans, u, err := deps.Answer.Answer(ctx, agent.AnswerInput{Question: q, Time: at, Nodes: rec.Nodes, Edges: rec.Edges})
-		r.addCost(LMEStagePrime, u, 0)
-		switch {
-		case err == nil:
-			in.Answer, in.Cited = ans.Text, ans.Cited
-		case realm.ErrorCode(err) != realm.EUnavailable || ctx.Err() != nil:
-			return err
-		}
+	rc, err := res.Reconsolidation, res.ReconsolidationErr
+	if rc == nil && err == nil { // no answer: the recall alone
+		var out reconsolidation.Result
+		out, err = deps.Reconsolidate.Reconsolidate(ctx, space, res.Recall.TraceID, reconsolidation.Request{Source: realm.EditSourceAuto})
+		rc = &out
 	}
-	_, err = deps.Reconsolidate.ReconsolidateInput(ctx, space, rec.TraceID, in, realm.EditSourceAuto)
+	if rc != nil {
+		r.addCost(LMEStagePrime, rc.Usage, 0)
+	}
 	return err
 }
 
@@ -399,4 +387,11 @@ func contextTokens(nodes []realm.RecalledNode) int {
 		text.WriteByte('\n')
 	}
 	return Tokens(text.String())
+}
+
+// noEvidence is the recall of an item without a haystack: nothing is found.
+type noEvidence struct{}
+
+func (noEvidence) Recall(context.Context, string, realm.RecallRequest) (realm.RecallResult, error) {
+	return realm.RecallResult{}, nil
 }

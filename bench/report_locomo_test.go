@@ -68,13 +68,13 @@ func TestNewLoCoMoReport(t *testing.T) {
 			Variants: []bench.VariantResult{
 				{Variant: off, Questions: []bench.QuestionResult{q(1, 1, "0", 1, ans), q(2, 0, "none", 0, ans), q(5, 1, "", 0, ans)}},
 				{Variant: on, Questions: []bench.QuestionResult{q(1, 1, "0", 1, ans), q(2, 1, "1", 0.5, ans), q(5, 0, "", 0, ans)},
-					Edits: &bench.EditCounts{Audits: 3, WithEdits: 1, Added: 2, Restored: true}, HistogramAfter: []int64{0, 0, 0, 0, 2, 1, 2, 0, 3, 0}},
+					Edits: &bench.EditCounts{EditTally: bench.EditTally{Audits: 3, WithEdits: 1, Added: 2}, Restored: true}, HistogramAfter: []int64{0, 0, 0, 0, 2, 1, 2, 0, 3, 0}},
 			}},
 		{Sample: "s2", Observations: 1, IngestUsage: realm.Usage{"extract": {Calls: 1, PromptTokens: 100}}, HistogramBefore: []int64{1, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 			Variants: []bench.VariantResult{
 				{Variant: off, Questions: []bench.QuestionResult{q(4, 0.5, "0", 1, ans), {Category: 4, AnswerError: "unavailable", FirstDepth: "none", HasEvidence: true}}},
 				{Variant: on, Questions: []bench.QuestionResult{q(4, 1, "0", 1, ans), q(4, 0, "2", 1, ans)},
-					Edits: &bench.EditCounts{Audits: 2, Weakened: 1, Mismatches: 1}, HistogramAfter: []int64{1}},
+					Edits: &bench.EditCounts{EditTally: bench.EditTally{Audits: 2, Weakened: 1}, Mismatches: 1}, HistogramAfter: []int64{1}},
 			}},
 	}
 	rep := bench.NewLoCoMoReport(cfg, variants, samples)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/llm"
 	"github.com/realm-memory/realm/reconsolidation"
 	"github.com/realm-memory/realm/retrieval"
 )
@@ -159,12 +160,7 @@ type RunReport struct {
 // EditReport is what reconsolidation did in a run with it on, and what it cost. Edit
 // counts are logged edits: one per directed edge, so a symmetric predicate counts twice.
 type EditReport struct {
-	Audits        int `json:"audits"` // one per question
-	WithEdits     int `json:"audits_with_edits"`
-	Added         int `json:"added"`
-	Strengthened  int `json:"strengthened"`
-	Weakened      int `json:"weakened"`
-	Rejected      int `json:"rejected"`               // proposals failing validation or c_min
+	EditTally
 	DistinctEdges int `json:"distinct_edges_touched"` // directed edges edited at least once
 	EdgesBefore   int `json:"edges_before"`
 	EdgesAfter    int `json:"edges_after"` // after the last question, before the revert
@@ -210,7 +206,7 @@ type MethodReport struct {
 	ContextTokens float64   `json:"mean_context_tokens"` // the returned texts, one per line (Tokens)
 	// PromptTokens is, for REALM, the evidence as /answer puts it in the prompt: each
 	// node's type, time and content, and the returned edges with their descriptions
-	// (AnswerEvidence).
+	// (llm.AnswerEvidence).
 	PromptTokens float64 `json:"mean_prompt_tokens,omitempty"`
 	MedianMS     float64 `json:"median_recall_ms"`
 }
@@ -229,7 +225,7 @@ type IngestReport struct {
 type measure struct {
 	recall       float64
 	tokens       int // Tokens of the returned texts, one per line
-	promptTokens int // REALM only: Tokens of AnswerEvidence
+	promptTokens int // REALM only: Tokens of llm.AnswerEvidence
 	ms           float64
 }
 
@@ -547,7 +543,11 @@ func recallOnce(ctx context.Context, rec Recaller, space string, q question, ask
 		sources[i] = n.Node.Sources
 	}
 	m.recall, _ = EvidenceRecall(q.Evidence, sources, k)
-	m.tokens, m.promptTokens = contextTokens(res.Nodes), Tokens(AnswerEvidence(res.Nodes, res.Edges))
+	evidence, err := llm.AnswerEvidence(res.Nodes, res.Edges)
+	if err != nil {
+		return res, measure{}, err
+	}
+	m.tokens, m.promptTokens = contextTokens(res.Nodes), Tokens(evidence)
 	return res, m, nil
 }
 
@@ -670,20 +670,8 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 // countEdits adds one reconsolidation's edits and labels to the run's report.
 func (r *run) countEdits(out reconsolidation.Result, gold []string, nodes []realm.RecalledNode) {
 	e := r.edits
-	e.Audits++
-	if len(out.Edits) > 0 {
-		e.WithEdits++
-	}
-	e.Rejected += len(out.Rejected)
+	e.count(out)
 	for _, ed := range out.Edits {
-		switch ed.Action {
-		case realm.EditAdd:
-			e.Added++
-		case realm.EditStrengthen:
-			e.Strengthened++
-		case realm.EditWeaken:
-			e.Weakened++
-		}
 		r.touched[ed.From+">"+ed.To+">"+string(ed.Predicate)] = true
 	}
 	for _, n := range nodes {

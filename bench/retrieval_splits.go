@@ -1,12 +1,9 @@
 package bench
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent/llm"
 )
 
 // LoCoMo splits of the dev conversations: retrieval is tuned on tune alone, and every
@@ -216,37 +213,4 @@ func splitReport(name string, results []*questionResult, k int, curveK []int) Sp
 		}
 	}
 	return s
-}
-
-// AnswerEvidence is the evidence of a recall as /answer puts it in the answerer's prompt
-// (agent/llm/prompts/answer_user.tmpl): each node as "- M<i> [type] (time: …) content", then
-// each returned edge between them as "- M<i> predicate M<j>: description".
-func AnswerEvidence(nodes []realm.RecalledNode, edges []realm.Edge) string {
-	var b strings.Builder
-	b.WriteString("Memories:\n")
-	ref := map[string]string{}
-	for i, n := range nodes {
-		ref[n.Node.ID] = fmt.Sprintf("M%d", i+1)
-		fmt.Fprintf(&b, "- %s [%s]", ref[n.Node.ID], n.Node.Type)
-		if t := llm.SpanText(n.Node.TStart, n.Node.TEnd); t != "" {
-			fmt.Fprintf(&b, " (time: %s)", t)
-		}
-		fmt.Fprintf(&b, " %s\n", n.Node.Content)
-	}
-	var rels []string
-	for _, e := range edges {
-		from, to := ref[e.From], ref[e.To]
-		if from == "" || to == "" {
-			continue
-		}
-		rel := from + " " + string(e.Predicate) + " " + to
-		if e.Description != "" {
-			rel += ": " + e.Description
-		}
-		rels = append(rels, "- "+rel+"\n")
-	}
-	if len(rels) > 0 {
-		b.WriteString("\nRelations:\n" + strings.Join(rels, ""))
-	}
-	return b.String()
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/construction"
-	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/transfer"
 )
 
 // TestSupersedesEndsValidity: with the offline agent, a move is added beside the old
@@ -62,12 +62,12 @@ func TestSupersedesEndsValidity(t *testing.T) {
 	}
 
 	var file bytes.Buffer
-	if _, err := store.ExportSpace(context.Background(), space, &file, nil); err != nil {
+	if _, err := transfer.Export(context.Background(), store, space, &file, nil); err != nil {
 		t.Fatal(err)
 	}
 	copySpace := cyphertest.NewSpace(t)
 	open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(file.Bytes())), nil }
-	if _, err := store.ImportSpace(context.Background(), copySpace, open, cypher.ImportOptions{Embedder: bowEmbedder{}.ID(), Dims: cyphertest.Dims}); err != nil {
+	if _, err := transfer.Import(context.Background(), store, copySpace, open, transfer.Options{Embedder: bowEmbedder{}.ID(), Dims: cyphertest.Dims}); err != nil {
 		t.Fatal(err)
 	}
 	copied, _, err := store.Graph(context.Background(), copySpace, "", 0, 100)

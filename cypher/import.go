@@ -3,59 +3,144 @@ package cypher
 import (
 	"context"
 	_ "embed"
-	"io"
+	"errors"
+	"strings"
+	"sync"
 	"time"
+
+	"github.com/google/uuid"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/realm-memory/realm"
 )
 
+// The statements of an import and the hold it keeps on its space. What a file holds, how
+// it is validated and turned into rows, is package transfer's.
+
 var (
+	//go:embed queries/import_begin.cypher
+	importBeginCypher string
+	qImportBegin      = newQuery("import_begin", importBeginCypher)
+
+	//go:embed queries/import_claim.cypher
+	importClaimCypher string
+	qImportClaim      = newQuery("import_claim", importClaimCypher)
+
+	//go:embed queries/import_renew.cypher
+	importRenewCypher string
+	qImportRenew      = newQuery("import_renew", importRenewCypher)
+
+	//go:embed queries/import_finish.cypher
+	importFinishCypher string
+	qImportFinish      = newQuery("import_finish", importFinishCypher)
+
 	//go:embed queries/import_props.cypher
 	importPropsCypher string
 	qImportProps      = newQuery("import_props", importPropsCypher)
+
+	//go:embed queries/import_nodes.cypher
+	importNodesCypher string
+	qImportNodes      = newQuery("import_nodes", importNodesCypher)
+
+	//go:embed queries/import_memories.cypher
+	importMemoriesCypher string
+	qImportMemories      = newQuery("import_memories", importMemoriesCypher)
+
+	//go:embed queries/import_provenance.cypher
+	importProvenanceCypher string
+	qImportProvenance      = newQuery("import_provenance", importProvenanceCypher)
+
+	//go:embed queries/import_edges.cypher
+	importEdgesCypher string
+	qImportEdges      = newQuery("import_edges", importEdgesCypher)
 
 	//go:embed queries/space_import_mark.cypher
 	spaceImportMarkCypher string
 	qSpaceImportMark      = newQuery("space_import_mark", spaceImportMarkCypher)
 )
 
-// Import is an import into a space, which it holds from BeginImport until Run or Abandon
-// returns: meanwhile the space refuses ingest (SaveObservations), recall and answer
+// importLease is how long an import holds its space without renewing (it renews before
+// every batch); an import found holding a space past it was interrupted and is wiped by
+// the next import into that space.
+const importLease = 2 * time.Minute
+
+// Import is an import into a space, which it holds from BeginImport until Finish or
+// Abandon: meanwhile the space refuses ingest (SaveObservations), recall and answer
 // (CheckNotImporting) with EConflict, so nothing is read from a half-written space and
-// nothing sent to it is taken in and then erased by the import.
+// nothing sent to it is taken in and then erased by the import. Each Write… is one
+// transaction that first renews the hold.
 type Import struct {
-	im          *importer
+	store       *Store
+	space       string
+	id          string // the mark on the space while it is imported
 	stopRenewal context.CancelFunc
 	renewed     chan struct{} // closed when the renewal has stopped
+	stopOnce    sync.Once
 }
 
-// BeginImport claims space, which must be empty, for an import (see ImportSpace), before
-// its file is read: a client uploading a large file learns of a conflict at once, and
-// the space is held during the upload. The hold is renewed in the background until Run
-// or Abandon; one of them must be called. What an interrupted import left in the space
-// is erased here. Errors: EConflict (the space is not empty or is being imported),
-// EUnavailable.
+// BeginImport claims space, which must be empty, for an import, before its file is read:
+// a client uploading a large file learns of a conflict at once, and the space is held
+// during the upload. The hold is renewed in the background until Finish or Abandon; one
+// of them must be called. What an interrupted import left in the space is erased here.
+// Errors: EConflict (the space is not empty or is being imported), EUnavailable.
 func (s *Store) BeginImport(ctx context.Context, space string) (*Import, error) {
-	im := &importer{store: s, space: space, id: newImportID()}
-	interrupted, err := im.begin(ctx)
+	imp := &Import{store: s, space: space, id: uuid.NewString(), renewed: make(chan struct{})}
+	interrupted, err := imp.begin(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if interrupted {
-		if err := im.wipe(ctx); err != nil {
-			im.abandon(ctx)
+		if err := imp.wipe(ctx); err != nil {
+			imp.abandon(ctx)
 			return nil, err
 		}
 	}
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	imp := &Import{im: im, stopRenewal: cancel, renewed: make(chan struct{})}
-	go imp.renew(rctx)
+	imp.stopRenewal = cancel
+	go imp.renewInBackground(rctx)
 	return imp, nil
 }
 
-// renew extends the hold on the space well before its lease ends, while the file is
-// uploaded or read (batches renew it too).
-func (imp *Import) renew(ctx context.Context) {
+// Space is the space the import holds.
+func (imp *Import) Space() string { return imp.space }
+
+// begin claims the space for this import, refusing one that is not empty or that
+// another import holds; it reports whether an interrupted import's data must be wiped.
+func (imp *Import) begin(ctx context.Context) (interrupted bool, err error) {
+	_, err = imp.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		now := time.Now().UTC()
+		// Lock an existing space with MATCH, then SET, before import_begin's MERGE, as
+		// SaveObservations does: a MERGE waiting for the node's lock holds its index
+		// entry's, and deadlocks with a writer holding the node's.
+		if _, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": imp.space, "id": "", "now": now}); err != nil {
+			return nil, err
+		}
+		recs, err := collect(ctx, tx, qImportBegin, map[string]any{"space": imp.space, "now": now})
+		if err != nil {
+			return nil, err
+		}
+		r := recs[0]
+		marked, _ := r.Get("import_id")
+		interrupted = false
+		switch {
+		case marked != nil && timeOf(valueOf(r, "import_until")).After(now):
+			return nil, realm.Errorf(realm.EConflict, "space %q is being imported by another request; wait for it to end", imp.space)
+		case marked != nil:
+			interrupted = true // its importer is gone: its data is wiped below
+		case num(r, "contents") > 0:
+			return nil, realm.Errorf(realm.EConflict,
+				"space %q is not empty (%d memories, observations, traces, edits and jobs): an import needs an empty space; "+
+					"erase it first (DELETE /v1/spaces/%s) or import under another name", imp.space, num(r, "contents"), imp.space)
+		}
+		_, err = collect(ctx, tx, qImportClaim, map[string]any{"space": imp.space, "import": imp.id, "until": now.Add(importLease)})
+		return nil, err
+	})
+	return interrupted, err
+}
+
+// renewInBackground extends the hold on the space well before its lease ends, while the
+// file is uploaded or read (batches renew it too).
+func (imp *Import) renewInBackground(ctx context.Context) {
 	defer close(imp.renewed)
 	tick := time.NewTicker(importLease / 4)
 	defer tick.Stop()
@@ -65,69 +150,189 @@ func (imp *Import) renew(ctx context.Context) {
 			return
 		case <-tick.C:
 			// A failure is not fatal here: the next batch's renewal says whether the hold was lost.
-			_, _ = imp.im.store.write(ctx, qImportRenew, map[string]any{
-				"space": imp.im.space, "import": imp.im.id, "until": time.Now().UTC().Add(importLease)})
+			_, _ = imp.store.write(ctx, qImportRenew, map[string]any{
+				"space": imp.space, "import": imp.id, "until": time.Now().UTC().Add(importLease)})
 		}
 	}
 }
 
 func (imp *Import) stop() {
-	imp.stopRenewal()
-	<-imp.renewed
+	imp.stopOnce.Do(func() {
+		if imp.stopRenewal != nil {
+			imp.stopRenewal()
+			<-imp.renewed
+		}
+	})
 }
 
-// Run imports the export that open opens (see ImportSpace) into the space BeginImport
-// claimed, and releases it. Errors: as ImportSpace's.
-func (imp *Import) Run(ctx context.Context, open func() (io.ReadCloser, error), opts ImportOptions) (ImportResult, error) {
-	defer imp.stop()
-	if opts.MaxLine <= 0 {
-		opts.MaxLine = DefaultMaxImportLine
-	}
-	im := imp.im
-	res := ImportResult{Space: im.space}
-	scan, err := scanImport(open, opts)
-	if err == nil {
-		res.SourceSpace, res.IDsRewritten, res.Counts = scan.header.Space, scan.header.Space != im.space, scan.counts
-		im.scan, im.rw = scan, rewriter{from: scan.header.Space, to: im.space, on: res.IDsRewritten}
-		err = im.setProps(ctx, opts)
-	}
-	if err == nil {
-		err = im.write(ctx, open, opts)
-	}
-	if err == nil {
-		err = im.finish(ctx)
-	}
+// renew extends the import's hold on the space inside tx; EConflict when it lost it.
+func (imp *Import) renew(ctx context.Context, tx neo4j.ManagedTransaction) error {
+	recs, err := collect(ctx, tx, qImportRenew, map[string]any{"space": imp.space, "import": imp.id, "until": time.Now().UTC().Add(importLease)})
 	if err != nil {
-		im.abandon(ctx)
-		return res, err
+		return err
 	}
-	return res, nil
+	if len(recs) == 0 {
+		return realm.Errorf(realm.EConflict, "the import into space %q was cancelled: the space was erased or another import took it over", imp.space)
+	}
+	return nil
 }
 
-// Abandon gives up an import that was begun but will not run (its upload failed): what
-// it holds is erased, the space's node with it.
+// wipe erases what an interrupted import left in the space, keeping the space's node.
+func (imp *Import) wipe(ctx context.Context) error {
+	for {
+		var deleted int64
+		_, err := imp.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+			if err := imp.renew(ctx, tx); err != nil {
+				return nil, err
+			}
+			recs, err := collect(ctx, tx, qSpaceDeleteBatch, map[string]any{"space": imp.space, "batch": 5000})
+			if err == nil {
+				deleted = num(recs[0], "deleted")
+			}
+			return nil, err
+		})
+		if err != nil || deleted == 0 {
+			return err
+		}
+	}
+}
+
+// Finish releases the space: the import is complete. Errors: EConflict (the hold was
+// lost), EUnavailable.
+func (imp *Import) Finish(ctx context.Context) error {
+	imp.stop()
+	recs, err := imp.store.write(ctx, qImportFinish, map[string]any{"space": imp.space, "import": imp.id})
+	if err == nil && len(recs) == 0 {
+		err = realm.Errorf(realm.EConflict, "the import into space %q was cancelled: the space was erased or another import took it over", imp.space)
+	}
+	return err
+}
+
+// Abandon gives up the import: what it wrote is erased, the space's node with it, if the
+// space is still its own; the mark stays when even that fails, for the next import to wipe.
 func (imp *Import) Abandon(ctx context.Context) {
 	imp.stop()
-	imp.im.abandon(ctx)
+	imp.abandon(ctx)
 }
 
-// ImportSpace imports an export (see ExportFormat) into space, which must be empty.
-// open is called twice: the first reading validates every line, and a bad line refuses
-// the whole import with its number before anything of the file is written (EInvalid,
-// Fields["line"]); the second writes, in batches of one transaction each, under a mark on
-// the space that the batches renew. If writing fails, what was written is erased before
-// returning; if even that fails (Neo4j gone), the mark stays and the next import into the
-// space erases it, so a space is never left half imported unnoticed. An export of another
-// space is imported with new ids (see ImportResult). It is BeginImport, then Run.
-// Errors: EInvalid (a bad line), EConflict (the space is not empty, is being imported,
-// or the file's embedder is not opts'), EUnavailable.
-func (s *Store) ImportSpace(ctx context.Context, space string, open func() (io.ReadCloser, error), opts ImportOptions) (ImportResult, error) {
-	imp, err := s.BeginImport(ctx, space)
-	if err != nil {
-		return ImportResult{Space: space}, err
+func (imp *Import) abandon(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), importLease)
+	defer cancel()
+	_, err := imp.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return nil, imp.renew(ctx, tx)
+	})
+	if err == nil {
+		_, _ = imp.store.DeleteSpace(ctx, imp.space)
 	}
-	return imp.Run(ctx, open, opts)
 }
+
+// SetSpace gives the space the exported space's properties, embedder and dimension.
+func (imp *Import) SetSpace(ctx context.Context, props map[string]any, embedder string, dims int) error {
+	return imp.writeSteps(ctx, importStep{qImportProps, map[string]any{
+		"space": imp.space, "props": props, "embedder": embedder, "dims": int64(dims)}, -1})
+}
+
+// importLabels are the node labels WriteNodes creates, by kind.
+var importLabels = map[string]string{"observation": "Observation", "trace": "Trace", "edit": "Edit", "job": "Job"}
+
+// WriteNodes creates one batch of observations, traces, edits or jobs (kind), each with
+// its properties; the space is set here.
+func (imp *Import) WriteNodes(ctx context.Context, kind string, props []map[string]any) error {
+	label, ok := importLabels[kind]
+	if !ok {
+		return realm.Errorf(realm.EInternal, "import: no node kind %q", kind)
+	}
+	rows := make([]any, len(props))
+	for i, p := range props {
+		p["space"] = imp.space
+		rows[i] = p
+	}
+	return imp.writeSteps(ctx, importStep{qImportNodes, map[string]any{"label": label, "rows": rows}, len(rows)})
+}
+
+// ImportMemory is a memory to create, with the ids of the observations it derives from.
+type ImportMemory struct {
+	Type        realm.NodeType
+	Props       map[string]any
+	DerivedFrom []string
+}
+
+// WriteMemories creates one batch of memories and their provenance; the space is set here.
+func (imp *Import) WriteMemories(ctx context.Context, memories []ImportMemory) error {
+	var rows, prov []any
+	for _, m := range memories {
+		m.Props["space"] = imp.space
+		rows = append(rows, map[string]any{"label": m.Type.Label(), "props": m.Props})
+		for _, o := range m.DerivedFrom {
+			prov = append(prov, map[string]any{"memory": m.Props["id"], "observation": o})
+		}
+	}
+	return imp.writeSteps(ctx,
+		importStep{qImportMemories, map[string]any{"rows": rows}, len(rows)},
+		importStep{qImportProvenance, map[string]any{"space": imp.space, "rows": prov}, len(prov)})
+}
+
+// ImportEdge is a memory edge to create between two memories of the space.
+type ImportEdge struct {
+	From, To  string
+	Predicate realm.Predicate
+	Props     map[string]any
+}
+
+// WriteEdges creates one batch of memory edges.
+func (imp *Import) WriteEdges(ctx context.Context, edges []ImportEdge) error {
+	rows := make([]any, len(edges))
+	for i, e := range edges {
+		rows[i] = map[string]any{"from": e.From, "to": e.To, "type": e.Predicate.RelType(), "props": e.Props}
+	}
+	return imp.writeSteps(ctx, importStep{qImportEdges, map[string]any{"space": imp.space, "rows": rows}, len(rows)})
+}
+
+// importStep is one statement of an import's transaction and how many things it must
+// create (-1: not counted; 0: skipped).
+type importStep struct {
+	q      query
+	params map[string]any
+	want   int
+}
+
+// writeSteps runs steps in one transaction, after renewing the import's hold.
+func (imp *Import) writeSteps(ctx context.Context, steps ...importStep) error {
+	_, err := imp.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		if err := imp.renew(ctx, tx); err != nil {
+			return nil, err
+		}
+		for _, st := range steps {
+			if st.want == 0 {
+				continue
+			}
+			recs, err := collect(ctx, tx, st.q, st.params)
+			if err != nil {
+				return nil, importConflict(err)
+			}
+			if st.want < 0 {
+				continue
+			}
+			if got := num(recs[0], "created"); got != int64(st.want) {
+				return nil, realm.Errorf(realm.EInternal, "import %s: wrote %d of %d", st.q.name, got, st.want)
+			}
+		}
+		return nil, nil
+	})
+	return err
+}
+
+// importConflict reports a uniqueness violation (an id that exists in another space)
+// as EConflict.
+func importConflict(err error) error {
+	var n4j *neo4j.Neo4jError
+	if errors.As(err, &n4j) && strings.Contains(n4j.Code, "ConstraintValidationFailed") {
+		return realm.Errorf(realm.EConflict, "an id of the export (a memory, trace, edit or job) exists already in another space")
+	}
+	return err
+}
+
+func valueOf(r *neo4j.Record, key string) any { v, _ := r.Get(key); return v }
 
 // CheckNotImporting returns EConflict when space is marked by an import: one running, or
 // one interrupted that left it incomplete. Recall and answer call it first.

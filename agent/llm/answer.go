@@ -48,6 +48,16 @@ func (l *Agent) Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer,
 		"the LLM (model %s) gave no valid answer, even after one repair; retry later", l.cfg.Models.Answer)
 }
 
+// AnswerEvidence is the evidence of one recall exactly as Answer puts it in its prompt
+// (the answer_evidence template of answer_user.tmpl), for measuring what an answer costs.
+func AnswerEvidence(nodes []realm.RecalledNode, edges []realm.Edge) (string, error) {
+	prompts, err := sharedPrompts()
+	if err != nil {
+		return "", err
+	}
+	return renderPrompt(prompts, "answer_evidence", newAnswerRequest(agent.AnswerInput{Nodes: nodes, Edges: edges}).view)
+}
+
 // answerRequest maps the refs the model sees (M1, M2, ...) to node ids.
 type answerRequest struct {
 	ids  map[string]string // ref → node id

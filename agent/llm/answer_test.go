@@ -53,6 +53,12 @@ func TestLLMAnswer(t *testing.T) {
 		if strings.Contains(user, "n-group") {
 			t.Errorf("prompt shows node ids instead of refs:\n%s", user)
 		}
+		// The bench measures the evidence with the prompt's own template.
+		in := answerInput()
+		evidence, err := AnswerEvidence(in.Nodes, in.Edges)
+		if err != nil || !strings.HasPrefix(evidence, "Memories:\n- M1 [event]") || !strings.HasSuffix(strings.TrimSpace(user), evidence) {
+			t.Errorf("evidence %q (%v) is not the end of the prompt:\n%s", evidence, err, user)
+		}
 	})
 	t.Run("Repaired", func(t *testing.T) {
 		l := newTestLLM(t, nil)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/realm-memory/realm/agent"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 )
@@ -19,9 +20,16 @@ func parsePrompts() (*template.Template, error) {
 	return template.New("prompts").Option("missingkey=error").ParseFS(promptFiles, "prompts/*.tmpl")
 }
 
+// sharedPrompts are the templates parsed once, for renderings outside an Agent.
+var sharedPrompts = sync.OnceValues(parsePrompts)
+
 func (l *Agent) render(name string, data any) (string, error) {
+	return renderPrompt(l.prompts, name, data)
+}
+
+func renderPrompt(prompts *template.Template, name string, data any) (string, error) {
 	var b bytes.Buffer
-	if err := l.prompts.ExecuteTemplate(&b, name, data); err != nil {
+	if err := prompts.ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("prompt %s: %w", name, err)
 	}
 	return b.String(), nil

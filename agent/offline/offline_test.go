@@ -11,6 +11,11 @@ import (
 	"github.com/realm-memory/realm/agent"
 )
 
+// offlineNow is a Monday: 8 May 2023, 1:56 pm (LoCoMo conv-26, session 1).
+var offlineNow = time.Date(2023, time.May, 8, 13, 56, 0, 0, time.UTC)
+
+func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+
 func obsAt(id, session, speaker, content string) realm.Observation {
 	return realm.Observation{ID: id, Space: "t", SessionID: session, Speaker: speaker, Content: content, ObservedAt: offlineNow}
 }

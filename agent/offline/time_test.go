@@ -2,15 +2,9 @@ package offline
 
 import (
 	"testing"
-	"time"
 
 	"github.com/realm-memory/realm/internal/text"
 )
-
-// offlineNow is a Monday: 8 May 2023, 1:56 pm (LoCoMo conv-26, session 1).
-var offlineNow = time.Date(2023, time.May, 8, 13, 56, 0, 0, time.UTC)
-
-func day(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
 
 func TestOfflineAnnotateDates(t *testing.T) {
 	tests := []struct{ text, want string }{

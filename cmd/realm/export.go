@@ -12,9 +12,10 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/transfer"
 )
 
-// runExport writes the export of one space (cypher.ExportFormat) to --out, or to stdout.
+// runExport writes the export of one space (transfer.Format) to --out, or to stdout.
 // A file is written beside its target and renamed when complete, so an export that fails
 // half way leaves no file that looks whole.
 func runExport(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
@@ -34,7 +35,7 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	defer store.Close(context.WithoutCancel(ctx))
 	if *out == "" {
-		_, err := store.ExportSpace(ctx, *space, stdout, nil)
+		_, err := transfer.Export(ctx, store, *space, stdout, nil)
 		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(*out), filepath.Base(*out)+".*.partial")
@@ -42,7 +43,7 @@ func runExport(ctx context.Context, args []string, getenv func(string) string, s
 		return realm.Errorf(realm.EInvalid, "--out %s: %v", *out, err)
 	}
 	defer os.Remove(tmp.Name())
-	counts, err := store.ExportSpace(ctx, *space, tmp, nil)
+	counts, err := transfer.Export(ctx, store, *space, tmp, nil)
 	if err == nil {
 		err = tmp.Close()
 	} else {
@@ -83,21 +84,21 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer d.close()
-	opts := cypher.ImportOptions{Embedder: d.embedder.ID(), Dims: d.embedder.Dim()}
+	opts := transfer.Options{Embedder: d.embedder.ID(), Dims: d.embedder.Dim()}
 	if *check {
 		f, err := open()
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		counts, err := cypher.ValidateImport(f, opts)
+		counts, err := transfer.Validate(f, opts)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "%s is a valid export for %s: %s\n", file, opts.Embedder, countsLine(counts))
 		return nil
 	}
-	res, err := d.store.ImportSpace(ctx, *space, open, opts)
+	res, err := transfer.Import(ctx, d.store, *space, open, opts)
 	if err != nil {
 		return err
 	}
@@ -110,7 +111,7 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 }
 
 // countsLine is "3 observations, 7 memories, …".
-func countsLine(c cypher.ExportCounts) string {
+func countsLine(c transfer.Counts) string {
 	kinds := make([]string, 0, len(c))
 	for k := range c {
 		kinds = append(kinds, k)

@@ -19,6 +19,7 @@ import (
 	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/llm"
 	"github.com/realm-memory/realm/agent/offline"
+	"github.com/realm-memory/realm/answering"
 	"github.com/realm-memory/realm/api"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
@@ -70,7 +71,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}()
 
-	var answerer api.Answerer // a nil *llm.Agent must stay a nil interface: /answer then answers 501
+	var answerer answering.Answerer // a nil *llm.Agent must stay a nil interface: /answer then answers 501
 	if p.answer != nil {
 		answerer = p.answer
 	}

@@ -1,62 +1,24 @@
-package cypher
+package transfer
 
-// Internal tests: they reach the import's steps (a crash between batches) and the value
-// encoding. cyphertest imports this package, so they open the tests' Neo4j themselves.
+// Internal tests: they reach the value encoding and the id rewriting.
 
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
-// openExportStore opens the tests' Neo4j (NEO4J_URI or the local default) with the
-// schema applied; it skips without one unless CI or REALM_REQUIRE_NEO4J is set.
-func openExportStore(t *testing.T) *Store {
-	t.Helper()
-	env := func(k, def string) string {
-		if v := os.Getenv(k); v != "" {
-			return v
-		}
-		return def
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	s, err := Open(ctx, Config{URI: env("NEO4J_URI", "bolt://127.0.0.1:7687"), User: env("NEO4J_USER", "neo4j"),
-		Password: env("NEO4J_PASSWORD", "realm-dev-password"), Database: os.Getenv("NEO4J_DATABASE")})
-	if err == nil {
-		err = s.ApplySchema(ctx, 384)
-	}
-	if err != nil {
-		if os.Getenv("CI") != "" || os.Getenv("REALM_REQUIRE_NEO4J") != "" {
-			t.Fatalf("neo4j is required: %v", err)
-		}
-		t.Skipf("no neo4j: %v", err)
-	}
-	t.Cleanup(func() { s.Close(context.Background()) })
-	return s
-}
-
-// testSpace is a fresh space id (prefix test_, as cyphertest's), erased at the end.
-func testSpace(t *testing.T, s *Store) string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	space := "test_" + hex.EncodeToString(b)
-	t.Cleanup(func() { _, _ = s.DeleteSpace(context.Background(), space) })
-	return space
-}
-
 // smallExport is a canonical export of a space SPACE with every kind of record, as
-// ExportSpace writes it (sorted keys, floats with a point), embedder test:e of 3 dims.
+// Export writes it (sorted keys, floats with a point), embedder test:e of 3 dims.
 const smallExport = `{"kind":"space","format":"realm-space","version":1,"space":"SPACE","embedder":"test:e","dims":3,"exported_at":"2026-01-01T00:00:00Z","props":{"created_at":"2026-01-01T00:00:00Z","seq":2,"summary":"Ana moved."}}
 {"kind":"observation","props":{"added":["m1","m2"],"attempts":0,"content":"I moved to Lisbon.","id":"o1","observed_at":"2023-01-01T09:00:00.123456789Z","seq":1,"session_id":"","speaker":"Ana","status":"integrated"}}
 {"kind":"observation","props":{"attempts":0,"content":"Still pending.","id":"o2","observed_at":"2023-01-02T09:00:00Z","seq":2,"speaker":"Ana","status":"pending"}}
@@ -70,16 +32,16 @@ const smallExport = `{"kind":"space","format":"realm-space","version":1,"space":
 {"kind":"end","counts":{"edge":2,"edit":1,"job":1,"memory":2,"observation":2,"trace":1}}
 `
 
-var smallOpts = ImportOptions{Embedder: "test:e", Dims: 3}
+var smallOpts = Options{Embedder: "test:e", Dims: 3}
 
 func opener(text string) func() (io.ReadCloser, error) {
 	return func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(text)), nil }
 }
 
-func exportOf(t *testing.T, s *Store, space string) string {
+func exportOf(t *testing.T, s *cypher.Store, space string) string {
 	t.Helper()
 	var buf bytes.Buffer
-	if _, err := s.ExportSpace(context.Background(), space, &buf, nil); err != nil {
+	if _, err := Export(context.Background(), s, space, &buf, nil); err != nil {
 		t.Fatal(err)
 	}
 	first, rest, _ := strings.Cut(buf.String(), "\n")
@@ -96,10 +58,10 @@ func exportOf(t *testing.T, s *Store, space string) string {
 // (integers, floats such as 1.0, datetimes with nanoseconds, empty strings and lists,
 // an absent property) is imported and exported again unchanged.
 func TestImportExportSmall(t *testing.T) {
-	s := openExportStore(t)
-	space := testSpace(t, s)
+	s := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
 	file := strings.ReplaceAll(smallExport, "SPACE", space)
-	res, err := s.ImportSpace(context.Background(), space, opener(file), smallOpts)
+	res, err := Import(context.Background(), s, space, opener(file), smallOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,14 +77,14 @@ func TestImportExportSmall(t *testing.T) {
 // referenced (edges, provenance, observations' added lists, edits, the trace document),
 // and the original is untouched.
 func TestImportCopy(t *testing.T) {
-	s := openExportStore(t)
+	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
-	src, dst := testSpace(t, s), testSpace(t, s)
+	src, dst := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
 	file := strings.ReplaceAll(smallExport, "SPACE", src)
-	if _, err := s.ImportSpace(ctx, src, opener(file), smallOpts); err != nil {
+	if _, err := Import(ctx, s, src, opener(file), smallOpts); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.ImportSpace(ctx, dst, opener(file), smallOpts)
+	res, err := Import(ctx, s, dst, opener(file), smallOpts)
 	if err != nil || !res.IDsRewritten || res.SourceSpace != src {
 		t.Fatalf("copy: %+v %v", res, err)
 	}
@@ -150,66 +112,49 @@ func TestImportCopy(t *testing.T) {
 	}
 }
 
-// TestImportInterrupted: an import that dies between batches leaves its mark; while its
-// lease runs another import is refused, after it the next import wipes the leftovers and
-// imports the whole file. An import whose reading fails half way erases what it wrote.
+// TestImportInterrupted: while another import holds the space, an import and an export
+// are refused; an import whose reading fails half way through the writing erases what
+// it wrote. (What an import whose process died leaves is cypher's TestImportInterrupted.)
 func TestImportInterrupted(t *testing.T) {
-	s := openExportStore(t)
+	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
-	space := testSpace(t, s)
+	space := cyphertest.NewSpace(t)
 	file := strings.ReplaceAll(smallExport, "SPACE", space)
-
-	scan := newImportScan(smallOpts)
-	if err := scan.read(strings.NewReader(file)); err != nil {
+	other, err := s.BeginImport(ctx, space)
+	if err != nil {
 		t.Fatal(err)
 	}
-	dead := &importer{store: s, space: space, id: newImportID(), scan: scan}
-	if _, err := dead.begin(ctx); err != nil {
-		t.Fatal(err)
-	}
-	b := &importBatch{kind: "observation"}
-	rec, _ := decodeRecord([]byte(strings.Split(file, "\n")[1]), 2)
-	if err := dead.add(b, &rec, 2); err != nil {
-		t.Fatal(err)
-	}
-	if err := dead.flush(ctx, b); err != nil {
-		t.Fatal(err)
-	}
-	// The process dies here: no finish, no abandon.
-	if _, err := s.ImportSpace(ctx, space, opener(file), smallOpts); realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), "being imported") {
+	if _, err := Import(ctx, s, space, opener(file), smallOpts); realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), "being imported") {
 		t.Fatalf("import while another holds the space: %v", err)
 	}
 	var buf bytes.Buffer
-	if _, err := s.ExportSpace(ctx, space, &buf, nil); realm.ErrorCode(err) != realm.EConflict || buf.Len() != 0 {
+	if _, err := Export(ctx, s, space, &buf, nil); realm.ErrorCode(err) != realm.EConflict || buf.Len() != 0 {
 		t.Errorf("export of a space being imported: %v, %d bytes", err, buf.Len())
 	}
-	// Its lease runs out.
-	if _, err := s.write(ctx, qImportRenew, map[string]any{"space": space, "import": dead.id, "until": time.Now().UTC().Add(-time.Second)}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.ImportSpace(ctx, space, opener(file), smallOpts); err != nil {
-		t.Fatalf("import after an interrupted one: %v", err)
+	other.Abandon(ctx)
+	if _, err := Import(ctx, s, space, opener(file), smallOpts); err != nil {
+		t.Fatalf("import after an abandoned one: %v", err)
 	}
 	if got := exportOf(t, s, space); got != file {
-		t.Errorf("after taking over an interrupted import:\n%s", got)
+		t.Errorf("after an abandoned import:\n%s", got)
 	}
 
 	// A read error half way through the writing: nothing stays.
-	other := testSpace(t, s)
+	failed := cyphertest.NewSpace(t)
 	calls := 0
 	failing := func() (io.ReadCloser, error) {
 		calls++
-		text := strings.ReplaceAll(smallExport, "SPACE", other)
+		text := strings.ReplaceAll(smallExport, "SPACE", failed)
 		if calls == 2 {
 			cut := strings.Index(text, `{"kind":"edge"`)
 			return io.NopCloser(io.MultiReader(strings.NewReader(text[:cut]), errReader{})), nil
 		}
 		return io.NopCloser(strings.NewReader(text)), nil
 	}
-	if _, err := s.ImportSpace(ctx, other, failing, ImportOptions{Embedder: "test:e", Dims: 3, MaxLine: 1 << 10}); err == nil {
+	if _, err := Import(ctx, s, failed, failing, Options{Embedder: "test:e", Dims: 3, MaxLine: 1 << 10}); err == nil {
 		t.Fatal("an import whose reading failed succeeded")
 	}
-	if _, err := s.ExportSpace(ctx, other, io.Discard, nil); realm.ErrorCode(err) != realm.ENotFound {
+	if _, err := Export(ctx, s, failed, io.Discard, nil); realm.ErrorCode(err) != realm.ENotFound {
 		t.Errorf("after a failed import the space exists: %v", err)
 	}
 }
@@ -220,7 +165,7 @@ func (errReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
 
 // TestValidateImport: every bad line is refused with its number, and the embedder must
 // be the server's.
-func TestValidateImport(t *testing.T) {
+func TestValidate(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(smallExport, "SPACE", "src"), "\n"), "\n")
 	with := func(i int, line string) string { // line i (1-based) replaced; "" removes it
 		out := append([]string(nil), lines...)
@@ -266,7 +211,7 @@ func TestValidateImport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ValidateImport(strings.NewReader(tt.file), smallOpts)
+			_, err := Validate(strings.NewReader(tt.file), smallOpts)
 			var re *realm.Error
 			if !errorAs(err, &re) || re.Code != tt.code || re.Fields["line"] != tt.line || !strings.Contains(re.Message, tt.want) {
 				t.Errorf("got %v, want %s on line %s saying %q", err, tt.code, tt.line, tt.want)
@@ -274,13 +219,13 @@ func TestValidateImport(t *testing.T) {
 		})
 	}
 	t.Run("OK", func(t *testing.T) {
-		counts, err := ValidateImport(strings.NewReader(smallExport), smallOpts)
+		counts, err := Validate(strings.NewReader(smallExport), smallOpts)
 		if err != nil || counts["memory"] != 2 || counts["observation"] != 2 {
 			t.Errorf("%v %v", counts, err)
 		}
 	})
 	t.Run("ErrLineTooLong", func(t *testing.T) {
-		_, err := ValidateImport(strings.NewReader(smallExport), ImportOptions{Embedder: "test:e", Dims: 3, MaxLine: 100})
+		_, err := Validate(strings.NewReader(smallExport), Options{Embedder: "test:e", Dims: 3, MaxLine: 100})
 		if realm.ErrorCode(err) != realm.EInvalid || !strings.Contains(err.Error(), "line 1: longer than 100 bytes") {
 			t.Errorf("got %v", err)
 		}
@@ -346,5 +291,103 @@ func TestExportValues(t *testing.T) {
 		if err := writeValue(&bytes.Buffer{}, bad.key, bad.in); err == nil {
 			t.Errorf("write %s %v: no error", bad.key, bad.in)
 		}
+	}
+}
+
+// TestImportHoldsSpace: from BeginImport until its Run returns, the space refuses ingest
+// (nothing stored) and recall (CheckNotImporting) with a conflict that says an import
+// runs, and its imported pending observations are not claimed for integration; after the
+// import all of them work.
+func TestImportHoldsSpace(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	file := strings.ReplaceAll(smallExport, "SPACE", space)
+	obs := []realm.Observation{{ID: "n1", Space: space, Speaker: "Ana", Content: "Ana adopted a cat.", ObservedAt: time.Now().UTC()}}
+	// An expired lease: whatever this claims of other spaces' pending work stays free for them.
+	claimer := cypher.Lease{Owner: "claimer-" + space, Until: time.Now().Add(-time.Minute)}
+	claimsMine := func() bool {
+		t.Helper()
+		got, err := s.ClaimPending(ctx, claimer, 1_000_000, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range got {
+			if o.Space == space {
+				return true
+			}
+		}
+		return false
+	}
+
+	imp, err := s.BeginImport(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second reading (the writing) is held after the first memory record: the
+	// observations are written, the memories not yet.
+	memories := strings.Index(file, `{"kind":"memory"`)
+	secondMemory := memories + strings.Index(file[memories:], "\n") + 1
+	edges := strings.Index(file, `{"kind":"edge"`)
+	pr, pw := io.Pipe()
+	calls := 0
+	open := func() (io.ReadCloser, error) {
+		if calls++; calls == 1 {
+			return io.NopCloser(strings.NewReader(file)), nil
+		}
+		return pr, nil
+	}
+	done := make(chan error, 1)
+	go func() { _, err := Run(ctx, imp, open, smallOpts); done <- err }()
+	if _, err := pw.Write([]byte(file[:secondMemory])); err != nil {
+		t.Fatal(err)
+	}
+	// Taken only once the lines before it are processed: the observations' batch is written.
+	if _, err := pw.Write([]byte(file[secondMemory:edges])); err != nil {
+		t.Fatal(err)
+	}
+
+	if o, err := s.Observation(ctx, space, "o2"); err != nil || o.Status != realm.ObservationPending {
+		t.Fatalf("mid-import, the imported pending observation: %+v %v", o, err)
+	}
+	for name, err := range map[string]error{
+		"ingest": func() error {
+			_, err := s.SaveObservations(ctx, space, "test:e", 3, obs, cypher.Lease{})
+			return err
+		}(),
+		"recall": s.CheckNotImporting(ctx, space),
+	} {
+		if realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), "import into space") || !strings.Contains(err.Error(), "running") {
+			t.Errorf("%s during the import: %v, want a conflict saying an import runs", name, err)
+		}
+	}
+	if claimsMine() {
+		t.Errorf("an imported pending observation was claimed during the import")
+	}
+	if _, err := s.Observation(ctx, space, "n1"); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("the refused observation was stored: %v", err)
+	}
+	if _, err := s.BeginImport(ctx, space); realm.ErrorCode(err) != realm.EConflict {
+		t.Errorf("a second import during the first: %v", err)
+	}
+
+	if _, err := pw.Write([]byte(file[edges:])); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got := exportOf(t, s, space); got != file {
+		t.Errorf("export after the held import:\n%s", got)
+	}
+	if err := s.CheckNotImporting(ctx, space); err != nil {
+		t.Errorf("recall after the import: %v", err)
+	}
+	if !claimsMine() {
+		t.Errorf("the imported pending observation is not claimable after the import")
+	}
+	if saved, err := s.SaveObservations(ctx, space, "test:e", 3, obs, cypher.Lease{}); err != nil || !saved[0].New {
+		t.Errorf("ingest after the import: %+v %v", saved, err)
 	}
 }

@@ -1,7 +1,7 @@
-package cypher
+package transfer
 
 // Validation of an import: the first reading of the file, which checks every line
-// before anything is written (see ImportSpace), and the line reader both readings use.
+// before anything is written (see Import), and the line reader both readings use.
 
 import (
 	"bufio"
@@ -16,10 +16,9 @@ import (
 	"github.com/realm-memory/realm"
 )
 
-// ValidateImport reads an export through and reports its first bad line, writing
-// nothing; it returns what an import would write. Errors: EInvalid, EConflict (the
-// embedder).
-func ValidateImport(r io.Reader, opts ImportOptions) (ExportCounts, error) {
+// Validate reads an export through and reports its first bad line, writing nothing; it
+// returns what an import would write. Errors: EInvalid, EConflict (the embedder).
+func Validate(r io.Reader, opts Options) (Counts, error) {
 	scan := newImportScan(opts)
 	if err := scan.read(r); err != nil {
 		return nil, err
@@ -46,9 +45,9 @@ type importRecord struct {
 
 // importScan is what validating a file learns: its header, counts and ids.
 type importScan struct {
-	opts         ImportOptions
+	opts         Options
 	header       importRecord
-	counts       ExportCounts
+	counts       Counts
 	rank         int             // of the last record's kind
 	ended        bool            // the end record was read
 	observations map[string]bool // observation ids
@@ -57,17 +56,17 @@ type importScan struct {
 	ids          map[string]bool // ids a copy rewrites: memories, edges, traces, edits, reconsolidations, jobs
 }
 
-func newImportScan(opts ImportOptions) *importScan {
+func newImportScan(opts Options) *importScan {
 	if opts.MaxLine <= 0 {
-		opts.MaxLine = DefaultMaxImportLine
+		opts.MaxLine = DefaultMaxLine
 	}
 	return &importScan{
-		opts: opts, counts: ExportCounts{}, rank: -1, observations: map[string]bool{}, memories: map[string]bool{},
+		opts: opts, counts: Counts{}, rank: -1, observations: map[string]bool{}, memories: map[string]bool{},
 		seen: map[string]map[string]bool{}, ids: map[string]bool{},
 	}
 }
 
-func scanImport(open func() (io.ReadCloser, error), opts ImportOptions) (*importScan, error) {
+func scanImport(open func() (io.ReadCloser, error), opts Options) (*importScan, error) {
 	rc, err := open()
 	if err != nil {
 		return nil, err
@@ -119,7 +118,7 @@ func eachRecord(r io.Reader, maxLine int, fn func(rec *importRecord, size, n int
 
 var kindRank = func() map[string]int {
 	m := map[string]int{}
-	for i, k := range exportKinds {
+	for i, k := range kinds {
 		m[k] = i
 	}
 	return m
@@ -138,7 +137,7 @@ func (sc *importScan) check(rec *importRecord, n int) error {
 	case sc.rank >= 0 && rec.Kind == "space":
 		return errLine(n, "a second space record")
 	case rank < sc.rank:
-		return errLine(n, "a %s record after the %s records: kinds come in the order %s", rec.Kind, exportKinds[sc.rank], strings.Join(exportKinds, ", "))
+		return errLine(n, "a %s record after the %s records: kinds come in the order %s", rec.Kind, kinds[sc.rank], strings.Join(kinds, ", "))
 	}
 	sc.rank = rank
 	for k, v := range rec.Props {
@@ -245,10 +244,10 @@ func (sc *importScan) check(rec *importRecord, n int) error {
 
 func (sc *importScan) checkHeader(rec *importRecord, n int) error {
 	switch {
-	case rec.Format != ExportFormat:
-		return errLine(n, "format %q is not %q: not a REALM space export", rec.Format, ExportFormat)
-	case rec.Version < 1 || rec.Version > ExportVersion:
-		return errLine(n, "format version %d: this REALM reads version %d (a newer REALM wrote the file?)", rec.Version, ExportVersion)
+	case rec.Format != Format:
+		return errLine(n, "format %q is not %q: not a REALM space export", rec.Format, Format)
+	case rec.Version < 1 || rec.Version > Version:
+		return errLine(n, "format version %d: this REALM reads version %d (a newer REALM wrote the file?)", rec.Version, Version)
 	case !realm.ValidSpace(rec.Space):
 		return errLine(n, "space %q is not a space id", rec.Space)
 	case rec.Dims != 0 && rec.Dims != sc.opts.Dims: // 0: a space without a record of its embedder
