@@ -217,7 +217,7 @@ func TestExpansion(t *testing.T) {
 	// scores the same without embedding the description again.
 	t.Run("DescriptionsCached", func(t *testing.T) {
 		emb := &countingEmbedder{}
-		r := retrieval.New(s, emb, scripted{plans: plans, atom: realm.Atom{ConflictInhibit: true}, reasoning: question}, retrieval.DefaultOptions(), zerolog.Nop())
+		r := retrieval.New(s, emb, scripted{plans: plans, atom: realm.Atom{ConflictInhibit: true}, reasoning: question}, paperOptions(), zerolog.Nop())
 		for range 2 {
 			res, err := r.Recall(ctx, space, realm.RecallRequest{Query: question, MaxDepth: depth(2)})
 			if err != nil {
