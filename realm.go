@@ -170,12 +170,17 @@ type Node struct {
 
 // Edge is a directed, typed, weighted relation between two nodes of one space.
 type Edge struct {
-	ID            string    `json:"id"`
-	From          string    `json:"from"`
-	To            string    `json:"to"`
-	Predicate     Predicate `json:"predicate"`
-	Layer         string    `json:"layer"`
-	Description   string    `json:"description,omitempty"`
+	ID          string    `json:"id"`
+	From        string    `json:"from"`
+	To          string    `json:"to"`
+	Predicate   Predicate `json:"predicate"`
+	Layer       string    `json:"layer"`
+	Description string    `json:"description,omitempty"`
+	// Query and Label make the edge a learned link (REALM.md §4 "ours"): reconsolidation
+	// added it because To was Label (key evidence or misleading) for Query, recalled with
+	// From; it acts only on later queries close to Query (retrieval/consolidate.go).
+	Query         string    `json:"query,omitempty"`
+	Label         NodeLabel `json:"label,omitempty"`
 	Weight        float64   `json:"weight"`
 	InitialWeight float64   `json:"initial_weight"`
 	Confidence    float64   `json:"confidence"`

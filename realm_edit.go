@@ -90,6 +90,10 @@ type EditProposal struct {
 	Predicate  Predicate  `json:"predicate"`
 	Confidence float64    `json:"confidence"`
 	Reason     string     `json:"reason,omitempty"`
+	// Query, on an add, makes the new edge a learned link: To was Label for this query
+	// (Edge.Query); the edge's description is the query.
+	Query string    `json:"query,omitempty"`
+	Label NodeLabel `json:"label,omitempty"`
 }
 
 // Who asked for a reconsolidation.

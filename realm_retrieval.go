@@ -209,6 +209,20 @@ type TraceValidity struct {
 	Score  float64 `json:"score"`        // its score afterwards
 }
 
+// TraceLearned is one learned link that acted on a recall: its edge, the node it acted
+// on (its end, labelled for the link's query), the cosine of this recall's query with the
+// link's query, and the factor it gave the node's score (above 1 for key evidence, below
+// for misleading). Injected: the node was not among the candidates; the link brought it.
+type TraceLearned struct {
+	EdgeID    string    `json:"edge_id"`
+	Node      string    `json:"node"`
+	Label     NodeLabel `json:"label"`
+	Query     string    `json:"query"`
+	Closeness float64   `json:"closeness"`
+	Factor    float64   `json:"factor"`
+	Injected  bool      `json:"injected,omitempty"`
+}
+
 // Trace records one recall for inspection and reconsolidation (REALM.md §3.3).
 type Trace struct {
 	ID    string `json:"id"`
@@ -232,7 +246,10 @@ type Trace struct {
 	// Validity says what the read path did with superseded nodes (REALM.md §2 "Ours"):
 	// demoted for a question about the present, kept for one about the past, and the
 	// newer version offered beside them.
-	Validity  []TraceValidity    `json:"validity,omitempty"`
+	Validity []TraceValidity `json:"validity,omitempty"`
+	// Learned lists the learned links that acted on this recall (query-conditioned
+	// consolidation, REALM.md §4 "ours").
+	Learned   []TraceLearned     `json:"learned,omitempty"`
 	Timings   map[string]float64 `json:"timings"` // milliseconds per stage
 	Usage     Usage              `json:"usage"`
 	CreatedAt time.Time          `json:"created_at"`

@@ -28,6 +28,10 @@ func (in AuditInput) Confirmed() bool { return in.Feedback != nil && in.Feedback
 type AuditOutput struct {
 	Labels map[string]realm.NodeLabel
 	Edits  []realm.EditProposal
+	// Judged: the labels are a model's judgement of what each node says for the query
+	// (the LLM auditor), not word overlap; reconsolidation learns links from its
+	// key_evidence and misleading labels as it does from feedback and citations.
+	Judged bool
 }
 
 // Rejection is a proposed edit that was not applied, and why.
@@ -39,7 +43,8 @@ type Rejection struct {
 // ValidateEdits keeps the proposals that obey REALM.md §4.2: both ends recalled and distinct,
 // predicate in the whitelist, confidence in [0, 1], strengthen and weaken only on an
 // existing edge (either direction for a symmetric predicate), add only between nodes no
-// edge joins, and no edge proposed twice. The others are returned with a reason.
+// edge joins — a learned link (Query set, labelled key_evidence or misleading) only where
+// no edge of its predicate does — and no edge proposed twice. The others are returned with a reason.
 func ValidateEdits(in AuditInput, edits []realm.EditProposal) (valid []realm.EditProposal, rejected []Rejection) {
 	recalled := map[string]bool{}
 	for _, n := range in.Nodes {
@@ -60,8 +65,12 @@ func ValidateEdits(in AuditInput, edits []realm.EditProposal) (valid []realm.Edi
 			reason = "an edge needs two nodes"
 		case !recalled[e.From] || !recalled[e.To]:
 			reason = "an end was not recalled"
-		case e.Action == realm.EditAdd && g.Connected(e.From, e.To):
+		case e.Query != "" && (e.Action != realm.EditAdd || (e.Label != realm.KeyEvidence && e.Label != realm.Misleading)):
+			reason = "a learned link is an add labelled key_evidence or misleading"
+		case e.Action == realm.EditAdd && e.Query == "" && g.Connected(e.From, e.To):
 			reason = "add between nodes already joined by an edge"
+		case e.Action == realm.EditAdd && e.Query != "" && g.Has(e.From, e.To, e.Predicate):
+			reason = "a learned link where an edge of its predicate exists"
 		case e.Action != realm.EditAdd && !g.Has(e.From, e.To, e.Predicate):
 			reason = fmt.Sprintf("%s of an edge that does not exist", e.Action)
 		case seen[ProposalKey(e)]:
@@ -129,12 +138,22 @@ func (g Subgraph) Connected(a, b string) bool { return g.joined[pairKey(a, b)] }
 // Has reports whether the edge from → to with predicate p exists (either direction for a
 // symmetric predicate).
 func (g Subgraph) Has(from, to string, p realm.Predicate) bool {
-	if _, ok := g.edges[from+" "+to+" "+string(p)]; ok {
-		return true
-	}
-	_, ok := g.edges[to+" "+from+" "+string(p)]
-	return ok && p.Symmetric()
+	_, ok := g.Edge(from, to, p)
+	return ok
 }
+
+// Edge returns the edge from → to of predicate p (either direction for a symmetric
+// predicate).
+func (g Subgraph) Edge(from, to string, p realm.Predicate) (realm.Edge, bool) {
+	if e, ok := g.edges[from+" "+to+" "+string(p)]; ok {
+		return e, true
+	}
+	e, ok := g.edges[to+" "+from+" "+string(p)]
+	return e, ok && p.Symmetric()
+}
+
+// Join records that an edge now joins a and b (an add proposed).
+func (g Subgraph) Join(a, b string) { g.joined[pairKey(a, b)] = true }
 
 // Touching is the edges touching id, either direction.
 func (g Subgraph) Touching(id string) []realm.Edge { return g.neighbors[id] }

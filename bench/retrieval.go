@@ -41,6 +41,7 @@ const (
 // Reconsolidator is the reconsolidation pipeline as the bench drives it
 // (reconsolidation.Reconsolidator).
 type Reconsolidator interface {
+	Reconsolidate(ctx context.Context, space, traceID string, req reconsolidation.Request) (reconsolidation.Result, error)
 	ReconsolidateInput(ctx context.Context, space, traceID string, in agent.AuditInput, source string) (reconsolidation.Result, error)
 	Revert(ctx context.Context, space, id string) ([]realm.Edit, error)
 }
@@ -75,6 +76,9 @@ type RetrievalConfig struct {
 	SpacePrefix     string // each sample goes to space SpacePrefix+sample id
 	Limit           int    // questions per sample (0: all)
 	Reconsolidation string // on (also when empty), off or both
+	// Feedback, when set, replaces Reconsolidation: one run per mode (FeedbackModes), in
+	// this order, over one ingestion, each reverted before the next.
+	Feedback []string
 	// CurveK are the k REALM is also asked at, with reconsolidation off, for the
 	// recall-vs-context curve (K itself is the off run's); none without an off run.
 	CurveK []int
@@ -116,7 +120,8 @@ type RetrievalReport struct {
 	Reconsolidation string            `json:"reconsolidation"` // on | off | both
 	Runs            []RunReport       `json:"runs"`            // one per mode run over all samples: on first, then off
 	Comparison      *Comparison       `json:"comparison,omitempty"`
-	Splits          []SplitReport     `json:"splits"` // REALM and the flat baselines per split (SplitReports)
+	Feedback        []FeedbackReport  `json:"feedback,omitempty"` // with RetrievalConfig.Feedback, in its order
+	Splits          []SplitReport     `json:"splits"`             // REALM and the flat baselines per split (SplitReports)
 	Ingest          IngestReport      `json:"ingest"`
 	Config          map[string]string `json:"config"`
 	Elapsed         float64           `json:"elapsed_seconds"`
@@ -274,11 +279,13 @@ type run struct {
 	edits      *EditReport
 	auditMS    []float64
 	touched    map[string]bool
+	// cited feedback: the calls made and the nodes they marked useful
+	feedbacks, usefulMarked int
 }
 
 func newRun(mode string) *run {
 	r := &run{mode: mode, firstDepth: map[string]int{}}
-	if mode == ReconsolidationOn {
+	if mode != ReconsolidationOff {
 		r.edits, r.touched = &EditReport{Restored: true}, map[string]bool{}
 	}
 	return r
@@ -329,7 +336,8 @@ type questionResult struct {
 // realmResult is what REALM returned for one question in one run.
 type realmResult struct {
 	measure
-	ids []string // the nodes returned, best first
+	ids   []string // the nodes returned, best first
+	found []string // the gold turns its top K covers
 }
 
 // RunRetrieval ingests every sample into its own space and asks its questions of
@@ -364,6 +372,18 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 		runs = []*run{newRun(ReconsolidationOff), newRun(ReconsolidationOn)}
 	default:
 		return RetrievalReport{}, realm.Errorf(realm.EInvalid, "reconsolidation must be on, off or both, not %q", cfg.Reconsolidation)
+	}
+	if len(cfg.Feedback) > 0 {
+		runs, mode = nil, ReconsolidationOff
+		for _, f := range cfg.Feedback {
+			if !slices.Contains(FeedbackModes, f) {
+				return RetrievalReport{}, realm.Errorf(realm.EInvalid, "feedback must be none, self or cited, not %q", f)
+			}
+			runs = append(runs, newRun(feedbackRunMode(f)))
+			if f != FeedbackNone {
+				mode = ReconsolidationOn
+			}
+		}
 	}
 	if mode != ReconsolidationOff && (deps.Reconsolidate == nil || deps.Graph == nil) {
 		return RetrievalReport{}, fmt.Errorf("reconsolidation %s needs a reconsolidator and a graph reader", mode)
@@ -421,7 +441,7 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 			return rep, fmt.Errorf("%s: flat baselines: %w", s.ID, err)
 		}
 	}
-	for _, mode := range []string{ReconsolidationOn, ReconsolidationOff} {
+	for _, mode := range []string{ReconsolidationOn, ReconsolidationOff, FeedbackCited} {
 		for _, r := range runs {
 			if r.mode == mode {
 				rep.Runs = append(rep.Runs, r.report(results))
@@ -430,6 +450,9 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 	}
 	if mode == ReconsolidationBoth {
 		rep.Comparison = compare(results)
+	}
+	for i, f := range cfg.Feedback {
+		rep.Feedback = append(rep.Feedback, feedbackReport(f, runs[i], results))
 	}
 	rep.Splits = SplitReports(results, cfg.K, cfg.CurveK)
 	if rep.Ingest.Seconds > 0 {
@@ -529,11 +552,12 @@ func recallOnce(ctx context.Context, rec Recaller, space string, q question, ask
 }
 
 // askSample asks the questions of one sample in order, in r's mode; with reconsolidation
-// on it audits each recall and applies the edits before the next question, then reverts
+// on it audits each recall and applies the edits before the next question (cited: marks
+// useful the recalled nodes covering a gold turn, as a client's feedback), then reverts
 // them all and checks the graph is back to the bit. With reconsolidation off it also asks
 // each question at cfg.CurveK.
 func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sample, space string, askAt time.Time, results []*questionResult, r *run, progress io.Writer) error {
-	on := r.mode == ReconsolidationOn
+	on := r.mode != ReconsolidationOff
 	var snapshot map[string]float64
 	var reconsolidations []string // with edits, in the order applied
 	if on {
@@ -555,7 +579,7 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 		for i, n := range res.Nodes {
 			ids[i] = n.Node.ID
 		}
-		q.realm[r.mode] = realmResult{measure: m, ids: ids}
+		q.realm[r.mode] = realmResult{measure: m, ids: ids, found: goldFound(q.Evidence, res.Nodes, cfg.K)}
 		sampleAcc.add(q.Category, m)
 		r.firstDepth[firstEvidenceDepth(q.Evidence, res.Nodes)]++
 		if cfg.Questions != nil {
@@ -585,8 +609,18 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 
 		if on {
 			t := time.Now()
-			out, err := deps.Reconsolidate.ReconsolidateInput(ctx, space, res.TraceID,
-				agent.AuditInput{Query: q.Question.Question, Nodes: res.Nodes, Edges: res.Edges}, realm.EditSourceAuto)
+			var out reconsolidation.Result
+			if r.mode == FeedbackCited {
+				var useful []string
+				out, useful, err = citedFeedback(ctx, deps.Reconsolidate, space, res.TraceID, q.Evidence, res.Nodes, cfg.K)
+				if len(useful) > 0 {
+					r.feedbacks++
+					r.usefulMarked += len(useful)
+				}
+			} else {
+				out, err = deps.Reconsolidate.ReconsolidateInput(ctx, space, res.TraceID,
+					agent.AuditInput{Query: q.Question.Question, Nodes: res.Nodes, Edges: res.Edges}, realm.EditSourceAuto)
+			}
 			if err != nil {
 				return fmt.Errorf("%s question %d: reconsolidate: %w", sample, q.index, err)
 			}

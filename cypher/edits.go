@@ -129,6 +129,10 @@ func planEdits(ops []realm.EditProposal, found []string, edges map[edgeKey][]edi
 				continue
 			}
 			description := op.Reason
+			var query, label any // null: not a learned link
+			if op.Query != "" {
+				description, query, label = op.Query, op.Query, string(op.Label)
+			}
 			if description == "" {
 				description = "added by reconsolidation"
 			}
@@ -136,7 +140,7 @@ func planEdits(ops []realm.EditProposal, found []string, edges map[edgeKey][]edi
 			edges[k] = []editedEdge{{id: logged.EdgeID, weight: logged.NewWeight}}
 			adds = append(adds, map[string]any{
 				"from": op.From, "to": op.To, "type": k.relType, "edge_id": logged.EdgeID, "layer": op.Predicate.Layer(),
-				"description": description, "weight": logged.NewWeight, "confidence": op.Confidence,
+				"description": description, "query": query, "label": label, "weight": logged.NewWeight, "confidence": op.Confidence,
 			})
 			applied = append(applied, logged)
 			continue

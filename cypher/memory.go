@@ -871,7 +871,8 @@ func edgeOf(p map[string]any, relType, from, to string) realm.Edge {
 	pred := realm.PredicateOfRelType(relType)
 	e := realm.Edge{
 		ID: propString(p, "id"), From: from, To: to, Predicate: pred, Layer: propString(p, "layer"),
-		Description: propString(p, "description"), Weight: propFloat(p, "weight"),
+		Description: propString(p, "description"), Query: propString(p, "query"), Label: realm.NodeLabel(propString(p, "label")),
+		Weight:        propFloat(p, "weight"),
 		InitialWeight: propFloat(p, "initial_weight"), Confidence: propFloat(p, "confidence"),
 		CreatedAt: timeOf(p["created_at"]), UpdatedAt: timeOf(p["updated_at"]),
 	}

@@ -88,6 +88,9 @@ func TestReconsolidateConcurrent(t *testing.T) {
 	ctx := context.Background()
 	cfg := reconsolidation.DefaultConfig()
 	r := reconsolidation.New(s, offline.New(offline.Options{}), cfg, zerolog.Nop())
+	strengthenOnly := cfg
+	strengthenOnly.MaxLinks = 0 // no learned links (consolidate.go)
+	rs := reconsolidation.New(s, offline.New(offline.Options{}), strengthenOnly, zerolog.Nop())
 	yes := true
 
 	// Strengthen: a chain n0 → n1 → … → n5 (n2—n3 symmetric). Trace k recalls the window
@@ -133,7 +136,7 @@ func TestReconsolidateConcurrent(t *testing.T) {
 				req = reconsolidation.Request{Answer: "Jon learned the step [" + key + "]"}
 			}
 			wg.Add(1)
-			go func() { defer wg.Done(); results[k], errs[k] = r.Reconsolidate(ctx, space, traces[k], req) }()
+			go func() { defer wg.Done(); results[k], errs[k] = rs.Reconsolidate(ctx, space, traces[k], req) }()
 		}
 		wg.Wait()
 		strengthens := 0

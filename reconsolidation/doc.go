@@ -11,5 +11,13 @@
 // in the whitelist, confidence in [0, 1], strengthen and weaken only on an existing edge,
 // add only between nodes no edge joins.
 //
+// Learned links (consolidate.go, REALM.md §4 "ours"): the labels that do not come from word
+// overlap — the client's useful and misleading ids, the answer's citations, the LLM
+// auditor's judgement — become edges that carry the query and their end's label:
+// correlates between co-useful nodes not yet linked, contextualizes from an anchor (the
+// best-ranked other recalled node) to a key node left alone and to each misleading node.
+// They replace the paper's adds; retrieval applies them only to later queries close to the
+// one they carry, never as a global prior. Logged, revertible, exported like every edge.
+//
 // It imports realm, agent, cypher and zerolog.
 package reconsolidation

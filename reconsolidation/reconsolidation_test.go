@@ -98,8 +98,19 @@ func TestReconsolidate(t *testing.T) {
 				t.Errorf("edge %s: %v, want %v", k, after[k], w)
 			}
 		}
-		if len(res.Edits) != 3 {
-			t.Errorf("%d edits applied, want 3: %+v", len(res.Edits), res.Edits)
+		// And two learned links carrying the query (consolidate.go): to k from its anchor,
+		// labelled key evidence, and to m from k, labelled misleading.
+		if len(res.Edits) != 5 {
+			t.Errorf("%d edits applied, want 5: %+v", len(res.Edits), res.Edits)
+		}
+		links := 0
+		for _, e := range res.Edits {
+			if e.Action == realm.EditAdd && e.Predicate == realm.Contextualizes && (e.To == ids["k"] || e.From == ids["k"] && e.To == ids["m"]) {
+				links++
+			}
+		}
+		if links != 2 {
+			t.Errorf("learned links: %d of the two expected: %+v", links, res.Edits)
 		}
 		for _, e := range res.Edits {
 			if e.Source != realm.EditSourceFeedback || e.TraceID != traceID {
@@ -107,7 +118,7 @@ func TestReconsolidate(t *testing.T) {
 			}
 		}
 		reverted, err := r.Revert(ctx, space, res.ReconsolidationID)
-		if err != nil || len(reverted) != 3 {
+		if err != nil || len(reverted) != 5 {
 			t.Fatalf("revert: %d edits, %v", len(reverted), err)
 		}
 		for k, w := range weights(t, s, space, ids) {

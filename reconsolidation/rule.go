@@ -15,11 +15,14 @@ type Config struct {
 	Eta            float64 // learning rate of confirmed feedback
 	EtaUnconfirmed float64 // learning rate of the system's own audits (ours: η/2)
 	WMin           float64 // floor of every weight; weaken pulls toward it
+	// MaxLinks bounds the learned links one reconsolidation adds (consolidate.go; 0: none).
+	MaxLinks int
 }
 
-// DefaultConfig is γ = 0.8, c_min = 0.5, η = 0.5, η/2 unconfirmed, w_min = 0.05 (REALM.md §4.3).
+// DefaultConfig is γ = 0.8, c_min = 0.5, η = 0.5, η/2 unconfirmed, w_min = 0.05 (REALM.md
+// §4.3), and at most 6 learned links per reconsolidation.
 func DefaultConfig() Config {
-	return Config{Gamma: 0.8, CMin: 0.5, Eta: 0.5, EtaUnconfirmed: 0.25, WMin: 0.05}
+	return Config{Gamma: 0.8, CMin: 0.5, Eta: 0.5, EtaUnconfirmed: 0.25, WMin: 0.05, MaxLinks: 6}
 }
 
 // Validate returns an EInvalid *Error naming every parameter out of range, or nil.
@@ -37,6 +40,9 @@ func (c Config) Validate() error {
 	in("w_min", c.WMin, 0, 1, false)
 	if c.WMin == 1 {
 		f.Add("w_min", "must be below 1")
+	}
+	if c.MaxLinks < 0 {
+		f.Add("max_links", "must be 0 or more")
 	}
 	return f.Err()
 }

@@ -131,12 +131,13 @@ func (r *Retriever) atom(a realm.Atom, strategy realm.Strategy) realm.Atom {
 
 // reach is one way of arriving at node v: over edge e, with its traversal score.
 type reach struct {
-	node    realm.Node
-	simQ    float64 // sim(v, q), computed by Neo4j
-	edge    realm.Edge
-	score   float64 // edge score (beam) or path score (path_search)
-	penalty float64 // soft temporal decay of v
-	depth   int
+	node     realm.Node
+	simQ     float64 // sim(v, q), computed by Neo4j
+	edge     realm.Edge
+	score    float64 // edge score (beam) or path score (path_search)
+	penalty  float64 // soft temporal decay of v
+	strength float64 // path strength: the product of the edge weights from the seed
+	depth    int
 }
 
 // subgraphBeam expands hop by hop from u (REALM.md §3.2): each hop scores the new
@@ -161,8 +162,8 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 		}
 		best := map[string]reach{}
 		for _, a := range adj {
-			if visited[a.Node.ID] {
-				continue
+			if visited[a.Node.ID] || a.Edge.Label == realm.Misleading {
+				continue // a misleading link is a label for its query, not a path (consolidate.go)
 			}
 			penalty, drop := r.opts.decayPenalty(atom.Decay, a.Node)
 			if drop {
@@ -170,7 +171,8 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 			}
 			score := r.opts.edgeScore(a.SimReasoning, a.Edge.Weight, penalty)
 			if old, ok := best[a.Node.ID]; !ok || score > old.score {
-				best[a.Node.ID] = reach{node: a.Node, simQ: a.SimQuery, edge: a.Edge, score: score, penalty: penalty, depth: u.Depth + hop}
+				best[a.Node.ID] = reach{node: a.Node, simQ: a.SimQuery, edge: a.Edge, score: score, penalty: penalty,
+					strength: run.strength(a.From) * a.Edge.Weight, depth: u.Depth + hop}
 			}
 		}
 		beam := make([]reach, 0, len(best))
@@ -259,9 +261,10 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 	for _, p := range paths {
 		sp := scoredPath{}
 		var hopScores []float64
+		strength := u.Arrival.strength
 		for i, e := range p.Edges {
 			v, ok := onPaths[p.IDs[i+1]]
-			if !ok {
+			if !ok || e.Label == realm.Misleading {
 				break
 			}
 			penalty, drop := r.opts.decayPenalty(atom.Decay, v.Node)
@@ -270,7 +273,8 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 			}
 			h := r.opts.edgeScore(v.SimReasoning, e.Weight, penalty)
 			hopScores = append(hopScores, h)
-			sp.reaches = append(sp.reaches, reach{node: v.Node, simQ: v.SimQuery, edge: e, penalty: penalty, depth: u.Depth + i + 1})
+			strength *= e.Weight
+			sp.reaches = append(sp.reaches, reach{node: v.Node, simQ: v.SimQuery, edge: e, penalty: penalty, strength: strength, depth: u.Depth + i + 1})
 		}
 		if len(sp.reaches) != len(p.Edges) {
 			continue // a node on it is dropped by the temporal decay
@@ -317,10 +321,10 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 	return reached, added, nil
 }
 
-// admitReach scores a node reached over an edge (REALM.md §3.3):
-// s_acc(v) = β·sim(q, edge description or v) + (1−β)·w_e − decay(t_v), then
-// Score(v) = α·s_acc(v) + (1−α)·sim(v, q); it keeps the best score per node. sim(v, q)
-// is Neo4j's (rc.simQ), the description's is computed here.
+// admitReach scores a node reached over an edge (REALM.md §3.3; Options.score): the
+// paper's access score is s_acc(v) = β·sim(q, edge description or v) + (1−β)·w_e −
+// decay(t_v); ours takes the path strength and the decay. sim(v, q) is Neo4j's (rc.simQ),
+// the description's is computed here. It keeps the best score per node.
 func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root string) (bool, error) {
 	simQ := rc.simQ
 	if rc.edge.Description != "" {
@@ -330,8 +334,17 @@ func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root str
 		}
 		simQ = sim(run.qvec, vecs[0])
 	}
-	access := r.opts.accessScore(simQ, rc.edge.Weight, rc.penalty)
-	return r.admit(run, rc.node, access, rc.simQ, rc.depth, root), nil
+	a := arrival{strength: rc.strength, penalty: rc.penalty, access: r.opts.accessScore(simQ, rc.edge.Weight, rc.penalty)}
+	run.nodes[rc.node.ID] = rc.node
+	return r.admit(run, rc.node, a, rc.simQ, rc.depth, root), nil
+}
+
+// strength is the path strength of candidate id (1 when it is not one).
+func (run *run) strength(id string) float64 {
+	if c, ok := run.cands[id]; ok {
+		return c.Arrival.strength
+	}
+	return 1
 }
 
 // embedDescriptions embeds, in one call, the edge descriptions admitReach will need.

@@ -151,6 +151,14 @@ func newRetriever(s *cypher.Store, d agent.Agent, opts retrieval.Options) *retri
 
 func depth(n int) *int { return &n }
 
+// paperOptions are the default options with the paper's additive scorer, whose formula
+// the seed and expansion tests check number by number.
+func paperOptions() retrieval.Options {
+	o := retrieval.DefaultOptions()
+	o.Scorer = retrieval.ScorerPaper
+	return o
+}
+
 // scores maps fixture names to final scores of a result of space.
 func scores(space string, res realm.RecallResult) map[string]float64 {
 	out := map[string]float64{}

@@ -23,7 +23,7 @@ func TestSeeds(t *testing.T) {
 	june := time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC)
 	recall := func(t *testing.T, plan realm.Plan) (realm.RecallResult, realm.Trace) {
 		t.Helper()
-		r := newRetriever(s, scripted{plans: []realm.Plan{plan}}, retrieval.DefaultOptions())
+		r := newRetriever(s, scripted{plans: []realm.Plan{plan}}, paperOptions())
 		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: question, MaxDepth: depth(0)})
 		if err != nil {
 			t.Fatal(err)
@@ -191,7 +191,7 @@ func TestExpansion(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(string(strategy)+"/"+tt.name, func(t *testing.T) {
-				r := newRetriever(s, scripted{plans: plans, atom: tt.atom, reasoning: question}, retrieval.DefaultOptions())
+				r := newRetriever(s, scripted{plans: plans, atom: tt.atom, reasoning: question}, paperOptions())
 				res, err := r.Recall(ctx, space, realm.RecallRequest{Query: question, MaxDepth: depth(2), Strategy: strategy})
 				if err != nil {
 					t.Fatal(err)
@@ -206,7 +206,7 @@ func TestExpansion(t *testing.T) {
 		}
 	}
 	t.Run("DepthOne", func(t *testing.T) {
-		r := newRetriever(s, scripted{plans: plans, atom: realm.Atom{ConflictInhibit: true}, reasoning: question}, retrieval.DefaultOptions())
+		r := newRetriever(s, scripted{plans: plans, atom: realm.Atom{ConflictInhibit: true}, reasoning: question}, paperOptions())
 		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: question, MaxDepth: depth(1)})
 		if err != nil {
 			t.Fatal(err)
@@ -217,7 +217,7 @@ func TestExpansion(t *testing.T) {
 	// scores the same without embedding the description again.
 	t.Run("DescriptionsCached", func(t *testing.T) {
 		emb := &countingEmbedder{}
-		r := retrieval.New(s, emb, scripted{plans: plans, atom: realm.Atom{ConflictInhibit: true}, reasoning: question}, retrieval.DefaultOptions(), zerolog.Nop())
+		r := retrieval.New(s, emb, scripted{plans: plans, atom: realm.Atom{ConflictInhibit: true}, reasoning: question}, paperOptions(), zerolog.Nop())
 		for range 2 {
 			res, err := r.Recall(ctx, space, realm.RecallRequest{Query: question, MaxDepth: depth(2)})
 			if err != nil {
@@ -230,7 +230,7 @@ func TestExpansion(t *testing.T) {
 		}
 	})
 	t.Run("InducedEdges", func(t *testing.T) {
-		r := newRetriever(s, scripted{plans: plans, atom: realm.Atom{ConflictInhibit: true}, reasoning: question}, retrieval.DefaultOptions())
+		r := newRetriever(s, scripted{plans: plans, atom: realm.Atom{ConflictInhibit: true}, reasoning: question}, paperOptions())
 		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: question, MaxDepth: depth(2)})
 		if err != nil {
 			t.Fatal(err)

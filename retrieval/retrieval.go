@@ -65,6 +65,16 @@ type Options struct {
 	// score goes to its newer version when the question is about the past.
 	SupersededFactor float64
 	SuccessorShare   float64
+
+	// Scorer ranks the gathered nodes: ScorerOurs, ScorerPaper or ScorerSimilarity.
+	Scorer string
+	// PathExponent softens the path strength (product of edge weights) in ours: 0.5.
+	PathExponent float64
+	// Query-conditioned consolidation (consolidate.go): a learned link acts on a query
+	// whose cosine with the link's query is at least LearnedClose; at full closeness and
+	// weight it multiplies its key-evidence end's score by 1 + LearnedBoost and its
+	// misleading end's by 1 − LearnedDrop.
+	LearnedClose, LearnedBoost, LearnedDrop float64
 }
 
 // DefaultOptions returns REALM.md §3's values.
@@ -86,6 +96,7 @@ func DefaultOptions() Options {
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
 		SupersededFactor: 0.5, SuccessorShare: 0.95,
+		Scorer: ScorerOurs, PathExponent: 0.5, LearnedClose: 0.5, LearnedBoost: 1, LearnedDrop: 0.5,
 	}
 }
 
@@ -177,6 +188,9 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	run.timing(StageExpand, stage)
 
 	stage = time.Now()
+	if err := r.consolidate(ctx, run); err != nil {
+		return realm.RecallResult{}, err
+	}
 	if err := r.applyValidity(ctx, run); err != nil {
 		return realm.RecallResult{}, err
 	}
@@ -317,7 +331,7 @@ func (r *Retriever) settings(req realm.RecallRequest) settings {
 // candidate is a node gathered by a recall.
 type candidate struct {
 	Node     realm.Node
-	Access   float64 // s_acc
+	Arrival  arrival // how the best-scoring arrival got here
 	Score    float64 // final score
 	Depth    int     // first reached at
 	Root     string  // the seed it was reached from (itself for a seed)
@@ -461,19 +475,19 @@ func containsAll(set, items []string) bool {
 	return true
 }
 
-// admit records node v, of similarity simVQ to the query, reached with access score
-// access at depth, keeping the best score and the first (smallest) depth of a node
-// reached more than once. It reports whether v is new to the recall.
-func (r *Retriever) admit(run *run, v realm.Node, access, simVQ float64, depth int, root string) bool {
-	score := r.opts.finalScore(access, simVQ)
+// admit records node v, of similarity simVQ to the query, arrived at as a at depth,
+// keeping the best score and the first (smallest) depth of a node reached more than once.
+// It reports whether v is new to the recall.
+func (r *Retriever) admit(run *run, v realm.Node, a arrival, simVQ float64, depth int, root string) bool {
+	score := r.opts.score(a, simVQ)
 	c, ok := run.cands[v.ID]
 	if !ok {
-		run.cands[v.ID] = &candidate{Node: v, Access: access, Score: score, Depth: depth, Root: root}
+		run.cands[v.ID] = &candidate{Node: v, Arrival: a, Score: score, Depth: depth, Root: root}
 		run.trace.FirstDepth[v.ID] = depth
 		return true
 	}
 	if score > c.Score {
-		c.Access, c.Score = access, score
+		c.Arrival, c.Score = a, score
 	}
 	if depth < c.Depth {
 		c.Depth = depth

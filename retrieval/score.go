@@ -45,6 +45,48 @@ func (o Options) finalScore(access, simVQ float64) float64 {
 	return o.Alpha*access + (1-o.Alpha)*simVQ
 }
 
+// Scorers of aggregation (Options.Scorer).
+const (
+	// ScorerOurs (the default, REALM.md §3.3 "Ours"): relevance times bounded factors.
+	ScorerOurs = "ours"
+	// ScorerPaper: the paper's additive Score(v) = α·s_acc(v) + (1−α)·sim(v, q).
+	ScorerPaper = "paper"
+	// ScorerSimilarity: sim(v, q) alone, the floor ours must never rank below (bench).
+	ScorerSimilarity = "similarity"
+)
+
+// Scorers lists the valid Options.Scorer values.
+var Scorers = []string{ScorerOurs, ScorerPaper, ScorerSimilarity}
+
+// arrival is how a recall arrived at a node: the path strength (the product of the edge
+// weights from its seed, 1 for a seed), the soft temporal decay penalty, and the paper's
+// access score s_acc (a seed's is its seed score; a reached node's is computed from the
+// similarity of the query to the description of the edge that led there, or else to the
+// node).
+type arrival struct {
+	strength, penalty, access float64
+}
+
+// score is a node's final score by the configured scorer, before validity (validity.go)
+// and what reconsolidation learned for queries like this one (consolidate.go), which
+// multiply it. simVQ is the node's own similarity to the query.
+//
+// Ours (REALM.md §3.3 "Ours"): relevance × strength^PathExponent × temporal fit, every
+// factor in [0, 1], so no factor lifts a node the query is not about. The relevance is the
+// node's own similarity to the query, for seeds and reached nodes alike: measured on
+// LoCoMo conv-26's first 60 questions, ranking seeds by the hybrid seed score (whose
+// keyword part finds seeds) gave 0.651 and reached nodes by their edge description 0.675,
+// against 0.707 for similarity alone and 0.742 for this.
+func (o Options) score(a arrival, simVQ float64) float64 {
+	switch o.Scorer {
+	case ScorerPaper:
+		return o.finalScore(a.access, simVQ)
+	case ScorerSimilarity:
+		return simVQ
+	}
+	return simVQ * math.Pow(a.strength, o.PathExponent) * clip01(1-a.penalty)
+}
+
 // decayPenalty applies a temporal decay to node n (REALM.md §3.2): drop reports that hard
 // decay (outside the window) or missing_time=drop excludes it; otherwise penalty is the
 // soft decay, 0.05 per delta_t of distance beyond the window [Time − Δt, Time + Δt]

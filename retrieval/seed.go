@@ -77,7 +77,7 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 		}
 	}
 	for id, score := range best {
-		r.admit(run, run.nodes[id], score, sim(run.nodes[id].Embedding, run.qvec), 0, id)
+		r.admit(run, run.nodes[id], arrival{strength: 1, access: score}, sim(run.nodes[id].Embedding, run.qvec), 0, id)
 		run.trace.Seeds = append(run.trace.Seeds, realm.ScoredID{ID: id, Score: score})
 	}
 	sortScored(run.trace.Seeds)
@@ -98,16 +98,21 @@ func (r *Retriever) embedFocus(ctx context.Context, run *run) error {
 	if err != nil {
 		return err
 	}
-	focus, whole := vecs[0], vecs[1]
-	if len(focus) != len(whole) {
-		return nil
+	run.vectors[run.query] = r.focusVector(vecs[0], vecs[1])
+	return nil
+}
+
+// focusVector is a focus's vector plus WholeQuery times its whole question's (the focus's
+// alone when the two differ in length or WholeQuery is 0).
+func (r *Retriever) focusVector(focus, whole []float32) []float32 {
+	if len(focus) != len(whole) || r.opts.WholeQuery <= 0 {
+		return focus
 	}
 	v := make([]float32, len(focus))
 	for i := range v {
 		v[i] = focus[i] + float32(r.opts.WholeQuery)*whole[i]
 	}
-	run.vectors[run.query] = v
-	return nil
+	return v
 }
 
 // seedsPerPlan is at least twice K, so that K nodes remain after aggregation leaves out

@@ -475,5 +475,6 @@ func parseAudit(content string, refs map[string]string) (agent.AuditOutput, erro
 	if err := bad.err(); err != nil {
 		return agent.AuditOutput{}, err
 	}
+	out.Judged = true
 	return out, nil
 }

@@ -38,7 +38,8 @@ func (o *Agent) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutp
 		byID[n.Node.ID] = n
 		words[n.Node.ID] = auditWords(n.Node.Name, n.Node.Content, n.Node.Description, strings.Join(n.Node.Keywords, " "))
 	}
-	queryWords := auditWords(in.Query)
+	allQueryWords := auditWords(in.Query)
+	queryWords := specificWords(allQueryWords, words)
 	g := agent.NewSubgraph(in)
 
 	key, keyConfidence := o.keyEvidence(in, byID, queryWords, words)
@@ -48,7 +49,7 @@ func (o *Agent) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutp
 			keyWords[w] = true
 		}
 	}
-	misleading, misleadingConfidence := o.misleading(in, key, byID, queryWords, keyWords, words)
+	misleading, misleadingConfidence := o.misleading(in, key, byID, allQueryWords, keyWords, words)
 	for _, n := range in.Nodes {
 		id := n.Node.ID
 		switch {
@@ -56,7 +57,7 @@ func (o *Agent) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutp
 			out.Labels[id] = realm.KeyEvidence
 		case misleading[id]:
 			out.Labels[id] = realm.Misleading
-		case overlap(words[id], queryWords) > 0 || overlap(words[id], keyWords) > 0 || touchesAny(g, id, key):
+		case overlap(words[id], queryWords) > 0 || touchesAny(g, id, key):
 			out.Labels[id] = realm.SupportingContext
 		default:
 			out.Labels[id] = realm.Unrelated
@@ -273,6 +274,26 @@ func relationOf(a, b realm.Node) (from, to string, p realm.Predicate) {
 		return b.ID, a.ID, realm.Precedes
 	}
 	return a.ID, b.ID, realm.Correlates
+}
+
+// specificWords is the query's words that tell the recalled nodes apart: those in at most
+// half of them. A word most of them hold (in a conversation, the speakers' names) says
+// nothing of what the query asks; found by it, "key evidence" would be the best-ranked
+// nodes whatever they say, and the self-audit a popularity prior.
+func specificWords(query map[string]bool, words map[string]map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for w := range query {
+		n := 0
+		for _, ws := range words {
+			if ws[w] {
+				n++
+			}
+		}
+		if 2*n <= len(words) {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // auditWords is the set of lower-cased letter/digit runs of three or more characters

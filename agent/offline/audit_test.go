@@ -130,6 +130,26 @@ func TestOfflineAudit(t *testing.T) {
 			t.Errorf("audit of nothing: %+v, %v", out, err)
 		}
 	})
+	t.Run("SpecificWordsOnly", func(t *testing.T) {
+		// Every node names Caroline, as every turn of a conversation names its speaker: the
+		// name tells them apart no more than nothing, so only k, which shares "lgbtq" with the
+		// query, is key evidence; s1 and u, sharing only the name, are unrelated.
+		in := auditFixture()
+		for i := range in.Nodes {
+			in.Nodes[i].Node.Content = "Caroline: " + in.Nodes[i].Node.Content
+		}
+		in.Query = "When did Caroline go to LGBTQ events?"
+		out, _, _ := auditor.Audit(ctx, in)
+		var key []string
+		for id, l := range out.Labels {
+			if l == realm.KeyEvidence {
+				key = append(key, id)
+			}
+		}
+		if !slices.Equal(key, []string{"k"}) || out.Labels["u"] != realm.Unrelated || out.Labels["s1"] == realm.KeyEvidence {
+			t.Errorf("labels %v: want k alone key evidence, u unrelated", out.Labels)
+		}
+	})
 	t.Run("NoKeyNoMisleading", func(t *testing.T) {
 		// Nothing shares a word with the query: no key evidence, so nothing is called misleading.
 		in := auditFixture()

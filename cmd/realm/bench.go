@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 	"github.com/realm-memory/realm/bench"
 )
 
-const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--split tune|validate|all] [--reconsolidation on|off|both] [--k 10] [--curve 5,10,15,20] [--limit N] [--out report.json] [--questions results.jsonl]" +
+const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--split tune|validate|all] [--reconsolidation on|off|both] [--feedback none,self,cited] [--k 10] [--curve 5,10,15,20] [--limit N] [--out report.json] [--questions results.jsonl]" +
 	" [--judge-model M] [--judge-runs N] [--shuffle SEED]... [--strategy adaptive|path_search|subgraph_beam]... [--checkpoint FILE|DIR/]"
 
 // runBench dispatches `realm bench <benchmark>`. The report (Markdown) goes to stdout and
@@ -44,6 +45,8 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	data := fs.String("data", "../shared/data/locomo/locomo-dev.json", "LoCoMo JSON file (or give it as the argument)")
 	retrievalOnly := fs.Bool("retrieval-only", false, "score evidence recall only (no LLM needed)")
 	recon := fs.String("reconsolidation", bench.ReconsolidationOn, "on: audit each question's recall and apply the edits before the next; off; both: off then on over one ingestion, side by side")
+	feedback := fs.String("feedback", "", "with --retrieval-only, instead of --reconsolidation: runs over one ingestion, each reverted before the next, "+
+		"one per mode of this comma list: none, self (the offline auditor, η/2), cited (after each question, the recalled nodes covering its gold turns marked useful through the feedback path)")
 	k := fs.Int("k", 10, "evidence recall@k")
 	out := fs.String("out", "", "write the JSON report here, and the Markdown beside it (x.json → x.md)")
 	prefix := fs.String("space-prefix", "", "spaces are named prefix+sample id (default locomo-, and locomo-full- for the full protocol, whose spaces are erased first)")
@@ -68,6 +71,18 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	case bench.ReconsolidationOn, bench.ReconsolidationOff, bench.ReconsolidationBoth:
 	default:
 		return realm.Errorf(realm.EInvalid, "--reconsolidation must be on, off or both, not %q", *recon)
+	}
+	var feedbackModes []string
+	if *feedback != "" {
+		for _, f := range strings.Split(*feedback, ",") {
+			if !slices.Contains(bench.FeedbackModes, f) {
+				return realm.Errorf(realm.EInvalid, "--feedback takes none, self or cited (comma separated), not %q", f)
+			}
+			feedbackModes = append(feedbackModes, f)
+		}
+		if !*retrievalOnly {
+			return realm.Errorf(realm.EInvalid, "--feedback needs --retrieval-only")
+		}
 	}
 	samples, err := bench.LoadLoCoMo(*data)
 	if err != nil {
@@ -115,12 +130,12 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	ingest, recall := &usageIngester{p: p.ingest, usage: realm.Usage{}}, &usageRecaller{r: p.recall, k: *k, usage: realm.Usage{}}
 	rep, err := bench.RunRetrieval(ctx, samples,
 		bench.RetrievalDeps{Ingest: ingest, Recall: recall, Reconsolidate: p.recon, Graph: d.store, Embedder: d.embedder, Traces: d.store},
-		bench.RetrievalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Reconsolidation: *recon, CurveK: curveK, Questions: questionsOut}, progress)
+		bench.RetrievalConfig{K: *k, SpacePrefix: *prefix, Limit: *limit, Reconsolidation: *recon, Feedback: feedbackModes, CurveK: curveK, Questions: questionsOut}, progress)
 	if err != nil {
 		return err
 	}
 	rep.Config = map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "data": *data, "version": fullVersion(),
-		"auditor": "offline", "reconsolidation": *recon, "split": *split, "curve_k": *curve, "space_prefix": *prefix, "commit": bench.BuildInfo()["commit"]}
+		"auditor": "offline", "reconsolidation": *recon, "feedback": *feedback, "score": cfg.Score, "split": *split, "curve_k": *curve, "space_prefix": *prefix, "commit": bench.BuildInfo()["commit"]}
 	usage := realm.Usage{}
 	usage.Add(ingest.usage)
 	usage.Add(recall.usage)

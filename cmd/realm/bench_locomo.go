@@ -169,6 +169,9 @@ type retrievalReport struct {
 // retrievalMarkdown is the retrieval report's tables, the edge-weight histogram and the cost.
 func retrievalMarkdown(r retrievalReport) string {
 	md := r.Markdown()
+	if f := r.FeedbackMarkdown(); f != "" {
+		md += "\n" + f
+	}
 	if h := r.HistogramMarkdown(); h != "" {
 		md += "\n" + h
 	}

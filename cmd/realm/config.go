@@ -16,6 +16,7 @@ import (
 	"github.com/realm-memory/realm/api"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/embed"
+	"github.com/realm-memory/realm/retrieval"
 )
 
 // config is the validated configuration of a realm process.
@@ -28,6 +29,8 @@ type config struct {
 	// AutoReconsolidate (REALM_AUTO_RECONSOLIDATE, default true): every /answer
 	// reconsolidates its trace unless the request says otherwise.
 	AutoReconsolidate bool
+	// Score (REALM_SCORE): the read path's scoring settings, retrieval.Options.SetScore.
+	Score string
 	// MetricsKeyRequired (REALM_METRICS_KEY_REQUIRED, default false): /metrics needs a
 	// key with the admin scope; only with API keys.
 	MetricsKeyRequired bool
@@ -132,6 +135,10 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	}
 	if cfg.AutoReconsolidate, err = strconv.ParseBool(env("REALM_AUTO_RECONSOLIDATE", "true")); err != nil {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_AUTO_RECONSOLIDATE %q: want true or false", getenv("REALM_AUTO_RECONSOLIDATE"))
+	}
+	cfg.Score = getenv("REALM_SCORE")
+	if err := new(retrieval.Options).SetScore(cfg.Score); err != nil {
+		return cfg, realm.Errorf(realm.EInvalid, "REALM_SCORE %q: %v", cfg.Score, err)
 	}
 	if cfg.MetricsKeyRequired, err = strconv.ParseBool(env("REALM_METRICS_KEY_REQUIRED", "false")); err != nil {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_METRICS_KEY_REQUIRED %q: want true or false", getenv("REALM_METRICS_KEY_REQUIRED"))
@@ -280,6 +287,9 @@ func (c config) print(w io.Writer) {
 	}
 	if c.UncheckedSpaces != "" {
 		fmt.Fprintf(w, " REALM_UNCHECKED_SPACE_PREFIX=%s", c.UncheckedSpaces)
+	}
+	if c.Score != "" {
+		fmt.Fprintf(w, " REALM_SCORE=%s", c.Score)
 	}
 	fmt.Fprintln(w)
 }

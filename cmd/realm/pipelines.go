@@ -38,10 +38,14 @@ func newObservedPipelines(cfg config, d *deps, logger zerolog.Logger, m *api.Met
 		return pipelines{}, err
 	}
 	answer, _ := ag.(*llm.Agent)
+	ropts := retrieval.DefaultOptions()
+	if err := ropts.SetScore(cfg.Score); err != nil {
+		return pipelines{}, err
+	}
 	p := pipelines{
 		answer: answer,
 		ingest: construction.New(d.store, ag, d.embedder, opts, logger),
-		recall: retrieval.New(d.store, d.embedder, ag, retrieval.Options{}, logger),
+		recall: retrieval.New(d.store, d.embedder, ag, ropts, logger),
 		recon:  reconsolidation.New(d.store, ag, reconsolidation.DefaultConfig(), logger),
 	}
 	if m != nil {

@@ -5,7 +5,8 @@
 // one edge however many adds), and logs each edit as an (:Edit) of the space (old_weight
 // null for an add).
 // Params: $space, $now, $sets (maps: from, to, type, edge_id, weight), $adds (maps:
-// from, to, type, edge_id, layer, description, weight, confidence), $edits (the log
+// from, to, type, edge_id, layer, description, query, label, weight, confidence; query and
+// label are null except on a learned link, REALM.md §4 "ours"), $edits (the log
 // rows: id, trace_id, reconsolidation_id, seq, edge_id, from, to, predicate, action,
 // confidence, old_weight, new_weight, created_at, source).
 // Returns: set, added, logged (how many).
@@ -24,6 +25,7 @@ CALL () {
   WHERE b.space = $space
   MERGE (a)-[r:$(e.type)]->(b)
     ON CREATE SET r.id = e.edge_id, r.layer = e.layer, r.description = e.description,
+                  r.query = e.query, r.label = e.label,
                   r.weight = e.weight, r.initial_weight = e.weight, r.confidence = e.confidence,
                   r.created_at = $now, r.updated_at = $now
   RETURN count(r) AS added

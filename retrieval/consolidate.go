@@ -1,0 +1,121 @@
+package retrieval
+
+import (
+	"context"
+	"sort"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+)
+
+// consolidate applies what reconsolidation learned for queries like this one (REALM.md
+// §3.3 "Ours" 2, §4 "ours"): the learned links touching the gathered nodes, each carrying
+// the query it was learned for and the label its end had for that query. A link acts only
+// when this recall's query is close to its query (cosine ≥ LearnedClose, both embedded as
+// the read path embeds a query); its strength is
+// act = weight × (closeness − LearnedClose) / (1 − LearnedClose), in [0, 1]:
+//
+//   - key evidence: its end's score is multiplied by 1 + LearnedBoost·act (the best link
+//     counts, not their sum); an end not yet gathered, linked from a gathered node, is
+//     brought in as reached over the link;
+//   - misleading: its end's score is multiplied by 1 − LearnedDrop·act.
+//
+// So feedback on a node found directly counts, yet never as a global prior: a query far
+// from every learned query ranks exactly as if nothing had been learned. Only the ours
+// scorer uses it. Every link that acted is recorded in the trace.
+func (r *Retriever) consolidate(ctx context.Context, run *run) error {
+	if r.opts.Scorer != ScorerOurs || r.opts.LearnedClose >= 1 || len(run.cands) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(run.cands))
+	for id := range run.cands {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	links, err := r.store.LearnedLinks(ctx, run.space, ids)
+	if err != nil || len(links) == 0 {
+		return err
+	}
+	vecs, err := r.learnedQueryVectors(ctx, run, links)
+	if err != nil {
+		return err
+	}
+	boost, drop := map[string]float64{}, map[string]float64{}
+	for _, l := range links {
+		e := l.Edge
+		closeness := sim(run.qvec, vecs[e.Query])
+		if closeness < r.opts.LearnedClose {
+			continue
+		}
+		act := clip01(e.Weight * (closeness - r.opts.LearnedClose) / (1 - r.opts.LearnedClose))
+		t := realm.TraceLearned{EdgeID: e.ID, Node: e.To, Label: e.Label, Query: e.Query, Closeness: closeness}
+		switch e.Label {
+		case realm.KeyEvidence:
+			t.Factor = 1 + r.opts.LearnedBoost*act
+			boost[e.To] = max(boost[e.To], act)
+			from, fromIn := run.cands[e.From]
+			if _, in := run.cands[e.To]; !in && fromIn && from.Depth < run.set.MaxDepth {
+				a := arrival{strength: from.Arrival.strength * e.Weight, access: r.opts.accessScore(closeness, e.Weight, 0)}
+				run.nodes[e.To] = l.To
+				r.admit(run, l.To, a, sim(l.To.Embedding, run.qvec), from.Depth+1, from.Root)
+				t.Injected = true
+			}
+		case realm.Misleading:
+			t.Factor = 1 - r.opts.LearnedDrop*act
+			drop[e.To] = max(drop[e.To], act)
+		default:
+			continue
+		}
+		run.trace.Learned = append(run.trace.Learned, t)
+	}
+	for id, c := range run.cands {
+		b, d := boost[id], drop[id]
+		if b == 0 && d == 0 {
+			continue
+		}
+		c.Score *= (1 + r.opts.LearnedBoost*b) * (1 - r.opts.LearnedDrop*d)
+	}
+	return nil
+}
+
+// learnedQueryVectors embeds the queries of the links as the read path embeds a query
+// (its focus plus WholeQuery times the whole question, see embedFocus), so that closeness
+// compares two queries as recall sees them: the participants' names, in most questions
+// of a conversation, do not make two questions close.
+func (r *Retriever) learnedQueryVectors(ctx context.Context, run *run, links []cypher.LearnedLink) (map[string][]float32, error) {
+	out := map[string][]float32{}
+	var texts []string
+	focusOf := map[string]string{}
+	for _, l := range links {
+		q := l.Edge.Query
+		if _, ok := focusOf[q]; ok {
+			continue
+		}
+		if q == run.trace.Query {
+			out[q] = run.qvec
+			focusOf[q] = ""
+			continue
+		}
+		f, err := r.focus(ctx, run.space, q, run.counts)
+		if err != nil {
+			return nil, err
+		}
+		focusOf[q] = f
+		texts = append(texts, q, f)
+	}
+	if len(texts) == 0 {
+		return out, nil
+	}
+	vecs, err := r.emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < len(texts); i += 2 {
+		q := texts[i]
+		out[q] = vecs[i]
+		if texts[i+1] != q {
+			out[q] = r.focusVector(vecs[i+1], vecs[i])
+		}
+	}
+	return out, nil
+}
