@@ -3,6 +3,7 @@ package construction
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -140,18 +141,46 @@ func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts
 	if len(texts) > 0 {
 		_, _ = p.embed(ctx, texts) // a failure is met again, and handled, by the run
 	}
-	for start := 0; start < len(obs); start += maxRun {
-		end := min(start+maxRun, len(obs))
-		if !p.applyRun(ctx, obs[start:end], exts[start:end], seen, results[start:end]) {
-			p.oneByOne(ctx, obs[start:end], results[start:end])
+	for start := 0; start < len(obs); {
+		end := start + apart(exts[start:min(start+maxRun, len(obs))])
+		n := p.applyRun(ctx, obs[start:end], exts[start:end], seen, results[start:end])
+		if n == 0 {
+			n = p.oneByOne(ctx, obs[start:end], results[start:end])
+		}
+		start += n
+	}
+}
+
+// apart is how many extractions from the first have no candidate whose keywords share
+// a word with a candidate of the ones before: a run longer than that would end there
+// (applyRun), so it is not read beyond.
+func apart(exts []agent.Extraction) int {
+	words := map[string]bool{}
+	for k, ext := range exts {
+		for _, c := range ext.Candidates {
+			if k > 0 {
+				for w := range stems(strings.Join(append([]string{c.Name}, c.Keywords...), " ")) {
+					if words[w] {
+						return k
+					}
+				}
+			}
+		}
+		for _, c := range ext.Candidates {
+			maps.Copy(words, stems(c.Name+" "+c.Content+" "+strings.Join(c.Keywords, " ")))
 		}
 	}
+	return len(exts)
 }
 
 // applyRun embeds every candidate of the run in one call, reads their neighbourhoods in
 // one transaction, decides in order and writes in one transaction, under the space's
-// lock. It returns false when the run must be integrated one observation at a time.
-func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result) bool {
+// lock. The run ends before the first observation a memory of the run matches by
+// keywords: the store ranks keyword matches by BM25 over the whole index, which the
+// run's overlay cannot compute, so that observation reads them from the store once the
+// run is written (runDecided starts the next run there). It returns how many of obs it
+// integrated: 0 when they must be integrated one observation at a time.
+func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result) int {
 	space := obs[0].Space
 	q := cypher.RunQuery{Space: space, K: p.opts.NeighbourK}
 	first := make([]int, len(obs)+1) // candidates of observation k: first[k]..first[k+1]
@@ -172,7 +201,7 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 	if len(texts) > 0 {
 		embs, err := p.embed(ctx, texts)
 		if err != nil {
-			return false
+			return 0
 		}
 		q.Embeddings = embs
 	}
@@ -190,45 +219,48 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 	}
 	unlock, err := p.spaces.lock(ctx, space)
 	if err != nil {
-		return false
+		return 0
 	}
 	defer unlock()
 	read, err := p.store.RunNeighbourhoods(ctx, q)
 	if err != nil {
-		return false
+		return 0
 	}
 	for round := 1; round <= p.opts.MaxDecisions; round++ {
 		ov := newOverlay()
-		ins := make([]cypher.ObservationIntegration, len(obs))
+		ins := make([]cypher.ObservationIntegration, 0, len(obs))
 		for k, o := range obs {
 			embs := q.Embeddings[first[k]:first[k+1]]
+			if k > 0 && ov.matchesAny(q.Texts[first[k]:first[k+1]]) {
+				break
+			}
 			hoods := make([][]cypher.CandidateNeighbour, len(embs))
 			for i := range hoods {
-				hoods[i] = ov.neighbourhood(read, first[k]+i, q.Texts[first[k]+i], embs[i], recent[k], p.opts.NeighbourK)
+				hoods[i] = ov.neighbourhood(read, first[k]+i, embs[i], recent[k], p.opts.NeighbourK)
 			}
 			in, err := p.decide(ctx, o, exts[k], embs, hoods, &results[k])
 			if err != nil {
-				return false
+				return 0
 			}
 			ov.apply(o, in, hoods)
-			ins[k] = cypher.ObservationIntegration{ObservationID: o.ID, Integration: in}
+			ins = append(ins, cypher.ObservationIntegration{ObservationID: o.ID, Integration: in})
 		}
 		applied, err := p.store.ApplyRun(ctx, q, read, ins)
 		switch {
 		case err != nil || applied.NotPending:
-			return false
+			return 0
 		case applied.Changed:
 			p.log.Debug().Str("space", space).Int("observations", len(obs)).Int("round", round).
 				Msg("the neighbourhoods changed before the run was applied; deciding again")
 			read = applied.Neighbours
 			continue
 		}
-		for k := range obs {
+		for k := range ins {
 			results[k].Edges = applied.Edges[k]
 		}
-		return true
+		return len(ins)
 	}
-	return false
+	return 0
 }
 
 // overlay is what the observations of a run decided so far write: the memories they add
@@ -313,10 +345,10 @@ func (ov *overlay) apply(o realm.Observation, in cypher.Integration, hoods [][]c
 
 // neighbourhood is candidate i's N_sim ∪ N_recent (REALM.md §2 step 3) as the run so far
 // leaves the stored one read: the K most similar memories by vector among the stored
-// ones and the run's, the stored keyword matches and the K run's memories that match
-// the most of the candidate's words, and the memories derived from the observations
-// recent to it.
-func (ov *overlay) neighbourhood(read cypher.RunNeighbours, i int, keywords string, emb []float32, recentFrom map[string]bool, k int) []cypher.CandidateNeighbour {
+// ones and the run's, the stored keyword matches (no memory of the run matches the
+// candidate's keywords: applyRun ends the run before), and the memories derived from
+// the observations recent to it.
+func (ov *overlay) neighbourhood(read cypher.RunNeighbours, i int, emb []float32, recentFrom map[string]bool, k int) []cypher.CandidateNeighbour {
 	var hood []cypher.CandidateNeighbour
 	byID := map[string]int{}
 	add := func(n realm.Node, similar, recent bool) {
@@ -336,9 +368,6 @@ func (ov *overlay) neighbourhood(read cypher.RunNeighbours, i int, keywords stri
 		for _, n := range read.Text[i] {
 			add(n, true, false)
 		}
-	}
-	for _, n := range ov.matches(keywords, k) {
-		add(n, true, false)
 	}
 	for _, d := range read.Recent {
 		if slices.ContainsFunc(d.From, func(id string) bool { return recentFrom[id] }) {
@@ -391,37 +420,19 @@ func (ov *overlay) similar(stored []realm.Node, emb []float32, k int) []realm.No
 	return out
 }
 
-// matches is the k memories of the run that share the most words with keywords (as the
-// full-text index analyses them: stop words out, stems compared), the latest first
-// among equals.
-func (ov *overlay) matches(keywords string, k int) []realm.Node {
-	terms := stems(keywords)
-	if len(terms) == 0 || len(ov.order) == 0 {
-		return nil
-	}
-	type scored struct {
-		n     realm.Node
-		score int
-	}
-	var all []scored
-	for j := len(ov.order) - 1; j >= 0; j-- {
-		n, words := ov.nodes[ov.order[j]], ov.words[ov.order[j]]
-		score := 0
-		for t := range terms {
-			if words[t] {
-				score++
+// matchesAny reports whether a memory of the run shares a word with one of texts (as
+// the full-text index analyses them: stop words out, stems compared).
+func (ov *overlay) matchesAny(texts []string) bool {
+	for _, t := range texts {
+		for w := range stems(t) {
+			for _, words := range ov.words {
+				if words[w] {
+					return true
+				}
 			}
 		}
-		if score > 0 {
-			all = append(all, scored{n, score})
-		}
 	}
-	slices.SortStableFunc(all, func(a, b scored) int { return b.score - a.score })
-	out := make([]realm.Node, 0, k)
-	for _, s := range all[:min(k, len(all))] {
-		out = append(out, s.n)
-	}
-	return out
+	return false
 }
 
 // stems is the set of the content words of s, stemmed.

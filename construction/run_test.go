@@ -6,13 +6,16 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/embed"
 )
 
 // countingEmbedder is bowEmbedder counting its calls and texts.
@@ -78,5 +81,60 @@ func TestRunOfObservations(t *testing.T) {
 	}
 	if !slices.ContainsFunc(run[3].Edges, func(e realm.Edge) bool { return e.Predicate == realm.Supersedes && e.To == run[0].Added[0] }) {
 		t.Errorf("b4's edges %+v, want supersedes to b1's home", run[3].Edges)
+	}
+}
+
+// TestRunOfASession: a run of a whole conversation, longer than the recent window, on
+// the offline agent gives the same graph, edge by edge, as its turns sent one a call.
+func TestRunOfASession(t *testing.T) {
+	ctx := context.Background()
+	store := cyphertest.MustOpen(t)
+	people := []string{"Ann", "Bruno", "Carla"}
+	acts := []string{
+		"adopted a beagle puppy named Biscuit", "started violin lessons with a teacher from Vienna",
+		"ran the spring marathon along the river", "planted tomatoes and basil in the backyard",
+		"painted a mural of a lighthouse for the library", "joined a chess club that meets downtown",
+		"baked sourdough bread for the neighbours",
+	}
+	var obs []realm.Observation
+	for i := range 24 {
+		obs = append(obs, realm.Observation{
+			ID: fmt.Sprintf("c%02d", i), SessionID: fmt.Sprintf("s%d", i/12+1), Speaker: people[i%len(people)],
+			Content:    fmt.Sprintf("Last week I %s, and it took %d hours.", acts[(i+i/len(people))%len(acts)], i%9+2),
+			ObservedAt: t0.Add(time.Duration(i) * time.Hour),
+		})
+	}
+	graph := func(batch int) ([]construction.Result, cypher.Stats) {
+		space := cyphertest.NewSpace(t)
+		p := construction.New(store, offline.New(offline.Options{}), embed.NewHash(64), construction.Options{Owner: "session-" + space}, zerolog.Nop())
+		t.Cleanup(func() { p.Close(context.Background()) })
+		var results []construction.Result
+		for i := 0; i < len(obs); i += batch {
+			res, err := p.Ingest(ctx, space, obs[i:min(i+batch, len(obs))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			results = append(results, res...)
+		}
+		return results, mustStats(t, store, space)
+	}
+	one, oneStats := graph(1)
+	run, runStats := graph(len(obs))
+	predicates := func(edges []realm.Edge) string {
+		var ps []string
+		for _, e := range edges {
+			ps = append(ps, string(e.Predicate))
+		}
+		slices.Sort(ps)
+		return fmt.Sprint(ps)
+	}
+	for i := range obs {
+		if o, r := one[i], run[i]; len(r.Added) != len(o.Added) || len(r.Merged) != len(o.Merged) || predicates(r.Edges) != predicates(o.Edges) {
+			t.Errorf("observation %s in a run: %d added, %d merged, edges %s\none a call: %d added, %d merged, edges %s",
+				obs[i].ID, len(r.Added), len(r.Merged), predicates(r.Edges), len(o.Added), len(o.Merged), predicates(o.Edges))
+		}
+	}
+	if fmt.Sprint(runStats.ByType, runStats.ByPredicate) != fmt.Sprint(oneStats.ByType, oneStats.ByPredicate) {
+		t.Errorf("in a run: %v %v\none a call: %v %v", runStats.ByType, runStats.ByPredicate, oneStats.ByType, oneStats.ByPredicate)
 	}
 }
