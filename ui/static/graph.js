@@ -72,7 +72,7 @@ export function traceGraph(trace, result, nodeInfo, memoryHref) {
   const arrived = new Set(columns[0]);
   for (const step of trace.steps || []) {
     for (const r of step.reached || []) {
-      if (arrived.has(r.id) || depthOf[r.id] !== step.depth || !pos.has(r.id)) continue;
+      if (arrived.has(r.id) || !pos.has(r.id)) continue;
       const from = (step.frontier || []).find((f) => pos.has(f));
       if (!from) continue;
       arrived.add(r.id);
