@@ -372,9 +372,16 @@ func contentID(o realm.Observation) string {
 // integrate runs REALM.md §2 steps 2–5 for one stored, claimed observation. Failures are
 // recorded on the observation (which stays pending, up to MaxAttempts) and in the Result.
 func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
+	return p.integrateExtracted(ctx, o, nil)
+}
+
+// integrateExtracted is integrate on an extraction of o already made (nil: extracted
+// here): a run that could not be applied decides its observations again one by one on
+// their extractions, not paying for them twice.
+func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, ext *agent.Extraction) Result {
 	res := Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
 	log := p.log.With().Str("space", o.Space).Str("observation", o.ID).Logger()
-	err := p.construct(ctx, o, &res)
+	err := p.construct(ctx, o, ext, &res)
 	if err == nil {
 		log.Debug().Int("added", len(res.Added)).Int("merged", len(res.Merged)).Int("skipped", len(res.Skipped)).
 			Int("edges", len(res.Edges)).Msg("observation integrated")
@@ -404,16 +411,20 @@ func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, r
 	}
 }
 
-func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Result) error {
-	summary, recent, err := p.store.ExtractionContext(ctx, o.Space, o.Seq, p.opts.RecentObservations)
-	if err != nil {
-		return err
-	}
-	// Extraction reads no memories, so it runs outside the space lock; only integrate and
-	// relate, which decide against the graph, run under it.
-	ext, err := p.extract(ctx, o, summary, recent, res)
-	if err != nil {
-		return err
+// construct integrates o from its extraction ext, made here when nil.
+func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agent.Extraction, res *Result) error {
+	if ext == nil {
+		summary, recent, err := p.store.ExtractionContext(ctx, o.Space, o.Seq, p.opts.RecentObservations)
+		if err != nil {
+			return err
+		}
+		// Extraction reads no memories, so it runs outside the space lock; only integrate and
+		// relate, which decide against the graph, run under it.
+		e, err := p.extract(ctx, o, summary, recent, res)
+		if err != nil {
+			return err
+		}
+		ext = &e
 	}
 	texts := make([]string, len(ext.Candidates))
 	// The keyword half of N_sim (REALM.md §2 step 3) searches a candidate's name and
@@ -426,6 +437,7 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Resu
 	}
 	var embs [][]float32
 	if len(texts) > 0 {
+		var err error
 		if embs, err = p.embed(ctx, texts); err != nil {
 			return fmt.Errorf("embed candidates: %w", err)
 		}
@@ -445,7 +457,7 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Resu
 		return err
 	}
 	for round := 1; ; round++ {
-		in, err := p.decide(ctx, o, ext, embs, hoods, res)
+		in, err := p.decide(ctx, o, *ext, embs, hoods, res)
 		if err != nil {
 			return err
 		}
