@@ -159,7 +159,7 @@ type Result struct {
 func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observation) ([]Result, error) {
 	c := heldObservations.claim(p.opts.Owner) // before the store claims the batch (held.go)
 	defer c.end()
-	saved, err := p.save(ctx, space, obs)
+	saved, err := p.save(ctx, c, space, obs)
 	if err != nil {
 		return nil, err
 	}
@@ -198,6 +198,7 @@ func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.
 	for i, s := range saved {
 		if !s.Claimed {
 			results[i] = unclaimedResult(s)
+			c.letGo(s.Observation.Space, s.Observation.ID)
 			continue
 		}
 		o := s.Observation
@@ -205,7 +206,7 @@ func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.
 			continue
 		}
 		first[o.ID] = i
-		if h, ok := c.hold(o.Space, o.ID); ok {
+		if h, ok := c.take(o.Space, o.ID); ok {
 			mine[i] = true
 		} else {
 			others[i] = h
@@ -305,20 +306,23 @@ func unclaimedResult(s cypher.SavedObservation) Result {
 	return r
 }
 
-// save validates and stores the batch before anything else (REALM.md §2 step 1).
-func (p *Pipeline) save(ctx context.Context, space string, obs []realm.Observation) ([]cypher.SavedObservation, error) {
+// save validates and stores the batch before anything else (REALM.md §2 step 1), its
+// observations held for the worker following c from before they are stored (held.go).
+func (p *Pipeline) save(ctx context.Context, c *claim, space string, obs []realm.Observation) ([]cypher.SavedObservation, error) {
 	if err := p.validate(space, obs); err != nil {
 		return nil, err
 	}
 	batch := make([]realm.Observation, len(obs))
+	ids := make([]string, len(obs))
 	for i, o := range obs {
 		o.Space = space
 		o.ObservedAt = o.ObservedAt.UTC()
 		if o.ID == "" {
 			o.ID = contentID(o)
 		}
-		batch[i] = o
+		batch[i], ids[i] = o, o.ID
 	}
+	c.holdAhead(space, ids)
 	return p.store.SaveObservations(ctx, space, p.emb.ID(), p.emb.Dim(), batch, p.lease())
 }
 
