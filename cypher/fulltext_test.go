@@ -45,11 +45,11 @@ func putTexts(t *testing.T, s *Store, space, prefix string, contents []string) {
 	}
 }
 
-// shrinkFetch makes fullTextFetch(k) = max(perK·k, least) for the test.
+// shrinkFetch makes fullTextFetch(k) = seedTextFetch(k) = max(perK·k, least) for the test.
 func shrinkFetch(t *testing.T, perK, least int) {
-	over, min := fullTextOverFetch, fullTextFetchMin
-	fullTextOverFetch, fullTextFetchMin = perK, least
-	t.Cleanup(func() { fullTextOverFetch, fullTextFetchMin = over, min })
+	over, seed, min := fullTextOverFetch, seedTextOverFetch, fullTextFetchMin
+	fullTextOverFetch, seedTextOverFetch, fullTextFetchMin = perK, perK, least
+	t.Cleanup(func() { fullTextOverFetch, seedTextOverFetch, fullTextFetchMin = over, seed, min })
 }
 
 // uniqueWord is a word no other memory of the database holds.
@@ -96,6 +96,11 @@ func unlimitedSeed(t *testing.T, s *Store, space string, q SeedQuery) []ScoredMe
 	params := seedParams(space, q)
 	params["terms"] = spaceTerms(space, q.Keywords)
 	params["options"] = fullTextOptions(0)
+	n, _, err := s.SpaceSize(context.Background(), space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params["n"] = n
 	recs, err := s.read(context.Background(), qSeedFulltext, params)
 	if err != nil {
 		t.Fatal(err)

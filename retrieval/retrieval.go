@@ -212,13 +212,10 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	run.timing(StageAggregate, stage)
 
 	stage = time.Now()
-	if err := r.store.TouchMemories(ctx, space, ids, run.started); err != nil {
-		return realm.RecallResult{}, err
-	}
 	run.trace.Usage = run.usage
-	run.timing(StageRecord, stage) // the trace carries the timings up to here
+	run.timing(StageRecord, stage) // the trace carries the timings up to its write
 	run.timing(StageTotal, started)
-	if err := r.store.PutTrace(ctx, run.trace); err != nil {
+	if err := r.store.RecordRecall(ctx, run.trace, ids, run.started); err != nil {
 		return realm.RecallResult{}, err
 	}
 	run.timing(StageRecord, stage)
