@@ -45,11 +45,11 @@ func putTexts(t *testing.T, s *Store, space, prefix string, contents []string) {
 	}
 }
 
-// shrinkFetch makes fullTextFetch(k) = seedTextFetch(k) = max(perK·k, least) for the test.
+// shrinkFetch makes fullTextFetch(k) = max(perK·k, least) for the test.
 func shrinkFetch(t *testing.T, perK, least int) {
-	over, seed, min := fullTextOverFetch, seedTextOverFetch, fullTextFetchMin
-	fullTextOverFetch, seedTextOverFetch, fullTextFetchMin = perK, perK, least
-	t.Cleanup(func() { fullTextOverFetch, seedTextOverFetch, fullTextFetchMin = over, seed, min })
+	over, min := fullTextOverFetch, fullTextFetchMin
+	fullTextOverFetch, fullTextFetchMin = perK, least
+	t.Cleanup(func() { fullTextOverFetch, fullTextFetchMin = over, min })
 }
 
 // uniqueWord is a word no other memory of the database holds.

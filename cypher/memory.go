@@ -39,16 +39,6 @@ var (
 // fullTextFetch is how many hits the full-text index is asked for k of one space.
 func fullTextFetch(k int) int { return max(fullTextOverFetch*k, fullTextFetchMin) }
 
-// seedTextOverFetch multiplies k for the read path's full-text seeds (SeedByFullText),
-// whose Lucene query is restricted to the space: the over-fetch no longer stands for the
-// other spaces' hits, only for the difference between Lucene's order of one word's matches
-// and the space's BM25 of all words. Each hit fetched costs the statement its text
-// statistics: at 100,000 memories, fetching 2,500 hits a word took 2.0 s a query at load
-// 20, 500 took 0.8 s. A variable so that tests can shrink it.
-var seedTextOverFetch = 10
-
-// seedTextFetch is how many hits of one word SeedByFullText fetches for k seeds.
-func seedTextFetch(k int) int { return max(seedTextOverFetch*k, fullTextFetchMin) }
 
 // fullTextOptions is the index's options map: {limit: fetch}, or {} (every hit) for
 // fetch <= 0.

@@ -110,7 +110,7 @@ func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) 
 // within the space and returns the best q.Limit memories of the space passing the
 // filters, scored from the space's own statistics (seed_fulltext.cypher), so that what
 // other spaces hold changes neither the matches nor their scores. No word left after
-// escaping returns nothing. Each word's matches are fetched up to seedTextFetch(q.Limit),
+// escaping returns nothing. Each word's matches are fetched up to fullTextFetch(q.Limit),
 // and all of them when one word's fetch was truncated and fewer than q.Limit passed the
 // filters; a space with more matches of a word than the fetch is scored from those.
 func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
@@ -144,7 +144,7 @@ func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) (
 		}
 		return out, hits, nil
 	}
-	fetch := seedTextFetch(limit)
+	fetch := fullTextFetch(limit)
 	out, hits, err := search(fetch)
 	if err != nil || hits < int64(fetch) || len(out) >= limit {
 		return out, err
