@@ -39,7 +39,6 @@ var (
 // fullTextFetch is how many hits the full-text index is asked for k of one space.
 func fullTextFetch(k int) int { return max(fullTextOverFetch*k, fullTextFetchMin) }
 
-
 // fullTextOptions is the index's options map: {limit: fetch}, or {} (every hit) for
 // fetch <= 0.
 func fullTextOptions(fetch int) map[string]any {
