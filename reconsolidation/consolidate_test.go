@@ -111,6 +111,19 @@ func TestLearnedLinks(t *testing.T) {
 		t.Error("the paraphrase's trace records no learned link")
 	}
 
+	// The anti-lock-in decay (REALM.md §4): with a half-life of 3.6 µs, the links learned
+	// at least a millisecond ago act with a weight below 2^-277, which moves no score.
+	decayed := retrieval.DefaultOptions()
+	decayed.LearnedHalfLife = 1e-9
+	paraDecayed, err := retrieval.New(s, emb, offline.New(offline.Options{}), decayed, zerolog.Nop()).
+		Recall(ctx, space, realm.RecallRequest{Query: paraphrase})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameRanking(paraDecayed, paraBefore) {
+		t.Errorf("with the links decayed the paraphrase ranks %v, before the feedback %v", ranking(paraDecayed), ranking(paraBefore))
+	}
+
 	unrelatedAfter := recall(unrelated)
 	if a, b := placeOf(unrelatedAfter, id("violin")), placeOf(unrelatedBefore, id("violin")); a != b || b.rank == 0 {
 		t.Errorf("violin for an unrelated question: %v after feedback, %v before; want it put", a, b)

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -155,8 +156,12 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 	var reached []realm.ScoredID
 	added := 0
 	for hop := 1; hop <= hops && len(frontier) > 0; hop++ {
+		cut := r.beamCut(atom, run.set.BeamWidth)
+		if r.opts.Explore > 0 {
+			cut = cypher.BeamCut{} // the explored neighbours are those the cut would leave out
+		}
 		adj, err := r.store.Adjacent(ctx, run.space, frontier, mapKeys(visited), atom.Predicates, r.opts.WSuppress,
-			cypher.ExpandScoring{Query: run.qvec, Reasoning: rvec}, r.beamCut(atom, run.set.BeamWidth))
+			cypher.ExpandScoring{Query: run.qvec, Reasoning: rvec}, cut)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -185,9 +190,7 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 			}
 			return beam[i].node.ID < beam[j].node.ID
 		})
-		if len(beam) > run.set.BeamWidth {
-			beam = beam[:run.set.BeamWidth]
-		}
+		beam = r.explore(beam, run.set.BeamWidth)
 		if err := r.embedDescriptions(ctx, run, beam); err != nil {
 			return nil, 0, err
 		}
@@ -210,6 +213,23 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 		}
 	}
 	return reached, added, nil
+}
+
+// explore keeps the best width of the sorted beam and, with Explore set (REALM.md §4, no
+// rich-get-richer lock-in), also Explore × width (at least one) of the rest: those over
+// the lowest-weight edges, the neighbours reconsolidation never strengthened, best edge
+// score first among equal weights.
+func (r *Retriever) explore(beam []reach, width int) []reach {
+	if len(beam) <= width {
+		return beam
+	}
+	if r.opts.Explore <= 0 {
+		return beam[:width]
+	}
+	rest := slices.Clone(beam[width:])
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].edge.Weight < rest[j].edge.Weight })
+	extra := max(1, int(math.Round(r.opts.Explore*float64(width))))
+	return append(beam[:width:width], rest[:min(extra, len(rest))]...)
 }
 
 // beamCut is what subgraphBeam lets Adjacent leave out: neighbours that cannot make the
