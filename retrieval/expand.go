@@ -167,8 +167,8 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 		}
 		best := map[string]reach{}
 		for _, a := range adj {
-			if visited[a.Node.ID] || a.Edge.Label == realm.Misleading {
-				continue // a misleading link is a label for its query, not a path (consolidate.go)
+			if visited[a.Node.ID] || !r.opts.walks(a.Edge) {
+				continue
 			}
 			penalty, drop := r.opts.decayPenalty(atom.Decay, a.Node)
 			if drop {
@@ -213,6 +213,17 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 		}
 	}
 	return reached, added, nil
+}
+
+// walks reports whether expansion crosses edge e. A learned link (consolidate.go) is a
+// label for its query, which only a close query applies: with LearnedWalk 0 expansion
+// never crosses one, with 1 it crosses the key-evidence ones like any edge. A misleading
+// link is never a path.
+func (o Options) walks(e realm.Edge) bool {
+	if e.Query == "" {
+		return true
+	}
+	return o.LearnedWalk > 0 && e.Label != realm.Misleading
 }
 
 // explore keeps the best width of the sorted beam and, with Explore set (REALM.md §4, no
@@ -284,7 +295,7 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 		strength := u.Arrival.strength
 		for i, e := range p.Edges {
 			v, ok := onPaths[p.IDs[i+1]]
-			if !ok || e.Label == realm.Misleading {
+			if !ok || !r.opts.walks(e) {
 				break
 			}
 			penalty, drop := r.opts.decayPenalty(atom.Decay, v.Node)

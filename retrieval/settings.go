@@ -10,7 +10,7 @@ import (
 )
 
 // ScoreSettings names the scoring settings that Options.SetScore takes.
-var ScoreSettings = []string{"scorer", "path_exponent", "learned_close", "learned_full", "learned_boost", "learned_drop",
+var ScoreSettings = []string{"scorer", "path_exponent", "learned_close", "learned_full", "learned_walk", "learned_boost", "learned_drop",
 	"learned_half_life", "explore"}
 
 // SetScore sets the aggregation's settings (REALM.md §3.3 "Ours") from a list such as
@@ -32,7 +32,7 @@ func (o *Options) SetScore(settings string) error {
 			continue
 		}
 		target := map[string]*float64{"path_exponent": &o.PathExponent, "learned_close": &o.LearnedClose,
-			"learned_full": &o.LearnedFull, "learned_boost": &o.LearnedBoost, "learned_drop": &o.LearnedDrop,
+			"learned_full": &o.LearnedFull, "learned_walk": &o.LearnedWalk, "learned_boost": &o.LearnedBoost, "learned_drop": &o.LearnedDrop,
 			"learned_half_life": &o.LearnedHalfLife, "explore": &o.Explore}[name]
 		if target == nil {
 			f.Add(name, fmt.Sprintf("unknown setting; known: %s", strings.Join(ScoreSettings, ", ")))
