@@ -24,7 +24,8 @@ import (
 //   - misleading: its end's score is multiplied by 1 − LearnedDrop·act.
 //
 // So feedback on a node found directly counts, yet never as a global prior: a query far
-// from every learned query ranks exactly as if nothing had been learned. Only the ours
+// from every learned query ranks exactly as if nothing had been learned (expansion does
+// not cross learned links either, unless LearnedWalk says so: expand.go, walks). Only the ours
 // scorer uses it. Every link that acted is recorded in the trace.
 func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 	if r.opts.Scorer != ScorerOurs || r.opts.LearnedClose >= 1 || len(run.cands) == 0 {
