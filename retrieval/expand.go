@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -169,8 +170,12 @@ func (r *Retriever) fetchBeams(ctx context.Context, run *run, exps []*expansion)
 		for _, w := range walks {
 			if hop <= w.e.hops && len(w.frontier) > 0 {
 				active = append(active, w)
+				cut := r.beamCut(w.e.atom, run.set.BeamWidth)
+				if r.opts.Explore > 0 {
+					cut = cypher.BeamCut{} // the explored neighbours are those the cut would leave out
+				}
 				hops = append(hops, cypher.Hop{Frontier: w.frontier, Visited: w.visited, Allowed: w.e.atom.Predicates,
-					Reasoning: run.vectors[w.e.reasoning], Cut: r.beamCut(w.e.atom, run.set.BeamWidth)})
+					Reasoning: run.vectors[w.e.reasoning], Cut: cut})
 			}
 		}
 		if len(active) == 0 {
@@ -197,8 +202,8 @@ func (r *Retriever) fetchBeams(ctx context.Context, run *run, exps []*expansion)
 func (r *Retriever) beam(atom realm.Atom, adj []cypher.Adjacent, visited []string, width int) []reach {
 	best := map[string]reach{}
 	for _, a := range adj {
-		if slices.Contains(visited, a.Node.ID) || a.Edge.Label == realm.Misleading {
-			continue // a misleading link is a label for its query, not a path (consolidate.go)
+		if slices.Contains(visited, a.Node.ID) || !r.opts.walks(a.Edge) {
+			continue
 		}
 		penalty, drop := r.opts.decayPenalty(atom.Decay, a.Node)
 		if drop {
@@ -219,7 +224,7 @@ func (r *Retriever) beam(atom realm.Atom, adj []cypher.Adjacent, visited []strin
 		}
 		return beam[i].node.ID < beam[j].node.ID
 	})
-	return beam[:min(len(beam), width)]
+	return r.explore(beam, width)
 }
 
 // frontier validates the controller's choice: known, unexpanded nodes that can still go
@@ -316,6 +321,34 @@ func (r *Retriever) admitBeam(ctx context.Context, run *run, e *expansion) ([]re
 	return reached, added, nil
 }
 
+// walks reports whether expansion crosses edge e. A learned link (consolidate.go) is a
+// label for its query, which only a close query applies: with LearnedWalk 0 expansion
+// never crosses one, with 1 it crosses the key-evidence ones like any edge. A misleading
+// link is never a path.
+func (o Options) walks(e realm.Edge) bool {
+	if e.Query == "" {
+		return true
+	}
+	return o.LearnedWalk > 0 && e.Label != realm.Misleading
+}
+
+// explore keeps the best width of the sorted beam and, with Explore set (REALM.md §4, no
+// rich-get-richer lock-in), also Explore × width (at least one) of the rest: those over
+// the lowest-weight edges, the neighbours reconsolidation never strengthened, best edge
+// score first among equal weights.
+func (r *Retriever) explore(beam []reach, width int) []reach {
+	if len(beam) <= width {
+		return beam
+	}
+	if r.opts.Explore <= 0 {
+		return beam[:width]
+	}
+	rest := slices.Clone(beam[width:])
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].edge.Weight < rest[j].edge.Weight })
+	extra := max(1, int(math.Round(r.opts.Explore*float64(width))))
+	return append(beam[:width:width], rest[:min(extra, len(rest))]...)
+}
+
 // beamCut is what a subgraph_beam lets AdjacentMany leave out: neighbours that cannot make the
 // beam of width beam, whatever the soft temporal decay subtracts (at most DecayCap) and
 // however Neo4j's single-precision cosine differs from ours (far below 1e-6), so that the
@@ -349,7 +382,7 @@ func (r *Retriever) admitPaths(ctx context.Context, run *run, e *expansion) ([]r
 		strength := u.Arrival.strength
 		for i, e := range p.Edges {
 			v, ok := onPaths[p.IDs[i+1]]
-			if !ok || e.Label == realm.Misleading {
+			if !ok || !r.opts.walks(e) {
 				break
 			}
 			penalty, drop := r.opts.decayPenalty(atom.Decay, v.Node)
