@@ -198,7 +198,8 @@ func (r *Retriever) fetchBeams(ctx context.Context, run *run, exps []*expansion)
 }
 
 // beam is one hop's beam from the adjacent memories adj: the best width new memories by
-// edge score, best first (ties by id), each with its best edge.
+// edge score, best first (ties by id), each with its best edge, and the explored ones
+// after them (explore).
 func (r *Retriever) beam(atom realm.Atom, adj []cypher.Adjacent, visited []string, width int) []reach {
 	best := map[string]reach{}
 	for _, a := range adj {
