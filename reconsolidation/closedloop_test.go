@@ -255,7 +255,9 @@ func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 // reached over a 0.4 edge: 0.8·(0.6·0.45 + 0.4·0.4) + 0.2·0.45 = 0.434; fire (sim 0.3)
 // over a 0.5 edge: 0.364, below lake. Feedback on A marks fire useful and lake
 // misleading (confirmed: η = 0.5, c = 0.9): camp↔lake 0.4 → 0.2425, camp→fire 0.5 →
-// 0.725. B again: lake 0.3836, fire 0.436.
+// 0.725. B again: lake 0.3836, fire 0.436. This is the paper's reconsolidation (no learned
+// links, MaxLinks 0), which goes with its scorer: with learned links, feedback no longer
+// strengthens the path to a useful node (TestFeedbackLeavesOtherQueries).
 func TestClosedLoopFeedbackDemotesMisleading(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -284,7 +286,9 @@ func TestClosedLoopFeedbackDemotesMisleading(t *testing.T) {
 			paper := retrieval.DefaultOptions()
 			paper.Scorer = retrieval.ScorerPaper
 			rec := retrieval.New(s, emb, offline.New(offline.Options{}), paper, zerolog.Nop())
-			recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
+			paperRecon := reconsolidation.DefaultConfig()
+			paperRecon.MaxLinks = 0
+			recon := reconsolidation.New(s, offline.New(offline.Options{}), paperRecon, zerolog.Nop())
 			recall := func(q string) realm.RecallResult {
 				t.Helper()
 				res, err := rec.Recall(ctx, space, realm.RecallRequest{Query: q, Strategy: strategy})

@@ -69,10 +69,12 @@ func groundedLabels(in agent.AuditInput, out agent.AuditOutput) (key []string, m
 //
 // At most maxLinks adds in all. A link that exists already with the same label is
 // strengthened instead; a pair joined by another edge of the link's predicate gets none.
-func learnedLinks(in agent.AuditInput, out agent.AuditOutput, maxLinks int) []realm.EditProposal {
+// grounded reports that there were grounded labels to learn from (and maxLinks > 0), even
+// when every link they call for exists already under another label.
+func learnedLinks(in agent.AuditInput, out agent.AuditOutput, maxLinks int) (links []realm.EditProposal, grounded bool) {
 	key, misleading, confidence := groundedLabels(in, out)
 	if maxLinks == 0 || len(key)+len(misleading) == 0 {
-		return nil
+		return nil, false
 	}
 	g := agent.NewSubgraph(in)
 	var edits []realm.EditProposal
@@ -133,19 +135,23 @@ func learnedLinks(in agent.AuditInput, out agent.AuditOutput, maxLinks int) []re
 			}
 		}
 	}
-	return edits
+	return edits, true
 }
 
-// withLearnedLinks puts the learned links before the auditor's edits, which lose their
-// adds without a query when there are links: a learned link replaces the paper's add
-// between key nodes, an edge every later query would walk.
-func withLearnedLinks(links, edits []realm.EditProposal) []realm.EditProposal {
-	if len(links) == 0 {
+// withLearnedLinks puts the learned links before the auditor's edits. When the labels were
+// grounded (learnedLinks), the auditor's adds and strengthens that carry no query are
+// dropped: the learned links replace them. The paper's add between key nodes and its
+// strengthening of the path from a seed to key evidence are edges every later query walks,
+// so a node confirmed useful for one question would rise for any question reaching it
+// over that path (TestFeedbackLeavesOtherQueries). The weakening of the edges into a
+// misleading node stays: it can only lower what leads there.
+func withLearnedLinks(links []realm.EditProposal, grounded bool, edits []realm.EditProposal) []realm.EditProposal {
+	if !grounded {
 		return edits
 	}
 	out := slices.Clone(links)
 	for _, e := range edits {
-		if e.Action != realm.EditAdd || e.Query != "" {
+		if e.Action == realm.EditWeaken || e.Query != "" {
 			out = append(out, e)
 		}
 	}

@@ -206,3 +206,86 @@ func TestLearnedLinkNotWalked(t *testing.T) {
 		t.Errorf("with LearnedWalk 1, U does not reach garden over the learned link: %v", p)
 	}
 }
+
+// TestFeedbackLeavesOtherQueries: feedback on a node reached by expansion acts through
+// the learned links only, never through the ordinary edge that led there. Q and U, two
+// questions far apart (cosine 0), both seed on hub and reach answer over hub→answer
+// (correlates 0.5): answer is too faint to be a seed of either (similarity 0.3, a seed
+// score of 0.18 under the threshold 0.2). The client marks answer useful on Q's recall.
+// The auditor would strengthen hub→answer (the path from a seed to key evidence), which
+// every later query crossing it would feel, U included. So: for P, a paraphrase of Q,
+// answer scores higher; for U every node keeps its rank and score to the bit; no edit
+// touches an edge that carries no query; the revert gives P its ranking back.
+func TestFeedbackLeavesOtherQueries(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	const (
+		q          = "What instrument does Melanie play?"
+		paraphrase = "Which instrument is Melanie playing?"
+		unrelated  = "Where did Caroline travel in June?"
+	)
+	emb := loopEmbedder{
+		q:          loopAxes(0, 1),
+		paraphrase: loopAxes(0, 0.9, 1, 0.43589),
+		unrelated:  loopAxes(5, 1),
+	}
+	space := loopGraph(t, s, []loopNode{
+		{"hub", realm.Fact, "Mel and Caro talk most evenings", loopAxes(0, 0.6, 5, 0.6, 3, 0.52915), ""},
+		{"decoy", realm.Fact, "A parcel arrived on Tuesday", loopAxes(0, 0.4, 5, 0.4, 8, 0.82462), ""},
+		{"answer", realm.Fact, "Mel has practised the clarinet since school", loopAxes(0, 0.3, 5, 0.3, 6, 0.90554), ""},
+	}, []loopEdge{{"hub", "answer", realm.Correlates, 0.5}})
+	id := func(name string) string { return space + ":" + name }
+	rec := retrieval.New(s, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.Nop())
+	recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
+	recall := func(query string) realm.RecallResult {
+		t.Helper()
+		res, err := rec.Recall(ctx, space, realm.RecallRequest{Query: query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+
+	resQ := recall(q)
+	paraBefore, unrelatedBefore := recall(paraphrase), recall(unrelated)
+	for name, res := range map[string]realm.RecallResult{"Q": resQ, "U": unrelatedBefore} {
+		if p := placeOf(res, id("answer")); p.rank == 0 || p.depth != 1 {
+			t.Fatalf("%s recalls answer %v; the fixture wants it reached at depth 1", name, p)
+		}
+	}
+
+	res, err := recon.Reconsolidate(ctx, space, resQ.TraceID, reconsolidation.Request{
+		Feedback: &realm.Feedback{UsefulNodeIDs: []string{id("answer")}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned := map[string]bool{}
+	for _, e := range res.Edits {
+		if e.Action == realm.EditAdd {
+			learned[e.EdgeID] = true
+		}
+	}
+	for _, e := range res.Edits {
+		if !learned[e.EdgeID] {
+			t.Errorf("feedback edited an edge that carries no query: %+v", e)
+		}
+	}
+
+	paraAfter := recall(paraphrase)
+	before, after := placeOf(paraBefore, id("answer")), placeOf(paraAfter, id("answer"))
+	t.Logf("paraphrase: answer %v → %v", before, after)
+	if after.rank == 0 || after.score <= before.score || after.rank > before.rank {
+		t.Errorf("useful answer for the paraphrase: %v after feedback, %v before; want higher", after, before)
+	}
+	if unrelatedAfter := recall(unrelated); !sameRanking(unrelatedAfter, unrelatedBefore) {
+		t.Errorf("the unrelated question ranks %v after feedback, %v before; want it unchanged", ranking(unrelatedAfter), ranking(unrelatedBefore))
+	}
+
+	if _, err := recon.Revert(ctx, space, res.ReconsolidationID); err != nil {
+		t.Fatal(err)
+	}
+	if reverted := recall(paraphrase); !sameRanking(reverted, paraBefore) {
+		t.Errorf("after the revert the paraphrase ranks %v, before the feedback %v", ranking(reverted), ranking(paraBefore))
+	}
+}

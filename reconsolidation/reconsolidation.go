@@ -107,7 +107,8 @@ func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID 
 		return res, err
 	}
 	res.Labels = out.Labels
-	edits := withLearnedLinks(learnedLinks(in, out, r.cfg.MaxLinks), out.Edits)
+	links, grounded := learnedLinks(in, out, r.cfg.MaxLinks)
+	edits := withLearnedLinks(links, grounded, out.Edits)
 	valid, rejected := agent.ValidateEdits(in, edits)
 	res.Rejected = rejected
 	rule := r.cfg.Rule(res.Confirmed)
