@@ -289,3 +289,70 @@ func TestFeedbackLeavesOtherQueries(t *testing.T) {
 		t.Errorf("after the revert the paraphrase ranks %v, before the feedback %v", ranking(reverted), ranking(paraBefore))
 	}
 }
+
+// TestLearnedNearest: with LearnedNearest, only the links of the earlier query closest to
+// this one act. Two questions, A and B, each had a node confirmed useful (a and b); P is
+// close to both (cosine 0.8 with A, 0.6 with B). Each feedback links its node from hub,
+// which all three questions find. By default both links act on P; with LearnedNearest 1
+// only A's does, and b scores as it did before any feedback.
+func TestLearnedNearest(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	const (
+		qa = "What instrument does Melanie play?"
+		qb = "Which concerts did Melanie attend?"
+		p  = "Does Melanie play in a band?"
+	)
+	emb := loopEmbedder{qa: loopAxes(0, 1), qb: loopAxes(1, 1), p: loopAxes(0, 0.8, 1, 0.6)}
+	space := loopGraph(t, s, []loopNode{
+		{"a", realm.Fact, "Mel has practised the clarinet since school", loopAxes(0, 0.6, 2, 0.8), ""},
+		{"b", realm.Event, "Mel heard a symphony downtown", loopAxes(1, 0.6, 3, 0.8), "2023-05-01"},
+		{"hub", realm.Fact, "Mel and Caro talk most evenings", loopAxes(0, 0.5, 1, 0.5, 4, 0.70711), ""},
+	}, nil)
+	id := func(name string) string { return space + ":" + name }
+	recaller := func(nearest float64) *retrieval.Retriever {
+		o := retrieval.DefaultOptions()
+		o.LearnedNearest = nearest
+		return retrieval.New(s, emb, offline.New(offline.Options{}), o, zerolog.Nop())
+	}
+	recall := func(r *retrieval.Retriever, query string) realm.RecallResult {
+		t.Helper()
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	before := placeOf(recall(recaller(0), p), id("b"))
+	recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
+	for q, useful := range map[string]string{qa: "a", qb: "b"} {
+		res := recall(recaller(0), q)
+		if _, err := recon.Reconsolidate(ctx, space, res.TraceID, reconsolidation.Request{
+			Feedback: &realm.Feedback{UsefulNodeIDs: []string{id(useful)}},
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	queries := func(res realm.RecallResult) map[string]bool {
+		t.Helper()
+		tr, err := s.Trace(ctx, space, res.TraceID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, l := range tr.Learned {
+			out[l.Query] = true
+		}
+		return out
+	}
+	if got := queries(recall(recaller(0), p)); !got[qa] || !got[qb] {
+		t.Errorf("by default the links that acted on P carry %v, want both A's and B's", got)
+	}
+	res := recall(recaller(1), p)
+	if got := queries(res); !got[qa] || got[qb] {
+		t.Errorf("with LearnedNearest the links that acted on P carry %v, want A's alone", got)
+	}
+	if after := placeOf(res, id("b")); after.rank == 0 || after.score != before.score || after.depth != before.depth {
+		t.Errorf("with LearnedNearest b is %v for P, before any feedback %v", after, before)
+	}
+}

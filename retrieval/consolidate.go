@@ -23,6 +23,10 @@ import (
 //     brought in as reached over the link;
 //   - misleading: its end's score is multiplied by 1 − LearnedDrop·act.
 //
+// With LearnedNearest, the key-evidence links of the earlier query closest to this one act
+// alone (off by default: on LoCoMo's tuning split +0.001 over none where all of them give
+// −0.005, and LearnedClose 0.6 +0.003; docs/benchmarks/locomo-feedback.md).
+//
 // So feedback on a node found directly counts, yet never as a global prior: a query far
 // from every learned query ranks exactly as if nothing had been learned (expansion does
 // not cross learned links either, unless LearnedWalk says so: expand.go, walks). Only the ours
@@ -44,11 +48,17 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 	if err != nil {
 		return err
 	}
+	nearest := 0.0 // with LearnedNearest, the closeness of the closest query of a key-evidence link
+	for _, l := range links {
+		if r.opts.LearnedNearest > 0 && l.Edge.Label == realm.KeyEvidence {
+			nearest = max(nearest, sim(run.qvec, vecs[l.Edge.Query]))
+		}
+	}
 	boost, drop := map[string]float64{}, map[string]float64{}
 	for _, l := range links {
 		e := l.Edge
 		closeness := sim(run.qvec, vecs[e.Query])
-		if closeness < r.opts.LearnedClose {
+		if closeness < r.opts.LearnedClose || (e.Label == realm.KeyEvidence && closeness < nearest) {
 			continue
 		}
 		weight := r.opts.learnedWeight(e, run.started)

@@ -78,6 +78,10 @@ type Options struct {
 	// LearnedWalk 1 lets expansion cross key-evidence learned links like any edge, whatever
 	// the query; 0 leaves them to consolidate.go alone (expand.go, walks).
 	LearnedWalk float64
+	// LearnedNearest 1 lets the key-evidence links of the earlier query closest to this
+	// one act alone: a query close to several earlier ones is on the topic they share,
+	// and their answers, lifted together, push its own evidence out (consolidate.go).
+	LearnedNearest float64
 	// LearnedHalfLife (hours; 0: off) is the anti-lock-in decay of REALM.md §4: a learned
 	// link not confirmed again for that long acts with half its weight (consolidate.go).
 	LearnedHalfLife float64

@@ -11,15 +11,16 @@ import (
 // refused with the entry named, the options left for the caller to discard.
 func TestSetScore(t *testing.T) {
 	o := retrieval.DefaultOptions()
-	if err := o.SetScore("learned_close=0.3, learned_full=0.6,learned_boost=2,learned_half_life=24,explore=0.125"); err != nil {
+	if err := o.SetScore("learned_close=0.3, learned_full=0.6,learned_boost=2,learned_nearest=1,learned_half_life=24,explore=0.125"); err != nil {
 		t.Fatal(err)
 	}
-	if o.LearnedClose != 0.3 || o.LearnedFull != 0.6 || o.LearnedBoost != 2 || o.LearnedHalfLife != 24 || o.Explore != 0.125 {
+	if o.LearnedClose != 0.3 || o.LearnedFull != 0.6 || o.LearnedBoost != 2 || o.LearnedNearest != 1 || o.LearnedHalfLife != 24 || o.Explore != 0.125 {
 		t.Errorf("options %+v", o)
 	}
 	for setting, want := range map[string]string{
 		"learned_full=0.4,learned_close=0.5": "learned_full",
 		"explore=2":                          "explore",
+		"learned_nearest=2":                  "learned_nearest",
 		"learned_half_life=-1":               "learned_half_life",
 		"learned_boost=x":                    "learned_boost",
 		"closeness=0.5":                      "unknown setting",
