@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
 )
 
 // The one time-expression parser: relative and partial dates resolved against a "now"
