@@ -107,7 +107,7 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 	if err != nil {
 		return nil, err
 	}
-	text, err := textMatches(ctx, tx, q.Space, q.Texts, q.K)
+	text, _, err := keywordMatches(ctx, tx, q.Space, q.Texts, q.K)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +127,7 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 			add(n, true, false)
 		}
 		if i < len(text) {
-			for _, n := range text[i] {
+			for _, n := range text[i][:min(q.K, len(text[i]))] {
 				add(n, true, false)
 			}
 		}
@@ -190,59 +190,6 @@ func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string
 	}
 	for j, i := range exact {
 		out[i] = found[j]
-	}
-	return out, nil
-}
-
-// textMatches is N_sim by keywords, per text: the full-text index, with each text turned
-// into an escaped Lucene query of its words (OR), so no character of it acts as an
-// operator; one query for all texts, fetching fullTextFetch(k) hits of each, then one
-// for the texts whose fetch was truncated with fewer than k of the space, fetching all.
-func textMatches(ctx context.Context, tx neo4j.ManagedTransaction, space string, texts []string, k int) ([][]realm.Node, error) {
-	out := make([][]realm.Node, len(texts))
-	var queries []map[string]any
-	for i, t := range texts {
-		if lucene := LuceneText(t); lucene != "" {
-			queries = append(queries, map[string]any{"i": int64(i), "text": lucene})
-		}
-	}
-	if k <= 0 || len(queries) == 0 {
-		return out, nil
-	}
-	fetch := fullTextFetch(k)
-	recs, err := collect(ctx, tx, qMemoryFulltext, map[string]any{
-		"space": space, "queries": queries, "k": k, "options": fullTextOptions(fetch),
-	})
-	if err != nil {
-		return nil, err
-	}
-	out = groupByIndex(recs, len(texts))
-	truncated := map[int64]bool{}
-	for _, r := range recs {
-		if num(r, "hits") >= int64(fetch) {
-			truncated[num(r, "i")] = true
-		}
-	}
-	var again []map[string]any
-	for _, q := range queries {
-		i := q["i"].(int64)
-		if truncated[i] && len(out[i]) < k {
-			again = append(again, q)
-		}
-	}
-	if len(again) == 0 {
-		return out, nil
-	}
-	recs, err = collect(ctx, tx, qMemoryFulltext, map[string]any{
-		"space": space, "queries": again, "k": k, "options": fullTextOptions(0),
-	})
-	if err != nil {
-		return nil, err
-	}
-	all := groupByIndex(recs, len(texts))
-	for _, q := range again {
-		i := q["i"].(int64)
-		out[i] = all[i]
 	}
 	return out, nil
 }

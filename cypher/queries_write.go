@@ -49,9 +49,9 @@ var (
 	memoryDeleteCypher string
 	qMemoryDelete      = newQuery("memory_delete", memoryDeleteCypher)
 
-	//go:embed queries/memory_fulltext.cypher
-	memoryFulltextCypher string
-	qMemoryFulltext      = newQuery("memory_fulltext", memoryFulltextCypher)
+	//go:embed queries/memory_keyword_postings.cypher
+	memoryKeywordPostingsCypher string
+	qMemoryKeywordPostings      = newQuery("memory_keyword_postings", memoryKeywordPostingsCypher)
 
 	//go:embed queries/memory_get.cypher
 	memoryGetCypher string

@@ -47,8 +47,12 @@ type RunQuery struct {
 // RunNeighbours is what RunNeighbourhoods read.
 type RunNeighbours struct {
 	Vector [][]realm.Node // per candidate, the K most similar memories, best first
-	Text   [][]realm.Node // per candidate, the K best keyword matches, best first
-	Recent []DerivedMemory
+	// Text is per candidate the K best keyword matches and the keywordSlack next ones,
+	// best first; Keywords the postings they were ranked from (RankKeywords), so that a
+	// run can rank the memories it writes among them.
+	Text     [][]realm.Node
+	Keywords KeywordStats
+	Recent   []DerivedMemory
 }
 
 // DerivedMemory is a memory derived from some of the observations asked for.
@@ -95,7 +99,7 @@ func runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQu
 	if out.Vector, err = similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, size); err != nil {
 		return out, err
 	}
-	if out.Text, err = textMatches(ctx, tx, q.Space, q.Texts, q.K); err != nil {
+	if out.Text, out.Keywords, err = keywordMatches(ctx, tx, q.Space, q.Texts, q.K); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -201,5 +205,28 @@ func SameRunNeighbours(a, b RunNeighbours) bool {
 		}
 		return out
 	}
-	return lists(a.Vector, b.Vector) && lists(a.Text, b.Text) && same(recent(a.Recent), recent(b.Recent))
+	return lists(a.Vector, b.Vector) && lists(a.Text, b.Text) && same(recent(a.Recent), recent(b.Recent)) && sameKeywords(a.Keywords, b.Keywords)
+}
+
+// sameKeywords reports whether a and b hold the same postings, in any order.
+func sameKeywords(a, b KeywordStats) bool {
+	if a.N != b.N || len(a.Words) != len(b.Words) {
+		return false
+	}
+	for w, ps := range a.Words {
+		qs, ok := b.Words[w]
+		if !ok || len(ps) != len(qs) {
+			return false
+		}
+		seen := make(map[KeywordPosting]bool, len(ps))
+		for _, p := range ps {
+			seen[p] = true
+		}
+		for _, q := range qs {
+			if !seen[q] {
+				return false
+			}
+		}
+	}
+	return true
 }
