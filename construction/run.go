@@ -26,9 +26,11 @@ import (
 // still those decided on.
 
 // integrateRun integrates stored, claimed observations of one space in order and
-// reports one Result per observation. A run that cannot go through as one (an
-// observation out of seq order, a failure past extraction, an observation no longer
-// pending, neighbourhoods that keep changing) is integrated one observation at a time.
+// reports one Result per observation, a single one too as a run (its write skips reading
+// the neighbourhoods again when the space did not change). A run that cannot go through
+// as one (a failure past extraction, an observation no longer pending, neighbourhoods
+// that keep changing) is integrated one observation at a time; observations out of seq
+// order make separate runs.
 func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation) []Result {
 	results := make([]Result, len(obs))
 	for start := 0; start < len(obs); {
@@ -38,13 +40,7 @@ func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation) []
 			}
 			break
 		}
-		n := 1
-		if end := inSeqOrder(obs[start:]); end > 1 {
-			n = p.runPrefix(ctx, obs[start:start+end], results[start:])
-		} else {
-			results[start] = p.integrate(ctx, obs[start])
-		}
-		start += n
+		start += p.runPrefix(ctx, obs[start:start+inSeqOrder(obs[start:])], results[start:])
 	}
 	return results
 }

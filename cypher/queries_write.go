@@ -49,6 +49,10 @@ var (
 	memoryDeleteCypher string
 	qMemoryDelete      = newQuery("memory_delete", memoryDeleteCypher)
 
+	//go:embed queries/memory_space_state.cypher
+	memorySpaceStateCypher string
+	qMemorySpaceState      = newQuery("memory_space_state", memorySpaceStateCypher)
+
 	//go:embed queries/memory_keyword_postings.cypher
 	memoryKeywordPostingsCypher string
 	qMemoryKeywordPostings      = newQuery("memory_keyword_postings", memoryKeywordPostingsCypher)

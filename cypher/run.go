@@ -53,6 +53,20 @@ type RunNeighbours struct {
 	Text     [][]realm.Node
 	Keywords KeywordStats
 	Recent   []DerivedMemory
+	State    SpaceState // the space's memories when they were read
+}
+
+// SpaceState is a fingerprint of a space's memories (memory_space_state.cypher).
+type SpaceState struct {
+	N, Updated, Superseded int64
+}
+
+func spaceState(ctx context.Context, tx neo4j.ManagedTransaction, space string) (SpaceState, error) {
+	recs, err := collect(ctx, tx, qMemorySpaceState, map[string]any{"space": space})
+	if err != nil || len(recs) == 0 {
+		return SpaceState{}, err
+	}
+	return SpaceState{N: num(recs[0], "n"), Updated: num(recs[0], "updated"), Superseded: num(recs[0], "superseded")}, nil
 }
 
 // DerivedMemory is a memory derived from some of the observations asked for.
@@ -75,6 +89,10 @@ func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbour
 
 func runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery) (RunNeighbours, error) {
 	out := RunNeighbours{Vector: make([][]realm.Node, len(q.Embeddings)), Text: make([][]realm.Node, len(q.Texts))}
+	var err error
+	if out.State, err = spaceState(ctx, tx, q.Space); err != nil {
+		return out, err
+	}
 	if len(q.RecentFrom) > 0 {
 		recs, err := collect(ctx, tx, qMemoryDerivedFrom, map[string]any{"space": q.Space, "ids": q.RecentFrom})
 		if err != nil {
@@ -121,10 +139,11 @@ type RunApplied struct {
 // ApplyRun writes the integrations of a run of observations of one space, decided on
 // the neighbourhoods decided (read by RunNeighbourhoods with the same q), in ONE write
 // transaction, as ApplyIntegration does for one: it locks the space, checks that every
-// observation of the run is still pending (else writes nothing: NotPending), reads the
-// neighbourhoods again under the lock and, when they are still the ones decided on,
-// writes every integration in order; when they changed it writes nothing and returns
-// them. Errors: ENotFound (space or observation), EInvalid, EUnavailable.
+// observation of the run is still pending (else writes nothing: NotPending), and
+// checks that the neighbourhoods are still the ones decided on — at once when no memory
+// of the space changed since they were read (SpaceState), else by reading them again
+// under the lock — then writes every integration in order; when they changed it writes
+// nothing and returns them. Errors: ENotFound (space or observation), EInvalid, EUnavailable.
 func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours, ins []ObservationIntegration) (RunApplied, error) {
 	var out RunApplied
 	ids := make([]string, len(ins))
@@ -151,13 +170,19 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 				return nil, nil
 			}
 		}
-		hoods, err := runNeighbourhoods(ctx, tx, q)
+		state, err := spaceState(ctx, tx, q.Space)
 		if err != nil {
 			return nil, err
 		}
-		if !SameRunNeighbours(decided, hoods) {
-			out = RunApplied{Changed: true, Neighbours: hoods}
-			return nil, nil
+		if state != decided.State {
+			hoods, err := runNeighbourhoods(ctx, tx, q)
+			if err != nil {
+				return nil, err
+			}
+			if !SameRunNeighbours(decided, hoods) {
+				out = RunApplied{Changed: true, Neighbours: hoods}
+				return nil, nil
+			}
 		}
 		edges, err := writeIntegrations(ctx, tx, q.Space, ins, now)
 		if err != nil {
