@@ -242,7 +242,9 @@ type Trace struct {
 	Decisions      []TraceDecision `json:"decisions,omitempty"`
 	Steps          []TraceStep     `json:"steps,omitempty"`
 	FirstDepth     map[string]int  `json:"first_depth"` // node id → depth at which it was first reached
-	Scores         []ScoredID      `json:"scores"`      // final scores of the returned nodes, best first
+	// Scores are the final scores of the returned nodes, in their order: the evidence best
+	// first, then the hubs (entities, episodes) best first.
+	Scores []ScoredID `json:"scores"`
 	// Validity says what the read path did with superseded nodes (REALM.md §2 "Ours"):
 	// demoted for a question about the present, kept for one about the past, and the
 	// newer version offered beside them.

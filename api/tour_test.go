@@ -157,6 +157,29 @@ func TestTour(t *testing.T) {
 			t.Errorf("answer: %d", code)
 		}
 	})
+	t.Run("KnowledgeUpdate", func(t *testing.T) { // a trace's validity decisions match the spec
+		sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+		update := []map[string]string{
+			{"id": "u1", "speaker": "Nora", "content": "I live in Lisbon now, in a small flat near the river.", "timestamp": "2023-01-10T10:00:00Z"},
+			{"id": "u2", "speaker": "Nora", "content": "Big news: we moved from Lisbon to Berlin last week.", "timestamp": "2023-03-20T10:00:00Z"},
+		}
+		if code := c.status("POST", sp+"/observations", map[string]any{"messages": update}); code != http.StatusOK {
+			t.Fatalf("ingest: %d", code)
+		}
+		var res struct {
+			TraceID string `json:"trace_id"`
+		}
+		if code := c.do("POST", sp+"/recall", map[string]any{"query": "Where does Nora live now?", "k": 5}, &res).StatusCode; code != http.StatusOK {
+			t.Fatalf("recall: %d", code)
+		}
+		var trace struct {
+			Validity []struct{ Action string }
+		}
+		c.do("GET", sp+"/traces/"+res.TraceID, nil, &trace)
+		if len(trace.Validity) == 0 || trace.Validity[0].Action != "demoted" {
+			t.Errorf("the Lisbon memory is not demoted for a question about the present: %+v", trace.Validity)
+		}
+	})
 	t.Run("FeedbackEditsRevert", func(t *testing.T) {
 		if traceID == "" {
 			t.Skip("no trace")
