@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -124,6 +125,8 @@ func benchIngestLoCoMo(b *testing.B, batch int) {
 	// the pipeline's own work).
 	perObs := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
 	b.ReportMetric(perObs(timedEmb.spent()), "embed-ms/obs")
+	b.ReportMetric(float64(timedEmb.texts.Load())/float64(b.N), "embedded/obs")
+	b.ReportMetric(float64(timedEmb.calls.Load())/float64(b.N), "embed-calls/obs")
 	b.ReportMetric(perObs(timedAg.spent()), "agent-ms/obs")
 	b.ReportMetric(perObs(elapsed-timedEmb.spent()-timedAg.spent()), "store-ms/obs")
 	st, err := store.Stats(ctx, space)
@@ -139,10 +142,13 @@ func benchIngestLoCoMo(b *testing.B, batch int) {
 type timedEmbedder struct {
 	realm.Embedder
 	timer
+	texts, calls atomic.Int64
 }
 
 func (e *timedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	defer e.time()()
+	e.texts.Add(int64(len(texts)))
+	e.calls.Add(1)
 	return e.Embedder.Embed(ctx, texts)
 }
 
