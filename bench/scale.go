@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -43,6 +44,12 @@ type ScaleConfig struct {
 	StoreDir     string           // the Neo4j database directory, measured on disk ("" : not measured)
 	Seed         uint64
 	RetrievalOpt retrieval.Options // zero: defaults
+	// NoExactScan leaves the exact-scan seed search unmeasured: at 100k it costs seconds a
+	// question, and the read path does not choose it there.
+	NoExactScan bool
+	// Profile, when set, receives one JSON line per timed recall: its stage timings, its
+	// expansion steps and every statement it ran with its duration.
+	Profile io.Writer
 }
 
 // ScaleDeps are what a scale run drives.
@@ -85,6 +92,18 @@ type Quantiles struct {
 	Max float64 `json:"max_ms"`
 }
 
+// Counts are the quantiles of a count.
+type Counts struct {
+	P50 float64 `json:"p50"`
+	P95 float64 `json:"p95"`
+	Max float64 `json:"max"`
+}
+
+func counts(v []float64) Counts {
+	q := quantiles(v)
+	return Counts{P50: q.P50, P95: q.P95, Max: q.Max}
+}
+
 func quantiles(v []float64) Quantiles {
 	if len(v) == 0 {
 		return Quantiles{}
@@ -123,6 +142,9 @@ type ScaleSize struct {
 	IngestOne  IngestReport                    `json:"ingest_single"` // one observation a call
 	LoadBefore []float64                       `json:"load_average_before"`
 	LoadAfter  []float64                       `json:"load_average_after"`
+	// Statements (round trips to Neo4j) and transactions per timed recall, per strategy.
+	Statements   map[string]Counts `json:"statements_per_recall,omitempty"`
+	Transactions map[string]Counts `json:"transactions_per_recall,omitempty"`
 }
 
 // BuildReport says how the space was built.
@@ -185,7 +207,8 @@ func RunScale(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, progress io.
 
 func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, progress io.Writer) (ScaleSize, error) {
 	space := cfg.SpacePrefix + strconv.Itoa(n)
-	sz := ScaleSize{N: n, Space: space, LoadBefore: loadAverage(), Seeds: map[string]Quantiles{}, Recall: map[string]map[string]Quantiles{}}
+	sz := ScaleSize{N: n, Space: space, LoadBefore: loadAverage(), Seeds: map[string]Quantiles{}, Recall: map[string]map[string]Quantiles{},
+		Statements: map[string]Counts{}, Transactions: map[string]Counts{}}
 	started := time.Now()
 	gen := GenerateScale(space, n, cfg.Seed)
 	fmt.Fprintf(progress, "scale %d: generated %d memories, %d observations, %d edges, %d questions in %s\n",
@@ -253,7 +276,7 @@ func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, p
 	if len(strategies) == 0 {
 		strategies = []realm.Strategy{realm.Adaptive, realm.StrategyPath, realm.StrategyBeam}
 	}
-	results, err := measureRecall(ctx, r, memo, space, questions, strategies, &sz, progress)
+	results, err := measureRecall(ctx, deps.Store, r, memo, space, questions, strategies, &sz, cfg.Profile, progress)
 	if err != nil {
 		return sz, err
 	}
@@ -361,8 +384,11 @@ func measureSeeds(ctx context.Context, s *cypher.Store, emb *memoEmbedder, cfg S
 	}
 	times := map[string][]float64{}
 	for i, q := range qs {
-		sq := cypher.SeedQuery{Embedding: vecs[i], Keywords: text.Keywords(q.Query, 8), Limit: opts.SeedCandidates}
+		sq := cypher.SeedQuery{Embedding: vecs[i], Keywords: text.Keywords(q.Query, 8), Limit: opts.SeedCandidates, SpaceSize: inSpace}
 		for _, m := range []string{"exact_scan", "vector_index", "fulltext"} {
+			if m == "exact_scan" && cfg.NoExactScan {
+				continue
+			}
 			t := time.Now()
 			switch m {
 			case "exact_scan":
@@ -386,12 +412,13 @@ func measureSeeds(ctx context.Context, s *cypher.Store, emb *memoEmbedder, cfg S
 
 // measureRecall recalls each question with each strategy twice: the first call embeds
 // what it needs (memoized), the second is timed, so the stages exclude embedding.
-func measureRecall(ctx context.Context, r *retrieval.Retriever, memo *memoEmbedder, space string, qs []ScaleQuestion, strategies []realm.Strategy, sz *ScaleSize, progress io.Writer) ([]realm.RecallResult, error) {
+func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retriever, memo *memoEmbedder, space string, qs []ScaleQuestion, strategies []realm.Strategy, sz *ScaleSize, profile io.Writer, progress io.Writer) ([]realm.RecallResult, error) {
 	var results []realm.RecallResult
 	var embedMS []float64
 	hits := 0
 	for _, strategy := range strategies {
 		stages := map[string][]float64{}
+		var statements, transactions []float64
 		for i, q := range qs {
 			req := realm.RecallRequest{Query: q.Query, Strategy: strategy}
 			before := memo.spent()
@@ -401,9 +428,17 @@ func measureRecall(ctx context.Context, r *retrieval.Retriever, memo *memoEmbedd
 			if strategy == strategies[0] {
 				embedMS = append(embedMS, ms(memo.spent()-before))
 			}
-			res, err := r.Recall(ctx, space, req)
+			logged, log := cypher.WithStatementLog(ctx)
+			res, err := r.Recall(logged, space, req)
 			if err != nil {
 				return nil, err
+			}
+			statements = append(statements, float64(len(log.Statements)))
+			transactions = append(transactions, float64(log.Transactions))
+			if profile != nil {
+				if err := profileRecall(ctx, store, profile, space, strategy, q.Query, res, log); err != nil {
+					return nil, err
+				}
 			}
 			for stage, v := range res.Timings {
 				stages[stage] = append(stages[stage], v)
@@ -421,6 +456,7 @@ func measureRecall(ctx context.Context, r *retrieval.Retriever, memo *memoEmbedd
 				fmt.Fprintf(progress, "\r  recall %s %d/%d", strategy, i+1, len(qs))
 			}
 		}
+		sz.Statements[string(strategy)], sz.Transactions[string(strategy)] = counts(statements), counts(transactions)
 		sz.Recall[string(strategy)] = map[string]Quantiles{}
 		for stage, v := range stages {
 			sz.Recall[string(strategy)][stage] = quantiles(v)
@@ -432,6 +468,48 @@ func measureRecall(ctx context.Context, r *retrieval.Retriever, memo *memoEmbedd
 	sz.EmbedMS = quantiles(embedMS)
 	sz.TargetHit = float64(hits) / float64(max(1, len(qs)))
 	return results, nil
+}
+
+// profileRecall writes one JSON line about a timed recall: its stage timings, its
+// trace's expansion (decisions and steps: atom, frontier, nodes reached) and the
+// statements it ran, in order, with their durations (ms).
+func profileRecall(ctx context.Context, store *cypher.Store, w io.Writer, space string, strategy realm.Strategy, query string, res realm.RecallResult, log *cypher.StatementLog) error {
+	tr, err := store.Trace(ctx, space, res.TraceID)
+	if err != nil {
+		return err
+	}
+	type step struct {
+		Depth    int      `json:"depth"`
+		Mode     string   `json:"mode"`
+		Frontier []string `json:"frontier"`
+		Reached  int      `json:"reached"`
+	}
+	type statement struct {
+		Name string  `json:"name"`
+		MS   float64 `json:"ms"`
+	}
+	line := struct {
+		Strategy     realm.Strategy     `json:"strategy"`
+		Query        string             `json:"query"`
+		Timings      map[string]float64 `json:"timings"`
+		Decisions    int                `json:"decisions"`
+		Steps        []step             `json:"steps"`
+		Transactions int                `json:"transactions"`
+		TxMS         float64            `json:"transactions_ms"`
+		Statements   []statement        `json:"statements"`
+	}{Strategy: strategy, Query: query, Timings: res.Timings, Decisions: len(tr.Decisions), Transactions: log.Transactions, TxMS: ms(log.TxTime)}
+	for _, s := range tr.Steps {
+		line.Steps = append(line.Steps, step{Depth: s.Depth, Mode: string(s.Atom.Mode), Frontier: s.Frontier, Reached: len(s.Reached)})
+	}
+	for _, s := range log.Statements {
+		line.Statements = append(line.Statements, statement{Name: s.Name, MS: ms(s.Duration)})
+	}
+	b, err := json.Marshal(line)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }
 
 // measureReconsolidation applies 20 edits among the nodes of a recall (strengthen and
@@ -772,8 +850,18 @@ func (r ScaleReport) Markdown() string {
 				fmt.Fprintf(&b, "| %s (ms) | %.1f | %.1f | %.1f |\n", name, q.P50, q.P95, q.P99)
 			}
 		}
+		for _, strategy := range []realm.Strategy{realm.Adaptive, realm.StrategyPath, realm.StrategyBeam} {
+			if c, ok := s.Statements[string(strategy)]; ok {
+				t := s.Transactions[string(strategy)]
+				fmt.Fprintf(&b, "| recall %s: statements (transactions) per recall | %.0f (%.0f) | %.0f (%.0f) | max %.0f (%.0f) |\n", strategy, c.P50, t.P50, c.P95, t.P95, c.Max, t.Max)
+			}
+		}
 		for _, k := range []string{"vector_index", "exact_scan", "fulltext"} {
-			q := s.Seeds[k]
+			q, ok := s.Seeds[k]
+			if !ok {
+				fmt.Fprintf(&b, "| seed search %s (ms) | not measured | | |\n", strings.ReplaceAll(k, "_", " "))
+				continue
+			}
 			fmt.Fprintf(&b, "| seed search %s (ms) | %.1f | %.1f | %.1f |\n", strings.ReplaceAll(k, "_", " "), q.P50, q.P95, q.P99)
 		}
 		fmt.Fprintf(&b, "| embedding a recall's texts, first time (ms, not in the above) | %.1f | %.1f | %.1f |\n", s.EmbedMS.P50, s.EmbedMS.P95, s.EmbedMS.P99)

@@ -104,9 +104,9 @@ func TestRunScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var progress strings.Builder
+	var progress, profile strings.Builder
 	rep, err := bench.RunScale(ctx, deps, bench.ScaleConfig{Sizes: []int{600}, SpacePrefix: prefix, Queries: 3, ReconRuns: 2, IngestTurns: 5, EmbedPool: 100,
-		StoreDir: storeDir}, &progress)
+		StoreDir: storeDir, Profile: &profile}, &progress)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, progress.String())
 	}
@@ -127,6 +127,16 @@ func TestRunScale(t *testing.T) {
 		if q := sz.Recall[string(strategy)][retrieval.StageTotal]; q.N != 3 || q.P50 <= 0 {
 			t.Errorf("%s: total %+v, want 3 timed recalls", strategy, q)
 		}
+	}
+	// A recall runs at least its counts, a vector and a full-text seed, the learned
+	// links, the induced edges and the trace's write; the profile has a line per timed
+	// recall, each listing its statements.
+	if c, tx := sz.Statements[string(realm.Adaptive)], sz.Transactions[string(realm.Adaptive)]; c.P50 < 7 || tx.P50 < 6 || tx.P50 > c.P50 {
+		t.Errorf("statements per recall %+v, transactions %+v", c, tx)
+	}
+	lines := strings.Split(strings.TrimSpace(profile.String()), "\n")
+	if len(lines) != 9 || !strings.Contains(lines[0], `"name":"seed_space_size"`) || !strings.Contains(lines[8], `"strategy":"subgraph_beam"`) {
+		t.Errorf("%d profile lines, want 9 (3 strategies × 3 queries); first: %s", len(lines), lines[0])
 	}
 	if sz.Seeds["vector_index"].N != 3 || sz.Seeds["exact_scan"].N != 3 || sz.Reconcile.N != 2 || sz.EditsDone < 20 {
 		t.Errorf("seeds %+v, reconsolidation %+v (%.1f edits)", sz.Seeds, sz.Reconcile, sz.EditsDone)

@@ -159,7 +159,7 @@ type Result struct {
 func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observation) ([]Result, error) {
 	c := heldObservations.claim(p.opts.Owner) // before the store claims the batch (held.go)
 	defer c.end()
-	saved, err := p.save(ctx, space, obs)
+	saved, err := p.save(ctx, c, space, obs)
 	if err != nil {
 		return nil, err
 	}
@@ -198,6 +198,7 @@ func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.
 	for i, s := range saved {
 		if !s.Claimed {
 			results[i] = unclaimedResult(s)
+			c.letGo(s.Observation.Space, s.Observation.ID)
 			continue
 		}
 		o := s.Observation
@@ -205,7 +206,7 @@ func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.
 			continue
 		}
 		first[o.ID] = i
-		if h, ok := c.hold(o.Space, o.ID); ok {
+		if h, ok := c.take(o.Space, o.ID); ok {
 			mine[i] = true
 		} else {
 			others[i] = h
@@ -305,20 +306,23 @@ func unclaimedResult(s cypher.SavedObservation) Result {
 	return r
 }
 
-// save validates and stores the batch before anything else (REALM.md §2 step 1).
-func (p *Pipeline) save(ctx context.Context, space string, obs []realm.Observation) ([]cypher.SavedObservation, error) {
+// save validates and stores the batch before anything else (REALM.md §2 step 1), its
+// observations held for the worker following c from before they are stored (held.go).
+func (p *Pipeline) save(ctx context.Context, c *claim, space string, obs []realm.Observation) ([]cypher.SavedObservation, error) {
 	if err := p.validate(space, obs); err != nil {
 		return nil, err
 	}
 	batch := make([]realm.Observation, len(obs))
+	ids := make([]string, len(obs))
 	for i, o := range obs {
 		o.Space = space
 		o.ObservedAt = o.ObservedAt.UTC()
 		if o.ID == "" {
 			o.ID = contentID(o)
 		}
-		batch[i] = o
+		batch[i], ids[i] = o, o.ID
 	}
+	c.holdAhead(space, ids)
 	return p.store.SaveObservations(ctx, space, p.emb.ID(), p.emb.Dim(), batch, p.lease())
 }
 
@@ -372,9 +376,16 @@ func contentID(o realm.Observation) string {
 // integrate runs REALM.md §2 steps 2–5 for one stored, claimed observation. Failures are
 // recorded on the observation (which stays pending, up to MaxAttempts) and in the Result.
 func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
+	return p.integrateExtracted(ctx, o, nil)
+}
+
+// integrateExtracted is integrate on an extraction of o already made (nil: extracted
+// here): a run that could not be applied decides its observations again one by one on
+// their extractions, not paying for them twice.
+func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, ext *agent.Extraction) Result {
 	res := Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
 	log := p.log.With().Str("space", o.Space).Str("observation", o.ID).Logger()
-	err := p.construct(ctx, o, &res)
+	err := p.construct(ctx, o, ext, &res)
 	if err == nil {
 		log.Debug().Int("added", len(res.Added)).Int("merged", len(res.Merged)).Int("skipped", len(res.Skipped)).
 			Int("edges", len(res.Edges)).Msg("observation integrated")
@@ -404,16 +415,20 @@ func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, r
 	}
 }
 
-func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Result) error {
-	summary, recent, err := p.store.ExtractionContext(ctx, o.Space, o.Seq, p.opts.RecentObservations)
-	if err != nil {
-		return err
-	}
-	// Extraction reads no memories, so it runs outside the space lock; only integrate and
-	// relate, which decide against the graph, run under it.
-	ext, err := p.extract(ctx, o, summary, recent, res)
-	if err != nil {
-		return err
+// construct integrates o from its extraction ext, made here when nil.
+func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agent.Extraction, res *Result) error {
+	if ext == nil {
+		summary, recent, err := p.store.ExtractionContext(ctx, o.Space, o.Seq, p.opts.RecentObservations)
+		if err != nil {
+			return err
+		}
+		// Extraction reads no memories, so it runs outside the space lock; only integrate and
+		// relate, which decide against the graph, run under it.
+		e, err := p.extract(ctx, o, summary, recent, res)
+		if err != nil {
+			return err
+		}
+		ext = &e
 	}
 	texts := make([]string, len(ext.Candidates))
 	// The keyword half of N_sim (REALM.md §2 step 3) searches a candidate's name and
@@ -426,6 +441,7 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Resu
 	}
 	var embs [][]float32
 	if len(texts) > 0 {
+		var err error
 		if embs, err = p.embed(ctx, texts); err != nil {
 			return fmt.Errorf("embed candidates: %w", err)
 		}
@@ -445,7 +461,7 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, res *Resu
 		return err
 	}
 	for round := 1; ; round++ {
-		in, err := p.decide(ctx, o, ext, embs, hoods, res)
+		in, err := p.decide(ctx, o, *ext, embs, hoods, res)
 		if err != nil {
 			return err
 		}

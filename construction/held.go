@@ -13,9 +13,10 @@ import (
 // otherwise), its workers also hold the observations they are about to integrate in
 // heldObservations, from the moment they got their lease until they are done with them:
 //
-//   - Ingest and a job hold every claimed observation of their batch at once, right after
-//     storing it, then integrate those in order; one that another worker holds is not
-//     integrated again: a job waits for that worker's result at the end (holding nothing
+//   - Ingest and a job hold every observation of their batch at once, from before storing
+//     it (holdAhead: stored, it is leased to this owner, which ResumePending may claim),
+//     let go of those the store did not lease to them, and integrate the others in
+//     order; one that another worker holds is not integrated again: a job waits for that worker's result at the end (holding nothing
 //     by then, so two waiting workers cannot wait for each other) and integrates it in
 //     turn if that worker left it pending; Ingest reports it pending, as it would one
 //     leased to another process;
@@ -72,6 +73,10 @@ type claim struct {
 	owner string
 	want  map[heldKey]bool     // what was claimed, once known (only); nil: every observation
 	left  map[heldKey]*holding // the last holding let go of since the claim began
+	// ahead is what holdAhead took before a batch was stored: nil for an observation the
+	// claim holds, another worker's holding for one it could not; the claimer takes them
+	// over (take), and end lets go of the ones it did not.
+	ahead map[heldKey]*holding
 }
 
 // claim begins following a claim of owner's; call it before claiming in the store, and
@@ -110,8 +115,52 @@ func (c *claim) onlyClaimed(saved []cypher.SavedObservation) {
 	c.only(refs)
 }
 
-// end stops following the claim.
+// holdAhead holds the observations of a batch of space before it is stored: once
+// stored they are leased to this owner, and ResumePending, which may claim what this
+// owner leased, must find them held, or it would integrate one of them while the batch's
+// run integrates the ones after it (out of their order: a later observation's extraction
+// would miss what the earlier one said).
+func (c *claim) holdAhead(space string, ids []string) {
+	c.ahead = map[heldKey]*holding{}
+	for _, id := range ids {
+		k := heldKey{c.owner, space, id}
+		if _, done := c.ahead[k]; !done {
+			c.ahead[k], _ = c.hold(space, id)
+		}
+	}
+}
+
+// take returns what holdAhead made of an observation: ok when the claim holds it, from
+// now on the caller's to let go of; else the holding of the worker that does.
+func (c *claim) take(space, id string) (*holding, bool) {
+	k := heldKey{c.owner, space, id}
+	h, ahead := c.ahead[k]
+	if !ahead {
+		return c.hold(space, id)
+	}
+	delete(c.ahead, k)
+	return h, h == nil
+}
+
+// letGo lets go, left pending, of an observation holdAhead held that the caller does not
+// integrate (the store did not lease it to this worker).
+func (c *claim) letGo(space, id string) {
+	k := heldKey{c.owner, space, id}
+	if h, ahead := c.ahead[k]; ahead {
+		delete(c.ahead, k)
+		if h == nil {
+			c.set.release(c.owner, space, id, Result{ObservationID: id, Status: StatusPending})
+		}
+	}
+}
+
+// end stops following the claim and lets go, left pending, of what holdAhead held and
+// the caller did not take.
 func (c *claim) end() {
+	for k := range c.ahead {
+		c.letGo(k.space, k.id)
+	}
+	c.ahead = nil
 	c.set.mu.Lock()
 	defer c.set.mu.Unlock()
 	delete(c.set.claims, c)

@@ -294,3 +294,84 @@ func resumeThenJob(t *testing.T, failGate bool, extracts map[string]int) {
 	ag.checkExtracts(t, extracts)
 	checkJobDone(t, p, store, space, id, 2, 2)
 }
+
+// summaryAgent is countingAgent recording the summary each observation's extraction saw.
+type summaryAgent struct {
+	*countingAgent
+	mu   sync.Mutex
+	seen map[string]string
+	next func(id string) // called at each extraction, before it runs
+}
+
+func (a *summaryAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
+	a.mu.Lock()
+	a.seen[in.Observation.ID] = in.Summary
+	a.mu.Unlock()
+	a.next(in.Observation.ID)
+	return a.countingAgent.Extract(ctx, in)
+}
+
+// TestResumeLeavesAStoredBatchToItsWorker: a batch is held from before it is stored, so
+// that a resumption of the same process, which may claim what that process leased,
+// claims none of it between its storing and its integration. Before, it claimed the
+// batch, took its first observation, and the job integrated the others meanwhile, out
+// of order: the second one's extraction missed what the first had said.
+func TestResumeLeavesAStoredBatchToItsWorker(t *testing.T) {
+	ctx := context.Background()
+	store := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	ag := &summaryAgent{countingAgent: newCountingAgent(space), seen: map[string]string{}}
+	first := ag.gate("a1", 1)
+	ag.next = func(id string) {
+		if id != "a1" {
+			first.open() // the job went on without a1: let the resumption finish it
+		}
+	}
+	t.Cleanup(ag.openAll)
+	var p *construction.Pipeline
+	resumed := make(chan int, 1)
+	opts := construction.Options{Owner: "test-" + space, OnJob: func(event string) {
+		if event != construction.JobStarted {
+			return
+		}
+		// The job's batch is stored, leased to this process, its integration not begun.
+		go func() {
+			n, err := p.ResumePendingSpace(ctx, space)
+			if err != nil {
+				t.Error(err)
+			}
+			resumed <- n
+		}()
+		select {
+		case <-first.entered: // the resumption took a1: the job goes on without it
+		case n := <-resumed:
+			resumed <- n
+			first.open()
+		case <-time.After(time.Minute):
+			t.Error("the resumption neither took a1 nor returned")
+		}
+	}}
+	p = construction.New(store, ag, bowEmbedder{}, opts, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()) })
+
+	a1, a2 := msg("a1", "home: Ann lives in Paris"), msg("a2", "pet: a grey cat named Tom")
+	if _, err := p.IngestAsync(ctx, space, []realm.Observation{a1, a2, msg("a3", "job: Ann is a baker")}); err != nil {
+		t.Fatal(err)
+	}
+	p.Wait()
+	select {
+	case n := <-resumed:
+		if n != 0 {
+			t.Errorf("the resumption integrated %d of the job's observations, want 0", n)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the resumption did not return")
+	}
+	if want := "Last said: " + a1.Content; ag.seen["a2"] != want {
+		t.Errorf("a2's extraction saw the summary %q, want %q: a2 was integrated before a1", ag.seen["a2"], want)
+	}
+	ag.checkExtracts(t, map[string]int{"a1": 1, "a2": 1, "a3": 1})
+	if st := mustStats(t, store, space); st.ObservationsPending != 0 || st.Memories != 3 {
+		t.Errorf("stats %+v, want 3 memories and nothing pending", st)
+	}
+}

@@ -115,7 +115,7 @@ func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Ob
 			c.end()
 		}
 	}()
-	saved, err := p.save(ctx, space, obs)
+	saved, err := p.save(ctx, c, space, obs)
 	if err != nil {
 		return "", err
 	}

@@ -64,7 +64,7 @@ func (p *Pipeline) runPrefix(ctx context.Context, obs []realm.Observation, resul
 	window := max(p.opts.RecentObservations, p.opts.RecentWindow)
 	summary, seen, err := p.store.ObservationWindow(ctx, obs[0].Space, obs[0].Seq, obs[len(obs)-1].Seq, window)
 	if err != nil {
-		return p.oneByOne(ctx, obs, results)
+		return p.oneByOne(ctx, obs, nil, results)
 	}
 	exts := make([]agent.Extraction, 0, len(obs))
 	for k, o := range obs {
@@ -108,11 +108,16 @@ func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary str
 	return ext, nil
 }
 
-// oneByOne integrates each observation on its own and returns how many.
-func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, results []Result) int {
+// oneByOne integrates each observation on its own, from its extraction in exts when
+// there is one (decided again, not extracted twice), and returns how many.
+func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, results []Result) int {
 	for k, o := range obs {
+		var ext *agent.Extraction
+		if k < len(exts) {
+			ext = &exts[k]
+		}
 		usage := results[k].Usage
-		results[k] = p.integrate(ctx, o)
+		results[k] = p.integrateExtracted(ctx, o, ext)
 		results[k].Usage.Add(usage)
 	}
 	return len(obs)
@@ -140,7 +145,7 @@ func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts
 		end := min(start+maxRun, len(obs))
 		n := p.applyRun(ctx, obs[start:end], exts[start:end], seen, results[start:end])
 		if n == 0 {
-			n = p.oneByOne(ctx, obs[start:end], results[start:end])
+			n = p.oneByOne(ctx, obs[start:end], exts[start:end], results[start:end])
 		}
 		start += n
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
@@ -146,5 +147,67 @@ func TestRunOfASession(t *testing.T) {
 	}
 	if fmt.Sprint(runStats.ByPredicate) != fmt.Sprint(oneStats.ByPredicate) {
 		t.Errorf("edges in a run: %v\none a call: %v", runStats.ByPredicate, oneStats.ByPredicate)
+	}
+}
+
+// churnAgent is scriptAgent counting its extractions; while churn is above zero, each
+// decision on trigger's observation has another writer add a memory to the space first,
+// so that the neighbourhoods decided on have changed when they are applied.
+type churnAgent struct {
+	scriptAgent
+	extracts atomic.Int32
+	trigger  string
+	churn    atomic.Int32
+	other    func(n int32)
+}
+
+func (a *churnAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
+	a.extracts.Add(1)
+	return a.scriptAgent.Extract(ctx, in)
+}
+
+func (a *churnAgent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
+	if in.Observation.ID == a.trigger {
+		if n := a.churn.Add(-1); n >= 0 {
+			a.other(n)
+		}
+	}
+	return a.scriptAgent.Integrate(ctx, in)
+}
+
+// TestRunDecidedAgainOneByOne: a run whose neighbourhoods change under each of its
+// decisions is integrated one observation at a time, decided again on the extractions
+// the run made: each observation is extracted once (a paid call with an LLM), and its
+// usage counts that one extraction.
+func TestRunDecidedAgainOneByOne(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	emb := bowEmbedder{}
+	other := construction.New(store, &scriptAgent{}, emb, construction.Options{Owner: "other-" + space}, zerolog.Nop())
+	ag := &churnAgent{trigger: "r1"}
+	ag.churn.Store(int32(construction.DefaultOptions().MaxDecisions)) // every decision of the run
+	ag.other = func(n int32) {
+		mustIngest(t, other, space, msg(fmt.Sprintf("x%d", n), fmt.Sprintf("note%d: an unrelated note %d", n, n)))
+	}
+	p := construction.New(store, ag, emb, construction.Options{Owner: "run-" + space}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()); other.Close(context.Background()) })
+
+	res := mustIngest(t, p, space, msg("r1", "home: Ann lives in Paris"), msg("r2", "pet: a grey cat named Tom"))
+	if n := ag.churn.Load(); n > 0 {
+		t.Fatalf("the run was decided %d times fewer than planned: the test no longer makes it fail", n)
+	}
+	if n := ag.extracts.Load(); n != 2 {
+		t.Errorf("%d extractions for 2 observations, want 2: the run's extractions were not reused one by one", n)
+	}
+	for _, r := range res {
+		if r.Status != construction.StatusIntegrated || len(r.Added) != 1 {
+			t.Errorf("result %+v, want integrated with one memory added", r)
+		}
+		if u := r.Usage["extract"]; u.Calls != 1 {
+			t.Errorf("observation %s: extract usage %+v, want 1 call", r.ObservationID, u)
+		}
+	}
+	if st := mustStats(t, store, space); st.Memories != 5 || st.ObservationsPending != 0 {
+		t.Errorf("stats %+v, want 5 memories (2 of the run, 3 of the other writer) and nothing pending", st)
 	}
 }

@@ -99,6 +99,11 @@ func unlimitedSeed(t *testing.T, s *Store, space string, q SeedQuery) []ScoredMe
 	params := seedParams(space, q)
 	params["terms"] = spaceTerms(space, q.Keywords)
 	params["options"] = fullTextOptions(0)
+	n, _, err := s.SpaceSize(context.Background(), space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	params["n"] = n
 	recs, err := s.read(context.Background(), qSeedFulltext, params)
 	if err != nil {
 		t.Fatal(err)

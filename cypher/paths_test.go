@@ -225,6 +225,36 @@ func TestPathsNotThroughHub(t *testing.T) {
 			}
 		}
 	})
+	// PathsMany answers several starts in one statement, each as Paths alone; a start
+	// without a predicate or a hop, or of no memory of the space, finds nothing.
+	t.Run("Many", func(t *testing.T) {
+		scan := cypher.PathScan{WSuppress: 0.1, Limit: 100000, Query: reasoning, SimShare: 0.6, WeightShare: 0.4}
+		starts := []cypher.PathStart{
+			{From: id("u"), Allowed: realm.Predicates, MaxHops: 3},
+			{From: id("hub"), Allowed: realm.Predicates, MaxHops: 2, Reasoning: reasoning},
+			{From: id("u"), MaxHops: 3},
+			{From: id("low"), Allowed: realm.Predicates},
+			{From: "no-such-memory", Allowed: realm.Predicates, MaxHops: 2},
+			{From: id("low"), Allowed: []realm.Predicate{realm.Instantiates}, MaxHops: 1},
+		}
+		found, err := s.PathsMany(ctx, space, scan, starts)
+		if err != nil || len(found) != len(starts) {
+			t.Fatalf("%d results for %d starts (%v)", len(found), len(starts), err)
+		}
+		for i, st := range starts {
+			paths, byID, err := s.Paths(ctx, space, st.From, st.Allowed, scan.WSuppress, st.MaxHops, scan.Limit,
+				cypher.ExpandScoring{Query: scan.Query, Reasoning: st.Reasoning}, 0.6, 0.4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.EqualFunc(found[i].Paths, paths, func(a, b cypher.Path) bool { return slices.Equal(a.IDs, b.IDs) }) || !slices.Equal(slices.Sorted(maps.Keys(found[i].Nodes)), slices.Sorted(maps.Keys(byID))) {
+				t.Errorf("start %d (%s): %d paths together, %d alone", i, st.From, len(found[i].Paths), len(paths))
+			}
+			if (i == 0 || i == 1 || i == 5) != (len(paths) > 0) {
+				t.Errorf("start %d (%s): %d paths", i, st.From, len(paths))
+			}
+		}
+	})
 }
 
 func firstDiff(got, want []string) string {

@@ -2,6 +2,8 @@ package cypher
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -23,6 +25,9 @@ type SeedQuery struct {
 	Types     []realm.NodeType // empty: any type
 	TimeRange *realm.TimeRange // nil: any time; memories without a time always pass
 	Limit     int              // how many candidates to return
+	// SpaceSize is the space's memory count, the full-text scores' N (SpaceCounts
+	// .InSpace, which a recall reads anyway); 0: SeedByFullText counts them.
+	SpaceSize int64
 }
 
 // ScoredMemory is a memory with the score of the search that found it.
@@ -113,8 +118,16 @@ func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) (
 	if len(terms) == 0 {
 		return nil, nil
 	}
+	n := q.SpaceSize
+	if n <= 0 {
+		var err error
+		if n, _, err = s.SpaceSize(ctx, space); err != nil {
+			return nil, err
+		}
+	}
 	params := seedParams(space, q)
 	params["terms"] = terms
+	params["n"] = n
 	limit := params["limit"].(int)
 	search := func(fetch int) (out []ScoredMemory, hits int64, err error) {
 		params["options"] = fullTextOptions(fetch)
@@ -289,26 +302,56 @@ const HubScan = 1000
 // (REALM.md §3.2), with their similarities to sc's texts; at most HubScan edges of each
 // frontier memory are read, and those that cut says cannot make the beam are left out.
 func (s *Store) Adjacent(ctx context.Context, space string, frontier, visited []string, allowed []realm.Predicate, wSuppress float64, sc ExpandScoring, cut BeamCut) ([]Adjacent, error) {
-	if len(frontier) == 0 || len(allowed) == 0 {
-		return nil, nil
+	out, err := s.AdjacentMany(ctx, space, wSuppress, sc.Query, []Hop{{Frontier: frontier, Visited: visited, Allowed: allowed, Reasoning: sc.Reasoning, Cut: cut}})
+	if err != nil {
+		return nil, err
 	}
-	if cut.Beam <= 0 {
-		cut = BeamCut{Beam: math.MaxInt32}
+	return out[0], nil
+}
+
+// Hop is one hop of one expansion (subgraph_beam): from Frontier, not into Visited, over
+// the Allowed predicates, scored against Reasoning, cut by Cut (see Adjacent).
+type Hop struct {
+	Frontier, Visited []string
+	Allowed           []realm.Predicate
+	Reasoning         []float32
+	Cut               BeamCut
+}
+
+// AdjacentMany is Adjacent for several hops at once, in one statement: out[i] is what
+// Adjacent returns for hops[i] (with the query vector query and the floor wSuppress).
+func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float64, query []float32, hops []Hop) ([][]Adjacent, error) {
+	out := make([][]Adjacent, len(hops))
+	var reqs []any
+	for i, h := range hops {
+		if len(h.Frontier) == 0 || len(h.Allowed) == 0 {
+			continue
+		}
+		cut := h.Cut
+		if cut.Beam <= 0 {
+			cut = BeamCut{Beam: math.MaxInt32}
+		}
+		visited := h.Visited
+		if visited == nil {
+			visited = []string{}
+		}
+		reqs = append(reqs, map[string]any{
+			"i": int64(i), "frontier": h.Frontier, "visited": visited, "types": relTypes(h.Allowed), "reasoning": vectorParam(h.Reasoning),
+			"beam": int64(cut.Beam), "margin": cut.Margin, "sim_share": cut.SimShare, "weight_share": cut.WeightShare,
+		})
 	}
-	if visited == nil {
-		visited = []string{}
+	if len(reqs) == 0 {
+		return out, nil
 	}
 	recs, err := s.read(ctx, qExpandNeighbours, map[string]any{
-		"space": space, "frontier": frontier, "types": relTypes(allowed), "w_suppress": wSuppress,
-		"visited": visited, "reasoning": vectorParam(sc.Reasoning), "query": vectorParam(sc.Query),
-		"scan": HubScan, "beam": cut.Beam, "margin": cut.Margin, "sim_share": cut.SimShare, "weight_share": cut.WeightShare,
+		"space": space, "requests": reqs, "w_suppress": wSuppress, "query": vectorParam(query), "scan": HubScan,
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Adjacent, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, Adjacent{From: str(r, "from_id"), Edge: edgeFromProps(propsOf(r, "edge")), Reached: reachedOf(propsOf(r, "node"))})
+		i := num(r, "request")
+		out[i] = append(out[i], Adjacent{From: str(r, "from_id"), Edge: edgeFromProps(propsOf(r, "edge")), Reached: reachedOf(propsOf(r, "node"))})
 	}
 	return out, nil
 }
@@ -367,18 +410,69 @@ const PathBranch = 50
 // every memory on them by id, with its similarities to sc's texts. No path longer than
 // maxHops is walked.
 func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.Predicate, wSuppress float64, maxHops, limit int, sc ExpandScoring, simShare, weightShare float64) ([]Path, map[string]Reached, error) {
-	if len(allowed) == 0 || maxHops < 1 {
-		return nil, nil, nil
-	}
-	recs, err := s.read(ctx, qExpandPaths, map[string]any{
-		"space": space, "from_id": from, "types": relTypes(allowed), "w_suppress": wSuppress, "max_hops": min(maxHops, 3),
-		"max_via_degree": PathMaxViaDegree, "scan": HubScan, "branch": PathBranch, "limit": limit,
-		"reasoning": vectorParam(sc.Reasoning), "query": vectorParam(sc.Query), "sim_share": simShare, "weight_share": weightShare,
-	})
-	if err != nil || len(recs) == 0 {
+	out, err := s.PathsMany(ctx, space, PathScan{WSuppress: wSuppress, Limit: limit, Query: sc.Query, SimShare: simShare, WeightShare: weightShare},
+		[]PathStart{{From: from, Allowed: allowed, MaxHops: maxHops, Reasoning: sc.Reasoning}})
+	if err != nil {
 		return nil, nil, err
 	}
-	paths, _ := recs[0].Get("paths")
+	return out[0].Paths, out[0].Nodes, nil
+}
+
+// PathStart is one path_search of several (PathsMany): from a memory, over the Allowed
+// predicates, up to MaxHops hops, scored against Reasoning.
+type PathStart struct {
+	From      string
+	Allowed   []realm.Predicate
+	MaxHops   int
+	Reasoning []float32
+}
+
+// PathScan is what the path searches of one PathsMany share (see Paths).
+type PathScan struct {
+	WSuppress             float64
+	Limit                 int
+	Query                 []float32
+	SimShare, WeightShare float64
+}
+
+// PathsFound is what Paths returns for one start.
+type PathsFound struct {
+	Paths []Path
+	Nodes map[string]Reached
+}
+
+// PathsMany is Paths for several starts at once, in one statement: out[i] is what Paths
+// returns for starts[i].
+func (s *Store) PathsMany(ctx context.Context, space string, scan PathScan, starts []PathStart) ([]PathsFound, error) {
+	out := make([]PathsFound, len(starts))
+	var reqs []any
+	for i, st := range starts {
+		if len(st.Allowed) == 0 || st.MaxHops < 1 {
+			continue
+		}
+		reqs = append(reqs, map[string]any{
+			"i": int64(i), "from_id": st.From, "types": relTypes(st.Allowed), "max_hops": int64(min(st.MaxHops, 3)), "reasoning": vectorParam(st.Reasoning),
+		})
+	}
+	if len(reqs) == 0 {
+		return out, nil
+	}
+	recs, err := s.read(ctx, qExpandPaths, map[string]any{
+		"space": space, "requests": reqs, "w_suppress": scan.WSuppress, "max_via_degree": PathMaxViaDegree, "scan": HubScan,
+		"branch": PathBranch, "limit": scan.Limit, "query": vectorParam(scan.Query), "sim_share": scan.SimShare, "weight_share": scan.WeightShare,
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		out[num(r, "request")] = pathsOf(r)
+	}
+	return out, nil
+}
+
+// pathsOf reads one row of expand_paths.
+func pathsOf(r *neo4j.Record) PathsFound {
+	paths, _ := r.Get("paths")
 	out := make([]Path, 0, len(asList(paths)))
 	for _, x := range asList(paths) {
 		m, _ := x.(map[string]any)
@@ -393,14 +487,14 @@ func (s *Store) Paths(ctx context.Context, space, from string, allowed []realm.P
 		}
 		out = append(out, p)
 	}
-	nodes, _ := recs[0].Get("nodes")
+	nodes, _ := r.Get("nodes")
 	byID := make(map[string]Reached, len(asList(nodes)))
 	for _, x := range asList(nodes) {
 		m, _ := x.(map[string]any)
 		n := reachedOf(m)
 		byID[n.Node.ID] = n
 	}
-	return out, byID, nil
+	return PathsFound{Paths: out, Nodes: byID}
 }
 
 // MemoriesByIDs returns the memories of the space among ids, in no particular order;
@@ -436,15 +530,24 @@ func (s *Store) InducedEdges(ctx context.Context, space string, ids []string) ([
 	return out, nil
 }
 
-// TouchMemories counts one access to each memory of ids in the space, at now. The
-// memories are locked in id order, so two recalls touching the same memories never wait
-// for each other in a cycle (in score order they deadlocked, and one was retried).
-func (s *Store) TouchMemories(ctx context.Context, space string, ids []string, now time.Time) error {
-	if len(ids) == 0 {
-		return nil
+// RecordRecall stores the trace of one recall and counts one access to each memory of ids
+// (its top K) in the space, at now, in one write transaction (one commit). The memories
+// are locked in id order, so two recalls touching the same memories never wait for each
+// other in a cycle (in score order they deadlocked, and one was retried).
+func (s *Store) RecordRecall(ctx context.Context, t realm.Trace, ids []string, now time.Time) error {
+	doc, err := json.Marshal(t)
+	if err != nil {
+		return fmt.Errorf("encode trace: %w", err)
 	}
 	sorted := slices.Sorted(slices.Values(ids))
-	_, err := s.write(ctx, qMemoriesTouch, map[string]any{"space": space, "ids": sorted, "now": now.UTC()})
+	_, err = s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		if len(sorted) > 0 {
+			if _, err := collect(ctx, tx, qMemoriesTouch, map[string]any{"space": t.Space, "ids": sorted, "now": now.UTC()}); err != nil {
+				return nil, err
+			}
+		}
+		return collect(ctx, tx, qTraceCreate, traceParams(t, doc))
+	})
 	return err
 }
 

@@ -210,3 +210,68 @@ func TestAdjacentBeamCut(t *testing.T) {
 		}
 	}
 }
+
+// AdjacentMany answers several hops in one statement, each as Adjacent alone: its own
+// frontier, visited memories, predicates, reasoning and cut; a hop without a frontier or a
+// predicate reaches nothing.
+func TestAdjacentMany(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
+	vec := func(i int) []float32 {
+		v := make([]float32, cyphertest.Dims)
+		v[0], v[1+i%40] = 1, float32(i%5)/2
+		return v
+	}
+	id := func(i int) string { return fmt.Sprintf("%sn%d", space, i) }
+	var nodes []realm.Node
+	var edges []realm.Edge
+	for i := range 60 {
+		nodes = append(nodes, realm.Node{ID: id(i), Type: realm.Event, Content: "n", Embedding: vec(i)})
+		if i > 0 {
+			pred := realm.Correlates
+			if i%3 == 0 {
+				pred = realm.Precedes
+			}
+			edges = append(edges, realm.Edge{ID: fmt.Sprintf("%se%d", space, i), From: id(i / 4), To: id(i), Predicate: pred, Weight: 0.1 + float64(i%8)/10})
+		}
+	}
+	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
+		t.Fatal(err)
+	}
+	query := vec(7)
+	cut := cypher.BeamCut{Beam: 3, Margin: 1e-6, SimShare: 0.6, WeightShare: 0.4}
+	hops := []cypher.Hop{
+		{Frontier: []string{id(0)}, Visited: []string{id(0)}, Allowed: realm.Predicates, Reasoning: vec(1), Cut: cut},
+		{Frontier: []string{id(1), id(2)}, Visited: []string{id(1), id(2), id(5)}, Allowed: realm.Predicates, Reasoning: vec(2)},
+		{Frontier: []string{id(3)}, Allowed: []realm.Predicate{realm.Precedes}, Reasoning: vec(3), Cut: cut},
+		{Frontier: nil, Allowed: realm.Predicates},
+		{Frontier: []string{id(1)}},
+		{Frontier: []string{id(4), id(0)}, Visited: []string{id(4)}, Allowed: realm.Predicates, Cut: cut},
+	}
+	many, err := s.AdjacentMany(ctx, space, 0.1, query, hops)
+	if err != nil || len(many) != len(hops) {
+		t.Fatalf("%d results for %d hops (%v)", len(many), len(hops), err)
+	}
+	key := func(adj []cypher.Adjacent) []string {
+		var out []string
+		for _, a := range adj {
+			out = append(out, fmt.Sprintf("%s-%s-%s %.6f %.6f", a.From, a.Edge.ID, a.Node.ID, a.SimReasoning, a.SimQuery))
+		}
+		slices.Sort(out)
+		return out
+	}
+	for i, h := range hops {
+		alone, err := s.Adjacent(ctx, space, h.Frontier, h.Visited, h.Allowed, 0.1, cypher.ExpandScoring{Query: query, Reasoning: h.Reasoning}, h.Cut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := key(many[i]), key(alone); !slices.Equal(g, w) {
+			t.Errorf("hop %d: together %v\nalone %v", i, g, w)
+		}
+		if (len(alone) > 0) != (i != 3 && i != 4) {
+			t.Errorf("hop %d: %d rows", i, len(alone))
+		}
+	}
+}

@@ -314,6 +314,7 @@ func (s *Store) OpenTransactions() int { return int(s.openTx.Load()) }
 func (s *Store) attempt(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]*neo4j.Record, error) {
 	s.openTx.Add(1)
 	defer s.openTx.Add(-1)
+	defer func(started time.Time) { statementLogOf(ctx).transaction(time.Since(started)) }(time.Now())
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode})
 	defer sess.Close(ctx)
 	if mode == neo4j.AccessModeRead {
@@ -336,6 +337,7 @@ func collect(ctx context.Context, tx neo4j.ManagedTransaction, q query, params m
 	if err := q.check(params); err != nil {
 		return nil, err
 	}
+	defer func(started time.Time) { statementLogOf(ctx).statement(q.name, time.Since(started)) }(time.Now())
 	res, err := tx.Run(ctx, q.text, params)
 	if err != nil {
 		return nil, err

@@ -14,10 +14,12 @@ func (s *Store) PutTrace(ctx context.Context, t realm.Trace) error {
 	if err != nil {
 		return fmt.Errorf("encode trace: %w", err)
 	}
-	_, err = s.write(ctx, qTraceCreate, map[string]any{
-		"id": t.ID, "space": t.Space, "created_at": t.CreatedAt.UTC(), "query": t.Query, "json": string(doc),
-	})
+	_, err = s.write(ctx, qTraceCreate, traceParams(t, doc))
 	return err
+}
+
+func traceParams(t realm.Trace, doc []byte) map[string]any {
+	return map[string]any{"id": t.ID, "space": t.Space, "created_at": t.CreatedAt.UTC(), "query": t.Query, "json": string(doc)}
 }
 
 // Trace returns the trace id of the space; ENotFound when the space has none by that id.

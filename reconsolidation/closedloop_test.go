@@ -135,7 +135,10 @@ var loopStrategies = []realm.Strategy{realm.Adaptive, realm.StrategyPath, realm.
 // over that edge and the banner at depth 2, where before it was not returned at all.
 // With max_depth 4 the banner was found before, at depth 4; after, at depth 2. Its
 // score is the same (it depends on the last edge only, parade→banner, which A's
-// feedback did not touch), so the gain is the depth, not the rank.
+// feedback did not touch), so the gain is the depth, not the rank. That is with
+// expansion crossing learned links (LearnedWalk 1); by default (0) the link acts on B,
+// close to A (cosine 0.57), as a label on parade (reached anyway, three hops out), and
+// the banner stays where it was.
 func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -164,9 +167,12 @@ func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 		for _, maxDepth := range []int{3, 4} { // 3 is the paper's LoCoMo setting; fixed so that a new default cannot move the horizon
 			t.Run(fmt.Sprintf("%s/depth%d", strategy, maxDepth), func(t *testing.T) {
 				space := loopGraph(t, s, nodes, edges)
-				rec := retrieval.New(s, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.Nop())
+				walking := retrieval.DefaultOptions()
+				walking.LearnedWalk = 1
+				rec := retrieval.New(s, emb, offline.New(offline.Options{}), walking, zerolog.Nop())
+				byDefault := retrieval.New(s, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.Nop())
 				recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
-				recall := func(q string) realm.RecallResult {
+				recallWith := func(rec *retrieval.Retriever, q string) realm.RecallResult {
 					t.Helper()
 					res, err := rec.Recall(ctx, space, realm.RecallRequest{Query: q, MaxDepth: &maxDepth, Strategy: strategy})
 					if err != nil {
@@ -174,6 +180,7 @@ func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 					}
 					return res
 				}
+				recall := func(q string) realm.RecallResult { t.Helper(); return recallWith(rec, q) }
 				id := func(name string) string { return space + ":" + name }
 
 				before := placeOf(recall(questionB), id("banner"))
@@ -215,6 +222,14 @@ func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 				}
 				if p := placeOf(resB, id("parade")); p.depth != 1 {
 					t.Errorf("parade reached at %v in B, want depth 1 over the new edge", p)
+				}
+
+				resDefault := recallWith(byDefault, questionB)
+				if tr, err := s.Trace(ctx, space, resDefault.TraceID); err != nil || len(tr.Learned) == 0 {
+					t.Errorf("by default B's trace records no learned link (B is close to A); err %v", err)
+				}
+				if p := placeOf(resDefault, id("banner")); p != before {
+					t.Errorf("by default B's evidence after feedback on A: %v, before: %v; want it unmoved (the link is not walked)", p, before)
 				}
 
 				// Reverting the reconsolidation puts B back where it was.

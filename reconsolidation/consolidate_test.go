@@ -111,6 +111,19 @@ func TestLearnedLinks(t *testing.T) {
 		t.Error("the paraphrase's trace records no learned link")
 	}
 
+	// The anti-lock-in decay (REALM.md §4): with a half-life of 3.6 µs, the links learned
+	// at least a millisecond ago act with a weight below 2^-277, which moves no score.
+	decayed := retrieval.DefaultOptions()
+	decayed.LearnedHalfLife = 1e-9
+	paraDecayed, err := retrieval.New(s, emb, offline.New(offline.Options{}), decayed, zerolog.Nop()).
+		Recall(ctx, space, realm.RecallRequest{Query: paraphrase})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameRanking(paraDecayed, paraBefore) {
+		t.Errorf("with the links decayed the paraphrase ranks %v, before the feedback %v", ranking(paraDecayed), ranking(paraBefore))
+	}
+
 	unrelatedAfter := recall(unrelated)
 	if a, b := placeOf(unrelatedAfter, id("violin")), placeOf(unrelatedBefore, id("violin")); a != b || b.rank == 0 {
 		t.Errorf("violin for an unrelated question: %v after feedback, %v before; want it put", a, b)
@@ -141,3 +154,55 @@ func ranking(res realm.RecallResult) []rankedNode {
 
 // sameRanking: the same nodes in the same order with scores of the same bits.
 func sameRanking(a, b realm.RecallResult) bool { return slices.Equal(ranking(a), ranking(b)) }
+
+// TestLearnedLinkNotWalked: a learned link is a label for its query, not a path for every
+// query. Q finds tea (0.6) and garden (0.8); the client marks both useful, which links
+// them (correlates, carrying Q). U, far from Q (cosine 0), finds tea alone (0.8): garden,
+// orthogonal to U, is no seed. With LearnedWalk 0 (the default) U's recall does not reach
+// garden over the link; with 1 expansion crosses it like any edge and brings garden in.
+func TestLearnedLinkNotWalked(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	const (
+		q = "What does Nora grow at home?"
+		u = "Which drink did Omar order?"
+	)
+	emb := loopEmbedder{q: loopAxes(0, 1), u: loopAxes(5, 1)}
+	space := loopGraph(t, s, []loopNode{
+		{"tea", realm.Fact, "Green leaves steeped in a pot", loopAxes(0, 0.6, 5, 0.8), ""},
+		{"garden", realm.Fact, "Tomatoes ripen by the window", loopAxes(0, 0.8, 6, 0.6), ""},
+	}, nil)
+	id := func(name string) string { return space + ":" + name }
+	recaller := func(walk float64) *retrieval.Retriever {
+		o := retrieval.DefaultOptions()
+		o.LearnedWalk = walk
+		return retrieval.New(s, emb, offline.New(offline.Options{}), o, zerolog.Nop())
+	}
+	recall := func(r *retrieval.Retriever, query string) realm.RecallResult {
+		t.Helper()
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	resQ := recall(recaller(0), q)
+	if placeOf(resQ, id("tea")).rank == 0 || placeOf(resQ, id("garden")).rank == 0 {
+		t.Fatalf("Q recalled %v; the fixture wants tea and garden", ranking(resQ))
+	}
+	if p := placeOf(recall(recaller(1), u), id("garden")); p.rank != 0 {
+		t.Fatalf("before any feedback U recalls garden (%v); the fixture wants it out of reach", p)
+	}
+	recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
+	if _, err := recon.Reconsolidate(ctx, space, resQ.TraceID, reconsolidation.Request{
+		Feedback: &realm.Feedback{UsefulNodeIDs: []string{id("tea"), id("garden")}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if p := placeOf(recall(recaller(0), u), id("garden")); p.rank != 0 {
+		t.Errorf("U, far from Q, recalls garden over the learned link (%v) with LearnedWalk 0", p)
+	}
+	if p := placeOf(recall(recaller(1), u), id("garden")); p.rank == 0 || p.depth != 1 {
+		t.Errorf("with LearnedWalk 1, U does not reach garden over the learned link: %v", p)
+	}
+}

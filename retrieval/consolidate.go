@@ -2,7 +2,9 @@ package retrieval
 
 import (
 	"context"
+	"math"
 	"sort"
+	"time"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
@@ -13,7 +15,8 @@ import (
 // the query it was learned for and the label its end had for that query. A link acts only
 // when this recall's query is close to its query (cosine ≥ LearnedClose, both embedded as
 // the read path embeds a query); its strength is
-// act = weight × (closeness − LearnedClose) / (1 − LearnedClose), in [0, 1]:
+// act = weight × clip((closeness − LearnedClose) / (LearnedFull − LearnedClose)), in [0, 1],
+// its weight decayed by LearnedHalfLife when set (learnedWeight):
 //
 //   - key evidence: its end's score is multiplied by 1 + LearnedBoost·act (the best link
 //     counts, not their sum); an end not yet gathered, linked from a gathered node, is
@@ -21,7 +24,8 @@ import (
 //   - misleading: its end's score is multiplied by 1 − LearnedDrop·act.
 //
 // So feedback on a node found directly counts, yet never as a global prior: a query far
-// from every learned query ranks exactly as if nothing had been learned. Only the ours
+// from every learned query ranks exactly as if nothing had been learned (expansion does
+// not cross learned links either, unless LearnedWalk says so: expand.go, walks). Only the ours
 // scorer uses it. Every link that acted is recorded in the trace.
 func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 	if r.opts.Scorer != ScorerOurs || r.opts.LearnedClose >= 1 || len(run.cands) == 0 {
@@ -47,7 +51,8 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 		if closeness < r.opts.LearnedClose {
 			continue
 		}
-		act := clip01(e.Weight * (closeness - r.opts.LearnedClose) / (1 - r.opts.LearnedClose))
+		weight := r.opts.learnedWeight(e, run.started)
+		act := weight * clip01((closeness-r.opts.LearnedClose)/(r.opts.LearnedFull-r.opts.LearnedClose))
 		t := realm.TraceLearned{EdgeID: e.ID, Node: e.To, Label: e.Label, Query: e.Query, Closeness: closeness}
 		switch e.Label {
 		case realm.KeyEvidence:
@@ -55,7 +60,7 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 			boost[e.To] = max(boost[e.To], act)
 			from, fromIn := run.cands[e.From]
 			if _, in := run.cands[e.To]; !in && fromIn && from.Depth < run.set.MaxDepth {
-				a := arrival{strength: from.Arrival.strength * e.Weight, access: r.opts.accessScore(closeness, e.Weight, 0)}
+				a := arrival{strength: from.Arrival.strength * weight, access: r.opts.accessScore(closeness, weight, 0)}
 				run.nodes[e.To] = l.To
 				r.admit(run, l.To, a, sim(l.To.Embedding, run.qvec), from.Depth+1, from.Root)
 				t.Injected = true
@@ -76,6 +81,18 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 		c.Score *= (1 + r.opts.LearnedBoost*b) * (1 - r.opts.LearnedDrop*d)
 	}
 	return nil
+}
+
+// learnedWeight is a learned link's weight at now: with LearnedHalfLife set, the
+// anti-lock-in decay of REALM.md §4 halves it for every LearnedHalfLife hours since it
+// was last added or confirmed (its UpdatedAt), at read time, so no edit is made and none
+// needs reverting. A learned link is itself a gain (the graph had no such edge), so it
+// decays toward nothing rather than toward its initial weight.
+func (o Options) learnedWeight(e realm.Edge, now time.Time) float64 {
+	if o.LearnedHalfLife <= 0 || e.UpdatedAt.IsZero() || !now.After(e.UpdatedAt) {
+		return e.Weight
+	}
+	return e.Weight * math.Exp2(-now.Sub(e.UpdatedAt).Hours()/o.LearnedHalfLife)
 }
 
 // learnedQueryVectors embeds the queries of the links as the read path embeds a query

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"math"
 	"slices"
 	"sort"
 	"sync"
@@ -15,6 +16,12 @@ import (
 // asking the sufficiency controller whether the nodes are enough and which to expand, and
 // the expansion policy for each frontier node's atom. It stops on sufficiency, when an
 // iteration adds no node, at max_depth, or when nothing is left to expand.
+//
+// An iteration's expansions read the graph together (fetch: one statement per hop for
+// all its subgraph_beams, one for all its path_searches), then are admitted one after the
+// other in the frontier's order (admitBeam, admitPaths), as if each had run alone after
+// the ones before it: what an expansion reads depends on its own start and atom only, and
+// what it admits on the recall so far.
 func (r *Retriever) expand(ctx context.Context, run *run) error {
 	for depth := 1; depth <= run.set.MaxDepth; depth++ {
 		ranked := run.ranked()
@@ -34,37 +41,28 @@ func (r *Retriever) expand(ctx context.Context, run *run) error {
 		if suff.IsEnough || len(frontier) == 0 {
 			return nil
 		}
+		exps, err := r.expansions(ctx, run, frontier)
+		if err != nil {
+			return err
+		}
+		if err := r.fetch(ctx, run, exps); err != nil {
+			return err
+		}
 		added := 0
-		for _, id := range frontier {
-			u := run.cands[id]
-			u.Expanded = true
-			pol, usage, err := r.ag.ExpansionPolicy(ctx, agent.PolicyInput{
-				Query: run.query, Time: run.now, Plans: run.plans,
-				Node: agent.Gathered{Node: u.Node, Score: u.Score, Depth: u.Depth, Expanded: true},
-			})
-			if err != nil {
-				return err
-			}
-			run.usage.Add(usage)
-			atom := r.atom(pol.Atom, run.set.Strategy)
-			reasoning := pol.Reasoning
-			if reasoning == "" {
-				reasoning = run.query
-			}
-			hops := min(run.set.PathMaxDepth, run.set.MaxDepth-u.Depth)
+		for _, e := range exps {
 			var reached []realm.ScoredID
 			var n int
-			if atom.Mode == realm.PathSearch {
-				reached, n, err = r.pathSearch(ctx, run, u, atom, reasoning, hops)
+			if e.atom.Mode == realm.PathSearch {
+				reached, n, err = r.admitPaths(ctx, run, e)
 			} else {
-				reached, n, err = r.subgraphBeam(ctx, run, u, atom, reasoning, hops)
+				reached, n, err = r.admitBeam(ctx, run, e)
 			}
 			if err != nil {
 				return err
 			}
 			added += n
 			run.trace.Steps = append(run.trace.Steps, realm.TraceStep{
-				Depth: depth, Atom: atom, Reasoning: reasoning, Frontier: []string{id}, Reached: reached,
+				Depth: depth, Atom: e.atom, Reasoning: e.reasoning, Frontier: []string{e.u.Node.ID}, Reached: reached,
 			})
 		}
 		if added == 0 {
@@ -72,6 +70,162 @@ func (r *Retriever) expand(ctx context.Context, run *run) error {
 		}
 	}
 	return nil
+}
+
+// expansion is one frontier node's expansion in an iteration: its atom and reasoning
+// (the policy's), the hops it may take, and what it read.
+type expansion struct {
+	u         *candidate
+	atom      realm.Atom
+	reasoning string
+	hops      int
+	beams     [][]reach         // subgraph_beam: per hop, the beam before the per-seed cap
+	paths     cypher.PathsFound // path_search
+}
+
+// expansions asks the policy for each frontier node's atom, in order, marks the nodes
+// expanded, and embeds the reasoning texts in one call.
+func (r *Retriever) expansions(ctx context.Context, run *run, frontier []string) ([]*expansion, error) {
+	var exps []*expansion
+	var texts []string
+	for _, id := range frontier {
+		u := run.cands[id]
+		u.Expanded = true
+		pol, usage, err := r.ag.ExpansionPolicy(ctx, agent.PolicyInput{
+			Query: run.query, Time: run.now, Plans: run.plans,
+			Node: agent.Gathered{Node: u.Node, Score: u.Score, Depth: u.Depth, Expanded: true},
+		})
+		if err != nil {
+			return nil, err
+		}
+		run.usage.Add(usage)
+		e := &expansion{u: u, atom: r.atom(pol.Atom, run.set.Strategy), reasoning: pol.Reasoning,
+			hops: min(run.set.PathMaxDepth, run.set.MaxDepth-u.Depth)}
+		if e.reasoning == "" {
+			e.reasoning = run.query
+		}
+		exps = append(exps, e)
+		texts = append(texts, e.reasoning)
+	}
+	return exps, r.embedKept(ctx, run, texts...)
+}
+
+// fetch reads what exps need from the graph: the paths of every path_search in one
+// statement, and the beams of every subgraph_beam hop by hop, one statement a hop for all
+// of them; then it embeds, in one call, the edge descriptions of the beams.
+func (r *Retriever) fetch(ctx context.Context, run *run, exps []*expansion) error {
+	var starts []cypher.PathStart
+	var searches []*expansion
+	for _, e := range exps {
+		if e.atom.Mode == realm.PathSearch && e.hops >= 1 {
+			starts = append(starts, cypher.PathStart{From: e.u.Node.ID, Allowed: e.atom.Predicates, MaxHops: e.hops, Reasoning: run.vectors[e.reasoning]})
+			searches = append(searches, e)
+		}
+	}
+	if len(starts) > 0 {
+		found, err := r.store.PathsMany(ctx, run.space, cypher.PathScan{WSuppress: r.opts.WSuppress, Limit: r.opts.PathCandidates,
+			Query: run.qvec, SimShare: r.opts.EdgeSimilarity, WeightShare: r.opts.EdgeWeight}, starts)
+		if err != nil {
+			return err
+		}
+		for i, e := range searches {
+			e.paths = found[i]
+		}
+	}
+	if err := r.fetchBeams(ctx, run, exps); err != nil {
+		return err
+	}
+	var texts []string
+	for _, e := range exps {
+		for _, beam := range e.beams {
+			for _, b := range beam {
+				texts = append(texts, b.edge.Description)
+			}
+		}
+	}
+	return r.embedKept(ctx, run, texts...)
+}
+
+// fetchBeams walks every subgraph_beam of exps hop by hop (REALM.md §3.2), one statement
+// a hop for all of them: each hop scores the new neighbours of a beam's frontier by edge
+// score, dedupes them by id keeping the max, keeps the best beam_width, and makes them the
+// next frontier. It records each hop's beam; which of it the recall admits (at most
+// subgraph_max_nodes per seed) is admitBeam's. A beam whose seed reaches its cap in a hop
+// admits nothing further, so reading on from the whole beam rather than its admitted part
+// changes nothing.
+func (r *Retriever) fetchBeams(ctx context.Context, run *run, exps []*expansion) error {
+	type walk struct {
+		e                 *expansion
+		frontier, visited []string
+	}
+	var walks []*walk
+	for _, e := range exps {
+		if e.atom.Mode != realm.PathSearch {
+			walks = append(walks, &walk{e: e, frontier: []string{e.u.Node.ID}, visited: []string{e.u.Node.ID}})
+		}
+	}
+	for hop := 1; ; hop++ {
+		var active []*walk
+		var hops []cypher.Hop
+		for _, w := range walks {
+			if hop <= w.e.hops && len(w.frontier) > 0 {
+				active = append(active, w)
+				cut := r.beamCut(w.e.atom, run.set.BeamWidth)
+				if r.opts.Explore > 0 {
+					cut = cypher.BeamCut{} // the explored neighbours are those the cut would leave out
+				}
+				hops = append(hops, cypher.Hop{Frontier: w.frontier, Visited: w.visited, Allowed: w.e.atom.Predicates,
+					Reasoning: run.vectors[w.e.reasoning], Cut: cut})
+			}
+		}
+		if len(active) == 0 {
+			return nil
+		}
+		adj, err := r.store.AdjacentMany(ctx, run.space, r.opts.WSuppress, run.qvec, hops)
+		if err != nil {
+			return err
+		}
+		for i, w := range active {
+			beam := r.beam(w.e.atom, adj[i], w.visited, run.set.BeamWidth)
+			w.e.beams = append(w.e.beams, beam)
+			w.frontier = w.frontier[:0]
+			for _, b := range beam {
+				w.frontier = append(w.frontier, b.node.ID)
+				w.visited = append(w.visited, b.node.ID)
+			}
+		}
+	}
+}
+
+// beam is one hop's beam from the adjacent memories adj: the best width new memories by
+// edge score, best first (ties by id), each with its best edge, and the explored ones
+// after them (explore).
+func (r *Retriever) beam(atom realm.Atom, adj []cypher.Adjacent, visited []string, width int) []reach {
+	best := map[string]reach{}
+	for _, a := range adj {
+		if slices.Contains(visited, a.Node.ID) || !r.opts.walks(a.Edge) {
+			continue
+		}
+		penalty, drop := r.opts.decayPenalty(atom.Decay, a.Node)
+		if drop {
+			continue
+		}
+		score := r.opts.edgeScore(a.SimReasoning, a.Edge.Weight, penalty)
+		if old, ok := best[a.Node.ID]; !ok || score > old.score {
+			best[a.Node.ID] = reach{node: a.Node, simQ: a.SimQuery, edge: a.Edge, from: a.From, score: score, penalty: penalty}
+		}
+	}
+	beam := make([]reach, 0, len(best))
+	for _, b := range best {
+		beam = append(beam, b)
+	}
+	sort.Slice(beam, func(i, j int) bool {
+		if beam[i].score != beam[j].score {
+			return beam[i].score > beam[j].score
+		}
+		return beam[i].node.ID < beam[j].node.ID
+	})
+	return r.explore(beam, width)
 }
 
 // frontier validates the controller's choice: known, unexpanded nodes that can still go
@@ -134,71 +288,27 @@ type reach struct {
 	node     realm.Node
 	simQ     float64 // sim(v, q), computed by Neo4j
 	edge     realm.Edge
+	from     string  // the memory it was reached from (subgraph_beam)
 	score    float64 // edge score (beam) or path score (path_search)
 	penalty  float64 // soft temporal decay of v
 	strength float64 // path strength: the product of the edge weights from the seed
 	depth    int
 }
 
-// subgraphBeam expands hop by hop from u (REALM.md §3.2): each hop scores the new
-// neighbours of the frontier by edge score, dedupes them by id keeping the max, keeps the
-// best beam_width, and replaces the frontier with them; at most subgraph_max_nodes are
-// admitted per seed. It returns the admitted nodes with their edge scores and how many
-// were new to the recall.
-func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, atom realm.Atom, reasoning string, hops int) ([]realm.ScoredID, int, error) {
-	if err := r.embedKept(ctx, run, reasoning); err != nil {
-		return nil, 0, err
-	}
-	rvec := run.vectors[reasoning]
-	visited := map[string]bool{u.Node.ID: true}
-	frontier := []string{u.Node.ID}
+// admitBeam admits the beams of a subgraph_beam from e.u, hop by hop and best first, at
+// most subgraph_max_nodes per seed (REALM.md §3.2). It returns the admitted nodes with
+// their edge scores and how many were new to the recall.
+func (r *Retriever) admitBeam(ctx context.Context, run *run, e *expansion) ([]realm.ScoredID, int, error) {
+	u := e.u
 	var reached []realm.ScoredID
 	added := 0
-	for hop := 1; hop <= hops && len(frontier) > 0; hop++ {
-		adj, err := r.store.Adjacent(ctx, run.space, frontier, mapKeys(visited), atom.Predicates, r.opts.WSuppress,
-			cypher.ExpandScoring{Query: run.qvec, Reasoning: rvec}, r.beamCut(atom, run.set.BeamWidth))
-		if err != nil {
-			return nil, 0, err
-		}
-		best := map[string]reach{}
-		for _, a := range adj {
-			if visited[a.Node.ID] || a.Edge.Label == realm.Misleading {
-				continue // a misleading link is a label for its query, not a path (consolidate.go)
-			}
-			penalty, drop := r.opts.decayPenalty(atom.Decay, a.Node)
-			if drop {
-				continue
-			}
-			score := r.opts.edgeScore(a.SimReasoning, a.Edge.Weight, penalty)
-			if old, ok := best[a.Node.ID]; !ok || score > old.score {
-				best[a.Node.ID] = reach{node: a.Node, simQ: a.SimQuery, edge: a.Edge, score: score, penalty: penalty,
-					strength: run.strength(a.From) * a.Edge.Weight, depth: u.Depth + hop}
-			}
-		}
-		beam := make([]reach, 0, len(best))
-		for _, b := range best {
-			beam = append(beam, b)
-		}
-		sort.Slice(beam, func(i, j int) bool {
-			if beam[i].score != beam[j].score {
-				return beam[i].score > beam[j].score
-			}
-			return beam[i].node.ID < beam[j].node.ID
-		})
-		if len(beam) > run.set.BeamWidth {
-			beam = beam[:run.set.BeamWidth]
-		}
-		if err := r.embedDescriptions(ctx, run, beam); err != nil {
-			return nil, 0, err
-		}
-		frontier = frontier[:0]
+	for i, beam := range e.beams {
 		for _, b := range beam {
 			if run.perRoot[u.Root] >= run.set.SubgraphMaxNodes {
 				break
 			}
 			run.perRoot[u.Root]++
-			visited[b.node.ID] = true
-			frontier = append(frontier, b.node.ID)
+			b.strength, b.depth = run.strength(b.from)*b.edge.Weight, u.Depth+i+1
 			isNew, err := r.admitReach(ctx, run, b, u.Root)
 			if err != nil {
 				return nil, 0, err
@@ -212,7 +322,35 @@ func (r *Retriever) subgraphBeam(ctx context.Context, run *run, u *candidate, at
 	return reached, added, nil
 }
 
-// beamCut is what subgraphBeam lets Adjacent leave out: neighbours that cannot make the
+// walks reports whether expansion crosses edge e. A learned link (consolidate.go) is a
+// label for its query, which only a close query applies: with LearnedWalk 0 expansion
+// never crosses one, with 1 it crosses the key-evidence ones like any edge. A misleading
+// link is never a path.
+func (o Options) walks(e realm.Edge) bool {
+	if e.Query == "" {
+		return true
+	}
+	return o.LearnedWalk > 0 && e.Label != realm.Misleading
+}
+
+// explore keeps the best width of the sorted beam and, with Explore set (REALM.md §4, no
+// rich-get-richer lock-in), also Explore × width (at least one) of the rest: those over
+// the lowest-weight edges, the neighbours reconsolidation never strengthened, best edge
+// score first among equal weights.
+func (r *Retriever) explore(beam []reach, width int) []reach {
+	if len(beam) <= width {
+		return beam
+	}
+	if r.opts.Explore <= 0 {
+		return beam[:width]
+	}
+	rest := slices.Clone(beam[width:])
+	sort.SliceStable(rest, func(i, j int) bool { return rest[i].edge.Weight < rest[j].edge.Weight })
+	extra := max(1, int(math.Round(r.opts.Explore*float64(width))))
+	return append(beam[:width:width], rest[:min(extra, len(rest))]...)
+}
+
+// beamCut is what a subgraph_beam lets AdjacentMany leave out: neighbours that cannot make the
 // beam of width beam, whatever the soft temporal decay subtracts (at most DecayCap) and
 // however Neo4j's single-precision cosine differs from ours (far below 1e-6), so that the
 // beam is the one all neighbours would give. A hard decay or missing_time=drop removes
@@ -228,31 +366,12 @@ func (r *Retriever) beamCut(atom realm.Atom, beam int) cypher.BeamCut {
 	return cut
 }
 
-func mapKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
-}
-
-// pathSearch enumerates the simple paths from u of up to hops hops (REALM.md §3.2), scores
-// each hop by edge score, a path by its mean hop score − 0.03 per extra hop, and admits
-// the nodes of the best path_top_k paths. It returns them with the best path score each
-// and how many were new to the recall.
-func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom realm.Atom, reasoning string, hops int) ([]realm.ScoredID, int, error) {
-	if hops < 1 {
-		return nil, 0, nil
-	}
-	if err := r.embedKept(ctx, run, reasoning); err != nil {
-		return nil, 0, err
-	}
-	rvec := run.vectors[reasoning]
-	paths, onPaths, err := r.store.Paths(ctx, run.space, u.Node.ID, atom.Predicates, r.opts.WSuppress, hops, r.opts.PathCandidates,
-		cypher.ExpandScoring{Query: run.qvec, Reasoning: rvec}, r.opts.EdgeSimilarity, r.opts.EdgeWeight)
-	if err != nil {
-		return nil, 0, err
-	}
+// admitPaths scores the simple paths a path_search from e.u found (REALM.md §3.2): each
+// hop by edge score, a path by its mean hop score − 0.03 per extra hop, and admits the
+// nodes of the best path_top_k paths. It returns them with the best path score each and
+// how many were new to the recall.
+func (r *Retriever) admitPaths(ctx context.Context, run *run, e *expansion) ([]realm.ScoredID, int, error) {
+	u, atom, paths, onPaths := e.u, e.atom, e.paths.Paths, e.paths.Nodes
 	type scoredPath struct {
 		reaches []reach
 		score   float64
@@ -264,7 +383,7 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 		strength := u.Arrival.strength
 		for i, e := range p.Edges {
 			v, ok := onPaths[p.IDs[i+1]]
-			if !ok || e.Label == realm.Misleading {
+			if !ok || !r.opts.walks(e) {
 				break
 			}
 			penalty, drop := r.opts.decayPenalty(atom.Decay, v.Node)
@@ -286,11 +405,13 @@ func (r *Retriever) pathSearch(ctx context.Context, run *run, u *candidate, atom
 	if len(scored) > run.set.PathTopK {
 		scored = scored[:run.set.PathTopK]
 	}
-	var all []reach
+	var texts []string
 	for _, sp := range scored {
-		all = append(all, sp.reaches...)
+		for _, rc := range sp.reaches {
+			texts = append(texts, rc.edge.Description)
+		}
 	}
-	if err := r.embedDescriptions(ctx, run, all); err != nil {
+	if err := r.embedKept(ctx, run, texts...); err != nil {
 		return nil, 0, err
 	}
 	bestOf := map[string]float64{}
@@ -345,15 +466,6 @@ func (run *run) strength(id string) float64 {
 		return c.Arrival.strength
 	}
 	return 1
-}
-
-// embedDescriptions embeds, in one call, the edge descriptions admitReach will need.
-func (r *Retriever) embedDescriptions(ctx context.Context, run *run, reaches []reach) error {
-	var texts []string
-	for _, rc := range reaches {
-		texts = append(texts, rc.edge.Description)
-	}
-	return r.embedKept(ctx, run, texts...)
 }
 
 // embedKept makes run.vectors hold every text (but empty ones): those of neither this

@@ -424,3 +424,40 @@ func (e *countingEmbedder) count(text string) int {
 	defer e.mu.Unlock()
 	return e.seen[text]
 }
+
+// TestExplore: the exploration of REALM.md §4. From move, subgraph_beam of width 2 keeps
+// hq (edge score 0.6) and trip (0.56) and leaves out offer (0.36, weight 0.9) and munich
+// (0.32, weight 0.8); chess's 0.05 edge is suppressed. Exploring a share of 0.5 of the
+// width also admits one left-out neighbour, the one over the lowest weight: munich, not
+// offer. Without exploration neither comes.
+func TestExplore(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	space := mustGraph(t, s)
+	ctx := context.Background()
+	plans := []realm.Plan{{Query: question, Mode: realm.QueryMatch}}
+	recall := func(explore float64) map[string]float64 {
+		t.Helper()
+		o := paperOptions()
+		o.Explore = explore
+		r := newRetriever(s, scripted{plans: plans, atom: realm.Atom{}, reasoning: question}, o)
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: question, MaxDepth: depth(1), Strategy: realm.StrategyBeam, BeamWidth: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return scores(space, res)
+	}
+	off, on := recall(0), recall(0.5)
+	for _, name := range []string{"munich", "offer", "chess"} {
+		if _, ok := off[name]; ok {
+			t.Errorf("without exploration %s was reached: %v", name, off)
+		}
+	}
+	if _, ok := on["munich"]; !ok {
+		t.Errorf("exploring, munich (the lowest-weight neighbour left out) was not reached: %v", on)
+	}
+	for _, name := range []string{"offer", "chess"} {
+		if _, ok := on[name]; ok {
+			t.Errorf("exploring one neighbour, %s was reached too: %v", name, on)
+		}
+	}
+}

@@ -71,10 +71,20 @@ type Options struct {
 	// PathExponent softens the path strength (product of edge weights) in ours: 0.5.
 	PathExponent float64
 	// Query-conditioned consolidation (consolidate.go): a learned link acts on a query
-	// whose cosine with the link's query is at least LearnedClose; at full closeness and
-	// weight it multiplies its key-evidence end's score by 1 + LearnedBoost and its
-	// misleading end's by 1 − LearnedDrop.
-	LearnedClose, LearnedBoost, LearnedDrop float64
+	// whose cosine with the link's query is at least LearnedClose, fully from LearnedFull
+	// on; at full weight it multiplies its key-evidence end's score by 1 + LearnedBoost and
+	// its misleading end's by 1 − LearnedDrop.
+	LearnedClose, LearnedFull, LearnedBoost, LearnedDrop float64
+	// LearnedWalk 1 lets expansion cross key-evidence learned links like any edge, whatever
+	// the query; 0 leaves them to consolidate.go alone (expand.go, walks).
+	LearnedWalk float64
+	// LearnedHalfLife (hours; 0: off) is the anti-lock-in decay of REALM.md §4: a learned
+	// link not confirmed again for that long acts with half its weight (consolidate.go).
+	LearnedHalfLife float64
+	// Explore (0: off) is the exploration of REALM.md §4: each hop of subgraph_beam also
+	// admits this share of the beam width (at least one) of the lowest-weight neighbours
+	// the beam left out (expand.go).
+	Explore float64
 }
 
 // DefaultOptions returns REALM.md §3's values.
@@ -96,7 +106,7 @@ func DefaultOptions() Options {
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
 		SupersededFactor: 0.5, SuccessorShare: 0.95,
-		Scorer: ScorerOurs, PathExponent: 0.5, LearnedClose: 0.5, LearnedBoost: 1, LearnedDrop: 0.5,
+		Scorer: ScorerOurs, PathExponent: 0.5, LearnedClose: 0.5, LearnedFull: 1, LearnedWalk: 0, LearnedBoost: 1, LearnedDrop: 0.5,
 	}
 }
 
@@ -212,13 +222,10 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	run.timing(StageAggregate, stage)
 
 	stage = time.Now()
-	if err := r.store.TouchMemories(ctx, space, ids, run.started); err != nil {
-		return realm.RecallResult{}, err
-	}
 	run.trace.Usage = run.usage
-	run.timing(StageRecord, stage) // the trace carries the timings up to here
+	run.timing(StageRecord, stage) // the trace carries the timings up to its write
 	run.timing(StageTotal, started)
-	if err := r.store.PutTrace(ctx, run.trace); err != nil {
+	if err := r.store.RecordRecall(ctx, run.trace, ids, run.started); err != nil {
 		return realm.RecallResult{}, err
 	}
 	run.timing(StageRecord, stage)

@@ -10,10 +10,11 @@ import (
 )
 
 // ScoreSettings names the scoring settings that Options.SetScore takes.
-var ScoreSettings = []string{"scorer", "path_exponent", "learned_close", "learned_boost", "learned_drop"}
+var ScoreSettings = []string{"scorer", "path_exponent", "learned_close", "learned_full", "learned_walk", "learned_boost", "learned_drop",
+	"learned_half_life", "explore"}
 
 // SetScore sets the aggregation's settings (REALM.md §3.3 "Ours") from a list such as
-// "scorer=ours,path_exponent=0.5,learned_close=0.5,learned_boost=1,learned_drop=0.5"
+// "scorer=ours,path_exponent=0.5,learned_close=0.5,learned_full=1,learned_boost=1,learned_drop=0.5"
 // (REALM_SCORE); "" changes nothing. It returns an EInvalid *Error naming the bad entries.
 func (o *Options) SetScore(settings string) error {
 	f := realm.FieldErrors{}
@@ -31,21 +32,25 @@ func (o *Options) SetScore(settings string) error {
 			continue
 		}
 		target := map[string]*float64{"path_exponent": &o.PathExponent, "learned_close": &o.LearnedClose,
-			"learned_boost": &o.LearnedBoost, "learned_drop": &o.LearnedDrop}[name]
+			"learned_full": &o.LearnedFull, "learned_walk": &o.LearnedWalk, "learned_boost": &o.LearnedBoost, "learned_drop": &o.LearnedDrop,
+			"learned_half_life": &o.LearnedHalfLife, "explore": &o.Explore}[name]
 		if target == nil {
 			f.Add(name, fmt.Sprintf("unknown setting; known: %s", strings.Join(ScoreSettings, ", ")))
 			continue
 		}
 		v, err := strconv.ParseFloat(value, 64)
-		hi := 1.0
-		if name == "path_exponent" || name == "learned_boost" {
-			hi = 4
+		hi := map[string]float64{"path_exponent": 4, "learned_boost": 4, "learned_half_life": 1e6}[name]
+		if hi == 0 {
+			hi = 1
 		}
 		if err != nil || v < 0 || v > hi {
 			f.Add(name, fmt.Sprintf("must be a number in [0, %g]", hi))
 			continue
 		}
 		*target = v
+	}
+	if o.LearnedFull <= o.LearnedClose && o.LearnedClose < 1 {
+		f.Add("learned_full", fmt.Sprintf("must be above learned_close (%g)", o.LearnedClose))
 	}
 	return f.Err()
 }

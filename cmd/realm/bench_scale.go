@@ -18,7 +18,7 @@ import (
 	"github.com/realm-memory/realm/retrieval"
 )
 
-const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--build-only] [--strategies adaptive,path_search,subgraph_beam] [--embed-pool 0] [--store-dir DIR]"
+const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--build-only] [--strategies adaptive,path_search,subgraph_beam] [--embed-pool 0] [--store-dir DIR] [--no-exact-scan] [--profile FILE]"
 
 // runBenchScale runs `realm bench scale`: synthetic spaces of each size, written in bulk,
 // then recall latency per stage, seed searches, reconsolidation apply, ingestion, store
@@ -36,6 +36,8 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	queries := fs.Int("queries", 100, "recalls timed per size and strategy")
 	recon := fs.Int("recon-runs", 30, "reconsolidations of 20 edits timed per size")
 	ingest := fs.Int("ingest", 200, "observations sent through the write path per size in batches of 100, and as many again one a call (0: skip)")
+	noExact := fs.Bool("no-exact-scan", false, "do not time the exact-scan seed search (seconds a question at 100k, and not what the read path uses there)")
+	profile := fs.String("profile", "", "write one JSON line per timed recall here: stage timings, expansion steps, every statement with its duration")
 	pool := fs.Int("embed-pool", 0, "embed only this many distinct memory texts and reuse their vectors (0: embed every memory)")
 	home := getenv("REALM_HOME")
 	if home == "" {
@@ -78,6 +80,15 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 		}
 		return writeScaleReport(rep, *out, stdout)
 	}
+	var profileTo io.Writer
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			return realm.Errorf(realm.EInvalid, "--profile: %v", err)
+		}
+		defer f.Close()
+		profileTo = f
+	}
 	d, p, err := openCommand(ctx, cfg)
 	if err != nil {
 		return err
@@ -91,7 +102,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 		},
 	}, bench.ScaleConfig{
 		Sizes: ns, SpacePrefix: *prefix, Keep: *keep, BuildOnly: *buildOnly, Strategies: strats, Queries: *queries, ReconRuns: *recon,
-		IngestTurns: *ingest, EmbedPool: *pool, StoreDir: *storeDir,
+		IngestTurns: *ingest, EmbedPool: *pool, StoreDir: *storeDir, NoExactScan: *noExact, Profile: profileTo,
 	}, progress)
 	if err != nil {
 		return err

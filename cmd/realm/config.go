@@ -137,7 +137,8 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_AUTO_RECONSOLIDATE %q: want true or false", getenv("REALM_AUTO_RECONSOLIDATE"))
 	}
 	cfg.Score = getenv("REALM_SCORE")
-	if err := new(retrieval.Options).SetScore(cfg.Score); err != nil {
+	score := retrieval.DefaultOptions()
+	if err := score.SetScore(cfg.Score); err != nil {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_SCORE %q: %v", cfg.Score, err)
 	}
 	if cfg.MetricsKeyRequired, err = strconv.ParseBool(env("REALM_METRICS_KEY_REQUIRED", "false")); err != nil {

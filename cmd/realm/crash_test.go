@@ -9,12 +9,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
@@ -110,25 +112,90 @@ func TestKillDuringAsyncIngest(t *testing.T) {
 		}
 	}
 
-	// Nothing lost and nothing done twice: the same batch ingested without a crash
-	// (the offline agent and the embedder are deterministic) gives the same graph.
+	// Nothing lost and nothing done twice: the same batch ingested without a crash (the
+	// offline agent and the embedder are deterministic) gives the same graph, and derives
+	// from each observation the same memories linked by the same edges (named below, so a
+	// difference says which observations lost what). The reference batch is sent as the
+	// restarted server's resumption may still be claiming: it must leave the batch to its
+	// request (once it took the first turn, and the reference lost 77 instantiates edges).
 	var res struct{ Results []struct{ Status string } }
 	if code := send(t, "POST", second.url+"/v1/spaces/"+reference+"/observations", map[string]any{"messages": messages}, &res); code != http.StatusOK || len(res.Results) != total {
 		t.Fatalf("reference ingest: status %d, %d results", code, len(res.Results))
 	}
-	got, err := store.Stats(ctx, space)
+	got, want := derivedGraphs(t, store, space), derivedGraphs(t, store, reference)
+	differ := 0
+	for _, m := range messages {
+		if id := m["id"]; got[id] != want[id] {
+			if differ++; differ <= 3 {
+				t.Errorf("observation %s, crashed and resumed, derived:\n%s\nwithout a crash:\n%s", id, got[id], want[id])
+			}
+		}
+	}
+	if differ > 0 {
+		t.Errorf("%d of %d observations derived other memories or links than without a crash", differ, total)
+	}
+	gotStats, err := store.Stats(ctx, space)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := store.Stats(ctx, reference)
+	wantStats, err := store.Stats(ctx, reference)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(got.ByType, got.ByPredicate, got.Observations, got.ObservationsPending) !=
-		fmt.Sprint(want.ByType, want.ByPredicate, want.Observations, want.ObservationsPending) {
-		t.Errorf("crashed and resumed: %+v\nwithout a crash: %+v", got, want)
+	if fmt.Sprint(gotStats.ByType, gotStats.ByPredicate, gotStats.Observations, gotStats.ObservationsPending) !=
+		fmt.Sprint(wantStats.ByType, wantStats.ByPredicate, wantStats.Observations, wantStats.ObservationsPending) {
+		t.Errorf("crashed and resumed: %+v\nwithout a crash: %+v", gotStats, wantStats)
 	}
-	t.Logf("%d observations → %d memories %v, %d edges", total, got.Memories, got.ByType, got.Edges)
+	t.Logf("%d observations → %d memories %v, %d edges %v", total, gotStats.Memories, gotStats.ByType, gotStats.Edges, gotStats.ByPredicate)
+}
+
+// derivedGraphs describes, for each observation of a space, the memories derived from it
+// and the edges between them: an entity or an episode by its name, an event or a fact by
+// its type alone (it may have merged other observations' words), one sorted line each.
+func derivedGraphs(t *testing.T, store *cypher.Store, space string) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	label := map[string]string{}
+	from := map[string][]string{}
+	lines := map[string][]string{}
+	var ids []string
+	for cursor := ""; ; {
+		page, next, err := store.ListMemories(ctx, space, cypher.MemoryFilter{}, cursor, 500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range page {
+			label[n.ID] = string(n.Type)
+			if n.Type == realm.Entity || n.Type == realm.Episode {
+				label[n.ID] += " " + n.Name
+			}
+			from[n.ID] = n.Sources
+			ids = append(ids, n.ID)
+			for _, o := range n.Sources {
+				lines[o] = append(lines[o], label[n.ID])
+			}
+		}
+		if cursor = next; next == "" {
+			break
+		}
+	}
+	edges, err := store.InducedEdges(ctx, space, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range edges {
+		for _, o := range from[e.From] {
+			if slices.Contains(from[e.To], o) {
+				lines[o] = append(lines[o], fmt.Sprintf("%s %s → %s", e.Predicate, label[e.From], label[e.To]))
+			}
+		}
+	}
+	out := map[string]string{}
+	for o, l := range lines {
+		slices.Sort(l)
+		out[o] = strings.Join(l, "\n")
+	}
+	return out
 }
 
 // tookOver is how many observations a server's log says it took over from dead processes.

@@ -12,7 +12,8 @@
 // Returns: set, added, logged (how many).
 CALL () {
   UNWIND $sets AS e
-  MATCH (a:Memory {id: e.from})-[r]->(b:Memory {id: e.to})
+  MATCH (a:Memory {id: e.from})-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
+                                    COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]->(b:Memory {id: e.to})
   WHERE a.space = $space AND b.space = $space AND type(r) = e.type AND r.id = e.edge_id
   SET r.weight = e.weight, r.updated_at = $now
   RETURN count(r) AS set

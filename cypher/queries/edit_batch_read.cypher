@@ -18,7 +18,8 @@ CALL () {
 }
 CALL () {
   UNWIND $pairs AS p
-  MATCH (a:Memory {id: p.from})-[r]->(b:Memory {id: p.to})
+  MATCH (a:Memory {id: p.from})-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
+                                    COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]->(b:Memory {id: p.to})
   WHERE a.space = $space AND b.space = $space AND type(r) = p.type
   SET r._edit_lock = true
   REMOVE r._edit_lock

@@ -4,17 +4,17 @@
 // the space (built and escaped in Go; only ever a parameter) and the word itself. The
 // index returns the word's matches of the space, at most $options.limit ({} for all).
 // A memory scores BM25 (k1 = 1.2, b = 0.75) summed over the words it matches:
-// idf = ln(1 + (N − n + 0.5) / (n + 0.5)) (N the space's memories, n those matching the
+// idf = ln(1 + (N − n + 0.5) / (n + 0.5)) (N = $n the space's memories, n those matching the
 // word) times tf·2.2 / (tf + 1.2·(0.25 + 0.75·dl / avgdl)), where tf counts the word in
 // its name, content and keywords (as a substring: at least 1, since the analyzer matched
 // it), dl is its number of words and avgdl the mean over all matches. The filters apply
 // after the statistics, which count every memory of the space.
-// Params: $space, $terms (list of {lucene, word}), $options, $types, $time_from,
-// $time_to, $limit.
+// Params: $space, $n (its memory count), $terms (list of {lucene, word}), $options,
+// $types, $time_from, $time_to, $limit.
 // Returns: hits (the most hits of one word, so that the caller can tell a truncated
 // fetch; on every row), node (the memory's properties; null on the one row when none
 // passes), score, best first, ties by id.
-WITH COUNT { MATCH (m:Memory) WHERE m.space = $space } AS n
+WITH $n AS n
 UNWIND $terms AS term
 CALL (term) {
   CALL db.index.fulltext.queryNodes('memory_text_space', term.lucene, $options) YIELD node

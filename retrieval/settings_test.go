@@ -1,0 +1,33 @@
+package retrieval_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/realm-memory/realm/retrieval"
+)
+
+// TestSetScore: REALM_SCORE's entries set the options they name, and bad ones are
+// refused with the entry named, the options left for the caller to discard.
+func TestSetScore(t *testing.T) {
+	o := retrieval.DefaultOptions()
+	if err := o.SetScore("learned_close=0.3, learned_full=0.6,learned_boost=2,learned_half_life=24,explore=0.125"); err != nil {
+		t.Fatal(err)
+	}
+	if o.LearnedClose != 0.3 || o.LearnedFull != 0.6 || o.LearnedBoost != 2 || o.LearnedHalfLife != 24 || o.Explore != 0.125 {
+		t.Errorf("options %+v", o)
+	}
+	for setting, want := range map[string]string{
+		"learned_full=0.4,learned_close=0.5": "learned_full",
+		"explore=2":                          "explore",
+		"learned_half_life=-1":               "learned_half_life",
+		"learned_boost=x":                    "learned_boost",
+		"closeness=0.5":                      "unknown setting",
+	} {
+		o := retrieval.DefaultOptions()
+		err := o.SetScore(setting)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("SetScore(%q) = %v, want an error naming %s", setting, err, want)
+		}
+	}
+}
