@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/rs/zerolog/log"
 
 	"github.com/realm-memory/realm"
 )
@@ -78,6 +79,10 @@ func (s *Store) CommonNames(ctx context.Context, space string, share float64, mi
 	return names, nil
 }
 
+// filteredSearchTimeout bounds the one attempt at a filtered vector search (see
+// SeedByVectorIndex); a healthy one takes milliseconds to a few seconds on a busy machine.
+const filteredSearchTimeout = 10 * time.Second
+
 // SeedByVectorIndex returns the best q.Limit memories of the space passing the filters
 // by the vector index. On Neo4j 2026.x the index searches this space only, for q.Limit
 // nearest, or 4·q.Limit when types or a time range filter them after; on 5.26 it is asked
@@ -93,7 +98,23 @@ func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery
 		if len(q.Types) > 0 || q.TimeRange != nil {
 			params["fetch"] = 4 * limit
 		}
-		return s.scoredMemories(ctx, qSeedVectorFiltered, params, true)
+		once, cancel := context.WithTimeout(ctx, filteredSearchTimeout)
+		recs, err := s.attempt(once, neo4j.AccessModeRead, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+			return collect(once, tx, qSeedVectorFiltered, params)
+		})
+		cancel()
+		if err == nil {
+			return scoredOf(recs, true), nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// Neo4j 2026.08.1's filtered search can fail on an index with deletions (Lucene's
+		// filter bits out of bounds), the same way when tried again, and the server may
+		// leave the connection without an answer rather than say so: one attempt, bounded
+		// in time, then an over-fetch like 5.26's.
+		log.Warn().Err(err).Str("space", space).Msg("filtered vector search failed; over-fetching the index instead")
+		params["fetch"] = fetch
 	}
 	return s.scoredMemories(ctx, qSeedVectorIndex, params, true)
 }
@@ -218,6 +239,11 @@ func (s *Store) scoredMemories(ctx context.Context, q query, params map[string]a
 	if err != nil {
 		return nil, err
 	}
+	return scoredOf(recs, cosine), nil
+}
+
+// scoredOf reads the node and score of each record.
+func scoredOf(recs []*neo4j.Record, cosine bool) []ScoredMemory {
 	out := make([]ScoredMemory, 0, len(recs))
 	for _, r := range recs {
 		score := float(r, "score")
@@ -226,7 +252,7 @@ func (s *Store) scoredMemories(ctx context.Context, q query, params map[string]a
 		}
 		out = append(out, ScoredMemory{Node: nodeOf(propsOf(r, "node")), Score: score})
 	}
-	return out, nil
+	return out
 }
 
 // luceneSpecial are the characters Lucene's classic query parser gives a meaning to.

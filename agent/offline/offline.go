@@ -239,9 +239,7 @@ func withPrompt(turn agent.Candidate, prev realm.Observation, speaker string) ag
 }
 
 // addresseeOf names "you": the latest other speaker of the recent observations (same
-// session first), else a name the turn opens by addressing: after a greeting ("Hey Mel!")
-// or set off as a vocative ("Mel, guess what"), never a capitalised opening word ("Big
-// news: ...").
+// session first), else a known name the turn opens by addressing ("Hey Mel!").
 func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, text string, known map[string]string) string {
 	for pass := 0; pass < 2; pass++ {
 		for i := len(recent) - 1; i >= 0; i-- {
@@ -262,9 +260,6 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 			continue
 		}
 		if i > 0 && !greetings[ws[i-1].lower] {
-			break
-		}
-		if i == 0 && !strings.HasPrefix(text[ws[i].end:], ",") && !strings.HasPrefix(text[ws[i].end:], "!") {
 			break
 		}
 		return strings.TrimSuffix(ws[i].text, "'s")

@@ -279,25 +279,3 @@ func TestOfflineExtractOneClause(t *testing.T) {
 		}
 	}
 }
-
-// TestOfflineAddressee: with no other speaker in the recent turns, "you" is a name the turn
-// opens by addressing, never a capitalised opening word.
-func TestOfflineAddressee(t *testing.T) {
-	tests := []struct{ text, want string }{
-		{"Hey Mel! I painted a lake.", "Mel"},
-		{"Mel, guess what: I painted a lake.", "Mel"},
-		{"Big news: we moved from Lisbon to Berlin last week.", ""},
-		{"Lisbon was lovely this spring.", ""},
-	}
-	for _, tt := range tests {
-		if got := addresseeOf(nil, obsAt("o", "s", "Nora", tt.text), "Nora", tt.text, map[string]string{}); got != tt.want {
-			t.Errorf("addresseeOf(%q) = %q, want %q", tt.text, got, tt.want)
-		}
-	}
-	ex := mustExtract(t, New(Options{}), agent.ExtractInput{Observation: obsAt("o", "s", "Nora", "Big news: we moved from Lisbon to Berlin last week.")})
-	for _, c := range ofType(ex.Candidates, realm.Entity) {
-		if c.Name == "Big" {
-			t.Errorf("entity %q made from the opening word", c.Name)
-		}
-	}
-}
