@@ -81,7 +81,11 @@ func (s *Store) CommonNames(ctx context.Context, space string, share float64, mi
 
 // filteredSearchTimeout bounds the one attempt at a filtered vector search (see
 // SeedByVectorIndex); a healthy one takes milliseconds to a few seconds on a busy machine.
-const filteredSearchTimeout = 10 * time.Second
+// After a failure the space's searches over-fetch for filteredPause before trying again.
+const (
+	filteredSearchTimeout = 10 * time.Second
+	filteredPause         = 10 * time.Minute
+)
 
 // SeedByVectorIndex returns the best q.Limit memories of the space passing the filters
 // by the vector index. On Neo4j 2026.x the index searches this space only, for q.Limit
@@ -92,7 +96,7 @@ func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery
 	params := seedParams(space, q)
 	params["embedding"] = vector64(q.Embedding)
 	params["fetch"] = fetch
-	if s.filtered {
+	if s.filtered && !s.pausedFiltered(space) {
 		limit := params["limit"].(int)
 		params["fetch"] = limit
 		if len(q.Types) > 0 || q.TimeRange != nil {
@@ -112,11 +116,19 @@ func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery
 		// Neo4j 2026.08.1's filtered search can fail on an index with deletions (Lucene's
 		// filter bits out of bounds), the same way when tried again, and the server may
 		// leave the connection without an answer rather than say so: one attempt, bounded
-		// in time, then an over-fetch like 5.26's.
-		log.Warn().Err(err).Str("space", space).Msg("filtered vector search failed; over-fetching the index instead")
+		// in time, then an over-fetch like 5.26's, for this search and the space's next
+		// ones during filteredPause.
+		log.Warn().Err(err).Str("space", space).Dur("pause", filteredPause).Msg("filtered vector search failed; over-fetching the index instead")
+		s.unfiltered.Store(space, time.Now().Add(filteredPause))
 		params["fetch"] = fetch
 	}
 	return s.scoredMemories(ctx, qSeedVectorIndex, params, true)
+}
+
+// pausedFiltered: a filtered vector search of the space failed less than filteredPause ago.
+func (s *Store) pausedFiltered(space string) bool {
+	until, ok := s.unfiltered.Load(space)
+	return ok && time.Now().Before(until.(time.Time))
 }
 
 // SeedByExactScan computes the cosine of q.Embedding with every embedded memory of the

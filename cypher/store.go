@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -97,6 +98,9 @@ type Store struct {
 	// filtered: the server filters vector searches by space inside the index (Neo4j
 	// 2026.01 and later, detected at Open); 5.26 over-fetches and filters after.
 	filtered bool
+	// unfiltered holds, per space, until when its vector searches over-fetch instead
+	// because a filtered one failed (SeedByVectorIndex).
+	unfiltered sync.Map
 }
 
 // Open connects to Neo4j and checks that it answers with these credentials. It waits
