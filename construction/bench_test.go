@@ -1,12 +1,15 @@
 package construction_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +25,7 @@ import (
 	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/bench"
 	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/embed"
 )
@@ -104,7 +108,7 @@ func benchIngestLoCoMo(b *testing.B, batch int) {
 	p := construction.New(store, timedAg, timedEmb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
 	b.Cleanup(func() { p.Close(context.Background()) })
 	obs := nObservations(conv, b.N)
-	ctx := context.Background()
+	ctx, stmts := cypher.WithStatementLog(context.Background())
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < len(obs); i += batch {
@@ -129,6 +133,9 @@ func benchIngestLoCoMo(b *testing.B, batch int) {
 	b.ReportMetric(float64(timedEmb.calls.Load())/float64(b.N), "embed-calls/obs")
 	b.ReportMetric(perObs(timedAg.spent()), "agent-ms/obs")
 	b.ReportMetric(perObs(elapsed-timedEmb.spent()-timedAg.spent()), "store-ms/obs")
+	b.ReportMetric(float64(len(stmts.Statements))/float64(b.N), "statements/obs")
+	b.ReportMetric(float64(stmts.Transactions)/float64(b.N), "tx/obs")
+	b.Logf("statements, ms per observation: %s", statementTimes(stmts, b.N))
 	st, err := store.Stats(ctx, space)
 	if err != nil {
 		b.Fatal(err)
@@ -136,6 +143,20 @@ func benchIngestLoCoMo(b *testing.B, batch int) {
 	b.ReportMetric(float64(st.Memories)/float64(b.N), "memories/obs")
 	b.ReportMetric(float64(st.Edges)/float64(b.N), "edges/obs")
 	b.Logf("%s: %d observations → %d memories %v, %d edges", emb.ID(), b.N, st.Memories, st.ByType, st.Edges)
+}
+
+// statementTimes is the time of each statement of log per observation, longest first.
+func statementTimes(log *cypher.StatementLog, n int) string {
+	total := map[string]time.Duration{}
+	for _, st := range log.Statements {
+		total[st.Name] += st.Duration
+	}
+	names := slices.SortedFunc(maps.Keys(total), func(a, b string) int { return cmp.Compare(total[b], total[a]) })
+	var out []string
+	for _, name := range names {
+		out = append(out, fmt.Sprintf("%s %.1f", name, float64(total[name].Microseconds())/1000/float64(n)))
+	}
+	return strings.Join(out, ", ")
 }
 
 // timedEmbedder and timedAgent add up the time spent in them.

@@ -14,7 +14,7 @@ import (
 // The keyword half of N_sim in the write path (REALM.md §2 step 3): BM25 from the
 // space's own statistics, as the read path's seeds score (seed_fulltext.cypher), so a
 // space's neighbourhoods do not depend on what other spaces hold. The statement returns
-// the postings of each word (memory_keyword_postings.cypher) and Go ranks them, so that
+// the postings of each word (memory_run_context.cypher) and Go ranks them, so that
 // a run of observations ranks the memories it writes among the stored ones exactly as
 // the store would once they are written (construction's run overlay).
 
@@ -55,7 +55,7 @@ func KeywordWords(text string) []string {
 // no memory.
 func IsIndexStopword(word string) bool { return slices.Contains(englishStopwords, word) }
 
-// TextPosting is n's posting for word as memory_keyword_postings.cypher computes it.
+// TextPosting is n's posting for word as memory_run_context.cypher computes it.
 func TextPosting(n realm.Node, word string) KeywordPosting {
 	// as Cypher builds it: name, content, then ' ' + each keyword, after one more space
 	var keywords strings.Builder
@@ -134,31 +134,51 @@ func RankKeywords(n int64, words []string, postings func(word string) []KeywordP
 	return out
 }
 
-// keywordMatches is N_sim by keywords, per text: the space's postings of every word of
-// the texts in one statement, ranked by RankKeywords, and the best k+keywordSlack
-// memories of each text read in one more. It returns them with the postings.
-func keywordMatches(ctx context.Context, tx neo4j.ManagedTransaction, space string, texts []string, k int) ([][]realm.Node, KeywordStats, error) {
-	out := make([][]realm.Node, len(texts))
+// keywordContext reads, in one statement (memory_run_context.cypher), the space's
+// fingerprint, the memories derived from the observations recentFrom, and the keyword
+// postings of every word of texts.
+func keywordContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, texts []string, recentFrom []string) (SpaceState, []DerivedMemory, KeywordStats, error) {
 	stats := KeywordStats{Words: map[string][]KeywordPosting{}}
 	terms := spaceTerms(space, texts)
-	if k <= 0 || len(terms) == 0 {
-		return out, stats, nil
+	if terms == nil {
+		terms = []map[string]any{}
 	}
-	recs, err := collect(ctx, tx, qMemoryKeywordPostings, map[string]any{
-		"space": space, "terms": terms, "options": fullTextOptions(keywordFetch),
+	recs, err := collect(ctx, tx, qMemoryRunContext, map[string]any{
+		"space": space, "ids": orEmpty(recentFrom), "terms": terms, "options": fullTextOptions(keywordFetch),
 	})
-	if err != nil {
-		return nil, stats, err
+	if err != nil || len(recs) == 0 {
+		return SpaceState{}, nil, stats, err
 	}
-	for _, r := range recs {
-		stats.N = num(r, "n")
-		v, _ := r.Get("postings")
+	r := recs[0]
+	state := SpaceState{N: num(r, "n"), Updated: num(r, "updated"), Superseded: num(r, "superseded")}
+	stats.N = state.N
+	v, _ := r.Get("recent")
+	var recent []DerivedMemory
+	for _, item := range asList(v) {
+		m, _ := item.(map[string]any)
+		p, _ := m["m"].(map[string]any)
+		recent = append(recent, DerivedMemory{Node: nodeOf(p), From: stringList(m["from"])})
+	}
+	v, _ = r.Get("words")
+	for _, item := range asList(v) {
+		w, _ := item.(map[string]any)
 		var ps []KeywordPosting
-		for _, item := range asList(v) {
+		for _, item := range asList(w["postings"]) {
 			m, _ := item.(map[string]any)
 			ps = append(ps, KeywordPosting{ID: propString(m, "id"), TF: propFloat(m, "tf"), DL: propFloat(m, "dl")})
 		}
-		stats.Words[str(r, "word")] = ps
+		stats.Words[propString(w, "word")] = ps
+	}
+	return state, recent, stats, nil
+}
+
+// keywordMatches is N_sim by keywords, per text: the texts' postings (stats, read by
+// keywordContext) ranked by RankKeywords, and the best k+keywordSlack memories of each
+// text read in one statement.
+func keywordMatches(ctx context.Context, tx neo4j.ManagedTransaction, space string, texts []string, k int, stats KeywordStats) ([][]realm.Node, error) {
+	out := make([][]realm.Node, len(texts))
+	if k <= 0 {
+		return out, nil
 	}
 	ranked := make([][]string, len(texts))
 	var want []string
@@ -167,12 +187,12 @@ func keywordMatches(ctx context.Context, tx neo4j.ManagedTransaction, space stri
 		want = append(want, ranked[i]...)
 	}
 	if len(want) == 0 {
-		return out, stats, nil
+		return out, nil
 	}
 	slices.Sort(want)
-	recs, err = collect(ctx, tx, qMemoriesByIDs, map[string]any{"space": space, "ids": slices.Compact(want)})
+	recs, err := collect(ctx, tx, qMemoriesByIDs, map[string]any{"space": space, "ids": slices.Compact(want)})
 	if err != nil {
-		return nil, stats, err
+		return nil, err
 	}
 	nodes := map[string]realm.Node{}
 	for _, r := range recs {
@@ -186,5 +206,5 @@ func keywordMatches(ctx context.Context, tx neo4j.ManagedTransaction, space stri
 			}
 		}
 	}
-	return out, stats, nil
+	return out, nil
 }

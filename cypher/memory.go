@@ -85,13 +85,9 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 	if len(q.Embeddings) == 0 {
 		return out, nil
 	}
-	recs, err := collect(ctx, tx, qMemoryCountSpace, map[string]any{"space": q.Space})
-	if err != nil {
-		return nil, err
-	}
-	size := num(recs[0], "n")
-	if size == 0 {
-		return out, nil
+	state, _, stats, err := keywordContext(ctx, tx, q.Space, q.Texts, nil)
+	if err != nil || state.N == 0 {
+		return out, err
 	}
 	var recent []realm.Node
 	if q.Recent > 0 {
@@ -103,11 +99,11 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 			recent = append(recent, nodeOf(mapOf(r, "m")))
 		}
 	}
-	similar, err := similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, size)
+	similar, err := similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, state.N)
 	if err != nil {
 		return nil, err
 	}
-	text, _, err := keywordMatches(ctx, tx, q.Space, q.Texts, q.K)
+	text, err := keywordMatches(ctx, tx, q.Space, q.Texts, q.K, stats)
 	if err != nil {
 		return nil, err
 	}

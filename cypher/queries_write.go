@@ -37,10 +37,6 @@ var (
 	jobGetCypher string
 	qJobGet      = newQuery("job_get", jobGetCypher)
 
-	//go:embed queries/memory_count_space.cypher
-	memoryCountSpaceCypher string
-	qMemoryCountSpace      = newQuery("memory_count_space", memoryCountSpaceCypher)
-
 	//go:embed queries/memory_create.cypher
 	memoryCreateCypher string
 	qMemoryCreate      = newQuery("memory_create", memoryCreateCypher)
@@ -53,9 +49,9 @@ var (
 	memorySpaceStateCypher string
 	qMemorySpaceState      = newQuery("memory_space_state", memorySpaceStateCypher)
 
-	//go:embed queries/memory_keyword_postings.cypher
-	memoryKeywordPostingsCypher string
-	qMemoryKeywordPostings      = newQuery("memory_keyword_postings", memoryKeywordPostingsCypher)
+	//go:embed queries/memory_run_context.cypher
+	memoryRunContextCypher string
+	qMemoryRunContext      = newQuery("memory_run_context", memoryRunContextCypher)
 
 	//go:embed queries/memory_get.cypher
 	memoryGetCypher string
@@ -148,10 +144,6 @@ var (
 	//go:embed queries/stats_types.cypher
 	statsTypesCypher string
 	qStatsTypes      = newQuery("stats_types", statsTypesCypher)
-
-	//go:embed queries/memory_derived_from.cypher
-	memoryDerivedFromCypher string
-	qMemoryDerivedFrom      = newQuery("memory_derived_from", memoryDerivedFromCypher)
 
 	//go:embed queries/observation_statuses.cypher
 	observationStatusesCypher string

@@ -90,34 +90,14 @@ func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbour
 func runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery) (RunNeighbours, error) {
 	out := RunNeighbours{Vector: make([][]realm.Node, len(q.Embeddings)), Text: make([][]realm.Node, len(q.Texts))}
 	var err error
-	if out.State, err = spaceState(ctx, tx, q.Space); err != nil {
+	out.State, out.Recent, out.Keywords, err = keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom)
+	if err != nil || len(q.Embeddings) == 0 || out.State.N == 0 {
 		return out, err
 	}
-	if len(q.RecentFrom) > 0 {
-		recs, err := collect(ctx, tx, qMemoryDerivedFrom, map[string]any{"space": q.Space, "ids": q.RecentFrom})
-		if err != nil {
-			return out, err
-		}
-		for _, r := range recs {
-			v, _ := r.Get("from")
-			out.Recent = append(out.Recent, DerivedMemory{Node: nodeOf(mapOf(r, "m")), From: stringList(v)})
-		}
-	}
-	if len(q.Embeddings) == 0 {
-		return out, nil
-	}
-	recs, err := collect(ctx, tx, qMemoryCountSpace, map[string]any{"space": q.Space})
-	if err != nil {
+	if out.Vector, err = similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, out.State.N); err != nil {
 		return out, err
 	}
-	size := num(recs[0], "n")
-	if size == 0 {
-		return out, nil
-	}
-	if out.Vector, err = similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, size); err != nil {
-		return out, err
-	}
-	if out.Text, out.Keywords, err = keywordMatches(ctx, tx, q.Space, q.Texts, q.K); err != nil {
+	if out.Text, err = keywordMatches(ctx, tx, q.Space, q.Texts, q.K, out.Keywords); err != nil {
 		return out, err
 	}
 	return out, nil
