@@ -45,9 +45,9 @@ var (
 	memoryDeleteCypher string
 	qMemoryDelete      = newQuery("memory_delete", memoryDeleteCypher)
 
-	//go:embed queries/memory_space_state.cypher
-	memorySpaceStateCypher string
-	qMemorySpaceState      = newQuery("memory_space_state", memorySpaceStateCypher)
+	//go:embed queries/space_lock_run.cypher
+	spaceLockRunCypher string
+	qSpaceLockRun      = newQuery("space_lock_run", spaceLockRunCypher)
 
 	//go:embed queries/memory_run_context.cypher
 	memoryRunContextCypher string
@@ -144,10 +144,6 @@ var (
 	//go:embed queries/stats_types.cypher
 	statsTypesCypher string
 	qStatsTypes      = newQuery("stats_types", statsTypesCypher)
-
-	//go:embed queries/observation_statuses.cypher
-	observationStatusesCypher string
-	qObservationStatuses      = newQuery("observation_statuses", observationStatusesCypher)
 
 	//go:embed queries/observation_window.cypher
 	observationWindowCypher string

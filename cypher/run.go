@@ -56,17 +56,9 @@ type RunNeighbours struct {
 	State    SpaceState // the space's memories when they were read
 }
 
-// SpaceState is a fingerprint of a space's memories (memory_space_state.cypher).
+// SpaceState is a fingerprint of a space's memories (memory_run_context.cypher).
 type SpaceState struct {
 	N, Updated, Superseded int64
-}
-
-func spaceState(ctx context.Context, tx neo4j.ManagedTransaction, space string) (SpaceState, error) {
-	recs, err := collect(ctx, tx, qMemorySpaceState, map[string]any{"space": space})
-	if err != nil || len(recs) == 0 {
-		return SpaceState{}, err
-	}
-	return SpaceState{N: num(recs[0], "n"), Updated: num(recs[0], "updated"), Superseded: num(recs[0], "superseded")}, nil
 }
 
 // DerivedMemory is a memory derived from some of the observations asked for.
@@ -133,27 +125,21 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out = RunApplied{}
 		now := time.Now().UTC()
-		recs, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": q.Space, "id": "", "now": now})
+		recs, err := collect(ctx, tx, qSpaceLockRun, map[string]any{"space": q.Space, "ids": ids, "now": now})
 		if err != nil {
 			return nil, err
 		}
 		if len(recs) == 0 {
 			return nil, realm.Errorf(realm.ENotFound, "space %q not found", q.Space)
 		}
-		recs, err = collect(ctx, tx, qObservationStatuses, map[string]any{"space": q.Space, "ids": ids})
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			if str(r, "status") != realm.ObservationPending {
+		v, _ := recs[0].Get("statuses")
+		for _, status := range asList(v) {
+			if status != realm.ObservationPending {
 				out.NotPending = true
 				return nil, nil
 			}
 		}
-		state, err := spaceState(ctx, tx, q.Space)
-		if err != nil {
-			return nil, err
-		}
+		state := SpaceState{N: num(recs[0], "n"), Updated: num(recs[0], "updated"), Superseded: num(recs[0], "superseded")}
 		if state != decided.State {
 			hoods, err := runNeighbourhoods(ctx, tx, q)
 			if err != nil {

@@ -1,6 +1,6 @@
 // What the neighbourhoods of a run's candidates (REALM.md §2 step 3) need of a space
 // besides the similarity search, in one statement: the fingerprint of its memories
-// (as memory_space_state.cypher), N_recent (the memories derived from the observations
+// (as space_lock_run.cypher), N_recent (the memories derived from the observations
 // $ids, each with those of them it derives from), and the keyword half of N_sim as
 // postings, from the space's own statistics as seed_fulltext.cypher scores seeds, so
 // that what other spaces hold changes nothing: for each word of $terms, the memories of
