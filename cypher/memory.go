@@ -150,24 +150,21 @@ func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string
 			asked = append(asked, i)
 		}
 	}
-	search := func(q query, idx []int, params map[string]any) ([][]realm.Node, error) {
+	search := func(q query, idx []int, params map[string]any) ([]*neo4j.Record, error) {
 		vecs := make([][]float64, len(idx))
 		for j, i := range idx {
 			vecs[j] = vector64(embs[i])
 		}
 		params["space"], params["embeddings"], params["k"] = space, vecs, k
-		recs, err := collect(ctx, tx, q, params)
-		if err != nil {
-			return nil, err
-		}
-		return groupByIndex(recs, len(idx)), nil
+		return collect(ctx, tx, q, params)
 	}
 	exact := asked
 	if size > ExactScanMax && len(asked) > 0 {
-		found, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
+		recs, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
 		if err != nil {
 			return nil, err
 		}
+		found := groupByIndex(recs, len(asked))
 		exact = nil
 		for j, i := range asked {
 			if len(found[j]) >= k {
@@ -180,12 +177,30 @@ func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string
 	if len(exact) == 0 {
 		return out, nil
 	}
-	found, err := search(qMemorySimilarExact, exact, map[string]any{})
-	if err != nil {
-		return nil, err
+	recs, err := search(qMemorySimilarExact, exact, map[string]any{})
+	if err != nil || len(recs) == 0 {
+		return out, err
 	}
-	for j, i := range exact {
-		out[i] = found[j]
+	nodes := map[string]realm.Node{}
+	v, _ := recs[0].Get("nodes")
+	for _, item := range asList(v) {
+		p, _ := item.(map[string]any)
+		n := nodeOf(p)
+		nodes[n.ID] = n
+	}
+	v, _ = recs[0].Get("lists")
+	for _, item := range asList(v) {
+		list, _ := item.(map[string]any)
+		j, _ := list["i"].(int64)
+		if j < 0 || int(j) >= len(exact) {
+			continue
+		}
+		for _, b := range asList(list["best"]) {
+			best, _ := b.(map[string]any)
+			if n, ok := nodes[propString(best, "id")]; ok {
+				out[exact[j]] = append(out[exact[j]], n)
+			}
+		}
 	}
 	return out, nil
 }
