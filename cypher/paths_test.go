@@ -48,11 +48,12 @@ func TestPathsNotThroughHub(t *testing.T) {
 	for i := range leaves {
 		leaf := fmt.Sprintf("L%04d", i)
 		n := realm.Node{ID: id(leaf), Type: realm.Fact, Content: leaf}
+		w := 0.9
 		if i >= 100 && i < 100+cypher.PathBranch {
-			n.Embedding = reasoning
+			n.Embedding, w = reasoning, 0.95 // among the hub's HubBranch heaviest
 		}
 		nodes = append(nodes, n)
-		edge("hub", leaf, 0.9)
+		edge("hub", leaf, w)
 		if i < leaves-1 { // big: u + all leaves but one = exactly the bound
 			edge("big", leaf, 0.7)
 		}
@@ -178,8 +179,9 @@ func TestPathsNotThroughHub(t *testing.T) {
 		})
 	}
 
-	// A hub starts paths, but only over its PathFirstHops best first hops by edge score
-	// (the leaves most like the reasoning text, here those whose embedding it is).
+	// A hub starts paths, but only over its PathBranch best first hops by edge score among
+	// its HubBranch heaviest edges (the leaves most like the reasoning text, here those
+	// whose embedding it is, over heavier edges than the other leaves').
 	t.Run("FromHub", func(t *testing.T) {
 		paths, byID, err := s.Paths(ctx, space, id("hub"), realm.Predicates, 0.1, 2, 100000, cypher.ExpandScoring{Reasoning: reasoning, Query: reasoning}, 0.6, 0.4)
 		if err != nil {
