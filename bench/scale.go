@@ -528,7 +528,7 @@ func measureReconsolidation(ctx context.Context, s *cypher.Store, space string, 
 		id := fmt.Sprintf("scale-bench-%d", i)
 		t := time.Now()
 		done, err := s.ApplyEdits(ctx, space, cypher.EditBatch{ReconsolidationID: id, TraceID: res.TraceID,
-			Source: realm.EditSourceAuto, Edits: edits, NewWeight: rule.NewWeight})
+			Source: realm.EditSourceAuto, Edits: edits, NewWeight: rule.NewWeight, Step: rule.Step, Floor: rule.WMin})
 		if err != nil {
 			return err
 		}

@@ -1,14 +1,18 @@
 package construction_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +25,7 @@ import (
 	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/bench"
 	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/embed"
 )
@@ -103,7 +108,7 @@ func benchIngestLoCoMo(b *testing.B, batch int) {
 	p := construction.New(store, timedAg, timedEmb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
 	b.Cleanup(func() { p.Close(context.Background()) })
 	obs := nObservations(conv, b.N)
-	ctx := context.Background()
+	ctx, stmts := cypher.WithStatementLog(context.Background())
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < len(obs); i += batch {
@@ -124,8 +129,13 @@ func benchIngestLoCoMo(b *testing.B, batch int) {
 	// the pipeline's own work).
 	perObs := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
 	b.ReportMetric(perObs(timedEmb.spent()), "embed-ms/obs")
+	b.ReportMetric(float64(timedEmb.texts.Load())/float64(b.N), "embedded/obs")
+	b.ReportMetric(float64(timedEmb.calls.Load())/float64(b.N), "embed-calls/obs")
 	b.ReportMetric(perObs(timedAg.spent()), "agent-ms/obs")
 	b.ReportMetric(perObs(elapsed-timedEmb.spent()-timedAg.spent()), "store-ms/obs")
+	b.ReportMetric(float64(len(stmts.Statements))/float64(b.N), "statements/obs")
+	b.ReportMetric(float64(stmts.Transactions)/float64(b.N), "tx/obs")
+	b.Logf("statements, ms per observation: %s", statementTimes(stmts, b.N))
 	st, err := store.Stats(ctx, space)
 	if err != nil {
 		b.Fatal(err)
@@ -135,14 +145,31 @@ func benchIngestLoCoMo(b *testing.B, batch int) {
 	b.Logf("%s: %d observations → %d memories %v, %d edges", emb.ID(), b.N, st.Memories, st.ByType, st.Edges)
 }
 
+// statementTimes is the time of each statement of log per observation, longest first.
+func statementTimes(log *cypher.StatementLog, n int) string {
+	total := map[string]time.Duration{}
+	for _, st := range log.Statements {
+		total[st.Name] += st.Duration
+	}
+	names := slices.SortedFunc(maps.Keys(total), func(a, b string) int { return cmp.Compare(total[b], total[a]) })
+	var out []string
+	for _, name := range names {
+		out = append(out, fmt.Sprintf("%s %.1f", name, float64(total[name].Microseconds())/1000/float64(n)))
+	}
+	return strings.Join(out, ", ")
+}
+
 // timedEmbedder and timedAgent add up the time spent in them.
 type timedEmbedder struct {
 	realm.Embedder
 	timer
+	texts, calls atomic.Int64
 }
 
 func (e *timedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	defer e.time()()
+	e.texts.Add(int64(len(texts)))
+	e.calls.Add(1)
 	return e.Embedder.Embed(ctx, texts)
 }
 

@@ -433,7 +433,7 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agen
 	texts := make([]string, len(ext.Candidates))
 	// The keyword half of N_sim (REALM.md §2 step 3) searches a candidate's name and
 	// keywords, not its whole text: common words of the content would match much of the
-	// database, which the full-text index cannot restrict to the space before returning.
+	// space.
 	keywords := make([]string, len(ext.Candidates))
 	for i, c := range ext.Candidates {
 		keywords[i] = strings.Join(append([]string{c.Name}, c.Keywords...), " ")

@@ -3,7 +3,6 @@ package construction
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -20,16 +19,18 @@ import (
 // one read of all the candidates' neighbourhoods, the decisions in order, and one write
 // transaction. An observation's neighbourhood is then the stored one as the run began,
 // completed in memory with what the observations before it in the run wrote (the run's
-// overlay): the memories they added or changed, by vector similarity (exactly as the
-// store ranks them), by keywords (matched words, where the store would rank by BM25),
-// and as recent memories. As for one observation, nothing is asked of the agent or the
+// overlay): the memories they added or changed, by vector similarity and by keywords
+// (BM25 from the space's statistics, both as the store ranks them), and as recent
+// memories. As for one observation, nothing is asked of the agent or the
 // embedder inside a transaction, and the write checks that the stored neighbourhoods are
 // still those decided on.
 
 // integrateRun integrates stored, claimed observations of one space in order and
-// reports one Result per observation. A run that cannot go through as one (an
-// observation out of seq order, a failure past extraction, an observation no longer
-// pending, neighbourhoods that keep changing) is integrated one observation at a time.
+// reports one Result per observation, a single one too as a run (its write skips reading
+// the neighbourhoods again when the space did not change). A run that cannot go through
+// as one (a failure past extraction, an observation no longer pending, neighbourhoods
+// that keep changing) is integrated one observation at a time; observations out of seq
+// order make separate runs.
 func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation) []Result {
 	results := make([]Result, len(obs))
 	for start := 0; start < len(obs); {
@@ -39,13 +40,7 @@ func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation) []
 			}
 			break
 		}
-		n := 1
-		if end := inSeqOrder(obs[start:]); end > 1 {
-			n = p.runPrefix(ctx, obs[start:start+end], results[start:])
-		} else {
-			results[start] = p.integrate(ctx, obs[start])
-		}
-		start += n
+		start += p.runPrefix(ctx, obs[start:start+inSeqOrder(obs[start:])], results[start:])
 	}
 	return results
 }
@@ -147,7 +142,7 @@ func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts
 		_, _ = p.embed(ctx, texts) // a failure is met again, and handled, by the run
 	}
 	for start := 0; start < len(obs); {
-		end := start + apart(exts[start:min(start+maxRun, len(obs))])
+		end := min(start+maxRun, len(obs))
 		n := p.applyRun(ctx, obs[start:end], exts[start:end], seen, results[start:end])
 		if n == 0 {
 			n = p.oneByOne(ctx, obs[start:end], exts[start:end], results[start:end])
@@ -156,35 +151,13 @@ func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts
 	}
 }
 
-// apart is how many extractions from the first have no candidate whose keywords share
-// a word with a candidate of the ones before: a run longer than that would end there
-// (applyRun), so it is not read beyond.
-func apart(exts []agent.Extraction) int {
-	words := map[string]bool{}
-	for k, ext := range exts {
-		for _, c := range ext.Candidates {
-			if k > 0 {
-				for w := range stems(strings.Join(append([]string{c.Name}, c.Keywords...), " ")) {
-					if words[w] {
-						return k
-					}
-				}
-			}
-		}
-		for _, c := range ext.Candidates {
-			maps.Copy(words, stems(c.Name+" "+c.Content+" "+strings.Join(c.Keywords, " ")))
-		}
-	}
-	return len(exts)
-}
-
 // applyRun embeds every candidate of the run in one call, reads their neighbourhoods in
 // one transaction, decides in order and writes in one transaction, under the space's
-// lock. The run ends before the first observation a memory of the run matches by
-// keywords: the store ranks keyword matches by BM25 over the whole index, which the
-// run's overlay cannot compute, so that observation reads them from the store once the
-// run is written (runDecided starts the next run there). It returns how many of obs it
-// integrated: 0 when they must be integrated one observation at a time.
+// lock. The run ends before an observation whose keyword neighbours would include a
+// stored memory it did not read (the run's own memories moved the words' statistics so
+// far that one ranked past keywordSlack comes in): that observation reads them from the
+// store once the run is written (runDecided starts the next run there). It returns how
+// many of obs it integrated: 0 when they must be integrated one observation at a time.
 func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result) int {
 	space := obs[0].Space
 	q := cypher.RunQuery{Space: space, K: p.opts.NeighbourK}
@@ -232,16 +205,18 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 		return 0
 	}
 	for round := 1; round <= p.opts.MaxDecisions; round++ {
-		ov := newOverlay()
+		ov := newOverlay(read)
 		ins := make([]cypher.ObservationIntegration, 0, len(obs))
+	run:
 		for k, o := range obs {
 			embs := q.Embeddings[first[k]:first[k+1]]
-			if k > 0 && ov.matchesAny(q.Texts[first[k]:first[k+1]]) {
-				break
-			}
 			hoods := make([][]cypher.CandidateNeighbour, len(embs))
 			for i := range hoods {
-				hoods[i] = ov.neighbourhood(read, first[k]+i, embs[i], recent[k], p.opts.NeighbourK)
+				var complete bool
+				hoods[i], complete = ov.neighbourhood(read, first[k]+i, q.Texts[first[k]+i], embs[i], recent[k], p.opts.NeighbourK)
+				if !complete && k > 0 {
+					break run
+				}
 			}
 			in, err := p.decide(ctx, o, exts[k], embs, hoods, &results[k])
 			if err != nil {
@@ -274,11 +249,19 @@ type overlay struct {
 	nodes map[string]realm.Node
 	order []string                   // node ids, in the order first written
 	from  map[string][]string        // node id → observations of the run it derives from
-	words map[string]map[string]bool // node id → the stems of its text (matches)
+	words map[string]map[string]bool // node id → the stems of its text, for those whose text the run wrote
+	added int                        // nodes the run added
+	read  map[string]realm.Node      // the stored keyword matches read, by id
 }
 
-func newOverlay() *overlay {
-	return &overlay{nodes: map[string]realm.Node{}, from: map[string][]string{}, words: map[string]map[string]bool{}}
+func newOverlay(read cypher.RunNeighbours) *overlay {
+	ov := &overlay{nodes: map[string]realm.Node{}, from: map[string][]string{}, words: map[string]map[string]bool{}, read: map[string]realm.Node{}}
+	for _, list := range read.Text {
+		for _, n := range list {
+			ov.read[n.ID] = n
+		}
+	}
+	return ov
 }
 
 // state is n as the run so far leaves it.
@@ -289,12 +272,16 @@ func (ov *overlay) state(n realm.Node) realm.Node {
 	return n
 }
 
-func (ov *overlay) put(n realm.Node, obsID string) {
+// put records n as the run leaves it; text tells that the run wrote its text (an add
+// or a merge), which the keyword search then matches as the index would.
+func (ov *overlay) put(n realm.Node, obsID string, text bool) {
 	if _, ok := ov.nodes[n.ID]; !ok {
 		ov.order = append(ov.order, n.ID)
 	}
 	ov.nodes[n.ID] = n
-	ov.words[n.ID] = stems(n.Name + " " + n.Content + " " + strings.Join(n.Keywords, " "))
+	if text {
+		ov.words[n.ID] = stems(n.Name + " " + n.Content + " " + strings.Join(n.Keywords, " "))
+	}
 	if obsID != "" && !slices.Contains(ov.from[n.ID], obsID) {
 		ov.from[n.ID] = append(ov.from[n.ID], obsID)
 	}
@@ -310,7 +297,8 @@ func (ov *overlay) apply(o realm.Observation, in cypher.Integration, hoods [][]c
 	}
 	now := time.Now().UTC()
 	for _, n := range in.Adds {
-		ov.put(n, o.ID)
+		ov.put(n, o.ID, true)
+		ov.added++
 	}
 	for _, m := range in.Merges {
 		n, ok := known[m.ID]
@@ -328,7 +316,7 @@ func (ov *overlay) apply(o realm.Observation, in cypher.Integration, hoods [][]c
 			n.Sources = append(slices.Clone(n.Sources), o.ID)
 		}
 		n.UpdatedAt = now
-		ov.put(n, o.ID)
+		ov.put(n, o.ID, true)
 	}
 	for _, e := range in.Ends {
 		n, ok := ov.nodes[e.ID]
@@ -344,17 +332,16 @@ func (ov *overlay) apply(o realm.Observation, in cypher.Integration, hoods [][]c
 		if n.SupersededAt == nil {
 			n.SupersededAt = &now
 		}
-		ov.put(n, "")
+		ov.put(n, "", false)
 	}
 }
 
 // neighbourhood is candidate i's N_sim ∪ N_recent (REALM.md §2 step 3) as the run so far
 // leaves the stored one read: the K most similar memories by vector among the stored
-// ones and the run's, the stored keyword matches (no memory of the run matches the
-// candidate's keywords: applyRun ends the run before), and the memories derived from
-// the observations recent to it.
-func (ov *overlay) neighbourhood(read cypher.RunNeighbours, i int, emb []float32, recentFrom map[string]bool, k int) []cypher.CandidateNeighbour {
-	var hood []cypher.CandidateNeighbour
+// ones and the run's, the K best keyword matches of its text among the stored ones and
+// the run's, and the memories derived from the observations recent to it. complete is
+// false when a keyword match is a stored memory that was not read.
+func (ov *overlay) neighbourhood(read cypher.RunNeighbours, i int, keywords string, emb []float32, recentFrom map[string]bool, k int) (hood []cypher.CandidateNeighbour, complete bool) {
 	byID := map[string]int{}
 	add := func(n realm.Node, similar, recent bool) {
 		n = ov.state(n)
@@ -369,10 +356,9 @@ func (ov *overlay) neighbourhood(read cypher.RunNeighbours, i int, emb []float32
 	for _, n := range ov.similar(read.Vector[i], emb, k) {
 		add(n, true, false)
 	}
-	if i < len(read.Text) {
-		for _, n := range read.Text[i] {
-			add(n, true, false)
-		}
+	matches, complete := ov.keywordMatches(read, i, keywords, k)
+	for _, n := range matches {
+		add(n, true, false)
 	}
 	for _, d := range read.Recent {
 		if slices.ContainsFunc(d.From, func(id string) bool { return recentFrom[id] }) {
@@ -384,7 +370,48 @@ func (ov *overlay) neighbourhood(read cypher.RunNeighbours, i int, emb []float32
 			add(ov.nodes[id], false, true)
 		}
 	}
-	return hood
+	return hood, complete
+}
+
+// keywordMatches is the k best keyword matches of a candidate's text among the stored
+// memories read and the run's, ranked as the store ranks them (cypher.RankKeywords):
+// the run's memories match the words the index would match (stems), and count in the
+// space's statistics. ok is false when one of them is a stored memory that was not read.
+func (ov *overlay) keywordMatches(read cypher.RunNeighbours, i int, keywords string, k int) (out []realm.Node, ok bool) {
+	if i >= len(read.Text) {
+		return nil, true
+	}
+	if len(ov.words) == 0 {
+		return read.Text[i][:min(k, len(read.Text[i]))], true
+	}
+	postings := func(w string) []cypher.KeywordPosting {
+		var out []cypher.KeywordPosting
+		for _, p := range read.Keywords.Words[w] {
+			if ov.words[p.ID] == nil {
+				out = append(out, p)
+			}
+		}
+		if cypher.IsIndexStopword(w) {
+			return out
+		}
+		stem := text.Stem(w)
+		for _, id := range ov.order {
+			if ov.words[id][stem] {
+				out = append(out, cypher.TextPosting(ov.nodes[id], w))
+			}
+		}
+		return out
+	}
+	for _, id := range cypher.RankKeywords(read.Keywords.N+int64(ov.added), cypher.KeywordWords(keywords), postings, k) {
+		n, ok := ov.nodes[id]
+		if !ok {
+			if n, ok = ov.read[id]; !ok {
+				return out, false
+			}
+		}
+		out = append(out, n)
+	}
+	return out, true
 }
 
 // similar is the k most similar to emb of the stored nodes read and the run's, best
@@ -425,28 +452,11 @@ func (ov *overlay) similar(stored []realm.Node, emb []float32, k int) []realm.No
 	return out
 }
 
-// matchesAny reports whether a memory of the run shares a word with one of texts (as
-// the full-text index analyses them: stop words out, stems compared).
-func (ov *overlay) matchesAny(texts []string) bool {
-	for _, t := range texts {
-		for w := range stems(t) {
-			for _, words := range ov.words {
-				if words[w] {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// stems is the set of the content words of s, stemmed.
+// stems is the set of the words of s, stemmed.
 func stems(s string) map[string]bool {
 	out := map[string]bool{}
 	for _, w := range text.Words(s) {
-		if !text.IsFunctionWord(w) {
-			out[text.Stem(w)] = true
-		}
+		out[text.Stem(w)] = true
 	}
 	return out
 }

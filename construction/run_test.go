@@ -85,11 +85,9 @@ func TestRunOfObservations(t *testing.T) {
 	}
 }
 
-// TestRunOfASession: a run of a whole conversation, longer than the recent window, on
-// the offline agent gives the same graph, edge by edge, as its turns sent one a call.
-func TestRunOfASession(t *testing.T) {
-	ctx := context.Background()
-	store := cyphertest.MustOpen(t)
+// session is a conversation of n turns among three people, each turn one of a few
+// activities, so that later turns repeat the words of earlier ones.
+func session(n int) []realm.Observation {
 	people := []string{"Ann", "Bruno", "Carla"}
 	acts := []string{
 		"adopted a beagle puppy named Biscuit", "started violin lessons with a teacher from Vienna",
@@ -98,29 +96,40 @@ func TestRunOfASession(t *testing.T) {
 		"baked sourdough bread for the neighbours",
 	}
 	var obs []realm.Observation
-	for i := range 24 {
+	for i := range n {
 		obs = append(obs, realm.Observation{
 			ID: fmt.Sprintf("c%02d", i), SessionID: fmt.Sprintf("s%d", i/12+1), Speaker: people[i%len(people)],
 			Content:    fmt.Sprintf("Last week I %s, and it took %d hours.", acts[(i+i/len(people))%len(acts)], i%9+2),
 			ObservedAt: t0.Add(time.Duration(i) * time.Hour),
 		})
 	}
-	graph := func(batch int) ([]construction.Result, cypher.Stats) {
-		space := cyphertest.NewSpace(t)
-		p := construction.New(store, offline.New(offline.Options{}), embed.NewHash(64), construction.Options{Owner: "session-" + space}, zerolog.Nop())
-		t.Cleanup(func() { p.Close(context.Background()) })
-		var results []construction.Result
-		for i := 0; i < len(obs); i += batch {
-			res, err := p.Ingest(ctx, space, obs[i:min(i+batch, len(obs))])
-			if err != nil {
-				t.Fatal(err)
-			}
-			results = append(results, res...)
+	return obs
+}
+
+// ingestSession ingests obs into a new space, batch observations a call, with the offline
+// agent and the hashing embedder, and returns the results and the space's figures.
+func ingestSession(t *testing.T, store *cypher.Store, obs []realm.Observation, batch int) ([]construction.Result, cypher.Stats) {
+	t.Helper()
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	p := construction.New(store, offline.New(offline.Options{}), embed.NewHash(64), construction.Options{Owner: "session-" + space}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()) })
+	var results []construction.Result
+	for i := 0; i < len(obs); i += batch {
+		res, err := p.Ingest(ctx, space, obs[i:min(i+batch, len(obs))])
+		if err != nil {
+			t.Fatal(err)
 		}
-		return results, mustStats(t, store, space)
+		results = append(results, res...)
 	}
-	one, oneStats := graph(1)
-	run, runStats := graph(len(obs))
+	return results, mustStats(t, store, space)
+}
+
+// sameGraphs reports where two ingestions of obs differ: what each observation added
+// and merged, the predicates of its edges, and the space's memories by type and edges by
+// predicate.
+func sameGraphs(t *testing.T, obs []realm.Observation, what string, a, b []construction.Result, aStats, bStats cypher.Stats) {
+	t.Helper()
 	predicates := func(edges []realm.Edge) string {
 		var ps []string
 		for _, e := range edges {
@@ -129,27 +138,56 @@ func TestRunOfASession(t *testing.T) {
 		slices.Sort(ps)
 		return fmt.Sprint(ps)
 	}
-	// The memories must be the same. The edges are compared and a difference is only
-	// logged: the write path's keyword neighbours are ranked by a full-text index shared by
-	// every space, so the first space of this very test moves the second's ranking, and a
-	// run can then meet its session's episode where one call did not (an extra
-	// contextualizes edge, seen on a fresh database). Exact edges wait for per-space
-	// keyword scores in the write path, as the read path's seeds have.
 	for i := range obs {
-		o, r := one[i], run[i]
-		if len(r.Added) != len(o.Added) || len(r.Merged) != len(o.Merged) {
-			t.Errorf("observation %s in a run: %d added, %d merged\none a call: %d added, %d merged",
-				obs[i].ID, len(r.Added), len(r.Merged), len(o.Added), len(o.Merged))
+		if len(b[i].Added) != len(a[i].Added) || len(b[i].Merged) != len(a[i].Merged) {
+			t.Errorf("observation %s %s: %d added, %d merged\nelse: %d added, %d merged",
+				obs[i].ID, what, len(b[i].Added), len(b[i].Merged), len(a[i].Added), len(a[i].Merged))
 		}
-		if predicates(r.Edges) != predicates(o.Edges) {
-			t.Logf("observation %s in a run: edges %s\none a call: edges %s", obs[i].ID, predicates(r.Edges), predicates(o.Edges))
+		if predicates(b[i].Edges) != predicates(a[i].Edges) {
+			t.Errorf("observation %s %s: edges %s\nelse: edges %s", obs[i].ID, what, predicates(b[i].Edges), predicates(a[i].Edges))
 		}
 	}
-	if fmt.Sprint(runStats.ByType) != fmt.Sprint(oneStats.ByType) {
-		t.Errorf("in a run: %v\none a call: %v", runStats.ByType, oneStats.ByType)
+	if fmt.Sprint(bStats.ByType) != fmt.Sprint(aStats.ByType) {
+		t.Errorf("%s: %v\nelse: %v", what, bStats.ByType, aStats.ByType)
 	}
-	if fmt.Sprint(runStats.ByPredicate) != fmt.Sprint(oneStats.ByPredicate) {
-		t.Logf("edges in a run: %v\none a call: %v", runStats.ByPredicate, oneStats.ByPredicate)
+	if fmt.Sprint(bStats.ByPredicate) != fmt.Sprint(aStats.ByPredicate) {
+		t.Errorf("edges %s: %v\nelse: %v", what, bStats.ByPredicate, aStats.ByPredicate)
+	}
+}
+
+// TestRunOfASession: a run of a whole conversation, longer than the recent window, on
+// the offline agent gives the same graph, edge by edge, as its turns sent one a call.
+// The write path's keyword neighbours are ranked from the space's own statistics, which
+// the run computes for what it writes as the store does.
+func TestRunOfASession(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	obs := session(24)
+	one, oneStats := ingestSession(t, store, obs, 1)
+	run, runStats := ingestSession(t, store, obs, len(obs))
+	sameGraphs(t, obs, "in a run", one, run, oneStats, runStats)
+}
+
+// TestIngestIsolated: a space's graph does not depend on what other spaces hold. A
+// conversation ingested beside spaces full of the same words (the conversation itself
+// three times, and a space where a few of its words are everywhere) gives the graph it
+// gave before they were written, edge by edge, in batches and one a call.
+func TestIngestIsolated(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	obs := session(24)
+	for _, batch := range []int{len(obs), 1} {
+		before, beforeStats := ingestSession(t, store, obs, batch)
+		for range 3 {
+			ingestSession(t, store, obs, len(obs))
+		}
+		var noise []realm.Observation
+		for i, o := range session(36) {
+			o.ID = fmt.Sprintf("n%02d", i)
+			o.Content = "Biscuit violin marathon Vienna " + o.Content + " violin violin marathon"
+			noise = append(noise, o)
+		}
+		ingestSession(t, store, noise, len(noise))
+		after, afterStats := ingestSession(t, store, obs, batch)
+		sameGraphs(t, obs, fmt.Sprintf("beside the other spaces (%d a call)", batch), before, after, beforeStats, afterStats)
 	}
 }
 

@@ -23,6 +23,12 @@ type EditBatch struct {
 	// the weight of an edge after action with confidence c, from its weight old as read
 	// under the edge's write lock (old is ignored for add).
 	NewWeight func(action realm.EditAction, old, c float64) float64
+	// Step, when set, is the same rule for strengthen and weaken as a step toward a
+	// target, new = old + rate·(target − old) kept in [Floor, 1], which NewWeight must
+	// equal to the bit: ApplyEdits then computes the new weights inside its one statement
+	// (edit_batch) instead of in Go between two.
+	Step  func(action realm.EditAction, c float64) (rate, target float64)
+	Floor float64
 }
 
 // ApplyEdits applies every edit of b in one write transaction of two statements and
@@ -53,6 +59,9 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	now := b.Time.UTC()
 	if b.Time.IsZero() {
 		now = time.Now().UTC()
+	}
+	if b.Step != nil {
+		return s.applyEditsOnce(ctx, space, b, ops, now)
 	}
 	var applied []realm.Edit
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
@@ -86,6 +95,69 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 		return nil, err
 	}
 	return applied, nil
+}
+
+// applyEditsOnce is ApplyEdits in one statement (edit_batch), the rule given by b.Step.
+func (s *Store) applyEditsOnce(ctx context.Context, space string, b EditBatch, ops []realm.EditProposal, now time.Time) ([]realm.Edit, error) {
+	keys, pairs := editPairs(ops)
+	index := make(map[edgeKey]int64, len(keys))
+	for i, k := range keys {
+		index[k] = int64(i)
+	}
+	params := make([]any, len(ops))
+	for i, op := range ops {
+		k := edgeKey{op.From, op.To, op.Predicate.RelType()}
+		p := map[string]any{"pair": index[k], "action": string(op.Action), "from": op.From, "to": op.To, "add": nil, "rate": 0.0, "target": 0.0,
+			"log": map[string]any{
+				"trace_id": b.TraceID, "reconsolidation_id": b.ReconsolidationID, "from": op.From, "to": op.To, "predicate": string(op.Predicate),
+				"action": string(op.Action), "confidence": op.Confidence, "created_at": now, "source": b.Source,
+			}}
+		if op.Action == realm.EditAdd {
+			description, query, label := addedEdge(op)
+			p["add"] = map[string]any{
+				"edge_id": uuid.NewString(), "type": k.relType, "layer": op.Predicate.Layer(), "description": description, "query": query,
+				"label": label, "weight": b.NewWeight(realm.EditAdd, 0, op.Confidence), "confidence": op.Confidence,
+			}
+		} else {
+			p["rate"], p["target"] = b.Step(op.Action, op.Confidence)
+		}
+		params[i] = p
+	}
+	recs, err := s.write(ctx, qEditBatch, map[string]any{
+		"space": space, "now": now, "floor": b.Floor, "ids": memoryIDsOf(ops), "pairs": pairs, "ops": params,
+	})
+	if err != nil || len(recs) == 0 {
+		return nil, err
+	}
+	v, _ := recs[0].Get("logged")
+	var applied []realm.Edit
+	for _, x := range asList(v) {
+		m, _ := x.(map[string]any)
+		op := ops[int(propFloat(m, "op"))]
+		e := realm.Edit{
+			ID: propString(m, "id"), Space: space, TraceID: b.TraceID, ReconsolidationID: b.ReconsolidationID, Source: b.Source, Time: now,
+			EdgeID: propString(m, "edge_id"), From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence,
+			NewWeight: propFloat(m, "new_weight"),
+		}
+		if w, ok := m["old_weight"].(float64); ok {
+			e.OldWeight = &w
+		}
+		applied = append(applied, e)
+	}
+	return applied, nil
+}
+
+// addedEdge is the description, query and label an add writes: a learned link (op.Query
+// set) carries its query as description, the others the reason.
+func addedEdge(op realm.EditProposal) (description string, query, label any) {
+	description = op.Reason
+	if op.Query != "" {
+		description, query, label = op.Query, op.Query, string(op.Label)
+	}
+	if description == "" {
+		description = "added by reconsolidation"
+	}
+	return description, query, label
 }
 
 // edgeKey is the directed pair and type an edit addresses.
@@ -128,14 +200,7 @@ func planEdits(ops []realm.EditProposal, found []string, edges map[edgeKey][]edi
 			if len(edges[k]) > 0 || !slices.Contains(found, op.From) || !slices.Contains(found, op.To) {
 				continue
 			}
-			description := op.Reason
-			var query, label any // null: not a learned link
-			if op.Query != "" {
-				description, query, label = op.Query, op.Query, string(op.Label)
-			}
-			if description == "" {
-				description = "added by reconsolidation"
-			}
+			description, query, label := addedEdge(op)
 			logged.ID, logged.EdgeID, logged.NewWeight = uuid.NewString(), uuid.NewString(), b.NewWeight(realm.EditAdd, 0, op.Confidence)
 			edges[k] = []editedEdge{{id: logged.EdgeID, weight: logged.NewWeight}}
 			adds = append(adds, map[string]any{

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -84,7 +87,7 @@ func edgeKey(from, to string, p realm.Predicate) string { return from + ">" + to
 func batch(trace string, edits ...realm.EditProposal) cypher.EditBatch {
 	return cypher.EditBatch{
 		ReconsolidationID: uuid.NewString(), TraceID: trace, Source: realm.EditSourceFeedback,
-		Time: time.Now(), Edits: edits, NewWeight: editTestRule,
+		Time: time.Now(), Edits: edits, NewWeight: editTestRule, Step: editTestStep, Floor: 0.05,
 	}
 }
 
@@ -178,6 +181,102 @@ func TestApplyEdits(t *testing.T) {
 			t.Errorf("add over an existing edge: %d edits, weights %v", len(applied), got)
 		}
 	})
+}
+
+// editTestStep is editTestRule's strengthen and weaken as steps toward a target.
+func editTestStep(action realm.EditAction, c float64) (rate, target float64) {
+	if action == realm.EditWeaken {
+		return 0.5 * c, 0.05
+	}
+	return 0.5 * c, 1
+}
+
+// With the rule as steps (EditBatch.Step) ApplyEdits is one statement, and it does what
+// the two statements do: the same weights to the bit, the same edits logged in the same
+// order (an edge edited twice, a symmetric one, an add, an add over an existing edge, an
+// edit of no edge, an add to another space's memory, an edit of an edge the batch added),
+// and a revert restores every weight.
+func TestApplyEditsOneStatement(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	edges := []editTestEdge{{0, 1, realm.Precedes, 0.5}, {1, 2, realm.Correlates, 0.4}, {2, 3, realm.Enables, 0.7}}
+	_, other := editGraph(t, s, 1)
+	type result struct {
+		weights map[string][]float64
+		logged  []string
+		stats   realm.EditStats
+	}
+	run := func(step bool) (result, string, []string, string) {
+		space, ids := editGraph(t, s, 4, edges...)
+		e := func(from, to int, a realm.EditAction, p realm.Predicate, c float64) realm.EditProposal {
+			return realm.EditProposal{From: ids[from], To: ids[to], Action: a, Predicate: p, Confidence: c}
+		}
+		b := batch("trace-once",
+			e(0, 1, realm.EditStrengthen, realm.Precedes, 1),
+			e(0, 1, realm.EditStrengthen, realm.Precedes, 0.6),
+			e(1, 2, realm.EditWeaken, realm.Correlates, 0.8),
+			e(0, 2, realm.EditAdd, realm.Precedes, 0.9),
+			e(0, 2, realm.EditStrengthen, realm.Precedes, 0.5),
+			e(0, 1, realm.EditAdd, realm.Precedes, 1),
+			e(2, 3, realm.EditStrengthen, realm.Implies, 1),
+			realm.EditProposal{From: ids[3], To: other[0], Action: realm.EditAdd, Predicate: realm.Implies, Confidence: 1},
+			e(0, 1, realm.EditWeaken, realm.Precedes, 0.3),
+		)
+		if !step {
+			b.Step = nil
+		}
+		applied, err := s.ApplyEdits(ctx, space, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		index := map[string]string{}
+		for i, id := range ids {
+			index[id] = fmt.Sprint(i)
+		}
+		var r result
+		for _, a := range applied {
+			old := "none"
+			if a.OldWeight != nil {
+				old = fmt.Sprint(*a.OldWeight)
+			}
+			r.logged = append(r.logged, fmt.Sprintf("%s>%s %s %s %s→%v", index[a.From], index[a.To], a.Predicate, a.Action, old, a.NewWeight))
+			if a.ID == "" || a.EdgeID == "" || a.ReconsolidationID != b.ReconsolidationID || a.Space != space {
+				t.Errorf("applied edit %+v", a)
+			}
+		}
+		r.weights = map[string][]float64{}
+		for k, w := range edgeWeights(t, s, space, ids) {
+			for i, id := range ids {
+				k = strings.ReplaceAll(k, id, fmt.Sprint(i))
+			}
+			slices.Sort(w)
+			r.weights[k] = w
+		}
+		if r.stats, err = s.EditStats(ctx, space); err != nil {
+			t.Fatal(err)
+		}
+		return r, space, ids, b.ReconsolidationID
+	}
+	two, _, _, _ := run(false)
+	once, space, ids, recon := run(true)
+	if !reflect.DeepEqual(two, once) {
+		t.Errorf("two statements:\n%+v\none:\n%+v", two, once)
+	}
+	if len(once.logged) != 7 {
+		t.Errorf("%d edits logged, want 7: %v", len(once.logged), once.logged)
+	}
+	if _, err := s.RevertReconsolidation(ctx, space, recon, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got := edgeWeights(t, s, space, ids)
+	for _, e := range edges {
+		if w := got[edgeKey(ids[e.from], ids[e.to], e.p)]; len(w) != 1 || w[0] != e.w {
+			t.Errorf("after the revert, edge %d>%d %s: %v, want [%g]", e.from, e.to, e.p, w, e.w)
+		}
+	}
+	if len(got) != 4 { // the three edges and the reverse of the symmetric one
+		t.Errorf("after the revert: %d edges, want 4 (%v)", len(got), got)
+	}
 }
 
 // TestApplyEditsConcurrent: strengthens commute, so 50 concurrent reconsolidations over

@@ -75,17 +75,23 @@ func scoredIDs(ms []ScoredMemory) []string {
 	return out
 }
 
-// textMatchesOf runs textMatches in a read transaction.
+// textMatchesOf runs keywordContext and keywordMatches in a read transaction and keeps k per text.
 func textMatchesOf(t *testing.T, s *Store, space string, texts []string, k int) [][]realm.Node {
 	t.Helper()
 	var out [][]realm.Node
 	_, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		var err error
-		out, err = textMatches(context.Background(), tx, space, texts, k)
+		_, _, stats, err := keywordContext(context.Background(), tx, space, texts, nil)
+		if err != nil {
+			return nil, err
+		}
+		out, err = keywordMatches(context.Background(), tx, space, texts, k, stats)
 		return nil, err
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i := range out {
+		out[i] = out[i][:min(k, len(out[i]))]
 	}
 	return out
 }
@@ -114,10 +120,9 @@ func unlimitedSeed(t *testing.T, s *Store, space string, q SeedQuery) []ScoredMe
 	return out
 }
 
-// TestFullTextFetchFallback: another space holding many better matches fills the bounded
-// fetch, so none of this space's matches is among it; the write path's neighbourhood query
-// runs again unbounded and returns them. The read path's seed asks the index for this
-// space's matches only, and finds them in the bounded fetch.
+// TestFullTextFetchFallback: another space holds many better matches, enough to fill a
+// bounded fetch of the whole index; the write path's neighbourhood query and the read
+// path's seed ask the index for this space's matches only, and find them.
 func TestFullTextFetchFallback(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
@@ -139,17 +144,6 @@ func TestFullTextFetchFallback(t *testing.T) {
 	shrinkFetch(t, 1, 5) // k = 3 fetches 5 hits: all of the other space
 	const k = 3
 	want := []string{mine + "weak0", mine + "weak1", mine + "weak2"}
-
-	// The bounded statement alone is truncated and holds nothing of this space.
-	recs, err := s.read(ctx, qMemoryFulltext, map[string]any{
-		"space": mine, "queries": []map[string]any{{"i": int64(0), "text": LuceneText(word)}}, "k": k, "options": fullTextOptions(fullTextFetch(k)),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(recs) != 1 || num(recs[0], "hits") != 5 || mapOf(recs[0], "m") != nil {
-		t.Fatalf("bounded fetch: %d rows, hits %v, first m %v; want one row without a match and hits 5", len(recs), num(recs[0], "hits"), mapOf(recs[0], "m"))
-	}
 
 	t.Run("Neighbourhood", func(t *testing.T) {
 		got := textMatchesOf(t, s, mine, []string{"nothing-matches-this", word + " Extra", word}, k)
@@ -203,31 +197,17 @@ func TestFullTextFetchSame(t *testing.T) {
 	const k = 4
 	shrinkFetch(t, 2, 6) // k = 4 fetches 8 of 32 hits
 
-	// The reference: the statement with no limit on the index.
-	recs, err := s.read(ctx, qMemoryFulltext, map[string]any{
-		"space": mine, "queries": []map[string]any{{"i": int64(0), "text": LuceneText(word)}}, "k": k, "options": fullTextOptions(0),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := ids(groupByIndex(recs, 1)[0])
-	if len(want) != k || num(recs[0], "hits") != 32 {
-		t.Fatalf("unbounded: %v, hits %d; want %d of 32", want, num(recs[0], "hits"), k)
-	}
 	// No tie at the cut, or the unbounded query's choice would be arbitrary too. The
 	// seed scores from the space's statistics, so its order is its own.
 	ref := unlimitedSeed(t, s, mine, SeedQuery{Keywords: []string{word}, Limit: k + 1})
 	if len(ref) != k+1 || ref[k-1].Score <= ref[k].Score {
 		t.Fatalf("unbounded seed %v, want %d matches then a worse one", scoredIDs(ref), k)
 	}
-	bounded, err := s.read(ctx, qMemoryFulltext, map[string]any{
-		"space": mine, "queries": []map[string]any{{"i": int64(0), "text": LuceneText(word)}}, "k": k, "options": fullTextOptions(fullTextFetch(k)),
-	})
-	if err != nil || len(bounded) == 0 || num(bounded[0], "hits") != 8 {
-		t.Fatalf("bounded fetch: %d rows, %v; want hits 8", len(bounded), err)
-	}
 	t.Run("Neighbourhood", func(t *testing.T) {
+		// Ranked from the space's statistics as the seeds are: the same order, whatever
+		// another space holds.
 		got := textMatchesOf(t, s, mine, []string{word, "other " + word}, k)
+		want := scoredIDs(ref[:k])
 		for i := range got {
 			if g := ids(got[i]); !slices.Equal(g, want) {
 				t.Errorf("text %d: got %v, want %v", i, g, want)

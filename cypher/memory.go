@@ -85,13 +85,9 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 	if len(q.Embeddings) == 0 {
 		return out, nil
 	}
-	recs, err := collect(ctx, tx, qMemoryCountSpace, map[string]any{"space": q.Space})
-	if err != nil {
-		return nil, err
-	}
-	size := num(recs[0], "n")
-	if size == 0 {
-		return out, nil
+	state, _, stats, err := keywordContext(ctx, tx, q.Space, q.Texts, nil)
+	if err != nil || state.N == 0 {
+		return out, err
 	}
 	var recent []realm.Node
 	if q.Recent > 0 {
@@ -103,11 +99,11 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 			recent = append(recent, nodeOf(mapOf(r, "m")))
 		}
 	}
-	similar, err := similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, size)
+	similar, err := similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, state.N)
 	if err != nil {
 		return nil, err
 	}
-	text, err := textMatches(ctx, tx, q.Space, q.Texts, q.K)
+	text, err := keywordMatches(ctx, tx, q.Space, q.Texts, q.K, stats)
 	if err != nil {
 		return nil, err
 	}
@@ -127,7 +123,7 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 			add(n, true, false)
 		}
 		if i < len(text) {
-			for _, n := range text[i] {
+			for _, n := range text[i][:min(q.K, len(text[i]))] {
 				add(n, true, false)
 			}
 		}
@@ -154,24 +150,21 @@ func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string
 			asked = append(asked, i)
 		}
 	}
-	search := func(q query, idx []int, params map[string]any) ([][]realm.Node, error) {
+	search := func(q query, idx []int, params map[string]any) ([]*neo4j.Record, error) {
 		vecs := make([][]float64, len(idx))
 		for j, i := range idx {
 			vecs[j] = vector64(embs[i])
 		}
 		params["space"], params["embeddings"], params["k"] = space, vecs, k
-		recs, err := collect(ctx, tx, q, params)
-		if err != nil {
-			return nil, err
-		}
-		return groupByIndex(recs, len(idx)), nil
+		return collect(ctx, tx, q, params)
 	}
 	exact := asked
 	if size > ExactScanMax && len(asked) > 0 {
-		found, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
+		recs, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
 		if err != nil {
 			return nil, err
 		}
+		found := groupByIndex(recs, len(asked))
 		exact = nil
 		for j, i := range asked {
 			if len(found[j]) >= k {
@@ -184,65 +177,30 @@ func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string
 	if len(exact) == 0 {
 		return out, nil
 	}
-	found, err := search(qMemorySimilarExact, exact, map[string]any{})
-	if err != nil {
-		return nil, err
+	recs, err := search(qMemorySimilarExact, exact, map[string]any{})
+	if err != nil || len(recs) == 0 {
+		return out, err
 	}
-	for j, i := range exact {
-		out[i] = found[j]
+	nodes := map[string]realm.Node{}
+	v, _ := recs[0].Get("nodes")
+	for _, item := range asList(v) {
+		p, _ := item.(map[string]any)
+		n := nodeOf(p)
+		nodes[n.ID] = n
 	}
-	return out, nil
-}
-
-// textMatches is N_sim by keywords, per text: the full-text index, with each text turned
-// into an escaped Lucene query of its words (OR), so no character of it acts as an
-// operator; one query for all texts, fetching fullTextFetch(k) hits of each, then one
-// for the texts whose fetch was truncated with fewer than k of the space, fetching all.
-func textMatches(ctx context.Context, tx neo4j.ManagedTransaction, space string, texts []string, k int) ([][]realm.Node, error) {
-	out := make([][]realm.Node, len(texts))
-	var queries []map[string]any
-	for i, t := range texts {
-		if lucene := LuceneText(t); lucene != "" {
-			queries = append(queries, map[string]any{"i": int64(i), "text": lucene})
+	v, _ = recs[0].Get("lists")
+	for _, item := range asList(v) {
+		list, _ := item.(map[string]any)
+		j, _ := list["i"].(int64)
+		if j < 0 || int(j) >= len(exact) {
+			continue
 		}
-	}
-	if k <= 0 || len(queries) == 0 {
-		return out, nil
-	}
-	fetch := fullTextFetch(k)
-	recs, err := collect(ctx, tx, qMemoryFulltext, map[string]any{
-		"space": space, "queries": queries, "k": k, "options": fullTextOptions(fetch),
-	})
-	if err != nil {
-		return nil, err
-	}
-	out = groupByIndex(recs, len(texts))
-	truncated := map[int64]bool{}
-	for _, r := range recs {
-		if num(r, "hits") >= int64(fetch) {
-			truncated[num(r, "i")] = true
+		for _, b := range asList(list["best"]) {
+			best, _ := b.(map[string]any)
+			if n, ok := nodes[propString(best, "id")]; ok {
+				out[exact[j]] = append(out[exact[j]], n)
+			}
 		}
-	}
-	var again []map[string]any
-	for _, q := range queries {
-		i := q["i"].(int64)
-		if truncated[i] && len(out[i]) < k {
-			again = append(again, q)
-		}
-	}
-	if len(again) == 0 {
-		return out, nil
-	}
-	recs, err = collect(ctx, tx, qMemoryFulltext, map[string]any{
-		"space": space, "queries": again, "k": k, "options": fullTextOptions(0),
-	})
-	if err != nil {
-		return nil, err
-	}
-	all := groupByIndex(recs, len(texts))
-	for _, q := range again {
-		i := q["i"].(int64)
-		out[i] = all[i]
 	}
 	return out, nil
 }

@@ -13,6 +13,10 @@ var (
 	editBatchReadCypher string
 	qEditBatchRead      = newQuery("edit_batch_read", editBatchReadCypher)
 
+	//go:embed queries/edit_batch.cypher
+	editBatchCypher string
+	qEditBatch      = newQuery("edit_batch", editBatchCypher)
+
 	//go:embed queries/edit_batch_apply.cypher
 	editBatchApplyCypher string
 	qEditBatchApply      = newQuery("edit_batch_apply", editBatchApplyCypher)

@@ -37,10 +37,6 @@ var (
 	jobGetCypher string
 	qJobGet      = newQuery("job_get", jobGetCypher)
 
-	//go:embed queries/memory_count_space.cypher
-	memoryCountSpaceCypher string
-	qMemoryCountSpace      = newQuery("memory_count_space", memoryCountSpaceCypher)
-
 	//go:embed queries/memory_create.cypher
 	memoryCreateCypher string
 	qMemoryCreate      = newQuery("memory_create", memoryCreateCypher)
@@ -49,9 +45,13 @@ var (
 	memoryDeleteCypher string
 	qMemoryDelete      = newQuery("memory_delete", memoryDeleteCypher)
 
-	//go:embed queries/memory_fulltext.cypher
-	memoryFulltextCypher string
-	qMemoryFulltext      = newQuery("memory_fulltext", memoryFulltextCypher)
+	//go:embed queries/space_lock_run.cypher
+	spaceLockRunCypher string
+	qSpaceLockRun      = newQuery("space_lock_run", spaceLockRunCypher)
+
+	//go:embed queries/memory_run_context.cypher
+	memoryRunContextCypher string
+	qMemoryRunContext      = newQuery("memory_run_context", memoryRunContextCypher)
 
 	//go:embed queries/memory_get.cypher
 	memoryGetCypher string
@@ -144,14 +144,6 @@ var (
 	//go:embed queries/stats_types.cypher
 	statsTypesCypher string
 	qStatsTypes      = newQuery("stats_types", statsTypesCypher)
-
-	//go:embed queries/memory_derived_from.cypher
-	memoryDerivedFromCypher string
-	qMemoryDerivedFrom      = newQuery("memory_derived_from", memoryDerivedFromCypher)
-
-	//go:embed queries/observation_statuses.cypher
-	observationStatusesCypher string
-	qObservationStatuses      = newQuery("observation_statuses", observationStatusesCypher)
 
 	//go:embed queries/observation_window.cypher
 	observationWindowCypher string

@@ -330,15 +330,22 @@ type BeamCut struct {
 
 // HubScan is the most edges an expansion statement reads of one memory: of a memory with
 // more (a speaker's entity in a space of 100,000 memories has 40,000), the first HubScan
-// matching edges in the store's order are scored and the others are not read. It sits
-// above every memory of the LoCoMo dev graphs (their speakers' entities have 304–606
-// memory edges), which are read whole as before.
+// matching edges in the store's order are read and the others are not. It sits above
+// every memory of the LoCoMo dev graphs (their speakers' entities have 304–606 memory
+// edges), which are read whole as before.
 const HubScan = 1000
+
+// HubBranch is the most neighbours of a hub (a memory of more than PathMaxViaDegree
+// memory edges) an expansion scores: of the HubScan edges read, the heaviest HubBranch
+// (ties by edge id). Scoring a neighbour means reading its embedding for a cosine, and a
+// hub in a frontier cost HubScan of them; no memory of the LoCoMo dev graphs is a hub.
+const HubBranch = 100
 
 // Adjacent returns the memories adjacent to any of frontier but not in visited, in either
 // direction, over edges of the allowed predicates whose weight is at least wSuppress
 // (REALM.md §3.2), with their similarities to sc's texts; at most HubScan edges of each
-// frontier memory are read, and those that cut says cannot make the beam are left out.
+// frontier memory are read, at most HubBranch of a hub's scored, and those that cut says
+// cannot make the beam are left out.
 func (s *Store) Adjacent(ctx context.Context, space string, frontier, visited []string, allowed []realm.Predicate, wSuppress float64, sc ExpandScoring, cut BeamCut) ([]Adjacent, error) {
 	out, err := s.AdjacentMany(ctx, space, wSuppress, sc.Query, []Hop{{Frontier: frontier, Visited: visited, Allowed: allowed, Reasoning: sc.Reasoning, Cut: cut}})
 	if err != nil {
@@ -382,7 +389,8 @@ func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float6
 		return out, nil
 	}
 	recs, err := s.read(ctx, qExpandNeighbours, map[string]any{
-		"space": space, "requests": reqs, "w_suppress": wSuppress, "query": vectorParam(query), "scan": HubScan,
+		"space": space, "requests": reqs, "w_suppress": wSuppress, "query": vectorParam(query),
+		"hub_degree": PathMaxViaDegree, "scan": HubScan, "hub_branch": HubBranch,
 	})
 	if err != nil {
 		return nil, err
@@ -497,7 +505,7 @@ func (s *Store) PathsMany(ctx context.Context, space string, scan PathScan, star
 	}
 	recs, err := s.read(ctx, qExpandPaths, map[string]any{
 		"space": space, "requests": reqs, "w_suppress": scan.WSuppress, "max_via_degree": PathMaxViaDegree, "scan": HubScan,
-		"branch": PathBranch, "limit": scan.Limit, "query": vectorParam(scan.Query), "sim_share": scan.SimShare, "weight_share": scan.WeightShare,
+		"hub_branch": HubBranch, "branch": PathBranch, "limit": scan.Limit, "query": vectorParam(scan.Query), "sim_share": scan.SimShare, "weight_share": scan.WeightShare,
 	})
 	if err != nil {
 		return nil, err

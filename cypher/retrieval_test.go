@@ -211,6 +211,48 @@ func TestAdjacentBeamCut(t *testing.T) {
 	}
 }
 
+// Of a hub (more than cypher.PathMaxViaDegree memory edges) Adjacent scores only the
+// cypher.HubBranch heaviest edges; a memory exactly at the bound is read whole.
+func TestAdjacentHub(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
+	nodes := []realm.Node{{ID: space + "hub", Type: realm.Entity, Name: "Hub"}, {ID: space + "big", Type: realm.Entity, Name: "Big"}}
+	var edges []realm.Edge
+	for i := range cypher.PathMaxViaDegree + 1 {
+		id := fmt.Sprintf("%sn%d", space, i)
+		nodes = append(nodes, realm.Node{ID: id, Type: realm.Event, Content: "n"})
+		w := 0.2 + float64(i%5)/10
+		if i%7 == 0 {
+			w = 0.9 // 143 of them, more than HubBranch
+		}
+		edges = append(edges, realm.Edge{ID: fmt.Sprintf("%se%d", space, i), From: id, To: space + "hub", Predicate: realm.Instantiates, Weight: w})
+		if i < cypher.PathMaxViaDegree {
+			edges = append(edges, realm.Edge{ID: fmt.Sprintf("%sb%d", space, i), From: id, To: space + "big", Predicate: realm.Instantiates, Weight: w})
+		}
+	}
+	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
+		t.Fatal(err)
+	}
+	hub, err := s.Adjacent(ctx, space, []string{space + "hub"}, nil, realm.Predicates, 0.1, cypher.ExpandScoring{}, cypher.BeamCut{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hub) != cypher.HubBranch {
+		t.Errorf("the hub: %d neighbours scored, want %d", len(hub), cypher.HubBranch)
+	}
+	for _, a := range hub {
+		if a.Edge.Weight != 0.9 {
+			t.Fatalf("the hub: neighbour %s over an edge of %g, not among the heaviest", a.Node.ID, a.Edge.Weight)
+		}
+	}
+	big, err := s.Adjacent(ctx, space, []string{space + "big"}, nil, realm.Predicates, 0.1, cypher.ExpandScoring{}, cypher.BeamCut{})
+	if err != nil || len(big) != cypher.PathMaxViaDegree {
+		t.Errorf("a memory at the bound: %d neighbours, want all %d (%v)", len(big), cypher.PathMaxViaDegree, err)
+	}
+}
+
 // AdjacentMany answers several hops in one statement, each as Adjacent alone: its own
 // frontier, visited memories, predicates, reasoning and cut; a hop without a frontier or a
 // predicate reaches nothing.

@@ -47,8 +47,18 @@ type RunQuery struct {
 // RunNeighbours is what RunNeighbourhoods read.
 type RunNeighbours struct {
 	Vector [][]realm.Node // per candidate, the K most similar memories, best first
-	Text   [][]realm.Node // per candidate, the K best keyword matches, best first
-	Recent []DerivedMemory
+	// Text is per candidate the K best keyword matches and the keywordSlack next ones,
+	// best first; Keywords the postings they were ranked from (RankKeywords), so that a
+	// run can rank the memories it writes among them.
+	Text     [][]realm.Node
+	Keywords KeywordStats
+	Recent   []DerivedMemory
+	State    SpaceState // the space's memories when they were read
+}
+
+// SpaceState is a fingerprint of a space's memories (memory_run_context.cypher).
+type SpaceState struct {
+	N, Updated, Superseded int64
 }
 
 // DerivedMemory is a memory derived from some of the observations asked for.
@@ -71,31 +81,15 @@ func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbour
 
 func runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery) (RunNeighbours, error) {
 	out := RunNeighbours{Vector: make([][]realm.Node, len(q.Embeddings)), Text: make([][]realm.Node, len(q.Texts))}
-	if len(q.RecentFrom) > 0 {
-		recs, err := collect(ctx, tx, qMemoryDerivedFrom, map[string]any{"space": q.Space, "ids": q.RecentFrom})
-		if err != nil {
-			return out, err
-		}
-		for _, r := range recs {
-			v, _ := r.Get("from")
-			out.Recent = append(out.Recent, DerivedMemory{Node: nodeOf(mapOf(r, "m")), From: stringList(v)})
-		}
-	}
-	if len(q.Embeddings) == 0 {
-		return out, nil
-	}
-	recs, err := collect(ctx, tx, qMemoryCountSpace, map[string]any{"space": q.Space})
-	if err != nil {
+	var err error
+	out.State, out.Recent, out.Keywords, err = keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom)
+	if err != nil || len(q.Embeddings) == 0 || out.State.N == 0 {
 		return out, err
 	}
-	size := num(recs[0], "n")
-	if size == 0 {
-		return out, nil
-	}
-	if out.Vector, err = similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, size); err != nil {
+	if out.Vector, err = similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, out.State.N); err != nil {
 		return out, err
 	}
-	if out.Text, err = textMatches(ctx, tx, q.Space, q.Texts, q.K); err != nil {
+	if out.Text, err = keywordMatches(ctx, tx, q.Space, q.Texts, q.K, out.Keywords); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -117,10 +111,11 @@ type RunApplied struct {
 // ApplyRun writes the integrations of a run of observations of one space, decided on
 // the neighbourhoods decided (read by RunNeighbourhoods with the same q), in ONE write
 // transaction, as ApplyIntegration does for one: it locks the space, checks that every
-// observation of the run is still pending (else writes nothing: NotPending), reads the
-// neighbourhoods again under the lock and, when they are still the ones decided on,
-// writes every integration in order; when they changed it writes nothing and returns
-// them. Errors: ENotFound (space or observation), EInvalid, EUnavailable.
+// observation of the run is still pending (else writes nothing: NotPending), and
+// checks that the neighbourhoods are still the ones decided on — at once when no memory
+// of the space changed since they were read (SpaceState), else by reading them again
+// under the lock — then writes every integration in order; when they changed it writes
+// nothing and returns them. Errors: ENotFound (space or observation), EInvalid, EUnavailable.
 func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours, ins []ObservationIntegration) (RunApplied, error) {
 	var out RunApplied
 	ids := make([]string, len(ins))
@@ -130,30 +125,30 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out = RunApplied{}
 		now := time.Now().UTC()
-		recs, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": q.Space, "id": "", "now": now})
+		recs, err := collect(ctx, tx, qSpaceLockRun, map[string]any{"space": q.Space, "ids": ids, "now": now})
 		if err != nil {
 			return nil, err
 		}
 		if len(recs) == 0 {
 			return nil, realm.Errorf(realm.ENotFound, "space %q not found", q.Space)
 		}
-		recs, err = collect(ctx, tx, qObservationStatuses, map[string]any{"space": q.Space, "ids": ids})
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			if str(r, "status") != realm.ObservationPending {
+		v, _ := recs[0].Get("statuses")
+		for _, status := range asList(v) {
+			if status != realm.ObservationPending {
 				out.NotPending = true
 				return nil, nil
 			}
 		}
-		hoods, err := runNeighbourhoods(ctx, tx, q)
-		if err != nil {
-			return nil, err
-		}
-		if !SameRunNeighbours(decided, hoods) {
-			out = RunApplied{Changed: true, Neighbours: hoods}
-			return nil, nil
+		state := SpaceState{N: num(recs[0], "n"), Updated: num(recs[0], "updated"), Superseded: num(recs[0], "superseded")}
+		if state != decided.State {
+			hoods, err := runNeighbourhoods(ctx, tx, q)
+			if err != nil {
+				return nil, err
+			}
+			if !SameRunNeighbours(decided, hoods) {
+				out = RunApplied{Changed: true, Neighbours: hoods}
+				return nil, nil
+			}
 		}
 		edges, err := writeIntegrations(ctx, tx, q.Space, ins, now)
 		if err != nil {
@@ -201,5 +196,28 @@ func SameRunNeighbours(a, b RunNeighbours) bool {
 		}
 		return out
 	}
-	return lists(a.Vector, b.Vector) && lists(a.Text, b.Text) && same(recent(a.Recent), recent(b.Recent))
+	return lists(a.Vector, b.Vector) && lists(a.Text, b.Text) && same(recent(a.Recent), recent(b.Recent)) && sameKeywords(a.Keywords, b.Keywords)
+}
+
+// sameKeywords reports whether a and b hold the same postings, in any order.
+func sameKeywords(a, b KeywordStats) bool {
+	if a.N != b.N || len(a.Words) != len(b.Words) {
+		return false
+	}
+	for w, ps := range a.Words {
+		qs, ok := b.Words[w]
+		if !ok || len(ps) != len(qs) {
+			return false
+		}
+		seen := make(map[KeywordPosting]bool, len(ps))
+		for _, p := range ps {
+			seen[p] = true
+		}
+		for _, q := range qs {
+			if !seen[q] {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -122,7 +122,7 @@ func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID 
 	}
 	res.Edits, err = r.store.ApplyEdits(ctx, space, cypher.EditBatch{
 		ReconsolidationID: res.ReconsolidationID, TraceID: traceID, Source: source,
-		Time: r.now(), Edits: apply, NewWeight: rule.NewWeight,
+		Time: r.now(), Edits: apply, NewWeight: rule.NewWeight, Step: rule.Step, Floor: rule.WMin,
 	})
 	if err != nil {
 		return res, err

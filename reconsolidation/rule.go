@@ -91,6 +91,16 @@ func (r Rule) NewWeight(action realm.EditAction, old, c float64) float64 {
 	return old
 }
 
+// Step is Strengthen and Weaken as a step toward a target, w ← clamp(w + rate·(target −
+// w)) with rate η·c and target 1 or w_min: the same weights to the bit, which the store
+// computes inside its one statement (cypher.EditBatch.Step, with Floor w_min).
+func (r Rule) Step(action realm.EditAction, c float64) (rate, target float64) {
+	if action == realm.EditWeaken {
+		return r.Eta * c, r.WMin
+	}
+	return r.Eta * c, 1
+}
+
 // clamp keeps a weight in [w_min, 1] (REALM.md §4.4).
 func (r Rule) clamp(w float64) float64 {
 	return min(max(w, r.WMin), 1)

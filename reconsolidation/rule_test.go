@@ -102,3 +102,23 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// Step gives NewWeight's strengthen and weaken to the bit, as the store computes them
+// (new = clamp(old + rate·(target − old))), over a grid of weights and confidences.
+func TestRuleStep(t *testing.T) {
+	cfg := DefaultConfig()
+	for _, rule := range []Rule{cfg.Rule(true), cfg.Rule(false)} {
+		for _, action := range []realm.EditAction{realm.EditStrengthen, realm.EditWeaken} {
+			for i := 0; i <= 200; i++ {
+				for j := 0; j <= 20; j++ {
+					old, c := rule.WMin+(1-rule.WMin)*float64(i)/200+float64(i%7)*1e-13, float64(j)/20
+					rate, target := rule.Step(action, c)
+					got := min(max(old+rate*(target-old), rule.WMin), 1)
+					if want := rule.NewWeight(action, old, c); got != want {
+						t.Fatalf("%s of %v with c = %v: step gives %v, NewWeight %v", action, old, c, got, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -173,6 +173,23 @@ func sortedByID(nbs []scoredNeighbour) []scoredNeighbour {
 	return out
 }
 
+// byObservation orders neighbours as they were told: by creation (all memories of one
+// observation share it), then content, then id.
+func byObservation(nbs []scoredNeighbour) []scoredNeighbour {
+	out := append([]scoredNeighbour(nil), nbs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Node, out[j].Node
+		if !a.CreatedAt.Equal(b.CreatedAt) {
+			return a.CreatedAt.Before(b.CreatedAt)
+		}
+		if a.Content != b.Content {
+			return a.Content < b.Content
+		}
+		return a.ID < b.ID
+	})
+	return out
+}
+
 // slotOf is the candidate's fact slot with its value, read back from its content.
 func slotOf(c agent.Candidate) *factSlot {
 	if c.Subject == "" || c.Attribute == "" {
@@ -362,14 +379,17 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 	edges = r.discourseEdges(edges, i, c)
 
 	// precedes: the nearest earlier and the nearest later event sharing a participant,
-	// among neighbours and the other candidates.
+	// among neighbours and the other candidates. Events of one session share their time;
+	// a tie goes to the one told last (this observation's candidates, else the latest
+	// neighbour by creation, then content, then id), so that the same conversation gives
+	// the same graph whatever ids the memories got.
 	if c.Type == realm.Event && c.TStart != nil && c.TEnd != nil {
 		type timed struct {
 			ref        string
 			start, end time.Time
 		}
 		var pool []timed
-		for _, nb := range sortedByID(nbs) {
+		for _, nb := range byObservation(nbs) {
 			n := nb.Node
 			if n.Type == realm.Event && n.TStart != nil && n.TEnd != nil && n.ID != r.resolved[i] && shareParticipant(c.Participants, n.Participants) {
 				pool = append(pool, timed{n.ID, *n.TStart, *n.TEnd})
@@ -384,12 +404,12 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 			}
 		}
 		var before, after *timed
-		for k := range pool {
+		for k := range pool { // on a tie the later in the pool wins: the one told last
 			t := &pool[k]
-			if t.end.Before(*c.TStart) && (before == nil || t.end.After(before.end)) {
+			if t.end.Before(*c.TStart) && (before == nil || !t.end.Before(before.end)) {
 				before = t
 			}
-			if t.start.After(*c.TEnd) && (after == nil || t.start.Before(after.start)) {
+			if t.start.After(*c.TEnd) && (after == nil || !t.start.After(after.start)) {
 				after = t
 			}
 		}

@@ -465,3 +465,48 @@ func TestOfflineReply(t *testing.T) {
 		t.Errorf("triggers edge %+v, want one from the exchange carrying its own question", e)
 	}
 }
+
+// Events of one session share their time: precedes picks among equal times the event told
+// last (created last, then by content), whatever ids the memories got, so that ingesting
+// the same conversation twice gives the same graph.
+func TestOfflineIntegratePrecedesTie(t *testing.T) {
+	cand := event("Caroline ran a race (7 May 2023).", day(2023, 5, 7), "Caroline")
+	early, late := time.Date(2023, 6, 1, 10, 0, 0, 0, time.UTC), time.Date(2023, 6, 1, 11, 0, 0, 0, time.UTC)
+	node := func(id, content string, d, created time.Time) agent.Neighbour {
+		n := eventNode(id, content, d, nil, "Caroline")
+		n.CreatedAt = created
+		return agent.Neighbour{Node: n}
+	}
+	precedes := func(nbs []agent.Neighbour) (before, after string) {
+		in := agent.IntegrateInput{Observation: obsAt("o9", "", "Caroline", cand.Content), Candidates: []agent.CandidateContext{{Candidate: cand, Neighbours: nbs}}}
+		for _, e := range mustIntegrate(t, in)[0].Edges {
+			if e.Predicate == realm.Precedes && e.To == agent.Self {
+				before = e.From
+			}
+			if e.Predicate == realm.Precedes && e.From == agent.Self {
+				after = e.To
+			}
+		}
+		return before, after
+	}
+	for _, ids := range [][4]string{{"e-a", "e-z", "l-a", "l-z"}, {"e-z", "e-a", "l-z", "l-a"}} {
+		// ids[1] and ids[3] were told last, whichever sorts first.
+		before, after := precedes([]agent.Neighbour{
+			node(ids[0], "Caroline baked bread.", day(2023, 5, 3), early),
+			node(ids[1], "Caroline painted a lake.", day(2023, 5, 3), late),
+			node(ids[2], "Caroline will travel.", day(2023, 5, 20), early),
+			node(ids[3], "Caroline will move.", day(2023, 5, 20), late),
+		})
+		if before != ids[1] || after != ids[3] {
+			t.Errorf("ids %v: %s → self → %s, want %s → self → %s (told last)", ids, before, after, ids[1], ids[3])
+		}
+		// Told together: the content decides, not the id.
+		before, _ = precedes([]agent.Neighbour{
+			node(ids[0], "Caroline baked bread.", day(2023, 5, 3), early),
+			node(ids[1], "Caroline painted a lake.", day(2023, 5, 3), early),
+		})
+		if before != ids[1] {
+			t.Errorf("ids %v: %s precedes, want %s (\"Caroline painted …\" sorts after \"Caroline baked …\")", ids, before, ids[1])
+		}
+	}
+}

@@ -44,6 +44,9 @@ type Options struct {
 	GapEnough float64
 	// MaxKeywords bounds a seed plan's keywords. Default 8.
 	MaxKeywords int
+	// TimeLag: a question's time window shorter than a week (a day, a weekend) also
+	// admits memories dated up to this long after it, told after the fact. Default 3 days.
+	TimeLag time.Duration
 	// Audit tunes the auditor.
 	Audit AuditOptions
 }
@@ -70,6 +73,9 @@ func (o Options) withDefaults() Options {
 	defInt(&o.SummaryTopics, 6)
 	def(&o.GapEnough, 0.1)
 	defInt(&o.MaxKeywords, 8)
+	if o.TimeLag <= 0 {
+		o.TimeLag = 3 * 24 * time.Hour
+	}
 	defInt(&o.Audit.KeyTop, 3)
 	def(&o.Audit.MisleadingShare, 0.2)
 	defInt(&o.Audit.MaxAdds, 3)

@@ -18,7 +18,7 @@ import (
 // subgraph_beam by default and path_search for why/how/what-led-to questions.
 
 // PlanSeeds returns one hybrid plan: the query, its keywords, and the time window it
-// names, if any. A query with no keyword left is a query_match plan.
+// names, if any (see window). A query with no keyword left is a query_match plan.
 func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -27,12 +27,45 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	if now.IsZero() {
 		now = time.Now().UTC()
 	}
-	window, rest := text.ParseTimeWindow(in.Query, now)
-	plan := realm.Plan{Query: in.Query, Keywords: text.Keywords(rest, o.opts.MaxKeywords), TimeRange: window, Mode: realm.HybridMatch}
+	plan := realm.Plan{Query: in.Query, Mode: realm.HybridMatch}
+	words := in.Query
+	if m, rest, ok := text.QuestionTime(in.Query, now); ok {
+		plan.TimeRange = o.window(m)
+		if m.Label == "" {
+			words = rest
+		}
+	}
+	plan.Keywords = text.Keywords(words, o.opts.MaxKeywords)
 	if len(plan.Keywords) == 0 {
 		plan.Mode = realm.QueryMatch
 	}
 	return []realm.Plan{plan}, nil, nil
+}
+
+// window is the seeds' hard time filter for the question's time expression m, or nil.
+// A memory is dated by what it says happened when it says so, else by when it was told,
+// which may be days after the fact ("we met up, they gave me a jersey", told two days
+// later): a window shorter than a week (a day, a weekend) therefore also admits memories
+// dated up to TimeLag after it. A relative expression shorter than a week ("yesterday",
+// "last weekend", "on Friday") is resolved against the question's time, which need not
+// be the time the asker counts from (a question about a conversation asked after it, an
+// agent recalling for a message received earlier); one day off and such a window misses
+// entirely, so it does not filter: its words stay among the keywords. Longer relative
+// spans (last week, month, year, a season) bear a few days' difference and filter. The
+// words of an expression leave the keywords only when it spells out its year (QuestionTime's
+// Label is empty): the window then says all they say; otherwise the year or the day it
+// counts from is the planner's guess, and the words keep ranking the memories that name
+// that time (and qualifiers the window does not read, "the second week of November", keep
+// their month).
+func (o *Agent) window(m text.Mention) *realm.TimeRange {
+	short := m.To.Add(time.Second).Sub(m.From) < 7*24*time.Hour
+	switch {
+	case short && m.Relative:
+		return nil
+	case short:
+		return &realm.TimeRange{From: m.From, To: m.To.Add(o.opts.TimeLag)}
+	}
+	return &realm.TimeRange{From: m.From, To: m.To}
 }
 
 // Sufficiency is enough when every query keyword appears in the top K nodes and the best

@@ -31,6 +31,66 @@ func TestOfflinePlanSeeds(t *testing.T) {
 	}
 }
 
+// The planner's time policy: which expressions filter the seeds, how far the window
+// reaches, and which words stay among the keywords.
+func TestOfflinePlanSeedsTime(t *testing.T) {
+	now := time.Date(2024, 1, 13, 15, 0, 0, 0, time.UTC) // a Saturday
+	day := func(m time.Month, d int) time.Time { return time.Date(2023, m, d, 0, 0, 0, 0, time.UTC) }
+	end := func(t time.Time) time.Time { return t.Add(-time.Second) } // the window ends a second before
+	tests := []struct {
+		name, q  string
+		lag      time.Duration
+		from, to time.Time // zero: no window
+		keywords []string
+	}{
+		{"a day without its year admits three days after, and keeps its words",
+			"What did John's teammates give him when they met on Aug 15th?", 0,
+			day(8, 15), end(day(8, 19)), []string{"john", "teammates", "give", "met", "aug", "15th"}},
+		{"a day with its year: the window holds its words",
+			"What did Tim say on 16 November, 2023?", 0,
+			day(11, 16), end(day(11, 20)), []string{"tim", "say"}},
+		{"the lag is an option",
+			"What did Tim say on 16 November, 2023?", 24 * time.Hour,
+			day(11, 16), end(day(11, 18)), []string{"tim", "say"}},
+		{"a month without its year: no lag, the month stays a keyword",
+			"Which country was Tim visiting in the second week of November?", 0,
+			day(11, 1), end(day(12, 1)), []string{"country", "tim", "visiting", "second", "november"}},
+		{"a month with its year",
+			"What did John organise in October 2023?", 0,
+			day(10, 1), end(day(11, 1)), []string{"john", "organise"}},
+		{"a short relative span does not filter",
+			"What event did John volunteer at last weekend?", 0,
+			time.Time{}, time.Time{}, []string{"event", "john", "volunteer", "weekend"}},
+		{"yesterday does not filter",
+			"What did Joanna write yesterday?", 0,
+			time.Time{}, time.Time{}, []string{"joanna", "write"}},
+		{"a relative week filters, without lag",
+			"What did Joanna find last week?", 0,
+			time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), end(time.Date(2024, 1, 8, 0, 0, 0, 0, time.UTC)), []string{"joanna", "find"}},
+		{"a relative season filters and stays a keyword",
+			"Where did Joanna go last summer?", 0,
+			day(6, 1), end(day(9, 1)), []string{"joanna", "summer"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plans, _, err := offline.New(offline.Options{TimeLag: tt.lag}).PlanSeeds(context.Background(), agent.PlanInput{Query: tt.q, Time: now})
+			if err != nil || len(plans) != 1 {
+				t.Fatalf("plans %v, err %v", plans, err)
+			}
+			p := plans[0]
+			switch w := p.TimeRange; {
+			case tt.from.IsZero() && w != nil:
+				t.Errorf("window %v – %v, want none", w.From, w.To)
+			case !tt.from.IsZero() && (w == nil || !w.From.Equal(tt.from) || !w.To.Equal(tt.to)):
+				t.Errorf("window %v, want %v – %v", w, tt.from, tt.to)
+			}
+			if !slices.Equal(p.Keywords, tt.keywords) {
+				t.Errorf("keywords %q, want %q", p.Keywords, tt.keywords)
+			}
+		})
+	}
+}
+
 func TestOfflineExpansionPolicy(t *testing.T) {
 	d := offline.New(offline.Options{})
 	tests := []struct {

@@ -5,28 +5,45 @@
 // cosines ((1 + cos) / 2) of each and the request's reasoning vector and the query vector:
 // the memories' embeddings are not sent. The pattern names the fifteen predicates'
 // relationship types (the memory edges), so that a memory's provenance edges are not
-// read: a speaker's entity has tens of thousands. At most $scan edges of each frontier
-// memory are read (a hub's first ones in the store's order). Per frontier memory, each
+// read: a speaker's entity has tens of thousands. A frontier memory of at most
+// $hub_degree memory edges has all of them read; of a hub (more), the first $scan in the
+// store's order are read and only the $hub_branch heaviest of them (ties by edge id) are
+// scored, so that a hub costs $hub_branch cosines, not thousands. Per frontier memory, each
 // edge's score before temporal decay is bounded, bound = sim_share · sim_r + weight_share
 // · weight (sim_r clipped to [0, 1] as cos), and only the edges whose bound is within
 // margin of its beam-th best memory's (by its best edge) are returned: the others cannot
 // make the beam. Rows keep the order of the requests and of each frontier.
 // Params: $space, $requests (maps: i, frontier (ids), visited (ids), types (relationship
 // types), reasoning (vector or null), beam, margin, sim_share, weight_share), $w_suppress,
-// $query (vector or null), $scan.
+// $query (vector or null), $hub_degree, $scan, $hub_branch.
 // Returns: request (its i), from_id, edge (properties + type, start, end ids), node (maps:
 // node (properties but the embedding), sim_r, sim_q).
 UNWIND $requests AS req
 UNWIND req.frontier AS fid
 MATCH (u:Memory {id: fid})
 WHERE u.space = $space
-CALL (req, u) {
-  MATCH (u)-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
-                COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v:Memory)
-  WHERE v.space = $space AND type(r) IN req.types AND r.weight >= $w_suppress
-    AND NOT v.id IN req.visited
-  WITH r, v
-  LIMIT $scan
+WITH req, u, COUNT { (u)--() } - COUNT { (u)-[:DERIVED_FROM]-() } > $hub_degree AS hub
+CALL (req, u, hub) {
+  CALL (req, u, hub) {
+    WITH req, u WHERE NOT hub
+    MATCH (u)-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
+                  COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v:Memory)
+    WHERE v.space = $space AND type(r) IN req.types AND r.weight >= $w_suppress
+      AND NOT v.id IN req.visited
+    RETURN r, v
+    UNION ALL
+    WITH req, u WHERE hub
+    MATCH (u)-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
+                  COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v:Memory)
+    WHERE v.space = $space AND type(r) IN req.types AND r.weight >= $w_suppress
+      AND NOT v.id IN req.visited
+    WITH r, v
+    LIMIT $scan
+    WITH r, v
+    ORDER BY r.weight DESC, r.id
+    LIMIT $hub_branch
+    RETURN r, v
+  }
   WITH r, v, vector.similarity.cosine(v.embedding, req.reasoning) AS sim_r
   WITH collect({r: r, v: v, sim_r: sim_r,
                 bound: req.sim_share * CASE WHEN sim_r IS NULL OR sim_r <= 0.5 THEN 0.0

@@ -4,7 +4,8 @@
 // relationship types, every edge at or above the suppression floor, every memory of the
 // space. The walk is bounded at every memory: at most $scan of its edges are read (a
 // hub's first ones in the store's order), and at most $branch of them followed: from the
-// start, the best by edge score before temporal decay ($sim_share · sim(reasoning, v) +
+// start (of a hub start, of its $hub_branch heaviest, ties by edge id: a cosine each),
+// the best by edge score before temporal decay ($sim_share · sim(reasoning, v) +
 // $weight_share · weight, sim clipped to [0, 1] as cos), further on the heaviest (their
 // similarity is not read: it is the first hop that says where the reasoning leads). A
 // path may start or end at a hub but not pass through one: it does not leave an
@@ -18,7 +19,7 @@
 // ((1 + cos) / 2) of it and the reasoning and query vectors: the memories' embeddings are
 // not sent.
 // Params: $space, $requests (maps: i, from_id, types (relationship types), max_hops,
-// reasoning (vector or null)), $w_suppress, $max_via_degree, $scan, $branch, $limit, $query
+// reasoning (vector or null)), $w_suppress, $max_via_degree, $scan, $hub_branch, $branch, $limit, $query
 // (vector or null), $sim_share, $weight_share.
 // Returns: one row per request with a path: request (its i), paths (maps: ids along the
 // path, the start first; edges per hop: properties + type, start, end), nodes (maps: node (properties but the embedding),
@@ -27,12 +28,26 @@ UNWIND $requests AS req
 CALL (req) {
   MATCH (u:Memory {id: req.from_id})
   WHERE u.space = $space AND req.max_hops >= 1
-  CALL (req, u) {
-    MATCH (u)-[r1:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
-                   COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v1:Memory)
-    WHERE type(r1) IN req.types AND r1.weight >= $w_suppress AND v1.space = $space AND v1 <> u
-    WITH r1, v1
-    LIMIT $scan
+  WITH req, u, COUNT { (u)--() } - COUNT { (u)-[:DERIVED_FROM]-() } > $max_via_degree AS hub
+  CALL (req, u, hub) {
+    CALL (req, u, hub) {
+      WITH req, u WHERE NOT hub
+      MATCH (u)-[r1:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
+                     COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v1:Memory)
+      WHERE type(r1) IN req.types AND r1.weight >= $w_suppress AND v1.space = $space AND v1 <> u
+      RETURN r1, v1
+      UNION ALL
+      WITH req, u WHERE hub
+      MATCH (u)-[r1:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
+                     COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v1:Memory)
+      WHERE type(r1) IN req.types AND r1.weight >= $w_suppress AND v1.space = $space AND v1 <> u
+      WITH r1, v1
+      LIMIT $scan
+      WITH r1, v1
+      ORDER BY r1.weight DESC, r1.id
+      LIMIT $hub_branch
+      RETURN r1, v1
+    }
     WITH r1, v1, vector.similarity.cosine(v1.embedding, req.reasoning) AS sim_r
     WITH r1, v1, $sim_share * CASE WHEN sim_r IS NULL OR sim_r <= 0.5 THEN 0.0
                                    WHEN sim_r >= 1.0 THEN 1.0 ELSE 2 * sim_r - 1 END

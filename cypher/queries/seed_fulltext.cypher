@@ -8,7 +8,8 @@
 // word) times tf·2.2 / (tf + 1.2·(0.25 + 0.75·dl / avgdl)), where tf counts the word in
 // its name, content and keywords (as a substring: at least 1, since the analyzer matched
 // it), dl is its number of words and avgdl the mean over all matches. The filters apply
-// after the statistics, which count every memory of the space.
+// after the statistics, which count every memory of the space. A memory's text is built
+// once however many words it matches, and the sort carries only the memories that pass.
 // Params: $space, $n (its memory count), $terms (list of {lucene, word}), $options,
 // $types, $time_from, $time_to, $limit.
 // Returns: hits (the most hits of one word, so that the caller can tell a truncated
@@ -23,21 +24,24 @@ CALL (term) {
 WITH term.word AS word, hits, docs, log(1.0 + (n - size(docs) + 0.5) / (size(docs) + 0.5)) AS idf
 OPTIONAL CALL (docs, word, idf) {
   UNWIND docs AS m
-  WITH m, idf, toLower(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', x IN coalesce(m.keywords, []) | k + ' ' + x)) AS text
-  RETURN m, {idf: idf, tf: CASE WHEN text CONTAINS word THEN size(split(text, word)) - 1 ELSE 1 END} AS part,
-         size([w IN split(text, ' ') WHERE w <> '']) AS dl
+  RETURN m, {word: word, idf: idf} AS matched
 }
-WITH m, dl, collect(part) AS parts, max(hits) AS hits
-WITH max(hits) AS hits, collect(CASE WHEN m IS NOT NULL THEN {m: m, parts: parts, dl: dl} END) AS found
+WITH m, collect(matched) AS matched, max(hits) AS hits
+WITH m, matched, hits,
+     toLower(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', x IN coalesce(m.keywords, []) | k + ' ' + x)) AS text
+WITH max(hits) AS hits,
+     collect(CASE WHEN m IS NOT NULL THEN {
+       m: m, dl: size([w IN split(text, ' ') WHERE w <> '']),
+       parts: [x IN matched | {idf: x.idf, tf: CASE WHEN text CONTAINS x.word THEN size(split(text, x.word)) - 1 ELSE 1 END}]
+     } END) AS found
 WITH hits, found, reduce(s = 0.0, f IN found | s + f.dl) / CASE size(found) WHEN 0 THEN 1 ELSE size(found) END AS avgdl
-OPTIONAL CALL (found, avgdl) {
-  UNWIND found AS f
-  WITH f.m AS m, reduce(s = 0.0, p IN f.parts | s + p.idf * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * f.dl / avgdl))) AS score
-  WHERE (size($types) = 0 OR m.type IN $types)
-    AND ($time_from IS NULL OR m.t_start IS NULL OR coalesce(m.t_end, m.t_start) >= $time_from)
-    AND ($time_to IS NULL OR m.t_start IS NULL OR m.t_start <= $time_to)
-  RETURN m, score
-  ORDER BY score DESC, m.id
-  LIMIT $limit
-}
+WITH hits, [f IN found
+            WHERE (size($types) = 0 OR f.m.type IN $types)
+              AND ($time_from IS NULL OR f.m.t_start IS NULL OR coalesce(f.m.t_end, f.m.t_start) >= $time_from)
+              AND ($time_to IS NULL OR f.m.t_start IS NULL OR f.m.t_start <= $time_to)
+            | {m: f.m, score: reduce(s = 0.0, p IN f.parts | s + p.idf * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * f.dl / avgdl)))}] AS passing
+UNWIND CASE size(passing) WHEN 0 THEN [null] ELSE passing END AS x
+WITH hits, x.m AS m, x.score AS score
+ORDER BY score DESC, m.id
+LIMIT $limit
 RETURN hits, m {.*} AS node, score

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/realm-memory/realm"
 )
 
 // The one time-expression parser: relative and partial dates resolved against a "now"
@@ -22,6 +20,9 @@ type Mention struct {
 	Start, End int       // byte offsets of the expression in the text
 	From, To   time.Time // resolved span, both inclusive
 	Label      string    // absolute form ("7 May 2023"); "" when the words are already absolute
+	// Relative: resolved against now alone ("yesterday", "last weekend", "two weeks ago",
+	// "next Friday"), as opposed to a named date, month or year.
+	Relative bool
 }
 
 // Tense of a text, used to place bare weekdays and months without a year.
@@ -180,12 +181,12 @@ func relDay(word string, now time.Time, s, e int) (Mention, bool) {
 	}[word]
 	d := now.AddDate(0, 0, shift)
 	from, to := DaySpan(d)
-	return Mention{Start: s, End: e, From: from, To: to, Label: FormatDay(d)}, true
+	return Mention{Start: s, End: e, From: from, To: to, Label: FormatDay(d), Relative: true}, true
 }
 
 func period(which, unit string, now time.Time, s, e int) (Mention, bool) {
 	loc := now.Location()
-	m := Mention{Start: s, End: e}
+	m := Mention{Start: s, End: e, Relative: true}
 	switch unit {
 	case "week":
 		ws := weekStart(now)
@@ -298,7 +299,7 @@ func weekday(which, name string, now time.Time, tense int, s, e int) (Mention, b
 	default: // this: the one of the current week
 		d = weekStart(now).AddDate(0, 0, (int(wd)+6)%7)
 	}
-	return Mention{Start: s, End: e, From: d, To: dayEnd(d), Label: d.Format("Monday 2 January 2006")}, true
+	return Mention{Start: s, End: e, From: d, To: dayEnd(d), Label: d.Format("Monday 2 January 2006"), Relative: true}, true
 }
 
 func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, bool) {
@@ -311,7 +312,7 @@ func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, boo
 	}
 	n *= sign
 	loc := now.Location()
-	m := Mention{Start: s, End: e}
+	m := Mention{Start: s, End: e, Relative: true}
 	approx := ""
 	if strings.Contains(count, "few") || count == "several" {
 		approx = "around "
@@ -433,19 +434,19 @@ func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 	return m, true
 }
 
-// ParseTimeWindow finds the time expression of the question q (the first one with its
-// year, else the first), resolved against
-// now in UTC as a question places it (in the past: "in May" is the latest May not after
-// now), and returns its span and q without it (and the preposition before it); nil and
-// q when it names none.
-func ParseTimeWindow(q string, now time.Time) (*realm.TimeRange, string) {
+// QuestionTime finds the time expression of the question q (the first one with its
+// year, else the first), resolved against now in UTC as a question places it (in the
+// past: "in May" is the latest May not after now), and returns it with q without it (and
+// the preposition before it); ok is false when q names none. What a window the expression
+// makes is the planner's decision (agent/offline, PlanSeeds).
+func QuestionTime(q string, now time.Time) (m Mention, rest string, ok bool) {
 	ms := Dates(q, now.UTC(), TensePast)
 	if len(ms) == 0 {
-		return nil, q
+		return Mention{}, q, false
 	}
 	// A date the question spells out with its year wins over a relative one ("last week,
 	// as mentioned on November 6, 2023").
-	m := ms[0]
+	m = ms[0]
 	if i := slices.IndexFunc(ms, func(m Mention) bool { return m.Label == "" }); i >= 0 {
 		m = ms[i]
 	}
@@ -453,8 +454,8 @@ func ParseTimeWindow(q string, now time.Time) (*realm.TimeRange, string) {
 	if n := len(before); n > 0 && windowPreposition[strings.ToLower(before[n-1])] {
 		before = before[:n-1]
 	}
-	rest := append(before, strings.Fields(q[m.End:])...)
-	return &realm.TimeRange{From: m.From, To: m.To}, strings.Join(rest, " ")
+	rest = strings.Join(append(before, strings.Fields(q[m.End:])...), " ")
+	return m, rest, true
 }
 
 // windowPreposition: a word before a time expression that goes with it ("on 8 May 2023").

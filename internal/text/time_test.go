@@ -97,41 +97,49 @@ func TestDates(t *testing.T) {
 	}
 }
 
-func TestParseTimeWindow(t *testing.T) {
+func TestQuestionTime(t *testing.T) {
 	now := time.Date(2023, 5, 24, 15, 0, 0, 0, time.UTC) // a Wednesday
 	tests := []struct {
 		q        string
 		from, to time.Time // to exclusive
 		rest     string
+		relative bool
+		label    bool // the year was not spelled out
 	}{
-		{"What did Caroline do in May 2023?", date(2023, 5, 1), date(2023, 6, 1), "What did Caroline do ?"},
-		{"What happened on 8 May 2023?", date(2023, 5, 8), date(2023, 5, 9), "What happened ?"},
-		{"Where was Mel on May 8, 2023?", date(2023, 5, 8), date(2023, 5, 9), "Where was Mel ?"},
-		{"What did Mel paint last week?", date(2023, 5, 15), date(2023, 5, 22), "What did Mel paint ?"},
-		{"Who called yesterday?", date(2023, 5, 23), date(2023, 5, 24), "Who called ?"},
-		{"What did she buy last month", date(2023, 4, 1), date(2023, 5, 1), "What did she buy"},
-		{"Plans for next year", date(2024, 1, 1), date(2025, 1, 1), "Plans for"},
-		{"What happened two weeks ago?", date(2023, 5, 8), date(2023, 5, 15), "What happened ?"},
-		{"Where did they go in August?", date(2022, 8, 1), date(2022, 9, 1), "Where did they go ?"},
-		{"What changed in 2022?", date(2022, 1, 1), date(2023, 1, 1), "What changed ?"},
+		{"What did Caroline do in May 2023?", date(2023, 5, 1), date(2023, 6, 1), "What did Caroline do ?", false, false},
+		{"What happened on 8 May 2023?", date(2023, 5, 8), date(2023, 5, 9), "What happened ?", false, false},
+		{"Where was Mel on May 8, 2023?", date(2023, 5, 8), date(2023, 5, 9), "Where was Mel ?", false, false},
+		{"What did Mel paint last week?", date(2023, 5, 15), date(2023, 5, 22), "What did Mel paint ?", true, true},
+		{"Who called yesterday?", date(2023, 5, 23), date(2023, 5, 24), "Who called ?", true, true},
+		{"What did she buy last month", date(2023, 4, 1), date(2023, 5, 1), "What did she buy", true, true},
+		{"Plans for next year", date(2024, 1, 1), date(2025, 1, 1), "Plans for", true, true},
+		{"What happened two weeks ago?", date(2023, 5, 8), date(2023, 5, 15), "What happened ?", true, true},
+		{"Where did they go in August?", date(2022, 8, 1), date(2022, 9, 1), "Where did they go ?", false, true},
+		{"What changed in 2022?", date(2022, 1, 1), date(2023, 1, 1), "What changed ?", false, false},
+		{"Who came last weekend?", date(2023, 5, 20), date(2023, 5, 22), "Who came ?", true, true},
+		{"What did they give him on Aug 15th?", date(2022, 8, 15), date(2022, 8, 16), "What did they give him ?", false, true},
+		{"What did Mel paint last week, as mentioned on May 8, 2023?", date(2023, 5, 8), date(2023, 5, 9), "What did Mel paint last week, as mentioned ?", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
-			w, rest := text.ParseTimeWindow(tt.q, now)
-			if w == nil {
-				t.Fatal("no window")
+			m, rest, ok := text.QuestionTime(tt.q, now)
+			if !ok {
+				t.Fatal("no time expression")
 			}
-			if !w.From.Equal(tt.from) || !w.To.Equal(tt.to.Add(-time.Second)) {
-				t.Errorf("window %v – %v, want %v – %v", w.From, w.To, tt.from, tt.to)
+			if !m.From.Equal(tt.from) || !m.To.Equal(tt.to.Add(-time.Second)) {
+				t.Errorf("span %v – %v, want %v – %v", m.From, m.To, tt.from, tt.to)
 			}
 			if rest != tt.rest {
 				t.Errorf("rest %q, want %q", rest, tt.rest)
 			}
+			if m.Relative != tt.relative || (m.Label != "") != tt.label {
+				t.Errorf("relative %v, label %q; want relative %v, a label %v", m.Relative, m.Label, tt.relative, tt.label)
+			}
 		})
 	}
 	t.Run("None", func(t *testing.T) {
-		if w, _ := text.ParseTimeWindow("What may Caroline like?", now); w != nil {
-			t.Errorf("got %v, want no window", w)
+		if m, rest, ok := text.QuestionTime("What may Caroline like?", now); ok || rest != "What may Caroline like?" {
+			t.Errorf("got %+v, %q, want no time expression", m, rest)
 		}
 	})
 }

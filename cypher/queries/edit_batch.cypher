@@ -1,0 +1,96 @@
+// Applies one reconsolidation's edits and logs them (REALM.md §4.4) in one statement:
+// what edit_batch_read and edit_batch_apply do in two, with the update rule of strengthen
+// and weaken given as a step toward a target (new = old + rate · (target − old), kept in
+// [$floor, 1]) so that the new weights are computed here, from the weights read under the
+// locks. The memories of the batch are locked first, in the order of $ids (sorted by the
+// caller), then every edge of each (from, to, type) of $pairs; each pair's edits are then
+// applied in order to what was read of it (an edge edited twice is edited from its first
+// new weight; an add writes an edge only when its pair has none and both memories are of
+// the space), the log put back in the order of the edits, and the weights (each edge's
+// last), the added edges and the log are written as edit_batch_apply writes them (an edge
+// a batch adds keeps the weight of its add). The fold runs per pair: one over the whole
+// batch, rebuilding a list of all pairs at every edit, made Neo4j's memory estimate grow
+// exponentially with the edits (43 GiB for 26).
+// Params: $space, $now, $floor, $ids (sorted memory ids), $pairs (maps: i, from, to,
+// type), $ops (the directed edits in order, maps: pair (its pair's i), action, from, to,
+// rate, target (strengthen, weaken), add (add: edge_id, type, layer, description, query,
+// label, weight, confidence; else null), log (the Edit's properties but seq, edge_id,
+// old_weight and new_weight)).
+// Returns: one row: logged (in order, maps: op (its index in $ops), id, edge_id,
+// old_weight (null for an add), new_weight).
+CALL () {
+  UNWIND $ids AS mid
+  MATCH (m:Memory {id: mid})
+  WHERE m.space = $space
+  SET m._edit_lock = true
+  REMOVE m._edit_lock
+  RETURN collect(m.id) AS found
+}
+CALL () {
+  UNWIND $pairs AS p
+  CALL (p) {
+    MATCH (a:Memory {id: p.from})-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
+                                      COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]->(b:Memory {id: p.to})
+    WHERE a.space = $space AND b.space = $space AND type(r) = p.type
+    SET r._edit_lock = true
+    REMOVE r._edit_lock
+    RETURN collect({id: r.id, weight: r.weight}) AS edges, collect(r) AS rels
+  }
+  WITH p, edges, rels
+  ORDER BY p.i
+  RETURN collect(edges) AS read, reduce(all = [], x IN collect(rels) | all + x) AS rels
+}
+CALL (found, read) {
+  UNWIND range(0, size(read) - 1) AS p
+  WITH p, reduce(acc = {edges: read[p], log: []}, k IN [k IN range(0, size($ops) - 1) WHERE $ops[k].pair = p] |
+    CASE
+      WHEN $ops[k].action <> 'add' THEN {
+        edges: [e IN acc.edges | e {.*, weight: CASE
+                 WHEN e.weight + $ops[k].rate * ($ops[k].target - e.weight) < $floor THEN $floor
+                 WHEN e.weight + $ops[k].rate * ($ops[k].target - e.weight) > 1.0 THEN 1.0
+                 ELSE e.weight + $ops[k].rate * ($ops[k].target - e.weight) END}],
+        log: acc.log + [e IN acc.edges | {op: k, edge_id: e.id, old_weight: e.weight, new_weight: CASE
+                 WHEN e.weight + $ops[k].rate * ($ops[k].target - e.weight) < $floor THEN $floor
+                 WHEN e.weight + $ops[k].rate * ($ops[k].target - e.weight) > 1.0 THEN 1.0
+                 ELSE e.weight + $ops[k].rate * ($ops[k].target - e.weight) END}]}
+      WHEN size(acc.edges) = 0 AND $ops[k].from IN found AND $ops[k].to IN found THEN {
+        edges: [{id: $ops[k].add.edge_id, weight: $ops[k].add.weight}],
+        log: acc.log + [{op: k, edge_id: $ops[k].add.edge_id, old_weight: null, new_weight: $ops[k].add.weight}]}
+      ELSE acc
+    END).log AS log
+  UNWIND range(0, size(log) - 1) AS j
+  WITH log[j] AS x, j
+  ORDER BY x.op, j
+  RETURN collect(x) AS log
+}
+CALL (log, rels) {
+  UNWIND rels AS r
+  WITH r, [x IN log WHERE x.edge_id = r.id] AS edits
+  WHERE size(edits) > 0
+  SET r.weight = edits[-1].new_weight, r.updated_at = $now
+  RETURN count(r) AS set
+}
+CALL (log) {
+  UNWIND log AS x
+  WITH x, $ops[x.op] AS op
+  WHERE op.action = 'add'
+  MATCH (a:Memory {id: op.from})
+  WHERE a.space = $space
+  MATCH (b:Memory {id: op.to})
+  WHERE b.space = $space
+  MERGE (a)-[r:$(op.add.type)]->(b)
+    ON CREATE SET r.id = op.add.edge_id, r.layer = op.add.layer, r.description = op.add.description,
+                  r.query = op.add.query, r.label = op.add.label,
+                  r.weight = op.add.weight, r.initial_weight = op.add.weight, r.confidence = op.add.confidence,
+                  r.created_at = $now, r.updated_at = $now
+  RETURN count(r) AS added
+}
+CALL (log) {
+  UNWIND range(0, size(log) - 1) AS seq
+  WITH seq, log[seq] AS x
+  CREATE (e:Edit)
+  SET e = $ops[x.op].log, e.id = randomUUID(), e.seq = seq, e.edge_id = x.edge_id,
+      e.old_weight = x.old_weight, e.new_weight = x.new_weight, e.space = $space, e.reverted = false
+  RETURN collect(x {.op, .edge_id, .old_weight, .new_weight, id: e.id}) AS logged
+}
+RETURN logged

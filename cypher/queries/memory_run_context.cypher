@@ -1,0 +1,42 @@
+// What the neighbourhoods of a run's candidates (REALM.md §2 step 3) need of a space
+// besides the similarity search, in one statement: the fingerprint of its memories
+// (as space_lock_run.cypher), N_recent (the memories derived from the observations
+// $ids, each with those of them it derives from), and the keyword half of N_sim as
+// postings, from the space's own statistics as seed_fulltext.cypher scores seeds, so
+// that what other spaces hold changes nothing: for each word of $terms, the memories of
+// the space the full-text index matches (at most $options.limit, the index's best
+// first), each with the word's count in its text (tf) and the text's length in words
+// (dl), computed as seed_fulltext computes them. The caller ranks by BM25
+// (cypher.RankKeywords), so that a run can rank the memories it writes among these the
+// same way.
+// Params: $space, $ids, $terms (list of {lucene, word}), $options (the index's options map).
+// Returns one row: n, updated, superseded (the fingerprint), recent (list of {m
+// (properties incl. embedding), from (observation ids)}, by m.id), words (list of {word,
+// postings (list of {id, tf, dl})}).
+CALL () {
+  MATCH (m:Memory {space: $space})
+  RETURN count(m) AS n, sum(m.updated_at.epochMillis) AS updated, count(m.superseded_at) AS superseded
+}
+CALL () {
+  MATCH (o:Observation {space: $space})
+  WHERE o.id IN $ids
+  MATCH (m:Memory {space: $space})-[:DERIVED_FROM]->(o)
+  WITH m, collect(o.id) AS from
+  ORDER BY m.id
+  RETURN collect({m: m {.*}, from: from}) AS recent
+}
+CALL () {
+  UNWIND $terms AS term
+  CALL (term) {
+    CALL db.index.fulltext.queryNodes('memory_text_space', term.lucene, $options) YIELD node
+    RETURN collect(CASE WHEN node.space = $space THEN node END) AS docs
+  }
+  CALL (docs, term) {
+    UNWIND docs AS m
+    WITH m, toLower(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', x IN coalesce(m.keywords, []) | k + ' ' + x)) AS text
+    RETURN collect({id: m.id, tf: CASE WHEN text CONTAINS term.word THEN size(split(text, term.word)) - 1 ELSE 1 END,
+                    dl: size([w IN split(text, ' ') WHERE w <> ''])}) AS postings
+  }
+  RETURN collect({word: term.word, postings: postings}) AS words
+}
+RETURN n, updated, superseded, recent, words
