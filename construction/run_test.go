@@ -36,7 +36,6 @@ func (e *countingEmbedder) Embed(ctx context.Context, texts []string) ([][]float
 // one a call gives: a later observation merges into, skips against and supersedes what an
 // earlier one of the same batch added, and links to it.
 func TestRunOfObservations(t *testing.T) {
-	ctx := context.Background()
 	store := cyphertest.MustOpen(t)
 	obs := []realm.Observation{
 		msg("b1", "home: Ann lives in Paris; drink: Ann likes tea"),
@@ -51,14 +50,7 @@ func TestRunOfObservations(t *testing.T) {
 		emb := &countingEmbedder{}
 		p := construction.New(store, &scriptAgent{}, emb, construction.Options{Owner: "run-" + space}, zerolog.Nop())
 		t.Cleanup(func() { p.Close(context.Background()) })
-		var results []construction.Result
-		for i := 0; i < len(obs); i += batch {
-			res, err := p.Ingest(ctx, space, obs[i:min(i+batch, len(obs))])
-			if err != nil {
-				t.Fatal(err)
-			}
-			results = append(results, res...)
-		}
+		results := ingestInBatches(t, p, space, obs, batch)
 		return mustStats(t, store, space), results, emb
 	}
 	oneStats, one, _ := graph(1)
@@ -110,18 +102,10 @@ func session(n int) []realm.Observation {
 // agent and the hashing embedder, and returns the results and the space's figures.
 func ingestSession(t *testing.T, store *cypher.Store, obs []realm.Observation, batch int) ([]construction.Result, cypher.Stats) {
 	t.Helper()
-	ctx := context.Background()
 	space := cyphertest.NewSpace(t)
 	p := construction.New(store, offline.New(offline.Options{}), embed.NewHash(64), construction.Options{Owner: "session-" + space}, zerolog.Nop())
 	t.Cleanup(func() { p.Close(context.Background()) })
-	var results []construction.Result
-	for i := 0; i < len(obs); i += batch {
-		res, err := p.Ingest(ctx, space, obs[i:min(i+batch, len(obs))])
-		if err != nil {
-			t.Fatal(err)
-		}
-		results = append(results, res...)
-	}
+	results := ingestInBatches(t, p, space, obs, batch)
 	return results, mustStats(t, store, space)
 }
 
@@ -251,4 +235,18 @@ func TestRunDecidedAgainOneByOne(t *testing.T) {
 	if st := mustStats(t, store, space); st.Memories != 5 || st.ObservationsPending != 0 {
 		t.Errorf("stats %+v, want 5 memories (2 of the run, 3 of the other writer) and nothing pending", st)
 	}
+}
+
+// ingestInBatches ingests obs into space batch observations a request, in order.
+func ingestInBatches(t *testing.T, p *construction.Pipeline, space string, obs []realm.Observation, batch int) []construction.Result {
+	t.Helper()
+	var results []construction.Result
+	for i := 0; i < len(obs); i += batch {
+		res, err := p.Ingest(context.Background(), space, obs[i:min(i+batch, len(obs))])
+		if err != nil {
+			t.Fatal(err)
+		}
+		results = append(results, res...)
+	}
+	return results
 }

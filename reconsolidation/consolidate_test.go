@@ -9,6 +9,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent/offline"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/reconsolidation"
 	"github.com/realm-memory/realm/retrieval"
@@ -48,16 +49,7 @@ func TestLearnedLinks(t *testing.T) {
 	}
 	space := loopGraph(t, s, nodes, nil)
 	id := func(name string) string { return space + ":" + name }
-	rec := retrieval.New(s, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.Nop())
-	recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
-	recall := func(query string) realm.RecallResult {
-		t.Helper()
-		res, err := rec.Recall(ctx, space, realm.RecallRequest{Query: query})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	recall, recon := loopRig(t, s, emb, space)
 
 	resQ := recall(q)
 	paraBefore, unrelatedBefore := recall(paraphrase), recall(unrelated)
@@ -180,11 +172,7 @@ func TestLearnedLinkNotWalked(t *testing.T) {
 	}
 	recall := func(r *retrieval.Retriever, query string) realm.RecallResult {
 		t.Helper()
-		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: query})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return recallIn(t, r, space, query)
 	}
 	resQ := recall(recaller(0), q)
 	if placeOf(resQ, id("tea")).rank == 0 || placeOf(resQ, id("garden")).rank == 0 {
@@ -235,16 +223,7 @@ func TestFeedbackLeavesOtherQueries(t *testing.T) {
 		{"answer", realm.Fact, "Mel has practised the clarinet since school", loopAxes(0, 0.3, 5, 0.3, 6, 0.90554), ""},
 	}, []loopEdge{{"hub", "answer", realm.Correlates, 0.5}})
 	id := func(name string) string { return space + ":" + name }
-	rec := retrieval.New(s, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.Nop())
-	recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
-	recall := func(query string) realm.RecallResult {
-		t.Helper()
-		res, err := rec.Recall(ctx, space, realm.RecallRequest{Query: query})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
+	recall, recon := loopRig(t, s, emb, space)
 
 	resQ := recall(q)
 	paraBefore, unrelatedBefore := recall(paraphrase), recall(unrelated)
@@ -317,11 +296,7 @@ func TestLearnedNearest(t *testing.T) {
 	}
 	recall := func(r *retrieval.Retriever, query string) realm.RecallResult {
 		t.Helper()
-		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: query})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+		return recallIn(t, r, space, query)
 	}
 	before := placeOf(recall(recaller(0), p), id("b"))
 	recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
@@ -355,4 +330,21 @@ func TestLearnedNearest(t *testing.T) {
 	if after := placeOf(res, id("b")); after.rank == 0 || after.score != before.score || after.depth != before.depth {
 		t.Errorf("with LearnedNearest b is %v for P, before any feedback %v", after, before)
 	}
+}
+
+// loopRig is a loop test's recall of space and its reconsolidator, both with default settings.
+func loopRig(t *testing.T, s *cypher.Store, emb loopEmbedder, space string) (func(string) realm.RecallResult, *reconsolidation.Reconsolidator) {
+	rec := retrieval.New(s, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.Nop())
+	recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
+	return func(query string) realm.RecallResult { t.Helper(); return recallIn(t, rec, space, query) }, recon
+}
+
+// recallIn is r's recall of query in space.
+func recallIn(t *testing.T, r *retrieval.Retriever, space, query string) realm.RecallResult {
+	t.Helper()
+	res, err := r.Recall(context.Background(), space, realm.RecallRequest{Query: query})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
