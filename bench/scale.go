@@ -48,7 +48,8 @@ type ScaleConfig struct {
 	// question, and the read path does not choose it there.
 	NoExactScan bool
 	// Profile, when set, receives one JSON line per timed recall: its stage timings, its
-	// expansion steps and every statement it ran with its duration.
+	// expansion steps and every statement it ran with its duration, database hits and rows
+	// (the recall is run once more under PROFILE for the counts, untimed).
 	Profile io.Writer
 }
 
@@ -436,7 +437,12 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 			statements = append(statements, float64(len(log.Statements)))
 			transactions = append(transactions, float64(log.Transactions))
 			if profile != nil {
-				if err := profileRecall(ctx, store, profile, space, strategy, q.Query, res, log); err != nil {
+				// Once more under PROFILE (untimed), for the statements' database hits and rows.
+				profiled, plog := cypher.WithStatementProfile(ctx)
+				if _, err := r.Recall(profiled, space, req); err != nil {
+					return nil, err
+				}
+				if err := profileRecall(ctx, store, profile, space, strategy, q.Query, res, log, plog); err != nil {
 					return nil, err
 				}
 			}
@@ -472,8 +478,9 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 
 // profileRecall writes one JSON line about a timed recall: its stage timings, its
 // trace's expansion (decisions and steps: atom, frontier, nodes reached) and the
-// statements it ran, in order, with their durations (ms).
-func profileRecall(ctx context.Context, store *cypher.Store, w io.Writer, space string, strategy realm.Strategy, query string, res realm.RecallResult, log *cypher.StatementLog) error {
+// statements it ran, in order, with their durations (ms) and, from the same recall run
+// again under PROFILE (plog), their database hits and rows.
+func profileRecall(ctx context.Context, store *cypher.Store, w io.Writer, space string, strategy realm.Strategy, query string, res realm.RecallResult, log, plog *cypher.StatementLog) error {
 	tr, err := store.Trace(ctx, space, res.TraceID)
 	if err != nil {
 		return err
@@ -485,8 +492,10 @@ func profileRecall(ctx context.Context, store *cypher.Store, w io.Writer, space 
 		Reached  int      `json:"reached"`
 	}
 	type statement struct {
-		Name string  `json:"name"`
-		MS   float64 `json:"ms"`
+		Name   string  `json:"name"`
+		MS     float64 `json:"ms"`
+		DBHits int64   `json:"db_hits"`
+		Rows   int64   `json:"rows"`
 	}
 	line := struct {
 		Strategy     realm.Strategy     `json:"strategy"`
@@ -501,8 +510,12 @@ func profileRecall(ctx context.Context, store *cypher.Store, w io.Writer, space 
 	for _, s := range tr.Steps {
 		line.Steps = append(line.Steps, step{Depth: s.Depth, Mode: string(s.Atom.Mode), Frontier: s.Frontier, Reached: len(s.Reached)})
 	}
-	for _, s := range log.Statements {
-		line.Statements = append(line.Statements, statement{Name: s.Name, MS: ms(s.Duration)})
+	for i, s := range log.Statements {
+		st := statement{Name: s.Name, MS: ms(s.Duration)}
+		if i < len(plog.Statements) && plog.Statements[i].Name == s.Name {
+			st.DBHits, st.Rows = plog.Statements[i].DBHits, plog.Statements[i].Rows
+		}
+		line.Statements = append(line.Statements, st)
 	}
 	b, err := json.Marshal(line)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
 // StatementLog records the statements and transactions a piece of work runs against the
@@ -14,13 +16,18 @@ type StatementLog struct {
 	Statements   []Statement
 	Transactions int
 	TxTime       time.Duration // the transactions' wall time, sessions and commits included
+	profile      bool
 }
 
 // Statement is one statement run: its name (queries/<name>.cypher) and how long it took
-// from sending it to reading its last record.
+// from sending it to reading its last record; with a profiling log, its database hits and
+// the rows its operators produced, from Neo4j's PROFILE (counts that do not depend on how
+// busy the machine is).
 type Statement struct {
 	Name     string
 	Duration time.Duration
+	DBHits   int64
+	Rows     int64
 }
 
 type statementLogKey struct{}
@@ -31,18 +38,39 @@ func WithStatementLog(ctx context.Context) (context.Context, *StatementLog) {
 	return context.WithValue(ctx, statementLogKey{}, l), l
 }
 
+// WithStatementProfile is WithStatementLog whose statements run under PROFILE, each
+// recording its database hits and rows. PROFILE adds work of its own: durations of such a
+// log are not timings.
+func WithStatementProfile(ctx context.Context) (context.Context, *StatementLog) {
+	l := &StatementLog{profile: true}
+	return context.WithValue(ctx, statementLogKey{}, l), l
+}
+
 func statementLogOf(ctx context.Context) *StatementLog {
 	l, _ := ctx.Value(statementLogKey{}).(*StatementLog)
 	return l
 }
 
-func (l *StatementLog) statement(name string, d time.Duration) {
+func (l *StatementLog) statement(st Statement) {
 	if l == nil {
 		return
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.Statements = append(l.Statements, Statement{Name: name, Duration: d})
+	l.Statements = append(l.Statements, st)
+}
+
+// profiled reports whether the statements of l run under PROFILE.
+func (l *StatementLog) profiled() bool { return l != nil && l.profile }
+
+// planTotals sums the database hits and rows of every operator of a profiled plan.
+func planTotals(p neo4j.ProfiledPlan) (hits, rows int64) {
+	hits, rows = p.DbHits(), p.Records()
+	for _, c := range p.Children() {
+		h, r := planTotals(c)
+		hits, rows = hits+h, rows+r
+	}
+	return hits, rows
 }
 
 func (l *StatementLog) transaction(d time.Duration) {

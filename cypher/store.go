@@ -341,12 +341,23 @@ func collect(ctx context.Context, tx neo4j.ManagedTransaction, q query, params m
 	if err := q.check(params); err != nil {
 		return nil, err
 	}
-	defer func(started time.Time) { statementLogOf(ctx).statement(q.name, time.Since(started)) }(time.Now())
-	res, err := tx.Run(ctx, q.text, params)
+	log := statementLogOf(ctx)
+	st, text := Statement{Name: q.name}, q.text
+	if log.profiled() {
+		text = "PROFILE " + text
+	}
+	defer func(started time.Time) { st.Duration = time.Since(started); log.statement(st) }(time.Now())
+	res, err := tx.Run(ctx, text, params)
 	if err != nil {
 		return nil, err
 	}
-	return res.Collect(ctx)
+	recs, err := res.Collect(ctx)
+	if err == nil && log.profiled() {
+		if sum, err := res.Consume(ctx); err == nil && sum.Profile() != nil {
+			st.DBHits, st.Rows = planTotals(sum.Profile())
+		}
+	}
+	return recs, err
 }
 
 // translate maps driver errors to domain errors: an unreachable server or a lost

@@ -37,7 +37,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	recon := fs.Int("recon-runs", 30, "reconsolidations of 20 edits timed per size")
 	ingest := fs.Int("ingest", 200, "observations sent through the write path per size in batches of 100, and as many again one a call (0: skip)")
 	noExact := fs.Bool("no-exact-scan", false, "do not time the exact-scan seed search (seconds a question at 100k, and not what the read path uses there)")
-	profile := fs.String("profile", "", "write one JSON line per timed recall here: stage timings, expansion steps, every statement with its duration")
+	profile := fs.String("profile", "", "write one JSON line per timed recall here: stage timings, expansion steps, every statement with its duration, database hits and rows (the recall run once more under PROFILE)")
 	pool := fs.Int("embed-pool", 0, "embed only this many distinct memory texts and reuse their vectors (0: embed every memory)")
 	home := getenv("REALM_HOME")
 	if home == "" {
