@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
@@ -278,4 +280,53 @@ func firstDiff(got, want []string) string {
 		}
 	}
 	return ""
+}
+
+// A memory reached by expansion (Paths, Adjacent) comes back with every property
+// MemoriesByIDs reads but its embedding: the expansion statements name the properties
+// they send, so that the embedding is not read back.
+func TestExpansionNodesWhole(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
+	at := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
+	v := make([]float32, cyphertest.Dims)
+	v[0] = 1
+	nodes := []realm.Node{
+		{ID: space + "a", Type: realm.Event, Content: "a", Embedding: v},
+		{ID: space + "b", Type: realm.Entity, Name: "B", Content: "b", Description: "the b", Keywords: []string{"b", "bee"},
+			Aliases: []string{"Bee"}, Sources: []string{"o1"}, AccessCount: 3, TStart: &at, Embedding: v},
+	}
+	edges := []realm.Edge{{ID: space + "e", From: space + "a", To: space + "b", Predicate: realm.Instantiates, Weight: 0.7}}
+	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
+		t.Fatal(err)
+	}
+	if err := cypher.SetMemoryProps(ctx, s, space, space+"b", map[string]any{"category": "person", "role": "speaker",
+		"participants": []string{"A", "B"}, "last_accessed_at": at, "valid_until": at, "superseded_at": at}); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := s.MemoriesByIDs(ctx, space, []string{space + "b"})
+	if err != nil || len(stored) != 1 {
+		t.Fatalf("stored %v, %v", stored, err)
+	}
+	want := stored[0]
+	want.Embedding = nil
+	if want.Category == "" || want.ValidUntil == nil || len(want.Participants) != 2 || want.TEnd == nil {
+		t.Fatalf("the fixture lacks properties: %+v", want)
+	}
+	_, byID, err := s.Paths(ctx, space, space+"a", realm.Predicates, 0.1, 2, 10, cypher.ExpandScoring{Query: v, Reasoning: v}, 0.6, 0.4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := byID[space+"b"].Node; !reflect.DeepEqual(got, want) {
+		t.Errorf("Paths: %+v\nwant %+v", got, want)
+	}
+	adj, err := s.Adjacent(ctx, space, []string{space + "a"}, []string{space + "a"}, realm.Predicates, 0.1, cypher.ExpandScoring{Query: v, Reasoning: v}, cypher.BeamCut{})
+	if err != nil || len(adj) != 1 {
+		t.Fatalf("adjacent %v, %v", adj, err)
+	}
+	if got := adj[0].Node; !reflect.DeepEqual(got, want) {
+		t.Errorf("Adjacent: %+v\nwant %+v", got, want)
+	}
 }

@@ -516,8 +516,15 @@ func (s *Store) PathsMany(ctx context.Context, space string, scan PathScan, star
 	return out, nil
 }
 
-// pathsOf reads one row of expand_paths.
+// pathsOf reads one row of expand_paths: its paths name their edges by key, each edge
+// is sent once.
 func pathsOf(r *neo4j.Record) PathsFound {
+	edgeList, _ := r.Get("edges")
+	edges := make(map[string]realm.Edge, len(asList(edgeList)))
+	for _, x := range asList(edgeList) {
+		m, _ := x.(map[string]any)
+		edges[propString(m, "key")] = edgeFromProps(m)
+	}
 	paths, _ := r.Get("paths")
 	out := make([]Path, 0, len(asList(paths)))
 	for _, x := range asList(paths) {
@@ -527,9 +534,9 @@ func pathsOf(r *neo4j.Record) PathsFound {
 			s, _ := id.(string)
 			p.IDs = append(p.IDs, s)
 		}
-		for _, e := range asList(m["edges"]) {
-			em, _ := e.(map[string]any)
-			p.Edges = append(p.Edges, edgeFromProps(em))
+		for _, k := range asList(m["edges"]) {
+			s, _ := k.(string)
+			p.Edges = append(p.Edges, edges[s])
 		}
 		out = append(out, p)
 	}

@@ -5,8 +5,11 @@
 // cosines ((1 + cos) / 2) of each and the request's reasoning vector and the query vector:
 // the memories' embeddings are not sent. The pattern names the fifteen predicates'
 // relationship types (the memory edges), so that a memory's provenance edges are not
-// read: a speaker's entity has tens of thousands. A frontier memory of at most
-// $hub_degree memory edges has all of them read; of a hub (more), the first $scan in the
+// read: a speaker's entity has tens of thousands. Only the frontier memories are checked
+// to be of the space: every statement that writes a memory edge joins two memories of
+// one space, so their neighbours over those types are memories of it too (no label or
+// space read per neighbour). A frontier memory of at most $hub_degree memory edges has
+// all of them read; of a hub (more), the first $scan in the
 // store's order are read and only the $hub_branch heaviest of them (ties by edge id) are
 // scored, so that a hub costs $hub_branch cosines, not thousands. Per frontier memory, each
 // edge's score before temporal decay is bounded, bound = sim_share · sim_r + weight_share
@@ -17,7 +20,7 @@
 // types), reasoning (vector or null), beam, margin, sim_share, weight_share), $w_suppress,
 // $query (vector or null), $hub_degree, $scan, $hub_branch.
 // Returns: request (its i), from_id, edge (properties + type, start, end ids), node (maps:
-// node (properties but the embedding), sim_r, sim_q).
+// node (the properties nodeOf reads: not the embedding), sim_r, sim_q).
 UNWIND $requests AS req
 UNWIND req.frontier AS fid
 MATCH (u:Memory {id: fid})
@@ -27,15 +30,15 @@ CALL (req, u, hub) {
   CALL (req, u, hub) {
     WITH req, u WHERE NOT hub
     MATCH (u)-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
-                  COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v:Memory)
-    WHERE v.space = $space AND type(r) IN req.types AND r.weight >= $w_suppress
+                  COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v)
+    WHERE type(r) IN req.types AND r.weight >= $w_suppress
       AND NOT v.id IN req.visited
     RETURN r, v
     UNION ALL
     WITH req, u WHERE hub
     MATCH (u)-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
-                  COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v:Memory)
-    WHERE v.space = $space AND type(r) IN req.types AND r.weight >= $w_suppress
+                  COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v)
+    WHERE type(r) IN req.types AND r.weight >= $w_suppress
       AND NOT v.id IN req.visited
     WITH r, v
     LIMIT $scan
@@ -61,4 +64,4 @@ CALL (req, u, hub) {
 }
 RETURN req.i AS request, u.id AS from_id,
        r {.*, type: type(r), start: startNode(r).id, end: endNode(r).id} AS edge,
-       {node: v {.*, embedding: null}, sim_r: sim_r, sim_q: vector.similarity.cosine(v.embedding, $query)} AS node
+       {node: v {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, .sources, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at}, sim_r: sim_r, sim_q: vector.similarity.cosine(v.embedding, $query)} AS node

@@ -1,29 +1,34 @@
 // Paths of path_search (REALM.md §3.2), for several starts at once (one round trip for a
 // whole frontier): for each of $requests, simple paths (no repeated memory) of
 // 1..max_hops hops (three at most) from its memory, in either direction, over its allowed
-// relationship types, every edge at or above the suppression floor, every memory of the
-// space. The walk is bounded at every memory: at most $scan of its edges are read (a
-// hub's first ones in the store's order), and at most $branch of them followed: from the
-// start (of a hub start, of its $hub_branch heaviest, ties by edge id: a cosine each),
-// the best by edge score before temporal decay ($sim_share · sim(reasoning, v) +
-// $weight_share · weight, sim clipped to [0, 1] as cos), further on the heaviest (their
-// similarity is not read: it is the first hop that says where the reasoning leads). A
-// path may start or end at a hub but not pass through one: it does not leave an
-// intermediate memory of more than $max_via_degree memory edges (its degree less its
-// provenance edges, both read from the degree store). A hop beyond $max_hops is not
-// walked. Every pattern names the fifteen predicates' relationship types (the memory
-// edges), so that a memory's provenance edges are not read: a speaker's entity has tens
-// of thousands. The best $limit paths by mean weight − 0.03 per extra hop are returned,
-// in that order (ties: fewer hops, then by ids, so that equal weights do not leave the
-// cut to the plan), in one row with every memory on them once, with Neo4j's cosines
-// ((1 + cos) / 2) of it and the reasoning and query vectors: the memories' embeddings are
-// not sent.
+// relationship types, every edge at or above the suppression floor. The walk is bounded
+// at every memory: at most $scan of its edges are read (a hub's first ones in the store's
+// order), and at most $branch of them followed: from the start (of a hub start, of its
+// $hub_branch heaviest, ties by edge id: a cosine each), the best by edge score before
+// temporal decay ($sim_share · sim(reasoning, v) + $weight_share · weight, sim clipped to
+// [0, 1] as cos), further on the heaviest (their similarity is not read: it is the first
+// hop that says where the reasoning leads). A path may start or end at a hub but not pass
+// through one: it does not leave an intermediate memory of more than $max_via_degree
+// memory edges (its degree less its provenance edges, both read from the degree store).
+// A hop beyond $max_hops is not walked. Every pattern names the fifteen predicates'
+// relationship types (the memory edges), so that a memory's provenance edges are not
+// read: a speaker's entity has tens of thousands. Only the start is checked to be a
+// memory of the space: every statement that writes a memory edge joins two memories of
+// one space, so every memory a walk reaches is of the start's space, and the walk reads
+// no label or space of the memories it passes (two database hits an edge read).
+// Each edge's weight and id and each memory's id are read once, where the walk meets
+// them, and carried along: the best $limit paths by mean weight − 0.03 per extra hop are
+// kept in that order (ties: fewer hops, then by ids, so that equal weights do not leave
+// the cut to the plan). They are returned in one row per request: the paths (memory ids,
+// the start first, and edge keys), every edge on them once, and every memory on them
+// once, with Neo4j's cosines ((1 + cos) / 2) of it and the reasoning and query vectors:
+// the memories' embeddings are not read back nor sent.
 // Params: $space, $requests (maps: i, from_id, types (relationship types), max_hops,
 // reasoning (vector or null)), $w_suppress, $max_via_degree, $scan, $hub_branch, $branch, $limit, $query
 // (vector or null), $sim_share, $weight_share.
 // Returns: one row per request with a path: request (its i), paths (maps: ids along the
-// path, the start first; edges per hop: properties + type, start, end), nodes (maps: node (properties but the embedding),
-// sim_r, sim_q).
+// path, the start first; edges: the key of the edge of each hop), edges (maps: properties
+// + type, start, end ids, key), nodes (maps: node (the properties nodeOf reads), sim_r, sim_q).
 UNWIND $requests AS req
 CALL (req) {
   MATCH (u:Memory {id: req.from_id})
@@ -33,14 +38,14 @@ CALL (req) {
     CALL (req, u, hub) {
       WITH req, u WHERE NOT hub
       MATCH (u)-[r1:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
-                     COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v1:Memory)
-      WHERE type(r1) IN req.types AND r1.weight >= $w_suppress AND v1.space = $space AND v1 <> u
+                     COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v1)
+      WHERE type(r1) IN req.types AND r1.weight >= $w_suppress AND v1 <> u
       RETURN r1, v1
       UNION ALL
       WITH req, u WHERE hub
       MATCH (u)-[r1:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
-                     COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v1:Memory)
-      WHERE type(r1) IN req.types AND r1.weight >= $w_suppress AND v1.space = $space AND v1 <> u
+                     COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v1)
+      WHERE type(r1) IN req.types AND r1.weight >= $w_suppress AND v1 <> u
       WITH r1, v1
       LIMIT $scan
       WITH r1, v1
@@ -48,62 +53,66 @@ CALL (req) {
       LIMIT $hub_branch
       RETURN r1, v1
     }
-    WITH r1, v1, vector.similarity.cosine(v1.embedding, req.reasoning) AS sim_r
-    WITH r1, v1, $sim_share * CASE WHEN sim_r IS NULL OR sim_r <= 0.5 THEN 0.0
+    WITH r1, v1, r1.weight AS w1, r1.id AS k1, vector.similarity.cosine(v1.embedding, req.reasoning) AS sim_r
+    WITH r1, v1, w1, k1, $sim_share * CASE WHEN sim_r IS NULL OR sim_r <= 0.5 THEN 0.0
                                    WHEN sim_r >= 1.0 THEN 1.0 ELSE 2 * sim_r - 1 END
-                 + $weight_share * r1.weight AS bound
-    ORDER BY bound DESC, r1.id
+                 + $weight_share * w1 AS bound
+    ORDER BY bound DESC, k1
     LIMIT $branch
-    RETURN r1, v1
+    RETURN r1, v1, w1, k1, v1.id AS i1
   }
   CALL (req, u, v1) {
-    RETURN [] AS more, [] AS beyond
+    RETURN [] AS more, [] AS beyond, [] AS ws, [] AS ks, [] AS is
     UNION ALL
     WITH req, u, v1
     WHERE req.max_hops >= 2 AND COUNT { (v1)--() } - COUNT { (v1)-[:DERIVED_FROM]-() } <= $max_via_degree
     CALL (req, u, v1) {
       MATCH (v1)-[r2:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
-                     COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v2:Memory)
-      WHERE type(r2) IN req.types AND r2.weight >= $w_suppress AND v2.space = $space AND v2 <> u AND v2 <> v1
+                     COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v2)
+      WHERE type(r2) IN req.types AND r2.weight >= $w_suppress AND v2 <> u AND v2 <> v1
       WITH r2, v2
       LIMIT $scan
-      WITH r2, v2
-      ORDER BY r2.weight DESC, r2.id
+      WITH r2, v2, r2.weight AS w2, r2.id AS k2
+      ORDER BY w2 DESC, k2
       LIMIT $branch
-      RETURN r2, v2
+      RETURN r2, v2, w2, k2, v2.id AS i2
     }
-    CALL (req, u, v1, r2, v2) {
-      RETURN [] AS r3s, [] AS v3s
+    CALL (req, u, v1, v2) {
+      RETURN [] AS r3s, [] AS v3s, [] AS w3s, [] AS k3s, [] AS i3s
       UNION ALL
       WITH req, u, v1, v2
       WHERE req.max_hops >= 3 AND COUNT { (v2)--() } - COUNT { (v2)-[:DERIVED_FROM]-() } <= $max_via_degree
       MATCH (v2)-[r3:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
-                     COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v3:Memory)
-      WHERE type(r3) IN req.types AND r3.weight >= $w_suppress AND v3.space = $space AND NOT v3 IN [u, v1, v2]
+                     COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v3)
+      WHERE type(r3) IN req.types AND r3.weight >= $w_suppress AND NOT v3 IN [u, v1, v2]
       WITH r3, v3
       LIMIT $scan
-      WITH r3, v3
-      ORDER BY r3.weight DESC, r3.id
+      WITH r3, v3, r3.weight AS w3, r3.id AS k3
+      ORDER BY w3 DESC, k3
       LIMIT $branch
-      RETURN [r3] AS r3s, [v3] AS v3s
+      RETURN [r3] AS r3s, [v3] AS v3s, [w3] AS w3s, [k3] AS k3s, [v3.id] AS i3s
     }
-    RETURN [r2] + r3s AS more, [v2] + v3s AS beyond
+    RETURN [r2] + r3s AS more, [v2] + v3s AS beyond, [w2] + w3s AS ws, [k2] + k3s AS ks, [i2] + i3s AS is
   }
-  WITH req, [u, v1] + beyond AS ns, [r1] + more AS rs
-  WITH req, ns, rs, reduce(s = 0.0, x IN rs | s + x.weight) / size(rs) - 0.03 * (size(rs) - 1) AS prior
-  ORDER BY prior DESC, size(rs), [n IN ns | n.id], [x IN rs | x.id]
+  WITH req, [u, v1] + beyond AS ns, [r1] + more AS rs, [w1] + ws AS ws, [u.id, i1] + is AS ids, [k1] + ks AS ks
+  WITH req, ns, rs, ids, ks, reduce(s = 0.0, x IN ws | s + x) / size(ws) - 0.03 * (size(ws) - 1) AS prior
+  ORDER BY prior DESC, size(rs), ids, ks
   LIMIT $limit
-  WITH req, collect({ids: [n IN ns | n.id],
-                edges: [x IN rs | x {.*, type: type(x), start: startNode(x).id, end: endNode(x).id}]}) AS paths,
-       collect(ns) AS on_paths
-  CALL (req, on_paths) {
-    UNWIND on_paths AS ns
+  WITH req, collect({ids: ids, edges: [x IN rs | elementId(x)]}) AS paths, collect(rs) AS rs_on, collect(ns) AS ns_on
+  CALL (rs_on) {
+    UNWIND rs_on AS rs
+    UNWIND rs AS x
+    WITH DISTINCT x
+    RETURN collect(x {.*, type: type(x), start: startNode(x).id, end: endNode(x).id, key: elementId(x)}) AS edges
+  }
+  CALL (req, ns_on) {
+    UNWIND ns_on AS ns
     UNWIND ns AS n
     WITH DISTINCT n
-    RETURN collect({node: n {.*, embedding: null},
+    RETURN collect({node: n {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, .sources, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at},
                     sim_r: vector.similarity.cosine(n.embedding, req.reasoning),
                     sim_q: vector.similarity.cosine(n.embedding, $query)}) AS nodes
   }
-  RETURN paths, nodes
+  RETURN paths, edges, nodes
 }
-RETURN req.i AS request, paths, nodes
+RETURN req.i AS request, paths, edges, nodes
