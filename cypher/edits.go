@@ -58,6 +58,30 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	if b.Time.IsZero() {
 		now = time.Now().UTC()
 	}
+	recs, err := s.write(ctx, qEditBatch, editBatchParams(space, b, ops, now))
+	if err != nil || len(recs) == 0 {
+		return nil, err
+	}
+	v, _ := recs[0].Get("logged")
+	var applied []realm.Edit
+	for _, x := range asList(v) {
+		m, _ := x.(map[string]any)
+		op := ops[int(propFloat(m, "op"))]
+		e := realm.Edit{
+			ID: propString(m, "id"), Space: space, TraceID: b.TraceID, ReconsolidationID: b.ReconsolidationID, Source: b.Source, Time: now,
+			EdgeID: propString(m, "edge_id"), From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence,
+			NewWeight: propFloat(m, "new_weight"),
+		}
+		if w, ok := m["old_weight"].(float64); ok {
+			e.OldWeight = &w
+		}
+		applied = append(applied, e)
+	}
+	return applied, nil
+}
+
+// editBatchParams are edit_batch's parameters for the directed edits ops of b.
+func editBatchParams(space string, b EditBatch, ops []realm.EditProposal, now time.Time) map[string]any {
 	keys, pairs := editPairs(ops)
 	index := make(map[edgeKey]int64, len(keys))
 	for i, k := range keys {
@@ -82,28 +106,7 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 		}
 		params[i] = p
 	}
-	recs, err := s.write(ctx, qEditBatch, map[string]any{
-		"space": space, "now": now, "floor": b.Floor, "ids": memoryIDsOf(ops), "pairs": pairs, "ops": params,
-	})
-	if err != nil || len(recs) == 0 {
-		return nil, err
-	}
-	v, _ := recs[0].Get("logged")
-	var applied []realm.Edit
-	for _, x := range asList(v) {
-		m, _ := x.(map[string]any)
-		op := ops[int(propFloat(m, "op"))]
-		e := realm.Edit{
-			ID: propString(m, "id"), Space: space, TraceID: b.TraceID, ReconsolidationID: b.ReconsolidationID, Source: b.Source, Time: now,
-			EdgeID: propString(m, "edge_id"), From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence,
-			NewWeight: propFloat(m, "new_weight"),
-		}
-		if w, ok := m["old_weight"].(float64); ok {
-			e.OldWeight = &w
-		}
-		applied = append(applied, e)
-	}
-	return applied, nil
+	return map[string]any{"space": space, "now": now, "floor": b.Floor, "ids": memoryIDsOf(ops), "pairs": pairs, "ops": params}
 }
 
 // addedEdge is the description, query and label an add writes: a learned link (op.Query
