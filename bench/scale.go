@@ -145,7 +145,14 @@ type ScaleSize struct {
 	// Statements (round trips to Neo4j) and transactions per timed recall, per strategy.
 	Statements   map[string]Counts `json:"statements_per_recall,omitempty"`
 	Transactions map[string]Counts `json:"transactions_per_recall,omitempty"`
+	// Statements per timed recall outside expansion (plan, seed, aggregate, record), per
+	// strategy: the recall's fixed cost in round trips.
+	FixedStatements map[string]Counts `json:"fixed_statements_per_recall,omitempty"`
 }
+
+// StageFixed is the recall figure of every stage but expansion (total − expand, per
+// recall): what a recall costs whatever its expansion does.
+const StageFixed = "fixed"
 
 // BuildReport says how the space was built.
 type BuildReport struct {
@@ -208,7 +215,7 @@ func RunScale(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, progress io.
 func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, progress io.Writer) (ScaleSize, error) {
 	space := cfg.SpacePrefix + strconv.Itoa(n)
 	sz := ScaleSize{N: n, Space: space, LoadBefore: loadAverage(), Seeds: map[string]Quantiles{}, Recall: map[string]map[string]Quantiles{},
-		Statements: map[string]Counts{}, Transactions: map[string]Counts{}}
+		Statements: map[string]Counts{}, Transactions: map[string]Counts{}, FixedStatements: map[string]Counts{}}
 	started := time.Now()
 	gen := GenerateScale(space, n, cfg.Seed)
 	fmt.Fprintf(progress, "scale %d: generated %d memories, %d observations, %d edges, %d questions in %s\n",
@@ -418,7 +425,7 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 	hits := 0
 	for _, strategy := range strategies {
 		stages := map[string][]float64{}
-		var statements, transactions []float64
+		var statements, transactions, fixed []float64
 		for i, q := range qs {
 			req := realm.RecallRequest{Query: q.Query, Strategy: strategy}
 			before := memo.spent()
@@ -434,6 +441,7 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 				return nil, err
 			}
 			statements = append(statements, float64(len(log.Statements)))
+			fixed = append(fixed, float64(fixedStatements(log)))
 			transactions = append(transactions, float64(log.Transactions))
 			if profile != nil {
 				if err := profileRecall(ctx, store, profile, space, strategy, q.Query, res, log); err != nil {
@@ -443,6 +451,7 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 			for stage, v := range res.Timings {
 				stages[stage] = append(stages[stage], v)
 			}
+			stages[StageFixed] = append(stages[StageFixed], res.Timings[retrieval.StageTotal]-res.Timings[retrieval.StageExpand])
 			if strategy == strategies[0] {
 				results = append(results, res)
 				for _, n := range res.Nodes {
@@ -457,6 +466,7 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 			}
 		}
 		sz.Statements[string(strategy)], sz.Transactions[string(strategy)] = counts(statements), counts(transactions)
+		sz.FixedStatements[string(strategy)] = counts(fixed)
 		sz.Recall[string(strategy)] = map[string]Quantiles{}
 		for stage, v := range stages {
 			sz.Recall[string(strategy)][stage] = quantiles(v)
@@ -468,6 +478,17 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 	sz.EmbedMS = quantiles(embedMS)
 	sz.TargetHit = float64(hits) / float64(max(1, len(qs)))
 	return results, nil
+}
+
+// fixedStatements counts the statements of a recall outside expansion (expand_*).
+func fixedStatements(log *cypher.StatementLog) int {
+	n := 0
+	for _, st := range log.Statements {
+		if !strings.HasPrefix(st.Name, "expand_") {
+			n++
+		}
+	}
+	return n
 }
 
 // profileRecall writes one JSON line about a timed recall: its stage timings, its
@@ -838,13 +859,19 @@ func (r ScaleReport) Markdown() string {
 			if st == nil {
 				continue
 			}
-			for _, stage := range []string{retrieval.StagePlan, retrieval.StageSeed, retrieval.StageExpand, retrieval.StageAggregate, retrieval.StageRecord, retrieval.StageTotal} {
+			for _, stage := range []string{retrieval.StagePlan, retrieval.StageSeed, retrieval.StageExpand, retrieval.StageAggregate, retrieval.StageRecord, StageFixed, retrieval.StageTotal} {
 				if strategy != realm.Adaptive && stage != retrieval.StageExpand && stage != retrieval.StageTotal {
 					continue
 				}
-				q := st[stage]
+				q, ok := st[stage]
+				if !ok {
+					continue
+				}
 				name := fmt.Sprintf("recall %s: %s", strategy, stage)
-				if stage == retrieval.StageTotal {
+				switch stage {
+				case StageFixed:
+					name = fmt.Sprintf("recall %s: all stages but expand", strategy)
+				case retrieval.StageTotal:
 					name = fmt.Sprintf("**recall %s: total**", strategy)
 				}
 				fmt.Fprintf(&b, "| %s (ms) | %.1f | %.1f | %.1f |\n", name, q.P50, q.P95, q.P99)
@@ -854,6 +881,9 @@ func (r ScaleReport) Markdown() string {
 			if c, ok := s.Statements[string(strategy)]; ok {
 				t := s.Transactions[string(strategy)]
 				fmt.Fprintf(&b, "| recall %s: statements (transactions) per recall | %.0f (%.0f) | %.0f (%.0f) | max %.0f (%.0f) |\n", strategy, c.P50, t.P50, c.P95, t.P95, c.Max, t.Max)
+				if f, ok := s.FixedStatements[string(strategy)]; ok && strategy == realm.Adaptive {
+					fmt.Fprintf(&b, "| recall %s: statements outside expansion per recall | %.0f | %.0f | max %.0f |\n", strategy, f.P50, f.P95, f.Max)
+				}
 			}
 		}
 		for _, k := range []string{"vector_index", "exact_scan", "fulltext"} {
@@ -908,6 +938,7 @@ func (r ScaleReport) Markdown() string {
 		p95 := func(q Quantiles) float64 { return q.P95 }
 		row("recall total p50 (ms)", stage(realm.Adaptive, retrieval.StageTotal, p50))
 		row("recall total p95 (ms)", stage(realm.Adaptive, retrieval.StageTotal, p95))
+		row("all stages but expand p50 (ms)", stage(realm.Adaptive, StageFixed, p50))
 		row("seed stage p50 (ms)", stage(realm.Adaptive, retrieval.StageSeed, p50))
 		row("expand stage p50 (ms)", stage(realm.Adaptive, retrieval.StageExpand, p50))
 		row("expand path_search p50 (ms)", stage(realm.StrategyPath, retrieval.StageExpand, p50))
