@@ -102,10 +102,11 @@ func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery
 		if len(q.Types) > 0 || q.TimeRange != nil {
 			params["fetch"] = 4 * limit
 		}
+		if err := qSeedVectorFiltered.check(params); err != nil {
+			return nil, err
+		}
 		once, cancel := context.WithTimeout(ctx, filteredSearchTimeout)
-		recs, err := s.attempt(once, neo4j.AccessModeRead, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-			return collect(once, tx, qSeedVectorFiltered, params)
-		})
+		recs, err := s.attemptAlone(once, neo4j.AccessModeRead, qSeedVectorFiltered, params)
 		cancel()
 		if err == nil {
 			return scoredOf(recs, true), nil
