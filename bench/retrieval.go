@@ -219,6 +219,14 @@ type IngestReport struct {
 	Observations int     `json:"observations"`
 	Seconds      float64 `json:"seconds"`
 	PerSecond    float64 `json:"observations_per_second"`
+	// What an observation cost, which load changes less than the time (the scale
+	// benchmark's): statements and transactions sent, CPU of this process (agent,
+	// embedder, pipeline) and of the Neo4j server, in ms.
+	Statements   float64   `json:"statements_per_observation,omitempty"`
+	Transactions float64   `json:"transactions_per_observation,omitempty"`
+	CPUms        float64   `json:"cpu_ms_per_observation,omitempty"`
+	ServerCPUms  float64   `json:"server_cpu_ms_per_observation,omitempty"`
+	Load         []float64 `json:"load_before,omitempty"`
 }
 
 // measure is what one retrieval returned for one question.
