@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/realm-memory/realm"
@@ -295,7 +296,7 @@ func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, p
 	}
 	fmt.Fprintf(progress, "scale %d: reconsolidation apply of 20 edits p50 %.1f ms\n", n, sz.Reconcile.P50)
 	if cfg.IngestTurns > 0 && deps.Ingest != nil {
-		if err := measureIngest(ctx, deps.Ingest, space, gen, cfg, &sz, progress); err != nil {
+		if err := measureIngest(ctx, deps.Ingest, deps.Store, space, gen, cfg, &sz, progress); err != nil {
 			return sz, err
 		}
 	}
@@ -598,7 +599,7 @@ const ScaleIngestBatch = 100
 // measureIngest sends new turns of the conversation through the write path, embedding
 // included: IngestTurns of them in batches of ScaleIngestBatch, then as many again one a
 // call, as a conversation arrives.
-func measureIngest(ctx context.Context, ing Ingester, space string, gen ScaleSpace, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
+func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space string, gen ScaleSpace, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
 	more := GenerateScale(space+"-more", max(100, cfg.IngestTurns*4), cfg.Seed+1)
 	last := gen.Observations[len(gen.Observations)-1].ObservedAt
 	run := fmt.Sprintf("%d", time.Now().UnixNano())
@@ -623,18 +624,38 @@ func measureIngest(ctx context.Context, ing Ingester, space string, gen ScaleSpa
 		{ScaleIngestBatch, obs[:half], &sz.Ingest, fmt.Sprintf("batches of %d", ScaleIngestBatch)},
 		{1, obs[half:], &sz.IngestOne, "one a call"},
 	} {
+		load := loadAverage()
+		server, _ := store.ServerCPU(ctx) // 0 where JMX is not readable: the figure is then left out
+		cpu := processCPU()
+		logCtx, stmts := cypher.WithStatementLog(ctx)
 		started := time.Now()
-		if err := ingestBatches(ctx, ing, space, m.obs, m.batch, progress, fmt.Sprintf("scale %d %s", sz.N, m.name)); err != nil {
+		if err := ingestBatches(logCtx, ing, space, m.obs, m.batch, progress, fmt.Sprintf("scale %d %s", sz.N, m.name)); err != nil {
 			return err
 		}
 		secs := time.Since(started).Seconds()
-		*m.out = IngestReport{Observations: len(m.obs), Seconds: secs, PerSecond: float64(len(m.obs)) / secs}
-		fmt.Fprintf(progress, "  ingest %s: %d observations in %.1f s (%.1f/s)\n", m.name, len(m.obs), secs, m.out.PerSecond)
+		n := float64(len(m.obs))
+		r := IngestReport{Observations: len(m.obs), Seconds: secs, PerSecond: n / secs, Load: load,
+			Statements: float64(len(stmts.Statements)) / n, Transactions: float64(stmts.Transactions) / n, CPUms: ms(processCPU()-cpu) / n}
+		if after, err := store.ServerCPU(ctx); err == nil && server > 0 {
+			r.ServerCPUms = ms(after-server) / n
+		}
+		*m.out = r
+		fmt.Fprintf(progress, "  ingest %s: %d observations in %.1f s (%.1f/s); per observation %.1f statements in %.1f transactions, CPU %.1f ms here and %.1f ms in Neo4j; load %v\n",
+			m.name, len(m.obs), secs, r.PerSecond, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms, load)
 	}
 	return nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// processCPU is the CPU time this process has used so far (user and system).
+func processCPU() time.Duration {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
 
 // memoEmbedder remembers every text it embedded, and the time it spent embedding.
 type memoEmbedder struct {
@@ -901,6 +922,15 @@ func (r ScaleReport) Markdown() string {
 		if s.Ingest.Observations > 0 {
 			fmt.Fprintf(&b, " Ingestion through the write path (offline agent, embedding included): %d observations in batches of %d in %.1f s, **%.1f observations/s**; %d one a call in %.1f s, **%.1f observations/s**.",
 				s.Ingest.Observations, ScaleIngestBatch, s.Ingest.Seconds, s.Ingest.PerSecond, s.IngestOne.Observations, s.IngestOne.Seconds, s.IngestOne.PerSecond)
+			for _, r := range []struct {
+				name string
+				IngestReport
+			}{{fmt.Sprintf("in batches of %d", ScaleIngestBatch), s.Ingest}, {"one a call", s.IngestOne}} {
+				if r.Statements > 0 {
+					fmt.Fprintf(&b, " Per observation %s: %.1f statements in %.1f transactions, CPU %.1f ms in this process (agent, embedder, pipeline) and %.1f ms in Neo4j.",
+						r.name, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms)
+				}
+			}
 		}
 		fmt.Fprintf(&b, " Store on disk: %.1f MiB (database) + %.1f MiB (transaction logs)%s; heap used %.0f MiB of %.0f MiB. Load average %v before, %v after.\n\n",
 			mib(s.StoreBytes), mib(s.TxLogBytes), storeWhen(s), mib(s.Heap.Used), mib(s.Heap.Max), s.LoadBefore, s.LoadAfter)
