@@ -83,6 +83,10 @@ type Options struct {
 	// one act alone: a query close to several earlier ones is on the topic they share,
 	// and their answers, lifted together, push its own evidence out (consolidate.go).
 	LearnedNearest float64
+	// LearnedRelevance ρ₀ (0: off) lets a key-evidence link act on a node only as far as the
+	// node's similarity to this query is at least ρ₀ times its similarity to the link's
+	// query (consolidate.go, relevanceFit).
+	LearnedRelevance float64
 	// LearnedHalfLife (hours; 0: off) is the anti-lock-in decay of REALM.md §4: a learned
 	// link not confirmed again for that long acts with half its weight (consolidate.go).
 	LearnedHalfLife float64
