@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/realm-memory/realm"
@@ -146,7 +147,14 @@ type ScaleSize struct {
 	// Statements (round trips to Neo4j) and transactions per timed recall, per strategy.
 	Statements   map[string]Counts `json:"statements_per_recall,omitempty"`
 	Transactions map[string]Counts `json:"transactions_per_recall,omitempty"`
+	// Statements per timed recall outside expansion (plan, seed, aggregate, record), per
+	// strategy: the recall's fixed cost in round trips.
+	FixedStatements map[string]Counts `json:"fixed_statements_per_recall,omitempty"`
 }
+
+// StageFixed is the recall figure of every stage but expansion (total − expand, per
+// recall): what a recall costs whatever its expansion does.
+const StageFixed = "fixed"
 
 // BuildReport says how the space was built.
 type BuildReport struct {
@@ -209,7 +217,7 @@ func RunScale(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, progress io.
 func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, progress io.Writer) (ScaleSize, error) {
 	space := cfg.SpacePrefix + strconv.Itoa(n)
 	sz := ScaleSize{N: n, Space: space, LoadBefore: loadAverage(), Seeds: map[string]Quantiles{}, Recall: map[string]map[string]Quantiles{},
-		Statements: map[string]Counts{}, Transactions: map[string]Counts{}}
+		Statements: map[string]Counts{}, Transactions: map[string]Counts{}, FixedStatements: map[string]Counts{}}
 	started := time.Now()
 	gen := GenerateScale(space, n, cfg.Seed)
 	fmt.Fprintf(progress, "scale %d: generated %d memories, %d observations, %d edges, %d questions in %s\n",
@@ -289,7 +297,7 @@ func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, p
 	}
 	fmt.Fprintf(progress, "scale %d: reconsolidation apply of 20 edits p50 %.1f ms\n", n, sz.Reconcile.P50)
 	if cfg.IngestTurns > 0 && deps.Ingest != nil {
-		if err := measureIngest(ctx, deps.Ingest, space, gen, cfg, &sz, progress); err != nil {
+		if err := measureIngest(ctx, deps.Ingest, deps.Store, space, gen, cfg, &sz, progress); err != nil {
 			return sz, err
 		}
 	}
@@ -419,7 +427,7 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 	hits := 0
 	for _, strategy := range strategies {
 		stages := map[string][]float64{}
-		var statements, transactions []float64
+		var statements, transactions, fixed []float64
 		for i, q := range qs {
 			req := realm.RecallRequest{Query: q.Query, Strategy: strategy}
 			before := memo.spent()
@@ -435,6 +443,7 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 				return nil, err
 			}
 			statements = append(statements, float64(len(log.Statements)))
+			fixed = append(fixed, float64(fixedStatements(log)))
 			transactions = append(transactions, float64(log.Transactions))
 			if profile != nil {
 				// Once more under PROFILE (untimed), for the statements' database hits and rows.
@@ -449,6 +458,7 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 			for stage, v := range res.Timings {
 				stages[stage] = append(stages[stage], v)
 			}
+			stages[StageFixed] = append(stages[StageFixed], res.Timings[retrieval.StageTotal]-res.Timings[retrieval.StageExpand])
 			if strategy == strategies[0] {
 				results = append(results, res)
 				for _, n := range res.Nodes {
@@ -463,6 +473,7 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 			}
 		}
 		sz.Statements[string(strategy)], sz.Transactions[string(strategy)] = counts(statements), counts(transactions)
+		sz.FixedStatements[string(strategy)] = counts(fixed)
 		sz.Recall[string(strategy)] = map[string]Quantiles{}
 		for stage, v := range stages {
 			sz.Recall[string(strategy)][stage] = quantiles(v)
@@ -474,6 +485,17 @@ func measureRecall(ctx context.Context, store *cypher.Store, r *retrieval.Retrie
 	sz.EmbedMS = quantiles(embedMS)
 	sz.TargetHit = float64(hits) / float64(max(1, len(qs)))
 	return results, nil
+}
+
+// fixedStatements counts the statements of a recall outside expansion (expand_*).
+func fixedStatements(log *cypher.StatementLog) int {
+	n := 0
+	for _, st := range log.Statements {
+		if !strings.HasPrefix(st.Name, "expand_") {
+			n++
+		}
+	}
+	return n
 }
 
 // profileRecall writes one JSON line about a timed recall: its stage timings, its
@@ -590,7 +612,7 @@ const ScaleIngestBatch = 100
 // measureIngest sends new turns of the conversation through the write path, embedding
 // included: IngestTurns of them in batches of ScaleIngestBatch, then as many again one a
 // call, as a conversation arrives.
-func measureIngest(ctx context.Context, ing Ingester, space string, gen ScaleSpace, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
+func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space string, gen ScaleSpace, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
 	more := GenerateScale(space+"-more", max(100, cfg.IngestTurns*4), cfg.Seed+1)
 	last := gen.Observations[len(gen.Observations)-1].ObservedAt
 	run := fmt.Sprintf("%d", time.Now().UnixNano())
@@ -615,18 +637,38 @@ func measureIngest(ctx context.Context, ing Ingester, space string, gen ScaleSpa
 		{ScaleIngestBatch, obs[:half], &sz.Ingest, fmt.Sprintf("batches of %d", ScaleIngestBatch)},
 		{1, obs[half:], &sz.IngestOne, "one a call"},
 	} {
+		load := loadAverage()
+		server, _ := store.ServerCPU(ctx) // 0 where JMX is not readable: the figure is then left out
+		cpu := processCPU()
+		logCtx, stmts := cypher.WithStatementLog(ctx)
 		started := time.Now()
-		if err := ingestBatches(ctx, ing, space, m.obs, m.batch, progress, fmt.Sprintf("scale %d %s", sz.N, m.name)); err != nil {
+		if err := ingestBatches(logCtx, ing, space, m.obs, m.batch, progress, fmt.Sprintf("scale %d %s", sz.N, m.name)); err != nil {
 			return err
 		}
 		secs := time.Since(started).Seconds()
-		*m.out = IngestReport{Observations: len(m.obs), Seconds: secs, PerSecond: float64(len(m.obs)) / secs}
-		fmt.Fprintf(progress, "  ingest %s: %d observations in %.1f s (%.1f/s)\n", m.name, len(m.obs), secs, m.out.PerSecond)
+		n := float64(len(m.obs))
+		r := IngestReport{Observations: len(m.obs), Seconds: secs, PerSecond: n / secs, Load: load,
+			Statements: float64(len(stmts.Statements)) / n, Transactions: float64(stmts.Transactions) / n, CPUms: ms(processCPU()-cpu) / n}
+		if after, err := store.ServerCPU(ctx); err == nil && server > 0 {
+			r.ServerCPUms = ms(after-server) / n
+		}
+		*m.out = r
+		fmt.Fprintf(progress, "  ingest %s: %d observations in %.1f s (%.1f/s); per observation %.1f statements in %.1f transactions, CPU %.1f ms here and %.1f ms in Neo4j; load %v\n",
+			m.name, len(m.obs), secs, r.PerSecond, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms, load)
 	}
 	return nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// processCPU is the CPU time this process has used so far (user and system).
+func processCPU() time.Duration {
+	var u syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &u) != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
 
 // memoEmbedder remembers every text it embedded, and the time it spent embedding.
 type memoEmbedder struct {
@@ -851,13 +893,19 @@ func (r ScaleReport) Markdown() string {
 			if st == nil {
 				continue
 			}
-			for _, stage := range []string{retrieval.StagePlan, retrieval.StageSeed, retrieval.StageExpand, retrieval.StageAggregate, retrieval.StageRecord, retrieval.StageTotal} {
+			for _, stage := range []string{retrieval.StagePlan, retrieval.StageSeed, retrieval.StageExpand, retrieval.StageAggregate, retrieval.StageRecord, StageFixed, retrieval.StageTotal} {
 				if strategy != realm.Adaptive && stage != retrieval.StageExpand && stage != retrieval.StageTotal {
 					continue
 				}
-				q := st[stage]
+				q, ok := st[stage]
+				if !ok {
+					continue
+				}
 				name := fmt.Sprintf("recall %s: %s", strategy, stage)
-				if stage == retrieval.StageTotal {
+				switch stage {
+				case StageFixed:
+					name = fmt.Sprintf("recall %s: all stages but expand", strategy)
+				case retrieval.StageTotal:
 					name = fmt.Sprintf("**recall %s: total**", strategy)
 				}
 				fmt.Fprintf(&b, "| %s (ms) | %.1f | %.1f | %.1f |\n", name, q.P50, q.P95, q.P99)
@@ -867,6 +915,9 @@ func (r ScaleReport) Markdown() string {
 			if c, ok := s.Statements[string(strategy)]; ok {
 				t := s.Transactions[string(strategy)]
 				fmt.Fprintf(&b, "| recall %s: statements (transactions) per recall | %.0f (%.0f) | %.0f (%.0f) | max %.0f (%.0f) |\n", strategy, c.P50, t.P50, c.P95, t.P95, c.Max, t.Max)
+				if f, ok := s.FixedStatements[string(strategy)]; ok && strategy == realm.Adaptive {
+					fmt.Fprintf(&b, "| recall %s: statements outside expansion per recall | %.0f | %.0f | max %.0f |\n", strategy, f.P50, f.P95, f.Max)
+				}
 			}
 		}
 		for _, k := range []string{"vector_index", "exact_scan", "fulltext"} {
@@ -884,6 +935,15 @@ func (r ScaleReport) Markdown() string {
 		if s.Ingest.Observations > 0 {
 			fmt.Fprintf(&b, " Ingestion through the write path (offline agent, embedding included): %d observations in batches of %d in %.1f s, **%.1f observations/s**; %d one a call in %.1f s, **%.1f observations/s**.",
 				s.Ingest.Observations, ScaleIngestBatch, s.Ingest.Seconds, s.Ingest.PerSecond, s.IngestOne.Observations, s.IngestOne.Seconds, s.IngestOne.PerSecond)
+			for _, r := range []struct {
+				name string
+				IngestReport
+			}{{fmt.Sprintf("in batches of %d", ScaleIngestBatch), s.Ingest}, {"one a call", s.IngestOne}} {
+				if r.Statements > 0 {
+					fmt.Fprintf(&b, " Per observation %s: %.1f statements in %.1f transactions, CPU %.1f ms in this process (agent, embedder, pipeline) and %.1f ms in Neo4j.",
+						r.name, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms)
+				}
+			}
 		}
 		fmt.Fprintf(&b, " Store on disk: %.1f MiB (database) + %.1f MiB (transaction logs)%s; heap used %.0f MiB of %.0f MiB. Load average %v before, %v after.\n\n",
 			mib(s.StoreBytes), mib(s.TxLogBytes), storeWhen(s), mib(s.Heap.Used), mib(s.Heap.Max), s.LoadBefore, s.LoadAfter)
@@ -921,6 +981,7 @@ func (r ScaleReport) Markdown() string {
 		p95 := func(q Quantiles) float64 { return q.P95 }
 		row("recall total p50 (ms)", stage(realm.Adaptive, retrieval.StageTotal, p50))
 		row("recall total p95 (ms)", stage(realm.Adaptive, retrieval.StageTotal, p95))
+		row("all stages but expand p50 (ms)", stage(realm.Adaptive, StageFixed, p50))
 		row("seed stage p50 (ms)", stage(realm.Adaptive, retrieval.StageSeed, p50))
 		row("expand stage p50 (ms)", stage(realm.Adaptive, retrieval.StageExpand, p50))
 		row("expand path_search p50 (ms)", stage(realm.StrategyPath, retrieval.StageExpand, p50))

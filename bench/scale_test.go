@@ -128,11 +128,18 @@ func TestRunScale(t *testing.T) {
 			t.Errorf("%s: total %+v, want 3 timed recalls", strategy, q)
 		}
 	}
-	// A recall runs at least its counts, a vector and a full-text seed, the learned
-	// links, the induced edges and the trace's write; the profile has a line per timed
-	// recall, each listing its statements.
-	if c, tx := sz.Statements[string(realm.Adaptive)], sz.Transactions[string(realm.Adaptive)]; c.P50 < 7 || tx.P50 < 6 || tx.P50 > c.P50 {
+	// Outside expansion a recall runs exactly its counts, a vector and a full-text seed,
+	// the learned links, the induced edges and the record of its trace and accesses (one
+	// statement); the profile has a line per timed recall,
+	// each listing its statements.
+	if f := sz.FixedStatements[string(realm.Adaptive)]; f.P50 != 6 {
+		t.Errorf("statements outside expansion per recall %+v, want 6", f)
+	}
+	if c, tx := sz.Statements[string(realm.Adaptive)], sz.Transactions[string(realm.Adaptive)]; c.P50 < 6 || tx.P50 > c.P50 {
 		t.Errorf("statements per recall %+v, transactions %+v", c, tx)
+	}
+	if q := sz.Recall[string(realm.Adaptive)][bench.StageFixed]; q.N != 3 || q.P50 <= 0 || !strings.Contains(rep.Markdown(), "all stages but expand") {
+		t.Errorf("all stages but expand: %+v", q)
 	}
 	lines := strings.Split(strings.TrimSpace(profile.String()), "\n")
 	if len(lines) != 9 || !strings.Contains(lines[0], `"name":"seed_space_size"`) || !strings.Contains(lines[8], `"strategy":"subgraph_beam"`) {

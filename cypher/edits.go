@@ -20,31 +20,29 @@ type EditBatch struct {
 	Time              time.Time
 	Edits             []realm.EditProposal
 	// NewWeight is the update rule (REALM.md §4.3, owned by the reconsolidation package):
-	// the weight of an edge after action with confidence c, from its weight old as read
-	// under the edge's write lock (old is ignored for add).
+	// ApplyEdits uses it for the weight of an added edge, NewWeight(add, 0, c).
 	NewWeight func(action realm.EditAction, old, c float64) float64
-	// Step, when set, is the same rule for strengthen and weaken as a step toward a
-	// target, new = old + rate·(target − old) kept in [Floor, 1], which NewWeight must
-	// equal to the bit: ApplyEdits then computes the new weights inside its one statement
-	// (edit_batch) instead of in Go between two.
+	// Step is the same rule for strengthen and weaken as a step toward a target,
+	// new = old + rate·(target − old) kept in [Floor, 1], which must equal NewWeight to the
+	// bit: ApplyEdits computes the new weights inside its one statement (edit_batch), from
+	// the weights read under the edges' write locks.
 	Step  func(action realm.EditAction, c float64) (rate, target float64)
 	Floor float64
 }
 
-// ApplyEdits applies every edit of b in one write transaction of two statements and
-// logs each change of a directed edge as an (:Edit) of the space; it returns the logged
-// edits in order.
+// ApplyEdits applies every edit of b in one statement (edit_batch, one auto-commit
+// transaction) and logs each change of a directed edge as an (:Edit) of the space; it
+// returns the logged edits in order.
 //
-// The first statement locks the memories the batch touches, in id order, then reads the
-// edges of every edit under their locks; the new weights are computed from those values
-// (b.NewWeight, in the edits' order, so an edge edited twice is edited from its first new
-// weight), and the second statement writes them, the added edges and the log at once.
-// Concurrent reconsolidations of overlapping subgraphs thus lose no update, and two
-// concurrent adds write one edge. The driver retries the whole transaction on a
-// deadlock. A symmetric predicate's edit changes both directions. An edit whose edge
-// does not exist, or an add whose edge already exists, is skipped and not logged.
+// The statement locks the memories the batch touches, in id order, then the edges of
+// every edit, and applies the edits in order to the weights read under those locks (an
+// edge edited twice is edited from its first new weight). Concurrent reconsolidations of
+// overlapping subgraphs thus lose no update, and two concurrent adds write one edge; a
+// deadlock runs the statement again. A symmetric predicate's edit changes both
+// directions. An edit whose edge does not exist, or an add whose edge already exists, is
+// skipped and not logged.
 func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]realm.Edit, error) {
-	if b.NewWeight == nil {
+	if b.NewWeight == nil || b.Step == nil {
 		return nil, fmt.Errorf("apply edits: no update rule")
 	}
 	ops := directedEdits(b.Edits)
@@ -60,45 +58,30 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	if b.Time.IsZero() {
 		now = time.Now().UTC()
 	}
-	if b.Step != nil {
-		return s.applyEditsOnce(ctx, space, b, ops, now)
+	recs, err := s.write(ctx, qEditBatch, editBatchParams(space, b, ops, now))
+	if err != nil || len(recs) == 0 {
+		return nil, err
 	}
+	v, _ := recs[0].Get("logged")
 	var applied []realm.Edit
-	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		applied = nil // the driver may run this again after a deadlock
-		keys, pairs := editPairs(ops)
-		recs, err := collect(ctx, tx, qEditBatchRead, map[string]any{"space": space, "ids": memoryIDsOf(ops), "pairs": pairs})
-		if err != nil || len(recs) == 0 {
-			return nil, err
+	for _, x := range asList(v) {
+		m, _ := x.(map[string]any)
+		op := ops[int(propFloat(m, "op"))]
+		e := realm.Edit{
+			ID: propString(m, "id"), Space: space, TraceID: b.TraceID, ReconsolidationID: b.ReconsolidationID, Source: b.Source, Time: now,
+			EdgeID: propString(m, "edge_id"), From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence,
+			NewWeight: propFloat(m, "new_weight"),
 		}
-		found, _ := recs[0].Get("found")
-		edges := map[edgeKey][]editedEdge{}
-		v, _ := recs[0].Get("edges")
-		for _, x := range asList(v) {
-			m, _ := x.(map[string]any)
-			k := keys[int(propFloat(m, "i"))]
-			edges[k] = append(edges[k], editedEdge{id: propString(m, "edge_id"), weight: propFloat(m, "weight")})
+		if w, ok := m["old_weight"].(float64); ok {
+			e.OldWeight = &w
 		}
-		var sets, adds []any
-		applied, sets, adds = planEdits(ops, stringList(found), edges, b, space, now)
-		if len(applied) == 0 {
-			return nil, nil
-		}
-		rows := make([]any, len(applied))
-		for i, e := range applied {
-			rows[i] = editRow(e, i)
-		}
-		_, err = collect(ctx, tx, qEditBatchApply, map[string]any{"space": space, "now": now, "sets": sets, "adds": adds, "edits": rows})
-		return nil, err
-	})
-	if err != nil {
-		return nil, err
+		applied = append(applied, e)
 	}
 	return applied, nil
 }
 
-// applyEditsOnce is ApplyEdits in one statement (edit_batch), the rule given by b.Step.
-func (s *Store) applyEditsOnce(ctx context.Context, space string, b EditBatch, ops []realm.EditProposal, now time.Time) ([]realm.Edit, error) {
+// editBatchParams are edit_batch's parameters for the directed edits ops of b.
+func editBatchParams(space string, b EditBatch, ops []realm.EditProposal, now time.Time) map[string]any {
 	keys, pairs := editPairs(ops)
 	index := make(map[edgeKey]int64, len(keys))
 	for i, k := range keys {
@@ -123,28 +106,7 @@ func (s *Store) applyEditsOnce(ctx context.Context, space string, b EditBatch, o
 		}
 		params[i] = p
 	}
-	recs, err := s.write(ctx, qEditBatch, map[string]any{
-		"space": space, "now": now, "floor": b.Floor, "ids": memoryIDsOf(ops), "pairs": pairs, "ops": params,
-	})
-	if err != nil || len(recs) == 0 {
-		return nil, err
-	}
-	v, _ := recs[0].Get("logged")
-	var applied []realm.Edit
-	for _, x := range asList(v) {
-		m, _ := x.(map[string]any)
-		op := ops[int(propFloat(m, "op"))]
-		e := realm.Edit{
-			ID: propString(m, "id"), Space: space, TraceID: b.TraceID, ReconsolidationID: b.ReconsolidationID, Source: b.Source, Time: now,
-			EdgeID: propString(m, "edge_id"), From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence,
-			NewWeight: propFloat(m, "new_weight"),
-		}
-		if w, ok := m["old_weight"].(float64); ok {
-			e.OldWeight = &w
-		}
-		applied = append(applied, e)
-	}
-	return applied, nil
+	return map[string]any{"space": space, "now": now, "floor": b.Floor, "ids": memoryIDsOf(ops), "pairs": pairs, "ops": params}
 }
 
 // addedEdge is the description, query and label an add writes: a learned link (op.Query
@@ -163,12 +125,6 @@ func addedEdge(op realm.EditProposal) (description string, query, label any) {
 // edgeKey is the directed pair and type an edit addresses.
 type edgeKey struct{ from, to, relType string }
 
-// editedEdge is an existing edge of an edgeKey, or one an add of the batch writes.
-type editedEdge struct {
-	id     string
-	weight float64
-}
-
 // editPairs returns the distinct edgeKeys of ops, and the same as the read statement's
 // $pairs (i: the key's index).
 func editPairs(ops []realm.EditProposal) ([]edgeKey, []any) {
@@ -184,41 +140,6 @@ func editPairs(ops []realm.EditProposal) ([]edgeKey, []any) {
 		}
 	}
 	return keys, pairs
-}
-
-// planEdits applies ops in order to the edges read under the locks (edges, which it
-// updates; found: the memories of the space among their ends): it returns what to log,
-// the weights to set and the edges to add.
-func planEdits(ops []realm.EditProposal, found []string, edges map[edgeKey][]editedEdge, b EditBatch, space string, now time.Time) (applied []realm.Edit, sets, adds []any) {
-	for _, op := range ops {
-		k := edgeKey{op.From, op.To, op.Predicate.RelType()}
-		logged := realm.Edit{
-			Space: space, TraceID: b.TraceID, ReconsolidationID: b.ReconsolidationID, Source: b.Source, Time: now,
-			From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence,
-		}
-		if op.Action == realm.EditAdd {
-			if len(edges[k]) > 0 || !slices.Contains(found, op.From) || !slices.Contains(found, op.To) {
-				continue
-			}
-			description, query, label := addedEdge(op)
-			logged.ID, logged.EdgeID, logged.NewWeight = uuid.NewString(), uuid.NewString(), b.NewWeight(realm.EditAdd, 0, op.Confidence)
-			edges[k] = []editedEdge{{id: logged.EdgeID, weight: logged.NewWeight}}
-			adds = append(adds, map[string]any{
-				"from": op.From, "to": op.To, "type": k.relType, "edge_id": logged.EdgeID, "layer": op.Predicate.Layer(),
-				"description": description, "query": query, "label": label, "weight": logged.NewWeight, "confidence": op.Confidence,
-			})
-			applied = append(applied, logged)
-			continue
-		}
-		for i, e := range edges[k] {
-			old := e.weight
-			logged.ID, logged.EdgeID, logged.OldWeight, logged.NewWeight = uuid.NewString(), e.id, &old, b.NewWeight(op.Action, old, op.Confidence)
-			edges[k][i].weight = logged.NewWeight
-			sets = append(sets, map[string]any{"from": op.From, "to": op.To, "type": k.relType, "edge_id": e.id, "weight": logged.NewWeight})
-			applied = append(applied, logged)
-		}
-	}
-	return applied, sets, adds
 }
 
 func setWeight(ctx context.Context, tx neo4j.ManagedTransaction, space, from, to string, p realm.Predicate, edgeID string, w float64, now time.Time) error {
@@ -251,19 +172,6 @@ func memoryIDsOf(ops []realm.EditProposal) []string {
 	}
 	slices.Sort(ids)
 	return slices.Compact(ids)
-}
-
-func editRow(e realm.Edit, seq int) map[string]any {
-	row := map[string]any{
-		"id": e.ID, "trace_id": e.TraceID, "reconsolidation_id": e.ReconsolidationID, "seq": int64(seq),
-		"edge_id": e.EdgeID, "from": e.From, "to": e.To, "predicate": string(e.Predicate),
-		"action": string(e.Action), "confidence": e.Confidence, "old_weight": nil,
-		"new_weight": e.NewWeight, "created_at": e.Time, "source": e.Source,
-	}
-	if e.OldWeight != nil {
-		row["old_weight"] = *e.OldWeight
-	}
-	return row
 }
 
 // RevertReconsolidation undoes the reconsolidation that id names (its id, or the id of one

@@ -191,81 +191,94 @@ func editTestStep(action realm.EditAction, c float64) (rate, target float64) {
 	return 0.5 * c, 1
 }
 
-// With the rule as steps (EditBatch.Step) ApplyEdits is one statement, and it does what
-// the two statements do: the same weights to the bit, the same edits logged in the same
-// order (an edge edited twice, a symmetric one, an add, an add over an existing edge, an
-// edit of no edge, an add to another space's memory, an edit of an edge the batch added),
-// and a revert restores every weight.
+// ApplyEdits is one statement (edit_batch) with the rule as steps toward a target; it
+// gives the weights editTestRule gives, to the bit, and logs the edits in their order (an
+// edge edited twice, a symmetric one, an add, an add over an existing edge, an edit of no
+// edge, an add to another space's memory, an edit of an edge the batch added); a revert
+// restores every weight exactly.
 func TestApplyEditsOneStatement(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
 	edges := []editTestEdge{{0, 1, realm.Precedes, 0.5}, {1, 2, realm.Correlates, 0.4}, {2, 3, realm.Enables, 0.7}}
 	_, other := editGraph(t, s, 1)
-	type result struct {
-		weights map[string][]float64
-		logged  []string
-		stats   realm.EditStats
+	space, ids := editGraph(t, s, 4, edges...)
+	e := func(from, to int, a realm.EditAction, p realm.Predicate, c float64) realm.EditProposal {
+		return realm.EditProposal{From: ids[from], To: ids[to], Action: a, Predicate: p, Confidence: c}
 	}
-	run := func(step bool) (result, string, []string, string) {
-		space, ids := editGraph(t, s, 4, edges...)
-		e := func(from, to int, a realm.EditAction, p realm.Predicate, c float64) realm.EditProposal {
-			return realm.EditProposal{From: ids[from], To: ids[to], Action: a, Predicate: p, Confidence: c}
+	b := batch("trace-once",
+		e(0, 1, realm.EditStrengthen, realm.Precedes, 1),
+		e(0, 1, realm.EditStrengthen, realm.Precedes, 0.6),
+		e(1, 2, realm.EditWeaken, realm.Correlates, 0.8),
+		e(0, 2, realm.EditAdd, realm.Precedes, 0.9),
+		e(0, 2, realm.EditStrengthen, realm.Precedes, 0.5),
+		e(0, 1, realm.EditAdd, realm.Precedes, 1),
+		e(2, 3, realm.EditStrengthen, realm.Implies, 1),
+		realm.EditProposal{From: ids[3], To: other[0], Action: realm.EditAdd, Predicate: realm.Implies, Confidence: 1},
+		e(0, 1, realm.EditWeaken, realm.Precedes, 0.3),
+	)
+	applied, err := s.ApplyEdits(ctx, space, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := map[string]string{}
+	for i, id := range ids {
+		index[id] = fmt.Sprint(i)
+	}
+	var logged []string
+	for _, a := range applied {
+		old := "none"
+		if a.OldWeight != nil {
+			old = fmt.Sprint(*a.OldWeight)
 		}
-		b := batch("trace-once",
-			e(0, 1, realm.EditStrengthen, realm.Precedes, 1),
-			e(0, 1, realm.EditStrengthen, realm.Precedes, 0.6),
-			e(1, 2, realm.EditWeaken, realm.Correlates, 0.8),
-			e(0, 2, realm.EditAdd, realm.Precedes, 0.9),
-			e(0, 2, realm.EditStrengthen, realm.Precedes, 0.5),
-			e(0, 1, realm.EditAdd, realm.Precedes, 1),
-			e(2, 3, realm.EditStrengthen, realm.Implies, 1),
-			realm.EditProposal{From: ids[3], To: other[0], Action: realm.EditAdd, Predicate: realm.Implies, Confidence: 1},
-			e(0, 1, realm.EditWeaken, realm.Precedes, 0.3),
-		)
-		if !step {
-			b.Step = nil
+		logged = append(logged, fmt.Sprintf("%s>%s %s %s %s→%v", index[a.From], index[a.To], a.Predicate, a.Action, old, a.NewWeight))
+		if a.ID == "" || a.EdgeID == "" || a.ReconsolidationID != b.ReconsolidationID || a.Space != space {
+			t.Errorf("applied edit %+v", a)
 		}
-		applied, err := s.ApplyEdits(ctx, space, b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		index := map[string]string{}
+	}
+	// The rule applied by hand, edit after edit.
+	w01a := editTestRule(realm.EditStrengthen, 0.5, 1)
+	w01b := editTestRule(realm.EditStrengthen, w01a, 0.6)
+	w12 := editTestRule(realm.EditWeaken, 0.4, 0.8)
+	w02a := editTestRule(realm.EditAdd, 0, 0.9)
+	w02b := editTestRule(realm.EditStrengthen, w02a, 0.5)
+	w01c := editTestRule(realm.EditWeaken, w01b, 0.3)
+	want := []string{
+		fmt.Sprintf("0>1 precedes strengthen 0.5→%v", w01a),
+		fmt.Sprintf("0>1 precedes strengthen %v→%v", w01a, w01b),
+		fmt.Sprintf("1>2 correlates weaken 0.4→%v", w12),
+		fmt.Sprintf("2>1 correlates weaken 0.4→%v", w12),
+		fmt.Sprintf("0>2 precedes add none→%v", w02a),
+		fmt.Sprintf("0>2 precedes strengthen %v→%v", w02a, w02b),
+		fmt.Sprintf("0>1 precedes weaken %v→%v", w01b, w01c),
+	}
+	if !slices.Equal(logged, want) {
+		t.Errorf("logged:\n%s\nwant:\n%s", strings.Join(logged, "\n"), strings.Join(want, "\n"))
+	}
+	weights := map[string][]float64{}
+	for k, w := range edgeWeights(t, s, space, ids) {
 		for i, id := range ids {
-			index[id] = fmt.Sprint(i)
+			k = strings.ReplaceAll(k, id, fmt.Sprint(i))
 		}
-		var r result
-		for _, a := range applied {
-			old := "none"
-			if a.OldWeight != nil {
-				old = fmt.Sprint(*a.OldWeight)
-			}
-			r.logged = append(r.logged, fmt.Sprintf("%s>%s %s %s %s→%v", index[a.From], index[a.To], a.Predicate, a.Action, old, a.NewWeight))
-			if a.ID == "" || a.EdgeID == "" || a.ReconsolidationID != b.ReconsolidationID || a.Space != space {
-				t.Errorf("applied edit %+v", a)
-			}
-		}
-		r.weights = map[string][]float64{}
-		for k, w := range edgeWeights(t, s, space, ids) {
-			for i, id := range ids {
-				k = strings.ReplaceAll(k, id, fmt.Sprint(i))
-			}
-			slices.Sort(w)
-			r.weights[k] = w
-		}
-		if r.stats, err = s.EditStats(ctx, space); err != nil {
-			t.Fatal(err)
-		}
-		return r, space, ids, b.ReconsolidationID
+		weights[k] = w
 	}
-	two, _, _, _ := run(false)
-	once, space, ids, recon := run(true)
-	if !reflect.DeepEqual(two, once) {
-		t.Errorf("two statements:\n%+v\none:\n%+v", two, once)
+	// An edge the batch adds keeps the weight of its add (edit_batch).
+	wantWeights := map[string][]float64{
+		"0>1>precedes": {w01c}, "1>2>correlates": {w12}, "2>1>correlates": {w12}, "0>2>precedes": {w02a}, "2>3>enables": {0.7},
 	}
-	if len(once.logged) != 7 {
-		t.Errorf("%d edits logged, want 7: %v", len(once.logged), once.logged)
+	if !reflect.DeepEqual(weights, wantWeights) {
+		t.Errorf("weights %v, want %v", weights, wantWeights)
 	}
-	if _, err := s.RevertReconsolidation(ctx, space, recon, time.Now()); err != nil {
+	listed, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: "trace-once"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(listed) != len(want) {
+		t.Errorf("the log lists %d edits, want %d", len(listed), len(want))
+	}
+	if st, err := s.EditStats(ctx, space); err != nil || st != (realm.EditStats{Reconsolidations: 1, Added: 1, Strengthened: 3, Weakened: 3}) {
+		t.Errorf("stats %+v, %v", st, err)
+	}
+	if _, err := s.RevertReconsolidation(ctx, space, b.ReconsolidationID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	got := edgeWeights(t, s, space, ids)

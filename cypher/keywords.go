@@ -62,7 +62,13 @@ func TextPosting(n realm.Node, word string) KeywordPosting {
 	for _, k := range n.Keywords {
 		keywords.WriteString(" " + k)
 	}
-	text := strings.ToLower(n.Name + " " + n.Content + " " + keywords.String())
+	return posting(n.ID, strings.ToLower(n.Name+" "+n.Content+" "+keywords.String()), word)
+}
+
+// posting is the posting for word of the memory id whose lower-cased text is text: the
+// word's count in it (at least 1: the index matched it, stemmed) and its words (split
+// on single spaces), as seed_fulltext.cypher counts them.
+func posting(id, text, word string) KeywordPosting {
 	tf := 1
 	if strings.Contains(text, word) {
 		tf = strings.Count(text, word)
@@ -73,7 +79,7 @@ func TextPosting(n realm.Node, word string) KeywordPosting {
 			dl++
 		}
 	}
-	return KeywordPosting{ID: n.ID, TF: float64(tf), DL: float64(dl)}
+	return KeywordPosting{ID: id, TF: float64(tf), DL: float64(dl)}
 }
 
 // RankKeywords returns the ids of the k memories matching words best, best first, ties by
@@ -159,15 +165,21 @@ func keywordContext(ctx context.Context, tx neo4j.ManagedTransaction, space stri
 		p, _ := m["m"].(map[string]any)
 		recent = append(recent, DerivedMemory{Node: nodeOf(p), From: stringList(m["from"])})
 	}
+	lowered := map[string]string{} // memory id → its lower-cased text
+	v, _ = r.Get("texts")
+	for _, item := range asList(v) {
+		m, _ := item.(map[string]any)
+		lowered[propString(m, "id")] = propString(m, "text")
+	}
 	v, _ = r.Get("words")
 	for _, item := range asList(v) {
 		w, _ := item.(map[string]any)
+		word := propString(w, "word")
 		var ps []KeywordPosting
-		for _, item := range asList(w["postings"]) {
-			m, _ := item.(map[string]any)
-			ps = append(ps, KeywordPosting{ID: propString(m, "id"), TF: propFloat(m, "tf"), DL: propFloat(m, "dl")})
+		for _, id := range stringList(w["ids"]) {
+			ps = append(ps, posting(id, lowered[id], word))
 		}
-		stats.Words[propString(w, "word")] = ps
+		stats.Words[word] = ps
 	}
 	return state, recent, stats, nil
 }

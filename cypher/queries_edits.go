@@ -9,17 +9,9 @@ var (
 	editLockMemoriesCypher string
 	qEditLockMemories      = newQuery("edit_lock_memories", editLockMemoriesCypher)
 
-	//go:embed queries/edit_batch_read.cypher
-	editBatchReadCypher string
-	qEditBatchRead      = newQuery("edit_batch_read", editBatchReadCypher)
-
 	//go:embed queries/edit_batch.cypher
 	editBatchCypher string
 	qEditBatch      = newQuery("edit_batch", editBatchCypher)
-
-	//go:embed queries/edit_batch_apply.cypher
-	editBatchApplyCypher string
-	qEditBatchApply      = newQuery("edit_batch_apply", editBatchApplyCypher)
 
 	//go:embed queries/edit_edge_set_weight.cypher
 	editEdgeSetWeightCypher string

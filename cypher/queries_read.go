@@ -45,9 +45,9 @@ var (
 	inducedEdgesCypher string
 	qInducedEdges      = newQuery("induced_edges", inducedEdgesCypher)
 
-	//go:embed queries/memories_touch.cypher
-	memoriesTouchCypher string
-	qMemoriesTouch      = newQuery("memories_touch", memoriesTouchCypher)
+	//go:embed queries/recall_record.cypher
+	recallRecordCypher string
+	qRecallRecord      = newQuery("recall_record", recallRecordCypher)
 )
 
 var (

@@ -102,10 +102,11 @@ func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery
 		if len(q.Types) > 0 || q.TimeRange != nil {
 			params["fetch"] = 4 * limit
 		}
+		if err := qSeedVectorFiltered.check(params); err != nil {
+			return nil, err
+		}
 		once, cancel := context.WithTimeout(ctx, filteredSearchTimeout)
-		recs, err := s.attempt(once, neo4j.AccessModeRead, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-			return collect(once, tx, qSeedVectorFiltered, params)
-		})
+		recs, err := s.attemptAlone(once, neo4j.AccessModeRead, qSeedVectorFiltered, params)
 		cancel()
 		if err == nil {
 			return scoredOf(recs, true), nil
@@ -584,23 +585,18 @@ func (s *Store) InducedEdges(ctx context.Context, space string, ids []string) ([
 }
 
 // RecordRecall stores the trace of one recall and counts one access to each memory of ids
-// (its top K) in the space, at now, in one write transaction (one commit). The memories
-// are locked in id order, so two recalls touching the same memories never wait for each
-// other in a cycle (in score order they deadlocked, and one was retried).
+// (its top K) in the space, at now, in one statement (one round trip, one commit). The
+// memories are locked in id order, so two recalls touching the same memories never wait
+// for each other in a cycle (in score order they deadlocked, and one was retried).
 func (s *Store) RecordRecall(ctx context.Context, t realm.Trace, ids []string, now time.Time) error {
 	doc, err := json.Marshal(t)
 	if err != nil {
 		return fmt.Errorf("encode trace: %w", err)
 	}
-	sorted := slices.Sorted(slices.Values(ids))
-	_, err = s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		if len(sorted) > 0 {
-			if _, err := collect(ctx, tx, qMemoriesTouch, map[string]any{"space": t.Space, "ids": sorted, "now": now.UTC()}); err != nil {
-				return nil, err
-			}
-		}
-		return collect(ctx, tx, qTraceCreate, traceParams(t, doc))
-	})
+	params := traceParams(t, doc)
+	params["ids"] = slices.Sorted(slices.Values(ids))
+	params["now"] = now.UTC()
+	_, err = s.write(ctx, qRecallRecord, params)
 	return err
 }
 

@@ -38,6 +38,10 @@ var (
 	scaleHeapCypher string
 	qScaleHeap      = newQuery("scale_heap", scaleHeapCypher)
 
+	//go:embed queries/scale_cpu.cypher
+	scaleCPUCypher string
+	qScaleCPU      = newQuery("scale_cpu", scaleCPUCypher)
+
 	//go:embed queries/scale_degree.cypher
 	scaleDegreeCypher string
 	qScaleDegree      = newQuery("scale_degree", scaleDegreeCypher)
@@ -146,6 +150,15 @@ func (s *Store) ServerHeap(ctx context.Context) (Heap, error) {
 		return Heap{}, err
 	}
 	return Heap{Used: num(recs[0], "used"), Committed: num(recs[0], "committed"), Max: num(recs[0], "max")}, nil
+}
+
+// ServerCPU reads the CPU time the server's process has used so far, over JMX.
+func (s *Store) ServerCPU(ctx context.Context) (time.Duration, error) {
+	recs, err := s.read(ctx, qScaleCPU, map[string]any{})
+	if err != nil || len(recs) == 0 {
+		return 0, err
+	}
+	return time.Duration(num(recs[0], "cpu")), nil
 }
 
 // Checkpoint asks Neo4j to write its dirty pages to the store files now and waits for it

@@ -244,18 +244,51 @@ func (q query) check(params map[string]any) error {
 	return nil
 }
 
-// read runs q in a read transaction and returns all its records.
+// read runs q alone in a read transaction and returns all its records.
+//
+// A statement alone runs as an auto-commit transaction: one round trip to Neo4j (RUN and
+// PULL sent together), where a managed transaction takes three (BEGIN, RUN and PULL,
+// COMMIT); on a busy machine each costs a millisecond or more. Retries are as runTx's.
 func (s *Store) read(ctx context.Context, q query, params map[string]any) ([]*neo4j.Record, error) {
-	return s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		return collect(ctx, tx, q, params)
-	})
+	return s.runAlone(ctx, neo4j.AccessModeRead, q, params)
 }
 
-// write runs q in a write transaction and returns all its records.
+// write runs q alone in a write transaction (auto-commit, as read) and returns all its
+// records.
 func (s *Store) write(ctx context.Context, q query, params map[string]any) ([]*neo4j.Record, error) {
-	return s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		return collect(ctx, tx, q, params)
-	})
+	return s.runAlone(ctx, neo4j.AccessModeWrite, q, params)
+}
+
+// runAlone runs q as one auto-commit transaction, again on the errors runTx retries.
+func (s *Store) runAlone(ctx context.Context, mode neo4j.AccessMode, q query, params map[string]any) ([]*neo4j.Record, error) {
+	if err := q.check(params); err != nil {
+		return nil, err
+	}
+	return s.retry(ctx, func() ([]*neo4j.Record, error) { return s.attemptAlone(ctx, mode, q, params) })
+}
+
+// attemptAlone runs q once, auto-committed, in a session of its own. An error the driver
+// says may go away is returned as a TransactionExecutionLimit, as a managed transaction's
+// (runTx tells them apart by that).
+func (s *Store) attemptAlone(ctx context.Context, mode neo4j.AccessMode, q query, params map[string]any) ([]*neo4j.Record, error) {
+	s.openTx.Add(1)
+	defer s.openTx.Add(-1)
+	defer func(started time.Time) {
+		log := statementLogOf(ctx)
+		log.statement(q.name, time.Since(started))
+		log.transaction(time.Since(started))
+	}(time.Now())
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode})
+	defer sess.Close(ctx)
+	res, err := sess.Run(ctx, q.text, params)
+	var recs []*neo4j.Record
+	if err == nil {
+		recs, err = res.Collect(ctx)
+	}
+	if err != nil && ctx.Err() == nil && neo4j.IsRetryable(err) {
+		return nil, &neo4j.TransactionExecutionLimit{Cause: "one attempt", Errors: []error{err}}
+	}
+	return recs, err
 }
 
 // txWork is the body of a managed transaction.
@@ -280,10 +313,15 @@ func (s *Store) writeTx(ctx context.Context, fn txWork) ([]*neo4j.Record, error)
 // its retries. The first retry is immediate: a dead pooled connection (Neo4j restarted)
 // clears the older idle ones, and the next attempt dials afresh.
 func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]*neo4j.Record, error) {
+	return s.retry(ctx, func() ([]*neo4j.Record, error) { return s.attempt(ctx, mode, fn) })
+}
+
+// retry runs attempt until it succeeds or fails for good (see runTx).
+func (s *Store) retry(ctx context.Context, attempt func() ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
 	var firstFailure time.Time
 	var wait time.Duration
 	for {
-		recs, err := s.attempt(ctx, mode, fn)
+		recs, err := attempt()
 		if err == nil {
 			return recs, nil
 		}

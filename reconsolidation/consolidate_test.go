@@ -348,3 +348,53 @@ func recallIn(t *testing.T, r *retrieval.Retriever, space, query string) realm.R
 	}
 	return res
 }
+
+// TestLearnedRelevance: Q finds a (0.8) and b (0.7); the client marks both useful, which
+// links them (correlates, carrying Q). P is close to Q (cosine 0.8); a is as relevant to P
+// as to Q (1.0 against 0.8), b less (0.56 against 0.7: a ratio of 0.8). By default the
+// links lift both for P; with LearnedRelevance 0.9 b keeps its score to the bit (P is on
+// Q's topic but less about b than Q was) and a is still lifted.
+func TestLearnedRelevance(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	const (
+		q = "What instrument does Melanie play?"
+		p = "Does Melanie play in a band?"
+	)
+	emb := loopEmbedder{q: loopAxes(0, 1), p: loopAxes(0, 0.8, 1, 0.6)}
+	space := loopGraph(t, s, []loopNode{
+		{"a", realm.Fact, "Mel has practised the clarinet since school", loopAxes(0, 0.8, 1, 0.6), ""},
+		{"b", realm.Fact, "Mel keeps her reeds in a tin", loopAxes(0, 0.7, 2, 0.71414), ""},
+	}, nil)
+	id := func(name string) string { return space + ":" + name }
+	recaller := func(relevance float64) *retrieval.Retriever {
+		o := retrieval.DefaultOptions()
+		o.LearnedRelevance = relevance
+		return retrieval.New(s, emb, offline.New(offline.Options{}), o, zerolog.Nop())
+	}
+	before := recallIn(t, recaller(0), space, p)
+	a0, b0 := placeOf(before, id("a")), placeOf(before, id("b"))
+	if a0.rank == 0 || b0.rank == 0 {
+		t.Fatalf("before feedback P finds a %v, b %v; the fixture wants both", a0, b0)
+	}
+	recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
+	if _, err := recon.Reconsolidate(ctx, space, recallIn(t, recaller(0), space, q).TraceID, reconsolidation.Request{
+		Feedback: &realm.Feedback{UsefulNodeIDs: []string{id("a"), id("b")}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		relevance float64
+		liftsB    bool
+	}{{0, true}, {0.9, false}} {
+		after := recallIn(t, recaller(c.relevance), space, p)
+		a, b := placeOf(after, id("a")), placeOf(after, id("b"))
+		t.Logf("LearnedRelevance %g: a %v → %v, b %v → %v", c.relevance, a0, a, b0, b)
+		if a.score <= a0.score {
+			t.Errorf("LearnedRelevance %g: a %v for P, before feedback %v; want it lifted", c.relevance, a, a0)
+		}
+		if c.liftsB && b.score <= b0.score || !c.liftsB && b.score != b0.score {
+			t.Errorf("LearnedRelevance %g: b %v for P, before feedback %v; want lifted %v", c.relevance, b, b0, c.liftsB)
+		}
+	}
+}

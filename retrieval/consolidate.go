@@ -23,6 +23,12 @@ import (
 //     brought in as reached over the link;
 //   - misleading: its end's score is multiplied by 1 − LearnedDrop·act.
 //
+// With LearnedRelevance ρ₀, a key-evidence link acts on its end only as far as the end is
+// as relevant to this query as to the link's (relevanceFit), against "the same topic,
+// another fact" (off by default: with ρ₀ = 1, LearnedClose 0.3 and LearnedFull 0.6 it gave
+// +0.004 over none on LoCoMo's tuning split where the default gives −0.004, and −0.001 on
+// validation where the default gives +0.008; docs/benchmarks/locomo-feedback.md).
+//
 // With LearnedNearest, the key-evidence links of the earlier query closest to this one act
 // alone (off by default: on LoCoMo's tuning split +0.001 over none where all of them give
 // −0.005, and LearnedClose 0.6 +0.003; docs/benchmarks/locomo-feedback.md).
@@ -66,13 +72,16 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 		t := realm.TraceLearned{EdgeID: e.ID, Node: e.To, Label: e.Label, Query: e.Query, Closeness: closeness}
 		switch e.Label {
 		case realm.KeyEvidence:
+			now := sim(l.To.Embedding, run.qvec)
+			fit := r.opts.relevanceFit(now, sim(l.To.Embedding, vecs[e.Query]))
+			act *= fit
 			t.Factor = 1 + r.opts.LearnedBoost*act
 			boost[e.To] = max(boost[e.To], act)
 			from, fromIn := run.cands[e.From]
-			if _, in := run.cands[e.To]; !in && fromIn && from.Depth < run.set.MaxDepth {
+			if _, in := run.cands[e.To]; !in && fromIn && from.Depth < run.set.MaxDepth && fit > 0 {
 				a := arrival{strength: from.Arrival.strength * weight, access: r.opts.accessScore(closeness, weight, 0)}
 				run.nodes[e.To] = l.To
-				r.admit(run, l.To, a, sim(l.To.Embedding, run.qvec), from.Depth+1, from.Root)
+				r.admit(run, l.To, a, now, from.Depth+1, from.Root)
 				t.Injected = true
 			}
 		case realm.Misleading:
@@ -91,6 +100,18 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 		c.Score *= (1 + r.opts.LearnedBoost*b) * (1 - r.opts.LearnedDrop*d)
 	}
 	return nil
+}
+
+// relevanceFit is the share of a key-evidence link's strength that acts on a node whose
+// similarity to this query is now and to the link's query then: with LearnedRelevance ρ₀
+// set, clip((now/then − ρ₀) / (1 − ρ₀)), so an earlier answer lifts only where this query
+// is about it as much as the earlier one was ("the same evidence again"), not where it is
+// merely on its topic ("another fact"); 1 when unset or when then is 0.
+func (o Options) relevanceFit(now, then float64) float64 {
+	if o.LearnedRelevance <= 0 || then <= 0 || now >= then {
+		return 1
+	}
+	return clip01((now/then - o.LearnedRelevance) / (1 - o.LearnedRelevance))
 }
 
 // learnedWeight is a learned link's weight at now: with LearnedHalfLife set, the

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -82,6 +83,10 @@ type Options struct {
 	// one act alone: a query close to several earlier ones is on the topic they share,
 	// and their answers, lifted together, push its own evidence out (consolidate.go).
 	LearnedNearest float64
+	// LearnedRelevance ρ₀ (0: off) lets a key-evidence link act on a node only as far as the
+	// node's similarity to this query is at least ρ₀ times its similarity to the link's
+	// query (consolidate.go, relevanceFit).
+	LearnedRelevance float64
 	// LearnedHalfLife (hours; 0: off) is the anti-lock-in decay of REALM.md §4: a learned
 	// link not confirmed again for that long acts with half its weight (consolidate.go).
 	LearnedHalfLife float64
@@ -149,8 +154,8 @@ const (
 	StagePlan      = "plan"
 	StageSeed      = "seed"
 	StageExpand    = "expand"
-	StageAggregate = "aggregate"
-	StageRecord    = "record" // trace and access stats
+	StageAggregate = "aggregate" // consolidation, validity, the top K
+	StageRecord    = "record"    // trace and access stats, and the edges among the top K
 	StageTotal     = "total"
 )
 
@@ -216,21 +221,29 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 		res.Nodes[i] = realm.RecalledNode{Node: c.Node, Score: c.Score, Depth: c.Depth}
 		run.trace.Scores = append(run.trace.Scores, realm.ScoredID{ID: c.Node.ID, Score: c.Score})
 	}
-	// The subgraph the top K induce: all edges among them (REALM.md §3.3).
-	if res.Edges, err = r.store.InducedEdges(ctx, space, ids); err != nil {
+	run.timing(StageAggregate, stage)
+
+	// The trace and the accesses are written while the subgraph the top K induce is read
+	// (all edges among them, REALM.md §3.3): both need only the top K, and each is one
+	// statement, so the recall waits for the slower instead of their sum. The trace
+	// carries the timings up to its write.
+	stage = time.Now()
+	run.trace.Usage = run.usage
+	run.timing(StageRecord, stage)
+	run.timing(StageTotal, started)
+	trace := run.trace
+	trace.Timings = maps.Clone(run.trace.Timings)
+	recorded := make(chan error, 1)
+	go func() { recorded <- r.store.RecordRecall(ctx, trace, ids, run.started) }()
+	res.Edges, err = r.store.InducedEdges(ctx, space, ids)
+	if recordErr := <-recorded; err == nil {
+		err = recordErr
+	}
+	if err != nil {
 		return realm.RecallResult{}, err
 	}
 	if res.Edges == nil {
 		res.Edges = []realm.Edge{}
-	}
-	run.timing(StageAggregate, stage)
-
-	stage = time.Now()
-	run.trace.Usage = run.usage
-	run.timing(StageRecord, stage) // the trace carries the timings up to its write
-	run.timing(StageTotal, started)
-	if err := r.store.RecordRecall(ctx, run.trace, ids, run.started); err != nil {
-		return realm.RecallResult{}, err
 	}
 	run.timing(StageRecord, stage)
 	run.timing(StageTotal, started)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
@@ -45,14 +46,31 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 		run.trace.SeedMethod = realm.SeedExactScan
 	}
 
-	best := map[string]float64{}
+	// The plans' searches run at once, each on a connection of its own: a recall waits
+	// for the slowest instead of their sum. Their seeds are merged in the plans' order.
+	type planSeeds struct {
+		seeds []cypher.ScoredMemory
+		relax string
+		err   error
+	}
+	found := make([]planSeeds, len(run.plans))
+	var wg sync.WaitGroup
 	for i, p := range run.plans {
-		seeds, relax, err := r.runPlan(ctx, run, p, vecs[i+1], exact, fetch)
-		if err != nil {
-			return err
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := &found[i]
+			f.seeds, f.relax, f.err = r.runPlan(ctx, run, p, vecs[i+1], exact, fetch)
+		}()
+	}
+	wg.Wait()
+	best := map[string]float64{}
+	for _, f := range found {
+		if f.err != nil {
+			return f.err
 		}
-		run.trace.PlanRelaxation = append(run.trace.PlanRelaxation, relax)
-		for _, s := range seeds {
+		run.trace.PlanRelaxation = append(run.trace.PlanRelaxation, f.relax)
+		for _, s := range f.seeds {
 			run.nodes[s.Node.ID] = s.Node
 			if old, ok := best[s.Node.ID]; !ok || s.Score > old {
 				best[s.Node.ID] = s.Score
@@ -158,28 +176,37 @@ func (r *Retriever) planCandidates(ctx context.Context, space string, inSpace in
 	if p.Mode == realm.HybridMatch {
 		q.TimeRange = p.TimeRange
 	}
-	nodes := map[string]realm.Node{}
-	var vector []cypher.ScoredMemory
+	// The vector and the keyword search run at once (see seed).
+	var vector, hits []cypher.ScoredMemory
+	var vectorErr, hitsErr error
+	var wg sync.WaitGroup
 	if p.Mode != realm.KeywordsMatch {
-		var err error
-		if exact {
-			vector, err = r.store.SeedByExactScan(ctx, space, q)
-		} else {
-			vector, err = r.store.SeedByVectorIndex(ctx, space, q, fetch)
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range vector {
-			nodes[s.Node.ID] = s.Node
-		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if exact {
+				vector, vectorErr = r.store.SeedByExactScan(ctx, space, q)
+			} else {
+				vector, vectorErr = r.store.SeedByVectorIndex(ctx, space, q, fetch)
+			}
+		}()
+	}
+	if p.Mode != realm.QueryMatch {
+		hits, hitsErr = r.store.SeedByFullText(ctx, space, q)
+	}
+	wg.Wait()
+	if vectorErr != nil {
+		return nil, vectorErr
+	}
+	if hitsErr != nil {
+		return nil, hitsErr
+	}
+	nodes := map[string]realm.Node{}
+	for _, s := range vector {
+		nodes[s.Node.ID] = s.Node
 	}
 	keyword := map[string]float64{}
 	if p.Mode != realm.QueryMatch {
-		hits, err := r.store.SeedByFullText(ctx, space, q)
-		if err != nil {
-			return nil, err
-		}
 		var maxScore float64
 		for _, s := range hits {
 			maxScore = max(maxScore, s.Score)

@@ -1,16 +1,15 @@
-// Applies one reconsolidation's edits and logs them (REALM.md §4.4) in one statement:
-// what edit_batch_read and edit_batch_apply do in two, with the update rule of strengthen
-// and weaken given as a step toward a target (new = old + rate · (target − old), kept in
-// [$floor, 1]) so that the new weights are computed here, from the weights read under the
-// locks. The memories of the batch are locked first, in the order of $ids (sorted by the
-// caller), then every edge of each (from, to, type) of $pairs; each pair's edits are then
-// applied in order to what was read of it (an edge edited twice is edited from its first
-// new weight; an add writes an edge only when its pair has none and both memories are of
-// the space), the log put back in the order of the edits, and the weights (each edge's
-// last), the added edges and the log are written as edit_batch_apply writes them (an edge
-// a batch adds keeps the weight of its add). The fold runs per pair: one over the whole
-// batch, rebuilding a list of all pairs at every edit, made Neo4j's memory estimate grow
-// exponentially with the edits (43 GiB for 26).
+// Applies one reconsolidation's edits and logs them (REALM.md §4.4) in one statement,
+// with the update rule of strengthen and weaken given as a step toward a target
+// (new = old + rate · (target − old), kept in [$floor, 1]) so that the new weights are
+// computed here, from the weights read under the locks. The memories of the batch are
+// locked first, in the order of $ids (sorted by the caller), then every edge of each
+// (from, to, type) of $pairs; each pair's edits are then applied in order to what was read
+// of it (an edge edited twice is edited from its first new weight; an add writes an edge
+// only when its pair has none and both memories are of the space), the log put back in
+// the order of the edits, then the weights (each edge's last) are set, the added edges
+// written (an edge a batch adds keeps the weight of its add) and the log written. The fold
+// runs per pair: one over the whole batch, rebuilding a list of all pairs at every edit,
+// made Neo4j's memory estimate grow exponentially with the edits (43 GiB for 26).
 // Params: $space, $now, $floor, $ids (sorted memory ids), $pairs (maps: i, from, to,
 // type), $ops (the directed edits in order, maps: pair (its pair's i), action, from, to,
 // rate, target (strengthen, weaken), add (add: edge_id, type, layer, description, query,

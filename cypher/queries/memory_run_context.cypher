@@ -5,14 +5,15 @@
 // postings, from the space's own statistics as seed_fulltext.cypher scores seeds, so
 // that what other spaces hold changes nothing: for each word of $terms, the memories of
 // the space the full-text index matches (at most $options.limit, the index's best
-// first), each with the word's count in its text (tf) and the text's length in words
-// (dl), computed as seed_fulltext computes them. The caller ranks by BM25
-// (cypher.RankKeywords), so that a run can rank the memories it writes among these the
-// same way.
+// first), and the lower-cased text of each of them once, from which the caller counts
+// the word in the text (tf) and the text's words (dl) as seed_fulltext computes them
+// (cypher.TextPosting; counting here, once per word and memory, was most of the
+// statement's time). The caller ranks by BM25 (cypher.RankKeywords), so that a run can
+// rank the memories it writes among these the same way.
 // Params: $space, $ids, $terms (list of {lucene, word}), $options (the index's options map).
 // Returns one row: n, updated, superseded (the fingerprint), recent (list of {m
 // (properties incl. embedding), from (observation ids)}, by m.id), words (list of {word,
-// postings (list of {id, tf, dl})}).
+// ids (the memories matching it)}), texts (list of {id, text}, each memory of words once).
 CALL () {
   MATCH (m:Memory {space: $space})
   RETURN count(m) AS n, sum(m.updated_at.epochMillis) AS updated, count(m.superseded_at) AS superseded
@@ -31,12 +32,12 @@ CALL () {
     CALL db.index.fulltext.queryNodes('memory_text_space', term.lucene, $options) YIELD node
     RETURN collect(CASE WHEN node.space = $space THEN node END) AS docs
   }
-  CALL (docs, term) {
-    UNWIND docs AS m
-    WITH m, toLower(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', x IN coalesce(m.keywords, []) | k + ' ' + x)) AS text
-    RETURN collect({id: m.id, tf: CASE WHEN text CONTAINS term.word THEN size(split(text, term.word)) - 1 ELSE 1 END,
-                    dl: size([w IN split(text, ' ') WHERE w <> ''])}) AS postings
-  }
-  RETURN collect({word: term.word, postings: postings}) AS words
+  RETURN collect({word: term.word, ids: [m IN docs | m.id]}) AS words, collect(docs) AS docs
 }
-RETURN n, updated, superseded, recent, words
+CALL (docs) {
+  UNWIND docs AS list
+  UNWIND list AS m
+  WITH DISTINCT m
+  RETURN collect({id: m.id, text: toLower(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', x IN coalesce(m.keywords, []) | k + ' ' + x))}) AS texts
+}
+RETURN n, updated, superseded, recent, words, texts
