@@ -273,17 +273,25 @@ func (s *Store) runAlone(ctx context.Context, mode neo4j.AccessMode, q query, pa
 func (s *Store) attemptAlone(ctx context.Context, mode neo4j.AccessMode, q query, params map[string]any) ([]*neo4j.Record, error) {
 	s.openTx.Add(1)
 	defer s.openTx.Add(-1)
+	log := statementLogOf(ctx)
+	st, text := Statement{Name: q.name}, q.text
+	if log.profiled() {
+		text = "PROFILE " + text
+	}
 	defer func(started time.Time) {
-		log := statementLogOf(ctx)
-		log.statement(q.name, time.Since(started))
-		log.transaction(time.Since(started))
+		st.Duration = time.Since(started)
+		log.statement(st)
+		log.transaction(st.Duration)
 	}(time.Now())
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode})
 	defer sess.Close(ctx)
-	res, err := sess.Run(ctx, q.text, params)
+	res, err := sess.Run(ctx, text, params)
 	var recs []*neo4j.Record
 	if err == nil {
 		recs, err = res.Collect(ctx)
+	}
+	if err == nil && log.profiled() {
+		st.DBHits, st.Rows = profileCounts(ctx, res)
 	}
 	if err != nil && ctx.Err() == nil && neo4j.IsRetryable(err) {
 		return nil, &neo4j.TransactionExecutionLimit{Cause: "one attempt", Errors: []error{err}}
@@ -391,11 +399,19 @@ func collect(ctx context.Context, tx neo4j.ManagedTransaction, q query, params m
 	}
 	recs, err := res.Collect(ctx)
 	if err == nil && log.profiled() {
-		if sum, err := res.Consume(ctx); err == nil && sum.Profile() != nil {
-			st.DBHits, st.Rows = planTotals(sum.Profile())
-		}
+		st.DBHits, st.Rows = profileCounts(ctx, res)
 	}
 	return recs, err
+}
+
+// profileCounts sums the database hits and rows of a profiled statement's plan (0 when
+// it has none).
+func profileCounts(ctx context.Context, res neo4j.ResultWithContext) (hits, rows int64) {
+	sum, err := res.Consume(ctx)
+	if err != nil || sum.Profile() == nil {
+		return 0, 0
+	}
+	return planTotals(sum.Profile())
 }
 
 // translate maps driver errors to domain errors: an unreachable server or a lost
