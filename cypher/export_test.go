@@ -9,3 +9,12 @@ func SetMemoryProps(ctx context.Context, s *Store, space, id string, props map[s
 		map[string]any{"space": space, "id": id, "props": props})
 	return err
 }
+
+// JoinSpaces writes a CORRELATES edge from memory a of one space to memory b of another,
+// which no writer of the store does (tests only: expansion must not follow it).
+func JoinSpaces(ctx context.Context, s *Store, a, b string) error {
+	_, err := s.write(ctx, newQuery("test_join_spaces",
+		"MATCH (x:Memory {id: $a}), (y:Memory {id: $b}) CREATE (x)-[:CORRELATES {id: $a + '>' + $b, weight: 0.9, w0: 0.9}]->(y)"),
+		map[string]any{"a": a, "b": b})
+	return err
+}

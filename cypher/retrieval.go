@@ -397,8 +397,11 @@ func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float6
 		return nil, err
 	}
 	for _, r := range recs {
-		i := num(r, "request")
-		out[i] = append(out[i], Adjacent{From: str(r, "from_id"), Edge: edgeFromProps(propsOf(r, "edge")), Reached: reachedOf(propsOf(r, "node"))})
+		i, reached := num(r, "request"), reachedOf(propsOf(r, "node"))
+		if reached.Node.Space != space {
+			continue // the statement trusts writers to join memories of one space; never return another's
+		}
+		out[i] = append(out[i], Adjacent{From: str(r, "from_id"), Edge: edgeFromProps(propsOf(r, "edge")), Reached: reached})
 	}
 	return out, nil
 }
@@ -512,14 +515,15 @@ func (s *Store) PathsMany(ctx context.Context, space string, scan PathScan, star
 		return nil, err
 	}
 	for _, r := range recs {
-		out[num(r, "request")] = pathsOf(r)
+		out[num(r, "request")] = pathsOf(r, space)
 	}
 	return out, nil
 }
 
 // pathsOf reads one row of expand_paths: its paths name their edges by key, each edge
-// is sent once.
-func pathsOf(r *neo4j.Record) PathsFound {
+// is sent once. A path through a memory of another space than space is left out: the
+// statement trusts every writer to join memories of one space, this makes sure.
+func pathsOf(r *neo4j.Record, space string) PathsFound {
 	edgeList, _ := r.Get("edges")
 	edges := make(map[string]realm.Edge, len(asList(edgeList)))
 	for _, x := range asList(edgeList) {
@@ -545,9 +549,13 @@ func pathsOf(r *neo4j.Record) PathsFound {
 	byID := make(map[string]Reached, len(asList(nodes)))
 	for _, x := range asList(nodes) {
 		m, _ := x.(map[string]any)
-		n := reachedOf(m)
-		byID[n.Node.ID] = n
+		if n := reachedOf(m); n.Node.Space == space {
+			byID[n.Node.ID] = n
+		}
 	}
+	out = slices.DeleteFunc(out, func(p Path) bool {
+		return slices.ContainsFunc(p.IDs, func(id string) bool { _, ok := byID[id]; return !ok })
+	})
 	return PathsFound{Paths: out, Nodes: byID}
 }
 

@@ -317,3 +317,61 @@ func TestAdjacentMany(t *testing.T) {
 		}
 	}
 }
+
+// Expansion never returns a memory of another space, even over an edge that joins two
+// spaces (no writer makes one; the statements do not read the space of what they reach).
+func TestExpansionStaysInSpace(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	mine, other := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, mine); s.RemoveFixture(ctx, other) })
+	vec := make([]float32, cyphertest.Dims)
+	vec[0] = 1
+	put := func(space string, ids ...string) {
+		var nodes []realm.Node
+		var edges []realm.Edge
+		for i, id := range ids {
+			nodes = append(nodes, realm.Node{ID: id, Type: realm.Event, Content: id, Embedding: vec})
+			if i > 0 {
+				edges = append(edges, realm.Edge{ID: id + "e", From: ids[i-1], To: id, Predicate: realm.Correlates, Weight: 0.8})
+			}
+		}
+		if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, b, x, y := mine+"a", mine+"b", other+"x", other+"y"
+	put(mine, a, b)
+	put(other, x, y)
+	if err := cypher.JoinSpaces(ctx, s, a, x); err != nil {
+		t.Fatal(err)
+	}
+	adj, err := s.AdjacentMany(ctx, mine, 0.1, vec, []cypher.Hop{{Frontier: []string{a}, Visited: []string{a}, Allowed: realm.Predicates}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reached []string
+	for _, n := range adj[0] {
+		reached = append(reached, n.Node.ID)
+	}
+	if !slices.Contains(reached, b) || slices.ContainsFunc(reached, func(id string) bool { return id != b }) {
+		t.Errorf("neighbours of %s: %v, want only %s", a, reached, b)
+	}
+	paths, nodes, err := s.Paths(ctx, mine, a, realm.Predicates, 0.1, 3, 10, cypher.ExpandScoring{Query: vec}, 0.6, 0.4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Errorf("no path from %s", a)
+	}
+	for _, p := range paths {
+		if !slices.Equal(p.IDs, []string{a, b}) {
+			t.Errorf("path from %s: %v, want %s→%s", a, p.IDs, a, b)
+		}
+	}
+	for id := range nodes {
+		if id != a && id != b {
+			t.Errorf("path memory %s of another space returned", id)
+		}
+	}
+}
