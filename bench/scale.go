@@ -854,7 +854,7 @@ func (r ScaleReport) Markdown() string {
 		b.WriteString("\n\n")
 	}
 	if len(r.Goals) > 0 {
-		b.WriteString("## Goals (issue #7)\n\n| goal | target | measured | met | by |\n|---|---|---|---|---|\n")
+		b.WriteString("## Goals\n\n| goal | target | measured | met | by |\n|---|---|---|---|---|\n")
 		for _, g := range r.Goals {
 			met := "**missed**"
 			if g.Met {
