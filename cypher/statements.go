@@ -63,6 +63,14 @@ func (l *StatementLog) statement(st Statement) {
 // profiled reports whether the statements of l run under PROFILE.
 func (l *StatementLog) profiled() bool { return l != nil && l.profile }
 
+// begin is the record of q about to run and the text to send: under PROFILE when l profiles.
+func (l *StatementLog) begin(q query) (Statement, string) {
+	if l.profiled() {
+		return Statement{Name: q.name}, "PROFILE " + q.text
+	}
+	return Statement{Name: q.name}, q.text
+}
+
 // planTotals sums the database hits and rows of every operator of a profiled plan.
 func planTotals(p neo4j.ProfiledPlan) (hits, rows int64) {
 	hits, rows = p.DbHits(), p.Records()

@@ -274,10 +274,7 @@ func (s *Store) attemptAlone(ctx context.Context, mode neo4j.AccessMode, q query
 	s.openTx.Add(1)
 	defer s.openTx.Add(-1)
 	log := statementLogOf(ctx)
-	st, text := Statement{Name: q.name}, q.text
-	if log.profiled() {
-		text = "PROFILE " + text
-	}
+	st, text := log.begin(q)
 	defer func(started time.Time) {
 		st.Duration = time.Since(started)
 		log.statement(st)
@@ -388,10 +385,7 @@ func collect(ctx context.Context, tx neo4j.ManagedTransaction, q query, params m
 		return nil, err
 	}
 	log := statementLogOf(ctx)
-	st, text := Statement{Name: q.name}, q.text
-	if log.profiled() {
-		text = "PROFILE " + text
-	}
+	st, text := log.begin(q)
 	defer func(started time.Time) { st.Duration = time.Since(started); log.statement(st) }(time.Now())
 	res, err := tx.Run(ctx, text, params)
 	if err != nil {
