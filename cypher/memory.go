@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -74,38 +75,39 @@ func (s *Store) Neighbourhoods(ctx context.Context, q NeighbourQuery) ([][]Candi
 	var out [][]CandidateNeighbour
 	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
-		out, err = neighbourhoods(ctx, tx, q)
+		out, _, err = s.neighbourhoods(ctx, tx, q)
 		return nil, err
 	})
 	return out, err
 }
 
-func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q NeighbourQuery) ([][]CandidateNeighbour, error) {
+// neighbourhoods also returns the space's state they were read in.
+func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q NeighbourQuery) ([][]CandidateNeighbour, SpaceState, error) {
 	out := make([][]CandidateNeighbour, len(q.Embeddings))
 	if len(q.Embeddings) == 0 {
-		return out, nil
+		return out, SpaceState{}, nil
 	}
 	state, _, stats, err := keywordContext(ctx, tx, q.Space, q.Texts, nil)
 	if err != nil || state.N == 0 {
-		return out, err
+		return out, state, err
 	}
 	var recent []realm.Node
 	if q.Recent > 0 {
 		recs, err := collect(ctx, tx, qMemoryRecent, map[string]any{"space": q.Space, "before": q.BeforeSeq, "n": q.Recent})
 		if err != nil {
-			return nil, err
+			return nil, state, err
 		}
 		for _, r := range recs {
 			recent = append(recent, nodeOf(mapOf(r, "m")))
 		}
 	}
-	similar, err := similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, state.N)
+	similar, err := s.similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, state)
 	if err != nil {
-		return nil, err
+		return nil, state, err
 	}
 	text, err := keywordMatches(ctx, tx, q.Space, q.Texts, q.K, stats)
 	if err != nil {
-		return nil, err
+		return nil, state, err
 	}
 	for i := range q.Embeddings {
 		byID := map[string]int{}
@@ -132,16 +134,35 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 		}
 		out[i] = hood
 	}
-	return out, nil
+	return out, state, nil
 }
 
-// similarNodes is N_sim by vector, per embedding: an exact scan of small spaces, the
-// vector index with over-fetch for large ones (one query for all embeddings each),
-// falling back to the scan for the embeddings the index returns too few of this space's
-// nodes for.
-func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, size int64) ([][]realm.Node, error) {
+// similarNodes is N_sim by vector, per embedding: an exact scan of small spaces (in Go,
+// vectors.go), the vector index with over-fetch for large ones (one query for all
+// embeddings), falling back to an exact scan in Cypher for the embeddings the index
+// returns too few of this space's nodes for.
+func (s *Store) similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, state SpaceState) ([][]realm.Node, error) {
 	out := make([][]realm.Node, len(embs))
 	if k <= 0 {
+		return out, nil
+	}
+	if state.N <= ExactScanMax {
+		vs, err := s.vectors.vectors(ctx, tx, space, state)
+		if err != nil {
+			return nil, err
+		}
+		ids := vs.nearest(embs, k)
+		nodes, err := nodesByIDs(ctx, tx, space, slices.Concat(ids...))
+		if err != nil {
+			return nil, err
+		}
+		for i, list := range ids {
+			for _, id := range list {
+				if n, ok := nodes[id]; ok {
+					out[i] = append(out[i], n)
+				}
+			}
+		}
 		return out, nil
 	}
 	var asked []int // indexes of the embeddings to search
@@ -158,14 +179,13 @@ func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string
 		params["space"], params["embeddings"], params["k"] = space, vecs, k
 		return collect(ctx, tx, q, params)
 	}
-	exact := asked
-	if size > ExactScanMax && len(asked) > 0 {
+	var exact []int
+	if len(asked) > 0 {
 		recs, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
 		if err != nil {
 			return nil, err
 		}
 		found := groupByIndex(recs, len(asked))
-		exact = nil
 		for j, i := range asked {
 			if len(found[j]) >= k {
 				out[i] = found[j]
@@ -312,8 +332,9 @@ type Applied struct {
 // target), EUnavailable.
 func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decided [][]CandidateNeighbour, in Integration) (Applied, error) {
 	var out Applied
+	var written func() // records the writes in the embeddings cache once committed
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		out = Applied{}
+		out, written = Applied{}, nil
 		now := time.Now().UTC()
 		recs, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": space, "id": observationID, "now": now})
 		if err != nil {
@@ -330,7 +351,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			return nil, nil // integrated (or failed) meanwhile: write nothing
 		}
 		q.Space = space
-		hoods, err := neighbourhoods(ctx, tx, q)
+		hoods, state, err := s.neighbourhoods(ctx, tx, q)
 		if err != nil {
 			return nil, err
 		}
@@ -338,13 +359,18 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			out = Applied{Changed: true, Neighbourhoods: hoods}
 			return nil, nil
 		}
-		edges, err := writeIntegrations(ctx, tx, space, []ObservationIntegration{{observationID, in}}, now)
+		ins := []ObservationIntegration{{observationID, in}}
+		edges, after, err := writeIntegrations(ctx, tx, space, ins, now)
 		if err != nil {
 			return nil, err
 		}
 		out = Applied{Applied: true, Edges: edges[0]}
+		written = func() { s.vectors.written(space, state, after, ins) }
 		return nil, nil
 	})
+	if err == nil && written != nil {
+		written()
+	}
 	return out, err
 }
 
@@ -385,8 +411,9 @@ type ObservationIntegration struct {
 // writeIntegrations writes the integrations of a run of observations of one space, in
 // order, in a few statements whatever their number: the added nodes, the merges, the
 // edges (a run of deletes apart), the validity ends, and the observations' marks with the
-// last summary given. It returns the edges written per integration.
-func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time) ([][]realm.Edge, error) {
+// last summary given. It returns the edges written per integration and the state of the
+// space's memories it leaves.
+func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time) ([][]realm.Edge, SpaceState, error) {
 	var nodes, merges, marks []map[string]any
 	var edgeOps []EdgeWrite
 	var edgeOwner []int // index in ins of each op of edgeOps
@@ -399,7 +426,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		added, merged := []string{}, []string{}
 		for _, n := range in.Adds {
 			if !n.Type.Valid() {
-				return nil, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
+				return nil, SpaceState{}, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
 			}
 			nodes = append(nodes, map[string]any{"observation": in.ObservationID, "label": n.Type.Label(), "props": nodeProps(space, in.ObservationID, n, at)})
 			added = append(added, n.ID)
@@ -428,16 +455,16 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	if len(nodes) > 0 {
 		recs, err := collect(ctx, tx, qMemoryCreate, map[string]any{"space": space, "nodes": nodes})
 		if err != nil {
-			return nil, err
+			return nil, SpaceState{}, err
 		}
 		if len(recs) != len(nodes) {
-			return nil, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
+			return nil, SpaceState{}, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
 		}
 	}
 	if len(merges) > 0 {
 		recs, err := collect(ctx, tx, qMemoryMerge, map[string]any{"space": space, "merges": merges})
 		if err != nil {
-			return nil, err
+			return nil, SpaceState{}, err
 		}
 		done := map[[2]string]bool{}
 		for _, r := range recs {
@@ -445,13 +472,13 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		}
 		for _, m := range merges {
 			if !done[[2]string{m["observation"].(string), m["id"].(string)}] {
-				return nil, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
+				return nil, SpaceState{}, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
 			}
 		}
 	}
 	written, owners, err := writeEdges(ctx, tx, space, edgeOps, now)
 	if err != nil {
-		return nil, err
+		return nil, SpaceState{}, err
 	}
 	edges := make([][]realm.Edge, len(ins))
 	for j, e := range written {
@@ -459,12 +486,15 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		edges[k] = append(edges[k], e)
 	}
 	if err := endValidity(ctx, tx, space, ends, now); err != nil {
-		return nil, err
+		return nil, SpaceState{}, err
 	}
-	_, err = collect(ctx, tx, qObservationIntegrated, map[string]any{
+	recs, err := collect(ctx, tx, qObservationIntegrated, map[string]any{
 		"space": space, "marks": marks, "now": now, "summary": summary,
 	})
-	return edges, err
+	if err != nil || len(recs) == 0 {
+		return nil, SpaceState{}, err
+	}
+	return edges, SpaceState{N: num(recs[0], "memories"), Updated: num(recs[0], "updated"), Superseded: num(recs[0], "superseded")}, nil
 }
 
 // writeEdges writes relate ops in order, both ways for a symmetric predicate (REALM.md

@@ -73,20 +73,20 @@ func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbour
 	var out RunNeighbours
 	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
-		out, err = runNeighbourhoods(ctx, tx, q)
+		out, err = s.runNeighbourhoods(ctx, tx, q)
 		return nil, err
 	})
 	return out, err
 }
 
-func runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery) (RunNeighbours, error) {
+func (s *Store) runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery) (RunNeighbours, error) {
 	out := RunNeighbours{Vector: make([][]realm.Node, len(q.Embeddings)), Text: make([][]realm.Node, len(q.Texts))}
 	var err error
 	out.State, out.Recent, out.Keywords, err = keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom)
 	if err != nil || len(q.Embeddings) == 0 || out.State.N == 0 {
 		return out, err
 	}
-	if out.Vector, err = similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, out.State.N); err != nil {
+	if out.Vector, err = s.similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, out.State); err != nil {
 		return out, err
 	}
 	if out.Text, err = keywordMatches(ctx, tx, q.Space, q.Texts, q.K, out.Keywords); err != nil {
@@ -118,12 +118,13 @@ type RunApplied struct {
 // nothing and returns them. Errors: ENotFound (space or observation), EInvalid, EUnavailable.
 func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours, ins []ObservationIntegration) (RunApplied, error) {
 	var out RunApplied
+	var written func() // records the writes in the embeddings cache once committed
 	ids := make([]string, len(ins))
 	for i, in := range ins {
 		ids[i] = in.ObservationID
 	}
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		out = RunApplied{}
+		out, written = RunApplied{}, nil
 		now := time.Now().UTC()
 		recs, err := collect(ctx, tx, qSpaceLockRun, map[string]any{"space": q.Space, "ids": ids, "now": now})
 		if err != nil {
@@ -141,7 +142,7 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 		}
 		state := SpaceState{N: num(recs[0], "n"), Updated: num(recs[0], "updated"), Superseded: num(recs[0], "superseded")}
 		if state != decided.State {
-			hoods, err := runNeighbourhoods(ctx, tx, q)
+			hoods, err := s.runNeighbourhoods(ctx, tx, q)
 			if err != nil {
 				return nil, err
 			}
@@ -150,13 +151,17 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 				return nil, nil
 			}
 		}
-		edges, err := writeIntegrations(ctx, tx, q.Space, ins, now)
+		edges, after, err := writeIntegrations(ctx, tx, q.Space, ins, now)
 		if err != nil {
 			return nil, err
 		}
 		out = RunApplied{Applied: true, Edges: edges}
+		written = func() { s.vectors.written(q.Space, state, after, ins) }
 		return nil, nil
 	})
+	if err == nil && written != nil {
+		written()
+	}
 	return out, err
 }
 
