@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -101,11 +102,7 @@ func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction,
 			recent = append(recent, nodeOf(mapOf(r, "m")))
 		}
 	}
-	similar, err := s.similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, state)
-	if err != nil {
-		return nil, state, err
-	}
-	text, err := keywordMatches(ctx, tx, q.Space, q.Texts, q.K, stats)
+	similar, text, err := s.similarAndKeywordNodes(ctx, tx, q.Space, q.Embeddings, q.Texts, q.K, state, stats)
 	if err != nil {
 		return nil, state, err
 	}
@@ -137,39 +134,71 @@ func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction,
 	return out, state, nil
 }
 
-// similarNodes is N_sim by vector, per embedding: an exact scan of small spaces (in Go,
-// vectors.go), the vector index with over-fetch for large ones (one query for all
-// embeddings), falling back to an exact scan in Cypher for the embeddings the index
-// returns too few of this space's nodes for.
-func (s *Store) similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, state SpaceState) ([][]realm.Node, error) {
-	out := make([][]realm.Node, len(embs))
+// similarAndKeywordNodes is N_sim per candidate: by vector (similarIDs) and by keywords
+// (the k+keywordSlack best of each text by RankKeywords, from stats read by
+// keywordContext), the memories read in one statement.
+func (s *Store) similarAndKeywordNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, texts []string, k int, state SpaceState, stats KeywordStats) (vector, text [][]realm.Node, err error) {
 	if k <= 0 {
-		return out, nil
+		return make([][]realm.Node, len(embs)), make([][]realm.Node, len(texts)), nil
 	}
-	if state.N <= ExactScanMax {
-		vs, err := s.vectors.vectors(ctx, tx, space, state)
-		if err != nil {
-			return nil, err
+	vecIDs, nodes, err := s.similarIDs(ctx, tx, space, embs, k, state)
+	if err != nil {
+		return nil, nil, err
+	}
+	textIDs := make([][]string, len(texts))
+	for i, t := range texts {
+		textIDs[i] = RankKeywords(stats.N, KeywordWords(t), func(w string) []KeywordPosting { return stats.Words[w] }, k+keywordSlack)
+	}
+	var missing []string
+	for _, id := range slices.Concat(slices.Concat(vecIDs...), slices.Concat(textIDs...)) {
+		if _, ok := nodes[id]; !ok {
+			missing = append(missing, id)
 		}
-		ids := vs.nearest(embs, k)
-		nodes, err := nodesByIDs(ctx, tx, space, slices.Concat(ids...))
-		if err != nil {
-			return nil, err
-		}
-		for i, list := range ids {
-			for _, id := range list {
-				if n, ok := nodes[id]; ok {
-					out[i] = append(out[i], n)
-				}
+	}
+	read, err := nodesByIDs(ctx, tx, space, missing)
+	if err != nil {
+		return nil, nil, err
+	}
+	maps.Copy(nodes, read)
+	return pickNodes(vecIDs, nodes), pickNodes(textIDs, nodes), nil
+}
+
+// pickNodes is ids with each id replaced by its node, those not in nodes left out.
+func pickNodes(ids [][]string, nodes map[string]realm.Node) [][]realm.Node {
+	out := make([][]realm.Node, len(ids))
+	for i, list := range ids {
+		for _, id := range list {
+			if n, ok := nodes[id]; ok {
+				out[i] = append(out[i], n)
 			}
 		}
-		return out, nil
 	}
+	return out
+}
+
+// similarIDs is N_sim by vector, per embedding, as ids best first, and the memories it
+// read meanwhile: an exact scan of small spaces (in Go, vectors.go), the vector index
+// with over-fetch for large ones (one query for all embeddings), falling back to an
+// exact scan in Cypher for the embeddings the index returns too few of this space's
+// nodes for.
+func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, state SpaceState) ([][]string, map[string]realm.Node, error) {
+	out := make([][]string, len(embs))
+	nodes := map[string]realm.Node{}
 	var asked []int // indexes of the embeddings to search
 	for i, emb := range embs {
 		if len(emb) > 0 {
 			asked = append(asked, i)
 		}
+	}
+	if len(asked) == 0 {
+		return out, nodes, nil
+	}
+	if state.N <= ExactScanMax {
+		vs, err := s.vectors.vectors(ctx, tx, space, state)
+		if err != nil {
+			return nil, nil, err
+		}
+		return vs.nearest(embs, k), nodes, nil
 	}
 	search := func(q query, idx []int, params map[string]any) ([]*neo4j.Record, error) {
 		vecs := make([][]float64, len(idx))
@@ -179,29 +208,28 @@ func (s *Store) similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, s
 		params["space"], params["embeddings"], params["k"] = space, vecs, k
 		return collect(ctx, tx, q, params)
 	}
+	recs, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
+	if err != nil {
+		return nil, nil, err
+	}
 	var exact []int
-	if len(asked) > 0 {
-		recs, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
-		if err != nil {
-			return nil, err
+	for j, found := range groupByIndex(recs, len(asked)) {
+		i := asked[j]
+		if len(found) < k {
+			exact = append(exact, i)
+			continue
 		}
-		found := groupByIndex(recs, len(asked))
-		for j, i := range asked {
-			if len(found[j]) >= k {
-				out[i] = found[j]
-			} else {
-				exact = append(exact, i)
-			}
+		for _, n := range found {
+			out[i] = append(out[i], n.ID)
+			nodes[n.ID] = n
 		}
 	}
 	if len(exact) == 0 {
-		return out, nil
+		return out, nodes, nil
 	}
-	recs, err := search(qMemorySimilarExact, exact, map[string]any{})
-	if err != nil || len(recs) == 0 {
-		return out, err
+	if recs, err = search(qMemorySimilarExact, exact, map[string]any{}); err != nil || len(recs) == 0 {
+		return out, nodes, err
 	}
-	nodes := map[string]realm.Node{}
 	v, _ := recs[0].Get("nodes")
 	for _, item := range asList(v) {
 		p, _ := item.(map[string]any)
@@ -217,12 +245,10 @@ func (s *Store) similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, s
 		}
 		for _, b := range asList(list["best"]) {
 			best, _ := b.(map[string]any)
-			if n, ok := nodes[propString(best, "id")]; ok {
-				out[exact[j]] = append(out[exact[j]], n)
-			}
+			out[exact[j]] = append(out[exact[j]], propString(best, "id"))
 		}
 	}
-	return out, nil
+	return out, nodes, nil
 }
 
 // groupByIndex splits rows of (i, m, score) into n lists by i, each best score first

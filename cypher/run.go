@@ -86,13 +86,8 @@ func (s *Store) runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransacti
 	if err != nil || len(q.Embeddings) == 0 || out.State.N == 0 {
 		return out, err
 	}
-	if out.Vector, err = s.similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, out.State); err != nil {
-		return out, err
-	}
-	if out.Text, err = keywordMatches(ctx, tx, q.Space, q.Texts, q.K, out.Keywords); err != nil {
-		return out, err
-	}
-	return out, nil
+	out.Vector, out.Text, err = s.similarAndKeywordNodes(ctx, tx, q.Space, q.Embeddings, q.Texts, q.K, out.State, out.Keywords)
+	return out, err
 }
 
 // RunApplied is what ApplyRun did.
