@@ -156,7 +156,7 @@ func keywordContext(ctx context.Context, tx neo4j.ManagedTransaction, space stri
 		return SpaceState{}, nil, stats, err
 	}
 	r := recs[0]
-	state := SpaceState{N: num(r, "n"), Updated: num(r, "updated"), Superseded: num(r, "superseded")}
+	state := spaceStateOf(r)
 	stats.N = state.N
 	v, _ := r.Get("recent")
 	var recent []DerivedMemory

@@ -386,7 +386,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			return nil, nil
 		}
 		ins := []ObservationIntegration{{observationID, in}}
-		edges, after, err := writeIntegrations(ctx, tx, space, ins, now)
+		edges, after, err := writeIntegrations(ctx, tx, space, ins, now, state)
 		if err != nil {
 			return nil, err
 		}
@@ -438,8 +438,8 @@ type ObservationIntegration struct {
 // order, in a few statements whatever their number: the added nodes, the merges, the
 // edges (a run of deletes apart), the validity ends, and the observations' marks with the
 // last summary given. It returns the edges written per integration and the state of the
-// space's memories it leaves.
-func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time) ([][]realm.Edge, SpaceState, error) {
+// space's memories it leaves, from before, the state its lock read.
+func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time, before SpaceState) ([][]realm.Edge, SpaceState, error) {
 	var nodes, merges, marks []map[string]any
 	var edgeOps []EdgeWrite
 	var edgeOwner []int // index in ins of each op of edgeOps
@@ -520,7 +520,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	if err != nil || len(recs) == 0 {
 		return nil, SpaceState{}, err
 	}
-	return edges, SpaceState{N: num(recs[0], "memories"), Updated: num(recs[0], "updated"), Superseded: num(recs[0], "superseded")}, nil
+	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: num(recs[0], "version")}, nil
 }
 
 // writeEdges writes relate ops in order, both ways for a symmetric predicate (REALM.md

@@ -56,9 +56,17 @@ type RunNeighbours struct {
 	State    SpaceState // the space's memories when they were read
 }
 
-// SpaceState is a fingerprint of a space's memories (memory_run_context.cypher).
+// SpaceState is a fingerprint of a space's memories (memory_run_context.cypher): how
+// many there are, and the space's memories_version, which every write of the write path
+// (observation_integrated.cypher) and every deletion of a memory moves on. Adding,
+// deleting, merging into or ending the validity of a memory changes it.
 type SpaceState struct {
-	N, Updated, Superseded int64
+	N, Version int64
+}
+
+// spaceStateOf reads a fingerprint from r's n and version.
+func spaceStateOf(r *neo4j.Record) SpaceState {
+	return SpaceState{N: num(r, "n"), Version: num(r, "version")}
 }
 
 // DerivedMemory is a memory derived from some of the observations asked for.
@@ -135,7 +143,7 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 				return nil, nil
 			}
 		}
-		state := SpaceState{N: num(recs[0], "n"), Updated: num(recs[0], "updated"), Superseded: num(recs[0], "superseded")}
+		state := spaceStateOf(recs[0])
 		if state != decided.State {
 			hoods, err := s.runNeighbourhoods(ctx, tx, q)
 			if err != nil {
@@ -146,7 +154,7 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 				return nil, nil
 			}
 		}
-		edges, after, err := writeIntegrations(ctx, tx, q.Space, ins, now)
+		edges, after, err := writeIntegrations(ctx, tx, q.Space, ins, now, state)
 		if err != nil {
 			return nil, err
 		}

@@ -60,7 +60,7 @@ func (c *vectorCache) vectors(ctx context.Context, tx neo4j.ManagedTransaction, 
 		return &spaceVectors{}, err
 	}
 	r := recs[0]
-	v := &spaceVectors{state: SpaceState{N: num(r, "n"), Updated: num(r, "updated"), Superseded: num(r, "superseded")}}
+	v := &spaceVectors{state: spaceStateOf(r)}
 	ids, _ := r.Get("ids")
 	embs, _ := r.Get("embeddings")
 	for i, e := range asList(embs) {
