@@ -18,8 +18,9 @@ import (
 
 // ExactScanMax is the space size up to which the similarity search scans the space
 // exactly instead of asking the vector index. An exact scan of a few thousand
-// 384-d vectors takes milliseconds and is exact and tenant-safe; the 5.26 vector
-// index cannot pre-filter by space, so above this size we over-fetch from it.
+// 384-d vectors takes milliseconds and is exact and tenant-safe (the write path's runs in
+// Go, vectors.go); the 5.26 vector index cannot pre-filter by space, so above this size
+// we over-fetch from it.
 const ExactScanMax = 5000
 
 // vectorOverFetch multiplies k when the vector index is asked: it returns nodes of every
