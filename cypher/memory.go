@@ -539,7 +539,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	if err != nil || len(recs) == 0 {
 		return nil, SpaceState{}, err
 	}
-	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: num(recs[0], "version")}, nil
+	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(recs[0], "version")}, nil
 }
 
 // writeEdges writes relate ops in order, both ways for a symmetric predicate (REALM.md

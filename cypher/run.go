@@ -57,16 +57,19 @@ type RunNeighbours struct {
 }
 
 // SpaceState is a fingerprint of a space's memories (memory_run_context.cypher): how
-// many there are, and the space's memories_version, which every write of the write path
-// (observation_integrated.cypher) and every deletion of a memory moves on. Adding,
-// deleting, merging into or ending the validity of a memory changes it.
+// many there are, and the space's memories_version, a new random id at every write of
+// the write path (observation_integrated.cypher) and every deletion of a memory, so that
+// a space erased and written again never has an earlier version. Adding, deleting,
+// merging into or ending the validity of a memory changes it. Version is "" for a space
+// the write path never wrote to (made by an import or a fixture).
 type SpaceState struct {
-	N, Version int64
+	N       int64
+	Version string
 }
 
 // spaceStateOf reads a fingerprint from r's n and version.
 func spaceStateOf(r *neo4j.Record) SpaceState {
-	return SpaceState{N: num(r, "n"), Version: num(r, "version")}
+	return SpaceState{N: num(r, "n"), Version: str(r, "version")}
 }
 
 // DerivedMemory is a memory derived from some of the observations asked for.

@@ -19,7 +19,8 @@ import (
 // embeddings are loaded once (memory_embeddings.cypher), then kept current by the writes
 // of this process (vectorCache.written); they are used only while the space's
 // fingerprint (SpaceState, read with every neighbourhood) is the one they hold, and read
-// again when it is not (another process wrote to the space, or a memory was deleted).
+// again when it is not (another process wrote to the space, or a memory was deleted) or
+// when the space has no version yet (the write path never wrote to it).
 
 // maxCachedVectors bounds the embeddings kept, all spaces together (384 floats each:
 // about 150 MiB for MiniLM); the least recently used spaces go first.
@@ -48,7 +49,7 @@ type spaceVectors struct {
 // committed meanwhile); the write's check of the space's state catches that.
 func (c *vectorCache) vectors(ctx context.Context, tx neo4j.ManagedTransaction, space string, state SpaceState) (*spaceVectors, error) {
 	c.mu.Lock()
-	if v := c.spaces[space]; v != nil && v.state == state {
+	if v := c.spaces[space]; v != nil && v.state == state && state.Version != "" {
 		c.clock++
 		v.used = c.clock
 		c.mu.Unlock()

@@ -1,9 +1,9 @@
 // Deletes one memory of a space with its edges and provenance (DETACH DELETE also
-// removes it from the vector and full-text indexes) and moves the space's
-// memories_version on (cypher.SpaceState). Observations stay.
+// removes it from the vector and full-text indexes) and gives the space a new
+// memories_version (cypher.SpaceState). Observations stay.
 // Params: $space, $id. Returns: deleted (a count).
 OPTIONAL MATCH (s:Space {id: $space})
-SET s.memories_version = coalesce(s.memories_version, 0) + 1
+SET s.memories_version = randomUUID()
 WITH s
 OPTIONAL MATCH (m:Memory {id: $id, space: $space})
 DETACH DELETE m

@@ -4,7 +4,7 @@
 // Params: $space. Returns one row: n, version (the fingerprint), ids and embeddings (the
 // memories that have one, in the same order).
 OPTIONAL MATCH (s:Space {id: $space})
-WITH coalesce(s.memories_version, 0) AS version
+WITH coalesce(s.memories_version, '') AS version
 MATCH (m:Memory {space: $space})
 RETURN count(m) AS n, version,
        collect(CASE WHEN m.embedding IS NOT NULL THEN m.id END) AS ids,

@@ -20,7 +20,7 @@ CALL () {
 }
 CALL () {
   OPTIONAL MATCH (s:Space {id: $space})
-  RETURN coalesce(s.memories_version, 0) AS version
+  RETURN coalesce(s.memories_version, '') AS version
 }
 CALL () {
   MATCH (o:Observation {space: $space})

@@ -1,5 +1,5 @@
-// Marks observations integrated and releases their leases, moves the space's
-// memories_version on (the integration's writes change its memories: cypher.SpaceState),
+// Marks observations integrated and releases their leases, gives the space a new
+// memories_version (the integration's writes change its memories: cypher.SpaceState),
 // and replaces the space's running summary unless $summary is ''. Runs inside the
 // integration's transaction, so it commits with the memories they produced or not at all.
 // Params: $space, $marks (list of {id, added, merged, skipped}), $now, $summary.
@@ -11,7 +11,7 @@ SET o.status = 'integrated', o.integrated_at = $now, o.updated_at = $now,
     o.lease_owner = null, o.lease_until = null, o.error = null
 WITH count(o) AS n
 OPTIONAL MATCH (s:Space {id: $space})
-SET s.memories_version = coalesce(s.memories_version, 0) + 1
+SET s.memories_version = randomUUID()
 FOREACH (_ IN CASE WHEN s IS NULL OR $summary = '' THEN [] ELSE [1] END |
   SET s.summary = $summary, s.summary_updated_at = $now)
 RETURN n, s.memories_version AS version

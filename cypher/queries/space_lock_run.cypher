@@ -19,4 +19,4 @@ CALL (s) {
   MATCH (m:Memory {space: $space})
   RETURN count(m) AS n
 }
-RETURN [x IN statuses | x.status] AS statuses, n, coalesce(s.memories_version, 0) AS version
+RETURN [x IN statuses | x.status] AS statuses, n, coalesce(s.memories_version, '') AS version
