@@ -94,6 +94,10 @@ type Options struct {
 	// admits this share of the beam width (at least one) of the lowest-weight neighbours
 	// the beam left out (expand.go).
 	Explore float64
+	// HubDegree is the most memory edges a memory may have for a subgraph_beam hop to
+	// score all its neighbours; of one with more (a hub), the cypher.HubBranch heaviest
+	// edges are scored (cypher.Hop). Default cypher.PathMaxViaDegree.
+	HubDegree int
 }
 
 // DefaultOptions returns REALM.md §3's values.
@@ -116,6 +120,7 @@ func DefaultOptions() Options {
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
 		SupersededFactor: 0.5, SuccessorShare: 0.95,
 		Scorer: ScorerOurs, PathExponent: 0.5, LearnedClose: 0.5, LearnedFull: 1, LearnedWalk: 0, LearnedBoost: 1, LearnedDrop: 0.5,
+		HubDegree: cypher.PathMaxViaDegree,
 	}
 }
 
