@@ -34,6 +34,9 @@ import (
 // alone (off by default: on LoCoMo's tuning split +0.001 over none where all of them give
 // −0.005, and LearnedClose 0.6 +0.003; docs/benchmarks/locomo-feedback.md).
 //
+// With LearnedMismatch, a node confirmed for other queries that shares no content word
+// with this one is lowered (mismatched; off by default).
+//
 // So feedback on a node found directly counts, yet never as a global prior: a query far
 // from every learned query ranks exactly as if nothing had been learned (expansion does
 // not cross learned links either, unless LearnedWalk says so: expand.go, walks). Only the ours
