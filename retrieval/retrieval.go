@@ -383,6 +383,7 @@ type run struct {
 	nodes   map[string]realm.Node // id → node, as read during this recall
 	qvec    []float32             // the request query's embedding
 	counts  cypher.SpaceCounts    // the space's size, read once per recall
+	partial []string              // candidates admitted by expansion without their sources
 }
 
 func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {
