@@ -109,7 +109,7 @@ type Options struct {
 //
 // HubDegree is 200 by measurement (docs/benchmarks/read-path.md, sixth step): in the
 // LoCoMo dev graphs only the speakers' entities have more memory edges (343–660, all
-// instantiates of one weight; the next memory has 64), and scoring 100 of them instead of
+// instantiates of one weight; the next memory has 92), and scoring 100 of them instead of
 // all left recall@10 unchanged on the validation split and 0.003 lower on tuning.
 //
 // ExactScanMax is 500 by measurement (BenchmarkSeedMethods; Neo4j 5.26 community, 2
