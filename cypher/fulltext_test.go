@@ -8,11 +8,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -104,7 +102,6 @@ func unlimitedSeed(t *testing.T, s *Store, space string, q SeedQuery) []ScoredMe
 	params := seedParams(space, q)
 	params["terms"] = spaceTerms(space, q.Keywords)
 	params["options"] = fullTextOptions(0)
-	params["per_word"] = math.MaxInt32
 	n, _, err := s.SpaceSize(context.Background(), space)
 	if err != nil {
 		t.Fatal(err)
@@ -236,63 +233,4 @@ func TestFullTextFetchSame(t *testing.T) {
 			}
 		}
 	})
-}
-
-// TestFullTextPerWord: in a space above fullTextScoreAllMax, a word's best
-// fullTextPerWord matches by the index's order are scored, the word's statistics still
-// count all it fetched, and the best of them are those of the unbounded query; when the
-// filters leave fewer than the limit among them, every match is scored.
-func TestFullTextPerWord(t *testing.T) {
-	s := testStore(t, Config{})
-	ctx := context.Background()
-	if err := s.ApplySchema(ctx, 384); err != nil {
-		t.Fatal(err)
-	}
-	word := uniqueWord()
-	space := fullTextSpace(t, s)
-	// The word i+1 times among 12 other words, so every score differs; the three weakest
-	// are dated 2020, the others 2024.
-	var nodes []realm.Node
-	for i := range 30 {
-		v := make([]float32, 384)
-		v[i] = 1
-		when := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-		if i < 3 {
-			when = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
-		}
-		nodes = append(nodes, realm.Node{ID: fmt.Sprintf("%sm%02d", space, i), Type: realm.Fact, Name: fmt.Sprintf("m %d", i),
-			Content: strings.Repeat(word+" ", i+1) + strings.Repeat("padding ", 12), Embedding: v, TStart: &when})
-	}
-	if err := s.PutMemories(ctx, space, nodes, nil); err != nil {
-		t.Fatal(err)
-	}
-	const k = 4
-	ref := unlimitedSeed(t, s, space, SeedQuery{Keywords: []string{word}, Limit: k + 1})
-	if len(ref) != k+1 || ref[k-1].Score <= ref[k].Score {
-		t.Fatalf("unbounded seed %v, want %d matches then a worse one", scoredIDs(ref), k)
-	}
-	all, per := fullTextScoreAllMax, fullTextPerWord
-	fullTextScoreAllMax, fullTextPerWord = 10, 8
-	t.Cleanup(func() { fullTextScoreAllMax, fullTextPerWord = all, per })
-
-	got, err := s.SeedByFullText(ctx, space, SeedQuery{Keywords: []string{word}, Limit: k})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g := scoredIDs(got); !slices.Equal(g, scoredIDs(ref[:k])) {
-		t.Errorf("got %v, want %v", g, scoredIDs(ref[:k]))
-	}
-	// The mean length is that of the 8 scored, longer than all 30's: other scores.
-	if len(got) == k && got[0].Score == ref[0].Score {
-		t.Errorf("best scores %v as unbounded: all 30 were scored", got[0].Score)
-	}
-
-	from, to := time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC)
-	got, err = s.SeedByFullText(ctx, space, SeedQuery{Keywords: []string{word}, Limit: k, TimeRange: &realm.TimeRange{From: from, To: to}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g, want := scoredIDs(got), []string{space + "m02", space + "m01", space + "m00"}; !slices.Equal(g, want) {
-		t.Errorf("dated 2020: got %v, want %v", g, want)
-	}
 }

@@ -36,19 +36,6 @@ var (
 	fullTextFetchMin  = 500
 )
 
-// fullTextScoreAllMax is the space size up to which the full-text seed scores every match
-// it fetches of a word; above it, the best fullTextPerWord by the index's own score of the
-// word (its frequency in the memory's name, content and keywords against their lengths,
-// with the statistics of every space). A word of a large space matches thousands of
-// memories (a speaker of a 100,000-memory space 41,000, a common noun 9,000), each of
-// which the statement reads and scores; the 50 best of a query are found among the best
-// few hundred of one of its words. Every word of the LoCoMo spaces is scored whole.
-// Variables so that tests can shrink them.
-var (
-	fullTextScoreAllMax int64 = 10000
-	fullTextPerWord           = 250
-)
-
 // fullTextFetch is how many hits the full-text index is asked for k of one space.
 func fullTextFetch(k int) int { return max(fullTextOverFetch*k, fullTextFetchMin) }
 

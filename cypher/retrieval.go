@@ -144,11 +144,9 @@ func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) 
 // within the space and returns the best q.Limit memories of the space passing the
 // filters, scored from the space's own statistics (seed_fulltext.cypher), so that what
 // other spaces hold changes neither the matches nor their scores. No word left after
-// escaping returns nothing. Each word's matches are fetched up to fullTextFetch(q.Limit)
-// (a space with more matches of a word than the fetch is scored from those), and of a
-// space of more than fullTextScoreAllMax memories the best fullTextPerWord of them by the
-// index's order are scored; all of them are fetched and scored when either was truncated
-// and fewer than q.Limit passed the filters.
+// escaping returns nothing. Each word's matches are fetched up to fullTextFetch(q.Limit),
+// and all of them when one word's fetch was truncated and fewer than q.Limit passed the
+// filters; a space with more matches of a word than the fetch is scored from those.
 func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
 	terms := spaceTerms(space, q.Keywords)
 	if len(terms) == 0 {
@@ -165,31 +163,27 @@ func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) (
 	params["terms"] = terms
 	params["n"] = n
 	limit := params["limit"].(int)
-	search := func(fetch, perWord int) (out []ScoredMemory, truncated bool, err error) {
+	search := func(fetch int) (out []ScoredMemory, hits int64, err error) {
 		params["options"] = fullTextOptions(fetch)
-		params["per_word"] = perWord
 		recs, err := s.read(ctx, qSeedFulltext, params)
 		if err != nil {
-			return nil, false, err
+			return nil, 0, err
 		}
 		out = make([]ScoredMemory, 0, len(recs))
 		for _, r := range recs {
-			truncated = truncated || fetch > 0 && num(r, "hits") >= int64(fetch) || num(r, "matched") > int64(perWord)
+			hits = max(hits, num(r, "hits"))
 			if p := propsOf(r, "node"); p != nil {
 				out = append(out, ScoredMemory{Node: nodeOf(p), Score: float(r, "score")})
 			}
 		}
-		return out, truncated, nil
+		return out, hits, nil
 	}
-	fetch, perWord := fullTextFetch(limit), math.MaxInt32
-	if n > fullTextScoreAllMax {
-		perWord = fullTextPerWord
-	}
-	out, truncated, err := search(fetch, perWord)
-	if err != nil || !truncated || len(out) >= limit {
+	fetch := fullTextFetch(limit)
+	out, hits, err := search(fetch)
+	if err != nil || hits < int64(fetch) || len(out) >= limit {
 		return out, err
 	}
-	out, _, err = search(0, math.MaxInt32)
+	out, _, err = search(0)
 	return out, err
 }
 
