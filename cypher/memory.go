@@ -80,6 +80,24 @@ func (s *Store) Neighbourhoods(ctx context.Context, q NeighbourQuery) ([][]Candi
 	return out, err
 }
 
+// EpisodesBefore returns, for each time of times, the space's episode that starts last
+// among those that end before it (a new session's predecessor), or nil where none does.
+func (s *Store) EpisodesBefore(ctx context.Context, space string, times []time.Time) ([]*realm.Node, error) {
+	out := make([]*realm.Node, len(times))
+	if len(times) == 0 {
+		return out, nil
+	}
+	recs, err := s.read(ctx, qEpisodeBefore, map[string]any{"space": space, "times": times})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		n := nodeOf(mapOf(r, "m"))
+		out[num(r, "i")] = &n
+	}
+	return out, nil
+}
+
 func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q NeighbourQuery) ([][]CandidateNeighbour, error) {
 	out := make([][]CandidateNeighbour, len(q.Embeddings))
 	if len(q.Embeddings) == 0 {

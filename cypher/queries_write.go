@@ -57,6 +57,10 @@ var (
 	memoryGetCypher string
 	qMemoryGet      = newQuery("memory_get", memoryGetCypher)
 
+	//go:embed queries/episode_before.cypher
+	episodeBeforeCypher string
+	qEpisodeBefore      = newQuery("episode_before", episodeBeforeCypher)
+
 	//go:embed queries/memory_list.cypher
 	memoryListCypher string
 	qMemoryList      = newQuery("memory_list", memoryListCypher)

@@ -445,7 +445,9 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 	return edges
 }
 
-// episodeEdges: a session's episode follows the nearest earlier episode (precedes).
+// episodeEdges: a session's episode follows the episode among its neighbours that starts
+// last of those ending before it, ties to the smaller id (precedes); construction gives
+// every episode candidate that one among its neighbours.
 func (r *relater) episodeEdges(i int, c agent.Candidate) []agent.EdgeOp {
 	if c.TStart == nil {
 		return nil
@@ -453,10 +455,10 @@ func (r *relater) episodeEdges(i int, c agent.Candidate) []agent.EdgeOp {
 	var prev *realm.Node
 	for _, nb := range sortedByID(r.scored[i]) {
 		n := nb.Node
-		if n.Type != realm.Episode || n.TEnd == nil || n.Name == c.Name || !n.TEnd.Before(*c.TStart) {
+		if n.Type != realm.Episode || n.TStart == nil || n.TEnd == nil || n.Name == c.Name || !n.TEnd.Before(*c.TStart) {
 			continue
 		}
-		if prev == nil || n.TEnd.After(*prev.TEnd) {
+		if prev == nil || n.TStart.After(*prev.TStart) {
 			nn := n
 			prev = &nn
 		}

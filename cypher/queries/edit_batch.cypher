@@ -7,7 +7,8 @@
 // of it (an edge edited twice is edited from its first new weight; an add writes an edge
 // only when its pair has none and both memories are of the space), the log put back in
 // the order of the edits, then the weights (each edge's last) are set, the added edges
-// written (an edge a batch adds keeps the weight of its add) and the log written. The fold
+// written (with their last weight too, as logged: a later edit of the batch moves it from
+// its add's) and the log written. The fold
 // runs per pair: one over the whole batch, rebuilding a list of all pairs at every edit,
 // made Neo4j's memory estimate grow exponentially with the edits (43 GiB for 26).
 // Params: $space, $now, $floor, $ids (sorted memory ids), $pairs (maps: i, from, to,
@@ -80,7 +81,8 @@ CALL (log) {
   MERGE (a)-[r:$(op.add.type)]->(b)
     ON CREATE SET r.id = op.add.edge_id, r.layer = op.add.layer, r.description = op.add.description,
                   r.query = op.add.query, r.label = op.add.label,
-                  r.weight = op.add.weight, r.initial_weight = op.add.weight, r.confidence = op.add.confidence,
+                  r.weight = [y IN log WHERE y.edge_id = op.add.edge_id][-1].new_weight,
+                  r.initial_weight = op.add.weight, r.confidence = op.add.confidence,
                   r.created_at = $now, r.updated_at = $now
   RETURN count(r) AS added
 }
