@@ -75,16 +75,17 @@ func scoredIDs(ms []ScoredMemory) []string {
 	return out
 }
 
-// textMatchesOf runs keywordContext and keywordMatches in a read transaction and keeps k per text.
+// textMatchesOf runs keywordContext and similarAndKeywordNodes (no embeddings) in a read
+// transaction and keeps k per text.
 func textMatchesOf(t *testing.T, s *Store, space string, texts []string, k int) [][]realm.Node {
 	t.Helper()
 	var out [][]realm.Node
 	_, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		_, _, stats, err := keywordContext(context.Background(), tx, space, texts, nil)
+		state, _, stats, err := keywordContext(context.Background(), tx, space, texts, nil)
 		if err != nil {
 			return nil, err
 		}
-		out, err = keywordMatches(context.Background(), tx, space, texts, k, stats)
+		_, out, err = s.similarAndKeywordNodes(context.Background(), tx, space, nil, texts, k, state, stats)
 		return nil, err
 	})
 	if err != nil {

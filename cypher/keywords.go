@@ -156,7 +156,7 @@ func keywordContext(ctx context.Context, tx neo4j.ManagedTransaction, space stri
 		return SpaceState{}, nil, stats, err
 	}
 	r := recs[0]
-	state := SpaceState{N: num(r, "n"), Updated: num(r, "updated"), Superseded: num(r, "superseded")}
+	state := spaceStateOf(r)
 	stats.N = state.N
 	v, _ := r.Get("recent")
 	var recent []DerivedMemory
@@ -182,41 +182,4 @@ func keywordContext(ctx context.Context, tx neo4j.ManagedTransaction, space stri
 		stats.Words[word] = ps
 	}
 	return state, recent, stats, nil
-}
-
-// keywordMatches is N_sim by keywords, per text: the texts' postings (stats, read by
-// keywordContext) ranked by RankKeywords, and the best k+keywordSlack memories of each
-// text read in one statement.
-func keywordMatches(ctx context.Context, tx neo4j.ManagedTransaction, space string, texts []string, k int, stats KeywordStats) ([][]realm.Node, error) {
-	out := make([][]realm.Node, len(texts))
-	if k <= 0 {
-		return out, nil
-	}
-	ranked := make([][]string, len(texts))
-	var want []string
-	for i, t := range texts {
-		ranked[i] = RankKeywords(stats.N, KeywordWords(t), func(w string) []KeywordPosting { return stats.Words[w] }, k+keywordSlack)
-		want = append(want, ranked[i]...)
-	}
-	if len(want) == 0 {
-		return out, nil
-	}
-	slices.Sort(want)
-	recs, err := collect(ctx, tx, qMemoriesByIDs, map[string]any{"space": space, "ids": slices.Compact(want)})
-	if err != nil {
-		return nil, err
-	}
-	nodes := map[string]realm.Node{}
-	for _, r := range recs {
-		n := nodeOf(propsOf(r, "node"))
-		nodes[n.ID] = n
-	}
-	for i, ids := range ranked {
-		for _, id := range ids {
-			if n, ok := nodes[id]; ok {
-				out[i] = append(out[i], n)
-			}
-		}
-	}
-	return out, nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -16,8 +18,9 @@ import (
 
 // ExactScanMax is the space size up to which the similarity search scans the space
 // exactly instead of asking the vector index. An exact scan of a few thousand
-// 384-d vectors takes milliseconds and is exact and tenant-safe; the 5.26 vector
-// index cannot pre-filter by space, so above this size we over-fetch from it.
+// 384-d vectors takes milliseconds and is exact and tenant-safe (the write path's runs in
+// Go, vectors.go); the 5.26 vector index cannot pre-filter by space, so above this size
+// we over-fetch from it.
 const ExactScanMax = 5000
 
 // vectorOverFetch multiplies k when the vector index is asked: it returns nodes of every
@@ -74,7 +77,7 @@ func (s *Store) Neighbourhoods(ctx context.Context, q NeighbourQuery) ([][]Candi
 	var out [][]CandidateNeighbour
 	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
-		out, err = neighbourhoods(ctx, tx, q)
+		out, _, err = s.neighbourhoods(ctx, tx, q)
 		return nil, err
 	})
 	return out, err
@@ -98,32 +101,29 @@ func (s *Store) EpisodesBefore(ctx context.Context, space string, times []time.T
 	return out, nil
 }
 
-func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q NeighbourQuery) ([][]CandidateNeighbour, error) {
+// neighbourhoods also returns the space's state they were read in.
+func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q NeighbourQuery) ([][]CandidateNeighbour, SpaceState, error) {
 	out := make([][]CandidateNeighbour, len(q.Embeddings))
 	if len(q.Embeddings) == 0 {
-		return out, nil
+		return out, SpaceState{}, nil
 	}
 	state, _, stats, err := keywordContext(ctx, tx, q.Space, q.Texts, nil)
 	if err != nil || state.N == 0 {
-		return out, err
+		return out, state, err
 	}
 	var recent []realm.Node
 	if q.Recent > 0 {
 		recs, err := collect(ctx, tx, qMemoryRecent, map[string]any{"space": q.Space, "before": q.BeforeSeq, "n": q.Recent})
 		if err != nil {
-			return nil, err
+			return nil, state, err
 		}
 		for _, r := range recs {
 			recent = append(recent, nodeOf(mapOf(r, "m")))
 		}
 	}
-	similar, err := similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, state.N)
+	similar, text, err := s.similarAndKeywordNodes(ctx, tx, q.Space, q.Embeddings, q.Texts, q.K, state, stats)
 	if err != nil {
-		return nil, err
-	}
-	text, err := keywordMatches(ctx, tx, q.Space, q.Texts, q.K, stats)
-	if err != nil {
-		return nil, err
+		return nil, state, err
 	}
 	for i := range q.Embeddings {
 		byID := map[string]int{}
@@ -150,23 +150,74 @@ func neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q Neighbou
 		}
 		out[i] = hood
 	}
-	return out, nil
+	return out, state, nil
 }
 
-// similarNodes is N_sim by vector, per embedding: an exact scan of small spaces, the
-// vector index with over-fetch for large ones (one query for all embeddings each),
-// falling back to the scan for the embeddings the index returns too few of this space's
-// nodes for.
-func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, size int64) ([][]realm.Node, error) {
-	out := make([][]realm.Node, len(embs))
+// similarAndKeywordNodes is N_sim per candidate: by vector (similarIDs) and by keywords
+// (the k+keywordSlack best of each text by RankKeywords, from stats read by
+// keywordContext), the memories read in one statement.
+func (s *Store) similarAndKeywordNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, texts []string, k int, state SpaceState, stats KeywordStats) (vector, text [][]realm.Node, err error) {
 	if k <= 0 {
-		return out, nil
+		return make([][]realm.Node, len(embs)), make([][]realm.Node, len(texts)), nil
 	}
+	vecIDs, nodes, err := s.similarIDs(ctx, tx, space, embs, k, state)
+	if err != nil {
+		return nil, nil, err
+	}
+	textIDs := make([][]string, len(texts))
+	for i, t := range texts {
+		textIDs[i] = RankKeywords(stats.N, KeywordWords(t), func(w string) []KeywordPosting { return stats.Words[w] }, k+keywordSlack)
+	}
+	var missing []string
+	for _, id := range slices.Concat(slices.Concat(vecIDs...), slices.Concat(textIDs...)) {
+		if _, ok := nodes[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	read, err := nodesByIDs(ctx, tx, space, missing)
+	if err != nil {
+		return nil, nil, err
+	}
+	maps.Copy(nodes, read)
+	return pickNodes(vecIDs, nodes), pickNodes(textIDs, nodes), nil
+}
+
+// pickNodes is ids with each id replaced by its node, those not in nodes left out.
+func pickNodes(ids [][]string, nodes map[string]realm.Node) [][]realm.Node {
+	out := make([][]realm.Node, len(ids))
+	for i, list := range ids {
+		for _, id := range list {
+			if n, ok := nodes[id]; ok {
+				out[i] = append(out[i], n)
+			}
+		}
+	}
+	return out
+}
+
+// similarIDs is N_sim by vector, per embedding, as ids best first, and the memories it
+// read meanwhile: an exact scan of small spaces (in Go, vectors.go), the vector index
+// with over-fetch for large ones (one query for all embeddings), falling back to an
+// exact scan in Cypher for the embeddings the index returns too few of this space's
+// nodes for.
+func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, state SpaceState) ([][]string, map[string]realm.Node, error) {
+	out := make([][]string, len(embs))
+	nodes := map[string]realm.Node{}
 	var asked []int // indexes of the embeddings to search
 	for i, emb := range embs {
 		if len(emb) > 0 {
 			asked = append(asked, i)
 		}
+	}
+	if len(asked) == 0 {
+		return out, nodes, nil
+	}
+	if state.N <= ExactScanMax {
+		vs, err := s.vectors.vectors(ctx, tx, space, state)
+		if err != nil {
+			return nil, nil, err
+		}
+		return vs.nearest(embs, k), nodes, nil
 	}
 	search := func(q query, idx []int, params map[string]any) ([]*neo4j.Record, error) {
 		vecs := make([][]float64, len(idx))
@@ -176,30 +227,28 @@ func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string
 		params["space"], params["embeddings"], params["k"] = space, vecs, k
 		return collect(ctx, tx, q, params)
 	}
-	exact := asked
-	if size > ExactScanMax && len(asked) > 0 {
-		recs, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
-		if err != nil {
-			return nil, err
+	recs, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
+	if err != nil {
+		return nil, nil, err
+	}
+	var exact []int
+	for j, found := range groupByIndex(recs, len(asked)) {
+		i := asked[j]
+		if len(found) < k {
+			exact = append(exact, i)
+			continue
 		}
-		found := groupByIndex(recs, len(asked))
-		exact = nil
-		for j, i := range asked {
-			if len(found[j]) >= k {
-				out[i] = found[j]
-			} else {
-				exact = append(exact, i)
-			}
+		for _, n := range found {
+			out[i] = append(out[i], n.ID)
+			nodes[n.ID] = n
 		}
 	}
 	if len(exact) == 0 {
-		return out, nil
+		return out, nodes, nil
 	}
-	recs, err := search(qMemorySimilarExact, exact, map[string]any{})
-	if err != nil || len(recs) == 0 {
-		return out, err
+	if recs, err = search(qMemorySimilarExact, exact, map[string]any{}); err != nil || len(recs) == 0 {
+		return out, nodes, err
 	}
-	nodes := map[string]realm.Node{}
 	v, _ := recs[0].Get("nodes")
 	for _, item := range asList(v) {
 		p, _ := item.(map[string]any)
@@ -215,12 +264,10 @@ func similarNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string
 		}
 		for _, b := range asList(list["best"]) {
 			best, _ := b.(map[string]any)
-			if n, ok := nodes[propString(best, "id")]; ok {
-				out[exact[j]] = append(out[exact[j]], n)
-			}
+			out[exact[j]] = append(out[exact[j]], propString(best, "id"))
 		}
 	}
-	return out, nil
+	return out, nodes, nil
 }
 
 // groupByIndex splits rows of (i, m, score) into n lists by i, each best score first
@@ -330,8 +377,9 @@ type Applied struct {
 // target), EUnavailable.
 func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decided [][]CandidateNeighbour, in Integration) (Applied, error) {
 	var out Applied
+	var written func() // records the writes in the embeddings cache once committed
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		out = Applied{}
+		out, written = Applied{}, nil
 		now := time.Now().UTC()
 		recs, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": space, "id": observationID, "now": now})
 		if err != nil {
@@ -348,7 +396,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			return nil, nil // integrated (or failed) meanwhile: write nothing
 		}
 		q.Space = space
-		hoods, err := neighbourhoods(ctx, tx, q)
+		hoods, state, err := s.neighbourhoods(ctx, tx, q)
 		if err != nil {
 			return nil, err
 		}
@@ -356,13 +404,18 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			out = Applied{Changed: true, Neighbourhoods: hoods}
 			return nil, nil
 		}
-		edges, err := writeIntegrations(ctx, tx, space, []ObservationIntegration{{observationID, in}}, now)
+		ins := []ObservationIntegration{{observationID, in}}
+		edges, after, err := writeIntegrations(ctx, tx, space, ins, now, state)
 		if err != nil {
 			return nil, err
 		}
 		out = Applied{Applied: true, Edges: edges[0]}
+		written = func() { s.vectors.written(space, state, after, ins) }
 		return nil, nil
 	})
+	if err == nil && written != nil {
+		written()
+	}
 	return out, err
 }
 
@@ -403,8 +456,9 @@ type ObservationIntegration struct {
 // writeIntegrations writes the integrations of a run of observations of one space, in
 // order, in a few statements whatever their number: the added nodes, the merges, the
 // edges (a run of deletes apart), the validity ends, and the observations' marks with the
-// last summary given. It returns the edges written per integration.
-func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time) ([][]realm.Edge, error) {
+// last summary given. It returns the edges written per integration and the state of the
+// space's memories it leaves, from before, the state its lock read.
+func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time, before SpaceState) ([][]realm.Edge, SpaceState, error) {
 	var nodes, merges, marks []map[string]any
 	var edgeOps []EdgeWrite
 	var edgeOwner []int // index in ins of each op of edgeOps
@@ -417,7 +471,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		added, merged := []string{}, []string{}
 		for _, n := range in.Adds {
 			if !n.Type.Valid() {
-				return nil, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
+				return nil, SpaceState{}, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
 			}
 			nodes = append(nodes, map[string]any{"observation": in.ObservationID, "label": n.Type.Label(), "props": nodeProps(space, in.ObservationID, n, at)})
 			added = append(added, n.ID)
@@ -446,16 +500,16 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	if len(nodes) > 0 {
 		recs, err := collect(ctx, tx, qMemoryCreate, map[string]any{"space": space, "nodes": nodes})
 		if err != nil {
-			return nil, err
+			return nil, SpaceState{}, err
 		}
 		if len(recs) != len(nodes) {
-			return nil, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
+			return nil, SpaceState{}, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
 		}
 	}
 	if len(merges) > 0 {
 		recs, err := collect(ctx, tx, qMemoryMerge, map[string]any{"space": space, "merges": merges})
 		if err != nil {
-			return nil, err
+			return nil, SpaceState{}, err
 		}
 		done := map[[2]string]bool{}
 		for _, r := range recs {
@@ -463,13 +517,13 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		}
 		for _, m := range merges {
 			if !done[[2]string{m["observation"].(string), m["id"].(string)}] {
-				return nil, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
+				return nil, SpaceState{}, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
 			}
 		}
 	}
 	written, owners, err := writeEdges(ctx, tx, space, edgeOps, now)
 	if err != nil {
-		return nil, err
+		return nil, SpaceState{}, err
 	}
 	edges := make([][]realm.Edge, len(ins))
 	for j, e := range written {
@@ -477,12 +531,15 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		edges[k] = append(edges[k], e)
 	}
 	if err := endValidity(ctx, tx, space, ends, now); err != nil {
-		return nil, err
+		return nil, SpaceState{}, err
 	}
-	_, err = collect(ctx, tx, qObservationIntegrated, map[string]any{
+	recs, err := collect(ctx, tx, qObservationIntegrated, map[string]any{
 		"space": space, "marks": marks, "now": now, "summary": summary,
 	})
-	return edges, err
+	if err != nil || len(recs) == 0 {
+		return nil, SpaceState{}, err
+	}
+	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(recs[0], "version")}, nil
 }
 
 // writeEdges writes relate ops in order, both ways for a symmetric predicate (REALM.md

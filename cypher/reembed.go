@@ -120,6 +120,7 @@ func (s *Store) reembedBatch(ctx context.Context, space string, ids []string, em
 		rows[i] = map[string]any{"id": str(r, "id"), "embedding": vector64(vecs[i])}
 	}
 	recs, err = s.write(ctx, qReembedSetEmbeddings, map[string]any{"space": space, "rows": rows})
+	s.vectors.drop(space) // the space's fingerprint does not see a new embedding
 	if err != nil {
 		return 0, err
 	}

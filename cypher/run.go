@@ -56,9 +56,20 @@ type RunNeighbours struct {
 	State    SpaceState // the space's memories when they were read
 }
 
-// SpaceState is a fingerprint of a space's memories (memory_run_context.cypher).
+// SpaceState is a fingerprint of a space's memories (memory_run_context.cypher): how
+// many there are, and the space's memories_version, a new random id at every write of
+// the write path (observation_integrated.cypher) and every deletion of a memory, so that
+// a space erased and written again never has an earlier version. Adding, deleting,
+// merging into or ending the validity of a memory changes it. Version is "" for a space
+// the write path never wrote to (made by an import or a fixture).
 type SpaceState struct {
-	N, Updated, Superseded int64
+	N       int64
+	Version string
+}
+
+// spaceStateOf reads a fingerprint from r's n and version.
+func spaceStateOf(r *neo4j.Record) SpaceState {
+	return SpaceState{N: num(r, "n"), Version: str(r, "version")}
 }
 
 // DerivedMemory is a memory derived from some of the observations asked for.
@@ -73,26 +84,21 @@ func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbour
 	var out RunNeighbours
 	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
-		out, err = runNeighbourhoods(ctx, tx, q)
+		out, err = s.runNeighbourhoods(ctx, tx, q)
 		return nil, err
 	})
 	return out, err
 }
 
-func runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery) (RunNeighbours, error) {
+func (s *Store) runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery) (RunNeighbours, error) {
 	out := RunNeighbours{Vector: make([][]realm.Node, len(q.Embeddings)), Text: make([][]realm.Node, len(q.Texts))}
 	var err error
 	out.State, out.Recent, out.Keywords, err = keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom)
 	if err != nil || len(q.Embeddings) == 0 || out.State.N == 0 {
 		return out, err
 	}
-	if out.Vector, err = similarNodes(ctx, tx, q.Space, q.Embeddings, q.K, out.State.N); err != nil {
-		return out, err
-	}
-	if out.Text, err = keywordMatches(ctx, tx, q.Space, q.Texts, q.K, out.Keywords); err != nil {
-		return out, err
-	}
-	return out, nil
+	out.Vector, out.Text, err = s.similarAndKeywordNodes(ctx, tx, q.Space, q.Embeddings, q.Texts, q.K, out.State, out.Keywords)
+	return out, err
 }
 
 // RunApplied is what ApplyRun did.
@@ -118,12 +124,13 @@ type RunApplied struct {
 // nothing and returns them. Errors: ENotFound (space or observation), EInvalid, EUnavailable.
 func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours, ins []ObservationIntegration) (RunApplied, error) {
 	var out RunApplied
+	var written func() // records the writes in the embeddings cache once committed
 	ids := make([]string, len(ins))
 	for i, in := range ins {
 		ids[i] = in.ObservationID
 	}
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		out = RunApplied{}
+		out, written = RunApplied{}, nil
 		now := time.Now().UTC()
 		recs, err := collect(ctx, tx, qSpaceLockRun, map[string]any{"space": q.Space, "ids": ids, "now": now})
 		if err != nil {
@@ -139,9 +146,9 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 				return nil, nil
 			}
 		}
-		state := SpaceState{N: num(recs[0], "n"), Updated: num(recs[0], "updated"), Superseded: num(recs[0], "superseded")}
+		state := spaceStateOf(recs[0])
 		if state != decided.State {
-			hoods, err := runNeighbourhoods(ctx, tx, q)
+			hoods, err := s.runNeighbourhoods(ctx, tx, q)
 			if err != nil {
 				return nil, err
 			}
@@ -150,13 +157,17 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 				return nil, nil
 			}
 		}
-		edges, err := writeIntegrations(ctx, tx, q.Space, ins, now)
+		edges, after, err := writeIntegrations(ctx, tx, q.Space, ins, now, state)
 		if err != nil {
 			return nil, err
 		}
 		out = RunApplied{Applied: true, Edges: edges}
+		written = func() { s.vectors.written(q.Space, state, after, ins) }
 		return nil, nil
 	})
+	if err == nil && written != nil {
+		written()
+	}
 	return out, err
 }
 

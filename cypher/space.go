@@ -5,6 +5,7 @@ import "context"
 // DeleteSpace erases a space and everything in it, and nothing of any other space.
 // It deletes in batches and returns how many nodes went. Errors: EUnavailable.
 func (s *Store) DeleteSpace(ctx context.Context, space string) (int64, error) {
+	s.vectors.drop(space)
 	var total int64
 	for {
 		recs, err := s.write(ctx, qSpaceDeleteBatch, map[string]any{"space": space, "batch": 5000})

@@ -101,6 +101,8 @@ type Store struct {
 	// unfiltered holds, per space, until when its vector searches over-fetch instead
 	// because a filtered one failed (SeedByVectorIndex).
 	unfiltered sync.Map
+
+	vectors vectorCache // embeddings of small spaces for the write path's exact search (vectors.go)
 }
 
 // Open connects to Neo4j and checks that it answers with these credentials. It waits

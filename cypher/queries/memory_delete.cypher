@@ -1,6 +1,10 @@
 // Deletes one memory of a space with its edges and provenance (DETACH DELETE also
-// removes it from the vector and full-text indexes). Observations stay.
+// removes it from the vector and full-text indexes) and gives the space a new
+// memories_version (cypher.SpaceState). Observations stay.
 // Params: $space, $id. Returns: deleted (a count).
-MATCH (m:Memory {id: $id, space: $space})
+OPTIONAL MATCH (s:Space {id: $space})
+SET s.memories_version = randomUUID()
+WITH s
+OPTIONAL MATCH (m:Memory {id: $id, space: $space})
 DETACH DELETE m
-RETURN count(*) AS deleted
+RETURN count(m) AS deleted

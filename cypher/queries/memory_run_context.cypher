@@ -1,6 +1,6 @@
 // What the neighbourhoods of a run's candidates (REALM.md §2 step 3) need of a space
 // besides the similarity search, in one statement: the fingerprint of its memories
-// (as space_lock_run.cypher), N_recent (the memories derived from the observations
+// (cypher.SpaceState: their count and the space's memories_version), N_recent (the memories derived from the observations
 // $ids, each with those of them it derives from), and the keyword half of N_sim as
 // postings, from the space's own statistics as seed_fulltext.cypher scores seeds, so
 // that what other spaces hold changes nothing: for each word of $terms, the memories of
@@ -11,12 +11,16 @@
 // statement's time). The caller ranks by BM25 (cypher.RankKeywords), so that a run can
 // rank the memories it writes among these the same way.
 // Params: $space, $ids, $terms (list of {lucene, word}), $options (the index's options map).
-// Returns one row: n, updated, superseded (the fingerprint), recent (list of {m
+// Returns one row: n, version (the fingerprint), recent (list of {m
 // (properties incl. embedding), from (observation ids)}, by m.id), words (list of {word,
 // ids (the memories matching it)}), texts (list of {id, text}, each memory of words once).
 CALL () {
   MATCH (m:Memory {space: $space})
-  RETURN count(m) AS n, sum(m.updated_at.epochMillis) AS updated, count(m.superseded_at) AS superseded
+  RETURN count(m) AS n
+}
+CALL () {
+  OPTIONAL MATCH (s:Space {id: $space})
+  RETURN coalesce(s.memories_version, '') AS version
 }
 CALL () {
   MATCH (o:Observation {space: $space})
@@ -40,4 +44,4 @@ CALL (docs) {
   WITH DISTINCT m
   RETURN collect({id: m.id, text: toLower(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', x IN coalesce(m.keywords, []) | k + ' ' + x))}) AS texts
 }
-RETURN n, updated, superseded, recent, words, texts
+RETURN n, version, recent, words, texts

@@ -1,6 +1,7 @@
 // For each embedding of $embeddings, the $k memories of a space most similar to it, by
-// an exact cosine scan of the space (exact and tenant-safe; used while the space is
-// small, ARCHITECTURE.md Tenancy). One pass over the space for all the candidates of a
+// an exact cosine scan of the space (exact and tenant-safe, ARCHITECTURE.md Tenancy): the
+// write path's fallback for the embeddings the vector index returns too few of a large
+// space's memories for (a small space is scanned in Go, cypher/vectors.go). One pass over the space for all the candidates of a
 // run: each memory's embedding is read once, not once per candidate, and each memory
 // found is returned once however many candidates found it.
 // Params: $space, $embeddings, $k.

@@ -1,0 +1,192 @@
+package cypher
+
+// Internal tests of the write path's exact similarity search in Go (vectors.go): the
+// same neighbours as the scan in Cypher, and never a stale vector.
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/realm-memory/realm"
+)
+
+// randomVec is a random unit-free vector of 384 dimensions.
+func randomVec(r *rand.Rand) []float32 {
+	v := make([]float32, 384)
+	for i := range v {
+		v[i] = float32(r.NormFloat64())
+	}
+	return v
+}
+
+// cypherNearest is memory_similar_exact.cypher's answer: per embedding, the ids of the k
+// most similar memories of space, best first.
+func cypherNearest(t *testing.T, s *Store, space string, embs [][]float32, k int) [][]string {
+	t.Helper()
+	vecs := make([][]float64, len(embs))
+	for i, e := range embs {
+		vecs[i] = vector64(e)
+	}
+	recs, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return collect(context.Background(), tx, qMemorySimilarExact, map[string]any{"space": space, "embeddings": vecs, "k": k})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]string, len(embs))
+	v, _ := recs[0].Get("lists")
+	for _, item := range asList(v) {
+		list, _ := item.(map[string]any)
+		i, _ := list["i"].(int64)
+		for _, b := range asList(list["best"]) {
+			best, _ := b.(map[string]any)
+			out[i] = append(out[i], propString(best, "id"))
+		}
+	}
+	return out
+}
+
+// goNearest is RunNeighbourhoods' similar memories by vector, as ids.
+func goNearest(t *testing.T, ctx context.Context, s *Store, space string, embs [][]float32, k int) [][]string {
+	t.Helper()
+	read, err := s.RunNeighbourhoods(ctx, RunQuery{Space: space, Embeddings: embs, Texts: make([]string, len(embs)), K: k})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]string, len(embs))
+	for i, list := range read.Vector {
+		for _, n := range list {
+			out[i] = append(out[i], n.ID)
+		}
+	}
+	return out
+}
+
+// loads counts the statements of log that loaded a space's embeddings.
+func loads(log *StatementLog) int {
+	n := 0
+	for _, st := range log.Statements {
+		if st.Name == qMemoryEmbeddings.name {
+			n++
+		}
+	}
+	return n
+}
+
+// TestNearestAsCypher: the search in Go returns the memories the scan in Cypher returns,
+// in the same order, ties (equal vectors) by id.
+func TestNearestAsCypher(t *testing.T) {
+	s := testStore(t, Config{})
+	space := fullTextSpace(t, s)
+	r := rand.New(rand.NewPCG(18, 2))
+	var nodes []realm.Node
+	for i := range 300 {
+		nodes = append(nodes, realm.Node{ID: fmt.Sprintf("%s-m%03d", space, i), Type: realm.Fact, Name: fmt.Sprint("m", i), Content: "memory", Embedding: randomVec(r)})
+	}
+	for i := range 4 { // equal vectors: a tie broken by id
+		nodes = append(nodes, realm.Node{ID: fmt.Sprintf("%s-d%d", space, i), Type: realm.Fact, Name: "dup", Content: "memory", Embedding: nodes[7].Embedding})
+	}
+	if err := s.PutMemories(context.Background(), space, nodes, nil); err != nil {
+		t.Fatal(err)
+	}
+	embs := [][]float32{nodes[7].Embedding, nodes[100].Embedding}
+	for range 30 {
+		embs = append(embs, randomVec(r))
+	}
+	want := cypherNearest(t, s, space, embs, 8)
+	got := goNearest(t, context.Background(), s, space, embs, 8)
+	for i := range embs {
+		if len(want[i]) != 8 || !slices.Equal(got[i], want[i]) {
+			t.Errorf("embedding %d: Go %v, Cypher %v", i, got[i], want[i])
+		}
+	}
+	if !slices.Contains(got[0], space+"-d3") || got[1][0] != nodes[100].ID {
+		t.Errorf("nearest of stored vectors: %v, %v", got[0], got[1])
+	}
+}
+
+// TestNearestFollowsWrites: the embeddings in memory follow this store's own writes
+// without reading the space's again, and another store's writes (another process) are
+// seen at once.
+func TestNearestFollowsWrites(t *testing.T) {
+	s, other := testStore(t, Config{}), testStore(t, Config{})
+	ctx := context.Background()
+	space := fullTextSpace(t, s)
+	r := rand.New(rand.NewPCG(18, 3))
+	var obs []realm.Observation
+	for i := range 3 {
+		obs = append(obs, realm.Observation{ID: fmt.Sprint("o", i), Speaker: "Ann", Content: "said", ObservedAt: time.Date(2023, 5, 8, 13, i, 0, 0, time.UTC)})
+	}
+	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
+	if _, err := s.SaveObservations(ctx, space, "test:bow", 384, obs, lease); err != nil {
+		t.Fatal(err)
+	}
+	var first []realm.Node
+	for i := range 20 {
+		first = append(first, realm.Node{ID: fmt.Sprintf("%s-m%02d", space, i), Type: realm.Fact, Name: fmt.Sprint("m", i), Content: "memory", Embedding: randomVec(r)})
+	}
+	if err := s.PutMemories(ctx, space, first, nil); err != nil {
+		t.Fatal(err)
+	}
+	q := randomVec(r)
+	nearest := func(s *Store) ([]string, int) {
+		logCtx, log := WithStatementLog(ctx)
+		return goNearest(t, logCtx, s, space, [][]float32{q}, 3)[0], loads(log)
+	}
+	if _, n := nearest(s); n != 1 {
+		t.Fatalf("first search loaded the space %d times, want 1", n)
+	}
+
+	// This store's run adds q itself and merges a new vector into m00.
+	moved := randomVec(r)
+	in := ObservationIntegration{ObservationID: "o0", Integration: Integration{
+		Adds:   []realm.Node{{ID: space + "-q", Type: realm.Fact, Name: "q", Content: "the query", Embedding: q, CreatedAt: time.Now(), UpdatedAt: time.Now()}},
+		Merges: []Merge{{ID: first[0].ID, Content: "moved", Embedding: moved, Keywords: []string{}}},
+	}}
+	rq := RunQuery{Space: space, Embeddings: [][]float32{q}, Texts: []string{""}, K: 3}
+	read, err := s.RunNeighbourhoods(ctx, rq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if applied, err := s.ApplyRun(ctx, rq, read, []ObservationIntegration{in}); err != nil || !applied.Applied {
+		t.Fatalf("apply: %+v %v", applied, err)
+	}
+	got, n := nearest(s)
+	if n != 0 || got[0] != space+"-q" {
+		t.Errorf("after its own write: nearest %v, %d loads; want %s first, no load", got, n, space+"-q")
+	}
+	q = moved // m00's new vector is found where it moved to
+	if got, _ := nearest(s); got[0] != first[0].ID {
+		t.Errorf("merged vector: nearest %v, want %s first", got, first[0].ID)
+	}
+
+	// Another store writes: this one sees it.
+	q = randomVec(r)
+	nearest(other)
+	if err := other.PutMemories(ctx, space, []realm.Node{{ID: space + "-new", Type: realm.Fact, Name: "new", Content: "memory", Embedding: q}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, n := nearest(s); n != 1 || got[0] != space+"-new" {
+		t.Errorf("after another store's write: nearest %v, %d loads; want %s first, one load", got, n, space+"-new")
+	}
+	other2 := randomVec(r)
+	read, err = other.RunNeighbourhoods(ctx, RunQuery{Space: space, Embeddings: [][]float32{other2}, Texts: []string{""}, K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = ObservationIntegration{ObservationID: "o1", Integration: Integration{
+		Merges: []Merge{{ID: first[5].ID, Content: "moved too", Embedding: q, Keywords: []string{}}},
+	}}
+	if applied, err := other.ApplyRun(ctx, RunQuery{Space: space, Embeddings: [][]float32{other2}, Texts: []string{""}, K: 3}, read, []ObservationIntegration{in}); err != nil || !applied.Applied {
+		t.Fatalf("apply by the other store: %+v %v", applied, err)
+	}
+	if got, _ := nearest(s); !slices.Contains(got[:2], first[5].ID) {
+		t.Errorf("after another store's merge: nearest %v, want %s among the first two", got, first[5].ID)
+	}
+}
