@@ -10,8 +10,8 @@ import (
 	"github.com/realm-memory/realm/schema"
 )
 
-// qWordCounts reads each memory's stored word_count beside seed_fulltext's count of a memory's words, the reference WordCount
-// (the reference WordCount and the stored word_count must equal).
+// qWordCounts reads each memory's stored word_count beside the count of its words made
+// from its text as seed_fulltext makes it, which WordCount and word_count must equal.
 var qWordCounts = newQuery("test_word_counts", `
 MATCH (m:Memory) WHERE m.space = $space
 RETURN m.id AS id, m.word_count AS stored,
