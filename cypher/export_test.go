@@ -18,3 +18,13 @@ func JoinSpaces(ctx context.Context, s *Store, a, b string) error {
 		map[string]any{"a": a, "b": b})
 	return err
 }
+
+// DeriveFrom writes a DERIVED_FROM edge from memory id to each of the memories from, as
+// the write path does from a memory to its observations (tests only: the provenance count
+// the expansion statements read).
+func DeriveFrom(ctx context.Context, s *Store, id string, from []string) error {
+	_, err := s.write(ctx, newQuery("test_derive_from",
+		"MATCH (m:Memory {id: $id}) UNWIND $from AS f MATCH (o:Memory {id: f}) CREATE (m)-[:DERIVED_FROM]->(o)"),
+		map[string]any{"id": id, "from": from})
+	return err
+}

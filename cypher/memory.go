@@ -636,6 +636,7 @@ func nodeProps(space, obsID string, n realm.Node, now time.Time) map[string]any 
 		"id": n.ID, "space": space, "type": string(n.Type), "name": n.Name, "content": n.Content,
 		"description": n.Description, "keywords": orEmpty(n.Keywords), "sources": sources,
 		"created_at": now, "updated_at": now, "access_count": int64(0),
+		"word_count": WordCount(n.Name, n.Content, n.Keywords),
 	}
 	if n.TStart != nil {
 		p["t_start"] = n.TStart.UTC()

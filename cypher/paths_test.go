@@ -330,3 +330,73 @@ func TestExpansionNodesWhole(t *testing.T) {
 		t.Errorf("Adjacent: %+v\nwant %+v", got, want)
 	}
 }
+
+// A memory reached by expansion that derives from more than cypher.InlineSources
+// observations comes without its sources, marked so; one at the bound comes with them; and
+// MemorySources reads them.
+func TestExpansionSourcesLeftOut(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
+	v := make([]float32, cyphertest.Dims)
+	v[0] = 1
+	many := func(n int) (ids []string) {
+		for i := range n {
+			ids = append(ids, fmt.Sprintf("%so%d", space, i))
+		}
+		return ids
+	}
+	obs := many(cypher.InlineSources + 1)
+	nodes := []realm.Node{
+		{ID: space + "a", Type: realm.Event, Content: "a", Embedding: v},
+		{ID: space + "big", Type: realm.Entity, Name: "Big", Sources: obs, Embedding: v},
+		{ID: space + "bound", Type: realm.Entity, Name: "Bound", Sources: obs[:cypher.InlineSources], Embedding: v},
+	}
+	for _, id := range obs {
+		nodes = append(nodes, realm.Node{ID: id, Type: realm.Event, Content: "observation"})
+	}
+	edges := []realm.Edge{
+		{ID: space + "e1", From: space + "a", To: space + "big", Predicate: realm.Instantiates, Weight: 0.7},
+		{ID: space + "e2", From: space + "a", To: space + "bound", Predicate: realm.Instantiates, Weight: 0.7},
+	}
+	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
+		t.Fatal(err)
+	}
+	for id, from := range map[string][]string{space + "big": obs, space + "bound": obs[:cypher.InlineSources]} {
+		if err := cypher.DeriveFrom(ctx, s, id, from); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(how string, r cypher.Reached) {
+		t.Helper()
+		switch r.Node.ID {
+		case space + "big":
+			if !r.SourcesLeftOut || r.Node.Sources != nil {
+				t.Errorf("%s: big left out %v with %d sources, want left out", how, r.SourcesLeftOut, len(r.Node.Sources))
+			}
+		case space + "bound":
+			if r.SourcesLeftOut || len(r.Node.Sources) != cypher.InlineSources {
+				t.Errorf("%s: bound left out %v with %d sources, want all %d", how, r.SourcesLeftOut, len(r.Node.Sources), cypher.InlineSources)
+			}
+		}
+	}
+	adj, err := s.Adjacent(ctx, space, []string{space + "a"}, []string{space + "a"}, realm.Predicates, 0.1, cypher.ExpandScoring{Query: v, Reasoning: v}, cypher.BeamCut{})
+	if err != nil || len(adj) != 2 {
+		t.Fatalf("adjacent %v, %v", adj, err)
+	}
+	for _, a := range adj {
+		check("Adjacent", a.Reached)
+	}
+	_, byID, err := s.Paths(ctx, space, space+"a", realm.Predicates, 0.1, 1, 10, cypher.ExpandScoring{Query: v, Reasoning: v}, 0.6, 0.4)
+	if err != nil || len(byID) != 3 {
+		t.Fatalf("paths %v, %v", byID, err)
+	}
+	for _, r := range byID {
+		check("Paths", r)
+	}
+	got, err := s.MemorySources(ctx, space, []string{space + "big", space + "nothing"})
+	if err != nil || len(got) != 1 || !slices.Equal(got[space+"big"], obs) {
+		t.Errorf("MemorySources: %v, %v; want big's %d", got, err, len(obs))
+	}
+}

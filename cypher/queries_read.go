@@ -41,6 +41,10 @@ var (
 	memoriesByIDsCypher string
 	qMemoriesByIDs      = newQuery("memories_by_ids", memoriesByIDsCypher)
 
+	//go:embed queries/memory_sources.cypher
+	memorySourcesCypher string
+	qMemorySources      = newQuery("memory_sources", memorySourcesCypher)
+
 	//go:embed queries/induced_edges.cypher
 	inducedEdgesCypher string
 	qInducedEdges      = newQuery("induced_edges", inducedEdgesCypher)

@@ -1,6 +1,7 @@
 package cypher
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -308,7 +309,18 @@ type Adjacent struct {
 type Reached struct {
 	Node                   realm.Node
 	SimReasoning, SimQuery float64
+	// SourcesLeftOut: the memory derives from more than InlineSources observations and
+	// Node.Sources was not read (MemorySources reads it).
+	SourcesLeftOut bool
 }
+
+// InlineSources is the most observations a memory reached by expansion may derive from
+// and come with its sources (Node.Sources). A speaker's entity derives from every
+// observation that names it (38,745 at 100,000 memories, hundreds in a LoCoMo
+// conversation) and meets an expansion in many of its rows: reading and sending that list
+// with every row cost more than the rest of the statement. The few such memories a recall
+// keeps have their sources read once, by MemorySources.
+const InlineSources = 32
 
 // ExpandScoring is what an expansion statement scores the memories it reaches against.
 type ExpandScoring struct {
@@ -365,10 +377,14 @@ type Hop struct {
 }
 
 // AdjacentMany is Adjacent for several hops at once, in one statement: out[i] is what
-// Adjacent returns for hops[i] (with the query vector query and the floor wSuppress).
+// Adjacent returns for hops[i] (with the query vector query and the floor wSuppress). A
+// memory in the frontier of several hops with the same predicates and reasoning vector is
+// read once for all of them.
 func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float64, query []float32, hops []Hop) ([][]Adjacent, error) {
 	out := make([][]Adjacent, len(hops))
 	var reqs []any
+	var reasonings [][]float32
+	visits := 0
 	for i, h := range hops {
 		if len(h.Frontier) == 0 || len(h.Allowed) == 0 {
 			continue
@@ -381,27 +397,48 @@ func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float6
 		if visited == nil {
 			visited = []string{}
 		}
+		visits = max(visits, len(visited))
+		ri := slices.IndexFunc(reasonings, func(v []float32) bool { return slices.Equal(v, h.Reasoning) })
+		if ri < 0 {
+			ri = len(reasonings)
+			reasonings = append(reasonings, h.Reasoning)
+		}
 		reqs = append(reqs, map[string]any{
-			"i": int64(i), "frontier": h.Frontier, "visited": visited, "types": relTypes(h.Allowed), "reasoning": vectorParam(h.Reasoning),
+			"i": int64(i), "frontier": h.Frontier, "visited": visited, "types": relTypes(h.Allowed), "reasoning": int64(ri),
 			"beam": int64(cut.Beam), "margin": cut.Margin, "sim_share": cut.SimShare, "weight_share": cut.WeightShare,
 		})
 	}
 	if len(reqs) == 0 {
 		return out, nil
 	}
+	vectors := make([]any, len(reasonings))
+	for i, v := range reasonings {
+		vectors[i] = vectorParam(v)
+	}
 	recs, err := s.read(ctx, qExpandNeighbours, map[string]any{
-		"space": space, "requests": reqs, "w_suppress": wSuppress, "query": vectorParam(query),
-		"hub_degree": PathMaxViaDegree, "scan": HubScan, "hub_branch": HubBranch,
+		"space": space, "requests": reqs, "reasonings": vectors, "w_suppress": wSuppress, "query": vectorParam(query),
+		"hub_degree": PathMaxViaDegree, "scan": HubScan, "hub_branch": HubBranch, "hub_read": HubBranch + 2*visits, "inline_sources": InlineSources,
 	})
 	if err != nil {
 		return nil, err
 	}
+	type row struct {
+		pos, seq int64
+		adj      Adjacent
+	}
+	rows := make([][]row, len(hops))
 	for _, r := range recs {
 		i, reached := num(r, "request"), reachedOf(propsOf(r, "node"))
 		if reached.Node.Space != space {
 			continue // the statement trusts writers to join memories of one space; never return another's
 		}
-		out[i] = append(out[i], Adjacent{From: str(r, "from_id"), Edge: edgeFromProps(propsOf(r, "edge")), Reached: reached})
+		rows[i] = append(rows[i], row{num(r, "pos"), num(r, "seq"), Adjacent{From: str(r, "from_id"), Edge: edgeFromProps(propsOf(r, "edge")), Reached: reached}})
+	}
+	for i, rs := range rows {
+		slices.SortFunc(rs, func(a, b row) int { return cmp.Or(cmp.Compare(a.pos, b.pos), cmp.Compare(a.seq, b.seq)) })
+		for _, r := range rs {
+			out[i] = append(out[i], r.adj)
+		}
 	}
 	return out, nil
 }
@@ -417,7 +454,8 @@ func reachedOf(m map[string]any) Reached {
 		}
 		return max(0, min(1, 2*v-1))
 	}
-	return Reached{Node: nodeOf(n), SimReasoning: cos("sim_r"), SimQuery: cos("sim_q")}
+	left, _ := m["sources_left_out"].(bool)
+	return Reached{Node: nodeOf(n), SimReasoning: cos("sim_r"), SimQuery: cos("sim_q"), SourcesLeftOut: left}
 }
 
 // vectorParam is a vector as a query parameter; an empty one is null (no similarity).
@@ -509,7 +547,7 @@ func (s *Store) PathsMany(ctx context.Context, space string, scan PathScan, star
 	}
 	recs, err := s.read(ctx, qExpandPaths, map[string]any{
 		"space": space, "requests": reqs, "w_suppress": scan.WSuppress, "max_via_degree": PathMaxViaDegree, "scan": HubScan,
-		"hub_branch": HubBranch, "branch": PathBranch, "limit": scan.Limit, "query": vectorParam(scan.Query), "sim_share": scan.SimShare, "weight_share": scan.WeightShare,
+		"hub_branch": HubBranch, "branch": PathBranch, "limit": scan.Limit, "inline_sources": InlineSources, "query": vectorParam(scan.Query), "sim_share": scan.SimShare, "weight_share": scan.WeightShare,
 	})
 	if err != nil {
 		return nil, err
@@ -572,6 +610,24 @@ func (s *Store) MemoriesByIDs(ctx context.Context, space string, ids []string) (
 	out := make([]realm.Node, 0, len(recs))
 	for _, r := range recs {
 		out = append(out, nodeOf(propsOf(r, "node")))
+	}
+	return out, nil
+}
+
+// MemorySources returns the sources (Node.Sources) of the memories of the space among
+// ids, by id; ids of other spaces or of no memory are left out.
+func (s *Store) MemorySources(ctx context.Context, space string, ids []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	recs, err := s.read(ctx, qMemorySources, map[string]any{"space": space, "ids": ids})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		v, _ := r.Get("sources")
+		out[str(r, "id")] = stringList(v)
 	}
 	return out, nil
 }

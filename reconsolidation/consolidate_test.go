@@ -398,3 +398,59 @@ func TestLearnedRelevance(t *testing.T) {
 		}
 	}
 }
+
+// TestLearnedMismatch: Q finds a and b; the client marks a useful, which links it from b
+// (carrying Q). U and W are far from Q (cosine 0) and both find a; U shares no word with
+// a's content, W names the clarinet. By default a scores for U and W as before the
+// feedback; with LearnedMismatch 0.5 a's score for U is halved (it is Q's answer, not U's)
+// and for W it stays to the bit; the revert gives U its ranking back.
+func TestLearnedMismatch(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	const (
+		q = "What instrument does Melanie play?"
+		u = "Where did Melanie travel in June?"
+		w = "When did Melanie buy a new clarinet?"
+	)
+	emb := loopEmbedder{q: loopAxes(0, 1), u: loopAxes(5, 1), w: loopAxes(5, 1)}
+	space := loopGraph(t, s, []loopNode{
+		{"a", realm.Fact, "Mel has practised the clarinet since school", loopAxes(0, 0.6, 5, 0.6, 2, 0.52915), ""},
+		{"b", realm.Fact, "Mel keeps her reeds in a tin", loopAxes(0, 0.5, 3, 0.86603), ""},
+	}, nil)
+	id := func(name string) string { return space + ":" + name }
+	recaller := func(mismatch float64) *retrieval.Retriever {
+		o := retrieval.DefaultOptions()
+		o.LearnedMismatch = mismatch
+		return retrieval.New(s, emb, offline.New(offline.Options{}), o, zerolog.Nop())
+	}
+	before := map[string]realm.RecallResult{u: recallIn(t, recaller(0.5), space, u), w: recallIn(t, recaller(0.5), space, w)}
+	for query, res := range before {
+		if placeOf(res, id("a")).rank == 0 {
+			t.Fatalf("before feedback %q does not find a; the fixture wants it", query)
+		}
+	}
+	recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
+	res, err := recon.Reconsolidate(ctx, space, recallIn(t, recaller(0), space, q).TraceID, reconsolidation.Request{
+		Feedback: &realm.Feedback{UsefulNodeIDs: []string{id("a")}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		mismatch float64
+		query    string
+		factor   float64
+	}{{0, u, 1}, {0, w, 1}, {0.5, u, 0.5}, {0.5, w, 1}} {
+		a0, a := placeOf(before[c.query], id("a")), placeOf(recallIn(t, recaller(c.mismatch), space, c.query), id("a"))
+		t.Logf("LearnedMismatch %g, %q: a %v → %v", c.mismatch, c.query, a0, a)
+		if a.rank == 0 || a.score != a0.score*c.factor {
+			t.Errorf("LearnedMismatch %g, %q: a %v after feedback, %v before; want its score times %g", c.mismatch, c.query, a, a0, c.factor)
+		}
+	}
+	if _, err := recon.Revert(ctx, space, res.ReconsolidationID); err != nil {
+		t.Fatal(err)
+	}
+	if reverted := recallIn(t, recaller(0.5), space, u); !sameRanking(reverted, before[u]) {
+		t.Errorf("after the revert U ranks %v, before the feedback %v", ranking(reverted), ranking(before[u]))
+	}
+}

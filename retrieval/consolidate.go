@@ -8,6 +8,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/internal/text"
 )
 
 // consolidate applies what reconsolidation learned for queries like this one (REALM.md
@@ -32,6 +33,9 @@ import (
 // With LearnedNearest, the key-evidence links of the earlier query closest to this one act
 // alone (off by default: on LoCoMo's tuning split +0.001 over none where all of them give
 // −0.005, and LearnedClose 0.6 +0.003; docs/benchmarks/locomo-feedback.md).
+//
+// With LearnedMismatch, a node confirmed for other queries that shares no content word
+// with this one is lowered (mismatched; off by default).
 //
 // So feedback on a node found directly counts, yet never as a global prior: a query far
 // from every learned query ranks exactly as if nothing had been learned (expansion does
@@ -92,14 +96,60 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 		}
 		run.trace.Learned = append(run.trace.Learned, t)
 	}
+	lowered := r.mismatched(run, links, vecs, boost)
 	for id, c := range run.cands {
 		b, d := boost[id], drop[id]
+		if lowered[id] {
+			c.Score *= 1 - r.opts.LearnedMismatch
+		}
 		if b == 0 && d == 0 {
 			continue
 		}
 		c.Score *= (1 + r.opts.LearnedBoost*b) * (1 - r.opts.LearnedDrop*d)
 	}
 	return nil
+}
+
+// mismatched returns the gathered nodes that LearnedMismatch lowers: nodes confirmed as
+// key evidence for other queries (the ends of key-evidence learned links, none of which
+// acted for this query) that share no content word with this query's focus. Read on the
+// recorded top 30s of LoCoMo's tuning split: an earlier answer ranked 11th to 20th was
+// gold again for 0.6% of the later questions sharing no word with it, against 1.5% for
+// the other nodes at those ranks sharing none, and 5.3% for earlier answers sharing one
+// (docs/benchmarks/locomo-feedback.md). Each is recorded in the trace with a link to it.
+func (r *Retriever) mismatched(run *run, links []cypher.LearnedLink, vecs map[string][]float32, boost map[string]float64) map[string]bool {
+	words := map[string]bool{}
+	for _, w := range text.Keywords(run.query, maxFocusWords) {
+		words[text.Stem(w)] = true
+	}
+	if r.opts.LearnedMismatch <= 0 || len(words) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, l := range links {
+		e := l.Edge
+		c, in := run.cands[e.To]
+		if e.Label != realm.KeyEvidence || !in || boost[e.To] > 0 || out[e.To] || sharesWord(c.Node.Content, words) {
+			continue
+		}
+		out[e.To] = true
+		run.trace.Learned = append(run.trace.Learned, realm.TraceLearned{EdgeID: e.ID, Node: e.To, Label: e.Label, Query: e.Query,
+			Closeness: sim(run.qvec, vecs[e.Query]), Factor: 1 - r.opts.LearnedMismatch})
+	}
+	return out
+}
+
+// maxFocusWords bounds the content words of a query that mismatched compares.
+const maxFocusWords = 32
+
+// sharesWord reports whether content holds one of words (stemmed) as a word.
+func sharesWord(content string, words map[string]bool) bool {
+	for _, w := range text.Words(content) {
+		if words[text.Stem(w)] {
+			return true
+		}
+	}
+	return false
 }
 
 // relevanceFit is the share of a key-evidence link's strength that acts on a node whose

@@ -23,6 +23,14 @@ import (
 // the ones before it: what an expansion reads depends on its own start and atom only, and
 // what it admits on the recall so far.
 func (r *Retriever) expand(ctx context.Context, run *run) error {
+	if err := r.iterate(ctx, run); err != nil {
+		return err
+	}
+	return r.fillSources(ctx, run)
+}
+
+// iterate runs expand's iterations.
+func (r *Retriever) iterate(ctx context.Context, run *run) error {
 	for depth := 1; depth <= run.set.MaxDepth; depth++ {
 		ranked := run.ranked()
 		in := agent.SufficiencyInput{Query: run.query, Plans: run.plans, Depth: depth, MaxDepth: run.set.MaxDepth, K: run.set.K}
@@ -69,6 +77,29 @@ func (r *Retriever) expand(ctx context.Context, run *run) error {
 			return nil
 		}
 	}
+	return nil
+}
+
+// fillSources reads the sources of the candidates that expansion admitted without them
+// (cypher.InlineSources), in one statement, so that every candidate is whole for the
+// aggregation and the result.
+func (r *Retriever) fillSources(ctx context.Context, run *run) error {
+	if len(run.partial) == 0 {
+		return nil
+	}
+	sources, err := r.store.MemorySources(ctx, run.space, run.partial)
+	if err != nil {
+		return err
+	}
+	for _, id := range run.partial {
+		c := run.cands[id]
+		c.Node.Sources = sources[id]
+		if n, ok := run.nodes[id]; ok && n.Sources == nil {
+			n.Sources = sources[id]
+			run.nodes[id] = n
+		}
+	}
+	run.partial = nil
 	return nil
 }
 
@@ -212,7 +243,7 @@ func (r *Retriever) beam(atom realm.Atom, adj []cypher.Adjacent, visited []strin
 		}
 		score := r.opts.edgeScore(a.SimReasoning, a.Edge.Weight, penalty)
 		if old, ok := best[a.Node.ID]; !ok || score > old.score {
-			best[a.Node.ID] = reach{node: a.Node, simQ: a.SimQuery, edge: a.Edge, from: a.From, score: score, penalty: penalty}
+			best[a.Node.ID] = reach{node: a.Node, simQ: a.SimQuery, edge: a.Edge, from: a.From, score: score, penalty: penalty, partial: a.SourcesLeftOut}
 		}
 	}
 	beam := make([]reach, 0, len(best))
@@ -293,6 +324,7 @@ type reach struct {
 	penalty  float64 // soft temporal decay of v
 	strength float64 // path strength: the product of the edge weights from the seed
 	depth    int
+	partial  bool // node.Sources was not read (cypher.Reached.SourcesLeftOut)
 }
 
 // admitBeam admits the beams of a subgraph_beam from e.u, hop by hop and best first, at
@@ -393,7 +425,7 @@ func (r *Retriever) admitPaths(ctx context.Context, run *run, e *expansion) ([]r
 			h := r.opts.edgeScore(v.SimReasoning, e.Weight, penalty)
 			hopScores = append(hopScores, h)
 			strength *= e.Weight
-			sp.reaches = append(sp.reaches, reach{node: v.Node, simQ: v.SimQuery, edge: e, penalty: penalty, strength: strength, depth: u.Depth + i + 1})
+			sp.reaches = append(sp.reaches, reach{node: v.Node, simQ: v.SimQuery, edge: e, penalty: penalty, strength: strength, depth: u.Depth + i + 1, partial: v.SourcesLeftOut})
 		}
 		if len(sp.reaches) != len(p.Edges) {
 			continue // a node on it is dropped by the temporal decay
@@ -456,8 +488,14 @@ func (r *Retriever) admitReach(ctx context.Context, run *run, rc reach, root str
 		simQ = sim(run.qvec, vecs[0])
 	}
 	a := arrival{strength: rc.strength, penalty: rc.penalty, access: r.opts.accessScore(simQ, rc.edge.Weight, rc.penalty)}
-	run.nodes[rc.node.ID] = rc.node
-	return r.admit(run, rc.node, a, rc.simQ, rc.depth, root), nil
+	if old, ok := run.nodes[rc.node.ID]; !ok || !rc.partial || old.Sources == nil {
+		run.nodes[rc.node.ID] = rc.node
+	}
+	isNew := r.admit(run, rc.node, a, rc.simQ, rc.depth, root)
+	if isNew && rc.partial {
+		run.partial = append(run.partial, rc.node.ID)
+	}
+	return isNew, nil
 }
 
 // strength is the path strength of candidate id (1 when it is not one).

@@ -87,6 +87,11 @@ type Options struct {
 	// node's similarity to this query is at least ρ₀ times its similarity to the link's
 	// query (consolidate.go, relevanceFit).
 	LearnedRelevance float64
+	// LearnedMismatch (0: off) multiplies by 1 − LearnedMismatch the score of a node
+	// confirmed as key evidence for another query (a key-evidence learned link leads to it
+	// and none acted for this one) when it shares no content word with this query's focus:
+	// it is that query's answer, not this one's (consolidate.go, mismatched).
+	LearnedMismatch float64
 	// LearnedHalfLife (hours; 0: off) is the anti-lock-in decay of REALM.md §4: a learned
 	// link not confirmed again for that long acts with half its weight (consolidate.go).
 	LearnedHalfLife float64
@@ -378,6 +383,7 @@ type run struct {
 	nodes   map[string]realm.Node // id → node, as read during this recall
 	qvec    []float32             // the request query's embedding
 	counts  cypher.SpaceCounts    // the space's size, read once per recall
+	partial []string              // candidates admitted by expansion without their sources
 }
 
 func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {

@@ -11,7 +11,7 @@ import (
 
 // ScoreSettings names the scoring settings that Options.SetScore takes.
 var ScoreSettings = []string{"scorer", "path_exponent", "learned_close", "learned_full", "learned_walk", "learned_boost", "learned_drop",
-	"learned_nearest", "learned_relevance", "learned_half_life", "explore"}
+	"learned_nearest", "learned_relevance", "learned_mismatch", "learned_half_life", "explore"}
 
 // SetScore sets the aggregation's settings (REALM.md §3.3 "Ours") from a list such as
 // "scorer=ours,path_exponent=0.5,learned_close=0.5,learned_full=1,learned_boost=1,learned_drop=0.5"
@@ -33,7 +33,8 @@ func (o *Options) SetScore(settings string) error {
 		}
 		target := map[string]*float64{"path_exponent": &o.PathExponent, "learned_close": &o.LearnedClose,
 			"learned_full": &o.LearnedFull, "learned_walk": &o.LearnedWalk, "learned_boost": &o.LearnedBoost, "learned_drop": &o.LearnedDrop,
-			"learned_nearest": &o.LearnedNearest, "learned_relevance": &o.LearnedRelevance, "learned_half_life": &o.LearnedHalfLife, "explore": &o.Explore}[name]
+			"learned_nearest": &o.LearnedNearest, "learned_relevance": &o.LearnedRelevance,
+			"learned_mismatch": &o.LearnedMismatch, "learned_half_life": &o.LearnedHalfLife, "explore": &o.Explore}[name]
 		if target == nil {
 			f.Add(name, fmt.Sprintf("unknown setting; known: %s", strings.Join(ScoreSettings, ", ")))
 			continue

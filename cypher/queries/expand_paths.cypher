@@ -61,10 +61,13 @@ CALL (req) {
     LIMIT $branch
     RETURN r1, v1, w1, k1, v1.id AS i1
   }
-  CALL (req, u, v1) {
-    RETURN [] AS more, [] AS beyond, [] AS ws, [] AS ks, [] AS is
+  WITH req, u, collect({r: r1, v: v1, w: w1, k: k1, i: i1}) AS firsts
+  CALL (req, u, firsts) {
+    UNWIND firsts AS f
+    RETURN [u, f.v] AS ns, [f.r] AS rs, [f.w] AS ws, [u.id, f.i] AS ids, [f.k] AS ks
     UNION ALL
-    WITH req, u, v1
+    UNWIND firsts AS f
+    WITH req, u, f, f.v AS v1
     WHERE req.max_hops >= 2 AND COUNT { (v1)--() } - COUNT { (v1)-[:DERIVED_FROM]-() } <= $max_via_degree
     CALL (req, u, v1) {
       MATCH (v1)-[r2:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
@@ -75,26 +78,33 @@ CALL (req) {
       WITH r2, v2, r2.weight AS w2, r2.id AS k2
       ORDER BY w2 DESC, k2
       LIMIT $branch
-      RETURN r2, v2, w2, k2, v2.id AS i2
+      RETURN r2, v2, w2, k2
     }
-    CALL (req, u, v1, v2) {
-      RETURN [] AS r3s, [] AS v3s, [] AS w3s, [] AS k3s, [] AS i3s
-      UNION ALL
-      WITH req, u, v1, v2
+    WITH req, u, v2, collect({f: f, r: r2, w: w2, k: k2}) AS prefixes
+    CALL (req, u, v2) {
+      WITH v2
       WHERE req.max_hops >= 3 AND COUNT { (v2)--() } - COUNT { (v2)-[:DERIVED_FROM]-() } <= $max_via_degree
       MATCH (v2)-[r3:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
                      COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v3)
-      WHERE type(r3) IN req.types AND r3.weight >= $w_suppress AND NOT v3 IN [u, v1, v2]
+      WHERE type(r3) IN req.types AND r3.weight >= $w_suppress AND v3 <> u AND v3 <> v2
       WITH r3, v3
       LIMIT $scan
       WITH r3, v3, r3.weight AS w3, r3.id AS k3
       ORDER BY w3 DESC, k3
-      LIMIT $branch
-      RETURN [r3] AS r3s, [v3] AS v3s, [w3] AS w3s, [k3] AS k3s, [v3.id] AS i3s
+      RETURN collect({r: r3, v: v3, w: w3, k: k3, i: v3.id}) AS thirds
     }
-    RETURN [r2] + r3s AS more, [v2] + v3s AS beyond, [w2] + w3s AS ws, [k2] + k3s AS ks, [i2] + i3s AS is
+    WITH req, u, v2, v2.id AS i2, prefixes, thirds
+    UNWIND prefixes AS p
+    WITH u, v2, i2, p, thirds, [x IN thirds[..$branch + 4] WHERE x.v <> p.f.v] AS head
+    WITH u, v2, i2, p, CASE WHEN size(head) >= $branch THEN head[..$branch]
+                            ELSE [x IN thirds WHERE x.v <> p.f.v][..$branch] END AS beyond
+    UNWIND [null] + beyond AS t
+    RETURN [u, p.f.v, v2] + CASE WHEN t IS NULL THEN [] ELSE [t.v] END AS ns,
+           [p.f.r, p.r] + CASE WHEN t IS NULL THEN [] ELSE [t.r] END AS rs,
+           [p.f.w, p.w] + CASE WHEN t IS NULL THEN [] ELSE [t.w] END AS ws,
+           [u.id, p.f.i, i2] + CASE WHEN t IS NULL THEN [] ELSE [t.i] END AS ids,
+           [p.f.k, p.k] + CASE WHEN t IS NULL THEN [] ELSE [t.k] END AS ks
   }
-  WITH req, [u, v1] + beyond AS ns, [r1] + more AS rs, [w1] + ws AS ws, [u.id, i1] + is AS ids, [k1] + ks AS ks
   WITH req, ns, rs, ids, ks, reduce(s = 0.0, x IN ws | s + x) / size(ws) - 0.03 * (size(ws) - 1) AS prior
   ORDER BY prior DESC, size(rs), ids, ks
   LIMIT $limit
@@ -109,7 +119,8 @@ CALL (req) {
     UNWIND ns_on AS ns
     UNWIND ns AS n
     WITH DISTINCT n
-    RETURN collect({node: n {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, .sources, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at},
+    RETURN collect({node: n {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN COUNT { (n)-[:DERIVED_FROM]-() } <= $inline_sources THEN n.sources END, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at},
+                    sources_left_out: COUNT { (n)-[:DERIVED_FROM]-() } > $inline_sources,
                     sim_r: vector.similarity.cosine(n.embedding, req.reasoning),
                     sim_q: vector.similarity.cosine(n.embedding, $query)}) AS nodes
   }
