@@ -159,11 +159,11 @@ type Result struct {
 func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observation) ([]Result, error) {
 	c := heldObservations.claim(p.opts.Owner) // before the store claims the batch (held.go)
 	defer c.end()
-	saved, err := p.save(ctx, c, space, obs)
+	saved, win, err := p.save(ctx, c, space, obs, p.window())
 	if err != nil {
 		return nil, err
 	}
-	results, err := p.integrateSaved(ctx, c, saved, false)
+	results, err := p.integrateSaved(ctx, c, saved, win, false)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,8 @@ func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observa
 }
 
 // integrateSaved integrates the observations of a stored batch that it claimed, and
-// reports one Result per observation of the batch. It holds all the claimed ones at once
+// reports one Result per observation of the batch; win is the extraction window read
+// with the batch, if any (cypher.Window). It holds all the claimed ones at once
 // (held.go), then integrates in order those it holds; one that another worker of this
 // process holds is not integrated again: with wait (a job) its result is the other
 // worker's, waited for once this call holds nothing more (and integrated by this call
@@ -180,7 +181,7 @@ func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observa
 // integrated or failed after c began (c follows this call's claim from before the batch
 // was stored) has that worker's result. A cancelled context lets go of
 // what is held, left pending, and returns the context's error.
-func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.SavedObservation, wait bool) ([]Result, error) {
+func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.SavedObservation, win cypher.Window, wait bool) ([]Result, error) {
 	owner := p.opts.Owner
 	results := make([]Result, len(saved))
 	first := map[string]int{}        // id → index of its first claimed occurrence (an id may repeat in a batch)
@@ -222,7 +223,7 @@ func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.
 	for k, i := range run {
 		obs[k] = saved[i].Observation
 	}
-	for k, res := range p.integrateRun(ctx, obs) {
+	for k, res := range p.integrateRun(ctx, obs, win) {
 		i := run[k]
 		results[i] = res
 		mine[i] = false
@@ -307,10 +308,12 @@ func unclaimedResult(s cypher.SavedObservation) Result {
 }
 
 // save validates and stores the batch before anything else (REALM.md §2 step 1), its
-// observations held for the worker following c from before they are stored (held.go).
-func (p *Pipeline) save(ctx context.Context, c *claim, space string, obs []realm.Observation) ([]cypher.SavedObservation, error) {
+// observations held for the worker following c from before they are stored (held.go),
+// and reads in the same transaction the extraction window of window observations of
+// those it claimed (none when 0): a request of one message needs no transaction for it.
+func (p *Pipeline) save(ctx context.Context, c *claim, space string, obs []realm.Observation, window int) ([]cypher.SavedObservation, cypher.Window, error) {
 	if err := p.validate(space, obs); err != nil {
-		return nil, err
+		return nil, cypher.Window{}, err
 	}
 	batch := make([]realm.Observation, len(obs))
 	ids := make([]string, len(obs))
@@ -323,7 +326,7 @@ func (p *Pipeline) save(ctx context.Context, c *claim, space string, obs []realm
 		batch[i], ids[i] = o, o.ID
 	}
 	c.holdAhead(space, ids)
-	return p.store.SaveObservations(ctx, space, p.emb.ID(), p.emb.Dim(), batch, p.lease())
+	return p.store.SaveObservationsWindow(ctx, space, p.emb.ID(), p.emb.Dim(), batch, p.lease(), window)
 }
 
 func (p *Pipeline) lease() cypher.Lease {

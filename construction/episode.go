@@ -17,26 +17,37 @@ import (
 // previousEpisodes reads, for each episode candidate of cands that has a time, the stored
 // episode that starts last among those ending before it (nil for the others).
 func (p *Pipeline) previousEpisodes(ctx context.Context, space string, cands []agent.Candidate) ([]*realm.Node, error) {
-	prev := make([]*realm.Node, len(cands))
-	var times []time.Time
-	var of []int // the candidate of each time
+	times, of := episodeTimes(cands)
+	if len(times) == 0 {
+		return make([]*realm.Node, len(cands)), nil
+	}
+	found, err := p.store.EpisodesBefore(ctx, space, times)
+	if err != nil {
+		return nil, err
+	}
+	return perCandidate(len(cands), of, found), nil
+}
+
+// episodeTimes are the start times of the episode candidates of cands that have one,
+// and the candidate of each.
+func episodeTimes(cands []agent.Candidate) (times []time.Time, of []int) {
 	for i, c := range cands {
 		if c.Type == realm.Episode && c.TStart != nil {
 			times = append(times, *c.TStart)
 			of = append(of, i)
 		}
 	}
-	if len(times) == 0 {
-		return prev, nil
-	}
-	found, err := p.store.EpisodesBefore(ctx, space, times)
-	if err != nil {
-		return nil, err
-	}
+	return times, of
+}
+
+// perCandidate places the previous episodes found for the times of episodeTimes at
+// their candidates among n (nil for the others).
+func perCandidate(n int, of []int, found []*realm.Node) []*realm.Node {
+	prev := make([]*realm.Node, n)
 	for k, i := range of {
 		prev[i] = found[k]
 	}
-	return prev, nil
+	return prev
 }
 
 // withPrevious is hoods with each candidate's previous episode among its neighbours.

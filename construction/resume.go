@@ -115,7 +115,8 @@ func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Ob
 			c.end()
 		}
 	}()
-	saved, err := p.save(ctx, c, space, obs)
+	// No extraction window with the save: the job may run after others of the space.
+	saved, _, err := p.save(ctx, c, space, obs, 0)
 	if err != nil {
 		return "", err
 	}
@@ -157,7 +158,7 @@ func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Ob
 // runJob integrates a job's claimed observations in order and records how it ended.
 func (p *Pipeline) runJob(ctx context.Context, id string, c *claim, saved []cypher.SavedObservation) {
 	log := p.log.With().Str("job", id).Logger()
-	results, err := p.integrateSaved(ctx, c, saved, true)
+	results, err := p.integrateSaved(ctx, c, saved, cypher.Window{}, true)
 	if err != nil {
 		log.Info().Msg("job interrupted by shutdown; its pending observations are resumed at next start")
 		p.jobEvent(JobInterrupted)

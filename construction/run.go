@@ -31,7 +31,7 @@ import (
 // as one (a failure past extraction, an observation no longer pending, neighbourhoods
 // that keep changing) is integrated one observation at a time; observations out of seq
 // order make separate runs.
-func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation) []Result {
+func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation, win cypher.Window) []Result {
 	results := make([]Result, len(obs))
 	for start := 0; start < len(obs); {
 		if err := ctx.Err(); err != nil {
@@ -40,9 +40,26 @@ func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation) []
 			}
 			break
 		}
-		start += p.runPrefix(ctx, obs[start:start+inSeqOrder(obs[start:])], results[start:])
+		prefix := obs[start : start+inSeqOrder(obs[start:])]
+		if start > 0 || !covers(win, prefix) {
+			win = cypher.Window{} // read before the run: not the space as the previous ones leave it
+		}
+		start += p.runPrefix(ctx, prefix, results[start:], win)
 	}
 	return results
+}
+
+// window is how many observations before a run's first it reads: the extractor's and
+// N_recent's.
+func (p *Pipeline) window() int {
+	return max(p.opts.RecentObservations, p.opts.RecentWindow)
+}
+
+// covers reports whether win, read with the save, is the window ObservationWindow would
+// read for the run obs (in increasing seq): from the same first seq, up to its last or
+// beyond.
+func covers(win cypher.Window, obs []realm.Observation) bool {
+	return win.Read && win.First == obs[0].Seq && win.Last >= obs[len(obs)-1].Seq
 }
 
 // inSeqOrder is how many observations from the first are of its space in increasing seq.
@@ -57,14 +74,17 @@ func inSeqOrder(obs []realm.Observation) int {
 // runPrefix integrates a prefix of obs as one run, writing their results, and returns
 // its length: the observations up to the first whose extraction fails, that one
 // included (its failure recorded as for one observation).
-func (p *Pipeline) runPrefix(ctx context.Context, obs []realm.Observation, results []Result) int {
+func (p *Pipeline) runPrefix(ctx context.Context, obs []realm.Observation, results []Result, win cypher.Window) int {
 	for k, o := range obs {
 		results[k] = Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
 	}
-	window := max(p.opts.RecentObservations, p.opts.RecentWindow)
-	summary, seen, err := p.store.ObservationWindow(ctx, obs[0].Space, obs[0].Seq, obs[len(obs)-1].Seq, window)
-	if err != nil {
-		return p.oneByOne(ctx, obs, nil, results)
+	summary, seen := win.Summary, win.Observations
+	if !win.Read {
+		var err error
+		summary, seen, err = p.store.ObservationWindow(ctx, obs[0].Space, obs[0].Seq, obs[len(obs)-1].Seq, p.window())
+		if err != nil {
+			return p.oneByOne(ctx, obs, nil, results)
+		}
 	}
 	exts := make([]agent.Extraction, 0, len(obs))
 	for k, o := range obs {
@@ -200,18 +220,17 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 		return 0
 	}
 	defer unlock()
-	read, err := p.store.RunNeighbourhoods(ctx, q)
-	if err != nil {
-		return 0
-	}
 	var cands []agent.Candidate
 	for _, ext := range exts {
 		cands = append(cands, ext.Candidates...)
 	}
-	prev, err := p.previousEpisodes(ctx, space, cands)
+	var of []int // the candidate of each of q.EpisodesBefore
+	q.EpisodesBefore, of = episodeTimes(cands)
+	read, err := p.store.RunNeighbourhoods(ctx, q)
 	if err != nil {
 		return 0
 	}
+	prev := perCandidate(len(cands), of, read.Episodes)
 	for round := 1; round <= p.opts.MaxDecisions; round++ {
 		ov := newOverlay(read)
 		ins := make([]cypher.ObservationIntegration, 0, len(obs))

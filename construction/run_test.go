@@ -290,3 +290,53 @@ func TestEpisodesFollowEachOther(t *testing.T) {
 		}
 	}
 }
+
+// TestOneMessageThreeTransactions: a request of one message into an existing space saves
+// it and reads its extraction window in one transaction, reads its neighbourhoods in a
+// second and applies in a third; the extractor sees the summary and the observation the
+// message before left.
+func TestOneMessageThreeTransactions(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	ag := &windowAgent{}
+	p := construction.New(store, ag, bowEmbedder{}, construction.Options{Owner: "tx-" + space}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()) })
+	ctx := context.Background()
+	first := msg("t1", "home: Ann lives in Paris")
+	if res, err := p.Ingest(ctx, space, []realm.Observation{first}); err != nil || res[0].Status != construction.StatusIntegrated {
+		t.Fatal(err, res)
+	}
+	second := msg("t2", "drink: Ann likes tea; pet: Ann has a dog")
+	logCtx, log := cypher.WithStatementLog(ctx)
+	res, err := p.Ingest(logCtx, space, []realm.Observation{second})
+	if err != nil || res[0].Status != construction.StatusIntegrated || len(res[0].Added) != 2 {
+		t.Fatal(err, res)
+	}
+	var names []string
+	for _, st := range log.Statements {
+		names = append(names, st.Name)
+	}
+	if log.Transactions != 3 {
+		t.Errorf("%d transactions (%v), want 3", log.Transactions, names)
+	}
+	for _, name := range []string{"space_lock", "space_ensure_lock"} {
+		if slices.Contains(names, name) {
+			t.Errorf("%s ran for an existing space: %v", name, names)
+		}
+	}
+	in := ag.last
+	if in.Summary != "Last said: "+first.Content || len(in.Recent) != 1 || in.Recent[0].ID != first.ID {
+		t.Errorf("the extractor saw summary %q and %d recent observations, want the first message's", in.Summary, len(in.Recent))
+	}
+}
+
+// windowAgent is scriptAgent remembering the last extraction's input.
+type windowAgent struct {
+	scriptAgent
+	last agent.ExtractInput
+}
+
+func (a *windowAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
+	a.last = in
+	return a.scriptAgent.Extract(ctx, in)
+}

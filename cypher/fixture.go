@@ -72,6 +72,7 @@ func fixtureNodeProps(n realm.Node, now time.Time) map[string]any {
 		"id": n.ID, "type": string(n.Type), "name": n.Name, "content": n.Content,
 		"description": n.Description, "keywords": n.Keywords, "sources": n.Sources,
 		"created_at": created.UTC(), "updated_at": updated.UTC(), "access_count": n.AccessCount,
+		"word_count": WordCount(n.Name, n.Content, n.Keywords),
 	}
 	if n.TStart != nil {
 		p["t_start"] = n.TStart.UTC()

@@ -91,6 +91,21 @@ func (s *Store) EpisodesBefore(ctx context.Context, space string, times []time.T
 		return out, nil
 	}
 	recs, err := s.read(ctx, qEpisodeBefore, map[string]any{"space": space, "times": times})
+	return episodesOf(out, recs, err)
+}
+
+// episodesBefore is EpisodesBefore inside tx.
+func episodesBefore(ctx context.Context, tx neo4j.ManagedTransaction, space string, times []time.Time) ([]*realm.Node, error) {
+	out := make([]*realm.Node, len(times))
+	if len(times) == 0 {
+		return out, nil
+	}
+	recs, err := collect(ctx, tx, qEpisodeBefore, map[string]any{"space": space, "times": times})
+	return episodesOf(out, recs, err)
+}
+
+// episodesOf fills out, one per time, from episode_before's records.
+func episodesOf(out []*realm.Node, recs []*neo4j.Record, err error) ([]*realm.Node, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -621,6 +636,7 @@ func nodeProps(space, obsID string, n realm.Node, now time.Time) map[string]any 
 		"id": n.ID, "space": space, "type": string(n.Type), "name": n.Name, "content": n.Content,
 		"description": n.Description, "keywords": orEmpty(n.Keywords), "sources": sources,
 		"created_at": now, "updated_at": now, "access_count": int64(0),
+		"word_count": WordCount(n.Name, n.Content, n.Keywords),
 	}
 	if n.TStart != nil {
 		p["t_start"] = n.TStart.UTC()

@@ -442,3 +442,58 @@ func TestApplyIntegrationChanged(t *testing.T) {
 		t.Fatalf("applied %+v, %v; want written", applied, err)
 	}
 }
+
+// TestSaveObservationsWindow: the window read with a save is the one ObservationWindow
+// reads right after it, for a new space, for one observation and for a batch; nothing
+// claimed, nothing read; n = 0 reads none.
+func TestSaveObservationsWindow(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	save := func(n int, lease cypher.Lease, ids ...string) ([]cypher.SavedObservation, cypher.Window) {
+		t.Helper()
+		var obs []realm.Observation
+		for _, id := range ids {
+			obs = append(obs, realm.Observation{ID: id, Speaker: "Ann", Content: "content of " + id, ObservedAt: time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)})
+		}
+		saved, win, err := s.SaveObservationsWindow(ctx, space, "test:bow", cyphertest.Dims, obs, lease, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return saved, win
+	}
+	check := func(name string, win cypher.Window, first, last int64) {
+		t.Helper()
+		if !win.Read || win.First != first || win.Last != last {
+			t.Fatalf("%s: window read %v of seqs %d..%d, want %d..%d", name, win.Read, win.First, win.Last, first, last)
+		}
+		summary, want, err := s.ObservationWindow(ctx, space, first, last, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if win.Summary != summary || len(win.Observations) != len(want) {
+			t.Fatalf("%s: window %q %d observations, want %q %d", name, win.Summary, len(win.Observations), summary, len(want))
+		}
+		for i := range want {
+			if got := win.Observations[i]; got.ID != want[i].ID || got.Seq != want[i].Seq || got.Content != want[i].Content {
+				t.Errorf("%s: observation %d is %s (seq %d), want %s (seq %d)", name, i, got.ID, got.Seq, want[i].ID, want[i].Seq)
+			}
+		}
+	}
+	_, win := save(2, testLease(space), "a")
+	check("new space", win, 1, 1)
+	save(2, testLease(space), "b", "c")
+	_, win = save(2, testLease(space), "d")
+	check("one", win, 4, 4)
+	if len(win.Observations) != 2 || win.Observations[0].ID != "b" || win.Observations[1].ID != "c" {
+		t.Errorf("one: window %+v, want b and c", win.Observations)
+	}
+	_, win = save(2, testLease(space), "e", "f", "g")
+	check("batch", win, 5, 7)
+	if _, win = save(2, cypher.Lease{Owner: "another", Until: time.Now().Add(time.Hour)}, "g"); win.Read {
+		t.Errorf("nothing claimed: window read %+v", win)
+	}
+	if _, win = save(0, testLease(space), "h"); win.Read {
+		t.Errorf("n = 0: window read %+v", win)
+	}
+}

@@ -34,6 +34,27 @@ type SavedObservation struct {
 // lease.Owner when free. Observation ids must be set. A space held by an import (running
 // or interrupted) refuses the batch whole. Errors: EConflict (an import), EUnavailable.
 func (s *Store) SaveObservations(ctx context.Context, space, embedder string, dims int, obs []realm.Observation, lease Lease) ([]SavedObservation, error) {
+	saved, _, err := s.SaveObservationsWindow(ctx, space, embedder, dims, obs, lease, 0)
+	return saved, err
+}
+
+// Window is what the extractors of the observations a save claimed see, read in the
+// save's transaction (observation_window.cypher): the space's running summary and its
+// observations from the n before seq First up to (not including) seq Last, as
+// ObservationWindow(space, First, Last, n) returns them. First and Last are the
+// smallest and largest seq claimed; Read is false when nothing was claimed.
+type Window struct {
+	Read         bool
+	First, Last  int64
+	Summary      string
+	Observations []realm.Observation
+}
+
+// SaveObservationsWindow is SaveObservations that also reads, in the same transaction
+// and after the batch is stored, the Window of n observations of what it claimed (none
+// when n is 0): a request integrating what it saved needs no transaction of its own
+// for it.
+func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder string, dims int, obs []realm.Observation, lease Lease, n int) ([]SavedObservation, Window, error) {
 	first := map[string]int{} // id → index of its first occurrence in the batch
 	rows := make([]map[string]any, 0, len(obs))
 	for i, o := range obs {
@@ -47,17 +68,18 @@ func (s *Store) SaveObservations(ctx context.Context, space, embedder string, di
 		})
 	}
 	out := make([]SavedObservation, len(obs))
+	var win Window
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		now := time.Now().UTC()
-		// Lock an existing space as integrations do (MATCH, then SET) before the MERGE
-		// below: a MERGE waiting for the node lock holds the index entry's lock, and
-		// savers and integrations deadlocked on the space under load.
-		if _, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": space, "id": "", "now": now}); err != nil {
-			return nil, err
+		win = Window{}
+		// Lock an existing space as integrations do (MATCH, then SET) before any MERGE:
+		// a MERGE waiting for the node lock holds the index entry's lock, and savers and
+		// integrations deadlocked on the space under load. Only a new space is merged.
+		params := map[string]any{"space": space, "now": now, "embedder": embedder, "dims": dims}
+		locked, err := collect(ctx, tx, qSpaceLockSave, params)
+		if err == nil && len(locked) == 0 {
+			locked, err = collect(ctx, tx, qSpaceEnsureLock, params)
 		}
-		locked, err := collect(ctx, tx, qSpaceEnsureLock, map[string]any{
-			"space": space, "now": now, "embedder": embedder, "dims": dims,
-		})
 		if err != nil {
 			return nil, err
 		}
@@ -78,11 +100,22 @@ func (s *Store) SaveObservations(ctx context.Context, space, embedder string, di
 			saved := SavedObservation{Observation: observationOf(r, "o"), New: flag(r, "new"), Claimed: flag(r, "claimed")}
 			saved.Error = mapStr(r, "o", "error")
 			out[num(r, "i")] = saved
+			if saved.Claimed && n > 0 {
+				seq := saved.Observation.Seq
+				if !win.Read || seq < win.First {
+					win.First = seq
+				}
+				win.Last = max(win.Last, seq)
+				win.Read = true
+			}
 		}
-		return nil, nil
+		if win.Read {
+			win.Summary, win.Observations, err = observationWindow(ctx, tx, space, win.First, win.Last, n)
+		}
+		return nil, err
 	})
 	if err != nil {
-		return nil, err
+		return nil, Window{}, err
 	}
 	for i, o := range obs {
 		if j := first[o.ID]; j != i {
@@ -90,7 +123,7 @@ func (s *Store) SaveObservations(ctx context.Context, space, embedder string, di
 			out[i].New = false
 		}
 	}
-	return out, nil
+	return out, win, nil
 }
 
 // Observation returns one observation of a space. Errors: ENotFound, EUnavailable.

@@ -129,6 +129,10 @@ var (
 	spaceEnsureLockCypher string
 	qSpaceEnsureLock      = newQuery("space_ensure_lock", spaceEnsureLockCypher)
 
+	//go:embed queries/space_lock_save.cypher
+	spaceLockSaveCypher string
+	qSpaceLockSave      = newQuery("space_lock_save", spaceLockSaveCypher)
+
 	//go:embed queries/space_lock.cypher
 	spaceLockCypher string
 	qSpaceLock      = newQuery("space_lock", spaceLockCypher)

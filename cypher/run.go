@@ -20,6 +20,16 @@ import (
 // Errors: EUnavailable.
 func (s *Store) ObservationWindow(ctx context.Context, space string, first, last int64, n int) (string, []realm.Observation, error) {
 	recs, err := s.read(ctx, qObservationWindow, map[string]any{"space": space, "first": first, "last": last, "n": n})
+	return windowOf(recs, err)
+}
+
+// observationWindow is ObservationWindow inside tx.
+func observationWindow(ctx context.Context, tx neo4j.ManagedTransaction, space string, first, last int64, n int) (string, []realm.Observation, error) {
+	return windowOf(collect(ctx, tx, qObservationWindow, map[string]any{"space": space, "first": first, "last": last, "n": n}))
+}
+
+// windowOf reads observation_window's record.
+func windowOf(recs []*neo4j.Record, err error) (string, []realm.Observation, error) {
 	if err != nil || len(recs) == 0 {
 		return "", nil, err
 	}
@@ -42,6 +52,9 @@ type RunQuery struct {
 	Texts      []string    // one per candidate: matched against the full-text index
 	K          int         // similar memories per candidate, from the vector and from the keyword search each
 	RecentFrom []string    // observation ids: the memories derived from them are read
+	// EpisodesBefore are times whose previous episode (Store.EpisodesBefore) is read with
+	// the neighbourhoods, in the same transaction, by RunNeighbourhoods only.
+	EpisodesBefore []time.Time
 }
 
 // RunNeighbours is what RunNeighbourhoods read.
@@ -53,7 +66,8 @@ type RunNeighbours struct {
 	Text     [][]realm.Node
 	Keywords KeywordStats
 	Recent   []DerivedMemory
-	State    SpaceState // the space's memories when they were read
+	State    SpaceState    // the space's memories when they were read
+	Episodes []*realm.Node // per time of RunQuery.EpisodesBefore, its previous episode or nil
 }
 
 // SpaceState is a fingerprint of a space's memories (memory_run_context.cypher): how
@@ -84,7 +98,10 @@ func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbour
 	var out RunNeighbours
 	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
-		out, err = s.runNeighbourhoods(ctx, tx, q)
+		if out, err = s.runNeighbourhoods(ctx, tx, q); err != nil {
+			return nil, err
+		}
+		out.Episodes, err = episodesBefore(ctx, tx, q.Space, q.EpisodesBefore)
 		return nil, err
 	})
 	return out, err

@@ -68,12 +68,17 @@ func (s *Store) applyMigrations(ctx context.Context, migrations []schema.Migrati
 	return nil
 }
 
-// runSchemaStatement runs one migration in its own transaction: Neo4j refuses schema
-// and data changes in one transaction. Migration text comes from our embedded files.
+// runSchemaStatement runs one migration as an auto-commit transaction: Neo4j refuses schema
+// and data changes in one transaction, and a data migration commits in batches (CALL … IN
+// TRANSACTIONS), which only an auto-commit transaction may. The result is consumed, so
+// that a batch's failure is the migration's. Migration text comes from our embedded files.
 func (s *Store) runSchemaStatement(ctx context.Context, stmt string) error {
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db})
 	defer sess.Close(ctx)
-	_, err := sess.Run(ctx, stmt, nil)
+	res, err := sess.Run(ctx, stmt, nil)
+	if err == nil {
+		_, err = res.Consume(ctx)
+	}
 	if err == nil {
 		return nil
 	}

@@ -45,11 +45,12 @@ var kinds = []string{"space", "observation", "memory", "edge", "trace", "edit", 
 type Counts map[string]int64
 
 // Properties that are not exported: the space (implied by the file, set by the
-// importer), leases and locks (they belong to a running process) and import marks.
+// importer), a memory's word count (derived from its text, set by the importer), leases
+// and locks (they belong to a running process) and import marks.
 var unexported = map[string]map[string]bool{
 	"space":       {"id": true, "locked_at": true, "import_id": true, "import_until": true, "embedder": true, "dims": true},
 	"observation": {"space": true, "lease_owner": true, "lease_until": true},
-	"memory":      {"space": true},
+	"memory":      {"space": true, "word_count": true},
 	"edge":        {},
 	"trace":       {"space": true},
 	"edit":        {"space": true},

@@ -7,8 +7,9 @@
 // idf = ln(1 + (N − n + 0.5) / (n + 0.5)) (N = $n the space's memories, n those matching the
 // word) times tf·2.2 / (tf + 1.2·(0.25 + 0.75·dl / avgdl)), where tf counts the word in
 // its name, content and keywords (as a substring: at least 1, since the analyzer matched
-// it), dl is its number of words and avgdl the mean over all matches. The filters apply
-// after the statistics, which count every memory of the space. A memory's text is built
+// it), dl is its number of words (word_count, stored when it is written; counted here for
+// a memory without it) and avgdl the mean over all matches. The filters apply after the
+// statistics, which count every memory of the space. A memory's text is built
 // once however many words it matches, and the sort carries only the memories that pass.
 // Params: $space, $n (its memory count), $terms (list of {lucene, word}), $options,
 // $types, $time_from, $time_to, $limit.
@@ -31,7 +32,7 @@ WITH m, matched, hits,
      toLower(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', x IN coalesce(m.keywords, []) | k + ' ' + x)) AS text
 WITH max(hits) AS hits,
      collect(CASE WHEN m IS NOT NULL THEN {
-       m: m, dl: size([w IN split(text, ' ') WHERE w <> '']),
+       m: m, dl: coalesce(m.word_count, size([w IN split(text, ' ') WHERE w <> ''])),
        parts: [x IN matched | {idf: x.idf, tf: CASE WHEN text CONTAINS x.word THEN size(split(text, x.word)) - 1 ELSE 1 END}]
      } END) AS found
 WITH hits, found, reduce(s = 0.0, f IN found | s + f.dl) / CASE size(found) WHEN 0 THEN 1 ELSE size(found) END AS avgdl

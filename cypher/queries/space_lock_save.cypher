@@ -1,0 +1,11 @@
+// Takes the write lock of an existing space for a save (as space_ensure_lock does, in
+// one statement instead of space_lock then space_ensure_lock): MATCH, then SET, so no
+// MERGE waits for the node's lock while holding the index entry's. No row when the space
+// does not exist: the caller then creates it with space_ensure_lock.
+// Params: $space, $now, $embedder, $dims.
+// Returns: seq, import_id, import_until (as space_ensure_lock).
+MATCH (s:Space {id: $space})
+SET s.locked_at = $now,
+    s.embedder = coalesce(s.embedder, $embedder),
+    s.dims = coalesce(s.dims, $dims)
+RETURN s.seq AS seq, s.import_id AS import_id, s.import_until AS import_until
