@@ -368,12 +368,15 @@ func (s *Store) Adjacent(ctx context.Context, space string, frontier, visited []
 }
 
 // Hop is one hop of one expansion (subgraph_beam): from Frontier, not into Visited, over
-// the Allowed predicates, scored against Reasoning, cut by Cut (see Adjacent).
+// the Allowed predicates, scored against Reasoning, cut by Cut (see Adjacent). HubDegree
+// (0: PathMaxViaDegree) is the most memory edges a frontier memory may have and still be
+// read whole; of one with more, the HubBranch heaviest are scored.
 type Hop struct {
 	Frontier, Visited []string
 	Allowed           []realm.Predicate
 	Reasoning         []float32
 	Cut               BeamCut
+	HubDegree         int
 }
 
 // AdjacentMany is Adjacent for several hops at once, in one statement: out[i] is what
@@ -403,8 +406,12 @@ func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float6
 			ri = len(reasonings)
 			reasonings = append(reasonings, h.Reasoning)
 		}
+		hubDegree := h.HubDegree
+		if hubDegree <= 0 {
+			hubDegree = PathMaxViaDegree
+		}
 		reqs = append(reqs, map[string]any{
-			"i": int64(i), "frontier": h.Frontier, "visited": visited, "types": relTypes(h.Allowed), "reasoning": int64(ri),
+			"i": int64(i), "frontier": h.Frontier, "visited": visited, "types": relTypes(h.Allowed), "reasoning": int64(ri), "hub_degree": int64(hubDegree),
 			"beam": int64(cut.Beam), "margin": cut.Margin, "sim_share": cut.SimShare, "weight_share": cut.WeightShare,
 		})
 	}
@@ -417,7 +424,7 @@ func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float6
 	}
 	recs, err := s.read(ctx, qExpandNeighbours, map[string]any{
 		"space": space, "requests": reqs, "reasonings": vectors, "w_suppress": wSuppress, "query": vectorParam(query),
-		"hub_degree": PathMaxViaDegree, "scan": HubScan, "hub_branch": HubBranch, "hub_read": HubBranch + 2*visits, "inline_sources": InlineSources,
+		"scan": HubScan, "hub_branch": HubBranch, "hub_read": HubBranch + 2*visits, "inline_sources": InlineSources,
 	})
 	if err != nil {
 		return nil, err

@@ -253,6 +253,50 @@ func TestAdjacentHub(t *testing.T) {
 	}
 }
 
+// A hop's HubDegree lowers the bound above which a memory is a hub: a memory of
+// HubBranch + 20 edges is read whole by default, and by a hop whose HubDegree is below its
+// degree only its HubBranch heaviest are scored; a hop of the same request without the
+// setting, in the same statement, still reads it whole.
+func TestAdjacentHubDegree(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
+	n := cypher.HubBranch + 20
+	nodes := []realm.Node{{ID: space + "hub", Type: realm.Entity, Name: "Hub"}}
+	var edges []realm.Edge
+	for i := range n {
+		id := fmt.Sprintf("%sn%d", space, i)
+		nodes = append(nodes, realm.Node{ID: id, Type: realm.Event, Content: "n"})
+		w := 0.9
+		if i%6 == 0 {
+			w = 0.3 // 20 of them, the lightest
+		}
+		edges = append(edges, realm.Edge{ID: fmt.Sprintf("%se%d", space, i), From: id, To: space + "hub", Predicate: realm.Instantiates, Weight: w})
+	}
+	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
+		t.Fatal(err)
+	}
+	hop := cypher.Hop{Frontier: []string{space + "hub"}, Visited: []string{space + "hub"}, Allowed: realm.Predicates}
+	lowered := hop
+	lowered.HubDegree = cypher.HubBranch
+	adj, err := s.AdjacentMany(ctx, space, 0.1, nil, []cypher.Hop{hop, lowered})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(adj[0]) != n {
+		t.Errorf("default bound: %d neighbours, want all %d", len(adj[0]), n)
+	}
+	if len(adj[1]) != cypher.HubBranch {
+		t.Errorf("hub_degree %d: %d neighbours scored, want %d", lowered.HubDegree, len(adj[1]), cypher.HubBranch)
+	}
+	for _, a := range adj[1] {
+		if a.Edge.Weight != 0.9 {
+			t.Fatalf("hub_degree %d: neighbour %s over an edge of %g, not among the heaviest", lowered.HubDegree, a.Node.ID, a.Edge.Weight)
+		}
+	}
+}
+
 // AdjacentMany answers several hops in one statement, each as Adjacent alone: its own
 // frontier, visited memories, predicates, reasoning and cut; a hop without a frontier or a
 // predicate reaches nothing.

@@ -206,7 +206,7 @@ func (r *Retriever) fetchBeams(ctx context.Context, run *run, exps []*expansion)
 					cut = cypher.BeamCut{} // the explored neighbours are those the cut would leave out
 				}
 				hops = append(hops, cypher.Hop{Frontier: w.frontier, Visited: w.visited, Allowed: w.e.atom.Predicates,
-					Reasoning: run.vectors[w.e.reasoning], Cut: cut})
+					Reasoning: run.vectors[w.e.reasoning], Cut: cut, HubDegree: r.opts.HubDegree})
 			}
 		}
 		if len(active) == 0 {

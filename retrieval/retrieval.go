@@ -99,9 +99,18 @@ type Options struct {
 	// admits this share of the beam width (at least one) of the lowest-weight neighbours
 	// the beam left out (expand.go).
 	Explore float64
+	// HubDegree is the most memory edges a memory may have for a subgraph_beam hop to
+	// score all its neighbours; of one with more (a hub), the cypher.HubBranch heaviest
+	// edges are scored (cypher.Hop). See DefaultOptions.
+	HubDegree int
 }
 
 // DefaultOptions returns REALM.md §3's values.
+//
+// HubDegree is 200 by measurement (docs/benchmarks/read-path.md, sixth step): in the
+// LoCoMo dev graphs only the speakers' entities have more memory edges (343–660, all
+// instantiates of one weight; the next memory has 92), and scoring 100 of them instead of
+// all left recall@10 unchanged on the validation split and 0.003 lower on tuning.
 //
 // ExactScanMax is 500 by measurement (BenchmarkSeedMethods; Neo4j 5.26 community, 2
 // cores, 384 dims, 50 candidates returned with their embeddings): the exact scan costs
@@ -121,6 +130,7 @@ func DefaultOptions() Options {
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
 		SupersededFactor: 0.5, SuccessorShare: 0.95,
 		Scorer: ScorerOurs, PathExponent: 0.5, LearnedClose: 0.5, LearnedFull: 1, LearnedWalk: 0, LearnedBoost: 1, LearnedDrop: 0.5,
+		HubDegree: 200,
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 
 // ScoreSettings names the scoring settings that Options.SetScore takes.
 var ScoreSettings = []string{"scorer", "path_exponent", "learned_close", "learned_full", "learned_walk", "learned_boost", "learned_drop",
-	"learned_nearest", "learned_relevance", "learned_mismatch", "learned_half_life", "explore"}
+	"learned_nearest", "learned_relevance", "learned_mismatch", "learned_half_life", "explore", "hub_degree"}
 
 // SetScore sets the aggregation's settings (REALM.md §3.3 "Ours") from a list such as
 // "scorer=ours,path_exponent=0.5,learned_close=0.5,learned_full=1,learned_boost=1,learned_drop=0.5"
@@ -24,6 +24,15 @@ func (o *Options) SetScore(settings string) error {
 			continue
 		}
 		name, value, _ := strings.Cut(kv, "=")
+		if name == "hub_degree" {
+			n, err := strconv.Atoi(value)
+			if err != nil || n < 1 || n > 1_000_000 {
+				f.Add(name, "must be a whole number in [1, 1000000]")
+				continue
+			}
+			o.HubDegree = n
+			continue
+		}
 		if name == "scorer" {
 			if !slices.Contains(Scorers, value) {
 				f.Add(name, fmt.Sprintf("must be one of %s", strings.Join(Scorers, ", ")))

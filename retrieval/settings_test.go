@@ -11,10 +11,10 @@ import (
 // refused with the entry named, the options left for the caller to discard.
 func TestSetScore(t *testing.T) {
 	o := retrieval.DefaultOptions()
-	if err := o.SetScore("learned_close=0.3, learned_full=0.6,learned_boost=2,learned_nearest=1,learned_half_life=24,explore=0.125"); err != nil {
+	if err := o.SetScore("learned_close=0.3, learned_full=0.6,learned_boost=2,learned_nearest=1,learned_half_life=24,explore=0.125,hub_degree=200"); err != nil {
 		t.Fatal(err)
 	}
-	if o.LearnedClose != 0.3 || o.LearnedFull != 0.6 || o.LearnedBoost != 2 || o.LearnedNearest != 1 || o.LearnedHalfLife != 24 || o.Explore != 0.125 {
+	if o.LearnedClose != 0.3 || o.LearnedFull != 0.6 || o.LearnedBoost != 2 || o.LearnedNearest != 1 || o.LearnedHalfLife != 24 || o.Explore != 0.125 || o.HubDegree != 200 {
 		t.Errorf("options %+v", o)
 	}
 	for setting, want := range map[string]string{
@@ -24,6 +24,8 @@ func TestSetScore(t *testing.T) {
 		"learned_half_life=-1":               "learned_half_life",
 		"learned_boost=x":                    "learned_boost",
 		"closeness=0.5":                      "unknown setting",
+		"hub_degree=0":                       "hub_degree",
+		"hub_degree=1.5":                     "hub_degree",
 	} {
 		o := retrieval.DefaultOptions()
 		err := o.SetScore(setting)

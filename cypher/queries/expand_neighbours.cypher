@@ -12,7 +12,7 @@
 // A frontier memory is read once for all the requests that hold it with the same types and
 // reasoning vector (the expansions of one iteration share most of their frontiers): its
 // edges and their neighbours' cosines, then each request leaves out its visited memories.
-// A frontier memory of at most $hub_degree memory edges has all of them read; of a hub
+// A frontier memory of at most its request's hub_degree memory edges has all of them read; of a hub
 // (more), the first $scan in the store's order are read and only the $hub_branch heaviest
 // of them (ties by edge id) that lead out of the request's visited memories are scored (the
 // $hub_read heaviest are read, $hub_branch plus twice the most memories a request visits,
@@ -23,8 +23,8 @@
 // margin of its beam-th best memory's (by its best edge) are returned: the others cannot
 // make the beam.
 // Params: $space, $requests (maps: i, frontier (ids), visited (ids), types (relationship
-// types), reasoning (index in $reasonings), beam, margin, sim_share, weight_share),
-// $reasonings (vectors or nulls), $w_suppress, $query (vector or null), $hub_degree, $scan,
+// types), reasoning (index in $reasonings), hub_degree, beam, margin, sim_share, weight_share),
+// $reasonings (vectors or nulls), $w_suppress, $query (vector or null), $scan,
 // $hub_branch, $hub_read.
 // Rows come in no particular order: pos (the frontier memory's index in its request's frontier)
 // and seq (the edge's in the memory's, store order, a hub's by weight) give the order of
@@ -33,10 +33,10 @@
 // node (the properties nodeOf reads: not the embedding), sim_r, sim_q).
 UNWIND $requests AS req
 UNWIND range(0, size(req.frontier) - 1) AS pos
-WITH req.frontier[pos] AS fid, req.types AS types, req.reasoning AS ri, collect({req: req, pos: pos}) AS reqs
+WITH req.frontier[pos] AS fid, req.types AS types, req.reasoning AS ri, req.hub_degree AS hub_degree, collect({req: req, pos: pos}) AS reqs
 MATCH (u:Memory {id: fid})
 WHERE u.space = $space
-WITH u, types, ri, reqs, COUNT { (u)--() } - COUNT { (u)-[:DERIVED_FROM]-() } > $hub_degree AS hub
+WITH u, types, ri, reqs, COUNT { (u)--() } - COUNT { (u)-[:DERIVED_FROM]-() } > hub_degree AS hub
 CALL (u, types, ri, hub) {
   CALL (u, types, hub) {
     WITH u WHERE NOT hub
