@@ -71,6 +71,11 @@ type Options struct {
 	Scorer string
 	// PathExponent softens the path strength (product of edge weights) in ours: 0.5.
 	PathExponent float64
+	// SeedShare is the share of a seed's relevance taken from its seed score in ours, the
+	// rest from its similarity to the query (score.go): 0, similarity alone.
+	SeedShare float64
+	// ReachBonus lifts a node reached by expansion in ours, its score times 1 + ReachBonus: 0.
+	ReachBonus float64
 	// Query-conditioned consolidation (consolidate.go): a learned link acts on a query
 	// whose cosine with the link's query is at least LearnedClose, fully from LearnedFull
 	// on; at full weight it multiplies its key-evidence end's score by 1 + LearnedBoost and
@@ -519,7 +524,7 @@ func containsAll(set, items []string) bool {
 // keeping the best score and the first (smallest) depth of a node reached more than once.
 // It reports whether v is new to the recall.
 func (r *Retriever) admit(run *run, v realm.Node, a arrival, simVQ float64, depth int, root string) bool {
-	score := r.opts.score(a, simVQ)
+	score := r.opts.score(a, simVQ, depth == 0)
 	c, ok := run.cands[v.ID]
 	if !ok {
 		run.cands[v.ID] = &candidate{Node: v, Arrival: a, Score: score, Depth: depth, Root: root}

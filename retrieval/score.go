@@ -69,22 +69,29 @@ type arrival struct {
 
 // score is a node's final score by the configured scorer, before validity (validity.go)
 // and what reconsolidation learned for queries like this one (consolidate.go), which
-// multiply it. simVQ is the node's own similarity to the query.
+// multiply it. simVQ is the node's own similarity to the query; seed says a arrived as a
+// seed (its access is then its seed score).
 //
 // Ours (REALM.md §3.3 "Ours"): relevance × strength^PathExponent × temporal fit, every
-// factor in [0, 1], so no factor lifts a node the query is not about. The relevance is the
-// node's own similarity to the query, for seeds and reached nodes alike: measured on
-// LoCoMo conv-26's first 60 questions, ranking seeds by the hybrid seed score (whose
-// keyword part finds seeds) gave 0.651 and reached nodes by their edge description 0.675,
-// against 0.707 for similarity alone and 0.742 for this.
-func (o Options) score(a arrival, simVQ float64) float64 {
+// factor in [0, 1], so no factor lifts a node the query is not about. A reached node's
+// relevance is its own similarity to the query; a seed's blends it with its seed score,
+// (1 − SeedShare)·sim(v, q) + SeedShare·seed score: the seed score carries what the
+// full-text search matched (hybrid_match: 0.6·vector + 0.4·keyword), which similarity
+// alone misses (docs/benchmarks/locomo-retrieval.md, "The scorer's seed relevance"). A
+// reached node's score is multiplied by 1 + ReachBonus (at most 2): a node the query is not
+// about stays at nothing.
+func (o Options) score(a arrival, simVQ float64, seed bool) float64 {
 	switch o.Scorer {
 	case ScorerPaper:
 		return o.finalScore(a.access, simVQ)
 	case ScorerSimilarity:
 		return simVQ
 	}
-	return simVQ * math.Pow(a.strength, o.PathExponent) * clip01(1-a.penalty)
+	relevance, reached := simVQ, 1+o.ReachBonus
+	if seed {
+		relevance, reached = (1-o.SeedShare)*simVQ+o.SeedShare*a.access, 1
+	}
+	return relevance * reached * math.Pow(a.strength, o.PathExponent) * clip01(1-a.penalty)
 }
 
 // decayPenalty applies a temporal decay to node n (REALM.md §3.2): drop reports that hard

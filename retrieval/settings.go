@@ -10,11 +10,11 @@ import (
 )
 
 // ScoreSettings names the scoring settings that Options.SetScore takes.
-var ScoreSettings = []string{"scorer", "path_exponent", "learned_close", "learned_full", "learned_walk", "learned_boost", "learned_drop",
+var ScoreSettings = []string{"scorer", "path_exponent", "seed_share", "reach_bonus", "learned_close", "learned_full", "learned_walk", "learned_boost", "learned_drop",
 	"learned_nearest", "learned_relevance", "learned_mismatch", "learned_half_life", "explore", "hub_degree"}
 
 // SetScore sets the aggregation's settings (REALM.md §3.3 "Ours") from a list such as
-// "scorer=ours,path_exponent=0.5,learned_close=0.5,learned_full=1,learned_boost=1,learned_drop=0.5"
+// "scorer=ours,path_exponent=0.5,seed_share=0,learned_close=0.5,learned_full=1,learned_boost=1,learned_drop=0.5"
 // (REALM_SCORE); "" changes nothing. It returns an EInvalid *Error naming the bad entries.
 func (o *Options) SetScore(settings string) error {
 	f := realm.FieldErrors{}
@@ -40,7 +40,7 @@ func (o *Options) SetScore(settings string) error {
 			o.Scorer = value
 			continue
 		}
-		target := map[string]*float64{"path_exponent": &o.PathExponent, "learned_close": &o.LearnedClose,
+		target := map[string]*float64{"path_exponent": &o.PathExponent, "seed_share": &o.SeedShare, "reach_bonus": &o.ReachBonus, "learned_close": &o.LearnedClose,
 			"learned_full": &o.LearnedFull, "learned_walk": &o.LearnedWalk, "learned_boost": &o.LearnedBoost, "learned_drop": &o.LearnedDrop,
 			"learned_nearest": &o.LearnedNearest, "learned_relevance": &o.LearnedRelevance,
 			"learned_mismatch": &o.LearnedMismatch, "learned_half_life": &o.LearnedHalfLife, "explore": &o.Explore}[name]

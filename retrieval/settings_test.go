@@ -20,6 +20,7 @@ func TestSetScore(t *testing.T) {
 	for setting, want := range map[string]string{
 		"learned_full=0.4,learned_close=0.5": "learned_full",
 		"explore=2":                          "explore",
+		"seed_share=1.5":                     "seed_share",
 		"learned_nearest=2":                  "learned_nearest",
 		"learned_half_life=-1":               "learned_half_life",
 		"learned_boost=x":                    "learned_boost",
