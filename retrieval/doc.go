@@ -11,9 +11,10 @@
 // searches min(path_max_depth, max_depth − depth(u)) hops, with either strategy. Edges are
 // walked in both directions (a causal question walks causes backwards).
 //
-// Scoring (score.go, REALM.md §3.3 "Ours"). By default a node's score is its own
-// similarity to the query times bounded factors: the path strength (the product of the
-// edge weights from its seed) to PathExponent, its temporal fit, its validity
+// Scoring (score.go, REALM.md §3.3 "Ours"). By default a node's score is its relevance
+// (its own similarity to the query; for a seed, blended with its seed score, which holds
+// the full-text match: SeedShare) times bounded factors: the path strength (the product
+// of the edge weights from its seed) to PathExponent, its temporal fit, its validity
 // (validity.go), and what reconsolidation learned for queries like this one
 // (consolidate.go: learned links, which act only when the query is close to the one they
 // were learned for). The paper's additive form and similarity alone are settings

@@ -72,7 +72,7 @@ type Options struct {
 	// PathExponent softens the path strength (product of edge weights) in ours: 0.5.
 	PathExponent float64
 	// SeedShare is the share of a seed's relevance taken from its seed score in ours, the
-	// rest from its similarity to the query (score.go): 0, similarity alone.
+	// rest from its similarity to the query (score.go): 0.25.
 	SeedShare float64
 	// ReachBonus lifts a node reached by expansion in ours, its score times 1 + ReachBonus: 0.
 	ReachBonus float64
@@ -134,7 +134,7 @@ func DefaultOptions() Options {
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
 		SupersededFactor: 0.5, SuccessorShare: 0.95,
-		Scorer: ScorerOurs, PathExponent: 0.5, LearnedClose: 0.5, LearnedFull: 1, LearnedWalk: 0, LearnedBoost: 1, LearnedDrop: 0.5,
+		Scorer: ScorerOurs, PathExponent: 0.5, SeedShare: 0.25, LearnedClose: 0.5, LearnedFull: 1, LearnedWalk: 0, LearnedBoost: 1, LearnedDrop: 0.5,
 		HubDegree: 200,
 	}
 }

@@ -26,7 +26,8 @@ func TestOursSeedShare(t *testing.T) {
 		first         string
 		move, trp, hq float64
 	}{
-		{"seed_share=0", "move", 0.8, 0.6, reached}, // similarity alone, as before the setting
+		{"seed_share=0", "move", 0.8, 0.6, reached},                       // similarity alone, as before the setting
+		{"", "move", 0.75*0.8 + 0.25*0.48, 0.75*0.6 + 0.25*0.76, reached}, // the default, 0.25
 		{"seed_share=0.5", "trip", 0.5*0.8 + 0.5*0.48, 0.5*0.6 + 0.5*0.76, reached},
 	}
 	for _, tt := range tests {
