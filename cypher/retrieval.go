@@ -50,6 +50,9 @@ type SpaceCounts struct {
 	InSpace int64 // memories of the space
 	Total   int64 // memories of the database
 	Seq     int64 // the space's last observation seq; -1 without a Space node
+	// GraphVersion changes with every write to the space's memories or memory edges
+	// (not with a recall's access counts); "" when the space has none yet.
+	GraphVersion string
 }
 
 // SpaceCounts counts the space's and the database's memories and reads the space's seq.
@@ -61,7 +64,7 @@ func (s *Store) SpaceCounts(ctx context.Context, space string) (SpaceCounts, err
 	if err != nil || len(recs) == 0 {
 		return SpaceCounts{Seq: -1}, err
 	}
-	return SpaceCounts{InSpace: num(recs[0], "in_space"), Total: num(recs[0], "total"), Seq: num(recs[0], "seq")}, nil
+	return SpaceCounts{InSpace: num(recs[0], "in_space"), Total: num(recs[0], "total"), Seq: num(recs[0], "seq"), GraphVersion: str(recs[0], "graph_version")}, nil
 }
 
 // CommonNames returns the names and aliases of the space's entities derived from at

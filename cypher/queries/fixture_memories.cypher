@@ -2,6 +2,11 @@
 // each gets :Memory and its type's label. The write path is construction/, not this.
 // Params: $space, $nodes (maps: label, props).
 // Returns: nothing.
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
 UNWIND $nodes AS n
 CREATE (m:Memory)
 SET m = n.props, m.space = $space

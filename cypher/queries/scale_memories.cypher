@@ -3,6 +3,11 @@
 // each observation of its sources.
 // Params: $space, $nodes (maps: label, props; props.sources the observation ids).
 // Returns: written (how many memories were written), derived (how many provenance edges).
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
 UNWIND $nodes AS n
 CREATE (m:Memory)
 SET m = n.props, m.space = $space
