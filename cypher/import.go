@@ -270,7 +270,7 @@ func (imp *Import) WriteMemories(ctx context.Context, memories []ImportMemory) e
 		}
 	}
 	return imp.writeSteps(ctx,
-		importStep{qImportMemories, map[string]any{"rows": rows}, len(rows)},
+		importStep{qImportMemories, map[string]any{"space": imp.space, "rows": rows}, len(rows)},
 		importStep{qImportProvenance, map[string]any{"space": imp.space, "rows": prov}, len(prov)})
 }
 
