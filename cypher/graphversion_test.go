@@ -61,3 +61,25 @@ func TestWritesMoveGraphVersion(t *testing.T) {
 		t.Fatalf("only %d statements write memories: the test's patterns are wrong", checked)
 	}
 }
+
+// REALM_GRAPH_CACHE sets how many memories the snapshots hold: unset keeps the default,
+// 0 none, a bad value is refused naming the variable.
+func TestGraphCacheFromEnv(t *testing.T) {
+	for _, tt := range []struct {
+		env  string
+		want int
+		bad  bool
+	}{{"", 0, false}, {"0", -1, false}, {"5000", 5000, false}, {"-3", 0, true}, {"many", 0, true}} {
+		var c Config
+		err := c.GraphCacheFromEnv(func(string) string { return tt.env })
+		if tt.bad != (err != nil) || c.GraphCacheMax != tt.want {
+			t.Errorf("REALM_GRAPH_CACHE=%q: %d, %v", tt.env, c.GraphCacheMax, err)
+		}
+		if tt.bad && !strings.Contains(err.Error(), "REALM_GRAPH_CACHE") {
+			t.Errorf("REALM_GRAPH_CACHE=%q: the error does not name the variable: %v", tt.env, err)
+		}
+	}
+	if (Config{}).withDefaults().GraphCacheMax != DefaultGraphCacheMax {
+		t.Error("the default graph cache is not DefaultGraphCacheMax")
+	}
+}
