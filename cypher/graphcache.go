@@ -165,20 +165,7 @@ func (c *graphCache) put(g *spaceGraph) {
 	c.clock++
 	g.used = c.clock
 	c.spaces[g.space] = g
-	total := 0
-	for _, x := range c.spaces {
-		total += len(x.nodes)
-	}
-	for total > c.max && len(c.spaces) > 1 {
-		oldest := ""
-		for id, x := range c.spaces {
-			if id != g.space && (oldest == "" || x.used < c.spaces[oldest].used) {
-				oldest = id
-			}
-		}
-		total -= len(c.spaces[oldest].nodes)
-		delete(c.spaces, oldest)
-	}
+	evictOldest(c.spaces, g.space, c.max, func(x *spaceGraph) (int, int64) { return len(x.nodes), x.used })
 }
 
 func (c *graphCache) drop(space string) {
@@ -358,14 +345,8 @@ func (g *spaceGraph) AdjacentMany(_ context.Context, space string, wSuppress flo
 		if len(h.Frontier) == 0 || len(h.Allowed) == 0 {
 			continue
 		}
-		cut := h.Cut
-		if cut.Beam <= 0 {
-			cut = BeamCut{Beam: math.MaxInt32}
-		}
-		hubDegree := h.HubDegree
-		if hubDegree <= 0 {
-			hubDegree = PathMaxViaDegree
-		}
+		h = h.settled()
+		cut, hubDegree := h.Cut, h.HubDegree
 		types := relTypes(h.Allowed)
 		for _, fid := range h.Frontier {
 			u, ok := g.at[fid]

@@ -382,6 +382,18 @@ type Hop struct {
 	HubDegree         int
 }
 
+// settled is h with its defaults made explicit: a Cut of Beam 0 keeps all, a HubDegree
+// of 0 is PathMaxViaDegree.
+func (h Hop) settled() Hop {
+	if h.Cut.Beam <= 0 {
+		h.Cut = BeamCut{Beam: math.MaxInt32}
+	}
+	if h.HubDegree <= 0 {
+		h.HubDegree = PathMaxViaDegree
+	}
+	return h
+}
+
 // AdjacentMany is Adjacent for several hops at once, in one statement: out[i] is what
 // Adjacent returns for hops[i] (with the query vector query and the floor wSuppress). A
 // memory in the frontier of several hops with the same predicates and reasoning vector is
@@ -395,10 +407,8 @@ func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float6
 		if len(h.Frontier) == 0 || len(h.Allowed) == 0 {
 			continue
 		}
+		h = h.settled()
 		cut := h.Cut
-		if cut.Beam <= 0 {
-			cut = BeamCut{Beam: math.MaxInt32}
-		}
 		visited := h.Visited
 		if visited == nil {
 			visited = []string{}
@@ -409,12 +419,8 @@ func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float6
 			ri = len(reasonings)
 			reasonings = append(reasonings, h.Reasoning)
 		}
-		hubDegree := h.HubDegree
-		if hubDegree <= 0 {
-			hubDegree = PathMaxViaDegree
-		}
 		reqs = append(reqs, map[string]any{
-			"i": int64(i), "frontier": h.Frontier, "visited": visited, "types": relTypes(h.Allowed), "reasoning": int64(ri), "hub_degree": int64(hubDegree),
+			"i": int64(i), "frontier": h.Frontier, "visited": visited, "types": relTypes(h.Allowed), "reasoning": int64(ri), "hub_degree": int64(h.HubDegree),
 			"beam": int64(cut.Beam), "margin": cut.Margin, "sim_share": cut.SimShare, "weight_share": cut.WeightShare,
 		})
 	}
