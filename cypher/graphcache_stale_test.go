@@ -185,3 +185,57 @@ func TestGraphSnapshotFollowsWrites(t *testing.T) {
 		counts, was = now, got
 	}
 }
+
+// A space above GraphSyncMax memories is expanded by the statements while its snapshot is
+// read in the background, then from the snapshot, with the same answers.
+func TestGraphSnapshotInBackground(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space := fullTextSpace(t, s)
+	var nodes []realm.Node
+	var ids []string
+	for i := range GraphSyncMax + 1 {
+		v := make([]float32, 8)
+		v[i%8] = 1
+		id := fmt.Sprintf("%s-m%d", space, i)
+		ids = append(ids, id)
+		nodes = append(nodes, realm.Node{ID: id, Type: realm.Fact, Content: fmt.Sprintf("memory %d", i), Embedding: v})
+	}
+	var edges []realm.Edge
+	for i := range 20 {
+		edges = append(edges, realm.Edge{ID: fmt.Sprintf("%s-e%d", space, i), From: ids[i], To: ids[i+1], Predicate: realm.Precedes, Weight: 0.5})
+	}
+	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutScaleSpace(ctx, space, "test", 8, 1, ""); err != nil {
+		t.Fatal(err)
+	}
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.Expander(ctx, space, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x != Expander(s) {
+		t.Fatal("a recall waited for the snapshot of a large space")
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if x, err = s.Expander(ctx, space, counts); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := x.(*spaceGraph); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the snapshot was not read in the background")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got, want := expansion(t, x, space, ids[:21]), expansion(t, s, space, ids[:21]); got != want {
+		t.Fatalf("the snapshot answers\n%s\nthe statements\n%s", got, want)
+	}
+}
