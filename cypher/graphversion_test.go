@@ -11,10 +11,9 @@ import (
 // graphVersionExempt are the statements that write and read memories but change nothing
 // that expansion reads (graphcache.go), so they leave the space's graph_version alone.
 var graphVersionExempt = map[string]string{
-	"recall_record.cypher":      "a memory's access_count and last_accessed_at only (the snapshot leaves them out)",
-	"edit_lock_memories.cypher": "sets and removes a lock property in one statement",
-	"import_begin.cypher":       "counts memories; writes the Space node's lock",
-	"space_lock_run.cypher":     "counts memories; writes the Space node's lock",
+	"recall_record.cypher":  "a memory's access_count and last_accessed_at only (the snapshot leaves them out)",
+	"import_begin.cypher":   "counts memories; writes the Space node's lock",
+	"space_lock_run.cypher": "counts memories; writes the Space node's lock",
 }
 
 var (
