@@ -189,6 +189,7 @@ type graphNode struct {
 	leftOut  bool  // Reached.SourcesLeftOut
 	degree   int64 // its relationships less its provenance edges
 	adjacent []int32
+	heavy    []int32 // adjacent by weight, heaviest first, ties by edge id
 }
 
 type graphEdge struct {
@@ -229,12 +230,15 @@ func (s *Store) loadGraph(ctx context.Context, space string) (*spaceGraph, error
 	}
 	for i, r := range recs {
 		adj, _ := r.Get("adjacent")
+		n := &g.nodes[i]
 		for _, k := range asList(adj) {
 			key, _ := k.(string)
 			if e, ok := keys[key]; ok {
-				g.nodes[i].adjacent = append(g.nodes[i].adjacent, e)
+				n.adjacent = append(n.adjacent, e)
 			}
 		}
+		n.heavy = slices.Clone(n.adjacent)
+		g.heaviestFirst(n.heavy)
 	}
 	return g, nil
 }
@@ -303,8 +307,7 @@ func (g *spaceGraph) other(e graphEdge, n int32) int32 {
 func (g *spaceGraph) read(n int32, types []string, wSuppress float64, hub bool, excluded ...int32) []int32 {
 	var out []int32
 	for _, e := range g.nodes[n].adjacent {
-		x := g.edges[e]
-		if !slices.Contains(types, x.relType) || !(x.edge.Weight >= wSuppress) || slices.Contains(excluded, g.other(x, n)) {
+		if !g.reads(n, e, types, wSuppress, excluded) {
 			continue
 		}
 		out = append(out, e)
@@ -313,6 +316,29 @@ func (g *spaceGraph) read(n int32, types []string, wSuppress float64, hub bool, 
 		}
 	}
 	return out
+}
+
+// heaviest is read(n, types, wSuppress, true, excluded...) ordered by heaviestFirst: of a
+// memory of at most HubScan edges, its edges in that order filtered.
+func (g *spaceGraph) heaviest(n int32, types []string, wSuppress float64, excluded ...int32) []int32 {
+	if len(g.nodes[n].adjacent) > HubScan {
+		out := g.read(n, types, wSuppress, true, excluded...)
+		g.heaviestFirst(out)
+		return out
+	}
+	var out []int32
+	for _, e := range g.nodes[n].heavy {
+		if g.reads(n, e, types, wSuppress, excluded) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// reads: expansion reads edge e of memory n.
+func (g *spaceGraph) reads(n, e int32, types []string, wSuppress float64, excluded []int32) bool {
+	x := g.edges[e]
+	return slices.Contains(types, x.relType) && x.edge.Weight >= wSuppress && !slices.Contains(excluded, g.other(x, n))
 }
 
 // heaviestFirst orders edges by weight, heaviest first, ties by edge id.
@@ -354,10 +380,12 @@ func (g *spaceGraph) AdjacentMany(_ context.Context, space string, wSuppress flo
 				continue
 			}
 			hub := g.nodes[u].degree > int64(hubDegree)
-			read := g.read(u, types, wSuppress, hub)
+			var read []int32
 			if hub {
-				g.heaviestFirst(read)
+				read = g.heaviest(u, types, wSuppress)
 				read = read[:min(len(read), hubRead)]
+			} else {
+				read = g.read(u, types, wSuppress, false)
 			}
 			type row struct {
 				e, v   int32
@@ -435,9 +463,11 @@ func (g *spaceGraph) paths(st PathStart, scan PathScan) PathsFound {
 	via := func(n int32) bool { return g.nodes[n].degree <= PathMaxViaDegree }
 	// The first hop: the PathBranch best by edge score bound (of a hub, among its
 	// HubBranch heaviest).
-	firsts := g.read(u, types, scan.WSuppress, !via(u), u)
-	if !via(u) {
-		g.heaviestFirst(firsts)
+	var firsts []int32
+	if via(u) {
+		firsts = g.read(u, types, scan.WSuppress, false, u)
+	} else {
+		firsts = g.heaviest(u, types, scan.WSuppress, u)
 		firsts = firsts[:min(len(firsts), HubBranch)]
 	}
 	bounds := make(map[int32]float64, len(firsts))
@@ -460,8 +490,7 @@ func (g *spaceGraph) paths(st PathStart, scan PathScan) PathsFound {
 		if maxHops < 2 || !via(v1) {
 			continue
 		}
-		next := g.read(v1, types, scan.WSuppress, true, u, v1)
-		g.heaviestFirst(next)
+		next := g.heaviest(v1, types, scan.WSuppress, u, v1)
 		for _, e2 := range next[:min(len(next), PathBranch)] {
 			v2 := g.other(g.edges[e2], v1)
 			if _, ok := prefixes[v2]; !ok {
@@ -473,8 +502,7 @@ func (g *spaceGraph) paths(st PathStart, scan PathScan) PathsFound {
 	for _, v2 := range seconds {
 		var thirds []int32
 		if maxHops >= 3 && via(v2) {
-			thirds = g.read(v2, types, scan.WSuppress, true, u, v2)
-			g.heaviestFirst(thirds)
+			thirds = g.heaviest(v2, types, scan.WSuppress, u, v2)
 		}
 		for _, p := range prefixes[v2] {
 			walks = append(walks, walk{nodes: []int32{u, p.v1, v2}, edges: []int32{p.e1, p.e2}})

@@ -14,8 +14,9 @@ import (
 )
 
 // randomGraph writes a space of n memories with a Space node (so a graph version) and
-// random memory edges: a hub of hubEdges edges, parallel edges of other predicates,
-// weights with ties (ties are broken by edge id), a few memories without an embedding.
+// random memory edges: a hub of hubEdges edges (above HubScan, its first ones in the
+// store's order are read), parallel edges of other predicates, weights with ties (ties
+// are broken by edge id), a few memories without an embedding.
 func randomGraph(t *testing.T, s *cypher.Store, n, hubEdges int, seed uint64) (string, []realm.Node, *rand.Rand) {
 	t.Helper()
 	ctx := context.Background()
@@ -94,11 +95,12 @@ func sameReached(a, b cypher.Reached) bool {
 // The snapshot expands a space as the statements do: AdjacentMany and PathsMany from it
 // return what expand_neighbours.cypher and expand_paths.cypher return, for random
 // frontiers, visited sets, predicates, reasoning vectors, beam cuts and hub degrees
-// (a hub read whole and by its heaviest edges) on a random graph.
+// (a hub read by its heaviest edges among the first HubScan in the store's order, and
+// path searches starting from it) on a random graph.
 func TestGraphSnapshotExpandsAsStatements(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
-	space, nodes, rng := randomGraph(t, s, 120, 300, 7)
+	space, nodes, rng := randomGraph(t, s, 120, cypher.HubScan+100, 7)
 	x := snapshot(t, s, space)
 	vec := func() []float32 {
 		v := make([]float32, cyphertest.Dims)
