@@ -33,9 +33,10 @@ var graphSnapshotCypher string
 var qGraphSnapshot = newQuery("graph_snapshot", graphSnapshotCypher)
 
 // DefaultGraphCacheMax is how many memories, all spaces together, the snapshots hold by
-// default: with 384-dimensional embeddings, about 150 MiB of vectors and as much again of
-// text and edges at LoCoMo's ratios.
-const DefaultGraphCacheMax = 100_000
+// default (a larger space is never read whole): 10,000 memories took 43 MiB and 6.6 s to
+// read on a loaded machine, 100,000 took 420 MiB and 3 min 50 s, a read that slowed the
+// recalls it ran beside five-fold (bench scale, 100,000 memories: p50 123 → 692 ms).
+const DefaultGraphCacheMax = 20_000
 
 // Expander reads what expansion needs of a space's graph: the store's statements, or a
 // snapshot of the space (Store.Expander).
@@ -85,7 +86,7 @@ const graphLoadTimeout = 10 * time.Minute
 
 // graphReloadPause is how many times its last read's duration a space's snapshot waits
 // before it is read again in the background: such reads take at most a tenth of the time
-// of a space written to all the time (100,000 memories took 3 min 50 s on a loaded machine).
+// of a space written to all the time.
 const graphReloadPause = 9
 
 // loadInBackground reads the space's snapshot in the background, unless one is being
