@@ -12,22 +12,23 @@ import (
 	"github.com/realm-memory/realm"
 )
 
-// staleSpace is a space of five memories in a chain (m0 → m1 → … → m4) with a Space node.
-func staleSpace(t *testing.T, s *Store) (string, []string) {
+// chainSpace is a space of n memories, the first links+1 of them in a chain (m0 → m1 →
+// …), with a Space node.
+func chainSpace(t *testing.T, s *Store, n, links int) (string, []string) {
 	t.Helper()
 	ctx := context.Background()
 	space := fullTextSpace(t, s)
 	var nodes []realm.Node
 	var ids []string
-	for i := range 5 {
+	for i := range n {
 		v := make([]float32, 8)
-		v[i] = 1
+		v[i%8] = 1
 		id := fmt.Sprintf("%s-m%d", space, i)
 		ids = append(ids, id)
 		nodes = append(nodes, realm.Node{ID: id, Type: realm.Fact, Content: fmt.Sprintf("memory %d", i), Embedding: v})
 	}
 	var edges []realm.Edge
-	for i := range 4 {
+	for i := range links {
 		edges = append(edges, realm.Edge{ID: fmt.Sprintf("%s-e%d", space, i), From: ids[i], To: ids[i+1], Predicate: realm.Precedes, Weight: 0.5})
 	}
 	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
@@ -92,7 +93,7 @@ func TestGraphSnapshotFollowsWrites(t *testing.T) {
 		return EditBatch{ReconsolidationID: id, TraceID: uuid.NewString(), Source: realm.EditSourceFeedback, Time: time.Now(),
 			Edits: edits, NewWeight: rule, Step: step, Floor: 0.05}
 	}
-	space, ids := staleSpace(t, s)
+	space, ids := chainSpace(t, s, 5, 4)
 	recon := uuid.NewString()
 	writes := []struct {
 		name  string
@@ -191,26 +192,7 @@ func TestGraphSnapshotFollowsWrites(t *testing.T) {
 func TestGraphSnapshotInBackground(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
-	space := fullTextSpace(t, s)
-	var nodes []realm.Node
-	var ids []string
-	for i := range GraphSyncMax + 1 {
-		v := make([]float32, 8)
-		v[i%8] = 1
-		id := fmt.Sprintf("%s-m%d", space, i)
-		ids = append(ids, id)
-		nodes = append(nodes, realm.Node{ID: id, Type: realm.Fact, Content: fmt.Sprintf("memory %d", i), Embedding: v})
-	}
-	var edges []realm.Edge
-	for i := range 20 {
-		edges = append(edges, realm.Edge{ID: fmt.Sprintf("%s-e%d", space, i), From: ids[i], To: ids[i+1], Predicate: realm.Precedes, Weight: 0.5})
-	}
-	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.PutScaleSpace(ctx, space, "test", 8, 1, ""); err != nil {
-		t.Fatal(err)
-	}
+	space, ids := chainSpace(t, s, GraphSyncMax+1, 20)
 	counts, err := s.SpaceCounts(ctx, space)
 	if err != nil {
 		t.Fatal(err)
