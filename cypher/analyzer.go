@@ -20,7 +20,10 @@ import (
 // at its ends, so only such a word holding an emoji inside could differ).
 
 // analyze returns the index terms of text, in order, with repeats.
-func analyze(text string) []string {
+func analyze(text string) []string { return analyzeWith(text, nil) }
+
+// analyzeWith is analyze remembering in memo (when not nil) the term of each token.
+func analyzeWith(text string, memo map[string]string) []string {
 	var out []string
 	state := -1
 	for len(text) > 0 {
@@ -29,7 +32,14 @@ func analyze(text string) []string {
 		if !slices.ContainsFunc([]rune(word), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
 			continue
 		}
-		if t := indexTerm(word); t != "" {
+		t, ok := memo[word]
+		if !ok {
+			t = indexTerm(word)
+			if memo != nil {
+				memo[word] = t
+			}
+		}
+		if t != "" {
 			out = append(out, t)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/rs/zerolog/log"
 
@@ -58,7 +59,18 @@ type spaceTexts struct {
 	start []time.Time        // t_start; zero when none
 	end   []time.Time        // coalesce(t_end, t_start); zero when none
 	terms map[string][]int32 // analyzer term → memories holding it in name, content or keywords, ascending
-	used  int64
+	// The runs of letters and digits of texts, each once, with the memories holding them:
+	// a word of letters and digits only occurs in a text only inside such runs, so its
+	// count in every text (seed_fulltext's tf) is read from the runs that hold it
+	// (wordCounts) instead of from every text.
+	runs    []string
+	runHits [][]runHit
+	used    int64
+}
+
+// runHit is a memory holding a run, and how many times.
+type runHit struct {
+	i, n int32
 }
 
 // KeywordIndexStats describes a space's keyword index as LoadKeywordIndex read it.
@@ -95,6 +107,16 @@ func (c *keywordCache) current(space string, state SpaceState) *spaceTexts {
 	return t
 }
 
+// held returns the version and memory count of the space's index held ("" and 0: none).
+func (c *keywordCache) held(space string) (string, int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t := c.spaces[space]; t != nil {
+		return t.state.Version, t.state.N
+	}
+	return "", 0
+}
+
 // refresh reads the space's index in the background unless a read of it is running.
 func (c *keywordCache) refresh(s *Store, space string) {
 	c.mu.Lock()
@@ -128,6 +150,7 @@ func (c *keywordCache) load(ctx context.Context, s *Store, space string) (*space
 	}
 	r := recs[0]
 	t := &spaceTexts{state: textKey(num(r, "n"), str(r, "version")), terms: map[string][]int32{}}
+	runAt, memo := map[string]int32{}, map[string]string{}
 	v, _ := r.Get("memories")
 	for i, row := range asList(v) {
 		f := asList(row)
@@ -154,9 +177,10 @@ func (c *keywordCache) load(ctx context.Context, s *Store, space string) (*space
 		t.types = append(t.types, realm.NodeType(kind))
 		t.start = append(t.start, start)
 		t.end = append(t.end, end)
+		t.addRuns(int32(i), text, runAt)
 		seen := map[string]bool{}
 		for _, field := range append([]string{name, content}, keywords...) {
-			for _, term := range analyze(field) {
+			for _, term := range analyzeWith(field, memo) {
 				if !seen[term] {
 					seen[term] = true
 					t.terms[term] = append(t.terms[term], int32(i))
@@ -169,6 +193,47 @@ func (c *keywordCache) load(ctx context.Context, s *Store, space string) (*space
 	}
 	c.put(space, t)
 	return t, nil
+}
+
+// addRuns records the runs of letters and digits of memory i's text.
+func (t *spaceTexts) addRuns(i int32, text string, runAt map[string]int32) {
+	counts := map[string]int32{}
+	for _, run := range strings.FieldsFunc(text, notAlphanumeric) {
+		counts[run]++
+	}
+	for run, n := range counts {
+		at, ok := runAt[run]
+		if !ok {
+			at = int32(len(t.runs))
+			runAt[run] = at
+			t.runs = append(t.runs, run)
+			t.runHits = append(t.runHits, nil)
+		}
+		t.runHits[at] = append(t.runHits[at], runHit{i, n})
+	}
+}
+
+func notAlphanumeric(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// wordCounts returns word's count in each text (as a substring), indexed like texts, for
+// the memories of docs; nil when word holds other characters than letters and digits
+// (then termFrequency counts it in each text).
+func (t *spaceTexts) wordCounts(word string) []int32 {
+	if word == "" || strings.IndexFunc(word, notAlphanumeric) >= 0 {
+		return nil
+	}
+	counts := make([]int32, len(t.ids))
+	for at, run := range t.runs {
+		if len(run) < len(word) {
+			continue
+		}
+		if c := int32(strings.Count(run, word)); c > 0 {
+			for _, h := range t.runHits[at] {
+				counts[h.i] += c * h.n
+			}
+		}
+	}
+	return counts
 }
 
 // put stores t as space's index, evicting the least recently used spaces beyond
@@ -249,11 +314,18 @@ func (t *spaceTexts) search(terms []map[string]any, q SeedQuery, limit int) []te
 	}
 	scores := make([]float64, n)
 	for _, m := range matches {
+		counts := t.wordCounts(m.word)
 		for _, i := range m.docs {
-			if pass[i] {
-				tf := termFrequency(t.texts[i], m.word)
-				scores[i] += m.idf * tf * 2.2 / (tf + 1.2*(0.25+0.75*t.dls[i]/avgdl))
+			if !pass[i] {
+				continue
 			}
+			tf := 1.0
+			if counts == nil {
+				tf = termFrequency(t.texts[i], m.word)
+			} else if counts[i] > 0 {
+				tf = float64(counts[i])
+			}
+			scores[i] += m.idf * tf * 2.2 / (tf + 1.2*(0.25+0.75*t.dls[i]/avgdl))
 		}
 	}
 	better := func(a, b textScore) bool {

@@ -278,3 +278,85 @@ func TestKeywordIndexSpaces(t *testing.T) {
 		t.Logf("%s: %d memories, %d words compared", space, len(idx.ids), n)
 	}
 }
+
+// BenchmarkKeywordIndexSearch times the index's search and the whole seed of an existing
+// space (REALM_KEYWORD_BENCH_SPACE) for a few common words.
+func BenchmarkKeywordIndexSearch(b *testing.B) {
+	space := os.Getenv("REALM_KEYWORD_BENCH_SPACE")
+	if space == "" {
+		b.Skip("REALM_KEYWORD_BENCH_SPACE names the space")
+	}
+	s := testStore(b, Config{})
+	ctx := context.Background()
+	if _, err := s.LoadKeywordIndex(ctx, space); err != nil {
+		b.Fatal(err)
+	}
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := SeedQuery{Keywords: []string{"maya", "trip", "weekend", "dinner"}, Limit: 50, SpaceSize: counts.InSpace, SpaceVersion: counts.Version}
+	idx := s.texts.current(space, textKey(counts.InSpace, counts.Version))
+	if idx == nil {
+		b.Fatal("no current index")
+	}
+	terms := spaceTerms(space, q.Keywords)
+	b.Run("search", func(b *testing.B) {
+		for b.Loop() {
+			idx.search(terms, q, 50)
+		}
+	})
+	b.Run("seed", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := s.SeedByFullText(ctx, space, q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkKeywordIndexLoad times reading an existing space's index
+// (REALM_KEYWORD_BENCH_SPACE).
+func BenchmarkKeywordIndexLoad(b *testing.B) {
+	space := os.Getenv("REALM_KEYWORD_BENCH_SPACE")
+	if space == "" {
+		b.Skip("REALM_KEYWORD_BENCH_SPACE names the space")
+	}
+	s := testStore(b, Config{})
+	for b.Loop() {
+		if _, err := s.LoadKeywordIndex(context.Background(), space); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestSpaceCountsFromIndex: while the space's keyword index is held at the space's
+// version, SpaceCounts takes the memory count from it instead of reading every memory.
+func TestSpaceCountsFromIndex(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	space := keywordSpace(t, s)
+	n := int64(len(keywordTexts))
+	counted := func() (SpaceCounts, int64) {
+		pctx, log := WithStatementProfile(ctx)
+		c, err := s.SpaceCounts(pctx, space)
+		if err != nil || len(log.Statements) != 1 {
+			t.Fatalf("SpaceCounts: %v, %d statements", err, len(log.Statements))
+		}
+		return c, log.Statements[0].DBHits
+	}
+	before, hitsBefore := counted()
+	if _, err := s.LoadKeywordIndex(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	after, hitsAfter := counted()
+	if before != after || after.InSpace != n {
+		t.Errorf("counts %+v without the index, %+v with it; want %d memories both times", before, after, n)
+	}
+	if hitsBefore < n || hitsAfter >= n {
+		t.Errorf("db hits %d without the index, %d with it; want at least %d, then fewer", hitsBefore, hitsAfter, n)
+	}
+}

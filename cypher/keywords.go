@@ -76,10 +76,10 @@ func posting(id, text, word string) KeywordPosting {
 // termFrequency is word's count in text as seed_fulltext.cypher counts it: as a
 // substring, at least 1 (the index matched it, stemmed).
 func termFrequency(text, word string) float64 {
-	if word == "" || !strings.Contains(text, word) {
-		return 1
+	if n := strings.Count(text, word); n > 0 && word != "" {
+		return float64(n)
 	}
-	return float64(strings.Count(text, word))
+	return 1
 }
 
 // RankKeywords returns the ids of the k memories matching words best, best first, ties by

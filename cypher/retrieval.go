@@ -62,7 +62,8 @@ type SpaceCounts struct {
 // fixtures, and only removed one by one or with the space, so an unchanged (InSpace, Seq)
 // means that the space's entities and their provenance are as they were.
 func (s *Store) SpaceCounts(ctx context.Context, space string) (SpaceCounts, error) {
-	recs, err := s.read(ctx, qSeedSpaceSize, map[string]any{"space": space})
+	known, knownN := s.texts.held(space)
+	recs, err := s.read(ctx, qSeedSpaceSize, map[string]any{"space": space, "known": known, "known_n": knownN})
 	if err != nil || len(recs) == 0 {
 		return SpaceCounts{Seq: -1}, err
 	}
