@@ -247,20 +247,7 @@ func (c *keywordCache) put(space string, t *spaceTexts) {
 	c.clock++
 	t.used = c.clock
 	c.spaces[space] = t
-	total := 0
-	for _, x := range c.spaces {
-		total += len(x.ids)
-	}
-	for total > maxCachedTexts && len(c.spaces) > 1 {
-		oldest := ""
-		for id, x := range c.spaces {
-			if id != space && (oldest == "" || x.used < c.spaces[oldest].used) {
-				oldest = id
-			}
-		}
-		total -= len(c.spaces[oldest].ids)
-		delete(c.spaces, oldest)
-	}
+	evictOldest(c.spaces, space, maxCachedTexts, func(t *spaceTexts) (int, int64) { return len(t.ids), t.used })
 }
 
 // drop forgets space's index.

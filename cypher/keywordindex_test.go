@@ -360,3 +360,22 @@ func TestSpaceCountsFromIndex(t *testing.T) {
 		t.Errorf("db hits %d without the index, %d with it; want at least %d, then fewer", hitsBefore, hitsAfter, n)
 	}
 }
+
+// TestEvictOldest: the caches keep at most max memories, dropping the least recently used
+// spaces first and never the one just stored.
+func TestEvictOldest(t *testing.T) {
+	type entry struct {
+		size int
+		used int64
+	}
+	spaces := map[string]entry{"a": {60, 1}, "b": {30, 3}, "c": {30, 2}, "new": {50, 4}}
+	evictOldest(spaces, "new", 100, func(e entry) (int, int64) { return e.size, e.used })
+	if _, ok := spaces["b"]; len(spaces) != 2 || !ok {
+		t.Errorf("kept %v; want b and new", spaces)
+	}
+	huge := map[string]entry{"old": {10, 1}, "new": {500, 2}}
+	evictOldest(huge, "new", 100, func(e entry) (int, int64) { return e.size, e.used })
+	if _, ok := huge["new"]; len(huge) != 1 || !ok {
+		t.Errorf("kept %v; want the new space alone", huge)
+	}
+}

@@ -110,19 +110,27 @@ func (c *vectorCache) put(space string, v *spaceVectors) {
 	c.clock++
 	v.used = c.clock
 	c.spaces[space] = v
+	evictOldest(c.spaces, space, maxCachedVectors, func(v *spaceVectors) (int, int64) { return len(v.ids), v.used })
+}
+
+// evictOldest deletes the least recently used entries of spaces other than keep until
+// their sizes add up to at most max; of says an entry's size and last use.
+func evictOldest[T any](spaces map[string]T, keep string, max int, of func(T) (size int, used int64)) {
 	total := 0
-	for _, s := range c.spaces {
-		total += len(s.ids)
+	for _, x := range spaces {
+		n, _ := of(x)
+		total += n
 	}
-	for total > maxCachedVectors && len(c.spaces) > 1 {
-		oldest := ""
-		for id, s := range c.spaces {
-			if id != space && (oldest == "" || s.used < c.spaces[oldest].used) {
-				oldest = id
+	for total > max && len(spaces) > 1 {
+		oldest, oldestUse := "", int64(0)
+		for id, x := range spaces {
+			if _, used := of(x); id != keep && (oldest == "" || used < oldestUse) {
+				oldest, oldestUse = id, used
 			}
 		}
-		total -= len(c.spaces[oldest].ids)
-		delete(c.spaces, oldest)
+		n, _ := of(spaces[oldest])
+		total -= n
+		delete(spaces, oldest)
 	}
 }
 
