@@ -463,12 +463,12 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agen
 	if err != nil {
 		return err
 	}
-	prev, err := p.previousEpisodes(ctx, o.Space, ext.Candidates)
+	eps, err := p.storedEpisodes(ctx, o, *ext)
 	if err != nil {
 		return err
 	}
 	for round := 1; ; round++ {
-		in, err := p.decide(ctx, o, *ext, embs, withPrevious(hoods, prev), res)
+		in, err := p.decide(ctx, o, *ext, embs, withEpisodes(hoods, eps), res)
 		if err != nil {
 			return err
 		}

@@ -224,13 +224,13 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 	for _, ext := range exts {
 		cands = append(cands, ext.Candidates...)
 	}
-	var of []int // the candidate of each of q.EpisodesBefore
-	q.EpisodesBefore, of = episodeTimes(cands)
+	var at []int // per candidate, its episode among q.EpisodesBefore or EpisodesNamed
+	q.EpisodesBefore, q.EpisodesNamed, at = episodeQuery(obs, exts)
 	read, err := p.store.RunNeighbourhoods(ctx, q)
 	if err != nil {
 		return 0
 	}
-	prev := perCandidate(len(cands), of, read.Episodes)
+	stored := perCandidate(cands, at, read.Episodes)
 	for round := 1; round <= p.opts.MaxDecisions; round++ {
 		ov := newOverlay(read)
 		ins := make([]cypher.ObservationIntegration, 0, len(obs))
@@ -244,7 +244,8 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 				if !complete && k > 0 {
 					break run
 				}
-				hoods[i] = withNeighbour(hoods[i], ov.previousEpisode(cands[first[k]+i], prev[first[k]+i]))
+				j := first[k] + i
+				hoods[i] = withNeighbour(hoods[i], ov.episode(cands[j], o.SessionID, at[j] >= 0, stored[j]))
 			}
 			in, err := p.decide(ctx, o, exts[k], embs, hoods, &results[k])
 			if err != nil {

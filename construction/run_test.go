@@ -291,6 +291,58 @@ func TestEpisodesFollowEachOther(t *testing.T) {
 	}
 }
 
+// TestSessionEpisodeContextualizes: everything said in a session is contextualized by
+// the session's episode, however far back in the session it was made: with N_sim of 2
+// and N_recent of one observation, every event and fact of two sessions of twelve turns
+// each gets the edge from its session's episode, one a call and in one run.
+func TestSessionEpisodeContextualizes(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	var obs []realm.Observation
+	const turns = 12
+	things := []string{"roses", "tomatoes", "a fence", "a pond", "tulips", "an oak", "basil", "a shed", "ferns", "a bench", "mint", "a hedge"}
+	for s := range 2 {
+		for turn := range turns {
+			obs = append(obs, realm.Observation{
+				ID: fmt.Sprintf("c%d-%02d", s, turn), SessionID: fmt.Sprintf("s%d", s+1), Speaker: []string{"Ann", "Bruno"}[turn%2],
+				Content:    fmt.Sprintf("Yesterday I bought %s for the garden in town number %d.", things[(turn+5*s)%turns], turn+10*s),
+				ObservedAt: t0.AddDate(0, 0, 3*s).Add(time.Duration(turn) * time.Minute),
+			})
+		}
+	}
+	ctx := context.Background()
+	for _, batch := range []int{1, len(obs)} {
+		space := cyphertest.NewSpace(t)
+		p := construction.New(store, offline.New(offline.Options{}), embed.NewHash(64), construction.Options{Owner: "sessions-" + space, NeighbourK: 2, RecentWindow: 1}, zerolog.Nop())
+		t.Cleanup(func() { p.Close(context.Background()) })
+		results := ingestInBatches(t, p, space, obs, batch)
+		said := 0
+		var ep string // the session's episode
+		for i, res := range results {
+			if i%turns == 0 {
+				ep = res.Added[0] // a session's first turn adds its episode first
+			}
+			nodes, err := store.MemoriesByIDs(ctx, space, res.Added)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range nodes {
+				if n.Type != realm.Event && n.Type != realm.Fact {
+					continue
+				}
+				said++
+				if !slices.ContainsFunc(res.Edges, func(e realm.Edge) bool {
+					return e.Predicate == realm.Contextualizes && e.From == ep && e.To == n.ID
+				}) {
+					t.Errorf("batches of %d: %s %q (turn %s) has no contextualizes edge from its session's episode", batch, n.Type, n.Content, obs[i].ID)
+				}
+			}
+		}
+		if said < turns {
+			t.Errorf("batches of %d: %d events and facts for %d turns", batch, said, len(obs))
+		}
+	}
+}
+
 // TestOneMessageThreeTransactions: a request of one message into an existing space saves
 // it and reads its extraction window in one transaction, reads its neighbourhoods in a
 // second and applies in a third; the extractor sees the summary and the observation the

@@ -83,35 +83,42 @@ func (s *Store) Neighbourhoods(ctx context.Context, q NeighbourQuery) ([][]Candi
 	return out, err
 }
 
-// EpisodesBefore returns, for each time of times, the space's episode that starts last
-// among those that end before it (a new session's predecessor), or nil where none does.
-func (s *Store) EpisodesBefore(ctx context.Context, space string, times []time.Time) ([]*realm.Node, error) {
-	out := make([]*realm.Node, len(times))
-	if len(times) == 0 {
-		return out, nil
-	}
-	recs, err := s.read(ctx, qEpisodeBefore, map[string]any{"space": space, "times": times})
-	return episodesOf(out, recs, err)
+// Episodes are the stored episodes new memories are linked to (episodes.cypher).
+type Episodes struct {
+	Before []*realm.Node // per time asked for, the episode that starts last among those ending before it, or nil
+	Named  []*realm.Node // per name asked for, the episode of that name (a session's), or nil
 }
 
-// episodesBefore is EpisodesBefore inside tx.
-func episodesBefore(ctx context.Context, tx neo4j.ManagedTransaction, space string, times []time.Time) ([]*realm.Node, error) {
-	out := make([]*realm.Node, len(times))
-	if len(times) == 0 {
-		return out, nil
-	}
-	recs, err := collect(ctx, tx, qEpisodeBefore, map[string]any{"space": space, "times": times})
-	return episodesOf(out, recs, err)
-}
-
-// episodesOf fills out, one per time, from episode_before's records.
-func episodesOf(out []*realm.Node, recs []*neo4j.Record, err error) ([]*realm.Node, error) {
-	if err != nil {
+// Episodes returns, for each time of times, the space's episode that starts last among
+// those that end before it (a new session's predecessor), and for each name of names
+// the space's episode of that name (a session's episode); nil where there is none.
+func (s *Store) Episodes(ctx context.Context, space string, times []time.Time, names []string) (Episodes, error) {
+	var out Episodes
+	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		var err error
+		out, err = episodes(ctx, tx, space, times, names)
 		return nil, err
+	})
+	return out, err
+}
+
+// episodes is Store.Episodes inside tx.
+func episodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, times []time.Time, names []string) (Episodes, error) {
+	out := Episodes{Before: make([]*realm.Node, len(times)), Named: make([]*realm.Node, len(names))}
+	if len(times) == 0 && len(names) == 0 {
+		return out, nil
+	}
+	recs, err := collect(ctx, tx, qEpisodes, map[string]any{"space": space, "times": times, "names": names})
+	if err != nil {
+		return out, err
 	}
 	for _, r := range recs {
 		n := nodeOf(mapOf(r, "m"))
-		out[num(r, "i")] = &n
+		if str(r, "kind") == "before" {
+			out.Before[num(r, "i")] = &n
+		} else {
+			out.Named[num(r, "i")] = &n
+		}
 	}
 	return out, nil
 }

@@ -61,9 +61,9 @@ var (
 	memoryGetCypher string
 	qMemoryGet      = newQuery("memory_get", memoryGetCypher)
 
-	//go:embed queries/episode_before.cypher
-	episodeBeforeCypher string
-	qEpisodeBefore      = newQuery("episode_before", episodeBeforeCypher)
+	//go:embed queries/episodes.cypher
+	episodesCypher string
+	qEpisodes      = newQuery("episodes", episodesCypher)
 
 	//go:embed queries/memory_list.cypher
 	memoryListCypher string

@@ -52,9 +52,10 @@ type RunQuery struct {
 	Texts      []string    // one per candidate: matched against the full-text index
 	K          int         // similar memories per candidate, from the vector and from the keyword search each
 	RecentFrom []string    // observation ids: the memories derived from them are read
-	// EpisodesBefore are times whose previous episode (Store.EpisodesBefore) is read with
-	// the neighbourhoods, in the same transaction, by RunNeighbourhoods only.
+	// EpisodesBefore are times whose previous episode, and EpisodesNamed names whose
+	// episode (Store.Episodes), are read with the neighbourhoods, in the same transaction.
 	EpisodesBefore []time.Time
+	EpisodesNamed  []string
 }
 
 // RunNeighbours is what RunNeighbourhoods read.
@@ -66,8 +67,8 @@ type RunNeighbours struct {
 	Text     [][]realm.Node
 	Keywords KeywordStats
 	Recent   []DerivedMemory
-	State    SpaceState    // the space's memories when they were read
-	Episodes []*realm.Node // per time of RunQuery.EpisodesBefore, its previous episode or nil
+	State    SpaceState // the space's memories when they were read
+	Episodes Episodes   // for RunQuery.EpisodesBefore and EpisodesNamed
 }
 
 // SpaceState is a fingerprint of a space's memories (memory_run_context.cypher): how
@@ -101,7 +102,7 @@ func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbour
 		if out, err = s.runNeighbourhoods(ctx, tx, q); err != nil {
 			return nil, err
 		}
-		out.Episodes, err = episodesBefore(ctx, tx, q.Space, q.EpisodesBefore)
+		out.Episodes, err = episodes(ctx, tx, q.Space, q.EpisodesBefore, q.EpisodesNamed)
 		return nil, err
 	})
 	return out, err
