@@ -386,7 +386,7 @@ func (t *spaceTexts) passes(i int, q SeedQuery) bool {
 func (s *Store) seedFromIndex(ctx context.Context, space string, t *spaceTexts, terms []map[string]any, q SeedQuery, limit int) ([]ScoredMemory, error) {
 	best := t.search(terms, q, limit)
 	if len(best) == 0 {
-		return nil, nil
+		return []ScoredMemory{}, nil // as the statement: a list, empty
 	}
 	ids := make([]string, len(best))
 	for j, b := range best {
