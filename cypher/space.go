@@ -7,6 +7,7 @@ import "context"
 func (s *Store) DeleteSpace(ctx context.Context, space string) (int64, error) {
 	s.vectors.drop(space)
 	s.graphs.drop(space)
+	s.texts.drop(space)
 	var total int64
 	for {
 		recs, err := s.write(ctx, qSpaceDeleteBatch, map[string]any{"space": space, "batch": 5000})

@@ -127,8 +127,9 @@ type Store struct {
 	// because a filtered one failed (SeedByVectorIndex).
 	unfiltered sync.Map
 
-	vectors vectorCache // embeddings of small spaces for the write path's exact search (vectors.go)
-	graphs  graphCache  // snapshots of spaces' memory graphs for expansion (graphcache.go)
+	vectors vectorCache  // embeddings of small spaces for the write path's exact search (vectors.go)
+	graphs  graphCache   // snapshots of spaces' memory graphs for expansion (graphcache.go)
+	texts   keywordCache // keyword indexes of recently searched spaces for the read path's seeds (keywordindex.go)
 }
 
 // Open connects to Neo4j and checks that it answers with these credentials. It waits
