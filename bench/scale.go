@@ -133,6 +133,10 @@ type ScaleSize struct {
 	Heap              cypher.Heap               `json:"heap"`                         // after the recalls
 	SeedMethod        string                    `json:"seed_method"`                  // what the read path chooses at this size
 	Seeds             map[string]Quantiles      `json:"seed_searches"`                // exact_scan, vector_index, fulltext
+	// The space's in-memory keyword index (cypher/keywordindex.go), read before the
+	// seeds are measured: its size, read time and the Go heap it holds (after a GC).
+	KeywordIndex      cypher.KeywordIndexStats `json:"keyword_index"`
+	KeywordIndexBytes uint64                   `json:"keyword_index_heap_bytes"`
 	// Recall stages per strategy (adaptive, path_search, subgraph_beam): plan, seed,
 	// expand, aggregate, record, total; embedding excluded.
 	Recall     map[string]map[string]Quantiles `json:"recall"`
@@ -276,6 +280,11 @@ func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, p
 	memo := newMemoEmbedder(deps.Embedder)
 	r := deps.Retriever(memo)
 	questions := gen.Questions[:min(len(gen.Questions), cfg.Queries)]
+	if err := measureKeywordIndex(ctx, deps.Store, space, &sz); err != nil {
+		return sz, err
+	}
+	fmt.Fprintf(progress, "scale %d: keyword index of %d memories, %d terms, %d postings read in %.0f ms, %.1f MiB of heap\n",
+		n, sz.KeywordIndex.Memories, sz.KeywordIndex.Terms, sz.KeywordIndex.Postings, ms(sz.KeywordIndex.Load), float64(sz.KeywordIndexBytes)/(1<<20))
 	if err := measureSeeds(ctx, deps.Store, memo, cfg, space, questions, &sz); err != nil {
 		return sz, err
 	}
@@ -374,10 +383,11 @@ func measureSeeds(ctx context.Context, s *cypher.Store, emb *memoEmbedder, cfg S
 	if opts == (retrieval.Options{}) {
 		opts = retrieval.DefaultOptions()
 	}
-	inSpace, total, err := s.SpaceSize(ctx, space)
+	counts, err := s.SpaceCounts(ctx, space)
 	if err != nil {
 		return err
 	}
+	inSpace, total := counts.InSpace, counts.Total
 	fetch := opts.SeedCandidates * int((total+inSpace-1)/max(1, inSpace)) * 2
 	sz.SeedMethod = realm.SeedVectorIndex
 	if inSpace <= opts.ExactScanMax || fetch > opts.IndexFetchMax {
@@ -393,7 +403,7 @@ func measureSeeds(ctx context.Context, s *cypher.Store, emb *memoEmbedder, cfg S
 	}
 	times := map[string][]float64{}
 	for i, q := range qs {
-		sq := cypher.SeedQuery{Embedding: vecs[i], Keywords: text.Keywords(q.Query, 8), Limit: opts.SeedCandidates, SpaceSize: inSpace}
+		sq := cypher.SeedQuery{Embedding: vecs[i], Keywords: text.Keywords(q.Query, 8), Limit: opts.SeedCandidates, SpaceSize: inSpace, SpaceVersion: counts.Version}
 		for _, m := range []string{"exact_scan", "vector_index", "fulltext"} {
 			if m == "exact_scan" && cfg.NoExactScan {
 				continue
@@ -415,6 +425,25 @@ func measureSeeds(ctx context.Context, s *cypher.Store, emb *memoEmbedder, cfg S
 	}
 	for m, v := range times {
 		sz.Seeds[m] = quantiles(v)
+	}
+	return nil
+}
+
+// measureKeywordIndex reads the space's keyword index, so that the seeds and recalls
+// measured after use it, and records its size, read time and heap.
+func measureKeywordIndex(ctx context.Context, s *cypher.Store, space string, sz *ScaleSize) error {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	st, err := s.LoadKeywordIndex(ctx, space)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	sz.KeywordIndex = st
+	if after.HeapAlloc > before.HeapAlloc {
+		sz.KeywordIndexBytes = after.HeapAlloc - before.HeapAlloc
 	}
 	return nil
 }

@@ -34,9 +34,10 @@ type EditBatch struct {
 // transaction) and logs each change of a directed edge as an (:Edit) of the space; it
 // returns the logged edits in order.
 //
-// The statement locks the memories the batch touches, in id order, then the edges of
-// every edit, and applies the edits in order to the weights read under those locks (an
-// edge edited twice is edited from its first new weight). Concurrent reconsolidations of
+// The statement locks the space's node (moving its graph_version, graphcache.go), then
+// the memories the batch touches, in id order, then the edges of every edit, and applies
+// the edits in order to the weights read under those locks (an edge edited twice is
+// edited from its first new weight). Concurrent reconsolidations of
 // overlapping subgraphs thus lose no update, and two concurrent adds write one edge; a
 // deadlock runs the statement again. A symmetric predicate's edit changes both
 // directions. An edit whose edge does not exist, or an add whose edge already exists, is

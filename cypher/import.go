@@ -201,6 +201,7 @@ func (imp *Import) wipe(ctx context.Context) error {
 // lost), EUnavailable.
 func (imp *Import) Finish(ctx context.Context) error {
 	imp.stop()
+	imp.store.texts.drop(imp.space) // the file's memories_version is kept: it may be one this process read other memories at
 	recs, err := imp.store.write(ctx, qImportFinish, map[string]any{"space": imp.space, "import": imp.id})
 	if err == nil && len(recs) == 0 {
 		err = realm.Errorf(realm.EConflict, "the import into space %q was cancelled: the space was erased or another import took it over", imp.space)
@@ -270,7 +271,7 @@ func (imp *Import) WriteMemories(ctx context.Context, memories []ImportMemory) e
 		}
 	}
 	return imp.writeSteps(ctx,
-		importStep{qImportMemories, map[string]any{"rows": rows}, len(rows)},
+		importStep{qImportMemories, map[string]any{"space": imp.space, "rows": rows}, len(rows)},
 		importStep{qImportProvenance, map[string]any{"space": imp.space, "rows": prov}, len(prov)})
 }
 

@@ -57,29 +57,29 @@ func IsIndexStopword(word string) bool { return slices.Contains(englishStopwords
 
 // TextPosting is n's posting for word as memory_run_context.cypher computes it.
 func TextPosting(n realm.Node, word string) KeywordPosting {
-	// as Cypher builds it: name, content, then ' ' + each keyword, after one more space
-	var keywords strings.Builder
-	for _, k := range n.Keywords {
-		keywords.WriteString(" " + k)
-	}
-	return posting(n.ID, strings.ToLower(n.Name+" "+n.Content+" "+keywords.String()), word)
+	return posting(n.ID, memoryText(n.Name, n.Content, n.Keywords), word)
 }
 
 // posting is the posting for word of the memory id whose lower-cased text is text: the
 // word's count in it (at least 1: the index matched it, stemmed) and its words (split
 // on single spaces), as seed_fulltext.cypher counts them.
 func posting(id, text, word string) KeywordPosting {
-	tf := 1
-	if strings.Contains(text, word) {
-		tf = strings.Count(text, word)
-	}
 	dl := 0
 	for _, w := range strings.Split(text, " ") {
 		if w != "" {
 			dl++
 		}
 	}
-	return KeywordPosting{ID: id, TF: float64(tf), DL: float64(dl)}
+	return KeywordPosting{ID: id, TF: termFrequency(text, word), DL: float64(dl)}
+}
+
+// termFrequency is word's count in text as seed_fulltext.cypher counts it: as a
+// substring, at least 1 (the index matched it, stemmed).
+func termFrequency(text, word string) float64 {
+	if n := strings.Count(text, word); n > 0 && word != "" {
+		return float64(n)
+	}
+	return 1
 }
 
 // RankKeywords returns the ids of the k memories matching words best, best first, ties by

@@ -37,6 +37,10 @@ var (
 	expandPathsCypher string
 	qExpandPaths      = newQuery("expand_paths", expandPathsCypher)
 
+	//go:embed queries/memory_texts.cypher
+	memoryTextsCypher string
+	qMemoryTexts      = newQuery("memory_texts", memoryTextsCypher)
+
 	//go:embed queries/memories_by_ids.cypher
 	memoriesByIDsCypher string
 	qMemoriesByIDs      = newQuery("memories_by_ids", memoriesByIDsCypher)

@@ -30,6 +30,10 @@ type SeedQuery struct {
 	// SpaceSize is the space's memory count, the full-text scores' N (SpaceCounts
 	// .InSpace, which a recall reads anyway); 0: SeedByFullText counts them.
 	SpaceSize int64
+	// SpaceVersion is the space's memories_version read with SpaceSize (SpaceCounts
+	// .Version): SeedByFullText answers from the space's in-memory keyword index when it
+	// is of that state (keywordindex.go); "": from the full-text index.
+	SpaceVersion string
 }
 
 // ScoredMemory is a memory with the score of the search that found it.
@@ -47,9 +51,13 @@ func (s *Store) SpaceSize(ctx context.Context, space string) (inSpace, total int
 // SpaceCounts are the sizes the read path chooses its seed search by, and the space's
 // observation seq.
 type SpaceCounts struct {
-	InSpace int64 // memories of the space
-	Total   int64 // memories of the database
-	Seq     int64 // the space's last observation seq; -1 without a Space node
+	InSpace int64  // memories of the space
+	Total   int64  // memories of the database
+	Seq     int64  // the space's last observation seq; -1 without a Space node
+	Version string // the space's memories_version ("" when never set; see SpaceState)
+	// GraphVersion changes with every write to the space's memories or memory edges
+	// (not with a recall's access counts); "" when the space has none yet.
+	GraphVersion string
 }
 
 // SpaceCounts counts the space's and the database's memories and reads the space's seq.
@@ -57,11 +65,12 @@ type SpaceCounts struct {
 // fixtures, and only removed one by one or with the space, so an unchanged (InSpace, Seq)
 // means that the space's entities and their provenance are as they were.
 func (s *Store) SpaceCounts(ctx context.Context, space string) (SpaceCounts, error) {
-	recs, err := s.read(ctx, qSeedSpaceSize, map[string]any{"space": space})
+	known, knownN := s.texts.held(space)
+	recs, err := s.read(ctx, qSeedSpaceSize, map[string]any{"space": space, "known": known, "known_n": knownN})
 	if err != nil || len(recs) == 0 {
 		return SpaceCounts{Seq: -1}, err
 	}
-	return SpaceCounts{InSpace: num(recs[0], "in_space"), Total: num(recs[0], "total"), Seq: num(recs[0], "seq")}, nil
+	return SpaceCounts{InSpace: num(recs[0], "in_space"), Total: num(recs[0], "total"), Seq: num(recs[0], "seq"), Version: str(recs[0], "version"), GraphVersion: str(recs[0], "graph_version")}, nil
 }
 
 // CommonNames returns the names and aliases of the space's entities derived from at
@@ -148,10 +157,19 @@ func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) 
 // escaping returns nothing. Each word's matches are fetched up to fullTextFetch(q.Limit),
 // and all of them when one word's fetch was truncated and fewer than q.Limit passed the
 // filters; a space with more matches of a word than the fetch is scored from those.
+// When the space's in-memory keyword index is of the state q.SpaceSize and
+// q.SpaceVersion say, the seeds come from it instead, scored from every match
+// (keywordindex.go); when it is not, it is read again in the background.
 func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
 	terms := spaceTerms(space, q.Keywords)
 	if len(terms) == 0 {
 		return nil, nil
+	}
+	if q.SpaceVersion != "" && spaceClause(space) != "" {
+		if t := s.texts.current(space, textKey(q.SpaceSize, q.SpaceVersion)); t != nil {
+			return s.seedFromIndex(ctx, space, t, terms, q, seedParams(space, q)["limit"].(int))
+		}
+		s.texts.refresh(s, space)
 	}
 	n := q.SpaceSize
 	if n <= 0 {
@@ -379,6 +397,18 @@ type Hop struct {
 	HubDegree         int
 }
 
+// settled is h with its defaults made explicit: a Cut of Beam 0 keeps all, a HubDegree
+// of 0 is PathMaxViaDegree.
+func (h Hop) settled() Hop {
+	if h.Cut.Beam <= 0 {
+		h.Cut = BeamCut{Beam: math.MaxInt32}
+	}
+	if h.HubDegree <= 0 {
+		h.HubDegree = PathMaxViaDegree
+	}
+	return h
+}
+
 // AdjacentMany is Adjacent for several hops at once, in one statement: out[i] is what
 // Adjacent returns for hops[i] (with the query vector query and the floor wSuppress). A
 // memory in the frontier of several hops with the same predicates and reasoning vector is
@@ -392,10 +422,8 @@ func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float6
 		if len(h.Frontier) == 0 || len(h.Allowed) == 0 {
 			continue
 		}
+		h = h.settled()
 		cut := h.Cut
-		if cut.Beam <= 0 {
-			cut = BeamCut{Beam: math.MaxInt32}
-		}
 		visited := h.Visited
 		if visited == nil {
 			visited = []string{}
@@ -406,12 +434,8 @@ func (s *Store) AdjacentMany(ctx context.Context, space string, wSuppress float6
 			ri = len(reasonings)
 			reasonings = append(reasonings, h.Reasoning)
 		}
-		hubDegree := h.HubDegree
-		if hubDegree <= 0 {
-			hubDegree = PathMaxViaDegree
-		}
 		reqs = append(reqs, map[string]any{
-			"i": int64(i), "frontier": h.Frontier, "visited": visited, "types": relTypes(h.Allowed), "reasoning": int64(ri), "hub_degree": int64(hubDegree),
+			"i": int64(i), "frontier": h.Frontier, "visited": visited, "types": relTypes(h.Allowed), "reasoning": int64(ri), "hub_degree": int64(h.HubDegree),
 			"beam": int64(cut.Beam), "margin": cut.Margin, "sim_share": cut.SimShare, "weight_share": cut.WeightShare,
 		})
 	}

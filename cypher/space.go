@@ -6,6 +6,8 @@ import "context"
 // It deletes in batches and returns how many nodes went. Errors: EUnavailable.
 func (s *Store) DeleteSpace(ctx context.Context, space string) (int64, error) {
 	s.vectors.drop(space)
+	s.graphs.drop(space)
+	s.texts.drop(space)
 	var total int64
 	for {
 		recs, err := s.write(ctx, qSpaceDeleteBatch, map[string]any{"space": space, "batch": 5000})

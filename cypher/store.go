@@ -38,6 +38,10 @@ type Config struct {
 	RetryTime time.Duration // NEO4J_RETRY_TIME, default 30 s
 	// ConnectTimeout bounds one TCP connect to Neo4j.
 	ConnectTimeout time.Duration // NEO4J_CONNECT_TIMEOUT, default 2 s
+	// GraphCacheMax is how many memories, all spaces together, expansion keeps in memory
+	// (graphcache.go); 0 is DefaultGraphCacheMax, a negative number keeps none (every
+	// hop is a statement). REALM_GRAPH_CACHE.
+	GraphCacheMax int
 }
 
 // Defaults of Config's durations.
@@ -72,6 +76,24 @@ func (c *Config) TimeoutsFromEnv(getenv func(string) string) error {
 	return nil
 }
 
+// GraphCacheFromEnv sets c.GraphCacheMax from REALM_GRAPH_CACHE (memories, all spaces
+// together; 0 keeps none), leaving it alone when unset. A bad value is an EInvalid error.
+func (c *Config) GraphCacheFromEnv(getenv func(string) string) error {
+	v := getenv("REALM_GRAPH_CACHE")
+	if v == "" {
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return realm.Errorf(realm.EInvalid, "REALM_GRAPH_CACHE %q: want a number of memories (0: none)", v)
+	}
+	c.GraphCacheMax = n
+	if n == 0 {
+		c.GraphCacheMax = -1
+	}
+	return nil
+}
+
 func (c Config) withDefaults() Config {
 	if c.UnavailableTimeout <= 0 {
 		c.UnavailableTimeout = DefaultUnavailableTimeout
@@ -81,6 +103,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ConnectTimeout <= 0 {
 		c.ConnectTimeout = DefaultConnectTimeout
+	}
+	if c.GraphCacheMax == 0 {
+		c.GraphCacheMax = DefaultGraphCacheMax
 	}
 	return c
 }
@@ -102,7 +127,9 @@ type Store struct {
 	// because a filtered one failed (SeedByVectorIndex).
 	unfiltered sync.Map
 
-	vectors vectorCache // embeddings of small spaces for the write path's exact search (vectors.go)
+	vectors vectorCache  // embeddings of small spaces for the write path's exact search (vectors.go)
+	graphs  graphCache   // snapshots of spaces' memory graphs for expansion (graphcache.go)
+	texts   keywordCache // keyword indexes of recently searched spaces for the read path's seeds (keywordindex.go)
 }
 
 // Open connects to Neo4j and checks that it answers with these credentials. It waits
@@ -123,6 +150,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, realm.Errorf(realm.EInvalid, "NEO4J_URI %q: %v", cfg.URI, err)
 	}
 	s := &Store{driver: driver, db: cfg.Database, unavailableTimeout: cfg.UnavailableTimeout, retryTime: cfg.RetryTime}
+	s.graphs.max = cfg.GraphCacheMax
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		err = driver.VerifyConnectivity(ctx)

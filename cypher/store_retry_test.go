@@ -14,7 +14,7 @@ import (
 
 // testStore opens a Store of its own on the tests' Neo4j, with cfg's durations
 // (cyphertest imports this package, so its shared store is not available here).
-func testStore(t *testing.T, cfg Config) *Store {
+func testStore(t testing.TB, cfg Config) *Store {
 	t.Helper()
 	env := func(key, def string) string {
 		if v := os.Getenv(key); v != "" {

@@ -110,19 +110,27 @@ func (c *vectorCache) put(space string, v *spaceVectors) {
 	c.clock++
 	v.used = c.clock
 	c.spaces[space] = v
+	evictOldest(c.spaces, space, maxCachedVectors, func(s *spaceVectors) (int, int64) { return len(s.ids), s.used })
+}
+
+// evictOldest removes the least recently used spaces but keep until their sizes add up to
+// at most max; sizeUsed gives an entry's size and when it was last used.
+func evictOldest[T any](spaces map[string]T, keep string, max int, sizeUsed func(T) (size int, used int64)) {
 	total := 0
-	for _, s := range c.spaces {
-		total += len(s.ids)
+	for _, x := range spaces {
+		n, _ := sizeUsed(x)
+		total += n
 	}
-	for total > maxCachedVectors && len(c.spaces) > 1 {
-		oldest := ""
-		for id, s := range c.spaces {
-			if id != space && (oldest == "" || s.used < c.spaces[oldest].used) {
-				oldest = id
+	for total > max && len(spaces) > 1 {
+		oldest, oldestUsed := "", int64(0)
+		for id, x := range spaces {
+			if _, used := sizeUsed(x); id != keep && (oldest == "" || used < oldestUsed) {
+				oldest, oldestUsed = id, used
 			}
 		}
-		total -= len(c.spaces[oldest].ids)
-		delete(c.spaces, oldest)
+		n, _ := sizeUsed(spaces[oldest])
+		total -= n
+		delete(spaces, oldest)
 	}
 }
 

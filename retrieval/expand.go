@@ -141,10 +141,18 @@ func (r *Retriever) expansions(ctx context.Context, run *run, frontier []string)
 	return exps, r.embedKept(ctx, run, texts...)
 }
 
-// fetch reads what exps need from the graph: the paths of every path_search in one
+// fetch reads what exps need from the graph (through the space's snapshot when the store
+// keeps one, cypher.Store.Expander): the paths of every path_search in one
 // statement, and the beams of every subgraph_beam hop by hop, one statement a hop for all
 // of them; then it embeds, in one call, the edge descriptions of the beams.
 func (r *Retriever) fetch(ctx context.Context, run *run, exps []*expansion) error {
+	if run.graph == nil {
+		g, err := r.store.Expander(ctx, run.space, run.counts)
+		if err != nil {
+			return err
+		}
+		run.graph = g
+	}
 	var starts []cypher.PathStart
 	var searches []*expansion
 	for _, e := range exps {
@@ -154,7 +162,7 @@ func (r *Retriever) fetch(ctx context.Context, run *run, exps []*expansion) erro
 		}
 	}
 	if len(starts) > 0 {
-		found, err := r.store.PathsMany(ctx, run.space, cypher.PathScan{WSuppress: r.opts.WSuppress, Limit: r.opts.PathCandidates,
+		found, err := run.graph.PathsMany(ctx, run.space, cypher.PathScan{WSuppress: r.opts.WSuppress, Limit: r.opts.PathCandidates,
 			Query: run.qvec, SimShare: r.opts.EdgeSimilarity, WeightShare: r.opts.EdgeWeight}, starts)
 		if err != nil {
 			return err
@@ -212,7 +220,7 @@ func (r *Retriever) fetchBeams(ctx context.Context, run *run, exps []*expansion)
 		if len(active) == 0 {
 			return nil
 		}
-		adj, err := r.store.AdjacentMany(ctx, run.space, r.opts.WSuppress, run.qvec, hops)
+		adj, err := run.graph.AdjacentMany(ctx, run.space, r.opts.WSuppress, run.qvec, hops)
 		if err != nil {
 			return err
 		}

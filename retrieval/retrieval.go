@@ -399,6 +399,7 @@ type run struct {
 	qvec    []float32             // the request query's embedding
 	counts  cypher.SpaceCounts    // the space's size, read once per recall
 	partial []string              // candidates admitted by expansion without their sources
+	graph   cypher.Expander       // what expansion reads the graph through, chosen at its first hop
 }
 
 func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {

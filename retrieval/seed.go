@@ -141,7 +141,7 @@ func (r *Retriever) seedsPerPlan(run *run) int { return max(r.opts.SeedsPerPlan,
 // and the score threshold leave nothing, the threshold is dropped; if still nothing,
 // the types are.
 func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []float32, exact bool, fetch int) ([]cypher.ScoredMemory, string, error) {
-	found, err := r.planCandidates(ctx, run.space, run.counts.InSpace, p, p.Types, qvec, exact, fetch)
+	found, err := r.planCandidates(ctx, run.space, run.counts, p, p.Types, qvec, exact, fetch)
 	if err != nil {
 		return nil, "", err
 	}
@@ -157,7 +157,7 @@ func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []
 	if len(found) > 0 || len(p.Types) == 0 {
 		return topScored(found, r.seedsPerPlan(run)), RelaxThreshold, nil
 	}
-	found, err = r.planCandidates(ctx, run.space, run.counts.InSpace, p, nil, qvec, exact, fetch)
+	found, err = r.planCandidates(ctx, run.space, run.counts, p, nil, qvec, exact, fetch)
 	if err != nil {
 		return nil, "", err
 	}
@@ -168,8 +168,8 @@ func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []
 // query_match by sim(Q, v); keywords_match by the keyword score normalised to [0, 1]
 // within the result set (divided by the best); hybrid_match by 0.6·sim(Q, v) + 0.4·that
 // keyword score, over the union of both result sets, with τ enforced (REALM.md §3.1).
-func (r *Retriever) planCandidates(ctx context.Context, space string, inSpace int64, p realm.Plan, types []realm.NodeType, qvec []float32, exact bool, fetch int) ([]cypher.ScoredMemory, error) {
-	q := cypher.SeedQuery{Embedding: qvec, Keywords: p.Keywords, Types: types, Limit: r.opts.SeedCandidates, SpaceSize: inSpace}
+func (r *Retriever) planCandidates(ctx context.Context, space string, counts cypher.SpaceCounts, p realm.Plan, types []realm.NodeType, qvec []float32, exact bool, fetch int) ([]cypher.ScoredMemory, error) {
+	q := cypher.SeedQuery{Embedding: qvec, Keywords: p.Keywords, Types: types, Limit: r.opts.SeedCandidates, SpaceSize: counts.InSpace, SpaceVersion: counts.Version}
 	if len(q.Keywords) == 0 {
 		q.Keywords = strings.Fields(p.Query)
 	}

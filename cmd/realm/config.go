@@ -121,6 +121,9 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	if err := cfg.Neo4j.TimeoutsFromEnv(getenv); err != nil {
 		return cfg, err
 	}
+	if err := cfg.Neo4j.GraphCacheFromEnv(getenv); err != nil {
+		return cfg, err
+	}
 	embedCfg, err := embed.ConfigFromEnv(getenv)
 	if err != nil {
 		return cfg, err

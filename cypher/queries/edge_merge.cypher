@@ -5,6 +5,11 @@
 // Params: $space, $edges (list of {i, from, to, type, layer, description, weight,
 // confidence}), $now.
 // Returns: i, id (one row per edge whose ends are both in the space).
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
 UNWIND $edges AS e
 MATCH (a:Memory {id: e.from, space: $space})
 MATCH (b:Memory {id: e.to, space: $space})

@@ -18,6 +18,11 @@
 // old_weight and new_weight)).
 // Returns: one row: logged (in order, maps: op (its index in $ops), id, edge_id,
 // old_weight (null for an add), new_weight).
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
 CALL () {
   UNWIND $ids AS mid
   MATCH (m:Memory {id: mid})

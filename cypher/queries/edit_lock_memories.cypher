@@ -3,8 +3,14 @@
 // (no lost update, no duplicate add). The caller passes the ids sorted, so every
 // transaction locks in the same order and deadlocks stay rare (the driver retries them).
 // Setting and removing a property takes the lock without changing the node.
+// It locks the Space node first, moving its graph_version (the revert that takes these locks
+// then writes edges), in the order the write path locks: the space, then its memories.
 // Params: $space, $ids (sorted memory ids).
 // Returns: locked (how many memories of the space were found).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
 UNWIND $ids AS mid
 MATCH (m:Memory {id: mid})
 WHERE m.space = $space

@@ -2,6 +2,11 @@
 // is a whitelisted predicate's (checked in Go). Both ends must be of $space.
 // Params: $space, $edges (maps: from, to, type, props).
 // Returns: written (how many edges were written).
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
 UNWIND $edges AS e
 MATCH (a:Memory {id: e.from}) WHERE a.space = $space
 MATCH (b:Memory {id: e.to}) WHERE b.space = $space

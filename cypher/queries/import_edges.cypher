@@ -1,6 +1,11 @@
 // Creates imported memory edges between memories of the space, each of a whitelisted
 // predicate's relationship type (checked by the caller), with its properties.
 // Params: $space, $rows (list of {from, to, type, props}). Returns: created.
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
 UNWIND $rows AS e
 MATCH (a:Memory {id: e.from})
 WHERE a.space = $space

@@ -1,5 +1,10 @@
 // Links imported memories to the observations they derive from (DERIVED_FROM).
 // Params: $space, $rows (list of {memory, observation}). Returns: created.
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
 UNWIND $rows AS x
 MATCH (m:Memory {id: x.memory})
 WHERE m.space = $space

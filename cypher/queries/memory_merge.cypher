@@ -6,6 +6,11 @@
 // Params: $space, $merges (list of {observation, id, content, embedding, keywords, at}),
 // at being the merge's updated_at.
 // Returns: observation, id (one row per merge whose memory and observation are in the space).
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
 UNWIND $merges AS x
 MATCH (o:Observation {space: $space, id: x.observation})
 MATCH (m:Memory {id: x.id, space: $space})

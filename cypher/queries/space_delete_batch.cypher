@@ -2,6 +2,11 @@
 // traces, edits, jobs); called until it deletes nothing, so a large space never needs
 // one huge transaction.
 // Params: $space, $batch. Returns: deleted.
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
 MATCH (n)
 WHERE (n:Memory OR n:Observation OR n:Trace OR n:Edit OR n:Job) AND n.space = $space
 WITH n LIMIT $batch

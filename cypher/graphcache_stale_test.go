@@ -1,0 +1,223 @@
+package cypher
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/realm-memory/realm"
+)
+
+// chainSpace is a space of n memories, the first links+1 of them in a chain (m0 → m1 →
+// …), with a Space node.
+func chainSpace(t *testing.T, s *Store, n, links int) (string, []string) {
+	t.Helper()
+	ctx := context.Background()
+	space := fullTextSpace(t, s)
+	var nodes []realm.Node
+	var ids []string
+	for i := range n {
+		v := make([]float32, 8)
+		v[i%8] = 1
+		id := fmt.Sprintf("%s-m%d", space, i)
+		ids = append(ids, id)
+		nodes = append(nodes, realm.Node{ID: id, Type: realm.Fact, Content: fmt.Sprintf("memory %d", i), Embedding: v})
+	}
+	var edges []realm.Edge
+	for i := range links {
+		edges = append(edges, realm.Edge{ID: fmt.Sprintf("%s-e%d", space, i), From: ids[i], To: ids[i+1], Predicate: realm.Precedes, Weight: 0.5})
+	}
+	if err := s.PutMemories(ctx, space, nodes, edges); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutScaleSpace(ctx, space, "test", 8, 1, ""); err != nil {
+		t.Fatal(err)
+	}
+	return space, ids
+}
+
+// expansion is everything expansion reads of the space (every memory's neighbours, the
+// paths from m0), printed, through x.
+func expansion(t *testing.T, x Expander, space string, ids []string) string {
+	t.Helper()
+	ctx := context.Background()
+	query := make([]float32, 8)
+	query[0], query[3] = 1, 1
+	adj, err := x.AdjacentMany(ctx, space, 0.05, query, []Hop{{Frontier: ids, Allowed: realm.Predicates, Reasoning: query}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := x.PathsMany(ctx, space, PathScan{WSuppress: 0.05, Limit: 20, Query: query, SimShare: 0.5, WeightShare: 0.5},
+		[]PathStart{{From: ids[0], Allowed: realm.Predicates, MaxHops: 3, Reasoning: query}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := ""
+	for _, a := range adj[0] {
+		a.Node.AccessCount, a.Node.LastAccessedAt = 0, nil
+		out += fmt.Sprintf("%s -%s %.3f %s-> %s %+v %.6f %.6f\n", a.From, a.Edge.Predicate, a.Edge.Weight, a.Edge.ID, a.Node.ID, a.Node, a.SimReasoning, a.SimQuery)
+	}
+	for _, p := range paths[0].Paths {
+		out += fmt.Sprintf("path %v %v\n", p.IDs, p.Edges)
+	}
+	return out
+}
+
+// After every kind of write to a space's memories or memory edges, expansion reads the
+// space as it now is: the write moved the space's graph version, the store reads a new
+// snapshot, and that snapshot answers as the statements do, which differs from what the
+// snapshot before the write answered.
+func TestGraphSnapshotFollowsWrites(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	rule := func(a realm.EditAction, old, c float64) float64 {
+		switch a {
+		case realm.EditAdd:
+			return c
+		case realm.EditStrengthen:
+			return old + 0.5*(1-old)
+		}
+		return max(0.05, old+0.5*(0-old))
+	}
+	step := func(a realm.EditAction, c float64) (float64, float64) {
+		if a == realm.EditStrengthen {
+			return 0.5, 1
+		}
+		return 0.5, 0
+	}
+	batch := func(id string, edits ...realm.EditProposal) EditBatch {
+		return EditBatch{ReconsolidationID: id, TraceID: uuid.NewString(), Source: realm.EditSourceFeedback, Time: time.Now(),
+			Edits: edits, NewWeight: rule, Step: step, Floor: 0.05}
+	}
+	space, ids := chainSpace(t, s, 5, 4)
+	recon := uuid.NewString()
+	writes := []struct {
+		name  string
+		write func() error
+	}{
+		{"reconsolidation adds an edge", func() error {
+			_, err := s.ApplyEdits(ctx, space, batch(recon, realm.EditProposal{From: ids[0], To: ids[4], Action: realm.EditAdd, Predicate: realm.Implies, Confidence: 0.9}))
+			return err
+		}},
+		{"reconsolidation is reverted", func() error {
+			_, err := s.RevertReconsolidation(ctx, space, recon, time.Now())
+			return err
+		}},
+		{"an edit strengthens an edge", func() error {
+			_, err := s.ApplyEdits(ctx, space, batch(uuid.NewString(), realm.EditProposal{From: ids[1], To: ids[2], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1}))
+			return err
+		}},
+		{"a memory is superseded", func() error {
+			_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+				return nil, endValidity(ctx, tx, space, []ValidityEnd{{ID: ids[3], ValidUntil: time.Now().Add(-time.Hour)}}, time.Now().UTC())
+			})
+			return err
+		}},
+		{"a memory is deleted", func() error { return s.DeleteMemory(ctx, space, ids[2]) }},
+		{"the space is erased and imported again", func() error {
+			if _, err := s.DeleteSpace(ctx, space); err != nil {
+				return err
+			}
+			imp, err := s.BeginImport(ctx, space)
+			if err != nil {
+				return err
+			}
+			var mems []ImportMemory
+			for i, id := range ids {
+				v := make([]float64, 8)
+				v[(i+2)%8] = 1
+				mems = append(mems, ImportMemory{Type: realm.Fact, Props: map[string]any{"id": id, "type": string(realm.Fact), "content": "imported", "embedding": v}})
+			}
+			err = imp.WriteMemories(ctx, mems)
+			if err == nil {
+				err = imp.WriteEdges(ctx, []ImportEdge{{From: ids[4], To: ids[0], Predicate: realm.Enables, Props: map[string]any{"id": space + "-imported", "weight": 0.7}}})
+			}
+			if err == nil {
+				err = imp.SetSpace(ctx, map[string]any{"summary": ""}, "test", 8)
+			}
+			if err != nil {
+				imp.Abandon(ctx)
+				return err
+			}
+			return imp.Finish(ctx)
+		}},
+	}
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := s.Expander(ctx, space, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := before.(*spaceGraph); !ok {
+		t.Fatal("the space is not expanded from a snapshot")
+	}
+	was := expansion(t, before, space, ids)
+	for _, w := range writes {
+		if err := w.write(); err != nil {
+			t.Fatalf("%s: %v", w.name, err)
+		}
+		now, err := s.SpaceCounts(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if now.GraphVersion == counts.GraphVersion || now.GraphVersion == "" {
+			t.Fatalf("%s: the graph version is %q, was %q", w.name, now.GraphVersion, counts.GraphVersion)
+		}
+		x, err := s.Expander(ctx, space, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := x.(*spaceGraph); !ok {
+			t.Fatalf("%s: the space is not expanded from a snapshot", w.name)
+		}
+		got, want := expansion(t, x, space, ids), expansion(t, s, space, ids)
+		if got != want {
+			t.Fatalf("%s: the snapshot answers\n%s\nthe statements\n%s", w.name, got, want)
+		}
+		if got == was {
+			t.Fatalf("%s: expansion reads the same as before it:\n%s", w.name, got)
+		}
+		counts, was = now, got
+	}
+}
+
+// A space above GraphSyncMax memories is expanded by the statements while its snapshot is
+// read in the background, then from the snapshot, with the same answers.
+func TestGraphSnapshotInBackground(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space, ids := chainSpace(t, s, GraphSyncMax+1, 20)
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.Expander(ctx, space, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x != Expander(s) {
+		t.Fatal("a recall waited for the snapshot of a large space")
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if x, err = s.Expander(ctx, space, counts); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := x.(*spaceGraph); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the snapshot was not read in the background")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if got, want := expansion(t, x, space, ids[:21]), expansion(t, s, space, ids[:21]); got != want {
+		t.Fatalf("the snapshot answers\n%s\nthe statements\n%s", got, want)
+	}
+}

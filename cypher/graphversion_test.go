@@ -1,0 +1,84 @@
+package cypher
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// graphVersionExempt are the statements that write and read memories but change nothing
+// that expansion reads (graphcache.go), so they leave the space's graph_version alone.
+var graphVersionExempt = map[string]string{
+	"recall_record.cypher":  "a memory's access_count and last_accessed_at only (the snapshot leaves them out)",
+	"import_begin.cypher":   "counts memories; writes the Space node's lock",
+	"space_lock_run.cypher": "counts memories; writes the Space node's lock",
+}
+
+var (
+	updating     = regexp.MustCompile(`\b(CREATE|MERGE|SET|DELETE|REMOVE)\b`)
+	memoryGraph  = regexp.MustCompile(`:Memory\b|DERIVED_FROM`)
+	commentLines = regexp.MustCompile(`(?m)^\s*//.*$`)
+)
+
+// Every statement that writes and touches memories (a :Memory node or its provenance)
+// moves the space's graph_version, so that no expansion reads a snapshot of the space
+// from before it; the few exempt ones say why.
+func TestWritesMoveGraphVersion(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("queries", "*.cypher"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no statements: %v", err)
+	}
+	checked := 0
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := commentLines.ReplaceAllString(string(text), "")
+		name := filepath.Base(f)
+		if !updating.MatchString(body) || !memoryGraph.MatchString(body) {
+			continue
+		}
+		checked++
+		_, exempt := graphVersionExempt[name]
+		moves := strings.Contains(body, "graph_version = randomUUID()")
+		switch {
+		case !moves && !exempt:
+			t.Errorf("%s writes and touches memories but does not move the space's graph_version", name)
+		case moves && exempt:
+			t.Errorf("%s moves graph_version: take it off the exempt list", name)
+		}
+	}
+	for name := range graphVersionExempt {
+		if _, err := os.Stat(filepath.Join("queries", name)); err != nil {
+			t.Errorf("exempt statement %s: %v", name, err)
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d statements write memories: the test's patterns are wrong", checked)
+	}
+}
+
+// REALM_GRAPH_CACHE sets how many memories the snapshots hold: unset keeps the default,
+// 0 none, a bad value is refused naming the variable.
+func TestGraphCacheFromEnv(t *testing.T) {
+	for _, tt := range []struct {
+		env  string
+		want int
+		bad  bool
+	}{{"", 0, false}, {"0", -1, false}, {"5000", 5000, false}, {"-3", 0, true}, {"many", 0, true}} {
+		var c Config
+		err := c.GraphCacheFromEnv(func(string) string { return tt.env })
+		if tt.bad != (err != nil) || c.GraphCacheMax != tt.want {
+			t.Errorf("REALM_GRAPH_CACHE=%q: %d, %v", tt.env, c.GraphCacheMax, err)
+		}
+		if tt.bad && !strings.Contains(err.Error(), "REALM_GRAPH_CACHE") {
+			t.Errorf("REALM_GRAPH_CACHE=%q: the error does not name the variable: %v", tt.env, err)
+		}
+	}
+	if (Config{}).withDefaults().GraphCacheMax != DefaultGraphCacheMax {
+		t.Error("the default graph cache is not DefaultGraphCacheMax")
+	}
+}
