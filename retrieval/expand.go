@@ -538,8 +538,9 @@ func (r *Retriever) embedKept(ctx context.Context, run *run, texts ...string) er
 // vectorCache keeps the embeddings of the expansion's texts across recalls: edge
 // descriptions are few and repeat ("mentions Nate", "happened before", "similar content
 // (0.86)": 264 distinct among the 4,078 memory edges of LoCoMo conv-42, 169 of them a
-// question answered), and so do the reasoning texts of the nodes expanded (the offline
-// policy's "the answer to: " a question); embedding them was most of an expansion's time.
+// question answered), and so do the reasoning texts of the nodes expanded (an LLM
+// policy's); embedding them was most of an expansion's time. The offline policy's
+// reasoning is the query, embedded by the seed stage.
 // A Retriever has one embedder, so a text has one vector.
 type vectorCache struct {
 	mu   sync.Mutex

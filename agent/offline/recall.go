@@ -153,12 +153,13 @@ func (o *Agent) ExpansionPolicy(ctx context.Context, in agent.PolicyInput) (agen
 		return agent.Policy{}, nil, err
 	}
 	atom := realm.Atom{Mode: realm.SubgraphBeam, ConflictInhibit: !asksAboutChange(in.Query)}
-	reasoning := in.Query
 	switch {
 	case isQuestion(in.Node.Node.Content):
-		// A node that asks leads to what answered it, and only there.
+		// A node that asks leads to what answered it, and only there. Its answers are
+		// scored by the query, as every other hop is: "the answer to: " the question
+		// ranked the same answers on LoCoMo (760 top 10s identical) and cost an embedding
+		// of a new text at most recalls.
 		atom.Predicates = []realm.Predicate{realm.Triggers}
-		reasoning = "the answer to: " + in.Node.Node.Content
 	case IsCausal(in.Query):
 		atom.Mode = realm.PathSearch
 	}
@@ -173,7 +174,7 @@ func (o *Agent) ExpansionPolicy(ctx context.Context, in agent.PolicyInput) (agen
 		}
 		break
 	}
-	return agent.Policy{Atom: atom, Reasoning: reasoning}, nil, nil
+	return agent.Policy{Atom: atom, Reasoning: in.Query}, nil, nil
 }
 
 var causalQuestion = regexp.MustCompile(`(?i)\b(why|how (did|does|do|come|was|were|is|are|can|could|has|had)|what (led|leads|caused|causes|made|makes)|led to|lead to|because|reason|result(ed)? in)\b`)
