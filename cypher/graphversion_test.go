@@ -82,3 +82,47 @@ func TestGraphCacheFromEnv(t *testing.T) {
 		t.Error("the default graph cache is not DefaultGraphCacheMax")
 	}
 }
+
+// learnedLinksExempt are the statements that write memory edges but never one with a
+// query (a learned link), so they leave the space's learned_links alone.
+var learnedLinksExempt = map[string]string{
+	"edge_merge.cypher": "the write path's edges: named properties, never a query",
+}
+
+// memoryEdgeWrite: a statement that creates or merges a memory edge (every one names its
+// type from a parameter, a whitelisted predicate's).
+var memoryEdgeWrite = regexp.MustCompile(`(CREATE|MERGE) \(\w+\)-\[\w+:\$\(`)
+
+// Every statement that can write a memory edge with a query marks the space as holding
+// learned links (learned.go), so that no recall of it skips them; the few exempt ones say
+// why.
+func TestLearnedLinksMarked(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("queries", "*.cypher"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no statements: %v", err)
+	}
+	checked := 0
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := commentLines.ReplaceAllString(string(text), "")
+		name := filepath.Base(f)
+		if !memoryEdgeWrite.MatchString(body) {
+			continue
+		}
+		checked++
+		_, exempt := learnedLinksExempt[name]
+		marks := strings.Contains(body, "g.learned_links = CASE WHEN any(")
+		switch {
+		case !marks && !exempt:
+			t.Errorf("%s writes memory edges but does not mark the space when one carries a query", name)
+		case marks && exempt:
+			t.Errorf("%s marks learned links: take it off the exempt list", name)
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("only %d statements write memory edges: the test's pattern is wrong", checked)
+	}
+}

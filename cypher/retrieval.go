@@ -58,6 +58,9 @@ type SpaceCounts struct {
 	// GraphVersion changes with every write to the space's memories or memory edges
 	// (not with a recall's access counts); "" when the space has none yet.
 	GraphVersion string
+	// NoLearnedLinks: the space's Space node says it holds no learned link, so
+	// LearnedLinks would return none (false when it may hold some, or when not known).
+	NoLearnedLinks bool
 }
 
 // SpaceCounts counts the space's and the database's memories and reads the space's seq.
@@ -70,7 +73,9 @@ func (s *Store) SpaceCounts(ctx context.Context, space string) (SpaceCounts, err
 	if err != nil || len(recs) == 0 {
 		return SpaceCounts{Seq: -1}, err
 	}
-	return SpaceCounts{InSpace: num(recs[0], "in_space"), Total: num(recs[0], "total"), Seq: num(recs[0], "seq"), Version: str(recs[0], "version"), GraphVersion: str(recs[0], "graph_version")}, nil
+	learned, _ := recs[0].Get("learned_links")
+	return SpaceCounts{InSpace: num(recs[0], "in_space"), Total: num(recs[0], "total"), Seq: num(recs[0], "seq"), Version: str(recs[0], "version"),
+		GraphVersion: str(recs[0], "graph_version"), NoLearnedLinks: learned == false}, nil
 }
 
 // CommonNames returns the names and aliases of the space's entities derived from at

@@ -40,9 +40,11 @@ import (
 // So feedback on a node found directly counts, yet never as a global prior: a query far
 // from every learned query ranks exactly as if nothing had been learned (expansion does
 // not cross learned links either, unless LearnedWalk says so: expand.go, walks). Only the ours
-// scorer uses it. Every link that acted is recorded in the trace.
+// scorer uses it. Every link that acted is recorded in the trace. A space known to hold
+// no learned link (cypher.SpaceCounts.NoLearnedLinks) is not asked for them: the statement
+// reads every memory edge of every candidate, a speaker's 40,000 at 100,000 memories.
 func (r *Retriever) consolidate(ctx context.Context, run *run) error {
-	if r.opts.Scorer != ScorerOurs || r.opts.LearnedClose >= 1 || len(run.cands) == 0 {
+	if r.opts.Scorer != ScorerOurs || r.opts.LearnedClose >= 1 || len(run.cands) == 0 || run.counts.NoLearnedLinks {
 		return nil
 	}
 	ids := make([]string, 0, len(run.cands))

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -191,7 +192,9 @@ func (r *Retriever) fetch(ctx context.Context, run *run, exps []*expansion) erro
 // next frontier. It records each hop's beam; which of it the recall admits (at most
 // subgraph_max_nodes per seed) is admitBeam's. A beam whose seed reaches its cap in a hop
 // admits nothing further, so reading on from the whole beam rather than its admitted part
-// changes nothing.
+// changes nothing; and a walk whose seed is sure to have reached its cap before the hop
+// is admitted (capped) is not walked further, since that hop and the next would admit
+// nothing.
 func (r *Retriever) fetchBeams(ctx context.Context, run *run, exps []*expansion) error {
 	type walk struct {
 		e                 *expansion
@@ -206,8 +209,15 @@ func (r *Retriever) fetchBeams(ctx context.Context, run *run, exps []*expansion)
 	for hop := 1; ; hop++ {
 		var active []*walk
 		var hops []cypher.Hop
+		// What each seed will have admitted, at least, before a walk's hop: admitBeam takes
+		// the walks in this order, each hop by hop, one node per beam entry until the cap.
+		admitted := maps.Clone(run.perRoot)
 		for _, w := range walks {
-			if hop <= w.e.hops && len(w.frontier) > 0 {
+			for _, beam := range w.e.beams {
+				admitted[w.e.u.Root] += len(beam)
+			}
+			capped := admitted[w.e.u.Root] >= run.set.SubgraphMaxNodes
+			if hop <= w.e.hops && len(w.frontier) > 0 && !capped {
 				active = append(active, w)
 				cut := r.beamCut(w.e.atom, run.set.BeamWidth)
 				if r.opts.Explore > 0 {

@@ -18,10 +18,12 @@
 // old_weight and new_weight)).
 // Returns: one row: logged (in order, maps: op (its index in $ops), id, edge_id,
 // old_weight (null for an add), new_weight).
-// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again),
+// and marks the space as holding learned links when an add carries a query (cypher/learned.go).
 CALL () {
   OPTIONAL MATCH (g:Space {id: $space})
-  SET g.graph_version = randomUUID()
+  SET g.graph_version = randomUUID(),
+      g.learned_links = CASE WHEN any(op IN $ops WHERE op.add.query IS NOT NULL) THEN true ELSE g.learned_links END
 }
 CALL () {
   UNWIND $ids AS mid

@@ -1,10 +1,12 @@
 // Creates imported memory edges between memories of the space, each of a whitelisted
 // predicate's relationship type (checked by the caller), with its properties.
 // Params: $space, $rows (list of {from, to, type, props}). Returns: created.
-// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again),
+// and marks the space as holding learned links when an edge carries a query (cypher/learned.go).
 CALL () {
   OPTIONAL MATCH (g:Space {id: $space})
-  SET g.graph_version = randomUUID()
+  SET g.graph_version = randomUUID(),
+      g.learned_links = CASE WHEN any(e IN $rows WHERE e.props.query IS NOT NULL) THEN true ELSE g.learned_links END
 }
 UNWIND $rows AS e
 MATCH (a:Memory {id: e.from})

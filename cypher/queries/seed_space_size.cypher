@@ -10,7 +10,10 @@
 // Params: $space, $known (a version, or ''), $known_n.
 // It also reads the space's graph_version ('' without one), which every write to its memories
 // or memory edges moves (cypher/graphcache.go).
-// Returns: in_space, total, seq, version ('' when never set), graph_version.
+// And whether the space may hold learned links (learned_links: true, false when it holds none,
+// null when not known; cypher/learned.go), so that a recall of a space without any does not
+// look for them.
+// Returns: in_space, total, seq, version ('' when never set), graph_version, learned_links.
 OPTIONAL MATCH (s:Space {id: $space})
 WITH s, coalesce(s.memories_version, '') AS version
 WITH s, version, version <> '' AND version = $known AS known
@@ -23,4 +26,5 @@ RETURN CASE WHEN known THEN $known_n ELSE coalesce(counted, 0) END AS in_space,
        COUNT { MATCH (n:Memory) } AS total,
        coalesce(s.seq, -1) AS seq,
        version,
-       coalesce(s.graph_version, '') AS graph_version
+       coalesce(s.graph_version, '') AS graph_version,
+       s.learned_links AS learned_links
