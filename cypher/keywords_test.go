@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -114,6 +115,28 @@ func TestKeywordIndexFollowsTheWritePath(t *testing.T) {
 		t.Errorf("%d statements for the neighbourhoods, want at most 2 (context, memories by id)", n)
 	}
 	checkPostings(t, s, space, texts, read.Keywords)
+	// The neighbours came without their embeddings (taken from the space's in memory),
+	// equal to the memories as stored.
+	if !slices.ContainsFunc(log.Statements, func(st Statement) bool { return st.Name == "memory_neighbours" }) {
+		t.Errorf("statements %+v: the neighbours were not read by memory_neighbours", log.Statements)
+	}
+	var got []realm.Node
+	for _, list := range slices.Concat(read.Vector, read.Text) {
+		got = append(got, list...)
+	}
+	var stored map[string]realm.Node
+	_, err = s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		stored, err = nodesByIDs(ctx, tx, space, ids(got), nil)
+		return nil, err
+	})
+	if err != nil || len(got) == 0 {
+		t.Fatalf("%d neighbours, %v", len(got), err)
+	}
+	for _, n := range got {
+		if !reflect.DeepEqual(n, stored[n.ID]) || len(n.Embedding) != 384 {
+			t.Errorf("%s: neighbour %+v, stored %+v", n.ID, n, stored[n.ID])
+		}
+	}
 }
 
 // checkPostings compares stats with memory_run_context's postings of texts.
@@ -154,4 +177,19 @@ func indexByID(t *spaceTexts) map[string]string {
 			strings.Join(terms[int32(i)], ","), strings.Join(runs[int32(i)], ","))
 	}
 	return out
+}
+
+// TestSpaceSplitWords: counted as the non-empty parts of strings.Split(text, " ").
+func TestSpaceSplitWords(t *testing.T) {
+	for _, text := range []string{"", " ", "a", " a", "a ", "  a  b ", "ann  went\thiking\n now", "é ü  ß", "a b c"} {
+		want := 0
+		for _, w := range strings.Split(text, " ") {
+			if w != "" {
+				want++
+			}
+		}
+		if got := spaceSplitWords(text); got != want {
+			t.Errorf("%q: %d, want %d", text, got, want)
+		}
+	}
 }

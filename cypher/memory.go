@@ -196,7 +196,7 @@ func (s *Store) similarAndKeywordNodes(ctx context.Context, tx neo4j.ManagedTran
 			missing = append(missing, id)
 		}
 	}
-	read, err := nodesByIDs(ctx, tx, space, missing)
+	read, err := nodesByIDs(ctx, tx, space, missing, s.vectors.cached(space, state))
 	if err != nil {
 		return nil, nil, err
 	}
