@@ -167,7 +167,7 @@ func (s *Store) keywordContext(ctx context.Context, tx neo4j.ManagedTransaction,
 		terms = []map[string]any{}
 	}
 	if held, n := s.texts.held(space); len(terms) > 0 && held != "" && n <= keywordFetch && spaceClause(space) != "" {
-		state, recent, stats, err := runContext(ctx, tx, space, []map[string]any{}, recentFrom)
+		state, recent, stats, err := runContext(ctx, tx, space, []map[string]any{}, recentFrom, s.knownState(space))
 		if err != nil {
 			return state, recent, stats, err
 		}
@@ -175,18 +175,30 @@ func (s *Store) keywordContext(ctx context.Context, tx neo4j.ManagedTransaction,
 			return state, recent, t.postings(terms), nil
 		}
 	}
-	state, recent, stats, err := runContext(ctx, tx, space, terms, recentFrom)
+	state, recent, stats, err := runContext(ctx, tx, space, terms, recentFrom, s.knownState(space))
 	if err == nil && len(terms) > 0 && state.Version != "" && state.N <= keywordFetch && spaceClause(space) != "" {
 		s.texts.refresh(s, space) // for the next run of this space
 	}
 	return state, recent, stats, err
 }
 
-// runContext runs memory_run_context.cypher for terms (spaceTerms; none: no postings).
-func runContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, terms []map[string]any, recentFrom []string) (SpaceState, []DerivedMemory, KeywordStats, error) {
+// knownState is a state this process read the space at (its keyword index's, else its
+// embeddings'), whose count the statements take instead of counting when the space's
+// version is still that one; none when it holds neither.
+func (s *Store) knownState(space string) SpaceState {
+	if version, n := s.texts.held(space); version != "" {
+		return SpaceState{N: n, Version: version}
+	}
+	return s.vectors.held(space)
+}
+
+// runContext runs memory_run_context.cypher for terms (spaceTerms; none: no postings),
+// counting the space's memories unless its version is known's.
+func runContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, terms []map[string]any, recentFrom []string, known SpaceState) (SpaceState, []DerivedMemory, KeywordStats, error) {
 	stats := KeywordStats{Words: map[string][]KeywordPosting{}}
 	recs, err := collect(ctx, tx, qMemoryRunContext, map[string]any{
 		"space": space, "ids": orEmpty(recentFrom), "terms": terms, "options": fullTextOptions(keywordFetch),
+		"known": known.Version, "known_n": known.N,
 	})
 	if err != nil || len(recs) == 0 {
 		return SpaceState{}, nil, stats, err

@@ -137,6 +137,32 @@ func TestKeywordIndexFollowsTheWritePath(t *testing.T) {
 			t.Errorf("%s: neighbour %+v, stored %+v", n.ID, n, stored[n.ID])
 		}
 	}
+
+	// The space's memories are not counted again at a version this store knows, and are
+	// at one it does not (another store wrote).
+	counts, err = s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contextOf := func() (SpaceState, Statement) {
+		pctx, log := WithStatementProfile(ctx)
+		read, err := s.RunNeighbourhoods(pctx, RunQuery{Space: space, Embeddings: [][]float32{emb}, Texts: []string{"marathon"}, K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(log.Statements, func(st Statement) bool { return st.Name == "memory_run_context" })
+		return read.State, log.Statements[i]
+	}
+	state, st := contextOf()
+	if state.N != counts.InSpace || state.Version != counts.Version || st.DBHits >= state.N {
+		t.Errorf("known version: state %+v (%d memories), %d db hits; want no count", state, counts.InSpace, st.DBHits)
+	}
+	other := testStore(t, Config{})
+	putTexts(t, other, space, "other", []string{"written by another process"})
+	state, st = contextOf()
+	if state.N != counts.InSpace+1 || st.DBHits < state.N {
+		t.Errorf("after another store's write: state %+v, %d db hits; want %d memories, counted", state, st.DBHits, counts.InSpace+1)
+	}
 }
 
 // checkPostings compares stats with memory_run_context's postings of texts.
@@ -145,7 +171,7 @@ func checkPostings(t *testing.T, s *Store, space string, texts []string, stats K
 	var want KeywordStats
 	_, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
-		_, _, want, err = runContext(context.Background(), tx, space, spaceTerms(space, texts), nil)
+		_, _, want, err = runContext(context.Background(), tx, space, spaceTerms(space, texts), nil, SpaceState{})
 		return nil, err
 	})
 	if err != nil {

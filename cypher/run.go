@@ -151,7 +151,9 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out, written = RunApplied{}, nil
 		now := time.Now().UTC()
-		recs, err := collect(ctx, tx, qSpaceLockRun, map[string]any{"space": q.Space, "ids": ids, "now": now})
+		recs, err := collect(ctx, tx, qSpaceLockRun, map[string]any{
+			"space": q.Space, "ids": ids, "now": now, "known": decided.State.Version, "known_n": decided.State.N,
+		})
 		if err != nil {
 			return nil, err
 		}

@@ -73,6 +73,16 @@ func (c *vectorCache) vectors(ctx context.Context, tx neo4j.ManagedTransaction, 
 	return v, nil
 }
 
+// held returns the state of the embeddings of space held (none: the zero state).
+func (c *vectorCache) held(space string) SpaceState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v := c.spaces[space]; v != nil {
+		return v.state
+	}
+	return SpaceState{}
+}
+
 // cached returns the embeddings of space when the cache holds them for state, else nil.
 func (c *vectorCache) cached(space string, state SpaceState) *spaceVectors {
 	c.mu.Lock()
