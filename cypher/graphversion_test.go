@@ -26,18 +26,8 @@ var (
 // moves the space's graph_version, so that no expansion reads a snapshot of the space
 // from before it; the few exempt ones say why.
 func TestWritesMoveGraphVersion(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("queries", "*.cypher"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no statements: %v", err)
-	}
 	checked := 0
-	for _, f := range files {
-		text, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body := commentLines.ReplaceAllString(string(text), "")
-		name := filepath.Base(f)
+	for name, body := range statementBodies(t) {
 		if !updating.MatchString(body) || !memoryGraph.MatchString(body) {
 			continue
 		}
@@ -97,18 +87,8 @@ var memoryEdgeWrite = regexp.MustCompile(`(CREATE|MERGE) \(\w+\)-\[\w+:\$\(`)
 // learned links (learned.go), so that no recall of it skips them; the few exempt ones say
 // why.
 func TestLearnedLinksMarked(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("queries", "*.cypher"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no statements: %v", err)
-	}
 	checked := 0
-	for _, f := range files {
-		text, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body := commentLines.ReplaceAllString(string(text), "")
-		name := filepath.Base(f)
+	for name, body := range statementBodies(t) {
 		if !memoryEdgeWrite.MatchString(body) {
 			continue
 		}
@@ -125,4 +105,22 @@ func TestLearnedLinksMarked(t *testing.T) {
 	if checked < 5 {
 		t.Fatalf("only %d statements write memory edges: the test's pattern is wrong", checked)
 	}
+}
+
+// statementBodies reads every statement file, by file name, its comments left out.
+func statementBodies(t *testing.T) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("queries", "*.cypher"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no statements: %v", err)
+	}
+	bodies := make(map[string]string, len(files))
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bodies[filepath.Base(f)] = commentLines.ReplaceAllString(string(text), "")
+	}
+	return bodies
 }
