@@ -56,8 +56,10 @@ CALL (u, types, ri, hub) {
     LIMIT $hub_read
     RETURN r, v
   }
-  WITH r, v, vector.similarity.cosine(v.embedding, $reasonings[ri]) AS sim_r
-  RETURN collect({r: r, v: v, id: v.id, weight: r.weight, sim_r: sim_r}) AS read
+  // A neighbour's embedding is read once (a property of a few kilobytes, most of a hop's
+  // reading): its cosine with the query is taken from it for the rows kept below.
+  WITH r, v, v.embedding AS e
+  RETURN collect({r: r, v: v, e: e, id: v.id, weight: r.weight, sim_r: vector.similarity.cosine(e, $reasonings[ri])}) AS read
 }
 UNWIND reqs AS at
 WITH at.req AS req, at.pos AS pos, u, [x IN read WHERE NOT x.id IN at.req.visited] AS unvisited, hub
@@ -75,8 +77,8 @@ CALL (req, unvisited) {
   }
   WITH [x IN rows WHERE kth IS NULL OR x.bound >= kth - req.margin] AS kept
   UNWIND range(0, size(kept) - 1) AS seq
-  RETURN kept[seq].r AS r, kept[seq].v AS v, kept[seq].sim_r AS sim_r, seq
+  RETURN kept[seq].r AS r, kept[seq].v AS v, kept[seq].e AS e, kept[seq].sim_r AS sim_r, seq
 }
 RETURN req.i AS request, pos, seq, u.id AS from_id,
        r {.*, type: type(r), start: startNode(r).id, end: endNode(r).id} AS edge,
-       {node: v {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN COUNT { (v)-[:DERIVED_FROM]-() } <= $inline_sources THEN v.sources END, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at}, sources_left_out: COUNT { (v)-[:DERIVED_FROM]-() } > $inline_sources, sim_r: sim_r, sim_q: vector.similarity.cosine(v.embedding, $query)} AS node
+       {node: v {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN COUNT { (v)-[:DERIVED_FROM]-() } <= $inline_sources THEN v.sources END, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at}, sources_left_out: COUNT { (v)-[:DERIVED_FROM]-() } > $inline_sources, sim_r: sim_r, sim_q: vector.similarity.cosine(e, $query)} AS node
