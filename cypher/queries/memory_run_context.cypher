@@ -10,18 +10,24 @@
 // (cypher.TextPosting; counting here, once per word and memory, was most of the
 // statement's time). The caller ranks by BM25 (cypher.RankKeywords), so that a run can
 // rank the memories it writes among these the same way.
-// Params: $space, $ids, $terms (list of {lucene, word}), $options (the index's options map).
+// Counting the space's memories reads each of them: when the version is $known, one this
+// process read the space at, the count is the one read then, $known_n (every write of a
+// memory moves the version, as seed_space_size.cypher counts).
+// Params: $space, $ids, $terms (list of {lucene, word}), $options (the index's options map),
+// $known (a version, or ''), $known_n.
 // Returns one row: n, version (the fingerprint), recent (list of {m
 // (properties incl. embedding), from (observation ids)}, by m.id), words (list of {word,
 // ids (the memories matching it)}), texts (list of {id, text}, each memory of words once).
 CALL () {
-  MATCH (m:Memory {space: $space})
-  RETURN count(m) AS n
-}
-CALL () {
   OPTIONAL MATCH (s:Space {id: $space})
   RETURN coalesce(s.memories_version, '') AS version
 }
+CALL (version) {
+  WITH CASE WHEN version <> '' AND version = $known THEN null ELSE $space END AS counting
+  MATCH (m:Memory) WHERE m.space = counting
+  RETURN count(m) AS counted
+}
+WITH version, CASE WHEN version <> '' AND version = $known THEN $known_n ELSE counted END AS n
 CALL () {
   MATCH (o:Observation {space: $space})
   WHERE o.id IN $ids
