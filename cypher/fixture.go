@@ -10,7 +10,8 @@ import (
 
 // PutMemories bulk-writes memories and edges into a space, bypassing construction: for
 // tests and benchmarks that need a graph whose right answers are known. Symmetric
-// predicates get their reverse edge too (id + "~rev"), as the write path does. Nodes
+// predicates get their reverse edge too (id + "~rev"), as the write path does; an edge with
+// a Query is a learned link (its Label kept) and marks the space as holding some. Nodes
 // without CreatedAt get now; edges without InitialWeight get Weight. Nodes of another
 // space are refused; an edge whose ends are not both in the space is an error.
 func (s *Store) PutMemories(ctx context.Context, space string, nodes []realm.Node, edges []realm.Edge) error {
@@ -106,8 +107,12 @@ func fixtureEdgeRow(e realm.Edge, from, to, id string, now time.Time) map[string
 	if conf == 0 {
 		conf = 1
 	}
-	return map[string]any{"from": from, "to": to, "type": e.Predicate.RelType(), "props": map[string]any{
+	props := map[string]any{
 		"id": id, "layer": e.Predicate.Layer(), "description": e.Description, "weight": e.Weight,
 		"initial_weight": initial, "confidence": conf, "created_at": now, "updated_at": now,
-	}}
+	}
+	if e.Query != "" { // a learned link, as edit_batch writes one
+		props["query"], props["label"] = e.Query, string(e.Label)
+	}
+	return map[string]any{"from": from, "to": to, "type": e.Predicate.RelType(), "props": props}
 }

@@ -115,6 +115,25 @@ func TestLearnedLinksMarker(t *testing.T) {
 		}
 	})
 
+	t.Run("Fixture", func(t *testing.T) {
+		space, ids := newSpace()
+		link := realm.Edge{ID: uuid.NewString(), From: ids[0], To: ids[2], Predicate: realm.Precedes, Weight: 0.6,
+			Query: "what goes with a?", Label: realm.KeyEvidence}
+		if err := s.PutMemories(ctx, space, nil, []realm.Edge{link}); err != nil {
+			t.Fatal(err)
+		}
+		if noneKnown(space) {
+			t.Fatal("a fixture's learned link left the space marked as holding none")
+		}
+		links, err := s.LearnedLinks(ctx, space, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(links) != 1 || links[0].Edge.Query != link.Query || links[0].Edge.Label != link.Label {
+			t.Errorf("learned links %+v, want the fixture's with its query and label", links)
+		}
+	})
+
 	t.Run("NoSpaceNode", func(t *testing.T) {
 		space := cyphertest.NewSpace(t)
 		t.Cleanup(func() { _ = s.RemoveFixture(context.WithoutCancel(ctx), space) })

@@ -17,6 +17,7 @@ import (
 // Kinds of embedder, the values of REALM_EMBEDDER.
 const (
 	KindLocal  = "local"
+	KindLocalQ = "local-q" // the int8 quantization of the local model
 	KindOpenAI = "openai"
 	KindHash   = "hash"
 )
@@ -26,7 +27,7 @@ const SetupCommand = "deploy/model/setup.sh"
 
 // Config selects and configures an embedder.
 type Config struct {
-	// Kind is "local", "openai" or "hash". Empty picks local when it is installed and
+	// Kind is "local", "local-q", "openai" or "hash". Empty picks local when it is installed and
 	// hash (with a warning) otherwise.
 	Kind    string
 	HashDim int // default 384, the local model's dimension, so switching keeps the Neo4j index shape
@@ -36,8 +37,8 @@ type Config struct {
 
 // ConfigFromEnv reads the embedder's environment variables:
 //
-//	REALM_EMBEDDER        local | openai | hash (empty: local if installed, else hash)
-//	REALM_MODEL_DIR       model.onnx, tokenizer.json, libonnxruntime.so (default <repo>/.realm/model)
+//	REALM_EMBEDDER        local | local-q | openai | hash (empty: local if installed, else hash)
+//	REALM_MODEL_DIR       model.onnx, model-q.onnx, tokenizer.json, libonnxruntime.so (default <repo>/.realm/model)
 //	REALM_ORT_LIB         path of libonnxruntime.so (default in REALM_MODEL_DIR)
 //	REALM_EMBED_THREADS   ONNX Runtime intra-op threads (default: ONNX Runtime's choice)
 //	REALM_EMBED_BATCH     texts per model call or API request
@@ -101,14 +102,16 @@ func New(cfg Config, logger zerolog.Logger) (realm.Embedder, error) {
 		}
 	}
 	switch kind {
-	case KindLocal:
-		return NewLocal(cfg.Local)
+	case KindLocal, KindLocalQ:
+		local := cfg.Local
+		local.Quantized = kind == KindLocalQ
+		return NewLocal(local)
 	case KindOpenAI:
 		return NewOpenAI(cfg.OpenAI)
 	case KindHash:
 		return NewHash(cfg.HashDim), nil
 	}
-	return nil, realm.Errorf(realm.EInvalid, "embed: unknown embedder %q (want local, openai or hash)", kind)
+	return nil, realm.Errorf(realm.EInvalid, "embed: unknown embedder %q (want local, local-q, openai or hash)", kind)
 }
 
 // DefaultModelDir is $REALM_MODEL_DIR, else .realm/model under the repository root (found by

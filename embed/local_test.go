@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -11,16 +12,23 @@ import (
 
 // MustLocal returns the local embedder, or skips when the model is not installed — except
 // under CI, where a missing model is a failure.
-func MustLocal(tb testing.TB) *Local {
+func MustLocal(tb testing.TB) *Local { return mustLocal(tb, false) }
+
+// mustLocal is MustLocal for the model or its int8 quantization.
+func mustLocal(tb testing.TB, quantized bool) *Local {
 	tb.Helper()
 	dir := DefaultModelDir(os.Getenv)
-	if !LocalInstalled(dir) {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("local model not installed in %s under CI: run %s", dir, SetupCommand)
-		}
-		tb.Skipf("local model not installed in %s: run %s", dir, SetupCommand)
+	file := modelFile
+	if quantized {
+		file = quantizedFile
 	}
-	l, err := NewLocal(LocalConfig{ModelDir: dir})
+	if !LocalInstalled(dir) || !filesPresent(filepath.Join(dir, file)) {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("local model %s not installed in %s under CI: run %s", file, dir, SetupCommand)
+		}
+		tb.Skipf("local model %s not installed in %s: run %s", file, dir, SetupCommand)
+	}
+	l, err := NewLocal(LocalConfig{ModelDir: dir, Quantized: quantized})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -129,6 +137,37 @@ func TestLocal(t *testing.T) {
 	})
 }
 
+// The int8 model is another model: its own ID (so that a space is never searched with
+// vectors of the other), vectors close to the model's but not the same.
+func TestLocalQuantized(t *testing.T) {
+	q, f := mustLocal(t, true), MustLocal(t)
+	if q.ID() == f.ID() || q.ID() != "local:all-MiniLM-L6-v2-q" || q.Dim() != f.Dim() {
+		t.Fatalf("quantized %s (%d dims), model %s (%d dims)", q.ID(), q.Dim(), f.ID(), f.Dim())
+	}
+	texts := make([]string, len(paraphrasePairs))
+	for i, p := range paraphrasePairs {
+		texts[i] = p.query
+	}
+	ctx := context.Background()
+	qv, err := q.Embed(ctx, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fv, err := f.Embed(ctx, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	worst := 1.0
+	for i := range texts {
+		worst = min(worst, cosine(qv[i], fv[i]))
+	}
+	// LoCoMo's 2,760 turns: mean 0.989, lowest 0.967 (embed/BENCHMARKS.md).
+	if worst < 0.95 || worst > 0.9999 {
+		t.Errorf("lowest cosine between the two models' vectors %.4f, want in [0.95, 0.9999]", worst)
+	}
+	t.Logf("%d texts, lowest cosine between the models %.4f", len(texts), worst)
+}
+
 func TestNewLocalNotInstalled(t *testing.T) {
 	_, err := New(Config{Kind: KindLocal, Local: LocalConfig{ModelDir: t.TempDir()}}, zerologNop())
 	if err == nil || !strings.Contains(err.Error(), SetupCommand) {
@@ -137,7 +176,11 @@ func TestNewLocalNotInstalled(t *testing.T) {
 }
 
 func BenchmarkLocal(b *testing.B) {
-	l := MustLocal(b)
+	b.Run("fp32", func(b *testing.B) { benchLocal(b, MustLocal(b)) })
+	b.Run("int8", func(b *testing.B) { benchLocal(b, mustLocal(b, true)) })
+}
+
+func benchLocal(b *testing.B, l *Local) {
 	ctx := context.Background()
 	sentence := "I moved to Berlin in March 2019 and started a new job three weeks later."
 	b.Run("OneSentence", func(b *testing.B) {

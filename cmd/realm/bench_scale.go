@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -17,6 +18,9 @@ import (
 	"github.com/realm-memory/realm/bench"
 	"github.com/realm-memory/realm/retrieval"
 )
+
+// defaultNeo4jVersion is the version deploy/neo4j/neo4j.sh starts when NEO4J_VERSION is unset.
+const defaultNeo4jVersion = "2026.08.1"
 
 const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--build-only] [--strategies adaptive,path_search,subgraph_beam] [--embed-pool 0] [--store-dir DIR] [--no-exact-scan] [--profile FILE]"
 
@@ -43,7 +47,12 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	if home == "" {
 		home = ".realm"
 	}
-	storeDir := fs.String("store-dir", filepath.Join(home, "neo4j", "data"), "the Neo4j data directory, whose databases/neo4j is measured on disk (empty: not measured)")
+	// The local Neo4j's home as deploy/neo4j/neo4j.sh names it: neo4j for 5.x, else neo4j-<version>.
+	neo4jHome := "neo4j"
+	if v := cmp.Or(getenv("NEO4J_VERSION"), defaultNeo4jVersion); !strings.HasPrefix(v, "5.") {
+		neo4jHome += "-" + v
+	}
+	storeDir := fs.String("store-dir", filepath.Join(home, neo4jHome, "data"), "the Neo4j data directory, whose databases/neo4j is measured on disk (empty: not measured)")
 	cfg, err := loadConfig(fs, args, getenv)
 	if err != nil {
 		return err

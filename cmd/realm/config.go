@@ -104,7 +104,7 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (REALM_ADDR)")
 	fs.StringVar(&cfg.Neo4j.URI, "neo4j-uri", cfg.Neo4j.URI, "Neo4j URI (NEO4J_URI)")
 	fs.StringVar(&cfg.LLM, "llm", cfg.LLM, "agent: offline or openai (REALM_LLM)")
-	embedKind := fs.String("embedder", getenv("REALM_EMBEDDER"), "embedder: local, openai or hash (REALM_EMBEDDER)")
+	embedKind := fs.String("embedder", getenv("REALM_EMBEDDER"), "embedder: local, local-q (int8), openai or hash (REALM_EMBEDDER)")
 	fs.SetOutput(io.Discard)
 	// Flags may follow positional arguments (realm ingest --space S FILE --sample X).
 	for {
@@ -241,9 +241,9 @@ func (c config) validate() error {
 		return realm.Errorf(realm.EInvalid, "NEO4J_URI %q is not a bolt:// or neo4j:// URI", c.Neo4j.URI)
 	}
 	switch c.Embed.Kind {
-	case "", embed.KindLocal, embed.KindOpenAI, embed.KindHash:
+	case "", embed.KindLocal, embed.KindLocalQ, embed.KindOpenAI, embed.KindHash:
 	default:
-		return realm.Errorf(realm.EInvalid, "REALM_EMBEDDER %q: want local, openai or hash", c.Embed.Kind)
+		return realm.Errorf(realm.EInvalid, "REALM_EMBEDDER %q: want local, local-q, openai or hash", c.Embed.Kind)
 	}
 	switch c.LLM {
 	case "offline":

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/construction"
@@ -23,18 +25,27 @@ import (
 // staleSpace makes a space recorded as embedded by "test:old", its memories carrying
 // vectors of dims dimensions that no configured embedder gives them.
 func staleSpace(t *testing.T, store *cypher.Store, dims int) (string, []realm.Node) {
+	old := embed.NewHash(dims)
+	return embeddedSpace(t, store, "test:old", old, func(_, content string) string { return "stale " + content })
+}
+
+// embeddedSpace makes a space recorded as embedded by id, its three memories carrying
+// emb's vectors of text(name, content).
+func embeddedSpace(t *testing.T, store *cypher.Store, id string, emb realm.Embedder, text func(name, content string) string) (string, []realm.Node) {
 	t.Helper()
 	ctx := context.Background()
 	space := cyphertest.NewSpace(t)
 	obs := []realm.Observation{{ID: "o1", Speaker: "Ana", Content: "Ana likes tea.", ObservedAt: time.Now()}}
 	lease := cypher.Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
-	if _, err := store.SaveObservations(ctx, space, "test:old", dims, obs, lease); err != nil {
+	if _, err := store.SaveObservations(ctx, space, id, emb.Dim(), obs, lease); err != nil {
 		t.Fatal(err)
 	}
-	old := embed.NewHash(dims)
 	var nodes []realm.Node
 	for _, m := range [][2]string{{"Ana", "Ana likes green tea"}, {"Lisbon", "Ana moved there in 2021"}, {"Bo", "Bo plays the cello"}} {
-		vecs, _ := old.Embed(ctx, []string{"stale " + m[1]})
+		vecs, err := emb.Embed(ctx, []string{text(m[0], m[1])})
+		if err != nil {
+			t.Fatal(err)
+		}
 		nodes = append(nodes, realm.Node{ID: uuid.NewString(), Type: realm.Fact, Name: m[0], Content: m[1], Embedding: vecs[0]})
 	}
 	if err := store.PutMemories(ctx, space, nodes, nil); err != nil {
@@ -137,6 +148,56 @@ func TestReembed(t *testing.T) {
 	})
 }
 
+// Switching between the local model and its int8 quantization (same dimension) is a
+// change of embedder: serve refuses the spaces of the other until `realm reembed`.
+func TestReembedLocalQuantized(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	dir := embed.DefaultModelDir(os.Getenv)
+	local, err := embed.New(embed.Config{Kind: embed.KindLocal, Local: embed.LocalConfig{ModelDir: dir}}, zerolog.Nop())
+	var quantized realm.Embedder
+	if err == nil {
+		quantized, err = embed.New(embed.Config{Kind: embed.KindLocalQ, Local: embed.LocalConfig{ModelDir: dir}}, zerolog.Nop())
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	space, nodes := embeddedSpace(t, store, local.ID(), local, construction.EmbedText)
+	if !refusesToServe(t, store, quantized.ID(), quantized.Dim(), space) || refusesToServe(t, store, local.ID(), local.Dim(), space) {
+		t.Fatalf("serve with %s should refuse a space of %s, and serve with %s accept it", quantized.ID(), local.ID(), local.ID())
+	}
+
+	var out strings.Builder
+	env := testEnv(map[string]string{"REALM_EMBEDDER": embed.KindLocalQ, "REALM_MODEL_DIR": dir})
+	if err := run(context.Background(), []string{"realm", "reembed", "--space", space}, env, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if want := "re-embedding 1 space with " + quantized.ID(); !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+	// The int8 model quantizes a batch's activations together, so a text's vector depends a
+	// little on the texts embedded with it (cosine ≥ 0.99): compared by cosine, not exactly.
+	got, err := store.MemoriesByIDs(context.Background(), space, []string{nodes[0].ID, nodes[1].ID, nodes[2].ID})
+	if err != nil || len(got) != len(nodes) {
+		t.Fatalf("%d memories (%v), want %d", len(got), err, len(nodes))
+	}
+	for _, n := range got {
+		want, err := quantized.Embed(context.Background(), []string{construction.EmbedText(n.Name, n.Content)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := nodes[slices.IndexFunc(nodes, func(o realm.Node) bool { return o.ID == n.ID })].Embedding
+		if cosine(n.Embedding, want[0]) < 0.98 || cyphertest.CloseVectors(n.Embedding, old) {
+			t.Errorf("memory %q: cosine %.4f to %s's vector, or still %s's", n.Content, cosine(n.Embedding, want[0]), quantized.ID(), local.ID())
+		}
+	}
+	if refusesToServe(t, store, quantized.ID(), quantized.Dim(), space) || !refusesToServe(t, store, local.ID(), local.Dim(), space) {
+		t.Errorf("after reembed, serve with %s should accept the space and serve with %s refuse it", quantized.ID(), local.ID())
+	}
+}
+
 func TestReembedErrors(t *testing.T) {
 	store := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -228,4 +289,13 @@ func TestReembedAllNewDimension(t *testing.T) {
 	if err := store.CheckEmbedder(ctx, "openai:test-embed", 8, ""); err != nil {
 		t.Error(err)
 	}
+}
+
+// cosine of two unit vectors.
+func cosine(a, b []float32) float64 {
+	var dot float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+	}
+	return dot
 }

