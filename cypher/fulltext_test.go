@@ -81,7 +81,7 @@ func textMatchesOf(t *testing.T, s *Store, space string, texts []string, k int) 
 	t.Helper()
 	var out [][]realm.Node
 	_, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		state, _, stats, err := keywordContext(context.Background(), tx, space, texts, nil)
+		state, _, stats, err := s.keywordContext(context.Background(), tx, space, texts, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -129,7 +129,7 @@ func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction,
 	if len(q.Embeddings) == 0 {
 		return out, SpaceState{}, nil
 	}
-	state, _, stats, err := keywordContext(ctx, tx, q.Space, q.Texts, nil)
+	state, _, stats, err := s.keywordContext(ctx, tx, q.Space, q.Texts, nil)
 	if err != nil || state.N == 0 {
 		return out, state, err
 	}
@@ -196,7 +196,7 @@ func (s *Store) similarAndKeywordNodes(ctx context.Context, tx neo4j.ManagedTran
 			missing = append(missing, id)
 		}
 	}
-	read, err := nodesByIDs(ctx, tx, space, missing)
+	read, err := nodesByIDs(ctx, tx, space, missing, s.vectors.cached(space, state))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -432,13 +432,27 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			return nil, err
 		}
 		out = Applied{Applied: true, Edges: edges[0]}
-		written = func() { s.vectors.written(space, state, after, ins) }
+		written = func() {
+			s.vectors.written(space, state, after, ins)
+			s.texts.written(space, state, after, ins, neighbourNodes(decided))
+		}
 		return nil, nil
 	})
 	if err == nil && written != nil {
 		written()
 	}
 	return out, err
+}
+
+// neighbourNodes is every memory of hoods, by id.
+func neighbourNodes(hoods [][]CandidateNeighbour) map[string]realm.Node {
+	out := map[string]realm.Node{}
+	for _, hood := range hoods {
+		for _, n := range hood {
+			out[n.Node.ID] = n.Node
+		}
+	}
+	return out
 }
 
 // SameNeighbourhoods reports whether a and b hold, per candidate, the same memories in

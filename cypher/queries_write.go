@@ -53,6 +53,10 @@ var (
 	memoryRunContextCypher string
 	qMemoryRunContext      = newQuery("memory_run_context", memoryRunContextCypher)
 
+	//go:embed queries/memory_neighbours.cypher
+	memoryNeighboursCypher string
+	qMemoryNeighbours      = newQuery("memory_neighbours", memoryNeighboursCypher)
+
 	//go:embed queries/memory_embeddings.cypher
 	memoryEmbeddingsCypher string
 	qMemoryEmbeddings      = newQuery("memory_embeddings", memoryEmbeddingsCypher)

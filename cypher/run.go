@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -111,7 +112,7 @@ func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbour
 func (s *Store) runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery) (RunNeighbours, error) {
 	out := RunNeighbours{Vector: make([][]realm.Node, len(q.Embeddings)), Text: make([][]realm.Node, len(q.Texts))}
 	var err error
-	out.State, out.Recent, out.Keywords, err = keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom)
+	out.State, out.Recent, out.Keywords, err = s.keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom)
 	if err != nil || len(q.Embeddings) == 0 || out.State.N == 0 {
 		return out, err
 	}
@@ -150,7 +151,9 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out, written = RunApplied{}, nil
 		now := time.Now().UTC()
-		recs, err := collect(ctx, tx, qSpaceLockRun, map[string]any{"space": q.Space, "ids": ids, "now": now})
+		recs, err := collect(ctx, tx, qSpaceLockRun, map[string]any{
+			"space": q.Space, "ids": ids, "now": now, "known": decided.State.Version, "known_n": decided.State.N,
+		})
 		if err != nil {
 			return nil, err
 		}
@@ -180,13 +183,35 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 			return nil, err
 		}
 		out = RunApplied{Applied: true, Edges: edges}
-		written = func() { s.vectors.written(q.Space, state, after, ins) }
+		written = func() {
+			s.vectors.written(q.Space, state, after, ins)
+			s.texts.written(q.Space, state, after, ins, decided.nodes())
+		}
 		return nil, nil
 	})
 	if err == nil && written != nil {
 		written()
 	}
 	return out, err
+}
+
+// nodes is every memory read, by id.
+func (r RunNeighbours) nodes() map[string]realm.Node {
+	out := map[string]realm.Node{}
+	for _, list := range slices.Concat(r.Vector, r.Text) {
+		for _, n := range list {
+			out[n.ID] = n
+		}
+	}
+	for _, d := range r.Recent {
+		out[d.Node.ID] = d.Node
+	}
+	for _, n := range slices.Concat(r.Episodes.Before, r.Episodes.Named) {
+		if n != nil {
+			out[n.ID] = *n
+		}
+	}
+	return out
 }
 
 // SameRunNeighbours reports whether a and b hold the same memories in the same state

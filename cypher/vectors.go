@@ -73,6 +73,26 @@ func (c *vectorCache) vectors(ctx context.Context, tx neo4j.ManagedTransaction, 
 	return v, nil
 }
 
+// held returns the state of the embeddings of space held (none: the zero state).
+func (c *vectorCache) held(space string) SpaceState {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v := c.spaces[space]; v != nil {
+		return v.state
+	}
+	return SpaceState{}
+}
+
+// cached returns the embeddings of space when the cache holds them for state, else nil.
+func (c *vectorCache) cached(space string, state SpaceState) *spaceVectors {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v := c.spaces[space]; v != nil && v.state == state && state.Version != "" {
+		return v
+	}
+	return nil
+}
+
 func propStringAt(list []any, i int) string {
 	if i >= len(list) {
 		return ""
@@ -234,20 +254,31 @@ func cosineWithNorms(a, b []float32, na, nb float64) float64 {
 	return dot / math.Sqrt(na*nb)
 }
 
-// nodesByIDs reads the memories of space with the given ids (each once), by id.
-func nodesByIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, ids []string) (map[string]realm.Node, error) {
+// nodesByIDs reads the memories of space with the given ids (each once), by id. With vs
+// (the space's embeddings in the state the memories are read in) their embeddings are
+// taken from it instead of read (memory_neighbours.cypher).
+func nodesByIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, ids []string, vs *spaceVectors) (map[string]realm.Node, error) {
 	nodes := map[string]realm.Node{}
 	if len(ids) == 0 {
 		return nodes, nil
 	}
 	ids = slices.Clone(ids)
 	slices.SortFunc(ids, strings.Compare)
-	recs, err := collect(ctx, tx, qMemoriesByIDs, map[string]any{"space": space, "ids": slices.Compact(ids)})
+	q := qMemoriesByIDs
+	if vs != nil {
+		q = qMemoryNeighbours
+	}
+	recs, err := collect(ctx, tx, q, map[string]any{"space": space, "ids": slices.Compact(ids)})
 	if err != nil {
 		return nil, err
 	}
 	for _, r := range recs {
 		n := nodeOf(propsOf(r, "node"))
+		if vs != nil {
+			if i, ok := vs.at[n.ID]; ok {
+				n.Embedding = vs.vecs[i]
+			}
+		}
 		nodes[n.ID] = n
 	}
 	return nodes, nil

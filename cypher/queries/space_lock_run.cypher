@@ -5,8 +5,12 @@
 // the validity of a memory changes it (their count, the space's memories_version), so an
 // unchanged one means the neighbourhoods read are still the space's and need not be read
 // again.
-// Params: $space, $ids, $now. Returns: statuses (one per id, null for an unknown one),
-// n, version; no row when the space does not exist.
+// Counting the space's memories reads each of them: when the version is $known, the one
+// the run's neighbourhoods were read at, the count is the one read then, $known_n (every
+// write of a memory moves the version).
+// Params: $space, $ids, $now, $known (a version, or ''), $known_n.
+// Returns: statuses (one per id, null for an unknown one), n, version; no row when the
+// space does not exist.
 MATCH (s:Space {id: $space})
 SET s.locked_at = $now
 WITH s
@@ -15,8 +19,11 @@ CALL (s) {
   OPTIONAL MATCH (o:Observation {space: $space, id: id})
   RETURN collect({status: o.status}) AS statuses
 }
-CALL (s) {
-  MATCH (m:Memory {space: $space})
-  RETURN count(m) AS n
+WITH s, statuses, coalesce(s.memories_version, '') AS version
+CALL (version) {
+  WITH CASE WHEN version <> '' AND version = $known THEN null ELSE $space END AS counting
+  MATCH (m:Memory) WHERE m.space = counting
+  RETURN count(m) AS counted
 }
-RETURN [x IN statuses | x.status] AS statuses, n, coalesce(s.memories_version, '') AS version
+RETURN [x IN statuses | x.status] AS statuses,
+       CASE WHEN version <> '' AND version = $known THEN $known_n ELSE counted END AS n, version

@@ -1,0 +1,221 @@
+package cypher
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/realm-memory/realm"
+)
+
+// TestKeywordIndexFollowsTheWritePath: the write path's own writes (adds, merges with and
+// without new content, a merge into a memory the same run added) keep the space's
+// keyword index current, equal to the index read again from the store, and the write
+// path's keyword postings from it equal memory_run_context's from the full-text index.
+func TestKeywordIndexFollowsTheWritePath(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	space := fullTextSpace(t, s)
+	day := time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC)
+	var obs []realm.Observation
+	for i := range 2 {
+		obs = append(obs, realm.Observation{ID: fmt.Sprint("o", i), Speaker: "Ann", Content: "said", ObservedAt: day.Add(time.Duration(i) * time.Hour)})
+	}
+	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
+	if _, err := s.SaveObservations(ctx, space, "test:bow", 384, obs, lease); err != nil {
+		t.Fatal(err)
+	}
+	var nodes []realm.Node
+	for i, text := range keywordTexts {
+		v := make([]float32, 384)
+		v[i] = 1
+		n := realm.Node{ID: fmt.Sprintf("%s-m%02d", space, i), Type: realm.Fact, Name: fmt.Sprintf("note %d", i), Content: text, Keywords: []string{"Hiking", "Caroline's trip"}, Embedding: v}
+		if i%3 == 0 {
+			start := day.AddDate(0, 0, i)
+			n.Type, n.TStart = realm.Event, &start
+		}
+		nodes = append(nodes, n)
+	}
+	if err := s.PutMemories(ctx, space, nodes, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.write(ctx, newQuery("test_space_version", "MATCH (s:Space {id: $space}) SET s.memories_version = randomUUID()"), map[string]any{"space": space}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.LoadKeywordIndex(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+
+	texts := []string{"caroline's running trip", "happiness the pizza"}
+	emb := make([]float32, 384)
+	emb[10] = 1
+	q := RunQuery{Space: space, Embeddings: [][]float32{emb, emb}, Texts: texts, K: 3}
+	read, err := s.RunNeighbourhoods(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPostings(t, s, space, texts, read.Keywords)
+	target := read.Text[0][0] // a stored memory merged into, with new content
+	start, end := day.AddDate(0, 1, 0), day.AddDate(0, 1, 2)
+	added := realm.Node{ID: space + "-new", Type: realm.Event, Name: "Running club", Content: "Caroline runs with the running club on Sundays.",
+		Keywords: []string{"running", "club"}, TStart: &start, TEnd: &end, Embedding: emb, CreatedAt: day, UpdatedAt: day}
+	ins := []ObservationIntegration{
+		{ObservationID: "o0", Integration: Integration{
+			Adds:   []realm.Node{added},
+			Merges: []Merge{{ID: target.ID, Content: "Caroline's marathon: she ran it in May 2023.", Keywords: []string{"marathon", "May"}}},
+		}},
+		{ObservationID: "o1", Integration: Integration{ // merges without new content
+			Merges: []Merge{{ID: added.ID, Keywords: []string{"running", "club", "Sunday"}}, {ID: target.ID, Keywords: []string{"marathon"}}},
+		}},
+	}
+	applied, err := s.ApplyRun(ctx, q, read, ins)
+	if err != nil || !applied.Applied {
+		t.Fatalf("apply: %+v %v", applied, err)
+	}
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	followed := s.texts.current(space, textKey(counts.InSpace, counts.Version))
+	if followed == nil {
+		t.Fatal("the index was not kept current by the write")
+	}
+	fresh, err := (&keywordCache{}).load(ctx, s, space)
+	if err != nil || fresh == nil {
+		t.Fatalf("load: %v %v", fresh, err)
+	}
+	if got, want := indexByID(followed), indexByID(fresh); !maps.Equal(got, want) {
+		for id := range maps.Keys(want) {
+			if got[id] != want[id] {
+				t.Errorf("%s: followed %s\nread again %s", id, got[id], want[id])
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("followed %d memories, read again %d", len(got), len(want))
+		}
+	}
+	// The next run's postings come from the index, as the full-text index gives them.
+	texts = []string{"running club marathon", "caroline's sunday the may", "hiking trip"}
+	logCtx, log := WithStatementLog(ctx)
+	read, err = s.RunNeighbourhoods(logCtx, RunQuery{Space: space, Embeddings: [][]float32{emb, emb, emb}, Texts: texts, K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(log.Statements); n > 2 {
+		t.Errorf("%d statements for the neighbourhoods, want at most 2 (context, memories by id)", n)
+	}
+	checkPostings(t, s, space, texts, read.Keywords)
+	// The neighbours came without their embeddings (taken from the space's in memory),
+	// equal to the memories as stored.
+	if !slices.ContainsFunc(log.Statements, func(st Statement) bool { return st.Name == "memory_neighbours" }) {
+		t.Errorf("statements %+v: the neighbours were not read by memory_neighbours", log.Statements)
+	}
+	var got []realm.Node
+	for _, list := range slices.Concat(read.Vector, read.Text) {
+		got = append(got, list...)
+	}
+	var stored map[string]realm.Node
+	_, err = s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		stored, err = nodesByIDs(ctx, tx, space, ids(got), nil)
+		return nil, err
+	})
+	if err != nil || len(got) == 0 {
+		t.Fatalf("%d neighbours, %v", len(got), err)
+	}
+	for _, n := range got {
+		if !reflect.DeepEqual(n, stored[n.ID]) || len(n.Embedding) != 384 {
+			t.Errorf("%s: neighbour %+v, stored %+v", n.ID, n, stored[n.ID])
+		}
+	}
+
+	// The space's memories are not counted again at a version this store knows, and are
+	// at one it does not (another store wrote).
+	counts, err = s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contextOf := func() (SpaceState, Statement) {
+		pctx, log := WithStatementProfile(ctx)
+		read, err := s.RunNeighbourhoods(pctx, RunQuery{Space: space, Embeddings: [][]float32{emb}, Texts: []string{"marathon"}, K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(log.Statements, func(st Statement) bool { return st.Name == "memory_run_context" })
+		return read.State, log.Statements[i]
+	}
+	state, st := contextOf()
+	if state.N != counts.InSpace || state.Version != counts.Version || st.DBHits >= state.N {
+		t.Errorf("known version: state %+v (%d memories), %d db hits; want no count", state, counts.InSpace, st.DBHits)
+	}
+	other := testStore(t, Config{})
+	putTexts(t, other, space, "other", []string{"written by another process"})
+	state, st = contextOf()
+	if state.N != counts.InSpace+1 || st.DBHits < state.N {
+		t.Errorf("after another store's write: state %+v, %d db hits; want %d memories, counted", state, st.DBHits, counts.InSpace+1)
+	}
+}
+
+// checkPostings compares stats with memory_run_context's postings of texts.
+func checkPostings(t *testing.T, s *Store, space string, texts []string, stats KeywordStats) {
+	t.Helper()
+	var want KeywordStats
+	_, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		var err error
+		_, _, want, err = runContext(context.Background(), tx, space, spaceTerms(space, texts), nil, SpaceState{})
+		return nil, err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Words) == 0 || !sameKeywords(stats, want) {
+		t.Errorf("postings of %q: %+v, full-text index %+v", texts, stats, want)
+	}
+}
+
+// indexByID describes what the index holds of each memory.
+func indexByID(t *spaceTexts) map[string]string {
+	terms, runs := map[int32][]string{}, map[int32][]string{}
+	for term, list := range t.terms {
+		for _, i := range list {
+			terms[i] = append(terms[i], term)
+		}
+	}
+	for r, hits := range t.runHits {
+		for _, h := range hits {
+			runs[h.i] = append(runs[h.i], fmt.Sprintf("%s×%d", t.runs[r], h.n))
+		}
+	}
+	out := map[string]string{}
+	for i, id := range t.ids {
+		slices.Sort(terms[int32(i)])
+		slices.Sort(runs[int32(i)])
+		out[id] = fmt.Sprintf("%q dl %v %s %v–%v terms %s runs %s", t.texts[i], t.dls[i], t.types[i], t.start[i].UTC(), t.end[i].UTC(),
+			strings.Join(terms[int32(i)], ","), strings.Join(runs[int32(i)], ","))
+	}
+	return out
+}
+
+// TestSpaceSplitWords: counted as the non-empty parts of strings.Split(text, " ").
+func TestSpaceSplitWords(t *testing.T) {
+	for _, text := range []string{"", " ", "a", " a", "a ", "  a  b ", "ann  went\thiking\n now", "é ü  ß", "a b c"} {
+		want := 0
+		for _, w := range strings.Split(text, " ") {
+			if w != "" {
+				want++
+			}
+		}
+		if got := spaceSplitWords(text); got != want {
+			t.Errorf("%q: %d, want %d", text, got, want)
+		}
+	}
+}
