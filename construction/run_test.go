@@ -345,7 +345,8 @@ func TestSessionEpisodeContextualizes(t *testing.T) {
 
 // TestOneMessageThreeTransactions: a request of one message into an existing space saves
 // it and reads its extraction window in one transaction, reads its neighbourhoods in a
-// second and applies in a third; the extractor sees the summary and the observation the
+// second and applies in a third, of two statements: the lock and one write of all its
+// memories, edges and mark; the extractor sees the summary and the observation the
 // message before left.
 func TestOneMessageThreeTransactions(t *testing.T) {
 	store := cyphertest.MustOpen(t)
@@ -370,6 +371,9 @@ func TestOneMessageThreeTransactions(t *testing.T) {
 	}
 	if log.Transactions != 3 {
 		t.Errorf("%d transactions (%v), want 3", log.Transactions, names)
+	}
+	if i := slices.Index(names, "space_lock_run"); i < 0 || !slices.Equal(names[i:], []string{"space_lock_run", "integration_write"}) {
+		t.Errorf("the write is %v, want space_lock_run and integration_write", names)
 	}
 	for _, name := range []string{"space_lock", "space_ensure_lock"} {
 		if slices.Contains(names, name) {

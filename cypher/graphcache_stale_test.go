@@ -113,7 +113,9 @@ func TestGraphSnapshotFollowsWrites(t *testing.T) {
 		}},
 		{"a memory is superseded", func() error {
 			_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-				return nil, endValidity(ctx, tx, space, []ValidityEnd{{ID: ids[3], ValidUntil: time.Now().Add(-time.Hour)}}, time.Now().UTC())
+				end := Integration{Ends: []ValidityEnd{{ID: ids[3], ValidUntil: time.Now().Add(-time.Hour)}}}
+				_, _, err := writeIntegrations(ctx, tx, space, []ObservationIntegration{{Integration: end}}, time.Now().UTC(), SpaceState{})
+				return nil, err
 			})
 			return err
 		}},

@@ -276,7 +276,7 @@ func (c *keywordCache) written(space string, before, after SpaceState, ins []Obs
 }
 
 // with is a copy of t holding the writes of ins: each added memory indexed after the
-// others, each merged one indexed again with the text the merge leaves it (memory_merge:
+// others, each merged one indexed again with the text the merge leaves it (integration_write:
 // the new content unless none, the complete keyword list). ok is false when a merged
 // memory is neither in t, in nodes nor added before the merge.
 func (t *spaceTexts) with(ins []ObservationIntegration, nodes map[string]realm.Node) (u *spaceTexts, ok bool) {

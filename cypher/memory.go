@@ -490,15 +490,14 @@ type ObservationIntegration struct {
 }
 
 // writeIntegrations writes the integrations of a run of observations of one space, in
-// order, in a few statements whatever their number: the added nodes, the merges, the
-// edges (a run of deletes apart), the validity ends, and the observations' marks with the
+// order, in one statement whatever their number (integration_write.cypher): the added
+// nodes, the merges, the edges, the validity ends, and the observations' marks with the
 // last summary given. It returns the edges written per integration and the state of the
 // space's memories it leaves, from before, the state its lock read.
 func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time, before SpaceState) ([][]realm.Edge, SpaceState, error) {
-	var nodes, merges, marks []map[string]any
+	nodes, merges, marks, ends := []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}
 	var edgeOps []EdgeWrite
 	var edgeOwner []int // index in ins of each op of edgeOps
-	var ends []ValidityEnd
 	summary := ""
 	for k, in := range ins {
 		// Each observation's memories are created a microsecond after the one's before it,
@@ -527,124 +526,83 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 			edgeOps = append(edgeOps, e)
 			edgeOwner = append(edgeOwner, k)
 		}
-		ends = append(ends, in.Ends...)
+		for _, e := range in.Ends {
+			ends = append(ends, map[string]any{"id": e.ID, "valid_until": e.ValidUntil.UTC()})
+		}
 		if in.Summary != "" {
 			summary = in.Summary
 		}
 		marks = append(marks, map[string]any{"id": in.ObservationID, "added": added, "merged": merged, "skipped": int64(in.Skipped)})
 	}
-	if len(nodes) > 0 {
-		recs, err := collect(ctx, tx, qMemoryCreate, map[string]any{"space": space, "nodes": nodes})
-		if err != nil {
-			return nil, SpaceState{}, err
-		}
-		if len(recs) != len(nodes) {
-			return nil, SpaceState{}, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
-		}
-	}
-	if len(merges) > 0 {
-		recs, err := collect(ctx, tx, qMemoryMerge, map[string]any{"space": space, "merges": merges})
-		if err != nil {
-			return nil, SpaceState{}, err
-		}
-		done := map[[2]string]bool{}
-		for _, r := range recs {
-			done[[2]string{str(r, "observation"), str(r, "id")}] = true
-		}
-		for _, m := range merges {
-			if !done[[2]string{m["observation"].(string), m["id"].(string)}] {
-				return nil, SpaceState{}, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
-			}
-		}
-	}
-	written, owners, err := writeEdges(ctx, tx, space, edgeOps, now)
+	edgeRows, edgeOf, edgeOp, err := edgeWrites(edgeOps, now)
 	if err != nil {
 		return nil, SpaceState{}, err
 	}
-	edges := make([][]realm.Edge, len(ins))
-	for j, e := range written {
-		k := edgeOwner[owners[j]]
-		edges[k] = append(edges[k], e)
-	}
-	if err := endValidity(ctx, tx, space, ends, now); err != nil {
-		return nil, SpaceState{}, err
-	}
-	recs, err := collect(ctx, tx, qObservationIntegrated, map[string]any{
-		"space": space, "marks": marks, "now": now, "summary": summary,
+	recs, err := collect(ctx, tx, qIntegrationWrite, map[string]any{
+		"space": space, "now": now, "w": map[string]any{
+			"nodes": nodes, "merges": merges, "edges": edgeRows, "ends": ends, "marks": marks, "summary": summary,
+		},
 	})
 	if err != nil || len(recs) == 0 {
 		return nil, SpaceState{}, err
 	}
-	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(recs[0], "version")}, nil
+	r := recs[0]
+	if num(r, "created") != int64(len(nodes)) {
+		return nil, SpaceState{}, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
+	}
+	done := map[[2]string]bool{}
+	v, _ := r.Get("merged")
+	for _, item := range asList(v) {
+		m, _ := item.(map[string]any)
+		done[[2]string{propString(m, "observation"), propString(m, "id")}] = true
+	}
+	for _, m := range merges {
+		if !done[[2]string{m["observation"].(string), m["id"].(string)}] {
+			return nil, SpaceState{}, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
+		}
+	}
+	edges := make([][]realm.Edge, len(ins))
+	v, _ = r.Get("edges")
+	for _, item := range asList(v) {
+		m, _ := item.(map[string]any)
+		i, _ := m["i"].(int64)
+		e := edgeOf[i]
+		e.ID = propString(m, "id")
+		k := edgeOwner[edgeOp[i]]
+		edges[k] = append(edges[k], e)
+	}
+	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, nil
 }
 
-// writeEdges writes relate ops in order, both ways for a symmetric predicate (REALM.md
-// §1): each run of adds and modifies in one statement, deletes one by one. An edge with
-// an end that is not a memory of the space (deleted meanwhile) writes nothing. It returns
-// the edges written and, for each, the index of its op in ops.
-func writeEdges(ctx context.Context, tx neo4j.ManagedTransaction, space string, ops []EdgeWrite, now time.Time) ([]realm.Edge, []int, error) {
-	var out, run []realm.Edge // run: the edges of the pending statement
-	var outOp, runOp []int    // the op of each edge of out and run
-	flush := func() error {
-		if len(run) == 0 {
-			return nil
-		}
-		rows := make([]map[string]any, len(run))
-		for i, e := range run {
-			rows[i] = map[string]any{
-				"i": int64(i), "from": e.From, "to": e.To, "type": e.Predicate.RelType(), "layer": e.Layer,
-				"description": e.Description, "weight": e.Weight, "confidence": e.Confidence,
-			}
-		}
-		recs, err := collect(ctx, tx, qEdgeMerge, map[string]any{"space": space, "edges": rows, "now": now})
-		if err != nil {
-			return err
-		}
-		ids := map[int64]string{}
-		for _, r := range recs {
-			ids[num(r, "i")] = str(r, "id")
-		}
-		for i, e := range run {
-			if id, ok := ids[int64(i)]; ok {
-				e.ID = id
-				out = append(out, e)
-				outOp = append(outOp, runOp[i])
-			}
-		}
-		run, runOp = run[:0], runOp[:0]
-		return nil
-	}
+// edgeWrites turns relate ops into integration_write's edge rows, in order, both ways for
+// a symmetric predicate (REALM.md §1), and gives the edge each row writes (its ID left
+// for the statement to give) and the index in ops of the op it is of. An edge with an end
+// that is not a memory of the space (deleted meanwhile) writes nothing.
+func edgeWrites(ops []EdgeWrite, now time.Time) (rows []map[string]any, edges []realm.Edge, opOf []int, err error) {
+	rows = []map[string]any{}
 	for op, e := range ops {
 		if !e.Predicate.Valid() {
-			return nil, nil, realm.Errorf(realm.EInvalid, "predicate %q is not one of the fifteen", e.Predicate)
+			return nil, nil, nil, realm.Errorf(realm.EInvalid, "predicate %q is not one of the fifteen", e.Predicate)
 		}
 		pairs := [][2]string{{e.From, e.To}}
 		if e.Predicate.Symmetric() {
 			pairs = append(pairs, [2]string{e.To, e.From})
 		}
 		for _, p := range pairs {
-			if e.Op == EdgeDelete {
-				if err := flush(); err != nil {
-					return nil, nil, err
-				}
-				if _, err := collect(ctx, tx, qEdgeDelete, map[string]any{
-					"space": space, "from": p[0], "to": p[1], "type": e.Predicate.RelType(),
-				}); err != nil {
-					return nil, nil, err
-				}
-				continue
-			}
-			run = append(run, realm.Edge{
+			edge := realm.Edge{
 				From: p[0], To: p[1], Predicate: e.Predicate, Layer: e.Predicate.Layer(), Description: e.Description,
 				Weight: clampWeight(e.Weight), Confidence: clampWeight(e.Confidence), UpdatedAt: now,
+			}
+			rows = append(rows, map[string]any{
+				"i": int64(len(rows)), "delete": e.Op == EdgeDelete, "from": edge.From, "to": edge.To,
+				"type": edge.Predicate.RelType(), "layer": edge.Layer, "description": edge.Description,
+				"weight": edge.Weight, "confidence": edge.Confidence,
 			})
-			runOp = append(runOp, op)
+			edges = append(edges, edge)
+			opOf = append(opOf, op)
 		}
 	}
-	if err := flush(); err != nil {
-		return nil, nil, err
-	}
-	return out, outOp, nil
+	return rows, edges, opOf, nil
 }
 
 // nodeProps are the stored properties of a new node; nulls are left out by SET m = $props.

@@ -5,10 +5,6 @@ import _ "embed"
 // Statements of knowledge that changes: validity of superseded memories.
 
 var (
-	//go:embed queries/memory_end_validity.cypher
-	memoryEndValidityCypher string
-	qMemoryEndValidity      = newQuery("memory_end_validity", memoryEndValidityCypher)
-
 	//go:embed queries/memory_successors.cypher
 	memorySuccessorsCypher string
 	qMemorySuccessors      = newQuery("memory_successors", memorySuccessorsCypher)

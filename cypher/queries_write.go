@@ -5,13 +5,9 @@ import _ "embed"
 // Statements of the write path (construction) and of the memory reads the API needs.
 
 var (
-	//go:embed queries/edge_delete.cypher
-	edgeDeleteCypher string
-	qEdgeDelete      = newQuery("edge_delete", edgeDeleteCypher)
-
-	//go:embed queries/edge_merge.cypher
-	edgeMergeCypher string
-	qEdgeMerge      = newQuery("edge_merge", edgeMergeCypher)
+	//go:embed queries/integration_write.cypher
+	integrationWriteCypher string
+	qIntegrationWrite      = newQuery("integration_write", integrationWriteCypher)
 
 	//go:embed queries/graph_around.cypher
 	graphAroundCypher string
@@ -36,10 +32,6 @@ var (
 	//go:embed queries/job_get.cypher
 	jobGetCypher string
 	qJobGet      = newQuery("job_get", jobGetCypher)
-
-	//go:embed queries/memory_create.cypher
-	memoryCreateCypher string
-	qMemoryCreate      = newQuery("memory_create", memoryCreateCypher)
 
 	//go:embed queries/memory_delete.cypher
 	memoryDeleteCypher string
@@ -73,10 +65,6 @@ var (
 	memoryListCypher string
 	qMemoryList      = newQuery("memory_list", memoryListCypher)
 
-	//go:embed queries/memory_merge.cypher
-	memoryMergeCypher string
-	qMemoryMerge      = newQuery("memory_merge", memoryMergeCypher)
-
 	//go:embed queries/memory_recent.cypher
 	memoryRecentCypher string
 	qMemoryRecent      = newQuery("memory_recent", memoryRecentCypher)
@@ -104,10 +92,6 @@ var (
 	//go:embed queries/observation_get.cypher
 	observationGetCypher string
 	qObservationGet      = newQuery("observation_get", observationGetCypher)
-
-	//go:embed queries/observation_integrated.cypher
-	observationIntegratedCypher string
-	qObservationIntegrated      = newQuery("observation_integrated", observationIntegratedCypher)
 
 	//go:embed queries/observation_lease_owners.cypher
 	observationLeaseOwnersCypher string

@@ -74,7 +74,7 @@ type RunNeighbours struct {
 
 // SpaceState is a fingerprint of a space's memories (memory_run_context.cypher): how
 // many there are, and the space's memories_version, a new random id at every write of
-// the write path (observation_integrated.cypher) and every deletion of a memory, so that
+// the write path (integration_write.cypher) and every deletion of a memory, so that
 // a space erased and written again never has an earlier version. Adding, deleting,
 // merging into or ending the validity of a memory changes it. Version is "" for a space
 // the write path never wrote to (made by an import or a fixture).

@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-
 	"github.com/realm-memory/realm"
 )
 
@@ -14,19 +12,6 @@ import (
 type ValidityEnd struct {
 	ID         string
 	ValidUntil time.Time
-}
-
-// endValidity records the ends in the integration's transaction; superseded_at is now.
-func endValidity(ctx context.Context, tx neo4j.ManagedTransaction, space string, ends []ValidityEnd, now time.Time) error {
-	if len(ends) == 0 {
-		return nil
-	}
-	rows := make([]map[string]any, len(ends))
-	for i, e := range ends {
-		rows[i] = map[string]any{"id": e.ID, "valid_until": e.ValidUntil.UTC()}
-	}
-	_, err := collect(ctx, tx, qMemoryEndValidity, map[string]any{"space": space, "ends": rows, "now": now})
-	return err
 }
 
 // Successor is a newer version of a superseded memory.

@@ -6,7 +6,7 @@ import "strings"
 // dl): the words of its name, its content and each of its keywords, split at spaces and
 // counted when not empty, as Cypher's split(text, ' ') of their concatenation counts
 // them. Every statement that writes a memory's text stores it as word_count
-// (memory_merge.cypher computes it in Cypher; migration 0019 filled the older memories).
+// (integration_write.cypher computes it in Cypher; migration 0019 filled the older memories).
 func WordCount(name, content string, keywords []string) int64 {
 	n := words(name) + words(content)
 	for _, k := range keywords {

@@ -1,0 +1,99 @@
+// Writes the integrations of a run of observations of one space (cypher.writeIntegrations)
+// in ONE statement, in this order:
+// - the memory nodes they add, each with its type label beside :Memory (checked against
+//   the four node types by the caller) and its provenance edge to the observation that
+//   adds it;
+// - the merges of candidates into existing memories, in list order (a memory merged by
+//   several observations of a run takes each row in turn): new content and embedding
+//   (when given), the complete keyword list, the observation added to sources,
+//   updated_at, the word count of the new text (cypher.WordCount), provenance;
+// - the typed edges between memories, in list order, each row in turn (a later row of
+//   the same pair and type sees what an earlier one wrote): a merge writes at most one
+//   edge of a type between an ordered pair, a new one with every property, an existing
+//   one taking the new weight and description; a delete removes it. Each type is a
+//   whitelisted predicate's RelType;
+// - the ends of superseded memories' validity (REALM.md §2 "Ours", bi-temporal):
+//   valid_until is when the newer version began to hold, superseded_at when the space
+//   learned it; an end already recorded is never moved later, the first superseded_at kept;
+// - the observations marked integrated, their leases released, the space given a new
+//   memories_version (cypher.SpaceState) and its running summary replaced unless
+//   its summary is ''.
+// One statement instead of one per kind of write: the one-message request spent most of
+// Neo4j's time on its statements' round trips and planning, not on what they write.
+// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+// Params: $space, $now, $w, a map of: nodes (list of {observation, label, props}), merges
+// (list of {observation, id, content, embedding, keywords, at}, at being the merge's
+// updated_at), edges (list of {i, delete, from, to, type, layer, description, weight,
+// confidence}), ends (list of {id, valid_until}), marks (list of {id, added, merged,
+// skipped}), summary. One map, not a parameter each: Neo4j keys its cached plans on the
+// parameters' types and list sizes (by bucket), so that lists each empty or not in turn
+// made it plan this statement again, at ~100 ms, for one request in several; a map
+// keeps one plan.
+// Returns one row: created (the nodes whose observation is in the space), merged (list of
+// {observation, id}, one per merge whose memory and observation are in the space), edges
+// (list of {i, id}, one per edge merged whose ends are both in the space), n (the
+// observations marked), version (the space's new memories_version).
+CALL () {
+  OPTIONAL MATCH (g:Space {id: $space})
+  SET g.graph_version = randomUUID()
+}
+CALL () {
+  UNWIND $w.nodes AS n
+  MATCH (o:Observation {space: $space, id: n.observation})
+  CREATE (m:Memory:$(n.label))
+  SET m = n.props
+  CREATE (m)-[:DERIVED_FROM]->(o)
+  RETURN count(m) AS created
+}
+CALL () {
+  UNWIND $w.merges AS x
+  MATCH (o:Observation {space: $space, id: x.observation})
+  MATCH (m:Memory {id: x.id, space: $space})
+  SET m.content = coalesce(x.content, m.content),
+      m.embedding = coalesce(x.embedding, m.embedding),
+      m.keywords = x.keywords,
+      m.sources = CASE WHEN x.observation IN coalesce(m.sources, []) THEN m.sources
+                       ELSE coalesce(m.sources, []) + x.observation END,
+      m.updated_at = x.at
+  SET m.word_count = size([w IN split(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', y IN coalesce(m.keywords, []) | k + ' ' + y), ' ') WHERE w <> ''])
+  MERGE (m)-[:DERIVED_FROM]->(o)
+  RETURN collect({observation: x.observation, id: m.id}) AS merged
+}
+CALL () {
+  UNWIND $w.edges AS e
+  CALL (e) {
+    MATCH (a:Memory {id: e.from, space: $space})
+    MATCH (b:Memory {id: e.to, space: $space})
+    WHERE NOT e.delete
+    MERGE (a)-[r:$(e.type)]->(b)
+      ON CREATE SET r.id = randomUUID(), r.layer = e.layer, r.initial_weight = e.weight, r.created_at = $now
+    SET r.description = e.description, r.weight = e.weight, r.confidence = e.confidence, r.updated_at = $now
+    RETURN r.id AS id
+    UNION ALL
+    MATCH (a:Memory {id: e.from, space: $space})-[r:$(e.type)]->(b:Memory {id: e.to, space: $space})
+    WHERE e.delete
+    DELETE r
+    RETURN null AS id
+  }
+  RETURN collect(CASE WHEN id IS NOT NULL THEN {i: e.i, id: id} END) AS edges
+}
+CALL () {
+  UNWIND $w.ends AS e
+  MATCH (m:Memory {id: e.id, space: $space})
+  SET m.valid_until = CASE WHEN m.valid_until IS NULL OR e.valid_until < m.valid_until THEN e.valid_until ELSE m.valid_until END,
+      m.superseded_at = coalesce(m.superseded_at, $now)
+  RETURN count(m) AS ended
+}
+CALL () {
+  UNWIND $w.marks AS x
+  MATCH (o:Observation {space: $space, id: x.id})
+  SET o.status = 'integrated', o.integrated_at = $now, o.updated_at = $now,
+      o.added = x.added, o.merged = x.merged, o.skipped = x.skipped,
+      o.lease_owner = null, o.lease_until = null, o.error = null
+  RETURN count(o) AS n
+}
+OPTIONAL MATCH (s:Space {id: $space})
+SET s.memories_version = randomUUID()
+FOREACH (_ IN CASE WHEN s IS NULL OR $w.summary = '' THEN [] ELSE [1] END |
+  SET s.summary = $w.summary, s.summary_updated_at = $now)
+RETURN created, merged, edges, n, s.memories_version AS version
