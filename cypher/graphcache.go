@@ -109,7 +109,7 @@ func (c *graphCache) loadInBackground(s *Store, space string) {
 			delete(c.inflight, space)
 			c.mu.Unlock()
 		}()
-		ctx, cancel := context.WithTimeout(context.Background(), graphLoadTimeout)
+		ctx, cancel := context.WithTimeout(inBackground(context.Background()), graphLoadTimeout)
 		defer cancel()
 		started := time.Now()
 		g, err := s.loadGraph(ctx, space)

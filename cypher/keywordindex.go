@@ -130,7 +130,7 @@ func (c *keywordCache) refresh(s *Store, space string) {
 	c.loading[space] = true
 	c.mu.Unlock()
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), keywordLoadTimeout)
+		ctx, cancel := context.WithTimeout(inBackground(context.Background()), keywordLoadTimeout)
 		defer cancel()
 		if _, err := c.load(ctx, s, space); err != nil {
 			log.Warn().Err(err).Str("space", space).Msg("keyword index not read; keyword seeds stay in Cypher")

@@ -301,8 +301,7 @@ func (s *Store) runAlone(ctx context.Context, mode neo4j.AccessMode, q query, pa
 // says may go away is returned as a TransactionExecutionLimit, as a managed transaction's
 // (runTx tells them apart by that).
 func (s *Store) attemptAlone(ctx context.Context, mode neo4j.AccessMode, q query, params map[string]any) ([]*neo4j.Record, error) {
-	s.openTx.Add(1)
-	defer s.openTx.Add(-1)
+	defer s.countOpen(ctx)()
 	log := statementLogOf(ctx)
 	st, text := log.begin(q)
 	defer func(started time.Time) {
@@ -382,15 +381,32 @@ func (s *Store) retry(ctx context.Context, attempt func() ([]*neo4j.Record, erro
 	}
 }
 
-// OpenTransactions is the number of transactions of this store running now. Tests use
-// it to prove that no model or embedder call happens while one is open
-// (ARCHITECTURE.md, Layout).
+// OpenTransactions is the number of transactions of this store running now, but for
+// the caches' reads in the background (inBackground). Tests use it to prove that no model
+// or embedder call happens while one is open (ARCHITECTURE.md, Layout).
 func (s *Store) OpenTransactions() int { return int(s.openTx.Load()) }
+
+type backgroundKey struct{}
+
+// inBackground marks ctx as a cache's read of its own goroutine (a space's keyword index
+// or graph snapshot), which holds no request's transaction and is left out of
+// OpenTransactions.
+func inBackground(ctx context.Context) context.Context {
+	return context.WithValue(ctx, backgroundKey{}, true)
+}
+
+// countOpen counts a transaction in OpenTransactions until the returned func is called.
+func (s *Store) countOpen(ctx context.Context) func() {
+	if ctx.Value(backgroundKey{}) != nil {
+		return func() {}
+	}
+	s.openTx.Add(1)
+	return func() { s.openTx.Add(-1) }
+}
 
 // attempt runs fn once in a session of its own.
 func (s *Store) attempt(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]*neo4j.Record, error) {
-	s.openTx.Add(1)
-	defer s.openTx.Add(-1)
+	defer s.countOpen(ctx)()
 	defer func(started time.Time) { statementLogOf(ctx).transaction(time.Since(started)) }(time.Now())
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode})
 	defer sess.Close(ctx)
