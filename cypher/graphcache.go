@@ -52,7 +52,7 @@ type Expander interface {
 // statements), so that a write to a large space never makes a recall wait for its snapshot.
 func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) (Expander, error) {
 	c := &s.graphs
-	if c.max <= 0 || counts.GraphVersion == "" || counts.InSpace > int64(c.max) {
+	if !c.admits(counts) {
 		return s, nil
 	}
 	if g := c.get(space, counts.GraphVersion); g != nil {
@@ -62,9 +62,26 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 		c.loadInBackground(s, space)
 		return s, nil
 	}
+	g, err := s.loadGraphNow(ctx, space, counts.GraphVersion)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// admits: a space as counts found it is expanded from a snapshot (it has a graph version
+// and fits the cache).
+func (c *graphCache) admits(counts SpaceCounts) bool {
+	return c.max > 0 && counts.GraphVersion != "" && counts.InSpace <= int64(c.max)
+}
+
+// loadGraphNow returns the space's snapshot of this version, reading it (and caching it)
+// unless held; one is read at a time.
+func (s *Store) loadGraphNow(ctx context.Context, space, version string) (*spaceGraph, error) {
+	c := &s.graphs
 	c.loading.Lock()
 	defer c.loading.Unlock()
-	if g := c.get(space, counts.GraphVersion); g != nil {
+	if g := c.get(space, version); g != nil {
 		return g, nil
 	}
 	g, err := s.loadGraph(ctx, space)
@@ -75,6 +92,29 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 		c.put(g)
 	}
 	return g, nil
+}
+
+// GraphStats describes a space's snapshot as LoadGraph read it; zero when the cache does
+// not admit the space.
+type GraphStats struct {
+	Memories, Edges int
+	Load            time.Duration
+}
+
+// LoadGraph reads the space's snapshot now, when the cache admits the space, and says what
+// it holds: the recalls of a space above GraphSyncMax would otherwise use the statements
+// until it is read in the background (bench scale --warm-graph).
+func (s *Store) LoadGraph(ctx context.Context, space string) (GraphStats, error) {
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil || !s.graphs.admits(counts) {
+		return GraphStats{}, err
+	}
+	started := time.Now()
+	g, err := s.loadGraphNow(ctx, space, counts.GraphVersion)
+	if err != nil {
+		return GraphStats{}, err
+	}
+	return GraphStats{Memories: len(g.nodes), Edges: len(g.edges), Load: time.Since(started)}, nil
 }
 
 // GraphSyncMax is the largest space whose snapshot a recall waits for: 802 memories
