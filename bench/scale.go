@@ -48,6 +48,10 @@ type ScaleConfig struct {
 	// NoExactScan leaves the exact-scan seed search unmeasured: at 100k it costs seconds a
 	// question, and the read path does not choose it there.
 	NoExactScan bool
+	// WarmGraph reads the space's graph snapshot (cypher/graphcache.go) before the recalls
+	// are timed, when REALM_GRAPH_CACHE admits the space: above GraphSyncMax the recalls
+	// would otherwise use the statements until it is read in the background.
+	WarmGraph bool
 	// Profile, when set, receives one JSON line per timed recall: its stage timings, its
 	// expansion steps and every statement it ran with its duration, database hits and rows
 	// (the recall is run once more under PROFILE for the counts, untimed).
@@ -137,6 +141,11 @@ type ScaleSize struct {
 	// seeds are measured: its size, read time and the Go heap it holds (after a GC).
 	KeywordIndex      cypher.KeywordIndexStats `json:"keyword_index"`
 	KeywordIndexBytes uint64                   `json:"keyword_index_heap_bytes"`
+	// The space's graph snapshot read before the recalls (ScaleConfig.WarmGraph): its size
+	// and read time, the Go heap it holds (after a GC) and the bytes allocated reading it.
+	GraphSnapshot       *cypher.GraphStats `json:"graph_snapshot,omitempty"`
+	GraphSnapshotBytes  uint64             `json:"graph_snapshot_heap_bytes,omitempty"`
+	GraphSnapshotAllocs uint64             `json:"graph_snapshot_alloc_bytes,omitempty"`
 	// Recall stages per strategy (adaptive, path_search, subgraph_beam): plan, seed,
 	// expand, aggregate, record, total; embedding excluded.
 	Recall     map[string]map[string]Quantiles `json:"recall"`
@@ -290,6 +299,14 @@ func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, p
 	}
 	fmt.Fprintf(progress, "scale %d: seeds exact p50 %.1f ms, index p50 %.1f ms, full-text p50 %.1f ms (read path picks %s)\n",
 		n, sz.Seeds["exact_scan"].P50, sz.Seeds["vector_index"].P50, sz.Seeds["fulltext"].P50, sz.SeedMethod)
+	if cfg.WarmGraph {
+		if err := measureGraphSnapshot(ctx, deps.Store, space, &sz); err != nil {
+			return sz, err
+		}
+		g := sz.GraphSnapshot
+		fmt.Fprintf(progress, "scale %d: graph snapshot of %d memories, %d edges read in %.1f s, %.1f MiB of heap (%.0f MiB allocated reading it)\n",
+			n, g.Memories, g.Edges, g.Load.Seconds(), mib(int64(sz.GraphSnapshotBytes)), mib(int64(sz.GraphSnapshotAllocs)))
+	}
 	strategies := cfg.Strategies
 	if len(strategies) == 0 {
 		strategies = []realm.Strategy{realm.Adaptive, realm.StrategyPath, realm.StrategyBeam}
@@ -432,20 +449,40 @@ func measureSeeds(ctx context.Context, s *cypher.Store, emb *memoEmbedder, cfg S
 // measureKeywordIndex reads the space's keyword index, so that the seeds and recalls
 // measured after use it, and records its size, read time and heap.
 func measureKeywordIndex(ctx context.Context, s *cypher.Store, space string, sz *ScaleSize) error {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	st, err := s.LoadKeywordIndex(ctx, space)
+	var err error
+	sz.KeywordIndexBytes, _ = heapHeld(func() { sz.KeywordIndex, err = s.LoadKeywordIndex(ctx, space) })
+	return err
+}
+
+// measureGraphSnapshot reads the space's graph snapshot, so that the recalls measured
+// after expand from it, and records its size, read time and heap (ScaleConfig.WarmGraph).
+func measureGraphSnapshot(ctx context.Context, s *cypher.Store, space string, sz *ScaleSize) error {
+	var st cypher.GraphStats
+	var err error
+	sz.GraphSnapshotBytes, sz.GraphSnapshotAllocs = heapHeld(func() { st, err = s.LoadGraph(ctx, space) })
 	if err != nil {
 		return err
 	}
+	if st.Memories == 0 {
+		return fmt.Errorf("--warm-graph: the graph cache does not admit space %s (REALM_GRAPH_CACHE below its size?)", space)
+	}
+	sz.GraphSnapshot = &st
+	return nil
+}
+
+// heapHeld runs load and returns the Go heap it left held (after a GC) and the bytes it
+// allocated.
+func heapHeld(load func()) (held, allocated uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	load()
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	sz.KeywordIndex = st
 	if after.HeapAlloc > before.HeapAlloc {
-		sz.KeywordIndexBytes = after.HeapAlloc - before.HeapAlloc
+		held = after.HeapAlloc - before.HeapAlloc
 	}
-	return nil
+	return held, after.TotalAlloc - before.TotalAlloc
 }
 
 // measureRecall recalls each question with each strategy twice: the first call embeds
@@ -915,6 +952,10 @@ func (r ScaleReport) Markdown() string {
 				fmt.Fprintf(&b, ", their vectors reused cyclically for the other memories")
 			}
 			fmt.Fprintf(&b, "; written in %.1f s (%.0f memories/s with their observations and edges).\n\n", s.Build.WriteSeconds, s.Build.MemoriesPerSec)
+		}
+		if g := s.GraphSnapshot; g != nil {
+			fmt.Fprintf(&b, "Graph snapshot read before the recalls (`--warm-graph`): %d memories, %d edges in %.1f s; %.1f MiB of Go heap held, %.0f MiB allocated reading it.\n\n",
+				g.Memories, g.Edges, g.Load.Seconds(), mib(int64(s.GraphSnapshotBytes)), mib(int64(s.GraphSnapshotAllocs)))
 		}
 		fmt.Fprintf(&b, "| figure | p50 | p95 | p99 |\n|---|---|---|---|\n")
 		for _, strategy := range []realm.Strategy{realm.Adaptive, realm.StrategyPath, realm.StrategyBeam} {

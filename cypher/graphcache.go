@@ -34,8 +34,10 @@ var qGraphSnapshot = newQuery("graph_snapshot", graphSnapshotCypher)
 
 // DefaultGraphCacheMax is how many memories, all spaces together, the snapshots hold by
 // default (a larger space is never read whole): 10,000 memories took 43 MiB and 6.6 s to
-// read on a loaded machine, 100,000 took 420 MiB and 3 min 50 s, a read that slowed the
-// recalls it ran beside five-fold (bench scale, 100,000 memories: p50 123 → 692 ms).
+// read on a loaded machine, 100,000 took 367 MiB of heap (2.3 GiB allocated while read)
+// and 3–4 min, a read that slowed the recalls it ran beside five-fold (bench scale,
+// 100,000 memories: p50 123 → 692 ms). A larger cache suits a large space read far more
+// than written (bench scale --warm-graph, docs/benchmarks/read-path.md).
 const DefaultGraphCacheMax = 20_000
 
 // Expander reads what expansion needs of a space's graph: the store's statements, or a
@@ -52,7 +54,7 @@ type Expander interface {
 // statements), so that a write to a large space never makes a recall wait for its snapshot.
 func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) (Expander, error) {
 	c := &s.graphs
-	if c.max <= 0 || counts.GraphVersion == "" || counts.InSpace > int64(c.max) {
+	if !c.admits(counts) {
 		return s, nil
 	}
 	if g := c.get(space, counts.GraphVersion); g != nil {
@@ -62,9 +64,26 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 		c.loadInBackground(s, space)
 		return s, nil
 	}
+	g, err := s.loadGraphNow(ctx, space, counts.GraphVersion)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// admits: a space as counts found it is expanded from a snapshot (it has a graph version
+// and fits the cache).
+func (c *graphCache) admits(counts SpaceCounts) bool {
+	return c.max > 0 && counts.GraphVersion != "" && counts.InSpace <= int64(c.max)
+}
+
+// loadGraphNow returns the space's snapshot of this version, reading it (and caching it)
+// unless held; one is read at a time.
+func (s *Store) loadGraphNow(ctx context.Context, space, version string) (*spaceGraph, error) {
+	c := &s.graphs
 	c.loading.Lock()
 	defer c.loading.Unlock()
-	if g := c.get(space, counts.GraphVersion); g != nil {
+	if g := c.get(space, version); g != nil {
 		return g, nil
 	}
 	g, err := s.loadGraph(ctx, space)
@@ -75,6 +94,29 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 		c.put(g)
 	}
 	return g, nil
+}
+
+// GraphStats describes a space's snapshot as LoadGraph read it; zero when the cache does
+// not admit the space.
+type GraphStats struct {
+	Memories, Edges int
+	Load            time.Duration
+}
+
+// LoadGraph reads the space's snapshot now, when the cache admits the space, and says what
+// it holds: the recalls of a space above GraphSyncMax would otherwise use the statements
+// until it is read in the background (bench scale --warm-graph).
+func (s *Store) LoadGraph(ctx context.Context, space string) (GraphStats, error) {
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil || !s.graphs.admits(counts) {
+		return GraphStats{}, err
+	}
+	started := time.Now()
+	g, err := s.loadGraphNow(ctx, space, counts.GraphVersion)
+	if err != nil {
+		return GraphStats{}, err
+	}
+	return GraphStats{Memories: len(g.nodes), Edges: len(g.edges), Load: time.Since(started)}, nil
 }
 
 // GraphSyncMax is the largest space whose snapshot a recall waits for: 802 memories
@@ -215,7 +257,24 @@ func (s *Store) loadGraph(ctx context.Context, space string) (*spaceGraph, error
 		g.at[n.node.ID] = int32(len(g.nodes))
 		g.nodes = append(g.nodes, n)
 	}
-	keys := map[string]int32{}
+	// A snapshot of 100,000 memories holds about 500,000 edges: their ends' ids are the
+	// memories' own strings, and their few types and layers one string each, not copies
+	// per edge; edges and adjacency lists are allocated at their size, not grown.
+	names := map[string]string{}
+	intern := func(s string) string {
+		if v, ok := names[s]; ok {
+			return v
+		}
+		names[s] = s
+		return s
+	}
+	edges := 0
+	for _, r := range recs {
+		out, _ := r.Get("out")
+		edges += len(asList(out))
+	}
+	g.edges = make([]graphEdge, 0, edges)
+	keys := make(map[string]int32, edges)
 	for _, r := range recs {
 		out, _ := r.Get("out")
 		for _, x := range asList(out) {
@@ -226,12 +285,15 @@ func (s *Store) loadGraph(ctx context.Context, space string) (*spaceGraph, error
 				continue // no expansion reads an edge without a weight or out of the space
 			}
 			keys[propString(p, "key")] = int32(len(g.edges))
-			g.edges = append(g.edges, graphEdge{edge: edgeFromProps(p), relType: propString(p, "type"), start: start, end: end})
+			e := edgeFromProps(p)
+			e.From, e.To, e.Layer = g.nodes[start].node.ID, g.nodes[end].node.ID, intern(e.Layer)
+			g.edges = append(g.edges, graphEdge{edge: e, relType: intern(propString(p, "type")), start: start, end: end})
 		}
 	}
 	for i, r := range recs {
 		adj, _ := r.Get("adjacent")
 		n := &g.nodes[i]
+		n.adjacent = make([]int32, 0, len(asList(adj)))
 		for _, k := range asList(adj) {
 			key, _ := k.(string)
 			if e, ok := keys[key]; ok {
