@@ -197,18 +197,8 @@ func (c *keywordCache) load(ctx context.Context, s *Store, space string) (*space
 
 // addRuns records the runs of letters and digits of memory i's text.
 func (t *spaceTexts) addRuns(i int32, text string, runAt map[string]int32) {
-	counts := map[string]int32{}
-	for _, run := range strings.FieldsFunc(text, notAlphanumeric) {
-		counts[run]++
-	}
-	for run, n := range counts {
-		at, ok := runAt[run]
-		if !ok {
-			at = int32(len(t.runs))
-			runAt[run] = at
-			t.runs = append(t.runs, run)
-			t.runHits = append(t.runHits, nil)
-		}
+	for run, n := range runCounts(text) {
+		at := t.runIndex(run, runAt)
 		t.runHits[at] = append(t.runHits[at], runHit{i, n})
 	}
 }

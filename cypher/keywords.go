@@ -347,15 +347,21 @@ func (t *spaceTexts) index(i int32, n realm.Node, runAt map[string]int32) {
 		t.terms[term] = slices.Insert(slices.Clone(list), j, i)
 	}
 	for run, count := range runCounts(t.texts[i]) {
-		r, ok := runAt[run]
-		if !ok {
-			r = int32(len(t.runs))
-			runAt[run] = r
-			t.runs = append(t.runs, run)
-			t.runHits = append(t.runHits, nil)
-		}
+		r := t.runIndex(run, runAt)
 		t.runHits[r] = append(slices.Clip(t.runHits[r]), runHit{i, count})
 	}
+}
+
+// runIndex is the position of run in t.runs, appended there (with no hits) when new.
+func (t *spaceTexts) runIndex(run string, runAt map[string]int32) int32 {
+	r, ok := runAt[run]
+	if !ok {
+		r = int32(len(t.runs))
+		runAt[run] = r
+		t.runs = append(t.runs, run)
+		t.runHits = append(t.runHits, nil)
+	}
+	return r
 }
 
 // unindex removes memory i from the postings of every term and run that holds it.
