@@ -18,8 +18,8 @@
 // - the observations marked integrated, their leases released, the space given a new
 //   memories_version (cypher.SpaceState) and its running summary replaced unless
 //   its summary is ''.
-// One statement instead of one per kind of write: the one-message request spent most of
-// Neo4j's time on its statements' round trips and planning, not on what they write.
+// One statement instead of one per kind of write (six): a one-message request runs 8
+// statements instead of 11; what they write costs Neo4j the same.
 // It moves the space's graph_version first (expansion's snapshot of the space is then read again).
 // Params: $space, $now, $w, a map of: nodes (list of {observation, label, props}), merges
 // (list of {observation, id, content, embedding, keywords, at}, at being the merge's
