@@ -543,6 +543,11 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 			"nodes": nodes, "merges": merges, "edges": edgeRows, "ends": ends, "marks": marks, "summary": summary,
 		},
 	})
+	if constraintViolated(err) {
+		// A memory holds the id a new one derives (MemoryID), say one that a deletion of
+		// the space stopped half way left: refused, never overwritten.
+		return nil, SpaceState{}, realm.Errorf(realm.EConflict, "a memory of space %q has the id of a memory this integration adds", space)
+	}
 	if err != nil || len(recs) == 0 {
 		return nil, SpaceState{}, err
 	}
