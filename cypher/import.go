@@ -328,11 +328,17 @@ func (imp *Import) writeSteps(ctx context.Context, steps ...importStep) error {
 // importConflict reports a uniqueness violation (an id that exists in another space)
 // as EConflict.
 func importConflict(err error) error {
-	var n4j *neo4j.Neo4jError
-	if errors.As(err, &n4j) && strings.Contains(n4j.Code, "ConstraintValidationFailed") {
+	if constraintViolated(err) {
 		return realm.Errorf(realm.EConflict, "an id of the export (a memory, trace, edit or job) exists already in another space")
 	}
 	return err
+}
+
+// constraintViolated reports whether err is Neo4j refusing a write that breaks a
+// uniqueness constraint.
+func constraintViolated(err error) bool {
+	var n4j *neo4j.Neo4jError
+	return errors.As(err, &n4j) && strings.Contains(n4j.Code, "ConstraintValidationFailed")
 }
 
 func valueOf(r *neo4j.Record, key string) any { v, _ := r.Get(key); return v }

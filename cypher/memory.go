@@ -495,9 +495,9 @@ type ObservationIntegration struct {
 // last summary given. It returns the edges written per integration and the state of the
 // space's memories it leaves, from before, the state its lock read.
 func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time, before SpaceState) ([][]realm.Edge, SpaceState, error) {
-	nodes, merges, marks, ends := []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}
-	var edgeOps []EdgeWrite
-	var edgeOwner []int // index in ins of each op of edgeOps
+	nodes, merges, marks, ends, edgeRows := []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}
+	var edgeOf []realm.Edge // the edge each row of edgeRows writes
+	var edgeOwner []int     // index in ins of each row of edgeRows
 	summary := ""
 	for k, in := range ins {
 		// Each observation's memories are created a microsecond after the one's before it,
@@ -522,8 +522,12 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 			merges = append(merges, map[string]any{"observation": in.ObservationID, "id": m.ID, "content": content, "embedding": emb, "keywords": orEmpty(m.Keywords), "at": at})
 			merged = append(merged, m.ID)
 		}
-		for _, e := range in.Edges {
-			edgeOps = append(edgeOps, e)
+		first := len(edgeRows)
+		var err error
+		if edgeRows, edgeOf, err = appendEdgeWrites(edgeRows, edgeOf, space, in.ObservationID, in.Edges, now); err != nil {
+			return nil, SpaceState{}, err
+		}
+		for range edgeRows[first:] {
 			edgeOwner = append(edgeOwner, k)
 		}
 		for _, e := range in.Ends {
@@ -534,15 +538,16 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		}
 		marks = append(marks, map[string]any{"id": in.ObservationID, "added": added, "merged": merged, "skipped": int64(in.Skipped)})
 	}
-	edgeRows, edgeOf, edgeOp, err := edgeWrites(edgeOps, now)
-	if err != nil {
-		return nil, SpaceState{}, err
-	}
 	recs, err := collect(ctx, tx, qIntegrationWrite, map[string]any{
 		"space": space, "now": now, "w": map[string]any{
 			"nodes": nodes, "merges": merges, "edges": edgeRows, "ends": ends, "marks": marks, "summary": summary,
 		},
 	})
+	if constraintViolated(err) {
+		// A memory holds the id a new one derives (MemoryID), say one that a deletion of
+		// the space stopped half way left: refused, never overwritten.
+		return nil, SpaceState{}, realm.Errorf(realm.EConflict, "a memory of space %q has the id of a memory this integration adds", space)
+	}
 	if err != nil || len(recs) == 0 {
 		return nil, SpaceState{}, err
 	}
@@ -568,21 +573,22 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		i, _ := m["i"].(int64)
 		e := edgeOf[i]
 		e.ID = propString(m, "id")
-		k := edgeOwner[edgeOp[i]]
+		k := edgeOwner[i]
 		edges[k] = append(edges[k], e)
 	}
 	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, nil
 }
 
-// edgeWrites turns relate ops into integration_write's edge rows, in order, both ways for
-// a symmetric predicate (REALM.md §1), and gives the edge each row writes (its ID left
-// for the statement to give) and the index in ops of the op it is of. An edge with an end
-// that is not a memory of the space (deleted meanwhile) writes nothing.
-func edgeWrites(ops []EdgeWrite, now time.Time) (rows []map[string]any, edges []realm.Edge, opOf []int, err error) {
-	rows = []map[string]any{}
-	for op, e := range ops {
+// appendEdgeWrites appends to rows integration_write's edge rows for the relate ops of
+// observation's integration, in order, both ways for a symmetric predicate (REALM.md §1),
+// and to edges the edge each row writes, its ID the one a row that creates the edge gives
+// it (edgeID; an existing edge keeps its own). An edge with an end that is not a memory
+// of the space (deleted meanwhile) writes nothing.
+func appendEdgeWrites(rows []map[string]any, edges []realm.Edge, space, observation string, ops []EdgeWrite, now time.Time) ([]map[string]any, []realm.Edge, error) {
+	first := len(rows)
+	for _, e := range ops {
 		if !e.Predicate.Valid() {
-			return nil, nil, nil, realm.Errorf(realm.EInvalid, "predicate %q is not one of the fifteen", e.Predicate)
+			return nil, nil, realm.Errorf(realm.EInvalid, "predicate %q is not one of the fifteen", e.Predicate)
 		}
 		pairs := [][2]string{{e.From, e.To}}
 		if e.Predicate.Symmetric() {
@@ -590,19 +596,19 @@ func edgeWrites(ops []EdgeWrite, now time.Time) (rows []map[string]any, edges []
 		}
 		for _, p := range pairs {
 			edge := realm.Edge{
-				From: p[0], To: p[1], Predicate: e.Predicate, Layer: e.Predicate.Layer(), Description: e.Description,
+				ID: edgeID(space, observation, len(rows)-first), From: p[0], To: p[1], Predicate: e.Predicate,
+				Layer: e.Predicate.Layer(), Description: e.Description,
 				Weight: clampWeight(e.Weight), Confidence: clampWeight(e.Confidence), UpdatedAt: now,
 			}
 			rows = append(rows, map[string]any{
-				"i": int64(len(rows)), "delete": e.Op == EdgeDelete, "from": edge.From, "to": edge.To,
+				"i": int64(len(rows)), "id": edge.ID, "delete": e.Op == EdgeDelete, "from": edge.From, "to": edge.To,
 				"type": edge.Predicate.RelType(), "layer": edge.Layer, "description": edge.Description,
 				"weight": edge.Weight, "confidence": edge.Confidence,
 			})
 			edges = append(edges, edge)
-			opOf = append(opOf, op)
 		}
 	}
-	return rows, edges, opOf, nil
+	return rows, edges, nil
 }
 
 // nodeProps are the stored properties of a new node; nulls are left out by SET m = $props.

@@ -7,8 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
 )
@@ -85,20 +83,19 @@ func Run(ctx context.Context, hold *cypher.Import, open func() (io.ReadCloser, e
 	return res, nil
 }
 
-// rewriter gives a copy new ids: each derived from the old id and the new space, so
-// the same file imported twice under one name gets the same ids.
+// rewriter gives a copy new ids: each derived from the old id and the new space
+// (cypher.DerivedID), so the same file imported twice under one name gets the same ids,
+// and imported under two names, ids that order alike.
 type rewriter struct {
 	from, to string
 	on       bool
 }
 
-var importNamespace = uuid.MustParse("6f1d0c2e-8a43-4f5b-9c1e-52a7d3b0e9a1")
-
 func (rw rewriter) id(old string) string {
 	if !rw.on || old == "" {
 		return old
 	}
-	return uuid.NewSHA1(importNamespace, []byte(rw.to+"\x00"+old)).String()
+	return cypher.DerivedID(rw.to, "import\x00"+old)
 }
 
 func (rw rewriter) ids(v any) any {

@@ -110,6 +110,21 @@ func TestImportCopy(t *testing.T) {
 	if ns, err := s.MemoriesByIDs(ctx, dst, []string{rw.id("m1")}); err != nil || len(ns) != 1 || ns[0].Space != dst {
 		t.Errorf("copied memory: %+v %v", ns, err)
 	}
+	// A second copy: other ids, ordered as the first copy's (cypher.DerivedID), so that
+	// both are recalled alike.
+	dst2 := cyphertest.NewSpace(t)
+	if _, err := Import(ctx, s, dst2, opener(file), smallOpts); err != nil {
+		t.Fatal(err)
+	}
+	rw2 := rewriter{from: src, to: dst2, on: true}
+	for _, old := range []string{"m1", "m2", "e1"} {
+		if a, b := rw.id(old), rw2.id(old); a == b || a[:18] != b[:18] {
+			t.Errorf("ids of %s in two copies: %s, %s", old, a, b)
+		}
+	}
+	if ns, err := s.MemoriesByIDs(ctx, dst2, []string{rw2.id("m1")}); err != nil || len(ns) != 1 {
+		t.Errorf("second copy's memory: %+v %v", ns, err)
+	}
 }
 
 // TestImportInterrupted: while another import holds the space, an import and an export

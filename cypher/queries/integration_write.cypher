@@ -9,8 +9,9 @@
 //   updated_at, the word count of the new text (cypher.WordCount), provenance;
 // - the typed edges between memories, in list order, each row in turn (a later row of
 //   the same pair and type sees what an earlier one wrote): a merge writes at most one
-//   edge of a type between an ordered pair, a new one with every property, an existing
-//   one taking the new weight and description; a delete removes it. Each type is a
+//   edge of a type between an ordered pair, a new one with every property (its id the
+//   row's, derived by the caller: cypher.edgeID), an existing one taking the new weight
+//   and description; a delete removes it. Each type is a
 //   whitelisted predicate's RelType;
 // - the ends of superseded memories' validity (REALM.md §2 "Ours", bi-temporal):
 //   valid_until is when the newer version began to hold, superseded_at when the space
@@ -23,7 +24,7 @@
 // It moves the space's graph_version first (expansion's snapshot of the space is then read again).
 // Params: $space, $now, $w, a map of: nodes (list of {observation, label, props}), merges
 // (list of {observation, id, content, embedding, keywords, at}, at being the merge's
-// updated_at), edges (list of {i, delete, from, to, type, layer, description, weight,
+// updated_at), edges (list of {i, id, delete, from, to, type, layer, description, weight,
 // confidence}), ends (list of {id, valid_until}), marks (list of {id, added, merged,
 // skipped}), summary. One map, not a parameter each: Neo4j keys its cached plans on the
 // parameters' types and list sizes (by bucket), so that lists each empty or not in turn
@@ -69,7 +70,7 @@ CALL () {
     USING INDEX b:Memory(id)
     WHERE NOT e.delete
     MERGE (a)-[r:$(e.type)]->(b)
-      ON CREATE SET r.id = randomUUID(), r.layer = e.layer, r.initial_weight = e.weight, r.created_at = $now
+      ON CREATE SET r.id = e.id, r.layer = e.layer, r.initial_weight = e.weight, r.created_at = $now
     SET r.description = e.description, r.weight = e.weight, r.confidence = e.confidence, r.updated_at = $now
     RETURN r.id AS id
     UNION ALL

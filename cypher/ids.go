@@ -1,0 +1,42 @@
+package cypher
+
+import (
+	"strconv"
+
+	"github.com/google/uuid"
+)
+
+// derivedNamespace is the UUIDv5 namespace of the ids DerivedID makes.
+var derivedNamespace = uuid.MustParse("e88ae7cf-c368-4f84-8c26-b8a9ae6dd32c")
+
+// DerivedID is the id of what key names in space: a UUID whose first half is a hash of
+// key alone and whose second half a hash of space and key. Random ids made the read path
+// differ between two ingestions of the same observations, since ties in scores and
+// orders (in Go and in the statements) break by id; a derived id makes them the same.
+// The space is in the id because ids are unique across spaces (constraint memory_id),
+// but not in its first half, which alone orders two ids of different keys: the same
+// observations ingested into two spaces give the same graph and the same recalls. Within
+// a space two keys share an id only if both halves collide (a 122-bit hash); the same
+// key in two spaces only if the second halves do (62 bits), and a memory's id then
+// fails its creation rather than overwrite the other's.
+func DerivedID(space, key string) string {
+	id := uuid.NewSHA1(derivedNamespace, []byte(key))
+	spaced := uuid.NewSHA1(derivedNamespace, []byte(space+"\x00"+key))
+	copy(id[8:], spaced[8:]) // the variant bits, in byte 8, are the same in both
+	return id.String()
+}
+
+// MemoryID is the id of the memory that the candidate at index i of observation's
+// extraction adds to space: one observation is integrated once (ApplyIntegration and
+// ApplyRun write nothing for one no longer pending), and a decision made again after a
+// failure or a changed neighbourhood gives the same ids, since nothing of the one before
+// was written.
+func MemoryID(space, observation string, i int) string {
+	return DerivedID(space, "memory\x00"+observation+"\x00"+strconv.Itoa(i))
+}
+
+// edgeID is the id of the edge that row i of observation's edge rows creates (an
+// existing edge keeps its own).
+func edgeID(space, observation string, i int) string {
+	return DerivedID(space, "edge\x00"+observation+"\x00"+strconv.Itoa(i))
+}
