@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +57,9 @@ type ScaleConfig struct {
 	// expansion steps and every statement it ran with its duration, database hits and rows
 	// (the recall is run once more under PROFILE for the counts, untimed).
 	Profile io.Writer
+	// IngestCPUProfile, when set, is where the CPU profiles of this process during the
+	// ingestion are written: IngestCPUProfile+".batches.pprof" and +".one.pprof".
+	IngestCPUProfile string
 }
 
 // ScaleDeps are what a scale run drives.
@@ -699,19 +703,26 @@ func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space
 		obs   []realm.Observation
 		out   *IngestReport
 		name  string
+		file  string // the CPU profile's suffix
 	}{
-		{ScaleIngestBatch, obs[:half], &sz.Ingest, fmt.Sprintf("batches of %d", ScaleIngestBatch)},
-		{1, obs[half:], &sz.IngestOne, "one a call"},
+		{ScaleIngestBatch, obs[:half], &sz.Ingest, fmt.Sprintf("batches of %d", ScaleIngestBatch), ".batches.pprof"},
+		{1, obs[half:], &sz.IngestOne, "one a call", ".one.pprof"},
 	} {
 		load := loadAverage()
 		server, _ := store.ServerCPU(ctx) // 0 where JMX is not readable: the figure is then left out
 		cpu := processCPU()
 		logCtx, stmts := cypher.WithStatementLog(ctx)
-		started := time.Now()
-		if err := ingestBatches(logCtx, ing, space, m.obs, m.batch, progress, fmt.Sprintf("scale %d %s", sz.N, m.name)); err != nil {
+		stopProfile, err := startCPUProfile(cfg.IngestCPUProfile, m.file)
+		if err != nil {
 			return err
 		}
+		started := time.Now()
+		err = ingestBatches(logCtx, ing, space, m.obs, m.batch, progress, fmt.Sprintf("scale %d %s", sz.N, m.name))
 		secs := time.Since(started).Seconds()
+		stopProfile()
+		if err != nil {
+			return err
+		}
 		n := float64(len(m.obs))
 		r := IngestReport{Observations: len(m.obs), Seconds: secs, PerSecond: n / secs, Load: load,
 			Statements: float64(len(stmts.Statements)) / n, Transactions: float64(stmts.Transactions) / n, CPUms: ms(processCPU()-cpu) / n}
@@ -723,6 +734,26 @@ func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space
 			m.name, len(m.obs), secs, r.PerSecond, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms, load)
 	}
 	return nil
+}
+
+// startCPUProfile profiles this process's CPU into prefix+suffix until the returned
+// function is called; with no prefix it does nothing.
+func startCPUProfile(prefix, suffix string) (stop func(), err error) {
+	if prefix == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(prefix + suffix)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
