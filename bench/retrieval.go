@@ -228,6 +228,11 @@ type IngestReport struct {
 	CPUms        float64   `json:"cpu_ms_per_observation,omitempty"`
 	ServerCPUms  float64   `json:"server_cpu_ms_per_observation,omitempty"`
 	Load         []float64 `json:"load_before,omitempty"`
+	// Where the time with Neo4j went, per observation: each statement's wall time from
+	// sending it to its last record (Neo4j's work and the round trip), and the
+	// transactions' wall time beyond their statements (sessions, commits).
+	StatementMS map[string]float64 `json:"statement_ms_per_observation,omitempty"`
+	CommitMS    float64            `json:"transaction_overhead_ms_per_observation,omitempty"`
 }
 
 // measure is what one retrieval returned for one question.

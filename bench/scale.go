@@ -1,11 +1,13 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -729,9 +731,11 @@ func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space
 		if after, err := store.ServerCPU(ctx); err == nil && server > 0 {
 			r.ServerCPUms = ms(after-server) / n
 		}
+		r.StatementMS, r.CommitMS = statementTimes(stmts, n)
 		*m.out = r
 		fmt.Fprintf(progress, "  ingest %s: %d observations in %.1f s (%.1f/s); per observation %.1f statements in %.1f transactions, CPU %.1f ms here and %.1f ms in Neo4j; load %v\n",
 			m.name, len(m.obs), secs, r.PerSecond, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms, load)
+		fmt.Fprintf(progress, "    with Neo4j per observation: %s; transactions beyond their statements %.1f ms\n", slowest(r.StatementMS, 6), r.CommitMS)
 	}
 	return nil
 }
@@ -754,6 +758,28 @@ func startCPUProfile(prefix, suffix string) (stop func(), err error) {
 		pprof.StopCPUProfile()
 		f.Close()
 	}, nil
+}
+
+// statementTimes is the wall time of each statement of log per observation (n of them)
+// and that of its transactions beyond their statements.
+func statementTimes(log *cypher.StatementLog, n float64) (map[string]float64, float64) {
+	byName := map[string]float64{}
+	var all time.Duration
+	for _, st := range log.Statements {
+		byName[st.Name] += ms(st.Duration) / n
+		all += st.Duration
+	}
+	return byName, max(0, ms(log.TxTime-all)/n)
+}
+
+// slowest names the k statements of byName that took longest, with their ms.
+func slowest(byName map[string]float64, k int) string {
+	names := slices.SortedFunc(maps.Keys(byName), func(a, b string) int { return cmp.Compare(byName[b], byName[a]) })
+	var parts []string
+	for _, name := range names[:min(k, len(names))] {
+		parts = append(parts, fmt.Sprintf("%s %.1f ms", name, byName[name]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

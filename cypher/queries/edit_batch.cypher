@@ -28,6 +28,7 @@ CALL () {
 CALL () {
   UNWIND $ids AS mid
   MATCH (m:Memory {id: mid})
+  USING INDEX m:Memory(id)
   WHERE m.space = $space
   SET m._edit_lock = true
   REMOVE m._edit_lock
@@ -38,6 +39,7 @@ CALL () {
   CALL (p) {
     MATCH (a:Memory {id: p.from})-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
                                       COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]->(b:Memory {id: p.to})
+    USING INDEX a:Memory(id)
     WHERE a.space = $space AND b.space = $space AND type(r) = p.type
     SET r._edit_lock = true
     REMOVE r._edit_lock
@@ -82,8 +84,10 @@ CALL (log) {
   WITH x, $ops[x.op] AS op
   WHERE op.action = 'add'
   MATCH (a:Memory {id: op.from})
+  USING INDEX a:Memory(id)
   WHERE a.space = $space
   MATCH (b:Memory {id: op.to})
+  USING INDEX b:Memory(id)
   WHERE b.space = $space
   MERGE (a)-[r:$(op.add.type)]->(b)
     ON CREATE SET r.id = op.add.edge_id, r.layer = op.add.layer, r.description = op.add.description,

@@ -7,6 +7,7 @@ CALL () {
   SET g.graph_version = randomUUID()
 }
 MATCH (a:Memory {id: $from})-[r:$($type)]->(b:Memory {id: $to})
+USING INDEX a:Memory(id)
 WHERE a.space = $space AND b.space = $space AND r.id = $edge_id
 DELETE r
 RETURN count(*) AS deleted

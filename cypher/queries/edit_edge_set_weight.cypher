@@ -8,6 +8,7 @@ CALL () {
   SET g.graph_version = randomUUID()
 }
 MATCH (a:Memory {id: $from})-[r:$($type)]->(b:Memory {id: $to})
+USING INDEX a:Memory(id)
 WHERE a.space = $space AND b.space = $space AND r.id = $edge_id
 SET r.weight = $weight, r.updated_at = $now
 RETURN r.id AS edge_id

@@ -13,6 +13,7 @@ CALL () {
 }
 UNWIND $ids AS mid
 MATCH (m:Memory {id: mid})
+USING INDEX m:Memory(id)
 WHERE m.space = $space
 SET m._edit_lock = true
 REMOVE m._edit_lock

@@ -35,6 +35,7 @@ UNWIND $requests AS req
 UNWIND range(0, size(req.frontier) - 1) AS pos
 WITH req.frontier[pos] AS fid, req.types AS types, req.reasoning AS ri, req.hub_degree AS hub_degree, collect({req: req, pos: pos}) AS reqs
 MATCH (u:Memory {id: fid})
+USING INDEX u:Memory(id)
 WHERE u.space = $space
 WITH u, types, ri, reqs, COUNT { (u)--() } - COUNT { (u)-[:DERIVED_FROM]-() } > hub_degree AS hub
 CALL (u, types, ri, hub) {

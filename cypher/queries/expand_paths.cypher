@@ -32,6 +32,7 @@
 UNWIND $requests AS req
 CALL (req) {
   MATCH (u:Memory {id: req.from_id})
+  USING INDEX u:Memory(id)
   WHERE u.space = $space AND req.max_hops >= 1
   WITH req, u, COUNT { (u)--() } - COUNT { (u)-[:DERIVED_FROM]-() } > $max_via_degree AS hub
   CALL (req, u, hub) {

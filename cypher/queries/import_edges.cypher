@@ -10,8 +10,10 @@ CALL () {
 }
 UNWIND $rows AS e
 MATCH (a:Memory {id: e.from})
+USING INDEX a:Memory(id)
 WHERE a.space = $space
 MATCH (b:Memory {id: e.to})
+USING INDEX b:Memory(id)
 WHERE b.space = $space
 CREATE (a)-[r:$(e.type)]->(b)
 SET r = e.props

@@ -7,6 +7,7 @@ CALL () {
 }
 UNWIND $rows AS x
 MATCH (m:Memory {id: x.memory})
+USING INDEX m:Memory(id)
 WHERE m.space = $space
 MATCH (o:Observation {space: $space, id: x.observation})
 CREATE (m)-[:DERIVED_FROM]->(o)

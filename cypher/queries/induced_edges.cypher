@@ -8,6 +8,7 @@
 UNWIND range(0, size($ids) - 1) AS i
 MATCH (a:Memory {id: $ids[i]})-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
                            COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]->(b:Memory)
+USING INDEX a:Memory(id)
 WHERE a.space = $space AND b.space = $space AND b.id IN $ids AND type(r) IN $types
 RETURN r {.*, type: type(r), start: a.id, end: b.id} AS edge
 ORDER BY i, edge.id

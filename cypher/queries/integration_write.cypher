@@ -49,6 +49,7 @@ CALL () {
   UNWIND $w.merges AS x
   MATCH (o:Observation {space: $space, id: x.observation})
   MATCH (m:Memory {id: x.id, space: $space})
+  USING INDEX m:Memory(id)
   SET m.content = coalesce(x.content, m.content),
       m.embedding = coalesce(x.embedding, m.embedding),
       m.keywords = x.keywords,
@@ -63,7 +64,9 @@ CALL () {
   UNWIND $w.edges AS e
   CALL (e) {
     MATCH (a:Memory {id: e.from, space: $space})
+    USING INDEX a:Memory(id)
     MATCH (b:Memory {id: e.to, space: $space})
+    USING INDEX b:Memory(id)
     WHERE NOT e.delete
     MERGE (a)-[r:$(e.type)]->(b)
       ON CREATE SET r.id = randomUUID(), r.layer = e.layer, r.initial_weight = e.weight, r.created_at = $now
@@ -71,6 +74,7 @@ CALL () {
     RETURN r.id AS id
     UNION ALL
     MATCH (a:Memory {id: e.from, space: $space})-[r:$(e.type)]->(b:Memory {id: e.to, space: $space})
+    USING INDEX a:Memory(id)
     WHERE e.delete
     DELETE r
     RETURN null AS id
@@ -80,6 +84,7 @@ CALL () {
 CALL () {
   UNWIND $w.ends AS e
   MATCH (m:Memory {id: e.id, space: $space})
+  USING INDEX m:Memory(id)
   SET m.valid_until = CASE WHEN m.valid_until IS NULL OR e.valid_until < m.valid_until THEN e.valid_until ELSE m.valid_until END,
       m.superseded_at = coalesce(m.superseded_at, $now)
   RETURN count(m) AS ended

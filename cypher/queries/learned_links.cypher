@@ -8,6 +8,7 @@
 UNWIND $ids AS mid
 MATCH (m:Memory {id: mid})-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
                              COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(o:Memory)
+USING INDEX m:Memory(id)
 WHERE m.space = $space AND o.space = $space AND type(r) IN $types AND r.query IS NOT NULL
 WITH DISTINCT r
 MATCH (a:Memory)-[r]->(b:Memory)

@@ -11,5 +11,6 @@ OPTIONAL MATCH (s:Space {id: $space})
 SET s.memories_version = randomUUID()
 WITH s
 OPTIONAL MATCH (m:Memory {id: $id, space: $space})
+USING INDEX m:Memory(id)
 DETACH DELETE m
 RETURN count(m) AS deleted

@@ -4,5 +4,6 @@
 // Returns: id, sources.
 UNWIND $ids AS mid
 MATCH (m:Memory {id: mid})
+USING INDEX m:Memory(id)
 WHERE m.space = $space
 RETURN m.id AS id, m.sources AS sources

@@ -4,6 +4,7 @@
 // Returns: old_id, weight (the edge's), node (the newer memory's properties).
 UNWIND $ids AS id
 MATCH (old:Memory {id: id})<-[r:SUPERSEDES]-(m:Memory)
+USING INDEX old:Memory(id)
 WHERE old.space = $space AND m.space = $space AND r.weight >= $w_suppress
 RETURN id AS old_id, r.weight AS weight, m {.*} AS node
 ORDER BY old_id, weight DESC, m.id

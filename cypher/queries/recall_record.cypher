@@ -7,6 +7,7 @@
 CALL () {
   UNWIND $ids AS mid
   MATCH (m:Memory {id: mid})
+  USING INDEX m:Memory(id)
   WHERE m.space = $space
   SET m.access_count = coalesce(m.access_count, 0) + 1, m.last_accessed_at = $now
 }

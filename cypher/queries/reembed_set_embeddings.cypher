@@ -8,6 +8,7 @@ CALL () {
 }
 UNWIND $rows AS row
 MATCH (m:Memory {id: row.id})
+USING INDEX m:Memory(id)
 WHERE m.space = $space
 SET m.embedding = row.embedding
 RETURN count(m) AS written

@@ -11,8 +11,8 @@ CALL () {
       g.learned_links = CASE WHEN any(e IN $edges WHERE e.props.query IS NOT NULL) THEN true ELSE g.learned_links END
 }
 UNWIND $edges AS e
-MATCH (a:Memory {id: e.from}) WHERE a.space = $space
-MATCH (b:Memory {id: e.to}) WHERE b.space = $space
+MATCH (a:Memory {id: e.from}) USING INDEX a:Memory(id) WHERE a.space = $space
+MATCH (b:Memory {id: e.to}) USING INDEX b:Memory(id) WHERE b.space = $space
 CREATE (a)-[r:$(e.type)]->(b)
 SET r = e.props
 RETURN count(r) AS written
