@@ -5,7 +5,8 @@ with all their properties but ids and the times of ingestion; observations by id
 import json, sys, math
 
 SKIP = {"id", "created_at", "updated_at", "integrated_at", "accessed_at", "last_accessed_at",
-        "exported_at", "stored_at", "received_at", "claimed_at", "lease_until", "attempted_at"}
+        "exported_at", "stored_at", "received_at", "claimed_at", "lease_until", "attempted_at",
+        "superseded_at"}
 
 def load(path):
     recs = {"memory": [], "edge": [], "observation": [], "space": [], "other": []}
