@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,6 +59,9 @@ type ScaleConfig struct {
 	// expansion steps and every statement it ran with its duration, database hits and rows
 	// (the recall is run once more under PROFILE for the counts, untimed).
 	Profile io.Writer
+	// IngestCPUProfile, when set, is where the CPU profiles of this process during the
+	// ingestion are written: IngestCPUProfile+".batches.pprof" and +".one.pprof".
+	IngestCPUProfile string
 }
 
 // ScaleDeps are what a scale run drives.
@@ -701,19 +705,26 @@ func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space
 		obs   []realm.Observation
 		out   *IngestReport
 		name  string
+		file  string // the CPU profile's suffix
 	}{
-		{ScaleIngestBatch, obs[:half], &sz.Ingest, fmt.Sprintf("batches of %d", ScaleIngestBatch)},
-		{1, obs[half:], &sz.IngestOne, "one a call"},
+		{ScaleIngestBatch, obs[:half], &sz.Ingest, fmt.Sprintf("batches of %d", ScaleIngestBatch), ".batches.pprof"},
+		{1, obs[half:], &sz.IngestOne, "one a call", ".one.pprof"},
 	} {
 		load := loadAverage()
 		server, _ := store.ServerCPU(ctx) // 0 where JMX is not readable: the figure is then left out
 		cpu := processCPU()
 		logCtx, stmts := cypher.WithStatementLog(ctx)
-		started := time.Now()
-		if err := ingestBatches(logCtx, ing, space, m.obs, m.batch, progress, fmt.Sprintf("scale %d %s", sz.N, m.name)); err != nil {
+		stopProfile, err := startCPUProfile(cfg.IngestCPUProfile, m.file)
+		if err != nil {
 			return err
 		}
+		started := time.Now()
+		err = ingestBatches(logCtx, ing, space, m.obs, m.batch, progress, fmt.Sprintf("scale %d %s", sz.N, m.name))
 		secs := time.Since(started).Seconds()
+		stopProfile()
+		if err != nil {
+			return err
+		}
 		n := float64(len(m.obs))
 		r := IngestReport{Observations: len(m.obs), Seconds: secs, PerSecond: n / secs, Load: load,
 			Statements: float64(len(stmts.Statements)) / n, Transactions: float64(stmts.Transactions) / n, CPUms: ms(processCPU()-cpu) / n}
@@ -727,6 +738,26 @@ func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space
 		fmt.Fprintf(progress, "    with Neo4j per observation: %s; transactions beyond their statements %.1f ms\n", slowest(r.StatementMS, 6), r.CommitMS)
 	}
 	return nil
+}
+
+// startCPUProfile profiles this process's CPU into prefix+suffix until the returned
+// function is called; with no prefix it does nothing.
+func startCPUProfile(prefix, suffix string) (stop func(), err error) {
+	if prefix == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(prefix + suffix)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // statementTimes is the wall time of each statement of log per observation (n of them)

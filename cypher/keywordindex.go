@@ -55,10 +55,13 @@ type spaceTexts struct {
 	ids   []string
 	texts []string  // lower-cased name, content and keywords, as seed_fulltext.cypher builds them
 	dls   []float64 // word_count, or the words of texts without it
-	types []realm.NodeType
-	start []time.Time        // t_start; zero when none
-	end   []time.Time        // coalesce(t_end, t_start); zero when none
-	terms map[string][]int32 // analyzer term → memories holding it in name, content or keywords, ascending
+	// The words of texts split on single spaces: a posting's DL as the statement gives it
+	// (posting), counted once per text rather than once per word asked.
+	splits []float64
+	types  []realm.NodeType
+	start  []time.Time        // t_start; zero when none
+	end    []time.Time        // coalesce(t_end, t_start); zero when none
+	terms  map[string][]int32 // analyzer term → memories holding it in name, content or keywords, ascending
 	// The runs of letters and digits of texts, each once, with the memories holding them:
 	// a word of letters and digits only occurs in a text only inside such runs, so its
 	// count in every text (seed_fulltext's tf) is read from the runs that hold it
@@ -174,6 +177,7 @@ func (c *keywordCache) load(ctx context.Context, s *Store, space string) (*space
 		t.ids = append(t.ids, id)
 		t.texts = append(t.texts, text)
 		t.dls = append(t.dls, dl)
+		t.splits = append(t.splits, float64(spaceSplitWords(text)))
 		t.types = append(t.types, realm.NodeType(kind))
 		t.start = append(t.start, start)
 		t.end = append(t.end, end)

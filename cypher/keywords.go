@@ -100,20 +100,22 @@ func termFrequency(text, word string) float64 {
 // memories matching any of words), as seed_fulltext.cypher scores.
 func RankKeywords(n int64, words []string, postings func(word string) []KeywordPosting, k int) []string {
 	type doc struct {
+		id    string
 		dl    float64
-		parts [][2]float64 // {idf, tf}
+		score float64
 	}
-	docs := map[string]*doc{}
-	for _, w := range words {
+	var docs []doc
+	at := map[string]int{} // memory id → its doc
+	lists := make([][]KeywordPosting, len(words))
+	idfs := make([]float64, len(words))
+	for j, w := range words {
 		ps := postings(w)
-		idf := math.Log(1 + (float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		lists[j], idfs[j] = ps, math.Log(1+(float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
 		for _, p := range ps {
-			d := docs[p.ID]
-			if d == nil {
-				d = &doc{dl: p.DL}
-				docs[p.ID] = d
+			if _, ok := at[p.ID]; !ok {
+				at[p.ID] = len(docs)
+				docs = append(docs, doc{id: p.ID, dl: p.DL})
 			}
-			d.parts = append(d.parts, [2]float64{idf, p.TF})
 		}
 	}
 	if len(docs) == 0 || k <= 0 {
@@ -124,30 +126,35 @@ func RankKeywords(n int64, words []string, postings func(word string) []KeywordP
 		avgdl += d.dl
 	}
 	avgdl /= float64(len(docs))
-	type scored struct {
-		id    string
-		score float64
-	}
-	all := make([]scored, 0, len(docs))
-	for id, d := range docs {
-		s := 0.0
-		for _, p := range d.parts {
-			s += p[0] * p[1] * 2.2 / (p[1] + 1.2*(0.25+0.75*d.dl/avgdl))
+	// A memory's score sums its words' parts in the order of words.
+	for j, ps := range lists {
+		for _, p := range ps {
+			d := &docs[at[p.ID]]
+			d.score += idfs[j] * p.TF * 2.2 / (p.TF + 1.2*(0.25+0.75*d.dl/avgdl))
 		}
-		all = append(all, scored{id, s})
 	}
-	slices.SortFunc(all, func(a, b scored) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
+	// The k best, kept in order as they come (no sort of every match).
+	better := func(a, b doc) bool {
+		if a.score != b.score {
+			return a.score > b.score
 		}
-		return strings.Compare(a.id, b.id)
-	})
-	out := make([]string, 0, k)
-	for _, s := range all[:min(k, len(all))] {
-		out = append(out, s.id)
+		return a.id < b.id
+	}
+	best := make([]doc, 0, k+1)
+	for _, d := range docs {
+		if len(best) == k && !better(d, best[k-1]) {
+			continue
+		}
+		i := len(best)
+		for i > 0 && better(d, best[i-1]) {
+			i--
+		}
+		best = slices.Insert(best, i, d)
+		best = best[:min(len(best), k)]
+	}
+	out := make([]string, len(best))
+	for i, d := range best {
+		out[i] = d.id
 	}
 	return out
 }
@@ -241,7 +248,7 @@ func (t *spaceTexts) postings(terms []map[string]any) KeywordStats {
 		word := term["word"].(string)
 		var ps []KeywordPosting
 		for _, i := range t.matching(word, len(t.ids)) {
-			ps = append(ps, posting(t.ids[i], t.texts[i], word))
+			ps = append(ps, KeywordPosting{ID: t.ids[i], TF: termFrequency(t.texts[i], word), DL: t.splits[i]}) // posting's
 		}
 		stats.Words[word] = ps
 	}
@@ -281,7 +288,7 @@ func (c *keywordCache) written(space string, before, after SpaceState, ins []Obs
 // memory is neither in t, in nodes nor added before the merge.
 func (t *spaceTexts) with(ins []ObservationIntegration, nodes map[string]realm.Node) (u *spaceTexts, ok bool) {
 	u = &spaceTexts{
-		ids: slices.Clone(t.ids), texts: slices.Clone(t.texts), dls: slices.Clone(t.dls), types: slices.Clone(t.types),
+		ids: slices.Clone(t.ids), texts: slices.Clone(t.texts), dls: slices.Clone(t.dls), splits: slices.Clone(t.splits), types: slices.Clone(t.types),
 		start: slices.Clone(t.start), end: slices.Clone(t.end), terms: maps.Clone(t.terms),
 		runs: slices.Clone(t.runs), runHits: slices.Clone(t.runHits),
 	}
@@ -302,7 +309,7 @@ func (t *spaceTexts) with(ins []ObservationIntegration, nodes map[string]realm.N
 			if end.IsZero() {
 				end = start
 			}
-			u.ids, u.texts, u.dls = append(u.ids, n.ID), append(u.texts, ""), append(u.dls, 0)
+			u.ids, u.texts, u.dls, u.splits = append(u.ids, n.ID), append(u.texts, ""), append(u.dls, 0), append(u.splits, 0)
 			u.types, u.start, u.end = append(u.types, n.Type), append(u.start, start), append(u.end, end)
 			u.index(i, n, runAt)
 			written[n.ID] = n
@@ -341,6 +348,7 @@ func timeOrZero(t *time.Time) time.Time {
 func (t *spaceTexts) index(i int32, n realm.Node, runAt map[string]int32) {
 	t.texts[i] = memoryText(n.Name, n.Content, n.Keywords)
 	t.dls[i] = float64(WordCount(n.Name, n.Content, n.Keywords))
+	t.splits[i] = float64(spaceSplitWords(t.texts[i]))
 	for _, term := range memoryTerms(n) {
 		list := t.terms[term]
 		j, _ := slices.BinarySearch(list, i)

@@ -199,7 +199,7 @@ func indexByID(t *spaceTexts) map[string]string {
 	for i, id := range t.ids {
 		slices.Sort(terms[int32(i)])
 		slices.Sort(runs[int32(i)])
-		out[id] = fmt.Sprintf("%q dl %v %s %v–%v terms %s runs %s", t.texts[i], t.dls[i], t.types[i], t.start[i].UTC(), t.end[i].UTC(),
+		out[id] = fmt.Sprintf("%q dl %v split %v %s %v–%v terms %s runs %s", t.texts[i], t.dls[i], t.splits[i], t.types[i], t.start[i].UTC(), t.end[i].UTC(),
 			strings.Join(terms[int32(i)], ","), strings.Join(runs[int32(i)], ","))
 	}
 	return out

@@ -190,3 +190,47 @@ func TestNearestFollowsWrites(t *testing.T) {
 		t.Errorf("after another store's merge: nearest %v, want %s among the first two", got, first[5].ID)
 	}
 }
+
+// TestCosinesToTheBit: the exact scan's cosines, four vectors at a time, are realm.Cosine's
+// to the bit, with vectors of other dimensions, zero vectors and a count not a multiple
+// of four among them.
+func TestCosinesToTheBit(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 3))
+	v := &spaceVectors{}
+	for i := range 103 {
+		e := randomVec(r)
+		switch i % 17 {
+		case 5:
+			e = e[:100] // another dimension
+		case 9:
+			e = make([]float32, 384) // zero
+		}
+		v.ids = append(v.ids, fmt.Sprint("m", i))
+		v.vecs = append(v.vecs, e)
+	}
+	v.index()
+	out := make([]float64, len(v.vecs))
+	for _, q := range [][]float32{randomVec(r), v.vecs[3], make([]float32, 384)} {
+		v.cosines(q, out)
+		for i, e := range v.vecs {
+			if len(e) == len(q) && out[i] != realm.Cosine(q, e) {
+				t.Errorf("memory %d: %v, realm.Cosine %v", i, out[i], realm.Cosine(q, e))
+			}
+		}
+	}
+}
+
+// BenchmarkNearest: the write path's exact scan of 1,000 memories for three candidates.
+func BenchmarkNearest(b *testing.B) {
+	r := rand.New(rand.NewPCG(18, 4))
+	v := &spaceVectors{}
+	for i := range 1000 {
+		v.ids = append(v.ids, fmt.Sprint("m", i))
+		v.vecs = append(v.vecs, randomVec(r))
+	}
+	v.index()
+	embs := [][]float32{randomVec(r), randomVec(r), randomVec(r)}
+	for b.Loop() {
+		v.nearest(embs, 10)
+	}
+}

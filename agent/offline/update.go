@@ -76,14 +76,14 @@ var aboutWork = regexp.MustCompile(`(?i)\b(?:promot\w*|job|career|hired|position
 
 // claimPattern finds one slot.
 type claimPattern struct {
-	re   *regexp.Regexp
+	re   literalPattern
 	slot string
 	kind int
 }
 
 // claimRe: subject, verbs, then a free value.
-func claimRe(verbs string) *regexp.Regexp {
-	return regexp.MustCompile(claimSubject + claimAdverbs + claimCoordinated + ` ` + verbs + ` ` + claimValue + claimEnd)
+func claimRe(verbs string) literalPattern {
+	return mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` ` + verbs + ` ` + claimValue + claimEnd)
 }
 
 // claimCoordinated lets a verb follow another of the same subject: "We packed everything
@@ -92,24 +92,24 @@ const claimCoordinated = `(?: [a-z][^.,;!?"]{0,40}? and)?`
 
 // namedRe: subject, verbs, then a value that is a name ("joined Stripe", not "joined a
 // new group": one may join many).
-func namedRe(verbs string) *regexp.Regexp {
-	return regexp.MustCompile(claimSubject + claimAdverbs + claimCoordinated + ` ` + verbs + ` (?:the )?([A-Z](?:[^.,;!?()"]|\.\w)*?)` + claimEnd)
+func namedRe(verbs string) literalPattern {
+	return mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` ` + verbs + ` (?:the )?([A-Z](?:[^.,;!?()"]|\.\w)*?)` + claimEnd)
 }
 
 // fixedRe: subject, then verbs whose own group is the value.
-func fixedRe(verbs string) *regexp.Regexp {
-	return regexp.MustCompile(claimSubject + claimAdverbs + ` ` + verbs + `\b`)
+func fixedRe(verbs string) literalPattern {
+	return mustPattern(claimSubject + claimAdverbs + ` ` + verbs + `\b`)
 }
 
 // possessiveRe: "Nora's <what> is <value>".
-func possessiveRe(what string) *regexp.Regexp {
-	return regexp.MustCompile(claimSubject + `'s (?:new |current |old |all-time )?` + what + ` (?:is|are)(?: now| still)? (?:an? |the )?` + claimValue + claimEnd)
+func possessiveRe(what string) literalPattern {
+	return mustPattern(claimSubject + `'s (?:new |current |old |all-time )?` + what + ` (?:is|are)(?: now| still)? (?:an? |the )?` + claimValue + claimEnd)
 }
 
 var claimPatterns = []claimPattern{
 	{claimRe(`(?:lives?|is living|are living|living|has lived|have lived|is based|are based|resides?) in`), "lives in", plainClaim},
 	{claimRe(`(?:moved|relocated|have moved|has moved|are moving|is moving)(?: back| house| again)?(?: from [^.,;!?]+?)? to`), "lives in", plainClaim},
-	{regexp.MustCompile(`[Hh]ome for ` + claimSubject + ` is (?:now )?` + claimValue + claimEnd), "lives in", plainClaim},
+	{mustPattern(`[Hh]ome for ` + claimSubject + ` is (?:now )?` + claimValue + claimEnd), "lives in", plainClaim},
 	{claimRe(`(?:works?|is working|are working|started working|has worked) (?:at|for)`), "works at", plainClaim},
 	{namedRe(`(?:joined|got a job at|was hired by|is employed by|started a job at)`), "works at", plainClaim},
 	{claimRe(`(?:works?|is working) as(?: an?| the)?`), "works as", plainClaim},
@@ -117,10 +117,10 @@ var claimPatterns = []claimPattern{
 	{claimRe(`(?:became|has become|is becoming|got promoted to|was promoted to)(?: an?| the)?`), "works as", plainClaim},
 	{claimRe(`(?:is|are) now(?: an?| the)`), "works as", roleClaim},
 	{claimRe(`(?:stud(?:y|ies|ying)|is studying|are studying|majors? in|is majoring in|is doing a degree in|is taking (?:an? )?(?:[a-z]+ )?(?:course|class|classes|degree) in)`), "studies", plainClaim},
-	{regexp.MustCompile(claimSubject + `'s (?:major|degree|course) (?:is(?: now)?|to) ` + claimValue + claimEnd), "studies", plainClaim},
-	{regexp.MustCompile(claimSubject + `'s (?:new |current |all-time )?favou?rite ([a-z]+(?: [a-z]+)?) (?:is|are|has to be|would be)(?: now| still| probably| definitely)* ` + claimValue + claimEnd), "favourite", favouriteClaim},
-	{regexp.MustCompile(`([\p{L}][\p{L}\- ]{0,30}?) (?:is|are|has become|have become|became|is now|are now) ` + claimSubject + `'s (?:new |current |all-time )?favou?rite ([a-z]+)\b`), "favourite", favouriteFirst},
-	{regexp.MustCompile(claimSubject + claimAdverbs + ` (?:has|have|owns?|keeps?)(?: just| only)? (one|two|three|four|five|six|seven|eight|nine|ten|a couple of|\d{1,3}) ([a-z]+)`), "number of", countClaim},
+	{mustPattern(claimSubject + `'s (?:major|degree|course) (?:is(?: now)?|to) ` + claimValue + claimEnd), "studies", plainClaim},
+	{mustPattern(claimSubject + `'s (?:new |current |all-time )?favou?rite ([a-z]+(?: [a-z]+)?) (?:is|are|has to be|would be)(?: now| still| probably| definitely)* ` + claimValue + claimEnd), "favourite", favouriteClaim},
+	{mustPattern(`([\p{L}][\p{L}\- ]{0,30}?) (?:is|are|has become|have become|became|is now|are now) ` + claimSubject + `'s (?:new |current |all-time )?favou?rite ([a-z]+)\b`), "favourite", favouriteFirst},
+	{mustPattern(claimSubject + claimAdverbs + ` (?:has|have|owns?|keeps?)(?: just| only)? (one|two|three|four|five|six|seven|eight|nine|ten|a couple of|\d{1,3}) ([a-z]+)`), "number of", countClaim},
 	{claimRe(`(?:drives?|is driving)(?: an?| the)?`), "drives", plainClaim},
 	{possessiveRe(`car`), "drives", plainClaim},
 	{claimRe(`(?:plays?|is playing|are playing|started playing)(?: the)?`), "plays", plainClaim},
@@ -133,22 +133,22 @@ var claimPatterns = []claimPattern{
 	{possessiveRe(`(?:phone |mobile |cell )?number`), "phone number", plainClaim},
 	{possessiveRe(`e-?mail(?: address)?`), "email", plainClaim},
 	{possessiveRe(`(?:home )?address`), "address", plainClaim},
-	{regexp.MustCompile(`(?:changed|updated|has a new) ` + claimSubject + `'s ((?:phone |mobile )?number|e-?mail(?: address)?|address)`), "", contactChanged},
+	{mustPattern(`(?:changed|updated|has a new) ` + claimSubject + `'s ((?:phone |mobile )?number|e-?mail(?: address)?|address)`), "", contactChanged},
 	{fixedRe(`(?:is|are) (\d{1,3}) years? old`), "age", plainClaim},
 	{fixedRe(`(?:is|are|got|has been|became)(?: now)?(?: happily)? (single|married|divorced|engaged|separated|widowed|dating someone|dating|in a relationship|seeing someone)`), "relationship status", plainClaim},
 	{fixedRe(`(broke up|split up|separated)`), "relationship status", plainClaim},
 	{fixedRe(`(?:is|are|went|has gone|became|turned)(?: an?)?(?: fully| strictly| mostly)? (vegan|vegetarian|pescatarian|keto|paleo|gluten-free|dairy-free|carnivore|omnivore)`), "diet", plainClaim},
 	{fixedRe(`(?:eats?|is eating|started eating) (meat|fish|dairy|everything)`), "diet", plainClaim},
 	{claimRe(`(?:is|are) allergic to`), "allergic to", plainClaim},
-	{regexp.MustCompile(claimSubject + claimAdverbs + ` ((?:is|are|has|have|[a-z]+[^aious]s|[a-z]+[aeiou]es|drink|drive|eat|walk|play|use|own|keep|take|write)\b[^.;!?"]*)`), "habit", habitClaim},
+	{mustPattern(claimSubject + claimAdverbs + ` ((?:is|are|has|have|[a-z]+[^aious]s|[a-z]+[aeiou]es|drink|drive|eat|walk|play|use|own|keep|take|write)\b[^.;!?"]*)`), "habit", habitClaim},
 }
 
 // endedPatterns say a state no longer holds: the subject is group 1, the ended value group 2.
-var endedPatterns = []*regexp.Regexp{
+var endedPatterns = []literalPattern{
 	claimRe(`(?:quit|left|sold|gave up|gave away|gave|stopped|dropped|cancell?ed|ended|lost|got rid of|ditched|retired from|moved out of|moved away from|moved from|switched from|changed from|broke up with|no longer)(?: playing| doing| using| going to| taking| drinking| eating| learning| studying| working at| working for| living in| seeing| dating| the| my| an?)?`),
 	claimRe(`(?:is|are) no longer`),
-	regexp.MustCompile(claimSubject + claimAdverbs + ` (?:doesn't|does not|don't|do not|isn't|is not|aren't|are not|can't|cannot|won't) ([^.,;!?()"]+?) (?:anymore|any more|after all)\b`),
-	regexp.MustCompile(claimSubject + `\b[^.;!?"]{0,60}? instead of (?:[a-z]+ing )?(?:the |an? )?` + claimValue + claimEnd),
+	mustPattern(claimSubject + claimAdverbs + ` (?:doesn't|does not|don't|do not|isn't|is not|aren't|are not|can't|cannot|won't) ([^.,;!?()"]+?) (?:anymore|any more|after all)\b`),
+	mustPattern(claimSubject + `\b[^.;!?"]{0,60}? instead of (?:[a-z]+ing )?(?:the |an? )?` + claimValue + claimEnd),
 }
 
 // planPattern: the subject plans something (group 2: what).
@@ -188,7 +188,7 @@ func stateClaims(text, speaker string) []stateClaim {
 		out = append(out, c)
 	}
 	for _, p := range claimPatterns {
-		for _, m := range p.re.FindAllStringSubmatch(text, -1) {
+		for _, m := range p.re.findAll(text) {
 			c := stateClaim{subject: m[1], slot: p.slot, value: m[2]}
 			switch p.kind {
 			case favouriteClaim:
@@ -211,11 +211,11 @@ func stateClaims(text, speaker string) []stateClaim {
 		}
 	}
 	for _, re := range endedPatterns {
-		for _, m := range re.FindAllStringSubmatch(text, -1) {
+		for _, m := range re.findAll(text) {
 			add(stateClaim{subject: m[1], value: m[2], ended: true})
 		}
 	}
-	for _, m := range planPattern.FindAllStringSubmatch(text, -1) {
+	for _, m := range planPattern.findAll(text) {
 		add(stateClaim{subject: m[1], value: m[2], plan: true})
 	}
 	return out
@@ -277,7 +277,6 @@ type stateChange struct {
 // is the new text (for its change cues), past reports whether it tells of a past event
 // (a plan carried out is said in the past). Speakers tell two people's claims apart.
 func changeBetween(newClaims []stateClaim, newText string, past bool, newSpeaker string, old []stateClaim) stateChange {
-	cued := changeCue.MatchString(newText)
 	var best stateChange
 	better := func(c stateChange) {
 		if c.weight > best.weight {
@@ -296,7 +295,7 @@ func changeBetween(newClaims []stateClaim, newText string, past bool, newSpeaker
 			case n.slot == o.slot && n.slot != "habit" && !sameValue(n.value, o.value):
 				desc := fmt.Sprintf("%s %s: %s, previously %s", n.subject, n.slot, n.value, o.value)
 				switch {
-				case cued:
+				case changeCue.MatchString(newText): // here only: most pairs of claims never get this far
 					better(stateChange{"supersedes", weightChangeCued, desc})
 				case !exclusive(n.slot):
 				case n.speaker != "" && o.speaker != "" && !strings.EqualFold(n.speaker, o.speaker):

@@ -22,7 +22,7 @@ import (
 // defaultNeo4jVersion is the version deploy/neo4j/neo4j.sh starts when NEO4J_VERSION is unset.
 const defaultNeo4jVersion = "2026.08.1"
 
-const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--build-only] [--strategies adaptive,path_search,subgraph_beam] [--embed-pool 0] [--store-dir DIR] [--no-exact-scan] [--warm-graph] [--profile FILE]"
+const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--build-only] [--strategies adaptive,path_search,subgraph_beam] [--embed-pool 0] [--store-dir DIR] [--no-exact-scan] [--warm-graph] [--profile FILE] [--ingest-cpuprofile PREFIX]"
 
 // runBenchScale runs `realm bench scale`: synthetic spaces of each size, written in bulk,
 // then recall latency per stage, seed searches, reconsolidation apply, ingestion, store
@@ -43,6 +43,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	noExact := fs.Bool("no-exact-scan", false, "do not time the exact-scan seed search (seconds a question at 100k, and not what the read path uses there)")
 	warmGraph := fs.Bool("warm-graph", false, "read the space's graph snapshot before timing the recalls, when REALM_GRAPH_CACHE admits the space (its read time and heap are reported)")
 	profile := fs.String("profile", "", "write one JSON line per timed recall here: stage timings, expansion steps, every statement with its duration, database hits and rows (the recall run once more under PROFILE)")
+	ingestProfile := fs.String("ingest-cpuprofile", "", "write this process's CPU profiles during the ingestion to PREFIX.batches.pprof and PREFIX.one.pprof (go tool pprof)")
 	pool := fs.Int("embed-pool", 0, "embed only this many distinct memory texts and reuse their vectors (0: embed every memory)")
 	home := getenv("REALM_HOME")
 	if home == "" {
@@ -113,6 +114,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	}, bench.ScaleConfig{
 		Sizes: ns, SpacePrefix: *prefix, Keep: *keep, BuildOnly: *buildOnly, Strategies: strats, Queries: *queries, ReconRuns: *recon,
 		IngestTurns: *ingest, EmbedPool: *pool, StoreDir: *storeDir, NoExactScan: *noExact, WarmGraph: *warmGraph, Profile: profileTo,
+		IngestCPUProfile: *ingestProfile,
 	}, progress)
 	if err != nil {
 		return err
