@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog/log"
 
 	"github.com/realm-memory/realm"
@@ -61,7 +62,7 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 		return g, nil
 	}
 	if counts.InSpace > GraphSyncMax {
-		c.loadInBackground(s, space)
+		s.loadInBackground(space)
 		return s, nil
 	}
 	g, err := s.loadGraphNow(ctx, space, counts.GraphVersion)
@@ -78,22 +79,29 @@ func (c *graphCache) admits(counts SpaceCounts) bool {
 }
 
 // loadGraphNow returns the space's snapshot of this version, reading it (and caching it)
-// unless held; one is read at a time.
+// unless held. A read of the same space already under way, in the background or for
+// another recall, is waited for rather than run twice; no other space's read is.
 func (s *Store) loadGraphNow(ctx context.Context, space, version string) (*spaceGraph, error) {
 	c := &s.graphs
-	c.loading.Lock()
-	defer c.loading.Unlock()
-	if g := c.get(space, version); g != nil {
-		return g, nil
+	for {
+		if g := c.get(space, version); g != nil {
+			return g, nil
+		}
+		r, first := c.startRead(space)
+		if first {
+			s.runRead(ctx, space, r)
+			return r.g, r.err
+		}
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if r.err == nil && r.g.version == version {
+			return r.g, nil
+		}
+		// That read failed (its caller's context ended) or found another version: read again.
 	}
-	g, err := s.loadGraph(ctx, space)
-	if err != nil {
-		return nil, err
-	}
-	if g.version != "" {
-		c.put(g)
-	}
-	return g, nil
 }
 
 // GraphStats describes a space's snapshot as LoadGraph read it; zero when the cache does
@@ -105,7 +113,8 @@ type GraphStats struct {
 
 // LoadGraph reads the space's snapshot now, when the cache admits the space, and says what
 // it holds: the recalls of a space above GraphSyncMax would otherwise use the statements
-// until it is read in the background (bench scale --warm-graph).
+// until it is read in the background (bench scale --warm-graph). Other spaces' recalls
+// do not wait for it.
 func (s *Store) LoadGraph(ctx context.Context, space string) (GraphStats, error) {
 	counts, err := s.SpaceCounts(ctx, space)
 	if err != nil || !s.graphs.admits(counts) {
@@ -134,33 +143,26 @@ const graphReloadPause = 9
 // loadInBackground reads the space's snapshot in the background, unless one is being
 // read or the last one ended less than graphReloadPause times its duration ago; errors
 // are logged, and the recalls go on with the statements.
-func (c *graphCache) loadInBackground(s *Store, space string) {
+func (s *Store) loadInBackground(space string) {
+	c := &s.graphs
 	c.mu.Lock()
-	if c.inflight == nil {
-		c.inflight = map[string]bool{}
-	}
-	if c.inflight[space] || time.Now().Before(c.notBefore[space]) {
-		c.mu.Unlock()
+	wait := time.Now().Before(c.notBefore[space])
+	c.mu.Unlock()
+	if wait {
 		return
 	}
-	c.inflight[space] = true
-	c.mu.Unlock()
+	r, first := c.startRead(space)
+	if !first {
+		return
+	}
 	go func() {
-		defer func() {
-			c.mu.Lock()
-			delete(c.inflight, space)
-			c.mu.Unlock()
-		}()
 		ctx, cancel := context.WithTimeout(inBackground(context.Background()), graphLoadTimeout)
 		defer cancel()
 		started := time.Now()
-		g, err := s.loadGraph(ctx, space)
-		if err != nil {
-			log.Warn().Err(err).Str("space", space).Msg("reading the space's graph snapshot failed; expansion reads the graph by statements")
+		s.runRead(ctx, space, r)
+		if r.err != nil {
+			log.Warn().Err(r.err).Str("space", space).Msg("reading the space's graph snapshot failed; expansion reads the graph by statements")
 			return
-		}
-		if g.version != "" {
-			c.put(g)
 		}
 		took := time.Since(started)
 		c.mu.Lock()
@@ -169,22 +171,64 @@ func (c *graphCache) loadInBackground(s *Store, space string) {
 		}
 		c.notBefore[space] = time.Now().Add(graphReloadPause * took)
 		c.mu.Unlock()
-		log.Debug().Str("space", space).Int("memories", len(g.nodes)).Int("edges", len(g.edges)).Dur("took", took).Msg("graph snapshot read")
+		log.Debug().Str("space", space).Int("memories", len(r.g.nodes)).Int("edges", len(r.g.edges)).Dur("took", took).Msg("graph snapshot read")
 	}()
 }
 
 // graphCache holds the snapshots of recently expanded spaces, at most max memories in all;
 // the least recently used spaces go first.
 type graphCache struct {
-	max      int
-	mu       sync.Mutex
-	loading  sync.Mutex      // one snapshot is read at a time by the recalls
-	inflight map[string]bool // spaces being read in the background
+	max int
+	mu  sync.Mutex
+	// reading: the reads under way, one a space at most. Each space has its own, so that
+	// a large space's read (minutes at 100,000 memories) holds up no other space's recall.
+	reading map[string]*graphRead
 	// notBefore: when a space's snapshot may next be read in the background (a space
 	// written to all the time is not read all the time).
 	notBefore map[string]time.Time
 	spaces    map[string]*spaceGraph
 	clock     int64
+	// beforeRead, when set (by tests), is called as a read of a space's snapshot begins.
+	beforeRead func(space string)
+}
+
+// graphRead is one read of a space's snapshot; done is closed once g or err is set.
+type graphRead struct {
+	done chan struct{}
+	g    *spaceGraph
+	err  error
+}
+
+// startRead returns the read of the space's snapshot under way, or a new one (first) that
+// the caller must run (runRead).
+func (c *graphCache) startRead(space string) (r *graphRead, first bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r := c.reading[space]; r != nil {
+		return r, false
+	}
+	if c.reading == nil {
+		c.reading = map[string]*graphRead{}
+	}
+	r = &graphRead{done: make(chan struct{})}
+	c.reading[space] = r
+	return r, true
+}
+
+// runRead reads the space's snapshot for r, caches it, and ends r.
+func (s *Store) runRead(ctx context.Context, space string, r *graphRead) {
+	c := &s.graphs
+	if c.beforeRead != nil {
+		c.beforeRead(space)
+	}
+	r.g, r.err = s.loadGraph(ctx, space)
+	if r.err == nil && r.g.version != "" {
+		c.put(r.g)
+	}
+	c.mu.Lock()
+	delete(c.reading, space)
+	c.mu.Unlock()
+	close(r.done)
 }
 
 func (c *graphCache) get(space, version string) *spaceGraph {
@@ -241,69 +285,109 @@ type graphEdge struct {
 	start, end int32
 }
 
-// loadGraph reads the space's snapshot (graph_snapshot.cypher).
+// loadGraph reads the space's snapshot (graph_snapshot.cypher), decoding each memory's row
+// as it arrives: collected whole first, the rows of 100,000 memories held every
+// embedding as a list of boxed numbers (RSS 1.8 GiB).
 func (s *Store) loadGraph(ctx context.Context, space string) (*spaceGraph, error) {
-	recs, err := s.read(ctx, qGraphSnapshot, map[string]any{"space": space, "inline_sources": InlineSources})
+	var b *graphBuilder
+	err := s.readEach(ctx, qGraphSnapshot, map[string]any{"space": space, "inline_sources": InlineSources}, func() func(*neo4j.Record) error {
+		b = newGraphBuilder(space)
+		return b.add
+	})
 	if err != nil {
 		return nil, err
 	}
-	g := &spaceGraph{space: space, at: make(map[string]int32, len(recs)), nodes: make([]graphNode, 0, len(recs))}
-	for _, r := range recs {
-		g.version = str(r, "version")
-		emb, _ := r.Get("embedding")
-		left, _ := r.Get("sources_left_out")
-		leftOut, _ := left.(bool)
-		n := graphNode{node: nodeOf(propsOf(r, "node")), emb: vector32(emb), leftOut: leftOut, degree: num(r, "degree")}
-		g.at[n.node.ID] = int32(len(g.nodes))
-		g.nodes = append(g.nodes, n)
+	return b.finish(), nil
+}
+
+// graphBuilder builds a snapshot from graph_snapshot.cypher's rows: each row's memory as it
+// comes, its edges once every memory is in (an edge's end may come later).
+type graphBuilder struct {
+	g *spaceGraph
+	// Per edge of g.edges until finish: the id of its end, and its key.
+	ends, keys []string
+	adjacent   [][]string // per memory, the keys of its edges
+	// names holds one string per edge type and layer: a snapshot of 100,000 memories
+	// holds about 500,000 edges.
+	names map[string]string
+}
+
+func newGraphBuilder(space string) *graphBuilder {
+	return &graphBuilder{g: &spaceGraph{space: space, at: map[string]int32{}}, names: map[string]string{}}
+}
+
+func (b *graphBuilder) intern(s string) string {
+	if v, ok := b.names[s]; ok {
+		return v
 	}
-	// A snapshot of 100,000 memories holds about 500,000 edges: their ends' ids are the
-	// memories' own strings, and their few types and layers one string each, not copies
-	// per edge; edges and adjacency lists are allocated at their size, not grown.
-	names := map[string]string{}
-	intern := func(s string) string {
-		if v, ok := names[s]; ok {
-			return v
+	b.names[s] = s
+	return s
+}
+
+// add decodes one row: a memory and the edges that start at it.
+func (b *graphBuilder) add(r *neo4j.Record) error {
+	g := b.g
+	g.version = str(r, "version")
+	emb, _ := r.Get("embedding")
+	left, _ := r.Get("sources_left_out")
+	leftOut, _ := left.(bool)
+	n := graphNode{node: nodeOf(propsOf(r, "node")), emb: vector32(emb), leftOut: leftOut, degree: num(r, "degree")}
+	at := int32(len(g.nodes))
+	g.at[n.node.ID] = at
+	g.nodes = append(g.nodes, n)
+	adj, _ := r.Get("adjacent")
+	keys := make([]string, 0, len(asList(adj)))
+	for _, k := range asList(adj) {
+		key, _ := k.(string)
+		keys = append(keys, key)
+	}
+	b.adjacent = append(b.adjacent, keys)
+	out, _ := r.Get("out")
+	for _, x := range asList(out) {
+		p, _ := x.(map[string]any)
+		if !weighted(p["weight"]) {
+			continue // no expansion reads an edge without a weight
 		}
-		names[s] = s
-		return s
+		e := edgeFromProps(p)
+		e.From, e.Layer = n.node.ID, b.intern(e.Layer)
+		g.edges = append(g.edges, graphEdge{edge: e, relType: b.intern(propString(p, "type")), start: at, end: -1})
+		b.ends = append(b.ends, propString(p, "end"))
+		b.keys = append(b.keys, propString(p, "key"))
 	}
-	edges := 0
-	for _, r := range recs {
-		out, _ := r.Get("out")
-		edges += len(asList(out))
-	}
-	g.edges = make([]graphEdge, 0, edges)
-	keys := make(map[string]int32, edges)
-	for _, r := range recs {
-		out, _ := r.Get("out")
-		for _, x := range asList(out) {
-			p, _ := x.(map[string]any)
-			start, okStart := g.at[propString(p, "start")]
-			end, okEnd := g.at[propString(p, "end")]
-			if !okStart || !okEnd || !weighted(p["weight"]) {
-				continue // no expansion reads an edge without a weight or out of the space
-			}
-			keys[propString(p, "key")] = int32(len(g.edges))
-			e := edgeFromProps(p)
-			e.From, e.To, e.Layer = g.nodes[start].node.ID, g.nodes[end].node.ID, intern(e.Layer)
-			g.edges = append(g.edges, graphEdge{edge: e, relType: intern(propString(p, "type")), start: start, end: end})
+	return nil
+}
+
+// finish joins the edges to their ends (leaving out those whose end is not of the space:
+// no expansion reads them) and to the memories' adjacency lists.
+func (b *graphBuilder) finish() *spaceGraph {
+	g := b.g
+	edges := make([]graphEdge, 0, len(g.edges))
+	index := make(map[string]int32, len(g.edges))
+	for i, e := range g.edges {
+		end, ok := g.at[b.ends[i]]
+		if !ok {
+			continue
 		}
+		e.end, e.edge.To = end, g.nodes[end].node.ID
+		index[b.keys[i]] = int32(len(edges))
+		edges = append(edges, e)
 	}
-	for i, r := range recs {
-		adj, _ := r.Get("adjacent")
+	g.edges = edges
+	for i, keys := range b.adjacent {
 		n := &g.nodes[i]
-		n.adjacent = make([]int32, 0, len(asList(adj)))
-		for _, k := range asList(adj) {
-			key, _ := k.(string)
-			if e, ok := keys[key]; ok {
+		n.adjacent = make([]int32, 0, len(keys))
+		for _, key := range keys {
+			if e, ok := index[key]; ok {
 				n.adjacent = append(n.adjacent, e)
 			}
 		}
 		n.heavy = slices.Clone(n.adjacent)
 		g.heaviestFirst(n.heavy)
 	}
-	return g, nil
+	if len(g.nodes) < cap(g.nodes) {
+		g.nodes = slices.Clone(g.nodes) // appended one by one: up to twice the room
+	}
+	return g
 }
 
 // weighted: a weight the statements compare (a number, not null).

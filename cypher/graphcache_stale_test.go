@@ -3,6 +3,7 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -221,5 +222,76 @@ func TestGraphSnapshotInBackground(t *testing.T) {
 	}
 	if got, want := expansion(t, x, space, ids[:21]), expansion(t, s, space, ids[:21]); got != want {
 		t.Fatalf("the snapshot answers\n%s\nthe statements\n%s", got, want)
+	}
+}
+
+// A large space's snapshot read holds up no other space: while it is under way (held at
+// its start by the test), a small space's recall reads that space's snapshot and expands
+// from it, and the large space's recalls go on with the statements; once the read ends,
+// the large space is expanded from its snapshot.
+func TestGraphReadHoldsUpNoOtherSpace(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	large, _ := chainSpace(t, s, GraphSyncMax+1, 20)
+	small, ids := chainSpace(t, s, 5, 4)
+	var once sync.Once
+	reading, release := make(chan struct{}), make(chan struct{})
+	s.graphs.beforeRead = func(space string) {
+		if space == large {
+			once.Do(func() { close(reading) })
+			<-release
+		}
+	}
+	loaded := make(chan error, 1)
+	go func() {
+		_, err := s.LoadGraph(ctx, large)
+		loaded <- err
+	}()
+	<-reading
+
+	expander := func(space string) (Expander, error) {
+		counts, err := s.SpaceCounts(ctx, space)
+		if err != nil {
+			return nil, err
+		}
+		return s.Expander(ctx, space, counts)
+	}
+	type answer struct {
+		x   Expander
+		err error
+	}
+	recalled := make(chan answer, 1)
+	go func() {
+		x, err := expander(small)
+		recalled <- answer{x, err}
+	}()
+	var got answer
+	select {
+	case got = <-recalled:
+	case <-time.After(time.Minute): // not a timing test: the recall would wait for ever
+		close(release)
+		t.Fatal("a small space's recall waited for a large space's snapshot read")
+	}
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	if _, ok := got.x.(*spaceGraph); !ok {
+		t.Fatal("the small space is not expanded from a snapshot")
+	}
+	if a, b := expansion(t, got.x, small, ids), expansion(t, s, small, ids); a != b {
+		t.Fatalf("the snapshot answers\n%s\nthe statements\n%s", a, b)
+	}
+	if x, err := expander(large); err != nil || x != Expander(s) {
+		t.Fatalf("while its snapshot is read, the large space is expanded by %T (%v), not the statements", x, err)
+	}
+
+	close(release)
+	if err := <-loaded; err != nil {
+		t.Fatal(err)
+	}
+	if x, err := expander(large); err != nil {
+		t.Fatal(err)
+	} else if _, ok := x.(*spaceGraph); !ok {
+		t.Fatal("once read, the large space is not expanded from its snapshot")
 	}
 }
