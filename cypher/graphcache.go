@@ -6,6 +6,7 @@ import (
 	_ "embed"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -125,7 +126,10 @@ func (s *Store) LoadGraph(ctx context.Context, space string) (GraphStats, error)
 	if err != nil {
 		return GraphStats{}, err
 	}
-	return GraphStats{Memories: len(g.nodes), Edges: len(g.edges), Load: time.Since(started)}, nil
+	took := time.Since(started)
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return GraphStats{Memories: len(g.nodes), Edges: len(g.edges), Load: took}, nil
 }
 
 // GraphSyncMax is the largest space whose snapshot a recall waits for: 802 memories
@@ -261,12 +265,16 @@ func (c *graphCache) drop(space string) {
 	delete(c.spaces, space)
 }
 
-// spaceGraph is one space's memory graph at one version. It is never changed once read.
+// spaceGraph is one space's memory graph at one version (version is read and set under
+// graphCache.mu). It changes only when it follows a write of this process (followWrite),
+// under mu, which expansion holds to read.
 type spaceGraph struct {
+	mu             sync.RWMutex
 	space, version string
 	nodes          []graphNode
 	at             map[string]int32 // memory id → index in nodes
-	edges          []graphEdge
+	edges          []graphEdge      // some left out of every adjacency list (deleted) once it followed a write
+	names          map[string]string
 	used           int64
 }
 
@@ -283,6 +291,7 @@ type graphEdge struct {
 	edge       realm.Edge
 	relType    string
 	start, end int32
+	key        string // relKey
 }
 
 // loadGraph reads the space's snapshot (graph_snapshot.cypher), decoding each memory's row
@@ -291,7 +300,7 @@ type graphEdge struct {
 func (s *Store) loadGraph(ctx context.Context, space string) (*spaceGraph, error) {
 	var b *graphBuilder
 	err := s.readEach(ctx, qGraphSnapshot, map[string]any{"space": space, "inline_sources": InlineSources}, func() func(*neo4j.Record) error {
-		b = newGraphBuilder(space)
+		b = &graphBuilder{g: &spaceGraph{space: space, at: map[string]int32{}, names: map[string]string{}}}
 		return b.add
 	})
 	if err != nil {
@@ -303,56 +312,24 @@ func (s *Store) loadGraph(ctx context.Context, space string) (*spaceGraph, error
 // graphBuilder builds a snapshot from graph_snapshot.cypher's rows: each row's memory as it
 // comes, its edges once every memory is in (an edge's end may come later).
 type graphBuilder struct {
-	g *spaceGraph
-	// Per edge of g.edges until finish: the id of its end, and its key.
-	ends, keys []string
-	adjacent   [][]string // per memory, the keys of its edges
-	// names holds one string per edge type and layer: a snapshot of 100,000 memories
-	// holds about 500,000 edges.
-	names map[string]string
-}
-
-func newGraphBuilder(space string) *graphBuilder {
-	return &graphBuilder{g: &spaceGraph{space: space, at: map[string]int32{}}, names: map[string]string{}}
-}
-
-func (b *graphBuilder) intern(s string) string {
-	if v, ok := b.names[s]; ok {
-		return v
-	}
-	b.names[s] = s
-	return s
+	g        *spaceGraph
+	ends     []string   // per edge of g.edges until finish, the id of its end
+	adjacent [][]string // per memory, the keys of its edges
 }
 
 // add decodes one row: a memory and the edges that start at it.
 func (b *graphBuilder) add(r *neo4j.Record) error {
 	g := b.g
 	g.version = str(r, "version")
-	emb, _ := r.Get("embedding")
-	left, _ := r.Get("sources_left_out")
-	leftOut, _ := left.(bool)
-	n := graphNode{node: nodeOf(propsOf(r, "node")), emb: vector32(emb), leftOut: leftOut, degree: num(r, "degree")}
+	row := g.decode(r)
 	at := int32(len(g.nodes))
-	g.at[n.node.ID] = at
-	g.nodes = append(g.nodes, n)
-	adj, _ := r.Get("adjacent")
-	keys := make([]string, 0, len(asList(adj)))
-	for _, k := range asList(adj) {
-		key, _ := k.(string)
-		keys = append(keys, key)
-	}
-	b.adjacent = append(b.adjacent, keys)
-	out, _ := r.Get("out")
-	for _, x := range asList(out) {
-		p, _ := x.(map[string]any)
-		if !weighted(p["weight"]) {
-			continue // no expansion reads an edge without a weight
-		}
-		e := edgeFromProps(p)
-		e.From, e.Layer = n.node.ID, b.intern(e.Layer)
-		g.edges = append(g.edges, graphEdge{edge: e, relType: b.intern(propString(p, "type")), start: at, end: -1})
-		b.ends = append(b.ends, propString(p, "end"))
-		b.keys = append(b.keys, propString(p, "key"))
+	g.at[row.node.node.ID] = at
+	g.nodes = append(g.nodes, row.node)
+	b.adjacent = append(b.adjacent, row.adjacent)
+	for i, e := range row.out {
+		e.start = at
+		g.edges = append(g.edges, e)
+		b.ends = append(b.ends, row.ends[i])
 	}
 	return nil
 }
@@ -369,18 +346,13 @@ func (b *graphBuilder) finish() *spaceGraph {
 			continue
 		}
 		e.end, e.edge.To = end, g.nodes[end].node.ID
-		index[b.keys[i]] = int32(len(edges))
+		index[e.key] = int32(len(edges))
 		edges = append(edges, e)
 	}
 	g.edges = edges
 	for i, keys := range b.adjacent {
 		n := &g.nodes[i]
-		n.adjacent = make([]int32, 0, len(keys))
-		for _, key := range keys {
-			if e, ok := index[key]; ok {
-				n.adjacent = append(n.adjacent, e)
-			}
-		}
+		n.adjacent = g.adjacency(keys, index)
 		n.heavy = slices.Clone(n.adjacent)
 		g.heaviestFirst(n.heavy)
 	}
@@ -388,6 +360,154 @@ func (b *graphBuilder) finish() *spaceGraph {
 		g.nodes = slices.Clone(g.nodes) // appended one by one: up to twice the room
 	}
 	return g
+}
+
+// adjacency is the edges of keys found in index, in their order.
+func (g *spaceGraph) adjacency(keys []string, index map[string]int32) []int32 {
+	adjacent := make([]int32, 0, len(keys))
+	for _, key := range keys {
+		if e, ok := index[key]; ok {
+			adjacent = append(adjacent, e)
+		}
+	}
+	return adjacent
+}
+
+// graphRow is one row of graph_snapshot.cypher or graph_snapshot_memories.cypher: a
+// memory, the keys of its edges, and the edges that start at it (ends unset but their ids
+// in ends).
+type graphRow struct {
+	node     graphNode
+	adjacent []string
+	out      []graphEdge
+	ends     []string
+}
+
+func (g *spaceGraph) decode(r *neo4j.Record) graphRow {
+	emb, _ := r.Get("embedding")
+	left, _ := r.Get("sources_left_out")
+	leftOut, _ := left.(bool)
+	row := graphRow{node: graphNode{node: nodeOf(propsOf(r, "node")), emb: vector32(emb), leftOut: leftOut, degree: num(r, "degree")}}
+	adj, _ := r.Get("adjacent")
+	row.adjacent = make([]string, 0, len(asList(adj)))
+	for _, k := range asList(adj) {
+		key, _ := k.(string)
+		row.adjacent = append(row.adjacent, relKey(key))
+	}
+	out, _ := r.Get("out")
+	for _, x := range asList(out) {
+		p, _ := x.(map[string]any)
+		if !weighted(p["weight"]) {
+			continue // no expansion reads an edge without a weight
+		}
+		e := edgeFromProps(p)
+		e.From, e.Layer = row.node.node.ID, g.intern(e.Layer)
+		row.out = append(row.out, graphEdge{edge: e, relType: g.intern(propString(p, "type")), end: -1, key: relKey(propString(p, "key"))})
+		row.ends = append(row.ends, propString(p, "end"))
+	}
+	return row
+}
+
+// intern returns one string per edge type and layer: a snapshot of 100,000 memories holds
+// about 500,000 edges.
+func (g *spaceGraph) intern(s string) string {
+	if v, ok := g.names[s]; ok {
+		return v
+	}
+	g.names[s] = s
+	return s
+}
+
+// relKey is an edge's key as a snapshot keeps it: its elementId from the last colon on (its
+// number in the database; before it, the database's id, the same for every edge), copied
+// out of the row's string.
+func relKey(elementID string) string {
+	return strings.Clone(elementID[strings.LastIndexByte(elementID, ':')+1:])
+}
+
+//go:embed queries/graph_snapshot_memories.cypher
+var graphSnapshotMemoriesCypher string
+
+var qGraphSnapshotMemories = newQuery("graph_snapshot_memories", graphSnapshotMemoriesCypher)
+
+// followWrite brings the space's snapshot along with a write of this process that moved
+// the space's graph_version from before to after and touched the memories ids only (the
+// ends of every edge it wrote or deleted; it created and deleted no memory): if the
+// snapshot held is of version before, those memories are read again, put in place of
+// theirs, and the snapshot is of version after, without reading the space again (minutes
+// at 100,000 memories). Otherwise, or when that read fails, the snapshot is left as it
+// was, stale as after another process's write.
+func (s *Store) followWrite(ctx context.Context, space, before, after string, ids []string) {
+	c := &s.graphs
+	g := c.get(space, before)
+	if g == nil || before == "" || after == "" {
+		return
+	}
+	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": ids, "inline_sources": InlineSources})
+	if err != nil {
+		log.Warn().Err(err).Str("space", space).Msg("reading memories a write touched failed; the space's graph snapshot is read again")
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c.get(space, before) != g || !g.apply(ids, recs) {
+		return
+	}
+	c.mu.Lock()
+	g.version = after
+	c.mu.Unlock()
+}
+
+// apply puts the rows of the memories ids, read again, in place of theirs (followWrite),
+// under g.mu: their properties, their adjacency lists, the edges that start at them (an
+// edge of the snapshot by its key, else a new one); an edge deleted is left out of its
+// ends' lists. It changes nothing and returns false unless every memory of ids is in the
+// snapshot and was read.
+func (g *spaceGraph) apply(ids []string, recs []*neo4j.Record) bool {
+	rows := make([]graphRow, 0, len(recs))
+	for _, r := range recs {
+		row := g.decode(r)
+		if _, ok := g.at[row.node.node.ID]; !ok {
+			return false
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) != len(ids) {
+		return false
+	}
+	index := map[string]int32{} // the edges of those memories, by key
+	for _, row := range rows {
+		for _, e := range g.nodes[g.at[row.node.node.ID]].adjacent {
+			index[g.edges[e].key] = e
+		}
+	}
+	for _, row := range rows {
+		start := g.at[row.node.node.ID]
+		for i, e := range row.out {
+			end, ok := g.at[row.ends[i]]
+			if !ok {
+				continue
+			}
+			e.start, e.end, e.edge.To = start, end, g.nodes[end].node.ID
+			if at, ok := index[e.key]; ok {
+				g.edges[at] = e
+			} else {
+				index[e.key] = int32(len(g.edges))
+				g.edges = append(g.edges, e)
+			}
+		}
+	}
+	for _, row := range rows {
+		n := row.node
+		n.adjacent = g.adjacency(row.adjacent, index)
+		g.nodes[g.at[n.node.ID]] = n
+	}
+	for _, row := range rows {
+		n := &g.nodes[g.at[row.node.node.ID]]
+		n.heavy = slices.Clone(n.adjacent)
+		g.heaviestFirst(n.heavy)
+	}
+	return true
 }
 
 // weighted: a weight the statements compare (a number, not null).
@@ -507,6 +627,8 @@ func (g *spaceGraph) AdjacentMany(_ context.Context, space string, wSuppress flo
 	if space != g.space {
 		return out, nil
 	}
+	g.mu.RLock()
+	defer g.mu.RUnlock()
 	visits := 0
 	for _, h := range hops {
 		if len(h.Frontier) > 0 && len(h.Allowed) > 0 {
@@ -585,6 +707,8 @@ func (g *spaceGraph) PathsMany(_ context.Context, space string, scan PathScan, s
 	if space != g.space {
 		return out, nil
 	}
+	g.mu.RLock()
+	defer g.mu.RUnlock()
 	for i, st := range starts {
 		if len(st.Allowed) == 0 || st.MaxHops < 1 {
 			continue

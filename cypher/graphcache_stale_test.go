@@ -295,3 +295,95 @@ func TestGraphReadHoldsUpNoOtherSpace(t *testing.T) {
 		t.Fatal("once read, the large space is not expanded from its snapshot")
 	}
 }
+
+// A snapshot follows this store's reconsolidations and their reverts without being read
+// again: after each, the space's new graph version is served by the same snapshot, which
+// answers as the statements do, and differently from before it. Another store's edit
+// (another process) leaves it behind: a new snapshot is read.
+func TestGraphSnapshotFollowsOwnEdits(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space, ids := chainSpace(t, s, 6, 4)
+	rule := func(a realm.EditAction, old, c float64) float64 {
+		if a == realm.EditAdd {
+			return c
+		}
+		return old + 0.5*(map[realm.EditAction]float64{realm.EditStrengthen: 1}[a]-old)
+	}
+	step := func(a realm.EditAction, c float64) (float64, float64) {
+		return 0.5, map[realm.EditAction]float64{realm.EditStrengthen: 1}[a]
+	}
+	edit := func(s *Store, recon string, edits ...realm.EditProposal) {
+		t.Helper()
+		b := EditBatch{ReconsolidationID: recon, TraceID: uuid.NewString(), Source: realm.EditSourceFeedback, Time: time.Now(),
+			Edits: edits, NewWeight: rule, Step: step, Floor: 0.05}
+		if done, err := s.ApplyEdits(ctx, space, b); err != nil || len(done) != len(edits) {
+			t.Fatalf("%d of %d edits applied: %v", len(done), len(edits), err)
+		}
+	}
+	current := func() (*spaceGraph, string) {
+		t.Helper()
+		counts, err := s.SpaceCounts(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x, err := s.Expander(ctx, space, counts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, ok := x.(*spaceGraph)
+		if !ok {
+			t.Fatal("the space is not expanded from a snapshot")
+		}
+		return g, counts.GraphVersion
+	}
+	first, version := current()
+	was := expansion(t, first, space, ids)
+	added := uuid.NewString()
+	steps := []struct {
+		name  string
+		write func()
+	}{
+		{"edges added, one to a memory no edge reached", func() {
+			edit(s, added, realm.EditProposal{From: ids[0], To: ids[5], Action: realm.EditAdd, Predicate: realm.Implies, Confidence: 0.9},
+				realm.EditProposal{From: ids[2], To: ids[0], Action: realm.EditAdd, Predicate: realm.Enables, Confidence: 0.3})
+		}},
+		{"edges strengthened and weakened", func() {
+			edit(s, uuid.NewString(), realm.EditProposal{From: ids[1], To: ids[2], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1},
+				realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditWeaken, Predicate: realm.Precedes, Confidence: 1})
+		}},
+		{"the adds reverted", func() {
+			if _, err := s.RevertReconsolidation(ctx, space, added, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, st := range steps {
+		st.write()
+		g, now := current()
+		if now == version {
+			t.Fatalf("%s: the graph version did not move", st.name)
+		}
+		if g != first {
+			t.Fatalf("%s: the snapshot was read again instead of following the write", st.name)
+		}
+		got, want := expansion(t, g, space, ids), expansion(t, s, space, ids)
+		if got != want {
+			t.Fatalf("%s: the snapshot answers\n%s\nthe statements\n%s", st.name, got, want)
+		}
+		if got == was {
+			t.Fatalf("%s: expansion reads the same as before it:\n%s", st.name, got)
+		}
+		version, was = now, got
+	}
+
+	other := testStore(t, Config{})
+	edit(other, uuid.NewString(), realm.EditProposal{From: ids[3], To: ids[4], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1})
+	g, _ := current()
+	if g == first {
+		t.Fatal("another store's edit was not seen: the snapshot was kept")
+	}
+	if got, want := expansion(t, g, space, ids), expansion(t, s, space, ids); got != want {
+		t.Fatalf("after another store's edit, the snapshot answers\n%s\nthe statements\n%s", got, want)
+	}
+}
