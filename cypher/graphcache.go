@@ -132,6 +132,42 @@ func (s *Store) LoadGraph(ctx context.Context, space string) (GraphStats, error)
 	return GraphStats{Memories: len(g.nodes), Edges: len(g.edges), Load: took}, nil
 }
 
+// WarmGraphs reads the snapshots of spaces (those the cache admits) in the background, one
+// after the other, as a server starts (REALM_GRAPH_WARM): a large space's recalls expand
+// from it minutes sooner than after a first recall started its read. No recall waits for
+// them; errors are logged.
+func (s *Store) WarmGraphs(spaces []string) {
+	if len(spaces) == 0 {
+		return
+	}
+	go func() {
+		for _, space := range spaces {
+			ctx, cancel := context.WithTimeout(inBackground(context.Background()), graphLoadTimeout)
+			st, err := s.LoadGraph(ctx, space)
+			cancel()
+			if err != nil {
+				log.Warn().Err(err).Str("space", space).Msg("warming the space's graph snapshot failed; expansion reads the graph by statements")
+				continue
+			}
+			if st.Memories == 0 {
+				log.Warn().Str("space", space).Msg("no graph snapshot warmed: no such space, or none of its memories, or more than REALM_GRAPH_CACHE")
+				continue
+			}
+			log.Info().Str("space", space).Int("memories", st.Memories).Int("edges", st.Edges).Dur("took", st.Load).Msg("graph snapshot warmed")
+		}
+	}()
+}
+
+// GraphCurrent: the space's snapshot of its graph version now is held, so its recalls
+// expand from it (bench scale checks that it followed the reconsolidations).
+func (s *Store) GraphCurrent(ctx context.Context, space string) (bool, error) {
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		return false, err
+	}
+	return s.graphs.get(space, counts.GraphVersion) != nil, nil
+}
+
 // GraphSyncMax is the largest space whose snapshot a recall waits for: 802 memories
 // (LoCoMo conv-43) took 0.33 s to read on a loaded machine, 10,000 took 6.6 s.
 const GraphSyncMax = 2000

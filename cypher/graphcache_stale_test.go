@@ -387,3 +387,40 @@ func TestGraphSnapshotFollowsOwnEdits(t *testing.T) {
 		t.Fatalf("after another store's edit, the snapshot answers\n%s\nthe statements\n%s", got, want)
 	}
 }
+
+// WarmGraphs reads the snapshots of the spaces it is given in the background, past one it
+// cannot read (no such space), and returns at once.
+func TestWarmGraphs(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space, ids := chainSpace(t, s, 5, 4)
+	if ok, err := s.GraphCurrent(ctx, space); err != nil || ok {
+		t.Fatalf("a snapshot is held before any read (%v)", err)
+	}
+	s.WarmGraphs([]string{space + "-none", space})
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		ok, err := s.GraphCurrent(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the space's snapshot was not read in the background")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.Expander(ctx, space, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := expansion(t, x, space, ids), expansion(t, s, space, ids); got != want {
+		t.Fatalf("the warmed snapshot answers\n%s\nthe statements\n%s", got, want)
+	}
+}
