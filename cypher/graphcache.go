@@ -228,8 +228,10 @@ type graphCache struct {
 	notBefore map[string]time.Time
 	spaces    map[string]*spaceGraph
 	clock     int64
-	// beforeRead, when set (by tests), is called as a read of a space's snapshot begins.
+	// Set by tests: beforeRead is called as a read of a space's snapshot begins; page, when
+	// not 0, is the memories a page instead of graphPage.
 	beforeRead func(space string)
+	page       int
 }
 
 // graphRead is one read of a space's snapshot; done is closed once g or err is set.
@@ -330,17 +332,46 @@ type graphEdge struct {
 	key        string // relKey
 }
 
-// loadGraph reads the space's snapshot (graph_snapshot.cypher), decoding each memory's row
-// as it arrives: collected whole first, the rows of 100,000 memories held every
-// embedding as a list of boxed numbers (RSS 1.8 GiB).
+// graphPage is how many memories a statement of a snapshot's read reads
+// (graph_snapshot.cypher).
+const graphPage = 5000
+
+// loadGraph reads the space's snapshot (graph_snapshot.cypher), a page of memories a
+// statement, each page decoded as it streams: collected whole first, the rows of 100,000
+// memories held every embedding as a list of boxed numbers (RSS 1.8 GiB). The pages are
+// of one graph version, the snapshot's; if a write moved it between them, the snapshot
+// has no version (it is not kept).
 func (s *Store) loadGraph(ctx context.Context, space string) (*spaceGraph, error) {
-	var b *graphBuilder
-	err := s.readEach(ctx, qGraphSnapshot, map[string]any{"space": space, "inline_sources": InlineSources}, func() func(*neo4j.Record) error {
-		b = &graphBuilder{g: &spaceGraph{space: space, at: map[string]int32{}, names: map[string]string{}}}
-		return b.add
-	})
-	if err != nil {
-		return nil, err
+	b := &graphBuilder{g: &spaceGraph{space: space, at: map[string]int32{}, names: map[string]string{}}}
+	versions := map[string]bool{}
+	page := cmp.Or(s.graphs.page, graphPage)
+	for after := ""; ; {
+		var rows []graphRow
+		params := map[string]any{"space": space, "inline_sources": InlineSources, "after": after, "page": page}
+		err := s.readEach(ctx, qGraphSnapshot, params, func() func(*neo4j.Record) error {
+			rows = rows[:0]
+			return func(r *neo4j.Record) error {
+				versions[str(r, "version")] = true
+				rows = append(rows, b.g.decode(r))
+				return nil
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, row := range rows {
+			b.add(row)
+		}
+		if len(rows) < page {
+			break
+		}
+		after = rows[len(rows)-1].node.node.ID
+	}
+	for v := range versions {
+		b.g.version = v
+	}
+	if len(versions) > 1 {
+		b.g.version = ""
 	}
 	return b.finish(), nil
 }
@@ -353,11 +384,9 @@ type graphBuilder struct {
 	adjacent [][]string // per memory, the keys of its edges
 }
 
-// add decodes one row: a memory and the edges that start at it.
-func (b *graphBuilder) add(r *neo4j.Record) error {
+// add adds one row: a memory and the edges that start at it.
+func (b *graphBuilder) add(row graphRow) {
 	g := b.g
-	g.version = str(r, "version")
-	row := g.decode(r)
 	at := int32(len(g.nodes))
 	g.at[row.node.node.ID] = at
 	g.nodes = append(g.nodes, row.node)
@@ -367,7 +396,6 @@ func (b *graphBuilder) add(r *neo4j.Record) error {
 		g.edges = append(g.edges, e)
 		b.ends = append(b.ends, row.ends[i])
 	}
-	return nil
 }
 
 // finish joins the edges to their ends (leaving out those whose end is not of the space:

@@ -424,3 +424,30 @@ func TestWarmGraphs(t *testing.T) {
 		t.Fatalf("the warmed snapshot answers\n%s\nthe statements\n%s", got, want)
 	}
 }
+
+// A snapshot read in pages (here of 4 memories, the chain's edges crossing them) holds
+// every memory and edge and answers as the statements do.
+func TestGraphSnapshotInPages(t *testing.T) {
+	s := testStore(t, Config{})
+	s.graphs.page = 4
+	ctx := context.Background()
+	space, ids := chainSpace(t, s, 23, 22)
+	st, err := s.LoadGraph(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Memories != 23 || st.Edges != 22 {
+		t.Fatalf("the snapshot holds %d memories and %d edges, want 23 and 22", st.Memories, st.Edges)
+	}
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := s.graphs.get(space, counts.GraphVersion)
+	if x == nil {
+		t.Fatal("the snapshot read in pages is not kept")
+	}
+	if got, want := expansion(t, x, space, ids), expansion(t, s, space, ids); got != want {
+		t.Fatalf("the snapshot answers\n%s\nthe statements\n%s", got, want)
+	}
+}
