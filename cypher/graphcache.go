@@ -24,7 +24,9 @@ import (
 // embeddings — and expanded here, in Go, with the statements' rules, to the same answers.
 // A snapshot holds one graph_version of its space (SpaceCounts.GraphVersion, read once per
 // recall): every statement that writes a memory or a memory edge moves the version, so a
-// recall that reads another version reads the space again. A space without a version (no
+// recall that reads another version reads the space again — but after this process's
+// reconsolidations and their reverts, which the snapshot follows (followWrite). A space
+// without a version (no
 // Space node, or not written since versions were kept) is expanded by the statements.
 // What a snapshot leaves out: the access stats of a memory (a recall writes them; they do
 // not move the version), so a memory reached by expansion comes without them.

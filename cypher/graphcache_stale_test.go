@@ -68,6 +68,35 @@ func expansion(t *testing.T, x Expander, space string, ids []string) string {
 	return out
 }
 
+// expanderNow is what expands the space as it is now, and its counts.
+func expanderNow(t *testing.T, s *Store, space string) (Expander, SpaceCounts) {
+	t.Helper()
+	ctx := context.Background()
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.Expander(ctx, space, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, counts
+}
+
+// changedAsStatements checks that x, after a write, expands the space as the statements
+// do and otherwise than was (what it expanded before the write); it returns what x expands.
+func changedAsStatements(t *testing.T, s *Store, x Expander, space string, ids []string, was, write string) string {
+	t.Helper()
+	got, want := expansion(t, x, space, ids), expansion(t, s, space, ids)
+	if got != want {
+		t.Fatalf("%s: the snapshot answers\n%s\nthe statements\n%s", write, got, want)
+	}
+	if got == was {
+		t.Fatalf("%s: expansion reads the same as before it:\n%s", write, got)
+	}
+	return got
+}
+
 // After every kind of write to a space's memories or memory edges, expansion reads the
 // space as it now is: the write moved the space's graph version, the store reads a new
 // snapshot, and that snapshot answers as the statements do, which differs from what the
@@ -149,14 +178,7 @@ func TestGraphSnapshotFollowsWrites(t *testing.T) {
 			return imp.Finish(ctx)
 		}},
 	}
-	counts, err := s.SpaceCounts(ctx, space)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, err := s.Expander(ctx, space, counts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before, counts := expanderNow(t, s, space)
 	if _, ok := before.(*spaceGraph); !ok {
 		t.Fatal("the space is not expanded from a snapshot")
 	}
@@ -165,28 +187,14 @@ func TestGraphSnapshotFollowsWrites(t *testing.T) {
 		if err := w.write(); err != nil {
 			t.Fatalf("%s: %v", w.name, err)
 		}
-		now, err := s.SpaceCounts(ctx, space)
-		if err != nil {
-			t.Fatal(err)
-		}
+		x, now := expanderNow(t, s, space)
 		if now.GraphVersion == counts.GraphVersion || now.GraphVersion == "" {
 			t.Fatalf("%s: the graph version is %q, was %q", w.name, now.GraphVersion, counts.GraphVersion)
-		}
-		x, err := s.Expander(ctx, space, now)
-		if err != nil {
-			t.Fatal(err)
 		}
 		if _, ok := x.(*spaceGraph); !ok {
 			t.Fatalf("%s: the space is not expanded from a snapshot", w.name)
 		}
-		got, want := expansion(t, x, space, ids), expansion(t, s, space, ids)
-		if got != want {
-			t.Fatalf("%s: the snapshot answers\n%s\nthe statements\n%s", w.name, got, want)
-		}
-		if got == was {
-			t.Fatalf("%s: expansion reads the same as before it:\n%s", w.name, got)
-		}
-		counts, was = now, got
+		counts, was = now, changedAsStatements(t, s, x, space, ids, was, w.name)
 	}
 }
 
@@ -196,19 +204,13 @@ func TestGraphSnapshotInBackground(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
 	space, ids := chainSpace(t, s, GraphSyncMax+1, 20)
-	counts, err := s.SpaceCounts(ctx, space)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := s.Expander(ctx, space, counts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, counts := expanderNow(t, s, space)
 	if x != Expander(s) {
 		t.Fatal("a recall waited for the snapshot of a large space")
 	}
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
+		var err error
 		if x, err = s.Expander(ctx, space, counts); err != nil {
 			t.Fatal(err)
 		}
@@ -323,14 +325,7 @@ func TestGraphSnapshotFollowsOwnEdits(t *testing.T) {
 	}
 	current := func() (*spaceGraph, string) {
 		t.Helper()
-		counts, err := s.SpaceCounts(ctx, space)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x, err := s.Expander(ctx, space, counts)
-		if err != nil {
-			t.Fatal(err)
-		}
+		x, counts := expanderNow(t, s, space)
 		g, ok := x.(*spaceGraph)
 		if !ok {
 			t.Fatal("the space is not expanded from a snapshot")
@@ -367,14 +362,7 @@ func TestGraphSnapshotFollowsOwnEdits(t *testing.T) {
 		if g != first {
 			t.Fatalf("%s: the snapshot was read again instead of following the write", st.name)
 		}
-		got, want := expansion(t, g, space, ids), expansion(t, s, space, ids)
-		if got != want {
-			t.Fatalf("%s: the snapshot answers\n%s\nthe statements\n%s", st.name, got, want)
-		}
-		if got == was {
-			t.Fatalf("%s: expansion reads the same as before it:\n%s", st.name, got)
-		}
-		version, was = now, got
+		version, was = now, changedAsStatements(t, s, g, space, ids, was, st.name)
 	}
 
 	other := testStore(t, Config{})
@@ -412,14 +400,7 @@ func TestWarmGraphs(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	counts, err := s.SpaceCounts(ctx, space)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := s.Expander(ctx, space, counts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, _ := expanderNow(t, s, space)
 	if got, want := expansion(t, x, space, ids), expansion(t, s, space, ids); got != want {
 		t.Fatalf("the warmed snapshot answers\n%s\nthe statements\n%s", got, want)
 	}
