@@ -152,6 +152,9 @@ type ScaleSize struct {
 	GraphSnapshot       *cypher.GraphStats `json:"graph_snapshot,omitempty"`
 	GraphSnapshotBytes  uint64             `json:"graph_snapshot_heap_bytes,omitempty"`
 	GraphSnapshotAllocs uint64             `json:"graph_snapshot_alloc_bytes,omitempty"`
+	// Whether the recalls still expand from the snapshot after the reconsolidations and
+	// their reverts: it follows this process's edits rather than going stale.
+	GraphSnapshotCurrent bool `json:"graph_snapshot_current_after_reconsolidations,omitempty"`
 	// Recall stages per strategy (adaptive, path_search, subgraph_beam): plan, seed,
 	// expand, aggregate, record, total; embedding excluded.
 	Recall     map[string]map[string]Quantiles `json:"recall"`
@@ -328,6 +331,12 @@ func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, p
 		return sz, err
 	}
 	fmt.Fprintf(progress, "scale %d: reconsolidation apply of 20 edits p50 %.1f ms\n", n, sz.Reconcile.P50)
+	if sz.GraphSnapshot != nil {
+		if sz.GraphSnapshotCurrent, err = deps.Store.GraphCurrent(ctx, space); err != nil {
+			return sz, err
+		}
+		fmt.Fprintf(progress, "scale %d: graph snapshot current after the reconsolidations: %t\n", n, sz.GraphSnapshotCurrent)
+	}
 	if cfg.IngestTurns > 0 && deps.Ingest != nil {
 		if err := measureIngest(ctx, deps.Ingest, deps.Store, space, gen, cfg, &sz, progress); err != nil {
 			return sz, err
@@ -1013,6 +1022,11 @@ func (r ScaleReport) Markdown() string {
 		if g := s.GraphSnapshot; g != nil {
 			fmt.Fprintf(&b, "Graph snapshot read before the recalls (`--warm-graph`): %d memories, %d edges in %.1f s; %.1f MiB of Go heap held, %.0f MiB allocated reading it.\n\n",
 				g.Memories, g.Edges, g.Load.Seconds(), mib(int64(s.GraphSnapshotBytes)), mib(int64(s.GraphSnapshotAllocs)))
+			if s.GraphSnapshotCurrent {
+				fmt.Fprintf(&b, "After the reconsolidations and their reverts, recalls still expand from it (it follows this process's edits).\n\n")
+			} else {
+				fmt.Fprintf(&b, "After the reconsolidations and their reverts, it is stale: recalls expand by statements until it is read again.\n\n")
+			}
 		}
 		fmt.Fprintf(&b, "| figure | p50 | p95 | p99 |\n|---|---|---|---|\n")
 		for _, strategy := range []realm.Strategy{realm.Adaptive, realm.StrategyPath, realm.StrategyBeam} {

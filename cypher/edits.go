@@ -63,6 +63,7 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	if err != nil || len(recs) == 0 {
 		return nil, err
 	}
+	s.followWrite(ctx, space, str(recs[0], "before"), str(recs[0], "after"), memoryIDsOf(ops))
 	v, _ := recs[0].Get("logged")
 	var applied []realm.Edit
 	for _, x := range asList(v) {
@@ -183,6 +184,8 @@ func memoryIDsOf(ops []realm.EditProposal) []string {
 // change of the same edge is overwritten. ENotFound when the space logged no such edit.
 func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now time.Time) ([]realm.Edit, error) {
 	var reverted []realm.Edit
+	var touched []string // the memories it wrote edges of
+	var before, after string
 	found := false
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		reverted, found = nil, false
@@ -204,8 +207,13 @@ func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now
 		for _, e := range todo {
 			ops = append(ops, realm.EditProposal{From: e.From, To: e.To})
 		}
-		if _, err := collect(ctx, tx, qEditLockMemories, map[string]any{"space": space, "ids": memoryIDsOf(ops)}); err != nil {
+		touched = memoryIDsOf(ops)
+		locked, err := collect(ctx, tx, qEditLockMemories, map[string]any{"space": space, "ids": touched})
+		if err != nil {
 			return nil, err
+		}
+		if len(locked) > 0 {
+			before, after = str(locked[0], "before"), str(locked[0], "after")
 		}
 		var ids []string
 		for _, e := range todo {
@@ -232,6 +240,9 @@ func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now
 	}
 	if !found {
 		return nil, realm.Errorf(realm.ENotFound, "no edit or reconsolidation %q in space %q", id, space)
+	}
+	if len(reverted) > 0 {
+		s.followWrite(ctx, space, before, after, touched)
 	}
 	for i := range reverted {
 		t := now.UTC()

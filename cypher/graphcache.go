@@ -6,9 +6,11 @@ import (
 	_ "embed"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog/log"
 
 	"github.com/realm-memory/realm"
@@ -22,7 +24,9 @@ import (
 // embeddings — and expanded here, in Go, with the statements' rules, to the same answers.
 // A snapshot holds one graph_version of its space (SpaceCounts.GraphVersion, read once per
 // recall): every statement that writes a memory or a memory edge moves the version, so a
-// recall that reads another version reads the space again. A space without a version (no
+// recall that reads another version reads the space again — but after this process's
+// reconsolidations and their reverts, which the snapshot follows (followWrite). A space
+// without a version (no
 // Space node, or not written since versions were kept) is expanded by the statements.
 // What a snapshot leaves out: the access stats of a memory (a recall writes them; they do
 // not move the version), so a memory reached by expansion comes without them.
@@ -61,7 +65,7 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 		return g, nil
 	}
 	if counts.InSpace > GraphSyncMax {
-		c.loadInBackground(s, space)
+		s.loadInBackground(space)
 		return s, nil
 	}
 	g, err := s.loadGraphNow(ctx, space, counts.GraphVersion)
@@ -78,22 +82,29 @@ func (c *graphCache) admits(counts SpaceCounts) bool {
 }
 
 // loadGraphNow returns the space's snapshot of this version, reading it (and caching it)
-// unless held; one is read at a time.
+// unless held. A read of the same space already under way, in the background or for
+// another recall, is waited for rather than run twice; no other space's read is.
 func (s *Store) loadGraphNow(ctx context.Context, space, version string) (*spaceGraph, error) {
 	c := &s.graphs
-	c.loading.Lock()
-	defer c.loading.Unlock()
-	if g := c.get(space, version); g != nil {
-		return g, nil
+	for {
+		if g := c.get(space, version); g != nil {
+			return g, nil
+		}
+		r, first := c.startRead(space)
+		if first {
+			s.runRead(ctx, space, r)
+			return r.g, r.err
+		}
+		select {
+		case <-r.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if r.err == nil && r.g.version == version {
+			return r.g, nil
+		}
+		// That read failed (its caller's context ended) or found another version: read again.
 	}
-	g, err := s.loadGraph(ctx, space)
-	if err != nil {
-		return nil, err
-	}
-	if g.version != "" {
-		c.put(g)
-	}
-	return g, nil
 }
 
 // GraphStats describes a space's snapshot as LoadGraph read it; zero when the cache does
@@ -105,7 +116,8 @@ type GraphStats struct {
 
 // LoadGraph reads the space's snapshot now, when the cache admits the space, and says what
 // it holds: the recalls of a space above GraphSyncMax would otherwise use the statements
-// until it is read in the background (bench scale --warm-graph).
+// until it is read in the background (bench scale --warm-graph). Other spaces' recalls
+// do not wait for it.
 func (s *Store) LoadGraph(ctx context.Context, space string) (GraphStats, error) {
 	counts, err := s.SpaceCounts(ctx, space)
 	if err != nil || !s.graphs.admits(counts) {
@@ -116,7 +128,46 @@ func (s *Store) LoadGraph(ctx context.Context, space string) (GraphStats, error)
 	if err != nil {
 		return GraphStats{}, err
 	}
-	return GraphStats{Memories: len(g.nodes), Edges: len(g.edges), Load: time.Since(started)}, nil
+	took := time.Since(started)
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return GraphStats{Memories: len(g.nodes), Edges: len(g.edges), Load: took}, nil
+}
+
+// WarmGraphs reads the snapshots of spaces (those the cache admits) in the background, one
+// after the other, as a server starts (REALM_GRAPH_WARM): a large space's recalls expand
+// from it minutes sooner than after a first recall started its read. No recall waits for
+// them; errors are logged.
+func (s *Store) WarmGraphs(spaces []string) {
+	if len(spaces) == 0 {
+		return
+	}
+	go func() {
+		for _, space := range spaces {
+			ctx, cancel := context.WithTimeout(inBackground(context.Background()), graphLoadTimeout)
+			st, err := s.LoadGraph(ctx, space)
+			cancel()
+			if err != nil {
+				log.Warn().Err(err).Str("space", space).Msg("warming the space's graph snapshot failed; expansion reads the graph by statements")
+				continue
+			}
+			if st.Memories == 0 {
+				log.Warn().Str("space", space).Msg("no graph snapshot warmed: no such space, or none of its memories, or more than REALM_GRAPH_CACHE")
+				continue
+			}
+			log.Info().Str("space", space).Int("memories", st.Memories).Int("edges", st.Edges).Dur("took", st.Load).Msg("graph snapshot warmed")
+		}
+	}()
+}
+
+// GraphCurrent: the space's snapshot of its graph version now is held, so its recalls
+// expand from it (bench scale checks that it followed the reconsolidations).
+func (s *Store) GraphCurrent(ctx context.Context, space string) (bool, error) {
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		return false, err
+	}
+	return s.graphs.get(space, counts.GraphVersion) != nil, nil
 }
 
 // GraphSyncMax is the largest space whose snapshot a recall waits for: 802 memories
@@ -134,33 +185,26 @@ const graphReloadPause = 9
 // loadInBackground reads the space's snapshot in the background, unless one is being
 // read or the last one ended less than graphReloadPause times its duration ago; errors
 // are logged, and the recalls go on with the statements.
-func (c *graphCache) loadInBackground(s *Store, space string) {
+func (s *Store) loadInBackground(space string) {
+	c := &s.graphs
 	c.mu.Lock()
-	if c.inflight == nil {
-		c.inflight = map[string]bool{}
-	}
-	if c.inflight[space] || time.Now().Before(c.notBefore[space]) {
-		c.mu.Unlock()
+	wait := time.Now().Before(c.notBefore[space])
+	c.mu.Unlock()
+	if wait {
 		return
 	}
-	c.inflight[space] = true
-	c.mu.Unlock()
+	r, first := c.startRead(space)
+	if !first {
+		return
+	}
 	go func() {
-		defer func() {
-			c.mu.Lock()
-			delete(c.inflight, space)
-			c.mu.Unlock()
-		}()
 		ctx, cancel := context.WithTimeout(inBackground(context.Background()), graphLoadTimeout)
 		defer cancel()
 		started := time.Now()
-		g, err := s.loadGraph(ctx, space)
-		if err != nil {
-			log.Warn().Err(err).Str("space", space).Msg("reading the space's graph snapshot failed; expansion reads the graph by statements")
+		s.runRead(ctx, space, r)
+		if r.err != nil {
+			log.Warn().Err(r.err).Str("space", space).Msg("reading the space's graph snapshot failed; expansion reads the graph by statements")
 			return
-		}
-		if g.version != "" {
-			c.put(g)
 		}
 		took := time.Since(started)
 		c.mu.Lock()
@@ -169,22 +213,66 @@ func (c *graphCache) loadInBackground(s *Store, space string) {
 		}
 		c.notBefore[space] = time.Now().Add(graphReloadPause * took)
 		c.mu.Unlock()
-		log.Debug().Str("space", space).Int("memories", len(g.nodes)).Int("edges", len(g.edges)).Dur("took", took).Msg("graph snapshot read")
+		log.Debug().Str("space", space).Int("memories", len(r.g.nodes)).Int("edges", len(r.g.edges)).Dur("took", took).Msg("graph snapshot read")
 	}()
 }
 
 // graphCache holds the snapshots of recently expanded spaces, at most max memories in all;
 // the least recently used spaces go first.
 type graphCache struct {
-	max      int
-	mu       sync.Mutex
-	loading  sync.Mutex      // one snapshot is read at a time by the recalls
-	inflight map[string]bool // spaces being read in the background
+	max int
+	mu  sync.Mutex
+	// reading: the reads under way, one a space at most. Each space has its own, so that
+	// a large space's read (minutes at 100,000 memories) holds up no other space's recall.
+	reading map[string]*graphRead
 	// notBefore: when a space's snapshot may next be read in the background (a space
 	// written to all the time is not read all the time).
 	notBefore map[string]time.Time
 	spaces    map[string]*spaceGraph
 	clock     int64
+	// Set by tests: beforeRead is called as a read of a space's snapshot begins; page, when
+	// not 0, is the memories a page instead of graphPage.
+	beforeRead func(space string)
+	page       int
+}
+
+// graphRead is one read of a space's snapshot; done is closed once g or err is set.
+type graphRead struct {
+	done chan struct{}
+	g    *spaceGraph
+	err  error
+}
+
+// startRead returns the read of the space's snapshot under way, or a new one (first) that
+// the caller must run (runRead).
+func (c *graphCache) startRead(space string) (r *graphRead, first bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r := c.reading[space]; r != nil {
+		return r, false
+	}
+	if c.reading == nil {
+		c.reading = map[string]*graphRead{}
+	}
+	r = &graphRead{done: make(chan struct{})}
+	c.reading[space] = r
+	return r, true
+}
+
+// runRead reads the space's snapshot for r, caches it, and ends r.
+func (s *Store) runRead(ctx context.Context, space string, r *graphRead) {
+	c := &s.graphs
+	if c.beforeRead != nil {
+		c.beforeRead(space)
+	}
+	r.g, r.err = s.loadGraph(ctx, space)
+	if r.err == nil && r.g.version != "" {
+		c.put(r.g)
+	}
+	c.mu.Lock()
+	delete(c.reading, space)
+	c.mu.Unlock()
+	close(r.done)
 }
 
 func (c *graphCache) get(space, version string) *spaceGraph {
@@ -217,12 +305,16 @@ func (c *graphCache) drop(space string) {
 	delete(c.spaces, space)
 }
 
-// spaceGraph is one space's memory graph at one version. It is never changed once read.
+// spaceGraph is one space's memory graph at one version (version is read and set under
+// graphCache.mu). It changes only when it follows a write of this process (followWrite),
+// under mu, which expansion holds to read.
 type spaceGraph struct {
+	mu             sync.RWMutex
 	space, version string
 	nodes          []graphNode
 	at             map[string]int32 // memory id → index in nodes
-	edges          []graphEdge
+	edges          []graphEdge      // some left out of every adjacency list (deleted) once it followed a write
+	names          map[string]string
 	used           int64
 }
 
@@ -239,71 +331,249 @@ type graphEdge struct {
 	edge       realm.Edge
 	relType    string
 	start, end int32
+	key        string // relKey
 }
 
-// loadGraph reads the space's snapshot (graph_snapshot.cypher).
+// graphPage is how many memories a statement of a snapshot's read reads
+// (graph_snapshot.cypher).
+const graphPage = 5000
+
+// loadGraph reads the space's snapshot (graph_snapshot.cypher), a page of memories a
+// statement, each page decoded as it streams: collected whole first, the rows of 100,000
+// memories held every embedding as a list of boxed numbers (RSS 1.8 GiB). The pages are
+// of one graph version, the snapshot's; if a write moved it between them, the snapshot
+// has no version (it is not kept).
 func (s *Store) loadGraph(ctx context.Context, space string) (*spaceGraph, error) {
-	recs, err := s.read(ctx, qGraphSnapshot, map[string]any{"space": space, "inline_sources": InlineSources})
-	if err != nil {
-		return nil, err
-	}
-	g := &spaceGraph{space: space, at: make(map[string]int32, len(recs)), nodes: make([]graphNode, 0, len(recs))}
-	for _, r := range recs {
-		g.version = str(r, "version")
-		emb, _ := r.Get("embedding")
-		left, _ := r.Get("sources_left_out")
-		leftOut, _ := left.(bool)
-		n := graphNode{node: nodeOf(propsOf(r, "node")), emb: vector32(emb), leftOut: leftOut, degree: num(r, "degree")}
-		g.at[n.node.ID] = int32(len(g.nodes))
-		g.nodes = append(g.nodes, n)
-	}
-	// A snapshot of 100,000 memories holds about 500,000 edges: their ends' ids are the
-	// memories' own strings, and their few types and layers one string each, not copies
-	// per edge; edges and adjacency lists are allocated at their size, not grown.
-	names := map[string]string{}
-	intern := func(s string) string {
-		if v, ok := names[s]; ok {
-			return v
-		}
-		names[s] = s
-		return s
-	}
-	edges := 0
-	for _, r := range recs {
-		out, _ := r.Get("out")
-		edges += len(asList(out))
-	}
-	g.edges = make([]graphEdge, 0, edges)
-	keys := make(map[string]int32, edges)
-	for _, r := range recs {
-		out, _ := r.Get("out")
-		for _, x := range asList(out) {
-			p, _ := x.(map[string]any)
-			start, okStart := g.at[propString(p, "start")]
-			end, okEnd := g.at[propString(p, "end")]
-			if !okStart || !okEnd || !weighted(p["weight"]) {
-				continue // no expansion reads an edge without a weight or out of the space
+	b := &graphBuilder{g: &spaceGraph{space: space, at: map[string]int32{}, names: map[string]string{}}}
+	versions := map[string]bool{}
+	page := cmp.Or(s.graphs.page, graphPage)
+	for after := ""; ; {
+		var rows []graphRow
+		params := map[string]any{"space": space, "inline_sources": InlineSources, "after": after, "page": page}
+		err := s.readEach(ctx, qGraphSnapshot, params, func() func(*neo4j.Record) error {
+			rows = rows[:0]
+			return func(r *neo4j.Record) error {
+				versions[str(r, "version")] = true
+				rows = append(rows, b.g.decode(r))
+				return nil
 			}
-			keys[propString(p, "key")] = int32(len(g.edges))
-			e := edgeFromProps(p)
-			e.From, e.To, e.Layer = g.nodes[start].node.ID, g.nodes[end].node.ID, intern(e.Layer)
-			g.edges = append(g.edges, graphEdge{edge: e, relType: intern(propString(p, "type")), start: start, end: end})
+		})
+		if err != nil {
+			return nil, err
 		}
+		for _, row := range rows {
+			b.add(row)
+		}
+		if len(rows) < page {
+			break
+		}
+		after = rows[len(rows)-1].node.node.ID
 	}
-	for i, r := range recs {
-		adj, _ := r.Get("adjacent")
+	for v := range versions {
+		b.g.version = v
+	}
+	if len(versions) > 1 {
+		b.g.version = ""
+	}
+	return b.finish(), nil
+}
+
+// graphBuilder builds a snapshot from graph_snapshot.cypher's rows: each row's memory as it
+// comes, its edges once every memory is in (an edge's end may come later).
+type graphBuilder struct {
+	g        *spaceGraph
+	ends     []string   // per edge of g.edges until finish, the id of its end
+	adjacent [][]string // per memory, the keys of its edges
+}
+
+// add adds one row: a memory and the edges that start at it.
+func (b *graphBuilder) add(row graphRow) {
+	g := b.g
+	at := int32(len(g.nodes))
+	g.at[row.node.node.ID] = at
+	g.nodes = append(g.nodes, row.node)
+	b.adjacent = append(b.adjacent, row.adjacent)
+	for i, e := range row.out {
+		e.start = at
+		g.edges = append(g.edges, e)
+		b.ends = append(b.ends, row.ends[i])
+	}
+}
+
+// finish joins the edges to their ends (leaving out those whose end is not of the space:
+// no expansion reads them) and to the memories' adjacency lists.
+func (b *graphBuilder) finish() *spaceGraph {
+	g := b.g
+	edges := make([]graphEdge, 0, len(g.edges))
+	index := make(map[string]int32, len(g.edges))
+	for i, e := range g.edges {
+		end, ok := g.at[b.ends[i]]
+		if !ok {
+			continue
+		}
+		e.end, e.edge.To = end, g.nodes[end].node.ID
+		index[e.key] = int32(len(edges))
+		edges = append(edges, e)
+	}
+	g.edges = edges
+	for i, keys := range b.adjacent {
 		n := &g.nodes[i]
-		n.adjacent = make([]int32, 0, len(asList(adj)))
-		for _, k := range asList(adj) {
-			key, _ := k.(string)
-			if e, ok := keys[key]; ok {
-				n.adjacent = append(n.adjacent, e)
-			}
-		}
+		n.adjacent = g.adjacency(keys, index)
 		n.heavy = slices.Clone(n.adjacent)
 		g.heaviestFirst(n.heavy)
 	}
-	return g, nil
+	if len(g.nodes) < cap(g.nodes) {
+		g.nodes = slices.Clone(g.nodes) // appended one by one: up to twice the room
+	}
+	return g
+}
+
+// adjacency is the edges of keys found in index, in their order.
+func (g *spaceGraph) adjacency(keys []string, index map[string]int32) []int32 {
+	adjacent := make([]int32, 0, len(keys))
+	for _, key := range keys {
+		if e, ok := index[key]; ok {
+			adjacent = append(adjacent, e)
+		}
+	}
+	return adjacent
+}
+
+// graphRow is one row of graph_snapshot.cypher or graph_snapshot_memories.cypher: a
+// memory, the keys of its edges, and the edges that start at it (ends unset but their ids
+// in ends).
+type graphRow struct {
+	node     graphNode
+	adjacent []string
+	out      []graphEdge
+	ends     []string
+}
+
+func (g *spaceGraph) decode(r *neo4j.Record) graphRow {
+	emb, _ := r.Get("embedding")
+	left, _ := r.Get("sources_left_out")
+	leftOut, _ := left.(bool)
+	row := graphRow{node: graphNode{node: nodeOf(propsOf(r, "node")), emb: vector32(emb), leftOut: leftOut, degree: num(r, "degree")}}
+	adj, _ := r.Get("adjacent")
+	row.adjacent = make([]string, 0, len(asList(adj)))
+	for _, k := range asList(adj) {
+		key, _ := k.(string)
+		row.adjacent = append(row.adjacent, relKey(key))
+	}
+	out, _ := r.Get("out")
+	for _, x := range asList(out) {
+		p, _ := x.(map[string]any)
+		if !weighted(p["weight"]) {
+			continue // no expansion reads an edge without a weight
+		}
+		e := edgeFromProps(p)
+		e.From, e.Layer = row.node.node.ID, g.intern(e.Layer)
+		row.out = append(row.out, graphEdge{edge: e, relType: g.intern(propString(p, "type")), end: -1, key: relKey(propString(p, "key"))})
+		row.ends = append(row.ends, propString(p, "end"))
+	}
+	return row
+}
+
+// intern returns one string per edge type and layer: a snapshot of 100,000 memories holds
+// about 500,000 edges.
+func (g *spaceGraph) intern(s string) string {
+	if v, ok := g.names[s]; ok {
+		return v
+	}
+	g.names[s] = s
+	return s
+}
+
+// relKey is an edge's key as a snapshot keeps it: its elementId from the last colon on (its
+// number in the database; before it, the database's id, the same for every edge), copied
+// out of the row's string.
+func relKey(elementID string) string {
+	return strings.Clone(elementID[strings.LastIndexByte(elementID, ':')+1:])
+}
+
+//go:embed queries/graph_snapshot_memories.cypher
+var graphSnapshotMemoriesCypher string
+
+var qGraphSnapshotMemories = newQuery("graph_snapshot_memories", graphSnapshotMemoriesCypher)
+
+// followWrite brings the space's snapshot along with a write of this process that moved
+// the space's graph_version from before to after and touched the memories ids only (the
+// ends of every edge it wrote or deleted; it created and deleted no memory): if the
+// snapshot held is of version before, those memories are read again, put in place of
+// theirs, and the snapshot is of version after, without reading the space again (minutes
+// at 100,000 memories). Otherwise, or when that read fails, the snapshot is left as it
+// was, stale as after another process's write.
+func (s *Store) followWrite(ctx context.Context, space, before, after string, ids []string) {
+	c := &s.graphs
+	g := c.get(space, before)
+	if g == nil || before == "" || after == "" {
+		return
+	}
+	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": ids, "inline_sources": InlineSources})
+	if err != nil {
+		log.Warn().Err(err).Str("space", space).Msg("reading memories a write touched failed; the space's graph snapshot is read again")
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if c.get(space, before) != g || !g.apply(ids, recs) {
+		return
+	}
+	c.mu.Lock()
+	g.version = after
+	c.mu.Unlock()
+}
+
+// apply puts the rows of the memories ids, read again, in place of theirs (followWrite),
+// under g.mu: their properties, their adjacency lists, the edges that start at them (an
+// edge of the snapshot by its key, else a new one); an edge deleted is left out of its
+// ends' lists. It changes nothing and returns false unless every memory of ids is in the
+// snapshot and was read.
+func (g *spaceGraph) apply(ids []string, recs []*neo4j.Record) bool {
+	rows := make([]graphRow, 0, len(recs))
+	for _, r := range recs {
+		row := g.decode(r)
+		if _, ok := g.at[row.node.node.ID]; !ok {
+			return false
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) != len(ids) {
+		return false
+	}
+	index := map[string]int32{} // the edges of those memories, by key
+	for _, row := range rows {
+		for _, e := range g.nodes[g.at[row.node.node.ID]].adjacent {
+			index[g.edges[e].key] = e
+		}
+	}
+	for _, row := range rows {
+		start := g.at[row.node.node.ID]
+		for i, e := range row.out {
+			end, ok := g.at[row.ends[i]]
+			if !ok {
+				continue
+			}
+			e.start, e.end, e.edge.To = start, end, g.nodes[end].node.ID
+			if at, ok := index[e.key]; ok {
+				g.edges[at] = e
+			} else {
+				index[e.key] = int32(len(g.edges))
+				g.edges = append(g.edges, e)
+			}
+		}
+	}
+	for _, row := range rows {
+		n := row.node
+		n.adjacent = g.adjacency(row.adjacent, index)
+		g.nodes[g.at[n.node.ID]] = n
+	}
+	for _, row := range rows {
+		n := &g.nodes[g.at[row.node.node.ID]]
+		n.heavy = slices.Clone(n.adjacent)
+		g.heaviestFirst(n.heavy)
+	}
+	return true
 }
 
 // weighted: a weight the statements compare (a number, not null).
@@ -423,6 +693,8 @@ func (g *spaceGraph) AdjacentMany(_ context.Context, space string, wSuppress flo
 	if space != g.space {
 		return out, nil
 	}
+	g.mu.RLock()
+	defer g.mu.RUnlock()
 	visits := 0
 	for _, h := range hops {
 		if len(h.Frontier) > 0 && len(h.Allowed) > 0 {
@@ -501,6 +773,8 @@ func (g *spaceGraph) PathsMany(_ context.Context, space string, scan PathScan, s
 	if space != g.space {
 		return out, nil
 	}
+	g.mu.RLock()
+	defer g.mu.RUnlock()
 	for i, st := range starts {
 		if len(st.Allowed) == 0 || st.MaxHops < 1 {
 			continue

@@ -3,6 +3,7 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,6 +66,35 @@ func expansion(t *testing.T, x Expander, space string, ids []string) string {
 		out += fmt.Sprintf("path %v %v\n", p.IDs, p.Edges)
 	}
 	return out
+}
+
+// expanderNow is what expands the space as it is now, and its counts.
+func expanderNow(t *testing.T, s *Store, space string) (Expander, SpaceCounts) {
+	t.Helper()
+	ctx := context.Background()
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.Expander(ctx, space, counts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x, counts
+}
+
+// changedAsStatements checks that x, after a write, expands the space as the statements
+// do and otherwise than was (what it expanded before the write); it returns what x expands.
+func changedAsStatements(t *testing.T, s *Store, x Expander, space string, ids []string, was, write string) string {
+	t.Helper()
+	got, want := expansion(t, x, space, ids), expansion(t, s, space, ids)
+	if got != want {
+		t.Fatalf("%s: the snapshot answers\n%s\nthe statements\n%s", write, got, want)
+	}
+	if got == was {
+		t.Fatalf("%s: expansion reads the same as before it:\n%s", write, got)
+	}
+	return got
 }
 
 // After every kind of write to a space's memories or memory edges, expansion reads the
@@ -148,14 +178,7 @@ func TestGraphSnapshotFollowsWrites(t *testing.T) {
 			return imp.Finish(ctx)
 		}},
 	}
-	counts, err := s.SpaceCounts(ctx, space)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, err := s.Expander(ctx, space, counts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	before, counts := expanderNow(t, s, space)
 	if _, ok := before.(*spaceGraph); !ok {
 		t.Fatal("the space is not expanded from a snapshot")
 	}
@@ -164,28 +187,14 @@ func TestGraphSnapshotFollowsWrites(t *testing.T) {
 		if err := w.write(); err != nil {
 			t.Fatalf("%s: %v", w.name, err)
 		}
-		now, err := s.SpaceCounts(ctx, space)
-		if err != nil {
-			t.Fatal(err)
-		}
+		x, now := expanderNow(t, s, space)
 		if now.GraphVersion == counts.GraphVersion || now.GraphVersion == "" {
 			t.Fatalf("%s: the graph version is %q, was %q", w.name, now.GraphVersion, counts.GraphVersion)
-		}
-		x, err := s.Expander(ctx, space, now)
-		if err != nil {
-			t.Fatal(err)
 		}
 		if _, ok := x.(*spaceGraph); !ok {
 			t.Fatalf("%s: the space is not expanded from a snapshot", w.name)
 		}
-		got, want := expansion(t, x, space, ids), expansion(t, s, space, ids)
-		if got != want {
-			t.Fatalf("%s: the snapshot answers\n%s\nthe statements\n%s", w.name, got, want)
-		}
-		if got == was {
-			t.Fatalf("%s: expansion reads the same as before it:\n%s", w.name, got)
-		}
-		counts, was = now, got
+		counts, was = now, changedAsStatements(t, s, x, space, ids, was, w.name)
 	}
 }
 
@@ -195,19 +204,13 @@ func TestGraphSnapshotInBackground(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
 	space, ids := chainSpace(t, s, GraphSyncMax+1, 20)
-	counts, err := s.SpaceCounts(ctx, space)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := s.Expander(ctx, space, counts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	x, counts := expanderNow(t, s, space)
 	if x != Expander(s) {
 		t.Fatal("a recall waited for the snapshot of a large space")
 	}
 	deadline := time.Now().Add(2 * time.Minute)
 	for {
+		var err error
 		if x, err = s.Expander(ctx, space, counts); err != nil {
 			t.Fatal(err)
 		}
@@ -220,6 +223,212 @@ func TestGraphSnapshotInBackground(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	if got, want := expansion(t, x, space, ids[:21]), expansion(t, s, space, ids[:21]); got != want {
+		t.Fatalf("the snapshot answers\n%s\nthe statements\n%s", got, want)
+	}
+}
+
+// A large space's snapshot read holds up no other space: while it is under way (held at
+// its start by the test), a small space's recall reads that space's snapshot and expands
+// from it, and the large space's recalls go on with the statements; once the read ends,
+// the large space is expanded from its snapshot.
+func TestGraphReadHoldsUpNoOtherSpace(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	large, _ := chainSpace(t, s, GraphSyncMax+1, 20)
+	small, ids := chainSpace(t, s, 5, 4)
+	var once sync.Once
+	reading, release := make(chan struct{}), make(chan struct{})
+	s.graphs.beforeRead = func(space string) {
+		if space == large {
+			once.Do(func() { close(reading) })
+			<-release
+		}
+	}
+	loaded := make(chan error, 1)
+	go func() {
+		_, err := s.LoadGraph(ctx, large)
+		loaded <- err
+	}()
+	<-reading
+
+	expander := func(space string) (Expander, error) {
+		counts, err := s.SpaceCounts(ctx, space)
+		if err != nil {
+			return nil, err
+		}
+		return s.Expander(ctx, space, counts)
+	}
+	type answer struct {
+		x   Expander
+		err error
+	}
+	recalled := make(chan answer, 1)
+	go func() {
+		x, err := expander(small)
+		recalled <- answer{x, err}
+	}()
+	var got answer
+	select {
+	case got = <-recalled:
+	case <-time.After(time.Minute): // not a timing test: the recall would wait for ever
+		close(release)
+		t.Fatal("a small space's recall waited for a large space's snapshot read")
+	}
+	if got.err != nil {
+		t.Fatal(got.err)
+	}
+	if _, ok := got.x.(*spaceGraph); !ok {
+		t.Fatal("the small space is not expanded from a snapshot")
+	}
+	if a, b := expansion(t, got.x, small, ids), expansion(t, s, small, ids); a != b {
+		t.Fatalf("the snapshot answers\n%s\nthe statements\n%s", a, b)
+	}
+	if x, err := expander(large); err != nil || x != Expander(s) {
+		t.Fatalf("while its snapshot is read, the large space is expanded by %T (%v), not the statements", x, err)
+	}
+
+	close(release)
+	if err := <-loaded; err != nil {
+		t.Fatal(err)
+	}
+	if x, err := expander(large); err != nil {
+		t.Fatal(err)
+	} else if _, ok := x.(*spaceGraph); !ok {
+		t.Fatal("once read, the large space is not expanded from its snapshot")
+	}
+}
+
+// A snapshot follows this store's reconsolidations and their reverts without being read
+// again: after each, the space's new graph version is served by the same snapshot, which
+// answers as the statements do, and differently from before it. Another store's edit
+// (another process) leaves it behind: a new snapshot is read.
+func TestGraphSnapshotFollowsOwnEdits(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space, ids := chainSpace(t, s, 6, 4)
+	rule := func(a realm.EditAction, old, c float64) float64 {
+		if a == realm.EditAdd {
+			return c
+		}
+		return old + 0.5*(map[realm.EditAction]float64{realm.EditStrengthen: 1}[a]-old)
+	}
+	step := func(a realm.EditAction, c float64) (float64, float64) {
+		return 0.5, map[realm.EditAction]float64{realm.EditStrengthen: 1}[a]
+	}
+	edit := func(s *Store, recon string, edits ...realm.EditProposal) {
+		t.Helper()
+		b := EditBatch{ReconsolidationID: recon, TraceID: uuid.NewString(), Source: realm.EditSourceFeedback, Time: time.Now(),
+			Edits: edits, NewWeight: rule, Step: step, Floor: 0.05}
+		if done, err := s.ApplyEdits(ctx, space, b); err != nil || len(done) != len(edits) {
+			t.Fatalf("%d of %d edits applied: %v", len(done), len(edits), err)
+		}
+	}
+	current := func() (*spaceGraph, string) {
+		t.Helper()
+		x, counts := expanderNow(t, s, space)
+		g, ok := x.(*spaceGraph)
+		if !ok {
+			t.Fatal("the space is not expanded from a snapshot")
+		}
+		return g, counts.GraphVersion
+	}
+	first, version := current()
+	was := expansion(t, first, space, ids)
+	added := uuid.NewString()
+	steps := []struct {
+		name  string
+		write func()
+	}{
+		{"edges added, one to a memory no edge reached", func() {
+			edit(s, added, realm.EditProposal{From: ids[0], To: ids[5], Action: realm.EditAdd, Predicate: realm.Implies, Confidence: 0.9},
+				realm.EditProposal{From: ids[2], To: ids[0], Action: realm.EditAdd, Predicate: realm.Enables, Confidence: 0.3})
+		}},
+		{"edges strengthened and weakened", func() {
+			edit(s, uuid.NewString(), realm.EditProposal{From: ids[1], To: ids[2], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1},
+				realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditWeaken, Predicate: realm.Precedes, Confidence: 1})
+		}},
+		{"the adds reverted", func() {
+			if _, err := s.RevertReconsolidation(ctx, space, added, time.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, st := range steps {
+		st.write()
+		g, now := current()
+		if now == version {
+			t.Fatalf("%s: the graph version did not move", st.name)
+		}
+		if g != first {
+			t.Fatalf("%s: the snapshot was read again instead of following the write", st.name)
+		}
+		version, was = now, changedAsStatements(t, s, g, space, ids, was, st.name)
+	}
+
+	other := testStore(t, Config{})
+	edit(other, uuid.NewString(), realm.EditProposal{From: ids[3], To: ids[4], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1})
+	g, _ := current()
+	if g == first {
+		t.Fatal("another store's edit was not seen: the snapshot was kept")
+	}
+	if got, want := expansion(t, g, space, ids), expansion(t, s, space, ids); got != want {
+		t.Fatalf("after another store's edit, the snapshot answers\n%s\nthe statements\n%s", got, want)
+	}
+}
+
+// WarmGraphs reads the snapshots of the spaces it is given in the background, past one it
+// cannot read (no such space), and returns at once.
+func TestWarmGraphs(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space, ids := chainSpace(t, s, 5, 4)
+	if ok, err := s.GraphCurrent(ctx, space); err != nil || ok {
+		t.Fatalf("a snapshot is held before any read (%v)", err)
+	}
+	s.WarmGraphs([]string{space + "-none", space})
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		ok, err := s.GraphCurrent(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the space's snapshot was not read in the background")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	x, _ := expanderNow(t, s, space)
+	if got, want := expansion(t, x, space, ids), expansion(t, s, space, ids); got != want {
+		t.Fatalf("the warmed snapshot answers\n%s\nthe statements\n%s", got, want)
+	}
+}
+
+// A snapshot read in pages (here of 4 memories, the chain's edges crossing them) holds
+// every memory and edge and answers as the statements do.
+func TestGraphSnapshotInPages(t *testing.T) {
+	s := testStore(t, Config{})
+	s.graphs.page = 4
+	ctx := context.Background()
+	space, ids := chainSpace(t, s, 23, 22)
+	st, err := s.LoadGraph(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Memories != 23 || st.Edges != 22 {
+		t.Fatalf("the snapshot holds %d memories and %d edges, want 23 and 22", st.Memories, st.Edges)
+	}
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := s.graphs.get(space, counts.GraphVersion)
+	if x == nil {
+		t.Fatal("the snapshot read in pages is not kept")
+	}
+	if got, want := expansion(t, x, space, ids), expansion(t, s, space, ids); got != want {
 		t.Fatalf("the snapshot answers\n%s\nthe statements\n%s", got, want)
 	}
 }

@@ -9,11 +9,15 @@ import (
 )
 
 // graphVersionExempt are the statements that write and read memories but change nothing
-// that expansion reads (graphcache.go), so they leave the space's graph_version alone.
+// that expansion reads (graphcache.go), or whose transaction moved it already, so they
+// leave the space's graph_version alone.
 var graphVersionExempt = map[string]string{
 	"recall_record.cypher":  "a memory's access_count and last_accessed_at only (the snapshot leaves them out)",
 	"import_begin.cypher":   "counts memories; writes the Space node's lock",
 	"space_lock_run.cypher": "counts memories; writes the Space node's lock",
+	// Run only in a revert's transaction, after edit_lock_memories.cypher moved it.
+	"edit_edge_set_weight.cypher": "moved by edit_lock_memories in the same transaction",
+	"edit_edge_delete.cypher":     "moved by edit_lock_memories in the same transaction",
 }
 
 var (

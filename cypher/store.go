@@ -301,6 +301,30 @@ func (s *Store) runAlone(ctx context.Context, mode neo4j.AccessMode, q query, pa
 // says may go away is returned as a TransactionExecutionLimit, as a managed transaction's
 // (runTx tells them apart by that).
 func (s *Store) attemptAlone(ctx context.Context, mode neo4j.AccessMode, q query, params map[string]any) ([]*neo4j.Record, error) {
+	var recs []*neo4j.Record
+	err := s.attemptEach(ctx, mode, q, params, func(r *neo4j.Record) error {
+		recs = append(recs, r)
+		return nil
+	})
+	return recs, err
+}
+
+// readEach runs q as read does, but hands each record to the func that begin returns as
+// it arrives instead of collecting them all first: a large result (a space's graph
+// snapshot) is decoded as it streams. A failed attempt runs again from the first record,
+// with a func begin makes afresh.
+func (s *Store) readEach(ctx context.Context, q query, params map[string]any, begin func() func(*neo4j.Record) error) error {
+	if err := q.check(params); err != nil {
+		return err
+	}
+	_, err := s.retry(ctx, func() ([]*neo4j.Record, error) {
+		return nil, s.attemptEach(ctx, neo4j.AccessModeRead, q, params, begin())
+	})
+	return err
+}
+
+// attemptEach runs q once as attemptAlone does, handing each record to each as it arrives.
+func (s *Store) attemptEach(ctx context.Context, mode neo4j.AccessMode, q query, params map[string]any, each func(*neo4j.Record) error) error {
 	defer s.countOpen(ctx)()
 	log := statementLogOf(ctx)
 	st, text := log.begin(q)
@@ -312,17 +336,21 @@ func (s *Store) attemptAlone(ctx context.Context, mode neo4j.AccessMode, q query
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode})
 	defer sess.Close(ctx)
 	res, err := sess.Run(ctx, text, params)
-	var recs []*neo4j.Record
 	if err == nil {
-		recs, err = res.Collect(ctx)
+		for err == nil && res.Next(ctx) {
+			err = each(res.Record())
+		}
+		if err == nil {
+			err = res.Err()
+		}
 	}
 	if err == nil && log.profiled() {
 		st.DBHits, st.Rows = profileCounts(ctx, res)
 	}
 	if err != nil && ctx.Err() == nil && neo4j.IsRetryable(err) {
-		return nil, &neo4j.TransactionExecutionLimit{Cause: "one attempt", Errors: []error{err}}
+		return &neo4j.TransactionExecutionLimit{Cause: "one attempt", Errors: []error{err}}
 	}
-	return recs, err
+	return err
 }
 
 // txWork is the body of a managed transaction.

@@ -46,7 +46,10 @@ type config struct {
 	// UncheckedSpaces is a space id prefix (REALM_UNCHECKED_SPACE_PREFIX) that the start's
 	// embedder check leaves out; empty, the default: every space is checked.
 	UncheckedSpaces string
-	Args            []string // positional arguments, wherever they stood among the flags
+	// GraphWarm are the spaces (REALM_GRAPH_WARM, comma-separated) whose graph snapshots
+	// serve reads at start in the background (cypher.Store.WarmGraphs).
+	GraphWarm []string
+	Args      []string // positional arguments, wherever they stood among the flags
 }
 
 // limits bound what one client may send.
@@ -96,6 +99,11 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 		},
 		LogLevel:        env("REALM_LOG_LEVEL", "info"),
 		UncheckedSpaces: getenv("REALM_UNCHECKED_SPACE_PREFIX"),
+	}
+	for _, space := range strings.Split(getenv("REALM_GRAPH_WARM"), ",") {
+		if space = strings.TrimSpace(space); space != "" {
+			cfg.GraphWarm = append(cfg.GraphWarm, space)
+		}
 	}
 	defaultModel := env("REALM_LLM_MODEL", "gpt-4o-mini")
 	for _, role := range []string{"extraction", "retrieval", "audit", "answer", "judge"} {
@@ -294,6 +302,9 @@ func (c config) print(w io.Writer) {
 	}
 	if c.Score != "" {
 		fmt.Fprintf(w, " REALM_SCORE=%s", c.Score)
+	}
+	if len(c.GraphWarm) > 0 {
+		fmt.Fprintf(w, " REALM_GRAPH_WARM=%s", strings.Join(c.GraphWarm, ","))
 	}
 	fmt.Fprintln(w)
 }

@@ -48,6 +48,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	defer deps.close()
+	deps.store.WarmGraphs(cfg.GraphWarm)
 
 	registry := newMetrics()
 	metrics := api.NewMetrics(registry, deps.store)

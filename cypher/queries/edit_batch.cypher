@@ -17,13 +17,20 @@
 // label, weight, confidence; else null), log (the Edit's properties but seq, edge_id,
 // old_weight and new_weight)).
 // Returns: one row: logged (in order, maps: op (its index in $ops), id, edge_id,
-// old_weight (null for an add), new_weight).
-// It moves the space's graph_version first (expansion's snapshot of the space is then read again),
+// old_weight (null for an add), new_weight), before and after (the space's graph_version
+// before and after the statement; null without a Space node).
+// It moves the space's graph_version first, read under the Space node's lock (so before is
+// the version this write follows, and this process's snapshot of it can follow the write,
+// graphcache.go),
 // and marks the space as holding learned links when an add carries a query (cypher/learned.go).
 CALL () {
   OPTIONAL MATCH (g:Space {id: $space})
+  SET g._edit_lock = true
+  REMOVE g._edit_lock
+  WITH g, g.graph_version AS before
   SET g.graph_version = randomUUID(),
       g.learned_links = CASE WHEN any(op IN $ops WHERE op.add.query IS NOT NULL) THEN true ELSE g.learned_links END
+  RETURN before, g.graph_version AS after
 }
 CALL () {
   UNWIND $ids AS mid
@@ -105,4 +112,4 @@ CALL (log) {
       e.old_weight = x.old_weight, e.new_weight = x.new_weight, e.space = $space, e.reverted = false
   RETURN collect(x {.op, .edge_id, .old_weight, .new_weight, id: e.id}) AS logged
 }
-RETURN logged
+RETURN logged, before, after
