@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -234,4 +235,67 @@ func TestFullTextFetchSame(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestKeywordIndexLikeBoundedStatements: the space clause of "a-<x>" (a stop word, then
+// x) also matches the memories of "the-<x>", whose better matches fill the bounded fetches
+// of the statements; the seeds and postings the statements give this space are still
+// those of its in-memory keyword index (every match), possessives and hyphens included.
+func TestKeywordIndexLikeBoundedStatements(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	x := uniqueWord()
+	mine, other := "a-"+x, "the-"+x
+	for _, space := range []string{mine, other} {
+		t.Cleanup(func() { s.DeleteSpace(context.Background(), space) })
+	}
+	putTexts(t, s, mine, "m", []string{
+		"Maria's dog met John at the park, a long walk with the well-known painter of the town",
+		"Maria’s cat and the painter’s studio, where they talked about it for a while",
+		"maria-jose and a well known e-mail from John's sister on 2023-05-07",
+		"MARIA said it's late; the painters' studios were closed, so John went home alone",
+		"nothing about her here, only a studio apartment rented for the summer",
+	})
+	var strong []string
+	for range 12 {
+		strong = append(strong, "maria maria john john painter studio well-known it's")
+	}
+	putTexts(t, s, other, "o", strong)
+	setSpaceVersion(t, s, mine)
+	shrinkFetch(t, 1, 14) // the other space's 12 and this one's best 2
+	defer func(f int64) { keywordFetch = f }(keywordFetch)
+	keywordFetch = 10 // fewer than the other space's matches of each word
+
+	idx, err := s.texts.load(ctx, s, mine)
+	if err != nil || idx == nil {
+		t.Fatalf("index %v, %v", idx, err)
+	}
+	words := []string{"maria", "Maria's", "maria’s", "john", "john's", "well-known", "painter", "studio", "it's", "jose"}
+	checkPostings(t, s, mine, words, idx.postings(spaceTerms(mine, words)))
+	for _, w := range append(words, "Maria's painter studio") {
+		q := SeedQuery{Keywords: []string{w}, Limit: 2, SpaceSize: idx.state.N}
+		got, err := s.SeedByFullText(ctx, mine, q) // no version: the statement
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := idx.search(spaceTerms(mine, q.Keywords), q, q.Limit)
+		same := len(got) == len(want)
+		for i := 0; same && i < len(want); i++ {
+			same = got[i].Node.ID == idx.ids[want[i].i] && math.Abs(got[i].Score-want[i].score) <= 1e-12*math.Abs(want[i].score)
+		}
+		if !same {
+			var fromIndex []string
+			for _, m := range want {
+				fromIndex = append(fromIndex, fmt.Sprintf("%s %v", idx.ids[m.i], m.score))
+			}
+			var fromStatement []string
+			for _, g := range got {
+				fromStatement = append(fromStatement, fmt.Sprintf("%s %v", g.Node.ID, g.Score))
+			}
+			t.Errorf("%q: statement %v, index %v", w, fromStatement, fromIndex)
+		}
+	}
 }

@@ -71,10 +71,16 @@ func keywordSpace(t *testing.T, s *Store) string {
 	if err := s.PutMemories(context.Background(), space, nodes, nil); err != nil {
 		t.Fatal(err)
 	}
+	setSpaceVersion(t, s, space)
+	return space
+}
+
+// setSpaceVersion gives space a memories_version, which an in-memory keyword index needs.
+func setSpaceVersion(t *testing.T, s *Store, space string) {
+	t.Helper()
 	if _, err := s.write(context.Background(), newQuery("test_space_version", "MERGE (s:Space {id: $space}) SET s.memories_version = randomUUID()"), map[string]any{"space": space}); err != nil {
 		t.Fatal(err)
 	}
-	return space
 }
 
 var qTestFullTextMatches = newQuery("test_fulltext_matches", `

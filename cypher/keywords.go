@@ -21,8 +21,9 @@ import (
 // the store would once they are written (construction's run overlay).
 
 // keywordFetch bounds the memories read per word: a word matching more of a space's
-// memories is scored from the index's best keywordFetch of them.
-const keywordFetch = 2000
+// memories is scored from the index's best keywordFetch of them. A variable so that
+// tests can shrink it.
+var keywordFetch int64 = 2000
 
 // keywordSlack is how many memories past K each candidate's stored keyword matches are
 // read with: a run's own memories change the words' statistics, and so the order of the
@@ -200,13 +201,21 @@ func (s *Store) knownState(space string) SpaceState {
 }
 
 // runContext runs memory_run_context.cypher for terms (spaceTerms; none: no postings),
-// counting the space's memories unless its version is known's.
+// counting the space's memories unless its version is known's. A space of at most
+// keywordFetch memories gets every match of each word, as its in-memory index gives
+// them: when the fetch was truncated (the space clause can match other spaces' ids,
+// spaceClause), the statement runs again without a limit.
 func runContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, terms []map[string]any, recentFrom []string, known SpaceState) (SpaceState, []DerivedMemory, KeywordStats, error) {
 	stats := KeywordStats{Words: map[string][]KeywordPosting{}}
-	recs, err := collect(ctx, tx, qMemoryRunContext, map[string]any{
-		"space": space, "ids": orEmpty(recentFrom), "terms": terms, "options": fullTextOptions(keywordFetch),
+	params := map[string]any{
+		"space": space, "ids": orEmpty(recentFrom), "terms": terms, "options": fullTextOptions(int(keywordFetch)),
 		"known": known.Version, "known_n": known.N,
-	})
+	}
+	recs, err := collect(ctx, tx, qMemoryRunContext, params)
+	if err == nil && len(recs) > 0 && num(recs[0], "hits") >= keywordFetch && spaceStateOf(recs[0]).N <= keywordFetch {
+		params["options"] = fullTextOptions(0)
+		recs, err = collect(ctx, tx, qMemoryRunContext, params)
+	}
 	if err != nil || len(recs) == 0 {
 		return SpaceState{}, nil, stats, err
 	}

@@ -33,7 +33,9 @@ const vectorOverFetch = 20
 // space holding at least 1/50 of the best hits of a text keeps its k within 50·k; the
 // floor of 500 costs about what 50 does (64 ms against 370–520 ms unlimited, measured in
 // docs/benchmarks/scale.md). When the fetch was truncated and fewer than k of the space
-// remain, the query runs again without a limit. Variables so that tests can shrink them.
+// remain (or the space holds at most keywordFetch memories: its in-memory keyword index
+// reads every match, and the statement must give the same), the query runs again
+// without a limit. Variables so that tests can shrink them.
 var (
 	fullTextOverFetch = 50
 	fullTextFetchMin  = 500

@@ -161,7 +161,9 @@ func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) 
 // other spaces hold changes neither the matches nor their scores. No word left after
 // escaping returns nothing. Each word's matches are fetched up to fullTextFetch(q.Limit),
 // and all of them when one word's fetch was truncated and fewer than q.Limit passed the
-// filters; a space with more matches of a word than the fetch is scored from those.
+// filters or the space holds at most keywordFetch memories (so that its seeds are its
+// in-memory index's, whichever answers); a larger space with more matches of a word than
+// the fetch is scored from those.
 // When the space's in-memory keyword index is of the state q.SpaceSize and
 // q.SpaceVersion say, the seeds come from it instead, scored from every match
 // (keywordindex.go); when it is not, it is read again in the background.
@@ -204,7 +206,7 @@ func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) (
 	}
 	fetch := fullTextFetch(limit)
 	out, hits, err := search(fetch)
-	if err != nil || hits < int64(fetch) || len(out) >= limit {
+	if err != nil || hits < int64(fetch) || len(out) >= limit && n > keywordFetch {
 		return out, err
 	}
 	out, _, err = search(0)
@@ -218,7 +220,8 @@ var englishStopwords = strings.Fields(`a an and are as at be but by for if in in
 // spaceClause is the Lucene clause that restricts a query of memory_text_space to the
 // space: the id as a phrase of the space field. The analyzer splits an id at '-' and
 // drops stop words, so the phrase may also match a few other ids (ending or starting
-// with this one), whose memories the statements leave out; an id of stop words only
+// with this one: "a-conv-41" matches "b-conv-41"), whose memories the statements leave
+// out but which fill the index's bounded fetch; an id of stop words only
 // ("to-be") gives no clause, and its queries run over every space.
 func spaceClause(space string) string {
 	for _, part := range strings.Split(strings.ToLower(space), "-") {
