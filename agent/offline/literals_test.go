@@ -85,9 +85,50 @@ func candidateTexts(tb testing.TB) []string {
 	return texts
 }
 
+// stateSentences are sentences of every kind of state claim, changed state and near miss
+// (update_test.go's), and some that claim nothing.
+var stateSentences = []string{
+	"Nora lives in Lisbon now.", "Big news: we moved from Lisbon to Berlin last week.",
+	"Mia works at Spotify on the data team.", "Mia quit Spotify and joined Stripe.",
+	"Hana's favourite book is Dune.", "Hana's new favourite book is Piranesi.",
+	"Pizza is Luis's favourite food.", "Ramen has become Luis's favourite food.",
+	"Rosa has two cats.", "Now Rosa has three cats.", "Tara is single.", "Tara is engaged!",
+	"Erik is vegan.", "Erik eats meat again.", "Ruby is allergic to cats.", "Ruby is no longer allergic to cats.",
+	"Lucy plays tennis every Saturday.", "Lucy doesn't play tennis anymore.",
+	"Amir takes the bus to work.", "Amir cycles to work now instead of taking the bus.",
+	"Theo uses an iPhone.", "Theo switched to a Pixel phone.",
+	"Gwen is planning to run the Boston marathon.", "Gwen ran the Boston marathon on Monday.",
+	"We want to buy a house with a garden.", "We finally bought a house with a garden in November.",
+	"Gwen is going to run the Boston marathon in April.", "Caroline left the party early.",
+	"Caroline just joined a new LGBTQ activist group.", "Thanks, that was a lovely evening!",
+	"", "lives in", "MOVED TO BERLIN", "I am no longer sure.",
+}
+
 // The literal filter changes no match: every pattern finds the same submatches with it
-// as without it on every candidate text of LoCoMo, and it spares most regexp runs.
+// as without it on sentences of every kind of claim and, when the development data is
+// there, on every candidate text of LoCoMo, where it spares most regexp runs.
 func TestLiteralPatternsFindTheSame(t *testing.T) {
+	t.Run("Sentences", func(t *testing.T) {
+		matched := 0
+		for _, p := range statePatterns() {
+			for _, text := range stateSentences {
+				want := p.FindAllStringSubmatch(text, -1)
+				if got := p.findAll(text); !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s on %q: %q with the filter, %q without", p, text, got, want)
+				}
+				if want != nil {
+					matched++
+				}
+			}
+		}
+		if matched < 10 {
+			t.Errorf("only %d matches: the sentences test little", matched)
+		}
+	})
+	t.Run("LoCoMo", testLiteralPatternsOnLoCoMo)
+}
+
+func testLiteralPatternsOnLoCoMo(t *testing.T) {
 	texts := candidateTexts(t)
 	runs, skipped, matched := 0, 0, 0
 	for _, p := range statePatterns() {
