@@ -62,6 +62,11 @@ type ScaleConfig struct {
 	// IngestCPUProfile, when set, is where the CPU profiles of this process during the
 	// ingestion are written: IngestCPUProfile+".batches.pprof" and +".one.pprof".
 	IngestCPUProfile string
+	// IngestWarmup is how many rounds of the ingestion (IngestTurns) go first into a throwaway space:
+	// Neo4j compiles the write path's statements over its first thousand observations or
+	// so (one a call 13.5 → 20.7/s over four runs on a freshly started Neo4j, idle), and
+	// the figures are meant to be a running server's.
+	IngestWarmup int
 }
 
 // ScaleDeps are what a scale run drives.
@@ -157,15 +162,18 @@ type ScaleSize struct {
 	GraphSnapshotCurrent bool `json:"graph_snapshot_current_after_reconsolidations,omitempty"`
 	// Recall stages per strategy (adaptive, path_search, subgraph_beam): plan, seed,
 	// expand, aggregate, record, total; embedding excluded.
-	Recall     map[string]map[string]Quantiles `json:"recall"`
-	TargetHit  float64                         `json:"target_at_k"` // share of adaptive recalls whose generated answer is in the top K
-	EmbedMS    Quantiles                       `json:"recall_embedding"`
-	Reconcile  Quantiles                       `json:"reconsolidation_apply_20"`
-	EditsDone  float64                         `json:"edits_applied_mean"`
-	Ingest     IngestReport                    `json:"ingest"`        // batches of ScaleIngestBatch
-	IngestOne  IngestReport                    `json:"ingest_single"` // one observation a call
-	LoadBefore []float64                       `json:"load_average_before"`
-	LoadAfter  []float64                       `json:"load_average_after"`
+	Recall    map[string]map[string]Quantiles `json:"recall"`
+	TargetHit float64                         `json:"target_at_k"` // share of adaptive recalls whose generated answer is in the top K
+	EmbedMS   Quantiles                       `json:"recall_embedding"`
+	Reconcile Quantiles                       `json:"reconsolidation_apply_20"`
+	EditsDone float64                         `json:"edits_applied_mean"`
+	Ingest    IngestReport                    `json:"ingest"`        // batches of ScaleIngestBatch
+	IngestOne IngestReport                    `json:"ingest_single"` // one observation a call
+	// The warm-up rounds' ingestion (ScaleConfig.IngestWarmup), batches then one a call
+	// for each, into a throwaway space.
+	IngestWarmup []IngestReport `json:"ingest_warmup,omitempty"`
+	LoadBefore   []float64      `json:"load_average_before"`
+	LoadAfter    []float64      `json:"load_average_after"`
 	// Statements (round trips to Neo4j) and transactions per timed recall, per strategy.
 	Statements   map[string]Counts `json:"statements_per_recall,omitempty"`
 	Transactions map[string]Counts `json:"transactions_per_recall,omitempty"`
@@ -692,22 +700,55 @@ const ScaleIngestBatch = 100
 
 // measureIngest sends new turns of the conversation through the write path, embedding
 // included: IngestTurns of them in batches of ScaleIngestBatch, then as many again one a
-// call, as a conversation arrives.
+// call, as a conversation arrives. IngestWarmup rounds of the same go first into a
+// throwaway space, deleted after.
 func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space string, gen ScaleSpace, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
-	more := GenerateScale(space+"-more", max(100, cfg.IngestTurns*4), cfg.Seed+1)
-	last := gen.Observations[len(gen.Observations)-1].ObservedAt
+	if cfg.IngestWarmup > 0 {
+		warm := space + "-warmup"
+		if _, err := store.DeleteSpace(ctx, warm); err != nil { // left by an interrupted run
+			return err
+		}
+		defer func() { _, _ = store.DeleteSpace(context.WithoutCancel(ctx), warm) }()
+		after := time.Now().UTC()
+		for round := range cfg.IngestWarmup {
+			obs := ingestTurns(warm, cfg.IngestTurns, cfg.Seed+2+uint64(round), after.Add(time.Duration(round)*24*time.Hour))
+			label := fmt.Sprintf("scale %d warm-up %d", sz.N, round+1)
+			batches, one, err := ingestPhases(ctx, ing, store, warm, obs, "", label, progress)
+			if err != nil {
+				return err
+			}
+			sz.IngestWarmup = append(sz.IngestWarmup, batches, one)
+		}
+	}
+	obs := ingestTurns(space, cfg.IngestTurns, cfg.Seed+1, gen.Observations[len(gen.Observations)-1].ObservedAt)
+	var err error
+	sz.Ingest, sz.IngestOne, err = ingestPhases(ctx, ing, store, space, obs, cfg.IngestCPUProfile, fmt.Sprintf("scale %d", sz.N), progress)
+	return err
+}
+
+// ingestTurns generates 2×turns new observations of a conversation for space, the
+// first a minute after the given time.
+func ingestTurns(space string, turns int, seed uint64, after time.Time) []realm.Observation {
+	more := GenerateScale(space+"-more", max(100, turns*4), seed)
 	run := fmt.Sprintf("%d", time.Now().UnixNano())
 	var obs []realm.Observation
 	for i, o := range more.Observations {
-		if len(obs) == 2*cfg.IngestTurns {
+		if len(obs) == 2*turns {
 			break
 		}
 		o.ID = fmt.Sprintf("ingest-%s-%d", run, i)
 		o.SessionID = "ingest-" + run
-		o.ObservedAt = last.Add(time.Duration(i+1) * time.Minute)
+		o.ObservedAt = after.Add(time.Duration(i+1) * time.Minute)
 		o.Seq = 0
 		obs = append(obs, o)
 	}
+	return obs
+}
+
+// ingestPhases ingests the first half of obs into space in batches of ScaleIngestBatch,
+// then the second half one a call, and reports each phase; profile, when set, is the
+// prefix of their CPU profiles (ScaleConfig.IngestCPUProfile).
+func ingestPhases(ctx context.Context, ing Ingester, store *cypher.Store, space string, obs []realm.Observation, profile, label string, progress io.Writer) (batches, one IngestReport, err error) {
 	half := len(obs) / 2
 	for _, m := range []struct {
 		batch int
@@ -716,23 +757,23 @@ func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space
 		name  string
 		file  string // the CPU profile's suffix
 	}{
-		{ScaleIngestBatch, obs[:half], &sz.Ingest, fmt.Sprintf("batches of %d", ScaleIngestBatch), ".batches.pprof"},
-		{1, obs[half:], &sz.IngestOne, "one a call", ".one.pprof"},
+		{ScaleIngestBatch, obs[:half], &batches, fmt.Sprintf("batches of %d", ScaleIngestBatch), ".batches.pprof"},
+		{1, obs[half:], &one, "one a call", ".one.pprof"},
 	} {
 		load := loadAverage()
 		server, _ := store.ServerCPU(ctx) // 0 where JMX is not readable: the figure is then left out
 		cpu := processCPU()
 		logCtx, stmts := cypher.WithStatementLog(ctx)
-		stopProfile, err := startCPUProfile(cfg.IngestCPUProfile, m.file)
+		stopProfile, err := startCPUProfile(profile, m.file)
 		if err != nil {
-			return err
+			return batches, one, err
 		}
 		started := time.Now()
-		err = ingestBatches(logCtx, ing, space, m.obs, m.batch, progress, fmt.Sprintf("scale %d %s", sz.N, m.name))
+		err = ingestBatches(logCtx, ing, space, m.obs, m.batch, progress, label+" "+m.name)
 		secs := time.Since(started).Seconds()
 		stopProfile()
 		if err != nil {
-			return err
+			return batches, one, err
 		}
 		n := float64(len(m.obs))
 		r := IngestReport{Observations: len(m.obs), Seconds: secs, PerSecond: n / secs, Load: load,
@@ -742,11 +783,20 @@ func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space
 		}
 		r.StatementMS, r.CommitMS = statementTimes(stmts, n)
 		*m.out = r
-		fmt.Fprintf(progress, "  ingest %s: %d observations in %.1f s (%.1f/s); per observation %.1f statements in %.1f transactions, CPU %.1f ms here and %.1f ms in Neo4j; load %v\n",
-			m.name, len(m.obs), secs, r.PerSecond, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms, load)
+		fmt.Fprintf(progress, "  %s: ingest %s: %d observations in %.1f s (%.1f/s); per observation %.1f statements in %.1f transactions, CPU %.1f ms here and %.1f ms in Neo4j; load %v\n",
+			label, m.name, len(m.obs), secs, r.PerSecond, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms, load)
 		fmt.Fprintf(progress, "    with Neo4j per observation: %s; transactions beyond their statements %.1f ms\n", slowest(r.StatementMS, 6), r.CommitMS)
 	}
-	return nil
+	return batches, one, nil
+}
+
+// warmupRates lists the warm-up rounds' rates, batches then one a call each.
+func warmupRates(w []IngestReport) string {
+	var rounds []string
+	for i := 0; i+1 < len(w); i += 2 {
+		rounds = append(rounds, fmt.Sprintf("%.1f, %.1f", w[i].PerSecond, w[i+1].PerSecond))
+	}
+	return strings.Join(rounds, "; ")
 }
 
 // startCPUProfile profiles this process's CPU into prefix+suffix until the returned
@@ -1084,6 +1134,9 @@ func (r ScaleReport) Markdown() string {
 					fmt.Fprintf(&b, " Per observation %s: %.1f statements in %.1f transactions, CPU %.1f ms in this process (agent, embedder, pipeline) and %.1f ms in Neo4j.",
 						r.name, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms)
 				}
+			}
+			if w := s.IngestWarmup; len(w) > 0 {
+				fmt.Fprintf(&b, " Warm-up before it: the same ingestion into a throwaway space, deleted after (observations/s in batches and one a call, per round: %s).", warmupRates(w))
 			}
 		}
 		fmt.Fprintf(&b, " Store on disk: %.1f MiB (database) + %.1f MiB (transaction logs)%s; heap used %.0f MiB of %.0f MiB. Load average %v before, %v after.\n\n",
