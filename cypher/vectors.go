@@ -1,6 +1,7 @@
 package cypher
 
 import (
+	"cmp"
 	"context"
 	"math"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/rs/zerolog/log"
 
 	"github.com/realm-memory/realm"
 )
@@ -28,9 +30,10 @@ const maxCachedVectors = 100_000
 
 // vectorCache holds the embeddings of recently searched spaces.
 type vectorCache struct {
-	mu     sync.Mutex
-	spaces map[string]*spaceVectors
-	clock  int64 // counts uses: the least recently used space has the smallest used
+	mu      sync.Mutex
+	spaces  map[string]*spaceVectors
+	loading map[string]bool // spaces being read in the background (refresh)
+	clock   int64           // counts uses: the least recently used space has the smallest used
 }
 
 // spaceVectors is the embeddings of one space's memories in one state. It is never
@@ -60,7 +63,13 @@ func (c *vectorCache) vectors(ctx context.Context, tx neo4j.ManagedTransaction, 
 	if err != nil || len(recs) == 0 {
 		return &spaceVectors{}, err
 	}
-	r := recs[0]
+	v := vectorsOf(recs[0])
+	c.put(space, v)
+	return v, nil
+}
+
+// vectorsOf decodes a row of memory_embeddings.cypher.
+func vectorsOf(r *neo4j.Record) *spaceVectors {
 	v := &spaceVectors{state: spaceStateOf(r)}
 	ids, _ := r.Get("ids")
 	embs, _ := r.Get("embeddings")
@@ -69,8 +78,36 @@ func (c *vectorCache) vectors(ctx context.Context, tx neo4j.ManagedTransaction, 
 		v.vecs = append(v.vecs, vector32(e))
 	}
 	v.index()
-	c.put(space, v)
-	return v, nil
+	return v
+}
+
+// refresh reads the embeddings of space in the background, for the read path's seeds
+// (SeedByHeldVectors), unless a read of them is running; they are kept when no write
+// overlapped the read.
+func (c *vectorCache) refresh(s *Store, space string) {
+	c.mu.Lock()
+	if c.loading == nil {
+		c.loading = map[string]bool{}
+	}
+	if c.loading[space] {
+		c.mu.Unlock()
+		return
+	}
+	c.loading[space] = true
+	c.mu.Unlock()
+	go func() {
+		ctx, cancel := context.WithTimeout(inBackground(context.Background()), keywordLoadTimeout)
+		defer cancel()
+		recs, err := s.read(ctx, qMemoryEmbeddings, map[string]any{"space": space})
+		if err != nil {
+			log.Warn().Err(err).Str("space", space).Msg("embeddings not read; vector seeds stay in Cypher")
+		} else if len(recs) > 0 && str(recs[0], "version") != "" && str(recs[0], "version") == str(recs[0], "after") {
+			c.put(space, vectorsOf(recs[0]))
+		}
+		c.mu.Lock()
+		delete(c.loading, space)
+		c.mu.Unlock()
+	}()
 }
 
 // held returns the state of the embeddings of space held (none: the zero state).
@@ -243,6 +280,91 @@ func (v *spaceVectors) nearest(embs [][]float32, k int) [][]string {
 	return out
 }
 
+// SeedByHeldVectors is SeedByExactScan answered in Go from the space's embeddings held
+// by this process (the write path's, or read in the background), exactly where the
+// vector index is approximate, without a statement for the scan: when they are of the
+// state q names (q.SpaceSize memories at q.SpaceVersion) and the space holds at most
+// ExactScanMax memories. The cosine of every memory passing q's filters (read from the
+// space's keyword index, of the same state), the best q.Limit, ties by id; then their
+// properties by id (one statement). held is false, and nothing is searched, when the
+// embeddings or the keyword index the filters need are not held: a read of them starts
+// in the background, and the caller searches by statement.
+func (s *Store) SeedByHeldVectors(ctx context.Context, space string, q SeedQuery) (out []ScoredMemory, held bool, err error) {
+	if q.SpaceVersion == "" || q.SpaceSize > ExactScanMax || len(q.Embedding) == 0 {
+		return nil, false, nil
+	}
+	state := textKey(q.SpaceSize, q.SpaceVersion)
+	v := s.vectors.cached(space, state)
+	if v == nil {
+		s.vectors.refresh(s, space)
+	}
+	var t *spaceTexts
+	filtered := len(q.Types) > 0 || q.TimeRange != nil
+	if filtered {
+		if t = s.texts.current(space, state); t == nil {
+			s.texts.refresh(s, space)
+		}
+	}
+	if v == nil || filtered && t == nil {
+		return nil, false, nil
+	}
+	cosines := make([]float64, len(v.vecs))
+	v.cosines(q.Embedding, cosines)
+	pass := make([]bool, len(v.vecs))
+	for i, e := range v.vecs {
+		pass[i] = len(e) == len(q.Embedding)
+	}
+	if filtered {
+		for i, id := range t.ids {
+			if j, ok := v.at[id]; ok && !t.passes(i, q) {
+				pass[j] = false
+			}
+		}
+	}
+	best := make([]int, 0, len(v.vecs))
+	for i := range v.vecs {
+		if pass[i] {
+			best = append(best, i)
+		}
+	}
+	slices.SortFunc(best, func(a, b int) int {
+		if c := cmp.Compare(cosines[b], cosines[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(v.ids[a], v.ids[b])
+	})
+	best = best[:min(len(best), seedParams(space, q)["limit"].(int))]
+	ids := make([]string, len(best))
+	for k, i := range best {
+		ids[k] = v.ids[i]
+	}
+	nodes, err := s.memoriesWithVectors(ctx, space, ids, v)
+	if err != nil {
+		return nil, true, err
+	}
+	out = make([]ScoredMemory, 0, len(best))
+	for k, i := range best {
+		if n, ok := nodes[ids[k]]; ok {
+			out = append(out, ScoredMemory{Node: n, Score: cosines[i]})
+		}
+	}
+	return out, true, nil
+}
+
+// memoriesWithVectors reads the memories of space with the given ids by id, their
+// embeddings taken from vs, as nodesByIDs does in a transaction.
+func (s *Store) memoriesWithVectors(ctx context.Context, space string, ids []string, vs *spaceVectors) (map[string]realm.Node, error) {
+	if len(ids) == 0 {
+		return map[string]realm.Node{}, nil
+	}
+	q, params := nodesByIDsQuery(space, ids, vs)
+	recs, err := s.read(ctx, q, params)
+	if err != nil {
+		return nil, err
+	}
+	return nodesWithVectors(recs, vs), nil
+}
+
 // cosineWithNorms is realm.Cosine(a, b) given the squared norms of a and b, to the bit.
 func cosineWithNorms(a, b []float32, na, nb float64) float64 {
 	if na == 0 || nb == 0 {
@@ -305,20 +427,31 @@ func (v *spaceVectors) cosines(q []float32, out []float64) {
 // (the space's embeddings in the state the memories are read in) their embeddings are
 // taken from it instead of read (memory_neighbours.cypher).
 func nodesByIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, ids []string, vs *spaceVectors) (map[string]realm.Node, error) {
-	nodes := map[string]realm.Node{}
 	if len(ids) == 0 {
-		return nodes, nil
+		return map[string]realm.Node{}, nil
 	}
+	q, params := nodesByIDsQuery(space, ids, vs)
+	recs, err := collect(ctx, tx, q, params)
+	if err != nil {
+		return nil, err
+	}
+	return nodesWithVectors(recs, vs), nil
+}
+
+// nodesByIDsQuery is the statement of nodesByIDs and its parameters.
+func nodesByIDsQuery(space string, ids []string, vs *spaceVectors) (query, map[string]any) {
 	ids = slices.Clone(ids)
 	slices.SortFunc(ids, strings.Compare)
 	q := qMemoriesByIDs
 	if vs != nil {
 		q = qMemoryNeighbours
 	}
-	recs, err := collect(ctx, tx, q, map[string]any{"space": space, "ids": slices.Compact(ids)})
-	if err != nil {
-		return nil, err
-	}
+	return q, map[string]any{"space": space, "ids": slices.Compact(ids)}
+}
+
+// nodesWithVectors decodes the memories nodesByIDs read, by id.
+func nodesWithVectors(recs []*neo4j.Record, vs *spaceVectors) map[string]realm.Node {
+	nodes := map[string]realm.Node{}
 	for _, r := range recs {
 		n := nodeOf(propsOf(r, "node"))
 		if vs != nil {
@@ -328,5 +461,5 @@ func nodesByIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, 
 		}
 		nodes[n.ID] = n
 	}
-	return nodes, nil
+	return nodes
 }

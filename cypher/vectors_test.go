@@ -6,6 +6,7 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -232,5 +233,102 @@ func BenchmarkNearest(b *testing.B) {
 	embs := [][]float32{randomVec(r), randomVec(r), randomVec(r)}
 	for b.Loop() {
 		v.nearest(embs, 10)
+	}
+}
+
+// TestHeldVectorSeedsLikeExactScan: the read path's vector seeds from the embeddings held
+// in memory are the exact scan's in Cypher, filters included; they are used only once
+// read (in the background) and only while the space is in the state they were read in.
+func TestHeldVectorSeedsLikeExactScan(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space := fullTextSpace(t, s)
+	r := rand.New(rand.NewPCG(18, 4))
+	day := time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC)
+	types := []realm.NodeType{realm.Event, realm.Fact, realm.Entity}
+	var nodes []realm.Node
+	for i := range 300 {
+		n := realm.Node{ID: fmt.Sprintf("%s-m%03d", space, i), Type: types[i%3], Name: fmt.Sprint("m", i), Content: "memory", Embedding: randomVec(r)}
+		if i%4 == 0 {
+			start := day.AddDate(0, 0, i%30)
+			n.TStart = &start
+			if i%8 == 0 {
+				end := start.AddDate(0, 0, 3)
+				n.TEnd = &end
+			}
+		}
+		nodes = append(nodes, n)
+	}
+	nodes = append(nodes, realm.Node{ID: space + "-plain", Type: realm.Fact, Name: "plain", Content: "no embedding"})
+	if err := s.PutMemories(ctx, space, nodes, nil); err != nil {
+		t.Fatal(err)
+	}
+	setSpaceVersion(t, s, space)
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	week := &realm.TimeRange{From: day.AddDate(0, 0, 10), To: day.AddDate(0, 0, 17)}
+	queries := []SeedQuery{
+		{Embedding: randomVec(r)},
+		{Embedding: randomVec(r), Limit: 40},
+		{Embedding: nodes[7].Embedding, Limit: 5},
+		{Embedding: randomVec(r), Types: []realm.NodeType{realm.Event, realm.Entity}},
+		{Embedding: randomVec(r), TimeRange: week, Limit: 30},
+		{Embedding: randomVec(r), Types: []realm.NodeType{realm.Event}, TimeRange: &realm.TimeRange{From: day.AddDate(0, 0, 20)}},
+	}
+	for i := range queries {
+		queries[i].SpaceSize, queries[i].SpaceVersion = counts.InSpace, counts.Version
+	}
+	// Not held at first: a read starts in the background; the filtered ones also need
+	// the keyword index.
+	deadline := time.Now().Add(30 * time.Second)
+	for _, q := range queries {
+		for {
+			_, held, err := s.SeedByHeldVectors(ctx, space, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if held {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("embeddings never held for %+v", q.Types)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	for i, q := range queries {
+		got, held, err := s.SeedByHeldVectors(ctx, space, q)
+		if err != nil || !held {
+			t.Fatalf("query %d: held %t, %v", i, held, err)
+		}
+		want, err := s.SeedByExactScan(ctx, space, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(want) == 0 || !slices.Equal(scoredIDs(got), scoredIDs(want)) {
+			t.Errorf("query %d: held %v, Cypher %v", i, scoredIDs(got), scoredIDs(want))
+			continue
+		}
+		for j := range got {
+			if math.Abs(got[j].Score-want[j].Score) > 1e-6 || got[j].Node.Content == "" || len(got[j].Node.Embedding) != 384 {
+				t.Errorf("query %d: %s scores %v (Cypher %v), content %q, %d dimensions", i, got[j].Node.ID, got[j].Score, want[j].Score, got[j].Node.Content, len(got[j].Node.Embedding))
+			}
+		}
+	}
+	if got, _, _ := s.SeedByHeldVectors(ctx, space, queries[2]); len(got) == 0 || got[0].Node.ID != nodes[7].ID {
+		t.Errorf("a stored vector's nearest: %v", scoredIDs(got))
+	}
+	// Another state (a write of another process): not used.
+	setSpaceVersion(t, s, space)
+	moved, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := queries[0]
+	q.SpaceVersion = moved.Version
+	if _, held, err := s.SeedByHeldVectors(ctx, space, q); err != nil || held {
+		t.Errorf("held %t (%v) after the space's version moved", held, err)
 	}
 }

@@ -184,9 +184,13 @@ func (r *Retriever) planCandidates(ctx context.Context, space string, counts cyp
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if exact {
+			var held bool
+			vector, held, vectorErr = r.store.SeedByHeldVectors(ctx, space, q)
+			switch {
+			case held || vectorErr != nil:
+			case exact:
 				vector, vectorErr = r.store.SeedByExactScan(ctx, space, q)
-			} else {
+			default:
 				vector, vectorErr = r.store.SeedByVectorIndex(ctx, space, q, fetch)
 			}
 		}()
