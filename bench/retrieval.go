@@ -405,8 +405,9 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 	rep := RetrievalReport{K: cfg.K, Reconsolidation: mode}
 	var results []*questionResult // every question of every sample, in the order asked
 	// Every sample is ingested before any question, so that every question meets the same
-	// database: a space's full-text fetch can hold another space's hits (the space clause
-	// is analysed like text: "a-conv-41" also matches "b-conv-41").
+	// database: a space's recall should not depend on what other spaces hold (its full-text
+	// fetch holds its own hits only since the space key, cypher.spaceKey), and this keeps
+	// the figures independent of the order should anything still make it so.
 	t0 := time.Now()
 	if err := ingestSamples(ctx, deps.Ingest, samples, cfg.SpacePrefix, progress); err != nil {
 		return rep, err

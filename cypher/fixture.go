@@ -28,7 +28,7 @@ func (s *Store) PutMemories(ctx context.Context, space string, nodes []realm.Nod
 			}
 			rows = append(rows, map[string]any{"label": n.Type.Label(), "props": fixtureNodeProps(n, now)})
 		}
-		if _, err := s.write(ctx, qFixtureMemories, map[string]any{"space": space, "nodes": rows}); err != nil {
+		if _, err := s.write(ctx, qFixtureMemories, map[string]any{"space": space, "space_key": spaceKey(space), "nodes": rows}); err != nil {
 			return err
 		}
 	}

@@ -258,12 +258,12 @@ type ImportMemory struct {
 	DerivedFrom []string
 }
 
-// WriteMemories creates one batch of memories and their provenance; the space and the
-// word count (a file may come from a version without it) are set here.
+// WriteMemories creates one batch of memories and their provenance; the space, its key
+// (spaceKey) and the word count (a file may come from a version without it) are set here.
 func (imp *Import) WriteMemories(ctx context.Context, memories []ImportMemory) error {
 	var rows, prov []any
 	for _, m := range memories {
-		m.Props["space"] = imp.space
+		m.Props["space"], m.Props["space_key"] = imp.space, spaceKey(imp.space)
 		m.Props["word_count"] = WordCount(propString(m.Props, "name"), propString(m.Props, "content"), stringList(m.Props["keywords"]))
 		rows = append(rows, map[string]any{"label": m.Type.Label(), "props": m.Props})
 		for _, o := range m.DerivedFrom {

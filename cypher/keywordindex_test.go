@@ -86,7 +86,7 @@ func setSpaceVersion(t *testing.T, s *Store, space string) {
 var qTestFullTextMatches = newQuery("test_fulltext_matches", `
 UNWIND $terms AS term
 CALL (term) {
-  CALL db.index.fulltext.queryNodes('memory_text_space', term.lucene, {}) YIELD node
+  CALL db.index.fulltext.queryNodes('memory_text_space_key', term.lucene, {}) YIELD node
   WITH node WHERE node.space = $space
   RETURN collect(node.id) AS ids
 }

@@ -174,7 +174,7 @@ func (s *Store) keywordContext(ctx context.Context, tx neo4j.ManagedTransaction,
 	if terms == nil {
 		terms = []map[string]any{}
 	}
-	if held, n := s.texts.held(space); len(terms) > 0 && held != "" && n <= keywordFetch && spaceClause(space) != "" {
+	if held, n := s.texts.held(space); len(terms) > 0 && held != "" && n <= keywordFetch {
 		state, recent, stats, err := runContext(ctx, tx, space, []map[string]any{}, recentFrom, s.knownState(space))
 		if err != nil {
 			return state, recent, stats, err
@@ -184,7 +184,7 @@ func (s *Store) keywordContext(ctx context.Context, tx neo4j.ManagedTransaction,
 		}
 	}
 	state, recent, stats, err := runContext(ctx, tx, space, terms, recentFrom, s.knownState(space))
-	if err == nil && len(terms) > 0 && state.Version != "" && state.N <= keywordFetch && spaceClause(space) != "" {
+	if err == nil && len(terms) > 0 && state.Version != "" && state.N <= keywordFetch {
 		s.texts.refresh(s, space) // for the next run of this space
 	}
 	return state, recent, stats, err
@@ -201,10 +201,9 @@ func (s *Store) knownState(space string) SpaceState {
 }
 
 // runContext runs memory_run_context.cypher for terms (spaceTerms; none: no postings),
-// counting the space's memories unless its version is known's. A space of at most
-// keywordFetch memories gets every match of each word, as its in-memory index gives
-// them: when the fetch was truncated (the space clause can match other spaces' ids,
-// spaceClause), the statement runs again without a limit.
+// counting the space's memories unless its version is known's. Each word's fetch of
+// keywordFetch holds this space's matches only (spaceClause), so a space of at most
+// keywordFetch memories gets every match of each word, as its in-memory index gives them.
 func runContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, terms []map[string]any, recentFrom []string, known SpaceState) (SpaceState, []DerivedMemory, KeywordStats, error) {
 	stats := KeywordStats{Words: map[string][]KeywordPosting{}}
 	params := map[string]any{
@@ -212,10 +211,6 @@ func runContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, 
 		"known": known.Version, "known_n": known.N,
 	}
 	recs, err := collect(ctx, tx, qMemoryRunContext, params)
-	if err == nil && len(recs) > 0 && num(recs[0], "hits") >= keywordFetch && spaceStateOf(recs[0]).N <= keywordFetch {
-		params["options"] = fullTextOptions(0)
-		recs, err = collect(ctx, tx, qMemoryRunContext, params)
-	}
 	if err != nil || len(recs) == 0 {
 		return SpaceState{}, nil, stats, err
 	}

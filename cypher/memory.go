@@ -27,11 +27,11 @@ const ExactScanMax = 5000
 // space, and only this space's count.
 const vectorOverFetch = 20
 
-// The full-text index matches across every space and cannot filter by one; reading all
-// its hits (45k for three common words on a 100k-memory space) is what a full-text query
-// costs, so it is asked for the best fullTextFetch(k) hits and this space's are kept. A
-// space holding at least 1/50 of the best hits of a text keeps its k within 50·k; the
-// floor of 500 costs about what 50 does (64 ms against 370–520 ms unlimited, measured in
+// A full-text query of a space (its clause matches its memories only: spaceClause) costs
+// what reading its hits does (45k for three common words on a 100k-memory space), so it
+// is asked for the index's best fullTextFetch(k) hits, which the statement then scores
+// from the space's own statistics and filters by type and time: the index's order is
+// not that score's, so k are kept from 50·k; the floor of 500 costs about what 50 does (64 ms against 370–520 ms unlimited, measured in
 // docs/benchmarks/scale.md). When the fetch was truncated and fewer than k of the space
 // remain (or the space holds at most keywordFetch memories: its in-memory keyword index
 // reads every match, and the statement must give the same), the query runs again
@@ -620,7 +620,7 @@ func nodeProps(space, obsID string, n realm.Node, now time.Time) map[string]any 
 		sources = []string{obsID}
 	}
 	p := map[string]any{
-		"id": n.ID, "space": space, "type": string(n.Type), "name": n.Name, "content": n.Content,
+		"id": n.ID, "space": space, "space_key": spaceKey(space), "type": string(n.Type), "name": n.Name, "content": n.Content,
 		"description": n.Description, "keywords": orEmpty(n.Keywords), "sources": sources,
 		"created_at": now, "updated_at": now, "access_count": int64(0),
 		"word_count": WordCount(n.Name, n.Content, n.Keywords),

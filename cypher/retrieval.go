@@ -172,7 +172,7 @@ func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) (
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	if q.SpaceVersion != "" && spaceClause(space) != "" {
+	if q.SpaceVersion != "" {
 		if t := s.texts.current(space, textKey(q.SpaceSize, q.SpaceVersion)); t != nil {
 			return s.seedFromIndex(ctx, space, t, terms, q, seedParams(space, q)["limit"].(int))
 		}
@@ -217,20 +217,40 @@ func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) (
 var englishStopwords = strings.Fields(`a an and are as at be but by for if in into is it no not of on or such
 	that the their then there these they this to was will with`)
 
-// spaceClause is the Lucene clause that restricts a query of memory_text_space to the
-// space: the id as a phrase of the space field. The analyzer splits an id at '-' and
-// drops stop words, so the phrase may also match a few other ids (ending or starting
-// with this one: "a-conv-41" matches "b-conv-41"), whose memories the statements leave
-// out but which fill the index's bounded fetch; an id of stop words only
-// ("to-be") gives no clause, and its queries run over every space.
-func spaceClause(space string) string {
-	for _, part := range strings.Split(strings.ToLower(space), "-") {
-		if part != "" && !slices.Contains(englishStopwords, part) {
-			return `+space:"` + space + `" `
+// spaceKey is the space's term in the full-text index (a memory's space_key, indexed by
+// memory_text_space_key: schema/migrations 0024–0026), so that a query restricted to it
+// matches this space's memories only. The id itself is no such term: the analyzer splits it at
+// '-', lower-cases it and drops stop words ("a-conv-41" shares "conv" and "41" with
+// "b-conv-41"; "to-be" has no term left). Here every character of a valid id
+// ([A-Za-z0-9_-]) becomes letters, digits and underscores, which the tokenizer keeps
+// in one word: a lower-case letter or a digit itself, an upper-case letter '_' and its
+// lower case, '_' "__", '-' "_0" (one id, one key); the key starts with 's' and ends
+// with '0', so that it is no stop word and no Porter suffix (which all end in a letter)
+// stems it. At most 130 characters: Lucene splits words of more than 255.
+// Migration 0024 computes the same in Cypher for the memories written before.
+func spaceKey(space string) string {
+	var b strings.Builder
+	b.WriteByte('s')
+	for _, c := range space {
+		switch {
+		case c == '-':
+			b.WriteString("_0")
+		case c == '_':
+			b.WriteString("__")
+		case 'A' <= c && c <= 'Z':
+			b.WriteByte('_')
+			b.WriteRune(unicode.ToLower(c))
+		default:
+			b.WriteRune(c)
 		}
 	}
-	return ""
+	b.WriteByte('0')
+	return b.String()
 }
+
+// spaceClause is the Lucene clause that restricts a query of memory_text_space_key to
+// the space: its key (spaceKey), which matches no other space's memories.
+func spaceClause(space string) string { return "+space_key:" + spaceKey(space) + " " }
 
 // spaceTerms turns keywords into seed_fulltext's terms: one per distinct word (at most
 // maxLuceneTerms), lower-cased, with its Lucene query restricted to the space and

@@ -100,7 +100,7 @@ func (s *Store) PutScaleMemories(ctx context.Context, space string, nodes []real
 			}
 			rows[i] = map[string]any{"label": n.Type.Label(), "props": fixtureNodeProps(n, now)}
 		}
-		recs, err := s.write(ctx, qScaleMemories, map[string]any{"space": space, "nodes": rows})
+		recs, err := s.write(ctx, qScaleMemories, map[string]any{"space": space, "space_key": spaceKey(space), "nodes": rows})
 		if err != nil {
 			return derived, err
 		}

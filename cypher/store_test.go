@@ -95,7 +95,7 @@ func TestApplySchema(t *testing.T) {
 		for _, ix := range indexes {
 			byName[ix.Name] = ix
 		}
-		for name, kind := range map[string]string{"memory_embedding": "VECTOR", "memory_text_space": "FULLTEXT", "memory_space": "RANGE"} {
+		for name, kind := range map[string]string{"memory_embedding": "VECTOR", "memory_text_space_key": "FULLTEXT", "memory_space": "RANGE"} {
 			ix, ok := byName[name]
 			if !ok {
 				t.Errorf("index %s missing", name)

@@ -116,7 +116,7 @@ func TestIsolation(t *testing.T) {
 	defer driver.Close(ctx)
 	// The full-text index's own scores of this space's matches, for the check below.
 	globalScores := func() []float64 {
-		res, err := neo4j.ExecuteQuery(ctx, driver, `CALL db.index.fulltext.queryNodes('memory_text_space', 'alice berlin offer') YIELD node, score
+		res, err := neo4j.ExecuteQuery(ctx, driver, `CALL db.index.fulltext.queryNodes('memory_text_space_key', 'alice berlin offer') YIELD node, score
 			WHERE node.space = $space RETURN score ORDER BY score DESC, node.id`, map[string]any{"space": mine}, neo4j.EagerResultTransformer)
 		if err != nil {
 			t.Fatal(err)

@@ -56,7 +56,7 @@ func BenchmarkTenancySeeds(b *testing.B) {
 	// The full-text seed before per-space scoring, for comparison: the index's best hits
 	// of every space, this space's kept, Lucene's scores.
 	global := func(space, text string) error {
-		_, err := neo4j.ExecuteQuery(ctx, driver, `CALL db.index.fulltext.queryNodes('memory_text_space', $lucene, {limit: 2500}) YIELD node, score
+		_, err := neo4j.ExecuteQuery(ctx, driver, `CALL db.index.fulltext.queryNodes('memory_text_space_key', $lucene, {limit: 2500}) YIELD node, score
 			WHERE node.space = $space RETURN node {.*} AS node, score ORDER BY score DESC LIMIT 50`,
 			map[string]any{"lucene": cypher.LuceneText(text), "space": space}, neo4j.EagerResultTransformer)
 		return err

@@ -44,8 +44,8 @@ var kinds = []string{"space", "observation", "memory", "edge", "trace", "edit", 
 // edit, job).
 type Counts map[string]int64
 
-// Properties that are not exported: the space (implied by the file, set by the
-// importer), a memory's word count (derived from its text, set by the importer), leases
+// Properties that are not exported: the space and a memory's key of it (implied by the
+// file, set by the importer), a memory's word count (derived from its text, set by the importer), leases
 // and locks (they belong to a running process), import marks, the graph version (what
 // expansion's in-memory snapshots are keyed on: the importer sets a new one) and whether
 // the space may hold learned links (derived from its edges: the importer's decide).
@@ -53,7 +53,7 @@ var unexported = map[string]map[string]bool{
 	"space": {"id": true, "locked_at": true, "import_id": true, "import_until": true, "embedder": true, "dims": true, "graph_version": true,
 		"learned_links": true},
 	"observation": {"space": true, "lease_owner": true, "lease_until": true},
-	"memory":      {"space": true, "word_count": true},
+	"memory":      {"space": true, "space_key": true, "word_count": true},
 	"edge":        {},
 	"trace":       {"space": true},
 	"edit":        {"space": true},

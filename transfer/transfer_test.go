@@ -110,6 +110,11 @@ func TestImportCopy(t *testing.T) {
 	if ns, err := s.MemoriesByIDs(ctx, dst, []string{rw.id("m1")}); err != nil || len(ns) != 1 || ns[0].Space != dst {
 		t.Errorf("copied memory: %+v %v", ns, err)
 	}
+	// The copy's memories are the new space's in the full-text index (its space key).
+	seeds, err := s.SeedByFullText(ctx, dst, cypher.SeedQuery{Keywords: []string{"Lisbon"}, Limit: 5})
+	if err != nil || len(seeds) != 2 || seeds[0].Node.Space != dst || seeds[1].Node.Space != dst {
+		t.Errorf("the copy's seeds by keyword: %+v %v", seeds, err)
+	}
 	// A second copy: other ids, ordered as the first copy's (cypher.DerivedID), so that
 	// both are recalled alike.
 	dst2 := cyphertest.NewSpace(t)

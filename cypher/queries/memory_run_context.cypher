@@ -8,8 +8,7 @@
 // first), and the lower-cased text of each of them once, from which the caller counts
 // the word in the text (tf) and the text's words (dl) as seed_fulltext computes them
 // (cypher.TextPosting; counting here, once per word and memory, was most of the
-// statement's time), and hits, the most hits of one word, every space's (so that the
-// caller can tell a truncated fetch). The caller ranks by BM25 (cypher.RankKeywords), so that a run can
+// statement's time). The caller ranks by BM25 (cypher.RankKeywords), so that a run can
 // rank the memories it writes among these the same way.
 // Counting the space's memories reads each of them: when the version is $known, one this
 // process read the space at, the count is the one read then, $known_n (every write of a
@@ -22,8 +21,7 @@
 // $known (a version, or ''), $known_n.
 // Returns one row: n, version (the fingerprint), recent (list of {m
 // (properties incl. embedding), from (observation ids)}, by m.id), words (list of {word,
-// ids (the memories matching it)}), texts (list of {id, text}, each memory of words once),
-// hits (null without $terms).
+// ids (the memories matching it)}), texts (list of {id, text}, each memory of words once).
 CALL () {
   OPTIONAL MATCH (s:Space {id: $space})
   RETURN coalesce(s.memories_version, '') AS version
@@ -47,10 +45,10 @@ CALL () {
 CALL () {
   UNWIND $terms AS term
   CALL (term) {
-    CALL db.index.fulltext.queryNodes('memory_text_space', term.lucene, $options) YIELD node
-    RETURN count(*) AS hits, collect(CASE WHEN node.space = $space THEN node END) AS docs
+    CALL db.index.fulltext.queryNodes('memory_text_space_key', term.lucene, $options) YIELD node
+    RETURN collect(CASE WHEN node.space = $space THEN node END) AS docs
   }
-  RETURN collect({word: term.word, ids: [m IN docs | m.id]}) AS words, collect(docs) AS docs, max(hits) AS hits
+  RETURN collect({word: term.word, ids: [m IN docs | m.id]}) AS words, collect(docs) AS docs
 }
 CALL (docs) {
   UNWIND docs AS list
@@ -58,4 +56,4 @@ CALL (docs) {
   WITH DISTINCT m
   RETURN collect({id: m.id, text: toLower(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', x IN coalesce(m.keywords, []) | k + ' ' + x))}) AS texts
 }
-RETURN n, version, recent, words, texts, hits
+RETURN n, version, recent, words, texts

@@ -2,7 +2,7 @@
 // provenance: :Memory and the type's label (checked in Go), and a DERIVED_FROM edge to
 // each observation of its sources.
 // Moves the space's memories_version when it has one (cypher.SpaceState).
-// Params: $space, $nodes (maps: label, props; props.sources the observation ids).
+// Params: $space, $space_key (cypher.spaceKey), $nodes (maps: label, props; props.sources the observation ids).
 // Returns: written (how many memories were written), derived (how many provenance edges).
 // It moves the space's graph_version too (expansion's snapshot of the space is then read again).
 CALL () {
@@ -11,7 +11,7 @@ CALL () {
 }
 UNWIND $nodes AS n
 CREATE (m:Memory)
-SET m = n.props, m.space = $space
+SET m = n.props, m.space = $space, m.space_key = $space_key
 SET m:$(n.label)
 WITH m, n
 CALL (m, n) {

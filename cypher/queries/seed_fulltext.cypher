@@ -19,7 +19,7 @@
 WITH $n AS n
 UNWIND $terms AS term
 CALL (term) {
-  CALL db.index.fulltext.queryNodes('memory_text_space', term.lucene, $options) YIELD node
+  CALL db.index.fulltext.queryNodes('memory_text_space_key', term.lucene, $options) YIELD node
   RETURN count(*) AS hits, collect(CASE WHEN node.space = $space THEN node END) AS docs
 }
 WITH term.word AS word, hits, docs, log(1.0 + (n - size(docs) + 0.5) / (size(docs) + 0.5)) AS idf
