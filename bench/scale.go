@@ -67,6 +67,9 @@ type ScaleConfig struct {
 	// so (one a call 13.5 → 20.7/s over four runs on a freshly started Neo4j, idle), and
 	// the figures are meant to be a running server's.
 	IngestWarmup int
+	// IngestSpaces, above 1, adds a measure of batches sent to this many new spaces at
+	// once, one client each (ingestParallel).
+	IngestSpaces int
 }
 
 // ScaleDeps are what a scale run drives.
@@ -172,8 +175,10 @@ type ScaleSize struct {
 	// The warm-up rounds' ingestion (ScaleConfig.IngestWarmup), batches then one a call
 	// for each, into a throwaway space.
 	IngestWarmup []IngestReport `json:"ingest_warmup,omitempty"`
-	LoadBefore   []float64      `json:"load_average_before"`
-	LoadAfter    []float64      `json:"load_average_after"`
+	// Batches into ScaleConfig.IngestSpaces new spaces at once, all together.
+	IngestParallel *IngestReport `json:"ingest_parallel,omitempty"`
+	LoadBefore     []float64     `json:"load_average_before"`
+	LoadAfter      []float64     `json:"load_average_after"`
 	// Statements (round trips to Neo4j) and transactions per timed recall, per strategy.
 	Statements   map[string]Counts `json:"statements_per_recall,omitempty"`
 	Transactions map[string]Counts `json:"transactions_per_recall,omitempty"`
@@ -723,6 +728,11 @@ func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space
 	obs := ingestTurns(space, cfg.IngestTurns, cfg.Seed+1, gen.Observations[len(gen.Observations)-1].ObservedAt)
 	var err error
 	sz.Ingest, sz.IngestOne, err = ingestPhases(ctx, ing, store, space, obs, cfg.IngestCPUProfile, fmt.Sprintf("scale %d", sz.N), progress)
+	if err != nil || cfg.IngestSpaces < 2 {
+		return err
+	}
+	r, err := ingestParallel(ctx, ing, store, space, cfg, sz.N, progress)
+	sz.IngestParallel = &r
 	return err
 }
 
@@ -1134,6 +1144,10 @@ func (r ScaleReport) Markdown() string {
 					fmt.Fprintf(&b, " Per observation %s: %.1f statements in %.1f transactions, CPU %.1f ms in this process (agent, embedder, pipeline) and %.1f ms in Neo4j.",
 						r.name, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms)
 				}
+			}
+			if p := s.IngestParallel; p != nil {
+				fmt.Fprintf(&b, " In batches of %d into %d new spaces at once (one client each): %d observations in %.1f s, **%.1f observations/s**; CPU %.1f ms per observation in this process and %.1f ms in Neo4j.",
+					ScaleIngestBatch, p.Observations/max(1, s.Ingest.Observations), p.Observations, p.Seconds, p.PerSecond, p.CPUms, p.ServerCPUms)
 			}
 			if w := s.IngestWarmup; len(w) > 0 {
 				fmt.Fprintf(&b, " Warm-up before it: the same ingestion into a throwaway space, deleted after (observations/s in batches and one a call, per round: %s).", warmupRates(w))

@@ -105,7 +105,7 @@ func TestRunScale(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress, profile strings.Builder
-	rep, err := bench.RunScale(ctx, deps, bench.ScaleConfig{Sizes: []int{600}, SpacePrefix: prefix, Queries: 3, ReconRuns: 2, IngestTurns: 5, IngestWarmup: 1, EmbedPool: 100,
+	rep, err := bench.RunScale(ctx, deps, bench.ScaleConfig{Sizes: []int{600}, SpacePrefix: prefix, Queries: 3, ReconRuns: 2, IngestTurns: 5, IngestWarmup: 1, IngestSpaces: 2, EmbedPool: 100,
 		StoreDir: storeDir, Profile: &profile}, &progress)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, progress.String())
@@ -154,6 +154,9 @@ func TestRunScale(t *testing.T) {
 	if w := sz.IngestWarmup; len(w) != 2 || w[0].Observations != 5 || w[1].Observations != 5 || !strings.Contains(rep.Markdown(), "Warm-up before it") {
 		t.Errorf("warm-up %+v", w)
 	}
+	if p := sz.IngestParallel; p == nil || p.Observations != 10 || p.PerSecond <= 0 || !strings.Contains(rep.Markdown(), "into 2 new spaces at once") {
+		t.Errorf("parallel ingestion %+v", p)
+	}
 	if len(rep.Goals) < 4 || !strings.Contains(rep.Markdown(), "## 600 memories") {
 		t.Errorf("goals %v; markdown:\n%s", rep.Goals, rep.Markdown())
 	}
@@ -164,7 +167,7 @@ func TestRunScale(t *testing.T) {
 	if sz.StoreBytes != 1000 || sz.TxLogBytes != 500 || sz.StoreCheckpointed != (edition != "community") || !strings.Contains(rep.Markdown(), "(transaction logs)"+when) {
 		t.Errorf("store %d + %d bytes, checkpointed %t on %s edition; markdown:\n%s", sz.StoreBytes, sz.TxLogBytes, sz.StoreCheckpointed, edition, rep.Markdown())
 	}
-	for _, space := range []string{prefix + "600", prefix + "600-warmup"} {
+	for _, space := range []string{prefix + "600", prefix + "600-warmup", prefix + "600-parallel-1", prefix + "600-parallel-2"} {
 		stats, err := store.Stats(ctx, space)
 		if err != nil || stats.Memories != 0 || stats.Observations != 0 {
 			t.Errorf("space %s was left behind: %+v, %v", space, stats, err)
