@@ -25,9 +25,9 @@ import (
 // A snapshot holds one graph_version of its space (SpaceCounts.GraphVersion, read once per
 // recall): every statement that writes a memory or a memory edge moves the version, so a
 // recall that reads another version reads the space again — but after this process's
-// reconsolidations and their reverts, which the snapshot follows (followWrite). A space
-// without a version (no
-// Space node, or not written since versions were kept) is expanded by the statements.
+// reconsolidations, their reverts and its ingestion writes, which the snapshot follows
+// (followWrite). A space without a version (no Space node, or not written since versions
+// were kept) is expanded by the statements.
 // What a snapshot leaves out: the access stats of a memory (a recall writes them; they do
 // not move the version), so a memory reached by expansion comes without them.
 
@@ -188,7 +188,7 @@ const graphReloadPause = 9
 func (s *Store) loadInBackground(space string) {
 	c := &s.graphs
 	c.mu.Lock()
-	wait := time.Now().Before(c.notBefore[space])
+	wait := time.Now().Before(c.notBefore[space]) || c.following[space] > 0
 	c.mu.Unlock()
 	if wait {
 		return
@@ -228,6 +228,9 @@ type graphCache struct {
 	// notBefore: when a space's snapshot may next be read in the background (a space
 	// written to all the time is not read all the time).
 	notBefore map[string]time.Time
+	// following: the spaces whose snapshot follows a write of this process now
+	// (followWrite), which a read in the background would only repeat.
+	following map[string]int
 	spaces    map[string]*spaceGraph
 	clock     int64
 	// Set by tests: beforeRead is called as a read of a space's snapshot begins; page, when
@@ -497,18 +500,22 @@ var graphSnapshotMemoriesCypher string
 var qGraphSnapshotMemories = newQuery("graph_snapshot_memories", graphSnapshotMemoriesCypher)
 
 // followWrite brings the space's snapshot along with a write of this process that moved
-// the space's graph_version from before to after and touched the memories ids only (the
-// ends of every edge it wrote or deleted; it created and deleted no memory): if the
-// snapshot held is of version before, those memories are read again, put in place of
-// theirs, and the snapshot is of version after, without reading the space again (minutes
-// at 100,000 memories). Otherwise, or when that read fails, the snapshot is left as it
-// was, stale as after another process's write.
+// the space's graph_version from before to after and touched the memories ids only (those
+// it added, changed or ended, and the ends of every edge it wrote or deleted; it deleted
+// no memory): if the snapshot held is of version before, those memories are read again
+// and put in place of theirs (or added), and the snapshot is of version after, without
+// reading the space again (30 s at 100,000 memories). Otherwise, or when that read fails,
+// the snapshot is left as it was, stale as after another process's write. While the
+// memories are read, a recall of the version after expands by the statements and starts
+// no read of the space (loadInBackground).
 func (s *Store) followWrite(ctx context.Context, space, before, after string, ids []string) {
 	c := &s.graphs
 	g := c.get(space, before)
 	if g == nil || before == "" || after == "" {
 		return
 	}
+	c.setFollowing(space, true)
+	defer c.setFollowing(space, false)
 	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": ids, "inline_sources": InlineSources})
 	if err != nil {
 		log.Warn().Err(err).Str("space", space).Msg("reading memories a write touched failed; the space's graph snapshot is read again")
@@ -524,22 +531,44 @@ func (s *Store) followWrite(ctx context.Context, space, before, after string, id
 	c.mu.Unlock()
 }
 
+// setFollowing marks the space's snapshot as following a write (followWrite), or no longer.
+func (c *graphCache) setFollowing(space string, on bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.following == nil {
+		c.following = map[string]int{}
+	}
+	if on {
+		c.following[space]++
+	} else if c.following[space]--; c.following[space] <= 0 {
+		delete(c.following, space)
+	}
+}
+
 // apply puts the rows of the memories ids, read again, in place of theirs (followWrite),
 // under g.mu: their properties, their adjacency lists, the edges that start at them (an
-// edge of the snapshot by its key, else a new one); an edge deleted is left out of its
-// ends' lists. It changes nothing and returns false unless every memory of ids is in the
-// snapshot and was read.
+// edge of the snapshot by its key, else a new one); a memory the snapshot does not hold
+// is added (a new index in nodes), and an edge deleted is left out of its ends' lists.
+// It changes nothing and returns false unless every memory of ids the snapshot holds was
+// read (an id neither held nor read is of no memory of the space).
 func (g *spaceGraph) apply(ids []string, recs []*neo4j.Record) bool {
 	rows := make([]graphRow, 0, len(recs))
+	read := make(map[string]bool, len(recs))
 	for _, r := range recs {
 		row := g.decode(r)
-		if _, ok := g.at[row.node.node.ID]; !ok {
+		rows = append(rows, row)
+		read[row.node.node.ID] = true
+	}
+	for _, id := range ids {
+		if _, held := g.at[id]; held && !read[id] {
 			return false
 		}
-		rows = append(rows, row)
 	}
-	if len(rows) != len(ids) {
-		return false
+	for _, row := range rows { // the new memories first: an edge may end at one
+		if _, held := g.at[row.node.node.ID]; !held {
+			g.at[row.node.node.ID] = int32(len(g.nodes))
+			g.nodes = append(g.nodes, graphNode{})
+		}
 	}
 	index := map[string]int32{} // the edges of those memories, by key
 	for _, row := range rows {
@@ -554,7 +583,7 @@ func (g *spaceGraph) apply(ids []string, recs []*neo4j.Record) bool {
 			if !ok {
 				continue
 			}
-			e.start, e.end, e.edge.To = start, end, g.nodes[end].node.ID
+			e.start, e.end, e.edge.To = start, end, row.ends[i] // a new memory's node is set below
 			if at, ok := index[e.key]; ok {
 				g.edges[at] = e
 			} else {

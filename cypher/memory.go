@@ -401,7 +401,7 @@ type Applied struct {
 // target), EUnavailable.
 func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decided [][]CandidateNeighbour, in Integration) (Applied, error) {
 	var out Applied
-	var written func() // records the writes in the embeddings cache once committed
+	var written func() // records the writes in the embeddings cache and the graph snapshot once committed
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out, written = Applied{}, nil
 		now := time.Now().UTC()
@@ -429,7 +429,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			return nil, nil
 		}
 		ins := []ObservationIntegration{{observationID, in}}
-		edges, after, err := writeIntegrations(ctx, tx, space, ins, now, state)
+		edges, after, move, err := writeIntegrations(ctx, tx, space, ins, now, state)
 		if err != nil {
 			return nil, err
 		}
@@ -437,6 +437,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 		written = func() {
 			s.vectors.written(space, state, after, ins)
 			s.texts.written(space, state, after, ins, neighbourNodes(decided))
+			s.followWrite(ctx, space, move.before, move.after, move.ids)
 		}
 		return nil, nil
 	})
@@ -494,9 +495,10 @@ type ObservationIntegration struct {
 // writeIntegrations writes the integrations of a run of observations of one space, in
 // order, in one statement whatever their number (integration_write.cypher): the added
 // nodes, the merges, the edges, the validity ends, and the observations' marks with the
-// last summary given. It returns the edges written per integration and the state of the
-// space's memories it leaves, from before, the state its lock read.
-func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time, before SpaceState) ([][]realm.Edge, SpaceState, error) {
+// last summary given. It returns the edges written per integration, the state of the
+// space's memories it leaves, from before, the state its lock read, and its move of the
+// space's graph version, for the snapshot to follow once committed (followWrite).
+func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time, before SpaceState) ([][]realm.Edge, SpaceState, graphMove, error) {
 	nodes, merges, marks, ends, edgeRows := []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}
 	var edgeOf []realm.Edge // the edge each row of edgeRows writes
 	var edgeOwner []int     // index in ins of each row of edgeRows
@@ -508,7 +510,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		added, merged := []string{}, []string{}
 		for _, n := range in.Adds {
 			if !n.Type.Valid() {
-				return nil, SpaceState{}, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
+				return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
 			}
 			nodes = append(nodes, map[string]any{"observation": in.ObservationID, "label": n.Type.Label(), "props": nodeProps(space, in.ObservationID, n, at)})
 			added = append(added, n.ID)
@@ -527,7 +529,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		first := len(edgeRows)
 		var err error
 		if edgeRows, edgeOf, err = appendEdgeWrites(edgeRows, edgeOf, space, in.ObservationID, in.Edges, now); err != nil {
-			return nil, SpaceState{}, err
+			return nil, SpaceState{}, graphMove{}, err
 		}
 		for range edgeRows[first:] {
 			edgeOwner = append(edgeOwner, k)
@@ -548,14 +550,14 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	if constraintViolated(err) {
 		// A memory holds the id a new one derives (MemoryID), say one that a deletion of
 		// the space stopped half way left: refused, never overwritten.
-		return nil, SpaceState{}, realm.Errorf(realm.EConflict, "a memory of space %q has the id of a memory this integration adds", space)
+		return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.EConflict, "a memory of space %q has the id of a memory this integration adds", space)
 	}
 	if err != nil || len(recs) == 0 {
-		return nil, SpaceState{}, err
+		return nil, SpaceState{}, graphMove{}, err
 	}
 	r := recs[0]
 	if num(r, "created") != int64(len(nodes)) {
-		return nil, SpaceState{}, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
+		return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
 	}
 	done := map[[2]string]bool{}
 	v, _ := r.Get("merged")
@@ -565,7 +567,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	}
 	for _, m := range merges {
 		if !done[[2]string{m["observation"].(string), m["id"].(string)}] {
-			return nil, SpaceState{}, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
+			return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
 		}
 	}
 	edges := make([][]realm.Edge, len(ins))
@@ -578,7 +580,38 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		k := edgeOwner[i]
 		edges[k] = append(edges[k], e)
 	}
-	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, nil
+	move := graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: touchedMemories(ins)}
+	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, move, nil
+}
+
+// graphMove is a write's move of its space's graph version, from before to after, and the
+// memories it touched (followWrite).
+type graphMove struct {
+	before, after string
+	ids           []string
+}
+
+// touchedMemories is every memory the integrations ins write: the ones they add and merge
+// into, the ends of their edges (written or deleted) and the memories whose validity they
+// end; no other memory's snapshot row changes (its degree and edges are its own).
+func touchedMemories(ins []ObservationIntegration) []string {
+	var ids []string
+	for _, in := range ins {
+		for _, n := range in.Adds {
+			ids = append(ids, n.ID)
+		}
+		for _, m := range in.Merges {
+			ids = append(ids, m.ID)
+		}
+		for _, e := range in.Edges {
+			ids = append(ids, e.From, e.To)
+		}
+		for _, e := range in.Ends {
+			ids = append(ids, e.ID)
+		}
+	}
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
 // appendEdgeWrites appends to rows integration_write's edge rows for the relate ops of
