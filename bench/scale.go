@@ -62,6 +62,11 @@ type ScaleConfig struct {
 	// IngestCPUProfile, when set, is where the CPU profiles of this process during the
 	// ingestion are written: IngestCPUProfile+".batches.pprof" and +".one.pprof".
 	IngestCPUProfile string
+	// Interleave, when not 0, is how many rounds of one observation ingested then one
+	// recall are timed after the other measures, as an agent alternates them: whether the
+	// recalls still expand from the graph snapshot while the space is written to. Each
+	// round adds the observation's memories to the space (kept with Keep).
+	Interleave int
 }
 
 // ScaleDeps are what a scale run drives.
@@ -166,12 +171,31 @@ type ScaleSize struct {
 	IngestOne  IngestReport                    `json:"ingest_single"` // one observation a call
 	LoadBefore []float64                       `json:"load_average_before"`
 	LoadAfter  []float64                       `json:"load_average_after"`
+	// Recalls each after one observation ingested (ScaleConfig.Interleave).
+	Interleave *InterleaveReport `json:"interleave,omitempty"`
 	// Statements (round trips to Neo4j) and transactions per timed recall, per strategy.
 	Statements   map[string]Counts `json:"statements_per_recall,omitempty"`
 	Transactions map[string]Counts `json:"transactions_per_recall,omitempty"`
 	// Statements per timed recall outside expansion (plan, seed, aggregate, record), per
 	// strategy: the recall's fixed cost in round trips.
 	FixedStatements map[string]Counts `json:"fixed_statements_per_recall,omitempty"`
+}
+
+// InterleaveReport is ScaleConfig.Interleave's rounds of one observation ingested (one a
+// call, through the write path, embedding included) then one adaptive recall (its texts
+// embedded before).
+type InterleaveReport struct {
+	Rounds int       `json:"rounds"`
+	Recall Quantiles `json:"recall"` // total, embedding excluded
+	Ingest Quantiles `json:"ingest"` // one observation
+	// FromSnapshot counts the recalls that ran no expansion statement: they expanded from
+	// the graph snapshot.
+	FromSnapshot int `json:"recalls_from_snapshot"`
+	// FollowRead is the statement that reads again what an ingestion touched, for the
+	// snapshot to follow it (graph_snapshot_memories), per ingestion that ran it.
+	FollowRead    Quantiles `json:"follow_read"`
+	MemoriesAdded int64     `json:"memories_added"`
+	Load          []float64 `json:"load_average_before"`
 }
 
 // StageFixed is the recall figure of every stage but expansion (total − expand, per
@@ -336,6 +360,11 @@ func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, p
 			return sz, err
 		}
 		fmt.Fprintf(progress, "scale %d: graph snapshot current after the reconsolidations: %t\n", n, sz.GraphSnapshotCurrent)
+	}
+	if cfg.Interleave > 0 && deps.Ingest != nil {
+		if err := measureInterleave(ctx, deps.Ingest, deps.Store, r, space, gen, questions, cfg, &sz, progress); err != nil {
+			return sz, err
+		}
 	}
 	if cfg.IngestTurns > 0 && deps.Ingest != nil {
 		if err := measureIngest(ctx, deps.Ingest, deps.Store, space, gen, cfg, &sz, progress); err != nil {
@@ -694,20 +723,7 @@ const ScaleIngestBatch = 100
 // included: IngestTurns of them in batches of ScaleIngestBatch, then as many again one a
 // call, as a conversation arrives.
 func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space string, gen ScaleSpace, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
-	more := GenerateScale(space+"-more", max(100, cfg.IngestTurns*4), cfg.Seed+1)
-	last := gen.Observations[len(gen.Observations)-1].ObservedAt
-	run := fmt.Sprintf("%d", time.Now().UnixNano())
-	var obs []realm.Observation
-	for i, o := range more.Observations {
-		if len(obs) == 2*cfg.IngestTurns {
-			break
-		}
-		o.ID = fmt.Sprintf("ingest-%s-%d", run, i)
-		o.SessionID = "ingest-" + run
-		o.ObservedAt = last.Add(time.Duration(i+1) * time.Minute)
-		o.Seq = 0
-		obs = append(obs, o)
-	}
+	obs := newTurns(space, gen, cfg.Seed, 2*cfg.IngestTurns)
 	half := len(obs) / 2
 	for _, m := range []struct {
 		batch int
@@ -746,6 +762,70 @@ func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space
 			m.name, len(m.obs), secs, r.PerSecond, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms, load)
 		fmt.Fprintf(progress, "    with Neo4j per observation: %s; transactions beyond their statements %.1f ms\n", slowest(r.StatementMS, 6), r.CommitMS)
 	}
+	return nil
+}
+
+// newTurns are n new turns of the space's conversation (at most 4·n generated), after its
+// last, with ids of their own (a run's are new to the space).
+func newTurns(space string, gen ScaleSpace, seed uint64, n int) []realm.Observation {
+	more := GenerateScale(space+"-more", max(100, n*2), seed+1)
+	last := gen.Observations[len(gen.Observations)-1].ObservedAt
+	run := fmt.Sprintf("%d", time.Now().UnixNano())
+	var obs []realm.Observation
+	for i, o := range more.Observations {
+		if len(obs) == n {
+			break
+		}
+		o.ID = fmt.Sprintf("ingest-%s-%d", run, i)
+		o.SessionID = "ingest-" + run
+		o.ObservedAt = last.Add(time.Duration(i+1) * time.Minute)
+		o.Seq = 0
+		obs = append(obs, o)
+	}
+	return obs
+}
+
+// measureInterleave times cfg.Interleave rounds of one new observation ingested, then one
+// adaptive recall of a question (embedded by measureRecall before), and counts the recalls
+// that expanded from the graph snapshot (no expansion statement).
+func measureInterleave(ctx context.Context, ing Ingester, store *cypher.Store, r *retrieval.Retriever, space string, gen ScaleSpace, qs []ScaleQuestion, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
+	before, err := store.SpaceCounts(ctx, space)
+	if err != nil {
+		return err
+	}
+	rep := &InterleaveReport{Rounds: cfg.Interleave, Load: loadAverage()}
+	var recall, ingest, follow []float64
+	for i, o := range newTurns(space, gen, cfg.Seed+uint64(cfg.Interleave), cfg.Interleave) {
+		logged, ilog := cypher.WithStatementLog(ctx)
+		started := time.Now()
+		if _, err := ing.Ingest(logged, space, []realm.Observation{o}); err != nil {
+			return err
+		}
+		ingest = append(ingest, ms(time.Since(started)))
+		for _, st := range ilog.Statements {
+			if st.Name == "graph_snapshot_memories" {
+				follow = append(follow, ms(st.Duration))
+			}
+		}
+		logged, rlog := cypher.WithStatementLog(ctx)
+		res, err := r.Recall(logged, space, realm.RecallRequest{Query: qs[i%len(qs)].Query, Strategy: realm.Adaptive})
+		if err != nil {
+			return err
+		}
+		recall = append(recall, res.Timings[retrieval.StageTotal])
+		if len(rlog.Statements) == fixedStatements(rlog) {
+			rep.FromSnapshot++
+		}
+		fmt.Fprintf(progress, "\r  interleave %d/%d", i+1, cfg.Interleave)
+	}
+	after, err := store.SpaceCounts(ctx, space)
+	if err != nil {
+		return err
+	}
+	rep.Recall, rep.Ingest, rep.FollowRead, rep.MemoriesAdded = quantiles(recall), quantiles(ingest), quantiles(follow), after.InSpace-before.InSpace
+	sz.Interleave = rep
+	fmt.Fprintf(progress, "\r  interleave %d rounds: recall p50 %.1f ms, p95 %.1f ms, %d of %d from the snapshot; ingest p50 %.0f ms, follow read p50 %.1f ms (%d); %d memories added; load %v\n",
+		rep.Rounds, rep.Recall.P50, rep.Recall.P95, rep.FromSnapshot, rep.Rounds, rep.Ingest.P50, rep.FollowRead.P50, rep.FollowRead.N, rep.MemoriesAdded, rep.Load)
 	return nil
 }
 
@@ -1085,6 +1165,10 @@ func (r ScaleReport) Markdown() string {
 						r.name, r.Statements, r.Transactions, r.CPUms, r.ServerCPUms)
 				}
 			}
+		}
+		if v := s.Interleave; v != nil {
+			fmt.Fprintf(&b, " Interleaved (`--interleave`): %d rounds of one observation ingested (p50 %.0f ms) then one adaptive recall: recall p50 **%.1f ms**, p95 **%.1f ms**, %d of %d from the graph snapshot; %d memories added; load %v.",
+				v.Rounds, v.Ingest.P50, v.Recall.P50, v.Recall.P95, v.FromSnapshot, v.Rounds, v.MemoriesAdded, v.Load)
 		}
 		fmt.Fprintf(&b, " Store on disk: %.1f MiB (database) + %.1f MiB (transaction logs)%s; heap used %.0f MiB of %.0f MiB. Load average %v before, %v after.\n\n",
 			mib(s.StoreBytes), mib(s.TxLogBytes), storeWhen(s), mib(s.Heap.Used), mib(s.Heap.Max), s.LoadBefore, s.LoadAfter)
