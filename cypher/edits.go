@@ -63,7 +63,7 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	if err != nil || len(recs) == 0 {
 		return nil, err
 	}
-	s.followWrite(ctx, space, str(recs[0], "before"), str(recs[0], "after"), memoryIDsOf(ops))
+	s.followWrite(ctx, space, graphMove{before: str(recs[0], "before"), after: str(recs[0], "after"), ids: memoryIDsOf(ops)})
 	v, _ := recs[0].Get("logged")
 	var applied []realm.Edit
 	for _, x := range asList(v) {
@@ -242,7 +242,7 @@ func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now
 		return nil, realm.Errorf(realm.ENotFound, "no edit or reconsolidation %q in space %q", id, space)
 	}
 	if len(reverted) > 0 {
-		s.followWrite(ctx, space, before, after, touched)
+		s.followWrite(ctx, space, graphMove{before: before, after: after, ids: touched})
 	}
 	for i := range reverted {
 		t := now.UTC()

@@ -131,7 +131,7 @@ func (s *Store) LoadGraph(ctx context.Context, space string) (GraphStats, error)
 	took := time.Since(started)
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	return GraphStats{Memories: len(g.nodes), Edges: len(g.edges), Load: took}, nil
+	return GraphStats{Memories: len(g.at), Edges: len(g.edges), Load: took}, nil
 }
 
 // WarmGraphs reads the snapshots of spaces (those the cache admits) in the background, one
@@ -500,34 +500,35 @@ var graphSnapshotMemoriesCypher string
 var qGraphSnapshotMemories = newQuery("graph_snapshot_memories", graphSnapshotMemoriesCypher)
 
 // followWrite brings the space's snapshot along with a write of this process that moved
-// the space's graph_version from before to after and touched the memories ids only (those
-// it added, changed or ended, and the ends of every edge it wrote or deleted; it deleted
-// no memory): if the snapshot held is of version before, those memories are read again
-// and put in place of theirs (or added), and the snapshot is of version after, without
-// reading the space again (30 s at 100,000 memories). Otherwise, or when that read fails,
-// the snapshot is left as it was, stale as after another process's write. While the
-// memories are read, a recall of the version after expands by the statements and starts
-// no read of the space (loadInBackground).
-func (s *Store) followWrite(ctx context.Context, space, before, after string, ids []string) {
+// the space's graph_version from move.before to move.after, touched the memories move.ids
+// only (those it added, changed or ended, the ends of every edge it wrote or deleted, the
+// neighbours of a memory it deleted) and deleted the memories move.gone: if the snapshot
+// held is of version before, the memories touched are read again and put in place of
+// theirs (or added), those deleted taken out, and the snapshot is of version after,
+// without reading the space again (30 s at 100,000 memories). Otherwise, or when that
+// read fails, the snapshot is left as it was, stale as after another process's write.
+// While the memories are read, a recall of the version after expands by the statements
+// and starts no read of the space (loadInBackground).
+func (s *Store) followWrite(ctx context.Context, space string, move graphMove) {
 	c := &s.graphs
-	g := c.get(space, before)
-	if g == nil || before == "" || after == "" {
+	g := c.get(space, move.before)
+	if g == nil || move.before == "" || move.after == "" {
 		return
 	}
 	c.setFollowing(space, true)
 	defer c.setFollowing(space, false)
-	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": ids, "inline_sources": InlineSources})
+	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": move.ids, "inline_sources": InlineSources})
 	if err != nil {
 		log.Warn().Err(err).Str("space", space).Msg("reading memories a write touched failed; the space's graph snapshot is read again")
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if c.get(space, before) != g || !g.apply(ids, recs) {
+	if c.get(space, move.before) != g || !g.apply(move.ids, move.gone, recs) {
 		return
 	}
 	c.mu.Lock()
-	g.version = after
+	g.version = move.after
 	c.mu.Unlock()
 }
 
@@ -548,10 +549,12 @@ func (c *graphCache) setFollowing(space string, on bool) {
 // apply puts the rows of the memories ids, read again, in place of theirs (followWrite),
 // under g.mu: their properties, their adjacency lists, the edges that start at them (an
 // edge of the snapshot by its key, else a new one); a memory the snapshot does not hold
-// is added (a new index in nodes), and an edge deleted is left out of its ends' lists.
-// It changes nothing and returns false unless every memory of ids the snapshot holds was
-// read (an id neither held nor read is of no memory of the space).
-func (g *spaceGraph) apply(ids []string, recs []*neo4j.Record) bool {
+// is added (a new index in nodes), and an edge deleted is left out of its ends' lists. A
+// memory of gone leaves at, its node emptied in nodes (no list holds its edges once its
+// neighbours, in ids, are read again). It changes nothing and returns false unless every
+// memory of ids the snapshot holds was read (an id neither held nor read is of no memory
+// of the space) and none of gone was.
+func (g *spaceGraph) apply(ids, gone []string, recs []*neo4j.Record) bool {
 	rows := make([]graphRow, 0, len(recs))
 	read := make(map[string]bool, len(recs))
 	for _, r := range recs {
@@ -562,6 +565,17 @@ func (g *spaceGraph) apply(ids []string, recs []*neo4j.Record) bool {
 	for _, id := range ids {
 		if _, held := g.at[id]; held && !read[id] {
 			return false
+		}
+	}
+	for _, id := range gone {
+		if read[id] {
+			return false
+		}
+	}
+	for _, id := range gone {
+		if n, held := g.at[id]; held {
+			delete(g.at, id)
+			g.nodes[n] = graphNode{}
 		}
 	}
 	for _, row := range rows { // the new memories first: an edge may end at one

@@ -46,10 +46,11 @@ func dumpGraph(g *spaceGraph) string {
 	return b.String()
 }
 
-// A snapshot follows this store's ingestion writes (ApplyRun, ApplyIntegration) without
-// being read again: after each — new memories with edges to old ones and between them,
-// a merge with new content and embedding, an edge's new weight, an edge deleted, a
-// memory superseded, an edge between two old memories — the same snapshot serves the
+// A snapshot follows this store's ingestion writes (ApplyRun, ApplyIntegration) and
+// deletions of memories without being read again: after each — new memories with edges
+// to old ones and between them, a merge with new content and embedding, an edge's new
+// weight, an edge deleted, a memory superseded, an edge between two old memories, a
+// memory deleted, old or new — the same snapshot serves the
 // space's new graph version and holds what a snapshot read whole by another store holds,
 // memory by memory and edge by edge, and expands as the statements do.
 func TestGraphSnapshotFollowsIngestion(t *testing.T) {
@@ -133,6 +134,16 @@ func TestGraphSnapshotFollowsIngestion(t *testing.T) {
 			in := Integration{Adds: []realm.Node{newNode(n3, 3)}, Edges: []EdgeWrite{{Op: EdgeAdd, From: n3, To: ids[5], Predicate: realm.Contextualizes, Weight: 0.5, Confidence: 1}}}
 			if applied, err := s.ApplyIntegration(ctx, space, "o4", NeighbourQuery{}, nil, in); err != nil || !applied.Applied {
 				t.Fatalf("apply: %+v %v", applied, err)
+			}
+		}},
+		{"a memory with edges is deleted", nil, func() {
+			if err := s.DeleteMemory(ctx, space, ids[2]); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a new memory is deleted", nil, func() {
+			if err := s.DeleteMemory(ctx, space, n1); err != nil {
+				t.Fatal(err)
 			}
 		}},
 	}

@@ -437,7 +437,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 		written = func() {
 			s.vectors.written(space, state, after, ins)
 			s.texts.written(space, state, after, ins, neighbourNodes(decided))
-			s.followWrite(ctx, space, move.before, move.after, move.ids)
+			s.followWrite(ctx, space, move)
 		}
 		return nil, nil
 	})
@@ -584,11 +584,12 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, move, nil
 }
 
-// graphMove is a write's move of its space's graph version, from before to after, and the
-// memories it touched (followWrite).
+// graphMove is a write's move of its space's graph version, from before to after, the
+// memories it touched (added, changed, or whose edges it changed) and those it deleted
+// (followWrite).
 type graphMove struct {
 	before, after string
-	ids           []string
+	ids, gone     []string
 }
 
 // touchedMemories is every memory the integrations ins write: the ones they add and merge
@@ -776,8 +777,25 @@ func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
 	if len(recs) == 0 || num(recs[0], "deleted") == 0 {
 		return realm.Errorf(realm.ENotFound, "memory %q not found in space %q", id, space)
 	}
+	r := recs[0]
+	v, _ := r.Get("neighbours")
+	var neighbours []string
+	for _, x := range asList(v) {
+		if x != id { // a loop
+			neighbours = append(neighbours, x.(string))
+		}
+	}
+	slices.Sort(neighbours)
+	neighbours = slices.Compact(neighbours)
+	if len(neighbours) <= deleteFollowMax {
+		s.followWrite(ctx, space, graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: neighbours, gone: []string{id}})
+	}
 	return nil
 }
+
+// deleteFollowMax is the most neighbours a deleted memory may have for the snapshot to
+// follow its deletion (they are read again); a hub's deletion leaves the snapshot stale.
+const deleteFollowMax = 1000
 
 // Stats summarizes a space.
 type Stats struct {

@@ -186,7 +186,7 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 		written = func() {
 			s.vectors.written(q.Space, state, after, ins)
 			s.texts.written(q.Space, state, after, ins, decided.nodes())
-			s.followWrite(ctx, q.Space, move.before, move.after, move.ids)
+			s.followWrite(ctx, q.Space, move)
 		}
 		return nil, nil
 	})
