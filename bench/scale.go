@@ -188,14 +188,25 @@ type InterleaveReport struct {
 	Rounds int       `json:"rounds"`
 	Recall Quantiles `json:"recall"` // total, embedding excluded
 	Ingest Quantiles `json:"ingest"` // one observation
-	// FromSnapshot counts the recalls that ran no expansion statement: they expanded from
-	// the graph snapshot.
+	// FromSnapshot counts the recalls that found the space's snapshot current (of the
+	// space's graph version as the round's ingestion left it): they expanded from it.
 	FromSnapshot int `json:"recalls_from_snapshot"`
+	// Each round: the ingestion's and the recall's time (ms), whether the snapshot was
+	// current, and the recall's expansion statements (0 from the snapshot).
+	Each []InterleaveRound `json:"each"`
 	// FollowRead is the statement that reads again what an ingestion touched, for the
 	// snapshot to follow it (graph_snapshot_memories), per ingestion that ran it.
 	FollowRead    Quantiles `json:"follow_read"`
 	MemoriesAdded int64     `json:"memories_added"`
 	Load          []float64 `json:"load_average_before"`
+}
+
+// InterleaveRound is one round of InterleaveReport.
+type InterleaveRound struct {
+	IngestMS         float64 `json:"ingest_ms"`
+	RecallMS         float64 `json:"recall_ms"`
+	SnapshotCurrent  bool    `json:"snapshot_current"`
+	ExpandStatements int     `json:"expand_statements"`
 }
 
 // StageFixed is the recall figure of every stage but expansion (total − expand, per
@@ -787,7 +798,7 @@ func newTurns(space string, gen ScaleSpace, seed uint64, n int) []realm.Observat
 
 // measureInterleave times cfg.Interleave rounds of one new observation ingested, then one
 // adaptive recall of a question (embedded by measureRecall before), and counts the recalls
-// that expanded from the graph snapshot (no expansion statement).
+// that found the graph snapshot current.
 func measureInterleave(ctx context.Context, ing Ingester, store *cypher.Store, r *retrieval.Retriever, space string, gen ScaleSpace, qs []ScaleQuestion, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
 	before, err := store.SpaceCounts(ctx, space)
 	if err != nil {
@@ -807,15 +818,21 @@ func measureInterleave(ctx context.Context, ing Ingester, store *cypher.Store, r
 				follow = append(follow, ms(st.Duration))
 			}
 		}
+		current, err := store.GraphCurrent(ctx, space)
+		if err != nil {
+			return err
+		}
 		logged, rlog := cypher.WithStatementLog(ctx)
 		res, err := r.Recall(logged, space, realm.RecallRequest{Query: qs[i%len(qs)].Query, Strategy: realm.Adaptive})
 		if err != nil {
 			return err
 		}
 		recall = append(recall, res.Timings[retrieval.StageTotal])
-		if len(rlog.Statements) == fixedStatements(rlog) {
+		if current {
 			rep.FromSnapshot++
 		}
+		rep.Each = append(rep.Each, InterleaveRound{IngestMS: ingest[i], RecallMS: recall[i], SnapshotCurrent: current,
+			ExpandStatements: len(rlog.Statements) - fixedStatements(rlog)})
 		fmt.Fprintf(progress, "\r  interleave %d/%d", i+1, cfg.Interleave)
 	}
 	after, err := store.SpaceCounts(ctx, space)
