@@ -43,6 +43,7 @@ type EditBatch struct {
 // directions. An edit whose edge does not exist, or an add whose edge already exists, is
 // skipped and not logged.
 func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]realm.Edit, error) {
+	defer s.graphs.writing(space)()
 	if b.NewWeight == nil || b.Step == nil {
 		return nil, fmt.Errorf("apply edits: no update rule")
 	}
@@ -183,6 +184,7 @@ func memoryIDsOf(ops []realm.EditProposal) []string {
 // none when they all were already (reverting twice is a no-op). A later reconsolidation's
 // change of the same edge is overwritten. ENotFound when the space logged no such edit.
 func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now time.Time) ([]realm.Edit, error) {
+	defer s.graphs.writing(space)()
 	var reverted []realm.Edit
 	var touched []string // the memories it wrote edges of
 	var before, after string

@@ -55,7 +55,9 @@ type Expander interface {
 // has a graph version and fits the cache, else the store itself. A snapshot of another
 // version is replaced: at once for a space of at most GraphSyncMax memories (the recall
 // waits for it), in the background for a larger one (the recalls until it is read use the
-// statements), so that a write to a large space never makes a recall wait for its snapshot.
+// statements), so that a write to a large space never makes a recall wait for its snapshot;
+// not while a write of this process is under way that the snapshot follows (the recalls
+// meanwhile use the statements).
 func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) (Expander, error) {
 	c := &s.graphs
 	if !c.admits(counts) {
@@ -64,7 +66,7 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 	if g := c.get(space, counts.GraphVersion); g != nil {
 		return g, nil
 	}
-	if counts.InSpace > GraphSyncMax {
+	if counts.InSpace > GraphSyncMax || c.isFollowing(space) {
 		s.loadInBackground(space)
 		return s, nil
 	}
@@ -228,8 +230,8 @@ type graphCache struct {
 	// notBefore: when a space's snapshot may next be read in the background (a space
 	// written to all the time is not read all the time).
 	notBefore map[string]time.Time
-	// following: the spaces whose snapshot follows a write of this process now
-	// (followWrite), which a read in the background would only repeat.
+	// following: the writes of this process under way to each space whose snapshot is
+	// held, which the snapshot will follow (writing): a read meanwhile would be useless.
 	following map[string]int
 	spaces    map[string]*spaceGraph
 	clock     int64
@@ -290,11 +292,16 @@ func (c *graphCache) get(space, version string) *spaceGraph {
 	return g
 }
 
+// put caches g, unless the snapshot held of its space is of the same version (it
+// followed the writes that a recall with older counts had g read for).
 func (c *graphCache) put(g *spaceGraph) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.spaces == nil {
 		c.spaces = map[string]*spaceGraph{}
+	}
+	if held := c.spaces[g.space]; held != nil && held.version == g.version {
+		return
 	}
 	c.clock++
 	g.used = c.clock
@@ -507,16 +514,13 @@ var qGraphSnapshotMemories = newQuery("graph_snapshot_memories", graphSnapshotMe
 // theirs (or added), those deleted taken out, and the snapshot is of version after,
 // without reading the space again (30 s at 100,000 memories). Otherwise, or when that
 // read fails, the snapshot is left as it was, stale as after another process's write.
-// While the memories are read, a recall of the version after expands by the statements
-// and starts no read of the space (loadInBackground).
+// The write's caller marks it from its start to the follow's end (graphCache.writing).
 func (s *Store) followWrite(ctx context.Context, space string, move graphMove) {
 	c := &s.graphs
 	g := c.get(space, move.before)
 	if g == nil || move.before == "" || move.after == "" {
 		return
 	}
-	c.setFollowing(space, true)
-	defer c.setFollowing(space, false)
 	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": move.ids, "inline_sources": InlineSources})
 	if err != nil {
 		log.Warn().Err(err).Str("space", space).Msg("reading memories a write touched failed; the space's graph snapshot is read again")
@@ -532,18 +536,35 @@ func (s *Store) followWrite(ctx context.Context, space string, move graphMove) {
 	c.mu.Unlock()
 }
 
-// setFollowing marks the space's snapshot as following a write (followWrite), or no longer.
-func (c *graphCache) setFollowing(space string, on bool) {
+// writing marks a write of this process to the space, from its start to the end of
+// followWrite (call the function returned then): meanwhile a recall of the version it
+// writes expands by the statements and starts no read of the space, which the follow
+// would make useless (Expander, loadInBackground). Without a snapshot of the space held,
+// nothing is marked.
+func (c *graphCache) writing(space string) (done func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.spaces[space] == nil {
+		return func() {}
+	}
 	if c.following == nil {
 		c.following = map[string]int{}
 	}
-	if on {
-		c.following[space]++
-	} else if c.following[space]--; c.following[space] <= 0 {
-		delete(c.following, space)
+	c.following[space]++
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.following[space]--; c.following[space] <= 0 {
+			delete(c.following, space)
+		}
 	}
+}
+
+// isFollowing: a write of this process to the space is marked (writing).
+func (c *graphCache) isFollowing(space string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.following[space] > 0
 }
 
 // apply puts the rows of the memories ids, read again, in place of theirs (followWrite),

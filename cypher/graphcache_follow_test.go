@@ -147,6 +147,32 @@ func TestGraphSnapshotFollowsIngestion(t *testing.T) {
 			}
 		}},
 	}
+	// Recalls meanwhile (go test -race): they expand from whatever serves the version they
+	// read, and must not fail.
+	done, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		query := vec(0)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			counts, err := s.SpaceCounts(ctx, space)
+			if err == nil {
+				var x Expander
+				if x, err = s.Expander(ctx, space, counts); err == nil {
+					_, err = x.AdjacentMany(ctx, space, 0.05, query, []Hop{{Frontier: ids, Allowed: realm.Predicates, Reasoning: query}})
+				}
+			}
+			if err != nil {
+				t.Errorf("a recall meanwhile: %v", err)
+				return
+			}
+		}
+	}()
+	defer func() { close(done); <-stopped }()
 	other := testStore(t, Config{})
 	for _, st := range steps {
 		st.write()

@@ -400,6 +400,7 @@ type Applied struct {
 // Errors: ENotFound (space or observation), EInvalid (bad type, predicate or merge
 // target), EUnavailable.
 func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decided [][]CandidateNeighbour, in Integration) (Applied, error) {
+	defer s.graphs.writing(space)()
 	var out Applied
 	var written func() // records the writes in the embeddings cache and the graph snapshot once committed
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
@@ -770,6 +771,7 @@ func decodeCursor(c string) (time.Time, string, error) {
 // DeleteMemory deletes one memory of a space with its edges and provenance; it leaves
 // the indexes with the node. Errors: ENotFound, EUnavailable.
 func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
+	defer s.graphs.writing(space)()
 	recs, err := s.write(ctx, qMemoryDelete, map[string]any{"space": space, "id": id})
 	if err != nil {
 		return err

@@ -142,6 +142,7 @@ type RunApplied struct {
 // under the lock — then writes every integration in order; when they changed it writes
 // nothing and returns them. Errors: ENotFound (space or observation), EInvalid, EUnavailable.
 func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours, ins []ObservationIntegration) (RunApplied, error) {
+	defer s.graphs.writing(q.Space)()
 	var out RunApplied
 	var written func() // records the writes in the embeddings cache and the graph snapshot once committed
 	ids := make([]string, len(ins))
