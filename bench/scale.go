@@ -207,6 +207,9 @@ type InterleaveRound struct {
 	RecallMS         float64 `json:"recall_ms"`
 	SnapshotCurrent  bool    `json:"snapshot_current"`
 	ExpandStatements int     `json:"expand_statements"`
+	// The recall's stages (ms) and its three slowest kinds of statement.
+	Stages     map[string]float64 `json:"stages"`
+	Statements string             `json:"slowest_statements"`
 }
 
 // StageFixed is the recall figure of every stage but expansion (total − expand, per
@@ -832,7 +835,10 @@ func measureInterleave(ctx context.Context, ing Ingester, store *cypher.Store, r
 			rep.FromSnapshot++
 		}
 		rep.Each = append(rep.Each, InterleaveRound{IngestMS: ingest[i], RecallMS: recall[i], SnapshotCurrent: current,
-			ExpandStatements: len(rlog.Statements) - fixedStatements(rlog)})
+			ExpandStatements: len(rlog.Statements) - fixedStatements(rlog), Stages: res.Timings})
+		if byName, _ := statementTimes(rlog, 1); len(byName) > 0 {
+			rep.Each[i].Statements = slowest(byName, 3)
+		}
 		fmt.Fprintf(progress, "\r  interleave %d/%d", i+1, cfg.Interleave)
 	}
 	after, err := store.SpaceCounts(ctx, space)

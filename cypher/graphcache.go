@@ -521,19 +521,23 @@ func (s *Store) followWrite(ctx context.Context, space string, move graphMove) {
 	if g == nil || move.before == "" || move.after == "" {
 		return
 	}
+	started := time.Now()
 	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": move.ids, "inline_sources": InlineSources})
 	if err != nil {
 		log.Warn().Err(err).Str("space", space).Msg("reading memories a write touched failed; the space's graph snapshot is read again")
 		return
 	}
+	read := time.Since(started)
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	locked := time.Now()
 	if c.get(space, move.before) != g || !g.apply(move.ids, move.gone, recs) {
 		return
 	}
 	c.mu.Lock()
 	g.version = move.after
 	c.mu.Unlock()
+	log.Debug().Str("space", space).Int("memories", len(recs)).Int("deleted", len(move.gone)).Dur("read", read).Dur("applied", time.Since(locked)).Msg("graph snapshot followed a write")
 }
 
 // writing marks a write of this process to the space, from its start to the end of
