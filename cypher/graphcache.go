@@ -414,7 +414,7 @@ func (b *graphBuilder) add(row graphRow) {
 // no expansion reads them) and to the memories' adjacency lists.
 func (b *graphBuilder) finish() *spaceGraph {
 	g := b.g
-	edges := make([]graphEdge, 0, len(g.edges))
+	edges := make([]graphEdge, 0, withRoom(len(g.edges)))
 	index := make(map[string]int32, len(g.edges))
 	for i, e := range g.edges {
 		end, ok := g.at[b.ends[i]]
@@ -432,10 +432,18 @@ func (b *graphBuilder) finish() *spaceGraph {
 		n.heavy = slices.Clone(n.adjacent)
 		g.heaviestFirst(n.heavy)
 	}
-	if len(g.nodes) < cap(g.nodes) {
-		g.nodes = slices.Clone(g.nodes) // appended one by one: up to twice the room
+	if cap(g.nodes) > withRoom(len(g.nodes)) { // appended one by one: up to twice the room
+		g.nodes = append(make([]graphNode, 0, withRoom(len(g.nodes))), g.nodes...)
 	}
 	return g
+}
+
+// withRoom is the capacity a snapshot's list of n memories or edges is given: room for
+// the memories and edges that following writes adds (apply), so that the first of them
+// does not copy the whole list under the snapshot's lock (0.77 s at 100,000 memories and
+// 494,000 edges, on a loaded machine, during which its recalls waited).
+func withRoom(n int) int {
+	return n + n/64 + 16
 }
 
 // adjacency is the edges of keys found in index, in their order.
