@@ -316,9 +316,11 @@ func (c *graphCache) drop(space string) {
 }
 
 // spaceGraph is one space's memory graph at one version (version is read and set under
-// graphCache.mu). It changes only when it follows a write of this process (followWrite),
-// under mu, which expansion holds to read.
+// graphCache.mu). It changes only when it follows a write of this process (followWrite):
+// the change is prepared under follow (one follow at a time), beside the recalls, then
+// put in place under mu, which expansion holds to read.
 type spaceGraph struct {
+	follow         sync.Mutex
 	mu             sync.RWMutex
 	space, version string
 	nodes          []graphNode
@@ -334,7 +336,7 @@ type graphNode struct {
 	leftOut  bool  // Reached.SourcesLeftOut
 	degree   int64 // its relationships less its provenance edges
 	adjacent []int32
-	heavy    []int32 // adjacent by weight, heaviest first, ties by edge id
+	heavy    []int32 // adjacent by weight, heaviest first, ties by edge id (nil past HubScan edges)
 }
 
 type graphEdge struct {
@@ -429,8 +431,7 @@ func (b *graphBuilder) finish() *spaceGraph {
 	for i, keys := range b.adjacent {
 		n := &g.nodes[i]
 		n.adjacent = g.adjacency(keys, index)
-		n.heavy = slices.Clone(n.adjacent)
-		g.heaviestFirst(n.heavy)
+		orderHeavy(n, g.edge)
 	}
 	if cap(g.nodes) > withRoom(len(g.nodes)) { // appended one by one: up to twice the room
 		g.nodes = append(make([]graphNode, 0, withRoom(len(g.nodes))), g.nodes...)
@@ -439,9 +440,9 @@ func (b *graphBuilder) finish() *spaceGraph {
 }
 
 // withRoom is the capacity a snapshot's list of n memories or edges is given: room for
-// the memories and edges that following writes adds (apply), so that the first of them
-// does not copy the whole list under the snapshot's lock (0.77 s at 100,000 memories and
-// 494,000 edges, on a loaded machine, during which its recalls waited).
+// the memories and edges that followed writes add (commit), so that the first of them do
+// not copy the whole lists (100,000 memories and 494,000 edges at 100k) under the
+// snapshot's lock.
 func withRoom(n int) int {
 	return n + n/64 + 16
 }
@@ -536,16 +537,25 @@ func (s *Store) followWrite(ctx context.Context, space string, move graphMove) {
 		return
 	}
 	read := time.Since(started)
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	locked := time.Now()
-	if c.get(space, move.before) != g || !g.apply(move.ids, move.gone, recs) {
+	g.follow.Lock()
+	defer g.follow.Unlock()
+	if c.get(space, move.before) != g {
 		return
 	}
+	f, ok := g.prepare(move.ids, move.gone, recs)
+	if !ok {
+		return
+	}
+	prepared := time.Since(started) - read
+	g.mu.Lock()
+	locked := time.Now()
+	g.commit(f)
 	c.mu.Lock()
 	g.version = move.after
 	c.mu.Unlock()
-	log.Debug().Str("space", space).Int("memories", len(recs)).Int("deleted", len(move.gone)).Dur("read", read).Dur("applied", time.Since(locked)).Msg("graph snapshot followed a write")
+	held := time.Since(locked)
+	g.mu.Unlock()
+	log.Debug().Str("space", space).Int("memories", len(recs)).Int("deleted", len(move.gone)).Dur("read", read).Dur("prepared", prepared).Dur("locked", held).Msg("graph snapshot followed a write")
 }
 
 // writing marks a write of this process to the space, from its start to the end of
@@ -579,15 +589,26 @@ func (c *graphCache) isFollowing(space string) bool {
 	return c.following[space] > 0
 }
 
-// apply puts the rows of the memories ids, read again, in place of theirs (followWrite),
-// under g.mu: their properties, their adjacency lists, the edges that start at them (an
-// edge of the snapshot by its key, else a new one); a memory the snapshot does not hold
-// is added (a new index in nodes), and an edge deleted is left out of its ends' lists. A
-// memory of gone leaves at, its node emptied in nodes (no list holds its edges once its
-// neighbours, in ids, are read again). It changes nothing and returns false unless every
-// memory of ids the snapshot holds was read (an id neither held nor read is of no memory
-// of the space) and none of gone was.
-func (g *spaceGraph) apply(ids, gone []string, recs []*neo4j.Record) bool {
+// followed is what following a write changes in a snapshot (spaceGraph.prepare), for
+// commit to put in place.
+type followed struct {
+	gone    []string            // the memories deleted that the snapshot held
+	added   []string            // the memories new to it, at indices len(nodes), len(nodes)+1, …
+	nodes   map[int32]graphNode // the memories read again or added, by index
+	changed map[int32]graphEdge // edges it holds, as read again
+	edges   []graphEdge         // new edges, at indices len(edges), len(edges)+1, …
+}
+
+// prepare is what putting the rows of the memories ids, read again, in place of theirs
+// changes (followWrite): their properties, their adjacency lists, the edges that start at
+// them (an edge of the snapshot by its key, else a new one); a memory the snapshot does
+// not hold is added, and an edge deleted is left out of its ends' lists. A memory of gone
+// leaves the snapshot (no list holds its edges once its neighbours, in ids, are read
+// again). ok is false unless every memory of ids the snapshot holds was read (an id
+// neither held nor read is of no memory of the space) and none of gone was.
+// It changes nothing of g that expansion reads (only the interned names), so it runs
+// beside recalls, under g.follow only; commit then takes g.mu for the assignments.
+func (g *spaceGraph) prepare(ids, gone []string, recs []*neo4j.Record) (f *followed, ok bool) {
 	rows := make([]graphRow, 0, len(recs))
 	read := make(map[string]bool, len(recs))
 	for _, r := range recs {
@@ -597,59 +618,107 @@ func (g *spaceGraph) apply(ids, gone []string, recs []*neo4j.Record) bool {
 	}
 	for _, id := range ids {
 		if _, held := g.at[id]; held && !read[id] {
-			return false
+			return nil, false
 		}
 	}
+	f = &followed{nodes: make(map[int32]graphNode, len(rows)), changed: map[int32]graphEdge{}}
 	for _, id := range gone {
 		if read[id] {
-			return false
+			return nil, false
+		}
+		if _, held := g.at[id]; held {
+			f.gone = append(f.gone, id)
 		}
 	}
-	for _, id := range gone {
-		if n, held := g.at[id]; held {
-			delete(g.at, id)
-			g.nodes[n] = graphNode{}
-		}
-	}
-	for _, row := range rows { // the new memories first: an edge may end at one
+	added := map[string]int32{} // the new memories first: an edge may end at one
+	for _, row := range rows {
 		if _, held := g.at[row.node.node.ID]; !held {
-			g.at[row.node.node.ID] = int32(len(g.nodes))
-			g.nodes = append(g.nodes, graphNode{})
+			added[row.node.node.ID] = int32(len(g.nodes) + len(f.added))
+			f.added = append(f.added, row.node.node.ID)
 		}
+	}
+	at := func(id string) (int32, bool) {
+		if n, ok := added[id]; ok {
+			return n, true
+		}
+		n, ok := g.at[id]
+		return n, ok && !slices.Contains(f.gone, id)
+	}
+	edge := func(e int32) *realm.Edge {
+		if x, ok := f.changed[e]; ok {
+			return &x.edge
+		}
+		if int(e) >= len(g.edges) {
+			return &f.edges[int(e)-len(g.edges)].edge
+		}
+		return &g.edges[e].edge
 	}
 	index := map[string]int32{} // the edges of those memories, by key
 	for _, row := range rows {
-		for _, e := range g.nodes[g.at[row.node.node.ID]].adjacent {
-			index[g.edges[e].key] = e
+		if n, held := g.at[row.node.node.ID]; held {
+			for _, e := range g.nodes[n].adjacent {
+				index[g.edges[e].key] = e
+			}
 		}
 	}
 	for _, row := range rows {
-		start := g.at[row.node.node.ID]
+		start, _ := at(row.node.node.ID)
 		for i, e := range row.out {
-			end, ok := g.at[row.ends[i]]
+			end, ok := at(row.ends[i])
 			if !ok {
 				continue
 			}
-			e.start, e.end, e.edge.To = start, end, row.ends[i] // a new memory's node is set below
-			if at, ok := index[e.key]; ok {
-				g.edges[at] = e
-			} else {
-				index[e.key] = int32(len(g.edges))
-				g.edges = append(g.edges, e)
+			e.start, e.end, e.edge.To = start, end, row.ends[i]
+			switch x, ok := index[e.key]; {
+			case !ok:
+				index[e.key] = int32(len(g.edges) + len(f.edges))
+				f.edges = append(f.edges, e)
+			case int(x) < len(g.edges):
+				f.changed[x] = e
+			default:
+				f.edges[int(x)-len(g.edges)] = e
 			}
 		}
 	}
 	for _, row := range rows {
 		n := row.node
 		n.adjacent = g.adjacency(row.adjacent, index)
-		g.nodes[g.at[n.node.ID]] = n
+		orderHeavy(&n, edge)
+		x, _ := at(n.node.ID)
+		f.nodes[x] = n
 	}
-	for _, row := range rows {
-		n := &g.nodes[g.at[row.node.node.ID]]
+	return f, true
+}
+
+// commit puts what prepare found in place, under g.mu.
+func (g *spaceGraph) commit(f *followed) {
+	for _, id := range f.gone {
+		g.nodes[g.at[id]] = graphNode{}
+		delete(g.at, id)
+	}
+	for _, id := range f.added {
+		g.at[id] = int32(len(g.nodes))
+		g.nodes = append(g.nodes, graphNode{})
+	}
+	for e, x := range f.changed {
+		g.edges[e] = x
+	}
+	g.edges = append(g.edges, f.edges...)
+	for n, x := range f.nodes {
+		g.nodes[n] = x
+	}
+}
+
+// orderHeavy sets n's heavy list: its edges by heaviestFirst, for a memory of at most
+// HubScan edges (heaviest reads a larger one's first HubScan edges in the store's order
+// instead). A hub's, never read, would cost a sort of its 40,000 edges at every write
+// that touches it.
+func orderHeavy(n *graphNode, edge func(int32) *realm.Edge) {
+	n.heavy = nil
+	if len(n.adjacent) <= HubScan {
 		n.heavy = slices.Clone(n.adjacent)
-		g.heaviestFirst(n.heavy)
+		heaviestFirst(n.heavy, edge)
 	}
-	return true
 }
 
 // weighted: a weight the statements compare (a number, not null).
@@ -752,8 +821,18 @@ func (g *spaceGraph) reads(n, e int32, types []string, wSuppress float64, exclud
 
 // heaviestFirst orders edges by weight, heaviest first, ties by edge id.
 func (g *spaceGraph) heaviestFirst(edges []int32) {
+	heaviestFirst(edges, g.edge)
+}
+
+// edge is edge e of the snapshot.
+func (g *spaceGraph) edge(e int32) *realm.Edge {
+	return &g.edges[e].edge
+}
+
+// heaviestFirst orders edges, read by edge, by weight, heaviest first, ties by edge id.
+func heaviestFirst(edges []int32, edge func(int32) *realm.Edge) {
 	slices.SortStableFunc(edges, func(a, b int32) int {
-		x, y := g.edges[a].edge, g.edges[b].edge
+		x, y := edge(a), edge(b)
 		return cmp.Or(cmp.Compare(y.Weight, x.Weight), cmp.Compare(x.ID, y.ID))
 	})
 }
