@@ -466,6 +466,7 @@ type graphRow struct {
 	adjacent []string
 	out      []graphEdge
 	ends     []string
+	lean     bool // graph_snapshot_memories read no edge of it ($lean)
 }
 
 func (g *spaceGraph) decode(r *neo4j.Record) graphRow {
@@ -474,6 +475,7 @@ func (g *spaceGraph) decode(r *neo4j.Record) graphRow {
 	leftOut, _ := left.(bool)
 	row := graphRow{node: graphNode{node: nodeOf(propsOf(r, "node")), emb: vector32(emb), leftOut: leftOut, degree: num(r, "degree")}}
 	adj, _ := r.Get("adjacent")
+	row.lean = adj == nil
 	row.adjacent = make([]string, 0, len(asList(adj)))
 	for _, k := range asList(adj) {
 		key, _ := k.(string)
@@ -531,7 +533,7 @@ func (s *Store) followWrite(ctx context.Context, space string, move graphMove) {
 		return
 	}
 	started := time.Now()
-	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": move.ids, "inline_sources": InlineSources})
+	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": move.ids, "lean": orEmpty(move.lean), "inline_sources": InlineSources})
 	if err != nil {
 		log.Warn().Err(err).Str("space", space).Msg("reading memories a write touched failed; the space's graph snapshot is read again")
 		return
@@ -604,8 +606,9 @@ type followed struct {
 // them (an edge of the snapshot by its key, else a new one); a memory the snapshot does
 // not hold is added, and an edge deleted is left out of its ends' lists. A memory of gone
 // leaves the snapshot (no list holds its edges once its neighbours, in ids, are read
-// again). ok is false unless every memory of ids the snapshot holds was read (an id
-// neither held nor read is of no memory of the space) and none of gone was.
+// again). A lean row (graph_snapshot_memories's $lean) keeps the memory's edges as they
+// were. ok is false unless every memory of ids the snapshot holds was read (an id neither
+// held nor read is of no memory of the space), none of gone was, and every lean one is held.
 // It changes nothing of g that expansion reads (only the interned names), so it runs
 // beside recalls, under g.follow only; commit then takes g.mu for the assignments.
 func (g *spaceGraph) prepare(ids, gone []string, recs []*neo4j.Record) (f *followed, ok bool) {
@@ -619,6 +622,11 @@ func (g *spaceGraph) prepare(ids, gone []string, recs []*neo4j.Record) (f *follo
 	for _, id := range ids {
 		if _, held := g.at[id]; held && !read[id] {
 			return nil, false
+		}
+	}
+	for _, row := range rows {
+		if _, held := g.at[row.node.node.ID]; row.lean && !held {
+			return nil, false // a memory new to the snapshot comes with its edges
 		}
 	}
 	f = &followed{nodes: make(map[int32]graphNode, len(rows)), changed: map[int32]graphEdge{}}
@@ -655,7 +663,7 @@ func (g *spaceGraph) prepare(ids, gone []string, recs []*neo4j.Record) (f *follo
 	}
 	index := map[string]int32{} // the edges of those memories, by key
 	for _, row := range rows {
-		if n, held := g.at[row.node.node.ID]; held {
+		if n, held := g.at[row.node.node.ID]; held && !row.lean {
 			for _, e := range g.nodes[n].adjacent {
 				index[g.edges[e].key] = e
 			}
@@ -682,9 +690,13 @@ func (g *spaceGraph) prepare(ids, gone []string, recs []*neo4j.Record) (f *follo
 	}
 	for _, row := range rows {
 		n := row.node
-		n.adjacent = g.adjacency(row.adjacent, index)
-		orderHeavy(&n, edge)
 		x, _ := at(n.node.ID)
+		if row.lean { // its edges as they were
+			n.adjacent, n.heavy = g.nodes[x].adjacent, g.nodes[x].heavy
+		} else {
+			n.adjacent = g.adjacency(row.adjacent, index)
+			orderHeavy(&n, edge)
+		}
 		f.nodes[x] = n
 	}
 	return f, true

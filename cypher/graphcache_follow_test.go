@@ -49,16 +49,16 @@ func dumpGraph(g *spaceGraph) string {
 // A snapshot follows this store's ingestion writes (ApplyRun, ApplyIntegration) and
 // deletions of memories without being read again: after each — new memories with edges
 // to old ones and between them, a merge with new content and embedding, an edge's new
-// weight, an edge deleted, a memory superseded, an edge between two old memories, a
-// memory deleted, old or new — the same snapshot serves the
-// space's new graph version and holds what a snapshot read whole by another store holds,
+// weight, an edge deleted, a memory superseded, an edge between two old memories, a merge
+// and an end that write no edge, a memory deleted, old or new — the same snapshot serves
+// the space's new graph version and holds what a snapshot read whole by another store holds,
 // memory by memory and edge by edge, and expands as the statements do.
 func TestGraphSnapshotFollowsIngestion(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
 	space, ids := chainSpace(t, s, 6, 4)
 	var obs []realm.Observation
-	for i := range 5 {
+	for i := range 6 {
 		obs = append(obs, realm.Observation{ID: fmt.Sprint("o", i), Speaker: "Ann", Content: "said", ObservedAt: time.Date(2023, 5, 8, 13, i, 0, 0, time.UTC)})
 	}
 	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
@@ -135,6 +135,12 @@ func TestGraphSnapshotFollowsIngestion(t *testing.T) {
 			if applied, err := s.ApplyIntegration(ctx, space, "o4", NeighbourQuery{}, nil, in); err != nil || !applied.Applied {
 				t.Fatalf("apply: %+v %v", applied, err)
 			}
+		}},
+		{"merges and an end that write no edge (their edges are not read again)", nil, func() {
+			run(ObservationIntegration{ObservationID: "o5", Integration: Integration{
+				Merges: []Merge{{ID: ids[0], Content: "m0, merged", Embedding: vec(6), Keywords: []string{"m0"}}},
+				Ends:   []ValidityEnd{{ID: ids[4], ValidUntil: time.Now().Add(-time.Hour).UTC()}},
+			}})
 		}},
 		{"a memory with edges is deleted", nil, func() {
 			if err := s.DeleteMemory(ctx, space, ids[2]); err != nil {

@@ -581,39 +581,49 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		k := edgeOwner[i]
 		edges[k] = append(edges[k], e)
 	}
-	move := graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: touchedMemories(ins)}
+	move := graphMove{before: str(r, "graph_before"), after: str(r, "graph_after")}
+	move.ids, move.lean = touchedMemories(ins)
 	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, move, nil
 }
 
 // graphMove is a write's move of its space's graph version, from before to after, the
-// memories it touched (added, changed, or whose edges it changed) and those it deleted
-// (followWrite).
+// memories it touched (added, changed, or whose edges it changed), those of them whose
+// edges it left alone (lean: merged into or ended only) and those it deleted (followWrite).
 type graphMove struct {
-	before, after string
-	ids, gone     []string
+	before, after   string
+	ids, lean, gone []string
 }
 
 // touchedMemories is every memory the integrations ins write: the ones they add and merge
 // into, the ends of their edges (written or deleted) and the memories whose validity they
-// end; no other memory's snapshot row changes (its degree and edges are its own).
-func touchedMemories(ins []ObservationIntegration) []string {
-	var ids []string
+// end; no other memory's snapshot row changes (its degree and edges are its own). lean are
+// those merged into or ended only, whose edges did not change (provenance is not one).
+func touchedMemories(ins []ObservationIntegration) (ids, lean []string) {
+	edges := map[string]bool{} // added or an edge's end
 	for _, in := range ins {
 		for _, n := range in.Adds {
 			ids = append(ids, n.ID)
+			edges[n.ID] = true
 		}
 		for _, m := range in.Merges {
 			ids = append(ids, m.ID)
 		}
 		for _, e := range in.Edges {
 			ids = append(ids, e.From, e.To)
+			edges[e.From], edges[e.To] = true, true
 		}
 		for _, e := range in.Ends {
 			ids = append(ids, e.ID)
 		}
 	}
 	slices.Sort(ids)
-	return slices.Compact(ids)
+	ids = slices.Compact(ids)
+	for _, id := range ids {
+		if !edges[id] {
+			lean = append(lean, id)
+		}
+	}
+	return ids, lean
 }
 
 // appendEdgeWrites appends to rows integration_write's edge rows for the relate ops of
