@@ -86,15 +86,7 @@ func TestGraphSnapshotFollowsIngestion(t *testing.T) {
 			t.Fatalf("apply: %+v %v", applied, err)
 		}
 	}
-	current := func() (*spaceGraph, string) {
-		t.Helper()
-		x, counts := expanderNow(t, s, space)
-		g, ok := x.(*spaceGraph)
-		if !ok {
-			t.Fatal("the space is not expanded from a snapshot")
-		}
-		return g, counts.GraphVersion
-	}
+	current := func() (*spaceGraph, string) { return snapshotNow(t, s, space) }
 	first, version := current()
 	all := ids
 	was := expansion(t, first, space, all)
