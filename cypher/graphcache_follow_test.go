@@ -52,13 +52,14 @@ func dumpGraph(g *spaceGraph) string {
 // weight, an edge deleted, a memory superseded, an edge between two old memories, a merge
 // and an end that write no edge, a memory deleted, old or new — the same snapshot serves
 // the space's new graph version and holds what a snapshot read whole by another store holds,
-// memory by memory and edge by edge, and expands as the statements do.
+// memory by memory and edge by edge, and expands as the statements do. Another store's
+// ingestion is not followed: the snapshot is read again.
 func TestGraphSnapshotFollowsIngestion(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
 	space, ids := chainSpace(t, s, 6, 4)
 	var obs []realm.Observation
-	for i := range 6 {
+	for i := range 7 {
 		obs = append(obs, realm.Observation{ID: fmt.Sprint("o", i), Speaker: "Ann", Content: "said", ObservedAt: time.Date(2023, 5, 8, 13, i, 0, 0, time.UTC)})
 	}
 	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
@@ -197,4 +198,20 @@ func TestGraphSnapshotFollowsIngestion(t *testing.T) {
 		}
 		version, was = now, changedAsStatements(t, s, g, space, all, was, st.name)
 	}
+
+	// Another store's ingestion (another process) is not followed: the snapshot is read again.
+	q := RunQuery{Space: space}
+	read, err := other.RunNeighbourhoods(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := ObservationIntegration{ObservationID: "o6", Integration: Integration{Merges: []Merge{{ID: ids[5], Content: "m5, merged elsewhere", Keywords: []string{}}}}}
+	if applied, err := other.ApplyRun(ctx, q, read, []ObservationIntegration{in}); err != nil || !applied.Applied {
+		t.Fatalf("apply by the other store: %+v %v", applied, err)
+	}
+	g, _ := current()
+	if g == first {
+		t.Fatal("another store's ingestion was not seen: the snapshot was kept")
+	}
+	changedAsStatements(t, s, g, space, all, expansion(t, first, space, all), "another store's ingestion")
 }
