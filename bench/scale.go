@@ -70,6 +70,11 @@ type ScaleConfig struct {
 	// IngestSpaces, above 1, adds a measure of batches sent to this many new spaces at
 	// once, one client each (ingestParallel).
 	IngestSpaces int
+	// Interleave, when not 0, is how many rounds of one observation ingested then one
+	// recall are timed after the other measures, as an agent alternates them: whether the
+	// recalls still expand from the graph snapshot while the space is written to. Each
+	// round adds the observation's memories to the space (kept with Keep).
+	Interleave int
 }
 
 // ScaleDeps are what a scale run drives.
@@ -179,12 +184,45 @@ type ScaleSize struct {
 	IngestParallel *IngestReport `json:"ingest_parallel,omitempty"`
 	LoadBefore     []float64     `json:"load_average_before"`
 	LoadAfter      []float64     `json:"load_average_after"`
+	// Recalls each after one observation ingested (ScaleConfig.Interleave).
+	Interleave *InterleaveReport `json:"interleave,omitempty"`
 	// Statements (round trips to Neo4j) and transactions per timed recall, per strategy.
 	Statements   map[string]Counts `json:"statements_per_recall,omitempty"`
 	Transactions map[string]Counts `json:"transactions_per_recall,omitempty"`
 	// Statements per timed recall outside expansion (plan, seed, aggregate, record), per
 	// strategy: the recall's fixed cost in round trips.
 	FixedStatements map[string]Counts `json:"fixed_statements_per_recall,omitempty"`
+}
+
+// InterleaveReport is ScaleConfig.Interleave's rounds of one observation ingested (one a
+// call, through the write path, embedding included) then one adaptive recall (its texts
+// embedded before).
+type InterleaveReport struct {
+	Rounds int       `json:"rounds"`
+	Recall Quantiles `json:"recall"` // total, embedding excluded
+	Ingest Quantiles `json:"ingest"` // one observation
+	// FromSnapshot counts the recalls that found the space's snapshot current (of the
+	// space's graph version as the round's ingestion left it): they expanded from it.
+	FromSnapshot int `json:"recalls_from_snapshot"`
+	// Each round: the ingestion's and the recall's time (ms), whether the snapshot was
+	// current, and the recall's expansion statements (0 from the snapshot).
+	Each []InterleaveRound `json:"each"`
+	// FollowRead is the statement that reads again what an ingestion touched, for the
+	// snapshot to follow it (graph_snapshot_memories), per ingestion that ran it.
+	FollowRead    Quantiles `json:"follow_read"`
+	MemoriesAdded int64     `json:"memories_added"`
+	Load          []float64 `json:"load_average_before"`
+}
+
+// InterleaveRound is one round of InterleaveReport.
+type InterleaveRound struct {
+	IngestMS         float64 `json:"ingest_ms"`
+	RecallMS         float64 `json:"recall_ms"`
+	SnapshotCurrent  bool    `json:"snapshot_current"`
+	ExpandStatements int     `json:"expand_statements"`
+	// The recall's stages (ms) and its three slowest kinds of statement.
+	Stages     map[string]float64 `json:"stages"`
+	Statements string             `json:"slowest_statements"`
 }
 
 // StageFixed is the recall figure of every stage but expansion (total − expand, per
@@ -349,6 +387,11 @@ func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, p
 			return sz, err
 		}
 		fmt.Fprintf(progress, "scale %d: graph snapshot current after the reconsolidations: %t\n", n, sz.GraphSnapshotCurrent)
+	}
+	if cfg.Interleave > 0 && deps.Ingest != nil {
+		if err := measureInterleave(ctx, deps.Ingest, deps.Store, r, space, gen, questions, cfg, &sz, progress); err != nil {
+			return sz, err
+		}
 	}
 	if cfg.IngestTurns > 0 && deps.Ingest != nil {
 		if err := measureIngest(ctx, deps.Ingest, deps.Store, space, gen, cfg, &sz, progress); err != nil {
@@ -809,6 +852,59 @@ func warmupRates(w []IngestReport) string {
 	return strings.Join(rounds, "; ")
 }
 
+// measureInterleave times cfg.Interleave rounds of one new observation ingested, then one
+// adaptive recall of a question (embedded by measureRecall before), and counts the recalls
+// that found the graph snapshot current.
+func measureInterleave(ctx context.Context, ing Ingester, store *cypher.Store, r *retrieval.Retriever, space string, gen ScaleSpace, qs []ScaleQuestion, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
+	before, err := store.SpaceCounts(ctx, space)
+	if err != nil {
+		return err
+	}
+	rep := &InterleaveReport{Rounds: cfg.Interleave, Load: loadAverage()}
+	var recall, ingest, follow []float64
+	for i, o := range ingestTurns(space, cfg.Interleave, cfg.Seed+uint64(cfg.Interleave), gen.Observations[len(gen.Observations)-1].ObservedAt)[:cfg.Interleave] {
+		logged, ilog := cypher.WithStatementLog(ctx)
+		started := time.Now()
+		if _, err := ing.Ingest(logged, space, []realm.Observation{o}); err != nil {
+			return err
+		}
+		ingest = append(ingest, ms(time.Since(started)))
+		for _, st := range ilog.Statements {
+			if st.Name == "graph_snapshot_memories" {
+				follow = append(follow, ms(st.Duration))
+			}
+		}
+		current, err := store.GraphCurrent(ctx, space)
+		if err != nil {
+			return err
+		}
+		logged, rlog := cypher.WithStatementLog(ctx)
+		res, err := r.Recall(logged, space, realm.RecallRequest{Query: qs[i%len(qs)].Query, Strategy: realm.Adaptive})
+		if err != nil {
+			return err
+		}
+		recall = append(recall, res.Timings[retrieval.StageTotal])
+		if current {
+			rep.FromSnapshot++
+		}
+		rep.Each = append(rep.Each, InterleaveRound{IngestMS: ingest[i], RecallMS: recall[i], SnapshotCurrent: current,
+			ExpandStatements: len(rlog.Statements) - fixedStatements(rlog), Stages: res.Timings})
+		if byName, _ := statementTimes(rlog, 1); len(byName) > 0 {
+			rep.Each[i].Statements = slowest(byName, 3)
+		}
+		fmt.Fprintf(progress, "\r  interleave %d/%d", i+1, cfg.Interleave)
+	}
+	after, err := store.SpaceCounts(ctx, space)
+	if err != nil {
+		return err
+	}
+	rep.Recall, rep.Ingest, rep.FollowRead, rep.MemoriesAdded = quantiles(recall), quantiles(ingest), quantiles(follow), after.InSpace-before.InSpace
+	sz.Interleave = rep
+	fmt.Fprintf(progress, "\r  interleave %d rounds: recall p50 %.1f ms, p95 %.1f ms, %d of %d from the snapshot; ingest p50 %.0f ms, follow read p50 %.1f ms (%d); %d memories added; load %v\n",
+		rep.Rounds, rep.Recall.P50, rep.Recall.P95, rep.FromSnapshot, rep.Rounds, rep.Ingest.P50, rep.FollowRead.P50, rep.FollowRead.N, rep.MemoriesAdded, rep.Load)
+	return nil
+}
+
 // startCPUProfile profiles this process's CPU into prefix+suffix until the returned
 // function is called; with no prefix it does nothing.
 func startCPUProfile(prefix, suffix string) (stop func(), err error) {
@@ -1152,6 +1248,10 @@ func (r ScaleReport) Markdown() string {
 			if w := s.IngestWarmup; len(w) > 0 {
 				fmt.Fprintf(&b, " Warm-up before it: the same ingestion into a throwaway space, deleted after (observations/s in batches and one a call, per round: %s).", warmupRates(w))
 			}
+		}
+		if v := s.Interleave; v != nil {
+			fmt.Fprintf(&b, " Interleaved (`--interleave`): %d rounds of one observation ingested (p50 %.0f ms) then one adaptive recall: recall p50 **%.1f ms**, p95 **%.1f ms**, %d of %d from the graph snapshot; %d memories added; load %v.",
+				v.Rounds, v.Ingest.P50, v.Recall.P50, v.Recall.P95, v.FromSnapshot, v.Rounds, v.MemoriesAdded, v.Load)
 		}
 		fmt.Fprintf(&b, " Store on disk: %.1f MiB (database) + %.1f MiB (transaction logs)%s; heap used %.0f MiB of %.0f MiB. Load average %v before, %v after.\n\n",
 			mib(s.StoreBytes), mib(s.TxLogBytes), storeWhen(s), mib(s.Heap.Used), mib(s.Heap.Max), s.LoadBefore, s.LoadAfter)

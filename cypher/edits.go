@@ -43,6 +43,7 @@ type EditBatch struct {
 // directions. An edit whose edge does not exist, or an add whose edge already exists, is
 // skipped and not logged.
 func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]realm.Edit, error) {
+	defer s.graphs.writing(space)()
 	if b.NewWeight == nil || b.Step == nil {
 		return nil, fmt.Errorf("apply edits: no update rule")
 	}
@@ -63,7 +64,7 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	if err != nil || len(recs) == 0 {
 		return nil, err
 	}
-	s.followWrite(ctx, space, str(recs[0], "before"), str(recs[0], "after"), memoryIDsOf(ops))
+	s.followWrite(ctx, space, graphMove{before: str(recs[0], "before"), after: str(recs[0], "after"), ids: memoryIDsOf(ops)})
 	v, _ := recs[0].Get("logged")
 	var applied []realm.Edit
 	for _, x := range asList(v) {
@@ -183,6 +184,7 @@ func memoryIDsOf(ops []realm.EditProposal) []string {
 // none when they all were already (reverting twice is a no-op). A later reconsolidation's
 // change of the same edge is overwritten. ENotFound when the space logged no such edit.
 func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now time.Time) ([]realm.Edit, error) {
+	defer s.graphs.writing(space)()
 	var reverted []realm.Edit
 	var touched []string // the memories it wrote edges of
 	var before, after string
@@ -242,7 +244,7 @@ func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now
 		return nil, realm.Errorf(realm.ENotFound, "no edit or reconsolidation %q in space %q", id, space)
 	}
 	if len(reverted) > 0 {
-		s.followWrite(ctx, space, before, after, touched)
+		s.followWrite(ctx, space, graphMove{before: before, after: after, ids: touched})
 	}
 	for i := range reverted {
 		t := now.UTC()

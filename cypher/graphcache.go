@@ -25,9 +25,9 @@ import (
 // A snapshot holds one graph_version of its space (SpaceCounts.GraphVersion, read once per
 // recall): every statement that writes a memory or a memory edge moves the version, so a
 // recall that reads another version reads the space again — but after this process's
-// reconsolidations and their reverts, which the snapshot follows (followWrite). A space
-// without a version (no
-// Space node, or not written since versions were kept) is expanded by the statements.
+// reconsolidations, their reverts and its ingestion writes, which the snapshot follows
+// (followWrite). A space without a version (no Space node, or not written since versions
+// were kept) is expanded by the statements.
 // What a snapshot leaves out: the access stats of a memory (a recall writes them; they do
 // not move the version), so a memory reached by expansion comes without them.
 
@@ -55,7 +55,9 @@ type Expander interface {
 // has a graph version and fits the cache, else the store itself. A snapshot of another
 // version is replaced: at once for a space of at most GraphSyncMax memories (the recall
 // waits for it), in the background for a larger one (the recalls until it is read use the
-// statements), so that a write to a large space never makes a recall wait for its snapshot.
+// statements), so that a write to a large space never makes a recall wait for its snapshot;
+// not while a write of this process is under way that the snapshot follows (the recalls
+// meanwhile use the statements).
 func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) (Expander, error) {
 	c := &s.graphs
 	if !c.admits(counts) {
@@ -64,7 +66,7 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 	if g := c.get(space, counts.GraphVersion); g != nil {
 		return g, nil
 	}
-	if counts.InSpace > GraphSyncMax {
+	if counts.InSpace > GraphSyncMax || c.isFollowing(space) {
 		s.loadInBackground(space)
 		return s, nil
 	}
@@ -131,7 +133,7 @@ func (s *Store) LoadGraph(ctx context.Context, space string) (GraphStats, error)
 	took := time.Since(started)
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	return GraphStats{Memories: len(g.nodes), Edges: len(g.edges), Load: took}, nil
+	return GraphStats{Memories: len(g.at), Edges: len(g.edges), Load: took}, nil
 }
 
 // WarmGraphs reads the snapshots of spaces (those the cache admits) in the background, one
@@ -188,7 +190,7 @@ const graphReloadPause = 9
 func (s *Store) loadInBackground(space string) {
 	c := &s.graphs
 	c.mu.Lock()
-	wait := time.Now().Before(c.notBefore[space])
+	wait := time.Now().Before(c.notBefore[space]) || c.following[space] > 0
 	c.mu.Unlock()
 	if wait {
 		return
@@ -228,6 +230,9 @@ type graphCache struct {
 	// notBefore: when a space's snapshot may next be read in the background (a space
 	// written to all the time is not read all the time).
 	notBefore map[string]time.Time
+	// following: the writes of this process under way to each space whose snapshot is
+	// held, which the snapshot will follow (writing): a read meanwhile would be useless.
+	following map[string]int
 	spaces    map[string]*spaceGraph
 	clock     int64
 	// Set by tests: beforeRead is called as a read of a space's snapshot begins; page, when
@@ -287,11 +292,16 @@ func (c *graphCache) get(space, version string) *spaceGraph {
 	return g
 }
 
+// put caches g, unless the snapshot held of its space is of the same version (it
+// followed the writes that a recall with older counts had g read for).
 func (c *graphCache) put(g *spaceGraph) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.spaces == nil {
 		c.spaces = map[string]*spaceGraph{}
+	}
+	if held := c.spaces[g.space]; held != nil && held.version == g.version {
+		return
 	}
 	c.clock++
 	g.used = c.clock
@@ -306,9 +316,11 @@ func (c *graphCache) drop(space string) {
 }
 
 // spaceGraph is one space's memory graph at one version (version is read and set under
-// graphCache.mu). It changes only when it follows a write of this process (followWrite),
-// under mu, which expansion holds to read.
+// graphCache.mu). It changes only when it follows a write of this process (followWrite):
+// the change is prepared under follow (one follow at a time), beside the recalls, then
+// put in place under mu, which expansion holds to read.
 type spaceGraph struct {
+	follow         sync.Mutex
 	mu             sync.RWMutex
 	space, version string
 	nodes          []graphNode
@@ -324,7 +336,7 @@ type graphNode struct {
 	leftOut  bool  // Reached.SourcesLeftOut
 	degree   int64 // its relationships less its provenance edges
 	adjacent []int32
-	heavy    []int32 // adjacent by weight, heaviest first, ties by edge id
+	heavy    []int32 // adjacent by weight, heaviest first, ties by edge id (nil past HubScan edges)
 }
 
 type graphEdge struct {
@@ -404,7 +416,7 @@ func (b *graphBuilder) add(row graphRow) {
 // no expansion reads them) and to the memories' adjacency lists.
 func (b *graphBuilder) finish() *spaceGraph {
 	g := b.g
-	edges := make([]graphEdge, 0, len(g.edges))
+	edges := make([]graphEdge, 0, withRoom(len(g.edges)))
 	index := make(map[string]int32, len(g.edges))
 	for i, e := range g.edges {
 		end, ok := g.at[b.ends[i]]
@@ -419,13 +431,20 @@ func (b *graphBuilder) finish() *spaceGraph {
 	for i, keys := range b.adjacent {
 		n := &g.nodes[i]
 		n.adjacent = g.adjacency(keys, index)
-		n.heavy = slices.Clone(n.adjacent)
-		g.heaviestFirst(n.heavy)
+		orderHeavy(n, g.edge)
 	}
-	if len(g.nodes) < cap(g.nodes) {
-		g.nodes = slices.Clone(g.nodes) // appended one by one: up to twice the room
+	if cap(g.nodes) > withRoom(len(g.nodes)) { // appended one by one: up to twice the room
+		g.nodes = append(make([]graphNode, 0, withRoom(len(g.nodes))), g.nodes...)
 	}
 	return g
+}
+
+// withRoom is the capacity a snapshot's list of n memories or edges is given: room for
+// the memories and edges that followed writes add (commit), so that the first of them do
+// not copy the whole lists (100,000 memories and 494,000 edges at 100k) under the
+// snapshot's lock.
+func withRoom(n int) int {
+	return n + n/64 + 16
 }
 
 // adjacency is the edges of keys found in index, in their order.
@@ -447,6 +466,7 @@ type graphRow struct {
 	adjacent []string
 	out      []graphEdge
 	ends     []string
+	lean     bool // graph_snapshot_memories read no edge of it ($lean)
 }
 
 func (g *spaceGraph) decode(r *neo4j.Record) graphRow {
@@ -455,6 +475,7 @@ func (g *spaceGraph) decode(r *neo4j.Record) graphRow {
 	leftOut, _ := left.(bool)
 	row := graphRow{node: graphNode{node: nodeOf(propsOf(r, "node")), emb: vector32(emb), leftOut: leftOut, degree: num(r, "degree")}}
 	adj, _ := r.Get("adjacent")
+	row.lean = adj == nil
 	row.adjacent = make([]string, 0, len(asList(adj)))
 	for _, k := range asList(adj) {
 		key, _ := k.(string)
@@ -497,83 +518,219 @@ var graphSnapshotMemoriesCypher string
 var qGraphSnapshotMemories = newQuery("graph_snapshot_memories", graphSnapshotMemoriesCypher)
 
 // followWrite brings the space's snapshot along with a write of this process that moved
-// the space's graph_version from before to after and touched the memories ids only (the
-// ends of every edge it wrote or deleted; it created and deleted no memory): if the
-// snapshot held is of version before, those memories are read again, put in place of
-// theirs, and the snapshot is of version after, without reading the space again (minutes
-// at 100,000 memories). Otherwise, or when that read fails, the snapshot is left as it
-// was, stale as after another process's write.
-func (s *Store) followWrite(ctx context.Context, space, before, after string, ids []string) {
+// the space's graph_version from move.before to move.after, touched the memories move.ids
+// only (those it added, changed or ended, the ends of every edge it wrote or deleted, the
+// neighbours of a memory it deleted) and deleted the memories move.gone: if the snapshot
+// held is of version before, the memories touched are read again and put in place of
+// theirs (or added), those deleted taken out, and the snapshot is of version after,
+// without reading the space again (30 s at 100,000 memories). Otherwise, or when that
+// read fails, the snapshot is left as it was, stale as after another process's write.
+// The write's caller marks it from its start to the follow's end (graphCache.writing).
+func (s *Store) followWrite(ctx context.Context, space string, move graphMove) {
 	c := &s.graphs
-	g := c.get(space, before)
-	if g == nil || before == "" || after == "" {
+	g := c.get(space, move.before)
+	if g == nil || move.before == "" || move.after == "" {
 		return
 	}
-	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": ids, "inline_sources": InlineSources})
+	started := time.Now()
+	recs, err := s.read(ctx, qGraphSnapshotMemories, map[string]any{"space": space, "ids": move.ids, "lean": orEmpty(move.lean), "inline_sources": InlineSources})
 	if err != nil {
 		log.Warn().Err(err).Str("space", space).Msg("reading memories a write touched failed; the space's graph snapshot is read again")
 		return
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if c.get(space, before) != g || !g.apply(ids, recs) {
+	read := time.Since(started)
+	g.follow.Lock()
+	defer g.follow.Unlock()
+	if c.get(space, move.before) != g {
 		return
 	}
+	f, ok := g.prepare(move.ids, move.gone, recs)
+	if !ok {
+		return
+	}
+	prepared := time.Since(started) - read
+	g.mu.Lock()
+	locked := time.Now()
+	g.commit(f)
 	c.mu.Lock()
-	g.version = after
+	g.version = move.after
 	c.mu.Unlock()
+	held := time.Since(locked)
+	g.mu.Unlock()
+	log.Debug().Str("space", space).Int("memories", len(recs)).Int("deleted", len(move.gone)).Dur("read", read).Dur("prepared", prepared).Dur("locked", held).Msg("graph snapshot followed a write")
 }
 
-// apply puts the rows of the memories ids, read again, in place of theirs (followWrite),
-// under g.mu: their properties, their adjacency lists, the edges that start at them (an
-// edge of the snapshot by its key, else a new one); an edge deleted is left out of its
-// ends' lists. It changes nothing and returns false unless every memory of ids is in the
-// snapshot and was read.
-func (g *spaceGraph) apply(ids []string, recs []*neo4j.Record) bool {
+// writing marks a write of this process to the space, from its start to the end of
+// followWrite (call the function returned then): meanwhile a recall of the version it
+// writes expands by the statements and starts no read of the space, which the follow
+// would make useless (Expander, loadInBackground). Without a snapshot of the space held,
+// nothing is marked.
+func (c *graphCache) writing(space string) (done func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.spaces[space] == nil {
+		return func() {}
+	}
+	if c.following == nil {
+		c.following = map[string]int{}
+	}
+	c.following[space]++
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.following[space]--; c.following[space] <= 0 {
+			delete(c.following, space)
+		}
+	}
+}
+
+// isFollowing: a write of this process to the space is marked (writing).
+func (c *graphCache) isFollowing(space string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.following[space] > 0
+}
+
+// followed is what following a write changes in a snapshot (spaceGraph.prepare), for
+// commit to put in place.
+type followed struct {
+	gone    []string            // the memories deleted that the snapshot held
+	added   []string            // the memories new to it, at indices len(nodes), len(nodes)+1, …
+	nodes   map[int32]graphNode // the memories read again or added, by index
+	changed map[int32]graphEdge // edges it holds, as read again
+	edges   []graphEdge         // new edges, at indices len(edges), len(edges)+1, …
+}
+
+// prepare is what putting the rows of the memories ids, read again, in place of theirs
+// changes (followWrite): their properties, their adjacency lists, the edges that start at
+// them (an edge of the snapshot by its key, else a new one); a memory the snapshot does
+// not hold is added, and an edge deleted is left out of its ends' lists. A memory of gone
+// leaves the snapshot (no list holds its edges once its neighbours, in ids, are read
+// again). A lean row (graph_snapshot_memories's $lean) keeps the memory's edges as they
+// were. ok is false unless every memory of ids the snapshot holds was read (an id neither
+// held nor read is of no memory of the space), none of gone was, and every lean one is held.
+// It changes nothing of g that expansion reads (only the interned names), so it runs
+// beside recalls, under g.follow only; commit then takes g.mu for the assignments.
+func (g *spaceGraph) prepare(ids, gone []string, recs []*neo4j.Record) (f *followed, ok bool) {
 	rows := make([]graphRow, 0, len(recs))
+	read := make(map[string]bool, len(recs))
 	for _, r := range recs {
 		row := g.decode(r)
-		if _, ok := g.at[row.node.node.ID]; !ok {
-			return false
-		}
 		rows = append(rows, row)
+		read[row.node.node.ID] = true
 	}
-	if len(rows) != len(ids) {
-		return false
+	for _, id := range ids {
+		if _, held := g.at[id]; held && !read[id] {
+			return nil, false
+		}
+	}
+	for _, row := range rows {
+		if _, held := g.at[row.node.node.ID]; row.lean && !held {
+			return nil, false // a memory new to the snapshot comes with its edges
+		}
+	}
+	f = &followed{nodes: make(map[int32]graphNode, len(rows)), changed: map[int32]graphEdge{}}
+	for _, id := range gone {
+		if read[id] {
+			return nil, false
+		}
+		if _, held := g.at[id]; held {
+			f.gone = append(f.gone, id)
+		}
+	}
+	added := map[string]int32{} // the new memories first: an edge may end at one
+	for _, row := range rows {
+		if _, held := g.at[row.node.node.ID]; !held {
+			added[row.node.node.ID] = int32(len(g.nodes) + len(f.added))
+			f.added = append(f.added, row.node.node.ID)
+		}
+	}
+	at := func(id string) (int32, bool) {
+		if n, ok := added[id]; ok {
+			return n, true
+		}
+		n, ok := g.at[id]
+		return n, ok && !slices.Contains(f.gone, id)
+	}
+	edge := func(e int32) *realm.Edge {
+		if x, ok := f.changed[e]; ok {
+			return &x.edge
+		}
+		if int(e) >= len(g.edges) {
+			return &f.edges[int(e)-len(g.edges)].edge
+		}
+		return &g.edges[e].edge
 	}
 	index := map[string]int32{} // the edges of those memories, by key
 	for _, row := range rows {
-		for _, e := range g.nodes[g.at[row.node.node.ID]].adjacent {
-			index[g.edges[e].key] = e
+		if n, held := g.at[row.node.node.ID]; held && !row.lean {
+			for _, e := range g.nodes[n].adjacent {
+				index[g.edges[e].key] = e
+			}
 		}
 	}
 	for _, row := range rows {
-		start := g.at[row.node.node.ID]
+		start, _ := at(row.node.node.ID)
 		for i, e := range row.out {
-			end, ok := g.at[row.ends[i]]
+			end, ok := at(row.ends[i])
 			if !ok {
 				continue
 			}
-			e.start, e.end, e.edge.To = start, end, g.nodes[end].node.ID
-			if at, ok := index[e.key]; ok {
-				g.edges[at] = e
-			} else {
-				index[e.key] = int32(len(g.edges))
-				g.edges = append(g.edges, e)
+			e.start, e.end, e.edge.To = start, end, row.ends[i]
+			switch x, ok := index[e.key]; {
+			case !ok:
+				index[e.key] = int32(len(g.edges) + len(f.edges))
+				f.edges = append(f.edges, e)
+			case int(x) < len(g.edges):
+				f.changed[x] = e
+			default:
+				f.edges[int(x)-len(g.edges)] = e
 			}
 		}
 	}
 	for _, row := range rows {
 		n := row.node
-		n.adjacent = g.adjacency(row.adjacent, index)
-		g.nodes[g.at[n.node.ID]] = n
+		x, _ := at(n.node.ID)
+		if row.lean { // its edges as they were
+			n.adjacent, n.heavy = g.nodes[x].adjacent, g.nodes[x].heavy
+		} else {
+			n.adjacent = g.adjacency(row.adjacent, index)
+			orderHeavy(&n, edge)
+		}
+		f.nodes[x] = n
 	}
-	for _, row := range rows {
-		n := &g.nodes[g.at[row.node.node.ID]]
+	return f, true
+}
+
+// commit puts what prepare found in place, under g.mu.
+func (g *spaceGraph) commit(f *followed) {
+	for _, id := range f.gone {
+		g.nodes[g.at[id]] = graphNode{}
+		delete(g.at, id)
+	}
+	for _, id := range f.added {
+		g.at[id] = int32(len(g.nodes))
+		g.nodes = append(g.nodes, graphNode{})
+	}
+	for e, x := range f.changed {
+		g.edges[e] = x
+	}
+	g.edges = append(g.edges, f.edges...)
+	for n, x := range f.nodes {
+		g.nodes[n] = x
+	}
+}
+
+// orderHeavy sets n's heavy list: its edges by heaviestFirst, for a memory of at most
+// HubScan edges (heaviest reads a larger one's first HubScan edges in the store's order
+// instead). A hub's, never read, would cost a sort of its 40,000 edges at every write
+// that touches it.
+func orderHeavy(n *graphNode, edge func(int32) *realm.Edge) {
+	n.heavy = nil
+	if len(n.adjacent) <= HubScan {
 		n.heavy = slices.Clone(n.adjacent)
-		g.heaviestFirst(n.heavy)
+		heaviestFirst(n.heavy, edge)
 	}
-	return true
 }
 
 // weighted: a weight the statements compare (a number, not null).
@@ -676,8 +833,18 @@ func (g *spaceGraph) reads(n, e int32, types []string, wSuppress float64, exclud
 
 // heaviestFirst orders edges by weight, heaviest first, ties by edge id.
 func (g *spaceGraph) heaviestFirst(edges []int32) {
+	heaviestFirst(edges, g.edge)
+}
+
+// edge is edge e of the snapshot.
+func (g *spaceGraph) edge(e int32) *realm.Edge {
+	return &g.edges[e].edge
+}
+
+// heaviestFirst orders edges, read by edge, by weight, heaviest first, ties by edge id.
+func heaviestFirst(edges []int32, edge func(int32) *realm.Edge) {
 	slices.SortStableFunc(edges, func(a, b int32) int {
-		x, y := g.edges[a].edge, g.edges[b].edge
+		x, y := edge(a), edge(b)
 		return cmp.Or(cmp.Compare(y.Weight, x.Weight), cmp.Compare(x.ID, y.ID))
 	})
 }

@@ -83,6 +83,18 @@ func expanderNow(t *testing.T, s *Store, space string) (Expander, SpaceCounts) {
 	return x, counts
 }
 
+// snapshotNow is the snapshot that expands the space as it is now, and its graph version;
+// the test fails when the space is expanded otherwise.
+func snapshotNow(t *testing.T, s *Store, space string) (*spaceGraph, string) {
+	t.Helper()
+	x, counts := expanderNow(t, s, space)
+	g, ok := x.(*spaceGraph)
+	if !ok {
+		t.Fatal("the space is not expanded from a snapshot")
+	}
+	return g, counts.GraphVersion
+}
+
 // changedAsStatements checks that x, after a write, expands the space as the statements
 // do and otherwise than was (what it expanded before the write); it returns what x expands.
 func changedAsStatements(t *testing.T, s *Store, x Expander, space string, ids []string, was, write string) string {
@@ -144,7 +156,7 @@ func TestGraphSnapshotFollowsWrites(t *testing.T) {
 		{"a memory is superseded", func() error {
 			_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 				end := Integration{Ends: []ValidityEnd{{ID: ids[3], ValidUntil: time.Now().Add(-time.Hour)}}}
-				_, _, err := writeIntegrations(ctx, tx, space, []ObservationIntegration{{Integration: end}}, time.Now().UTC(), SpaceState{})
+				_, _, _, err := writeIntegrations(ctx, tx, space, []ObservationIntegration{{Integration: end}}, time.Now().UTC(), SpaceState{})
 				return nil, err
 			})
 			return err
@@ -323,15 +335,7 @@ func TestGraphSnapshotFollowsOwnEdits(t *testing.T) {
 			t.Fatalf("%d of %d edits applied: %v", len(done), len(edits), err)
 		}
 	}
-	current := func() (*spaceGraph, string) {
-		t.Helper()
-		x, counts := expanderNow(t, s, space)
-		g, ok := x.(*spaceGraph)
-		if !ok {
-			t.Fatal("the space is not expanded from a snapshot")
-		}
-		return g, counts.GraphVersion
-	}
+	current := func() (*spaceGraph, string) { return snapshotNow(t, s, space) }
 	first, version := current()
 	was := expansion(t, first, space, ids)
 	added := uuid.NewString()

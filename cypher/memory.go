@@ -400,8 +400,9 @@ type Applied struct {
 // Errors: ENotFound (space or observation), EInvalid (bad type, predicate or merge
 // target), EUnavailable.
 func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decided [][]CandidateNeighbour, in Integration) (Applied, error) {
+	defer s.graphs.writing(space)()
 	var out Applied
-	var written func() // records the writes in the embeddings cache once committed
+	var written func() // records the writes in the embeddings cache and the graph snapshot once committed
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out, written = Applied{}, nil
 		now := time.Now().UTC()
@@ -429,7 +430,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			return nil, nil
 		}
 		ins := []ObservationIntegration{{observationID, in}}
-		edges, after, err := writeIntegrations(ctx, tx, space, ins, now, state)
+		edges, after, move, err := writeIntegrations(ctx, tx, space, ins, now, state)
 		if err != nil {
 			return nil, err
 		}
@@ -437,6 +438,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 		written = func() {
 			s.vectors.written(space, state, after, ins)
 			s.texts.written(space, state, after, ins, neighbourNodes(decided))
+			s.followWrite(ctx, space, move)
 		}
 		return nil, nil
 	})
@@ -494,9 +496,10 @@ type ObservationIntegration struct {
 // writeIntegrations writes the integrations of a run of observations of one space, in
 // order, in one statement whatever their number (integration_write.cypher): the added
 // nodes, the merges, the edges, the validity ends, and the observations' marks with the
-// last summary given. It returns the edges written per integration and the state of the
-// space's memories it leaves, from before, the state its lock read.
-func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time, before SpaceState) ([][]realm.Edge, SpaceState, error) {
+// last summary given. It returns the edges written per integration, the state of the
+// space's memories it leaves, from before, the state its lock read, and its move of the
+// space's graph version, for the snapshot to follow once committed (followWrite).
+func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time, before SpaceState) ([][]realm.Edge, SpaceState, graphMove, error) {
 	nodes, merges, marks, ends, edgeRows := []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}
 	var edgeOf []realm.Edge // the edge each row of edgeRows writes
 	var edgeOwner []int     // index in ins of each row of edgeRows
@@ -508,7 +511,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		added, merged := []string{}, []string{}
 		for _, n := range in.Adds {
 			if !n.Type.Valid() {
-				return nil, SpaceState{}, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
+				return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", n.Type)
 			}
 			nodes = append(nodes, map[string]any{"observation": in.ObservationID, "label": n.Type.Label(), "props": nodeProps(space, in.ObservationID, n, at)})
 			added = append(added, n.ID)
@@ -527,7 +530,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		first := len(edgeRows)
 		var err error
 		if edgeRows, edgeOf, err = appendEdgeWrites(edgeRows, edgeOf, space, in.ObservationID, in.Edges, now); err != nil {
-			return nil, SpaceState{}, err
+			return nil, SpaceState{}, graphMove{}, err
 		}
 		for range edgeRows[first:] {
 			edgeOwner = append(edgeOwner, k)
@@ -548,14 +551,14 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	if constraintViolated(err) {
 		// A memory holds the id a new one derives (MemoryID), say one that a deletion of
 		// the space stopped half way left: refused, never overwritten.
-		return nil, SpaceState{}, realm.Errorf(realm.EConflict, "a memory of space %q has the id of a memory this integration adds", space)
+		return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.EConflict, "a memory of space %q has the id of a memory this integration adds", space)
 	}
 	if err != nil || len(recs) == 0 {
-		return nil, SpaceState{}, err
+		return nil, SpaceState{}, graphMove{}, err
 	}
 	r := recs[0]
 	if num(r, "created") != int64(len(nodes)) {
-		return nil, SpaceState{}, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
+		return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.ENotFound, "an observation of the run is not in space %q", space)
 	}
 	done := map[[2]string]bool{}
 	v, _ := r.Get("merged")
@@ -565,7 +568,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	}
 	for _, m := range merges {
 		if !done[[2]string{m["observation"].(string), m["id"].(string)}] {
-			return nil, SpaceState{}, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
+			return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
 		}
 	}
 	edges := make([][]realm.Edge, len(ins))
@@ -578,7 +581,49 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		k := edgeOwner[i]
 		edges[k] = append(edges[k], e)
 	}
-	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, nil
+	move := graphMove{before: str(r, "graph_before"), after: str(r, "graph_after")}
+	move.ids, move.lean = touchedMemories(ins)
+	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, move, nil
+}
+
+// graphMove is a write's move of its space's graph version, from before to after, the
+// memories it touched (added, changed, or whose edges it changed), those of them whose
+// edges it left alone (lean: merged into or ended only) and those it deleted (followWrite).
+type graphMove struct {
+	before, after   string
+	ids, lean, gone []string
+}
+
+// touchedMemories is every memory the integrations ins write: the ones they add and merge
+// into, the ends of their edges (written or deleted) and the memories whose validity they
+// end; no other memory's snapshot row changes (its degree and edges are its own). lean are
+// those merged into or ended only, whose edges did not change (provenance is not one).
+func touchedMemories(ins []ObservationIntegration) (ids, lean []string) {
+	edges := map[string]bool{} // added or an edge's end
+	for _, in := range ins {
+		for _, n := range in.Adds {
+			ids = append(ids, n.ID)
+			edges[n.ID] = true
+		}
+		for _, m := range in.Merges {
+			ids = append(ids, m.ID)
+		}
+		for _, e := range in.Edges {
+			ids = append(ids, e.From, e.To)
+			edges[e.From], edges[e.To] = true, true
+		}
+		for _, e := range in.Ends {
+			ids = append(ids, e.ID)
+		}
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for _, id := range ids {
+		if !edges[id] {
+			lean = append(lean, id)
+		}
+	}
+	return ids, lean
 }
 
 // appendEdgeWrites appends to rows integration_write's edge rows for the relate ops of
@@ -736,6 +781,7 @@ func decodeCursor(c string) (time.Time, string, error) {
 // DeleteMemory deletes one memory of a space with its edges and provenance; it leaves
 // the indexes with the node. Errors: ENotFound, EUnavailable.
 func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
+	defer s.graphs.writing(space)()
 	recs, err := s.write(ctx, qMemoryDelete, map[string]any{"space": space, "id": id})
 	if err != nil {
 		return err
@@ -743,8 +789,25 @@ func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
 	if len(recs) == 0 || num(recs[0], "deleted") == 0 {
 		return realm.Errorf(realm.ENotFound, "memory %q not found in space %q", id, space)
 	}
+	r := recs[0]
+	v, _ := r.Get("neighbours")
+	var neighbours []string
+	for _, x := range asList(v) {
+		if x != id { // a loop
+			neighbours = append(neighbours, x.(string))
+		}
+	}
+	slices.Sort(neighbours)
+	neighbours = slices.Compact(neighbours)
+	if len(neighbours) <= deleteFollowMax {
+		s.followWrite(ctx, space, graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: neighbours, gone: []string{id}})
+	}
 	return nil
 }
+
+// deleteFollowMax is the most neighbours a deleted memory may have for the snapshot to
+// follow its deletion (they are read again); a hub's deletion leaves the snapshot stale.
+const deleteFollowMax = 1000
 
 // Stats summarizes a space.
 type Stats struct {

@@ -142,8 +142,9 @@ type RunApplied struct {
 // under the lock — then writes every integration in order; when they changed it writes
 // nothing and returns them. Errors: ENotFound (space or observation), EInvalid, EUnavailable.
 func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours, ins []ObservationIntegration) (RunApplied, error) {
+	defer s.graphs.writing(q.Space)()
 	var out RunApplied
-	var written func() // records the writes in the embeddings cache once committed
+	var written func() // records the writes in the embeddings cache and the graph snapshot once committed
 	ids := make([]string, len(ins))
 	for i, in := range ins {
 		ids[i] = in.ObservationID
@@ -178,7 +179,7 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 				return nil, nil
 			}
 		}
-		edges, after, err := writeIntegrations(ctx, tx, q.Space, ins, now, state)
+		edges, after, move, err := writeIntegrations(ctx, tx, q.Space, ins, now, state)
 		if err != nil {
 			return nil, err
 		}
@@ -186,6 +187,7 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 		written = func() {
 			s.vectors.written(q.Space, state, after, ins)
 			s.texts.written(q.Space, state, after, ins, decided.nodes())
+			s.followWrite(ctx, q.Space, move)
 		}
 		return nil, nil
 	})

@@ -22,7 +22,7 @@ import (
 // defaultNeo4jVersion is the version deploy/neo4j/neo4j.sh starts when NEO4J_VERSION is unset.
 const defaultNeo4jVersion = "2026.08.1"
 
-const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--build-only] [--strategies adaptive,path_search,subgraph_beam] [--embed-pool 0] [--store-dir DIR] [--no-exact-scan] [--warm-graph] [--profile FILE] [--ingest 200] [--ingest-warmup 2] [--ingest-spaces 1] [--ingest-cpuprofile PREFIX]"
+const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--build-only] [--strategies adaptive,path_search,subgraph_beam] [--embed-pool 0] [--store-dir DIR] [--no-exact-scan] [--warm-graph] [--profile FILE] [--ingest 200] [--ingest-warmup 2] [--ingest-spaces 1] [--ingest-cpuprofile PREFIX] [--interleave 0]"
 
 // runBenchScale runs `realm bench scale`: synthetic spaces of each size, written in bulk,
 // then recall latency per stage, seed searches, reconsolidation apply, ingestion, store
@@ -46,6 +46,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	warmGraph := fs.Bool("warm-graph", false, "read the space's graph snapshot before timing the recalls, when REALM_GRAPH_CACHE admits the space (its read time and heap are reported)")
 	profile := fs.String("profile", "", "write one JSON line per timed recall here: stage timings, expansion steps, every statement with its duration, database hits and rows (the recall run once more under PROFILE)")
 	ingestProfile := fs.String("ingest-cpuprofile", "", "write this process's CPU profiles during the ingestion to PREFIX.batches.pprof and PREFIX.one.pprof (go tool pprof)")
+	interleave := fs.Int("interleave", 0, "rounds of one observation ingested then one recall, timed last (0: none); each adds memories to the space")
 	pool := fs.Int("embed-pool", 0, "embed only this many distinct memory texts and reuse their vectors (0: embed every memory)")
 	home := getenv("REALM_HOME")
 	if home == "" {
@@ -80,8 +81,8 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 		}
 		ns = append(ns, n)
 	}
-	if *queries < 1 || *recon < 0 || *ingest < 0 || *warmup < 0 || *spaces < 1 || *pool < 0 {
-		return realm.Errorf(realm.EInvalid, "--queries must be positive, --recon-runs, --ingest, --ingest-warmup and --embed-pool not negative, --ingest-spaces at least 1; %s", benchScaleUsage)
+	if *queries < 1 || *recon < 0 || *ingest < 0 || *warmup < 0 || *spaces < 1 || *pool < 0 || *interleave < 0 {
+		return realm.Errorf(realm.EInvalid, "--queries must be positive, --recon-runs, --ingest, --ingest-warmup, --interleave and --embed-pool not negative, --ingest-spaces at least 1; %s", benchScaleUsage)
 	}
 	if *merge != "" {
 		rep, err := mergeScaleReports(strings.Split(*merge, ","))
@@ -116,7 +117,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	}, bench.ScaleConfig{
 		Sizes: ns, SpacePrefix: *prefix, Keep: *keep, BuildOnly: *buildOnly, Strategies: strats, Queries: *queries, ReconRuns: *recon,
 		IngestTurns: *ingest, EmbedPool: *pool, StoreDir: *storeDir, NoExactScan: *noExact, WarmGraph: *warmGraph, Profile: profileTo,
-		IngestCPUProfile: *ingestProfile, IngestWarmup: *warmup, IngestSpaces: *spaces,
+		IngestCPUProfile: *ingestProfile, IngestWarmup: *warmup, IngestSpaces: *spaces, Interleave: *interleave,
 	}, progress)
 	if err != nil {
 		return err

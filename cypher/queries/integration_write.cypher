@@ -21,7 +21,9 @@
 //   its summary is ''.
 // One statement instead of one per kind of write (six): a one-message request runs 8
 // statements instead of 11; what they write costs Neo4j the same.
-// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+// It moves the space's graph_version first, read under the Space node's lock (taken by
+// space_lock, so before is the version the write's memories had): the snapshot of the
+// space this process holds follows the write (graphcache.go followWrite).
 // Params: $space, $now, $w, a map of: nodes (list of {observation, label, props}), merges
 // (list of {observation, id, content, embedding, keywords, at}, at being the merge's
 // updated_at), edges (list of {i, id, delete, from, to, type, layer, description, weight,
@@ -33,10 +35,13 @@
 // Returns one row: created (the nodes whose observation is in the space), merged (list of
 // {observation, id}, one per merge whose memory and observation are in the space), edges
 // (list of {i, id}, one per edge merged whose ends are both in the space), n (the
-// observations marked), version (the space's new memories_version).
+// observations marked), version (the space's new memories_version), graph_before and
+// graph_after (the space's graph_version before and after; null without a Space node).
 CALL () {
   OPTIONAL MATCH (g:Space {id: $space})
+  WITH g, g.graph_version AS graph_before
   SET g.graph_version = randomUUID()
+  RETURN graph_before, g.graph_version AS graph_after
 }
 CALL () {
   UNWIND $w.nodes AS n
@@ -102,4 +107,4 @@ OPTIONAL MATCH (s:Space {id: $space})
 SET s.memories_version = randomUUID()
 FOREACH (_ IN CASE WHEN s IS NULL OR $w.summary = '' THEN [] ELSE [1] END |
   SET s.summary = $w.summary, s.summary_updated_at = $now)
-RETURN created, merged, edges, n, s.memories_version AS version
+RETURN created, merged, edges, n, s.memories_version AS version, graph_before, graph_after
