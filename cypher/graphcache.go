@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -64,6 +65,7 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 		return s, nil
 	}
 	if g := c.get(space, counts.GraphVersion); g != nil {
+		g.recalled.Store(true)
 		return g, nil
 	}
 	if counts.InSpace > GraphSyncMax || c.isFollowing(space) {
@@ -74,6 +76,7 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 	if err != nil {
 		return nil, err
 	}
+	g.recalled.Store(true)
 	return g, nil
 }
 
@@ -328,6 +331,9 @@ type spaceGraph struct {
 	edges          []graphEdge      // some left out of every adjacency list (deleted) once it followed a write
 	names          map[string]string
 	used           int64
+	// recalled: a recall expanded from it since it was read or followed an ingestion
+	// (graphMove.recalledOnly).
+	recalled atomic.Bool
 }
 
 type graphNode struct {
@@ -529,7 +535,7 @@ var qGraphSnapshotMemories = newQuery("graph_snapshot_memories", graphSnapshotMe
 func (s *Store) followWrite(ctx context.Context, space string, move graphMove) {
 	c := &s.graphs
 	g := c.get(space, move.before)
-	if g == nil || move.before == "" || move.after == "" {
+	if g == nil || move.before == "" || move.after == "" || move.recalledOnly && !g.recalled.Swap(false) {
 		return
 	}
 	started := time.Now()

@@ -215,3 +215,44 @@ func TestGraphSnapshotFollowsIngestion(t *testing.T) {
 	}
 	changedAsStatements(t, s, g, space, all, expansion(t, first, space, all), "another store's ingestion")
 }
+
+// An ingestion is followed only when a recall expanded from the snapshot since it was read
+// or last followed one: of two ingestions without a recall between them (a bulk
+// ingestion) the first is followed and the second leaves the snapshot to be read again.
+func TestGraphSnapshotFollowsIngestionAfterARecall(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space, ids := chainSpace(t, s, 5, 4)
+	var obs []realm.Observation
+	for i := range 3 {
+		obs = append(obs, realm.Observation{ID: fmt.Sprint("o", i), Speaker: "Ann", Content: "said", ObservedAt: time.Date(2023, 5, 8, 13, i, 0, 0, time.UTC)})
+	}
+	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
+	if _, err := s.SaveObservations(ctx, space, "test", 8, obs, lease); err != nil {
+		t.Fatal(err)
+	}
+	merge := func(obs, id string) {
+		t.Helper()
+		q := RunQuery{Space: space}
+		read, err := s.RunNeighbourhoods(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := ObservationIntegration{ObservationID: obs, Integration: Integration{Merges: []Merge{{ID: id, Content: id + ", merged", Keywords: []string{}}}}}
+		if applied, err := s.ApplyRun(ctx, q, read, []ObservationIntegration{in}); err != nil || !applied.Applied {
+			t.Fatalf("apply: %+v %v", applied, err)
+		}
+	}
+	first, _ := snapshotNow(t, s, space) // a recall expands from it
+	merge("o0", ids[0])
+	if g, _ := snapshotNow(t, s, space); g != first {
+		t.Fatal("an ingestion after a recall was not followed")
+	}
+	merge("o1", ids[1])
+	merge("o2", ids[2])
+	g, version := snapshotNow(t, s, space)
+	if g == first || first.version == version {
+		t.Fatal("the second of two ingestions without a recall between them was followed")
+	}
+	changedAsStatements(t, s, g, space, ids, expansion(t, first, space, ids), "two ingestions")
+}
