@@ -58,14 +58,7 @@ func TestGraphSnapshotFollowsIngestion(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
 	space, ids := chainSpace(t, s, 6, 4)
-	var obs []realm.Observation
-	for i := range 7 {
-		obs = append(obs, realm.Observation{ID: fmt.Sprint("o", i), Speaker: "Ann", Content: "said", ObservedAt: time.Date(2023, 5, 8, 13, i, 0, 0, time.UTC)})
-	}
-	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
-	if _, err := s.SaveObservations(ctx, space, "test", 8, obs, lease); err != nil {
-		t.Fatal(err)
-	}
+	savePending(t, s, space, 7)
 	vec := func(i int) []float32 {
 		v := make([]float32, 8)
 		v[i%8], v[(i+3)%8] = 1, 0.5
@@ -223,14 +216,7 @@ func TestGraphSnapshotFollowsIngestionAfterARecall(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
 	space, ids := chainSpace(t, s, 5, 4)
-	var obs []realm.Observation
-	for i := range 3 {
-		obs = append(obs, realm.Observation{ID: fmt.Sprint("o", i), Speaker: "Ann", Content: "said", ObservedAt: time.Date(2023, 5, 8, 13, i, 0, 0, time.UTC)})
-	}
-	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
-	if _, err := s.SaveObservations(ctx, space, "test", 8, obs, lease); err != nil {
-		t.Fatal(err)
-	}
+	savePending(t, s, space, 3)
 	merge := func(obs, id string) {
 		t.Helper()
 		q := RunQuery{Space: space}
@@ -255,4 +241,17 @@ func TestGraphSnapshotFollowsIngestionAfterARecall(t *testing.T) {
 		t.Fatal("the second of two ingestions without a recall between them was followed")
 	}
 	changedAsStatements(t, s, g, space, ids, expansion(t, first, space, ids), "two ingestions")
+}
+
+// savePending stores n pending observations o0, o1, … in space, leased to this test.
+func savePending(t *testing.T, s *Store, space string, n int) {
+	t.Helper()
+	var obs []realm.Observation
+	for i := range n {
+		obs = append(obs, realm.Observation{ID: fmt.Sprint("o", i), Speaker: "Ann", Content: "said", ObservedAt: time.Date(2023, 5, 8, 13, i, 0, 0, time.UTC)})
+	}
+	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
+	if _, err := s.SaveObservations(context.Background(), space, "test", 8, obs, lease); err != nil {
+		t.Fatal(err)
+	}
 }

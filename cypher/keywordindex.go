@@ -43,10 +43,10 @@ func textKey(n int64, version string) SpaceState {
 
 // keywordCache holds the keyword indexes of recently searched spaces.
 type keywordCache struct {
-	mu      sync.Mutex
-	spaces  map[string]*spaceTexts
-	loading map[string]bool // spaces being read in the background
-	clock   int64           // counts uses: the least recently used space has the smallest used
+	mu     sync.Mutex
+	spaces map[string]*spaceTexts
+	reads  backgroundReads // of spaces' indexes (refresh)
+	clock  int64           // counts uses: the least recently used space has the smallest used
 }
 
 // spaceTexts is the keyword index of one space in one state; never changed once built.
@@ -122,25 +122,39 @@ func (c *keywordCache) held(space string) (string, int64) {
 
 // refresh reads the space's index in the background unless a read of it is running.
 func (c *keywordCache) refresh(s *Store, space string) {
-	c.mu.Lock()
-	if c.loading == nil {
-		c.loading = map[string]bool{}
-	}
-	if c.loading[space] {
-		c.mu.Unlock()
-		return
-	}
-	c.loading[space] = true
-	c.mu.Unlock()
-	go func() {
-		ctx, cancel := context.WithTimeout(inBackground(context.Background()), keywordLoadTimeout)
-		defer cancel()
+	c.reads.start(space, func(ctx context.Context) {
 		if _, err := c.load(ctx, s, space); err != nil {
 			log.Warn().Err(err).Str("space", space).Msg("keyword index not read; keyword seeds stay in Cypher")
 		}
-		c.mu.Lock()
-		delete(c.loading, space)
-		c.mu.Unlock()
+	})
+}
+
+// backgroundReads runs a cache's reads of spaces in the background, one at a time per
+// space.
+type backgroundReads struct {
+	mu      sync.Mutex
+	running map[string]bool
+}
+
+// start runs read in a goroutine of its own, bounded by keywordLoadTimeout and left out of
+// OpenTransactions, unless a read of the space is running.
+func (b *backgroundReads) start(space string, read func(ctx context.Context)) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.running[space] {
+		return
+	}
+	if b.running == nil {
+		b.running = map[string]bool{}
+	}
+	b.running[space] = true
+	go func() {
+		ctx, cancel := context.WithTimeout(inBackground(context.Background()), keywordLoadTimeout)
+		defer cancel()
+		read(ctx)
+		b.mu.Lock()
+		delete(b.running, space)
+		b.mu.Unlock()
 	}()
 }
 

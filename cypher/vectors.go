@@ -30,10 +30,10 @@ const maxCachedVectors = 100_000
 
 // vectorCache holds the embeddings of recently searched spaces.
 type vectorCache struct {
-	mu      sync.Mutex
-	spaces  map[string]*spaceVectors
-	loading map[string]bool // spaces being read in the background (refresh)
-	clock   int64           // counts uses: the least recently used space has the smallest used
+	mu     sync.Mutex
+	spaces map[string]*spaceVectors
+	reads  backgroundReads // of spaces' embeddings (refresh)
+	clock  int64           // counts uses: the least recently used space has the smallest used
 }
 
 // spaceVectors is the embeddings of one space's memories in one state. It is never
@@ -85,29 +85,14 @@ func vectorsOf(r *neo4j.Record) *spaceVectors {
 // (SeedByHeldVectors), unless a read of them is running; they are kept when no write
 // overlapped the read.
 func (c *vectorCache) refresh(s *Store, space string) {
-	c.mu.Lock()
-	if c.loading == nil {
-		c.loading = map[string]bool{}
-	}
-	if c.loading[space] {
-		c.mu.Unlock()
-		return
-	}
-	c.loading[space] = true
-	c.mu.Unlock()
-	go func() {
-		ctx, cancel := context.WithTimeout(inBackground(context.Background()), keywordLoadTimeout)
-		defer cancel()
+	c.reads.start(space, func(ctx context.Context) {
 		recs, err := s.read(ctx, qMemoryEmbeddings, map[string]any{"space": space})
 		if err != nil {
 			log.Warn().Err(err).Str("space", space).Msg("embeddings not read; vector seeds stay in Cypher")
 		} else if len(recs) > 0 && str(recs[0], "version") != "" && str(recs[0], "version") == str(recs[0], "after") {
 			c.put(space, vectorsOf(recs[0]))
 		}
-		c.mu.Lock()
-		delete(c.loading, space)
-		c.mu.Unlock()
-	}()
+	})
 }
 
 // held returns the state of the embeddings of space held (none: the zero state).
