@@ -26,8 +26,8 @@ import (
 // A snapshot holds one graph_version of its space (SpaceCounts.GraphVersion, read once per
 // recall): every statement that writes a memory or a memory edge moves the version, so a
 // recall that reads another version reads the space again — but after this process's
-// reconsolidations, their reverts and its ingestion writes, which the snapshot follows
-// (followWrite). A space without a version (no Space node, or not written since versions
+// reconsolidations, their reverts, its deletions of memories and its ingestion writes
+// (those after a recall), which the snapshot follows (followWrite). A space without a version (no Space node, or not written since versions
 // were kept) is expanded by the statements.
 // What a snapshot leaves out: the access stats of a memory (a recall writes them; they do
 // not move the version), so a memory reached by expansion comes without them.
