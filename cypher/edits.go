@@ -32,7 +32,8 @@ type EditBatch struct {
 
 // ApplyEdits applies every edit of b in one statement (edit_batch, one auto-commit
 // transaction) and logs each change of a directed edge as an (:Edit) of the space; it
-// returns the logged edits in order.
+// returns the logged edits in order, as the graph snapshot of the space this process
+// holds starts to follow them in the background (followInBackground).
 //
 // The statement locks the space's node (moving its graph_version, graphcache.go), then
 // the memories the batch touches, in id order, then the edges of every edit, and applies
@@ -43,7 +44,6 @@ type EditBatch struct {
 // directions. An edit whose edge does not exist, or an add whose edge already exists, is
 // skipped and not logged.
 func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]realm.Edit, error) {
-	defer s.graphs.writing(space)()
 	if b.NewWeight == nil || b.Step == nil {
 		return nil, fmt.Errorf("apply edits: no update rule")
 	}
@@ -60,11 +60,13 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	if b.Time.IsZero() {
 		now = time.Now().UTC()
 	}
+	done := s.graphs.writing(space)
 	recs, err := s.write(ctx, qEditBatch, editBatchParams(space, b, ops, now))
 	if err != nil || len(recs) == 0 {
+		done()
 		return nil, err
 	}
-	s.followWrite(ctx, space, graphMove{before: str(recs[0], "before"), after: str(recs[0], "after"), ids: memoryIDsOf(ops)})
+	s.followInBackground(space, graphMove{before: str(recs[0], "before"), after: str(recs[0], "after"), ids: memoryIDsOf(ops)}, done)
 	v, _ := recs[0].Get("logged")
 	var applied []realm.Edit
 	for _, x := range asList(v) {
