@@ -77,3 +77,85 @@ func TestFocusCache(t *testing.T) {
 		t.Errorf("after Gina's entity was deleted: focus %q, want %q", got, want)
 	}
 }
+
+// In a space of at least namesStaleFrom observations, a few new ones (at most 1% more)
+// do not make a recall read the common names again: it takes the ones held while they
+// are read in the background, and the recalls after it get the new ones. More new
+// observations, or a memory gone, make the recall read them at once, as in a small space.
+func TestFocusCacheLargeSpace(t *testing.T) {
+	defer retrieval.SetNamesStaleFrom(100)()
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
+	lease := cypher.Lease{Owner: "t", Until: time.Now().Add(time.Minute)}
+	next := 0
+	observe := func(n int) []string {
+		var obs []realm.Observation
+		var ids []string
+		for range n {
+			obs = append(obs, realm.Observation{ID: fmt.Sprintf("o%d", next), Content: "turn", ObservedAt: time.Now()})
+			ids = append(ids, obs[len(obs)-1].ID)
+			next++
+		}
+		if _, err := s.SaveObservations(ctx, space, "test", cyphertest.Dims, obs, lease); err != nil {
+			t.Fatal(err)
+		}
+		return ids
+	}
+	all := observe(200)
+	vecs, _ := wordEmbedder{}.Embed(ctx, []string{"gina loves the dance studio by the water"})
+	if err := s.PutMemories(ctx, space, []realm.Node{
+		{ID: space + ":gina", Type: realm.Entity, Name: "Gina", Sources: all},
+		{ID: space + ":a", Type: realm.Fact, Content: "gina loves the dance studio by the water", Embedding: vecs[0], Sources: all[:1]},
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	focus := func(query string) string {
+		t.Helper()
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := s.Trace(ctx, space, res.TraceID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tr.Focus
+	}
+	const query = "What does Jon and Mel love about Gina's dance studio?"
+	if got, want := focus(query), "What does Jon and Mel love about dance studio?"; got != want {
+		t.Fatalf("focus %q, want %q", got, want)
+	}
+	// One new observation (200 → 201) and Jon, named in all of them, becomes common: the
+	// next recall still leaves him in, then the names read in the background take him out.
+	all = append(all, observe(1)...)
+	if err := s.PutMemories(ctx, space, []realm.Node{{ID: space + ":jon", Type: realm.Entity, Name: "Jon", Sources: all}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := focus(query), "What does Jon and Mel love about dance studio?"; got != want {
+		t.Errorf("one observation later: focus %q, want the names held, %q", got, want)
+	}
+	want := "What does and Mel love about dance studio?"
+	for deadline := time.Now().Add(10 * time.Second); focus(query) != want; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the names read in the background never reached the recalls: focus %q, want %q", focus(query), want)
+		}
+	}
+	// Five more (more than 1% of 201), and Mel becomes common: read at once.
+	all = append(all, observe(5)...)
+	if err := s.PutMemories(ctx, space, []realm.Node{{ID: space + ":mel", Type: realm.Entity, Name: "Mel", Sources: all}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := focus(query), "What does and love about dance studio?"; got != want {
+		t.Errorf("five observations later: focus %q, want %q", got, want)
+	}
+	// Jon's entity goes (no new observation): read at once, his name stays in the query.
+	if err := s.DeleteMemory(ctx, space, space+":jon"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := focus(query), "What does Jon and love about dance studio?"; got != want {
+		t.Errorf("after Jon's entity was deleted: focus %q, want %q", got, want)
+	}
+}
