@@ -85,7 +85,7 @@ func followLargeSpace(t *testing.T, settles bool) {
 		}
 		start := day.AddDate(0, 1, round)
 		n := realm.Node{ID: fmt.Sprintf("%s-new%d", space, round), Type: realm.Event, Name: "Running club " + word,
-			Content: fmt.Sprintf("Caroline runs with the %s running club on Sundays; zebra%d.", word, round),
+			Content:  fmt.Sprintf("Caroline runs with the %s running club on Sundays; zebra%d.", word, round),
 			Keywords: []string{"running", "club", word}, TStart: &start, Embedding: emb, CreatedAt: day, UpdatedAt: day}
 		ins := []ObservationIntegration{
 			{ObservationID: fmt.Sprint("o", 2*round), Integration: Integration{
