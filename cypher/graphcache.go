@@ -80,6 +80,17 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 	return g, nil
 }
 
+// Recalling tells that a recall read the space as counts found it: its snapshot of that
+// version, if held, follows the next ingestion (graphMove.recalledOnly) whether or not the
+// recall expands from it (Expander is asked only by a recall that expands something; half
+// the recalls at 100,000 memories expand nothing, and an ingestion after one of them left
+// the snapshot stale for every recall after, read again in 30 s).
+func (s *Store) Recalling(space string, counts SpaceCounts) {
+	if g := s.graphs.get(space, counts.GraphVersion); g != nil {
+		g.recalled.Store(true)
+	}
+}
+
 // admits: a space as counts found it is expanded from a snapshot (it has a graph version
 // and fits the cache).
 func (c *graphCache) admits(counts SpaceCounts) bool {

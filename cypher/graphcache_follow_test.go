@@ -216,7 +216,7 @@ func TestGraphSnapshotFollowsIngestionAfterARecall(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
 	space, ids := chainSpace(t, s, 5, 4)
-	savePending(t, s, space, 3)
+	savePending(t, s, space, 6)
 	merge := func(obs, id string) {
 		t.Helper()
 		q := RunQuery{Space: space}
@@ -241,6 +241,22 @@ func TestGraphSnapshotFollowsIngestionAfterARecall(t *testing.T) {
 		t.Fatal("the second of two ingestions without a recall between them was followed")
 	}
 	changedAsStatements(t, s, g, space, ids, expansion(t, first, space, ids), "two ingestions")
+	// A recall that expands nothing (Recalling only) is a recall too: the next ingestion
+	// is followed; the one after it is not.
+	merge("o3", ids[3])
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Recalling(space, counts)
+	merge("o4", ids[4])
+	if current, err := s.GraphCurrent(ctx, space); err != nil || !current {
+		t.Fatalf("an ingestion after a recall that expanded nothing was not followed (%v)", err)
+	}
+	merge("o5", ids[0])
+	if current, err := s.GraphCurrent(ctx, space); err != nil || current {
+		t.Fatalf("an ingestion after no recall was followed (%v)", err)
+	}
 }
 
 // savePending stores n pending observations o0, o1, … in space, leased to this test.

@@ -198,6 +198,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if run.counts, err = r.store.SpaceCounts(ctx, space); err != nil {
 		return realm.RecallResult{}, err
 	}
+	r.store.Recalling(space, run.counts)
 	focus, err := r.focus(ctx, space, req.Query, run.counts)
 	if err != nil {
 		return realm.RecallResult{}, err
