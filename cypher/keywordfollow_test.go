@@ -18,7 +18,7 @@ import (
 // content, into stored memories, into one the run added, into one an earlier run added)
 // the index served is the one followed, equal to the index read again from the store,
 // with the same seeds and scores for every query, and the index before the write is
-// unchanged (a recall may still hold it). Once with the changed lists kept apart and the
+// unchanged (a recall may still hold it); so too after deletions. Once with the changed lists kept apart and the
 // dead positions kept, once with both merged and compacted at every write.
 func TestKeywordIndexFollowsALargeSpace(t *testing.T) {
 	for _, settle := range []int{1 << 30, -1 << 20} {
@@ -132,6 +132,28 @@ func followLargeSpace(t *testing.T, settles bool) {
 		}
 		if slices.ContainsFunc(log.Statements, func(st Statement) bool { return st.Name == "seed_fulltext" }) {
 			t.Errorf("round %d: the seeds were read by seed_fulltext", round)
+		}
+	}
+	// Deletions: of the memory the last round added, and of one read at first.
+	for _, id := range []string{added, space + "-m04"} {
+		if err := s.DeleteMemory(ctx, space, id); err != nil {
+			t.Fatal(err)
+		}
+		counts, err := s.SpaceCounts(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		followed := s.texts.current(space, textKey(counts.InSpace, counts.Version))
+		if followed == nil {
+			t.Fatalf("the index did not follow the deletion of %s", id)
+		}
+		fresh, err := (&keywordCache{}).load(ctx, s, space)
+		if err != nil || fresh == nil {
+			t.Fatalf("load: %v %v", fresh, err)
+		}
+		sameIndex(t, "deleted "+id, followed, fresh)
+		if got, want := indexSeeds(followed, space, queries), indexSeeds(fresh, space, queries); !slices.Equal(got, want) {
+			t.Errorf("deleted %s: seeds of the followed index\n%v\nread again\n%v", id, got, want)
 		}
 	}
 }

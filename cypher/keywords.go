@@ -289,9 +289,15 @@ func (c *keywordCache) written(space string, before, after SpaceState, ins []Obs
 		return
 	}
 	t.state = after
+	c.replace(space, old, t)
+}
+
+// replace puts t as space's index in place of old, unless old was read again or dropped
+// meanwhile.
+func (c *keywordCache) replace(space string, old, t *spaceTexts) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.spaces[space] == old { // not read again nor dropped meanwhile
+	if c.spaces[space] == old {
 		c.putLocked(space, t)
 	}
 }
@@ -303,17 +309,7 @@ func (c *keywordCache) written(space string, before, after SpaceState, ins []Obs
 // before the merge. It shares t's slices and lists, appending past their lengths (t.next
 // says no other index was made from t) and copying a list only to take a memory out.
 func (t *spaceTexts) with(ins []ObservationIntegration, nodes map[string]realm.Node) (u *spaceTexts, ok bool) {
-	u = &spaceTexts{
-		ids: t.ids, texts: t.texts, dls: t.dls, splits: t.splits, types: t.types, start: t.start, end: t.end,
-		terms: t.terms, runs: t.runs, runHits: t.runHits, dead: t.dead, where: t.positions(),
-		recentTerms: maps.Clone(t.recentTerms), recentHits: maps.Clone(t.recentHits),
-	}
-	if u.recentTerms == nil {
-		u.recentTerms = map[string][]int32{}
-	}
-	if u.recentHits == nil {
-		u.recentHits = map[int32][]runHit{}
-	}
+	u = t.successor()
 	written := map[string]realm.Node{} // the memories written so far, as they are left
 	for _, in := range ins {
 		for _, n := range in.Adds {
@@ -339,6 +335,49 @@ func (t *spaceTexts) with(ins []ObservationIntegration, nodes map[string]realm.N
 		}
 	}
 	return u.settled(), true
+}
+
+// successor is an index holding what t holds, sharing its slices and lists, for a follow
+// to change (t.next is set: no other is made from t).
+func (t *spaceTexts) successor() *spaceTexts {
+	u := &spaceTexts{
+		ids: t.ids, texts: t.texts, dls: t.dls, splits: t.splits, types: t.types, start: t.start, end: t.end,
+		terms: t.terms, runs: t.runs, runHits: t.runHits, dead: t.dead, where: t.positions(),
+		recentTerms: maps.Clone(t.recentTerms), recentHits: maps.Clone(t.recentHits),
+	}
+	if u.recentTerms == nil {
+		u.recentTerms = map[string][]int32{}
+	}
+	if u.recentHits == nil {
+		u.recentHits = map[int32][]runHit{}
+	}
+	return u
+}
+
+// deleted records this process's deletion of memory id from the space (memory_delete.cypher,
+// which moved the space's memories_version from before to after) in its keyword index: an
+// index of before loses the memory and holds after; any other is forgotten.
+func (c *keywordCache) deleted(space, id, before, after string) {
+	c.mu.Lock()
+	old := c.spaces[space]
+	c.mu.Unlock()
+	if old == nil {
+		return
+	}
+	if before == "" || after == "" || old.state.Version != before || !old.next.CompareAndSwap(false, true) {
+		c.drop(space)
+		return
+	}
+	u := old.successor()
+	i, ok := u.where.at[id]
+	if !ok { // a memory it does not hold: not the index of before
+		c.drop(space)
+		return
+	}
+	u.remove(i, nil)
+	u = u.settled()
+	u.state = SpaceState{N: old.state.N - 1, Version: after}
+	c.replace(space, old, u)
 }
 
 // positions is where t holds each live memory and each run, made at the first follow and

@@ -804,6 +804,7 @@ func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
 	}
 	slices.Sort(neighbours)
 	neighbours = slices.Compact(neighbours)
+	s.texts.deleted(space, id, str(r, "version_before"), str(r, "version_after"))
 	if len(neighbours) <= deleteFollowMax {
 		s.followWrite(ctx, space, graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: neighbours, gone: []string{id}})
 	}
