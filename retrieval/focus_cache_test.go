@@ -79,11 +79,12 @@ func TestFocusCache(t *testing.T) {
 }
 
 // In a space of at least namesStaleFrom observations, a few new ones (at most 1% more)
-// do not make a recall read the common names again: it takes the ones held while they
-// are read in the background, and the recalls after it get the new ones. More new
-// observations, or a memory gone, make the recall read them at once, as in a small space.
+// do not make a recall read the common names again: it takes the ones held, and once
+// the space has 0.1% more observations than at their read they are read in the background,
+// for the recalls after it. More new observations, or a memory gone, make the recall read
+// them at once, as in a small space.
 func TestFocusCacheLargeSpace(t *testing.T) {
-	defer retrieval.SetNamesStaleFrom(100)()
+	defer retrieval.SetNamesStaleFrom(1000)()
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
 	space := cyphertest.NewSpace(t)
@@ -103,7 +104,7 @@ func TestFocusCacheLargeSpace(t *testing.T) {
 		}
 		return ids
 	}
-	all := observe(200)
+	all := observe(2000)
 	vecs, _ := wordEmbedder{}.Embed(ctx, []string{"gina loves the dance studio by the water"})
 	if err := s.PutMemories(ctx, space, []realm.Node{
 		{ID: space + ":gina", Type: realm.Entity, Name: "Gina", Sources: all},
@@ -128,14 +129,24 @@ func TestFocusCacheLargeSpace(t *testing.T) {
 	if got, want := focus(query), "What does Jon and Mel love about dance studio?"; got != want {
 		t.Fatalf("focus %q, want %q", got, want)
 	}
-	// One new observation (200 → 201) and Jon, named in all of them, becomes common: the
-	// next recall still leaves him in, then the names read in the background take him out.
+	// One new observation (2000 → 2001) and Jon, named in all of them, becomes common:
+	// the recalls keep the names held and read none (fewer than 0.1% more).
 	all = append(all, observe(1)...)
 	if err := s.PutMemories(ctx, space, []realm.Node{{ID: space + ":jon", Type: realm.Entity, Name: "Jon", Sources: all}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := focus(query), "What does Jon and Mel love about dance studio?"; got != want {
-		t.Errorf("one observation later: focus %q, want the names held, %q", got, want)
+	held := "What does Jon and Mel love about dance studio?"
+	for range 3 {
+		if got := focus(query); got != held {
+			t.Fatalf("one observation later: focus %q, want the names held, %q", got, held)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// A second one (0.1% more): the recall still takes the names held, the ones read in
+	// the background reach the recalls after it.
+	all = append(all, observe(1)...)
+	if got := focus(query); got != held {
+		t.Errorf("two observations later: focus %q, want the names held, %q", got, held)
 	}
 	want := "What does and Mel love about dance studio?"
 	for deadline := time.Now().Add(10 * time.Second); focus(query) != want; time.Sleep(50 * time.Millisecond) {
@@ -143,13 +154,13 @@ func TestFocusCacheLargeSpace(t *testing.T) {
 			t.Fatalf("the names read in the background never reached the recalls: focus %q, want %q", focus(query), want)
 		}
 	}
-	// Five more (more than 1% of 201), and Mel becomes common: read at once.
-	all = append(all, observe(5)...)
+	// 26 more (more than 1% of 2002), and Mel becomes common: read at once.
+	all = append(all, observe(26)...)
 	if err := s.PutMemories(ctx, space, []realm.Node{{ID: space + ":mel", Type: realm.Entity, Name: "Mel", Sources: all}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := focus(query), "What does and love about dance studio?"; got != want {
-		t.Errorf("five observations later: focus %q, want %q", got, want)
+		t.Errorf("26 observations later: focus %q, want %q", got, want)
 	}
 	// Jon's entity goes (no new observation): read at once, his name stays in the query.
 	if err := s.DeleteMemory(ctx, space, space+":jon"); err != nil {

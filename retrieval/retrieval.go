@@ -324,10 +324,17 @@ const nameCacheMax = 4096
 // with d ≤ 1% of the observations only a name within 1% of the bar can change sides,
 // for as long as the read in the background takes. A smaller space (LoCoMo's hold
 // 400–700), a larger move or a deletion is read at once, as before: the recall waits.
+// The read in the background starts once the space has 1/namesReadShare more
+// observations than at the names' read (at least one more): each read costs Neo4j a pass
+// over the space's entities (36–120 ms at 100,000 memories), which an agent writing one
+// observation per recall would otherwise pay at every recall, beside it.
 // A variable so that tests can shrink it.
 var namesStaleFrom int64 = 2000
 
-const namesStaleShare = 100
+const (
+	namesStaleShare = 100
+	namesReadShare  = 1000
+)
 
 // servesStale reports whether names read at c may stand for the space as counts find it
 // while they are read again (see namesStaleFrom).
@@ -338,7 +345,8 @@ func (c focusNames) servesStale(counts cypher.SpaceCounts) bool {
 
 // commonNames returns the pattern matching the space's common names (nil when it has
 // none), from the cache while counts say the space has not changed, or has changed
-// little since (servesStale: then they are read again in the background).
+// little since (servesStale: then they are read again in the background, see
+// namesReadShare).
 func (r *Retriever) commonNames(ctx context.Context, space string, counts cypher.SpaceCounts) (*regexp.Regexp, error) {
 	r.names.mu.Lock()
 	c, ok := r.names.spaces[space]
@@ -347,7 +355,9 @@ func (r *Retriever) commonNames(ctx context.Context, space string, counts cypher
 		return c.named, nil
 	}
 	if ok && c.servesStale(counts) {
-		r.readNamesInBackground(space, counts)
+		if counts.Seq-c.seq >= max(1, c.seq/namesReadShare) {
+			r.readNamesInBackground(space, counts)
+		}
 		return c.named, nil
 	}
 	return r.readNames(ctx, space, counts)
