@@ -59,11 +59,7 @@ func followLargeSpace(t *testing.T, settles bool) {
 	}
 	var added string // the memory the last round added
 	for round := range 4 {
-		counts, err := s.SpaceCounts(ctx, space)
-		if err != nil {
-			t.Fatal(err)
-		}
-		prev := s.texts.current(space, textKey(counts.InSpace, counts.Version))
+		prev, _ := currentIndex(t, s, space)
 		if prev == nil {
 			t.Fatalf("round %d: no index held", round)
 		}
@@ -102,24 +98,9 @@ func followLargeSpace(t *testing.T, settles bool) {
 		}
 		added = n.ID
 
-		counts, err = s.SpaceCounts(ctx, space)
-		if err != nil {
-			t.Fatal(err)
-		}
-		followed := s.texts.current(space, textKey(counts.InSpace, counts.Version))
-		if followed == nil {
-			t.Fatalf("round %d: the index did not follow the write", round)
-		}
+		followed, counts := checkFollowed(t, s, space, fmt.Sprint("round ", round), queries)
 		if settles != (len(followed.dead) == 0) {
 			t.Errorf("round %d: %d dead positions (settling at every write: %v)", round, len(followed.dead), settles)
-		}
-		fresh, err := (&keywordCache{}).load(ctx, s, space)
-		if err != nil || fresh == nil {
-			t.Fatalf("load: %v %v", fresh, err)
-		}
-		sameIndex(t, fmt.Sprint("round ", round), followed, fresh)
-		if got, want := indexSeeds(followed, space, queries), indexSeeds(fresh, space, queries); !slices.Equal(got, want) {
-			t.Errorf("round %d: seeds of the followed index\n%v\nread again\n%v", round, got, want)
 		}
 		if !maps.Equal(indexByID(prev), prevHolds) || !slices.Equal(indexSeeds(prev, space, queries), prevSeeds) {
 			t.Errorf("round %d: the index before the write changed", round)
@@ -139,23 +120,38 @@ func followLargeSpace(t *testing.T, settles bool) {
 		if err := s.DeleteMemory(ctx, space, id); err != nil {
 			t.Fatal(err)
 		}
-		counts, err := s.SpaceCounts(ctx, space)
-		if err != nil {
-			t.Fatal(err)
-		}
-		followed := s.texts.current(space, textKey(counts.InSpace, counts.Version))
-		if followed == nil {
-			t.Fatalf("the index did not follow the deletion of %s", id)
-		}
-		fresh, err := (&keywordCache{}).load(ctx, s, space)
-		if err != nil || fresh == nil {
-			t.Fatalf("load: %v %v", fresh, err)
-		}
-		sameIndex(t, "deleted "+id, followed, fresh)
-		if got, want := indexSeeds(followed, space, queries), indexSeeds(fresh, space, queries); !slices.Equal(got, want) {
-			t.Errorf("deleted %s: seeds of the followed index\n%v\nread again\n%v", id, got, want)
-		}
+		checkFollowed(t, s, space, "deleted "+id, queries)
 	}
+}
+
+// checkFollowed checks that the space's index served is current after a write (what) and
+// holds what the index read again holds, with the same seeds for queries; it returns it
+// and the space's counts.
+func checkFollowed(t *testing.T, s *Store, space, what string, queries []SeedQuery) (*spaceTexts, SpaceCounts) {
+	t.Helper()
+	followed, counts := currentIndex(t, s, space)
+	if followed == nil {
+		t.Fatalf("%s: the index did not follow the write", what)
+	}
+	fresh, err := (&keywordCache{}).load(context.Background(), s, space)
+	if err != nil || fresh == nil {
+		t.Fatalf("load: %v %v", fresh, err)
+	}
+	sameIndex(t, what, followed, fresh)
+	if got, want := indexSeeds(followed, space, queries), indexSeeds(fresh, space, queries); !slices.Equal(got, want) {
+		t.Errorf("%s: seeds of the followed index\n%v\nread again\n%v", what, got, want)
+	}
+	return followed, counts
+}
+
+// currentIndex is the space's index held of its current state (nil: none), and its counts.
+func currentIndex(t *testing.T, s *Store, space string) (*spaceTexts, SpaceCounts) {
+	t.Helper()
+	counts, err := s.SpaceCounts(context.Background(), space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.texts.current(space, textKey(counts.InSpace, counts.Version)), counts
 }
 
 // sameIndex compares what two indexes hold of each memory.

@@ -15,37 +15,40 @@ import (
 	"github.com/realm-memory/realm/retrieval"
 )
 
-// A Retriever remembers a space's common names between recalls, and reads them again
-// once the space has changed: a participant who became common since, or whose entity
-// was deleted, is left out of, or kept in, the next recall's focus.
-func TestFocusCache(t *testing.T) {
-	s := cyphertest.MustOpen(t)
+// focusSpace is a space of n observations whose entity Gina derives from all of them and a
+// fact from the first, with what saves k more observations (their ids) and what returns
+// the focus of a recall of the space.
+func focusSpace(t *testing.T, n int) (s *cypher.Store, space string, all []string, observe func(k int) []string, focus func(query string) string) {
+	t.Helper()
+	s = cyphertest.MustOpen(t)
 	ctx := context.Background()
-	space := cyphertest.NewSpace(t)
+	space = cyphertest.NewSpace(t)
 	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
 	lease := cypher.Lease{Owner: "t", Until: time.Now().Add(time.Minute)}
-	observe := func(from, to int) []string {
+	next := 0
+	observe = func(k int) []string {
 		var obs []realm.Observation
 		var ids []string
-		for i := from; i < to; i++ {
-			obs = append(obs, realm.Observation{ID: fmt.Sprintf("o%d", i), Content: "turn", ObservedAt: time.Now()})
+		for range k {
+			obs = append(obs, realm.Observation{ID: fmt.Sprintf("o%d", next), Content: "turn", ObservedAt: time.Now()})
 			ids = append(ids, obs[len(obs)-1].ID)
+			next++
 		}
 		if _, err := s.SaveObservations(ctx, space, "test", cyphertest.Dims, obs, lease); err != nil {
 			t.Fatal(err)
 		}
 		return ids
 	}
-	first := observe(0, 30)
+	all = observe(n)
 	vecs, _ := wordEmbedder{}.Embed(ctx, []string{"gina loves the dance studio by the water"})
 	if err := s.PutMemories(ctx, space, []realm.Node{
-		{ID: space + ":gina", Type: realm.Entity, Name: "Gina", Sources: first},
-		{ID: space + ":a", Type: realm.Fact, Content: "gina loves the dance studio by the water", Embedding: vecs[0], Sources: first[:1]},
+		{ID: space + ":gina", Type: realm.Entity, Name: "Gina", Sources: all},
+		{ID: space + ":a", Type: realm.Fact, Content: "gina loves the dance studio by the water", Embedding: vecs[0], Sources: all[:1]},
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
 	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
-	focus := func(query string) string {
+	focus = func(query string) string {
 		t.Helper()
 		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: query})
 		if err != nil {
@@ -57,12 +60,21 @@ func TestFocusCache(t *testing.T) {
 		}
 		return tr.Focus
 	}
+	return s, space, all, observe, focus
+}
+
+// A Retriever remembers a space's common names between recalls, and reads them again
+// once the space has changed: a participant who became common since, or whose entity
+// was deleted, is left out of, or kept in, the next recall's focus.
+func TestFocusCache(t *testing.T) {
+	ctx := context.Background()
+	s, space, _, observe, focus := focusSpace(t, 30)
 	const query = "What does Jon love about Gina's dance studio?"
 	if got, want := focus(query), "What does Jon love about dance studio?"; got != want {
 		t.Fatalf("focus %q, want %q", got, want)
 	}
 	// Jon becomes common: 30 new observations name him (a new observation moves the seq).
-	more := observe(30, 60)
+	more := observe(30)
 	if err := s.PutMemories(ctx, space, []realm.Node{{ID: space + ":jon", Type: realm.Entity, Name: "Jon", Sources: more}}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -85,46 +97,8 @@ func TestFocusCache(t *testing.T) {
 // them at once, as in a small space.
 func TestFocusCacheLargeSpace(t *testing.T) {
 	defer retrieval.SetNamesStaleFrom(1000)()
-	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
-	space := cyphertest.NewSpace(t)
-	t.Cleanup(func() { s.RemoveFixture(ctx, space) })
-	lease := cypher.Lease{Owner: "t", Until: time.Now().Add(time.Minute)}
-	next := 0
-	observe := func(n int) []string {
-		var obs []realm.Observation
-		var ids []string
-		for range n {
-			obs = append(obs, realm.Observation{ID: fmt.Sprintf("o%d", next), Content: "turn", ObservedAt: time.Now()})
-			ids = append(ids, obs[len(obs)-1].ID)
-			next++
-		}
-		if _, err := s.SaveObservations(ctx, space, "test", cyphertest.Dims, obs, lease); err != nil {
-			t.Fatal(err)
-		}
-		return ids
-	}
-	all := observe(2000)
-	vecs, _ := wordEmbedder{}.Embed(ctx, []string{"gina loves the dance studio by the water"})
-	if err := s.PutMemories(ctx, space, []realm.Node{
-		{ID: space + ":gina", Type: realm.Entity, Name: "Gina", Sources: all},
-		{ID: space + ":a", Type: realm.Fact, Content: "gina loves the dance studio by the water", Embedding: vecs[0], Sources: all[:1]},
-	}, nil); err != nil {
-		t.Fatal(err)
-	}
-	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
-	focus := func(query string) string {
-		t.Helper()
-		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: query})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := s.Trace(ctx, space, res.TraceID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr.Focus
-	}
+	s, space, all, observe, focus := focusSpace(t, 2000)
 	const query = "What does Jon and Mel love about Gina's dance studio?"
 	if got, want := focus(query), "What does Jon and Mel love about dance studio?"; got != want {
 		t.Fatalf("focus %q, want %q", got, want)
