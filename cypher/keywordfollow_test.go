@@ -57,6 +57,26 @@ func followLargeSpace(t *testing.T, settles bool) {
 		{Keywords: []string{"running trip"}, Types: []realm.NodeType{realm.Event}},
 		{Keywords: []string{"running hiking"}, TimeRange: &realm.TimeRange{From: day.AddDate(0, 0, 5), To: day.AddDate(0, 2, 0)}},
 	}
+	// A reader searches whichever index is held while the writes are followed (-race: the
+	// follows write nothing an index before them reads).
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(stopped)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			s.texts.mu.Lock()
+			held := s.texts.spaces[space]
+			s.texts.mu.Unlock()
+			if held != nil {
+				indexSeeds(held, space, queries)
+			}
+		}
+	}()
+	defer func() { close(stop); <-stopped }()
 	var added string // the memory the last round added
 	for round := range 4 {
 		prev, _ := currentIndex(t, s, space)
