@@ -22,9 +22,11 @@ import (
 // index does (the english analyzer, analyzer.go) and scores as seed_fulltext.cypher does
 // with every match (no fetch limit), so both return the same seeds with the same scores.
 // A space's index is read in one statement (memory_texts.cypher) and used only while the
-// space's fingerprint (textKey) is the one it was read at; when the fingerprint moved, the
-// seeds come from seed_fulltext.cypher while the index is read again in the background,
-// so that no recall waits for a read of a large space.
+// space's fingerprint (textKey) is the one it was read at or that this process's writes
+// it followed left (keywords.go, written and deleted); when the fingerprint moved
+// otherwise (another process wrote), the seeds come from seed_fulltext.cypher while the
+// index is read again in the background, so that no recall waits for a read of a large
+// space.
 
 // maxCachedTexts bounds the memories indexed, all spaces together; the least recently
 // used spaces go first.
