@@ -60,7 +60,8 @@ type ScaleConfig struct {
 	// (the recall is run once more under PROFILE for the counts, untimed).
 	Profile io.Writer
 	// IngestCPUProfile, when set, is where the CPU profiles of this process during the
-	// ingestion are written: IngestCPUProfile+".batches.pprof" and +".one.pprof".
+	// ingestion are written: IngestCPUProfile+".batches.pprof" and +".one.pprof", and
+	// during the interleaved rounds (Interleave) +".interleave.pprof".
 	IngestCPUProfile string
 	// ReconWarmup is how many reconsolidations (applied and reverted, untimed) go before the
 	// timed ones: on a freshly started Neo4j an apply of 20 edits took 50 ms and more over
@@ -874,6 +875,11 @@ func measureInterleave(ctx context.Context, ing Ingester, store *cypher.Store, r
 		return err
 	}
 	rep := &InterleaveReport{Rounds: cfg.Interleave, Load: loadAverage()}
+	stop, err := startCPUProfile(cfg.IngestCPUProfile, ".interleave.pprof")
+	if err != nil {
+		return err
+	}
+	defer stop()
 	var recall, ingest, follow []float64
 	for i, o := range ingestTurns(space, cfg.Interleave, cfg.Seed+uint64(cfg.Interleave), gen.Observations[len(gen.Observations)-1].ObservedAt)[:cfg.Interleave] {
 		logged, ilog := cypher.WithStatementLog(ctx)

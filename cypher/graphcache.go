@@ -50,6 +50,9 @@ const DefaultGraphCacheMax = 20_000
 type Expander interface {
 	AdjacentMany(ctx context.Context, space string, wSuppress float64, query []float32, hops []Hop) ([][]Adjacent, error)
 	PathsMany(ctx context.Context, space string, scan PathScan, starts []PathStart) ([]PathsFound, error)
+	// MemorySources is Store.MemorySources: the sources of the memories expansion reached
+	// without them (Reached.SourcesLeftOut).
+	MemorySources(ctx context.Context, space string, ids []string) (map[string][]string, error)
 }
 
 // Expander returns what expands the space as counts found it: its snapshot when the space
@@ -81,6 +84,17 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 	}
 	g.recalled.Store(true)
 	return g, nil
+}
+
+// Recalling tells that a recall read the space as counts found it: its snapshot of that
+// version, if held, follows the next ingestion (graphMove.recalledOnly) whether or not the
+// recall expands from it (Expander is asked only by a recall that expands something; half
+// the recalls at 100,000 memories expand nothing, and an ingestion after one of them left
+// the snapshot stale for every recall after, read again in 30 s).
+func (s *Store) Recalling(space string, counts SpaceCounts) {
+	if g := s.graphs.get(space, counts.GraphVersion); g != nil {
+		g.recalled.Store(true)
+	}
 }
 
 // admits: a space as counts found it is expanded from a snapshot (it has a graph version
@@ -343,6 +357,72 @@ type spaceGraph struct {
 	// recalled: a recall expanded from it since it was read or followed an ingestion
 	// (graphMove.recalledOnly).
 	recalled atomic.Bool
+	// The sources of memories it leaves them out of (leftOut), as MemorySources read them
+	// for a recall, kept current by the merges it follows (followSources); a speaker's
+	// entity derives from ~39,000 observations at 100,000 memories, and each recall that
+	// reached it read them all again (5–38 ms).
+	store     *Store
+	sourcesMu sync.Mutex
+	sourcesOf map[string][]string
+}
+
+// MemorySources is Store.MemorySources from the sources held, reading the others (and
+// keeping them). The lists returned are shared: not to be changed.
+func (g *spaceGraph) MemorySources(ctx context.Context, space string, ids []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	var missing []string
+	g.sourcesMu.Lock()
+	for _, id := range ids {
+		if src, ok := g.sourcesOf[id]; ok {
+			out[id] = src
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	g.sourcesMu.Unlock()
+	if len(missing) == 0 {
+		return out, nil
+	}
+	read, err := g.store.MemorySources(ctx, space, missing)
+	if err != nil {
+		return nil, err
+	}
+	g.sourcesMu.Lock()
+	defer g.sourcesMu.Unlock()
+	if g.sourcesOf == nil {
+		g.sourcesOf = map[string][]string{}
+	}
+	for id, src := range read {
+		out[id] = src
+		g.sourcesOf[id] = src
+	}
+	return out, nil
+}
+
+// followSources brings the sources held along with a write the snapshot followed: a
+// memory merged into gets the observations merged into it, in order, unless it holds
+// them already (integration_write.cypher appends them so); any other memory read again
+// or deleted is forgotten (read again when asked).
+func (g *spaceGraph) followSources(move graphMove) {
+	g.sourcesMu.Lock()
+	defer g.sourcesMu.Unlock()
+	for _, id := range slices.Concat(move.ids, move.gone) {
+		src, held := g.sourcesOf[id]
+		if !held {
+			continue
+		}
+		obs, merged := move.merged[id]
+		if !merged {
+			delete(g.sourcesOf, id)
+			continue
+		}
+		for _, o := range obs {
+			if !slices.Contains(src, o) {
+				src = append(src, o) // past the length of the lists returned before
+			}
+		}
+		g.sourcesOf[id] = src
+	}
 }
 
 type graphNode struct {
@@ -371,7 +451,7 @@ const graphPage = 5000
 // of one graph version, the snapshot's; if a write moved it between them, the snapshot
 // has no version (it is not kept).
 func (s *Store) loadGraph(ctx context.Context, space string) (*spaceGraph, error) {
-	b := &graphBuilder{g: &spaceGraph{space: space, at: map[string]int32{}, names: map[string]string{}}}
+	b := &graphBuilder{g: &spaceGraph{space: space, at: map[string]int32{}, names: map[string]string{}, store: s}}
 	versions := map[string]bool{}
 	page := cmp.Or(s.graphs.page, graphPage)
 	for after := ""; ; {
@@ -627,6 +707,7 @@ func (s *Store) followNow(ctx context.Context, space string, move graphMove) {
 	g.mu.Lock()
 	locked := time.Now()
 	g.commit(f)
+	g.followSources(move)
 	c.mu.Lock()
 	g.version = move.after
 	c.mu.Unlock()

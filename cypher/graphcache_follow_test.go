@@ -216,7 +216,7 @@ func TestGraphSnapshotFollowsIngestionAfterARecall(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
 	space, ids := chainSpace(t, s, 5, 4)
-	savePending(t, s, space, 3)
+	savePending(t, s, space, 6)
 	merge := func(obs, id string) {
 		t.Helper()
 		q := RunQuery{Space: space}
@@ -241,6 +241,22 @@ func TestGraphSnapshotFollowsIngestionAfterARecall(t *testing.T) {
 		t.Fatal("the second of two ingestions without a recall between them was followed")
 	}
 	changedAsStatements(t, s, g, space, ids, expansion(t, first, space, ids), "two ingestions")
+	// A recall that expands nothing (Recalling only) is a recall too: the next ingestion
+	// is followed; the one after it is not.
+	merge("o3", ids[3])
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Recalling(space, counts)
+	merge("o4", ids[4])
+	if current, err := s.GraphCurrent(ctx, space); err != nil || !current {
+		t.Fatalf("an ingestion after a recall that expanded nothing was not followed (%v)", err)
+	}
+	merge("o5", ids[0])
+	if current, err := s.GraphCurrent(ctx, space); err != nil || current {
+		t.Fatalf("an ingestion after no recall was followed (%v)", err)
+	}
 }
 
 // savePending stores n pending observations o0, o1, … in space, leased to this test.
@@ -253,5 +269,75 @@ func savePending(t *testing.T, s *Store, space string, n int) {
 	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
 	if _, err := s.SaveObservations(context.Background(), space, "test", 8, obs, lease); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestGraphSnapshotFollowsSources: the sources of a memory the snapshot leaves them out of
+// (more than InlineSources), read once through the snapshot, follow the merges into it
+// (each observation appended once, in order): the next reads take them from the snapshot,
+// without a statement, equal to what the store holds.
+func TestGraphSnapshotFollowsSources(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space, ids := chainSpace(t, s, 5, 4)
+	hub := space + "-hub"
+	savePending(t, s, space, InlineSources+10) // o0, o1 merge into the hub, which derives from the others
+	var sources []string
+	for i := range InlineSources + 8 {
+		sources = append(sources, fmt.Sprint("o", i+2))
+	}
+	v := make([]float32, 8)
+	v[0] = 1
+	if err := s.PutMemories(ctx, space, []realm.Node{{ID: hub, Type: realm.Entity, Name: "Hub", Sources: sources, Embedding: v}},
+		[]realm.Edge{{ID: space + "-hub-e", From: ids[0], To: hub, Predicate: realm.Precedes, Weight: 0.5}}); err != nil {
+		t.Fatal(err)
+	}
+	derive := newQuery("test_derived", `MATCH (m:Memory {id: $id}) UNWIND m.sources AS sid
+MATCH (o:Observation {space: m.space, id: sid}) CREATE (m)-[:DERIVED_FROM]->(o)`)
+	if _, err := s.write(ctx, derive, map[string]any{"id": hub}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutScaleSpace(ctx, space, "test", 8, 1, ""); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := snapshotNow(t, s, space)
+	if !g.nodes[g.at[hub]].leftOut {
+		t.Fatal("the snapshot holds the hub's sources")
+	}
+	check := func(what string, statements int) {
+		t.Helper()
+		logged, log := WithStatementLog(ctx)
+		got, err := g.MemorySources(logged, space, []string{hub})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := s.MemorySources(ctx, space, []string{hub})
+		if err != nil || !slices.Equal(got[hub], want[hub]) {
+			t.Errorf("%s: sources %v, stored %v (%v)", what, got[hub], want[hub], err)
+		}
+		if n := len(log.Statements); n != statements {
+			t.Errorf("%s: %d statements, want %d", what, n, statements)
+		}
+	}
+	check("first read", 1)
+	check("held", 0)
+	held, _ := g.MemorySources(ctx, space, []string{hub})
+	for _, obs := range []string{"o0", "o1"} {
+		q := RunQuery{Space: space}
+		read, err := s.RunNeighbourhoods(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := ObservationIntegration{ObservationID: obs, Integration: Integration{Merges: []Merge{{ID: hub, Content: "Hub, merged", Keywords: []string{}}}}}
+		if applied, err := s.ApplyRun(ctx, q, read, []ObservationIntegration{in}); err != nil || !applied.Applied {
+			t.Fatalf("apply: %+v %v", applied, err)
+		}
+		if now, _ := snapshotNow(t, s, space); now != g {
+			t.Fatalf("%s: the merge was not followed", obs)
+		}
+		check("after merging "+obs, 0)
+	}
+	if !slices.Equal(held[hub], sources) {
+		t.Errorf("the sources returned before the merges changed: %v", held[hub])
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -21,9 +22,11 @@ import (
 // index does (the english analyzer, analyzer.go) and scores as seed_fulltext.cypher does
 // with every match (no fetch limit), so both return the same seeds with the same scores.
 // A space's index is read in one statement (memory_texts.cypher) and used only while the
-// space's fingerprint (textKey) is the one it was read at; when the fingerprint moved, the
-// seeds come from seed_fulltext.cypher while the index is read again in the background,
-// so that no recall waits for a read of a large space.
+// space's fingerprint (textKey) is the one it was read at or that this process's writes
+// it followed left (keywords.go, written and deleted); when the fingerprint moved
+// otherwise (another process wrote), the seeds come from seed_fulltext.cypher while the
+// index is read again in the background, so that no recall waits for a read of a large
+// space.
 
 // maxCachedTexts bounds the memories indexed, all spaces together; the least recently
 // used spaces go first.
@@ -49,7 +52,13 @@ type keywordCache struct {
 	clock  int64           // counts uses: the least recently used space has the smallest used
 }
 
-// spaceTexts is the keyword index of one space in one state; never changed once built.
+// spaceTexts is the keyword index of one space in one state; never changed once built
+// (but for used). A write of this process makes a new one from it (keywordCache.written,
+// keywords.go) that shares what the write left alone: the per-memory slices and the lists
+// of terms and runs are only ever appended to past the length an older index sees, a
+// memory's changed text is indexed again at a new position (the old one is dead), a list
+// that loses a memory is copied, and the lists a follow changed are held in small maps
+// (recentTerms, recentHits) in front of the ones read or last merged.
 type spaceTexts struct {
 	state SpaceState
 	ids   []string
@@ -68,7 +77,57 @@ type spaceTexts struct {
 	// (wordCounts) instead of from every text.
 	runs    []string
 	runHits [][]runHit
-	used    int64
+	// Followed writes (keywords.go): the lists of terms and runs they changed, in place of
+	// terms' and runHits' (an empty list: the term is in no memory), and the positions no
+	// memory is at any more (a merged memory's text before, a deleted memory), which are
+	// in no list of terms; their runs' hits stay, never read (wordCounts counts for the
+	// memories a term matched).
+	recentTerms map[string][]int32
+	recentHits  map[int32][]runHit
+	dead        []int32
+	// next is set when a follow made a newer index of this one: the slices past this
+	// one's lengths are that index's, so no other may be made from this one.
+	next atomic.Bool
+	// where is the follows' map of each live memory's position and each run's, carried
+	// from an index to the one made from it (built at the first follow).
+	where *textPositions
+	used  int64
+}
+
+// textPositions is where a followed index holds each memory (by id) and each run.
+type textPositions struct {
+	at, runAt map[string]int32
+}
+
+// term is the list of memories holding term.
+func (t *spaceTexts) term(term string) []int32 {
+	if list, ok := t.recentTerms[term]; ok {
+		return list
+	}
+	return t.terms[term]
+}
+
+// hits is the list of memories holding run r, and how many times.
+func (t *spaceTexts) hits(r int32) []runHit {
+	if hits, ok := t.recentHits[r]; ok {
+		return hits
+	}
+	return t.runHits[r]
+}
+
+// live is, per position, whether a memory is at it; nil when every position holds one.
+func (t *spaceTexts) live() []bool {
+	if len(t.dead) == 0 {
+		return nil
+	}
+	live := make([]bool, len(t.ids))
+	for i := range live {
+		live[i] = true
+	}
+	for _, i := range t.dead {
+		live[i] = false
+	}
+	return live
 }
 
 // runHit is a memory holding a run, and how many times.
@@ -236,7 +295,7 @@ func (t *spaceTexts) wordCounts(word string) []int32 {
 			continue
 		}
 		if c := int32(strings.Count(run, word)); c > 0 {
-			for _, h := range t.runHits[at] {
+			for _, h := range t.hits(int32(at)) {
 				counts[h.i] += c * h.n
 			}
 		}
@@ -249,6 +308,11 @@ func (t *spaceTexts) wordCounts(word string) []int32 {
 func (c *keywordCache) put(space string, t *spaceTexts) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.putLocked(space, t)
+}
+
+// putLocked is put with c.mu held.
+func (c *keywordCache) putLocked(space string, t *spaceTexts) {
 	if c.spaces == nil {
 		c.spaces = map[string]*spaceTexts{}
 	}
@@ -353,22 +417,25 @@ func (t *spaceTexts) search(terms []map[string]any, q SeedQuery, limit int) []te
 }
 
 // matching returns the memories whose name, content or keywords share a term with word,
-// ascending; all n when the analyzer leaves no term of word.
+// ascending; all n positions that hold a memory when the analyzer leaves no term of word.
 func (t *spaceTexts) matching(word string, n int) []int32 {
 	qterms := analyze(word)
 	if len(qterms) == 0 {
-		all := make([]int32, n)
-		for i := range all {
-			all[i] = int32(i)
+		live := t.live()
+		all := make([]int32, 0, n)
+		for i := range n {
+			if live == nil || live[i] {
+				all = append(all, int32(i))
+			}
 		}
 		return all
 	}
 	if len(qterms) == 1 {
-		return t.terms[qterms[0]]
+		return t.term(qterms[0])
 	}
 	var out []int32
 	for _, q := range qterms {
-		out = append(out, t.terms[q]...)
+		out = append(out, t.term(q)...)
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

@@ -262,10 +262,15 @@ func (t *spaceTexts) postings(terms []map[string]any) KeywordStats {
 // written records the writes of one committed transaction to space in its keyword
 // index, as vectorCache.written does for embeddings: before is the state its lock read,
 // after the state its writes left, nodes the stored memories its decisions were made on
-// (every memory it merged into that it did not add). An index of before, of a space of
-// at most keywordFetch memories after the writes, gets the added memories and the merged
-// ones' new texts and holds after; any other is forgotten. (A merge keeps a memory's name
-// and, without new content, its content: nodes give them.)
+// (every memory it merged into that it did not add). An index of before gets the added
+// memories and the merged ones' new texts and holds after; any other is forgotten. (A
+// merge keeps a memory's name and, without new content, its content: nodes give them.)
+// The write path reads its postings from the index only for a space of at most
+// keywordFetch memories (keywordContext), but the read path's seeds (SeedByFullText) come
+// from it at any size: a larger space's index follows too, so that a recall after a
+// write does not run seed_fulltext.cypher (70–245 ms at 100,000 memories) while the index
+// is read again (seconds). The new index shares the old one's lists (with), so a write
+// costs what it changed, not the space's size.
 func (c *keywordCache) written(space string, before, after SpaceState, ins []ObservationIntegration, nodes map[string]realm.Node) {
 	c.mu.Lock()
 	old := c.spaces[space]
@@ -273,7 +278,8 @@ func (c *keywordCache) written(space string, before, after SpaceState, ins []Obs
 	if old == nil {
 		return
 	}
-	if old.state != before || after.Version == "" || after.N > keywordFetch {
+	// A second index made from old would append where the first did: none is.
+	if old.state != before || after.Version == "" || !old.next.CompareAndSwap(false, true) {
 		c.drop(space)
 		return
 	}
@@ -283,43 +289,35 @@ func (c *keywordCache) written(space string, before, after SpaceState, ins []Obs
 		return
 	}
 	t.state = after
-	c.put(space, t)
+	c.replace(space, old, t)
 }
 
-// with is a copy of t holding the writes of ins: each added memory indexed after the
-// others, each merged one indexed again with the text the merge leaves it (integration_write:
-// the new content unless none, the complete keyword list). ok is false when a merged
-// memory is neither in t, in nodes nor added before the merge.
+// replace puts t as space's index in place of old, unless old was read again or dropped
+// meanwhile.
+func (c *keywordCache) replace(space string, old, t *spaceTexts) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.spaces[space] == old {
+		c.putLocked(space, t)
+	}
+}
+
+// with is an index like t holding the writes of ins: each added memory indexed after the
+// others, each merged one indexed again, at a new position, with the text the merge leaves
+// it (integration_write: the new content unless none, the complete keyword list), its old
+// position dead. ok is false when a merged memory is neither in t, in nodes nor added
+// before the merge. It shares t's slices and lists, appending past their lengths (t.next
+// says no other index was made from t) and copying a list only to take a memory out.
 func (t *spaceTexts) with(ins []ObservationIntegration, nodes map[string]realm.Node) (u *spaceTexts, ok bool) {
-	u = &spaceTexts{
-		ids: slices.Clone(t.ids), texts: slices.Clone(t.texts), dls: slices.Clone(t.dls), splits: slices.Clone(t.splits), types: slices.Clone(t.types),
-		start: slices.Clone(t.start), end: slices.Clone(t.end), terms: maps.Clone(t.terms),
-		runs: slices.Clone(t.runs), runHits: slices.Clone(t.runHits),
-	}
-	at := make(map[string]int32, len(u.ids))
-	for i, id := range u.ids {
-		at[id] = int32(i)
-	}
-	runAt := make(map[string]int32, len(u.runs))
-	for i, run := range u.runs {
-		runAt[run] = int32(i)
-	}
+	u = t.successor()
 	written := map[string]realm.Node{} // the memories written so far, as they are left
 	for _, in := range ins {
 		for _, n := range in.Adds {
-			i := int32(len(u.ids))
-			at[n.ID] = i
-			start, end := timeOrZero(n.TStart), timeOrZero(n.TEnd)
-			if end.IsZero() {
-				end = start
-			}
-			u.ids, u.texts, u.dls, u.splits = append(u.ids, n.ID), append(u.texts, ""), append(u.dls, 0), append(u.splits, 0)
-			u.types, u.start, u.end = append(u.types, n.Type), append(u.start, start), append(u.end, end)
-			u.index(i, n, runAt)
+			u.add(n)
 			written[n.ID] = n
 		}
 		for _, m := range in.Merges {
-			i, inIndex := at[m.ID]
+			i, inIndex := u.where.at[m.ID]
 			n, known := written[m.ID]
 			if !known {
 				n, known = nodes[m.ID]
@@ -327,16 +325,78 @@ func (t *spaceTexts) with(ins []ObservationIntegration, nodes map[string]realm.N
 			if !inIndex || !known {
 				return nil, false
 			}
-			u.unindex(i)
+			u.remove(i, &n)
 			if m.Content != "" {
 				n.Content = m.Content
 			}
 			n.Keywords = orEmpty(m.Keywords)
-			u.index(i, n, runAt)
+			u.add(n)
 			written[m.ID] = n
 		}
 	}
-	return u, true
+	return u.settled(), true
+}
+
+// successor is an index holding what t holds, sharing its slices and lists, for a follow
+// to change (t.next is set: no other is made from t).
+func (t *spaceTexts) successor() *spaceTexts {
+	u := &spaceTexts{
+		ids: t.ids, texts: t.texts, dls: t.dls, splits: t.splits, types: t.types, start: t.start, end: t.end,
+		terms: t.terms, runs: t.runs, runHits: t.runHits, dead: t.dead, where: t.positions(),
+		recentTerms: maps.Clone(t.recentTerms), recentHits: maps.Clone(t.recentHits),
+	}
+	if u.recentTerms == nil {
+		u.recentTerms = map[string][]int32{}
+	}
+	if u.recentHits == nil {
+		u.recentHits = map[int32][]runHit{}
+	}
+	return u
+}
+
+// deleted records this process's deletion of memory id from the space (memory_delete.cypher,
+// which moved the space's memories_version from before to after) in its keyword index: an
+// index of before loses the memory and holds after; any other is forgotten.
+func (c *keywordCache) deleted(space, id, before, after string) {
+	c.mu.Lock()
+	old := c.spaces[space]
+	c.mu.Unlock()
+	if old == nil {
+		return
+	}
+	if before == "" || after == "" || old.state.Version != before || !old.next.CompareAndSwap(false, true) {
+		c.drop(space)
+		return
+	}
+	u := old.successor()
+	i, ok := u.where.at[id]
+	if !ok { // a memory it does not hold: not the index of before
+		c.drop(space)
+		return
+	}
+	u.remove(i, nil)
+	u = u.settled()
+	u.state = SpaceState{N: old.state.N - 1, Version: after}
+	c.replace(space, old, u)
+}
+
+// positions is where t holds each live memory and each run, made at the first follow and
+// then carried along (t.next: t is not followed again).
+func (t *spaceTexts) positions() *textPositions {
+	if t.where != nil {
+		return t.where
+	}
+	live := t.live()
+	p := &textPositions{at: make(map[string]int32, len(t.ids)), runAt: make(map[string]int32, len(t.runs))}
+	for i, id := range t.ids {
+		if live == nil || live[i] {
+			p.at[id] = int32(i)
+		}
+	}
+	for r, run := range t.runs {
+		p.runAt[run] = int32(r)
+	}
+	return p
 }
 
 func timeOrZero(t *time.Time) time.Time {
@@ -346,21 +406,25 @@ func timeOrZero(t *time.Time) time.Time {
 	return *t
 }
 
-// index sets memory i's text and length to n's and adds i to the postings of its terms
-// and runs, as keywordCache.load does; the lists it changes are copied first (t's may be
-// shared with the index it was copied from).
-func (t *spaceTexts) index(i int32, n realm.Node, runAt map[string]int32) {
-	t.texts[i] = memoryText(n.Name, n.Content, n.Keywords)
-	t.dls[i] = float64(WordCount(n.Name, n.Content, n.Keywords))
-	t.splits[i] = float64(spaceSplitWords(t.texts[i]))
-	for _, term := range memoryTerms(n) {
-		list := t.terms[term]
-		j, _ := slices.BinarySearch(list, i)
-		t.terms[term] = slices.Insert(slices.Clone(list), j, i)
+// add indexes n at a new position, after the others, as keywordCache.load does. The
+// position is past every list's last, so each list it joins stays ascending by appending.
+func (t *spaceTexts) add(n realm.Node) {
+	i := int32(len(t.ids))
+	t.where.at[n.ID] = i
+	start, end := timeOrZero(n.TStart), timeOrZero(n.TEnd)
+	if end.IsZero() {
+		end = start
 	}
-	for run, count := range runCounts(t.texts[i]) {
-		r := t.runIndex(run, runAt)
-		t.runHits[r] = append(slices.Clip(t.runHits[r]), runHit{i, count})
+	text := memoryText(n.Name, n.Content, n.Keywords)
+	t.ids, t.texts = append(t.ids, n.ID), append(t.texts, text)
+	t.dls, t.splits = append(t.dls, float64(WordCount(n.Name, n.Content, n.Keywords))), append(t.splits, float64(spaceSplitWords(text)))
+	t.types, t.start, t.end = append(t.types, n.Type), append(t.start, start), append(t.end, end)
+	for _, term := range memoryTerms(n) {
+		t.recentTerms[term] = append(t.term(term), i)
+	}
+	for run, count := range runCounts(text) {
+		r := t.runIndex(run, t.where.runAt)
+		t.recentHits[r] = append(t.hits(r), runHit{i, count})
 	}
 }
 
@@ -376,23 +440,111 @@ func (t *spaceTexts) runIndex(run string, runAt map[string]int32) int32 {
 	return r
 }
 
-// unindex removes memory i from the postings of every term and run that holds it.
-func (t *spaceTexts) unindex(i int32) {
+// remove takes memory i out of the lists of its terms (n's, when n is the memory i
+// indexes; else every list is looked at) and makes its position dead. Its runs' hits
+// stay: wordCounts is only read for the memories a term matches.
+func (t *spaceTexts) remove(i int32, n *realm.Node) {
+	var terms []string
+	if n != nil && memoryText(n.Name, n.Content, n.Keywords) == t.texts[i] {
+		terms = memoryTerms(*n)
+	} else {
+		t.eachTerm(func(term string, _ []int32) { terms = append(terms, term) })
+	}
+	for _, term := range terms {
+		list := t.term(term)
+		if j, found := slices.BinarySearch(list, i); found {
+			t.recentTerms[term] = slices.Delete(slices.Clone(list), j, j+1)
+		}
+	}
+	t.dead = append(t.dead, i)
+	if t.where.at[t.ids[i]] == i {
+		delete(t.where.at, t.ids[i])
+	}
+}
+
+// eachTerm calls fn with each term some memory holds and its list.
+func (t *spaceTexts) eachTerm(fn func(term string, list []int32)) {
 	for term, list := range t.terms {
-		if _, found := slices.BinarySearch(list, i); !found {
-			continue
-		}
-		if len(list) == 1 {
-			delete(t.terms, term)
-			continue
-		}
-		t.terms[term] = slices.DeleteFunc(slices.Clone(list), func(j int32) bool { return j == i })
-	}
-	for r, hits := range t.runHits {
-		if slices.ContainsFunc(hits, func(h runHit) bool { return h.i == i }) {
-			t.runHits[r] = slices.DeleteFunc(slices.Clone(hits), func(h runHit) bool { return h.i == i })
+		if _, ok := t.recentTerms[term]; !ok {
+			fn(term, list)
 		}
 	}
+	for term, list := range t.recentTerms {
+		if len(list) > 0 {
+			fn(term, list)
+		}
+	}
+}
+
+// settled is t with its changed lists merged into the maps behind them once they hold
+// more than an eighth of those (each follow copies the small maps in front), and without
+// dead positions once they are more than a quarter of all: each costs a pass over the
+// index, at most once per that many changes.
+func (t *spaceTexts) settled() *spaceTexts {
+	if len(t.dead) > len(t.ids)/4+settleMin {
+		return t.compacted()
+	}
+	if len(t.recentTerms) > len(t.terms)/8+settleMin {
+		terms := maps.Clone(t.terms)
+		for term, list := range t.recentTerms {
+			if len(list) == 0 {
+				delete(terms, term)
+			} else {
+				terms[term] = list
+			}
+		}
+		t.terms, t.recentTerms = terms, map[string][]int32{}
+	}
+	if len(t.recentHits) > len(t.runHits)/8+settleMin {
+		hits := slices.Clone(t.runHits)
+		for r, list := range t.recentHits {
+			hits[r] = list
+		}
+		t.runHits, t.recentHits = hits, map[int32][]runHit{}
+	}
+	return t
+}
+
+// settleMin is added to the bars of settled: a small index waits for that many changes.
+// A variable so that tests can move it.
+var settleMin = 64
+
+// compacted is t without its dead positions: the live memories in the same order (so
+// every list stays ascending), the runs no live memory holds left out.
+func (t *spaceTexts) compacted() *spaceTexts {
+	live := t.live()
+	to := make([]int32, len(t.ids)) // old position → new
+	u := &spaceTexts{state: t.state, terms: map[string][]int32{}, recentTerms: map[string][]int32{}, recentHits: map[int32][]runHit{},
+		where: &textPositions{at: make(map[string]int32, len(t.ids)-len(t.dead)), runAt: map[string]int32{}}}
+	for i, id := range t.ids {
+		if live != nil && !live[i] {
+			continue
+		}
+		to[i] = int32(len(u.ids))
+		u.where.at[id] = to[i]
+		u.ids, u.texts, u.dls, u.splits = append(u.ids, id), append(u.texts, t.texts[i]), append(u.dls, t.dls[i]), append(u.splits, t.splits[i])
+		u.types, u.start, u.end = append(u.types, t.types[i]), append(u.start, t.start[i]), append(u.end, t.end[i])
+	}
+	t.eachTerm(func(term string, list []int32) {
+		moved := make([]int32, len(list))
+		for j, i := range list {
+			moved[j] = to[i]
+		}
+		u.terms[term] = moved
+	})
+	for r, run := range t.runs {
+		var hits []runHit
+		for _, h := range t.hits(int32(r)) {
+			if live == nil || live[h.i] {
+				hits = append(hits, runHit{to[h.i], h.n})
+			}
+		}
+		if len(hits) > 0 {
+			u.where.runAt[run] = int32(len(u.runs))
+			u.runs, u.runHits = append(u.runs, run), append(u.runHits, hits)
+		}
+	}
+	return u
 }
 
 // memoryTerms is the analyzer's terms of a memory's name, content and keywords, each

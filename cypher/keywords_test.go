@@ -185,18 +185,44 @@ func checkPostings(t *testing.T, s *Store, space string, texts []string, stats K
 // indexByID describes what the index holds of each memory.
 func indexByID(t *spaceTexts) map[string]string {
 	terms, runs := map[int32][]string{}, map[int32][]string{}
-	for term, list := range t.terms {
+	t.eachTerm(func(term string, list []int32) {
+		if !slices.IsSorted(list) {
+			terms[-1] = append(terms[-1], term) // reported below as a memory of its own
+		}
 		for _, i := range list {
 			terms[i] = append(terms[i], term)
 		}
-	}
-	for r, hits := range t.runHits {
-		for _, h := range hits {
+	})
+	for r := range t.runs {
+		for _, h := range t.hits(int32(r)) {
 			runs[h.i] = append(runs[h.i], fmt.Sprintf("%s×%d", t.runs[r], h.n))
 		}
 	}
 	out := map[string]string{}
+	if unsorted := terms[-1]; len(unsorted) > 0 {
+		out["unsorted lists"] = strings.Join(unsorted, ",")
+	}
+	for i := range maps.Keys(runs) {
+		if int(i) >= len(t.ids) {
+			out["beyond"] += fmt.Sprintf("run hit at %d of %d; ", i, len(t.ids)) // an index sees a later one's memory
+		}
+	}
+	for i := range maps.Keys(terms) {
+		if int(i) >= len(t.ids) {
+			out["beyond"] += fmt.Sprintf("term of %d of %d; ", i, len(t.ids))
+		}
+	}
+	live := t.live()
 	for i, id := range t.ids {
+		if live != nil && !live[i] {
+			if len(terms[int32(i)]) > 0 {
+				out["dead "+id] = strings.Join(terms[int32(i)], ",") // a dead position in a term's list
+			}
+			continue
+		}
+		if _, twice := out[id]; twice {
+			out["twice "+id] = ""
+		}
 		slices.Sort(terms[int32(i)])
 		slices.Sort(runs[int32(i)])
 		out[id] = fmt.Sprintf("%q dl %v split %v %s %v–%v terms %s runs %s", t.texts[i], t.dls[i], t.splits[i], t.types[i], t.start[i].UTC(), t.end[i].UTC(),

@@ -583,6 +583,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	}
 	move := graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), recalledOnly: true}
 	move.ids, move.lean = touchedMemories(ins)
+	move.merged = mergedObservations(ins)
 	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, move, nil
 }
 
@@ -592,11 +593,26 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 type graphMove struct {
 	before, after   string
 	ids, lean, gone []string
+	// merged: per memory merged into, the observations merged into it, in the order
+	// integration_write.cypher appends them to its sources.
+	merged map[string][]string
 	// recalledOnly: followed only when a recall expanded from the snapshot since it was
 	// read or last followed such a write (an ingestion's). Following costs a statement
 	// (about 10 ms at 1,000 memories): an agent that recalls between its writes keeps its
 	// snapshot, a bulk ingestion pays once and leaves it to be read again.
 	recalledOnly bool
+}
+
+// mergedObservations is, per memory the integrations ins merge into, the observations
+// that merge into it, in order.
+func mergedObservations(ins []ObservationIntegration) map[string][]string {
+	out := map[string][]string{}
+	for _, in := range ins {
+		for _, m := range in.Merges {
+			out[m.ID] = append(out[m.ID], in.ObservationID)
+		}
+	}
+	return out
 }
 
 // touchedMemories is every memory the integrations ins write: the ones they add and merge
@@ -804,6 +820,7 @@ func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
 	}
 	slices.Sort(neighbours)
 	neighbours = slices.Compact(neighbours)
+	s.texts.deleted(space, id, str(r, "version_before"), str(r, "version_after"))
 	if len(neighbours) <= deleteFollowMax {
 		s.followWrite(ctx, space, graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: neighbours, gone: []string{id}})
 	}

@@ -300,8 +300,9 @@ func (s *Store) SeedByHeldVectors(ctx context.Context, space string, q SeedQuery
 		pass[i] = len(e) == len(q.Embedding)
 	}
 	if filtered {
+		live := t.live()
 		for i, id := range t.ids {
-			if j, ok := v.at[id]; ok && !t.passes(i, q) {
+			if j, ok := v.at[id]; ok && (live == nil || live[i]) && !t.passes(i, q) {
 				pass[j] = false
 			}
 		}

@@ -88,7 +88,11 @@ func (r *Retriever) fillSources(ctx context.Context, run *run) error {
 	if len(run.partial) == 0 {
 		return nil
 	}
-	sources, err := r.store.MemorySources(ctx, run.space, run.partial)
+	var x cypher.Expander = r.store
+	if run.graph != nil {
+		x = run.graph // its snapshot holds the sources it read before, as the writes left them
+	}
+	sources, err := x.MemorySources(ctx, run.space, run.partial)
 	if err != nil {
 		return err
 	}

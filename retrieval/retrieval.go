@@ -198,6 +198,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if run.counts, err = r.store.SpaceCounts(ctx, space); err != nil {
 		return realm.RecallResult{}, err
 	}
+	r.store.Recalling(space, run.counts)
 	focus, err := r.focus(ctx, space, req.Query, run.counts)
 	if err != nil {
 		return realm.RecallResult{}, err
@@ -297,11 +298,13 @@ func (r *Retriever) focus(ctx context.Context, space, query string, counts cyphe
 
 // nameCache keeps, per space, the pattern of its common names (see focus) with the
 // counts it was read at: finding them reads every entity of the space and counts its
-// observations, too slow to do on every recall of a large space, and they change only
-// with a new observation or a memory added or removed (cypher.Store.SpaceCounts).
+// observations, too slow to do on every recall of a large space (36–120 ms at 100,000
+// memories), and they change only with a new observation or a memory added or removed
+// (cypher.Store.SpaceCounts).
 type nameCache struct {
-	mu     sync.Mutex
-	spaces map[string]focusNames
+	mu      sync.Mutex
+	spaces  map[string]focusNames
+	reading map[string]bool // spaces whose names are being read in the background
 }
 
 // focusNames is a space's common names as a pattern (nil: none), and when it was read.
@@ -313,8 +316,37 @@ type focusNames struct {
 // nameCacheMax bounds the spaces remembered; past it, the cache starts over.
 const nameCacheMax = 4096
 
+// A space's names read at seq are served after the space moved on, while they are read
+// again in the background, when the space had at least namesStaleFrom observations then
+// and has at most 1/namesStaleShare more now, none of its memories gone. The names are
+// the entities in at least CommonNameShare of the observations (and CommonNameMin): d new
+// observations move that bar by CommonNameShare·d and an entity's count by at most d, so
+// with d ≤ 1% of the observations only a name within 1% of the bar can change sides,
+// for as long as the read in the background takes. A smaller space (LoCoMo's hold
+// 400–700), a larger move or a deletion is read at once, as before: the recall waits.
+// The read in the background starts once the space has 1/namesReadShare more
+// observations than at the names' read (at least one more): each read costs Neo4j a pass
+// over the space's entities (36–120 ms at 100,000 memories), which an agent writing one
+// observation per recall would otherwise pay at every recall, beside it.
+// A variable so that tests can shrink it.
+var namesStaleFrom int64 = 2000
+
+const (
+	namesStaleShare = 100
+	namesReadShare  = 1000
+)
+
+// servesStale reports whether names read at c may stand for the space as counts find it
+// while they are read again (see namesStaleFrom).
+func (c focusNames) servesStale(counts cypher.SpaceCounts) bool {
+	moved := counts.Seq - c.seq
+	return c.seq >= namesStaleFrom && moved >= 0 && moved <= c.seq/namesStaleShare && counts.InSpace >= c.inSpace
+}
+
 // commonNames returns the pattern matching the space's common names (nil when it has
-// none), from the cache while counts say the space has not changed.
+// none), from the cache while counts say the space has not changed, or has changed
+// little since (servesStale: then they are read again in the background, see
+// namesReadShare).
 func (r *Retriever) commonNames(ctx context.Context, space string, counts cypher.SpaceCounts) (*regexp.Regexp, error) {
 	r.names.mu.Lock()
 	c, ok := r.names.spaces[space]
@@ -322,6 +354,18 @@ func (r *Retriever) commonNames(ctx context.Context, space string, counts cypher
 	if ok && c.inSpace == counts.InSpace && c.seq == counts.Seq {
 		return c.named, nil
 	}
+	if ok && c.servesStale(counts) {
+		if counts.Seq-c.seq >= max(1, c.seq/namesReadShare) {
+			r.readNamesInBackground(space, counts)
+		}
+		return c.named, nil
+	}
+	return r.readNames(ctx, space, counts)
+}
+
+// readNames reads the space's common names, as of counts or later, and keeps them
+// labelled with counts unless names of later counts are kept meanwhile.
+func (r *Retriever) readNames(ctx context.Context, space string, counts cypher.SpaceCounts) (*regexp.Regexp, error) {
 	names, err := r.store.CommonNames(ctx, space, r.opts.CommonNameShare, r.opts.CommonNameMin)
 	if err != nil {
 		return nil, err
@@ -332,17 +376,46 @@ func (r *Retriever) commonNames(ctx context.Context, space string, counts cypher
 			alts = append(alts, regexp.QuoteMeta(n))
 		}
 	}
-	c = focusNames{inSpace: counts.InSpace, seq: counts.Seq}
+	c := focusNames{inSpace: counts.InSpace, seq: counts.Seq}
 	if len(alts) > 0 {
 		c.named = regexp.MustCompile(`(?i)\b(?:` + strings.Join(alts, "|") + `)(['’]s)?\b`)
 	}
 	r.names.mu.Lock()
+	defer r.names.mu.Unlock()
 	if len(r.names.spaces) >= nameCacheMax {
 		r.names.spaces = map[string]focusNames{}
 	}
-	r.names.spaces[space] = c
-	r.names.mu.Unlock()
+	if held, ok := r.names.spaces[space]; !ok || held.seq <= c.seq {
+		r.names.spaces[space] = c
+	}
 	return c.named, nil
+}
+
+// namesReadTimeout bounds a read of a space's names in the background.
+const namesReadTimeout = time.Minute
+
+// readNamesInBackground reads the space's names in a goroutine, unless a read of them is
+// under way.
+func (r *Retriever) readNamesInBackground(space string, counts cypher.SpaceCounts) {
+	r.names.mu.Lock()
+	defer r.names.mu.Unlock()
+	if r.names.reading[space] {
+		return
+	}
+	if r.names.reading == nil {
+		r.names.reading = map[string]bool{}
+	}
+	r.names.reading[space] = true
+	go func() {
+		bg, cancel := context.WithTimeout(context.Background(), namesReadTimeout) // not the recall's: it may end first
+		defer cancel()
+		if _, err := r.readNames(bg, space, counts); err != nil {
+			r.log.Warn().Err(err).Str("space", space).Msg("common names not read again; the ones held stay")
+		}
+		r.names.mu.Lock()
+		delete(r.names.reading, space)
+		r.names.mu.Unlock()
+	}()
 }
 
 // settings are one request's resolved bounds.

@@ -46,7 +46,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	noExact := fs.Bool("no-exact-scan", false, "do not time the exact-scan seed search (seconds a question at 100k, and not what the read path uses there)")
 	warmGraph := fs.Bool("warm-graph", false, "read the space's graph snapshot before timing the recalls, when REALM_GRAPH_CACHE admits the space (its read time and heap are reported)")
 	profile := fs.String("profile", "", "write one JSON line per timed recall here: stage timings, expansion steps, every statement with its duration, database hits and rows (the recall run once more under PROFILE)")
-	ingestProfile := fs.String("ingest-cpuprofile", "", "write this process's CPU profiles during the ingestion to PREFIX.batches.pprof and PREFIX.one.pprof (go tool pprof)")
+	ingestProfile := fs.String("ingest-cpuprofile", "", "write this process's CPU profiles during the ingestion to PREFIX.batches.pprof and PREFIX.one.pprof, and during --interleave to PREFIX.interleave.pprof (go tool pprof)")
 	interleave := fs.Int("interleave", 0, "rounds of one observation ingested then one recall, timed last (0: none); each adds memories to the space")
 	pool := fs.Int("embed-pool", 0, "embed only this many distinct memory texts and reuse their vectors (0: embed every memory)")
 	home := getenv("REALM_HOME")
