@@ -42,9 +42,10 @@ func (e *txFreeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 }
 
 // TestReadDecideApply: construction reads the neighbourhood, asks the model with no
-// transaction open and the embedder with none waiting for it, then applies; when the neighbourhood changed
-// meanwhile (another writer added a memory while the model was deciding), the apply
-// writes nothing and the integration is decided again on the new neighbourhood.
+// transaction open and the embedder with none waiting for it, then applies; when the
+// neighbourhood changed meanwhile (another writer added a memory while the model was
+// deciding), the apply writes nothing and the integration is decided again on the new
+// neighbourhood.
 func TestReadDecideApply(t *testing.T) {
 	ctx := context.Background()
 	// A store of this test alone, so that its count of open transactions is this test's.
