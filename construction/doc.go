@@ -2,12 +2,14 @@
 // stored first, then each new one is extracted into typed candidates, embedded, given its
 // neighbourhood N_sim ∪ N_recent, integrated (add / merge / skip) and related (edges) by
 // the agent, and written in one transaction that holds the space's lock in Neo4j. The
-// agent and the embedder are asked with no transaction open: the neighbourhood is read
-// first, the decision taken, and the apply transaction checks that the neighbourhood is
-// still the one decided on, deciding again when it is not (a bounded number of times).
-// The observations of a batch go through as one run (run.go): one embedder call for all
-// their candidates, one read of all their neighbourhoods, the decisions in order (each
-// seeing, in memory, what the earlier ones wrote) and one write transaction.
+// agent is asked with no transaction open, and no transaction waits for the embedder:
+// the neighbourhood is read first, the decision taken, and the apply transaction checks
+// that the neighbourhood is still the one decided on, deciding again when it is not (a
+// bounded number of times). The observations of a batch go through as runs (run.go): one
+// embedder call for the candidates of a run, made in the background a run ahead (beside
+// the reads and the write of the run before), one read of all their neighbourhoods, the
+// decisions in order (each seeing, in memory, what the earlier ones wrote) and one write
+// transaction.
 //
 // Nothing accepted is lost: an observation stays pending until the transaction that
 // writes its memories marks it integrated; ResumePending takes pending work back (at

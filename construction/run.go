@@ -15,14 +15,15 @@ import (
 
 // A run is consecutive observations of one space integrated together (the write path in
 // batches): one read of what their extractors see, their extractions in order (each
-// seeing the summary the one before left), one embedder call for all their candidates,
-// one read of all the candidates' neighbourhoods, the decisions in order, and one write
-// transaction. An observation's neighbourhood is then the stored one as the run began,
+// seeing the summary the one before left), one embedder call for all their candidates
+// (made in the background, a run ahead: embedAhead), one read of all the candidates'
+// neighbourhoods (what needs no vector while they are embedded, then their similar
+// memories), the decisions in order, and one write transaction. An observation's neighbourhood is then the stored one as the run began,
 // completed in memory with what the observations before it in the run wrote (the run's
 // overlay): the memories they added or changed, by vector similarity and by keywords
 // (BM25 from the space's statistics, both as the store ranks them), and as recent
-// memories. As for one observation, nothing is asked of the agent or the
-// embedder inside a transaction, and the write checks that the stored neighbourhoods are
+// memories. As for one observation, nothing is asked of the agent inside a transaction,
+// no transaction waits for the embedder, and the write checks that the stored neighbourhoods are
 // still those decided on.
 
 // integrateRun integrates stored, claimed observations of one space in order and
@@ -148,22 +149,15 @@ func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, exts [
 // what the run itself wrote (LoCoMo's retrieval was checked with runs of 25).
 const maxRun = 25
 
-// runDecided embeds the candidates of extracted observations in one call, then decides
-// and applies them maxRun at a time (their vectors remembered, embedcache.go); a run that
-// cannot go through as one is integrated one observation at a time.
+// runDecided decides and applies extracted observations maxRun at a time; a run that
+// cannot go through as one is integrated one observation at a time. Their candidates are
+// embedded ahead (embedAhead), a run's while Neo4j reads and writes the one before.
 func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result) {
-	var texts []string
-	for _, ext := range exts {
-		for _, c := range ext.Candidates {
-			texts = append(texts, embedText(c.Name, c.Content))
-		}
-	}
-	if len(texts) > 0 {
-		_, _ = p.embed(ctx, texts) // a failure is met again, and handled, by the run
-	}
+	ahead := p.embedAhead(ctx, exts)
+	defer ahead.stop()
 	for start := 0; start < len(obs); {
 		end := min(start+maxRun, len(obs))
-		n := p.applyRun(ctx, obs[start:end], exts[start:end], seen, results[start:end])
+		n := p.applyRun(ctx, obs[start:end], exts[start:end], seen, results[start:end], func() { ahead.wait(end) })
 		if n == 0 {
 			n = p.oneByOne(ctx, obs[start:end], exts[start:end], results[start:end])
 		}
@@ -171,14 +165,78 @@ func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts
 	}
 }
 
-// applyRun embeds every candidate of the run in one call, reads their neighbourhoods in
-// one transaction, decides in order and writes in one transaction, under the space's
-// lock. The run ends before an observation whose keyword neighbours would include a
-// stored memory it did not read (the run's own memories moved the words' statistics so
-// far that one ranked past keywordSlack comes in): that observation reads them from the
-// store once the run is written (runDecided starts the next run there). It returns how
-// many of obs it integrated: 0 when they must be integrated one observation at a time.
-func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result) int {
+// embedding embeds the candidates of a sequence of extractions in the background, maxRun
+// extractions at a time, in order, into the pipeline's cache (embedcache.go): the model
+// takes the cores while Neo4j reads and writes a run, and Neo4j is not idle while the
+// model embeds. A run's decisions do not depend on when its vectors were computed: it
+// still reads them from the cache, in order, after the runs before it were written.
+type embedding struct {
+	done   chan int // extractions embedded so far, after each chunk; closed at the end or on a failure
+	cancel context.CancelFunc
+	upTo   int // the last count received
+}
+
+// embedAhead starts embedding the candidates of exts.
+func (p *Pipeline) embedAhead(ctx context.Context, exts []agent.Extraction) *embedding {
+	ctx, cancel := context.WithCancel(ctx)
+	e := &embedding{done: make(chan int, len(exts)/maxRun+1), cancel: cancel}
+	go func() {
+		defer close(e.done)
+		for start := 0; start < len(exts); start += maxRun {
+			end := min(start+maxRun, len(exts))
+			if texts := candidateTexts(exts[start:end]); len(texts) > 0 {
+				if _, err := p.embed(ctx, texts); err != nil {
+					return // met again, and handled, by the run that embeds them
+				}
+			}
+			e.done <- end
+		}
+	}()
+	return e
+}
+
+// wait returns once the candidates of the first k extractions are embedded, or the
+// embedding stopped.
+func (e *embedding) wait(k int) {
+	for e.upTo < k {
+		n, ok := <-e.done
+		if !ok {
+			e.upTo = k
+			return
+		}
+		e.upTo = n
+	}
+}
+
+// stop ends the embedding and waits for it.
+func (e *embedding) stop() {
+	e.cancel()
+	for range e.done {
+	}
+}
+
+// candidateTexts is what the candidates of exts are embedded as, in order.
+func candidateTexts(exts []agent.Extraction) []string {
+	var texts []string
+	for _, ext := range exts {
+		for _, c := range ext.Candidates {
+			texts = append(texts, embedText(c.Name, c.Content))
+		}
+	}
+	return texts
+}
+
+// applyRun reads the neighbourhoods of every candidate of the run, decides in order and
+// writes in one transaction, under the space's lock. It reads what needs no vector
+// (cypher.RunContext) while the candidates may still be being embedded, then calls
+// embedded, takes their vectors from the cache and reads their similar memories
+// (cypher.RunSimilar). The run ends before an observation whose keyword neighbours would
+// include a stored memory it did not read (the run's own memories moved the words'
+// statistics so far that one ranked past keywordSlack comes in): that observation reads
+// them from the store once the run is written (runDecided starts the next run there).
+// It returns how many of obs it integrated: 0 when they must be integrated one
+// observation at a time.
+func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result, embedded func()) int {
 	space := obs[0].Space
 	q := cypher.RunQuery{Space: space, K: p.opts.NeighbourK}
 	first := make([]int, len(obs)+1) // candidates of observation k: first[k]..first[k+1]
@@ -186,23 +244,10 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 		first[k] = len(q.Texts)
 		for _, c := range ext.Candidates {
 			q.Texts = append(q.Texts, strings.Join(append([]string{c.Name}, c.Keywords...), " "))
-			q.Embeddings = append(q.Embeddings, nil)
 		}
 	}
 	first[len(obs)] = len(q.Texts)
-	texts := make([]string, 0, len(q.Texts))
-	for _, ext := range exts {
-		for _, c := range ext.Candidates {
-			texts = append(texts, embedText(c.Name, c.Content))
-		}
-	}
-	if len(texts) > 0 {
-		embs, err := p.embed(ctx, texts)
-		if err != nil {
-			return 0
-		}
-		q.Embeddings = embs
-	}
+	texts := candidateTexts(exts)
 	recent := make([]map[string]bool, len(obs)) // the observations whose memories are recent to each
 	from := map[string]bool{}
 	for k, o := range obs {
@@ -226,8 +271,17 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 	}
 	var at []int // per candidate, its episode among q.EpisodesBefore or EpisodesNamed
 	q.EpisodesBefore, q.EpisodesNamed, at = episodeQuery(obs, exts)
-	read, err := p.store.RunNeighbourhoods(ctx, q)
+	read, err := p.store.RunContext(ctx, q)
 	if err != nil {
+		return 0
+	}
+	embedded()
+	if len(texts) > 0 {
+		if q.Embeddings, err = p.embed(ctx, texts); err != nil {
+			return 0
+		}
+	}
+	if read, err = p.store.RunSimilar(ctx, q, read); err != nil {
 		return 0
 	}
 	stored := perCandidate(cands, at, read.Episodes)

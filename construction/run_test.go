@@ -151,6 +151,20 @@ func TestRunOfASession(t *testing.T) {
 	sameGraphs(t, obs, "in a run", one, run, oneStats, runStats)
 }
 
+// TestRunsEmbeddedAhead: a batch of several runs, whose candidates are embedded a run
+// ahead of the one Neo4j reads and writes, gives the same graph, edge by edge, as its
+// turns sent one a call: each run still decides on what the runs before it wrote.
+func TestRunsEmbeddedAhead(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	obs := session(80) // four runs (maxRun)
+	one, oneStats := ingestSession(t, store, obs, 1)
+	run, runStats := ingestSession(t, store, obs, len(obs))
+	sameGraphs(t, obs, "in runs embedded ahead", one, run, oneStats, runStats)
+	if runStats.Memories != oneStats.Memories || runStats.Edges != oneStats.Edges {
+		t.Errorf("in runs embedded ahead: %d memories, %d edges; one a call: %d, %d", runStats.Memories, runStats.Edges, oneStats.Memories, oneStats.Edges)
+	}
+}
+
 // TestIngestIsolated: a space's graph does not depend on what other spaces hold. A
 // conversation ingested beside spaces full of the same words (the conversation itself
 // three times, and a space where a few of its words are everywhere) gives the graph it
@@ -343,12 +357,13 @@ func TestSessionEpisodeContextualizes(t *testing.T) {
 	}
 }
 
-// TestOneMessageThreeTransactions: a request of one message into an existing space saves
-// it and reads its extraction window in one transaction, reads its neighbourhoods in a
-// second and applies in a third, of two statements: the lock and one write of all its
+// TestOneMessageFourTransactions: a request of one message into an existing space saves
+// it and reads its extraction window in one transaction, reads its neighbourhoods in two
+// (what needs no vector, while its candidates are embedded, then their similar
+// memories) and applies in a fourth, of two statements: the lock and one write of all its
 // memories, edges and mark; the extractor sees the summary and the observation the
 // message before left.
-func TestOneMessageThreeTransactions(t *testing.T) {
+func TestOneMessageFourTransactions(t *testing.T) {
 	store := cyphertest.MustOpen(t)
 	space := cyphertest.NewSpace(t)
 	ag := &windowAgent{}
@@ -369,8 +384,8 @@ func TestOneMessageThreeTransactions(t *testing.T) {
 	for _, st := range log.Statements {
 		names = append(names, st.Name)
 	}
-	if log.Transactions != 3 {
-		t.Errorf("%d transactions (%v), want 3", log.Transactions, names)
+	if log.Transactions != 4 {
+		t.Errorf("%d transactions (%v), want 4", log.Transactions, names)
 	}
 	if i := slices.Index(names, "space_lock_run"); i < 0 || !slices.Equal(names[i:], []string{"space_lock_run", "integration_write"}) {
 		t.Errorf("the write is %v, want space_lock_run and integration_write", names)

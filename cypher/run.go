@@ -109,15 +109,57 @@ func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbour
 	return out, err
 }
 
+// RunContext reads, in one read transaction, what the neighbourhoods of a run's
+// candidates take besides their vectors (q.Embeddings is not read): the space's state,
+// the keyword postings of q.Texts, the memories recent to q.RecentFrom and the episodes
+// asked for; RunSimilar completes it once they are embedded. Split so, the read goes on
+// while the candidates are embedded, and no transaction waits for the embedder.
+// Errors: EUnavailable.
+func (s *Store) RunContext(ctx context.Context, q RunQuery) (RunNeighbours, error) {
+	var out RunNeighbours
+	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		out = RunNeighbours{}
+		var err error
+		if out.State, out.Recent, out.Keywords, err = s.keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom); err != nil {
+			return nil, err
+		}
+		out.Episodes, err = episodes(ctx, tx, q.Space, q.EpisodesBefore, q.EpisodesNamed)
+		return nil, err
+	})
+	return out, err
+}
+
+// RunSimilar completes read, a RunContext of q, with each candidate's similar memories by
+// vector and by keywords, in a second read transaction. A write between the two shows in
+// ApplyRun as a state other than read.State: it reads the neighbourhoods again under the
+// lock. Errors: EUnavailable.
+func (s *Store) RunSimilar(ctx context.Context, q RunQuery, read RunNeighbours) (RunNeighbours, error) {
+	out := read
+	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return nil, s.similarNeighbours(ctx, tx, q, &out)
+	})
+	return out, err
+}
+
 func (s *Store) runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery) (RunNeighbours, error) {
-	out := RunNeighbours{Vector: make([][]realm.Node, len(q.Embeddings)), Text: make([][]realm.Node, len(q.Texts))}
+	var out RunNeighbours
 	var err error
-	out.State, out.Recent, out.Keywords, err = s.keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom)
-	if err != nil || len(q.Embeddings) == 0 || out.State.N == 0 {
+	if out.State, out.Recent, out.Keywords, err = s.keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom); err != nil {
 		return out, err
 	}
+	return out, s.similarNeighbours(ctx, tx, q, &out)
+}
+
+// similarNeighbours reads into out, whose state and keyword postings keywordContext
+// read, each candidate's similar memories by vector and by keywords.
+func (s *Store) similarNeighbours(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery, out *RunNeighbours) error {
+	out.Vector, out.Text = make([][]realm.Node, len(q.Embeddings)), make([][]realm.Node, len(q.Texts))
+	if len(q.Embeddings) == 0 || out.State.N == 0 {
+		return nil
+	}
+	var err error
 	out.Vector, out.Text, err = s.similarAndKeywordNodes(ctx, tx, q.Space, q.Embeddings, q.Texts, q.K, out.State, out.Keywords)
-	return out, err
+	return err
 }
 
 // RunApplied is what ApplyRun did.
