@@ -183,6 +183,7 @@ type ScaleSize struct {
 	Reconcile Quantiles                       `json:"reconsolidation_apply_20"`
 	// ReconcileWarmup: the untimed warm-up's applies (ScaleConfig.ReconWarmup), timed all the same.
 	ReconcileWarmup Quantiles    `json:"reconsolidation_apply_20_warmup"`
+	Revert          Quantiles    `json:"reconsolidation_revert_20"` // the timed applies' reverts
 	EditsDone       float64      `json:"edits_applied_mean"`
 	Ingest          IngestReport `json:"ingest"`        // batches of ScaleIngestBatch
 	IngestOne       IngestReport `json:"ingest_single"` // one observation a call
@@ -390,7 +391,7 @@ func runScaleSize(ctx context.Context, deps ScaleDeps, cfg ScaleConfig, n int, p
 	if err := measureReconsolidation(ctx, deps.Store, space, results, cfg.ReconRuns, cfg.ReconWarmup, &sz); err != nil {
 		return sz, err
 	}
-	fmt.Fprintf(progress, "scale %d: reconsolidation apply of 20 edits p50 %.1f ms\n", n, sz.Reconcile.P50)
+	fmt.Fprintf(progress, "scale %d: reconsolidation apply of 20 edits p50 %.1f ms, revert p50 %.1f ms\n", n, sz.Reconcile.P50, sz.Revert.P50)
 	if sz.GraphSnapshot != nil {
 		if sz.GraphSnapshotCurrent, err = deps.Store.GraphCurrent(ctx, space); err != nil {
 			return sz, err
@@ -695,11 +696,11 @@ func profileRecall(ctx context.Context, store *cypher.Store, w io.Writer, space 
 
 // measureReconsolidation applies 20 edits among the nodes of a recall (strengthen and
 // weaken the edges among them, add correlates between unlinked pairs) in one transaction,
-// as reconsolidation does, timing the apply; each is reverted afterwards (not timed). The
+// as reconsolidation does, timing the apply; each is reverted afterwards (timed apart). The
 // warmup first ones are reported apart (ScaleConfig.ReconWarmup).
 func measureReconsolidation(ctx context.Context, s *cypher.Store, space string, results []realm.RecallResult, runs, warmup int, sz *ScaleSize) error {
 	rule := reconsolidation.DefaultConfig().Rule(false)
-	var times, warm []float64
+	var times, warm, reverts []float64
 	var applied int
 	for i := -warmup; i < runs && len(results) > 0; i++ {
 		res := results[(i+warmup)%len(results)]
@@ -720,11 +721,15 @@ func measureReconsolidation(ctx context.Context, s *cypher.Store, space string, 
 			times = append(times, ms(time.Since(t)))
 			applied += len(done)
 		}
+		t = time.Now()
 		if _, err := s.RevertReconsolidation(ctx, space, id, time.Now()); err != nil {
 			return err
 		}
+		if i >= 0 {
+			reverts = append(reverts, ms(time.Since(t)))
+		}
 	}
-	sz.Reconcile, sz.ReconcileWarmup = quantiles(times), quantiles(warm)
+	sz.Reconcile, sz.ReconcileWarmup, sz.Revert = quantiles(times), quantiles(warm), quantiles(reverts)
 	sz.EditsDone = float64(applied) / float64(max(1, len(times)))
 	return nil
 }
@@ -1248,6 +1253,9 @@ func (r ScaleReport) Markdown() string {
 		fmt.Fprintf(&b, "| reconsolidation apply, 20 edits (ms) | %.1f | %.1f | %.1f |\n", s.Reconcile.P50, s.Reconcile.P95, s.Reconcile.P99)
 		if w := s.ReconcileWarmup; w.N > 0 {
 			fmt.Fprintf(&b, "| the %d applies before them, untimed warm-up (ms) | %.1f | %.1f | %.1f |\n", w.N, w.P50, w.P95, w.P99)
+		}
+		if r := s.Revert; r.N > 0 {
+			fmt.Fprintf(&b, "| reverting each of those reconsolidations (ms) | %.1f | %.1f | %.1f |\n", r.P50, r.P95, r.P99)
 		}
 		b.WriteString("\n")
 		fmt.Fprintf(&b, "The read path seeds by **%s** at this size. Recalls per strategy: %d (each timed on its second run, after a first that embedded its texts). The generated answer was among the top K of %.0f%% of adaptive recalls. Edits applied per reconsolidation: %.1f (directed).",

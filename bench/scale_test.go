@@ -145,7 +145,7 @@ func TestRunScale(t *testing.T) {
 	if len(lines) != 9 || !strings.Contains(lines[0], `"name":"seed_space_size"`) || !strings.Contains(lines[8], `"strategy":"subgraph_beam"`) {
 		t.Errorf("%d profile lines, want 9 (3 strategies × 3 queries); first: %s", len(lines), lines[0])
 	}
-	if sz.Seeds["vector_index"].N != 3 || sz.Seeds["exact_scan"].N != 3 || sz.Reconcile.N != 2 || sz.EditsDone < 20 {
+	if sz.Seeds["vector_index"].N != 3 || sz.Seeds["exact_scan"].N != 3 || sz.Reconcile.N != 2 || sz.Revert.N != 2 || sz.EditsDone < 20 {
 		t.Errorf("seeds %+v, reconsolidation %+v (%.1f edits)", sz.Seeds, sz.Reconcile, sz.EditsDone)
 	}
 	if sz.Ingest.Observations != 5 || sz.Ingest.PerSecond <= 0 || sz.IngestOne.Observations != 5 || sz.IngestOne.PerSecond <= 0 {

@@ -147,13 +147,6 @@ func editPairs(ops []realm.EditProposal) ([]edgeKey, []any) {
 	return keys, pairs
 }
 
-func setWeight(ctx context.Context, tx neo4j.ManagedTransaction, space, from, to string, p realm.Predicate, edgeID string, w float64, now time.Time) error {
-	_, err := collect(ctx, tx, qEditEdgeSetWeight, map[string]any{
-		"space": space, "from": from, "to": to, "type": p.RelType(), "edge_id": edgeID, "weight": w, "now": now,
-	})
-	return err
-}
-
 // directedEdits expands each symmetric edit into its two directions.
 func directedEdits(edits []realm.EditProposal) []realm.EditProposal {
 	var out []realm.EditProposal
@@ -180,13 +173,14 @@ func memoryIDsOf(ops []realm.EditProposal) []string {
 }
 
 // RevertReconsolidation undoes the reconsolidation that id names (its id, or the id of one
-// of its edits) in one write transaction: every edge it strengthened or weakened gets
-// back the exact weight it had before (old_weight, a float64 stored as is), every edge it
-// added is deleted, and its edits are marked reverted. It returns the edits it reverted:
-// none when they all were already (reverting twice is a no-op). A later reconsolidation's
-// change of the same edge is overwritten. ENotFound when the space logged no such edit.
+// of its edits) in one write transaction of two statements: every edge it strengthened or
+// weakened gets back the exact weight it had before (old_weight, a float64 stored as is),
+// every edge it added is deleted, and its edits are marked reverted. It returns the edits it
+// reverted: none when they all were already (reverting twice is a no-op). A later
+// reconsolidation's change of the same edge is overwritten. ENotFound when the space logged
+// no such edit. The snapshot of the space follows in the background, as after ApplyEdits.
 func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now time.Time) ([]realm.Edit, error) {
-	defer s.graphs.writing(space)()
+	done := s.graphs.writing(space)
 	var reverted []realm.Edit
 	var touched []string // the memories it wrote edges of
 	var before, after string
@@ -198,7 +192,7 @@ func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now
 			return nil, err
 		}
 		found = true
-		var todo []realm.Edit // latest first, so an edge edited twice ends at its first old weight
+		var todo []realm.Edit // latest first
 		for _, r := range recs {
 			if e := editFromProps(propsOf(r, "edit")); !e.Reverted {
 				todo = append(todo, e)
@@ -208,51 +202,71 @@ func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now
 			return nil, nil
 		}
 		var ops []realm.EditProposal
+		var ids []string
 		for _, e := range todo {
 			ops = append(ops, realm.EditProposal{From: e.From, To: e.To})
+			ids = append(ids, e.ID)
 		}
 		touched = memoryIDsOf(ops)
-		locked, err := collect(ctx, tx, qEditLockMemories, map[string]any{"space": space, "ids": touched})
+		recs, err = collect(ctx, tx, qEditRevert, map[string]any{
+			"space": space, "ids": touched, "undo": undoOf(todo), "edits": ids, "now": now.UTC(),
+		})
 		if err != nil {
 			return nil, err
 		}
-		if len(locked) > 0 {
-			before, after = str(locked[0], "before"), str(locked[0], "after")
-		}
-		var ids []string
-		for _, e := range todo {
-			if e.Action == realm.EditAdd {
-				_, err = collect(ctx, tx, qEditEdgeDelete, map[string]any{
-					"space": space, "from": e.From, "to": e.To, "type": e.Predicate.RelType(), "edge_id": e.EdgeID,
-				})
-			} else if e.OldWeight != nil {
-				err = setWeight(ctx, tx, space, e.From, e.To, e.Predicate, e.EdgeID, *e.OldWeight, now.UTC())
-			}
-			if err != nil {
-				return nil, err
-			}
-			ids = append(ids, e.ID)
-		}
-		if _, err := collect(ctx, tx, qEditMarkReverted, map[string]any{"space": space, "ids": ids, "now": now.UTC()}); err != nil {
-			return nil, err
+		if len(recs) > 0 {
+			before, after = str(recs[0], "before"), str(recs[0], "after")
 		}
 		reverted = todo
 		return nil, nil
 	})
+	if err != nil || len(reverted) == 0 {
+		done()
+	} else {
+		s.followInBackground(space, graphMove{before: before, after: after, ids: touched}, done)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, realm.Errorf(realm.ENotFound, "no edit or reconsolidation %q in space %q", id, space)
 	}
-	if len(reverted) > 0 {
-		s.followWrite(ctx, space, graphMove{before: before, after: after, ids: touched})
-	}
 	for i := range reverted {
 		t := now.UTC()
 		reverted[i].Reverted, reverted[i].RevertedAt = true, &t
 	}
 	return reverted, nil
+}
+
+// undoOf folds the edits of one reconsolidation, latest first, into one undo an edge
+// (edit_revert.cypher): an edge it added is deleted, any other is set to the old weight
+// of its first edit, so that an edge edited twice gets the weight it had before both.
+func undoOf(latestFirst []realm.Edit) []map[string]any {
+	type edge struct {
+		edgeKey
+		id string
+	}
+	at := map[edge]map[string]any{} // an edge → its undo
+	var out []map[string]any
+	for _, e := range latestFirst {
+		if e.Action != realm.EditAdd && e.OldWeight == nil {
+			continue
+		}
+		k := edge{edgeKey{e.From, e.To, e.Predicate.RelType()}, e.EdgeID}
+		u := at[k]
+		if u == nil {
+			u = map[string]any{"from": e.From, "to": e.To, "type": e.Predicate.RelType(), "edge_id": e.EdgeID, "delete": false, "weight": 0.0}
+			at[k] = u
+			out = append(out, u)
+		}
+		switch {
+		case e.Action == realm.EditAdd:
+			u["delete"] = true
+		case !u["delete"].(bool):
+			u["weight"] = *e.OldWeight
+		}
+	}
+	return out
 }
 
 // ListEdits returns the logged edits of a space that f selects, newest first.

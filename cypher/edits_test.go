@@ -465,6 +465,37 @@ func TestRevertReconsolidation(t *testing.T) {
 			}
 		}
 	})
+	t.Run("EdgesEditedTwice", func(t *testing.T) {
+		// One reconsolidation strengthens an edge twice and adds an edge it then
+		// strengthens: the revert gives the first its weight of before both, and deletes
+		// the second.
+		twice := batch("t2",
+			realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 0.7},
+			realm.EditProposal{From: ids[0], To: ids[2], Action: realm.EditAdd, Predicate: realm.Enables, Confidence: 0.6},
+			realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 0.9},
+			realm.EditProposal{From: ids[0], To: ids[2], Action: realm.EditStrengthen, Predicate: realm.Enables, Confidence: 0.9},
+		)
+		applied, err := s.ApplyEdits(ctx, space, twice)
+		if err != nil || len(applied) != 4 {
+			t.Fatalf("applied %d edits (want 4), %v", len(applied), err)
+		}
+		if edited := edgeWeights(t, s, space, ids); len(edited) != len(before)+1 {
+			t.Fatalf("edges after the edits %v: want one added", edited)
+		}
+		reverted, err := s.RevertReconsolidation(ctx, space, twice.ReconsolidationID, time.Now())
+		if err != nil || len(reverted) != 4 {
+			t.Fatalf("revert: %d edits (want 4), %v", len(reverted), err)
+		}
+		after := edgeWeights(t, s, space, ids)
+		if len(after) != len(before) {
+			t.Errorf("edges after revert %v, before %v (the added edge must be gone)", after, before)
+		}
+		for k, ws := range before {
+			if len(after[k]) != 1 || math.Float64bits(after[k][0]) != math.Float64bits(ws[0]) {
+				t.Errorf("edge %s: %v after revert, %v before", k, after[k], ws)
+			}
+		}
+	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		_, err := s.RevertReconsolidation(ctx, space, "no-such-id", time.Now())
 		if realm.ErrorCode(err) != realm.ENotFound {

@@ -15,9 +15,6 @@ var graphVersionExempt = map[string]string{
 	"recall_record.cypher":  "a memory's access_count and last_accessed_at only (the snapshot leaves them out)",
 	"import_begin.cypher":   "counts memories; writes the Space node's lock",
 	"space_lock_run.cypher": "counts memories; writes the Space node's lock",
-	// Run only in a revert's transaction, after edit_lock_memories.cypher moved it.
-	"edit_edge_set_weight.cypher": "moved by edit_lock_memories in the same transaction",
-	"edit_edge_delete.cypher":     "moved by edit_lock_memories in the same transaction",
 }
 
 var (

@@ -5,29 +5,17 @@ import _ "embed"
 // The statements of reconsolidation: applying, logging, listing and reverting edits (edits.go).
 
 var (
-	//go:embed queries/edit_lock_memories.cypher
-	editLockMemoriesCypher string
-	qEditLockMemories      = newQuery("edit_lock_memories", editLockMemoriesCypher)
-
 	//go:embed queries/edit_batch.cypher
 	editBatchCypher string
 	qEditBatch      = newQuery("edit_batch", editBatchCypher)
 
-	//go:embed queries/edit_edge_set_weight.cypher
-	editEdgeSetWeightCypher string
-	qEditEdgeSetWeight      = newQuery("edit_edge_set_weight", editEdgeSetWeightCypher)
-
-	//go:embed queries/edit_edge_delete.cypher
-	editEdgeDeleteCypher string
-	qEditEdgeDelete      = newQuery("edit_edge_delete", editEdgeDeleteCypher)
+	//go:embed queries/edit_revert.cypher
+	editRevertCypher string
+	qEditRevert      = newQuery("edit_revert", editRevertCypher)
 
 	//go:embed queries/edit_of_reconsolidation.cypher
 	editOfReconsolidationCypher string
 	qEditOfReconsolidation      = newQuery("edit_of_reconsolidation", editOfReconsolidationCypher)
-
-	//go:embed queries/edit_mark_reverted.cypher
-	editMarkRevertedCypher string
-	qEditMarkReverted      = newQuery("edit_mark_reverted", editMarkRevertedCypher)
 
 	//go:embed queries/edit_list.cypher
 	editListCypher string
