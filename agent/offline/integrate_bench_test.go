@@ -1,0 +1,137 @@
+package offline
+
+import (
+	"context"
+	"encoding/gob"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/embed"
+)
+
+// The agent's own CPU on the write path is measured on the inputs the pipeline really
+// gives it: LoCoMo conv-26 ingested in batches of 100 through construction with this
+// agent, Neo4j and the embedder of the environment, every Integrate call's input kept.
+// Neighbourhoods are those of a growing space (about 40 neighbours a candidate), far more
+// than ingestOffline's stand-in.
+//
+// REALM_INTEGRATE_INPUTS=FILE keeps them in FILE (written when absent, read when present),
+// so that two builds are timed on the same inputs and their decisions can be compared.
+
+// recorder is an agent that keeps the inputs of Integrate.
+type recorder struct {
+	*Agent
+	mu     sync.Mutex
+	inputs []agent.IntegrateInput
+}
+
+func (r *recorder) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
+	r.mu.Lock()
+	r.inputs = append(r.inputs, in)
+	r.mu.Unlock()
+	return r.Agent.Integrate(ctx, in)
+}
+
+var (
+	recordedOnce   sync.Once
+	recordedInputs []agent.IntegrateInput
+)
+
+// integrateInputs are the Integrate inputs of conv-26 ingested in batches of 100.
+func integrateInputs(tb testing.TB) []agent.IntegrateInput {
+	tb.Helper()
+	recordedOnce.Do(func() { recordedInputs = loadOrRecord(tb) })
+	if len(recordedInputs) == 0 {
+		tb.Skip("no recorded Integrate inputs (see the log above)")
+	}
+	return recordedInputs
+}
+
+func loadOrRecord(tb testing.TB) []agent.IntegrateInput {
+	file := os.Getenv("REALM_INTEGRATE_INPUTS")
+	if file != "" {
+		if f, err := os.Open(file); err == nil {
+			defer f.Close()
+			var inputs []agent.IntegrateInput
+			if err := gob.NewDecoder(f).Decode(&inputs); err != nil {
+				tb.Fatalf("%s: %v", file, err)
+			}
+			return inputs
+		}
+	}
+	inputs := recordLoCoMo(tb)
+	if file != "" && len(inputs) > 0 {
+		f, err := os.Create(file)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer f.Close()
+		if err := gob.NewEncoder(f).Encode(inputs); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return inputs
+}
+
+func recordLoCoMo(tb testing.TB) []agent.IntegrateInput {
+	var conv []locomoSession
+	for _, c := range loadLocomo(tb) {
+		if len(c) > 0 && len(c[0].turns) > 0 && c[0].turns[0].Space == "conv-26" {
+			conv = c
+		}
+	}
+	if conv == nil {
+		tb.Log("conv-26 not in the LoCoMo data")
+		return nil
+	}
+	var obs []realm.Observation
+	for _, s := range conv {
+		for i, t := range s.turns {
+			t.Space = ""
+			t.ObservedAt = s.at.Add(time.Duration(i) * time.Second)
+			obs = append(obs, t)
+		}
+	}
+	store := cyphertest.MustOpen(tb)
+	cfg, err := embed.ConfigFromEnv(os.Getenv)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	emb, err := embed.New(cfg, zerolog.Nop())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	space := cyphertest.NewSpace(tb)
+	rec := &recorder{Agent: New(Options{})}
+	p := construction.New(store, rec, emb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
+	defer p.Close(context.Background())
+	for i := 0; i < len(obs); i += 100 {
+		if _, err := p.Ingest(context.Background(), space, obs[i:min(i+100, len(obs))]); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return rec.inputs
+}
+
+// BenchmarkIntegrateLoCoMo decides the integrations of conv-26's observations, as the
+// pipeline asked for them; ns/op and allocs/op are per observation.
+func BenchmarkIntegrateLoCoMo(b *testing.B) {
+	inputs := integrateInputs(b)
+	a := New(Options{})
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := a.Integrate(ctx, inputs[i%len(inputs)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
