@@ -3,7 +3,10 @@ package offline
 import (
 	"context"
 	"encoding/gob"
+	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -148,4 +151,101 @@ func cpuTime(tb testing.TB) time.Duration {
 		tb.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// TestIntegrateDecisionsUnchanged compares every decision of Integrate (actions, merges,
+// edges with their predicates, weights and descriptions) with those another build of the
+// agent wrote to REALM_INTEGRATE_DECISIONS: it writes the file when absent, compares when
+// present (skipped without the variable). The inputs are the recorded LoCoMo ones (with
+// REALM_INTEGRATE_INPUTS or Neo4j) and every ordered pair of stateSentences, one told
+// after the other, by one speaker or two, the later one told first or last.
+func TestIntegrateDecisionsUnchanged(t *testing.T) {
+	file := os.Getenv("REALM_INTEGRATE_DECISIONS")
+	if file == "" {
+		t.Skip("REALM_INTEGRATE_DECISIONS not set")
+	}
+	inputs := statePairInputs(t)
+	if os.Getenv("REALM_INTEGRATE_INPUTS") != "" || os.Getenv("NEO4J_URI") != "" {
+		inputs = append(inputs, integrateInputs(t)...)
+	}
+	a := New(Options{})
+	var got []string
+	for _, in := range inputs {
+		out, _, err := a.Integrate(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, err := json.Marshal(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(line))
+	}
+	want, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		if err := os.WriteFile(file, []byte(strings.Join(got, "\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%d decisions written to %s", len(got), file)
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(want), "\n")
+	if len(lines) != len(got) {
+		t.Fatalf("%d decisions, %s holds %d", len(got), file, len(lines))
+	}
+	edges := 0
+	for i := range got {
+		if got[i] != lines[i] {
+			t.Fatalf("observation %q (input %d):\n got  %s\n want %s", inputs[i].Observation.Content, i, got[i], lines[i])
+		}
+		edges += strings.Count(got[i], `"Predicate"`)
+	}
+	t.Logf("%d decisions with %d edges as in %s", len(got), edges, file)
+}
+
+// statePairInputs are Integrate inputs of each stateSentence extracted as an observation,
+// its neighbours the candidates of another one as stored memories.
+func statePairInputs(t *testing.T) []agent.IntegrateInput {
+	a := New(Options{})
+	day := time.Date(2023, 5, 1, 10, 0, 0, 0, time.UTC)
+	extract := func(text, speaker string, at time.Time, id string) agent.Extraction {
+		obs := realm.Observation{ID: id, SessionID: "s-" + id, Speaker: speaker, Content: text, ObservedAt: at}
+		ex, _, err := a.Extract(context.Background(), agent.ExtractInput{Observation: obs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ex
+	}
+	var inputs []agent.IntegrateInput
+	for i, newer := range stateSentences {
+		for j, older := range stateSentences {
+			for _, speakers := range [][2]string{{"Nora", "Nora"}, {"Nora", "Luis"}} {
+				for _, newFirst := range []bool{false, true} {
+					newAt, oldAt := day.AddDate(0, 0, 7), day
+					if newFirst {
+						newAt, oldAt = oldAt, newAt
+					}
+					oldEx := extract(older, speakers[1], oldAt, fmt.Sprintf("old%d", j))
+					var nbs []agent.Neighbour
+					for k, c := range oldEx.Candidates {
+						nbs = append(nbs, agent.Neighbour{Node: realm.Node{
+							ID: fmt.Sprintf("m%d-%d", j, k), Type: c.Type, Name: c.Name, Content: c.Content, Description: c.Description,
+							TStart: c.TStart, TEnd: c.TEnd, Aliases: c.Aliases, Participants: c.Participants,
+							Sources: []string{fmt.Sprintf("old%d", j)}, CreatedAt: oldAt,
+						}, Recent: true})
+					}
+					obs := realm.Observation{ID: fmt.Sprintf("new%d", i), Speaker: speakers[0], Content: newer, ObservedAt: newAt}
+					in := agent.IntegrateInput{Observation: obs}
+					for _, c := range extract(newer, speakers[0], newAt, obs.ID).Candidates {
+						in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: nbs})
+					}
+					inputs = append(inputs, in)
+				}
+			}
+		}
+	}
+	return inputs
 }
