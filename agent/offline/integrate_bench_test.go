@@ -22,10 +22,12 @@ import (
 )
 
 // The agent's own CPU on the write path is measured on the inputs the pipeline really
-// gives it: LoCoMo conv-26 ingested in batches of 100 through construction with this
-// agent, Neo4j and the embedder of the environment, every Integrate call's input kept.
-// Neighbourhoods are those of a growing space (about 40 neighbours a candidate), far more
-// than ingestOffline's stand-in.
+// gives it: each LoCoMo conversation of the development file ingested into a space of its
+// own in batches of 100 through construction with this agent, Neo4j and the embedder of
+// the environment, every Integrate call's input kept (a neighbour's vector dropped where
+// its similarity is given: the agent reads it only when not). Neighbourhoods are those of
+// a growing space (about 18 neighbours a candidate), far more than ingestOffline's
+// stand-in.
 //
 // REALM_INTEGRATE_INPUTS=FILE keeps them in FILE (written when absent, read when present),
 // so that two builds are timed on the same inputs and their decisions can be compared.
@@ -49,7 +51,8 @@ var (
 	recordedInputs []agent.IntegrateInput
 )
 
-// integrateInputs are the Integrate inputs of conv-26 ingested in batches of 100.
+// integrateInputs are the Integrate inputs of the LoCoMo conversations ingested in batches
+// of 100, in order.
 func integrateInputs(tb testing.TB) []agent.IntegrateInput {
 	tb.Helper()
 	recordedOnce.Do(func() { recordedInputs = loadOrRecord(tb) })
@@ -86,24 +89,7 @@ func loadOrRecord(tb testing.TB) []agent.IntegrateInput {
 }
 
 func recordLoCoMo(tb testing.TB) []agent.IntegrateInput {
-	var conv []locomoSession
-	for _, c := range loadLocomo(tb) {
-		if len(c) > 0 && len(c[0].turns) > 0 && c[0].turns[0].Space == "conv-26" {
-			conv = c
-		}
-	}
-	if conv == nil {
-		tb.Log("conv-26 not in the LoCoMo data")
-		return nil
-	}
-	var obs []realm.Observation
-	for _, s := range conv {
-		for i, t := range s.turns {
-			t.Space = ""
-			t.ObservedAt = s.at.Add(time.Duration(i) * time.Second)
-			obs = append(obs, t)
-		}
-	}
+	convs := loadLocomo(tb)
 	store := cyphertest.MustOpen(tb)
 	cfg, err := embed.ConfigFromEnv(os.Getenv)
 	if err != nil {
@@ -113,24 +99,46 @@ func recordLoCoMo(tb testing.TB) []agent.IntegrateInput {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	space := cyphertest.NewSpace(tb)
 	rec := &recorder{Agent: New(Options{})}
-	p := construction.New(store, rec, emb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
-	defer p.Close(context.Background())
-	for i := 0; i < len(obs); i += 100 {
-		if _, err := p.Ingest(context.Background(), space, obs[i:min(i+100, len(obs))]); err != nil {
-			tb.Fatal(err)
+	for _, conv := range convs {
+		var obs []realm.Observation
+		for _, s := range conv {
+			for i, t := range s.turns {
+				t.Space = ""
+				t.ObservedAt = s.at.Add(time.Duration(i) * time.Second)
+				obs = append(obs, t)
+			}
+		}
+		space := cyphertest.NewSpace(tb)
+		p := construction.New(store, rec, emb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
+		for i := 0; i < len(obs); i += 100 {
+			if _, err := p.Ingest(context.Background(), space, obs[i:min(i+100, len(obs))]); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		p.Close(context.Background())
+	}
+	for _, in := range rec.inputs {
+		for _, cc := range in.Candidates {
+			for k := range cc.Neighbours {
+				if cc.Neighbours[k].Similarity != 0 {
+					cc.Neighbours[k].Node.Embedding = nil
+				}
+			}
 		}
 	}
 	return rec.inputs
 }
 
-// BenchmarkIntegrateLoCoMo decides the integrations of conv-26's observations, as the
+// BenchmarkIntegrateLoCoMo decides the integrations of the LoCoMo observations, as the
 // pipeline asked for them; ns/op and allocs/op are per observation, and cpu-ns/op the
 // process's CPU time (garbage collection included), which a loaded machine inflates less
-// than the wall time.
+// than the wall time. Run it with -benchtime=Nx, N the number of inputs it logs, so that
+// every memory's text is new to the agent once, as in an ingestion; beyond, the agent
+// remembers what it read of every text (memo.go).
 func BenchmarkIntegrateLoCoMo(b *testing.B) {
 	inputs := integrateInputs(b)
+	b.Logf("%d inputs", len(inputs))
 	a := New(Options{})
 	ctx := context.Background()
 	b.ReportAllocs()
