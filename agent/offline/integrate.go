@@ -235,13 +235,18 @@ func conflictingSlot(cs *factSlot, node realm.Node) (factSlot, bool) {
 	if cs == nil || cs.value == "" {
 		return factSlot{}, false
 	}
-	for _, s := range factSlots(node.Content) {
+	for _, s := range nodeSlots(node.Content) {
 		if strings.EqualFold(s.subject, cs.subject) && s.attribute == cs.attribute && normValue(s.value) != normValue(cs.value) {
 			return s, true
 		}
 	}
 	return factSlot{}, false
 }
+
+// nodeSlots are the fact slots of a neighbour's content, shared (memo.go).
+func nodeSlots(content string) []factSlot { return slotMemo.get(content, factSlots) }
+
+var slotMemo memo[string, []factSlot]
 
 // sameTime: the candidate brings no time change (no time, or the node's same days).
 func sameTime(c agent.Candidate, n realm.Node) bool {
