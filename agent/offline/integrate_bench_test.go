@@ -257,3 +257,40 @@ func statePairInputs(t *testing.T) []agent.IntegrateInput {
 	}
 	return inputs
 }
+
+// Integrate decides alike from several goroutines at once, the memos of texts shared
+// (memo.go; run it with -race).
+func TestIntegrateConcurrent(t *testing.T) {
+	inputs := statePairInputs(t)
+	a := New(Options{})
+	decide := func(in agent.IntegrateInput) string {
+		out, _, err := a.Integrate(context.Background(), in)
+		if err != nil {
+			t.Error(err)
+		}
+		line, _ := json.Marshal(out)
+		return string(line)
+	}
+	want := make([]string, len(inputs))
+	for i, in := range inputs {
+		want[i] = decide(in)
+	}
+	wordMemo, slotMemo, claimMemo = memo[string, map[string]bool]{}, memo[string, []factSlot]{}, memo[[2]string, []stateClaim]{}
+	got := make([]string, len(inputs))
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := g; i < len(inputs); i += 4 {
+				got[i] = decide(inputs[i])
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("input %d (%q): %s at once, %s alone", i, inputs[i].Observation.Content, got[i], want[i])
+		}
+	}
+}
