@@ -543,33 +543,33 @@ const slotValue = `([^.,;!?()]+?)`
 const slotEnd = `(?:\s+(?:and|but|because|since|with|for|now|for now|these days|too)\b|[.,;!?()]|$)`
 
 var slotPatterns = []struct {
-	re        *regexp.Regexp
+	re        literalPattern
 	attribute string // "" takes it from the second group ("favourite <group>")
 }{
-	{regexp.MustCompile(slotName + ` (?:now |currently |still )?(?:lives|live|is living|has lived) in ` + slotValue + slotEnd), "lives in"},
-	{regexp.MustCompile(slotName + ` (?:has |just |recently )?(?:moved|relocated) to ` + slotValue + slotEnd), "lives in"},
-	{regexp.MustCompile(slotName + ` (?:now |currently |still )?(?:works|is working) as (?:an? )?` + slotValue + slotEnd), "works as"},
-	{regexp.MustCompile(slotName + ` (?:now |currently |still )?(?:works|is working) (?:at|for) ` + slotValue + slotEnd), "works at"},
-	{regexp.MustCompile(slotName + `'s (?:job|profession|occupation) is (?:an? )?` + slotValue + slotEnd), "works as"},
-	{regexp.MustCompile(slotName + ` is (?:originally )?from ` + slotValue + slotEnd), "is from"},
-	{regexp.MustCompile(slotName + ` is (\d{1,3}) years old`), "age"},
-	{regexp.MustCompile(slotName + ` is (?:now |currently )?(single|married|divorced|engaged|dating someone|in a relationship|widowed)\b`), "relationship status"},
+	{mustPattern(slotName + ` (?:now |currently |still )?(?:lives|live|is living|has lived) in ` + slotValue + slotEnd), "lives in"},
+	{mustPattern(slotName + ` (?:has |just |recently )?(?:moved|relocated) to ` + slotValue + slotEnd), "lives in"},
+	{mustPattern(slotName + ` (?:now |currently |still )?(?:works|is working) as (?:an? )?` + slotValue + slotEnd), "works as"},
+	{mustPattern(slotName + ` (?:now |currently |still )?(?:works|is working) (?:at|for) ` + slotValue + slotEnd), "works at"},
+	{mustPattern(slotName + `'s (?:job|profession|occupation) is (?:an? )?` + slotValue + slotEnd), "works as"},
+	{mustPattern(slotName + ` is (?:originally )?from ` + slotValue + slotEnd), "is from"},
+	{mustPattern(slotName + ` is (\d{1,3}) years old`), "age"},
+	{mustPattern(slotName + ` is (?:now |currently )?(single|married|divorced|engaged|dating someone|in a relationship|widowed)\b`), "relationship status"},
 }
 
-var reFavourite = regexp.MustCompile(slotName + `'s (?:all-time |new |current )?favou?rite ([\p{L} ]{2,30}?) (?:is|are|has to be|would be) (?:probably |definitely |still |now )?` + slotValue + slotEnd)
+var reFavourite = mustPattern(slotName + `'s (?:all-time |new |current )?favou?rite ([\p{L} ]{2,30}?) (?:is|are|has to be|would be) (?:probably |definitely |still |now )?` + slotValue + slotEnd)
 
 // factSlots finds the fact slots of a (pronoun-rewritten) text.
 func factSlots(text string) []factSlot {
 	var out []factSlot
 	for _, p := range slotPatterns {
-		for _, m := range p.re.FindAllStringSubmatch(text, -1) {
+		for _, m := range p.re.findAll(text) {
 			if nonName[strings.ToLower(m[1])] {
 				continue
 			}
 			out = append(out, factSlot{subject: m[1], attribute: p.attribute, value: strings.TrimSpace(m[2])})
 		}
 	}
-	for _, m := range reFavourite.FindAllStringSubmatch(text, -1) {
+	for _, m := range reFavourite.findAll(text) {
 		if nonName[strings.ToLower(m[1])] {
 			continue
 		}
