@@ -166,7 +166,8 @@ func cpuTime(tb testing.TB) time.Duration {
 // agent wrote to REALM_INTEGRATE_DECISIONS: it writes the file when absent, compares when
 // present (skipped without the variable). The inputs are the recorded LoCoMo ones (with
 // REALM_INTEGRATE_INPUTS or Neo4j) and every ordered pair of stateSentences, one told
-// after the other, by one speaker or two, the later one told first or last.
+// after the other, by one speaker or two, the later one told first or last; then the
+// extraction of every LoCoMo turn, with its decisions.
 func TestIntegrateDecisionsUnchanged(t *testing.T) {
 	file := os.Getenv("REALM_INTEGRATE_DECISIONS")
 	if file == "" {
@@ -189,6 +190,20 @@ func TestIntegrateDecisionsUnchanged(t *testing.T) {
 		}
 		got = append(got, string(line))
 	}
+	// Extractions too: every LoCoMo turn's, with its decisions among ingestOffline's
+	// stand-in neighbours.
+	t.Run("LoCoMo", func(t *testing.T) {
+		for _, conv := range loadLocomo(t) {
+			ingestOffline(t, New(Options{}), conv, func(obs realm.Observation, ex agent.Extraction, out []agent.Integration) {
+				line, err := json.Marshal([]any{ex, out})
+				if err != nil {
+					t.Fatal(err)
+				}
+				inputs = append(inputs, agent.IntegrateInput{Observation: obs})
+				got = append(got, string(line))
+			})
+		}
+	})
 	want, err := os.ReadFile(file)
 	if os.IsNotExist(err) {
 		if err := os.WriteFile(file, []byte(strings.Join(got, "\n")), 0o644); err != nil {
