@@ -37,11 +37,15 @@ func (o *Agent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent
 	// resolved is the node each candidate ends as: its own ref, the merge target, or for a
 	// skipped candidate the neighbour that already says it (so others may still link to it).
 	resolved := make([]string, n)
-	scored := make([][]scoredNeighbour, n)
+	words := make([]map[string]bool, n)    // each candidate's content words
+	scored := make([][]scoredNeighbour, n) // most similar first
+	byID := make([][]scoredNeighbour, n)   // the same by id
 	for i, cc := range in.Candidates {
-		scored[i] = o.score(cc)
+		words[i] = wordSet(contentWords(cc.Candidate.Content))
+		scored[i] = o.score(cc, words[i])
+		byID[i] = sortedByID(scored[i])
 		var target string
-		out[i], target = o.decide(cc, scored[i])
+		out[i], target = o.decide(cc, scored[i], byID[i])
 		switch out[i].Action {
 		case agent.ActionAdd:
 			resolved[i] = agent.CandidateRef(i)
@@ -51,7 +55,7 @@ func (o *Agent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent
 			resolved[i] = target
 		}
 	}
-	r := relater{in: in, out: out, resolved: resolved, scored: scored, opts: o.opts, seen: map[string]bool{}}
+	r := relater{in: in, out: out, resolved: resolved, words: words, scored: scored, byID: byID, opts: o.opts, seen: map[string]bool{}}
 	for i := range in.Candidates {
 		if out[i].Action == agent.ActionSkip {
 			continue
@@ -70,14 +74,14 @@ type scoredNeighbour struct {
 	coverage float64 // share of the neighbour's content words the candidate repeats
 }
 
-func (o *Agent) score(cc agent.CandidateContext) []scoredNeighbour {
-	cw := wordSet(contentWords(cc.Candidate.Content))
+// score reads the similarity signals of a candidate whose content words are cw.
+func (o *Agent) score(cc agent.CandidateContext, cw map[string]bool) []scoredNeighbour {
 	out := make([]scoredNeighbour, 0, len(cc.Neighbours))
 	for _, nb := range cc.Neighbours {
 		if nb.Node.ID == "" {
 			continue
 		}
-		nw := wordSet(contentWords(nb.Node.Content))
+		nw := nodeWords(nb.Node.Content)
 		s := scoredNeighbour{Neighbour: nb}
 		inter := 0
 		for w := range cw {
@@ -104,18 +108,25 @@ func (o *Agent) score(cc agent.CandidateContext) []scoredNeighbour {
 		out = append(out, s)
 	}
 	// Most similar first, ties by id: decisions must not depend on input order.
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].sim != out[j].sim {
-			return out[i].sim > out[j].sim
+	return sortedStable(out, func(a, b *scoredNeighbour) bool {
+		if a.sim != b.sim {
+			return a.sim > b.sim
 		}
-		return out[i].Node.ID < out[j].Node.ID
+		return a.Node.ID < b.Node.ID
 	})
-	return out
 }
 
+// nodeWords is the content-word set of a neighbour's content, shared (memo.go).
+func nodeWords(content string) map[string]bool {
+	return wordMemo.get(content, func(content string) map[string]bool { return wordSet(contentWords(content)) })
+}
+
+var wordMemo memo[string, map[string]bool]
+
 // decide returns the integration action and, for a skip, the neighbour that already
-// says the candidate.
-func (o *Agent) decide(cc agent.CandidateContext, nbs []scoredNeighbour) (agent.Integration, string) {
+// says the candidate; nbs are the scored neighbours, most similar first, byID the same
+// by id.
+func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (agent.Integration, string) {
 	c := cc.Candidate
 	switch c.Type {
 	case realm.Entity:
@@ -123,7 +134,7 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs []scoredNeighbour) (agent.
 		for _, a := range c.Aliases {
 			names[normName(a)] = true
 		}
-		for _, nb := range sortedByID(nbs) {
+		for _, nb := range byID {
 			if nb.Node.Type != realm.Entity {
 				continue
 			}
@@ -138,7 +149,7 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs []scoredNeighbour) (agent.
 		}
 		return agent.Integration{Action: agent.ActionAdd}, ""
 	case realm.Episode:
-		for _, nb := range sortedByID(nbs) {
+		for _, nb := range byID {
 			if nb.Node.Type == realm.Episode && c.Name != "" && nb.Node.Name == c.Name {
 				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Reason: "same session"}, ""
 			}
@@ -168,17 +179,14 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs []scoredNeighbour) (agent.
 }
 
 func sortedByID(nbs []scoredNeighbour) []scoredNeighbour {
-	out := append([]scoredNeighbour(nil), nbs...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Node.ID < out[j].Node.ID })
-	return out
+	return sortedStable(nbs, func(a, b *scoredNeighbour) bool { return a.Node.ID < b.Node.ID })
 }
 
 // byObservation orders neighbours as they were told: by creation (all memories of one
 // observation share it), then content, then id.
 func byObservation(nbs []scoredNeighbour) []scoredNeighbour {
-	out := append([]scoredNeighbour(nil), nbs...)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Node, out[j].Node
+	return sortedStable(nbs, func(x, y *scoredNeighbour) bool {
+		a, b := &x.Node, &y.Node
 		if !a.CreatedAt.Equal(b.CreatedAt) {
 			return a.CreatedAt.Before(b.CreatedAt)
 		}
@@ -187,6 +195,20 @@ func byObservation(nbs []scoredNeighbour) []scoredNeighbour {
 		}
 		return a.ID < b.ID
 	})
+}
+
+// sortedStable is a copy of nbs in the stable order of less. It sorts their indices: a
+// neighbour holds a whole node, too large to move around at every swap.
+func sortedStable(nbs []scoredNeighbour, less func(a, b *scoredNeighbour) bool) []scoredNeighbour {
+	idx := make([]int, len(nbs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return less(&nbs[idx[i]], &nbs[idx[j]]) })
+	out := make([]scoredNeighbour, len(nbs))
+	for i, k := range idx {
+		out[i] = nbs[k]
+	}
 	return out
 }
 
@@ -213,13 +235,18 @@ func conflictingSlot(cs *factSlot, node realm.Node) (factSlot, bool) {
 	if cs == nil || cs.value == "" {
 		return factSlot{}, false
 	}
-	for _, s := range factSlots(node.Content) {
+	for _, s := range nodeSlots(node.Content) {
 		if strings.EqualFold(s.subject, cs.subject) && s.attribute == cs.attribute && normValue(s.value) != normValue(cs.value) {
 			return s, true
 		}
 	}
 	return factSlot{}, false
 }
+
+// nodeSlots are the fact slots of a neighbour's content, shared (memo.go).
+func nodeSlots(content string) []factSlot { return slotMemo.get(content, factSlots) }
+
+var slotMemo memo[string, []factSlot]
 
 // sameTime: the candidate brings no time change (no time, or the node's same days).
 func sameTime(c agent.Candidate, n realm.Node) bool {
@@ -248,7 +275,9 @@ type relater struct {
 	in       agent.IntegrateInput
 	out      []agent.Integration
 	resolved []string
-	scored   [][]scoredNeighbour
+	words    []map[string]bool   // each candidate's content words
+	scored   [][]scoredNeighbour // each candidate's neighbours, most similar first
+	byID     [][]scoredNeighbour // the same by id
 	opts     Options
 	seen     map[string]bool // resolved edge keys already written
 }
@@ -305,7 +334,7 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 		return nil // mentions point to entities (instantiates), see OFFLINE.md
 	}
 	cands := r.in.Candidates
-	nbs := r.scored[i]
+	nbs, byID := r.scored[i], r.byID[i]
 	session := r.in.Observation.SessionID
 
 	// contextualizes: the session's episode → this event or fact.
@@ -317,7 +346,7 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 		}
 	}
 	if ep == "" && session != "" {
-		for _, nb := range sortedByID(nbs) {
+		for _, nb := range byID {
 			if nb.Node.Type == realm.Episode && nb.Node.Name == session {
 				ep = nb.Node.ID
 				break
@@ -329,13 +358,12 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 	}
 
 	// comprises: the whole turn → a clause candidate whose words it contains.
-	cw := wordSet(contentWords(c.Content))
+	cw := r.words[i]
 	for j, o := range cands {
 		if j == i || (o.Candidate.Type != realm.Event && o.Candidate.Type != realm.Fact) {
 			continue
 		}
-		ow := wordSet(contentWords(o.Candidate.Content))
-		if len(ow) > len(cw) && subset(cw, ow) {
+		if ow := r.words[j]; len(ow) > len(cw) && subset(cw, ow) {
 			if ref := r.candRef(j); ref != "" {
 				edges = r.emit(edges, i, ref, agent.Self, realm.Comprises, weightComprises, "the whole turn comprises this clause")
 			}
@@ -346,7 +374,7 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 	// triggers: the question just asked → this answer. The edge carries the question, so
 	// that a query asking it again reaches the answer (REALM.md §3.3, access score).
 	if c.InReplyTo != "" {
-		if q, question := questionNode(nbs, c.InReplyTo); q != "" {
+		if q, question := questionNode(byID, c.InReplyTo); q != "" {
 			edges = r.emit(edges, i, q, agent.Self, realm.Triggers, weightTriggers, question)
 		}
 	}
@@ -359,7 +387,7 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 			}
 		}
 	}
-	for _, nb := range sortedByID(nbs) {
+	for _, nb := range byID {
 		if nb.Node.Type != realm.Entity {
 			continue
 		}
@@ -453,7 +481,7 @@ func (r *relater) episodeEdges(i int, c agent.Candidate) []agent.EdgeOp {
 		return nil
 	}
 	var prev *realm.Node
-	for _, nb := range sortedByID(r.scored[i]) {
+	for _, nb := range r.byID[i] {
 		n := nb.Node
 		if n.Type != realm.Episode || n.TStart == nil || n.TEnd == nil || n.Name == c.Name || !n.TEnd.Before(*c.TStart) {
 			continue
@@ -472,10 +500,10 @@ func (r *relater) episodeEdges(i int, c agent.Candidate) []agent.EdgeOp {
 // questionNode is the whole-turn node of observation obsID among the neighbours (the
 // event or fact with the most content whose own turn is obsID: derived from it alone, or
 // the exchange it completes, whose last source it is) and the question sentences of that
-// turn, without the prompt an exchange quotes before it.
-func questionNode(nbs []scoredNeighbour, obsID string) (id, question string) {
+// turn, without the prompt an exchange quotes before it. byID are the neighbours by id.
+func questionNode(byID []scoredNeighbour, obsID string) (id, question string) {
 	best := -1
-	for _, nb := range sortedByID(nbs) {
+	for _, nb := range byID {
 		n := nb.Node
 		if (n.Type != realm.Event && n.Type != realm.Fact) || len(n.Sources) == 0 || len(n.Sources) > 2 || n.Sources[len(n.Sources)-1] != obsID {
 			continue

@@ -55,13 +55,16 @@ func sameSets(a, b [][]string) bool {
 	return true
 }
 
-// statePatterns are every pattern stateClaims runs.
+// statePatterns are every pattern stateClaims and factSlots run.
 func statePatterns() []literalPattern {
 	var out []literalPattern
 	for _, p := range claimPatterns {
 		out = append(out, p.re)
 	}
-	return append(append(out, endedPatterns...), planPattern)
+	for _, p := range slotPatterns {
+		out = append(out, p.re)
+	}
+	return append(append(out, endedPatterns...), planPattern, reFavourite)
 }
 
 // candidateTexts are the contents of the offline extractor's candidates for every

@@ -15,8 +15,9 @@ import (
 )
 
 // The LoCoMo development data stays outside the repository (its license forbids copying
-// it); these tests skip when it is absent.
-const locomoDev = "../../../shared/data/locomo/locomo-dev.json"
+// it), beside the checkout or beside the directory of worktrees holding it; these tests
+// skip when it is absent.
+var locomoDevs = []string{"../../../shared/data/locomo/locomo-dev.json", "../../../../shared/data/locomo/locomo-dev.json"}
 
 type locomoSession struct {
 	id    string
@@ -26,7 +27,13 @@ type locomoSession struct {
 
 func loadLocomo(tb testing.TB) [][]locomoSession {
 	tb.Helper()
-	raw, err := os.ReadFile(locomoDev)
+	var raw []byte
+	var err error
+	for _, path := range locomoDevs {
+		if raw, err = os.ReadFile(path); err == nil {
+			break
+		}
+	}
 	if err != nil {
 		tb.Skipf("LoCoMo data not available: %v", err)
 	}

@@ -37,7 +37,7 @@ func (r *relater) discourseEdges(edges []agent.EdgeOp, i int, c agent.Candidate)
 	if len(c.AlsoFrom) == 0 {
 		return edges
 	}
-	prev, prevText := questionNode(r.scored[i], c.AlsoFrom[0])
+	prev, prevText := questionNode(r.byID[i], c.AlsoFrom[0])
 	if prev == "" {
 		return edges
 	}

@@ -12,8 +12,6 @@ import (
 // Text rules of the offline extractor: words, pronoun rewriting, segmentation, content
 // words, keywords, names, typing cues and fact slots. OFFLINE.md lists them.
 
-var reWord = regexp.MustCompile(`[\p{L}\p{N}]+(?:['’][\p{L}]+)*`)
-
 // wordSpan is one word of a text with its byte offsets.
 type wordSpan struct {
 	start, end int
@@ -21,14 +19,48 @@ type wordSpan struct {
 	lower      string // lowercase, curly apostrophe made straight
 }
 
+// wordsOf finds the words of text: runs of letters and digits, and letters joined to them
+// by an apostrophe ("don't", "rock'n'roll") — the matches of the regexp
+// [\p{L}\p{N}]+(?:['’]\p{L}+)*, found by hand: the regexp engine was most of the
+// offline agent's time on the write path (the equivalence is tested).
 func wordsOf(text string) []wordSpan {
-	idx := reWord.FindAllStringIndex(text, -1)
-	out := make([]wordSpan, len(idx))
-	for i, ix := range idx {
-		w := text[ix[0]:ix[1]]
-		out[i] = wordSpan{start: ix[0], end: ix[1], text: w, lower: strings.ReplaceAll(strings.ToLower(w), "’", "'")}
+	var out []wordSpan
+	for i := 0; i < len(text); {
+		if r, n := utf8.DecodeRuneInString(text[i:]); !isWordRune(r) {
+			i += n
+			continue
+		}
+		start := i
+		i = skipRunes(text, i, isWordRune)
+		for {
+			r, n := utf8.DecodeRuneInString(text[i:])
+			if r != '\'' && r != '’' {
+				break
+			}
+			end := skipRunes(text, i+n, unicode.IsLetter)
+			if end == i+n {
+				break // an apostrophe not followed by a letter ends the word before it
+			}
+			i = end
+		}
+		w := text[start:i]
+		out = append(out, wordSpan{start: start, end: i, text: w, lower: strings.ReplaceAll(strings.ToLower(w), "’", "'")})
 	}
 	return out
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
+
+// skipRunes is the offset of the first rune of text from i on that is not in.
+func skipRunes(text string, i int, in func(rune) bool) int {
+	for i < len(text) {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if !in(r) {
+			break
+		}
+		i += n
+	}
+	return i
 }
 
 // firstPerson maps a first-person word to its replacement; "%s" is the speaker's name.
@@ -511,33 +543,33 @@ const slotValue = `([^.,;!?()]+?)`
 const slotEnd = `(?:\s+(?:and|but|because|since|with|for|now|for now|these days|too)\b|[.,;!?()]|$)`
 
 var slotPatterns = []struct {
-	re        *regexp.Regexp
+	re        literalPattern
 	attribute string // "" takes it from the second group ("favourite <group>")
 }{
-	{regexp.MustCompile(slotName + ` (?:now |currently |still )?(?:lives|live|is living|has lived) in ` + slotValue + slotEnd), "lives in"},
-	{regexp.MustCompile(slotName + ` (?:has |just |recently )?(?:moved|relocated) to ` + slotValue + slotEnd), "lives in"},
-	{regexp.MustCompile(slotName + ` (?:now |currently |still )?(?:works|is working) as (?:an? )?` + slotValue + slotEnd), "works as"},
-	{regexp.MustCompile(slotName + ` (?:now |currently |still )?(?:works|is working) (?:at|for) ` + slotValue + slotEnd), "works at"},
-	{regexp.MustCompile(slotName + `'s (?:job|profession|occupation) is (?:an? )?` + slotValue + slotEnd), "works as"},
-	{regexp.MustCompile(slotName + ` is (?:originally )?from ` + slotValue + slotEnd), "is from"},
-	{regexp.MustCompile(slotName + ` is (\d{1,3}) years old`), "age"},
-	{regexp.MustCompile(slotName + ` is (?:now |currently )?(single|married|divorced|engaged|dating someone|in a relationship|widowed)\b`), "relationship status"},
+	{mustPattern(slotName + ` (?:now |currently |still )?(?:lives|live|is living|has lived) in ` + slotValue + slotEnd), "lives in"},
+	{mustPattern(slotName + ` (?:has |just |recently )?(?:moved|relocated) to ` + slotValue + slotEnd), "lives in"},
+	{mustPattern(slotName + ` (?:now |currently |still )?(?:works|is working) as (?:an? )?` + slotValue + slotEnd), "works as"},
+	{mustPattern(slotName + ` (?:now |currently |still )?(?:works|is working) (?:at|for) ` + slotValue + slotEnd), "works at"},
+	{mustPattern(slotName + `'s (?:job|profession|occupation) is (?:an? )?` + slotValue + slotEnd), "works as"},
+	{mustPattern(slotName + ` is (?:originally )?from ` + slotValue + slotEnd), "is from"},
+	{mustPattern(slotName + ` is (\d{1,3}) years old`), "age"},
+	{mustPattern(slotName + ` is (?:now |currently )?(single|married|divorced|engaged|dating someone|in a relationship|widowed)\b`), "relationship status"},
 }
 
-var reFavourite = regexp.MustCompile(slotName + `'s (?:all-time |new |current )?favou?rite ([\p{L} ]{2,30}?) (?:is|are|has to be|would be) (?:probably |definitely |still |now )?` + slotValue + slotEnd)
+var reFavourite = mustPattern(slotName + `'s (?:all-time |new |current )?favou?rite ([\p{L} ]{2,30}?) (?:is|are|has to be|would be) (?:probably |definitely |still |now )?` + slotValue + slotEnd)
 
 // factSlots finds the fact slots of a (pronoun-rewritten) text.
 func factSlots(text string) []factSlot {
 	var out []factSlot
 	for _, p := range slotPatterns {
-		for _, m := range p.re.FindAllStringSubmatch(text, -1) {
+		for _, m := range p.re.findAll(text) {
 			if nonName[strings.ToLower(m[1])] {
 				continue
 			}
 			out = append(out, factSlot{subject: m[1], attribute: p.attribute, value: strings.TrimSpace(m[2])})
 		}
 	}
-	for _, m := range reFavourite.FindAllStringSubmatch(text, -1) {
+	for _, m := range reFavourite.findAll(text) {
 		if nonName[strings.ToLower(m[1])] {
 			continue
 		}

@@ -1,7 +1,9 @@
 package offline
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -155,4 +157,62 @@ func TestOfflineContainsName(t *testing.T) {
 	if strings.Contains(shortName("one two three four five six seven eight nine", 8), "nine") {
 		t.Error("shortName kept more than 8 words")
 	}
+}
+
+// reWord is what wordsOf finds by hand.
+var reWord = regexp.MustCompile(`[\p{L}\p{N}]+(?:['’][\p{L}]+)*`)
+
+// wordsOf finds the matches of reWord, on texts made to try its edges (apostrophes at
+// word ends and in a row, digits after an apostrophe, combining marks, invalid UTF-8),
+// random strings of such runes, and every LoCoMo turn and candidate text when the data
+// is there.
+func TestWordsOfIsTheRegexp(t *testing.T) {
+	texts := []string{
+		"", "a", "'", "’", "don't", "don’t stop", "rock'n'roll", "'tis", "cats'", "cats' toys", "it''s",
+		"90's", "x'9", "a'b'c'd", "l'été", "e\u0301te\u0301", "naïve café", "東京 2024年", "Ωmega-3", "\xffab\xfe'c",
+		"Hey Mel! I'm 29, and my kids' school's great… ¿qué?", "a\u2019\u2019b", "ab’", "½ ² x²", "\u00a0word\u00a0",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := []string{"a", "Z", "é", "e\u0301", "1", "²", "'", "’", " ", ".", "-", "\xff", "東", "\u200d"}
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	if data := locomoTexts(t); len(data) > 0 {
+		texts = append(texts, data...)
+	} else {
+		t.Log("LoCoMo data not available: hand-written and random texts only")
+	}
+	for _, text := range texts {
+		var got [][]int
+		for _, w := range wordsOf(text) {
+			if w.text != text[w.start:w.end] {
+				t.Fatalf("%q: word %q at %d–%d", text, w.text, w.start, w.end)
+			}
+			got = append(got, []int{w.start, w.end})
+		}
+		if want := reWord.FindAllStringIndex(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("words of %q: %v, the regexp finds %v", text, got, want)
+		}
+	}
+}
+
+// locomoTexts are every LoCoMo turn and the offline extractor's candidate texts of them,
+// nil without the development data.
+func locomoTexts(t *testing.T) []string {
+	var texts []string
+	t.Run("LoCoMo", func(t *testing.T) {
+		for _, conv := range loadLocomo(t) {
+			for _, s := range conv {
+				for _, obs := range s.turns {
+					texts = append(texts, obs.Content)
+				}
+			}
+		}
+		texts = append(texts, candidateTexts(t)...)
+	})
+	return texts
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -273,17 +272,34 @@ type stateChange struct {
 	description string
 }
 
-// changeBetween compares the claims of a new text with those of an older node. newText
-// is the new text (for its change cues), past reports whether it tells of a past event
-// (a plan carried out is said in the past). Speakers tell two people's claims apart.
-func changeBetween(newClaims []stateClaim, newText string, past bool, newSpeaker string, old []stateClaim) stateChange {
+// statement is a new text with its speaker and claims, as changeBetween compares it with
+// the claims of older nodes; its cues are read when a pair of claims first needs them
+// (most pairs never do).
+type statement struct {
+	text, speaker string
+	claims        []stateClaim
+	past          lazy[bool] // it tells of a past event (a plan carried out is said in the past)
+	changeCued    lazy[bool] // it says a value replaces another
+}
+
+func newStatement(text, speaker string) *statement {
+	return &statement{
+		text: text, speaker: speaker, claims: stateClaims(text, speaker),
+		past:       lazy[bool]{f: func() bool { return hasPastCue(text) && !reFutureCue.MatchString(text) }},
+		changeCued: lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
+	}
+}
+
+// changeBetween compares the claims of a new statement with those of an older node.
+// Speakers tell two people's claims apart.
+func changeBetween(s *statement, old []stateClaim) stateChange {
 	var best stateChange
 	better := func(c stateChange) {
 		if c.weight > best.weight {
 			best = c
 		}
 	}
-	for _, n := range newClaims {
+	for _, n := range s.claims {
 		for _, o := range old {
 			if !sameSubject(n.subject, o.subject) || o.ended {
 				continue
@@ -295,7 +311,7 @@ func changeBetween(newClaims []stateClaim, newText string, past bool, newSpeaker
 			case n.slot == o.slot && n.slot != "habit" && !sameValue(n.value, o.value):
 				desc := fmt.Sprintf("%s %s: %s, previously %s", n.subject, n.slot, n.value, o.value)
 				switch {
-				case changeCue.MatchString(newText): // here only: most pairs of claims never get this far
+				case s.changeCued.get():
 					better(stateChange{"supersedes", weightChangeCued, desc})
 				case !exclusive(n.slot):
 				case n.speaker != "" && o.speaker != "" && !strings.EqualFold(n.speaker, o.speaker):
@@ -310,7 +326,7 @@ func changeBetween(newClaims []stateClaim, newText string, past bool, newSpeaker
 	// A plan carried out: the subject named (or the speaker, for "we") in a past text that
 	// says what was planned.
 	for _, o := range old {
-		if o.plan && past && (containsName(newText, o.subject) || sameSubject(o.subject, newSpeaker)) && planDone(o.value, o.subject, newText) {
+		if o.plan && s.past.get() && (containsName(s.text, o.subject) || sameSubject(o.subject, s.speaker)) && planDone(o.value, o.subject, s.text) {
 			better(stateChange{"supersedes", weightPlanDone, fmt.Sprintf("%s did what was planned: %s", o.subject, o.value)})
 		}
 	}
@@ -373,16 +389,13 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 	if c.Type != realm.Event && c.Type != realm.Fact {
 		return edges
 	}
-	speaker := speakerOfDescription(c.Description)
-	own := rePrompt.ReplaceAllString(c.Content, "")
-	claims := stateClaims(own, speaker)
-	past := hasPastCue(own) && !reFutureCue.MatchString(own)
-	for _, nb := range sortedByID(r.scored[i]) {
+	said := newStatement(rePrompt.ReplaceAllString(c.Content, ""), speakerOfDescription(c.Description))
+	for _, nb := range r.byID[i] {
 		n := nb.Node
 		if (n.Type != realm.Event && n.Type != realm.Fact) || n.ID == r.resolved[i] {
 			continue
 		}
-		ch := changeBetween(claims, own, past, speaker, nodeClaims(n))
+		ch := changeBetween(said, nodeClaims(n))
 		if ch.predicate == "" {
 			continue
 		}
@@ -407,42 +420,23 @@ var reAsker = regexp.MustCompile(`^([^"\n]{1,80}?) (?:asked|said)\b`)
 // nodeClaims are a node's claims, each with its speaker: in an exchange, the quoted
 // prompt's are the asker's, the rest the node's own speaker's.
 func nodeClaims(n realm.Node) []stateClaim {
-	key := [2]string{n.Description, n.Content}
-	claimMemo.mu.Lock()
-	claims, ok := claimMemo.m[key]
-	claimMemo.mu.Unlock()
-	if ok {
-		return claims
-	}
-	claims = readNodeClaims(n)
-	claimMemo.mu.Lock()
-	defer claimMemo.mu.Unlock()
-	if len(claimMemo.m) >= claimMemoSize {
-		clear(claimMemo.m)
-	}
-	claimMemo.m[key] = claims
-	return claims
+	return claimMemo.get([2]string{n.Description, n.Content}, readNodeClaims)
 }
 
-// claimMemo remembers the claims of the last claimMemoSize node texts: every candidate of
-// an observation reads those of each of its neighbours, mostly the same memories from one
-// observation to the next, and the patterns are most of the write path's own work.
-var claimMemo = struct {
-	mu sync.Mutex
-	m  map[[2]string][]stateClaim
-}{m: map[[2]string][]stateClaim{}}
+// claimMemo remembers the claims of node texts (description, content): the patterns are
+// most of the write path's own work.
+var claimMemo memo[[2]string, []stateClaim]
 
-const claimMemoSize = 8192
-
-func readNodeClaims(n realm.Node) []stateClaim {
-	speaker := speakerOfDescription(n.Description)
-	prompt := rePrompt.FindString(n.Content)
+func readNodeClaims(node [2]string) []stateClaim {
+	description, content := node[0], node[1]
+	speaker := speakerOfDescription(description)
+	prompt := rePrompt.FindString(content)
 	if prompt == "" {
-		return stateClaims(n.Content, speaker)
+		return stateClaims(content, speaker)
 	}
 	asker := ""
 	if m := reAsker.FindStringSubmatch(prompt); m != nil {
 		asker = m[1]
 	}
-	return append(stateClaims(prompt, asker), stateClaims(n.Content[len(prompt):], speaker)...)
+	return append(stateClaims(prompt, asker), stateClaims(content[len(prompt):], speaker)...)
 }

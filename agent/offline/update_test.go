@@ -46,8 +46,7 @@ func TestStateChange(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			past := hasPastCue(tt.new) && !reFutureCue.MatchString(tt.new)
-			got := changeBetween(stateClaims(tt.new, tt.newSpeaker), tt.new, past, tt.newSpeaker, nodeClaims(realm.Node{Content: tt.old, Description: "Said by " + tt.oldSpeaker + " on 1 May 2023."}))
+			got := changeBetween(newStatement(tt.new, tt.newSpeaker), nodeClaims(realm.Node{Content: tt.old, Description: "Said by " + tt.oldSpeaker + " on 1 May 2023."}))
 			if got.predicate != tt.wantPredicate {
 				t.Errorf("predicate %q (%s), want %q; claims new %+v old %+v", got.predicate, got.description, tt.wantPredicate,
 					stateClaims(tt.new, tt.newSpeaker), stateClaims(tt.old, tt.oldSpeaker))
