@@ -97,8 +97,8 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 // another until `realm reembed`), so a store holding spaces of a local model keeps that
 // model: an installation made when fp32 was the default goes on unchanged. Otherwise it
 // is the int8 model: 2.6 times less CPU per text than fp32 for the same LoCoMo recall
-// (BENCHMARKS.md). A store holding spaces of both keeps fp32, the default they were
-// written under, and the embedder check at start names the others.
+// (BENCHMARKS.md). A store holding spaces of both keeps fp32, the default before, and
+// the embedder check at start names the int8 ones.
 func DefaultKind(stored []string) (kind, why string) {
 	switch {
 	case slices.Contains(stored, LocalID):
