@@ -69,9 +69,9 @@ var (
 	localErr  error
 )
 
-// benchEmbedder is the embedder `realm ingest` would use with this environment
-// (REALM_EMBEDDER, REALM_EMBED_THREADS…): by default the local MiniLM one when installed,
-// else the hashing one; one per process.
+// benchEmbedder is the embedder `realm ingest` would use on a fresh store with this
+// environment (REALM_EMBEDDER, REALM_EMBED_THREADS…): by default the int8 local MiniLM
+// when installed, else the hashing one; one per process.
 func benchEmbedder(b *testing.B) realm.Embedder {
 	b.Helper()
 	localOnce.Do(func() {

@@ -155,6 +155,13 @@ func (s *Store) SpacesOtherEmbedder(ctx context.Context, id string, dims int, un
 	return out, nil
 }
 
+// EmbeddedSpaces returns every space that records an embedder, ordered by id, but those
+// CheckEmbedder leaves out for unchecked: the spaces of another embedder than none at all.
+// Errors: EUnavailable.
+func (s *Store) EmbeddedSpaces(ctx context.Context, unchecked string) ([]SpaceEmbedder, error) {
+	return s.SpacesOtherEmbedder(ctx, "", 0, unchecked)
+}
+
 // ListedSpaces is how many spaces an error message names; it says how many more there are.
 const ListedSpaces = 20
 

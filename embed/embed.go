@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,8 +28,9 @@ const SetupCommand = "deploy/model/setup.sh"
 
 // Config selects and configures an embedder.
 type Config struct {
-	// Kind is "local", "local-q", "openai" or "hash". Empty picks local when it is installed and
-	// hash (with a warning) otherwise.
+	// Kind is "local", "local-q", "openai" or "hash". Empty is a fresh store's default
+	// (DefaultKind): local-q when the local model is installed, hash (with a warning)
+	// otherwise. realm's commands first resolve it by the store they open.
 	Kind    string
 	HashDim int // default 384, the local model's dimension, so switching keeps the Neo4j index shape
 	Local   LocalConfig
@@ -37,7 +39,7 @@ type Config struct {
 
 // ConfigFromEnv reads the embedder's environment variables:
 //
-//	REALM_EMBEDDER        local | local-q | openai | hash (empty: local if installed, else hash)
+//	REALM_EMBEDDER        local | local-q | openai | hash (empty: see DefaultKind; hash if not installed)
 //	REALM_MODEL_DIR       model.onnx, model-q.onnx, tokenizer.json, libonnxruntime.so (default <repo>/.realm/model)
 //	REALM_ORT_LIB         path of libonnxruntime.so (default in REALM_MODEL_DIR)
 //	REALM_EMBED_THREADS   ONNX Runtime intra-op threads (default: ONNX Runtime's choice)
@@ -89,12 +91,30 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	return cfg, nil
 }
 
-// New builds the embedder cfg.Kind names. An empty Kind falls back to hash when the local
-// model is not installed, and says so loudly through logger.
+// DefaultKind is the local model an empty REALM_EMBEDDER stands for on a store whose
+// spaces record the embedders stored (their IDs, repeated or not; none for a fresh
+// store), and why. A space keeps the model it was embedded with (`realm serve` refuses
+// another until `realm reembed`), so a store holding spaces of a local model keeps that
+// model: an installation made when fp32 was the default goes on unchanged. Otherwise it
+// is the int8 model: 2.6 times less CPU per text than fp32 for the same LoCoMo recall
+// (BENCHMARKS.md). A store holding spaces of both keeps fp32, the default before, and
+// the embedder check at start names the int8 ones.
+func DefaultKind(stored []string) (kind, why string) {
+	switch {
+	case slices.Contains(stored, LocalID):
+		return KindLocal, "the store holds spaces embedded with " + LocalID
+	case slices.Contains(stored, LocalQID):
+		return KindLocalQ, "the store holds spaces embedded with " + LocalQID
+	}
+	return KindLocalQ, "no space of the store is embedded with a local model: the int8 one, " + LocalQID
+}
+
+// New builds the embedder cfg.Kind names. An empty Kind is DefaultKind's for a fresh store,
+// or hash when the local model is not installed, which it says loudly through logger.
 func New(cfg Config, logger zerolog.Logger) (realm.Embedder, error) {
 	kind := cfg.Kind
 	if kind == "" {
-		kind = KindLocal
+		kind, _ = DefaultKind(nil)
 		if !LocalInstalled(cfg.Local.ModelDir) {
 			kind = KindHash
 			logger.Warn().Str("model_dir", cfg.Local.ModelDir).

@@ -35,6 +35,29 @@ func TestNew(t *testing.T) {
 	})
 }
 
+// TestDefaultKind: an empty REALM_EMBEDDER keeps the local model a store's spaces hold,
+// fp32 when they hold both, and is the int8 model otherwise.
+func TestDefaultKind(t *testing.T) {
+	tests := []struct {
+		name   string
+		stored []string
+		want   string
+	}{
+		{"FreshStore", nil, KindLocalQ},
+		{"OtherEmbeddersOnly", []string{"hash:v1", "openai:text-embedding-3-small", "unfinished reembed to " + LocalID}, KindLocalQ},
+		{"Fp32", []string{"hash:v1", LocalID, LocalID}, KindLocal},
+		{"Int8", []string{LocalQID}, KindLocalQ},
+		{"BothKeepFp32", []string{LocalQID, LocalID}, KindLocal},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, why := DefaultKind(tt.stored); got != tt.want || why == "" {
+				t.Errorf("DefaultKind(%q) = %q (%q), want %q", tt.stored, got, why, tt.want)
+			}
+		})
+	}
+}
+
 func TestConfigFromEnv(t *testing.T) {
 	env := map[string]string{
 		"REALM_EMBEDDER": "openai", "REALM_MODEL_DIR": "/m", "REALM_EMBED_THREADS": "2",

@@ -19,6 +19,12 @@ const (
 	libFile       = "libonnxruntime.so"
 )
 
+// IDs of the local models, as stored with the spaces they embedded.
+const (
+	LocalID  = "local:all-MiniLM-L6-v2"
+	LocalQID = LocalID + "-q"
+)
+
 const (
 	localDim       = 384 // all-MiniLM-L6-v2's hidden size
 	localMaxTokens = 256 // sentence-transformers' max_seq_length for this model
@@ -80,9 +86,9 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 	if lib == "" {
 		lib = filepath.Join(cfg.ModelDir, libFile)
 	}
-	model, id := modelFile, "local:all-MiniLM-L6-v2"
+	model, id := modelFile, LocalID
 	if cfg.Quantized {
-		model, id = quantizedFile, "local:all-MiniLM-L6-v2-q"
+		model, id = quantizedFile, LocalQID
 	}
 	if !filesPresent(filepath.Join(cfg.ModelDir, model), filepath.Join(cfg.ModelDir, tokenizerFile), lib) {
 		return nil, realm.Errorf(realm.ENotSupported,
@@ -127,7 +133,7 @@ func NewLocal(cfg LocalConfig) (*Local, error) {
 	return &Local{tok: tok, session: session, batch: batch, id: id}, nil
 }
 
-// ID names the model: local:all-MiniLM-L6-v2, or local:all-MiniLM-L6-v2-q for the int8 one.
+// ID names the model: LocalID, or LocalQID for the int8 one.
 func (l *Local) ID() string { return l.id }
 
 // Dim is 384.

@@ -277,7 +277,7 @@ func (c config) validate() error {
 func (c config) print(w io.Writer) {
 	kind := c.Embed.Kind
 	if kind == "" {
-		kind = "auto (local if installed, else hash)"
+		kind = "auto (the local model of the stored spaces, else local-q; hash if not installed)"
 	}
 	fmt.Fprintf(w, "config: REALM_ADDR=%s NEO4J_URI=%s NEO4J_USER=%s NEO4J_PASSWORD=%s NEO4J_DATABASE=%s REALM_EMBEDDER=%s REALM_LLM=%s",
 		c.Addr, c.Neo4j.URI, c.Neo4j.User, mask(c.Neo4j.Password), c.Neo4j.Database, kind, c.LLM)

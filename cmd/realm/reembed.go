@@ -39,15 +39,21 @@ func runReembed(ctx context.Context, args []string, getenv func(string) string, 
 		return realm.Errorf(realm.EInvalid, "the local embedding model is not installed (run %s); "+
 			"to re-embed with the weak hash embedder, set REALM_EMBEDDER=hash", embed.SetupCommand)
 	}
-	emb, err := embed.New(cfg.Embed, newLogger(os.Stderr, "warn"))
-	if err != nil {
-		return err
-	}
-	d := &deps{embedder: emb}
+	d := &deps{}
 	defer d.close()
 	if d.store, err = cypher.Open(ctx, cfg.Neo4j); err != nil {
 		return err
 	}
+	// With REALM_EMBEDDER empty, the model `realm serve` would choose: the local model of
+	// the store's spaces (fp32 if it holds both), else the int8 one for spaces of others.
+	embCfg, _, err := resolveEmbedder(ctx, d.store, cfg)
+	if err != nil {
+		return err
+	}
+	if d.embedder, err = embed.New(embCfg, newLogger(os.Stderr, "warn")); err != nil {
+		return err
+	}
+	emb := d.embedder
 	targets, err := reembedTargets(ctx, d.store, *space, emb.Dim())
 	if err != nil {
 		return err

@@ -33,8 +33,15 @@ func staleSpace(t *testing.T, store *cypher.Store, dims int) (string, []realm.No
 // emb's vectors of text(name, content).
 func embeddedSpace(t *testing.T, store *cypher.Store, id string, emb realm.Embedder, text func(name, content string) string) (string, []realm.Node) {
 	t.Helper()
-	ctx := context.Background()
 	space := cyphertest.NewSpace(t)
+	return space, fillSpace(t, store, space, id, emb, text)
+}
+
+// fillSpace gives space an observation and three memories, recorded as embedded by id,
+// carrying emb's vectors of text(name, content), and returns the memories.
+func fillSpace(t *testing.T, store *cypher.Store, space, id string, emb realm.Embedder, text func(name, content string) string) []realm.Node {
+	t.Helper()
+	ctx := context.Background()
 	obs := []realm.Observation{{ID: "o1", Speaker: "Ana", Content: "Ana likes tea.", ObservedAt: time.Now()}}
 	lease := cypher.Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
 	if _, err := store.SaveObservations(ctx, space, id, emb.Dim(), obs, lease); err != nil {
@@ -51,7 +58,7 @@ func embeddedSpace(t *testing.T, store *cypher.Store, id string, emb realm.Embed
 	if err := store.PutMemories(ctx, space, nodes, nil); err != nil {
 		t.Fatal(err)
 	}
-	return space, nodes
+	return nodes
 }
 
 // fakeEmbeddings serves OpenAI's /v1/embeddings with the hash embedder of dims dimensions

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -191,10 +192,6 @@ func TestStartServeFails(t *testing.T) {
 func TestServeEmbedderCheck(t *testing.T) {
 	store := cyphertest.MustOpen(t)
 	space, _ := staleSpace(t, store, cyphertest.Dims) // recorded as embedded by test:old
-	serveEmbedder := "hash:v1"                        // what serve runs: testEnv chooses none
-	if embed.LocalInstalled(embed.DefaultModelDir(testEnv(nil))) {
-		serveEmbedder = "local:all-MiniLM-L6-v2"
-	}
 	tests := []struct {
 		name      string
 		unchecked string
@@ -206,8 +203,9 @@ func TestServeEmbedderCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			failures := startServeFailure(t, testEnv(map[string]string{"REALM_UNCHECKED_SPACE_PREFIX": tt.unchecked}))
-			others, err := store.SpacesOtherEmbedder(context.Background(), serveEmbedder, cyphertest.Dims, tt.unchecked)
+			env := testEnv(map[string]string{"REALM_UNCHECKED_SPACE_PREFIX": tt.unchecked})
+			failures := startServeFailure(t, env)
+			others, err := store.SpacesOtherEmbedder(context.Background(), servedEmbedder(t, store, env), cyphertest.Dims, tt.unchecked)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -219,6 +217,21 @@ func TestServeEmbedderCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// servedEmbedder is the ID of the embedder serve runs with env on the tests' database, as
+// openDeps chooses it: testEnv chooses none, so it follows the store.
+func servedEmbedder(t *testing.T, store *cypher.Store, env func(string) string) string {
+	t.Helper()
+	cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _, err := resolveEmbedder(context.Background(), store, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"": "hash:v1", embed.KindLocal: embed.LocalID, embed.KindLocalQ: embed.LocalQID}[c.Kind]
 }
 
 func getJSON(t *testing.T, url string, v any) int {

@@ -246,32 +246,64 @@ type deps struct {
 	warning  string
 }
 
-// openDeps builds the embedder, connects to Neo4j, applies the schema and checks that
-// the stored memories were embedded by the configured embedder.
+// openDeps connects to Neo4j, builds the embedder (an empty REALM_EMBEDDER follows the
+// store: resolveEmbedder), applies the schema and checks that the stored memories were
+// embedded by that embedder.
 func openDeps(ctx context.Context, cfg config, logger zerolog.Logger) (*deps, error) {
 	d := &deps{}
-	if cfg.Embed.Kind == "" && !embed.LocalInstalled(cfg.Embed.Local.ModelDir) {
-		d.warning = "the local embedding model is not installed; using the weak hash embedder (run " + embed.SetupCommand + ")"
-	}
-	emb, err := embed.New(cfg.Embed, logger)
-	if err != nil {
-		return nil, err
-	}
-	d.embedder = emb
 	store, err := cypher.Open(ctx, cfg.Neo4j)
 	if err != nil {
 		return nil, err
 	}
 	d.store = store
-	if err := store.ApplySchema(ctx, emb.Dim()); err != nil {
+	if cfg.Embed.Kind == "" && !embed.LocalInstalled(cfg.Embed.Local.ModelDir) {
+		d.warning = "the local embedding model is not installed; using the weak hash embedder (run " + embed.SetupCommand + ")"
+	}
+	embCfg, why, err := resolveEmbedder(ctx, store, cfg)
+	if err != nil {
 		d.close()
 		return nil, err
 	}
-	if err := store.CheckEmbedder(ctx, emb.ID(), emb.Dim(), cfg.UncheckedSpaces); err != nil {
+	if d.embedder, err = embed.New(embCfg, logger); err != nil {
+		d.close()
+		return nil, err
+	}
+	logger.Info().Str("embedder", d.embedder.ID()).Msg("embedder: " + why)
+	if err := store.ApplySchema(ctx, d.embedder.Dim()); err != nil {
+		d.close()
+		return nil, err
+	}
+	if err := store.CheckEmbedder(ctx, d.embedder.ID(), d.embedder.Dim(), cfg.UncheckedSpaces); err != nil {
 		d.close()
 		return nil, err
 	}
 	return d, nil
+}
+
+// resolveEmbedder returns cfg.Embed with an empty REALM_EMBEDDER resolved by the store:
+// the local model its spaces were embedded with, else the int8 one (embed.DefaultKind),
+// and why, for the log. It looks at the spaces the embedder check looks at (not those
+// REALM_UNCHECKED_SPACE_PREFIX leaves out). Without the local model installed the kind
+// stays empty: embed.New falls back to hash and says so loudly.
+func resolveEmbedder(ctx context.Context, store *cypher.Store, cfg config) (embed.Config, string, error) {
+	c := cfg.Embed
+	switch {
+	case c.Kind != "":
+		return c, "REALM_EMBEDDER=" + c.Kind, nil
+	case !embed.LocalInstalled(c.Local.ModelDir):
+		return c, "REALM_EMBEDDER is empty and the local model is not installed", nil
+	}
+	spaces, err := store.EmbeddedSpaces(ctx, cfg.UncheckedSpaces)
+	if err != nil {
+		return c, "", err
+	}
+	ids := make([]string, len(spaces))
+	for i, s := range spaces {
+		ids[i] = s.Embedder
+	}
+	kind, why := embed.DefaultKind(ids)
+	c.Kind = kind
+	return c, "REALM_EMBEDDER is empty and " + why, nil
 }
 
 func (d *deps) close() {
