@@ -175,6 +175,11 @@ func LocalInstalled(dir string) bool {
 	return filesPresent(filepath.Join(dir, modelFile), filepath.Join(dir, tokenizerFile), filepath.Join(dir, libFile))
 }
 
+// QuantizedInstalled reports whether dir also holds the int8 model (KindLocalQ).
+func QuantizedInstalled(dir string) bool {
+	return LocalInstalled(dir) && filesPresent(filepath.Join(dir, quantizedFile))
+}
+
 func filesPresent(paths ...string) bool {
 	for _, p := range paths {
 		if st, err := os.Stat(p); err != nil || st.Size() == 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -57,6 +58,28 @@ func TestServeEmbedderFollowsStore(t *testing.T) {
 			t.Errorf("serving with %s, want %s", id, embed.LocalQID)
 		}
 		if want := "no space of the store is embedded with a local model"; !strings.Contains(log.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, log.String())
+		}
+	})
+
+	// A model directory set up before the int8 model shipped: a fresh store gets fp32.
+	t.Run("FreshStoreWithoutInt8Model", func(t *testing.T) {
+		if holds(t, embed.LocalID) || holds(t, embed.LocalQID) {
+			t.Skip("the tests' database holds spaces of a local model besides test spaces")
+		}
+		src, dir := embed.DefaultModelDir(testEnv(nil)), t.TempDir()
+		for _, f := range []string{"model.onnx", "tokenizer.json", "libonnxruntime.so"} {
+			if err := os.Symlink(filepath.Join(src, f), filepath.Join(dir, f)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// ONNX Runtime loads once a process: the path the other tests load it from.
+		base, log := startServeLog(t, testEnv(map[string]string{
+			"REALM_MODEL_DIR": dir, "REALM_ORT_LIB": filepath.Join(src, "libonnxruntime.so")}))
+		if id := served(t, base); id != embed.LocalID {
+			t.Errorf("serving with %s, want %s", id, embed.LocalID)
+		}
+		if want := "but it is not installed"; !strings.Contains(log.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, log.String())
 		}
 	})

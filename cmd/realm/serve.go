@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -302,6 +303,10 @@ func resolveEmbedder(ctx context.Context, store *cypher.Store, cfg config) (embe
 		ids[i] = s.Embedder
 	}
 	kind, why := embed.DefaultKind(ids)
+	if kind == embed.KindLocalQ && !slices.Contains(ids, embed.LocalQID) && !embed.QuantizedInstalled(c.Local.ModelDir) {
+		// A model directory set up before the int8 model shipped: fp32 rather than no start.
+		kind, why = embed.KindLocal, why+", but it is not installed (run "+embed.SetupCommand+"): "+embed.LocalID
+	}
 	c.Kind = kind
 	return c, "REALM_EMBEDDER is empty and " + why, nil
 }
