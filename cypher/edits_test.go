@@ -378,6 +378,20 @@ func TestApplyEditsConcurrent(t *testing.T) {
 	})
 }
 
+// sameWeights fails t unless after holds the edges of before, each with its weight to the
+// bit, and no other.
+func sameWeights(t *testing.T, before, after map[string][]float64) {
+	t.Helper()
+	if len(after) != len(before) {
+		t.Errorf("edges after revert %v, before %v (an added edge must be gone)", after, before)
+	}
+	for k, ws := range before {
+		if len(after[k]) != 1 || math.Float64bits(after[k][0]) != math.Float64bits(ws[0]) {
+			t.Errorf("edge %s: %v after revert, %v before", k, after[k], ws)
+		}
+	}
+}
+
 func TestRevertReconsolidation(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -424,15 +438,7 @@ func TestRevertReconsolidation(t *testing.T) {
 		if err != nil || len(reverted) != len(applied) {
 			t.Fatalf("revert first: %d edits (want %d), %v", len(reverted), len(applied), err)
 		}
-		after := edgeWeights(t, s, space, ids)
-		if len(after) != len(before) {
-			t.Errorf("edges after revert %v, before %v (the added edge must be gone)", after, before)
-		}
-		for k, ws := range before {
-			if len(after[k]) != 1 || math.Float64bits(after[k][0]) != math.Float64bits(ws[0]) {
-				t.Errorf("edge %s: %v after revert, %v before", k, after[k], ws)
-			}
-		}
+		sameWeights(t, before, edgeWeights(t, s, space, ids))
 		restored, err := s.EdgeWeights(ctx, space)
 		if err != nil {
 			t.Fatal(err)
@@ -486,15 +492,7 @@ func TestRevertReconsolidation(t *testing.T) {
 		if err != nil || len(reverted) != 4 {
 			t.Fatalf("revert: %d edits (want 4), %v", len(reverted), err)
 		}
-		after := edgeWeights(t, s, space, ids)
-		if len(after) != len(before) {
-			t.Errorf("edges after revert %v, before %v (the added edge must be gone)", after, before)
-		}
-		for k, ws := range before {
-			if len(after[k]) != 1 || math.Float64bits(after[k][0]) != math.Float64bits(ws[0]) {
-				t.Errorf("edge %s: %v after revert, %v before", k, after[k], ws)
-			}
-		}
+		sameWeights(t, before, edgeWeights(t, s, space, ids))
 	})
 	t.Run("ErrNotFound", func(t *testing.T) {
 		_, err := s.RevertReconsolidation(ctx, space, "no-such-id", time.Now())
