@@ -98,13 +98,16 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 // model: an installation made when fp32 was the default goes on unchanged. Otherwise it
 // is the int8 model: 2.6 times less CPU per text than fp32 for the same LoCoMo recall
 // (BENCHMARKS.md). A store holding spaces of both keeps fp32, the default before, and
-// the embedder check at start names the int8 ones.
-func DefaultKind(stored []string) (kind, why string) {
+// the embedder check at start names the int8 ones. A model directory set up before the
+// int8 model shipped (quantized false) gives fp32 rather than no start.
+func DefaultKind(stored []string, quantized bool) (kind, why string) {
 	switch {
 	case slices.Contains(stored, LocalID):
 		return KindLocal, "the store holds spaces embedded with " + LocalID
 	case slices.Contains(stored, LocalQID):
 		return KindLocalQ, "the store holds spaces embedded with " + LocalQID
+	case !quantized:
+		return KindLocal, "no space of the store is embedded with a local model: the int8 one, but it is not installed (run " + SetupCommand + "): " + LocalID
 	}
 	return KindLocalQ, "no space of the store is embedded with a local model: the int8 one, " + LocalQID
 }
@@ -114,7 +117,7 @@ func DefaultKind(stored []string) (kind, why string) {
 func New(cfg Config, logger zerolog.Logger) (realm.Embedder, error) {
 	kind := cfg.Kind
 	if kind == "" {
-		kind, _ = DefaultKind(nil)
+		kind, _ = DefaultKind(nil, QuantizedInstalled(cfg.Local.ModelDir))
 		if !LocalInstalled(cfg.Local.ModelDir) {
 			kind = KindHash
 			logger.Warn().Str("model_dir", cfg.Local.ModelDir).

@@ -39,19 +39,22 @@ func TestNew(t *testing.T) {
 // fp32 when they hold both, and is the int8 model otherwise.
 func TestDefaultKind(t *testing.T) {
 	tests := []struct {
-		name   string
-		stored []string
-		want   string
+		name      string
+		stored    []string
+		quantized bool
+		want      string
 	}{
-		{"FreshStore", nil, KindLocalQ},
-		{"OtherEmbeddersOnly", []string{"hash:v1", "openai:text-embedding-3-small", "unfinished reembed to " + LocalID}, KindLocalQ},
-		{"Fp32", []string{"hash:v1", LocalID, LocalID}, KindLocal},
-		{"Int8", []string{LocalQID}, KindLocalQ},
-		{"BothKeepFp32", []string{LocalQID, LocalID}, KindLocal},
+		{"FreshStore", nil, true, KindLocalQ},
+		{"FreshStoreWithoutInt8Model", nil, false, KindLocal},
+		{"OtherEmbeddersOnly", []string{"hash:v1", "openai:text-embedding-3-small", "unfinished reembed to " + LocalID}, true, KindLocalQ},
+		{"Fp32", []string{"hash:v1", LocalID, LocalID}, true, KindLocal},
+		{"Int8", []string{LocalQID}, true, KindLocalQ},
+		{"Int8WithoutInt8Model", []string{LocalQID}, false, KindLocalQ},
+		{"BothKeepFp32", []string{LocalQID, LocalID}, true, KindLocal},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got, why := DefaultKind(tt.stored); got != tt.want || why == "" {
+			if got, why := DefaultKind(tt.stored, tt.quantized); got != tt.want || why == "" {
 				t.Errorf("DefaultKind(%q) = %q (%q), want %q", tt.stored, got, why, tt.want)
 			}
 		})

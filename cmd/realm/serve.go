@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"slices"
 	"sync"
 	"time"
 
@@ -302,11 +301,7 @@ func resolveEmbedder(ctx context.Context, store *cypher.Store, cfg config) (embe
 	for i, s := range spaces {
 		ids[i] = s.Embedder
 	}
-	kind, why := embed.DefaultKind(ids)
-	if kind == embed.KindLocalQ && !slices.Contains(ids, embed.LocalQID) && !embed.QuantizedInstalled(c.Local.ModelDir) {
-		// A model directory set up before the int8 model shipped: fp32 rather than no start.
-		kind, why = embed.KindLocal, why+", but it is not installed (run "+embed.SetupCommand+"): "+embed.LocalID
-	}
+	kind, why := embed.DefaultKind(ids, embed.QuantizedInstalled(c.Local.ModelDir))
 	c.Kind = kind
 	return c, "REALM_EMBEDDER is empty and " + why, nil
 }
