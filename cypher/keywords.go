@@ -105,18 +105,28 @@ func RankKeywords(n int64, words []string, postings func(word string) []KeywordP
 		dl    float64
 		score float64
 	}
-	var docs []doc
-	at := map[string]int{} // memory id → its doc
 	lists := make([][]KeywordPosting, len(words))
 	idfs := make([]float64, len(words))
+	total := 0
 	for j, w := range words {
 		ps := postings(w)
 		lists[j], idfs[j] = ps, math.Log(1+(float64(n)-float64(len(ps))+0.5)/(float64(len(ps))+0.5))
+		total += len(ps)
+	}
+	// Sized once for every posting (growing them was most of the time), and each
+	// posting's doc found once.
+	docs := make([]doc, 0, total)
+	at := make(map[string]int, total) // memory id → its doc
+	of := make([]int, 0, total)       // each posting's doc, in the order of lists
+	for _, ps := range lists {
 		for _, p := range ps {
-			if _, ok := at[p.ID]; !ok {
-				at[p.ID] = len(docs)
+			i, ok := at[p.ID]
+			if !ok {
+				i = len(docs)
+				at[p.ID] = i
 				docs = append(docs, doc{id: p.ID, dl: p.DL})
 			}
+			of = append(of, i)
 		}
 	}
 	if len(docs) == 0 || k <= 0 {
@@ -128,9 +138,11 @@ func RankKeywords(n int64, words []string, postings func(word string) []KeywordP
 	}
 	avgdl /= float64(len(docs))
 	// A memory's score sums its words' parts in the order of words.
+	x := 0
 	for j, ps := range lists {
 		for _, p := range ps {
-			d := &docs[at[p.ID]]
+			d := &docs[of[x]]
+			x++
 			d.score += idfs[j] * p.TF * 2.2 / (p.TF + 1.2*(0.25+0.75*d.dl/avgdl))
 		}
 	}

@@ -75,3 +75,24 @@ func rankBySorting(n int64, words []string, lists map[string][]KeywordPosting, k
 	}
 	return ids[:min(k, len(ids))]
 }
+
+// BenchmarkRankKeywords: the write path ranks each candidate's keyword matches twice (the
+// stored ones, then with the run's own memories): a candidate of ten words against a space
+// of 1,000 memories, common words matching most of them.
+func BenchmarkRankKeywords(b *testing.B) {
+	const n = 1000
+	sizes := []int{700, 450, 300, 120, 60, 25, 10, 4, 2, 1}
+	words := make([]string, len(sizes))
+	lists := map[string][]KeywordPosting{}
+	for j, size := range sizes {
+		words[j] = fmt.Sprintf("w%d", j)
+		for i := range size {
+			d := (i*7919 + j*104729) % n
+			lists[words[j]] = append(lists[words[j]], KeywordPosting{ID: fmt.Sprintf("memory-%08d", d), TF: float64(1 + d%3), DL: float64(8 + d%40)})
+		}
+	}
+	postings := func(w string) []KeywordPosting { return lists[w] }
+	for b.Loop() {
+		RankKeywords(n, words, postings, 8)
+	}
+}

@@ -22,7 +22,7 @@ import (
 // defaultNeo4jVersion is the version deploy/neo4j/neo4j.sh starts when NEO4J_VERSION is unset.
 const defaultNeo4jVersion = "2026.08.1"
 
-const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--build-only] [--strategies adaptive,path_search,subgraph_beam] [--embed-pool 0] [--store-dir DIR] [--no-exact-scan] [--warm-graph] [--profile FILE] [--recon-runs 30] [--recon-warmup 500] [--ingest 200] [--ingest-warmup 2] [--ingest-spaces 1] [--ingest-cpuprofile PREFIX] [--interleave 0]"
+const benchScaleUsage = "usage: realm bench scale [--sizes 10000,100000] [--out docs/benchmarks/scale.json] [--queries 100] [--keep] [--build-only] [--strategies adaptive,path_search,subgraph_beam] [--embed-pool 0] [--store-dir DIR] [--no-exact-scan] [--warm-graph] [--profile FILE] [--recon-runs 30] [--recon-warmup 500] [--ingest 200] [--ingest-warmup 12] [--ingest-spaces 1] [--ingest-cpuprofile PREFIX] [--interleave 0]"
 
 // runBenchScale runs `realm bench scale`: synthetic spaces of each size, written in bulk,
 // then recall latency per stage, seed searches, reconsolidation apply, ingestion, store
@@ -41,7 +41,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	recon := fs.Int("recon-runs", 30, "reconsolidations of 20 edits timed per size")
 	ingest := fs.Int("ingest", 200, "observations sent through the write path per size in batches of 100, and as many again one a call (0: skip)")
 	reconWarmup := fs.Int("recon-warmup", 500, "reconsolidations applied and reverted before the timed ones, so that the figures are a warmed-up Neo4j's (0: none)")
-	warmup := fs.Int("ingest-warmup", 2, "rounds of the same ingestion sent first into a throwaway space, deleted after, so that the figures are a warmed-up Neo4j's (0: none)")
+	warmup := fs.Int("ingest-warmup", 12, "rounds of the same ingestion sent first, each into a new throwaway space deleted after it, so that the figures are a warmed-up Neo4j's (0: none)")
 	spaces := fs.Int("ingest-spaces", 1, "above 1, also time batches of 100 sent to this many new spaces at once, one client each (deleted after)")
 	noExact := fs.Bool("no-exact-scan", false, "do not time the exact-scan seed search (seconds a question at 100k, and not what the read path uses there)")
 	warmGraph := fs.Bool("warm-graph", false, "read the space's graph snapshot before timing the recalls, when REALM_GRAPH_CACHE admits the space (its read time and heap are reported)")
