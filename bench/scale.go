@@ -70,7 +70,7 @@ type ScaleConfig struct {
 	// meant to be a running server's.
 	ReconWarmup int
 	// IngestWarmup is how many rounds of the ingestion (IngestTurns) go first, each into a
-	// new throwaway space: Neo4j compiles the write path's statements over its first
+	// new throwaway space (deleted after the measure): Neo4j compiles the write path's statements over its first
 	// thousands of observations (on a freshly started Neo4j, idle, rounds of 400 in
 	// batches of 100 from one client and 400 one a call: batches 50 → 98 → 118 → 130–144
 	// obs/s over rounds 1, 2, 3 and 4–12, Neo4j's CPU an observation 26 → 2–3 ms), and
@@ -772,7 +772,9 @@ const ScaleIngestBatch = 100
 // call, as a conversation arrives. IngestWarmup rounds of the same go first (warmupRound).
 func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space string, gen ScaleSpace, cfg ScaleConfig, sz *ScaleSize, progress io.Writer) error {
 	for round := range cfg.IngestWarmup {
-		batches, one, err := warmupRound(ctx, ing, store, space+"-warmup", cfg, round, sz.N, progress)
+		warm := fmt.Sprintf("%s-warmup-%d", space, round+1)
+		defer func() { _, _ = store.DeleteSpace(context.WithoutCancel(ctx), warm) }()
+		batches, one, err := warmupRound(ctx, ing, store, warm, cfg, round, sz.N, progress)
 		if err != nil {
 			return err
 		}
@@ -790,14 +792,16 @@ func measureIngest(ctx context.Context, ing Ingester, store *cypher.Store, space
 }
 
 // warmupRound ingests one round of the warm-up into the throwaway space warm, new for
-// the round and deleted after it, so that no round writes a space grown past the size
-// where the write path changes how it works (above 2,000 memories it reads its keyword
-// postings from the full-text index).
+// the round, so that no round writes a space grown past the size where the write path
+// changes how it works (above 2,000 memories it reads its keyword postings from the
+// full-text index). measureIngest deletes the rounds' spaces once the measured ingestion
+// is done: deleted before it, they seemed to make Neo4j plan the write path's statements
+// again during the measure (one client's batches 62–69 obs/s in two runs of six instead
+// of 95–105, every statement of the write path slower; docs/benchmarks/scale.md).
 func warmupRound(ctx context.Context, ing Ingester, store *cypher.Store, warm string, cfg ScaleConfig, round, size int, progress io.Writer) (batches, one IngestReport, err error) {
 	if _, err := store.DeleteSpace(ctx, warm); err != nil { // left by an interrupted run
 		return batches, one, err
 	}
-	defer func() { _, _ = store.DeleteSpace(context.WithoutCancel(ctx), warm) }()
 	obs := ingestTurns(warm, cfg.IngestTurns, cfg.Seed+2+uint64(round), time.Now().UTC())
 	return ingestPhases(ctx, ing, store, warm, obs, "", fmt.Sprintf("scale %d warm-up %d", size, round+1), progress)
 }
@@ -1281,7 +1285,7 @@ func (r ScaleReport) Markdown() string {
 					ScaleIngestBatch, p.Observations/max(1, s.Ingest.Observations), p.Observations, p.Seconds, p.PerSecond, p.CPUms, p.ServerCPUms)
 			}
 			if w := s.IngestWarmup; len(w) > 0 {
-				fmt.Fprintf(&b, " Warm-up before it: the same ingestion, each round into a new throwaway space deleted after it (observations/s in batches and one a call, per round: %s).", warmupRates(w))
+				fmt.Fprintf(&b, " Warm-up before it: the same ingestion, each round into a new throwaway space, deleted after the measure (observations/s in batches and one a call, per round: %s).", warmupRates(w))
 			}
 		}
 		if v := s.Interleave; v != nil {

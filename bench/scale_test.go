@@ -167,7 +167,7 @@ func TestRunScale(t *testing.T) {
 	if sz.StoreBytes != 1000 || sz.TxLogBytes != 500 || sz.StoreCheckpointed != (edition != "community") || !strings.Contains(rep.Markdown(), "(transaction logs)"+when) {
 		t.Errorf("store %d + %d bytes, checkpointed %t on %s edition; markdown:\n%s", sz.StoreBytes, sz.TxLogBytes, sz.StoreCheckpointed, edition, rep.Markdown())
 	}
-	for _, space := range []string{prefix + "600", prefix + "600-warmup", prefix + "600-parallel-1", prefix + "600-parallel-2"} {
+	for _, space := range []string{prefix + "600", prefix + "600-warmup-1", prefix + "600-parallel-1", prefix + "600-parallel-2"} {
 		stats, err := store.Stats(ctx, space)
 		if err != nil || stats.Memories != 0 || stats.Observations != 0 {
 			t.Errorf("space %s was left behind: %+v, %v", space, stats, err)

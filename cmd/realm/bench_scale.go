@@ -41,7 +41,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	recon := fs.Int("recon-runs", 30, "reconsolidations of 20 edits timed per size")
 	ingest := fs.Int("ingest", 200, "observations sent through the write path per size in batches of 100, and as many again one a call (0: skip)")
 	reconWarmup := fs.Int("recon-warmup", 500, "reconsolidations applied and reverted before the timed ones, so that the figures are a warmed-up Neo4j's (0: none)")
-	warmup := fs.Int("ingest-warmup", 12, "rounds of the same ingestion sent first, each into a new throwaway space deleted after it, so that the figures are a warmed-up Neo4j's (0: none)")
+	warmup := fs.Int("ingest-warmup", 12, "rounds of the same ingestion sent first, each into a new throwaway space deleted after the measure, so that the figures are a warmed-up Neo4j's (0: none)")
 	spaces := fs.Int("ingest-spaces", 1, "above 1, also time batches of 100 sent to this many new spaces at once, one client each (deleted after)")
 	noExact := fs.Bool("no-exact-scan", false, "do not time the exact-scan seed search (seconds a question at 100k, and not what the read path uses there)")
 	warmGraph := fs.Bool("warm-graph", false, "read the space's graph snapshot before timing the recalls, when REALM_GRAPH_CACHE admits the space (its read time and heap are reported)")
