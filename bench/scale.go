@@ -70,11 +70,11 @@ type ScaleConfig struct {
 	// meant to be a running server's.
 	ReconWarmup int
 	// IngestWarmup is how many rounds of the ingestion (IngestTurns) go first, each into a
-	// new throwaway space (deleted after the measure): Neo4j compiles the write path's statements over its first
-	// thousands of observations (on a freshly started Neo4j, idle, rounds of 400 in
-	// batches of 100 from one client and 400 one a call: batches 50 → 98 → 118 → 130–144
-	// obs/s over rounds 1, 2, 3 and 4–12, Neo4j's CPU an observation 26 → 2–3 ms), and
-	// the figures are meant to be a running server's.
+	// new throwaway space (deleted after the measure): Neo4j compiles the write path's
+	// statements over its first thousands of observations (on a freshly started Neo4j,
+	// idle, rounds of 400 in batches of 100 from one client and 400 one a call: batches
+	// 50 → 98 → 118 → 130–144 obs/s over rounds 1, 2, 3 and 4–12, Neo4j's CPU an
+	// observation 26 → 2–3 ms), and the figures are meant to be a running server's.
 	IngestWarmup int
 	// IngestSpaces, above 1, adds a measure of batches sent to this many new spaces at
 	// once, one client each (ingestParallel).
