@@ -467,7 +467,11 @@ func (ov *overlay) keywordMatches(read cypher.RunNeighbours, i int, keywords str
 	if len(ov.words) == 0 {
 		return read.Text[i][:min(k, len(read.Text[i]))], true
 	}
+	n := read.Keywords.N + int64(ov.added)
 	postings := func(w string) []cypher.KeywordPosting {
+		if read.Keywords.Common[w] {
+			return nil // ranks nothing, the run's memories neither (cypher.KeywordStats)
+		}
 		var out []cypher.KeywordPosting
 		for _, p := range read.Keywords.Words[w] {
 			if ov.words[p.ID] == nil {
@@ -483,9 +487,12 @@ func (ov *overlay) keywordMatches(read cypher.RunNeighbours, i int, keywords str
 				out = append(out, cypher.TextPosting(ov.nodes[id], w))
 			}
 		}
+		if cypher.IsCommonWord(n, len(out)) {
+			return nil // as the store will count it once the run is written
+		}
 		return out
 	}
-	for _, id := range cypher.RankKeywords(read.Keywords.N+int64(ov.added), cypher.KeywordWords(keywords), postings, k) {
+	for _, id := range cypher.RankKeywords(n, cypher.KeywordWords(keywords), postings, k) {
 		n, ok := ov.nodes[id]
 		if !ok {
 			if n, ok = ov.read[id]; !ok {

@@ -14,8 +14,8 @@ import (
 
 // TestFullTextSeesTheLastWrite: each memory the write path commits is found by its word
 // right after the commit, every time, by the read path's seed statement and by the write
-// path's keyword postings (both from the full-text index: keywordFetch 0 keeps the
-// in-memory keyword index out). An eventually consistent index queried without
+// path's keyword postings (both from the full-text index: writeFromIndex false keeps the
+// in-memory keyword index out, keywordFetch 0 every match in). An eventually consistent index queried without
 // db.index.fulltext.awaitEventuallyConsistentIndexRefresh first misses about half
 // (docs/benchmarks/tenancy.md, 2026-12-04).
 func TestFullTextSeesTheLastWrite(t *testing.T) {
@@ -24,8 +24,8 @@ func TestFullTextSeesTheLastWrite(t *testing.T) {
 	if err := s.ApplySchema(ctx, 384); err != nil {
 		t.Fatal(err)
 	}
-	defer func(f int64) { keywordFetch = f }(keywordFetch)
-	keywordFetch = 0
+	defer func(f int64, w bool) { keywordFetch, writeFromIndex = f, w }(keywordFetch, writeFromIndex)
+	keywordFetch, writeFromIndex = 0, false
 	space := fullTextSpace(t, s)
 	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
 	missed := 0

@@ -189,30 +189,47 @@ func (c *keywordCache) refresh(s *Store, space string) {
 }
 
 // backgroundReads runs a cache's reads of spaces in the background, one at a time per
-// space.
+// space, and after a slow one (a large space) not again before readGap times its
+// duration: both paths ask for a read whenever another process wrote, and while it
+// keeps writing, each read of a large space ends stale and is dropped, so reads one
+// after the other would keep Neo4j reading the whole space all the time.
 type backgroundReads struct {
 	mu      sync.Mutex
 	running map[string]bool
+	next    map[string]time.Time // after a slow read: when the space's next may start
 }
 
+// slowRead and readGap: a read taking more than slowRead is followed by a pause of
+// readGap times its duration (at most a tenth of the time spent reading a space).
+const (
+	slowRead = 100 * time.Millisecond
+	readGap  = 10
+)
+
 // start runs read in a goroutine of its own, bounded by keywordLoadTimeout and left out of
-// OpenTransactions, unless a read of the space is running.
+// OpenTransactions, unless a read of the space is running or paused after a slow one.
 func (b *backgroundReads) start(space string, read func(ctx context.Context)) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.running[space] {
+	if b.running[space] || time.Now().Before(b.next[space]) {
 		return
 	}
 	if b.running == nil {
-		b.running = map[string]bool{}
+		b.running, b.next = map[string]bool{}, map[string]time.Time{}
 	}
 	b.running[space] = true
 	go func() {
 		ctx, cancel := context.WithTimeout(inBackground(context.Background()), keywordLoadTimeout)
 		defer cancel()
+		started := time.Now()
 		read(ctx)
+		took := time.Since(started)
 		b.mu.Lock()
 		delete(b.running, space)
+		delete(b.next, space)
+		if took > slowRead {
+			b.next[space] = time.Now().Add(readGap * took)
+		}
 		b.mu.Unlock()
 	}()
 }

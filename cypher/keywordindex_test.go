@@ -385,3 +385,47 @@ func TestEvictOldest(t *testing.T) {
 		t.Errorf("kept %v; want the new space alone", huge)
 	}
 }
+
+// TestBackgroundReadsPauseAfterASlowOne: a space's reads run one at a time; after a read
+// slower than slowRead the next waits readGap times its duration; after a quick one it
+// may start at once.
+func TestBackgroundReadsPauseAfterASlowOne(t *testing.T) {
+	var b backgroundReads
+	ran := make(chan string, 4)
+	read := func(space string, took time.Duration) bool {
+		done := make(chan struct{})
+		b.start(space, func(context.Context) {
+			time.Sleep(took)
+			ran <- space
+			close(done)
+		})
+		select {
+		case <-done:
+			<-ran
+			for range 100 { // start's goroutine records the read's end after read returns
+				b.mu.Lock()
+				running := b.running[space]
+				b.mu.Unlock()
+				if !running {
+					break
+				}
+				time.Sleep(time.Millisecond)
+			}
+			return true
+		case <-time.After(slowRead + 200*time.Millisecond):
+			return false
+		}
+	}
+	if !read("quick", 0) || !read("quick", 0) {
+		t.Error("a read after a quick one did not run")
+	}
+	if !read("slow", slowRead+20*time.Millisecond) {
+		t.Fatal("the first read of a space did not run")
+	}
+	if read("slow", 0) {
+		t.Error("a read ran right after a slow one")
+	}
+	if !read("other", 0) {
+		t.Error("another space's read waited for the slow one's pause")
+	}
+}

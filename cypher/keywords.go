@@ -20,10 +20,15 @@ import (
 // a run of observations ranks the memories it writes among the stored ones exactly as
 // the store would once they are written (construction's run overlay).
 
-// keywordFetch bounds the memories read per word: a word matching more of a space's
-// memories is scored from the index's best keywordFetch of them. A variable so that
-// tests can shrink it.
+// keywordFetch bounds the memories read per word: in a space of more than keywordFetch
+// memories, a word matching at least keywordFetch of them is common and adds nothing to
+// the write path's keyword ranking (KeywordStats). 0: no bound, no common word. A
+// variable so that tests can shrink it.
 var keywordFetch int64 = 2000
+
+// writeFromIndex lets the write path take its postings from the in-memory keyword index
+// (keywordContext). A variable so that tests can keep it to the statement.
+var writeFromIndex = true
 
 // keywordSlack is how many memories past K each candidate's stored keyword matches are
 // read with: a run's own memories change the words' statistics, and so the order of the
@@ -38,10 +43,22 @@ type KeywordPosting struct {
 }
 
 // KeywordStats is what the keyword search read of a space: its number of memories and,
-// per word asked, the memories matching it.
+// per word asked, the memories matching it, or, for a common word (one matching at least
+// keywordFetch memories of a space of more), none: it is in Common and ranks nothing.
+// Reading every match of a common word would cost the write path its space's size, and
+// the full-text index's best keywordFetch of them are not what the in-memory index would
+// give, so both leave it out and rank alike (a common word's idf is at most
+// ln(1 + N/keywordFetch)).
 type KeywordStats struct {
-	N     int64
-	Words map[string][]KeywordPosting
+	N      int64
+	Words  map[string][]KeywordPosting
+	Common map[string]bool
+}
+
+// IsCommonWord reports whether a word matching matches of a space's n memories is
+// common (KeywordStats).
+func IsCommonWord(n int64, matches int) bool {
+	return keywordFetch > 0 && n > keywordFetch && int64(matches) >= keywordFetch
 }
 
 // KeywordWords is the words of text the keyword search asks about: lower-cased, without
@@ -177,26 +194,26 @@ func RankKeywords(n int64, words []string, postings func(word string) []KeywordP
 // postings of every word of texts. When this process holds the space's in-memory keyword
 // index (keywordindex.go), kept current by the write path's own writes (written), the
 // statement skips the full-text index and the postings come from the index, if it is of
-// the state read (else the statement runs again with the words). The index matches as
-// the full-text index does and returns every match, so it gives the statement's postings
-// only for a space of at most keywordFetch memories: a larger one is always read from
-// the full-text index.
+// the state read (else the statement runs again with the words, and the index is read
+// again in the background for the next run, as the read path does). Both give the same
+// postings: the index matches as the full-text index does, and a word with more
+// matches than the statement reads is common on both (KeywordStats).
 func (s *Store) keywordContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, texts []string, recentFrom []string) (SpaceState, []DerivedMemory, KeywordStats, error) {
 	terms := spaceTerms(space, texts)
 	if terms == nil {
 		terms = []map[string]any{}
 	}
-	if held, n := s.texts.held(space); len(terms) > 0 && held != "" && n <= keywordFetch {
+	if held, _ := s.texts.held(space); len(terms) > 0 && held != "" && writeFromIndex {
 		state, recent, stats, err := runContext(ctx, tx, space, []map[string]any{}, recentFrom, s.knownState(space))
 		if err != nil {
 			return state, recent, stats, err
 		}
-		if t := s.texts.current(space, state); t != nil && state.N <= keywordFetch {
+		if t := s.texts.current(space, state); t != nil {
 			return state, recent, t.postings(terms), nil
 		}
 	}
 	state, recent, stats, err := runContext(ctx, tx, space, terms, recentFrom, s.knownState(space))
-	if err == nil && len(terms) > 0 && state.Version != "" && state.N <= keywordFetch {
+	if err == nil && len(terms) > 0 && state.Version != "" && writeFromIndex {
 		s.texts.refresh(s, space) // for the next run of this space
 	}
 	return state, recent, stats, err
@@ -214,13 +231,13 @@ func (s *Store) knownState(space string) SpaceState {
 
 // runContext runs memory_run_context.cypher for terms (spaceTerms; none: no postings),
 // counting the space's memories unless its version is known's. Each word's fetch of
-// keywordFetch holds this space's matches only (spaceClause), so a space of at most
-// keywordFetch memories gets every match of each word, as its in-memory index gives them.
+// keywordFetch holds this space's matches only (spaceClause), so every word but the
+// common ones (KeywordStats) gets every match, as the in-memory index gives them.
 func runContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, terms []map[string]any, recentFrom []string, known SpaceState) (SpaceState, []DerivedMemory, KeywordStats, error) {
-	stats := KeywordStats{Words: map[string][]KeywordPosting{}}
+	stats := KeywordStats{Words: map[string][]KeywordPosting{}, Common: map[string]bool{}}
 	params := map[string]any{
 		"space": space, "ids": orEmpty(recentFrom), "terms": terms, "options": fullTextOptions(int(keywordFetch)),
-		"known": known.Version, "known_n": known.N,
+		"common_at": max(keywordFetch, 0), "known": known.Version, "known_n": known.N,
 	}
 	recs, err := collect(ctx, tx, qMemoryRunContext, params)
 	if err != nil || len(recs) == 0 {
@@ -246,6 +263,10 @@ func runContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, 
 	for _, item := range asList(v) {
 		w, _ := item.(map[string]any)
 		word := propString(w, "word")
+		if common, _ := w["common"].(bool); common {
+			stats.Common[word] = true
+			continue
+		}
 		var ps []KeywordPosting
 		for _, id := range stringList(w["ids"]) {
 			ps = append(ps, posting(id, lowered[id], word))
@@ -257,13 +278,18 @@ func runContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, 
 
 // postings is what memory_run_context.cypher reads of the full-text index for terms
 // (spaceTerms), from the index: per word, the memories matching it, each with its
-// posting as the statement's text gives it.
+// posting as the statement's text gives it, or none for a common word.
 func (t *spaceTexts) postings(terms []map[string]any) KeywordStats {
-	stats := KeywordStats{N: t.state.N, Words: make(map[string][]KeywordPosting, len(terms))}
+	stats := KeywordStats{N: t.state.N, Words: make(map[string][]KeywordPosting, len(terms)), Common: map[string]bool{}}
 	for _, term := range terms {
 		word := term["word"].(string)
+		matches := t.matching(word, len(t.ids))
+		if IsCommonWord(t.state.N, len(matches)) {
+			stats.Common[word] = true
+			continue
+		}
 		var ps []KeywordPosting
-		for _, i := range t.matching(word, len(t.ids)) {
+		for _, i := range matches {
 			ps = append(ps, KeywordPosting{ID: t.ids[i], TF: termFrequency(t.texts[i], word), DL: t.splits[i]}) // posting's
 		}
 		stats.Words[word] = ps
@@ -277,11 +303,10 @@ func (t *spaceTexts) postings(terms []map[string]any) KeywordStats {
 // (every memory it merged into that it did not add). An index of before gets the added
 // memories and the merged ones' new texts and holds after; any other is forgotten. (A
 // merge keeps a memory's name and, without new content, its content: nodes give them.)
-// The write path reads its postings from the index only for a space of at most
-// keywordFetch memories (keywordContext), but the read path's seeds (SeedByFullText) come
-// from it at any size: a larger space's index follows too, so that a recall after a
-// write does not run seed_fulltext.cypher (70–245 ms at 100,000 memories) while the index
-// is read again (seconds). The new index shares the old one's lists (with), so a write
+// The write path reads its postings from the index and the read path its seeds
+// (SeedByFullText), so that neither runs its statement (memory_run_context.cypher with
+// each word's matches, seed_fulltext.cypher: 70–245 ms at 100,000 memories) while the
+// index is read again (seconds). The new index shares the old one's lists (with), so a write
 // costs what it changed, not the space's size.
 func (c *keywordCache) written(space string, before, after SpaceState, ins []ObservationIntegration, nodes map[string]realm.Node) {
 	c.mu.Lock()

@@ -165,6 +165,64 @@ func TestKeywordIndexFollowsTheWritePath(t *testing.T) {
 	}
 }
 
+// TestCommonWordsAlikeOnBothPaths: in a space of more than keywordFetch memories, a word
+// matching at least keywordFetch of them (a stop word, which matches all) is common: the
+// write path's statement and the in-memory index both mark it and give no postings for
+// it, every match of the other words, and so the same keyword neighbours; in a space of
+// at most keywordFetch memories no word is common.
+func TestCommonWordsAlikeOnBothPaths(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	defer func(f int64, w bool) { keywordFetch, writeFromIndex = f, w }(keywordFetch, writeFromIndex)
+	space := fullTextSpace(t, s)
+	common, rare := uniqueWord(), uniqueWord()
+	putTexts(t, s, space, "m", []string{
+		common + " " + rare + " at the lake", common + " walked home", common + " " + common + " swam", common, rare + " only", "nothing of them here",
+	})
+	setSpaceVersion(t, s, space)
+	if _, err := s.LoadKeywordIndex(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	emb := make([]float32, 384)
+	emb[200] = 1
+	q := RunQuery{Space: space, Embeddings: [][]float32{emb, emb}, Texts: []string{common + " " + rare + " the lake", common + " swam"}, K: 2}
+	neighbours := func(fromIndex bool) RunNeighbours {
+		t.Helper()
+		writeFromIndex = fromIndex
+		read, err := s.RunNeighbourhoods(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return read
+	}
+	for _, fetch := range []int64{4, 6} {
+		keywordFetch = fetch
+		byStatement, byIndex := neighbours(false), neighbours(true)
+		if s.texts.current(space, byIndex.State) == nil {
+			t.Fatal("the index is not of the state read")
+		}
+		for path, read := range map[string]RunNeighbours{"statement": byStatement, "index": byIndex} {
+			k := read.Keywords
+			wantCommon := fetch < k.N
+			if k.Common[common] != wantCommon || k.Common["the"] != wantCommon || k.Common[rare] || k.Common["lake"] ||
+				len(k.Words[common]) != map[bool]int{true: 0, false: 4}[wantCommon] || len(k.Words[rare]) != 2 || len(k.Words["lake"]) != 1 {
+				t.Errorf("keywordFetch %d, %s: %d memories, common %v, postings %v", fetch, path, k.N, k.Common, k.Words)
+			}
+		}
+		if !sameKeywords(byStatement.Keywords, byIndex.Keywords) {
+			t.Errorf("keywordFetch %d: statement %+v, index %+v", fetch, byStatement.Keywords, byIndex.Keywords)
+		}
+		for i := range q.Texts {
+			if a, b := ids(byStatement.Text[i]), ids(byIndex.Text[i]); !slices.Equal(a, b) {
+				t.Errorf("keywordFetch %d, %q: statement's neighbours %v, index's %v", fetch, q.Texts[i], a, b)
+			}
+		}
+	}
+}
+
 // checkPostings compares stats with memory_run_context's postings of texts.
 func checkPostings(t *testing.T, s *Store, space string, texts []string, stats KeywordStats) {
 	t.Helper()

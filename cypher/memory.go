@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/rs/zerolog/log"
 
 	"github.com/realm-memory/realm"
 )
@@ -20,8 +21,11 @@ import (
 // exactly instead of asking the vector index. An exact scan of a few thousand
 // 384-d vectors takes milliseconds and is exact and tenant-safe (the write path's runs in
 // Go, vectors.go); the 5.26 vector index cannot pre-filter by space, so above this size
-// we over-fetch from it.
+// we over-fetch from it (2026.x filters inside the index: similarByIndex).
 const ExactScanMax = 5000
+
+// writeScanMax is ExactScanMax for the write path. A variable so that tests can shrink it.
+var writeScanMax int64 = ExactScanMax
 
 // vectorOverFetch multiplies k when the vector index is asked: it returns nodes of every
 // space, and only this space's count.
@@ -221,7 +225,7 @@ func pickNodes(ids [][]string, nodes map[string]realm.Node) [][]realm.Node {
 
 // similarIDs is N_sim by vector, per embedding, as ids best first, and the memories it
 // read meanwhile: an exact scan of small spaces (in Go, vectors.go), the vector index
-// with over-fetch for large ones (one query for all embeddings), falling back to an
+// for large ones (one query for all embeddings: similarByIndex), falling back to an
 // exact scan in Cypher for the embeddings the index returns too few of this space's
 // nodes for.
 func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, state SpaceState) ([][]string, map[string]realm.Node, error) {
@@ -236,22 +240,21 @@ func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, spa
 	if len(asked) == 0 {
 		return out, nodes, nil
 	}
-	if state.N <= ExactScanMax {
+	if state.N <= writeScanMax {
 		vs, err := s.vectors.vectors(ctx, tx, space, state)
 		if err != nil {
 			return nil, nil, err
 		}
 		return vs.nearest(embs, k), nodes, nil
 	}
-	search := func(q query, idx []int, params map[string]any) ([]*neo4j.Record, error) {
+	params := func(idx []int) map[string]any {
 		vecs := make([][]float64, len(idx))
 		for j, i := range idx {
 			vecs[j] = vector64(embs[i])
 		}
-		params["space"], params["embeddings"], params["k"] = space, vecs, k
-		return collect(ctx, tx, q, params)
+		return map[string]any{"space": space, "embeddings": vecs, "k": k}
 	}
-	recs, err := search(qMemorySimilarIndex, asked, map[string]any{"fetch": k * vectorOverFetch})
+	recs, err := s.similarByIndex(ctx, tx, params(asked))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -270,7 +273,7 @@ func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, spa
 	if len(exact) == 0 {
 		return out, nodes, nil
 	}
-	if recs, err = search(qMemorySimilarExact, exact, map[string]any{}); err != nil || len(recs) == 0 {
+	if recs, err = collect(ctx, tx, qMemorySimilarExact, params(exact)); err != nil || len(recs) == 0 {
 		return out, nodes, err
 	}
 	v, _ := recs[0].Get("nodes")
@@ -292,6 +295,32 @@ func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, spa
 		}
 	}
 	return out, nodes, nil
+}
+
+// similarByIndex asks the vector index for the $k nearest memories of the space to each
+// of $embeddings (params: $space, $embeddings, $k): on Neo4j 2026.x filtered by space
+// inside the index, once, in a transaction of its own bounded in time, as
+// SeedByVectorIndex does and for the same reason (a filtered search that fails may
+// leave the connection hanging); else, and for the space's searches during
+// filteredPause after a failure, in tx, over-fetching k × vectorOverFetch memories of
+// every space and keeping this space's.
+func (s *Store) similarByIndex(ctx context.Context, tx neo4j.ManagedTransaction, params map[string]any) ([]*neo4j.Record, error) {
+	space := params["space"].(string)
+	if s.filtered && !s.pausedFiltered(space) {
+		once, cancel := context.WithTimeout(ctx, filteredSearchTimeout)
+		recs, err := s.attemptAlone(once, neo4j.AccessModeRead, qMemorySimilarFiltered, params)
+		cancel()
+		if err == nil {
+			return recs, nil
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		log.Warn().Err(err).Str("space", space).Dur("pause", filteredPause).Msg("filtered vector search failed; over-fetching the index instead")
+		s.unfiltered.Store(space, time.Now().Add(filteredPause))
+	}
+	params["fetch"] = params["k"].(int) * vectorOverFetch
+	return collect(ctx, tx, qMemorySimilarIndex, params)
 }
 
 // groupByIndex splits rows of (i, m, score) into n lists by i, each best score first

@@ -73,6 +73,10 @@ var (
 	memorySimilarExactCypher string
 	qMemorySimilarExact      = newQuery("memory_similar_exact", memorySimilarExactCypher)
 
+	//go:embed queries/memory_similar_filtered.cypher
+	memorySimilarFilteredCypher string
+	qMemorySimilarFiltered      = newQuery("memory_similar_filtered", memorySimilarFilteredCypher)
+
 	//go:embed queries/memory_similar_index.cypher
 	memorySimilarIndexCypher string
 	qMemorySimilarIndex      = newQuery("memory_similar_index", memorySimilarIndexCypher)

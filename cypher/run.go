@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"time"
 
@@ -297,9 +298,10 @@ func SameRunNeighbours(a, b RunNeighbours) bool {
 	return lists(a.Vector, b.Vector) && lists(a.Text, b.Text) && same(recent(a.Recent), recent(b.Recent)) && sameKeywords(a.Keywords, b.Keywords)
 }
 
-// sameKeywords reports whether a and b hold the same postings, in any order.
+// sameKeywords reports whether a and b hold the same postings, in any order, and the
+// same common words.
 func sameKeywords(a, b KeywordStats) bool {
-	if a.N != b.N || len(a.Words) != len(b.Words) {
+	if a.N != b.N || len(a.Words) != len(b.Words) || !maps.Equal(a.Common, b.Common) {
 		return false
 	}
 	for w, ps := range a.Words {

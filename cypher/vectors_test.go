@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -331,4 +332,76 @@ func TestHeldVectorSeedsLikeExactScan(t *testing.T) {
 	if _, held, err := s.SeedByHeldVectors(ctx, space, q); err != nil || held {
 		t.Errorf("held %t (%v) after the space's version moved", held, err)
 	}
+}
+
+// TestIndexNearestLikeExact: above the size the write path scans, its similar memories
+// come from the vector index: on 2026.x filtered by space inside the index, the same as
+// the exact scan (the k nearest clearly apart: the index is approximate) though another
+// space holds many better matches; paused after a failed
+// filtered search, the over-fetch finds only the other space's and the exact scan answers.
+func TestIndexNearestLikeExact(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	defer func(m int64) { writeScanMax = m }(writeScanMax)
+	writeScanMax = 0
+	mine, other := fullTextSpace(t, s), fullTextSpace(t, s)
+	r := rand.New(rand.NewPCG(7, 11))
+	const k = 4
+	near := func(v []float32, noise float64) []float32 {
+		out := slices.Clone(v)
+		for i := range out {
+			out[i] += float32(noise * r.NormFloat64())
+		}
+		return out
+	}
+	var embs [][]float32
+	for range 5 {
+		embs = append(embs, randomVec(r))
+	}
+	var mineNodes, otherNodes []realm.Node
+	for i := range 100 {
+		v := randomVec(r)
+		if i < k*len(embs) { // each embedding's k nearest, clearly apart (the index is approximate)
+			v = near(embs[i%len(embs)], 0.2*float64(1+i/len(embs)))
+		}
+		mineNodes = append(mineNodes, realm.Node{ID: fmt.Sprintf("%s-m%03d", mine, i), Type: realm.Fact, Name: fmt.Sprint("m", i), Content: "memory", Embedding: v})
+	}
+	for i := range 150 * len(embs) { // better matches than mine for every embedding, more than the over-fetch
+		otherNodes = append(otherNodes, realm.Node{ID: fmt.Sprintf("%s-o%04d", other, i), Type: realm.Fact, Name: fmt.Sprint("o", i), Content: "memory", Embedding: near(embs[i%len(embs)], 0.1)})
+	}
+	if err := s.PutMemories(ctx, mine, mineNodes, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutMemories(ctx, other, otherNodes, nil); err != nil {
+		t.Fatal(err)
+	}
+	setSpaceVersion(t, s, mine)
+	want := cypherNearest(t, s, mine, embs, k)
+	check := func(how string, statements ...string) {
+		t.Helper()
+		logCtx, log := WithStatementLog(ctx)
+		got := goNearest(t, logCtx, s, mine, embs, k)
+		for i := range embs {
+			if len(want[i]) != k || !slices.Equal(got[i], want[i]) {
+				t.Errorf("%s, embedding %d: %v, exact scan %v", how, i, got[i], want[i])
+			}
+		}
+		var ran []string
+		for _, st := range log.Statements {
+			if strings.HasPrefix(st.Name, "memory_similar") {
+				ran = append(ran, st.Name)
+			}
+		}
+		if !slices.Equal(ran, statements) {
+			t.Errorf("%s: statements %v, want %v", how, ran, statements)
+		}
+	}
+	if s.FiltersVectors() {
+		check("filtered", "memory_similar_filtered")
+	}
+	s.unfiltered.Store(mine, time.Now().Add(time.Hour))
+	check("over-fetched", "memory_similar_index", "memory_similar_exact")
 }

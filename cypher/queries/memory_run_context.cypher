@@ -5,7 +5,9 @@
 // postings, from the space's own statistics as seed_fulltext.cypher scores seeds, so
 // that what other spaces hold changes nothing: for each word of $terms, the memories of
 // the space the full-text index matches (at most $options.limit, the index's best
-// first), and the lower-cased text of each of them once, from which the caller counts
+// first; none for a common word: one matching at least $common_at memories of a space
+// of more than $common_at, whose fetch would be the index's best of many, cypher.KeywordStats),
+// and the lower-cased text of each of them once, from which the caller counts
 // the word in the text (tf) and the text's words (dl) as seed_fulltext computes them
 // (cypher.TextPosting; counting here, once per word and memory, was most of the
 // statement's time). The caller ranks by BM25 (cypher.RankKeywords), so that a run can
@@ -18,10 +20,10 @@
 // scanning the memory_space index and expanding every memory of the space (91 db hits
 // instead of 4 on a 26-memory space, more than the count the known version saves).
 // Params: $space, $ids, $terms (list of {lucene, word}), $options (the index's options map),
-// $known (a version, or ''), $known_n.
+// $common_at (0: no word is common), $known (a version, or ''), $known_n.
 // Returns one row: n, version (the fingerprint), recent (list of {m
 // (properties incl. embedding), from (observation ids)}, by m.id), words (list of {word,
-// ids (the memories matching it)}), texts (list of {id, text}, each memory of words once).
+// common, ids (the memories matching it)}), texts (list of {id, text}, each memory of words once).
 CALL () {
   OPTIONAL MATCH (s:Space {id: $space})
   RETURN coalesce(s.memories_version, '') AS version
@@ -42,13 +44,15 @@ CALL () {
   ORDER BY m.id
   RETURN collect({m: m {.*}, from: from}) AS recent
 }
-CALL () {
+CALL (n) {
   UNWIND $terms AS term
   CALL (term) {
     CALL db.index.fulltext.queryNodes('memory_text_space_key', term.lucene, $options) YIELD node
     RETURN collect(CASE WHEN node.space = $space THEN node END) AS docs
   }
-  RETURN collect({word: term.word, ids: [m IN docs | m.id]}) AS words, collect(docs) AS docs
+  WITH term, docs, $common_at > 0 AND n > $common_at AND size(docs) >= $common_at AS common
+  RETURN collect({word: term.word, common: common, ids: CASE WHEN common THEN [] ELSE [m IN docs | m.id] END}) AS words,
+         collect(CASE WHEN common THEN [] ELSE docs END) AS docs
 }
 CALL (docs) {
   UNWIND docs AS list
