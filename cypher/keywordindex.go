@@ -50,7 +50,30 @@ type keywordCache struct {
 	spaces map[string]*spaceTexts
 	reads  backgroundReads // of spaces' indexes (refresh)
 	clock  int64           // counts uses: the least recently used space has the smallest used
+	// reading holds, per space whose index is being read, this process's writes to it
+	// since the read began (keywords.go, written), for the read to catch up with.
+	reading map[string]*ownWrites
 }
+
+// ownWrites is what a space's reads record of this process's writes meanwhile.
+type ownWrites struct {
+	reads  int // running
+	writes []ownWrite
+}
+
+// ownWrite is one write of the write path, as keywordCache.written has it.
+type ownWrite struct {
+	before, after SpaceState
+	ins           []ObservationIntegration
+	nodes         map[string]realm.Node
+}
+
+// textsRead, when set, runs after a read's statement (tests write there).
+var textsRead func()
+
+// maxOwnWrites bounds the writes recorded during one read: a read that would need more
+// to catch up is dropped.
+const maxOwnWrites = 512
 
 // spaceTexts is the keyword index of one space in one state; never changed once built
 // (but for used). A write of this process makes a new one from it (keywordCache.written,
@@ -234,12 +257,37 @@ func (b *backgroundReads) start(space string, read func(ctx context.Context)) {
 	}()
 }
 
-// load reads the space's index (memory_texts.cypher) and keeps it when no write
-// overlapped the read and the space has a version; it returns nil for an empty space.
+// load reads the space's index (memory_texts.cypher) and keeps it, caught up with the
+// writes this process made to the space meanwhile (caughtUp), when the space has a
+// version and every write that overlapped the read is one of them; it returns nil for
+// an empty space or a read it could not keep. A process writing a large space without
+// pause overlaps every read of it: without its own writes to catch up with, its write
+// path would never get the index.
 func (c *keywordCache) load(ctx context.Context, s *Store, space string) (*spaceTexts, error) {
+	c.mu.Lock()
+	if c.reading == nil {
+		c.reading = map[string]*ownWrites{}
+	}
+	own := c.reading[space]
+	if own == nil {
+		own = &ownWrites{}
+		c.reading[space] = own
+	}
+	own.reads++
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		if own.reads--; own.reads == 0 {
+			delete(c.reading, space)
+		}
+		c.mu.Unlock()
+	}()
 	recs, err := s.read(ctx, qMemoryTexts, map[string]any{"space": space})
 	if err != nil || len(recs) == 0 {
 		return nil, err
+	}
+	if textsRead != nil {
+		textsRead()
 	}
 	r := recs[0]
 	t := &spaceTexts{state: textKey(num(r, "n"), str(r, "version")), terms: map[string][]int32{}}
@@ -282,11 +330,43 @@ func (c *keywordCache) load(ctx context.Context, s *Store, space string) (*space
 			}
 		}
 	}
-	if t.state.Version == "" || t.state.Version != str(r, "after") || len(t.ids) == 0 {
+	if t.state.Version == "" || len(t.ids) == 0 {
 		return nil, nil
 	}
-	c.put(space, t)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t = t.caughtUp(own.writes, str(r, "after"))
+	if t == nil {
+		return nil, nil
+	}
+	c.putLocked(space, t)
 	return t, nil
+}
+
+// caughtUp is t, read from the store between the versions t.state.Version and after,
+// with writes applied in the order of their states from t's on: nil when a write not in
+// writes came between those two versions (t may hold part of it). A memory t already
+// holds (the read saw its write) is indexed again, as the write left it.
+func (t *spaceTexts) caughtUp(writes []ownWrite, after string) *spaceTexts {
+	seen := t.state.Version == after // every change t may hold part of is applied
+	for {
+		i := slices.IndexFunc(writes, func(w ownWrite) bool { return w.before.Version == t.state.Version })
+		if i < 0 {
+			break
+		}
+		t.next.Store(true)
+		u, ok := t.with(writes[i].ins, writes[i].nodes)
+		if !ok {
+			return nil
+		}
+		u.state = writes[i].after
+		seen = seen || u.state.Version == after
+		t = u
+	}
+	if !seen {
+		return nil
+	}
+	return t
 }
 
 // addRuns records the runs of letters and digits of memory i's text.

@@ -311,6 +311,9 @@ func (t *spaceTexts) postings(terms []map[string]any) KeywordStats {
 func (c *keywordCache) written(space string, before, after SpaceState, ins []ObservationIntegration, nodes map[string]realm.Node) {
 	c.mu.Lock()
 	old := c.spaces[space]
+	if own := c.reading[space]; own != nil && len(own.writes) < maxOwnWrites {
+		own.writes = append(own.writes, ownWrite{before, after, ins, nodes})
+	}
 	c.mu.Unlock()
 	if old == nil {
 		return
@@ -340,7 +343,7 @@ func (c *keywordCache) replace(space string, old, t *spaceTexts) {
 }
 
 // with is an index like t holding the writes of ins: each added memory indexed after the
-// others, each merged one indexed again, at a new position, with the text the merge leaves
+// others (again, when t holds it), each merged one indexed again, at a new position, with the text the merge leaves
 // it (integration_write: the new content unless none, the complete keyword list), its old
 // position dead. ok is false when a merged memory is neither in t, in nodes nor added
 // before the merge. It shares t's slices and lists, appending past their lengths (t.next
@@ -350,6 +353,9 @@ func (t *spaceTexts) with(ins []ObservationIntegration, nodes map[string]realm.N
 	written := map[string]realm.Node{} // the memories written so far, as they are left
 	for _, in := range ins {
 		for _, n := range in.Adds {
+			if i, ok := u.where.at[n.ID]; ok { // a read that saw this write (caughtUp)
+				u.remove(i, &n)
+			}
 			u.add(n)
 			written[n.ID] = n
 		}

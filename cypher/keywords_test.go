@@ -303,3 +303,92 @@ func TestSpaceSplitWords(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordIndexCatchesUpWithOwnWrites: writes of this process that come while the
+// space's index is read (here between the read's statement and its keeping) are applied
+// to what was read, so that the index kept is current and equal to one read again; a read
+// that saw part of them (its statement began before the first and ended after it) gets
+// them all applied again, to the same index; without them it is not kept.
+func TestKeywordIndexCatchesUpWithOwnWrites(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	space := keywordSpace(t, s)
+	day := time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC)
+	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
+	if _, err := s.SaveObservations(ctx, space, "test:bow", 384, []realm.Observation{
+		{ID: "o0", Speaker: "Ann", Content: "said", ObservedAt: day}, {ID: "o1", Speaker: "Ann", Content: "said", ObservedAt: day.Add(time.Hour)},
+	}, lease); err != nil {
+		t.Fatal(err)
+	}
+	setSpaceVersion(t, s, space)
+	emb := make([]float32, 384)
+	emb[10] = 1
+	write := func(obs string, in Integration, texts ...string) {
+		t.Helper()
+		q := RunQuery{Space: space, Embeddings: make([][]float32, len(texts)), Texts: texts, K: 3}
+		for i := range q.Embeddings {
+			q.Embeddings[i] = emb
+		}
+		read, err := s.RunNeighbourhoods(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.Merges != nil {
+			in.Merges[0].ID = read.Text[0][0].ID // a stored memory, merged into with new content
+		}
+		applied, err := s.ApplyRun(ctx, q, read, []ObservationIntegration{{ObservationID: obs, Integration: in}})
+		if err != nil || !applied.Applied {
+			t.Fatalf("apply: %+v %v", applied, err)
+		}
+	}
+	defer func(w bool) { writeFromIndex = w }(writeFromIndex)
+	writeFromIndex = false // no read in the background: the one below is the only one
+	var writes []ownWrite
+	textsRead = func() {
+		textsRead = nil
+		write("o0", Integration{Adds: []realm.Node{{ID: space + "-new", Type: realm.Event, Name: "Running club", Content: "Caroline runs with the running club.",
+			Keywords: []string{"running"}, TStart: &day, Embedding: emb, CreatedAt: day, UpdatedAt: day}}}, "running club")
+		write("o1", Integration{Merges: []Merge{{Content: "Caroline's marathon in May.", Keywords: []string{"marathon"}}}}, "caroline's hiking trip")
+		s.texts.mu.Lock()
+		writes = slices.Clone(s.texts.reading[space].writes)
+		s.texts.mu.Unlock()
+	}
+	defer func() { textsRead = nil }()
+	if _, err := s.LoadKeywordIndex(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	if len(writes) != 2 {
+		t.Fatalf("%d writes recorded during the read, want 2", len(writes))
+	}
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := (&keywordCache{}).load(ctx, s, space)
+	if err != nil || fresh == nil {
+		t.Fatalf("load: %v %v", fresh, err)
+	}
+	want := indexByID(fresh)
+	kept := s.texts.current(space, textKey(counts.InSpace, counts.Version))
+	if kept == nil {
+		t.Fatal("the index read before the writes was not kept, caught up")
+	}
+	if got := indexByID(kept); !maps.Equal(got, want) {
+		t.Errorf("caught up:\n%v\nread again:\n%v", got, want)
+	}
+	// A read that saw the writes though its statement began at the version before them.
+	partial, err := (&keywordCache{}).load(ctx, s, space)
+	if err != nil || partial == nil {
+		t.Fatalf("load: %v %v", partial, err)
+	}
+	partial.state = writes[0].before
+	if got := partial.caughtUp(writes, writes[0].after.Version); got == nil || got.state != fresh.state || !maps.Equal(indexByID(got), want) {
+		t.Errorf("a read that saw part of the writes, caught up: %v", got)
+	}
+	if got := fresh.caughtUp(nil, writes[0].after.Version); got != nil {
+		t.Error("a read overlapped by a write it does not know was kept")
+	}
+}
