@@ -86,7 +86,7 @@ func textMatchesOf(t *testing.T, s *Store, space string, texts []string, k int) 
 		if err != nil {
 			return nil, err
 		}
-		_, out, err = s.similarAndKeywordNodes(context.Background(), tx, space, nil, texts, k, state, stats)
+		_, out, err = s.similarAndKeywordNodes(context.Background(), tx, space, nil, texts, k, state, stats, nil)
 		return nil, err
 	})
 	if err != nil {

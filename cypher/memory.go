@@ -81,9 +81,10 @@ type CandidateNeighbour struct {
 // Every node is of q.Space. Errors: EUnavailable.
 func (s *Store) Neighbourhoods(ctx context.Context, q NeighbourQuery) ([][]CandidateNeighbour, error) {
 	var out [][]CandidateNeighbour
+	ahead := s.nearestAhead(ctx, q.Space, q.Embeddings, q.K, s.knownState(q.Space).N)
 	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
-		out, _, err = s.neighbourhoods(ctx, tx, q)
+		out, _, err = s.neighbourhoods(ctx, tx, q, ahead)
 		return nil, err
 	})
 	return out, err
@@ -130,7 +131,8 @@ func episodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, ti
 }
 
 // neighbourhoods also returns the space's state they were read in.
-func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q NeighbourQuery) ([][]CandidateNeighbour, SpaceState, error) {
+// ahead is nearestAhead's answer, or nil.
+func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction, q NeighbourQuery, ahead [][]realm.Node) ([][]CandidateNeighbour, SpaceState, error) {
 	out := make([][]CandidateNeighbour, len(q.Embeddings))
 	if len(q.Embeddings) == 0 {
 		return out, SpaceState{}, nil
@@ -149,7 +151,7 @@ func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction,
 			recent = append(recent, nodeOf(mapOf(r, "m")))
 		}
 	}
-	similar, text, err := s.similarAndKeywordNodes(ctx, tx, q.Space, q.Embeddings, q.Texts, q.K, state, stats)
+	similar, text, err := s.similarAndKeywordNodes(ctx, tx, q.Space, q.Embeddings, q.Texts, q.K, state, stats, ahead)
 	if err != nil {
 		return nil, state, err
 	}
@@ -181,14 +183,14 @@ func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction,
 	return out, state, nil
 }
 
-// similarAndKeywordNodes is N_sim per candidate: by vector (similarIDs) and by keywords
-// (the k+keywordSlack best of each text by RankKeywords, from stats read by
+// similarAndKeywordNodes is N_sim per candidate: by vector (similarIDs, with ahead) and
+// by keywords (the k+keywordSlack best of each text by RankKeywords, from stats read by
 // keywordContext), the memories read in one statement.
-func (s *Store) similarAndKeywordNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, texts []string, k int, state SpaceState, stats KeywordStats) (vector, text [][]realm.Node, err error) {
+func (s *Store) similarAndKeywordNodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, texts []string, k int, state SpaceState, stats KeywordStats, ahead [][]realm.Node) (vector, text [][]realm.Node, err error) {
 	if k <= 0 {
 		return make([][]realm.Node, len(embs)), make([][]realm.Node, len(texts)), nil
 	}
-	vecIDs, nodes, err := s.similarIDs(ctx, tx, space, embs, k, state)
+	vecIDs, nodes, err := s.similarIDs(ctx, tx, space, embs, k, state, ahead)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -225,10 +227,11 @@ func pickNodes(ids [][]string, nodes map[string]realm.Node) [][]realm.Node {
 
 // similarIDs is N_sim by vector, per embedding, as ids best first, and the memories it
 // read meanwhile: an exact scan of small spaces (in Go, vectors.go), the vector index
-// for large ones (one query for all embeddings: similarByIndex), falling back to an
+// for large ones (ahead, the filtered search run before the transaction, else an
+// over-fetch of the index in it: one query for all embeddings), falling back to an
 // exact scan in Cypher for the embeddings the index returns too few of this space's
 // nodes for.
-func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, state SpaceState) ([][]string, map[string]realm.Node, error) {
+func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, state SpaceState, ahead [][]realm.Node) ([][]string, map[string]realm.Node, error) {
 	out := make([][]string, len(embs))
 	nodes := map[string]realm.Node{}
 	var asked []int // indexes of the embeddings to search
@@ -247,25 +250,27 @@ func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, spa
 		}
 		return vs.nearest(embs, k), nodes, nil
 	}
-	params := func(idx []int) map[string]any {
-		vecs := make([][]float64, len(idx))
-		for j, i := range idx {
-			vecs[j] = vector64(embs[i])
+	params := func(idx []int) map[string]any { return nearestParams(space, embs, idx, k) }
+	found := ahead
+	if found == nil {
+		p := params(asked)
+		p["fetch"] = k * vectorOverFetch
+		recs, err := collect(ctx, tx, qMemorySimilarIndex, p)
+		if err != nil {
+			return nil, nil, err
 		}
-		return map[string]any{"space": space, "embeddings": vecs, "k": k}
-	}
-	recs, err := s.similarByIndex(ctx, tx, params(asked))
-	if err != nil {
-		return nil, nil, err
+		found = make([][]realm.Node, len(embs))
+		for j, list := range groupByIndex(recs, len(asked)) {
+			found[asked[j]] = list
+		}
 	}
 	var exact []int
-	for j, found := range groupByIndex(recs, len(asked)) {
-		i := asked[j]
-		if len(found) < k {
+	for _, i := range asked {
+		if len(found[i]) < k {
 			exact = append(exact, i)
 			continue
 		}
-		for _, n := range found {
+		for _, n := range found[i] {
 			out[i] = append(out[i], n.ID)
 			nodes[n.ID] = n
 		}
@@ -273,7 +278,8 @@ func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, spa
 	if len(exact) == 0 {
 		return out, nodes, nil
 	}
-	if recs, err = collect(ctx, tx, qMemorySimilarExact, params(exact)); err != nil || len(recs) == 0 {
+	recs, err := collect(ctx, tx, qMemorySimilarExact, params(exact))
+	if err != nil || len(recs) == 0 {
 		return out, nodes, err
 	}
 	v, _ := recs[0].Get("nodes")
@@ -297,30 +303,49 @@ func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, spa
 	return out, nodes, nil
 }
 
-// similarByIndex asks the vector index for the $k nearest memories of the space to each
-// of $embeddings (params: $space, $embeddings, $k): on Neo4j 2026.x filtered by space
-// inside the index, once, in a transaction of its own bounded in time, as
-// SeedByVectorIndex does and for the same reason (a filtered search that fails may
-// leave the connection hanging); else, and for the space's searches during
-// filteredPause after a failure, in tx, over-fetching k × vectorOverFetch memories of
-// every space and keeping this space's.
-func (s *Store) similarByIndex(ctx context.Context, tx neo4j.ManagedTransaction, params map[string]any) ([]*neo4j.Record, error) {
-	space := params["space"].(string)
-	if s.filtered && !s.pausedFiltered(space) {
-		once, cancel := context.WithTimeout(ctx, filteredSearchTimeout)
-		recs, err := s.attemptAlone(once, neo4j.AccessModeRead, qMemorySimilarFiltered, params)
-		cancel()
-		if err == nil {
-			return recs, nil
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		log.Warn().Err(err).Str("space", space).Dur("pause", filteredPause).Msg("filtered vector search failed; over-fetching the index instead")
-		s.unfiltered.Store(space, time.Now().Add(filteredPause))
+// nearestParams are the vector statements' parameters for the embeddings asked of embs.
+func nearestParams(space string, embs [][]float32, asked []int, k int) map[string]any {
+	vecs := make([][]float64, len(asked))
+	for j, i := range asked {
+		vecs[j] = vector64(embs[i])
 	}
-	params["fetch"] = params["k"].(int) * vectorOverFetch
-	return collect(ctx, tx, qMemorySimilarIndex, params)
+	return map[string]any{"space": space, "embeddings": vecs, "k": k}
+}
+
+// nearestAhead is, per embedding of embs (none for an empty one), the k nearest memories of
+// a space of n memories by the vector index filtered by space inside it (Neo4j 2026.x,
+// memory_similar_filtered.cypher), for a read transaction to take (similarIDs), or nil
+// when the space is scanned in Go or the server does not filter. It runs before that
+// transaction, in one of its own bounded in time, as SeedByVectorIndex does and for the
+// same reason (a filtered search that fails may leave the connection hanging), not inside
+// it (a transaction waiting for a second connection could wait for the pool); after a
+// failure the space's searches over-fetch in the transaction during filteredPause. The
+// write path's reads under the space's lock never take it: they may not hang.
+func (s *Store) nearestAhead(ctx context.Context, space string, embs [][]float32, k int, n int64) [][]realm.Node {
+	var asked []int
+	for i, emb := range embs {
+		if len(emb) > 0 {
+			asked = append(asked, i)
+		}
+	}
+	if n <= writeScanMax || k <= 0 || len(asked) == 0 || !s.filtered || s.pausedFiltered(space) {
+		return nil
+	}
+	once, cancel := context.WithTimeout(ctx, filteredSearchTimeout)
+	recs, err := s.attemptAlone(once, neo4j.AccessModeRead, qMemorySimilarFiltered, nearestParams(space, embs, asked, k))
+	cancel()
+	if err != nil {
+		if ctx.Err() == nil {
+			log.Warn().Err(err).Str("space", space).Dur("pause", filteredPause).Msg("filtered vector search failed; over-fetching the index instead")
+			s.unfiltered.Store(space, time.Now().Add(filteredPause))
+		}
+		return nil
+	}
+	out := make([][]realm.Node, len(embs))
+	for j, list := range groupByIndex(recs, len(asked)) {
+		out[asked[j]] = list
+	}
+	return out
 }
 
 // groupByIndex splits rows of (i, m, score) into n lists by i, each best score first
@@ -450,7 +475,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			return nil, nil // integrated (or failed) meanwhile: write nothing
 		}
 		q.Space = space
-		hoods, state, err := s.neighbourhoods(ctx, tx, q)
+		hoods, state, err := s.neighbourhoods(ctx, tx, q, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -136,8 +136,9 @@ func (s *Store) RunContext(ctx context.Context, q RunQuery) (RunNeighbours, erro
 // lock. Errors: EUnavailable.
 func (s *Store) RunSimilar(ctx context.Context, q RunQuery, read RunNeighbours) (RunNeighbours, error) {
 	out := read
+	ahead := s.nearestAhead(ctx, q.Space, q.Embeddings, q.K, read.State.N)
 	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		return nil, s.similarNeighbours(ctx, tx, q, &out)
+		return nil, s.similarNeighbours(ctx, tx, q, &out, ahead)
 	})
 	return out, err
 }
@@ -148,18 +149,19 @@ func (s *Store) runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransacti
 	if out.State, out.Recent, out.Keywords, err = s.keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom); err != nil {
 		return out, err
 	}
-	return out, s.similarNeighbours(ctx, tx, q, &out)
+	return out, s.similarNeighbours(ctx, tx, q, &out, nil)
 }
 
 // similarNeighbours reads into out, whose state and keyword postings keywordContext
-// read, each candidate's similar memories by vector and by keywords.
-func (s *Store) similarNeighbours(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery, out *RunNeighbours) error {
+// read, each candidate's similar memories by vector (with ahead: nearestAhead) and by
+// keywords.
+func (s *Store) similarNeighbours(ctx context.Context, tx neo4j.ManagedTransaction, q RunQuery, out *RunNeighbours, ahead [][]realm.Node) error {
 	out.Vector, out.Text = make([][]realm.Node, len(q.Embeddings)), make([][]realm.Node, len(q.Texts))
 	if len(q.Embeddings) == 0 || out.State.N == 0 {
 		return nil
 	}
 	var err error
-	out.Vector, out.Text, err = s.similarAndKeywordNodes(ctx, tx, q.Space, q.Embeddings, q.Texts, q.K, out.State, out.Keywords)
+	out.Vector, out.Text, err = s.similarAndKeywordNodes(ctx, tx, q.Space, q.Embeddings, q.Texts, q.K, out.State, out.Keywords, ahead)
 	return err
 }
 

@@ -335,10 +335,12 @@ func TestHeldVectorSeedsLikeExactScan(t *testing.T) {
 }
 
 // TestIndexNearestLikeExact: above the size the write path scans, its similar memories
-// come from the vector index: on 2026.x filtered by space inside the index, the same as
-// the exact scan (the k nearest clearly apart: the index is approximate) though another
-// space holds many better matches; paused after a failed
-// filtered search, the over-fetch finds only the other space's and the exact scan answers.
+// come from the vector index, the same as the exact scan (the k nearest clearly apart:
+// the index is approximate) though another space holds many better matches: on 2026.x a
+// run's second read (RunSimilar) and a single observation's read take the filtered
+// search, run before their transaction; a read in one transaction (as under the space's
+// lock), and every read after a failed filtered search, over-fetch, find only the other
+// space's, and the exact scan answers.
 func TestIndexNearestLikeExact(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
@@ -364,7 +366,7 @@ func TestIndexNearestLikeExact(t *testing.T) {
 	var mineNodes, otherNodes []realm.Node
 	for i := range 100 {
 		v := randomVec(r)
-		if i < k*len(embs) { // each embedding's k nearest, clearly apart (the index is approximate)
+		if i < k*len(embs) { // each embedding's k nearest, clearly apart
 			v = near(embs[i%len(embs)], 0.2*float64(1+i/len(embs)))
 		}
 		mineNodes = append(mineNodes, realm.Node{ID: fmt.Sprintf("%s-m%03d", mine, i), Type: realm.Fact, Name: fmt.Sprint("m", i), Content: "memory", Embedding: v})
@@ -380,13 +382,47 @@ func TestIndexNearestLikeExact(t *testing.T) {
 	}
 	setSpaceVersion(t, s, mine)
 	want := cypherNearest(t, s, mine, embs, k)
+	q := RunQuery{Space: mine, Embeddings: embs, Texts: make([]string, len(embs)), K: k}
+	reads := map[string]func(ctx context.Context) [][]realm.Node{
+		"run": func(ctx context.Context) [][]realm.Node {
+			read, err := s.RunContext(ctx, q)
+			if err == nil {
+				read, err = s.RunSimilar(ctx, q, read)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return read.Vector
+		},
+		"one transaction": func(ctx context.Context) [][]realm.Node {
+			read, err := s.RunNeighbourhoods(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return read.Vector
+		},
+		"one observation": func(ctx context.Context) [][]realm.Node {
+			hoods, err := s.Neighbourhoods(ctx, NeighbourQuery{Space: mine, Embeddings: embs, Texts: q.Texts, K: k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := make([][]realm.Node, len(hoods))
+			for i, hood := range hoods {
+				for _, n := range hood {
+					if n.Similar {
+						out[i] = append(out[i], n.Node)
+					}
+				}
+			}
+			return out
+		},
+	}
 	check := func(how string, statements ...string) {
 		t.Helper()
 		logCtx, log := WithStatementLog(ctx)
-		got := goNearest(t, logCtx, s, mine, embs, k)
-		for i := range embs {
-			if len(want[i]) != k || !slices.Equal(got[i], want[i]) {
-				t.Errorf("%s, embedding %d: %v, exact scan %v", how, i, got[i], want[i])
+		for i, got := range reads[how](logCtx) {
+			if ids := ids(got); !slices.Equal(ids, want[i]) {
+				t.Errorf("%s, embedding %d: %v, exact scan %v", how, i, ids, want[i])
 			}
 		}
 		var ran []string
@@ -399,9 +435,12 @@ func TestIndexNearestLikeExact(t *testing.T) {
 			t.Errorf("%s: statements %v, want %v", how, ran, statements)
 		}
 	}
+	s.LoadKeywordIndex(ctx, mine) // a state known before the single observation's read
 	if s.FiltersVectors() {
-		check("filtered", "memory_similar_filtered")
+		check("run", "memory_similar_filtered")
+		check("one observation", "memory_similar_filtered")
 	}
+	check("one transaction", "memory_similar_index", "memory_similar_exact")
 	s.unfiltered.Store(mine, time.Now().Add(time.Hour))
-	check("over-fetched", "memory_similar_index", "memory_similar_exact")
+	check("run", "memory_similar_index", "memory_similar_exact")
 }
