@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
-	"github.com/rs/zerolog/log"
 
 	"github.com/realm-memory/realm"
 )
@@ -21,7 +20,7 @@ import (
 // exactly instead of asking the vector index. An exact scan of a few thousand
 // 384-d vectors takes milliseconds and is exact and tenant-safe (the write path's runs in
 // Go, vectors.go); the 5.26 vector index cannot pre-filter by space, so above this size
-// we over-fetch from it (2026.x filters inside the index: similarByIndex).
+// we over-fetch from it (2026.x filters inside the index: nearestAhead).
 const ExactScanMax = 5000
 
 // writeScanMax is ExactScanMax for the write path. A variable so that tests can shrink it.
@@ -234,12 +233,7 @@ func pickNodes(ids [][]string, nodes map[string]realm.Node) [][]realm.Node {
 func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, state SpaceState, ahead [][]realm.Node) ([][]string, map[string]realm.Node, error) {
 	out := make([][]string, len(embs))
 	nodes := map[string]realm.Node{}
-	var asked []int // indexes of the embeddings to search
-	for i, emb := range embs {
-		if len(emb) > 0 {
-			asked = append(asked, i)
-		}
-	}
+	asked := embedded(embs)
 	if len(asked) == 0 {
 		return out, nodes, nil
 	}
@@ -303,6 +297,17 @@ func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, spa
 	return out, nodes, nil
 }
 
+// embedded is the indexes of the embeddings of embs that are not empty: those to search.
+func embedded(embs [][]float32) []int {
+	var out []int
+	for i, emb := range embs {
+		if len(emb) > 0 {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // nearestParams are the vector statements' parameters for the embeddings asked of embs.
 func nearestParams(space string, embs [][]float32, asked []int, k int) map[string]any {
 	vecs := make([][]float64, len(asked))
@@ -322,12 +327,7 @@ func nearestParams(space string, embs [][]float32, asked []int, k int) map[strin
 // failure the space's searches over-fetch in the transaction during filteredPause. The
 // write path's reads under the space's lock never take it: they may not hang.
 func (s *Store) nearestAhead(ctx context.Context, space string, embs [][]float32, k int, n int64) [][]realm.Node {
-	var asked []int
-	for i, emb := range embs {
-		if len(emb) > 0 {
-			asked = append(asked, i)
-		}
-	}
+	asked := embedded(embs)
 	if n <= writeScanMax || k <= 0 || len(asked) == 0 || !s.filtered || s.pausedFiltered(space) {
 		return nil
 	}
@@ -336,8 +336,7 @@ func (s *Store) nearestAhead(ctx context.Context, space string, embs [][]float32
 	cancel()
 	if err != nil {
 		if ctx.Err() == nil {
-			log.Warn().Err(err).Str("space", space).Dur("pause", filteredPause).Msg("filtered vector search failed; over-fetching the index instead")
-			s.unfiltered.Store(space, time.Now().Add(filteredPause))
+			s.pauseFiltered(space, err)
 		}
 		return nil
 	}

@@ -134,11 +134,17 @@ func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery
 		// leave the connection without an answer rather than say so: one attempt, bounded
 		// in time, then an over-fetch like 5.26's, for this search and the space's next
 		// ones during filteredPause.
-		log.Warn().Err(err).Str("space", space).Dur("pause", filteredPause).Msg("filtered vector search failed; over-fetching the index instead")
-		s.unfiltered.Store(space, time.Now().Add(filteredPause))
+		s.pauseFiltered(space, err)
 		params["fetch"] = fetch
 	}
 	return s.scoredMemories(ctx, qSeedVectorIndex, params, true)
+}
+
+// pauseFiltered makes the space's vector searches over-fetch for filteredPause after a
+// filtered one failed with err.
+func (s *Store) pauseFiltered(space string, err error) {
+	log.Warn().Err(err).Str("space", space).Dur("pause", filteredPause).Msg("filtered vector search failed; over-fetching the index instead")
+	s.unfiltered.Store(space, time.Now().Add(filteredPause))
 }
 
 // pausedFiltered: a filtered vector search of the space failed less than filteredPause ago.
