@@ -283,12 +283,16 @@ func (t *spaceTexts) postings(terms []map[string]any) KeywordStats {
 	stats := KeywordStats{N: t.state.N, Words: make(map[string][]KeywordPosting, len(terms)), Common: map[string]bool{}}
 	for _, term := range terms {
 		word := term["word"].(string)
+		if len(analyze(word)) == 0 && IsCommonWord(t.state.N, len(t.ids)-len(t.dead)) {
+			stats.Common[word] = true // a stop word matches every memory: not listed to count them
+			continue
+		}
 		matches := t.matching(word, len(t.ids))
 		if IsCommonWord(t.state.N, len(matches)) {
 			stats.Common[word] = true
 			continue
 		}
-		var ps []KeywordPosting
+		ps := make([]KeywordPosting, 0, len(matches))
 		for _, i := range matches {
 			ps = append(ps, KeywordPosting{ID: t.ids[i], TF: termFrequency(t.texts[i], word), DL: t.splits[i]}) // posting's
 		}

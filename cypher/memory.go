@@ -321,23 +321,17 @@ func nearestParams(space string, embs [][]float32, asked []int, k int) map[strin
 // a space of n memories by the vector index filtered by space inside it (Neo4j 2026.x,
 // memory_similar_filtered.cypher), for a read transaction to take (similarIDs), or nil
 // when the space is scanned in Go or the server does not filter. It runs before that
-// transaction, in one of its own bounded in time, as SeedByVectorIndex does and for the
-// same reason (a filtered search that fails may leave the connection hanging), not inside
-// it (a transaction waiting for a second connection could wait for the pool); after a
-// failure the space's searches over-fetch in the transaction during filteredPause. The
-// write path's reads under the space's lock never take it: they may not hang.
+// transaction (searchFiltered, as SeedByVectorIndex), not inside it (a transaction
+// waiting for a second connection could wait for the pool); after a failure the space's
+// searches over-fetch in the transaction during filteredPause. The write path's reads
+// under the space's lock never take it: they may not hang.
 func (s *Store) nearestAhead(ctx context.Context, space string, embs [][]float32, k int, n int64) [][]realm.Node {
 	asked := embedded(embs)
 	if n <= writeScanMax || k <= 0 || len(asked) == 0 || !s.filtered || s.pausedFiltered(space) {
 		return nil
 	}
-	once, cancel := context.WithTimeout(ctx, filteredSearchTimeout)
-	recs, err := s.attemptAlone(once, neo4j.AccessModeRead, qMemorySimilarFiltered, nearestParams(space, embs, asked, k))
-	cancel()
+	recs, err := s.searchFiltered(ctx, space, qMemorySimilarFiltered, nearestParams(space, embs, asked, k))
 	if err != nil {
-		if ctx.Err() == nil {
-			s.pauseFiltered(space, err)
-		}
 		return nil
 	}
 	out := make([][]realm.Node, len(embs))

@@ -117,34 +117,36 @@ func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery
 		if len(q.Types) > 0 || q.TimeRange != nil {
 			params["fetch"] = 4 * limit
 		}
-		if err := qSeedVectorFiltered.check(params); err != nil {
-			return nil, err
-		}
-		once, cancel := context.WithTimeout(ctx, filteredSearchTimeout)
-		recs, err := s.attemptAlone(once, neo4j.AccessModeRead, qSeedVectorFiltered, params)
-		cancel()
+		recs, err := s.searchFiltered(ctx, space, qSeedVectorFiltered, params)
 		if err == nil {
 			return scoredOf(recs, true), nil
 		}
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		// Neo4j 2026.08.1's filtered search can fail on an index with deletions (Lucene's
-		// filter bits out of bounds), the same way when tried again, and the server may
-		// leave the connection without an answer rather than say so: one attempt, bounded
-		// in time, then an over-fetch like 5.26's, for this search and the space's next
-		// ones during filteredPause.
-		s.pauseFiltered(space, err)
 		params["fetch"] = fetch
 	}
 	return s.scoredMemories(ctx, qSeedVectorIndex, params, true)
 }
 
-// pauseFiltered makes the space's vector searches over-fetch for filteredPause after a
-// filtered one failed with err.
-func (s *Store) pauseFiltered(space string, err error) {
-	log.Warn().Err(err).Str("space", space).Dur("pause", filteredPause).Msg("filtered vector search failed; over-fetching the index instead")
-	s.unfiltered.Store(space, time.Now().Add(filteredPause))
+// searchFiltered runs q, a vector search filtered by space inside the index, once, in a
+// transaction of its own bounded by filteredSearchTimeout. Neo4j 2026.08.1's filtered
+// search can fail on an index with deletions (Lucene's filter bits out of bounds), the
+// same way when tried again, and the server may leave the connection without an answer
+// rather than say so: after a failure (not ctx's) the space's searches over-fetch like
+// 5.26's during filteredPause.
+func (s *Store) searchFiltered(ctx context.Context, space string, q query, params map[string]any) ([]*neo4j.Record, error) {
+	if err := q.check(params); err != nil {
+		return nil, err
+	}
+	once, cancel := context.WithTimeout(ctx, filteredSearchTimeout)
+	defer cancel()
+	recs, err := s.attemptAlone(once, neo4j.AccessModeRead, q, params)
+	if err != nil && ctx.Err() == nil {
+		log.Warn().Err(err).Str("space", space).Dur("pause", filteredPause).Msg("filtered vector search failed; over-fetching the index instead")
+		s.unfiltered.Store(space, time.Now().Add(filteredPause))
+	}
+	return recs, err
 }
 
 // pausedFiltered: a filtered vector search of the space failed less than filteredPause ago.
