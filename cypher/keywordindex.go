@@ -52,28 +52,11 @@ type keywordCache struct {
 	clock  int64           // counts uses: the least recently used space has the smallest used
 	// reading holds, per space whose index is being read, this process's writes to it
 	// since the read began (keywords.go, written), for the read to catch up with.
-	reading map[string]*ownWrites
-}
-
-// ownWrites is what a space's reads record of this process's writes meanwhile.
-type ownWrites struct {
-	reads  int // running
-	writes []ownWrite
-}
-
-// ownWrite is one write of the write path, as keywordCache.written has it.
-type ownWrite struct {
-	before, after SpaceState
-	ins           []ObservationIntegration
-	nodes         map[string]realm.Node
+	reading ownWriteLog
 }
 
 // textsRead, when set, runs after a read's statement (tests write there).
 var textsRead func()
-
-// maxOwnWrites bounds the writes recorded during one read: a read that would need more
-// to catch up is dropped.
-const maxOwnWrites = 512
 
 // spaceTexts is the keyword index of one space in one state; never changed once built
 // (but for used). A write of this process makes a new one from it (keywordCache.written,
@@ -265,21 +248,11 @@ func (b *backgroundReads) start(space string, read func(ctx context.Context)) {
 // path would never get the index.
 func (c *keywordCache) load(ctx context.Context, s *Store, space string) (*spaceTexts, error) {
 	c.mu.Lock()
-	if c.reading == nil {
-		c.reading = map[string]*ownWrites{}
-	}
-	own := c.reading[space]
-	if own == nil {
-		own = &ownWrites{}
-		c.reading[space] = own
-	}
-	own.reads++
+	own := c.reading.begin(space)
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
-		if own.reads--; own.reads == 0 {
-			delete(c.reading, space)
-		}
+		c.reading.end(space, own)
 		c.mu.Unlock()
 	}()
 	recs, err := s.read(ctx, qMemoryTexts, map[string]any{"space": space})
@@ -344,29 +317,21 @@ func (c *keywordCache) load(ctx context.Context, s *Store, space string) (*space
 }
 
 // caughtUp is t, read from the store between the versions t.state.Version and after,
-// with writes applied in the order of their states from t's on: nil when a write not in
-// writes came between those two versions (t may hold part of it). A memory t already
-// holds (the read saw its write) is indexed again, as the write left it.
+// caught up with writes (catchUp): nil when it cannot be. A memory t already holds (the
+// read saw its write) is indexed again, as the write left it.
 func (t *spaceTexts) caughtUp(writes []ownWrite, after string) *spaceTexts {
-	seen := t.state.Version == after // every change t may hold part of is applied
-	for {
-		i := slices.IndexFunc(writes, func(w ownWrite) bool { return w.before.Version == t.state.Version })
-		if i < 0 {
-			break
-		}
+	u, ok := catchUp(t, t.state, writes, after, func(t *spaceTexts, w ownWrite) (*spaceTexts, bool) {
 		t.next.Store(true)
-		u, ok := t.with(writes[i].ins, writes[i].nodes)
-		if !ok {
-			return nil
+		u, ok := t.with(w.ins, w.nodes)
+		if ok {
+			u.state = w.after
 		}
-		u.state = writes[i].after
-		seen = seen || u.state.Version == after
-		t = u
-	}
-	if !seen {
+		return u, ok
+	})
+	if !ok {
 		return nil
 	}
-	return t
+	return u
 }
 
 // addRuns records the runs of letters and digits of memory i's text.

@@ -315,9 +315,7 @@ func (t *spaceTexts) postings(terms []map[string]any) KeywordStats {
 func (c *keywordCache) written(space string, before, after SpaceState, ins []ObservationIntegration, nodes map[string]realm.Node) {
 	c.mu.Lock()
 	old := c.spaces[space]
-	if own := c.reading[space]; own != nil && len(own.writes) < maxOwnWrites {
-		own.writes = append(own.writes, ownWrite{before, after, ins, nodes})
-	}
+	c.reading.record(space, ownWrite{before, after, ins, nodes})
 	c.mu.Unlock()
 	if old == nil {
 		return

@@ -136,7 +136,7 @@ func (s *Store) RunContext(ctx context.Context, q RunQuery) (RunNeighbours, erro
 // lock. Errors: EUnavailable.
 func (s *Store) RunSimilar(ctx context.Context, q RunQuery, read RunNeighbours) (RunNeighbours, error) {
 	out := read
-	ahead := s.nearestAhead(ctx, q.Space, q.Embeddings, q.K, read.State.N)
+	ahead := s.nearestAhead(ctx, q.Space, q.Embeddings, q.K, read.State)
 	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		return nil, s.similarNeighbours(ctx, tx, q, &out, ahead)
 	})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"maps"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +36,9 @@ type vectorCache struct {
 	spaces map[string]*spaceVectors
 	reads  backgroundReads // of spaces' embeddings (refresh)
 	clock  int64           // counts uses: the least recently used space has the smallest used
+	// reading holds, per space whose embeddings are being read, this process's writes to
+	// it since the read began (written), for the read to catch up with.
+	reading ownWriteLog
 }
 
 // spaceVectors is the embeddings of one space's memories in one state. It is never
@@ -64,36 +68,68 @@ func (c *vectorCache) vectors(ctx context.Context, tx neo4j.ManagedTransaction, 
 	if err != nil || len(recs) == 0 {
 		return &spaceVectors{}, err
 	}
-	v := vectorsOf(recs[0])
+	v := vectorsOf(recs)
 	c.put(space, v)
 	return v, nil
 }
 
-// vectorsOf decodes a row of memory_embeddings.cypher.
-func vectorsOf(r *neo4j.Record) *spaceVectors {
-	v := &spaceVectors{state: spaceStateOf(r)}
-	ids, _ := r.Get("ids")
-	embs, _ := r.Get("embeddings")
-	for i, e := range asList(embs) {
-		v.ids = append(v.ids, propStringAt(asList(ids), i))
-		v.vecs = append(v.vecs, vector32(e))
+// vectorsOf decodes the rows of memory_embeddings.cypher (at least one).
+func vectorsOf(recs []*neo4j.Record) *spaceVectors {
+	v := &spaceVectors{state: spaceStateOf(recs[0])}
+	for _, r := range recs {
+		emb, _ := r.Get("embedding")
+		v.ids = append(v.ids, str(r, "id"))
+		v.vecs = append(v.vecs, vector32(emb))
 	}
 	v.index()
 	return v
 }
 
-// refresh reads the embeddings of space in the background, for the read path's seeds
-// (SeedByHeldVectors), unless a read of them is running; they are kept when no write
-// overlapped the read.
+// refresh reads the embeddings of space in the background unless a read of them is
+// running (load).
 func (c *vectorCache) refresh(s *Store, space string) {
 	c.reads.start(space, func(ctx context.Context) {
-		recs, err := s.read(ctx, qMemoryEmbeddings, map[string]any{"space": space})
-		if err != nil {
-			log.Warn().Err(err).Str("space", space).Msg("embeddings not read; vector seeds stay in Cypher")
-		} else if len(recs) > 0 && str(recs[0], "version") != "" && str(recs[0], "version") == str(recs[0], "after") {
-			c.put(space, vectorsOf(recs[0]))
+		if err := c.load(ctx, s, space); err != nil {
+			log.Warn().Err(err).Str("space", space).Msg("embeddings not read; vector searches stay in Cypher")
 		}
 	})
+}
+
+// vectorsRead, when set, runs after a read's statement (tests write there).
+var vectorsRead func()
+
+// load reads the embeddings of space and keeps them, caught up with the writes this
+// process made to the space meanwhile (catchUp), when the space has a version and every
+// write that overlapped the read is one of them.
+func (c *vectorCache) load(ctx context.Context, s *Store, space string) error {
+	c.mu.Lock()
+	own := c.reading.begin(space)
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.reading.end(space, own)
+		c.mu.Unlock()
+	}()
+	recs, err := s.read(ctx, qMemoryEmbeddings, map[string]any{"space": space})
+	if err != nil || len(recs) == 0 {
+		return err
+	}
+	if vectorsRead != nil {
+		vectorsRead()
+	}
+	v := vectorsOf(recs)
+	if v.state.Version == "" {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := catchUp(v, v.state, own.writes, str(recs[len(recs)-1], "after"), func(v *spaceVectors, w ownWrite) (*spaceVectors, bool) {
+		return v.with(w.after, w.ins), true
+	})
+	if ok {
+		c.putLocked(space, v)
+	}
+	return nil
 }
 
 // held returns the state of the embeddings of space held (none: the zero state).
@@ -114,14 +150,6 @@ func (c *vectorCache) cached(space string, state SpaceState) *spaceVectors {
 		return v
 	}
 	return nil
-}
-
-func propStringAt(list []any, i int) string {
-	if i >= len(list) {
-		return ""
-	}
-	s, _ := list[i].(string)
-	return s
 }
 
 // index computes norms and at from ids and vecs.
@@ -147,6 +175,11 @@ func squaredNorm(e []float32) float64 {
 func (c *vectorCache) put(space string, v *spaceVectors) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.putLocked(space, v)
+}
+
+// putLocked is put with c.mu held.
+func (c *vectorCache) putLocked(space string, v *spaceVectors) {
 	if c.spaces == nil {
 		c.spaces = map[string]*spaceVectors{}
 	}
@@ -190,36 +223,87 @@ func (c *vectorCache) drop(space string) {
 func (c *vectorCache) written(space string, before, after SpaceState, ins []ObservationIntegration) {
 	c.mu.Lock()
 	old := c.spaces[space]
+	c.reading.record(space, ownWrite{before: before, after: after, ins: ins})
 	c.mu.Unlock()
-	if old == nil || old.state != before {
-		c.drop(space)
+	if old == nil {
 		return
 	}
-	// Copies (old may be searched meanwhile), with only the changed norms computed: all of
-	// them again cost a write 2 ms at 5,000 memories.
-	v := &spaceVectors{state: after, ids: slices.Clone(old.ids), vecs: slices.Clone(old.vecs), norms: slices.Clone(old.norms), at: maps.Clone(old.at)}
+	var v *spaceVectors
+	if old.state == before {
+		v = old.with(after, ins)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case c.spaces[space] != old: // read again meanwhile (caught up with this write)
+	case v == nil:
+		delete(c.spaces, space)
+	default:
+		c.putLocked(space, v)
+	}
+}
+
+// with is v in state after the writes ins: a copy (v may be searched meanwhile) with the
+// added memories (in place of any v holds already) and the merged ones' new embeddings,
+// and only their norms computed (all of them again cost a write 2 ms at 5,000 memories).
+func (v *spaceVectors) with(after SpaceState, ins []ObservationIntegration) *spaceVectors {
+	u := &spaceVectors{state: after, ids: slices.Clone(v.ids), vecs: slices.Clone(v.vecs), norms: slices.Clone(v.norms), at: maps.Clone(v.at)}
+	set := func(n realm.Node) {
+		i, ok := u.at[n.ID]
+		if !ok {
+			i = len(u.ids)
+			u.at[n.ID] = i
+			u.ids, u.vecs, u.norms = append(u.ids, n.ID), append(u.vecs, nil), append(u.norms, 0)
+		}
+		u.vecs[i], u.norms[i] = n.Embedding, squaredNorm(n.Embedding)
+	}
 	for _, in := range ins {
 		for _, n := range in.Adds {
 			if len(n.Embedding) > 0 {
-				v.at[n.ID] = len(v.ids)
-				v.ids = append(v.ids, n.ID)
-				v.vecs = append(v.vecs, n.Embedding)
-				v.norms = append(v.norms, squaredNorm(n.Embedding))
+				set(n)
 			}
 		}
 		for _, m := range in.Merges {
-			if i, ok := v.at[m.ID]; ok && m.Embedding != nil {
-				v.vecs[i], v.norms[i] = m.Embedding, squaredNorm(m.Embedding)
+			if _, ok := u.at[m.ID]; ok && m.Embedding != nil {
+				set(realm.Node{ID: m.ID, Embedding: m.Embedding})
 			}
 		}
 	}
-	c.put(space, v)
+	return u
 }
 
 // nearest is, per embedding, the ids of the k memories most similar to it by
 // realm.Cosine, best first, ties by id (as memory_similar_exact.cypher ranks them);
-// memories whose embedding has another dimension are left out.
+// memories whose embedding has another dimension are left out. A large scan is shared
+// among the cores, a few embeddings each: an observation one a call waits on it alone.
 func (v *spaceVectors) nearest(embs [][]float32, k int) [][]string {
+	out := make([][]string, len(embs))
+	workers := min(runtime.GOMAXPROCS(0), len(embs))
+	if len(embs)*len(v.vecs) < parallelScan {
+		workers = 1
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			cosines := make([]float64, len(v.vecs))
+			for j := w; j < len(embs); j += workers {
+				out[j] = v.nearestOne(embs[j], k, cosines)
+			}
+		})
+	}
+	wg.Wait()
+	return out
+}
+
+// parallelScan is the number of cosines (embeddings × memories) from which nearest
+// shares its scan among the cores.
+const parallelScan = 20_000
+
+// nearestOne is nearest for one embedding q, with cosines a buffer of len(v.vecs).
+func (v *spaceVectors) nearestOne(q []float32, k int, cosines []float64) []string {
+	if len(q) == 0 {
+		return nil
+	}
 	type scored struct {
 		i     int
 		score float64
@@ -230,36 +314,30 @@ func (v *spaceVectors) nearest(embs [][]float32, k int) [][]string {
 		}
 		return v.ids[a.i] < v.ids[b.i]
 	}
-	out := make([][]string, len(embs))
-	cosines := make([]float64, len(v.vecs))
-	for j, q := range embs {
-		if len(q) == 0 {
+	v.cosines(q, cosines)
+	best := make([]scored, 0, k+1)
+	for i, e := range v.vecs {
+		if len(e) != len(q) {
 			continue
 		}
-		v.cosines(q, cosines)
-		best := make([]scored, 0, k+1)
-		for i, e := range v.vecs {
-			if len(e) != len(q) {
-				continue
-			}
-			s := scored{i, cosines[i]}
-			if len(best) == k && !better(s, best[k-1]) {
-				continue
-			}
-			at, _ := slices.BinarySearchFunc(best, s, func(a, b scored) int {
-				if better(a, b) {
-					return -1
-				}
-				return 1
-			})
-			best = slices.Insert(best, at, s)
-			if len(best) > k {
-				best = best[:k]
-			}
+		s := scored{i, cosines[i]}
+		if len(best) == k && !better(s, best[k-1]) {
+			continue
 		}
-		for _, s := range best {
-			out[j] = append(out[j], v.ids[s.i])
+		at, _ := slices.BinarySearchFunc(best, s, func(a, b scored) int {
+			if better(a, b) {
+				return -1
+			}
+			return 1
+		})
+		best = slices.Insert(best, at, s)
+		if len(best) > k {
+			best = best[:k]
 		}
+	}
+	var out []string
+	for _, s := range best {
+		out = append(out, v.ids[s.i])
 	}
 	return out
 }

@@ -222,18 +222,26 @@ func TestCosinesToTheBit(t *testing.T) {
 	}
 }
 
-// BenchmarkNearest: the write path's exact scan of 1,000 memories for three candidates.
+// BenchmarkNearest: the write path's exact scan of 1,000 memories for three candidates,
+// and of 10,000 for eight (an observation's candidates one a call; shared among the cores).
 func BenchmarkNearest(b *testing.B) {
-	r := rand.New(rand.NewPCG(18, 4))
-	v := &spaceVectors{}
-	for i := range 1000 {
-		v.ids = append(v.ids, fmt.Sprint("m", i))
-		v.vecs = append(v.vecs, randomVec(r))
-	}
-	v.index()
-	embs := [][]float32{randomVec(r), randomVec(r), randomVec(r)}
-	for b.Loop() {
-		v.nearest(embs, 10)
+	for _, size := range []struct{ memories, candidates int }{{1000, 3}, {10_000, 8}} {
+		b.Run(fmt.Sprintf("%dx%d", size.memories, size.candidates), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(18, 4))
+			v := &spaceVectors{}
+			for i := range size.memories {
+				v.ids = append(v.ids, fmt.Sprint("m", i))
+				v.vecs = append(v.vecs, randomVec(r))
+			}
+			v.index()
+			var embs [][]float32
+			for range size.candidates {
+				embs = append(embs, randomVec(r))
+			}
+			for b.Loop() {
+				v.nearest(embs, 10)
+			}
+		})
 	}
 }
 
@@ -347,8 +355,8 @@ func TestIndexNearestLikeExact(t *testing.T) {
 	if err := s.ApplySchema(ctx, 384); err != nil {
 		t.Fatal(err)
 	}
-	defer func(m int64) { writeScanMax = m }(writeScanMax)
-	writeScanMax = 0
+	defer func(m, h int64) { writeScanMax, heldScanMax = m, h }(writeScanMax, heldScanMax)
+	writeScanMax, heldScanMax = 0, 0
 	mine, other := fullTextSpace(t, s), fullTextSpace(t, s)
 	r := rand.New(rand.NewPCG(7, 11))
 	const k = 4
@@ -443,4 +451,123 @@ func TestIndexNearestLikeExact(t *testing.T) {
 	check("one transaction", "memory_similar_index", "memory_similar_exact")
 	s.unfiltered.Store(mine, time.Now().Add(time.Hour))
 	check("run", "memory_similar_index", "memory_similar_exact")
+}
+
+// TestHeldVectorsAboveScanSize: above the size the write path reads to scan, it scans in
+// Go the embeddings read in the background once they are held, with the exact scan's
+// answer and no vector statement; a read during which this process wrote is kept, caught
+// up with those writes (an added memory, a merged one's new embedding), as a read after
+// them gives it.
+func TestHeldVectorsAboveScanSize(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	defer func(m, h int64) { writeScanMax, heldScanMax = m, h }(writeScanMax, heldScanMax)
+	writeScanMax, heldScanMax = 0, 1_000
+	space := fullTextSpace(t, s)
+	r := rand.New(rand.NewPCG(5, 8))
+	var nodes []realm.Node
+	for i := range 100 {
+		nodes = append(nodes, realm.Node{ID: fmt.Sprintf("%s-m%03d", space, i), Type: realm.Fact, Name: fmt.Sprint("m", i), Content: "memory", Embedding: randomVec(r)})
+	}
+	if err := s.PutMemories(ctx, space, nodes, nil); err != nil {
+		t.Fatal(err)
+	}
+	day := time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC)
+	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
+	if _, err := s.SaveObservations(ctx, space, "test:bow", 384, []realm.Observation{
+		{ID: "o0", Speaker: "Ann", Content: "said", ObservedAt: day}, {ID: "o1", Speaker: "Ann", Content: "said", ObservedAt: day.Add(time.Hour)},
+	}, lease); err != nil {
+		t.Fatal(err)
+	}
+	setSpaceVersion(t, s, space)
+	embs := [][]float32{randomVec(r), randomVec(r)}
+	q := RunQuery{Space: space, Embeddings: embs, Texts: []string{"memory", "memory"}, K: 5}
+	read := func() (RunNeighbours, []string) {
+		t.Helper()
+		logCtx, log := WithStatementLog(ctx)
+		got, err := s.RunNeighbourhoods(logCtx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ran []string
+		for _, st := range log.Statements {
+			if strings.HasPrefix(st.Name, "memory_similar") {
+				ran = append(ran, st.Name)
+			}
+		}
+		return got, ran
+	}
+	heldNow := func() *spaceVectors {
+		counts, err := s.SpaceCounts(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.vectors.cached(space, SpaceState{N: counts.InSpace, Version: counts.Version})
+	}
+	if _, ran := read(); len(ran) == 0 {
+		t.Error("a vector statement did not run while the embeddings were not held")
+	}
+	for start := time.Now(); heldNow() == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Since(start) > 20*time.Second {
+			t.Fatal("the embeddings were not read in the background")
+		}
+	}
+	got, ran := read()
+	if len(ran) > 0 {
+		t.Errorf("statements %v with the embeddings held", ran)
+	}
+	want := cypherNearest(t, s, space, embs, q.K)
+	for i := range embs {
+		if !slices.Equal(ids(got.Vector[i]), want[i]) {
+			t.Errorf("embedding %d: %v, exact scan %v", i, ids(got.Vector[i]), want[i])
+		}
+	}
+
+	write := func(obs string, in Integration) {
+		t.Helper()
+		q := RunQuery{Space: space, Embeddings: [][]float32{randomVec(r)}, Texts: []string{"memory"}, K: 3}
+		read, err := s.RunNeighbourhoods(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		applied, err := s.ApplyRun(ctx, q, read, []ObservationIntegration{{ObservationID: obs, Integration: in}})
+		if err != nil || !applied.Applied {
+			t.Fatalf("apply: %+v %v", applied, err)
+		}
+	}
+	s.vectors.drop(space)
+	added, merged := randomVec(r), randomVec(r)
+	vectorsRead = func() {
+		vectorsRead = nil
+		write("o0", Integration{Adds: []realm.Node{{ID: space + "-new", Type: realm.Event, Name: "new", Content: "a new memory", Embedding: added, CreatedAt: day, UpdatedAt: day}}})
+		write("o1", Integration{Merges: []Merge{{ID: nodes[7].ID, Content: "memory, merged", Embedding: merged}}})
+	}
+	defer func() { vectorsRead = nil }()
+	if err := s.vectors.load(ctx, s, space); err != nil {
+		t.Fatal(err)
+	}
+	kept := heldNow()
+	if kept == nil {
+		t.Fatal("the embeddings read before the writes were not kept, caught up")
+	}
+	fresh := &vectorCache{}
+	if err := fresh.load(ctx, s, space); err != nil {
+		t.Fatal(err)
+	}
+	again := fresh.spaces[space]
+	if again == nil || again.state != kept.state || len(again.ids) != len(kept.ids) {
+		t.Fatalf("caught up: %d embeddings of %+v, read again: %+v", len(kept.ids), kept.state, again)
+	}
+	for i, id := range again.ids {
+		j, ok := kept.at[id]
+		if !ok || !slices.Equal(kept.vecs[j], again.vecs[i]) || kept.norms[j] != again.norms[i] {
+			t.Errorf("%s: caught up %v, read again %v", id, ok, again.vecs[i][:3])
+		}
+	}
+	if !slices.Equal(kept.vecs[kept.at[space+"-new"]], added) || !slices.Equal(kept.vecs[kept.at[nodes[7].ID]], merged) {
+		t.Error("the writes during the read are not in the embeddings kept")
+	}
 }
