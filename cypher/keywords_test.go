@@ -392,3 +392,50 @@ func TestKeywordIndexCatchesUpWithOwnWrites(t *testing.T) {
 		t.Error("a read overlapped by a write it does not know was kept")
 	}
 }
+
+// TestRecentMemoriesWithManySources: the write path reads a recent memory that derives from
+// more than InlineSources observations (a speaker's entity) with its last
+// RecentTailSources sources only, and one of a few observations with all of them.
+func TestRecentMemoriesWithManySources(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space := fullTextSpace(t, s)
+	day := time.Date(2023, 5, 1, 0, 0, 0, 0, time.UTC)
+	var obs []realm.Observation
+	var ids []string
+	for i := range InlineSources + 8 {
+		id := fmt.Sprintf("o%02d", i)
+		obs = append(obs, realm.Observation{ID: id, Speaker: "Ann", Content: "said", ObservedAt: day.Add(time.Duration(i) * time.Minute)})
+		ids = append(ids, id)
+	}
+	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
+	if _, err := s.SaveObservations(ctx, space, "test:bow", 384, obs, lease); err != nil {
+		t.Fatal(err)
+	}
+	derive := newQuery("test_derive", `
+UNWIND $memories AS x
+CREATE (m:Memory {id: x.id, space: $space, type: 'entity', name: x.id, sources: x.sources})
+WITH m, x
+UNWIND x.sources AS oid
+MATCH (o:Observation {space: $space, id: oid})
+CREATE (m)-[:DERIVED_FROM]->(o)`)
+	last := ids[len(ids)-2:]
+	if _, err := s.write(ctx, derive, map[string]any{"space": space, "memories": []map[string]any{
+		{"id": space + "-ann", "sources": ids}, {"id": space + "-two", "sources": last},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	read, err := s.RunNeighbourhoods(ctx, RunQuery{Space: space, RecentFrom: last})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{space + "-ann": ids[len(ids)-RecentTailSources:], space + "-two": last}
+	if len(read.Recent) != len(want) {
+		t.Fatalf("recent: %+v", read.Recent)
+	}
+	for _, d := range read.Recent {
+		if !slices.Equal(d.Node.Sources, want[d.Node.ID]) || !slices.Equal(d.From, last) {
+			t.Errorf("%s: sources %v from %v, want %v from %v", d.Node.ID, d.Node.Sources, d.From, want[d.Node.ID], last)
+		}
+	}
+}
