@@ -460,20 +460,7 @@ func (t *spaceTexts) search(terms []map[string]any, q SeedQuery, limit int) []te
 		if !pass[i] {
 			continue
 		}
-		s := textScore{int32(i), scores[i]}
-		if len(best) == limit && !better(s, best[limit-1]) {
-			continue
-		}
-		at, _ := slices.BinarySearchFunc(best, s, func(a, b textScore) int {
-			if better(a, b) {
-				return -1
-			}
-			return 1
-		})
-		best = slices.Insert(best, at, s)
-		if len(best) > limit {
-			best = best[:limit]
-		}
+		best = keepBest(best, textScore{int32(i), scores[i]}, limit, better)
 	}
 	return best
 }

@@ -35,6 +35,11 @@ var writeScanMax int64 = ExactScanMax
 // variable so that tests can shrink it.
 var heldScanMax int64 = 10_000
 
+// heldReadMax is the largest space whose embeddings the write path starts to read: a fifth
+// below heldScanMax, so that a space about to outgrow the scan is not read for nothing
+// (at 10,000 memories a read costs both processes about a second of CPU).
+func heldReadMax() int64 { return heldScanMax - heldScanMax/5 }
+
 // vectorOverFetch multiplies k when the vector index is asked: it returns nodes of every
 // space, and only this space's count.
 const vectorOverFetch = 20
@@ -257,7 +262,9 @@ func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, spa
 		if vs := s.vectors.cached(space, state); vs != nil {
 			return vs.nearest(embs, k), nodes, nil
 		}
-		s.vectors.refresh(s, space)
+		if state.N <= heldReadMax() {
+			s.vectors.refresh(s, space)
+		}
 	}
 	params := func(idx []int) map[string]any { return nearestParams(space, embs, idx, k) }
 	found := ahead

@@ -219,7 +219,8 @@ func (c *vectorCache) drop(space string) {
 
 // written records the writes of one transaction to space: before is the state its
 // lock read, after the state its writes left. Embeddings held for before get the added
-// memories and the merged ones' new embeddings, and hold after; others are forgotten.
+// memories and the merged ones' new embeddings, and hold after; others, and those of a
+// space the writes took past the write path's scans (heldScanMax), are forgotten.
 func (c *vectorCache) written(space string, before, after SpaceState, ins []ObservationIntegration) {
 	c.mu.Lock()
 	old := c.spaces[space]
@@ -229,8 +230,8 @@ func (c *vectorCache) written(space string, before, after SpaceState, ins []Obse
 		return
 	}
 	var v *spaceVectors
-	if old.state == before {
-		v = old.with(after, ins)
+	if old.state == before && (after.N <= heldScanMax || after.N <= writeScanMax) {
+		v = old.with(after, ins) // else the space outgrew the scan: forgotten
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -320,26 +321,32 @@ func (v *spaceVectors) nearestOne(q []float32, k int, cosines []float64) []strin
 		if len(e) != len(q) {
 			continue
 		}
-		s := scored{i, cosines[i]}
-		if len(best) == k && !better(s, best[k-1]) {
-			continue
-		}
-		at, _ := slices.BinarySearchFunc(best, s, func(a, b scored) int {
-			if better(a, b) {
-				return -1
-			}
-			return 1
-		})
-		best = slices.Insert(best, at, s)
-		if len(best) > k {
-			best = best[:k]
-		}
+		best = keepBest(best, scored{i, cosines[i]}, k, better)
 	}
 	var out []string
 	for _, s := range best {
 		out = append(out, v.ids[s.i])
 	}
 	return out
+}
+
+// keepBest is best, the k best so far (better first), with s in its place if it is one of
+// them.
+func keepBest[T any](best []T, s T, k int, better func(a, b T) bool) []T {
+	if k <= 0 || len(best) == k && !better(s, best[k-1]) {
+		return best
+	}
+	at, _ := slices.BinarySearchFunc(best, s, func(a, b T) int {
+		if better(a, b) {
+			return -1
+		}
+		return 1
+	})
+	best = slices.Insert(best, at, s)
+	if len(best) > k {
+		best = best[:k]
+	}
+	return best
 }
 
 // SeedByHeldVectors is SeedByExactScan answered in Go from the space's embeddings held

@@ -457,7 +457,7 @@ func TestIndexNearestLikeExact(t *testing.T) {
 // Go the embeddings read in the background once they are held, with the exact scan's
 // answer and no vector statement; a read during which this process wrote is kept, caught
 // up with those writes (an added memory, a merged one's new embedding), as a read after
-// them gives it.
+// them gives it; a write that takes the space past heldScanMax forgets them.
 func TestHeldVectorsAboveScanSize(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
@@ -479,6 +479,7 @@ func TestHeldVectorsAboveScanSize(t *testing.T) {
 	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
 	if _, err := s.SaveObservations(ctx, space, "test:bow", 384, []realm.Observation{
 		{ID: "o0", Speaker: "Ann", Content: "said", ObservedAt: day}, {ID: "o1", Speaker: "Ann", Content: "said", ObservedAt: day.Add(time.Hour)},
+		{ID: "o2", Speaker: "Ann", Content: "said", ObservedAt: day.Add(2 * time.Hour)},
 	}, lease); err != nil {
 		t.Fatal(err)
 	}
@@ -569,5 +570,11 @@ func TestHeldVectorsAboveScanSize(t *testing.T) {
 	}
 	if !slices.Equal(kept.vecs[kept.at[space+"-new"]], added) || !slices.Equal(kept.vecs[kept.at[nodes[7].ID]], merged) {
 		t.Error("the writes during the read are not in the embeddings kept")
+	}
+	// A write that takes the space past the scans forgets them.
+	heldScanMax = kept.state.N
+	write("o2", Integration{Adds: []realm.Node{{ID: space + "-more", Type: realm.Event, Name: "more", Content: "one more memory", Embedding: randomVec(r), CreatedAt: day, UpdatedAt: day}}})
+	if held := s.vectors.held(space); held != (SpaceState{}) {
+		t.Errorf("embeddings of %+v still held past %d memories", held, heldScanMax)
 	}
 }
