@@ -238,7 +238,7 @@ func runContext(ctx context.Context, tx neo4j.ManagedTransaction, space string, 
 	params := map[string]any{
 		"space": space, "ids": orEmpty(recentFrom), "terms": terms, "options": fullTextOptions(int(keywordFetch)),
 		"common_at": max(keywordFetch, 0), "known": known.Version, "known_n": known.N,
-		"inline_sources": InlineSources, "tail_sources": RecentTailSources,
+		"inline_sources": InlineSources,
 	}
 	recs, err := collect(ctx, tx, qMemoryRunContext, params)
 	if err != nil || len(recs) == 0 {

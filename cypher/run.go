@@ -90,18 +90,14 @@ func spaceStateOf(r *neo4j.Record) SpaceState {
 }
 
 // DerivedMemory is a memory derived from some of the observations asked for. Node.Sources
-// of a memory that derives from more than InlineSources observations holds the last
-// RecentTailSources of them only: the write path's decisions look at the sources of
-// memories derived from one or two observations (the offline agent's question node), and
-// nothing it writes takes a stored memory's sources.
+// of a memory that derives from more than InlineSources observations is left out (nil):
+// the write path's decisions look at the sources of memories derived from one or two
+// observations (the offline agent's question node), and nothing it writes takes a stored
+// memory's sources.
 type DerivedMemory struct {
 	Node realm.Node
 	From []string // those of the observation ids asked for that it derives from
 }
-
-// RecentTailSources is how many sources (the last) a DerivedMemory with more than
-// InlineSources comes with.
-const RecentTailSources = 3
 
 // RunNeighbourhoods reads, in one read transaction, the neighbourhoods of every
 // candidate of a run. Errors: EUnavailable.

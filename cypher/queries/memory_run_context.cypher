@@ -17,17 +17,17 @@
 // memory moves the version, as seed_space_size.cypher counts).
 // A recent memory that derives from more than $inline_sources observations (a speaker's
 // entity derives from every observation naming the speaker: 39,186 at 100,000 memories)
-// comes with its last $tail_sources sources only: sending the whole list with every call
-// was most of the statement's time (27–31 ms against 1.3–1.6 at 100,000).
+// comes without its sources (null): reading the list, even for its last items, was most
+// of the statement's time (at 100,000, 27 recent observations: 66–80 ms with it, 26
+// without, over HTTP).
 // The memories derived from $ids are reached from the observations, one key seek per id
 // (hinted): left to the statistics, the planner can start from the memories instead,
 // scanning the memory_space index and expanding every memory of the space (91 db hits
 // instead of 4 on a 26-memory space, more than the count the known version saves).
 // Params: $space, $ids, $terms (list of {lucene, word}), $options (the index's options map),
-// $common_at (0: no word is common), $known (a version, or ''), $known_n, $inline_sources,
-// $tail_sources.
+// $common_at (0: no word is common), $known (a version, or ''), $known_n, $inline_sources.
 // Returns one row: n, version (the fingerprint), recent (list of {m
-// (properties incl. embedding, sources perhaps cut), from (observation ids)}, by m.id), words (list of {word,
+// (properties incl. embedding, sources perhaps left out), from (observation ids)}, by m.id), words (list of {word,
 // common, ids (the memories matching it)}), texts (list of {id, text}, each memory of words once).
 CALL () {
   OPTIONAL MATCH (s:Space {id: $space})
@@ -50,8 +50,7 @@ CALL () {
   RETURN collect({m: m {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role,
                         .participants, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at,
                         .access_count, .valid_until, .superseded_at, .embedding,
-                        sources: CASE WHEN COUNT { (m)-[:DERIVED_FROM]->() } <= $inline_sources THEN m.sources
-                                      ELSE m.sources[-$tail_sources..] END},
+                        sources: CASE WHEN COUNT { (m)-[:DERIVED_FROM]->() } <= $inline_sources THEN m.sources END},
                    from: from}) AS recent
 }
 CALL (n) {
