@@ -247,14 +247,8 @@ func (b *backgroundReads) start(space string, read func(ctx context.Context)) {
 // pause overlaps every read of it: without its own writes to catch up with, its write
 // path would never get the index.
 func (c *keywordCache) load(ctx context.Context, s *Store, space string) (*spaceTexts, error) {
-	c.mu.Lock()
-	own := c.reading.begin(space)
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.reading.end(space, own)
-		c.mu.Unlock()
-	}()
+	own, done := c.reading.begin(&c.mu, space)
+	defer done()
 	recs, err := s.read(ctx, qMemoryTexts, map[string]any{"space": space})
 	if err != nil || len(recs) == 0 {
 		return nil, err

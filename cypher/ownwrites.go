@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/realm-memory/realm"
 )
@@ -31,11 +32,14 @@ type ownWrite struct {
 const maxOwnWrites = 512
 
 // ownWriteLog holds, per space being read, this process's writes to it since the reads
-// began. Its methods are called with the cache's lock held.
+// began. Its record is called with the cache's lock held.
 type ownWriteLog map[string]*ownWrites
 
-// begin records that a read of space starts; end(space, the result) when it is over.
-func (l *ownWriteLog) begin(space string) *ownWrites {
+// begin records, under mu (the cache's lock), that a read of space starts: what the
+// read will catch up with, and the function that records its end.
+func (l *ownWriteLog) begin(mu *sync.Mutex, space string) (*ownWrites, func()) {
+	mu.Lock()
+	defer mu.Unlock()
 	if *l == nil {
 		*l = ownWriteLog{}
 	}
@@ -45,12 +49,12 @@ func (l *ownWriteLog) begin(space string) *ownWrites {
 		(*l)[space] = own
 	}
 	own.reads++
-	return own
-}
-
-func (l ownWriteLog) end(space string, own *ownWrites) {
-	if own.reads--; own.reads == 0 {
-		delete(l, space)
+	return own, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if own.reads--; own.reads == 0 {
+			delete(*l, space)
+		}
 	}
 }
 

@@ -102,14 +102,8 @@ var vectorsRead func()
 // process made to the space meanwhile (catchUp), when the space has a version and every
 // write that overlapped the read is one of them.
 func (c *vectorCache) load(ctx context.Context, s *Store, space string) error {
-	c.mu.Lock()
-	own := c.reading.begin(space)
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		c.reading.end(space, own)
-		c.mu.Unlock()
-	}()
+	own, done := c.reading.begin(&c.mu, space)
+	defer done()
 	recs, err := s.read(ctx, qMemoryEmbeddings, map[string]any{"space": space})
 	if err != nil || len(recs) == 0 {
 		return err
