@@ -239,8 +239,8 @@ func pickNodes(ids [][]string, nodes map[string]realm.Node) [][]realm.Node {
 }
 
 // similarIDs is N_sim by vector, per embedding, as ids best first, and the memories it
-// read meanwhile: an exact scan of small spaces (in Go, vectors.go), the vector index
-// for large ones (ahead, the filtered search run before the transaction, else an
+// read meanwhile: an exact scan in Go (vectors.go) of small spaces and of spaces up to
+// heldScanMax whose embeddings this process holds, the vector index for the others (ahead, the filtered search run before the transaction, else an
 // over-fetch of the index in it: one query for all embeddings), falling back to an
 // exact scan in Cypher for the embeddings the index returns too few of this space's
 // nodes for.
@@ -342,8 +342,8 @@ func nearestParams(space string, embs [][]float32, asked []int, k int) map[strin
 // nearestAhead is, per embedding of embs (none for an empty one), the k nearest memories of
 // a space in state by the vector index filtered by space inside it (Neo4j 2026.x,
 // memory_similar_filtered.cypher), for a read transaction to take (similarIDs), or nil
-// when the space is scanned in Go (its embeddings held for state, or small enough to
-// read) or the server does not filter. It runs before that
+// when the space is scanned in Go (small enough to read in the transaction, or its
+// embeddings held for state) or the server does not filter. It runs before that
 // transaction (searchFiltered, as SeedByVectorIndex), not inside it (a transaction
 // waiting for a second connection could wait for the pool); after a failure the space's
 // searches over-fetch in the transaction during filteredPause. The write path's reads
