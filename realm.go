@@ -5,6 +5,8 @@ import (
 	"math"
 	"regexp"
 	"time"
+
+	"github.com/realm-memory/realm/internal/vec"
 )
 
 // NodeType is the kind of a memory unit (REALM.md §1).
@@ -200,18 +202,13 @@ type Embedder interface {
 }
 
 // Cosine is the cosine similarity of two embeddings in [-1, 1]; 0 when their lengths
-// differ or either is zero.
+// differ or either is zero. Its sums are vec's, so that the exact scans of held
+// embeddings (cypher) give the same bits.
 func Cosine(a, b []float32) float64 {
 	if len(a) == 0 || len(a) != len(b) {
 		return 0
 	}
-	var dot, na, nb float64
-	for i := range a {
-		x, y := float64(a[i]), float64(b[i])
-		dot += x * y
-		na += x * x
-		nb += y * y
-	}
+	dot, na, nb := vec.Cosine(a, b)
 	if na == 0 || nb == 0 {
 		return 0
 	}

@@ -29,15 +29,16 @@ var writeScanMax int64 = ExactScanMax
 // heldScanMax: the write path also scans in Go a space of up to heldScanMax memories
 // whose embeddings this process holds (read in the background the first time, then kept
 // current by its writes: vectorCache.refresh), and searches the vector index while it
-// does not. Measured (docs/benchmarks/scale.md): at 5,000 memories the scan made
-// ingestion a third faster than Neo4j's filtered search; at 10,000 they are even (the
-// scan costs about 1.4 ms of CPU a candidate, an observation has about eight). A
-// variable so that tests can shrink it.
-var heldScanMax int64 = 10_000
+// does not. Measured (docs/benchmarks/scale.md): the scan, four candidates at a time
+// (internal/vec), costs about 0.25 ms of CPU a candidate at 10,000 memories (an
+// observation has about eight) and grows with the space; Neo4j's filtered search costs
+// more up to at least 30,000 (ingestion in batches of 100 at 10,000 and 20,000 memories
+// 41 → 56 and 31 → 42 observations/s). A variable so that tests can shrink it.
+var heldScanMax int64 = 40_000
 
 // heldReadMax is the largest space whose embeddings the write path starts to read: a fifth
 // below heldScanMax, so that a space about to outgrow the scan is not read for nothing
-// (at 10,000 memories a read costs both processes about a second of CPU).
+// (a read costs both processes about a second of CPU a 10,000 memories).
 func heldReadMax() int64 { return heldScanMax - heldScanMax/5 }
 
 // vectorOverFetch multiplies k when the vector index is asked: it returns nodes of every

@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog/log"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/internal/vec"
 )
 
 // The write path's exact similarity search (N_sim by vector, REALM.md §2 step 3) of a
@@ -151,17 +152,9 @@ func (v *spaceVectors) index() {
 	v.norms = make([]float64, len(v.vecs))
 	v.at = make(map[string]int, len(v.ids))
 	for i, e := range v.vecs {
-		v.norms[i] = squaredNorm(e)
+		v.norms[i] = vec.SquaredNorm(e)
 		v.at[v.ids[i]] = i
 	}
-}
-
-func squaredNorm(e []float32) float64 {
-	var n float64
-	for _, x := range e {
-		n += float64(x) * float64(x)
-	}
-	return n
 }
 
 // put stores v as space's embeddings, evicting the least recently used spaces beyond
@@ -250,7 +243,7 @@ func (v *spaceVectors) with(after SpaceState, ins []ObservationIntegration) *spa
 			u.at[n.ID] = i
 			u.ids, u.vecs, u.norms = append(u.ids, n.ID), append(u.vecs, nil), append(u.norms, 0)
 		}
-		u.vecs[i], u.norms[i] = n.Embedding, squaredNorm(n.Embedding)
+		u.vecs[i], u.norms[i] = n.Embedding, vec.SquaredNorm(n.Embedding)
 	}
 	for _, in := range ins {
 		for _, n := range in.Adds {
@@ -270,19 +263,34 @@ func (v *spaceVectors) with(after SpaceState, ins []ObservationIntegration) *spa
 // nearest is, per embedding, the ids of the k memories most similar to it by
 // realm.Cosine, best first, ties by id (as memory_similar_exact.cypher ranks them);
 // memories whose embedding has another dimension are left out. A large scan is shared
-// among the cores, a few embeddings each: an observation one a call waits on it alone.
+// among the cores, a range of the memories each, then the embeddings' picks: an
+// observation one a call waits on it alone.
 func (v *spaceVectors) nearest(embs [][]float32, k int) [][]string {
 	out := make([][]string, len(embs))
-	workers := min(runtime.GOMAXPROCS(0), len(embs))
-	if len(embs)*len(v.vecs) < parallelScan {
+	var asked []int
+	for i, e := range embs {
+		if len(e) > 0 {
+			asked = append(asked, i)
+		}
+	}
+	qs := make([][]float32, len(asked))
+	cosines := make([][]float64, len(asked))
+	for j, i := range asked {
+		qs[j], cosines[j] = embs[i], make([]float64, len(v.vecs))
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if len(asked)*len(v.vecs) < parallelScan {
 		workers = 1
 	}
 	var wg sync.WaitGroup
 	for w := range workers {
+		wg.Go(func() { v.cosines(qs, cosines, w*len(v.vecs)/workers, (w+1)*len(v.vecs)/workers) })
+	}
+	wg.Wait()
+	for w := range workers {
 		wg.Go(func() {
-			cosines := make([]float64, len(v.vecs))
-			for j := w; j < len(embs); j += workers {
-				out[j] = v.nearestOne(embs[j], k, cosines)
+			for j := w; j < len(asked); j += workers {
+				out[asked[j]] = v.best(qs[j], cosines[j], k)
 			}
 		})
 	}
@@ -294,11 +302,9 @@ func (v *spaceVectors) nearest(embs [][]float32, k int) [][]string {
 // shares its scan among the cores.
 const parallelScan = 20_000
 
-// nearestOne is nearest for one embedding q, with cosines a buffer of len(v.vecs).
-func (v *spaceVectors) nearestOne(q []float32, k int, cosines []float64) []string {
-	if len(q) == 0 {
-		return nil
-	}
+// best is the ids of the k memories of q's length with the highest cosines (of q), ties
+// by id.
+func (v *spaceVectors) best(q []float32, cosines []float64, k int) []string {
 	type scored struct {
 		i     int
 		score float64
@@ -309,7 +315,6 @@ func (v *spaceVectors) nearestOne(q []float32, k int, cosines []float64) []strin
 		}
 		return v.ids[a.i] < v.ids[b.i]
 	}
-	v.cosines(q, cosines)
 	best := make([]scored, 0, k+1)
 	for i, e := range v.vecs {
 		if len(e) != len(q) {
@@ -372,7 +377,7 @@ func (s *Store) SeedByHeldVectors(ctx context.Context, space string, q SeedQuery
 		return nil, false, nil
 	}
 	cosines := make([]float64, len(v.vecs))
-	v.cosines(q.Embedding, cosines)
+	v.cosines([][]float32{q.Embedding}, [][]float64{cosines}, 0, len(v.vecs))
 	pass := make([]bool, len(v.vecs))
 	for i, e := range v.vecs {
 		pass[i] = len(e) == len(q.Embedding)
@@ -429,62 +434,45 @@ func (s *Store) memoriesWithVectors(ctx context.Context, space string, ids []str
 	return nodesWithVectors(recs, vs), nil
 }
 
-// cosineWithNorms is realm.Cosine(a, b) given the squared norms of a and b, to the bit.
-func cosineWithNorms(a, b []float32, na, nb float64) float64 {
+// cosines sets cosines[j][i] to realm.Cosine(qs[j], v.vecs[i]), to the bit, for the
+// memories i in [from, to) whose embedding has qs[j]'s length (the others' are left as
+// they were). Four embeddings at a time against each memory (vec.Dots4): a memory's
+// embedding is read once for the four, where reading them was most of the scan's time.
+func (v *spaceVectors) cosines(qs [][]float32, cosines [][]float64, from, to int) {
+	byLength := map[int][]int{}
+	for j, q := range qs {
+		if len(q) > 0 {
+			byLength[len(q)] = append(byLength[len(q)], j)
+		}
+	}
+	for n, js := range byLength {
+		for g := 0; g < len(js); g += 4 {
+			var group [4]vec.Query
+			var norms [4]float64
+			for l := range 4 {
+				q := qs[js[min(g+l, len(js)-1)]] // a short last group repeats its last
+				group[l], norms[l] = vec.NewQuery(q), vec.SquaredNorm(q)
+			}
+			var dots [4]float64
+			for i := from; i < to; i++ {
+				if len(v.vecs[i]) != n {
+					continue
+				}
+				vec.Dots4(&group, v.vecs[i], &dots)
+				for l := 0; l < 4 && g+l < len(js); l++ {
+					cosines[js[g+l]][i] = cosine(dots[l], norms[l], v.norms[i])
+				}
+			}
+		}
+	}
+}
+
+// cosine is realm.Cosine given the dot product and the squared norms, to the bit.
+func cosine(dot, na, nb float64) float64 {
 	if na == 0 || nb == 0 {
 		return 0
 	}
-	var dot float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-	}
 	return dot / math.Sqrt(na*nb)
-}
-
-// cosines sets out[i] to cosineWithNorms(q, v.vecs[i], …), to the bit, for the vectors of
-// q's length (the others' are left as they were). Four vectors at a time: each sum is
-// added up in the same order as alone, but four independent sums keep the CPU busy where
-// one waits on each addition (the exact scan was most of the neighbourhood read's CPU).
-func (v *spaceVectors) cosines(q []float32, out []float64) {
-	nq := squaredNorm(q)
-	cosine := func(i int, dot float64) {
-		if nq == 0 || v.norms[i] == 0 {
-			out[i] = 0
-			return
-		}
-		out[i] = dot / math.Sqrt(nq*v.norms[i])
-	}
-	n := len(q)
-	i := 0
-	for ; i+4 <= len(v.vecs); i += 4 {
-		a, b, c, d := v.vecs[i], v.vecs[i+1], v.vecs[i+2], v.vecs[i+3]
-		if len(a) != n || len(b) != n || len(c) != n || len(d) != n {
-			for k := i; k < i+4; k++ {
-				if len(v.vecs[k]) == n {
-					out[k] = cosineWithNorms(q, v.vecs[k], nq, v.norms[k])
-				}
-			}
-			continue
-		}
-		a, b, c, d = a[:n], b[:n], c[:n], d[:n] // no bounds checks in the loop
-		var da, db, dc, dd float64
-		for k, x := range q {
-			x := float64(x)
-			da += x * float64(a[k])
-			db += x * float64(b[k])
-			dc += x * float64(c[k])
-			dd += x * float64(d[k])
-		}
-		cosine(i, da)
-		cosine(i+1, db)
-		cosine(i+2, dc)
-		cosine(i+3, dd)
-	}
-	for ; i < len(v.vecs); i++ {
-		if len(v.vecs[i]) == n {
-			out[i] = cosineWithNorms(q, v.vecs[i], nq, v.norms[i])
-		}
-	}
 }
 
 // nodesByIDs reads the memories of space with the given ids (each once), by id. With vs

@@ -193,9 +193,10 @@ func TestNearestFollowsWrites(t *testing.T) {
 	}
 }
 
-// TestCosinesToTheBit: the exact scan's cosines, four vectors at a time, are realm.Cosine's
-// to the bit, with vectors of other dimensions, zero vectors and a count not a multiple
-// of four among them.
+// TestCosinesToTheBit: the exact scan's cosines, four embeddings at a time against each
+// memory, are realm.Cosine's to the bit, with memories of other dimensions and zero
+// vectors among them, a last group of fewer than four, embeddings of two lengths and a
+// range of the memories.
 func TestCosinesToTheBit(t *testing.T) {
 	r := rand.New(rand.NewPCG(18, 3))
 	v := &spaceVectors{}
@@ -211,14 +212,26 @@ func TestCosinesToTheBit(t *testing.T) {
 		v.vecs = append(v.vecs, e)
 	}
 	v.index()
-	out := make([]float64, len(v.vecs))
-	for _, q := range [][]float32{randomVec(r), v.vecs[3], make([]float32, 384)} {
-		v.cosines(q, out)
+	qs := [][]float32{randomVec(r), v.vecs[3], make([]float32, 384), randomVec(r)[:100], randomVec(r), nil, randomVec(r)}
+	out := make([][]float64, len(qs))
+	for j := range out {
+		out[j] = make([]float64, len(v.vecs))
+	}
+	from, to := 2, 101
+	v.cosines(qs, out, from, to)
+	for j, q := range qs {
 		for i, e := range v.vecs {
-			if len(e) == len(q) && out[i] != realm.Cosine(q, e) {
-				t.Errorf("memory %d: %v, realm.Cosine %v", i, out[i], realm.Cosine(q, e))
+			want := 0.0
+			if i >= from && i < to && len(e) == len(q) {
+				want = realm.Cosine(q, e)
+			}
+			if out[j][i] != want {
+				t.Errorf("embedding %d, memory %d: %v, want %v", j, i, out[j][i], want)
 			}
 		}
+	}
+	if out[0][50] == 0 || out[3][5] == 0 {
+		t.Errorf("cosines left at zero: %v, %v", out[0][50], out[3][5])
 	}
 }
 

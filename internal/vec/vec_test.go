@@ -1,0 +1,107 @@
+package vec
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+func randomVec(r *rand.Rand, n int) []float32 {
+	e := make([]float32, n)
+	for k := range e {
+		e[k] = float32(r.NormFloat64() * 0.05)
+	}
+	return e
+}
+
+// TestSameBits: Dots4 (on 256-bit registers where the CPU has them), Query.Dot and Cosine
+// give every dot product the same bits, for lengths that are and are not multiples of
+// four, and the lanes' order is not the plain loop's (else the test could not see a
+// kernel summing in another order).
+func TestSameBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 18))
+	for _, n := range []int{384, 101, 3, 0} {
+		var qs [4]Query
+		var es [4][]float32
+		for i := range 4 {
+			es[i] = randomVec(r, n)
+			qs[i] = NewQuery(es[i])
+		}
+		for range 20 {
+			v := randomVec(r, n)
+			var got [4]float64
+			Dots4(&qs, v, &got)
+			for i := range 4 {
+				one := qs[i].Dot(v)
+				dot, na, _ := Cosine(es[i], v)
+				if got[i] != one || dot != one || na != qs[i].Dot(es[i]) || SquaredNorm(es[i]) != na {
+					t.Fatalf("n %d, query %d: Dots4 %v, Dot %v, Cosine %v; norms %v, %v", n, i, got[i], one, dot, na, qs[i].Dot(es[i]))
+				}
+			}
+		}
+	}
+	differ := 0
+	for range 50 {
+		a, b := randomVec(r, 384), randomVec(r, 384)
+		var plain float64
+		for k := range a {
+			plain += float64(a[k]) * float64(b[k])
+		}
+		if plain != NewQuery(a).Dot(b) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the lanes' sums equal the plain loop's for 50 random pairs")
+	}
+}
+
+// TestWithoutKernels: without the assembly kernels, Dots4 and Cosine give the same bits.
+func TestWithoutKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 20))
+	var qs [4]Query
+	for i := range qs {
+		qs[i] = NewQuery(randomVec(r, 384))
+	}
+	a, v := randomVec(r, 387), randomVec(r, 387)
+	var with, without [4]float64
+	Dots4(&qs, v[:384], &with)
+	d, x, y := Cosine(a, v)
+	saved := hasKernels
+	hasKernels = false
+	defer func() { hasKernels = saved }()
+	Dots4(&qs, v[:384], &without)
+	if with != without {
+		t.Errorf("Dots4: kernel %v, without %v", with, without)
+	}
+	if d2, x2, y2 := Cosine(a, v); d2 != d || x2 != x || y2 != y {
+		t.Errorf("Cosine: kernel %v %v %v, without %v %v %v", d, x, y, d2, x2, y2)
+	}
+}
+
+// BenchmarkDots4: four queries against 5,000 memories of 384 dimensions, with the kernel
+// and with Query.Dot alone.
+func BenchmarkDots4(b *testing.B) {
+	r := rand.New(rand.NewPCG(4, 19))
+	var qs [4]Query
+	for i := range qs {
+		qs[i] = NewQuery(randomVec(r, 384))
+	}
+	vs := make([][]float32, 5000)
+	for i := range vs {
+		vs[i] = randomVec(r, 384)
+	}
+	var out [4]float64
+	for _, kernel := range []bool{true, false} {
+		name := map[bool]string{true: "kernel", false: "dot"}[kernel]
+		b.Run(name, func(b *testing.B) {
+			saved := hasKernels
+			hasKernels = hasKernels && kernel
+			defer func() { hasKernels = saved }()
+			for b.Loop() {
+				for _, v := range vs {
+					Dots4(&qs, v, &out)
+				}
+			}
+		})
+	}
+}
