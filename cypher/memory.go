@@ -32,8 +32,9 @@ var writeScanMax int64 = ExactScanMax
 // does not. Measured (docs/benchmarks/scale.md): the scan, four candidates at a time
 // (internal/vec), costs about 0.25 ms of CPU a candidate at 10,000 memories (an
 // observation has about eight) and grows with the space; Neo4j's filtered search costs
-// more up to at least 30,000 (ingestion in batches of 100 at 10,000 and 20,000 memories
-// 41 → 56 and 31 → 42 observations/s). A variable so that tests can shrink it.
+// more up to at least 30,000 (ingestion in batches of 100 at 10,000, 20,000 and 30,000
+// memories 41 → 56, 31 → 42 and 29 → 34 observations/s). A variable so that tests can
+// shrink it.
 var heldScanMax int64 = 40_000
 
 // heldReadMax is the largest space whose embeddings the write path starts to read: a fifth
