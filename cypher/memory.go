@@ -572,7 +572,8 @@ type ObservationIntegration struct {
 // space's memories it leaves, from before, the state its lock read, and its move of the
 // space's graph version, for the snapshot to follow once committed (followWrite).
 func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time, before SpaceState) ([][]realm.Edge, SpaceState, graphMove, error) {
-	nodes, merges, marks, ends, edgeRows := []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}
+	nodes, marks, ends, edgeRows := []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}
+	var merges mergeRows
 	var edgeOf []realm.Edge // the edge each row of edgeRows writes
 	var edgeOwner []int     // index in ins of each row of edgeRows
 	summary := ""
@@ -589,14 +590,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 			added = append(added, n.ID)
 		}
 		for _, m := range in.Merges {
-			var content, emb any
-			if m.Content != "" {
-				content = m.Content
-			}
-			if m.Embedding != nil {
-				emb = vector64(m.Embedding)
-			}
-			merges = append(merges, map[string]any{"observation": in.ObservationID, "id": m.ID, "content": content, "embedding": emb, "keywords": orEmpty(m.Keywords), "at": at})
+			merges = merges.add(in.ObservationID, m, at)
 			merged = append(merged, m.ID)
 		}
 		first := len(edgeRows)
@@ -617,7 +611,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	}
 	recs, err := collect(ctx, tx, qIntegrationWrite, map[string]any{
 		"space": space, "now": now, "w": map[string]any{
-			"nodes": nodes, "merges": merges, "edges": edgeRows, "ends": ends, "marks": marks, "summary": summary,
+			"nodes": nodes, "merges": merges.rows(), "edges": edgeRows, "ends": ends, "marks": marks, "summary": summary,
 		},
 	})
 	if constraintViolated(err) {
@@ -639,8 +633,10 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		done[[2]string{propString(m, "observation"), propString(m, "id")}] = true
 	}
 	for _, m := range merges {
-		if !done[[2]string{m["observation"].(string), m["id"].(string)}] {
-			return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m["id"], space)
+		for _, o := range m.observations {
+			if !done[[2]string{o, m.id}] {
+				return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.EInvalid, "merge target %q is not a memory of space %q", m.id, space)
+			}
 		}
 	}
 	edges := make([][]realm.Edge, len(ins))
@@ -657,6 +653,51 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	move.ids, move.lean = touchedMemories(ins)
 	move.merged = mergedObservations(ins)
 	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, move, nil
+}
+
+// mergeRows are the merges of a run, one row per memory merged into, so that Neo4j reads
+// and rewrites a memory's sources once a run: a speaker's entity is merged into by most
+// observations, and its sources list grows with every one (thousands of ids in a large
+// space).
+type mergeRows []*mergeRow
+
+// mergeRow is what the merges of a run leave of one memory: the observations merged
+// into it, in order, each once, and what the last merge that gave each property wrote
+// (content and embedding when given, keywords and updated_at always).
+type mergeRow struct {
+	id           string
+	observations []string
+	set          map[string]any
+}
+
+// add is rows with the merge m of observation obs at time at.
+func (rows mergeRows) add(obs string, m Merge, at time.Time) mergeRows {
+	i := slices.IndexFunc(rows, func(r *mergeRow) bool { return r.id == m.ID })
+	if i < 0 {
+		rows = append(rows, &mergeRow{id: m.ID, set: map[string]any{}})
+		i = len(rows) - 1
+	}
+	r := rows[i]
+	if !slices.Contains(r.observations, obs) {
+		r.observations = append(r.observations, obs)
+	}
+	if m.Content != "" {
+		r.set["content"] = m.Content
+	}
+	if m.Embedding != nil {
+		r.set["embedding"] = vector64(m.Embedding)
+	}
+	r.set["keywords"], r.set["updated_at"] = orEmpty(m.Keywords), at
+	return rows
+}
+
+// rows is the parameter integration_write.cypher takes.
+func (rows mergeRows) rows() []map[string]any {
+	out := make([]map[string]any, len(rows))
+	for i, r := range rows {
+		out[i] = map[string]any{"id": r.id, "observations": r.observations, "set": r.set}
+	}
+	return out
 }
 
 // graphMove is a write's move of its space's graph version, from before to after, the

@@ -497,3 +497,66 @@ func TestSaveObservationsWindow(t *testing.T) {
 		t.Errorf("n = 0: window read %+v", win)
 	}
 }
+
+// TestApplyRunMerges: the merges of a run into one memory leave what merging them one
+// after the other would: the last content and embedding given, the last keywords, every
+// observation once in sources, in order, and provenance to each.
+func TestApplyRunMerges(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	mustSave(t, s, space, "o0", "o1", "o2", "o3")
+	ann, bob := node(realm.Entity, "Ann", unitVec(0, 1, 0.1)), node(realm.Entity, "Bob", unitVec(2, 3, 0.1))
+	mustApply(t, s, space, "o0", cypher.Integration{Adds: []realm.Node{ann, bob}})
+	q := cypher.RunQuery{Space: space, K: 3}
+	read, err := s.RunNeighbourhoods(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := []cypher.ObservationIntegration{
+		{ObservationID: "o1", Integration: cypher.Integration{Merges: []cypher.Merge{
+			{ID: ann.ID, Content: "Ann hikes", Embedding: unitVec(4, 5, 0.1), Keywords: []string{"hikes"}},
+			{ID: bob.ID, Keywords: []string{"Bob"}},
+		}}},
+		{ObservationID: "o2", Integration: cypher.Integration{Merges: []cypher.Merge{ // nothing but keywords, twice
+			{ID: ann.ID, Keywords: []string{"Ann"}},
+			{ID: ann.ID, Keywords: []string{"Ann", "trails"}},
+		}}},
+		{ObservationID: "o3", Integration: cypher.Integration{Merges: []cypher.Merge{{ID: ann.ID, Content: "Ann hikes on Sundays", Keywords: []string{"Sundays"}}}}},
+	}
+	applied, err := s.ApplyRun(ctx, q, read, ins)
+	if err != nil || !applied.Applied {
+		t.Fatalf("apply: %+v %v", applied, err)
+	}
+	got, _, err := s.GetMemory(ctx, space, ann.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Content != "Ann hikes on Sundays" || fmt.Sprint(got.Keywords) != "[Sundays]" || fmt.Sprint(got.Sources) != "[o0 o1 o2 o3]" {
+		t.Errorf("merged memory: content %q, keywords %v, sources %v", got.Content, got.Keywords, got.Sources)
+	}
+	if b, _, _ := s.GetMemory(ctx, space, bob.ID); fmt.Sprint(b.Sources) != "[o0 o1]" || b.Content != bob.Content {
+		t.Errorf("Bob: content %q, sources %v", b.Content, b.Sources)
+	}
+	nodes, err := s.MemoriesByIDs(ctx, space, []string{ann.ID, bob.ID})
+	if err != nil || len(nodes) != 2 {
+		t.Fatalf("read %d memories: %v", len(nodes), err)
+	}
+	for _, n := range nodes {
+		if want := map[string][]float32{ann.ID: unitVec(4, 5, 0.1), bob.ID: bob.Embedding}[n.ID]; !cyphertest.CloseVectors(n.Embedding, want) {
+			t.Errorf("%s: embedding not the last one given", n.Name)
+		}
+	}
+	recent, err := s.RunContext(ctx, cypher.RunQuery{Space: space, RecentFrom: []string{"o1", "o2", "o3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := map[string]string{}
+	for _, d := range recent.Recent {
+		sort.Strings(d.From)
+		from[d.Node.Name] = fmt.Sprint(d.From)
+	}
+	if from["Ann"] != "[o1 o2 o3]" || from["Bob"] != "[o1]" {
+		t.Errorf("provenance of the run's observations: %v", from)
+	}
+}

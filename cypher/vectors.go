@@ -475,9 +475,10 @@ func cosine(dot, na, nb float64) float64 {
 	return dot / math.Sqrt(na*nb)
 }
 
-// nodesByIDs reads the memories of space with the given ids (each once), by id. With vs
-// (the space's embeddings in the state the memories are read in) their embeddings are
-// taken from it instead of read (memory_neighbours.cypher).
+// nodesByIDs reads the memories of space with the given ids (each once), by id, those
+// derived from more than InlineSources observations without their sources. With vs (the
+// space's embeddings in the state the memories are read in) their embeddings are taken
+// from it instead of read (memory_neighbours.cypher).
 func nodesByIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, ids []string, vs *spaceVectors) (map[string]realm.Node, error) {
 	if len(ids) == 0 {
 		return map[string]realm.Node{}, nil
@@ -494,11 +495,7 @@ func nodesByIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, 
 func nodesByIDsQuery(space string, ids []string, vs *spaceVectors) (query, map[string]any) {
 	ids = slices.Clone(ids)
 	slices.SortFunc(ids, strings.Compare)
-	q := qMemoriesByIDs
-	if vs != nil {
-		q = qMemoryNeighbours
-	}
-	return q, map[string]any{"space": space, "ids": slices.Compact(ids)}
+	return qMemoryNeighbours, map[string]any{"space": space, "ids": slices.Compact(ids), "embeddings": vs == nil, "inline_sources": InlineSources}
 }
 
 // nodesWithVectors decodes the memories nodesByIDs read, by id.

@@ -3,10 +3,12 @@
 // - the memory nodes they add, each with its type label beside :Memory (checked against
 //   the four node types by the caller) and its provenance edge to the observation that
 //   adds it;
-// - the merges of candidates into existing memories, in list order (a memory merged by
-//   several observations of a run takes each row in turn): new content and embedding
-//   (when given), the complete keyword list, the observation added to sources,
-//   updated_at, the word count of the new text (cypher.WordCount), provenance;
+// - the merges of candidates into existing memories, one row per memory (cypher.mergeRows:
+//   a speaker's entity, merged into by most observations, has its long sources list read
+//   and written once a run): the properties the run's last merges gave (content and
+//   embedding when given, the complete keyword list, updated_at; an embedding not given
+//   is neither read nor written), the run's observations added to sources in order, each
+//   once, the word count of the new text (cypher.WordCount), provenance;
 // - the typed edges between memories, in list order, each row in turn (a later row of
 //   the same pair and type sees what an earlier one wrote): a merge writes at most one
 //   edge of a type between an ordered pair, a new one with every property (its id the
@@ -25,8 +27,7 @@
 // space_lock, so before is the version the write's memories had): the snapshot of the
 // space this process holds follows the write (graphcache.go followWrite).
 // Params: $space, $now, $w, a map of: nodes (list of {observation, label, props}), merges
-// (list of {observation, id, content, embedding, keywords, at}, at being the merge's
-// updated_at), edges (list of {i, id, delete, from, to, type, layer, description, weight,
+// (list of {id, observations, set}, set being the properties to write), edges (list of {i, id, delete, from, to, type, layer, description, weight,
 // confidence}), ends (list of {id, valid_until}), marks (list of {id, added, merged,
 // skipped}), summary. One map, not a parameter each: Neo4j keys its cached plans on the
 // parameters' types and list sizes (by bucket), so that lists each empty or not in turn
@@ -53,18 +54,16 @@ CALL () {
 }
 CALL () {
   UNWIND $w.merges AS x
-  MATCH (o:Observation {space: $space, id: x.observation})
   MATCH (m:Memory {id: x.id, space: $space})
   USING INDEX m:Memory(id)
-  SET m.content = coalesce(x.content, m.content),
-      m.embedding = coalesce(x.embedding, m.embedding),
-      m.keywords = x.keywords,
-      m.sources = CASE WHEN x.observation IN coalesce(m.sources, []) THEN m.sources
-                       ELSE coalesce(m.sources, []) + x.observation END,
-      m.updated_at = x.at
+  SET m += x.set,
+      m.sources = coalesce(m.sources, []) + [o IN x.observations WHERE NOT o IN coalesce(m.sources, [])]
   SET m.word_count = size([w IN split(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', y IN coalesce(m.keywords, []) | k + ' ' + y), ' ') WHERE w <> ''])
+  WITH m, x
+  UNWIND x.observations AS oid
+  MATCH (o:Observation {space: $space, id: oid})
   MERGE (m)-[:DERIVED_FROM]->(o)
-  RETURN collect({observation: x.observation, id: m.id}) AS merged
+  RETURN collect({observation: oid, id: m.id}) AS merged
 }
 CALL () {
   UNWIND $w.edges AS e
