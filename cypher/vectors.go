@@ -426,8 +426,7 @@ func (s *Store) memoriesWithVectors(ctx context.Context, space string, ids []str
 	if len(ids) == 0 {
 		return map[string]realm.Node{}, nil
 	}
-	q, params := nodesByIDsQuery(space, ids, vs)
-	recs, err := s.read(ctx, q, params)
+	recs, err := s.read(ctx, qMemoryNeighbours, nodesByIDsParams(space, ids, vs))
 	if err != nil {
 		return nil, err
 	}
@@ -483,19 +482,18 @@ func nodesByIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, 
 	if len(ids) == 0 {
 		return map[string]realm.Node{}, nil
 	}
-	q, params := nodesByIDsQuery(space, ids, vs)
-	recs, err := collect(ctx, tx, q, params)
+	recs, err := collect(ctx, tx, qMemoryNeighbours, nodesByIDsParams(space, ids, vs))
 	if err != nil {
 		return nil, err
 	}
 	return nodesWithVectors(recs, vs), nil
 }
 
-// nodesByIDsQuery is the statement of nodesByIDs and its parameters.
-func nodesByIDsQuery(space string, ids []string, vs *spaceVectors) (query, map[string]any) {
+// nodesByIDsParams is the parameters of nodesByIDs' statement (memory_neighbours.cypher).
+func nodesByIDsParams(space string, ids []string, vs *spaceVectors) map[string]any {
 	ids = slices.Clone(ids)
 	slices.SortFunc(ids, strings.Compare)
-	return qMemoryNeighbours, map[string]any{"space": space, "ids": slices.Compact(ids), "embeddings": vs == nil, "inline_sources": InlineSources}
+	return map[string]any{"space": space, "ids": slices.Compact(ids), "embeddings": vs == nil, "inline_sources": InlineSources}
 }
 
 // nodesWithVectors decodes the memories nodesByIDs read, by id.
