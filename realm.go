@@ -158,7 +158,7 @@ type Node struct {
 	Category       string     `json:"category,omitempty"`     // entity: person/object/place/concept
 	Role           string     `json:"role,omitempty"`         // entity
 	Participants   []string   `json:"participants,omitempty"` // event
-	Sources        []string   `json:"sources,omitempty"`      // ids of the observations it derives from
+	Sources        []string   `json:"sources,omitempty"`      // ids of the observations it derives from, the first SourcesMax
 	Embedding      []float32  `json:"-"`
 	CreatedAt      time.Time  `json:"created_at"`
 	UpdatedAt      time.Time  `json:"updated_at"`
@@ -169,6 +169,13 @@ type Node struct {
 	ValidUntil   *time.Time `json:"valid_until,omitempty"`
 	SupersededAt *time.Time `json:"superseded_at,omitempty"`
 }
+
+// SourcesMax is the most observation ids a node's Sources lists: the first it derives
+// from. A speaker's entity derives from most observations of a conversation (about
+// 39,000 at 100,000 memories), and writing that list again with each new one cost Neo4j
+// more than the rest of the message. A node stays linked to every observation it derives
+// from (DERIVED_FROM edges, which export carries).
+const SourcesMax = 1000
 
 // Edge is a directed, typed, weighted relation between two nodes of one space.
 type Edge struct {

@@ -401,8 +401,8 @@ func (g *spaceGraph) MemorySources(ctx context.Context, space string, ids []stri
 
 // followSources brings the sources held along with a write the snapshot followed: a
 // memory merged into gets the observations merged into it, in order, unless it holds
-// them already (integration_write.cypher appends them so); any other memory read again
-// or deleted is forgotten (read again when asked).
+// them already, up to realm.SourcesMax (integration_write.cypher appends them so); any
+// other memory read again or deleted is forgotten (read again when asked).
 func (g *spaceGraph) followSources(move graphMove) {
 	g.sourcesMu.Lock()
 	defer g.sourcesMu.Unlock()
@@ -417,7 +417,7 @@ func (g *spaceGraph) followSources(move graphMove) {
 			continue
 		}
 		for _, o := range obs {
-			if !slices.Contains(src, o) {
+			if len(src) < realm.SourcesMax && !slices.Contains(src, o) {
 				src = append(src, o) // past the length of the lists returned before
 			}
 		}

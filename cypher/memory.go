@@ -610,7 +610,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		marks = append(marks, map[string]any{"id": in.ObservationID, "added": added, "merged": merged, "skipped": int64(in.Skipped)})
 	}
 	recs, err := collect(ctx, tx, qIntegrationWrite, map[string]any{
-		"space": space, "now": now, "w": map[string]any{
+		"space": space, "now": now, "sources_max": realm.SourcesMax, "w": map[string]any{
 			"nodes": nodes, "merges": merges.rows(), "edges": edgeRows, "ends": ends, "marks": marks, "summary": summary,
 		},
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -558,5 +559,45 @@ func TestApplyRunMerges(t *testing.T) {
 	}
 	if from["Ann"] != "[o1 o2 o3]" || from["Bob"] != "[o1]" {
 		t.Errorf("provenance of the run's observations: %v", from)
+	}
+}
+
+// A memory derived from more than realm.SourcesMax observations lists the first
+// SourcesMax as its sources, a run that crosses the bound included, and stays linked to
+// every one of them: the common names count it by its provenance edges.
+func TestSourcesMax(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	ids := make([]string, realm.SourcesMax+2)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("o%04d", i)
+	}
+	mustSave(t, s, space, ids...)
+	ann := node(realm.Entity, "Ann", unitVec(0, 1, 0.1))
+	mustApply(t, s, space, ids[0], cypher.Integration{Adds: []realm.Node{ann}})
+	q := cypher.RunQuery{Space: space, K: 3}
+	read, err := s.RunNeighbourhoods(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ins []cypher.ObservationIntegration
+	for _, id := range ids[1 : len(ids)-1] { // from 1 source to SourcesMax+1 in one run
+		ins = append(ins, cypher.ObservationIntegration{ObservationID: id, Integration: cypher.Integration{Merges: []cypher.Merge{{ID: ann.ID, Keywords: []string{"Ann"}}}}})
+	}
+	if applied, err := s.ApplyRun(ctx, q, read, ins); err != nil || !applied.Applied {
+		t.Fatalf("apply: %+v %v", applied, err)
+	}
+	mustApply(t, s, space, ids[len(ids)-1], cypher.Integration{Merges: []cypher.Merge{{ID: ann.ID, Content: "Ann hikes"}}})
+	got, _, err := s.GetMemory(ctx, space, ann.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Content != "Ann hikes" || !slices.Equal(got.Sources, ids[:realm.SourcesMax]) {
+		t.Errorf("content %q, %d sources from %v to %v, want the first %d", got.Content, len(got.Sources), got.Sources[:1], got.Sources[len(got.Sources)-1:], realm.SourcesMax)
+	}
+	names, err := s.CommonNames(ctx, space, 1, len(ids))
+	if err != nil || !slices.Equal(names, []string{"Ann"}) {
+		t.Errorf("common names of the space, derived from every one of %d observations: %v %v", len(ids), names, err)
 	}
 }

@@ -81,7 +81,7 @@ func (s *Store) SpaceCounts(ctx context.Context, space string) (SpaceCounts, err
 // CommonNames returns the names and aliases of the space's entities derived from at
 // least share of its observations and at least min of them.
 func (s *Store) CommonNames(ctx context.Context, space string, share float64, min int) ([]string, error) {
-	recs, err := s.read(ctx, qSpaceCommonNames, map[string]any{"space": space, "share": share, "min": min})
+	recs, err := s.read(ctx, qSpaceCommonNames, map[string]any{"space": space, "share": share, "min": min, "sources_max": realm.SourcesMax})
 	if err != nil {
 		return nil, err
 	}

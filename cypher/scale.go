@@ -86,8 +86,9 @@ func (s *Store) PutScaleObservations(ctx context.Context, space string, obs []re
 }
 
 // PutScaleMemories writes memories of a space in batches of ScaleBatch, each with a
-// DERIVED_FROM edge to every observation of its Sources (which must exist). It returns
-// how many provenance edges were written.
+// DERIVED_FROM edge to every observation of its Sources (which must exist), the first
+// realm.SourcesMax of them its sources property, as ingestion keeps them. It returns how
+// many provenance edges were written.
 func (s *Store) PutScaleMemories(ctx context.Context, space string, nodes []realm.Node) (int64, error) {
 	now := time.Now().UTC()
 	var derived int64
@@ -98,7 +99,11 @@ func (s *Store) PutScaleMemories(ctx context.Context, space string, nodes []real
 			if !n.Type.Valid() {
 				return derived, realm.Errorf(realm.EInvalid, "memory %s has type %q", n.ID, n.Type)
 			}
-			rows[i] = map[string]any{"label": n.Type.Label(), "props": fixtureNodeProps(n, now)}
+			props := fixtureNodeProps(n, now)
+			if len(n.Sources) > realm.SourcesMax {
+				props["sources"] = n.Sources[:realm.SourcesMax]
+			}
+			rows[i] = map[string]any{"label": n.Type.Label(), "props": props, "derived": orEmpty(n.Sources)}
 		}
 		recs, err := s.write(ctx, qScaleMemories, map[string]any{"space": space, "space_key": spaceKey(space), "nodes": rows})
 		if err != nil {

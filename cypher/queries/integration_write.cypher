@@ -8,7 +8,9 @@
 //   and written once a run): the properties the run's last merges gave (content and
 //   embedding when given, the complete keyword list, updated_at; an embedding not given
 //   is neither read nor written), the run's observations added to sources in order, each
-//   once, the word count of the new text (cypher.WordCount), provenance;
+//   once, up to $sources_max (realm.SourcesMax: a memory derived from that many already
+//   has its list neither read nor written, its provenance edges counted instead), the
+//   word count of the new text (cypher.WordCount), provenance;
 // - the typed edges between memories, in list order, each row in turn (a later row of
 //   the same pair and type sees what an earlier one wrote): a merge writes at most one
 //   edge of a type between an ordered pair, a new one with every property (its id the
@@ -26,7 +28,7 @@
 // It moves the space's graph_version first, read under the Space node's lock (taken by
 // space_lock, so before is the version the write's memories had): the snapshot of the
 // space this process holds follows the write (graphcache.go followWrite).
-// Params: $space, $now, $w, a map of: nodes (list of {observation, label, props}), merges
+// Params: $space, $now, $sources_max, $w, a map of: nodes (list of {observation, label, props}), merges
 // (list of {id, observations, set}, set being the properties to write), edges (list of {i, id, delete, from, to, type, layer, description, weight,
 // confidence}), ends (list of {id, valid_until}), marks (list of {id, added, merged,
 // skipped}), summary. One map, not a parameter each: Neo4j keys its cached plans on the
@@ -56,8 +58,9 @@ CALL () {
   UNWIND $w.merges AS x
   MATCH (m:Memory {id: x.id, space: $space})
   USING INDEX m:Memory(id)
-  SET m += x.set,
-      m.sources = coalesce(m.sources, []) + [o IN x.observations WHERE NOT o IN coalesce(m.sources, [])]
+  SET m += x.set
+  FOREACH (_ IN CASE WHEN COUNT { (m)-[:DERIVED_FROM]->() } < $sources_max THEN [1] ELSE [] END |
+    SET m.sources = (coalesce(m.sources, []) + [o IN x.observations WHERE NOT o IN coalesce(m.sources, [])])[..$sources_max])
   SET m.word_count = size([w IN split(coalesce(m.name, '') + ' ' + coalesce(m.content, '') + ' ' + reduce(k = '', y IN coalesce(m.keywords, []) | k + ' ' + y), ' ') WHERE w <> ''])
   WITH m, x
   UNWIND x.observations AS oid

@@ -2,7 +2,8 @@
 // provenance: :Memory and the type's label (checked in Go), and a DERIVED_FROM edge to
 // each observation of its sources.
 // Moves the space's memories_version when it has one (cypher.SpaceState).
-// Params: $space, $space_key (cypher.spaceKey), $nodes (maps: label, props; props.sources the observation ids).
+// Params: $space, $space_key (cypher.spaceKey), $nodes (maps: label, props, derived: the
+// observation ids, the first realm.SourcesMax of them its props' sources).
 // Returns: written (how many memories were written), derived (how many provenance edges).
 // It moves the space's graph_version too (expansion's snapshot of the space is then read again).
 CALL () {
@@ -15,7 +16,7 @@ SET m = n.props, m.space = $space, m.space_key = $space_key
 SET m:$(n.label)
 WITH m, n
 CALL (m, n) {
-  UNWIND coalesce(n.props.sources, []) AS sid
+  UNWIND n.derived AS sid
   MATCH (o:Observation {space: $space, id: sid})
   CREATE (m)-[:DERIVED_FROM]->(o)
   RETURN count(*) AS derived
