@@ -284,7 +284,7 @@ func (v *spaceVectors) nearest(embs [][]float32, k int) [][]string {
 	}
 	var wg sync.WaitGroup
 	for w := range workers {
-		wg.Go(func() { v.cosines(qs, cosines, w*len(v.vecs)/workers, (w+1)*len(v.vecs)/workers) })
+		wg.Go(func() { v.cosines(qs, cosines, w*len(v.vecs)/workers, (w+1)*len(v.vecs)/workers, true) })
 	}
 	wg.Wait()
 	for w := range workers {
@@ -302,8 +302,10 @@ func (v *spaceVectors) nearest(embs [][]float32, k int) [][]string {
 // shares its scan among the cores.
 const parallelScan = 20_000
 
-// best is the ids of the k memories of q's length with the highest cosines (of q), ties
-// by id.
+// best is the ids of the k memories of q's length with the highest cosines of q, ties by
+// id, given cosines within vec.ApproxError of them: the memories whose cosine could be
+// among the k best, those within twice that of the k-th best given, are ranked by their
+// cosine computed again, to the bit.
 func (v *spaceVectors) best(q []float32, cosines []float64, k int) []string {
 	type scored struct {
 		i     int
@@ -321,6 +323,20 @@ func (v *spaceVectors) best(q []float32, cosines []float64, k int) []string {
 			continue
 		}
 		best = keepBest(best, scored{i, cosines[i]}, k, better)
+	}
+	if len(best) == 0 {
+		return nil
+	}
+	from := best[len(best)-1].score - 2*vec.ApproxError(len(q))
+	if len(best) < k {
+		from = math.Inf(-1)
+	}
+	query, norm := vec.NewQuery(q), vec.SquaredNorm(q)
+	best = best[:0]
+	for i, e := range v.vecs {
+		if len(e) == len(q) && cosines[i] >= from {
+			best = keepBest(best, scored{i, cosine(query.Dot(e), norm, v.norms[i])}, k, better)
+		}
 	}
 	var out []string
 	for _, s := range best {
@@ -377,7 +393,7 @@ func (s *Store) SeedByHeldVectors(ctx context.Context, space string, q SeedQuery
 		return nil, false, nil
 	}
 	cosines := make([]float64, len(v.vecs))
-	v.cosines([][]float32{q.Embedding}, [][]float64{cosines}, 0, len(v.vecs))
+	v.cosines([][]float32{q.Embedding}, [][]float64{cosines}, 0, len(v.vecs), false)
 	pass := make([]bool, len(v.vecs))
 	for i, e := range v.vecs {
 		pass[i] = len(e) == len(q.Embedding)
@@ -433,11 +449,12 @@ func (s *Store) memoriesWithVectors(ctx context.Context, space string, ids []str
 	return nodesWithVectors(recs, vs), nil
 }
 
-// cosines sets cosines[j][i] to realm.Cosine(qs[j], v.vecs[i]), to the bit, for the
-// memories i in [from, to) whose embedding has qs[j]'s length (the others' are left as
-// they were). Four embeddings at a time against each memory (vec.Dots4): a memory's
-// embedding is read once for the four, where reading them was most of the scan's time.
-func (v *spaceVectors) cosines(qs [][]float32, cosines [][]float64, from, to int) {
+// cosines sets cosines[j][i] to realm.Cosine(qs[j], v.vecs[i]), to the bit, or with
+// approx within vec.ApproxError of it, for the memories i in [from, to) whose embedding
+// has qs[j]'s length (the others' are left as they were). Four embeddings at a time
+// against each memory (vec.Dots4, vec.Dots4Approx): a memory's embedding is read once for
+// the four, where reading them was most of the scan's time.
+func (v *spaceVectors) cosines(qs [][]float32, cosines [][]float64, from, to int, approx bool) {
 	byLength := map[int][]int{}
 	for j, q := range qs {
 		if len(q) > 0 {
@@ -446,18 +463,26 @@ func (v *spaceVectors) cosines(qs [][]float32, cosines [][]float64, from, to int
 	}
 	for n, js := range byLength {
 		for g := 0; g < len(js); g += 4 {
+			var raw [4][]float32
 			var group [4]vec.Query
 			var norms [4]float64
 			for l := range 4 {
-				q := qs[js[min(g+l, len(js)-1)]] // a short last group repeats its last
-				group[l], norms[l] = vec.NewQuery(q), vec.SquaredNorm(q)
+				raw[l] = qs[js[min(g+l, len(js)-1)]] // a short last group repeats its last
+				norms[l] = vec.SquaredNorm(raw[l])
+				if !approx {
+					group[l] = vec.NewQuery(raw[l])
+				}
 			}
 			var dots [4]float64
 			for i := from; i < to; i++ {
 				if len(v.vecs[i]) != n {
 					continue
 				}
-				vec.Dots4(&group, v.vecs[i], &dots)
+				if approx {
+					vec.Dots4Approx(&raw, v.vecs[i], &dots)
+				} else {
+					vec.Dots4(&group, v.vecs[i], &dots)
+				}
 				for l := 0; l < 4 && g+l < len(js); l++ {
 					cosines[js[g+l]][i] = cosine(dots[l], norms[l], v.norms[i])
 				}

@@ -4,6 +4,7 @@ package cypher
 // same neighbours as the scan in Cypher, and never a stale vector.
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -218,7 +219,7 @@ func TestCosinesToTheBit(t *testing.T) {
 		out[j] = make([]float64, len(v.vecs))
 	}
 	from, to := 2, 101
-	v.cosines(qs, out, from, to)
+	v.cosines(qs, out, from, to, false)
 	for j, q := range qs {
 		for i, e := range v.vecs {
 			want := 0.0
@@ -232,6 +233,89 @@ func TestCosinesToTheBit(t *testing.T) {
 	}
 	if out[0][50] == 0 || out[3][5] == 0 {
 		t.Errorf("cosines left at zero: %v, %v", out[0][50], out[3][5])
+	}
+}
+
+// TestNearestLikeExact: nearest, its cosines approximate and the few that could be among
+// the k best computed again, ranks as realm.Cosine with ties by id does, among memories
+// of other dimensions, equal embeddings (ties) and embeddings one float32 step apart,
+// closer than the approximate cosines can tell (which misorder some of them here), k
+// below and above their number.
+func TestNearestLikeExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(18, 5))
+	v := &spaceVectors{}
+	add := func(e []float32) int {
+		v.ids = append(v.ids, fmt.Sprintf("m%03d", len(v.ids)))
+		v.vecs = append(v.vecs, e)
+		return len(v.vecs) - 1
+	}
+	var near []int
+	for i := range 300 {
+		e := randomVec(r)
+		switch i % 6 {
+		case 1:
+			add(e)
+			add(slices.Clone(e)) // a tie
+		case 2, 3:
+			step := slices.Clone(e)
+			for k := i % 7; k < len(step); k += 7 {
+				step[k] = math.Nextafter32(step[k], float32(2*(i%2)-1))
+			}
+			if i%6 == 2 { // the one a step away first by id, or second
+				add(step)
+				near = append(near, add(e))
+			} else {
+				near = append(near, add(e))
+				add(step)
+			}
+		case 4:
+			add(e)
+			add(e[:100]) // another dimension
+		default:
+			add(e)
+		}
+	}
+	v.index()
+	embs := [][]float32{randomVec(r), randomVec(r)[:100], v.vecs[3]}
+	for _, i := range near[:12] {
+		embs = append(embs, v.vecs[i])
+	}
+	misordered := 0
+	for _, k := range []int{1, 2, 10, 600} {
+		got := v.nearest(embs, k)
+		approx := make([][]float64, len(embs))
+		for j := range approx {
+			approx[j] = make([]float64, len(v.vecs))
+		}
+		v.cosines(embs, approx, 0, len(v.vecs), true)
+		for j, q := range embs {
+			var want []string
+			for i, e := range v.vecs {
+				if len(e) == len(q) {
+					want = append(want, v.ids[i])
+				}
+			}
+			byCosine := func(cos func(id string) float64) []string {
+				ids := slices.Clone(want)
+				slices.SortFunc(ids, func(a, b string) int {
+					if c := cmp.Compare(cos(b), cos(a)); c != 0 {
+						return c
+					}
+					return strings.Compare(a, b)
+				})
+				return ids[:min(k, len(ids))]
+			}
+			exact := byCosine(func(id string) float64 { return realm.Cosine(q, v.vecs[v.at[id]]) })
+			if !slices.Equal(got[j], exact) {
+				t.Errorf("k %d, embedding %d: nearest %v, want %v", k, j, got[j], exact)
+			}
+			if !slices.Equal(byCosine(func(id string) float64 { return approx[j][v.at[id]] }), exact) {
+				misordered++
+			}
+		}
+	}
+	if misordered == 0 {
+		t.Error("the approximate cosines rank every embedding's nearest as the exact ones: the test cannot tell")
 	}
 }
 

@@ -9,4 +9,8 @@
 // as a multiply then an add does, and on a CPU with AVX2 and FMA the sums run on 256-bit
 // registers, four lanes of float64 (kernels_amd64.s: Dots4's four queries against one
 // vector, Cosine's three sums), giving the bits of the same sums in Go.
+//
+// Dots4Approx alone is not to the bit: its sums run in float32, eight lanes a register,
+// within ApproxError of the exact ones, for a scan that computes again, exactly, the few
+// cosines that could change its ranking.
 package vec

@@ -2,7 +2,7 @@ package vec
 
 import "golang.org/x/sys/cpu"
 
-// hasKernels: dots4 and cosine3 need AVX2's 256-bit registers and FMA.
+// hasKernels: dots4, dots4f and cosine3 need AVX2's 256-bit registers and FMA.
 var hasKernels = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // dots4 sets lanes[4i+l] to the sum of lane l of the products of qi and v over their
@@ -16,3 +16,9 @@ func dots4(q0, q1, q2, q3 *float64, v *float32, n int, lanes *[16]float64)
 //
 //go:noescape
 func cosine3(a, b *float32, n int, lanes *[12]float64)
+
+// dots4f sets sums[i] to the sum, in float32, of the products of qi and v over their
+// first n elements (n a multiple of sixteen): Dots4Approx's kernel.
+//
+//go:noescape
+func dots4f(q0, q1, q2, q3 *float32, v *float32, n int, sums *[4]float32)

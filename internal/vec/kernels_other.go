@@ -2,7 +2,7 @@
 
 package vec
 
-// hasKernels is false: dots4 and cosine3 are written for amd64 only (kernels_amd64.s).
+// hasKernels is false: dots4, dots4f and cosine3 are written for amd64 only (kernels_amd64.s).
 var hasKernels = false
 
 func dots4(q0, q1, q2, q3 *float64, v *float32, n int, lanes *[16]float64) {
@@ -11,4 +11,8 @@ func dots4(q0, q1, q2, q3 *float64, v *float32, n int, lanes *[16]float64) {
 
 func cosine3(a, b *float32, n int, lanes *[12]float64) {
 	panic("vec: cosine3 without hasKernels")
+}
+
+func dots4f(q0, q1, q2, q3 *float32, v *float32, n int, sums *[4]float32) {
+	panic("vec: dots4f without hasKernels")
 }

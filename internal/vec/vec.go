@@ -47,6 +47,34 @@ func Dots4(q *[4]Query, v []float32, out *[4]float64) {
 	}
 }
 
+// Dots4Approx sets out[i] to q[i]·v within ApproxError(len(v)) times the product of their
+// norms, for four vectors of v's length, at about half Dots4's cost: the sums run in
+// float32, eight lanes a register. Without the kernels the sums are Dots4's.
+func Dots4Approx(q *[4][]float32, v []float32, out *[4]float64) {
+	n := len(v)
+	m := n &^ 15
+	var sums [4]float32
+	if hasKernels && m > 0 {
+		dots4f(&q[0][0], &q[1][0], &q[2][0], &q[3][0], &v[0], m, &sums)
+	} else {
+		m = 0
+	}
+	for i := range 4 {
+		s := float64(sums[i])
+		for k := m; k < n; k++ {
+			s += float64(q[i][k]) * float64(v[k])
+		}
+		out[i] = s
+	}
+}
+
+// ApproxError bounds the error of Dots4Approx on vectors of length n, relative to the
+// product of their norms, twice over: each product reaches its sum through at most
+// n/16+4 roundings in float32 (its lane's chain, the two chains' addition, three to add
+// the lanes), each by at most 2⁻²⁴ of the sum of the products' magnitudes, which is at
+// most the product of the norms.
+func ApproxError(n int) float64 { return float64(n/16+5) * 0x1p-23 }
+
 // Cosine is the dot product of a and b, of the same length, and their squared norms, each
 // in the package's order.
 func Cosine(a, b []float32) (dot, na, nb float64) {

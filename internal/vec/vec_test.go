@@ -1,6 +1,7 @@
 package vec
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -79,12 +80,14 @@ func TestWithoutKernels(t *testing.T) {
 }
 
 // BenchmarkDots4: four queries against 5,000 memories of 384 dimensions, with the kernel
-// and with Query.Dot alone.
+// and with Query.Dot alone, and Dots4Approx.
 func BenchmarkDots4(b *testing.B) {
 	r := rand.New(rand.NewPCG(4, 19))
 	var qs [4]Query
+	var raw [4][]float32
 	for i := range qs {
-		qs[i] = NewQuery(randomVec(r, 384))
+		raw[i] = randomVec(r, 384)
+		qs[i] = NewQuery(raw[i])
 	}
 	vs := make([][]float32, 5000)
 	for i := range vs {
@@ -103,5 +106,48 @@ func BenchmarkDots4(b *testing.B) {
 				}
 			}
 		})
+	}
+	b.Run("approx", func(b *testing.B) {
+		for b.Loop() {
+			for _, v := range vs {
+				Dots4Approx(&raw, v, &out)
+			}
+		}
+	})
+}
+
+// TestDots4Approx: the approximate dot products lie within ApproxError of the exact ones,
+// with and without the kernel, for lengths that are and are not multiples of sixteen,
+// and the kernel's are not the exact ones (else the test could not see a bound too low).
+func TestDots4Approx(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 21))
+	off := 0
+	for _, kernel := range []bool{true, false} {
+		saved := hasKernels
+		hasKernels = hasKernels && kernel
+		for _, n := range []int{384, 1536, 101, 15, 0} {
+			var qs [4][]float32
+			for i := range qs {
+				qs[i] = randomVec(r, n)
+			}
+			for range 50 {
+				v := randomVec(r, n)
+				var got [4]float64
+				Dots4Approx(&qs, v, &got)
+				for i, q := range qs {
+					dot, nq, nv := Cosine(q, v)
+					if d := math.Abs(got[i] - dot); d > ApproxError(n)*math.Sqrt(nq*nv) {
+						t.Fatalf("kernel %v, n %d: approximate %v, exact %v, off by %.3g of the norms' product (bound %.3g)", kernel, n, got[i], dot, d/math.Sqrt(nq*nv), ApproxError(n))
+					}
+					if got[i] != dot {
+						off++
+					}
+				}
+			}
+		}
+		hasKernels = saved
+	}
+	if hasKernels && off == 0 {
+		t.Error("every approximate dot product equals the exact one")
 	}
 }
