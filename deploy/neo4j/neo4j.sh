@@ -10,7 +10,7 @@
 # Environment: NEO4J_VERSION (2026.08.1: runs from <REALM_HOME>/neo4j-<version> on the
 # Java 21+ of NEO4J_JAVA_HOME, else the newest under /usr/lib/jvm; a 5.x such as 5.26.30
 # runs from <REALM_HOME>/neo4j on the default java), NEO4J_PASSWORD (default realm-dev-password), NEO4J_BOLT_PORT (7687),
-# NEO4J_HTTP_PORT (7474), NEO4J_HEAP (1g), NEO4J_PAGECACHE (512m),
+# NEO4J_HTTP_PORT (7474), NEO4J_HEAP (1g), NEO4J_PAGECACHE (512m), NEO4J_MIN_REPLAN_INTERVAL (10m),
 # NEO4J_START_TIMEOUT seconds (180), REALM_HOME (<repo>/.realm).
 set -euo pipefail
 
@@ -72,6 +72,10 @@ server.memory.heap.initial_size=${NEO4J_HEAP:-1g}
 server.memory.heap.max_size=${NEO4J_HEAP:-1g}
 server.memory.pagecache.size=${NEO4J_PAGECACHE:-512m}
 db.tx_log.rotation.retention_policy=1G size
+# A cached plan is planned again, once the statistics it used have drifted, after at least
+# this long (10 s by default): while spaces grow every write drifts them, and Neo4j planned
+# REALM's statements again and again (README.md beside this file).
+dbms.cypher.min_replan_interval=${NEO4J_MIN_REPLAN_INTERVAL:-10m}
 CONF
 }
 

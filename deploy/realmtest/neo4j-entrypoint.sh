@@ -1,6 +1,6 @@
 #!/bin/sh
 # A stand-in for the official neo4j image where it cannot be pulled: the same Maven
-# artifacts as deploy/neo4j, honouring NEO4J_AUTH and the listen addresses.
+# artifacts as deploy/neo4j, honouring NEO4J_AUTH, the listen addresses and the replan interval.
 set -e
 home=/var/lib/neo4j
 mkdir -p $home/conf $home/data $home/logs $home/run $home/plugins $home/import
@@ -17,6 +17,7 @@ server.directories.plugins=$home/plugins
 server.directories.import=$home/import
 server.memory.heap.max_size=1g
 server.memory.pagecache.size=256m
+dbms.cypher.min_replan_interval=${NEO4J_dbms_cypher_min__replan__interval:-10s}
 CONF
 export NEO4J_HOME=$home NEO4J_CONF=$home/conf
 java -cp '/opt/neo4j/lib/*' org.neo4j.cli.AdminTool dbms set-initial-password "${NEO4J_AUTH#neo4j/}"
