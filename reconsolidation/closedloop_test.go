@@ -136,9 +136,10 @@ var loopStrategies = []realm.Strategy{realm.Adaptive, realm.StrategyPath, realm.
 // With max_depth 4 the banner was found before, at depth 4; after, at depth 2. Its
 // score is the same (it depends on the last edge only, parade→banner, which A's
 // feedback did not touch), so the gain is the depth, not the rank. That is with
-// expansion crossing learned links (LearnedWalk 1); by default (0) the link acts on B,
-// close to A (cosine 0.57), as a label on parade (reached anyway, three hops out), and
-// the banner stays where it was.
+// expansion crossing learned links (LearnedWalk 1); without (the default, 0) and with
+// learned_close 0.5 the link acts on B, at cosine 0.57 with A, as a label on parade
+// (reached anyway, three hops out), and the banner stays where it was. With the default
+// learned_close, 0.7, it does not act on B at all.
 func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -170,7 +171,11 @@ func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 				walking := retrieval.DefaultOptions()
 				walking.LearnedWalk = 1
 				rec := retrieval.New(s, emb, offline.New(offline.Options{}), walking, zerolog.Nop())
-				byDefault := retrieval.New(s, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.Nop())
+				// B's cosine with A is 0.57: learned links act on it from learned_close 0.5 (the
+				// default is 0.7, chosen on LoCoMo: docs/benchmarks/locomo-feedback.md).
+				gate := retrieval.DefaultOptions()
+				gate.LearnedClose = 0.5
+				gated := retrieval.New(s, emb, offline.New(offline.Options{}), gate, zerolog.Nop())
 				recon := reconsolidation.New(s, offline.New(offline.Options{}), reconsolidation.DefaultConfig(), zerolog.Nop())
 				recallWith := func(rec *retrieval.Retriever, q string) realm.RecallResult {
 					t.Helper()
@@ -224,12 +229,12 @@ func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 					t.Errorf("parade reached at %v in B, want depth 1 over the new edge", p)
 				}
 
-				resDefault := recallWith(byDefault, questionB)
+				resDefault := recallWith(gated, questionB)
 				if tr, err := s.Trace(ctx, space, resDefault.TraceID); err != nil || len(tr.Learned) == 0 {
-					t.Errorf("by default B's trace records no learned link (B is close to A); err %v", err)
+					t.Errorf("with learned_close 0.5 B's trace records no learned link (B is close to A); err %v", err)
 				}
 				if p := placeOf(resDefault, id("banner")); p != before {
-					t.Errorf("by default B's evidence after feedback on A: %v, before: %v; want it unmoved (the link is not walked)", p, before)
+					t.Errorf("with learned_close 0.5 B's evidence after feedback on A: %v, before: %v; want it unmoved (the link is not walked)", p, before)
 				}
 
 				// Reverting the reconsolidation puts B back where it was.

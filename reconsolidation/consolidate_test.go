@@ -291,6 +291,7 @@ func TestLearnedNearest(t *testing.T) {
 	id := func(name string) string { return space + ":" + name }
 	recaller := func(nearest float64) *retrieval.Retriever {
 		o := retrieval.DefaultOptions()
+		o.LearnedClose = 0.5 // P's cosines with A and B: 0.8 and 0.6
 		o.LearnedNearest = nearest
 		return retrieval.New(s, emb, offline.New(offline.Options{}), o, zerolog.Nop())
 	}

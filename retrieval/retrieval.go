@@ -79,7 +79,9 @@ type Options struct {
 	// Query-conditioned consolidation (consolidate.go): a learned link acts on a query
 	// whose cosine with the link's query is at least LearnedClose, fully from LearnedFull
 	// on; at full weight it multiplies its key-evidence end's score by 1 + LearnedBoost and
-	// its misleading end's by 1 − LearnedDrop.
+	// its misleading end's by 1 − LearnedDrop. Defaults 0.7, 1, 1, 0.5: LearnedClose 0.7 was
+	// chosen on LoCoMo's tuning split, where feedback lost with 0.5 on both splits
+	// (docs/benchmarks/locomo-feedback.md).
 	LearnedClose, LearnedFull, LearnedBoost, LearnedDrop float64
 	// LearnedWalk 1 lets expansion cross key-evidence learned links like any edge, whatever
 	// the query; 0 leaves them to consolidate.go alone (expand.go, walks).
@@ -134,7 +136,7 @@ func DefaultOptions() Options {
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
 		SupersededFactor: 0.5, SuccessorShare: 0.95,
-		Scorer: ScorerOurs, PathExponent: 0.5, SeedShare: 0.25, LearnedClose: 0.5, LearnedFull: 1, LearnedWalk: 0, LearnedBoost: 1, LearnedDrop: 0.5,
+		Scorer: ScorerOurs, PathExponent: 0.5, SeedShare: 0.25, LearnedClose: 0.7, LearnedFull: 1, LearnedWalk: 0, LearnedBoost: 1, LearnedDrop: 0.5,
 		HubDegree: 200,
 	}
 }

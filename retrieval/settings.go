@@ -14,7 +14,7 @@ var ScoreSettings = []string{"scorer", "path_exponent", "seed_share", "reach_bon
 	"learned_nearest", "learned_relevance", "learned_mismatch", "learned_half_life", "explore", "hub_degree"}
 
 // SetScore sets the aggregation's settings (REALM.md §3.3 "Ours") from a list such as
-// "scorer=ours,path_exponent=0.5,seed_share=0.25,learned_close=0.5,learned_full=1,learned_boost=1,learned_drop=0.5"
+// "scorer=ours,path_exponent=0.5,seed_share=0.25,learned_close=0.7,learned_full=1,learned_boost=1,learned_drop=0.5"
 // (REALM_SCORE); "" changes nothing. It returns an EInvalid *Error naming the bad entries.
 func (o *Options) SetScore(settings string) error {
 	f := realm.FieldErrors{}
