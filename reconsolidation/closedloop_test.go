@@ -229,11 +229,11 @@ func TestClosedLoopFeedbackHelpsAnotherQuestion(t *testing.T) {
 					t.Errorf("parade reached at %v in B, want depth 1 over the new edge", p)
 				}
 
-				resDefault := recallWith(gated, questionB)
-				if tr, err := s.Trace(ctx, space, resDefault.TraceID); err != nil || len(tr.Learned) == 0 {
+				resGated := recallWith(gated, questionB)
+				if tr, err := s.Trace(ctx, space, resGated.TraceID); err != nil || len(tr.Learned) == 0 {
 					t.Errorf("with learned_close 0.5 B's trace records no learned link (B is close to A); err %v", err)
 				}
-				if p := placeOf(resDefault, id("banner")); p != before {
+				if p := placeOf(resGated, id("banner")); p != before {
 					t.Errorf("with learned_close 0.5 B's evidence after feedback on A: %v, before: %v; want it unmoved (the link is not walked)", p, before)
 				}
 

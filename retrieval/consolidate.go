@@ -27,12 +27,13 @@ import (
 // With LearnedRelevance ρ₀, a key-evidence link acts on its end only as far as the end is
 // as relevant to this query as to the link's (relevanceFit), against "the same topic,
 // another fact" (off by default: with ρ₀ = 1, LearnedClose 0.3 and LearnedFull 0.6 it gave
-// +0.004 over none on LoCoMo's tuning split where the default gives −0.004, and −0.001 on
-// validation where the default gives +0.008; docs/benchmarks/locomo-feedback.md).
+// +0.004 over none on LoCoMo's tuning split where the then default (LearnedClose 0.5, an
+// older read path) gave −0.004, and −0.001 on validation where it gave +0.008;
+// docs/benchmarks/locomo-feedback.md).
 //
 // With LearnedNearest, the key-evidence links of the earlier query closest to this one act
-// alone (off by default: on LoCoMo's tuning split +0.001 over none where all of them give
-// −0.005, and LearnedClose 0.6 +0.003; docs/benchmarks/locomo-feedback.md).
+// alone (off by default: on LoCoMo's tuning split, an older read path, +0.001 over none
+// where all of them gave −0.005 with LearnedClose 0.5; docs/benchmarks/locomo-feedback.md).
 //
 // With LearnedMismatch, a node confirmed for other queries that shares no content word
 // with this one is lowered (mismatched; off by default).
