@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -242,6 +243,18 @@ func TestIngest(t *testing.T) {
 		}
 		if fmt.Sprint(n.Sources) != "[m5 m6]" {
 			t.Errorf("sources %v, want [m5 m6]", n.Sources)
+		}
+		// Its provenance edges agree with its sources (an export carries both).
+		nodes, err := store.ExportNodes(ctx, space, "memory", "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(nodes, func(e cypher.ExportNode) bool { return e.Props["id"] == n.ID })
+		if i < 0 {
+			t.Fatalf("memory %s not exported", n.ID)
+		}
+		if from := slices.Sorted(slices.Values(nodes[i].DerivedFrom)); fmt.Sprint(from) != "[m5 m6]" {
+			t.Errorf("derived from %v, want [m5 m6]", from)
 		}
 	})
 	t.Run("Tenancy", func(t *testing.T) {

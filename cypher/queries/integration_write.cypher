@@ -1,8 +1,9 @@
 // Writes the integrations of a run of observations of one space (cypher.writeIntegrations)
 // in ONE statement, in this order:
 // - the memory nodes they add, each with its type label beside :Memory (checked against
-//   the four node types by the caller) and its provenance edge to the observation that
-//   adds it;
+//   the four node types by the caller) and its provenance edges to the observation that
+//   adds it and to the space's other observations among its sources (a reply's exchange
+//   derives from the turn it answers too: agent.Candidate.AlsoFrom);
 // - the merges of candidates into existing memories, one row per memory (cypher.mergeRows:
 //   a speaker's entity, merged into by most observations, has its long sources list read
 //   and written once a run): the properties the run's last merges gave (content and
@@ -52,6 +53,13 @@ CALL () {
   CREATE (m:Memory:$(n.label))
   SET m = n.props
   CREATE (m)-[:DERIVED_FROM]->(o)
+  WITH m, n
+  CALL (m, n) {
+    UNWIND n.props.sources AS sid
+    MATCH (p:Observation {space: $space, id: sid})
+    WHERE sid <> n.observation
+    MERGE (m)-[:DERIVED_FROM]->(p)
+  }
   RETURN count(m) AS created
 }
 CALL () {
