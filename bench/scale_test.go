@@ -151,6 +151,9 @@ func TestRunScale(t *testing.T) {
 	if sz.Ingest.Observations != 5 || sz.Ingest.PerSecond <= 0 || sz.IngestOne.Observations != 5 || sz.IngestOne.PerSecond <= 0 {
 		t.Errorf("ingest %+v, one a call %+v", sz.Ingest, sz.IngestOne)
 	}
+	if f := sz.IngestFirst; f == nil || f.Observations != 5 || f.PerSecond <= 0 || !strings.Contains(rep.Markdown(), "a first batch into the space, timed apart: 5 observations") {
+		t.Errorf("first batch %+v", f)
+	}
 	if w := sz.IngestWarmup; len(w) != 2 || w[0].Observations != 5 || w[1].Observations != 5 || !strings.Contains(rep.Markdown(), "Warm-up before it") {
 		t.Errorf("warm-up %+v", w)
 	}

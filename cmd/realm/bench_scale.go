@@ -39,7 +39,7 @@ func runBenchScale(ctx context.Context, args []string, getenv func(string) strin
 	strategies := fs.String("strategies", "adaptive,path_search,subgraph_beam", "recall strategies timed, comma-separated")
 	queries := fs.Int("queries", 100, "recalls timed per size and strategy")
 	recon := fs.Int("recon-runs", 30, "reconsolidations of 20 edits timed per size")
-	ingest := fs.Int("ingest", 200, "observations sent through the write path per size in batches of 100, and as many again one a call (0: skip)")
+	ingest := fs.Int("ingest", 200, "observations sent through the write path per size in batches of 100, and as many again one a call, after one first batch into the space timed apart (0: skip)")
 	reconWarmup := fs.Int("recon-warmup", 500, "reconsolidations applied and reverted before the timed ones, so that the figures are a warmed-up Neo4j's (0: none)")
 	warmup := fs.Int("ingest-warmup", 12, "rounds of the same ingestion sent first, each into a new throwaway space deleted after the measure, so that the figures are a warmed-up Neo4j's (0: none)")
 	spaces := fs.Int("ingest-spaces", 1, "above 1, also time batches of 100 sent to this many new spaces at once, one client each (deleted after)")
