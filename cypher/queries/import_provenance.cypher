@@ -10,5 +10,6 @@ MATCH (m:Memory {id: x.memory})
 USING INDEX m:Memory(id)
 WHERE m.space = $space
 MATCH (o:Observation {space: $space, id: x.observation})
+USING INDEX o:Observation(space, id)
 CREATE (m)-[:DERIVED_FROM]->(o)
 RETURN count(*) AS created

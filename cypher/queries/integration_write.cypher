@@ -50,6 +50,7 @@ CALL () {
 CALL () {
   UNWIND $w.nodes AS n
   MATCH (o:Observation {space: $space, id: n.observation})
+  USING INDEX o:Observation(space, id)
   CREATE (m:Memory:$(n.label))
   SET m = n.props
   CREATE (m)-[:DERIVED_FROM]->(o)
@@ -57,6 +58,7 @@ CALL () {
   CALL (m, n) {
     UNWIND n.props.sources AS sid
     MATCH (p:Observation {space: $space, id: sid})
+    USING INDEX p:Observation(space, id)
     WHERE sid <> n.observation
     MERGE (m)-[:DERIVED_FROM]->(p)
   }
@@ -73,6 +75,7 @@ CALL () {
   WITH m, x
   UNWIND x.observations AS oid
   MATCH (o:Observation {space: $space, id: oid})
+  USING INDEX o:Observation(space, id)
   MERGE (m)-[:DERIVED_FROM]->(o)
   RETURN collect({observation: oid, id: m.id}) AS merged
 }
@@ -108,6 +111,7 @@ CALL () {
 CALL () {
   UNWIND $w.marks AS x
   MATCH (o:Observation {space: $space, id: x.id})
+  USING INDEX o:Observation(space, id)
   SET o.status = 'integrated', o.integrated_at = $now, o.updated_at = $now,
       o.added = x.added, o.merged = x.merged, o.skipped = x.skipped,
       o.lease_owner = null, o.lease_until = null, o.error = null

@@ -2,6 +2,7 @@
 // until $max_attempts attempts failed, then it is failed; the error text is kept either way.
 // Params: $space, $id, $error, $now, $max_attempts. Returns: status, attempts.
 MATCH (o:Observation {space: $space, id: $id})
+USING INDEX o:Observation(space, id)
 WHERE o.status = 'pending'
 SET o.attempts = coalesce(o.attempts, 0) + 1, o.error = $error, o.updated_at = $now,
     o.lease_owner = null, o.lease_until = null

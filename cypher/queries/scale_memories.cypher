@@ -18,6 +18,7 @@ WITH m, n
 CALL (m, n) {
   UNWIND n.derived AS sid
   MATCH (o:Observation {space: $space, id: sid})
+  USING INDEX o:Observation(space, id)
   CREATE (m)-[:DERIVED_FROM]->(o)
   RETURN count(*) AS derived
 }

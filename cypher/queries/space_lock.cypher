@@ -7,4 +7,5 @@ MATCH (s:Space {id: $space})
 SET s.locked_at = $now
 WITH s
 OPTIONAL MATCH (o:Observation {space: $space, id: $id})
+USING INDEX o:Observation(space, id)
 RETURN o.status AS status

@@ -17,6 +17,7 @@ WITH s
 CALL (s) {
   UNWIND $ids AS id
   OPTIONAL MATCH (o:Observation {space: $space, id: id})
+  USING INDEX o:Observation(space, id)
   RETURN collect({status: o.status}) AS statuses
 }
 WITH s, statuses, coalesce(s.memories_version, '') AS version

@@ -6,5 +6,6 @@ MATCH (m:Memory) WHERE size(coalesce(m.sources, [])) > 1
 CALL (m) {
   UNWIND m.sources AS sid
   MATCH (o:Observation {space: m.space, id: sid})
+  USING INDEX o:Observation(space, id)
   MERGE (m)-[:DERIVED_FROM]->(o)
 } IN TRANSACTIONS OF 1000 ROWS
