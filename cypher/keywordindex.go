@@ -240,6 +240,13 @@ func (b *backgroundReads) start(space string, read func(ctx context.Context)) {
 	}()
 }
 
+// busy says whether a read of space is running.
+func (b *backgroundReads) busy(space string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.running[space]
+}
+
 // load reads the space's index (memory_texts.cypher) and keeps it, caught up with the
 // writes this process made to the space meanwhile (caughtUp), when the space has a
 // version and every write that overlapped the read is one of them; it returns nil for

@@ -28,19 +28,26 @@ var writeScanMax int64 = ExactScanMax
 
 // heldScanMax: the write path also scans in Go a space of up to heldScanMax memories
 // whose embeddings this process holds (read in the background the first time, then kept
-// current by its writes: vectorCache.refresh), and searches the vector index while it
-// does not. Measured (docs/benchmarks/scale.md): the scan, four candidates at a time
-// (internal/vec), costs about 0.25 ms of CPU a candidate at 10,000 memories (an
-// observation has about eight) and grows with the space; Neo4j's filtered search costs
-// more up to at least 30,000 (ingestion in batches of 100 at 10,000, 20,000 and 30,000
-// memories 41 → 56, 31 → 42 and 29 → 34 observations/s). A variable so that tests can
-// shrink it.
-var heldScanMax int64 = 40_000
+// current by its writes: vectorCache.refresh), exactly, and searches the vector index
+// while it does not hold them. The scan (internal/vec, in float32, the few cosines that
+// could change its top k again to the bit) costs about 0.15 ms of CPU a candidate at
+// 10,000 memories (an observation has about eight) and grows with the space. A variable
+// so that tests can shrink it.
+var heldScanMax int64 = 10_000
+
+// heldSearchMax: above heldScanMax and up to heldSearchMax memories, the write path
+// searches the embeddings it holds approximately, in lists (ivf.go), about 4,000
+// memories a candidate: measured (docs/benchmarks/scale.md), ingestion in batches of
+// 100 at 30,000 memories 78 → 112 observations/s against the exact scan, and at 100,000
+// 48–66 → 90–121 against Neo4j's filtered vector search (about 1 ms an embedding there),
+// which also found fewer of the exact nearest. Above heldSearchMax, the vector index. A
+// variable so that tests can shrink it.
+var heldSearchMax int64 = 150_000
 
 // heldReadMax is the largest space whose embeddings the write path starts to read: a fifth
-// below heldScanMax, so that a space about to outgrow the scan is not read for nothing
+// below heldSearchMax, so that a space about to outgrow the search is not read for nothing
 // (a read costs both processes about a second of CPU a 10,000 memories).
-func heldReadMax() int64 { return heldScanMax - heldScanMax/5 }
+func heldReadMax() int64 { return heldSearchMax - heldSearchMax/5 }
 
 // vectorOverFetch multiplies k when the vector index is asked: it returns nodes of every
 // space, and only this space's count.
@@ -242,10 +249,11 @@ func pickNodes(ids [][]string, nodes map[string]realm.Node) [][]realm.Node {
 
 // similarIDs is N_sim by vector, per embedding, as ids best first, and the memories it
 // read meanwhile: an exact scan in Go (vectors.go) of small spaces and of spaces up to
-// heldScanMax whose embeddings this process holds, the vector index for the others (ahead, the filtered search run before the transaction, else an
-// over-fetch of the index in it: one query for all embeddings), falling back to an
-// exact scan in Cypher for the embeddings the index returns too few of this space's
-// nodes for.
+// heldScanMax whose embeddings this process holds (in lists above it, up to
+// heldSearchMax: ivf.go), the vector index for the others (ahead, the filtered search
+// run before the transaction, else an over-fetch of the index in it: one query for all
+// embeddings), falling back to an exact scan in Cypher for the embeddings the index
+// returns too few of this space's nodes for.
 func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, space string, embs [][]float32, k int, state SpaceState, ahead [][]realm.Node) ([][]string, map[string]realm.Node, error) {
 	out := make([][]string, len(embs))
 	nodes := map[string]realm.Node{}
@@ -260,7 +268,7 @@ func (s *Store) similarIDs(ctx context.Context, tx neo4j.ManagedTransaction, spa
 		}
 		return vs.nearest(embs, k), nodes, nil
 	}
-	if state.N <= heldScanMax {
+	if state.N <= heldSearchMax {
 		if vs := s.vectors.cached(space, state); vs != nil {
 			return vs.nearest(embs, k), nodes, nil
 		}
@@ -352,7 +360,7 @@ func nearestParams(space string, embs [][]float32, asked []int, k int) map[strin
 // under the space's lock never take it: they may not hang.
 func (s *Store) nearestAhead(ctx context.Context, space string, embs [][]float32, k int, state SpaceState) [][]realm.Node {
 	asked := embedded(embs)
-	if state.N <= writeScanMax || state.N <= heldScanMax && s.vectors.cached(space, state) != nil || k <= 0 || len(asked) == 0 || !s.filtered || s.pausedFiltered(space) {
+	if state.N <= writeScanMax || state.N <= heldSearchMax && s.vectors.cached(space, state) != nil || k <= 0 || len(asked) == 0 || !s.filtered || s.pausedFiltered(space) {
 		return nil
 	}
 	recs, err := s.searchFiltered(ctx, space, qMemorySimilarFiltered, nearestParams(space, embs, asked, k))

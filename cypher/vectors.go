@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog/log"
@@ -28,8 +29,9 @@ import (
 // when the space has no version yet (the write path never wrote to it).
 
 // maxCachedVectors bounds the embeddings kept, all spaces together (384 floats each:
-// about 150 MiB for MiniLM); the least recently used spaces go first.
-const maxCachedVectors = 100_000
+// about 300 MiB for MiniLM); the least recently used spaces go first, never the one
+// just used.
+const maxCachedVectors = 200_000
 
 // vectorCache holds the embeddings of recently searched spaces.
 type vectorCache struct {
@@ -43,14 +45,43 @@ type vectorCache struct {
 }
 
 // spaceVectors is the embeddings of one space's memories in one state. It is never
-// changed once in the cache: a write makes a new one.
+// changed once in the cache: a write makes a new one (with), which shares its slices and
+// appends past their lengths, so that a write costs what it changed, not the space's
+// size (as the keyword index does: spaceTexts.with).
 type spaceVectors struct {
 	state SpaceState
 	ids   []string
 	vecs  [][]float32
 	norms []float64      // squared norms of vecs, as realm.Cosine sums them
-	at    map[string]int // id → index in ids
-	used  int64          // vectorCache.clock when last used
+	at    map[string]int // id → position, as read or last settled: never changed
+	// recent is id → position for the memories written since at was made, which a
+	// write copies; dead the positions of memories written again at a later one.
+	recent map[string]int
+	dead   []int
+	ivf    *ivfIndex   // above heldScanMax memories: the lists searched (ivf.go)
+	next   atomic.Bool // a successor was made from this one: no other may be (with)
+	used   int64       // vectorCache.clock when last used
+}
+
+// position is where v holds the embedding of memory id.
+func (v *spaceVectors) position(id string) (int, bool) {
+	if i, ok := v.recent[id]; ok {
+		return i, true
+	}
+	i, ok := v.at[id]
+	return i, ok
+}
+
+// live is, per position, whether it holds a memory's embedding (nil: all do).
+func (v *spaceVectors) live() []bool {
+	if len(v.dead) == 0 {
+		return nil
+	}
+	live := slices.Repeat([]bool{true}, len(v.ids))
+	for _, i := range v.dead {
+		live[i] = false
+	}
+	return live
 }
 
 // vectors returns the embeddings of space in state, loading them (in tx) when the cache
@@ -83,6 +114,9 @@ func vectorsOf(recs []*neo4j.Record) *spaceVectors {
 		v.vecs = append(v.vecs, vector32(emb))
 	}
 	v.index()
+	if int64(len(v.vecs)) > heldScanMax {
+		v.ivf = trainIVF(v.vecs, nil)
+	}
 	return v
 }
 
@@ -135,6 +169,19 @@ func (c *vectorCache) held(space string) SpaceState {
 		return v.state
 	}
 	return SpaceState{}
+}
+
+// VectorsHeld says whether this process holds the embeddings of space for its current
+// state, so that its write path searches them in Go (vectors.go, ivf.go) and not by
+// statement, and whether a read of them is running in the background (started by the
+// write path once the space outgrows the reads in its transactions; seconds at 100,000
+// memories).
+func (s *Store) VectorsHeld(ctx context.Context, space string) (held, reading bool, err error) {
+	counts, err := s.SpaceCounts(ctx, space)
+	if err != nil {
+		return false, false, err
+	}
+	return s.vectors.cached(space, SpaceState{N: counts.InSpace, Version: counts.Version}) != nil, s.vectors.reads.busy(space), nil
 }
 
 // cached returns the embeddings of space when the cache holds them for state, else nil.
@@ -207,7 +254,7 @@ func (c *vectorCache) drop(space string) {
 // written records the writes of one transaction to space: before is the state its
 // lock read, after the state its writes left. Embeddings held for before get the added
 // memories and the merged ones' new embeddings, and hold after; others, and those of a
-// space the writes took past the write path's scans (heldScanMax), are forgotten.
+// space the writes took past the write path's searches (heldSearchMax), are forgotten.
 func (c *vectorCache) written(space string, before, after SpaceState, ins []ObservationIntegration) {
 	c.mu.Lock()
 	old := c.spaces[space]
@@ -217,8 +264,8 @@ func (c *vectorCache) written(space string, before, after SpaceState, ins []Obse
 		return
 	}
 	var v *spaceVectors
-	if old.state == before && (after.N <= heldScanMax || after.N <= writeScanMax) {
-		v = old.with(after, ins) // else the space outgrew the scan: forgotten
+	if old.state == before && (after.N <= heldSearchMax || after.N <= writeScanMax) && old.next.CompareAndSwap(false, true) {
+		v = old.with(after, ins) // else the space outgrew the search (or old was followed already): forgotten
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -231,31 +278,66 @@ func (c *vectorCache) written(space string, before, after SpaceState, ins []Obse
 	}
 }
 
-// with is v in state after the writes ins: a copy (v may be searched meanwhile) with the
-// added memories (in place of any v holds already) and the merged ones' new embeddings,
-// and only their norms computed (all of them again cost a write 2 ms at 5,000 memories).
+// with is v in state after the writes ins: the added memories, and the merged ones'
+// new embeddings, each at a new position after the others, the position it had before
+// (a read that saw the write) dead. It shares v's slices, appending past their lengths:
+// the caller makes sure no other successor is made from v (v.next). The positions
+// written are settled into at, and the dead ones left out, once they are many.
 func (v *spaceVectors) with(after SpaceState, ins []ObservationIntegration) *spaceVectors {
-	u := &spaceVectors{state: after, ids: slices.Clone(v.ids), vecs: slices.Clone(v.vecs), norms: slices.Clone(v.norms), at: maps.Clone(v.at)}
-	set := func(n realm.Node) {
-		i, ok := u.at[n.ID]
-		if !ok {
-			i = len(u.ids)
-			u.at[n.ID] = i
-			u.ids, u.vecs, u.norms = append(u.ids, n.ID), append(u.vecs, nil), append(u.norms, 0)
+	u := &spaceVectors{state: after, ids: v.ids, vecs: v.vecs, norms: v.norms, at: v.at, recent: maps.Clone(v.recent), dead: v.dead}
+	if u.recent == nil {
+		u.recent = map[string]int{}
+	}
+	var changed []int
+	set := func(id string, e []float32) {
+		if i, ok := u.position(id); ok {
+			u.dead = append(u.dead, i)
 		}
-		u.vecs[i], u.norms[i] = n.Embedding, vec.SquaredNorm(n.Embedding)
+		u.recent[id] = len(u.ids)
+		changed = append(changed, len(u.ids))
+		u.ids, u.vecs, u.norms = append(u.ids, id), append(u.vecs, e), append(u.norms, vec.SquaredNorm(e))
 	}
 	for _, in := range ins {
 		for _, n := range in.Adds {
 			if len(n.Embedding) > 0 {
-				set(n)
+				set(n.ID, n.Embedding)
 			}
 		}
 		for _, m := range in.Merges {
-			if _, ok := u.at[m.ID]; ok && m.Embedding != nil {
-				set(realm.Node{ID: m.ID, Embedding: m.Embedding})
+			if _, ok := u.position(m.ID); ok && m.Embedding != nil {
+				set(m.ID, m.Embedding)
 			}
 		}
+	}
+	if len(u.dead) > len(u.ids)/4+settleMin {
+		return u.compacted()
+	}
+	if len(u.recent) > len(u.at)/8+settleMin {
+		u.at = maps.Clone(u.at)
+		maps.Copy(u.at, u.recent)
+		u.recent = map[string]int{}
+	}
+	switch {
+	case v.ivf != nil:
+		u.ivf = v.ivf.with(u, changed)
+	case int64(len(u.ids)-len(u.dead)) > heldScanMax:
+		u.ivf = trainIVF(u.vecs, u.live())
+	}
+	return u
+}
+
+// compacted is v without its dead positions, in new slices, its lists made again.
+func (v *spaceVectors) compacted() *spaceVectors {
+	live := v.live()
+	u := &spaceVectors{state: v.state}
+	for i, id := range v.ids {
+		if live == nil || live[i] {
+			u.ids, u.vecs = append(u.ids, id), append(u.vecs, v.vecs[i])
+		}
+	}
+	u.index()
+	if int64(len(u.ids)) > heldScanMax {
+		u.ivf = trainIVF(u.vecs, nil)
 	}
 	return u
 }
@@ -264,14 +346,34 @@ func (v *spaceVectors) with(after SpaceState, ins []ObservationIntegration) *spa
 // realm.Cosine, best first, ties by id (as memory_similar_exact.cypher ranks them);
 // memories whose embedding has another dimension are left out. A large scan is shared
 // among the cores, a range of the memories each, then the embeddings' picks: an
-// observation one a call waits on it alone.
+// observation one a call waits on it alone. With lists (above heldScanMax memories), the
+// embeddings of their length are searched in them instead, approximately (ivf.go).
 func (v *spaceVectors) nearest(embs [][]float32, k int) [][]string {
 	out := make([][]string, len(embs))
-	var asked []int
+	var asked, approx []int
 	for i, e := range embs {
-		if len(e) > 0 {
+		switch {
+		case len(e) == 0:
+		case v.ivf != nil && len(e) == v.ivf.dim:
+			approx = append(approx, i)
+		default:
 			asked = append(asked, i)
 		}
+	}
+	live := v.live()
+	if len(approx) > 0 {
+		qs := make([][]float32, len(approx))
+		for j, i := range approx {
+			qs[j] = embs[i]
+		}
+		for j, found := range v.ivf.search(v, live, qs, k) {
+			for _, m := range found {
+				out[approx[j]] = append(out[approx[j]], v.ids[m])
+			}
+		}
+	}
+	if len(asked) == 0 {
+		return out
 	}
 	qs := make([][]float32, len(asked))
 	cosines := make([][]float64, len(asked))
@@ -290,7 +392,7 @@ func (v *spaceVectors) nearest(embs [][]float32, k int) [][]string {
 	for w := range workers {
 		wg.Go(func() {
 			for j := w; j < len(asked); j += workers {
-				out[asked[j]] = v.best(qs[j], cosines[j], k)
+				out[asked[j]] = v.best(qs[j], cosines[j], live, k)
 			}
 		})
 	}
@@ -302,11 +404,11 @@ func (v *spaceVectors) nearest(embs [][]float32, k int) [][]string {
 // shares its scan among the cores.
 const parallelScan = 20_000
 
-// best is the ids of the k memories of q's length with the highest cosines of q, ties by
-// id, given cosines within vec.ApproxError of them: the memories whose cosine could be
+// best is the ids of the k memories of q's length at live positions (live nil: all)
+// with the highest cosines of q, ties by id, given cosines within vec.ApproxError of them: the memories whose cosine could be
 // among the k best, those within twice that of the k-th best given, are ranked by their
 // cosine computed again, to the bit.
-func (v *spaceVectors) best(q []float32, cosines []float64, k int) []string {
+func (v *spaceVectors) best(q []float32, cosines []float64, live []bool, k int) []string {
 	type scored struct {
 		i     int
 		score float64
@@ -319,7 +421,7 @@ func (v *spaceVectors) best(q []float32, cosines []float64, k int) []string {
 	}
 	best := make([]scored, 0, k+1)
 	for i, e := range v.vecs {
-		if len(e) != len(q) {
+		if len(e) != len(q) || live != nil && !live[i] {
 			continue
 		}
 		best = keepBest(best, scored{i, cosines[i]}, k, better)
@@ -334,7 +436,7 @@ func (v *spaceVectors) best(q []float32, cosines []float64, k int) []string {
 	query, norm := vec.NewQuery(q), vec.SquaredNorm(q)
 	best = best[:0]
 	for i, e := range v.vecs {
-		if len(e) == len(q) && cosines[i] >= from {
+		if len(e) == len(q) && (live == nil || live[i]) && cosines[i] >= from {
 			best = keepBest(best, scored{i, cosine(query.Dot(e), norm, v.norms[i])}, k, better)
 		}
 	}
@@ -394,14 +496,14 @@ func (s *Store) SeedByHeldVectors(ctx context.Context, space string, q SeedQuery
 	}
 	cosines := make([]float64, len(v.vecs))
 	v.cosines([][]float32{q.Embedding}, [][]float64{cosines}, 0, len(v.vecs), false)
-	pass := make([]bool, len(v.vecs))
+	pass, live := make([]bool, len(v.vecs)), v.live()
 	for i, e := range v.vecs {
-		pass[i] = len(e) == len(q.Embedding)
+		pass[i] = len(e) == len(q.Embedding) && (live == nil || live[i])
 	}
 	if filtered {
-		live := t.live()
+		texts := t.live()
 		for i, id := range t.ids {
-			if j, ok := v.at[id]; ok && (live == nil || live[i]) && !t.passes(i, q) {
+			if j, ok := v.position(id); ok && (texts == nil || texts[i]) && !t.passes(i, q) {
 				pass[j] = false
 			}
 		}
@@ -527,7 +629,7 @@ func nodesWithVectors(recs []*neo4j.Record, vs *spaceVectors) map[string]realm.N
 	for _, r := range recs {
 		n := nodeOf(propsOf(r, "node"))
 		if vs != nil {
-			if i, ok := vs.at[n.ID]; ok {
+			if i, ok := vs.position(n.ID); ok {
 				n.Embedding = vs.vecs[i]
 			}
 		}

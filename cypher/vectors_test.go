@@ -281,36 +281,43 @@ func TestNearestLikeExact(t *testing.T) {
 		embs = append(embs, v.vecs[i])
 	}
 	misordered := 0
-	for _, k := range []int{1, 2, 10, 600} {
-		got := v.nearest(embs, k)
-		approx := make([][]float64, len(embs))
-		for j := range approx {
-			approx[j] = make([]float64, len(v.vecs))
+	defer func(size, probe int) { ivfListSize, ivfProbe = size, probe }(ivfListSize, ivfProbe)
+	ivfListSize, ivfProbe = 20, 1_000
+	for _, search := range []string{"the scan", "lists"} {
+		if search == "lists" {
+			v.ivf = trainIVF(v.vecs, nil)
 		}
-		v.cosines(embs, approx, 0, len(v.vecs), true)
-		for j, q := range embs {
-			var want []string
-			for i, e := range v.vecs {
-				if len(e) == len(q) {
-					want = append(want, v.ids[i])
-				}
+		for _, k := range []int{1, 2, 10, 600} {
+			got := v.nearest(embs, k)
+			approx := make([][]float64, len(embs))
+			for j := range approx {
+				approx[j] = make([]float64, len(v.vecs))
 			}
-			byCosine := func(cos func(id string) float64) []string {
-				ids := slices.Clone(want)
-				slices.SortFunc(ids, func(a, b string) int {
-					if c := cmp.Compare(cos(b), cos(a)); c != 0 {
-						return c
+			v.cosines(embs, approx, 0, len(v.vecs), true)
+			for j, q := range embs {
+				var want []string
+				for i, e := range v.vecs {
+					if len(e) == len(q) {
+						want = append(want, v.ids[i])
 					}
-					return strings.Compare(a, b)
-				})
-				return ids[:min(k, len(ids))]
-			}
-			exact := byCosine(func(id string) float64 { return realm.Cosine(q, v.vecs[v.at[id]]) })
-			if !slices.Equal(got[j], exact) {
-				t.Errorf("k %d, embedding %d: nearest %v, want %v", k, j, got[j], exact)
-			}
-			if !slices.Equal(byCosine(func(id string) float64 { return approx[j][v.at[id]] }), exact) {
-				misordered++
+				}
+				byCosine := func(cos func(id string) float64) []string {
+					ids := slices.Clone(want)
+					slices.SortFunc(ids, func(a, b string) int {
+						if c := cmp.Compare(cos(b), cos(a)); c != 0 {
+							return c
+						}
+						return strings.Compare(a, b)
+					})
+					return ids[:min(k, len(ids))]
+				}
+				exact := byCosine(func(id string) float64 { return realm.Cosine(q, v.vecs[v.at[id]]) })
+				if !slices.Equal(got[j], exact) {
+					t.Errorf("%s, k %d, embedding %d: nearest %v, want %v", search, k, j, got[j], exact)
+				}
+				if !slices.Equal(byCosine(func(id string) float64 { return approx[j][v.at[id]] }), exact) {
+					misordered++
+				}
 			}
 		}
 	}
@@ -452,8 +459,8 @@ func TestIndexNearestLikeExact(t *testing.T) {
 	if err := s.ApplySchema(ctx, 384); err != nil {
 		t.Fatal(err)
 	}
-	defer func(m, h int64) { writeScanMax, heldScanMax = m, h }(writeScanMax, heldScanMax)
-	writeScanMax, heldScanMax = 0, 0
+	defer func(m, h, a int64) { writeScanMax, heldScanMax, heldSearchMax = m, h, a }(writeScanMax, heldScanMax, heldSearchMax)
+	writeScanMax, heldScanMax, heldSearchMax = 0, 0, 0
 	mine, other := fullTextSpace(t, s), fullTextSpace(t, s)
 	r := rand.New(rand.NewPCG(7, 11))
 	const k = 4
@@ -554,15 +561,15 @@ func TestIndexNearestLikeExact(t *testing.T) {
 // Go the embeddings read in the background once they are held, with the exact scan's
 // answer and no vector statement; a read during which this process wrote is kept, caught
 // up with those writes (an added memory, a merged one's new embedding), as a read after
-// them gives it; a write that takes the space past heldScanMax forgets them.
+// them gives it; a write that takes the space past heldSearchMax forgets them.
 func TestHeldVectorsAboveScanSize(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
 	if err := s.ApplySchema(ctx, 384); err != nil {
 		t.Fatal(err)
 	}
-	defer func(m, h int64) { writeScanMax, heldScanMax = m, h }(writeScanMax, heldScanMax)
-	writeScanMax, heldScanMax = 0, 1_000
+	defer func(m, h, a int64) { writeScanMax, heldScanMax, heldSearchMax = m, h, a }(writeScanMax, heldScanMax, heldSearchMax)
+	writeScanMax, heldScanMax, heldSearchMax = 0, 1_000, 1_000
 	space := fullTextSpace(t, s)
 	r := rand.New(rand.NewPCG(5, 8))
 	var nodes []realm.Node
@@ -656,22 +663,46 @@ func TestHeldVectorsAboveScanSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := fresh.spaces[space]
-	if again == nil || again.state != kept.state || len(again.ids) != len(kept.ids) {
-		t.Fatalf("caught up: %d embeddings of %+v, read again: %+v", len(kept.ids), kept.state, again)
+	if again == nil || again.state != kept.state || len(again.ids) != len(kept.ids)-len(kept.dead) {
+		t.Fatalf("caught up: %d embeddings (%d dead) of %+v, read again: %v", len(kept.ids), len(kept.dead), kept.state, again != nil)
 	}
 	for i, id := range again.ids {
-		j, ok := kept.at[id]
+		j, ok := kept.position(id)
 		if !ok || !slices.Equal(kept.vecs[j], again.vecs[i]) || kept.norms[j] != again.norms[i] {
 			t.Errorf("%s: caught up %v, read again %v", id, ok, again.vecs[i][:3])
 		}
 	}
-	if !slices.Equal(kept.vecs[kept.at[space+"-new"]], added) || !slices.Equal(kept.vecs[kept.at[nodes[7].ID]], merged) {
+	at := func(id string) int { i, _ := kept.position(id); return i }
+	if !slices.Equal(kept.vecs[at(space+"-new")], added) || !slices.Equal(kept.vecs[at(nodes[7].ID)], merged) {
 		t.Error("the writes during the read are not in the embeddings kept")
 	}
-	// A write that takes the space past the scans forgets them.
-	heldScanMax = kept.state.N
+	// Above heldScanMax they are searched in lists (ivf.go): with every list probed, the
+	// exact scan's answer, still without a vector statement.
+	defer func(size, probe int) { ivfListSize, ivfProbe = size, probe }(ivfListSize, ivfProbe)
+	heldScanMax, ivfListSize, ivfProbe = 50, 10, 1_000
+	s.vectors.drop(space)
+	if _, ran := read(); len(ran) == 0 {
+		t.Error("a vector statement did not run while the embeddings were not held")
+	}
+	for start := time.Now(); heldNow() == nil; time.Sleep(10 * time.Millisecond) {
+		if time.Since(start) > 20*time.Second {
+			t.Fatal("the embeddings were not read in the background")
+		}
+	}
+	if lists := heldNow().ivf; lists == nil || len(lists.lists) != 10 {
+		t.Fatalf("lists above heldScanMax: %+v", lists)
+	}
+	got, ran = read()
+	want = cypherNearest(t, s, space, embs, q.K)
+	for i := range embs {
+		if !slices.Equal(ids(got.Vector[i]), want[i]) || len(ran) > 0 {
+			t.Errorf("in lists, embedding %d: %v (statements %v), exact scan %v", i, ids(got.Vector[i]), ran, want[i])
+		}
+	}
+	// A write that takes the space past the searches forgets them.
+	heldSearchMax = kept.state.N
 	write("o2", Integration{Adds: []realm.Node{{ID: space + "-more", Type: realm.Event, Name: "more", Content: "one more memory", Embedding: randomVec(r), CreatedAt: day, UpdatedAt: day}}})
 	if held := s.vectors.held(space); held != (SpaceState{}) {
-		t.Errorf("embeddings of %+v still held past %d memories", held, heldScanMax)
+		t.Errorf("embeddings of %+v still held past %d memories", held, heldSearchMax)
 	}
 }
