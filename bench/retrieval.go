@@ -233,6 +233,9 @@ type IngestReport struct {
 	// transactions' wall time beyond their statements (sessions, commits).
 	StatementMS map[string]float64 `json:"statement_ms_per_observation,omitempty"`
 	CommitMS    float64            `json:"transaction_overhead_ms_per_observation,omitempty"`
+	// VectorsWait: after the scale benchmark's first batch into a space, how long the
+	// write path's read of the space's embeddings ran on (firstBatch).
+	VectorsWait float64 `json:"vectors_wait_seconds,omitempty"`
 }
 
 // measure is what one retrieval returned for one question.
