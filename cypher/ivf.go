@@ -135,10 +135,7 @@ func (x *ivfIndex) closest(vecs [][]float32, which []int) []int {
 		wg.Go(func() {
 			from, to := w*len(which)/workers, (w+1)*len(which)/workers
 			for g := from; g < to; g += 4 {
-				var group [4][]float32
-				for l := range 4 {
-					group[l] = vecs[which[min(g+l, to-1)]]
-				}
+				group := fourOf(vecs, which[g:to])
 				best := x.nearestCentroids(&group, 1)
 				for l := 0; l < 4 && g+l < to; l++ {
 					out[g+l] = best[l][0]
@@ -148,6 +145,16 @@ func (x *ivfIndex) closest(vecs [][]float32, which []int) []int {
 	}
 	wg.Wait()
 	return out
+}
+
+// fourOf is the embeddings of es at the first four indexes of idx (at least one), a
+// short group repeating its last: the kernels take four at a time.
+func fourOf(es [][]float32, idx []int) [4][]float32 {
+	var group [4][]float32
+	for l := range 4 {
+		group[l] = es[idx[min(l, len(idx)-1)]]
+	}
+	return group
 }
 
 // nearestCentroids is, for each of four embeddings of x.dim, the indexes of its n
@@ -218,10 +225,7 @@ func (x *ivfIndex) search(v *spaceVectors, live []bool, qs [][]float32, k int) [
 			}
 			probing := map[int][]int{} // list → the embeddings of mine that scan it
 			for g := 0; g < len(mine); g += 4 {
-				var group [4][]float32
-				for l := range 4 {
-					group[l] = qs[mine[min(g+l, len(mine)-1)]]
-				}
+				group := fourOf(qs, mine[g:])
 				lists := x.nearestCentroids(&group, ivfProbe)
 				for l := 0; l < 4 && g+l < len(mine); l++ {
 					for _, c := range lists[l] {
@@ -238,10 +242,7 @@ func (x *ivfIndex) search(v *spaceVectors, live []bool, qs [][]float32, k int) [
 			for _, c := range slices.Sorted(maps.Keys(probing)) {
 				js := probing[c]
 				for g := 0; g < len(js); g += 4 {
-					var group [4][]float32
-					for l := range 4 {
-						group[l] = qs[js[min(g+l, len(js)-1)]]
-					}
+					group := fourOf(qs, js[g:])
 					var dots [4]float64
 					n := min(4, len(js)-g)
 					for _, i := range x.lists[c] {
