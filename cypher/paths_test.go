@@ -188,6 +188,10 @@ func TestPathsNotThroughHub(t *testing.T) {
 	// A hub starts paths, but only over its PathBranch best first hops by edge score among
 	// its HubBranch heaviest edges (the leaves most like the reasoning text, here those
 	// whose embedding it is, over heavier edges than the other leaves').
+	var reasoningLeaves []string // the hub's heaviest, PathBranch of them followed from it
+	for i := range cypher.PathBranch + unread {
+		reasoningLeaves = append(reasoningLeaves, id(fmt.Sprintf("L%04d", 100+i)))
+	}
 	t.Run("FromHub", func(t *testing.T) {
 		paths, byID, err := s.Paths(ctx, space, id("hub"), realm.Predicates, 0.1, 2, 100000, cypher.ExpandScoring{Reasoning: reasoning, Query: reasoning}, 0.6, 0.4)
 		if err != nil {
@@ -197,13 +201,9 @@ func TestPathsNotThroughHub(t *testing.T) {
 		for _, p := range paths {
 			first[p.IDs[1]] = true
 		}
-		var want []string
-		for i := range cypher.PathBranch + unread {
-			want = append(want, id(fmt.Sprintf("L%04d", 100+i)))
-		}
 		got := slices.Sorted(maps.Keys(first))
-		if len(got) != cypher.PathBranch || slices.ContainsFunc(got, func(n string) bool { return !slices.Contains(want, n) }) {
-			t.Errorf("first hops from the hub %v, want %d of %v", got, cypher.PathBranch, want)
+		if len(got) != cypher.PathBranch || slices.ContainsFunc(got, func(n string) bool { return !slices.Contains(reasoningLeaves, n) }) {
+			t.Errorf("first hops from the hub %v, want %d of %v", got, cypher.PathBranch, reasoningLeaves)
 		}
 		if n := byID[got[0]]; n.SimReasoning < 0.999 || n.SimQuery < 0.999 || len(n.Node.Embedding) != 0 {
 			t.Errorf("%s: similarities %g, %g (want 1), embedding of %d sent", got[0], n.SimReasoning, n.SimQuery, len(n.Node.Embedding))
@@ -256,8 +256,31 @@ func TestPathsNotThroughHub(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.EqualFunc(found[i].Paths, paths, func(a, b cypher.Path) bool { return slices.Equal(a.IDs, b.IDs) }) || !slices.Equal(slices.Sorted(maps.Keys(found[i].Nodes)), slices.Sorted(maps.Keys(byID))) {
-				t.Errorf("start %d (%s): %d paths together, %d alone", i, st.From, len(found[i].Paths), len(paths))
+			// The hub reads its first HubScan edges in the store's order, which each plan
+			// may walk its own way: which of the reasoning leaves go unread may differ, so
+			// the hub's paths are compared with those leaves' ids masked.
+			mask := func(ids []string) string { return strings.Join(ids, ">") }
+			if st.From == id("hub") {
+				mask = func(ids []string) string {
+					out := slices.Clone(ids)
+					for j, n := range out {
+						if slices.Contains(reasoningLeaves, n) {
+							out[j] = "reasoning leaf"
+						}
+					}
+					return strings.Join(out, ">")
+				}
+			}
+			g, w := make([]string, len(found[i].Paths)), make([]string, len(paths))
+			for j, p := range found[i].Paths {
+				g[j] = mask(p.IDs)
+			}
+			for j, p := range paths {
+				w[j] = mask(p.IDs)
+			}
+			if !slices.Equal(g, w) || len(found[i].Nodes) != len(byID) {
+				t.Errorf("start %d (%s): %d paths and %d memories together, %d and %d alone; first differing:\n%s", i, st.From,
+					len(found[i].Paths), len(found[i].Nodes), len(paths), len(byID), firstDiff(g, w))
 			}
 			if (i == 0 || i == 1 || i == 5) != (len(paths) > 0) {
 				t.Errorf("start %d (%s): %d paths", i, st.From, len(paths))
