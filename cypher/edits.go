@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/realm-memory/realm"
@@ -103,7 +102,7 @@ func editBatchParams(space string, b EditBatch, ops []realm.EditProposal, now ti
 		if op.Action == realm.EditAdd {
 			description, query, label := addedEdge(op)
 			p["add"] = map[string]any{
-				"edge_id": uuid.NewString(), "type": k.relType, "layer": op.Predicate.Layer(), "description": description, "query": query,
+				"edge_id": addedEdgeID(space, k), "type": k.relType, "layer": op.Predicate.Layer(), "description": description, "query": query,
 				"label": label, "weight": b.NewWeight(realm.EditAdd, 0, op.Confidence), "confidence": op.Confidence,
 			}
 		} else {
@@ -112,6 +111,14 @@ func editBatchParams(space string, b EditBatch, ops []realm.EditProposal, now ti
 		params[i] = p
 	}
 	return map[string]any{"space": space, "now": now, "floor": b.Floor, "ids": memoryIDsOf(ops), "pairs": pairs, "ops": params}
+}
+
+// addedEdgeID is the id of the edge an add writes, derived as ingestion's are (DerivedID):
+// an add writes an edge only where its (from, to, type) has none, so the key names one edge
+// at a time, and the same feedback given twice over the same graph makes the same edges,
+// which break ties in the read path's orders the same way.
+func addedEdgeID(space string, k edgeKey) string {
+	return DerivedID(space, "added\x00"+k.from+"\x00"+k.to+"\x00"+k.relType)
 }
 
 // addedEdge is the description, query and label an add writes: a learned link (op.Query

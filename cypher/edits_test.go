@@ -181,6 +181,44 @@ func TestApplyEdits(t *testing.T) {
 			t.Errorf("add over an existing edge: %d edits, weights %v", len(applied), got)
 		}
 	})
+	// An added edge's id is derived from its space, ends and type: the same feedback over
+	// the same graph (here again after a revert) adds the same edges, so that the read
+	// path's ties by id fall the same way in two runs.
+	t.Run("AddedIDsDerived", func(t *testing.T) {
+		space, ids := editGraph(t, s, 3)
+		add := func() map[string]string {
+			applied, err := s.ApplyEdits(ctx, space, batch("t",
+				realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditAdd, Predicate: realm.Triggers, Confidence: 1},
+				realm.EditProposal{From: ids[0], To: ids[2], Action: realm.EditAdd, Predicate: realm.Triggers, Confidence: 1},
+				realm.EditProposal{From: ids[0], To: ids[2], Action: realm.EditAdd, Predicate: realm.Precedes, Confidence: 1}))
+			if err != nil || len(applied) != 3 {
+				t.Fatalf("%d edits applied (%v), want 3", len(applied), err)
+			}
+			out := map[string]string{}
+			for _, e := range applied {
+				out[edgeKey(e.From, e.To, e.Predicate)] = e.EdgeID
+			}
+			if len(out) != 3 || out[edgeKey(ids[0], ids[1], realm.Triggers)] == out[edgeKey(ids[0], ids[2], realm.Triggers)] ||
+				out[edgeKey(ids[0], ids[2], realm.Triggers)] == out[edgeKey(ids[0], ids[2], realm.Precedes)] {
+				t.Fatalf("added edges' ids %v: want one of its own for each", out)
+			}
+			return out
+		}
+		first := add()
+		listed, err := s.ListEdits(ctx, space, realm.EditFilter{})
+		if err != nil || len(listed) != 3 {
+			t.Fatalf("%d edits listed (%v)", len(listed), err)
+		}
+		if _, err := s.RevertReconsolidation(ctx, space, listed[0].ReconsolidationID, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if w := edgeWeights(t, s, space, ids); len(w) != 0 {
+			t.Fatalf("edges left after the revert: %v", w)
+		}
+		if again := add(); !reflect.DeepEqual(again, first) {
+			t.Errorf("added again: ids %v, first %v", again, first)
+		}
+	})
 }
 
 // editTestStep is editTestRule's strengthen and weaken as steps toward a target.
