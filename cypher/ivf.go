@@ -203,10 +203,10 @@ func (x *ivfIndex) with(u *spaceVectors, changed []int) *ivfIndex {
 // search is, per embedding of qs (all of x.dim), the positions of the k memories of v
 // with the highest cosines among the live ones (live nil: all) of its ivfProbe closest
 // lists, best first, ties by id, to the bit. The embeddings are shared among the cores;
-// each core scans a list once for all of its embeddings that probe it, four at a time,
-// in float32 (vec.Dots4Approx: within vec.ApproxError), keeping for each embedding the
-// memories that could be among its k best (keepNear); then, as spaceVectors.best does,
-// computes their cosines again to the bit.
+// each core scans a list once for all of its embeddings that probe it, four at a time
+// (vec.Dots4Approx; one left alone, vec.DotApprox), in float32 within vec.ApproxError,
+// keeping for each embedding the memories that could be among its k best (keepNear);
+// then, as spaceVectors.best does, computes their cosines again to the bit.
 func (x *ivfIndex) search(v *spaceVectors, live []bool, qs [][]float32, k int) [][]int {
 	better := func(a, b scoredPosition) bool {
 		if a.score != b.score {
@@ -249,7 +249,11 @@ func (x *ivfIndex) search(v *spaceVectors, live []bool, qs [][]float32, k int) [
 						if live != nil && !live[i] {
 							continue
 						}
-						vec.Dots4Approx(&group, v.vecs[i], &dots)
+						if n == 1 { // a lone embedding: a quarter of the products
+							dots[0] = vec.DotApprox(group[0], v.vecs[i])
+						} else {
+							vec.Dots4Approx(&group, v.vecs[i], &dots)
+						}
 						for l := range n {
 							j := js[g+l]
 							s := scoredPosition{int(i), cosine(dots[l], norms[j], v.norms[i])}

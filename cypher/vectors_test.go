@@ -327,9 +327,10 @@ func TestNearestLikeExact(t *testing.T) {
 }
 
 // BenchmarkNearest: the write path's exact scan of 1,000 memories for three candidates,
-// and of 10,000 for eight (an observation's candidates one a call; shared among the cores).
+// and of 10,000 for eight (an observation's candidates one a call; shared among the cores),
+// and its search in lists of 100,000 for eight (each candidate mostly alone in a list).
 func BenchmarkNearest(b *testing.B) {
-	for _, size := range []struct{ memories, candidates int }{{1000, 3}, {10_000, 8}} {
+	for _, size := range []struct{ memories, candidates int }{{1000, 3}, {10_000, 8}, {100_000, 8}} {
 		b.Run(fmt.Sprintf("%dx%d", size.memories, size.candidates), func(b *testing.B) {
 			r := rand.New(rand.NewPCG(18, 4))
 			v := &spaceVectors{}
@@ -338,6 +339,9 @@ func BenchmarkNearest(b *testing.B) {
 				v.vecs = append(v.vecs, randomVec(r))
 			}
 			v.index()
+			if int64(size.memories) > heldScanMax {
+				v.ivf = trainIVF(v.vecs, nil)
+			}
 			var embs [][]float32
 			for range size.candidates {
 				embs = append(embs, randomVec(r))

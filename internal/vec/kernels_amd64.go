@@ -22,3 +22,9 @@ func cosine3(a, b *float32, n int, lanes *[12]float64)
 //
 //go:noescape
 func dots4f(q0, q1, q2, q3 *float32, v *float32, n int, sums *[4]float32)
+
+// dot1f sets sum to the sum, in float32, of the products of q and v over their first n
+// elements (n a multiple of sixteen): DotApprox's kernel.
+//
+//go:noescape
+func dot1f(q, v *float32, n int, sum *float32)

@@ -123,3 +123,34 @@ donef:
 	VMOVUPS      X0, (R8)
 	VZEROUPPER
 	RET
+
+// func dot1f(q *float32, v *float32, n int, sum *float32)
+// One vector's dots4f: two chains of eight float32 lanes, added, then the lanes added.
+TEXT ·dot1f(SB), NOSPLIT, $0-32
+	MOVQ q+0(FP), AX
+	MOVQ v+8(FP), SI
+	MOVQ n+16(FP), DI
+	MOVQ sum+24(FP), R8
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	XORQ R9, R9
+
+loop1:
+	CMPQ R9, DI
+	JGE  done1
+	VMOVUPS     (SI)(R9*4), Y8
+	VMOVUPS     32(SI)(R9*4), Y9
+	VFMADD231PS (AX)(R9*4), Y8, Y0
+	VFMADD231PS 32(AX)(R9*4), Y9, Y1
+	ADDQ $16, R9
+	JMP  loop1
+
+done1:
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0     // 4 lanes
+	VHADDPS      X0, X0, X0     // 01 23 01 23
+	VHADDPS      X0, X0, X0     // 0123
+	VMOVSS       X0, (R8)
+	VZEROUPPER
+	RET

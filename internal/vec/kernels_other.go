@@ -16,3 +16,7 @@ func cosine3(a, b *float32, n int, lanes *[12]float64) {
 func dots4f(q0, q1, q2, q3 *float32, v *float32, n int, sums *[4]float32) {
 	panic("vec: dots4f without hasKernels")
 }
+
+func dot1f(q, v *float32, n int, sum *float32) {
+	panic("vec: dot1f without hasKernels")
+}

@@ -80,7 +80,7 @@ func TestWithoutKernels(t *testing.T) {
 }
 
 // BenchmarkDots4: four queries against 5,000 memories of 384 dimensions, with the kernel
-// and with Query.Dot alone, and Dots4Approx.
+// and with Query.Dot alone, and Dots4Approx; DotApprox for one of them.
 func BenchmarkDots4(b *testing.B) {
 	r := rand.New(rand.NewPCG(4, 19))
 	var qs [4]Query
@@ -114,14 +114,21 @@ func BenchmarkDots4(b *testing.B) {
 			}
 		}
 	})
+	b.Run("approx-one", func(b *testing.B) { // a quarter of the others' products
+		for b.Loop() {
+			for _, v := range vs {
+				out[0] = DotApprox(raw[0], v)
+			}
+		}
+	})
 }
 
-// TestDots4Approx: the approximate dot products lie within ApproxError of the exact ones,
+// TestDots4Approx: the approximate dot products (Dots4Approx, DotApprox) lie within ApproxError of the exact ones,
 // with and without the kernel, for lengths that are and are not multiples of sixteen,
 // and the kernel's are not the exact ones (else the test could not see a bound too low).
 func TestDots4Approx(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 21))
-	off := 0
+	off, offOne := 0, 0
 	for _, kernel := range []bool{true, false} {
 		saved := hasKernels
 		hasKernels = hasKernels && kernel
@@ -142,12 +149,17 @@ func TestDots4Approx(t *testing.T) {
 					if got[i] != dot {
 						off++
 					}
+					if one := DotApprox(q, v); math.Abs(one-dot) > ApproxError(n)*math.Sqrt(nq*nv) {
+						t.Fatalf("kernel %v, n %d: DotApprox %v, exact %v, off by %.3g of the norms' product (bound %.3g)", kernel, n, one, dot, math.Abs(one-dot)/math.Sqrt(nq*nv), ApproxError(n))
+					} else if one != dot {
+						offOne++
+					}
 				}
 			}
 		}
 		hasKernels = saved
 	}
-	if hasKernels && off == 0 {
-		t.Error("every approximate dot product equals the exact one")
+	if hasKernels && (off == 0 || offOne == 0) {
+		t.Errorf("approximate dot products equal to the exact ones: every one of Dots4Approx (%v), of DotApprox (%v)", off == 0, offOne == 0)
 	}
 }
