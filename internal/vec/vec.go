@@ -89,10 +89,10 @@ func DotApprox(q, v []float32) float64 {
 }
 
 // ApproxError bounds the error of Dots4Approx and DotApprox on vectors of length n,
-// relative to the product of their norms, twice over: each product reaches its sum through at most
-// n/16+4 roundings in float32 (its lane's chain, the two chains' addition, three to add
-// the lanes), each by at most 2⁻²⁴ of the sum of the products' magnitudes, which is at
-// most the product of the norms.
+// relative to the product of their norms, twice over: each product reaches its sum
+// through at most n/16+4 roundings in float32 (its lane's chain, the two chains'
+// addition, three to add the lanes), each by at most 2⁻²⁴ of the sum of the products'
+// magnitudes, which is at most the product of the norms.
 func ApproxError(n int) float64 { return float64(n/16+5) * 0x1p-23 }
 
 // Cosine is the dot product of a and b, of the same length, and their squared norms, each

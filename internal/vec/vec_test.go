@@ -123,9 +123,10 @@ func BenchmarkDots4(b *testing.B) {
 	})
 }
 
-// TestDots4Approx: the approximate dot products (Dots4Approx, DotApprox) lie within ApproxError of the exact ones,
-// with and without the kernel, for lengths that are and are not multiples of sixteen,
-// and the kernel's are not the exact ones (else the test could not see a bound too low).
+// TestDots4Approx: the approximate dot products (Dots4Approx, DotApprox) lie within
+// ApproxError of the exact ones, with and without the kernels, for lengths that are and
+// are not multiples of sixteen, and the kernels' are not the exact ones (else the test
+// could not see a bound too low).
 func TestDots4Approx(t *testing.T) {
 	r := rand.New(rand.NewPCG(4, 21))
 	off, offOne := 0, 0
