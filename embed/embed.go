@@ -40,7 +40,7 @@ type Config struct {
 // ConfigFromEnv reads the embedder's environment variables:
 //
 //	REALM_EMBEDDER        local | local-q | openai | hash (empty: see DefaultKind; hash if not installed)
-//	REALM_MODEL_DIR       model.onnx, model-q.onnx, tokenizer.json, libonnxruntime.so (default <repo>/.realm/model)
+//	REALM_MODEL_DIR       model.onnx, model-q.onnx, tokenizer.json, libonnxruntime.so (default <repo>/.realm/model: DefaultModelDir)
 //	REALM_ORT_LIB         path of libonnxruntime.so (default in REALM_MODEL_DIR)
 //	REALM_EMBED_THREADS   ONNX Runtime intra-op threads (default: ONNX Runtime's choice)
 //	REALM_EMBED_BATCH     texts per model call or API request
@@ -139,7 +139,9 @@ func New(cfg Config, logger zerolog.Logger) (realm.Embedder, error) {
 
 // DefaultModelDir is $REALM_MODEL_DIR, else .realm/model under the repository root (found by
 // walking up from the working directory to REALM's go.mod, so tests in embed/ and a binary
-// run from the root agree), else .realm/model under the working directory.
+// run from the root agree; else up from the executable's directory, so that the repository's
+// bin/realm run from anywhere finds the model `make` installed), else .realm/model under the
+// working directory.
 func DefaultModelDir(getenv func(string) string) string {
 	if d := getenv("REALM_MODEL_DIR"); d != "" {
 		return d
@@ -148,12 +150,35 @@ func DefaultModelDir(getenv func(string) string) string {
 	if err != nil {
 		return filepath.Join(".realm", "model")
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
+	exeDir := ""
+	if exe, err := os.Executable(); err == nil {
+		exeDir = filepath.Dir(exe)
+	}
+	return modelDirFrom(wd, exeDir)
+}
+
+// modelDirFrom is DefaultModelDir's search from the working directory wd and the
+// executable's directory exeDir (none: "").
+func modelDirFrom(wd, exeDir string) string {
+	for _, start := range []string{wd, exeDir} {
+		if root := realmRoot(start); root != "" {
+			return filepath.Join(root, ".realm", "model")
+		}
+	}
+	return filepath.Join(wd, ".realm", "model")
+}
+
+// realmRoot is the closest directory at or above dir holding REALM's go.mod, or "".
+func realmRoot(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	for ; ; dir = filepath.Dir(dir) {
 		if isRealmModule(filepath.Join(dir, "go.mod")) {
-			return filepath.Join(dir, ".realm", "model")
+			return dir
 		}
 		if filepath.Dir(dir) == dir {
-			return filepath.Join(wd, ".realm", "model")
+			return ""
 		}
 	}
 }

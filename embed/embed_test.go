@@ -1,6 +1,8 @@
 package embed
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/realm-memory/realm"
@@ -77,5 +79,32 @@ func TestConfigFromEnv(t *testing.T) {
 	env["REALM_EMBED_THREADS"] = "two"
 	if _, err := ConfigFromEnv(func(k string) string { return env[k] }); realm.ErrorCode(err) != realm.EInvalid {
 		t.Fatalf("bad threads: err = %v", err)
+	}
+}
+
+// The model directory is found above the working directory, else above the executable's
+// (the repository's bin/realm run from elsewhere), else under the working directory.
+func TestModelDirFrom(t *testing.T) {
+	repo, elsewhere := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module github.com/realm-memory/realm\n\ngo 1.26\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin, sub := filepath.Join(repo, "bin"), filepath.Join(repo, "cmd", "realm")
+	model := filepath.Join(repo, ".realm", "model")
+	for _, tt := range []struct{ wd, exe, want string }{
+		{sub, "", model},         // a test in the repository
+		{repo, elsewhere, model}, // make run
+		{elsewhere, bin, model},  // bin/realm run from elsewhere
+		{other, bin, model},      // another module's directory is not REALM's
+		{elsewhere, elsewhere, filepath.Join(elsewhere, ".realm", "model")},
+		{elsewhere, "", filepath.Join(elsewhere, ".realm", "model")},
+	} {
+		if got := modelDirFrom(tt.wd, tt.exe); got != tt.want {
+			t.Errorf("from %s (executable in %s): %s, want %s", tt.wd, tt.exe, got, tt.want)
+		}
 	}
 }
