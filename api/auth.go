@@ -50,6 +50,24 @@ func (k *Key) allows(space string) bool {
 	return false
 }
 
+// prefixes are the literal beginnings of the key's patterns (up to the first of
+// `*?[\`): every space the key allows starts with one of them; [""] when one
+// pattern begins with a wildcard.
+func (k *Key) prefixes() []string {
+	out := []string{}
+	for _, p := range k.Spaces {
+		lit := p
+		if i := strings.IndexAny(p, `*?[\`); i >= 0 {
+			lit = p[:i]
+		}
+		if lit == "" {
+			return []string{""}
+		}
+		out = append(out, lit)
+	}
+	return out
+}
+
 // has reports whether the key has scope s; admin has every scope.
 func (k *Key) has(s Scope) bool {
 	return slices.Contains(k.Scopes, s) || slices.Contains(k.Scopes, ScopeAdmin)

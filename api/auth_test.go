@@ -67,6 +67,7 @@ var publicRoutes = []string{"GET /healthz", "GET /readyz", "GET /openapi.yaml", 
 // missing here fails TestTenancy, so each new route states its scope.
 var routeScopes = map[string]Scope{
 	"GET /v1/info":                                 "",
+	"GET /v1/spaces":                               "", // any key, listing only its spaces (TestListSpaces)
 	"GET /v1/jobs/{id}":                            ScopeRead,
 	"POST /v1/spaces/{space}/observations":         ScopeWrite,
 	"GET /v1/spaces/{space}/memories":              ScopeRead,
@@ -193,7 +194,7 @@ func TestTenancy(t *testing.T) {
 					t.Errorf("key %q: status %d %+v, want 401", key, resp.StatusCode, p)
 				}
 			}
-			if route == "/v1/info" || route == "/mcp" {
+			if route == "/v1/info" || route == "/v1/spaces" || route == "/mcp" {
 				return
 			}
 			// Key b on space A answers as key b on a space that does not exist.

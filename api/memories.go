@@ -206,6 +206,33 @@ func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// handleListSpaces lists, in id order and a page at a time, the spaces the key may
+// reach: those of its patterns that hold something (every space without keys).
+func (s *server) handleListSpaces(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	fe := realm.FieldErrors{}
+	limit := queryInt(q, "limit", 100, 1, 1000, fe)
+	cursor := q.Get("cursor")
+	if q.Has("cursor") && !realm.ValidSpace(cursor) {
+		fe.Add("cursor", "must be the next_cursor of an earlier page")
+	}
+	if err := fe.Err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	key := keyOf(r.Context())
+	spaces, more, err := s.Store.ListSpaces(r.Context(), key.prefixes(), key.allows, cursor, limit)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	next := ""
+	if more {
+		next = spaces[len(spaces)-1].ID
+	}
+	encode(w, http.StatusOK, map[string]any{"spaces": spaces, "next_cursor": next})
+}
+
 // handleDeleteSpace erases a space and everything in it (memories and their edges,
 // observations, traces, edits, jobs), and nothing of any other space.
 func (s *server) handleDeleteSpace(w http.ResponseWriter, r *http.Request) {

@@ -29,6 +29,7 @@ func (s *server) routes(r chi.Router) {
 		r.Use(s.authenticate, s.rateLimit)
 		r.Get("/v1/info", s.handleInfo)
 		r.With(need(ScopeRead)).Get("/v1/jobs/{id}", s.handleJob) // the job's space is checked in the handler
+		r.Get("/v1/spaces", s.handleListSpaces)                   // any key: it lists only the spaces the key reaches
 
 		// MCP, streamable HTTP: every tool checks the key's scope and space itself (mcp.go).
 		// POST only: this stateless server offers no event stream (GET) and keeps no session

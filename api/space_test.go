@@ -1,8 +1,11 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -75,5 +78,125 @@ func TestDeleteSpace(t *testing.T) {
 	}
 	if code := c.status("GET", "/v1/spaces/"+spaceB+"/traces/"+traces[spaceB], nil); code != http.StatusOK {
 		t.Errorf("space B's trace: %d", code)
+	}
+}
+
+// TestListSpaces: GET /v1/spaces pages through the spaces a key's patterns reach and no
+// other; a space appears with its first observation, not with a read, and goes with its
+// erasure.
+func TestListSpaces(t *testing.T) {
+	spaceA, spaceB := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
+	spaceB2, spaceB3 := spaceB+"-2", spaceB+"-3"
+	keys, err := ParseKeys("test keys", fmt.Sprintf(`
+		a    sk-a-0123456789abcdef    admin  %s
+		b    sk-b-0123456789abcdef    admin  %s,%s-*
+		all  sk-all-0123456789abcdef  read   *`, spaceA, spaceB, spaceB))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, apitest.New(t), Config{Keys: keys})
+	a := client{t: t, base: srv.URL, key: "sk-a-0123456789abcdef"}
+	b := client{t: t, base: srv.URL, key: "sk-b-0123456789abcdef"}
+	all := client{t: t, base: srv.URL, key: "sk-all-0123456789abcdef"}
+	msgs := map[string]any{"messages": []map[string]string{
+		{"id": "s1", "speaker": "Ana", "content": "I keep bees on the roof of our building.", "timestamp": "2023-04-01T09:00:00Z"},
+	}}
+	for _, space := range []string{spaceA, spaceB, spaceB2} {
+		c := a
+		if space != spaceA {
+			c = b
+		}
+		if code := c.status("POST", "/v1/spaces/"+space+"/observations", msgs); code != http.StatusOK {
+			t.Fatalf("ingest into %s: %d", space, code)
+		}
+	}
+	// A read of a space holding nothing does not make it.
+	if code := b.status("POST", "/v1/spaces/"+spaceB3+"/recall", map[string]any{"query": "bees"}); code != http.StatusNotFound {
+		t.Fatalf("recall in an empty space: %d", code)
+	}
+
+	type page struct {
+		Spaces []struct {
+			ID        string    `json:"id"`
+			CreatedAt time.Time `json:"created_at"`
+			Embedder  string    `json:"embedder"`
+		} `json:"spaces"`
+		NextCursor string `json:"next_cursor"`
+	}
+	list := func(c client, query string) (ids []string, next string) {
+		t.Helper()
+		var p page
+		if code := c.do("GET", "/v1/spaces"+query, nil, &p).StatusCode; code != http.StatusOK {
+			t.Fatalf("list%s: %d", query, code)
+		}
+		for _, s := range p.Spaces {
+			if s.CreatedAt.IsZero() || s.Embedder != embedder.ID() {
+				t.Errorf("space %s: created %v, embedder %q", s.ID, s.CreatedAt, s.Embedder)
+			}
+			ids = append(ids, s.ID)
+		}
+		return ids, p.NextCursor
+	}
+	if got, next := list(a, ""); !slices.Equal(got, []string{spaceA}) || next != "" {
+		t.Errorf("key a lists %v (next %q), want only %s", got, next, spaceA)
+	}
+	if got, _ := list(b, ""); !slices.Equal(got, []string{spaceB, spaceB2}) {
+		t.Errorf("key b lists %v, want %s and %s", got, spaceB, spaceB2)
+	}
+	first, next := list(b, "?limit=1")
+	second, last := list(b, "?limit=1&cursor="+next)
+	if !slices.Equal(first, []string{spaceB}) || next != spaceB || !slices.Equal(second, []string{spaceB2}) || last != "" {
+		t.Errorf("pages of one: %v (next %q), then %v (next %q)", first, next, second, last)
+	}
+	var everything []string
+	for next := ""; ; {
+		query := "?limit=1000"
+		if next != "" {
+			query += "&cursor=" + next
+		}
+		var ids []string
+		ids, next = list(all, query)
+		everything = append(everything, ids...)
+		if next == "" {
+			break
+		}
+	}
+	for _, want := range []string{spaceA, spaceB, spaceB2} {
+		if !slices.Contains(everything, want) {
+			t.Errorf("the key of every space does not list %s", want)
+		}
+	}
+	if slices.Contains(everything, spaceB3) {
+		t.Errorf("%s is listed after a read only", spaceB3)
+	}
+
+	if code := b.status("DELETE", "/v1/spaces/"+spaceB2, nil); code != http.StatusOK {
+		t.Fatalf("delete %s: %d", spaceB2, code)
+	}
+	if got, _ := list(b, ""); !slices.Equal(got, []string{spaceB}) {
+		t.Errorf("after erasing %s key b lists %v", spaceB2, got)
+	}
+
+	for _, query := range []string{"?cursor=", "?cursor=..%2Fx", "?limit=0", "?limit=1001", "?limit=x"} {
+		var p problemDoc
+		if code := b.do("GET", "/v1/spaces"+query, nil, &p).StatusCode; code != http.StatusBadRequest || p.Code != "invalid" || len(p.Fields) != 1 {
+			t.Errorf("%s: %d %+v, want 400 naming the parameter", query, code, p)
+		}
+	}
+}
+
+func TestKeyPrefixes(t *testing.T) {
+	for _, c := range []struct {
+		patterns, want []string
+	}{
+		{[]string{"alice", "team-a-*"}, []string{"alice", "team-a-"}},
+		{[]string{"a?c", `x\*`, "y[0-9]"}, []string{"a", "x", "y"}},
+		{[]string{"alice", "*-shared"}, []string{""}},
+		{nil, []string{}},
+	} {
+		k := Key{Spaces: c.patterns}
+		if got := k.prefixes(); !slices.Equal(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.patterns, got, c.want)
+		}
 	}
 }

@@ -75,6 +75,28 @@ func TestTour(t *testing.T) {
 			t.Errorf("repeat: %+v", res.Results)
 		}
 	})
+	t.Run("ListSpaces", func(t *testing.T) { // space_test.go tests it with keys
+		found := false
+		for query := "?limit=1000"; !found && query != ""; {
+			var page struct {
+				Spaces     []struct{ ID string }
+				NextCursor string `json:"next_cursor"`
+			}
+			if code := c.do("GET", "/v1/spaces"+query, nil, &page).StatusCode; code != http.StatusOK {
+				t.Fatalf("GET /v1/spaces%s: %d", query, code)
+			}
+			for _, s := range page.Spaces {
+				found = found || s.ID == space
+			}
+			query = ""
+			if page.NextCursor != "" {
+				query = "?limit=1000&cursor=" + page.NextCursor
+			}
+		}
+		if !found {
+			t.Errorf("GET /v1/spaces does not list %s", space)
+		}
+	})
 	t.Run("IngestAsync", func(t *testing.T) {
 		var job struct {
 			JobID     string `json:"job_id"`

@@ -58,4 +58,8 @@ var (
 	//go:embed queries/space_delete_node.cypher
 	spaceDeleteNodeCypher string
 	qSpaceDeleteNode      = newQuery("space_delete_node", spaceDeleteNodeCypher)
+
+	//go:embed queries/space_list.cypher
+	spaceListCypher string
+	qSpaceList      = newQuery("space_list", spaceListCypher)
 )

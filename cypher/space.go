@@ -1,6 +1,9 @@
 package cypher
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // DeleteSpace erases a space and everything in it, and nothing of any other space.
 // It deletes in batches and returns how many nodes went. Errors: EUnavailable.
@@ -25,4 +28,43 @@ func (s *Store) DeleteSpace(ctx context.Context, space string) (int64, error) {
 		return total, err
 	}
 	return total + num(recs[0], "deleted"), nil
+}
+
+// SpaceInfo is a space as GET /v1/spaces lists it.
+type SpaceInfo struct {
+	ID        string    `json:"id"`
+	CreatedAt time.Time `json:"created_at,omitzero"` // none while its import runs
+	Embedder  string    `json:"embedder,omitempty"`  // the embedder of its memories
+}
+
+// spaceListBatch is how many spaces ListSpaces reads a statement.
+const spaceListBatch = 500
+
+// ListSpaces returns, in id order after the id after, up to limit spaces that keep
+// accepts, and whether more follow. Only spaces whose id starts with one of prefixes are
+// read ("" reads every space): the literal beginnings of a key's patterns, so that a
+// key of a few spaces does not read every tenant's. A space exists from its first
+// observation (or import) until it is erased. Errors: EUnavailable.
+func (s *Store) ListSpaces(ctx context.Context, prefixes []string, keep func(id string) bool, after string, limit int) ([]SpaceInfo, bool, error) {
+	out := []SpaceInfo{}
+	for {
+		recs, err := s.read(ctx, qSpaceList, map[string]any{"prefixes": prefixes, "after": after, "limit": spaceListBatch})
+		if err != nil {
+			return nil, false, err
+		}
+		for _, r := range recs {
+			id := str(r, "id")
+			after = id
+			if !keep(id) {
+				continue
+			}
+			if len(out) == limit {
+				return out, true, nil
+			}
+			out = append(out, SpaceInfo{ID: id, CreatedAt: timeOf(valueOf(r, "created_at")), Embedder: str(r, "embedder")})
+		}
+		if len(recs) < spaceListBatch {
+			return out, false, nil
+		}
+	}
 }

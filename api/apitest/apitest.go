@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -182,6 +183,10 @@ func (c *Checker) Check(req *http.Request, reqBody []byte, status int, header ht
 		// kin-openapi's legacy router takes DELETE /v1/spaces/s/memories for
 		// DELETE /v1/spaces/{space}/memories/{id} with an empty id: no operation.
 		err = fmt.Errorf("%s: an empty path parameter", name)
+	}
+	if err == nil && strings.HasSuffix(req.URL.Path, "/") && !strings.HasSuffix(route.Path, "/") {
+		// It also takes GET /v1/spaces/ (an empty space id) for GET /v1/spaces.
+		err = fmt.Errorf("%s: a trailing slash", name)
 	}
 	if err != nil {
 		if status < 400 || status > 499 || header.Get("Content-Type") != "application/problem+json" {

@@ -13,10 +13,11 @@ import (
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
-// TestExportImportCommands: `realm ingest`, then `realm export --out`, erase the space,
-// `realm import`, `realm export` again: the two files are equal but for exported_at. A
-// malformed file is refused by `realm import --check` and by `realm import` with its line
-// number, writing nothing; an import into a space that is not empty is a conflict.
+// TestExportImportCommands: `realm ingest`, then `realm export --out` (and `realm spaces`
+// lists the space), erase the space (and it lists none), `realm import`, `realm export`
+// again: the two files are equal but for exported_at. A malformed file is refused by
+// `realm import --check` and by `realm import` with its line number, writing nothing; an
+// import into a space that is not empty is a conflict.
 func TestExportImportCommands(t *testing.T) {
 	store := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -43,8 +44,14 @@ func TestExportImportCommands(t *testing.T) {
 	if out := runOK("export", "--space", space, "--out", first); !strings.Contains(out, "memories") {
 		t.Errorf("export says %q", out)
 	}
+	if out := runOK("spaces", "--prefix", space); !strings.HasPrefix(out, space+" ") || !strings.HasSuffix(out, "\ntotal: 1\n") {
+		t.Errorf("realm spaces --prefix %s says %q", space, out)
+	}
 	if _, err := store.DeleteSpace(ctx, space); err != nil {
 		t.Fatal(err)
+	}
+	if out := runOK("spaces", "--prefix", space); out != "total: 0\n" {
+		t.Errorf("realm spaces after the space was erased says %q", out)
 	}
 	if out := runOK("import", "--space", space, first); !strings.Contains(out, "with its ids") {
 		t.Errorf("import says %q", out)

@@ -24,6 +24,7 @@ commands:
   reembed        realm reembed [--space S | --all] [--force]   (re-embed with the configured embedder)
   export         realm export --space S [--out FILE]   (the whole space as JSON Lines)
   import         realm import --space S FILE | --check FILE   (an export into an empty space)
+  spaces         realm spaces [--prefix P]   (the spaces of the store, in id order)
   schema apply   apply the Neo4j schema migrations and wait until indexes are online
   loadtest       realm loadtest [--url URL] [--clients 32] [--duration 60s] [--shared]   (mixed traffic against a running server)
   healthcheck    exit 0 when the server at REALM_ADDR is ready (for container healthchecks)
@@ -55,6 +56,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runExport(ctx, rest, getenv, stdout)
 	case "import":
 		return runImport(ctx, rest, getenv, stdout)
+	case "spaces":
+		return runSpaces(ctx, rest, getenv, stdout)
 	case "schema":
 		if len(rest) == 0 || rest[0] != "apply" {
 			return realm.Errorf(realm.EInvalid, "usage: realm schema apply")

@@ -64,6 +64,8 @@ try {
   check(memories > 0, `the space shows ${memories} memories`);
   await page.locator('table.memories tbody tr').first().waitFor();
   check(await page.locator('#card-weights svg rect').count() === 10, 'the weight histogram has ten bins');
+  await page.locator(`#space-list option[value="${space}"]`).waitFor({ state: 'attached' });
+  console.log('ok: the space input suggests the spaces the key reaches');
   await shoot(page, 'spaces');
 
   // Recall: the evidence ranked and the trace drawn as a graph.

@@ -13,6 +13,7 @@ const view = document.getElementById('view');
 const status = document.getElementById('status');
 const spaceInput = document.getElementById('space');
 const keyInput = document.getElementById('key');
+const spaceList = document.getElementById('space-list');
 
 keyInput.value = sessionStorage.getItem('realm-key') || '';
 spaceInput.value = localStorage.getItem('realm-space') || '';
@@ -309,6 +310,18 @@ async function memoryView(space, id) {
 
 // ---- Routing ---------------------------------------------------------------------
 
+// spaceChoices fills the space input's suggestions with the spaces the key reaches
+// (the first 1,000) and returns them; none when the server refuses (a key still to type).
+async function spaceChoices() {
+  try {
+    const { spaces } = await api('GET', '/v1/spaces?limit=1000');
+    spaceList.replaceChildren(...spaces.map((sp) => h('option', { value: sp.id })));
+    return spaces;
+  } catch {
+    return [];
+  }
+}
+
 function fail(err) {
   say(explain(err), 'error');
 }
@@ -329,6 +342,11 @@ async function route() {
   if (!space) {
     view.replaceChildren(h('p', {}, 'Type a space id (and an API key when the server has keys), then press Open.'));
     spaceInput.focus();
+    const spaces = await spaceChoices();
+    if (spaces.length) {
+      view.append(h('p', {}, 'Spaces this key reaches:'),
+        h('ul', { class: 'space-list' }, spaces.map((sp) => h('li', {}, h('a', { href: `#/spaces/${sp.id}` }, sp.id)))));
+    }
     return;
   }
   spaceInput.value = space;
@@ -346,9 +364,11 @@ async function route() {
 document.getElementById('connection').addEventListener('submit', (ev) => {
   ev.preventDefault();
   sessionStorage.setItem('realm-key', keyInput.value);
+  spaceChoices();
   const [, name = 'spaces'] = location.hash.split('/');
   const target = `#/${name === 'memory' ? 'spaces' : name}/${spaceInput.value}`;
   if (location.hash === target) route(); else location.hash = target;
 });
 window.addEventListener('hashchange', route);
 route();
+if (spaceInput.value) spaceChoices(); // route lists them itself when no space is chosen
