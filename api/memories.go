@@ -207,7 +207,7 @@ func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleListSpaces lists, in id order and a page at a time, the spaces the key may
-// reach: those of its patterns that hold something (every space without keys).
+// reach: those matching its patterns (every space without keys).
 func (s *server) handleListSpaces(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}

@@ -90,6 +90,7 @@ func TestListSpaces(t *testing.T) {
 	keys, err := ParseKeys("test keys", fmt.Sprintf(`
 		a    sk-a-0123456789abcdef    admin  %s
 		b    sk-b-0123456789abcdef    admin  %s,%s-*
+		ab   sk-ab-0123456789abcdef   write  %[3]s,%[1]s
 		all  sk-all-0123456789abcdef  read   *`, spaceA, spaceB, spaceB))
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +143,10 @@ func TestListSpaces(t *testing.T) {
 	}
 	if got, _ := list(b, ""); !slices.Equal(got, []string{spaceB, spaceB2}) {
 		t.Errorf("key b lists %v, want %s and %s", got, spaceB, spaceB2)
+	}
+	ab := client{t: t, base: srv.URL, key: "sk-ab-0123456789abcdef"}
+	if got, _ := list(ab, ""); !slices.Equal(got, slices.Sorted(slices.Values([]string{spaceA, spaceB}))) {
+		t.Errorf("the key of %s and %s lists %v", spaceB, spaceA, got)
 	}
 	first, next := list(b, "?limit=1")
 	second, last := list(b, "?limit=1&cursor="+next)

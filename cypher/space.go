@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"slices"
 	"time"
 )
 
@@ -42,13 +43,19 @@ const spaceListBatch = 500
 
 // ListSpaces returns, in id order after the id after, up to limit spaces that keep
 // accepts, and whether more follow. Only spaces whose id starts with one of prefixes are
-// read ("" reads every space): the literal beginnings of a key's patterns, so that a
-// key of a few spaces does not read every tenant's. A space exists from its first
+// read ("" reads every space, none none): the literal beginnings of a key's patterns, so
+// that a key of a few spaces does not read every tenant's. A space exists from its first
 // observation (or import) until it is erased. Errors: EUnavailable.
 func (s *Store) ListSpaces(ctx context.Context, prefixes []string, keep func(id string) bool, after string, limit int) ([]SpaceInfo, bool, error) {
 	out := []SpaceInfo{}
+	if len(prefixes) == 0 {
+		return out, false, nil
+	}
+	// A space id is of [A-Za-z0-9_-], all below "~": the range read ends past the
+	// highest prefix's ids.
+	from, until := slices.Min(prefixes), slices.Max(prefixes)+"~"
 	for {
-		recs, err := s.read(ctx, qSpaceList, map[string]any{"prefixes": prefixes, "after": after, "limit": spaceListBatch})
+		recs, err := s.read(ctx, qSpaceList, map[string]any{"prefixes": prefixes, "from": from, "until": until, "after": after, "limit": spaceListBatch})
 		if err != nil {
 			return nil, false, err
 		}
