@@ -1,7 +1,7 @@
 // Drives the memory explorer at REALM_URL/ui in Debian's chromium, as a person would:
 // opens a space with the API key, runs a recall and waits for its trace to be drawn,
 // marks two nodes useful and one misleading and sends the feedback, finds the reconsolidation in the
-// timeline and reverts it, and opens one memory. Each check that fails ends the run
+// timeline and reverts it, opens one memory, and opens the space again from the list of spaces. Each check that fails ends the run
 // with exit status 1 and says what it saw. The last line printed is a JSON summary
 // (the trace id, the number of edits applied) that the Go test checks through the API.
 //
@@ -114,6 +114,15 @@ try {
   check((await page.locator('p.content').textContent()).length > 0, 'the memory shows its content');
   check(await page.locator('table.edges tbody tr').count() > 0, 'the memory lists its edges');
   await shoot(page, 'memory');
+
+  // No space chosen: the spaces the key reaches are listed, each opening its view.
+  await page.fill('#space', '');
+  await page.goto(`${base}/ui/#/spaces/`);
+  const listed = page.locator(`ul.space-list a[href="#/spaces/${space}"]`);
+  await listed.waitFor();
+  await listed.click();
+  await page.locator('#card-memories h3').waitFor();
+  check(await page.inputValue('#space') === space, 'the list of spaces opens one');
 
   check(errors.length === 0, `no page or console errors${errors.length ? `: ${errors.join('; ')}` : ''}`);
   console.log(JSON.stringify({ trace_id: traceId, edits_applied: applied }));
