@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -135,6 +136,31 @@ type UpdateReport struct {
 	Contradicts int               `json:"contradicts_edges"`
 	Results     []UpdateResult    `json:"results"`
 	Config      map[string]string `json:"config,omitempty"`
+}
+
+// AsChatRoles rewrites a set as an assistant's conversation with its user: the person of
+// each scenario (the speaker of its old message) speaks as "user", everyone else as
+// "assistant", and the texts and questions call that person "the user" ("Where does the
+// user live now?"), as agents that send chat roles for speakers store them.
+func AsChatRoles(set UpdateSet) UpdateSet {
+	out := UpdateSet{About: set.About, Scenarios: make([]UpdateScenario, len(set.Scenarios))}
+	for i, s := range set.Scenarios {
+		person := s.Messages[s.Old].Speaker
+		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(person) + `\b`)
+		s.Messages = slices.Clone(s.Messages)
+		for j, m := range s.Messages {
+			role := "assistant"
+			if m.Speaker == person {
+				role = "user"
+			}
+			m.Speaker = role
+			m.Text = name.ReplaceAllString(m.Text, "the user")
+			s.Messages[j] = m
+		}
+		s.Now, s.Past = name.ReplaceAllString(s.Now, "the user"), name.ReplaceAllString(s.Past, "the user")
+		out.Scenarios[i] = s
+	}
+	return out
 }
 
 // RunUpdates ingests each scenario into its own space (prefix + id, erased first), asks

@@ -45,6 +45,30 @@ func TestLoadUpdates(t *testing.T) {
 	}
 }
 
+// TestAsChatRoles: the person speaks as "user" and is "the user" in texts and questions;
+// the built-in set is left as it was.
+func TestAsChatRoles(t *testing.T) {
+	set, err := LoadUpdates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := AsChatRoles(set)
+	s, r := set.Scenarios[0], roles.Scenarios[0]
+	person := s.Messages[s.Old].Speaker
+	for i, m := range r.Messages {
+		want := "assistant"
+		if s.Messages[i].Speaker == person {
+			want = "user"
+		}
+		if m.Speaker != want || strings.Contains(m.Text, person) {
+			t.Errorf("message %d %+v, want speaker %s and no %s", i, m, want, person)
+		}
+	}
+	if !strings.Contains(r.Now, "the user") || strings.Contains(r.Now, person) || s.Messages[s.Old].Speaker != person {
+		t.Errorf("now %q (was %q), the set's own speaker %q", r.Now, s.Now, s.Messages[s.Old].Speaker)
+	}
+}
+
 func TestUpdateRanks(t *testing.T) {
 	node := func(id string, typ realm.NodeType, sources ...string) realm.Node {
 		return realm.Node{ID: id, Type: typ, Sources: sources}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -170,6 +172,7 @@ func speakerOfDescription(desc string) string {
 // speaker. Claims about unknown subjects (lowercase words, nonName) are dropped.
 func stateClaims(text, speaker string) []stateClaim {
 	var out []stateClaim
+	text, aliased := speakerAsWe(text, speaker)
 	subject := func(s string) string {
 		if strings.EqualFold(s, "we") {
 			return speaker
@@ -180,6 +183,9 @@ func stateClaims(text, speaker string) []stateClaim {
 		return s
 	}
 	add := func(c stateClaim) {
+		if aliased {
+			c.subject, c.value = weAsSpeaker(c.subject, speaker), weAsSpeaker(c.value, speaker)
+		}
 		c.subject, c.value, c.speaker = subject(c.subject), strings.TrimSpace(c.value), speaker
 		if c.subject == "" || c.value == "" {
 			return
@@ -218,6 +224,60 @@ func stateClaims(text, speaker string) []stateClaim {
 		add(stateClaim{subject: m[1], value: m[2], plan: true})
 	}
 	return out
+}
+
+// nameLike is a speaker the subject patterns read as a name.
+var nameLike = regexp.MustCompile(`^[A-Z][\p{L}\-]*$`)
+
+// speakerAsWe writes "We" for the speaker when the subject patterns cannot read the
+// speaker's name as one: a chat role ("user lives in Lisbon", as the first-person rewrite
+// writes the role "user"), a handle ("ana_92"). It reports whether it did.
+func speakerAsWe(text, speaker string) (string, bool) {
+	if speaker == "" || nameLike.MatchString(speaker) {
+		return text, false
+	}
+	out := replaceWord(text, speaker, "We")
+	return out, out != text
+}
+
+// weAsSpeaker undoes speakerAsWe in a claim's subject or value.
+func weAsSpeaker(s, speaker string) string { return replaceWord(s, "We", speaker) }
+
+// replaceWord replaces each whole-word occurrence of word in text, in any case, with by.
+func replaceWord(text, word, by string) string {
+	lt, lw := strings.ToLower(text), strings.ToLower(word)
+	if len(lt) != len(text) || len(lw) != len(word) {
+		lt, lw = text, word // lower case changed a length: match the case as written
+	}
+	var b strings.Builder
+	last := 0
+	for from := 0; ; {
+		i := strings.Index(lt[from:], lw)
+		if i < 0 {
+			break
+		}
+		s, e := from+i, from+i+len(lw)
+		if !wordRune(lt[:s], true) && !wordRune(lt[e:], false) {
+			b.WriteString(text[last:s])
+			b.WriteString(by)
+			last = e
+		}
+		from = e
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// wordRune reports whether the last rune of s (last) or its first is a letter or digit.
+func wordRune(s string, last bool) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	if last {
+		r, _ = utf8.DecodeLastRuneInString(s)
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func normFavourite(s string) string {

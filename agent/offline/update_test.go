@@ -31,6 +31,12 @@ func TestStateChange(t *testing.T) {
 		{"SwitchedCued", "Theo", "Theo uses an iPhone.", "Theo", "Theo switched to a Pixel phone.", "supersedes"},
 		{"PlanDone", "Gwen", "Gwen is planning to run the Boston marathon.", "Gwen", "Gwen ran the Boston marathon on Monday.", "supersedes"},
 		{"TwoSpeakers", "Nora", "Nora lives in Lisbon.", "Sam", "Nora lives in Porto.", "contradicts"},
+		// A chat role or a handle as the speaker: the first-person rewrite writes it as the subject.
+		{"ChatRole", "user", "user lives in Lisbon with user's wife.", "user", "user: We moved from Lisbon to Berlin last month.", "supersedes"},
+		{"ChatRoleJob", "user", "User works at Spotify.", "user", "user quit Spotify and joined Stripe.", "supersedes"},
+		{"Handle", "ana_92", "ana_92's favourite book is Dune.", "ana_92", "ana_92's new favourite book is Piranesi.", "supersedes"},
+		{"ChatRoleOtherSubject", "user", "user lives in Lisbon.", "user", "Nora lives in Berlin.", ""},
+		{"ChatRoleInsideAWord", "user", "user lives in Lisbon.", "user", "The username lives in Berlin.", ""},
 		{"QuotedBySomeoneElse", "Will", `Tara said: "Tara is single and happy." Will: Good for Tara.`, "Tara", "Tara is engaged!", "supersedes"},
 
 		{"SameValue", "Mia", "Mia works at Spotify.", "Mia", "Mia works at Spotify on the data team.", ""},

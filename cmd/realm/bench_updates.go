@@ -9,7 +9,7 @@ import (
 	"github.com/realm-memory/realm/bench"
 )
 
-const benchUpdatesUsage = "usage: realm bench updates [FILE] [--k 10] [--space-prefix updates-] [--out report.json]"
+const benchUpdatesUsage = "usage: realm bench updates [FILE] [--speakers names|roles] [--k 10] [--space-prefix updates-] [--out report.json]"
 
 // runBenchUpdates runs `realm bench updates`: each update scenario (the built-in set, or
 // FILE) ingested into its own space, its "now" and "past" questions recalled, and the
@@ -19,6 +19,7 @@ func runBenchUpdates(ctx context.Context, args []string, getenv func(string) str
 	k := fs.Int("k", 10, "nodes recalled per question")
 	prefix := fs.String("space-prefix", "updates-", "each scenario goes to space prefix+id, erased first")
 	out := fs.String("out", "", "write the JSON report here, and the Markdown beside it (x.json → x.md)")
+	speakers := fs.String("speakers", "names", `names: as written; roles: each scenario's person speaks as "user", the others as "assistant"`)
 	cfg, err := loadConfig(fs, args, getenv)
 	if err != nil {
 		return err
@@ -35,6 +36,13 @@ func runBenchUpdates(ctx context.Context, args []string, getenv func(string) str
 	if err != nil {
 		return realm.Errorf(realm.EInvalid, "%v", err)
 	}
+	switch *speakers {
+	case "names":
+	case "roles":
+		set = bench.AsChatRoles(set)
+	default:
+		return realm.Errorf(realm.EInvalid, "--speakers %q: names or roles; %s", *speakers, benchUpdatesUsage)
+	}
 	d, p, err := openCommand(ctx, cfg)
 	if err != nil {
 		return err
@@ -47,6 +55,6 @@ func runBenchUpdates(ctx context.Context, args []string, getenv func(string) str
 	if path == "" {
 		path = "built-in (bench/testdata/updates.json)"
 	}
-	rep.Config = map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "scenarios": path, "commit": bench.BuildInfo()["commit"]}
+	rep.Config = map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "scenarios": path, "speakers": *speakers, "commit": bench.BuildInfo()["commit"]}
 	return writeBenchReport(*out, rep, rep.Markdown(), nil, stdout, progress)
 }

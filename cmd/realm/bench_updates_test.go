@@ -54,6 +54,29 @@ func TestBenchUpdates(t *testing.T) {
 	if rep.Scenarios != 2 || rep.Supersedes != 1 || rep.NewerFirst != 1 || rep.OldInTop3 != 1 {
 		t.Errorf("report %s", b)
 	}
+	t.Run("ChatRoles", func(t *testing.T) {
+		// The same scenarios as an assistant's chat: Nora and Mia speak as "user".
+		roles := filepath.Join(dir, "roles.json")
+		stdout.Reset()
+		if err := runBenchCmd(context.Background(), []string{"realm", "bench", "updates", file, "--speakers", "roles", "--space-prefix", prefix, "--out", roles}, testEnv(nil), &stdout, &progress); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(roles)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bench.UpdateReport
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Config["speakers"] != "roles" || got.Supersedes != rep.Supersedes || got.NewerFirst != rep.NewerFirst || got.OldInTop3 != rep.OldInTop3 {
+			t.Errorf("with chat roles %s, want the figures of %+v", b, rep)
+		}
+		err = runBenchCmd(context.Background(), []string{"realm", "bench", "updates", file, "--speakers", "bots"}, testEnv(nil), &stdout, &progress)
+		if err == nil || !strings.Contains(err.Error(), "--speakers") {
+			t.Errorf("error %v, want one naming --speakers", err)
+		}
+	})
 	t.Run("ErrBadFile", func(t *testing.T) {
 		bad := filepath.Join(dir, "bad.json")
 		if err := os.WriteFile(bad, []byte(`{"scenarios": [{"id": "x"}]}`), 0o644); err != nil {
