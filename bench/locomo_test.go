@@ -67,3 +67,30 @@ func TestParseEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplesAsChatRoles: Ana speaks as "user" and Ben as "assistant", the questions name
+// them so, and the turns' words and the samples read stay as they were.
+func TestSamplesAsChatRoles(t *testing.T) {
+	samples, err := bench.LoadLoCoMo("testdata/locomo-mini.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roles := bench.SamplesAsChatRoles(samples)
+	s, r := samples[0], roles[0]
+	var speakers, questions []string
+	for _, turn := range r.Sessions[0].Turns {
+		speakers = append(speakers, turn.Speaker)
+	}
+	for _, q := range r.Questions {
+		questions = append(questions, q.Question)
+	}
+	if want := []string{"user", "assistant"}; !reflect.DeepEqual(speakers, want) || r.SpeakerA != "user" {
+		t.Errorf("speakers %v (A %q), want %v", speakers, r.SpeakerA, want)
+	}
+	if want := []string{"When did the user go to a pottery class?", "What does the assistant love?", "Which year?", "What did the assistant's cat do?"}; !reflect.DeepEqual(questions, want) {
+		t.Errorf("questions %q, want %q", questions, want)
+	}
+	if r.Sessions[0].Turns[0].Text != s.Sessions[0].Turns[0].Text || s.Sessions[0].Turns[0].Speaker != "Ana" || s.Questions[0].Question != "When did Ana go to a pottery class?" {
+		t.Errorf("the turns' words changed, or the samples read: %+v %+v", r.Sessions[0].Turns[0], s.Questions[0])
+	}
+}

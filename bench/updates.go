@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -141,23 +140,19 @@ type UpdateReport struct {
 // AsChatRoles rewrites a set as an assistant's conversation with its user: the person of
 // each scenario (the speaker of its old message) speaks as "user", everyone else as
 // "assistant", and the texts and questions call that person "the user" ("Where does the
-// user live now?"), as agents that send chat roles for speakers store them.
-func AsChatRoles(set UpdateSet) UpdateSet {
+// user live now?").
+func (set UpdateSet) AsChatRoles() UpdateSet {
 	out := UpdateSet{About: set.About, Scenarios: make([]UpdateScenario, len(set.Scenarios))}
 	for i, s := range set.Scenarios {
 		person := s.Messages[s.Old].Speaker
-		name := regexp.MustCompile(`\b` + regexp.QuoteMeta(person) + `\b`)
+		asUser := nameAs(person, "the user")
 		s.Messages = slices.Clone(s.Messages)
 		for j, m := range s.Messages {
-			role := "assistant"
-			if m.Speaker == person {
-				role = "user"
-			}
-			m.Speaker = role
-			m.Text = name.ReplaceAllString(m.Text, "the user")
+			m.Speaker = roleOf(m.Speaker, person)
+			m.Text = asUser(m.Text)
 			s.Messages[j] = m
 		}
-		s.Now, s.Past = name.ReplaceAllString(s.Now, "the user"), name.ReplaceAllString(s.Past, "the user")
+		s.Now, s.Past = asUser(s.Now), asUser(s.Past)
 		out.Scenarios[i] = s
 	}
 	return out

@@ -52,7 +52,7 @@ func TestAsChatRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	roles := AsChatRoles(set)
+	roles := set.AsChatRoles()
 	s, r := set.Scenarios[0], roles.Scenarios[0]
 	person := s.Messages[s.Old].Speaker
 	for i, m := range r.Messages {

@@ -13,7 +13,7 @@ import (
 	"github.com/realm-memory/realm/bench"
 )
 
-const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--split tune|validate|all] [--reconsolidation on|off|both] [--feedback none,self,cited] [--k 10] [--curve 5,10,15,20] [--limit N] [--out report.json] [--questions results.jsonl]" +
+const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--split tune|validate|all] [--reconsolidation on|off|both] [--feedback none,self,cited] [--k 10] [--curve 5,10,15,20] [--limit N] [--speakers names|roles] [--out report.json] [--questions results.jsonl]" +
 	" [--judge-model M] [--judge-runs N] [--shuffle SEED]... [--strategy adaptive|path_search|subgraph_beam]... [--checkpoint FILE|DIR/]"
 
 // runBench dispatches `realm bench <benchmark>`. The report (Markdown) goes to stdout and
@@ -55,6 +55,7 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	curve := fs.String("curve", "5,10,15,20", "with --retrieval-only: also ask REALM at these k, reconsolidation off, for the recall-vs-context curve (\"\": none)")
 	limit := fs.Int("limit", 0, "questions per sample (0: all)")
 	questions := fs.String("questions", "", "with --retrieval-only: write what each question returned here, one JSON line per question")
+	speakers := fs.String("speakers", "names", `names: as written; roles: speaker A as "user", B as "assistant", and so in the questions`)
 	full := addLoCoMoFullFlags(fs)
 	cfg, err := loadConfig(fs, args, getenv)
 	if err != nil {
@@ -88,6 +89,13 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return realm.Errorf(realm.EInvalid, "%v", err)
 	}
+	switch *speakers {
+	case "names":
+	case "roles":
+		samples = bench.SamplesAsChatRoles(samples)
+	default:
+		return realm.Errorf(realm.EInvalid, "--speakers takes names or roles, not %q", *speakers)
+	}
 	curveK, err := parseKs(*curve)
 	if err != nil {
 		return err
@@ -108,7 +116,7 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		return realm.Errorf(realm.EInvalid, "%s holds no sample of split %s (with --sample %q)", *data, *split, *sample)
 	}
 	if !*retrievalOnly {
-		return runLoCoMoFull(ctx, cfg, locomoCommon{data: *data, recon: *recon, out: *out, prefix: *prefix, k: *k, limit: *limit}, full, samples, stdout, progress)
+		return runLoCoMoFull(ctx, cfg, locomoCommon{data: *data, recon: *recon, out: *out, prefix: *prefix, speakers: *speakers, k: *k, limit: *limit}, full, samples, stdout, progress)
 	}
 	if *prefix == "" {
 		*prefix = "locomo-"
@@ -135,7 +143,7 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	rep.Config = map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "data": *data, "version": fullVersion(),
-		"auditor": "offline", "reconsolidation": *recon, "feedback": *feedback, "score": cfg.Score, "split": *split, "curve_k": *curve, "space_prefix": *prefix, "commit": bench.BuildInfo()["commit"]}
+		"auditor": "offline", "reconsolidation": *recon, "feedback": *feedback, "score": cfg.Score, "split": *split, "speakers": *speakers, "curve_k": *curve, "space_prefix": *prefix, "commit": bench.BuildInfo()["commit"]}
 	usage := realm.Usage{}
 	usage.Add(ingest.usage)
 	usage.Add(recall.usage)

@@ -49,8 +49,8 @@ func addLoCoMoFullFlags(fs *flag.FlagSet) *locomoFullFlags {
 
 // locomoCommon are the flags both protocols read.
 type locomoCommon struct {
-	data, recon, out, prefix string
-	k, limit                 int
+	data, recon, out, prefix, speakers string
+	k, limit                           int
 }
 
 // runLoCoMoFull runs `realm bench locomo` without --retrieval-only: the full protocol with
@@ -90,6 +90,9 @@ func runLoCoMoFull(ctx context.Context, cfg config, c locomoCommon, f *locomoFul
 		"data_sha256": fileSHA256(c.data), "embedder": d.embedder.ID(), "llm": cfg.LLM,
 		"extraction_model": m["extraction"], "answer_model": m["answer"], "judge_model": judge.Model(),
 		"judge_runs": strconv.Itoa(judge.Runs()), "retrieval_decider": "offline", "auditor": "offline",
+	}
+	if c.speakers != "names" {
+		lc.Settings["speakers"] = c.speakers // a checkpoint of named speakers stays valid
 	}
 	lc.Info["version"] = fullVersion()
 	lc.Info["space_prefix"] = prefix

@@ -11,6 +11,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/bench"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
@@ -99,6 +100,34 @@ func TestBenchReconsolidationBoth(t *testing.T) {
 	}
 	if e := rep.Run(bench.ReconsolidationOn).Edits; sum(e.HistogramBefore) != int64(e.EdgesBefore) || sum(e.HistogramAfter) != int64(e.EdgesAfter) {
 		t.Errorf("histograms %v %v for %d and %d edges", e.HistogramBefore, e.HistogramAfter, e.EdgesBefore, e.EdgesAfter)
+	}
+}
+
+// TestBenchLoCoMoChatRoles: with --speakers roles the conversation is stored as said by
+// "user" and "assistant", and the questions ask about them so.
+func TestBenchLoCoMoChatRoles(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	prefix := cyphertest.NewSpace(t) + "-"
+	t.Cleanup(func() { _, _ = store.DeleteSpace(context.Background(), prefix+"small-1") })
+	out := filepath.Join(t.TempDir(), "report.json")
+	err := runBenchCmd(context.Background(), []string{"realm", "bench", "locomo", "--retrieval-only", "../../bench/testdata/locomo-small.json",
+		"--speakers", "roles", "--reconsolidation", "off", "--curve", "", "--space-prefix", prefix, "--out", out}, testEnv(nil), io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep bench.RetrievalReport
+	if err := json.Unmarshal(b, &rep); err != nil || rep.Config["speakers"] != "roles" || rep.Questions != 12 {
+		t.Fatalf("report %s: %v", b, err)
+	}
+	for q, want := range map[string]int{"Ana": 0, "user": 1} {
+		people, _, err := store.ListMemories(context.Background(), prefix+"small-1", cypher.MemoryFilter{Type: realm.Entity, Q: q + " (person)"}, "", 10)
+		if err != nil || len(people) != want {
+			t.Errorf("%d persons %q, want %d: %v", len(people), q, want, err)
+		}
 	}
 }
 

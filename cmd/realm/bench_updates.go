@@ -39,7 +39,7 @@ func runBenchUpdates(ctx context.Context, args []string, getenv func(string) str
 	switch *speakers {
 	case "names":
 	case "roles":
-		set = bench.AsChatRoles(set)
+		set = set.AsChatRoles()
 	default:
 		return realm.Errorf(realm.EInvalid, "--speakers %q: names or roles; %s", *speakers, benchUpdatesUsage)
 	}
