@@ -109,10 +109,10 @@ func possessiveRe(what string) literalPattern {
 
 var claimPatterns = []claimPattern{
 	{claimRe(`(?:lives?|is living|are living|living|has lived|have lived|is based|are based|resides?) in`), "lives in", plainClaim},
-	{claimRe(`(?:moved|relocated|have moved|has moved|are moving|is moving)(?: back| house| again)?(?: from [^.,;!?]+?)? to`), "lives in", plainClaim},
+	{claimRe(`(?:moved|relocated|(?:have|has) (?:moved|relocated)|(?:are|is) (?:moving|relocating))(?: back| house| again)?(?: from [^.,;!?]+?)? to`), "lives in", plainClaim},
 	{mustPattern(`[Hh]ome for ` + claimSubject + ` is (?:now )?` + claimValue + claimEnd), "lives in", plainClaim},
-	{claimRe(`(?:works?|is working|are working|started working|has worked) (?:at|for)`), "works at", plainClaim},
-	{namedRe(`(?:joined|got a job at|was hired by|is employed by|started a job at)`), "works at", plainClaim},
+	{claimRe(`(?:works?|(?:is|are)(?: now)? working|started working|has worked) (?:at|for)`), "works at", plainClaim},
+	{namedRe(`(?:joined|(?:got|started|took|landed|accepted) a (?:new )?job (?:at|with)|was hired by|is employed by)`), "works at", plainClaim},
 	{claimRe(`(?:works?|is working) as(?: an?| the)?`), "works as", plainClaim},
 	{possessiveRe(`(?:job|profession|occupation|position|role|title)`), "works as", plainClaim},
 	{claimRe(`(?:became|has become|is becoming|got promoted to|was promoted to)(?: an?| the)?`), "works as", plainClaim},

@@ -20,6 +20,9 @@ func TestStateChange(t *testing.T) {
 	}{
 		{"Moved", "Nora", "Nora lives in Lisbon now.", "Nora", "Nora: Big news: we moved from Lisbon to Berlin last week.", "supersedes"},
 		{"NewJob", "Mia", "Mia works at Spotify on the data team.", "Mia", "Mia quit Spotify and joined Stripe.", "supersedes"},
+		{"NewJobAt", "Mia", "Mia works at Spotify.", "Mia", "Mia just started a new job at Stripe.", "supersedes"},
+		{"NowWorkingAt", "Mia", "Mia works at Spotify.", "Mia", "Mia is now working at Google.", "supersedes"},
+		{"HasRelocated", "Nora", "Nora lives in Lisbon.", "Nora", "Nora has relocated to Berlin.", "supersedes"},
 		{"Favourite", "Hana", "Hana's favourite book is Dune.", "Hana", "Hana's new favourite book is Piranesi.", "supersedes"},
 		{"FavouriteFirst", "Luis", "Pizza is Luis's favourite food.", "Luis", "Ramen has become Luis's favourite food.", "supersedes"},
 		{"Count", "Rosa", "Rosa has two cats.", "Rosa", "Now Rosa has three cats.", "supersedes"},
