@@ -419,6 +419,19 @@ func TestOfflineReply(t *testing.T) {
 		})
 	}
 
+	// Without session ids, a turn an hour or more after the one before it starts anew.
+	t.Run("NoSession", func(t *testing.T) {
+		asked, reply := obsAt("o1", "", "assistant", "Which city do you live in?"), obsAt("o2", "", "user", "I live in Berlin with my wife.")
+		for gap, want := range map[time.Duration]string{time.Minute: "o1", 2 * time.Hour: ""} {
+			reply.ObservedAt = asked.ObservedAt.Add(gap)
+			ext := mustExtract(t, a, agent.ExtractInput{Observation: reply, Recent: []realm.Observation{asked}})
+			i := slices.IndexFunc(ext.Candidates, func(c agent.Candidate) bool { return c.Type != realm.Episode && c.Type != realm.Entity })
+			if got := ext.Candidates[i]; got.InReplyTo != want || strings.Contains(got.Content, "asked") != (want != "") {
+				t.Errorf("%v after the question: in reply to %q, content %q; want %q", gap, got.InReplyTo, got.Content, want)
+			}
+		}
+	})
+
 	// A reply to a statement that says something carries its last sentence, and derives
 	// from it too; it answers no question, so no triggers edge will come of it.
 	t.Run("ReplyToStatement", func(t *testing.T) {

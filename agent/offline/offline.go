@@ -193,17 +193,23 @@ func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker
 }
 
 // repliedTo is the turn just before obs when it is another speaker's in the same session:
-// what obs replies to.
+// what obs replies to. Without session ids (one session of everything), a turn more than
+// sessionlessReplyGap after the one before it starts anew: an assistant's suggestion of
+// February is not the prompt of the user's news of June.
 func repliedTo(recent []realm.Observation, obs realm.Observation, speaker string) (realm.Observation, bool) {
 	if len(recent) == 0 {
 		return realm.Observation{}, false
 	}
 	prev := recent[len(recent)-1]
-	if prev.ID == obs.ID || prev.SessionID != obs.SessionID || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) {
+	if prev.ID == obs.ID || prev.SessionID != obs.SessionID || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) ||
+		(obs.SessionID == "" && obs.ObservedAt.Sub(prev.ObservedAt) > sessionlessReplyGap) {
 		return realm.Observation{}, false
 	}
 	return prev, true
 }
+
+// sessionlessReplyGap: see repliedTo.
+const sessionlessReplyGap = time.Hour
 
 // minSaidWords: the last sentence of a turn that asks nothing is the context of a reply
 // when it has at least this many content words.
