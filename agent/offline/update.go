@@ -146,7 +146,9 @@ var claimPatterns = []claimPattern{
 
 // endedPatterns say a state no longer holds: the subject is group 1, the ended value group 2.
 var endedPatterns = []literalPattern{
-	claimRe(`(?:quit|left|sold|gave up|gave away|gave|stopped|dropped|cancell?ed|ended|lost|got rid of|ditched|retired from|moved out of|moved away from|moved from|switched from|changed from|broke up with|no longer)(?: playing| doing| using| going to| taking| drinking| eating| learning| studying| working at| working for| living in| seeing| dating| the| my| an?)?`),
+	claimRe(`(?:quit|left|sold|gave up|gave away|stopped|dropped out of|dropped|cancell?ed|ended|lost|got rid of|ditched|retired from|moved out of|moved away from|moved from|switched from|changed from|broke up with|no longer)(?: playing| doing| using| going to| taking| drinking| eating| learning| studying| working at| working for| living in| seeing| dating| the| my| an?)?`),
+	// Something given to someone ("gave Kiwi to my aunt"), not a talk given.
+	mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` gave (?:the |my |an? )?` + claimValue + ` (?:to|away)\b`),
 	claimRe(`(?:is|are) no longer`),
 	mustPattern(claimSubject + claimAdverbs + ` (?:doesn't|does not|don't|do not|isn't|is not|aren't|are not|can't|cannot|won't) ([^.,;!?()"]+?) (?:anymore|any more|after all)\b`),
 	mustPattern(claimSubject + `\b[^.;!?"]{0,60}? instead of (?:[a-z]+ing )?(?:the |an? )?` + claimValue + claimEnd),
@@ -217,6 +219,9 @@ func stateClaims(text, speaker string) []stateClaim {
 	}
 	for _, re := range endedPatterns {
 		for _, m := range re.findAll(text) {
+			if phrasalParticle[strings.ToLower(firstWord(m[2]))] {
+				continue // "dropped off the cake", "left for Paris": not an end
+			}
 			add(stateClaim{subject: m[1], value: m[2], ended: true})
 		}
 	}
@@ -224,6 +229,16 @@ func stateClaims(text, speaker string) []stateClaim {
 		add(stateClaim{subject: m[1], value: m[2], plan: true})
 	}
 	return out
+}
+
+// phrasalParticle: an ended verb followed by one of these says something else.
+var phrasalParticle = setOf(`off by for over in on into down through around back`)
+
+func firstWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
+	}
+	return ""
 }
 
 // nameLike is a speaker the subject patterns read as a name.

@@ -42,7 +42,13 @@ func TestStateChange(t *testing.T) {
 		{"ChatRoleInsideAWord", "user", "user lives in Lisbon.", "user", "The username lives in Berlin.", ""},
 		{"QuotedBySomeoneElse", "Will", `Tara said: "Tara is single and happy." Will: Good for Tara.`, "Tara", "Tara is engaged!", "supersedes"},
 
+		{"GaveAway", "Olga", "Olga has a parrot named Kiwi.", "Olga", "Olga gave Kiwi to Olga's aunt, Olga has a rabbit now.", "supersedes"},
+		{"DroppedOut", "Ivo", "Ivo studies law at Leiden.", "Ivo", "Ivo dropped out of law school.", "supersedes"},
+
 		{"SameValue", "Mia", "Mia works at Spotify.", "Mia", "Mia works at Spotify on the data team.", ""},
+		{"GaveATalk", "Maria", "Maria volunteers at the homeless shelter.", "Maria", "Maria recently gave a few talks at the homeless shelter Maria volunteers at.", ""},
+		{"DroppedOff", "Maria", "Maria is busy at the shelter getting ready for a fundraiser.", "Maria", "Last week Maria dropped off the food Maria baked at the shelter.", ""},
+		{"LeftFor", "Nora", "Nora lives in Lisbon.", "Nora", "Nora left for Lisbon airport early.", ""},
 		{"OtherSubject", "Nora", "Nora lives in Lisbon.", "Sam", "Sam lives in Berlin.", ""},
 		{"SeveralAtOnce", "Emma", "Emma plays the piano.", "Emma", "Emma plays tennis on Sundays.", ""},
 		{"PastEventNotAState", "Caroline", "Caroline went to the party with friends.", "Caroline", "Caroline left the party early.", ""},
