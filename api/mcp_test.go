@@ -641,3 +641,37 @@ func tenantData(t *testing.T, store *cypher.Store, space string) string {
 
 // rawToolsList is a tools/list request as a client sends it, for raw HTTP.
 var rawToolsList = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}`)
+
+// TestMCPChatRoles: a chat remembered as the remember tool suggests, said by "user" and
+// "assistant" without sessions: the move supersedes the old home, which recall ranks after
+// the new one for the present, its validity ended.
+func TestMCPChatRoles(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
+	space := cyphertest.NewSpace(t)
+	cs := mustConnectMCP(t, srv.URL, "")
+	chat := []map[string]any{
+		{"speaker": "user", "content": "I live in Lisbon with my wife.", "timestamp": "2026-01-10T10:00:00Z"},
+		{"speaker": "assistant", "content": "Lisbon is lovely! How can I help you today?", "timestamp": "2026-01-10T10:00:05Z"},
+		{"speaker": "user", "content": "We moved from Lisbon to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
+	}
+	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": chat}); got.isError {
+		t.Fatal(got.text)
+	}
+	var rec struct{ Nodes []struct{ Node realm.Node } }
+	callTool(t, cs, "recall", map[string]any{"space": space, "query": "Where does the user live now?", "k": 3}).decode(t, &rec)
+	if len(rec.Nodes) == 0 || !strings.Contains(rec.Nodes[0].Node.Content, "Berlin") {
+		t.Fatalf("recall %+v, want the move first", rec.Nodes)
+	}
+	ended := 0
+	for _, n := range rec.Nodes {
+		if strings.Contains(n.Node.Content, "Lisbon") && !strings.Contains(n.Node.Content, "Berlin") {
+			if n.Node.ValidUntil == nil {
+				t.Errorf("%q is still valid", n.Node.Content)
+			}
+			ended++
+		}
+	}
+	if ended == 0 {
+		t.Errorf("recall %+v holds no older home", rec.Nodes)
+	}
+}
