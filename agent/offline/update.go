@@ -231,8 +231,9 @@ func stateClaims(text, speaker string) []stateClaim {
 	return out
 }
 
-// phrasalParticle: an ended verb followed by one of these says something else.
-var phrasalParticle = setOf(`off by for over in on into down through around back`)
+// phrasalParticle: an ended verb followed by one of these says something else ("on"
+// is not one: "gave up on Spanish" ends it).
+var phrasalParticle = setOf(`off by for over in into down through around`)
 
 func firstWord(s string) string {
 	if f := strings.Fields(s); len(f) > 0 {

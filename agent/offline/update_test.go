@@ -44,6 +44,8 @@ func TestStateChange(t *testing.T) {
 
 		{"GaveAway", "Olga", "Olga has a parrot named Kiwi.", "Olga", "Olga gave Kiwi to Olga's aunt, Olga has a rabbit now.", "supersedes"},
 		{"DroppedOut", "Ivo", "Ivo studies law at Leiden.", "Ivo", "Ivo dropped out of law school.", "supersedes"},
+		{"GaveUpOn", "Yara", "Yara is learning Spanish.", "Yara", "Yara gave up on Spanish.", "supersedes"},
+		{"StoppedBy", "Abby", "Abby goes to the gym three times a week.", "Abby", "Abby stopped by the gym to say hi.", ""},
 
 		{"SameValue", "Mia", "Mia works at Spotify.", "Mia", "Mia works at Spotify on the data team.", ""},
 		{"GaveATalk", "Maria", "Maria volunteers at the homeless shelter.", "Maria", "Maria recently gave a few talks at the homeless shelter Maria volunteers at.", ""},

@@ -89,12 +89,12 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	if err != nil {
 		return realm.Errorf(realm.EInvalid, "%v", err)
 	}
-	switch *speakers {
-	case "names":
-	case "roles":
+	roles, err := chatRoles(*speakers)
+	if err != nil {
+		return err
+	}
+	if roles {
 		samples = bench.SamplesAsChatRoles(samples)
-	default:
-		return realm.Errorf(realm.EInvalid, "--speakers takes names or roles, not %q", *speakers)
 	}
 	curveK, err := parseKs(*curve)
 	if err != nil {
@@ -149,6 +149,18 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	usage.Add(recall.usage)
 	withCost := retrievalReport{RetrievalReport: rep, Cost: bench.NewCost(usage, rep.Ingest.Observations, recall.recalls)}
 	return writeBenchReport(*out, withCost, retrievalMarkdown(withCost), rep.Charts(), stdout, progress)
+}
+
+// chatRoles reads --speakers: names (as written) or roles (bench.SamplesAsChatRoles,
+// bench.UpdateSet.AsChatRoles).
+func chatRoles(speakers string) (bool, error) {
+	switch speakers {
+	case "names":
+		return false, nil
+	case "roles":
+		return true, nil
+	}
+	return false, realm.Errorf(realm.EInvalid, "--speakers takes names or roles, not %q", speakers)
 }
 
 // parseKs reads a comma-separated list of positive k ("" is none).

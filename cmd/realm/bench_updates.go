@@ -36,12 +36,12 @@ func runBenchUpdates(ctx context.Context, args []string, getenv func(string) str
 	if err != nil {
 		return realm.Errorf(realm.EInvalid, "%v", err)
 	}
-	switch *speakers {
-	case "names":
-	case "roles":
+	roles, err := chatRoles(*speakers)
+	if err != nil {
+		return err
+	}
+	if roles {
 		set = set.AsChatRoles()
-	default:
-		return realm.Errorf(realm.EInvalid, "--speakers %q: names or roles; %s", *speakers, benchUpdatesUsage)
 	}
 	d, p, err := openCommand(ctx, cfg)
 	if err != nil {
