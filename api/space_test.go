@@ -145,8 +145,15 @@ func TestListSpaces(t *testing.T) {
 		t.Errorf("key b lists %v, want %s and %s", got, spaceB, spaceB2)
 	}
 	ab := client{t: t, base: srv.URL, key: "sk-ab-0123456789abcdef"}
-	if got, _ := list(ab, ""); !slices.Equal(got, slices.Sorted(slices.Values([]string{spaceA, spaceB}))) {
+	both := slices.Sorted(slices.Values([]string{spaceA, spaceB}))
+	if got, _ := list(ab, ""); !slices.Equal(got, both) {
 		t.Errorf("the key of %s and %s lists %v", spaceB, spaceA, got)
+	}
+	// Its two patterns are two ranges read apart, paged through in id order.
+	if first, next := list(ab, "?limit=1"); !slices.Equal(first, both[:1]) || next != both[0] {
+		t.Errorf("the key of two spaces, a page of one: %v (next %q)", first, next)
+	} else if second, last := list(ab, "?limit=1&cursor="+next); !slices.Equal(second, both[1:]) || last != "" {
+		t.Errorf("the key of two spaces, its second page: %v (next %q)", second, last)
 	}
 	first, next := list(b, "?limit=1")
 	second, last := list(b, "?limit=1&cursor="+next)

@@ -3,6 +3,7 @@ package cypher
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -44,34 +45,46 @@ const spaceListBatch = 500
 // ListSpaces returns, in id order after the id after, up to limit spaces that keep
 // accepts, and whether more follow. Only spaces whose id starts with one of prefixes are
 // read ("" reads every space, none none): the literal beginnings of a key's patterns, so
-// that a key of a few spaces does not read every tenant's. A space exists from its first
-// observation (or import) until it is erased. Errors: EUnavailable.
+// that a key of a few spaces does not read every tenant's, one index range a prefix. A
+// space exists from its first observation (or import) until it is erased.
+// Errors: EUnavailable.
 func (s *Store) ListSpaces(ctx context.Context, prefixes []string, keep func(id string) bool, after string, limit int) ([]SpaceInfo, bool, error) {
 	out := []SpaceInfo{}
-	if len(prefixes) == 0 {
-		return out, false, nil
-	}
-	// A space id is of [A-Za-z0-9_-], all below "~": the range read ends past the
-	// highest prefix's ids.
-	from, until := slices.Min(prefixes), slices.Max(prefixes)+"~"
-	for {
-		recs, err := s.read(ctx, qSpaceList, map[string]any{"prefixes": prefixes, "from": from, "until": until, "after": after, "limit": spaceListBatch})
-		if err != nil {
-			return nil, false, err
-		}
-		for _, r := range recs {
-			id := str(r, "id")
-			after = id
-			if !keep(id) {
-				continue
+	for _, p := range disjointPrefixes(prefixes) {
+		for {
+			// A space id is of [A-Za-z0-9_-], all below "~": p's ids end before p+"~".
+			recs, err := s.read(ctx, qSpaceList, map[string]any{"prefix": p, "until": p + "~", "after": after, "limit": spaceListBatch})
+			if err != nil {
+				return nil, false, err
 			}
-			if len(out) == limit {
-				return out, true, nil
+			for _, r := range recs {
+				id := str(r, "id")
+				after = id
+				if !keep(id) {
+					continue
+				}
+				if len(out) == limit {
+					return out, true, nil
+				}
+				out = append(out, SpaceInfo{ID: id, CreatedAt: timeOf(valueOf(r, "created_at")), Embedder: str(r, "embedder")})
 			}
-			out = append(out, SpaceInfo{ID: id, CreatedAt: timeOf(valueOf(r, "created_at")), Embedder: str(r, "embedder")})
-		}
-		if len(recs) < spaceListBatch {
-			return out, false, nil
+			if len(recs) < spaceListBatch {
+				break
+			}
 		}
 	}
+	return out, false, nil
+}
+
+// disjointPrefixes is prefixes sorted, without those another of them begins: the ids they
+// cover then come prefix after prefix in id order.
+func disjointPrefixes(prefixes []string) []string {
+	var out []string
+	for _, p := range slices.Sorted(slices.Values(prefixes)) {
+		if len(out) > 0 && strings.HasPrefix(p, out[len(out)-1]) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }

@@ -179,3 +179,17 @@ func seedsOf(ms []ScoredMemory) []string {
 	}
 	return out
 }
+
+// TestDisjointPrefixes: sorted, without a prefix that another one begins, so that their
+// ranges follow one another in id order.
+func TestDisjointPrefixes(t *testing.T) {
+	for _, tt := range []struct{ in, want []string }{
+		{[]string{"zoe-", "ana", "ana-", "ana"}, []string{"ana", "zoe-"}},
+		{[]string{"b", "", "a"}, []string{""}},
+		{nil, nil},
+	} {
+		if got := disjointPrefixes(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("disjointPrefixes(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
