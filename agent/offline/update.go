@@ -146,7 +146,7 @@ var claimPatterns = []claimPattern{
 
 // endedPatterns say a state no longer holds: the subject is group 1, the ended value group 2.
 var endedPatterns = []literalPattern{
-	claimRe(`(?:quit|left|sold|gave up|gave away|stopped|dropped out of|dropped|cancell?ed|ended|lost|got rid of|ditched|retired from|moved out of|moved away from|moved from|switched from|changed from|broke up with|no longer)(?: playing| doing| using| going to| taking| drinking| eating| learning| studying| working at| working for| living in| seeing| dating| the| my| an?)?`),
+	claimRe(`(?:quit|left|sold|replaced|gave up|gave away|stopped|dropped out of|dropped|cancell?ed|ended|lost|got rid of|ditched|retired from|moved out of|moved away from|moved from|switched from|changed from|broke up with|no longer)(?: playing| doing| using| going to| taking| drinking| eating| learning| studying| working at| working for| living in| seeing| dating| the| my| an?)?`),
 	// Something given to someone ("gave Kiwi to my aunt"), not a talk given.
 	mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` gave (?:the |my |an? )?` + claimValue + ` (?:to|away)\b`),
 	claimRe(`(?:is|are) no longer`),

@@ -45,6 +45,7 @@ func TestStateChange(t *testing.T) {
 		{"GaveAway", "Olga", "Olga has a parrot named Kiwi.", "Olga", "Olga gave Kiwi to Olga's aunt, Olga has a rabbit now.", "supersedes"},
 		{"DroppedOut", "Ivo", "Ivo studies law at Leiden.", "Ivo", "Ivo dropped out of law school.", "supersedes"},
 		{"GaveUpOn", "Yara", "Yara is learning Spanish.", "Yara", "Yara gave up on Spanish.", "supersedes"},
+		{"Replaced", "Enzo", "Enzo drives a Honda Civic.", "Enzo", "Enzo finally replaced the Civic with a Tesla.", "supersedes"},
 		{"StoppedBy", "Abby", "Abby goes to the gym three times a week.", "Abby", "Abby stopped by the gym to say hi.", ""},
 
 		{"SameValue", "Mia", "Mia works at Spotify.", "Mia", "Mia works at Spotify on the data team.", ""},
