@@ -1,12 +1,14 @@
 package offline
 
 import (
-	"github.com/realm-memory/realm/internal/text"
+	"iter"
 	"regexp"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/realm-memory/realm/internal/text"
 )
 
 // Text rules of the offline extractor: words, pronoun rewriting, segmentation, content
@@ -603,24 +605,33 @@ func containsName(text, name string) bool {
 	if name == "" {
 		return false
 	}
-	lt, ln := strings.ToLower(text), strings.ToLower(name)
-	for from := 0; ; {
-		i := strings.Index(lt[from:], ln)
-		if i < 0 {
-			return false
+	for range wholeWords(strings.ToLower(text), strings.ToLower(name)) {
+		return true
+	}
+	return false
+}
+
+// wholeWords yields the start and end of each occurrence of word in text that no letter
+// or digit adjoins, left to right, none overlapping.
+func wholeWords(text, word string) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for from := 0; ; {
+			i := strings.Index(text[from:], word)
+			if i < 0 {
+				return
+			}
+			s, e := from+i, from+i+len(word)
+			before, _ := utf8.DecodeLastRuneInString(text[:s])
+			after, _ := utf8.DecodeRuneInString(text[e:])
+			if unicode.IsLetter(before) || unicode.IsDigit(before) || unicode.IsLetter(after) || unicode.IsDigit(after) {
+				from = s + 1
+				continue
+			}
+			if !yield(s, e) {
+				return
+			}
+			from = e
 		}
-		s, e := from+i, from+i+len(ln)
-		before, after := ' ', ' '
-		if s > 0 {
-			before, _ = utf8.DecodeLastRuneInString(lt[:s])
-		}
-		if e < len(lt) {
-			after, _ = utf8.DecodeRuneInString(lt[e:])
-		}
-		if !unicode.IsLetter(before) && !unicode.IsDigit(before) && !unicode.IsLetter(after) && !unicode.IsDigit(after) {
-			return true
-		}
-		from = s + 1
 	}
 }
 

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -267,33 +265,16 @@ func replaceWord(text, word, by string) string {
 	}
 	var b strings.Builder
 	last := 0
-	for from := 0; ; {
-		i := strings.Index(lt[from:], lw)
-		if i < 0 {
-			break
-		}
-		s, e := from+i, from+i+len(lw)
-		if !wordRune(lt[:s], true) && !wordRune(lt[e:], false) {
-			b.WriteString(text[last:s])
-			b.WriteString(by)
-			last = e
-		}
-		from = e
+	for s, e := range wholeWords(lt, lw) {
+		b.WriteString(text[last:s])
+		b.WriteString(by)
+		last = e
 	}
 	if last == 0 {
 		return text
 	}
 	b.WriteString(text[last:])
 	return b.String()
-}
-
-// wordRune reports whether the last rune of s (last) or its first is a letter or digit.
-func wordRune(s string, last bool) bool {
-	r, _ := utf8.DecodeRuneInString(s)
-	if last {
-		r, _ = utf8.DecodeLastRuneInString(s)
-	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 func normFavourite(s string) string {
