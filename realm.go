@@ -136,6 +136,16 @@ type Observation struct {
 	Status     string    `json:"status,omitempty"` // pending | integrated | failed
 }
 
+// Session is the conversation o belongs to: its session id, or, sent without one, the
+// day (UTC) it was said, so that a chat without session ids still has an episode a day.
+// The observation's id is derived from its session id as sent, never from this.
+func (o Observation) Session() string {
+	if o.SessionID != "" || o.ObservedAt.IsZero() {
+		return o.SessionID
+	}
+	return o.ObservedAt.UTC().Format(time.DateOnly)
+}
+
 // Observation statuses.
 const (
 	ObservationPending    = "pending"

@@ -17,8 +17,8 @@ import (
 )
 
 // lisbonVariants say one thing twenty ways: punctuation, fillers, a repeat. Ingested one
-// after the other, in either order, they leave one event and three entities (Alice,
-// Lisbon and the speaker, Bob): every later variant is skipped or merged.
+// after the other, in either order, they leave one event, three entities (Alice, Lisbon
+// and the speaker, Bob) and the day's episode: every later variant is skipped or merged.
 var lisbonVariants = []string{
 	"Alice moved to Lisbon in May.",
 	"Alice moved to Lisbon in May!",
@@ -44,8 +44,9 @@ var lisbonVariants = []string{
 
 // TestConcurrentNearDuplicates: 20 clients send the variants to one space at the same
 // moment. Writes of a space are serialized by its lock in Neo4j, each integration seeing
-// the ones before it, so the space ends as a sequential ingestion leaves it: one event and
-// three entities, with every observation among the entities' sources; no duplicate.
+// the ones before it, so the space ends as a sequential ingestion leaves it: one event,
+// three entities and the day's episode (the messages carry no session id), with every
+// observation among the entities' sources; no duplicate.
 func TestConcurrentNearDuplicates(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	store := cyphertest.MustOpen(t)
@@ -91,7 +92,7 @@ func TestConcurrentNearDuplicates(t *testing.T) {
 		byName[key] = m
 	}
 	sort.Strings(got)
-	want := []string{"entity Alice", "entity Bob", "entity Lisbon", "event"}
+	want := []string{"entity Alice", "entity Bob", "entity Lisbon", "episode 2023-06-01", "event"}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") {
 		for _, m := range memories {
 			t.Logf("%s %q: %q from %v", m.Type, m.Name, m.Content, m.Sources)

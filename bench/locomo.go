@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,6 +31,8 @@ type Sample struct {
 	SpeakerB  string
 	Sessions  []Session
 	Questions []Question
+
+	NoSessionIDs bool // its turns are sent without their session's id (SamplesWithoutSessionIDs)
 }
 
 // Session is one dated conversation session.
@@ -182,14 +185,28 @@ func (s Sample) Observations() []realm.Observation {
 	var out []realm.Observation
 	for _, sess := range s.Sessions {
 		for i, t := range sess.Turns {
-			out = append(out, realm.Observation{
+			o := realm.Observation{
 				ID:         t.DiaID,
 				SessionID:  fmt.Sprintf("session_%d", sess.Number),
 				Speaker:    t.Speaker,
 				Content:    t.Text,
 				ObservedAt: sess.Date.Add(time.Duration(i) * time.Second),
-			})
+			}
+			if s.NoSessionIDs {
+				o.SessionID = ""
+			}
+			out = append(out, o)
 		}
+	}
+	return out
+}
+
+// SamplesWithoutSessionIDs are samples whose turns are sent as many clients send chat:
+// without session ids (the sessions' dates and the turns stay as they are).
+func SamplesWithoutSessionIDs(samples []Sample) []Sample {
+	out := slices.Clone(samples)
+	for i := range out {
+		out[i].NoSessionIDs = true
 	}
 	return out
 }

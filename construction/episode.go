@@ -34,7 +34,7 @@ func (p *Pipeline) storedEpisodes(ctx context.Context, o realm.Observation, ext 
 // answer in times or names (-1: none).
 func episodeQuery(obs []realm.Observation, exts []agent.Extraction) (times []time.Time, names []string, at []int) {
 	for k, ext := range exts {
-		session := obs[k].SessionID
+		session := obs[k].Session()
 		if slices.ContainsFunc(ext.Candidates, func(c agent.Candidate) bool { return c.Type == realm.Episode && c.Name == session }) {
 			session = ""
 		}

@@ -299,7 +299,7 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 					break run
 				}
 				j := first[k] + i
-				hoods[i] = withNeighbour(hoods[i], ov.episode(cands[j], o.SessionID, at[j] >= 0, stored[j]))
+				hoods[i] = withNeighbour(hoods[i], ov.episode(cands[j], o.Session(), at[j] >= 0, stored[j]))
 			}
 			in, err := p.decide(ctx, o, exts[k], embs, hoods, &results[k])
 			if err != nil {

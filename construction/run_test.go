@@ -269,7 +269,7 @@ func ingestInBatches(t *testing.T, p *construction.Pipeline, space string, obs [
 // (precedes), however many sessions the space holds and whether or not the previous
 // episode is among the new one's most similar or recent memories: with N_sim of 2
 // memories, ten sessions of five turns give the chain s1 → s2 → … → s10, one a call and in
-// one run.
+// one run; and so do the days of a chat sent without session ids.
 func TestEpisodesFollowEachOther(t *testing.T) {
 	store := cyphertest.MustOpen(t)
 	var obs []realm.Observation
@@ -283,11 +283,12 @@ func TestEpisodesFollowEachOther(t *testing.T) {
 			})
 		}
 	}
-	for _, batch := range []int{1, len(obs)} {
+	for _, run := range sessionRuns(obs, []int{1, len(obs)}) {
+		obs := run.obs
 		space := cyphertest.NewSpace(t)
 		p := construction.New(store, offline.New(offline.Options{}), embed.NewHash(64), construction.Options{Owner: "episodes-" + space, NeighbourK: 2}, zerolog.Nop())
 		t.Cleanup(func() { p.Close(context.Background()) })
-		results := ingestInBatches(t, p, space, obs, batch)
+		results := ingestInBatches(t, p, space, obs, run.batch)
 		var prev string // the previous session's episode
 		for i := 0; i < len(obs); i += turns {
 			ep := results[i].Added[0] // a session's first turn adds its episode first
@@ -298,17 +299,40 @@ func TestEpisodesFollowEachOther(t *testing.T) {
 				}
 			}
 			if want := []string{prev}; prev == "" && len(from) != 0 || prev != "" && !slices.Equal(from, want) {
-				t.Errorf("batches of %d: session %s follows %v, want %v", batch, obs[i].SessionID, from, want)
+				t.Errorf("%s: session %s follows %v, want %v", run.name, obs[i].Session(), from, want)
 			}
 			prev = ep
 		}
 	}
 }
 
+// sessionRun is obs sent in batches of a size, with or without their session ids.
+type sessionRun struct {
+	name  string // "with session ids, batches of 1"
+	batch int
+	obs   []realm.Observation
+}
+
+// sessionRuns are the runs of obs in batches of each size, as given and without session
+// ids (their sessions then being their days).
+func sessionRuns(obs []realm.Observation, batches []int) []sessionRun {
+	bare := slices.Clone(obs)
+	for i := range bare {
+		bare[i].SessionID = ""
+	}
+	var runs []sessionRun
+	for _, b := range batches {
+		runs = append(runs, sessionRun{fmt.Sprintf("with session ids, batches of %d", b), b, obs},
+			sessionRun{fmt.Sprintf("without session ids, batches of %d", b), b, bare})
+	}
+	return runs
+}
+
 // TestSessionEpisodeContextualizes: everything said in a session is contextualized by
 // the session's episode, however far back in the session it was made: with N_sim of 2
 // and N_recent of one observation, every event and fact of two sessions of twelve turns
-// each gets the edge from its session's episode, one a call and in one run.
+// each gets the edge from its session's episode, one a call and in one run; and so does
+// what is said in each day of a chat sent without session ids.
 func TestSessionEpisodeContextualizes(t *testing.T) {
 	store := cyphertest.MustOpen(t)
 	var obs []realm.Observation
@@ -324,11 +348,12 @@ func TestSessionEpisodeContextualizes(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	for _, batch := range []int{1, len(obs)} {
+	for _, run := range sessionRuns(obs, []int{1, len(obs)}) {
+		obs := run.obs
 		space := cyphertest.NewSpace(t)
 		p := construction.New(store, offline.New(offline.Options{}), embed.NewHash(64), construction.Options{Owner: "sessions-" + space, NeighbourK: 2, RecentWindow: 1}, zerolog.Nop())
 		t.Cleanup(func() { p.Close(context.Background()) })
-		results := ingestInBatches(t, p, space, obs, batch)
+		results := ingestInBatches(t, p, space, obs, run.batch)
 		said := 0
 		var ep string // the session's episode
 		for i, res := range results {
@@ -347,12 +372,12 @@ func TestSessionEpisodeContextualizes(t *testing.T) {
 				if !slices.ContainsFunc(res.Edges, func(e realm.Edge) bool {
 					return e.Predicate == realm.Contextualizes && e.From == ep && e.To == n.ID
 				}) {
-					t.Errorf("batches of %d: %s %q (turn %s) has no contextualizes edge from its session's episode", batch, n.Type, n.Content, obs[i].ID)
+					t.Errorf("%s: %s %q (turn %s) has no contextualizes edge from its session's episode", run.name, n.Type, n.Content, obs[i].ID)
 				}
 			}
 		}
 		if said < turns {
-			t.Errorf("batches of %d: %d events and facts for %d turns", batch, said, len(obs))
+			t.Errorf("%s: %d events and facts for %d turns", run.name, said, len(obs))
 		}
 	}
 }

@@ -50,7 +50,7 @@ func (l *Agent) extractMessages(in agent.ExtractInput) (system, user string, err
 		Time:    o.ObservedAt.Format(time.RFC3339),
 		Weekday: o.ObservedAt.Weekday().String(),
 		Speaker: o.Speaker,
-		Session: o.SessionID,
+		Session: o.Session(),
 		Summary: in.Summary,
 		Content: o.Content,
 	}

@@ -335,7 +335,7 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 	}
 	cands := r.in.Candidates
 	nbs, byID := r.scored[i], r.byID[i]
-	session := r.in.Observation.SessionID
+	session := r.in.Observation.Session()
 
 	// contextualizes: the session's episode → this event or fact.
 	ep := ""

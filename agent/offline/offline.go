@@ -108,9 +108,9 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	obs := in.Observation
 	speaker := strings.TrimSpace(obs.Speaker)
 	text := strings.TrimSpace(obs.Content)
-	firstOfSession := obs.SessionID != ""
+	firstOfSession := obs.Session() != ""
 	for _, r := range in.Recent {
-		if r.SessionID == obs.SessionID && r.ID != obs.ID {
+		if r.Session() == obs.Session() && r.ID != obs.ID {
 			firstOfSession = false
 		}
 	}
@@ -193,15 +193,15 @@ func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker
 }
 
 // repliedTo is the turn just before obs when it is another speaker's in the same session:
-// what obs replies to. Without session ids (one session of everything), a turn more than
+// what obs replies to. Without session ids (one session a day), a turn more than
 // sessionlessReplyGap after the one before it starts anew: an assistant's suggestion of
-// February is not the prompt of the user's news of June.
+// the morning is not the prompt of the user's news of the evening.
 func repliedTo(recent []realm.Observation, obs realm.Observation, speaker string) (realm.Observation, bool) {
 	if len(recent) == 0 {
 		return realm.Observation{}, false
 	}
 	prev := recent[len(recent)-1]
-	if prev.ID == obs.ID || prev.SessionID != obs.SessionID || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) ||
+	if prev.ID == obs.ID || prev.Session() != obs.Session() || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) ||
 		(obs.SessionID == "" && obs.ObservedAt.Sub(prev.ObservedAt) > sessionlessReplyGap) {
 		return realm.Observation{}, false
 	}
@@ -260,7 +260,7 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 			if s == "" || strings.EqualFold(s, speaker) {
 				continue
 			}
-			if pass == 0 && r.SessionID != obs.SessionID {
+			if pass == 0 && r.Session() != obs.Session() {
 				continue
 			}
 			return s
@@ -309,7 +309,7 @@ func episodeCandidate(obs realm.Observation, speaker, addressee string) agent.Ca
 	content := "Conversation " + who
 	c := agent.Candidate{
 		Type:     realm.Episode,
-		Name:     obs.SessionID,
+		Name:     obs.Session(),
 		Keywords: namesOf(speaker, addressee, "conversation"),
 	}
 	if !obs.ObservedAt.IsZero() {
@@ -317,8 +317,8 @@ func episodeCandidate(obs realm.Observation, speaker, addressee string) agent.Ca
 		from, to := text.DaySpan(obs.ObservedAt)
 		c.TStart, c.TEnd = &from, &to
 	}
-	c.Content = strings.Join(strings.Fields(content), " ") + " (session " + obs.SessionID + ")."
-	c.Description = "session " + obs.SessionID
+	c.Content = strings.Join(strings.Fields(content), " ") + " (session " + obs.Session() + ")."
+	c.Description = "session " + obs.Session()
 	c.Participants = namesOf(speaker, addressee)
 	return c
 }
@@ -535,7 +535,7 @@ func (r runningSummary) update(speaker, addressee string, obs realm.Observation,
 	}
 	if firstOfSession {
 		r.sessions++
-		r.latest = obs.SessionID
+		r.latest = obs.Session()
 		if !obs.ObservedAt.IsZero() {
 			r.latest += " on " + text.FormatDay(obs.ObservedAt)
 		}

@@ -3,6 +3,7 @@ package offline
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -185,6 +186,34 @@ func TestOfflineExtractEpisodeOnlyOnce(t *testing.T) {
 	}
 	if n := len(ofType(mustExtract(t, a, agent.ExtractInput{Observation: second, Recent: []realm.Observation{first}}).Candidates, realm.Episode)); n != 0 {
 		t.Fatalf("second of session: %d episodes", n)
+	}
+}
+
+// TestOfflineExtractEpisodeADay: a chat sent without session ids has an episode a day,
+// named by its day.
+func TestOfflineExtractEpisodeADay(t *testing.T) {
+	a := New(Options{})
+	first := obsAt("o1", "", "user", "Hi, I need help planning a trip.")
+	later := first
+	later.ID, later.ObservedAt = "o2", first.ObservedAt.Add(30*time.Minute)
+	nextDay := first
+	nextDay.ID, nextDay.ObservedAt = "o3", first.ObservedAt.AddDate(0, 0, 1)
+	for _, c := range []struct {
+		obs    realm.Observation
+		recent []realm.Observation
+		want   []string // the episodes' names
+	}{
+		{first, nil, []string{"2023-05-08"}},
+		{later, []realm.Observation{first}, nil},
+		{nextDay, []realm.Observation{first, later}, []string{"2023-05-09"}},
+	} {
+		var names []string
+		for _, ep := range ofType(mustExtract(t, a, agent.ExtractInput{Observation: c.obs, Recent: c.recent}).Candidates, realm.Episode) {
+			names = append(names, ep.Name)
+		}
+		if !slices.Equal(names, c.want) {
+			t.Errorf("%s at %s: episodes %v, want %v", c.obs.ID, c.obs.ObservedAt, names, c.want)
+		}
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/realm-memory/realm/bench"
 )
 
-const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--split tune|validate|all] [--reconsolidation on|off|both] [--feedback none,self,cited] [--k 10] [--curve 5,10,15,20] [--limit N] [--speakers names|roles] [--out report.json] [--questions results.jsonl]" +
+const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--split tune|validate|all] [--reconsolidation on|off|both] [--feedback none,self,cited] [--k 10] [--curve 5,10,15,20] [--limit N] [--speakers names|roles] [--sessions ids|none] [--out report.json] [--questions results.jsonl]" +
 	" [--judge-model M] [--judge-runs N] [--shuffle SEED]... [--strategy adaptive|path_search|subgraph_beam]... [--checkpoint FILE|DIR/]"
 
 // runBench dispatches `realm bench <benchmark>`. The report (Markdown) goes to stdout and
@@ -56,6 +56,7 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	limit := fs.Int("limit", 0, "questions per sample (0: all)")
 	questions := fs.String("questions", "", "with --retrieval-only: write what each question returned here, one JSON line per question")
 	speakers := fs.String("speakers", "names", `names: as written; roles: speaker A as "user", B as "assistant", and so in the questions`)
+	sessions := fs.String("sessions", "ids", "ids: each turn sent with its session's id; none: sent without session ids, as many chat clients do")
 	full := addLoCoMoFullFlags(fs)
 	cfg, err := loadConfig(fs, args, getenv)
 	if err != nil {
@@ -96,6 +97,13 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	if roles {
 		samples = bench.SamplesAsChatRoles(samples)
 	}
+	switch *sessions {
+	case "ids":
+	case "none":
+		samples = bench.SamplesWithoutSessionIDs(samples)
+	default:
+		return realm.Errorf(realm.EInvalid, "--sessions takes ids or none, not %q", *sessions)
+	}
 	curveK, err := parseKs(*curve)
 	if err != nil {
 		return err
@@ -116,7 +124,7 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		return realm.Errorf(realm.EInvalid, "%s holds no sample of split %s (with --sample %q)", *data, *split, *sample)
 	}
 	if !*retrievalOnly {
-		return runLoCoMoFull(ctx, cfg, locomoCommon{data: *data, recon: *recon, out: *out, prefix: *prefix, speakers: *speakers, k: *k, limit: *limit}, full, samples, stdout, progress)
+		return runLoCoMoFull(ctx, cfg, locomoCommon{data: *data, recon: *recon, out: *out, prefix: *prefix, speakers: *speakers, sessions: *sessions, k: *k, limit: *limit}, full, samples, stdout, progress)
 	}
 	if *prefix == "" {
 		*prefix = "locomo-"
@@ -143,7 +151,7 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 		return err
 	}
 	rep.Config = map[string]string{"embedder": d.embedder.ID(), "llm": cfg.LLM, "data": *data, "version": fullVersion(),
-		"auditor": "offline", "reconsolidation": *recon, "feedback": *feedback, "score": cfg.Score, "split": *split, "speakers": *speakers, "curve_k": *curve, "space_prefix": *prefix, "commit": bench.BuildInfo()["commit"]}
+		"auditor": "offline", "reconsolidation": *recon, "feedback": *feedback, "score": cfg.Score, "split": *split, "speakers": *speakers, "sessions": *sessions, "curve_k": *curve, "space_prefix": *prefix, "commit": bench.BuildInfo()["commit"]}
 	usage := realm.Usage{}
 	usage.Add(ingest.usage)
 	usage.Add(recall.usage)

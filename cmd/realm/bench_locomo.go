@@ -49,8 +49,8 @@ func addLoCoMoFullFlags(fs *flag.FlagSet) *locomoFullFlags {
 
 // locomoCommon are the flags both protocols read.
 type locomoCommon struct {
-	data, recon, out, prefix, speakers string
-	k, limit                           int
+	data, recon, out, prefix, speakers, sessions string
+	k, limit                                     int
 }
 
 // runLoCoMoFull runs `realm bench locomo` without --retrieval-only: the full protocol with
@@ -93,6 +93,9 @@ func runLoCoMoFull(ctx context.Context, cfg config, c locomoCommon, f *locomoFul
 	}
 	if c.speakers != "names" {
 		lc.Settings["speakers"] = c.speakers // a checkpoint of named speakers stays valid
+	}
+	if c.sessions != "ids" {
+		lc.Settings["sessions"] = c.sessions
 	}
 	lc.Info["version"] = fullVersion()
 	lc.Info["space_prefix"] = prefix
