@@ -68,6 +68,28 @@ func TestParseEvidence(t *testing.T) {
 	}
 }
 
+// TestSamplesWithoutSessionIDs: the turns are sent without session ids, as they were
+// otherwise (ids, speakers, words, times), and the samples read keep theirs.
+func TestSamplesWithoutSessionIDs(t *testing.T) {
+	samples, err := bench.LoadLoCoMo("testdata/locomo-mini.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, without := samples[0].Observations(), bench.SamplesWithoutSessionIDs(samples)[0].Observations()
+	if len(with) == 0 || len(without) != len(with) {
+		t.Fatalf("%d observations without session ids, %d with", len(without), len(with))
+	}
+	for i, o := range without {
+		if with[i].SessionID == "" || o.SessionID != "" {
+			t.Errorf("turn %s: session id %q with, %q without", o.ID, with[i].SessionID, o.SessionID)
+		}
+		o.SessionID = with[i].SessionID
+		if o != with[i] {
+			t.Errorf("turn %s: %+v without session ids, %+v with", o.ID, o, with[i])
+		}
+	}
+}
+
 // TestSamplesAsChatRoles: Ana speaks as "user" and Ben as "assistant", the questions name
 // them so, and the turns' words and the samples read stay as they were.
 func TestSamplesAsChatRoles(t *testing.T) {

@@ -382,6 +382,7 @@ func TestBenchLoCoMoFullErrors(t *testing.T) {
 		{"ErrShuffle", map[string]string{"REALM_LLM": "openai", "OPENAI_BASE_URL": "http://127.0.0.1:1/v1"}, []string{"--shuffle", "x"}, "seed"},
 		{"ErrJudgeRuns", map[string]string{"REALM_LLM": "openai", "OPENAI_BASE_URL": "http://127.0.0.1:1/v1"}, []string{"--judge-runs", "-2"}, "judge runs"},
 		{"ErrSpeakers", nil, []string{"--speakers", "bots"}, "--speakers"},
+		{"ErrSessions", nil, []string{"--sessions", "days"}, "--sessions"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			a := append([]string{"realm", "bench", "locomo", "../../bench/testdata/locomo-mini.json"}, tt.args...)

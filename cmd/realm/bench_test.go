@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,6 +101,37 @@ func TestBenchReconsolidationBoth(t *testing.T) {
 	}
 	if e := rep.Run(bench.ReconsolidationOn).Edits; sum(e.HistogramBefore) != int64(e.EdgesBefore) || sum(e.HistogramAfter) != int64(e.EdgesAfter) {
 		t.Errorf("histograms %v %v for %d and %d edges", e.HistogramBefore, e.HistogramAfter, e.EdgesBefore, e.EdgesAfter)
+	}
+}
+
+// TestBenchLoCoMoWithoutSessionIDs: with --sessions none the turns are sent without
+// session ids, and each of the conversation's three days gets its episode.
+func TestBenchLoCoMoWithoutSessionIDs(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	prefix := cyphertest.NewSpace(t) + "-"
+	t.Cleanup(func() { _, _ = store.DeleteSpace(context.Background(), prefix+"small-1") })
+	out := filepath.Join(t.TempDir(), "report.json")
+	err := runBenchCmd(context.Background(), []string{"realm", "bench", "locomo", "--retrieval-only", "../../bench/testdata/locomo-small.json",
+		"--sessions", "none", "--reconsolidation", "off", "--curve", "", "--space-prefix", prefix, "--out", out}, testEnv(nil), io.Discard, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep bench.RetrievalReport
+	if err := json.Unmarshal(b, &rep); err != nil || rep.Config["sessions"] != "none" || rep.Questions != 12 {
+		t.Fatalf("report %s: %v", b, err)
+	}
+	episodes, _, err := store.ListMemories(context.Background(), prefix+"small-1", cypher.MemoryFilter{Type: realm.Episode}, "", 10)
+	var names []string
+	for _, e := range episodes {
+		names = append(names, e.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"2023-05-08", "2023-05-20", "2023-07-02"}; err != nil || !slices.Equal(names, want) {
+		t.Errorf("episodes %v, want %v: %v", names, want, err)
 	}
 }
 
