@@ -141,6 +141,40 @@ func msg(id, content string) realm.Observation {
 	return realm.Observation{ID: id, SessionID: "s1", Speaker: "Ann", Content: content, ObservedAt: t0}
 }
 
+// TestResultEdgesAsStored: the edges an ingestion reports are the edges stored, an edge
+// written again with its own id, initial weight and creation.
+func TestResultEdgesAsStored(t *testing.T) {
+	p, _, store := newPipeline(t, construction.Options{})
+	space := cyphertest.NewSpace(t)
+	ctx := context.Background()
+	first := mustIngest(t, p, space, msg("w1", "pet: Ann has a dog; job: Ann is a baker"))[0]
+	again := mustIngest(t, p, space, msg("w2", "pet: Ann has a cat; job: Ann bakes bread"))[0]
+	ids := func(edges []realm.Edge) []string {
+		var out []string
+		for _, e := range edges {
+			out = append(out, e.ID)
+		}
+		return out
+	}
+	if len(first.Edges) != 2 || !slices.Equal(ids(again.Edges), ids(first.Edges)) {
+		t.Fatalf("edges %+v then %+v, want the job's correlates edges with the pet (both ways), then those again", first.Edges, again.Edges)
+	}
+	for _, e := range append(first.Edges, again.Edges...) {
+		_, stored, err := store.GetMemory(ctx, space, e.From)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(stored, func(s realm.Edge) bool { return s.ID == e.ID })
+		if i < 0 {
+			t.Fatalf("edge %s reported, not stored", e.ID)
+		}
+		s := stored[i]
+		if e.InitialWeight != s.InitialWeight || !e.CreatedAt.Equal(s.CreatedAt) || e.CreatedAt.IsZero() {
+			t.Errorf("edge %s reported with initial weight %v, created %v; stored %v, %v", e.ID, e.InitialWeight, e.CreatedAt, s.InitialWeight, s.CreatedAt)
+		}
+	}
+}
+
 func mustIngest(t *testing.T, p *construction.Pipeline, space string, obs ...realm.Observation) []construction.Result {
 	t.Helper()
 	res, err := p.Ingest(context.Background(), space, obs)

@@ -653,7 +653,8 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		m, _ := item.(map[string]any)
 		i, _ := m["i"].(int64)
 		e := edgeOf[i]
-		e.ID = propString(m, "id")
+		// An edge written again keeps its id, initial weight and creation.
+		e.ID, e.InitialWeight, e.CreatedAt = propString(m, "id"), propFloat(m, "initial_weight"), timeOf(m["created_at"])
 		k := edgeOwner[i]
 		edges[k] = append(edges[k], e)
 	}

@@ -38,7 +38,8 @@
 // keeps one plan.
 // Returns one row: created (the nodes whose observation is in the space), merged (list of
 // {observation, id}, one per merge whose memory and observation are in the space), edges
-// (list of {i, id}, one per edge merged whose ends are both in the space), n (the
+// (list of {i, id, initial_weight, created_at}, one per edge merged whose ends are both in
+// the space: an existing edge's own id, initial weight and creation), n (the
 // observations marked), version (the space's new memories_version), graph_before and
 // graph_after (the space's graph_version before and after; null without a Space node).
 CALL () {
@@ -90,15 +91,15 @@ CALL () {
     MERGE (a)-[r:$(e.type)]->(b)
       ON CREATE SET r.id = e.id, r.layer = e.layer, r.initial_weight = e.weight, r.created_at = $now
     SET r.description = e.description, r.weight = e.weight, r.confidence = e.confidence, r.updated_at = $now
-    RETURN r.id AS id
+    RETURN r.id AS id, r.initial_weight AS initial_weight, r.created_at AS created_at
     UNION ALL
     MATCH (a:Memory {id: e.from, space: $space})-[r:$(e.type)]->(b:Memory {id: e.to, space: $space})
     USING INDEX a:Memory(id)
     WHERE e.delete
     DELETE r
-    RETURN null AS id
+    RETURN null AS id, null AS initial_weight, null AS created_at
   }
-  RETURN collect(CASE WHEN id IS NOT NULL THEN {i: e.i, id: id} END) AS edges
+  RETURN collect(CASE WHEN id IS NOT NULL THEN {i: e.i, id: id, initial_weight: initial_weight, created_at: created_at} END) AS edges
 }
 CALL () {
   UNWIND $w.ends AS e
