@@ -352,7 +352,7 @@ func namesOf(xs ...string) []string {
 func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, names []string) (agent.Candidate, []agent.Candidate) {
 	now := obs.ObservedAt
 	tense := tenseOf(rewritten)
-	dates := text.Dates(rewritten, now, tense)
+	dates := text.Dates(rewritten, now, datesTense(rewritten))
 	slots := factSlots(rewritten)
 	turn := o.unit(obs, speaker, rewritten, dates, tense, names, slots)
 
@@ -364,8 +364,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		}
 		part := strings.TrimSpace(rewritten[s.start:s.end])
 		partSlots := factSlots(part)
-		partTense := tenseOf(part)
-		partDates := text.Dates(part, now, partTense)
+		partDates := text.Dates(part, now, datesTense(part))
 		hasOwnDate := len(partDates) > 0 && len(segs) > 1
 		// The whole turn already carries its first slot when it is a single-clause fact.
 		needsSlot := len(partSlots) > 0 && !(turn.Type == realm.Fact && len(segs) == 1 && len(slots) == 1)
@@ -381,7 +380,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 				partNames = append(partNames, n)
 			}
 		}
-		c := o.unit(obs, speaker, part, partDates, partTense, partNames, partSlots)
+		c := o.unit(obs, speaker, part, partDates, tenseOf(part), partNames, partSlots)
 		if len(partSlots) > 0 {
 			c.Type = realm.Fact
 			c.Participants = nil

@@ -512,6 +512,19 @@ surprised pleased thrilled blessed motivated determined committed related suppos
 dedicated interested relaxed prepared stoked involved concerned red bed need feed seed speed indeed
 shed proceed exceed succeed agreed beloved naked wicked sacred kindred hundred animated`)
 
+// reIntentCue: an intention or a plan, said in the present, speaks of the future ("I want
+// to book flights in March": the coming March).
+var reIntentCue = regexp.MustCompile(`(?i)\b(wants? to|plans? to|planning to|hopes? to|hoping to|would like to|'d like to|intends? to|looking forward to|can't wait to)\b`)
+
+// datesTense is the tense that places s's bare weekdays and months: tenseOf's, else the
+// future when s says an intention. The intention does not change s's type (tenseOf).
+func datesTense(s string) int {
+	if t := tenseOf(s); t != text.TenseUnknown || !reIntentCue.MatchString(s) {
+		return t
+	}
+	return text.TenseFuture
+}
+
 // tenseOf says whether s speaks of the past, the future or neither.
 func tenseOf(s string) int {
 	if reFutureCue.MatchString(s) {

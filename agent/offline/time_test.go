@@ -12,10 +12,14 @@ func TestOfflineAnnotateDates(t *testing.T) {
 		{"Last Saturday I ran; next month I camp.", "Last Saturday (Saturday 6 May 2023) I ran; next month (June 2023) I camp."},
 		{"Born on June 5, 2021.", "Born on June 5, 2021."},
 		{"Nothing to see.", "Nothing to see."},
+		// Said on 8 May 2023: an intention's March is the coming one, a past one's the last.
+		{"I want to book flights from Berlin in March.", "I want to book flights from Berlin in March (March 2024)."},
+		{"I was planning to visit in March.", "I was planning to visit in March (March 2023)."},
+		{"We are in March.", "We are in March (March 2023)."},
 	}
 	for _, tt := range tests {
 		s := tt.text
-		if got := annotateDates(s, text.Dates(s, offlineNow, tenseOf(s))); got != tt.want {
+		if got := annotateDates(s, text.Dates(s, offlineNow, datesTense(s))); got != tt.want {
 			t.Errorf("annotate(%q) = %q, want %q", tt.text, got, tt.want)
 		}
 	}
