@@ -421,7 +421,17 @@ func isNameWord(w wordSpan) bool {
 	return !nonName[strings.TrimSuffix(w.lower, "'s")]
 }
 
+// languages are names of languages (and so of nationalities): concepts, not people,
+// wherever they stand ("learning Portuguese", "a class in Spanish").
+var languages = setOf(`english spanish french german italian portuguese dutch swedish norwegian danish finnish
+icelandic polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian arabic hebrew persian
+farsi urdu hindi bengali punjabi tamil chinese mandarin cantonese japanese korean vietnamese thai indonesian
+malay filipino tagalog swahili latin catalan basque irish welsh gaelic`)
+
 func guessCategory(ws []wordSpan, i, j int, name string) string {
+	if i == j && languages[strings.ToLower(name)] {
+		return "concept"
+	}
 	if i > 0 && placePrepositions[ws[i-1].lower] {
 		return "place"
 	}
