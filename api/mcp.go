@@ -56,7 +56,7 @@ type rememberMessage struct {
 	Speaker   string `json:"speaker" jsonschema:"who said it: a person's name, or user / assistant"`
 	Timestamp string `json:"timestamp,omitempty" jsonschema:"when it was said, RFC 3339 (e.g. 2023-05-08T13:56:00Z); absent: now"`
 	ID        string `json:"id,omitempty" jsonschema:"a stable id of the message; remembering the same id again changes nothing"`
-	SessionID string `json:"session_id,omitempty" jsonschema:"the conversation the message belongs to"`
+	SessionID string `json:"session_id,omitempty" jsonschema:"the conversation the message belongs to (without one, each day is one conversation)"`
 }
 
 type recallArgs struct {
