@@ -1,6 +1,7 @@
 package text
 
 import (
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -340,9 +341,20 @@ func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, boo
 
 // inferYear places a month (and day) without a year: the observation's year, moved one
 // year back when the text speaks of the past and the date is after now, one forward when
-// it speaks of the future and the date is before now.
+// it speaks of the future and the date is before now. A text of neither tense takes the
+// occurrence nearest now ("Lily turns 7 on March 3rd", said in November: the coming March;
+// "in June", said in July: the June just gone), the observation's year on a tie.
 func inferYear(m time.Month, day int, now time.Time, tense int) int {
 	y := now.Year()
+	if tense == TenseUnknown {
+		best := y
+		for _, c := range []int{y - 1, y + 1} {
+			if yearDistance(c, m, day, now) < yearDistance(best, m, day, now) {
+				best = c
+			}
+		}
+		return best
+	}
 	if day == 0 {
 		if tense == TensePast && m > now.Month() {
 			return y - 1
@@ -360,6 +372,15 @@ func inferYear(m time.Month, day int, now time.Time, tense int) int {
 		return y + 1
 	}
 	return y
+}
+
+// yearDistance is how far month m (day, or the whole month when 0) of year y lies from
+// now: in months for a month, in hours for a day.
+func yearDistance(y int, m time.Month, day int, now time.Time) float64 {
+	if day == 0 {
+		return math.Abs(float64((y*12 + int(m)) - (now.Year()*12 + int(now.Month()))))
+	}
+	return math.Abs(time.Date(y, m, day, 0, 0, 0, 0, now.Location()).Sub(dayStart(now)).Hours())
 }
 
 func monthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {

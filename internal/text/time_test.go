@@ -55,6 +55,10 @@ func TestDates(t *testing.T) {
 		{"MonthDayFuture", "the show is on May 20", monday, text.TenseFuture, date(2023, 5, 20), date(2023, 5, 20), "20 May 2023"},
 		{"MonthDayPast", "I saw it on May 20", monday, text.TensePast, date(2022, 5, 20), date(2022, 5, 20), "20 May 2022"},
 		{"DayOfMonth", "on the 20th of June", monday, 0, date(2023, 6, 20), date(2023, 6, 20), "20 June 2023"},
+		// Neither tense: the nearest occurrence.
+		{"MonthDayNearestNextYear", "Lily turns 7 on March 3rd", time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC), 0, date(2027, 3, 3), date(2027, 3, 3), "3 March 2027"},
+		{"MonthDayNearestLastYear", "the party on December 30", time.Date(2027, 1, 4, 9, 0, 0, 0, time.UTC), 0, date(2026, 12, 30), date(2026, 12, 30), "30 December 2026"},
+		{"InMonthNearestNextYear", "the trip in January", time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC), 0, date(2027, 1, 1), date(2027, 1, 31), "January 2027"},
 		{"FullDate", "on June 5, 2021", monday, 0, date(2021, 6, 5), date(2021, 6, 5), ""},
 		{"FullDateDayFirst", "8 May, 2023", monday, 0, date(2023, 5, 8), date(2023, 5, 8), ""},
 		{"InMarchPast", "we met in March", monday, text.TensePast, date(2023, 3, 1), date(2023, 3, 31), "March 2023"},
