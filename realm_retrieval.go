@@ -34,6 +34,10 @@ type Plan struct {
 	Types     []NodeType `json:"types,omitempty"`      // soft filter; empty is any type
 	TimeRange *TimeRange `json:"time_range,omitempty"` // enforced in hybrid_match only
 	Mode      MatchMode  `json:"mode"`
+	// SaidIn, when set, makes the plan's seeds the events and facts said in that window
+	// (those its conversations' episodes contextualize), by similarity to Query, whatever
+	// Mode says: "What did we talk about yesterday?".
+	SaidIn *TimeRange `json:"said_in,omitempty"`
 }
 
 // ExpansionMode is the strategy of an atom (REALM.md §3.2).

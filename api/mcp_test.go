@@ -645,6 +645,39 @@ var rawToolsList = []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params
 // TestMCPChatRoles: a chat remembered as the remember tool suggests, said by "user" and
 // "assistant" without sessions: the move supersedes the old home, which recall ranks after
 // the new one for the present, its validity ended.
+// TestMCPWhatWasSaid: a chat without session ids over three days about cooking; "What
+// did we talk about yesterday?" asked on the third day returns what was said on the
+// second, not the turns most like the question.
+func TestMCPWhatWasSaid(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
+	space := cyphertest.NewSpace(t)
+	cs := mustConnectMCP(t, srv.URL, "")
+	chat := []map[string]any{
+		{"id": "d1a", "speaker": "user", "content": "Let's talk about dinner: I want to cook a risotto with mushrooms.", "timestamp": "2026-03-01T18:00:00Z"},
+		{"id": "d1b", "speaker": "user", "content": "We talked about the risotto, and I still need arborio rice.", "timestamp": "2026-03-01T18:05:00Z"},
+		{"id": "d2a", "speaker": "user", "content": "My sister Ana bakes sourdough bread every Sunday.", "timestamp": "2026-03-02T09:00:00Z"},
+		{"id": "d2b", "speaker": "user", "content": "Ana gave me a jar of her starter for my own loaves.", "timestamp": "2026-03-02T09:10:00Z"},
+		{"id": "d3a", "speaker": "user", "content": "Talk to me about wine to go with fish.", "timestamp": "2026-03-03T20:00:00Z"},
+	}
+	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": chat}); got.isError {
+		t.Fatal(got.text)
+	}
+	var rec struct{ Nodes []struct{ Node realm.Node } }
+	callTool(t, cs, "recall", map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-03-03T21:00:00Z", "k": 3}).decode(t, &rec)
+	var said []string
+	for _, n := range rec.Nodes {
+		if n.Node.Type == realm.Event || n.Node.Type == realm.Fact {
+			said = append(said, n.Node.Content)
+			if !slices.ContainsFunc(n.Node.Sources, func(s string) bool { return strings.HasPrefix(s, "d2") }) {
+				t.Errorf("recalled %q (from %v), said on another day than yesterday", n.Node.Content, n.Node.Sources)
+			}
+		}
+	}
+	if len(said) < 2 {
+		t.Errorf("recalled %v, want yesterday's two turns", said)
+	}
+}
+
 func TestMCPChatRoles(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
 	space := cyphertest.NewSpace(t)

@@ -25,6 +25,10 @@ var (
 	seedVectorExactCypher string
 	qSeedVectorExact      = newQuery("seed_vector_exact", seedVectorExactCypher)
 
+	//go:embed queries/seed_said_in.cypher
+	seedSaidInCypher string
+	qSeedSaidIn      = newQuery("seed_said_in", seedSaidInCypher)
+
 	//go:embed queries/seed_fulltext.cypher
 	seedFulltextCypher string
 	qSeedFulltext      = newQuery("seed_fulltext", seedFulltextCypher)

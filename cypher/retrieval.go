@@ -163,6 +163,16 @@ func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) 
 	return s.scoredMemories(ctx, qSeedVectorExact, params, true)
 }
 
+// SeedSaidIn returns the best q.Limit events and facts said in the window in (those the
+// episodes of its conversations contextualize) of the types q.Types, by the cosine of
+// q.Embedding (seed_said_in.cypher). Score is in [-1, 1].
+func (s *Store) SeedSaidIn(ctx context.Context, space string, q SeedQuery, in realm.TimeRange) ([]ScoredMemory, error) {
+	params := seedParams(space, q)
+	params["embedding"] = vector64(q.Embedding)
+	params["time_from"], params["time_to"] = in.From, in.To
+	return s.scoredMemories(ctx, qSeedSaidIn, params, true)
+}
+
 // SeedByFullText searches the full-text index for each of q.Keywords' words (escaped)
 // within the space and returns the best q.Limit memories of the space passing the
 // filters, scored from the space's own statistics (seed_fulltext.cypher), so that what

@@ -236,7 +236,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if err := r.applyValidity(ctx, run); err != nil {
 		return realm.RecallResult{}, err
 	}
-	top := selectTop(run.ranked(), run.set.K)
+	top := selectTop(run.saidThen(run.ranked()), run.set.K)
 	ids := make([]string, len(top))
 	res := realm.RecallResult{TraceID: run.trace.ID, Usage: run.usage, Nodes: make([]realm.RecalledNode, len(top))}
 	for i, c := range top {
@@ -475,6 +475,7 @@ type run struct {
 	counts  cypher.SpaceCounts    // the space's size, read once per recall
 	partial []string              // candidates admitted by expansion without their sources
 	graph   cypher.Expander       // what expansion reads the graph through, chosen at its first hop
+	saidIn  map[string]bool       // with a SaidIn plan: the events and facts said in its window (seed)
 }
 
 func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {
@@ -516,6 +517,17 @@ func (run *run) ranked() []*candidate {
 		return out[i].Node.ID < out[j].Node.ID
 	})
 	return out
+}
+
+// saidThen is ranked without the events and facts said outside the window of a SaidIn
+// plan (what was said then is the question), when one found any.
+func (run *run) saidThen(ranked []*candidate) []*candidate {
+	if len(run.saidIn) == 0 {
+		return ranked
+	}
+	return slices.DeleteFunc(ranked, func(c *candidate) bool {
+		return (c.Node.Type == realm.Event || c.Node.Type == realm.Fact) && !run.saidIn[c.Node.ID]
+	})
 }
 
 // selectTop picks the K nodes to return from the ranked candidates (REALM.md §3.3). Three

@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -50,6 +51,7 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 	// for the slowest instead of their sum. Their seeds are merged in the plans' order.
 	type planSeeds struct {
 		seeds []cypher.ScoredMemory
+		said  []cypher.ScoredMemory // a SaidIn plan's candidates, all of them
 		relax string
 		err   error
 	}
@@ -60,6 +62,12 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 		go func() {
 			defer wg.Done()
 			f := &found[i]
+			if p.SaidIn != nil {
+				// What was said then, however little it resembles the question: no threshold.
+				f.said, f.err = r.planCandidates(ctx, run.space, run.counts, p, p.Types, vecs[i+1], exact, fetch)
+				f.seeds, f.relax = topScored(slices.Clone(f.said), r.seedsPerPlan(run)), RelaxNone
+				return
+			}
 			f.seeds, f.relax, f.err = r.runPlan(ctx, run, p, vecs[i+1], exact, fetch)
 		}()
 	}
@@ -70,6 +78,12 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 			return f.err
 		}
 		run.trace.PlanRelaxation = append(run.trace.PlanRelaxation, f.relax)
+		for _, s := range f.said {
+			if run.saidIn == nil {
+				run.saidIn = map[string]bool{}
+			}
+			run.saidIn[s.Node.ID] = true
+		}
 		for _, s := range f.seeds {
 			run.nodes[s.Node.ID] = s.Node
 			if old, ok := best[s.Node.ID]; !ok || s.Score > old {
@@ -172,6 +186,10 @@ func (r *Retriever) planCandidates(ctx context.Context, space string, counts cyp
 	q := cypher.SeedQuery{Embedding: qvec, Keywords: p.Keywords, Types: types, Limit: r.opts.SeedCandidates, SpaceSize: counts.InSpace, SpaceVersion: counts.Version}
 	if len(q.Keywords) == 0 {
 		q.Keywords = strings.Fields(p.Query)
+	}
+	if p.SaidIn != nil {
+		found, err := r.store.SeedSaidIn(ctx, space, q, *p.SaidIn)
+		return topScored(found, len(found)), err
 	}
 	if p.Mode == realm.HybridMatch {
 		q.TimeRange = p.TimeRange

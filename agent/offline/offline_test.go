@@ -217,6 +217,14 @@ func TestOfflineExtractEpisodeADay(t *testing.T) {
 	}
 }
 
+// TestOfflineLetUs: "Let's" opening a turn addresses nobody called Let.
+func TestOfflineLetUs(t *testing.T) {
+	eps := ofType(mustExtract(t, New(Options{}), agent.ExtractInput{Observation: obsAt("o1", "s1", "user", "Let's talk about dinner tonight.")}).Candidates, realm.Episode)
+	if len(eps) != 1 || strings.Contains(eps[0].Content, "Let") || !strings.Contains(eps[0].Content, "Conversation with user") {
+		t.Errorf("episodes %+v, want one conversation with user alone", eps)
+	}
+}
+
 func TestOfflineSummary(t *testing.T) {
 	a := New(Options{})
 	turns := []realm.Observation{

@@ -18,7 +18,8 @@ import (
 // subgraph_beam by default and path_search for why/how/what-led-to questions.
 
 // PlanSeeds returns one hybrid plan: the query, its keywords, and the time window it
-// names, if any (see window). A query with no keyword left is a query_match plan.
+// names, if any (see window), and for a question about what was said then, that time
+// (SaidIn, asksWhatWasSaid). A query with no keyword left is a query_match plan.
 func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -34,6 +35,9 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		if m.Label == "" {
 			words = rest
 		}
+		if asksWhatWasSaid.MatchString(in.Query) {
+			plan.SaidIn = &realm.TimeRange{From: m.From, To: m.To}
+		}
 	}
 	plan.Keywords = text.Keywords(words, o.opts.MaxKeywords)
 	if len(plan.Keywords) == 0 {
@@ -41,6 +45,12 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	}
 	return []realm.Plan{plan}, nil, nil
 }
+
+// asksWhatWasSaid: a question about what was said, told or shared, which with a time
+// ("What did we talk about yesterday?", "What did Tim say about his injury on 16 November,
+// 2023?") asks for the memories said then, whatever they say of their own time. A
+// relative time ("yesterday") counts from the question's time here, as a live agent asks.
+var asksWhatWasSaid = regexp.MustCompile(`(?i)\b(talk(ed|ing)? about|discuss(ed|ing)?|chat(ted|ting)? about|conversation|say|said|tell|told|mention(ed)?|share[sd]?|spoke|speak)\b`)
 
 // window is the seeds' hard time filter for the question's time expression m, or nil.
 // A memory is dated by what it says happened when it says so, else by when it was told,

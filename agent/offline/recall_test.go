@@ -91,6 +91,36 @@ func TestOfflinePlanSeedsTime(t *testing.T) {
 	}
 }
 
+// TestOfflinePlanSeedsSaidIn: a question about what was said at a time asks for the
+// memories said then; relative times count from the question's time.
+func TestOfflinePlanSeedsSaidIn(t *testing.T) {
+	now := time.Date(2024, 1, 13, 15, 0, 0, 0, time.UTC) // a Saturday
+	day := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
+	tests := []struct {
+		q        string
+		from, to time.Time // zero: not SaidIn
+	}{
+		{"What did we talk about yesterday?", day(2024, 1, 12), day(2024, 1, 13).Add(-time.Second)},
+		{"What did Tim say about his injury on 16 November, 2023?", day(2023, 11, 16), day(2023, 11, 17).Add(-time.Second)},
+		{"What was Tim's huge writing issue last week, as mentioned on November 6, 2023?", day(2023, 11, 6), day(2023, 11, 7).Add(-time.Second)},
+		{"What did I tell you last week?", day(2024, 1, 1), day(2024, 1, 8).Add(-time.Second)},
+		{"What did Joanna write yesterday?", time.Time{}, time.Time{}}, // not about what was said
+		{"What did we talk about with Tim?", time.Time{}, time.Time{}}, // no time
+	}
+	for _, tt := range tests {
+		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: tt.q, Time: now})
+		if err != nil || len(plans) != 1 {
+			t.Fatalf("%q: plans %v, err %v", tt.q, plans, err)
+		}
+		switch in := plans[0].SaidIn; {
+		case tt.from.IsZero() && in != nil:
+			t.Errorf("%q: said in %v – %v, want no SaidIn", tt.q, in.From, in.To)
+		case !tt.from.IsZero() && (in == nil || !in.From.Equal(tt.from) || !in.To.Equal(tt.to)):
+			t.Errorf("%q: said in %v, want %v – %v", tt.q, in, tt.from, tt.to)
+		}
+	}
+}
+
 func TestOfflineExpansionPolicy(t *testing.T) {
 	d := offline.New(offline.Options{})
 	tests := []struct {
