@@ -104,15 +104,16 @@ func TestBenchReconsolidationBoth(t *testing.T) {
 	}
 }
 
-// TestBenchLoCoMoWithoutSessionIDs: with --sessions none the turns are sent without
-// session ids, and each of the conversation's three days gets its episode.
-func TestBenchLoCoMoWithoutSessionIDs(t *testing.T) {
-	store := cyphertest.MustOpen(t)
+// runSmallLoCoMo runs realm bench locomo --retrieval-only on locomo-small with flag set
+// to value, into spaces of a prefix of its own (erased afterwards), and checks that the
+// report records the flag and asks the 12 questions. It returns the sample's space.
+func runSmallLoCoMo(t *testing.T, store *cypher.Store, flag, value string) string {
+	t.Helper()
 	prefix := cyphertest.NewSpace(t) + "-"
 	t.Cleanup(func() { _, _ = store.DeleteSpace(context.Background(), prefix+"small-1") })
 	out := filepath.Join(t.TempDir(), "report.json")
 	err := runBenchCmd(context.Background(), []string{"realm", "bench", "locomo", "--retrieval-only", "../../bench/testdata/locomo-small.json",
-		"--sessions", "none", "--reconsolidation", "off", "--curve", "", "--space-prefix", prefix, "--out", out}, testEnv(nil), io.Discard, io.Discard)
+		"--" + flag, value, "--reconsolidation", "off", "--curve", "", "--space-prefix", prefix, "--out", out}, testEnv(nil), io.Discard, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,10 +122,18 @@ func TestBenchLoCoMoWithoutSessionIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rep bench.RetrievalReport
-	if err := json.Unmarshal(b, &rep); err != nil || rep.Config["sessions"] != "none" || rep.Questions != 12 {
+	if err := json.Unmarshal(b, &rep); err != nil || rep.Config[flag] != value || rep.Questions != 12 {
 		t.Fatalf("report %s: %v", b, err)
 	}
-	episodes, _, err := store.ListMemories(context.Background(), prefix+"small-1", cypher.MemoryFilter{Type: realm.Episode}, "", 10)
+	return prefix + "small-1"
+}
+
+// TestBenchLoCoMoWithoutSessionIDs: with --sessions none the turns are sent without
+// session ids, and each of the conversation's three days gets its episode.
+func TestBenchLoCoMoWithoutSessionIDs(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	space := runSmallLoCoMo(t, store, "sessions", "none")
+	episodes, _, err := store.ListMemories(context.Background(), space, cypher.MemoryFilter{Type: realm.Episode}, "", 10)
 	var names []string
 	for _, e := range episodes {
 		names = append(names, e.Name)
@@ -139,24 +148,9 @@ func TestBenchLoCoMoWithoutSessionIDs(t *testing.T) {
 // "user" and "assistant", and the questions ask about them so.
 func TestBenchLoCoMoChatRoles(t *testing.T) {
 	store := cyphertest.MustOpen(t)
-	prefix := cyphertest.NewSpace(t) + "-"
-	t.Cleanup(func() { _, _ = store.DeleteSpace(context.Background(), prefix+"small-1") })
-	out := filepath.Join(t.TempDir(), "report.json")
-	err := runBenchCmd(context.Background(), []string{"realm", "bench", "locomo", "--retrieval-only", "../../bench/testdata/locomo-small.json",
-		"--speakers", "roles", "--reconsolidation", "off", "--curve", "", "--space-prefix", prefix, "--out", out}, testEnv(nil), io.Discard, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep bench.RetrievalReport
-	if err := json.Unmarshal(b, &rep); err != nil || rep.Config["speakers"] != "roles" || rep.Questions != 12 {
-		t.Fatalf("report %s: %v", b, err)
-	}
+	space := runSmallLoCoMo(t, store, "speakers", "roles")
 	for q, want := range map[string]int{"Ana": 0, "user": 1} {
-		people, _, err := store.ListMemories(context.Background(), prefix+"small-1", cypher.MemoryFilter{Type: realm.Entity, Q: q + " (person)"}, "", 10)
+		people, _, err := store.ListMemories(context.Background(), space, cypher.MemoryFilter{Type: realm.Entity, Q: q + " (person)"}, "", 10)
 		if err != nil || len(people) != want {
 			t.Errorf("%d persons %q, want %d: %v", len(people), q, want, err)
 		}
