@@ -187,6 +187,7 @@ type wirePlan struct {
 	From     string   `json:"from"`
 	To       string   `json:"to"`
 	Mode     string   `json:"mode"`
+	Said     bool     `json:"said"`
 }
 
 type wireSufficiency struct {
@@ -243,6 +244,7 @@ func planFormat() *openai.ChatCompletionResponseFormat {
 		"from":     {Type: jsonschema.String, Description: "YYYY-MM-DD or \"\" when the question sets no time"},
 		"to":       {Type: jsonschema.String, Description: "YYYY-MM-DD or \"\""},
 		"mode":     {Type: jsonschema.String, Enum: enumOf(realm.QueryMatch, realm.KeywordsMatch, realm.HybridMatch)},
+		"said":     {Type: jsonschema.Boolean, Description: "true when the question asks what was said in the conversations of from–to"},
 	})
 	root := strictObject(map[string]jsonschema.Definition{"plans": {Type: jsonschema.Array, Items: &plan}})
 	return jsonSchemaFormat("realm_plans", &root)
@@ -344,6 +346,13 @@ func parsePlans(content string, loc *time.Location) ([]realm.Plan, error) {
 			if from != nil && to != nil && to.Before(*from) {
 				bad.addf("plans[%d]: to is before from", i)
 			}
+		}
+		switch {
+		case wp.Said && (from == nil || to == nil):
+			bad.addf("plans[%d]: said needs from and to", i)
+		case wp.Said:
+			said := *p.TimeRange
+			p.SaidIn = &said
 		}
 		out = append(out, p)
 	}

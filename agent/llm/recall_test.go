@@ -84,6 +84,28 @@ func TestLLMReadDecisions(t *testing.T) {
 	}
 }
 
+// TestLLMPlanSaid: a plan marked said looks among what was said from–to (SaidIn, whole
+// days); said without from and to is sent back for repair.
+func TestLLMPlanSaid(t *testing.T) {
+	ctx := context.Background()
+	l := newTestLLM(t, nil)
+	plan := func(from, to string) map[string]any {
+		return map[string]any{"plans": []map[string]any{{"query": "what we talked about", "keywords": []string{}, "types": []string{},
+			"from": from, "to": to, "mode": "query_match", "said": true}}}
+	}
+	l.fake.Enqueue(agenttest.JSON(t, plan("", ""), 10, 5), agenttest.JSON(t, plan("2023-05-31", "2023-05-31"), 10, 5))
+	plans, u, err := l.PlanSeeds(ctx, agent.PlanInput{Query: "What did we talk about yesterday?", Time: askedAt})
+	if err != nil || len(plans) != 1 || plans[0].SaidIn == nil || u[StagePlan].Failures != 1 {
+		t.Fatalf("plans %+v usage %+v, %v: want one said plan, after one repair", plans, u[StagePlan], err)
+	}
+	if in := plans[0].SaidIn; in.From.Format(time.RFC3339) != "2023-05-31T00:00:00Z" || in.To.Format(time.DateOnly) != "2023-05-31" || !in.To.After(in.From.Add(23*time.Hour)) {
+		t.Errorf("said in %v – %v, want the whole of 31 May 2023", in.From, in.To)
+	}
+	if reqs := l.fake.Requests(); !strings.Contains(reqs[1].LastUser(), "said needs from and to") {
+		t.Errorf("the repair does not say why:\n%s", reqs[1].LastUser())
+	}
+}
+
 // TestLLMReadDecisionsRepairThenFallback: an invalid answer is sent back once with its
 // error; a second invalid one gives the fallback's decision, counted.
 func TestLLMReadDecisionsRepairThenFallback(t *testing.T) {
