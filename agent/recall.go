@@ -12,6 +12,10 @@ type PlanInput struct {
 	Time  time.Time // the question's "now": relative time expressions resolve against it
 }
 
+// MaxSaidIn is the longest window a planner gives a plan as SaidIn (every memory said in
+// it is scored): a month. "What did we discuss in 2023?" is an ordinary plan.
+const MaxSaidIn = 31 * 24 * time.Hour
+
 // Gathered is a node a recall has gathered so far, with its current final score.
 type Gathered struct {
 	Node     realm.Node

@@ -350,7 +350,7 @@ func parsePlans(content string, loc *time.Location) ([]realm.Plan, error) {
 		switch {
 		case wp.Said && (from == nil || to == nil):
 			bad.addf("plans[%d]: said needs from and to", i)
-		case wp.Said:
+		case wp.Said && p.TimeRange.To.Sub(p.TimeRange.From) <= agent.MaxSaidIn:
 			said := *p.TimeRange
 			p.SaidIn = &said
 		}

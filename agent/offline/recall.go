@@ -35,7 +35,7 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		if m.Label == "" {
 			words = rest
 		}
-		if asksWhatWasSaid.MatchString(in.Query) {
+		if asksWhatWasSaid.MatchString(in.Query) && m.To.Sub(m.From) <= agent.MaxSaidIn {
 			plan.SaidIn = &realm.TimeRange{From: m.From, To: m.To}
 		}
 	}

@@ -106,6 +106,8 @@ func TestOfflinePlanSeedsSaidIn(t *testing.T) {
 		{"What did I tell you last week?", day(2024, 1, 1), day(2024, 1, 8).Add(-time.Second)},
 		{"What did Joanna write yesterday?", time.Time{}, time.Time{}}, // not about what was said
 		{"What did we talk about with Tim?", time.Time{}, time.Time{}}, // no time
+		{"What did we discuss in 2023?", time.Time{}, time.Time{}},     // longer than a month
+		{"What did we discuss in December 2023?", day(2023, 12, 1), day(2024, 1, 1).Add(-time.Second)},
 	}
 	for _, tt := range tests {
 		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: tt.q, Time: now})
