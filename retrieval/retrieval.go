@@ -475,7 +475,7 @@ type run struct {
 	counts  cypher.SpaceCounts    // the space's size, read once per recall
 	partial []string              // candidates admitted by expansion without their sources
 	graph   cypher.Expander       // what expansion reads the graph through, chosen at its first hop
-	saidIn  map[string]bool       // with a SaidIn plan: the events and facts said in its window (seed)
+	saidIn  map[string]bool       // with a SaidIn plan: the events and facts said in its window, the SeedCandidates most similar (seed)
 }
 
 func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {
