@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"math"
 	"os"
@@ -84,14 +83,7 @@ func TestBenchLongMemEvalFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCleanReport(t, stdout.String(), progress.String(), strings.TrimSuffix(out, ".json")+".md", "longmemeval [")
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep bench.LongMemEvalReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep, b := readJSON[bench.LongMemEvalReport](t, out)
 	a := rep.Accuracy
 	if rep.Mode != bench.LMEModeFull || a == nil || rep.Items != 8 {
 		t.Fatalf("report: %s", b)

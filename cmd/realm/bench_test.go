@@ -72,14 +72,7 @@ func TestBenchReconsolidationBoth(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, stdout.String())
 		}
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep bench.RetrievalReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep, b := readJSON[bench.RetrievalReport](t, out)
 	if on := rep.Run(bench.ReconsolidationOn); len(rep.Runs) != 2 || on == nil || on.Edits == nil || rep.Questions != 12 || rep.Config["reconsolidation"] != "both" ||
 		len(rep.Splits) != 1 || len(rep.Splits[0].Baselines) != 2*len(bench.Baselines) || rep.Splits[0].Budget != rep.Run(bench.ReconsolidationOff).ContextTokens {
 		t.Errorf("report %s", b)
@@ -104,6 +97,21 @@ func TestBenchReconsolidationBoth(t *testing.T) {
 	}
 }
 
+// readJSON reads the JSON file at path into a T, failing the test when it cannot, and
+// returns the file's bytes too, for messages.
+func readJSON[T any](t *testing.T, path string) (T, []byte) {
+	t.Helper()
+	var v T
+	b, err := os.ReadFile(path)
+	if err == nil {
+		err = json.Unmarshal(b, &v)
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return v, b
+}
+
 // runSmallLoCoMo runs realm bench locomo --retrieval-only on locomo-small with flag set
 // to value, into spaces of a prefix of its own (erased afterwards), and checks that the
 // report records the flag and asks the 12 questions. It returns the sample's space.
@@ -117,13 +125,8 @@ func runSmallLoCoMo(t *testing.T, store *cypher.Store, flag, value string) strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep bench.RetrievalReport
-	if err := json.Unmarshal(b, &rep); err != nil || rep.Config[flag] != value || rep.Questions != 12 {
-		t.Fatalf("report %s: %v", b, err)
+	if rep, b := readJSON[bench.RetrievalReport](t, out); rep.Config[flag] != value || rep.Questions != 12 {
+		t.Fatalf("report %s", b)
 	}
 	return prefix + "small-1"
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -43,14 +42,7 @@ func TestBenchUpdates(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkCleanReport(t, stdout.String(), progress.String(), strings.TrimSuffix(out, ".json")+".md", "updates 2/2", "report: "+out)
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep bench.UpdateReport
-	if err := json.Unmarshal(b, &rep); err != nil {
-		t.Fatal(err)
-	}
+	rep, b := readJSON[bench.UpdateReport](t, out)
 	if rep.Scenarios != 2 || rep.Supersedes != 1 || rep.NewerFirst != 1 || rep.OldInTop3 != 1 {
 		t.Errorf("report %s", b)
 	}
@@ -61,18 +53,11 @@ func TestBenchUpdates(t *testing.T) {
 		if err := runBenchCmd(context.Background(), []string{"realm", "bench", "updates", file, "--speakers", "roles", "--space-prefix", prefix, "--out", roles}, testEnv(nil), &stdout, &progress); err != nil {
 			t.Fatal(err)
 		}
-		b, err := os.ReadFile(roles)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got bench.UpdateReport
-		if err := json.Unmarshal(b, &got); err != nil {
-			t.Fatal(err)
-		}
+		got, b := readJSON[bench.UpdateReport](t, roles)
 		if got.Config["speakers"] != "roles" || got.Supersedes != rep.Supersedes || got.NewerFirst != rep.NewerFirst || got.OldInTop3 != rep.OldInTop3 {
 			t.Errorf("with chat roles %s, want the figures of %+v", b, rep)
 		}
-		err = runBenchCmd(context.Background(), []string{"realm", "bench", "updates", file, "--speakers", "bots"}, testEnv(nil), &stdout, &progress)
+		err := runBenchCmd(context.Background(), []string{"realm", "bench", "updates", file, "--speakers", "bots"}, testEnv(nil), &stdout, &progress)
 		if err == nil || !strings.Contains(err.Error(), "--speakers") {
 			t.Errorf("error %v, want one naming --speakers", err)
 		}
