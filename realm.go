@@ -137,13 +137,14 @@ type Observation struct {
 }
 
 // Session is the conversation o belongs to: its session id, or, sent without one, the
-// day (UTC) it was said, so that a chat without session ids still has an episode a day.
-// The observation's id is derived from its session id as sent, never from this.
+// day it was said in the zone of its time (construction reads it in the memory's zone,
+// UTC by default), so that a chat without session ids still has an episode a day. The
+// observation's id is derived from its session id as sent, never from this.
 func (o Observation) Session() string {
 	if o.SessionID != "" || o.ObservedAt.IsZero() {
 		return o.SessionID
 	}
-	return o.ObservedAt.UTC().Format(time.DateOnly)
+	return o.ObservedAt.Format(time.DateOnly)
 }
 
 // Observation statuses.

@@ -16,8 +16,9 @@ func TestObservationSession(t *testing.T) {
 		want string
 	}{
 		{realm.Observation{SessionID: "s1", ObservedAt: evening}, "s1"},
-		{realm.Observation{ObservedAt: evening}, "2026-03-10"},
-		{realm.Observation{ObservedAt: evening.Add(-2 * time.Hour)}, "2026-03-09"},
+		{realm.Observation{ObservedAt: evening}, "2026-03-09"}, // the day of its zone
+		{realm.Observation{ObservedAt: evening.UTC()}, "2026-03-10"},
+		{realm.Observation{ObservedAt: evening.Add(-2 * time.Hour).UTC()}, "2026-03-09"},
 		{realm.Observation{}, ""},
 	} {
 		if got := c.obs.Session(); got != c.want {

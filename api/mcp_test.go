@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,9 +20,12 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/retrieval"
 )
 
 // outputProperties are the top-level properties of each tool's output schema.
@@ -675,6 +679,100 @@ func TestMCPWhatWasSaid(t *testing.T) {
 	}
 	if len(said) < 2 {
 		t.Errorf("recalled %v, want yesterday's two turns", said)
+	}
+	// The conversations of other days are not what was said yesterday either.
+	callTool(t, cs, "recall", map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-03-03T21:00:00Z", "k": 10}).decode(t, &rec)
+	for _, n := range rec.Nodes {
+		if n.Node.Type == realm.Episode && !strings.Contains(n.Node.Content, "2 March 2026") {
+			t.Errorf("recalled the episode %q", n.Node.Content)
+		}
+	}
+	// Nothing said then: nothing recalled, rather than what is most like the words.
+	callTool(t, cs, "recall", map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-04-20T12:00:00Z"}).decode(t, &rec)
+	if len(rec.Nodes) != 0 {
+		t.Errorf("recalled %d memories for a day when nothing was said, first %q", len(rec.Nodes), rec.Nodes[0].Node.Content)
+	}
+}
+
+// TestMCPWhatWasSaidInTimeZone: in a memory whose days are those of UTC−8, an evening
+// chat that crosses UTC's midnight is one conversation, and "yesterday" is the asker's.
+func TestMCPWhatWasSaidInTimeZone(t *testing.T) {
+	zone := time.FixedZone("UTC-8", -8*3600)
+	srv := newTestServer(t, apitest.New(t), Config{Version: "test"}, func(d *Deps) {
+		logger := zerolog.New(io.Discard)
+		d.Ingest = construction.New(d.Store, offline.New(offline.Options{}), embedder, construction.Options{Zone: zone}, logger)
+		t.Cleanup(d.Ingest.Wait)
+		d.Recall = retrieval.New(d.Store, embedder, offline.New(offline.Options{}), retrieval.Options{Zone: zone}, logger)
+	})
+	space := cyphertest.NewSpace(t)
+	cs := mustConnectMCP(t, srv.URL, "")
+	chat := []map[string]any{ // UTC times, as clients send them; local 1 March 09:00, 2 March 15:50 and 16:10
+		{"id": "d1a", "speaker": "user", "content": "Let's talk about dinner: I want to cook a risotto with mushrooms.", "timestamp": "2026-03-01T17:00:00Z"},
+		{"id": "d2a", "speaker": "user", "content": "My sister Ana bakes sourdough bread every Sunday.", "timestamp": "2026-03-02T23:50:00Z"},
+		{"id": "d2b", "speaker": "user", "content": "Ana gave me a jar of her starter for my own loaves.", "timestamp": "2026-03-03T00:10:00Z"},
+	}
+	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": chat}); got.isError {
+		t.Fatal(got.text)
+	}
+	var episodes struct{ Memories []realm.Node }
+	client{t: t, base: srv.URL}.do("GET", "/v1/spaces/"+space+"/memories?type=episode", nil, &episodes)
+	var names []string
+	for _, e := range episodes.Memories {
+		names = append(names, e.Name)
+	}
+	slices.Sort(names)
+	if want := []string{"2026-03-01", "2026-03-02"}; !slices.Equal(names, want) {
+		t.Errorf("episodes %v, want %v", names, want)
+	}
+	var rec struct{ Nodes []struct{ Node realm.Node } }
+	callTool(t, cs, "recall", map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-03-03T17:00:00Z", "k": 3}).decode(t, &rec)
+	said := map[string]bool{}
+	for _, n := range rec.Nodes {
+		if n.Node.Type == realm.Event || n.Node.Type == realm.Fact {
+			for _, s := range n.Node.Sources {
+				said[s] = true
+			}
+		}
+	}
+	if !said["d2a"] || !said["d2b"] || said["d1a"] {
+		t.Errorf("recalled the turns %v, want yesterday's (2 March, UTC−8): d2a and d2b", slices.Sorted(maps.Keys(said)))
+	}
+}
+
+// TestMCPStatesChangeApart: a user's move ends where they lived, not the job they told
+// of in the same breath; a history sent after its newer part does not undo the move; and
+// the name they gave is a memory of its own.
+func TestMCPStatesChangeApart(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
+	space := cyphertest.NewSpace(t)
+	cs := mustConnectMCP(t, srv.URL, "")
+	for _, m := range []map[string]any{ // the newest first, as a backfill may send them
+		{"speaker": "user", "content": "I moved to Porto last month.", "timestamp": "2026-12-01T10:00:00Z"},
+		{"speaker": "user", "content": "I live in Lisbon and I work as a nurse at Santa Maria hospital.", "timestamp": "2026-11-01T10:00:00Z"},
+		{"speaker": "user", "content": "My name is Marta.", "timestamp": "2026-10-01T10:00:00Z"},
+	} {
+		if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": []any{m}}); got.isError {
+			t.Fatal(got.text)
+		}
+	}
+	recall := func(q string) []realm.Node {
+		var rec struct{ Nodes []struct{ Node realm.Node } }
+		callTool(t, cs, "recall", map[string]any{"space": space, "query": q, "k": 3, "time": "2026-12-02T10:00:00Z"}).decode(t, &rec)
+		var out []realm.Node
+		for _, n := range rec.Nodes {
+			out = append(out, n.Node)
+		}
+		return out
+	}
+	job := recall("Where does the user work?")
+	if !slices.ContainsFunc(job, func(n realm.Node) bool { return strings.Contains(n.Content, "nurse") && n.ValidUntil == nil }) {
+		t.Errorf("work: %+v, want the job, still valid", job)
+	}
+	if got := recall("Where does the user live now?"); len(got) == 0 || !strings.Contains(got[0].Content, "Porto") || got[0].ValidUntil != nil {
+		t.Errorf("home: %+v, want the move first, still valid", got)
+	}
+	if got := recall("What is the user's name?"); len(got) == 0 || !strings.Contains(got[0].Content, "Marta") {
+		t.Errorf("name: %+v, want Marta first", got)
 	}
 }
 

@@ -34,6 +34,10 @@ type Options struct {
 	Owner         string        // lease owner: "host/pid/nonce" by default (see owner.go for who takes over whose leases)
 	Lease         time.Duration // how long a claimed observation is reserved for this owner
 	ResumeBatch   int           // observations claimed at a time by ResumePending
+	// Zone is where the memory's days are (UTC by default): an observation's time is read
+	// in it, so the day of a chat without session ids and the dates its words name
+	// ("tomorrow", "on Monday") are the speaker's, not UTC's.
+	Zone *time.Location
 	// OnJob, when set, learns of the asynchronous jobs of this pipeline: JobStarted when
 	// one's background work begins, then how it ended (JobDone, JobFailed,
 	// JobInterrupted), or JobDeferred alone for one accepted while closing. It is how cmd keeps metrics of jobs; it must be cheap.
@@ -99,6 +103,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ResumeBatch <= 0 {
 		o.ResumeBatch = d.ResumeBatch
+	}
+	if o.Zone == nil {
+		o.Zone = time.UTC
 	}
 	return o
 }
@@ -371,7 +378,7 @@ func (p *Pipeline) validate(space string, obs []realm.Observation) error {
 // contentID is the id of an observation sent without one: the same message sent twice
 // gets the same id, so it is stored once.
 func contentID(o realm.Observation) string {
-	h := sha256.Sum256([]byte(strings.Join([]string{o.SessionID, o.Speaker, o.ObservedAt.Format(time.RFC3339Nano), o.Content}, "\x00")))
+	h := sha256.Sum256([]byte(strings.Join([]string{o.SessionID, o.Speaker, o.ObservedAt.UTC().Format(time.RFC3339Nano), o.Content}, "\x00")))
 	return "sha256-" + hex.EncodeToString(h[:16])
 }
 
@@ -385,6 +392,7 @@ func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
 // here): a run that could not be applied decides its observations again one by one on
 // their extractions, not paying for them twice.
 func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, ext *agent.Extraction) Result {
+	o.ObservedAt = o.ObservedAt.In(p.opts.Zone)
 	res := Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
 	log := p.log.With().Str("space", o.Space).Str("observation", o.ID).Logger()
 	err := p.construct(ctx, o, ext, &res)
@@ -424,6 +432,7 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agen
 		if err != nil {
 			return err
 		}
+		p.inZone(recent)
 		// Extraction reads no memories, so it runs outside the space lock; only integrate and
 		// relate, which decide against the graph, run under it.
 		e, err := p.extract(ctx, o, summary, recent, res)

@@ -33,6 +33,7 @@ import (
 // that keep changing) is integrated one observation at a time; observations out of seq
 // order make separate runs.
 func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation, win cypher.Window) []Result {
+	p.inZone(obs)
 	results := make([]Result, len(obs))
 	for start := 0; start < len(obs); {
 		if err := ctx.Err(); err != nil {
@@ -48,6 +49,13 @@ func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation, wi
 		start += p.runPrefix(ctx, prefix, results[start:], win)
 	}
 	return results
+}
+
+// inZone reads the times of obs, as stored (UTC), in the memory's zone (Options.Zone).
+func (p *Pipeline) inZone(obs []realm.Observation) {
+	for i := range obs {
+		obs[i].ObservedAt = obs[i].ObservedAt.In(p.opts.Zone)
+	}
 }
 
 // window is how many observations before a run's first it reads: the extractor's and
@@ -87,6 +95,7 @@ func (p *Pipeline) runPrefix(ctx context.Context, obs []realm.Observation, resul
 			return p.oneByOne(ctx, obs, nil, results)
 		}
 	}
+	p.inZone(seen)
 	exts := make([]agent.Extraction, 0, len(obs))
 	for k, o := range obs {
 		ext, err := p.extract(ctx, o, summary, before(seen, o.Seq, p.opts.RecentObservations), &results[k])

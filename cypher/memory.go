@@ -137,7 +137,11 @@ func episodes(ctx context.Context, tx neo4j.ManagedTransaction, space string, ti
 	if len(times) == 0 && len(names) == 0 {
 		return out, nil
 	}
-	recs, err := collect(ctx, tx, qEpisodes, map[string]any{"space": space, "times": times, "names": names})
+	utc := make([]time.Time, len(times))
+	for i, t := range times {
+		utc[i] = t.UTC()
+	}
+	recs, err := collect(ctx, tx, qEpisodes, map[string]any{"space": space, "times": utc, "names": names})
 	if err != nil {
 		return out, err
 	}

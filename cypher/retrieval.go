@@ -169,7 +169,7 @@ func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) 
 func (s *Store) SeedSaidIn(ctx context.Context, space string, q SeedQuery, in realm.TimeRange) ([]ScoredMemory, error) {
 	params := seedParams(space, q)
 	params["embedding"] = vector64(q.Embedding)
-	params["time_from"], params["time_to"] = in.From, in.To
+	params["time_from"], params["time_to"] = in.From.UTC(), in.To.UTC()
 	return s.scoredMemories(ctx, qSeedSaidIn, params, true)
 }
 
@@ -299,10 +299,10 @@ func seedParams(space string, q SeedQuery) map[string]any {
 	var from, to any
 	if q.TimeRange != nil {
 		if !q.TimeRange.From.IsZero() {
-			from = q.TimeRange.From
+			from = q.TimeRange.From.UTC()
 		}
 		if !q.TimeRange.To.IsZero() {
-			to = q.TimeRange.To
+			to = q.TimeRange.To.UTC()
 		}
 	}
 	limit := q.Limit

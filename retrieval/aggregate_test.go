@@ -41,4 +41,17 @@ func TestSelectTop(t *testing.T) {
 			t.Errorf("k=%d: %v, want %v", tt.k, got, tt.want)
 		}
 	}
+	// merged stands where turn ranked, with turn's score: a client that keeps the nodes
+	// above a score keeps it; the candidate itself keeps its own.
+	top := selectTop(ranked, 10)
+	var scores []float64
+	for _, c := range top {
+		scores = append(scores, c.Score)
+	}
+	if want := []float64{0.9, 0.7, 0.6, 0.5, 0.95, 0.75}; !slices.Equal(scores, want) {
+		t.Errorf("scores %v, want %v", scores, want)
+	}
+	if ranked[3].Score != 0.8 {
+		t.Errorf("merged's candidate score changed to %v", ranked[3].Score)
+	}
 }

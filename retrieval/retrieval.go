@@ -1,6 +1,7 @@
 package retrieval
 
 import (
+	"cmp"
 	"context"
 	"maps"
 	"regexp"
@@ -110,6 +111,9 @@ type Options struct {
 	// score all its neighbours; of one with more (a hub), the cypher.HubBranch heaviest
 	// edges are scored (cypher.Hop). See DefaultOptions.
 	HubDegree int
+	// Zone is where the memory's days are (nil: UTC), as construction.Options.Zone: a
+	// question's time is read in it, so "yesterday" and "on Monday" are the asker's days.
+	Zone *time.Location
 }
 
 // DefaultOptions returns REALM.md §3's values.
@@ -459,31 +463,33 @@ type candidate struct {
 
 // run is the state of one recall.
 type run struct {
-	space   string
-	query   string
-	now     time.Time // the question's time
-	started time.Time
-	set     settings
-	plans   []realm.Plan
-	usage   realm.Usage
-	trace   realm.Trace
-	cands   map[string]*candidate
-	perRoot map[string]int        // nodes admitted by subgraph_beam per seed
-	vectors map[string][]float32  // text → embedding
-	nodes   map[string]realm.Node // id → node, as read during this recall
-	qvec    []float32             // the request query's embedding
-	counts  cypher.SpaceCounts    // the space's size, read once per recall
-	partial []string              // candidates admitted by expansion without their sources
-	graph   cypher.Expander       // what expansion reads the graph through, chosen at its first hop
-	saidIn  map[string]bool       // with a SaidIn plan: the events and facts said in its window, the SeedCandidates most similar (seed)
+	space    string
+	query    string
+	now      time.Time // the question's time
+	started  time.Time
+	set      settings
+	plans    []realm.Plan
+	usage    realm.Usage
+	trace    realm.Trace
+	cands    map[string]*candidate
+	perRoot  map[string]int        // nodes admitted by subgraph_beam per seed
+	vectors  map[string][]float32  // text → embedding
+	nodes    map[string]realm.Node // id → node, as read during this recall
+	qvec     []float32             // the request query's embedding
+	counts   cypher.SpaceCounts    // the space's size, read once per recall
+	partial  []string              // candidates admitted by expansion without their sources
+	graph    cypher.Expander       // what expansion reads the graph through, chosen at its first hop
+	saidIn   map[string]bool       // with a SaidIn plan (else nil): the events and facts said in its window, the SeedCandidates most similar (seed)
+	saidWhen []realm.TimeRange     // the SaidIn plans' windows
 }
 
 func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {
 	now := time.Now().UTC()
 	qtime := now
 	if req.Time != nil {
-		qtime = req.Time.UTC()
+		qtime = *req.Time
 	}
+	qtime = qtime.In(cmp.Or(r.opts.Zone, time.UTC))
 	set := r.settings(req)
 	return &run{
 		space: space, query: req.Query, now: qtime, started: now, set: set, usage: realm.Usage{},
@@ -520,14 +526,36 @@ func (run *run) ranked() []*candidate {
 }
 
 // saidThen is ranked without the events and facts said outside the window of a SaidIn
-// plan (what was said then is the question), when one found any.
+// plan, and without the episodes of other times (what was said then is the question);
+// when nothing was said then, nothing is returned.
 func (run *run) saidThen(ranked []*candidate) []*candidate {
-	if len(run.saidIn) == 0 {
+	switch {
+	case run.saidIn == nil:
 		return ranked
+	case len(run.saidIn) == 0:
+		return nil
 	}
 	return slices.DeleteFunc(ranked, func(c *candidate) bool {
-		return (c.Node.Type == realm.Event || c.Node.Type == realm.Fact) && !run.saidIn[c.Node.ID]
+		switch c.Node.Type {
+		case realm.Event, realm.Fact:
+			return !run.saidIn[c.Node.ID]
+		case realm.Episode:
+			return !slices.ContainsFunc(run.saidWhen, func(w realm.TimeRange) bool { return overlaps(c.Node, w) })
+		}
+		return false
 	})
+}
+
+// overlaps reports whether n's time (its start to its end, or its start) meets w.
+func overlaps(n realm.Node, w realm.TimeRange) bool {
+	if n.TStart == nil {
+		return false
+	}
+	end := *n.TStart
+	if n.TEnd != nil {
+		end = *n.TEnd
+	}
+	return !end.Before(w.From) && !n.TStart.After(w.To)
 }
 
 // selectTop picks the K nodes to return from the ranked candidates (REALM.md §3.3). Three
@@ -535,10 +563,10 @@ func (run *run) saidThen(ranked []*candidate) []*candidate {
 // a better node already picked repeats what that node was derived from (a clause of a
 // turn already returned whole), and is left out; a node whose provenance lies within that
 // of a lesser candidate of at most FullerMaxSources observations gives way to it, in its
-// place (the question alone to the exchange that holds it with its answer); entities and
-// episodes, which gather many observations and say little of each, come after the events
-// and facts, filling what is left of K (so the result is best first within each group,
-// but for the nodes that took another's place).
+// place and with its score (the question alone to the exchange that holds it with its
+// answer); entities and episodes, which gather many observations and say little of each,
+// come after the events and facts, filling what is left of K (so the result is best first
+// within each group).
 func selectTop(ranked []*candidate, k int) []*candidate {
 	var evidence, hubs []*candidate
 	taken := map[string]bool{}
@@ -553,7 +581,9 @@ func selectTop(ranked []*candidate, k int) []*candidate {
 			continue
 		}
 		if f := fuller(c, ranked[i+1:], taken); f != nil {
-			c = f
+			stand := *f
+			stand.Score = c.Score // it answers for c, so it ranks as c did
+			c = &stand
 		}
 		taken[c.Node.ID] = true
 		if !redundant(c, evidence) && len(evidence) < k {

@@ -56,6 +56,12 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 		err   error
 	}
 	found := make([]planSeeds, len(run.plans))
+	for _, p := range run.plans {
+		if p.SaidIn != nil {
+			run.saidIn = map[string]bool{}
+			run.saidWhen = append(run.saidWhen, *p.SaidIn)
+		}
+	}
 	var wg sync.WaitGroup
 	for i, p := range run.plans {
 		wg.Add(1)
@@ -79,9 +85,6 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 		}
 		run.trace.PlanRelaxation = append(run.trace.PlanRelaxation, f.relax)
 		for _, s := range f.said {
-			if run.saidIn == nil {
-				run.saidIn = map[string]bool{}
-			}
 			run.saidIn[s.Node.ID] = true
 		}
 		for _, s := range f.seeds {

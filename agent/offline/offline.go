@@ -3,6 +3,7 @@ package offline
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -274,7 +275,14 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 		if i > 0 && !greetings[ws[i-1].lower] {
 			break
 		}
-		return strings.TrimSuffix(ws[i].text, "'s")
+		// A first word is called to only when it reads as a name: a known person's, or
+		// set off ("Mel, guess what!"), not an imperative ("Talk to me about wine").
+		name := strings.TrimSuffix(ws[i].text, "'s")
+		after := strings.TrimLeft(text[ws[i].end:], " ")
+		if i == 0 && known[strings.ToLower(name)] != "person" && !strings.HasPrefix(after, ",") && !strings.HasPrefix(after, "!") {
+			break
+		}
+		return name
 	}
 	return ""
 }
@@ -356,7 +364,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 	slots := factSlots(rewritten)
 	turn := o.unit(obs, speaker, rewritten, dates, tense, names, slots)
 
-	segs := clauses(rewritten)
+	segs := bySlot(rewritten, clauses(rewritten))
 	var out []agent.Candidate
 	for _, s := range segs {
 		if len(out) >= o.opts.MaxClauses {
@@ -395,6 +403,31 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 	}
 	return turn, out
 }
+
+// bySlot splits each clause of text that states two slots or more at its "and"s, each
+// part its own slot ("user lives in Lisbon and user works as a nurse"): a change of one
+// then leaves the other standing.
+func bySlot(text string, segs []segment) []segment {
+	var out []segment
+	for _, s := range segs {
+		part := text[s.start:s.end]
+		if len(factSlots(part)) < 2 {
+			out = append(out, s)
+			continue
+		}
+		start := s.start
+		for _, ix := range reAnd.FindAllStringIndex(part, -1) {
+			if len(factSlots(text[start:s.start+ix[0]])) > 0 && len(factSlots(text[s.start+ix[1]:s.end])) > 0 {
+				out = append(out, segment{start, s.start + ix[0]})
+				start = s.start + ix[1]
+			}
+		}
+		out = append(out, segment{start, s.end})
+	}
+	return out
+}
+
+var reAnd = regexp.MustCompile(`,? and `)
 
 // sameStatement reports whether two contents differ at most in their closing punctuation.
 func sameStatement(a, b string) bool {

@@ -316,3 +316,62 @@ func TestOfflineExtractOneClause(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineAddressee: with no one else in the conversation yet, a first message calls
+// to someone only by a greeting or a name set off by a comma, not by an imperative.
+func TestOfflineAddressee(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"Talk to me about wine to go with fish.", ""},
+		{"Call me Max.", ""},
+		{"Mel, guess what! I got the job.", "Mel"},
+		{"Hey Mel, I got the job.", "Mel"},
+		{"Caroline! How are you?", "Caroline"},
+	} {
+		obs := obsAt("o1", "", "user", tt.text)
+		if got := addresseeOf(nil, obs, "user", tt.text, map[string]string{}); got != tt.want {
+			t.Errorf("%q: addressee %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestOfflineUserStates: what a user says of themselves in a chat (role speakers): their
+// name is a fact, and two states said in one clause become a memory each.
+func TestOfflineUserStates(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		text string
+		want []string // fact contents among the candidates
+	}{
+		{"My name is Marta.", []string{"user's name is Marta."}},
+		{"Call me Max.", []string{"Call user Max."}},
+		{"I live in Lisbon and I work as a nurse at Santa Maria hospital.",
+			[]string{"user lives in Lisbon", "user works as a nurse at Santa Maria hospital."}},
+	} {
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "", "user", tt.text)})
+		var facts []string
+		for _, c := range ofType(ext.Candidates, realm.Fact) {
+			facts = append(facts, c.Content)
+		}
+		for _, w := range tt.want {
+			if !slices.Contains(facts, w) {
+				t.Errorf("%q: facts %q, want %q among them", tt.text, facts, w)
+			}
+		}
+		for _, c := range ofType(ext.Candidates, realm.Entity) {
+			if c.Name == "Call" {
+				t.Errorf("%q: entity %q", tt.text, c.Name)
+			}
+		}
+	}
+	for text, want := range map[string]string{"user's name is Marta.": "Marta", "Hi, user is Maya.": "Maya", "Call user Max.": "Max", "Caroline is Irish.": ""} {
+		got := ""
+		for _, c := range stateClaims(text, "user") {
+			if c.slot == "name" {
+				got = c.value
+			}
+		}
+		if got != want {
+			t.Errorf("%q: name %q, want %q", text, got, want)
+		}
+	}
+}

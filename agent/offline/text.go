@@ -526,17 +526,41 @@ shed proceed exceed succeed agreed beloved naked wicked sacred kindred hundred a
 // to book flights in March": the coming March).
 var reIntentCue = regexp.MustCompile(`(?i)\b(wants? to|plans? to|planning to|hopes? to|hoping to|would like to|'d like to|intends? to|looking forward to|can't wait to)\b`)
 
+// reArrangement: an arrangement said in the present progressive speaks of the future
+// ("Ana is getting married on June 14th", "I'm flying out on Friday"); its participle
+// after "getting" is no past. Verbs of mind and feeling say nothing of when ("I'm still
+// thinking about our trip in March").
+var (
+	reArrangement = regexp.MustCompile(`(?i)\b(?:is|are|am|i'm|we're|you're|they're|he's|she's) (?:\w+ )?(\w+ing)\b`)
+	reGettingDone = regexp.MustCompile(`(?i)\bgetting (\w+ed)\b`)
+	notArranged   = setOf(`thinking remembering missing feeling loving enjoying hoping wondering looking reading watching feeling trying
+	having being doing saying talking telling`)
+)
+
 // datesTense is the tense that places s's bare weekdays and months: tenseOf's, else the
-// future when s says an intention. The intention does not change s's type (tenseOf).
+// future when s says an intention or an arrangement. Neither changes s's type (tenseOf).
 func datesTense(s string) int {
-	if t := tenseOf(s); t != text.TenseUnknown || !reIntentCue.MatchString(s) {
+	s = reGettingDone.ReplaceAllString(s, "getting")
+	if t := tenseOf(s); t != text.TenseUnknown {
 		return t
 	}
-	return text.TenseFuture
+	if reIntentCue.MatchString(s) {
+		return text.TenseFuture
+	}
+	for _, m := range reArrangement.FindAllStringSubmatch(s, -1) {
+		if !notArranged[strings.ToLower(m[1])] {
+			return text.TenseFuture
+		}
+	}
+	return text.TenseUnknown
 }
+
+// reAcknowledgement: a reply's "got it" says nothing of when ("Got it, dentist on June 9").
+var reAcknowledgement = regexp.MustCompile(`(?i)\b(?:got it|gotcha|got you)\b`)
 
 // tenseOf says whether s speaks of the past, the future or neither.
 func tenseOf(s string) int {
+	s = reAcknowledgement.ReplaceAllString(s, "")
 	if reFutureCue.MatchString(s) {
 		return text.TenseFuture
 	}
@@ -563,7 +587,8 @@ type factSlot struct {
 	subject, attribute, value string
 }
 
-const slotName = `([A-Z][\p{L}\-]*(?: [A-Z][\p{L}\-]*)?)`
+// slotName is a slot's subject: a name, or a chat role as texts are rewritten ("user").
+const slotName = `([A-Z][\p{L}\-]*(?: [A-Z][\p{L}\-]*)?|user|assistant)`
 const slotValue = `([^.,;!?()]+?)`
 const slotEnd = `(?:\s+(?:and|but|because|since|with|for|now|for now|these days|too)\b|[.,;!?()]|$)`
 

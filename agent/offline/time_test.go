@@ -16,6 +16,13 @@ func TestOfflineAnnotateDates(t *testing.T) {
 		{"I want to book flights from Berlin in March.", "I want to book flights from Berlin in March (March 2024)."},
 		{"I was planning to visit in March.", "I was planning to visit in March (March 2023)."},
 		{"We are in March.", "We are in March (March 2023)."},
+		// An arrangement in the present progressive is ahead; a thought of the past is not.
+		{"My sister Ana is getting married on June 14th.", "My sister Ana is getting married on June 14th (14 June 2023)."},
+		{"Tomás is getting promoted in April.", "Tomás is getting promoted in April (April 2024)."},
+		{"I'm flying to Lisbon on Friday.", "I'm flying to Lisbon on Friday (Friday 12 May 2023)."},
+		{"I'm still thinking about our trip in March.", "I'm still thinking about our trip in March (March 2023)."},
+		{"My sister got married in April.", "My sister got married in April (April 2023)."},
+		{"Got it, dentist on June 9.", "Got it, dentist on June 9 (9 June 2023)."},
 	}
 	for _, tt := range tests {
 		s := tt.text

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -68,6 +69,7 @@ const (
 	contactChanged        // 1 subject, 2 which contact detail changed
 	roleClaim             // as plainClaim, only in a text about work ("Raj is now the team lead")
 	habitClaim            // 1 subject, 2 what the subject does: only an ended state can end it
+	nameClaim             // as plainClaim, the value a name ("I'm Maya", "Call me Max"), not a nationality
 )
 
 // aboutWork: a text in which "X is now the Y" names a role.
@@ -129,6 +131,9 @@ var claimPatterns = []claimPattern{
 	{namedRe(`(?:supports?|roots? for)`), "supports", plainClaim},
 	{claimRe(`(?:goes|go) to`), "goes to", plainClaim},
 	{possessiveRe(`hobby`), "hobby", plainClaim},
+	{possessiveRe(`(?:name|first name|nickname)`), "name", plainClaim},
+	{mustPattern(`(?:^|[.!?,] )` + claimSubject + ` (?:is|am) ([A-Z][\p{L}\-]+)(?:[.,;!?]|$)`), "name", nameClaim},
+	{mustPattern(`\b(?:[Cc]all|[Yy]ou can call) ` + claimSubject + ` ([A-Z][\p{L}\-]+)` + claimEnd), "name", nameClaim},
 	{possessiveRe(`(?:phone |mobile |cell )?number`), "phone number", plainClaim},
 	{possessiveRe(`e-?mail(?: address)?`), "email", plainClaim},
 	{possessiveRe(`(?:home )?address`), "address", plainClaim},
@@ -206,6 +211,10 @@ func stateClaims(text, speaker string) []stateClaim {
 				c.slot, c.value = contactSlot(m[2]), "changed"
 			case roleClaim:
 				if !aboutWork.MatchString(text) {
+					continue
+				}
+			case nameClaim:
+				if languages[strings.ToLower(c.value)] || nonName[strings.ToLower(c.value)] {
 					continue
 				}
 			}
@@ -461,15 +470,62 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 			edges = r.emit(edges, i, agent.Self, n.ID, realm.Contradicts, ch.weight, ch.description)
 			continue
 		}
-		if c.TEnd != nil && n.TStart != nil && c.TEnd.Before(*n.TStart) {
-			// The candidate tells of an older state: the node is the newer version.
+		if begins, ok := r.olderThan(c, n); ok {
+			// The candidate tells of an older state (a chat's history sent late): the node
+			// is the newer version, holding from when it began.
 			edges = r.emit(edges, i, n.ID, agent.Self, realm.Supersedes, ch.weight, ch.description)
+			if len(edges) > 0 && edges[len(edges)-1].From == n.ID {
+				edges[len(edges)-1].ValidUntil = &begins
+			}
 			continue
 		}
 		edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
 	}
 	return edges
 }
+
+// olderThan reports whether candidate c of this observation tells of a state before node
+// n's, and from when n holds instead: when c's time (its end, else its start, else when
+// it was said) is before n's start, or, a chat's history sent late, when c was said
+// before the day n was said (from n's description). n holds from its start, else from
+// the day it was said, and not before c was said.
+func (r *relater) olderThan(c agent.Candidate, n realm.Node) (time.Time, bool) {
+	said := r.in.Observation.ObservedAt
+	if said.IsZero() {
+		return time.Time{}, false
+	}
+	cLast := said
+	if c.TEnd != nil {
+		cLast = *c.TEnd
+	} else if c.TStart != nil {
+		cLast = *c.TStart
+	}
+	if n.TStart != nil && cLast.Before(*n.TStart) {
+		return *n.TStart, true
+	}
+	m := saidOn.FindStringSubmatch(n.Description)
+	if m == nil {
+		return time.Time{}, false
+	}
+	nSaid, err := time.ParseInLocation(dayLayout, m[1], said.Location())
+	if err != nil || !said.Before(nSaid) {
+		return time.Time{}, false
+	}
+	begins := nSaid
+	if n.TStart != nil {
+		begins = *n.TStart
+	}
+	if begins.Before(said) {
+		begins = said
+	}
+	return begins, true
+}
+
+// saidOn is the day a node was said, from its description ("Said by Maya on 3 March 2025").
+var saidOn = regexp.MustCompile(`^Said by .+? on (\d{1,2} \p{Lu}\p{Ll}+ \d{4})`)
+
+// dayLayout is text.FormatDay's.
+const dayLayout = "2 January 2006"
 
 // reAsker is the speaker an exchange quotes, at the start of its prompt.
 var reAsker = regexp.MustCompile(`^([^"\n]{1,80}?) (?:asked|said)\b`)

@@ -112,6 +112,48 @@ func TestOfflineSupersedes(t *testing.T) {
 	}
 }
 
+// TestOfflineSupersedesHistorySentLate: a chat's history sent after its newer part; the
+// older statement does not supersede the newer one, the newer one supersedes it, from
+// when it began (its own time, else the day it was said).
+func TestOfflineSupersedesHistorySentLate(t *testing.T) {
+	a := New(Options{})
+	moved := time.Date(2025, 3, 15, 0, 0, 0, 0, time.UTC)
+	for _, newer := range []realm.Node{
+		{ID: "move", Type: realm.Event, Content: "Nora moved from Lisbon to Berlin last weekend.", Description: "Said by Nora on 20 March 2025.", TStart: &moved},
+		{ID: "move", Type: realm.Fact, Content: "Nora lives in Berlin now.", Description: "Said by Nora on 15 March 2025."},
+	} {
+		obs := realm.Observation{ID: "o1", SessionID: "s1", Speaker: "Nora", Content: "I live in Lisbon with my partner.", ObservedAt: time.Date(2025, 3, 3, 10, 0, 0, 0, time.UTC)}
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
+		in := agent.IntegrateInput{Observation: obs}
+		for _, c := range ext.Candidates {
+			in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: []agent.Neighbour{{Node: newer, Similar: true}}})
+		}
+		out, _, err := a.Integrate(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, d := range out {
+			for _, e := range d.Edges {
+				if e.Predicate != realm.Supersedes {
+					continue
+				}
+				if e.From != "move" || e.To != agent.Self {
+					t.Errorf("%s: edge %s → %s, want the newer memory to supersede the older statement", newer.Content, e.From, e.To)
+					continue
+				}
+				found = true
+				if e.ValidUntil != nil && !e.ValidUntil.Equal(moved) {
+					t.Errorf("%s: the older statement holds until %v, want %v", newer.Content, e.ValidUntil, moved)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no supersedes edge: %+v", newer.Content, out)
+		}
+	}
+}
+
 // TestOfflineShortState: a state said in few words is a memory, not filler.
 func TestOfflineShortState(t *testing.T) {
 	a := New(Options{})

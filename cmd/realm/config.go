@@ -49,7 +49,10 @@ type config struct {
 	// GraphWarm are the spaces (REALM_GRAPH_WARM, comma-separated) whose graph snapshots
 	// serve reads at start in the background (cypher.Store.WarmGraphs).
 	GraphWarm []string
-	Args      []string // positional arguments, wherever they stood among the flags
+	// Zone (REALM_TIME_ZONE, an IANA name, default UTC) is where the memory's days are:
+	// construction.Options.Zone and retrieval.Options.Zone.
+	Zone *time.Location
+	Args []string // positional arguments, wherever they stood among the flags
 }
 
 // limits bound what one client may send.
@@ -146,6 +149,9 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	}
 	if cfg.AutoReconsolidate, err = strconv.ParseBool(env("REALM_AUTO_RECONSOLIDATE", "true")); err != nil {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_AUTO_RECONSOLIDATE %q: want true or false", getenv("REALM_AUTO_RECONSOLIDATE"))
+	}
+	if cfg.Zone, err = time.LoadLocation(env("REALM_TIME_ZONE", "UTC")); err != nil {
+		return cfg, realm.Errorf(realm.EInvalid, "REALM_TIME_ZONE %q: want a time zone name such as Europe/Berlin or America/New_York", getenv("REALM_TIME_ZONE"))
 	}
 	cfg.Score = getenv("REALM_SCORE")
 	score := retrieval.DefaultOptions()
@@ -302,6 +308,9 @@ func (c config) print(w io.Writer) {
 	}
 	if c.Score != "" {
 		fmt.Fprintf(w, " REALM_SCORE=%s", c.Score)
+	}
+	if c.Zone != nil && c.Zone != time.UTC {
+		fmt.Fprintf(w, " REALM_TIME_ZONE=%s", c.Zone)
 	}
 	if len(c.GraphWarm) > 0 {
 		fmt.Fprintf(w, " REALM_GRAPH_WARM=%s", strings.Join(c.GraphWarm, ","))

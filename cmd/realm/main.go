@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	_ "time/tzdata" // REALM_TIME_ZONE names resolve where the system has no zoneinfo (containers)
 
 	"github.com/rs/zerolog"
 

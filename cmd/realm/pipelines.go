@@ -29,7 +29,7 @@ func newPipelines(cfg config, d *deps, logger zerolog.Logger) (pipelines, error)
 // newObservedPipelines is newPipelines with every pipeline's hook feeding m (nil: none).
 func newObservedPipelines(cfg config, d *deps, logger zerolog.Logger, m *api.Metrics) (pipelines, error) {
 	var observeLLM func(llm.Event)
-	var opts construction.Options
+	opts := construction.Options{Zone: cfg.Zone}
 	if m != nil {
 		observeLLM, opts.OnJob = m.ObserveLLM, m.ObserveJob
 	}
@@ -39,6 +39,7 @@ func newObservedPipelines(cfg config, d *deps, logger zerolog.Logger, m *api.Met
 	}
 	answer, _ := ag.(*llm.Agent)
 	ropts := retrieval.DefaultOptions()
+	ropts.Zone = cfg.Zone
 	if err := ropts.SetScore(cfg.Score); err != nil {
 		return pipelines{}, err
 	}

@@ -352,6 +352,7 @@ func TestRunErrors(t *testing.T) {
 		{"ErrKeysTwice", map[string]string{"REALM_API_KEYS": "x", "REALM_API_KEYS_FILE": "y"}, []string{"serve"}, "not both"},
 		{"ErrMetricsKeyRequired", map[string]string{"REALM_METRICS_KEY_REQUIRED": "maybe"}, []string{"serve"}, "REALM_METRICS_KEY_REQUIRED"},
 		{"ErrScore", map[string]string{"REALM_SCORE": "learned_close=0.6,learned_full=0.5"}, []string{"serve"}, "learned_full"},
+		{"ErrTimeZone", map[string]string{"REALM_TIME_ZONE": "Europe/Atlantis"}, []string{"serve"}, "REALM_TIME_ZONE"},
 		{"ErrMetricsKeyRequiredNoKeys", map[string]string{"REALM_METRICS_KEY_REQUIRED": "true"}, []string{"serve"}, "needs API keys"},
 	}
 	for _, tt := range tests {

@@ -456,12 +456,12 @@ func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 }
 
 // QuestionTime finds the time expression of the question q (the first one with its
-// year, else the first), resolved against now in UTC as a question places it (in the
+// year, else the first), resolved against now in its zone as a question places it (in the
 // past: "in May" is the latest May not after now), and returns it with q without it (and
 // the preposition before it); ok is false when q names none. What a window the expression
 // makes is the planner's decision (agent/offline, PlanSeeds).
 func QuestionTime(q string, now time.Time) (m Mention, rest string, ok bool) {
-	ms := Dates(q, now.UTC(), TensePast)
+	ms := Dates(q, now, TensePast)
 	if len(ms) == 0 {
 		return Mention{}, q, false
 	}
