@@ -19,7 +19,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/reconsolidation"
 )
 
@@ -36,8 +35,8 @@ import (
 // protocol allows and clients expect of such a server.
 
 // mcpInstructions is what a connecting client may hand its model about the tools.
-const mcpInstructions = `REALM is a long-term memory. Each tool works in one space (a tenant, e.g. one user or one agent): pass the same "space" every time.
-Store what was said with remember; look things up with recall (or answer, when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; delete a wrong or unwanted memory with forget.`
+const mcpInstructions = `REALM is a long-term memory. Each tool works in one space (a tenant, e.g. one user or one agent): pass the same "space" every time, such as the user's id (space ids are case-sensitive).
+Store what was said with remember; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; delete a wrong or unwanted memory with forget.`
 
 // spaceArg is the argument every tool takes first.
 type spaceArg struct {
@@ -87,15 +86,11 @@ type forgetArgs struct {
 	MemoryID string `json:"memory_id" jsonschema:"the id of the memory to delete (a node id from recall)"`
 }
 
-// The tools' results. Each is the JSON body its HTTP route answers (openapi.yaml): the
-// SDK publishes its schema as the tool's outputSchema and sends it as structuredContent,
-// with the same JSON as text content for clients that read only that. recall answers
-// realm.RecallResult, answer answerResult, feedback reconsolidation.Result.
-
-// rememberResult is what remember answers, as POST /v1/spaces/{space}/observations does.
-type rememberResult struct {
-	Results []construction.Result `json:"results" jsonschema:"one per message, in order: its observation id and status, the memories added or merged, the edges written"`
-}
+// The tools' results: the SDK publishes each one's schema as the tool's outputSchema and
+// sends it as structuredContent, with the same JSON as text content for clients that
+// read only that. answer and feedback answer the JSON body of their HTTP routes
+// (openapi.yaml: answerResult, reconsolidation.Result); remember and recall a view of
+// theirs made for a model to read (mcp_view.go).
 
 // forgetResult is what forget answers.
 type forgetResult struct {
@@ -116,8 +111,10 @@ func (s *server) mcpHandler() http.Handler {
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "remember",
 		Description: "Store messages of a conversation in a memory space. Each message becomes an observation; its entities, events and facts are extracted, merged with what the space already holds and linked. Returns, per message, the memories added or merged.",
-		Annotations: &mcp.ToolAnnotations{Title: "Remember", IdempotentHint: true, DestructiveHint: no, OpenWorldHint: no}},
-		func(ctx context.Context, key *Key, space string, in rememberArgs) (rememberResult, error) {
+		// Idempotent only for messages with ids: without one, a message sent again (at
+		// another time, its timestamp now) is another observation.
+		Annotations: &mcp.ToolAnnotations{Title: "Remember", IdempotentHint: false, DestructiveHint: no, OpenWorldHint: no}},
+		func(ctx context.Context, key *Key, space string, in rememberArgs) (rememberView, error) {
 			req := observationsRequest{Messages: make([]message, len(in.Messages))}
 			now := time.Now().UTC().Format(time.RFC3339)
 			for i, m := range in.Messages {
@@ -128,43 +125,43 @@ func (s *server) mcpHandler() http.Handler {
 			}
 			obs, fe := req.observations()
 			if err := fe.Err(); err != nil {
-				return rememberResult{}, err
+				return rememberView{}, err
 			}
 			results, err := s.Ingest.Ingest(ctx, space, obs)
-			return rememberResult{Results: results}, err
+			return viewIngested(results), err
 		})
 
 	addTool(s, srv, calls, ScopeRead, &mcp.Tool{Name: "recall",
-		Description: "Find what a memory space holds about a question: the most relevant memories (entities, events, facts, episodes) with their content, times and scores, and the links among them. Keep the trace_id to send feedback.",
+		Description: "Find what a memory space holds about a question: the most relevant memories (entities, events, facts, episodes) with their content, who said them and when, whether they still hold (valid_until), their scores, and the links among them. Keep the trace_id to send feedback.",
 		Annotations: &mcp.ToolAnnotations{Title: "Recall", ReadOnlyHint: true, OpenWorldHint: no}},
-		func(ctx context.Context, key *Key, space string, in recallArgs) (realm.RecallResult, error) {
+		func(ctx context.Context, key *Key, space string, in recallArgs) (recallView, error) {
 			req, err := in.request()
 			if err != nil {
-				return realm.RecallResult{}, err
+				return recallView{}, err
 			}
 			if err := req.Validate(); err != nil {
-				return realm.RecallResult{}, err
+				return recallView{}, err
 			}
-			return s.recall(ctx, space, req)
+			res, err := s.recall(ctx, space, req)
+			return viewRecall(res), err
 		})
 
-	addTool(s, srv, calls, ScopeRead, &mcp.Tool{Name: "answer",
-		Description: "Answer a question from a memory space: recall, then the server's LLM answers citing the memories it used (cited_node_ids), and the memory reshapes itself from the citations. Needs an LLM on the server; without one it fails with not_supported: use recall and answer yourself.",
-		Annotations: &mcp.ToolAnnotations{Title: "Answer", OpenWorldHint: no, DestructiveHint: no}},
-		func(ctx context.Context, key *Key, space string, in answerArgs) (answerResult, error) {
-			if s.Answer == nil {
-				return answerResult{}, errNoAnswerer // before the arguments: nothing to fix in them
-			}
-			req, err := in.request()
-			if err != nil {
-				return answerResult{}, err
-			}
-			ans := answerRequest{RecallRequest: req, Reconsolidate: in.Reconsolidate}
-			if err := key.scopeErr(answerScope(ans)); err != nil { // reconsolidate: true needs write, as over HTTP
-				return answerResult{}, err
-			}
-			return s.answer(ctx, space, ans)
-		})
+	if s.Answer != nil { // without an LLM the tool could only fail: a model is not offered it
+		addTool(s, srv, calls, ScopeRead, &mcp.Tool{Name: "answer",
+			Description: "Answer a question from a memory space: recall, then the server's LLM answers citing the memories it used (cited_node_ids), and the memory reshapes itself from the citations.",
+			Annotations: &mcp.ToolAnnotations{Title: "Answer", OpenWorldHint: no, DestructiveHint: no}},
+			func(ctx context.Context, key *Key, space string, in answerArgs) (answerResult, error) {
+				req, err := in.request()
+				if err != nil {
+					return answerResult{}, err
+				}
+				ans := answerRequest{RecallRequest: req, Reconsolidate: in.Reconsolidate}
+				if err := key.scopeErr(answerScope(ans)); err != nil { // reconsolidate: true needs write, as over HTTP
+					return answerResult{}, err
+				}
+				return s.answer(ctx, space, ans)
+			})
+	}
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "feedback",
 		Description: "Tell the memory how a recall went (by its trace_id): whether the answer was correct, which recalled memories helped and which misled. The links among those memories are strengthened or weakened; returns the edits applied.",

@@ -87,7 +87,6 @@ func TestMCPErrors(t *testing.T) {
 			t.Errorf("a speaker of bidirectional formatting alone: %+v", got.out)
 		}
 		fits(t, "recall", callTool(t, cs, "recall", map[string]any{"space": space, "query": "bees", "time": "0000-01-01T00:00:00Z"}), "invalid")
-		fits(t, "answer", callTool(t, cs, "answer", map[string]any{"space": space, "query": "bees"}), "not_supported")
 	})
 	t.Run("ErrBadText", func(t *testing.T) { // a lone surrogate in the arguments: a tool error naming it
 		body := `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"remember","arguments":{"space":"` + space +

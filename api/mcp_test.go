@@ -31,7 +31,7 @@ import (
 // outputProperties are the top-level properties of each tool's output schema.
 var outputProperties = map[string][]string{
 	"remember": {"results"},
-	"recall":   {"edges", "nodes", "timings", "trace_id", "usage"},
+	"recall":   {"edges", "nodes", "trace_id"},
 	"answer": {"answer", "cited_node_ids", "edges", "nodes", "reconsolidation", "reconsolidation_error",
 		"timings", "trace_id", "usage"},
 	"feedback": {"confirmed", "edits", "labels", "reconsolidation_id", "rejected", "trace_id", "usage"},
@@ -40,7 +40,7 @@ var outputProperties = map[string][]string{
 
 // toolScopes is the scope each MCP tool needs: the scope of its HTTP route.
 var toolScopes = map[string]Scope{
-	"remember": ScopeWrite, "recall": ScopeRead, "answer": ScopeRead, "feedback": ScopeWrite, "forget": ScopeWrite,
+	"remember": ScopeWrite, "recall": ScopeRead, "feedback": ScopeWrite, "forget": ScopeWrite, // answer, offered with an LLM only: TestMCPAnswer
 }
 
 // bearerTransport adds a key to every request.
@@ -128,7 +128,7 @@ func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]
 type mcpRecall struct {
 	TraceID string `json:"trace_id"`
 	Nodes   []struct {
-		Node struct{ ID, Content, Space string }
+		Node struct{ ID, Content string }
 	}
 }
 
@@ -141,9 +141,9 @@ func (r mcpRecall) ids() []string {
 }
 
 // toolOutputs is, for each tool, the HTTP response of openapi.yaml whose JSON its
-// structuredContent is, as "METHOD path" (forget has none: {forgotten}).
+// structuredContent is, as "METHOD path" (remember and recall answer a view of theirs,
+// forget {forgotten}).
 var toolOutputs = map[string]string{
-	"remember": "POST /v1/spaces/{space}/observations", "recall": "POST /v1/spaces/{space}/recall",
 	"answer": "POST /v1/spaces/{space}/answer", "feedback": "POST /v1/spaces/{space}/traces/{id}/feedback",
 }
 
@@ -168,6 +168,24 @@ func checkDocumented(t *testing.T, tool string, got toolCall) {
 	var text map[string]any
 	if err := json.Unmarshal([]byte(got.text), &text); err != nil || !reflect.DeepEqual(text, got.out) {
 		t.Errorf("%s: the text content is not the structured content as JSON (%v): %.200s", tool, err, got.text)
+	}
+}
+
+// checkView checks that a tool's structured content decodes into its view v, field by
+// field, and that its text content is the structured one as JSON.
+func checkView(t *testing.T, tool string, got toolCall, v any) {
+	t.Helper()
+	if got.isError || got.out == nil {
+		t.Fatalf("%s: %+v", tool, got)
+	}
+	var text map[string]any
+	if err := json.Unmarshal([]byte(got.text), &text); err != nil || !reflect.DeepEqual(text, got.out) {
+		t.Errorf("%s: the text content is not the structured content as JSON (%v): %.200s", tool, err, got.text)
+	}
+	dec := json.NewDecoder(strings.NewReader(got.text))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		t.Errorf("%s: structured content as %T: %v", tool, v, err)
 	}
 }
 
@@ -249,7 +267,7 @@ func TestMCP(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		if want := []string{"answer", "feedback", "forget", "recall", "remember"}; !slices.Equal(names, want) {
+		if want := []string{"feedback", "forget", "recall", "remember"}; !slices.Equal(names, want) { // answer needs an LLM
 			t.Errorf("tools %v, want %v", names, want)
 		}
 	})
@@ -263,25 +281,18 @@ func TestMCP(t *testing.T) {
 		if got.isError || len(ingest.Results) != 2 || ingest.Results[0].Status != "integrated" {
 			t.Fatalf("remember: %+v %s", ingest, got.text)
 		}
-		checkDocumented(t, "remember", got)
+		checkView(t, "remember", got, &rememberView{})
 		got = callTool(t, cs, "recall", map[string]any{"space": space, "query": "What is Ana's cat called?", "k": 5})
 		got.decode(t, &rec)
 		if got.isError || rec.TraceID == "" || len(rec.Nodes) == 0 {
 			t.Fatalf("recall: %s", got.text)
 		}
-		// The structured content is a RecallResult: openapi.yaml's, and realm's to the field.
-		checkDocumented(t, "recall", got)
-		var full realm.RecallResult
-		b, _ := json.Marshal(got.out)
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&full); err != nil || full.TraceID != rec.TraceID || len(full.Nodes) != len(rec.Nodes) || full.Nodes[0].Node.Content == "" {
-			t.Errorf("recall's structured content as a realm.RecallResult: %v %+v", err, full)
+		var view recallView
+		checkView(t, "recall", got, &view)
+		if view.TraceID != rec.TraceID || len(view.Nodes) != len(rec.Nodes) || view.Nodes[0].Node.Content == "" {
+			t.Errorf("recall's structured content as a recallView: %+v", view)
 		}
 		for _, n := range rec.Nodes {
-			if n.Node.Space != space {
-				t.Errorf("node %s of space %q", n.Node.ID, n.Node.Space)
-			}
 			if pixel == "" && strings.Contains(n.Node.Content, "Pixel") {
 				pixel = n.Node.ID
 			}
@@ -323,12 +334,6 @@ func TestMCP(t *testing.T) {
 			t.Errorf("forgetting twice: %+v", got)
 		}
 	})
-	t.Run("ErrAnswerWithoutLLM", func(t *testing.T) {
-		got := callTool(t, cs, "answer", map[string]any{"space": space, "query": "What is Ana's cat called?"})
-		if !got.isError || got.code() != "not_supported" || !strings.Contains(got.text, "REALM_LLM") {
-			t.Errorf("answer without an LLM: %+v", got)
-		}
-	})
 	t.Run("ErrArguments", func(t *testing.T) {
 		tests := []struct {
 			name, tool string
@@ -365,7 +370,6 @@ func TestMCP(t *testing.T) {
 		for _, want := range []string{
 			`realm_http_request_duration_seconds_count{method="POST",route="/mcp",status="200"}`,
 			`realm_mcp_tool_calls_total{outcome="ok",tool="recall"}`,
-			`realm_mcp_tool_calls_total{outcome="not_supported",tool="answer"} 1`,
 			`realm_mcp_tool_calls_total{outcome="not_found",tool="forget"} 1`,
 		} {
 			if !strings.Contains(string(b), want) {
@@ -736,6 +740,51 @@ func TestMCPWhatWasSaidInTimeZone(t *testing.T) {
 	}
 	if !said["d2a"] || !said["d2b"] || said["d1a"] {
 		t.Errorf("recalled the turns %v, want yesterday's (2 March, UTC−8): d2a and d2b", slices.Sorted(maps.Keys(said)))
+	}
+}
+
+// TestMCPRecallView: the recall tool answers the memories of the HTTP recall, in its
+// order and with its scores and validity, in fewer bytes.
+func TestMCPRecallView(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
+	space := cyphertest.NewSpace(t)
+	c := client{t: t, base: srv.URL}
+	chat := []map[string]any{
+		{"role": "user", "content": "I live in Lisbon with my partner Tomás and our dog Biscuit.", "timestamp": "2026-01-10T10:00:00Z"},
+		{"role": "assistant", "content": "Lisbon is lovely! How old is Biscuit?", "timestamp": "2026-01-10T10:00:05Z"},
+		{"role": "user", "content": "He is three, a very lazy beagle.", "timestamp": "2026-01-10T10:01:00Z"},
+		{"role": "user", "content": "We moved from Lisbon to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
+	}
+	if resp := c.do("POST", "/v1/spaces/"+space+"/observations", map[string]any{"messages": chat}, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("ingest: %d", resp.StatusCode)
+	}
+	query := map[string]any{"query": "Where does the user live?", "time": "2026-06-11T10:00:00Z"}
+	var full realm.RecallResult
+	resp := c.do("POST", "/v1/spaces/"+space+"/recall", query, &full)
+	httpBytes, _ := json.Marshal(full)
+	query["space"] = space
+	got := callTool(t, mustConnectMCP(t, srv.URL, ""), "recall", query)
+	var view recallView
+	checkView(t, "recall", got, &view)
+	if resp.StatusCode != http.StatusOK || len(view.Nodes) != len(full.Nodes) || len(view.Edges) != len(full.Edges) {
+		t.Fatalf("recall over HTTP (%d): %d nodes, %d edges; the tool %d, %d", resp.StatusCode, len(full.Nodes), len(full.Edges), len(view.Nodes), len(view.Edges))
+	}
+	superseded := 0
+	for i, n := range view.Nodes {
+		f := full.Nodes[i]
+		if n.Node.ID != f.Node.ID || n.Node.Content != f.Node.Content || n.Score != f.Score || (n.Node.ValidUntil == nil) != (f.Node.ValidUntil == nil) {
+			t.Errorf("node %d: %+v, over HTTP %+v", i, n, f)
+		}
+		if n.Node.ValidUntil != nil {
+			superseded++
+		}
+	}
+	if superseded == 0 {
+		t.Errorf("no superseded memory among %+v", view.Nodes)
+	}
+	t.Logf("%d memories: the tool's %d bytes, HTTP's %d", len(view.Nodes), len(got.text), len(httpBytes))
+	if len(got.text) >= len(httpBytes)*2/3 {
+		t.Errorf("the tool's %d bytes, HTTP's %d: not a third fewer", len(got.text), len(httpBytes))
 	}
 }
 

@@ -275,14 +275,7 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 		if i > 0 && !greetings[ws[i-1].lower] {
 			break
 		}
-		// A first word is called to only when it reads as a name: a known person's, or
-		// set off ("Mel, guess what!"), not an imperative ("Talk to me about wine").
-		name := strings.TrimSuffix(ws[i].text, "'s")
-		after := strings.TrimLeft(text[ws[i].end:], " ")
-		if i == 0 && known[strings.ToLower(name)] != "person" && !strings.HasPrefix(after, ",") && !strings.HasPrefix(after, "!") {
-			break
-		}
-		return name
+		return strings.TrimSuffix(ws[i].text, "'s")
 	}
 	return ""
 }

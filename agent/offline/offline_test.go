@@ -317,8 +317,8 @@ func TestOfflineExtractOneClause(t *testing.T) {
 	}
 }
 
-// TestOfflineAddressee: with no one else in the conversation yet, a first message calls
-// to someone only by a greeting or a name set off by a comma, not by an imperative.
+// TestOfflineAddressee: with no one else in the conversation yet, a first message's name
+// calls to someone, its imperative does not.
 func TestOfflineAddressee(t *testing.T) {
 	for _, tt := range []struct{ text, want string }{
 		{"Talk to me about wine to go with fish.", ""},

@@ -340,7 +340,8 @@ the a an and but so or if when what where who why how this that these those it i
 his her he she they we you me us them monday tuesday wednesday thursday friday saturday sunday january
 february march april may june july august september october november december mom dad mum mommy daddy
 btw gonna wanna anyway anyways well also just really totally definitely absolutely maybe yep nope hmm
-happy merry christmas guess remember look listen wait please sorry imagine honestly actually let`)
+happy merry christmas guess remember look listen wait please sorry imagine honestly actually let
+talk tell ask call show give help remind find send`)
 
 var connectorWords = map[string]bool{"of": true, "the": true, "de": true, "la": true, "van": true, "von": true, "and": false}
 
