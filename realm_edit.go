@@ -25,6 +25,9 @@ const (
 // Validate returns an EInvalid *Error naming every field out of bounds, or nil.
 func (f Feedback) Validate() error {
 	e := FieldErrors{}
+	if f.Correct == nil && f.Answer == "" && len(f.UsefulNodeIDs) == 0 && len(f.MisleadingNodeIDs) == 0 {
+		e.Add("correct", "feedback says nothing: give correct, a non-empty answer, useful_node_ids or misleading_node_ids")
+	}
 	if len(f.Answer) > MaxFeedbackAnswerLen {
 		e.Add("answer", fmt.Sprintf("longer than %d bytes", MaxFeedbackAnswerLen))
 	}

@@ -207,10 +207,30 @@ func TestTour(t *testing.T) {
 			t.Skip("no trace")
 		}
 		var fb struct {
-			Edits []struct{ ID string }
+			ReconsolidationID string `json:"reconsolidation_id"`
+			Edits             []struct{ ID string }
 		}
-		if code := c.do("POST", sp+"/traces/"+traceID+"/feedback", map[string]any{"correct": true, "useful_node_ids": nodeIDs[:2]}, &fb).StatusCode; code != http.StatusOK {
-			t.Fatalf("feedback: %d", code)
+		feedback := map[string]any{"correct": true, "useful_node_ids": nodeIDs[:2]}
+		if code := c.do("POST", sp+"/traces/"+traceID+"/feedback", feedback, &fb).StatusCode; code != http.StatusOK || len(fb.Edits) == 0 {
+			t.Fatalf("feedback: %d, %d edits", code, len(fb.Edits))
+		}
+		// Sent again (a retry), it is refused while the first one's edits stand, naming it;
+		// reverted, the trace takes feedback again.
+		var problem struct{ Code, Detail string }
+		if code := c.do("POST", sp+"/traces/"+traceID+"/feedback", feedback, &problem).StatusCode; code != http.StatusConflict ||
+			problem.Code != "conflict" || !strings.Contains(problem.Detail, fb.ReconsolidationID) {
+			t.Errorf("the same feedback again: %d %+v, want 409 naming %s", code, problem, fb.ReconsolidationID)
+		}
+		if code := c.status("POST", sp+"/edits/"+fb.ReconsolidationID+"/revert", nil); code != http.StatusOK {
+			t.Fatalf("revert: %d", code)
+		}
+		if code := c.do("POST", sp+"/traces/"+traceID+"/feedback", feedback, &fb).StatusCode; code != http.StatusOK || len(fb.Edits) == 0 {
+			t.Errorf("feedback after the revert: %d, %d edits", code, len(fb.Edits))
+		}
+		for _, empty := range []map[string]any{{}, {"answer": "", "useful_node_ids": []string{}}} {
+			if code := c.status("POST", sp+"/traces/"+traceID+"/feedback", empty); code != http.StatusBadRequest {
+				t.Errorf("feedback %v, saying nothing: %d", empty, code)
+			}
 		}
 		if code := c.status("POST", sp+"/traces/"+traceID+"/feedback", map[string]any{"useful_node_ids": []string{"a"}, "misleading_node_ids": []string{"a"}}); code != http.StatusBadRequest {
 			t.Errorf("contradictory feedback: %d", code)

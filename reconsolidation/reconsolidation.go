@@ -78,6 +78,11 @@ func (r *Reconsolidator) Reconsolidate(ctx context.Context, space, traceID strin
 	if err != nil {
 		return Result{}, err
 	}
+	if req.Feedback != nil {
+		if err := r.noFeedbackYet(ctx, space, traceID); err != nil {
+			return Result{}, err
+		}
+	}
 	in.Answer, in.Cited, in.Feedback = req.Answer, req.Cited, req.Feedback
 	if req.Feedback != nil {
 		if req.Feedback.Answer != "" {
@@ -144,6 +149,23 @@ func (r *Reconsolidator) Revert(ctx context.Context, space, id string) ([]realm.
 		r.edits(EditsReverted, edits)
 	}
 	return edits, err
+}
+
+// noFeedbackYet refuses a trace's second feedback while its first one's edits stand: a
+// client's retry would apply them twice (EConflict names the reconsolidation to revert
+// for other feedback). Feedback that applied no edit leaves nothing to apply twice.
+func (r *Reconsolidator) noFeedbackYet(ctx context.Context, space, traceID string) error {
+	edits, err := r.store.ListEdits(ctx, space, realm.EditFilter{TraceID: traceID, Limit: realm.MaxEditLimit})
+	if err != nil {
+		return err
+	}
+	for _, e := range edits {
+		if e.Source == realm.EditSourceFeedback && !e.Reverted {
+			return realm.Errorf(realm.EConflict, "trace %s already has feedback, reconsolidation %s: revert it (POST …/edits/%s/revert) to give other feedback",
+				traceID, e.ReconsolidationID, e.ReconsolidationID)
+		}
+	}
+	return nil
 }
 
 // loadInput reads the trace's query and returned nodes, and the edges among them now.
