@@ -74,6 +74,22 @@ func TestTour(t *testing.T) {
 		if res.Results[0].Status != "already_integrated" {
 			t.Errorf("repeat: %+v", res.Results)
 		}
+		// A new message under a stored one's id would be lost: refused, with the batch.
+		var before, after struct{ Observations int64 }
+		c.do("GET", sp+"/stats", nil, &before)
+		reused := []map[string]string{
+			{"id": "m3", "speaker": "Caroline", "content": "A new message.", "timestamp": "2023-05-09T10:00:00Z"},
+			{"id": "m1", "session_id": "s1", "speaker": "Caroline", "content": "I quit pottery.", "timestamp": "2023-05-09T10:01:00Z"},
+		}
+		var problem struct{ Code, Detail string }
+		if code := c.do("POST", sp+"/observations", map[string]any{"messages": reused}, &problem).StatusCode; code != http.StatusConflict ||
+			problem.Code != "conflict" || !strings.Contains(problem.Detail, `messages[1].id "m1"`) {
+			t.Errorf("an id reused for another message: %d %+v", code, problem)
+		}
+		c.do("GET", sp+"/stats", nil, &after)
+		if after.Observations != before.Observations || before.Observations != 2 {
+			t.Errorf("observations %d before the refused batch, %d after, want 2 and 2", before.Observations, after.Observations)
+		}
 	})
 	t.Run("ListSpaces", func(t *testing.T) { // space_test.go tests it with keys
 		found := false

@@ -99,7 +99,13 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 		for _, r := range recs {
 			saved := SavedObservation{Observation: observationOf(r, "o"), New: flag(r, "new"), Claimed: flag(r, "claimed")}
 			saved.Error = mapStr(r, "o", "error")
-			out[num(r, "i")] = saved
+			i := num(r, "i")
+			if !saved.New && !sameMessage(saved.Observation, obs[i]) {
+				// Sent again, a message changes nothing; a new one under an old id would be
+				// lost: the batch is refused, nothing of it stored (the transaction rolls back).
+				return nil, realm.Errorf(realm.EConflict, "messages[%d].id %q is already a stored message that says something else: give each message its own id (nothing was stored)", i, obs[i].ID)
+			}
+			out[i] = saved
 			if saved.Claimed && n > 0 {
 				seq := saved.Observation.Seq
 				if !win.Read || seq < win.First {
@@ -124,6 +130,11 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 		}
 	}
 	return out, win, nil
+}
+
+// sameMessage reports whether a stored observation is o sent again.
+func sameMessage(stored, o realm.Observation) bool {
+	return stored.Content == o.Content && stored.Speaker == o.Speaker && stored.SessionID == o.SessionID && stored.ObservedAt.Equal(o.ObservedAt)
 }
 
 // Observation returns one observation of a space. Errors: ENotFound, EUnavailable.

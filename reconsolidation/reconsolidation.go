@@ -208,7 +208,7 @@ func checkRecalled(in agent.AuditInput, fb realm.Feedback) error {
 	for field, ids := range map[string][]string{"useful_node_ids": fb.UsefulNodeIDs, "misleading_node_ids": fb.MisleadingNodeIDs} {
 		for _, id := range ids {
 			if !recalled[id] {
-				f.Add(field, fmt.Sprintf("%s was not returned by this trace", id))
+				f.Add(field, fmt.Sprintf("%s is not among this trace's memories: not returned by it, or deleted since", id))
 				break
 			}
 		}
