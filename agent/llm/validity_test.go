@@ -71,3 +71,19 @@ func TestLLMValidity(t *testing.T) {
 		}
 	})
 }
+
+// TestParseDateInZone: a date without a zone is read in the memory's zone, a time with
+// one as given.
+func TestParseDateInZone(t *testing.T) {
+	zone := time.FixedZone("UTC-8", -8*3600)
+	for s, want := range map[string]time.Time{
+		"2026-03-02":           time.Date(2026, 3, 2, 0, 0, 0, 0, zone),
+		"2026-03-02T18:30:00":  time.Date(2026, 3, 2, 18, 30, 0, 0, zone),
+		"2026-03-02T18:30:00Z": time.Date(2026, 3, 2, 18, 30, 0, 0, time.UTC),
+	} {
+		got, err := parseDate(s, zone)
+		if err != nil || got == nil || !got.Equal(want) {
+			t.Errorf("parseDate(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+}

@@ -179,8 +179,8 @@ func decodeJSON(content string, v any) error {
 	return nil
 }
 
-// parseDate accepts RFC3339, a zone-less date-time (read in the observation's zone) and
-// YYYY-MM-DD (midnight UTC).
+// parseDate accepts RFC3339, and a zone-less date-time or YYYY-MM-DD (midnight), read in
+// loc: the observation's or the question's zone (the memory's days, REALM_TIME_ZONE).
 func parseDate(s string, loc *time.Location) (*time.Time, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -192,7 +192,7 @@ func parseDate(s string, loc *time.Location) (*time.Time, error) {
 	if t, err := time.ParseInLocation("2006-01-02T15:04:05", s, loc); err == nil {
 		return &t, nil
 	}
-	if t, err := time.Parse(time.DateOnly, s); err == nil {
+	if t, err := time.ParseInLocation(time.DateOnly, s, loc); err == nil {
 		return &t, nil
 	}
 	return nil, fmt.Errorf("date %q is neither YYYY-MM-DD nor RFC3339", s)
