@@ -534,8 +534,8 @@ var reIntentCue = regexp.MustCompile(`(?i)\b(wants? to|plans? to|planning to|hop
 var (
 	reArrangement = regexp.MustCompile(`(?i)\b(?:is|are|am|i'm|we're|you're|they're|he's|she's) (?:\w+ )?(\w+ing)\b`)
 	reGettingDone = regexp.MustCompile(`(?i)\bgetting (\w+ed)\b`)
-	notArranged   = setOf(`thinking remembering missing feeling loving enjoying hoping wondering looking reading watching feeling trying
-	having being doing saying talking telling`)
+	notArranged   = setOf(`thinking remembering missing feeling loving enjoying hoping wondering looking reading watching
+trying having being doing saying talking telling`)
 )
 
 // datesTense is the tense that places s's bare weekdays and months: tenseOf's, else the
