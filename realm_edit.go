@@ -22,7 +22,9 @@ const (
 	MaxFeedbackNodeIDs   = 100
 )
 
-// Validate returns an EInvalid *Error naming every field out of bounds, or nil.
+// Validate returns an EInvalid *Error naming every field out of bounds, or feedback that
+// says nothing, or nil. What it says of the trace's nodes is checked against the trace
+// (reconsolidation).
 func (f Feedback) Validate() error {
 	e := FieldErrors{}
 	if f.Correct == nil && f.Answer == "" && len(f.UsefulNodeIDs) == 0 && len(f.MisleadingNodeIDs) == 0 {
@@ -36,16 +38,6 @@ func (f Feedback) Validate() error {
 	}
 	if len(f.MisleadingNodeIDs) > MaxFeedbackNodeIDs {
 		e.Add("misleading_node_ids", fmt.Sprintf("more than %d ids", MaxFeedbackNodeIDs))
-	}
-	useful := map[string]bool{}
-	for _, id := range f.UsefulNodeIDs {
-		useful[id] = true
-	}
-	for _, id := range f.MisleadingNodeIDs {
-		if useful[id] {
-			e.Add("misleading_node_ids", fmt.Sprintf("%s is also marked useful", id))
-			break
-		}
 	}
 	return e.Err()
 }

@@ -3,6 +3,7 @@ package reconsolidation
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -67,7 +68,8 @@ type Result struct {
 // Reconsolidate loads the trace of the space (its query, returned nodes with their scores
 // and first depths) and the edges among those nodes as they are now, audits them with
 // req, and applies the valid edits in one transaction. It returns ENotFound for an
-// unknown trace and EInvalid for feedback that names nodes the trace did not return.
+// unknown trace, EInvalid for feedback that names nodes the trace did not return (or one
+// both useful and misleading), and EConflict for a trace's second feedback.
 func (r *Reconsolidator) Reconsolidate(ctx context.Context, space, traceID string, req Request) (Result, error) {
 	if req.Feedback != nil {
 		if err := req.Feedback.Validate(); err != nil {
@@ -78,17 +80,15 @@ func (r *Reconsolidator) Reconsolidate(ctx context.Context, space, traceID strin
 	if err != nil {
 		return Result{}, err
 	}
-	if req.Feedback != nil {
-		if err := r.noFeedbackYet(ctx, space, traceID); err != nil {
-			return Result{}, err
-		}
-	}
 	in.Answer, in.Cited, in.Feedback = req.Answer, req.Cited, req.Feedback
 	if req.Feedback != nil {
 		if req.Feedback.Answer != "" {
 			in.Answer = req.Feedback.Answer
 		}
 		if err := checkRecalled(in, *req.Feedback); err != nil {
+			return Result{}, err
+		}
+		if err := r.noFeedbackYet(ctx, space, traceID); err != nil {
 			return Result{}, err
 		}
 	}
@@ -198,7 +198,8 @@ func (r *Reconsolidator) loadInput(ctx context.Context, space, traceID string) (
 	return in, nil
 }
 
-// checkRecalled rejects feedback naming nodes the trace did not return.
+// checkRecalled rejects feedback naming nodes the trace did not return, or one node both
+// useful and misleading.
 func checkRecalled(in agent.AuditInput, fb realm.Feedback) error {
 	recalled := map[string]bool{}
 	for _, n := range in.Nodes {
@@ -211,6 +212,12 @@ func checkRecalled(in agent.AuditInput, fb realm.Feedback) error {
 				f.Add(field, fmt.Sprintf("%s is not among this trace's memories: not returned by it, or deleted since", id))
 				break
 			}
+		}
+	}
+	for _, id := range fb.MisleadingNodeIDs {
+		if slices.Contains(fb.UsefulNodeIDs, id) {
+			f.Add("misleading_node_ids", fmt.Sprintf("%s is also marked useful", id))
+			break
 		}
 	}
 	return f.Err()
