@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/reconsolidation"
 )
 
@@ -36,7 +37,7 @@ import (
 
 // mcpInstructions is what a connecting client may hand its model about the tools.
 const mcpInstructions = `REALM is a long-term memory. Each tool works in one space (a tenant, e.g. one user or one agent): pass the same "space" every time, such as the user's id (space ids are case-sensitive).
-Store what was said with remember; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; delete a wrong or unwanted memory with forget.`
+Store what was said with remember; spaces lists the spaces that exist; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; delete a wrong or unwanted memory with forget.`
 
 // spaceArg is the argument every tool takes first.
 type spaceArg struct {
@@ -79,6 +80,17 @@ type feedbackArgs struct {
 	Answer            string   `json:"answer,omitempty" jsonschema:"the answer given from the recalled memories"`
 	UsefulNodeIDs     []string `json:"useful_node_ids,omitempty" jsonschema:"ids of recalled memories that helped"`
 	MisleadingNodeIDs []string `json:"misleading_node_ids,omitempty" jsonschema:"ids of recalled memories that were wrong or misleading"`
+}
+
+// spacesArgs are the spaces tool's: none, its key says which spaces it reaches.
+type spacesArgs struct{}
+
+func (spacesArgs) spaceID() string { return "" }
+
+// spacesResult is what the spaces tool answers, as GET /v1/spaces does.
+type spacesResult struct {
+	Spaces []cypher.SpaceInfo `json:"spaces" jsonschema:"the spaces this key reaches, in id order (at most 1000)"`
+	More   bool               `json:"more" jsonschema:"more spaces follow (GET /v1/spaces pages through them)"`
 }
 
 type forgetArgs struct {
@@ -176,6 +188,14 @@ func (s *server) mcpHandler() http.Handler {
 			}
 			return s.Reconsolidate.Reconsolidate(ctx, space, in.TraceID,
 				reconsolidation.Request{Answer: fb.Answer, Feedback: &fb, Source: realm.EditSourceFeedback})
+		})
+
+	addTool(s, srv, calls, "", &mcp.Tool{Name: "spaces",
+		Description: "List the memory spaces that exist and this key reaches (a space exists from its first remembered message): find the one that holds a user's memory before recalling from it.",
+		Annotations: &mcp.ToolAnnotations{Title: "Spaces", ReadOnlyHint: true, OpenWorldHint: no}},
+		func(ctx context.Context, key *Key, _ string, _ spacesArgs) (spacesResult, error) {
+			spaces, more, err := s.Store.ListSpaces(ctx, key.prefixes(), key.allows, "", maxSpacesPage)
+			return spacesResult{Spaces: spaces, More: more}, err
 		})
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "forget",
@@ -477,7 +497,10 @@ func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Serv
 			line.Str("tool", tool.Name).Str("key", key.Name).Str("outcome", outcome).
 				Dur("duration", time.Since(start)).Msg("mcp tool call")
 		}()
-		if err = key.authorize(space, scope); err == nil {
+		if scope != "" { // a tool of no space (spaces) serves any key, within its spaces
+			err = key.authorize(space, scope)
+		}
+		if err == nil {
 			out, err = run(ctx, key, space, in)
 		}
 		return nil, out, nil // on an error, the deferred function puts toolError in res and nil in out

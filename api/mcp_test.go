@@ -36,6 +36,7 @@ var outputProperties = map[string][]string{
 		"timings", "trace_id", "usage"},
 	"feedback": {"confirmed", "edits", "labels", "reconsolidation_id", "rejected", "trace_id", "usage"},
 	"forget":   {"forgotten"},
+	"spaces":   {"more", "spaces"},
 }
 
 // toolScopes is the scope each MCP tool needs: the scope of its HTTP route.
@@ -195,8 +196,8 @@ var catMessages = []any{
 }
 
 // TestMCP drives every tool with the SDK's own client over real HTTP and Neo4j:
-// remember, recall finds it, feedback reshapes, forget removes it from a later recall,
-// answer without an LLM is a clear tool error.
+// remember, recall finds it, feedback reshapes, forget removes it from a later recall;
+// answer is not offered without an LLM.
 func TestMCP(t *testing.T) {
 	check := apitest.New(t)
 	srv := newTestServer(t, check, Config{Version: "test"})
@@ -222,7 +223,7 @@ func TestMCP(t *testing.T) {
 			if err := json.Unmarshal(b, &schema); err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Contains(schema.Required, "space") {
+			if !slices.Contains(schema.Required, "space") && tool.Name != "spaces" {
 				t.Errorf("%s: space is not required: %s", tool.Name, b)
 			}
 			for prop, p := range schema.Properties {
@@ -267,7 +268,7 @@ func TestMCP(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		if want := []string{"feedback", "forget", "recall", "remember"}; !slices.Equal(names, want) { // answer needs an LLM
+		if want := []string{"feedback", "forget", "recall", "remember", "spaces"}; !slices.Equal(names, want) { // answer needs an LLM
 			t.Errorf("tools %v, want %v", names, want)
 		}
 	})
@@ -520,6 +521,26 @@ func TestMCPTenancy(t *testing.T) {
 		}
 	}
 
+	t.Run("Spaces", func(t *testing.T) {
+		// Key b's call stores nothing in B: a space exists from its first message.
+		for _, tt := range []struct {
+			cs   *mcp.ClientSession
+			want []string
+		}{{a, []string{spaceA}}, {b, nil}, {mustConnectMCP(t, srv.URL, "sk-ar-0123456789abcdef"), []string{spaceA}}} {
+			var got struct {
+				Spaces []struct{ ID string }
+				More   bool
+			}
+			callTool(t, tt.cs, "spaces", map[string]any{}).decode(t, &got)
+			var ids []string
+			for _, sp := range got.Spaces {
+				ids = append(ids, sp.ID)
+			}
+			if !slices.Equal(ids, tt.want) || got.More {
+				t.Errorf("spaces %v (more %v), want %v", ids, got.More, tt.want)
+			}
+		}
+	})
 	t.Run("ErrNoKey", func(t *testing.T) {
 		for _, key := range []string{"", "sk-unknown-0123456789"} {
 			if _, err := connectMCP(t, srv.URL, key); err == nil {

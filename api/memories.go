@@ -206,12 +206,15 @@ func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// maxSpacesPage is the most spaces a page of GET /v1/spaces, and the spaces tool, lists.
+const maxSpacesPage = 1000
+
 // handleListSpaces lists, in id order and a page at a time, the spaces the key may
 // reach: those matching its patterns (every space without keys).
 func (s *server) handleListSpaces(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
-	limit := queryInt(q, "limit", 100, 1, 1000, fe)
+	limit := queryInt(q, "limit", 100, 1, maxSpacesPage, fe)
 	cursor := q.Get("cursor")
 	if q.Has("cursor") && !realm.ValidSpace(cursor) {
 		fe.Add("cursor", "must be the next_cursor of an earlier page")
