@@ -435,7 +435,8 @@ func (a recallArgs) request() (realm.RecallRequest, error) {
 }
 
 // addTool adds a tool that works in the space its arguments name. Every call first
-// checks the caller's key as a /v1/spaces/{space} route would (Key.authorize), then
+// checks the caller's key as a /v1/spaces/{space} route would (Key.authorize; scope ""
+// is a tool of no space, spaces, which serves any key within its patterns), then
 // runs; an error becomes a tool error (isError) carrying the code and message an HTTP
 // problem would, and internal errors are logged, not shown.
 //
