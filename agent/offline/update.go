@@ -8,6 +8,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/text"
 )
 
 // State changes (OFFLINE.md, "Knowledge that changes"): what a text says holds for a
@@ -507,7 +508,7 @@ func (r *relater) olderThan(c agent.Candidate, n realm.Node) (time.Time, bool) {
 	if m == nil {
 		return time.Time{}, false
 	}
-	nSaid, err := time.ParseInLocation(dayLayout, m[1], said.Location())
+	nSaid, err := time.ParseInLocation(text.DayLayout, m[1], said.Location())
 	if err != nil || !said.Before(nSaid) {
 		return time.Time{}, false
 	}
@@ -523,9 +524,6 @@ func (r *relater) olderThan(c agent.Candidate, n realm.Node) (time.Time, bool) {
 
 // saidOn is the day a node was said, from its description ("Said by Maya on 3 March 2025").
 var saidOn = regexp.MustCompile(`^Said by .+? on (\d{1,2} \p{Lu}\p{Ll}+ \d{4})`)
-
-// dayLayout is text.FormatDay's.
-const dayLayout = "2 January 2006"
 
 // reAsker is the speaker an exchange quotes, at the start of its prompt.
 var reAsker = regexp.MustCompile(`^([^"\n]{1,80}?) (?:asked|said)\b`)

@@ -88,7 +88,10 @@ func weekStart(t time.Time) time.Time {
 }
 
 // FormatDay writes a day as the labels do: "7 May 2023".
-func FormatDay(t time.Time) string { return t.Format("2 January 2006") }
+func FormatDay(t time.Time) string { return t.Format(DayLayout) }
+
+// DayLayout is the layout of FormatDay ("3 March 2025").
+const DayLayout = "2 January 2006"
 
 // DaySpan is the day of t, from its first second to its last.
 func DaySpan(t time.Time) (time.Time, time.Time) { return dayStart(t), dayEnd(t) }
