@@ -41,7 +41,8 @@ type EditBatch struct {
 // overlapping subgraphs thus lose no update, and two concurrent adds write one edge; a
 // deadlock runs the statement again. A symmetric predicate's edit changes both
 // directions. An edit whose edge does not exist, or an add whose edge already exists, is
-// skipped and not logged.
+// skipped and not logged. A feedback batch (Source realm.EditSourceFeedback) is refused
+// with EConflict, under the space's lock, when its trace's earlier feedback edits stand.
 func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]realm.Edit, error) {
 	if b.NewWeight == nil || b.Step == nil {
 		return nil, fmt.Errorf("apply edits: no update rule")
@@ -63,6 +64,9 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	recs, err := s.write(ctx, qEditBatch, editBatchParams(space, b, ops, now))
 	if err != nil || len(recs) == 0 {
 		done()
+		if err == nil {
+			err = realm.Errorf(realm.EConflict, "trace %s already has feedback, given at the same time as this one", b.TraceID)
+		}
 		return nil, err
 	}
 	s.followInBackground(space, graphMove{before: str(recs[0], "before"), after: str(recs[0], "after"), ids: memoryIDsOf(ops)}, done)
@@ -110,7 +114,11 @@ func editBatchParams(space string, b EditBatch, ops []realm.EditProposal, now ti
 		}
 		params[i] = p
 	}
-	return map[string]any{"space": space, "now": now, "floor": b.Floor, "ids": memoryIDsOf(ops), "pairs": pairs, "ops": params}
+	var feedbackOf any // a feedback is applied once per trace while its edits stand
+	if b.Source == realm.EditSourceFeedback {
+		feedbackOf = b.TraceID
+	}
+	return map[string]any{"space": space, "now": now, "floor": b.Floor, "feedback_of": feedbackOf, "ids": memoryIDsOf(ops), "pairs": pairs, "ops": params}
 }
 
 // addedEdgeID is the id of the edge an add writes, derived as ingestion's are (DerivedID):

@@ -86,7 +86,7 @@ func edgeKey(from, to string, p realm.Predicate) string { return from + ">" + to
 
 func batch(trace string, edits ...realm.EditProposal) cypher.EditBatch {
 	return cypher.EditBatch{
-		ReconsolidationID: uuid.NewString(), TraceID: trace, Source: realm.EditSourceFeedback,
+		ReconsolidationID: uuid.NewString(), TraceID: trace, Source: realm.EditSourceAuto,
 		Time: time.Now(), Edits: edits, NewWeight: editTestRule, Step: editTestStep, Floor: 0.05,
 	}
 }
@@ -133,7 +133,7 @@ func TestApplyEdits(t *testing.T) {
 			t.Fatalf("listed %d edits, want 4", len(listed))
 		}
 		for _, e := range listed {
-			if e.ReconsolidationID != b.ReconsolidationID || e.Source != realm.EditSourceFeedback || e.Space != space || e.EdgeID == "" || e.Time.IsZero() {
+			if e.ReconsolidationID != b.ReconsolidationID || e.Source != realm.EditSourceAuto || e.Space != space || e.EdgeID == "" || e.Time.IsZero() {
 				t.Errorf("edit logged as %+v", e)
 			}
 			if (e.Action == realm.EditAdd) != (e.OldWeight == nil) {

@@ -209,6 +209,48 @@ func TestReconsolidateConcurrent(t *testing.T) {
 		}
 	})
 
+	// Once: ten copies of one feedback sent at once (a client retrying) are applied once;
+	// the others are refused with a conflict, under the space's lock.
+	t.Run("FeedbackOnce", func(t *testing.T) {
+		nodes := []loopNode{
+			{"f0", realm.Fact, "Jon opened a dance studio", loopAxes(0, 1), ""},
+			{"f1", realm.Fact, "Jon teaches dance at the studio", loopAxes(1, 1), ""},
+		}
+		space := loopGraph(t, s, nodes, []loopEdge{{"f0", "f1", realm.Precedes, 0.4}})
+		obs := []realm.Observation{{ID: "o1", SessionID: "s1", Speaker: "Jon", Content: "I opened a dance studio.", ObservedAt: time.Now()}}
+		if _, err := s.SaveObservations(ctx, space, "test", cyphertest.Dims, obs, cypher.Lease{}); err != nil { // the space's node, whose lock orders edits
+			t.Fatal(err)
+		}
+		trace := putTraces(t, s, space, [][]string{{"f0", "f1"}})[0]
+		fb := &realm.Feedback{Correct: &yes, UsefulNodeIDs: []string{space + ":f1"}}
+		errs := make([]error, 10)
+		var wg sync.WaitGroup
+		for k := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[k] = rs.Reconsolidate(ctx, space, trace, reconsolidation.Request{Feedback: fb})
+			}()
+		}
+		wg.Wait()
+		applied := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				applied++
+			case realm.ErrorCode(err) != realm.EConflict:
+				t.Fatal(err)
+			}
+		}
+		logged, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: trace, Limit: realm.MaxEditLimit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if applied != 1 || len(logged) != 1 {
+			t.Errorf("%d feedbacks applied, %d edits logged; want one of each", applied, len(logged))
+		}
+	})
+
 	// Add: four memories no edge joins; 50 concurrent feedbacks each name two of them
 	// useful (the six pairs in turn). Whether a reconsolidation proposes an add or, when
 	// a concurrent one has already linked the pair, a strengthen, every pair ends with

@@ -11,22 +11,34 @@
 // its add's) and the log written. The fold
 // runs per pair: one over the whole batch, rebuilding a list of all pairs at every edit,
 // made Neo4j's memory estimate grow exponentially with the edits (43 GiB for 26).
-// Params: $space, $now, $floor, $ids (sorted memory ids), $pairs (maps: i, from, to,
+// Params: $space, $now, $floor, $feedback_of, $ids (sorted memory ids), $pairs (maps: i, from, to,
 // type), $ops (the directed edits in order, maps: pair (its pair's i), action, from, to,
 // rate, target (strengthen, weaken), add (add: edge_id, type, layer, description, query,
 // label, weight, confidence; else null), log (the Edit's properties but seq, edge_id,
 // old_weight and new_weight)).
-// Returns: one row: logged (in order, maps: op (its index in $ops), id, edge_id,
+// Returns: one row (none when $feedback_of's feedback stands): logged (in order, maps: op (its index in $ops), id, edge_id,
 // old_weight (null for an add), new_weight), before and after (the space's graph_version
 // before and after the statement; null without a Space node).
 // It moves the space's graph_version first, read under the Space node's lock (so before is
 // the version this write follows, and this process's snapshot of it can follow the write,
 // graphcache.go),
 // and marks the space as holding learned links when an add carries a query (cypher/learned.go).
+// With $feedback_of (a trace id; else null), under the same lock, it does nothing and
+// returns no row when that trace already has feedback edits that are not reverted: two
+// copies of one feedback sent at once are applied once.
 CALL () {
   OPTIONAL MATCH (g:Space {id: $space})
   SET g._edit_lock = true
   REMOVE g._edit_lock
+  WITH g
+  OPTIONAL CALL () {
+    MATCH (x:Edit {trace_id: $feedback_of})
+    WHERE x.space = $space AND x.source = 'feedback' AND NOT x.reverted
+    RETURN true AS held
+    LIMIT 1
+  }
+  WITH g, held
+  WHERE held IS NULL
   WITH g, g.graph_version AS before
   SET g.graph_version = randomUUID(),
       g.learned_links = CASE WHEN any(op IN $ops WHERE op.add.query IS NOT NULL) THEN true ELSE g.learned_links END
