@@ -200,7 +200,7 @@ type TraceDecision struct {
 // Validity actions of the read path.
 const (
 	ValidityDemoted   = "demoted"   // superseded, asked about the present: score × factor
-	ValidityKept      = "kept"      // superseded, asked about the past: score unchanged
+	ValidityKept      = "kept"      // superseded, asked about the past or about what did not change: score unchanged
 	ValiditySuccessor = "successor" // the newer version of a superseded node, offered beside it
 )
 

@@ -846,6 +846,39 @@ func TestMCPStatesChangeApart(t *testing.T) {
 	}
 }
 
+// TestMCPMoveKeepsTheRest: after a move, the message that told of the old home still
+// answers what else it says (the partner, the dog) first; where the user lives now is the
+// move.
+func TestMCPMoveKeepsTheRest(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
+	space := cyphertest.NewSpace(t)
+	cs := mustConnectMCP(t, srv.URL, "")
+	chat := []map[string]any{
+		{"speaker": "user", "content": "I live in Lisbon with my partner Tomás and our dog Biscuit.", "timestamp": "2026-03-01T10:00:00Z"},
+		{"speaker": "user", "content": "I finally finished the quarterly report for work.", "timestamp": "2026-04-01T10:00:00Z"},
+		{"speaker": "user", "content": "We moved to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
+	}
+	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": chat}); got.isError {
+		t.Fatal(got.text)
+	}
+	first := func(q string) realm.Node {
+		var rec struct{ Nodes []struct{ Node realm.Node } }
+		callTool(t, cs, "recall", map[string]any{"space": space, "query": q, "k": 3, "time": "2026-06-11T10:00:00Z"}).decode(t, &rec)
+		if len(rec.Nodes) == 0 {
+			t.Fatalf("%s: nothing recalled", q)
+		}
+		return rec.Nodes[0].Node
+	}
+	for _, q := range []string{"What is the name of the user's dog?", "Who is the user's partner?"} {
+		if got := first(q); !strings.Contains(got.Content, "Biscuit") {
+			t.Errorf("%s: first %q, want the message naming the partner and the dog", q, got.Content)
+		}
+	}
+	if got := first("Where does the user live now?"); !strings.Contains(got.Content, "Berlin") {
+		t.Errorf("home: first %q, want the move", got.Content)
+	}
+}
+
 func TestMCPChatRoles(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
 	space := cyphertest.NewSpace(t)

@@ -16,9 +16,10 @@ type ValidityEnd struct {
 
 // Successor is a newer version of a superseded memory.
 type Successor struct {
-	Of     string // the superseded memory's id
-	Weight float64
-	Node   realm.Node
+	Of          string // the superseded memory's id
+	Weight      float64
+	Description string // the supersedes edge's: what changed
+	Node        realm.Node
 }
 
 // Successors returns the newer versions of the given memories (supersedes edges of at
@@ -35,7 +36,7 @@ func (s *Store) Successors(ctx context.Context, space string, ids []string, wSup
 	for _, r := range recs {
 		w, _ := r.Get("weight")
 		wf, _ := w.(float64)
-		out = append(out, Successor{Of: str(r, "old_id"), Weight: wf, Node: nodeOf(mapOf(r, "node"))})
+		out = append(out, Successor{Of: str(r, "old_id"), Weight: wf, Description: str(r, "description"), Node: nodeOf(mapOf(r, "node"))})
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm"
 )
@@ -53,5 +54,12 @@ func TestSelectTop(t *testing.T) {
 	}
 	if ranked[3].Score != 0.8 {
 		t.Errorf("merged's candidate score changed to %v", ranked[3].Score)
+	}
+	// A turn whose validity ended (its home changed) does not repeat its clause that still
+	// holds (the job), only its clause that ended with it.
+	ended := func(c *candidate) *candidate { c.Node.ValidUntil = &time.Time{}; return c }
+	told := []*candidate{ended(c("turn", realm.Fact, 0.9, "o1")), c("job", realm.Fact, 0.8, "o1"), ended(c("home", realm.Fact, 0.7, "o1"))}
+	if got := ids(selectTop(told, 10)); !slices.Equal(got, []string{"turn", "job"}) {
+		t.Errorf("ended turn: %v, want [turn job]", got)
 	}
 }

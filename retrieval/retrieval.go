@@ -616,13 +616,15 @@ func fuller(c *candidate, lesser []*candidate, taken map[string]bool) *candidate
 	return nil
 }
 
-// redundant: every source of c is a source of one node already picked.
+// redundant: every source of c is a source of one node already picked, which still holds
+// if c does (a job told with a home that changed since is not repeated by the turn that
+// told both).
 func redundant(c *candidate, picked []*candidate) bool {
 	if len(c.Node.Sources) == 0 {
 		return false
 	}
 	for _, p := range picked {
-		if containsAll(p.Node.Sources, c.Node.Sources) {
+		if containsAll(p.Node.Sources, c.Node.Sources) && (p.Node.ValidUntil == nil || c.Node.ValidUntil != nil) {
 			return true
 		}
 	}

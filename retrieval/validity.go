@@ -7,14 +7,18 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/internal/text"
 )
 
 // Validity on the read path (REALM.md §2 "Ours", §3.3 "Ours" 1): a superseded node — its
 // validity ended before the question's time — is demoted, its score multiplied by
-// SupersededFactor, when the question asks about the present; when it asks about the past
-// the node keeps its score. Either way its newer version (a supersedes edge into it) is
-// offered beside it: in its place at its score for the present, just below it
-// (SuccessorShare of its score) for the past. The trace records each decision.
+// SupersededFactor, when the question asks about the present; when it asks about the past,
+// or about something else the node says (the dog named in "I live in Lisbon with our dog
+// Biscuit", after a move), the node keeps its score. Its newer version (a supersedes edge
+// into it) is offered beside it: in its place at its score for the present, just below it
+// (SuccessorShare of its score) for the past; not for a question about something else,
+// which the newer version does not answer. The trace records each decision.
 
 // validityFactor is the multiplicative validity factor of node n for a question asked at
 // asOf: 1 while n holds (no valid_until, or one after asOf) or when the question is about
@@ -72,11 +76,15 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 	if err != nil {
 		return err
 	}
+	aside, err := r.asideOfChange(ctx, run, successors)
+	if err != nil {
+		return err
+	}
 	before := map[string]float64{}
 	for _, id := range sortedIDs(ended) {
 		c := run.cands[id]
 		before[id] = c.Score
-		f := validityFactor(c.Node, run.now, past, r.opts.SupersededFactor)
+		f := validityFactor(c.Node, run.now, past || aside[id], r.opts.SupersededFactor)
 		c.Score *= f
 		action := realm.ValidityDemoted
 		if f == 1 {
@@ -86,7 +94,7 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 	}
 	for _, s := range successors {
 		old := run.cands[s.Of]
-		if old == nil || s.Node.ID == "" {
+		if old == nil || s.Node.ID == "" || aside[s.Of] {
 			continue
 		}
 		share := 1.0
@@ -107,6 +115,57 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 		run.trace.Validity = append(run.trace.Validity, realm.TraceValidity{ID: s.Node.ID, Action: realm.ValiditySuccessor, Of: s.Of, Factor: share, Score: score})
 	}
 	return nil
+}
+
+// asideOfChange returns the superseded candidates that the question asks about something
+// else than what changed: it names something the old node says that neither a newer
+// version nor what its supersedes edge says changed ("user lives in: Berlin, previously
+// Lisbon") does, and it is closer to the old node than to each of them. A node without a
+// newer version, or without vectors to compare, is not aside: it is demoted as before.
+func (r *Retriever) asideOfChange(ctx context.Context, run *run, successors []cypher.Successor) (map[string]bool, error) {
+	var descs []string
+	for _, s := range successors {
+		descs = append(descs, s.Description)
+	}
+	vecs, err := r.embed(ctx, run, descs...)
+	if err != nil {
+		return nil, err
+	}
+	aside := map[string]bool{}
+	for i, s := range successors {
+		old := run.cands[s.Of]
+		if old == nil || old.Node.Embedding == nil || s.Node.Embedding == nil {
+			continue
+		}
+		own := sim(run.qvec, old.Node.Embedding)
+		apart := namesUnchanged(run.query, old.Node.Content, s.Node.Content+" "+s.Description) &&
+			sim(run.qvec, s.Node.Embedding) < own && (vecs[i] == nil || sim(run.qvec, vecs[i]) < own)
+		if prev, ok := aside[s.Of]; ok {
+			apart = apart && prev // aside of every newer version
+		}
+		aside[s.Of] = apart
+	}
+	return aside, nil
+}
+
+// namesUnchanged: a content word of query (stemmed; "now", "currently"… do not count) is
+// in old and not in change.
+func namesUnchanged(query, old, change string) bool {
+	query = rePresentQuestion.ReplaceAllString(query, " ")
+	stems := func(t string) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range text.Keywords(t, 200) {
+			out[text.Stem(w)] = true
+		}
+		return out
+	}
+	said, changed := stems(old), stems(change)
+	for w := range stems(query) {
+		if said[w] && !changed[w] {
+			return true
+		}
+	}
+	return false
 }
 
 func sortedIDs(ids []string) []string {

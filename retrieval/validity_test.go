@@ -16,8 +16,9 @@ import (
 )
 
 // TestRecallValidity: a fact superseded by a move is demoted for a question about the
-// present, kept for one about the past, and its newer version is offered either way; the
-// trace says which happened. Built by the offline agent through the write path.
+// present, kept for one about the past or about something else it says (the dog), and its
+// newer version is offered either way; the trace says which happened. Built by the offline
+// agent through the write path.
 func TestRecallValidity(t *testing.T) {
 	ctx := context.Background()
 	s := cyphertest.MustOpen(t)
@@ -26,7 +27,7 @@ func TestRecallValidity(t *testing.T) {
 	t.Cleanup(func() { p.Close(ctx) })
 	day := func(m time.Month, d int) time.Time { return time.Date(2023, m, d, 10, 0, 0, 0, time.UTC) }
 	obs := []realm.Observation{
-		{ID: "o1", SessionID: "s1", Speaker: "Nora", Content: "I live in Lisbon now, in a small flat near the river.", ObservedAt: day(1, 10)},
+		{ID: "o1", SessionID: "s1", Speaker: "Nora", Content: "I live in Lisbon now, in a small flat near the river with my dog Biscuit.", ObservedAt: day(1, 10)},
 		{ID: "o2", SessionID: "s2", Speaker: "Sam", Content: "I finally finished painting my kitchen yellow.", ObservedAt: day(2, 14)},
 		{ID: "o3", SessionID: "s3", Speaker: "Nora", Content: "Big news: we moved from Lisbon to Berlin last week.", ObservedAt: day(3, 20)},
 	}
@@ -58,6 +59,7 @@ func TestRecallValidity(t *testing.T) {
 	}{
 		{"Present", "Where does Nora live now?", true, realm.ValidityDemoted},
 		{"Past", "Where did Nora live before?", false, realm.ValidityKept},
+		{"Aside", "What is the name of Nora's dog?", false, realm.ValidityKept},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,8 +74,8 @@ func TestRecallValidity(t *testing.T) {
 			if (newRank < oldRank) != tt.newFirst {
 				t.Errorf("new at %d, old at %d; want new first: %v", newRank, oldRank, tt.newFirst)
 			}
-			if tt.name == "Past" && oldRank > 2 {
-				t.Errorf("old fact at %d for a question about the past, want the top 3", oldRank)
+			if !tt.newFirst && oldRank > 2 {
+				t.Errorf("old fact at %d for a question about the past or the dog, want the top 3", oldRank)
 			}
 			got := actions(res.TraceID)
 			if got[tt.action] == 0 {

@@ -416,6 +416,9 @@ func TestOfflineReply(t *testing.T) {
 			if !strings.HasSuffix(turn.Content, "Caroline is thrilled to make a family for kids who need one.") {
 				t.Errorf("content %q does not end with the answer", turn.Content)
 			}
+			if replied := strings.HasSuffix(turn.Description, ", in reply to Melanie."); replied != asked || !strings.HasPrefix(turn.Description, "Said by Caroline on ") {
+				t.Errorf("description %q; want said by Caroline, in reply to Melanie: %v", turn.Description, asked)
+			}
 		})
 	}
 

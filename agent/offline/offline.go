@@ -247,6 +247,7 @@ func withPrompt(turn agent.Candidate, prev realm.Observation, speaker string) ag
 		verb += " " + to
 	}
 	turn.Content = fmt.Sprintf("%s %s: %q %s", orSomeone(other), verb, prompt, turn.Content)
+	turn.Description = strings.TrimSuffix(turn.Description, ".") + ", in reply to " + orSomeone(other) + "."
 	turn.AlsoFrom = []string{prev.ID}
 	return turn
 }

@@ -373,7 +373,11 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 			}
 			switch {
 			case n.ended && !o.plan && endsValue(n.value, o):
-				better(stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: no longer %s", n.subject, o.value)})
+				what := n.subject // "Chloe works at: no longer Crumbs", what changed named
+				if o.slot != "" && o.slot != "habit" {
+					what += " " + o.slot
+				}
+				better(stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: no longer %s", what, o.value)})
 			case n.plan || n.ended || o.plan:
 			case n.slot == o.slot && n.slot != "habit" && !sameValue(n.value, o.value):
 				desc := fmt.Sprintf("%s %s: %s, previously %s", n.subject, n.slot, n.value, o.value)

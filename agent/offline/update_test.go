@@ -73,6 +73,15 @@ func TestStateChange(t *testing.T) {
 	}
 }
 
+// TestStateEndedDescription: an ended state's supersedes edge names the slot that changed,
+// which the read path compares with a question (retrieval/validity.go).
+func TestStateEndedDescription(t *testing.T) {
+	got := changeBetween(newStatement("Mia quit Spotify last week.", "Mia"), nodeClaims(realm.Node{Content: "Mia works at Spotify on the data team.", Description: "Said by Mia on 1 May 2023."}))
+	if want := "Mia works at: no longer Spotify"; got.predicate != "supersedes" || got.description != want {
+		t.Errorf("%s %q, want supersedes %q", got.predicate, got.description, want)
+	}
+}
+
 // TestOfflineSupersedes: through Integrate, a state change is an add with a supersedes
 // edge from the new node to the old one, which is never merged into or skipped for.
 func TestOfflineSupersedes(t *testing.T) {
