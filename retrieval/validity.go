@@ -76,9 +76,11 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 	if err != nil {
 		return err
 	}
-	aside, err := r.asideOfChange(ctx, run, successors)
-	if err != nil {
-		return err
+	var aside map[string]bool
+	if !past {
+		if aside, err = r.asideOfChange(ctx, run, successors); err != nil {
+			return err
+		}
 	}
 	before := map[string]float64{}
 	for _, id := range sortedIDs(ended) {
