@@ -268,6 +268,10 @@ type rpcMessage struct {
 // as MCP's streamable HTTP transport asks of a message the server cannot accept, where
 // the SDK would answer some of them in plain text:
 //
+//   - a body over the limit (limitBody): -32600 naming the limit, HTTP 413, with the id
+//     the part read names (leadingID), else null. The SDK's client reads the error of a
+//     response that echoes its id as the call's and keeps its session; a problem
+//     document, or an id of null, it takes for a broken connection and closes it;
 //   - a body that is not JSON: -32700, HTTP 400;
 //   - a batch (a JSON array; MCP dropped batching in 2025-06-18, and each of its calls
 //     would pass the rate limit for the price of one request), or no JSON-RPC 2.0 message
@@ -288,7 +292,8 @@ func rpcEnvelope(next http.Handler) http.Handler {
 		body, err := io.ReadAll(r.Body)
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			writeError(w, r, realm.Errorf(realm.ETooLarge, "request body exceeds %d bytes", tooLarge.Limit))
+			writeRPCError(w, http.StatusRequestEntityTooLarge, leadingID(body), rpcInvalidRequest,
+				fmt.Sprintf("request too large: the body exceeds %d bytes (REALM_MAX_BODY_BYTES)", tooLarge.Limit))
 			return
 		}
 		fe := realm.FieldErrors{}
@@ -335,6 +340,27 @@ func rpcEnvelope(next http.Handler) http.Handler {
 			writeRPCError(w, rw.status, msg.ID, rpcInvalidRequest, "invalid request: "+strings.TrimSpace(rw.text.String()))
 		}
 	})
+}
+
+// leadingID is the id of the JSON-RPC message body begins, when what it holds names one
+// at the top level before anything that cannot be read (a body cut off at the limit):
+// clients write the id before the params, which make a message large.
+func leadingID(body []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if open, err := dec.Token(); err != nil || open != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		var value json.RawMessage
+		if err != nil || dec.Decode(&value) != nil {
+			return nil
+		}
+		if key == "id" && validID(value) {
+			return value
+		}
+	}
+	return nil
 }
 
 // fault is the JSON-RPC error code and message of a message MCP does not allow, or 0;

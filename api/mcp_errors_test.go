@@ -142,3 +142,48 @@ func TestMCPErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestMCPTooLarge: a message over the body limit is answered as MCP's streamable HTTP
+// transport asks of input the server cannot accept, an HTTP error status with a JSON-RPC
+// error naming the limit, with the message's id when the part read names it; the SDK's
+// client takes it as the call's error and goes on with its session.
+func TestMCPTooLarge(t *testing.T) {
+	const limit = 4096
+	srv := newTestServer(t, apitest.New(t), Config{MaxBodyBytes: limit})
+	space := cyphertest.NewSpace(t)
+	big := strings.Repeat("bees ", limit/5+100)
+	params := `"params":{"name":"recall","arguments":{"space":"` + space + `","query":"` + big + `"}}`
+
+	for _, tc := range []struct{ name, body, id string }{
+		{"IDFirst", `{"jsonrpc":"2.0","id":9,"method":"tools/call",` + params + `}`, "9"},
+		{"IDLast", `{"jsonrpc":"2.0","method":"tools/call",` + params + `,"id":9}`, "null"}, // cut off before it
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, b := postMCP(t, srv.URL, "", []byte(tc.body))
+			var msg struct {
+				JSONRPC string
+				ID      json.RawMessage
+				Error   struct {
+					Code    int
+					Message string
+				}
+			}
+			if err := json.Unmarshal(b, &msg); err != nil || resp.StatusCode != http.StatusRequestEntityTooLarge ||
+				resp.Header.Get("Content-Type") != "application/json" || msg.JSONRPC != "2.0" || string(msg.ID) != tc.id ||
+				msg.Error.Code != rpcInvalidRequest || !strings.Contains(msg.Error.Message, "4096 bytes") {
+				t.Fatalf("%d %s %s, want 413 and a JSON-RPC error %d of id %s naming the limit",
+					resp.StatusCode, resp.Header.Get("Content-Type"), b, rpcInvalidRequest, tc.id)
+			}
+		})
+	}
+	t.Run("Client", func(t *testing.T) {
+		cs := mustConnectMCP(t, srv.URL, "")
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"space": space, "query": big}})
+		if err == nil || !strings.Contains(err.Error(), "4096 bytes") {
+			t.Fatalf("an oversized call: %v, want an error naming the limit", err)
+		}
+		if _, err := cs.ListTools(context.Background(), nil); err != nil {
+			t.Errorf("the session after an oversized call: %v", err)
+		}
+	})
+}
