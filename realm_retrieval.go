@@ -120,6 +120,13 @@ type RecallRequest struct {
 	PathMaxDepth     int `json:"path_max_depth,omitempty"`
 	PathTopK         int `json:"path_top_k,omitempty"`
 	SubgraphMaxNodes int `json:"subgraph_max_nodes,omitempty"`
+
+	// MinScore (0: off) leaves out of the top K the nodes whose final score is below it, so
+	// that a small memory does not fill K with what the query is not about. A score is a
+	// relevance in [0, 1] times factors of at most 1, but for what reconsolidation learned
+	// (up to 1 + learned_boost) and reach_bonus, so a cut-off above 1 would keep only what
+	// those lifted: the bound is 1.
+	MinScore float64 `json:"min_score,omitempty"`
 }
 
 // Validate returns an EInvalid *Error naming every field out of bounds, or nil.
@@ -148,6 +155,9 @@ func (r RecallRequest) Validate() error {
 	bound("path_max_depth", r.PathMaxDepth, MaxPathDepth)
 	bound("path_top_k", r.PathTopK, MaxPathTopK)
 	bound("subgraph_max_nodes", r.SubgraphMaxNodes, MaxSubgraphNodes)
+	if !(r.MinScore >= 0 && r.MinScore <= 1) { // NaN too
+		f.Add("min_score", "must be a number between 0 and 1 (0 or absent: no cut-off)")
+	}
 	return f.Err()
 }
 
@@ -249,6 +259,10 @@ type Trace struct {
 	// Scores are the final scores of the returned nodes, in their order: the evidence best
 	// first, then the hubs (entities, episodes) best first.
 	Scores []ScoredID `json:"scores"`
+	// MinScore is the request's cut-off (0: none); BelowMinScore the nodes of the top K it
+	// left out, with their scores, in the order of Scores.
+	MinScore      float64    `json:"min_score,omitempty"`
+	BelowMinScore []ScoredID `json:"below_min_score,omitempty"`
 	// Validity says what the read path did with superseded nodes (REALM.md §2 "Ours"):
 	// demoted for a question about the present, kept for one about the past, and the
 	// newer version offered beside them.

@@ -210,7 +210,11 @@ func checkShape(v any, t reflect.Type, path string, fe realm.FieldErrors) any {
 			}
 			n, _ := f.Int64()
 			return json.Number(strconv.FormatInt(n, 10))
-		case reflect.Float32, reflect.Float64, reflect.Interface:
+		case reflect.Float32, reflect.Float64:
+			if _, err := strconv.ParseFloat(string(v), t.Bits()); err != nil { // 1e400: beyond a float
+				return wrong()
+			}
+		case reflect.Interface:
 		default:
 			return wrong()
 		}

@@ -40,6 +40,7 @@ func TestBodyHygiene(t *testing.T) {
 		{"ErrWrongType", "/recall", []byte(`{"query":7}`), "query"},
 		{"ErrFraction", "/recall", []byte(`{"query":"x","path_top_k":35.5}`), "path_top_k"},
 		{"ErrHugeInteger", "/recall", []byte(`{"query":"x","k":1e30}`), "k"},
+		{"ErrHugeNumber", "/recall", []byte(`{"query":"x","min_score":1e400}`), "min_score"},
 		{"ErrUnknownField", "/recall", []byte(`{"query":"x","kk":1}`), "kk"},
 		{"ErrNestedType", "/observations", msg("content", `["a"]`), "messages[0].content"},
 		{"ErrYear0000", "/observations", msg("timestamp", `"0000-01-01T00:00:00Z"`), "messages[0].timestamp"},

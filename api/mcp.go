@@ -61,11 +61,12 @@ type rememberMessage struct {
 
 type recallArgs struct {
 	spaceArg
-	Query    string `json:"query" jsonschema:"what to look up, as a question or a topic in natural language"`
-	K        int    `json:"k,omitempty" jsonschema:"how many memories to return, 1 to 100 (default 10)"`
-	Time     string `json:"time,omitempty" jsonschema:"the now of the question, RFC 3339; relative times such as last week resolve against it (default: now)"`
-	MaxDepth *int   `json:"max_depth,omitempty" jsonschema:"how many hops to follow from the first matches, 0 to 6 (default 3)"`
-	Strategy string `json:"strategy,omitempty" jsonschema:"how to follow links: adaptive (default), path_search or subgraph_beam"`
+	Query    string  `json:"query" jsonschema:"what to look up, as a question or a topic in natural language"`
+	K        int     `json:"k,omitempty" jsonschema:"how many memories to return, 1 to 100 (default 10)"`
+	Time     string  `json:"time,omitempty" jsonschema:"the now of the question, RFC 3339; relative times such as last week resolve against it (default: now)"`
+	MaxDepth *int    `json:"max_depth,omitempty" jsonschema:"how many hops to follow from the first matches, 0 to 6 (default 3)"`
+	Strategy string  `json:"strategy,omitempty" jsonschema:"how to follow links: adaptive (default), path_search or subgraph_beam"`
+	MinScore float64 `json:"min_score,omitempty" jsonschema:"leave out memories scoring below this, 0 to 1 (default 0: none), so that fewer than k come back when the rest are not about the question"`
 }
 
 type answerArgs struct {
@@ -448,7 +449,7 @@ func rpcID(id json.RawMessage) json.RawMessage {
 
 // request is the recall request of the arguments.
 func (a recallArgs) request() (realm.RecallRequest, error) {
-	req := realm.RecallRequest{Query: a.Query, K: a.K, MaxDepth: a.MaxDepth, Strategy: realm.Strategy(a.Strategy)}
+	req := realm.RecallRequest{Query: a.Query, K: a.K, MaxDepth: a.MaxDepth, Strategy: realm.Strategy(a.Strategy), MinScore: a.MinScore}
 	if a.Time != "" {
 		if msg := timeErr(a.Time); msg != "" {
 			return req, realm.FieldErrors{"time": msg}.Err()

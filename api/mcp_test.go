@@ -346,6 +346,7 @@ func TestMCP(t *testing.T) {
 			{"QueryRequired", "recall", map[string]any{"space": space, "query": ""}, "invalid", "query: required"},
 			{"Time", "recall", map[string]any{"space": space, "query": "cat", "time": "yesterday"}, "invalid", "time: not an RFC 3339"},
 			{"K", "recall", map[string]any{"space": space, "query": "cat", "k": 1000}, "invalid", "k: must be between"},
+			{"MinScore", "recall", map[string]any{"space": space, "query": "cat", "min_score": 2}, "invalid", "min_score: must be a number between"},
 			{"Speaker", "remember", map[string]any{"space": space, "messages": []any{map[string]any{"content": "hi", "speaker": ""}}}, "invalid", "messages[0].speaker"},
 			{"TraceRequired", "feedback", map[string]any{"space": space, "correct": true}, "", "trace_id"},
 			{"MemoryRequired", "forget", map[string]any{"space": space, "memory_id": ""}, "invalid", "memory_id: required"},

@@ -2,6 +2,7 @@ package retrieval_test
 
 import (
 	"context"
+	"math"
 	"strings"
 	"sync"
 	"testing"
@@ -381,6 +382,9 @@ func TestRecallValidation(t *testing.T) {
 		{"ErrPathTopK", "ok", realm.RecallRequest{Query: "q", PathTopK: realm.MaxPathTopK + 1}, "path_top_k"},
 		{"ErrSubgraphMaxNodes", "ok", realm.RecallRequest{Query: "q", SubgraphMaxNodes: realm.MaxSubgraphNodes + 1}, "subgraph_max_nodes"},
 		{"ErrStrategy", "ok", realm.RecallRequest{Query: "q", Strategy: "random"}, "strategy"},
+		{"ErrMinScoreAbove1", "ok", realm.RecallRequest{Query: "q", MinScore: 1.01}, "min_score"},
+		{"ErrMinScoreNegative", "ok", realm.RecallRequest{Query: "q", MinScore: -0.5}, "min_score"},
+		{"ErrMinScoreNaN", "ok", realm.RecallRequest{Query: "q", MinScore: math.NaN()}, "min_score"},
 		{"ErrSpace", "no spaces allowed", realm.RecallRequest{Query: "q"}, "space"},
 	}
 	for _, tt := range tests {

@@ -240,7 +240,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if err := r.applyValidity(ctx, run); err != nil {
 		return realm.RecallResult{}, err
 	}
-	top := selectTop(run.saidThen(run.ranked()), run.set.K)
+	top := run.aboveMinScore(selectTop(run.saidThen(run.ranked()), run.set.K))
 	ids := make([]string, len(top))
 	res := realm.RecallResult{TraceID: run.trace.ID, Usage: run.usage, Nodes: make([]realm.RecalledNode, len(top))}
 	for i, c := range top {
@@ -428,6 +428,7 @@ func (r *Retriever) readNamesInBackground(space string, counts cypher.SpaceCount
 type settings struct {
 	K, MaxDepth, BeamWidth, PathMaxDepth, PathTopK, SubgraphMaxNodes int
 	Strategy                                                         realm.Strategy
+	MinScore                                                         float64
 }
 
 func (r *Retriever) settings(req realm.RecallRequest) settings {
@@ -440,7 +441,7 @@ func (r *Retriever) settings(req realm.RecallRequest) settings {
 	s := settings{
 		K: pick(req.K, r.opts.K), MaxDepth: r.opts.MaxDepth, BeamWidth: pick(req.BeamWidth, r.opts.BeamWidth),
 		PathMaxDepth: min(pick(req.PathMaxDepth, r.opts.PathMaxDepth), realm.MaxPathDepth), PathTopK: pick(req.PathTopK, r.opts.PathTopK),
-		SubgraphMaxNodes: pick(req.SubgraphMaxNodes, r.opts.SubgraphMaxNodes), Strategy: req.Strategy,
+		SubgraphMaxNodes: pick(req.SubgraphMaxNodes, r.opts.SubgraphMaxNodes), Strategy: req.Strategy, MinScore: req.MinScore,
 	}
 	if req.MaxDepth != nil {
 		s.MaxDepth = *req.MaxDepth
@@ -591,6 +592,23 @@ func selectTop(ranked []*candidate, k int) []*candidate {
 		}
 	}
 	return append(evidence, hubs[:min(len(hubs), k-len(evidence))]...)
+}
+
+// aboveMinScore is top without the nodes scoring below the request's min_score, which the
+// trace lists. It cuts after the selection of the top K: a recall with a cut-off returns
+// what one without returns, less the nodes below it, never more than K.
+func (run *run) aboveMinScore(top []*candidate) []*candidate {
+	if run.set.MinScore <= 0 {
+		return top
+	}
+	run.trace.MinScore = run.set.MinScore
+	return slices.DeleteFunc(top, func(c *candidate) bool {
+		if c.Score >= run.set.MinScore {
+			return false
+		}
+		run.trace.BelowMinScore = append(run.trace.BelowMinScore, realm.ScoredID{ID: c.Node.ID, Score: c.Score})
+		return true
+	})
 }
 
 // FullerMaxSources bounds the provenance of a node that takes the place of a part of it

@@ -17,6 +17,7 @@ func runRecall(ctx context.Context, args []string, getenv func(string) string, s
 	space := fs.String("space", "", "space to ask (required)")
 	k := fs.Int("k", 10, "nodes to return")
 	strategy := fs.String("strategy", "", "adaptive, path_search or subgraph_beam")
+	minScore := fs.Float64("min-score", 0, "leave out nodes scoring below this, 0 to 1 (0: none)")
 	cfg, err := loadConfig(fs, args, getenv)
 	if err != nil {
 		return err
@@ -24,7 +25,7 @@ func runRecall(ctx context.Context, args []string, getenv func(string) string, s
 	if !realm.ValidSpace(*space) || len(cfg.Args) == 0 {
 		return realm.Errorf(realm.EInvalid, `usage: realm recall --space SPACE "question"`)
 	}
-	req := realm.RecallRequest{Query: strings.Join(cfg.Args, " "), K: *k, Strategy: realm.Strategy(*strategy)}
+	req := realm.RecallRequest{Query: strings.Join(cfg.Args, " "), K: *k, Strategy: realm.Strategy(*strategy), MinScore: *minScore}
 	if err := req.Validate(); err != nil {
 		return err
 	}

@@ -1,0 +1,98 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// TestRecallMinScore: min_score leaves out of the top k the nodes scoring below it, over
+// HTTP and MCP alike, so a small memory answers with fewer than k; the trace says what
+// was cut.
+func TestRecallMinScore(t *testing.T) {
+	check := apitest.New(t)
+	srv := newTestServer(t, check, Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	said := func(id, content string) map[string]any {
+		return map[string]any{"id": id, "speaker": "Ana", "content": content, "timestamp": "2024-05-01T10:00:00Z"}
+	}
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": []any{
+		said("m1", "We moved to Berlin last spring."), said("m2", "Ugh, it's raining again."),
+		said("m3", "My cat Pixel sleeps on the keyboard."), said("m4", "Lunch was a bit too salty today."),
+	}}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	const query, k = "What is the user's current city?", 10
+	var all realm.RecallResult
+	if code := c.do("POST", sp+"/recall", map[string]any{"query": query, "k": k}, &all).StatusCode; code != http.StatusOK || len(all.Nodes) < 2 {
+		t.Fatalf("recall: %d, %d nodes", code, len(all.Nodes))
+	}
+	// A cut-off between the best and the worst score of the recall without one.
+	lo, hi := all.Nodes[0].Score, all.Nodes[0].Score
+	for _, n := range all.Nodes {
+		lo, hi = min(lo, n.Score), max(hi, n.Score)
+	}
+	if lo == hi {
+		t.Fatalf("every node scores %g: nothing to cut between", lo)
+	}
+	cut := (lo + hi) / 2
+	var kept, left []string
+	for _, n := range all.Nodes {
+		if n.Score >= cut {
+			kept = append(kept, n.Node.ID)
+		} else {
+			left = append(left, n.Node.ID)
+		}
+	}
+
+	t.Run("HTTP", func(t *testing.T) {
+		var res realm.RecallResult
+		if code := c.do("POST", sp+"/recall", map[string]any{"query": query, "k": k, "min_score": cut}, &res).StatusCode; code != http.StatusOK {
+			t.Fatalf("recall with min_score %g: %d", cut, code)
+		}
+		var got []string
+		for _, n := range res.Nodes {
+			got = append(got, n.Node.ID)
+			if n.Score < cut {
+				t.Errorf("node %s scores %g, below min_score %g", n.Node.ID, n.Score, cut)
+			}
+		}
+		if !slices.Equal(got, kept) || len(got) >= k {
+			t.Errorf("min_score %g returned %v, want %v of the recall without it (scores %g to %g)", cut, got, kept, lo, hi)
+		}
+		var trace realm.Trace
+		if code := c.do("GET", sp+"/traces/"+res.TraceID, nil, &trace).StatusCode; code != http.StatusOK {
+			t.Fatalf("trace: %d", code)
+		}
+		var below []string
+		for _, s := range trace.BelowMinScore {
+			below = append(below, s.ID)
+		}
+		if trace.MinScore != cut || !slices.Equal(below, left) || len(trace.Scores) != len(kept) {
+			t.Errorf("trace: min_score %g, below it %v, %d scores; want %g, %v, %d", trace.MinScore, below, len(trace.Scores), cut, left, len(kept))
+		}
+	})
+	t.Run("MCP", func(t *testing.T) {
+		got := callTool(t, mustConnectMCP(t, srv.URL, ""), "recall", map[string]any{"space": space, "query": query, "k": k, "min_score": cut})
+		var rec mcpRecall
+		got.decode(t, &rec)
+		if got.isError || !slices.Equal(rec.ids(), kept) {
+			t.Errorf("the recall tool with min_score %g: %v %s, want %v", cut, rec.ids(), got.text, kept)
+		}
+	})
+	t.Run("ErrOutOfRange", func(t *testing.T) {
+		for _, v := range []float64{-0.1, 1.5} {
+			var p problemDoc
+			resp := c.do("POST", sp+"/recall", map[string]any{"query": query, "min_score": v}, &p)
+			if resp.StatusCode != http.StatusBadRequest || p.Code != "invalid" || p.Fields["min_score"] == "" {
+				t.Errorf("min_score %g: %d %+v, want 400 naming min_score", v, resp.StatusCode, p)
+			}
+		}
+	})
+}
