@@ -86,9 +86,18 @@ func TestTour(t *testing.T) {
 			problem.Code != "conflict" || !strings.Contains(problem.Detail, `messages[1].id "m1"`) {
 			t.Errorf("an id reused for another message: %d %+v", code, problem)
 		}
+		// So would the second of two messages under one id in a batch.
+		twice := []map[string]string{
+			{"id": "m4", "speaker": "Caroline", "content": "I love skiing.", "timestamp": "2023-05-09T10:00:00Z"},
+			{"id": "m4", "speaker": "Caroline", "content": "I hate skiing.", "timestamp": "2023-05-09T10:00:00Z"},
+		}
+		if code := c.do("POST", sp+"/observations", map[string]any{"messages": twice}, &problem).StatusCode; code != http.StatusBadRequest ||
+			problem.Code != "invalid" || !strings.Contains(problem.Detail, `messages[1].id "m4" is also messages[0].id`) {
+			t.Errorf("an id given twice in a batch: %d %+v", code, problem)
+		}
 		c.do("GET", sp+"/stats", nil, &after)
 		if after.Observations != before.Observations || before.Observations != 2 {
-			t.Errorf("observations %d before the refused batch, %d after, want 2 and 2", before.Observations, after.Observations)
+			t.Errorf("observations %d before the refused batches, %d after, want 2 and 2", before.Observations, after.Observations)
 		}
 	})
 	t.Run("ListSpaces", func(t *testing.T) { // space_test.go tests it with keys

@@ -28,11 +28,13 @@ type SavedObservation struct {
 // SaveObservations stores a batch of observations of one space in one transaction,
 // before anything that can fail (REALM.md §2 step 1). It is idempotent on (space, id): an
 // existing observation is returned as stored, not overwritten; an id repeated within the
-// batch is stored once (the repeat is reported as not new). A new observation gets the
+// batch is stored once (the repeat is reported as not new), and refused (EInvalid) when
+// the repeat is another message. A new observation gets the
 // next seq of its space, in batch order, and status pending; the space is created on
 // first use with the embedder id and dimension. Pending observations are leased to
 // lease.Owner when free. Observation ids must be set. A space held by an import (running
-// or interrupted) refuses the batch whole. Errors: EConflict (an import), EUnavailable.
+// or interrupted) refuses the batch whole. Errors: EInvalid, EConflict (an import, a
+// stored message under the id of another), EUnavailable.
 func (s *Store) SaveObservations(ctx context.Context, space, embedder string, dims int, obs []realm.Observation, lease Lease) ([]SavedObservation, error) {
 	saved, _, err := s.SaveObservationsWindow(ctx, space, embedder, dims, obs, lease, 0)
 	return saved, err
@@ -58,7 +60,10 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 	first := map[string]int{} // id → index of its first occurrence in the batch
 	rows := make([]map[string]any, 0, len(obs))
 	for i, o := range obs {
-		if _, seen := first[o.ID]; seen {
+		if j, seen := first[o.ID]; seen {
+			if !sameMessage(obs[j], o) { // the later one would be lost
+				return nil, Window{}, realm.Errorf(realm.EInvalid, "messages[%d].id %q is also messages[%d].id, which says something else: give each message its own id (nothing was stored)", i, o.ID, j)
+			}
 			continue
 		}
 		first[o.ID] = i

@@ -62,4 +62,9 @@ func TestSelectTop(t *testing.T) {
 	if got := ids(selectTop(told, 10)); !slices.Equal(got, []string{"turn", "job"}) {
 		t.Errorf("ended turn: %v, want [turn job]", got)
 	}
+	// Nor does an ended exchange take the place of its clause that still holds.
+	told = []*candidate{c("job", realm.Fact, 0.8, "o2"), ended(c("exchange", realm.Fact, 0.4, "o1", "o2"))}
+	if got := selectTop(told, 10); len(got) != 2 || got[0].Node.ID != "job" || got[1].Score != 0.4 {
+		t.Errorf("ended exchange: %v, want job first, the exchange at its own score", ids(got))
+	}
 }

@@ -611,6 +611,9 @@ func (run *run) aboveMinScore(top []*candidate) []*candidate {
 	})
 }
 
+// outlives: c still holds and d was superseded, so d neither stands for c nor repeats it.
+func outlives(c, d *candidate) bool { return c.Node.ValidUntil == nil && d.Node.ValidUntil != nil }
+
 // FullerMaxSources bounds the provenance of a node that takes the place of a part of it
 // (selectTop): a few turns, such as an exchange, not a summary.
 const FullerMaxSources = 3
@@ -624,7 +627,7 @@ func fuller(c *candidate, lesser []*candidate, taken map[string]bool) *candidate
 		return nil
 	}
 	for _, d := range lesser {
-		if taken[d.Node.ID] || isHub(d) || len(d.Node.Sources) > FullerMaxSources || len(d.Node.Sources) <= len(c.Node.Sources) {
+		if taken[d.Node.ID] || isHub(d) || len(d.Node.Sources) > FullerMaxSources || len(d.Node.Sources) <= len(c.Node.Sources) || outlives(c, d) {
 			continue
 		}
 		if containsAll(d.Node.Sources, c.Node.Sources) {
@@ -634,15 +637,15 @@ func fuller(c *candidate, lesser []*candidate, taken map[string]bool) *candidate
 	return nil
 }
 
-// redundant: every source of c is a source of one node already picked, which still holds
-// if c does (a job told with a home that changed since is not repeated by the turn that
-// told both).
+// redundant: every source of c is a source of one node already picked, which does not
+// end before c (a job told with a home that changed since is not repeated by the turn
+// that told both).
 func redundant(c *candidate, picked []*candidate) bool {
 	if len(c.Node.Sources) == 0 {
 		return false
 	}
 	for _, p := range picked {
-		if containsAll(p.Node.Sources, c.Node.Sources) && (p.Node.ValidUntil == nil || c.Node.ValidUntil != nil) {
+		if containsAll(p.Node.Sources, c.Node.Sources) && !outlives(c, p) {
 			return true
 		}
 	}
