@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/text"
 )
 
 // Edge weights of the offline relate step (REALM.md §1: 0.9–1.0 explicit, 0.7–0.8 clear,
@@ -164,10 +167,10 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (
 		if conflicts(cs, nb.Node) {
 			continue // a state change: add, relate by supersedes
 		}
-		if nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && timeCovered(c, nb.Node) {
+		if nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && timeCovered(c, nb.Node) && numbersIn(c.Content, nb.Node.Content) {
 			return agent.Integration{Action: agent.ActionSkip, MergeInto: nb.Node.ID, Reason: "the neighbour says every word of it, at the same time"}, nb.Node.ID
 		}
-		if nb.Node.Type == c.Type && nb.sim >= o.opts.MergeSimilarity && nb.coverage >= o.opts.MergeCoverage && sameTime(c, nb.Node) {
+		if nb.Node.Type == c.Type && nb.sim >= o.opts.MergeSimilarity && nb.coverage >= o.opts.MergeCoverage && sameTime(c, nb.Node) && numbersIn(nb.Node.Content, c.Content) {
 			merged := c.Content
 			if nb.coverage < 1 {
 				merged = strings.TrimSpace(nb.Node.Content) + " " + c.Content
@@ -176,6 +179,26 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (
 		}
 	}
 	return agent.Integration{Action: agent.ActionAdd}, ""
+}
+
+// numbersIn reports whether every number of a (a word with a digit: "17", "40mg") is in
+// b. Content words leave numbers out, so "I bought item 17" was skipped for "I bought
+// item 3", and "I take 40mg" merged over "I take 20mg": neither says the other.
+func numbersIn(a, b string) bool {
+	inB := map[string]bool{}
+	for _, w := range digitWords(b) {
+		inB[w] = true
+	}
+	for _, w := range digitWords(a) {
+		if !inB[w] {
+			return false
+		}
+	}
+	return true
+}
+
+func digitWords(s string) []string {
+	return slices.DeleteFunc(text.Words(s), func(w string) bool { return !strings.ContainsFunc(w, unicode.IsDigit) })
 }
 
 func sortedByID(nbs []scoredNeighbour) []scoredNeighbour {

@@ -189,6 +189,16 @@ func TestOfflineIntegrateDecisions(t *testing.T) {
 			action: agent.ActionMerge, mergeInto: "p1",
 		},
 		{
+			name: "NoSkipOnAnotherNumber", cand: event("Ana bought item number 17 at the Greenfield market (7 May 2023).", may7, "Ana"), emb: base,
+			nbs:    []agent.Neighbour{{Node: eventNode("n1", "Ana bought item number 3 at the Greenfield market (7 May 2023).", may7, vec(0.99), "Ana")}},
+			action: agent.ActionAdd,
+		},
+		{
+			name: "NoMergeOverANumber", cand: agent.Candidate{Type: realm.Fact, Content: "Ana's gym costs 45 euros a month."}, emb: base,
+			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "f1", Type: realm.Fact, Content: "Ana's gym costs 30 euros a month.", Embedding: vec(0.93)}}},
+			action: agent.ActionAdd,
+		},
+		{
 			name: "StateChangeNotSkipped",
 			cand: agent.Candidate{Type: realm.Fact, Content: "Caroline lives in Boston.", Subject: "Caroline", Attribute: "lives in"}, emb: base,
 			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "f1", Type: realm.Fact, Content: "Caroline lives in Sweden.", Embedding: vec(0.99)}}},
