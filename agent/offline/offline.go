@@ -283,7 +283,12 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 
 var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow dear yo morning evening oh`)
 
+// rePleasantry: courtesies whose words are not what a turn is about ("You're welcome,
+// Alice. Have a good shift!", as rewritten: "user is welcome, Alice. …").
+var rePleasantry = regexp.MustCompile(`(?i)\b(?:(?:you're|you are|\S+ is|\S+ are) (?:very |so |most )?welcome|have an? (?:good|great|nice|lovely|wonderful|fun|safe|relaxing) \w+|good luck|take care|see you(?: soon| later| tomorrow)?|talk (?:soon|later)|glad (?:I could|to) help|happy to help|my pleasure|no problem|any ?time|sounds good|will do)\b`)
+
 func (o *Agent) isContentful(rewritten string, names []string, speaker string) bool {
+	rewritten = rePleasantry.ReplaceAllString(rewritten, " ")
 	drop := map[string]bool{normName(speaker): true}
 	for _, n := range names {
 		for _, p := range strings.Fields(normName(n)) {

@@ -88,6 +88,11 @@ func TestOfflineExtract(t *testing.T) {
 		{name: "Thanks", obs: obsAt("o1", "s1", "Caroline", "Thanks!"), recent: recent},
 		{name: "ThanksNamed", obs: obsAt("o1", "s1", "Caroline", "Thanks, Melanie!"), recent: recent, wantEntity: []string{"Melanie"}},
 		{name: "Lol", obs: obsAt("o1", "s1", "Caroline", "lol"), recent: recent},
+		{name: "Courtesies", obs: obsAt("o1", "s1", "Caroline", "You're welcome, Melanie. Have a good shift!"), recent: recent, wantEntity: []string{"Melanie"}},
+		{
+			name: "WishWithContent", obs: obsAt("o1", "s1", "Caroline", "Good luck with the interview at Google!"), recent: recent,
+			wantTurn: realm.Fact, wantContent: "Caroline: Good luck with the interview at Google!", wantEntity: []string{"Caroline", "Google"},
+		},
 		{
 			name: "FirstOfSessionEpisode", obs: obsAt("o5", "s2", "Caroline", "Hi Melanie!"), recent: recent,
 			wantEpisode: true, wantEntity: []string{"Melanie"},
