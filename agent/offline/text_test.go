@@ -83,6 +83,7 @@ func TestOfflineFindNames(t *testing.T) {
 		{"OneMentionPerName", "Jon called Jon's mom, and Jon laughed.", []nameMention{{"Jon", "person"}}},
 		{"None", "lol that is so true", nil},
 		{"DiscourseVerbs", "Hey Melanie, Guess what? Remember, Listen: I saw Jon.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
+		{"DaysAndNotes", "Yoga on Tuesdays, Melanie? Today I can't. Je suis fatigué. Message Jon, please.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
 		{"Languages", "Melanie started learning Portuguese and reads in Spanish with Jon.", []nameMention{{"Melanie", "person"}, {"Portuguese", "concept"}, {"Spanish", "concept"}, {"Jon", "person"}}},
 	}
 	for _, tt := range tests {
