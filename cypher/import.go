@@ -129,7 +129,7 @@ func (imp *Import) begin(ctx context.Context) (interrupted bool, err error) {
 			interrupted = true // its importer is gone: its data is wiped below
 		case num(r, "contents") > 0:
 			return nil, realm.Errorf(realm.EConflict,
-				"space %q is not empty (%d memories, observations, traces, edits and jobs): an import needs an empty space; "+
+				"space %q is not empty (it holds %d memories, observations, traces, edits or jobs): an import needs an empty space; "+
 					"erase it first (DELETE /v1/spaces/%s) or import under another name", imp.space, num(r, "contents"), imp.space)
 		}
 		_, err = collect(ctx, tx, qImportClaim, map[string]any{"space": imp.space, "import": imp.id, "until": now.Add(importLease)})
