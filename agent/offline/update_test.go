@@ -37,6 +37,9 @@ func TestStateChange(t *testing.T) {
 		// A chat role or a handle as the speaker: the first-person rewrite writes it as the subject.
 		{"ChatRole", "user", "user lives in Lisbon with user's wife.", "user", "user: We moved from Lisbon to Berlin last month.", "supersedes"},
 		{"ChatRoleJob", "user", "User works at Spotify.", "user", "user quit Spotify and joined Stripe.", "supersedes"},
+		{"RoleAtEmployer", "Bob", "Bob is a backend engineer at Dell in Austin, Texas.", "Bob", "Bob got a new job at Stripe, fully remote.", "supersedes"},
+		{"NewJobAs", "user", "user works as a nurse at Santa Maria hospital.", "user", "user started a new job as a clinical data analyst at Charité, no more nursing shifts.", "supersedes"},
+		{"MemberAtGym", "Bob", "Bob is a member at the gym on Main Street.", "Bob", "Bob got a new job at Stripe.", ""},
 		{"Handle", "ana_92", "ana_92's favourite book is Dune.", "ana_92", "ana_92's new favourite book is Piranesi.", "supersedes"},
 		{"ChatRoleOtherSubject", "user", "user lives in Lisbon.", "user", "Nora lives in Berlin.", ""},
 		{"ChatRoleInsideAWord", "user", "user lives in Lisbon.", "user", "The username lives in Berlin.", ""},
