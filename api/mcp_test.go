@@ -851,17 +851,11 @@ func TestMCPStatesChangeApart(t *testing.T) {
 // answers what else it says (the partner, the dog) first; where the user lives now is the
 // move.
 func TestMCPMoveKeepsTheRest(t *testing.T) {
-	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
-	space := cyphertest.NewSpace(t)
-	cs := mustConnectMCP(t, srv.URL, "")
-	chat := []map[string]any{
+	cs, space := rememberedChat(t, []map[string]any{
 		{"speaker": "user", "content": "I live in Lisbon with my partner Tomás and our dog Biscuit.", "timestamp": "2026-03-01T10:00:00Z"},
 		{"speaker": "user", "content": "I finally finished the quarterly report for work.", "timestamp": "2026-04-01T10:00:00Z"},
 		{"speaker": "user", "content": "We moved to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
-	}
-	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": chat}); got.isError {
-		t.Fatal(got.text)
-	}
+	})
 	first := func(q string) realm.Node {
 		var rec struct{ Nodes []struct{ Node realm.Node } }
 		callTool(t, cs, "recall", map[string]any{"space": space, "query": q, "k": 3, "time": "2026-06-11T10:00:00Z"}).decode(t, &rec)
@@ -880,18 +874,25 @@ func TestMCPMoveKeepsTheRest(t *testing.T) {
 	}
 }
 
-func TestMCPChatRoles(t *testing.T) {
+// rememberedChat serves the API, remembers chat in a new space over MCP and returns the
+// client's session and the space.
+func rememberedChat(t *testing.T, chat []map[string]any) (*mcp.ClientSession, string) {
+	t.Helper()
 	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
 	space := cyphertest.NewSpace(t)
 	cs := mustConnectMCP(t, srv.URL, "")
-	chat := []map[string]any{
-		{"speaker": "user", "content": "I live in Lisbon with my wife.", "timestamp": "2026-01-10T10:00:00Z"},
-		{"speaker": "assistant", "content": "Lisbon is lovely! How can I help you today?", "timestamp": "2026-01-10T10:00:05Z"},
-		{"speaker": "user", "content": "We moved from Lisbon to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
-	}
 	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": chat}); got.isError {
 		t.Fatal(got.text)
 	}
+	return cs, space
+}
+
+func TestMCPChatRoles(t *testing.T) {
+	cs, space := rememberedChat(t, []map[string]any{
+		{"speaker": "user", "content": "I live in Lisbon with my wife.", "timestamp": "2026-01-10T10:00:00Z"},
+		{"speaker": "assistant", "content": "Lisbon is lovely! How can I help you today?", "timestamp": "2026-01-10T10:00:05Z"},
+		{"speaker": "user", "content": "We moved from Lisbon to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
+	})
 	var rec struct{ Nodes []struct{ Node realm.Node } }
 	callTool(t, cs, "recall", map[string]any{"space": space, "query": "Where does the user live now?", "k": 3}).decode(t, &rec)
 	if len(rec.Nodes) == 0 || !strings.Contains(rec.Nodes[0].Node.Content, "Berlin") {
