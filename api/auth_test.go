@@ -72,6 +72,7 @@ var routeScopes = map[string]Scope{
 	"POST /v1/spaces/{space}/observations":         ScopeWrite,
 	"GET /v1/spaces/{space}/memories":              ScopeRead,
 	"GET /v1/spaces/{space}/memories/{id}":         ScopeRead,
+	"PATCH /v1/spaces/{space}/memories/{id}":       ScopeWrite,
 	"DELETE /v1/spaces/{space}/memories/{id}":      ScopeWrite,
 	"GET /v1/spaces/{space}/stats":                 ScopeRead,
 	"GET /v1/spaces/{space}/graph":                 ScopeRead,

@@ -24,8 +24,8 @@ import (
 )
 
 // The MCP endpoint (Model Context Protocol, streamable HTTP transport) gives an LLM
-// agent five tools over the same services as the HTTP routes: remember, recall, answer,
-// feedback, forget. /mcp sits behind authenticate and rateLimit like every /v1 route;
+// agent its tools over the same services as the HTTP routes: remember, recall, answer,
+// feedback, correct, forget, spaces. /mcp sits behind authenticate and rateLimit like every /v1 route;
 // each tool names its space in its arguments, so each call runs Key.authorize, the
 // checks of a /v1/spaces/{space} route, before touching the space: a space outside the
 // key's patterns is "not found", exactly as over HTTP.
@@ -37,7 +37,7 @@ import (
 
 // mcpInstructions is what a connecting client may hand its model about the tools.
 const mcpInstructions = `REALM is a long-term memory. Each tool works in one space (a tenant, e.g. one user or one agent): pass the same "space" every time, such as the user's id (space ids are case-sensitive).
-Store what was said with remember; spaces lists the spaces that exist; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; delete a wrong or unwanted memory with forget.`
+Store what was said with remember; spaces lists the spaces that exist; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; fix what a memory says with correct (the old version stays as history); delete a wrong or unwanted memory with forget.`
 
 // spaceArg is the argument every tool takes first.
 type spaceArg struct {
@@ -97,6 +97,18 @@ type spacesResult struct {
 type forgetArgs struct {
 	spaceArg
 	MemoryID string `json:"memory_id" jsonschema:"the id of the memory to delete (a node id from recall)"`
+}
+
+type correctArgs struct {
+	spaceArg
+	MemoryID string `json:"memory_id" jsonschema:"the id of the memory to correct (an event or a fact: a node id from recall)"`
+	Content  string `json:"content" jsonschema:"what the memory should say instead, self-contained"`
+}
+
+// correctResult is what correct answers.
+type correctResult struct {
+	Corrected string `json:"corrected" jsonschema:"the id of the memory corrected: it stays, as history"`
+	MemoryID  string `json:"memory_id" jsonschema:"the id of the new memory, which recall offers in its place"`
 }
 
 // The tools' results: the SDK publishes each one's schema as the tool's outputSchema and
@@ -197,6 +209,21 @@ func (s *server) mcpHandler() http.Handler {
 		func(ctx context.Context, key *Key, _ string, _ spacesArgs) (spacesResult, error) {
 			spaces, more, err := s.Store.ListSpaces(ctx, key.prefixes(), key.allows, "", maxSpacesPage)
 			return spacesResult{Spaces: spaces, More: more}, err
+		})
+
+	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "correct",
+		Description: "Correct what one memory (an event or a fact, by the node id recall returned) says, e.g. a wrong name. The memory is not overwritten: a new one says content and supersedes it, and recall offers the new one for the present and the old one for questions about the past.",
+		// Idempotent: the same correction again answers the memory it made.
+		Annotations: &mcp.ToolAnnotations{Title: "Correct", DestructiveHint: no, IdempotentHint: true, OpenWorldHint: no}},
+		func(ctx context.Context, key *Key, space string, in correctArgs) (correctResult, error) {
+			if in.MemoryID == "" {
+				return correctResult{}, realm.FieldErrors{"memory_id": "required"}.Err()
+			}
+			if strings.ContainsRune(in.Content, 0) { // a JSON body is checked before (body.go); MCP arguments here
+				return correctResult{}, realm.FieldErrors{"content": "must not contain NUL (\\u0000)"}.Err()
+			}
+			id, err := s.Ingest.Correct(ctx, space, in.MemoryID, in.Content, time.Time{})
+			return correctResult{Corrected: in.MemoryID, MemoryID: id}, err
 		})
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "forget",

@@ -36,12 +36,13 @@ var outputProperties = map[string][]string{
 		"timings", "trace_id", "usage"},
 	"feedback": {"confirmed", "edits", "labels", "reconsolidation_id", "rejected", "trace_id", "usage"},
 	"forget":   {"forgotten"},
+	"correct":  {"corrected", "memory_id"},
 	"spaces":   {"more", "spaces"},
 }
 
 // toolScopes is the scope each MCP tool needs: the scope of its HTTP route.
 var toolScopes = map[string]Scope{
-	"remember": ScopeWrite, "recall": ScopeRead, "feedback": ScopeWrite, "forget": ScopeWrite, // answer, offered with an LLM only: TestMCPAnswer
+	"remember": ScopeWrite, "recall": ScopeRead, "feedback": ScopeWrite, "forget": ScopeWrite, "correct": ScopeWrite, // answer, offered with an LLM only: TestMCPAnswer
 }
 
 // bearerTransport adds a key to every request.
@@ -268,7 +269,7 @@ func TestMCP(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		if want := []string{"feedback", "forget", "recall", "remember", "spaces"}; !slices.Equal(names, want) { // answer needs an LLM
+		if want := []string{"correct", "feedback", "forget", "recall", "remember", "spaces"}; !slices.Equal(names, want) { // answer needs an LLM
 			t.Errorf("tools %v, want %v", names, want)
 		}
 	})
@@ -517,6 +518,8 @@ func TestMCPTenancy(t *testing.T) {
 			return map[string]any{"space": space, "trace_id": rec.TraceID, "correct": false, "misleading_node_ids": rec.ids()[:1]}
 		case "forget":
 			return map[string]any{"space": space, "memory_id": rec.Nodes[0].Node.ID}
+		case "correct":
+			return map[string]any{"space": space, "memory_id": rec.Nodes[0].Node.ID, "content": "Ana's cat is called Pixie."}
 		default:
 			return map[string]any{"space": space, "query": "Ana's cat"}
 		}

@@ -187,7 +187,12 @@ func (s *server) handleListMemories(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleGetMemory(w http.ResponseWriter, r *http.Request) {
-	node, edges, err := s.Store.GetMemory(r.Context(), chi.URLParam(r, "space"), chi.URLParam(r, "id"))
+	s.writeMemory(w, r, chi.URLParam(r, "space"), chi.URLParam(r, "id"))
+}
+
+// writeMemory answers one memory of space and its edges, or the error reading them.
+func (s *server) writeMemory(w http.ResponseWriter, r *http.Request, space, id string) {
+	node, edges, err := s.Store.GetMemory(r.Context(), space, id)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -196,6 +201,34 @@ func (s *server) handleGetMemory(w http.ResponseWriter, r *http.Request) {
 		edges = []realm.Edge{}
 	}
 	encode(w, http.StatusOK, map[string]any{"memory": node, "edges": edges})
+}
+
+// correctionRequest corrects one memory (PATCH …/memories/{id}).
+type correctionRequest struct {
+	Content   string     `json:"content"`
+	ValidFrom *time.Time `json:"valid_from,omitempty"`
+}
+
+// handleCorrectMemory corrects a memory the way REALM writes a state change: a new memory
+// and a supersedes edge to the old one, never an overwrite (construction.Pipeline.Correct).
+func (s *server) handleCorrectMemory(w http.ResponseWriter, r *http.Request) {
+	space := chi.URLParam(r, "space")
+	req, err := decode[correctionRequest](r)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var validFrom time.Time
+	if req.ValidFrom != nil {
+		validFrom = *req.ValidFrom
+	}
+	id, err := s.Ingest.Correct(r.Context(), space, chi.URLParam(r, "id"), req.Content, validFrom)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Location", "/v1/spaces/"+space+"/memories/"+url.PathEscape(id))
+	s.writeMemory(w, r, space, id)
 }
 
 func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {

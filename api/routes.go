@@ -42,6 +42,7 @@ func (s *server) routes(r chi.Router) {
 			write.Post("/observations", s.handleObservations)
 			read.Get("/memories", s.handleListMemories)
 			read.Get("/memories/{id}", s.handleGetMemory)
+			write.Patch("/memories/{id}", s.handleCorrectMemory)
 			write.Delete("/memories/{id}", s.handleDeleteMemory)
 			read.Get("/stats", s.handleStats)
 			read.Get("/graph", s.handleGraph)

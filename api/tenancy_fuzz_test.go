@@ -219,6 +219,8 @@ func TestTenancyFuzz(t *testing.T) {
 				return map[string]any{"space": space, "trace_id": ids["traces"], "correct": i%2 == 0, "misleading_node_ids": []string{ids["memories"]}}
 			case "forget":
 				return map[string]any{"space": space, "memory_id": ids["memories"]}
+			case "correct":
+				return map[string]any{"space": space, "memory_id": ids["memories"], "content": "Bicycles are repaired on Mondays."}
 			default:
 				return map[string]any{"space": space, "query": []string{"Who repairs bicycles?", tenancyMarker}[i%2]}
 			}

@@ -313,6 +313,18 @@ func TestTour(t *testing.T) {
 		if code := c.status("GET", sp+"/stats", nil); code != http.StatusOK {
 			t.Errorf("stats: %d", code)
 		}
+		var facts struct{ Memories []struct{ ID string } } // correct_test.go tests corrections thoroughly
+		c.do("GET", sp+"/memories?type=event", nil, &facts)
+		if len(facts.Memories) == 0 {
+			t.Fatal("no event to correct")
+		}
+		correct := map[string]any{"content": "Caroline went to a painting class.", "valid_from": "2023-05-09T00:00:00Z"}
+		if code := c.status("PATCH", sp+"/memories/"+facts.Memories[0].ID, correct); code != http.StatusOK {
+			t.Errorf("correct: %d", code)
+		}
+		if code := c.status("PATCH", sp+"/memories/no-such-memory", correct); code != http.StatusNotFound {
+			t.Errorf("correct an unknown memory: %d", code)
+		}
 		if code := c.status("DELETE", sp+"/memories/"+id, nil); code != http.StatusNoContent {
 			t.Errorf("delete: %d", code)
 		}

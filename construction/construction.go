@@ -357,13 +357,8 @@ func (p *Pipeline) validate(space string, obs []realm.Observation) error {
 	}
 	for i, o := range obs {
 		field := func(name string) string { return fmt.Sprintf("messages[%d].%s", i, name) }
-		switch {
-		case strings.TrimSpace(o.Content) == "":
-			fe.Add(field("content"), "required")
-		case len(o.Content) > p.opts.MaxContent:
-			fe.Add(field("content"), fmt.Sprintf("at most %d bytes", p.opts.MaxContent))
-		case !utf8.ValidString(o.Content):
-			fe.Add(field("content"), "must be UTF-8")
+		if msg := p.contentErr(o.Content); msg != "" {
+			fe.Add(field("content"), msg)
 		}
 		if o.ObservedAt.IsZero() {
 			fe.Add(field("timestamp"), "required")
@@ -373,6 +368,19 @@ func (p *Pipeline) validate(space string, obs []realm.Observation) error {
 		}
 	}
 	return fe.Err()
+}
+
+// contentErr says why content may not be an observation's (or a correction's), or "".
+func (p *Pipeline) contentErr(content string) string {
+	switch {
+	case strings.TrimSpace(content) == "":
+		return "required"
+	case len(content) > p.opts.MaxContent:
+		return fmt.Sprintf("at most %d bytes", p.opts.MaxContent)
+	case !utf8.ValidString(content):
+		return "must be UTF-8"
+	}
+	return ""
 }
 
 // contentID is the id of an observation sent without one: the same message sent twice

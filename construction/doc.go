@@ -18,6 +18,9 @@
 // observations. The workers of one process share its lease owner, so they also hold what
 // they integrate in memory (held.go): one process never integrates an observation twice at once.
 //
+// A client's correction of a memory (correct.go) is written as a state change is: a new
+// memory and a supersedes edge to the old one, whose validity ends; never an overwrite.
+//
 // It imports the root package realm, agent (the interface only), cypher, internal/text,
 // uuid and zerolog.
 package construction

@@ -33,6 +33,14 @@ var (
 	jobGetCypher string
 	qJobGet      = newQuery("job_get", jobGetCypher)
 
+	//go:embed queries/memory_correct_read.cypher
+	memoryCorrectReadCypher string
+	qMemoryCorrectRead      = newQuery("memory_correct_read", memoryCorrectReadCypher)
+
+	//go:embed queries/memory_correct_write.cypher
+	memoryCorrectWriteCypher string
+	qMemoryCorrectWrite      = newQuery("memory_correct_write", memoryCorrectWriteCypher)
+
 	//go:embed queries/memory_delete.cypher
 	memoryDeleteCypher string
 	qMemoryDelete      = newQuery("memory_delete", memoryDeleteCypher)

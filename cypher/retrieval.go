@@ -64,9 +64,10 @@ type SpaceCounts struct {
 }
 
 // SpaceCounts counts the space's and the database's memories and reads the space's seq.
-// Memories are only added with a new observation (which moves seq) or in bulk by
-// fixtures, and only removed one by one or with the space, so an unchanged (InSpace, Seq)
-// means that the space's entities and their provenance are as they were.
+// Memories are only added with a new observation (which moves seq), by a correction (an
+// event or a fact, never an entity) or in bulk by fixtures, and only removed one by one or
+// with the space, so an unchanged (InSpace, Seq) means that the space's entities and their
+// provenance are as they were.
 func (s *Store) SpaceCounts(ctx context.Context, space string) (SpaceCounts, error) {
 	known, knownN := s.texts.held(space)
 	recs, err := s.read(ctx, qSeedSpaceSize, map[string]any{"space": space, "known": known, "known_n": knownN})

@@ -1,0 +1,360 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// correctMessages say a name the client then corrects.
+var correctMessages = []map[string]string{
+	{"id": "c1", "session_id": "s1", "speaker": "Ana", "content": "My new colleague Marta joined the design team and sits next to me.", "timestamp": "2023-05-08T10:00:00Z"},
+	{"id": "c2", "session_id": "s1", "speaker": "Ana", "content": "I love hiking in the mountains on weekends.", "timestamp": "2023-05-08T10:01:00Z"},
+}
+
+// memoryDoc is GET …/memories/{id}'s body.
+type memoryDoc struct {
+	Memory realm.Node
+	Edges  []realm.Edge
+}
+
+// recallDoc is what the tests read of a recall.
+type recallDoc struct {
+	TraceID string `json:"trace_id"`
+	Nodes   []struct{ Node realm.Node }
+}
+
+func (r recallDoc) index(id string) int {
+	return slices.IndexFunc(r.Nodes, func(n struct{ Node realm.Node }) bool { return n.Node.ID == id })
+}
+
+// correctable returns the event or fact of space that says Marta.
+func correctable(t *testing.T, c client, space string) realm.Node {
+	t.Helper()
+	var page struct{ Memories []realm.Node }
+	c.do("GET", "/v1/spaces/"+space+"/memories?q=Marta&limit=50", nil, &page)
+	for _, m := range page.Memories {
+		if (m.Type == realm.Event || m.Type == realm.Fact) && strings.Contains(m.Content, "Marta") {
+			return m
+		}
+	}
+	t.Fatalf("no event or fact says Marta: %+v", page.Memories)
+	return realm.Node{}
+}
+
+// TestCorrectMemory: PATCH …/memories/{id} corrects a fact the REALM way, over HTTP and a
+// real Neo4j: a new memory supersedes the old one, whose validity ends; recall offers the
+// new one for the present and keeps the old one for the past; the new one is found by its
+// own words; export and import carry both.
+func TestCorrectMemory(t *testing.T) {
+	var store *cypher.Store
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) { store = d.Store })
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": correctMessages}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	old := correctable(t, c, space)
+	var before memoryDoc
+	c.do("GET", sp+"/memories/"+old.ID, nil, &before)
+	// This process holds the space's keyword index and graph snapshot, which must follow
+	// the correction.
+	ctx := context.Background()
+	if _, err := store.LoadKeywordIndex(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := store.LoadGraph(ctx, space); err != nil || g.Memories == 0 {
+		t.Fatalf("graph snapshot %+v %v", g, err)
+	}
+
+	const content = "Ana's new colleague Marina joined the design team and sits next to Ana."
+	var got memoryDoc
+	resp := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": content}, &got)
+	if resp.StatusCode != http.StatusOK || got.Memory.Content != content || got.Memory.ID == old.ID {
+		t.Fatalf("correct: %d %+v", resp.StatusCode, got)
+	}
+	corrected := got.Memory
+	if loc := resp.Header.Get("Location"); loc != sp+"/memories/"+corrected.ID {
+		t.Errorf("Location %q", loc)
+	}
+
+	// Before any recall reads them again: the keyword index and graph snapshot this
+	// process holds followed the correction.
+	t.Run("CachesFollow", func(t *testing.T) {
+		counts, err := store.SpaceCounts(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := func(log *cypher.StatementLog, names ...string) bool {
+			return slices.ContainsFunc(log.Statements, func(st cypher.Statement) bool { return slices.Contains(names, st.Name) })
+		}
+		logged, log := cypher.WithStatementLog(ctx)
+		seeds, err := store.SeedByFullText(logged, space, cypher.SeedQuery{Keywords: []string{"marina"}, Limit: 5, SpaceSize: counts.InSpace, SpaceVersion: counts.Version})
+		if err != nil || len(seeds) == 0 || seeds[0].Node.ID != corrected.ID || read(log, "seed_fulltext", "memory_texts") {
+			t.Errorf("seeds for marina %v %v, read by %+v; want %s, from the keyword index followed", seedIDs(seeds), err, log.Statements, corrected.ID)
+		}
+		logged, log = cypher.WithStatementLog(ctx)
+		if g, err := store.LoadGraph(logged, space); err != nil || g.Memories == 0 || read(log, "graph_snapshot") {
+			t.Errorf("graph snapshot %+v %v, read by %+v; want the one followed", g, err, log.Statements)
+		}
+	})
+	t.Run("NewMemory", func(t *testing.T) {
+		if corrected.Type != old.Type || corrected.Name != old.Name || !slices.Equal(corrected.Sources, old.Sources) ||
+			!strings.Contains(corrected.Description, "corrected by the client") || corrected.ValidUntil != nil {
+			t.Errorf("new memory %+v, want the type, name and sources of %+v, a correction's description, valid", corrected, old)
+		}
+		if !slices.Contains(corrected.Keywords, "marina") {
+			t.Errorf("keywords %v, want the correction's words", corrected.Keywords)
+		}
+		sup := slices.IndexFunc(got.Edges, func(e realm.Edge) bool {
+			return e.Predicate == realm.Supersedes && e.From == corrected.ID && e.To == old.ID
+		})
+		if sup < 0 || got.Edges[sup].Weight != 0.9 || !strings.Contains(got.Edges[sup].Description, "Marta") {
+			t.Fatalf("edges %+v, want a supersedes edge of 0.9 to %s naming its content", got.Edges, old.ID)
+		}
+		// Its edges to entities and episodes are copied; the others stay with the old memory.
+		ends := map[string]realm.NodeType{}
+		var page struct{ Memories []realm.Node }
+		c.do("GET", sp+"/memories?limit=500", nil, &page)
+		for _, m := range page.Memories {
+			ends[m.ID] = m.Type
+		}
+		other := func(e realm.Edge, self string) string {
+			return map[bool]string{true: e.To, false: e.From}[e.From == self]
+		}
+		want, copied := 0, 0
+		for _, e := range before.Edges {
+			if k := ends[other(e, old.ID)]; (k == realm.Entity || k == realm.Episode) && e.Query == "" {
+				want++
+			}
+		}
+		for _, e := range got.Edges {
+			if o := other(e, corrected.ID); o != old.ID {
+				copied++
+				if k := ends[o]; k != realm.Entity && k != realm.Episode {
+					t.Errorf("copied an edge to a %s: %+v", k, e)
+				}
+			}
+		}
+		if want == 0 || copied != want {
+			t.Errorf("%d edges copied, want %d of %+v", copied, want, before.Edges)
+		}
+	})
+	t.Run("OldMemoryHistory", func(t *testing.T) {
+		var doc memoryDoc
+		c.do("GET", sp+"/memories/"+old.ID, nil, &doc)
+		if doc.Memory.Content != old.Content || doc.Memory.ValidUntil == nil || doc.Memory.SupersededAt == nil ||
+			time.Since(*doc.Memory.ValidUntil) > time.Minute {
+			t.Errorf("old memory %+v, want its content, its validity ended now", doc.Memory)
+		}
+		if !slices.ContainsFunc(doc.Edges, func(e realm.Edge) bool { return e.Predicate == realm.Supersedes && e.From == corrected.ID }) {
+			t.Errorf("old memory's edges %+v hold no supersedes edge from %s", doc.Edges, corrected.ID)
+		}
+	})
+	t.Run("RecallPresent", func(t *testing.T) {
+		var rec recallDoc
+		c.do("POST", sp+"/recall", map[string]any{"query": "Who is Ana's new colleague in the design team now?"}, &rec)
+		n, o := rec.index(corrected.ID), rec.index(old.ID)
+		if n < 0 || o >= 0 && o < n {
+			t.Errorf("recall about the present: the correction at %d, the old memory at %d", n, o)
+		}
+		var trace realm.Trace
+		c.do("GET", sp+"/traces/"+rec.TraceID, nil, &trace)
+		if !slices.ContainsFunc(trace.Validity, func(v realm.TraceValidity) bool { return v.ID == old.ID && v.Action == realm.ValidityDemoted }) {
+			t.Errorf("trace validity %+v, want %s demoted", trace.Validity, old.ID)
+		}
+	})
+	t.Run("RecallPast", func(t *testing.T) {
+		var rec recallDoc
+		c.do("POST", sp+"/recall", map[string]any{"query": "Who was Ana's colleague in the design team before?"}, &rec)
+		if rec.index(old.ID) < 0 {
+			t.Errorf("recall about the past misses the old memory %s", old.ID)
+		}
+	})
+	t.Run("FoundByItsWords", func(t *testing.T) {
+		var rec recallDoc
+		c.do("POST", sp+"/recall", map[string]any{"query": "Marina"}, &rec)
+		if rec.index(corrected.ID) != 0 {
+			t.Errorf("recall of Marina: the correction at %d", rec.index(corrected.ID))
+		}
+		seeds, err := store.SeedByFullText(ctx, space, cypher.SeedQuery{Keywords: []string{"marina"}, Limit: 5})
+		if err != nil || len(seeds) == 0 || seeds[0].Node.ID != corrected.ID {
+			t.Errorf("Neo4j's full-text seeds for marina: %v %v, want %s", seedIDs(seeds), err, corrected.ID)
+		}
+		embs, err := embedder.Embed(ctx, []string{old.Name + ": " + content})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds, err = store.SeedByExactScan(ctx, space, cypher.SeedQuery{Embedding: embs[0], Limit: 1})
+		if err != nil || len(seeds) == 0 || seeds[0].Node.ID != corrected.ID || seeds[0].Score < 0.99 {
+			t.Errorf("nearest memory to the correction's text: %v %v, want %s", seedIDs(seeds), err, corrected.ID)
+		}
+	})
+	t.Run("SentAgain", func(t *testing.T) {
+		var again memoryDoc
+		if code := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": content}, &again).StatusCode; code != http.StatusOK || again.Memory.ID != corrected.ID {
+			t.Errorf("the same correction again: %d %s, want 200 %s", code, again.Memory.ID, corrected.ID)
+		}
+		var p problemDoc
+		if code := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": "Ana's colleague is called Maria."}, &p).StatusCode; code != http.StatusConflict || !strings.Contains(p.Detail, "superseded") {
+			t.Errorf("another correction of the superseded memory: %d %+v, want 409", code, p)
+		}
+	})
+	t.Run("ExportImport", func(t *testing.T) {
+		target := cyphertest.NewSpace(t)
+		if code, res, p := importInto(t, c, target, export(t, c, space)); code != http.StatusCreated {
+			t.Fatalf("import: %d %+v %+v", code, res, p)
+		}
+		var page struct{ Memories []realm.Node }
+		c.do("GET", "/v1/spaces/"+target+"/memories?q=Marina", nil, &page)
+		if len(page.Memories) != 1 || page.Memories[0].Content != content {
+			t.Fatalf("imported memories saying Marina: %+v", page.Memories)
+		}
+		var doc memoryDoc
+		c.do("GET", "/v1/spaces/"+target+"/memories/"+page.Memories[0].ID, nil, &doc)
+		i := slices.IndexFunc(doc.Edges, func(e realm.Edge) bool { return e.Predicate == realm.Supersedes && e.From == doc.Memory.ID })
+		if i < 0 {
+			t.Fatalf("imported correction's edges %+v: no supersedes edge", doc.Edges)
+		}
+		var imported memoryDoc
+		c.do("GET", "/v1/spaces/"+target+"/memories/"+doc.Edges[i].To, nil, &imported)
+		if imported.Memory.Content != old.Content || imported.Memory.ValidUntil == nil {
+			t.Errorf("the imported superseded memory: %+v", imported.Memory)
+		}
+	})
+}
+
+// TestCorrectMemoryErrors: what a correction refuses, and that it writes nothing then.
+func TestCorrectMemoryErrors(t *testing.T) {
+	keys, err := ParseKeys("test", "ana sk-ana-0123456789abcdef read,write *;reader sk-reader-0123456789abcdef read *")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, apitest.New(t), Config{Keys: keys, MaxBodyBytes: 64 << 10})
+	c := client{t: t, base: srv.URL, key: "sk-ana-0123456789abcdef"}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": correctMessages}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	fact := correctable(t, c, space)
+	var page struct{ Memories []realm.Node }
+	c.do("GET", sp+"/memories?limit=500", nil, &page)
+	other := map[realm.NodeType]string{}
+	for _, m := range page.Memories {
+		other[m.Type] = m.ID
+	}
+	if other[realm.Entity] == "" || other[realm.Episode] == "" {
+		t.Fatalf("no entity or episode among %+v", page.Memories)
+	}
+	tests := []struct {
+		name, key, id string
+		body          any
+		code          int
+		problem, text string
+	}{
+		{"ErrContentEmpty", "", fact.ID, map[string]any{"content": "  "}, http.StatusBadRequest, "invalid", "content"},
+		{"ErrContentMissing", "", fact.ID, map[string]any{}, http.StatusBadRequest, "invalid", "content"},
+		{"ErrContentTooLong", "", fact.ID, map[string]any{"content": strings.Repeat("a", 20001)}, http.StatusBadRequest, "invalid", "at most 20000 bytes"},
+		{"ErrContentSame", "", fact.ID, map[string]any{"content": fact.Content}, http.StatusBadRequest, "invalid", "content already"},
+		{"ErrUnknownField", "", fact.ID, map[string]any{"content": "Marina.", "name": "x"}, http.StatusBadRequest, "invalid", "name"},
+		{"ErrValidFrom", "", fact.ID, map[string]any{"content": "Marina.", "valid_from": "yesterday"}, http.StatusBadRequest, "invalid", "valid_from"},
+		{"ErrEntity", "", other[realm.Entity], map[string]any{"content": "Marina."}, http.StatusBadRequest, "invalid", "only events and facts"},
+		{"ErrEpisode", "", other[realm.Episode], map[string]any{"content": "Marina."}, http.StatusBadRequest, "invalid", "only events and facts"},
+		{"ErrUnknownMemory", "", "no-such-memory", map[string]any{"content": "Marina."}, http.StatusNotFound, "not_found", "no-such-memory"},
+		{"ErrReadScope", "sk-reader-0123456789abcdef", fact.ID, map[string]any{"content": "Marina."}, http.StatusForbidden, "forbidden", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cc := c
+			if tt.key != "" {
+				cc.key = tt.key
+			}
+			var p problemDoc
+			code := cc.do("PATCH", sp+"/memories/"+tt.id, tt.body, &p).StatusCode
+			if code != tt.code || p.Code != tt.problem || !strings.Contains(p.Detail+strings.Join(fieldsOf(p), " "), tt.text) {
+				t.Errorf("%d %+v, want %d %s mentioning %q", code, p, tt.code, tt.problem, tt.text)
+			}
+		})
+	}
+	t.Run("ErrUnknownSpace", func(t *testing.T) {
+		var p problemDoc
+		if code := c.do("PATCH", "/v1/spaces/"+cyphertest.NewSpace(t)+"/memories/"+fact.ID, map[string]any{"content": "Marina."}, &p).StatusCode; code != http.StatusNotFound {
+			t.Errorf("%d %+v", code, p)
+		}
+	})
+	var after struct{ Memories []realm.Node }
+	c.do("GET", sp+"/memories?limit=500", nil, &after)
+	var doc memoryDoc
+	c.do("GET", sp+"/memories/"+fact.ID, nil, &doc)
+	if len(after.Memories) != len(page.Memories) || doc.Memory.ValidUntil != nil {
+		t.Errorf("refused corrections wrote: %d memories, then %d; the fact's validity %v", len(page.Memories), len(after.Memories), doc.Memory.ValidUntil)
+	}
+}
+
+// fieldsOf is a problem's field errors as "field: reason".
+func fieldsOf(p problemDoc) []string {
+	var out []string
+	for f, reason := range p.Fields {
+		out = append(out, f+": "+reason)
+	}
+	return out
+}
+
+// seedIDs are the ids of seeds, with their scores.
+func seedIDs(seeds []cypher.ScoredMemory) []string {
+	var out []string
+	for _, s := range seeds {
+		out = append(out, fmt.Sprintf("%s %.3f", s.Node.ID, s.Score))
+	}
+	return out
+}
+
+// TestCorrectMemoryMCP: the correct tool corrects as PATCH does, and refuses what it refuses.
+func TestCorrectMemoryMCP(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	if code := c.status("POST", "/v1/spaces/"+space+"/observations", map[string]any{"messages": correctMessages}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	old := correctable(t, c, space)
+	cs := mustConnectMCP(t, srv.URL, "")
+	got := callTool(t, cs, "correct", map[string]any{"space": space, "memory_id": old.ID, "content": "Ana's new colleague is Marina."})
+	newID, _ := got.out["memory_id"].(string)
+	if got.isError || got.out["corrected"] != old.ID || newID == "" || newID == old.ID {
+		t.Fatalf("correct: %+v", got)
+	}
+	var doc memoryDoc
+	c.do("GET", "/v1/spaces/"+space+"/memories/"+newID, nil, &doc)
+	if doc.Memory.Content != "Ana's new colleague is Marina." ||
+		!slices.ContainsFunc(doc.Edges, func(e realm.Edge) bool { return e.Predicate == realm.Supersedes && e.To == old.ID }) {
+		t.Errorf("the correction %+v", doc)
+	}
+	for _, tt := range []struct {
+		name string
+		args map[string]any
+		code string
+	}{
+		{"ErrMemoryRequired", map[string]any{"space": space, "memory_id": "", "content": "x"}, "invalid"},
+		{"ErrContentNUL", map[string]any{"space": space, "memory_id": newID, "content": "Mari\x00na"}, "invalid"},
+		{"ErrSuperseded", map[string]any{"space": space, "memory_id": old.ID, "content": "Ana's colleague is Maria."}, "conflict"},
+		{"ErrUnknownMemory", map[string]any{"space": space, "memory_id": "no-such-memory", "content": "x"}, "not_found"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := callTool(t, cs, "correct", tt.args); !got.isError || got.code() != tt.code {
+				t.Errorf("%+v, want the tool error %s", got, tt.code)
+			}
+		})
+	}
+}

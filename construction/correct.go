@@ -1,0 +1,93 @@
+package construction
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+	"unicode/utf8"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/internal/text"
+)
+
+// correctionWeight is the supersedes edge's weight from a correction to the memory it
+// corrects: a change said outright, as the offline agent weighs a cued change
+// (agent/offline/update.go weightChangeCued).
+const correctionWeight = 0.9
+
+// correctedTypes are the memory types a client may correct. An entity's names and
+// aliases, and an episode's summary of a session, are kept by ingestion from what was
+// said; a correction of them is out of scope.
+var correctedTypes = []realm.NodeType{realm.Event, realm.Fact}
+
+// copiedTypes: a correction gets copies of its memory's edges to and from memories of
+// these types — who or what it is about, the session it was said in — so that expansion
+// from them still reaches the memory's current version. Its edges to other events and
+// facts (causes, contradictions, correlations) were judged on the words the client just
+// said are wrong: they stay with the old memory, one supersedes edge away.
+var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
+
+// Correct corrects memory id of space by hand ("her name is Marina, not Marta"), as
+// REALM.md §2 writes a state change: never an overwrite, an add plus a supersedes edge.
+// The new memory says content, in the old one's type, name, times, participants and
+// provenance, embedded and indexed as ingestion would, with the first content words as
+// keywords; the old one held until validFrom (zero: now) and stays for questions about
+// the past. Only events and facts are corrected (correctedTypes), and only a memory that
+// holds: a superseded one is history, whose newer version is the one to correct. The
+// same correction sent again returns the memory it made and writes nothing.
+// Errors: EInvalid (content, or the memory's type), ENotFound (space or memory),
+// EConflict (an import holds the space; the memory was superseded), EUnavailable.
+func (p *Pipeline) Correct(ctx context.Context, space, id, content string, validFrom time.Time) (string, error) {
+	if msg := p.contentErr(content); msg != "" {
+		return "", realm.FieldErrors{"content": msg}.Err()
+	}
+	old, _, err := p.store.GetMemory(ctx, space, id)
+	if err != nil {
+		return "", err
+	}
+	switch {
+	case !slices.Contains(correctedTypes, old.Type):
+		return "", realm.Errorf(realm.EInvalid, "memory %q is an %s: only events and facts can be corrected", id, old.Type)
+	case content == old.Content:
+		return "", realm.FieldErrors{"content": "is the memory's content already"}.Err()
+	}
+	embs, err := p.embed(ctx, []string{embedText(old.Name, content)})
+	if err != nil {
+		return "", fmt.Errorf("embed the correction: %w", err)
+	}
+	now := time.Now().UTC()
+	if validFrom.IsZero() {
+		validFrom = now
+	}
+	n := realm.Node{
+		// Derived from what it corrects and says: the same correction sent again is the same memory.
+		ID: cypher.DerivedID(space, "correction\x00"+id+"\x00"+content), Space: space, Type: old.Type, Name: old.Name,
+		Content: content, Description: "corrected by the client on " + now.Format(time.RFC3339),
+		Keywords: text.Keywords(content, p.opts.MaxKeywords), TStart: old.TStart, TEnd: old.TEnd,
+		Participants: old.Participants, Embedding: embs[0], CreatedAt: now, UpdatedAt: now,
+	}
+	return p.store.CorrectMemory(ctx, space, cypher.Correction{
+		Old: old, New: n, ValidUntil: validFrom, CopyEdgesOf: copiedTypes,
+		Supersedes: cypher.EdgeWrite{
+			Op: cypher.EdgeAdd, From: n.ID, To: id, Predicate: realm.Supersedes, Weight: correctionWeight,
+			Confidence: correctionWeight, Description: "corrected by the client: " + shortened(old.Content, 120),
+		},
+	})
+}
+
+// shortened is s cut to at most n characters, at a word if one ends near, with "…".
+func shortened(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n]
+	for i := len(r) - 1; i > n*3/4; i-- {
+		if r[i] == ' ' {
+			r = r[:i]
+			break
+		}
+	}
+	return string(r) + "…"
+}
