@@ -12,9 +12,10 @@ import (
 // that expansion reads (graphcache.go), or whose transaction moved it already, so they
 // leave the space's graph_version alone.
 var graphVersionExempt = map[string]string{
-	"recall_record.cypher":  "a memory's access_count and last_accessed_at only (the snapshot leaves them out)",
-	"import_begin.cypher":   "counts memories; writes the Space node's lock",
-	"space_lock_run.cypher": "counts memories; writes the Space node's lock",
+	"recall_record.cypher":       "a memory's access_count and last_accessed_at only (the snapshot leaves them out)",
+	"import_begin.cypher":        "counts memories; writes the Space node's lock",
+	"space_lock_run.cypher":      "counts memories; writes the Space node's lock",
+	"memory_correct_read.cypher": "reads memories; writes the Space node's lock (memory_correct_write.cypher, in the same transaction, moves graph_version)",
 }
 
 var (
@@ -77,7 +78,8 @@ func TestGraphCacheFromEnv(t *testing.T) {
 // learnedLinksExempt are the statements that write memory edges but never one with a
 // query (a learned link), so they leave the space's learned_links alone.
 var learnedLinksExempt = map[string]string{
-	"integration_write.cypher": "the write path's edges: named properties, never a query",
+	"integration_write.cypher":    "the write path's edges: named properties, never a query",
+	"memory_correct_write.cypher": "a correction's supersedes edge and copies of edges without a query (memory_correct_read.cypher)",
 }
 
 // memoryEdgeWrite: a statement that creates or merges a memory edge (every one names its
