@@ -37,8 +37,9 @@ var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
 // the past. Only events and facts are corrected (correctedTypes), and only a memory that
 // holds: a superseded one is history, whose newer version is the one to correct. The
 // same correction sent again returns the memory it made and writes nothing.
-// Errors: EInvalid (content, or the memory's type), ENotFound (space or memory),
-// EConflict (an import holds the space; the memory was superseded), EUnavailable.
+// Errors: EInvalid (content), ENotFound (space or memory), EConflict (the memory is an
+// entity or an episode, says content already, or was superseded; an import holds the
+// space), EUnavailable.
 func (p *Pipeline) Correct(ctx context.Context, space, id, content string, validFrom time.Time) (string, error) {
 	if msg := p.contentErr(content); msg != "" {
 		return "", realm.FieldErrors{"content": msg}.Err()
@@ -47,11 +48,13 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 	if err != nil {
 		return "", err
 	}
+	// What the memory is and says is the space's state, not the request's shape: a
+	// request that fits the API is refused as a conflict with it.
 	switch {
 	case !slices.Contains(correctedTypes, old.Type):
-		return "", realm.Errorf(realm.EInvalid, "memory %q is an %s: only events and facts can be corrected", id, old.Type)
+		return "", realm.Errorf(realm.EConflict, "memory %q is an %s: only events and facts can be corrected", id, old.Type)
 	case content == old.Content:
-		return "", realm.FieldErrors{"content": "is the memory's content already"}.Err()
+		return "", realm.Errorf(realm.EConflict, "memory %q says this already", id)
 	}
 	embs, err := p.embed(ctx, []string{embedText(old.Name, content)})
 	if err != nil {
