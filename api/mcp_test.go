@@ -877,6 +877,20 @@ func TestMCPMoveKeepsTheRest(t *testing.T) {
 	}
 }
 
+// TestMCPRescheduled: a flight moved to another day is recalled at its new day first.
+func TestMCPRescheduled(t *testing.T) {
+	cs, space := rememberedChat(t, []map[string]any{
+		{"speaker": "user", "content": "My flight to Madrid is on December 12th.", "timestamp": "2026-12-01T10:00:00Z"},
+		{"speaker": "user", "content": "I bought a new winter coat for the trip.", "timestamp": "2026-12-02T10:00:00Z"},
+		{"speaker": "user", "content": "My flight to Madrid got moved to December 14th.", "timestamp": "2026-12-03T10:00:00Z"},
+	})
+	var rec struct{ Nodes []struct{ Node realm.Node } }
+	callTool(t, cs, "recall", map[string]any{"space": space, "query": "When is the user's flight to Madrid?", "k": 3, "time": "2026-12-04T10:00:00Z"}).decode(t, &rec)
+	if len(rec.Nodes) == 0 || !strings.Contains(rec.Nodes[0].Node.Content, "14th") {
+		t.Fatalf("recall %+v, want the new day first", rec.Nodes)
+	}
+}
+
 // rememberedChat serves the API, remembers chat in a new space over MCP and returns the
 // client's session and the space.
 func rememberedChat(t *testing.T, chat []map[string]any) (*mcp.ClientSession, string) {

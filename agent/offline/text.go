@@ -541,7 +541,12 @@ trying having being doing saying talking telling`)
 
 // datesTense is the tense that places s's bare weekdays and months: tenseOf's, else the
 // future when s says an intention or an arrangement. Neither changes s's type (tenseOf).
+// A date something was moved to ("my flight got moved to December 14th") is the nearest
+// one: the move is past, not where it leads.
 func datesTense(s string) int {
+	if reReschedule.MatchString(s) {
+		return text.TenseUnknown
+	}
 	s = reGettingDone.ReplaceAllString(s, "getting")
 	if t := tenseOf(s); t != text.TenseUnknown {
 		return t

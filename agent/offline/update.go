@@ -3,6 +3,7 @@ package offline
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -470,6 +471,14 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 		}
 		ch := changeBetween(said, nodeClaims(n))
 		if ch.predicate == "" {
+			if ch = rescheduled(said, c, n); ch.predicate != "" {
+				// The old time stopped holding when the move was told, not when the new one comes.
+				superseded[n.ID] = true
+				edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
+				if at := r.in.Observation.ObservedAt; !at.IsZero() && len(edges) > 0 && edges[len(edges)-1].To == n.ID {
+					edges[len(edges)-1].ValidUntil = &at
+				}
+			}
 			continue
 		}
 		superseded[n.ID] = true
@@ -490,6 +499,41 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 	}
 	return edges
 }
+
+// reReschedule: a text that moves something to another time ("my flight got moved to
+// December 14th", "the dentist rescheduled my appointment for Thursday").
+var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|rescheduled|postponed|pushed(?: back)?|bumped|delayed|brought forward|changed)(?: [\w']+){0,3}? (?:to|until|till|for)\b`)
+
+// rescheduled is the change from node n to candidate c when c, said by n's speaker, moves
+// what n tells of to another time: c's own words (said) move something, c and n are dated
+// differently, and they share two words besides the move's, their dates and who said it
+// ("flight", "Madrid"). Nothing otherwise.
+func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
+	speaker := speakerOfDescription(n.Description)
+	if c.TStart == nil || n.TStart == nil || c.TStart.Equal(*n.TStart) || speaker == "" || !strings.EqualFold(speaker, said.speaker) ||
+		!reReschedule.MatchString(said.text) {
+		return stateChange{}
+	}
+	nw := nodeWords(n.Content)
+	var shared []string
+	for _, w := range contentWords(said.text) {
+		if nw[w] && !dateWords[w] && !rescheduleWords[w] && w != strings.ToLower(speaker) && !slices.Contains(shared, w) {
+			shared = append(shared, w)
+		}
+	}
+	if len(shared) < 2 {
+		return stateChange{}
+	}
+	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s to %s", speaker, strings.Join(shared, " "),
+		text.FormatDay(*n.TStart), text.FormatDay(*c.TStart))}
+}
+
+// rescheduleWords are reReschedule's verbs.
+var rescheduleWords = setOf(`moved rescheduled postponed pushed back bumped delayed brought forward changed`)
+
+// dateWords are the words a date is written with, which two dates of anything share.
+var dateWords = setOf(`january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday morning afternoon evening night today tomorrow week month year`)
 
 // olderThan reports whether candidate c of this observation tells of a state before node
 // n's, and from when n holds instead: when c's time (its end, else its start, else when

@@ -85,6 +85,31 @@ func TestStateEndedDescription(t *testing.T) {
 	}
 }
 
+// TestRescheduled: a text that moves what an older one of its speaker told of to another
+// date supersedes it; another speaker's, the same date, or one word in common do not.
+func TestRescheduled(t *testing.T) {
+	dec := func(d int) *time.Time { t := time.Date(2026, 12, d, 0, 0, 0, 0, time.UTC); return &t }
+	flight := realm.Node{Content: "user's flight to Madrid is on December 12th (12 December 2026).", Description: "Said by user on 1 December 2026.", TStart: dec(12)}
+	tests := []struct {
+		name, speaker, text string
+		at                  *time.Time
+		want                string
+	}{
+		{"Moved", "user", "user's flight to Madrid got moved to December 14th (14 December 2026).", dec(14), "user's flight madrid: moved from 12 December 2026 to 14 December 2026"},
+		{"AnotherSpeaker", "Ana", "Ana's flight to Madrid got moved to December 14th (14 December 2026).", dec(14), ""},
+		{"SameDay", "user", "user's flight to Madrid got moved to another gate (12 December 2026).", dec(12), ""},
+		{"OneWordInCommon", "user", "user's dentist moved the appointment to Madrid time, December 14th (14 December 2026).", dec(14), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := rescheduled(newStatement(tt.text, tt.speaker), agent.Candidate{Content: tt.text, TStart: tt.at}, flight)
+			if got.description != tt.want || (got.predicate == "supersedes") != (tt.want != "") {
+				t.Errorf("%s %q, want %q", got.predicate, got.description, tt.want)
+			}
+		})
+	}
+}
+
 // TestOfflineSupersedes: through Integrate, a state change is an add with a supersedes
 // edge from the new node to the old one, which is never merged into or skipped for.
 func TestOfflineSupersedes(t *testing.T) {
