@@ -304,8 +304,8 @@ type rpcMessage struct {
 //   - a batch (a JSON array; MCP dropped batching in 2025-06-18, and each of its calls
 //     would pass the rate limit for the price of one request), or no JSON-RPC 2.0 message
 //     of MCP (no method, an id that is not a string or an integer, an id on a
-//     notification or none on a request, params that are not an object or are missing):
-//     -32600, HTTP 400;
+//     notification or none on a request): -32600, HTTP 400; params that are not an
+//     object or are missing: -32602, HTTP 400;
 //   - a method MCP does not define: -32601, HTTP 404 (as the SDK answers from protocol
 //     2026-07-28 on);
 //   - text that is no Unicode (a lone surrogate, NUL, bytes that are not UTF-8): in a
