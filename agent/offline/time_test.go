@@ -23,6 +23,9 @@ func TestOfflineAnnotateDates(t *testing.T) {
 		{"I'm still thinking about our trip in March.", "I'm still thinking about our trip in March (March 2023)."},
 		{"My sister got married in April.", "My sister got married in April (April 2023)."},
 		{"Got it, dentist on June 9.", "Got it, dentist on June 9 (9 June 2023)."},
+		// A day something was moved to is the nearest; a move somewhere else stays past.
+		{"My flight got moved to May 20th.", "My flight got moved to May 20th (20 May 2023)."},
+		{"We moved to Lisbon in June.", "We moved to Lisbon in June (June 2022)."},
 	}
 	for _, tt := range tests {
 		s := tt.text

@@ -350,6 +350,7 @@ type statement struct {
 	claims        []stateClaim
 	past          lazy[bool] // it tells of a past event (a plan carried out is said in the past)
 	changeCued    lazy[bool] // it says a value replaces another
+	moves         lazy[bool] // it moves something to another day (reReschedule)
 }
 
 func newStatement(text, speaker string) *statement {
@@ -357,6 +358,7 @@ func newStatement(text, speaker string) *statement {
 		text: text, speaker: speaker, claims: stateClaims(text, speaker),
 		past:       lazy[bool]{f: func() bool { return hasPastCue(text) && !reFutureCue.MatchString(text) }},
 		changeCued: lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
+		moves:      lazy[bool]{f: func() bool { return reReschedule.MatchString(text) }},
 	}
 }
 
@@ -500,9 +502,11 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 	return edges
 }
 
-// reReschedule: a text that moves something to another time ("my flight got moved to
-// December 14th", "the dentist rescheduled my appointment for Thursday").
-var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|rescheduled|postponed|pushed(?: back)?|bumped|delayed|brought forward|changed)(?: [\w']+){0,3}? (?:to|until|till|for)\b`)
+// reReschedule: a text that moves something to another day ("my flight got moved to
+// December 14th", "the dentist rescheduled my appointment for Thursday"), not somewhere
+// else ("we moved to Lisbon in May").
+var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|rescheduled|postponed|pushed(?: back)?|bumped|delayed|brought forward|changed)(?: [\w']+){0,3}? (?:to|until|till|for) (?:the |next |this )?(?:\d|tomorrow|` +
+	text.MonthNames + `|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)`)
 
 // rescheduled is the change from node n to candidate c when c, said by n's speaker, moves
 // what n tells of to another time: c's own words (said) move something, c and n are dated
@@ -511,7 +515,7 @@ var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|rescheduled|postponed|push
 func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	speaker := speakerOfDescription(n.Description)
 	if c.TStart == nil || n.TStart == nil || c.TStart.Equal(*n.TStart) || speaker == "" || !strings.EqualFold(speaker, said.speaker) ||
-		!reReschedule.MatchString(said.text) {
+		!said.moves.get() {
 		return stateChange{}
 	}
 	nw := nodeWords(n.Content)

@@ -33,7 +33,8 @@ const (
 	TenseFuture  = 1
 )
 
-const monthNames = `January|February|March|April|May|June|July|August|September|October|November|December`
+// MonthNames are the months' names, as a regexp alternation.
+const MonthNames = `January|February|March|April|May|June|July|August|September|October|November|December`
 const monthAbbrevs = `Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec`
 const countWords = `a couple of|a couple|couple of|a few|few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3}`
 
@@ -44,8 +45,8 @@ var (
 	reAgo     = regexp.MustCompile(`(?i)\b(` + countWords + `) (day|week|month|year)s? ago\b`)
 	reIn      = regexp.MustCompile(`(?i)\bin (` + countWords + `) (day|week|month|year)s?\b`)
 	// Month names must be capitalised ("may" is a verb); a day may come before or after.
-	reMonthDay = regexp.MustCompile(`\b(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?(` + monthNames + `|` + monthAbbrevs + `)\.?|(` + monthNames + `|` + monthAbbrevs + `)\.? (\d{1,2})(?:st|nd|rd|th)?)\b(?:,? ((?:19|20)\d{2})\b)?`)
-	reMonth    = regexp.MustCompile(`\b(?:((?i:in|of|last|next|this|since|until|during|early|late|mid|by|from|through|before|after))[ -])?(` + monthNames + `)\b(?:,? ((?:19|20)\d{2})\b)?`)
+	reMonthDay = regexp.MustCompile(`\b(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?(` + MonthNames + `|` + monthAbbrevs + `)\.?|(` + MonthNames + `|` + monthAbbrevs + `)\.? (\d{1,2})(?:st|nd|rd|th)?)\b(?:,? ((?:19|20)\d{2})\b)?`)
+	reMonth    = regexp.MustCompile(`\b(?:((?i:in|of|last|next|this|since|until|during|early|late|mid|by|from|through|before|after))[ -])?(` + MonthNames + `)\b(?:,? ((?:19|20)\d{2})\b)?`)
 	reYear     = regexp.MustCompile(`(?i)\b(in|since|during|of|from|by|until|around|before|after) ((?:19|20)\d{2})\b`)
 )
 
