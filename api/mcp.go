@@ -25,10 +25,10 @@ import (
 
 // The MCP endpoint (Model Context Protocol, streamable HTTP transport) gives an LLM
 // agent its tools over the same services as the HTTP routes: remember, recall, answer,
-// feedback, correct, forget, spaces. /mcp sits behind authenticate and rateLimit like every /v1 route;
-// each tool names its space in its arguments, so each call runs Key.authorize, the
-// checks of a /v1/spaces/{space} route, before touching the space: a space outside the
-// key's patterns is "not found", exactly as over HTTP.
+// feedback, correct, forget, spaces. /mcp sits behind authenticate and rateLimit like
+// every /v1 route; each tool names its space in its arguments, so each call runs
+// Key.authorize, the checks of a /v1/spaces/{space} route, before touching the space: a
+// space outside the key's patterns is "not found", exactly as over HTTP.
 //
 // The server is stateless (no Mcp-Session-Id, JSON responses): every POST carries
 // its own call, so any replica can serve it and nothing is kept between requests; GET
