@@ -695,14 +695,12 @@ func TestMCPWhatWasSaid(t *testing.T) {
 	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": chat}); got.isError {
 		t.Fatal(got.text)
 	}
-	var rec struct{ Nodes []struct{ Node realm.Node } }
-	callTool(t, cs, "recall", map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-03-03T21:00:00Z", "k": 3}).decode(t, &rec)
 	var said []string
-	for _, n := range rec.Nodes {
-		if n.Node.Type == realm.Event || n.Node.Type == realm.Fact {
-			said = append(said, n.Node.Content)
-			if !slices.ContainsFunc(n.Node.Sources, func(s string) bool { return strings.HasPrefix(s, "d2") }) {
-				t.Errorf("recalled %q (from %v), said on another day than yesterday", n.Node.Content, n.Node.Sources)
+	for _, n := range recalledNodes(t, cs, map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-03-03T21:00:00Z", "k": 3}) {
+		if n.Type == realm.Event || n.Type == realm.Fact {
+			said = append(said, n.Content)
+			if !slices.ContainsFunc(n.Sources, func(s string) bool { return strings.HasPrefix(s, "d2") }) {
+				t.Errorf("recalled %q (from %v), said on another day than yesterday", n.Content, n.Sources)
 			}
 		}
 	}
@@ -710,16 +708,14 @@ func TestMCPWhatWasSaid(t *testing.T) {
 		t.Errorf("recalled %v, want yesterday's two turns", said)
 	}
 	// The conversations of other days are not what was said yesterday either.
-	callTool(t, cs, "recall", map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-03-03T21:00:00Z", "k": 10}).decode(t, &rec)
-	for _, n := range rec.Nodes {
-		if n.Node.Type == realm.Episode && !strings.Contains(n.Node.Content, "2 March 2026") {
-			t.Errorf("recalled the episode %q", n.Node.Content)
+	for _, n := range recalledNodes(t, cs, map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-03-03T21:00:00Z", "k": 10}) {
+		if n.Type == realm.Episode && !strings.Contains(n.Content, "2 March 2026") {
+			t.Errorf("recalled the episode %q", n.Content)
 		}
 	}
 	// Nothing said then: nothing recalled, rather than what is most like the words.
-	callTool(t, cs, "recall", map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-04-20T12:00:00Z"}).decode(t, &rec)
-	if len(rec.Nodes) != 0 {
-		t.Errorf("recalled %d memories for a day when nothing was said, first %q", len(rec.Nodes), rec.Nodes[0].Node.Content)
+	if nodes := recalledNodes(t, cs, map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-04-20T12:00:00Z"}); len(nodes) != 0 {
+		t.Errorf("recalled %d memories for a day when nothing was said, first %q", len(nodes), nodes[0].Content)
 	}
 }
 
@@ -753,12 +749,10 @@ func TestMCPWhatWasSaidInTimeZone(t *testing.T) {
 	if want := []string{"2026-03-01", "2026-03-02"}; !slices.Equal(names, want) {
 		t.Errorf("episodes %v, want %v", names, want)
 	}
-	var rec struct{ Nodes []struct{ Node realm.Node } }
-	callTool(t, cs, "recall", map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-03-03T17:00:00Z", "k": 3}).decode(t, &rec)
 	said := map[string]bool{}
-	for _, n := range rec.Nodes {
-		if n.Node.Type == realm.Event || n.Node.Type == realm.Fact {
-			for _, s := range n.Node.Sources {
+	for _, n := range recalledNodes(t, cs, map[string]any{"space": space, "query": "What did we talk about yesterday?", "time": "2026-03-03T17:00:00Z", "k": 3}) {
+		if n.Type == realm.Event || n.Type == realm.Fact {
+			for _, s := range n.Sources {
 				said[s] = true
 			}
 		}
@@ -830,13 +824,7 @@ func TestMCPStatesChangeApart(t *testing.T) {
 		}
 	}
 	recall := func(q string) []realm.Node {
-		var rec struct{ Nodes []struct{ Node realm.Node } }
-		callTool(t, cs, "recall", map[string]any{"space": space, "query": q, "k": 3, "time": "2026-12-02T10:00:00Z"}).decode(t, &rec)
-		var out []realm.Node
-		for _, n := range rec.Nodes {
-			out = append(out, n.Node)
-		}
-		return out
+		return recalledNodes(t, cs, map[string]any{"space": space, "query": q, "k": 3, "time": "2026-12-02T10:00:00Z"})
 	}
 	job := recall("Where does the user work?")
 	if !slices.ContainsFunc(job, func(n realm.Node) bool { return strings.Contains(n.Content, "nurse") && n.ValidUntil == nil }) {
@@ -860,12 +848,11 @@ func TestMCPMoveKeepsTheRest(t *testing.T) {
 		{"speaker": "user", "content": "We moved to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
 	})
 	first := func(q string) realm.Node {
-		var rec struct{ Nodes []struct{ Node realm.Node } }
-		callTool(t, cs, "recall", map[string]any{"space": space, "query": q, "k": 3, "time": "2026-06-11T10:00:00Z"}).decode(t, &rec)
-		if len(rec.Nodes) == 0 {
+		nodes := recalledNodes(t, cs, map[string]any{"space": space, "query": q, "k": 3, "time": "2026-06-11T10:00:00Z"})
+		if len(nodes) == 0 {
 			t.Fatalf("%s: nothing recalled", q)
 		}
-		return rec.Nodes[0].Node
+		return nodes[0]
 	}
 	for _, q := range []string{"What is the name of the user's dog?", "Who is the user's partner?"} {
 		if got := first(q); !strings.Contains(got.Content, "Biscuit") {
@@ -884,10 +871,9 @@ func TestMCPRescheduled(t *testing.T) {
 		{"speaker": "user", "content": "I bought a new winter coat for the trip.", "timestamp": "2026-12-02T10:00:00Z"},
 		{"speaker": "user", "content": "My flight to Madrid got moved to December 14th.", "timestamp": "2026-12-03T10:00:00Z"},
 	})
-	var rec struct{ Nodes []struct{ Node realm.Node } }
-	callTool(t, cs, "recall", map[string]any{"space": space, "query": "When is the user's flight to Madrid?", "k": 3, "time": "2026-12-04T10:00:00Z"}).decode(t, &rec)
-	if len(rec.Nodes) == 0 || !strings.Contains(rec.Nodes[0].Node.Content, "14th") {
-		t.Fatalf("recall %+v, want the new day first", rec.Nodes)
+	nodes := recalledNodes(t, cs, map[string]any{"space": space, "query": "When is the user's flight to Madrid?", "k": 3, "time": "2026-12-04T10:00:00Z"})
+	if len(nodes) == 0 || !strings.Contains(nodes[0].Content, "14th") {
+		t.Fatalf("recall %+v, want the new day first", nodes)
 	}
 }
 
@@ -904,27 +890,38 @@ func rememberedChat(t *testing.T, chat []map[string]any) (*mcp.ClientSession, st
 	return cs, space
 }
 
+// recalledNodes are the memories the recall tool answers for args, in order.
+func recalledNodes(t *testing.T, cs *mcp.ClientSession, args map[string]any) []realm.Node {
+	t.Helper()
+	var rec struct{ Nodes []struct{ Node realm.Node } }
+	callTool(t, cs, "recall", args).decode(t, &rec)
+	out := make([]realm.Node, len(rec.Nodes))
+	for i, n := range rec.Nodes {
+		out[i] = n.Node
+	}
+	return out
+}
+
 func TestMCPChatRoles(t *testing.T) {
 	cs, space := rememberedChat(t, []map[string]any{
 		{"speaker": "user", "content": "I live in Lisbon with my wife.", "timestamp": "2026-01-10T10:00:00Z"},
 		{"speaker": "assistant", "content": "Lisbon is lovely! How can I help you today?", "timestamp": "2026-01-10T10:00:05Z"},
 		{"speaker": "user", "content": "We moved from Lisbon to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
 	})
-	var rec struct{ Nodes []struct{ Node realm.Node } }
-	callTool(t, cs, "recall", map[string]any{"space": space, "query": "Where does the user live now?", "k": 3}).decode(t, &rec)
-	if len(rec.Nodes) == 0 || !strings.Contains(rec.Nodes[0].Node.Content, "Berlin") {
-		t.Fatalf("recall %+v, want the move first", rec.Nodes)
+	nodes := recalledNodes(t, cs, map[string]any{"space": space, "query": "Where does the user live now?", "k": 3})
+	if len(nodes) == 0 || !strings.Contains(nodes[0].Content, "Berlin") {
+		t.Fatalf("recall %+v, want the move first", nodes)
 	}
 	ended := 0
-	for _, n := range rec.Nodes {
-		if strings.Contains(n.Node.Content, "Lisbon") && !strings.Contains(n.Node.Content, "Berlin") {
-			if n.Node.ValidUntil == nil {
-				t.Errorf("%q is still valid", n.Node.Content)
+	for _, n := range nodes {
+		if strings.Contains(n.Content, "Lisbon") && !strings.Contains(n.Content, "Berlin") {
+			if n.ValidUntil == nil {
+				t.Errorf("%q is still valid", n.Content)
 			}
 			ended++
 		}
 	}
 	if ended == 0 {
-		t.Errorf("recall %+v holds no older home", rec.Nodes)
+		t.Errorf("recall %+v holds no older home", nodes)
 	}
 }

@@ -471,21 +471,24 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 		if (n.Type != realm.Event && n.Type != realm.Fact) || n.ID == r.resolved[i] {
 			continue
 		}
-		ch := changeBetween(said, nodeClaims(n))
+		ch, moved := changeBetween(said, nodeClaims(n)), false
 		if ch.predicate == "" {
-			if ch = rescheduled(said, c, n); ch.predicate != "" {
-				// The old time stopped holding when the move was told, not when the new one comes.
-				superseded[n.ID] = true
-				edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
-				if at := r.in.Observation.ObservedAt; !at.IsZero() && len(edges) > 0 && edges[len(edges)-1].To == n.ID {
-					edges[len(edges)-1].ValidUntil = &at
-				}
-			}
+			ch = rescheduled(said, c, n)
+			moved = ch.predicate != ""
+		}
+		if ch.predicate == "" {
 			continue
 		}
 		superseded[n.ID] = true
 		if ch.predicate == string(realm.Contradicts) {
 			edges = r.emit(edges, i, agent.Self, n.ID, realm.Contradicts, ch.weight, ch.description)
+			continue
+		}
+		if moved { // the old day held until the move was told, not until the new day comes
+			edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
+			if at := r.in.Observation.ObservedAt; !at.IsZero() && len(edges) > 0 && edges[len(edges)-1].To == n.ID {
+				edges[len(edges)-1].ValidUntil = &at
+			}
 			continue
 		}
 		if begins, ok := r.olderThan(c, n); ok {
