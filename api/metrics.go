@@ -79,7 +79,7 @@ func metricsHandler(reg *prometheus.Registry) http.Handler {
 
 // Metrics are REALM's collectors beyond HTTP: recall stage latencies, LLM calls, tokens,
 // failures, retries and fallbacks by stage, reconsolidation edits by action, async jobs,
-// and the pending observations. cmd creates them once per process on the registry
+// traces deleted past their retention, and the pending observations. cmd creates them once per process on the registry
 // /metrics serves and hands their Observe methods to the pipelines' hooks (which know
 // nothing of Prometheus); NewServer creates them when Deps.PipelineMetrics is nil. Every
 // label takes values from a fixed list (anything else is "other"): never a space, an id,
@@ -95,6 +95,7 @@ type Metrics struct {
 	edits        *prometheus.CounterVec
 	jobsRunning  prometheus.Gauge
 	jobsFinished *prometheus.CounterVec
+	tracesGone   prometheus.Counter
 }
 
 // Label values. LLM stages are those of agent's usage (the read path's and the
@@ -163,9 +164,13 @@ func NewMetrics(reg prometheus.Registerer, store *cypher.Store) *Metrics {
 			Name: "realm_jobs_finished_total",
 			Help: "Asynchronous ingestion jobs of this process by how they ended (done, failed, interrupted by shutdown: resumed at next start).",
 		}, []string{"state"}),
+		tracesGone: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "realm_traces_expired_total",
+			Help: "Recall traces this process deleted because they were older than REALM_TRACE_RETENTION.",
+		}),
 	}
 	reg.MustRegister(m.recallStage, m.llmCalls, m.llmDuration, m.llmTokens, m.llmFailures, m.llmRetries,
-		m.llmFallbacks, m.edits, m.jobsRunning, m.jobsFinished)
+		m.llmFallbacks, m.edits, m.jobsRunning, m.jobsFinished, m.tracesGone)
 	// Every series exists from the start, at 0, so that rates and alerts see the first event.
 	for _, stage := range llmStages {
 		m.llmCalls.WithLabelValues(stage)
@@ -246,6 +251,11 @@ func (m *Metrics) ObserveJob(event string) {
 		m.jobsRunning.Dec()
 		m.jobsFinished.WithLabelValues(bounded(event, jobEnds)).Inc()
 	}
+}
+
+// ObserveTracesExpired records traces deleted past their retention by one sweep.
+func (m *Metrics) ObserveTracesExpired(n int64) {
+	m.tracesGone.Add(float64(max(n, 0)))
 }
 
 // bounded is v when it is one of the known values, else "other".

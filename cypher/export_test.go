@@ -28,3 +28,11 @@ func DeriveFrom(ctx context.Context, s *Store, id string, from []string) error {
 		map[string]any{"id": id, "from": from})
 	return err
 }
+
+// SetTraceExpireBatch makes ExpireTraces delete n traces a statement until the test ends
+// (tests only: a few traces then take several batches).
+func SetTraceExpireBatch(tb interface{ Cleanup(func()) }, n int) {
+	old := traceExpireBatch
+	traceExpireBatch = n
+	tb.Cleanup(func() { traceExpireBatch = old })
+}

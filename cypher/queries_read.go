@@ -70,6 +70,10 @@ var (
 	//go:embed queries/trace_get.cypher
 	traceGetCypher string
 	qTraceGet      = newQuery("trace_get", traceGetCypher)
+
+	//go:embed queries/trace_expire_batch.cypher
+	traceExpireBatchCypher string
+	qTraceExpireBatch      = newQuery("trace_expire_batch", traceExpireBatchCypher)
 )
 
 var (

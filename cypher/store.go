@@ -42,6 +42,10 @@ type Config struct {
 	// (graphcache.go); 0 is DefaultGraphCacheMax, a negative number keeps none (every
 	// hop is a statement). REALM_GRAPH_CACHE.
 	GraphCacheMax int
+	// TraceRetention is how long a recall's trace (which holds the user's query) is kept:
+	// Trace does not return an older one and ExpireTraces deletes them. 0 keeps traces
+	// until their space is erased. REALM_TRACE_RETENTION.
+	TraceRetention time.Duration
 }
 
 // Defaults of Config's durations.
@@ -117,6 +121,7 @@ type Store struct {
 
 	unavailableTimeout time.Duration
 	retryTime          time.Duration
+	traceRetention     time.Duration // Config.TraceRetention
 
 	openTx atomic.Int64 // transactions running now (OpenTransactions)
 
@@ -149,7 +154,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, realm.Errorf(realm.EInvalid, "NEO4J_URI %q: %v", cfg.URI, err)
 	}
-	s := &Store{driver: driver, db: cfg.Database, unavailableTimeout: cfg.UnavailableTimeout, retryTime: cfg.RetryTime}
+	s := &Store{driver: driver, db: cfg.Database, unavailableTimeout: cfg.UnavailableTimeout, retryTime: cfg.RetryTime,
+		traceRetention: cfg.TraceRetention}
 	s.graphs.max = cfg.GraphCacheMax
 	deadline := time.Now().Add(30 * time.Second)
 	for {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/realm-memory/realm"
 )
@@ -22,13 +23,22 @@ func traceParams(t realm.Trace, doc []byte) map[string]any {
 	return map[string]any{"id": t.ID, "space": t.Space, "created_at": t.CreatedAt.UTC(), "query": t.Query, "json": string(doc)}
 }
 
-// Trace returns the trace id of the space; ENotFound when the space has none by that id.
+// Trace returns the trace id of the space; ENotFound when the space has none by that id,
+// or only one older than the retention (Config.TraceRetention), which the message names:
+// a client whose feedback comes late learns why.
 func (s *Store) Trace(ctx context.Context, space, id string) (realm.Trace, error) {
-	recs, err := s.read(ctx, qTraceGet, map[string]any{"space": space, "id": id})
+	var keptSince any // every trace
+	if s.traceRetention > 0 {
+		keptSince = time.Now().UTC().Add(-s.traceRetention)
+	}
+	recs, err := s.read(ctx, qTraceGet, map[string]any{"space": space, "id": id, "kept_since": keptSince})
 	if err != nil {
 		return realm.Trace{}, err
 	}
 	if len(recs) == 0 {
+		if s.traceRetention > 0 {
+			return realm.Trace{}, realm.Errorf(realm.ENotFound, "trace %q not found in space %q (traces are kept for %s)", id, space, RetentionText(s.traceRetention))
+		}
 		return realm.Trace{}, realm.Errorf(realm.ENotFound, "trace %q not found in space %q", id, space)
 	}
 	var t realm.Trace
@@ -36,4 +46,49 @@ func (s *Store) Trace(ctx context.Context, space, id string) (realm.Trace, error
 		return realm.Trace{}, fmt.Errorf("decode trace %s: %w", id, err)
 	}
 	return t, nil
+}
+
+// traceExpireBatch is how many traces one statement of ExpireTraces deletes.
+var traceExpireBatch = 1000
+
+// ExpireTraces deletes the traces of every space created before now minus the retention
+// (Config.TraceRetention; with none it deletes nothing), a batch a transaction, and returns
+// how many went, those of the batches done before an error included. The reconsolidation
+// edits made from a trace stay, and stay revertible: they keep the trace's id only.
+// Errors: EUnavailable.
+func (s *Store) ExpireTraces(ctx context.Context, now time.Time) (int64, error) {
+	if s.traceRetention <= 0 {
+		return 0, nil
+	}
+	cutoff := now.UTC().Add(-s.traceRetention)
+	var total int64
+	for {
+		recs, err := s.write(ctx, qTraceExpireBatch, map[string]any{"cutoff": cutoff, "batch": int64(traceExpireBatch)})
+		if err != nil {
+			return total, err
+		}
+		n := num(recs[0], "deleted")
+		total += n
+		if n < int64(traceExpireBatch) {
+			return total, nil
+		}
+	}
+}
+
+// TraceRetention is Config.TraceRetention: how long a trace is kept (0: until its space is
+// erased).
+func (s *Store) TraceRetention() time.Duration { return s.traceRetention }
+
+// RetentionText writes a retention as it is set: "720h", "90m", rather than
+// time.Duration's "720h0m0s".
+func RetentionText(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "0"
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%dh", d/time.Hour)
+	case d%time.Minute == 0:
+		return fmt.Sprintf("%dm", d/time.Minute)
+	}
+	return d.String()
 }

@@ -174,7 +174,30 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	if cfg.OpenAI.Timeout, err = time.ParseDuration(env("REALM_LLM_TIMEOUT", "60s")); err != nil || cfg.OpenAI.Timeout <= 0 {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_LLM_TIMEOUT %q: want a positive duration such as 60s", getenv("REALM_LLM_TIMEOUT"))
 	}
+	if cfg.Neo4j.TraceRetention, err = loadTraceRetention(env("REALM_TRACE_RETENTION", defaultTraceRetention)); err != nil {
+		return cfg, err
+	}
 	return cfg, cfg.validate()
+}
+
+// defaultTraceRetention keeps a recall's trace, and so the user's query, for 30 days: time
+// for late feedback and for looking into a recall, without keeping every question asked
+// for as long as the space lives. The README says why.
+const defaultTraceRetention = "720h"
+
+// minTraceRetention is the shortest retention but 0 (keep forever): below it a unit typed
+// wrong ("720s" for hours) would delete traces before any feedback could use them.
+const minTraceRetention = time.Minute
+
+// loadTraceRetention reads REALM_TRACE_RETENTION: a Go duration, at least
+// minTraceRetention, or 0 to keep traces until their space is erased.
+func loadTraceRetention(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 || d > 0 && d < minTraceRetention {
+		return 0, realm.Errorf(realm.EInvalid, "REALM_TRACE_RETENTION %q: want how long to keep recall traces, a duration such as 720h (30 days; "+
+			"hours are the largest unit) of at least 1m, or 0 to keep them until their space is erased", v)
+	}
+	return d, nil
 }
 
 // loadOrigins reads REALM_CORS_ORIGINS: origins (scheme://host[:port]) separated by commas.
@@ -300,6 +323,7 @@ func (c config) print(w io.Writer) {
 	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d REALM_AUTO_RECONSOLIDATE=%t REALM_SHUTDOWN_TIMEOUT=%s",
 		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes, c.AutoReconsolidate, c.ShutdownTimeout)
 	fmt.Fprintf(w, " REALM_MAX_IMPORT_BYTES=%d REALM_METRICS_KEY_REQUIRED=%t", c.Limits.MaxImportBytes, c.MetricsKeyRequired)
+	fmt.Fprintf(w, " REALM_TRACE_RETENTION=%s", cypher.RetentionText(c.Neo4j.TraceRetention))
 	if len(c.CORSOrigins) > 0 {
 		fmt.Fprintf(w, " REALM_CORS_ORIGINS=%s", strings.Join(c.CORSOrigins, ","))
 	}

@@ -353,6 +353,7 @@ func TestRunErrors(t *testing.T) {
 		{"ErrMetricsKeyRequired", map[string]string{"REALM_METRICS_KEY_REQUIRED": "maybe"}, []string{"serve"}, "REALM_METRICS_KEY_REQUIRED"},
 		{"ErrScore", map[string]string{"REALM_SCORE": "learned_close=0.6,learned_full=0.5"}, []string{"serve"}, "learned_full"},
 		{"ErrTimeZone", map[string]string{"REALM_TIME_ZONE": "Europe/Atlantis"}, []string{"serve"}, "REALM_TIME_ZONE"},
+		{"ErrTraceRetention", map[string]string{"REALM_TRACE_RETENTION": "30d"}, []string{"serve"}, "REALM_TRACE_RETENTION"},
 		{"ErrMetricsKeyRequiredNoKeys", map[string]string{"REALM_METRICS_KEY_REQUIRED": "true"}, []string{"serve"}, "needs API keys"},
 	}
 	for _, tt := range tests {

@@ -72,6 +72,16 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		}
 	}()
 
+	// Traces past REALM_TRACE_RETENTION are deleted now and then regularly, beside serving;
+	// the sweep ends before the store closes.
+	sweepCtx, stopSweep := context.WithCancel(ctx)
+	swept := make(chan struct{})
+	go func() {
+		defer close(swept)
+		sweepTraces(sweepCtx, deps.store, logger, metrics.ObserveTracesExpired)
+	}()
+	defer func() { stopSweep(); <-swept }()
+
 	var answerer answering.Answerer // a nil *llm.Agent must stay a nil interface: /answer then answers 501
 	if p.answer != nil {
 		answerer = p.answer

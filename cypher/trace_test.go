@@ -1,0 +1,114 @@
+package cypher_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// mustOpenRetaining opens a second store on the tests' Neo4j that keeps traces for retention.
+func mustOpenRetaining(tb testing.TB, retention time.Duration) *cypher.Store {
+	tb.Helper()
+	cyphertest.MustOpen(tb) // the schema, or a skip without Neo4j
+	cfg := cyphertest.Config()
+	cfg.TraceRetention = retention
+	s, err := cypher.Open(context.Background(), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close(context.Background()) })
+	return s
+}
+
+// The sweep deletes the traces older than the retention, a batch a statement, and keeps
+// the newer ones; a read refuses a trace past its retention even before the sweep, and
+// says how long traces are kept.
+func TestExpireTraces(t *testing.T) {
+	const retention = 720 * time.Hour
+	s := mustOpenRetaining(t, retention)
+	all := cyphertest.MustOpen(t) // keeps every trace: sees what the sweep left
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	cypher.SetTraceExpireBatch(t, 2)
+	now := time.Now().UTC()
+
+	put := func(id string, age time.Duration) string {
+		t.Helper()
+		id = space + "-" + id
+		tr := realm.Trace{ID: id, Space: space, Query: "where does Ana live?", CreatedAt: now.Add(-age)}
+		if err := s.PutTrace(ctx, tr); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	var old []string
+	for i := range 5 { // three batches of 2
+		old = append(old, put(fmt.Sprint("old", i), retention+time.Duration(i+1)*time.Hour))
+	}
+	young := put("young", retention-time.Hour)
+
+	_, err := s.Trace(ctx, space, old[0])
+	if realm.ErrorCode(err) != realm.ENotFound || !strings.Contains(err.Error(), "kept for 720h") {
+		t.Errorf("a trace past its retention, before the sweep: %v, want not_found naming the retention", err)
+	}
+	if _, err := all.Trace(ctx, space, old[0]); err != nil {
+		t.Fatalf("a store without retention reads the old trace before the sweep: %v", err)
+	}
+
+	n, err := s.ExpireTraces(ctx, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < int64(len(old)) {
+		t.Errorf("the sweep deleted %d traces, want at least this test's %d", n, len(old))
+	}
+	for _, id := range old {
+		if _, err := all.Trace(ctx, space, id); realm.ErrorCode(err) != realm.ENotFound {
+			t.Errorf("trace %s, %s old, after the sweep: %v, want it deleted", id, retention, err)
+		}
+	}
+	for _, store := range []*cypher.Store{s, all} {
+		if tr, err := store.Trace(ctx, space, young); err != nil || tr.ID != young {
+			t.Errorf("the trace younger than the retention after the sweep: %+v %v", tr, err)
+		}
+	}
+	// A day on, the young one is past the retention too; a sweep with nothing to delete
+	// deletes nothing.
+	if n, err := s.ExpireTraces(ctx, now.Add(24*time.Hour)); err != nil || n < 1 {
+		t.Errorf("the sweep a day later: %d %v, want the young trace deleted", n, err)
+	}
+	if _, err := all.Trace(ctx, space, young); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("the young trace a day later: %v, want it deleted", err)
+	}
+
+	t.Run("NoRetention", func(t *testing.T) {
+		kept := put("kept", 10*retention)
+		if n, err := all.ExpireTraces(ctx, now); n != 0 || err != nil {
+			t.Errorf("a store without retention swept %d traces (%v), want none", n, err)
+		}
+		_, err := all.Trace(ctx, space, kept)
+		if err != nil {
+			t.Errorf("a store without retention reads an old trace: %v", err)
+		}
+		_, err = all.Trace(ctx, space, "no-such-trace")
+		if realm.ErrorCode(err) != realm.ENotFound || strings.Contains(err.Error(), "kept for") {
+			t.Errorf("an unknown trace without retention: %v, want not_found saying nothing of a retention", err)
+		}
+	})
+}
+
+func TestRetentionText(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0: "0", 720 * time.Hour: "720h", 90 * time.Minute: "90m", time.Minute: "1m", 90 * time.Second: "1m30s",
+	} {
+		if got := cypher.RetentionText(d); got != want {
+			t.Errorf("RetentionText(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
