@@ -1,0 +1,130 @@
+package api
+
+import (
+	"context"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// TestTraceRetention: once the sweep has deleted a trace past its retention, reading it
+// and feedback on it answer 404 not_found saying how long traces are kept; the edits made
+// from it are still listed by its id and revert to the bit; a younger trace stays.
+func TestTraceRetention(t *testing.T) {
+	const retention = 720 * time.Hour
+	cyphertest.MustOpen(t) // the schema, or a skip without Neo4j
+	cfg := cyphertest.Config()
+	cfg.TraceRetention = retention
+	ctx := context.Background()
+	store, err := cypher.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close(ctx) })
+	deps := testDepsOn(t, store)
+	check := apitest.New(t)
+	srv := httptest.NewServer(check.Handler(NewServer(Config{
+		Embedder: EmbedderInfo{ID: embedder.ID(), Dim: embedder.Dim()}, LLM: LLMInfo{Mode: "offline"}}, deps)))
+	t.Cleanup(srv.Close)
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+
+	messages := []map[string]string{
+		{"id": "m1", "speaker": "Melanie", "content": "I love hiking in the mountains with my kids.", "timestamp": "2023-05-08T13:57:00Z"},
+		{"id": "m2", "speaker": "Melanie", "content": "Last weekend my kids and I hiked to a lake in the mountains.", "timestamp": "2023-05-08T13:58:00Z"},
+		{"id": "m3", "speaker": "Caroline", "content": "I went to a pottery class and made a bowl for my mother.", "timestamp": "2023-05-08T13:59:00Z"},
+	}
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": messages}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	type recalled struct {
+		TraceID string `json:"trace_id"`
+		Nodes   []struct{ Node struct{ ID string } }
+	}
+	var old, young recalled
+	if code := c.do("POST", sp+"/recall", map[string]any{"query": "Where does Melanie hike with her kids?", "k": 5}, &old).StatusCode; code != http.StatusOK || len(old.Nodes) < 2 {
+		t.Fatalf("recall: %d %+v", code, old)
+	}
+	before, err := store.EdgeWeights(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fb struct {
+		ReconsolidationID string `json:"reconsolidation_id"`
+		Edits             []struct{ ID string }
+	}
+	feedback := map[string]any{"correct": true, "useful_node_ids": []string{old.Nodes[0].Node.ID, old.Nodes[1].Node.ID}}
+	if code := c.do("POST", sp+"/traces/"+old.TraceID+"/feedback", feedback, &fb).StatusCode; code != http.StatusOK || len(fb.Edits) == 0 {
+		t.Fatalf("feedback: %d, %d edits", code, len(fb.Edits))
+	}
+	if edited, err := store.EdgeWeights(ctx, space); err != nil || maps.Equal(before, edited) {
+		t.Fatalf("the feedback left the edges as they were (%v): nothing to revert", err)
+	}
+	var trace struct {
+		CreatedAt time.Time `json:"created_at"`
+	}
+	if code := c.do("GET", sp+"/traces/"+old.TraceID, nil, &trace).StatusCode; code != http.StatusOK || trace.CreatedAt.IsZero() {
+		t.Fatalf("trace: %d %+v", code, trace)
+	}
+	if code := c.do("POST", sp+"/recall", map[string]any{"query": "Who made a bowl?", "k": 5}, &young).StatusCode; code != http.StatusOK {
+		t.Fatalf("second recall: %d", code)
+	}
+
+	// The sweep as it runs when the first trace has just passed the retention: the second,
+	// recorded after it, has not.
+	if _, err := store.ExpireTraces(ctx, trace.CreatedAt.Add(retention+time.Nanosecond)); err != nil {
+		t.Fatal(err)
+	}
+	for _, req := range []struct {
+		method, path string
+		body         any
+	}{
+		{"GET", sp + "/traces/" + old.TraceID, nil},
+		{"POST", sp + "/traces/" + old.TraceID + "/feedback", feedback},
+		{"POST", sp + "/traces/" + old.TraceID + "/feedback", map[string]any{"correct": false}},
+	} {
+		var p problemDoc
+		if code := c.do(req.method, req.path, req.body, &p).StatusCode; code != http.StatusNotFound || p.Code != "not_found" ||
+			!strings.Contains(p.Detail, old.TraceID) || !strings.Contains(p.Detail, "traces are kept for 720h") {
+			t.Errorf("%s %s after the sweep: %d %+v, want 404 not_found naming the trace and the retention", req.method, req.path, code, p)
+		}
+	}
+	if code := c.status("GET", sp+"/traces/"+young.TraceID, nil); code != http.StatusOK {
+		t.Errorf("the younger trace after the sweep: %d", code)
+	}
+
+	var list struct {
+		Edits []struct {
+			ID       string
+			TraceID  string `json:"trace_id"`
+			Reverted bool
+		}
+	}
+	if code := c.do("GET", sp+"/edits?trace="+old.TraceID, nil, &list).StatusCode; code != http.StatusOK || len(list.Edits) != len(fb.Edits) {
+		t.Fatalf("edits of the deleted trace: %d, %d edits, want the %d applied", code, len(list.Edits), len(fb.Edits))
+	}
+	if code := c.status("POST", sp+"/edits/"+fb.ReconsolidationID+"/revert", nil); code != http.StatusOK {
+		t.Fatalf("revert of the deleted trace's reconsolidation: %d", code)
+	}
+	after, err := store.EdgeWeights(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !maps.Equal(before, after) {
+		t.Errorf("after the revert the edges are\n%v\nwant as before the feedback\n%v", after, before)
+	}
+	c.do("GET", sp+"/edits?trace="+old.TraceID, nil, &list)
+	for _, e := range list.Edits {
+		if !e.Reverted {
+			t.Errorf("edit %s not marked reverted", e.ID)
+		}
+	}
+}
