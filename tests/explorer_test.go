@@ -15,7 +15,7 @@ import (
 // TestExplorer drives the memory explorer in a real browser (tests/browser/explorer.mjs:
 // Debian's chromium through playwright-core) against a real `realm serve` with an API
 // key: the pages load, a recall draws its trace, feedback applies edits and revert
-// removes them. Then it checks through the API that the page really did so. With
+// removes them, a min score leaves the lower nodes out and the trace lists them. Then it checks through the API that the page really did so. With
 // SCREENSHOTS set (make ui-screenshots), the views are saved there as PNGs.
 func TestExplorer(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("browser", "node_modules", "playwright-core")); err != nil {

@@ -1,7 +1,8 @@
 // Drives the memory explorer at REALM_URL/ui in Debian's chromium, as a person would:
 // opens a space with the API key, runs a recall and waits for its trace to be drawn,
 // marks two nodes useful and one misleading and sends the feedback, finds the reconsolidation in the
-// timeline and reverts it, opens one memory, and opens the space again from the list of spaces. Each check that fails ends the run
+// timeline and reverts it, opens one memory, asks again with a min score (the lower nodes left
+// out, listed in the trace), and opens the space again from the list of spaces. Each check that fails ends the run
 // with exit status 1 and says what it saw. The last line printed is a JSON summary
 // (the trace id, the number of edits applied) that the Go test checks through the API.
 //
@@ -52,6 +53,10 @@ try {
     if (msg.type() === 'error' && !msg.text().includes('401')) errors.push(`console: ${msg.text()}`);
   });
   page.setDefaultTimeout(120_000); // a recall on a loaded machine takes seconds
+  const recallBodies = []; // what the page sent to /recall, in order
+  page.on('request', (req) => {
+    if (req.method() === 'POST' && req.url().endsWith('/recall')) recallBodies.push(JSON.parse(req.postData() || '{}'));
+  });
 
   // Spaces: refused without the key, then the statistics and the memories with it.
   await page.goto(`${base}/ui/#/spaces/${space}`);
@@ -80,6 +85,10 @@ try {
   check(links >= drawn, `every drawn node is linked to where it came from (${links} links)`);
   const traceId = await page.locator('.trace-panel').getAttribute('data-trace-id');
   check(/^[0-9a-f-]{36}$/.test(traceId || ''), `the trace panel names trace ${traceId}`);
+  check(recallBodies.length === 1 && !('min_score' in recallBodies[0]), 'an empty min score is not sent');
+  check(await page.locator('#below-min-score').count() === 0, 'without a min score no node is listed below it');
+  const scoreOf = (text) => parseFloat(/score (\d+\.\d+)/.exec(text)[1]);
+  const scores = (await page.locator('ol.evidence li').allTextContents()).map(scoreOf);
 
   // Feedback: two nodes useful, the last one misleading, the answer correct; the edits applied are listed.
   await page.locator('ol.evidence li button.useful').nth(0).click();
@@ -114,6 +123,28 @@ try {
   check((await page.locator('p.content').textContent()).length > 0, 'the memory shows its content');
   check(await page.locator('table.edges tbody tr').count() > 0, 'the memory lists its edges');
   await shoot(page, 'memory');
+
+  // Min score: the same question with a cut-off between the best and the worst score leaves
+  // the lower nodes out, and the trace lists them with their scores.
+  const [best, worst] = [Math.max(...scores), Math.min(...scores)];
+  if (best - worst > 0.002) {
+    const cutOff = Number(((best + worst) / 2).toFixed(3));
+    await page.click('#nav-recall');
+    await page.fill('#query', question);
+    await page.fill('#min-score', String(cutOff));
+    await page.click('#recall-form button[type=submit]');
+    await page.locator('#below-min-score li').first().waitFor();
+    check(recallBodies.at(-1).min_score === cutOff, `the recall sends min_score ${cutOff}`);
+    const kept = (await page.locator('ol.evidence li').allTextContents()).map(scoreOf);
+    const below = (await page.locator('#below-min-score li').allTextContents()).map(scoreOf);
+    check(kept.every((x) => x >= cutOff) && below.every((x) => x <= cutOff),
+      `nodes at or above ${cutOff} are returned (${kept.join(', ')}), those below listed in the trace (${below.join(', ')})`);
+    check(kept.length + below.length <= 10, 'returned and left out together are at most K');
+    check((await page.locator('#below-min-score p').textContent()).includes(`min score ${cutOff.toFixed(3)}`),
+      'the trace names the cut-off');
+  } else {
+    console.log(`skipped: the min score step (every score within 0.002 of ${best})`);
+  }
 
   // No space chosen: the spaces the key reaches are listed, each opening its view.
   await page.fill('#space', '');

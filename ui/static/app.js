@@ -138,14 +138,18 @@ function recallView(space) {
     ['adaptive', 'path_search', 'subgraph_beam'].map((x) => h('option', { value: x }, x)));
   const k = h('input', { id: 'k', name: 'k', type: 'number', min: 1, max: 100, value: 10 });
   const depth = h('input', { id: 'max-depth', name: 'max_depth', type: 'number', min: 0, max: 6, value: 3 });
+  // Empty: no cut-off, and the field is not sent.
+  const minScore = h('input', { id: 'min-score', name: 'min_score', type: 'number', min: 0, max: 1, step: 'any', placeholder: 'none' });
   const out = h('div', { id: 'recall-result' });
   const run = async () => {
     out.replaceChildren(h('p', { class: 'muted' }, 'Recalling…'));
-    const res = await api('POST', `${spacePath(space)}/recall`,
-      { query: query.value, strategy: strategy.value, k: Number(k.value), max_depth: Number(depth.value) });
+    const body = { query: query.value, strategy: strategy.value, k: Number(k.value), max_depth: Number(depth.value) };
+    if (minScore.value !== '') body.min_score = Number(minScore.value);
+    const res = await api('POST', `${spacePath(space)}/recall`, body);
     const trace = await api('GET', `${spacePath(space)}/traces/${res.trace_id}`);
     const info = new Map(res.nodes.map((n) => [n.node.id, n.node]));
-    const cut = Object.keys(trace.first_depth || {}).filter((id) => !info.has(id));
+    const cut = [...Object.keys(trace.first_depth || {}), ...(trace.below_min_score || []).map((n) => n.id)]
+      .filter((id) => !info.has(id));
     for (const [id, m] of await memories(space, cut)) info.set(id, m);
     showRecall(space, res, trace, info, out);
   };
@@ -153,6 +157,7 @@ function recallView(space) {
     h('h2', {}, `Recall in ${space}`),
     h('form', { id: 'recall-form', class: 'inline', onsubmit: (ev) => { ev.preventDefault(); run().then(() => say('')).catch(fail); } },
       query, h('label', {}, 'strategy ', strategy), h('label', {}, 'K ', k), h('label', {}, 'max depth ', depth),
+      h('label', { title: 'leave out of the top K the nodes scored below it (0 to 1; empty: none)' }, 'min score ', minScore),
       h('button', { type: 'submit' }, 'Recall')),
     out);
   query.focus();
@@ -207,13 +212,18 @@ function showRecall(space, res, trace, info, out) {
         h('p', { class: 'muted' }, `trace ${t.id} · ${t.strategy} · seeds by ${t.seed_method || '–'} · `,
           Object.entries(t.timings || {}).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')),
         t.focus ? h('p', {}, `focus: ${t.focus}`) : '',
+        t.below_min_score?.length ? h('div', { id: 'below-min-score' },
+          h('p', {}, `${t.below_min_score.length} of the top K below min score ${fixed(t.min_score, 3)}, left out:`),
+          h('ol', { class: 'below' }, t.below_min_score.map((n) => h('li', { 'data-id': n.id },
+            typeBadge(info.get(n.id)?.type), ' ', memoryLink(space, info.get(n.id) || { id: n.id }),
+            h('span', { class: 'muted' }, ` score ${fixed(n.score, 3)}`))))) : '',
         h('ul', { class: 'plans' }, (t.plans || []).map((p, i) => h('li', {},
           `plan ${i + 1}: ${p.mode} "${p.query}"`, p.keywords?.length ? ` keywords ${p.keywords.join(', ')}` : '',
           p.types?.length ? ` types ${p.types.join(', ')}` : '', t.plan_relaxation?.[i] && t.plan_relaxation[i] !== 'none' ? ` (relaxed: ${t.plan_relaxation[i]})` : ''))),
         h('ul', { class: 'decisions' }, (t.decisions || []).map((d) => h('li', {},
           `depth ${d.depth}: ${d.is_enough ? 'enough' : `expand ${(d.nodes_to_expand || []).length} nodes`}${d.reason ? ` (${d.reason})` : ''}`))),
         h('div', { id: 'trace-graph' }, traceGraph(t, res, info, memoryHref(space))),
-        h('p', { class: 'legend' }, 'Filled: returned. Hollow and dashed: reached, then cut from the top K. ',
+        h('p', { class: 'legend' }, 'Filled: returned. Hollow and dashed: reached, then cut from the top K (or left below the min score). ',
           'Links: how each node was first reached, with the edge and its weight (dashed: an edge not returned, with the step\'s score).'))));
 }
 
