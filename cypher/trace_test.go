@@ -112,3 +112,41 @@ func TestRetentionText(t *testing.T) {
 		}
 	}
 }
+
+// The feedback-once rule (edit_batch.cypher) reads the edits logged under a trace's id,
+// never the Trace node: after the sweep a second feedback of that trace is still refused
+// while the first one's edits stand, and taken once they are reverted.
+func TestFeedbackOnceAfterSweep(t *testing.T) {
+	s := mustOpenRetaining(t, 720*time.Hour)
+	ctx := context.Background()
+	space, ids := editGraph(t, s, 2, editTestEdge{0, 1, realm.Precedes, 0.5})
+	now := time.Now().UTC()
+	trace := realm.Trace{ID: space + "-trace", Space: space, Query: "q", CreatedAt: now.Add(-721 * time.Hour)}
+	if err := s.PutTrace(ctx, trace); err != nil {
+		t.Fatal(err)
+	}
+	feedback := func() cypher.EditBatch {
+		b := batch(trace.ID, realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1})
+		b.Source = realm.EditSourceFeedback
+		return b
+	}
+	first := feedback()
+	if _, err := s.ApplyEdits(ctx, space, first); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.ExpireTraces(ctx, now); err != nil || n < 1 {
+		t.Fatalf("sweep: %d %v", n, err)
+	}
+	if _, err := s.ApplyEdits(ctx, space, feedback()); realm.ErrorCode(err) != realm.EConflict {
+		t.Errorf("a second feedback of the swept trace: %v, want conflict", err)
+	}
+	if _, err := s.RevertReconsolidation(ctx, space, first.ReconsolidationID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if w := edgeWeights(t, s, space, ids)[edgeKey(ids[0], ids[1], realm.Precedes)]; len(w) != 1 || w[0] != 0.5 {
+		t.Errorf("after the revert the edge weighs %v, want [0.5]", w)
+	}
+	if edits, err := s.ApplyEdits(ctx, space, feedback()); err != nil || len(edits) != 1 {
+		t.Errorf("feedback after the revert: %d edits, %v; want one", len(edits), err)
+	}
+}
