@@ -185,8 +185,8 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 // for as long as the space lives. The README says why.
 const defaultTraceRetention = "720h"
 
-// minTraceRetention is the shortest retention but 0 (keep forever): below it a unit typed
-// wrong ("720s" for hours) would delete traces before any feedback could use them.
+// minTraceRetention is the shortest retention but 0 (keep forever): below it is a unit typed
+// wrong ("720ms"), which would make every trace gone before its feedback could come.
 const minTraceRetention = time.Minute
 
 // loadTraceRetention reads REALM_TRACE_RETENTION: a Go duration, at least
