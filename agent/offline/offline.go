@@ -301,8 +301,9 @@ func (o *Agent) isContentful(rewritten string, names []string, speaker string) b
 			n++
 		}
 	}
-	// A state said in few words is still a memory: "I'm 29 years old".
-	return n >= o.opts.MinContentWords || len(stateClaims(rewritten, speaker)) > 0
+	// A state said in few words is still a memory: "I'm 29 years old", and so is a
+	// correction: "Her name is Marina, not Marta".
+	return n >= o.opts.MinContentWords || len(stateClaims(rewritten, speaker)) > 0 || len(correctionsOf(rewritten)) > 0
 }
 
 func episodeCandidate(obs realm.Observation, speaker, addressee string) agent.Candidate {

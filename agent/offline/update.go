@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -23,7 +25,7 @@ type stateClaim struct {
 	subject string // a name as written ("Nora", "Uma's son"); "we" resolved to the speaker
 	slot    string // "lives in", "favourite book", "number of cat"…; "" for an ended state
 	value   string
-	ended   bool   // the text says the value no longer holds
+	ended   bool   // the text says the value no longer holds (of its slot only, when it names one)
 	plan    bool   // value is what the subject plans to do
 	speaker string // who said it
 }
@@ -148,8 +150,25 @@ var claimPatterns = []claimPattern{
 	{fixedRe(`(?:is|are|went|has gone|became|turned)(?: an?)?(?: fully| strictly| mostly)? (vegan|vegetarian|pescatarian|keto|paleo|gluten-free|dairy-free|carnivore|omnivore)`), "diet", plainClaim},
 	{fixedRe(`(?:eats?|is eating|started eating) (meat|fish|dairy|everything)`), "diet", plainClaim},
 	{claimRe(`(?:is|are) allergic to`), "allergic to", plainClaim},
+	// A preference changes only with a cue, and only for the same kind of thing (kindSlots).
+	{claimRe(`(?:prefers?|(?:would|'d) rather(?: have| do| go with| take)?|(?:has|have) come to prefer)`), "prefers", plainClaim},
+	{mustPattern(claimSubject + claimAdverbs + ` (?:likes?|loves?|enjoys?) ` + claimValue + ` (?:best|most|the most)\b`), "prefers", plainClaim},
+	{possessiveRe(`preference`), "prefers", plainClaim},
+	// A partner named in passing ("Nina lives in Lisbon with Nina's partner Tomás"), whom a
+	// break-up ends (partingPattern).
+	{mustPattern(claimSubject + `'s (?:partner|boyfriend|girlfriend|husband|wife|fianc[eé]e?|spouse),?(?: is)? ([A-Z][\p{L}\-]+)` + claimEnd), "partner", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + ` ((?:is|are|has|have|[a-z]+[^aious]s|[a-z]+[aeiou]es|drink|drive|eat|walk|play|use|own|keep|take|write)\b[^.;!?"]*)`), "habit", habitClaim},
 }
+
+// kindSlots hold values of one kind at a time only: a preference for late-afternoon
+// meetings replaces one for morning meetings (a word in common), not one for tea.
+var kindSlots = setOf(`prefers`)
+
+// partingPattern: two people broke up ("Tomás and Nina broke up"); each ends the other as
+// partner, and nothing else they did together. The verb ends a clause or a time follows
+// it: "Tom and we split the bill" is none.
+var partingPattern = mustPattern(claimSubject + ` and ` + claimSubject + claimAdverbs + ` (?:broke up|split up|split|separated|got divorced|divorced|called it quits)` +
+	`(?:[.,;!?)]|$| (?:last|in|on|after|a few|two|three|this|that|and|but|because|so|when|recently|earlier|months|years|weeks|amicably|for good)\b)`)
 
 // endedPatterns say a state no longer holds: the subject is group 1, the ended value group 2.
 var endedPatterns = []literalPattern{
@@ -235,6 +254,10 @@ func stateClaims(text, speaker string) []stateClaim {
 			}
 			add(stateClaim{subject: m[1], value: m[2], ended: true})
 		}
+	}
+	for _, m := range partingPattern.findAll(text) {
+		add(stateClaim{subject: m[1], slot: "partner", value: m[2], ended: true})
+		add(stateClaim{subject: m[2], slot: "partner", value: m[1], ended: true})
 	}
 	for _, m := range planPattern.findAll(text) {
 		add(stateClaim{subject: m[1], value: m[2], plan: true})
@@ -351,14 +374,20 @@ type statement struct {
 	past          lazy[bool] // it tells of a past event (a plan carried out is said in the past)
 	changeCued    lazy[bool] // it says a value replaces another
 	moves         lazy[bool] // it moves something to another day (reReschedule)
+	corrections   lazy[[]correction]
+	amountCued    lazy[bool] // it says an amount changed (reAmountCue)
+	amounts       lazy[[]amount]
 }
 
 func newStatement(text, speaker string) *statement {
 	return &statement{
 		text: text, speaker: speaker, claims: stateClaims(text, speaker),
-		past:       lazy[bool]{f: func() bool { return hasPastCue(text) && !reFutureCue.MatchString(text) }},
-		changeCued: lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
-		moves:      lazy[bool]{f: func() bool { return reReschedule.MatchString(text) }},
+		past:        lazy[bool]{f: func() bool { return hasPastCue(text) && !reFutureCue.MatchString(text) }},
+		changeCued:  lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
+		moves:       lazy[bool]{f: func() bool { return reReschedule.MatchString(text) }},
+		corrections: lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
+		amountCued:  lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
+		amounts:     lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
 	}
 }
 
@@ -377,14 +406,14 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 				continue
 			}
 			switch {
-			case n.ended && !o.plan && endsValue(n.value, o):
+			case n.ended && !o.plan && (n.slot == "" || n.slot == o.slot) && endsValue(n.value, o):
 				what := n.subject // "Chloe works at: no longer Crumbs", what changed named
 				if o.slot != "" && o.slot != "habit" {
 					what += " " + o.slot
 				}
 				better(stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: no longer %s", what, o.value)})
 			case n.plan || n.ended || o.plan:
-			case n.slot == o.slot && n.slot != "habit" && !sameValue(n.value, o.value):
+			case n.slot == o.slot && n.slot != "habit" && !sameValue(n.value, o.value) && (!kindSlots[n.slot] || sharesWord(n.value, o.value)):
 				desc := fmt.Sprintf("%s %s: %s, previously %s", n.subject, n.slot, n.value, o.value)
 				switch {
 				case s.changeCued.get():
@@ -419,6 +448,18 @@ func endsValue(ended string, o stateClaim) bool {
 	subject := wordSet(contentWords(o.subject))
 	for _, w := range contentWords(ended) {
 		if !genericStateWords[w] && !subject[w] && ow[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// sharesWord: two values have a content word in common ("morning meetings",
+// "late-afternoon meetings").
+func sharesWord(a, b string) bool {
+	bw := wordSet(contentWords(b))
+	for _, w := range contentWords(a) {
+		if bw[w] {
 			return true
 		}
 	}
@@ -471,11 +512,7 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 		if (n.Type != realm.Event && n.Type != realm.Fact) || n.ID == r.resolved[i] {
 			continue
 		}
-		ch, moved := changeBetween(said, nodeClaims(n)), false
-		if ch.predicate == "" {
-			ch = rescheduled(said, c, n)
-			moved = ch.predicate != ""
-		}
+		ch, untilTold := changeOf(said, c, n)
 		if ch.predicate == "" {
 			continue
 		}
@@ -484,7 +521,7 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 			edges = r.emit(edges, i, agent.Self, n.ID, realm.Contradicts, ch.weight, ch.description)
 			continue
 		}
-		if moved { // the old day held until the move was told, not until the new day comes
+		if untilTold { // the old day held until the move was told, not until the new day comes; a detail until corrected
 			edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
 			if at := r.in.Observation.ObservedAt; !at.IsZero() && len(edges) > 0 && edges[len(edges)-1].To == n.ID {
 				edges[len(edges)-1].ValidUntil = &at
@@ -503,6 +540,23 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 		edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
 	}
 	return edges
+}
+
+// changeOf is how candidate c (its own words: said) changes node n, the rules tried in
+// turn: their claims, a day moved, a detail corrected, an amount changed. untilTold: n
+// held until c was told, whatever times the two tell of (a day moved; a detail
+// corrected, which a visit planned for next week is, told before that week).
+func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange, untilTold bool) {
+	if ch = changeBetween(said, nodeClaims(n)); ch.predicate != "" {
+		return ch, false
+	}
+	if ch = rescheduled(said, c, n); ch.predicate != "" {
+		return ch, true
+	}
+	if ch = corrected(said, c, n); ch.predicate != "" {
+		return ch, true
+	}
+	return amountChanged(said, n), false
 }
 
 // reReschedule: a text that moves something to another day ("my flight got moved to
@@ -541,6 +595,294 @@ var rescheduleWords = setOf(`moved rescheduled postponed pushed back bumped dela
 // dateWords are the words a date is written with, which two dates of anything share.
 var dateWords = setOf(`january february march april may june july august september october november december
 monday tuesday wednesday thursday friday saturday sunday morning afternoon evening night today tomorrow week month year`)
+
+// correction is a detail said again rightly: "Her name is Marina, not Marta".
+type correction struct{ right, wrong string }
+
+// Corrections: "X, not Y" at the end of a clause ("Biscuit is a golden retriever, not a
+// beagle") and "not Y but X". Group 1 is X (with up to three words before it), group 2 Y
+// in the first; the other way round in the second.
+var (
+	reCorrectedNot = mustPattern(`(?i)(?:^|[\s:])((?:[\p{L}\d'\-]+ ){0,3}[\p{L}\d'\-]+), not (?:` + correctionArticle + `)?([\p{L}\d'\-]+(?: [\p{L}\d'\-]+){0,2})(?:[.!;,)]|$)`)
+	reCorrectedBut = mustPattern(`(?i)\bnot (?:` + correctionArticle + `)?([\p{L}\d'\-]+(?: [\p{L}\d'\-]+){0,2}),? but (?:` + correctionArticle + `)?([\p{L}\d'\-]+(?: [\p{L}\d'\-]+){0,3})(?:[.!;,)]|$)`)
+)
+
+const correctionArticle = `an? |the |my |our |his |her |their |in |at |on `
+
+// reCopula ends the words before a corrected value: "Her name is Marina" → "Marina".
+var reCopula = regexp.MustCompile(`(?i)^.*\b(?:is|are|was|were|am|it's|that's)\s+(?:an?\s+|the\s+)?`)
+
+// notAValue: what "not" says of the time or manner, not of a detail ("not now", "not yet",
+// "not just winning").
+var notAValue = setOf(`now yet today tonight tomorrow anymore here there really sure always ever exactly quite much enough
+everyone everything anything just only even simply merely necessarily`)
+
+// correctionsOf are the corrections a text makes; not a negation in a row ("not bad, not
+// great"), nor one whose wrong value has no content word ("not now", "not today").
+func correctionsOf(text string) []correction {
+	var out []correction
+	add := func(right, wrong string) {
+		right = strings.TrimSpace(reCopula.ReplaceAllString(right, ""))
+		for _, w := range strings.Fields(strings.ToLower(right + " " + wrong)) {
+			if w == "not" || w == "never" || w == "no" || w == "nor" {
+				return
+			}
+		}
+		if notAValue[strings.ToLower(firstWord(wrong))] {
+			return
+		}
+		content := 0
+		for _, w := range contentWords(wrong) {
+			if dateWords[w] || notAValue[w] {
+				return
+			}
+			content++
+		}
+		if content == 0 || len(contentWords(right)) == 0 {
+			return
+		}
+		out = append(out, correction{right: right, wrong: wrong})
+	}
+	for _, m := range reCorrectedNot.findAll(text) {
+		add(m[1], m[2])
+	}
+	for _, m := range reCorrectedBut.findAll(text) {
+		add(m[2], m[1])
+	}
+	return out
+}
+
+// corrected is the change from node n to a statement that corrects a detail of it: said
+// by n's speaker, it says "X, not Y" of a word Y of n, which n does not say the same way
+// and whose X n lacks, and it names another word of n besides Y and X, in a sentence
+// with Y in each (the sister of "Nina's sister's name is Marina, not Marta"; Biscuit),
+// or, in n's session, says it corrects ("Her name is Marina, not Marta", "sorry", "I
+// meant"). Nothing otherwise, nor when n was said on a later day than c (a chat's
+// history sent late).
+func corrected(said *statement, c agent.Candidate, n realm.Node) stateChange {
+	speaker := speakerOfDescription(n.Description)
+	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || saidAfter(n.Description, c.Description) {
+		return stateChange{}
+	}
+	nw := nodeWords(n.Content)
+	for _, k := range said.corrections.get() {
+		wrong, right := contentWords(k.wrong), wordSet(contentWords(k.right))
+		if !allIn(wrong, nw) || allIn(contentWords(k.right), nw) || slices.ContainsFunc(correctionsOf(n.Content), func(o correction) bool {
+			return strings.EqualFold(o.wrong, k.wrong)
+		}) {
+			continue
+		}
+		// The other word is said beside the wrong one, in a sentence of each.
+		near := map[string]bool{}
+		for _, s := range sentencesWith(n.Content, wrong) {
+			for _, w := range contentWords(s) {
+				near[w] = true
+			}
+		}
+		var shared []string // as written: "Biscuit"
+		for _, s := range sentencesWith(said.text, wrong) {
+			for _, sw := range wordsOf(s) {
+				w := strings.TrimSuffix(sw.lower, "'s")
+				if isContentWord(w) && near[w] && !slices.Contains(wrong, w) && !right[w] && !dateWords[w] && !notAValue[w] && w != strings.ToLower(speaker) &&
+					!slices.ContainsFunc(shared, func(s string) bool { return strings.EqualFold(s, w) }) {
+					shared = append(shared, strings.TrimSuffix(strings.TrimSuffix(sw.text, "'s"), "’s"))
+				}
+			}
+		}
+		switch {
+		case len(shared) > 0:
+			return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s, not %s", speaker, strings.Join(shared, " "), k.right, k.wrong)}
+		case sameSession(c.Description, n.Description) && reCorrecting.MatchString(said.text):
+			// "Her name is Marina, not Marta" a few turns after the sister was named.
+			return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: %s, not %s", speaker, k.right, k.wrong)}
+		}
+	}
+	return stateChange{}
+}
+
+// reCorrecting: words that say a correction is one, which lets it correct a memory of the
+// same session that it shares no other word with.
+var reCorrecting = regexp.MustCompile(`(?i)\b(?:name|actually|sorry|meant|correction|oops|typo|my bad|my mistake|misspoke|got (?:that|it) wrong)\b`)
+
+// inSession is the session a description names ("Said by Nina on 8 May 2023 in session s1.").
+var inSession = regexp.MustCompile(` in session (\S+?)\.?$`)
+
+func sameSession(a, b string) bool {
+	ma, mb := inSession.FindStringSubmatch(a), inSession.FindStringSubmatch(b)
+	return ma != nil && mb != nil && ma[1] == mb[1]
+}
+
+// saidAfter: description a says its node was said on a later day than b's.
+func saidAfter(a, b string) bool {
+	ma, mb := saidOn.FindStringSubmatch(a), saidOn.FindStringSubmatch(b)
+	if ma == nil || mb == nil {
+		return false
+	}
+	ta, errA := time.Parse(text.DayLayout, ma[1])
+	tb, errB := time.Parse(text.DayLayout, mb[1])
+	return errA == nil && errB == nil && ta.After(tb)
+}
+
+// sentencesWith are the sentences of text that hold every content word of ws.
+func sentencesWith(text string, ws []string) []string {
+	var out []string
+	for _, s := range sentences(text) {
+		if part := text[s.start:s.end]; allIn(ws, wordSet(contentWords(part))) {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+func allIn(ws []string, set map[string]bool) bool {
+	for _, w := range ws {
+		if !set[w] {
+			return false
+		}
+	}
+	return len(ws) > 0
+}
+
+// amount is a number as written ("40mg", "45") and what it counts: the letters joined to
+// it, else the word after it ("euro"), else a currency sign before it.
+type amount struct{ word, value, unit string }
+
+var (
+	reAmountWord  = regexp.MustCompile(`^(\d+(?:[.,]\d+)?)([\p{L}%]*)$`)
+	reParenthesis = regexp.MustCompile(`\([^()]*\)`)
+	reMonth       = regexp.MustCompile(`^(?i:` + text.MonthNames + `)$`)
+)
+
+// amountsOf are the amounts of a text: not years, ordinals, times of day or days of a
+// month, nor what the rewrite wrote in parentheses (dates).
+func amountsOf(s string) []amount {
+	s = reParenthesis.ReplaceAllString(s, "")
+	ws := wordsOf(s)
+	var out []amount
+	for i, w := range ws {
+		m := reAmountWord.FindStringSubmatch(w.lower)
+		if m == nil {
+			continue
+		}
+		unit := m[2]
+		next, prev := "", ""
+		if i+1 < len(ws) {
+			next = ws[i+1].lower
+		}
+		if i > 0 {
+			prev = ws[i-1].text
+		}
+		switch {
+		case len(m[1]) == 4 && (strings.HasPrefix(m[1], "19") || strings.HasPrefix(m[1], "20")) && unit == "",
+			unit == "st" || unit == "nd" || unit == "rd" || unit == "th" || unit == "am" || unit == "pm",
+			next == "am" || next == "pm" || reMonth.MatchString(prev) || reMonth.MatchString(next),
+			w.end < len(s) && s[w.end] == ':':
+			continue
+		}
+		if unit == "" && next != "" && !dateWords[next] && (isContentWord(next) || len(next) <= 3 && !text.IsStopword(next) && !strings.ContainsFunc(next, unicode.IsDigit)) {
+			unit = singular(next) // "45 euros", "20 mg"
+		}
+		if unit == "" && w.start > 0 && strings.ContainsAny(s[w.start-1:w.start], "$£€") {
+			unit = s[w.start-1 : w.start]
+		}
+		out = append(out, amount{word: w.text, value: m[1], unit: unit})
+	}
+	return out
+}
+
+// reAmountCue: a text that says an amount changed.
+var reAmountCue = regexp.MustCompile(`(?i)\b(?:raised|lowered|increased|decreased|reduced|upped|doubled|halved|cut|hiked|bumped|adjusted|changed|went (?:up|down)|gone (?:up|down)|goes (?:up|down)|rose|risen|fell|dropped|now|these days|from now on)\b`)
+
+// amountWords are words that any two amounts may share: what an amount costs or takes.
+var amountWords = setOf(`cost costs costing price paid pay pays paying take takes taking dose amount total per every each`)
+
+// amountChanged is the change from node n to a statement of n's speaker that says, with a
+// cue (raised, went up, now…), another amount of the same unit ("40mg", "20mg") of the
+// same thing: a word in common besides amounts, dates, the speaker and words any amount
+// has ("costs", "month"), two when the amount has no unit. Not when n tells of a past
+// event, nor when the statement names a person n does not (someone else's amount).
+func amountChanged(said *statement, n realm.Node) stateChange {
+	speaker := speakerOfDescription(n.Description)
+	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !said.amountCued.get() || len(said.amounts.get()) == 0 {
+		return stateChange{}
+	}
+	olds := amountsOf(n.Content)
+	var from, to amount
+	for _, a := range said.amounts.get() {
+		if slices.ContainsFunc(olds, func(b amount) bool { return b.value == a.value && b.unit == a.unit }) {
+			continue
+		}
+		for _, b := range olds {
+			if b.unit == a.unit && b.value != a.value {
+				from, to = b, a
+			}
+		}
+	}
+	if to.word == "" || hasPastCue(n.Content) || namesAnother(said.text, n.Content, speaker) {
+		return stateChange{}
+	}
+	nw := nodeWords(n.Content)
+	var shared []string
+	for _, w := range contentWords(said.text) {
+		if nw[w] && !strings.ContainsFunc(w, unicode.IsDigit) && !dateWords[w] && !amountWords[w] && singular(w) != to.unit &&
+			w != strings.ToLower(speaker) && !slices.Contains(shared, w) {
+			shared = append(shared, w)
+		}
+	}
+	need := 2
+	if to.unit != "" {
+		need = 1 // the unit is a second word in common
+	}
+	if len(shared) < need {
+		return stateChange{}
+	}
+	// What holds now: n's clause that has the old amount, with the new one ("Nina takes
+	// 40mg of sertraline every morning (previously 20mg)"), so that a question about the
+	// amount names nothing n says that the change does not.
+	clause := n.Content
+	for _, c := range clauses(n.Content) {
+		if part := n.Content[c.start:c.end]; containsWord(part, from.word) {
+			clause = part
+			break
+		}
+	}
+	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s (previously %s)", strings.TrimRight(replaceWord(clause, from.word, to.word), ".!"), from.word)}
+}
+
+// relatives are the people a text about someone else's amount names.
+var relatives = setOf(`sister brother mother father mom mum dad son daughter wife husband partner boyfriend girlfriend
+friend boss colleague kid kids children child cousin aunt uncle grandma grandpa grandmother grandfather neighbour neighbor roommate`)
+
+// namesAnother: text names a person old does not, a name (a capitalised word within a
+// sentence, not the speaker's) or a relative.
+func namesAnother(text, old, speaker string) bool {
+	ow := map[string]bool{}
+	for _, w := range wordsOf(old) {
+		ow[strings.TrimSuffix(w.lower, "'s")] = true
+	}
+	for _, w := range wordsOf(text) {
+		l := strings.TrimSuffix(w.lower, "'s")
+		if ow[l] || strings.EqualFold(l, speaker) {
+			continue
+		}
+		if relatives[l] {
+			return true
+		}
+		r, _ := utf8.DecodeRuneInString(w.text)
+		before := strings.TrimRight(text[:w.start], " ")
+		if unicode.IsUpper(r) && before != "" && !strings.ContainsAny(before[len(before)-1:], ".!?:\"") && !nonName[l] {
+			return true
+		}
+	}
+	return false
+}
+
+func containsWord(s, w string) bool {
+	for range wholeWords(strings.ToLower(s), strings.ToLower(w)) {
+		return true
+	}
+	return false
+}
 
 // olderThan reports whether candidate c of this observation tells of a state before node
 // n's, and from when n holds instead: when c's time (its end, else its start, else when

@@ -2,6 +2,7 @@ package offline
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,10 +65,47 @@ func TestStateChange(t *testing.T) {
 		{"PlanWordsOnly", "Caroline", "Caroline wants to help people go through it.", "Caroline", "Caroline got support from people who help.", ""},
 		{"JoinedAnother", "Caroline", "Caroline joined a mentorship program for LGBTQ youth.", "Caroline", "Caroline just joined a new LGBTQ activist group.", ""},
 		{"PlanStillPlanned", "Gwen", "Gwen is planning to run the Boston marathon.", "Gwen", "Gwen is going to run the Boston marathon in April.", ""},
+
+		// A preference switched, for the same kind of thing and with a cue.
+		{"PreferenceSwitched", "Lena", "Lena prefers morning meetings, Lena's head is clearest before lunch.", "Lena", "Now Lena prefers late-afternoon meetings, mornings are for deep work.", "supersedes"},
+		{"PreferenceLikeBest", "Lena", "Lena likes window seats best on long flights.", "Lena", "These days Lena likes aisle seats best.", "supersedes"},
+		{"PreferenceChatRole", "user", "user prefers morning meetings.", "user", "user prefers late-afternoon meetings these days.", "supersedes"},
+		{"PreferenceOtherKind", "Lena", "Lena prefers morning meetings.", "Lena", "Now Lena prefers tea to coffee.", ""},
+		{"PreferenceNoCue", "Lena", "Lena prefers morning meetings.", "Lena", "Lena prefers short meetings with an agenda.", ""},
+		{"PreferenceOtherPerson", "Lena", "Lena prefers morning meetings.", "Lena", "Now Lena's boss prefers late-afternoon meetings.", ""},
+
+		// A break-up ends a partner named in passing, and nothing else said of them.
+		{"BrokeUpWithPartner", "Nina", "Nina lives in Lisbon with Nina's partner Tomás.", "Nina", "Tomás and Nina broke up last month (April 2023).", "supersedes"},
+		{"BrokeUpSpeakerFirst", "user", "user lives in Lisbon with user's boyfriend Tomás.", "user", "user and Tomás split up in the spring.", "supersedes"},
+		{"BrokeUpOthers", "Nina", "Nina lives in Lisbon with Nina's partner Tomás.", "Nina", "Ana and Leo broke up last month.", ""},
+		{"BrokeUpNotThePartner", "Nina", "Nina goes hiking with Tomás on Sundays.", "Nina", "Tomás and Nina broke up last month.", ""},
+		{"SplitTheBill", "Nina", "Nina lives in Lisbon with Nina's partner Tomás.", "Nina", "Tomás and Nina split the bill at dinner.", ""},
+		{"NewPartnerNoCue", "Nina", "Nina lives with Nina's partner Tomás.", "Nina", "Nina's partner Leo cooked dinner.", ""},
+
+		// A detail corrected: "X, not Y" of a word Y of an older memory of the speaker that
+		// shares another word with the correction.
+		{"CorrectedName", "Nina", "Nina's sister Marta is visiting us next week (the week after 8 May 2023).", "Nina", "Oops, Nina's sister's name is Marina, not Marta.", "supersedes"},
+		{"CorrectedKind", "Nina", "Nina: Our dog Biscuit, a beagle, loves the beach.", "Nina", "Nina: Biscuit is a golden retriever, not a beagle.", "supersedes"},
+		{"CorrectedNotBut", "user", "user: Our dog Biscuit, a beagle, loves the beach.", "user", "user: Biscuit is not a beagle but a golden retriever.", "supersedes"},
+		{"CorrectedAnotherSpeaker", "Nina", "Nina's sister Marta is visiting us next week.", "Sam", "Sam: Nina's sister's name is Marina, not Marta.", ""},
+		{"CorrectedNothingElseShared", "Nina", "Nina had lunch with Marta.", "Nina", "Her name is Marina, not Marta.", ""},
+		{"NotBadNotGreat", "Nina", "Nina: The new pasta place near the office is great.", "Nina", "Nina: The pasta place was not bad, not great.", ""},
+		{"NotNow", "Nina", "Nina wants to talk about the move now.", "Nina", "Nina: Let's talk about the move later, not now.", ""},
+		{"SaidTheSameWay", "Nina", "Nina drinks tea, not coffee.", "Nina", "Nina: Green tea, not coffee, every morning.", ""},
+
+		// An amount changed: a cue, another amount of the same unit, the same thing.
+		{"DoseRaised", "Nina", "Nina takes 20mg of sertraline every morning.", "Nina", "Nina's doctor raised Nina's sertraline dose to 40mg.", "supersedes"},
+		{"PriceNow", "user", "user's gym membership is 30 euros a month.", "user", "user: The gym now costs 45 euros a month.", "supersedes"},
+		{"AmountOfAnotherThing", "Nina", "Nina's rent is 900 euros a month.", "Nina", "Nina: The gym now costs 45 euros a month.", ""},
+		{"AmountOfAnotherPerson", "Nina", "Nina takes 20mg of sertraline every morning.", "Nina", "Nina's sister now takes 40mg of sertraline.", ""},
+		{"AmountAnotherSpeaker", "Nina", "Nina takes 20mg of sertraline every morning.", "Sam", "Sam's doctor raised Sam's sertraline dose to 40mg.", ""},
+		{"AmountNoCue", "Nina", "Nina takes 20mg of sertraline every morning.", "Nina", "Nina takes 50mg of sertraline on bad days.", ""},
+		{"AmountPastEvent", "Nina", "Nina ran 5 km along the river on Sunday.", "Nina", "Nina now runs 10 km along the river.", ""},
+		{"AmountDateOnly", "Nina", "Nina's gym membership renews on May 9.", "Nina", "Nina's gym membership now renews on May 16.", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := changeBetween(newStatement(tt.new, tt.newSpeaker), nodeClaims(realm.Node{Content: tt.old, Description: "Said by " + tt.oldSpeaker + " on 1 May 2023."}))
+			got, _ := changeOf(newStatement(tt.new, tt.newSpeaker), agent.Candidate{Content: tt.new, Description: "Said by " + tt.newSpeaker + " on 2 May 2023."}, realm.Node{Content: tt.old, Description: "Said by " + tt.oldSpeaker + " on 1 May 2023."})
 			if got.predicate != tt.wantPredicate {
 				t.Errorf("predicate %q (%s), want %q; claims new %+v old %+v", got.predicate, got.description, tt.wantPredicate,
 					stateClaims(tt.new, tt.newSpeaker), stateClaims(tt.old, tt.oldSpeaker))
@@ -82,6 +120,76 @@ func TestStateEndedDescription(t *testing.T) {
 	got := changeBetween(newStatement("Mia quit Spotify last week.", "Mia"), nodeClaims(realm.Node{Content: "Mia works at Spotify on the data team.", Description: "Said by Mia on 1 May 2023."}))
 	if want := "Mia works at: no longer Spotify"; got.predicate != "supersedes" || got.description != want {
 		t.Errorf("%s %q, want supersedes %q", got.predicate, got.description, want)
+	}
+}
+
+// TestCorrectedSaidLater: a correction supersedes what its speaker said before it, not
+// what was said on a later day (a chat's history sent late); its edge goes from the
+// correction to the older memory even when that one tells of a later time (a visit next
+// week), and the older memory holds until the correction was told.
+func TestCorrectedSaidLater(t *testing.T) {
+	old := realm.Node{Content: "Nina's sister Marta is visiting us next week.", Description: "Said by Nina on 2 May 2023."}
+	said := newStatement("Nina's sister's name is Marina, not Marta.", "Nina")
+	for _, tt := range []struct {
+		name, description string
+		want              string
+	}{
+		{"Later", "Said by Nina on 6 May 2023.", "supersedes"},
+		{"SameDay", "Said by Nina on 2 May 2023.", "supersedes"},
+		{"Earlier", "Said by Nina on 1 May 2023.", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, untilTold := changeOf(said, agent.Candidate{Content: said.text, Description: tt.description}, old)
+			if got.predicate != tt.want || (tt.want != "" && !untilTold) {
+				t.Errorf("%s %q (until told %v), want %q until told", got.predicate, got.description, untilTold, tt.want)
+			}
+		})
+	}
+}
+
+// TestCorrectedInSession: a correction that shares no other word with the memory it
+// corrects ("Her name is Marina, not Marta") corrects one of its session when it says it
+// corrects; not one of another session, nor "X, not Y" that says no such thing.
+func TestCorrectedInSession(t *testing.T) {
+	visit := realm.Node{Content: "Nina's sister Marta is visiting us next week.", Description: "Said by Nina on 2 May 2023 in session s1."}
+	drive := realm.Node{Content: "Marta offered to drive us to the airport.", Description: "Said by Nina on 2 May 2023 in session s1."}
+	for _, tt := range []struct {
+		name, text, session string
+		old                 realm.Node
+		want                string
+	}{
+		{"SameSession", "Her name is Marina, not Marta.", "s1", visit, "supersedes"},
+		{"AnotherSession", "Her name is Marina, not Marta.", "s2", visit, ""},
+		{"NotACorrection", "Nina: We will invite Marina, not Marta.", "s1", drive, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			said := newStatement(tt.text, "Nina")
+			got, _ := changeOf(said, agent.Candidate{Content: tt.text, Description: "Said by Nina on 2 May 2023 in session " + tt.session + "."}, tt.old)
+			if got.predicate != tt.want {
+				t.Errorf("%s %q, want %q", got.predicate, got.description, tt.want)
+			}
+		})
+	}
+}
+
+// TestAmountsOf: a number and its unit; not a year, an ordinal, a time of day, a day of a
+// month, nor a date the rewrite wrote in parentheses.
+func TestAmountsOf(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"Nina takes 20mg of sertraline.", "20 mg"},
+		{"Nina takes 20 mg of sertraline.", "20 mg"},
+		{"The gym now costs 45 euros a month.", "45 euro"},
+		{"The rent went up to $1200.", "1200 $"},
+		{"Nina's daily goal is 8000.", "8000 "},
+		{"The flight on May 9th at 7pm, May 16 or 12 December (12 December 2026), in 2023.", ""},
+	} {
+		var got []string
+		for _, a := range amountsOf(tt.text) {
+			got = append(got, a.value+" "+a.unit)
+		}
+		if strings.Join(got, ", ") != tt.want {
+			t.Errorf("%q: %q, want %q", tt.text, strings.Join(got, ", "), tt.want)
+		}
 	}
 }
 
@@ -149,6 +257,40 @@ func TestOfflineSupersedes(t *testing.T) {
 	}
 }
 
+// TestOfflineCorrection: through Integrate, a correction supersedes the older memory it
+// corrects, which holds until the correction was told, though that memory tells of a later
+// time (a visit next week).
+func TestOfflineCorrection(t *testing.T) {
+	a := New(Options{})
+	visit := time.Date(2023, 5, 9, 0, 0, 0, 0, time.UTC)
+	old := realm.Node{ID: "old", Type: realm.Event, Content: "Nina's sister Marta is visiting us next week (the week after 2 May 2023).", Description: "Said by Nina on 2 May 2023 in session s1.", TStart: &visit}
+	obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Nina", Content: "Oops, I got that wrong: my sister's name is Marina, not Marta.", ObservedAt: time.Date(2023, 5, 6, 10, 0, 0, 0, time.UTC)}
+	ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
+	in := agent.IntegrateInput{Observation: obs}
+	for _, c := range ext.Candidates {
+		in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: []agent.Neighbour{{Node: old, Similar: true}}})
+	}
+	out, _, err := a.Integrate(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range out {
+		for _, e := range d.Edges {
+			if e.Predicate != realm.Supersedes {
+				continue
+			}
+			if e.From != agent.Self || e.To != "old" || e.ValidUntil == nil || !e.ValidUntil.Equal(obs.ObservedAt) {
+				t.Errorf("edge %s → %s until %v, want the correction to supersede the older memory until %v", e.From, e.To, e.ValidUntil, obs.ObservedAt)
+			}
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no supersedes edge: %+v", out)
+	}
+}
+
 // TestOfflineSupersedesHistorySentLate: a chat's history sent after its newer part; the
 // older statement does not supersede the newer one, the newer one supersedes it, from
 // when it began (its own time, else the day it was said).
@@ -197,7 +339,7 @@ func TestOfflineShortState(t *testing.T) {
 	for _, tt := range []struct {
 		text string
 		want bool
-	}{{"I'm 29 years old, still feel 19.", true}, {"Haha, still 19!", false}} {
+	}{{"I'm 29 years old, still feel 19.", true}, {"Haha, still 19!", false}, {"Her name is Marina, not Marta.", true}, {"Not bad, not great!", false}} {
 		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "Quin", tt.text)})
 		got := false
 		for _, c := range ext.Candidates {
