@@ -779,7 +779,7 @@ func amountsOf(s string) []amount {
 			w.end < len(s) && s[w.end] == ':':
 			continue
 		}
-		if unit == "" && next != "" && !dateWords[next] && (isContentWord(next) || len(next) <= 3 && !text.IsStopword(next) && !strings.ContainsFunc(next, unicode.IsDigit)) {
+		if unit == "" && next != "" && !dateWords[next] && !notAValue[next] && (isContentWord(next) || len(next) <= 3 && !text.IsStopword(next) && !strings.ContainsFunc(next, unicode.IsDigit)) {
 			unit = singular(next) // "45 euros", "20 mg"
 		}
 		if unit == "" && w.start > 0 && strings.ContainsAny(s[w.start-1:w.start], "$£€") {
@@ -792,6 +792,9 @@ func amountsOf(s string) []amount {
 
 // reAmountCue: a text that says an amount changed.
 var reAmountCue = regexp.MustCompile(`(?i)\b(?:raised|lowered|increased|decreased|reduced|upped|doubled|halved|cut|hiked|bumped|adjusted|changed|went (?:up|down)|gone (?:up|down)|goes (?:up|down)|rose|risen|fell|dropped|now|these days|from now on)\b`)
+
+// rePaid: past verbs of amounts that hasPastCue does not know: what was paid stays paid.
+var rePaid = regexp.MustCompile(`(?i)\b(?:paid|sold|lent)\b`)
 
 // amountWords are words that any two amounts may share: what an amount costs or takes.
 var amountWords = setOf(`cost costs costing price paid pay pays paying take takes taking dose amount total per every each`)
@@ -818,7 +821,7 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 			}
 		}
 	}
-	if to.word == "" || hasPastCue(n.Content) || namesAnother(said.text, n.Content, speaker) {
+	if to.word == "" || hasPastCue(n.Content) || rePaid.MatchString(n.Content) || namesAnother(said.text, n.Content, speaker) {
 		return stateChange{}
 	}
 	nw := nodeWords(n.Content)

@@ -101,6 +101,8 @@ func TestStateChange(t *testing.T) {
 		{"AmountAnotherSpeaker", "Nina", "Nina takes 20mg of sertraline every morning.", "Sam", "Sam's doctor raised Sam's sertraline dose to 40mg.", ""},
 		{"AmountNoCue", "Nina", "Nina takes 20mg of sertraline every morning.", "Nina", "Nina takes 50mg of sertraline on bad days.", ""},
 		{"AmountPastEvent", "Nina", "Nina ran 5 km along the river on Sunday.", "Nina", "Nina now runs 10 km along the river.", ""},
+		{"AmountPaid", "Nina", "Nina paid 300 euros for the flight to Madrid.", "Nina", "Nina: The flight to Madrid now costs 450 euros.", ""},
+		{"AmountSameRelative", "Nina", "Nina's daughter takes 10mg of melatonin to sleep.", "Nina", "Nina's daughter now takes 5mg of melatonin.", "supersedes"},
 		{"AmountDateOnly", "Nina", "Nina's gym membership renews on May 9.", "Nina", "Nina's gym membership now renews on May 16.", ""},
 	}
 	for _, tt := range tests {
@@ -181,6 +183,7 @@ func TestAmountsOf(t *testing.T) {
 		{"The gym now costs 45 euros a month.", "45 euro"},
 		{"The rent went up to $1200.", "1200 $"},
 		{"Nina's daily goal is 8000.", "8000 "},
+		{"Ana is 8 now.", "8 "},
 		{"The flight on May 9th at 7pm, May 16 or 12 December (12 December 2026), in 2023.", ""},
 	} {
 		var got []string
