@@ -331,6 +331,8 @@ func TestOfflineAddressee(t *testing.T) {
 		{"Mel, guess what! I got the job.", "Mel"},
 		{"Hey Mel, I got the job.", "Mel"},
 		{"Caroline! How are you?", "Caroline"},
+		{"Now, I only work 32 hours a week.", ""},
+		{"Then, we went home.", ""},
 	} {
 		obs := obsAt("o1", "", "user", tt.text)
 		if got := addresseeOf(nil, obs, "user", tt.text, map[string]string{}); got != tt.want {

@@ -342,7 +342,7 @@ february march april may june july august september october november december mo
 btw gonna wanna anyway anyways well also just really totally definitely absolutely maybe yep nope hmm
 happy merry christmas guess remember look listen wait please sorry imagine honestly actually let
 talk tell ask call show give help remind find send mondays tuesdays wednesdays thursdays fridays saturdays
-sundays weekends today tonight tomorrow yesterday message note reminder je`)
+sundays weekends today tonight tomorrow yesterday message note reminder je now then`)
 
 var connectorWords = map[string]bool{"of": true, "the": true, "de": true, "la": true, "van": true, "von": true, "and": false}
 
