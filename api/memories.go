@@ -239,6 +239,35 @@ func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
+// handleDeleteObservation forgets one message: the observation and the memories derived
+// from it (cypher.Store.DeleteObservation says which), under the space's write lock, so
+// that an integration of it still running writes nothing afterwards.
+func (s *server) handleDeleteObservation(w http.ResponseWriter, r *http.Request) {
+	id, ok := pathParam(r, "id")
+	if !ok {
+		writeError(w, r, realm.FieldErrors{"id": "must be a percent-encoded observation id"}.Err())
+		return
+	}
+	deleted, err := s.Store.DeleteObservation(r.Context(), chi.URLParam(r, "space"), id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, deleted)
+}
+
+// pathParam is the path parameter name, unescaped: chi routes on the raw path, and so
+// gives its parameters still escaped, when the path holds an escape that the decoded
+// one would not (an id holding "/", sent as %2F).
+func pathParam(r *http.Request, name string) (string, bool) {
+	v := chi.URLParam(r, name)
+	if r.URL.RawPath == "" {
+		return v, true
+	}
+	u, err := url.PathUnescape(v)
+	return u, err == nil
+}
+
 // maxSpacesPage is the most spaces a page of GET /v1/spaces, and the spaces tool, lists.
 const maxSpacesPage = 1000
 

@@ -400,29 +400,36 @@ func (t *spaceTexts) successor() *spaceTexts {
 	return u
 }
 
-// deleted records this process's deletion of memory id from the space (memory_delete.cypher,
-// which moved the space's memories_version from before to after) in its keyword index: an
-// index of before loses the memory and holds after; any other is forgotten.
-func (c *keywordCache) deleted(space, id, before, after string) {
+// deletedFollowMax is the most memories a deletion may take out for the index to follow it.
+const deletedFollowMax = 64
+
+// deleted records this process's deletion of the memories ids from the space
+// (memory_delete.cypher, observation_delete_*.cypher, which moved the space's
+// memories_version from before to after) in its keyword index: an index of before loses
+// the memories and holds after; any other is forgotten.
+func (c *keywordCache) deleted(space string, ids []string, before, after string) {
 	c.mu.Lock()
 	old := c.spaces[space]
 	c.mu.Unlock()
 	if old == nil {
 		return
 	}
-	if before == "" || after == "" || old.state.Version != before || !old.next.CompareAndSwap(false, true) {
+	// Each removal looks at every term of the index (remove): many are left to a read.
+	if before == "" || after == "" || old.state.Version != before || len(ids) > deletedFollowMax || !old.next.CompareAndSwap(false, true) {
 		c.drop(space)
 		return
 	}
 	u := old.successor()
-	i, ok := u.where.at[id]
-	if !ok { // a memory it does not hold: not the index of before
-		c.drop(space)
-		return
+	for _, id := range ids {
+		i, ok := u.where.at[id]
+		if !ok { // a memory it does not hold: not the index of before
+			c.drop(space)
+			return
+		}
+		u.remove(i, nil)
 	}
-	u.remove(i, nil)
 	u = u.settled()
-	u.state = SpaceState{N: old.state.N - 1, Version: after}
+	u.state = SpaceState{N: old.state.N - int64(len(ids)), Version: after}
 	c.replace(space, old, u)
 }
 

@@ -946,7 +946,7 @@ func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
 	}
 	slices.Sort(neighbours)
 	neighbours = slices.Compact(neighbours)
-	s.texts.deleted(space, id, str(r, "version_before"), str(r, "version_after"))
+	s.texts.deleted(space, []string{id}, str(r, "version_before"), str(r, "version_after"))
 	if len(neighbours) <= deleteFollowMax {
 		s.followWrite(ctx, space, graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: neighbours, gone: []string{id}})
 	}
@@ -956,6 +956,94 @@ func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
 // deleteFollowMax is the most neighbours a deleted memory may have for the snapshot to
 // follow its deletion (they are read again); a hub's deletion leaves the snapshot stale.
 const deleteFollowMax = 1000
+
+// ObservationDeleted is what DeleteObservation deleted.
+type ObservationDeleted struct {
+	Observation     string   `json:"observation"`
+	MemoriesDeleted int      `json:"memories_deleted"`
+	MemoryIDs       []string `json:"memory_ids"` // the memories deleted with it, in no particular order
+}
+
+// observationDeleteBatch is how many memories a statement of DeleteObservation deletes.
+const observationDeleteBatch = 500
+
+// DeleteObservation forgets one observation of a space: the observation and the
+// memories derived from it, with their edges (observation_delete_memories.cypher):
+// every event and fact whose provenance holds it, even one other observations are in
+// too, since its content may say the message's words; every entity and episode that
+// nothing else holds up (no other observation in its provenance, no event or fact that
+// stays related to it). The entities and episodes that stay lose it from their sources
+// (observation_delete_finish.cypher), and the space's running summary, which may hold
+// its words, is emptied (observation_delete_lock.cypher). It runs in one write
+// transaction under the space's lock, the one the write path takes: an integration of
+// the observation that has not written yet then finds it gone and writes nothing
+// (ApplyRun, ApplyIntegration); one that wrote before has its memories deleted here. The
+// memories are deleted a batch at a time, in that transaction. The keyword index and the
+// graph snapshot follow as they follow DeleteMemory (the embeddings held are read again:
+// the space's state moved). Errors: ENotFound (space or observation), EUnavailable.
+func (s *Store) DeleteObservation(ctx context.Context, space, id string) (ObservationDeleted, error) {
+	defer s.graphs.writing(space)()
+	var out ObservationDeleted
+	var move graphMove
+	var versionBefore, versionAfter string
+	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		out = ObservationDeleted{Observation: id, MemoryIDs: []string{}}
+		recs, err := collect(ctx, tx, qObservationDeleteLock, map[string]any{"space": space, "id": id, "now": time.Now().UTC()})
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 || !boolean(recs[0], "found") {
+			// Rolled back: nothing moved.
+			return nil, realm.Errorf(realm.ENotFound, "observation %q not found in space %q", id, space)
+		}
+		r := recs[0]
+		move = graphMove{before: str(r, "graph_before"), after: str(r, "graph_after")}
+		versionBefore, versionAfter = str(r, "version_before"), str(r, "version_after")
+		var touched []string
+		for {
+			recs, err := collect(ctx, tx, qObservationDeleteMemories, map[string]any{"space": space, "id": id, "batch": observationDeleteBatch})
+			if err != nil {
+				return nil, err
+			}
+			if len(recs) == 0 {
+				break
+			}
+			v, _ := recs[0].Get("deleted")
+			deleted := stringList(v)
+			out.MemoryIDs = append(out.MemoryIDs, deleted...)
+			v, _ = recs[0].Get("neighbours")
+			touched = append(touched, stringList(v)...)
+			if len(deleted) < observationDeleteBatch {
+				break
+			}
+		}
+		recs, err = collect(ctx, tx, qObservationDeleteFinish, map[string]any{"space": space, "id": id, "sources_max": realm.SourcesMax})
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 || num(recs[0], "deleted") == 0 {
+			return nil, realm.Errorf(realm.ENotFound, "observation %q not found in space %q", id, space)
+		}
+		v, _ := recs[0].Get("kept")
+		touched = append(touched, stringList(v)...)
+		// The memories left whose edges or sources changed are read again; the deleted
+		// ones are gone from the snapshot.
+		slices.Sort(touched)
+		touched = slices.Compact(touched)
+		move.ids = slices.DeleteFunc(touched, func(x string) bool { return slices.Contains(out.MemoryIDs, x) })
+		move.gone = out.MemoryIDs
+		return nil, nil
+	})
+	if err != nil {
+		return ObservationDeleted{}, err
+	}
+	out.MemoriesDeleted = len(out.MemoryIDs)
+	s.texts.deleted(space, out.MemoryIDs, versionBefore, versionAfter)
+	if len(move.ids) <= deleteFollowMax {
+		s.followWrite(ctx, space, move)
+	}
+	return out, nil
+}
 
 // Stats summarizes a space.
 type Stats struct {

@@ -45,6 +45,18 @@ var (
 	memoryDeleteCypher string
 	qMemoryDelete      = newQuery("memory_delete", memoryDeleteCypher)
 
+	//go:embed queries/observation_delete_lock.cypher
+	observationDeleteLockCypher string
+	qObservationDeleteLock      = newQuery("observation_delete_lock", observationDeleteLockCypher)
+
+	//go:embed queries/observation_delete_memories.cypher
+	observationDeleteMemoriesCypher string
+	qObservationDeleteMemories      = newQuery("observation_delete_memories", observationDeleteMemoriesCypher)
+
+	//go:embed queries/observation_delete_finish.cypher
+	observationDeleteFinishCypher string
+	qObservationDeleteFinish      = newQuery("observation_delete_finish", observationDeleteFinishCypher)
+
 	//go:embed queries/space_lock_run.cypher
 	spaceLockRunCypher string
 	qSpaceLockRun      = newQuery("space_lock_run", spaceLockRunCypher)

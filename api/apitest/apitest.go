@@ -178,6 +178,13 @@ func (c *Checker) Check(req *http.Request, reqBody []byte, status int, header ht
 	name := req.Method + " " + req.URL.Path
 	r := req.Clone(context.Background())
 	r.Body = io.NopCloser(bytes.NewReader(reqBody))
+	if r.URL.RawPath != "" {
+		// Routed as the server routes it (api/methods.go routedPath): an escaped "/" in a
+		// path parameter stays in that parameter.
+		u := *r.URL
+		u.Path, u.RawPath = r.URL.RawPath, ""
+		r.URL = &u
+	}
 	route, params, err := router.FindRoute(r)
 	if err == nil && slices.Contains(slices.Collect(maps.Values(params)), "") {
 		// kin-openapi's legacy router takes DELETE /v1/spaces/s/memories for

@@ -1,0 +1,296 @@
+package api
+
+import (
+	"context"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// forgetMessages are a chat in which the user says one thing (f1) they later want
+// forgotten; the assistant's reply (f2) makes an exchange of it.
+var forgetMessages = []map[string]string{
+	{"id": "f1", "session_id": "s1", "role": "user", "content": "We adopted a dog last month: Biscuit, a beagle who loves chasing squirrels in the park.", "timestamp": "2023-05-08T10:00:00Z"},
+	{"id": "f2", "session_id": "s1", "role": "assistant", "content": "That sounds lovely! How is he settling in at home?", "timestamp": "2023-05-08T10:00:30Z"},
+	{"id": "f3", "session_id": "s1", "role": "user", "content": "I started learning the cello at a music school downtown.", "timestamp": "2023-05-08T10:02:00Z"},
+	{"id": "f4", "session_id": "s1", "role": "user", "content": "My sister Lena is visiting from Hamburg next week.", "timestamp": "2023-05-08T10:03:00Z"},
+}
+
+// forgetWords are words only f1 says.
+var forgetWords = []string{"beagle", "squirrels"}
+
+// observationDeletedDoc is DELETE …/observations/{id}'s body.
+type observationDeletedDoc struct {
+	Observation     string
+	MemoriesDeleted int      `json:"memories_deleted"`
+	MemoryIDs       []string `json:"memory_ids"`
+}
+
+// listedMemories lists every memory of a space.
+func listedMemories(t *testing.T, c client, space string) []realm.Node {
+	t.Helper()
+	var page struct{ Memories []realm.Node }
+	if code := c.do("GET", "/v1/spaces/"+space+"/memories?limit=500", nil, &page).StatusCode; code != http.StatusOK {
+		t.Fatalf("list: %d", code)
+	}
+	return page.Memories
+}
+
+// saysAny reports whether s holds one of words, in any case.
+func saysAny(s string, words []string) bool {
+	s = strings.ToLower(s)
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(s, w) })
+}
+
+// TestDeleteObservation: DELETE …/observations/{id} forgets a message, over HTTP and a
+// real Neo4j: the observation and the memories derived from it are gone from the list,
+// recall (by vector and by keywords, through the caches this process holds and through
+// Neo4j's indexes) and the export; the other messages' memories stay; a second delete is 404.
+func TestDeleteObservation(t *testing.T) {
+	var store *cypher.Store
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) { store = d.Store })
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": forgetMessages}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	before := listedMemories(t, c, space)
+	var fromF1, others []realm.Node
+	for _, m := range before {
+		if slices.Contains(m.Sources, "f1") {
+			fromF1 = append(fromF1, m)
+		} else {
+			others = append(others, m)
+		}
+	}
+	saying := slices.ContainsFunc(fromF1, func(m realm.Node) bool {
+		return (m.Type == realm.Event || m.Type == realm.Fact) && saysAny(m.Content, forgetWords)
+	})
+	if !saying || !slices.ContainsFunc(others, func(m realm.Node) bool { return strings.Contains(m.Content, "cello") }) {
+		t.Fatalf("want an event or fact of f1 saying %v and another message's about the cello: %+v", forgetWords, before)
+	}
+	if !strings.Contains(string(export(t, c, space)), "beagle") {
+		t.Fatal("the export does not hold f1's words before the delete")
+	}
+	// This process holds the space's keyword index and graph snapshot, which must follow.
+	ctx := context.Background()
+	if _, err := store.LoadKeywordIndex(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := store.LoadGraph(ctx, space); err != nil || g.Memories == 0 {
+		t.Fatalf("graph snapshot %+v %v", g, err)
+	}
+	var stats struct{ Observations int }
+	c.do("GET", sp+"/stats", nil, &stats)
+
+	var got observationDeletedDoc
+	if code := c.do("DELETE", sp+"/observations/f1", nil, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("delete: %d %+v", code, got)
+	}
+	t.Run("Answer", func(t *testing.T) {
+		if got.Observation != "f1" || got.MemoriesDeleted != len(got.MemoryIDs) || got.MemoriesDeleted == 0 {
+			t.Fatalf("answer %+v", got)
+		}
+		for _, m := range fromF1 {
+			deleted := slices.Contains(got.MemoryIDs, m.ID)
+			switch {
+			case m.Type == realm.Event || m.Type == realm.Fact:
+				if !deleted {
+					t.Errorf("%s %s (sources %v) stays", m.Type, m.ID, m.Sources)
+				}
+			case deleted && slices.ContainsFunc(m.Sources, func(s string) bool { return s != "f1" }):
+				t.Errorf("%s %s deleted, yet other messages support it: %v", m.Type, m.ID, m.Sources)
+			}
+		}
+		for _, id := range got.MemoryIDs {
+			if !slices.ContainsFunc(fromF1, func(m realm.Node) bool { return m.ID == id }) {
+				t.Errorf("deleted %s, not derived from f1", id)
+			}
+		}
+	})
+	// The session's episode, made by f1, its first message, still holds the session's
+	// other messages together, and now derives from them.
+	t.Run("EpisodeStays", func(t *testing.T) {
+		i := slices.IndexFunc(before, func(m realm.Node) bool { return m.Type == realm.Episode && m.Name == "s1" })
+		if i < 0 {
+			t.Fatalf("no episode of s1 among %+v", before)
+		}
+		var doc memoryDoc
+		if code := c.do("GET", sp+"/memories/"+before[i].ID, nil, &doc).StatusCode; code != http.StatusOK {
+			t.Fatalf("the episode of s1: %d", code)
+		}
+		if len(doc.Memory.Sources) == 0 || slices.Contains(doc.Memory.Sources, "f1") {
+			t.Errorf("the episode of s1 derives from %v, want the session's other messages", doc.Memory.Sources)
+		}
+	})
+	t.Run("List", func(t *testing.T) {
+		after := listedMemories(t, c, space)
+		for _, m := range after {
+			if slices.Contains(got.MemoryIDs, m.ID) || slices.Contains(m.Sources, "f1") || saysAny(m.Content, forgetWords) {
+				t.Errorf("still listed: %+v", m)
+			}
+		}
+		for _, m := range others {
+			if !slices.ContainsFunc(after, func(n realm.Node) bool { return n.ID == m.ID }) {
+				t.Errorf("another message's memory is gone: %+v", m)
+			}
+		}
+		if len(after) != len(before)-len(got.MemoryIDs) {
+			t.Errorf("%d memories, want %d less than %d", len(after), len(got.MemoryIDs), len(before))
+		}
+		for _, id := range got.MemoryIDs {
+			if code := c.status("GET", sp+"/memories/"+id, nil); code != http.StatusNotFound {
+				t.Errorf("GET memory %s: %d", id, code)
+			}
+		}
+		var now struct{ Observations int }
+		c.do("GET", sp+"/stats", nil, &now)
+		if now.Observations != stats.Observations-1 {
+			t.Errorf("%d observations, want %d", now.Observations, stats.Observations-1)
+		}
+	})
+	t.Run("CachesFollow", func(t *testing.T) {
+		counts, err := store.SpaceCounts(ctx, space)
+		if err != nil {
+			t.Fatal(err)
+		}
+		read := func(log *cypher.StatementLog, names ...string) bool {
+			return slices.ContainsFunc(log.Statements, func(st cypher.Statement) bool { return slices.Contains(names, st.Name) })
+		}
+		logged, log := cypher.WithStatementLog(ctx)
+		seeds, err := store.SeedByFullText(logged, space, cypher.SeedQuery{Keywords: forgetWords, Limit: 20, SpaceSize: counts.InSpace, SpaceVersion: counts.Version})
+		if err != nil || len(seeds) != 0 || read(log, "seed_fulltext", "memory_texts") {
+			t.Errorf("keyword seeds for %v: %v %v, read by %+v; want none, from the keyword index followed", forgetWords, seedIDs(seeds), err, log.Statements)
+		}
+		logged, log = cypher.WithStatementLog(ctx)
+		if g, err := store.LoadGraph(logged, space); err != nil || g.Memories != int(counts.InSpace) || read(log, "graph_snapshot") {
+			t.Errorf("graph snapshot %+v %v, read by %+v; want the one followed, of %d memories", g, err, log.Statements, counts.InSpace)
+		}
+	})
+	// Before any recall of the test: a trace holds its query, which says f1's words.
+	t.Run("Export", func(t *testing.T) {
+		body := string(export(t, c, space))
+		if saysAny(body, forgetWords) || strings.Contains(body, forgetMessages[0]["content"]) {
+			for _, line := range strings.Split(body, "\n") {
+				if saysAny(line, forgetWords) {
+					t.Errorf("the export still holds f1's words: %s", line)
+				}
+			}
+		}
+		if !strings.Contains(body, forgetMessages[2]["content"]) {
+			t.Errorf("the export lost f3")
+		}
+	})
+	t.Run("Recall", func(t *testing.T) {
+		for _, q := range []string{"Biscuit the beagle chasing squirrels", "What dog did we adopt?"} {
+			var rec recallDoc
+			c.do("POST", sp+"/recall", map[string]any{"query": q}, &rec)
+			for _, n := range rec.Nodes {
+				if slices.Contains(got.MemoryIDs, n.Node.ID) || saysAny(n.Node.Content, forgetWords) {
+					t.Errorf("recall %q returns %+v", q, n.Node)
+				}
+			}
+		}
+		// Neo4j's own full-text index, not the keyword index this process holds.
+		seeds, err := store.SeedByFullText(ctx, space, cypher.SeedQuery{Keywords: forgetWords, Limit: 20})
+		if err != nil || len(seeds) != 0 {
+			t.Errorf("Neo4j's full-text seeds for %v: %v %v", forgetWords, seedIDs(seeds), err)
+		}
+		var rec recallDoc
+		c.do("POST", sp+"/recall", map[string]any{"query": "Which instrument am I learning?"}, &rec)
+		if !slices.ContainsFunc(rec.Nodes, func(n struct{ Node realm.Node }) bool { return strings.Contains(n.Node.Content, "cello") }) {
+			t.Errorf("recall of the cello: %+v", rec.Nodes)
+		}
+	})
+	t.Run("ErrAgain", func(t *testing.T) {
+		var p problemDoc
+		if code := c.do("DELETE", sp+"/observations/f1", nil, &p).StatusCode; code != http.StatusNotFound || p.Code != "not_found" {
+			t.Errorf("second delete: %d %+v", code, p)
+		}
+	})
+	t.Run("RememberedAgain", func(t *testing.T) {
+		// Under another id: the same id would derive the ids of the memories f1 added
+		// first, some of which (an episode, an entity others support) stay.
+		again := maps.Clone(forgetMessages[0])
+		again["id"] = "f1-again"
+		var res struct {
+			Results []struct{ Status, Error string }
+		}
+		c.do("POST", sp+"/observations", map[string]any{"messages": []map[string]string{again}}, &res)
+		if len(res.Results) != 1 || res.Results[0].Status != "integrated" {
+			t.Errorf("f1 sent again: %+v", res)
+		}
+		if !strings.Contains(string(export(t, c, space)), "beagle") {
+			t.Errorf("f1 sent again is not remembered")
+		}
+	})
+}
+
+// TestDeleteObservationErrors: who may forget a message, and what is refused with
+// nothing deleted.
+func TestDeleteObservationErrors(t *testing.T) {
+	space, other := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
+	keys, err := ParseKeys("test", "writer sk-writer-0123456789abcdef read,write "+space+
+		";reader sk-reader-0123456789abcdef read "+space+";stranger sk-stranger-0123456789abcdef read,write "+other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, apitest.New(t), Config{Keys: keys})
+	c := client{t: t, base: srv.URL, key: "sk-writer-0123456789abcdef"}
+	sp := "/v1/spaces/" + space
+	msgs := append(slices.Clone(forgetMessages), map[string]string{
+		"id": "odd id/1", "session_id": "s1", "role": "user", "content": "I keep my bike in the hallway.", "timestamp": "2023-05-08T10:04:00Z"})
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": msgs}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	n := len(listedMemories(t, c, space))
+	tests := []struct {
+		name, key, path string
+		code            int
+		problem         string
+	}{
+		{"ErrUnknown", "", sp + "/observations/no-such-message", http.StatusNotFound, "not_found"},
+		{"ErrReadScope", "sk-reader-0123456789abcdef", sp + "/observations/f1", http.StatusForbidden, "forbidden"},
+		{"ErrOtherTenant", "sk-stranger-0123456789abcdef", sp + "/observations/f1", http.StatusNotFound, "not_found"},
+		{"ErrNoKey", "-", sp + "/observations/f1", http.StatusUnauthorized, "unauthorized"},
+		{"ErrUnknownSpace", "", "/v1/spaces/" + cyphertest.NewSpace(t) + "/observations/f1", http.StatusNotFound, "not_found"},
+		{"ErrBadSpace", "", "/v1/spaces/bad.space/observations/f1", http.StatusBadRequest, "invalid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cc := c
+			switch tt.key {
+			case "":
+			case "-":
+				cc.key = ""
+			default:
+				cc.key = tt.key
+			}
+			var p problemDoc
+			if code := cc.do("DELETE", tt.path, nil, &p).StatusCode; code != tt.code || p.Code != tt.problem {
+				t.Errorf("%d %+v, want %d %s", code, p, tt.code, tt.problem)
+			}
+		})
+	}
+	if after := len(listedMemories(t, c, space)); after != n {
+		t.Fatalf("refused deletes deleted memories: %d of %d left", after, n)
+	}
+	t.Run("EscapedID", func(t *testing.T) {
+		var got observationDeletedDoc
+		if code := c.do("DELETE", sp+"/observations/"+url.PathEscape("odd id/1"), nil, &got).StatusCode; code != http.StatusOK || got.Observation != "odd id/1" || got.MemoriesDeleted == 0 {
+			t.Errorf("%d %+v", code, got)
+		}
+		if body := string(export(t, c, space)); strings.Contains(body, "hallway") {
+			t.Errorf("the export still holds the message: %s", cut(body))
+		}
+	})
+}
