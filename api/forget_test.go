@@ -7,10 +7,16 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/rs/zerolog"
+
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
@@ -293,4 +299,109 @@ func TestDeleteObservationErrors(t *testing.T) {
 			t.Errorf("the export still holds the message: %s", cut(body))
 		}
 	})
+}
+
+// gatedAgent is the offline agent, whose first integration of the observation gated
+// waits, once it is asked, until release is closed: an integration in flight.
+type gatedAgent struct {
+	agent.Agent
+	gated   string
+	once    sync.Once
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (a *gatedAgent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
+	if in.Observation.ID == a.gated {
+		a.once.Do(func() {
+			close(a.entered)
+			<-a.release
+		})
+	}
+	return a.Agent.Integrate(ctx, in)
+}
+
+// TestDeleteObservationPending: a message forgotten while it is still pending does not
+// come back: neither the integration then in flight (after the extraction, before its
+// write, when the space's lock is not held) nor a later resumption of pending work
+// writes anything of it.
+func TestDeleteObservationPending(t *testing.T) {
+	gate := &gatedAgent{Agent: offline.New(offline.Options{}), gated: "p1", entered: make(chan struct{}), release: make(chan struct{})}
+	var store *cypher.Store
+	var ingest *construction.Pipeline
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
+		store = d.Store
+		ingest = construction.New(d.Store, gate, embedder, construction.Options{}, zerolog.Nop())
+		t.Cleanup(ingest.Wait)
+		d.Ingest = ingest
+	})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": forgetMessages}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	n := len(listedMemories(t, c, space))
+	pending := map[string]string{"id": "p1", "session_id": "s1", "role": "user",
+		"content": "My bank PIN is hidden under the flowerpot on the balcony.", "timestamp": "2023-05-08T10:05:00Z"}
+
+	type ingested struct {
+		Results []struct {
+			ID, Status, Error string
+			Added             []string
+		}
+	}
+	done := make(chan ingested)
+	go func() {
+		var res ingested
+		c.do("POST", sp+"/observations", map[string]any{"messages": []map[string]string{pending}}, &res)
+		done <- res
+	}()
+	select {
+	case <-gate.entered:
+	case res := <-done:
+		t.Fatalf("the ingestion ended without integrating p1: %+v", res)
+	}
+	var stats struct {
+		ObservationsPending int `json:"observations_pending"`
+	}
+	c.do("GET", sp+"/stats", nil, &stats)
+	if stats.ObservationsPending != 1 {
+		t.Errorf("%d observations pending, want p1", stats.ObservationsPending)
+	}
+	var got observationDeletedDoc
+	code := c.do("DELETE", sp+"/observations/p1", nil, &got).StatusCode
+	close(gate.release)
+	res := <-done
+	if code != http.StatusOK || got.Observation != "p1" || got.MemoriesDeleted != 0 {
+		t.Fatalf("delete of the pending p1: %d %+v", code, got)
+	}
+	if len(res.Results) != 1 || res.Results[0].Status != "forgotten" || len(res.Results[0].Added) > 0 {
+		t.Errorf("the ingestion in flight: %+v, want p1 forgotten, nothing added", res)
+	}
+	if resumed, err := ingest.ResumePendingSpace(context.Background(), space); err != nil || resumed != 0 {
+		t.Errorf("resumed %d, %v", resumed, err)
+	}
+	for _, m := range listedMemories(t, c, space) {
+		if slices.Contains(m.Sources, "p1") || strings.Contains(strings.ToLower(m.Content), "flowerpot") {
+			t.Errorf("a memory of p1: %+v", m)
+		}
+	}
+	if after := len(listedMemories(t, c, space)); after != n {
+		t.Errorf("%d memories, want the %d before p1", after, n)
+	}
+	if body := string(export(t, c, space)); strings.Contains(body, "flowerpot") {
+		t.Errorf("the export holds p1: %s", cut(body))
+	}
+	c.do("GET", sp+"/stats", nil, &stats)
+	if stats.ObservationsPending != 0 {
+		t.Errorf("%d observations pending", stats.ObservationsPending)
+	}
+	if seeds, err := store.SeedByFullText(context.Background(), space, cypher.SeedQuery{Keywords: []string{"flowerpot", "balcony"}, Limit: 5}); err != nil || len(seeds) != 0 {
+		t.Errorf("full-text seeds for p1's words: %v %v", seedIDs(seeds), err)
+	}
+	var p problemDoc
+	if code := c.do("DELETE", sp+"/observations/p1", nil, &p).StatusCode; code != http.StatusNotFound {
+		t.Errorf("second delete: %d %+v", code, p)
+	}
 }

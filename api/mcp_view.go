@@ -72,7 +72,7 @@ type rememberView struct {
 
 type ingestedView struct {
 	ID      string   `json:"id" jsonschema:"the observation's id"`
-	Status  string   `json:"status" jsonschema:"integrated, already_integrated, pending (retried later) or failed"`
+	Status  string   `json:"status" jsonschema:"integrated, already_integrated, pending (retried later), failed or forgotten (deleted while it was integrated)"`
 	Added   []string `json:"added" jsonschema:"ids of the memories added"`
 	Merged  []string `json:"merged" jsonschema:"ids of the memories it was merged into"`
 	Skipped []string `json:"skipped" jsonschema:"what it said that the space already held"`

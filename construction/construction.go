@@ -140,6 +140,7 @@ const (
 	StatusAlreadyIntegrated = "already_integrated" // integrated before (a repeated observation): nothing added
 	StatusPending           = "pending"            // stored, not integrated yet: retried later (see Error)
 	StatusFailed            = "failed"             // integration failed MaxAttempts times (see Error)
+	StatusForgotten         = "forgotten"          // deleted (DELETE …/observations/{id}) while it was integrated: nothing of it written
 )
 
 // Result is what became of one observation.
@@ -492,6 +493,9 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agen
 		switch {
 		case err != nil:
 			return err
+		case applied.Gone:
+			res.Status, res.Added, res.Merged, res.Skipped = StatusForgotten, nil, nil, nil
+			return nil
 		case applied.Changed && round < p.opts.MaxDecisions:
 			p.log.Debug().Str("space", o.Space).Str("observation", o.ID).Int("round", round).
 				Msg("the neighbourhood changed before the integration was applied; deciding again")

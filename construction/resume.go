@@ -166,7 +166,7 @@ func (p *Pipeline) runJob(ctx context.Context, id string, c *claim, saved []cyph
 	}
 	failed := 0
 	for i, res := range results {
-		if saved[i].Claimed && res.Status != StatusIntegrated && res.Status != StatusAlreadyIntegrated {
+		if saved[i].Claimed && res.Status != StatusIntegrated && res.Status != StatusAlreadyIntegrated && res.Status != StatusForgotten {
 			failed++
 		}
 	}

@@ -461,9 +461,12 @@ type EdgeWrite struct {
 // Applied is what ApplyIntegration did.
 type Applied struct {
 	// Applied is false when nothing was written: the observation was no longer pending
-	// under the space lock (another worker integrated it), or Changed.
+	// under the space lock (another worker integrated it), it was Gone, or Changed.
 	Applied bool
-	Edges   []realm.Edge // edges written (both directions of a symmetric one); deleted ones are not listed
+	// Gone is true when the observation is no longer stored: forgotten while it was
+	// integrated (DeleteObservation).
+	Gone  bool
+	Edges []realm.Edge // edges written (both directions of a symmetric one); deleted ones are not listed
 	// Changed is true when the neighbourhood read under the lock differs from the one
 	// the integration was decided on; Neighbourhoods is the one read, to decide again on.
 	Changed        bool
@@ -481,8 +484,7 @@ type Applied struct {
 // the new neighbourhood, so the caller decides again: no decision, and no model call,
 // runs while the transaction is open. A crash at any point leaves the observation
 // pending and nothing half-written.
-// Errors: ENotFound (space or observation), EInvalid (bad type, predicate or merge
-// target), EUnavailable.
+// Errors: ENotFound (space), EInvalid (bad type, predicate or merge target), EUnavailable.
 func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decided [][]CandidateNeighbour, in Integration) (Applied, error) {
 	defer s.graphs.writing(space)()
 	var out Applied
@@ -499,7 +501,8 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 		}
 		switch status := str(recs[0], "status"); status {
 		case "":
-			return nil, realm.Errorf(realm.ENotFound, "observation %q not found in space %q", observationID, space)
+			out.Gone = true // deleted meanwhile (DeleteObservation): write nothing
+			return nil, nil
 		case realm.ObservationPending:
 		default:
 			return nil, nil // integrated (or failed) meanwhile: write nothing
