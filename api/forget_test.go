@@ -405,3 +405,62 @@ func TestDeleteObservationPending(t *testing.T) {
 		t.Errorf("second delete: %d %+v", code, p)
 	}
 }
+
+// TestMCPForgetMessage: the forget tool with observation_id forgets a message as
+// DELETE …/observations/{id} does, the source a recalled memory names being its id; it
+// takes exactly one of memory_id and observation_id.
+func TestMCPForgetMessage(t *testing.T) {
+	chat := make([]map[string]any, len(forgetMessages))
+	for i, m := range forgetMessages {
+		chat[i] = map[string]any{}
+		for k, v := range m {
+			if k == "role" { // the remember tool names who spoke by speaker only
+				k = "speaker"
+			}
+			chat[i][k] = v
+		}
+	}
+	cs, space := rememberedChat(t, chat)
+	query := map[string]any{"space": space, "query": "Which dog did we adopt? Biscuit the beagle", "k": 10}
+	var source string
+	for _, n := range recalledNodes(t, cs, query) {
+		if saysAny(n.Content, forgetWords) && len(n.Sources) > 0 {
+			source = n.Sources[0]
+			break
+		}
+	}
+	if source != "f1" {
+		t.Fatalf("no recalled memory of f1 names its source: %q", source)
+	}
+	for _, tt := range []struct {
+		name string
+		args map[string]any
+		text string
+	}{
+		{"ErrNone", map[string]any{"space": space}, "memory_id: required (or observation_id)"},
+		{"ErrBoth", map[string]any{"space": space, "memory_id": "x", "observation_id": source}, "observation_id: give memory_id or observation_id, not both"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := callTool(t, cs, "forget", tt.args); !got.isError || got.code() != "invalid" || !strings.Contains(got.text, tt.text) {
+				t.Errorf("%+v", got)
+			}
+		})
+	}
+	got := callTool(t, cs, "forget", map[string]any{"space": space, "observation_id": source})
+	var res struct {
+		Forgotten string
+		MemoryIDs []string `json:"memory_ids"`
+	}
+	got.decode(t, &res)
+	if got.isError || res.Forgotten != source || len(res.MemoryIDs) == 0 {
+		t.Fatalf("forget f1: %+v", got)
+	}
+	for _, n := range recalledNodes(t, cs, query) {
+		if slices.Contains(res.MemoryIDs, n.ID) || saysAny(n.Content, forgetWords) || slices.Contains(n.Sources, source) {
+			t.Errorf("a later recall returns %+v", n)
+		}
+	}
+	if got := callTool(t, cs, "forget", map[string]any{"space": space, "observation_id": source}); !got.isError || got.code() != "not_found" {
+		t.Errorf("forgetting f1 twice: %+v", got)
+	}
+}

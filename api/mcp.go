@@ -37,7 +37,7 @@ import (
 
 // mcpInstructions is what a connecting client may hand its model about the tools.
 const mcpInstructions = `REALM is a long-term memory. Each tool works in one space (a tenant, e.g. one user or one agent): pass the same "space" every time, such as the user's id (space ids are case-sensitive).
-Store what was said with remember; spaces lists the spaces that exist; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; fix what a memory says with correct (the old version stays as history); delete a wrong or unwanted memory with forget.`
+Store what was said with remember; spaces lists the spaces that exist; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; fix what a memory says with correct (the old version stays as history); delete a wrong or unwanted memory with forget, or, when the user asks to forget what they said, the message itself (forget with observation_id, a memory's source).`
 
 // spaceArg is the argument every tool takes first.
 type spaceArg struct {
@@ -96,7 +96,8 @@ type spacesResult struct {
 
 type forgetArgs struct {
 	spaceArg
-	MemoryID string `json:"memory_id" jsonschema:"the id of the memory to delete (a node id from recall)"`
+	MemoryID      string `json:"memory_id,omitempty" jsonschema:"the id of the memory to delete (a node id from recall); or observation_id"`
+	ObservationID string `json:"observation_id,omitempty" jsonschema:"instead of memory_id: the id of a message (a memory's source) to forget with every memory derived from it"`
 }
 
 type correctArgs struct {
@@ -119,7 +120,8 @@ type correctResult struct {
 
 // forgetResult is what forget answers.
 type forgetResult struct {
-	Forgotten string `json:"forgotten" jsonschema:"the id of the memory deleted"`
+	Forgotten string   `json:"forgotten" jsonschema:"the id of the memory, or of the message, deleted"`
+	MemoryIDs []string `json:"memory_ids,omitempty" jsonschema:"for a message: the memories deleted with it (none: absent)"`
 }
 
 // mcpHandler is the /mcp endpoint: an MCP server with REALM's tools, served statelessly.
@@ -227,13 +229,22 @@ func (s *server) mcpHandler() http.Handler {
 		})
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "forget",
-		Description: "Delete one memory (by the node id recall returned) from a memory space, with its links. It cannot be undone.",
+		Description: "Delete one memory (memory_id: a node id recall returned) from a memory space, with its links; or forget a whole message (observation_id: one of a memory's sources), with every memory derived from it, when the user asks to forget what they said: deleting one memory leaves the message and the other memories that say it. It cannot be undone.",
 		// Not idempotent as far as a client can tell: forgetting the same memory again is the
 		// tool error not_found, so that a mistyped id is not taken for a deletion.
 		Annotations: &mcp.ToolAnnotations{Title: "Forget", DestructiveHint: yes, IdempotentHint: false, OpenWorldHint: no}},
 		func(ctx context.Context, key *Key, space string, in forgetArgs) (forgetResult, error) {
-			if in.MemoryID == "" {
-				return forgetResult{}, realm.FieldErrors{"memory_id": "required"}.Err()
+			switch {
+			case in.MemoryID == "" && in.ObservationID == "":
+				return forgetResult{}, realm.FieldErrors{"memory_id": "required (or observation_id)"}.Err()
+			case in.MemoryID != "" && in.ObservationID != "":
+				return forgetResult{}, realm.FieldErrors{"observation_id": "give memory_id or observation_id, not both"}.Err()
+			case in.ObservationID != "":
+				deleted, err := s.Store.DeleteObservation(ctx, space, in.ObservationID)
+				if err != nil {
+					return forgetResult{}, err
+				}
+				return forgetResult{Forgotten: in.ObservationID, MemoryIDs: deleted.MemoryIDs}, nil
 			}
 			if err := s.Store.DeleteMemory(ctx, space, in.MemoryID); err != nil {
 				return forgetResult{}, err
