@@ -134,6 +134,10 @@ type Observation struct {
 	ObservedAt time.Time `json:"timestamp"`
 	Seq        int64     `json:"seq"`
 	Status     string    `json:"status,omitempty"` // pending | integrated | failed
+	// Generation is how many messages its space had forgotten when it was stored (0
+	// before any): a message forgotten, then sent again under its id, derives other ids
+	// for what it adds than it did the first time, some of which may stay.
+	Generation int64 `json:"-"`
 }
 
 // Session is the conversation o belongs to: its session id, or, sent without one, the

@@ -601,7 +601,7 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 		}
 		// add, and anything unknown: "when unsure: add" (REALM.md §2 step 4).
 		n := realm.Node{
-			ID: cypher.MemoryID(o.Space, o.ID, i), Space: o.Space, Type: c.Type, Name: c.Name, Content: c.Content,
+			ID: cypher.MemoryID(o.Space, cypher.ObservationKey(o.ID, o.Generation), i), Space: o.Space, Type: c.Type, Name: c.Name, Content: c.Content,
 			Description: c.Description, Keywords: union(nil, c.Keywords, p.opts.MaxKeywords), TStart: c.TStart, TEnd: c.TEnd,
 			Aliases: c.Aliases, Category: c.Category, Role: c.Role, Participants: c.Participants,
 			Sources: append(slices.Clone(c.AlsoFrom), o.ID), Embedding: embs[i], CreatedAt: now, UpdatedAt: now,

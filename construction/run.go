@@ -315,7 +315,7 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 				return 0
 			}
 			ov.apply(o, in, hoods)
-			ins = append(ins, cypher.ObservationIntegration{ObservationID: o.ID, Integration: in})
+			ins = append(ins, cypher.ObservationIntegration{ObservationID: o.ID, Generation: o.Generation, Integration: in})
 		}
 		applied, err := p.store.ApplyRun(ctx, q, read, ins)
 		switch {

@@ -31,8 +31,21 @@ func DerivedID(space, key string) string {
 // ApplyRun write nothing for one no longer pending), and a decision made again after a
 // failure or a changed neighbourhood gives the same ids, since nothing of the one before
 // was written.
+// observation is the observation's key (ObservationKey).
 func MemoryID(space, observation string, i int) string {
 	return DerivedID(space, "memory\x00"+observation+"\x00"+strconv.Itoa(i))
+}
+
+// ObservationKey is what the ids of what an observation adds derive from (MemoryID,
+// edgeID): its id, and, for one stored after its space forgot messages, how many
+// (realm.Observation.Generation), so that a message forgotten and sent again under its
+// id does not derive the ids of what it added the first time, such as an episode it
+// made that still holds the session's other messages (DeleteObservation).
+func ObservationKey(id string, generation int64) string {
+	if generation == 0 {
+		return id
+	}
+	return id + "\x00" + strconv.FormatInt(generation, 10)
 }
 
 // edgeID is the id of the edge that row i of observation's edge rows creates (an

@@ -516,7 +516,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			out = Applied{Changed: true, Neighbourhoods: hoods}
 			return nil, nil
 		}
-		ins := []ObservationIntegration{{observationID, in}}
+		ins := []ObservationIntegration{{ObservationID: observationID, Generation: num(recs[0], "generation"), Integration: in}}
 		edges, after, move, err := writeIntegrations(ctx, tx, space, ins, now, state)
 		if err != nil {
 			return nil, err
@@ -577,6 +577,7 @@ func SameNeighbourhoods(a, b [][]CandidateNeighbour) bool {
 // ObservationIntegration is one observation's integration in a run (ApplyRun).
 type ObservationIntegration struct {
 	ObservationID string
+	Generation    int64 // the observation's (realm.Observation.Generation)
 	Integration
 }
 
@@ -610,7 +611,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		}
 		first := len(edgeRows)
 		var err error
-		if edgeRows, edgeOf, err = appendEdgeWrites(edgeRows, edgeOf, space, in.ObservationID, in.Edges, now); err != nil {
+		if edgeRows, edgeOf, err = appendEdgeWrites(edgeRows, edgeOf, space, ObservationKey(in.ObservationID, in.Generation), in.Edges, now); err != nil {
 			return nil, SpaceState{}, graphMove{}, err
 		}
 		for range edgeRows[first:] {

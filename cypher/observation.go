@@ -370,9 +370,10 @@ func observationOf(r *neo4j.Record, key string) realm.Observation {
 func observationFromMap(m map[string]any) realm.Observation {
 	s := func(field string) string { v, _ := m[field].(string); return v }
 	seq, _ := m["seq"].(int64)
+	generation, _ := m["generation"].(int64)
 	return realm.Observation{
 		ID: s("id"), Space: s("space"), SessionID: s("session_id"), Speaker: s("speaker"), Content: s("content"),
-		ObservedAt: timeOf(m["observed_at"]), Seq: seq, Status: s("status"),
+		ObservedAt: timeOf(m["observed_at"]), Seq: seq, Status: s("status"), Generation: generation,
 	}
 }
 

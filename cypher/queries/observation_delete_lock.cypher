@@ -7,14 +7,16 @@
 // (cypher.SpaceState; the keyword index follows too, keywords.go). The space's running
 // summary, which the integration of the observation rewrote and may hold its words, is
 // emptied: the extraction of the next message starts it afresh (as in a new space, the
-// recent messages still shown). The caller rolls the transaction back when the
-// observation is not there.
+// recent messages still shown). It counts the message in the space's forgotten (the
+// observations stored after it take it as their generation: cypher.ObservationKey). The
+// caller rolls the transaction back when the observation is not there.
 // Params: $space, $id, $now.
 // Returns: found, graph_before, graph_after, version_before, version_after (as
 // memory_delete.cypher); no row when the space does not exist.
 MATCH (s:Space {id: $space})
 WITH s, s.graph_version AS graph_before, s.memories_version AS version_before
-SET s.locked_at = $now, s.graph_version = randomUUID(), s.memories_version = randomUUID()
+SET s.locked_at = $now, s.graph_version = randomUUID(), s.memories_version = randomUUID(),
+    s.forgotten = coalesce(s.forgotten, 0) + 1
 WITH s, graph_before, version_before
 OPTIONAL MATCH (o:Observation {space: $space, id: $id})
 USING INDEX o:Observation(space, id)

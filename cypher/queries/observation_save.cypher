@@ -1,7 +1,9 @@
 // Stores a batch of observations of one space, each unless (space, id) exists
 // (idempotent), giving a new one the next seq of its space, in batch order, and status
-// pending. A pending observation whose lease is free, expired or already ours is leased
-// to $owner. Run after space_ensure_lock; ids must be distinct within the batch.
+// pending, and the number of messages the space forgot so far (generation, none before
+// any: realm.Observation.Generation). A pending observation whose lease is free, expired
+// or already ours is leased to $owner. Run after space_ensure_lock; ids must be distinct
+// within the batch.
 // Params: $space, $observations (list of {i, id, session_id, speaker, content,
 // observed_at}), $now, $owner, $until.
 // Returns: i (the index in $observations), o (the stored properties), new, claimed.
@@ -10,7 +12,7 @@ UNWIND $observations AS x
 MERGE (o:Observation {space: $space, id: x.id})
   ON CREATE SET o.session_id = x.session_id, o.speaker = x.speaker, o.content = x.content,
                 o.observed_at = x.observed_at, o.status = 'pending', o.attempts = 0,
-                o.created_at = $now, o.is_new = true
+                o.created_at = $now, o.is_new = true, o.generation = s.forgotten
 WITH s, x, o, coalesce(o.is_new, false) AS new
 ORDER BY x.i
 REMOVE o.is_new

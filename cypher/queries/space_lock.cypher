@@ -1,11 +1,12 @@
 // Takes the write lock of an existing space for the rest of the transaction (writes of
 // one space are serialized across processes, ARCHITECTURE.md Scale-out) and reads, under
 // that lock, the status of the observation being integrated.
-// Params: $space, $id, $now. Returns: status (null when the observation does not exist);
-// no row when the space does not exist.
+// Params: $space, $id, $now. Returns: status (null when the observation does not exist),
+// generation (realm.Observation.Generation, null for 0); no row when the space does not
+// exist.
 MATCH (s:Space {id: $space})
 SET s.locked_at = $now
 WITH s
 OPTIONAL MATCH (o:Observation {space: $space, id: $id})
 USING INDEX o:Observation(space, id)
-RETURN o.status AS status
+RETURN o.status AS status, o.generation AS generation
