@@ -224,7 +224,9 @@ func TestDeleteObservation(t *testing.T) {
 	})
 	t.Run("RememberedAgain", func(t *testing.T) {
 		// Under its id, though the episode it made first stays (with the id it derived).
-		var res struct{ Results []struct{ Status, Error string } }
+		var res struct {
+			Results []struct{ Status, Error string }
+		}
 		c.do("POST", sp+"/observations", map[string]any{"messages": forgetMessages[:1]}, &res)
 		if len(res.Results) != 1 || res.Results[0].Status != "integrated" {
 			t.Errorf("f1 sent again: %+v", res)
