@@ -12,10 +12,12 @@ import (
 // that expansion reads (graphcache.go), or whose transaction moved it already, so they
 // leave the space's graph_version alone.
 var graphVersionExempt = map[string]string{
-	"recall_record.cypher":       "a memory's access_count and last_accessed_at only (the snapshot leaves them out)",
-	"import_begin.cypher":        "counts memories; writes the Space node's lock",
-	"space_lock_run.cypher":      "counts memories; writes the Space node's lock",
-	"memory_correct_read.cypher": "reads memories; writes the Space node's lock (memory_correct_write.cypher, in the same transaction, moves graph_version)",
+	"recall_record.cypher":               "a memory's access_count and last_accessed_at only (the snapshot leaves them out)",
+	"import_begin.cypher":                "counts memories; writes the Space node's lock",
+	"space_lock_run.cypher":              "counts memories; writes the Space node's lock",
+	"memory_correct_read.cypher":         "reads memories; writes the Space node's lock (memory_correct_write.cypher, in the same transaction, moves graph_version)",
+	"observation_delete_memories.cypher": "observation_delete_lock.cypher, in the same transaction, moved graph_version",
+	"observation_delete_finish.cypher":   "observation_delete_lock.cypher, in the same transaction, moved graph_version",
 }
 
 var (

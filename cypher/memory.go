@@ -968,8 +968,9 @@ type ObservationDeleted struct {
 	MemoryIDs       []string `json:"memory_ids"` // the memories deleted with it, in no particular order
 }
 
-// observationDeleteBatch is how many memories a statement of DeleteObservation deletes.
-const observationDeleteBatch = 500
+// observationDeleteBatch is how many memories a statement of DeleteObservation deletes
+// (a variable for the tests).
+var observationDeleteBatch = 500
 
 // DeleteObservation forgets one observation of a space: the observation and the
 // memories derived from it, with their edges (observation_delete_memories.cypher):

@@ -1,0 +1,102 @@
+package cypher
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/realm-memory/realm"
+)
+
+// TestDeleteObservation: forgetting an observation deletes, a batch at a time in one
+// transaction, every event and fact derived from it (one derived from another
+// observation too included) and the entities and episodes nothing else holds up; an
+// entity another observation supports stays without it among its sources, an episode
+// held up by another observation's fact stays and derives from that observation. The
+// other observations, their memories and the edges among those stay. Then the
+// observation is not found, and its memories are found by no search.
+func TestDeleteObservation(t *testing.T) {
+	defer func(n int) { observationDeleteBatch = n }(observationDeleteBatch)
+	observationDeleteBatch = 3
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space := fullTextSpace(t, s)
+	savePending(t, s, space, 3) // o0, o1, o2
+	id := func(name string) string { return space + "-" + name }
+	node := func(name string, typ realm.NodeType, sources ...string) realm.Node {
+		return realm.Node{ID: id(name), Type: typ, Name: name, Content: name + " said in a message", Keywords: []string{name}, Sources: sources}
+	}
+	apply := func(obs string, in Integration) {
+		t.Helper()
+		if applied, err := s.ApplyIntegration(ctx, space, obs, NeighbourQuery{}, nil, in); err != nil || !applied.Applied {
+			t.Fatalf("%s: %+v %v", obs, applied, err)
+		}
+	}
+	var gone []string
+	o0 := Integration{}
+	for i := range 7 {
+		o0.Adds = append(o0.Adds, node(fmt.Sprint("fact", i), realm.Fact))
+		gone = append(gone, id(fmt.Sprint("fact", i)))
+	}
+	o0.Adds = append(o0.Adds, node("ann", realm.Entity), node("lone", realm.Entity), node("session", realm.Episode))
+	o0.Edges = []EdgeWrite{
+		{Op: EdgeAdd, From: id("session"), To: id("fact0"), Predicate: realm.Contextualizes, Weight: 0.5, Confidence: 0.5},
+		{Op: EdgeAdd, From: id("fact1"), To: id("lone"), Predicate: realm.Correlates, Weight: 0.5, Confidence: 0.5},
+		{Op: EdgeAdd, From: id("ann"), To: id("lone"), Predicate: realm.Correlates, Weight: 0.5, Confidence: 0.5},
+	}
+	gone = append(gone, id("lone"))
+	apply("o0", o0)
+	apply("o1", Integration{
+		Adds:   []realm.Node{node("other", realm.Fact)},
+		Merges: []Merge{{ID: id("ann"), Keywords: []string{"ann"}}},
+		Edges: []EdgeWrite{
+			{Op: EdgeAdd, From: id("session"), To: id("other"), Predicate: realm.Contextualizes, Weight: 0.5, Confidence: 0.5},
+			{Op: EdgeAdd, From: id("ann"), To: id("other"), Predicate: realm.Correlates, Weight: 0.5, Confidence: 0.5},
+		},
+	})
+	apply("o2", Integration{Adds: []realm.Node{node("exchange", realm.Fact, "o2", "o0")}})
+	gone = append(gone, id("exchange"))
+
+	got, err := s.DeleteObservation(ctx, space, "o0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got.MemoryIDs)
+	slices.Sort(gone)
+	if got.Observation != "o0" || got.MemoriesDeleted != len(gone) || !slices.Equal(got.MemoryIDs, gone) {
+		t.Errorf("deleted %+v, want %v", got, gone)
+	}
+	for name, want := range map[string][]string{"ann": {"o1"}, "session": {"o1"}, "other": {"o1"}} {
+		n, edges, err := s.GetMemory(ctx, space, id(name))
+		if err != nil || !slices.Equal(n.Sources, want) {
+			t.Errorf("%s: sources %v %v, want %v", name, n.Sources, err, want)
+		}
+		if name == "other" && len(edges) != 3 { // correlates is symmetric: two edges
+			t.Errorf("other's edges %+v, want its three", edges)
+		}
+	}
+	for _, m := range gone {
+		if _, _, err := s.GetMemory(ctx, space, m); realm.ErrorCode(err) != realm.ENotFound {
+			t.Errorf("memory %s: %v", m, err)
+		}
+	}
+	seeds, err := s.SeedByFullText(ctx, space, SeedQuery{Keywords: []string{"fact3", "lone", "exchange"}, Limit: 10})
+	if err != nil || len(seeds) != 0 {
+		t.Errorf("full-text seeds %v %v", len(seeds), err)
+	}
+	if _, err := s.Observation(ctx, space, "o0"); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("observation o0: %v", err)
+	}
+	for _, o := range []string{"o1", "o2"} {
+		if _, err := s.Observation(ctx, space, o); err != nil {
+			t.Errorf("observation %s: %v", o, err)
+		}
+	}
+	if _, err := s.DeleteObservation(ctx, space, "o0"); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("deleting o0 again: %v", err)
+	}
+	if _, err := s.DeleteObservation(ctx, fullTextSpace(t, s), "o1"); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("deleting o1 in a space without it: %v", err)
+	}
+}
