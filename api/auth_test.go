@@ -74,6 +74,7 @@ var routeScopes = map[string]Scope{
 	"GET /v1/spaces/{space}/memories/{id}":         ScopeRead,
 	"PATCH /v1/spaces/{space}/memories/{id}":       ScopeWrite,
 	"DELETE /v1/spaces/{space}/memories/{id}":      ScopeWrite,
+	"DELETE /v1/spaces/{space}/observations/{id}":  ScopeWrite,
 	"GET /v1/spaces/{space}/stats":                 ScopeRead,
 	"GET /v1/spaces/{space}/graph":                 ScopeRead,
 	"POST /v1/spaces/{space}/recall":               ScopeRead,
@@ -134,7 +135,7 @@ func TestTenancy(t *testing.T) {
 	if len(fb.Edits) > 0 {
 		editID = fb.Edits[0].ID
 	}
-	ids := map[string]string{"memories": rec.Nodes[0].Node.ID, "traces": rec.TraceID, "edits": editID, "jobs": job.JobID}
+	ids := map[string]string{"memories": rec.Nodes[0].Node.ID, "traces": rec.TraceID, "edits": editID, "jobs": job.JobID, "observations": "t2"}
 	bodies := map[string]any{
 		"observations": msgs, "recall": map[string]any{"query": "cat"}, "answer": map[string]any{"query": "cat"},
 		"feedback": map[string]any{"correct": true},

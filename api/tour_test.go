@@ -334,6 +334,16 @@ func TestTour(t *testing.T) {
 		if code := c.status("GET", sp+"/memories/"+id, nil); code != http.StatusNotFound {
 			t.Errorf("deleted memory still served: %d", code)
 		}
+		// Forgetting a message (forget_test.go tests it thoroughly).
+		var forgotten struct {
+			MemoriesDeleted int `json:"memories_deleted"`
+		}
+		if code := c.do("DELETE", sp+"/observations/m2", nil, &forgotten).StatusCode; code != http.StatusOK || forgotten.MemoriesDeleted == 0 {
+			t.Errorf("forget m2: %d %+v", code, forgotten)
+		}
+		if code := c.status("DELETE", sp+"/observations/m2", nil); code != http.StatusNotFound {
+			t.Errorf("forget m2 twice: %d", code)
+		}
 	})
 	t.Run("MCP", func(t *testing.T) { // the tools themselves: TestMCP
 		resp, body := postMCP(t, srv.URL, "", rawToolsList)
