@@ -47,6 +47,8 @@ func TestTenancy(t *testing.T) {
 		{"ErrOtherExport", bob, "GET", a + "/export", nil, http.StatusNotFound},
 		{"ErrOtherErase", alice, "DELETE", b, nil, http.StatusNotFound},
 		{"ErrReadOnlyWrite", bob, "POST", b + "/observations", msg, http.StatusForbidden},
+		{"ErrOtherForget", bob, "DELETE", a + "/observations/d1", nil, http.StatusNotFound},
+		{"ErrReadOnlyForget", bob, "DELETE", b + "/observations/d1", nil, http.StatusForbidden},
 		{"ErrEraseNeedsAdmin", alice, "DELETE", a, nil, http.StatusForbidden},
 		{"ErrNoKey", "", "GET", a + "/stats", nil, http.StatusUnauthorized},
 		{"ErrUnknownKey", "sk-nobody-0123456789abcdef", "GET", a + "/stats", nil, http.StatusUnauthorized},
