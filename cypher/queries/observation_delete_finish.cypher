@@ -11,10 +11,13 @@ USING INDEX o:Observation(space, id)
 CALL (o) {
   MATCH (m:Memory)-[:DERIVED_FROM]->(o)
   WHERE m.space = $space
-  CALL (m, o) {
-    OPTIONAL MATCH (m)--(x:Memory)-[:DERIVED_FROM]->(p:Observation)
+  WITH m, o, EXISTS { (m)-[:DERIVED_FROM]->(q:Observation) WHERE q <> o } AS supported
+  CALL (m, o, supported) {
+    // Only for one no other observation supports: a speaker's entity, supported by
+    // most, is related to much of the space.
+    UNWIND CASE WHEN supported THEN [] ELSE [m] END AS lone
+    MATCH (lone)--(x:Memory)-[:DERIVED_FROM]->(p:Observation)
     WHERE (x:Event OR x:Fact) AND p <> o
-      AND NOT EXISTS { (m)-[:DERIVED_FROM]->(q:Observation) WHERE q <> o }
     WITH DISTINCT p
     ORDER BY p.seq
     LIMIT $sources_max
