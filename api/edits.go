@@ -34,6 +34,7 @@ func (s *server) handleFeedback(w http.ResponseWriter, r *http.Request) {
 func (s *server) handleListEdits(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
+	queryKnown(q, fe, "trace", "node", "since", "limit")
 	f := realm.EditFilter{TraceID: q.Get("trace"), NodeID: q.Get("node")}
 	f.Since = queryTime(q, "since", fe)
 	f.Limit = queryInt(q, "limit", realm.DefaultEditLimit, 1, realm.MaxEditLimit, fe)

@@ -104,6 +104,17 @@ func TestBodyHygiene(t *testing.T) {
 				t.Errorf("GET %s: %d %+v, want 400 with fields", q, resp.StatusCode, p)
 			}
 		}
+		// A typo or a repeat is refused as an unknown body field is, naming the parameter.
+		for q, field := range map[string]string{"/memories?limt=1": "limt", "/memories?type=fact&type=event": "type",
+			"/edits?trace=x&trace=y": "trace", "/graph?around=x&deep=2": "deep", "/memories?limit=5&api_key=secret": "api_key"} {
+			var p problemDoc
+			if resp := c.do("GET", sp+q, nil, &p); resp.StatusCode != http.StatusBadRequest || p.Fields[field] == "" {
+				t.Errorf("GET %s: %d %+v, want 400 naming %s", q, resp.StatusCode, p, field)
+			}
+		}
+		if code := c.status("GET", "/v1/spaces?limit=5&cursor=a&page=2", nil); code != http.StatusBadRequest {
+			t.Errorf("GET /v1/spaces?page=2: %d, want 400", code)
+		}
 		var p problemDoc
 		if resp := c.do("POST", sp+"/observations?async=yes", []byte(`{"messages":[{"speaker":"A","content":"c","timestamp":"2024-05-01T10:00:00Z"}]}`), &p); resp.StatusCode != http.StatusBadRequest || p.Fields["async"] == "" {
 			t.Errorf("async=yes: %d %+v, want 400", resp.StatusCode, p)

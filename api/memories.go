@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -104,9 +105,14 @@ func stripBidi(s string) string {
 func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
 	q := r.URL.Query()
+	fe := realm.FieldErrors{}
+	queryKnown(q, fe, "async")
 	async := q.Get("async") == "true"
 	if q.Has("async") && !async && q.Get("async") != "false" {
-		writeError(w, r, realm.FieldErrors{"async": "must be true or false"}.Err())
+		fe.Add("async", "must be true or false")
+	}
+	if err := fe.Err(); err != nil {
+		writeError(w, r, err)
 		return
 	}
 	req, err := decode[observationsRequest](r)
@@ -164,6 +170,7 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 func (s *server) handleListMemories(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
+	queryKnown(q, fe, "type", "since", "until", "q", "cursor", "limit")
 	f := cypher.MemoryFilter{Type: realm.NodeType(q.Get("type")), Q: q.Get("q")}
 	if q.Has("type") && !f.Type.Valid() {
 		fe.Add("type", "must be entity, event, episode or fact")
@@ -276,6 +283,7 @@ const maxSpacesPage = 1000
 func (s *server) handleListSpaces(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
+	queryKnown(q, fe, "limit", "cursor")
 	limit := queryInt(q, "limit", 100, 1, maxSpacesPage, fe)
 	cursor := q.Get("cursor")
 	if q.Has("cursor") && !realm.ValidSpace(cursor) {
@@ -325,6 +333,7 @@ func (s *server) handleStats(w http.ResponseWriter, r *http.Request) {
 func (s *server) handleGraph(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
+	queryKnown(q, fe, "around", "depth", "limit")
 	depth := queryInt(q, "depth", 1, 0, cypher.MaxGraphDepth, fe)
 	limit := queryInt(q, "limit", 200, 1, 2000, fe)
 	if err := fe.Err(); err != nil {
@@ -367,6 +376,20 @@ func spaceIDErr(space string) error {
 
 // queryInt reads an integer in [min, max] from the query; absent is def, but a parameter
 // sent empty (limit=) is refused.
+// queryKnown refuses, in fe, a query parameter that is none of known or is given more
+// than once: a typo (?limt=1) or a repeat (type=fact&type=event) would otherwise be
+// ignored without a word, as an unknown field of a body is not.
+func queryKnown(q url.Values, fe realm.FieldErrors, known ...string) {
+	for name, values := range q {
+		switch {
+		case !slices.Contains(known, name):
+			fe.Add(name, "unknown query parameter; this endpoint takes "+strings.Join(known, ", "))
+		case len(values) > 1:
+			fe.Add(name, "given more than once")
+		}
+	}
+}
+
 func queryInt(q url.Values, name string, def, min, max int, fe realm.FieldErrors) int {
 	if !q.Has(name) {
 		return def
