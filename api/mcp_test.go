@@ -762,6 +762,47 @@ func TestMCPWhatWasSaidInTimeZone(t *testing.T) {
 	}
 }
 
+// TestMCPWhatWasSaidOverDays: a conversation that goes on over days (one session_id) was
+// said on each of them: "yesterday" is the messages of the day before, not the session's
+// first day (a memory of two turns either side of the gap was said on both days).
+func TestMCPWhatWasSaidOverDays(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
+	space := cyphertest.NewSpace(t)
+	cs := mustConnectMCP(t, srv.URL, "")
+	chat := []map[string]any{
+		{"id": "t1", "session_id": "ticket-7", "speaker": "user", "content": "My espresso machine leaks water from the bottom.", "timestamp": "2026-03-22T09:00:00Z"},
+		{"id": "t2", "session_id": "ticket-7", "speaker": "assistant", "content": "Please send a photo of the leaking gasket.", "timestamp": "2026-03-22T09:05:00Z"},
+		{"id": "t3", "session_id": "ticket-7", "speaker": "user", "content": "Here is the photo; the gasket looks cracked near the pump.", "timestamp": "2026-03-24T14:00:00Z"},
+		{"id": "t4", "session_id": "ticket-7", "speaker": "assistant", "content": "We will ship a replacement gasket and a pump seal by courier.", "timestamp": "2026-03-24T14:10:00Z"},
+	}
+	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": chat}); got.isError {
+		t.Fatal(got.text)
+	}
+	for _, tt := range []struct {
+		query string
+		then  []string // the turns said that day
+	}{
+		{"What did we talk about yesterday?", []string{"t3", "t4"}},
+		{"What did we talk about on 22 March?", []string{"t1", "t2"}},
+	} {
+		said := map[string]bool{}
+		for _, n := range recalledNodes(t, cs, map[string]any{"space": space, "query": tt.query, "time": "2026-03-25T10:00:00Z"}) {
+			if n.Type != realm.Event && n.Type != realm.Fact {
+				continue
+			}
+			if !slices.ContainsFunc(n.Sources, func(s string) bool { return slices.Contains(tt.then, s) }) {
+				t.Errorf("%q: recalled %q (turns %v), said on another day", tt.query, n.Content, n.Sources)
+			}
+			for _, s := range n.Sources {
+				said[s] = true
+			}
+		}
+		if !said[tt.then[0]] || !said[tt.then[1]] {
+			t.Errorf("%q: recalled the turns %v, want %v", tt.query, slices.Sorted(maps.Keys(said)), tt.then)
+		}
+	}
+}
+
 // TestMCPRecallView: the recall tool answers the memories of the HTTP recall, in its
 // order and with its scores and validity, in fewer bytes.
 func TestMCPRecallView(t *testing.T) {

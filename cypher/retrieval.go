@@ -164,9 +164,9 @@ func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) 
 	return s.scoredMemories(ctx, qSeedVectorExact, params, true)
 }
 
-// SeedSaidIn returns the best q.Limit events and facts said in the window in (those the
-// episodes of its conversations contextualize) of the types q.Types, by the cosine of
-// q.Embedding (seed_said_in.cypher). Score is in [-1, 1].
+// SeedSaidIn returns the best q.Limit events and facts said in the window in (derived
+// from the messages observed in it) of the types q.Types, by the cosine of q.Embedding
+// (seed_said_in.cypher). Score is in [-1, 1].
 func (s *Store) SeedSaidIn(ctx context.Context, space string, q SeedQuery, in realm.TimeRange) ([]ScoredMemory, error) {
 	params := seedParams(space, q)
 	params["embedding"] = vector64(q.Embedding)
