@@ -565,10 +565,32 @@ func datesTense(s string) int {
 // reAcknowledgement: a reply's "got it" says nothing of when ("Got it, dentist on June 9").
 var reAcknowledgement = regexp.MustCompile(`(?i)\b(?:got it|gotcha|got you)\b`)
 
+// reScheduled: what is expected, planned, scheduled, due, set, booked or arranged for a
+// time lies ahead ("Your delivery is expected on March 20", "Your subscription is scheduled
+// to renew on January 5"): the participle is no past action. Group 1 is the word before it.
+var reScheduled = regexp.MustCompile(`(?i)(?:\b([\p{L}']+)\s+)?\b(?:(?:expected|scheduled|booked|arranged|planned)\s+(?:to|for|on|in|by|at)|due\s+(?:on|for|by|in|at)|set\s+for|supposed\s+to)\b`)
+
+// notScheduledAfter: after these the arrangement is over ("I was supposed to fly on May 3",
+// "it had been scheduled for June") or an action of its subject ("I planned for May").
+var notScheduledAfter = setOf(`was were had been i we he she they you`)
+
+// hasFutureCue: s speaks of what is ahead ("will", "next", "soon", "is scheduled for"…).
+func hasFutureCue(s string) bool {
+	if reFutureCue.MatchString(s) {
+		return true
+	}
+	for _, m := range reScheduled.FindAllStringSubmatch(s, -1) {
+		if !notScheduledAfter[strings.ToLower(m[1])] {
+			return true
+		}
+	}
+	return false
+}
+
 // tenseOf says whether s speaks of the past, the future or neither.
 func tenseOf(s string) int {
 	s = reAcknowledgement.ReplaceAllString(s, "")
-	if reFutureCue.MatchString(s) {
+	if hasFutureCue(s) {
 		return text.TenseFuture
 	}
 	if hasPastCue(s) {

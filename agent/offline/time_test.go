@@ -2,6 +2,7 @@ package offline
 
 import (
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm/internal/text"
 )
@@ -31,6 +32,35 @@ func TestOfflineAnnotateDates(t *testing.T) {
 		s := tt.text
 		if got := annotateDates(s, text.Dates(s, offlineNow, datesTense(s))); got != tt.want {
 			t.Errorf("annotate(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// What is expected, planned, scheduled, due or booked for a date lies ahead, an -ed word
+// notwithstanding; an arrangement that was (or an action of its subject) stays past.
+func TestOfflineAnnotateScheduledDates(t *testing.T) {
+	march := time.Date(2026, time.March, 2, 10, 0, 0, 0, time.UTC)
+	december := time.Date(2026, time.December, 20, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		now        time.Time
+		text, want string
+	}{
+		{march, "Your delivery is expected on March 20.", "Your delivery is expected on March 20 (20 March 2026)."},
+		{march, "Your renewal is planned for April 3.", "Your renewal is planned for April 3 (3 April 2026)."},
+		{december, "Your subscription is scheduled to renew on January 5.", "Your subscription is scheduled to renew on January 5 (5 January 2027)."},
+		{march, "Your order is scheduled for delivery on March 10.", "Your order is scheduled for delivery on March 10 (10 March 2026)."},
+		{december, "Your payment is due on January 2.", "Your payment is due on January 2 (2 January 2027)."},
+		{december, "Your table is booked for January 3.", "Your table is booked for January 3 (3 January 2027)."},
+		// Negative: over, or the subject's own past action.
+		{march, "My flight was scheduled for March 20 but got cancelled.", "My flight was scheduled for March 20 (20 March 2025) but got cancelled."},
+		{march, "I was supposed to fly on April 3.", "I was supposed to fly on April 3 (3 April 2025)."},
+		{march, "We planned for April 3 and it rained.", "We planned for April 3 (3 April 2025) and it rained."},
+		{december, "I expected to finish on January 5.", "I expected to finish on January 5 (5 January 2026)."},
+		{march, "We moved to Lisbon in June.", "We moved to Lisbon in June (June 2025)."},
+	}
+	for _, tt := range tests {
+		if got := annotateDates(tt.text, text.Dates(tt.text, tt.now, datesTense(tt.text))); got != tt.want {
+			t.Errorf("annotate(%q) said %s = %q, want %q", tt.text, tt.now.Format("2006-01-02"), got, tt.want)
 		}
 	}
 }

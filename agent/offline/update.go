@@ -382,7 +382,7 @@ type statement struct {
 func newStatement(text, speaker string) *statement {
 	return &statement{
 		text: text, speaker: speaker, claims: stateClaims(text, speaker),
-		past:        lazy[bool]{f: func() bool { return hasPastCue(text) && !reFutureCue.MatchString(text) }},
+		past:        lazy[bool]{f: func() bool { return hasPastCue(text) && !hasFutureCue(text) }},
 		changeCued:  lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
 		moves:       lazy[bool]{f: func() bool { return reReschedule.MatchString(text) }},
 		corrections: lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
