@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -270,16 +271,27 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 	}
 	ws := wordsOf(text)
 	for i := 0; i < len(ws) && i < 3; i++ {
-		if !isNameWord(ws[i]) || strings.EqualFold(ws[i].text, speaker) {
+		if !isNameWord(ws[i]) || strings.EqualFold(ws[i].text, speaker) || foreignCourtesies[ws[i].lower] {
 			continue
 		}
-		if i > 0 && !greetings[ws[i-1].lower] {
+		if i > 0 && !greetings[ws[i-1].lower] && !foreignCourtesies[ws[i-1].lower] {
+			break
+		}
+		// A first word followed by an object, "please" or a particle opens a request or a
+		// subjectless report, not a call: "Cancel my subscription.", "Refund please!",
+		// "Moved to Denver."
+		if i == 0 && len(ws) > 1 && afterImperative[ws[1].lower] && gapIsSpace(text, ws[0].end, ws[1].start) {
 			break
 		}
 		return strings.TrimSuffix(ws[i].text, "'s")
 	}
 	return ""
 }
+
+// afterImperative are the words that follow a verb, not a name: an object, "please", a
+// particle or the "to" of a move.
+var afterImperative = setOf(`my your our his her their the a an this that these those me us it them him all everything
+please to up out back off down`)
 
 var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow dear yo morning evening oh`)
 
@@ -297,14 +309,39 @@ func (o *Agent) isContentful(rewritten string, names []string, speaker string) b
 	}
 	n := 0
 	for _, w := range contentWords(rewritten) {
-		if !drop[w] {
+		if !drop[w] && !foreignCourtesies[w] {
 			n++
 		}
 	}
 	// A state said in few words is still a memory: "I'm 29 years old", and so is a
 	// correction: "Her name is Marina, not Marta".
-	return n >= o.opts.MinContentWords || len(stateClaims(rewritten, speaker)) > 0 || len(correctionsOf(rewritten)) > 0
+	return n >= o.opts.MinContentWords || len(stateClaims(rewritten, speaker)) > 0 || len(correctionsOf(rewritten)) > 0 ||
+		isHardlyEnglish(rewritten, drop)
 }
+
+// isHardlyEnglish: three words or more (names of people and courtesies of other languages
+// aside) with at most one English stop word among them. The rules read English only; such
+// a turn ("Je vis à Nice.") is kept whole rather than dropped as filler, since an English
+// turn of three words with fewer than two content words is made of stop words.
+func isHardlyEnglish(s string, drop map[string]bool) bool {
+	words, stop := 0, 0
+	for _, w := range wordsOf(s) {
+		l := strings.TrimSuffix(w.lower, "'s")
+		if drop[l] || foreignCourtesies[l] || !unicode.IsLetter([]rune(l)[0]) {
+			continue
+		}
+		words++
+		if text.IsStopword(l) {
+			stop++
+		}
+	}
+	return words >= 3 && stop <= 1
+}
+
+// foreignCourtesies are the thanks and greetings of other languages: "Merci beaucoup !".
+var foreignCourtesies = setOf(`merci beaucoup bonjour bonsoir salut coucou gracias muchas hola adiós adios danke schön schon
+vielen dank bitte hallo tschüss obrigado obrigada olá ola grazie mille ciao buongiorno buenos días dias buenas noches
+tardes bonne journée soirée nuit gute tag muy amable très gentil`)
 
 func episodeCandidate(obs realm.Observation, speaker, addressee string) agent.Candidate {
 	var who string

@@ -333,6 +333,12 @@ func TestOfflineAddressee(t *testing.T) {
 		{"Caroline! How are you?", "Caroline"},
 		{"Now, I only work 32 hours a week.", ""},
 		{"Then, we went home.", ""},
+		// A first word not set apart is no call: a verb or a noun opening a request.
+		{"Cancel my subscription.", ""},
+		{"Refund please!", ""},
+		{"Moved to Denver.", ""},
+		{"Gracias, muy amable.", ""},
+		{"Hola Mel!", "Mel"},
 	} {
 		obs := obsAt("o1", "", "user", tt.text)
 		if got := addresseeOf(nil, obs, "user", tt.text, map[string]string{}); got != tt.want {
@@ -379,6 +385,46 @@ func TestOfflineUserStates(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("%q: name %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestOfflineShortRequests: a short request or news of a chat's user is a memory, its first
+// word no person; courtesies stay filler; a turn in another language of three words or
+// more is kept whole.
+func TestOfflineShortRequests(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		text, want string // want: the whole-turn content, "" for none
+		entities   []string
+	}{
+		{"Cancel my subscription.", "Cancel user's subscription.", []string{"user"}},
+		{"Refund please!", "user: Refund please!", []string{"user"}},
+		{"Moved to Denver.", "user: Moved to Denver.", []string{"user", "Denver"}},
+		{"Je vis à Nice.", "user: Je vis à Nice.", []string{"user"}},
+		{"J'ai déménagé à Marseille.", "user: J'ai déménagé à Marseille.", []string{"user", "Marseille"}},
+		// Negative: courtesies, in English or not, and a name alone.
+		{"Thanks!", "", nil},
+		{"Wow, great!", "", nil},
+		{"Thank you so much!", "", nil},
+		{"Merci beaucoup, bonne journée !", "", nil},
+		{"Gracias, muy amable.", "", nil},
+		{"Ok, thanks Tom!", "", []string{"Tom"}},
+	} {
+		ex := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "", "user", tt.text)})
+		var got []string
+		for _, c := range append(ofType(ex.Candidates, realm.Event), ofType(ex.Candidates, realm.Fact)...) {
+			got = append(got, c.Content)
+		}
+		if tt.want == "" && len(got) != 0 || tt.want != "" && !slices.Contains(got, tt.want) {
+			t.Errorf("%q: units %q, want %q", tt.text, got, tt.want)
+		}
+		var names []string
+		for _, c := range ofType(ex.Candidates, realm.Entity) {
+			names = append(names, c.Name)
+		}
+		if !reflect.DeepEqual(names, tt.entities) {
+			t.Errorf("%q: entities %q, want %q", tt.text, names, tt.entities)
 		}
 	}
 }

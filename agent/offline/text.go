@@ -342,7 +342,7 @@ february march april may june july august september october november december mo
 btw gonna wanna anyway anyways well also just really totally definitely absolutely maybe yep nope hmm
 happy merry christmas guess remember look listen wait please sorry imagine honestly actually let
 talk tell ask call show give help remind find send mondays tuesdays wednesdays thursdays fridays saturdays
-sundays weekends today tonight tomorrow yesterday message note reminder je now then`)
+sundays weekends today tonight tomorrow yesterday message note reminder je j'ai c'est now then`)
 
 var connectorWords = map[string]bool{"of": true, "the": true, "de": true, "la": true, "van": true, "von": true, "and": false}
 
@@ -353,7 +353,7 @@ type nameMention struct {
 }
 
 // placePrepositions before a name make it a place.
-var placePrepositions = setOf(`in at from to near visited visit visiting around across into`)
+var placePrepositions = setOf(`in at from to near visited visit visiting around across into à`)
 
 // findNames returns the proper names of text in order of first appearance: runs of
 // capitalised words (joined by "of"/"the"), not at a sentence start unless known.
