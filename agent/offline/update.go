@@ -52,7 +52,7 @@ const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|any
 // exclusiveSlots hold one value at a time: another value replaces the old one without a
 // cue. Other slots (plays, uses, learning…) take several at once and change only with a
 // change cue.
-var exclusiveSlots = setOf(`lives-in works-at works-as studies favourite number-of relationship-status phone-number email address age diet drives hobby school`)
+var exclusiveSlots = setOf(`lives-in works-at works-as studies favourite number-of relationship-status phone-number email address age diet drives hobby school plan ships-to`)
 
 func exclusive(slot string) bool {
 	key := strings.ReplaceAll(slot, " ", "-")
@@ -66,14 +66,15 @@ func exclusive(slot string) bool {
 
 // Kinds of claim patterns: which group holds what.
 const (
-	plainClaim     = iota // 1 subject, 2 value
-	favouriteClaim        // 1 subject, 2 the favourite's kind, 3 value
-	favouriteFirst        // 1 value, 2 subject, 3 the favourite's kind ("Pizza is Nora's favourite food")
-	countClaim            // 1 subject, 2 a number, 3 what is counted
-	contactChanged        // 1 subject, 2 which contact detail changed
-	roleClaim             // as plainClaim, only in a text about work ("Raj is now the team lead")
-	habitClaim            // 1 subject, 2 what the subject does: only an ended state can end it
-	nameClaim             // as plainClaim, the value a name ("I'm Maya", "Call me Max"), not a nationality
+	plainClaim      = iota // 1 subject, 2 value
+	favouriteClaim         // 1 subject, 2 the favourite's kind, 3 value
+	favouriteFirst         // 1 value, 2 subject, 3 the favourite's kind ("Pizza is Nora's favourite food")
+	countClaim             // 1 subject, 2 a number, 3 what is counted
+	contactChanged         // 1 subject, 2 which contact detail changed
+	roleClaim              // as plainClaim, only in a text about work ("Raj is now the team lead")
+	habitClaim             // 1 subject, 2 what the subject does: only an ended state can end it
+	nameClaim              // as plainClaim, the value a name ("I'm Maya", "Call me Max"), not a nationality
+	possessiveClaim        // 1 subject, 2 what of the subject (the slot), 3 value: "my account manager is Tom"
 )
 
 // aboutWork: a text in which "X is now the Y" names a role.
@@ -139,6 +140,15 @@ var claimPatterns = []claimPattern{
 	{possessiveRe(`hobby`), "hobby", plainClaim},
 	{possessiveRe(`(?:name|first name|nickname)`), "name", plainClaim},
 	{mustPattern(`(?:^|[.!?,] )` + claimSubject + ` (?:is|am) ([A-Z][\p{L}\-]+)(?:[.,;!?]|$)`), "name", nameClaim},
+	// A subscription's plan ("I'm on the Starter plan", "I upgraded to the Pro plan").
+	{mustPattern(claimSubject + claimAdverbs + ` (?:is|are|am)(?: now| currently| still)? (?:on|subscribed to) (?:the |an? )?` + planValue), "plan", plainClaim},
+	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` (?:switched|upgraded|downgraded|moved|changed|went|subscribed|signed up)(?: back)? (?:to|for) (?:the |an? )?` + planValue), "plan", plainClaim},
+	// Where an order ships ("my order ships to Boston", "ship my order to Denver instead").
+	{mustPattern(claimSubject + `'s (?:orders?|packages?|parcels?|deliver(?:y|ies)|shipments?) (?:ships|ship|is shipping|are shipping|will ship|goes|go|is going|are going|(?:is|are|will be|gets|get) (?:being )?(?:shipped|sent|delivered)|should (?:ship|go))(?: now)? to ` + claimValue + claimEnd), "ships to", plainClaim},
+	{mustPattern(`(?i:ship|send|deliver|redirect|forward)(?:s|ed)? ` + claimSubject + `'s (?:orders?|packages?|parcels?|deliver(?:y|ies)|shipments?) to ` + claimValue + claimEnd), "ships to", plainClaim},
+	// Any "my <what> is <value>" (what the patterns above do not name): one value replaces
+	// another with a change cue ("is now", "new"), or without one for a slot that holds one.
+	{mustPattern(claimSubject + `'s (?:new |current )?([a-z]+(?: [a-z]+){0,2}) (?:is|are)(?: now| still)? (?:an? |the )?` + claimValue + claimEnd), "", possessiveClaim},
 	{mustPattern(`\b(?:[Cc]all|[Yy]ou can call) ` + claimSubject + ` ([A-Z][\p{L}\-]+)` + claimEnd), "name", nameClaim},
 	{possessiveRe(`(?:phone |mobile |cell )?number`), "phone number", plainClaim},
 	{possessiveRe(`e-?mail(?: address)?`), "email", plainClaim},
@@ -159,6 +169,31 @@ var claimPatterns = []claimPattern{
 	{mustPattern(claimSubject + `'s (?:partner|boyfriend|girlfriend|husband|wife|fianc[eé]e?|spouse),?(?: is)? ([A-Z][\p{L}\-]+)` + claimEnd), "partner", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + ` ((?:is|are|has|have|[a-z]+[^aious]s|[a-z]+[aeiou]es|drink|drive|eat|walk|play|use|own|keep|take|write)\b[^.;!?"]*)`), "habit", habitClaim},
 }
+
+// planValue is a plan's name, capitalised as products are ("Starter plan", "Pro tier"; not
+// "a meal plan"), and the word that says it is one.
+const planValue = `([\p{Lu}\d][\p{L}\d+\-]*(?: [\p{Lu}\d][\p{L}\d+\-]*)?) (?:plan|subscription|tier)\b`
+
+var rePlanValue = regexp.MustCompile(`(?i)\b(?:plan|subscription|tier)$`)
+
+// possessedSlot: "X's <slot> is <value>" states a value of its own slot: not one the
+// other patterns read ("name", "job", "favourite …"), not a person's (a relative has many
+// things said of them: "my sister is a nurse", "my sister is now in Berlin"), and a value
+// that is a thing, not a clause ("my plan is to move", "my problem is that…").
+func possessedSlot(slot, value string) bool {
+	for _, w := range strings.Fields(slot) {
+		if possessedTaken[w] || relatives[w] || text.IsStopword(w) {
+			return false
+		}
+	}
+	return !text.IsStopword(strings.ToLower(firstWord(value))) && !possessedTaken[strings.ToLower(firstWord(value))]
+}
+
+// possessedTaken: words of slots other patterns read, or that say nothing of a value.
+var possessedTaken = setOf(`name nickname job profession occupation position role title major degree course favourite favorite
+number phone mobile cell email e-mail address car hobby preference partner boyfriend girlfriend husband wife fiance fiancee
+spouse goal dream plan idea problem question issue point guess advice opinion favorite thing hope wish worry fear concern
+reason excuse answer point to in at on so very really not that also just`)
 
 // kindSlots hold values of one kind at a time only: a preference for late-afternoon
 // meetings replaces one for morning meetings (a word in common), not one for tea.
@@ -240,6 +275,14 @@ func stateClaims(text, speaker string) []stateClaim {
 				if languages[strings.ToLower(c.value)] || nonName[strings.ToLower(c.value)] {
 					continue
 				}
+			case possessiveClaim:
+				c.slot, c.value = m[2], m[3]
+				if !possessedSlot(c.slot, c.value) {
+					continue
+				}
+			}
+			if (c.slot == "lives in" || c.slot == "uses") && rePlanValue.MatchString(c.value) {
+				continue // "moved to the Pro plan" is a plan, not a home
 			}
 			if c.slot == "relationship status" && (c.value == "broke up" || c.value == "split up" || c.value == "separated") {
 				c.value = "single"
@@ -631,6 +674,10 @@ func correctionsOf(text string) []correction {
 		if notAValue[strings.ToLower(firstWord(wrong))] {
 			return
 		}
+		if _, ok := countCorrected(correction{right: right, wrong: wrong}); ok {
+			out = append(out, correction{right: right, wrong: wrong})
+			return
+		}
 		content := 0
 		for _, w := range contentWords(wrong) {
 			if dateWords[w] || notAValue[w] {
@@ -666,6 +713,15 @@ func corrected(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	}
 	nw := nodeWords(n.Content)
 	for _, k := range said.corrections.get() {
+		if to, ok := countCorrected(k); ok {
+			// "We need 5 seats, not 3": n says the wrong number of the same unit, not the right one.
+			olds := amountsOf(n.Content)
+			if slices.ContainsFunc(olds, func(a amount) bool { return a.value == k.wrong && a.unit == to.unit }) &&
+				!slices.ContainsFunc(olds, func(a amount) bool { return a.value == to.value && a.unit == to.unit }) {
+				return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s, not %s", speaker, to.unit, to.value, k.wrong)}
+			}
+			continue
+		}
 		wrong, right := contentWords(k.wrong), wordSet(contentWords(k.right))
 		if !allIn(wrong, nw) || allIn(contentWords(k.right), nw) || slices.ContainsFunc(correctionsOf(n.Content), func(o correction) bool {
 			return strings.EqualFold(o.wrong, k.wrong)
@@ -698,6 +754,35 @@ func corrected(said *statement, c agent.Candidate, n realm.Node) stateChange {
 		}
 	}
 	return stateChange{}
+}
+
+// reBareNumber is a corrected count: "not 3".
+var reBareNumber = regexp.MustCompile(`^\d{1,6}$`)
+
+// countCorrected: k corrects a count ("we need 5 seats, not 3"): its wrong value a bare
+// number, its right value ending in another number and the unit counted. to is that amount.
+func countCorrected(k correction) (to amount, ok bool) {
+	if !reBareNumber.MatchString(strings.TrimSpace(k.wrong)) {
+		return amount{}, false
+	}
+	as := amountsOf(k.right)
+	if len(as) == 0 {
+		return amount{}, false
+	}
+	to = as[len(as)-1]
+	right := strings.ToLower(k.right)
+	endsWithIt := strings.HasSuffix(right, strings.ToLower(to.word)) || strings.HasSuffix(right, strings.ToLower(to.word)+" "+lastWord(right))
+	if to.unit == "" || to.value == k.wrong || !endsWithIt {
+		return amount{}, false
+	}
+	return to, true
+}
+
+func lastWord(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return strings.ToLower(f[len(f)-1])
+	}
+	return ""
 }
 
 // reCorrecting: words that say a correction is one, which lets it correct a memory of the

@@ -104,6 +104,26 @@ func TestStateChange(t *testing.T) {
 		{"AmountPaid", "Nina", "Nina paid 300 euros for the flight to Madrid.", "Nina", "Nina: The flight to Madrid now costs 450 euros.", ""},
 		{"AmountSameRelative", "Nina", "Nina's daughter takes 10mg of melatonin to sleep.", "Nina", "Nina's daughter now takes 5mg of melatonin.", "supersedes"},
 		{"AmountDateOnly", "Nina", "Nina's gym membership renews on May 9.", "Nina", "Nina's gym membership now renews on May 16.", ""},
+
+		// A support chat's user: a plan, an account manager, where an order ships, a count corrected.
+		{"PlanSwitched", "user", "user is on the Starter plan.", "user", "user switched to the Enterprise plan.", "supersedes"},
+		{"PlanUpgraded", "user", "user is on the Basic plan.", "user", "user upgraded to the Pro plan.", "supersedes"},
+		{"PlanNowOn", "user", "user is on the Basic plan.", "user", "user is now on the Pro plan.", "supersedes"},
+		{"PlanNamed", "Nora", "Nora is on the Starter plan.", "Nora", "Nora moved to the Pro plan last week.", "supersedes"},
+		{"PlanSame", "user", "user is on the Pro plan.", "user", "user is on the Pro plan and loves it.", ""},
+		{"PlanNotAHome", "user", "user lives in Denver.", "user", "user moved to the Pro plan.", ""},
+		{"MealPlan", "user", "user is on the Starter plan.", "user", "user is on a meal plan now.", ""},
+		{"AccountManagerNow", "user", "user's account manager is Tom.", "user", "user's account manager is now Lisa.", "supersedes"},
+		{"AccountManagerNew", "user", "user's account manager is Tom.", "user", "user's new account manager is Lisa.", "supersedes"},
+		{"PossessiveNoCue", "user", "user's account manager is Tom.", "user", "user's account manager is Lisa.", ""},
+		{"PossessiveOtherThing", "user", "user's account manager is Tom.", "user", "user's team lead is now Lisa.", ""},
+		{"PossessiveRelative", "Nina", "Nina's sister is a nurse.", "Nina", "Nina's sister is now in Berlin.", ""},
+		{"PossessiveClause", "Nina", "Nina's plan is to move to Porto.", "Nina", "Nina's plan is now to stay in Lisbon.", ""},
+		{"ShipsTo", "user", "user's order ships to Boston.", "user", "Please ship user's order to Denver instead.", "supersedes"},
+		{"ShipsToNotAHome", "user", "user lives in Boston.", "user", "Please ship user's order to Denver instead.", ""},
+		{"SeatsCorrected", "user", "user: We need 3 seats for the team.", "user", "user: Actually we need 5 seats, not 3.", "supersedes"},
+		{"SeatsOtherUnit", "user", "user: We need 3 licences for the team.", "user", "user: Actually we need 5 seats, not 3.", ""},
+		{"SeatsOtherNumber", "user", "user: We need 4 seats for the team.", "user", "user: Actually we need 5 seats, not 3.", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
