@@ -573,7 +573,11 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 		}
 		if begins, ok := r.olderThan(c, n); ok {
 			// The candidate tells of an older state (a chat's history sent late): the node
-			// is the newer version, holding from when it began.
+			// is the newer version, holding from when it began, and the description tells
+			// the change from the node's side ("lives in: Seattle, previously Portland").
+			if back := changeBetween(newStatement(rePrompt.ReplaceAllString(n.Content, ""), speakerOfDescription(n.Description)), said.claims); back.predicate == string(realm.Supersedes) {
+				ch.description = back.description
+			}
 			edges = r.emit(edges, i, n.ID, agent.Self, realm.Supersedes, ch.weight, ch.description)
 			if len(edges) > 0 && edges[len(edges)-1].From == n.ID {
 				edges[len(edges)-1].ValidUntil = &begins

@@ -345,6 +345,10 @@ func TestOfflineSupersedesHistorySentLate(t *testing.T) {
 					continue
 				}
 				found = true
+				// The description tells the change as it happened: Berlin now, Lisbon before.
+				if !strings.Contains(e.Description, "Berlin") || !strings.Contains(e.Description, "Lisbon") || strings.Contains(e.Description, "previously Berlin") {
+					t.Errorf("%s: description %q, want Berlin the newer value", newer.Content, e.Description)
+				}
 				if e.ValidUntil != nil && !e.ValidUntil.Equal(moved) {
 					t.Errorf("%s: the older statement holds until %v, want %v", newer.Content, e.ValidUntil, moved)
 				}
@@ -371,5 +375,34 @@ func TestOfflineShortState(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%q: a fact or event %v, want %v (%+v)", tt.text, got, tt.want, ext.Candidates)
 		}
+	}
+}
+
+// TestOfflineSupersedesLateDescription: with the older message sent last, the edge's
+// description still names the newer value as the current one.
+func TestOfflineSupersedesLateDescription(t *testing.T) {
+	a := New(Options{})
+	newer := realm.Node{ID: "seattle", Type: realm.Fact, Content: "Bob Chen lives in Seattle.", Description: "Said by Bob Chen on 20 March 2025."}
+	obs := realm.Observation{ID: "o1", SessionID: "s1", Speaker: "Bob Chen", Content: "I live in Portland.", ObservedAt: time.Date(2025, 2, 3, 10, 0, 0, 0, time.UTC)}
+	ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
+	in := agent.IntegrateInput{Observation: obs}
+	for _, c := range ext.Candidates {
+		in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: []agent.Neighbour{{Node: newer, Similar: true}}})
+	}
+	out, _, err := a.Integrate(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range out {
+		for _, e := range d.Edges {
+			if e.Predicate == realm.Supersedes {
+				got = append(got, e.From+" → "+e.To+": "+e.Description)
+			}
+		}
+	}
+	want := "seattle → " + agent.Self + ": Bob Chen lives in: Seattle, previously Portland"
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("supersedes edges %q, want %q", got, want)
 	}
 }
