@@ -223,6 +223,13 @@ type TraceValidity struct {
 	Score  float64 `json:"score"`        // its score afterwards
 }
 
+// TraceReplaced is one candidate, ID, that node By took the place of in the top K
+// (Trace.Replaced).
+type TraceReplaced struct {
+	ID string `json:"id"`
+	By string `json:"by"`
+}
+
 // TraceLearned is one learned link that acted on a recall: its edge, the node it acted
 // on (its end, labelled for the link's query), the cosine of this recall's query with the
 // link's query, and the factor it gave the node's score (above 1 for key evidence, below
@@ -257,12 +264,17 @@ type Trace struct {
 	Steps          []TraceStep     `json:"steps,omitempty"`
 	FirstDepth     map[string]int  `json:"first_depth"` // node id → depth at which it was first reached
 	// Scores are the final scores of the returned nodes, in their order: the evidence best
-	// first, then the hubs (entities, episodes) best first.
+	// first, then the hubs (entities, episodes) best first, then, when fewer than K were
+	// left, the candidates left out as repeats of them best first.
 	Scores []ScoredID `json:"scores"`
 	// MinScore is the request's cut-off (0: none); BelowMinScore the nodes of the top K it
 	// left out, with their scores, in the order of Scores.
 	MinScore      float64    `json:"min_score,omitempty"`
 	BelowMinScore []ScoredID `json:"below_min_score,omitempty"`
+	// Replaced lists the candidates that gave way to a node of more turns that says all
+	// they say (the question to the exchange holding it with its answer): it stands where
+	// the candidate ranked, with its score, and Scores list it, not the candidate.
+	Replaced []TraceReplaced `json:"replaced,omitempty"`
 	// Validity says what the read path did with superseded nodes (REALM.md §2 "Ours"):
 	// demoted for a question about the present, kept for one about the past, and the
 	// newer version offered beside them.

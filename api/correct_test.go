@@ -358,3 +358,46 @@ func TestCorrectMemoryMCP(t *testing.T) {
 		})
 	}
 }
+
+// blenderMessages say a delivery date the client then corrects; the question's turn is
+// also told in an exchange of two turns that quotes the date.
+var blenderMessages = []map[string]string{
+	{"id": "q1", "session_id": "s1", "role": "user", "content": "I ordered a blender last week, order 5521.", "timestamp": "2026-06-01T10:00:00Z"},
+	{"id": "q2", "session_id": "s1", "role": "assistant", "content": "Thanks for waiting. Your blender will arrive on June 3.", "timestamp": "2026-06-01T10:01:00Z"},
+	{"id": "q3", "session_id": "s1", "role": "user", "content": "Okay, I will be home that day to receive the blender.", "timestamp": "2026-06-01T10:02:00Z"},
+}
+
+// TestCorrectionRecalledFirst: a correction keeps the provenance of the memory it
+// corrects, so a memory of more turns holds all its sources; it still does not give way
+// to that memory, which quotes the words corrected, and comes back first.
+func TestCorrectionRecalledFirst(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": blenderMessages}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	var page struct{ Memories []realm.Node }
+	c.do("GET", sp+"/memories?limit=100", nil, &page)
+	i := slices.IndexFunc(page.Memories, func(m realm.Node) bool {
+		return (m.Type == realm.Event || m.Type == realm.Fact) && slices.Equal(m.Sources, []string{"q2"})
+	})
+	if i < 0 {
+		t.Fatalf("no event or fact of q2 alone: %+v", page.Memories)
+	}
+	const content = "The blender will arrive on June 9 (9 June 2026)."
+	var got memoryDoc
+	if code := c.do("PATCH", sp+"/memories/"+page.Memories[i].ID, map[string]any{"content": content}, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("correct: %d", code)
+	}
+	var rec recallDoc
+	c.do("POST", sp+"/recall", map[string]any{"query": "When will the blender arrive?", "k": 10}, &rec)
+	if n := rec.index(got.Memory.ID); n != 0 {
+		var contents []string
+		for _, n := range rec.Nodes {
+			contents = append(contents, n.Node.Content)
+		}
+		t.Errorf("the correction at %d of %q, want first", n, contents)
+	}
+}

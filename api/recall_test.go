@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"testing"
@@ -95,4 +96,49 @@ func TestRecallMinScore(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestRecallTopK: a recall returns k nodes whenever it gathered k candidates, the
+// candidates left out as repeats of the nodes returned (a turn of an exchange returned
+// whole) filling what the others leave of k; the trace says which candidate gave way to
+// the exchange that says all it says.
+func TestRecallTopK(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": blenderMessages}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	var page struct{ Memories []realm.Node }
+	c.do("GET", sp+"/memories?limit=100", nil, &page)
+	byID := map[string]realm.Node{}
+	for _, m := range page.Memories {
+		byID[m.ID] = m
+	}
+	for _, k := range []int{2, 3, 10} {
+		t.Run(fmt.Sprint("K", k), func(t *testing.T) {
+			var rec realm.RecallResult
+			if code := c.do("POST", sp+"/recall", map[string]any{"query": "When will the blender arrive?", "k": k}, &rec).StatusCode; code != http.StatusOK {
+				t.Fatalf("recall: %d", code)
+			}
+			var trace realm.Trace
+			c.do("GET", sp+"/traces/"+rec.TraceID, nil, &trace)
+			if want := min(k, len(trace.FirstDepth)); len(rec.Nodes) != want || len(trace.Scores) != want {
+				t.Errorf("%d nodes, %d scores of %d candidates, want %d", len(rec.Nodes), len(trace.Scores), len(trace.FirstDepth), want)
+			}
+			// The turn that says the date gives way to the exchange holding it with the
+			// order, which takes its score.
+			if len(trace.Replaced) != 1 {
+				t.Fatalf("replaced %+v, want the turn q2 by an exchange", trace.Replaced)
+			}
+			turn, by := byID[trace.Replaced[0].ID], byID[trace.Replaced[0].By]
+			if !slices.Equal(turn.Sources, []string{"q2"}) || len(by.Sources) != 2 || !slices.Contains(by.Sources, "q2") {
+				t.Errorf("%+v replaced by %+v, want the turn q2 by an exchange", turn, by)
+			}
+			if len(rec.Nodes) == 0 || rec.Nodes[0].Node.ID != by.ID || trace.Scores[0].ID != by.ID {
+				t.Errorf("first node %+v, want the exchange %s", rec.Nodes, by.ID)
+			}
+		})
+	}
 }

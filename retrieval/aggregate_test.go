@@ -33,18 +33,24 @@ func TestSelectTop(t *testing.T) {
 		k    int
 		want []string
 	}{
-		{10, []string{"merged", "other", "nosrc", "wide", "ent", "ep"}},
+		// Fewer than K left: the repeats fill it, best first (turn, which merged replaced, and clause).
+		{10, []string{"merged", "other", "nosrc", "wide", "ent", "ep", "turn", "clause"}},
+		{7, []string{"merged", "other", "nosrc", "wide", "ent", "ep", "turn"}},
 		{5, []string{"merged", "other", "nosrc", "wide", "ent"}},
 		{2, []string{"merged", "other"}},
 	}
 	for _, tt := range tests {
-		if got := ids(selectTop(ranked, tt.k)); !slices.Equal(got, tt.want) {
-			t.Errorf("k=%d: %v, want %v", tt.k, got, tt.want)
+		got, replaced := selectTop(ranked, tt.k)
+		if !slices.Equal(ids(got), tt.want) {
+			t.Errorf("k=%d: %v, want %v", tt.k, ids(got), tt.want)
+		}
+		if want := []realm.TraceReplaced{{ID: "turn", By: "merged"}}; !slices.Equal(replaced, want) {
+			t.Errorf("k=%d: replaced %v, want %v", tt.k, replaced, want)
 		}
 	}
 	// merged stands where turn ranked, with turn's score: a client that keeps the nodes
 	// above a score keeps it; the candidate itself keeps its own.
-	top := selectTop(ranked, 10)
+	top, _ := selectTop(ranked, 6)
 	var scores []float64
 	for _, c := range top {
 		scores = append(scores, c.Score)
@@ -59,12 +65,48 @@ func TestSelectTop(t *testing.T) {
 	// holds (the job), only its clause that ended with it.
 	ended := func(c *candidate) *candidate { c.Node.ValidUntil = &time.Time{}; return c }
 	told := []*candidate{ended(c("turn", realm.Fact, 0.9, "o1")), c("job", realm.Fact, 0.8, "o1"), ended(c("home", realm.Fact, 0.7, "o1"))}
-	if got := ids(selectTop(told, 10)); !slices.Equal(got, []string{"turn", "job"}) {
-		t.Errorf("ended turn: %v, want [turn job]", got)
+	if got, _ := selectTop(told, 2); !slices.Equal(ids(got), []string{"turn", "job"}) {
+		t.Errorf("ended turn: %v, want [turn job]", ids(got))
 	}
 	// Nor does an ended exchange take the place of its clause that still holds.
 	told = []*candidate{c("job", realm.Fact, 0.8, "o2"), ended(c("exchange", realm.Fact, 0.4, "o1", "o2"))}
-	if got := selectTop(told, 10); len(got) != 2 || got[0].Node.ID != "job" || got[1].Score != 0.4 {
+	if got, _ := selectTop(told, 10); len(got) != 2 || got[0].Node.ID != "job" || got[1].Score != 0.4 {
 		t.Errorf("ended exchange: %v, want job first, the exchange at its own score", ids(got))
+	}
+}
+
+// TestSelectTopFullerSaysAll: a node gives way to one of more turns holding its
+// provenance only when that one says every word it says: not a correction, which keeps
+// the provenance of what it corrects, nor a turn whose date the exchange quotes unresolved.
+func TestSelectTopFullerSaysAll(t *testing.T) {
+	c := func(id string, score float64, content string, sources ...string) *candidate {
+		return &candidate{Node: realm.Node{ID: id, Type: realm.Event, Content: content, Sources: sources}, Score: score}
+	}
+	exchange := c("exchange", 0.7, `user said: "user ordered a blender last week, order 5521." assistant: Thanks for waiting. user's blender will arrive on June 3 (3 June 2026).`, "q1", "q2")
+	refund := c("exchange", 0.7, `assistant said: "assistant issued a refund for order 7731 today." Great, thanks.`, "r2", "r3")
+	tests := []struct {
+		name     string
+		ranked   []*candidate
+		want     []string
+		replaced []realm.TraceReplaced
+	}{
+		{"TurnGivesWay", []*candidate{c("turn", 0.9, "assistant: user's blender will arrive on June 3 (3 June 2026).", "q2"), exchange},
+			[]string{"exchange", "turn"}, []realm.TraceReplaced{{ID: "turn", By: "exchange"}}},
+		{"Correction", []*candidate{c("correction", 0.9, "The blender will arrive on June 9 (9 June 2026).", "q2"), exchange},
+			[]string{"correction", "exchange"}, nil},
+		{"DateResolved", []*candidate{c("turn", 0.9, "assistant: assistant issued a refund for order 7731 today (22 March 2026).", "r2"), refund},
+			[]string{"turn", "exchange"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			top, replaced := selectTop(tt.ranked, 10)
+			var got []string
+			for _, c := range top {
+				got = append(got, c.Node.ID)
+			}
+			if !slices.Equal(got, tt.want) || !slices.Equal(replaced, tt.replaced) || top[0].Score != 0.9 {
+				t.Errorf("%v replaced %v (first at %v), want %v replaced %v at 0.9", got, replaced, top[0].Score, tt.want, tt.replaced)
+			}
+		})
 	}
 }

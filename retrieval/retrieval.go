@@ -240,7 +240,9 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if err := r.applyValidity(ctx, run); err != nil {
 		return realm.RecallResult{}, err
 	}
-	top := run.aboveMinScore(selectTop(run.saidThen(run.ranked()), run.set.K))
+	top, replaced := selectTop(run.saidThen(run.ranked()), run.set.K)
+	run.trace.Replaced = replaced
+	top = run.aboveMinScore(top)
 	ids := make([]string, len(top))
 	res := realm.RecallResult{TraceID: run.trace.ID, Usage: run.usage, Nodes: make([]realm.RecalledNode, len(top))}
 	for i, c := range top {
@@ -563,35 +565,48 @@ func overlaps(n realm.Node, w realm.TimeRange) bool {
 // refinements keep the context informative: a node whose provenance lies within that of
 // a better node already picked repeats what that node was derived from (a clause of a
 // turn already returned whole), and is left out; a node whose provenance lies within that
-// of a lesser candidate of at most FullerMaxSources observations gives way to it, in its
-// place and with its score (the question alone to the exchange that holds it with its
-// answer); entities and episodes, which gather many observations and say little of each,
-// come after the events and facts, filling what is left of K (so the result is best first
-// within each group).
-func selectTop(ranked []*candidate, k int) []*candidate {
-	var evidence, hubs []*candidate
+// of a lesser candidate of at most FullerMaxSources observations, which says all it says
+// (fuller), gives way to it, in its place and with its score (the question alone to the
+// exchange that holds it with its answer), which replaced lists; entities and episodes,
+// which gather many observations and say little of each, come after the events and
+// facts, filling what is left of K (so the result is best first within each group). When
+// fewer than K remain, the candidates left out as repeats fill it, best first: K nodes
+// come back whenever K were gathered, the repeats last.
+func selectTop(ranked []*candidate, k int) (top []*candidate, replaced []realm.TraceReplaced) {
+	var evidence, hubs, repeats []*candidate
 	taken := map[string]bool{}
 	for i, c := range ranked {
 		if taken[c.Node.ID] {
 			continue
 		}
 		if isHub(c) {
-			if !redundant(c, evidence) {
+			if redundant(c, evidence) {
+				repeats = append(repeats, c)
+			} else {
 				hubs = append(hubs, c)
 			}
 			continue
 		}
+		part := c
 		if f := fuller(c, ranked[i+1:], taken); f != nil {
 			stand := *f
 			stand.Score = c.Score // it answers for c, so it ranks as c did
 			c = &stand
 		}
 		taken[c.Node.ID] = true
-		if !redundant(c, evidence) && len(evidence) < k {
+		switch {
+		case redundant(c, evidence):
+			repeats = append(repeats, part)
+		case len(evidence) < k:
 			evidence = append(evidence, c)
+			if part != c {
+				replaced = append(replaced, realm.TraceReplaced{ID: part.Node.ID, By: c.Node.ID})
+				repeats = append(repeats, part)
+			}
 		}
 	}
-	return append(evidence, hubs[:min(len(hubs), k-len(evidence))]...)
+	top = append(evidence, hubs[:min(len(hubs), k-len(evidence))]...)
+	return append(top, repeats[:max(0, min(len(repeats), k-len(top)))]...), replaced
 }
 
 // aboveMinScore is top without the nodes scoring below the request's min_score, which the
@@ -621,7 +636,11 @@ const FullerMaxSources = 3
 func isHub(c *candidate) bool { return c.Node.Type == realm.Entity || c.Node.Type == realm.Episode }
 
 // fuller returns the first of the lesser candidates, not hubs and not taken, whose
-// provenance holds all of c's and more, within FullerMaxSources; nil when none does.
+// provenance holds all of c's and more, within FullerMaxSources, and whose content says
+// every word c says (saysAll); nil when none does. The provenance alone does not make a
+// node a part of another: a correction keeps the provenance of the memory it corrects,
+// and a turn that resolved "today" to its date is quoted by the exchange without it;
+// the exchange holding either says something else, which would take its place.
 func fuller(c *candidate, lesser []*candidate, taken map[string]bool) *candidate {
 	if len(c.Node.Sources) == 0 {
 		return nil
@@ -630,11 +649,26 @@ func fuller(c *candidate, lesser []*candidate, taken map[string]bool) *candidate
 		if taken[d.Node.ID] || isHub(d) || len(d.Node.Sources) > FullerMaxSources || len(d.Node.Sources) <= len(c.Node.Sources) || outlives(c, d) {
 			continue
 		}
-		if containsAll(d.Node.Sources, c.Node.Sources) {
+		if containsAll(d.Node.Sources, c.Node.Sources) && saysAll(d.Node.Content, c.Node.Content) {
 			return d
 		}
 	}
 	return nil
+}
+
+// saysAll reports whether every content word of part (stemmed; numbers count, stop words
+// do not) is a word of whole: whole says what part says, in other words at most around it.
+func saysAll(whole, part string) bool {
+	said := map[string]bool{}
+	for _, w := range text.Words(whole) {
+		said[text.Stem(w)] = true
+	}
+	for _, w := range text.Words(part) {
+		if !text.IsStopword(w) && !said[text.Stem(w)] {
+			return false
+		}
+	}
+	return true
 }
 
 // redundant: every source of c is a source of one node already picked, which does not
