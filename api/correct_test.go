@@ -401,3 +401,80 @@ func TestCorrectionRecalledFirst(t *testing.T) {
 		t.Errorf("the correction at %d of %q, want first", n, contents)
 	}
 }
+
+// TestDeleteCorrection: deleting a correction gives the memory it corrected back its
+// validity, in the same write, so that it can be corrected again; while another newer
+// version stands, the memory stays history and the refusal names that version.
+func TestDeleteCorrection(t *testing.T) {
+	var store *cypher.Store
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) { store = d.Store })
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": correctMessages}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	old := correctable(t, c, space)
+	patch := func(id, content string) (int, memoryDoc, problemDoc) {
+		var doc memoryDoc
+		var p problemDoc
+		resp := c.do("PATCH", sp+"/memories/"+id, map[string]any{"content": content}, nil)
+		code := resp.StatusCode
+		if code == http.StatusOK {
+			c.do("GET", resp.Header.Get("Location"), nil, &doc)
+		} else {
+			c.do("PATCH", sp+"/memories/"+id, map[string]any{"content": content}, &p)
+		}
+		return code, doc, p
+	}
+	get := func(id string) realm.Node {
+		var doc memoryDoc
+		if code := c.do("GET", sp+"/memories/"+id, nil, &doc).StatusCode; code != http.StatusOK {
+			t.Fatalf("GET %s: %d", id, code)
+		}
+		return doc.Memory
+	}
+
+	code, first, _ := patch(old.ID, "Ana's new colleague Marina joined the design team.")
+	if code != http.StatusOK {
+		t.Fatalf("correct: %d", code)
+	}
+	t.Run("OK", func(t *testing.T) {
+		if code := c.status("DELETE", sp+"/memories/"+first.Memory.ID, nil); code != http.StatusNoContent {
+			t.Fatalf("delete the correction: %d", code)
+		}
+		if m := get(old.ID); m.ValidUntil != nil || m.SupersededAt != nil {
+			t.Errorf("the corrected memory after its correction's deletion: valid until %v, superseded at %v; want it to hold", m.ValidUntil, m.SupersededAt)
+		}
+		if code, _, p := patch(old.ID, "Ana's new colleague Mariana joined the design team."); code != http.StatusOK {
+			t.Errorf("correct it again: %d %+v, want 200", code, p)
+		}
+	})
+	t.Run("AnotherNewerVersion", func(t *testing.T) {
+		// old is superseded by Mariana's correction and by a memory the write path would
+		// have written from a later message, which began to hold at its start.
+		var doc memoryDoc
+		c.do("GET", sp+"/memories/"+old.ID, nil, &doc)
+		i := slices.IndexFunc(doc.Edges, func(e realm.Edge) bool { return e.Predicate == realm.Supersedes && e.To == old.ID })
+		if i < 0 {
+			t.Fatalf("edges of %s: %+v, want Mariana's supersedes edge", old.ID, doc.Edges)
+		}
+		mariana := doc.Edges[i].From
+		start := time.Date(2023, 6, 1, 9, 0, 0, 0, time.UTC)
+		later := realm.Node{ID: "later-" + old.ID, Space: space, Type: realm.Fact, Name: old.Name, Content: "Ana's colleague Marisol joined the design team.", TStart: &start}
+		edge := realm.Edge{ID: "later-edge-" + old.ID, From: later.ID, To: old.ID, Predicate: realm.Supersedes, Weight: 0.9}
+		if err := store.PutMemories(context.Background(), space, []realm.Node{later}, []realm.Edge{edge}); err != nil {
+			t.Fatal(err)
+		}
+		if code := c.status("DELETE", sp+"/memories/"+mariana, nil); code != http.StatusNoContent {
+			t.Fatalf("delete the correction: %d", code)
+		}
+		if m := get(old.ID); m.ValidUntil == nil || !m.ValidUntil.Equal(start) || m.SupersededAt == nil {
+			t.Errorf("the corrected memory after its correction's deletion: valid until %v, superseded at %v; want %v, the other newer version's start", m.ValidUntil, m.SupersededAt, start)
+		}
+		code, _, p := patch(old.ID, "Ana's new colleague Maria joined the design team.")
+		if code != http.StatusConflict || !strings.Contains(p.Detail, later.ID) {
+			t.Errorf("correct the superseded memory: %d %+v, want 409 naming %s", code, p, later.ID)
+		}
+	})
+}

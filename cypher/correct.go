@@ -3,6 +3,7 @@ package cypher
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -63,7 +64,7 @@ func (s *Store) CorrectMemory(ctx context.Context, space string, c Correction) (
 		if mapOf(r, "done") != nil {
 			return nil, nil // corrected so already
 		}
-		old, err := correctable(space, c.Old, mapOf(r, "old"))
+		old, err := correctable(space, c.Old, mapOf(r, "old"), slices.Sorted(slices.Values(stringList(valueOf(r, "newer")))))
 		if err != nil {
 			return nil, err
 		}
@@ -81,17 +82,20 @@ func (s *Store) CorrectMemory(ctx context.Context, space string, c Correction) (
 }
 
 // correctable is the stored memory p (nil: none) that read was read as, or why it may
-// not be corrected.
-func correctable(space string, read realm.Node, p map[string]any) (realm.Node, error) {
+// not be corrected: it changed since, or it is history, newer (the memories superseding
+// it) being its newer versions. A memory whose validity ended without a newer version
+// left (memory_delete.cypher restores it; this reads one that was not) may be corrected:
+// the correction becomes its newer version.
+func correctable(space string, read realm.Node, p map[string]any, newer []string) (realm.Node, error) {
 	if p == nil {
 		return realm.Node{}, realm.Errorf(realm.ENotFound, "memory %q not found in space %q", read.ID, space)
 	}
 	old := nodeOf(p)
 	switch {
-	case old.ValidUntil != nil:
+	case old.ValidUntil != nil && len(newer) > 0:
 		return old, realm.Errorf(realm.EConflict,
-			"memory %q was superseded (its validity ended %s): it is history; correct its newer version (GET it: the supersedes edge into it)",
-			old.ID, old.ValidUntil.UTC().Format(time.RFC3339))
+			"memory %q was superseded by %s (its validity ended %s): it is history; correct its newer version",
+			old.ID, strings.Join(newer, ", "), old.ValidUntil.UTC().Format(time.RFC3339))
 	case !old.UpdatedAt.Equal(read.UpdatedAt):
 		return old, realm.Errorf(realm.EConflict, "memory %q changed while it was corrected; send the correction again", old.ID)
 	}
