@@ -92,10 +92,26 @@ func TestTraceRetention(t *testing.T) {
 		{"POST", sp + "/traces/" + old.TraceID + "/feedback", map[string]any{"correct": false}},
 	} {
 		var p problemDoc
+		// Gone, it cannot be told from a trace that never was: nothing is said of its age.
 		if code := c.do(req.method, req.path, req.body, &p).StatusCode; code != http.StatusNotFound || p.Code != "not_found" ||
-			!strings.Contains(p.Detail, old.TraceID) || !strings.Contains(p.Detail, "traces are kept for 720h") {
-			t.Errorf("%s %s after the sweep: %d %+v, want 404 not_found naming the trace and the retention", req.method, req.path, code, p)
+			!strings.Contains(p.Detail, old.TraceID) || strings.Contains(p.Detail, "kept for") {
+			t.Errorf("%s %s after the sweep: %d %+v, want 404 not_found naming the trace, not the retention", req.method, req.path, code, p)
 		}
+	}
+	// Another space's trace is not found in this one, and not for its age.
+	other := cyphertest.NewSpace(t)
+	if code := c.status("POST", "/v1/spaces/"+other+"/observations", map[string]any{"messages": []map[string]string{
+		{"id": "x1", "speaker": "Ana", "content": "I made a clay bowl at the studio.", "timestamp": "2024-05-01T10:00:00Z"},
+	}}); code != http.StatusOK {
+		t.Fatalf("ingest into %s: %d", other, code)
+	}
+	var theirs recalled
+	if code := c.do("POST", "/v1/spaces/"+other+"/recall", map[string]any{"query": "Who made a bowl?"}, &theirs).StatusCode; code != http.StatusOK {
+		t.Fatalf("recall in %s: %d", other, code)
+	}
+	var p problemDoc
+	if code := c.do("GET", sp+"/traces/"+theirs.TraceID, nil, &p).StatusCode; code != http.StatusNotFound || strings.Contains(p.Detail, "kept for") {
+		t.Errorf("another space's trace: %d %+v, want 404 saying nothing of the retention", code, p)
 	}
 	if code := c.status("GET", sp+"/traces/"+young.TraceID, nil); code != http.StatusOK {
 		t.Errorf("the younger trace after the sweep: %d", code)

@@ -24,22 +24,19 @@ func traceParams(t realm.Trace, doc []byte) map[string]any {
 }
 
 // Trace returns the trace id of the space; ENotFound when the space has none by that id,
-// or only one older than the retention (Config.TraceRetention), which the message names:
-// a client whose feedback comes late learns why.
+// or only one older than the retention (Config.TraceRetention), which the message then
+// names: a client whose feedback comes late learns why. A trace the sweep deleted, or of
+// another space, is not found, and nothing is said of its age.
 func (s *Store) Trace(ctx context.Context, space, id string) (realm.Trace, error) {
-	var keptSince any // every trace
-	if s.traceRetention > 0 {
-		keptSince = time.Now().UTC().Add(-s.traceRetention)
-	}
-	recs, err := s.read(ctx, qTraceGet, map[string]any{"space": space, "id": id, "kept_since": keptSince})
+	recs, err := s.read(ctx, qTraceGet, map[string]any{"space": space, "id": id})
 	if err != nil {
 		return realm.Trace{}, err
 	}
 	if len(recs) == 0 {
-		if s.traceRetention > 0 {
-			return realm.Trace{}, realm.Errorf(realm.ENotFound, "trace %q not found in space %q (traces are kept for %s)", id, space, RetentionText(s.traceRetention))
-		}
 		return realm.Trace{}, realm.Errorf(realm.ENotFound, "trace %q not found in space %q", id, space)
+	}
+	if created, ok := valueOf(recs[0], "created_at").(time.Time); ok && s.traceRetention > 0 && created.Before(time.Now().Add(-s.traceRetention)) {
+		return realm.Trace{}, realm.Errorf(realm.ENotFound, "trace %q not found in space %q: it is older than the retention (traces are kept for %s)", id, space, RetentionText(s.traceRetention))
 	}
 	var t realm.Trace
 	if err := json.Unmarshal([]byte(str(recs[0], "json")), &t); err != nil {

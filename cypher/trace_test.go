@@ -60,6 +60,12 @@ func TestExpireTraces(t *testing.T) {
 	if _, err := all.Trace(ctx, space, old[0]); err != nil {
 		t.Fatalf("a store without retention reads the old trace before the sweep: %v", err)
 	}
+	// A trace it never held, or another space's, is not found, and not for its age.
+	for _, where := range []struct{ space, id string }{{space, "no-such-trace"}, {cyphertest.NewSpace(t), young}} {
+		if _, err := s.Trace(ctx, where.space, where.id); realm.ErrorCode(err) != realm.ENotFound || strings.Contains(err.Error(), "kept for") {
+			t.Errorf("trace %s in %s: %v, want not_found saying nothing of the retention", where.id, where.space, err)
+		}
+	}
 
 	n, err := s.ExpireTraces(ctx, now)
 	if err != nil {

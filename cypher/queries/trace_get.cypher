@@ -1,8 +1,8 @@
-// One trace of a space by id, unless it was created before $kept_since (the retention's
-// bound, null to keep every trace): a trace past its retention is not served while it
-// waits for the sweep (trace_expire_batch.cypher).
-// Params: $space, $id, $kept_since.
-// Returns: json.
+// One trace of a space by id, whatever its age: the caller refuses one created before
+// the retention's bound, which waits for the sweep (trace_expire_batch.cypher), and says
+// why, which it can say only of a trace it found.
+// Params: $space, $id.
+// Returns: json, created_at.
 MATCH (t:Trace {id: $id})
-WHERE t.space = $space AND ($kept_since IS NULL OR t.created_at >= $kept_since)
-RETURN t.json AS json
+WHERE t.space = $space
+RETURN t.json AS json, t.created_at AS created_at
