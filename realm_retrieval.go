@@ -2,6 +2,7 @@ package realm
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -132,9 +133,12 @@ type RecallRequest struct {
 // Validate returns an EInvalid *Error naming every field out of bounds, or nil.
 func (r RecallRequest) Validate() error {
 	f := FieldErrors{}
-	if r.Query == "" {
+	switch {
+	case r.Query == "":
 		f.Add("query", "required")
-	} else if len(r.Query) > MaxRecallQueryLen {
+	case strings.TrimSpace(r.Query) == "": // as a message's content: nothing to look for
+		f.Add("query", "required: not only white space")
+	case len(r.Query) > MaxRecallQueryLen:
 		f.Add("query", fmt.Sprintf("longer than %d bytes", MaxRecallQueryLen))
 	}
 	bound := func(field string, v, max int) {

@@ -61,7 +61,7 @@ type rememberMessage struct {
 
 type recallArgs struct {
 	spaceArg
-	Query    string  `json:"query" jsonschema:"what to look up, as a question or a topic in natural language"`
+	Query    string  `json:"query" jsonschema:"what to look up, as a question or a topic in natural language (not only white space)"`
 	K        int     `json:"k,omitempty" jsonschema:"how many memories to return, 1 to 100 (default 10)"`
 	Time     string  `json:"time,omitempty" jsonschema:"the now of the question, RFC 3339; relative times such as last week resolve against it (default: now)"`
 	MaxDepth *int    `json:"max_depth,omitempty" jsonschema:"how many hops to follow from the first matches, 0 to 6 (default 3)"`

@@ -345,6 +345,7 @@ func TestMCP(t *testing.T) {
 			{"SpaceSyntax", "recall", map[string]any{"space": "a/b", "query": "cat"}, "invalid", "space: must match"},
 			{"SpaceEmpty", "remember", map[string]any{"space": "", "messages": catMessages}, "invalid", "invalid space id"},
 			{"QueryRequired", "recall", map[string]any{"space": space, "query": ""}, "invalid", "query: required"},
+			{"QueryBlank", "recall", map[string]any{"space": space, "query": " \t\u00a0\n"}, "invalid", "query: required: not only white space"},
 			{"Time", "recall", map[string]any{"space": space, "query": "cat", "time": "yesterday"}, "invalid", "time: not an RFC 3339"},
 			{"K", "recall", map[string]any{"space": space, "query": "cat", "k": 1000}, "invalid", "k: must be between"},
 			{"MinScore", "recall", map[string]any{"space": space, "query": "cat", "min_score": 2}, "invalid", "min_score: must be a number between"},

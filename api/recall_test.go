@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/agenttest"
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
@@ -138,6 +139,25 @@ func TestRecallTopK(t *testing.T) {
 			}
 			if len(rec.Nodes) == 0 || rec.Nodes[0].Node.ID != by.ID || trace.Scores[0].ID != by.ID {
 				t.Errorf("first node %+v, want the exchange %s", rec.Nodes, by.ID)
+			}
+		})
+	}
+}
+
+// TestRecallQueryBlank: a query of white space only is refused as a message's content
+// is, by /recall and /answer alike, naming the field.
+func TestRecallQueryBlank(t *testing.T) {
+	c := newAnswerServer(t, apitest.New(t), Config{}, agenttest.NewFakeOpenAI(t))
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": blenderMessages}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	for _, route := range []string{"/recall", "/answer"} {
+		t.Run(route[1:], func(t *testing.T) {
+			var p problemDoc
+			if code := c.do("POST", sp+route, map[string]any{"query": " \t\u00a0\n"}, &p).StatusCode; code != http.StatusBadRequest || p.Fields["query"] == "" {
+				t.Errorf("%s of white space: %d %+v, want 400 naming query", route, code, p)
 			}
 		})
 	}
