@@ -460,3 +460,42 @@ func TestMCPForgetMessage(t *testing.T) {
 		t.Errorf("forgetting f1 twice: %+v", got)
 	}
 }
+
+// TestForgetObservationRestoresValidity: forgetting the message that told of a change
+// deletes the newer version it made, and the memory it superseded holds again.
+func TestForgetObservationRestoresValidity(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	said := func(id, content, at string) map[string]string {
+		return map[string]string{"id": id, "session_id": "s1", "speaker": "Ana", "content": content, "timestamp": at}
+	}
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": []map[string]string{said("h1", "I live in Lisbon.", "2024-05-01T10:00:00Z")}}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": []map[string]string{said("h2", "I moved to Berlin last month.", "2024-09-01T10:00:00Z")}}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	var page struct{ Memories []realm.Node }
+	c.do("GET", sp+"/memories?limit=100", nil, &page)
+	var ended []string
+	for _, m := range page.Memories {
+		if m.ValidUntil != nil && slices.Equal(m.Sources, []string{"h1"}) {
+			ended = append(ended, m.ID)
+		}
+	}
+	if len(ended) == 0 {
+		t.Fatalf("no memory of h1 superseded by the move: %+v", page.Memories)
+	}
+	if code := c.status("DELETE", sp+"/observations/h2", nil); code != http.StatusOK && code != http.StatusNoContent {
+		t.Fatalf("forget h2: %d", code)
+	}
+	for _, id := range ended {
+		var doc memoryDoc
+		c.do("GET", sp+"/memories/"+id, nil, &doc)
+		if doc.Memory.ValidUntil != nil || doc.Memory.SupersededAt != nil {
+			t.Errorf("memory %s %q after its newer version's message was forgotten: valid until %v; want it to hold", id, doc.Memory.Content, doc.Memory.ValidUntil)
+		}
+	}
+}
