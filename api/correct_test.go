@@ -109,9 +109,14 @@ func TestCorrectMemory(t *testing.T) {
 		}
 	})
 	t.Run("NewMemory", func(t *testing.T) {
-		if corrected.Type != old.Type || corrected.Name != old.Name || !slices.Equal(corrected.Sources, old.Sources) ||
+		if corrected.Type != old.Type || !slices.Equal(corrected.Sources, old.Sources) ||
 			!strings.Contains(corrected.Description, "corrected by the client") || corrected.ValidUntil != nil {
-			t.Errorf("new memory %+v, want the type, name and sources of %+v, a correction's description, valid", corrected, old)
+			t.Errorf("new memory %+v, want the type and sources of %+v, a correction's description, valid", corrected, old)
+		}
+		// The old name was the old content's first words: the new one is the correction's.
+		if !strings.HasPrefix(old.Content, strings.TrimSuffix(old.Name, "…")) || strings.Contains(corrected.Name, "Marta") ||
+			!strings.HasPrefix(content, strings.TrimSuffix(corrected.Name, "…")) {
+			t.Errorf("name %q, want the first words of %q (the old one: %q)", corrected.Name, content, old.Name)
 		}
 		if !slices.Contains(corrected.Keywords, "marina") {
 			t.Errorf("keywords %v, want the correction's words", corrected.Keywords)
@@ -122,32 +127,36 @@ func TestCorrectMemory(t *testing.T) {
 		if sup < 0 || got.Edges[sup].Weight != 0.9 || !strings.Contains(got.Edges[sup].Description, "Marta") {
 			t.Fatalf("edges %+v, want a supersedes edge of 0.9 to %s naming its content", got.Edges, old.ID)
 		}
-		// Its edges to entities and episodes are copied; the others stay with the old memory.
-		ends := map[string]realm.NodeType{}
+		// Its edges to entities and episodes are copied, but for the entity it takes back
+		// (Marta); the others stay with the old memory.
+		ends, names := map[string]realm.NodeType{}, map[string]string{}
 		var page struct{ Memories []realm.Node }
 		c.do("GET", sp+"/memories?limit=500", nil, &page)
 		for _, m := range page.Memories {
-			ends[m.ID] = m.Type
+			ends[m.ID], names[m.ID] = m.Type, m.Name
 		}
 		other := func(e realm.Edge, self string) string {
 			return map[bool]string{true: e.To, false: e.From}[e.From == self]
 		}
-		want, copied := 0, 0
+		want, copied, marta := 0, 0, 0
 		for _, e := range before.Edges {
-			if k := ends[other(e, old.ID)]; (k == realm.Entity || k == realm.Episode) && e.Query == "" {
+			switch o := other(e, old.ID); {
+			case ends[o] == realm.Entity && names[o] == "Marta":
+				marta++
+			case (ends[o] == realm.Entity || ends[o] == realm.Episode) && e.Query == "":
 				want++
 			}
 		}
 		for _, e := range got.Edges {
 			if o := other(e, corrected.ID); o != old.ID {
 				copied++
-				if k := ends[o]; k != realm.Entity && k != realm.Episode {
-					t.Errorf("copied an edge to a %s: %+v", k, e)
+				if k := ends[o]; k != realm.Entity && k != realm.Episode || names[o] == "Marta" {
+					t.Errorf("copied an edge to a %s %q: %+v", k, names[o], e)
 				}
 			}
 		}
-		if want == 0 || copied != want {
-			t.Errorf("%d edges copied, want %d of %+v", copied, want, before.Edges)
+		if want == 0 || marta == 0 || copied != want {
+			t.Errorf("%d edges copied, want %d of %+v, none of the %d to Marta", copied, want, before.Edges, marta)
 		}
 	})
 	t.Run("OldMemoryHistory", func(t *testing.T) {
@@ -191,7 +200,7 @@ func TestCorrectMemory(t *testing.T) {
 		if err != nil || len(seeds) == 0 || seeds[0].Node.ID != corrected.ID {
 			t.Errorf("Neo4j's full-text seeds for marina: %v %v, want %s", seedIDs(seeds), err, corrected.ID)
 		}
-		embs, err := embedder.Embed(ctx, []string{old.Name + ": " + content})
+		embs, err := embedder.Embed(ctx, []string{corrected.Name + ": " + content})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -31,7 +32,7 @@ var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
 
 // Correct corrects memory id of space by hand ("her name is Marina, not Marta"), as
 // REALM.md §2 writes a state change: never an overwrite, an add plus a supersedes edge.
-// The new memory says content, in the old one's type, name, times, participants and
+// The new memory says content, in the old one's type, name (correctedName), times, participants and
 // provenance, embedded and indexed as ingestion would, with the first content words as
 // keywords; the old one held until validFrom (zero: now) and stays for questions about
 // the past. Only events and facts are corrected (correctedTypes), and only a memory that
@@ -56,7 +57,8 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 	case content == old.Content:
 		return "", realm.Errorf(realm.EConflict, "memory %q says this already", id)
 	}
-	embs, err := p.embed(ctx, []string{embedText(old.Name, content)})
+	name := correctedName(old, content)
+	embs, err := p.embed(ctx, []string{embedText(name, content)})
 	if err != nil {
 		return "", fmt.Errorf("embed the correction: %w", err)
 	}
@@ -66,7 +68,7 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 	}
 	n := realm.Node{
 		// Derived from what it corrects and says: the same correction sent again is the same memory.
-		ID: cypher.DerivedID(space, "correction\x00"+id+"\x00"+content), Space: space, Type: old.Type, Name: old.Name,
+		ID: cypher.DerivedID(space, "correction\x00"+id+"\x00"+content), Space: space, Type: old.Type, Name: name,
 		Content: content, Description: "corrected by the client on " + now.Format(time.RFC3339),
 		Keywords: text.Keywords(content, p.opts.MaxKeywords), TStart: old.TStart, TEnd: old.TEnd,
 		Participants: old.Participants, Embedding: embs[0], CreatedAt: now, UpdatedAt: now,
@@ -78,6 +80,21 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 			Confidence: correctionWeight, Description: "corrected by the client: " + shortened(old.Content, 120),
 		},
 	})
+}
+
+// correctedName is the name of old's correction saying content: a name that is the first
+// words of old's content (as the offline agent names: eight at most) becomes the first
+// words of content; another name (a label: "Ana's colleague") stays.
+func correctedName(old realm.Node, content string) string {
+	words, said := strings.Fields(strings.TrimSuffix(old.Name, "…")), strings.Fields(old.Content)
+	if len(words) == 0 || len(words) > len(said) || !slices.Equal(words, said[:len(words)]) {
+		return old.Name
+	}
+	n, f := max(len(words), 8), strings.Fields(content)
+	if len(f) <= n {
+		return strings.Join(f, " ")
+	}
+	return strings.Join(f[:n], " ") + "…"
 }
 
 // shortened is s cut to at most n characters, at a word if one ends near, with "…".

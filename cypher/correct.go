@@ -23,7 +23,8 @@ type Correction struct {
 	// ValidUntil is when Old stops holding.
 	ValidUntil time.Time
 	// CopyEdgesOf: Old's edges to and from memories of these types (learned links aside)
-	// are copied to New, with their weights and descriptions.
+	// are copied to New, with their weights and descriptions, but for an entity that Old
+	// names and New does not ("Marina, not Marta": not Marta).
 	CopyEdgesOf []realm.NodeType
 }
 
@@ -68,7 +69,7 @@ func (s *Store) CorrectMemory(ctx context.Context, space string, c Correction) (
 		if err != nil {
 			return nil, err
 		}
-		edges := append([]EdgeWrite{c.Supersedes}, copiedEdges(c.New.ID, r)...)
+		edges := append([]EdgeWrite{c.Supersedes}, copiedEdges(c, r)...)
 		written, err = writeCorrection(ctx, tx, s, space, old, c, edges, now)
 		return nil, err
 	})
@@ -102,11 +103,13 @@ func correctable(space string, read realm.Node, p map[string]any, newer []string
 	return old, nil
 }
 
-// copiedEdges are the edges of memory_correct_read's row r, from or to the new memory
-// instead of the old. A symmetric edge is read both ways and written both ways from one.
-func copiedEdges(newID string, r *neo4j.Record) []EdgeWrite {
+// copiedEdges are the edges of memory_correct_read's row r, from or to c's new memory
+// instead of the old, but for those to an entity that the old content names and the new
+// one does not. A symmetric edge is read both ways and written both ways from one.
+func copiedEdges(c Correction, r *neo4j.Record) []EdgeWrite {
 	var out []EdgeWrite
 	v, _ := r.Get("edges")
+	oldText, newText := strings.ToLower(c.Old.Content), strings.ToLower(c.New.Content)
 	for _, item := range asList(v) {
 		e, _ := item.(map[string]any)
 		pred := realm.PredicateOfRelType(propString(e, "type"))
@@ -114,7 +117,10 @@ func copiedEdges(newID string, r *neo4j.Record) []EdgeWrite {
 		if pred.Symmetric() && !outgoing {
 			continue
 		}
-		w := EdgeWrite{Op: EdgeAdd, From: newID, To: propString(e, "other"), Predicate: pred,
+		if name := strings.ToLower(propString(e, "name")); name != "" && strings.Contains(oldText, name) && !strings.Contains(newText, name) {
+			continue // the entity the correction took back
+		}
+		w := EdgeWrite{Op: EdgeAdd, From: c.New.ID, To: propString(e, "other"), Predicate: pred,
 			Weight: propFloat(e, "weight"), Confidence: propFloat(e, "confidence"), Description: propString(e, "description")}
 		if !outgoing {
 			w.From, w.To = w.To, w.From
