@@ -38,10 +38,6 @@ type answerResult struct {
 // server or the request turns it off, reconsolidates the trace with the answer and its
 // citations as the system's own signal (source auto, η/2: never confirmed feedback).
 func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
-	if s.Answer == nil {
-		writeError(w, r, errNoAnswerer)
-		return
-	}
 	req, err := decode[answerRequest](r)
 	if err != nil {
 		writeError(w, r, err)
@@ -81,11 +77,11 @@ var errNoAnswerer = realm.Errorf(realm.ENotSupported,
 // answer is /answer after decoding, for the HTTP route and the MCP tool: ENotSupported
 // without an Answerer, EInvalid for a bad request, else the answer.
 func (s *server) answer(ctx context.Context, space string, req answerRequest) (answerResult, error) {
+	if err := req.Validate(); err != nil {
+		return answerResult{}, err // a request the server could never answer says why first
+	}
 	if s.Answer == nil {
 		return answerResult{}, errNoAnswerer
-	}
-	if err := req.Validate(); err != nil {
-		return answerResult{}, err
 	}
 	auto := !s.cfg.NoAutoReconsolidation
 	if req.Reconsolidate != nil {

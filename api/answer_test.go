@@ -235,5 +235,12 @@ func TestAnswerErrLLM(t *testing.T) {
 		if resp.StatusCode != http.StatusNotImplemented || p.Code != realm.ENotSupported || !strings.Contains(p.Detail, "REALM_LLM=openai") {
 			t.Errorf("status %d, problem %+v", resp.StatusCode, p)
 		}
+		// A request that could never be answered says why first, LLM or not.
+		for _, body := range []map[string]any{{"query": ""}, {"query": "Who hikes?", "k": 500}, {"query": "Who hikes?", "colour": "red"}} {
+			var p problemDoc
+			if resp := c.do("POST", "/v1/spaces/"+cyphertest.NewSpace(t)+"/answer", body, &p); resp.StatusCode != http.StatusBadRequest || len(p.Fields) == 0 {
+				t.Errorf("%v without an LLM: %d %+v, want 400 naming the field", body, resp.StatusCode, p)
+			}
+		}
 	})
 }
