@@ -61,9 +61,7 @@ func TestCorrectMemory(t *testing.T) {
 	c := client{t: t, base: srv.URL}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": correctMessages}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, correctMessages)
 	old := correctable(t, c, space)
 	var before memoryDoc
 	c.do("GET", sp+"/memories/"+old.ID, nil, &before)
@@ -253,9 +251,7 @@ func TestCorrectMemoryErrors(t *testing.T) {
 	c := client{t: t, base: srv.URL, key: "sk-ana-0123456789abcdef"}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": correctMessages}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, correctMessages)
 	fact := correctable(t, c, space)
 	var page struct{ Memories []realm.Node }
 	c.do("GET", sp+"/memories?limit=500", nil, &page)
@@ -384,9 +380,7 @@ func TestCorrectionRecalledFirst(t *testing.T) {
 	c := client{t: t, base: srv.URL}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": blenderMessages}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, blenderMessages)
 	var page struct{ Memories []realm.Node }
 	c.do("GET", sp+"/memories?limit=100", nil, &page)
 	i := slices.IndexFunc(page.Memories, func(m realm.Node) bool {
@@ -420,9 +414,7 @@ func TestDeleteCorrection(t *testing.T) {
 	c := client{t: t, base: srv.URL}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": correctMessages}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, correctMessages)
 	old := correctable(t, c, space)
 	patch := func(id, content string) (int, memoryDoc, problemDoc) {
 		var doc memoryDoc

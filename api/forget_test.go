@@ -65,9 +65,7 @@ func TestDeleteObservation(t *testing.T) {
 	c := client{t: t, base: srv.URL}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": forgetMessages}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, forgetMessages)
 	before := listedMemories(t, c, space)
 	var fromF1, others []realm.Node
 	for _, m := range before {
@@ -251,9 +249,7 @@ func TestDeleteObservationErrors(t *testing.T) {
 	sp := "/v1/spaces/" + space
 	msgs := append(slices.Clone(forgetMessages), map[string]string{
 		"id": "odd id/1", "session_id": "s1", "role": "user", "content": "I keep my bike in the hallway.", "timestamp": "2023-05-08T10:04:00Z"})
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": msgs}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, msgs)
 	n := len(listedMemories(t, c, space))
 	tests := []struct {
 		name, key, path string
@@ -334,9 +330,7 @@ func TestDeleteObservationPending(t *testing.T) {
 	c := client{t: t, base: srv.URL}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": forgetMessages}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, forgetMessages)
 	n := len(listedMemories(t, c, space))
 	pending := map[string]string{"id": "p1", "session_id": "s1", "role": "user",
 		"content": "My bank PIN is hidden under the flowerpot on the balcony.", "timestamp": "2023-05-08T10:05:00Z"}
@@ -471,12 +465,8 @@ func TestForgetObservationRestoresValidity(t *testing.T) {
 	said := func(id, content, at string) map[string]string {
 		return map[string]string{"id": id, "session_id": "s1", "speaker": "Ana", "content": content, "timestamp": at}
 	}
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": []map[string]string{said("h1", "I live in Lisbon.", "2024-05-01T10:00:00Z")}}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": []map[string]string{said("h2", "I moved to Berlin last month.", "2024-09-01T10:00:00Z")}}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, []map[string]string{said("h1", "I live in Lisbon.", "2024-05-01T10:00:00Z")})
+	c.remember(sp, []map[string]string{said("h2", "I moved to Berlin last month.", "2024-09-01T10:00:00Z")})
 	var page struct{ Memories []realm.Node }
 	c.do("GET", sp+"/memories?limit=100", nil, &page)
 	var ended []string

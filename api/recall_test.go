@@ -108,9 +108,7 @@ func TestRecallTopK(t *testing.T) {
 	c := client{t: t, base: srv.URL}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": blenderMessages}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, blenderMessages)
 	var page struct{ Memories []realm.Node }
 	c.do("GET", sp+"/memories?limit=100", nil, &page)
 	byID := map[string]realm.Node{}
@@ -150,9 +148,7 @@ func TestRecallQueryBlank(t *testing.T) {
 	c := newAnswerServer(t, apitest.New(t), Config{}, agenttest.NewFakeOpenAI(t))
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": blenderMessages}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, blenderMessages)
 	for _, route := range []string{"/recall", "/answer"} {
 		t.Run(route[1:], func(t *testing.T) {
 			var p problemDoc

@@ -42,9 +42,7 @@ func TestTraceRetention(t *testing.T) {
 		{"id": "m2", "speaker": "Melanie", "content": "Last weekend my kids and I hiked to a lake in the mountains.", "timestamp": "2023-05-08T13:58:00Z"},
 		{"id": "m3", "speaker": "Caroline", "content": "I went to a pottery class and made a bowl for my mother.", "timestamp": "2023-05-08T13:59:00Z"},
 	}
-	if code := c.status("POST", sp+"/observations", map[string]any{"messages": messages}); code != http.StatusOK {
-		t.Fatalf("ingest: %d", code)
-	}
+	c.remember(sp, messages)
 	type recalled struct {
 		TraceID string `json:"trace_id"`
 		Nodes   []struct{ Node struct{ ID string } }

@@ -134,6 +134,15 @@ func (c client) status(method, path string, body any) int {
 	return c.do(method, path, body, nil).StatusCode
 }
 
+// remember ingests messages into the space at path sp (/v1/spaces/…), synchronously, and
+// stops the test unless they were taken.
+func (c client) remember(sp string, messages any) {
+	c.t.Helper()
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": messages}); code != http.StatusOK {
+		c.t.Fatalf("ingest: %d", code)
+	}
+}
+
 // problemDoc is the part of a problem+json the tests read.
 type problemDoc struct {
 	Code   string
