@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -27,7 +28,8 @@ type Options struct {
 	MaxContent         int // bytes of one observation's content
 	MaxAttempts        int // failed integrations before an observation is failed for good
 	// MaxDecisions bounds how often one attempt decides an observation's integration
-	// again because the neighbourhood changed before the decision was applied.
+	// again because the neighbourhood changed before the decision was applied, and how
+	// often it extracts the observation again because the space forgot a message meanwhile.
 	MaxDecisions  int
 	MinEdgeWeight float64       // edges weaker than this are not written (REALM.md §1: below 0.3 don't write it)
 	MaxKeywords   int           // keywords kept on a merged node (REALM.md §1: ≤ 3–5)
@@ -394,17 +396,18 @@ func contentID(o realm.Observation) string {
 // integrate runs REALM.md §2 steps 2–5 for one stored, claimed observation. Failures are
 // recorded on the observation (which stays pending, up to MaxAttempts) and in the Result.
 func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
-	return p.integrateExtracted(ctx, o, nil)
+	return p.integrateExtracted(ctx, o, nil, 0)
 }
 
 // integrateExtracted is integrate on an extraction of o already made (nil: extracted
-// here): a run that could not be applied decides its observations again one by one on
-// their extractions, not paying for them twice.
-func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, ext *agent.Extraction) Result {
+// here), from a context read when the space had forgotten forgotten messages
+// (cypher.Window.Forgotten): a run that could not be applied decides its observations
+// again one by one on their extractions, not paying for them twice.
+func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, ext *agent.Extraction, forgotten int64) Result {
 	o.ObservedAt = o.ObservedAt.In(p.opts.Zone)
 	res := Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
 	log := p.log.With().Str("space", o.Space).Str("observation", o.ID).Logger()
-	err := p.construct(ctx, o, ext, &res)
+	err := p.construct(ctx, o, ext, forgotten, &res)
 	if err == nil {
 		log.Debug().Int("added", len(res.Added)).Int("merged", len(res.Merged)).Int("skipped", len(res.Skipped)).
 			Int("edges", len(res.Edges)).Msg("observation integrated")
@@ -434,22 +437,49 @@ func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, r
 	}
 }
 
-// construct integrates o from its extraction ext, made here when nil.
-func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agent.Extraction, res *Result) error {
-	if ext == nil {
-		summary, recent, err := p.store.ExtractionContext(ctx, o.Space, o.Seq, p.opts.RecentObservations)
-		if err != nil {
-			return err
+// errForgot says that the space forgot a message after the extraction being applied
+// read its context (cypher.Applied.Forgot): that extraction may quote the message.
+var errForgot = errors.New("the space forgot a message since the extraction read its context")
+
+// construct integrates o from its extraction ext, made here when nil, from a context
+// read when the space had forgotten forgotten messages. When the space forgets another
+// before the write (DeleteObservation), whatever the extraction read may quote that
+// message: the summary, the recent messages. It then extracts o again on the context as
+// it is now, up to MaxDecisions extractions in all; past them, o stays pending
+// (EConflict), retried as any failed attempt.
+func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agent.Extraction, forgotten int64, res *Result) error {
+	for round := 1; ; round++ {
+		if ext == nil {
+			win, err := p.store.ExtractionContext(ctx, o.Space, o.Seq, p.opts.RecentObservations)
+			if err != nil {
+				return err
+			}
+			p.inZone(win.Observations)
+			// Extraction reads no memories, so it runs outside the space lock; only integrate and
+			// relate, which decide against the graph, run under it.
+			e, err := p.extract(ctx, o, win.Summary, win.Observations, res)
+			if err != nil {
+				return err
+			}
+			ext, forgotten = &e, win.Forgotten
 		}
-		p.inZone(recent)
-		// Extraction reads no memories, so it runs outside the space lock; only integrate and
-		// relate, which decide against the graph, run under it.
-		e, err := p.extract(ctx, o, summary, recent, res)
-		if err != nil {
+		err := p.apply(ctx, o, *ext, forgotten, res)
+		switch {
+		case !errors.Is(err, errForgot):
 			return err
+		case round >= p.opts.MaxDecisions:
+			return realm.Errorf(realm.EConflict, "the space forgot a message during each of the last %d extractions of this one", round)
 		}
-		ext = &e
+		p.log.Debug().Str("space", o.Space).Str("observation", o.ID).Int("round", round).
+			Msg("the space forgot a message since the extraction read its context; extracting again")
+		ext = nil
 	}
+}
+
+// apply embeds the candidates of ext, reads their neighbourhoods, decides and writes,
+// deciding again when the neighbourhood changed before the write. errForgot: the space
+// forgot a message since ext's context was read (forgotten), nothing written.
+func (p *Pipeline) apply(ctx context.Context, o realm.Observation, ext agent.Extraction, forgotten int64, res *Result) error {
 	texts := make([]string, len(ext.Candidates))
 	// The keyword half of N_sim (REALM.md §2 step 3) searches a candidate's name and
 	// keywords, not its whole text: common words of the content would match much of the
@@ -480,15 +510,16 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agen
 	if err != nil {
 		return err
 	}
-	eps, err := p.storedEpisodes(ctx, o, *ext)
+	eps, err := p.storedEpisodes(ctx, o, ext)
 	if err != nil {
 		return err
 	}
 	for round := 1; ; round++ {
-		in, err := p.decide(ctx, o, *ext, embs, withEpisodes(hoods, eps), res)
+		in, err := p.decide(ctx, o, ext, embs, withEpisodes(hoods, eps), res)
 		if err != nil {
 			return err
 		}
+		in.Forgotten = forgotten
 		applied, err := p.store.ApplyIntegration(ctx, o.Space, o.ID, q, hoods, in)
 		switch {
 		case err != nil:
@@ -496,6 +527,9 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agen
 		case applied.Gone:
 			res.Status, res.Added, res.Merged, res.Skipped = StatusForgotten, nil, nil, nil
 			return nil
+		case applied.Forgot:
+			res.Added, res.Merged, res.Skipped = nil, nil, nil
+			return errForgot
 		case applied.Changed && round < p.opts.MaxDecisions:
 			p.log.Debug().Str("space", o.Space).Str("observation", o.ID).Int("round", round).
 				Msg("the neighbourhood changed before the integration was applied; deciding again")

@@ -87,14 +87,14 @@ func (p *Pipeline) runPrefix(ctx context.Context, obs []realm.Observation, resul
 	for k, o := range obs {
 		results[k] = Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
 	}
-	summary, seen := win.Summary, win.Observations
 	if !win.Read {
 		var err error
-		summary, seen, err = p.store.ObservationWindow(ctx, obs[0].Space, obs[0].Seq, obs[len(obs)-1].Seq, p.window())
+		win, err = p.store.ObservationWindow(ctx, obs[0].Space, obs[0].Seq, obs[len(obs)-1].Seq, p.window())
 		if err != nil {
-			return p.oneByOne(ctx, obs, nil, results)
+			return p.oneByOne(ctx, obs, nil, 0, results)
 		}
 	}
+	summary, seen := win.Summary, win.Observations
 	p.inZone(seen)
 	exts := make([]agent.Extraction, 0, len(obs))
 	for k, o := range obs {
@@ -104,7 +104,7 @@ func (p *Pipeline) runPrefix(ctx context.Context, obs []realm.Observation, resul
 			if k == 0 {
 				return 1
 			}
-			p.runDecided(ctx, obs[:k], exts, seen, results)
+			p.runDecided(ctx, obs[:k], exts, win, results)
 			return k + 1
 		}
 		exts = append(exts, ext)
@@ -112,7 +112,7 @@ func (p *Pipeline) runPrefix(ctx context.Context, obs []realm.Observation, resul
 			summary = ext.Summary
 		}
 	}
-	p.runDecided(ctx, obs, exts, seen, results)
+	p.runDecided(ctx, obs, exts, win, results)
 	return len(obs)
 }
 
@@ -139,15 +139,16 @@ func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary str
 }
 
 // oneByOne integrates each observation on its own, from its extraction in exts when
-// there is one (decided again, not extracted twice), and returns how many.
-func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, results []Result) int {
+// there is one (decided again, not extracted twice; made when the space had forgotten
+// forgotten messages), and returns how many.
+func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, forgotten int64, results []Result) int {
 	for k, o := range obs {
 		var ext *agent.Extraction
 		if k < len(exts) {
 			ext = &exts[k]
 		}
 		usage := results[k].Usage
-		results[k] = p.integrateExtracted(ctx, o, ext)
+		results[k] = p.integrateExtracted(ctx, o, ext, forgotten)
 		results[k].Usage.Add(usage)
 	}
 	return len(obs)
@@ -158,17 +159,21 @@ func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, exts [
 // what the run itself wrote (LoCoMo's retrieval was checked with runs of 25).
 const maxRun = 25
 
-// runDecided decides and applies extracted observations maxRun at a time; a run that
-// cannot go through as one is integrated one observation at a time. Their candidates are
+// runDecided decides and applies observations extracted from win maxRun at a time; a run
+// that cannot go through as one is integrated one observation at a time. Their candidates are
 // embedded ahead (embedAhead), a run's while Neo4j reads and writes the one before.
-func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result) {
+func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, win cypher.Window, results []Result) {
 	ahead := p.embedAhead(ctx, exts)
 	defer ahead.stop()
 	for start := 0; start < len(obs); {
 		end := min(start+maxRun, len(obs))
-		n := p.applyRun(ctx, obs[start:end], exts[start:end], seen, results[start:end], func() { ahead.wait(end) })
+		n, forgot := p.applyRun(ctx, obs[start:end], exts[start:end], win, results[start:end], func() { ahead.wait(end) })
 		if n == 0 {
-			n = p.oneByOne(ctx, obs[start:end], exts[start:end], results[start:end])
+			redo := exts[start:end]
+			if forgot {
+				redo = nil // extracted again, one by one, from the space as it is now
+			}
+			n = p.oneByOne(ctx, obs[start:end], redo, win.Forgotten, results[start:end])
 		}
 		start += n
 	}
@@ -244,8 +249,9 @@ func candidateTexts(exts []agent.Extraction) []string {
 // statistics so far that one ranked past keywordSlack comes in): that observation reads
 // them from the store once the run is written (runDecided starts the next run there).
 // It returns how many of obs it integrated: 0 when they must be integrated one
-// observation at a time.
-func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, seen []realm.Observation, results []Result, embedded func()) int {
+// observation at a time, and forgot when that is because the space forgot a message
+// since the extractions read their context (they may quote it: made again).
+func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, win cypher.Window, results []Result, embedded func()) (n int, forgot bool) {
 	space := obs[0].Space
 	q := cypher.RunQuery{Space: space, K: p.opts.NeighbourK}
 	first := make([]int, len(obs)+1) // candidates of observation k: first[k]..first[k+1]
@@ -261,7 +267,7 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 	from := map[string]bool{}
 	for k, o := range obs {
 		recent[k] = map[string]bool{}
-		for _, r := range before(seen, o.Seq, p.opts.RecentWindow) {
+		for _, r := range before(win.Observations, o.Seq, p.opts.RecentWindow) {
 			recent[k][r.ID] = true
 			if !from[r.ID] {
 				from[r.ID] = true
@@ -271,7 +277,7 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 	}
 	unlock, err := p.spaces.lock(ctx, space)
 	if err != nil {
-		return 0
+		return 0, false
 	}
 	defer unlock()
 	var cands []agent.Candidate
@@ -282,16 +288,16 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 	q.EpisodesBefore, q.EpisodesNamed, at = episodeQuery(obs, exts)
 	read, err := p.store.RunContext(ctx, q)
 	if err != nil {
-		return 0
+		return 0, false
 	}
 	embedded()
 	if len(texts) > 0 {
 		if q.Embeddings, err = p.embed(ctx, texts); err != nil {
-			return 0
+			return 0, false
 		}
 	}
 	if read, err = p.store.RunSimilar(ctx, q, read); err != nil {
-		return 0
+		return 0, false
 	}
 	stored := perCandidate(cands, at, read.Episodes)
 	for round := 1; round <= p.opts.MaxDecisions; round++ {
@@ -312,15 +318,18 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 			}
 			in, err := p.decide(ctx, o, exts[k], embs, hoods, &results[k])
 			if err != nil {
-				return 0
+				return 0, false
 			}
 			ov.apply(o, in, hoods)
+			in.Forgotten = win.Forgotten
 			ins = append(ins, cypher.ObservationIntegration{ObservationID: o.ID, Generation: o.Generation, Integration: in})
 		}
 		applied, err := p.store.ApplyRun(ctx, q, read, ins)
 		switch {
 		case err != nil || applied.NotPending:
-			return 0
+			return 0, false
+		case applied.Forgot:
+			return 0, true
 		case applied.Changed:
 			p.log.Debug().Str("space", space).Int("observations", len(obs)).Int("round", round).
 				Msg("the neighbourhoods changed before the run was applied; deciding again")
@@ -330,9 +339,9 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 		for k := range ins {
 			results[k].Edges = applied.Edges[k]
 		}
-		return len(ins)
+		return len(ins), false
 	}
-	return 0
+	return 0, false
 }
 
 // overlay is what the observations of a run decided so far write: the memories they add

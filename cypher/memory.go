@@ -431,6 +431,11 @@ type Integration struct {
 	Edges   []EdgeWrite   // between nodes of the space, including the ones added here
 	Ends    []ValidityEnd // superseded memories whose validity ends (validity.go)
 	Summary string        // the space's new running summary; "" keeps the old one
+	// Forgotten is the space's forget count when the extraction this integration comes
+	// from read the summary and the recent messages (Window.Forgotten). It is written only
+	// when the space forgot no message since (else Applied.Forgot): that extraction may
+	// quote the forgotten message, in a memory or in the summary.
+	Forgotten int64
 }
 
 // Merge folds a candidate into an existing memory of the same space.
@@ -461,12 +466,15 @@ type EdgeWrite struct {
 // Applied is what ApplyIntegration did.
 type Applied struct {
 	// Applied is false when nothing was written: the observation was no longer pending
-	// under the space lock (another worker integrated it), it was Gone, or Changed.
+	// under the space lock (another worker integrated it), it was Gone, Forgot, or Changed.
 	Applied bool
 	// Gone is true when the observation is no longer stored: forgotten while it was
 	// integrated (DeleteObservation).
-	Gone  bool
-	Edges []realm.Edge // edges written (both directions of a symmetric one); deleted ones are not listed
+	Gone bool
+	// Forgot is true when the space forgot another message since the extraction read its
+	// context (Integration.Forgotten): the caller extracts again.
+	Forgot bool
+	Edges  []realm.Edge // edges written (both directions of a symmetric one); deleted ones are not listed
 	// Changed is true when the neighbourhood read under the lock differs from the one
 	// the integration was decided on; Neighbourhoods is the one read, to decide again on.
 	Changed        bool
@@ -477,7 +485,8 @@ type Applied struct {
 // decided (read by Neighbourhoods with the same q), in ONE write transaction: it locks
 // the space's node (serializing the writes of a space across processes), re-checks that
 // the observation is still pending (so a concurrent or repeated integration writes
-// nothing), reads the neighbourhood q again under the lock and, when it is still the
+// nothing) and that the space forgot no message since the extraction (else Forgot: the
+// caller extracts again), reads the neighbourhood q again under the lock and, when it is still the
 // one decided on, writes the added nodes with provenance, the merges, the edges, the
 // summary and the observation's integrated mark. When it changed (a concurrent
 // observation added or merged a near-identical memory), it writes nothing and returns
@@ -506,6 +515,10 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 		case realm.ObservationPending:
 		default:
 			return nil, nil // integrated (or failed) meanwhile: write nothing
+		}
+		if num(recs[0], "forgotten") != in.Forgotten {
+			out.Forgot = true
+			return nil, nil
 		}
 		q.Space = space
 		hoods, state, err := s.neighbourhoods(ctx, tx, q, nil)
@@ -933,7 +946,7 @@ func decodeCursor(c string) (time.Time, string, error) {
 // the indexes with the node. Errors: ENotFound, EUnavailable.
 func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
 	defer s.graphs.writing(space)()
-	recs, err := s.write(ctx, qMemoryDelete, map[string]any{"space": space, "id": id})
+	recs, err := s.write(ctx, qMemoryDelete, map[string]any{"space": space, "id": id, "now": time.Now().UTC()})
 	if err != nil {
 		return err
 	}

@@ -289,9 +289,9 @@ func TestApplyIntegrationEdgeOps(t *testing.T) {
 	if sum, _ := s.SpaceSummary(ctx, space); sum != "A then B." {
 		t.Errorf("summary %q", sum)
 	}
-	summary, recent, err := s.ExtractionContext(ctx, space, 2, 5)
-	if err != nil || summary != "A then B." || len(recent) != 1 || recent[0].ID != "o1" || recent[0].Status != realm.ObservationIntegrated {
-		t.Errorf("extraction context %q %+v %v", summary, recent, err)
+	win, err := s.ExtractionContext(ctx, space, 2, 5)
+	if recent := win.Observations; err != nil || win.Summary != "A then B." || len(recent) != 1 || recent[0].ID != "o1" || recent[0].Status != realm.ObservationIntegrated {
+		t.Errorf("extraction context %q %+v %v", win.Summary, recent, err)
 	}
 }
 
@@ -468,12 +468,13 @@ func TestSaveObservationsWindow(t *testing.T) {
 		if !win.Read || win.First != first || win.Last != last {
 			t.Fatalf("%s: window read %v of seqs %d..%d, want %d..%d", name, win.Read, win.First, win.Last, first, last)
 		}
-		summary, want, err := s.ObservationWindow(ctx, space, first, last, 2)
+		read, err := s.ObservationWindow(ctx, space, first, last, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if win.Summary != summary || len(win.Observations) != len(want) {
-			t.Fatalf("%s: window %q %d observations, want %q %d", name, win.Summary, len(win.Observations), summary, len(want))
+		want := read.Observations
+		if win.Summary != read.Summary || win.Forgotten != read.Forgotten || len(win.Observations) != len(want) {
+			t.Fatalf("%s: window %q %d observations, forgotten %d, want %q %d, %d", name, win.Summary, len(win.Observations), win.Forgotten, read.Summary, len(want), read.Forgotten)
 		}
 		for i := range want {
 			if got := win.Observations[i]; got.ID != want[i].ID || got.Seq != want[i].Seq || got.Content != want[i].Content {

@@ -50,6 +50,11 @@ type Window struct {
 	First, Last  int64
 	Summary      string
 	Observations []realm.Observation
+	// Forgotten is how many messages the space had forgotten (DeleteObservation) when the
+	// window was read: an integration extracted from it is written only if none was
+	// forgotten since (Integration.Forgotten), the summary and the messages read may quote
+	// the forgotten one.
+	Forgotten int64
 }
 
 // SaveObservationsWindow is SaveObservations that also reads, in the same transaction
@@ -121,7 +126,9 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 			}
 		}
 		if win.Read {
-			win.Summary, win.Observations, err = observationWindow(ctx, tx, space, win.First, win.Last, n)
+			var read Window
+			read, err = observationWindow(ctx, tx, space, win.First, win.Last, n)
+			win.Summary, win.Observations, win.Forgotten = read.Summary, read.Observations, read.Forgotten
 		}
 		return nil, err
 	})
@@ -239,21 +246,28 @@ func (s *Store) RecentObservations(ctx context.Context, space string, before int
 }
 
 // ExtractionContext returns in one query what the extractor of an observation sees
-// (REALM.md §2 step 2): the running summary of the space ("" for a new one) and its last n
-// observations before seq before, oldest first. Errors: EUnavailable.
-func (s *Store) ExtractionContext(ctx context.Context, space string, before int64, n int) (string, []realm.Observation, error) {
+// (REALM.md §2 step 2), as the Window of seq before alone: the running summary of the
+// space ("" for a new one), its last n observations before seq before, oldest first, and
+// its forget count. Errors: EUnavailable.
+func (s *Store) ExtractionContext(ctx context.Context, space string, before int64, n int) (Window, error) {
 	recs, err := s.read(ctx, qObservationContext, map[string]any{"space": space, "before": before, "n": n})
 	if err != nil || len(recs) == 0 {
-		return "", nil, err
+		return Window{}, err
 	}
-	v, _ := recs[0].Get("recent")
+	return Window{Read: true, First: before, Last: before, Summary: str(recs[0], "summary"),
+		Observations: observationList(recs[0], "recent"), Forgotten: num(recs[0], "forgotten")}, nil
+}
+
+// observationList reads a column holding a list of observations' properties.
+func observationList(r *neo4j.Record, key string) []realm.Observation {
+	v, _ := r.Get(key)
 	list, _ := v.([]any)
-	recent := make([]realm.Observation, 0, len(list))
+	out := make([]realm.Observation, 0, len(list))
 	for _, item := range list {
 		m, _ := item.(map[string]any)
-		recent = append(recent, observationFromMap(m))
+		out = append(out, observationFromMap(m))
 	}
-	return str(recs[0], "summary"), recent, nil
+	return out
 }
 
 // MarkObservationError records a failed integration attempt with its error text. The

@@ -16,33 +16,28 @@ import (
 // candidates, and one write transaction for all their integrations, instead of these
 // three per observation.
 
-// ObservationWindow returns in one query what the extractors of the observations of seq
-// first up to (not including) last see: the space's running summary ("" for a new space)
-// and its observations from the n before first up to last, oldest first.
-// Errors: EUnavailable.
-func (s *Store) ObservationWindow(ctx context.Context, space string, first, last int64, n int) (string, []realm.Observation, error) {
+// ObservationWindow returns in one query the Window of the observations of seq first up
+// to (not including) last, what their extractors see: the space's running summary (""
+// for a new space), its observations from the n before first up to last, oldest first,
+// and its forget count. Errors: EUnavailable.
+func (s *Store) ObservationWindow(ctx context.Context, space string, first, last int64, n int) (Window, error) {
 	recs, err := s.read(ctx, qObservationWindow, map[string]any{"space": space, "first": first, "last": last, "n": n})
-	return windowOf(recs, err)
+	return windowOf(recs, first, last, err)
 }
 
 // observationWindow is ObservationWindow inside tx.
-func observationWindow(ctx context.Context, tx neo4j.ManagedTransaction, space string, first, last int64, n int) (string, []realm.Observation, error) {
-	return windowOf(collect(ctx, tx, qObservationWindow, map[string]any{"space": space, "first": first, "last": last, "n": n}))
+func observationWindow(ctx context.Context, tx neo4j.ManagedTransaction, space string, first, last int64, n int) (Window, error) {
+	recs, err := collect(ctx, tx, qObservationWindow, map[string]any{"space": space, "first": first, "last": last, "n": n})
+	return windowOf(recs, first, last, err)
 }
 
 // windowOf reads observation_window's record.
-func windowOf(recs []*neo4j.Record, err error) (string, []realm.Observation, error) {
+func windowOf(recs []*neo4j.Record, first, last int64, err error) (Window, error) {
 	if err != nil || len(recs) == 0 {
-		return "", nil, err
+		return Window{}, err
 	}
-	v, _ := recs[0].Get("observations")
-	list, _ := v.([]any)
-	out := make([]realm.Observation, 0, len(list))
-	for _, item := range list {
-		m, _ := item.(map[string]any)
-		out = append(out, observationFromMap(m))
-	}
-	return str(recs[0], "summary"), out, nil
+	return Window{Read: true, First: first, Last: last, Summary: str(recs[0], "summary"),
+		Observations: observationList(recs[0], "observations"), Forgotten: num(recs[0], "forgotten")}, nil
 }
 
 // RunQuery asks for the stored neighbourhoods of every candidate of a run of
@@ -172,9 +167,11 @@ func (s *Store) similarNeighbours(ctx context.Context, tx neo4j.ManagedTransacti
 // RunApplied is what ApplyRun did.
 type RunApplied struct {
 	// Applied is false when nothing was written: an observation of the run was no longer
-	// pending under the space lock (NotPending), or Changed.
+	// pending under the space lock (NotPending), the space forgot a message since the
+	// run's extractions read their context (Forgot: Integration.Forgotten), or Changed.
 	Applied    bool
 	NotPending bool
+	Forgot     bool
 	Edges      [][]realm.Edge // per integration, the edges written (both directions of a symmetric one)
 	// Changed is true when the neighbourhoods read under the lock differ from those the
 	// run was decided on; Neighbours are the ones read, to decide again on.
@@ -185,7 +182,8 @@ type RunApplied struct {
 // ApplyRun writes the integrations of a run of observations of one space, decided on
 // the neighbourhoods decided (read by RunNeighbourhoods with the same q), in ONE write
 // transaction, as ApplyIntegration does for one: it locks the space, checks that every
-// observation of the run is still pending (else writes nothing: NotPending), and
+// observation of the run is still pending (else writes nothing: NotPending), that the
+// space forgot no message since their extractions (else nothing: Forgot), and
 // checks that the neighbourhoods are still the ones decided on — at once when no memory
 // of the space changed since they were read (SpaceState), else by reading them again
 // under the lock — then writes every integration in order; when they changed it writes
@@ -214,6 +212,12 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 		for _, status := range asList(v) {
 			if status != realm.ObservationPending {
 				out.NotPending = true
+				return nil, nil
+			}
+		}
+		for _, in := range ins {
+			if num(recs[0], "forgotten") != in.Forgotten {
+				out.Forgot = true
 				return nil, nil
 			}
 		}

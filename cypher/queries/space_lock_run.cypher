@@ -9,8 +9,9 @@
 // the run's neighbourhoods were read at, the count is the one read then, $known_n (every
 // write of a memory moves the version).
 // Params: $space, $ids, $now, $known (a version, or ''), $known_n.
-// Returns: statuses (one per id, null for an unknown one), n, version; no row when the
-// space does not exist.
+// Returns: statuses (one per id, null for an unknown one), n, version, forgotten (the
+// messages the space forgot: cypher.Integration.Forgotten); no row when the space does
+// not exist.
 MATCH (s:Space {id: $space})
 SET s.locked_at = $now
 WITH s
@@ -27,4 +28,5 @@ CALL (version) {
   RETURN count(m) AS counted
 }
 RETURN [x IN statuses | x.status] AS statuses,
-       CASE WHEN version <> '' AND version = $known THEN $known_n ELSE counted END AS n, version
+       CASE WHEN version <> '' AND version = $known THEN $known_n ELSE counted END AS n, version,
+       coalesce(s.forgotten, 0) AS forgotten
