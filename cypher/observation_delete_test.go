@@ -100,3 +100,62 @@ func TestDeleteObservation(t *testing.T) {
 		t.Errorf("deleting o1 in a space without it: %v", err)
 	}
 }
+
+// TestApplyAfterForget: an integration, or a run, extracted from a context read before
+// the space forgot a message (Integration.Forgotten, the count read with it) writes
+// nothing (Forgot): what it read may quote the message. Extracted from the context as it
+// is now, it is written. And deleting a memory that is not there changes nothing: neither
+// of the space's versions moves.
+func TestApplyAfterForget(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space := fullTextSpace(t, s)
+	savePending(t, s, space, 3) // o0, o1, o2: seqs 1, 2, 3
+	read, err := s.ExtractionContext(ctx, space, 3, 5)
+	if err != nil || read.Forgotten != 0 || len(read.Observations) != 2 {
+		t.Fatalf("o2's context: %+v %v", read, err)
+	}
+	if _, err := s.DeleteObservation(ctx, space, "o0"); err != nil {
+		t.Fatal(err)
+	}
+	in := Integration{Adds: []realm.Node{{ID: space + "-quote", Type: realm.Fact, Name: "quote", Content: "o0 said so"}},
+		Summary: "o0 said so", Forgotten: read.Forgotten}
+	if applied, err := s.ApplyIntegration(ctx, space, "o2", NeighbourQuery{}, nil, in); err != nil || !applied.Forgot || applied.Applied {
+		t.Errorf("integration extracted before the forget: %+v %v, want Forgot", applied, err)
+	}
+	run, err := s.ApplyRun(ctx, RunQuery{Space: space}, RunNeighbours{}, []ObservationIntegration{{ObservationID: "o2", Integration: in}})
+	if err != nil || !run.Forgot || run.Applied {
+		t.Errorf("run extracted before the forget: %+v %v, want Forgot", run, err)
+	}
+	if st, err := s.Stats(ctx, space); err != nil || st.Memories != 0 || st.ObservationsPending != 2 {
+		t.Errorf("stats %+v %v, want nothing written, o1 and o2 pending", st, err)
+	}
+	if summary, err := s.SpaceSummary(ctx, space); err != nil || summary != "" {
+		t.Errorf("summary %q %v, want it emptied by the forget", summary, err)
+	}
+	read, err = s.ExtractionContext(ctx, space, 3, 5)
+	if err != nil || read.Forgotten != 1 || len(read.Observations) != 1 {
+		t.Fatalf("o2's context after the forget: %+v %v", read, err)
+	}
+	in.Forgotten = read.Forgotten
+	if applied, err := s.ApplyIntegration(ctx, space, "o2", NeighbourQuery{}, nil, in); err != nil || !applied.Applied {
+		t.Errorf("integration extracted after the forget: %+v %v, want it written", applied, err)
+	}
+
+	before, err := s.ExportSpaceProps(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteMemory(ctx, space, space+"-nothing"); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("deleting a memory that is not there: %v, want not found", err)
+	}
+	after, err := s.ExportSpaceProps(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"graph_version", "memories_version"} {
+		if before[k] == nil || after[k] != before[k] {
+			t.Errorf("%s %v after deleting no memory, was %v", k, after[k], before[k])
+		}
+	}
+}

@@ -32,6 +32,12 @@ import (
 // included, so an import needs no embedder call. The "end" record counts the records, so
 // a truncated file is refused. Keys are sorted, so two exports of one graph are equal
 // byte for byte but for exported_at.
+//
+// The space's props carry its forget count, "forgotten" (absent until it forgets a
+// message: 0), which each message takes as its "generation" when stored
+// (cypher.ObservationKey): imported, the space goes on counting from it, and a message
+// forgotten then sent again after the import derives ids no earlier one did. An
+// observation's generation above the count is refused: the count would derive its ids again.
 const (
 	Format  = "realm-space"
 	Version = 1

@@ -227,6 +227,10 @@ func TestValidate(t *testing.T) {
 		{"ErrTraceJSON", with(8, strings.Replace(lines[7], `"json":"{`, `"json":"{{`, 1)), realm.EInvalid, "8", "not a JSON document"},
 		{"ErrTruncated", with(11, ""), realm.EInvalid, "11", "truncated"},
 		{"ErrCounts", with(11, strings.Replace(lines[10], `"edge":2`, `"edge":3`, 1)), realm.EInvalid, "11", "incomplete"},
+		{"ErrForgotten", with(1, strings.Replace(lines[0], `"seq":2`, `"forgotten":"2","seq":2`, 1)), realm.EInvalid, "1", "props.forgotten"},
+		{"ErrForgottenNegative", with(1, strings.Replace(lines[0], `"seq":2`, `"forgotten":-1,"seq":2`, 1)), realm.EInvalid, "1", "props.forgotten"},
+		{"ErrGeneration", with(3, strings.Replace(lines[2], `"content"`, `"generation":1,"content"`, 1)), realm.EInvalid, "3", "generation 1"},
+		{"ErrGenerationAboveCount", strings.Replace(with(3, strings.Replace(lines[2], `"content"`, `"generation":2,"content"`, 1)), `"seq":2,"summary"`, `"forgotten":1,"seq":2,"summary"`, 1), realm.EInvalid, "3", "forget count, 1"},
 		{"ErrAfterEnd", strings.Join(lines, "\n") + "\n" + lines[9] + "\n", realm.EInvalid, "12", "after the \"end\""},
 	}
 	for _, tt := range tests {
@@ -409,5 +413,56 @@ func TestImportHoldsSpace(t *testing.T) {
 	}
 	if saved, err := s.SaveObservations(ctx, space, "test:e", 3, obs, cypher.Lease{}); err != nil || !saved[0].New {
 		t.Errorf("ingest after the import: %+v %v", saved, err)
+	}
+}
+
+// TestImportCarriesForgetCount: the space's forget count (the generation of the messages
+// it stores next: cypher.ObservationKey) goes with an export and its import, so that a
+// message sent after the import derives ids no earlier generation of it derived; an
+// export without it (from before the count, which then never moved) imports with 0.
+func TestImportCarriesForgetCount(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	save := func(id string) realm.Observation {
+		t.Helper()
+		o := realm.Observation{ID: id, Speaker: "Ana", Content: "message " + id, ObservedAt: time.Date(2023, 1, 1, 9, 0, 0, 0, time.UTC)}
+		saved, err := s.SaveObservations(ctx, space, smallOpts.Embedder, smallOpts.Dims, []realm.Observation{o}, cypher.Lease{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return saved[0].Observation
+	}
+	save("o1")
+	save("o2")
+	for _, id := range []string{"o1", "o2"} {
+		if _, err := s.DeleteObservation(ctx, space, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if o := save("o1"); o.Generation != 2 {
+		t.Fatalf("o1 sent again: generation %d, want 2", o.Generation)
+	}
+	file := exportOf(t, s, space)
+	if header, _, _ := strings.Cut(file, "\n"); !strings.Contains(header, `"forgotten":2`) {
+		t.Errorf("the export's header does not carry the forget count: %s", header)
+	}
+	if _, err := s.DeleteSpace(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Import(ctx, s, space, opener(file), smallOpts); err != nil {
+		t.Fatal(err)
+	}
+	if o := save("o3"); o.Generation != 2 {
+		t.Errorf("a message after the import: generation %d, want 2, the count exported", o.Generation)
+	}
+
+	old := cyphertest.NewSpace(t)
+	if _, err := Import(ctx, s, old, opener(strings.ReplaceAll(smallExport, "SPACE", old)), smallOpts); err != nil {
+		t.Fatal(err)
+	}
+	space = old
+	if o := save("o3"); o.Generation != 0 {
+		t.Errorf("a message after the import of an export without a count: generation %d, want 0", o.Generation)
 	}
 }

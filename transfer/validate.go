@@ -54,6 +54,7 @@ type importScan struct {
 	memories     map[string]bool // memory ids
 	seen         map[string]map[string]bool
 	ids          map[string]bool // ids a copy rewrites: memories, edges, traces, edits, reconsolidations, jobs
+	forgotten    int64           // the header's forget count (props.forgotten; 0 without one)
 }
 
 func newImportScan(opts Options) *importScan {
@@ -186,6 +187,14 @@ func (sc *importScan) check(rec *importRecord, n int) error {
 	switch rec.Kind {
 	case "observation":
 		sc.observations[id] = true
+		// A message takes the space's forget count when it is stored, and the count only
+		// grows: a count under a message's generation would, as the messages stored next
+		// take it, derive again ids that generation derived (cypher.ObservationKey).
+		if v, ok := rec.Props["generation"]; ok {
+			if g, ok := nonNegative("generation", v); !ok || g > sc.forgotten {
+				return errLine(n, "observation %q: generation %v is not an integer from 0 to the space's forget count, %d (its props.forgotten)", id, v, sc.forgotten)
+			}
+		}
 	case "memory":
 		typ, _ := rec.Props["type"].(string)
 		if !realm.NodeType(typ).Valid() {
@@ -261,8 +270,22 @@ func (sc *importScan) checkHeader(rec *importRecord, n int) error {
 				"import with a server configured with %s, then change embedders with `realm reembed`",
 			n, rec.Embedder, sc.opts.Embedder, rec.Embedder)}
 	}
+	if v, ok := rec.Props["forgotten"]; ok { // absent from an export of a space that never forgot a message
+		f, ok := nonNegative("forgotten", v)
+		if !ok {
+			return errLine(n, "props.forgotten %v is not a count of the messages the space forgot (an integer, 0 or more)", v)
+		}
+		sc.forgotten = f
+	}
 	sc.header = *rec
 	return nil
+}
+
+// nonNegative reads a property that holds an integer, 0 or more.
+func nonNegative(key string, v any) (int64, bool) {
+	x, err := readValue(key, v)
+	n, isInt := x.(int64)
+	return n, err == nil && isInt && n >= 0
 }
 
 func decodeRecord(line []byte, n int) (importRecord, error) {
