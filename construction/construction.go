@@ -400,7 +400,7 @@ func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
 }
 
 // integrateExtracted is integrate on an extraction of o already made (nil: extracted
-// here), from a context read when the space had forgotten forgotten messages
+// here) from a context read when the space's forget count was forgotten
 // (cypher.Window.Forgotten): a run that could not be applied decides its observations
 // again one by one on their extractions, not paying for them twice.
 func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, ext *agent.Extraction, forgotten int64) Result {
@@ -442,11 +442,11 @@ func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, r
 var errForgot = errors.New("the space forgot a message since the extraction read its context")
 
 // construct integrates o from its extraction ext, made here when nil, from a context
-// read when the space had forgotten forgotten messages. When the space forgets another
-// before the write (DeleteObservation), whatever the extraction read may quote that
-// message: the summary, the recent messages. It then extracts o again on the context as
-// it is now, up to MaxDecisions extractions in all; past them, o stays pending
-// (EConflict), retried as any failed attempt.
+// read when the space's forget count was forgotten. When the space forgets a message
+// before the write (DeleteObservation), whatever the extraction read may quote it: the
+// summary, the recent messages. It then extracts o again from the context as it is now,
+// MaxDecisions rounds at most; past them, o stays pending (EConflict), retried as any
+// failed attempt.
 func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agent.Extraction, forgotten int64, res *Result) error {
 	for round := 1; ; round++ {
 		if ext == nil {

@@ -139,8 +139,8 @@ func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary str
 }
 
 // oneByOne integrates each observation on its own, from its extraction in exts when
-// there is one (decided again, not extracted twice; made when the space had forgotten
-// forgotten messages), and returns how many.
+// there is one (decided again, not extracted twice; made from a context read when the
+// space's forget count was forgotten), and returns how many.
 func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, forgotten int64, results []Result) int {
 	for k, o := range obs {
 		var ext *agent.Extraction

@@ -52,8 +52,8 @@ type Window struct {
 	Observations []realm.Observation
 	// Forgotten is how many messages the space had forgotten (DeleteObservation) when the
 	// window was read: an integration extracted from it is written only if none was
-	// forgotten since (Integration.Forgotten), the summary and the messages read may quote
-	// the forgotten one.
+	// forgotten since (Integration.Forgotten), as the summary and the messages read may
+	// quote the one forgotten.
 	Forgotten int64
 }
 
