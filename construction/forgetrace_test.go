@@ -91,20 +91,25 @@ func TestForgetDuringAnotherIntegration(t *testing.T) {
 			t.Errorf("summary %q %v: want b's alone, not %q", summary, err, before)
 		}
 	}
+	// ingest ingests o in the background, its results sent once done.
+	ingest := func(t *testing.T, p *construction.Pipeline, space string, o realm.Observation) <-chan []construction.Result {
+		done := make(chan []construction.Result, 1)
+		go func() {
+			res, err := p.Ingest(ctx, space, []realm.Observation{o})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- res
+		}()
+		return done
+	}
 	a, b := msg("a", "home: Ann lives in Paris"), msg("b", "pet: a grey cat named Tom")
 	a.ObservedAt, b.ObservedAt = t0, t0.Add(1)
 
 	t.Run("Ingest", func(t *testing.T) {
 		p, ag, store, space := setup(t, construction.Options{}, a)
 		gate := ag.gate("b", 1)
-		done := make(chan []construction.Result, 1)
-		go func() {
-			res, err := p.Ingest(ctx, space, []realm.Observation{b})
-			if err != nil {
-				t.Error(err)
-			}
-			done <- res
-		}()
+		done := ingest(t, p, space, b)
 		gate.wait(t) // b's extraction read a, and the summary a left
 		forget(t, store, space, "a")
 		gate.open()
@@ -143,14 +148,7 @@ func TestForgetDuringAnotherIntegration(t *testing.T) {
 		rome.ObservedAt = t0.Add(-1)
 		p, ag, store, space := setup(t, construction.Options{MaxDecisions: 1}, rome, a)
 		first, second := ag.gate("b", 1), ag.gate("b", 2)
-		done := make(chan []construction.Result, 1)
-		go func() {
-			res, err := p.Ingest(ctx, space, []realm.Observation{b})
-			if err != nil {
-				t.Error(err)
-			}
-			done <- res
-		}()
+		done := ingest(t, p, space, b)
 		first.wait(t)
 		forget(t, store, space, "a")
 		first.open()
