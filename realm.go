@@ -183,7 +183,15 @@ type Node struct {
 	// hold. SupersededAt is when the space learned it (REALM.md §2 "Ours", bi-temporal).
 	ValidUntil   *time.Time `json:"valid_until,omitempty"`
 	SupersededAt *time.Time `json:"superseded_at,omitempty"`
+	// LearnedAt is when the space learned what the node says: the earliest time of the
+	// observations it derives from (a merge keeps the earliest), for a client's correction
+	// its valid_from, else when it was made. A recall as of an earlier time leaves the
+	// node out; nil (a node stored before it was kept, with no timed source) is always known.
+	LearnedAt *time.Time `json:"learned_at,omitempty"`
 }
+
+// KnownAt reports whether the space had learned n by t (n.LearnedAt nil: always).
+func (n Node) KnownAt(t time.Time) bool { return n.LearnedAt == nil || !n.LearnedAt.After(t) }
 
 // SourcesMax is the most observation ids a node's Sources lists: the first it derives
 // from. A speaker's entity derives from most observations of a conversation (about

@@ -111,8 +111,10 @@ const (
 // RecallRequest asks for the evidence of one query (REALM.md §3). Zero numbers take
 // the server's defaults.
 type RecallRequest struct {
-	Query    string     `json:"query"`
-	Time     *time.Time `json:"time,omitempty"` // "now" of the question; relative times resolve against it
+	Query string `json:"query"`
+	// Time is the "now" of the question: relative times resolve against it, validity is
+	// judged at it, and, before now, memories learned after it are left out (as of then).
+	Time     *time.Time `json:"time,omitempty"`
 	K        int        `json:"k,omitempty"`
 	MaxDepth *int       `json:"max_depth,omitempty"` // 0 is seeds only; nil is the default
 	Strategy Strategy   `json:"strategy,omitempty"`  // adaptive when empty
@@ -283,6 +285,10 @@ type Trace struct {
 	// demoted for a question about the present, kept for one about the past, and the
 	// newer version offered beside them.
 	Validity []TraceValidity `json:"validity,omitempty"`
+	// NotYetLearned counts the memories the recall met (found by a seed search, reached by
+	// expansion, a newer version or a learned link) and left out because the space learned
+	// them after the question's time (Node.LearnedAt).
+	NotYetLearned int `json:"not_yet_learned,omitempty"`
 	// Learned lists the learned links that acted on this recall (query-conditioned
 	// consolidation, REALM.md §4 "ours").
 	Learned   []TraceLearned     `json:"learned,omitempty"`

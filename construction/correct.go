@@ -35,10 +35,12 @@ var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
 // The new memory says content, in the old one's type, name (correctedName), times, participants and
 // provenance, embedded and indexed as ingestion would, with the first content words as
 // keywords; the old one held until validFrom (zero: now) and stays for questions about
-// the past. Only events and facts are corrected (correctedTypes), and only a memory that
-// holds: a superseded one is history, whose newer version is the one to correct. The
-// same correction sent again returns the memory it made and writes nothing.
-// Errors: EInvalid (content), ENotFound (space or memory), EConflict (the memory is an
+// the past. The new memory was learned at validFrom (when given, it must not be before the
+// old one became valid: validSince). Only events and facts are corrected (correctedTypes),
+// and only a memory that holds: a superseded one is history, whose newer version is the
+// one to correct. The same correction sent again returns the memory it made and writes
+// nothing.
+// Errors: EInvalid (content, validFrom), ENotFound (space or memory), EConflict (the memory is an
 // entity or an episode, says content already, or was superseded; an import holds the
 // space), EUnavailable.
 func (p *Pipeline) Correct(ctx context.Context, space, id, content string, validFrom time.Time) (string, error) {
@@ -57,6 +59,10 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 	case content == old.Content:
 		return "", realm.Errorf(realm.EConflict, "memory %q says this already", id)
 	}
+	if began := validSince(old); !validFrom.IsZero() && began != nil && validFrom.Before(*began) {
+		return "", realm.FieldErrors{"valid_from": fmt.Sprintf("before %s, when memory %q became valid: a correction cannot end it before it began",
+			began.UTC().Format(time.RFC3339), id)}.Err()
+	}
 	name := correctedName(old, content)
 	embs, err := p.embed(ctx, []string{embedText(name, content)})
 	if err != nil {
@@ -72,6 +78,9 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 		Content: content, Description: "corrected by the client on " + now.Format(time.RFC3339),
 		Keywords: text.Keywords(content, p.opts.MaxKeywords), TStart: old.TStart, TEnd: old.TEnd,
 		Participants: old.Participants, Embedding: embs[0], CreatedAt: now, UpdatedAt: now,
+		// Learned when it holds from: a correction dated back is the client's record of
+		// when the change happened, and the old memory's validity ends then (bi-temporal).
+		LearnedAt: &validFrom,
 	}
 	return p.store.CorrectMemory(ctx, space, cypher.Correction{
 		Old: old, New: n, ValidUntil: validFrom, CopyEdgesOf: copiedTypes,
@@ -80,6 +89,17 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 			Confidence: correctionWeight, Description: "corrected by the client: " + shortened(old.Content, 120),
 		},
 	})
+}
+
+// validSince is when n became valid, as far as the space knows: the earlier of its start
+// time and when it was learned (a plan said today of next month held from today); nil
+// when it has neither.
+func validSince(n realm.Node) *time.Time {
+	began := n.TStart
+	if began == nil || n.LearnedAt != nil && n.LearnedAt.Before(*began) {
+		began = n.LearnedAt
+	}
+	return began
 }
 
 // correctedName is the name of old's correction saying content: a name that is the first

@@ -50,6 +50,10 @@ var (
 	importProvenanceCypher string
 	qImportProvenance      = newQuery("import_provenance", importProvenanceCypher)
 
+	//go:embed queries/import_learned.cypher
+	importLearnedCypher string
+	qImportLearned      = newQuery("import_learned", importLearnedCypher)
+
 	//go:embed queries/import_edges.cypher
 	importEdgesCypher string
 	qImportEdges      = newQuery("import_edges", importEdgesCypher)
@@ -259,10 +263,15 @@ type ImportMemory struct {
 }
 
 // WriteMemories creates one batch of memories and their provenance; the space, its key
-// (spaceKey) and the word count (a file may come from a version without it) are set here.
+// (spaceKey) and the word count (a file may come from a version without it) are set here,
+// and so is, from their provenance, when the space learned those a file of a version
+// without it gives none (import_learned.cypher).
 func (imp *Import) WriteMemories(ctx context.Context, memories []ImportMemory) error {
-	var rows, prov []any
+	var rows, prov, unlearned []any
 	for _, m := range memories {
+		if _, ok := m.Props["learned_at"]; !ok { // an export of a version that did not keep it
+			unlearned = append(unlearned, m.Props["id"])
+		}
 		m.Props["space"], m.Props["space_key"] = imp.space, spaceKey(imp.space)
 		m.Props["word_count"] = WordCount(propString(m.Props, "name"), propString(m.Props, "content"), stringList(m.Props["keywords"]))
 		rows = append(rows, map[string]any{"label": m.Type.Label(), "props": m.Props})
@@ -272,7 +281,8 @@ func (imp *Import) WriteMemories(ctx context.Context, memories []ImportMemory) e
 	}
 	return imp.writeSteps(ctx,
 		importStep{qImportMemories, map[string]any{"space": imp.space, "rows": rows}, len(rows)},
-		importStep{qImportProvenance, map[string]any{"space": imp.space, "rows": prov}, len(prov)})
+		importStep{qImportProvenance, map[string]any{"space": imp.space, "rows": prov}, len(prov)},
+		importStep{qImportLearned, map[string]any{"space": imp.space, "ids": unlearned}, -min(len(unlearned), 1)}) // -1: not counted, 0: none to set
 }
 
 // ImportEdge is a memory edge to create between two memories of the space.

@@ -840,6 +840,9 @@ func nodeProps(space, obsID string, n realm.Node, now time.Time) map[string]any 
 	if n.TEnd != nil {
 		p["t_end"] = n.TEnd.UTC()
 	}
+	if n.LearnedAt != nil { // else integration_write sets it from the node's observations
+		p["learned_at"] = n.LearnedAt.UTC()
+	}
 	if len(n.Embedding) > 0 {
 		p["embedding"] = vector64(n.Embedding)
 	}
@@ -1193,6 +1196,7 @@ func nodeOf(p map[string]any) realm.Node {
 		TStart: propTime(p, "t_start"), TEnd: propTime(p, "t_end"), LastAccessedAt: propTime(p, "last_accessed_at"),
 		AccessCount: int64(propFloat(p, "access_count")),
 		ValidUntil:  propTime(p, "valid_until"), SupersededAt: propTime(p, "superseded_at"),
+		LearnedAt: propTime(p, "learned_at"),
 	}
 }
 

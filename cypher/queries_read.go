@@ -9,6 +9,10 @@ var (
 	seedSpaceSizeCypher string
 	qSeedSpaceSize      = newQuery("seed_space_size", seedSpaceSizeCypher)
 
+	//go:embed queries/memory_learned_after.cypher
+	memoryLearnedAfterCypher string
+	qMemoryLearnedAfter      = newQuery("memory_learned_after", memoryLearnedAfterCypher)
+
 	//go:embed queries/space_common_names.cypher
 	spaceCommonNamesCypher string
 	qSpaceCommonNames      = newQuery("space_common_names", spaceCommonNamesCypher)

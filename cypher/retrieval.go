@@ -79,6 +79,15 @@ func (s *Store) SpaceCounts(ctx context.Context, space string) (SpaceCounts, err
 		GraphVersion: str(recs[0], "graph_version"), NoLearnedLinks: learned == false}, nil
 }
 
+// LearnedAfter counts the memories of the space learned after t (realm.Node.LearnedAt).
+func (s *Store) LearnedAfter(ctx context.Context, space string, t time.Time) (int64, error) {
+	recs, err := s.read(ctx, qMemoryLearnedAfter, map[string]any{"space": space, "time": t.UTC()})
+	if err != nil || len(recs) == 0 {
+		return 0, err
+	}
+	return num(recs[0], "later"), nil
+}
+
 // CommonNames returns the names and aliases of the space's entities derived from at
 // least share of its observations and at least min of them.
 func (s *Store) CommonNames(ctx context.Context, space string, share float64, min int) ([]string, error) {

@@ -85,7 +85,7 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 			t.Factor = 1 + r.opts.LearnedBoost*act
 			boost[e.To] = max(boost[e.To], act)
 			from, fromIn := run.cands[e.From]
-			if _, in := run.cands[e.To]; !in && fromIn && from.Depth < run.set.MaxDepth && fit > 0 {
+			if _, in := run.cands[e.To]; !in && fromIn && from.Depth < run.set.MaxDepth && fit > 0 && run.known(l.To) {
 				a := arrival{strength: from.Arrival.strength * weight, access: r.opts.accessScore(closeness, weight, 0)}
 				run.nodes[e.To] = l.To
 				r.admit(run, l.To, a, now, from.Depth+1, from.Root)

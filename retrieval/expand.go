@@ -224,8 +224,10 @@ func (r *Retriever) fetchBeams(ctx context.Context, run *run, exps []*expansion)
 			if hop <= w.e.hops && len(w.frontier) > 0 && !capped {
 				active = append(active, w)
 				cut := r.beamCut(w.e.atom, run.set.BeamWidth)
-				if r.opts.Explore > 0 {
-					cut = cypher.BeamCut{} // the explored neighbours are those the cut would leave out
+				if r.opts.Explore > 0 || run.learnedBy != nil {
+					// The explored neighbours are those the cut would leave out; so are, in
+					// place of the ones not yet learned then, those of a question as of a past time.
+					cut = cypher.BeamCut{}
 				}
 				hops = append(hops, cypher.Hop{Frontier: w.frontier, Visited: w.visited, Allowed: w.e.atom.Predicates,
 					Reasoning: run.vectors[w.e.reasoning], Cut: cut, HubDegree: r.opts.HubDegree})
@@ -239,7 +241,9 @@ func (r *Retriever) fetchBeams(ctx context.Context, run *run, exps []*expansion)
 			return err
 		}
 		for i, w := range active {
-			beam := r.beam(w.e.atom, adj[i], w.visited, run.set.BeamWidth)
+			// A memory not yet learned at the question's time is no step of a walk either.
+			known := slices.DeleteFunc(adj[i], func(a cypher.Adjacent) bool { return !run.known(a.Node) })
+			beam := r.beam(w.e.atom, known, w.visited, run.set.BeamWidth)
 			w.e.beams = append(w.e.beams, beam)
 			w.frontier = w.frontier[:0]
 			for _, b := range beam {
@@ -437,8 +441,8 @@ func (r *Retriever) admitPaths(ctx context.Context, run *run, e *expansion) ([]r
 		strength := u.Arrival.strength
 		for i, e := range p.Edges {
 			v, ok := onPaths[p.IDs[i+1]]
-			if !ok || !r.opts.walks(e) {
-				break
+			if !ok || !r.opts.walks(e) || !run.known(v.Node) {
+				break // a path through a memory not yet learned at the question's time is none
 			}
 			penalty, drop := r.opts.decayPenalty(atom.Decay, v.Node)
 			if drop {
@@ -450,7 +454,7 @@ func (r *Retriever) admitPaths(ctx context.Context, run *run, e *expansion) ([]r
 			sp.reaches = append(sp.reaches, reach{node: v.Node, simQ: v.SimQuery, edge: e, penalty: penalty, strength: strength, depth: u.Depth + i + 1, partial: v.SourcesLeftOut})
 		}
 		if len(sp.reaches) != len(p.Edges) {
-			continue // a node on it is dropped by the temporal decay
+			continue // a node on it is dropped by the temporal decay or not yet learned
 		}
 		sp.score = r.opts.pathScore(hopScores)
 		scored = append(scored, sp)

@@ -205,6 +205,9 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 		return realm.RecallResult{}, err
 	}
 	r.store.Recalling(space, run.counts)
+	if err := r.asOf(ctx, run); err != nil {
+		return realm.RecallResult{}, err
+	}
 	focus, err := r.focus(ctx, space, req.Query, run.counts)
 	if err != nil {
 		return realm.RecallResult{}, err
@@ -242,6 +245,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	}
 	top, replaced := selectTop(run.saidThen(run.ranked()), run.set.K)
 	run.trace.Replaced = replaced
+	run.trace.NotYetLearned = len(run.unlearned.ids)
 	top = run.aboveMinScore(top)
 	ids := make([]string, len(top))
 	res := realm.RecallResult{TraceID: run.trace.ID, Usage: run.usage, Nodes: make([]realm.RecalledNode, len(top))}
@@ -484,6 +488,64 @@ type run struct {
 	graph    cypher.Expander       // what expansion reads the graph through, chosen at its first hop
 	saidIn   map[string]bool       // with a SaidIn plan (else nil): the events and facts said in its window, the SeedCandidates most similar (seed)
 	saidWhen []realm.TimeRange     // the SaidIn plans' windows
+	// learnedBy, for a question asked as of a time before now when the space learned
+	// memories after it, is that time (else nil): those memories are left out (asOf).
+	learnedBy *time.Time
+	unlearned unlearned // the memories met and left out as learned after learnedBy
+	seedLimit int       // the candidates a seed search returns (asOf)
+}
+
+// unlearned is the set of memories a recall left out as not yet learned; seed searches
+// add to it at once.
+type unlearned struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+// asOf prepares a question asked as of a time before now (REALM.md §2 "Ours": validity is
+// bi-temporal, when it was true and when the space learned it): it is answered with what
+// the space knew then, so every memory learned after it (realm.Node.LearnedAt) is left out
+// wherever a recall would take it in (seeds, expansion, newer versions, learned links).
+// When the space learned nothing after it (a question asked after the conversation it is
+// about), nothing is left out and the recall is one of now at that time. Seed searches ask
+// for more candidates in proportion to the share of the space left out (at most four
+// times as many), so that about as many remain.
+func (r *Retriever) asOf(ctx context.Context, run *run) error {
+	if !run.now.Before(run.started) || run.counts.InSpace == 0 {
+		return nil
+	}
+	later, err := r.store.LearnedAfter(ctx, run.space, run.now)
+	if err != nil || later == 0 {
+		return err
+	}
+	by := run.now
+	run.learnedBy = &by
+	known := max(1, run.counts.InSpace-later)
+	run.seedLimit = int(min(4*int64(r.opts.SeedCandidates), (int64(r.opts.SeedCandidates)*run.counts.InSpace+known-1)/known))
+	return nil
+}
+
+// known reports whether the space had learned n by the question's time, and records n
+// as left out when not.
+func (run *run) known(n realm.Node) bool {
+	if run.learnedBy == nil || n.KnownAt(*run.learnedBy) {
+		return true
+	}
+	run.unlearned.mu.Lock()
+	defer run.unlearned.mu.Unlock()
+	if run.unlearned.ids == nil {
+		run.unlearned.ids = map[string]bool{}
+	}
+	run.unlearned.ids[n.ID] = true
+	return false
+}
+
+// knownOnly is found without the memories the space had not learned by the question's time.
+func (run *run) knownOnly(found []cypher.ScoredMemory) []cypher.ScoredMemory {
+	if run.learnedBy == nil {
+		return found
+	}
+	return slices.DeleteFunc(found, func(s cypher.ScoredMemory) bool { return !run.known(s.Node) })
 }
 
 func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {
@@ -501,7 +563,7 @@ func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {
 			FirstDepth: map[string]int{}, Timings: map[string]float64{}, CreatedAt: now,
 			Seeds: []realm.ScoredID{}, Scores: []realm.ScoredID{},
 		},
-		cands: map[string]*candidate{}, perRoot: map[string]int{},
+		cands: map[string]*candidate{}, perRoot: map[string]int{}, seedLimit: r.opts.SeedCandidates,
 		vectors: map[string][]float32{}, nodes: map[string]realm.Node{},
 	}
 }
@@ -699,6 +761,9 @@ func containsAll(set, items []string) bool {
 // keeping the best score and the first (smallest) depth of a node reached more than once.
 // It reports whether v is new to the recall.
 func (r *Retriever) admit(run *run, v realm.Node, a arrival, simVQ float64, depth int, root string) bool {
+	if !run.known(v) {
+		return false
+	}
 	score := r.opts.score(a, simVQ, depth == 0)
 	c, ok := run.cands[v.ID]
 	if !ok {

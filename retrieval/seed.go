@@ -39,7 +39,7 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 	if inSpace == 0 {
 		return nil
 	}
-	fetch := r.opts.SeedCandidates * int((total+inSpace-1)/inSpace) * 2
+	fetch := run.seedLimit * int((total+inSpace-1)/inSpace) * 2
 	// A 5.26 index needs the over-fetch; 2026.x's searches the space only (FiltersVectors).
 	exact := inSpace <= r.opts.ExactScanMax || !r.store.FiltersVectors() && fetch > r.opts.IndexFetchMax
 	run.trace.SeedMethod = realm.SeedVectorIndex
@@ -70,7 +70,7 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 			f := &found[i]
 			if p.SaidIn != nil {
 				// What was said then, however little it resembles the question: no threshold.
-				f.said, f.err = r.planCandidates(ctx, run.space, run.counts, p, p.Types, vecs[i+1], exact, fetch)
+				f.said, f.err = r.planCandidates(ctx, run, p, p.Types, vecs[i+1], exact, fetch)
 				f.seeds, f.relax = topScored(slices.Clone(f.said), r.seedsPerPlan(run)), RelaxNone
 				return
 			}
@@ -158,7 +158,7 @@ func (r *Retriever) seedsPerPlan(run *run) int { return max(r.opts.SeedsPerPlan,
 // and the score threshold leave nothing, the threshold is dropped; if still nothing,
 // the types are.
 func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []float32, exact bool, fetch int) ([]cypher.ScoredMemory, string, error) {
-	found, err := r.planCandidates(ctx, run.space, run.counts, p, p.Types, qvec, exact, fetch)
+	found, err := r.planCandidates(ctx, run, p, p.Types, qvec, exact, fetch)
 	if err != nil {
 		return nil, "", err
 	}
@@ -174,7 +174,7 @@ func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []
 	if len(found) > 0 || len(p.Types) == 0 {
 		return topScored(found, r.seedsPerPlan(run)), RelaxThreshold, nil
 	}
-	found, err = r.planCandidates(ctx, run.space, run.counts, p, nil, qvec, exact, fetch)
+	found, err = r.planCandidates(ctx, run, p, nil, qvec, exact, fetch)
 	if err != nil {
 		return nil, "", err
 	}
@@ -185,13 +185,15 @@ func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []
 // query_match by sim(Q, v); keywords_match by the keyword score normalised to [0, 1]
 // within the result set (divided by the best); hybrid_match by 0.6·sim(Q, v) + 0.4·that
 // keyword score, over the union of both result sets, with τ enforced (REALM.md §3.1).
-func (r *Retriever) planCandidates(ctx context.Context, space string, counts cypher.SpaceCounts, p realm.Plan, types []realm.NodeType, qvec []float32, exact bool, fetch int) ([]cypher.ScoredMemory, error) {
-	q := cypher.SeedQuery{Embedding: qvec, Keywords: p.Keywords, Types: types, Limit: r.opts.SeedCandidates, SpaceSize: counts.InSpace, SpaceVersion: counts.Version}
+func (r *Retriever) planCandidates(ctx context.Context, run *run, p realm.Plan, types []realm.NodeType, qvec []float32, exact bool, fetch int) ([]cypher.ScoredMemory, error) {
+	space := run.space
+	q := cypher.SeedQuery{Embedding: qvec, Keywords: p.Keywords, Types: types, Limit: run.seedLimit, SpaceSize: run.counts.InSpace, SpaceVersion: run.counts.Version}
 	if len(q.Keywords) == 0 {
 		q.Keywords = strings.Fields(p.Query)
 	}
 	if p.SaidIn != nil {
 		found, err := r.store.SeedSaidIn(ctx, space, q, *p.SaidIn)
+		found = run.knownOnly(found)
 		return topScored(found, len(found)), err
 	}
 	if p.Mode == realm.HybridMatch {
@@ -226,6 +228,9 @@ func (r *Retriever) planCandidates(ctx context.Context, space string, counts cyp
 	if hitsErr != nil {
 		return nil, hitsErr
 	}
+	// What the space learned after the question's time is left out before the keyword
+	// scores are normalised: the result set is the one the space held then.
+	vector, hits = run.knownOnly(vector), run.knownOnly(hits)
 	nodes := map[string]realm.Node{}
 	for _, s := range vector {
 		nodes[s.Node.ID] = s.Node

@@ -96,7 +96,7 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 	}
 	for _, s := range successors {
 		old := run.cands[s.Of]
-		if old == nil || s.Node.ID == "" || aside[s.Of] {
+		if old == nil || s.Node.ID == "" || aside[s.Of] || !run.known(s.Node) {
 			continue
 		}
 		share := 1.0

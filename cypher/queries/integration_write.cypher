@@ -3,7 +3,9 @@
 // - the memory nodes they add, each with its type label beside :Memory (checked against
 //   the four node types by the caller) and its provenance edges to the observation that
 //   adds it and to the space's other observations among its sources (a reply's exchange
-//   derives from the turn it answers too: agent.Candidate.AlsoFrom);
+//   derives from the turn it answers too: agent.Candidate.AlsoFrom), and when the space
+//   learned it (learned_at, unless its properties give it): the earliest observed_at of
+//   those observations;
 // - the merges of candidates into existing memories, one row per memory (cypher.mergeRows:
 //   a speaker's entity, merged into by most observations, has its long sources list read
 //   and written once a run): the properties the run's last merges gave (content and
@@ -11,7 +13,9 @@
 //   is neither read nor written), the run's observations added to sources in order, each
 //   once, up to $sources_max (realm.SourcesMax: a memory derived from that many already
 //   has its list neither read nor written, its provenance edges counted instead), the
-//   word count of the new text (cypher.WordCount), provenance;
+//   word count of the new text (cypher.WordCount), provenance, and learned_at moved to
+//   an observation's time when it is earlier (one without learned_at keeps none: it was
+//   stored with no timed source, and what it said then was known all along);
 // - the typed edges between memories, in list order, each row in turn (a later row of
 //   the same pair and type sees what an earlier one wrote): a merge writes at most one
 //   edge of a type between an ordered pair, a new one with every property (its id the
@@ -63,6 +67,8 @@ CALL () {
     WHERE sid <> n.observation
     MERGE (m)-[:DERIVED_FROM]->(p)
   }
+  SET m.learned_at = coalesce(m.learned_at, reduce(first = null, t IN [(m)-[:DERIVED_FROM]->(p:Observation) | p.observed_at] |
+                       CASE WHEN first IS NULL OR t < first THEN t ELSE first END))
   RETURN count(m) AS created
 }
 CALL () {
@@ -78,6 +84,7 @@ CALL () {
   MATCH (o:Observation {space: $space, id: oid})
   USING INDEX o:Observation(space, id)
   MERGE (m)-[:DERIVED_FROM]->(o)
+  SET m.learned_at = CASE WHEN o.observed_at < m.learned_at THEN o.observed_at ELSE m.learned_at END
   RETURN collect({observation: oid, id: m.id}) AS merged
 }
 CALL () {
