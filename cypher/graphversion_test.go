@@ -18,6 +18,7 @@ var graphVersionExempt = map[string]string{
 	"memory_correct_read.cypher":         "reads memories; writes the Space node's lock (memory_correct_write.cypher, in the same transaction, moves graph_version)",
 	"observation_delete_memories.cypher": "observation_delete_lock.cypher, in the same transaction, moved graph_version",
 	"observation_delete_finish.cypher":   "observation_delete_lock.cypher, in the same transaction, moved graph_version",
+	"import_learned.cypher":              "import_memories.cypher, in the same transaction, moved graph_version",
 }
 
 var (
