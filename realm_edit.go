@@ -116,6 +116,11 @@ type Edit struct {
 	Source            string     `json:"source"` // auto | feedback
 	Reverted          bool       `json:"reverted"`
 	RevertedAt        *time.Time `json:"reverted_at,omitempty"`
+	// Query and Label, on an add that wrote a learned link (EditProposal.Query): the end
+	// was Label for Query. A misleading link lowers its end for queries close to Query,
+	// by more the heavier it is; expansion never crosses it.
+	Query string    `json:"query,omitempty"`
+	Label NodeLabel `json:"label,omitempty"`
 }
 
 // EditFilter selects logged edits; zero fields select everything.

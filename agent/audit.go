@@ -44,7 +44,8 @@ type Rejection struct {
 // predicate in the whitelist, confidence in [0, 1], strengthen and weaken only on an
 // existing edge (either direction for a symmetric predicate), add only between nodes no
 // edge joins — a learned link (Query set, labelled key_evidence or misleading) only where
-// no edge of its predicate does — and no edge proposed twice. The others are returned with a reason.
+// no edge of its predicate does —, no weakening of a misleading learned link (it would
+// raise the node it lowers) and no edge proposed twice. The others are returned with a reason.
 func ValidateEdits(in AuditInput, edits []realm.EditProposal) (valid []realm.EditProposal, rejected []Rejection) {
 	recalled := map[string]bool{}
 	for _, n := range in.Nodes {
@@ -73,6 +74,8 @@ func ValidateEdits(in AuditInput, edits []realm.EditProposal) (valid []realm.Edi
 			reason = "a learned link where an edge of its predicate exists"
 		case e.Action != realm.EditAdd && !g.Has(e.From, e.To, e.Predicate):
 			reason = fmt.Sprintf("%s of an edge that does not exist", e.Action)
+		case e.Action == realm.EditWeaken && misleadingLink(g, e):
+			reason = "weakening a misleading link would raise the node it lowers"
 		case seen[ProposalKey(e)]:
 			reason = "the same edge is proposed twice"
 		}
@@ -84,6 +87,13 @@ func ValidateEdits(in AuditInput, edits []realm.EditProposal) (valid []realm.Edi
 		valid = append(valid, e)
 	}
 	return valid, rejected
+}
+
+// misleadingLink reports whether the edge e addresses is a learned link labelled
+// misleading: its weight is how much it lowers its end for queries close to its own.
+func misleadingLink(g Subgraph, e realm.EditProposal) bool {
+	l, ok := g.Edge(e.From, e.To, e.Predicate)
+	return ok && l.Query != "" && l.Label == realm.Misleading
 }
 
 // ProposalKey names the edge an edit touches: adds by their unordered pair, the others

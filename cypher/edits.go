@@ -78,7 +78,7 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 		e := realm.Edit{
 			ID: propString(m, "id"), Space: space, TraceID: b.TraceID, ReconsolidationID: b.ReconsolidationID, Source: b.Source, Time: now,
 			EdgeID: propString(m, "edge_id"), From: op.From, To: op.To, Predicate: op.Predicate, Action: op.Action, Confidence: op.Confidence,
-			NewWeight: propFloat(m, "new_weight"),
+			NewWeight: propFloat(m, "new_weight"), Query: op.Query, Label: op.Label,
 		}
 		if w, ok := m["old_weight"].(float64); ok {
 			e.OldWeight = &w
@@ -98,11 +98,14 @@ func editBatchParams(space string, b EditBatch, ops []realm.EditProposal, now ti
 	params := make([]any, len(ops))
 	for i, op := range ops {
 		k := edgeKey{op.From, op.To, op.Predicate.RelType()}
-		p := map[string]any{"pair": index[k], "action": string(op.Action), "from": op.From, "to": op.To, "add": nil, "rate": 0.0, "target": 0.0,
-			"log": map[string]any{
-				"trace_id": b.TraceID, "reconsolidation_id": b.ReconsolidationID, "from": op.From, "to": op.To, "predicate": string(op.Predicate),
-				"action": string(op.Action), "confidence": op.Confidence, "created_at": now, "source": b.Source,
-			}}
+		log := map[string]any{
+			"trace_id": b.TraceID, "reconsolidation_id": b.ReconsolidationID, "from": op.From, "to": op.To, "predicate": string(op.Predicate),
+			"action": string(op.Action), "confidence": op.Confidence, "created_at": now, "source": b.Source,
+		}
+		if op.Query != "" { // the log tells a learned link from an edge every query walks
+			log["query"], log["label"] = op.Query, string(op.Label)
+		}
+		p := map[string]any{"pair": index[k], "action": string(op.Action), "from": op.From, "to": op.To, "add": nil, "rate": 0.0, "target": 0.0, "log": log}
 		if op.Action == realm.EditAdd {
 			description, query, label := addedEdge(op)
 			p["add"] = map[string]any{
@@ -410,6 +413,8 @@ func editFromProps(p map[string]any) realm.Edit {
 		NewWeight:         propFloat(p, "new_weight"),
 		Source:            propString(p, "source"),
 		RevertedAt:        propTime(p, "reverted_at"),
+		Query:             propString(p, "query"),
+		Label:             realm.NodeLabel(propString(p, "label")),
 	}
 	if w, ok := p["old_weight"].(float64); ok {
 		e.OldWeight = &w

@@ -40,16 +40,19 @@ func (o *Agent) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutp
 	}
 	allQueryWords := auditWords(in.Query)
 	queryWords := specificWords(allQueryWords, words)
-	g := agent.NewSubgraph(in)
+	// The auditor's rules walk the graph as recall built it: a learned link is a label for
+	// its query, not a path, and weakening a misleading one would raise its end.
+	g, full := agent.NewSubgraph(withoutLearnedLinks(in)), agent.NewSubgraph(in)
 
-	key, keyConfidence := o.keyEvidence(in, byID, queryWords, words)
+	ev := o.keyEvidence(in, byID, queryWords, words)
+	key := ev.key
 	keyWords := map[string]bool{}
 	for _, id := range key {
 		for w := range words[id] {
 			keyWords[w] = true
 		}
 	}
-	misleading, misleadingConfidence := o.misleading(in, key, byID, allQueryWords, keyWords, words)
+	misleading, misleadingConfidence := o.misleading(in, ev, byID, allQueryWords, keyWords, words)
 	for _, n := range in.Nodes {
 		id := n.Node.ID
 		switch {
@@ -57,7 +60,7 @@ func (o *Agent) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutp
 			out.Labels[id] = realm.KeyEvidence
 		case misleading[id]:
 			out.Labels[id] = realm.Misleading
-		case overlap(words[id], queryWords) > 0 || touchesAny(g, id, key):
+		case ev.related[id] || touchesAny(g, id, key):
 			out.Labels[id] = realm.SupportingContext
 		default:
 			out.Labels[id] = realm.Unrelated
@@ -68,7 +71,7 @@ func (o *Agent) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutp
 	// between two key nodes.
 	strengthened := map[string]bool{}
 	strengthen := func(e realm.Edge) {
-		p := realm.EditProposal{From: e.From, To: e.To, Action: realm.EditStrengthen, Predicate: e.Predicate, Confidence: keyConfidence, Reason: "leads to key evidence"}
+		p := realm.EditProposal{From: e.From, To: e.To, Action: realm.EditStrengthen, Predicate: e.Predicate, Confidence: ev.confidence, Reason: "leads to key evidence"}
 		if k := agent.ProposalKey(p); !strengthened[k] {
 			strengthened[k] = true
 			out.Edits = append(out.Edits, p)
@@ -97,11 +100,11 @@ func (o *Agent) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutp
 	adds := 0
 	for i, a := range key {
 		for _, b := range key[i+1:] {
-			if adds >= o.opts.Audit.MaxAdds || g.Connected(a, b) {
+			if adds >= o.opts.Audit.MaxAdds || full.Connected(a, b) {
 				continue
 			}
 			from, to, p := relationOf(byID[a].Node, byID[b].Node)
-			out.Edits = append(out.Edits, realm.EditProposal{From: from, To: to, Action: realm.EditAdd, Predicate: p, Confidence: keyConfidence, Reason: "both are key evidence of one query"})
+			out.Edits = append(out.Edits, realm.EditProposal{From: from, To: to, Action: realm.EditAdd, Predicate: p, Confidence: ev.confidence, Reason: "both are key evidence of one query"})
 			adds++
 		}
 	}
@@ -127,55 +130,132 @@ func (o *Agent) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutp
 	return out, realm.Usage{}, nil
 }
 
-// keyEvidence returns the key nodes, in a stable order, and the confidence of the edits
-// they ground.
-func (o *Agent) keyEvidence(in agent.AuditInput, byID map[string]realm.RecalledNode, queryWords map[string]bool, words map[string]map[string]bool) ([]string, float64) {
+// evidence is what an audit rests on: the key nodes, in a stable order, the confidence of
+// the edits they ground, and the nodes related to the question (supporting context when
+// not key, never misleading by word overlap).
+type evidence struct {
+	key        []string
+	confidence float64
+	related    map[string]bool
+}
+
+// keyEvidence finds the key nodes: the client's useful ids, else the answer's citations,
+// else the nodes that state the answer (answerKey), else, without an answer, the
+// best-scoring nodes that share a specific word with the query.
+func (o *Agent) keyEvidence(in agent.AuditInput, byID map[string]realm.RecalledNode, queryWords map[string]bool, words map[string]map[string]bool) evidence {
 	fb := realm.Feedback{}
 	if in.Feedback != nil {
 		fb = *in.Feedback
 	}
-	var key []string
-	confidence := o.opts.Audit.ConfidenceCited
+	ev := evidence{confidence: o.opts.Audit.ConfidenceCited, related: map[string]bool{}}
+	for _, n := range in.Nodes {
+		ev.related[n.Node.ID] = overlap(words[n.Node.ID], queryWords) > 0
+	}
 	for _, id := range fb.UsefulNodeIDs {
-		if _, ok := byID[id]; ok && !slices.Contains(key, id) && !slices.Contains(fb.MisleadingNodeIDs, id) {
-			key = append(key, id)
-			confidence = o.opts.Audit.ConfidenceFeedback
+		if _, ok := byID[id]; ok && !slices.Contains(ev.key, id) && !slices.Contains(fb.MisleadingNodeIDs, id) {
+			ev.key = append(ev.key, id)
+			ev.confidence = o.opts.Audit.ConfidenceFeedback
 		}
 	}
 	answerWrong := fb.Correct != nil && !*fb.Correct
+	answerRight := fb.Correct != nil && *fb.Correct
 	if in.Answer != "" && !answerWrong {
 		for _, n := range in.Nodes {
 			id := n.Node.ID
 			cited := slices.Contains(in.Cited, id) || strings.Contains(in.Answer, id)
-			if cited && !slices.Contains(key, id) && !slices.Contains(fb.MisleadingNodeIDs, id) {
-				key = append(key, id)
-				if fb.Correct != nil && *fb.Correct {
-					confidence = o.opts.Audit.ConfidenceFeedback
+			if cited && !slices.Contains(ev.key, id) && !slices.Contains(fb.MisleadingNodeIDs, id) {
+				ev.key = append(ev.key, id)
+				if answerRight {
+					ev.confidence = o.opts.Audit.ConfidenceFeedback
 				}
 			}
 		}
 	}
-	if len(key) > 0 {
-		return key, confidence
+	if len(ev.key) > 0 {
+		return ev
 	}
-	// Word overlap: the best-scoring nodes that share a content word with the query.
 	ranked := slices.Clone(in.Nodes)
 	slices.SortStableFunc(ranked, func(a, b realm.RecalledNode) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Node.ID, b.Node.ID))
 	})
+	ranked = slices.DeleteFunc(ranked, func(n realm.RecalledNode) bool { return slices.Contains(fb.MisleadingNodeIDs, n.Node.ID) })
+	if in.Answer != "" && !answerWrong {
+		// The answer tells what the recall was for: the nodes that state it are key, those
+		// that hold one of its words related, and a question word ("use" of "which tool
+		// do we use?") relates nothing on its own. No node states it: no key evidence.
+		ev.confidence = o.opts.Audit.ConfidenceOverlap
+		if answerRight {
+			ev.confidence = o.opts.Audit.ConfidenceCited
+		}
+		ev.key, ev.related = answerKey(in.Query, in.Answer, ranked, words, o.opts.Audit.KeyTop)
+		return ev
+	}
+	// Word overlap: the best-scoring nodes that share a content word with the query.
 	for _, n := range ranked {
-		if len(key) == o.opts.Audit.KeyTop {
+		if len(ev.key) == o.opts.Audit.KeyTop {
 			break
 		}
-		if overlap(words[n.Node.ID], queryWords) > 0 && !slices.Contains(fb.MisleadingNodeIDs, n.Node.ID) {
+		if ev.related[n.Node.ID] {
+			ev.key = append(ev.key, n.Node.ID)
+		}
+	}
+	ev.confidence = o.opts.Audit.ConfidenceOverlap
+	return ev
+}
+
+// answerKey returns the nodes of ranked (best first) that state the answer, at most
+// limit, and the nodes that hold one of its distinctive words: its words that are not the
+// query's, held by at most half of the nodes (specificWords). A node states the answer
+// when it holds the most distinctive words of any node and, among those, the most of the
+// query's specific words: "We use pnpm, not npm." to "Which package manager do we use?"
+// is stated by "We use pnpm for all JavaScript packages", not by "pnpm install fails on
+// Node 18", which only names pnpm, nor by "We use TypeScript", which only shares the
+// question's words. Words are compared stemmed.
+func answerKey(query, answer string, ranked []realm.RecalledNode, words map[string]map[string]bool, limit int) (key []string, related map[string]bool) {
+	stems := map[string]map[string]bool{}
+	for id, ws := range words {
+		stems[id] = stemmed(ws)
+	}
+	queryStems := stemmed(auditWords(query))
+	distinct := map[string]bool{}
+	for w := range stemmed(auditWords(answer)) {
+		if !queryStems[w] {
+			distinct[w] = true
+		}
+	}
+	distinct = specificWords(distinct, stems)
+	specificQuery := specificWords(queryStems, stems)
+	type rank struct{ answer, query int }
+	ranks := map[string]rank{}
+	best := rank{}
+	related = map[string]bool{}
+	for _, n := range ranked {
+		id := n.Node.ID
+		r := rank{overlap(stems[id], distinct), overlap(stems[id], specificQuery)}
+		ranks[id], related[id] = r, r.answer > 0
+		if r.answer > best.answer || (r.answer == best.answer && r.query > best.query) {
+			best = r
+		}
+	}
+	for _, n := range ranked {
+		if best.answer > 0 && len(key) < limit && ranks[n.Node.ID] == best {
 			key = append(key, n.Node.ID)
 		}
 	}
-	return key, o.opts.Audit.ConfidenceOverlap
+	return key, related
+}
+
+// stemmed is the stems of words (text.Stem).
+func stemmed(words map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for w := range words {
+		out[text.Stem(w)] = true
+	}
+	return out
 }
 
 // misleading returns the misleading nodes and the confidence of weakening each.
-func (o *Agent) misleading(in agent.AuditInput, key []string, byID map[string]realm.RecalledNode, queryWords, keyWords map[string]bool, words map[string]map[string]bool) (map[string]bool, map[string]float64) {
+func (o *Agent) misleading(in agent.AuditInput, ev evidence, byID map[string]realm.RecalledNode, queryWords, keyWords map[string]bool, words map[string]map[string]bool) (map[string]bool, map[string]float64) {
 	out, confidence := map[string]bool{}, map[string]float64{}
 	if in.Feedback != nil {
 		for _, id := range in.Feedback.MisleadingNodeIDs {
@@ -184,7 +264,7 @@ func (o *Agent) misleading(in agent.AuditInput, key []string, byID map[string]re
 			}
 		}
 	}
-	if len(key) == 0 {
+	if len(ev.key) == 0 {
 		return out, confidence // nothing to measure "little in common" against
 	}
 	useful := map[string]bool{}
@@ -195,7 +275,7 @@ func (o *Agent) misleading(in agent.AuditInput, key []string, byID map[string]re
 	}
 	for _, n := range in.Nodes {
 		id := n.Node.ID
-		if n.Depth == 0 || out[id] || useful[id] || slices.Contains(key, id) {
+		if n.Depth == 0 || out[id] || useful[id] || ev.related[id] || slices.Contains(ev.key, id) {
 			continue
 		}
 		w := words[id]
@@ -253,6 +333,12 @@ func sortedEdges(edges []realm.Edge) []realm.Edge {
 		return cmp.Or(cmp.Compare(b.Weight, a.Weight), cmp.Compare(a.From, b.From), cmp.Compare(a.To, b.To), cmp.Compare(a.Predicate, b.Predicate))
 	})
 	return out
+}
+
+// withoutLearnedLinks is in without its learned links (Edge.Query set).
+func withoutLearnedLinks(in agent.AuditInput) agent.AuditInput {
+	in.Edges = slices.DeleteFunc(slices.Clone(in.Edges), func(e realm.Edge) bool { return e.Query != "" })
+	return in
 }
 
 func touchesAny(g agent.Subgraph, id string, ids []string) bool {

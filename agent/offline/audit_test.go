@@ -209,3 +209,119 @@ func TestValidate(t *testing.T) {
 		}
 	})
 }
+
+// toolingNodes are recalled notes on a project's tools, best first, several of them
+// sharing "we use" with the question and one another.
+func toolingNodes() []realm.RecalledNode {
+	var out []realm.RecalledNode
+	for i, n := range [][2]string{
+		{"n-pnpm", "We use pnpm for all JavaScript packages in this repo."},
+		{"n-ruff", "For Python we use ruff format instead of black."},
+		{"n-priya", "Priya reviews every database migration before it ships."},
+		{"n-node", "pnpm install fails on Node 18, so CI pins Node 20."},
+		{"n-ts", "We use TypeScript 5.6 with strict mode turned on."},
+		{"n-staging", "The staging server restarts every night at 2am."},
+	} {
+		out = append(out, realm.RecalledNode{Node: realm.Node{ID: n[0], Type: realm.Fact, Content: n[1]}, Score: 1 - float64(i)/10})
+	}
+	return out
+}
+
+func TestAnswerKey(t *testing.T) {
+	const query = "Which package manager do we use?"
+	tests := []struct {
+		name, answer, speaker string
+		key, related          []string
+	}{
+		// pnpm tells the answer apart (npm is in no note): the note that states it also
+		// holds the question's "packages"; n-node only names pnpm; n-ruff and n-ts share
+		// "use" alone.
+		{"StatesIt", "We use pnpm, not npm.", "", []string{"n-pnpm"}, []string{"n-pnpm", "n-node"}},
+		{"MostAnswerWords", "pnpm, pinned to Node 20 in CI", "", []string{"n-node"}, []string{"n-pnpm", "n-node"}},
+		{"OnlyQuestionWords", "We use a package manager.", "", nil, nil}, // nothing of its own
+		{"NotInMemory", "We use yarn.", "", nil, nil},                    // no note states it
+		// Every note names its speaker: the name tells none apart.
+		{"SpeakerInEveryNote", "Nora decides that.", "Nora: ", nil, nil},
+		{"SpeakerAndValue", "Nora uses pnpm.", "Nora: ", []string{"n-pnpm"}, []string{"n-pnpm", "n-node"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nodes := toolingNodes()
+			words := map[string]map[string]bool{}
+			for _, n := range nodes {
+				words[n.Node.ID] = auditWords(tt.speaker + n.Node.Content)
+			}
+			key, related := answerKey(query, tt.answer, nodes, words, 3)
+			var rel []string
+			for _, n := range nodes {
+				if related[n.Node.ID] {
+					rel = append(rel, n.Node.ID)
+				}
+			}
+			if !slices.Equal(key, tt.key) || !slices.Equal(rel, tt.related) {
+				t.Errorf("key %v, related %v; want %v, %v", key, rel, tt.key, tt.related)
+			}
+		})
+	}
+}
+
+// TestOfflineAuditAnswer: an answer confirmed right decides the key evidence by its own
+// words: the note that states it, alone; the notes that share only the question's words
+// are unrelated and no edit strengthens or adds an edge for them.
+func TestOfflineAuditAnswer(t *testing.T) {
+	yes := true
+	in := agent.AuditInput{
+		Query:    "Which package manager do we use?",
+		Nodes:    toolingNodes(),
+		Answer:   "We use pnpm, not npm.",
+		Feedback: &realm.Feedback{Answer: "We use pnpm, not npm.", Correct: &yes},
+		Edges: []realm.Edge{
+			{ID: "e1", From: "n-ruff", To: "n-ts", Predicate: realm.Correlates, Weight: 0.6},
+			{ID: "e2", From: "n-ts", To: "n-ruff", Predicate: realm.Correlates, Weight: 0.6},
+			{ID: "e3", From: "n-ruff", To: "n-node", Predicate: realm.Precedes, Weight: 0.7},
+		},
+	}
+	out, _, err := New(Options{}).Audit(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]realm.NodeLabel{"n-pnpm": realm.KeyEvidence, "n-ruff": realm.Unrelated, "n-priya": realm.Unrelated,
+		"n-node": realm.SupportingContext, "n-ts": realm.Unrelated, "n-staging": realm.Unrelated}
+	for id, l := range want {
+		if out.Labels[id] != l {
+			t.Errorf("%s: %s, want %s", id, out.Labels[id], l)
+		}
+	}
+	if len(out.Edits) != 0 {
+		t.Errorf("edits %+v: the one key note is a seed, no edge leads to it", out.Edits)
+	}
+}
+
+// TestOfflineAuditLearnedLinks: a learned link is a label for its query, not a path: the
+// auditor neither weakens a misleading one (that would raise the node it lowers) nor
+// calls a node supporting context for a learned link to key evidence.
+func TestOfflineAuditLearnedLinks(t *testing.T) {
+	in := auditFixture()
+	in.Edges = append(in.Edges,
+		realm.Edge{ID: "s1m", From: "s1", To: "m", Predicate: realm.Contextualizes, Weight: 0.72, Query: "What did Melanie buy?", Label: realm.Misleading},
+		realm.Edge{ID: "uk2", From: "u", To: "k2", Predicate: realm.Contextualizes, Weight: 0.72, Query: "Who spoke at a meeting?", Label: realm.KeyEvidence})
+	out, _, err := New(Options{}).Audit(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Labels["m"] != realm.Misleading || out.Labels["u"] != realm.Unrelated {
+		t.Errorf("labels %v: want m misleading, u unrelated", out.Labels)
+	}
+	for _, e := range out.Edits {
+		if e.From == "s1" && e.To == "m" || e.From == "u" && e.To == "k2" {
+			t.Errorf("edit of a learned link: %+v", e)
+		}
+	}
+	valid, rejected := agent.ValidateEdits(in, []realm.EditProposal{
+		{From: "s1", To: "m", Action: realm.EditWeaken, Predicate: realm.Contextualizes, Confidence: 0.9},
+		{From: "s1", To: "m", Action: realm.EditStrengthen, Predicate: realm.Contextualizes, Confidence: 0.9},
+	})
+	if len(valid) != 1 || valid[0].Action != realm.EditStrengthen || len(rejected) != 1 {
+		t.Errorf("a misleading link weakened or strengthened: valid %+v, rejected %+v", valid, rejected)
+	}
+}
