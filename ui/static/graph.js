@@ -155,7 +155,7 @@ export function editGraph(edits, nodeInfo) {
     if (before > 0) svg.append(s('line', { class: 'edge before', x1: a.x, y1: a.y, x2: b.x, y2: b.y, 'stroke-width': 1 + 5 * before }));
     svg.append(s('line', { class: `edge after action-${e.action}${e.reverted ? ' reverted' : ''}`, x1: a.x, y1: a.y, x2: b.x, y2: b.y,
       'stroke-width': 1 + 5 * e.new_weight }));
-    svg.append(edgeLabel(a.x, a.y, b.x, b.y, `${e.predicate} ${e.old_weight == null ? 'new' : fixed(e.old_weight)} → ${fixed(e.new_weight)}`));
+    svg.append(edgeLabel(a.x, a.y, b.x, b.y, `${e.predicate}${e.label ? ` (${e.label})` : ''} ${e.old_weight == null ? 'new' : fixed(e.old_weight)} → ${fixed(e.new_weight)}`));
   }
   for (const [id, p] of pos) {
     const info = nodeInfo.get(id) || { id, type: 'unknown' };
