@@ -68,12 +68,12 @@ func TestFeedbackReinforcesWhatItNames(t *testing.T) {
 		pnpm := turn["t1"]
 		for id, l := range res.Labels {
 			if (id == pnpm) != (l == realm.KeyEvidence) {
-				t.Errorf("%s (%s) is %s: want the pnpm memory alone key evidence", id, sourceOf(rec, id), l)
+				t.Errorf("%s (%s) is %s: want the pnpm memory alone key evidence", id, contentOf(rec, id), l)
 			}
 		}
 		for _, e := range res.Edits {
 			if e.From != pnpm && e.To != pnpm {
-				t.Errorf("edit %s %s %s→%s: neither end states the answer", e.Action, e.Predicate, sourceOf(rec, e.From), sourceOf(rec, e.To))
+				t.Errorf("edit %s %s %s→%s: neither end states the answer", e.Action, e.Predicate, contentOf(rec, e.From), contentOf(rec, e.To))
 			}
 		}
 	})
@@ -98,7 +98,7 @@ func TestFeedbackReinforcesWhatItNames(t *testing.T) {
 				}
 				learned := e.Action == realm.EditAdd && e.To == priya && e.Label == realm.Misleading && e.Query == query
 				if e.Action != realm.EditWeaken && !learned {
-					t.Errorf("edit %s %s %s→%s, weight %g, label %q: the misleading memory gains", e.Action, e.Predicate, sourceOf(rec, e.From), sourceOf(rec, e.To), e.NewWeight, e.Label)
+					t.Errorf("edit %s %s %s→%s, weight %g, label %q: the misleading memory gains", e.Action, e.Predicate, contentOf(rec, e.From), contentOf(rec, e.To), e.NewWeight, e.Label)
 				}
 			}
 		}
@@ -109,7 +109,8 @@ func TestFeedbackReinforcesWhatItNames(t *testing.T) {
 	})
 }
 
-func sourceOf(rec realm.RecallResult, id string) string {
+// contentOf is the content of the recalled node id, else id.
+func contentOf(rec realm.RecallResult, id string) string {
 	for _, n := range rec.Nodes {
 		if n.Node.ID == id {
 			return n.Node.Content
