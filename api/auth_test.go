@@ -74,6 +74,8 @@ var routeScopes = map[string]Scope{
 	"GET /v1/spaces/{space}/memories/{id}":         ScopeRead,
 	"PATCH /v1/spaces/{space}/memories/{id}":       ScopeWrite,
 	"DELETE /v1/spaces/{space}/memories/{id}":      ScopeWrite,
+	"GET /v1/spaces/{space}/observations":          ScopeRead,
+	"GET /v1/spaces/{space}/observations/{id}":     ScopeRead,
 	"DELETE /v1/spaces/{space}/observations/{id}":  ScopeWrite,
 	"GET /v1/spaces/{space}/stats":                 ScopeRead,
 	"GET /v1/spaces/{space}/graph":                 ScopeRead,

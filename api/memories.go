@@ -250,9 +250,8 @@ func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {
 // from it (cypher.Store.DeleteObservation says which), under the space's write lock, so
 // that an integration of it still running writes nothing afterwards.
 func (s *server) handleDeleteObservation(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathParam(r, "id")
+	id, ok := observationID(w, r)
 	if !ok {
-		writeError(w, r, realm.FieldErrors{"id": "must be a percent-encoded observation id"}.Err())
 		return
 	}
 	deleted, err := s.Store.DeleteObservation(r.Context(), chi.URLParam(r, "space"), id)
@@ -261,6 +260,60 @@ func (s *server) handleDeleteObservation(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	encode(w, http.StatusOK, deleted)
+}
+
+// handleListObservations lists the messages of a space in the order they were said (a
+// page at a time), as stored: who said them, when, and whether they are integrated yet.
+func (s *server) handleListObservations(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	fe := realm.FieldErrors{}
+	queryKnown(q, fe, "session_id", "status", "since", "until", "cursor", "limit")
+	f := cypher.ObservationFilter{Status: q.Get("status")}
+	if q.Has("session_id") { // present but empty: the messages sent without a session id
+		session := q.Get("session_id")
+		f.SessionID = &session
+	}
+	if q.Has("status") && !slices.Contains([]string{realm.ObservationPending, realm.ObservationIntegrated, realm.ObservationFailed}, f.Status) {
+		fe.Add("status", "must be pending, integrated or failed")
+	}
+	f.Since = queryTime(q, "since", fe)
+	f.Until = queryTime(q, "until", fe)
+	limit := queryInt(q, "limit", 50, 1, 500, fe)
+	if err := fe.Err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	obs, next, err := s.Store.ListObservations(r.Context(), chi.URLParam(r, "space"), f, q.Get("cursor"), limit)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, map[string]any{"observations": obs, "next_cursor": next})
+}
+
+// handleGetObservation answers one message and the memories derived from it, each saying
+// whether forgetting the message (DELETE …/observations/{id}) would delete it.
+func (s *server) handleGetObservation(w http.ResponseWriter, r *http.Request) {
+	id, ok := observationID(w, r)
+	if !ok {
+		return
+	}
+	obs, derived, err := s.Store.GetObservation(r.Context(), chi.URLParam(r, "space"), id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, map[string]any{"observation": obs, "memories": derived})
+}
+
+// observationID is the {id} of …/observations/{id}, unescaped; when it is no escape, it
+// answers 400 and returns false.
+func observationID(w http.ResponseWriter, r *http.Request) (string, bool) {
+	id, ok := pathParam(r, "id")
+	if !ok {
+		writeError(w, r, realm.FieldErrors{"id": "must be a percent-encoded observation id"}.Err())
+	}
+	return id, ok
 }
 
 // pathParam is the path parameter name, unescaped: chi routes on the raw path, and so

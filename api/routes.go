@@ -40,6 +40,8 @@ func (s *server) routes(r chi.Router) {
 			r.Use(validSpace, spaceAccess)
 			read, write := r.With(need(ScopeRead)), r.With(need(ScopeWrite))
 			write.Post("/observations", s.handleObservations)
+			read.Get("/observations", s.handleListObservations)
+			read.Get("/observations/{id}", s.handleGetObservation)
 			write.Delete("/observations/{id}", s.handleDeleteObservation)
 			read.Get("/memories", s.handleListMemories)
 			read.Get("/memories/{id}", s.handleGetMemory)

@@ -334,7 +334,24 @@ func TestTour(t *testing.T) {
 		if code := c.status("GET", sp+"/memories/"+id, nil); code != http.StatusNotFound {
 			t.Errorf("deleted memory still served: %d", code)
 		}
-		// Forgetting a message (forget_test.go tests it thoroughly).
+		// Reading and forgetting a message (observations_test.go and forget_test.go test
+		// them thoroughly).
+		var messages struct {
+			Observations []struct{ ID string }
+			NextCursor   string `json:"next_cursor"`
+		}
+		if code := c.do("GET", sp+"/observations?limit=1", nil, &messages).StatusCode; code != http.StatusOK || len(messages.Observations) != 1 || messages.NextCursor == "" {
+			t.Errorf("messages: %d %+v", code, messages)
+		}
+		if code := c.status("GET", sp+"/observations?session_id=s2&cursor="+messages.NextCursor, nil); code != http.StatusOK {
+			t.Errorf("messages, next page: %d", code)
+		}
+		if code := c.status("GET", sp+"/observations?status=done", nil); code != http.StatusBadRequest {
+			t.Errorf("messages of an unknown status: %d", code)
+		}
+		if code := c.status("GET", sp+"/observations/m2", nil); code != http.StatusOK {
+			t.Errorf("read m2: %d", code)
+		}
 		var forgotten struct {
 			MemoriesDeleted int `json:"memories_deleted"`
 		}
@@ -343,6 +360,9 @@ func TestTour(t *testing.T) {
 		}
 		if code := c.status("DELETE", sp+"/observations/m2", nil); code != http.StatusNotFound {
 			t.Errorf("forget m2 twice: %d", code)
+		}
+		if code := c.status("GET", sp+"/observations/m2", nil); code != http.StatusNotFound {
+			t.Errorf("read m2 forgotten: %d", code)
 		}
 	})
 	t.Run("MCP", func(t *testing.T) { // the tools themselves: TestMCP

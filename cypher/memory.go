@@ -989,8 +989,8 @@ type ObservationDeleted struct {
 var observationDeleteBatch = 500
 
 // DeleteObservation forgets one observation of a space: the observation and the
-// memories derived from it, with their edges (observation_delete_memories.cypher):
-// every event and fact whose provenance holds it, even one other observations are in
+// memories derived from it that go with it (observation_derived.cypher, as GetObservation
+// reports them), with their edges (observation_delete_memories.cypher): every event and fact whose provenance holds it, even one other observations are in
 // too, since its content may say the message's words; every entity and episode that
 // nothing else holds up (no other observation in its provenance, no event or fact that
 // stays related to it). The entities and episodes that stay lose it from their sources
@@ -1015,35 +1015,43 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string) (Observ
 		}
 		if len(recs) == 0 || !boolean(recs[0], "found") {
 			// Rolled back: nothing moved.
-			return nil, realm.Errorf(realm.ENotFound, "observation %q not found in space %q", id, space)
+			return nil, observationNotFound(space, id)
 		}
 		r := recs[0]
 		move = graphMove{before: str(r, "graph_before"), after: str(r, "graph_after")}
 		versionBefore, versionAfter = str(r, "version_before"), str(r, "version_after")
-		var touched []string
-		for {
-			recs, err := collect(ctx, tx, qObservationDeleteMemories, map[string]any{"space": space, "id": id, "batch": observationDeleteBatch})
+		// What goes is read as GET …/observations/{id} reads it (GetObservation).
+		recs, err = collect(ctx, tx, qObservationDerived, map[string]any{"space": space, "id": id})
+		if err != nil {
+			return nil, err
+		}
+		var going, touched []string
+		if len(recs) > 0 {
+			for _, m := range derivedOf(recs[0]) {
+				if m.DeletedWithIt {
+					going = append(going, m.ID)
+				}
+			}
+		}
+		for batch := range slices.Chunk(going, observationDeleteBatch) {
+			recs, err := collect(ctx, tx, qObservationDeleteMemories, map[string]any{"space": space, "ids": batch})
 			if err != nil {
 				return nil, err
 			}
 			if len(recs) == 0 {
-				break
+				continue
 			}
 			v, _ := recs[0].Get("deleted")
-			deleted := stringList(v)
-			out.MemoryIDs = append(out.MemoryIDs, deleted...)
+			out.MemoryIDs = append(out.MemoryIDs, stringList(v)...)
 			v, _ = recs[0].Get("neighbours")
 			touched = append(touched, stringList(v)...)
-			if len(deleted) < observationDeleteBatch {
-				break
-			}
 		}
 		recs, err = collect(ctx, tx, qObservationDeleteFinish, map[string]any{"space": space, "id": id, "sources_max": realm.SourcesMax})
 		if err != nil {
 			return nil, err
 		}
 		if len(recs) == 0 || num(recs[0], "deleted") == 0 {
-			return nil, realm.Errorf(realm.ENotFound, "observation %q not found in space %q", id, space)
+			return nil, observationNotFound(space, id)
 		}
 		v, _ := recs[0].Get("kept")
 		touched = append(touched, stringList(v)...)

@@ -3,6 +3,9 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -156,9 +159,121 @@ func (s *Store) Observation(ctx context.Context, space, id string) (realm.Observ
 		return realm.Observation{}, err
 	}
 	if len(recs) == 0 {
-		return realm.Observation{}, realm.Errorf(realm.ENotFound, "observation %q not found in space %q", id, space)
+		return realm.Observation{}, observationNotFound(space, id)
 	}
 	return observationOf(recs[0], "o"), nil
+}
+
+// ObservationFilter narrows ListObservations. Zero fields do not filter.
+type ObservationFilter struct {
+	SessionID *string   // nil: every session; "": the messages sent without one
+	Status    string    // realm.ObservationPending, ObservationIntegrated or ObservationFailed; another matches none
+	Since     time.Time // said (observed_at) at or after
+	Until     time.Time // said before
+}
+
+// noLaterThan bounds observed_at from above when ListObservations is given no Until: a
+// message's time is in the years 0001 to 9999. A bound, not a null, so that the
+// statement reads its index within both bounds.
+var noLaterThan = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// ListObservations returns up to limit observations of a space in the order they were
+// said, (observed_at, seq), after the opaque cursor ("" for the first page), and the
+// cursor of the next page ("" at the end). Errors: EInvalid (bad cursor), EUnavailable.
+func (s *Store) ListObservations(ctx context.Context, space string, f ObservationFilter, cursor string, limit int) ([]realm.Observation, string, error) {
+	afterAt, afterSeq, err := decodeObservationCursor(cursor)
+	if err != nil {
+		return nil, "", err
+	}
+	params := map[string]any{
+		"space": space, "session_id": nil, "status": nil, "from": f.Since.UTC(), "until": noLaterThan,
+		"after_at": nil, "after_seq": afterSeq, "limit": limit + 1,
+	}
+	if f.SessionID != nil {
+		params["session_id"] = *f.SessionID
+	}
+	if f.Status != "" {
+		params["status"] = f.Status
+	}
+	if !f.Until.IsZero() {
+		params["until"] = f.Until.UTC()
+	}
+	if !afterAt.IsZero() {
+		params["after_at"] = afterAt
+		if afterAt.After(f.Since) { // the index is read from the cursor on, not from since
+			params["from"] = afterAt
+		}
+	}
+	recs, err := s.read(ctx, qObservationList, params)
+	if err != nil {
+		return nil, "", err
+	}
+	out := make([]realm.Observation, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, observationOf(r, "o"))
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		last := out[len(out)-1]
+		next = encodeCursor(last.ObservedAt, strconv.FormatInt(last.Seq, 10))
+	}
+	return out, next, nil
+}
+
+// decodeObservationCursor reads a cursor of ListObservations: the time and seq of the
+// last observation of the page before; zero for "".
+func decodeObservationCursor(c string) (time.Time, int64, error) {
+	at, seq, err := decodeCursor(c)
+	if err != nil || c == "" {
+		return at, 0, err
+	}
+	n, err := strconv.ParseInt(seq, 10, 64)
+	if err != nil {
+		return time.Time{}, 0, realm.Errorf(realm.EInvalid, "cursor %q is not one this server gave out", c)
+	}
+	return at, n, nil
+}
+
+// ObservationMemory is a memory derived from an observation: its provenance holds it.
+type ObservationMemory struct {
+	ID   string         `json:"id"`
+	Type realm.NodeType `json:"type"`
+	// DeletedWithIt: forgetting the observation (DeleteObservation) deletes the memory;
+	// else the memory stays, without the observation among its sources.
+	DeletedWithIt bool `json:"deleted_with_it"`
+}
+
+// GetObservation returns one observation of a space and the memories derived from it,
+// in id order, each saying whether DeleteObservation would delete it. Errors: ENotFound,
+// EUnavailable.
+func (s *Store) GetObservation(ctx context.Context, space, id string) (realm.Observation, []ObservationMemory, error) {
+	recs, err := s.read(ctx, qObservationDerived, map[string]any{"space": space, "id": id})
+	if err != nil {
+		return realm.Observation{}, nil, err
+	}
+	if len(recs) == 0 {
+		return realm.Observation{}, nil, observationNotFound(space, id)
+	}
+	return observationOf(recs[0], "o"), derivedOf(recs[0]), nil
+}
+
+// derivedOf reads the derived column of observation_derived.cypher, in id order.
+func derivedOf(r *neo4j.Record) []ObservationMemory {
+	v, _ := r.Get("derived")
+	out := make([]ObservationMemory, 0, len(asList(v)))
+	for _, x := range asList(v) {
+		m, _ := x.(map[string]any)
+		goes, _ := m["goes"].(bool)
+		out = append(out, ObservationMemory{ID: propString(m, "id"), Type: realm.NodeType(propString(m, "type")), DeletedWithIt: goes})
+	}
+	slices.SortFunc(out, func(a, b ObservationMemory) int { return strings.Compare(a.ID, b.ID) })
+	return out
+}
+
+// observationNotFound is the ENotFound of an observation missing from its space.
+func observationNotFound(space, id string) error {
+	return realm.Errorf(realm.ENotFound, "observation %q not found in space %q", id, space)
 }
 
 // ObservationRef names one observation of one space.

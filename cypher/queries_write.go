@@ -117,6 +117,14 @@ var (
 	observationGetCypher string
 	qObservationGet      = newQuery("observation_get", observationGetCypher)
 
+	//go:embed queries/observation_list.cypher
+	observationListCypher string
+	qObservationList      = newQuery("observation_list", observationListCypher)
+
+	//go:embed queries/observation_derived.cypher
+	observationDerivedCypher string
+	qObservationDerived      = newQuery("observation_derived", observationDerivedCypher)
+
 	//go:embed queries/observation_lease_owners.cypher
 	observationLeaseOwnersCypher string
 	qObservationLeaseOwners      = newQuery("observation_lease_owners", observationLeaseOwnersCypher)

@@ -1,8 +1,9 @@
 """Schemathesis hooks of `make contract`: what JSON Schema cannot say about REALM's API.
 
 - An import's body is JSON Lines (application/x-ndjson), sent as generated.
-- A memories cursor is opaque: only a `next_cursor` the server gave out is one, so
-  generated cursors are left out (a made-up one is refused with 400, as documented).
+- A cursor of the memories or of the messages is opaque: only a `next_cursor` the server
+  gave out is one, so generated cursors are left out (a made-up one is refused with 400,
+  as documented).
 - Feedback names memories of its trace: a generated id is none of them (400, as
   documented), so generated lists of ids are left out.
 """
@@ -22,7 +23,7 @@ def ndjson(ctx, value):
 
 @schemathesis.hook
 def filter_query(ctx, query):
-    if ctx.operation is not None and ctx.operation.path.endswith("/memories") and isinstance(query, dict):
+    if ctx.operation is not None and ctx.operation.path.endswith(("/memories", "/observations")) and isinstance(query, dict):
         return "cursor" not in query
     return True
 
