@@ -175,9 +175,8 @@ func (s *server) handleListMemories(w http.ResponseWriter, r *http.Request) {
 	if q.Has("type") && !f.Type.Valid() {
 		fe.Add("type", "must be entity, event, episode or fact")
 	}
-	f.Since = queryTime(q, "since", fe)
-	f.Until = queryTime(q, "until", fe)
-	limit := queryInt(q, "limit", 50, 1, 500, fe)
+	var limit int
+	f.Since, f.Until, limit = queryWindow(q, fe)
 	if err := fe.Err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -276,9 +275,8 @@ func (s *server) handleListObservations(w http.ResponseWriter, r *http.Request) 
 	if q.Has("status") && !slices.Contains([]string{realm.ObservationPending, realm.ObservationIntegrated, realm.ObservationFailed}, f.Status) {
 		fe.Add("status", "must be pending, integrated or failed")
 	}
-	f.Since = queryTime(q, "since", fe)
-	f.Until = queryTime(q, "until", fe)
-	limit := queryInt(q, "limit", 50, 1, 500, fe)
+	var limit int
+	f.Since, f.Until, limit = queryWindow(q, fe)
 	if err := fe.Err(); err != nil {
 		writeError(w, r, err)
 		return
@@ -453,6 +451,12 @@ func queryInt(q url.Values, name string, def, min, max int, fe realm.FieldErrors
 		return def
 	}
 	return n
+}
+
+// queryWindow reads the since and until (at or after since, before until) and the page
+// size (limit) of a list of memories or messages.
+func queryWindow(q url.Values, fe realm.FieldErrors) (since, until time.Time, limit int) {
+	return queryTime(q, "since", fe), queryTime(q, "until", fe), queryInt(q, "limit", 50, 1, 500, fe)
 }
 
 // queryTime reads an RFC 3339 time from the query; absent is the zero time, but a
