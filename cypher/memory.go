@@ -990,10 +990,10 @@ var observationDeleteBatch = 500
 
 // DeleteObservation forgets one observation of a space: the observation and the
 // memories derived from it that go with it (observation_derived.cypher, as GetObservation
-// reports them), with their edges (observation_delete_memories.cypher): every event and fact whose provenance holds it, even one other observations are in
-// too, since its content may say the message's words; every entity and episode that
-// nothing else holds up (no other observation in its provenance, no event or fact that
-// stays related to it). The entities and episodes that stay lose it from their sources
+// reports them), with their edges (observation_delete_memories.cypher): every event and
+// fact whose provenance holds it, even one other observations are in too, since its
+// content may say the message's words; every entity and episode that nothing else holds
+// up (no other observation in its provenance, no event or fact that stays related to it). The entities and episodes that stay lose it from their sources
 // (observation_delete_finish.cypher), and the space's running summary, which may hold
 // its words, is emptied (observation_delete_lock.cypher). It runs in one write
 // transaction under the space's lock, the one the write path takes: an integration of
