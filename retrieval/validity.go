@@ -4,7 +4,10 @@ import (
 	"context"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
@@ -14,8 +17,8 @@ import (
 // Validity on the read path (REALM.md §2 "Ours", §3.3 "Ours" 1): a superseded node — its
 // validity ended before the question's time — is demoted, its score multiplied by
 // SupersededFactor, when the question asks about the present; when it asks about the past,
-// or about something else the node says (the dog named in "I live in Lisbon with our dog
-// Biscuit", after a move), the node keeps its score. Its newer version (a supersedes edge
+// or about something else the node names (the dog Biscuit of "I live in Lisbon with our
+// dog Biscuit", after a move), the node keeps its score. Its newer version (a supersedes edge
 // into it) is offered beside it: in its place at its score for the present, just below it
 // (SuccessorShare of its score) for the past; not for a question about something else,
 // which the newer version does not answer. The trace records each decision.
@@ -36,12 +39,16 @@ var (
 	rePastQuestion    = regexp.MustCompile(`(?i)\b(?:used to|before|previously|formerly|former|at first|originally|in the past|earlier|back then|back when|at the time|old|prior|until|ago|last (?:year|month|week|time|summer|winter|spring|fall|autumn)|was|were|did|had)\b`)
 	rePresentQuestion = regexp.MustCompile(`(?i)\b(?:now|currently|current|these days|nowadays|still|anymore|any more|at the moment|today|right now|at present|presently)\b`)
 	reHowOld          = regexp.MustCompile(`(?i)\bhow old\b`)
+	// reDecided: the past tense of a decision ("What did we decide about the database?",
+	// "What was agreed?") asks for what was decided, and the latest decision is what holds:
+	// it is no past cue.
+	reDecided = regexp.MustCompile(`(?i)\b(?:did(?: \S+){1,2} (?:decide|agree|choose|pick|settle|opt)|(?:was|were) (?:decided|agreed|chosen|picked|settled))\b`)
 )
 
 // pastQuestion reports whether a question asks about the past: a past cue and no present
 // cue in its words, or a time range of its plans that ends before asOf's day.
 func pastQuestion(query string, plans []realm.Plan, asOf time.Time) bool {
-	q := reHowOld.ReplaceAllString(query, "")
+	q := reDecided.ReplaceAllString(reHowOld.ReplaceAllString(query, ""), "")
 	if rePresentQuestion.MatchString(q) {
 		return false
 	}
@@ -120,9 +127,9 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 }
 
 // asideOfChange returns the superseded candidates that the question asks about something
-// else than what changed: it names something the old node says that neither a newer
-// version nor what its supersedes edge says changed ("user lives in: Berlin, previously
-// Lisbon") does, and it is closer to the old node than to each of them. A node without a
+// else than what changed: it names something the old node names (namesUnchanged) that
+// neither a newer version nor what its supersedes edge says changed ("user lives in:
+// Berlin, previously Lisbon") does, and it is closer to the old node than to each of them. A node without a
 // newer version, or without vectors to compare, is not aside: it is demoted as before.
 func (r *Retriever) asideOfChange(ctx context.Context, run *run, successors []cypher.Successor) (map[string]bool, error) {
 	var descs []string
@@ -151,7 +158,11 @@ func (r *Retriever) asideOfChange(ctx context.Context, run *run, successors []cy
 }
 
 // namesUnchanged: a content word of query (stemmed; "now", "currently"… do not count) is
-// in old and not in change.
+// one by which old names something (namedIn) and is not in change. Only a name counts, not
+// any word old says: "Which package manager do we use?" shares "use" and "package" with
+// the superseded "We use npm for JavaScript packages" and asks about what changed (npm →
+// pnpm), whereas "What is the name of Nora's dog?" asks about the dog that "Nora lives in
+// Lisbon with her dog Biscuit" names, which a move does not change.
 func namesUnchanged(query, old, change string) bool {
 	query = rePresentQuestion.ReplaceAllString(query, " ")
 	stems := func(t string) map[string]bool {
@@ -161,13 +172,52 @@ func namesUnchanged(query, old, change string) bool {
 		}
 		return out
 	}
-	said, changed := stems(old), stems(change)
+	named, changed := namedIn(old), stems(change)
 	for w := range stems(query) {
-		if said[w] && !changed[w] {
+		if named[w] && !changed[w] {
 			return true
 		}
 	}
 	return false
+}
+
+// reWord is a word of namedIn, and reSentenceBreak what ends a sentence between two words.
+var (
+	reWord          = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’-]*`)
+	reSentenceBreak = regexp.MustCompile(`[.!?:;]`)
+	reDeterminer    = regexp.MustCompile(`(?i)^(?:my|our|your|his|her|their|its|the|a|an|\S+['’]s)$`)
+)
+
+// namedIn returns the stems of the words by which content names something: a capitalized
+// word within a sentence (a name: "Biscuit", "Tomás", "JavaScript"), and the noun that
+// introduces a name after a possessive or an article ("dog" of "our dog Biscuit" or
+// "Nora's dog, Biscuit"; "partner" of "my partner Tomás"). A sentence's first word is
+// capitalized whatever it is, and tells nothing.
+func namedIn(content string) map[string]bool {
+	out := map[string]bool{}
+	spans := reWord.FindAllStringIndex(content, -1)
+	word := func(i int) string { return content[spans[i][0]:spans[i][1]] }
+	gap := func(i int) string { return content[spans[i-1][1]:spans[i][0]] } // before word i
+	for i := range spans {
+		w := word(i)
+		r, _ := utf8.DecodeRuneInString(w)
+		if i == 0 || !unicode.IsUpper(r) || w == "I" || reSentenceBreak.MatchString(gap(i)) {
+			continue
+		}
+		for _, k := range text.Keywords(w, 1) {
+			out[text.Stem(k)] = true
+		}
+		if i >= 2 && strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(gap(i)), ",")) == "" &&
+			strings.TrimSpace(gap(i-1)) == "" && reDeterminer.MatchString(word(i-2)) {
+			role := word(i - 1)
+			if r, _ := utf8.DecodeRuneInString(role); unicode.IsLower(r) {
+				for _, k := range text.Keywords(role, 1) {
+					out[text.Stem(k)] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 func sortedIDs(ids []string) []string {

@@ -1,0 +1,73 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// TestRecallSuccessorFirst: a choice changed later ("we switched from npm to pnpm")
+// supersedes the earlier one, and a question about the present in words the earlier one
+// shares ("use", "package"), or about what was decided, gets the newer choice first and
+// the earlier one demoted: such words do not name something else the earlier one says,
+// which would keep it (TestMCPMoveKeepsTheRest).
+func TestRecallSuccessorFirst(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	said := func(id, content, at string) map[string]any {
+		return map[string]any{"id": id, "session_id": id, "role": "user", "content": content, "timestamp": at}
+	}
+	c.remember(sp, []any{
+		said("p1", "We use npm for JavaScript packages.", "2026-10-06T10:00:00Z"),
+		said("p2", "We use Postgres 14 for the database.", "2026-10-08T10:00:00Z"),
+		said("p3", "The staging server runs out of disk space every Friday.", "2026-10-20T10:00:00Z"),
+		said("p4", "We switched from npm to pnpm last week.", "2026-11-10T10:00:00Z"),
+		said("p5", "We switched from Postgres 14 to Postgres 16 last week.", "2026-11-12T10:00:00Z"),
+	})
+	tests := []struct {
+		name, query, time string
+		newer, older      string // the source of each
+	}{
+		{"Packages", "Which package manager do we use?", "", "p4", "p1"},
+		{"PackagesThen", "Which package manager do we use?", "2026-11-20T10:00:00Z", "p4", "p1"},
+		{"Decided", "What did we decide about the database?", "2026-11-20T10:00:00Z", "p5", "p2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := map[string]any{"query": tt.query}
+			if tt.time != "" {
+				body["time"] = tt.time
+			}
+			var rec realm.RecallResult
+			if code := c.do("POST", sp+"/recall", body, &rec).StatusCode; code != http.StatusOK {
+				t.Fatalf("recall: %d", code)
+			}
+			rank := func(source string) int {
+				return slices.IndexFunc(rec.Nodes, func(n realm.RecalledNode) bool {
+					return (n.Node.Type == realm.Event || n.Node.Type == realm.Fact) && slices.Equal(n.Node.Sources, []string{source})
+				})
+			}
+			newer, older := rank(tt.newer), rank(tt.older)
+			if newer < 0 || older >= 0 && older < newer {
+				var got []string
+				for _, n := range rec.Nodes {
+					got = append(got, n.Node.Content)
+				}
+				t.Fatalf("newer at %d, older at %d, want the newer first: %s", newer, older, strings.Join(got, " | "))
+			}
+			var trace realm.Trace
+			c.do("GET", sp+"/traces/"+rec.TraceID, nil, &trace)
+			if !slices.ContainsFunc(trace.Validity, func(v realm.TraceValidity) bool { return v.Action == realm.ValidityDemoted }) {
+				t.Errorf("validity %+v, want the older demoted", trace.Validity)
+			}
+		})
+	}
+}
+

@@ -1,0 +1,54 @@
+package retrieval
+
+import (
+	"testing"
+	"time"
+)
+
+// TestNamesUnchanged: a superseded memory is asked about aside from what changed only
+// when the question names something it names (a name, or the noun introducing one) that
+// the change does not say; words it merely shares with the question do not count.
+func TestNamesUnchanged(t *testing.T) {
+	tests := []struct {
+		query, old, change string
+		want               bool
+	}{
+		{"What is the name of Nora's dog?", "Nora lives in Lisbon with Nora's dog Biscuit.", "Nora moved from Lisbon to Berlin.", true},
+		{"How is Biscuit?", "Nora lives in Lisbon with our dog, Biscuit.", "Nora moved from Lisbon to Berlin.", true},
+		{"Who is the user's partner?", "user lives in Lisbon with user's partner Tomás.", "user moved to Berlin.", true},
+		{"Where does Nora live now?", "Nora lives in Lisbon with Nora's dog Biscuit.", "Nora moved from Lisbon to Berlin. Nora lives in: Berlin", false},
+		{"Which package manager do we use?", "user: We use npm for JavaScript packages.", "user: We switched from npm to pnpm last week.", false},
+		{"Which JavaScript packages do we use?", "user: We use npm for JavaScript packages.", "user: We switched from npm to pnpm last week.", true},
+		{"Which database do we use?", "user: We use Postgres 14 for the database.", "user: We switched from Postgres 14 to Postgres 16.", false},
+		{"Is the cat still with Tomás?", "user lives with user's partner Tomás.", "Tomás and user broke up.", false},
+	}
+	for _, tt := range tests {
+		if got := namesUnchanged(tt.query, tt.old, tt.change); got != tt.want {
+			t.Errorf("%q about %q (changed by %q): %v, want %v (named %v)", tt.query, tt.old, tt.change, got, tt.want, namedIn(tt.old))
+		}
+	}
+}
+
+// TestPastQuestion: a past tense asks about the past, but not that of a decision, which
+// asks for what was decided; a present cue wins.
+func TestPastQuestion(t *testing.T) {
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		query string
+		want  bool
+	}{
+		{"Where did Nora live before?", true},
+		{"What was Ben's job?", true},
+		{"Where does Nora live now?", false},
+		{"What did we decide about the database?", false},
+		{"What did the team agree on for the launch?", false},
+		{"What was decided about the database?", false},
+		{"What did we decide before the upgrade?", true},
+		{"How old was Quin last year?", true},
+	}
+	for _, tt := range tests {
+		if got := pastQuestion(tt.query, nil, now); got != tt.want {
+			t.Errorf("%q: past %v, want %v", tt.query, got, tt.want)
+		}
+	}
+}
