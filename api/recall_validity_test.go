@@ -71,3 +71,36 @@ func TestRecallSuccessorFirst(t *testing.T) {
 	}
 }
 
+// TestRecallScoresInRange: every score is a relevance in [0, 1] times factors of at most
+// 1 (openapi.yaml, min_score), also for what was said at a time, where a memory said
+// then is returned however far it is from the question (its cosine with it below 0).
+func TestRecallScoresInRange(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	said := func(id, content, at string) map[string]any {
+		return map[string]any{"id": id, "role": "user", "content": content, "timestamp": at}
+	}
+	c.remember(sp, []any{
+		said("s1", "Remind me to renew the TLS certificate before it expires.", "2026-10-13T09:00:00Z"),
+		said("s2", "Use tabs, not spaces, in the Makefile.", "2026-10-13T09:30:00Z"),
+		said("s3", "Kubernetes pods restart when memory exceeds the limit.", "2026-10-13T12:00:00Z"),
+		said("s4", "The dashboard graph uses a logarithmic axis.", "2026-10-13T15:00:00Z"),
+		said("s5", "My cat Pixel sleeps on the keyboard.", "2026-10-14T10:00:00Z"),
+	})
+	for _, q := range []string{"What did I tell you on October 13?", "What did we do on October 13?", "Which package manager do we use?"} {
+		for _, depth := range []int{0, 3} { // seeds alone, as expansion may lift a node to 0
+			var rec realm.RecallResult
+			body := map[string]any{"query": q, "time": "2026-10-20T10:00:00Z", "max_depth": depth}
+			if code := c.do("POST", sp+"/recall", body, &rec).StatusCode; code != http.StatusOK || len(rec.Nodes) == 0 {
+				t.Fatalf("%s: %d, %d nodes", q, code, len(rec.Nodes))
+			}
+			for _, n := range rec.Nodes {
+				if n.Score < 0 || n.Score > 1 {
+					t.Errorf("%s, max_depth %d: %q scores %g, want [0, 1]", q, depth, n.Node.Content, n.Score)
+				}
+			}
+		}
+	}
+}

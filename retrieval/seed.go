@@ -71,7 +71,7 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 			if p.SaidIn != nil {
 				// What was said then, however little it resembles the question: no threshold.
 				f.said, f.err = r.planCandidates(ctx, run, p, p.Types, vecs[i+1], exact, fetch)
-				f.seeds, f.relax = topScored(slices.Clone(f.said), r.seedsPerPlan(run)), RelaxNone
+				f.seeds, f.relax = slices.Clone(f.said[:min(len(f.said), r.seedsPerPlan(run))]), RelaxNone // best first
 				return
 			}
 			f.seeds, f.relax, f.err = r.runPlan(ctx, run, p, vecs[i+1], exact, fetch)
@@ -193,8 +193,15 @@ func (r *Retriever) planCandidates(ctx context.Context, run *run, p realm.Plan, 
 	}
 	if p.SaidIn != nil {
 		found, err := r.store.SeedSaidIn(ctx, space, q, *p.SaidIn)
-		found = run.knownOnly(found)
-		return topScored(found, len(found)), err
+		// The store's cosine is in [-1, 1]; a seed score is in [0, 1] like every plan's
+		// (sim clips it), or a memory said then that points away from the question would
+		// score below 0. Clipped once sorted, so that the seeds taken from them are the
+		// same; they rank at 0 among themselves.
+		found = topScored(run.knownOnly(found), len(found))
+		for i := range found {
+			found[i].Score = clip01(found[i].Score)
+		}
+		return found, err
 	}
 	if p.Mode == realm.HybridMatch {
 		q.TimeRange = p.TimeRange
