@@ -48,9 +48,15 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 
 // asksWhatWasSaid: a question about what was said, told or shared, which with a time
 // ("What did we talk about yesterday?", "What did Tim say about his injury on 16 November,
-// 2023?") asks for the memories said then, whatever they say of their own time. A
-// relative time ("yesterday") counts from the question's time here, as a live agent asks.
-var asksWhatWasSaid = regexp.MustCompile(`(?i)\b(talk(ed|ing)? about|discuss(ed|ing)?|chat(ted|ting)? about|conversation|say|said|tell|told|mention(ed)?|share[sd]?|spoke|speak)\b`)
+// 2023?") asks for the memories said then, whatever they say of their own time; so does a
+// question about what we (the speakers together) or you (the assistant) did, worked on or
+// decided then ("What did we do last Tuesday?", "What did we decide last week?"): their
+// work together is their conversation. What I or someone named did then ("What did
+// Caroline do last weekend?") happened in the world, and is often told days later: its
+// time is the event's, the plan's ordinary window. A relative time ("yesterday") counts
+// from the question's time here, as a live agent asks.
+var asksWhatWasSaid = regexp.MustCompile(`(?i)\b(talk(ed|ing)? about|discuss(ed|ing)?|chat(ted|ting)? about|conversation|say|said|tell|told|mention(ed)?|share[sd]?|spoke|speak)\b|` +
+	`\b(did (we|you) (do|work on|decide|agree on|plan|fix|build|change)|were (we|you) (doing|working on))\b`)
 
 // window is the seeds' hard time filter for the question's time expression m, or nil.
 // A memory is dated by what it says happened when it says so, else by when it was told,

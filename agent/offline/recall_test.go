@@ -108,6 +108,17 @@ func TestOfflinePlanSeedsSaidIn(t *testing.T) {
 		{"What did we talk about with Tim?", time.Time{}, time.Time{}}, // no time
 		{"What did we discuss in 2023?", time.Time{}, time.Time{}},     // longer than a month
 		{"What did we discuss in December 2023?", day(2023, 12, 1), day(2024, 1, 1).Add(-time.Second)},
+		// What we (the speakers) or you did then is what was said then; what someone else did
+		// is an event of its own time.
+		{"What did we do last Tuesday?", day(2024, 1, 9), day(2024, 1, 10).Add(-time.Second)},
+		{"What did we work on on January 3?", day(2024, 1, 3), day(2024, 1, 4).Add(-time.Second)},
+		{"What did we decide last week?", day(2024, 1, 1), day(2024, 1, 8).Add(-time.Second)},
+		{"What did we do yesterday?", day(2024, 1, 12), day(2024, 1, 13).Add(-time.Second)},
+		{"What did you fix on Monday?", day(2024, 1, 8), day(2024, 1, 9).Add(-time.Second)},
+		{"What were we working on yesterday?", day(2024, 1, 12), day(2024, 1, 13).Add(-time.Second)},
+		{"What did Caroline do last weekend?", time.Time{}, time.Time{}},
+		{"What did I do yesterday?", time.Time{}, time.Time{}},
+		{"What did we do in Rome?", time.Time{}, time.Time{}}, // no time
 	}
 	for _, tt := range tests {
 		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: tt.q, Time: now})
