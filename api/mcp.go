@@ -53,7 +53,8 @@ type rememberArgs struct {
 
 type rememberMessage struct {
 	Content   string `json:"content" jsonschema:"what was said, verbatim"`
-	Speaker   string `json:"speaker" jsonschema:"who said it: a person's name, or user / assistant"`
+	Speaker   string `json:"speaker,omitempty" jsonschema:"who said it: a person's name, or user / assistant (speaker or role is required)"`
+	Role      string `json:"role,omitempty" jsonschema:"who said it as a chat role (user, assistant), when there is no speaker"`
 	Timestamp string `json:"timestamp,omitempty" jsonschema:"when it was said, RFC 3339 (e.g. 2023-05-08T13:56:00Z); absent: now"`
 	ID        string `json:"id,omitempty" jsonschema:"a stable id of the message; remembering the same id again changes nothing"`
 	SessionID string `json:"session_id,omitempty" jsonschema:"the conversation the message belongs to (without one, each day is one conversation)"`
@@ -142,13 +143,21 @@ func (s *server) mcpHandler() http.Handler {
 		// another time, its timestamp now) is another observation.
 		Annotations: &mcp.ToolAnnotations{Title: "Remember", IdempotentHint: false, DestructiveHint: no, OpenWorldHint: no}},
 		func(ctx context.Context, key *Key, space string, in rememberArgs) (rememberView, error) {
+			// The messages of POST …/observations, but for the timestamp: a tool call is made
+			// as the conversation goes on, by a model that seldom knows the time.
 			req := observationsRequest{Messages: make([]message, len(in.Messages))}
 			now := time.Now().UTC().Format(time.RFC3339)
+			given := func(s string) *string { // absent is "" here, and an empty name is none
+				if s == "" {
+					return nil
+				}
+				return &s
+			}
 			for i, m := range in.Messages {
 				if m.Timestamp == "" {
 					m.Timestamp = now
 				}
-				req.Messages[i] = message{ID: m.ID, SessionID: m.SessionID, Speaker: &m.Speaker, Content: m.Content, Timestamp: m.Timestamp}
+				req.Messages[i] = message{ID: m.ID, SessionID: m.SessionID, Speaker: given(m.Speaker), Role: given(m.Role), Content: m.Content, Timestamp: m.Timestamp}
 			}
 			obs, fe := req.observations()
 			if err := fe.Err(); err != nil {

@@ -350,6 +350,7 @@ func TestMCP(t *testing.T) {
 			{"K", "recall", map[string]any{"space": space, "query": "cat", "k": 1000}, "invalid", "k: must be between"},
 			{"MinScore", "recall", map[string]any{"space": space, "query": "cat", "min_score": 2}, "invalid", "min_score: must be a number between"},
 			{"Speaker", "remember", map[string]any{"space": space, "messages": []any{map[string]any{"content": "hi", "speaker": ""}}}, "invalid", "messages[0].speaker"},
+			{"SpeakerOrRole", "remember", map[string]any{"space": space, "messages": []any{map[string]any{"content": "hi"}}}, "invalid", "messages[0].speaker: required (or role)"},
 			{"TraceRequired", "feedback", map[string]any{"space": space, "correct": true}, "", "trace_id"},
 			{"MemoryRequired", "forget", map[string]any{"space": space, "memory_id": ""}, "invalid", "memory_id: required"},
 			{"UnknownArgument", "recall", map[string]any{"space": space, "query": "cat", "spaces": "*"}, "", "spaces"},
@@ -944,11 +945,13 @@ func recalledNodes(t *testing.T, cs *mcp.ClientSession, args map[string]any) []r
 	return out
 }
 
+// TestMCPChatRoles: remember takes who spoke as a speaker or, as POST …/observations
+// does, a chat role; a move said by the user is recalled first.
 func TestMCPChatRoles(t *testing.T) {
 	cs, space := rememberedChat(t, []map[string]any{
 		{"speaker": "user", "content": "I live in Lisbon with my wife.", "timestamp": "2026-01-10T10:00:00Z"},
-		{"speaker": "assistant", "content": "Lisbon is lovely! How can I help you today?", "timestamp": "2026-01-10T10:00:05Z"},
-		{"speaker": "user", "content": "We moved from Lisbon to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
+		{"role": "assistant", "content": "Lisbon is lovely! How can I help you today?", "timestamp": "2026-01-10T10:00:05Z"},
+		{"role": "user", "content": "We moved from Lisbon to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
 	})
 	nodes := recalledNodes(t, cs, map[string]any{"space": space, "query": "Where does the user live now?", "k": 3})
 	if len(nodes) == 0 || !strings.Contains(nodes[0].Content, "Berlin") {
