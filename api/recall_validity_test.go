@@ -21,15 +21,12 @@ func TestRecallSuccessorFirst(t *testing.T) {
 	c := client{t: t, base: srv.URL}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	said := func(id, content, at string) map[string]any {
-		return map[string]any{"id": id, "session_id": id, "role": "user", "content": content, "timestamp": at}
-	}
 	c.remember(sp, []any{
-		said("p1", "We use npm for JavaScript packages.", "2026-10-06T10:00:00Z"),
-		said("p2", "We use Postgres 14 for the database.", "2026-10-08T10:00:00Z"),
-		said("p3", "The staging server runs out of disk space every Friday.", "2026-10-20T10:00:00Z"),
-		said("p4", "We switched from npm to pnpm last week.", "2026-11-10T10:00:00Z"),
-		said("p5", "We switched from Postgres 14 to Postgres 16 last week.", "2026-11-12T10:00:00Z"),
+		userSaid("p1", "We use npm for JavaScript packages.", "2026-10-06T10:00:00Z"),
+		userSaid("p2", "We use Postgres 14 for the database.", "2026-10-08T10:00:00Z"),
+		userSaid("p3", "The staging server runs out of disk space every Friday.", "2026-10-20T10:00:00Z"),
+		userSaid("p4", "We switched from npm to pnpm last week.", "2026-11-10T10:00:00Z"),
+		userSaid("p5", "We switched from Postgres 14 to Postgres 16 last week.", "2026-11-12T10:00:00Z"),
 	})
 	tests := []struct {
 		name, query, time string
@@ -79,15 +76,12 @@ func TestRecallScoresInRange(t *testing.T) {
 	c := client{t: t, base: srv.URL}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	said := func(id, content, at string) map[string]any {
-		return map[string]any{"id": id, "role": "user", "content": content, "timestamp": at}
-	}
 	c.remember(sp, []any{
-		said("s1", "Remind me to renew the TLS certificate before it expires.", "2026-10-13T09:00:00Z"),
-		said("s2", "Use tabs, not spaces, in the Makefile.", "2026-10-13T09:30:00Z"),
-		said("s3", "Kubernetes pods restart when memory exceeds the limit.", "2026-10-13T12:00:00Z"),
-		said("s4", "The dashboard graph uses a logarithmic axis.", "2026-10-13T15:00:00Z"),
-		said("s5", "My cat Pixel sleeps on the keyboard.", "2026-10-14T10:00:00Z"),
+		userSaid("s1", "Remind me to renew the TLS certificate before it expires.", "2026-10-13T09:00:00Z"),
+		userSaid("s2", "Use tabs, not spaces, in the Makefile.", "2026-10-13T09:30:00Z"),
+		userSaid("s3", "Kubernetes pods restart when memory exceeds the limit.", "2026-10-13T12:00:00Z"),
+		userSaid("s4", "The dashboard graph uses a logarithmic axis.", "2026-10-13T15:00:00Z"),
+		userSaid("s5", "My cat Pixel sleeps on the keyboard.", "2026-10-14T10:00:00Z"),
 	})
 	for _, q := range []string{"What did I tell you on October 13?", "What did we do on October 13?", "Which package manager do we use?"} {
 		for _, depth := range []int{0, 3} { // seeds alone, as expansion may lift a node to 0
@@ -103,4 +97,9 @@ func TestRecallScoresInRange(t *testing.T) {
 			}
 		}
 	}
+}
+
+// userSaid is a message of the user's, without a session: each day is one conversation.
+func userSaid(id, content, at string) map[string]any {
+	return map[string]any{"id": id, "role": "user", "content": content, "timestamp": at}
 }
