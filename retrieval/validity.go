@@ -18,10 +18,10 @@ import (
 // validity ended before the question's time — is demoted, its score multiplied by
 // SupersededFactor, when the question asks about the present; when it asks about the past,
 // or about something else the node names (the dog Biscuit of "I live in Lisbon with our
-// dog Biscuit", after a move), the node keeps its score. Its newer version (a supersedes edge
-// into it) is offered beside it: in its place at its score for the present, just below it
-// (SuccessorShare of its score) for the past; not for a question about something else,
-// which the newer version does not answer. The trace records each decision.
+// dog Biscuit", after a move), the node keeps its score. Its newer version (a supersedes
+// edge into it) is offered beside it: in its place at its score for the present, just
+// below it (SuccessorShare of its score) for the past; not for a question about something
+// else, which the newer version does not answer. The trace records each decision.
 
 // validityFactor is the multiplicative validity factor of node n for a question asked at
 // asOf: 1 while n holds (no valid_until, or one after asOf) or when the question is about
@@ -129,8 +129,9 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 // asideOfChange returns the superseded candidates that the question asks about something
 // else than what changed: it names something the old node names (namesUnchanged) that
 // neither a newer version nor what its supersedes edge says changed ("user lives in:
-// Berlin, previously Lisbon") does, and it is closer to the old node than to each of them. A node without a
-// newer version, or without vectors to compare, is not aside: it is demoted as before.
+// Berlin, previously Lisbon") does, and it is closer to the old node than to each of them.
+// A node without a newer version, or without vectors to compare, is not aside: it is
+// demoted as before.
 func (r *Retriever) asideOfChange(ctx context.Context, run *run, successors []cypher.Successor) (map[string]bool, error) {
 	var descs []string
 	for _, s := range successors {
@@ -207,8 +208,7 @@ func namedIn(content string) map[string]bool {
 		for _, k := range text.Keywords(w, 1) {
 			out[text.Stem(k)] = true
 		}
-		if i >= 2 && strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(gap(i)), ",")) == "" &&
-			strings.TrimSpace(gap(i-1)) == "" && reDeterminer.MatchString(word(i-2)) {
+		if i >= 2 && strings.Trim(gap(i), " ,") == "" && strings.TrimSpace(gap(i-1)) == "" && reDeterminer.MatchString(word(i-2)) {
 			role := word(i - 1)
 			if r, _ := utf8.DecodeRuneInString(role); unicode.IsLower(r) {
 				for _, k := range text.Keywords(role, 1) {

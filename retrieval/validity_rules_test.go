@@ -20,7 +20,7 @@ func TestNamesUnchanged(t *testing.T) {
 		{"Which package manager do we use?", "user: We use npm for JavaScript packages.", "user: We switched from npm to pnpm last week.", false},
 		{"Which JavaScript packages do we use?", "user: We use npm for JavaScript packages.", "user: We switched from npm to pnpm last week.", true},
 		{"Which database do we use?", "user: We use Postgres 14 for the database.", "user: We switched from Postgres 14 to Postgres 16.", false},
-		{"Is the cat still with Tomás?", "user lives with user's partner Tomás.", "Tomás and user broke up.", false},
+		{"Is the user still with Tomás?", "user lives with user's partner Tomás.", "Tomás and user broke up.", false},
 	}
 	for _, tt := range tests {
 		if got := namesUnchanged(tt.query, tt.old, tt.change); got != tt.want {
