@@ -48,6 +48,10 @@ var (
 	reMonthDay = regexp.MustCompile(`\b(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?(` + MonthNames + `|` + monthAbbrevs + `)\.?|(` + MonthNames + `|` + monthAbbrevs + `)\.? (\d{1,2})(?:st|nd|rd|th)?)\b(?:,? ((?:19|20)\d{2})\b)?`)
 	reMonth    = regexp.MustCompile(`\b(?:((?i:in|of|last|next|this|since|until|during|early|late|mid|by|from|through|before|after))[ -])?(` + MonthNames + `)\b(?:,? ((?:19|20)\d{2})\b)?`)
 	reYear     = regexp.MustCompile(`(?i)\b(in|since|during|of|from|by|until|around|before|after) ((?:19|20)\d{2})\b`)
+	// An ISO date: 2026-12-12.
+	reISODate = regexp.MustCompile(`\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b`)
+	// The end of a week, month or year is its last day: "due by the end of the month".
+	reEndOf = regexp.MustCompile(`(?i)\b(?:the )?end of (?:(the|this|next|last) )?(week|month|year)\b`)
 )
 
 var weekdayOf = map[string]time.Weekday{
@@ -140,12 +144,30 @@ func Dates(text string, now time.Time, tense int) []Mention {
 		for _, ix := range reIn.FindAllStringSubmatchIndex(text, -1) {
 			add(offset(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), 1, now, ix[0], ix[1]))
 		}
+		for _, ix := range reEndOf.FindAllStringSubmatchIndex(text, -1) {
+			which := "this"
+			if ix[2] >= 0 {
+				which = strings.ToLower(text[ix[2]:ix[3]])
+			}
+			add(endOf(which, strings.ToLower(text[ix[4]:ix[5]]), now, ix[0], ix[1]))
+		}
 	}
+	var days []Mention
 	for _, ix := range reMonthDay.FindAllStringSubmatchIndex(text, -1) {
-		add(monthDay(text, ix, now, tense))
+		m, ok := monthDay(text, ix, now, tense)
+		add(m, ok)
+		if ok {
+			days = append(days, m)
+		}
 	}
+	for _, ix := range reISODate.FindAllStringSubmatchIndex(text, -1) {
+		add(isoDate(text, ix, now))
+	}
+	// A month that is part of a day is read with its day, even where the month and the
+	// word before it are longer: "moved from December 1", "before August 3".
 	for _, ix := range reMonth.FindAllStringSubmatchIndex(text, -1) {
-		add(month(text, ix, now, tense))
+		m, ok := month(text, ix, now, tense)
+		add(m, ok && !slices.ContainsFunc(days, func(d Mention) bool { return m.Start < d.End && d.Start < m.End }))
 	}
 	for _, ix := range reYear.FindAllStringSubmatchIndex(text, -1) {
 		y, _ := strconv.Atoi(text[ix[4]:ix[5]])
@@ -418,6 +440,28 @@ func monthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 		m.Label = FormatDay(d)
 	}
 	return m, true
+}
+
+// isoDate reads 2026-12-12; its words are already absolute.
+func isoDate(text string, ix []int, now time.Time) (Mention, bool) {
+	y, _ := strconv.Atoi(text[ix[2]:ix[3]])
+	mon, _ := strconv.Atoi(text[ix[4]:ix[5]])
+	day, _ := strconv.Atoi(text[ix[6]:ix[7]])
+	d := time.Date(y, time.Month(mon), day, 0, 0, 0, 0, locOf(now))
+	if mon < 1 || mon > 12 || d.Day() != day {
+		return Mention{}, false
+	}
+	m := Mention{Start: ix[0], End: ix[1]}
+	m.From, m.To = DaySpan(d)
+	return m, true
+}
+
+// endOf is the last day of this, next or last week (Sunday), month or year.
+func endOf(which, unit string, now time.Time, s, e int) (Mention, bool) {
+	p, _ := period(which, unit, now, s, e)
+	last := dayStart(p.To)
+	p.From, p.To, p.Label = last, dayEnd(last), FormatDay(last)
+	return p, true
 }
 
 func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {

@@ -70,6 +70,20 @@ func TestDates(t *testing.T) {
 		{"LastSummer", "last summer", monday, text.TensePast, date(2022, 6, 1), date(2022, 8, 31), "summer 2022"},
 		{"ThisSummer", "this summer", monday, text.TenseFuture, date(2023, 6, 1), date(2023, 8, 31), "summer 2023"},
 		{"LastSummerInOctober", "last summer", time.Date(2023, 10, 2, 9, 0, 0, 0, time.UTC), text.TensePast, date(2023, 6, 1), date(2023, 8, 31), "summer 2023"},
+		// A day of a month is read whole, not as the month after its preposition.
+		{"FromMonthDay", "the demo moved from March 9", monday, 0, date(2023, 3, 9), date(2023, 3, 9), "9 March 2023"},
+		{"BeforeMonthDay", "finish it before August 3", monday, text.TenseFuture, date(2023, 8, 3), date(2023, 8, 3), "3 August 2023"},
+		{"InMonthBeforeYears", "in June 2020 we met", monday, 0, date(2020, 6, 1), date(2020, 6, 30), ""},
+		// ISO dates.
+		{"ISODate", "the audit is on 2023-06-14", monday, 0, date(2023, 6, 14), date(2023, 6, 14), ""},
+		{"ISODateNoTimestamp", "backup taken 2021-02-28", time.Time{}, 0, date(2021, 2, 28), date(2021, 2, 28), ""},
+		{"ISONoSuchDay", "build 2023-02-30", monday, 0, time.Time{}, time.Time{}, ""},
+		// The end of a period is its last day.
+		{"EndOfTheMonth", "the invoice is due by the end of the month", monday, text.TenseFuture, date(2023, 5, 31), date(2023, 5, 31), "31 May 2023"},
+		{"EndOfMonthBare", "done by end of month", monday, 0, date(2023, 5, 31), date(2023, 5, 31), "31 May 2023"},
+		{"EndOfNextWeek", "at the end of next week", monday, text.TenseFuture, date(2023, 5, 21), date(2023, 5, 21), "21 May 2023"},
+		{"EndOfTheYear", "by the end of the year", monday, text.TenseFuture, date(2023, 12, 31), date(2023, 12, 31), "31 December 2023"},
+		{"EndOfLastYear", "at the end of last year", monday, text.TensePast, date(2022, 12, 31), date(2022, 12, 31), "31 December 2022"},
 		{"ModalMay", "May I ask something?", monday, 0, time.Time{}, time.Time{}, ""},
 		{"NoDate", "I love painting", monday, 0, time.Time{}, time.Time{}, ""},
 		{"NoTimestampRelative", "yesterday", time.Time{}, text.TensePast, time.Time{}, time.Time{}, ""},
