@@ -139,7 +139,11 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		cands = append(cands, episodeCandidate(obs, speaker, addressee))
 	}
 
-	rewritten := rewritePronouns(text, speaker, addressee)
+	you := addressee
+	if you == "" {
+		you = chatCounterpart[strings.ToLower(speaker)]
+	}
+	rewritten := rewritePronouns(text, speaker, you)
 	names := findNames(rewritten, known)
 	var nameList, people []string
 	for _, n := range names {
@@ -270,8 +274,9 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 		}
 	}
 	ws := wordsOf(text)
+	code := codeBlocks(text)
 	for i := 0; i < len(ws) && i < 3; i++ {
-		if !isNameWord(ws[i]) || strings.EqualFold(ws[i].text, speaker) || foreignCourtesies[ws[i].lower] {
+		if !isNameWord(ws[i]) || strings.EqualFold(ws[i].text, speaker) || foreignCourtesies[ws[i].lower] || inSpans(code, ws[i].start, ws[i].end) {
 			continue
 		}
 		if i > 0 && !greetings[ws[i-1].lower] && !foreignCourtesies[ws[i-1].lower] {
@@ -283,10 +288,24 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 		if i == 0 && len(ws) > 1 && afterImperative[ws[1].lower] && gapIsSpace(text, ws[0].end, ws[1].start) {
 			break
 		}
+		// Without a greeting before it, a first word calls someone only when it is a
+		// known name or set apart as a call is ("Mel, are you in?"): "Design notes: …",
+		// "Tests pass now" open with a common word.
+		if i == 0 && known[ws[0].lower] == "" && !reVocative.MatchString(text[ws[0].end:]) {
+			break
+		}
 		return strings.TrimSuffix(ws[i].text, "'s")
 	}
 	return ""
 }
+
+// reVocative: what follows a name that calls someone: a comma or an exclamation mark.
+var reVocative = regexp.MustCompile(`^\s*[,!]`)
+
+// chatCounterpart: a chat role's "you" is the other role ("I want you to keep this
+// style", said by the user, asks the assistant), when no one else is addressed. It is
+// not made a participant: the assistant may not have spoken yet.
+var chatCounterpart = map[string]string{"user": "assistant", "assistant": "user"}
 
 // afterImperative are the words that follow a verb, not a name: an object, "please", a
 // particle or the "to" of a move.
@@ -397,7 +416,7 @@ func namesOf(xs ...string) []string {
 func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, names []string) (agent.Candidate, []agent.Candidate) {
 	now := obs.ObservedAt
 	tense := tenseOf(rewritten)
-	dates := text.Dates(rewritten, now, datesTense(rewritten))
+	dates := datesOf(rewritten, now)
 	slots := factSlots(rewritten)
 	turn := o.unit(obs, speaker, rewritten, dates, tense, names, slots)
 
@@ -409,7 +428,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		}
 		part := strings.TrimSpace(rewritten[s.start:s.end])
 		partSlots := factSlots(part)
-		partDates := text.Dates(part, now, datesTense(part))
+		partDates := datesOf(part, now)
 		hasOwnDate := len(partDates) > 0 && len(segs) > 1
 		// The whole turn already carries its first slot when it is a single-clause fact.
 		needsSlot := len(partSlots) > 0 && !(turn.Type == realm.Fact && len(segs) == 1 && len(slots) == 1)
@@ -503,8 +522,8 @@ func (o *Agent) unit(obs realm.Observation, speaker, said string, dates []text.M
 	}
 	c.Description += "."
 	if len(dates) > 0 {
-		from, to := dates[0].From, dates[0].To
-		c.TStart, c.TEnd = &from, &to
+		when := whenOf(said, dates)
+		c.TStart, c.TEnd = &when.From, &when.To
 	} else if typ == realm.Event && !obs.ObservedAt.IsZero() {
 		from, to := text.DaySpan(obs.ObservedAt)
 		c.TStart, c.TEnd = &from, &to

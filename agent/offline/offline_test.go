@@ -339,11 +339,20 @@ func TestOfflineAddressee(t *testing.T) {
 		{"Moved to Denver.", ""},
 		{"Gracias, muy amable.", ""},
 		{"Hola Mel!", "Mel"},
+		// Nor is a common word opening a note, unless it is a known name.
+		{"Design notes: I keep them short so you remember them.", ""},
+		{"Bug in the parser, I think you broke it.", ""},
+		{"Convention here is tabs.", ""},
+		{"Use tabs so you match the repo.", ""},
 	} {
 		obs := obsAt("o1", "", "user", tt.text)
 		if got := addresseeOf(nil, obs, "user", tt.text, map[string]string{}); got != tt.want {
 			t.Errorf("%q: addressee %q, want %q", tt.text, got, tt.want)
 		}
+	}
+	known := map[string]string{"mel": "person"}
+	if got := addresseeOf(nil, obsAt("o1", "", "user", "Mel can you check it?"), "user", "Mel can you check it?", known); got != "Mel" {
+		t.Errorf("a known name opening the turn: addressee %q, want Mel", got)
 	}
 }
 

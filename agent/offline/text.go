@@ -120,8 +120,13 @@ func rewritePronouns(text, speaker, addressee string) string {
 	if len(ws) == 0 || (speaker == "" && addressee == "") {
 		return text
 	}
+	code := codeSpans(text)
+	english := readsEnglish(ws)
 	repl := make([]string, len(ws)) // "" keeps the word
 	for i, w := range ws {
+		if inSpans(code, w.start, w.end) || w.text == "i" && lineHasCode(text, code, w.start) || w.lower == "im" && !english {
+			continue
+		}
 		var pattern, name string
 		if speaker != "" {
 			if p, ok := firstPerson[w.lower]; ok {
@@ -157,7 +162,7 @@ func rewritePronouns(text, speaker, addressee string) string {
 		}
 		// Conjugate the next verb, possibly after one adverb.
 		for j := i + 1; j < len(ws) && j <= i+2; j++ {
-			if !gapIsSpace(text, ws[j-1].end, ws[j].start) {
+			if !gapIsSpace(text, ws[j-1].end, ws[j].start) || inSpans(code, ws[j].start, ws[j].end) {
 				break
 			}
 			if v, ok := thirdPersonIrregular[ws[j].lower]; ok {
@@ -187,6 +192,39 @@ func rewritePronouns(text, speaker, addressee string) string {
 	}
 	b.WriteString(text[last:])
 	return b.String()
+}
+
+// lineHasCode: the line of text around pos holds code, so a lowercase "i" there is a loop
+// variable ("for i in range(3):"), not the speaker.
+func lineHasCode(text string, code []segment, pos int) bool {
+	from := strings.LastIndexByte(text[:pos], '\n') + 1
+	to := len(text)
+	if k := strings.IndexByte(text[pos:], '\n'); k >= 0 {
+		to = pos + k
+	}
+	for _, s := range code {
+		if s.start < to && from < s.end {
+			return true
+		}
+	}
+	return false
+}
+
+// readsEnglish: the words are English enough for "im" to be "I'm": at least one in five
+// is an English stop word, or they are too few to tell ("im so tired"). German "im
+// Frontend" is "in the".
+func readsEnglish(ws []wordSpan) bool {
+	n, stop := 0, 0
+	for _, w := range ws {
+		if !unicode.IsLetter([]rune(w.lower)[0]) || w.lower == "im" {
+			continue
+		}
+		n++
+		if text.IsStopword(w.lower) {
+			stop++
+		}
+	}
+	return n < 4 || 5*stop >= n
 }
 
 // opensQuestion: the word at k starts a sentence or clause, or follows a wh-word, so an
@@ -368,8 +406,9 @@ func findNames(text string, known map[string]string) []nameMention {
 		sentStart[s.start] = true
 	}
 	ws := wordsOf(text)
+	code := codeBlocks(text)
 	for i := 0; i < len(ws); i++ {
-		if !isNameWord(ws[i]) {
+		if !isNameWord(ws[i]) || inSpans(code, ws[i].start, ws[i].end) {
 			continue
 		}
 		j := i
@@ -541,9 +580,13 @@ trying having being doing saying talking telling`)
 
 // datesTense is the tense that places s's bare weekdays and months: tenseOf's, else the
 // future when s says an intention or an arrangement. Neither changes s's type (tenseOf).
-// A date something was moved to ("my flight got moved to December 14th") is the nearest
-// one: the move is past, not where it leads.
+// A date something slipped, moved, was pushed or postponed to ("the beta slipped to
+// December 4") lies ahead: the move is past, not where it leads. Another change of date
+// (brought forward, changed to) is the nearest.
 func datesTense(s string) int {
+	if reMovedToDay.MatchString(s) {
+		return text.TenseFuture
+	}
 	if reReschedule.MatchString(s) {
 		return text.TenseUnknown
 	}
@@ -560,6 +603,24 @@ func datesTense(s string) int {
 		}
 	}
 	return text.TenseUnknown
+}
+
+// reMovedToDay: something moved to a later day, that day named ("slipped to December 4",
+// "moved the review from May 2 to May 9", "pushed back to Friday").
+var reMovedToDay = regexp.MustCompile(`(?i)\b(?:slipped|slid|moved|rescheduled|postponed|pushed(?: back| out)?|bumped|delayed)(?: [\w']+){0,3}? (?:to|until|till) (?:the |next |this )?((?:\d{1,2}(?:st|nd|rd|th)?(?: of)? (?-i:` +
+	text.MonthNames + `)|(?-i:` + text.MonthNames + `)|(?:19|20)\d{2}-\d\d-\d\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
+
+// whenOf is the date of s that places it: the first, or the day something was moved to
+// ("moved from December 1 to December 8": the 8th).
+func whenOf(s string, dates []text.Mention) text.Mention {
+	if ix := reMovedToDay.FindStringSubmatchIndex(s); ix != nil {
+		for _, m := range dates {
+			if m.End > ix[2] {
+				return m
+			}
+		}
+	}
+	return dates[0]
 }
 
 // reAcknowledgement: a reply's "got it" says nothing of when ("Got it, dentist on June 9").

@@ -1,7 +1,9 @@
 package offline
 
 import (
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/realm-memory/realm/internal/text"
 )
@@ -24,4 +26,11 @@ func annotateDates(s string, ms []text.Mention) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// datesOf are the time expressions of s resolved against now, but for those in code: a
+// version or a timestamp in a code block is no date of the message.
+func datesOf(s string, now time.Time) []text.Mention {
+	code := codeBlocks(s)
+	return slices.DeleteFunc(text.Dates(s, now, datesTense(s)), func(m text.Mention) bool { return inSpans(code, m.Start, m.End) })
 }

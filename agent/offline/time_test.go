@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/internal/text"
 )
 
@@ -61,6 +63,50 @@ func TestOfflineAnnotateScheduledDates(t *testing.T) {
 	for _, tt := range tests {
 		if got := annotateDates(tt.text, text.Dates(tt.text, tt.now, datesTense(tt.text))); got != tt.want {
 			t.Errorf("annotate(%q) said %s = %q, want %q", tt.text, tt.now.Format("2006-01-02"), got, tt.want)
+		}
+	}
+}
+
+// A day something slipped, moved or was pushed to lies ahead: the next one after the
+// message. Dates in code are no dates of the message.
+func TestOfflineAnnotateMovedDates(t *testing.T) {
+	november := time.Date(2026, time.November, 14, 10, 0, 0, 0, time.UTC)
+	tests := []struct{ text, want string }{
+		{"The v3 launch slipped to November 2.", "The v3 launch slipped to November 2 (2 November 2027)."},
+		{"The design review got pushed back to December 1.", "The design review got pushed back to December 1 (1 December 2026)."},
+		{"Our offsite was postponed to March 12th.", "Our offsite was postponed to March 12th (12 March 2027)."},
+		{"The audit moved from November 20 to December 3.", "The audit moved from November 20 (20 November 2026) to December 3 (3 December 2026)."},
+		{"The cutover is on 2026-12-12, due by end of the month.", "The cutover is on 2026-12-12, due by end of the month (30 November 2026)."},
+		{"Run `backup --since November 2` first.", "Run `backup --since November 2` first."},
+		// A move somewhere else, or a past date with no move, stays past.
+		{"We moved to Porto in October.", "We moved to Porto in October (October 2026)."},
+		{"The release shipped on November 2.", "The release shipped on November 2 (2 November 2026)."},
+	}
+	for _, tt := range tests {
+		if got := annotateDates(tt.text, datesOf(tt.text, november)); got != tt.want {
+			t.Errorf("annotate(%q)\n got %q\nwant %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// The memory of a move is dated at the day moved to; an ISO date or the end of the month
+// dates it too, never the day it was said.
+func TestOfflineExtractMovedDate(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, time.November, 14, 10, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		text string
+		want time.Time
+	}{
+		{"The audit moved from November 20 to December 3.", day(2026, time.December, 3)},
+		{"The v3 launch slipped to November 2.", day(2027, time.November, 2)},
+		{"The cutover window is on 2026-12-12.", day(2026, time.December, 12)},
+		{"The expense report is due by the end of the month.", day(2026, time.November, 30)},
+	} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Ravi", Content: tt.text, ObservedAt: at}
+		turn := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
+		if len(turn) == 0 || turn[0].TStart == nil || !turn[0].TStart.Equal(tt.want) {
+			t.Errorf("%q: events %+v, want one starting %s", tt.text, turn, tt.want.Format("2006-01-02"))
 		}
 	}
 }
