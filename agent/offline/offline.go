@@ -132,6 +132,8 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	addressee := addresseeOf(in.Recent, obs, speaker, text, known)
 	if addressee != "" {
 		known[strings.ToLower(addressee)] = "person"
+	} else if s := openingSubject(text, speaker); s != "" {
+		known[strings.ToLower(s)] = "person"
 	}
 
 	var cands []agent.Candidate
@@ -298,6 +300,28 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 	}
 	return ""
 }
+
+// openingSubject is the first word of a first message when it reads as a person doing
+// something, not a common word opening a note: a capitalised word, not a stop word or a
+// verb, then a verb of the past ("Alice moved to Lisbon"), an auxiliary ("Alice has
+// moved") or a verb in -s not ending a heading ("Alice lives in Porto"; not "Design
+// notes: …", "Use tabs"). It calls no one; it is a name of the turn.
+func openingSubject(msg, speaker string) string {
+	ws := wordsOf(msg)
+	if len(ws) < 2 || !isNameWord(ws[0]) || strings.EqualFold(ws[0].text, speaker) || text.IsStopword(ws[0].lower) ||
+		presentVerbs[ws[0].lower] || !gapIsSpace(msg, ws[0].end, ws[1].start) || len(codeBlocks(msg)) > 0 {
+		return ""
+	}
+	next := ws[1].lower
+	heading := len(ws) > 2 && strings.Contains(msg[ws[1].end:ws[2].start], ":")
+	if subjectVerbs[next] || strings.HasSuffix(next, "ed") || strings.HasSuffix(next, "s") && !strings.HasSuffix(next, "ss") && !heading {
+		return strings.TrimSuffix(ws[0].text, "'s")
+	}
+	return ""
+}
+
+// subjectVerbs are the auxiliaries a name opening a statement is followed by.
+var subjectVerbs = setOf(`is was has had will would can could did does just never always also`)
 
 // reVocative: what follows a name that calls someone: a comma or an exclamation mark.
 var reVocative = regexp.MustCompile(`^\s*[,!]`)

@@ -437,3 +437,22 @@ func TestOfflineShortRequests(t *testing.T) {
 		}
 	}
 }
+
+// A first message opening with a name doing something names that person without calling
+// them; a common word opening a note names no one.
+func TestOfflineOpeningSubject(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"Priya moved to Ghent in March.", "Priya"},
+		{"Priya has started a new job.", "Priya"},
+		{"Priya lives in Ghent now.", "Priya"},
+		{"Design notes: keep them short.", ""},
+		{"Use tabs so the diff stays small.", ""},
+		{"Tests go in the pkg folder.", ""},
+		{"Bug in the parser again.", ""},
+		{"In the backend we use Go.", ""},
+	} {
+		if got := openingSubject(tt.text, "user"); got != tt.want {
+			t.Errorf("openingSubject(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
