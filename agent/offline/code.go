@@ -21,8 +21,8 @@ var reQuoted = regexp.MustCompile(`"[^"\n]+"|“[^”\n]+”|'[^'\n]+'|‘[^’\
 // does not: a path, an assignment, a call, a pipe, a variable.
 var reCommandToken = regexp.MustCompile(`(?:^|\s)--?\p{L}|\p{L}[^\s]*[/\\=_|$()\[\]{}*~]|[/\\=_|$()\[\]{}*~][^\s]*\p{L}`)
 
-// codeBlocks are the fenced blocks, code spans and quoted command lines of text, in
-// order: "run 'git tag -a v2' and push" quotes a command; "she said 'call me'" does not.
+// codeBlocks are the fenced blocks, code spans and quoted command lines of text: "run
+// 'git tag -a v2' and push" quotes a command; "she said 'call me'" does not.
 func codeBlocks(text string) []segment {
 	var out []segment
 	for _, ix := range reCodeBlock.FindAllStringIndex(text, -1) {
