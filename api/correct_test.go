@@ -479,3 +479,41 @@ func TestDeleteCorrection(t *testing.T) {
 		}
 	})
 }
+
+// TestListMemoriesCurrent: `current=true` lists what holds now, as a Mem0 get_all would;
+// `current=false` only what a newer version superseded; any other value is 400 naming it.
+func TestListMemoriesCurrent(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	said := func(id, content, at string) map[string]string {
+		return map[string]string{"id": id, "session_id": id, "speaker": "Ana", "content": content, "timestamp": at}
+	}
+	c.remember(sp, []map[string]string{said("l1", "I live in Lisbon.", "2024-05-01T10:00:00Z")})
+	c.remember(sp, []map[string]string{said("l2", "I moved to Berlin last month.", "2024-09-01T10:00:00Z")})
+	list := func(query string) []realm.Node {
+		var page struct{ Memories []realm.Node }
+		if code := c.do("GET", sp+"/memories?limit=100"+query, nil, &page).StatusCode; code != http.StatusOK {
+			t.Fatalf("list%s: %d", query, code)
+		}
+		return page.Memories
+	}
+	all, current, ended := list(""), list("&current=true"), list("&current=false")
+	if len(current)+len(ended) != len(all) || len(ended) == 0 {
+		t.Fatalf("%d memories: %d current, %d ended; want them split, some ended", len(all), len(current), len(ended))
+	}
+	for _, m := range current {
+		if m.ValidUntil != nil {
+			t.Errorf("current=true lists %q, valid until %v", m.Content, m.ValidUntil)
+		}
+	}
+	for _, m := range ended {
+		if m.ValidUntil == nil || !slices.Contains(m.Sources, "l1") {
+			t.Errorf("current=false lists %q (sources %v, valid until %v); want only what the move ended", m.Content, m.Sources, m.ValidUntil)
+		}
+	}
+	var p problemDoc
+	if code := c.do("GET", sp+"/memories?current=yes", nil, &p).StatusCode; code != http.StatusBadRequest || p.Fields["current"] == "" {
+		t.Errorf("current=yes: %d %+v; want 400 naming current", code, p)
+	}
+}

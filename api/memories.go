@@ -170,10 +170,19 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 func (s *server) handleListMemories(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
-	queryKnown(q, fe, "type", "since", "until", "q", "cursor", "limit")
+	queryKnown(q, fe, "type", "since", "until", "q", "current", "cursor", "limit")
 	f := cypher.MemoryFilter{Type: realm.NodeType(q.Get("type")), Q: q.Get("q")}
 	if q.Has("type") && !f.Type.Valid() {
 		fe.Add("type", "must be entity, event, episode or fact")
+	}
+	if q.Has("current") {
+		switch c := q.Get("current"); c {
+		case "true", "false":
+			current := c == "true"
+			f.Current = &current
+		default:
+			fe.Add("current", "must be true or false")
+		}
 	}
 	var limit int
 	f.Since, f.Until, limit = queryWindow(q, fe)

@@ -878,6 +878,9 @@ type MemoryFilter struct {
 	Since time.Time // created at or after
 	Until time.Time // created before
 	Q     string    // case-insensitive substring of name or content
+	// Current, when set, keeps only the memories whose validity has not ended (true: no
+	// valid_until, or one after now) or only those it has (false: superseded, corrected).
+	Current *bool
 }
 
 // ListMemories returns up to limit memories of a space in (created_at, id) order after
@@ -892,8 +895,11 @@ func (s *Store) ListMemories(ctx context.Context, space string, f MemoryFilter, 
 		return nil, "", err
 	}
 	params := map[string]any{
-		"space": space, "type": nil, "since": nil, "until": nil, "q": nil,
+		"space": space, "type": nil, "since": nil, "until": nil, "q": nil, "current": nil, "now": time.Now().UTC(),
 		"after_at": nil, "after_id": afterID, "limit": limit + 1,
+	}
+	if f.Current != nil {
+		params["current"] = *f.Current
 	}
 	if f.Type != "" {
 		params["type"] = string(f.Type)
