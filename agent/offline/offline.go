@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -150,21 +151,29 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	var nameList, people []string
 	for _, n := range names {
 		nameList = append(nameList, n.name)
-		if n.category == "person" {
+		if n.category == "person" && known[strings.ToLower(n.name)] == "person" {
 			people = append(people, n.name)
 		}
 	}
-	// Names of people do not make a turn contentful ("Thanks, Mel!"); a place or a thing
-	// named does ("I moved to Lisbon").
+	// Names of the people talking do not make a turn contentful ("Thanks, Mel!"); a place
+	// or a thing named does ("I moved to Lisbon", "We deploy to Fly"), and so does a name
+	// only guessed to be a person's, which is as often a tool's ("Sprint 42 ends on 11/27").
 	contentful := o.isContentful(rewritten, people, speaker)
 	var topic string
 	if contentful {
 		turn, clauseCands := o.turnCandidates(obs, speaker, rewritten, nameList)
 		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker)
+		alone := turn
 		if prev, ok := repliedTo(in.Recent, obs, speaker); ok {
 			turn = withPrompt(turn, prev, speaker)
 		}
 		cands = append(cands, turn)
+		if turn.Content != alone.Content && turn.InReplyTo == "" && isNews(rewritten, speaker) {
+			// News told after the other speaker's statement, not in answer to a question,
+			// is a memory of its own as well: "Priya owns the billing service." after an
+			// assistant's "Got it: pnpm for all packages." is found, and changed, alone.
+			cands = append(cands, alone)
+		}
 		cands = append(cands, clauseCands...)
 		topic = topicOf(speaker, turn.Keywords)
 	}
@@ -189,6 +198,15 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 
 	summary := prev.update(speaker, addressee, obs, firstOfSession, topic, o.opts)
 	return agent.Extraction{Candidates: cands, Summary: summary}, realm.Usage{}, nil
+}
+
+// isNews: text states something that holds until it changes — a slot that holds one
+// value, an ended state, a team's decision — and asks nothing ("Does Nate use that
+// computer for gaming?" is no statement of what Nate uses).
+func isNews(text, speaker string) bool {
+	return !strings.Contains(text, "?") && slices.ContainsFunc(stateClaims(text, speaker), func(c stateClaim) bool {
+		return c.ended || c.decision() || exclusive(c.slot)
+	})
 }
 
 // questionAnswered is the id of the turn obs replies to (repliedTo) when it asks a
@@ -284,10 +302,11 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 		if i > 0 && !greetings[ws[i-1].lower] && !foreignCourtesies[ws[i-1].lower] {
 			break
 		}
-		// A first word followed by an object, "please" or a particle opens a request or a
-		// subjectless report, not a call: "Cancel my subscription.", "Refund please!",
-		// "Moved to Denver."
-		if i == 0 && len(ws) > 1 && afterImperative[ws[1].lower] && gapIsSpace(text, ws[0].end, ws[1].start) {
+		// A first word is a call only when set apart ("Mel, guess what!", "Caroline!"):
+		// followed by the next word, it opens a request, a subjectless report or a
+		// statement about a thing: "Cancel my subscription.", "Refund please!", "Moved to
+		// Denver.", "Builds run on Kubernetes."
+		if i == 0 && len(ws) > 1 && gapIsSpace(text, ws[0].end, ws[1].start) {
 			break
 		}
 		// Without a greeting before it, a first word calls someone only when it is a
@@ -330,11 +349,6 @@ var reVocative = regexp.MustCompile(`^\s*[,!]`)
 // style", said by the user, asks the assistant), when no one else is addressed. It is
 // not made a participant: the assistant may not have spoken yet.
 var chatCounterpart = map[string]string{"user": "assistant", "assistant": "user"}
-
-// afterImperative are the words that follow a verb, not a name: an object, "please", a
-// particle or the "to" of a move.
-var afterImperative = setOf(`my your our his her their the a an this that these those me us it them him all everything
-please to up out back off down`)
 
 var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow dear yo morning evening oh`)
 

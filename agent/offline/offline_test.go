@@ -344,6 +344,8 @@ func TestOfflineAddressee(t *testing.T) {
 		{"Bug in the parser, I think you broke it.", ""},
 		{"Convention here is tabs.", ""},
 		{"Use tabs so you match the repo.", ""},
+		{"Builds run on Kubernetes.", ""},
+		{"Priya owns the billing service.", ""},
 	} {
 		obs := obsAt("o1", "", "user", tt.text)
 		if got := addresseeOf(nil, obs, "user", tt.text, map[string]string{}); got != tt.want {
@@ -453,6 +455,38 @@ func TestOfflineOpeningSubject(t *testing.T) {
 	} {
 		if got := openingSubject(tt.text, "user"); got != tt.want {
 			t.Errorf("openingSubject(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// TestOfflineNewsAfterStatement: what a speaker states after the other speaker's statement
+// is a memory of its own too, beside the exchange; an answer to a question, or a turn that
+// states no claim, is the exchange alone.
+func TestOfflineNewsAfterStatement(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, 10, 5, 10, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		prev, text string
+		alone      bool
+	}{
+		{"Got it: pnpm for all JavaScript packages, I will use it for installs.", "Priya owns the billing service.", true},
+		{"Got it: pnpm for all JavaScript packages, I will use it for installs.", "Our pipelines run on Jenkins.", true},
+		{"Who owns the billing service these days?", "Priya owns the billing service.", false},
+		{"Got it: pnpm for all JavaScript packages, I will use it for installs.", "Great, that sounds like a solid plan to me.", false},
+	} {
+		prev := realm.Observation{ID: "p1", SessionID: "s1", Speaker: "assistant", Content: tt.prev, ObservedAt: at}
+		obs := realm.Observation{ID: "o2", SessionID: "s1", Speaker: "user", Content: tt.text, ObservedAt: at.Add(time.Minute)}
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: obs, Recent: []realm.Observation{prev}})
+		glued, alone := false, false
+		for _, c := range ext.Candidates {
+			if c.Type != realm.Fact && c.Type != realm.Event {
+				continue
+			}
+			glued = glued || strings.HasPrefix(c.Content, "assistant ")
+			alone = alone || c.Content == "user: "+tt.text
+		}
+		if !glued || alone != tt.alone {
+			t.Errorf("%q after %q: exchange %v, alone %v, want true, %v (%+v)", tt.text, tt.prev, glued, alone, tt.alone, ext.Candidates)
 		}
 	}
 }

@@ -28,7 +28,14 @@ type stateClaim struct {
 	ended   bool   // the text says the value no longer holds (of its slot only, when it names one)
 	plan    bool   // value is what the subject plans to do
 	speaker string // who said it
+	role    string // what a tool is used for ("pipelines", "lint"), for a team's "uses" (decisions.go)
+	by      string // what replaces an ended value, when the text names it ("use Vitest instead of Jest")
+	cued    bool   // the claim itself says its value is new ("switch the linter to ruff")
+	said    string // the text a team's claim was read from, which a change restates (decisions.go)
 }
+
+// decision: the claim is a team's (decisions.go).
+func (c stateClaim) decision() bool { return c.said != "" }
 
 // Weights of the edges drawn from state changes (REALM.md §1).
 const (
@@ -52,7 +59,7 @@ const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|any
 // exclusiveSlots hold one value at a time: another value replaces the old one without a
 // cue. Other slots (plays, uses, learning…) take several at once and change only with a
 // change cue.
-var exclusiveSlots = setOf(`lives-in works-at works-as studies favourite number-of relationship-status phone-number email address age diet drives hobby school plan ships-to`)
+var exclusiveSlots = setOf(`lives-in works-at works-as studies favourite number-of relationship-status phone-number email address age diet drives hobby school plan ships-to owner`)
 
 func exclusive(slot string) bool {
 	key := strings.ReplaceAll(slot, " ", "-")
@@ -235,6 +242,7 @@ func speakerOfDescription(desc string) string {
 // speaker. Claims about unknown subjects (lowercase words, nonName) are dropped.
 func stateClaims(text, speaker string) []stateClaim {
 	var out []stateClaim
+	said := text
 	text, aliased := speakerAsWe(text, speaker)
 	subject := func(s string) string {
 		if strings.EqualFold(s, "we") {
@@ -254,6 +262,15 @@ func stateClaims(text, speaker string) []stateClaim {
 			return
 		}
 		out = append(out, c)
+	}
+	// A team's claims first: where another rule reads the same words, theirs names what
+	// replaces what ("user database: Postgres 16, previously Postgres 14").
+	for _, c := range teamClaims(text) {
+		if c.ended && phrasalParticle[strings.ToLower(firstWord(c.value))] {
+			continue // "and drop by the office": not an end
+		}
+		c.said = said
+		add(c)
 	}
 	for _, p := range claimPatterns {
 		for _, m := range p.re.findAll(text) {
@@ -305,7 +322,18 @@ func stateClaims(text, speaker string) []stateClaim {
 	for _, m := range planPattern.findAll(text) {
 		add(stateClaim{subject: m[1], value: m[2], plan: true})
 	}
-	return out
+	return withoutRoleless(out)
+}
+
+// withoutRoleless drops a "uses" claim of no role when a team's claim says what the same
+// tool is used for: "we now use GitLab CI for all pipelines" changes what runs pipelines,
+// not whatever else is used.
+func withoutRoleless(cs []stateClaim) []stateClaim {
+	return slices.DeleteFunc(cs, func(c stateClaim) bool {
+		return c.slot == "uses" && c.role == "" && slices.ContainsFunc(cs, func(r stateClaim) bool {
+			return r.slot == "uses" && r.role != "" && sameSubject(r.subject, c.subject) && sameValue(r.value, c.value)
+		})
+	})
 }
 
 // phrasalParticle: an ended verb followed by one of these says something else ("on"
@@ -427,7 +455,7 @@ func newStatement(text, speaker string) *statement {
 		text: text, speaker: speaker, claims: stateClaims(text, speaker),
 		past:        lazy[bool]{f: func() bool { return hasPastCue(text) && !hasFutureCue(text) }},
 		changeCued:  lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
-		moves:       lazy[bool]{f: func() bool { return reReschedule.MatchString(text) }},
+		moves:       lazy[bool]{f: func() bool { return reReschedule.MatchString(withoutLabels(text)) }},
 		corrections: lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
 		amountCued:  lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
 		amounts:     lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
@@ -450,16 +478,17 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 			}
 			switch {
 			case n.ended && !o.plan && (n.slot == "" || n.slot == o.slot) && endsValue(n.value, o):
-				what := n.subject // "Chloe works at: no longer Crumbs", what changed named
-				if o.slot != "" && o.slot != "habit" {
-					what += " " + o.slot
+				what := strings.TrimSpace(n.subject + " " + changedWhat(o)) // "Chloe works at: no longer Crumbs", what changed named
+				if n.by != "" && !sameValue(n.by, o.value) {
+					better(stateChange{"supersedes", weightChangeCued, restatedOr(o, n.by, fmt.Sprintf("%s: %s, previously %s", what, n.by, o.value))})
+				} else {
+					better(stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: no longer %s", what, o.value)})
 				}
-				better(stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: no longer %s", what, o.value)})
 			case n.plan || n.ended || o.plan:
-			case n.slot == o.slot && n.slot != "habit" && !sameValue(n.value, o.value) && (!kindSlots[n.slot] || sharesWord(n.value, o.value)):
-				desc := fmt.Sprintf("%s %s: %s, previously %s", n.subject, n.slot, n.value, o.value)
+			case n.slot == o.slot && n.slot != "habit" && !sameValue(n.value, o.value) && (!kindSlots[n.slot] || sharesWord(n.value, o.value)) && sameRole(n, o):
+				desc := restatedOr(o, n.value, fmt.Sprintf("%s %s: %s, previously %s", n.subject, changedWhat(o), n.value, o.value))
 				switch {
-				case s.changeCued.get():
+				case s.changeCued.get() || n.cued:
 					better(stateChange{"supersedes", weightChangeCued, desc})
 				case !exclusive(n.slot):
 				case n.speaker != "" && o.speaker != "" && !strings.EqualFold(n.speaker, o.speaker):
@@ -479,6 +508,49 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 		}
 	}
 	return best
+}
+
+// restatedOr describes a change of a team's claim o to value as o's own clause with the
+// new value ("Our pipelines run on GitLab CI (previously Jenkins)"), so that a question
+// asked in o's words ("Where do our pipelines run?") names nothing of o that the change
+// does not (the read path, retrieval/validity.go); else, as for any other claim, plain.
+func restatedOr(o stateClaim, value, plain string) string {
+	if !o.decision() {
+		return plain
+	}
+	if r, ok := restated(rePrompt.ReplaceAllString(o.said, ""), o.value, value); ok {
+		return r
+	}
+	return plain
+}
+
+// restated is the clause of text that says from, with to in its place and from named
+// after it: "Nina takes 40mg of sertraline every morning (previously 20mg)"; the whole
+// text when no one clause does, and nothing when text does not say from.
+func restated(text, from, to string) (string, bool) {
+	if !containsWord(text, from) {
+		return "", false
+	}
+	clause := text
+	for _, c := range clauses(text) {
+		if part := text[c.start:c.end]; containsWord(part, from) {
+			clause = part
+			break
+		}
+	}
+	return fmt.Sprintf("%s (previously %s)", strings.TrimRight(replaceWord(clause, from, to), ".!"), from), true
+}
+
+// changedWhat names what changed in an edge's description: the slot ("lives in"), a tool's
+// role ("pipelines") or nothing for a habit.
+func changedWhat(o stateClaim) string {
+	switch {
+	case o.role != "":
+		return o.role
+	case o.slot == "habit":
+		return ""
+	}
+	return o.slot
 }
 
 // endsValue: an ended value names what an older claim states (a content word in common,
@@ -609,7 +681,7 @@ func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange,
 // reReschedule: a text that moves something to another day ("my flight got moved to
 // December 14th", "the dentist rescheduled my appointment for Thursday"), not somewhere
 // else ("we moved to Lisbon in May").
-var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|rescheduled|postponed|pushed(?: back)?|bumped|delayed|brought forward|changed)(?: [\w']+){0,3}? (?:to|until|till|for) (?:the |next |this )?(?:\d|tomorrow|` +
+var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|rescheduled|postponed|pushed(?: back| out)?|bumped|delayed|slipped|slips|brought forward|changed)(?: [\w']+){0,3}? (?:to|until|till|for) (?:the |next |this )?(?:\d|tomorrow|` +
 	text.MonthNames + `|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)`)
 
 // rescheduled is the change from node n to candidate c when c, said by n's speaker, moves
@@ -618,7 +690,7 @@ var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|rescheduled|postponed|push
 // ("flight", "Madrid"). Nothing otherwise.
 func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	speaker := speakerOfDescription(n.Description)
-	if c.TStart == nil || n.TStart == nil || c.TStart.Equal(*n.TStart) || speaker == "" || !strings.EqualFold(speaker, said.speaker) ||
+	if c.TStart == nil || n.TStart == nil || sameSpan(c.TStart, c.TEnd, n.TStart, n.TEnd) || speaker == "" || !strings.EqualFold(speaker, said.speaker) ||
 		!said.moves.get() {
 		return stateChange{}
 	}
@@ -632,12 +704,28 @@ func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	if len(shared) < 2 {
 		return stateChange{}
 	}
-	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s to %s", speaker, strings.Join(shared, " "),
-		text.FormatDay(*n.TStart), text.FormatDay(*c.TStart))}
+	from, to := text.FormatDay(*n.TStart), text.FormatDay(*c.TStart)
+	if from == to { // the spans differ, not their first days (a month read for a day): say no wrong day
+		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s", speaker, strings.Join(shared, " "), from)}
+	}
+	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s to %s", speaker, strings.Join(shared, " "), from, to)}
+}
+
+// sameSpan: two times are one span. Dated the same day, a move says nothing new; a month
+// that starts on a day ("moved from December 1 to December 8" read as December) is not it.
+func sameSpan(aStart, aEnd, bStart, bEnd *time.Time) bool {
+	endsEqual := (aEnd == nil) == (bEnd == nil) && (aEnd == nil || aEnd.Equal(*bEnd))
+	return aStart.Equal(*bStart) && endsEqual
+}
+
+// withoutLabels is text without the dates the rewrite wrote in parentheses, which are not
+// words said: "moved from December (December 2026) 1 to December 8" moves a day.
+func withoutLabels(text string) string {
+	return strings.Join(strings.Fields(reParenthesis.ReplaceAllString(text, " ")), " ")
 }
 
 // rescheduleWords are reReschedule's verbs.
-var rescheduleWords = setOf(`moved rescheduled postponed pushed back bumped delayed brought forward changed`)
+var rescheduleWords = setOf(`moved rescheduled postponed pushed back bumped delayed slipped slips brought forward changed`)
 
 // dateWords are the words a date is written with, which two dates of anything share.
 var dateWords = setOf(`january february march april may june july august september october november december
@@ -850,7 +938,7 @@ func amountsOf(s string) []amount {
 	var out []amount
 	for i, w := range ws {
 		m := reAmountWord.FindStringSubmatch(w.lower)
-		if m == nil {
+		if m == nil || gluedToWord(s, w.start) {
 			continue
 		}
 		unit := m[2]
@@ -877,6 +965,16 @@ func amountsOf(s string) []amount {
 		out = append(out, amount{word: w.text, value: m[1], unit: unit})
 	}
 	return out
+}
+
+// gluedToWord: the word at start is joined to the one before it by a hyphen or a point,
+// part of a name or of a number: the 1 of "db-prod-1", the 4 of "16.4".
+func gluedToWord(s string, start int) bool {
+	if start < 2 || (s[start-1] != '-' && s[start-1] != '.') {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:start-1])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // reAmountCue: a text that says an amount changed.
@@ -928,17 +1026,10 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 	if len(shared) < need {
 		return stateChange{}
 	}
-	// What holds now: n's clause that has the old amount, with the new one ("Nina takes
-	// 40mg of sertraline every morning (previously 20mg)"), so that a question about the
-	// amount names nothing n says that the change does not.
-	clause := n.Content
-	for _, c := range clauses(n.Content) {
-		if part := n.Content[c.start:c.end]; containsWord(part, from.word) {
-			clause = part
-			break
-		}
-	}
-	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s (previously %s)", strings.TrimRight(replaceWord(clause, from.word, to.word), ".!"), from.word)}
+	// What holds now: n's clause that has the old amount, with the new one, so that a
+	// question about the amount names nothing n says that the change does not.
+	desc, _ := restated(n.Content, from.word, to.word)
+	return stateChange{"supersedes", weightChangeCued, desc}
 }
 
 // relatives are the people a text about someone else's amount names.

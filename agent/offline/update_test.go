@@ -124,6 +124,35 @@ func TestStateChange(t *testing.T) {
 		{"SeatsCorrected", "user", "user: We need 3 seats for the team.", "user", "user: Actually we need 5 seats, not 3.", "supersedes"},
 		{"SeatsOtherUnit", "user", "user: We need 3 licences for the team.", "user", "user: Actually we need 5 seats, not 3.", ""},
 		{"SeatsOtherNumber", "user", "user: We need 4 seats for the team.", "user", "user: Actually we need 5 seats, not 3.", ""},
+
+		// A team's decisions: a tool for a role, an owner, a version.
+		{"ToolSwitchedRole", "user", "user: For Python we lint with flake8 and format with black.", "user", "user: Let's switch the linter to ruff and drop flake8.", "supersedes"},
+		{"ToolDropped", "user", "user: We lint with flake8.", "user", "user: Let's drop flake8.", "supersedes"},
+		{"ToolInsteadOf", "user", "user: We test with Jest.", "user", "user: From now on use Vitest instead of Jest.", "supersedes"},
+		{"ToolDeprecated", "user", "user: We use moment for dates.", "user", "user: moment is deprecated here; use date-fns instead.", "supersedes"},
+		{"ToolNoLongerUsed", "user", "user: For Python we lint with flake8 and format with black.", "user", "user: We no longer use black.", "supersedes"},
+		{"ToolReplaces", "user", "user: For Python we lint with flake8 and format with black.", "user", "user: ruff format replaces black.", "supersedes"},
+		{"ToolReplacedBy", "user", "user: We deploy with Heroku.", "user", "user: Heroku was replaced by Fly.", "supersedes"},
+		{"ToolNowForRole", "user", "user: Our pipelines run on Jenkins.", "user", "user: We now use GitLab CI for all pipelines.", "supersedes"},
+		{"ToolNowForRoleUseFor", "user", "user: We use npm for packages.", "user", "user: We now use pnpm for all packages.", "supersedes"},
+		{"ToolMigratedFromTo", "user", "user: Our database is Postgres 14 on RDS.", "user", "user: We migrated from Postgres 14 to Postgres 16.", "supersedes"},
+		{"ToolUpgradedRole", "user", "user: We run the API gateway on Node 20.", "user", "user: The API gateway was upgraded to Node 22.", "supersedes"},
+		{"ToolUpgradedProduct", "user", "user: Our database is Postgres 14.", "user", "user: We upgraded to Postgres 16.", "supersedes"},
+		{"OwnerTookOver", "user", "user: Priya owns the billing service.", "user", "user: Jonas took over the billing service from Priya.", "supersedes"},
+		{"OwnerHandedOver", "user", "user: The billing service is owned by Priya.", "user", "user: Priya handed the billing service over to Jonas.", "supersedes"},
+		{"OwnerNoCue", "user", "user: Priya owns the billing service.", "user", "user: Jonas owns the billing service.", "supersedes"},
+		{"OwnerTwoSpeakers", "user", "user: Priya owns the billing service.", "Sam", "Sam: Jonas owns the billing service.", "contradicts"},
+		{"OwnerToldByAnother", "user", "user: Priya owns the billing service.", "Jonas", "Jonas: Jonas took over the billing service last week.", "supersedes"},
+		{"ToolOtherRole", "user", "user: We use pnpm.", "user", "user: We now use GitLab CI for all pipelines.", ""},
+		{"ToolOtherRoleUseFor", "user", "user: We use pnpm for packages.", "user", "user: We now use GitLab CI for all pipelines.", ""},
+		{"ToolOtherRoleSwitched", "user", "user: We lint with flake8.", "user", "user: Let's switch the bundler to Vite.", ""},
+		{"ToolInsteadOfAnother", "user", "user: We test with Jest.", "user", "user: From now on use date-fns instead of moment.", ""},
+		{"ToolNoCue", "user", "user: Our pipelines run on Jenkins.", "user", "user: We use GitLab CI for pipelines.", ""},
+		{"ToolUpgradedOtherProduct", "user", "user: We run the API gateway on Node 20.", "user", "user: We upgraded to Postgres 16.", ""},
+		{"ToolMovedHome", "user", "user: Our database is Postgres 14.", "user", "user: We moved to Berlin.", ""},
+		{"OwnerOtherThing", "user", "user: Priya owns the billing service.", "user", "user: Jonas took over the search indexer.", ""},
+		{"OwnerSameOwner", "user", "user: Priya owns the billing service.", "user", "user: Priya took over the billing service again.", ""},
+		{"DropBy", "user", "user: We lint with flake8.", "user", "user: Let's drop by the office and fix flake8.", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,6 +171,26 @@ func TestStateEndedDescription(t *testing.T) {
 	got := changeBetween(newStatement("Mia quit Spotify last week.", "Mia"), nodeClaims(realm.Node{Content: "Mia works at Spotify on the data team.", Description: "Said by Mia on 1 May 2023."}))
 	if want := "Mia works at: no longer Spotify"; got.predicate != "supersedes" || got.description != want {
 		t.Errorf("%s %q, want supersedes %q", got.predicate, got.description, want)
+	}
+}
+
+// TestChangeDescription: a supersedes edge restates the older memory's clause with the new
+// value and names the old one, or names the old one alone; never a value neither says
+// ("db-prod-4").
+func TestChangeDescription(t *testing.T) {
+	for _, tt := range []struct{ old, new, want string }{
+		{"user: Our database is Postgres 14 on RDS, instance db-prod-1.", "user: We moved from Postgres 14 to Postgres 16 last week; db-prod-1 now runs 16.4.", "user: Our database is Postgres 16 on RDS, instance db-prod-1 (previously Postgres 14)"},
+		{"user: Our database is Postgres 14 on RDS, instance db-prod-1.", "user: db-prod-1 now runs Postgres 16.", "user: Our database is Postgres 16 on RDS, instance db-prod-1 (previously 14)"},
+		{"user: Our pipelines run on Jenkins.", "user: We now use GitLab CI for all pipelines.", "user: Our pipelines run on GitLab CI (previously Jenkins)"},
+		{"user: We run the API gateway on Node 20.", "user: The API gateway was upgraded to Node 22.", "user: We run the API gateway on Node 22 (previously Node 20)"},
+		{"user: We use moment for dates.", "user: moment is deprecated here; use date-fns instead.", "user: We use date-fns for dates (previously moment)"},
+		{"user: We lint with flake8.", "user: Let's drop flake8.", "user lint: no longer flake8"},
+		{"user: Priya owns the billing service.", "user: Jonas took over the billing service from Priya.", "user: Jonas owns the billing service (previously Priya)"},
+	} {
+		got, _ := changeOf(newStatement(tt.new, "user"), agent.Candidate{Content: tt.new, Description: "Said by user on 2 November 2026."}, realm.Node{Content: tt.old, Description: "Said by user on 1 October 2026."})
+		if got.predicate != "supersedes" || got.description != tt.want {
+			t.Errorf("%q after %q: %s %q, want supersedes %q", tt.new, tt.old, got.predicate, got.description, tt.want)
+		}
 	}
 }
 
@@ -205,6 +254,8 @@ func TestAmountsOf(t *testing.T) {
 		{"Nina's daily goal is 8000.", "8000 "},
 		{"Ana is 8 now.", "8 "},
 		{"The flight on May 9th at 7pm, May 16 or 12 December (12 December 2026), in 2023.", ""},
+		// A number that ends a name or a decimal is no amount of its own.
+		{"The instance db-prod-1 now runs 16.4.", "16 "},
 	} {
 		var got []string
 		for _, a := range amountsOf(tt.text) {
@@ -230,6 +281,7 @@ func TestRescheduled(t *testing.T) {
 		{"AnotherSpeaker", "Ana", "Ana's flight to Madrid got moved to December 14th (14 December 2026).", dec(14), ""},
 		{"SameDay", "user", "user's flight to Madrid got moved to another gate (12 December 2026).", dec(12), ""},
 		{"OneWordInCommon", "user", "user's dentist moved the appointment to Madrid time, December 14th (14 December 2026).", dec(14), ""},
+		{"Slipped", "user", "user's flight to Madrid slipped to December 14th (14 December 2026).", dec(14), "user's flight madrid: moved from 12 December 2026 to 14 December 2026"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -238,6 +290,19 @@ func TestRescheduled(t *testing.T) {
 				t.Errorf("%s %q, want %q", got.predicate, got.description, tt.want)
 			}
 		})
+	}
+}
+
+// TestRescheduledMonthRead: a move from one day to another read as a month starting on the
+// older day (a date written "December 1" inside "from December 1 to December 8") is still a
+// move, told without a day that would be wrong.
+func TestRescheduledMonthRead(t *testing.T) {
+	day := func(d int) *time.Time { t := time.Date(2026, 12, d, 0, 0, 0, 0, time.UTC); return &t }
+	beta := realm.Node{Content: "user: The beta release is planned for December 1 (1 December 2026).", Description: "Said by user on 5 October 2026.", TStart: day(1)}
+	text := "user: The beta release moved from December (December 2026) 1 to December 8 (8 December 2026)."
+	got := rescheduled(newStatement(text, "user"), agent.Candidate{Content: text, TStart: day(1), TEnd: day(31)}, beta)
+	if want := "user's beta release: moved from 1 December 2026"; got.predicate != "supersedes" || got.description != want {
+		t.Errorf("%s %q, want supersedes %q", got.predicate, got.description, want)
 	}
 }
 
@@ -366,7 +431,10 @@ func TestOfflineShortState(t *testing.T) {
 	for _, tt := range []struct {
 		text string
 		want bool
-	}{{"I'm 29 years old, still feel 19.", true}, {"Haha, still 19!", false}, {"Her name is Marina, not Marta.", true}, {"Not bad, not great!", false}} {
+	}{{"I'm 29 years old, still feel 19.", true}, {"Haha, still 19!", false}, {"Her name is Marina, not Marta.", true}, {"Not bad, not great!", false},
+		// A team's short statements: a verb and a named thing.
+		{"Our database is Postgres 14.", true}, {"We deploy with Heroku.", true}, {"Our cache is Redis.", true},
+		{"Builds run on Kubernetes.", true}, {"Sprint 42 ends on 11/27.", true}, {"Thanks, Mel!", false}} {
 		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "Quin", tt.text)})
 		got := false
 		for _, c := range ext.Candidates {

@@ -1,0 +1,170 @@
+package offline
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A team's decisions (OFFLINE.md, "Knowledge that changes"): which tool does what ("we
+// lint with flake8", "our pipelines run on Jenkins", "our database is Postgres 14"), who
+// owns what ("Priya owns the billing service"), and the statements that change them
+// ("switch the linter to ruff", "use Vitest instead of Jest", "moment is deprecated",
+// "Jonas took over the billing service", "the gateway was upgraded to Node 22"). A team
+// speaks as "we", or of "our" things with no subject at all: these claims are the
+// speaker's, except ownership, whose subject is the thing owned.
+//
+// A tool claim is a "uses" claim with a role, what the tool is used for: another value
+// replaces it only for the same role ("we now use GitLab CI for all pipelines" replaces
+// Jenkins for pipelines, not pnpm), or for another version of the same product ("Node
+// 22" after "Node 20").
+
+// toolVerbs are what a team does with a tool: "we lint with flake8".
+const toolVerbs = `test|lint|format|build|deploy|bundle|compile|host|monitor|transpile|type-check|typecheck|provision|package|orchestrate`
+
+// namedValue is a value that names a thing: capitalised or with a digit ("Redis", "Node 20",
+// "flake8"), not "a mess" or "the beach".
+const namedValue = `((?:[\p{Lu}\d]|[a-z][\w.+\-]*\d)(?:[^.,;!?()"]|\.\w)*?)`
+
+// role is what a tool does or a thing owned, one to three words: "API gateway", "pipelines".
+const role = `([\p{L}][\w\-]*(?: [\p{L}][\w\-]*){0,2}?)`
+
+// teamStart is where a subjectless team statement starts: a sentence, a clause, or "our" /
+// "the" opening it.
+const teamStart = `(?:^|[.;:!?]\s+|\b(?:and|so|now) )`
+
+// versioned is a product and its version ("Node 22", "Postgres 16"), or a version alone.
+const versioned = `((?:[\p{Lu}][\w.+\-]* )?v?\d+(?:\.\d+)*)`
+
+// teamPattern is one pattern of a team's claims; claim reads the groups of a match.
+type teamPattern struct {
+	re    literalPattern
+	claim func(m []string) []stateClaim
+}
+
+// tool is the speaker's claim that a tool does role; cued when the text says it is new.
+func tool(roleWords, value string, cued bool) stateClaim {
+	return stateClaim{subject: "we", slot: "uses", role: roleOf(roleWords), value: value, cued: cued}
+}
+
+// replacedBy is the speaker's claim that old no longer holds, by (if any) instead.
+func replacedBy(old, by string) stateClaim {
+	return stateClaim{subject: "we", value: old, by: strings.TrimSpace(by), ended: true, cued: true}
+}
+
+var teamPatterns = []teamPattern{
+	// What holds: "we use moment for dates", "we lint with flake8 and format with black",
+	// "we run the API gateway on Node 20", "our pipelines run on Jenkins", "our cache is Redis".
+	{mustPattern(`\b[Ww]e` + claimAdverbs + ` (?:use|are using) ` + claimValue + ` for (?:all |our |the |every |any )*` + role + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{tool(m[2], m[1], false)} }},
+	{mustPattern(`\b[Ww]e` + claimAdverbs + ` (` + toolVerbs + `) (?:\w+ )?with ` + claimValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
+	// The second verb of "we lint with flake8 and format with black" (the first match
+	// ends at its "and").
+	{mustPattern(`\band` + claimAdverbs + ` (` + toolVerbs + `) (?:\w+ )?with ` + claimValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
+	{mustPattern(`\b[Ww]e` + claimAdverbs + ` (?:run|host|deploy) (?:the |our |all (?:of )?our )?` + role + ` on ` + namedValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
+	{mustPattern(`(?:^|[.;:!?]\s+|\b(?:[Oo]ur|[Tt]he|[Aa]ll(?: of)? our) )` + role + ` (?:runs?|(?:is|are) (?:running|hosted|deployed)) on (?:the )?` + namedValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
+	{mustPattern(`\b[Oo]ur (?:main |current )?` + role + ` (?:is|are) (?:still )?` + namedValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
+	// Who owns what: "Priya owns the billing service", "the billing service is owned by Priya".
+	{mustPattern(`\b([\p{Lu}][\p{L}\-]+) (?:owns|maintains|is responsible for|is in charge of|is the owner of) (?:the |our )` + role + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{owner(m[2], m[1], false)} }},
+	{mustPattern(`\b(?:[Tt]he|[Oo]ur) ` + role + ` (?:is|are) (?:owned|maintained) by ([\p{Lu}][\p{L}\-]+)`),
+		func(m []string) []stateClaim { return []stateClaim{owner(m[1], m[2], false)} }},
+
+	// What changes them. "Switch the linter to ruff", "we migrated from Postgres 14 to
+	// Postgres 16", "move all our pipelines to GitLab CI": a role or the value left is named
+	// (a move to somewhere else is a home: "we moved to Berlin").
+	{mustPattern(`\b(?i:switch|switched|switching|migrate|migrated|migrating|move|moved|moving|change|changed)(?: (?:the|our|all(?: of)? our|all the) ` + role + `)?(?: over)?(?: from (?:the )?` + claimValue + `)? to (?:the )?` + claimValue + claimEnd),
+		func(m []string) []stateClaim {
+			var out []stateClaim
+			if m[1] != "" {
+				out = append(out, tool(m[1], m[3], true))
+			}
+			if m[2] != "" {
+				out = append(out, replacedBy(m[2], m[3]))
+			}
+			return out
+		}},
+	// "Use Vitest instead of Jest", "go with pnpm instead of npm".
+	{mustPattern(`\b(?i:use|using|go with|going with|switch to|move to|migrate to) ` + claimValue + ` instead of (?:the )?` + claimValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{replacedBy(m[2], m[1])} }},
+	// "moment is deprecated here; use date-fns instead".
+	{mustPattern(teamStart + `(?:(?i:the|our) )?` + role + ` (?:is|are) (?:now |officially )?deprecated(?: here| now)?(?:\s*[;,:.\-]+\s*(?:(?i:please|so|just|we|now) )?(?i:use) ` + claimValue + claimEnd + `)?`),
+		func(m []string) []stateClaim { return []stateClaim{replacedBy(m[1], m[2])} }},
+	// "ruff format replaces black", "Jest was replaced by Vitest".
+	{mustPattern(teamStart + `(?:(?i:the|our) )?` + role + ` (?:now )?(?:replaces|has replaced|is replacing|will replace) (?:the )?` + claimValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{replacedBy(m[2], m[1])} }},
+	{mustPattern(teamStart + `(?:(?i:the|our) )?` + role + ` (?:is|was|has been|got|will be) replaced (?:by|with) (?:the )?` + claimValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{replacedBy(m[1], m[2])} }},
+	// "Let's … drop flake8", "stop using Heroku": an imperative; "we dropped" is an ended state already.
+	{mustPattern(`(?:^|[.;:!?]\s+|\band |\b(?i:let's|let us|we should|we will|we'll) )(?i:drop|stop using|remove|ditch|retire) (?:the )?` + claimValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{replacedBy(m[1], "")} }},
+	// "Jonas took over the billing service from Priya", "Priya handed the billing service over to Jonas".
+	{mustPattern(`\b([\p{Lu}][\p{L}\-]+)` + claimAdverbs + ` (?:took|takes|has taken|have taken|is taking) over (?:the |our )` + role + `(?: from [\p{Lu}][\p{L}\-]+)?` + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{owner(m[2], m[1], true)} }},
+	{mustPattern(`\b[\p{Lu}][\p{L}\-]+` + claimAdverbs + ` (?:handed|hands|has handed|passed|has passed) (?:over )?(?:the |our )` + role + ` (?:over )?to ([\p{Lu}][\p{L}\-]+)`),
+		func(m []string) []stateClaim { return []stateClaim{owner(m[1], m[2], true)} }},
+	// "The API gateway was upgraded to Node 22", "we bumped the runtime to Node 22".
+	{mustPattern(teamStart + `(?:(?i:the|our) )?` + role + ` (?:was|were|has been|have been|got|is|is now|are now) (?:just |finally )?(?:upgraded|downgraded|bumped|updated|moved|migrated) to ` + versioned + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], true)} }},
+	{mustPattern(`\b[Ww]e` + claimAdverbs + ` (?:upgraded|downgraded|bumped|updated) (?:(?:the|our) ` + role + ` )?to ` + versioned + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], true)} }},
+}
+
+// owner is the claim that person owns thing: the thing is the subject, so that a change of
+// owner is a change of its value whoever tells it.
+func owner(thing, person string, cued bool) stateClaim {
+	return stateClaim{subject: roleOf(thing), slot: "owner", value: person, cued: cued}
+}
+
+// teamClaims are the claims of a team's decisions in a (pronoun-rewritten) text.
+func teamClaims(text string) []stateClaim {
+	var out []stateClaim
+	for _, p := range teamPatterns {
+		for _, m := range p.re.findAll(text) {
+			out = append(out, p.claim(m)...)
+		}
+	}
+	return out
+}
+
+// roleOf is a role as written, without the words that open it ("the", "all our").
+func roleOf(s string) string {
+	f := strings.Fields(s)
+	for len(f) > 0 && roleOpeners[strings.ToLower(f[0])] {
+		f = f[1:]
+	}
+	return strings.Join(f, " ")
+}
+
+var roleOpeners = setOf(`the our all of`)
+
+// sameRole: two tool claims do the same thing when their roles share a word, one
+// word the start of the other ("lint", "linter"; "pipeline", "pipelines"), or, whatever
+// their roles, they name two versions of one product ("Node 20", "Node 22"). Claims of no
+// role (every claim but a team's) compare as before.
+func sameRole(a, b stateClaim) bool {
+	if strings.EqualFold(a.role, b.role) || sameProduct(a.value, b.value) {
+		return true
+	}
+	for _, x := range strings.Fields(strings.ToLower(a.role)) {
+		for _, y := range strings.Fields(strings.ToLower(b.role)) {
+			if len(x) >= 4 && len(y) >= 4 && (strings.HasPrefix(x, y) || strings.HasPrefix(y, x)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reVersion is a product and its version: "Node 20", "Postgres 14.2".
+var reVersion = regexp.MustCompile(`^(\p{L}[\w+\-]*) v?(\d+(?:\.\d+)*)$`)
+
+// sameProduct: two versions of one product.
+func sameProduct(a, b string) bool {
+	ma, mb := reVersion.FindStringSubmatch(strings.TrimSpace(a)), reVersion.FindStringSubmatch(strings.TrimSpace(b))
+	return ma != nil && mb != nil && strings.EqualFold(ma[1], mb[1])
+}
