@@ -28,8 +28,8 @@ const namedValue = `((?:[\p{Lu}\d]|[a-z][\w.+\-]*\d)(?:[^.,;!?()"]|\.\w)*?)`
 // role is what a tool does or a thing owned, one to three words: "API gateway", "pipelines".
 const role = `([\p{L}][\w\-]*(?: [\p{L}][\w\-]*){0,2}?)`
 
-// teamStart is where a subjectless team statement starts: a sentence, a clause, or "our" /
-// "the" opening it.
+// teamStart is where a subjectless team statement starts: a sentence, a clause after a
+// colon or a semicolon, or after "and", "so", "now".
 const teamStart = `(?:^|[.;:!?]\s+|\b(?:and|so|now) )`
 
 // versioned is a product and its version ("Node 22", "Postgres 16"), or a version alone.

@@ -263,8 +263,8 @@ func stateClaims(text, speaker string) []stateClaim {
 		}
 		out = append(out, c)
 	}
-	// A team's claims first: where another rule reads the same words, theirs names what
-	// replaces what ("user database: Postgres 16, previously Postgres 14").
+	// A team's claims first: where another rule reads the same words ("we moved from
+	// Postgres 14 to Postgres 16" is also an ended state), theirs names what replaces what.
 	for _, c := range teamClaims(text) {
 		if c.ended && phrasalParticle[strings.ToLower(firstWord(c.value))] {
 			continue // "and drop by the office": not an end
@@ -1028,7 +1028,10 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 	}
 	// What holds now: n's clause that has the old amount, with the new one, so that a
 	// question about the amount names nothing n says that the change does not.
-	desc, _ := restated(n.Content, from.word, to.word)
+	desc, ok := restated(n.Content, from.word, to.word)
+	if !ok {
+		return stateChange{}
+	}
 	return stateChange{"supersedes", weightChangeCued, desc}
 }
 
