@@ -103,10 +103,10 @@ var teamPatterns = []teamPattern{
 	{mustPattern(`(?:^|[.;:!?]\s+|\band |\b(?i:let's|let us|we should|we will|we'll) )(?i:drop|stop using|remove|ditch|retire) (?:the )?` + claimValue + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{replacedBy(m[1], "")} }},
 	// "Jonas took over the billing service from Priya", "Priya handed the billing service over to Jonas".
-	{mustPattern(`\b([\p{Lu}][\p{L}\-]+)` + claimAdverbs + ` (?:took|takes|has taken|have taken|is taking) over (?:the |our )` + role + `(?: from [\p{Lu}][\p{L}\-]+)?` + claimEnd),
-		func(m []string) []stateClaim { return []stateClaim{owner(m[2], m[1], true)} }},
-	{mustPattern(`\b[\p{Lu}][\p{L}\-]+` + claimAdverbs + ` (?:handed|hands|has handed|passed|has passed) (?:over )?(?:the |our )` + role + ` (?:over )?to ([\p{Lu}][\p{L}\-]+)`),
-		func(m []string) []stateClaim { return []stateClaim{owner(m[1], m[2], true)} }},
+	{mustPattern(`\b([\p{Lu}][\p{L}\-]+)` + claimAdverbs + ` (?:took|takes|has taken|have taken|is taking) over (?:the |our )` + role + `(?: from ([\p{Lu}][\p{L}\-]+))?` + claimEnd),
+		func(m []string) []stateClaim { return handover(m[2], m[3], m[1]) }},
+	{mustPattern(`\b([\p{Lu}][\p{L}\-]+)` + claimAdverbs + ` (?:handed|hands|has handed|passed|has passed) (?:over )?(?:the |our )` + role + ` (?:over )?to ([\p{Lu}][\p{L}\-]+)`),
+		func(m []string) []stateClaim { return handover(m[2], m[1], m[3]) }},
 	// "The API gateway was upgraded to Node 22", "we bumped the runtime to Node 22".
 	{mustPattern(teamStart + `(?:(?i:the|our) )?` + role + ` (?:was|were|has been|have been|got|is|is now|are now) (?:just |finally )?(?:upgraded|downgraded|bumped|updated|moved|migrated) to ` + versioned + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], true)} }},
@@ -118,6 +118,17 @@ var teamPatterns = []teamPattern{
 // owner is a change of its value whoever tells it.
 func owner(thing, person string, cued bool) stateClaim {
 	return stateClaim{subject: roleOf(thing), slot: "owner", value: person, cued: cued}
+}
+
+// handover: thing's owner is now to, and no longer from when the text names from.
+func handover(thing, from, to string) []stateClaim {
+	out := []stateClaim{owner(thing, to, true)}
+	if from != "" && !strings.EqualFold(from, to) {
+		ended := owner(thing, from, true)
+		ended.ended = true
+		out = append(out, ended)
+	}
+	return out
 }
 
 // teamClaims are the claims of a team's decisions in a (pronoun-rewritten) text.
@@ -144,8 +155,8 @@ var roleOpeners = setOf(`the our all of`)
 
 // sameRole: two tool claims do the same thing when their roles share a word, one
 // word the start of the other ("lint", "linter"; "pipeline", "pipelines"), or, whatever
-// their roles, they name two versions of one product ("Node 20", "Node 22"). Claims of no
-// role (every claim but a team's) compare as before.
+// their roles, they name two versions of one product ("Node 20", "Node 22"). Two claims
+// of no role (any claim but a team's tool) are of one role.
 func sameRole(a, b stateClaim) bool {
 	if strings.EqualFold(a.role, b.role) || sameProduct(a.value, b.value) {
 		return true

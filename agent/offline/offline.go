@@ -147,6 +147,11 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		you = chatCounterpart[strings.ToLower(speaker)]
 	}
 	rewritten := rewritePronouns(text, speaker, you)
+	for _, c := range teamClaims(rewritten) {
+		if c.slot == "owner" { // an owner is a person, also at a sentence start: "Jonas took over the billing service from Priya"
+			known[strings.ToLower(c.value)] = "person"
+		}
+	}
 	names := findNames(rewritten, known)
 	var nameList, people []string
 	for _, n := range names {

@@ -490,3 +490,19 @@ func TestOfflineNewsAfterStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineOwnerNamed: the owner a team names is a person, also opening a first message.
+func TestOfflineOwnerNamed(t *testing.T) {
+	a := New(Options{})
+	ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "user", "Jonas took over the billing service from Priya.")})
+	var got []string
+	for _, c := range ext.Candidates {
+		if c.Type == realm.Entity && c.Name != "user" {
+			got = append(got, c.Name+" "+c.Content)
+		}
+	}
+	want := []string{"Jonas Jonas (person), mentioned by user.", "Priya Priya (person), mentioned by user."}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("entities %q, want %q", got, want)
+	}
+}
