@@ -307,16 +307,10 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 		if i > 0 && !greetings[ws[i-1].lower] && !foreignCourtesies[ws[i-1].lower] {
 			break
 		}
-		// A first word is a call only when set apart ("Mel, guess what!", "Caroline!"):
-		// followed by the next word, it opens a request, a subjectless report or a
-		// statement about a thing: "Cancel my subscription.", "Refund please!", "Moved to
-		// Denver.", "Builds run on Kubernetes."
-		if i == 0 && len(ws) > 1 && gapIsSpace(text, ws[0].end, ws[1].start) {
-			break
-		}
 		// Without a greeting before it, a first word calls someone only when it is a
 		// known name or set apart as a call is ("Mel, are you in?"): "Design notes: …",
-		// "Tests pass now" open with a common word.
+		// "Tests pass now", "Builds run on Kubernetes." open with a common word, "Cancel my
+		// subscription.", "Moved to Denver." with a verb.
 		if i == 0 && known[ws[0].lower] == "" && !reVocative.MatchString(text[ws[0].end:]) {
 			break
 		}
