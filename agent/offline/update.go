@@ -484,7 +484,7 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 				} else {
 					better(stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: no longer %s", what, o.value)})
 				}
-			case n.plan || n.ended || o.plan:
+			case n.plan || n.ended || o.plan || namesWhatItReplaces(s, n, o):
 			case n.slot == o.slot && n.slot != "habit" && !sameValue(n.value, o.value) && (!kindSlots[n.slot] || sharesWord(n.value, o.value)) && sameRole(n, o):
 				desc := restatedOr(o, n.value, fmt.Sprintf("%s %s: %s, previously %s", n.subject, changedWhat(o), n.value, o.value))
 				switch {
@@ -508,6 +508,22 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 		}
 	}
 	return best
+}
+
+// namesWhatItReplaces: the statement says what its value n replaces ("we use ruff format
+// instead of black"), and that is not o's value: n changes the tool it names, not every
+// tool the subject uses ("we use TypeScript 5.6" holds).
+func namesWhatItReplaces(s *statement, n, o stateClaim) bool {
+	named := false
+	for _, e := range s.claims {
+		if e.ended && e.by != "" && sameValue(e.by, n.value) {
+			if endsValue(e.value, o) {
+				return false
+			}
+			named = true
+		}
+	}
+	return named
 }
 
 // restatedOr describes a change of a team's claim o to value as o's own clause with the

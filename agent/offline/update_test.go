@@ -145,6 +145,8 @@ func TestStateChange(t *testing.T) {
 		{"OwnerToldByAnother", "user", "user: Priya owns the billing service.", "Jonas", "Jonas: Jonas took over the billing service last week.", "supersedes"},
 		{"ToolOtherRole", "user", "user: We use pnpm.", "user", "user: We now use GitLab CI for all pipelines.", ""},
 		{"ToolOtherRoleUseFor", "user", "user: We use pnpm for packages.", "user", "user: We now use GitLab CI for all pipelines.", ""},
+		{"InsteadOtherTool", "user", "user: We use pnpm for all JavaScript packages.", "user", "user: For Python we use ruff format instead of black.", ""},
+		{"InsteadOtherToolTS", "user", "user: We use TypeScript 5.6 in the frontend.", "user", "user: For Python we use ruff format instead of black.", ""},
 		{"ToolOtherRoleSwitched", "user", "user: We lint with flake8.", "user", "user: Let's switch the bundler to Vite.", ""},
 		{"ToolInsteadOfAnother", "user", "user: We test with Jest.", "user", "user: From now on use date-fns instead of moment.", ""},
 		{"ToolNoCue", "user", "user: Our pipelines run on Jenkins.", "user", "user: We use GitLab CI for pipelines.", ""},
