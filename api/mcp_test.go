@@ -970,3 +970,31 @@ func TestMCPChatRoles(t *testing.T) {
 		t.Errorf("recall %+v holds no older home", nodes)
 	}
 }
+
+// TestMCPRememberSaysSuperseded: remember names the memories a message superseded, so a
+// model learns that a fact it may hold changed; a message that changes nothing names none.
+func TestMCPRememberSaysSuperseded(t *testing.T) {
+	cs, space := rememberedChat(t, []map[string]any{
+		{"speaker": "user", "content": "I live in Lisbon with my wife.", "timestamp": "2026-01-10T10:00:00Z"},
+	})
+	var res struct {
+		Results []struct{ Added, Superseded []string }
+	}
+	callTool(t, cs, "remember", map[string]any{"space": space, "messages": []map[string]any{
+		{"speaker": "user", "content": "I bought a new bike for my commute.", "timestamp": "2026-05-01T10:00:00Z"},
+		{"speaker": "user", "content": "We moved from Lisbon to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
+	}}).decode(t, &res)
+	if len(res.Results) != 2 || len(res.Results[0].Superseded) != 0 || len(res.Results[1].Superseded) == 0 {
+		t.Fatalf("results %+v: want the move alone to name what it superseded", res.Results)
+	}
+	ended := map[string]realm.Node{}
+	for _, n := range recalledNodes(t, cs, map[string]any{"space": space, "query": "Did the user live in Lisbon before?", "k": 10}) {
+		ended[n.ID] = n
+	}
+	for _, id := range res.Results[1].Superseded {
+		n, ok := ended[id]
+		if !ok || n.ValidUntil == nil || !strings.Contains(n.Content, "Lisbon") {
+			t.Errorf("superseded %s: %+v (recalled %v); want the Lisbon memory, ended", id, n, ok)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"slices"
 	"time"
 
 	"github.com/realm-memory/realm"
@@ -76,15 +77,30 @@ type ingestedView struct {
 	Added   []string `json:"added" jsonschema:"ids of the memories added"`
 	Merged  []string `json:"merged" jsonschema:"ids of the memories it was merged into"`
 	Skipped []string `json:"skipped" jsonschema:"what it said that the space already held"`
-	Error   string   `json:"error,omitempty"`
+	// Superseded tells a model that a fact it may hold changed: "we moved to Berlin" ends
+	// "I live in Lisbon".
+	Superseded []string `json:"superseded" jsonschema:"ids of the memories it superseded: a newer version of what they said, their validity ended (kept for questions about the past)"`
+	Error      string   `json:"error,omitempty"`
 }
 
 func viewIngested(results []construction.Result) rememberView {
 	v := rememberView{Results: make([]ingestedView, len(results))}
 	for i, r := range results {
-		v.Results[i] = ingestedView{ID: r.ObservationID, Status: r.Status, Added: nonNil(r.Added), Merged: nonNil(r.Merged), Skipped: nonNil(r.Skipped), Error: r.Error}
+		v.Results[i] = ingestedView{ID: r.ObservationID, Status: r.Status, Added: nonNil(r.Added), Merged: nonNil(r.Merged), Skipped: nonNil(r.Skipped),
+			Superseded: superseded(r.Edges), Error: r.Error}
 	}
 	return v
+}
+
+// superseded are the ends of the supersedes edges among edges, once each.
+func superseded(edges []realm.Edge) []string {
+	out := []string{}
+	for _, e := range edges {
+		if e.Predicate == realm.Supersedes && !slices.Contains(out, e.To) {
+			out = append(out, e.To)
+		}
+	}
+	return out
 }
 
 func nonNil(ids []string) []string {
