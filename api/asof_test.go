@@ -127,9 +127,7 @@ func TestCorrectionLearnedAt(t *testing.T) {
 	}
 
 	var hiking realm.Node
-	var page struct{ Memories []realm.Node }
-	c.do("GET", sp+"/memories?q=hiking&limit=50", nil, &page)
-	for _, m := range page.Memories {
+	for _, m := range c.memories(sp, "q=hiking&limit=50") {
 		if m.Type == realm.Event || m.Type == realm.Fact {
 			hiking = m
 		}
@@ -152,10 +150,8 @@ func TestExportImportLearnedAt(t *testing.T) {
 	c.remember("/v1/spaces/"+space, phoneMessages)
 	learned := func(space string) map[string]string {
 		t.Helper()
-		var page struct{ Memories []realm.Node }
-		c.do("GET", "/v1/spaces/"+space+"/memories?limit=500", nil, &page)
 		out := map[string]string{}
-		for _, m := range page.Memories {
+		for _, m := range c.memories("/v1/spaces/"+space, "limit=500") {
 			if m.LearnedAt == nil {
 				t.Errorf("space %s: memory %q has no learned_at", space, m.Content)
 				continue

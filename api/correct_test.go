@@ -40,14 +40,13 @@ func (r recallDoc) index(id string) int {
 // correctable returns the event or fact of space that says Marta.
 func correctable(t *testing.T, c client, space string) realm.Node {
 	t.Helper()
-	var page struct{ Memories []realm.Node }
-	c.do("GET", "/v1/spaces/"+space+"/memories?q=Marta&limit=50", nil, &page)
-	for _, m := range page.Memories {
+	memories := c.memories("/v1/spaces/"+space, "q=Marta&limit=50")
+	for _, m := range memories {
 		if (m.Type == realm.Event || m.Type == realm.Fact) && strings.Contains(m.Content, "Marta") {
 			return m
 		}
 	}
-	t.Fatalf("no event or fact says Marta: %+v", page.Memories)
+	t.Fatalf("no event or fact says Marta: %+v", memories)
 	return realm.Node{}
 }
 
@@ -128,9 +127,7 @@ func TestCorrectMemory(t *testing.T) {
 		// Its edges to entities and episodes are copied, but for the entity it takes back
 		// (Marta); the others stay with the old memory.
 		ends, names := map[string]realm.NodeType{}, map[string]string{}
-		var page struct{ Memories []realm.Node }
-		c.do("GET", sp+"/memories?limit=500", nil, &page)
-		for _, m := range page.Memories {
+		for _, m := range c.memories(sp, "limit=500") {
 			ends[m.ID], names[m.ID] = m.Type, m.Name
 		}
 		other := func(e realm.Edge, self string) string {
@@ -222,13 +219,12 @@ func TestCorrectMemory(t *testing.T) {
 		if code, res, p := importInto(t, c, target, export(t, c, space)); code != http.StatusCreated {
 			t.Fatalf("import: %d %+v %+v", code, res, p)
 		}
-		var page struct{ Memories []realm.Node }
-		c.do("GET", "/v1/spaces/"+target+"/memories?q=Marina", nil, &page)
-		if len(page.Memories) != 1 || page.Memories[0].Content != content {
-			t.Fatalf("imported memories saying Marina: %+v", page.Memories)
+		marina := c.memories("/v1/spaces/"+target, "q=Marina")
+		if len(marina) != 1 || marina[0].Content != content {
+			t.Fatalf("imported memories saying Marina: %+v", marina)
 		}
 		var doc memoryDoc
-		c.do("GET", "/v1/spaces/"+target+"/memories/"+page.Memories[0].ID, nil, &doc)
+		c.do("GET", "/v1/spaces/"+target+"/memories/"+marina[0].ID, nil, &doc)
 		i := slices.IndexFunc(doc.Edges, func(e realm.Edge) bool { return e.Predicate == realm.Supersedes && e.From == doc.Memory.ID })
 		if i < 0 {
 			t.Fatalf("imported correction's edges %+v: no supersedes edge", doc.Edges)
@@ -253,14 +249,13 @@ func TestCorrectMemoryErrors(t *testing.T) {
 	sp := "/v1/spaces/" + space
 	c.remember(sp, correctMessages)
 	fact := correctable(t, c, space)
-	var page struct{ Memories []realm.Node }
-	c.do("GET", sp+"/memories?limit=500", nil, &page)
+	before := c.memories(sp, "limit=500")
 	other := map[realm.NodeType]string{}
-	for _, m := range page.Memories {
+	for _, m := range before {
 		other[m.Type] = m.ID
 	}
 	if other[realm.Entity] == "" || other[realm.Episode] == "" {
-		t.Fatalf("no entity or episode among %+v", page.Memories)
+		t.Fatalf("no entity or episode among %+v", before)
 	}
 	tests := []struct {
 		name, key, id string
@@ -298,12 +293,11 @@ func TestCorrectMemoryErrors(t *testing.T) {
 			t.Errorf("%d %+v", code, p)
 		}
 	})
-	var after struct{ Memories []realm.Node }
-	c.do("GET", sp+"/memories?limit=500", nil, &after)
+	after := c.memories(sp, "limit=500")
 	var doc memoryDoc
 	c.do("GET", sp+"/memories/"+fact.ID, nil, &doc)
-	if len(after.Memories) != len(page.Memories) || doc.Memory.ValidUntil != nil {
-		t.Errorf("refused corrections wrote: %d memories, then %d; the fact's validity %v", len(page.Memories), len(after.Memories), doc.Memory.ValidUntil)
+	if len(after) != len(before) || doc.Memory.ValidUntil != nil {
+		t.Errorf("refused corrections wrote: %d memories, then %d; the fact's validity %v", len(before), len(after), doc.Memory.ValidUntil)
 	}
 }
 
@@ -381,17 +375,16 @@ func TestCorrectionRecalledFirst(t *testing.T) {
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
 	c.remember(sp, blenderMessages)
-	var page struct{ Memories []realm.Node }
-	c.do("GET", sp+"/memories?limit=100", nil, &page)
-	i := slices.IndexFunc(page.Memories, func(m realm.Node) bool {
+	memories := c.memories(sp, "limit=100")
+	i := slices.IndexFunc(memories, func(m realm.Node) bool {
 		return (m.Type == realm.Event || m.Type == realm.Fact) && slices.Equal(m.Sources, []string{"q2"})
 	})
 	if i < 0 {
-		t.Fatalf("no event or fact of q2 alone: %+v", page.Memories)
+		t.Fatalf("no event or fact of q2 alone: %+v", memories)
 	}
 	const content = "The blender will arrive on June 9 (9 June 2026)."
 	var got memoryDoc
-	if code := c.do("PATCH", sp+"/memories/"+page.Memories[i].ID, map[string]any{"content": content}, &got).StatusCode; code != http.StatusOK {
+	if code := c.do("PATCH", sp+"/memories/"+memories[i].ID, map[string]any{"content": content}, &got).StatusCode; code != http.StatusOK {
 		t.Fatalf("correct: %d", code)
 	}
 	var rec recallDoc
@@ -491,14 +484,7 @@ func TestListMemoriesCurrent(t *testing.T) {
 	}
 	c.remember(sp, []map[string]string{said("l1", "I live in Lisbon.", "2024-05-01T10:00:00Z")})
 	c.remember(sp, []map[string]string{said("l2", "I moved to Berlin last month.", "2024-09-01T10:00:00Z")})
-	list := func(query string) []realm.Node {
-		var page struct{ Memories []realm.Node }
-		if code := c.do("GET", sp+"/memories?limit=100"+query, nil, &page).StatusCode; code != http.StatusOK {
-			t.Fatalf("list%s: %d", query, code)
-		}
-		return page.Memories
-	}
-	all, current, ended := list(""), list("&current=true"), list("&current=false")
+	all, current, ended := c.memories(sp, "limit=100"), c.memories(sp, "limit=100&current=true"), c.memories(sp, "limit=100&current=false")
 	if len(current)+len(ended) != len(all) || len(ended) == 0 {
 		t.Fatalf("%d memories: %d current, %d ended; want them split, some ended", len(all), len(current), len(ended))
 	}

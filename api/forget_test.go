@@ -39,16 +39,6 @@ type observationDeletedDoc struct {
 	MemoryIDs       []string `json:"memory_ids"`
 }
 
-// listedMemories lists every memory of a space.
-func listedMemories(t *testing.T, c client, space string) []realm.Node {
-	t.Helper()
-	var page struct{ Memories []realm.Node }
-	if code := c.do("GET", "/v1/spaces/"+space+"/memories?limit=500", nil, &page).StatusCode; code != http.StatusOK {
-		t.Fatalf("list: %d", code)
-	}
-	return page.Memories
-}
-
 // saysAny reports whether s holds one of words, in any case.
 func saysAny(s string, words []string) bool {
 	s = strings.ToLower(s)
@@ -66,7 +56,7 @@ func TestDeleteObservation(t *testing.T) {
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
 	c.remember(sp, forgetMessages)
-	before := listedMemories(t, c, space)
+	before := c.memories("/v1/spaces/"+space, "limit=500")
 	var fromF1, others []realm.Node
 	for _, m := range before {
 		if slices.Contains(m.Sources, "f1") {
@@ -136,7 +126,7 @@ func TestDeleteObservation(t *testing.T) {
 		}
 	})
 	t.Run("List", func(t *testing.T) {
-		after := listedMemories(t, c, space)
+		after := c.memories("/v1/spaces/"+space, "limit=500")
 		for _, m := range after {
 			if slices.Contains(got.MemoryIDs, m.ID) || slices.Contains(m.Sources, "f1") || saysAny(m.Content, forgetWords) {
 				t.Errorf("still listed: %+v", m)
@@ -250,7 +240,7 @@ func TestDeleteObservationErrors(t *testing.T) {
 	msgs := append(slices.Clone(forgetMessages), map[string]string{
 		"id": "odd id/1", "session_id": "s1", "role": "user", "content": "I keep my bike in the hallway.", "timestamp": "2023-05-08T10:04:00Z"})
 	c.remember(sp, msgs)
-	n := len(listedMemories(t, c, space))
+	n := len(c.memories("/v1/spaces/"+space, "limit=500"))
 	tests := []struct {
 		name, key, path string
 		code            int
@@ -279,7 +269,7 @@ func TestDeleteObservationErrors(t *testing.T) {
 			}
 		})
 	}
-	if after := len(listedMemories(t, c, space)); after != n {
+	if after := len(c.memories("/v1/spaces/"+space, "limit=500")); after != n {
 		t.Fatalf("refused deletes deleted memories: %d of %d left", after, n)
 	}
 	t.Run("EscapedID", func(t *testing.T) {
@@ -331,7 +321,7 @@ func TestDeleteObservationPending(t *testing.T) {
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
 	c.remember(sp, forgetMessages)
-	n := len(listedMemories(t, c, space))
+	n := len(c.memories("/v1/spaces/"+space, "limit=500"))
 	pending := map[string]string{"id": "p1", "session_id": "s1", "role": "user",
 		"content": "My bank PIN is hidden under the flowerpot on the balcony.", "timestamp": "2023-05-08T10:05:00Z"}
 
@@ -372,12 +362,12 @@ func TestDeleteObservationPending(t *testing.T) {
 	if resumed, err := ingest.ResumePendingSpace(context.Background(), space); err != nil || resumed != 0 {
 		t.Errorf("resumed %d, %v", resumed, err)
 	}
-	for _, m := range listedMemories(t, c, space) {
+	for _, m := range c.memories("/v1/spaces/"+space, "limit=500") {
 		if slices.Contains(m.Sources, "p1") || strings.Contains(strings.ToLower(m.Content), "flowerpot") {
 			t.Errorf("a memory of p1: %+v", m)
 		}
 	}
-	if after := len(listedMemories(t, c, space)); after != n {
+	if after := len(c.memories("/v1/spaces/"+space, "limit=500")); after != n {
 		t.Errorf("%d memories, want the %d before p1", after, n)
 	}
 	if body := string(export(t, c, space)); strings.Contains(body, "flowerpot") {
@@ -467,16 +457,15 @@ func TestForgetObservationRestoresValidity(t *testing.T) {
 	}
 	c.remember(sp, []map[string]string{said("h1", "I live in Lisbon.", "2024-05-01T10:00:00Z")})
 	c.remember(sp, []map[string]string{said("h2", "I moved to Berlin last month.", "2024-09-01T10:00:00Z")})
-	var page struct{ Memories []realm.Node }
-	c.do("GET", sp+"/memories?limit=100", nil, &page)
+	memories := c.memories(sp, "limit=100")
 	var ended []string
-	for _, m := range page.Memories {
+	for _, m := range memories {
 		if m.ValidUntil != nil && slices.Equal(m.Sources, []string{"h1"}) {
 			ended = append(ended, m.ID)
 		}
 	}
 	if len(ended) == 0 {
-		t.Fatalf("no memory of h1 superseded by the move: %+v", page.Memories)
+		t.Fatalf("no memory of h1 superseded by the move: %+v", memories)
 	}
 	if code := c.status("DELETE", sp+"/observations/h2", nil); code != http.StatusOK && code != http.StatusNoContent {
 		t.Fatalf("forget h2: %d", code)

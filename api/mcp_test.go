@@ -741,10 +741,8 @@ func TestMCPWhatWasSaidInTimeZone(t *testing.T) {
 	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": chat}); got.isError {
 		t.Fatal(got.text)
 	}
-	var episodes struct{ Memories []realm.Node }
-	client{t: t, base: srv.URL}.do("GET", "/v1/spaces/"+space+"/memories?type=episode", nil, &episodes)
 	var names []string
-	for _, e := range episodes.Memories {
+	for _, e := range (client{t: t, base: srv.URL}).memories("/v1/spaces/"+space, "type=episode") {
 		names = append(names, e.Name)
 	}
 	slices.Sort(names)

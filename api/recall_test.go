@@ -109,10 +109,8 @@ func TestRecallTopK(t *testing.T) {
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
 	c.remember(sp, blenderMessages)
-	var page struct{ Memories []realm.Node }
-	c.do("GET", sp+"/memories?limit=100", nil, &page)
 	byID := map[string]realm.Node{}
-	for _, m := range page.Memories {
+	for _, m := range c.memories(sp, "limit=100") {
 		byID[m.ID] = m
 	}
 	for _, k := range []int{2, 3, 10} {

@@ -143,6 +143,17 @@ func (c client) remember(sp string, messages any) {
 	}
 }
 
+// memories lists the memories of the space at sp (/v1/spaces/…) with the query given
+// ("limit=100&q=…"), and stops the test unless the list is served.
+func (c client) memories(sp, query string) []realm.Node {
+	c.t.Helper()
+	var page struct{ Memories []realm.Node }
+	if code := c.do("GET", sp+"/memories?"+query, nil, &page).StatusCode; code != http.StatusOK {
+		c.t.Fatalf("list memories?%s: %d", query, code)
+	}
+	return page.Memories
+}
+
 // problemDoc is the part of a problem+json the tests read.
 type problemDoc struct {
 	Code   string
