@@ -316,15 +316,7 @@ func TestOfflineSupersedes(t *testing.T) {
 	old := realm.Node{ID: "old", Type: realm.Fact, Content: "Nora lives in Lisbon now, in a small flat.", Description: "Said by Nora on 10 January 2023."}
 	other := realm.Node{ID: "other", Type: realm.Fact, Content: "Sam lives in Leeds.", Description: "Said by Sam on 10 January 2023."}
 	obs := realm.Observation{ID: "o9", SessionID: "s9", Speaker: "Nora", Content: "We moved from Lisbon to Berlin last week.", ObservedAt: day}
-	ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
-	in := agent.IntegrateInput{Observation: obs}
-	for _, c := range ext.Candidates {
-		in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: []agent.Neighbour{{Node: old, Similar: true}, {Node: other, Similar: true}}})
-	}
-	out, _, err := a.Integrate(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ext, out := integrateBeside(t, a, obs, old, other)
 	found := false
 	for i, d := range out {
 		if ext.Candidates[i].Type != realm.Event && ext.Candidates[i].Type != realm.Fact {
@@ -355,15 +347,7 @@ func TestOfflineCorrection(t *testing.T) {
 	visit := time.Date(2023, 5, 9, 0, 0, 0, 0, time.UTC)
 	old := realm.Node{ID: "old", Type: realm.Event, Content: "Nina's sister Marta is visiting us next week (the week after 2 May 2023).", Description: "Said by Nina on 2 May 2023 in session s1.", TStart: &visit}
 	obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Nina", Content: "Oops, I got that wrong: my sister's name is Marina, not Marta.", ObservedAt: time.Date(2023, 5, 6, 10, 0, 0, 0, time.UTC)}
-	ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
-	in := agent.IntegrateInput{Observation: obs}
-	for _, c := range ext.Candidates {
-		in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: []agent.Neighbour{{Node: old, Similar: true}}})
-	}
-	out, _, err := a.Integrate(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, out := integrateBeside(t, a, obs, old)
 	found := false
 	for _, d := range out {
 		for _, e := range d.Edges {
@@ -392,15 +376,7 @@ func TestOfflineSupersedesHistorySentLate(t *testing.T) {
 		{ID: "move", Type: realm.Fact, Content: "Nora lives in Berlin now.", Description: "Said by Nora on 15 March 2025."},
 	} {
 		obs := realm.Observation{ID: "o1", SessionID: "s1", Speaker: "Nora", Content: "I live in Lisbon with my partner.", ObservedAt: time.Date(2025, 3, 3, 10, 0, 0, 0, time.UTC)}
-		ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
-		in := agent.IntegrateInput{Observation: obs}
-		for _, c := range ext.Candidates {
-			in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: []agent.Neighbour{{Node: newer, Similar: true}}})
-		}
-		out, _, err := a.Integrate(context.Background(), in)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, out := integrateBeside(t, a, obs, newer)
 		found := false
 		for _, d := range out {
 			for _, e := range d.Edges {
@@ -454,15 +430,7 @@ func TestOfflineSupersedesLateDescription(t *testing.T) {
 	a := New(Options{})
 	newer := realm.Node{ID: "seattle", Type: realm.Fact, Content: "Bob Chen lives in Seattle.", Description: "Said by Bob Chen on 20 March 2025."}
 	obs := realm.Observation{ID: "o1", SessionID: "s1", Speaker: "Bob Chen", Content: "I live in Portland.", ObservedAt: time.Date(2025, 2, 3, 10, 0, 0, 0, time.UTC)}
-	ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
-	in := agent.IntegrateInput{Observation: obs}
-	for _, c := range ext.Candidates {
-		in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: []agent.Neighbour{{Node: newer, Similar: true}}})
-	}
-	out, _, err := a.Integrate(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, out := integrateBeside(t, a, obs, newer)
 	var got []string
 	for _, d := range out {
 		for _, e := range d.Edges {
@@ -475,4 +443,24 @@ func TestOfflineSupersedesLateDescription(t *testing.T) {
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("supersedes edges %q, want %q", got, want)
 	}
+}
+
+// integrateBeside extracts obs and integrates each of its candidates beside nodes, each
+// found similar to it.
+func integrateBeside(t *testing.T, a *Agent, obs realm.Observation, nodes ...realm.Node) (agent.Extraction, []agent.Integration) {
+	t.Helper()
+	ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
+	in := agent.IntegrateInput{Observation: obs}
+	for _, c := range ext.Candidates {
+		cc := agent.CandidateContext{Candidate: c}
+		for _, n := range nodes {
+			cc.Neighbours = append(cc.Neighbours, agent.Neighbour{Node: n, Similar: true})
+		}
+		in.Candidates = append(in.Candidates, cc)
+	}
+	out, _, err := a.Integrate(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ext, out
 }
