@@ -90,7 +90,7 @@ func TestRecallAsOf(t *testing.T) {
 
 // TestCorrectionLearnedAt: a correction is learned at its valid_from, or, without one,
 // when it was made; a recall as of an earlier time does not see it. A valid_from before
-// the memory it corrects became valid is refused, naming valid_from, and writes nothing.
+// the memory it corrects became valid conflicts with it (409 naming valid_from) and writes nothing.
 func TestCorrectionLearnedAt(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -102,8 +102,8 @@ func TestCorrectionLearnedAt(t *testing.T) {
 
 	var p problemDoc
 	resp := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": content, "valid_from": "2023-05-01T00:00:00Z"}, &p)
-	if resp.StatusCode != http.StatusBadRequest || p.Fields["valid_from"] == "" {
-		t.Fatalf("valid_from before the memory began: %d %+v, want 400 naming valid_from", resp.StatusCode, p)
+	if resp.StatusCode != http.StatusConflict || !strings.Contains(p.Detail, "valid_from") {
+		t.Fatalf("valid_from before the memory began: %d %+v, want 409 naming valid_from", resp.StatusCode, p)
 	}
 	var still memoryDoc
 	c.do("GET", sp+"/memories/"+old.ID, nil, &still)

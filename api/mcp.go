@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -298,10 +299,10 @@ func validID(id json.RawMessage) bool {
 }
 
 // safeInteger reports whether a JSON number is an integer that every JSON reader keeps
-// exact: at most 2^53-1 in magnitude.
+// exact: at most 2^53-1 in magnitude. As in JSON Schema, -208.0 and 1e3 are integers.
 func safeInteger(n []byte) bool {
-	i, err := strconv.ParseInt(string(n), 10, 64)
-	return err == nil && i <= 1<<53-1 && i >= -(1<<53-1)
+	f, err := strconv.ParseFloat(string(n), 64)
+	return err == nil && f == math.Trunc(f) && math.Abs(f) <= 1<<53-1
 }
 
 // rpcMessage is what rpcEnvelope reads of a message.

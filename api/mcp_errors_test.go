@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -131,6 +132,19 @@ func TestMCPErrors(t *testing.T) {
 			if err := json.Unmarshal(b, &msg); err != nil || resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != "application/json" ||
 				msg.JSONRPC != "2.0" || msg.Error.Code != tc.code || string(msg.ID) != tc.id {
 				t.Errorf("%s: %d %s %s, want %d and the JSON-RPC error %d with id %s", tc.name, resp.StatusCode, resp.Header.Get("Content-Type"), b, tc.status, tc.code, tc.id)
+			}
+		}
+		// An integer written with a fraction or an exponent is an integer, as in JSON Schema.
+		for _, id := range []string{"-208.0", "2e1"} {
+			resp, b := postMCP(t, srv.URL, "", []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`))
+			var msg struct {
+				ID     float64
+				Result map[string]any
+				Error  any
+			}
+			want, _ := strconv.ParseFloat(id, 64)
+			if err := json.Unmarshal(b, &msg); err != nil || resp.StatusCode != http.StatusOK || msg.ID != want || msg.Result == nil || msg.Error != nil {
+				t.Errorf("ping with id %s: %d %s, want its result", id, resp.StatusCode, b)
 			}
 		}
 		// A stateless server: no event stream, no session to end.

@@ -40,9 +40,9 @@ var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
 // and only a memory that holds: a superseded one is history, whose newer version is the
 // one to correct. The same correction sent again returns the memory it made and writes
 // nothing.
-// Errors: EInvalid (content, validFrom), ENotFound (space or memory), EConflict (the memory is an
-// entity or an episode, says content already, or was superseded; an import holds the
-// space), EUnavailable.
+// Errors: EInvalid (content), ENotFound (space or memory), EConflict (the memory is an
+// entity or an episode, says content already, was superseded or began after validFrom; an
+// import holds the space), EUnavailable.
 func (p *Pipeline) Correct(ctx context.Context, space, id, content string, validFrom time.Time) (string, error) {
 	if msg := p.contentErr(content); msg != "" {
 		return "", realm.FieldErrors{"content": msg}.Err()
@@ -60,8 +60,8 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 		return "", realm.Errorf(realm.EConflict, "memory %q says this already", id)
 	}
 	if began := validSince(old); !validFrom.IsZero() && began != nil && validFrom.Before(*began) {
-		return "", realm.FieldErrors{"valid_from": fmt.Sprintf("before %s, when memory %q became valid: a correction cannot end it before it began",
-			began.UTC().Format(time.RFC3339), id)}.Err()
+		return "", realm.Errorf(realm.EConflict, "valid_from is before %s, when memory %q became valid: a correction cannot end it before it began",
+			began.UTC().Format(time.RFC3339), id)
 	}
 	name := correctedName(old, content)
 	embs, err := p.embed(ctx, []string{embedText(name, content)})
