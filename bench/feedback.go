@@ -16,10 +16,14 @@ const (
 	FeedbackNone  = "none"  // no reconsolidation: the graph stays as ingested (run mode off)
 	FeedbackSelf  = "self"  // the offline auditor on the system's own signals, η/2 (run mode on)
 	FeedbackCited = "cited" // after question i is measured, its recalled nodes covering a gold turn of it are marked useful, as a client would
+	// FeedbackAnswer: after question i is measured, its gold answer is sent as a correct
+	// answer ({answer, correct: true}, no node ids), as a client whose answer was judged
+	// right would; what the answer's own words name is its key evidence.
+	FeedbackAnswer = "answer"
 )
 
 // FeedbackModes lists the valid --feedback values.
-var FeedbackModes = []string{FeedbackNone, FeedbackSelf, FeedbackCited}
+var FeedbackModes = []string{FeedbackNone, FeedbackSelf, FeedbackCited, FeedbackAnswer}
 
 // feedbackRunMode is the run mode (the key of a question's results) of a feedback mode.
 func feedbackRunMode(feedback string) string {
@@ -36,15 +40,15 @@ func feedbackRunMode(feedback string) string {
 // for the questions that share a gold turn with an earlier question of their conversation
 // and for the others, the recall over the question order, and the ceiling.
 type FeedbackReport struct {
-	Feedback string        `json:"feedback"` // none | self | cited
+	Feedback string        `json:"feedback"` // none | self | cited | answer
 	Sharing  FeedbackSplit `json:"sharing"`  // questions sharing a gold turn with an earlier one
 	Others   FeedbackSplit `json:"others"`
 	All      FeedbackSplit `json:"all"`
 	// Running is the mean recall of the questions in each tenth of their conversation's
 	// question order, first tenth first, over all samples.
 	Running []float64 `json:"running_recall"`
-	// Feedbacks is how many feedback calls cited made (questions whose top K covered a
-	// gold turn), and UsefulMarked the nodes they marked useful.
+	// Feedbacks is how many feedback calls cited or answer made (cited: questions whose
+	// top K covered a gold turn), and UsefulMarked the nodes cited marked useful.
 	Feedbacks    int `json:"feedbacks,omitempty"`
 	UsefulMarked int `json:"useful_marked,omitempty"`
 }
@@ -169,6 +173,17 @@ func citedFeedback(ctx context.Context, rc Reconsolidator, space, traceID string
 	return res, useful, err
 }
 
+// answerFeedback sends, through the client's feedback path, the question's gold answer
+// as a correct answer; nothing is sent for a question without one.
+func answerFeedback(ctx context.Context, rc Reconsolidator, space, traceID, answer string) (reconsolidation.Result, error) {
+	if strings.TrimSpace(answer) == "" {
+		return reconsolidation.Result{}, nil
+	}
+	correct := true
+	fb := realm.Feedback{Answer: answer, Correct: &correct}
+	return rc.Reconsolidate(ctx, space, traceID, reconsolidation.Request{Feedback: &fb, Source: realm.EditSourceFeedback})
+}
+
 // FeedbackMarkdown renders the feedback runs side by side: recall by split with the
 // ceiling and against the run without feedback, the running recall, and the edits.
 func (r RetrievalReport) FeedbackMarkdown() string {
@@ -223,8 +238,11 @@ func (r RetrievalReport) FeedbackMarkdown() string {
 		e := run.Edits
 		fmt.Fprintf(&b, "Edits, %s: %d reconsolidations with edits of %d; added %d, strengthened %d, weakened %d (logged edits, a symmetric edge counts twice), %d rejected; the revert %s.",
 			f.Feedback, e.WithEdits, e.Audits, e.Added, e.Strengthened, e.Weakened, e.Rejected, restoredText(e))
-		if f.Feedbacks > 0 {
+		switch {
+		case f.UsefulMarked > 0:
 			fmt.Fprintf(&b, " %d feedback calls marked %d nodes useful.", f.Feedbacks, f.UsefulMarked)
+		case f.Feedbacks > 0:
+			fmt.Fprintf(&b, " %d feedback calls, each an answer judged correct.", f.Feedbacks)
 		}
 		b.WriteString("\n\n")
 	}

@@ -17,10 +17,10 @@ import (
 	"github.com/realm-memory/realm/retrieval"
 )
 
-// TestRunRetrievalFeedback runs the LoCoMo retrieval bench with --feedback none,self,cited
-// over one ingestion on a real Neo4j: three feedback reports in that order, cited
-// feedback given through the client's path for the questions whose top K covered a gold
-// turn, the questions split by whether they share a gold turn with an earlier one, a
+// TestRunRetrievalFeedback runs the LoCoMo retrieval bench with --feedback
+// none,self,cited,answer over one ingestion on a real Neo4j: four feedback reports in that
+// order, cited feedback given through the client's path for the questions whose top K
+// covered a gold turn, answer feedback for every question with a gold answer, the questions split by whether they share a gold turn with an earlier one, a
 // ceiling no lower than the recall, and the space left as ingested.
 func TestRunRetrievalFeedback(t *testing.T) {
 	store := cyphertest.MustOpen(t)
@@ -45,13 +45,13 @@ func TestRunRetrievalFeedback(t *testing.T) {
 			_, _ = store.DeleteSpace(context.WithoutCancel(ctx), prefix+s.ID)
 		}
 	})
-	cfg := bench.RetrievalConfig{K: 10, SpacePrefix: prefix, Feedback: []string{bench.FeedbackNone, bench.FeedbackSelf, bench.FeedbackCited}}
+	cfg := bench.RetrievalConfig{K: 10, SpacePrefix: prefix, Feedback: []string{bench.FeedbackNone, bench.FeedbackSelf, bench.FeedbackCited, bench.FeedbackAnswer}}
 	rep, err := bench.RunRetrieval(ctx, samples, deps, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Runs) != 3 || len(rep.Feedback) != 3 {
-		t.Fatalf("%d runs, %d feedback reports; want 3 of each", len(rep.Runs), len(rep.Feedback))
+	if len(rep.Runs) != 4 || len(rep.Feedback) != 4 {
+		t.Fatalf("%d runs, %d feedback reports; want 4 of each", len(rep.Runs), len(rep.Feedback))
 	}
 	for i, f := range rep.Feedback {
 		if f.Feedback != cfg.Feedback[i] {
@@ -64,8 +64,8 @@ func TestRunRetrievalFeedback(t *testing.T) {
 			t.Errorf("%s: recall %.4f, ceiling %.4f, running %v", f.Feedback, f.All.Recall, f.All.Ceiling, f.Running)
 		}
 	}
-	none, self, cited := rep.Run(bench.ReconsolidationOff), rep.Run(bench.ReconsolidationOn), rep.Run(bench.FeedbackCited)
-	if none == nil || self == nil || cited == nil || none.Edits != nil {
+	none, self, cited, answer := rep.Run(bench.ReconsolidationOff), rep.Run(bench.ReconsolidationOn), rep.Run(bench.FeedbackCited), rep.Run(bench.FeedbackAnswer)
+	if none == nil || self == nil || cited == nil || answer == nil || none.Edits != nil {
 		t.Fatalf("runs %+v", rep.Runs)
 	}
 	if rep.Feedback[0].All.Recall != none.Overall || rep.Feedback[2].All.Recall != cited.Overall {
@@ -78,6 +78,9 @@ func TestRunRetrievalFeedback(t *testing.T) {
 	if cited.Edits.Added == 0 || !cited.Edits.Restored || !self.Edits.Restored {
 		t.Errorf("cited edits %+v, self edits %+v: want learned links added, and every run reverted to the bit", cited.Edits, self.Edits)
 	}
+	if fa := rep.Feedback[3]; fa.Feedbacks != rep.Questions || answer.Edits.Audits != rep.Questions || !answer.Edits.Restored {
+		t.Errorf("answer: %d feedback calls for %d questions, edits %+v; want one call per question, reverted to the bit", fa.Feedbacks, rep.Questions, answer.Edits)
+	}
 	for _, s := range samples {
 		st, err := store.EditStats(ctx, prefix+s.ID)
 		if err != nil {
@@ -88,7 +91,7 @@ func TestRunRetrievalFeedback(t *testing.T) {
 		}
 	}
 	md := rep.FeedbackMarkdown()
-	for _, want := range []string{"| none |", "| self |", "| cited |", "ceiling", "Δ sharing", "Edits, cited"} {
+	for _, want := range []string{"| none |", "| self |", "| cited |", "| answer |", "ceiling", "Δ sharing", "Edits, cited"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
 		}

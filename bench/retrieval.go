@@ -394,7 +394,7 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 		runs, mode = nil, ReconsolidationOff
 		for _, f := range cfg.Feedback {
 			if !slices.Contains(FeedbackModes, f) {
-				return RetrievalReport{}, realm.Errorf(realm.EInvalid, "feedback must be none, self or cited, not %q", f)
+				return RetrievalReport{}, realm.Errorf(realm.EInvalid, "feedback must be none, self, cited or answer, not %q", f)
 			}
 			runs = append(runs, newRun(feedbackRunMode(f)))
 			if f != FeedbackNone {
@@ -459,7 +459,7 @@ func RunRetrieval(ctx context.Context, samples []Sample, deps RetrievalDeps, cfg
 			return rep, fmt.Errorf("%s: flat baselines: %w", s.ID, err)
 		}
 	}
-	for _, mode := range []string{ReconsolidationOn, ReconsolidationOff, FeedbackCited} {
+	for _, mode := range []string{ReconsolidationOn, ReconsolidationOff, FeedbackCited, FeedbackAnswer} {
 		for _, r := range runs {
 			if r.mode == mode {
 				rep.Runs = append(rep.Runs, r.report(results))
@@ -628,14 +628,20 @@ func askSample(ctx context.Context, deps RetrievalDeps, cfg RetrievalConfig, sam
 		if on {
 			t := time.Now()
 			var out reconsolidation.Result
-			if r.mode == FeedbackCited {
+			switch r.mode {
+			case FeedbackCited:
 				var useful []string
 				out, useful, err = citedFeedback(ctx, deps.Reconsolidate, space, res.TraceID, q.Evidence, res.Nodes, cfg.K)
 				if len(useful) > 0 {
 					r.feedbacks++
 					r.usefulMarked += len(useful)
 				}
-			} else {
+			case FeedbackAnswer:
+				out, err = answerFeedback(ctx, deps.Reconsolidate, space, res.TraceID, q.Answer)
+				if q.Answer != "" {
+					r.feedbacks++
+				}
+			default:
 				out, err = deps.Reconsolidate.ReconsolidateInput(ctx, space, res.TraceID,
 					agent.AuditInput{Query: q.Question.Question, Nodes: res.Nodes, Edges: res.Edges}, realm.EditSourceAuto)
 			}

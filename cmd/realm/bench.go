@@ -13,7 +13,7 @@ import (
 	"github.com/realm-memory/realm/bench"
 )
 
-const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--split tune|validate|all] [--reconsolidation on|off|both] [--feedback none,self,cited] [--k 10] [--curve 5,10,15,20] [--limit N] [--speakers names|roles] [--sessions ids|none] [--out report.json] [--questions results.jsonl]" +
+const benchUsage = "usage: realm bench locomo [--retrieval-only] [FILE | --data FILE] [--split tune|validate|all] [--reconsolidation on|off|both] [--feedback none,self,cited,answer] [--k 10] [--curve 5,10,15,20] [--limit N] [--speakers names|roles] [--sessions ids|none] [--out report.json] [--questions results.jsonl]" +
 	" [--judge-model M] [--judge-runs N] [--shuffle SEED]... [--strategy adaptive|path_search|subgraph_beam]... [--checkpoint FILE|DIR/]"
 
 // runBench dispatches `realm bench <benchmark>`. The report (Markdown) goes to stdout and
@@ -46,7 +46,8 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	retrievalOnly := fs.Bool("retrieval-only", false, "score evidence recall only (no LLM needed)")
 	recon := fs.String("reconsolidation", bench.ReconsolidationOn, "on: audit each question's recall and apply the edits before the next; off; both: off then on over one ingestion, side by side")
 	feedback := fs.String("feedback", "", "with --retrieval-only, instead of --reconsolidation: runs over one ingestion, each reverted before the next, "+
-		"one per mode of this comma list: none, self (the offline auditor, η/2), cited (after each question, the recalled nodes covering its gold turns marked useful through the feedback path)")
+		"one per mode of this comma list: none, self (the offline auditor, η/2), cited (after each question, the recalled nodes covering its gold turns marked useful through the feedback path), "+
+		"answer (after each question, its gold answer sent as a correct answer through the feedback path)")
 	k := fs.Int("k", 10, "evidence recall@k")
 	out := fs.String("out", "", "write the JSON report here, and the Markdown beside it (x.json → x.md)")
 	prefix := fs.String("space-prefix", "", "spaces are named prefix+sample id (default locomo-, and locomo-full- for the full protocol, whose spaces are erased first)")
@@ -78,7 +79,7 @@ func runBenchLoCoMo(ctx context.Context, args []string, getenv func(string) stri
 	if *feedback != "" {
 		for _, f := range strings.Split(*feedback, ",") {
 			if !slices.Contains(bench.FeedbackModes, f) {
-				return realm.Errorf(realm.EInvalid, "--feedback takes none, self or cited (comma separated), not %q", f)
+				return realm.Errorf(realm.EInvalid, "--feedback takes none, self, cited or answer (comma separated), not %q", f)
 			}
 			feedbackModes = append(feedbackModes, f)
 		}
