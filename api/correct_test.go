@@ -503,3 +503,27 @@ func TestListMemoriesCurrent(t *testing.T) {
 		t.Errorf("current=yes: %d %+v; want 400 naming current", code, p)
 	}
 }
+
+// TestForgetCorrected: a correction has the provenance of the memory it corrects, so
+// forgetting the message that memory came from forgets the correction too (its content
+// restates the message's).
+func TestForgetCorrected(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, correctMessages)
+	old := correctable(t, c, space)
+	var got memoryDoc
+	if resp := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": "Ana's new colleague Marina sits next to Ana."}, &got); resp.StatusCode != http.StatusOK {
+		t.Fatalf("correct: %d", resp.StatusCode)
+	}
+	var forgotten observationDeletedDoc
+	if resp := c.do("DELETE", sp+"/observations/"+old.Sources[0], nil, &forgotten); resp.StatusCode != http.StatusOK ||
+		!slices.Contains(forgotten.MemoryIDs, got.Memory.ID) || !slices.Contains(forgotten.MemoryIDs, old.ID) {
+		t.Fatalf("forget %s: %d %+v, want the memory %s and its correction %s deleted", old.Sources[0], resp.StatusCode, forgotten, old.ID, got.Memory.ID)
+	}
+	if code := c.status("GET", sp+"/memories/"+got.Memory.ID, nil); code != http.StatusNotFound {
+		t.Errorf("the correction after its message was forgotten: %d, want 404", code)
+	}
+}
