@@ -34,7 +34,13 @@ classpath=$home/classpath.txt
 log() { echo "neo4j: $*" >&2; }
 
 running() {
-  [[ -f $pidfile ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null
+  [[ -f $pidfile ]] || return 1
+  local pid
+  pid=$(cat "$pidfile")
+  kill -0 "$pid" 2>/dev/null || return 1
+  # A pid file copied with the directory, or a pid reused since, names another process:
+  # only a Neo4j of this home is ours to report and to stop.
+  [[ ! -r /proc/$pid/cmdline ]] || tr '\0' '\n' <"/proc/$pid/cmdline" | grep -qxF -- "--home-dir=$home"
 }
 
 port_open() {
