@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -102,4 +103,36 @@ func TestRecallScoresInRange(t *testing.T) {
 // userSaid is a message of the user's, without a session: each day is one conversation.
 func userSaid(id, content, at string) map[string]any {
 	return map[string]any{"id": id, "role": "user", "content": content, "timestamp": at}
+}
+
+// TestRecallChainOfChanges: after two moves, the middle home is itself superseded: offered
+// as the newer version of the first, it is demoted as what it is, never tied with the
+// home that holds now.
+func TestRecallChainOfChanges(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, []any{
+		userSaid("h1", "I live in Lisbon.", "2026-01-10T10:00:00Z"),
+		userSaid("h2", "I moved to Madrid.", "2026-04-20T10:00:00Z"),
+		userSaid("h3", "I moved to Valencia.", "2026-08-02T10:00:00Z"),
+	})
+	var rec realm.RecallResult
+	if code := c.do("POST", sp+"/recall", map[string]any{"query": "Where does the user live?"}, &rec).StatusCode; code != http.StatusOK {
+		t.Fatalf("recall: %d", code)
+	}
+	score := map[string]float64{}
+	var got []string
+	for _, n := range rec.Nodes {
+		if (n.Node.Type == realm.Event || n.Node.Type == realm.Fact) && len(n.Node.Sources) == 1 {
+			if _, ok := score[n.Node.Sources[0]]; !ok {
+				score[n.Node.Sources[0]] = n.Score
+			}
+		}
+		got = append(got, fmt.Sprintf("%.3f %s", n.Score, n.Node.Content))
+	}
+	if score["h3"] == 0 || score["h3"] <= score["h2"] || score["h3"] <= score["h1"] {
+		t.Fatalf("Valencia %.4f, Madrid %.4f, Lisbon %.4f: want Valencia strictly first: %s", score["h3"], score["h2"], score["h1"], strings.Join(got, " | "))
+	}
 }

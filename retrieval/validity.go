@@ -19,9 +19,9 @@ import (
 // SupersededFactor, when the question asks about the present; when it asks about the past,
 // or about something else the node names (the dog Biscuit of "I live in Lisbon with our
 // dog Biscuit", after a move), the node keeps its score. Its newer version (a supersedes
-// edge into it) is offered beside it: in its place at its score for the present, just
-// below it (SuccessorShare of its score) for the past; not for a question about something
-// else, which the newer version does not answer. The trace records each decision.
+// edge into it) is offered beside it: in its place at its score for the present (demoted in
+// turn when it too has ended), just below it (SuccessorShare of its score) for the past; not
+// for a question about something else, which the newer version does not answer. The trace records each decision.
 
 // validityFactor is the multiplicative validity factor of node n for a question asked at
 // asOf: 1 while n holds (no valid_until, or one after asOf) or when the question is about
@@ -110,6 +110,9 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 		if past {
 			share = r.opts.SuccessorShare
 		}
+		// A newer version that has itself been superseded (the middle of two moves) is
+		// offered as what it is: demoted for the present like any ended node.
+		share *= validityFactor(s.Node, run.now, past, r.opts.SupersededFactor)
 		score := before[s.Of] * share
 		c, ok := run.cands[s.Node.ID]
 		if ok && c.Score >= score {
