@@ -289,6 +289,10 @@ type Trace struct {
 	// expansion, a newer version or a learned link) and left out because the space learned
 	// them after the question's time (Node.LearnedAt).
 	NotYetLearned int `json:"not_yet_learned,omitempty"`
+	// Identifiers are the numbers of identifiers the question names ("T-7788": 7788) that
+	// a gathered memory names; IdentifierMisses counts the memories naming none, lowered.
+	Identifiers      []string `json:"identifiers,omitempty"`
+	IdentifierMisses int      `json:"identifier_misses,omitempty"`
 	// Learned lists the learned links that acted on this recall (query-conditioned
 	// consolidation, REALM.md §4 "ours").
 	Learned   []TraceLearned     `json:"learned,omitempty"`

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/realm-memory/realm"
@@ -154,5 +155,40 @@ func TestRecallQueryBlank(t *testing.T) {
 				t.Errorf("%s of white space: %d %+v, want 400 naming query", route, code, p)
 			}
 		})
+	}
+}
+
+// TestRecallByIdentifier: a question that names a ticket or an order by its id finds the
+// memories that name it first, among others of the same kind.
+func TestRecallByIdentifier(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, []any{
+		userSaid("i1", "My ticket T-4410 is about a broken charger.", "2026-05-02T10:00:00Z"),
+		userSaid("i2", "The invoice for my March subscription still shows the billing address and the VAT number of the company I closed last year, so I opened T-7788.", "2026-05-09T10:00:00Z"),
+		userSaid("i3", "Order A-10456 arrived with a scratched screen.", "2026-05-12T10:00:00Z"),
+		userSaid("i4", "Order A-20911 is a gift for my sister.", "2026-05-13T10:00:00Z"),
+		userSaid("i5", "My phone number is 555-0101 and I live in Porto.", "2026-05-14T10:00:00Z"),
+		userSaid("i10", "Ticket T-7702 asks why my invoice lists two seats.", "2026-05-19T10:00:00Z"),
+		userSaid("i11", "Ticket T-7781 is the one about the app crashing at login.", "2026-05-20T10:00:00Z"),
+		userSaid("i6", "Ticket T-5521 is still waiting for a reply about my refund.", "2026-05-15T10:00:00Z"),
+		userSaid("i7", "Please merge ticket T-3307 into the one about my late delivery.", "2026-05-16T10:00:00Z"),
+		userSaid("i8", "Order A-33012 was charged twice on my card.", "2026-05-17T10:00:00Z"),
+		userSaid("i9", "Order A-41877 never left the warehouse.", "2026-05-18T10:00:00Z"),
+	})
+	for query, want := range map[string]string{"T-7788": "i2", "What is ticket T-7788 about?": "i2", "order A-10456": "i3"} {
+		var rec realm.RecallResult
+		if code := c.do("POST", sp+"/recall", map[string]any{"query": query}, &rec).StatusCode; code != http.StatusOK {
+			t.Fatalf("recall %q: %d", query, code)
+		}
+		if len(rec.Nodes) == 0 || !slices.Contains(rec.Nodes[0].Node.Sources, want) {
+			var got []string
+			for _, n := range rec.Nodes {
+				got = append(got, fmt.Sprintf("%.3f %s", n.Score, n.Node.Content))
+			}
+			t.Errorf("%q: want the memory of %s first: %s", query, want, strings.Join(got, " | "))
+		}
 	}
 }

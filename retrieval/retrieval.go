@@ -67,6 +67,9 @@ type Options struct {
 	// score goes to its newer version when the question is about the past.
 	SupersededFactor float64
 	SuccessorShare   float64
+	// IdentifierMiss lowers, when the question names an identifier's number ("T-7788")
+	// that some gathered memory names, each memory naming none (identifiers.go; 0: off).
+	IdentifierMiss float64
 
 	// Scorer ranks the gathered nodes: ScorerOurs, ScorerPaper or ScorerSimilarity.
 	Scorer string
@@ -139,7 +142,7 @@ func DefaultOptions() Options {
 		ExactScanMax: 500, IndexFetchMax: 10000, CommonNameShare: 0.1, CommonNameMin: 20, WholeQuery: 0.5,
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
-		SupersededFactor: 0.5, SuccessorShare: 0.95,
+		SupersededFactor: 0.5, SuccessorShare: 0.95, IdentifierMiss: 0.5,
 		Scorer: ScorerOurs, PathExponent: 0.5, SeedShare: 0.25, LearnedClose: 0.7, LearnedFull: 1, LearnedWalk: 0, LearnedBoost: 1, LearnedDrop: 0.5,
 		HubDegree: 200,
 	}
@@ -243,6 +246,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if err := r.applyValidity(ctx, run); err != nil {
 		return realm.RecallResult{}, err
 	}
+	r.applyIdentifiers(run)
 	top, replaced := selectTop(run.saidThen(run.ranked()), run.set.K)
 	run.trace.Replaced = replaced
 	run.trace.NotYetLearned = len(run.unlearned.ids)

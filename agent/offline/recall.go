@@ -40,6 +40,13 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		}
 	}
 	plan.Keywords = text.Keywords(words, o.opts.MaxKeywords)
+	// The number of an identifier: keywords drop bare numbers, the full-text index holds
+	// "T-7788" as the terms "t" and "7788".
+	for _, n := range text.IDNumbers(words) {
+		if !slices.Contains(plan.Keywords, n) {
+			plan.Keywords = append(plan.Keywords, n)
+		}
+	}
 	if len(plan.Keywords) == 0 {
 		plan.Mode = realm.QueryMatch
 	}

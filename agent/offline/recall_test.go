@@ -31,6 +31,32 @@ func TestOfflinePlanSeeds(t *testing.T) {
 	}
 }
 
+// TestOfflinePlanSeedsIDs: the number of an identifier is a keyword, and a query that is
+// only an identifier searches the keyword index; counts, short numbers and years are not.
+func TestOfflinePlanSeedsIDs(t *testing.T) {
+	d := offline.New(offline.Options{})
+	now := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		query string
+		want  []string
+		mode  realm.MatchMode
+	}{
+		{"T-7788", []string{"7788"}, realm.HybridMatch},
+		{"What about ticket T-7788?", []string{"ticket", "7788"}, realm.HybridMatch},
+		{"Where is order A-10456?", []string{"order", "10456"}, realm.HybridMatch},
+		{"Is PR #512 merged?", []string{"pr", "merged", "512"}, realm.HybridMatch},
+		{"Which card ends in 4417?", []string{"card", "ends", "4417"}, realm.HybridMatch},
+		{"What happened in 2023?", []string{"happened"}, realm.HybridMatch},
+		{"How many of the 12 tickets are open?", []string{"tickets", "open"}, realm.HybridMatch},
+		{"Did she run 5 km?", []string{"run", "km"}, realm.HybridMatch},
+	} {
+		plans, _, err := d.PlanSeeds(context.Background(), agent.PlanInput{Query: tt.query, Time: now})
+		if err != nil || len(plans) != 1 || !slices.Equal(plans[0].Keywords, tt.want) || plans[0].Mode != tt.mode {
+			t.Errorf("%q: plans %+v (%v), want keywords %q, mode %s", tt.query, plans, err, tt.want, tt.mode)
+		}
+	}
+}
+
 // The planner's time policy: which expressions filter the seeds, how far the window
 // reaches, and which words stay among the keywords.
 func TestOfflinePlanSeedsTime(t *testing.T) {
