@@ -73,6 +73,10 @@ type Candidate struct {
 	// answer's question, which the answer means nothing without ("Yes, last year!").
 	// Construction keeps those among the recent observations and adds them to Sources.
 	AlsoFrom []string
+	// Part is the place (1, 2, …) of the unit among the parts a long observation was
+	// split into, each short enough for the embedder to read whole; 0 for a unit of a
+	// whole observation. The relate step links each part to the next (precedes).
+	Part int
 }
 
 // Neighbour is an existing node near a candidate: N_sim ∪ N_recent (REALM.md §2 step 3).

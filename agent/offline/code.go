@@ -12,7 +12,10 @@ import (
 // dates and the names of a code block are not read. The prose around it is read as usual.
 
 // reCodeBlock: a ``` fenced block (to the end of the text when left open) or a `code span`.
-var reCodeBlock = regexp.MustCompile("(?s)```.*?(?:```|\\z)|`[^`\n]+`")
+var reCodeBlock = regexp.MustCompile(reFence.String() + "|`[^`\n]+`")
+
+// reFence: a fenced code block, to the end of the text when left open.
+var reFence = regexp.MustCompile("(?s)```.*?(?:```|\\z)")
 
 // reQuoted: a quotation on one line, in double quotes or single quotes.
 var reQuoted = regexp.MustCompile(`"[^"\n]+"|“[^”\n]+”|'[^'\n]+'|‘[^’\n]+’`)

@@ -380,10 +380,11 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 		edges = r.emit(edges, i, ep, agent.Self, realm.Contextualizes, weightContextualizes, "session "+session+" is the context of this")
 	}
 
-	// comprises: the whole turn → a clause candidate whose words it contains.
+	// comprises: the whole turn (or the part of it) → a clause candidate whose words it
+	// contains. Parts of one turn follow each other; none comprises another.
 	cw := r.words[i]
 	for j, o := range cands {
-		if j == i || (o.Candidate.Type != realm.Event && o.Candidate.Type != realm.Fact) {
+		if j == i || (o.Candidate.Type != realm.Event && o.Candidate.Type != realm.Fact) || c.Part > 0 && o.Candidate.Part > 0 {
 			continue
 		}
 		if ow := r.words[j]; len(ow) > len(cw) && subset(cw, ow) {
@@ -469,6 +470,18 @@ func (r *relater) relate(i int) []agent.EdgeOp {
 		}
 		if after != nil {
 			edges = r.emit(edges, i, agent.Self, after.ref, realm.Precedes, weightPrecedes, "happened before")
+		}
+	}
+
+	// precedes: a part of a long turn → the next part, as the turn goes on, so that
+	// expansion from the part a query finds reaches what is said around it.
+	if c.Part > 0 {
+		for j, o := range cands {
+			if o.Candidate.Part == c.Part+1 {
+				if ref := r.candRef(j); ref != "" {
+					edges = r.emit(edges, i, agent.Self, ref, realm.Precedes, weightPrecedes, "the message goes on")
+				}
+			}
 		}
 	}
 

@@ -37,6 +37,10 @@ type Options struct {
 	MinContentWords int
 	// MaxClauses bounds the clause candidates of one turn, beside the whole-turn one. Default 3.
 	MaxClauses int
+	// MaxPartChars: a turn longer than this is split into parts of at most this many
+	// characters, each its own memory, so that the embedder reads each whole (it cuts a
+	// text after 256 word pieces). Default 1000.
+	MaxPartChars int
 	// SummaryWords bounds the running summary. Default 200.
 	SummaryWords int
 	// SummaryTopics is how many recent topics the summary keeps. Default 6.
@@ -72,6 +76,7 @@ func (o Options) withDefaults() Options {
 	defInt(&o.MaxCorrelates, 3)
 	defInt(&o.MinContentWords, 2)
 	defInt(&o.MaxClauses, 3)
+	defInt(&o.MaxPartChars, 1000)
 	defInt(&o.SummaryWords, 200)
 	defInt(&o.SummaryTopics, 6)
 	def(&o.GapEnough, 0.1)
@@ -166,19 +171,24 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	contentful := o.isContentful(rewritten, people, speaker)
 	var topic string
 	if contentful {
-		turn, clauseCands := o.turnCandidates(obs, speaker, rewritten, nameList)
+		// A long turn is said in parts, each its own memory (parts.go); the first stands
+		// for the turn in an exchange.
+		spans := partsOf(rewritten, o.opts.MaxPartChars)
+		parts, clauseCands := o.turnCandidates(obs, speaker, rewritten, spans, nameList)
+		turn := parts[0]
 		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker)
 		alone := turn
 		if prev, ok := repliedTo(in.Recent, obs, speaker); ok {
 			turn = withPrompt(turn, prev, speaker)
 		}
 		cands = append(cands, turn)
-		if turn.Content != alone.Content && turn.InReplyTo == "" && isNews(rewritten, speaker) {
+		if turn.Content != alone.Content && turn.InReplyTo == "" && isNews(rewritten[spans[0].start:spans[0].end], speaker) {
 			// News told after the other speaker's statement, not in answer to a question,
 			// is a memory of its own as well: "Priya owns the billing service." after an
 			// assistant's "Got it: pnpm for all packages." is found, and changed, alone.
 			cands = append(cands, alone)
 		}
+		cands = append(cands, parts[1:]...)
 		cands = append(cands, clauseCands...)
 		topic = topicOf(speaker, turn.Keywords)
 	}
@@ -448,14 +458,25 @@ func namesOf(xs ...string) []string {
 	return out
 }
 
-// turnCandidates builds the whole-turn candidate and the clause candidates that carry a
-// fact slot or a time expression of their own.
-func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, names []string) (agent.Candidate, []agent.Candidate) {
+// turnCandidates builds the whole-turn candidate, or one candidate per part of a long
+// turn (spans, in order: more than one), and the clause candidates that carry a fact slot
+// or a time expression of their own.
+func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, spans []segment, names []string) ([]agent.Candidate, []agent.Candidate) {
 	now := obs.ObservedAt
-	tense := tenseOf(rewritten)
-	dates := datesOf(rewritten, now)
 	slots := factSlots(rewritten)
-	turn := o.unit(obs, speaker, rewritten, dates, tense, names, slots)
+	var parts []agent.Candidate
+	if len(spans) == 1 {
+		parts = append(parts, o.unit(obs, speaker, rewritten, datesOf(rewritten, now), tenseOf(rewritten), names, slots))
+	} else {
+		for i, s := range spans {
+			said := rewritten[s.start:s.end]
+			c := o.unit(obs, speaker, said, datesOf(said, now), tenseOf(said), namesIn(said, names), factSlots(said))
+			c.Part = i + 1
+			c.Description += fmt.Sprintf(" Part %d of %d.", i+1, len(spans))
+			parts = append(parts, c)
+		}
+	}
+	turn := parts[0]
 
 	segs := bySlot(rewritten, clauses(rewritten))
 	var out []agent.Candidate
@@ -475,13 +496,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		if !o.isContentful(part, names, speaker) {
 			continue
 		}
-		var partNames []string
-		for _, n := range names {
-			if containsName(part, n) {
-				partNames = append(partNames, n)
-			}
-		}
-		c := o.unit(obs, speaker, part, partDates, tenseOf(part), partNames, partSlots)
+		c := o.unit(obs, speaker, part, partDates, tenseOf(part), namesIn(part, names), partSlots)
 		if len(partSlots) > 0 {
 			c.Type = realm.Fact
 			c.Participants = nil
@@ -494,7 +509,18 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		}
 		out = append(out, c)
 	}
-	return turn, out
+	return parts, out
+}
+
+// namesIn are the names of names that part of a turn says.
+func namesIn(part string, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if containsName(part, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // bySlot splits each clause of text that states two slots or more at its "and"s, each

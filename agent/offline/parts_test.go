@@ -1,0 +1,130 @@
+package offline
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+)
+
+// TestPartsOf: a long text is split at paragraphs, then at sentences, never inside a
+// sentence or a code fence; a short one is itself.
+func TestPartsOf(t *testing.T) {
+	fence := "```sh\nmake build\n\nmake test\n```"
+	tests := []struct {
+		name string
+		text string
+		max  int
+		want []string
+	}{
+		{"Short", "One line. Another line.", 40, []string{"One line. Another line."}},
+		{"Paragraphs", "First paragraph here.\n\nSecond paragraph.\n\nThird one.", 40,
+			[]string{"First paragraph here.\n\nSecond paragraph.", "Third one."}},
+		{"Sentences", "The first sentence is here. The second follows it. A third ends it.", 40,
+			[]string{"The first sentence is here.", "The second follows it. A third ends it."}},
+		{"LongSentenceWhole", "Short start.\n\nThis single sentence runs on for far longer than the limit allows.", 30,
+			[]string{"Short start.", "This single sentence runs on for far longer than the limit allows."}},
+		{"FenceWithBlankLine", "Build it like this:\n\n" + fence + "\n\nThen deploy.", 30,
+			[]string{"Build it like this:", fence, "Then deploy."}},
+		{"FenceInLongParagraph", "Run these. " + fence + " Done now.", 20,
+			[]string{"Run these.", fence + " Done now."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, s := range partsOf(tt.text, tt.max) {
+				got = append(got, tt.text[s.start:s.end])
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("partsOf(%q, %d) = %q, want %q", tt.text, tt.max, got, tt.want)
+			}
+		})
+	}
+}
+
+// longNote is a message of about 3 KB whose last line says what nothing before it does.
+var longNote = strings.Repeat("The quarterly report goes to the board, and every team lead should send a summary of what the team shipped. ", 12) +
+	"\n\n" + strings.Repeat("Travel requests go through the new portal, and receipts must be uploaded within two weeks of the trip. ", 10) +
+	"\n\nTo build the docs locally:\n\n```sh\ncd docs\n\nmake html\n```\n\n" +
+	strings.Repeat("The office will be closed for cleaning for a few days, so please take your plants home. ", 8) +
+	"\n\nP.S. The new door code for the storage room is 4417."
+
+// TestLongMessageParts: a long message becomes parts, each its own event or fact, in
+// order, none longer than the embedder reads unless it is one sentence or code block, the
+// code block whole; the relate step links each part to the next.
+func TestLongMessageParts(t *testing.T) {
+	a := New(Options{})
+	obs := obsAt("o1", "s1", "Rosa", longNote)
+	ex := mustExtract(t, a, agent.ExtractInput{Observation: obs})
+	var parts []agent.Candidate
+	for _, c := range ex.Candidates {
+		if c.Part > 0 {
+			parts = append(parts, c)
+		}
+	}
+	if len(parts) < 3 {
+		t.Fatalf("%d parts, want the message split: %+v", len(parts), ex.Candidates)
+	}
+	var said strings.Builder
+	for i, p := range parts {
+		if p.Part != i+1 || (p.Type != realm.Event && p.Type != realm.Fact) {
+			t.Errorf("part %d: %s part %d", i+1, p.Type, p.Part)
+		}
+		if len(p.Content) > 1100 {
+			t.Errorf("part %d is %d characters", p.Part, len(p.Content))
+		}
+		if n := strings.Count(p.Content, "```"); n%2 != 0 {
+			t.Errorf("part %d cuts the code block: %q", p.Part, p.Content)
+		}
+		said.WriteString(strings.TrimPrefix(p.Content, "Rosa: "))
+	}
+	if strings.Join(strings.Fields(said.String()), "") != strings.Join(strings.Fields(longNote), "") {
+		t.Errorf("the parts do not say the message, in order:\n%s", said.String())
+	}
+	if last := parts[len(parts)-1]; !strings.Contains(last.Content, "4417") || strings.Contains(last.Content, "quarterly") {
+		t.Errorf("the last part is %q", last.Content)
+	}
+
+	in := agent.IntegrateInput{Observation: obs}
+	for _, c := range ex.Candidates {
+		in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c})
+	}
+	out := mustIntegrate(t, in)
+	for i, c := range ex.Candidates {
+		for j, d := range ex.Candidates {
+			if c.Part == 0 || d.Part == 0 {
+				continue
+			}
+			e := findEdge(out[i].Edges, agent.Self, agent.CandidateRef(j), realm.Precedes)
+			if (e != nil) != (d.Part == c.Part+1) {
+				t.Errorf("part %d precedes part %d: %v", c.Part, d.Part, e)
+			}
+			if findEdge(out[i].Edges, agent.CandidateRef(j), agent.Self, realm.Comprises) != nil {
+				t.Errorf("part %d comprises part %d", d.Part, c.Part)
+			}
+		}
+	}
+}
+
+// TestShortMessageWhole: a message that fits the embedder gives what it gave before parts
+// were made: the same candidates as with no limit at all, one whole-turn unit of no part.
+func TestShortMessageWhole(t *testing.T) {
+	msg := strings.Repeat("I moved to Lisbon last year and I work as a nurse at the hospital near the river. ", 11)
+	if len(msg) > 1000 {
+		t.Fatalf("the message is %d characters", len(msg))
+	}
+	recent := []realm.Observation{obsAt("o0", "s1", "Ben", "How is the new job going?")}
+	in := agent.ExtractInput{Observation: obsAt("o1", "s1", "Ana", msg), Recent: recent}
+	got := mustExtract(t, New(Options{}), in)
+	want := mustExtract(t, New(Options{MaxPartChars: 1 << 30}), in)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
+	}
+	for _, c := range got.Candidates {
+		if c.Part != 0 {
+			t.Errorf("a part of a short message: %+v", c)
+		}
+	}
+}
