@@ -504,8 +504,8 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 				c.TStart, c.TEnd = nil, nil
 			}
 		}
-		if sameStatement(c.Content, turn.Content) {
-			continue // the turn is this one clause: "Alice moved to Lisbon in May;"
+		if slices.ContainsFunc(parts, func(p agent.Candidate) bool { return sameStatement(c.Content, p.Content) }) {
+			continue // the turn (or a part of it) is this one clause: "Alice moved to Lisbon in May;"
 		}
 		out = append(out, c)
 	}

@@ -128,3 +128,20 @@ func TestShortMessageWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestPartNoClauseTwice: a part that is one clause with a time or a slot of its own is
+// not a clause candidate as well.
+func TestPartNoClauseTwice(t *testing.T) {
+	a := New(Options{MaxPartChars: 60})
+	msg := "The first paragraph says nothing much about anything at all.\n\nRosa moved to Porto last May."
+	ex := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "Rosa", msg)})
+	n := 0
+	for _, c := range ex.Candidates {
+		if strings.Contains(c.Content, "Porto") && c.Type != realm.Entity {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d events or facts say the move, want its part alone: %+v", n, ex.Candidates)
+	}
+}
