@@ -28,6 +28,8 @@ A few reminders about recycling, since the bins have been overflowing lately. Gl
 
 The heating system will be serviced on the first Thursday of next month. The boiler will be switched off from nine until roughly three, so there will be no hot water during that time. The technician also needs to check the radiator valves in every flat, so please make sure somebody can let him in, or leave a key with the caretaker.
 
+The window cleaners come twice a year and will clean the outside of all windows from a cradle hung from the roof. They cannot reach windows blocked by satellite dishes or flower boxes fixed to the frames, so please take those down beforehand if you can. The inside of the windows is, as always, up to each household.
+
 We have received several complaints about noise late in the evening. The house rules ask for quiet between ten at night and seven in the morning, and on Sundays and public holidays all day. Drilling, hammering and moving furniture are allowed on weekdays only. Thank you for keeping this in mind, especially for the families with small children on the third floor.
 
 Parcels that do not fit into the letter boxes are now kept in the locked cabinet next to the caretaker's office. The caretaker hands them out on weekdays between four and six. If you expect something large or urgent, tell the courier to ring your bell directly, because the cabinet is often full by Thursday.
@@ -41,15 +43,21 @@ The building management
 
 P.S. The lock of the bike room has been replaced, and its new door code is 4417.`
 
-// longMessages are a few short messages, then the email.
-func longMessages() []map[string]string {
+// rememberLong serves the API over a new space and remembers in it a few short
+// messages, then the email; it returns the client and the space's path.
+func rememberLong(t *testing.T) (client, string) {
+	t.Helper()
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
 	at := "2024-03-04T09:00:00Z"
-	return []map[string]string{
+	c.remember(sp, []map[string]string{
 		{"id": "n1", "speaker": "Jonas", "content": "The guest wifi password is on the fridge in the community room.", "timestamp": at},
 		{"id": "n2", "speaker": "Jonas", "content": "My bike got a flat tyre on the way to work this morning.", "timestamp": at},
 		{"id": "n3", "speaker": "Jonas", "content": "The caretaker keeps a spare key for the laundry room.", "timestamp": at},
 		{"id": "email", "speaker": "Management", "content": residentsEmail, "timestamp": at},
-	}
+	})
+	return c, sp
 }
 
 // embedderReads is about how much of a memory the embedder reads (256 word pieces).
@@ -59,11 +67,7 @@ const embedderReads = 1200
 // about it, over HTTP and a real Neo4j: the message becomes parts the embedder reads
 // whole, and the part that says the code is among the top 3 of the recall.
 func TestLongMessageEnd(t *testing.T) {
-	srv := newTestServer(t, apitest.New(t), Config{})
-	c := client{t: t, base: srv.URL}
-	space := cyphertest.NewSpace(t)
-	sp := "/v1/spaces/" + space
-	c.remember(sp, longMessages())
+	c, sp := rememberLong(t)
 
 	var rec recallDoc
 	if code := c.do("POST", sp+"/recall", map[string]any{"query": "What is the code of the bike room door?", "k": 3}, &rec).StatusCode; code != http.StatusOK {
@@ -85,11 +89,7 @@ func TestLongMessageEnd(t *testing.T) {
 // TestForgetLongMessage: a long message is stored in parts, each leading to the next;
 // forgetting the message forgets every part of it.
 func TestForgetLongMessage(t *testing.T) {
-	srv := newTestServer(t, apitest.New(t), Config{})
-	c := client{t: t, base: srv.URL}
-	space := cyphertest.NewSpace(t)
-	sp := "/v1/spaces/" + space
-	c.remember(sp, longMessages())
+	c, sp := rememberLong(t)
 	var parts []realm.Node
 	for _, m := range c.memories(sp, "limit=500") {
 		if slices.Contains(m.Sources, "email") && (m.Type == realm.Event || m.Type == realm.Fact) {
