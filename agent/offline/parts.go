@@ -13,7 +13,8 @@ var reParagraphBreak = regexp.MustCompile(`\n[ \t]*\n\s*`)
 // English): whole paragraphs in order, as many to a part as fit; a paragraph longer than
 // max by groups of whole sentences. A fenced code block is one paragraph, blank lines in
 // it included, and one sentence; a sentence or a block longer than max is a part of its
-// own, never cut. A text of max characters or fewer is one part, itself.
+// own, never cut. A text of max characters or fewer is one part, itself. Lengths are
+// counted in bytes: a letter beyond ASCII takes more of them, as it takes more word pieces.
 func partsOf(text string, max int) []segment {
 	if len(text) <= max {
 		return []segment{{0, len(text)}}
