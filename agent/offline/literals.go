@@ -39,6 +39,15 @@ func (p literalPattern) findAll(text string) [][]string {
 	return p.FindAllStringSubmatch(text, -1)
 }
 
+// findAllIndex is FindAllStringSubmatchIndex(text, -1), not run when text lacks a
+// required literal.
+func (p literalPattern) findAllIndex(text string) [][]int {
+	if !p.mayMatch(text) {
+		return nil
+	}
+	return p.FindAllStringSubmatchIndex(text, -1)
+}
+
 // mayMatch reports whether text holds one string of each required set.
 func (p literalPattern) mayMatch(text string) bool {
 	for _, set := range p.need {

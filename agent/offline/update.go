@@ -73,15 +73,16 @@ func exclusive(slot string) bool {
 
 // Kinds of claim patterns: which group holds what.
 const (
-	plainClaim      = iota // 1 subject, 2 value
-	favouriteClaim         // 1 subject, 2 the favourite's kind, 3 value
-	favouriteFirst         // 1 value, 2 subject, 3 the favourite's kind ("Pizza is Nora's favourite food")
-	countClaim             // 1 subject, 2 a number, 3 what is counted
-	contactChanged         // 1 subject, 2 which contact detail changed
-	roleClaim              // as plainClaim, only in a text about work ("Raj is now the team lead")
-	habitClaim             // 1 subject, 2 what the subject does: only an ended state can end it
-	nameClaim              // as plainClaim, the value a name ("I'm Maya", "Call me Max"), not a nationality
-	possessiveClaim        // 1 subject, 2 what of the subject (the slot), 3 value: "my account manager is Tom"
+	plainClaim       = iota // 1 subject, 2 value
+	favouriteClaim          // 1 subject, 2 the favourite's kind, 3 value
+	favouriteFirst          // 1 value, 2 subject, 3 the favourite's kind ("Pizza is Nora's favourite food")
+	countClaim              // 1 subject, 2 a number, 3 what is counted
+	contactChanged          // 1 subject, 2 which contact detail changed
+	contactChangedTo        // 1 subject, 2 which contact detail, 3 its new value ("my email changed to …")
+	roleClaim               // as plainClaim, only in a text about work ("Raj is now the team lead")
+	habitClaim              // 1 subject, 2 what the subject does: only an ended state can end it
+	nameClaim               // as plainClaim, the value a name ("I'm Maya", "Call me Max"), not a nationality
+	possessiveClaim         // 1 subject, 2 what of the subject (the slot), 3 value: "my account manager is Tom"
 )
 
 // aboutWork: a text in which "X is now the Y" names a role.
@@ -161,6 +162,7 @@ var claimPatterns = []claimPattern{
 	{possessiveRe(`e-?mail(?: address)?`), "email", plainClaim},
 	{possessiveRe(`(?:home )?address`), "address", plainClaim},
 	{mustPattern(`(?:changed|updated|has a new) ` + claimSubject + `'s ((?:phone |mobile )?number|e-?mail(?: address)?|address)`), "", contactChanged},
+	{mustPattern(claimSubject + `'s (?:new )?((?:phone |mobile |cell )?number|e-?mail(?: address)?|(?:home )?address) (?:has )?(?:changed|moved) to ` + claimValue + claimEnd), "", contactChangedTo},
 	{fixedRe(`(?:is|are) (\d{1,3}) years? old`), "age", plainClaim},
 	{fixedRe(`(?:is|are|got|has been|became)(?: now)?(?: happily)? (single|married|divorced|engaged|separated|widowed|dating someone|dating|in a relationship|seeing someone)`), "relationship status", plainClaim},
 	{fixedRe(`(broke up|split up|separated)`), "relationship status", plainClaim},
@@ -284,6 +286,8 @@ func stateClaims(text, speaker string) []stateClaim {
 				c.slot, c.value = "number of "+singular(m[3]), numberValue(m[2])
 			case contactChanged:
 				c.slot, c.value = contactSlot(m[2]), "changed"
+			case contactChangedTo:
+				c.slot, c.value, c.cued = contactSlot(m[2]), m[3], true
 			case roleClaim:
 				if !aboutWork.MatchString(text) {
 					continue
@@ -305,7 +309,13 @@ func stateClaims(text, speaker string) []stateClaim {
 				c.value = "single"
 			}
 			add(c)
+			if m := reChannelPreferred.FindStringSubmatch(c.value); c.slot == "prefers" && m != nil {
+				add(stateClaim{subject: c.subject, slot: "contacted by", value: channelOf(m[1])}) // "now I prefer phone calls"
+			}
 		}
+	}
+	for _, c := range slices.Concat(requestClaims(text, speaker), otherLanguageClaims(text)) {
+		add(c)
 	}
 	for _, re := range endedPatterns {
 		for _, m := range re.findAll(text) {
