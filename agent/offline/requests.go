@@ -125,7 +125,10 @@ var reSentenceEnd = regexp.MustCompile(`[.!?]+(?:\s|$)|\n`)
 // reHedge: words before a change, in its sentence, that say it is not made: a negation,
 // a condition, a doubt ("don't cancel", "if I upgrade", "thinking about switching"), also
 // in German and Spanish.
-var reHedge = regexp.MustCompile(`(?i)n't\b|\b(?:not|never|if|whether|unless|considering|thinking|wondering|might|maybe|perhaps|should|how|why|nicht|kein\p{L}*|wenn|ob|falls|vielleicht|no|si|quizás|tal vez)\b`)
+var reHedge = regexp.MustCompile(`(?i)n't\b|\b(?:not|never|if|whether|unless|considering|thinking|wondering|might|maybe|perhaps|should|how|why|nicht|kein\p{L}*|wenn|ob|falls|vielleicht|si|quizás|tal vez)\b`)
+
+// rePoliteIf is a condition that only asks politely: "if possible", "if you can".
+var rePoliteIf = regexp.MustCompile(`(?i)\bif (?:possible|\S+ (?:can|could))\b`)
 
 // rePoliteRequest: a question that asks someone to do something ("Could you switch my
 // plan…?", "Können Sie…", "¿Puede…"); group 1 is who is asked.
@@ -143,7 +146,7 @@ func saidAsChange(text string, start int, subject string) bool {
 	for _, loc := range reSentenceEnd.FindAllStringIndex(text[:start], -1) {
 		from = loc[1]
 	}
-	if reHedge.MatchString(text[from:start]) {
+	if reHedge.MatchString(rePoliteIf.ReplaceAllString(text[from:start], "")) {
 		return false
 	}
 	sentence := text[from:]

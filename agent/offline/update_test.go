@@ -134,6 +134,8 @@ func TestStateChange(t *testing.T) {
 		{"PlanSubscriptionChanged", "Dana", "Dana is on the Basic plan.", "Dana", "Dana changed Dana's subscription to Plus.", "supersedes"},
 		{"PlanMoveMe", "user", "user is on the Basic plan.", "user", "Please move user to the Team plan.", "supersedes"},
 		{"PlanCancelled", "user", "user is on the Pro plan.", "user", "Cancel user's subscription.", "supersedes"},
+		{"PlanNoProblem", "user", "user is on the Basic plan.", "user", "No problem, please switch user's plan to Pro.", "supersedes"},
+		{"PlanIfPossible", "user", "user is on the Basic plan.", "user", "If possible, please switch user's plan to Pro.", "supersedes"},
 		{"PlanQuestion", "user", "user is on the Basic plan.", "user", "Can user switch user's plan to Pro?", ""},
 		{"PlanNegated", "user", "user is on the Basic plan.", "user", "Please don't switch user's plan to Pro yet.", ""},
 		{"PlanHedged", "user", "user is on the Basic plan.", "user", "If user switches, would assistant move user to the Pro plan?", ""},
