@@ -135,10 +135,22 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	if speaker != "" {
 		known[strings.ToLower(speaker)] = "person"
 	}
+	// A speaker telling their own name ("My name is Alice Nguyen") names a person, the
+	// speaker: an alias of the speaker's entity, not an entity apart (entities.go).
+	selfName := selfIntroduction(text, firstOfSession)
+	if speaker == "" || strings.EqualFold(selfName, speaker) {
+		selfName = ""
+	}
+	if selfName != "" {
+		known[strings.ToLower(selfName)] = "person"
+	}
 	addressee := addresseeOf(in.Recent, obs, speaker, text, known)
+	if selfName != "" && slices.ContainsFunc([]string{selfName, strings.Fields(selfName)[0]}, func(n string) bool { return strings.EqualFold(n, addressee) }) {
+		addressee = "" // "Hi, Alice Nguyen here" greets no Alice: Alice is speaking
+	}
 	if addressee != "" {
 		known[strings.ToLower(addressee)] = "person"
-	} else if s := openingSubject(text, speaker); s != "" {
+	} else if s := openingSubject(text, speaker); s != "" && !products[strings.ToLower(s)] {
 		known[strings.ToLower(s)] = "person"
 	}
 
@@ -161,7 +173,9 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	var nameList, people []string
 	for _, n := range names {
 		nameList = append(nameList, n.name)
-		if n.category == "person" && known[strings.ToLower(n.name)] == "person" {
+		// The speaker's own name, told, is news ("My name is Alice Nguyen"), not a name of
+		// the people talking.
+		if n.category == "person" && known[strings.ToLower(n.name)] == "person" && !strings.EqualFold(n.name, selfName) {
 			people = append(people, n.name)
 		}
 	}
@@ -192,11 +206,17 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		cands = append(cands, clauseCands...)
 		topic = topicOf(speaker, turn.Keywords)
 	}
-	// Entities: the speaker of a turn with content, and every name mentioned.
+	// Entities: the speaker of a turn with content or telling their name, and every name
+	// mentioned.
 	seen := map[string]bool{}
-	if contentful && speaker != "" {
+	if (contentful || selfName != "") && speaker != "" {
 		seen[normName(speaker)] = true
-		cands = append(cands, entityCandidate(speaker, "person", "a participant of the conversation", speaker))
+		e := entityCandidate(speaker, "person", "a participant of the conversation", speaker)
+		if selfName != "" {
+			seen[normName(selfName)] = true
+			e = calledToo(e, selfName)
+		}
+		cands = append(cands, e)
 	}
 	for _, n := range names {
 		k := normName(n.name)

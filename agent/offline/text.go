@@ -390,11 +390,9 @@ type nameMention struct {
 	category string
 }
 
-// placePrepositions before a name make it a place.
-var placePrepositions = setOf(`in at from to near visited visit visiting around across into à`)
-
 // findNames returns the proper names of text in order of first appearance: runs of
-// capitalised words (joined by "of"/"the"), not at a sentence start unless known.
+// capitalised words (joined by "of"/"the"), not at a sentence start unless known, and
+// identifiers ("T-4410", entities.go), wherever they stand.
 func findNames(text string, known map[string]string) []nameMention {
 	var out []nameMention
 	seen := map[string]bool{}
@@ -407,13 +405,28 @@ func findNames(text string, known map[string]string) []nameMention {
 	}
 	ws := wordsOf(text)
 	code := codeBlocks(text)
+	ids := identifierSpans(text)
+	nameWord := func(k int) bool { return isNameWord(ws[k]) && !inSpans(ids, ws[k].start, ws[k].end) }
 	for i := 0; i < len(ws); i++ {
-		if !isNameWord(ws[i]) || inSpans(code, ws[i].start, ws[i].end) {
+		if inSpans(code, ws[i].start, ws[i].end) {
+			continue
+		}
+		if id, ok := identifierAt(ids, ws[i].start); ok {
+			if name := text[id.start:id.end]; !seen[strings.ToLower(name)] {
+				seen[strings.ToLower(name)] = true
+				out = append(out, nameMention{name: name, category: "concept"})
+			}
+			for i+1 < len(ws) && ws[i+1].end <= id.end {
+				i++
+			}
+			continue
+		}
+		if !nameWord(i) {
 			continue
 		}
 		j := i
 		for j+1 < len(ws) && gapIsSpace(text, ws[j].end, ws[j+1].start) {
-			if isNameWord(ws[j+1]) {
+			if nameWord(j + 1) {
 				j++
 				continue
 			}
@@ -422,7 +435,7 @@ func findNames(text string, known map[string]string) []nameMention {
 			for k < len(ws) && k <= j+2 && connectorWords[ws[k].lower] && gapIsSpace(text, ws[k-1].end, ws[k].start) {
 				k++
 			}
-			if k > j+1 && k < len(ws) && isNameWord(ws[k]) && gapIsSpace(text, ws[k-1].end, ws[k].start) {
+			if k > j+1 && k < len(ws) && nameWord(k) && gapIsSpace(text, ws[k-1].end, ws[k].start) {
 				j = k
 				continue
 			}
@@ -440,7 +453,7 @@ func findNames(text string, known map[string]string) []nameMention {
 		if !seen[key] {
 			seen[key] = true
 			if !isKnown {
-				cat = guessCategory(ws, i, j, name)
+				cat = guessCategory(text, ws, i, j)
 			}
 			out = append(out, nameMention{name: name, category: cat})
 		}
@@ -460,29 +473,6 @@ func isNameWord(w wordSpan) bool {
 		return false
 	}
 	return !nonName[strings.TrimSuffix(w.lower, "'s")]
-}
-
-// languages are names of languages (and so of nationalities): concepts, not people,
-// wherever they stand ("learning Portuguese", "a class in Spanish").
-var languages = setOf(`english spanish french german italian portuguese dutch swedish norwegian danish finnish
-icelandic polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian arabic hebrew persian
-farsi urdu hindi bengali punjabi tamil chinese mandarin cantonese japanese korean vietnamese thai indonesian
-malay filipino tagalog swahili latin catalan basque irish welsh gaelic`)
-
-func guessCategory(ws []wordSpan, i, j int, name string) string {
-	if i == j && languages[strings.ToLower(name)] {
-		return "concept"
-	}
-	if i > 0 && placePrepositions[ws[i-1].lower] {
-		return "place"
-	}
-	if strings.ToUpper(name) == name && len(name) > 1 {
-		return "concept"
-	}
-	if i == j {
-		return "person"
-	}
-	return "concept"
 }
 
 // keywordsOf picks 3–5 keywords: names first (in order), then the content words used

@@ -1,0 +1,265 @@
+package offline
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/internal/text"
+)
+
+// Entities (OFFLINE.md, "Extract", 12): what a capitalised name found in a turn is taken
+// for. Without a model, the category comes from the words around the name: the cues
+// below tell a person, a product or a place. A name with no cue at all stays a person
+// (one word) or a concept (several), as people are most of the names a conversation
+// holds. An identifier is a name of its own, and a speaker may tell their own name.
+
+// reIdentifier: an identifier said in prose, such as a ticket, an order or an error code:
+// a capital letter, then letters and digits joined by "-" or "_" ("T-4410", "INV-2291",
+// "ERR_PNPM_UNSUPPORTED_ENGINE", "GPT-4"), or capitals joined to digits ("INV2291",
+// "A320"). identifierSpans keeps those holding a digit or an underscore: "Jean-Luc" and
+// "Wi-Fi" are words.
+var reIdentifier = regexp.MustCompile(`\p{Lu}[\p{L}\p{N}]*(?:[-_][\p{L}\p{N}]+)+|\p{Lu}+\p{N}[\p{Lu}\p{N}]*`)
+
+// identifierSpans are the identifiers of text. An identifier is one entity, named as
+// written: its parts are no names ("T" of "T-4410" is no person), and every memory that
+// names "T-4410" mentions that entity, so that a question about the ticket reaches all
+// of them through it.
+func identifierSpans(text string) []segment {
+	var out []segment
+	for _, ix := range reIdentifier.FindAllStringIndex(text, -1) {
+		tok := text[ix[0]:ix[1]]
+		if !strings.ContainsAny(tok, "0123456789_") || joinedToWord(text, ix[0], ix[1]) {
+			continue
+		}
+		out = append(out, segment{ix[0], ix[1]})
+	}
+	return out
+}
+
+// joinedToWord: the match at [start, end) is part of a longer word ("pre-T-4410", "xA320").
+func joinedToWord(text string, start, end int) bool {
+	if start > 0 && (isWordByte(text[start-1]) || strings.ContainsRune("-_", rune(text[start-1]))) {
+		return true
+	}
+	return end < len(text) && isWordByte(text[end])
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
+}
+
+// identifierAt is the identifier of ids starting at pos, if any.
+func identifierAt(ids []segment, pos int) (segment, bool) {
+	for _, s := range ids {
+		if s.start == pos {
+			return s, true
+		}
+	}
+	return segment{}, false
+}
+
+// languages are names of languages (and so of nationalities): concepts, not people,
+// wherever they stand ("learning Portuguese", "a class in Spanish").
+var languages = setOf(`english spanish french german italian portuguese dutch swedish norwegian danish finnish
+icelandic polish czech slovak hungarian romanian bulgarian greek turkish russian ukrainian arabic hebrew persian
+farsi urdu hindi bengali punjabi tamil chinese mandarin cantonese japanese korean vietnamese thai indonesian
+malay filipino tagalog swahili latin catalan basque irish welsh gaelic`)
+
+// products are software, services and payment brands that conversations name like people
+// ("we moved the queue to Kafka", "I paid with Visa"): concepts wherever they stand.
+// Names that are as often a person's or a place's (Ruby, Swift, Jordan) are left out.
+var products = setOf(`postgres postgresql mysql sqlite redis kafka rabbitmq mongodb elasticsearch cassandra
+dynamodb bigquery snowflake go golang python java javascript typescript rust kotlin php perl elixir haskell
+node nodejs deno react vue angular svelte django flask rails laravel nextjs docker kubernetes terraform
+ansible jenkins heroku vercel netlify aws azure gcp cloudflare linux ubuntu debian windows macos ios android
+github gitlab bitbucket jira confluence slack notion figma zoom webpack vite jest vitest pytest npm pnpm yarn
+nginx graphql sentry datadog grafana prometheus stripe paypal visa mastercard amex venmo excel`)
+
+// productNouns next to a name make it a product: "the Pro plan", "my Visa card", "plan
+// Basic", "version Plus". In a clause that speaks of one, a name moved to or from is a
+// plan too: "I'm on the Basic plan and want to move to Plus".
+var productNouns = setOf(`plan plans tier tiers subscription subscriptions card cards version versions edition
+license licence membership bundle package`)
+
+// usingVerbs before a name make it a product: "we use Postgres", "installed Docker". Followed
+// by a preposition they do so too ("deployed on Heroku", "migrated to Postgres", "written
+// in Go", "upgrade to Pro"), where the preposition alone would make a place.
+var usingVerbs = setOf(`use uses using install installed installing deploy deploys deployed deploying host hosts
+hosted hosting migrate migrates migrated migrating upgrade upgrades upgraded upgrading downgrade downgrades
+downgraded downgrading switch switches switched switching configure configured written rewrite rewrote
+rewritten rewriting port ported`)
+
+// usingPrepositions join a verb of use to the product: "deployed on Heroku".
+var usingPrepositions = setOf(`on to in onto from`)
+
+// placePrepositions before a name make it a place.
+var placePrepositions = setOf(`in at from to near visited visit visiting around across into à`)
+
+// relationNouns before a name make it a person ("my sister Ana", "our neighbour Tom
+// Baker"), and so do speech verbs after it ("Ana said").
+var relationNouns = setOf(`sister brother mom dad mother father son daughter wife husband friend partner boyfriend
+girlfriend fiance fiancé fiancee fiancée cousin aunt uncle grandma grandpa grandmother grandfather niece nephew
+colleague coworker boss manager neighbor neighbour teacher coach roommate`)
+
+var speechVerbs = setOf(`said says told tells asked asks replied wrote texted`)
+
+var possessives = setOf(`my our your their`)
+
+// determiners may stand between a verb and the name it governs: "use the Pro".
+var determiners = setOf(`the a an my our your their his her`)
+
+// guessCategory is the category of the name ws[i..j] of text that is not known to be a
+// person's (OFFLINE.md, "Extract", 12), the first cue that applies: a person cue, a
+// language, a product, a place, an acronym, a name coordinated with one of those, else
+// a person for one word and a concept for several.
+func guessCategory(text string, ws []wordSpan, i, j int) string {
+	name := text[ws[i].start:ws[j].end]
+	name = strings.TrimSuffix(strings.TrimSuffix(name, "'s"), "’s")
+	lower := strings.ToLower(name)
+	switch {
+	case personCued(ws, i, j):
+		return "person"
+	case i == j && languages[lower]:
+		return "concept"
+	case i == j && products[lower], productCued(text, ws, i, j):
+		return "concept"
+	case i > 0 && placePrepositions[ws[i-1].lower]:
+		return "place"
+	case strings.ToUpper(name) == name && len(name) > 1:
+		return "concept"
+	}
+	if c := coordinatedCategory(text, ws, i, j); c != "" {
+		return c
+	}
+	if i == j {
+		return "person"
+	}
+	return "concept"
+}
+
+// personCued: a relation noun before the name or a speech verb after it.
+func personCued(ws []wordSpan, i, j int) bool {
+	return i > 0 && relationNouns[ws[i-1].lower] || j+1 < len(ws) && speechVerbs[ws[j+1].lower]
+}
+
+// productCued: a product noun next to the name, a possessive before it ("my Visa", "our
+// Berlin store": a person is "my sister Ana", not "my Ana"), a verb of use before it (a
+// determiner or a preposition between), or a place preposition before it in a clause that
+// speaks of a product ("want to move to Plus" after "the Basic plan").
+func productCued(text string, ws []wordSpan, i, j int) bool {
+	possessive := strings.HasSuffix(ws[j].lower, "'s")
+	if !possessive && j+1 < len(ws) && productNouns[ws[j+1].lower] || i > 0 && (productNouns[ws[i-1].lower] || possessives[ws[i-1].lower]) {
+		return true
+	}
+	k := i - 1
+	if k >= 0 && determiners[ws[k].lower] {
+		k--
+	}
+	if k >= 0 && usingVerbs[ws[k].lower] {
+		return true
+	}
+	if k >= 1 && usingPrepositions[ws[k].lower] && usingVerbs[ws[k-1].lower] {
+		return true
+	}
+	if i > 0 && placePrepositions[ws[i-1].lower] {
+		for _, c := range clauses(text) {
+			if c.start <= ws[i].start && ws[i].start < c.end {
+				return clauseHas(ws, c, productNouns)
+			}
+		}
+	}
+	return false
+}
+
+// clauseHas: a word of the clause c is in set.
+func clauseHas(ws []wordSpan, c segment, set map[string]bool) bool {
+	for _, w := range ws {
+		if c.start <= w.start && w.end <= c.end && set[w.lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// coordinatedCategory: a one-word name joined by "and", "or" or "&" to a name before it,
+// and ending the phrase, is of that name's kind when it is a place or a product: "from
+// Melilla and Berlin", "Postgres and TypeScript", "move to Plus or Pro". Not a person
+// that goes on to do something ("moved to Lisbon and Jon stayed"), nor a name after a
+// language ("speaks Spanish and Jon").
+func coordinatedCategory(text string, ws []wordSpan, i, j int) string {
+	if i != j || i < 2 || !coordinators[ws[i-1].lower] || !endsPhrase(text, ws, j) {
+		return ""
+	}
+	e := i - 2
+	if !isNameWord(ws[e]) || strings.HasSuffix(ws[e].lower, "'s") {
+		return ""
+	}
+	s := e
+	for s > 0 && isNameWord(ws[s-1]) && gapIsSpace(text, ws[s-1].end, ws[s].start) {
+		s--
+	}
+	if languages[ws[e].lower] && s == e {
+		return ""
+	}
+	if c := guessCategory(text, ws, s, e); c == "place" || c == "concept" && (products[ws[e].lower] || productCued(text, ws, s, e)) {
+		return c
+	}
+	return ""
+}
+
+var coordinators = setOf(`and or &`)
+
+// phraseEnders may follow the last name of a list: "Paris and Rome last summer".
+var phraseEnders = setOf(`and or in on at for with last this next during before after`)
+
+// endsPhrase: the word ws[j] ends the text, is followed by punctuation or by a word that
+// cannot be its verb.
+func endsPhrase(text string, ws []wordSpan, j int) bool {
+	return j+1 == len(ws) || !gapIsSpace(text, ws[j].end, ws[j+1].start) || phraseEnders[ws[j+1].lower]
+}
+
+// The speaker telling their own name: "my name is X", "call me X" anywhere; opening the
+// message, "X speaking", and after a greeting "this is X" and "X here" ("Hi, this is
+// Marco"; alone, "This is Max!" shows a photo, "Same here!" agrees); "I'm X" / "I am X" opening the first message of a
+// session, where it introduces oneself rather than says how one feels ("I'm Alice."). The
+// name is one to three capitalised words.
+var (
+	reNamed       = regexp.MustCompile(`(?i:\bmy name is|\bmy name's|\bcall me)\s+(` + nameWords + `)`)
+	reOpeningSelf = regexp.MustCompile(`^(?:` + greeting + `)?(` + nameWords + `)\s+(?i:speaking)\b|^` + greeting + `(?:(?i:this is)\s+(` + nameWords + `)|(` + nameWords + `)\s+(?i:here)\b)`)
+	reIAm         = regexp.MustCompile(`^(?:` + greeting + `)?(?i:i'm|i’m|i am)\s+(` + nameWords + `)(?:[.,!;]|\s+(?i:and|from|with)\b|$)`)
+)
+
+const greeting = `(?i:hi|hello|hey|good (?:morning|afternoon|evening))[,!.]?\s+`
+
+const nameWords = `\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,2}`
+
+// selfIntroduction is the name the speaker gives as their own in msg, "" when none. first
+// is whether msg opens the session.
+func selfIntroduction(msg string, first bool) string {
+	var name string
+	if m := reNamed.FindStringSubmatch(msg); m != nil {
+		name = m[1]
+	} else if m := reOpeningSelf.FindStringSubmatch(msg); m != nil {
+		name = m[1] + m[2] + m[3]
+	} else if m := reIAm.FindStringSubmatch(msg); m != nil && first {
+		name = m[1]
+	}
+	for _, w := range strings.Fields(name) {
+		l := strings.ToLower(w)
+		if nonName[l] || languages[l] || products[l] || text.IsStopword(l) {
+			return ""
+		}
+	}
+	return name
+}
+
+// calledToo is the speaker's entity e also called name: an alias (an entity named so
+// merges into it), a keyword (a question naming it finds it, also once merged into the
+// speaker's entity of an earlier turn, which keeps its aliases) and words of its content.
+func calledToo(e agent.Candidate, name string) agent.Candidate {
+	e.Aliases = append(e.Aliases, name)
+	e.Keywords = append(e.Keywords, name)
+	e.Content = strings.TrimSuffix(e.Content, ".") + ", called " + name + "."
+	return e
+}

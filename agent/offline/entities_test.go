@@ -1,0 +1,133 @@
+package offline
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+)
+
+// TestNamesIdentifiers: an id said in prose is one name, a concept named as written,
+// wherever it stands; its letters are no names. A word joined by a hyphen without a digit
+// is no id.
+func TestNamesIdentifiers(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []nameMention
+	}{
+		{"Ticket", "The bug is tracked in ticket T-4410 now.", []nameMention{{"T-4410", "concept"}}},
+		{"Order", "My order O-7700 never arrived, Sam.", []nameMention{{"O-7700", "concept"}, {"Sam", "person"}}},
+		{"AtSentenceStart", "INV-2291 was charged twice.", []nameMention{{"INV-2291", "concept"}}},
+		{"ErrorCode", "pnpm stops with ERR_PNPM_UNSUPPORTED_ENGINE on install.", []nameMention{{"ERR_PNPM_UNSUPPORTED_ENGINE", "concept"}}},
+		{"CapitalsAndDigits", "Our flight on the A320 was late.", []nameMention{{"A320", "concept"}}},
+		{"NotJoinedToAName", "Yesterday Order O-7700 shipped.", []nameMention{{"Order", "person"}, {"O-7700", "concept"}}},
+		{"TwoIDs", "Merge T-4410 into T-4411 please.", []nameMention{{"T-4410", "concept"}, {"T-4411", "concept"}}},
+		// Negative rows: no identifier.
+		{"InCode", "Run `grep T-4410 logs/` and tell Sam.", []nameMention{{"Sam", "person"}}},
+		{"LowercaseID", "The db-prod-1 host is down again for Maria.", []nameMention{{"Maria", "person"}}},
+		{"HyphenatedWord", "The Wi-Fi at the cafe in Porto is slow.", []nameMention{{"Wi", "person"}, {"Fi", "person"}, {"Porto", "place"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := findNames(tt.text, map[string]string{"user": "person"}); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("findNames(%q) = %v, want %v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestNamesCategories: plans, products and tools are concepts, a name coordinated with a
+// place a place; the people and places of casual talk keep their types.
+func TestNamesCategories(t *testing.T) {
+	tests := []struct {
+		name, text string
+		want       []nameMention
+	}{
+		{"Plans", "I'm on the Basic plan and want to move to Plus or Pro.", []nameMention{{"Basic", "concept"}, {"Plus", "concept"}, {"Pro", "concept"}}},
+		{"Upgrade", "Can I upgrade to Pro next month?", []nameMention{{"Pro", "concept"}}},
+		{"CardBrand", "I paid with my Visa card.", []nameMention{{"Visa", "concept"}}},
+		{"BrandAlone", "I paid with Visa last time.", []nameMention{{"Visa", "concept"}}},
+		{"PlanAfter", "Switching to plan Premium saves money.", []nameMention{{"Premium", "concept"}}},
+		{"Tools", "We use Postgres and TypeScript, deployed on Heroku.", []nameMention{{"Postgres", "concept"}, {"TypeScript", "concept"}, {"Heroku", "concept"}}},
+		{"ToolsAfterPrepositions", "We run Redis in Kafka with Go.", []nameMention{{"Redis", "concept"}, {"Kafka", "concept"}, {"Go", "concept"}}},
+		{"WrittenIn", "The parser is written in Zig these days.", []nameMention{{"Zig", "concept"}}},
+		{"Owned", "The report sits in our Berlin office.", []nameMention{{"Berlin", "concept"}}},
+		{"CoordinatedPlaces", "We ship from Melilla and Berlin.", []nameMention{{"Melilla", "place"}, {"Berlin", "place"}}},
+		{"CoordinatedPlacesThen", "We visited Paris and Rome last summer.", []nameMention{{"Paris", "place"}, {"Rome", "place"}}},
+		{"RelationNoun", "I went to the lake with my cousin Ana Lopez.", []nameMention{{"Ana Lopez", "person"}}},
+		{"SpeechVerb", "The doctor said Dr. Amy Wu told us to rest.", []nameMention{{"Dr", "person"}, {"Amy Wu", "person"}}},
+		// The people and places of casual talk, typed as they always were.
+		{"FriendsCoordinated", "I went hiking with Jon and Maria last weekend.", []nameMention{{"Jon", "person"}, {"Maria", "person"}}},
+		{"PlaceThenPerson", "I moved to Lisbon and Jon stayed behind.", []nameMention{{"Lisbon", "place"}, {"Jon", "person"}}},
+		{"TripAndFriend", "My friend Ana loved the trip to Rome.", []nameMention{{"Ana", "person"}, {"Rome", "place"}}},
+		{"TellSomeone", "I told Sam about the concert in Boston.", []nameMention{{"Sam", "person"}, {"Boston", "place"}}},
+		{"Possessive", "I borrowed Ana's bike for the race.", []nameMention{{"Ana", "person"}}},
+		{"LanguageThenPerson", "I started learning Portuguese and Jon joined.", []nameMention{{"Portuguese", "concept"}, {"Jon", "person"}}},
+		{"CityMoved", "I moved to Berlin last year.", []nameMention{{"Berlin", "place"}}},
+		{"LiveIn", "I live in Melilla now.", []nameMention{{"Melilla", "place"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := findNames(tt.text, map[string]string{"user": "person"}); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("findNames(%q) = %v, want %v", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestSelfIntroduction: the name a speaker gives as their own, and what is no such name.
+func TestSelfIntroduction(t *testing.T) {
+	tests := []struct {
+		msg   string
+		first bool
+		want  string
+	}{
+		{"My name is Alice Nguyen", false, "Alice Nguyen"},
+		{"By the way, my name's Tom.", false, "Tom"},
+		{"Please call me Bea from now on.", false, "Bea"},
+		{"Hi, I'm Alice. My order is late.", true, "Alice"},
+		{"I am Priya Patel and I manage billing.", true, "Priya Patel"},
+		{"Hello, this is Marco from the Lisbon office.", false, "Marco"},
+		{"Hi, Alice here. Quick question.", false, "Alice"},
+		{"Priya speaking, how can I help?", false, "Priya"},
+		// No name.
+		{"Hi, I'm Alice.", false, ""},           // "I'm X" only opens a session
+		{"I'm Good, thanks!", true, ""},         // a greeting's answer
+		{"I'm Excited for the trip!", true, ""}, // a feeling
+		{"Same here!", true, ""},
+		{"This is Max, our new puppy!", true, ""}, // shows someone else
+		{"My name is on the list.", false, ""},
+		{"I'm on the Basic plan.", true, ""},
+	}
+	for _, tt := range tests {
+		if got := selfIntroduction(tt.msg, tt.first); got != tt.want {
+			t.Errorf("selfIntroduction(%q, %v) = %q, want %q", tt.msg, tt.first, got, tt.want)
+		}
+	}
+}
+
+// TestExtractSelfIntroduction: the user's own name is an alias of the user's entity, not
+// an entity apart, and the turn telling it is still a memory; "Hi, X here" greets no X.
+func TestExtractSelfIntroduction(t *testing.T) {
+	a := New(Options{})
+	for _, msg := range []string{"My name is Alice Nguyen.", "Hi, Alice Nguyen here. You promised me a refund."} {
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "user", msg)})
+		entities := ofType(ext.Candidates, realm.Entity)
+		if len(entities) != 1 || entities[0].Name != "user" || entities[0].Category != "person" ||
+			!slices.Equal(entities[0].Aliases, []string{"Alice Nguyen"}) || !slices.Contains(entities[0].Keywords, "Alice Nguyen") {
+			t.Errorf("%q: entities %+v, want only the user, also called Alice Nguyen", msg, entities)
+		}
+		memories := append(ofType(ext.Candidates, realm.Fact), ofType(ext.Candidates, realm.Event)...)
+		if len(memories) == 0 {
+			t.Errorf("%q: no memory among %+v", msg, ext.Candidates)
+		}
+		for _, c := range append(memories, ofType(ext.Candidates, realm.Episode)...) {
+			if strings.Contains(c.Content, "Alice Nguyen promised") || slices.Contains(c.Participants, "Alice Nguyen") && c.Type == realm.Episode {
+				t.Errorf("%q: Alice Nguyen addressed in %+v", msg, c)
+			}
+		}
+	}
+}

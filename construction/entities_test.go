@@ -1,0 +1,129 @@
+package construction_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
+	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/retrieval"
+)
+
+// TestIdentifierEntity: with the offline agent, a ticket id is one entity named as
+// written, not a person named after its letter; two messages of different days that name
+// the ticket both instantiate it, so each is one hop from the other through it.
+func TestIdentifierEntity(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "test-" + cyphertest.NewSpace(t)}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()) })
+	space := cyphertest.NewSpace(t)
+	day := time.Date(2024, 3, 4, 9, 0, 0, 0, time.UTC)
+	mustIngest(t, p, space,
+		realm.Observation{ID: "o1", SessionID: "s1", Speaker: "user", Content: "The checkout page times out for our Berlin store, see ticket T-4410.", ObservedAt: day},
+		realm.Observation{ID: "o2", SessionID: "s2", Speaker: "user", Content: "Any progress on T-4410? Customers keep complaining.", ObservedAt: day.AddDate(0, 0, 3)},
+	)
+	nodes, edges, err := store.Graph(context.Background(), space, "", 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ticket string
+	for _, n := range nodes {
+		if n.Type != realm.Entity {
+			continue
+		}
+		switch n.Name {
+		case "T-4410":
+			ticket = n.ID
+		case "T", "Berlin":
+			if n.Category == "person" {
+				t.Errorf("entity %q typed %s", n.Name, n.Category)
+			}
+		}
+	}
+	if ticket == "" {
+		t.Fatalf("no entity T-4410 among %v", names(nodes))
+	}
+	from := map[string]bool{} // observations whose memories instantiate the ticket
+	for _, e := range edges {
+		if e.Predicate != realm.Instantiates || e.To != ticket {
+			continue
+		}
+		for _, n := range nodes {
+			if n.ID == e.From {
+				for _, s := range n.Sources {
+					from[s] = true
+				}
+			}
+		}
+	}
+	if !from["o1"] || !from["o2"] {
+		t.Errorf("memories of %v instantiate T-4410, want those of o1 and o2", from)
+	}
+}
+
+// TestSelfIntroductionEntity: a user who says their name names the user, not an entity
+// apart: the user's entity keeps the name, so that a question naming the user reaches the
+// user's memories through it.
+func TestSelfIntroductionEntity(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	ag := offline.New(offline.Options{})
+	p := construction.New(store, ag, bowEmbedder{}, construction.Options{Owner: "test-" + cyphertest.NewSpace(t)}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()) })
+	space := cyphertest.NewSpace(t)
+	day := time.Date(2024, 3, 4, 9, 0, 0, 0, time.UTC)
+	mustIngest(t, p, space,
+		realm.Observation{ID: "o1", SessionID: "s1", Speaker: "user", Content: "I work as a night nurse at the children's hospital.", ObservedAt: day},
+		realm.Observation{ID: "o2", SessionID: "s1", Speaker: "assistant", Content: "That sounds demanding. How can I help?", ObservedAt: day.Add(time.Minute)},
+		realm.Observation{ID: "o3", SessionID: "s1", Speaker: "user", Content: "By the way, my name is Alice Nguyen.", ObservedAt: day.Add(2 * time.Minute)},
+	)
+	nodes, _, err := store.Graph(context.Background(), space, "", 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var user realm.Node
+	for _, n := range nodes {
+		if n.Type == realm.Entity && n.Name == "user" {
+			user = n
+		}
+		if n.Type == realm.Entity && strings.Contains(n.Name, "Alice") {
+			t.Errorf("entity %q (%s) apart from the user", n.Name, n.Category)
+		}
+	}
+	if !slices.Contains(user.Keywords, "Alice Nguyen") {
+		t.Errorf("user entity %+v does not hold the name Alice Nguyen", user)
+	}
+
+	// The question names the user: it finds the user's entity, which leads to the user's
+	// memories, before the assistant's (alike but for the name).
+	r := retrieval.New(store, bowEmbedder{}, ag, retrieval.DefaultOptions(), zerolog.Nop())
+	res, err := r.Recall(context.Background(), space, realm.RecallRequest{Query: "What does Alice do for a living?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	score := map[string]float64{}
+	var got []string
+	for _, n := range res.Nodes {
+		score[string(n.Node.Type)+" "+n.Node.Name] = n.Score
+		got = append(got, n.Node.Content)
+	}
+	if score["entity user"] <= score["entity assistant"] || !slices.ContainsFunc(got, func(c string) bool { return strings.HasPrefix(c, "user works as a night nurse") }) {
+		t.Errorf("recall of Alice's work: scores %v; memories %q", score, got)
+	}
+}
+
+func names(nodes []realm.Node) []string {
+	var out []string
+	for _, n := range nodes {
+		if n.Type == realm.Entity {
+			out = append(out, n.Name+" ("+n.Category+")")
+		}
+	}
+	return out
+}
