@@ -66,15 +66,18 @@ icelandic polish czech slovak hungarian romanian bulgarian greek turkish russian
 farsi urdu hindi bengali punjabi tamil chinese mandarin cantonese japanese korean vietnamese thai indonesian
 malay filipino tagalog swahili latin catalan basque irish welsh gaelic`)
 
-// products are software, services and payment brands that conversations name like people
-// ("we moved the queue to Kafka", "I paid with Visa"): concepts wherever they stand.
-// Names that are as often a person's or a place's (Ruby, Swift, Jordan) are left out.
+// products are software, services, devices and payment brands that conversations name
+// like people ("we moved the queue to Kafka", "I paid with Visa", "posted on Instagram"):
+// concepts wherever they stand. Names as often a person's or a place's (Ruby, Swift,
+// Amazon) are left out.
 var products = setOf(`postgres postgresql mysql sqlite redis kafka rabbitmq mongodb elasticsearch cassandra
 dynamodb bigquery snowflake go golang python java javascript typescript rust kotlin php perl elixir haskell
 node nodejs deno react vue angular svelte django flask rails laravel nextjs docker kubernetes terraform
 ansible jenkins heroku vercel netlify aws azure gcp cloudflare linux ubuntu debian windows macos ios android
 github gitlab bitbucket jira confluence slack notion figma zoom webpack vite jest vitest pytest npm pnpm yarn
-nginx graphql sentry datadog grafana prometheus stripe paypal visa mastercard amex venmo excel`)
+nginx graphql sentry datadog grafana prometheus stripe paypal visa mastercard amex venmo excel google microsoft
+netflix spotify uber airbnb instagram facebook tiktok youtube whatsapp twitter reddit linkedin discord twitch
+iphone ipad macbook playstation xbox nintendo`)
 
 // productNouns next to a name make it a product: "the Pro plan", "my Visa card", "plan
 // Basic", "version Plus". In a clause that speaks of one, a name moved to or from is a
