@@ -66,6 +66,22 @@ func TestIdentifierEntity(t *testing.T) {
 	if !from["o1"] || !from["o2"] {
 		t.Errorf("memories of %v instantiate T-4410, want those of o1 and o2", from)
 	}
+
+	// A question about the ticket recalls both.
+	r := retrieval.New(store, bowEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	res, err := r.Recall(context.Background(), space, realm.RecallRequest{Query: "What about T-4410?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recalled := map[string]bool{}
+	for _, n := range res.Nodes {
+		for _, s := range n.Node.Sources {
+			recalled[s] = recalled[s] || n.Node.Type != realm.Entity
+		}
+	}
+	if !recalled["o1"] || !recalled["o2"] {
+		t.Errorf("recall of T-4410 holds memories of %v, want o1 and o2", recalled)
+	}
 }
 
 // TestSelfIntroductionEntity: a user who says their name names the user, not an entity
