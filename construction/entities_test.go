@@ -12,6 +12,7 @@ import (
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/retrieval"
 )
@@ -20,10 +21,7 @@ import (
 // written, not a person named after its letter; two messages of different days that name
 // the ticket both instantiate it, so each is one hop from the other through it.
 func TestIdentifierEntity(t *testing.T) {
-	store := cyphertest.MustOpen(t)
-	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "test-" + cyphertest.NewSpace(t)}, zerolog.Nop())
-	t.Cleanup(func() { p.Close(context.Background()) })
-	space := cyphertest.NewSpace(t)
+	store, p, r, space := offlineSpace(t)
 	day := time.Date(2024, 3, 4, 9, 0, 0, 0, time.UTC)
 	mustIngest(t, p, space,
 		realm.Observation{ID: "o1", SessionID: "s1", Speaker: "user", Content: "The checkout page times out for our Berlin store, see ticket T-4410.", ObservedAt: day},
@@ -68,7 +66,6 @@ func TestIdentifierEntity(t *testing.T) {
 	}
 
 	// A question about the ticket recalls both.
-	r := retrieval.New(store, bowEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
 	res, err := r.Recall(context.Background(), space, realm.RecallRequest{Query: "What about T-4410?"})
 	if err != nil {
 		t.Fatal(err)
@@ -88,11 +85,7 @@ func TestIdentifierEntity(t *testing.T) {
 // apart: the user's entity keeps the name, so that a question naming the user reaches the
 // user's memories through it.
 func TestSelfIntroductionEntity(t *testing.T) {
-	store := cyphertest.MustOpen(t)
-	ag := offline.New(offline.Options{})
-	p := construction.New(store, ag, bowEmbedder{}, construction.Options{Owner: "test-" + cyphertest.NewSpace(t)}, zerolog.Nop())
-	t.Cleanup(func() { p.Close(context.Background()) })
-	space := cyphertest.NewSpace(t)
+	store, p, r, space := offlineSpace(t)
 	day := time.Date(2024, 3, 4, 9, 0, 0, 0, time.UTC)
 	mustIngest(t, p, space,
 		realm.Observation{ID: "o1", SessionID: "s1", Speaker: "user", Content: "I work as a night nurse at the children's hospital.", ObservedAt: day},
@@ -118,7 +111,6 @@ func TestSelfIntroductionEntity(t *testing.T) {
 
 	// The question names the user: it finds the user's entity, which leads to the user's
 	// memories, before the assistant's (alike but for the name).
-	r := retrieval.New(store, bowEmbedder{}, ag, retrieval.DefaultOptions(), zerolog.Nop())
 	res, err := r.Recall(context.Background(), space, realm.RecallRequest{Query: "What does Alice do for a living?"})
 	if err != nil {
 		t.Fatal(err)
@@ -132,6 +124,17 @@ func TestSelfIntroductionEntity(t *testing.T) {
 	if score["entity user"] <= score["entity assistant"] || !slices.ContainsFunc(got, func(c string) bool { return strings.HasPrefix(c, "user works as a night nurse") }) {
 		t.Errorf("recall of Alice's work: scores %v; memories %q", score, got)
 	}
+}
+
+// offlineSpace is a pipeline and a retriever with the offline agent over a new space of
+// the test store.
+func offlineSpace(t *testing.T) (*cypher.Store, *construction.Pipeline, *retrieval.Retriever, string) {
+	store := cyphertest.MustOpen(t)
+	ag := offline.New(offline.Options{})
+	p := construction.New(store, ag, bowEmbedder{}, construction.Options{Owner: "test-" + cyphertest.NewSpace(t)}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()) })
+	r := retrieval.New(store, bowEmbedder{}, ag, retrieval.DefaultOptions(), zerolog.Nop())
+	return store, p, r, cyphertest.NewSpace(t)
 }
 
 func names(nodes []realm.Node) []string {

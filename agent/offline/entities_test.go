@@ -14,10 +14,7 @@ import (
 // wherever it stands; its letters are no names. A word joined by a hyphen without a digit
 // is no id.
 func TestNamesIdentifiers(t *testing.T) {
-	tests := []struct {
-		name, text string
-		want       []nameMention
-	}{
+	tests := []namesCase{
 		{"Ticket", "The bug is tracked in ticket T-4410 now.", []nameMention{{"T-4410", "concept"}}},
 		{"Order", "My order O-7700 never arrived, Sam.", []nameMention{{"O-7700", "concept"}, {"Sam", "person"}}},
 		{"AtSentenceStart", "INV-2291 was charged twice.", []nameMention{{"INV-2291", "concept"}}},
@@ -30,22 +27,13 @@ func TestNamesIdentifiers(t *testing.T) {
 		{"LowercaseID", "The db-prod-1 host is down again for Maria.", []nameMention{{"Maria", "person"}}},
 		{"HyphenatedWord", "The Wi-Fi at the cafe in Porto is slow.", []nameMention{{"Wi", "person"}, {"Fi", "person"}, {"Porto", "place"}}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := findNames(tt.text, map[string]string{"user": "person"}); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("findNames(%q) = %v, want %v", tt.text, got, tt.want)
-			}
-		})
-	}
+	checkNames(t, tests)
 }
 
 // TestNamesCategories: plans, products and tools are concepts, a name coordinated with a
 // place a place; the people and places of casual talk keep their types.
 func TestNamesCategories(t *testing.T) {
-	tests := []struct {
-		name, text string
-		want       []nameMention
-	}{
+	tests := []namesCase{
 		{"Plans", "I'm on the Basic plan and want to move to Plus or Pro.", []nameMention{{"Basic", "concept"}, {"Plus", "concept"}, {"Pro", "concept"}}},
 		{"Upgrade", "Can I upgrade to Pro next month?", []nameMention{{"Pro", "concept"}}},
 		{"CardBrand", "I paid with my Visa card.", []nameMention{{"Visa", "concept"}}},
@@ -69,6 +57,16 @@ func TestNamesCategories(t *testing.T) {
 		{"CityMoved", "I moved to Berlin last year.", []nameMention{{"Berlin", "place"}}},
 		{"LiveIn", "I live in Melilla now.", []nameMention{{"Melilla", "place"}}},
 	}
+	checkNames(t, tests)
+}
+
+type namesCase struct {
+	name, text string
+	want       []nameMention
+}
+
+// checkNames runs findNames on each case's text, said by the user.
+func checkNames(t *testing.T, tests []namesCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := findNames(tt.text, map[string]string{"user": "person"}); !reflect.DeepEqual(got, tt.want) {
