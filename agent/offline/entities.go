@@ -86,15 +86,18 @@ var productNouns = setOf(`plan plans tier tiers subscription subscriptions card 
 license licence membership bundle package`)
 
 // usingVerbs before a name make it a product: "we use Postgres", "installed Docker". Followed
-// by a preposition they do so too ("deployed on Heroku", "migrated to Postgres", "written
-// in Go", "upgrade to Pro"), where the preposition alone would make a place.
-var usingVerbs = setOf(`use uses using install installed installing deploy deploys deployed deploying host hosts
-hosted hosting migrate migrates migrated migrating upgrade upgrades upgraded upgrading downgrade downgrades
-downgraded downgrading switch switches switched switching configure configured written rewrite rewrote
-rewritten rewriting port ported`)
+// by a preposition they do so too ("deployed on Heroku", "migrated to Postgres", "upgrade
+// to Pro"), where the preposition alone would make a place. Not "host": "we hosted Sarah".
+var usingVerbs = setOf(`use uses using install installed installing deploy deploys deployed deploying migrate
+migrates migrated migrating upgrade upgrades upgraded upgrading downgrade downgrades downgraded downgrading
+switch switches switched switching configure configured`)
 
 // usingPrepositions join a verb of use to the product: "deployed on Heroku".
 var usingPrepositions = setOf(`on to in onto from`)
+
+// writtenVerbs before "in" make a language of code: "written in Zig" (not "written to
+// Maria").
+var writtenVerbs = setOf(`written write writes writing rewrite rewrites rewrote rewritten rewriting coded`)
 
 // placePrepositions before a name make it a place.
 var placePrepositions = setOf(`in at from to near visited visit visiting around across into à`)
@@ -151,8 +154,10 @@ func personCued(ws []wordSpan, i, j int) bool {
 // determiner or a preposition between), or a place preposition before it in a clause that
 // speaks of a product ("want to move to Plus" after "the Basic plan").
 func productCued(text string, ws []wordSpan, i, j int) bool {
-	possessive := strings.HasSuffix(ws[j].lower, "'s")
-	if !possessive && j+1 < len(ws) && productNouns[ws[j+1].lower] || i > 0 && (productNouns[ws[i-1].lower] || possessives[ws[i-1].lower]) {
+	if strings.HasSuffix(ws[j].lower, "'s") {
+		return false // "switched to Maria's class": a person's, more often than not
+	}
+	if j+1 < len(ws) && productNouns[ws[j+1].lower] || i > 0 && (productNouns[ws[i-1].lower] || possessives[ws[i-1].lower]) {
 		return true
 	}
 	k := i - 1
@@ -162,7 +167,7 @@ func productCued(text string, ws []wordSpan, i, j int) bool {
 	if k >= 0 && usingVerbs[ws[k].lower] {
 		return true
 	}
-	if k >= 1 && usingPrepositions[ws[k].lower] && usingVerbs[ws[k-1].lower] {
+	if k >= 1 && (usingPrepositions[ws[k].lower] && usingVerbs[ws[k-1].lower] || ws[k].lower == "in" && writtenVerbs[ws[k-1].lower]) {
 		return true
 	}
 	if i > 0 && placePrepositions[ws[i-1].lower] {

@@ -56,6 +56,8 @@ func TestNamesCategories(t *testing.T) {
 		{"LanguageThenPerson", "I started learning Portuguese and Jon joined.", []nameMention{{"Portuguese", "concept"}, {"Jon", "person"}}},
 		{"CityMoved", "I moved to Berlin last year.", []nameMention{{"Berlin", "place"}}},
 		{"LiveIn", "I live in Melilla now.", []nameMention{{"Melilla", "place"}}},
+		{"Hosted", "We hosted Sarah and Tom last weekend.", []nameMention{{"Sarah", "person"}, {"Tom", "person"}}},
+		{"UsedSomeones", "I'm using Jon's old laptop.", []nameMention{{"Jon", "person"}}},
 	}
 	checkNames(t, tests)
 }
