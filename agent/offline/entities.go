@@ -3,6 +3,7 @@ package offline
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/internal/text"
@@ -39,14 +40,9 @@ func identifierSpans(text string) []segment {
 
 // joinedToWord: the match at [start, end) is part of a longer word ("pre-T-4410", "xA320").
 func joinedToWord(text string, start, end int) bool {
-	if start > 0 && (isWordByte(text[start-1]) || strings.ContainsRune("-_", rune(text[start-1]))) {
-		return true
-	}
-	return end < len(text) && isWordByte(text[end])
-}
-
-func isWordByte(b byte) bool {
-	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
+	before, _ := utf8.DecodeLastRuneInString(text[:start])
+	after, _ := utf8.DecodeRuneInString(text[end:])
+	return isWordRune(before) || before == '-' || before == '_' || isWordRune(after)
 }
 
 // identifierAt is the identifier of ids starting at pos, if any.
@@ -229,9 +225,9 @@ func endsPhrase(text string, ws []wordSpan, j int) bool {
 
 // The speaker telling their own name: "my name is X", "call me X" anywhere; opening the
 // message, "X speaking", and after a greeting "this is X" and "X here" ("Hi, this is
-// Marco"; alone, "This is Max!" shows a photo, "Same here!" agrees); "I'm X" / "I am X" opening the first message of a
-// session, where it introduces oneself rather than says how one feels ("I'm Alice."). The
-// name is one to three capitalised words.
+// Marco"; alone, "This is Max!" shows a photo, "Same here!" agrees); "I'm X" / "I am X"
+// opening the first message of a session, where it introduces oneself rather than says
+// how one feels ("I'm Alice."). The name is one to three capitalised words.
 var (
 	reNamed       = regexp.MustCompile(`(?i:\bmy name is|\bmy name's|\bcall me)\s+(` + nameWords + `)`)
 	reOpeningSelf = regexp.MustCompile(`^(?:` + greeting + `)?(` + nameWords + `)\s+(?i:speaking)\b|^` + greeting + `(?:(?i:this is)\s+(` + nameWords + `)|(` + nameWords + `)\s+(?i:here)\b)`)
@@ -263,8 +259,9 @@ func selfIntroduction(msg string, first bool) string {
 }
 
 // calledToo is the speaker's entity e also called name: an alias (an entity named so
-// merges into it), a keyword (a question naming it finds it, also once merged into the
-// speaker's entity of an earlier turn, which keeps its aliases) and words of its content.
+// merges into it), a keyword (a question naming it finds it; merged into the speaker's
+// entity of an earlier turn, the candidate adds its keywords, not its aliases) and words
+// of its content.
 func calledToo(e agent.Candidate, name string) agent.Candidate {
 	e.Aliases = append(e.Aliases, name)
 	e.Keywords = append(e.Keywords, name)

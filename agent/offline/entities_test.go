@@ -21,6 +21,8 @@ func TestNamesIdentifiers(t *testing.T) {
 		{"ErrorCode", "pnpm stops with ERR_PNPM_UNSUPPORTED_ENGINE on install.", []nameMention{{"ERR_PNPM_UNSUPPORTED_ENGINE", "concept"}}},
 		{"CapitalsAndDigits", "Our flight on the A320 was late.", []nameMention{{"A320", "concept"}}},
 		{"NotJoinedToAName", "Yesterday Order O-7700 shipped.", []nameMention{{"Order", "person"}, {"O-7700", "concept"}}},
+		{"Quoted", "Any news on “T-4410”, Sam?", []nameMention{{"T-4410", "concept"}, {"Sam", "person"}}},
+		{"CurlyPossessive", "I read T-4410’s history twice.", []nameMention{{"T-4410", "concept"}}},
 		{"TwoIDs", "Merge T-4410 into T-4411 please.", []nameMention{{"T-4410", "concept"}, {"T-4411", "concept"}}},
 		// Negative rows: no identifier.
 		{"InCode", "Run `grep T-4410 logs/` and tell Sam.", []nameMention{{"Sam", "person"}}},
