@@ -95,7 +95,8 @@ look seem`)
 
 // adverbs may stand between a subject and its verb.
 var subjectAdverbs = setOf(`really also just still always never totally absolutely definitely
-actually truly usually often sometimes even finally recently currently sometimes kinda honestly`)
+actually truly usually often sometimes even finally recently currently kinda honestly now
+already mostly rarely generally normally`)
 
 // auxiliaries before a subject pronoun mean a question or infinitive: no conjugation after
 // it, and the auxiliary itself takes the third person ("are you" → "is Melanie").
@@ -114,17 +115,19 @@ func setOf(words string) map[string]bool {
 
 // rewritePronouns replaces first-person words by speaker and second-person words by
 // addressee (when known), keeping every other word; verbs after a replaced subject take
-// the third person.
+// the third person. Code and pasted text keep their words, and a message in another
+// language is kept whole: its "me" is not the English one.
 func rewritePronouns(text, speaker, addressee string) string {
 	ws := wordsOf(text)
-	if len(ws) == 0 || (speaker == "" && addressee == "") {
+	if len(ws) == 0 || (speaker == "" && addressee == "") || readsForeign(ws) {
 		return text
 	}
 	code := codeSpans(text)
+	kept := append(pastedSpans(text), code...)
 	english := readsEnglish(ws)
 	repl := make([]string, len(ws)) // "" keeps the word
 	for i, w := range ws {
-		if inSpans(code, w.start, w.end) || w.text == "i" && lineHasCode(text, code, w.start) || w.lower == "im" && !english {
+		if inSpans(kept, w.start, w.end) || w.text == "i" && lineHasCode(text, code, w.start) || w.lower == "im" && !english {
 			continue
 		}
 		var pattern, name string
@@ -160,9 +163,9 @@ func rewritePronouns(text, speaker, addressee string) string {
 				continue
 			}
 		}
-		// Conjugate the next verb, possibly after one adverb.
-		for j := i + 1; j < len(ws) && j <= i+2; j++ {
-			if !gapIsSpace(text, ws[j-1].end, ws[j].start) || inSpans(code, ws[j].start, ws[j].end) {
+		// Conjugate the next verb, possibly after one or two adverbs ("I now also work").
+		for j := i + 1; j < len(ws) && j <= i+3; j++ {
+			if !gapIsSpace(text, ws[j-1].end, ws[j].start) || inSpans(kept, ws[j].start, ws[j].end) {
 				break
 			}
 			if v, ok := thirdPersonIrregular[ws[j].lower]; ok {
@@ -371,7 +374,8 @@ func wordSet(ws []string) map[string]bool {
 }
 
 // nonName are capitalised words that are not names: interjections, pronouns, time words,
-// and the discourse verbs people capitalise after a greeting ("Hey Mel, Guess what?").
+// the discourse verbs people capitalise after a greeting ("Hey Mel, Guess what?"), and the
+// marks of a reply or a forward in an email's subject ("Subject: Re: your refund").
 var nonName = setOf(`i i'm i've i'll i'd hey hi hello wow thanks thank yeah yes no oh omg lol haha hahaha
 aww awww congrats congratulations sure ok okay good great cool awesome nice glad amazing sweet dear god
 the a an and but so or if when what where who why how this that these those it it's its my your our their
@@ -380,7 +384,8 @@ february march april may june july august september october november december mo
 btw gonna wanna anyway anyways well also just really totally definitely absolutely maybe yep nope hmm
 happy merry christmas guess remember look listen wait please sorry imagine honestly actually let
 talk tell ask call show give help remind find send mondays tuesdays wednesdays thursdays fridays saturdays
-sundays weekends today tonight tomorrow yesterday message note reminder je j'ai c'est now then`)
+sundays weekends today tonight tomorrow yesterday message note reminder je j'ai c'est now then
+re fwd fw`)
 
 var connectorWords = map[string]bool{"of": true, "the": true, "de": true, "la": true, "van": true, "von": true, "and": false}
 

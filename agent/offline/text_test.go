@@ -26,6 +26,10 @@ func TestOfflineRewritePronouns(t *testing.T) {
 		{"CurlyApostrophe", "I’m off to swim.", "Melanie", "", "Melanie is off to swim."},
 		{"NoPronoun", "The colors blend nicely.", "Caroline", "Melanie", "The colors blend nicely."},
 		{"NoSpeaker", "I went.", "", "", "I went."},
+		{"AdverbNow", "I now live in Valencia and I now have a cat.", "Ana", "", "Ana now lives in Valencia and Ana now has a cat."},
+		{"TwoAdverbs", "I now also work from home, so I mostly prefer mornings.", "Ana", "", "Ana now also works from home, so Ana mostly prefers mornings."},
+		{"AdverbSecondPerson", "You already know my schedule and you still need my address.", "Ana", "Tom", "Tom already knows Ana's schedule and Tom still needs Ana's address."},
+		{"AdverbPastKept", "I still lived in Lyon then and I now realised why.", "Ana", "", "Ana still lived in Lyon then and Ana now realised why."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
