@@ -29,8 +29,8 @@ var (
 	reSignOff = regexp.MustCompile(`^\s*(?i:(?:kind |best |warm |warmest )?regards|best(?: wishes)?|all the best|cheers|many thanks|thanks|thank you|(?:yours )?sincerely|yours(?: truly| faithfully)?|take care)[,.!]?(?:\s+\p{Lu}[\p{L}.'-]*){0,3}\s*$`)
 )
 
-// speechVerbs introduce the words a quotation marks as someone's: "she said "call me"".
-var speechVerbs = setOf(`say says said write writes wrote ask asks asked reply replies replied text texts texted`)
+// quoteVerbs introduce the words a quotation marks as someone's: "she said "call me"".
+var quoteVerbs = setOf(`say says said write writes wrote ask asks asked reply replies replied text texts texted`)
 
 // signatureWords: a line under a sign-off of at most this many words is the signature
 // ("Jonas Weber", "Customer Care, Acme"); a longer one is the speaker's own again.
@@ -122,7 +122,7 @@ func reportedSpeech(text string) []segment {
 		if !quoteOpens(text, ix[0]) {
 			continue
 		}
-		if m := reWordBefore.FindStringSubmatch(text[:ix[0]]); m != nil && speechVerbs[strings.ToLower(m[1])] {
+		if m := reWordBefore.FindStringSubmatch(text[:ix[0]]); m != nil && quoteVerbs[strings.ToLower(m[1])] {
 			out = append(out, segment{ix[0], ix[1]})
 		}
 	}
