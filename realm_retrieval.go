@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Retrieval types: plans, atoms, recall requests and results, traces (REALM.md §3).
@@ -130,6 +131,79 @@ type RecallRequest struct {
 	// (up to 1 + learned_boost) and reach_bonus, so a cut-off above 1 would keep only what
 	// those lifted: the bound is 1.
 	MinScore float64 `json:"min_score,omitempty"`
+
+	// Filters (nil or empty: none) narrow what the recall returns.
+	Filters *RecallFilters `json:"filters,omitempty"`
+}
+
+// RecallFilters narrow a recall to the memories that match every filter set: only they
+// are returned and count toward K, and the seeds are drawn among them; expansion may pass
+// through other memories but never returns them. A memory is said in a session, or at a
+// time, when one of the messages it derives from (its provenance) was: an episode is said
+// in its session. The time is the message's own (its timestamp), not the time the memory
+// speaks of (t_start): what was said in a week, whatever it was about. A memory derived
+// from no message (a client's correction keeps its original's) matches neither.
+type RecallFilters struct {
+	Types      []NodeType `json:"types,omitempty"`       // of these types
+	SessionIDs []string   `json:"session_ids,omitempty"` // said in one of these sessions (as sent)
+	SaidSince  *time.Time `json:"said_since,omitempty"`  // said at or after it
+	SaidUntil  *time.Time `json:"said_until,omitempty"`  // said at or before it
+}
+
+// MaxFilterItems bounds each list of RecallFilters; MaxSessionIDLen a session id in
+// characters, as a message's may be long.
+const (
+	MaxFilterItems  = 100
+	MaxSessionIDLen = 256
+)
+
+// Set reports whether f filters anything (a nil f, or {}, does not).
+func (f *RecallFilters) Set() bool {
+	return f != nil && (f.Types != nil || f.SessionIDs != nil || f.SaidSince != nil || f.SaidUntil != nil)
+}
+
+// BySaying reports whether f filters by the messages memories derive from (their
+// session or time), which only the graph can tell.
+func (f *RecallFilters) BySaying() bool {
+	return f != nil && (f.SessionIDs != nil || f.SaidSince != nil || f.SaidUntil != nil)
+}
+
+// validate adds f's failures to fe, under filters.
+func (f *RecallFilters) validate(fe FieldErrors) {
+	if f == nil {
+		return
+	}
+	list := func(field string, n int) bool {
+		switch {
+		case n == 0:
+			fe.Add(field, "must not be empty: leave the field out instead")
+		case n > MaxFilterItems:
+			fe.Add(field, fmt.Sprintf("at most %d items", MaxFilterItems))
+		default:
+			return true
+		}
+		return false
+	}
+	if f.Types != nil && list("filters.types", len(f.Types)) {
+		for i, t := range f.Types {
+			if !t.Valid() {
+				fe.Add(fmt.Sprintf("filters.types[%d]", i), "must be event, fact, entity or episode")
+			}
+		}
+	}
+	if f.SessionIDs != nil && list("filters.session_ids", len(f.SessionIDs)) {
+		for i, id := range f.SessionIDs {
+			switch {
+			case id == "":
+				fe.Add(fmt.Sprintf("filters.session_ids[%d]", i), "must not be empty")
+			case utf8.RuneCountInString(id) > MaxSessionIDLen:
+				fe.Add(fmt.Sprintf("filters.session_ids[%d]", i), fmt.Sprintf("longer than %d characters", MaxSessionIDLen))
+			}
+		}
+	}
+	if f.SaidSince != nil && f.SaidUntil != nil && f.SaidSince.After(*f.SaidUntil) {
+		fe.Add("filters.said_until", "must not be before said_since")
+	}
 }
 
 // Validate returns an EInvalid *Error naming every field out of bounds, or nil.
@@ -164,6 +238,7 @@ func (r RecallRequest) Validate() error {
 	if !(r.MinScore >= 0 && r.MinScore <= 1) { // NaN too
 		f.Add("min_score", "must be a number between 0 and 1 (0 or absent: no cut-off)")
 	}
+	r.Filters.validate(f)
 	return f.Err()
 }
 
@@ -293,6 +368,11 @@ type Trace struct {
 	// a gathered memory names; IdentifierMisses counts the memories naming none, lowered.
 	Identifiers      []string `json:"identifiers,omitempty"`
 	IdentifierMisses int      `json:"identifier_misses,omitempty"`
+	// Filters are the request's (absent: none); FilteredOut counts the memories the recall
+	// met (found by a seed search, reached by expansion, a newer version or a learned link)
+	// and left out because they did not match them.
+	Filters     *RecallFilters `json:"filters,omitempty"`
+	FilteredOut int            `json:"filtered_out,omitempty"`
 	// Learned lists the learned links that acted on this recall (query-conditioned
 	// consolidation, REALM.md §4 "ours").
 	Learned   []TraceLearned     `json:"learned,omitempty"`

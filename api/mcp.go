@@ -69,6 +69,16 @@ type recallArgs struct {
 	MaxDepth *int    `json:"max_depth,omitempty" jsonschema:"how many hops to follow from the first matches, 0 to 6 (default 3)"`
 	Strategy string  `json:"strategy,omitempty" jsonschema:"how to follow links: adaptive (default), path_search or subgraph_beam"`
 	MinScore float64 `json:"min_score,omitempty" jsonschema:"leave out memories scoring below this, 0 to 1 (default 0: none), so that fewer than k come back when the rest are not about the question"`
+	Filters  *recallFiltersArg `json:"filters,omitempty" jsonschema:"return only the memories matching every filter set (default: none)"`
+}
+
+// recallFiltersArg is realm.RecallFilters as a tool takes it: times as RFC 3339 strings,
+// checked as the time of recall is.
+type recallFiltersArg struct {
+	Types      []string `json:"types,omitempty" jsonschema:"only memories of these types (event, fact, entity, episode), e.g. [fact] for facts alone"`
+	SessionIDs []string `json:"session_ids,omitempty" jsonschema:"only memories said in these conversations (the session_id given to remember), at most 100"`
+	SaidSince  string   `json:"said_since,omitempty" jsonschema:"only memories said at or after this time (the time of the message they come from), RFC 3339"`
+	SaidUntil  string   `json:"said_until,omitempty" jsonschema:"only memories said at or before this time (the time of the message they come from), RFC 3339"`
 }
 
 type answerArgs struct {
@@ -497,16 +507,35 @@ func rpcID(id json.RawMessage) json.RawMessage {
 
 // request is the recall request of the arguments.
 func (a recallArgs) request() (realm.RecallRequest, error) {
-	req := realm.RecallRequest{Query: a.Query, K: a.K, MaxDepth: a.MaxDepth, Strategy: realm.Strategy(a.Strategy), MinScore: a.MinScore}
-	if a.Time != "" {
-		if msg := timeErr(a.Time); msg != "" {
-			return req, realm.FieldErrors{"time": msg}.Err()
+	fe := realm.FieldErrors{}
+	req := realm.RecallRequest{Query: a.Query, K: a.K, MaxDepth: a.MaxDepth, Strategy: realm.Strategy(a.Strategy), MinScore: a.MinScore,
+		Time: argTime(fe, "time", a.Time)}
+	if f := a.Filters; f != nil {
+		req.Filters = &realm.RecallFilters{SessionIDs: f.SessionIDs,
+			SaidSince: argTime(fe, "filters.said_since", f.SaidSince), SaidUntil: argTime(fe, "filters.said_until", f.SaidUntil)}
+		if f.Types != nil { // an empty list too, refused as over HTTP
+			req.Filters.Types = make([]realm.NodeType, len(f.Types))
+			for i, t := range f.Types {
+				req.Filters.Types[i] = realm.NodeType(t)
+			}
 		}
-		t, _ := time.Parse(time.RFC3339, a.Time)
-		t = t.UTC()
-		req.Time = &t
 	}
-	return req, nil
+	return req, fe.Err()
+}
+
+// argTime is the RFC 3339 time s of a tool's argument, in UTC (nil when s is empty); a
+// bad one is added to fe under field.
+func argTime(fe realm.FieldErrors, field, s string) *time.Time {
+	if s == "" {
+		return nil
+	}
+	if msg := timeErr(s); msg != "" {
+		fe.Add(field, msg)
+		return nil
+	}
+	t, _ := time.Parse(time.RFC3339, s)
+	t = t.UTC()
+	return &t
 }
 
 // addTool adds a tool that works in the space its arguments name. Every call first
@@ -528,6 +557,15 @@ func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Serv
 	}
 	if p := schema.Properties["strategy"]; p != nil {
 		p.Enum = []any{string(realm.Adaptive), string(realm.StrategyPath), string(realm.StrategyBeam)}
+	}
+	if f := schema.Properties["filters"]; f != nil {
+		one, most := 1, realm.MaxFilterItems
+		for _, p := range f.Properties {
+			if p.Items != nil {
+				p.MinItems, p.MaxItems = &one, &most
+			}
+		}
+		f.Properties["types"].Items.Enum = []any{string(realm.Event), string(realm.Fact), string(realm.Entity), string(realm.Episode)}
 	}
 	tool.InputSchema = schema
 	output, err := jsonschema.For[Out](nil)

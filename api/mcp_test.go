@@ -303,6 +303,20 @@ func TestMCP(t *testing.T) {
 			t.Fatalf("recall found nothing about Pixel: %s", got.text)
 		}
 	})
+	t.Run("RecallFilters", func(t *testing.T) { // as over HTTP (recall_filters_test.go): the same request
+		var only struct{ Nodes []struct{ Node struct{ Type, Content string } } }
+		got := callTool(t, cs, "recall", map[string]any{"space": space, "query": "What is Ana's cat called?", "k": 5,
+			"filters": map[string]any{"types": []string{"entity"}, "said_since": "2023-03-01T00:00:00Z"}})
+		got.decode(t, &only)
+		if got.isError || len(only.Nodes) == 0 {
+			t.Fatalf("recall of entities: %s", got.text)
+		}
+		for _, n := range only.Nodes {
+			if n.Node.Type != string(realm.Entity) {
+				t.Errorf("recall of entities returns a %s: %q", n.Node.Type, n.Node.Content)
+			}
+		}
+	})
 	t.Run("Feedback", func(t *testing.T) {
 		got := callTool(t, cs, "feedback", map[string]any{"space": space, "trace_id": rec.TraceID, "correct": true,
 			"answer": "Pixel", "useful_node_ids": []string{pixel}})
@@ -355,6 +369,10 @@ func TestMCP(t *testing.T) {
 			{"MemoryRequired", "forget", map[string]any{"space": space, "memory_id": ""}, "invalid", "memory_id: required"},
 			{"UnknownArgument", "recall", map[string]any{"space": space, "query": "cat", "spaces": "*"}, "", "spaces"},
 			{"Strategy", "recall", map[string]any{"space": space, "query": "cat", "strategy": "dfs"}, "", "strategy"},
+			{"FilterType", "recall", map[string]any{"space": space, "query": "cat", "filters": map[string]any{"types": []string{"memo"}}}, "", "types"},
+			{"FilterEmpty", "recall", map[string]any{"space": space, "query": "cat", "filters": map[string]any{"session_ids": []string{}}}, "", "session_ids"},
+			{"FilterSaidSince", "recall", map[string]any{"space": space, "query": "cat", "filters": map[string]any{"said_since": "last week"}}, "invalid", "filters.said_since: not an RFC 3339"},
+			{"FilterSaidUntil", "recall", map[string]any{"space": space, "query": "cat", "filters": map[string]any{"said_since": "2023-03-02T00:00:00Z", "said_until": "2023-03-01T00:00:00Z"}}, "invalid", "filters.said_until: must not be before said_since"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {

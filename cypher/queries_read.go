@@ -33,6 +33,10 @@ var (
 	seedSaidInCypher string
 	qSeedSaidIn      = newQuery("seed_said_in", seedSaidInCypher)
 
+	//go:embed queries/said_by.cypher
+	saidByCypher string
+	qSaidBy      = newQuery("said_by", saidByCypher)
+
 	//go:embed queries/seed_fulltext.cypher
 	seedFulltextCypher string
 	qSeedFulltext      = newQuery("seed_fulltext", seedFulltextCypher)

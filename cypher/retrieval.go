@@ -183,6 +183,31 @@ func (s *Store) SeedSaidIn(ctx context.Context, space string, q SeedQuery, in re
 	return s.scoredMemories(ctx, qSeedSaidIn, params, true)
 }
 
+// SaidBy returns the ids of the memories of the space said in one of sessions (nil: any)
+// between since and until, both included (nil: unbounded): derived from such a message
+// (said_by.cypher). Its cost is that of reading those messages and their memories.
+func (s *Store) SaidBy(ctx context.Context, space string, sessions []string, since, until *time.Time) (map[string]bool, error) {
+	params := map[string]any{"space": space, "sessions": nil, "since": nil, "until": nil}
+	if sessions != nil {
+		params["sessions"] = sessions
+	}
+	if since != nil {
+		params["since"] = since.UTC()
+	}
+	if until != nil {
+		params["until"] = until.UTC()
+	}
+	recs, err := s.read(ctx, qSaidBy, params)
+	if err != nil {
+		return nil, err
+	}
+	ids := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		ids[str(r, "id")] = true
+	}
+	return ids, nil
+}
+
 // SeedByFullText searches the full-text index for each of q.Keywords' words (escaped)
 // within the space and returns the best q.Limit memories of the space passing the
 // filters, scored from the space's own statistics (seed_fulltext.cypher), so that what

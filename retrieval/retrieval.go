@@ -211,6 +211,9 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if err := r.asOf(ctx, run); err != nil {
 		return realm.RecallResult{}, err
 	}
+	if err := r.applyFilters(ctx, run, req.Filters); err != nil {
+		return realm.RecallResult{}, err
+	}
 	focus, err := r.focus(ctx, space, req.Query, run.counts)
 	if err != nil {
 		return realm.RecallResult{}, err
@@ -247,9 +250,10 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 		return realm.RecallResult{}, err
 	}
 	r.applyIdentifiers(run)
-	top, replaced := selectTop(run.saidThen(run.ranked()), run.set.K)
+	top, replaced := selectTop(run.saidThen(run.matching(run.ranked())), run.set.K)
 	run.trace.Replaced = replaced
 	run.trace.NotYetLearned = len(run.unlearned.ids)
+	run.trace.FilteredOut = len(run.filter.out.ids)
 	top = run.aboveMinScore(top)
 	ids := make([]string, len(top))
 	res := realm.RecallResult{TraceID: run.trace.ID, Usage: run.usage, Nodes: make([]realm.RecalledNode, len(top))}
@@ -495,15 +499,24 @@ type run struct {
 	// learnedBy, for a question asked as of a time before now when the space learned
 	// memories after it, is that time (else nil): those memories are left out (asOf).
 	learnedBy *time.Time
-	unlearned unlearned // the memories met and left out as learned after learnedBy
-	seedLimit int       // the candidates a seed search returns (asOf)
+	unlearned leftOut // the memories met and left out as learned after learnedBy
+	filter    filter  // the request's filters (filter.go)
+	seedLimit int     // the candidates a seed search returns (asOf, filter)
 }
 
-// unlearned is the set of memories a recall left out as not yet learned; seed searches
-// add to it at once.
-type unlearned struct {
+// leftOut is a set of memories a recall met and left out; seed searches add to it at once.
+type leftOut struct {
 	mu  sync.Mutex
 	ids map[string]bool
+}
+
+func (l *leftOut) add(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ids == nil {
+		l.ids = map[string]bool{}
+	}
+	l.ids[id] = true
 }
 
 // asOf prepares a question asked as of a time before now (REALM.md §2 "Ours": validity is
@@ -524,9 +537,16 @@ func (r *Retriever) asOf(ctx context.Context, run *run) error {
 	}
 	by := run.now
 	run.learnedBy = &by
-	known := max(1, run.counts.InSpace-later)
-	run.seedLimit = int(min(4*int64(r.opts.SeedCandidates), (int64(r.opts.SeedCandidates)*run.counts.InSpace+known-1)/known))
+	run.seedLimit = max(run.seedLimit, r.seedsAmong(run.counts.InSpace, run.counts.InSpace-later))
 	return nil
+}
+
+// seedsAmong is the candidates a seed search returns when kept of the space's inSpace
+// memories may be taken: SeedCandidates in proportion to the share left out, so that
+// about as many remain, at most four times as many.
+func (r *Retriever) seedsAmong(inSpace, kept int64) int {
+	kept = max(1, kept)
+	return int(min(4*int64(r.opts.SeedCandidates), (int64(r.opts.SeedCandidates)*inSpace+kept-1)/kept))
 }
 
 // known reports whether the space had learned n by the question's time, and records n
@@ -535,21 +555,17 @@ func (run *run) known(n realm.Node) bool {
 	if run.learnedBy == nil || n.KnownAt(*run.learnedBy) {
 		return true
 	}
-	run.unlearned.mu.Lock()
-	defer run.unlearned.mu.Unlock()
-	if run.unlearned.ids == nil {
-		run.unlearned.ids = map[string]bool{}
-	}
-	run.unlearned.ids[n.ID] = true
+	run.unlearned.add(n.ID)
 	return false
 }
 
-// knownOnly is found without the memories the space had not learned by the question's time.
-func (run *run) knownOnly(found []cypher.ScoredMemory) []cypher.ScoredMemory {
-	if run.learnedBy == nil {
+// eligible is found without the memories the space had not learned by the question's
+// time and without those the filters leave out: the seeds a search may give.
+func (run *run) eligible(found []cypher.ScoredMemory) []cypher.ScoredMemory {
+	if run.learnedBy == nil && !run.filter.set {
 		return found
 	}
-	return slices.DeleteFunc(found, func(s cypher.ScoredMemory) bool { return !run.known(s.Node) })
+	return slices.DeleteFunc(found, func(s cypher.ScoredMemory) bool { return !run.known(s.Node) || !run.matches(s.Node) })
 }
 
 func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {

@@ -36,7 +36,7 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 	run.qvec = vecs[0]
 
 	inSpace, total := run.counts.InSpace, run.counts.Total
-	if inSpace == 0 {
+	if inSpace == 0 || run.filter.none() {
 		return nil
 	}
 	fetch := run.seedLimit * int((total+inSpace-1)/inSpace) * 2
@@ -187,7 +187,7 @@ func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []
 // keyword score, over the union of both result sets, with τ enforced (REALM.md §3.1).
 func (r *Retriever) planCandidates(ctx context.Context, run *run, p realm.Plan, types []realm.NodeType, qvec []float32, exact bool, fetch int) ([]cypher.ScoredMemory, error) {
 	space := run.space
-	q := cypher.SeedQuery{Embedding: qvec, Keywords: p.Keywords, Types: types, Limit: run.seedLimit, SpaceSize: run.counts.InSpace, SpaceVersion: run.counts.Version}
+	q := cypher.SeedQuery{Embedding: qvec, Keywords: p.Keywords, Types: run.filter.seedTypes(types), Limit: run.seedLimit, SpaceSize: run.counts.InSpace, SpaceVersion: run.counts.Version}
 	if len(q.Keywords) == 0 {
 		q.Keywords = strings.Fields(p.Query)
 	}
@@ -197,7 +197,7 @@ func (r *Retriever) planCandidates(ctx context.Context, run *run, p realm.Plan, 
 		// (sim clips it), or a memory said then that points away from the question would
 		// score below 0. Clipped once sorted, so that the seeds taken from them are the
 		// same; they rank at 0 among themselves.
-		found = topScored(run.knownOnly(found), len(found))
+		found = topScored(run.eligible(found), len(found))
 		for i := range found {
 			found[i].Score = clip01(found[i].Score)
 		}
@@ -235,9 +235,10 @@ func (r *Retriever) planCandidates(ctx context.Context, run *run, p realm.Plan, 
 	if hitsErr != nil {
 		return nil, hitsErr
 	}
-	// What the space learned after the question's time is left out before the keyword
-	// scores are normalised: the result set is the one the space held then.
-	vector, hits = run.knownOnly(vector), run.knownOnly(hits)
+	// What the space learned after the question's time, and what the filters leave out,
+	// is left out before the keyword scores are normalised: the result set is the one the
+	// space held then, among the memories asked for.
+	vector, hits = run.eligible(vector), run.eligible(hits)
 	nodes := map[string]realm.Node{}
 	for _, s := range vector {
 		nodes[s.Node.ID] = s.Node

@@ -6,8 +6,11 @@
   as documented).
 - Feedback names memories of its trace: a generated id is none of them (400, as
   documented), so generated lists of ids are left out.
+- A recall's (or an answer's) filters.said_until may not be before filters.said_since
+  (400, as documented), so such pairs are left out.
 """
 import json
+from datetime import datetime
 
 import schemathesis
 
@@ -30,9 +33,25 @@ def filter_query(ctx, query):
 
 @schemathesis.hook
 def filter_body(ctx, body):
-    if ctx.operation is None or not ctx.operation.path.endswith("/feedback") or not isinstance(body, dict):
+    if ctx.operation is None or not isinstance(body, dict):
+        return True
+    if ctx.operation.path.endswith(("/recall", "/answer")):
+        return not said_backwards(body.get("filters"))
+    if not ctx.operation.path.endswith("/feedback"):
         return True
     for ids in (body.get("useful_node_ids"), body.get("misleading_node_ids")):
         if isinstance(ids, list) and ids and all(isinstance(i, str) for i in ids):
             return False
     return True
+
+
+def said_backwards(filters):
+    """Whether filters hold a said_until before their said_since (both RFC 3339)."""
+    if not isinstance(filters, dict):
+        return False
+    try:
+        since, until = (datetime.fromisoformat(str(filters[k]).upper()) for k in ("said_since", "said_until"))
+        # Python keeps microseconds, Go nanoseconds: times equal here may not be there.
+        return until < since or until == since and filters["said_since"] != filters["said_until"]
+    except (KeyError, ValueError, TypeError):
+        return False
