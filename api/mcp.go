@@ -63,12 +63,12 @@ type rememberMessage struct {
 
 type recallArgs struct {
 	spaceArg
-	Query    string  `json:"query" jsonschema:"what to look up, as a question or a topic in natural language (not only white space)"`
-	K        int     `json:"k,omitempty" jsonschema:"how many memories to return at most, 1 to 100 (default 10); fewer come back when few memories match the question"`
-	Time     string  `json:"time,omitempty" jsonschema:"the now of the question, RFC 3339; relative times such as last week resolve against it, and a time before now recalls what the memory knew then: memories learned after it are left out (default: now)"`
-	MaxDepth *int    `json:"max_depth,omitempty" jsonschema:"how many hops to follow from the first matches, 0 to 6 (default 3)"`
-	Strategy string  `json:"strategy,omitempty" jsonschema:"how to follow links: adaptive (default), path_search or subgraph_beam"`
-	MinScore float64 `json:"min_score,omitempty" jsonschema:"leave out memories scoring below this, 0 to 1 (default 0: none), so that fewer than k come back when the rest are not about the question"`
+	Query    string            `json:"query" jsonschema:"what to look up, as a question or a topic in natural language (not only white space)"`
+	K        int               `json:"k,omitempty" jsonschema:"how many memories to return at most, 1 to 100 (default 10); fewer come back when few memories match the question"`
+	Time     string            `json:"time,omitempty" jsonschema:"the now of the question, RFC 3339; relative times such as last week resolve against it, and a time before now recalls what the memory knew then: memories learned after it are left out (default: now)"`
+	MaxDepth *int              `json:"max_depth,omitempty" jsonschema:"how many hops to follow from the first matches, 0 to 6 (default 3)"`
+	Strategy string            `json:"strategy,omitempty" jsonschema:"how to follow links: adaptive (default), path_search or subgraph_beam"`
+	MinScore float64           `json:"min_score,omitempty" jsonschema:"leave out memories scoring below this, 0 to 1 (default 0: none), so that fewer than k come back when the rest are not about the question"`
 	Filters  *recallFiltersArg `json:"filters,omitempty" jsonschema:"return only the memories matching every filter set (default: none)"`
 }
 

@@ -304,7 +304,11 @@ func TestMCP(t *testing.T) {
 		}
 	})
 	t.Run("RecallFilters", func(t *testing.T) { // as over HTTP (recall_filters_test.go): the same request
-		var only struct{ Nodes []struct{ Node struct{ Type, Content string } } }
+		var only struct {
+			Nodes []struct {
+				Node struct{ Type, Content string }
+			}
+		}
 		got := callTool(t, cs, "recall", map[string]any{"space": space, "query": "What is Ana's cat called?", "k": 5,
 			"filters": map[string]any{"types": []string{"entity"}, "said_since": "2023-03-01T00:00:00Z"}})
 		got.decode(t, &only)

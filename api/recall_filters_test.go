@@ -77,7 +77,9 @@ func TestRecallFilters(t *testing.T) {
 	}
 
 	saidIn := func(sources ...string) func(realm.Node) bool {
-		return func(n realm.Node) bool { return slices.ContainsFunc(n.Sources, func(s string) bool { return slices.Contains(sources, s) }) }
+		return func(n realm.Node) bool {
+			return slices.ContainsFunc(n.Sources, func(s string) bool { return slices.Contains(sources, s) })
+		}
 	}
 	tests := []struct {
 		name    string
