@@ -48,7 +48,25 @@ func (s *server) recall(ctx context.Context, space string, req realm.RecallReque
 	if len(some) == 0 {
 		return realm.RecallResult{}, realm.Errorf(realm.ENotFound, "space %q holds no memory yet: nothing to recall", space)
 	}
+	if f := req.Filters; f != nil && f.SessionIDs != nil {
+		stored := *f
+		stored.SessionIDs = storedSessions(f.SessionIDs)
+		req.Filters = &stored
+	}
 	return s.Recall.Recall(ctx, space, req)
+}
+
+// storedSessions are session ids as a message's are stored (stripBidi), so that a filter
+// names a session as it was sent. One that would be left empty stays as it is: it names no
+// session (not the messages sent without one).
+func storedSessions(ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if out[i] = stripBidi(id); out[i] == "" {
+			out[i] = id
+		}
+	}
+	return out
 }
 
 // logTraceID adds a trace id to the request's log line, to follow a recall into its feedback.

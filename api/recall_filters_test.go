@@ -90,6 +90,7 @@ func TestRecallFilters(t *testing.T) {
 		{"EntitiesEpisodes", map[string]any{"types": []string{"entity", "episode"}}, func(n realm.Node) bool { return n.Type == realm.Entity || n.Type == realm.Episode }},
 		{"Session", map[string]any{"session_ids": []string{"T-118"}}, saidIn("t1", "t2")},
 		{"Sessions", map[string]any{"session_ids": []string{"T-119", "T-404"}}, saidIn("t3", "t4")},
+		{"SessionAsSent", map[string]any{"session_ids": []string{"T-118\u200e"}}, saidIn("t1", "t2")}, // as a message's: without bidi marks
 		{"SaidSince", map[string]any{"said_since": "2026-02-10T15:01:00Z"}, saidIn("t4", "t5")},
 		{"SaidBetween", map[string]any{"said_since": "2026-02-03T09:00:00Z", "said_until": "2026-02-03T09:00:00Z"}, saidIn("t1")},
 		{"SessionEventsUntil", map[string]any{"session_ids": []string{"T-119"}, "types": []string{"event", "fact"}, "said_until": "2026-02-10T15:00:30+00:00"},
