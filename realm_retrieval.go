@@ -142,7 +142,7 @@ type RecallRequest struct {
 // time, when one of the messages it derives from (its provenance) was: an episode is said
 // in its session. The time is the message's own (its timestamp), not the time the memory
 // speaks of (t_start): what was said in a week, whatever it was about. A memory derived
-// from no message (a client's correction keeps its original's) matches neither.
+// from no message matches neither.
 type RecallFilters struct {
 	Types      []NodeType `json:"types,omitempty"`       // of these types
 	SessionIDs []string   `json:"session_ids,omitempty"` // said in one of these sessions (as sent)
@@ -150,8 +150,8 @@ type RecallFilters struct {
 	SaidUntil  *time.Time `json:"said_until,omitempty"`  // said at or before it
 }
 
-// MaxFilterItems bounds each list of RecallFilters; MaxSessionIDLen a session id in
-// characters, as a message's may be long.
+// MaxFilterItems bounds each list of RecallFilters; MaxSessionIDLen a session id, in
+// characters, as a message's is bounded.
 const (
 	MaxFilterItems  = 100
 	MaxSessionIDLen = 256
