@@ -139,7 +139,9 @@ start() {
     --home-dir="$home" --config-dir="$home/conf" >>"$home/logs/console.log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   for ((i = 0; i < timeout; i++)); do
-    if ! running; then
+    # The process just started is ours (until it execs java its command line is this
+    # script's): only whether it still lives is asked.
+    if ! kill -0 "$(cat "$pidfile")" 2>/dev/null; then
       log "Neo4j exited during start; last lines of its logs:"
       tail -n 40 "$home/logs/console.log" "$home/logs/neo4j.log" 2>/dev/null >&2 || true
       rm -f "$pidfile"
