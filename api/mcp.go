@@ -116,6 +116,9 @@ type correctArgs struct {
 	spaceArg
 	MemoryID string `json:"memory_id" jsonschema:"the id of the memory to correct (an event or a fact: a node id from recall)"`
 	Content  string `json:"content" jsonschema:"what the memory should say instead, self-contained"`
+	// Without it a change said to have happened in April ends the old memory today, and a
+	// question about May would get the old state.
+	ValidFrom string `json:"valid_from,omitempty" jsonschema:"when what content says began to hold, RFC 3339 (e.g. 2023-04-01T00:00:00Z); the corrected memory holds until then. Not before the corrected memory began (the error conflict). Default: now"`
 }
 
 // correctResult is what correct answers.
@@ -234,7 +237,7 @@ func (s *server) mcpHandler() http.Handler {
 		})
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "correct",
-		Description: "Correct what one memory (an event or a fact, by the node id recall returned) says, e.g. a wrong name. The memory is not overwritten: a new one says content and supersedes it, and recall offers the new one for the present and the old one for questions about the past.",
+		Description: "Correct what one memory (an event or a fact, by the node id recall returned) says, e.g. a wrong name or a change of state. The memory is not overwritten: a new one says content and supersedes it, from valid_from (when the change happened; default now), and recall offers the new one for the present and the old one for questions about the past.",
 		// Idempotent: the same correction again answers the memory it made.
 		Annotations: &mcp.ToolAnnotations{Title: "Correct", DestructiveHint: no, IdempotentHint: true, OpenWorldHint: no}},
 		func(ctx context.Context, key *Key, space string, in correctArgs) (correctResult, error) {
@@ -244,7 +247,14 @@ func (s *server) mcpHandler() http.Handler {
 			if strings.ContainsRune(in.Content, 0) { // a JSON body is checked before (body.go); MCP arguments here
 				return correctResult{}, realm.FieldErrors{"content": "must not contain NUL (\\u0000)"}.Err()
 			}
-			id, err := s.Ingest.Correct(ctx, space, in.MemoryID, in.Content, time.Time{})
+			var validFrom time.Time
+			if in.ValidFrom != "" {
+				if msg := timeErr(in.ValidFrom); msg != "" {
+					return correctResult{}, realm.FieldErrors{"valid_from": msg}.Err()
+				}
+				validFrom, _ = time.Parse(time.RFC3339, in.ValidFrom)
+			}
+			id, err := s.Ingest.Correct(ctx, space, in.MemoryID, in.Content, validFrom)
 			return correctResult{Corrected: in.MemoryID, MemoryID: id}, err
 		})
 

@@ -1018,3 +1018,49 @@ func TestMCPRememberSaysSuperseded(t *testing.T) {
 		}
 	}
 }
+
+// TestMCPCorrectValidFrom: correct takes, as PATCH …/memories/{id} does, when the change
+// happened: the old memory holds until then, the new one is learned then; a valid_from
+// that is no time is invalid, and one before the memory began a conflict that ends nothing.
+func TestMCPCorrectValidFrom(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, correctMessages) // said on 2023-05-08
+	old := correctable(t, c, space)
+	cs := mustConnectMCP(t, srv.URL, "")
+	const content = "Ana's new colleague Marina joined the design team and sits next to Ana."
+	args := func(validFrom string) map[string]any {
+		return map[string]any{"space": space, "memory_id": old.ID, "content": content, "valid_from": validFrom}
+	}
+
+	if got := callTool(t, cs, "correct", args("yesterday")); !got.isError || got.code() != realm.EInvalid || !strings.Contains(got.text, "valid_from") {
+		t.Errorf("valid_from yesterday: %+v, want invalid naming valid_from", got)
+	}
+	if got := callTool(t, cs, "correct", args("2023-05-01T00:00:00Z")); !got.isError || got.code() != realm.EConflict || !strings.Contains(got.text, "valid_from") {
+		t.Errorf("valid_from before the memory began: %+v, want conflict naming valid_from", got)
+	}
+	var still memoryDoc
+	c.do("GET", sp+"/memories/"+old.ID, nil, &still)
+	if still.Memory.ValidUntil != nil {
+		t.Fatalf("a refused correction ended the memory: valid_until %v", still.Memory.ValidUntil)
+	}
+
+	var res correctResult
+	got := callTool(t, cs, "correct", args("2023-06-01T00:00:00Z"))
+	if got.isError {
+		t.Fatal(got.text)
+	}
+	got.decode(t, &res)
+	want := time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC)
+	var corrected, ended memoryDoc
+	c.do("GET", sp+"/memories/"+res.MemoryID, nil, &corrected)
+	c.do("GET", sp+"/memories/"+old.ID, nil, &ended)
+	if l := corrected.Memory.LearnedAt; l == nil || !l.Equal(want) {
+		t.Errorf("the correction dated 2023-06-01 is learned at %v", l)
+	}
+	if v := ended.Memory.ValidUntil; v == nil || !v.Equal(want) {
+		t.Errorf("the corrected memory holds until %v, want %v", v, want)
+	}
+}
