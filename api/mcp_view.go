@@ -1,7 +1,6 @@
 package api
 
 import (
-	"slices"
 	"time"
 
 	"github.com/realm-memory/realm"
@@ -87,20 +86,9 @@ func viewIngested(results []construction.Result) rememberView {
 	v := rememberView{Results: make([]ingestedView, len(results))}
 	for i, r := range results {
 		v.Results[i] = ingestedView{ID: r.ObservationID, Status: r.Status, Added: nonNil(r.Added), Merged: nonNil(r.Merged), Skipped: nonNil(r.Skipped),
-			Superseded: superseded(r.Edges), Error: r.Error}
+			Superseded: r.Superseded, Error: r.Error}
 	}
 	return v
-}
-
-// superseded are the ends of the supersedes edges among edges, once each.
-func superseded(edges []realm.Edge) []string {
-	out := []string{}
-	for _, e := range edges {
-		if e.Predicate == realm.Supersedes && !slices.Contains(out, e.To) {
-			out = append(out, e.To)
-		}
-	}
-	return out
 }
 
 func nonNil(ids []string) []string {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -276,4 +277,79 @@ func TestObservations(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestObservationsSaySuperseded: the result of a batch, synchronous or its job's, names
+// per message the memories it superseded, as the remember tool does; a message that
+// changes nothing names none.
+func TestObservationsSaySuperseded(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	home := []map[string]string{{"speaker": "user", "content": "I live in Lisbon with my wife.", "timestamp": "2026-01-10T10:00:00Z"}}
+	batch := map[string]any{"messages": []map[string]string{
+		{"speaker": "user", "content": "I bought a new bike for my commute.", "timestamp": "2026-05-01T10:00:00Z"},
+		{"speaker": "user", "content": "We moved from Lisbon to Berlin last month.", "timestamp": "2026-06-10T10:00:00Z"},
+	}}
+	// checkSuperseded checks that the move alone superseded, and only memories of Lisbon it ended.
+	checkSuperseded := func(how, sp string, superseded [][]string) {
+		t.Helper()
+		if len(superseded) != 2 || len(superseded[0]) != 0 || len(superseded[1]) == 0 {
+			t.Fatalf("%s: superseded %v, want the move alone to name what it superseded", how, superseded)
+		}
+		for _, id := range superseded[1] {
+			var m memoryDoc
+			c.do("GET", sp+"/memories/"+id, nil, &m)
+			if m.Memory.ValidUntil == nil || !strings.Contains(m.Memory.Content, "Lisbon") {
+				t.Errorf("%s: superseded %s: %+v; want a Lisbon memory, ended", how, id, m.Memory)
+			}
+		}
+	}
+
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	c.remember(sp, home)
+	var sync struct {
+		Results []struct{ Superseded []string }
+	}
+	if code := c.do("POST", sp+"/observations", batch, &sync).StatusCode; code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	var got [][]string
+	for _, r := range sync.Results {
+		got = append(got, r.Superseded)
+	}
+	checkSuperseded("synchronous", sp, got)
+
+	sp = "/v1/spaces/" + cyphertest.NewSpace(t)
+	c.remember(sp, home)
+	var job struct {
+		JobID string `json:"job_id"`
+	}
+	if code := c.do("POST", sp+"/observations?async=true", batch, &job).StatusCode; code != http.StatusAccepted {
+		t.Fatalf("async ingest: %d", code)
+	}
+	var j struct {
+		Status  string
+		Results []struct {
+			ID, Status string
+			Superseded []string
+		}
+	}
+	for i := 0; ; i++ {
+		c.do("GET", "/v1/jobs/"+job.JobID, nil, &j)
+		if j.Status != "running" {
+			break
+		}
+		if i > 600 {
+			t.Fatalf("job %s still running", job.JobID)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	got = nil
+	for _, r := range j.Results {
+		if r.Status != "integrated" {
+			t.Errorf("job: message %s is %s", r.ID, r.Status)
+		}
+		got = append(got, r.Superseded)
+	}
+	checkSuperseded("job", sp, got)
 }

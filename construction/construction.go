@@ -154,8 +154,11 @@ type Result struct {
 	Merged        []string     `json:"merged"`  // ids of the memories merged into
 	Skipped       []string     `json:"skipped"` // names of the candidates skipped: a neighbour already held them
 	Edges         []realm.Edge `json:"edges"`   // edges written (a symmetric one both ways)
-	Usage         realm.Usage  `json:"usage"`
-	Error         string       `json:"error,omitempty"`
+	// Superseded names the memories whose newer version the observation said ("we moved
+	// to Berlin" ends "I live in Lisbon"): a client learns that a fact it may hold changed.
+	Superseded []string    `json:"superseded"` // ids of the ends of the supersedes edges written, once each
+	Usage      realm.Usage `json:"usage"`
+	Error      string      `json:"error,omitempty"`
 }
 
 // Ingest stores every observation of the batch, then integrates the new ones (and
@@ -176,7 +179,21 @@ func (p *Pipeline) Ingest(ctx context.Context, space string, obs []realm.Observa
 	if err != nil {
 		return nil, err
 	}
+	for i := range results {
+		results[i].Superseded = superseded(results[i].Edges)
+	}
 	return results, nil
+}
+
+// superseded are the ends of the supersedes edges among edges, once each.
+func superseded(edges []realm.Edge) []string {
+	out := []string{}
+	for _, e := range edges {
+		if e.Predicate == realm.Supersedes && !slices.Contains(out, e.To) {
+			out = append(out, e.To)
+		}
+	}
+	return out
 }
 
 // integrateSaved integrates the observations of a stored batch that it claimed, and

@@ -636,7 +636,8 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		if in.Summary != "" {
 			summary = in.Summary
 		}
-		marks = append(marks, map[string]any{"id": in.ObservationID, "added": added, "merged": merged, "skipped": int64(in.Skipped)})
+		marks = append(marks, map[string]any{"id": in.ObservationID, "added": added, "merged": merged, "skipped": int64(in.Skipped),
+			"superseded": supersededBy(in.Edges)})
 	}
 	recs, err := collect(ctx, tx, qIntegrationWrite, map[string]any{
 		"space": space, "now": now, "sources_max": realm.SourcesMax, "w": map[string]any{
@@ -683,6 +684,18 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 	move.ids, move.lean = touchedMemories(ins)
 	move.merged = mergedObservations(ins)
 	return edges, SpaceState{N: before.N + int64(len(nodes)), Version: str(r, "version")}, move, nil
+}
+
+// supersededBy are the memories the supersedes edges among edges end, once each: what
+// the observation said a newer version of, kept on it for its job (Job.Results).
+func supersededBy(edges []EdgeWrite) []string {
+	out := []string{}
+	for _, e := range edges {
+		if e.Op != EdgeDelete && e.Predicate == realm.Supersedes && !slices.Contains(out, e.To) {
+			out = append(out, e.To)
+		}
+	}
+	return out
 }
 
 // mergeRows are the merges of a run, one row per memory merged into, so that Neo4j reads

@@ -437,6 +437,16 @@ type Job struct {
 	LastError string    `json:"last_error,omitempty"` // an observation's integration error
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Results are its observations' outcomes so far, in the order they were sent, each
+	// once; one forgotten since is left out.
+	Results []JobResult `json:"results"`
+}
+
+// JobResult is what became of one observation of a job, as far as its job tells.
+type JobResult struct {
+	ID         string   `json:"id"`
+	Status     string   `json:"status"`     // pending, integrated or failed
+	Superseded []string `json:"superseded"` // the memories its integration superseded (construction.Result)
 }
 
 // Job statuses.
@@ -481,6 +491,24 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		Total: int(mapNum(r, "j", "total")), Done: int(num(r, "integrated")), Failed: int(num(r, "failed")),
 		Pending: int(num(r, "pending")), Error: mapStr(r, "j", "error"), LastError: str(r, "last_error"),
 		CreatedAt: mapTime(r, "j", "created_at"), UpdatedAt: mapTime(r, "j", "updated_at"),
+		Results: []JobResult{},
+	}
+	stored := map[string]JobResult{}
+	v, _ := r.Get("results")
+	for _, item := range asList(v) {
+		m, _ := item.(map[string]any)
+		superseded := stringList(m["superseded"])
+		if superseded == nil {
+			superseded = []string{}
+		}
+		stored[propString(m, "id")] = JobResult{ID: propString(m, "id"), Status: propString(m, "status"), Superseded: superseded}
+	}
+	v, _ = r.Get("order")
+	for _, id := range stringList(v) {
+		if res, ok := stored[id]; ok {
+			j.Results = append(j.Results, res)
+			delete(stored, id) // an id sent twice in the batch is one observation
+		}
 	}
 	// The background work may have died with its process; the observations say the truth.
 	if j.Pending == 0 && j.Total > 0 {

@@ -1,6 +1,8 @@
 // A job with live progress counted from its observations' statuses, so progress stays
 // right across crashes. $space may be '' to find the job in any space.
-// Params: $space, $id. Returns: j, integrated, failed, pending, last_error.
+// Params: $space, $id. Returns: j, integrated, failed, pending, last_error, order (the
+// job's observation ids, in order), results (per observation still stored, in no order:
+// {id, status, superseded}).
 MATCH (j:Job {id: $id})
 WHERE $space = '' OR j.space = $space
 OPTIONAL MATCH (o:Observation {space: j.space}) WHERE o.id IN j.observations
@@ -9,4 +11,6 @@ RETURN j {.*, observations: null} AS j,
        size([o IN os WHERE o.status = 'integrated']) AS integrated,
        size([o IN os WHERE o.status = 'failed']) AS failed,
        size([o IN os WHERE o.status = 'pending']) AS pending,
-       [o IN os WHERE o.error IS NOT NULL | o.error][0] AS last_error
+       [o IN os WHERE o.error IS NOT NULL | o.error][0] AS last_error,
+       j.observations AS order,
+       [o IN os | {id: o.id, status: o.status, superseded: coalesce(o.superseded, [])}] AS results
