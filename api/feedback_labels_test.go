@@ -26,7 +26,8 @@ var toolingMessages = []map[string]string{
 // (its own words, pnpm, not the question's "use"), and nothing else gains from it; a
 // memory the client calls misleading gains no edge or weight: the edges that led to it
 // are weakened and it gets a misleading link for the query, which the edit says, and it
-// ranks lower when the query is asked again.
+// ranks lower when the query is asked again. An answer said wrong makes nothing key
+// evidence.
 func TestFeedbackReinforcesWhatItNames(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -74,6 +75,28 @@ func TestFeedbackReinforcesWhatItNames(t *testing.T) {
 		for _, e := range res.Edits {
 			if e.From != pnpm && e.To != pnpm {
 				t.Errorf("edit %s %s %s→%s: neither end states the answer", e.Action, e.Predicate, contentOf(rec, e.From), contentOf(rec, e.To))
+			}
+		}
+	})
+
+	// A wrong answer confirms nothing it relied on: no node is key evidence, the best
+	// ranked included, and nothing gains from it.
+	t.Run("WrongAnswer", func(t *testing.T) {
+		for _, fb := range []map[string]any{{"correct": false}, {"answer": "We use npm.", "correct": false}} {
+			rec, _ := recall()
+			res := feedback(rec.TraceID, fb)
+			if len(res.Labels) != len(rec.Nodes) {
+				t.Errorf("%v: %d labels for %d recalled memories", fb, len(res.Labels), len(rec.Nodes))
+			}
+			for id, l := range res.Labels {
+				if l == realm.KeyEvidence {
+					t.Errorf("%v: %s (%s) is key evidence of a wrong answer", fb, id, contentOf(rec, id))
+				}
+			}
+			for _, e := range res.Edits {
+				if e.Action != realm.EditWeaken {
+					t.Errorf("%v: edit %s %s %s→%s: a wrong answer strengthens", fb, e.Action, e.Predicate, contentOf(rec, e.From), contentOf(rec, e.To))
+				}
 			}
 		}
 	})

@@ -141,7 +141,8 @@ type evidence struct {
 
 // keyEvidence finds the key nodes: the client's useful ids, else the answer's citations,
 // else the nodes that state the answer (answerKey), else, without an answer, the
-// best-scoring nodes that share a specific word with the query.
+// best-scoring nodes that share a specific word with the query; none but the useful ids
+// when the client says the answer is wrong.
 func (o *Agent) keyEvidence(in agent.AuditInput, byID map[string]realm.RecalledNode, queryWords map[string]bool, words map[string]map[string]bool) evidence {
 	fb := realm.Feedback{}
 	if in.Feedback != nil {
@@ -171,7 +172,11 @@ func (o *Agent) keyEvidence(in agent.AuditInput, byID map[string]realm.RecalledN
 			}
 		}
 	}
-	if len(ev.key) > 0 {
+	if len(ev.key) > 0 || answerWrong {
+		// An answer said wrong, without the nodes that helped, confirms none: the
+		// best-scoring nodes, or those stating it, are what it went wrong on as likely as
+		// not. No key evidence: no edge is strengthened toward them; those that share the
+		// query's words stay supporting context, unconfirmed.
 		return ev
 	}
 	ranked := slices.Clone(in.Nodes)
@@ -179,7 +184,7 @@ func (o *Agent) keyEvidence(in agent.AuditInput, byID map[string]realm.RecalledN
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Node.ID, b.Node.ID))
 	})
 	ranked = slices.DeleteFunc(ranked, func(n realm.RecalledNode) bool { return slices.Contains(fb.MisleadingNodeIDs, n.Node.ID) })
-	if in.Answer != "" && !answerWrong {
+	if in.Answer != "" {
 		// The answer tells what the recall was for: the nodes that state it are key, those
 		// that hold one of its words related, and a question word ("use" of "which tool
 		// do we use?") relates nothing on its own. No node states it: no key evidence.

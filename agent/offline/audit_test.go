@@ -86,14 +86,19 @@ func TestOfflineAudit(t *testing.T) {
 			},
 		},
 		{
-			name:     "WrongAnswerIgnored", // its citations do not count: back to word overlap
+			name:     "WrongAnswer", // confirms nothing: no key evidence, by citations or word overlap, and no edit
 			answer:   "In 2019 [u].",
 			feedback: &realm.Feedback{Correct: &no},
-			wantLabels: map[string]realm.NodeLabel{"k": realm.KeyEvidence, "k2": realm.KeyEvidence,
-				"s1": realm.SupportingContext, "m": realm.Misleading, "u": realm.Unrelated},
+			wantLabels: map[string]realm.NodeLabel{"k": realm.SupportingContext, "k2": realm.SupportingContext,
+				"s1": realm.Unrelated, "m": realm.Unrelated, "u": realm.Unrelated},
+		},
+		{
+			name:     "WrongAnswerUseful", // the client's useful ids stay key evidence
+			feedback: &realm.Feedback{Correct: &no, UsefulNodeIDs: []string{"k"}},
+			wantLabels: map[string]realm.NodeLabel{"k": realm.KeyEvidence, "k2": realm.SupportingContext,
+				"s1": realm.SupportingContext, "u": realm.Unrelated},
 			wantEdits: []realm.EditProposal{
-				{From: "k", To: "s1", Action: realm.EditStrengthen, Predicate: realm.Correlates, Confidence: 0.6},
-				{From: "k", To: "k2", Action: realm.EditAdd, Predicate: realm.Precedes, Confidence: 0.6},
+				{From: "k", To: "s1", Action: realm.EditStrengthen, Predicate: realm.Correlates, Confidence: 0.9},
 				{From: "k", To: "m", Action: realm.EditWeaken, Predicate: realm.Precedes, Confidence: 0.6},
 			},
 		},
