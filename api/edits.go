@@ -38,7 +38,7 @@ func (s *server) handleListEdits(w http.ResponseWriter, r *http.Request) {
 	f := realm.EditFilter{TraceID: q.Get("trace"), NodeID: q.Get("node")}
 	f.Since = queryTime(q, "since", fe)
 	f.Limit = queryInt(q, "limit", realm.DefaultEditLimit, 1, realm.MaxEditLimit, fe)
-	if err := fe.Err(); err != nil {
+	if err := s.spaceReadable(r, fe); err != nil {
 		writeError(w, r, err)
 		return
 	}

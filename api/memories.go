@@ -186,7 +186,7 @@ func (s *server) handleListMemories(w http.ResponseWriter, r *http.Request) {
 	}
 	var limit int
 	f.Since, f.Until, limit = queryWindow(q, fe)
-	if err := fe.Err(); err != nil {
+	if err := s.spaceReadable(r, fe); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -286,7 +286,7 @@ func (s *server) handleListObservations(w http.ResponseWriter, r *http.Request) 
 	}
 	var limit int
 	f.Since, f.Until, limit = queryWindow(q, fe)
-	if err := fe.Err(); err != nil {
+	if err := s.spaceReadable(r, fe); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -382,6 +382,10 @@ func (s *server) handleDeleteSpace(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) handleStats(w http.ResponseWriter, r *http.Request) {
+	if err := s.spaceReadable(r, nil); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	st, err := s.Store.Stats(r.Context(), chi.URLParam(r, "space"))
 	if err != nil {
 		writeError(w, r, err)
@@ -396,7 +400,7 @@ func (s *server) handleGraph(w http.ResponseWriter, r *http.Request) {
 	queryKnown(q, fe, "around", "depth", "limit")
 	depth := queryInt(q, "depth", 1, 0, cypher.MaxGraphDepth, fe)
 	limit := queryInt(q, "limit", 200, 1, 2000, fe)
-	if err := fe.Err(); err != nil {
+	if err := s.spaceReadable(r, fe); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -412,6 +416,24 @@ func (s *server) handleGraph(w http.ResponseWriter, r *http.Request) {
 		edges = []realm.Edge{}
 	}
 	encode(w, http.StatusOK, map[string]any{"nodes": nodes, "edges": edges})
+}
+
+// spaceReadable is the error of a read of the whole space of r (a list, its stats, its
+// graph, its edits): the errors of its query (fe), else ENotFound for a space that does
+// not exist, never written or erased, as every other read of it, its export and a recall
+// answer, and as a space outside the key's patterns is answered (spaceAccess): what
+// exists and what a key may not see read alike. Reads of one item of a space (a memory,
+// a message, a trace) find it missing anyway.
+func (s *server) spaceReadable(r *http.Request, fe realm.FieldErrors) error {
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	space := chi.URLParam(r, "space")
+	exists, err := s.Store.SpaceExists(r.Context(), space)
+	if err == nil && !exists {
+		err = spaceNotFound(space)
+	}
+	return err
 }
 
 // validSpace refuses a malformed {space} before any handler runs.

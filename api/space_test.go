@@ -212,3 +212,61 @@ func TestKeyPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// TestSpaceReadsWhenAbsent: a space that does not exist, never written or erased, reads
+// alike everywhere: every read of the whole space is 404 not_found, as its export, a
+// recall and its erasure are; and a key learns no more of a space outside its patterns,
+// which existing or not reads the same. A space that exists lists what it holds.
+func TestSpaceReadsWhenAbsent(t *testing.T) {
+	written, never, other := cyphertest.NewSpace(t), cyphertest.NewSpace(t), cyphertest.NewSpace(t)
+	keys, err := ParseKeys("test keys", fmt.Sprintf(`
+		admin  sk-admin-0123456789abcdef  admin  *
+		mine   sk-mine-0123456789abcdef   admin  %s`, never))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, apitest.New(t), Config{Keys: keys})
+	c := client{t: t, base: srv.URL, key: "sk-admin-0123456789abcdef"}
+	mine := client{t: t, base: srv.URL, key: "sk-mine-0123456789abcdef"}
+	for _, space := range []string{written, other} {
+		c.remember("/v1/spaces/"+space, []map[string]string{
+			{"speaker": "Ana", "content": "I keep bees on the roof of our building.", "timestamp": "2023-04-01T09:00:00Z"},
+		})
+	}
+	reads := []struct{ method, path string }{
+		{"GET", "/memories"}, {"GET", "/observations"}, {"GET", "/stats"}, {"GET", "/graph"}, {"GET", "/edits"},
+		{"GET", "/export"}, {"POST", "/recall"},
+	}
+	read := func(c client, space string, method, path string) (int, string) {
+		t.Helper()
+		var body any
+		if method == "POST" {
+			body = map[string]any{"query": "bees"}
+		}
+		var p problemDoc
+		code := c.do(method, "/v1/spaces/"+space+path, body, &p).StatusCode
+		return code, p.Code
+	}
+	for _, r := range reads {
+		if code, _ := read(c, written, r.method, r.path); code != http.StatusOK {
+			t.Errorf("%s %s of a space written to: %d", r.method, r.path, code)
+		}
+	}
+	if code := c.status("DELETE", "/v1/spaces/"+written, nil); code != http.StatusOK {
+		t.Fatalf("delete: %d", code)
+	}
+	for _, absent := range []struct {
+		name  string
+		c     client
+		space string
+	}{{"erased", c, written}, {"never written", c, never}, {"never written, by its key", mine, never}, {"outside the key's patterns", mine, other}} {
+		for _, r := range reads {
+			if code, pc := read(absent.c, absent.space, r.method, r.path); code != http.StatusNotFound || pc != "not_found" {
+				t.Errorf("%s: %s %s: %d %q, want 404 not_found", absent.name, r.method, r.path, code, pc)
+			}
+		}
+	}
+	if code := c.status("DELETE", "/v1/spaces/"+written, nil); code != http.StatusNotFound {
+		t.Errorf("erasing a space again: %d", code)
+	}
+}

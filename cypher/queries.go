@@ -62,4 +62,8 @@ var (
 	//go:embed queries/space_list.cypher
 	spaceListCypher string
 	qSpaceList      = newQuery("space_list", spaceListCypher)
+
+	//go:embed queries/space_exists.cypher
+	spaceExistsCypher string
+	qSpaceExists      = newQuery("space_exists", spaceExistsCypher)
 )

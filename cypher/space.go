@@ -32,6 +32,16 @@ func (s *Store) DeleteSpace(ctx context.Context, space string) (int64, error) {
 	return total + num(recs[0], "deleted"), nil
 }
 
+// SpaceExists reports whether a space exists: from its first observation (or import)
+// until it is erased (an export finds it). Errors: EUnavailable.
+func (s *Store) SpaceExists(ctx context.Context, space string) (bool, error) {
+	recs, err := s.read(ctx, qSpaceExists, map[string]any{"space": space})
+	if err != nil || len(recs) == 0 {
+		return false, err
+	}
+	return boolean(recs[0], "exists"), nil
+}
+
 // SpaceInfo is a space as GET /v1/spaces lists it.
 type SpaceInfo struct {
 	ID        string    `json:"id"`
