@@ -156,7 +156,7 @@ func TestGuardWithKeys(t *testing.T) {
 	space := cyphertest.NewSpace(t)
 	auth := "Bearer sk-ops-0123456789abcdef"
 
-	if resp, body := guardedRequest(t, "GET", srv.URL+"/v1/spaces/"+space+"/stats", map[string]string{"Host": "memory.example.com", "Authorization": auth}, ""); resp.StatusCode != http.StatusOK {
+	if resp, body := guardedRequest(t, "GET", srv.URL+"/v1/spaces", map[string]string{"Host": "memory.example.com", "Authorization": auth}, ""); resp.StatusCode != http.StatusOK {
 		t.Errorf("GET through a proxy's Host: %d %s", resp.StatusCode, body)
 	}
 	if resp, body := guardedRequest(t, "POST", srv.URL+"/v1/spaces/"+space+"/recall", map[string]string{"Authorization": auth, "Content-Type": "text/plain"}, `{"query":"x"}`); resp.StatusCode != http.StatusUnsupportedMediaType {
@@ -168,7 +168,7 @@ func TestGuardWithKeys(t *testing.T) {
 		!strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "Authorization") {
 		t.Errorf("preflight from %s: %d %v %s", app, resp.StatusCode, resp.Header, body)
 	}
-	resp, body = guardedRequest(t, "GET", srv.URL+"/v1/spaces/"+space+"/stats", map[string]string{
+	resp, body = guardedRequest(t, "GET", srv.URL+"/v1/spaces", map[string]string{
 		"Origin": app, "Sec-Fetch-Site": "cross-site", "Authorization": auth}, "")
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Access-Control-Allow-Origin") != app {
 		t.Errorf("GET from %s: %d %v %s", app, resp.StatusCode, resp.Header, body)

@@ -245,9 +245,9 @@ func TestObservations(t *testing.T) {
 				t.Errorf("GET %s: %d %+v, want 404 not_found", path, resp.StatusCode, p)
 			}
 		}
-		var page observationPage
-		if code := c.do("GET", "/v1/spaces/nowhere_"+space+"/observations", nil, &page).StatusCode; code != http.StatusOK || len(page.Observations) != 0 {
-			t.Errorf("the messages of a space that does not exist: %d %+v", code, page)
+		var p problemDoc
+		if code := c.do("GET", "/v1/spaces/nowhere_"+space+"/observations", nil, &p).StatusCode; code != http.StatusNotFound || p.Code != "not_found" {
+			t.Errorf("the messages of a space that does not exist: %d %+v, want 404 not_found", code, p)
 		}
 	})
 	// A read key reads them; another space's key gets what a space that does not exist gets.

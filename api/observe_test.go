@@ -131,7 +131,7 @@ func TestMetrics(t *testing.T) {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
 	for _, want := range []string{
-		`realm_http_request_duration_seconds_count{method="GET",route="/v1/spaces/{space}/stats",status="200"} 1`,
+		`realm_http_request_duration_seconds_count{method="GET",route="/v1/spaces/{space}/stats",status="404"} 1`,
 		`realm_http_request_duration_seconds_count{method="GET",route="/v1/spaces/{space}/memories/{id}",status="404"} 1`,
 		`realm_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 1`,
 		`realm_http_requests_in_flight`,
