@@ -88,20 +88,28 @@ func TestRecallAsOf(t *testing.T) {
 	}
 }
 
+// correctedContent is what the tests of valid_from correct correctable's memory to.
+const correctedContent = "Ana's new colleague Marina joined the design team and sits next to Ana."
+
+// correctionSpace serves the API and remembers correctMessages (said on 2023-05-08) in a
+// new space; it returns a client, the space's path and the memory to correct (correctable).
+func correctionSpace(t *testing.T) (client, string, realm.Node) {
+	t.Helper()
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	c.remember("/v1/spaces/"+space, correctMessages)
+	return c, "/v1/spaces/" + space, correctable(t, c, space)
+}
+
 // TestCorrectionLearnedAt: a correction is learned at its valid_from, or, without one,
 // when it was made; a recall as of an earlier time does not see it. A valid_from before
 // the memory it corrects became valid conflicts with it (409 naming valid_from) and writes nothing.
 func TestCorrectionLearnedAt(t *testing.T) {
-	srv := newTestServer(t, apitest.New(t), Config{})
-	c := client{t: t, base: srv.URL}
-	space := cyphertest.NewSpace(t)
-	sp := "/v1/spaces/" + space
-	c.remember(sp, correctMessages) // said on 2023-05-08
-	old := correctable(t, c, space)
-	const content = "Ana's new colleague Marina joined the design team and sits next to Ana."
+	c, sp, old := correctionSpace(t)
 
 	var p problemDoc
-	resp := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": content, "valid_from": "2023-05-01T00:00:00Z"}, &p)
+	resp := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": correctedContent, "valid_from": "2023-05-01T00:00:00Z"}, &p)
 	if resp.StatusCode != http.StatusConflict || !strings.Contains(p.Detail, "valid_from") {
 		t.Fatalf("valid_from before the memory began: %d %+v, want 409 naming valid_from", resp.StatusCode, p)
 	}
@@ -112,7 +120,7 @@ func TestCorrectionLearnedAt(t *testing.T) {
 	}
 
 	var got memoryDoc
-	if resp := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": content, "valid_from": "2023-06-01T00:00:00Z"}, &got); resp.StatusCode != http.StatusOK {
+	if resp := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": correctedContent, "valid_from": "2023-06-01T00:00:00Z"}, &got); resp.StatusCode != http.StatusOK {
 		t.Fatalf("correct: %d", resp.StatusCode)
 	}
 	if want := time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC); got.Memory.LearnedAt == nil || !got.Memory.LearnedAt.Equal(want) {

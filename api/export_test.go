@@ -42,17 +42,7 @@ func buildSpace(t *testing.T, c client, space string, msgs []map[string]string) 
 		JobID string `json:"job_id"`
 	}
 	c.do("POST", sp+"/observations?async=true", map[string]any{"messages": msgs[len(msgs)-1:]}, &job)
-	for i := 0; ; i++ {
-		var j struct{ Status string }
-		c.do("GET", "/v1/jobs/"+job.JobID, nil, &j)
-		if j.Status != "running" {
-			break
-		}
-		if i > 600 {
-			t.Fatalf("job %s still running", job.JobID)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	c.awaitJob(job.JobID, nil)
 	var rec struct {
 		TraceID string `json:"trace_id"`
 		Nodes   []struct{ Node struct{ ID string } }

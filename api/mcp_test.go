@@ -1023,16 +1023,10 @@ func TestMCPRememberSaysSuperseded(t *testing.T) {
 // happened: the old memory holds until then, the new one is learned then; a valid_from
 // that is no time is invalid, and one before the memory began a conflict that ends nothing.
 func TestMCPCorrectValidFrom(t *testing.T) {
-	srv := newTestServer(t, apitest.New(t), Config{})
-	c := client{t: t, base: srv.URL}
-	space := cyphertest.NewSpace(t)
-	sp := "/v1/spaces/" + space
-	c.remember(sp, correctMessages) // said on 2023-05-08
-	old := correctable(t, c, space)
-	cs := mustConnectMCP(t, srv.URL, "")
-	const content = "Ana's new colleague Marina joined the design team and sits next to Ana."
+	c, sp, old := correctionSpace(t)
+	cs := mustConnectMCP(t, c.base, "")
 	args := func(validFrom string) map[string]any {
-		return map[string]any{"space": space, "memory_id": old.ID, "content": content, "valid_from": validFrom}
+		return map[string]any{"space": old.Space, "memory_id": old.ID, "content": correctedContent, "valid_from": validFrom}
 	}
 
 	if got := callTool(t, cs, "correct", args("yesterday")); !got.isError || got.code() != realm.EInvalid || !strings.Contains(got.text, "valid_from") {

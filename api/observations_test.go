@@ -328,22 +328,12 @@ func TestObservationsSaySuperseded(t *testing.T) {
 		t.Fatalf("async ingest: %d", code)
 	}
 	var j struct {
-		Status  string
 		Results []struct {
 			ID, Status string
 			Superseded []string
 		}
 	}
-	for i := 0; ; i++ {
-		c.do("GET", "/v1/jobs/"+job.JobID, nil, &j)
-		if j.Status != "running" {
-			break
-		}
-		if i > 600 {
-			t.Fatalf("job %s still running", job.JobID)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	c.awaitJob(job.JobID, &j)
 	got = nil
 	for _, r := range j.Results {
 		if r.Status != "integrated" {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -140,6 +141,24 @@ func (c client) remember(sp string, messages any) {
 	c.t.Helper()
 	if code := c.status("POST", sp+"/observations", map[string]any{"messages": messages}); code != http.StatusOK {
 		c.t.Fatalf("ingest: %d", code)
+	}
+}
+
+// awaitJob polls GET /v1/jobs/{id} until the job no longer runs, and decodes the job as
+// it then is into v.
+func (c client) awaitJob(id string, v any) {
+	c.t.Helper()
+	for i := 0; ; i++ {
+		var j struct{ Status string }
+		c.do("GET", "/v1/jobs/"+id, nil, &j)
+		if j.Status != "running" {
+			c.do("GET", "/v1/jobs/"+id, nil, v)
+			return
+		}
+		if i > 600 {
+			c.t.Fatalf("job %s still running", id)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
 
