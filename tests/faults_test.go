@@ -44,9 +44,10 @@ func TestBadInputLosesNothing(t *testing.T) {
 			}
 		})
 	}
+	// Nothing refused is written, not even the space: it does not exist yet.
 	var stats struct{ Memories, Observations int }
-	if srv.do("GET", sp+"/stats", nil, &stats); stats.Memories != 0 || stats.Observations != 0 {
-		t.Fatalf("refused requests wrote %+v", stats)
+	if code := srv.do("GET", sp+"/stats", nil, &stats); code != http.StatusNotFound {
+		t.Fatalf("after refused requests the space reads %d %+v, want 404", code, stats)
 	}
 	if code := srv.do("POST", sp+"/observations", map[string]any{"messages": []map[string]string{good}}, nil); code != http.StatusOK {
 		t.Fatalf("the good message alone: %d", code)
