@@ -450,6 +450,11 @@ func findNames(text string, known map[string]string) []nameMention {
 		atStart := sentStart[ws[i].start] || isAfterOpening(text, ws[i].start)
 		key := strings.ToLower(name)
 		cat, isKnown := known[key]
+		if utf8.RuneCountInString(name) == 1 && !isKnown {
+			// A capital letter alone names no one: "P.S.", "J.K. Rowling"'s "K", "R&R".
+			i = j
+			continue
+		}
 		if atStart && !isKnown {
 			// A known name may follow a capitalised greeting: "Hey Mel" is caught on "Mel".
 			i = j

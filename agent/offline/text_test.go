@@ -89,6 +89,7 @@ func TestOfflineFindNames(t *testing.T) {
 		{"DiscourseVerbs", "Hey Melanie, Guess what? Remember, Listen: I saw Jon.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
 		{"DaysAndNotes", "Yoga on Tuesdays, Melanie? Today I can't. Je suis fatigué. Message Jon, please.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
 		{"Languages", "Melanie started learning Portuguese and reads in Spanish with Jon.", []nameMention{{"Melanie", "person"}, {"Portuguese", "concept"}, {"Spanish", "concept"}, {"Jon", "person"}}},
+		{"LettersAlone", "Thanks, Melanie. P.S. the R&R chapter of the book by J.K. Rowling made Caroline laugh.", []nameMention{{"Melanie", "person"}, {"Caroline", "person"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
