@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/realm-memory/realm"
@@ -179,16 +178,9 @@ func TestRecallByIdentifier(t *testing.T) {
 		userSaid("i9", "Order A-41877 never left the warehouse.", "2026-05-18T10:00:00Z"),
 	})
 	for query, want := range map[string]string{"T-7788": "i2", "What is ticket T-7788 about?": "i2", "order A-10456": "i3"} {
-		var rec realm.RecallResult
-		if code := c.do("POST", sp+"/recall", map[string]any{"query": query}, &rec).StatusCode; code != http.StatusOK {
-			t.Fatalf("recall %q: %d", query, code)
-		}
+		rec := c.recall(sp, map[string]any{"query": query})
 		if len(rec.Nodes) == 0 || !slices.Contains(rec.Nodes[0].Node.Sources, want) {
-			var got []string
-			for _, n := range rec.Nodes {
-				got = append(got, fmt.Sprintf("%.3f %s", n.Score, n.Node.Content))
-			}
-			t.Errorf("%q: want the memory of %s first: %s", query, want, strings.Join(got, " | "))
+			t.Errorf("%q: want the memory of %s first: %s", query, want, said(rec.Nodes))
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -182,21 +181,16 @@ func TestRecallChainOfChanges(t *testing.T) {
 		userSaid("h2", "I moved to Madrid.", "2026-04-20T10:00:00Z"),
 		userSaid("h3", "I moved to Valencia.", "2026-08-02T10:00:00Z"),
 	})
-	var rec realm.RecallResult
-	if code := c.do("POST", sp+"/recall", map[string]any{"query": "Where does the user live?"}, &rec).StatusCode; code != http.StatusOK {
-		t.Fatalf("recall: %d", code)
-	}
+	rec := c.recall(sp, map[string]any{"query": "Where does the user live?"})
 	score := map[string]float64{}
-	var got []string
 	for _, n := range rec.Nodes {
 		if (n.Node.Type == realm.Event || n.Node.Type == realm.Fact) && len(n.Node.Sources) == 1 {
 			if _, ok := score[n.Node.Sources[0]]; !ok {
 				score[n.Node.Sources[0]] = n.Score
 			}
 		}
-		got = append(got, fmt.Sprintf("%.3f %s", n.Score, n.Node.Content))
 	}
 	if score["h3"] == 0 || score["h3"] <= score["h2"] || score["h3"] <= score["h1"] {
-		t.Fatalf("Valencia %.4f, Madrid %.4f, Lisbon %.4f: want Valencia strictly first: %s", score["h3"], score["h2"], score["h1"], strings.Join(got, " | "))
+		t.Fatalf("Valencia %.4f, Madrid %.4f, Lisbon %.4f: want Valencia strictly first: %s", score["h3"], score["h2"], score["h1"], said(rec.Nodes))
 	}
 }

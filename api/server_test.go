@@ -3,10 +3,12 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -171,6 +173,26 @@ func (c client) memories(sp, query string) []realm.Node {
 		c.t.Fatalf("list memories?%s: %d", query, code)
 	}
 	return page.Memories
+}
+
+// recall asks the space at sp (/v1/spaces/…) and stops the test unless the recall is
+// served.
+func (c client) recall(sp string, body map[string]any) realm.RecallResult {
+	c.t.Helper()
+	var rec realm.RecallResult
+	if code := c.do("POST", sp+"/recall", body, &rec).StatusCode; code != http.StatusOK {
+		c.t.Fatalf("recall %q: %d", body["query"], code)
+	}
+	return rec
+}
+
+// said lists recalled nodes with their scores, best first, for a failure message.
+func said(nodes []realm.RecalledNode) string {
+	var out []string
+	for _, n := range nodes {
+		out = append(out, fmt.Sprintf("%.3f %s", n.Score, n.Node.Content))
+	}
+	return strings.Join(out, " | ")
 }
 
 // problemDoc is the part of a problem+json the tests read.
