@@ -30,18 +30,17 @@ func IDNumbers(s string) []string {
 // NamesNumber reports whether s holds the number n as a number of its own (not part of a
 // longer one): "T-7788" and "ticket 7788" hold 7788, "77889" does not.
 func NamesNumber(s, n string) bool {
-	for i := strings.Index(s, n); i >= 0; {
-		end := i + len(n)
-		if (i == 0 || !isDigit(s[i-1])) && (end == len(s) || !isDigit(s[end])) {
-			return true
-		}
-		next := strings.Index(s[i+1:], n)
-		if next < 0 {
+	for from := 0; ; {
+		i := strings.Index(s[from:], n)
+		if i < 0 {
 			return false
 		}
-		i += 1 + next
+		start, end := from+i, from+i+len(n)
+		if (start == 0 || !isDigit(s[start-1])) && (end == len(s) || !isDigit(s[end])) {
+			return true
+		}
+		from = start + 1
 	}
-	return false
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
