@@ -31,10 +31,14 @@ import (
 )
 
 // conv26 is the LoCoMo conversation conv-26 (419 turns) as observations, from the data
-// outside the repository (its license forbids copying it); benchmarks skip without it.
+// outside the repository (its license forbids copying it): at REALM_LOCOMO when set, else
+// beside the checkout; benchmarks skip without it.
 func conv26(b *testing.B) []realm.Observation {
 	b.Helper()
-	path := filepath.Join(cyphertest.RepoRoot(), "..", "shared", "data", "locomo", "locomo-dev.json")
+	path := os.Getenv("REALM_LOCOMO")
+	if path == "" {
+		path = filepath.Join(cyphertest.RepoRoot(), "..", "shared", "data", "locomo", "locomo-dev.json")
+	}
 	samples, err := bench.LoadLoCoMo(path)
 	if err != nil {
 		b.Skipf("LoCoMo data not available: %v", err)

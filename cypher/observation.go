@@ -110,7 +110,7 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 			return nil, fmt.Errorf("cypher observation_save: %d rows for %d observations", len(recs), len(rows))
 		}
 		for _, r := range recs {
-			saved := SavedObservation{Observation: observationOf(r, "o"), New: flag(r, "new"), Claimed: flag(r, "claimed")}
+			saved := SavedObservation{Observation: observationOf(r, "o"), New: boolean(r, "new"), Claimed: boolean(r, "claimed")}
 			saved.Error = mapStr(r, "o", "error")
 			i := num(r, "i")
 			if !saved.New && !sameMessage(saved.Observation, obs[i]) {
@@ -567,10 +567,4 @@ func timeOf(v any) time.Time {
 		return time.Time(t).UTC()
 	}
 	return time.Time{}
-}
-
-func flag(r *neo4j.Record, key string) bool {
-	v, _ := r.Get(key)
-	b, _ := v.(bool)
-	return b
 }

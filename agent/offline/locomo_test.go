@@ -15,9 +15,9 @@ import (
 )
 
 // The LoCoMo development data stays outside the repository (its license forbids copying
-// it), beside the checkout or beside the directory of worktrees holding it; these tests
-// skip when it is absent.
-var locomoDevs = []string{"../../../shared/data/locomo/locomo-dev.json", "../../../../shared/data/locomo/locomo-dev.json"}
+// it): at REALM_LOCOMO when set, else beside the checkout or beside the directory of
+// worktrees holding it; these tests skip when it is absent.
+var locomoDevs = []string{os.Getenv("REALM_LOCOMO"), "../../../shared/data/locomo/locomo-dev.json", "../../../../shared/data/locomo/locomo-dev.json"}
 
 type locomoSession struct {
 	id    string
@@ -30,6 +30,9 @@ func loadLocomo(tb testing.TB) [][]locomoSession {
 	var raw []byte
 	var err error
 	for _, path := range locomoDevs {
+		if path == "" {
+			continue
+		}
 		if raw, err = os.ReadFile(path); err == nil {
 			break
 		}
