@@ -27,9 +27,10 @@ const (
 // groundedLabels are the recalled nodes labelled key evidence or misleading by a signal
 // other than word overlap (the offline self-audit's, which learns no link: it would be a
 // popularity prior fed by the system's own guesses), each with the confidence of its
-// source: the client's useful and misleading ids, the answer's citations unless the client
-// says the answer is wrong, and the labels of an auditor that judged the nodes (the LLM
-// one). key is in the order of in.Nodes (best first); the client outranks the rest.
+// source: the client's useful and misleading ids, the answer's citations and the key
+// evidence of an auditor that judged the nodes (the LLM one) unless the client says the
+// answer is wrong, and that auditor's misleading nodes. key is in the order of in.Nodes
+// (best first); the client outranks the rest.
 func groundedLabels(in agent.AuditInput, out agent.AuditOutput) (key []string, misleading map[string]bool, confidence map[string]float64) {
 	misleading, confidence = map[string]bool{}, map[string]float64{}
 	fb := realm.Feedback{}
@@ -46,7 +47,7 @@ func groundedLabels(in agent.AuditInput, out agent.AuditOutput) (key []string, m
 			key, confidence[id] = append(key, id), linkConfidenceFeedback
 		case slices.Contains(in.Cited, id) && !answerWrong:
 			key, confidence[id] = append(key, id), linkConfidenceCited
-		case out.Judged && out.Labels[id] == realm.KeyEvidence:
+		case out.Judged && out.Labels[id] == realm.KeyEvidence && !answerWrong:
 			key, confidence[id] = append(key, id), linkConfidenceJudged
 		case out.Judged && out.Labels[id] == realm.Misleading:
 			misleading[id], confidence[id] = true, linkConfidenceJudged

@@ -72,6 +72,28 @@ func TestLLMAuditorLearnedLinks(t *testing.T) {
 			t.Errorf("learned links %+v, %+v: want the trace's query, weight %v", key, mis, want)
 		}
 	})
+	t.Run("WrongAnswer", func(t *testing.T) {
+		// The client says the answer was wrong: the model's key evidence for it is no
+		// ground to learn from (the node it calls misleading still is).
+		space, traceID, ids := traced(t, s)
+		fake.Enqueue(agenttest.JSON(t, map[string]any{"labels": []map[string]string{
+			{"node": "M1", "label": "supporting_context"}, {"node": "M2", "label": "key_evidence"}, {"node": "M3", "label": "misleading"}},
+			"edits": []map[string]any{}}, 60, 20))
+		wrong := false
+		if _, err := r.Reconsolidate(ctx, space, traceID, reconsolidation.Request{Answer: "On 7 May 2023.",
+			Feedback: &realm.Feedback{Correct: &wrong}}); err != nil {
+			t.Fatal(err)
+		}
+		links := learned(space, ids)
+		for _, e := range links {
+			if e.Label == realm.KeyEvidence {
+				t.Errorf("learned link %+v labels key evidence of an answer the client called wrong", e)
+			}
+		}
+		if len(links) != 1 || links[ids["s"]+">"+ids["m"]].Label != realm.Misleading {
+			t.Errorf("learned links %+v; want s→m misleading alone", links)
+		}
+	})
 	t.Run("FallbackLearnsNothing", func(t *testing.T) {
 		space, traceID, ids := traced(t, s)
 		fake.Enqueue(agenttest.Response{Content: "not json"}, agenttest.Response{Content: "still not json"})
