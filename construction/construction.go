@@ -642,6 +642,15 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 			}
 			m := &out.Merges[j]
 			m.Keywords = union(m.Keywords, c.Keywords, p.opts.MaxKeywords)
+			if target.Type == realm.Entity && c.Type == realm.Entity {
+				held := target.Aliases
+				if m.Aliases != nil {
+					held = m.Aliases // a candidate of this observation gave it a name already
+				}
+				if a := calledAlso(target.Name, held, c); a != nil {
+					m.Aliases = a
+				}
+			}
 			if d.Merged != "" && d.Merged != target.Content {
 				m.Content = d.Merged
 				remerge = append(remerge, j)
@@ -681,6 +690,35 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 		}
 	}
 	return out, nil
+}
+
+// calledAlso is the aliases of an entity named name and called aliases once candidate c
+// merges into it, nil when it learns no new name: c's aliases, and c's own name when c is
+// called by one of the entity's names (the speaker, also called "Alice Nguyen", merged
+// into an entity "Alice Nguyen": later turns of the speaker then merge into it too). A
+// merge judged without a name in common ("the cafe" into "Blue Bottle") makes no alias of
+// a description.
+func calledAlso(name string, aliases []string, c agent.Candidate) []string {
+	names := append([]string{name}, aliases...)
+	learned := c.Aliases
+	if slices.ContainsFunc(c.Aliases, func(a string) bool { return hasName(names, a) }) {
+		learned = append(slices.Clone(c.Aliases), c.Name)
+	}
+	out := slices.Clone(aliases)
+	for _, n := range learned {
+		if n = strings.TrimSpace(n); n != "" && !hasName(names, n) && !hasName(out, n) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == len(aliases) {
+		return nil
+	}
+	return out
+}
+
+// hasName: n is one of names, whatever the case.
+func hasName(names []string, n string) bool {
+	return slices.ContainsFunc(names, func(a string) bool { return strings.EqualFold(a, n) })
 }
 
 // embedMerges re-embeds the merged nodes whose content changed, in one call.

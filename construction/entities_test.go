@@ -105,7 +105,7 @@ func TestSelfIntroductionEntity(t *testing.T) {
 			t.Errorf("entity %q (%s) apart from the user", n.Name, n.Category)
 		}
 	}
-	if !slices.Contains(user.Keywords, "Alice Nguyen") {
+	if !slices.Contains(user.Keywords, "Alice Nguyen") || !slices.Contains(user.Aliases, "Alice Nguyen") {
 		t.Errorf("user entity %+v does not hold the name Alice Nguyen", user)
 	}
 
@@ -123,6 +123,70 @@ func TestSelfIntroductionEntity(t *testing.T) {
 	}
 	if score["entity user"] <= score["entity assistant"] || !slices.ContainsFunc(got, func(c string) bool { return strings.HasPrefix(c, "user works as a night nurse") }) {
 		t.Errorf("recall of Alice's work: scores %v; memories %q", score, got)
+	}
+}
+
+// TestSelfIntroductionNamedBefore: a user named by someone else before telling their name
+// is one entity with the name: the entity of the name learns that it is the user's (or
+// the user's entity learns the name), and a question naming the user reaches the user's
+// memories, told before or after the introduction. A first name alone is not the name:
+// that Alice stays another entity.
+func TestSelfIntroductionNamedBefore(t *testing.T) {
+	said := func(id, speaker, content string) realm.Observation {
+		return realm.Observation{ID: id, SessionID: "s1", Speaker: speaker, Content: content}
+	}
+	named := said("o-named", "Bob", "Our colleague Alice Nguyen starts on the night shift on Monday.")
+	firstName := said("o-named", "Bob", "Our colleague Alice starts on the night shift on Monday.")
+	intro := said("o-intro", "user", "Hi everyone, my name is Alice Nguyen.")
+	work := said("o-work", "user", "I work as a night nurse at the children's hospital.")
+	tests := []struct {
+		name     string
+		obs      []realm.Observation
+		want     string   // the entity that holds both names
+		entities []string // all the entities, sorted
+	}{
+		{"BeforeTheUserSpoke", []realm.Observation{named, intro, work}, "Alice Nguyen", []string{"Alice Nguyen (person)", "Bob (person)"}},
+		{"BetweenTheUsersTurns", []realm.Observation{work, named, intro}, "user", []string{"Alice Nguyen (person)", "Bob (person)", "user (person)"}},
+		{"FirstNameOnly", []realm.Observation{firstName, intro, work}, "user", []string{"Alice (person)", "Bob (person)", "user (person)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			store, p, r, space := offlineSpace(t)
+			day := time.Date(2024, 3, 4, 9, 0, 0, 0, time.UTC)
+			for i := range tt.obs {
+				tt.obs[i].ObservedAt = day.Add(time.Duration(i) * time.Minute)
+			}
+			mustIngest(t, p, space, tt.obs...)
+			nodes, _, err := store.Graph(context.Background(), space, "", 0, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var both []realm.Node // the entities called "user" and "Alice Nguyen"
+			for _, n := range nodes {
+				called := append([]string{n.Name}, n.Aliases...)
+				if n.Type == realm.Entity && slices.Contains(called, "user") && slices.Contains(called, "Alice Nguyen") {
+					both = append(both, n)
+				}
+			}
+			if len(both) != 1 || both[0].Name != tt.want {
+				t.Fatalf("entities called both user and Alice Nguyen: %+v, want the one named %q; entities %v", both, tt.want, names(nodes))
+			}
+			if got := names(nodes); !slices.Equal(slices.Sorted(slices.Values(got)), tt.entities) {
+				t.Errorf("entities %v, want %v", got, tt.entities)
+			}
+
+			res, err := r.Recall(context.Background(), space, realm.RecallRequest{Query: "What does Alice do for a living?"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, n := range res.Nodes {
+				got = append(got, n.Node.Content)
+			}
+			if !slices.ContainsFunc(got, func(c string) bool { return strings.HasPrefix(c, "user works as a night nurse") }) {
+				t.Errorf("recall of Alice's work: %q", got)
+			}
+		})
 	}
 }
 

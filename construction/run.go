@@ -413,6 +413,9 @@ func (ov *overlay) apply(o realm.Observation, in cypher.Integration, hoods [][]c
 			n.Embedding = m.Embedding
 		}
 		n.Keywords = m.Keywords
+		if m.Aliases != nil {
+			n.Aliases = m.Aliases
+		}
 		// A memory read without its sources (derived from many observations: cypher.DerivedMemory)
 		// stays without them: with this one alone it would look derived from it alone.
 		if len(n.Sources) > 0 && !slices.Contains(n.Sources, o.ID) {

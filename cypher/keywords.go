@@ -376,6 +376,9 @@ func (t *spaceTexts) with(ins []ObservationIntegration, nodes map[string]realm.N
 				n.Content = m.Content
 			}
 			n.Keywords = orEmpty(m.Keywords)
+			if m.Aliases != nil {
+				n.Aliases = m.Aliases
+			}
 			u.add(n)
 			written[m.ID] = n
 		}

@@ -444,6 +444,7 @@ type Merge struct {
 	Content   string    // the merged content; "" keeps the old one
 	Embedding []float32 // the merged content's embedding; nil keeps the old one
 	Keywords  []string  // the complete new keyword list
+	Aliases   []string  // an entity's complete new alias list; nil keeps the old one
 }
 
 // Edge operations.
@@ -706,7 +707,7 @@ type mergeRows []*mergeRow
 
 // mergeRow is what the merges of a run leave of one memory: the observations merged
 // into it, in order, each once, and what the last merge that gave each property wrote
-// (content and embedding when given, keywords and updated_at always).
+// (content, embedding and an entity's aliases when given, keywords and updated_at always).
 type mergeRow struct {
 	id           string
 	observations []string
@@ -729,6 +730,9 @@ func (rows mergeRows) add(obs string, m Merge, at time.Time) mergeRows {
 	}
 	if m.Embedding != nil {
 		r.set["embedding"] = vector64(m.Embedding)
+	}
+	if m.Aliases != nil {
+		r.set["aliases"] = m.Aliases
 	}
 	r.set["keywords"], r.set["updated_at"] = orEmpty(m.Keywords), at
 	return rows

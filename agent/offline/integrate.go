@@ -133,22 +133,28 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (
 	c := cc.Candidate
 	switch c.Type {
 	case realm.Entity:
+		// An entity of the candidate's own name first: the speaker, also called "Alice
+		// Nguyen", stays the speaker's entity (which learns the name) when another entity
+		// of that name exists. Else one that shares a name with it, in full: "Alice" is not
+		// "Alice Nguyen".
 		names := map[string]bool{normName(c.Name): true}
 		for _, a := range c.Aliases {
 			names[normName(a)] = true
 		}
+		var byAlias string
 		for _, nb := range byID {
 			if nb.Node.Type != realm.Entity {
 				continue
 			}
-			if names[normName(nb.Node.Name)] {
+			if normName(nb.Node.Name) == normName(c.Name) {
 				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Reason: "same entity name"}, ""
 			}
-			for _, a := range nb.Node.Aliases {
-				if names[normName(a)] {
-					return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Reason: "same entity, by alias"}, ""
-				}
+			if byAlias == "" && slices.ContainsFunc(append([]string{nb.Node.Name}, nb.Node.Aliases...), func(n string) bool { return names[normName(n)] }) {
+				byAlias = nb.Node.ID
 			}
+		}
+		if byAlias != "" {
+			return agent.Integration{Action: agent.ActionMerge, MergeInto: byAlias, Reason: "same entity, by alias"}, ""
 		}
 		return agent.Integration{Action: agent.ActionAdd}, ""
 	case realm.Episode:

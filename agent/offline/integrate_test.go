@@ -179,6 +179,31 @@ func TestOfflineIntegrateDecisions(t *testing.T) {
 			action: agent.ActionMerge, mergeInto: "e1",
 		},
 		{
+			// The speaker, told to be called Alice Nguyen, stays the speaker's entity beside
+			// another entity of that name (e1, the first by id).
+			name: "SpeakerOwnEntityFirst", cand: agent.Candidate{Type: realm.Entity, Name: "user", Aliases: []string{"Alice Nguyen"}},
+			nbs: []agent.Neighbour{
+				{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Alice Nguyen"}},
+				{Node: realm.Node{ID: "e2", Type: realm.Entity, Name: "user"}},
+			},
+			action: agent.ActionMerge, mergeInto: "e2",
+		},
+		{
+			name: "SpeakerIntoEntityOfTheName", cand: agent.Candidate{Type: realm.Entity, Name: "user", Aliases: []string{"Alice Nguyen"}},
+			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Alice Nguyen"}}},
+			action: agent.ActionMerge, mergeInto: "e1",
+		},
+		{
+			name: "FirstNameIsNotTheName", cand: agent.Candidate{Type: realm.Entity, Name: "user", Aliases: []string{"Alice Nguyen"}},
+			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Alice"}}},
+			action: agent.ActionAdd,
+		},
+		{
+			name: "FirstNameIsNotAnAlias", cand: agent.Candidate{Type: realm.Entity, Name: "Alice"},
+			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "user", Aliases: []string{"Alice Nguyen"}}}},
+			action: agent.ActionAdd,
+		},
+		{
 			name: "EntityNewName", cand: agent.Candidate{Type: realm.Entity, Name: "Jon"},
 			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Melanie"}}},
 			action: agent.ActionAdd,

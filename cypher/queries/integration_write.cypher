@@ -8,9 +8,10 @@
 //   those observations;
 // - the merges of candidates into existing memories, one row per memory (cypher.mergeRows:
 //   a speaker's entity, merged into by most observations, has its long sources list read
-//   and written once a run): the properties the run's last merges gave (content and
-//   embedding when given, the complete keyword list, updated_at; an embedding not given
-//   is neither read nor written), the run's observations added to sources in order, each
+//   and written once a run): the properties the run's last merges gave (content,
+//   embedding and an entity's aliases when given, the complete keyword list,
+//   updated_at; an embedding not given is neither read nor written), the run's
+//   observations added to sources in order, each
 //   once, up to $sources_max (realm.SourcesMax: a memory derived from that many already
 //   has its list neither read nor written, its provenance edges counted instead), the
 //   word count of the new text (cypher.WordCount), provenance, and learned_at moved to
