@@ -2,6 +2,7 @@ package offline
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -65,7 +66,8 @@ malay filipino tagalog swahili latin catalan basque irish welsh gaelic`)
 // products are software, services, devices and payment brands that conversations name
 // like people ("we moved the queue to Kafka", "I paid with Visa", "posted on Instagram"):
 // concepts wherever they stand. Names as often a person's or a place's (Ruby, Swift,
-// Amazon) are left out.
+// Amazon) are left out. The list is short: the words around a name tell most others
+// (productCued: "my Deezer account", "ordered via Deliveroo", "paid with Monzo").
 var products = setOf(`postgres postgresql mysql sqlite redis kafka rabbitmq mongodb elasticsearch cassandra
 dynamodb bigquery snowflake go golang python java javascript typescript rust kotlin php perl elixir haskell
 node nodejs deno react vue angular svelte django flask rails laravel nextjs docker kubernetes terraform
@@ -73,13 +75,25 @@ ansible jenkins heroku vercel netlify aws azure gcp cloudflare linux ubuntu debi
 github gitlab bitbucket jira confluence slack notion figma zoom webpack vite jest vitest pytest npm pnpm yarn
 nginx graphql sentry datadog grafana prometheus stripe paypal visa mastercard amex venmo excel google microsoft
 netflix spotify uber airbnb instagram facebook tiktok youtube whatsapp twitter reddit linkedin discord twitch
-iphone ipad macbook playstation xbox nintendo`)
+hulu audible kindle etsy ebay duolingo snapchat revolut iphone ipad macbook playstation xbox nintendo`)
 
 // productNouns next to a name make it a product: "the Pro plan", "my Visa card", "plan
-// Basic", "version Plus". In a clause that speaks of one, a name moved to or from is a
-// plan too: "I'm on the Basic plan and want to move to Plus".
+// Basic", "version Plus", "a Monzo account", "the Deliveroo app". In a clause that speaks
+// of one, a name moved to or from is a plan too: "I'm on the Basic plan and want to move
+// to Plus".
 var productNouns = setOf(`plan plans tier tiers subscription subscriptions card cards version versions edition
-license licence membership bundle package`)
+license licence membership bundle package account accounts app apps`)
+
+// serviceVerbs are what one does on a service: a name after "on" or "via", with one of
+// them before it in its clause, is a product ("I listen to audiobooks on Deezer",
+// "ordered dinner via Deliveroo"; "I relied on Jon" is a person). payVerbs right before
+// "with" make the name a means of payment ("paid with Monzo"), but no other verb does:
+// "I watched it with Jon" is company.
+var serviceVerbs = setOf(`listen listens listened listening watch watches watched watching stream streams
+streamed streaming order orders ordered ordering booked booking buy buys bought buying shop shops shopped
+shopping download downloads downloaded downloading post posts posted posting pay pays paid paying`)
+
+var payVerbs = setOf(`pay pays paid paying`)
 
 // usingVerbs before a name make it a product: "we use Postgres", "installed Docker". Followed
 // by a preposition they do so too ("deployed on Heroku", "migrated to Postgres", "upgrade
@@ -140,15 +154,37 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 	return "concept"
 }
 
-// personCued: a relation noun before the name or a speech verb after it.
+// personCued: a relation noun before the name, a speech verb after it, or the name owning
+// something people keep or lead (ownsHeld).
 func personCued(ws []wordSpan, i, j int) bool {
-	return i > 0 && relationNouns[ws[i-1].lower] || j+1 < len(ws) && speechVerbs[ws[j+1].lower]
+	return i > 0 && relationNouns[ws[i-1].lower] || j+1 < len(ws) && speechVerbs[ws[j+1].lower] || ownsHeld(ws, j)
+}
+
+// heldByPeople are what a person keeps or leads, not a place: "I switched to Maria's
+// class" names Maria, whom the "to" would otherwise make a place. A place owns other
+// things ("London's architecture").
+var heldByPeople = setOf(`class classes team group shop store office house home place party wedding studio
+band club family apartment flat room`)
+
+// ownsHeld: the name ending at ws[j] is a possessive ("Maria's") and one of heldByPeople
+// follows it, at most one word between ("Maria's yoga class").
+func ownsHeld(ws []wordSpan, j int) bool {
+	if !strings.HasSuffix(ws[j].lower, "'s") {
+		return false
+	}
+	for k := j + 1; k < len(ws) && k <= j+2; k++ {
+		if heldByPeople[ws[k].lower] {
+			return true
+		}
+	}
+	return false
 }
 
 // productCued: a product noun next to the name, a possessive before it ("my Visa", "our
 // Berlin store": a person is "my sister Ana", not "my Ana"), a verb of use before it (a
-// determiner or a preposition between), or a place preposition before it in a clause that
-// speaks of a product ("want to move to Plus" after "the Basic plan").
+// determiner or a preposition between), a service's verb and preposition before it
+// (serviceVerbs), or a place preposition before it in a clause that speaks of a product
+// ("want to move to Plus" after "the Basic plan").
 func productCued(text string, ws []wordSpan, i, j int) bool {
 	if strings.HasSuffix(ws[j].lower, "'s") {
 		return false // "switched to Maria's class": a person's, more often than not
@@ -166,14 +202,27 @@ func productCued(text string, ws []wordSpan, i, j int) bool {
 	if k >= 1 && (usingPrepositions[ws[k].lower] && usingVerbs[ws[k-1].lower] || ws[k].lower == "in" && writtenVerbs[ws[k-1].lower]) {
 		return true
 	}
+	if i >= 2 && ws[i-1].lower == "with" && payVerbs[ws[i-2].lower] {
+		return true
+	}
+	if i > 0 && (ws[i-1].lower == "on" || ws[i-1].lower == "via") {
+		c := clauseAt(text, ws[i].start)
+		return slices.ContainsFunc(ws[:i-1], func(w wordSpan) bool { return c.start <= w.start && serviceVerbs[w.lower] })
+	}
 	if i > 0 && placePrepositions[ws[i-1].lower] {
-		for _, c := range clauses(text) {
-			if c.start <= ws[i].start && ws[i].start < c.end {
-				return clauseHas(ws, c, productNouns)
-			}
-		}
+		return clauseHas(ws, clauseAt(text, ws[i].start), productNouns)
 	}
 	return false
+}
+
+// clauseAt is the clause of text holding pos (an empty segment when none does).
+func clauseAt(text string, pos int) segment {
+	for _, c := range clauses(text) {
+		if c.start <= pos && pos < c.end {
+			return c
+		}
+	}
+	return segment{}
 }
 
 // clauseHas: a word of the clause c is in set.

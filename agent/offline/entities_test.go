@@ -64,6 +64,43 @@ func TestNamesCategories(t *testing.T) {
 	checkNames(t, tests)
 }
 
+// TestNamesPossessiveHeld: a name owning what people keep or lead is a person's, even
+// after a place's preposition; a place owns other things.
+func TestNamesPossessiveHeld(t *testing.T) {
+	tests := []namesCase{
+		{"Class", "I switched to Maria's class last month.", []nameMention{{"Maria", "person"}}},
+		{"WordBetween", "I moved to Ana's yoga group.", []nameMention{{"Ana", "person"}}},
+		{"Place", "We went to Jon's place after the game.", []nameMention{{"Jon", "person"}}},
+		{"Office", "I dropped the keys at Priya's office.", []nameMention{{"Priya", "person"}}},
+		// A place's possessive: still a place.
+		{"PlaceOwnsOther", "We walked to Lisbon's old harbour.", []nameMention{{"Lisbon", "place"}}},
+		{"NoPossessive", "I moved to Porto for the summer.", []nameMention{{"Porto", "place"}}},
+	}
+	checkNames(t, tests)
+}
+
+// TestNamesServices: a name one listens, orders or pays on, via or with, and a name with
+// an account or an app, is a product's, listed or not; a person keeps company, is relied
+// on, is paid.
+func TestNamesServices(t *testing.T) {
+	tests := []namesCase{
+		{"ListenOn", "I listen to audiobooks on Deezer.", []nameMention{{"Deezer", "concept"}}},
+		{"ListenOnListed", "I listen on Spotify every morning.", []nameMention{{"Spotify", "concept"}}},
+		{"OrderedVia", "We ordered dinner via Deliveroo.", []nameMention{{"Deliveroo", "concept"}}},
+		{"PaidWith", "I paid with Monzo at the market.", []nameMention{{"Monzo", "concept"}}},
+		{"PaidWithListed", "I paid with Revolut.", []nameMention{{"Revolut", "concept"}}},
+		{"Account", "I finally opened a Monzo account.", []nameMention{{"Monzo", "concept"}}},
+		{"MyAccount", "Someone logged into my Bandcamp account.", []nameMention{{"Bandcamp", "concept"}}},
+		{"App", "I deleted the Deliveroo app.", []nameMention{{"Deliveroo", "concept"}}},
+		// People, as they were.
+		{"WatchedWith", "I watched the game with Jon.", []nameMention{{"Jon", "person"}}},
+		{"ReliedOn", "I relied on Jon for the move.", []nameMention{{"Jon", "person"}}},
+		{"PaidSomeone", "I paid Jon back for the tickets.", []nameMention{{"Jon", "person"}}},
+		{"OnInAnotherClause", "I ordered the pizza, but we waited on Sam for an hour.", []nameMention{{"Sam", "person"}}},
+	}
+	checkNames(t, tests)
+}
+
 type namesCase struct {
 	name, text string
 	want       []nameMention
