@@ -194,3 +194,56 @@ func TestRecallChainOfChanges(t *testing.T) {
 		t.Fatalf("Valencia %.4f, Madrid %.4f, Lisbon %.4f: want Valencia strictly first: %s", score["h3"], score["h2"], score["h1"], said(rec.Nodes))
 	}
 }
+
+// TestRecallChangeOfOneClause: a move told weeks after a message that also gave a plan and
+// an email supersedes the clause of that message that told the home, not the message: the
+// email and the plan still hold. A question about the home gets the new one first, one
+// about the email or the plan the message that says them, never ended. A move after a
+// message that told the home alone supersedes that message, as before.
+func TestRecallChangeOfOneClause(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	c.remember(sp, []any{
+		userSaid("all", "I live in Lisbon, I'm on the Basic plan, and my email is ana@example.com.", "2026-03-10T10:00:00Z"),
+		userSaid("cat", "My cat Pixel sleeps on the keyboard.", "2026-04-02T10:00:00Z"),
+		userSaid("move", "I moved to Berlin.", "2026-06-10T10:00:00Z"),
+	})
+	const asked = "2026-06-20T10:00:00Z"
+	first := func(query string) realm.Node {
+		rec := c.recall(sp, map[string]any{"query": query, "time": asked})
+		for _, n := range rec.Nodes {
+			if n.Node.Type == realm.Event || n.Node.Type == realm.Fact {
+				return n.Node
+			}
+		}
+		t.Fatalf("%q: no event or fact recalled: %s", query, said(rec.Nodes))
+		return realm.Node{}
+	}
+	if n := first("Where does the user live?"); !slices.Contains(n.Sources, "move") {
+		t.Errorf("where does the user live: first %q, want the move", n.Content)
+	}
+	if n := first("What is the user's email?"); !strings.Contains(n.Content, "ana@example.com") || n.ValidUntil != nil {
+		t.Errorf("the user's email: first %q (valid until %v), want a memory of the email that holds", n.Content, n.ValidUntil)
+	}
+	if n := first("What plan was the user on in May?"); !strings.Contains(n.Content, "Basic plan") || n.ValidUntil != nil {
+		t.Errorf("the plan in May: first %q (valid until %v), want a memory of the Basic plan that holds", n.Content, n.ValidUntil)
+	}
+	for _, n := range c.memories(sp, "limit=100") {
+		if (strings.Contains(n.Content, "ana@example.com") || strings.Contains(n.Content, "Basic plan")) && n.ValidUntil != nil {
+			t.Errorf("%q ended at %v: a move ends no email or plan", n.Content, n.ValidUntil)
+		}
+	}
+
+	// A message that told the home alone is superseded whole.
+	alone := "/v1/spaces/" + cyphertest.NewSpace(t)
+	c.remember(alone, []any{
+		userSaid("home", "I live in Lisbon.", "2026-03-10T10:00:00Z"),
+		userSaid("move", "I moved to Berlin.", "2026-06-10T10:00:00Z"),
+	})
+	for _, n := range c.memories(alone, "limit=100") {
+		if slices.Contains(n.Sources, "home") && (n.Type == realm.Event || n.Type == realm.Fact) && n.ValidUntil == nil {
+			t.Errorf("%q holds, want it superseded by the move", n.Content)
+		}
+	}
+}

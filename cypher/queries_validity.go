@@ -8,4 +8,8 @@ var (
 	//go:embed queries/memory_successors.cypher
 	memorySuccessorsCypher string
 	qMemorySuccessors      = newQuery("memory_successors", memorySuccessorsCypher)
+
+	//go:embed queries/memory_ended_clauses.cypher
+	memoryEndedClausesCypher string
+	qMemoryEndedClauses      = newQuery("memory_ended_clauses", memoryEndedClausesCypher)
 )

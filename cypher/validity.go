@@ -40,3 +40,26 @@ func (s *Store) Successors(ctx context.Context, space string, ids []string, wSup
 	}
 	return out, nil
 }
+
+// EndedClause is a clause whose validity ended, comprised by a memory that still holds.
+type EndedClause struct {
+	Whole, Clause string // ids
+}
+
+// EndedClauses returns, of the memories ids that hold, the clauses they comprise whose
+// validity ended by asOf and which query (a vector) is at least as close to as to the
+// memory itself: a question about what changed. Errors: EUnavailable.
+func (s *Store) EndedClauses(ctx context.Context, space string, ids []string, asOf time.Time, query []float32) ([]EndedClause, error) {
+	if len(ids) == 0 || len(query) == 0 {
+		return nil, nil
+	}
+	recs, err := s.read(ctx, qMemoryEndedClauses, map[string]any{"space": space, "ids": ids, "as_of": asOf.UTC(), "query": vectorParam(query)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]EndedClause, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, EndedClause{Whole: str(r, "whole_id"), Clause: str(r, "clause_id")})
+	}
+	return out, nil
+}

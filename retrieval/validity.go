@@ -64,22 +64,43 @@ func pastQuestion(query string, plans []realm.Plan, asOf time.Time) bool {
 }
 
 // applyValidity demotes or keeps the superseded candidates and offers their newer
-// versions (see above), recording what it did in the trace.
+// versions (see above), recording what it did in the trace. A whole turn that still holds
+// but comprises a superseded clause (the home of "I live in Lisbon, I'm on the Basic plan,
+// and my email is …", after a move) is demoted in the same way, the clause's newer version
+// offered in its place, for a question about the present closer to the clause than to the
+// whole ("Where does the user live?"): the whole still says the old value. For one about
+// what else it says ("What is the user's email?") it keeps its score.
 func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 	if r.opts.SupersededFactor <= 0 {
 		return nil
 	}
-	var ended []string
+	var ended, holding []string
 	for id, c := range run.cands {
-		if c.Node.ValidUntil != nil && !run.now.Before(*c.Node.ValidUntil) {
+		switch {
+		case c.Node.ValidUntil != nil && !run.now.Before(*c.Node.ValidUntil):
 			ended = append(ended, id)
+		case c.Node.Type == realm.Event || c.Node.Type == realm.Fact:
+			holding = append(holding, id)
 		}
 	}
-	if len(ended) == 0 {
+	past := pastQuestion(run.trace.Query, run.plans, run.now)
+	var partly []cypher.EndedClause
+	if !past {
+		var err error
+		if partly, err = r.store.EndedClauses(ctx, run.space, sortedIDs(holding), run.now, run.qvec); err != nil {
+			return err
+		}
+	}
+	if len(ended) == 0 && len(partly) == 0 {
 		return nil
 	}
-	past := pastQuestion(run.trace.Query, run.plans, run.now)
-	successors, err := r.store.Successors(ctx, run.space, ended, r.opts.WSuppress)
+	wholesOf := map[string][]string{} // an ended clause's id → the holding wholes that comprise it
+	lookup := slices.Clone(ended)
+	for _, p := range partly {
+		wholesOf[p.Clause] = append(wholesOf[p.Clause], p.Whole)
+		lookup = append(lookup, p.Clause)
+	}
+	successors, err := r.store.Successors(ctx, run.space, lookup, r.opts.WSuppress)
 	if err != nil {
 		return err
 	}
@@ -89,17 +110,31 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 			return err
 		}
 	}
+	// A whole's newer versions are its ended clause's.
+	for _, s := range slices.Clone(successors) {
+		for _, w := range wholesOf[s.Of] {
+			s.Of = w
+			successors = append(successors, s)
+		}
+	}
 	before := map[string]float64{}
-	for _, id := range sortedIDs(ended) {
+	demote := func(id string, f float64) {
 		c := run.cands[id]
 		before[id] = c.Score
-		f := validityFactor(c.Node, run.now, past || aside[id], r.opts.SupersededFactor)
 		c.Score *= f
 		action := realm.ValidityDemoted
 		if f == 1 {
 			action = realm.ValidityKept
 		}
 		run.trace.Validity = append(run.trace.Validity, realm.TraceValidity{ID: id, Action: action, Factor: f, Score: c.Score})
+	}
+	for _, id := range sortedIDs(ended) {
+		demote(id, validityFactor(run.cands[id].Node, run.now, past || aside[id], r.opts.SupersededFactor))
+	}
+	for _, p := range partly {
+		if _, done := before[p.Whole]; !done {
+			demote(p.Whole, r.opts.SupersededFactor)
+		}
 	}
 	for _, s := range successors {
 		old := run.cands[s.Of]

@@ -3,6 +3,7 @@ package retrieval_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/retrieval"
 )
@@ -91,5 +93,68 @@ func TestRecallValidity(t *testing.T) {
 	}
 	if got := actions(res.TraceID); len(got) != 0 {
 		t.Errorf("validity %v before the change, want none", got)
+	}
+}
+
+// TestRecallWholeOfAnEndedClause: a move supersedes the clause of an older message that
+// told the home, and the message, which also tells a plan and an email, holds; it is
+// demoted below the move for a question closer to the home than to the message, and
+// keeps its score for one about the email.
+func TestRecallWholeOfAnEndedClause(t *testing.T) {
+	ctx := context.Background()
+	s := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	p := construction.New(s, offline.New(offline.Options{}), wordEmbedder{}, construction.Options{Owner: "test-" + space}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(ctx) })
+	day := func(m time.Month, d int) time.Time { return time.Date(2023, m, d, 10, 0, 0, 0, time.UTC) }
+	obs := []realm.Observation{
+		{ID: "o1", SessionID: "s1", Speaker: "Ana", Content: "I live in Lisbon, I'm on the Basic plan, and my email is ana@example.com.", ObservedAt: day(1, 10)},
+		{ID: "o2", SessionID: "s2", Speaker: "Ana", Content: "I moved to Berlin.", ObservedAt: day(3, 20)},
+	}
+	if _, err := p.Ingest(ctx, space, obs); err != nil {
+		t.Fatal(err)
+	}
+	nodes, _, err := s.ListMemories(ctx, space, cypher.MemoryFilter{}, "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole, clause realm.Node
+	for _, n := range nodes {
+		switch {
+		case strings.HasPrefix(n.Content, "Ana lives in Lisbon, "):
+			whole = n
+		case strings.HasPrefix(n.Content, "Ana lives in Lisbon"):
+			clause = n
+		}
+	}
+	if whole.ID == "" || clause.ID == "" || whole.ValidUntil != nil || clause.ValidUntil == nil {
+		t.Fatalf("whole %q until %v, clause %q until %v: want the clause alone ended", whole.Content, whole.ValidUntil, clause.Content, clause.ValidUntil)
+	}
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	at := day(4, 1)
+	for _, tt := range []struct {
+		query   string
+		demoted bool
+	}{
+		{"Which city Ana lives in now?", true},
+		{"What is Ana's email?", false},
+	} {
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: tt.query, Time: &at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr, err := s.Trace(ctx, space, res.TraceID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		demoted := slices.ContainsFunc(tr.Validity, func(v realm.TraceValidity) bool { return v.ID == whole.ID && v.Action == realm.ValidityDemoted })
+		if demoted != tt.demoted {
+			t.Errorf("%q: whole demoted %v, want %v (trace %+v)", tt.query, demoted, tt.demoted, tr.Validity)
+		}
+		moved := slices.IndexFunc(res.Nodes, func(n realm.RecalledNode) bool { return slices.Contains(n.Node.Sources, "o2") })
+		held := slices.IndexFunc(res.Nodes, func(n realm.RecalledNode) bool { return n.Node.ID == whole.ID })
+		if tt.demoted && (moved < 0 || held >= 0 && held < moved) {
+			t.Errorf("%q: move at %d, whole at %d, want the move first", tt.query, moved, held)
+		}
 	}
 }

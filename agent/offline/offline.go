@@ -498,7 +498,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 	}
 	turn := parts[0]
 
-	segs := bySlot(rewritten, clauses(rewritten))
+	segs := bySlot(rewritten, speaker, clauses(rewritten))
 	var out []agent.Candidate
 	for _, s := range segs {
 		if len(out) >= o.opts.MaxClauses {
@@ -510,14 +510,18 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		hasOwnDate := len(partDates) > 0 && len(segs) > 1
 		// The whole turn already carries its first slot when it is a single-clause fact.
 		needsSlot := len(partSlots) > 0 && !(turn.Type == realm.Fact && len(segs) == 1 && len(slots) == 1)
-		if !hasOwnDate && !needsSlot {
+		// A clause stating a value among other clauses is a memory of its own, so that a
+		// change of that value supersedes the clause, not the whole turn with what else
+		// it says ("my email is …" beside the home that changed). A question states none.
+		hasClaim := len(segs) > 1 && !strings.HasSuffix(part, "?") && len(changeableClaims(part, speaker)) > 0
+		if !hasOwnDate && !needsSlot && !hasClaim {
 			continue
 		}
 		if !o.isContentful(part, names, speaker) {
 			continue
 		}
 		c := o.unit(obs, speaker, part, partDates, tenseOf(part), namesIn(part, names), partSlots)
-		if len(partSlots) > 0 {
+		if len(partSlots) > 0 || hasClaim && !hasOwnDate {
 			c.Type = realm.Fact
 			c.Participants = nil
 			if len(partDates) == 0 {
@@ -543,20 +547,23 @@ func namesIn(part string, names []string) []string {
 	return out
 }
 
-// bySlot splits each clause of text that states two slots or more at its "and"s, each
-// part its own slot ("user lives in Lisbon and user works as a nurse"): a change of one
-// then leaves the other standing.
-func bySlot(text string, segs []segment) []segment {
+// bySlot splits each clause of text that states two values or more (fact slots, or the
+// claims a change can end: a home, a plan, an email…) at its "and"s, and at a comma
+// followed by a claim's subject, each part its own value ("user lives in Lisbon, user is
+// on the Basic plan, and user's email is …"): a change of one then leaves the others
+// standing.
+func bySlot(text, speaker string, segs []segment) []segment {
 	var out []segment
 	for _, s := range segs {
 		part := text[s.start:s.end]
-		if len(factSlots(part)) < 2 {
+		if len(factSlots(part)) < 2 && len(changeableClaims(part, speaker)) < 2 {
 			out = append(out, s)
 			continue
 		}
 		start := s.start
 		for _, ix := range reAnd.FindAllStringIndex(part, -1) {
-			if len(factSlots(text[start:s.start+ix[0]])) > 0 && len(factSlots(text[s.start+ix[1]:s.end])) > 0 {
+			left, right := text[start:s.start+ix[0]], text[s.start+ix[1]:s.end]
+			if statesValue(left, speaker) && statesValue(right, speaker) && (strings.Contains(part[ix[0]:ix[1]], "and") || opensClaim(right, speaker)) {
 				out = append(out, segment{start, s.start + ix[0]})
 				start = s.start + ix[1]
 			}
@@ -566,7 +573,40 @@ func bySlot(text string, segs []segment) []segment {
 	return out
 }
 
-var reAnd = regexp.MustCompile(`,? and `)
+// statesValue: a part of a clause states a fact slot or a claim a change can end.
+func statesValue(part, speaker string) bool {
+	return len(factSlots(part)) > 0 || len(changeableClaims(part, speaker)) > 0
+}
+
+// opensClaim: text starts with the subject of one of its claims ("user is on the Basic
+// plan"), not with the rest of a value ("Portugal, and …" after "lives in Lisbon").
+func opensClaim(text, speaker string) bool {
+	first := strings.ToLower(strings.TrimSuffix(firstWord(text), "'s"))
+	for _, c := range changeableClaims(text, speaker) {
+		if first == strings.ToLower(firstWord(c.subject)) || first == "we" {
+			return true
+		}
+	}
+	for _, f := range factSlots(text) {
+		if first == strings.ToLower(firstWord(f.subject)) {
+			return true
+		}
+	}
+	return false
+}
+
+// changeableClaims are the values text states of a subject that hold one at a time, so
+// that a later one ends them without a word of change (update.go: a home, a job, a plan, an
+// email…), and how to reach the subject, a contact detail of sorts ("contact me by email
+// only"). Not the claims that many texts make in passing ("Caroline's courage is
+// inspiring", "Melanie plays the clarinet"): their clauses are no memories apart.
+func changeableClaims(text, speaker string) []stateClaim {
+	return slices.DeleteFunc(stateClaims(text, speaker), func(c stateClaim) bool {
+		return c.plan || c.ended || !exclusive(c.slot) && c.slot != "contacted by"
+	})
+}
+
+var reAnd = regexp.MustCompile(`,? and |, `)
 
 // sameStatement reports whether two contents differ at most in their closing punctuation.
 func sameStatement(a, b string) bool {

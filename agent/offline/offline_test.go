@@ -359,7 +359,8 @@ func TestOfflineAddressee(t *testing.T) {
 }
 
 // TestOfflineUserStates: what a user says of themselves in a chat (role speakers): their
-// name is a fact, and two states said in one clause become a memory each.
+// name is a fact, and two states said in one clause become a memory each, as does a
+// clause stating a value beside others.
 func TestOfflineUserStates(t *testing.T) {
 	a := New(Options{})
 	for _, tt := range []struct {
@@ -370,6 +371,13 @@ func TestOfflineUserStates(t *testing.T) {
 		{"Call me Max.", []string{"Call user Max."}},
 		{"I live in Lisbon and I work as a nurse at Santa Maria hospital.",
 			[]string{"user lives in Lisbon", "user works as a nurse at Santa Maria hospital."}},
+		// Values a change ends without a word of change, each a memory of its own, split
+		// at a comma that opens a claim, not one inside a value ("Lisbon, Portugal").
+		{"I live in Lisbon, I'm on the Basic plan, and my email is ana@example.com.",
+			[]string{"user lives in Lisbon", "user is on the Basic plan", "user's email is ana@example.com."}},
+		{"I live in Lisbon, Portugal, and I work as a nurse.",
+			[]string{"user lives in Lisbon, Portugal", "user works as a nurse."}},
+		{"Ticket T-4410 is about my invoice; contact me by email only.", []string{"contact user by email only."}},
 	} {
 		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "", "user", tt.text)})
 		var facts []string

@@ -643,18 +643,26 @@ var pastOf = map[string]string{"run": "ran", "buy": "bought", "go": "went", "see
 // neighbours whose claims it changes, and marks those neighbours in superseded. Only the
 // candidate's own words count, not the other speaker's an exchange quotes; every claim of
 // a neighbour counts, so an exchange that quotes an old statement is superseded with it.
+// A change that a clause of a whole turn carries goes to the clause alone (sparedWholes).
 func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, superseded map[string]bool) []agent.EdgeOp {
 	if c.Type != realm.Event && c.Type != realm.Fact {
 		return edges
 	}
 	said := newStatement(rePrompt.ReplaceAllString(c.Content, ""), speakerOfDescription(c.Description))
+	var changes []nodeChange
 	for _, nb := range r.byID[i] {
 		n := nb.Node
 		if (n.Type != realm.Event && n.Type != realm.Fact) || n.ID == r.resolved[i] {
 			continue
 		}
-		ch, untilTold := changeOf(said, c, n)
-		if ch.predicate == "" {
+		if ch, untilTold := changeOf(said, c, n); ch.predicate != "" {
+			changes = append(changes, nodeChange{n, ch, untilTold})
+		}
+	}
+	spared := sparedWholes(changes)
+	for _, nc := range changes {
+		n, ch := nc.node, nc.change
+		if spared[n.ID] {
 			continue
 		}
 		superseded[n.ID] = true
@@ -662,7 +670,7 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 			edges = r.emit(edges, i, agent.Self, n.ID, realm.Contradicts, ch.weight, ch.description)
 			continue
 		}
-		if untilTold { // the old day held until the move was told, not until the new day comes; a detail until corrected
+		if nc.untilTold { // the old day held until the move was told, not until the new day comes; a detail until corrected
 			edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
 			if at := r.in.Observation.ObservedAt; !at.IsZero() && len(edges) > 0 && edges[len(edges)-1].To == n.ID {
 				edges[len(edges)-1].ValidUntil = &at
@@ -685,6 +693,46 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 		edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
 	}
 	return edges
+}
+
+// nodeChange is how a candidate changes one neighbour.
+type nodeChange struct {
+	node      realm.Node
+	change    stateChange
+	untilTold bool
+}
+
+// sparedWholes are the whole turns among changed whose change a clause of theirs, changed
+// too, carries ("user lives in Lisbon" of "user lives in Lisbon, user is on the Basic plan,
+// and user's email is …", after "user moved to Berlin"): the clause is superseded, its
+// validity ends, and the whole keeps holding, for what else it says still holds (the read
+// path, retrieval/validity.go, demotes it for a question about what the clause said).
+func sparedWholes(changed []nodeChange) map[string]bool {
+	spared := map[string]bool{}
+	for _, whole := range changed {
+		for _, part := range changed {
+			if isClauseOf(part.node, whole.node) {
+				spared[whole.node.ID] = true
+				break
+			}
+		}
+	}
+	return spared
+}
+
+// isClauseOf: clause is a clause of whole, as Integrate draws comprises — said in the same
+// observations (its sources are whole's) and with fewer content words, all of them whole's.
+func isClauseOf(clause, whole realm.Node) bool {
+	if clause.ID == whole.ID || len(clause.Sources) == 0 {
+		return false
+	}
+	for _, s := range clause.Sources {
+		if !slices.Contains(whole.Sources, s) {
+			return false
+		}
+	}
+	cw, ww := nodeWords(clause.Content), nodeWords(whole.Content)
+	return len(cw) < len(ww) && subset(cw, ww)
 }
 
 // changeOf is how candidate c (its own words: said) changes node n, the rules tried in

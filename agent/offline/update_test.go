@@ -2,6 +2,9 @@ package offline
 
 import (
 	"context"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -520,4 +523,82 @@ func integrateBeside(t *testing.T, a *Agent, obs realm.Observation, nodes ...rea
 		t.Fatal(err)
 	}
 	return ext, out
+}
+
+// TestOfflineChangeOfOneClause: a change that a clause of an older message carries
+// supersedes the clause, not the message, which still says what did not change; a
+// message that told the changed value alone is superseded as before.
+func TestOfflineChangeOfOneClause(t *testing.T) {
+	a := New(Options{})
+	tests := []struct {
+		name, older, newer string
+		want               []string // the contents superseded (or contradicted)
+	}{
+		{"Move", "I live in Lisbon, I'm on the Basic plan, and my email is ana@example.com.", "I moved to Berlin.", []string{"user lives in Lisbon"}},
+		{"Plan", "I live in Lisbon, I'm on the Basic plan, and my email is ana@example.com.", "I'm now on the Pro plan.", []string{"user is on the Basic plan"}},
+		{"Contact", "Ticket T-4410 is about my invoice; contact me by email only.", "Actually, you can call me now instead of emailing.", []string{"contact user by email only."}},
+		{"JobAndHome", "I live in Lisbon and I work as a nurse.", "I moved to Berlin.", []string{"user lives in Lisbon"}},
+		{"SingleFact", "I live in Lisbon.", "I moved to Berlin.", []string{"user lives in Lisbon."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old := realm.Observation{ID: "o1", SessionID: "s1", Speaker: "user", Content: tt.older, ObservedAt: time.Date(2026, 3, 10, 10, 0, 0, 0, time.UTC)}
+			var nodes []realm.Node
+			for k, c := range mustExtract(t, a, agent.ExtractInput{Observation: old}).Candidates {
+				if c.Type == realm.Event || c.Type == realm.Fact {
+					nodes = append(nodes, realm.Node{ID: fmt.Sprintf("m%d", k), Type: c.Type, Content: c.Content, Description: c.Description, Sources: []string{old.ID}, CreatedAt: old.ObservedAt})
+				}
+			}
+			obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "user", Content: tt.newer, ObservedAt: time.Date(2026, 6, 10, 10, 0, 0, 0, time.UTC)}
+			_, out := integrateBeside(t, a, obs, nodes...)
+			content := map[string]string{}
+			for _, n := range nodes {
+				content[n.ID] = n.Content
+			}
+			changed := map[string]bool{}
+			for _, d := range out {
+				for _, e := range d.Edges {
+					if e.Predicate == realm.Supersedes || e.Predicate == realm.Contradicts {
+						changed[content[e.To]] = true
+					}
+				}
+			}
+			if got := slices.Sorted(maps.Keys(changed)); !slices.Equal(got, tt.want) {
+				t.Errorf("changed %q, want %q (memories %q)", got, tt.want, slices.Collect(maps.Values(content)))
+			}
+		})
+	}
+}
+
+// TestSparedWholes: a whole turn is spared when a clause of it (same sources, fewer
+// words, all of them the whole's) is changed too; not for a memory of another message.
+func TestSparedWholes(t *testing.T) {
+	whole := realm.Node{ID: "w", Content: "user lives in Lisbon, user is on the Basic plan.", Sources: []string{"o1"}}
+	clause := realm.Node{ID: "c", Content: "user lives in Lisbon", Sources: []string{"o1"}}
+	other := realm.Node{ID: "x", Content: "user lives in Lisbon", Sources: []string{"o7"}}
+	exchange := realm.Node{ID: "e", Content: `Sam asked: "Where do you live?" user lives in Lisbon, user is on the Basic plan.`, Sources: []string{"o0", "o1"}}
+	change := func(ns ...realm.Node) []nodeChange {
+		var out []nodeChange
+		for _, n := range ns {
+			out = append(out, nodeChange{node: n, change: stateChange{predicate: "supersedes"}})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name    string
+		changed []nodeChange
+		want    []string
+	}{
+		{"ClauseAndWhole", change(whole, clause), []string{"w"}},
+		{"WholeAlone", change(whole), nil},
+		{"AnotherMessage", change(whole, other), nil},
+		{"ExchangeOfTheClause", change(exchange, clause), []string{"e"}},
+		{"ClauseAlone", change(clause), nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := slices.Sorted(maps.Keys(sparedWholes(tt.changed))); !slices.Equal(got, tt.want) {
+				t.Errorf("spared %q, want %q", got, tt.want)
+			}
+		})
+	}
 }
