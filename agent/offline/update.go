@@ -720,10 +720,12 @@ func sparedWholes(changed []nodeChange) map[string]bool {
 	return spared
 }
 
-// isClauseOf: clause is a clause of whole, as Integrate draws comprises — said in the same
-// observations (its sources are whole's) and with fewer content words, all of them whole's.
+// isClauseOf: clause is a clause of whole, as Integrate draws comprises — derived from the
+// same message (the last source of each; an exchange also has the turn it answers) and with
+// fewer content words, all of them whole's. An exchange that quotes an older statement is
+// no whole of it: said later, it is superseded with it.
 func isClauseOf(clause, whole realm.Node) bool {
-	if clause.ID == whole.ID || len(clause.Sources) == 0 {
+	if clause.ID == whole.ID || len(clause.Sources) == 0 || len(whole.Sources) == 0 || clause.Sources[len(clause.Sources)-1] != whole.Sources[len(whole.Sources)-1] {
 		return false
 	}
 	for _, s := range clause.Sources {

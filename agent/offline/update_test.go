@@ -570,13 +570,15 @@ func TestOfflineChangeOfOneClause(t *testing.T) {
 	}
 }
 
-// TestSparedWholes: a whole turn is spared when a clause of it (same sources, fewer
-// words, all of them the whole's) is changed too; not for a memory of another message.
+// TestSparedWholes: a whole turn is spared when a clause of it (derived from the same
+// message, fewer words, all of them the whole's) is changed too; not for a memory of
+// another message, nor for an exchange that quotes the older statement.
 func TestSparedWholes(t *testing.T) {
 	whole := realm.Node{ID: "w", Content: "user lives in Lisbon, user is on the Basic plan.", Sources: []string{"o1"}}
 	clause := realm.Node{ID: "c", Content: "user lives in Lisbon", Sources: []string{"o1"}}
 	other := realm.Node{ID: "x", Content: "user lives in Lisbon", Sources: []string{"o7"}}
 	exchange := realm.Node{ID: "e", Content: `Sam asked: "Where do you live?" user lives in Lisbon, user is on the Basic plan.`, Sources: []string{"o0", "o1"}}
+	quoting := realm.Node{ID: "q", Content: `user said: "user lives in Lisbon" Sam: Lisbon is lovely!`, Sources: []string{"o1", "o2"}}
 	change := func(ns ...realm.Node) []nodeChange {
 		var out []nodeChange
 		for _, n := range ns {
@@ -594,6 +596,7 @@ func TestSparedWholes(t *testing.T) {
 		{"AnotherMessage", change(whole, other), nil},
 		{"ExchangeOfTheClause", change(exchange, clause), []string{"e"}},
 		{"ClauseAlone", change(clause), nil},
+		{"ExchangeQuotingAnOlderStatement", change(quoting, clause), nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := slices.Sorted(maps.Keys(sparedWholes(tt.changed))); !slices.Equal(got, tt.want) {
