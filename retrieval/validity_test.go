@@ -23,19 +23,11 @@ import (
 // agent through the write path.
 func TestRecallValidity(t *testing.T) {
 	ctx := context.Background()
-	s := cyphertest.MustOpen(t)
-	space := cyphertest.NewSpace(t)
-	p := construction.New(s, offline.New(offline.Options{}), wordEmbedder{}, construction.Options{Owner: "test-" + space}, zerolog.Nop())
-	t.Cleanup(func() { p.Close(ctx) })
-	day := func(m time.Month, d int) time.Time { return time.Date(2023, m, d, 10, 0, 0, 0, time.UTC) }
-	obs := []realm.Observation{
+	s, space := ingestedWithWords(t, []realm.Observation{
 		{ID: "o1", SessionID: "s1", Speaker: "Nora", Content: "I live in Lisbon now, in a small flat near the river with my dog Biscuit.", ObservedAt: day(1, 10)},
 		{ID: "o2", SessionID: "s2", Speaker: "Sam", Content: "I finally finished painting my kitchen yellow.", ObservedAt: day(2, 14)},
 		{ID: "o3", SessionID: "s3", Speaker: "Nora", Content: "Big news: we moved from Lisbon to Berlin last week.", ObservedAt: day(3, 20)},
-	}
-	if _, err := p.Ingest(ctx, space, obs); err != nil {
-		t.Fatal(err)
-	}
+	})
 	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
 	at := day(4, 1)
 	rank := func(res realm.RecallResult, obsID string) int {
@@ -102,18 +94,10 @@ func TestRecallValidity(t *testing.T) {
 // keeps its score for one about the email.
 func TestRecallWholeOfAnEndedClause(t *testing.T) {
 	ctx := context.Background()
-	s := cyphertest.MustOpen(t)
-	space := cyphertest.NewSpace(t)
-	p := construction.New(s, offline.New(offline.Options{}), wordEmbedder{}, construction.Options{Owner: "test-" + space}, zerolog.Nop())
-	t.Cleanup(func() { p.Close(ctx) })
-	day := func(m time.Month, d int) time.Time { return time.Date(2023, m, d, 10, 0, 0, 0, time.UTC) }
-	obs := []realm.Observation{
+	s, space := ingestedWithWords(t, []realm.Observation{
 		{ID: "o1", SessionID: "s1", Speaker: "Ana", Content: "I live in Lisbon, I'm on the Basic plan, and my email is ana@example.com.", ObservedAt: day(1, 10)},
 		{ID: "o2", SessionID: "s2", Speaker: "Ana", Content: "I moved to Berlin.", ObservedAt: day(3, 20)},
-	}
-	if _, err := p.Ingest(ctx, space, obs); err != nil {
-		t.Fatal(err)
-	}
+	})
 	nodes, _, err := s.ListMemories(ctx, space, cypher.MemoryFilter{}, "", 100)
 	if err != nil {
 		t.Fatal(err)
@@ -158,3 +142,21 @@ func TestRecallWholeOfAnEndedClause(t *testing.T) {
 		}
 	}
 }
+
+// ingestedWithWords writes obs into a new space through the offline agent and the word
+// embedder.
+func ingestedWithWords(t *testing.T, obs []realm.Observation) (*cypher.Store, string) {
+	t.Helper()
+	ctx := context.Background()
+	s := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	p := construction.New(s, offline.New(offline.Options{}), wordEmbedder{}, construction.Options{Owner: "test-" + space}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(ctx) })
+	if _, err := p.Ingest(ctx, space, obs); err != nil {
+		t.Fatal(err)
+	}
+	return s, space
+}
+
+// day is a day of 2023 at ten in the morning.
+func day(m time.Month, d int) time.Time { return time.Date(2023, m, d, 10, 0, 0, 0, time.UTC) }
