@@ -24,7 +24,7 @@ func TestOfflineRewriteKeepsCode(t *testing.T) {
 		{"for i in range(n): total += i", "for i in range(n): total += i"},
 		{"I gave myself some me-time.", "user gave user some me-time."},
 		// Prose stays prose: a quotation, a dash, brackets, a number with its unit.
-		{"She told me 'call me tomorrow' and I did.", "She told user 'call user tomorrow' and user did."},
+		{"She told me 'call me tomorrow' and I did.", "She told user 'call me tomorrow' and user did."},
 		{"Yes, I do- it's fine (and my cat agrees).", "Yes, user does- it's fine (and user's cat agrees)."},
 		{"Busy day--I'm tired.", "Busy day--user is tired."},
 		{"I take 20mg on the 4th.", "user takes 20mg on the 4th."},

@@ -486,11 +486,11 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 	slots := factSlots(rewritten)
 	var parts []agent.Candidate
 	if len(spans) == 1 {
-		parts = append(parts, o.unit(obs, speaker, rewritten, datesOf(rewritten, now), tenseOf(rewritten), names, slots))
+		parts = append(parts, o.unit(obs, speaker, rewritten, datesOf(rewritten, speaker, now), tenseOf(rewritten), names, slots))
 	} else {
 		for i, s := range spans {
 			said := rewritten[s.start:s.end]
-			c := o.unit(obs, speaker, said, datesOf(said, now), tenseOf(said), namesIn(said, names), factSlots(said))
+			c := o.unit(obs, speaker, said, datesOf(said, speaker, now), tenseOf(said), namesIn(said, names), factSlots(said))
 			c.Part = i + 1
 			c.Description += fmt.Sprintf(" Part %d of %d.", i+1, len(spans))
 			parts = append(parts, c)
@@ -499,14 +499,18 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 	turn := parts[0]
 
 	segs := bySlot(rewritten, speaker, clauses(rewritten))
+	pasted := pastedSpans(rewritten, speaker)
 	var out []agent.Candidate
 	for _, s := range segs {
 		if len(out) >= o.opts.MaxClauses {
 			break
 		}
+		if inSpans(pasted, s.start, s.end) {
+			continue // pasted text's clause, alone, would read as the speaker's: the turn carries it
+		}
 		part := strings.TrimSpace(rewritten[s.start:s.end])
 		partSlots := factSlots(part)
-		partDates := datesOf(part, now)
+		partDates := datesOf(part, speaker, now)
 		hasOwnDate := len(partDates) > 0 && len(segs) > 1
 		// The whole turn already carries its first slot when it is a single-clause fact.
 		needsSlot := len(partSlots) > 0 && !(turn.Type == realm.Fact && len(segs) == 1 && len(slots) == 1)

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,15 @@ func TestOfflineRewriteKeepsPastedAndForeign(t *testing.T) {
 		{"ThanksInProse", "Thanks, I'll try that.\nI think you are right.", "Thanks, user will try that.\nuser thinks assistant is right."},
 		{"HeaderWordInProse", "My subject: your essay was great.", "user's subject: assistant's essay was great."},
 		{"GreaterThan", "My score is > 90 and you know it.", "user's score is > 90 and you know it."},
+		// A header line alone is no email: the line keeps its words, the rest is the speaker's.
+		{"DateLineInNotes", "Date: Friday\nI moved to Porto and my number changed.", "Date: Friday\nuser moved to Porto and user's number changed."},
+		{"ToLineInNotes", "To: the landlord\nI need you to fix my boiler.", "To: the landlord\nuser needs assistant to fix user's boiler."},
+		{"TwoHeaderLines", "To: me\nDate: Friday\n\nI will fix your boiler.", "To: me\nDate: Friday\n\nI will fix your boiler."},
+		// Words told to someone are the teller's: "told me 'my rent…'" is the landlord's rent.
+		{"ToldMeQuoted", "My landlord told me 'the rent goes up to 900 in May, my costs rose'.",
+			"user's landlord told user 'the rent goes up to 900 in May, my costs rose'."},
+		{"SaidToQuoted", `I said to Tom "I will call you" and he agreed.`, `user said to Tom "I will call you" and he agreed.`},
+		{"ToldNoQuote", "My landlord told me the rent goes up.", "user's landlord told user the rent goes up."},
 		// A message that is clearly not English is kept whole; English with a foreign word
 		// or two is rewritten.
 		{"Spanish", "Prefiero que me llamen por la tarde, gracias.", "Prefiero que me llamen por la tarde, gracias."},
@@ -107,5 +117,111 @@ func TestOfflineReadsForeign(t *testing.T) {
 		if got := readsForeign(wordsOf(text)); got != want {
 			t.Errorf("readsForeign(%q) = %v, want %v", text, got, want)
 		}
+	}
+}
+
+// A letter is the speaker's own message, read like any other, when its greeting names no
+// one and it is signed with the speaker's name, or it is the whole message and nothing says
+// it quotes; any other letter was pasted and keeps its words.
+func TestOfflineOwnLetter(t *testing.T) {
+	tests := []struct{ name, speaker, text, want string }{
+		{"Whole", "user", "Hi team,\n\nI moved to Porto last month and my new number is +351 912 345 678.\n\nThanks,\nAna",
+			"Hi team,\n\nuser moved to Porto last month and user's new number is +351 912 345 678.\n\nThanks,\nAna"},
+		{"WholeNoSignature", "user", "Hello,\nI need my invoice for March.\nKind regards", "Hello,\nuser needs user's invoice for March.\nKind regards"},
+		{"SignedBySpeaker", "Ana", "Hi team,\nI moved to Porto, see below.\nBest, Ana\n\n> Your parcel is held at the depot.",
+			"Hi team,\nAna moved to Porto, see below.\nBest, Ana\n\n> Your parcel is held at the depot."},
+		{"SignedBySpeakerBelow", "Ana Costa", "I wrote this for the file:\n\nDear support team,\nI moved to Porto.\nThanks,\nAna",
+			"Ana Costa wrote this for the file:\n\nDear support team,\nAna Costa moved to Porto.\nThanks,\nAna"},
+		// Pasted: a cue that it quotes, words of the speaker's around it, another's name on
+		// its greeting, another pasted part.
+		{"QuotingCue", "user", "Hi all,\nforwarding the note below: I will fix your boiler on Monday.\nThanks,\nMark",
+			"Hi all,\nforwarding the note below: I will fix your boiler on Monday.\nThanks,\nMark"},
+		{"SpeakerAround", "user", "This came in today:\n\nHi there,\nI refunded your order.\nBest,\nSupport",
+			"This came in today:\n\nHi there,\nI refunded your order.\nBest,\nSupport"},
+		{"NamedGreeting", "Ana", "Dear Mr. Byrne,\nyour boiler is broken again.\nBest,\nAna", "Dear Mr. Byrne,\nyour boiler is broken again.\nBest,\nAna"},
+		{"WithHeader", "user", "From: Billing <billing@example.com>\nTo: me\n\nHi,\nI attached your invoice.\nThanks,\nBilling",
+			"From: Billing <billing@example.com>\nTo: me\n\nHi,\nI attached your invoice.\nThanks,\nBilling"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := rewritePronouns(tt.text, tt.speaker, "assistant"); got != tt.want {
+				t.Errorf("rewrite(%q)\n got %q\nwant %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+// A user's own letter changes what an older message said: its move and its new number
+// supersede the home and the number before them.
+func TestOfflineOwnLetterSupersedes(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, 6, 10, 10, 0, 0, 0, time.UTC)
+	letter := "Hi team,\n\nI moved to Porto last month and my new number is +351 912 345 678.\n\nThanks,\nAna"
+	ex := mustExtract(t, a, agent.ExtractInput{Observation: realm.Observation{ID: "o2", Space: "t", Speaker: "user", Content: letter, ObservedAt: at}})
+	for _, old := range []string{"user lives in Lisbon.", "user's number is +351 911 222 333."} {
+		found := false
+		for _, c := range ex.Candidates {
+			if c.Type != realm.Event && c.Type != realm.Fact {
+				continue
+			}
+			said := newStatement(c.Content, "user")
+			ch, _ := changeOf(said, c, realm.Node{Content: old, Description: "Said by user on 10 March 2026."})
+			found = found || ch.predicate == "supersedes"
+		}
+		if !found {
+			t.Errorf("no memory of %q supersedes %q", letter, old)
+		}
+	}
+}
+
+// Pasted text was written elsewhere, at another time: its "we" is its writers' (no claim
+// of the speaker's), and its relative dates count from its own Date: header, or from the
+// "On … wrote:" line above its quoted lines, else stay unresolved; its named dates and the
+// speaker's own words are read as ever.
+func TestOfflinePastedWeAndDates(t *testing.T) {
+	now := time.Date(2026, 11, 14, 10, 0, 0, 0, time.UTC)
+	dates := []struct{ name, text, want string }{
+		{"DateHeader", "See below.\nFrom: Clinic <desk@clinic.example>\nDate: Tue, 3 Nov 2026 09:14\nSubject: your visit\n\nWe moved your appointment to next Friday.",
+			"See below.\nFrom: Clinic <desk@clinic.example>\nDate: Tue, 3 Nov 2026 09:14\nSubject: your visit\n\nWe moved your appointment to next Friday (Friday 6 November 2026)."},
+		{"ForwardedSent", "---------- Forwarded message ---------\nFrom: Clinic\nSent: Tuesday, November 3, 2026 9:14 AM\n\nSee you tomorrow.",
+			"---------- Forwarded message ---------\nFrom: Clinic\nSent: Tuesday, November 3, 2026 9:14 AM\n\nSee you tomorrow (4 November 2026)."},
+		{"WroteLine", "On Tue, 3 Nov 2026, Priya Nair wrote:\n> I'll send it tomorrow\nOk, I got it yesterday.",
+			"On Tue, 3 Nov 2026, Priya Nair wrote:\n> I'll send it tomorrow (4 November 2026)\nOk, user got it yesterday (13 November 2026)."},
+		{"Undated", "My landlord sent this:\n\nDear tenant,\nthe plumber comes tomorrow and the rent rises on 1 December.\nRegards,\nM. Byrne",
+			"user's landlord sent this:\n\nDear tenant,\nthe plumber comes tomorrow and the rent rises on 1 December (1 December 2026).\nRegards,\nM. Byrne"},
+		{"ToldMe", "My landlord told me 'the plumber comes next week' yesterday.",
+			"user's landlord told user 'the plumber comes next week' yesterday (13 November 2026)."},
+		{"OwnLetter", "Hi team,\nI moved last week.\nThanks,\nAna", "Hi team,\nuser moved last week (the week before 14 November 2026).\nThanks,\nAna"},
+	}
+	for _, tt := range dates {
+		t.Run(tt.name, func(t *testing.T) {
+			rewritten := rewritePronouns(tt.text, "user", "assistant")
+			if got := annotateDates(rewritten, datesOf(rewritten, "user", now)); got != tt.want {
+				t.Errorf("dates of %q\n got %q\nwant %q", tt.text, got, tt.want)
+			}
+		})
+	}
+	claims := []struct {
+		name, text string
+		want       bool // a claim of the speaker's
+	}{
+		{"PastedEmail", "user: Here is the email:\nFrom: HR <hr@example.com>\nTo: all staff\n\nWe moved to Slack for all team chat. Our office is now in Leeds.\nRegards,\nHR", false},
+		{"PastedQuote", `user's manager said "we use Jira for all tickets now".`, false},
+		{"PastedLetter", "Dear tenant,\nwe moved to a new office in Leeds.\nRegards,\nM. Byrne", false},
+		{"OwnWords", "user: We moved to Leeds. Our tickets are in Jira now.", true},
+		{"OwnLetter", "Hi team,\nwe moved to Leeds last month.\nThanks,\nAna", true},
+	}
+	// The words of the other speaker an exchange opens with are theirs, said in the chat.
+	exchange := realm.Node{Content: `Mel said: "We moved to Boston in May." Caroline: That's great news!`, Description: "Said by Caroline on 8 May 2023."}
+	if cs := nodeClaims(exchange); !slices.ContainsFunc(cs, func(c stateClaim) bool { return c.subject == "Mel" && c.slot == "lives in" }) {
+		t.Errorf("claims of %q: %+v, want Mel's home", exchange.Content, cs)
+	}
+	for _, tt := range claims {
+		t.Run(tt.name, func(t *testing.T) {
+			cs := stateClaims(tt.text, "user")
+			if got := slices.ContainsFunc(cs, func(c stateClaim) bool { return c.subject == "user" }); got != tt.want {
+				t.Errorf("claims of %q: %+v, want the speaker's: %v", tt.text, cs, tt.want)
+			}
+		})
 	}
 }

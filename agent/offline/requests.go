@@ -24,6 +24,11 @@ var rePlanChange = mustPattern(`\b([Ss]witch(?:ed)?|[Cc]hanged?|[Mm]oved?|[Uu]pg
 	claimSubject + `(?:'s (?:current |monthly |annual |yearly )?(plan|subscription|membership|tier))?(?: over| back)? (?:to|onto|on) (?:the |an? )?` +
 	planName + `( (?:plan|subscription|membership|tier))?\b`)
 
+// planNames are the names plans are given, which "switch me to …" asks for without the
+// word "plan" ("Switch me to Pro", not "Move me to Berlin").
+var planNames = setOf(`free basic starter standard plus pro premium business enterprise team family student personal
+individual unlimited ultimate essentials essential professional advanced lite gold silver platinum bronze growth`)
+
 // reCancelPlan: the subject's plan or subscription cancelled, asked for or told ("Cancel my
 // subscription", "I cancelled my Pro plan"): 1 the subject, 2 the plan named, if any.
 var reCancelPlan = mustPattern(`\b(?:[Cc]ancel(?:l?ed)?|[Tt]erminated?) ` + claimSubject + `'s (?:` + planName + ` )?(?:plan|subscription|membership)\b`)
@@ -41,8 +46,13 @@ var contactPatterns = []struct {
 }{
 	{mustPattern(`\b(?:[Cc]ontact|[Rr]each|[Ee]-?mail|[Cc]all|[Pp]hone|[Tt]ext|[Ww]rite to|[Gg]et in touch with|[Gg]et hold of) ` + claimSubject + `(?: only)? (?i:by|via|through|over|on|per) (?:the )?(` + channelWords + `)\b`), false},
 	{mustPattern(claimSubject + claimAdverbs + `(?: (?:prefers?|would rather|'d rather|wants?|would like|'d like|likes?)(?: to)?)? (?:be )?(?:contacted|reached) (?:only )?(?i:by|via|through|over|on|per) (?:the )?(` + channelWords + `)\b`), false},
-	{mustPattern(`\b(?i:can|may|please|just|only|feel free to|best to|better to|rather) (e-?mail|call|phone|ring|text) ` + claimSubject + `(?:[.,;!?]|$| (?:now|instead|from now on|anytime|any time|at|directly|only|whenever|rather|going forward)\b)`), true},
+	{mustPattern(`(?:\b(?i:can|may|please|just|only|feel free to|best to|better to|rather) |(?:^|[.!?:,]\s+)(?i:from now on,? |going forward,? |in future,? )?)(?i:(e-?mail|call|phone|ring|text)) ` + claimSubject + `(?:[.,;!?]|$| (?:now|instead|from now on|anytime|any time|at|directly|only|whenever|rather|going forward|please|in future)\b)`), true},
 }
+
+// reContactFromNow: words of a request to be contacted some way that say it holds from now
+// on, as a change does ("Please text me from now on", "Email me only"); a request alone
+// may be for once ("Please call me at 555-0199").
+var reContactFromNow = regexp.MustCompile(`(?i)\b(?:from now on|going forward|in future|from today|only|always|instead|anymore)\b`)
 
 // reChannelPreferred: a preference that is a way to be contacted ("prefers email over
 // phone", "prefers texts").
@@ -75,10 +85,10 @@ func requestClaims(text, speaker string) []stateClaim {
 	var out []stateClaim
 	for _, m := range rePlanChange.findAllIndex(text) {
 		verb, subject, owned, plan, planWord := group(text, m, 1), group(text, m, 2), group(text, m, 3), group(text, m, 4), group(text, m, 5)
-		// "Switch me to Pro" may be anything; "the Pro plan", "my plan to Pro" or
-		// "upgrade me to Premium" is a plan.
+		// "Switch me to Berlin" may be anything; "the Pro plan", "my plan to Pro",
+		// "upgrade me to Premium" or "switch me to Pro" (a name plans take) is a plan.
 		tiered := strings.HasPrefix(strings.ToLower(verb), "upgrad") || strings.HasPrefix(strings.ToLower(verb), "downgrad")
-		if owned == "" && planWord == "" && (!tiered || !strings.EqualFold(subject, "we") && !sameSubject(subject, speaker)) {
+		if owned == "" && planWord == "" && (!tiered && !planNames[strings.ToLower(firstWord(plan))] || !strings.EqualFold(subject, "we") && !sameSubject(subject, speaker)) {
 			continue // "upgrade Node to Aurora": a person upgraded is the speaker
 		}
 		if saidAsChange(text, m[0], subject) {
@@ -101,7 +111,8 @@ func requestClaims(text, speaker string) []stateClaim {
 				subject, channel = channel, subject
 			}
 			if saidAsChange(text, m[0], subject) {
-				out = append(out, stateClaim{subject: subject, slot: "contacted by", value: channelOf(channel)})
+				cued := reContactFromNow.MatchString(sentenceAt(text, m[0]))
+				out = append(out, stateClaim{subject: subject, slot: "contacted by", value: channelOf(channel), cued: cued})
 			}
 		}
 	}
@@ -142,21 +153,31 @@ var askers = setOf(`we i ich wir`)
 // someone else to make it ("Could you switch my plan to Pro?", not "Can I switch my plan
 // to Pro?").
 func saidAsChange(text string, start int, subject string) bool {
-	from := 0
-	for _, loc := range reSentenceEnd.FindAllStringIndex(text[:start], -1) {
-		from = loc[1]
-	}
-	if reHedge.MatchString(rePoliteIf.ReplaceAllString(text[from:start], "")) {
+	if reHedge.MatchString(rePoliteIf.ReplaceAllString(text[sentenceStart(text, start):start], "")) {
 		return false
 	}
-	sentence := text[from:]
-	if loc := reSentenceEnd.FindStringIndex(text[start:]); loc != nil {
-		sentence = text[from : start+loc[1]]
-	}
-	sentence = strings.TrimSpace(sentence)
+	sentence := sentenceAt(text, start)
 	if !strings.HasSuffix(sentence, "?") {
 		return true
 	}
 	m := rePoliteRequest.FindStringSubmatch(sentence)
 	return m != nil && !askers[strings.ToLower(m[1])] && !sameSubject(m[1], subject)
+}
+
+// sentenceStart is where the sentence of text holding offset at begins.
+func sentenceStart(text string, at int) int {
+	from := 0
+	for _, loc := range reSentenceEnd.FindAllStringIndex(text[:at], -1) {
+		from = loc[1]
+	}
+	return from
+}
+
+// sentenceAt is the sentence of text holding offset at, spaces trimmed.
+func sentenceAt(text string, at int) string {
+	sentence := text[sentenceStart(text, at):]
+	if loc := reSentenceEnd.FindStringIndex(text[at:]); loc != nil {
+		sentence = text[sentenceStart(text, at) : at+loc[1]]
+	}
+	return strings.TrimSpace(sentence)
 }

@@ -123,7 +123,7 @@ func rewritePronouns(text, speaker, addressee string) string {
 		return text
 	}
 	code := codeSpans(text)
-	kept := append(pastedSpans(text), code...)
+	kept := append(pastedSpans(text, speaker), code...)
 	english := readsEnglish(ws)
 	repl := make([]string, len(ws)) // "" keeps the word
 	for i, w := range ws {

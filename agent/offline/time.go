@@ -28,9 +28,37 @@ func annotateDates(s string, ms []text.Mention) string {
 	return b.String()
 }
 
-// datesOf are the time expressions of s resolved against now, but for those in code: a
-// version or a timestamp in a code block is no date of the message.
-func datesOf(s string, now time.Time) []text.Mention {
+// datesOf are the time expressions of s resolved against now, but for those in code (a
+// version or a timestamp in a code block is no date of the message) and those in text
+// pasted from elsewhere (quoted.go), written at another time: these are resolved against
+// the day it says it was written (an email's Date: header), else left unresolved when they
+// count from that day ("yesterday", "next Friday").
+func datesOf(s, speaker string, now time.Time) []text.Mention {
 	code := codeBlocks(s)
-	return slices.DeleteFunc(text.Dates(s, now, datesTense(s)), func(m text.Mention) bool { return inSpans(code, m.Start, m.End) })
+	tense := datesTense(s)
+	parts := pastedParts(s, speaker)
+	var out []text.Mention
+	for _, m := range text.Dates(s, now, tense) {
+		in, dated := false, false
+		for _, p := range parts {
+			if inSpans([]segment{p.segment}, m.Start, m.End) {
+				in, dated = true, dated || !p.at.IsZero()
+			}
+		}
+		if !dated && !(in && m.Relative) {
+			out = append(out, m)
+		}
+	}
+	for _, p := range parts {
+		if p.at.IsZero() {
+			continue
+		}
+		for _, m := range text.Dates(s[p.start:p.end], p.at, tense) {
+			m.Start, m.End = m.Start+p.start, m.End+p.start
+			out = append(out, m)
+		}
+	}
+	out = slices.DeleteFunc(out, func(m text.Mention) bool { return inSpans(code, m.Start, m.End) })
+	slices.SortStableFunc(out, func(a, b text.Mention) int { return a.Start - b.Start })
+	return out
 }

@@ -83,7 +83,7 @@ func TestOfflineAnnotateMovedDates(t *testing.T) {
 		{"The release shipped on November 2.", "The release shipped on November 2 (2 November 2026)."},
 	}
 	for _, tt := range tests {
-		if got := annotateDates(tt.text, datesOf(tt.text, november)); got != tt.want {
+		if got := annotateDates(tt.text, datesOf(tt.text, "", november)); got != tt.want {
 			t.Errorf("annotate(%q)\n got %q\nwant %q", tt.text, got, tt.want)
 		}
 	}

@@ -241,11 +241,12 @@ func speakerOfDescription(desc string) string {
 }
 
 // stateClaims finds what a (pronoun-rewritten) text states about subjects; "we" is the
-// speaker. Claims about unknown subjects (lowercase words, nonName) are dropped.
+// speaker, but pasted text's (quoted.go). Claims about unknown subjects (lowercase words,
+// nonName) are dropped.
 func stateClaims(text, speaker string) []stateClaim {
 	var out []stateClaim
 	said := text
-	text, aliased := speakerAsWe(text, speaker)
+	text, aliased := speakerAsWe(theirsInPasted(text, speaker), speaker)
 	subject := func(s string) string {
 		if strings.EqualFold(s, "we") {
 			return speaker

@@ -160,6 +160,23 @@ func TestStateChange(t *testing.T) {
 		{"ContactOtherPerson", "user", "Please contact user by email only.", "user", "Now assistant can call user's wife instead.", ""},
 		{"ContactSameChannel", "user", "Please contact user by email only.", "user", "Now user prefers email.", ""},
 		{"ContactNotThePlan", "user", "user is on the Basic plan.", "user", "Actually, assistant can call user now instead of emailing", ""},
+		// Support phrasing: a plan named as plans are, with no word "plan"; a way to be
+		// contacted from now on, not for once.
+		{"SwitchMeToPlan", "user", "user is on the Basic plan.", "user", "Switch user to Pro, please.", "supersedes"},
+		{"MoveMeToPlan", "user", "user is on the Starter plan.", "user", "Please move user to Premium.", "supersedes"},
+		{"SwitchMeNotAPlan", "user", "user is on the Basic plan.", "user", "Please switch user to Berlin.", ""},
+		{"SwitchOthersPlan", "user", "user is on the Basic plan.", "user", "Switch Tom to Pro, please.", ""},
+		{"SwitchMeQuestion", "user", "user is on the Basic plan.", "user", "Can user switch user to Pro?", ""},
+		{"TextFromNowOn", "user", "Please contact user by email only.", "user", "Please text user from now on.", "supersedes"},
+		{"TextFromNowOnOpening", "user", "Please email user.", "user", "Text user from now on.", "supersedes"},
+		{"FromNowOnText", "user", "user prefers email.", "user", "From now on, text user please.", "supersedes"},
+		{"TextGoingForward", "user", "Please call user.", "user", "Please text user going forward.", "supersedes"},
+		{"OnlyText", "user", "Please email user.", "user", "Please only text user.", "supersedes"},
+		{"EmailMeOnly", "user", "Please call user.", "user", "Email user only, please.", "supersedes"},
+		{"TextOnce", "user", "Please contact user by email only.", "user", "Text user, please.", ""},
+		{"CallAtNumber", "user", "Please contact user by email only.", "user", "Call user at 555-0199.", ""},
+		{"CallMeName", "Dana", "Please contact Dana by email only.", "Dana", "Call Dana Danny from now on.", ""},
+		{"TextNotNow", "user", "Please contact user by email only.", "user", "Please don't text user from now on.", ""},
 
 		// A move, a number, an email, an address, a plan said in German or Spanish.
 		{"MovedGerman", "user", "user: Ich wohne in München.", "user", "user: Ich bin nach Hamburg umgezogen.", "supersedes"},
