@@ -398,10 +398,10 @@ type textScore struct {
 	score float64
 }
 
-// search returns the best limit memories passing the filters of q for the words of
-// terms (spaceTerms), best first, ties by id, as seed_fulltext.cypher scores them with
-// every match: a word the analyzer leaves no term of (a stop word) matches every memory,
-// as its Lucene query does.
+// search returns the best limit memories passing the filters of q (q.Among too) for the
+// words of terms (spaceTerms), best first, ties by id, as seed_fulltext.cypher scores them
+// with every match: a word the analyzer leaves no term of (a stop word) matches every
+// memory, as its Lucene query does.
 func (t *spaceTexts) search(terms []map[string]any, q SeedQuery, limit int) []textScore {
 	n := len(t.ids)
 	found := make([]bool, n)
@@ -430,9 +430,16 @@ func (t *spaceTexts) search(terms []map[string]any, q SeedQuery, limit int) []te
 		return nil
 	}
 	avgdl := dlSum / float64(nFound)
+	var among map[string]bool
+	if q.Among != nil {
+		among = make(map[string]bool, len(q.Among))
+		for _, id := range q.Among {
+			among[id] = true
+		}
+	}
 	pass := make([]bool, n)
 	for i := range n {
-		pass[i] = found[i] && t.passes(i, q)
+		pass[i] = found[i] && t.passes(i, q) && (among == nil || among[t.ids[i]])
 	}
 	scores := make([]float64, n)
 	for _, m := range matches {

@@ -37,6 +37,14 @@ var (
 	saidByCypher string
 	qSaidBy      = newQuery("said_by", saidByCypher)
 
+	//go:embed queries/said_among.cypher
+	saidAmongCypher string
+	qSaidAmong      = newQuery("said_among", saidAmongCypher)
+
+	//go:embed queries/seed_among.cypher
+	seedAmongCypher string
+	qSeedAmong      = newQuery("seed_among", seedAmongCypher)
+
 	//go:embed queries/seed_fulltext.cypher
 	seedFulltextCypher string
 	qSeedFulltext      = newQuery("seed_fulltext", seedFulltextCypher)

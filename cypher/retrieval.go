@@ -26,7 +26,11 @@ type SeedQuery struct {
 	Keywords  []string         // full-text search; each is escaped, then OR-ed
 	Types     []realm.NodeType // empty: any type
 	TimeRange *realm.TimeRange // nil: any time; memories without a time always pass
-	Limit     int              // how many candidates to return
+	// Among, when not nil, is the only memories the search may return (a recall's
+	// filters): the vector searches score each of them exactly (SeedAmong), whatever the
+	// space's size; the full-text search and SeedSaidIn keep them alone.
+	Among []string
+	Limit int // how many candidates to return
 	// SpaceSize is the space's memory count, the full-text scores' N (SpaceCounts
 	// .InSpace, which a recall reads anyway); 0: SeedByFullText counts them.
 	SpaceSize int64
@@ -118,6 +122,9 @@ const (
 // for its fetch nearest memories of all spaces, and this space's are kept. Score is the
 // cosine similarity in [-1, 1].
 func (s *Store) SeedByVectorIndex(ctx context.Context, space string, q SeedQuery, fetch int) ([]ScoredMemory, error) {
+	if q.Among != nil {
+		return s.SeedAmong(ctx, space, q)
+	}
 	params := seedParams(space, q)
 	params["embedding"] = vector64(q.Embedding)
 	params["fetch"] = fetch
@@ -168,44 +175,88 @@ func (s *Store) pausedFiltered(space string) bool {
 // SeedByExactScan computes the cosine of q.Embedding with every embedded memory of the
 // space passing the filters and returns the best q.Limit. Score is in [-1, 1].
 func (s *Store) SeedByExactScan(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
+	if q.Among != nil {
+		return s.SeedAmong(ctx, space, q)
+	}
 	params := seedParams(space, q)
 	params["embedding"] = vector64(q.Embedding)
 	return s.scoredMemories(ctx, qSeedVectorExact, params, true)
 }
 
+// SeedAmong returns the best q.Limit of the memories q.Among passing q's other filters,
+// by the cosine of q.Embedding with each of them (seed_among.cypher): its cost is that of
+// reading them, not the space. Score is in [-1, 1].
+func (s *Store) SeedAmong(ctx context.Context, space string, q SeedQuery) ([]ScoredMemory, error) {
+	params := seedParams(space, q)
+	params["embedding"] = vector64(q.Embedding)
+	params["among"] = orEmpty(q.Among)
+	return s.scoredMemories(ctx, qSeedAmong, params, true)
+}
+
 // SeedSaidIn returns the best q.Limit events and facts said in the window in (derived
-// from the messages observed in it) of the types q.Types, by the cosine of q.Embedding
-// (seed_said_in.cypher). Score is in [-1, 1].
+// from the messages observed in it) of the types q.Types, among q.Among when not nil, by
+// the cosine of q.Embedding (seed_said_in.cypher). Score is in [-1, 1].
 func (s *Store) SeedSaidIn(ctx context.Context, space string, q SeedQuery, in realm.TimeRange) ([]ScoredMemory, error) {
 	params := seedParams(space, q)
 	params["embedding"] = vector64(q.Embedding)
 	params["time_from"], params["time_to"] = in.From.UTC(), in.To.UTC()
+	params["among"] = amongParam(q.Among)
 	return s.scoredMemories(ctx, qSeedSaidIn, params, true)
 }
 
-// SaidBy returns the ids of the memories of the space said in one of sessions (nil: any)
-// between since and until, both included (nil: unbounded): derived from such a message
-// (said_by.cypher). Its cost is that of reading those messages and their memories.
-func (s *Store) SaidBy(ctx context.Context, space string, sessions []string, since, until *time.Time) (map[string]bool, error) {
-	params := map[string]any{"space": space, "sessions": nil, "since": nil, "until": nil}
-	if sessions != nil {
-		params["sessions"] = sessions
-	}
-	if since != nil {
-		params["since"] = since.UTC()
-	}
-	if until != nil {
-		params["until"] = until.UTC()
-	}
+// SaidBy returns the ids of the memories of the space said in the sessions and times of
+// f (realm.RecallFilters.BySaying; its types are not read): derived from a message of one
+// of its sessions (any when it names none) observed between its said_since and said_until,
+// both included (said_by.cypher). At most limit are read: all is false when there are
+// more, and ids is then only some of them. Its cost is that of reading the messages and
+// at most limit memories.
+func (s *Store) SaidBy(ctx context.Context, space string, f *realm.RecallFilters, limit int) (ids map[string]bool, all bool, err error) {
+	params := saidParams(space, f)
+	params["limit"] = limit + 1
 	recs, err := s.read(ctx, qSaidBy, params)
+	if err != nil {
+		return nil, false, err
+	}
+	ids = make(map[string]bool, len(recs))
+	for _, r := range recs[:min(len(recs), limit)] {
+		ids[str(r, "id")] = true
+	}
+	return ids, len(recs) <= limit, nil
+}
+
+// SaidAmong returns which of ids are memories of the space said in the sessions and
+// times of f, as SaidBy tells them (said_among.cypher): its cost is that of reading those
+// memories' messages.
+func (s *Store) SaidAmong(ctx context.Context, space string, f *realm.RecallFilters, ids []string) (map[string]bool, error) {
+	said := map[string]bool{}
+	if len(ids) == 0 {
+		return said, nil
+	}
+	params := saidParams(space, f)
+	params["ids"] = ids
+	recs, err := s.read(ctx, qSaidAmong, params)
 	if err != nil {
 		return nil, err
 	}
-	ids := make(map[string]bool, len(recs))
 	for _, r := range recs {
-		ids[str(r, "id")] = true
+		said[str(r, "id")] = true
 	}
-	return ids, nil
+	return said, nil
+}
+
+// saidParams are said_by's and said_among's parameters for f's sessions and times.
+func saidParams(space string, f *realm.RecallFilters) map[string]any {
+	params := map[string]any{"space": space, "sessions": nil, "since": nil, "until": nil}
+	if f.SessionIDs != nil {
+		params["sessions"] = f.SessionIDs
+	}
+	if f.SaidSince != nil {
+		params["since"] = f.SaidSince.UTC()
+	}
+	if f.SaidUntil != nil {
+		params["until"] = f.SaidUntil.UTC()
+	}
+	return params
 }
 
 // SeedByFullText searches the full-text index for each of q.Keywords' words (escaped)
@@ -241,6 +292,7 @@ func (s *Store) SeedByFullText(ctx context.Context, space string, q SeedQuery) (
 	params := seedParams(space, q)
 	params["terms"] = terms
 	params["n"] = n
+	params["among"] = amongParam(q.Among)
 	limit := params["limit"].(int)
 	search := func(fetch int) (out []ScoredMemory, hits int64, err error) {
 		params["options"] = fullTextOptions(fetch)
@@ -345,6 +397,14 @@ func seedParams(space string, q SeedQuery) map[string]any {
 		limit = 10
 	}
 	return map[string]any{"space": space, "types": types, "time_from": from, "time_to": to, "limit": limit}
+}
+
+// amongParam is q.Among as a statement's $among: null for any memory.
+func amongParam(among []string) any {
+	if among == nil {
+		return nil
+	}
+	return among
 }
 
 func (s *Store) scoredMemories(ctx context.Context, q query, params map[string]any, cosine bool) ([]ScoredMemory, error) {

@@ -474,9 +474,10 @@ func keepBest[T any](best []T, s T, k int, better func(a, b T) bool) []T {
 // space's keyword index, of the same state), the best q.Limit, ties by id; then their
 // properties by id (one statement). held is false, and nothing is searched, when the
 // embeddings or the keyword index the filters need are not held: a read of them starts
-// in the background, and the caller searches by statement.
+// in the background, and the caller searches by statement. Nor is anything searched
+// with q.Among: SeedAmong scores those memories alone.
 func (s *Store) SeedByHeldVectors(ctx context.Context, space string, q SeedQuery) (out []ScoredMemory, held bool, err error) {
-	if q.SpaceVersion == "" || q.SpaceSize > ExactScanMax || len(q.Embedding) == 0 {
+	if q.SpaceVersion == "" || q.SpaceSize > ExactScanMax || len(q.Embedding) == 0 || q.Among != nil {
 		return nil, false, nil
 	}
 	state := textKey(q.SpaceSize, q.SpaceVersion)

@@ -171,3 +171,75 @@ func BenchmarkSeedMethods(b *testing.B) {
 		})
 	}
 }
+
+// mustSaidSpace writes n memories as mustBenchSpace's, each an event said by a message of
+// its own, perSession messages a session, one session a day from 2023-01-01 (session
+// "s0" is the first day's), with the messages and their provenance, so that a recall's
+// session and time filters have something to match.
+func mustSaidSpace(b testing.TB, s *cypher.Store, n, perSession int) string {
+	b.Helper()
+	ctx := context.Background()
+	space := cyphertest.NewSpace(b)
+	rng := rand.New(rand.NewPCG(uint64(n), 11))
+	contents := make([]string, n)
+	for i := range contents {
+		var w []string
+		for range 6 {
+			w = append(w, benchWords[rng.IntN(len(benchWords))])
+		}
+		contents[i] = strings.Join(w, " ")
+	}
+	vecs, _ := wordEmbedder{}.Embed(ctx, contents)
+	start := time.Date(2023, 1, 1, 9, 0, 0, 0, time.UTC)
+	obs := make([]realm.Observation, n)
+	nodes := make([]realm.Node, n)
+	for i := range n {
+		at := start.AddDate(0, 0, i/perSession).Add(time.Duration(i%perSession) * time.Minute)
+		obs[i] = realm.Observation{ID: fmt.Sprintf("m%d", i), SessionID: fmt.Sprintf("s%d", i/perSession), Speaker: "user", Content: contents[i], ObservedAt: at, Seq: int64(i + 1)}
+		nodes[i] = realm.Node{ID: fmt.Sprintf("%s:%d", space, i), Type: realm.Event, Name: contents[i][:10], Content: contents[i], Embedding: vecs[i], TStart: &at, Sources: []string{obs[i].ID}}
+	}
+	if err := s.PutScaleSpace(ctx, space, wordEmbedder{}.ID(), cyphertest.Dims, int64(n), ""); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.PutScaleObservations(ctx, space, obs); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.PutScaleMemories(ctx, space, nodes); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.RemoveFixture(context.Background(), space) })
+	return space
+}
+
+// BenchmarkRecallFiltered10k: one recall with the offline decider on a 10k-memory space
+// of 500 sessions, filtered on one session and on one day; median and p95 per stage, and
+// how many nodes it returned (at most K = 10, the session's 20 memories).
+func BenchmarkRecallFiltered10k(b *testing.B) {
+	s := cyphertest.MustOpen(b)
+	space := mustSaidSpace(b, s, 10000, 20)
+	ctx := context.Background()
+	day := time.Date(2023, 3, 1, 0, 0, 0, 0, time.UTC)
+	until := day.Add(24*time.Hour - time.Second)
+	for name, f := range map[string]*realm.RecallFilters{
+		"session": {SessionIDs: []string{"s250"}},
+		"day":     {SaidSince: &day, SaidUntil: &until},
+	} {
+		b.Run(name, func(b *testing.B) {
+			r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+			samples := map[string][]float64{}
+			var nodes []float64
+			for b.Loop() {
+				res, err := r.Recall(ctx, space, realm.RecallRequest{Query: "What did Alice do in Berlin?", Filters: f})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for stage, ms := range res.Timings {
+					samples[stage] = append(samples[stage], ms)
+				}
+				nodes = append(nodes, float64(len(res.Nodes)))
+			}
+			reportQuantiles(b, samples)
+			b.ReportMetric(slices.Min(nodes), "min-nodes")
+		})
+	}
+}

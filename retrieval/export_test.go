@@ -6,3 +6,10 @@ func SetNamesStaleFrom(n int64) (restore func()) {
 	namesStaleFrom = n
 	return func() { namesStaleFrom = old }
 }
+
+// SetFilterExactMax sets filterExactMax for a test and returns what restores it.
+func SetFilterExactMax(n int) (restore func()) {
+	old := filterExactMax
+	filterExactMax = n
+	return func() { filterExactMax = old }
+}

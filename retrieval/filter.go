@@ -3,9 +3,17 @@ package retrieval
 import (
 	"context"
 	"slices"
+	"sync"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
 )
+
+// filterExactMax is the most memories a session or time filter may match for the seed
+// searches to score each of them (cypher.SeedQuery.Among): the top of a narrow filter's
+// memories is then found whatever the space's size, at the cost of reading at most this
+// many, about what an exact scan of a space of that size costs (DefaultOptions).
+var filterExactMax = 1000
 
 // filter is a recall's filters (realm.RecallFilters): only the memories matching them are
 // returned and count toward K, and the seeds are drawn among them; expansion may pass
@@ -14,14 +22,24 @@ import (
 type filter struct {
 	set   bool
 	types []realm.NodeType // nil: any
-	said  map[string]bool  // nil: no session or time filter; else the memories said in them
-	out   leftOut          // the memories met and left out
+	// said is nil without a session or time filter; else the memories known said in them:
+	// all of them when among is set, and when the filter matches more than
+	// filterExactMax, those of the memories asked about (asked) that are.
+	said  map[string]bool
+	among []string             // a narrow filter's memories, all of them, the seeds' only candidates
+	wide  *realm.RecallFilters // a filter matching more than filterExactMax: memories are asked about
+	asked map[string]bool      // with wide, the memories asked about
+	mu    sync.Mutex           // said and asked, which seed searches add to at once
+	out   leftOut              // the memories met and left out
 }
 
 // applyFilters prepares the request's filters. The memories said in their sessions and
-// times are read once, before the seeds, and seed searches ask for more candidates in
-// proportion to the share of the space they leave out, as for a question asked as of an
-// earlier time (asOf). Types need no more: the seed searches ask for those types only.
+// times are read before the seeds, at most filterExactMax of them. When that is all of
+// them the seed searches score each (Among) and ask for no more candidates than without
+// filters. When there are more, the memories a search finds are asked about as they come
+// (askSaid) and seed searches ask for more candidates in proportion to the share of the
+// space they leave out, as for a question asked as of an earlier time (asOf). Types need
+// no more: the seed searches ask for those types only.
 func (r *Retriever) applyFilters(ctx context.Context, run *run, f *realm.RecallFilters) error {
 	if !f.Set() {
 		return nil
@@ -31,12 +49,51 @@ func (r *Retriever) applyFilters(ctx context.Context, run *run, f *realm.RecallF
 	if !f.BySaying() {
 		return nil
 	}
-	said, err := r.store.SaidBy(ctx, run.space, f.SessionIDs, f.SaidSince, f.SaidUntil)
+	said, all, err := r.store.SaidBy(ctx, run.space, f, filterExactMax)
 	if err != nil {
 		return err
 	}
 	run.filter.said = said
+	if all {
+		run.filter.among = make([]string, 0, len(said))
+		for id := range said {
+			run.filter.among = append(run.filter.among, id)
+		}
+		slices.Sort(run.filter.among)
+		return nil
+	}
+	run.filter.wide, run.filter.asked = f, map[string]bool{}
 	run.seedLimit = max(run.seedLimit, r.seedsAmong(run.counts.InSpace, int64(len(said))))
+	return nil
+}
+
+// askSaid learns, for a filter matching more memories than were read (wide), which of
+// the nodes are said in its sessions and times, so that matches can tell.
+func (r *Retriever) askSaid(ctx context.Context, run *run, nodes []realm.Node) error {
+	f := &run.filter
+	if f.wide == nil {
+		return nil
+	}
+	f.mu.Lock()
+	var ask []string
+	for _, n := range nodes {
+		if !f.said[n.ID] && !f.asked[n.ID] {
+			ask = append(ask, n.ID)
+		}
+	}
+	f.mu.Unlock()
+	said, err := r.store.SaidAmong(ctx, run.space, f.wide, ask)
+	if err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, id := range ask {
+		f.asked[id] = true
+		if said[id] {
+			f.said[id] = true
+		}
+	}
 	return nil
 }
 
@@ -62,19 +119,48 @@ func (f *filter) seedTypes(plan []realm.NodeType) []realm.NodeType {
 }
 
 // matches reports whether n matches the filters, and records n as left out when not.
+// With a wide filter, n must have been asked about (askSaid).
 func (run *run) matches(n realm.Node) bool {
 	f := &run.filter
-	if (f.types == nil || slices.Contains(f.types, n.Type)) && (f.said == nil || f.said[n.ID]) {
-		return true
+	if f.types == nil || slices.Contains(f.types, n.Type) {
+		f.mu.Lock()
+		said := f.said == nil || f.said[n.ID]
+		f.mu.Unlock()
+		if said {
+			return true
+		}
 	}
 	f.out.add(n.ID)
 	return false
 }
 
 // matching is ranked without the candidates the filters leave out.
-func (run *run) matching(ranked []*candidate) []*candidate {
+func (r *Retriever) matching(ctx context.Context, run *run, ranked []*candidate) ([]*candidate, error) {
 	if !run.filter.set {
-		return ranked
+		return ranked, nil
 	}
-	return slices.DeleteFunc(ranked, func(c *candidate) bool { return !run.matches(c.Node) })
+	nodes := make([]realm.Node, len(ranked))
+	for i, c := range ranked {
+		nodes[i] = c.Node
+	}
+	if err := r.askSaid(ctx, run, nodes); err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(ranked, func(c *candidate) bool { return !run.matches(c.Node) }), nil
+}
+
+// eligible is found without the memories the space had not learned by the question's
+// time and without those the filters leave out: the seeds a search may give.
+func (r *Retriever) eligible(ctx context.Context, run *run, found []cypher.ScoredMemory) ([]cypher.ScoredMemory, error) {
+	if run.learnedBy == nil && !run.filter.set {
+		return found, nil
+	}
+	nodes := make([]realm.Node, len(found))
+	for i, s := range found {
+		nodes[i] = s.Node
+	}
+	if err := r.askSaid(ctx, run, nodes); err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(found, func(s cypher.ScoredMemory) bool { return !run.known(s.Node) || !run.matches(s.Node) }), nil
 }

@@ -250,7 +250,11 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 		return realm.RecallResult{}, err
 	}
 	r.applyIdentifiers(run)
-	top, replaced := selectTop(run.saidThen(run.matching(run.ranked())), run.set.K)
+	matching, err := r.matching(ctx, run, run.ranked())
+	if err != nil {
+		return realm.RecallResult{}, err
+	}
+	top, replaced := selectTop(run.saidThen(matching), run.set.K)
 	run.trace.Replaced = replaced
 	run.trace.NotYetLearned = len(run.unlearned.ids)
 	run.trace.FilteredOut = len(run.filter.out.ids)
@@ -557,15 +561,6 @@ func (run *run) known(n realm.Node) bool {
 	}
 	run.unlearned.add(n.ID)
 	return false
-}
-
-// eligible is found without the memories the space had not learned by the question's
-// time and without those the filters leave out: the seeds a search may give.
-func (run *run) eligible(found []cypher.ScoredMemory) []cypher.ScoredMemory {
-	if run.learnedBy == nil && !run.filter.set {
-		return found
-	}
-	return slices.DeleteFunc(found, func(s cypher.ScoredMemory) bool { return !run.known(s.Node) || !run.matches(s.Node) })
 }
 
 func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {

@@ -43,7 +43,7 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 	// A 5.26 index needs the over-fetch; 2026.x's searches the space only (FiltersVectors).
 	exact := inSpace <= r.opts.ExactScanMax || !r.store.FiltersVectors() && fetch > r.opts.IndexFetchMax
 	run.trace.SeedMethod = realm.SeedVectorIndex
-	if exact {
+	if exact || run.filter.among != nil { // the memories of a narrow filter are each scored (filter.go)
 		run.trace.SeedMethod = realm.SeedExactScan
 	}
 
@@ -187,21 +187,28 @@ func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []
 // keyword score, over the union of both result sets, with τ enforced (REALM.md §3.1).
 func (r *Retriever) planCandidates(ctx context.Context, run *run, p realm.Plan, types []realm.NodeType, qvec []float32, exact bool, fetch int) ([]cypher.ScoredMemory, error) {
 	space := run.space
-	q := cypher.SeedQuery{Embedding: qvec, Keywords: p.Keywords, Types: run.filter.seedTypes(types), Limit: run.seedLimit, SpaceSize: run.counts.InSpace, SpaceVersion: run.counts.Version}
+	q := cypher.SeedQuery{Embedding: qvec, Keywords: p.Keywords, Types: run.filter.seedTypes(types), Among: run.filter.among,
+		Limit: run.seedLimit, SpaceSize: run.counts.InSpace, SpaceVersion: run.counts.Version}
 	if len(q.Keywords) == 0 {
 		q.Keywords = strings.Fields(p.Query)
 	}
 	if p.SaidIn != nil {
 		found, err := r.store.SeedSaidIn(ctx, space, q, *p.SaidIn)
+		if err != nil {
+			return nil, err
+		}
 		// The store's cosine is in [-1, 1]; a seed score is in [0, 1] like every plan's
 		// (sim clips it), or a memory said then that points away from the question would
 		// score below 0. Clipped once sorted, so that the seeds taken from them are the
 		// same; they rank at 0 among themselves.
-		found = topScored(run.eligible(found), len(found))
+		if found, err = r.eligible(ctx, run, found); err != nil {
+			return nil, err
+		}
+		found = topScored(found, len(found))
 		for i := range found {
 			found[i].Score = clip01(found[i].Score)
 		}
-		return found, err
+		return found, nil
 	}
 	if p.Mode == realm.HybridMatch {
 		q.TimeRange = p.TimeRange
@@ -238,7 +245,12 @@ func (r *Retriever) planCandidates(ctx context.Context, run *run, p realm.Plan, 
 	// What the space learned after the question's time, and what the filters leave out,
 	// is left out before the keyword scores are normalised: the result set is the one the
 	// space held then, among the memories asked for.
-	vector, hits = run.eligible(vector), run.eligible(hits)
+	if vector, vectorErr = r.eligible(ctx, run, vector); vectorErr != nil {
+		return nil, vectorErr
+	}
+	if hits, hitsErr = r.eligible(ctx, run, hits); hitsErr != nil {
+		return nil, hitsErr
+	}
 	nodes := map[string]realm.Node{}
 	for _, s := range vector {
 		nodes[s.Node.ID] = s.Node

@@ -11,8 +11,9 @@
 // a memory without it) and avgdl the mean over all matches. The filters apply after the
 // statistics, which count every memory of the space. A memory's text is built
 // once however many words it matches, and the sort carries only the memories that pass.
+// Only the memories of $among pass when it is a list (cypher.SeedQuery.Among).
 // Params: $space, $n (its memory count), $terms (list of {lucene, word}), $options,
-// $types, $time_from, $time_to, $limit.
+// $types, $time_from, $time_to, $among, $limit.
 // Returns: hits (the most hits of one word, so that the caller can tell a truncated
 // fetch; on every row), node (the memory's properties; null on the one row when none
 // passes), score, best first, ties by id.
@@ -40,6 +41,7 @@ WITH hits, [f IN found
             WHERE (size($types) = 0 OR f.m.type IN $types)
               AND ($time_from IS NULL OR f.m.t_start IS NULL OR coalesce(f.m.t_end, f.m.t_start) >= $time_from)
               AND ($time_to IS NULL OR f.m.t_start IS NULL OR f.m.t_start <= $time_to)
+              AND ($among IS NULL OR f.m.id IN $among)
             | {m: f.m, score: reduce(s = 0.0, p IN f.parts | s + p.idf * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * f.dl / avgdl)))}] AS passing
 UNWIND CASE size(passing) WHEN 0 THEN [null] ELSE passing END AS x
 WITH hits, x.m AS m, x.score AS score
