@@ -109,6 +109,7 @@ func unlimitedSeed(t *testing.T, s *Store, space string, q SeedQuery) []ScoredMe
 		t.Fatal(err)
 	}
 	params["n"] = n
+	params["among"] = amongParam(q.Among)
 	recs, err := s.read(context.Background(), qSeedFulltext, params)
 	if err != nil {
 		t.Fatal(err)
