@@ -208,8 +208,8 @@ func (s *Store) SeedSaidIn(ctx context.Context, space string, q SeedQuery, in re
 // f (realm.RecallFilters.BySaying; its types are not read): derived from a message of one
 // of its sessions (any when it names none) observed between its said_since and said_until,
 // both included (said_by.cypher). At most limit are read: all is false when there are
-// more, and ids is then only some of them. Its cost is that of reading the messages and
-// at most limit memories.
+// more, and ids is then only some of them. Its cost is that of reading the messages of
+// its sessions (or of its time span) by index and at most limit+1 memories.
 func (s *Store) SaidBy(ctx context.Context, space string, f *realm.RecallFilters, limit int) (ids map[string]bool, all bool, err error) {
 	params := saidParams(space, f)
 	params["limit"] = limit + 1
@@ -244,9 +244,11 @@ func (s *Store) SaidAmong(ctx context.Context, space string, f *realm.RecallFilt
 	return said, nil
 }
 
-// saidParams are said_by's and said_among's parameters for f's sessions and times.
+// saidParams are said_by's and said_among's parameters for f's sessions and times. An
+// open end of the time span is a bound no message passes, so that the messages are read
+// by an index range whatever the filter (every message has a time).
 func saidParams(space string, f *realm.RecallFilters) map[string]any {
-	params := map[string]any{"space": space, "sessions": nil, "since": nil, "until": nil}
+	params := map[string]any{"space": space, "sessions": nil, "since": time.Time{}, "until": saidEver}
 	if f.SessionIDs != nil {
 		params["sessions"] = f.SessionIDs
 	}
@@ -258,6 +260,9 @@ func saidParams(space string, f *realm.RecallFilters) map[string]any {
 	}
 	return params
 }
+
+// saidEver is after every message's time: said_by's until when the filter sets none.
+var saidEver = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
 
 // SeedByFullText searches the full-text index for each of q.Keywords' words (escaped)
 // within the space and returns the best q.Limit memories of the space passing the
