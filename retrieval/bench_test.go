@@ -57,13 +57,8 @@ var benchWords = strings.Fields(`alice bob carol dave erin frank grace heidi iva
 	rome madrid job offer move house garden painting concert trip school exam dog cat wedding birthday
 	hiking running book movie dinner friend sister brother mother father doctor project meeting car bike`)
 
-// mustBenchSpace writes n memories (random sentences of benchWords, a date for most) and
-// 3 edges per memory to random others into a new space.
-func mustBenchSpace(b *testing.B, s *cypher.Store, n int) string {
-	b.Helper()
-	ctx := context.Background()
-	space := cyphertest.NewSpace(b)
-	rng := rand.New(rand.NewPCG(uint64(n), 7))
+// benchContents returns n random sentences of six benchWords and their embeddings.
+func benchContents(ctx context.Context, rng *rand.Rand, n int) ([]string, [][]float32) {
 	contents := make([]string, n)
 	for i := range contents {
 		var w []string
@@ -73,6 +68,17 @@ func mustBenchSpace(b *testing.B, s *cypher.Store, n int) string {
 		contents[i] = strings.Join(w, " ")
 	}
 	vecs, _ := wordEmbedder{}.Embed(ctx, contents)
+	return contents, vecs
+}
+
+// mustBenchSpace writes n memories (random sentences of benchWords, a date for most) and
+// 3 edges per memory to random others into a new space.
+func mustBenchSpace(b *testing.B, s *cypher.Store, n int) string {
+	b.Helper()
+	ctx := context.Background()
+	space := cyphertest.NewSpace(b)
+	rng := rand.New(rand.NewPCG(uint64(n), 7))
+	contents, vecs := benchContents(ctx, rng, n)
 	nodes := make([]realm.Node, n)
 	start := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range nodes {
@@ -180,16 +186,7 @@ func mustSaidSpace(b testing.TB, s *cypher.Store, n, perSession int) string {
 	b.Helper()
 	ctx := context.Background()
 	space := cyphertest.NewSpace(b)
-	rng := rand.New(rand.NewPCG(uint64(n), 11))
-	contents := make([]string, n)
-	for i := range contents {
-		var w []string
-		for range 6 {
-			w = append(w, benchWords[rng.IntN(len(benchWords))])
-		}
-		contents[i] = strings.Join(w, " ")
-	}
-	vecs, _ := wordEmbedder{}.Embed(ctx, contents)
+	contents, vecs := benchContents(ctx, rand.New(rand.NewPCG(uint64(n), 11)), n)
 	start := time.Date(2023, 1, 1, 9, 0, 0, 0, time.UTC)
 	obs := make([]realm.Observation, n)
 	nodes := make([]realm.Node, n)

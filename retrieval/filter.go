@@ -68,17 +68,17 @@ func (r *Retriever) applyFilters(ctx context.Context, run *run, f *realm.RecallF
 }
 
 // askSaid learns, for a filter matching more memories than were read (wide), which of
-// the nodes are said in its sessions and times, so that matches can tell.
-func (r *Retriever) askSaid(ctx context.Context, run *run, nodes []realm.Node) error {
+// the memories ids are said in its sessions and times, so that matches can tell.
+func (r *Retriever) askSaid(ctx context.Context, run *run, ids []string) error {
 	f := &run.filter
 	if f.wide == nil {
 		return nil
 	}
 	f.mu.Lock()
 	var ask []string
-	for _, n := range nodes {
-		if !f.said[n.ID] && !f.asked[n.ID] {
-			ask = append(ask, n.ID)
+	for _, id := range ids {
+		if !f.said[id] && !f.asked[id] {
+			ask = append(ask, id)
 		}
 	}
 	f.mu.Unlock()
@@ -139,14 +139,7 @@ func (r *Retriever) matching(ctx context.Context, run *run, ranked []*candidate)
 	if !run.filter.set {
 		return ranked, nil
 	}
-	nodes := make([]realm.Node, len(ranked))
-	for i, c := range ranked {
-		nodes[i] = c.Node
-	}
-	if err := r.askSaid(ctx, run, nodes); err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(ranked, func(c *candidate) bool { return !run.matches(c.Node) }), nil
+	return keepAsked(ctx, r, run, ranked, func(c *candidate) realm.Node { return c.Node }, run.matches)
 }
 
 // eligible is found without the memories the space had not learned by the question's
@@ -155,12 +148,21 @@ func (r *Retriever) eligible(ctx context.Context, run *run, found []cypher.Score
 	if run.learnedBy == nil && !run.filter.set {
 		return found, nil
 	}
-	nodes := make([]realm.Node, len(found))
-	for i, s := range found {
-		nodes[i] = s.Node
+	return keepAsked(ctx, r, run, found, func(s cypher.ScoredMemory) realm.Node { return s.Node },
+		func(n realm.Node) bool { return run.known(n) && run.matches(n) })
+}
+
+// keepAsked is items without those whose node keep refuses, once a wide filter's sayings
+// of those nodes are known (askSaid).
+func keepAsked[T any](ctx context.Context, r *Retriever, run *run, items []T, node func(T) realm.Node, keep func(realm.Node) bool) ([]T, error) {
+	if run.filter.wide != nil {
+		ids := make([]string, len(items))
+		for i, it := range items {
+			ids[i] = node(it).ID
+		}
+		if err := r.askSaid(ctx, run, ids); err != nil {
+			return nil, err
+		}
 	}
-	if err := r.askSaid(ctx, run, nodes); err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(found, func(s cypher.ScoredMemory) bool { return !run.known(s.Node) || !run.matches(s.Node) }), nil
+	return slices.DeleteFunc(items, func(it T) bool { return !keep(node(it)) }), nil
 }
