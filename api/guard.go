@@ -48,7 +48,7 @@ func (s *server) guard(next http.Handler) http.Handler {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
-			h.Set("Access-Control-Expose-Headers", "X-Request-Id, Location, Retry-After, WWW-Authenticate, Allow")
+			h.Set("Access-Control-Expose-Headers", "X-Request-Id, Location, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, WWW-Authenticate, Allow")
 		}
 		if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 			s.preflight(w, r, allowed)

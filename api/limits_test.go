@@ -1,7 +1,10 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,23 +18,31 @@ func TestBucket(t *testing.T) {
 	t0 := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	b := newBucket(2, 3, t0) // 2 tokens a second, bursts of 3
 	steps := []struct {
-		at   time.Duration
-		ok   bool
-		wait time.Duration
+		at        time.Duration
+		ok        bool
+		wait      time.Duration
+		remaining int
+		reset     time.Duration // until full again
 	}{
-		{0, true, 0}, {0, true, 0}, {0, true, 0}, // the burst
-		{0, false, 500 * time.Millisecond}, // empty: one token in half a second
-		{250 * time.Millisecond, false, 250 * time.Millisecond},
-		{500 * time.Millisecond, true, 0},
-		{10 * time.Second, true, 0}, {10 * time.Second, true, 0}, {10 * time.Second, true, 0}, // refilled, capped at the burst
-		{10 * time.Second, false, 500 * time.Millisecond},
-		{9 * time.Second, false, 500 * time.Millisecond}, // a clock going back gives nothing
+		{0, true, 0, 2, 500 * time.Millisecond}, {0, true, 0, 1, time.Second}, {0, true, 0, 0, 1500 * time.Millisecond}, // the burst
+		{0, false, 500 * time.Millisecond, 0, 1500 * time.Millisecond}, // empty: one token in half a second
+		{250 * time.Millisecond, false, 250 * time.Millisecond, 0, 1250 * time.Millisecond},
+		{500 * time.Millisecond, true, 0, 0, 1500 * time.Millisecond},
+		{10 * time.Second, true, 0, 2, 500 * time.Millisecond}, {10 * time.Second, true, 0, 1, time.Second}, {10 * time.Second, true, 0, 0, 1500 * time.Millisecond}, // refilled, capped at the burst
+		{10 * time.Second, false, 500 * time.Millisecond, 0, 1500 * time.Millisecond},
+		{9 * time.Second, false, 500 * time.Millisecond, 0, 1500 * time.Millisecond}, // a clock going back gives nothing
 	}
 	for i, s := range steps {
-		ok, wait := b.take(t0.Add(s.at))
-		if ok != s.ok || wait != s.wait {
-			t.Errorf("step %d at %v: got %v %v, want %v %v", i, s.at, ok, wait, s.ok, s.wait)
+		q := b.take(t0.Add(s.at))
+		if q.ok != s.ok || q.wait != s.wait || q.remaining != s.remaining || q.reset != s.reset {
+			t.Errorf("step %d at %v: got %+v, want %+v", i, s.at, q, s)
 		}
+	}
+	if q := b.peek(t0.Add(11 * time.Second)); !q.ok || q.remaining != 2 {
+		t.Errorf("peek after 1 s: %+v, want 2 tokens", q)
+	}
+	if q := b.take(t0.Add(11 * time.Second)); !q.ok || q.remaining != 1 {
+		t.Errorf("take after peek: %+v, want peek to have spent nothing", q)
 	}
 }
 
@@ -48,10 +59,23 @@ func TestRateLimit(t *testing.T) {
 	srv := newTestServer(t, check, Config{Keys: keys, RateLimit: 0.001, RateBurst: 2})
 	a := client{t: t, base: srv.URL, key: "sk-a-0123456789abcdef"}
 	b := client{t: t, base: srv.URL, key: "sk-b-0123456789abcdef"}
-	for i := 0; i < 2; i++ {
-		if code := a.status("GET", "/v1/spaces", nil); code != http.StatusOK {
-			t.Fatalf("request %d: %d", i, code)
+	// Each response says the quota: the burst, what is left of it, and the seconds until
+	// it is whole again (1000 s a token spent).
+	quota := func(resp *http.Response, remaining, reset int) {
+		t.Helper()
+		h := resp.Header
+		got, _ := strconv.Atoi(h.Get("RateLimit-Reset"))
+		if h.Get("RateLimit-Limit") != "2" || h.Get("RateLimit-Remaining") != strconv.Itoa(remaining) || got < reset-100 || got > reset {
+			t.Errorf("status %d: RateLimit-Limit %q, -Remaining %q, -Reset %q; want 2, %d, about %d",
+				resp.StatusCode, h.Get("RateLimit-Limit"), h.Get("RateLimit-Remaining"), h.Get("RateLimit-Reset"), remaining, reset)
 		}
+	}
+	for i := 0; i < 2; i++ {
+		resp := a.do("GET", "/v1/spaces", nil, nil)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("request %d: %d", i, resp.StatusCode)
+		}
+		quota(resp, 1-i, 1000*(i+1))
 	}
 	var p problemDoc
 	resp := a.do("GET", "/v1/spaces", nil, &p)
@@ -59,11 +83,118 @@ func TestRateLimit(t *testing.T) {
 	if resp.StatusCode != http.StatusTooManyRequests || p.Code != "rate_limited" || retry < 900 {
 		t.Errorf("third request: %d %+v, Retry-After %q", resp.StatusCode, p, resp.Header.Get("Retry-After"))
 	}
+	quota(resp, 0, 2000)
 	if code := b.status("GET", "/v1/spaces", nil); code != http.StatusOK {
 		t.Errorf("another key is limited too: %d", code)
 	}
-	if code := a.status("GET", "/healthz", nil); code != http.StatusOK {
-		t.Errorf("healthz is limited: %d", code)
+	if resp := a.do("GET", "/healthz", nil, nil); resp.StatusCode != http.StatusOK || resp.Header.Get("RateLimit-Limit") != "" {
+		t.Errorf("healthz is limited: %d, RateLimit-Limit %q", resp.StatusCode, resp.Header.Get("RateLimit-Limit"))
+	}
+}
+
+// TestAuthFailures: a client address sending wrong or missing keys is refused with 429
+// once its bucket of failures is spent, whatever key it sends then; requests with a
+// valid key spend nothing, another address is not limited, nor is loopback.
+func TestAuthFailures(t *testing.T) {
+	check := apitest.New(t)
+	space := cyphertest.NewSpace(t)
+	keys, err := ParseKeys("test", "a sk-a-0123456789abcdef read "+space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One failure back every 1000 s: the fourth of a burst of 3 is refused, however slow the machine.
+	api := NewServer(Config{Keys: keys, AuthFailureRate: 0.001, AuthFailureBurst: 3}, testDeps(t))
+	// The test's requests all come from loopback, which is not limited: each says the
+	// address it stands for, as clients on other hosts would be seen.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if peer := r.Header.Get("X-Test-Peer"); peer != "" {
+			r.RemoteAddr = peer
+		}
+		check.Handler(api).ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	status := func(peer, key string) (int, problemDoc, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", srv.URL+"/v1/spaces", nil)
+		req.Header.Set("X-Test-Peer", peer)
+		if key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var p problemDoc
+		_ = json.NewDecoder(resp.Body).Decode(&p)
+		return resp.StatusCode, p, resp.Header.Get("Retry-After")
+	}
+	const valid, host, other = "sk-a-0123456789abcdef", "192.0.2.1:4000", "192.0.2.2:4000"
+	for i := 0; i < 5; i++ {
+		if code, _, _ := status(host, valid); code != http.StatusOK {
+			t.Fatalf("valid request %d: %d", i, code)
+		}
+	}
+	for _, key := range []string{"sk-wrong-0123456789abcdef", "", "sk-a-0123456789abcdeX"} {
+		if code, _, _ := status(host, key); code != http.StatusUnauthorized {
+			t.Fatalf("key %q: %d, want 401: the valid requests before spent the failures' bucket", key, code)
+		}
+	}
+	for _, key := range []string{"sk-guess-0123456789abcdef", valid} {
+		code, p, retryAfter := status(host, key)
+		if retry, _ := strconv.Atoi(retryAfter); code != http.StatusTooManyRequests || p.Code != "rate_limited" || retry < 900 {
+			t.Errorf("key %q after 3 failures: %d %+v, Retry-After %q", key, code, p, retryAfter)
+		}
+	}
+	// Another address has a bucket of its own; loopback none.
+	for peer, fourth := range map[string]int{other: http.StatusTooManyRequests, "127.0.0.1:4000": http.StatusUnauthorized, "[::1]:4000": http.StatusUnauthorized} {
+		for i, want := range []int{401, 401, 401, fourth} {
+			if code, _, _ := status(peer, "sk-wrong-0123456789abcdef"); code != want {
+				t.Errorf("from %s, wrong key %d: %d, want %d", peer, i+1, code, want)
+			}
+		}
+	}
+	if code, _, _ := status("[::1]:4000", valid); code != http.StatusOK {
+		t.Errorf("a valid key from loopback after its failures: %d", code)
+	}
+}
+
+// TestClientAddr: failures count by IP, IPv6 by its /64, whatever the port.
+func TestClientAddr(t *testing.T) {
+	addr := func(remote string) netip.Prefix {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = remote
+		p, ok := clientAddr(r)
+		if !ok {
+			t.Errorf("%s is not limited", remote)
+		}
+		return p
+	}
+	same := [][2]string{
+		{"192.0.2.7:1000", "192.0.2.7:2000"},
+		{"[::ffff:192.0.2.7]:1", "192.0.2.7:2"},
+		{"[2001:db8::1]:1", "[2001:db8::ffff:2]:2"},
+	}
+	for _, p := range same {
+		if addr(p[0]) != addr(p[1]) {
+			t.Errorf("%s and %s count apart: %v, %v", p[0], p[1], addr(p[0]), addr(p[1]))
+		}
+	}
+	apart := [][2]string{
+		{"192.0.2.7:1", "192.0.2.8:1"},
+		{"[2001:db8::1]:1", "[2001:db8:0:1::1]:1"},
+	}
+	for _, p := range apart {
+		if addr(p[0]) == addr(p[1]) {
+			t.Errorf("%s and %s count together: %v", p[0], p[1], addr(p[0]))
+		}
+	}
+	for _, remote := range []string{"127.0.0.1:1", "127.8.0.2:1", "[::1]:1", "[::ffff:127.0.0.1]:1", "@", ""} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = remote
+		if p, ok := clientAddr(r); ok {
+			t.Errorf("%q is limited, as %v: loopback and peers that are no IP address are not", remote, p)
+		}
 	}
 }
 

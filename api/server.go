@@ -30,6 +30,11 @@ type Config struct {
 	// 0 is no limit.
 	RateLimit float64
 	RateBurst int
+	// AuthFailureRate and AuthFailureBurst limit the requests with a wrong or missing key
+	// from one client address: bursts of AuthFailureBurst, then AuthFailureRate a second;
+	// 0: DefaultAuthFailureRate and DefaultAuthFailureBurst.
+	AuthFailureRate  float64
+	AuthFailureBurst int
 	// NoAutoReconsolidation: /answer reconsolidates only when the request asks
 	// (REALM_AUTO_RECONSOLIDATE=false). By default every answer reconsolidates its trace.
 	NoAutoReconsolidation bool
@@ -81,9 +86,10 @@ type Deps struct {
 
 // server holds the dependencies of the handlers; routes.go maps paths to its methods.
 type server struct {
-	cfg     Config
-	buckets map[string]*bucket // rate limits by key name
-	index   *routeIndex        // the routes, known once routes has run (methods.go)
+	cfg      Config
+	buckets  map[string]*bucket // rate limits by key name
+	failures *addrBuckets       // failed authentications by client address
+	index    *routeIndex        // the routes, known once routes has run (methods.go)
 	Deps
 }
 
@@ -107,7 +113,7 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 			deps.Reconsolidate = deps.Reconsolidate.ObserveEdits(deps.PipelineMetrics.ObserveEdits)
 		}
 	}
-	s := &server{cfg: cfg, buckets: newBuckets(cfg), Deps: deps}
+	s := &server{cfg: cfg, buckets: newBuckets(cfg), failures: newAddrBuckets(cfg.AuthFailureRate, cfg.AuthFailureBurst), Deps: deps}
 	metrics := newHTTPMetrics(deps.Metrics)
 	r := chi.NewRouter()
 	r.Use(requestID, metrics.observe, withLogger(deps.Logger), recoverPanics, s.guard, limitBody(cfg.MaxBodyBytes))
