@@ -6,6 +6,8 @@
 #   neo4j.sh start    resolve the artifacts once, start bound to 127.0.0.1, wait for Bolt
 #   neo4j.sh stop     stop it cleanly (SIGTERM, then SIGKILL after a bound)
 #   neo4j.sh status   exit 0 when it runs and answers
+#   neo4j.sh dump DIR     write the stopped database to DIR/neo4j.dump (neo4j-admin database dump)
+#   neo4j.sh load DIR     replace the stopped database by DIR/neo4j.dump (neo4j-admin database load)
 #
 # Environment: NEO4J_VERSION (2026.08.1: runs from <REALM_HOME>/neo4j-<version> on the
 # Java 21+ of NEO4J_JAVA_HOME, else the newest under /usr/lib/jvm; a 5.x such as 5.26.30
@@ -177,9 +179,34 @@ stop() {
   rm -f "$pidfile"
 }
 
+# admin runs a neo4j-admin database command on the database "neo4j" (the one REALM uses
+# unless NEO4J_DATABASE says otherwise). The community edition dumps and loads only a
+# stopped database.
+admin() {
+  if running; then
+    log "stop it first: the community edition dumps and loads only a stopped database"
+    exit 1
+  fi
+  find_java
+  resolve
+  write_conf
+  java_run org.neo4j.cli.AdminTool database "$@"
+}
+
 case ${1:-} in
 start) start ;;
 stop) stop ;;
 status) running && port_open "$bolt_port" ;;
-*) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+dump)
+  [[ -n ${2:-} ]] || { echo "usage: $0 dump DIR" >&2; exit 2; }
+  mkdir -p "$2"
+  admin dump neo4j --to-path="$2" --overwrite-destination=true
+  log "dumped to $2/neo4j.dump"
+  ;;
+load)
+  [[ -f ${2:-}/neo4j.dump ]] || { echo "usage: $0 load DIR (holding neo4j.dump)" >&2; exit 2; }
+  admin load neo4j --from-path="$2" --overwrite-destination=true
+  log "loaded $2/neo4j.dump"
+  ;;
+*) echo "usage: $0 start|stop|status|dump DIR|load DIR" >&2; exit 2 ;;
 esac
