@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -115,18 +114,8 @@ func TestAuthFailures(t *testing.T) {
 	t.Cleanup(srv.Close)
 	status := func(peer, key string) (int, problemDoc, string) {
 		t.Helper()
-		req, _ := http.NewRequest("GET", srv.URL+"/v1/spaces", nil)
-		req.Header.Set("X-Test-Peer", peer)
-		if key != "" {
-			req.Header.Set("Authorization", "Bearer "+key)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
 		var p problemDoc
-		_ = json.NewDecoder(resp.Body).Decode(&p)
+		resp := client{t: t, base: srv.URL, key: key, header: http.Header{"X-Test-Peer": {peer}}}.do("GET", "/v1/spaces", nil, &p)
 		return resp.StatusCode, p, resp.Header.Get("Retry-After")
 	}
 	const valid, host, other = "sk-a-0123456789abcdef", "192.0.2.1:4000", "192.0.2.2:4000"

@@ -83,9 +83,10 @@ func newTestServer(t *testing.T, c *apitest.Checker, cfg Config, adjust ...func(
 
 // client sends JSON requests to a test server, with a key when it has one.
 type client struct {
-	t    *testing.T
-	base string
-	key  string
+	t      *testing.T
+	base   string
+	key    string
+	header http.Header // more headers of every request
 }
 
 // do sends method url with body (JSON-encoded unless it is []byte) and decodes the
@@ -113,6 +114,9 @@ func (c client) do(method, path string, body, v any) *http.Response {
 	}
 	if c.key != "" {
 		req.Header.Set("Authorization", "Bearer "+c.key)
+	}
+	for k, v := range c.header {
+		req.Header[k] = v
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
