@@ -176,10 +176,10 @@ func (a *addrBuckets) get(addr netip.Prefix, now time.Time, create bool) *bucket
 // for a peer that is no IP address.
 func clientAddr(r *http.Request) (netip.Prefix, bool) {
 	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil || ap.Addr().IsLoopback() || ap.Addr().Unmap().IsLoopback() {
+	ip := ap.Addr().Unmap() // an IPv4 address as IPv6 (::ffff:a.b.c.d) counts as IPv4
+	if err != nil || ip.IsLoopback() {
 		return netip.Prefix{}, false
 	}
-	ip := ap.Addr().Unmap()
 	bits := ip.BitLen()
 	if ip.Is6() {
 		bits = 64
