@@ -158,23 +158,20 @@ func keyOf(ctx context.Context) *Key {
 // authenticate finds the key of the request's bearer token and names it in the
 // request's logs; a missing or unknown token is 401. Without configured keys every
 // request is the local admin. A client address that sent too many missing or unknown
-// tokens gets 429 until its bucket (ratelimit.go) has a token again, whatever its key;
-// loopback is not limited (clientAddr).
+// tokens gets 429 for the next ones until its bucket (ratelimit.go) has a token again; a
+// valid key always passes (behind a shared proxy or NAT, one client's wrong key must not
+// lock the others out), and loopback is not limited (clientAddr).
 func (s *server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		key := localKey
 		if len(s.cfg.Keys) > 0 {
-			addr, limited := clientAddr(r)
-			now := time.Now()
-			if limited {
-				if b := s.failures.get(addr, now, false); b != nil && s.authThrottled(w, r, b.peek(now)) {
-					return
-				}
-			}
 			key = s.findKey(r.Header.Get("Authorization"))
 			if key == nil {
-				if limited && s.authThrottled(w, r, s.failures.get(addr, now, true).take(now)) {
-					return
+				if addr, limited := clientAddr(r); limited {
+					now := time.Now()
+					if s.authThrottled(w, r, s.failures.get(addr, now).take(now)) {
+						return
+					}
 				}
 				w.Header().Set("WWW-Authenticate", `Bearer realm="realm"`)
 				writeError(w, r, realm.Errorf(realm.EUnauthorized, "a valid API key is required: Authorization: Bearer <key>"))

@@ -147,12 +147,12 @@ func newAddrBuckets(rate float64, burst int) *addrBuckets {
 	return &addrBuckets{rate: rate, burst: burst, m: map[netip.Prefix]*bucket{}, sweep: addrSweep}
 }
 
-// get is the bucket of addr, or nil when it has none yet and create is false.
-func (a *addrBuckets) get(addr netip.Prefix, now time.Time, create bool) *bucket {
+// get is the bucket of addr, a new one when it has none yet.
+func (a *addrBuckets) get(addr netip.Prefix, now time.Time) *bucket {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	b := a.m[addr]
-	if b != nil || !create {
+	if b != nil {
 		return b
 	}
 	if len(a.m) >= a.sweep {
