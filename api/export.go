@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -74,6 +75,10 @@ func (s *streamStart) Write(p []byte) (int, error) {
 // refused at once, and from then until the import ends the space refuses ingest, recall
 // and answer (409), so that nothing reads it half written and nothing sent to it is taken
 // in and then lost.
+//
+// The file's ids are kept only for a key that may read every space (keepsImportIDs); any
+// other key's import gets new ids, so that it can neither take ids another space will
+// derive nor learn, from a refused id, what another space holds.
 func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
 	imp, err := s.Store.BeginImport(r.Context(), space)
@@ -107,12 +112,21 @@ func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 		}
 		return io.NopCloser(f), nil
 	}
-	res, err := transfer.Run(r.Context(), imp, open, transfer.Options{Embedder: s.cfg.Embedder.ID, Dims: s.cfg.Embedder.Dim})
+	opts := transfer.Options{Embedder: s.cfg.Embedder.ID, Dims: s.cfg.Embedder.Dim, KeepIDs: keyOf(r.Context()).keepsImportIDs()}
+	res, err := transfer.Run(r.Context(), imp, open, opts)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	encode(w, http.StatusCreated, res)
+}
+
+// keepsImportIDs reports whether the key's imports keep the file's ids
+// (transfer.Options.KeepIDs): it may read every space, as an admin key of "*" or the
+// local caller of a server without keys. Such a key sees every id anyway, and is the
+// operator, who restores backups.
+func (k *Key) keepsImportIDs() bool {
+	return k.has(ScopeRead) && slices.Contains(k.Spaces, "*")
 }
 
 // rawBodyKey holds the request body before limitBody capped it.

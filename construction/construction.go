@@ -616,6 +616,13 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 		return out, fmt.Errorf("integrate: %d decisions for %d candidates", len(decisions), len(ext.Candidates))
 	}
 
+	ids := make([]string, len(decisions)) // the id of the memory each candidate would add
+	for i := range ids {
+		ids[i] = cypher.MemoryID(o.Space, cypher.ObservationKey(o.ID, o.Generation), i)
+	}
+	if ids, err = p.store.FreeMemoryIDs(ctx, o.Space, ids); err != nil {
+		return out, err
+	}
 	now := time.Now().UTC()
 	nodeIDs := make([]string, len(decisions)) // the node each candidate became, "" when skipped
 	merges := map[string]int{}                // merge target id → index in out.Merges
@@ -661,7 +668,7 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 		}
 		// add, and anything unknown: "when unsure: add" (REALM.md §2 step 4).
 		n := realm.Node{
-			ID: cypher.MemoryID(o.Space, cypher.ObservationKey(o.ID, o.Generation), i), Space: o.Space, Type: c.Type, Name: c.Name, Content: c.Content,
+			ID: ids[i], Space: o.Space, Type: c.Type, Name: c.Name, Content: c.Content,
 			Description: c.Description, Keywords: union(nil, c.Keywords, p.opts.MaxKeywords), TStart: c.TStart, TEnd: c.TEnd,
 			Aliases: c.Aliases, Category: c.Category, Role: c.Role, Participants: c.Participants,
 			Sources: append(slices.Clone(c.AlsoFrom), o.ID), Embedding: embs[i], CreatedAt: now, UpdatedAt: now,

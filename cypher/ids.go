@@ -1,9 +1,17 @@
 package cypher
 
 import (
+	"context"
+	_ "embed"
 	"strconv"
 
 	"github.com/google/uuid"
+)
+
+var (
+	//go:embed queries/memory_ids_elsewhere.cypher
+	memoryIDsElsewhereCypher string
+	qMemoryIDsElsewhere      = newQuery("memory_ids_elsewhere", memoryIDsElsewhereCypher)
 )
 
 // derivedNamespace is the UUIDv5 namespace of the ids DerivedID makes.
@@ -34,6 +42,43 @@ func DerivedID(space, key string) string {
 // observation is the observation's key (ObservationKey).
 func MemoryID(space, observation string, i int) string {
 	return DerivedID(space, "memory\x00"+observation+"\x00"+strconv.Itoa(i))
+}
+
+// FreeMemoryIDs returns ids (MemoryID's, for memories an ingestion of space adds) with
+// each one that a memory of another space holds replaced by another, derived from it and
+// the space, and derived again while that one too is held. Only an import that kept the
+// ids of its file can have given another space such an id (the file's ids are derived by
+// the same public formula): the ingestion then adds its memories under other ids rather
+// than fail on each attempt, and never names, nor touches, that space. The same ids held
+// give the same replacements, so a decision made again gives the same ids. A memory of
+// space itself holding one is left to the write to refuse.
+func (s *Store) FreeMemoryIDs(ctx context.Context, space string, ids []string) ([]string, error) {
+	out := append([]string(nil), ids...)
+	pending := map[string][]int{} // an id to look up → where it stands in out
+	for i, id := range out {
+		pending[id] = append(pending[id], i)
+	}
+	for len(pending) > 0 {
+		look := make([]string, 0, len(pending))
+		for id := range pending {
+			look = append(look, id)
+		}
+		recs, err := s.read(ctx, qMemoryIDsElsewhere, map[string]any{"space": space, "ids": look})
+		if err != nil {
+			return nil, err
+		}
+		held := map[string][]int{}
+		for _, r := range recs {
+			id, _ := valueOf(r, "id").(string)
+			alt := DerivedID(space, "held\x00"+id)
+			for _, i := range pending[id] {
+				out[i] = alt
+			}
+			held[alt] = append(held[alt], pending[id]...)
+		}
+		pending = held
+	}
+	return out, nil
 }
 
 // ObservationKey is what the ids of what an observation adds derive from (MemoryID,

@@ -11,12 +11,19 @@ import (
 	"github.com/realm-memory/realm/cypher"
 )
 
-// Options are the server's embedder, which an export must have been made with, and the
-// longest line accepted.
+// Options are the server's embedder, which an export must have been made with, the
+// longest line accepted, and whether the file's ids may be kept.
 type Options struct {
 	Embedder string
 	Dims     int
 	MaxLine  int // bytes; 0 is DefaultMaxLine
+	// KeepIDs keeps the ids of a file whose header names the space imported into (a
+	// restore). Ids are derived by a public formula (cypher.DerivedID), so a file may
+	// hold those another space will derive, or holds: kept, they would take that
+	// space's future ids, or their refusal would say it holds them. Only a caller who
+	// may read every space (the operator) may keep them; otherwise every id is
+	// rewritten as for a copy, and a rewritten id is never another space's.
+	KeepIDs bool
 }
 
 // DefaultMaxLine bounds one record of an import (a trace is the longest).
@@ -26,9 +33,9 @@ const DefaultMaxLine = 64 << 20
 type Result struct {
 	Space       string `json:"space"`
 	SourceSpace string `json:"source_space"` // the space the file was exported from
-	// IDsRewritten: the file came from another space, so every memory, edge, trace, edit
-	// and job got a new id (derived from the old one and the new space), which lets a
-	// copy live beside its original.
+	// IDsRewritten: every memory, edge, trace, edit and job got a new id (derived from
+	// the old one and the new space), because the file came from another space (a copy
+	// then lives beside its original) or the caller may not keep ids (Options.KeepIDs).
 	IDsRewritten bool   `json:"ids_rewritten"`
 	Counts       Counts `json:"counts"`
 }
@@ -45,8 +52,8 @@ const (
 // second writes, in batches of one transaction each, under a mark on the space that the
 // batches renew. If writing fails, what was written is erased before returning; if even
 // that fails (Neo4j gone), the mark stays and the next import into the space erases it,
-// so a space is never left half imported unnoticed. An export of another space is
-// imported with new ids (see Result). It is cypher.BeginImport, then Run.
+// so a space is never left half imported unnoticed. An export of another space, or any
+// export without opts.KeepIDs, is imported with new ids (see Result). It is cypher.BeginImport, then Run.
 // Errors: EInvalid (a bad line), EConflict (the space is not empty, is being imported,
 // or the file's embedder is not opts'), EUnavailable.
 func Import(ctx context.Context, store *cypher.Store, space string, open func() (io.ReadCloser, error), opts Options) (Result, error) {
@@ -66,7 +73,7 @@ func Run(ctx context.Context, hold *cypher.Import, open func() (io.ReadCloser, e
 	res := Result{Space: hold.Space()}
 	sc, err := scanImport(open, opts)
 	if err == nil {
-		res.SourceSpace, res.IDsRewritten, res.Counts = sc.header.Space, sc.header.Space != res.Space, sc.counts
+		res.SourceSpace, res.IDsRewritten, res.Counts = sc.header.Space, sc.header.Space != res.Space || !opts.KeepIDs, sc.counts
 		im := &importer{hold: hold, scan: sc, rw: rewriter{from: sc.header.Space, to: res.Space, on: res.IDsRewritten}}
 		err = im.setSpace(ctx, opts)
 		if err == nil {

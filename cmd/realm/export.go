@@ -84,7 +84,8 @@ func runImport(ctx context.Context, args []string, getenv func(string) string, s
 		return err
 	}
 	defer d.close()
-	opts := transfer.Options{Embedder: d.embedder.ID(), Dims: d.embedder.Dim()}
+	// The command reaches the store itself, as only the operator does: a restore keeps its ids.
+	opts := transfer.Options{Embedder: d.embedder.ID(), Dims: d.embedder.Dim(), KeepIDs: true}
 	if *check {
 		f, err := open()
 		if err != nil {
