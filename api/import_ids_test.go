@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -45,7 +46,8 @@ func TestImportIDsTenancy(t *testing.T) {
 	}
 
 	// The attacker's files: an export of its own space, its memories given the ids wanted
-	// (as many as it holds) and its header the space imported into.
+	// (as many as it holds; the others, ids nobody holds) and its header the space
+	// imported into.
 	attacker.remember("/v1/spaces/"+evil, exportMessages[:3])
 	src := export(t, attacker, evil)
 	var held []string
@@ -60,8 +62,12 @@ func TestImportIDsTenancy(t *testing.T) {
 			t.Fatalf("%d ids to plant, %d memories to hold them", len(ids), len(held))
 		}
 		file := bytes.ReplaceAll(src, []byte(evil), []byte(target))
-		for i, id := range ids {
-			file = bytes.ReplaceAll(file, []byte(held[i]), []byte(id))
+		for i, old := range held {
+			id := cypher.DerivedID(target, fmt.Sprint("unheld\x00", i))
+			if i < len(ids) {
+				id = ids[i]
+			}
+			file = bytes.ReplaceAll(file, []byte(old), []byte(id))
 		}
 		return file
 	}
@@ -201,6 +207,30 @@ func TestImportIDsTenancy(t *testing.T) {
 			if code := ops.status("GET", "/v1/spaces/"+plant+"/memories/"+id, nil); code != http.StatusOK {
 				t.Errorf("the imported memory %s: %d", id, code)
 			}
+		}
+	})
+
+	t.Run("TrustedImportCannotBlockCorrection", func(t *testing.T) {
+		// The same for the id a correction derives (from the memory and the new content).
+		var old realm.Node
+		for _, m := range owner.memories("/v1/spaces/"+victim, "q=scooter&limit=50") {
+			if m.Type == realm.Event || m.Type == realm.Fact {
+				old = m
+			}
+		}
+		if old.ID == "" {
+			t.Fatalf("no event or fact of the victim's says scooter")
+		}
+		const content = "Bruno bought a green scooter in Lisbon."
+		planted := cypher.DerivedID(victim, "correction\x00"+old.ID+"\x00"+content)
+		plant := evilSpace("trusted-correction")
+		if code, res, p := importInto(t, ops, plant, forge(plant, planted)); code != http.StatusCreated || res.IDsRewritten {
+			t.Fatalf("the trusted import: %d %+v %+v, want its ids kept", code, res, p)
+		}
+		var got memoryDoc
+		code := owner.do("PATCH", "/v1/spaces/"+victim+"/memories/"+old.ID, map[string]any{"content": content}, &got).StatusCode
+		if code != http.StatusOK || got.Memory.Content != content || got.Memory.ID == planted {
+			t.Errorf("correction: %d %+v, want a new memory under another id than %s", code, got.Memory, planted)
 		}
 	})
 }

@@ -68,13 +68,18 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 	if err != nil {
 		return "", fmt.Errorf("embed the correction: %w", err)
 	}
+	// Derived from what it corrects and says: the same correction sent again is the same
+	// memory (another when a memory of another space holds the id, FreeMemoryIDs).
+	newID, err := p.store.FreeMemoryIDs(ctx, space, []string{cypher.DerivedID(space, "correction\x00"+id+"\x00"+content)})
+	if err != nil {
+		return "", err
+	}
 	now := time.Now().UTC()
 	if validFrom.IsZero() {
 		validFrom = now
 	}
 	n := realm.Node{
-		// Derived from what it corrects and says: the same correction sent again is the same memory.
-		ID: cypher.DerivedID(space, "correction\x00"+id+"\x00"+content), Space: space, Type: old.Type, Name: name,
+		ID: newID[0], Space: space, Type: old.Type, Name: name,
 		Content: content, Description: "corrected by the client on " + now.Format(time.RFC3339),
 		Keywords: text.Keywords(content, p.opts.MaxKeywords), TStart: old.TStart, TEnd: old.TEnd,
 		Participants: old.Participants, Embedding: embs[0], CreatedAt: now, UpdatedAt: now,

@@ -164,4 +164,23 @@ func TestDerivedIDs(t *testing.T) {
 			t.Errorf("memory %+v, %v: overwritten", n, err)
 		}
 	})
+	t.Run("IDHeldByAnotherSpace", func(t *testing.T) {
+		// A memory of another space holding the id a candidate derives (an import that
+		// kept its file's ids): the candidate takes another id, derived from that one.
+		space, other := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
+		id := cypher.MemoryID(space, "m1", 0)
+		held := realm.Node{ID: id, Type: realm.Fact, Name: "held", Content: "already here"}
+		if err := store.PutMemories(ctx, other, []realm.Node{held}, nil); err != nil {
+			t.Fatal(err)
+		}
+		res := mustIngest(t, p, space, msg("m1", "drink: Ann likes coffee"))
+		want := cypher.DerivedID(space, "held\x00"+id)
+		if res[0].Status != construction.StatusIntegrated || !slices.Equal(res[0].Added, []string{want}) {
+			t.Errorf("result %+v, want integrated adding %s", res[0], want)
+		}
+		n, _, err := store.GetMemory(ctx, other, id)
+		if err != nil || n.Content != "already here" {
+			t.Errorf("memory %+v, %v: overwritten", n, err)
+		}
+	})
 }

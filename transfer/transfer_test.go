@@ -32,7 +32,8 @@ const smallExport = `{"kind":"space","format":"realm-space","version":1,"space":
 {"kind":"end","counts":{"edge":2,"edit":1,"job":1,"memory":2,"observation":2,"trace":1}}
 `
 
-var smallOpts = Options{Embedder: "test:e", Dims: 3}
+// smallOpts import as the operator does: a file of the space imported into keeps its ids.
+var smallOpts = Options{Embedder: "test:e", Dims: 3, KeepIDs: true}
 
 func opener(text string) func() (io.ReadCloser, error) {
 	return func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(text)), nil }
@@ -70,6 +71,25 @@ func TestImportExportSmall(t *testing.T) {
 	}
 	if got := exportOf(t, s, space); got != file {
 		t.Errorf("export after import:\n%s\nwant:\n%s", got, file)
+	}
+}
+
+// TestImportRestoreWithoutKeepIDs: without KeepIDs, a file of the very space imported
+// into gets new ids, as a copy does.
+func TestImportRestoreWithoutKeepIDs(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	file := strings.ReplaceAll(smallExport, "SPACE", space)
+	opts := smallOpts
+	opts.KeepIDs = false
+	res, err := Import(context.Background(), s, space, opener(file), opts)
+	if err != nil || !res.IDsRewritten || res.SourceSpace != space {
+		t.Fatalf("restore: %+v %v", res, err)
+	}
+	rw := rewriter{from: space, to: space, on: true}
+	got := exportOf(t, s, space)
+	if !strings.Contains(got, `"`+rw.id("m1")+`"`) || strings.Contains(got, `"m1"`) {
+		t.Errorf("memory m1 kept its id:\n%s", got)
 	}
 }
 
