@@ -531,14 +531,21 @@ func (p *Pipeline) apply(ctx context.Context, o realm.Observation, ext agent.Ext
 	if err != nil {
 		return err
 	}
+	freeIDs := false // whether the memories' ids avoid those other spaces' memories hold
 	for round := 1; ; round++ {
-		in, err := p.decide(ctx, o, ext, embs, withEpisodes(hoods, eps), res)
+		in, err := p.decide(ctx, o, ext, embs, withEpisodes(hoods, eps), res, freeIDs)
 		if err != nil {
 			return err
 		}
 		in.Forgotten = forgotten
 		applied, err := p.store.ApplyIntegration(ctx, o.Space, o.ID, q, hoods, in)
 		switch {
+		case errors.Is(err, cypher.ErrMemoryIDHeld) && !freeIDs:
+			// Only an import that kept its file's ids can have given another space one:
+			// decided again, under ids no other space holds (FreeMemoryIDs), not asked for
+			// on every decision.
+			freeIDs = true
+			continue
 		case err != nil:
 			return err
 		case applied.Gone:
@@ -589,7 +596,7 @@ func keepRecentSources(cands []agent.Candidate, recent []realm.Observation) {
 	}
 }
 
-func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Extraction, embs [][]float32, hoods [][]cypher.CandidateNeighbour, res *Result) (cypher.Integration, error) {
+func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Extraction, embs [][]float32, hoods [][]cypher.CandidateNeighbour, res *Result, freeIDs bool) (cypher.Integration, error) {
 	res.Added, res.Merged, res.Skipped = nil, nil, nil // decided again when the neighbourhood changed
 	in := agent.IntegrateInput{Observation: o, Candidates: make([]agent.CandidateContext, len(ext.Candidates))}
 	known := map[string]realm.Node{} // every neighbour, by id
@@ -620,8 +627,10 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 	for i := range ids {
 		ids[i] = cypher.MemoryID(o.Space, cypher.ObservationKey(o.ID, o.Generation), i)
 	}
-	if ids, err = p.store.FreeMemoryIDs(ctx, o.Space, ids); err != nil {
-		return out, err
+	if freeIDs {
+		if ids, err = p.store.FreeMemoryIDs(ctx, o.Space, ids); err != nil {
+			return out, err
+		}
 	}
 	now := time.Now().UTC()
 	nodeIDs := make([]string, len(decisions)) // the node each candidate became, "" when skipped

@@ -316,7 +316,9 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 				j := first[k] + i
 				hoods[i] = withNeighbour(hoods[i], ov.episode(cands[j], o.Session(), at[j] >= 0, stored[j]))
 			}
-			in, err := p.decide(ctx, o, exts[k], embs, hoods, &results[k])
+			// A run whose ids another space holds fails, and its observations are then
+			// integrated one by one, which avoid them (apply).
+			in, err := p.decide(ctx, o, exts[k], embs, hoods, &results[k], false)
 			if err != nil {
 				return 0, false
 			}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/google/uuid"
+
+	"github.com/realm-memory/realm"
 )
 
 var (
@@ -44,6 +46,13 @@ func MemoryID(space, observation string, i int) string {
 	return DerivedID(space, "memory\x00"+observation+"\x00"+strconv.Itoa(i))
 }
 
+// ErrMemoryIDHeld is the error of an integration one of whose new memories derives an id
+// a memory holds already: one of another space, which an import that kept its file's ids
+// wrote (FreeMemoryIDs then gives others), or of the space itself, say one that a
+// deletion of the space stopped half way left. It is refused, never overwritten, and
+// names no space: the integration cannot tell whose the memory is.
+var ErrMemoryIDHeld = realm.Errorf(realm.EConflict, "an existing memory has the id of a memory this integration adds")
+
 // FreeMemoryIDs returns ids (MemoryID's, for memories an ingestion of space adds) with
 // each one that a memory of another space holds replaced by another, derived from it and
 // the space, and derived again while that one too is held. Only an import that kept the
@@ -51,7 +60,7 @@ func MemoryID(space, observation string, i int) string {
 // the same public formula): the ingestion then adds its memories under other ids rather
 // than fail on each attempt, and never names, nor touches, that space. The same ids held
 // give the same replacements, so a decision made again gives the same ids. A memory of
-// space itself holding one is left to the write to refuse.
+// space itself holding one is left to the write to refuse (ErrMemoryIDHeld).
 func (s *Store) FreeMemoryIDs(ctx context.Context, space string, ids []string) ([]string, error) {
 	out := append([]string(nil), ids...)
 	pending := map[string][]int{} // an id to look up → where it stands in out

@@ -646,11 +646,7 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		},
 	})
 	if constraintViolated(err) {
-		// A memory holds the id a new one derives (MemoryID), say one that a deletion of
-		// the space stopped half way left: refused, never overwritten. (One of another
-		// space was avoided before, FreeMemoryIDs; the error names no space, as it
-		// cannot tell whose the memory is.)
-		return nil, SpaceState{}, graphMove{}, realm.Errorf(realm.EConflict, "an existing memory has the id of a memory this integration adds")
+		return nil, SpaceState{}, graphMove{}, ErrMemoryIDHeld
 	}
 	if err != nil || len(recs) == 0 {
 		return nil, SpaceState{}, graphMove{}, err
