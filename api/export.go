@@ -122,8 +122,8 @@ func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 }
 
 // keepsImportIDs reports whether the key's imports keep the file's ids
-// (transfer.Options.KeepIDs): it may read every space, as an admin key of "*" or the
-// local caller of a server without keys. Such a key sees every id anyway, and is the
+// (transfer.Options.KeepIDs): it may read every space, as a key with read (or admin) on
+// "*" or the local caller of a server without keys. Such a key sees every id anyway, and is the
 // operator, who restores backups.
 func (k *Key) keepsImportIDs() bool {
 	return k.has(ScopeRead) && slices.Contains(k.Spaces, "*")

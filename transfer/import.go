@@ -53,7 +53,8 @@ const (
 // batches renew. If writing fails, what was written is erased before returning; if even
 // that fails (Neo4j gone), the mark stays and the next import into the space erases it,
 // so a space is never left half imported unnoticed. An export of another space, or any
-// export without opts.KeepIDs, is imported with new ids (see Result). It is cypher.BeginImport, then Run.
+// export without opts.KeepIDs, is imported with new ids (see Result). It is
+// cypher.BeginImport, then Run.
 // Errors: EInvalid (a bad line), EConflict (the space is not empty, is being imported,
 // or the file's embedder is not opts'), EUnavailable.
 func Import(ctx context.Context, store *cypher.Store, space string, open func() (io.ReadCloser, error), opts Options) (Result, error) {
