@@ -110,7 +110,7 @@ var (
 		llm.ReasonTruncated, llm.ReasonRefused, llm.ReasonInvalid}
 	editActions = []string{string(realm.EditAdd), string(realm.EditStrengthen), string(realm.EditWeaken)}
 	editSources = []string{realm.EditSourceAuto, realm.EditSourceFeedback, reconsolidation.EditsReverted}
-	jobEnds     = []string{construction.JobDone, construction.JobFailed, construction.JobInterrupted}
+	jobEnds     = []string{construction.JobDone, construction.JobFailed, construction.JobPending, construction.JobInterrupted}
 )
 
 // NewMetrics registers the collectors on reg. The pending observations are counted in

@@ -36,12 +36,16 @@ type Options struct {
 	Owner         string        // lease owner: "host/pid/nonce" by default (see owner.go for who takes over whose leases)
 	Lease         time.Duration // how long a claimed observation is reserved for this owner
 	ResumeBatch   int           // observations claimed at a time by ResumePending
+	// ResumeInterval is how often Resume runs ResumePending again after its first run at
+	// start; 0 (the default here; realm serve sets REALM_RESUME_INTERVAL) runs it once.
+	// A job's error says when its pending observations are retried from it.
+	ResumeInterval time.Duration
 	// Zone is where the memory's days are (UTC by default): an observation's time is read
 	// in it, so the day of a chat without session ids and the dates its words name
 	// ("tomorrow", "on Monday") are the speaker's, not UTC's.
 	Zone *time.Location
 	// OnJob, when set, learns of the asynchronous jobs of this pipeline: JobStarted when
-	// one's background work begins, then how it ended (JobDone, JobFailed,
+	// one's background work begins, then how it ended (JobDone, JobFailed, JobPending,
 	// JobInterrupted), or JobDeferred alone for one accepted while closing. It is how cmd keeps metrics of jobs; it must be cheap.
 	OnJob func(event string)
 }
@@ -50,7 +54,10 @@ type Options struct {
 const (
 	JobStarted = "started"
 	JobDone    = "done"   // every observation of the job handled, none failed
-	JobFailed  = "failed" // some observations not integrated
+	JobFailed  = "failed" // some observations failed for good (MaxAttempts failed attempts)
+	// JobPending: the job's run ended with observations left pending by a failed attempt
+	// (Neo4j away, the model failing): Resume integrates them, and the job ends then.
+	JobPending = "pending"
 	// JobInterrupted: Close stopped the job; its pending observations are integrated by
 	// ResumePending at the next start.
 	JobInterrupted = "interrupted"
@@ -159,6 +166,9 @@ type Result struct {
 	Superseded []string    `json:"superseded"` // ids of the ends of the supersedes edges written, once each
 	Usage      realm.Usage `json:"usage"`
 	Error      string      `json:"error,omitempty"`
+	// unrecorded: the failed attempt could not be recorded on the observation (Neo4j
+	// away), so a job records Error on it when it ends.
+	unrecorded bool
 }
 
 // Ingest stores every observation of the batch, then integrates the new ones (and
@@ -447,6 +457,7 @@ func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, r
 	status, markErr := p.store.MarkObservationError(context.WithoutCancel(ctx), o.Space, o.ID, err.Error(), p.opts.MaxAttempts)
 	if markErr != nil {
 		log.Error().Err(markErr).Msg("recording the integration failure")
+		res.unrecorded = true
 	}
 	if status == realm.ObservationFailed {
 		res.Status = StatusFailed

@@ -3,12 +3,15 @@ package construction
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/internal/ctxtime"
 )
 
 // ResumePending integrates pending observations of every space until none is left that
@@ -16,7 +19,7 @@ import (
 // dead replica's work), or leased to a process of this host that is gone (the work of a
 // killed or crashed `realm serve` before its restart, taken over at once; see owner.go),
 // but never one that a job or an Ingest of this process is integrating (held.go).
-// Call it at start, and periodically when several replicas run. A failing observation is retried up
+// Resume calls it at start and then periodically. A failing observation is retried up
 // to MaxAttempts and then failed, so the loop ends. It returns how many observations it
 // integrated. Errors: EUnavailable, a cancelled context.
 func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
@@ -24,15 +27,20 @@ func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 }
 
 // ResumePendingSpace is ResumePending for the pending observations of one space ("":
-// of every space); the leases of dead processes are taken over in every space.
+// of every space); the leases of dead processes are taken over in every space. The jobs
+// of the spaces it integrated or failed observations of are then settled: those with no
+// observation pending left are recorded done or failed (a job whose own run was killed,
+// or left observations pending for this to integrate).
 func (p *Pipeline) ResumePendingSpace(ctx context.Context, space string) (int, error) {
 	integrated := 0
-	seen := map[string]int{} // guards against an observation that can neither succeed nor fail
+	seen := map[string]int{}     // guards against an observation that can neither succeed nor fail
+	touched := map[string]bool{} // the spaces of the observations integrated or failed
 	if err := p.takeOverDead(ctx); err != nil {
 		return 0, err
 	}
+	defer p.settleJobs(ctx, touched)
 	for {
-		n, claimed, err := p.resumeBatch(ctx, space, seen)
+		n, claimed, err := p.resumeBatch(ctx, space, seen, touched)
 		integrated += n
 		if err != nil || claimed == 0 {
 			return integrated, err
@@ -41,10 +49,64 @@ func (p *Pipeline) ResumePendingSpace(ctx context.Context, space string) (int, e
 	}
 }
 
+// Resume runs ResumePending now and then every Options.ResumeInterval (0: once) until
+// ctx ends or Close is called, so that what a failed attempt left pending (Neo4j away,
+// the model failing) is integrated without a restart. Each pass claims only what no other
+// process holds a live lease on, and the write of an integration checks that its
+// observation is still pending, so that replicas running it side by side never integrate
+// one observation twice. A pass that fails (Neo4j still away) is tried again at the next.
+func (p *Pipeline) Resume(ctx context.Context) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-p.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	every := p.opts.ResumeInterval
+	for {
+		n, err := p.ResumePending(ctx)
+		switch {
+		case ctx.Err() != nil:
+			p.log.Info().Int("observations", n).Msg("resuming pending observations stopped by shutdown; the rest at next start")
+			return
+		case err != nil && every > 0:
+			p.log.Warn().Err(err).Int("observations", n).Dur("again_in", every).Msg("resuming pending observations")
+		case err != nil:
+			p.log.Error().Err(err).Int("observations", n).Msg("resuming pending observations; the rest at next start")
+		case n > 0:
+			p.log.Info().Int("observations", n).Msg("resumed pending observations")
+		}
+		if every <= 0 || ctxtime.Sleep(ctx, every) != nil {
+			return
+		}
+	}
+}
+
+// settleJobs records the end of the jobs of spaces none of whose observations is
+// pending any more. Not recorded (Neo4j away), a job still reads as ended: Job counts its
+// progress from its observations.
+func (p *Pipeline) settleJobs(ctx context.Context, spaces map[string]bool) {
+	if len(spaces) == 0 || ctx.Err() != nil {
+		return
+	}
+	n, err := p.store.SettleJobs(ctx, slices.Sorted(maps.Keys(spaces)))
+	if err != nil {
+		p.log.Warn().Err(err).Msg("recording the end of jobs whose observations were resumed")
+		return
+	}
+	if n > 0 {
+		p.log.Info().Int("jobs", n).Msg("recorded the end of jobs whose observations were resumed")
+	}
+}
+
 // resumeBatch claims pending observations and integrates them, one at a time, but for
 // those another worker of this process holds or integrated since the claim (held.go).
-// It returns how many it integrated and claimed.
-func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[string]int) (integrated, claimed int, err error) {
+// It returns how many it integrated and claimed, and adds to touched the spaces of those
+// it integrated or failed.
+func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[string]int, touched map[string]bool) (integrated, claimed int, err error) {
 	c := heldObservations.claim(p.opts.Owner)
 	defer c.end()
 	// Not those a job or an Ingest of this process holds: they are being integrated (held.go).
@@ -72,6 +134,9 @@ func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[strin
 		}
 		if res.Status == StatusIntegrated {
 			integrated++
+		}
+		if res.Status != StatusPending {
+			touched[o.Space] = true
 		}
 	}
 	return integrated, len(batch), nil
@@ -164,20 +229,46 @@ func (p *Pipeline) runJob(ctx context.Context, id string, c *claim, saved []cyph
 		p.jobEvent(JobInterrupted)
 		return
 	}
-	failed := 0
+	failed, pending := 0, 0
+	unrecorded := map[string]string{} // id → the error a pending one met, not recorded on it
 	for i, res := range results {
-		if saved[i].Claimed && res.Status != StatusIntegrated && res.Status != StatusAlreadyIntegrated && res.Status != StatusForgotten {
+		if !saved[i].Claimed {
+			continue
+		}
+		switch {
+		case res.Status == StatusFailed:
 			failed++
+		case res.Status == StatusPending:
+			pending++
+			if res.unrecorded {
+				unrecorded[res.ObservationID] = res.Error
+			}
 		}
 	}
-	status, errText, event := cypher.JobDone, "", JobDone
-	if failed > 0 {
-		status, errText, event = cypher.JobFailed, fmt.Sprintf("%d of %d observations not integrated; see their errors", failed, len(saved)), JobFailed
+	status, errText := cypher.JobEnded(len(saved), failed)
+	event := JobDone
+	if status == cypher.JobFailed {
+		event = JobFailed
+	}
+	if pending > 0 {
+		// Not failed: they are integrated later, and the job ends then (ResumePendingSpace).
+		status, event = cypher.JobRunning, JobPending
+		errText = fmt.Sprintf("%d of %d observations met an error and stay pending (see their errors): %s", pending, len(saved), p.retriedWhen())
 	}
 	defer p.jobEvent(event)
-	if err := p.store.FinishJob(ctx, id, status, errText); err != nil {
+	// The error a pending observation met is recorded with it when its failed attempt
+	// could not (Neo4j was away), so that the job says why it is pending.
+	if err := p.store.FinishJob(ctx, id, status, errText, unrecorded); err != nil {
 		log.Error().Err(err).Msg("recording the end of the job")
 	}
+}
+
+// retriedWhen says when the pending observations are integrated again.
+func (p *Pipeline) retriedWhen() string {
+	if p.opts.ResumeInterval > 0 {
+		return fmt.Sprintf("they are retried within %s", p.opts.ResumeInterval)
+	}
+	return "they are retried when the server starts again"
 }
 
 func (p *Pipeline) jobEvent(event string) {

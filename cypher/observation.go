@@ -43,6 +43,22 @@ func (s *Store) SaveObservations(ctx context.Context, space, embedder string, di
 	return saved, err
 }
 
+// saveUnavailable is the EUnavailable of a batch's save saying what became of the batch:
+// nothing of it stored, or, Neo4j gone while a commit was on its way, perhaps all of it
+// (one transaction): the client cannot tell which, and need not, as sending the same
+// batch again stores nothing twice. Other errors are returned as they are.
+func saveUnavailable(err error, committing bool) error {
+	if realm.ErrorCode(err) != realm.EUnavailable {
+		return err
+	}
+	if !committing {
+		return realm.Errorf(realm.EUnavailable, "neo4j is unavailable: nothing of the batch was stored; send it again later")
+	}
+	return realm.Errorf(realm.EUnavailable, "neo4j became unavailable while the batch was committed: the batch may be stored, whole, or not at all. "+
+		"Sending the same batch again is safe: a message is stored once under its id (one sent without an id gets one from its session, speaker, time and content); "+
+		"if it was stored, its messages are integrated once neo4j is back, without being sent again")
+}
+
 // Window is what the extractors of the observations a save claimed see, read in the
 // save's transaction (observation_window.cypher): the space's running summary and its
 // observations from the n before seq First up to (not including) seq Last, as
@@ -82,6 +98,7 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 	}
 	out := make([]SavedObservation, len(obs))
 	var win Window
+	committing := false // an attempt wrote the whole batch and was committed: its outcome may be unknown
 	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		now := time.Now().UTC()
 		win = Window{}
@@ -133,10 +150,11 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 			read, err = observationWindow(ctx, tx, space, win.First, win.Last, n)
 			win.Summary, win.Observations, win.Forgotten = read.Summary, read.Observations, read.Forgotten
 		}
+		committing = err == nil
 		return nil, err
 	})
 	if err != nil {
-		return nil, Window{}, err
+		return nil, Window{}, saveUnavailable(err, committing)
 	}
 	for i, o := range obs {
 		if j := first[o.ID]; j != i {
@@ -286,14 +304,29 @@ type ObservationRef struct {
 // those never leased, whose lease expired (a dead replica's work) or already the
 // owner's, but for those in skip (what the caller's process is integrating already) and
 // those of a space being imported (their import may not have written their context
-// yet). They come ordered by space, then seq. Errors: EUnavailable.
+// yet). They come ordered by space, then seq. One that another process claims at the
+// same time is leased to one of them only (observation_claim_lease.cypher).
+// Errors: EUnavailable.
 func (s *Store) ClaimPending(ctx context.Context, space string, lease Lease, limit int, skip []ObservationRef) ([]realm.Observation, error) {
 	held := make([]any, len(skip))
 	for i, r := range skip {
 		held[i] = []any{r.Space, r.ID}
 	}
-	recs, err := s.write(ctx, qObservationClaim, map[string]any{
-		"space": space, "now": time.Now().UTC(), "owner": lease.Owner, "until": lease.Until.UTC(), "limit": limit, "skip": held,
+	now := time.Now().UTC()
+	recs, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		locked, err := collect(ctx, tx, qObservationClaim, map[string]any{
+			"space": space, "now": now, "owner": lease.Owner, "limit": limit, "skip": held,
+		})
+		if err != nil || len(locked) == 0 {
+			return nil, err
+		}
+		refs := make([]map[string]any, len(locked))
+		for i, r := range locked {
+			refs[i] = map[string]any{"space": str(r, "space"), "id": str(r, "id")}
+		}
+		return collect(ctx, tx, qObservationClaimLease, map[string]any{
+			"refs": refs, "now": now, "owner": lease.Owner, "until": lease.Until.UTC(),
+		})
 	})
 	if err != nil {
 		return nil, err
@@ -447,14 +480,28 @@ type JobResult struct {
 	ID         string   `json:"id"`
 	Status     string   `json:"status"`     // pending, integrated or failed
 	Superseded []string `json:"superseded"` // the memories its integration superseded (construction.Result)
+	// Error is what the last failed attempt to integrate a pending or failed one met: a
+	// pending one is retried.
+	Error string `json:"error,omitempty"`
 }
 
-// Job statuses.
+// Job statuses: running until no observation of the job is pending (one a failed
+// attempt left pending is retried, and the job runs until it is integrated or failed
+// for good), then done, or failed when some failed for good.
 const (
 	JobRunning = "running"
 	JobDone    = "done"
 	JobFailed  = "failed"
 )
+
+// JobEnded is the status and error text of a job none of whose total observations is
+// pending, failed of which failed for good.
+func JobEnded(total, failed int) (status, errText string) {
+	if failed > 0 {
+		return JobFailed, fmt.Sprintf("%d of %d observations failed for good; see their errors", failed, total)
+	}
+	return JobDone, ""
+}
 
 // CreateJob records a job over the given observation ids of a space. Errors: EUnavailable.
 func (s *Store) CreateJob(ctx context.Context, space, id string, observationIDs []string) error {
@@ -464,15 +511,37 @@ func (s *Store) CreateJob(ctx context.Context, space, id string, observationIDs 
 	return err
 }
 
-// FinishJob records that a job's background work ended, with status done or failed and
-// an error text. Errors: EUnavailable.
-func (s *Store) FinishJob(ctx context.Context, id, status, errText string) error {
+// FinishJob records that a job's background run ended, with status done, failed or
+// (observations left pending) running, and an error text; pending are the errors the
+// observations it left pending met, by id, kept on them for the job to tell.
+// Errors: EUnavailable.
+func (s *Store) FinishJob(ctx context.Context, id, status, errText string, pending map[string]string) error {
 	var e any
 	if errText != "" {
 		e = errText
 	}
-	_, err := s.write(ctx, qJobFinish, map[string]any{"id": id, "status": status, "error": e, "now": time.Now().UTC()})
+	rows := make([]map[string]any, 0, len(pending))
+	for oid, msg := range pending {
+		rows = append(rows, map[string]any{"id": oid, "error": msg})
+	}
+	_, err := s.write(ctx, qJobFinish, map[string]any{"id": id, "status": status, "error": e, "now": time.Now().UTC(), "pending": rows})
 	return err
+}
+
+// SettleJobs records the end (JobEnded) of the running jobs of spaces none of whose
+// observations is pending any more, and returns how many. Errors: EUnavailable.
+func (s *Store) SettleJobs(ctx context.Context, spaces []string) (int, error) {
+	recs, err := s.read(ctx, qJobSettle, map[string]any{"spaces": spaces})
+	if err != nil {
+		return 0, err
+	}
+	for _, r := range recs {
+		status, errText := JobEnded(int(num(r, "total")), int(num(r, "failed")))
+		if err := s.FinishJob(ctx, str(r, "id"), status, errText, nil); err != nil {
+			return 0, err
+		}
+	}
+	return len(recs), nil
 }
 
 // Job returns a job with its live progress; space "" finds it in any space.
@@ -501,7 +570,8 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		if superseded == nil {
 			superseded = []string{}
 		}
-		stored[propString(m, "id")] = JobResult{ID: propString(m, "id"), Status: propString(m, "status"), Superseded: superseded}
+		stored[propString(m, "id")] = JobResult{ID: propString(m, "id"), Status: propString(m, "status"), Superseded: superseded,
+			Error: propString(m, "error")}
 	}
 	v, _ = r.Get("order")
 	for _, id := range stringList(v) {
@@ -510,12 +580,10 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 			delete(stored, id) // an id sent twice in the batch is one observation
 		}
 	}
-	// The background work may have died with its process; the observations say the truth.
+	// The background work may have died with its process, or left observations pending
+	// that were integrated since: the observations say the truth.
 	if j.Pending == 0 && j.Total > 0 {
-		j.Status = JobDone
-		if j.Failed > 0 {
-			j.Status = JobFailed
-		}
+		j.Status, j.Error = JobEnded(j.Total, j.Failed)
 	}
 	return j, nil
 }

@@ -29,6 +29,10 @@ var (
 	jobFinishCypher string
 	qJobFinish      = newQuery("job_finish", jobFinishCypher)
 
+	//go:embed queries/job_settle.cypher
+	jobSettleCypher string
+	qJobSettle      = newQuery("job_settle", jobSettleCypher)
+
 	//go:embed queries/job_get.cypher
 	jobGetCypher string
 	qJobGet      = newQuery("job_get", jobGetCypher)
@@ -104,6 +108,10 @@ var (
 	//go:embed queries/observation_claim.cypher
 	observationClaimCypher string
 	qObservationClaim      = newQuery("observation_claim", observationClaimCypher)
+
+	//go:embed queries/observation_claim_lease.cypher
+	observationClaimLeaseCypher string
+	qObservationClaimLease      = newQuery("observation_claim_lease", observationClaimLeaseCypher)
 
 	//go:embed queries/observation_context.cypher
 	observationContextCypher string

@@ -40,9 +40,12 @@ type config struct {
 	// ShutdownTimeout (REALM_SHUTDOWN_TIMEOUT, default 30s) bounds how long serve drains
 	// in-flight requests after SIGTERM before it cuts them off.
 	ShutdownTimeout time.Duration
-	LogLevel        string
-	Keys            []api.Key // REALM_API_KEYS or REALM_API_KEYS_FILE; none: serve listens on loopback only
-	Limits          limits
+	// ResumeInterval (REALM_RESUME_INTERVAL, default 30s) is how often serve integrates
+	// again the observations a failed attempt left pending; 0: only at start.
+	ResumeInterval time.Duration
+	LogLevel       string
+	Keys           []api.Key // REALM_API_KEYS or REALM_API_KEYS_FILE; none: serve listens on loopback only
+	Limits         limits
 	// UncheckedSpaces is a space id prefix (REALM_UNCHECKED_SPACE_PREFIX) that the start's
 	// embedder check leaves out; empty, the default: every space is checked.
 	UncheckedSpaces string
@@ -170,6 +173,10 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	}
 	if cfg.ShutdownTimeout, err = time.ParseDuration(env("REALM_SHUTDOWN_TIMEOUT", "30s")); err != nil || cfg.ShutdownTimeout <= 0 {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_SHUTDOWN_TIMEOUT %q: want a positive duration such as 30s", getenv("REALM_SHUTDOWN_TIMEOUT"))
+	}
+	if cfg.ResumeInterval, err = time.ParseDuration(env("REALM_RESUME_INTERVAL", "30s")); err != nil || cfg.ResumeInterval < 0 ||
+		cfg.ResumeInterval > 0 && cfg.ResumeInterval < time.Second {
+		return cfg, realm.Errorf(realm.EInvalid, "REALM_RESUME_INTERVAL %q: want a duration of at least 1s such as 30s, or 0 (only at start)", getenv("REALM_RESUME_INTERVAL"))
 	}
 	if cfg.OpenAI.Timeout, err = time.ParseDuration(env("REALM_LLM_TIMEOUT", "60s")); err != nil || cfg.OpenAI.Timeout <= 0 {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_LLM_TIMEOUT %q: want a positive duration such as 60s", getenv("REALM_LLM_TIMEOUT"))
@@ -323,7 +330,7 @@ func (c config) print(w io.Writer) {
 	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d REALM_AUTO_RECONSOLIDATE=%t REALM_SHUTDOWN_TIMEOUT=%s",
 		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes, c.AutoReconsolidate, c.ShutdownTimeout)
 	fmt.Fprintf(w, " REALM_MAX_IMPORT_BYTES=%d REALM_METRICS_KEY_REQUIRED=%t", c.Limits.MaxImportBytes, c.MetricsKeyRequired)
-	fmt.Fprintf(w, " REALM_TRACE_RETENTION=%s", cypher.RetentionText(c.Neo4j.TraceRetention))
+	fmt.Fprintf(w, " REALM_TRACE_RETENTION=%s REALM_RESUME_INTERVAL=%s", cypher.RetentionText(c.Neo4j.TraceRetention), c.ResumeInterval)
 	if len(c.CORSOrigins) > 0 {
 		fmt.Fprintf(w, " REALM_CORS_ORIGINS=%s", strings.Join(c.CORSOrigins, ","))
 	}

@@ -27,9 +27,9 @@ import (
 )
 
 // runServe applies the schema, then serves the API until ctx is cancelled (SIGINT or
-// SIGTERM). Then it stops at once what runs in the background (async jobs, the resumption
-// of pending observations: what they did not integrate stays pending, for ResumePending at
-// the next start), and drains in-flight requests for up to REALM_SHUTDOWN_TIMEOUT before
+// SIGTERM). Then it stops at once what runs in the background (async jobs, the periodic
+// resumption of pending observations: what they did not integrate stays pending, for
+// ResumePending at the next start), and drains in-flight requests for up to REALM_SHUTDOWN_TIMEOUT before
 // it cuts off those left.
 func runServe(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), args, getenv)
@@ -57,19 +57,12 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	pipeline := p.ingest
-	// Observations accepted before a crash or a shutdown are integrated now, beside serving.
+	// Observations accepted before a crash or a shutdown are integrated now, beside serving,
+	// and what a failed attempt leaves pending (Neo4j away) every REALM_RESUME_INTERVAL.
 	resumed := make(chan struct{})
 	go func() {
 		defer close(resumed)
-		n, err := pipeline.ResumePending(ctx)
-		switch {
-		case err != nil && ctx.Err() != nil:
-			logger.Info().Int("observations", n).Msg("resuming pending observations stopped by shutdown; the rest at next start")
-		case err != nil:
-			logger.Error().Err(err).Msg("resuming pending observations")
-		case n > 0:
-			logger.Info().Int("observations", n).Msg("resumed pending observations")
-		}
+		pipeline.Resume(ctx)
 	}()
 
 	// Traces past REALM_TRACE_RETENTION are deleted now and then regularly, beside serving;
@@ -132,7 +125,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 type shutdownParts struct {
 	srv      *http.Server
 	pipeline *construction.Pipeline
-	resumed  <-chan struct{} // closed when ResumePending has returned
+	resumed  <-chan struct{} // closed when Resume has returned
 	inFlight *sync.WaitGroup // handlers running
 	cutOff   context.CancelFunc
 	timeout  time.Duration

@@ -1,6 +1,16 @@
-// Records that a job's background work ended: status done, or failed with an error text
-// when the work stopped before every observation was handled.
-// Params: $id, $status, $error, $now. Returns: id.
+// Records how a job's background run ended: status done, failed (observations failed
+// for good), or still running when it left observations pending, each with the error it
+// met ($pending), kept on the observation (also when Neo4j was away when it failed, and
+// nothing could record it then); an attempt is not counted by it.
+// Params: $id, $status, $error, $now, $pending (list of {id, error}). Returns: id.
 MATCH (j:Job {id: $id})
 SET j.status = $status, j.error = $error, j.updated_at = $now
+WITH j
+CALL (j) {
+  UNWIND $pending AS p
+  MATCH (o:Observation {space: j.space, id: p.id})
+  USING INDEX o:Observation(space, id)
+  WHERE o.status = 'pending'
+  SET o.error = p.error
+}
 RETURN j.id AS id

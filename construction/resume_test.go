@@ -1,0 +1,221 @@
+package construction_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// resuming runs p.Resume until the test ends, and checks that it returns once its
+// context is cancelled (bounded, so that a broken loop fails instead of hanging).
+func resuming(t *testing.T, p *construction.Pipeline) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); p.Resume(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Error("Resume did not return after its context was cancelled")
+		}
+	})
+}
+
+// pollUntil polls cond until it holds, failing the test after a generous limit (the
+// outcome is asserted, not how long it took).
+func pollUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within 2 minutes", what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// derivedFrom counts, per observation of space, the memories whose sources name it.
+func derivedFrom(t *testing.T, store *cypher.Store, space string) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	nodes, _, err := store.ListMemories(context.Background(), space, cypher.MemoryFilter{}, "", 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes {
+		for _, src := range n.Sources {
+			out[src]++
+		}
+	}
+	return out
+}
+
+// TestResumeRetriesPending: an observation a failed attempt left pending, while the
+// server runs on, is integrated by the periodic resumption, without a restart; the job
+// it belongs to says why it was pending and that it is retried, then ends done.
+func TestResumeRetriesPending(t *testing.T) {
+	ctx := context.Background()
+	p, ag, store, space := newCountingPipeline(t, construction.Options{ResumeInterval: 200 * time.Millisecond})
+	resuming(t, p) // its start-up pass finds nothing of this space
+	ag.fail("r2", 1)
+	id, err := p.IngestAsync(ctx, space, []realm.Observation{
+		msg("r1", "home: Ann lives in Paris"), msg("r2", "drink: Ann likes tea"), msg("r3", "pet: Ann has a cat"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pollUntil(t, "r2 integrated by the resumption", func() bool {
+		o, err := store.Observation(ctx, space, "r2")
+		return err == nil && o.Status == realm.ObservationIntegrated
+	})
+	ag.checkExtracts(t, map[string]int{"r1": 1, "r2": 2, "r3": 1})
+	if d := derivedFrom(t, store, space); d["r2"] != 1 {
+		t.Errorf("memories derived from r2: %d, want 1", d["r2"])
+	}
+	pollUntil(t, "the job ended", func() bool {
+		j, err := p.Job(ctx, space, id)
+		return err == nil && j.Status != cypher.JobRunning
+	})
+	j, err := p.Job(ctx, space, id)
+	if err != nil || j.Status != cypher.JobDone || j.Done != 3 || j.Error != "" {
+		t.Errorf("job %+v %v, want done 3/3 without an error", j, err)
+	}
+}
+
+// jobView is a job as a client reads it (JSON), results with the error of each.
+type jobView struct {
+	Status    string    `json:"status"`
+	Pending   int       `json:"pending"`
+	Failed    int       `json:"failed"`
+	Error     string    `json:"error"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
+	Results   []struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+		Error  string `json:"error"`
+	} `json:"results"`
+}
+
+func viewJob(t *testing.T, p *construction.Pipeline, space, id string) jobView {
+	t.Helper()
+	j, err := p.Job(context.Background(), space, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v jobView
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestJobSaysWhyPending: a job whose run leaves an observation pending after a failed
+// attempt is not failed: it runs on, its error says that the observation is retried,
+// and the observation's result says the error it met.
+func TestJobSaysWhyPending(t *testing.T) {
+	ctx := context.Background()
+	p, ag, _, space := newCountingPipeline(t, construction.Options{})
+	ag.fail("w2", 1)
+	id, err := p.IngestAsync(ctx, space, []realm.Observation{msg("w1", "home: Ann lives in Paris"), msg("w2", "drink: Ann likes tea")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Wait()
+	j := viewJob(t, p, space, id)
+	if j.Status != cypher.JobRunning || j.Pending != 1 || j.Failed != 0 || !strings.Contains(j.Error, "retried") {
+		t.Errorf("job %+v, want running with 1 pending and an error saying it is retried", j)
+	}
+	for _, r := range j.Results {
+		switch {
+		case r.ID == "w2" && (r.Status != realm.ObservationPending || !strings.Contains(r.Error, "scripted extraction failure")):
+			t.Errorf("result of w2 %+v, want pending with the error it met", r)
+		case r.ID == "w1" && (r.Status != realm.ObservationIntegrated || r.Error != ""):
+			t.Errorf("result of w1 %+v, want integrated without an error", r)
+		}
+	}
+}
+
+// TestResumeSettlesTakenOverJob: the job of a process killed during its run ends, as
+// stored and with its updated_at, when another process resumed its observations.
+func TestResumeSettlesTakenOverJob(t *testing.T) {
+	ctx := context.Background()
+	p, _, store, space := newCountingPipeline(t, construction.Options{})
+	// What a killed process leaves: its observations stored and pending, its job running.
+	savePending(t, store, space, msg("k1", "home: Ann lives in Paris"), msg("k2", "drink: Ann likes tea"))
+	id := uuid.NewString()
+	if err := store.CreateJob(ctx, space, id, []string{"k1", "k2"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.ResumePendingSpace(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	j := viewJob(t, p, space, id)
+	if j.Status != cypher.JobDone || j.Pending != 0 || !j.UpdatedAt.After(j.CreatedAt) {
+		t.Errorf("job %+v, want done and updated after its creation", j)
+	}
+}
+
+// TestTwoResumersIntegrateOnce: two processes resuming the pending observations of one
+// database side by side integrate each observation once: one memory derived from each,
+// none twice; and one of them only works on it (extracts it: one model call).
+func TestTwoResumersIntegrateOnce(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	const n = 60
+	var obs []realm.Observation
+	for i := range n {
+		obs = append(obs, msg(fmt.Sprintf("t%02d", i), fmt.Sprintf("thing%02d: Ann bought thing number %d", i, i)))
+	}
+	savePending(t, store, space, obs...)
+	var agents []*countingAgent
+	for r := range 2 {
+		ag := newCountingAgent(space)
+		agents = append(agents, ag)
+		p := construction.New(store, ag, bowEmbedder{}, construction.Options{Owner: fmt.Sprintf("replica%d-%s", r, space),
+			ResumeInterval: 100 * time.Millisecond, ResumeBatch: 5}, zerolog.Nop())
+		t.Cleanup(func() { p.Close(context.Background()) })
+		resuming(t, p)
+	}
+	pollUntil(t, "every observation integrated", func() bool {
+		st := mustStats(t, store, space)
+		return st.ObservationsPending == 0
+	})
+	st := mustStats(t, store, space)
+	if st.Observations != n || st.ObservationsFailed != 0 || st.Memories != n {
+		t.Errorf("stats %+v, want %d observations integrated into %d memories", st, n, n)
+	}
+	derived := derivedFrom(t, store, space)
+	worked := [2]int{}
+	for _, o := range obs {
+		if derived[o.ID] != 1 {
+			t.Errorf("observation %s: %d memories derived, want 1", o.ID, derived[o.ID])
+		}
+		if a, b := agents[0].count(o.ID), agents[1].count(o.ID); a+b != 1 {
+			t.Errorf("observation %s extracted %d times by one replica and %d by the other, want once in all", o.ID, a, b)
+		}
+		for r, ag := range agents {
+			if ag.count(o.ID) > 0 {
+				worked[r]++
+			}
+		}
+	}
+	t.Logf("observations extracted by each replica: %v", worked)
+}
