@@ -235,10 +235,10 @@ func (p *Pipeline) runJob(ctx context.Context, id string, c *claim, saved []cyph
 		if !saved[i].Claimed {
 			continue
 		}
-		switch {
-		case res.Status == StatusFailed:
+		switch res.Status {
+		case StatusFailed:
 			failed++
-		case res.Status == StatusPending:
+		case StatusPending:
 			pending++
 			if res.unrecorded {
 				unrecorded[res.ObservationID] = res.Error

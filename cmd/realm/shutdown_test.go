@@ -314,6 +314,30 @@ func TestShutdownTimeoutConfig(t *testing.T) {
 	}
 }
 
+// TestResumeIntervalConfig: REALM_RESUME_INTERVAL is 0 (only at start) or at least 1s,
+// 30s by default; it is printed with the configuration.
+func TestResumeIntervalConfig(t *testing.T) {
+	for _, bad := range []string{"often", "-1s", "10ms"} {
+		t.Run("Err"+bad, func(t *testing.T) {
+			_, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, testEnv(map[string]string{"REALM_RESUME_INTERVAL": bad}))
+			if err == nil || !strings.Contains(err.Error(), "REALM_RESUME_INTERVAL") {
+				t.Errorf("got %v, want an error naming REALM_RESUME_INTERVAL", err)
+			}
+		})
+	}
+	for env, want := range map[string]time.Duration{"": 30 * time.Second, "0": 0, "2m": 2 * time.Minute} {
+		cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, testEnv(map[string]string{"REALM_RESUME_INTERVAL": env}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		cfg.print(&out)
+		if cfg.ResumeInterval != want || !strings.Contains(out.String(), "REALM_RESUME_INTERVAL="+want.String()) {
+			t.Errorf("REALM_RESUME_INTERVAL=%q: %v, printed %q", env, cfg.ResumeInterval, out.String())
+		}
+	}
+}
+
 // metricSum adds the values of the /metrics lines of name whose labels contain every one
 // of labels (`stage="extract"`).
 func metricSum(body, name string, labels ...string) (float64, bool) {
