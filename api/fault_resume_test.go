@@ -55,7 +55,8 @@ func (w *onLog) Write(p []byte) (int, error) {
 }
 
 // TestOutageLeavesJobPendingThenResumed: an async job meets Neo4j gone (its messages
-// were stored before the 202): the job does not say failed but running, with an error
+// were stored before the 202; a batch sent then is refused with a 503 saying that
+// nothing of it was stored): the job does not say failed but running, with an error
 // saying its messages are retried and, per message, the error it met; once Neo4j is back,
 // the server's resumption integrates them without a restart or a resend, recall finds
 // them, and the job ends done.
@@ -94,6 +95,13 @@ func TestOutageLeavesJobPendingThenResumed(t *testing.T) {
 		t.Fatal("the job never extracted")
 	}
 	proxy.cut()
+	// A batch sent now is refused, and the 503 says that nothing of it was stored.
+	var refused problemDoc
+	resp := c.do("POST", sp+"/observations", map[string]any{"messages": []map[string]string{
+		{"id": "late", "speaker": "Ana", "content": "Ana sold the kite.", "timestamp": "2023-01-20T09:00:00Z"}}}, &refused)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(refused.Detail, "nothing of the batch was stored") {
+		t.Errorf("a batch sent with neo4j gone: %d %+v, want 503 saying nothing was stored", resp.StatusCode, refused)
+	}
 	close(ag.open)
 	p.Wait() // the job's run ends, every message failed while Neo4j was gone
 
