@@ -12,9 +12,9 @@
 // transaction.
 //
 // Nothing accepted is lost: an observation stays pending until the transaction that
-// writes its memories marks it integrated; ResumePending takes pending work back (at
-// start: a killed process's of this host at once, another host's after its lease expired,
-// see owner.go); asynchronous ingestion records a Job whose progress is counted from its
+// writes its memories marks it integrated; ResumePending takes pending work back (Resume
+// runs it at start and then periodically: what a failed attempt left, a killed process's
+// of this host at once, another host's after its lease expired, see owner.go); asynchronous ingestion records a Job whose progress is counted from its
 // observations. The workers of one process share its lease owner, so they also hold what
 // they integrate in memory (held.go): one process never integrates an observation twice at once.
 //
