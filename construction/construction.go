@@ -590,12 +590,6 @@ func embedText(name, content string) string {
 	return name + ": " + content
 }
 
-// decide asks the agent to integrate and relate every candidate against its
-// neighbourhood and turns the decisions into writes; it runs outside any transaction
-// and again when the neighbourhood changed before the writes were applied.
-// Decisions that do not fit the graph are corrected, not trusted: a merge into a node
-// that is not a neighbour becomes an add; edges to unknown nodes, with invalid
-// predicates or too weak are dropped.
 // keepRecentSources keeps, of each candidate's other sources (agent.Candidate.AlsoFrom),
 // the recent observations the extractor was shown: a unit derives from what was said,
 // never from an id an agent made up.
@@ -607,6 +601,13 @@ func keepRecentSources(cands []agent.Candidate, recent []realm.Observation) {
 	}
 }
 
+// decide asks the agent to integrate and relate every candidate against its
+// neighbourhood and turns the decisions into writes; it runs outside any transaction
+// and again when the neighbourhood changed before the writes were applied.
+// Decisions that do not fit the graph are corrected, not trusted: a merge into a node
+// that is not a neighbour becomes an add; edges to unknown nodes, with invalid
+// predicates or too weak are dropped. With freeIDs, the new memories' ids avoid those
+// that other spaces' memories hold (a trusted import may have planted them).
 func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Extraction, embs [][]float32, hoods [][]cypher.CandidateNeighbour, res *Result, freeIDs bool) (cypher.Integration, error) {
 	res.Added, res.Merged, res.Skipped = nil, nil, nil // decided again when the neighbourhood changed
 	in := agent.IntegrateInput{Observation: o, Candidates: make([]agent.CandidateContext, len(ext.Candidates))}
