@@ -182,8 +182,9 @@ func ownsHeld(ws []wordSpan, j int) bool {
 
 // productCued: a product noun next to the name, a possessive before it ("my Visa", "our
 // Berlin store": a person is "my sister Ana", not "my Ana"), a verb of use before it (a
-// determiner or a preposition between), a service's verb and preposition before it
-// (serviceVerbs), or a place preposition before it in a clause that speaks of a product
+// determiner or a preposition between, "me" or "us" before the preposition), a service's
+// verb and preposition before it (serviceVerbs), or a place preposition before it in a
+// clause that speaks of a product
 // ("want to move to Plus" after "the Basic plan").
 func productCued(text string, ws []wordSpan, i, j int) bool {
 	if strings.HasSuffix(ws[j].lower, "'s") {
@@ -199,7 +200,7 @@ func productCued(text string, ws []wordSpan, i, j int) bool {
 	if k >= 0 && usingVerbs[ws[k].lower] {
 		return true
 	}
-	if k >= 1 && (usingPrepositions[ws[k].lower] && usingVerbs[ws[k-1].lower] || ws[k].lower == "in" && writtenVerbs[ws[k-1].lower]) {
+	if k >= 1 && (usingPrepositions[ws[k].lower] && usingVerbs[verbBefore(ws, k)] || ws[k].lower == "in" && writtenVerbs[ws[k-1].lower]) {
 		return true
 	}
 	if i >= 2 && ws[i-1].lower == "with" && payVerbs[ws[i-2].lower] {
@@ -213,6 +214,15 @@ func productCued(text string, ws []wordSpan, i, j int) bool {
 		return clauseHas(ws, clauseAt(text, ws[i].start), productNouns)
 	}
 	return false
+}
+
+// verbBefore is the word before ws[k], or the one before that when it is "me" or "us":
+// the verb of "switch me to Pro".
+func verbBefore(ws []wordSpan, k int) string {
+	if k >= 2 && (ws[k-1].lower == "me" || ws[k-1].lower == "us") {
+		return ws[k-2].lower
+	}
+	return ws[k-1].lower
 }
 
 // clauseAt is the clause of text holding pos (an empty segment when none does).

@@ -38,6 +38,9 @@ func TestNamesCategories(t *testing.T) {
 	tests := []namesCase{
 		{"Plans", "I'm on the Basic plan and want to move to Plus or Pro.", []nameMention{{"Basic", "concept"}, {"Plus", "concept"}, {"Pro", "concept"}}},
 		{"Upgrade", "Can I upgrade to Pro next month?", []nameMention{{"Pro", "concept"}}},
+		{"SwitchMe", "Please switch me to Pro.", []nameMention{{"Pro", "concept"}}},
+		{"UpgradeUs", "Could you upgrade us to Premium?", []nameMention{{"Premium", "concept"}}},
+		{"MoveMe", "They will move me to Berlin in May.", []nameMention{{"Berlin", "place"}}},
 		{"CardBrand", "I paid with my Visa card.", []nameMention{{"Visa", "concept"}}},
 		{"BrandAlone", "I paid with Visa last time.", []nameMention{{"Visa", "concept"}}},
 		{"PlanAfter", "Switching to plan Premium saves money.", []nameMention{{"Premium", "concept"}}},
