@@ -92,7 +92,7 @@ func TestObservations(t *testing.T) {
 	if _, err := store.SaveObservations(ctx, space, embedder.ID(), embedder.Dim(), stored, lease); err != nil {
 		t.Fatal(err)
 	}
-	if status, err := store.MarkObservationError(ctx, space, "f", "the extraction failed", 1); err != nil || status != realm.ObservationFailed {
+	if status, err := store.MarkObservationError(ctx, space, "f", "the extraction failed", 1, true); err != nil || status != realm.ObservationFailed {
 		t.Fatalf("mark f failed: %q %v", status, err)
 	}
 	all := []string{"a", "b", "d/1", "c", "p", "f"}

@@ -445,7 +445,9 @@ func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, 
 }
 
 // failed records a failed integration attempt of o on the observation (which stays
-// pending, up to MaxAttempts) and in res.
+// pending, up to MaxAttempts) and in res. An attempt that failed because Neo4j or a model
+// was away (EUnavailable) does not count: a flapping database must not fail a message for
+// good; it is retried until it integrates.
 func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, res *Result) {
 	log := p.log.With().Str("space", o.Space).Str("observation", o.ID).Logger()
 	res.Added, res.Merged, res.Skipped, res.Edges = nil, nil, nil, nil
@@ -454,7 +456,8 @@ func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, r
 		return // not an attempt that failed: the observation is resumed later
 	}
 	log.Warn().Err(err).Msg("integration failed; the observation stays pending")
-	status, markErr := p.store.MarkObservationError(context.WithoutCancel(ctx), o.Space, o.ID, err.Error(), p.opts.MaxAttempts)
+	counts := realm.ErrorCode(err) != realm.EUnavailable
+	status, markErr := p.store.MarkObservationError(context.WithoutCancel(ctx), o.Space, o.ID, err.Error(), p.opts.MaxAttempts, counts)
 	if markErr != nil {
 		log.Error().Err(markErr).Msg("recording the integration failure")
 		res.unrecorded = true

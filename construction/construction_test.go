@@ -32,17 +32,22 @@ import (
 // add plus supersedes to it; same name otherwise → merge, the candidate's text becoming
 // the content; else add. Every node after the first of an observation correlates with
 // the first (a symmetric edge). Extract of an observation of failSpace fails while
-// failures > 0 (other spaces' pending work, which ResumePending may take, is unaffected).
-// Construction asks no other decision (the embedded nil Agent would panic).
+// failures > 0 (other spaces' pending work, which ResumePending may take, is unaffected),
+// as a model that cannot be reached while unavailable is set. Construction asks no other
+// decision (the embedded nil Agent would panic).
 type scriptAgent struct {
 	agent.Agent
-	failures  atomic.Int32
-	failSpace atomic.Value // string
+	failures    atomic.Int32
+	failSpace   atomic.Value // string
+	unavailable atomic.Bool
 }
 
 func (a *scriptAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
 	usage := realm.Usage{"extract": {Calls: 1}}
 	if in.Observation.Space == a.failSpace.Load() && a.failures.Add(-1) >= 0 {
+		if a.unavailable.Load() {
+			return agent.Extraction{}, usage, realm.Errorf(realm.EUnavailable, "scripted: the model cannot be reached")
+		}
 		return agent.Extraction{}, usage, errors.New("scripted extraction failure")
 	}
 	var out agent.Extraction
@@ -336,6 +341,24 @@ func TestNothingLost(t *testing.T) {
 		}
 		if st := mustStats(t, store, space); st.ObservationsFailed != 1 {
 			t.Errorf("stats %+v, want 1 failed", st)
+		}
+	})
+	t.Run("UnavailableDoesNotCount", func(t *testing.T) {
+		// Three attempts meet an unreachable model (MaxAttempts is 2): none counts, so the
+		// message stays pending and integrates once the model is back.
+		ag.unavailable.Store(true)
+		defer ag.unavailable.Store(false)
+		ag.failures.Store(3)
+		if res := mustIngest(t, p, space, msg("m9", "boat: Ann sails a small boat")); res[0].Status != construction.StatusPending {
+			t.Fatalf("result %+v, want pending", res[0])
+		}
+		for range 3 {
+			if _, err := p.ResumePending(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if o, _ := store.Observation(ctx, space, "m9"); o.Status != realm.ObservationIntegrated {
+			t.Errorf("once the model is back: status %s, want integrated (an unavailable model's failures do not count)", o.Status)
 		}
 	})
 	t.Run("DeadReplicaLeaseExpired", func(t *testing.T) {

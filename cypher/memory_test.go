@@ -123,11 +123,12 @@ func TestSaveObservations(t *testing.T) {
 	})
 	t.Run("Error", func(t *testing.T) {
 		for _, tc := range []struct {
-			id   string
-			max  int
-			want string
-		}{{"b", 3, realm.ObservationPending}, {"c", 1, realm.ObservationFailed}} {
-			status, err := s.MarkObservationError(ctx, space, tc.id, "boom", tc.max)
+			id     string
+			max    int
+			counts bool
+			want   string
+		}{{"b", 3, true, realm.ObservationPending}, {"c", 1, false, realm.ObservationPending}, {"c", 1, true, realm.ObservationFailed}} {
+			status, err := s.MarkObservationError(ctx, space, tc.id, "boom", tc.max, tc.counts)
 			if err != nil {
 				t.Fatal(err)
 			}

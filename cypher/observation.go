@@ -419,11 +419,12 @@ func observationList(r *neo4j.Record, key string) []realm.Observation {
 }
 
 // MarkObservationError records a failed integration attempt with its error text. The
-// observation stays pending, to be retried, until maxAttempts attempts failed; then it
-// is failed. It returns the resulting status. Errors: EUnavailable.
-func (s *Store) MarkObservationError(ctx context.Context, space, id, errText string, maxAttempts int) (string, error) {
+// observation stays pending, to be retried, until maxAttempts attempts that count failed;
+// then it is failed. An attempt that does not count (counts false) records only its
+// error. It returns the resulting status. Errors: EUnavailable.
+func (s *Store) MarkObservationError(ctx context.Context, space, id, errText string, maxAttempts int, counts bool) (string, error) {
 	recs, err := s.write(ctx, qObservationError, map[string]any{
-		"space": space, "id": id, "error": errText, "now": time.Now().UTC(), "max_attempts": maxAttempts,
+		"space": space, "id": id, "error": errText, "now": time.Now().UTC(), "max_attempts": maxAttempts, "counts": counts,
 	})
 	if err != nil {
 		return "", err
