@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,14 +42,17 @@ func (a *extractGate) Extract(ctx context.Context, in agent.ExtractInput) (agent
 
 // onLog calls do, once, when a log line holding every one of marks is written: it runs
 // before the logging code goes on, so a test acts between two steps of the pipeline.
+// It counts such lines.
 type onLog struct {
 	marks []string
 	do    func()
 	once  sync.Once
+	seen  atomic.Int64
 }
 
 func (w *onLog) Write(p []byte) (int, error) {
 	if !slices.ContainsFunc(w.marks, func(m string) bool { return !bytes.Contains(p, []byte(m)) }) {
+		w.seen.Add(1)
 		w.once.Do(w.do)
 	}
 	return len(p), nil
@@ -57,7 +61,8 @@ func (w *onLog) Write(p []byte) (int, error) {
 // TestOutageLeavesJobPendingThenResumed: an async job meets Neo4j gone (its messages
 // were stored before the 202; a batch sent then is refused with a 503 saying that
 // nothing of it was stored): the job does not say failed but running, with an error
-// saying its messages are retried and, per message, the error it met; once Neo4j is back,
+// saying its messages are retried and, per message, the error met by the first: the job
+// stops at that first failure, leaving the rest unattempted; once Neo4j is back,
 // the server's resumption integrates them without a restart or a resend, recall finds
 // them, and the job ends done.
 func TestOutageLeavesJobPendingThenResumed(t *testing.T) {
@@ -65,9 +70,10 @@ func TestOutageLeavesJobPendingThenResumed(t *testing.T) {
 	deps := testDepsOn(t, store)
 	const n = 4
 	last := fmt.Sprintf("o%d", n)
-	// Neo4j comes back as the job's last message has failed, before the job's end is
-	// recorded: the job then tells what its run left.
-	back := &onLog{marks: []string{`"observation":"` + last + `"`, "stays pending"}, do: proxy.restore}
+	// Neo4j comes back as the job's first message has failed, before the job's end is
+	// recorded: the job then tells what its run left, and a job that went on would
+	// integrate the rest.
+	back := &onLog{marks: []string{"integration failed", "stays pending"}, do: proxy.restore}
 	ag := &extractGate{Agent: offline.New(offline.Options{}), entered: make(chan struct{}), open: make(chan struct{})}
 	p := construction.New(store, ag, embedder, construction.Options{ResumeInterval: time.Second}, zerolog.New(back))
 	t.Cleanup(func() { p.Close(context.Background()) })
@@ -103,7 +109,10 @@ func TestOutageLeavesJobPendingThenResumed(t *testing.T) {
 		t.Errorf("a batch sent with neo4j gone: %d %+v, want 503 saying nothing was stored", resp.StatusCode, refused)
 	}
 	close(ag.open)
-	p.Wait() // the job's run ends, every message failed while Neo4j was gone
+	p.Wait() // the job's run ends at its first message that failed while Neo4j was gone
+	if n := back.seen.Load(); n != 1 {
+		t.Errorf("%d integration attempts failed in the outage, want 1: the job stops at the first", n)
+	}
 
 	type jobView struct {
 		Status  string

@@ -169,6 +169,9 @@ type Result struct {
 	// unrecorded: the failed attempt could not be recorded on the observation (Neo4j
 	// away), so a job records Error on it when it ends.
 	unrecorded bool
+	// unavailable: the attempt met Neo4j or a model away (EUnavailable); the rest of its
+	// batch is left pending for the resumption rather than each meeting it in turn.
+	unavailable bool
 }
 
 // Ingest stores every observation of the batch, then integrates the new ones (and
@@ -456,7 +459,8 @@ func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, r
 		return // not an attempt that failed: the observation is resumed later
 	}
 	log.Warn().Err(err).Msg("integration failed; the observation stays pending")
-	counts := realm.ErrorCode(err) != realm.EUnavailable
+	res.unavailable = realm.ErrorCode(err) == realm.EUnavailable
+	counts := !res.unavailable
 	status, markErr := p.store.MarkObservationError(context.WithoutCancel(ctx), o.Space, o.ID, err.Error(), p.opts.MaxAttempts, counts)
 	if markErr != nil {
 		log.Error().Err(markErr).Msg("recording the integration failure")

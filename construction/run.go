@@ -46,9 +46,30 @@ func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation, wi
 		if start > 0 || !covers(win, prefix) {
 			win = cypher.Window{} // read before the run: not the space as the previous ones leave it
 		}
-		start += p.runPrefix(ctx, prefix, results[start:], win)
+		n := p.runPrefix(ctx, prefix, results[start:], win)
+		if leftPending(results[start:start+n], results[start+n:]) {
+			break
+		}
+		start += n
 	}
 	return results
+}
+
+// leftPending reports whether an attempt among done met Neo4j or a model away, and then
+// leaves every one of rest pending with the error it met, unattempted: each would wait
+// out the same outage in turn (seconds apiece), while the resumption takes them up
+// once it is over. Their error is not recorded on them (a job records it as it ends).
+func leftPending(done, rest []Result) bool {
+	i := slices.IndexFunc(done, func(r Result) bool { return r.unavailable })
+	if i < 0 {
+		return false
+	}
+	for k := range rest {
+		r := &rest[k]
+		r.Added, r.Merged, r.Skipped, r.Edges = nil, nil, nil, nil
+		r.Status, r.Error, r.unrecorded = StatusPending, done[i].Error, true
+	}
+	return true
 }
 
 // inZone reads the times of obs, as stored (UTC), in the memory's zone (Options.Zone).
@@ -150,6 +171,9 @@ func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, exts [
 		usage := results[k].Usage
 		results[k] = p.integrateExtracted(ctx, o, ext, forgotten)
 		results[k].Usage.Add(usage)
+		if leftPending(results[k:k+1], results[k+1:len(obs)]) {
+			break
+		}
 	}
 	return len(obs)
 }
@@ -174,6 +198,9 @@ func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts
 				redo = nil // extracted again, one by one, from the space as it is now
 			}
 			n = p.oneByOne(ctx, obs[start:end], redo, win.Forgotten, results[start:end])
+		}
+		if leftPending(results[start:start+n], results[start+n:len(obs)]) {
+			return
 		}
 		start += n
 	}
