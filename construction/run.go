@@ -47,7 +47,7 @@ func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation, wi
 			win = cypher.Window{} // read before the run: not the space as the previous ones leave it
 		}
 		n := p.runPrefix(ctx, prefix, results[start:], win)
-		if leftPending(results[start:start+n], results[start+n:]) {
+		if leftPending(results[start:start+n], obs[start+n:], results[start+n:]) {
 			break
 		}
 		start += n
@@ -56,18 +56,18 @@ func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation, wi
 }
 
 // leftPending reports whether an attempt among done met Neo4j or a model away, and then
-// leaves every one of rest pending with the error it met, unattempted: each would wait
-// out the same outage in turn (seconds apiece), while the resumption takes them up
-// once it is over. Their error is not recorded on them (a job records it as it ends).
-func leftPending(done, rest []Result) bool {
+// leaves every observation of rest pending (its result in restResults) with the error it
+// met, unattempted: each would wait out the same outage in turn (seconds apiece), while
+// the resumption takes them up once it is over. Their error is not recorded on them (a
+// job records it as it ends).
+func leftPending(done []Result, rest []realm.Observation, restResults []Result) bool {
 	i := slices.IndexFunc(done, func(r Result) bool { return r.unavailable })
 	if i < 0 {
 		return false
 	}
-	for k := range rest {
-		r := &rest[k]
-		r.Added, r.Merged, r.Skipped, r.Edges = nil, nil, nil, nil
-		r.Status, r.Error, r.unrecorded = StatusPending, done[i].Error, true
+	for k, o := range rest {
+		restResults[k] = Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusPending, Error: done[i].Error,
+			Usage: restResults[k].Usage, unrecorded: true}
 	}
 	return true
 }
@@ -171,7 +171,7 @@ func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, exts [
 		usage := results[k].Usage
 		results[k] = p.integrateExtracted(ctx, o, ext, forgotten)
 		results[k].Usage.Add(usage)
-		if leftPending(results[k:k+1], results[k+1:len(obs)]) {
+		if leftPending(results[k:k+1], obs[k+1:], results[k+1:len(obs)]) {
 			break
 		}
 	}
@@ -199,7 +199,7 @@ func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts
 			}
 			n = p.oneByOne(ctx, obs[start:end], redo, win.Forgotten, results[start:end])
 		}
-		if leftPending(results[start:start+n], results[start+n:len(obs)]) {
+		if leftPending(results[start:start+n], obs[start+n:], results[start+n:len(obs)]) {
 			return
 		}
 		start += n
