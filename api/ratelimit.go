@@ -117,9 +117,9 @@ func (s *server) rateLimit(next http.Handler) http.Handler {
 	})
 }
 
-// Failed authentications are limited by client address, so that keys cannot be guessed
-// at full speed: DefaultAuthFailureBurst in a row, then one every 1/DefaultAuthFailureRate
-// seconds.
+// Failed authentications are limited by client address, so that wrong or missing keys
+// cannot be sent at full speed: DefaultAuthFailureBurst in a row, then one every
+// 1/DefaultAuthFailureRate seconds (a valid key always passes: authenticate).
 const (
 	DefaultAuthFailureRate  = 1.0 / 6
 	DefaultAuthFailureBurst = 10
