@@ -56,15 +56,8 @@ func (p *Pipeline) ResumePendingSpace(ctx context.Context, space string) (int, e
 // observation is still pending, so that replicas running it side by side never integrate
 // one observation twice. A pass that fails (Neo4j still away) is tried again at the next.
 func (p *Pipeline) Resume(ctx context.Context) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := p.untilClose(ctx)
 	defer cancel()
-	go func() {
-		select {
-		case <-p.stop:
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	every := p.opts.ResumeInterval
 	for {
 		n, err := p.ResumePending(ctx)
@@ -83,6 +76,19 @@ func (p *Pipeline) Resume(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// untilClose is ctx, cancelled too when Close is called.
+func (p *Pipeline) untilClose(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-p.stop:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
 }
 
 // settleJobs records the end of the jobs of spaces none of whose observations is
@@ -206,15 +212,8 @@ func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Ob
 	go func() {
 		defer p.bg.Done()
 		defer c.end()
-		bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		bctx, cancel := p.untilClose(context.WithoutCancel(ctx))
 		defer cancel()
-		go func() {
-			select {
-			case <-p.stop:
-				cancel()
-			case <-bctx.Done():
-			}
-		}()
 		p.runJob(bctx, id, c, saved)
 	}()
 	return id, nil
