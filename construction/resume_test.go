@@ -82,6 +82,9 @@ func TestResumeRetriesPending(t *testing.T) {
 		return err == nil && o.Status == realm.ObservationIntegrated
 	})
 	ag.checkExtracts(t, map[string]int{"r1": 1, "r2": 2, "r3": 1})
+	// Once seen integrated, r2's memory is listed; polled (a fresh clone's run once listed
+	// none right after, not reproduced since), then exactly one.
+	pollUntil(t, "a memory derived from r2", func() bool { return derivedFrom(t, store, space)["r2"] > 0 })
 	if d := derivedFrom(t, store, space); d["r2"] != 1 {
 		t.Errorf("memories derived from r2: %d, want 1", d["r2"])
 	}
