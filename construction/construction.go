@@ -684,6 +684,7 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 				}
 				if a := calledAlso(target.Name, held, c); a != nil {
 					m.Aliases = a
+					m.Keywords = union(a, m.Keywords, p.opts.MaxKeywords) // found by its names
 				}
 			}
 			if d.Merged != "" && d.Merged != target.Content {
@@ -694,10 +695,11 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 		case d.Action == agent.ActionMerge:
 			p.log.Warn().Str("observation", o.ID).Str("merge_into", d.MergeInto).Msg("merge target is not a neighbour; adding instead")
 		}
-		// add, and anything unknown: "when unsure: add" (REALM.md §2 step 4).
+		// add, and anything unknown: "when unsure: add" (REALM.md §2 step 4). An entity's
+		// aliases lead its keywords: the full-text index finds it by any of its names.
 		n := realm.Node{
 			ID: ids[i], Space: o.Space, Type: c.Type, Name: c.Name, Content: c.Content,
-			Description: c.Description, Keywords: union(nil, c.Keywords, p.opts.MaxKeywords), TStart: c.TStart, TEnd: c.TEnd,
+			Description: c.Description, Keywords: union(c.Aliases, c.Keywords, p.opts.MaxKeywords), TStart: c.TStart, TEnd: c.TEnd,
 			Aliases: c.Aliases, Category: c.Category, Role: c.Role, Participants: c.Participants,
 			Sources: append(slices.Clone(c.AlsoFrom), o.ID), Embedding: embs[i], CreatedAt: now, UpdatedAt: now,
 		}
