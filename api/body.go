@@ -36,13 +36,17 @@ const (
 	maxYear = 9999
 )
 
+// maxDepth bounds how deeply a request body nests arrays and objects: no request needs
+// more than a few levels, and each level costs the reader a frame and a field path.
+const maxDepth = 64
+
 // readJSON parses one JSON value from b into nil, bool, string, json.Number, []any and
 // map[string]any, reporting bad text, and nulls unless nullsOK, in fe.
 func readJSON(b []byte, nullsOK bool, fe realm.FieldErrors) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	r := &jsonReader{dec: dec, raw: b, nullsOK: nullsOK, fe: fe}
-	v, err := r.value("")
+	v, err := r.value("", 0)
 	if err != nil {
 		return nil, err
 	}
@@ -59,7 +63,8 @@ type jsonReader struct {
 	fe      realm.FieldErrors
 }
 
-func (r *jsonReader) value(path string) (any, error) {
+// value reads the value at path, depth levels of arrays and objects deep.
+func (r *jsonReader) value(path string, depth int) (any, error) {
 	start := r.dec.InputOffset()
 	tok, err := r.dec.Token()
 	if err != nil {
@@ -67,10 +72,13 @@ func (r *jsonReader) value(path string) (any, error) {
 	}
 	switch t := tok.(type) {
 	case json.Delim:
+		if depth == maxDepth {
+			return nil, realm.Errorf(realm.EInvalid, "request body nests arrays and objects more than %d deep (at byte %d)", maxDepth, start)
+		}
 		if t == '[' {
 			list := []any{}
 			for i := 0; r.dec.More(); i++ {
-				v, err := r.value(fmt.Sprintf("%s[%d]", path, i))
+				v, err := r.value(fmt.Sprintf("%s[%d]", path, i), depth+1)
 				if err != nil {
 					return nil, err
 				}
@@ -89,7 +97,7 @@ func (r *jsonReader) value(path string) (any, error) {
 			key := k.(string)
 			field := joinPath(path, key)
 			r.checkText(field, r.raw[keyStart:r.dec.InputOffset()])
-			if obj[key], err = r.value(field); err != nil {
+			if obj[key], err = r.value(field, depth+1); err != nil {
 				return nil, err
 			}
 		}
