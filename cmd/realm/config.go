@@ -316,9 +316,9 @@ func (c config) print(w io.Writer) {
 		kind = "auto (the local model of the stored spaces, else local-q; hash if not installed)"
 	}
 	fmt.Fprintf(w, "config: REALM_ADDR=%s NEO4J_URI=%s NEO4J_USER=%s NEO4J_PASSWORD=%s NEO4J_DATABASE=%s REALM_EMBEDDER=%s REALM_LLM=%s",
-		c.Addr, c.Neo4j.URI, c.Neo4j.User, mask(c.Neo4j.Password), c.Neo4j.Database, kind, c.LLM)
+		c.Addr, maskURL(c.Neo4j.URI), c.Neo4j.User, mask(c.Neo4j.Password), c.Neo4j.Database, kind, c.LLM)
 	if c.LLM == "openai" || c.Embed.Kind == embed.KindOpenAI {
-		fmt.Fprintf(w, " OPENAI_BASE_URL=%s OPENAI_API_KEY=%s models=%v REALM_LLM_TIMEOUT=%s", c.OpenAI.BaseURL, mask(c.OpenAI.APIKey), c.OpenAI.Models, c.OpenAI.Timeout)
+		fmt.Fprintf(w, " OPENAI_BASE_URL=%s OPENAI_API_KEY=%s models=%v REALM_LLM_TIMEOUT=%s", maskURL(c.OpenAI.BaseURL), mask(c.OpenAI.APIKey), c.OpenAI.Models, c.OpenAI.Timeout)
 	}
 	names := make([]string, len(c.Keys))
 	for i, k := range c.Keys {
@@ -354,4 +354,13 @@ func mask(secret string) string {
 		return ""
 	}
 	return "****"
+}
+
+// maskURL is raw with the password of its user information masked (xxxxx).
+func maskURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return u.Redacted()
 }
