@@ -245,22 +245,28 @@ func loadLimits(env func(key, def string) string) (limits, error) {
 }
 
 // loadKeys reads the API keys from REALM_API_KEYS (entries separated by ';') or from
-// the file REALM_API_KEYS_FILE names (one entry a line); see api.ParseKeys.
+// the file REALM_API_KEYS_FILE names (one entry a line); see api.ParseKeys. A setting
+// that holds no key is an error: serving without keys is asked for by setting neither.
 func loadKeys(getenv func(string) string) ([]api.Key, error) {
 	inline, file := getenv("REALM_API_KEYS"), getenv("REALM_API_KEYS_FILE")
+	source, text := "REALM_API_KEYS", inline
 	switch {
 	case inline != "" && file != "":
 		return nil, realm.Errorf(realm.EInvalid, "set REALM_API_KEYS or REALM_API_KEYS_FILE, not both")
-	case inline != "":
-		return api.ParseKeys("REALM_API_KEYS", inline)
 	case file != "":
 		b, err := os.ReadFile(file)
 		if err != nil {
 			return nil, realm.Errorf(realm.EInvalid, "REALM_API_KEYS_FILE: %v", err)
 		}
-		return api.ParseKeys("REALM_API_KEYS_FILE "+file, string(b))
+		source, text = "REALM_API_KEYS_FILE "+file, string(b)
+	case inline == "":
+		return nil, nil
 	}
-	return nil, nil
+	keys, err := api.ParseKeys(source, text)
+	if err == nil && len(keys) == 0 {
+		err = realm.Errorf(realm.EInvalid, "%s holds no key (only blank or comment lines): unset it to serve without keys, on loopback only", source)
+	}
+	return keys, err
 }
 
 // loopbackOnly reports whether addr can be reached from this machine only.

@@ -327,6 +327,10 @@ func TestServe(t *testing.T) {
 func TestRunErrors(t *testing.T) {
 	cyphertest.MustOpen(t)
 	ctx := context.Background()
+	commentsOnly := filepath.Join(t.TempDir(), "keys")
+	if err := os.WriteFile(commentsOnly, []byte("# name key scopes spaces\n\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		env  map[string]string
@@ -345,6 +349,8 @@ func TestRunErrors(t *testing.T) {
 		{"ErrNoKeysAllInterfaces", map[string]string{"REALM_ADDR": ":0"}, []string{"serve"}, "REALM_API_KEYS"},
 		{"ErrBadKeys", map[string]string{"REALM_API_KEYS": "ci tooshort read ci"}, []string{"serve"}, "REALM_API_KEYS entry 1"},
 		{"ErrKeysFileMissing", map[string]string{"REALM_API_KEYS_FILE": "/nonexistent/keys"}, []string{"serve"}, "REALM_API_KEYS_FILE"},
+		{"ErrKeysFileWithoutKeys", map[string]string{"REALM_API_KEYS_FILE": commentsOnly}, []string{"serve"}, "holds no key"},
+		{"ErrKeysWithoutKeys", map[string]string{"REALM_API_KEYS": " ; "}, []string{"serve"}, "REALM_API_KEYS holds no key"},
 		{"ErrRateLimit", map[string]string{"REALM_RATE_LIMIT": "fast"}, []string{"serve"}, "REALM_RATE_LIMIT"},
 		{"ErrRateBurst", map[string]string{"REALM_RATE_BURST": "0"}, []string{"serve"}, "REALM_RATE_BURST"},
 		{"ErrMaxBody", map[string]string{"REALM_MAX_BODY_BYTES": "10"}, []string{"serve"}, "REALM_MAX_BODY_BYTES"},
