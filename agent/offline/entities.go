@@ -112,6 +112,91 @@ var writtenVerbs = setOf(`written write writes writing rewrite rewrites rewrote 
 // placePrepositions before a name make it a place.
 var placePrepositions = setOf(`in at from to near visited visit visiting around across into à`)
 
+// objectToVerbs take "to" before what is heard, addressed or belonged to, not before where
+// one goes: "listen to Adele", "talked to Sam", "belongs to Ana" name no place.
+var objectToVerbs = setOf(`listen listens listened listening talk talks talked talking speak speaks spoke speaking
+reply replies replied replying respond responds responded responding belong belongs belonged belonging`)
+
+// placeCued: a place preposition before the name ws[i], not the "to" of objectToVerbs.
+func placeCued(ws []wordSpan, i int) bool {
+	return i > 0 && placePrepositions[ws[i-1].lower] && !(i > 1 && ws[i-1].lower == "to" && objectToVerbs[ws[i-2].lower])
+}
+
+// Organisations are named as brands and as the other party of a business deal: a name
+// before a dealNoun ("the Nike deal", "the Nike and Gatorade deals"), after one and
+// with, from or by ("a deal with Nike", "a sponsorship from Gatorade"; the noun "deal"
+// after a determiner: "I had to deal with Jon" is the verb), after sponsored, endorsed
+// or funded by ("sponsored by Gatorade"), after with or signed and before about, for or on
+// and a dealNoun ("in talks with Gatorade about a potential sponsorship", "signed up Nike
+// for a shoe deal"), or after a word for organisations, right before it or with like,
+// such as or including between ("brands like Nike", "the company Acme").
+var (
+	dealNouns     = setOf(`deal deals sponsorship sponsorships endorsement endorsements contract contracts partnership partnerships`)
+	dealParties   = setOf(`with from by`)
+	backedVerbs   = setOf(`sponsored endorsed funded`)
+	orgKinds      = setOf(`brand brands company companies firm firms label labels sponsors`)
+	dealOpeners   = setOf(`a an my our his her their your those these some several`)
+	exampleMarker = setOf(`like including`)
+	signVerbs     = setOf(`sign signs signed signing`)
+	dealTopics    = setOf(`about for on`)
+)
+
+// orgCued: the name ws[i..j] is an organisation's by the words around it (dealNouns…).
+func orgCued(ws []wordSpan, i, j int) bool {
+	if strings.HasSuffix(ws[j].lower, "'s") {
+		return false // "Jon's contract": a person's, more often than not
+	}
+	k := j + 1
+	if k+1 < len(ws) && coordinators[ws[k].lower] && isNameWord(ws[k+1]) {
+		k += 2 // "the Nike and Gatorade deals"
+	}
+	if k < len(ws) && dealNouns[ws[k].lower] {
+		return true
+	}
+	if i >= 2 && dealParties[ws[i-1].lower] && (dealNouns[ws[i-2].lower] && dealNounAt(ws, i-2) || ws[i-1].lower == "by" && backedVerbs[ws[i-2].lower]) {
+		return true
+	}
+	switch {
+	case i >= 1 && (ws[i-1].lower == "with" || signVerbs[ws[i-1].lower] || i >= 2 && ws[i-1].lower == "up" && signVerbs[ws[i-2].lower]) && dealAfter(ws, j):
+		return true
+	case i >= 1 && orgKinds[ws[i-1].lower]:
+		return true
+	case i >= 2 && exampleMarker[ws[i-1].lower] && orgKinds[ws[i-2].lower]:
+		return true
+	case i >= 3 && ws[i-1].lower == "as" && ws[i-2].lower == "such" && orgKinds[ws[i-3].lower]:
+		return true
+	}
+	return false
+}
+
+// dealAfter: the name ending at ws[j] is followed by about, for or on, then a dealNoun
+// within five words ("about a potential sponsorship", "for a basketball shoe and gear deal").
+func dealAfter(ws []wordSpan, j int) bool {
+	if j+1 >= len(ws) || !dealTopics[ws[j+1].lower] {
+		return false
+	}
+	for k := j + 2; k < len(ws) && k <= j+7; k++ {
+		if dealNouns[ws[k].lower] {
+			return true
+		}
+	}
+	return false
+}
+
+// dealNounAt: ws[k], one of dealNouns, is a noun: a determiner among the three words before
+// "deal" or "deals" ("a deal", "a big shoe deal", "those deals"), which are verbs too.
+func dealNounAt(ws []wordSpan, k int) bool {
+	if ws[k].lower != "deal" && ws[k].lower != "deals" {
+		return true
+	}
+	for b := k - 1; b >= 0 && b >= k-3; b-- {
+		if dealOpeners[ws[b].lower] {
+			return true
+		}
+	}
+	return false
+}
+
 // relationNouns before a name make it a person ("my sister Ana", "our neighbour Tom
 // Baker"), and so do speech verbs after it ("Ana said").
 var relationNouns = setOf(`sister brother mom dad mother father son daughter wife husband friend partner boyfriend
@@ -138,9 +223,9 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 		return "person"
 	case i == j && languages[lower]:
 		return "concept"
-	case i == j && products[lower], productCued(text, ws, i, j):
+	case i == j && products[lower], productCued(text, ws, i, j), orgCued(ws, i, j):
 		return "concept"
-	case i > 0 && placePrepositions[ws[i-1].lower]:
+	case placeCued(ws, i):
 		return "place"
 	case strings.ToUpper(name) == name && len(name) > 1:
 		return "concept"
@@ -265,7 +350,7 @@ func coordinatedCategory(text string, ws []wordSpan, i, j int) string {
 	if languages[ws[e].lower] && s == e {
 		return ""
 	}
-	if c := guessCategory(text, ws, s, e); c == "place" || c == "concept" && (products[ws[e].lower] || productCued(text, ws, s, e)) {
+	if c := guessCategory(text, ws, s, e); c == "place" || c == "concept" && (products[ws[e].lower] || productCued(text, ws, s, e) || orgCued(ws, s, e)) {
 		return c
 	}
 	return ""

@@ -104,6 +104,34 @@ func TestNamesServices(t *testing.T) {
 	checkNames(t, tests)
 }
 
+// TestNamesOrganisations: a brand, a sponsor, the other party of a business deal is an
+// organisation (a concept), not a person; one listened or talked to is no place. People
+// dealt with, talked to or owning a contract stay people.
+func TestNamesOrganisations(t *testing.T) {
+	tests := []namesCase{
+		{"DealWith", "I just signed a deal with Nike last week.", []nameMention{{"Nike", "concept"}}},
+		{"DealsWithBoth", "Congrats on those deals with Nike and Gatorade!", []nameMention{{"Nike", "concept"}, {"Gatorade", "concept"}}},
+		{"NamedDeals", "The Nike and Gatorade deals have me stoked!", []nameMention{{"Nike", "concept"}, {"Gatorade", "concept"}}},
+		{"SponsoredBy", "Our team is sponsored by Gatorade this season.", []nameMention{{"Gatorade", "concept"}}},
+		{"SponsorshipFrom", "I got a sponsorship from Puma.", []nameMention{{"Puma", "concept"}}},
+		{"BrandsLike", "I'm considering sports brands like Nike and Under Armour.", []nameMention{{"Nike", "concept"}, {"Under Armour", "concept"}}},
+		{"InTalksAbout", "I'm also in talks with Gatorade about a potential sponsorship.", []nameMention{{"Gatorade", "concept"}}},
+		{"SignedFor", "I just signed up Nike for a basketball shoe and gear deal.", []nameMention{{"Nike", "concept"}}},
+		{"CompaniesSuchAs", "I applied to companies such as Acme.", []nameMention{{"Acme", "concept"}}},
+		// Not a place: what one listens to, whom one talks to.
+		{"ListenTo", "I listen to Adele on the way to work.", []nameMention{{"Adele", "person"}}},
+		{"ListenToSeveralWords", "We listened to Taylor Swift all evening.", []nameMention{{"Taylor Swift", "concept"}}},
+		{"TalkedTo", "I talked to Sam about the trip.", []nameMention{{"Sam", "person"}}},
+		// People, as they were.
+		{"DealWithTheVerb", "I had to deal with Jon all day.", []nameMention{{"Jon", "person"}}},
+		{"WhatsTheDeal", "What's the deal with Jon lately?", []nameMention{{"Jon", "person"}}},
+		{"SomeonesContract", "I read Jon's contract twice.", []nameMention{{"Jon", "person"}}},
+		{"TalksAboutOther", "I'm in talks with Jon about the trip.", []nameMention{{"Jon", "person"}}},
+		{"WentTo", "I went to Lisbon to listen.", []nameMention{{"Lisbon", "place"}}},
+	}
+	checkNames(t, tests)
+}
+
 type namesCase struct {
 	name, text string
 	want       []nameMention

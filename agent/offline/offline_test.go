@@ -408,6 +408,38 @@ func TestOfflineUserStates(t *testing.T) {
 	}
 }
 
+// TestOfflineJobClauses: in a turn of several clauses, a clause that states a job or an
+// employer is a memory of its own; one that only has the shape of such a statement ("has
+// become so confident", "getting better at", "are important for") is none.
+func TestOfflineJobClauses(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		text string
+		want []string // the clause candidates besides the whole turn
+	}{
+		{"I became a nurse. The shifts are long.", []string{"Ana became a nurse."}},
+		{"I have become the manager of the Porto store. It's a lot of work.", []string{"Ana has become the manager of the Porto store."}},
+		{"I'm now a senior engineer at Stripe. The team is great.", []string{"Ana is now a senior engineer at Stripe."}},
+		{"My daughter has become so confident. She reads every night.", nil},
+		{"Writing has become like an escape for me. It helps a lot.", nil},
+		{"Running has become an important part of my life. It keeps the stress away.", nil},
+		{"Yup, on the court, I'm getting better at my overall game. It's been rewarding.", nil},
+		{"I have learned that taking breaks and looking after myself are important for my health. It's all about balance.", nil},
+	} {
+		ex := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "Ana", tt.text)})
+		last := tt.text[strings.LastIndex(tt.text[:len(tt.text)-1], ".")+1:] // held by the whole turn, by no clause
+		var clauses []string
+		for _, c := range ex.Candidates {
+			if (c.Type == realm.Fact || c.Type == realm.Event) && !strings.HasSuffix(c.Content, last) {
+				clauses = append(clauses, c.Content)
+			}
+		}
+		if !reflect.DeepEqual(clauses, tt.want) {
+			t.Errorf("%q: clauses %q, want %q", tt.text, clauses, tt.want)
+		}
+	}
+}
+
 // TestOfflineShortRequests: a short request or news of a chat's user is a memory, its first
 // word no person; courtesies stay filler; a turn in another language of three words or
 // more is kept whole.

@@ -126,11 +126,12 @@ var claimPatterns = []claimPattern{
 	{mustPattern(`[Hh]ome for ` + claimSubject + ` is (?:now )?` + claimValue + claimEnd), "lives in", plainClaim},
 	{claimRe(`(?:works?|(?:is|are)(?: now)? working|started working|has worked) (?:at|for)`), "works at", plainClaim},
 	{namedRe(`(?:joined|(?:got|started|took|landed|accepted) a (?:new )?job (?:at|with)|was hired by|is employed by)`), "works at", plainClaim},
-	{namedRe(`(?:is|are) (?:an? |the )?(?:[a-z]+ ){0,3}(?:[a-z]+(?:er|or|ist|ian|ant)|nurse|doctor|chef|intern|lead|head|cook) (?:at|for|with)`), "works at", plainClaim},
+	{namedRe(`(?:is|are)` + claimAdverbs + ` ` + roleNoun + ` (?:at|for|with)`), "works at", plainClaim},
 	{claimRe(`(?:works?|is working) as(?: an?| the)?`), "works as", plainClaim},
 	{claimRe(`(?:got|started|took|landed|accepted|began|has|have) (?:a|my) (?:new )?(?:job|position|role) as(?: an?| the)?`), "works as", plainClaim},
 	{possessiveRe(`(?:job|profession|occupation|position|role|title)`), "works as", plainClaim},
-	{claimRe(`(?:became|has become|is becoming|got promoted to|was promoted to)(?: an?| the)?`), "works as", plainClaim},
+	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` (?:became|has become|have become|is becoming) (?:an?|the) ((?:[a-z]+ ){0,3}` + roleWord + `(?: (?:at|of|for|with|in) (?:[^.,;!?()"]|\.\w)*?)?)` + claimEnd), "works as", plainClaim},
+	{claimRe(`(?:got promoted to|was promoted to|has been promoted to)(?: an?| the)?`), "works as", plainClaim},
 	{claimRe(`(?:is|are) now(?: an?| the)`), "works as", roleClaim},
 	{claimRe(`(?:stud(?:y|ies|ying)|is studying|are studying|majors? in|is majoring in|is doing a degree in|is taking (?:an? )?(?:[a-z]+ )?(?:course|class|classes|degree) in)`), "studies", plainClaim},
 	{mustPattern(claimSubject + `'s (?:major|degree|course) (?:is(?: now)?|to) ` + claimValue + claimEnd), "studies", plainClaim},
@@ -178,6 +179,21 @@ var claimPatterns = []claimPattern{
 	{mustPattern(claimSubject + `'s (?:partner|boyfriend|girlfriend|husband|wife|fianc[eé]e?|spouse),?(?: is)? ([A-Z][\p{L}\-]+)` + claimEnd), "partner", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + ` ((?:is|are|has|have|[a-z]+[^aious]s|[a-z]+[aeiou]es|drink|drive|eat|walk|play|use|own|keep|take|write)\b[^.;!?"]*)`), "habit", habitClaim},
 }
+
+// roleWord is a noun of what someone does for a living: the shape of most ("manager",
+// "editor", "dentist", "librarian", "accountant") or one of a few that lack it (bareRole).
+// It heads its noun phrase: what follows it, if anything, says where or of what ("became
+// a nurse at the clinic", "the manager of the store"), not another noun ("has become an
+// important part of Ana's life").
+const roleWord = `(?:[a-z]+(?:er|or|ist|ian|ant)|` + bareRole + `)`
+
+const bareRole = `(?:nurse|doctor|chef|intern|lead|head|cook)`
+
+// roleNoun is a job as a statement of one says it: a noun phrase, its determiner first ("a
+// backend engineer", "the head chef"), or one of the few role words that stand bare ("head
+// chef", "team lead"). Without a determiner, a word of that shape is an adjective as often
+// ("is getting better at", "are important for").
+const roleNoun = `(?:(?:an?|the) (?:[a-z]+ ){0,3}` + roleWord + `|(?:[a-z]+ ){0,2}` + bareRole + `)`
 
 // planValue is a plan's name, capitalised as products are ("Starter plan", "Pro tier"; not
 // "a meal plan"), and the word that says it is one.
