@@ -130,7 +130,8 @@ var claimPatterns = []claimPattern{
 	{claimRe(`(?:works?|is working) as(?: an?| the)?`), "works as", plainClaim},
 	{claimRe(`(?:got|started|took|landed|accepted|began|has|have) (?:a|my) (?:new )?(?:job|position|role) as(?: an?| the)?`), "works as", plainClaim},
 	{possessiveRe(`(?:job|profession|occupation|position|role|title)`), "works as", plainClaim},
-	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` (?:became|has become|have become|is becoming) (?:an?|the) ((?:[a-z]+ ){0,3}` + roleWord + `(?: (?:at|of|for|with|in) (?:[^.,;!?()"]|\.\w)*?)?)` + claimEnd), "works as", plainClaim},
+	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + becameVerbs + ` (?:an?|the) (` + becameRole + `)` + claimEnd), "works as", plainClaim},
+	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + becameVerbs + `(?: an?| the)? (\p{Lu}{2,4}(?: (?:at|of) ` + valueWords + `)?)` + claimEnd), "works as", plainClaim},
 	{claimRe(`(?:got promoted to|was promoted to|has been promoted to)(?: an?| the)?`), "works as", plainClaim},
 	{claimRe(`(?:is|are) now(?: an?| the)`), "works as", roleClaim},
 	{claimRe(`(?:stud(?:y|ies|ying)|is studying|are studying|majors? in|is majoring in|is doing a degree in|is taking (?:an? )?(?:[a-z]+ )?(?:course|class|classes|degree) in)`), "studies", plainClaim},
@@ -182,9 +183,6 @@ var claimPatterns = []claimPattern{
 
 // roleWord is a noun of what someone does for a living: the shape of most ("manager",
 // "editor", "dentist", "librarian", "accountant") or one of a few that lack it (bareRole).
-// It heads its noun phrase: what follows it, if anything, says where or of what ("became
-// a nurse at the clinic", "the manager of the store"), not another noun ("has become an
-// important part of Ana's life").
 const roleWord = `(?:[a-z]+(?:er|or|ist|ian|ant)|` + bareRole + `)`
 
 const bareRole = `(?:nurse|doctor|chef|intern|lead|head|cook)`
@@ -194,6 +192,18 @@ const bareRole = `(?:nurse|doctor|chef|intern|lead|head|cook)`
 // chef", "team lead"). Without a determiner, a word of that shape is an adjective as often
 // ("is getting better at", "are important for").
 const roleNoun = `(?:(?:an?|the) (?:[a-z]+ ){0,3}` + roleWord + `|(?:[a-z]+ ){0,2}` + bareRole + `)`
+
+// becameVerbs say one took up a job, which becameRole is, after its determiner: a noun
+// phrase headed by a role word, then where or of what ("a nurse at the clinic", "the
+// manager of the store"), or a phrase of one or two words, then where at most ("a
+// paramedic", "a vet at the zoo"); not a longer phrase ("an important part of Ana's
+// life"). A statement of a job has the determiner: "has become so confident" and "like an
+// escape" are none; a title in capitals needs none ("became CEO of Acme").
+const (
+	becameVerbs = ` (?:became|has become|have become|is becoming)`
+	becameRole  = `(?:[a-z]+ ){0,3}` + roleWord + `(?: (?:at|of|for|with|in) ` + valueWords + `)?|(?:[a-z]+ )?[a-z]+(?: at ` + valueWords + `)?`
+	valueWords  = `(?:[^.,;!?()"]|\.\w)+?`
+)
 
 // planValue is a plan's name, capitalised as products are ("Starter plan", "Pro tier"; not
 // "a meal plan"), and the word that says it is one.
