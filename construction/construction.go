@@ -128,9 +128,10 @@ type Pipeline struct {
 	opts  Options
 	log   zerolog.Logger
 
-	spaces   spaceLocks    // one integration of a space at a time (spacelock.go)
-	embeds   embedCache    // vectors of recent texts (embedcache.go)
-	stop     chan struct{} // closed by Close: background work stops
+	spaces   spaceLocks      // one integration of a space at a time (spacelock.go)
+	embeds   embedCache      // vectors of recent texts (embedcache.go)
+	kept     keptExtractions // extractions of failed attempts, for their retries (kept.go)
+	stop     chan struct{}   // closed by Close: background work stops
 	stopOnce sync.Once
 	bg       sync.WaitGroup
 }
@@ -429,21 +430,30 @@ func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
 	return p.integrateExtracted(ctx, o, nil, 0)
 }
 
-// integrateExtracted is integrate on an extraction of o already made (nil: extracted
-// here) from a context read when the space's forget count was forgotten
-// (cypher.Window.Forgotten): a run that could not be applied decides its observations
-// again one by one on their extractions, not paying for them twice.
+// integrateExtracted is integrate on an extraction of o already made (nil: the one a
+// failed attempt of this process kept, else extracted here) from a context read when the
+// space's forget count was forgotten (cypher.Window.Forgotten): a run that could not be
+// applied decides its observations again one by one on their extractions, and a retry
+// decides again on the extraction of the attempt that failed (kept.go), not paying for
+// them twice.
 func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, ext *agent.Extraction, forgotten int64) Result {
+	ref := cypher.ObservationRef{Space: o.Space, ID: o.ID}
+	if ext == nil {
+		ext, forgotten = p.kept.take(ref)
+	}
 	o.ObservedAt = o.ObservedAt.In(p.opts.Zone)
 	res := Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
 	log := p.log.With().Str("space", o.Space).Str("observation", o.ID).Logger()
-	err := p.construct(ctx, o, ext, forgotten, &res)
+	ext, forgotten, err := p.construct(ctx, o, ext, forgotten, &res)
 	if err == nil {
 		log.Debug().Int("added", len(res.Added)).Int("merged", len(res.Merged)).Int("skipped", len(res.Skipped)).
 			Int("edges", len(res.Edges)).Msg("observation integrated")
 		return res
 	}
 	p.failed(ctx, o, err, &res)
+	if ext != nil && res.Status == StatusPending {
+		p.kept.keep(ref, *ext, forgotten, time.Now().Add(p.opts.Lease))
+	}
 	return res
 }
 
@@ -481,29 +491,31 @@ var errForgot = errors.New("the space forgot a message since the extraction read
 // before the write (DeleteObservation), whatever the extraction read may quote it: the
 // summary, the recent messages. It then extracts o again from the context as it is now,
 // MaxDecisions rounds at most; past them, o stays pending (EConflict), retried as any
-// failed attempt.
-func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agent.Extraction, forgotten int64, res *Result) error {
+// failed attempt. On an error it returns the extraction it last decided on and its
+// context's forget count, for a retry to decide on again (nil when there is none, or
+// the space forgot a message since it was read).
+func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agent.Extraction, forgotten int64, res *Result) (*agent.Extraction, int64, error) {
 	for round := 1; ; round++ {
 		if ext == nil {
 			win, err := p.store.ExtractionContext(ctx, o.Space, o.Seq, p.opts.RecentObservations)
 			if err != nil {
-				return err
+				return nil, 0, err
 			}
 			p.inZone(win.Observations)
 			// Extraction reads no memories, so it runs outside the space lock; only integrate and
 			// relate, which decide against the graph, run under it.
 			e, err := p.extract(ctx, o, win.Summary, win.Observations, res)
 			if err != nil {
-				return err
+				return nil, 0, err
 			}
 			ext, forgotten = &e, win.Forgotten
 		}
 		err := p.apply(ctx, o, *ext, forgotten, res)
 		switch {
 		case !errors.Is(err, errForgot):
-			return err
+			return ext, forgotten, err
 		case round >= p.opts.MaxDecisions:
-			return realm.Errorf(realm.EConflict, "the space forgot a message during each of the last %d extractions of this one", round)
+			return nil, 0, realm.Errorf(realm.EConflict, "the space forgot a message during each of the last %d extractions of this one", round)
 		}
 		p.log.Debug().Str("space", o.Space).Str("observation", o.ID).Int("round", round).
 			Msg("the space forgot a message since the extraction read its context; extracting again")

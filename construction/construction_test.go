@@ -352,8 +352,8 @@ func TestNothingLost(t *testing.T) {
 		if res := mustIngest(t, p, space, msg("m9", "boat: Ann sails a small boat")); res[0].Status != construction.StatusPending {
 			t.Fatalf("result %+v, want pending", res[0])
 		}
-		for range 3 {
-			if _, err := p.ResumePending(ctx); err != nil {
+		for range 3 { // a pass that meets the model away ends there, EUnavailable
+			if _, err := p.ResumePending(ctx); err != nil && realm.ErrorCode(err) != realm.EUnavailable {
 				t.Fatal(err)
 			}
 		}

@@ -14,9 +14,11 @@
 // Nothing accepted is lost: an observation stays pending until the transaction that
 // writes its memories marks it integrated; ResumePending takes pending work back (Resume
 // runs it at start and then periodically: what a failed attempt left, a killed process's
-// of this host at once, another host's after its lease expired, see owner.go); asynchronous ingestion records a Job whose progress is counted from its
-// observations. The workers of one process share its lease owner, so they also hold what
-// they integrate in memory (held.go): one process never integrates an observation twice at once.
+// of this host at once, another host's after its lease expired, see owner.go); a failed
+// attempt keeps its lease, so its process retries it, on the extraction it made (kept.go);
+// asynchronous ingestion records a Job whose progress is counted from its observations.
+// The workers of one process share its lease owner, so they also hold what they
+// integrate in memory (held.go): one process never integrates an observation twice at once.
 //
 // A client's correction of a memory (correct.go) is written as a state change is: a new
 // memory and a supersedes edge to the old one, whose validity ends; never an overwrite.

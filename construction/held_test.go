@@ -43,21 +43,46 @@ func (g *gate) wait(t *testing.T) {
 }
 
 // countingAgent is scriptAgent counting the extractions of each observation of one
-// space: one integration attempt of an observation is one extraction. The test gates
-// some extractions (they wait until opened) and fails some (after their gate, if any).
+// space: one integration attempt of an observation is one extraction (but for a retry on
+// the extraction of a failed attempt). The test gates some extractions (they wait until
+// opened) and fails some (after their gate, if any), and fails some decisions.
 type countingAgent struct {
 	*scriptAgent
 	space string
 
-	mu       sync.Mutex
-	extracts map[string]int
-	gates    map[nthExtraction]*gate
-	fails    map[nthExtraction]bool
+	mu            sync.Mutex
+	extracts      map[string]int
+	gates         map[nthExtraction]*gate
+	fails         map[nthExtraction]bool
+	decisions     map[string]int
+	decisionFails map[nthExtraction]bool // the n-th decision of an observation
 }
 
 func newCountingAgent(space string) *countingAgent {
 	return &countingAgent{scriptAgent: &scriptAgent{}, space: space,
-		extracts: map[string]int{}, gates: map[nthExtraction]*gate{}, fails: map[nthExtraction]bool{}}
+		extracts: map[string]int{}, gates: map[nthExtraction]*gate{}, fails: map[nthExtraction]bool{},
+		decisions: map[string]int{}, decisionFails: map[nthExtraction]bool{}}
+}
+
+// failDecision makes the n-th decision on id's candidates fail, after its extraction.
+func (a *countingAgent) failDecision(id string, n int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.decisionFails[nthExtraction{id, n}] = true
+}
+
+// Integrate is scriptAgent's, but for the decisions the test fails.
+func (a *countingAgent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
+	if in.Observation.Space == a.space {
+		a.mu.Lock()
+		a.decisions[in.Observation.ID]++
+		fail := a.decisionFails[nthExtraction{in.Observation.ID, a.decisions[in.Observation.ID]}]
+		a.mu.Unlock()
+		if fail {
+			return nil, nil, errors.New("scripted decision failure")
+		}
+	}
+	return a.scriptAgent.Integrate(ctx, in)
 }
 
 // gate makes the n-th extraction of id wait until the returned gate is opened.

@@ -20,8 +20,9 @@ import (
 // killed or crashed `realm serve` before its restart, taken over at once; see owner.go),
 // but never one that a job or an Ingest of this process is integrating (held.go).
 // Resume calls it at start and then periodically. A failing observation is retried up
-// to MaxAttempts and then failed, so the loop ends. It returns how many observations it
-// integrated. Errors: EUnavailable, a cancelled context.
+// to MaxAttempts and then failed, so the loop ends; one that meets Neo4j or a model away
+// ends it (EUnavailable), the rest of what it claimed handed back unattempted. It returns
+// how many observations it integrated. Errors: EUnavailable, a cancelled context.
 func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 	return p.ResumePendingSpace(ctx, "")
 }
@@ -111,21 +112,32 @@ func (p *Pipeline) settleJobs(ctx context.Context, spaces map[string]bool) {
 // resumeBatch claims pending observations and integrates them, one at a time, but for
 // those another worker of this process holds or integrated since the claim (held.go).
 // It returns how many it integrated and claimed, and adds to touched the spaces of those
-// it integrated or failed.
+// it integrated or failed. An attempt that meets Neo4j or a model away ends it with
+// EUnavailable: the rest of the batch, unattempted (each would wait out the same outage
+// in turn), is handed back. The leases of the batch are renewed once half their time
+// has passed, so that they do not expire while the batch is worked on.
 func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[string]int, touched map[string]bool) (integrated, claimed int, err error) {
 	c := heldObservations.claim(p.opts.Owner)
 	defer c.end()
+	leased := time.Now()
 	// Not those a job or an Ingest of this process holds: they are being integrated (held.go).
 	batch, err := p.store.ClaimPending(ctx, space, p.lease(), p.opts.ResumeBatch, heldObservations.refs(p.opts.Owner))
 	if err != nil {
 		return 0, 0, err
 	}
-	refs := make([]cypher.ObservationRef, len(batch))
-	for i, o := range batch {
-		refs[i] = cypher.ObservationRef{Space: o.Space, ID: o.ID}
-	}
-	c.only(refs)
-	for _, o := range batch {
+	c.only(refsOf(batch))
+	for rest := batch; len(rest) > 0; {
+		if time.Since(leased) > p.opts.Lease/2 {
+			// A long pass (a slow model) renews the leases of what it has yet to integrate
+			// before they expire, and leaves what another process took up once one expired.
+			leased = time.Now()
+			if rest, err = p.store.RenewLeases(ctx, p.lease(), refsOf(rest)); err != nil {
+				return integrated, len(batch), err
+			}
+			continue
+		}
+		o := rest[0]
+		rest = rest[1:]
 		key := o.Space + "/" + o.ID
 		if seen[key]++; seen[key] > p.opts.MaxAttempts+1 {
 			return integrated, len(batch), fmt.Errorf("resume: observation %s keeps coming back pending", key)
@@ -144,8 +156,33 @@ func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[strin
 		if res.Status != StatusPending {
 			touched[o.Space] = true
 		}
+		if res.unavailable {
+			p.handBack(ctx, refsOf(rest))
+			return integrated, len(batch), realm.Errorf(realm.EUnavailable, "resume: observation %s: %s", key, res.Error)
+		}
 	}
 	return integrated, len(batch), nil
+}
+
+// refsOf names the observations of obs.
+func refsOf(obs []realm.Observation) []cypher.ObservationRef {
+	refs := make([]cypher.ObservationRef, len(obs))
+	for i, o := range obs {
+		refs[i] = cypher.ObservationRef{Space: o.Space, ID: o.ID}
+	}
+	return refs
+}
+
+// handBack ends the leases of claimed observations left unattempted, but for those
+// another worker of this process holds meanwhile, so that any process may take them up
+// at once. Not handed back (Neo4j away), they are this process's next pass's, or
+// another's once they expire.
+func (p *Pipeline) handBack(ctx context.Context, refs []cypher.ObservationRef) {
+	held := heldObservations.refs(p.opts.Owner)
+	refs = slices.DeleteFunc(slices.Clone(refs), func(r cypher.ObservationRef) bool { return slices.Contains(held, r) })
+	if _, err := p.store.ReleaseLeasesOf(ctx, p.opts.Owner, refs); err != nil {
+		p.log.Warn().Err(err).Int("observations", len(refs)).Msg("handing back the leases of pending observations left unattempted")
+	}
 }
 
 // takeOverDead leases to this owner, all at once, the pending work of the processes of

@@ -112,6 +112,23 @@ func TestSaveObservations(t *testing.T) {
 			}
 		}
 	})
+	t.Run("RenewAndHandBack", func(t *testing.T) {
+		ab := []cypher.ObservationRef{{Space: space, ID: "a"}, {Space: space, ID: "b"}}
+		r2 := cypher.Lease{Owner: "r2", Until: time.Now().Add(time.Minute)}
+		if got, err := s.RenewLeases(ctx, r2, ab); err != nil || len(got) != 0 {
+			t.Errorf("r2 renewed %+v, %v: leases another owner holds", got, err)
+		}
+		if got, err := s.RenewLeases(ctx, testLease(space), ab); err != nil || len(got) != 2 || got[0].ID != "a" || got[1].ID != "b" {
+			t.Errorf("the owner renewed %+v, %v; want a, b", got, err)
+		}
+		if n, err := s.ReleaseLeasesOf(ctx, testLease(space).Owner, ab[:1]); err != nil || n != 1 {
+			t.Errorf("handed back %d, %v; want 1", n, err)
+		}
+		other, err := s.ClaimPending(ctx, space, r2, 1000, nil)
+		if err != nil || len(other) != 1 || other[0].ID != "a" {
+			t.Errorf("r2 claimed %+v, %v; want a alone, handed back", other, err)
+		}
+	})
 	t.Run("Recent", func(t *testing.T) {
 		recent, err := s.RecentObservations(ctx, space, 3, 5)
 		if err != nil {

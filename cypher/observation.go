@@ -313,19 +313,48 @@ func (s *Store) ClaimPending(ctx context.Context, space string, lease Lease, lim
 		held[i] = []any{r.Space, r.ID}
 	}
 	now := time.Now().UTC()
-	recs, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		locked, err := collect(ctx, tx, qObservationClaim, map[string]any{
+	return s.lease(ctx, lease, now, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return collect(ctx, tx, qObservationClaim, map[string]any{
 			"space": space, "now": now, "owner": lease.Owner, "limit": limit, "skip": held,
 		})
+	})
+}
+
+// RenewLeases leases the listed observations to lease.Owner again, until lease.Until,
+// as ClaimPending would: a worker whose claim is old renews the leases of what it has
+// yet to integrate before they expire. It returns those it leased, ordered by space,
+// then seq; not those integrated meanwhile, nor those another process took up once their
+// lease had expired. Errors: EUnavailable.
+func (s *Store) RenewLeases(ctx context.Context, lease Lease, refs []ObservationRef) ([]realm.Observation, error) {
+	return s.lease(ctx, lease, time.Now().UTC(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return collect(ctx, tx, qObservationLock, map[string]any{"refs": refRows(refs)})
+	})
+}
+
+// refRows is refs as the statements take them: {space, id} maps.
+func refRows(refs []ObservationRef) []map[string]any {
+	rows := make([]map[string]any, len(refs))
+	for i, r := range refs {
+		rows[i] = map[string]any{"space": r.Space, "id": r.ID}
+	}
+	return rows
+}
+
+// lease runs lock in a write transaction, then leases to lease.Owner, of the
+// observations it locked (one row each, with space and id), those still pending and
+// free, expired or the owner's (observation_claim_lease.cypher), and returns them.
+func (s *Store) lease(ctx context.Context, lease Lease, now time.Time, lock txWork) ([]realm.Observation, error) {
+	recs, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		locked, err := lock(tx)
 		if err != nil || len(locked) == 0 {
 			return nil, err
 		}
-		refs := make([]map[string]any, len(locked))
+		refs := make([]ObservationRef, len(locked))
 		for i, r := range locked {
-			refs[i] = map[string]any{"space": str(r, "space"), "id": str(r, "id")}
+			refs[i] = ObservationRef{Space: str(r, "space"), ID: str(r, "id")}
 		}
 		return collect(ctx, tx, qObservationClaimLease, map[string]any{
-			"refs": refs, "now": now, "owner": lease.Owner, "until": lease.Until.UTC(),
+			"refs": refRows(refs), "now": now, "owner": lease.Owner, "until": lease.Until.UTC(),
 		})
 	})
 	if err != nil {
@@ -358,6 +387,19 @@ func (s *Store) TakeOverLeases(ctx context.Context, lease Lease, dead []string) 
 // work, at shutdown) and returns how many. Errors: EUnavailable.
 func (s *Store) ReleaseLeases(ctx context.Context, owner string) (int, error) {
 	recs, err := s.write(ctx, qObservationRelease, map[string]any{"owner": owner})
+	if err != nil || len(recs) == 0 {
+		return 0, err
+	}
+	return int(num(recs[0], "n")), nil
+}
+
+// ReleaseLeasesOf ends the leases owner holds on those of refs that are pending (work
+// it claimed and hands back unattempted) and returns how many. Errors: EUnavailable.
+func (s *Store) ReleaseLeasesOf(ctx context.Context, owner string, refs []ObservationRef) (int, error) {
+	if len(refs) == 0 {
+		return 0, nil
+	}
+	recs, err := s.write(ctx, qObservationReleaseSome, map[string]any{"owner": owner, "refs": refRows(refs)})
 	if err != nil || len(recs) == 0 {
 		return 0, err
 	}

@@ -113,6 +113,10 @@ var (
 	observationClaimLeaseCypher string
 	qObservationClaimLease      = newQuery("observation_claim_lease", observationClaimLeaseCypher)
 
+	//go:embed queries/observation_lock.cypher
+	observationLockCypher string
+	qObservationLock      = newQuery("observation_lock", observationLockCypher)
+
 	//go:embed queries/observation_context.cypher
 	observationContextCypher string
 	qObservationContext      = newQuery("observation_context", observationContextCypher)
@@ -144,6 +148,10 @@ var (
 	//go:embed queries/observation_release.cypher
 	observationReleaseCypher string
 	qObservationRelease      = newQuery("observation_release", observationReleaseCypher)
+
+	//go:embed queries/observation_release_some.cypher
+	observationReleaseSomeCypher string
+	qObservationReleaseSome      = newQuery("observation_release_some", observationReleaseSomeCypher)
 
 	//go:embed queries/observation_recent.cypher
 	observationRecentCypher string

@@ -1,7 +1,8 @@
-// Leases to $owner those of the observations observation_claim.cypher locked in this
-// transaction that are still pending and free (or $owner's): processes claiming side by
-// side (each resumes pending work periodically) both match a free observation, and the
-// later would lease it again over the earlier's lease; under the lock, this statement
+// Leases to $owner those of the observations observation_claim.cypher (or, to renew
+// leases, observation_lock.cypher) locked in this transaction that are still pending and
+// free, expired or $owner's: processes claiming side by side (each resumes pending work
+// periodically) both match a free observation, and the later would lease it again over
+// the earlier's lease; under the lock, this statement
 // reads what the earlier one committed, and leaves such an observation alone. The
 // integration itself also re-checks, under the space lock, that it is still pending.
 // Params: $refs (list of {space, id}), $now, $owner, $until.
