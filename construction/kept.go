@@ -19,8 +19,8 @@ const keptExtractionsMax = 1000
 // pays the extractor (on the LLM path, a model call) once, as the decisions of a run that
 // could not be applied are taken again on their extractions (oneByOne). The forget count
 // of the extraction's context goes with it: a retry after the space forgot a message
-// extracts again (construct). One is kept as long as the lease it was made under: past
-// it, another process may have taken the observation up.
+// extracts again (construct). One is kept for as long as a lease lasts (Options.Lease):
+// past it, another process may have taken the observation up.
 type keptExtractions struct {
 	mu sync.Mutex
 	m  map[cypher.ObservationRef]keptExtraction
