@@ -591,6 +591,9 @@ func datesTense(s string) int {
 		return text.TenseUnknown
 	}
 	s = reGettingDone.ReplaceAllString(s, "getting")
+	if reSignedUp.MatchString(s) && !hasPastCue(reSignedUp.ReplaceAllString(s, "")) {
+		return text.TenseFuture
+	}
 	if t := tenseOf(s); t != text.TenseUnknown {
 		return t
 	}
@@ -604,6 +607,12 @@ func datesTense(s string) int {
 	}
 	return text.TenseUnknown
 }
+
+// reSignedUp: what one signed up, registered or enrolled for, or got tickets for, is ahead
+// ("I signed up for the half marathon in November", said in June: this November); the
+// sign-up is past, not what it is for. Another past word keeps the text past ("I signed up
+// for a pottery class in March and loved it").
+var reSignedUp = regexp.MustCompile(`(?i)\b(?:just |already |finally )?(?:signed(?: \w+)? up for|registered for|enrolled (?:for|in (?:a|an|the))|(?:bought|got|booked) (?:\w+ )?tickets? (?:for|to))\b`)
 
 // reMovedToDay: something moved to a later day, that day named ("slipped to December 4",
 // "moved the review from May 2 to May 9", "pushed back to Friday").

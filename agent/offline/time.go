@@ -38,7 +38,7 @@ func datesOf(s, speaker string, now time.Time) []text.Mention {
 	tense := datesTense(s)
 	parts := pastedParts(s, speaker)
 	var out []text.Mention
-	for _, m := range text.Dates(s, now, tense) {
+	for _, m := range placedDates(s, now, tense) {
 		in, dated := false, false
 		for _, p := range parts {
 			if inSpans([]segment{p.segment}, m.Start, m.End) {
@@ -61,4 +61,46 @@ func datesOf(s, speaker string, now time.Time) []text.Mention {
 	out = slices.DeleteFunc(out, func(m text.Mention) bool { return inSpans(code, m.Start, m.End) })
 	slices.SortStableFunc(out, func(a, b text.Mention) int { return a.Start - b.Start })
 	return out
+}
+
+// placedDates are the time expressions of s resolved against now, each placed by the tense
+// of its phrase, the words of its clause between the commas around it ("It was lovely, we're
+// going back in August": the coming August; "Kat and I are planning a trip to Lisbon in
+// October, just the two of us": the coming October), else by tense, s's. A message that
+// moves a day (datesTense) is read whole: the day moved from is placed as the day moved to.
+func placedDates(s string, now time.Time, tense int) []text.Mention {
+	ms := text.Dates(s, now, tense)
+	if reMovedToDay.MatchString(s) || reReschedule.MatchString(s) {
+		return ms
+	}
+	byTense := map[int][]text.Mention{tense: ms}
+	for i, m := range ms {
+		t := datesTense(phraseOf(s, m))
+		if t == text.TenseUnknown || t == tense {
+			continue
+		}
+		if byTense[t] == nil {
+			byTense[t] = text.Dates(s, now, t)
+		}
+		if j := slices.IndexFunc(byTense[t], func(o text.Mention) bool { return o.Start == m.Start && o.End == m.End }); j >= 0 {
+			ms[i] = byTense[t][j]
+		}
+	}
+	return ms
+}
+
+// phraseOf is the text of m's clause in s between the commas around m.
+func phraseOf(s string, m text.Mention) string {
+	c := clauseAt(s, m.Start)
+	if c.end < m.End {
+		c = segment{0, len(s)}
+	}
+	start, end := c.start, c.end
+	if k := strings.LastIndexByte(s[start:m.Start], ','); k >= 0 {
+		start += k + 1
+	}
+	if k := strings.IndexByte(s[m.End:end], ','); k >= 0 {
+		end = m.End + k
+	}
+	return s[start:end]
 }

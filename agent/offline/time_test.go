@@ -82,8 +82,14 @@ func TestOfflineAnnotateMovedDates(t *testing.T) {
 		{"We moved to Porto in October.", "We moved to Porto in October (October 2026)."},
 		{"The release shipped on November 2.", "The release shipped on November 2 (2 November 2026)."},
 	}
+	wantAnnotated(t, november, tests)
+}
+
+// wantAnnotated checks the dates the messages of tests, said at now, are annotated with.
+func wantAnnotated(t *testing.T, now time.Time, tests []struct{ text, want string }) {
+	t.Helper()
 	for _, tt := range tests {
-		if got := annotateDates(tt.text, datesOf(tt.text, "", november)); got != tt.want {
+		if got := annotateDates(tt.text, datesOf(tt.text, "", now)); got != tt.want {
 			t.Errorf("annotate(%q)\n got %q\nwant %q", tt.text, got, tt.want)
 		}
 	}
@@ -109,4 +115,27 @@ func TestOfflineExtractMovedDate(t *testing.T) {
 			t.Errorf("%q: events %+v, want one starting %s", tt.text, turn, tt.want.Format("2006-01-02"))
 		}
 	}
+}
+
+// A month, day or weekday named in a plan, an arrangement or what one signed up for lies
+// ahead, whatever the rest of the message says after a comma; a past event stays past.
+func TestOfflineAnnotatePlannedDates(t *testing.T) {
+	june := time.Date(2026, time.June, 12, 18, 0, 0, 0, time.UTC) // a Friday
+	tests := []struct{ text, want string }{
+		{"Kat and I are planning a trip to Lisbon in October, just the two of us.", "Kat and I are planning a trip to Lisbon in October (October 2026), just the two of us."},
+		{"I signed up for the Portland half marathon in November.", "I signed up for the Portland half marathon in November (November 2026)."},
+		{"Just signed up for a pottery class in March!", "Just signed up for a pottery class in March (March 2027)!"},
+		{"I got tickets for the Phoebe Bridgers concert on November 21.", "I got tickets for the Phoebe Bridgers concert on November 21 (21 November 2026)."},
+		{"I registered for the 10k on Sunday.", "I registered for the 10k on Sunday (Sunday 14 June 2026)."},
+		{"It was a long week, but we're going back to the coast in August.", "It was a long week, but we're going back to the coast in August (August 2026)."},
+		{"Work was crazy, we're flying to Denver on Thursday.", "Work was crazy, we're flying to Denver on Thursday (Thursday 18 June 2026)."},
+		// Negative: the past stays past.
+		{"We went to Lisbon in October, just the two of us.", "We went to Lisbon in October (October 2025), just the two of us."},
+		{"I signed up for a pottery class in March and loved it.", "I signed up for a pottery class in March (March 2026) and loved it."},
+		{"I signed up in March.", "I signed up in March (March 2026)."},
+		{"Kat and I were planning a trip to Lisbon in October.", "Kat and I were planning a trip to Lisbon in October (October 2025)."},
+		{"We're going back to the place we visited in August.", "We're going back to the place we visited in August (August 2025)."},
+		{"I ran the 10k on Sunday.", "I ran the 10k on Sunday (Sunday 7 June 2026)."},
+	}
+	wantAnnotated(t, june, tests)
 }
