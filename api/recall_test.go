@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/realm-memory/realm"
@@ -182,5 +183,60 @@ func TestRecallByIdentifier(t *testing.T) {
 		if len(rec.Nodes) == 0 || !slices.Contains(rec.Nodes[0].Node.Sources, want) {
 			t.Errorf("%q: want the memory of %s first: %s", query, want, said(rec.Nodes))
 		}
+	}
+}
+
+// TestRecallRelativeTime: a question that names a time relative to its own, whatever it
+// asks, recalls the memories of then: "What did I do last weekend?" the weekend's concert,
+// told the next day, not a move "last weekend" in September nor a weekend of early
+// November; "What happened last week?" what was told that week. Nothing told then,
+// nothing recalled.
+func TestRecallRelativeTime(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	told := map[string]string{ // id: the day it was said
+		"sep12": "2026-09-12", "oct10": "2026-10-10", "nov03": "2026-11-03", "nov13": "2026-11-13",
+		"nov18": "2026-11-18", "nov20": "2026-11-20", "nov22": "2026-11-22",
+	}
+	said := func(id, content string) map[string]any {
+		return map[string]any{"id": id, "role": "user", "content": content, "timestamp": told[id] + "T19:00:00Z"}
+	}
+	c.remember(sp, []any{
+		said("sep12", "I moved to Seattle last weekend, I live in Capitol Hill now."),
+		said("oct10", "Cleaned the whole apartment today, feels great."),
+		said("nov03", "Priya is officially my girlfriend now, we said it out loud this weekend."),
+		said("nov13", "Therapy is on Tuesday this week as usual."),
+		said("nov18", "Talked to my sister on the phone for an hour tonight."),
+		said("nov20", "Finished the quarterly report at work, my boss loved it."),
+		said("nov22", "Priya and I went to a Phoebe Bridgers concert last night, it was amazing."),
+	})
+	recall := func(query, at string, from, to string) []string {
+		t.Helper()
+		var got []string
+		for _, n := range c.recall(sp, map[string]any{"query": query, "time": at, "k": 5}).Nodes {
+			if n.Node.Type != realm.Event && n.Node.Type != realm.Fact {
+				continue
+			}
+			got = append(got, n.Node.Content)
+			for _, s := range n.Node.Sources {
+				if day := told[s]; day < from || day > to {
+					t.Errorf("%q recalled %q, told on %s", query, n.Node.Content, day)
+				}
+			}
+		}
+		return got
+	}
+	const now = "2026-11-29T23:00:00Z" // a Sunday
+	got := recall("What did I do last weekend?", now, "2026-11-21", "2026-11-25")
+	if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, "concert") }) {
+		t.Errorf("last weekend: recalled %q, want the concert", got)
+	}
+	got = recall("What happened last week?", now, "2026-11-16", "2026-11-22")
+	if len(got) < 3 {
+		t.Errorf("last week: recalled %q, want the call, the report and the concert", got)
+	}
+	if got = recall("What did I do last weekend?", "2026-12-20T12:00:00Z", "", ""); len(got) != 0 {
+		t.Errorf("a weekend nothing was told: recalled %q", got)
 	}
 }

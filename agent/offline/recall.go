@@ -19,7 +19,8 @@ import (
 
 // PlanSeeds returns one hybrid plan: the query, its keywords, and the time window it
 // names, if any (see window), and for a question about what was said then, that time
-// (SaidIn, asksWhatWasSaid). A query with no keyword left is a query_match plan.
+// (SaidIn, asksWhatWasSaid). A query with no keyword left is a query_match plan; when it
+// names a time, the memories told then (SaidIn), or over a longer time a hybrid plan.
 func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -32,7 +33,7 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	words := in.Query
 	if m, rest, ok := text.QuestionTime(in.Query, now); ok {
 		plan.TimeRange = o.window(m)
-		if m.Label == "" {
+		if m.Label == "" || m.Relative {
 			words = rest
 		}
 		if asksWhatWasSaid.MatchString(in.Query) && m.To.Sub(m.From) <= agent.MaxSaidIn {
@@ -46,6 +47,23 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		if !slices.Contains(plan.Keywords, n) {
 			plan.Keywords = append(plan.Keywords, n)
 		}
+	}
+	// Nothing but a time is asked about ("What did I do last weekend?", "What happened
+	// yesterday?"): what is remembered of then is what was told then (or, the window says,
+	// shortly after), by similarity to the question, rather than every memory without a
+	// time that the window lets through.
+	onlyTime := plan.TimeRange != nil && plan.SaidIn == nil && !slices.ContainsFunc(plan.Keywords, func(k string) bool { return !framesTime[k] })
+	switch {
+	case onlyTime && plan.TimeRange.To.Sub(plan.TimeRange.From) <= agent.MaxSaidIn:
+		said := *plan.TimeRange
+		plan.SaidIn = &said
+	case onlyTime && len(plan.Keywords) == 0:
+		// Too long a time for that ("What did I do over the summer?"): a hybrid plan, for
+		// its window to filter the seeds (a query_match plan's does not, REALM.md §3.1), of
+		// the query without the time, which its keywords are taken from when it has none:
+		// neither "summer" nor its meaning draws the memories that say it.
+		plan.Query = words
+		return []realm.Plan{plan}, nil, nil
 	}
 	if len(plan.Keywords) == 0 {
 		plan.Mode = realm.QueryMatch
@@ -65,27 +83,24 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 var asksWhatWasSaid = regexp.MustCompile(`(?i)\b(talk(ed|ing)? about|discuss(ed|ing)?|chat(ted|ting)? about|conversation|say|said|tell|told|mention(ed)?|share[sd]?|spoke|speak)\b|` +
 	`\b(did (we|you) (do|work on|decide|agree on|plan|fix|build|change)|were (we|you) (doing|working on))\b`)
 
-// window is the seeds' hard time filter for the question's time expression m, or nil.
-// A memory is dated by what it says happened when it says so, else by when it was told,
-// which may be days after the fact ("we met up, they gave me a jersey", told two days
-// later): a window shorter than a week (a day, a weekend) therefore also admits memories
-// dated up to TimeLag after it. A relative expression shorter than a week ("yesterday",
-// "last weekend", "on Friday") is resolved against the question's time, which need not
-// be the time the asker counts from (a question about a conversation asked after it, an
-// agent recalling for a message received earlier); one day off and such a window misses
-// entirely, so it does not filter: its words stay among the keywords. Longer relative
-// spans (last week, month, year, a season) bear a few days' difference and filter. The
-// words of an expression leave the keywords only when it spells out its year (QuestionTime's
-// Label is empty): the window then says all they say; otherwise the year or the day it
-// counts from is the planner's guess, and the words keep ranking the memories that name
-// that time (and qualifiers the window does not read, "the second week of November", keep
-// their month).
+// framesTime: the words a question about nothing but a time may ask with besides the
+// stop words ("What happened last week?").
+var framesTime = map[string]bool{"happen": true, "happened": true, "happens": true, "happening": true}
+
+// window is the seeds' hard time filter for the question's time expression m. A memory
+// is dated by what it says happened when it says so, else by when it was told, which may
+// be days after the fact ("we met up, they gave me a jersey", told two days later): a
+// window shorter than a week (a day, a weekend) therefore also admits memories dated up to
+// TimeLag after it. A relative expression ("yesterday", "last weekend", "two days ago",
+// "last week", "last summer") counts from the question's time, the asker's now: pass the
+// time of the question when it is not now. Its words leave the keywords (PlanSeeds): they
+// say when, not what, and "weekend" would match every memory that says "this weekend". So
+// do the words of an expression that spells out its year (QuestionTime's Label is empty):
+// the window says all they say. A named date without its year keeps its words: the year is
+// the planner's guess, and the words keep ranking the memories that name that time (and
+// qualifiers the window does not read, "the second week of November", keep their month).
 func (o *Agent) window(m text.Mention) *realm.TimeRange {
-	short := m.To.Add(time.Second).Sub(m.From) < 7*24*time.Hour
-	switch {
-	case short && m.Relative:
-		return nil
-	case short:
+	if m.To.Add(time.Second).Sub(m.From) < 7*24*time.Hour {
 		return &realm.TimeRange{From: m.From, To: m.To.Add(o.opts.TimeLag)}
 	}
 	return &realm.TimeRange{From: m.From, To: m.To}

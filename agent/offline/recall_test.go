@@ -84,18 +84,27 @@ func TestOfflinePlanSeedsTime(t *testing.T) {
 		{"a month with its year",
 			"What did John organise in October 2023?", 0,
 			day(10, 1), end(day(11, 1)), []string{"john", "organise"}},
-		{"a short relative span does not filter",
+		{"a short relative span filters, admits three days after, and its words leave the keywords",
 			"What event did John volunteer at last weekend?", 0,
-			time.Time{}, time.Time{}, []string{"event", "john", "volunteer", "weekend"}},
-		{"yesterday does not filter",
+			time.Date(2024, 1, 6, 0, 0, 0, 0, time.UTC), end(time.Date(2024, 1, 11, 0, 0, 0, 0, time.UTC)), []string{"event", "john", "volunteer"}},
+		{"yesterday filters",
 			"What did Joanna write yesterday?", 0,
-			time.Time{}, time.Time{}, []string{"joanna", "write"}},
+			time.Date(2024, 1, 12, 0, 0, 0, 0, time.UTC), end(time.Date(2024, 1, 16, 0, 0, 0, 0, time.UTC)), []string{"joanna", "write"}},
+		{"days ago filter",
+			"What did Joanna cook two days ago?", 0,
+			time.Date(2024, 1, 11, 0, 0, 0, 0, time.UTC), end(time.Date(2024, 1, 15, 0, 0, 0, 0, time.UTC)), []string{"joanna", "cook"}},
+		{"a weekend without which: the last one",
+			"What did Joanna bake over the weekend?", 0,
+			time.Date(2024, 1, 13, 0, 0, 0, 0, time.UTC), end(time.Date(2024, 1, 18, 0, 0, 0, 0, time.UTC)), []string{"joanna", "bake"}},
 		{"a relative week filters, without lag",
 			"What did Joanna find last week?", 0,
 			time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), end(time.Date(2024, 1, 8, 0, 0, 0, 0, time.UTC)), []string{"joanna", "find"}},
-		{"a relative season filters and stays a keyword",
+		{"a relative season filters, its words out",
 			"Where did Joanna go last summer?", 0,
-			day(6, 1), end(day(9, 1)), []string{"joanna", "summer"}},
+			day(6, 1), end(day(9, 1)), []string{"joanna"}},
+		{"a relative month",
+			"What did Joanna buy this month?", 0,
+			time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC), end(time.Date(2024, 2, 1, 0, 0, 0, 0, time.UTC)), []string{"joanna", "buy"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,6 +123,41 @@ func TestOfflinePlanSeedsTime(t *testing.T) {
 				t.Errorf("keywords %q, want %q", p.Keywords, tt.keywords)
 			}
 		})
+	}
+}
+
+// A question of nothing but a time asks for what was told then (a short window reaching
+// three days after it); over more than a month it is a hybrid plan, for its window to
+// filter the seeds, of the question without the time: "summer" draws no memory that says it.
+func TestOfflinePlanSeedsOnlyTime(t *testing.T) {
+	now := time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC) // a Sunday
+	day := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 0, 0, 0, 0, time.UTC) }
+	tests := []struct {
+		q, query string
+		from, to time.Time // SaidIn; zero: none
+	}{
+		{"What did I do last weekend?", "What did I do last weekend?", day(11, 21), day(11, 26).Add(-time.Second)},
+		{"What happened last week?", "What happened last week?", day(11, 16), day(11, 23).Add(-time.Second)},
+		{"Where did I go two days ago?", "Where did I go two days ago?", day(11, 27), day(12, 1).Add(-time.Second)},
+		{"What did I do this month?", "What did I do this month?", day(11, 1), day(12, 1).Add(-time.Second)},
+		{"What did I do over the summer?", "What did I do ?", time.Time{}, time.Time{}},
+		{"What did I do in 2025?", "What did I do ?", time.Time{}, time.Time{}},
+	}
+	for _, tt := range tests {
+		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: tt.q, Time: now})
+		if err != nil || len(plans) != 1 {
+			t.Fatalf("%q: plans %v, err %v", tt.q, plans, err)
+		}
+		p := plans[0]
+		if p.TimeRange == nil || p.Query != tt.query || slices.ContainsFunc(p.Keywords, func(k string) bool { return k != "happened" }) {
+			t.Errorf("%q: plan %+v, want the query %q, a window and no keyword but \"happened\"", tt.q, p, tt.query)
+		}
+		switch in := p.SaidIn; {
+		case tt.from.IsZero() && (in != nil || p.Mode != realm.HybridMatch):
+			t.Errorf("%q: said in %v, mode %s, want a hybrid plan", tt.q, in, p.Mode)
+		case !tt.from.IsZero() && (in == nil || !in.From.Equal(tt.from) || !in.To.Equal(tt.to)):
+			t.Errorf("%q: said in %v, want %v – %v", tt.q, in, tt.from, tt.to)
+		}
 	}
 }
 
@@ -143,7 +187,8 @@ func TestOfflinePlanSeedsSaidIn(t *testing.T) {
 		{"What did you fix on Monday?", day(2024, 1, 8), day(2024, 1, 9).Add(-time.Second)},
 		{"What were we working on yesterday?", day(2024, 1, 12), day(2024, 1, 13).Add(-time.Second)},
 		{"What did Caroline do last weekend?", time.Time{}, time.Time{}},
-		{"What did I do yesterday?", time.Time{}, time.Time{}},
+		// Nothing but a time: what was told then or up to three days after (the window).
+		{"What did I do yesterday?", day(2024, 1, 12), day(2024, 1, 16).Add(-time.Second)},
 		{"What did we do in Rome?", time.Time{}, time.Time{}}, // no time
 	}
 	for _, tt := range tests {

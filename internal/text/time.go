@@ -510,6 +510,10 @@ func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 // makes is the planner's decision (agent/offline, PlanSeeds).
 func QuestionTime(q string, now time.Time) (m Mention, rest string, ok bool) {
 	ms := Dates(q, now, TensePast)
+	if !now.IsZero() {
+		ms = append(ms, spansOver(q, now, ms)...)
+		sort.SliceStable(ms, func(i, j int) bool { return ms[i].Start < ms[j].Start })
+	}
 	if len(ms) == 0 {
 		return Mention{}, q, false
 	}
@@ -529,3 +533,25 @@ func QuestionTime(q string, now time.Time) (m Mention, rest string, ok bool) {
 
 // windowPreposition: a word before a time expression that goes with it ("on 8 May 2023").
 var windowPreposition = map[string]bool{"on": true, "in": true, "during": true}
+
+// reOverThe: a weekend or a season a question asks about without saying which ("What did
+// I do over the weekend?", "during the summer").
+var reOverThe = regexp.MustCompile(`(?i)\b(?:over|during|through|in) the (weekend|summer|winter|spring|fall|autumn)\b`)
+
+// spansOver are the weekends and seasons of reOverThe in q that no mention of ms holds,
+// each the one of now's week or year when it has begun by now, else the last one.
+func spansOver(q string, now time.Time, ms []Mention) []Mention {
+	var out []Mention
+	for _, ix := range reOverThe.FindAllStringSubmatchIndex(q, -1) {
+		if slices.ContainsFunc(ms, func(o Mention) bool { return ix[0] < o.End && o.Start < ix[1] }) {
+			continue
+		}
+		unit := strings.ToLower(q[ix[2]:ix[3]])
+		m, _ := period("this", unit, now, ix[0], ix[1])
+		if m.From.After(now) {
+			m, _ = period("last", unit, now, ix[0], ix[1])
+		}
+		out = append(out, m)
+	}
+	return out
+}

@@ -136,6 +136,10 @@ func TestQuestionTime(t *testing.T) {
 		{"What changed in 2022?", date(2022, 1, 1), date(2023, 1, 1), "What changed ?", false, false},
 		{"Who came last weekend?", date(2023, 5, 20), date(2023, 5, 22), "Who came ?", true, true},
 		{"What did they give him on Aug 15th?", date(2022, 8, 15), date(2022, 8, 16), "What did they give him ?", false, true},
+		// A weekend or season without which: the one begun by now, else the last.
+		{"What did I do over the weekend?", date(2023, 5, 20), date(2023, 5, 22), "What did I do ?", true, true},
+		{"Where did they go during the summer?", date(2022, 6, 1), date(2022, 9, 1), "Where did they go ?", true, true},
+		{"What did we plant in the spring?", date(2023, 3, 1), date(2023, 6, 1), "What did we plant ?", true, true},
 		{"What did Mel paint last week, as mentioned on May 8, 2023?", date(2023, 5, 8), date(2023, 5, 9), "What did Mel paint last week, as mentioned ?", false, false},
 	}
 	for _, tt := range tests {
