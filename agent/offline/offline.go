@@ -182,7 +182,8 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	// Names of the people talking do not make a turn contentful ("Thanks, Mel!"); a place
 	// or a thing named does ("I moved to Lisbon", "We deploy to Fly"), and so does a name
 	// only guessed to be a person's, which is as often a tool's ("Sprint 42 ends on 11/27").
-	contentful := o.isContentful(rewritten, people, speaker)
+	// The addressee is one also as the rewrite wrote "you": "How was user's day?".
+	contentful := o.isContentful(rewritten, append(people, you), speaker)
 	var topic string
 	if contentful {
 		// A long turn is said in parts, each its own memory (parts.go); the first stands
@@ -282,10 +283,12 @@ const minSaidWords = 3
 // reply, derived from both turns. "Yes, last year!" is a memory only with "Did you paint
 // the sunrise?" before it, and a query asking it again finds the two together.
 func withPrompt(turn agent.Candidate, prev realm.Observation, speaker string) agent.Candidate {
+	other := strings.TrimSpace(prev.Speaker)
+	talking := map[string]bool{normName(other): true, normName(speaker): true}
 	var asked []string
 	segs := sentences(prev.Content)
 	for _, s := range segs {
-		if part := prev.Content[s.start:s.end]; strings.Contains(part, "?") {
+		if part := prev.Content[s.start:s.end]; strings.Contains(part, "?") && asksSomething(part, talking) {
 			asked = append(asked, part)
 		}
 	}
@@ -293,15 +296,13 @@ func withPrompt(turn agent.Candidate, prev realm.Observation, speaker string) ag
 	if len(asked) == 0 && len(segs) > 0 {
 		last := segs[len(segs)-1]
 		said := prev.Content[last.start:last.end]
-		if len(contentWords(said)) < minSaidWords {
-			return turn // a greeting or a nod ("Hey Caroline!", "That's great.") says nothing to keep
+		if len(toldWords(said, talking)) < minSaidWords {
+			// A greeting, a nod or a question back ("Hey Caroline!", "That's great.",
+			// "How was your day?") says nothing to keep, nor is the reply derived from it.
+			return turn
 		}
 		asked, verb = []string{said}, "said"
 	}
-	if len(asked) == 0 {
-		return turn
-	}
-	other := strings.TrimSpace(prev.Speaker)
 	prompt, to := quotedPrompt(strings.Join(asked, " "), other, speaker)
 	if to != "" {
 		verb += " " + to
@@ -310,6 +311,25 @@ func withPrompt(turn agent.Candidate, prev realm.Observation, speaker string) ag
 	turn.Description = strings.TrimSuffix(turn.Description, ".") + ", in reply to " + orSomeone(other) + "."
 	turn.AlsoFrom = []string{prev.ID}
 	return turn
+}
+
+// asksSomething: a question is more than a phatic one ("How are you?", "Hey Mel, what's
+// up?"): a word of it is left that is no greeting, no name of the people talking (talking,
+// normalised), nor the name a greeting calls. "How was it?" asks something.
+func asksSomething(question string, talking map[string]bool) bool {
+	ws := wordsOf(phaticFree(question, talking))
+	for i, w := range ws {
+		if !greetings[w.lower] && !talking[normName(w.text)] && !(i > 0 && greetings[ws[i-1].lower] && isNameWord(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// toldWords are the content words of a turn's text but for its phatic phrases
+// (phaticFree) and the names of the people talking.
+func toldWords(s string, talking map[string]bool) []string {
+	return slices.DeleteFunc(contentWords(phaticFree(s, talking)), func(w string) bool { return talking[w] })
 }
 
 // addresseeOf names "you": the latest other speaker of the recent observations (same
@@ -385,14 +405,71 @@ var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow de
 // Alice. Have a good shift!", as rewritten: "user is welcome, Alice. …").
 var rePleasantry = regexp.MustCompile(`(?i)\b(?:(?:you're|you are|\S+ is|\S+ are) (?:very |so |most )?welcome|have an? (?:good|great|nice|lovely|wonderful|fun|safe|relaxing) \w+|good luck|take care|see you(?: soon| later| tomorrow)?|talk (?:soon|later)|glad (?:I could|to) help|happy to help|my pleasure|no problem|any ?time|sounds good|will do)\b`)
 
+// rePhatic: what keeps a conversation going without telling or asking anything: an
+// acknowledgement ("That makes sense", "Tell me more", "I love that!", "I'm glad you
+// shared that with me", "I'm here for you") or a question back that asks about nothing in
+// particular ("How are you?", "What's new?", "How was your day?", "How did that make you
+// feel?", "How can I help?"). Each group is a person the phrase names (W); it is phatic
+// only when all of them are people talking or pronouns (phaticFree): "How is Mochi?" asks
+// about someone. It reads a turn as said and as rewritten ("How is user?").
+var rePhatic = regexp.MustCompile(`(?i)\b(?:` + strings.ReplaceAll(strings.Join([]string{
+	`(?:that |this |it )?makes? (?:total |perfect )?sense`,
+	`(?:that's|that is|sounds|how|so|very|really) interesting`,
+	`tell (W) (?:more|a bit more|all about it)`,
+	`(?:good|nice|great|lovely) to (?:hear(?: from (W))?|see (W)|meet (W))`,
+	`(?:(?:(W) (?:is|am|are)|i'm) (?:so |really )?glad|glad|thanks for|thank (W) for) (?:(W) )?(?:sharing|shared)(?: that| this| it)?(?: with (W))?`,
+	`(?:(W) (?:is|am|are)|i'm) (?:always )?here for (W)`,
+	`how (?:can|may|could) (W) help(?: (W))?`,
+	`what can (W) do for (W)`,
+	`how (?:are|is|am|have|has) (W)(?: been)?(?: doing| feeling| holding up)?(?: today| lately| about (?:it|that|this|everything))?`,
+	`how (W) been`,
+	`how was (W) (?:day|evening|weekend|night|morning|week)`,
+	`how(?:'s| is| are) (?:it|everything|life|things)(?: going)?`,
+	`what's (?:new|up|going on)(?: with (W))?`,
+	`anything (?:new|exciting|interesting)(?: going on| happening)?(?: with (W))?`,
+	`(?:how|what) about (W)`,
+	`how (?:did|does) (?:that|it|this) make (W) feel|how do (W) feel about (?:it|that|this)`,
+	`(?:is there )?(?:anything|something) on (W) mind(?: for (?:today|tonight|tomorrow))?`,
+	`be (?:gentle|kind|easy) (?:with|on) (W)`,
+	`(W) handled (?:that|it|this)(?: really| so)? well`,
+}, `\b|`)+`\b|`+
+	`(?:(W) loves?|i love) (?:that|this|it)(?: so much)?!`, // "I love that!", not "I love that song"
+	"(W)", `([\w'-]+)`) + `)`)
+
+// phaticFree is s without its pleasantries (rePleasantry) and its phatic phrases
+// (rePhatic) that name only people talking (drop, normalised) or pronouns: what is left
+// is what s is about.
+func phaticFree(s string, drop map[string]bool) string {
+	s = rePleasantry.ReplaceAllString(s, " ")
+	var b strings.Builder
+	last := 0
+	for _, m := range rePhatic.FindAllStringSubmatchIndex(s, -1) {
+		phatic := true
+		for g := 2; g+1 < len(m); g += 2 {
+			if m[g] >= 0 {
+				who := normName(s[m[g]:m[g+1]])
+				phatic = phatic && (drop[who] || personPronouns[who])
+			}
+		}
+		if phatic {
+			b.WriteString(s[last:m[0]] + " ")
+			last = m[1]
+		}
+	}
+	return b.String() + s[last:]
+}
+
+// personPronouns are the words a phatic phrase names the people talking by.
+var personPronouns = setOf(`i me my myself you your yourself ya u`)
+
 func (o *Agent) isContentful(rewritten string, names []string, speaker string) bool {
-	rewritten = rePleasantry.ReplaceAllString(rewritten, " ")
 	drop := map[string]bool{normName(speaker): true}
 	for _, n := range names {
 		for _, p := range strings.Fields(normName(n)) {
 			drop[p] = true
 		}
 	}
+	rewritten = phaticFree(rewritten, drop)
 	n := 0
 	for _, w := range contentWords(rewritten) {
 		if !drop[w] && !foreignCourtesies[w] {

@@ -546,3 +546,93 @@ func TestOfflineOwnerNamed(t *testing.T) {
 		t.Errorf("entities %q, want %q", got, want)
 	}
 }
+
+// memoriesOf are the events and facts of an extraction.
+func memoriesOf(ext agent.Extraction) []agent.Candidate {
+	return slices.DeleteFunc(slices.Clone(ext.Candidates), func(c agent.Candidate) bool {
+		return c.Type != realm.Event && c.Type != realm.Fact
+	})
+}
+
+// TestOfflinePhatic: a turn that keeps the conversation going without telling anything —
+// a greeting, an acknowledgement, a question back — is no memory of its own, and a reply
+// to it is its speaker's words alone, derived from its own turn; a question that asks
+// something is kept, and quoted by its answer.
+func TestOfflinePhatic(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, 7, 25, 19, 0, 0, 0, time.UTC)
+	turn := func(id, speaker, text string, minute int) realm.Observation {
+		return realm.Observation{ID: id, SessionID: "chat-1", Speaker: speaker, Content: text, ObservedAt: at.Add(time.Duration(minute) * time.Minute)}
+	}
+	userSaid := turn("u0", "user", "I bought new running shoes.", 0)
+
+	t.Run("NoMemory", func(t *testing.T) {
+		for _, tt := range []struct{ speaker, text string }{
+			{"assistant", "Hi Maya! How was your day?"},
+			{"assistant", "Good to hear from you. How are you?"},
+			{"assistant", "That makes sense. Be gentle with yourself today."},
+			{"assistant", "How can I help?"},
+			{"assistant", "I love that! Tell me more."},
+			{"assistant", "I'm glad you shared that with me."},
+			{"assistant", "That sounds like a lot. How are you feeling about it?"},
+			{"assistant", "Is there anything on your mind for tomorrow?"},
+			{"Melanie", "Hey Caroline! Great to hear from you! How have you been?"},
+			{"Gina", "I'm here for you, rooting for you all the way."},
+		} {
+			prev := userSaid
+			if tt.speaker != "assistant" {
+				prev = turn("u0", "Caroline", "I went to a support group yesterday.", 0)
+			}
+			ext := mustExtract(t, a, agent.ExtractInput{Observation: turn("a1", tt.speaker, tt.text, 1), Recent: []realm.Observation{prev}})
+			if got := memoriesOf(ext); len(got) > 0 {
+				t.Errorf("%q: memories %q, want none", tt.text, got[0].Content)
+			}
+		}
+	})
+
+	t.Run("KeepsQuestionsThatAsk", func(t *testing.T) {
+		for _, text := range []string{"Did you get the job at Lumen?", "How is Mochi doing after the vet?", "What's one small thing you could do for yourself tonight?"} {
+			ext := mustExtract(t, a, agent.ExtractInput{Observation: turn("a1", "assistant", text, 1), Recent: []realm.Observation{userSaid}})
+			if len(memoriesOf(ext)) != 1 {
+				t.Errorf("%q: memories %+v, want one", text, memoriesOf(ext))
+			}
+		}
+	})
+
+	t.Run("Reply", func(t *testing.T) {
+		for _, tt := range []struct {
+			asked, quoted string // quoted "": the reply stands alone
+		}{
+			{"Hey! What's new?", ""},
+			{"Hi Maya! How was your day?", ""},
+			{"Good to hear from you. How are you?", ""},
+			{"That sounds like a lot. How are you feeling about it?", ""},
+			{"Hey Mel, what's up?", ""},
+			{"Did you get the job at Lumen?", `assistant asked: "Did user get the job at Lumen?" `},
+			{"How is Mochi doing after the vet?", `assistant asked: "How is Mochi doing after the vet?" `},
+			{"Oh no! How was it?", `assistant asked: "How was it?" `},
+			{"How are you? How did the interview go?", `assistant asked: "How did the interview go?" `},
+		} {
+			prev := turn("a1", "assistant", tt.asked, 1)
+			ext := mustExtract(t, a, agent.ExtractInput{Observation: turn("u2", "user", "Daniel and I broke up last night.", 2), Recent: []realm.Observation{prev}})
+			got := memoriesOf(ext)[0]
+			want := tt.quoted + "Daniel and user broke up last night (24 July 2026)."
+			if got.Content != want || slices.Contains(got.AlsoFrom, "a1") != (tt.quoted != "") {
+				t.Errorf("after %q: %q also from %v, want %q", tt.asked, got.Content, got.AlsoFrom, want)
+			}
+		}
+	})
+
+	// The same words said again the same day are skipped, whatever was said before them.
+	t.Run("RepeatSkipped", func(t *testing.T) {
+		first := mustExtract(t, a, agent.ExtractInput{Observation: turn("u2", "user", "I bought new running shoes.", 2), Recent: []realm.Observation{turn("a1", "assistant", "Hey! What's new?", 1)}})
+		again := mustExtract(t, a, agent.ExtractInput{Observation: turn("u4", "user", "I bought new running shoes.", 4), Recent: []realm.Observation{turn("a3", "assistant", "How are you feeling about it?", 3)}})
+		c, old := memoriesOf(again)[0], memoriesOf(first)[0]
+		node := realm.Node{ID: "m1", Type: old.Type, Content: old.Content, TStart: old.TStart, TEnd: old.TEnd}
+		out := mustIntegrate(t, agent.IntegrateInput{Observation: turn("u4", "user", "I bought new running shoes.", 4),
+			Candidates: []agent.CandidateContext{{Candidate: c, Neighbours: []agent.Neighbour{{Node: node, Similar: true}}}}})
+		if out[0].Action != agent.ActionSkip {
+			t.Errorf("%q after %q: %s, want skip", c.Content, old.Content, out[0].Action)
+		}
+	})
+}
