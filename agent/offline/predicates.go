@@ -32,12 +32,18 @@ var (
 )
 
 // discourseEdges draws the edges a reply's opening words state, between the node of the
-// turn it replies to (its other source: an exchange) and this turn's.
+// turn it replies to (its other source: an exchange; or the turn whose question it
+// answers, which it does not quote when the question is phatic: "I adopted a dog. How are
+// you?" — "Me too!…") and this turn's.
 func (r *relater) discourseEdges(edges []agent.EdgeOp, i int, c agent.Candidate) []agent.EdgeOp {
-	if len(c.AlsoFrom) == 0 {
+	replied := c.InReplyTo
+	if len(c.AlsoFrom) > 0 {
+		replied = c.AlsoFrom[0]
+	}
+	if replied == "" {
 		return edges
 	}
-	prev, prevText := questionNode(r.byID[i], c.AlsoFrom[0])
+	prev, prevText := questionNode(r.byID[i], replied)
 	if prev == "" {
 		return edges
 	}

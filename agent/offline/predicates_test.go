@@ -29,6 +29,7 @@ func TestOfflineDiscourse(t *testing.T) {
 		{"Summarizes", "The trip had delays, lost luggage and two cancelled trains.", "In short, the trip was a mess from start to finish.", realm.Summarizes, false},
 		{"SummarizesNearMiss", "The trip had delays, lost luggage and two cancelled trains.", "Short trips are the worst for delays.", "", false},
 		{"AnalogousTo", "I adopted a rescue dog from the shelter last month.", "Me too! I adopted a rescue cat in June.", realm.AnalogousTo, false},
+		{"AnalogousToAfterPhatic", "I adopted a rescue dog from the shelter last month. How are you?", "Me too! I adopted a rescue cat in June.", realm.AnalogousTo, false},
 		{"AnalogousToNearMiss", "I adopted a rescue dog from the shelter last month.", "Tell me more about the rescue dog.", "", false},
 	}
 	a := New(Options{})
