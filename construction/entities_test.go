@@ -48,20 +48,7 @@ func TestIdentifierEntity(t *testing.T) {
 	if ticket == "" {
 		t.Fatalf("no entity T-4410 among %v", names(nodes))
 	}
-	from := map[string]bool{} // observations whose memories instantiate the ticket
-	for _, e := range edges {
-		if e.Predicate != realm.Instantiates || e.To != ticket {
-			continue
-		}
-		for _, n := range nodes {
-			if n.ID == e.From {
-				for _, s := range n.Sources {
-					from[s] = true
-				}
-			}
-		}
-	}
-	if !from["o1"] || !from["o2"] {
+	if from := instantiatedFrom(nodes, edges, ticket); !from["o1"] || !from["o2"] {
 		t.Errorf("memories of %v instantiate T-4410, want those of o1 and o2", from)
 	}
 
@@ -199,6 +186,105 @@ func offlineSpace(t *testing.T) (*cypher.Store, *construction.Pipeline, *retriev
 	t.Cleanup(func() { p.Close(context.Background()) })
 	r := retrieval.New(store, bowEmbedder{}, ag, retrieval.DefaultOptions(), zerolog.Nop())
 	return store, p, r, cyphertest.NewSpace(t)
+}
+
+// instantiatedFrom is the observations whose memories instantiate the entity id.
+func instantiatedFrom(nodes []realm.Node, edges []realm.Edge, id string) map[string]bool {
+	from := map[string]bool{}
+	for _, e := range edges {
+		if e.Predicate != realm.Instantiates || e.To != id {
+			continue
+		}
+		for _, n := range nodes {
+			if n.ID == e.From {
+				for _, s := range n.Sources {
+					from[s] = true
+				}
+			}
+		}
+	}
+	return from
+}
+
+// TestOneSisterManyNames: a sister told by her full name, then by a nickname beside "my
+// sister", by the nickname alone and by her first name after a place's preposition, is
+// one person: her entity learns the nickname, and the memories of each name instantiate
+// it, as does one that says "my sister" alone.
+func TestOneSisterManyNames(t *testing.T) {
+	store, p, _, space := offlineSpace(t)
+	day := time.Date(2026, 6, 3, 20, 0, 0, 0, time.UTC)
+	said := func(id string, days int, content string) realm.Observation {
+		return realm.Observation{ID: id, SessionID: id, Speaker: "user", Content: content, ObservedAt: day.AddDate(0, 0, days)}
+	}
+	mustIngest(t, p, space,
+		said("o1", 0, "My sister Katherine Thompson is coming over this weekend. She's a nurse in Eugene."),
+		said("o2", 30, "Talked to my sister Kat on the phone for an hour tonight."),
+		said("o3", 40, "Had a long chat with Kat about her new job."),
+		said("o4", 50, "I visited Katherine in Eugene last weekend, we baked bread."),
+		said("o5", 60, "Talked to my sister on the phone for an hour tonight."),
+	)
+	nodes, edges, err := store.Graph(context.Background(), space, "", 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sister realm.Node
+	for _, n := range nodes {
+		if n.Type != realm.Entity {
+			continue
+		}
+		switch n.Name {
+		case "Katherine Thompson":
+			sister = n
+		case "Kat", "Katherine":
+			t.Errorf("entity %s (%s) apart from Katherine Thompson", n.Name, n.Category)
+		}
+	}
+	if sister.ID == "" || sister.Category != "person" || !slices.Contains(sister.Aliases, "Kat") {
+		t.Fatalf("sister %+v, entities %v", sister, names(nodes))
+	}
+	if from := instantiatedFrom(nodes, edges, sister.ID); len(from) != 5 {
+		t.Errorf("memories of %v instantiate Katherine Thompson, want those of o1 to o5", from)
+	}
+}
+
+// TestPetsRecall: the user's cat and puppy are pets, not people, and a question about the
+// user's pets reaches both.
+func TestPetsRecall(t *testing.T) {
+	store, p, r, space := offlineSpace(t)
+	day := time.Date(2026, 6, 1, 20, 0, 0, 0, time.UTC)
+	said := func(id string, days int, content string) realm.Observation {
+		return realm.Observation{ID: id, SessionID: id, Speaker: "user", Content: content, ObservedAt: day.AddDate(0, 0, days)}
+	}
+	mustIngest(t, p, space,
+		said("o1", 0, "I live in Portland with my boyfriend Daniel and our cat Mochi."),
+		said("o2", 10, "Daniel cooked pasta with mushrooms tonight."),
+		said("o3", 20, "Work was stressful today, too many meetings."),
+		said("o4", 30, "I signed up for a pottery class on Thursdays."),
+		said("o5", 40, "Priya and I adopted a puppy! His name is Pepper, he's a beagle mix."),
+		said("o6", 50, "The bus was late again this morning."),
+	)
+	nodes, _, err := store.Graph(context.Background(), space, "", 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes {
+		if (n.Name == "Mochi" || n.Name == "Pepper") && (n.Category != "object" || n.Role != "pet") {
+			t.Errorf("%s typed %s, role %q: want a pet", n.Name, n.Category, n.Role)
+		}
+	}
+	res, err := r.Recall(context.Background(), space, realm.RecallRequest{Query: "What pets have I had?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recalled := map[string]bool{}
+	for _, n := range res.Nodes {
+		for _, s := range n.Node.Sources {
+			recalled[s] = true
+		}
+	}
+	if !recalled["o1"] || !recalled["o5"] {
+		t.Errorf("recall of the pets holds memories of %v, want o1 (Mochi) and o5 (Pepper)", recalled)
+	}
 }
 
 func names(nodes []realm.Node) []string {

@@ -219,7 +219,13 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 	name = strings.TrimSuffix(strings.TrimSuffix(name, "'s"), "’s")
 	lower := strings.ToLower(name)
 	switch {
-	case personCued(ws, i, j):
+	case i < j && titles[ws[i].lower]:
+		return "person"
+	case i < j && companySuffixes[ws[j].lower]:
+		return "concept"
+	case animalOf(text, ws, i, j) != "":
+		return "object"
+	case personCued(text, ws, i, j):
 		return "person"
 	case i == j && languages[lower]:
 		return "concept"
@@ -233,17 +239,145 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 	if c := coordinatedCategory(text, ws, i, j); c != "" {
 		return c
 	}
-	if i == j {
+	// A capitalised "The" opens a title, a team or a firm, not a person's name: "three
+	// episodes of The Bear", "The Wolves".
+	if i == j && !(i > 0 && ws[i-1].text == "The") {
 		return "person"
 	}
 	return "concept"
 }
 
-// personCued: a relation noun before the name, a speech verb after it, or the name owning
-// something people keep or lead (ownsHeld).
-func personCued(ws []wordSpan, i, j int) bool {
-	return i > 0 && relationNouns[ws[i-1].lower] || j+1 < len(ws) && speechVerbs[ws[j+1].lower] || ownsHeld(ws, j)
+// personCued: a relation noun before the name or told right after it ("Kat (my sister)"),
+// a speech verb after it, a verb of talking and "to" or "with" before it ("talked to Kat":
+// the "to" makes no place), or the name owning something people keep or lead (ownsHeld).
+func personCued(text string, ws []wordSpan, i, j int) bool {
+	return i > 0 && relationNouns[ws[i-1].lower] || kinOf(text, ws, i, j) != "" ||
+		j+1 < len(ws) && speechVerbs[ws[j+1].lower] || ownsHeld(ws, j) ||
+		i >= 2 && (ws[i-1].lower == "to" || ws[i-1].lower == "with") && talkVerbs[verbBefore(ws, i-1)]
 }
+
+// talkVerbs are said to or with someone: "I talked to Katie", "spoke with Dan".
+var talkVerbs = setOf(`talk talks talked talking speak speaks spoke speaking chat chats chatted chatting said say says
+wrote write writes replied reply explained explain mentioned mention complained complain apologized apologised`)
+
+// titles open a person's name, of which they are part: "Dr. Patel", "Mrs Lee".
+var titles = setOf(`dr mr mrs ms prof`)
+
+// companySuffixes close a firm's name, of which they are part: "Hartwell & Co.", "Acme
+// Inc.". A firm is a concept.
+var companySuffixes = setOf(`co inc ltd llc corp plc gmbh`)
+
+// joinsName: the word after ws[k] continues the name ws[k] is part of across what stands
+// between them: a title's point ("Dr. Patel"), a firm's "&" ("Hartwell & Co").
+func joinsName(text string, ws []wordSpan, k int) bool {
+	gap := strings.TrimSpace(text[ws[k].end:ws[k+1].start])
+	return gap == "." && titles[ws[k].lower] || gap == "&" && companySuffixes[ws[k+1].lower]
+}
+
+// kinOf is what the name ws[i..j] is to someone, as the text tells it beside the name:
+// "user's sister" of "user's sister Kat", "user's big sister Kat", "Kat (user's sister)" or
+// "Kat, user's sister" (the speaker's "my" rewritten); "" when it tells none. Two names
+// told as one person's sister may be one person's names (integrate.go).
+func kinOf(text string, ws []wordSpan, i, j int) string {
+	phrase := func(owner, noun int) string {
+		if owner < 0 || noun >= len(ws) || !relationNouns[ws[noun].lower] || !isOwner(ws[owner]) {
+			return ""
+		}
+		return ws[owner].text + " " + ws[noun].text
+	}
+	// After the name, the relation ends a phrase: in "at Lumen, user's boss Jordan" it is
+	// Jordan's.
+	ended := func(noun int) bool { return noun+1 >= len(ws) || !gapIsSpace(text, ws[noun].end, ws[noun+1].start) }
+	if i > 0 && relationNouns[ws[i-1].lower] {
+		if r := phrase(i-2, i-1); r != "" {
+			return r
+		}
+		return phrase(i-3, i-1) // one word between: "user's big sister"
+	}
+	if j+2 < len(ws) && strings.ContainsAny(text[ws[j].end:ws[j+1].start], "(,") {
+		if r := phrase(j+1, j+2); r != "" && ended(j+2) {
+			return r
+		}
+		if j+3 < len(ws) && gapIsSpace(text, ws[j+2].end, ws[j+3].start) && ended(j+3) {
+			return phrase(j+1, j+3)
+		}
+	}
+	return ""
+}
+
+// isOwner: w is someone's: "user's", "Ana's"; not "it's", "she's".
+func isOwner(w wordSpan) bool {
+	owner, ok := strings.CutSuffix(w.lower, "'s")
+	return ok && owner != "" && !text.IsStopword(owner) && !text.IsStopword(w.lower)
+}
+
+// animals are what a pet is called: a name told with one is an animal's, an object of
+// the graph, not a person ("our cat Mochi", "a puppy named Pepper", "Pepper, he's a
+// beagle mix").
+var animals = setOf(`cat cats kitten kitty dog dogs puppy pup doggo pet hamster rabbit bunny parrot bird budgie
+goldfish fish horse pony turtle tortoise lizard gecko snake iguana ferret rat mouse chinchilla hedgehog
+beagle labrador retriever poodle terrier bulldog corgi husky dachshund spaniel collie chihuahua pug tabby`)
+
+// animalOf is the animal the name ws[i..j] is told to be, "" when none: a word for one
+// right before it ("our cat Mochi"), or before "named" or "called" ("a puppy named
+// Pepper"), or after it past a comma, within four words of a determiner or "he's", ending
+// what is said of it ("Pepper, a beagle mix", "Pepper, he's a beagle mix", "Mochi, our old
+// cat"; not "Tom, a dog lover").
+func animalOf(text string, ws []wordSpan, i, j int) string {
+	k := i - 1
+	if k > 0 && (ws[k].lower == "named" || ws[k].lower == "called") {
+		k--
+	}
+	if k >= 0 && animals[ws[k].lower] {
+		return ws[k].lower
+	}
+	if j+1 >= len(ws) || !strings.Contains(text[ws[j].end:ws[j+1].start], ",") {
+		return ""
+	}
+	for k := j + 1; k < len(ws) && k <= j+4; k++ {
+		switch {
+		case animals[ws[k].lower] && endsApposition(text, ws, k):
+			return ws[k].lower
+		case k > j+1 && !gapIsSpace(text, ws[k-1].end, ws[k].start):
+			return ""
+		case !appositionWords[ws[k].lower] && k == j+1:
+			return ""
+		}
+	}
+	return ""
+}
+
+// endsApposition: the animal word ws[k] ends what is said after a name, but for another
+// animal word or "mix" ("a golden retriever puppy", "a beagle mix").
+func endsApposition(text string, ws []wordSpan, k int) bool {
+	return k+1 == len(ws) || !gapIsSpace(text, ws[k].end, ws[k+1].start) || animals[ws[k+1].lower] || ws[k+1].lower == "mix"
+}
+
+// toldOf is what text tells of name at its first mention telling something: the relation
+// it is named by ("user's sister") and the animal it is ("cat").
+func toldOf(text, name string) (relation, animal string) {
+	ws := wordsOf(text)
+	for i, w := range ws {
+		if !strings.HasPrefix(text[w.start:], name) {
+			continue
+		}
+		j := i
+		for j+1 < len(ws) && ws[j].end < w.start+len(name) {
+			j++
+		}
+		if tail := text[w.start+len(name) : max(ws[j].end, w.start+len(name))]; tail != "" && tail != "'s" && tail != "’s" {
+			continue // another word that begins so: "Katherine" of "Kat"
+		}
+		if relation, animal = kinOf(text, ws, i, j), animalOf(text, ws, i, j); relation != "" || animal != "" {
+			return relation, animal
+		}
+	}
+	return "", ""
+}
+
+// appositionWords open what is said of a name after a comma: "Pepper, a beagle", "Pepper,
+// he's a beagle".
+var appositionWords = setOf(`a an the our my his her their he's she's it's he she it is`)
 
 // heldByPeople are what a person keeps or leads, not a place: "I switched to Maria's
 // class" names Maria, whom the "to" would otherwise make a place. A place owns other

@@ -27,7 +27,7 @@ func TestNamesIdentifiers(t *testing.T) {
 		// Negative rows: no identifier.
 		{"InCode", "Run `grep T-4410 logs/` and tell Sam.", []nameMention{{"Sam", "person"}}},
 		{"LowercaseID", "The db-prod-1 host is down again for Maria.", []nameMention{{"Maria", "person"}}},
-		{"HyphenatedWord", "The Wi-Fi at the cafe in Porto is slow.", []nameMention{{"Wi", "person"}, {"Fi", "person"}, {"Porto", "place"}}},
+		{"HyphenatedWord", "The Wi-Fi at the cafe in Porto is slow.", []nameMention{{"Wi", "concept"}, {"Fi", "person"}, {"Porto", "place"}}},
 	}
 	checkNames(t, tests)
 }
@@ -51,7 +51,7 @@ func TestNamesCategories(t *testing.T) {
 		{"CoordinatedPlaces", "We ship from Melilla and Berlin.", []nameMention{{"Melilla", "place"}, {"Berlin", "place"}}},
 		{"CoordinatedPlacesThen", "We visited Paris and Rome last summer.", []nameMention{{"Paris", "place"}, {"Rome", "place"}}},
 		{"RelationNoun", "I went to the lake with my cousin Ana Lopez.", []nameMention{{"Ana Lopez", "person"}}},
-		{"SpeechVerb", "The doctor said Dr. Amy Wu told us to rest.", []nameMention{{"Dr", "person"}, {"Amy Wu", "person"}}},
+		{"SpeechVerb", "The doctor said Dr. Amy Wu told us to rest.", []nameMention{{"Dr. Amy Wu", "person"}}},
 		// The people and places of casual talk, typed as they always were.
 		{"FriendsCoordinated", "I went hiking with Jon and Maria last weekend.", []nameMention{{"Jon", "person"}, {"Maria", "person"}}},
 		{"PlaceThenPerson", "I moved to Lisbon and Jon stayed behind.", []nameMention{{"Lisbon", "place"}, {"Jon", "person"}}},
@@ -197,6 +197,78 @@ func TestExtractSelfIntroduction(t *testing.T) {
 		for _, c := range append(memories, ofType(ext.Candidates, realm.Episode)...) {
 			if strings.Contains(c.Content, "Alice Nguyen promised") || slices.Contains(c.Participants, "Alice Nguyen") && c.Type == realm.Episode {
 				t.Errorf("%q: Alice Nguyen addressed in %+v", msg, c)
+			}
+		}
+	}
+}
+
+// TestNamesNotPeople: a greeting, a firm's suffix, a title and a show's name are no person
+// of their own; a name told with an animal is an animal's (an object), and one talked to
+// is a person's, not a place.
+func TestNamesNotPeople(t *testing.T) {
+	tests := []namesCase{
+		{"FirmSuffix", "I work as an accountant at Hartwell & Co. It's fine.", []nameMention{{"Hartwell & Co", "concept"}}},
+		{"Title", "I have therapy every Tuesday with Dr. Patel.", []nameMention{{"Dr. Patel", "person"}}},
+		{"TitleAtStart", "Dr. Patel moved my appointment.", []nameMention{{"Dr. Patel", "person"}}},
+		{"Show", "I binge-watched three episodes of The Bear.", []nameMention{{"Bear", "concept"}}},
+		{"AnimalBefore", "I live with my boyfriend Daniel and our cat Mochi.", []nameMention{{"Daniel", "person"}, {"Mochi", "object"}}},
+		{"AnimalNamed", "We adopted a puppy named Pepper.", []nameMention{{"Pepper", "object"}}},
+		{"AnimalAfter", "We adopted a puppy! His name is Pepper, he's a beagle mix.", []nameMention{{"Pepper", "object"}}},
+		{"TalkedTo", "Talked to Katie on the phone for an hour.", []nameMention{{"Katie", "person"}}},
+		{"KinAfter", "Dinner with Kat (user's sister) tonight.", []nameMention{{"Kat", "person"}}},
+		// Still people and places.
+		{"PersonAfterComma", "I met Tom, a friend of Ana.", []nameMention{{"Tom", "person"}, {"Ana", "person"}}},
+		{"KinOfTheNextName", "I finished the report at Lumen, user's boss Jordan loved it.", []nameMention{{"Lumen", "place"}, {"Jordan", "person"}}},
+		{"DrovePlace", "We drove to Lisbon, a long way.", []nameMention{{"Lisbon", "place"}}},
+		{"NotAnAnimal", "I met Tom, a dog lover, at the park.", []nameMention{{"Tom", "person"}}},
+	}
+	checkNames(t, tests)
+}
+
+// TestEntityToldWith: what a turn tells of a name beside it goes with its entity: a
+// relation is an alias and its role (a later nickname of the same relation may join it,
+// a memory saying "user's sister" mentions it), an animal makes a pet.
+func TestEntityToldWith(t *testing.T) {
+	tests := []struct {
+		name, msg, entity string
+		want              agent.Candidate
+	}{
+		{"Kin", "Talked to my sister Kat on the phone for an hour tonight.", "Kat", agent.Candidate{
+			Content: "Kat (person), user's sister, mentioned by user.", Category: "person", Role: "user's sister", Aliases: []string{"user's sister"}}},
+		{"KinAfter", "Dinner tonight with Kat (my big sister) downtown.", "Kat", agent.Candidate{
+			Content: "Kat (person), user's sister, mentioned by user.", Category: "person", Role: "user's sister", Aliases: []string{"user's sister"}}},
+		{"Pet", "I live in Portland with our cat Mochi.", "Mochi", agent.Candidate{
+			Content: "Mochi (object), a pet cat, mentioned by user.", Category: "object", Role: "pet"}},
+		{"NameBeginsAnother", "My sister Katherine came over with Kat.", "Kat", agent.Candidate{
+			Content: "Kat (person), mentioned by user.", Category: "person"}},
+		{"Plain", "Talked to Katie on the phone for an hour tonight.", "Katie", agent.Candidate{
+			Content: "Katie (person), mentioned by user.", Category: "person"}},
+	}
+	a := New(Options{})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "user", tt.msg)})
+			i := slices.IndexFunc(ext.Candidates, func(c agent.Candidate) bool { return c.Type == realm.Entity && c.Name == tt.entity })
+			if i < 0 {
+				t.Fatalf("no entity %s in %+v", tt.entity, ext.Candidates)
+			}
+			got := ext.Candidates[i]
+			if got.Content != tt.want.Content || got.Category != tt.want.Category || got.Role != tt.want.Role || !slices.Equal(got.Aliases, tt.want.Aliases) {
+				t.Errorf("entity %q (%s, role %q, aliases %q), want %q (%s, role %q, aliases %q)",
+					got.Content, got.Category, got.Role, got.Aliases, tt.want.Content, tt.want.Category, tt.want.Role, tt.want.Aliases)
+			}
+		})
+	}
+}
+
+// TestGreetingOfTheDayCallsNoOne: "Evening!" greets; it calls no one named Evening.
+func TestGreetingOfTheDayCallsNoOne(t *testing.T) {
+	a := New(Options{})
+	for _, msg := range []string{"Evening!", "Morning! Slept badly again."} {
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "user", msg)})
+		for _, c := range ext.Candidates {
+			if c.Type != realm.Event && c.Type != realm.Fact && (strings.Contains(c.Content, "Evening") || strings.Contains(c.Content, "Morning")) {
+				t.Errorf("%q: %s %q", msg, c.Type, c.Content)
 			}
 		}
 	}

@@ -136,12 +136,15 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (
 		// An entity of the candidate's own name first: the speaker, also called "Alice
 		// Nguyen", stays the speaker's entity (which learns the name) when another entity
 		// of that name exists. Else one that shares a name with it, in full: "Alice" is not
-		// "Alice Nguyen".
+		// "Alice Nguyen"; a relation shared ("user's sister") only with a name that agrees
+		// ("Kat" of "Katherine Thompson": two sisters are two people). Else the one
+		// person whose full name the candidate's one word opens ("Katherine").
 		names := map[string]bool{normName(c.Name): true}
 		for _, a := range c.Aliases {
 			names[normName(a)] = true
 		}
 		var byAlias string
+		var byFirstName []string
 		for _, nb := range byID {
 			if nb.Node.Type != realm.Entity {
 				continue
@@ -149,12 +152,18 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (
 			if normName(nb.Node.Name) == normName(c.Name) {
 				return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Reason: "same entity name"}, ""
 			}
-			if byAlias == "" && slices.ContainsFunc(append([]string{nb.Node.Name}, nb.Node.Aliases...), func(n string) bool { return names[normName(n)] }) {
+			if byAlias == "" && sharesName(c, names, nb.Node) {
 				byAlias = nb.Node.ID
 			}
+			if opensFullName(c, nb.Node) {
+				byFirstName = append(byFirstName, nb.Node.ID)
+			}
 		}
-		if byAlias != "" {
+		switch {
+		case byAlias != "":
 			return agent.Integration{Action: agent.ActionMerge, MergeInto: byAlias, Reason: "same entity, by alias"}, ""
+		case len(byFirstName) == 1:
+			return agent.Integration{Action: agent.ActionMerge, MergeInto: byFirstName[0], Reason: "same entity, by first name"}, ""
 		}
 		return agent.Integration{Action: agent.ActionAdd}, ""
 	case realm.Episode:
@@ -585,6 +594,41 @@ func subset(a, b map[string]bool) bool {
 		}
 	}
 	return len(a) > 0
+}
+
+// sharesName: the entity n has a name or an alias among names, the candidate c's. A
+// relation ("user's sister") is shared by every sister: it joins c to n only when their
+// names agree (namesAgree).
+func sharesName(c agent.Candidate, names map[string]bool, n realm.Node) bool {
+	return slices.ContainsFunc(append([]string{n.Name}, n.Aliases...), func(a string) bool {
+		return names[normName(a)] && (!isKinName(a) || namesAgree(c.Name, n))
+	})
+}
+
+// isKinName: name is a relation, someone's relative or acquaintance ("user's sister").
+func isKinName(name string) bool {
+	ws := wordsOf(name)
+	return len(ws) == 2 && isOwner(ws[0]) && relationNouns[ws[1].lower]
+}
+
+// namesAgree: name's first word and the first word of a name of n, not a relation, are one
+// the other's beginning: "Kat" and "Katherine Thompson" may name one person, "Marta" and
+// "Marina" do not.
+func namesAgree(name string, n realm.Node) bool {
+	first := firstWord(normName(name))
+	return first != "" && slices.ContainsFunc(append([]string{n.Name}, n.Aliases...), func(a string) bool {
+		other := firstWord(normName(a))
+		return !isKinName(a) && other != "" && (strings.HasPrefix(other, first) || strings.HasPrefix(first, other))
+	})
+}
+
+// opensFullName: the candidate c, one word said of a person or a place ("talked to
+// Katherine", "visited Katherine": the name of a person is no place), is the first word of
+// the person n's full name ("Katherine Thompson"). Two people may share a first name, so
+// it joins n only when no other neighbour is so named (decide).
+func opensFullName(c agent.Candidate, n realm.Node) bool {
+	return (c.Category == "person" || c.Category == "place") && n.Category == "person" &&
+		len(strings.Fields(c.Name)) == 1 && len(strings.Fields(n.Name)) > 1 && firstWord(normName(n.Name)) == normName(c.Name)
 }
 
 // mentions: an event or fact names an entity in its content or participants.

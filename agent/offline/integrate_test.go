@@ -204,6 +204,38 @@ func TestOfflineIntegrateDecisions(t *testing.T) {
 			action: agent.ActionAdd,
 		},
 		{
+			// A nickname told with a relation joins the person of that relation whose
+			// name it begins; another name of the same relation is another person.
+			name: "KinNickname", cand: agent.Candidate{Type: realm.Entity, Name: "Kat", Category: "person", Aliases: []string{"user's sister"}},
+			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Katherine Thompson", Category: "person", Aliases: []string{"user's sister"}}}},
+			action: agent.ActionMerge, mergeInto: "e1",
+		},
+		{
+			name: "KinOtherName", cand: agent.Candidate{Type: realm.Entity, Name: "Marta", Category: "person", Aliases: []string{"user's sister"}},
+			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Marina", Category: "person", Aliases: []string{"user's sister"}}}},
+			action: agent.ActionAdd,
+		},
+		{
+			// A first name joins the one person whose full name it opens, also after a
+			// place's preposition ("visited Katherine"); not one of two.
+			name: "FirstNameOfFullName", cand: agent.Candidate{Type: realm.Entity, Name: "Katherine", Category: "place"},
+			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Katherine Thompson", Category: "person"}}},
+			action: agent.ActionMerge, mergeInto: "e1",
+		},
+		{
+			name: "FirstNameOfTwoFullNames", cand: agent.Candidate{Type: realm.Entity, Name: "Katherine", Category: "person"},
+			nbs: []agent.Neighbour{
+				{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Katherine Thompson", Category: "person"}},
+				{Node: realm.Node{ID: "e2", Type: realm.Entity, Name: "Katherine Lee", Category: "person"}},
+			},
+			action: agent.ActionAdd,
+		},
+		{
+			name: "FirstNameOfAPlace", cand: agent.Candidate{Type: realm.Entity, Name: "Santa", Category: "person"},
+			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Santa Monica", Category: "place"}}},
+			action: agent.ActionAdd,
+		},
+		{
 			name: "EntityNewName", cand: agent.Candidate{Type: realm.Entity, Name: "Jon"},
 			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Melanie"}}},
 			action: agent.ActionAdd,

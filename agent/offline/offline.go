@@ -229,7 +229,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		if speaker == "" {
 			desc = "mentioned in the conversation"
 		}
-		cands = append(cands, entityCandidate(n.name, n.category, desc, speaker))
+		cands = append(cands, toldEntity(rewritten, n, desc, speaker))
 	}
 
 	summary := prev.update(speaker, addressee, obs, firstOfSession, topic, o.opts)
@@ -543,6 +543,25 @@ func entityCandidate(name, category, description, speaker string) agent.Candidat
 		Keywords:    []string{name},
 		Category:    category,
 	}
+}
+
+// toldEntity is the entity candidate of a name the turn mentions, with what the turn tells
+// of it beside the name: a relation is an alias (a later "user's sister Kat" may be the
+// same person, integrate.go; a memory saying "user's sister" mentions her) and the
+// entity's role; an animal makes a pet.
+func toldEntity(text string, n nameMention, description, speaker string) agent.Candidate {
+	relation, animal := toldOf(text, n.name)
+	switch {
+	case n.category == "person" && relation != "":
+		e := entityCandidate(n.name, n.category, relation+", "+description, speaker)
+		e.Aliases, e.Role = []string{relation}, relation
+		return e
+	case n.category == "object" && animal != "":
+		e := entityCandidate(n.name, n.category, "a pet "+animal+", "+description, speaker)
+		e.Role = "pet"
+		return e
+	}
+	return entityCandidate(n.name, n.category, description, speaker)
 }
 
 func namesOf(xs ...string) []string {

@@ -385,7 +385,7 @@ btw gonna wanna anyway anyways well also just really totally definitely absolute
 happy merry christmas guess remember look listen wait please sorry imagine honestly actually let
 talk tell ask call show give help remind find send mondays tuesdays wednesdays thursdays fridays saturdays
 sundays weekends today tonight tomorrow yesterday message note reminder je j'ai c'est now then
-re fwd fw`)
+re fwd fw morning afternoon evening night`)
 
 var connectorWords = map[string]bool{"of": true, "the": true, "de": true, "la": true, "van": true, "von": true, "and": false}
 
@@ -430,7 +430,7 @@ func findNames(text string, known map[string]string) []nameMention {
 			continue
 		}
 		j := i
-		for j+1 < len(ws) && gapIsSpace(text, ws[j].end, ws[j+1].start) {
+		for j+1 < len(ws) && (gapIsSpace(text, ws[j].end, ws[j+1].start) || joinsName(text, ws, j)) {
 			if nameWord(j + 1) {
 				j++
 				continue
@@ -447,7 +447,8 @@ func findNames(text string, known map[string]string) []nameMention {
 			break
 		}
 		name := strings.TrimSuffix(strings.TrimSuffix(text[ws[i].start:ws[j].end], "'s"), "’s")
-		atStart := sentStart[ws[i].start] || isAfterOpening(text, ws[i].start)
+		// A title opens a name wherever it stands: "Dr. Patel called".
+		atStart := (sentStart[ws[i].start] || isAfterOpening(text, ws[i].start)) && !(i < j && titles[ws[i].lower])
 		key := strings.ToLower(name)
 		cat, isKnown := known[key]
 		if utf8.RuneCountInString(name) == 1 && !isKnown {
