@@ -212,10 +212,7 @@ func instantiatedFrom(nodes []realm.Node, edges []realm.Edge, id string) map[str
 // it, as does one that says "my sister" alone.
 func TestOneSisterManyNames(t *testing.T) {
 	store, p, _, space := offlineSpace(t)
-	day := time.Date(2026, 6, 3, 20, 0, 0, 0, time.UTC)
-	said := func(id string, days int, content string) realm.Observation {
-		return realm.Observation{ID: id, SessionID: id, Speaker: "user", Content: content, ObservedAt: day.AddDate(0, 0, days)}
-	}
+	said := userSaid(time.Date(2026, 6, 3, 20, 0, 0, 0, time.UTC))
 	mustIngest(t, p, space,
 		said("o1", 0, "My sister Katherine Thompson is coming over this weekend. She's a nurse in Eugene."),
 		said("o2", 30, "Talked to my sister Kat on the phone for an hour tonight."),
@@ -223,10 +220,7 @@ func TestOneSisterManyNames(t *testing.T) {
 		said("o4", 50, "I visited Katherine in Eugene last weekend, we baked bread."),
 		said("o5", 60, "Talked to my sister on the phone for an hour tonight."),
 	)
-	nodes, edges, err := store.Graph(context.Background(), space, "", 0, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
+	nodes, edges := mustGraph(t, store, space)
 	var sister realm.Node
 	for _, n := range nodes {
 		if n.Type != realm.Entity {
@@ -251,10 +245,7 @@ func TestOneSisterManyNames(t *testing.T) {
 // user's pets reaches both.
 func TestPetsRecall(t *testing.T) {
 	store, p, r, space := offlineSpace(t)
-	day := time.Date(2026, 6, 1, 20, 0, 0, 0, time.UTC)
-	said := func(id string, days int, content string) realm.Observation {
-		return realm.Observation{ID: id, SessionID: id, Speaker: "user", Content: content, ObservedAt: day.AddDate(0, 0, days)}
-	}
+	said := userSaid(time.Date(2026, 6, 1, 20, 0, 0, 0, time.UTC))
 	mustIngest(t, p, space,
 		said("o1", 0, "I live in Portland with my boyfriend Daniel and our cat Mochi."),
 		said("o2", 10, "Daniel cooked pasta with mushrooms tonight."),
@@ -263,10 +254,7 @@ func TestPetsRecall(t *testing.T) {
 		said("o5", 40, "Priya and I adopted a puppy! His name is Pepper, he's a beagle mix."),
 		said("o6", 50, "The bus was late again this morning."),
 	)
-	nodes, _, err := store.Graph(context.Background(), space, "", 0, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
+	nodes, _ := mustGraph(t, store, space)
 	for _, n := range nodes {
 		if (n.Name == "Mochi" || n.Name == "Pepper") && (n.Category != "object" || n.Role != "pet") {
 			t.Errorf("%s typed %s, role %q: want a pet", n.Name, n.Category, n.Role)
@@ -285,6 +273,23 @@ func TestPetsRecall(t *testing.T) {
 	if !recalled["o1"] || !recalled["o5"] {
 		t.Errorf("recall of the pets holds memories of %v, want o1 (Mochi) and o5 (Pepper)", recalled)
 	}
+}
+
+// userSaid makes the user's messages of days after day, each its own session.
+func userSaid(day time.Time) func(id string, days int, content string) realm.Observation {
+	return func(id string, days int, content string) realm.Observation {
+		return realm.Observation{ID: id, SessionID: id, Speaker: "user", Content: content, ObservedAt: day.AddDate(0, 0, days)}
+	}
+}
+
+// mustGraph is the space's memories and edges, up to 100 of them.
+func mustGraph(t *testing.T, store *cypher.Store, space string) ([]realm.Node, []realm.Edge) {
+	t.Helper()
+	nodes, edges, err := store.Graph(context.Background(), space, "", 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nodes, edges
 }
 
 func names(nodes []realm.Node) []string {
