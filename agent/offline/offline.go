@@ -351,7 +351,8 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 	ws := wordsOf(text)
 	code := codeBlocks(text)
 	for i := 0; i < len(ws) && i < 3; i++ {
-		if !isNameWord(ws[i]) || strings.EqualFold(ws[i].text, speaker) || foreignCourtesies[ws[i].lower] || inSpans(code, ws[i].start, ws[i].end) {
+		// A greeting calls no one: "Evening!", "Morning, all".
+		if !isNameWord(ws[i]) || strings.EqualFold(ws[i].text, speaker) || greetings[ws[i].lower] || foreignCourtesies[ws[i].lower] || inSpans(code, ws[i].start, ws[i].end) {
 			continue
 		}
 		if i > 0 && !greetings[ws[i-1].lower] && !foreignCourtesies[ws[i-1].lower] {

@@ -385,7 +385,7 @@ btw gonna wanna anyway anyways well also just really totally definitely absolute
 happy merry christmas guess remember look listen wait please sorry imagine honestly actually let
 talk tell ask call show give help remind find send mondays tuesdays wednesdays thursdays fridays saturdays
 sundays weekends today tonight tomorrow yesterday message note reminder je j'ai c'est now then
-re fwd fw morning afternoon evening night`)
+re fwd fw`)
 
 var connectorWords = map[string]bool{"of": true, "the": true, "de": true, "la": true, "van": true, "von": true, "and": false}
 
