@@ -225,11 +225,13 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 		return "concept"
 	case animalOf(text, ws, i, j) != "":
 		return "object"
+	case orgCued(ws, i, j): // before personCued: "in talks with Gatorade about a sponsorship"
+		return "concept"
 	case personCued(text, ws, i, j):
 		return "person"
 	case i == j && languages[lower]:
 		return "concept"
-	case i == j && products[lower], productCued(text, ws, i, j), orgCued(ws, i, j):
+	case i == j && products[lower], productCued(text, ws, i, j):
 		return "concept"
 	case placeCued(ws, i):
 		return "place"
