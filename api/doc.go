@@ -27,9 +27,15 @@
 // {code, detail, fields?} that the outputSchema admits too; faults of the protocol are
 // JSON-RPC errors (rpcEnvelope).
 //
+// A key without the read scope learns of its ingestions their outcome and the memories its
+// messages added, nothing the space held before (Key.ingestView). Async ingestions and
+// imports, which hold the process long after their request began, are bounded in number
+// (slots.go, Config.MaxAsyncJobs, MaxImports): one more is 429 before anything is stored.
+//
 // /v1/spaces/{space}/export streams a whole space as JSON Lines and /import loads such a
 // file into an empty space (export.go, over package transfer); the import's body has its
-// own cap (Config.MaxImportBytes) and upload time.
+// own cap (Config.MaxImportBytes) and upload time, and its first line is checked as it
+// arrives.
 //
 // It imports the root package realm, the pipelines (cypher store, construction,
 // retrieval, reconsolidation), answering (recall → answer → reconsolidate) and transfer

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -70,6 +71,10 @@ func (s *streamStart) Write(p []byte) (int, error) {
 // spooled to a temporary file, bounded by Config.MaxImportBytes, because the import
 // reads it twice: once to validate every line, refusing the whole import at the first
 // bad one before anything is written, then to write (cypher.BeginImport, transfer.Run).
+// Its first line is checked as it arrives (transfer.ReadHeader): a body that is no
+// export this server can take is refused before the rest is read. The file is removed
+// however the import ends. At most Config.MaxImports run at once: one more is refused
+// (429) before its body is read.
 //
 // The space is claimed first, before the body is read: a space that is not empty is
 // refused at once, and from then until the import ends the space refuses ingest, recall
@@ -81,15 +86,27 @@ func (s *streamStart) Write(p []byte) (int, error) {
 // derive nor learn, from a refused id, what another space holds.
 func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
+	// A refusal before the body is read through closes the connection: the server
+	// would otherwise read on, before answering, what the client is still sending.
+	refuse := func(err error) {
+		w.Header().Set("Connection", "close")
+		writeError(w, r, err)
+	}
+	release, full := s.imports.take(keyOf(r.Context()).Name)
+	if release == nil {
+		refuse(realm.Errorf(realm.ERateLimited, "%s: send the file again once one of them has ended", full))
+		return
+	}
+	defer release()
 	imp, err := s.Store.BeginImport(r.Context(), space)
 	if err != nil {
-		writeError(w, r, err)
+		refuse(err)
 		return
 	}
 	f, err := os.CreateTemp("", "realm-import-*.jsonl")
 	if err != nil {
 		imp.Abandon(r.Context())
-		writeError(w, r, err)
+		refuse(err)
 		return
 	}
 	defer os.Remove(f.Name())
@@ -97,13 +114,10 @@ func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 	// The server reads a request within a couple of minutes; a large import may take
 	// longer to arrive. (A test recorder cannot: the error is of no consequence.)
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(importReadTimeout))
-	if _, err := io.Copy(f, r.Body); err != nil {
+	opts := transfer.Options{Embedder: s.cfg.Embedder.ID, Dims: s.cfg.Embedder.Dim, KeepIDs: keyOf(r.Context()).keepsImportIDs()}
+	if err := spoolImport(f, r.Body, opts); err != nil {
 		imp.Abandon(r.Context())
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			err = realm.Errorf(realm.ETooLarge, "the import exceeds %d bytes (REALM_MAX_IMPORT_BYTES)", tooLarge.Limit)
-		}
-		writeError(w, r, err)
+		refuse(err)
 		return
 	}
 	open := func() (io.ReadCloser, error) {
@@ -112,13 +126,30 @@ func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 		}
 		return io.NopCloser(f), nil
 	}
-	opts := transfer.Options{Embedder: s.cfg.Embedder.ID, Dims: s.cfg.Embedder.Dim, KeepIDs: keyOf(r.Context()).keepsImportIDs()}
 	res, err := transfer.Run(r.Context(), imp, open, opts)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	encode(w, http.StatusCreated, res)
+}
+
+// spoolImport copies an import's body to f, its first line checked before the rest is
+// read (transfer.ReadHeader).
+func spoolImport(f io.Writer, body io.Reader, opts transfer.Options) error {
+	br := bufio.NewReader(body)
+	header, err := transfer.ReadHeader(br, opts)
+	if err == nil {
+		_, err = f.Write(header)
+	}
+	if err == nil {
+		_, err = io.Copy(f, br)
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		err = realm.Errorf(realm.ETooLarge, "the import exceeds %d bytes (REALM_MAX_IMPORT_BYTES)", tooLarge.Limit)
+	}
+	return err
 }
 
 // keepsImportIDs reports whether the key's imports keep the file's ids

@@ -178,7 +178,7 @@ func (s *server) mcpHandler() http.Handler {
 				return rememberView{}, err
 			}
 			results, err := s.Ingest.Ingest(ctx, space, obs)
-			return viewIngested(results), err
+			return viewIngested(key.ingestView(results)), err
 		})
 
 	addTool(s, srv, calls, ScopeRead, &mcp.Tool{Name: "recall",

@@ -74,11 +74,11 @@ type ingestedView struct {
 	ID      string   `json:"id" jsonschema:"the observation's id"`
 	Status  string   `json:"status" jsonschema:"integrated, already_integrated, pending (retried later), failed or forgotten (deleted while it was integrated)"`
 	Added   []string `json:"added" jsonschema:"ids of the memories added"`
-	Merged  []string `json:"merged" jsonschema:"ids of the memories it was merged into"`
-	Skipped []string `json:"skipped" jsonschema:"what it said that the space already held"`
+	Merged  []string `json:"merged" jsonschema:"ids of the memories it was merged into; empty for a key without the read scope"`
+	Skipped []string `json:"skipped" jsonschema:"what it said that the space already held; empty for a key without the read scope"`
 	// Superseded tells a model that a fact it may hold changed: "we moved to Berlin" ends
 	// "I live in Lisbon".
-	Superseded []string `json:"superseded" jsonschema:"ids of the memories it superseded: a newer version of what they said, their validity ended (kept for questions about the past)"`
+	Superseded []string `json:"superseded" jsonschema:"ids of the memories it superseded: a newer version of what they said, their validity ended (kept for questions about the past); empty for a key without the read scope"`
 	Error      string   `json:"error,omitempty"`
 }
 

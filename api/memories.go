@@ -14,6 +14,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 )
 
@@ -135,7 +136,14 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if async {
-		id, err := s.Ingest.IngestAsync(r.Context(), space, obs)
+		// Refused before anything is stored, so that the client may send the batch again.
+		release, full := s.jobs.take(keyOf(r.Context()).Name)
+		if release == nil {
+			writeError(w, r, realm.Errorf(realm.ERateLimited,
+				"%s: nothing was stored; send the batch again once one of them has ended (GET /v1/jobs/{id}), or without async", full))
+			return
+		}
+		id, err := s.Ingest.IngestAsyncThen(r.Context(), space, obs, release)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -149,20 +157,45 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	encode(w, http.StatusOK, map[string]any{"results": results})
+	encode(w, http.StatusOK, map[string]any{"results": keyOf(r.Context()).ingestView(results)})
+}
+
+// ingestView is what the key learns of its ingestion. A key without the read scope (an
+// ingest-only service) must not read the space by writing to it: it learns each message's
+// outcome (status, sequence, error, usage) and the memories its messages added, but
+// nothing of those the space held before, neither the memories merged into or superseded,
+// nor what was skipped as already held, nor the edges written, whose descriptions quote
+// the memories they join.
+func (k *Key) ingestView(results []construction.Result) []construction.Result {
+	if k.has(ScopeRead) {
+		return results
+	}
+	for i := range results {
+		r := &results[i]
+		r.Merged, r.Skipped, r.Superseded, r.Edges = []string{}, []string{}, []string{}, []realm.Edge{}
+	}
+	return results
 }
 
 // handleJob finds the job in any space, then hides it, as if it did not exist, from a
-// key that may not see its space.
+// key that may not see its space. Any key of the space may follow its jobs: one without
+// the read scope sees them as ingestView shows an ingestion, without the memories their
+// observations superseded.
 func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
+	key := keyOf(r.Context())
 	job, err := s.Ingest.Job(r.Context(), "", id)
-	if err == nil && !keyOf(r.Context()).allows(job.Space) {
+	if err == nil && !key.allows(job.Space) {
 		err = realm.Errorf(realm.ENotFound, "job %q not found", id)
 	}
 	if err != nil {
 		writeError(w, r, err)
 		return
+	}
+	if !key.has(ScopeRead) {
+		for i := range job.Results {
+			job.Results[i].Superseded = []string{}
+		}
 	}
 	encode(w, http.StatusOK, job)
 }

@@ -28,8 +28,8 @@ func (s *server) routes(r chi.Router) {
 	r.Group(func(r chi.Router) {
 		r.Use(s.authenticate, s.rateLimit)
 		r.Get("/v1/info", s.handleInfo)
-		r.With(need(ScopeRead)).Get("/v1/jobs/{id}", s.handleJob) // the job's space is checked in the handler
-		r.Get("/v1/spaces", s.handleListSpaces)                   // any key: it lists only the spaces the key reaches
+		r.Get("/v1/jobs/{id}", s.handleJob)     // any key of the job's space, checked in the handler: write-only keys follow their jobs
+		r.Get("/v1/spaces", s.handleListSpaces) // any key: it lists only the spaces the key reaches
 
 		// MCP, streamable HTTP: every tool checks the key's scope and space itself (mcp.go).
 		// POST only: this stateless server offers no event stream (GET) and keeps no session

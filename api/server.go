@@ -44,6 +44,15 @@ type Config struct {
 	// MetricsKeyRequired: /metrics needs a key with the admin scope, rate limited as any
 	// key's requests (REALM_METRICS_KEY_REQUIRED). By default it is public, like the probes.
 	MetricsKeyRequired bool
+	// MaxAsyncJobsPerKey and MaxAsyncJobs bound the async ingestions (?async=true) running
+	// at once for one key and in the process (REALM_MAX_ASYNC_JOBS_PER_KEY,
+	// REALM_MAX_ASYNC_JOBS); one more is refused with 429 and nothing stored. 0: the
+	// defaults.
+	MaxAsyncJobsPerKey int
+	MaxAsyncJobs       int
+	// MaxImports bounds the imports running at once in the process (REALM_MAX_IMPORTS);
+	// one more is refused with 429 before its body is read. 0: DefaultMaxImports.
+	MaxImports int
 	// CORSOrigins are the web origins (scheme://host[:port]) whose pages may call the API
 	// from a browser (REALM_CORS_ORIGINS); none by default (guard.go).
 	CORSOrigins []string
@@ -90,6 +99,8 @@ type server struct {
 	buckets  map[string]*bucket // rate limits by key name
 	failures *addrBuckets       // failed authentications by client address
 	index    *routeIndex        // the routes, known once routes has run (methods.go)
+	jobs     *slots             // async ingestions running (Config.MaxAsyncJobs)
+	imports  *slots             // imports running (Config.MaxImports)
 	Deps
 }
 
@@ -113,11 +124,23 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 			deps.Reconsolidate = deps.Reconsolidate.ObserveEdits(deps.PipelineMetrics.ObserveEdits)
 		}
 	}
-	s := &server{cfg: cfg, buckets: newBuckets(cfg), failures: newAddrBuckets(cfg.AuthFailureRate, cfg.AuthFailureBurst), Deps: deps}
+	s := &server{cfg: cfg, buckets: newBuckets(cfg), failures: newAddrBuckets(cfg.AuthFailureRate, cfg.AuthFailureBurst), Deps: deps,
+		jobs: newSlots("async ingestions", orDefault(cfg.MaxAsyncJobs, DefaultMaxAsyncJobs), "REALM_MAX_ASYNC_JOBS",
+			orDefault(cfg.MaxAsyncJobsPerKey, DefaultMaxAsyncJobsPerKey), "REALM_MAX_ASYNC_JOBS_PER_KEY"),
+		imports: newSlots("imports", orDefault(cfg.MaxImports, DefaultMaxImports), "REALM_MAX_IMPORTS", 0, ""),
+	}
 	metrics := newHTTPMetrics(deps.Metrics)
 	r := chi.NewRouter()
 	r.Use(requestID, metrics.observe, withLogger(deps.Logger), recoverPanics, s.guard, limitBody(cfg.MaxBodyBytes))
 	s.routes(r)
 	metrics.learnRoutes(r)
 	return r
+}
+
+// orDefault is n, or def when n is not positive.
+func orDefault(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return n
 }

@@ -67,7 +67,8 @@ func testDepsOn(t *testing.T, store *cypher.Store) Deps {
 }
 
 // newTestServer serves the API over real HTTP, every exchange checked against
-// openapi.yaml by c; with adjust, the test changes the dependencies first.
+// openapi.yaml by c (nil: unchecked, for a test that streams a request body, which the
+// checker reads whole first); with adjust, the test changes the dependencies first.
 func newTestServer(t *testing.T, c *apitest.Checker, cfg Config, adjust ...func(*Deps)) *httptest.Server {
 	t.Helper()
 	deps := testDeps(t)
@@ -76,7 +77,11 @@ func newTestServer(t *testing.T, c *apitest.Checker, cfg Config, adjust ...func(
 	}
 	cfg.Embedder = EmbedderInfo{ID: embedder.ID(), Dim: embedder.Dim()}
 	cfg.LLM = LLMInfo{Mode: "offline"}
-	srv := httptest.NewServer(c.Handler(NewServer(cfg, deps)))
+	h := NewServer(cfg, deps)
+	if c != nil {
+		h = c.Handler(h)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return srv
 }

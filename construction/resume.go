@@ -216,11 +216,19 @@ func (p *Pipeline) takeOverDead(ctx context.Context) error {
 // ResumePending integrates them; the job's progress, counted from them, follows.
 // Errors: EInvalid (with field errors), EUnavailable.
 func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Observation) (string, error) {
+	return p.IngestAsyncThen(ctx, space, obs, func() {})
+}
+
+// IngestAsyncThen is IngestAsync calling ended once, when the job's background work has
+// ended, or on return when it started none (an error, a shutdown): a caller bounding the
+// jobs it runs at once knows when one has stopped running.
+func (p *Pipeline) IngestAsyncThen(ctx context.Context, space string, obs []realm.Observation, ended func()) (string, error) {
 	c := heldObservations.claim(p.opts.Owner) // before the store claims the batch (held.go)
 	started := false
 	defer func() {
 		if !started {
 			c.end()
+			ended()
 		}
 	}()
 	// No extraction window with the save: the job may run after others of the space.
@@ -248,6 +256,7 @@ func (p *Pipeline) IngestAsync(ctx context.Context, space string, obs []realm.Ob
 	started = true
 	go func() {
 		defer p.bg.Done()
+		defer ended()
 		defer c.end()
 		bctx, cancel := p.untilClose(context.WithoutCancel(ctx))
 		defer cancel()

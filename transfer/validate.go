@@ -315,29 +315,61 @@ func newLineReader(r io.Reader, max int) *lineReader {
 
 func (lr *lineReader) next() ([]byte, int, error) {
 	for {
-		var line []byte
-		for {
-			chunk, err := lr.r.ReadSlice('\n')
-			line = append(line, chunk...)
-			if len(line) > lr.max {
-				return nil, lr.n + 1, errLine(lr.n+1, "longer than %d bytes", lr.max)
-			}
-			if err == bufio.ErrBufferFull {
-				continue
-			}
-			if err == io.EOF && len(line) > 0 {
-				break
-			}
-			if err != nil {
-				return nil, lr.n + 1, translateRead(err)
-			}
-			break
+		line, err := readLine(lr.r, lr.max, lr.n+1)
+		if err != nil {
+			return nil, lr.n + 1, err
 		}
 		lr.n++
 		if len(bytes.TrimSpace(line)) > 0 {
 			return line, lr.n, nil
 		}
 	}
+}
+
+// readLine reads line n of r, with its newline (none at the end of the file): at most
+// max bytes are taken before a longer line is refused. At the end of r it returns io.EOF.
+func readLine(r *bufio.Reader, max, n int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		switch {
+		case len(line) > max:
+			return nil, errLine(n, "longer than %d bytes", max)
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && len(line) > 0:
+			return line, nil
+		case err != nil:
+			return nil, translateRead(err)
+		}
+		return line, nil
+	}
+}
+
+// maxHeaderLine bounds the first line of an import, an export's space record: its
+// properties, the space's running summary the longest, take a few KiB.
+const maxHeaderLine = 1 << 20
+
+// ReadHeader reads the first line of an import from r, and nothing after it, and checks
+// it as Import's validation does: a body that does not begin with the space record of an
+// export this server can take is refused as soon as that line, or its first
+// maxHeaderLine bytes, have arrived, rather than once the whole file has. It returns the
+// line, which stays the file's first. Errors: EInvalid (Fields["line"] 1), EConflict
+// (the embedder).
+func ReadHeader(r *bufio.Reader, opts Options) ([]byte, error) {
+	line, err := readLine(r, maxHeaderLine, 1)
+	if err == io.EOF {
+		return nil, errLine(1, "the file is empty; an export begins with a space record")
+	}
+	if err != nil {
+		return nil, err
+	}
+	rec, err := decodeRecord(line, 1)
+	if err != nil {
+		return nil, err
+	}
+	return line, newImportScan(opts).check(&rec, 1)
 }
 
 // translateRead keeps io.EOF and domain errors (a body over its limit) and wraps others.

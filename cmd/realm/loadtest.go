@@ -388,7 +388,8 @@ func (c *loadClient) post(ctx context.Context, path string, body, v any) (int, t
 
 // seed ingests --seed messages into the client's space in one asynchronous batch and
 // waits for its job to end: the server integrates at its own pace, and no request waits
-// minutes for a large batch on a busy machine.
+// minutes for a large batch on a busy machine. A batch the server refuses because the
+// key runs too many async ingestions already is sent again.
 func (c *loadClient) seed(ctx context.Context) error {
 	msgs := make([]map[string]string, c.o.Seed)
 	for i := range msgs {
@@ -397,14 +398,25 @@ func (c *loadClient) seed(ctx context.Context) error {
 	var accepted struct {
 		JobID string `json:"job_id"`
 	}
-	status, _, problem, err := c.post(ctx, "/observations?async=true", map[string]any{"messages": msgs}, &accepted)
-	if err != nil {
-		return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: %v", c.space, err)
-	}
-	if status != http.StatusAccepted {
-		return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: %d %s", c.space, status, problem)
-	}
 	deadline := time.Now().Add(seedTimeout)
+	for {
+		status, _, problem, err := c.post(ctx, "/observations?async=true", map[string]any{"messages": msgs}, &accepted)
+		if err != nil {
+			return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: %v", c.space, err)
+		}
+		if status == http.StatusAccepted {
+			break
+		}
+		// 429: the key runs as many async ingestions as the server allows
+		// (REALM_MAX_ASYNC_JOBS_PER_KEY); nothing was stored, and the batch goes again
+		// once one of them has ended.
+		if status != http.StatusTooManyRequests || time.Now().After(deadline) {
+			return realm.Errorf(realm.EUnavailable, "loadtest: seeding %s: %d %s", c.space, status, problem)
+		}
+		if err := ctxtime.Sleep(ctx, time.Second); err != nil {
+			return err
+		}
+	}
 	for {
 		var job struct {
 			Status  string `json:"status"`

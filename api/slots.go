@@ -1,0 +1,60 @@
+package api
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Defaults of the work a process runs at once for its clients (Config).
+const (
+	DefaultMaxAsyncJobsPerKey = 4
+	DefaultMaxAsyncJobs       = 16
+	DefaultMaxImports         = 2
+)
+
+// slots counts what runs at once, in all and by API key, against a limit for each: the
+// async ingestions (Config.MaxAsyncJobs, MaxAsyncJobsPerKey), whose background work
+// outlives their requests, and the imports (Config.MaxImports), each a file of up to
+// MaxImportBytes on disk and a space written at length.
+type slots struct {
+	what          string // "async ingestions"
+	max           int
+	maxPerKey     int // 0: no limit of its own for a key
+	setting       string
+	perKeySetting string
+
+	mu    sync.Mutex
+	total int
+	byKey map[string]int
+}
+
+func newSlots(what string, max int, setting string, maxPerKey int, perKeySetting string) *slots {
+	return &slots{what: what, max: max, setting: setting, maxPerKey: maxPerKey, perKeySetting: perKeySetting, byKey: map[string]int{}}
+}
+
+// take takes a slot for key and returns the function that gives it back (any number of
+// calls give it back once); when every slot of the key or of the process is taken, it
+// returns nil and why, naming the setting.
+func (s *slots) take(key string) (release func(), full string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.maxPerKey > 0 && s.byKey[key] >= s.maxPerKey:
+		return nil, fmt.Sprintf("this API key runs %d %s, the most it may at once (%s)", s.byKey[key], s.what, s.perKeySetting)
+	case s.total >= s.max:
+		return nil, fmt.Sprintf("the server runs %d %s, the most it runs at once (%s)", s.total, s.what, s.setting)
+	}
+	s.total++
+	s.byKey[key]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.total--
+			if s.byKey[key]--; s.byKey[key] == 0 {
+				delete(s.byKey, key)
+			}
+		})
+	}, ""
+}

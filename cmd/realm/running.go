@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/api"
+)
+
+// running bounds the work that clients start and serve runs at once: async ingestions,
+// which run on after their requests, and imports, each a file of up to
+// REALM_MAX_IMPORT_BYTES spooled to disk (api.Config).
+type running struct {
+	AsyncJobsPerKey int // REALM_MAX_ASYNC_JOBS_PER_KEY
+	AsyncJobs       int // REALM_MAX_ASYNC_JOBS
+	Imports         int // REALM_MAX_IMPORTS
+}
+
+// loadRunning reads REALM_MAX_ASYNC_JOBS_PER_KEY, REALM_MAX_ASYNC_JOBS and REALM_MAX_IMPORTS.
+func loadRunning(getenv func(string) string) (running, error) {
+	var l running
+	for _, s := range []struct {
+		name string
+		def  int
+		v    *int
+	}{
+		{"REALM_MAX_ASYNC_JOBS_PER_KEY", api.DefaultMaxAsyncJobsPerKey, &l.AsyncJobsPerKey},
+		{"REALM_MAX_ASYNC_JOBS", api.DefaultMaxAsyncJobs, &l.AsyncJobs},
+		{"REALM_MAX_IMPORTS", api.DefaultMaxImports, &l.Imports},
+	} {
+		*s.v = s.def
+		v := getenv(s.name)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return l, realm.Errorf(realm.EInvalid, "%s %q: want a positive number", s.name, v)
+		}
+		*s.v = n
+	}
+	return l, nil
+}
+
+func (l running) print(w io.Writer) {
+	fmt.Fprintf(w, "config: REALM_MAX_ASYNC_JOBS_PER_KEY=%d REALM_MAX_ASYNC_JOBS=%d REALM_MAX_IMPORTS=%d\n", l.AsyncJobsPerKey, l.AsyncJobs, l.Imports)
+}
