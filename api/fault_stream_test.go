@@ -20,8 +20,8 @@ import (
 )
 
 // streamClient is one client of TestFaultIngestStream: it sends its batches in order,
-// each with ids of its own, and sends a batch again, unchanged, on a 5xx or a network
-// error, as a client of an idempotent API should.
+// each with ids of its own, and sends a batch again, unchanged, on a 5xx, a 429 or a
+// network error, as a client of an idempotent API should.
 type streamClient struct {
 	name    string
 	base    string
@@ -59,6 +59,15 @@ func (c *streamClient) run(ctx context.Context, failed *atomic.Int64) {
 					c.jobs = append(c.jobs, job.JobID)
 				}
 				break
+			}
+			if err == nil && status == http.StatusTooManyRequests {
+				// As many async ingestions run as the server allows (REALM_MAX_ASYNC_JOBS_PER_KEY):
+				// nothing of the batch was stored, and it goes again.
+				select {
+				case <-ctx.Done():
+				case <-time.After(200 * time.Millisecond):
+				}
+				continue
 			}
 			if err == nil && status/100 != 5 {
 				c.failures = append(c.failures, fmt.Sprintf("batch %d: %d %s", i, status, resp))

@@ -238,14 +238,16 @@ func (s *server) handleGetMemory(w http.ResponseWriter, r *http.Request) {
 	s.writeMemory(w, r, chi.URLParam(r, "space"), chi.URLParam(r, "id"))
 }
 
-// writeMemory answers one memory of space and its edges, or the error reading them.
+// writeMemory answers one memory of space and its edges, or the error reading them; a
+// correction by a key without the read scope gets no edges, whose other ends and
+// descriptions are the space's (ingestView).
 func (s *server) writeMemory(w http.ResponseWriter, r *http.Request, space, id string) {
 	node, edges, err := s.Store.GetMemory(r.Context(), space, id)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if edges == nil {
+	if edges == nil || !keyOf(r.Context()).has(ScopeRead) {
 		edges = []realm.Edge{}
 	}
 	encode(w, http.StatusOK, map[string]any{"memory": node, "edges": edges})

@@ -67,6 +67,19 @@ func TestWriteOnlyLearnsNoContent(t *testing.T) {
 		if len(r.Merged)+len(r.Skipped)+len(r.Superseded)+len(r.Edges) > 0 || quotes(got) {
 			t.Errorf("write-only ingest: %+v, want nothing of the memories the space held", r)
 		}
+		// Its correction of a memory it added tells no edge, whose other ends are the space's.
+		var corrected struct {
+			Memory struct{ ID string }
+			Edges  []map[string]any
+		}
+		for _, id := range r.Added {
+			if wonly(t).do("PATCH", sp+"/memories/"+id, map[string]any{"content": "We moved from Lisbon to Hamburg last month."}, &corrected).StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if corrected.Memory.ID == "" || len(corrected.Edges) > 0 || quotes(corrected) {
+			t.Errorf("write-only correction: %+v, want the new memory without edges", corrected)
+		}
 		// The same message sent by the owner to a space that holds the same.
 		owner(t).do("POST", "/v1/spaces/"+spaces["control"]+"/observations", move("m1"), &control)
 		if len(control.Results) != 1 || len(control.Results[0].Superseded) == 0 || len(control.Results[0].Edges) == 0 {
