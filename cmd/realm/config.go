@@ -46,6 +46,7 @@ type config struct {
 	LogLevel       string
 	Keys           []api.Key // REALM_API_KEYS or REALM_API_KEYS_FILE; none: serve listens on loopback only
 	Limits         limits
+	Running        running // async jobs and imports at once (running.go)
 	// UncheckedSpaces is a space id prefix (REALM_UNCHECKED_SPACE_PREFIX) that the start's
 	// embedder check leaves out; empty, the default: every space is checked.
 	UncheckedSpaces string
@@ -148,6 +149,9 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 		return cfg, err
 	}
 	if cfg.Limits, err = loadLimits(env); err != nil {
+		return cfg, err
+	}
+	if cfg.Running, err = loadRunning(getenv); err != nil {
 		return cfg, err
 	}
 	if cfg.AutoReconsolidate, err = strconv.ParseBool(env("REALM_AUTO_RECONSOLIDATE", "true")); err != nil {
@@ -336,6 +340,7 @@ func (c config) print(w io.Writer) {
 	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d REALM_AUTO_RECONSOLIDATE=%t REALM_SHUTDOWN_TIMEOUT=%s",
 		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes, c.AutoReconsolidate, c.ShutdownTimeout)
 	fmt.Fprintf(w, " REALM_MAX_IMPORT_BYTES=%d REALM_METRICS_KEY_REQUIRED=%t", c.Limits.MaxImportBytes, c.MetricsKeyRequired)
+	fmt.Fprintf(w, " REALM_MAX_ASYNC_JOBS_PER_KEY=%d REALM_MAX_ASYNC_JOBS=%d REALM_MAX_IMPORTS=%d", c.Running.AsyncJobsPerKey, c.Running.AsyncJobs, c.Running.Imports)
 	fmt.Fprintf(w, " REALM_TRACE_RETENTION=%s REALM_RESUME_INTERVAL=%s", cypher.RetentionText(c.Neo4j.TraceRetention), c.ResumeInterval)
 	if len(c.CORSOrigins) > 0 {
 		fmt.Fprintf(w, " REALM_CORS_ORIGINS=%s", strings.Join(c.CORSOrigins, ","))

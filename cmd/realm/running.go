@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"strconv"
 
 	"github.com/realm-memory/realm"
@@ -42,8 +40,4 @@ func loadRunning(getenv func(string) string) (running, error) {
 		*s.v = n
 	}
 	return l, nil
-}
-
-func (l running) print(w io.Writer) {
-	fmt.Fprintf(w, "config: REALM_MAX_ASYNC_JOBS_PER_KEY=%d REALM_MAX_ASYNC_JOBS=%d REALM_MAX_IMPORTS=%d\n", l.AsyncJobsPerKey, l.AsyncJobs, l.Imports)
 }

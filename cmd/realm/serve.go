@@ -40,12 +40,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return realm.Errorf(realm.EInvalid, "REALM_ADDR %s is reachable beyond this machine but no API key is configured: "+
 			"set REALM_API_KEYS or REALM_API_KEYS_FILE (see README, Configuration), or listen on 127.0.0.1", cfg.Addr)
 	}
-	run, err := loadRunning(getenv)
-	if err != nil {
-		return err
-	}
 	cfg.print(stdout)
-	run.print(stdout)
 	logger := newLogger(stdout, cfg.LogLevel)
 
 	deps, err := openDeps(ctx, cfg, logger)
@@ -96,9 +91,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		NoAutoReconsolidation: !cfg.AutoReconsolidate,
 		MetricsKeyRequired:    cfg.MetricsKeyRequired,
 		CORSOrigins:           cfg.CORSOrigins,
-		MaxAsyncJobsPerKey:    run.AsyncJobsPerKey,
-		MaxAsyncJobs:          run.AsyncJobs,
-		MaxImports:            run.Imports,
+		MaxAsyncJobsPerKey:    cfg.Running.AsyncJobsPerKey,
+		MaxAsyncJobs:          cfg.Running.AsyncJobs,
+		MaxImports:            cfg.Running.Imports,
 	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Answer: answerer,
 		Logger: logger, Metrics: registry, PipelineMetrics: metrics})
 
