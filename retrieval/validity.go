@@ -39,6 +39,10 @@ var (
 	rePastQuestion    = regexp.MustCompile(`(?i)\b(?:used to|before|previously|formerly|former|at first|originally|in the past|earlier|back then|back when|at the time|old|prior|until|ago|last (?:year|month|week|time|summer|winter|spring|fall|autumn)|was|were|did|had)\b`)
 	rePresentQuestion = regexp.MustCompile(`(?i)\b(?:now|currently|current|these days|nowadays|still|anymore|any more|at the moment|today|right now|at present|presently)\b`)
 	reHowOld          = regexp.MustCompile(`(?i)\bhow old\b`)
+	// reFutureQuestion asks about what is to come ("Am I going to Lisbon in October?"):
+	// a plan that was cancelled is as ended for it as for the present, whatever the time
+	// range it names ("in October", asked in November, is read as the October past).
+	reFutureQuestion = regexp.MustCompile(`(?i)\b(?:will|won't|going|gonna|plan|plans|planning|upcoming|soon|next)\b`)
 	// reDecided: the past tense of a decision ("What did we decide about the database?",
 	// "What was agreed?") asks for what was decided, and the latest decision is what holds:
 	// it is no past cue.
@@ -46,7 +50,8 @@ var (
 )
 
 // pastQuestion reports whether a question asks about the past: a past cue and no present
-// cue in its words, or a time range of its plans that ends before asOf's day.
+// cue in its words, or, with no future cue either, a time range of its plans that ends
+// before asOf's day.
 func pastQuestion(query string, plans []realm.Plan, asOf time.Time) bool {
 	q := reDecided.ReplaceAllString(reHowOld.ReplaceAllString(query, ""), "")
 	if rePresentQuestion.MatchString(q) {
@@ -54,6 +59,9 @@ func pastQuestion(query string, plans []realm.Plan, asOf time.Time) bool {
 	}
 	if rePastQuestion.MatchString(q) {
 		return true
+	}
+	if reFutureQuestion.MatchString(q) {
+		return false
 	}
 	for _, p := range plans {
 		if p.TimeRange != nil && !p.TimeRange.To.IsZero() && p.TimeRange.To.Before(asOf.AddDate(0, 0, -1)) {
@@ -213,12 +221,25 @@ func namesUnchanged(query, old, change string) bool {
 	}
 	named, changed := namedIn(old), stems(change)
 	for w := range stems(query) {
-		if named[w] && !changed[w] {
+		if named[w] && !changed[w] && !calendarName(w) {
 			return true
 		}
 	}
 	return false
 }
+
+// calendarName: a stem is a month's or a weekday's, a name of when, not of something
+// else the older memory tells ("in October" of a trip planned, then cancelled).
+func calendarName(stem string) bool {
+	for _, name := range calendarNames {
+		if len(stem) >= 3 && strings.HasPrefix(name, stem) {
+			return true
+		}
+	}
+	return false
+}
+
+var calendarNames = strings.Fields(strings.ToLower(strings.ReplaceAll(text.MonthNames, "|", " ")) + " monday tuesday wednesday thursday friday saturday sunday")
 
 // reWord is a word of namedIn, and reSentenceBreak what ends a sentence between two words.
 var (

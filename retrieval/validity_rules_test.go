@@ -3,6 +3,8 @@ package retrieval
 import (
 	"testing"
 	"time"
+
+	"github.com/realm-memory/realm"
 )
 
 // TestNamesUnchanged: a superseded memory is asked about aside from what changed only
@@ -21,6 +23,7 @@ func TestNamesUnchanged(t *testing.T) {
 		{"Which JavaScript packages do we use?", "user: We use npm for JavaScript packages.", "user: We switched from npm to pnpm last week.", true},
 		{"Which database do we use?", "user: We use Postgres 14 for the database.", "user: We switched from Postgres 14 to Postgres 16.", false},
 		{"Is the user still with Tomás?", "user lives with user's partner Tomás.", "Tomás and user broke up.", false},
+		{"Am I going to Lisbon in October?", "Kat and user is planning a trip to Lisbon in October, just the two of us.", "Kat and user cancelled the Lisbon trip. user: no longer Lisbon trip", false},
 	}
 	for _, tt := range tests {
 		if got := namesUnchanged(tt.query, tt.old, tt.change); got != tt.want {
@@ -48,6 +51,27 @@ func TestPastQuestion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		if got := pastQuestion(tt.query, nil, now); got != tt.want {
+			t.Errorf("%q: past %v, want %v", tt.query, got, tt.want)
+		}
+	}
+}
+
+// TestPastQuestionRange: a time range that ended before the question asks about the past,
+// unless the question asks about what is to come: a plan cancelled since is no answer to
+// "Am I going to Lisbon in October?", asked in November.
+func TestPastQuestionRange(t *testing.T) {
+	now := time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC)
+	october := []realm.Plan{{TimeRange: &realm.TimeRange{From: time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2026, 10, 31, 23, 59, 59, 0, time.UTC)}}}
+	for _, tt := range []struct {
+		query string
+		want  bool
+	}{
+		{"What happened in October?", true},
+		{"Am I going to Lisbon in October?", false},
+		{"Will Nora visit Lisbon in October?", false},
+		{"Was I going to Lisbon in October?", true},
+	} {
+		if got := pastQuestion(tt.query, october, now); got != tt.want {
 			t.Errorf("%q: past %v, want %v", tt.query, got, tt.want)
 		}
 	}
