@@ -687,11 +687,9 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 		}
 	}
 	spared := sparedWholes(changes)
-	for _, nc := range changes {
+	changes = slices.DeleteFunc(changes, func(nc nodeChange) bool { return spared[nc.node.ID] })
+	for _, nc := range currentHolders(changes, r.in.Observation.ObservedAt) {
 		n, ch := nc.node, nc.change
-		if spared[n.ID] {
-			continue
-		}
 		superseded[n.ID] = true
 		if ch.predicate == string(realm.Contradicts) {
 			edges = r.emit(edges, i, agent.Self, n.ID, realm.Contradicts, ch.weight, ch.description)
@@ -727,6 +725,21 @@ type nodeChange struct {
 	node      realm.Node
 	change    stateChange
 	untilTold bool
+}
+
+// currentHolders are the changed nodes that still held when the candidate was said, when
+// there are any: a second change of a dose ("lowered my sertraline to 75mg") supersedes the
+// first ("raised my sertraline dose to 100mg"), which holds, and not in its place the
+// original dose that the first one already superseded.
+func currentHolders(changed []nodeChange, at time.Time) []nodeChange {
+	ended := func(nc nodeChange) bool {
+		until := nc.node.ValidUntil
+		return until != nil && (at.IsZero() || !at.Before(*until))
+	}
+	if !slices.ContainsFunc(changed, func(nc nodeChange) bool { return !ended(nc) }) {
+		return changed
+	}
+	return slices.DeleteFunc(changed, ended)
 }
 
 // sparedWholes are the whole turns among changed whose change a clause of theirs, changed
@@ -1093,7 +1106,8 @@ var amountWords = setOf(`cost costs costing price paid pay pays paying take take
 // cue (raised, went up, now…), another amount of the same unit ("40mg", "20mg") of the
 // same thing: a word in common besides amounts, dates, the speaker and words any amount
 // has ("costs", "month"), two when the amount has no unit. Not when n tells of a past
-// event, nor when the statement names a person n does not (someone else's amount).
+// event other than an amount changed, nor when the statement names a person n does not
+// (someone else's amount).
 func amountChanged(said *statement, n realm.Node) stateChange {
 	speaker := speakerOfDescription(n.Description)
 	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !said.amountCued.get() || len(said.amounts.get()) == 0 {
@@ -1111,7 +1125,10 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 			}
 		}
 	}
-	if to.word == "" || hasPastCue(n.Content) || rePaid.MatchString(n.Content) || namesAnother(said.text, n.Content, speaker) {
+	// A past event is no amount that holds, unless it changed the amount itself ("my doctor
+	// raised my dose to 100mg"): that is the amount since.
+	changedBefore := reAmountCue.MatchString(withoutLabels(n.Content))
+	if to.word == "" || hasPastCue(n.Content) && !changedBefore || rePaid.MatchString(n.Content) || namesAnother(said.text, n.Content, speaker) {
 		return stateChange{}
 	}
 	nw := nodeWords(n.Content)
@@ -1128,6 +1145,9 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 	}
 	if len(shared) < need {
 		return stateChange{}
+	}
+	if changedBefore { // n's own words say how it changed, which the new amount does not repeat
+		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s, previously %s", speaker, strings.Join(shared, " "), to.word, from.word)}
 	}
 	// What holds now: n's clause that has the old amount, with the new one, so that a
 	// question about the amount names nothing n says that the change does not.

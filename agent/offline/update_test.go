@@ -102,6 +102,7 @@ func TestStateChange(t *testing.T) {
 
 		// An amount changed: a cue, another amount of the same unit, the same thing.
 		{"DoseRaised", "Nina", "Nina takes 20mg of sertraline every morning.", "Nina", "Nina's doctor raised Nina's sertraline dose to 40mg.", "supersedes"},
+		{"DoseChangedAgain", "Nina", "Nina's doctor raised Nina's sertraline dose to 100mg.", "Nina", "Nina's psychiatrist lowered Nina's sertraline to 75mg because of side effects.", "supersedes"},
 		{"PriceNow", "user", "user's gym membership is 30 euros a month.", "user", "user: The gym now costs 45 euros a month.", "supersedes"},
 		{"AmountOfAnotherThing", "Nina", "Nina's rent is 900 euros a month.", "Nina", "Nina: The gym now costs 45 euros a month.", ""},
 		{"AmountOfAnotherPerson", "Nina", "Nina takes 20mg of sertraline every morning.", "Nina", "Nina's sister now takes 40mg of sertraline.", ""},
@@ -417,6 +418,28 @@ func TestOfflineSupersedes(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no supersedes edge to the old fact: %+v", out)
+	}
+}
+
+// TestOfflineSupersedesCurrentHolder: a second change of the same value supersedes the
+// first change, which holds, not the original statement that the first one superseded.
+func TestOfflineSupersedesCurrentHolder(t *testing.T) {
+	a := New(Options{})
+	raised := time.Date(2026, 7, 8, 19, 0, 0, 0, time.UTC)
+	original := realm.Node{ID: "50mg", Type: realm.Fact, Content: "user takes 50mg of sertraline every morning.", Description: "Said by user on 2 June 2026 in session s1.", ValidUntil: &raised}
+	first := realm.Node{ID: "100mg", Type: realm.Event, Content: "user's doctor raised user's sertraline dose to 100mg.", Description: "Said by user on 8 July 2026 in session s2.", TStart: &raised}
+	obs := realm.Observation{ID: "o3", SessionID: "s3", Speaker: "user", Content: "My psychiatrist lowered my sertraline to 75mg because of side effects.", ObservedAt: time.Date(2026, 10, 21, 19, 0, 0, 0, time.UTC)}
+	_, out := integrateBeside(t, a, obs, original, first)
+	var got []string
+	for _, d := range out {
+		for _, e := range d.Edges {
+			if e.Predicate == realm.Supersedes {
+				got = append(got, e.From+" → "+e.To+": "+e.Description)
+			}
+		}
+	}
+	if want := agent.Self + " → 100mg: user's sertraline: 75mg, previously 100mg"; len(got) != 1 || got[0] != want {
+		t.Errorf("supersedes edges %q, want %q", got, want)
 	}
 }
 
