@@ -649,10 +649,11 @@ func namesIn(part string, names []string) []string {
 }
 
 // bySlot splits each clause of text that states two values or more (fact slots, or the
-// claims a change can end: a home, a plan, an email…) at its "and"s, and at a comma
-// followed by a claim's subject, each part its own value ("user lives in Lisbon, user is
-// on the Basic plan, and user's email is …"): a change of one then leaves the others
-// standing.
+// claims a change can end: a home, a plan, an email, a partner or a pet…) at its "and"s,
+// and at a comma or a "with" followed by a claim's subject, each part its own value ("user
+// lives in Lisbon, user is on the Basic plan, and user's email is …", "user lives in
+// Portland with user's boyfriend Daniel and our cat Mochi"): a change of one then leaves
+// the others standing.
 func bySlot(text, speaker string, segs []segment) []segment {
 	var out []segment
 	for _, s := range segs {
@@ -684,7 +685,7 @@ func statesValue(part, speaker string) bool {
 func opensClaim(text, speaker string) bool {
 	first := strings.ToLower(strings.TrimSuffix(firstWord(text), "'s"))
 	for _, c := range changeableClaims(text, speaker) {
-		if first == strings.ToLower(firstWord(c.subject)) || first == "we" {
+		if first == strings.ToLower(firstWord(c.subject)) || first == "we" || first == "our" {
 			return true
 		}
 	}
@@ -698,16 +699,16 @@ func opensClaim(text, speaker string) bool {
 
 // changeableClaims are the values text states of a subject that hold one at a time, so
 // that a later one ends them without a word of change (update.go: a home, a job, a plan, an
-// email…), and how to reach the subject, a contact detail of sorts ("contact me by email
-// only"). Not the claims that many texts make in passing ("Caroline's courage is
+// email…), how to reach the subject, a contact detail of sorts ("contact me by email
+// only"), and whom the subject holds, which a parting or a death ends (a partner, a pet). Not the claims that many texts make in passing ("Caroline's courage is
 // inspiring", "Melanie plays the clarinet"): their clauses are no memories apart.
 func changeableClaims(text, speaker string) []stateClaim {
 	return slices.DeleteFunc(stateClaims(text, speaker), func(c stateClaim) bool {
-		return c.plan || c.ended || !exclusive(c.slot) && c.slot != "contacted by"
+		return c.plan || c.ended || !exclusive(c.slot) && c.slot != "contacted by" && !slices.Contains(heldSlots, c.slot)
 	})
 }
 
-var reAnd = regexp.MustCompile(`,? and |, `)
+var reAnd = regexp.MustCompile(`,? and |, | with `)
 
 // sameStatement reports whether two contents differ at most in their closing punctuation.
 func sameStatement(a, b string) bool {

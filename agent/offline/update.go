@@ -83,6 +83,9 @@ const (
 	habitClaim              // 1 subject, 2 what the subject does: only an ended state can end it
 	nameClaim               // as plainClaim, the value a name ("I'm Maya", "Call me Max"), not a nationality
 	possessiveClaim         // 1 subject, 2 what of the subject (the slot), 3 value: "my account manager is Tom"
+	begunClaim              // as habitClaim, 3 the word after the verb: a thing begun, not "why I started, and…"
+	promotedClaim           // as plainClaim, the value new: "senior analyst" after "analyst"
+	ownClaim                // as plainClaim; with no subject (group 1 empty), the speaker's: "our cat Mochi", "First day at Lumen"
 )
 
 // aboutWork: a text in which "X is now the Y" names a role.
@@ -125,14 +128,16 @@ var claimPatterns = []claimPattern{
 	{claimRe(`(?:moved|relocated|(?:have|has) (?:moved|relocated)|(?:are|is) (?:moving|relocating))(?: back| house| again)?(?: from [^.,;!?]+?)? to`), "lives in", plainClaim},
 	{mustPattern(`[Hh]ome for ` + claimSubject + ` is (?:now )?` + claimValue + claimEnd), "lives in", plainClaim},
 	{claimRe(`(?:works?|(?:is|are)(?: now)? working|started working|has worked) (?:at|for)`), "works at", plainClaim},
-	{namedRe(`(?:joined|(?:got|started|took|landed|accepted) a (?:new )?job (?:at|with)|was hired by|is employed by)`), "works at", plainClaim},
+	{namedRe(`(?:joined|(?:got|started|took|landed|accepted) (?:a|the) (?:new )?job (?:at|with)|was hired by|is employed by|(?:starts|started|is starting) (?:work |working )?at)`), "works at", plainClaim},
+	{mustPattern(claimSubject + claimAdverbs + ` (?:works?|is working) as (?:an? |the )?(?:[a-z\-]+ ){1,4}(?:at|for) ` + employerValue), "works at", plainClaim},
+	{mustPattern(`(?:\b` + claimSubject + `'s |(?:^|[.!?:]\s+)(?:[Mm]y )?)[Ff]irst (?:day|week|shift) (?:at|with) ` + employerValue), "works at", ownClaim},
 	{namedRe(`(?:is|are)` + claimAdverbs + ` ` + roleNoun + ` (?:at|for|with)`), "works at", plainClaim},
 	{claimRe(`(?:works?|is working) as(?: an?| the)?`), "works as", plainClaim},
 	{claimRe(`(?:got|started|took|landed|accepted|began|has|have) (?:a|my) (?:new )?(?:job|position|role) as(?: an?| the)?`), "works as", plainClaim},
 	{possessiveRe(`(?:job|profession|occupation|position|role|title)`), "works as", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + becameVerbs + ` (?:an?|the) (` + becameRole + `)` + claimEnd), "works as", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + becameVerbs + `(?: an?| the)? (\p{Lu}{2,4}(?: (?:at|of) ` + valueWords + `)?)` + claimEnd), "works as", plainClaim},
-	{claimRe(`(?:got promoted to|was promoted to|has been promoted to)(?: an?| the)?`), "works as", plainClaim},
+	{claimRe(`(?:got|was|has been|have been|just got) promoted to(?: an?| the)?`), "works as", promotedClaim},
 	{claimRe(`(?:is|are) now(?: an?| the)`), "works as", roleClaim},
 	{claimRe(`(?:stud(?:y|ies|ying)|is studying|are studying|majors? in|is majoring in|is doing a degree in|is taking (?:an? )?(?:[a-z]+ )?(?:course|class|classes|degree) in)`), "studies", plainClaim},
 	{mustPattern(claimSubject + `'s (?:major|degree|course) (?:is(?: now)?|to) ` + claimValue + claimEnd), "studies", plainClaim},
@@ -179,6 +184,13 @@ var claimPatterns = []claimPattern{
 	// break-up ends (partingPattern).
 	{mustPattern(claimSubject + `'s (?:partner|boyfriend|girlfriend|husband|wife|fianc[eé]e?|spouse),?(?: is)? ([A-Z][\p{L}\-]+)` + claimEnd), "partner", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + ` ((?:is|are|has|have|[a-z]+[^aious]s|[a-z]+[aeiou]es|drink|drive|eat|walk|play|use|own|keep|take|write)\b[^.;!?"]*)`), "habit", habitClaim},
+	// Something begun or signed up for ("I started the keto diet", "I signed up for the half
+	// marathon") holds, as a habit, until an ended state ends it ("I gave up on keto").
+	{mustPattern(claimSubject + claimAdverbs + ` ((?:started|began|took up|signed up for|registered for|enrolled in) ([\p{L}']+)[^.;!?"]*)`), "habit", begunClaim},
+	// A pet held ("our cat Mochi", "user's dog Rex", "user has a cat named Mochi"), which its
+	// death ends (deathPattern).
+	{mustPattern(`\b(?:` + claimSubject + `'s|[Oo]ur) (?:new |old |little )?` + petKinds + `,? (?:named |called )?([A-Z][\p{L}\-]*)\b`), "pet", ownClaim},
+	{mustPattern(claimSubject + claimAdverbs + ` (?:has|have|owns?|adopted|got) (?:an? |another )?(?:new )?` + petKinds + ` (?:named|called) ([A-Z][\p{L}\-]*)\b`), "pet", plainClaim},
 }
 
 // roleWord is a noun of what someone does for a living: the shape of most ("manager",
@@ -204,6 +216,27 @@ const (
 	becameRole  = `(?:[a-z]+ ){0,3}` + roleWord + `(?: (?:at|of|for|with|in) ` + valueWords + `)?|(?:[a-z]+ )?[a-z]+(?: at ` + valueWords + `)?`
 	valueWords  = `(?:[^.,;!?()"]|\.\w)+?`
 )
+
+// employerValue is an employer's name: capitalised words, joined by "&", "of" or "and"
+// ("Hartwell & Co", "Bank of America"), not what follows it ("Lumen Analytics today").
+const employerValue = `((?:the )?[A-Z][\p{L}\d'\-]*(?:\.\w+)*(?: (?:&|of|and|de|[A-Z][\p{L}\d'\-]*))*)`
+
+// opensThing: a word after "started" opens what was begun: a content word or a
+// determiner ("started the keto diet", "started my own store"), not "started on", "to".
+func opensThing(w string) bool {
+	w = strings.ToLower(w)
+	return !text.IsStopword(w) || determiners[w]
+}
+
+// petKinds are the animals kept as pets.
+const petKinds = `(?:cat|dog|kitten|puppy|pup|rabbit|bunny|parrot|hamster|guinea pig|horse|pony|bird|turtle|tortoise|snake|lizard|ferret)`
+
+// deathPattern: someone the speaker held died ("Mochi died this morning", "my husband Tom
+// passed away"): group 1 names them.
+var deathPattern = mustPattern(`\b([A-Z][\p{L}\-]*) (?:has |had )?(?:died|passed away|passed on|was put down|was put to sleep)\b`)
+
+// heldSlots are what a subject holds that a parting or a death ends: a partner, a pet.
+var heldSlots = []string{"partner", "pet"}
 
 // planValue is a plan's name, capitalised as products are ("Starter plan", "Pro tier"; not
 // "a meal plan"), and the word that says it is one.
@@ -323,6 +356,16 @@ func stateClaims(text, speaker string) []stateClaim {
 				if languages[strings.ToLower(c.value)] || nonName[strings.ToLower(c.value)] {
 					continue
 				}
+			case begunClaim:
+				if !opensThing(m[3]) {
+					continue // "the petition I started - it's tricky", "started on a book"
+				}
+			case promotedClaim:
+				c.cued = true
+			case ownClaim:
+				if m[1] == "" {
+					c.subject = "we"
+				}
 			case possessiveClaim:
 				c.slot, c.value = m[2], m[3]
 				if !possessedSlot(c.slot, c.value) {
@@ -355,6 +398,14 @@ func stateClaims(text, speaker string) []stateClaim {
 	for _, m := range partingPattern.findAll(text) {
 		add(stateClaim{subject: m[1], slot: "partner", value: m[2], ended: true})
 		add(stateClaim{subject: m[2], slot: "partner", value: m[1], ended: true})
+	}
+	for _, m := range deathPattern.findAll(text) {
+		if nonName[strings.ToLower(m[1])] {
+			continue
+		}
+		for _, slot := range heldSlots {
+			add(stateClaim{subject: "we", slot: slot, value: m[1], ended: true})
+		}
 	}
 	for _, m := range planPattern.findAll(text) {
 		add(stateClaim{subject: m[1], value: m[2], plan: true})
@@ -485,17 +536,19 @@ type statement struct {
 	corrections   lazy[[]correction]
 	amountCued    lazy[bool] // it says an amount changed (reAmountCue)
 	amounts       lazy[[]amount]
+	scheduleMove  lazy[[]string] // what reScheduleMoved finds in it
 }
 
 func newStatement(text, speaker string) *statement {
 	return &statement{
 		text: text, speaker: speaker, claims: stateClaims(text, speaker),
-		past:        lazy[bool]{f: func() bool { return hasPastCue(text) && !hasFutureCue(text) }},
-		changeCued:  lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
-		moves:       lazy[bool]{f: func() bool { return reReschedule.MatchString(withoutLabels(text)) }},
-		corrections: lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
-		amountCued:  lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
-		amounts:     lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
+		past:         lazy[bool]{f: func() bool { return hasPastCue(text) && !hasFutureCue(text) }},
+		changeCued:   lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
+		moves:        lazy[bool]{f: func() bool { return reReschedule.MatchString(withoutLabels(text)) }},
+		corrections:  lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
+		amountCued:   lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
+		amounts:      lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
+		scheduleMove: lazy[[]string]{f: func() []string { return reScheduleMoved.FindStringSubmatch(withoutLabels(text)) }},
 	}
 }
 
@@ -522,7 +575,7 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 					better(stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: no longer %s", what, o.value)})
 				}
 			case n.plan || n.ended || o.plan || namesWhatItReplaces(s, n, o):
-			case n.slot == o.slot && n.slot != "habit" && !sameValue(n.value, o.value) && (!kindSlots[n.slot] || sharesWord(n.value, o.value)) && sameRole(n, o):
+			case n.slot == o.slot && n.slot != "habit" && !sameOrHeld(n, o) && (!kindSlots[n.slot] || sharesWord(n.value, o.value)) && sameRole(n, o):
 				desc := restatedOr(o, n.value, fmt.Sprintf("%s %s: %s, previously %s", n.subject, changedWhat(o), n.value, o.value))
 				switch {
 				case s.changeCued.get() || n.cued:
@@ -545,6 +598,15 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 		}
 	}
 	return best
+}
+
+// sameOrHeld: n's value is o's, or holds it ("Lisbon near the river", "Lisbon"), unless n
+// says its value is new: a promotion to "senior data analyst" changes "data analyst".
+func sameOrHeld(n, o stateClaim) bool {
+	if n.cued && n.slot == "works as" {
+		return normValue(n.value) == normValue(o.value)
+	}
+	return sameValue(n.value, o.value)
 }
 
 // namesWhatItReplaces: the statement says what its value n replaces ("we use ruff format
@@ -778,9 +840,10 @@ func isClauseOf(clause, whole realm.Node) bool {
 }
 
 // changeOf is how candidate c (its own words: said) changes node n, the rules tried in
-// turn: their claims, a day moved, a detail corrected, an amount changed. untilTold: n
-// held until c was told, whatever times the two tell of (a day moved; a detail
-// corrected, which a visit planned for next week is, told before that week).
+// turn: their claims, a day moved, a detail corrected, a weekly schedule moved, an amount
+// changed. untilTold: n held until c was told, whatever times the two tell of (a day
+// moved; a detail corrected, which a visit planned for next week is, told before that
+// week; a schedule, which a week's session dated before the move followed).
 func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange, untilTold bool) {
 	if ch = changeBetween(said, nodeClaims(n)); ch.predicate != "" {
 		return ch, false
@@ -791,7 +854,55 @@ func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange,
 	if ch = corrected(said, c, n); ch.predicate != "" {
 		return ch, true
 	}
+	if ch = scheduleMoved(said, n); ch.predicate != "" {
+		return ch, true
+	}
 	return amountChanged(said, n), false
+}
+
+// reScheduleMoved: a text that moves what recurs to another weekday ("my therapy moved to
+// Thursdays at 6pm", "yoga is now on Mondays", "book club switched to every Friday"):
+// group 1 the weekday, group 2 its plural "s".
+var reScheduleMoved = regexp.MustCompile(`(?i)\b(?:moved|switched|changed|shifted|rescheduled|now)(?: [\w']+){0,3}? (?:to|on|for) (?:every )?(` + weekdayNames + `)(s?)\b`)
+
+const weekdayNames = `monday|tuesday|wednesday|thursday|friday|saturday|sunday`
+
+var (
+	reWeekday   = regexp.MustCompile(`(?i)\b(?:` + weekdayNames + `)`)
+	reRecurring = regexp.MustCompile(`(?i)\b(?:every|each|usually|as usual|always|weekly)\b|\b(?:` + weekdayNames + `)s\b`)
+)
+
+// scheduleWords are words any two schedules share.
+var scheduleWords = setOf(`every each usual usually always weekly schedule pm am`)
+
+// scheduleMoved is the change from node n to a statement of n's speaker that moves
+// something recurring to another weekday (reScheduleMoved, plural or "every": "moved to
+// Thursdays", not "moved to Thursday", a day, which rescheduled reads): n tells of it
+// recurring on another weekday ("therapy every Tuesday", "therapy is on Tuesday this week
+// as usual"), not on the new one, and the two share a word besides weekdays, schedule
+// words, numbers and the speaker ("therapy"). Nothing otherwise.
+func scheduleMoved(said *statement, n realm.Node) stateChange {
+	speaker := speakerOfDescription(n.Description)
+	m := said.scheduleMove.get()
+	if m == nil || speaker == "" || !strings.EqualFold(speaker, said.speaker) || m[2] == "" && !strings.Contains(strings.ToLower(m[0]), "every ") {
+		return stateChange{}
+	}
+	old := withoutLabels(n.Content)
+	days := reWeekday.FindAllString(old, -1)
+	if len(days) == 0 || !reRecurring.MatchString(old) || slices.ContainsFunc(days, func(d string) bool { return strings.EqualFold(d, m[1]) }) {
+		return stateChange{}
+	}
+	nw := nodeWords(old)
+	var shared []string
+	for _, w := range contentWords(withoutLabels(said.text)) {
+		if nw[w] && !dateWords[w] && !scheduleWords[w] && !rescheduleWords[w] && !strings.ContainsFunc(w, unicode.IsDigit) && w != strings.ToLower(speaker) && !slices.Contains(shared, w) {
+			shared = append(shared, w)
+		}
+	}
+	if len(shared) == 0 {
+		return stateChange{}
+	}
+	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s%s, previously %s", speaker, strings.Join(shared, " "), m[1], m[2], days[0])}
 }
 
 // reReschedule: a text that moves something to another day ("my flight got moved to

@@ -100,6 +100,30 @@ func TestStateChange(t *testing.T) {
 		{"NotNow", "Nina", "Nina wants to talk about the move now.", "Nina", "Nina: Let's talk about the move later, not now.", ""},
 		{"SaidTheSameWay", "Nina", "Nina drinks tea, not coffee.", "Nina", "Nina: Green tea, not coffee, every morning.", ""},
 
+		// A weekly schedule moved to another weekday: what recurs on the old one, not a day's.
+		{"ScheduleMoved", "user", "user has therapy every Tuesday at 5pm with Dr. Alvarez.", "user", "user's therapy moved to Thursdays at 6pm, Dr. Alvarez changed her schedule.", "supersedes"},
+		{"ScheduleAsUsual", "user", "user: Therapy is on Tuesday (Tuesday 4 August 2026) this week (the week of 8 August 2026) as usual.", "user", "user's therapy moved to Thursdays at 6pm.", "supersedes"},
+		{"ScheduleNowOn", "Lena", "Lena does yoga every Monday evening.", "Lena", "Lena's yoga class is now on Wednesdays.", "supersedes"},
+		{"ScheduleNewDayAlready", "user", "user: Therapy is on Thursday this week as usual.", "user", "user's therapy moved to Thursdays at 6pm.", ""},
+		{"ScheduleOtherThing", "user", "user has therapy every Tuesday at 5pm.", "user", "user's book club moved to Thursdays.", ""},
+		{"ScheduleOneDay", "user", "user has therapy every Tuesday at 5pm.", "user", "user's therapy moved to Thursday this week.", ""},
+		{"ScheduleNotRecurring", "user", "user had therapy on Tuesday.", "user", "user's therapy moved to Thursdays.", ""},
+
+		// Something begun, signed up for or held, and what ends it.
+		{"GaveUpOnDiet", "user", "user started the keto diet today (9 June 2026). No more bread for user!", "user", "user gave up on keto. user is eating carbs again and honestly user feels better.", "supersedes"},
+		{"NotDoingAnymore", "user", "user signed up for the Portland half marathon in November.", "user", "user is not doing the half marathon anymore, user's knee is injured.", "supersedes"},
+		{"StartedSomethingElse", "user", "user started the keto diet today.", "user", "user gave up on Spanish.", ""},
+		{"PetDied", "user", "user lives in Portland with our cat Mochi.", "user", "Mochi died this morning (5 August 2026). He was fourteen.", "supersedes"},
+		{"PetNamedDied", "Nina", "Nina has a dog named Rex.", "Nina", "Rex passed away last night.", "supersedes"},
+		{"PartnerDied", "Nina", "Nina lives with Nina's husband Tom.", "Nina", "Tom passed away in March.", "supersedes"},
+		{"PetMentionedDied", "user", "Mochi woke user up at 6am again, demanding food.", "user", "Mochi died this morning.", ""},
+		{"OtherPetDied", "user", "user lives in Portland with our cat Mochi.", "user", "Rex died this morning.", ""},
+		{"GotTheJobAt", "user", "user works as a junior accountant at Hartwell & Co.", "user", "user got the job at Lumen Analytics!", "supersedes"},
+		{"FirstDayAt", "user", "user works at Hartwell & Co.", "user", "user: First day at Lumen Analytics today (14 July 2026) as a data analyst.", "supersedes"},
+		{"StartsAt", "user", "user works at Hartwell & Co.", "user", "user starts at Lumen on July 14.", "supersedes"},
+		{"PromotedTo", "user", "user works as a data analyst at Lumen.", "user", "user got promoted to senior data analyst at Lumen!", "supersedes"},
+		{"FirstDayOfSchool", "user", "user works at Hartwell & Co.", "user", "First day of school for user's son today.", ""},
+
 		// An amount changed: a cue, another amount of the same unit, the same thing.
 		{"DoseRaised", "Nina", "Nina takes 20mg of sertraline every morning.", "Nina", "Nina's doctor raised Nina's sertraline dose to 40mg.", "supersedes"},
 		{"DoseChangedAgain", "Nina", "Nina's doctor raised Nina's sertraline dose to 100mg.", "Nina", "Nina's psychiatrist lowered Nina's sertraline to 75mg because of side effects.", "supersedes"},
@@ -583,6 +607,11 @@ func TestOfflineChangeOfOneClause(t *testing.T) {
 		{"Contact", "Ticket T-4410 is about my invoice; contact me by email only.", "Actually, you can call me now instead of emailing.", []string{"contact user by email only."}},
 		{"JobAndHome", "I live in Lisbon and I work as a nurse.", "I moved to Berlin.", []string{"user lives in Lisbon"}},
 		{"SingleFact", "I live in Lisbon.", "I moved to Berlin.", []string{"user lives in Lisbon."}},
+		// Whom one lives with is held apart from the home: a move, a break-up, a death each
+		// end their own clause.
+		{"MoveLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "I moved to Seattle.", []string{"user lives in Portland"}},
+		{"BreakUpLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "Daniel and I broke up last night.", []string{"user's boyfriend Daniel"}},
+		{"PetDiedLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "Mochi died this morning.", []string{"user: our cat Mochi."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
