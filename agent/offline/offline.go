@@ -703,9 +703,12 @@ func opensClaim(text, speaker string) bool {
 // only"), and whom the subject holds, which a parting or a death ends (a partner, a pet). Not the claims that many texts make in passing ("Caroline's courage is
 // inspiring", "Melanie plays the clarinet"): their clauses are no memories apart.
 func changeableClaims(text, speaker string) []stateClaim {
-	return slices.DeleteFunc(stateClaims(text, speaker), func(c stateClaim) bool {
-		return c.plan || c.ended || !exclusive(c.slot) && c.slot != "contacted by" && !slices.Contains(heldSlots, c.slot)
-	})
+	return slices.DeleteFunc(stateClaims(text, speaker), func(c stateClaim) bool { return !changeable(c) })
+}
+
+// changeable: a claim that makes a clause a memory apart (changeableClaims).
+func changeable(c stateClaim) bool {
+	return !c.plan && !c.ended && (exclusive(c.slot) || c.slot == "contacted by" || slices.Contains(heldSlots, c.slot))
 }
 
 var reAnd = regexp.MustCompile(`,? and |, | with `)

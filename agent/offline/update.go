@@ -53,8 +53,9 @@ const claimAdverbs = `(?: (?:now|currently|still|just|recently|finally|also|real
 
 const claimValue = `((?:[^.,;!?()"]|\.\w)+?)`
 
-// claimEnd ends a value: punctuation, or a word that starts something else.
-const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|anymore|any more|again|instead|from now on|after all|on|every|most|if|so|which|who|when|while|as well|already|at the moment|right now|nowadays|this|last|next|in (?:January|February|March|April|May|June|July|August|September|October|November|December|the|a|\d))\b|[,;!?()"]|\.(?:\s|$)|$)`
+// claimEnd ends a value: punctuation (a point after an abbreviation too: "Hartwell & Co.,"),
+// or a word that starts something else.
+const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|anymore|any more|again|instead|from now on|after all|on|every|most|if|so|which|who|when|while|as well|already|at the moment|right now|nowadays|this|last|next|in (?:January|February|March|April|May|June|July|August|September|October|November|December|the|a|\d))\b|[,;!?()"]|\.(?:\s|$|[,;])|$)`
 
 // exclusiveSlots hold one value at a time: another value replaces the old one without a
 // cue. Other slots (plays, uses, learning…) take several at once and change only with a
@@ -808,12 +809,16 @@ func currentHolders(changed []nodeChange, at time.Time) []nodeChange {
 // too, carries ("user lives in Lisbon" of "user lives in Lisbon, user is on the Basic plan,
 // and user's email is …", after "user moved to Berlin"): the clause is superseded, its
 // validity ends, and the whole keeps holding, for what else it says still holds (the read
-// path, retrieval/validity.go, demotes it for a question about what the clause said).
+// path, retrieval/validity.go, demotes it for a question about what the clause said). The
+// clause is one that states a value apart (changeable: a home, a job, a partner…), as the
+// clause rule makes it for that; one made for its date alone ("user started the keto diet
+// today (9 June 2026)" of "…today. No more bread for user!") says what its whole says,
+// which ends with it.
 func sparedWholes(changed []nodeChange) map[string]bool {
 	spared := map[string]bool{}
 	for _, whole := range changed {
 		for _, part := range changed {
-			if isClauseOf(part.node, whole.node) {
+			if isClauseOf(part.node, whole.node) && slices.ContainsFunc(nodeClaims(part.node), changeable) {
 				spared[whole.node.ID] = true
 				break
 			}

@@ -122,6 +122,7 @@ func TestStateChange(t *testing.T) {
 		{"FirstDayAt", "user", "user works at Hartwell & Co.", "user", "user: First day at Lumen Analytics today (14 July 2026) as a data analyst.", "supersedes"},
 		{"StartsAt", "user", "user works at Hartwell & Co.", "user", "user starts at Lumen on July 14.", "supersedes"},
 		{"PromotedTo", "user", "user works as a data analyst at Lumen.", "user", "user got promoted to senior data analyst at Lumen!", "supersedes"},
+		{"FirstDayAbbreviation", "Maya", "Maya works at Hartwell & Co., mostly on payroll.", "Maya", "Maya: First day at Lumen Analytics today, Maya's manager is called Jordan.", "supersedes"},
 		{"FirstDayOfSchool", "user", "user works at Hartwell & Co.", "user", "First day of school for user's son today.", ""},
 
 		// An amount changed: a cue, another amount of the same unit, the same thing.
@@ -647,11 +648,15 @@ func TestOfflineChangeOfOneClause(t *testing.T) {
 // message, fewer words, all of them the whole's) is changed too; not for a memory of
 // another message, nor for an exchange that quotes the older statement.
 func TestSparedWholes(t *testing.T) {
-	whole := realm.Node{ID: "w", Content: "user lives in Lisbon, user is on the Basic plan.", Sources: []string{"o1"}}
-	clause := realm.Node{ID: "c", Content: "user lives in Lisbon", Sources: []string{"o1"}}
-	other := realm.Node{ID: "x", Content: "user lives in Lisbon", Sources: []string{"o7"}}
-	exchange := realm.Node{ID: "e", Content: `Sam asked: "Where do you live?" user lives in Lisbon, user is on the Basic plan.`, Sources: []string{"o0", "o1"}}
-	quoting := realm.Node{ID: "q", Content: `user said: "user lives in Lisbon" Sam: Lisbon is lovely!`, Sources: []string{"o1", "o2"}}
+	const said = "Said by user on 1 May 2026."
+	whole := realm.Node{ID: "w", Content: "user lives in Lisbon, user is on the Basic plan.", Description: said, Sources: []string{"o1"}}
+	clause := realm.Node{ID: "c", Content: "user lives in Lisbon", Description: said, Sources: []string{"o1"}}
+	other := realm.Node{ID: "x", Content: "user lives in Lisbon", Description: said, Sources: []string{"o7"}}
+	exchange := realm.Node{ID: "e", Content: `Sam asked: "Where do you live?" user lives in Lisbon, user is on the Basic plan.`, Description: said, Sources: []string{"o0", "o1"}}
+	quoting := realm.Node{ID: "q", Content: `user said: "user lives in Lisbon" Sam: Lisbon is lovely!`, Description: said, Sources: []string{"o1", "o2"}}
+	// A clause made for its date alone says what its whole says: both end.
+	dietWhole := realm.Node{ID: "dw", Content: "user started the keto diet today (9 June 2026). No more bread for user!", Description: said, Sources: []string{"o3"}}
+	dietClause := realm.Node{ID: "dc", Content: "user started the keto diet today (9 June 2026).", Description: said, Sources: []string{"o3"}}
 	change := func(ns ...realm.Node) []nodeChange {
 		var out []nodeChange
 		for _, n := range ns {
@@ -670,6 +675,7 @@ func TestSparedWholes(t *testing.T) {
 		{"ExchangeOfTheClause", change(exchange, clause), []string{"e"}},
 		{"ClauseAlone", change(clause), nil},
 		{"ExchangeQuotingAnOlderStatement", change(quoting, clause), nil},
+		{"ClauseOfItsDate", change(dietWhole, dietClause), nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := slices.Sorted(maps.Keys(sparedWholes(tt.changed))); !slices.Equal(got, tt.want) {
