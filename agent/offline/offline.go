@@ -650,10 +650,9 @@ func namesIn(part string, names []string) []string {
 
 // bySlot splits each clause of text that states two values or more (fact slots, or the
 // claims a change can end: a home, a plan, an email, a partner or a pet…) at its "and"s,
-// and at a comma or a "with" followed by a claim's subject, each part its own value ("user
-// lives in Lisbon, user is on the Basic plan, and user's email is …", "user lives in
-// Portland with user's boyfriend Daniel and our cat Mochi"): a change of one then leaves
-// the others standing.
+// and at a comma followed by a claim's subject, each part its own value ("user lives in
+// Lisbon, user is on the Basic plan, and user's email is …", "… with user's boyfriend
+// Daniel and our cat Mochi"): a change of one then leaves the others standing.
 func bySlot(text, speaker string, segs []segment) []segment {
 	var out []segment
 	for _, s := range segs {
@@ -711,7 +710,7 @@ func changeable(c stateClaim) bool {
 	return !c.plan && !c.ended && (exclusive(c.slot) || c.slot == "contacted by" || slices.Contains(heldSlots, c.slot))
 }
 
-var reAnd = regexp.MustCompile(`,? and |, | with `)
+var reAnd = regexp.MustCompile(`,? and |, `)
 
 // sameStatement reports whether two contents differ at most in their closing punctuation.
 func sameStatement(a, b string) bool {

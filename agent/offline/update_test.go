@@ -608,10 +608,8 @@ func TestOfflineChangeOfOneClause(t *testing.T) {
 		{"Contact", "Ticket T-4410 is about my invoice; contact me by email only.", "Actually, you can call me now instead of emailing.", []string{"contact user by email only."}},
 		{"JobAndHome", "I live in Lisbon and I work as a nurse.", "I moved to Berlin.", []string{"user lives in Lisbon"}},
 		{"SingleFact", "I live in Lisbon.", "I moved to Berlin.", []string{"user lives in Lisbon."}},
-		// Whom one lives with is held apart from the home: a move, a break-up, a death each
-		// end their own clause.
-		{"MoveLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "I moved to Seattle.", []string{"user lives in Portland"}},
-		{"BreakUpLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "Daniel and I broke up last night.", []string{"user's boyfriend Daniel"}},
+		// A pet held is a clause apart from the home: a move and a death each end their own.
+		{"MoveLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "I moved to Seattle.", []string{"user lives in Portland with user's boyfriend Daniel"}},
 		{"PetDiedLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "Mochi died this morning.", []string{"user: our cat Mochi."}},
 	}
 	for _, tt := range tests {
