@@ -66,14 +66,14 @@ func (w *onLog) Write(p []byte) (int, error) {
 // the server's resumption integrates them without a restart or a resend, recall finds
 // them, and the job ends done.
 func TestOutageLeavesJobPendingThenResumed(t *testing.T) {
-	store, proxy := storeBehindProxy(t)
+	store, proxy := cyphertest.BehindProxy(t, cyphertest.Config())
 	deps := testDepsOn(t, store)
 	const n = 4
 	last := fmt.Sprintf("o%d", n)
 	// Neo4j comes back as the job's first message has failed, before the job's end is
 	// recorded: the job then tells what its run left, and a job that went on would
 	// integrate the rest.
-	back := &onLog{marks: []string{"integration failed", "stays pending"}, do: proxy.restore}
+	back := &onLog{marks: []string{"integration failed", "stays pending"}, do: proxy.Restore}
 	ag := &extractGate{Agent: offline.New(offline.Options{}), entered: make(chan struct{}), open: make(chan struct{})}
 	p := construction.New(store, ag, embedder, construction.Options{ResumeInterval: time.Second}, zerolog.New(back))
 	t.Cleanup(func() { p.Close(context.Background()) })
@@ -100,7 +100,7 @@ func TestOutageLeavesJobPendingThenResumed(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the job never extracted")
 	}
-	proxy.cut()
+	proxy.Cut()
 	// A batch sent now is refused, and the 503 says that nothing of it was stored.
 	var refused problemDoc
 	resp := c.do("POST", sp+"/observations", map[string]any{"messages": []map[string]string{

@@ -107,7 +107,7 @@ func (c *streamClient) post(ctx context.Context, path string, body []byte) (int,
 // once pending work is resumed, integrated once: no memory is duplicated. The process
 // serves throughout (/healthz) and /readyz returns to 200.
 func TestFaultIngestStream(t *testing.T) {
-	store, proxy := storeBehindProxy(t)
+	store, proxy := cyphertest.BehindProxy(t, cyphertest.Config())
 	var deps Deps
 	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) { *d = testDepsOn(t, store); deps = *d })
 	c := client{t: t, base: srv.URL}
@@ -177,14 +177,14 @@ func TestFaultIngestStream(t *testing.T) {
 	// Cut once about a third of the stream is stored, keep Neo4j away until the clients
 	// have seen several failures, then bring it back.
 	waitFor(t, 3*time.Minute, "a third of the observations stored", func() bool { return acked() >= clients*batches*perBatch/3 })
-	proxy.cut()
+	proxy.Cut()
 	cutAt := time.Now()
 	waitFor(t, 2*time.Minute, "clients failing while neo4j is away", func() bool { return failed.Load() >= 2*clients })
 	downFor := time.Since(cutAt)
 	if code := c.status("GET", "/readyz", nil); code != http.StatusServiceUnavailable {
 		t.Errorf("readyz with neo4j away: %d, want 503", code)
 	}
-	proxy.restore()
+	proxy.Restore()
 	wg.Wait()
 	if ctx.Err() != nil {
 		t.Fatal("the clients did not get every batch acknowledged within 5 minutes")

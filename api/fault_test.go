@@ -1,117 +1,35 @@
 package api
 
 import (
-	"context"
-	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/realm-memory/realm/api/apitest"
-	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
-// boltProxy forwards TCP to Neo4j until cut: then it refuses connections and drops the
-// open ones, as a Neo4j that went away would, without stopping the Neo4j other tests use.
-type boltProxy struct {
-	t      *testing.T
-	addr   string // host:port the store dials
-	target string
-
-	mu    sync.Mutex
-	ln    net.Listener
-	conns []net.Conn
-}
-
-func newBoltProxy(t *testing.T, target string) *boltProxy {
-	p := &boltProxy{t: t, target: target}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.addr = ln.Addr().String()
-	p.serve(ln)
-	t.Cleanup(p.cut)
-	return p
-}
-
-func (p *boltProxy) serve(ln net.Listener) {
-	p.mu.Lock()
-	p.ln = ln
-	p.mu.Unlock()
-	go func() {
-		for {
-			in, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			out, err := net.Dial("tcp", p.target)
-			if err != nil {
-				in.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, in, out)
-			p.mu.Unlock()
-			go func() { io.Copy(out, in); out.Close() }()
-			go func() { io.Copy(in, out); in.Close() }()
-		}
-	}()
-}
-
-// cut closes the listener and every forwarded connection.
-func (p *boltProxy) cut() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.ln != nil {
-		p.ln.Close()
-		p.ln = nil
-	}
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
-
-// restore listens again on the same address.
-func (p *boltProxy) restore() {
-	ln, err := net.Listen("tcp", p.addr)
-	if err != nil {
-		p.t.Fatalf("listening again on %s: %v", p.addr, err)
-	}
-	p.serve(ln)
-}
-
-// storeBehindProxy opens a store that reaches the test Neo4j through a boltProxy, so a
-// test can cut it off without stopping the Neo4j other tests use.
-func storeBehindProxy(t *testing.T) (*cypher.Store, *boltProxy) {
-	t.Helper()
-	cyphertest.MustOpen(t)
-	cfg := cyphertest.Config()
-	u, err := url.Parse(cfg.URI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := newBoltProxy(t, u.Host)
-	cfg.URI = "bolt://" + proxy.addr
-	store, err := cypher.Open(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close(context.Background()) })
-	return store, proxy
-}
-
-// TestNeo4jDown: with Neo4j unreachable, /readyz and the API answer 503 with
-// Retry-After and the process keeps serving; once Neo4j is back, both recover without a
-// restart.
+// TestNeo4jDown: with Neo4j unreachable (refusing connections, or accepting them and
+// answering nothing, as a hung or starting Neo4j does), /readyz and the API answer 503
+// with Retry-After and the process keeps serving; once Neo4j is back, both recover
+// without a restart.
 func TestNeo4jDown(t *testing.T) {
-	store, proxy := storeBehindProxy(t)
+	tests := []struct {
+		name     string
+		down, up func(*cyphertest.Proxy)
+	}{
+		{name: "Refused", down: (*cyphertest.Proxy).Cut, up: (*cyphertest.Proxy).Restore},
+		{name: "Hung", down: (*cyphertest.Proxy).Hang, up: (*cyphertest.Proxy).Unhang},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { testNeo4jDown(t, tc.down, tc.up) })
+	}
+}
+
+func testNeo4jDown(t *testing.T, down, up func(*cyphertest.Proxy)) {
+	store, proxy := cyphertest.BehindProxy(t, cyphertest.Config())
 	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) { *d = testDepsOn(t, store) })
 	c := client{t: t, base: srv.URL}
 	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
@@ -125,8 +43,9 @@ func TestNeo4jDown(t *testing.T) {
 		t.Fatalf("ingest before the cut: %d", code)
 	}
 
-	proxy.cut()
-	// At once: the driver retries an unreachable server for a while before giving up.
+	down(proxy)
+	// At once: the driver retries an unreachable server for a while before giving up, and
+	// waits for a hung one for as long as it hangs.
 	var wg sync.WaitGroup
 	for _, req := range []struct{ method, path string }{{"GET", "/readyz"}, {"GET", sp + "/stats"}, {"POST", sp + "/observations"}} {
 		wg.Add(1)
@@ -152,7 +71,7 @@ func TestNeo4jDown(t *testing.T) {
 		t.Errorf("healthz with neo4j down: %d (the process must live on)", code)
 	}
 
-	proxy.restore()
+	up(proxy)
 	deadline := time.Now().Add(2 * time.Minute)
 	for c.status("GET", "/readyz", nil) != http.StatusOK {
 		if time.Now().After(deadline) {

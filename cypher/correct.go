@@ -42,7 +42,7 @@ func (s *Store) CorrectMemory(ctx context.Context, space string, c Correction) (
 	}
 	defer s.graphs.writing(space)()
 	var written func() // the caches' follow of the write, once committed
-	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		written = nil
 		now := time.Now().UTC()
 		types := make([]string, len(c.CopyEdgesOf))

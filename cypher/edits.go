@@ -203,7 +203,7 @@ func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now
 	var touched []string // the memories it wrote edges of
 	var before, after string
 	found := false
-	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		reverted, found = nil, false
 		recs, err := collect(ctx, tx, qEditOfReconsolidation, map[string]any{"space": space, "id": id})
 		if err != nil || len(recs) == 0 {
@@ -315,7 +315,7 @@ func (s *Store) ListEdits(ctx context.Context, space string, f realm.EditFilter)
 // apart.
 func (s *Store) EditStats(ctx context.Context, space string) (realm.EditStats, error) {
 	var st realm.EditStats
-	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
 		st, err = editStats(ctx, tx, space)
 		return nil, err

@@ -45,7 +45,7 @@ func TestFullTextSeesTheLastWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 		var stats KeywordStats
-		_, err = s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		_, err = s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 			var err error
 			_, _, stats, err = s.keywordContext(ctx, tx, space, []string{word}, nil)
 			return nil, err

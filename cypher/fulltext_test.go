@@ -81,7 +81,7 @@ func scoredIDs(ms []ScoredMemory) []string {
 func textMatchesOf(t *testing.T, s *Store, space string, texts []string, k int) [][]realm.Node {
 	t.Helper()
 	var out [][]realm.Node
-	_, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(context.Background(), func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		state, _, stats, err := s.keywordContext(context.Background(), tx, space, texts, nil)
 		if err != nil {
 			return nil, err

@@ -154,7 +154,7 @@ func TestGraphSnapshotFollowsWrites(t *testing.T) {
 			return err
 		}},
 		{"a memory is superseded", func() error {
-			_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+			_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 				end := Integration{Ends: []ValidityEnd{{ID: ids[3], ValidUntil: time.Now().Add(-time.Hour)}}}
 				_, _, _, err := writeIntegrations(ctx, tx, space, []ObservationIntegration{{Integration: end}}, time.Now().UTC(), SpaceState{})
 				return nil, err

@@ -111,7 +111,7 @@ func (imp *Import) Space() string { return imp.space }
 // begin claims the space for this import, refusing one that is not empty or that
 // another import holds; it reports whether an interrupted import's data must be wiped.
 func (imp *Import) begin(ctx context.Context) (interrupted bool, err error) {
-	_, err = imp.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err = imp.store.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		now := time.Now().UTC()
 		// Lock an existing space with MATCH, then SET, before import_begin's MERGE, as
 		// SaveObservations does: a MERGE waiting for the node's lock holds its index
@@ -185,7 +185,7 @@ func (imp *Import) renew(ctx context.Context, tx neo4j.ManagedTransaction) error
 func (imp *Import) wipe(ctx context.Context) error {
 	for {
 		var deleted int64
-		_, err := imp.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		_, err := imp.store.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 			if err := imp.renew(ctx, tx); err != nil {
 				return nil, err
 			}
@@ -223,7 +223,7 @@ func (imp *Import) Abandon(ctx context.Context) {
 func (imp *Import) abandon(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), importLease)
 	defer cancel()
-	_, err := imp.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := imp.store.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		return nil, imp.renew(ctx, tx)
 	})
 	if err == nil {
@@ -311,7 +311,7 @@ type importStep struct {
 
 // writeSteps runs steps in one transaction, after renewing the import's hold.
 func (imp *Import) writeSteps(ctx context.Context, steps ...importStep) error {
-	_, err := imp.store.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := imp.store.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		if err := imp.renew(ctx, tx); err != nil {
 			return nil, err
 		}

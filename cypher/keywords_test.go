@@ -125,7 +125,7 @@ func TestKeywordIndexFollowsTheWritePath(t *testing.T) {
 		got = append(got, list...)
 	}
 	var stored map[string]realm.Node
-	_, err = s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err = s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		stored, err = nodesByIDs(ctx, tx, space, ids(got), nil)
 		return nil, err
 	})
@@ -227,7 +227,7 @@ func TestCommonWordsAlikeOnBothPaths(t *testing.T) {
 func checkPostings(t *testing.T, s *Store, space string, texts []string, stats KeywordStats) {
 	t.Helper()
 	var want KeywordStats
-	_, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(context.Background(), func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
 		_, _, want, err = runContext(context.Background(), tx, space, spaceTerms(space, texts), nil, SpaceState{})
 		return nil, err

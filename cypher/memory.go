@@ -104,7 +104,7 @@ type CandidateNeighbour struct {
 func (s *Store) Neighbourhoods(ctx context.Context, q NeighbourQuery) ([][]CandidateNeighbour, error) {
 	var out [][]CandidateNeighbour
 	ahead := s.nearestAhead(ctx, q.Space, q.Embeddings, q.K, s.knownState(q.Space))
-	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
 		out, _, err = s.neighbourhoods(ctx, tx, q, ahead)
 		return nil, err
@@ -123,7 +123,7 @@ type Episodes struct {
 // the space's episode of that name (a session's episode); nil where there is none.
 func (s *Store) Episodes(ctx context.Context, space string, times []time.Time, names []string) (Episodes, error) {
 	var out Episodes
-	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
 		out, err = episodes(ctx, tx, space, times, names)
 		return nil, err
@@ -499,7 +499,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 	defer s.graphs.writing(space)()
 	var out Applied
 	var written func() // records the writes in the embeddings cache and the graph snapshot once committed
-	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out, written = Applied{}, nil
 		now := time.Now().UTC()
 		recs, err := collect(ctx, tx, qSpaceLock, map[string]any{"space": space, "id": observationID, "now": now})
@@ -1028,7 +1028,7 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string) (Observ
 	var out ObservationDeleted
 	var move graphMove
 	var versionBefore, versionAfter string
-	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out = ObservationDeleted{Observation: id, MemoryIDs: []string{}}
 		recs, err := collect(ctx, tx, qObservationDeleteLock, map[string]any{"space": space, "id": id, "now": time.Now().UTC()})
 		if err != nil {
@@ -1113,7 +1113,7 @@ type Stats struct {
 // edits, reconsolidations), all in one read transaction. Errors: EUnavailable.
 func (s *Store) Stats(ctx context.Context, space string) (Stats, error) {
 	st := Stats{ByType: map[realm.NodeType]int64{}, ByPredicate: map[realm.Predicate]int64{}}
-	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		p := map[string]any{"space": space}
 		recs, err := collect(ctx, tx, qStatsTypes, p)
 		if err != nil {
@@ -1171,7 +1171,7 @@ func (s *Store) Graph(ctx context.Context, space, around string, depth, limit in
 	}
 	var nodes []realm.Node
 	var edges []realm.Edge
-	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var recs []*neo4j.Record
 		var err error
 		if around == "" {

@@ -99,7 +99,7 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 	out := make([]SavedObservation, len(obs))
 	var win Window
 	committing := false // an attempt wrote the whole batch and was committed: its outcome may be unknown
-	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		now := time.Now().UTC()
 		win = Window{}
 		// Lock an existing space as integrations do (MATCH, then SET) before any MERGE:
@@ -313,7 +313,7 @@ func (s *Store) ClaimPending(ctx context.Context, space string, lease Lease, lim
 		held[i] = []any{r.Space, r.ID}
 	}
 	now := time.Now().UTC()
-	return s.lease(ctx, lease, now, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	return s.lease(ctx, lease, now, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		return collect(ctx, tx, qObservationClaim, map[string]any{
 			"space": space, "now": now, "owner": lease.Owner, "limit": limit, "skip": held,
 		})
@@ -326,7 +326,7 @@ func (s *Store) ClaimPending(ctx context.Context, space string, lease Lease, lim
 // then seq; not those integrated meanwhile, nor those another process took up once their
 // lease had expired. Errors: EUnavailable.
 func (s *Store) RenewLeases(ctx context.Context, lease Lease, refs []ObservationRef) ([]realm.Observation, error) {
-	return s.lease(ctx, lease, time.Now().UTC(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	return s.lease(ctx, lease, time.Now().UTC(), func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		return collect(ctx, tx, qObservationLock, map[string]any{"refs": refRows(refs)})
 	})
 }
@@ -344,8 +344,8 @@ func refRows(refs []ObservationRef) []map[string]any {
 // observations it locked (one row each, with space and id), those still pending and
 // free, expired or the owner's (observation_claim_lease.cypher), and returns them.
 func (s *Store) lease(ctx context.Context, lease Lease, now time.Time, lock txWork) ([]realm.Observation, error) {
-	recs, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		locked, err := lock(tx)
+	recs, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		locked, err := lock(ctx, tx)
 		if err != nil || len(locked) == 0 {
 			return nil, err
 		}

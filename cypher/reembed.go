@@ -130,7 +130,7 @@ func (s *Store) reembedBatch(ctx context.Context, space string, ids []string, em
 // finishReembed records emb for the space, in one transaction with a last check that
 // every memory of the space now has a vector of emb's dimension.
 func (s *Store) finishReembed(ctx context.Context, space string, emb realm.Embedder) error {
-	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		recs, err := collect(ctx, tx, qReembedSpaceMisfits, map[string]any{"space": space, "dims": emb.Dim()})
 		if err != nil {
 			return nil, err

@@ -98,7 +98,7 @@ type DerivedMemory struct {
 // candidate of a run. Errors: EUnavailable.
 func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbours, error) {
 	var out RunNeighbours
-	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		var err error
 		if out, err = s.runNeighbourhoods(ctx, tx, q); err != nil {
 			return nil, err
@@ -117,7 +117,7 @@ func (s *Store) RunNeighbourhoods(ctx context.Context, q RunQuery) (RunNeighbour
 // Errors: EUnavailable.
 func (s *Store) RunContext(ctx context.Context, q RunQuery) (RunNeighbours, error) {
 	var out RunNeighbours
-	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out = RunNeighbours{}
 		var err error
 		if out.State, out.Recent, out.Keywords, err = s.keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom); err != nil {
@@ -136,7 +136,7 @@ func (s *Store) RunContext(ctx context.Context, q RunQuery) (RunNeighbours, erro
 func (s *Store) RunSimilar(ctx context.Context, q RunQuery, read RunNeighbours) (RunNeighbours, error) {
 	out := read
 	ahead := s.nearestAhead(ctx, q.Space, q.Embeddings, q.K, read.State)
-	_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		return nil, s.similarNeighbours(ctx, tx, q, &out, ahead)
 	})
 	return out, err
@@ -196,7 +196,7 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 	for i, in := range ins {
 		ids[i] = in.ObservationID
 	}
-	_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out, written = RunApplied{}, nil
 		now := time.Now().UTC()
 		recs, err := collect(ctx, tx, qSpaceLockRun, map[string]any{

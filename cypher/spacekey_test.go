@@ -143,7 +143,7 @@ func TestSpaceClauseMatchesOneSpace(t *testing.T) {
 				t.Errorf("the index matches memories of %q", got)
 			}
 			stats := KeywordStats{}
-			_, err := s.readTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+			_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 				var err error
 				_, _, stats, err = s.keywordContext(ctx, tx, mine, []string{word}, nil)
 				return nil, err

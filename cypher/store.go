@@ -29,9 +29,14 @@ type Config struct {
 	Database string // "" is the server's default database
 
 	// UnavailableTimeout bounds how long one call keeps trying while Neo4j cannot be
-	// reached (connection refused or lost, no pooled connection free) before it fails
+	// reached (connection refused or lost, no pooled connection free, its database not
+	// available) or does not answer (it is starting: it takes connections but answers
+	// their handshake only once its database is up; or it hangs) before it fails
 	// EUnavailable, which the API answers at once with 503 and Retry-After. The driver
-	// alone would retry for its whole retry time, plus connect timeouts: about a minute.
+	// alone would retry for its whole retry time, plus connect timeouts: about a minute;
+	// and wait for a Neo4j that does not answer for as long as it does not. Only the wait
+	// for Neo4j's first answer to a call is bounded: a statement it answered runs for as
+	// long as it needs.
 	UnavailableTimeout time.Duration // NEO4J_UNAVAILABLE_TIMEOUT, default 3 s
 	// RetryTime bounds how long a transaction that Neo4j failed for a transient reason (a
 	// deadlock, a lock it could not take, a database still starting) is run again.
@@ -300,7 +305,7 @@ func (s *Store) runAlone(ctx context.Context, mode neo4j.AccessMode, q query, pa
 	if err := q.check(params); err != nil {
 		return nil, err
 	}
-	return s.retry(ctx, func() ([]*neo4j.Record, error) { return s.attemptAlone(ctx, mode, q, params) })
+	return s.retry(ctx, func(ctx context.Context) ([]*neo4j.Record, error) { return s.attemptAlone(ctx, mode, q, params) })
 }
 
 // attemptAlone runs q once, auto-committed, in a session of its own. An error the driver
@@ -323,7 +328,7 @@ func (s *Store) readEach(ctx context.Context, q query, params map[string]any, be
 	if err := q.check(params); err != nil {
 		return err
 	}
-	_, err := s.retry(ctx, func() ([]*neo4j.Record, error) {
+	_, err := s.retry(ctx, func(ctx context.Context) ([]*neo4j.Record, error) {
 		return nil, s.attemptEach(ctx, neo4j.AccessModeRead, q, params, begin())
 	})
 	return err
@@ -342,6 +347,7 @@ func (s *Store) attemptEach(ctx context.Context, mode neo4j.AccessMode, q query,
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode})
 	defer sess.Close(ctx)
 	res, err := sess.Run(ctx, text, params)
+	answered(ctx)
 	if err == nil {
 		for err == nil && res.Next(ctx) {
 			err = each(res.Record())
@@ -360,7 +366,7 @@ func (s *Store) attemptEach(ctx context.Context, mode neo4j.AccessMode, q query,
 }
 
 // txWork is the body of a managed transaction.
-type txWork = func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error)
+type txWork = func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error)
 
 // readTx and writeTx run fn in a managed transaction, run again on retryable errors
 // (see runTx), so fn must be safe to run again.
@@ -374,22 +380,31 @@ func (s *Store) writeTx(ctx context.Context, fn txWork) ([]*neo4j.Record, error)
 
 // runTx runs fn until it succeeds or fails for good. The driver makes one attempt and
 // says whether the error is retryable: a transient error of Neo4j (a deadlock) is retried
-// for up to retryTime; an error of the connection, for up to unavailableTimeout only,
-// so that a request fails fast with EUnavailable while Neo4j is down. Both are counted
-// from the first failure, not from the call: under contention a transaction may wait long
-// for the space's lock before it is chosen as a deadlock's victim, and it still deserves
-// its retries. The first retry is immediate: a dead pooled connection (Neo4j restarted)
-// clears the older idle ones, and the next attempt dials afresh.
+// for up to retryTime; a failure to reach Neo4j, for up to unavailableTimeout only, so
+// that a request fails fast with EUnavailable while Neo4j is down, starting or hung. Each
+// is counted from its first failure, not from the call: under contention a transaction
+// may wait long for the space's lock before it is chosen as a deadlock's victim, and it
+// still deserves its retries. The first retry is immediate: a dead pooled connection
+// (Neo4j restarted) clears the older idle ones, and the next attempt dials afresh.
 func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]*neo4j.Record, error) {
-	return s.retry(ctx, func() ([]*neo4j.Record, error) { return s.attempt(ctx, mode, fn) })
+	return s.retry(ctx, func(ctx context.Context) ([]*neo4j.Record, error) { return s.attempt(ctx, mode, fn) })
 }
 
-// retry runs attempt until it succeeds or fails for good (see runTx).
-func (s *Store) retry(ctx context.Context, attempt func() ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
-	var firstFailure time.Time
+// retry runs attempt until it succeeds or fails for good (see runTx). Neo4j must answer
+// each attempt's first statement within what is left of unavailableTimeout (awaitAnswer):
+// a Neo4j that is starting accepts connections but answers their handshake only once its
+// database is up, and a hung one answers nothing, so an attempt would otherwise wait for
+// as long as either lasts.
+func (s *Store) retry(ctx context.Context, attempt func(context.Context) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
+	var transientSince, unreachableSince time.Time
 	var wait time.Duration
 	for {
-		recs, err := attempt()
+		answerWithin := s.unavailableTimeout
+		if !unreachableSince.IsZero() {
+			answerWithin -= time.Since(unreachableSince)
+		}
+		started := time.Now()
+		recs, err := awaitAnswer(ctx, answerWithin, attempt)
 		if err == nil {
 			return recs, nil
 		}
@@ -397,21 +412,63 @@ func (s *Store) retry(ctx context.Context, attempt func() ([]*neo4j.Record, erro
 		if !errors.As(err, &limit) || len(limit.Errors) == 0 {
 			return nil, translate(err) // not retryable, or the context ended
 		}
-		if firstFailure.IsZero() {
-			firstFailure = time.Now()
+		cause := limit.Errors[len(limit.Errors)-1]
+		since, budget := &transientSince, s.retryTime
+		if unreachable(cause) {
+			since, budget = &unreachableSince, s.unavailableTimeout
 		}
-		budget := s.retryTime
-		var n4j *neo4j.Neo4jError
-		if !errors.As(limit.Errors[len(limit.Errors)-1], &n4j) {
-			budget = s.unavailableTimeout // retryable but not the server's answer: the connection failed
+		if since.IsZero() {
+			*since = time.Now()
+			if cause == errNoAnswer {
+				*since = started // it waited for Neo4j from the start
+			}
 		}
-		if time.Since(firstFailure)+wait > budget {
+		pause := jitter(wait)
+		if time.Since(*since)+pause >= budget {
 			return nil, translate(err)
 		}
-		if err := ctxtime.Sleep(ctx, jitter(wait)); err != nil {
+		if err := ctxtime.Sleep(ctx, pause); err != nil {
 			return nil, err
 		}
 		wait = min(max(2*wait, 50*time.Millisecond), time.Second)
+	}
+}
+
+// unreachable reports whether a retryable error says that Neo4j cannot serve at all:
+// the connection failed, Neo4j did not answer, or its database is not available (it is
+// starting or stopping), as opposed to a transient error of one transaction.
+func unreachable(err error) bool {
+	var n4j *neo4j.Neo4jError
+	return !errors.As(err, &n4j) || strings.Contains(n4j.Code, "DatabaseUnavailable")
+}
+
+// errNoAnswer ends an attempt that Neo4j did not answer in time (awaitAnswer).
+var errNoAnswer = errors.New("neo4j did not answer")
+
+type answerKey struct{}
+
+// awaitAnswer runs attempt with a context that ends unless Neo4j answers the attempt's
+// first statement within d: the wait covers taking a connection (a new one's TCP connect,
+// Bolt handshake and login) and the answer to that statement, and ends at answered. Only
+// the wait is bounded, so a statement that Neo4j answers runs for as long as it needs, as
+// do the statements after it. An attempt ended so is a TransactionExecutionLimit of
+// errNoAnswer, which retry takes for Neo4j out of reach.
+func awaitAnswer(ctx context.Context, d time.Duration, attempt func(context.Context) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	noAnswer := time.AfterFunc(d, func() { cancel(errNoAnswer) })
+	defer noAnswer.Stop()
+	recs, err := attempt(context.WithValue(actx, answerKey{}, noAnswer))
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(actx), errNoAnswer) {
+		return nil, &neo4j.TransactionExecutionLimit{Cause: "no answer", Errors: []error{errNoAnswer}}
+	}
+	return recs, err
+}
+
+// answered ends the wait of ctx's attempt for Neo4j's first answer (awaitAnswer).
+func answered(ctx context.Context) {
+	if t, ok := ctx.Value(answerKey{}).(*time.Timer); ok {
+		t.Stop()
 	}
 }
 
@@ -444,10 +501,11 @@ func (s *Store) attempt(ctx context.Context, mode neo4j.AccessMode, fn txWork) (
 	defer func(started time.Time) { statementLogOf(ctx).transaction(time.Since(started)) }(time.Now())
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode})
 	defer sess.Close(ctx)
+	work := func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) { return fn(ctx, tx) }
 	if mode == neo4j.AccessModeRead {
-		return neo4j.ExecuteRead(ctx, sess, fn)
+		return neo4j.ExecuteRead(ctx, sess, work)
 	}
-	return neo4j.ExecuteWrite(ctx, sess, fn)
+	return neo4j.ExecuteWrite(ctx, sess, work)
 }
 
 // jitter spreads d by ±25%, so that transactions that deadlocked together do not retry
@@ -468,6 +526,7 @@ func collect(ctx context.Context, tx neo4j.ManagedTransaction, q query, params m
 	st, text := log.begin(q)
 	defer func(started time.Time) { st.Duration = time.Since(started); log.statement(st) }(time.Now())
 	res, err := tx.Run(ctx, text, params)
+	answered(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -60,7 +60,7 @@ func TestRunTxRetries(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			calls := 0
-			_, err := s.writeTx(ctx, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+			_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 				calls++
 				if calls <= tc.failures {
 					return nil, tc.err
@@ -81,12 +81,27 @@ func TestRunTxRetries(t *testing.T) {
 func TestRunTxGivesUp(t *testing.T) {
 	s := testStore(t, Config{RetryTime: 300 * time.Millisecond})
 	calls := 0
-	_, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.readTx(context.Background(), func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		calls++
 		return nil, &neo4j.Neo4jError{Code: "Neo.TransientError.Transaction.DeadlockDetected", Msg: "scripted"}
 	})
 	if realm.ErrorCode(err) != realm.EUnavailable || calls < 2 {
 		t.Errorf("after %d attempts: %v, want unavailable after more than one attempt", calls, err)
+	}
+}
+
+// TestRunTxDatabaseUnavailable: a database that is not available (Neo4j starting or
+// stopping) is retried for UnavailableTimeout, as an unreachable Neo4j is, not for
+// RetryTime as a deadlock is.
+func TestRunTxDatabaseUnavailable(t *testing.T) {
+	s := testStore(t, Config{RetryTime: time.Minute, UnavailableTimeout: 300 * time.Millisecond})
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return nil, &neo4j.Neo4jError{Code: "Neo.TransientError.General.DatabaseUnavailable", Msg: "scripted"}
+	})
+	if realm.ErrorCode(err) != realm.EUnavailable || ctx.Err() != nil {
+		t.Errorf("%v (the caller's deadline: %v), want unavailable before that deadline", err, ctx.Err())
 	}
 }
 

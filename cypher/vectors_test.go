@@ -36,7 +36,7 @@ func cypherNearest(t *testing.T, s *Store, space string, embs [][]float32, k int
 	for i, e := range embs {
 		vecs[i] = vector64(e)
 	}
-	recs, err := s.readTx(context.Background(), func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	recs, err := s.readTx(context.Background(), func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		return collect(context.Background(), tx, qMemorySimilarExact, map[string]any{"space": space, "embeddings": vecs, "k": k})
 	})
 	if err != nil {
