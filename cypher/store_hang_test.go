@@ -55,4 +55,3 @@ func TestNeo4jHung(t *testing.T) {
 		}
 	}
 }
-
