@@ -58,14 +58,20 @@ func (w *onLog) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestOutageLeavesJobPendingThenResumed: an async job meets Neo4j gone (its messages
-// were stored before the 202; a batch sent then is refused with a 503 saying that
+// TestOutageLeavesJobPendingThenResumed: an async job meets Neo4j gone, refusing
+// connections or hung (its messages were stored before the 202; a batch sent then is refused with a 503 saying that
 // nothing of it was stored): the job does not say failed but running, with an error
 // saying its messages are retried and, per message, the error met by the first: the job
 // stops at that first failure, leaving the rest unattempted; once Neo4j is back,
 // the server's resumption integrates them without a restart or a resend, recall finds
 // them, and the job ends done.
 func TestOutageLeavesJobPendingThenResumed(t *testing.T) {
+	for _, o := range outages {
+		t.Run(o.name, func(t *testing.T) { testOutageLeavesJobPendingThenResumed(t, o.down, o.up) })
+	}
+}
+
+func testOutageLeavesJobPendingThenResumed(t *testing.T, down, up func(*cyphertest.Proxy)) {
 	store, proxy := cyphertest.BehindProxy(t, cyphertest.Config())
 	deps := testDepsOn(t, store)
 	const n = 4
@@ -73,7 +79,7 @@ func TestOutageLeavesJobPendingThenResumed(t *testing.T) {
 	// Neo4j comes back as the job's first message has failed, before the job's end is
 	// recorded: the job then tells what its run left, and a job that went on would
 	// integrate the rest.
-	back := &onLog{marks: []string{"integration failed", "stays pending"}, do: proxy.Restore}
+	back := &onLog{marks: []string{"integration failed", "stays pending"}, do: func() { up(proxy) }}
 	ag := &extractGate{Agent: offline.New(offline.Options{}), entered: make(chan struct{}), open: make(chan struct{})}
 	p := construction.New(store, ag, embedder, construction.Options{ResumeInterval: time.Second}, zerolog.New(back))
 	t.Cleanup(func() { p.Close(context.Background()) })
@@ -100,7 +106,7 @@ func TestOutageLeavesJobPendingThenResumed(t *testing.T) {
 	case <-time.After(time.Minute):
 		t.Fatal("the job never extracted")
 	}
-	proxy.Cut()
+	down(proxy)
 	// A batch sent now is refused, and the 503 says that nothing of it was stored.
 	var refused problemDoc
 	resp := c.do("POST", sp+"/observations", map[string]any{"messages": []map[string]string{

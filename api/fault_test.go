@@ -16,16 +16,19 @@ import (
 // with Retry-After and the process keeps serving; once Neo4j is back, both recover
 // without a restart.
 func TestNeo4jDown(t *testing.T) {
-	tests := []struct {
-		name     string
-		down, up func(*cyphertest.Proxy)
-	}{
-		{name: "Refused", down: (*cyphertest.Proxy).Cut, up: (*cyphertest.Proxy).Restore},
-		{name: "Hung", down: (*cyphertest.Proxy).Hang, up: (*cyphertest.Proxy).Unhang},
+	for _, o := range outages {
+		t.Run(o.name, func(t *testing.T) { testNeo4jDown(t, o.down, o.up) })
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { testNeo4jDown(t, tc.down, tc.up) })
-	}
+}
+
+// outages are the ways the fault tests take Neo4j away and bring it back: refusing
+// connections, or taking them and answering nothing, as a hung or starting Neo4j does.
+var outages = []struct {
+	name     string
+	down, up func(*cyphertest.Proxy)
+}{
+	{name: "Refused", down: (*cyphertest.Proxy).Cut, up: (*cyphertest.Proxy).Restore},
+	{name: "Hung", down: (*cyphertest.Proxy).Hang, up: (*cyphertest.Proxy).Unhang},
 }
 
 func testNeo4jDown(t *testing.T, down, up func(*cyphertest.Proxy)) {

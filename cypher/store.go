@@ -30,14 +30,20 @@ type Config struct {
 
 	// UnavailableTimeout bounds how long one call keeps trying while Neo4j cannot be
 	// reached (connection refused or lost, no pooled connection free, its database not
-	// available) or does not answer (it is starting: it takes connections but answers
-	// their handshake only once its database is up; or it hangs) before it fails
-	// EUnavailable, which the API answers at once with 503 and Retry-After. The driver
-	// alone would retry for its whole retry time, plus connect timeouts: about a minute;
-	// and wait for a Neo4j that does not answer for as long as it does not. Only the wait
-	// for Neo4j's first answer to a call is bounded: a statement it answered runs for as
-	// long as it needs.
+	// available) before it fails EUnavailable, which the API answers at once with 503 and
+	// Retry-After. The driver alone would retry for its whole retry time, plus connect
+	// timeouts: about a minute.
 	UnavailableTimeout time.Duration // NEO4J_UNAVAILABLE_TIMEOUT, default 3 s
+	// AnswerTimeout bounds how long one attempt waits for Neo4j's first answer: a pooled
+	// connection (or a new one: TCP connect, Bolt handshake, login) and the answer to its
+	// first statement. A Neo4j that is starting takes connections but answers their
+	// handshake only once its database is up, and a hung one answers nothing: a call
+	// waits AnswerTimeout, then fails EUnavailable as above. After a failure to reach
+	// Neo4j, the attempts of the call wait no longer than what is left of
+	// UnavailableTimeout. A statement Neo4j answered runs for as long as it needs. It is
+	// longer than UnavailableTimeout because a cold Neo4j on a busy machine takes seconds
+	// to log a connection in and plan a statement.
+	AnswerTimeout time.Duration // NEO4J_ANSWER_TIMEOUT, default 10 s
 	// RetryTime bounds how long a transaction that Neo4j failed for a transient reason (a
 	// deadlock, a lock it could not take, a database still starting) is run again.
 	RetryTime time.Duration // NEO4J_RETRY_TIME, default 30 s
@@ -56,19 +62,22 @@ type Config struct {
 // Defaults of Config's durations.
 const (
 	DefaultUnavailableTimeout = 3 * time.Second
+	DefaultAnswerTimeout      = 10 * time.Second
 	DefaultRetryTime          = 30 * time.Second
 	DefaultConnectTimeout     = 2 * time.Second
 )
 
-// TimeoutsFromEnv sets the durations of c from NEO4J_UNAVAILABLE_TIMEOUT, NEO4J_RETRY_TIME
-// and NEO4J_CONNECT_TIMEOUT (Go durations: "3s", "500ms"), leaving the unset ones alone. A
-// bad value is an EInvalid error naming the variable.
+// TimeoutsFromEnv sets the durations of c from NEO4J_UNAVAILABLE_TIMEOUT,
+// NEO4J_ANSWER_TIMEOUT, NEO4J_RETRY_TIME and NEO4J_CONNECT_TIMEOUT (Go durations: "3s",
+// "500ms"), leaving the unset ones alone. A bad value is an EInvalid error naming the
+// variable.
 func (c *Config) TimeoutsFromEnv(getenv func(string) string) error {
 	for _, v := range []struct {
 		name string
 		dst  *time.Duration
 	}{
 		{"NEO4J_UNAVAILABLE_TIMEOUT", &c.UnavailableTimeout},
+		{"NEO4J_ANSWER_TIMEOUT", &c.AnswerTimeout},
 		{"NEO4J_RETRY_TIME", &c.RetryTime},
 		{"NEO4J_CONNECT_TIMEOUT", &c.ConnectTimeout},
 	} {
@@ -107,6 +116,9 @@ func (c Config) withDefaults() Config {
 	if c.UnavailableTimeout <= 0 {
 		c.UnavailableTimeout = DefaultUnavailableTimeout
 	}
+	if c.AnswerTimeout <= 0 {
+		c.AnswerTimeout = DefaultAnswerTimeout
+	}
 	if c.RetryTime <= 0 {
 		c.RetryTime = DefaultRetryTime
 	}
@@ -125,6 +137,7 @@ type Store struct {
 	db     string
 
 	unavailableTimeout time.Duration
+	answerTimeout      time.Duration
 	retryTime          time.Duration
 	traceRetention     time.Duration // Config.TraceRetention
 
@@ -150,7 +163,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	auth := neo4j.BasicAuth(cfg.User, cfg.Password, "")
 	driver, err := neo4j.NewDriverWithContext(cfg.URI, auth, func(c *config.Config) {
 		c.SocketConnectTimeout = cfg.ConnectTimeout
-		c.ConnectionAcquisitionTimeout = 10 * time.Second
+		c.ConnectionAcquisitionTimeout = cfg.AnswerTimeout
 		c.MaxConnectionPoolSize = 50
 		// One attempt per driver call: runTx retries, with a short budget when Neo4j cannot
 		// be reached and a long one for transient errors, which the driver cannot tell apart.
@@ -159,8 +172,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	if err != nil {
 		return nil, realm.Errorf(realm.EInvalid, "NEO4J_URI %q: %v", cfg.URI, err)
 	}
-	s := &Store{driver: driver, db: cfg.Database, unavailableTimeout: cfg.UnavailableTimeout, retryTime: cfg.RetryTime,
-		traceRetention: cfg.TraceRetention}
+	s := &Store{driver: driver, db: cfg.Database, unavailableTimeout: cfg.UnavailableTimeout, answerTimeout: cfg.AnswerTimeout,
+		retryTime: cfg.RetryTime, traceRetention: cfg.TraceRetention}
 	s.graphs.max = cfg.GraphCacheMax
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -391,17 +404,17 @@ func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]
 }
 
 // retry runs attempt until it succeeds or fails for good (see runTx). Neo4j must answer
-// each attempt's first statement within what is left of unavailableTimeout (awaitAnswer):
-// a Neo4j that is starting accepts connections but answers their handshake only once its
-// database is up, and a hung one answers nothing, so an attempt would otherwise wait for
-// as long as either lasts.
+// each attempt's first statement within answerTimeout, and after a failure to reach it
+// within what is left of unavailableTimeout (awaitAnswer): a Neo4j that is starting
+// accepts connections but answers their handshake only once its database is up, and a
+// hung one answers nothing, so an attempt would otherwise wait for as long as either lasts.
 func (s *Store) retry(ctx context.Context, attempt func(context.Context) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
 	var transientSince, unreachableSince time.Time
 	var wait time.Duration
 	for {
-		answerWithin := s.unavailableTimeout
+		answerWithin := s.answerTimeout
 		if !unreachableSince.IsZero() {
-			answerWithin -= time.Since(unreachableSince)
+			answerWithin = min(answerWithin, s.unavailableTimeout-time.Since(unreachableSince))
 		}
 		started := time.Now()
 		recs, err := awaitAnswer(ctx, answerWithin, attempt)

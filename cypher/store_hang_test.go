@@ -10,12 +10,13 @@ import (
 )
 
 // TestNeo4jHung: while Neo4j takes connections and answers nothing (it hangs, or it is
-// starting), a call fails EUnavailable once it has waited UnavailableTimeout for an
-// answer, not when its caller gives up; once Neo4j answers again, calls succeed on the
-// same store.
+// starting), a call fails EUnavailable once it has waited AnswerTimeout for an answer,
+// not when its caller gives up; once Neo4j answers again, calls succeed on the same
+// store.
 func TestNeo4jHung(t *testing.T) {
 	cfg := cyphertest.Config()
 	cfg.UnavailableTimeout = 300 * time.Millisecond
+	cfg.AnswerTimeout = 300 * time.Millisecond
 	store, proxy := cyphertest.BehindProxy(t, cfg)
 	space := cyphertest.NewSpace(t)
 	calls := []struct {
@@ -37,7 +38,7 @@ func TestNeo4jHung(t *testing.T) {
 	proxy.Hang()
 	for _, c := range calls {
 		t.Run(c.name, func(t *testing.T) {
-			// The caller's deadline is far beyond UnavailableTimeout: a call that meets it
+			// The caller's deadline is far beyond AnswerTimeout: a call that meets it
 			// waited for the hung Neo4j.
 			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 			defer cancel()

@@ -113,8 +113,8 @@ func TestTimeoutsFromEnv(t *testing.T) {
 		err  string // a part of the error, "" for none
 	}{
 		{name: "Unset", env: nil, want: Config{}},
-		{name: "OK", env: map[string]string{"NEO4J_UNAVAILABLE_TIMEOUT": "1500ms", "NEO4J_RETRY_TIME": "1m", "NEO4J_CONNECT_TIMEOUT": "1s"},
-			want: Config{UnavailableTimeout: 1500 * time.Millisecond, RetryTime: time.Minute, ConnectTimeout: time.Second}},
+		{name: "OK", env: map[string]string{"NEO4J_UNAVAILABLE_TIMEOUT": "1500ms", "NEO4J_ANSWER_TIMEOUT": "20s", "NEO4J_RETRY_TIME": "1m", "NEO4J_CONNECT_TIMEOUT": "1s"},
+			want: Config{UnavailableTimeout: 1500 * time.Millisecond, AnswerTimeout: 20 * time.Second, RetryTime: time.Minute, ConnectTimeout: time.Second}},
 		{name: "ErrSyntax", env: map[string]string{"NEO4J_RETRY_TIME": "30"}, err: "NEO4J_RETRY_TIME"},
 		{name: "ErrNegative", env: map[string]string{"NEO4J_UNAVAILABLE_TIMEOUT": "-1s"}, err: "NEO4J_UNAVAILABLE_TIMEOUT"},
 	}
@@ -133,7 +133,8 @@ func TestTimeoutsFromEnv(t *testing.T) {
 			}
 		})
 	}
-	if d := (Config{}).withDefaults(); d.UnavailableTimeout != DefaultUnavailableTimeout || d.RetryTime != DefaultRetryTime || d.ConnectTimeout != DefaultConnectTimeout {
+	if d := (Config{}).withDefaults(); d.UnavailableTimeout != DefaultUnavailableTimeout || d.AnswerTimeout != DefaultAnswerTimeout ||
+		d.RetryTime != DefaultRetryTime || d.ConnectTimeout != DefaultConnectTimeout {
 		t.Errorf("defaults %+v", d)
 	}
 }

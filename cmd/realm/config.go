@@ -132,7 +132,7 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 		cfg.Args = append(cfg.Args, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	// NEO4J_UNAVAILABLE_TIMEOUT, NEO4J_RETRY_TIME, NEO4J_CONNECT_TIMEOUT (see cypher.Config).
+	// NEO4J_UNAVAILABLE_TIMEOUT, NEO4J_ANSWER_TIMEOUT, NEO4J_RETRY_TIME, NEO4J_CONNECT_TIMEOUT (see cypher.Config).
 	if err := cfg.Neo4j.TimeoutsFromEnv(getenv); err != nil {
 		return cfg, err
 	}
