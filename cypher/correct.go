@@ -41,7 +41,7 @@ func (s *Store) CorrectMemory(ctx context.Context, space string, c Correction) (
 		return "", realm.Errorf(realm.EInvalid, "memory type %q is not one of entity, event, episode, fact", c.New.Type)
 	}
 	defer s.graphs.writing(space)()
-	var written func() // the caches' follow of the write, once committed
+	var written func(context.Context) // the caches' follow of the write, once committed (the transaction's context has ended)
 	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		written = nil
 		now := time.Now().UTC()
@@ -77,7 +77,7 @@ func (s *Store) CorrectMemory(ctx context.Context, space string, c Correction) (
 		return "", err
 	}
 	if written != nil {
-		written()
+		written(ctx)
 	}
 	return c.New.ID, nil
 }
@@ -132,7 +132,7 @@ func copiedEdges(c Correction, r *neo4j.Record) []EdgeWrite {
 
 // writeCorrection writes c in tx (memory_correct_write.cypher) over the stored old
 // memory, with edges, and returns the caches' follow of the write, to call once committed.
-func writeCorrection(ctx context.Context, tx neo4j.ManagedTransaction, s *Store, space string, old realm.Node, c Correction, edges []EdgeWrite, now time.Time) (func(), error) {
+func writeCorrection(ctx context.Context, tx neo4j.ManagedTransaction, s *Store, space string, old realm.Node, c Correction, edges []EdgeWrite, now time.Time) (func(context.Context), error) {
 	// Each correction's edge ids derive from its memory's, as an observation's from it.
 	rows, _, err := appendEdgeWrites(nil, nil, space, "correction\x00"+c.New.ID, edges, now)
 	if err != nil {
@@ -157,7 +157,7 @@ func writeCorrection(ctx context.Context, tx neo4j.ManagedTransaction, s *Store,
 	slices.Sort(ids)
 	move := graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: slices.Compact(ids)}
 	before, after := str(r, "version_before"), str(r, "version_after")
-	return func() {
+	return func(ctx context.Context) {
 		s.followWrite(ctx, space, move)
 		// The embeddings and keyword index held for the version the write found take the
 		// new memory (the old one's text and embedding stay); others are left to be read again.

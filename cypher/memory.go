@@ -498,7 +498,7 @@ type Applied struct {
 func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decided [][]CandidateNeighbour, in Integration) (Applied, error) {
 	defer s.graphs.writing(space)()
 	var out Applied
-	var written func() // records the writes in the embeddings cache and the graph snapshot once committed
+	var written func(context.Context) // records the writes in the embeddings cache and the graph snapshot once committed (the transaction's context has ended)
 	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out, written = Applied{}, nil
 		now := time.Now().UTC()
@@ -536,7 +536,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			return nil, err
 		}
 		out = Applied{Applied: true, Edges: edges[0]}
-		written = func() {
+		written = func(ctx context.Context) {
 			s.vectors.written(space, state, after, ins)
 			s.texts.written(space, state, after, ins, neighbourNodes(decided))
 			s.followWrite(ctx, space, move)
@@ -544,7 +544,7 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 		return nil, nil
 	})
 	if err == nil && written != nil {
-		written()
+		written(ctx)
 	}
 	return out, err
 }

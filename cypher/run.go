@@ -191,7 +191,7 @@ type RunApplied struct {
 func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours, ins []ObservationIntegration) (RunApplied, error) {
 	defer s.graphs.writing(q.Space)()
 	var out RunApplied
-	var written func() // records the writes in the embeddings cache and the graph snapshot once committed
+	var written func(context.Context) // records the writes in the embeddings cache and the graph snapshot once committed (the transaction's context has ended)
 	ids := make([]string, len(ins))
 	for i, in := range ins {
 		ids[i] = in.ObservationID
@@ -237,7 +237,7 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 			return nil, err
 		}
 		out = RunApplied{Applied: true, Edges: edges}
-		written = func() {
+		written = func(ctx context.Context) {
 			s.vectors.written(q.Space, state, after, ins)
 			s.texts.written(q.Space, state, after, ins, decided.nodes())
 			s.followWrite(ctx, q.Space, move)
@@ -245,7 +245,7 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 		return nil, nil
 	})
 	if err == nil && written != nil {
-		written()
+		written(ctx)
 	}
 	return out, err
 }
