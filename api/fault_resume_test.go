@@ -59,12 +59,12 @@ func (w *onLog) Write(p []byte) (int, error) {
 }
 
 // TestOutageLeavesJobPendingThenResumed: an async job meets Neo4j gone, refusing
-// connections or hung (its messages were stored before the 202; a batch sent then is refused with a 503 saying that
-// nothing of it was stored): the job does not say failed but running, with an error
-// saying its messages are retried and, per message, the error met by the first: the job
-// stops at that first failure, leaving the rest unattempted; once Neo4j is back,
-// the server's resumption integrates them without a restart or a resend, recall finds
-// them, and the job ends done.
+// connections or hung (its messages were stored before the 202; a batch sent then is
+// refused with a 503 saying that nothing of it was stored): the job does not say failed
+// but running, with an error saying its messages are retried and, per message, the error
+// met by the first: the job stops at that first failure, leaving the rest unattempted;
+// once Neo4j is back, the server's resumption integrates them without a restart or a
+// resend, recall finds them, and the job ends done.
 func TestOutageLeavesJobPendingThenResumed(t *testing.T) {
 	for _, o := range outages {
 		t.Run(o.name, func(t *testing.T) { testOutageLeavesJobPendingThenResumed(t, o.down, o.up) })
