@@ -48,10 +48,12 @@ type problem struct {
 // writeError answers with err as a problem. Internal errors are logged once, with
 // their text, and shown to the client only as "internal error".
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+	if r.Context().Err() != nil && (errors.Is(err, context.Canceled) || realm.ErrorCode(err) == realm.EInternal) {
 		// The client went away (or the drain at shutdown ran out): nobody reads the
 		// answer and nothing is wrong with the service, so no internal error is logged.
-		zerolog.Ctx(r.Context()).Info().Msg("request cancelled before its answer")
+		// The Neo4j driver's read cut off by the cancellation does not unwrap to
+		// context.Canceled: any internal error of a cancelled request is taken for it.
+		zerolog.Ctx(r.Context()).Info().AnErr("cause", err).Msg("request cancelled before its answer")
 		w.WriteHeader(statusClientClosedRequest)
 		return
 	}

@@ -27,6 +27,9 @@ func TestWriteErrorClientGone(t *testing.T) {
 		{"ClientGone", true, fmt.Errorf("recall: %w", context.Canceled), statusClientClosedRequest, "request cancelled"},
 		{"LiveRequest", false, fmt.Errorf("recall: %w", context.Canceled), http.StatusInternalServerError, "internal error"},
 		{"ClientGoneOtherError", true, realm.Errorf(realm.EInvalid, "bad k"), http.StatusBadRequest, ""},
+		// The driver's words for a read cut off by the cancellation, wrapping nothing.
+		{"ClientGoneDriverRead", true, fmt.Errorf("recall: %s", "Reading from connection has been canceled: context canceled"), statusClientClosedRequest, "request cancelled"},
+		{"LiveDriverRead", false, fmt.Errorf("recall: %s", "Reading from connection has been canceled: context canceled"), http.StatusInternalServerError, "internal error"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var logs bytes.Buffer

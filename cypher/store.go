@@ -584,6 +584,11 @@ func translate(err error) error {
 	if errors.As(err, &usage) && strings.Contains(usage.Message, "closed") {
 		return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable"}
 	}
+	// A handshake cut off by a Neo4j stopping or starting offers no version, in an error
+	// of the driver's words alone.
+	if strings.Contains(err.Error(), "none of the server offered Bolt versions are supported") {
+		return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable"}
+	}
 	return err
 }
 

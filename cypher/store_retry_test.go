@@ -2,6 +2,8 @@ package cypher
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -136,5 +138,15 @@ func TestTimeoutsFromEnv(t *testing.T) {
 	if d := (Config{}).withDefaults(); d.UnavailableTimeout != DefaultUnavailableTimeout || d.AnswerTimeout != DefaultAnswerTimeout ||
 		d.RetryTime != DefaultRetryTime || d.ConnectTimeout != DefaultConnectTimeout {
 		t.Errorf("defaults %+v", d)
+	}
+}
+
+// TestTranslateHandshakeCutOff: a handshake that a stopping or starting Neo4j cut off
+// offers no Bolt version; the driver says so in an error of its words alone, which is
+// Neo4j unavailable (503), not an internal error.
+func TestTranslateHandshakeCutOff(t *testing.T) {
+	err := translate(fmt.Errorf("connect: %w", errors.New("none of the server offered Bolt versions are supported (offered: []cypher.protocolVersion{})")))
+	if realm.ErrorCode(err) != realm.EUnavailable {
+		t.Errorf("translate: %v (%s), want unavailable", err, realm.ErrorCode(err))
 	}
 }
