@@ -901,9 +901,9 @@ func TestMCPStatesChangeApart(t *testing.T) {
 	}
 }
 
-// TestMCPMoveKeepsTheRest: after a move, the message that told of the old home still
-// answers what else it says (the partner, the dog) first; where the user lives now is the
-// move.
+// TestMCPMoveKeepsTheRest: after a move, what the message that told of the old home says
+// besides the home still comes first (the partner, in the clause of the home; the dog, in
+// a clause of its own); where the user lives now is the move.
 func TestMCPMoveKeepsTheRest(t *testing.T) {
 	cs, space := rememberedChat(t, []map[string]any{
 		{"speaker": "user", "content": "I live in Lisbon with my partner Tomás and our dog Biscuit.", "timestamp": "2026-03-01T10:00:00Z"},
@@ -917,9 +917,9 @@ func TestMCPMoveKeepsTheRest(t *testing.T) {
 		}
 		return nodes[0]
 	}
-	for _, q := range []string{"What is the name of the user's dog?", "Who is the user's partner?"} {
-		if got := first(q); !strings.Contains(got.Content, "Biscuit") {
-			t.Errorf("%s: first %q, want the message naming the partner and the dog", q, got.Content)
+	for q, name := range map[string]string{"What is the name of the user's dog?": "Biscuit", "Who is the user's partner?": "Tomás"} {
+		if got := first(q); !strings.Contains(got.Content, name) {
+			t.Errorf("%s: first %q, want a memory naming %s", q, got.Content, name)
 		}
 	}
 	if got := first("Where does the user live now?"); !strings.Contains(got.Content, "Berlin") {
