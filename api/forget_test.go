@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -223,6 +224,85 @@ func TestDeleteObservation(t *testing.T) {
 			t.Errorf("f1 sent again is not remembered")
 		}
 	})
+}
+
+// exMessages are a companion chat naming the user's ex, Daniel, in d1 to d4, which the
+// user later wants forgotten. The assistant's a2 makes an exchange of d2, and the first
+// mentions of Maya and Lisbon are in messages naming Daniel.
+var exMessages = []map[string]string{
+	{"id": "d1", "session_id": "s1", "role": "user", "content": "My ex Daniel called me yesterday and I felt sad.", "timestamp": "2023-05-08T10:00:00Z"},
+	{"id": "a1", "session_id": "s1", "role": "assistant", "content": "I'm sorry to hear that. How are you feeling now?", "timestamp": "2023-05-08T10:00:30Z"},
+	{"id": "u1", "session_id": "s1", "role": "user", "content": "Better. I went for a run by the river this morning.", "timestamp": "2023-05-08T10:01:00Z"},
+	{"id": "a2", "session_id": "s1", "role": "assistant", "content": "What did you like most?", "timestamp": "2023-05-08T10:01:30Z"},
+	{"id": "d2", "session_id": "s1", "role": "user", "content": "Daniel cooked dinner tonight, a mushroom risotto.", "timestamp": "2023-05-08T10:02:00Z"},
+	{"id": "d3", "session_id": "s1", "role": "user", "content": "Daniel never liked my friend Maya.", "timestamp": "2023-05-08T10:03:00Z"},
+	{"id": "u2", "session_id": "s1", "role": "user", "content": "I started pottery classes with my friend Maya.", "timestamp": "2023-05-08T10:04:00Z"},
+	{"id": "d4", "session_id": "s1", "role": "user", "content": "Daniel and I broke up in March, after our trip to Lisbon.", "timestamp": "2023-05-08T10:05:00Z"},
+	{"id": "u3", "session_id": "s1", "role": "user", "content": "I would love to see Lisbon again.", "timestamp": "2023-05-08T10:06:00Z"},
+}
+
+// TestForgetPerson: forgetting every message that names a person leaves no memory
+// holding the name, the person's entity included, though an exchange glued a message
+// that stays (a2) to one naming them; what GET …/observations/{id} says goes with each
+// message is what DELETE deletes. The entities the messages that stay name (Maya,
+// Lisbon, the user) stay.
+func TestForgetPerson(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, exMessages)
+	names := func(m realm.Node) bool {
+		b, _ := json.Marshal(m)
+		return saysAny(string(b), []string{"daniel"})
+	}
+	if !slices.ContainsFunc(c.memories(sp, "limit=500"), func(m realm.Node) bool { return m.Type == realm.Entity && names(m) }) {
+		t.Fatal("no entity of Daniel before the forget")
+	}
+	for _, id := range []string{"d1", "d2", "d3", "d4"} {
+		var doc observationDoc
+		if code := c.do("GET", sp+"/observations/"+id, nil, &doc).StatusCode; code != http.StatusOK {
+			t.Fatalf("get %s: %d", id, code)
+		}
+		var going []string
+		for _, m := range doc.Memories {
+			if m.DeletedWithIt {
+				going = append(going, m.ID)
+			}
+		}
+		var deleted observationDeletedDoc
+		if code := c.do("DELETE", sp+"/observations/"+id, nil, &deleted).StatusCode; code != http.StatusOK {
+			t.Fatalf("delete %s: %d", id, code)
+		}
+		slices.Sort(deleted.MemoryIDs)
+		if !slices.Equal(deleted.MemoryIDs, going) {
+			t.Errorf("%s: DELETE deleted %v; GET said %v would go", id, deleted.MemoryIDs, going)
+		}
+	}
+	after := c.memories(sp, "limit=500")
+	for _, m := range after {
+		if names(m) {
+			t.Errorf("%s %q (sources %v) names Daniel", m.Type, m.Name, m.Sources)
+		}
+	}
+	for _, name := range []string{"Maya", "Lisbon", "user"} {
+		if !slices.ContainsFunc(after, func(m realm.Node) bool { return m.Type == realm.Entity && m.Name == name }) {
+			t.Errorf("the entity %s, which messages that stay name, is gone", name)
+		}
+	}
+	// Before any recall: a trace holds its query.
+	for _, line := range strings.Split(string(export(t, c, space)), "\n") {
+		if saysAny(line, []string{"daniel"}) {
+			t.Errorf("the export names Daniel: %.160s", line)
+		}
+	}
+	for _, q := range []string{"Who is Daniel?", "What did Daniel cook?"} {
+		for _, n := range c.recall(sp, map[string]any{"query": q}).Nodes {
+			if names(n.Node) {
+				t.Errorf("recall %q returns %s %q", q, n.Node.Type, n.Node.Name)
+			}
+		}
+	}
 }
 
 // TestDeleteObservationErrors: who may forget a message, and what is refused with

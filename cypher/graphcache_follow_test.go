@@ -266,6 +266,12 @@ func savePending(t *testing.T, s *Store, space string, n int) {
 	for i := range n {
 		obs = append(obs, realm.Observation{ID: fmt.Sprint("o", i), Speaker: "Ann", Content: "said", ObservedAt: time.Date(2023, 5, 8, 13, i, 0, 0, time.UTC)})
 	}
+	saveObservations(t, s, space, obs)
+}
+
+// saveObservations stores obs in space, pending, leased as savePending leases them.
+func saveObservations(t *testing.T, s *Store, space string, obs []realm.Observation) {
+	t.Helper()
 	lease := Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)}
 	if _, err := s.SaveObservations(context.Background(), space, "test", 8, obs, lease); err != nil {
 		t.Fatal(err)

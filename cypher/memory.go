@@ -1013,8 +1013,12 @@ var observationDeleteBatch = 500
 // memories derived from it that go with it (observation_derived.cypher, as GetObservation
 // reports them), with their edges (observation_delete_memories.cypher): every event and
 // fact whose provenance holds it, even one other observations are in too, since its
-// content may say the message's words; every entity and episode that nothing else holds
-// up (no other observation in its provenance, no event or fact that stays related to it). The entities and episodes that stay lose it from their sources
+// content may say the message's words; every episode that nothing else holds up (no
+// other observation in its provenance, no event or fact that stays related to it); every
+// entity that no message that stays names (in its provenance or in that of an event or
+// fact that stays related to it), so that none keeps a name only forgotten messages
+// said. The entities and episodes that stay lose it from their sources, one that nothing
+// in its own provenance held up deriving from the messages that hold it up instead
 // (observation_delete_finish.cypher), and the space's running summary, which may hold
 // its words, is emptied (observation_delete_lock.cypher). It runs in one write
 // transaction under the space's lock, the one the write path takes: an integration of
@@ -1041,16 +1045,21 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string) (Observ
 		r := recs[0]
 		move = graphMove{before: str(r, "graph_before"), after: str(r, "graph_after")}
 		versionBefore, versionAfter = str(r, "version_before"), str(r, "version_after")
-		// What goes is read as GET …/observations/{id} reads it (GetObservation).
-		recs, err = collect(ctx, tx, qObservationDerived, map[string]any{"space": space, "id": id})
+		// What goes is read as GET …/observations/{id} reads it (GetObservation), with
+		// what those that stay derive from in its place.
+		recs, err = collect(ctx, tx, qObservationDerived, map[string]any{"space": space, "id": id, "sources_max": realm.SourcesMax})
 		if err != nil {
 			return nil, err
 		}
 		var going, touched []string
+		adopted := map[string]any{}
 		if len(recs) > 0 {
 			for _, m := range derivedOf(recs[0]) {
-				if m.DeletedWithIt {
+				switch {
+				case m.DeletedWithIt:
 					going = append(going, m.ID)
+				case len(m.adopted) > 0:
+					adopted[m.ID] = m.adopted
 				}
 			}
 		}
@@ -1067,7 +1076,7 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string) (Observ
 			v, _ = recs[0].Get("neighbours")
 			touched = append(touched, stringList(v)...)
 		}
-		recs, err = collect(ctx, tx, qObservationDeleteFinish, map[string]any{"space": space, "id": id, "sources_max": realm.SourcesMax})
+		recs, err = collect(ctx, tx, qObservationDeleteFinish, map[string]any{"space": space, "id": id, "adopted": adopted, "sources_max": realm.SourcesMax})
 		if err != nil {
 			return nil, err
 		}

@@ -260,13 +260,17 @@ type ObservationMemory struct {
 	// DeletedWithIt: forgetting the observation (DeleteObservation) deletes the memory;
 	// else the memory stays, without the observation among its sources.
 	DeletedWithIt bool `json:"deleted_with_it"`
+	// adopted: the observations an entity or episode that stays derives from in its
+	// place, nothing in its own provenance holding it up (observation_derived.cypher).
+	adopted []string
 }
 
 // GetObservation returns one observation of a space and the memories derived from it,
 // in id order, each saying whether DeleteObservation would delete it. Errors: ENotFound,
 // EUnavailable.
 func (s *Store) GetObservation(ctx context.Context, space, id string) (realm.Observation, []ObservationMemory, error) {
-	recs, err := s.read(ctx, qObservationDerived, map[string]any{"space": space, "id": id})
+	// One observation holding a memory up tells that it stays.
+	recs, err := s.read(ctx, qObservationDerived, map[string]any{"space": space, "id": id, "sources_max": 1})
 	if err != nil {
 		return realm.Observation{}, nil, err
 	}
@@ -283,7 +287,8 @@ func derivedOf(r *neo4j.Record) []ObservationMemory {
 	for _, x := range asList(v) {
 		m, _ := x.(map[string]any)
 		goes, _ := m["goes"].(bool)
-		out = append(out, ObservationMemory{ID: propString(m, "id"), Type: realm.NodeType(propString(m, "type")), DeletedWithIt: goes})
+		out = append(out, ObservationMemory{ID: propString(m, "id"), Type: realm.NodeType(propString(m, "type")), DeletedWithIt: goes,
+			adopted: stringList(m["adopted"])})
 	}
 	slices.SortFunc(out, func(a, b ObservationMemory) int { return strings.Compare(a.ID, b.ID) })
 	return out

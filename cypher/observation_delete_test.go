@@ -3,8 +3,10 @@ package cypher
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm"
 )
@@ -98,6 +100,94 @@ func TestDeleteObservation(t *testing.T) {
 	}
 	if _, err := s.DeleteObservation(ctx, fullTextSpace(t, s), "o1"); realm.ErrorCode(err) != realm.ENotFound {
 		t.Errorf("deleting o1 in a space without it: %v", err)
+	}
+}
+
+// TestDeleteObservationNames: forgetting an observation deletes every entity derived
+// from it that no message that stays names: neither another observation in its own
+// provenance nor one of a related event or fact that stays says its name or an alias,
+// as whole words, in any case, in its speaker or content. One held up by a related
+// fact's message naming it derives from that message in the forgotten one's place; one
+// whose own provenance names it keeps its sources. GetObservation says the same.
+func TestDeleteObservationNames(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space := fullTextSpace(t, s)
+	id := func(name string) string { return space + "-" + name }
+	tests := []struct {
+		entity  string
+		aliases []string
+		speaker string
+		content string
+		own     bool // the message is in the entity's own provenance, else in a related fact's
+		stays   bool
+	}{
+		{"Daniel", nil, "assistant", "What did you like most?", false, false}, // an exchange's other turn
+		{"Dan", nil, "Ann", "Danielle came over.", false, false},
+		{"Maya", nil, "Ann", "MAYA's pottery class starts today.", false, true},
+		{"Kat", []string{"user's sister"}, "Ann", "Yesterday user's sister called.", false, true},
+		{"Bo", nil, "Bo", "I called.", false, true},
+		{"C++", nil, "Ann", "I write C++ daily.", false, true},
+		{`R\E.`, nil, "Ann", `The R\E. band played.`, false, true},
+		{"Rex", nil, "Ann", "Good morning!", true, false},
+		{"Lea", nil, "Ann", "Lea came by.", true, true},
+	}
+	obs := []realm.Observation{{ID: "o", Speaker: "Ann", Content: "said", ObservedAt: time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)}}
+	for i, tt := range tests {
+		obs = append(obs, realm.Observation{ID: fmt.Sprint("p", i), Speaker: tt.speaker, Content: tt.content, ObservedAt: time.Date(2023, 5, 8, 13, i+1, 0, 0, time.UTC)})
+	}
+	saveObservations(t, s, space, obs)
+	apply := func(obs string, in Integration) {
+		t.Helper()
+		if applied, err := s.ApplyIntegration(ctx, space, obs, NeighbourQuery{}, nil, in); err != nil || !applied.Applied {
+			t.Fatalf("%s: %+v %v", obs, applied, err)
+		}
+	}
+	var entities Integration
+	for _, tt := range tests {
+		entities.Adds = append(entities.Adds, realm.Node{ID: id(tt.entity), Type: realm.Entity, Name: tt.entity, Aliases: tt.aliases, Content: tt.entity + " (person)"})
+	}
+	apply("o", entities)
+	want := map[string]bool{}
+	for i, tt := range tests {
+		p := fmt.Sprint("p", i)
+		if tt.own {
+			apply(p, Integration{Merges: []Merge{{ID: id(tt.entity), Keywords: []string{tt.entity}}}})
+		} else {
+			apply(p, Integration{
+				Adds:  []realm.Node{{ID: id(p), Type: realm.Fact, Name: p, Content: "a fact"}},
+				Edges: []EdgeWrite{{Op: EdgeAdd, From: id(p), To: id(tt.entity), Predicate: realm.Correlates, Weight: 0.5, Confidence: 0.5}},
+			})
+		}
+		want[id(tt.entity)] = !tt.stays
+	}
+
+	_, derived, err := s.GetObservation(ctx, space, "o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, m := range derived {
+		got[m.ID] = m.DeletedWithIt
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("deleted with it: %v, want %v", got, want)
+	}
+	deleted, err := s.DeleteObservation(ctx, space, "o")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tt := range tests {
+		n, _, err := s.GetMemory(ctx, space, id(tt.entity))
+		if !tt.stays {
+			if realm.ErrorCode(err) != realm.ENotFound || !slices.Contains(deleted.MemoryIDs, id(tt.entity)) {
+				t.Errorf("%s: %v, deleted %v; want it deleted", tt.entity, err, deleted.MemoryIDs)
+			}
+			continue
+		}
+		if p := fmt.Sprint("p", i); err != nil || !slices.Equal(n.Sources, []string{p}) {
+			t.Errorf("%s: sources %v %v, want %s", tt.entity, n.Sources, err, p)
+		}
 	}
 }
 
