@@ -112,10 +112,10 @@ var writtenVerbs = setOf(`written write writes writing rewrite rewrites rewrote 
 // placePrepositions before a name make it a place.
 var placePrepositions = setOf(`in at from to near visited visit visiting around across into à`)
 
-// objectToVerbs take "to" before what is heard, addressed or belonged to, not before where
-// one goes: "listen to Adele", "talked to Sam", "belongs to Ana" name no place.
-var objectToVerbs = setOf(`listen listens listened listening talk talks talked talking speak speaks spoke speaking
-reply replies replied replying respond responds responded responding belong belongs belonged belonging`)
+// objectToVerbs take "to" before what is heard or belonged to, not before where one goes:
+// "listen to Adele", "belongs to Ana" name no place. Verbs of talking ("talked to Sam")
+// name a person before a place is considered (talkVerbs, personCued).
+var objectToVerbs = setOf(`listen listens listened listening reply replies replied replying respond responds responded responding belong belongs belonged belonging`)
 
 // placeCued: a place preposition before the name ws[i], not the "to" of objectToVerbs.
 func placeCued(ws []wordSpan, i int) bool {
