@@ -263,7 +263,10 @@ func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.
 	for k, i := range run {
 		obs[k] = saved[i].Observation
 	}
-	for k, res := range p.integrateRun(ctx, obs, win) {
+	stop := p.renewing(ctx, obs)
+	done := p.integrateRun(ctx, obs, win)
+	stop()
+	for k, res := range done {
 		i := run[k]
 		results[i] = res
 		mine[i] = false
@@ -293,6 +296,31 @@ func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.
 		}
 	}
 	return results, nil
+}
+
+// renewing renews, every half lease until the returned stop is called, the leases of
+// those of obs still pending and this process's: a batch integrated for longer than a
+// lease (a slow model) keeps what it has yet to integrate from being taken up, and
+// extracted again, by another process. The resumption renews its own (resumeBatch).
+func (p *Pipeline) renewing(ctx context.Context, obs []realm.Observation) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(p.opts.Lease / 2)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+			if _, err := p.store.RenewLeases(ctx, p.lease(), refsOf(obs)); err != nil && ctx.Err() == nil {
+				p.log.Warn().Err(err).Int("observations", len(obs)).Msg("renewing the leases of a batch being integrated")
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // awaitOther waits for the worker of this process that holds o to let go of it, and

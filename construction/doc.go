@@ -16,6 +16,7 @@
 // runs it at start and then periodically: what a failed attempt left, a killed process's
 // of this host at once, another host's after its lease expired, see owner.go); a failed
 // attempt keeps its lease, so its process retries it, on the extraction it made (kept.go);
+// a batch worked on for longer than half a lease has its leases renewed (renewing);
 // asynchronous ingestion records a Job whose progress is counted from its observations.
 // The workers of one process share its lease owner, so they also hold what they
 // integrate in memory (held.go): one process never integrates an observation twice at once.

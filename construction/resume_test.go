@@ -310,3 +310,35 @@ func resumeSideBySide(t *testing.T, n int, script func(i int, id string, ag *cou
 	}
 	t.Logf("observations extracted by each replica: %v", worked)
 }
+
+// TestIngestRenewsItsLeases: an ingestion that works on its batch for longer than a lease
+// (a slow model) renews the leases of what it has yet to integrate, so that another
+// process does not take it up: one extraction of each.
+func TestIngestRenewsItsLeases(t *testing.T) {
+	ctx := context.Background()
+	const lease = 3 * time.Second
+	p, ag, store, space := newCountingPipeline(t, construction.Options{Lease: lease})
+	g := ag.gate("r1", 1)
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Ingest(ctx, space, []realm.Observation{msg("r1", "home: Ann lives in Paris"), msg("r2", "drink: Ann likes tea")})
+		done <- err
+	}()
+	g.wait(t)
+	// Another process tries to take up r2 for longer than a lease; without renewal it would once its lease expired.
+	other := cypher.Lease{Owner: "other-" + space, Until: time.Now().Add(time.Hour)}
+	for end := time.Now().Add(lease * 3 / 2); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		got, err := store.ClaimPending(ctx, space, other, 10, []cypher.ObservationRef{{Space: space, ID: "r1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) > 0 {
+			t.Fatalf("another process took up %s while the ingestion worked on its batch", got[0].ID)
+		}
+	}
+	g.open()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	ag.checkExtracts(t, map[string]int{"r1": 1, "r2": 1})
+}
