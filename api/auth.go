@@ -33,6 +33,24 @@ const (
 // MinKeyLen is the shortest secret accepted in a key file: keys are bearer secrets.
 const MinKeyLen = 16
 
+// MinKeyDistinct is the fewest different bytes a secret in a key file may hold: a
+// secret like "aaaaaaaaaaaaaaaa" or "abababababababab" is guessed at once, whatever its
+// length; a random one of 16 bytes or more holds far more.
+const MinKeyDistinct = 8
+
+// distinctBytes counts the different bytes of s.
+func distinctBytes(s string) int {
+	var seen [256]bool
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if !seen[s[i]] {
+			seen[s[i]] = true
+			n++
+		}
+	}
+	return n
+}
+
 // Key is one API key as the server keeps it: the SHA-256 of the secret, never the secret.
 type Key struct {
 	Name   string
@@ -84,7 +102,7 @@ var localKey = &Key{Name: "local", Scopes: []Scope{ScopeAdmin}, Spaces: []string
 //	alice sk-alice-0123456789abcdef read,write alice,alice-*
 //	ops   sha256:5e8848…42d8 admin *
 //
-// A secret is at least MinKeyLen bytes; "sha256:" and 64 hex digits give its hash
+// A secret is at least MinKeyLen bytes, MinKeyDistinct of them different; "sha256:" and 64 hex digits give its hash
 // instead, so a key file need not hold secrets. Scopes are read, write and admin; spaces
 // are glob patterns over space ids. source names the input in errors, which never
 // repeat a secret.
@@ -118,6 +136,9 @@ func ParseKeys(source, text string) ([]Key, error) {
 		} else {
 			if len(fields[1]) < MinKeyLen {
 				return nil, bad("key %q is shorter than %d bytes", k.Name, MinKeyLen)
+			}
+			if n := distinctBytes(fields[1]); n < MinKeyDistinct {
+				return nil, bad("key %q repeats too few characters (%d different, at least %d wanted): choose a random secret, e.g. `openssl rand -hex 24`", k.Name, n, MinKeyDistinct)
 			}
 			k.Hash = sha256.Sum256([]byte(fields[1]))
 		}

@@ -40,6 +40,8 @@ func TestParseKeys(t *testing.T) {
 	}{
 		{"ErrFields", "alice sk-alice-0123456789abcdef read", "4 fields"},
 		{"ErrShortKey", "alice short read alice", "shorter than 16"},
+		{"ErrWeakKey", "alice aaaaaaaaaaaaaaaaaaaaaaaa read alice", "too few characters (1 different"},
+		{"ErrRepeatedKey", "alice sk-abababababababab read alice", "too few characters (5 different"},
 		{"ErrBadHash", "alice sha256:abcd read alice", "64 hex"},
 		{"ErrScope", "alice sk-alice-0123456789abcdef owner alice", `scope "owner"`},
 		{"ErrPattern", "alice sk-alice-0123456789abcdef read alice[", "glob pattern"},
