@@ -26,6 +26,7 @@ type stateClaim struct {
 	slot    string // "lives in", "favourite book", "number of cat"…; "" for an ended state
 	value   string
 	ended   bool   // the text says the value no longer holds (of its slot only, when it names one)
+	death   bool   // an ended state that is a death: the value no longer holds for anyone ("Tom's dog Rex died")
 	plan    bool   // value is what the subject plans to do
 	speaker string // who said it
 	role    string // what a tool is used for ("pipelines", "lint"), for a team's "uses" (decisions.go)
@@ -232,8 +233,9 @@ func opensThing(w string) bool {
 // petKinds are the animals kept as pets.
 const petKinds = `(?:cat|dog|kitten|puppy|pup|rabbit|bunny|parrot|hamster|guinea pig|horse|pony|bird|turtle|tortoise|snake|lizard|ferret)`
 
-// deathPattern: someone the speaker held died ("Mochi died this morning", "my husband Tom
-// passed away"): group 1 names them.
+// deathPattern: someone held died ("Mochi died this morning", "my husband Tom passed
+// away", "Tom's dog Rex died"): group 1 names them. Whoever held them, they are held no
+// more (stateClaim.death).
 var deathPattern = mustPattern(`\b([A-Z][\p{L}\-]*) (?:has |had )?(?:died|passed away|passed on|was put down|was put to sleep)\b`)
 
 // heldSlots are what a subject holds that a parting or a death ends: a partner, a pet.
@@ -405,7 +407,7 @@ func stateClaims(text, speaker string) []stateClaim {
 			continue
 		}
 		for _, slot := range heldSlots {
-			add(stateClaim{subject: "we", slot: slot, value: m[1], ended: true})
+			add(stateClaim{subject: "we", slot: slot, value: m[1], ended: true, death: true})
 		}
 	}
 	for _, m := range planPattern.findAll(text) {
@@ -564,12 +566,12 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 	}
 	for _, n := range s.claims {
 		for _, o := range old {
-			if !sameSubject(n.subject, o.subject) || o.ended {
+			if !(sameSubject(n.subject, o.subject) || n.death) || o.ended {
 				continue
 			}
 			switch {
 			case n.ended && !o.plan && (n.slot == "" || n.slot == o.slot) && endsValue(n.value, o):
-				what := strings.TrimSpace(n.subject + " " + changedWhat(o)) // "Chloe works at: no longer Crumbs", what changed named
+				what := strings.TrimSpace(o.subject + " " + changedWhat(o)) // "Chloe works at: no longer Crumbs", what changed named
 				if n.by != "" && !sameValue(n.by, o.value) {
 					better(stateChange{"supersedes", weightChangeCued, restatedOr(o, n.by, fmt.Sprintf("%s: %s, previously %s", what, n.by, o.value))})
 				} else {
@@ -1313,7 +1315,9 @@ func containsWord(s, w string) bool {
 // n's, and from when n holds instead: when c's time (its end, else its start, else when
 // it was said) is before n's start, or, a chat's history sent late, when c was said
 // before the day n was said (from n's description). n holds from its start, else from
-// the day it was said, and not before c was said.
+// the day it was said, and not before c was said. A start after the day n was said is a
+// plan's ("a trip to Lisbon in October", said in June): the plan holds from when it was
+// said, so a change told in September is the newer one.
 func (r *relater) olderThan(c agent.Candidate, n realm.Node) (time.Time, bool) {
 	said := r.in.Observation.ObservedAt
 	if said.IsZero() {
@@ -1325,20 +1329,24 @@ func (r *relater) olderThan(c agent.Candidate, n realm.Node) (time.Time, bool) {
 	} else if c.TStart != nil {
 		cLast = *c.TStart
 	}
-	if n.TStart != nil && cLast.Before(*n.TStart) {
-		return *n.TStart, true
+	nSaid, saidKnown := time.Time{}, false
+	if m := saidOn.FindStringSubmatch(n.Description); m != nil {
+		t, err := time.ParseInLocation(text.DayLayout, m[1], said.Location())
+		nSaid, saidKnown = t, err == nil
 	}
-	m := saidOn.FindStringSubmatch(n.Description)
-	if m == nil {
-		return time.Time{}, false
+	start := n.TStart
+	if start != nil && saidKnown && !start.Before(nSaid.AddDate(0, 0, 1)) {
+		start = nil // a plan's: it holds from the day it was said
 	}
-	nSaid, err := time.ParseInLocation(text.DayLayout, m[1], said.Location())
-	if err != nil || !said.Before(nSaid) {
+	if start != nil && cLast.Before(*start) {
+		return *start, true
+	}
+	if !saidKnown || !said.Before(nSaid) {
 		return time.Time{}, false
 	}
 	begins := nSaid
-	if n.TStart != nil {
-		begins = *n.TStart
+	if start != nil {
+		begins = *start
 	}
 	if begins.Before(said) {
 		begins = said

@@ -118,6 +118,9 @@ func TestStateChange(t *testing.T) {
 		{"PartnerDied", "Nina", "Nina lives with Nina's husband Tom.", "Nina", "Tom passed away in March.", "supersedes"},
 		{"PetMentionedDied", "user", "Mochi woke user up at 6am again, demanding food.", "user", "Mochi died this morning.", ""},
 		{"OtherPetDied", "user", "user lives in Portland with our cat Mochi.", "user", "Rex died this morning.", ""},
+		{"FriendsPetDied", "user", "Tom's dog Rex is the sweetest.", "user", "Tom's dog Rex died yesterday.", "supersedes"},
+		{"FriendsPetDiedTold", "Tom", "Tom has a dog named Rex.", "user", "Rex passed away, Tom told me.", "supersedes"},
+		{"FriendsOtherPetDied", "Tom", "Tom has a dog named Rex.", "user", "Tom's cat Mochi died.", ""},
 		{"GotTheJobAt", "user", "user works as a junior accountant at Hartwell & Co.", "user", "user got the job at Lumen Analytics!", "supersedes"},
 		{"FirstDayAt", "user", "user works at Hartwell & Co.", "user", "user: First day at Lumen Analytics today (14 July 2026) as a data analyst.", "supersedes"},
 		{"StartsAt", "user", "user works at Hartwell & Co.", "user", "user starts at Lumen on July 14.", "supersedes"},
@@ -528,6 +531,39 @@ func TestOfflineSupersedesHistorySentLate(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s: no supersedes edge: %+v", newer.Content, out)
+		}
+	}
+}
+
+// TestOfflineSupersedesPlanBeforeItsDate: a plan dated after the day it was said holds
+// from that day, so a change told before the plan's date is the newer one: it supersedes
+// the plan, not the other way round.
+func TestOfflineSupersedesPlanBeforeItsDate(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct{ plan, change string }{
+		{"Maya signed up for the Portland half marathon in November (November 2026).", "I'm not doing the half marathon anymore, my knee is injured."},
+		{"Kat and Maya are planning a trip to Lisbon in October (October 2026), just the two of them.", "Kat and I cancelled the Lisbon trip."},
+	} {
+		month := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+		if strings.Contains(tt.plan, "November") {
+			month = month.AddDate(0, 1, 0)
+		}
+		plan := realm.Node{ID: "plan", Type: realm.Event, Content: tt.plan, Description: "Said by Maya on 12 June 2026.", TStart: &month}
+		obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Maya", Content: tt.change, ObservedAt: time.Date(2026, 9, 5, 10, 0, 0, 0, time.UTC)}
+		_, out := integrateBeside(t, a, obs, plan)
+		found := false
+		for _, d := range out {
+			for _, e := range d.Edges {
+				if e.Predicate == realm.Supersedes {
+					found = true
+					if e.From != agent.Self || e.To != "plan" {
+						t.Errorf("%q: edge %s → %s, want the change to supersede the plan", tt.change, e.From, e.To)
+					}
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q: no supersedes edge: %+v", tt.change, out)
 		}
 	}
 }
