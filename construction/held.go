@@ -209,6 +209,19 @@ func (h *holdSet) release(owner, space, id string, res Result) {
 	}
 }
 
+// claimed reports whether a worker of owner follows a claim: an Ingest, a job or a
+// resume pass between claiming its observations and being done with them.
+func (h *holdSet) claimed(owner string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for c := range h.claims {
+		if c.owner == owner {
+			return true
+		}
+	}
+	return false
+}
+
 // refs lists the observations the workers of owner hold.
 func (h *holdSet) refs(owner string) []cypher.ObservationRef {
 	h.mu.Lock()

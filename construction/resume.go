@@ -331,10 +331,13 @@ func (p *Pipeline) Job(ctx context.Context, space, id string) (cypher.Job, error
 // Wait blocks until every background job has ended.
 func (p *Pipeline) Wait() { p.bg.Wait() }
 
-// Close stops background work and waits for it, or until ctx ends. What is not
-// integrated stays pending, and its leases are handed back so that another process (of
-// any host) resumes it at once rather than when they expire; a restart of this one takes
-// it back as well.
+// Close stops background work and waits for it, and for the Ingests in flight, or until
+// ctx ends. What is not integrated stays pending, and its leases are handed back so that
+// another process (of any host) resumes it at once rather than when they expire; a
+// restart of this one takes it back as well. Not while an Ingest of this process still
+// works on its batch (a server draining its requests): another process would integrate
+// what it is integrating. When ctx ends first, nothing is handed back; call Close again
+// once the Ingests have returned.
 func (p *Pipeline) Close(ctx context.Context) error {
 	p.stopOnce.Do(func() { close(p.stop) })
 	done := make(chan struct{})
@@ -343,6 +346,15 @@ func (p *Pipeline) Close(ctx context.Context) error {
 	case <-done:
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for heldObservations.claimed(p.opts.Owner) {
+		select {
+		case <-tick.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()

@@ -342,3 +342,36 @@ func TestIngestRenewsItsLeases(t *testing.T) {
 	}
 	ag.checkExtracts(t, map[string]int{"r1": 1, "r2": 1})
 }
+
+// TestCloseLeavesIngestsTheirLeases: closing the pipeline while an Ingest works on its
+// batch (a server draining its requests) hands back no lease of it, or another process
+// would integrate what the Ingest is integrating; once the Ingest returned, it hands back
+// what is still pending.
+func TestCloseLeavesIngestsTheirLeases(t *testing.T) {
+	ctx := context.Background()
+	p, ag, store, space := newCountingPipeline(t, construction.Options{})
+	g := ag.gate("c1", 1)
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Ingest(ctx, space, []realm.Observation{msg("c1", "home: Ann lives in Paris"), msg("c2", "drink: Ann likes tea")})
+		done <- err
+	}()
+	g.wait(t)
+	drain, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if err := p.Close(drain); err == nil {
+		t.Fatal("Close returned while an Ingest was still integrating its batch")
+	}
+	other := cypher.Lease{Owner: "other-" + space, Until: time.Now().Add(time.Hour)}
+	if got, err := store.ClaimPending(ctx, space, other, 10, nil); err != nil || len(got) != 0 {
+		t.Fatalf("another process claims %d observations (%v) while the Ingest still works on them, want none", len(got), err)
+	}
+	g.open()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ag.checkExtracts(t, map[string]int{"c1": 1, "c2": 1})
+}

@@ -164,7 +164,12 @@ func shutdown(ctx context.Context, p shutdownParts, serveErr error) error {
 		p.logger.Error().Msg("a request handler did not return after being cut off")
 	}
 	if err := <-closed; err != nil {
-		p.logger.Warn().Err(err).Msg("async jobs still running at the end of the drain")
+		// Cut off: the leases of what the requests and jobs left pending are handed back
+		// now that they have returned.
+		p.logger.Warn().Err(err).Msg("requests or async jobs still integrating at the end of the drain")
+		if err := p.pipeline.Close(grace); err != nil {
+			p.logger.Warn().Err(err).Msg("handing back the leases of pending observations")
+		}
 	}
 	select {
 	case <-p.resumed:
