@@ -6,12 +6,14 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -347,4 +349,58 @@ func keysOf(m map[string][]float64) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// gatedAuditor is the offline agent whose audits wait for release, counted.
+type gatedAuditor struct {
+	agent.Agent
+	audits  atomic.Int32
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (g *gatedAuditor) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutput, realm.Usage, error) {
+	if g.audits.Add(1) == 1 {
+		close(g.entered)
+	}
+	<-g.release
+	return g.Agent.Audit(ctx, in)
+}
+
+// TestFeedbackAtOnceAuditedOnce: a second feedback on a trace sent while the first is
+// being applied is refused before its audit (a model call on the LLM path), not after.
+func TestFeedbackAtOnceAuditedOnce(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	ga := &gatedAuditor{Agent: offline.New(offline.Options{}), entered: make(chan struct{}), release: make(chan struct{})}
+	r := reconsolidation.New(s, ga, reconsolidation.DefaultConfig(), zerolog.Nop())
+	nodes := []loopNode{{"a", realm.Fact, "Jon practised a dance step", loopAxes(0, 1), ""}, {"b", realm.Fact, "Jon opened a dance studio", loopAxes(1, 1), ""}}
+	space := loopGraph(t, s, nodes, []loopEdge{{"a", "b", realm.Precedes, 0.5}})
+	trace := putTraces(t, s, space, [][]string{{"a", "b"}})[0]
+	yes := true
+	req := reconsolidation.Request{Feedback: &realm.Feedback{Correct: &yes, UsefulNodeIDs: []string{space + ":b"}}}
+	first := make(chan error, 1)
+	go func() { _, err := r.Reconsolidate(ctx, space, trace, req); first <- err }()
+	select {
+	case <-ga.entered:
+	case <-time.After(time.Minute):
+		t.Fatal("the first feedback's audit did not start")
+	}
+	second := make(chan error, 1)
+	go func() { _, err := r.Reconsolidate(ctx, space, trace, req); second <- err }()
+	select { // bounded, so that a broken guard fails instead of hanging; no timing is asserted
+	case err := <-second:
+		if realm.ErrorCode(err) != realm.EConflict {
+			t.Errorf("second feedback while the first is applied: %v, want %s", err, realm.EConflict)
+		}
+	case <-time.After(time.Minute):
+		t.Error("the second feedback waited for an audit of its own")
+	}
+	close(ga.release)
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if n := ga.audits.Load(); n != 1 {
+		t.Errorf("%d audits, want 1", n)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -24,11 +25,38 @@ type Reconsolidator struct {
 	now     func() time.Time
 	// edits, when set, learns of every edit applied or reverted (ObserveEdits).
 	edits func(source string, edits []realm.Edit)
+	// giving holds the traces whose feedback this process is applying (shared by the
+	// copies ObserveEdits makes).
+	giving *traceSet
+}
+
+// traceSet is a set of traces, safe for concurrent use.
+type traceSet struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+// add adds the trace of space and reports whether it was not there yet.
+func (s *traceSet) add(space, traceID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := space + "\x00" + traceID
+	if s.m[k] {
+		return false
+	}
+	s.m[k] = true
+	return true
+}
+
+func (s *traceSet) remove(space, traceID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.m, space+"\x00"+traceID)
 }
 
 // New returns a Reconsolidator; cfg must be valid (Config.Validate).
 func New(store *cypher.Store, auditor agent.Agent, cfg Config, logger zerolog.Logger) *Reconsolidator {
-	return &Reconsolidator{store: store, auditor: auditor, cfg: cfg, log: logger, now: time.Now}
+	return &Reconsolidator{store: store, auditor: auditor, cfg: cfg, log: logger, now: time.Now, giving: &traceSet{m: map[string]bool{}}}
 }
 
 // EditsReverted is the source ObserveEdits reports for the edits a revert undid.
@@ -91,6 +119,13 @@ func (r *Reconsolidator) Reconsolidate(ctx context.Context, space, traceID strin
 		if err := r.noFeedbackYet(ctx, space, traceID); err != nil {
 			return Result{}, err
 		}
+		// Two feedbacks sent at once both pass noFeedbackYet, and the store refuses the
+		// second one's edits only after its audit (a model call on the LLM path): refused
+		// here, before it, when both reach this process.
+		if !r.giving.add(space, traceID) {
+			return Result{}, realm.Errorf(realm.EConflict, "trace %s: other feedback on it is being applied; send this one again once that one has answered", traceID)
+		}
+		defer r.giving.remove(space, traceID)
 	}
 	source := req.Source
 	if source == "" {
