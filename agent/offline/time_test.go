@@ -29,6 +29,10 @@ func TestOfflineAnnotateDates(t *testing.T) {
 		// A day something was moved to is the nearest; a move somewhere else stays past.
 		{"My flight got moved to May 20th.", "My flight got moved to May 20th (20 May 2023)."},
 		{"We moved to Lisbon in June.", "We moved to Lisbon in June (June 2022)."},
+		// Other languages' days, dated as English ones are.
+		{"Mañana tengo cita con el dentista.", "Mañana (9 May 2023) tengo cita con el dentista."},
+		{"Am 3. März bin ich nach Hamburg gezogen.", "Am 3. März (3 March 2023) bin ich nach Hamburg gezogen."},
+		{"我明天去北京。", "我明天 (9 May 2023)去北京。"},
 	}
 	for _, tt := range tests {
 		s := tt.text

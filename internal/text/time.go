@@ -1,6 +1,7 @@
 package text
 
 import (
+	"cmp"
 	"math"
 	"regexp"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The one time-expression parser: relative and partial dates resolved against a "now"
@@ -152,7 +155,19 @@ func Dates(text string, now time.Time, tense int) []Mention {
 			add(endOf(which, strings.ToLower(text[ix[4]:ix[5]]), now, ix[0], ix[1]))
 		}
 	}
+	if hasNow {
+		for _, ix := range reOtherRelDay.FindAllStringSubmatchIndex(text, -1) {
+			add(otherRelDay(text, ix, now))
+		}
+	}
 	var days []Mention
+	for _, ix := range reOtherMonthDay.FindAllStringSubmatchIndex(text, -1) {
+		m, ok := otherMonthDay(text, ix, now, tense)
+		add(m, ok)
+		if ok {
+			days = append(days, m)
+		}
+	}
 	for _, ix := range reMonthDay.FindAllStringSubmatchIndex(text, -1) {
 		m, ok := monthDay(text, ix, now, tense)
 		add(m, ok)
@@ -191,6 +206,147 @@ func Dates(text string, now time.Time, tense int) []Mention {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
+}
+
+// Days in other languages, read as their English counterparts are: a day of a month
+// ("el 3 de marzo", "am 3. März 2026", "le 3 mars", "3 marzo", "3月3日", "2026年3月3日")
+// and the days next to today ("mañana", "morgen", "demain", "amanhã", "domani", "明天",
+// "明日"). A message in another language is dated as an English one is, and an English
+// question ("What do I have tomorrow?") finds it.
+var (
+	reOtherMonthDay = regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(\d{1,2})(?:\.|º|°)? (?:de )?(` + otherMonthNames + `)(?:,? (?:de )?((?:19|20)\d{2}))?` +
+		`|(?:((?:19|20)\d{2})年)?(\d{1,2})月(\d{1,2})[日号]`)
+	reOtherRelDay = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(` + alternation(otherRelDayOf, false) + `)|(` + alternation(otherRelDayOf, true) + `)`)
+)
+
+// otherMonthOf are the months' names in Spanish, Portuguese, French, Italian and German.
+var otherMonthOf = map[string]time.Month{
+	"enero": 1, "janeiro": 1, "janvier": 1, "gennaio": 1, "januar": 1, "jänner": 1,
+	"febrero": 2, "fevereiro": 2, "février": 2, "fevrier": 2, "febbraio": 2, "februar": 2,
+	"marzo": 3, "março": 3, "marco": 3, "mars": 3, "märz": 3,
+	"abril": 4, "avril": 4, "aprile": 4, "april": 4,
+	"mayo": 5, "maio": 5, "mai": 5, "maggio": 5,
+	"junio": 6, "junho": 6, "juin": 6, "giugno": 6, "juni": 6,
+	"julio": 7, "julho": 7, "juillet": 7, "luglio": 7, "juli": 7,
+	"agosto": 8, "août": 8, "aout": 8, "august": 8,
+	"septiembre": 9, "setiembre": 9, "setembro": 9, "septembre": 9, "settembre": 9, "september": 9,
+	"octubre": 10, "outubro": 10, "octobre": 10, "ottobre": 10, "oktober": 10,
+	"noviembre": 11, "novembro": 11, "novembre": 11, "november": 11,
+	"diciembre": 12, "dezembro": 12, "décembre": 12, "decembre": 12, "dicembre": 12, "dezember": 12,
+}
+
+// otherMonthNames is otherMonthOf's keys as a regexp alternation, longest first.
+var otherMonthNames = alternation(otherMonthOf, false)
+
+// otherRelDayOf shifts today by the days a word of another language names. "mañana" and
+// "morgen" are also the morning: "esta mañana", "heute Morgen" are today, and after "la",
+// "am", "guten"… the word is no day (otherRelDay).
+var otherRelDayOf = map[string]int{
+	"pasado mañana": 2, "anteayer": -2, "antes de ayer": -2, "ayer": -1, "hoy": 0, "esta mañana": 0, "esta noche": 0, "mañana": 1,
+	"übermorgen": 2, "vorgestern": -2, "gestern": -1, "heute morgen": 0, "heute abend": 0, "heute": 0, "morgen": 1,
+	"après-demain": 2, "avant-hier": -2, "hier": -1, "aujourd'hui": 0, "aujourd’hui": 0, "ce matin": 0, "ce soir": 0, "demain": 1,
+	"depois de amanhã": 2, "anteontem": -2, "ontem": -1, "hoje": 0, "amanhã": 1,
+	"dopodomani": 2, "l'altro ieri": -2, "altroieri": -2, "ieri": -1, "oggi": 0, "stamattina": 0, "stasera": 0, "domani": 1,
+	"后天": 2, "前天": -2, "昨天": -1, "今天": 0, "今晚": 0, "明天": 1,
+	"明後日": 2, "あさって": 2, "一昨日": -2, "おととい": -2, "昨日": -1, "今日": 0, "今夜": 0, "明日": 1,
+}
+
+// notADay: a word before "mañana" or "morgen" that makes it the morning ("la mañana",
+// "am Morgen", "guten Morgen").
+var notADay = map[string]bool{"la": true, "una": true, "cada": true, "toda": true, "las": true, "am": true, "guten": true, "jeden": true, "den": true, "einen": true, "diesen": true, "vom": true}
+
+// alternation is the keys of m written in Chinese or Japanese characters (cjk), or the
+// others, as a regexp alternation, longest first (so that "pasado mañana" wins over
+// "mañana").
+func alternation[V any](m map[string]V, cjk bool) string {
+	var keys []string
+	for k := range m {
+		if unbroken(k) == cjk {
+			keys = append(keys, regexp.QuoteMeta(k))
+		}
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
+	return strings.Join(keys, "|")
+}
+
+// unbroken reports whether s begins with a character of a script written without spaces
+// between words (Han, Hiragana, Katakana): such a word has no boundary to look for.
+func unbroken(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana)
+}
+
+// otherMonthDay reads a match of reOtherMonthDay as monthDay reads an English one.
+func otherMonthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {
+	var dayStr, monStr, yearStr string
+	var mon time.Month
+	start := ix[2]
+	if ix[2] >= 0 {
+		if end := ix[1]; end < len(text) && isLetter(text[end:]) {
+			return Mention{}, false // "3 marzolino": not a month
+		}
+		dayStr, monStr = text[ix[2]:ix[3]], text[ix[4]:ix[5]]
+		mon = otherMonthOf[strings.ToLower(monStr)]
+		if strings.EqualFold(monStr, "mayo") && !strings.Contains(text[ix[3]:ix[4]], "de") {
+			return Mention{}, false // "2 mayo packets": Spanish says "2 de mayo"
+		}
+		if ix[6] >= 0 {
+			yearStr = text[ix[6]:ix[7]]
+		}
+	} else {
+		start = ix[0]
+		m, _ := strconv.Atoi(text[ix[10]:ix[11]])
+		mon, dayStr = time.Month(m), text[ix[12]:ix[13]]
+		if ix[8] >= 0 {
+			yearStr = text[ix[8]:ix[9]]
+		}
+	}
+	day, _ := strconv.Atoi(dayStr)
+	if day < 1 || day > 31 || mon < time.January || mon > time.December {
+		return Mention{}, false
+	}
+	y, _ := strconv.Atoi(yearStr)
+	if yearStr == "" {
+		if now.IsZero() {
+			return Mention{}, false
+		}
+		y = inferYear(mon, day, now, tense)
+	}
+	d := time.Date(y, mon, day, 0, 0, 0, 0, locOf(now))
+	if d.Day() != day {
+		return Mention{}, false
+	}
+	m := Mention{Start: start, End: ix[1]}
+	m.From, m.To = DaySpan(d)
+	if yearStr == "" {
+		m.Label = FormatDay(d)
+	}
+	return m, true
+}
+
+// otherRelDay reads a match of reOtherRelDay as relDay reads an English one.
+func otherRelDay(text string, ix []int, now time.Time) (Mention, bool) {
+	s, e := ix[2], ix[3]
+	if s < 0 {
+		s, e = ix[4], ix[5] // Chinese or Japanese: no boundary
+	} else if e < len(text) && isLetter(text[e:]) {
+		return Mention{}, false // "hoyo", "heutig": another word
+	}
+	word := strings.ToLower(text[s:e])
+	if word == "mañana" || word == "morgen" {
+		if before := strings.Fields(text[:s]); len(before) > 0 && notADay[strings.ToLower(before[len(before)-1])] {
+			return Mention{}, false
+		}
+	}
+	d := now.AddDate(0, 0, otherRelDayOf[word])
+	from, to := DaySpan(d)
+	return Mention{Start: s, End: e, From: from, To: to, Label: FormatDay(d), Relative: true}, true
+}
+
+// isLetter reports whether s begins with a letter.
+func isLetter(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsLetter(r)
 }
 
 func locOf(now time.Time) *time.Location {
