@@ -1,9 +1,11 @@
 package offline
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -26,6 +28,8 @@ func TestPartsOf(t *testing.T) {
 			[]string{"The first sentence is here.", "The second follows it. A third ends it."}},
 		{"LongSentenceWhole", "Short start.\n\nThis single sentence runs on for far longer than the limit allows.", 30,
 			[]string{"Short start.", "This single sentence runs on for far longer than the limit allows."}},
+		{"FullWidthSentences", "第一句在这里。第二句跟着它！第三句结束吗？", 45,
+			[]string{"第一句在这里。第二句跟着它！", "第三句结束吗？"}},
 		{"FenceWithBlankLine", "Build it like this:\n\n" + fence + "\n\nThen deploy.", 30,
 			[]string{"Build it like this:", fence, "Then deploy."}},
 		{"FenceInLongParagraph", "Run these. " + fence + " Done now.", 20,
@@ -105,6 +109,34 @@ func TestLongMessageParts(t *testing.T) {
 				t.Errorf("part %d comprises part %d", d.Part, c.Part)
 			}
 		}
+	}
+}
+
+// TestLongUnspacedMessageParts: a long message in a script written without spaces is said
+// in parts of whole sentences like an English one, each named as briefly.
+func TestLongUnspacedMessageParts(t *testing.T) {
+	var msg strings.Builder
+	for i := range 60 {
+		fmt.Fprintf(&msg, "第%d句：今天我和朋友去了公园，我们看到了很多花！你喜欢花吗？", i)
+	}
+	ex := mustExtract(t, New(Options{}), agent.ExtractInput{Observation: obsAt("o1", "s1", "Ana", msg.String())})
+	var said strings.Builder
+	n := 0
+	for _, c := range ex.Candidates {
+		if c.Part == 0 {
+			continue
+		}
+		n++
+		if len(c.Content) > 1100 || !strings.HasSuffix(c.Content, "？") {
+			t.Errorf("part %d is %d bytes, ending %q", c.Part, len(c.Content), c.Content[len(c.Content)-9:])
+		}
+		if utf8.RuneCountInString(c.Name) > 41 || !strings.HasSuffix(c.Name, "…") {
+			t.Errorf("part %d is named %q", c.Part, c.Name)
+		}
+		said.WriteString(strings.TrimPrefix(c.Content, "Ana: "))
+	}
+	if n < 3 || said.String() != msg.String() {
+		t.Errorf("%d parts saying %q", n, said.String())
 	}
 }
 

@@ -130,8 +130,11 @@ func group(text string, m []int, i int) string {
 	return text[m[2*i]:m[2*i+1]]
 }
 
-// reSentenceEnd is where a sentence ends (not the dots of an email address).
-var reSentenceEnd = regexp.MustCompile(`[.!?]+(?:\s|$)|\n`)
+// reSentenceEnd is where a sentence ends (not the dots of an email address): after .!?
+// and a space, after 。！？ whatever follows, at a line break, and after .!? followed
+// by a letter of a script written without spaces (group 1: the stops, where that
+// sentence ends and the letter's begins: "好!你呢?").
+var reSentenceEnd = regexp.MustCompile(`[.!?]*[。！？][.!?。！？]*|[.!?]+(?:\s|$)|\n|([.!?]+)` + unspacedClass)
 
 // reHedge: words before a change, in its sentence, that say it is not made: a negation,
 // a condition, a doubt ("don't cancel", "if I upgrade", "thinking about switching"), also
@@ -167,8 +170,8 @@ func saidAsChange(text string, start int, subject string) bool {
 // sentenceStart is where the sentence of text holding offset at begins.
 func sentenceStart(text string, at int) int {
 	from := 0
-	for _, loc := range reSentenceEnd.FindAllStringIndex(text[:at], -1) {
-		from = loc[1]
+	for _, end := range sentenceEnds(text[:at]) {
+		from = end
 	}
 	return from
 }
@@ -176,8 +179,21 @@ func sentenceStart(text string, at int) int {
 // sentenceAt is the sentence of text holding offset at, spaces trimmed.
 func sentenceAt(text string, at int) string {
 	sentence := text[sentenceStart(text, at):]
-	if loc := reSentenceEnd.FindStringIndex(text[at:]); loc != nil {
-		sentence = text[sentenceStart(text, at) : at+loc[1]]
+	if ends := sentenceEnds(text[at:]); len(ends) > 0 {
+		sentence = text[sentenceStart(text, at) : at+ends[0]]
 	}
 	return strings.TrimSpace(sentence)
+}
+
+// sentenceEnds are the offsets of text where a sentence ends (reSentenceEnd).
+func sentenceEnds(text string) []int {
+	var out []int
+	for _, m := range reSentenceEnd.FindAllStringSubmatchIndex(text, -1) {
+		end := m[1]
+		if m[2] >= 0 {
+			end = m[3]
+		}
+		out = append(out, end)
+	}
+	return out
 }

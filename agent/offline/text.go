@@ -271,8 +271,13 @@ type segment struct{ start, end int }
 
 var noSplitAfter = setOf(`mr mrs ms dr st vs jr sr e.g i.e etc`)
 
-// sentences splits text after ., ! or ? (runs of them) followed by a space, and at line
-// breaks; abbreviations such as "Dr." do not end a sentence.
+// sentenceStops end a sentence: the ASCII ones when a space, a line break, a closing
+// quote or bracket, or a letter of a script written without spaces follows them ("好!你呢?");
+// the full-width ones of Chinese and Japanese whatever follows.
+const sentenceStops = ".!?。！？"
+
+// sentences splits text after a run of sentenceStops, and at line breaks; abbreviations
+// such as "Dr." do not end a sentence.
 func sentences(text string) []segment {
 	var out []segment
 	start := 0
@@ -284,39 +289,55 @@ func sentences(text string) []segment {
 		}
 		start = end
 	}
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if c == '\n' {
+	for i := 0; i < len(text); {
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if r == '\n' {
 			emit(i)
+		}
+		if !strings.ContainsRune(sentenceStops, r) {
+			i += n
 			continue
 		}
-		if c != '.' && c != '!' && c != '?' {
-			continue
+		j, fullWidth := i, false
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !strings.ContainsRune(sentenceStops, r) {
+				break
+			}
+			fullWidth = fullWidth || r >= utf8.RuneSelf
+			j += n
 		}
-		j := i
-		for j+1 < len(text) && strings.IndexByte(".!?", text[j+1]) >= 0 {
-			j++
-		}
-		if j+1 < len(text) && text[j+1] != ' ' && text[j+1] != '\n' && text[j+1] != '"' && text[j+1] != ')' {
-			i = j
-			continue
-		}
-		if c == '.' && j == i {
+		next, _ := utf8.DecodeRuneInString(text[j:])
+		ends := fullWidth || j == len(text) || strings.ContainsRune(" \n\")", next) || isUnspaced(next)
+		if ends && r == '.' && j == i+1 && !isUnspaced(next) {
 			k := i
-			for k > 0 && (unicode.IsLetter(rune(text[k-1])) || text[k-1] == '.') {
-				k--
+			for k > 0 {
+				p, n := utf8.DecodeLastRuneInString(text[:k])
+				if !unicode.IsLetter(p) && p != '.' {
+					break
+				}
+				k -= n
 			}
-			if noSplitAfter[strings.ToLower(text[k:i])] || i-k == 1 {
-				i = j
-				continue
-			}
+			ends = !noSplitAfter[strings.ToLower(text[k:i])] && i-k != 1
 		}
-		emit(j + 1)
+		if ends {
+			emit(j)
+		}
 		i = j
 	}
 	emit(len(text))
 	return out
 }
+
+// isUnspaced: r is a letter of a script written without spaces between words — Chinese,
+// Japanese, Thai — where a run of letters is a phrase or a sentence, not a word. The
+// same scripts as unspacedClass.
+func isUnspaced(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai)
+}
+
+// unspacedClass is isUnspaced's scripts in a regexp.
+const unspacedClass = `[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}]`
 
 var reClauseBreak = regexp.MustCompile(`\s*(?:;|\s[-–—]\s|, but |, so | but )\s*`)
 
@@ -783,11 +804,20 @@ func wholeWords(text, word string) iter.Seq2[int, int] {
 	}
 }
 
-// shortName is the first words of a content, for a node's name.
+// shortName is the first words of a content, for a node's name. A content in a script
+// written without spaces between words (isUnspaced) is cut after as many characters as
+// maxWords words of English take, or its first "word" could be a whole paragraph.
 func shortName(content string, maxWords int) string {
-	f := strings.Fields(content)
-	if len(f) <= maxWords {
-		return strings.TrimRight(content, " ")
+	const charsPerWord = 5
+	name, cut := strings.TrimRight(content, " "), false
+	if f := strings.Fields(content); len(f) > maxWords {
+		name, cut = strings.Join(f[:maxWords], " "), true
 	}
-	return strings.Join(f[:maxWords], " ") + "…"
+	if r := []rune(name); len(r) > maxWords*charsPerWord && strings.ContainsFunc(name, isUnspaced) {
+		name, cut = strings.TrimRight(string(r[:maxWords*charsPerWord]), " "), true
+	}
+	if cut {
+		name += "…"
+	}
+	return name
 }

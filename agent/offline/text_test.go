@@ -60,6 +60,9 @@ func TestOfflineSegmentation(t *testing.T) {
 		{"Decimal", "It cost 3.50 dollars.", []string{"It cost 3.50 dollars."}, []string{"It cost 3.50 dollars."}},
 		{"Clauses", "I ran a race last Saturday – it was rewarding; I will run again, but slower.", []string{"I ran a race last Saturday – it was rewarding; I will run again, but slower."}, []string{"I ran a race last Saturday", "it was rewarding", "I will run again", "slower."}},
 		{"LineBreak", "first line\nsecond line", []string{"first line", "second line"}, []string{"first line", "second line"}},
+		{"FullWidthStops", "我很好。你呢？我们搬到了深圳！！", []string{"我很好。", "你呢？", "我们搬到了深圳！！"}, []string{"我很好。", "你呢？", "我们搬到了深圳！！"}},
+		{"StopBeforeUnspaced", "今日は晴れ.明日は雨?そうですね!", []string{"今日は晴れ.", "明日は雨?", "そうですね!"}, []string{"今日は晴れ.", "明日は雨?", "そうですね!"}},
+		{"StopBeforeLatin", "See example.com or v2.0!Thanks", []string{"See example.com or v2.0!Thanks"}, []string{"See example.com or v2.0!Thanks"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -222,4 +225,36 @@ func locomoTexts(t *testing.T) []string {
 		texts = append(texts, candidateTexts(t)...)
 	})
 	return texts
+}
+
+// TestSentenceAt: the sentence around an offset ends at a stop followed by a space, at a
+// full-width stop, and at a stop followed directly by a letter of a script written
+// without spaces.
+func TestSentenceAt(t *testing.T) {
+	for _, tt := range []struct{ text, at, want string }{
+		{"I moved. Did you move?", "Did", "Did you move?"},
+		{"Write to ana.lima@example.com please.", "example", "Write to ana.lima@example.com please."},
+		{"我搬家了。你能改我的地址吗？", "你", "你能改我的地址吗？"},
+		{"我搬家了!你能改我的地址吗?谢谢", "你", "你能改我的地址吗?"},
+		{"引っ越しました。住所を変えてください", "住所", "住所を変えてください"},
+	} {
+		if got := sentenceAt(tt.text, strings.Index(tt.text, tt.at)); got != tt.want {
+			t.Errorf("sentenceAt(%q, %q) = %q, want %q", tt.text, tt.at, got, tt.want)
+		}
+	}
+}
+
+// TestShortName: a name is the first 8 words of a content, and no more characters than
+// those words take in English when the content is written without spaces.
+func TestShortName(t *testing.T) {
+	for _, tt := range []struct{ content, want string }{
+		{"Ana: I moved to Lisbon.", "Ana: I moved to Lisbon."},
+		{"Caroline: I went to a LGBTQ support group yesterday and it was so powerful.", "Caroline: I went to a LGBTQ support group…"},
+		{"李伟: 我对花生过敏。", "李伟: 我对花生过敏。"},
+		{"Ana: " + strings.Repeat("今天我和朋友去了公园。", 10), "Ana: 今天我和朋友去了公园。今天我和朋友去了公园。今天我和朋友去了公园。今天…"},
+	} {
+		if got := shortName(tt.content, 8); got != tt.want {
+			t.Errorf("shortName(%q) = %q, want %q", tt.content, got, tt.want)
+		}
+	}
 }
