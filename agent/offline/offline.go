@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -486,12 +487,18 @@ func (o *Agent) isContentful(rewritten string, names []string, speaker string) b
 // isHardlyEnglish: three words or more (names of people and courtesies of other languages
 // aside) with at most one English stop word among them. The rules read English only; such
 // a turn ("Je vis à Nice.") is kept whole rather than dropped as filler, since an English
-// turn of three words with fewer than two content words is made of stop words.
+// turn of three words with fewer than two content words is made of stop words. A "word"
+// of a script written without spaces is a phrase or a sentence ("我对花生过敏"): each of
+// its characters counts as a word.
 func isHardlyEnglish(s string, drop map[string]bool) bool {
 	words, stop := 0, 0
 	for _, w := range wordsOf(s) {
 		l := strings.TrimSuffix(w.lower, "'s")
 		if drop[l] || foreignCourtesies[l] || !unicode.IsLetter([]rune(l)[0]) {
+			continue
+		}
+		if strings.ContainsFunc(l, isUnspaced) {
+			words += utf8.RuneCountInString(l)
 			continue
 		}
 		words++
@@ -502,10 +509,14 @@ func isHardlyEnglish(s string, drop map[string]bool) bool {
 	return words >= 3 && stop <= 1
 }
 
-// foreignCourtesies are the thanks and greetings of other languages: "Merci beaucoup !".
+// foreignCourtesies are the thanks and greetings of other languages: "Merci beaucoup !",
+// "谢谢！", "ありがとうございます。".
 var foreignCourtesies = setOf(`merci beaucoup bonjour bonsoir salut coucou gracias muchas hola adiós adios danke schön schon
 vielen dank bitte hallo tschüss obrigado obrigada olá ola grazie mille ciao buongiorno buenos días dias buenas noches
-tardes bonne journée soirée nuit gute tag muy amable très gentil`)
+tardes bonne journée soirée nuit gute tag muy amable très gentil
+谢谢 谢谢你 谢谢您 多谢 你好 您好 早上好 晚上好 晚安 再见 好的 不客气 没关系
+ありがとう ありがとうございます ありがとうございました どうも こんにちは こんばんは おはよう おはようございます
+おやすみ おやすみなさい さようなら よろしく よろしくお願いします どういたしまして`)
 
 func episodeCandidate(obs realm.Observation, speaker, addressee string) agent.Candidate {
 	var who string

@@ -442,7 +442,8 @@ func TestOfflineJobClauses(t *testing.T) {
 
 // TestOfflineShortRequests: a short request or news of a chat's user is a memory, its first
 // word no person; courtesies stay filler; a turn in another language of three words or
-// more is kept whole.
+// more is kept whole, as is one of three characters or more in a script written without
+// spaces.
 func TestOfflineShortRequests(t *testing.T) {
 	a := New(Options{})
 	for _, tt := range []struct {
@@ -454,12 +455,19 @@ func TestOfflineShortRequests(t *testing.T) {
 		{"Moved to Denver.", "user: Moved to Denver.", []string{"user", "Denver"}},
 		{"Je vis à Nice.", "user: Je vis à Nice.", []string{"user"}},
 		{"J'ai déménagé à Marseille.", "user: J'ai déménagé à Marseille.", []string{"user", "Marseille"}},
+		{"我对花生过敏。", "user: 我对花生过敏。", []string{"user"}},
+		{"我们从上海搬到了深圳。", "user: 我们从上海搬到了深圳。", []string{"user"}},
+		{"猫アレルギーがあります。", "user: 猫アレルギーがあります。", []string{"user"}},
+		{"我累了", "user: 我累了", []string{"user"}},
 		// Negative: courtesies, in English or not, and a name alone.
 		{"Thanks!", "", nil},
 		{"Wow, great!", "", nil},
 		{"Thank you so much!", "", nil},
 		{"Merci beaucoup, bonne journée !", "", nil},
 		{"Gracias, muy amable.", "", nil},
+		{"好的，谢谢！", "", nil},
+		{"谢谢你！", "", nil},
+		{"ありがとうございます。", "", nil},
 		{"Ok, thanks Tom!", "", []string{"Tom"}},
 	} {
 		ex := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "", "user", tt.text)})
