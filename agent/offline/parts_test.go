@@ -117,7 +117,7 @@ func TestLongMessageParts(t *testing.T) {
 func TestLongUnspacedMessageParts(t *testing.T) {
 	var msg strings.Builder
 	for i := range 60 {
-		fmt.Fprintf(&msg, "第%d句：今天我和朋友去了公园，我们看到了很多花！你喜欢花吗？", i)
+		fmt.Fprintf(&msg, "第%d句：我和朋友去了公园，我们看到了很多花！你喜欢花吗？", i)
 	}
 	ex := mustExtract(t, New(Options{}), agent.ExtractInput{Observation: obsAt("o1", "s1", "Ana", msg.String())})
 	var said strings.Builder
