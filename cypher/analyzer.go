@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"slices"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 
@@ -25,13 +26,7 @@ func analyze(text string) []string { return analyzeWith(text, nil) }
 // analyzeWith is analyze remembering in memo (when not nil) the term of each token.
 func analyzeWith(text string, memo map[string]string) []string {
 	var out []string
-	state := -1
-	for len(text) > 0 {
-		var word string
-		word, text, state = uniseg.FirstWordInString(text, state)
-		if !slices.ContainsFunc([]rune(word), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-			continue
-		}
+	for _, word := range tokens(text) {
 		t, ok := memo[word]
 		if !ok {
 			t = indexTerm(word)
@@ -41,6 +36,21 @@ func analyzeWith(text string, memo map[string]string) []string {
 		}
 		if t != "" {
 			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// tokens returns the words of text that hold a letter or a digit, in order, as written:
+// the analyzer's tokens before they become terms.
+func tokens(text string) []string {
+	var out []string
+	state := -1
+	for len(text) > 0 {
+		var word string
+		word, text, state = uniseg.FirstWordInString(text, state)
+		if strings.ContainsFunc(word, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			out = append(out, word)
 		}
 	}
 	return out

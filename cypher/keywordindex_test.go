@@ -45,6 +45,8 @@ var keywordTexts = []string{
 	"Oed aed eed ion sion tion yyy y ys ies ied",
 	"grateful gratefulness hopelessness usefulness; formality formalize formal",
 	"birthday birthdays Sweden's Melanie Melanie's Melanies Mel",
+	"我住在上海，在银行工作。我的妻子叫王芳，她是医生。",
+	"昨日、友達と東京タワーに行きました。カタカナのテキストとひらがな、ﾃｷｽﾄ。",
 }
 
 // keywordSpace writes keywordTexts (with keywords, types and times) as the memories of
@@ -156,7 +158,8 @@ func TestKeywordIndexMatchesLikeLucene(t *testing.T) {
 		"art", "covid", "19", "cafe", "café", "zurich", "strasse", "istanbul", "finance", "ελλαδα", "日本語", "東京", "タワー",
 		"한국어", "snake", "case", "u.s.a", "usa", "example.com", "pizza", "emoji", "who", "theatre", "adopt", "paint",
 		"lgbtq", "operate", "electr", "roll", "fall", "size", "buzz", "grate", "formal", "sweden", "sweden's", "melani",
-		"nothingmatchesthis", "ion", "y")
+		"nothingmatchesthis", "ion", "y",
+		"タ", "ト", "テ", "ー", "キスト", "テキスト", "ﾃｷｽﾄ", "タワー", "カタカナ", "ひ", "ら", "银行", "銀行", "上海银行", "東京タワー")
 	if n := compareMatches(t, s, space, idx, words); n < 200 {
 		t.Errorf("compared %d words, want at least 200", n)
 	}
@@ -184,6 +187,9 @@ func TestKeywordIndexSeedsLikeCypher(t *testing.T) {
 		{Keywords: []string{"agreed ponies hoped"}, Types: []realm.NodeType{realm.Event}},
 		{Keywords: []string{"mountain trip caroline"}, TimeRange: &realm.TimeRange{From: time.Date(2023, 5, 5, 0, 0, 0, 0, time.UTC), To: time.Date(2023, 5, 12, 0, 0, 0, 0, time.UTC)}},
 		{Keywords: []string{"nothingmatchesthis"}},
+		{Keywords: []string{"王芳在上海的银行工作吗？"}},
+		{Keywords: []string{"東京タワーのテキスト", "ひらがな"}, Limit: 3},
+		{Keywords: []string{strings.Repeat("我上周和妻子王芳一起去了杭州出差顺便看望了她的父母", 50)}},
 	}
 	for _, q := range queries {
 		want := unlimitedSeed(t, s, space, q)

@@ -61,8 +61,8 @@ func IsCommonWord(n int64, matches int) bool {
 	return keywordFetch > 0 && n > keywordFetch && int64(matches) >= keywordFetch
 }
 
-// KeywordWords is the words of text the keyword search asks about: lower-cased, without
-// the punctuation around them, each once, at most maxLuceneTerms.
+// KeywordWords is the words of text the keyword search asks about (queryWords), each
+// once, at most maxLuceneTerms.
 func KeywordWords(text string) []string {
 	var out []string
 	for _, t := range spaceTerms("", []string{text}) {

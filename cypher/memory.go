@@ -405,21 +405,17 @@ func groupByIndex(recs []*neo4j.Record, n int) [][]realm.Node {
 	return out
 }
 
-// maxLuceneTerms bounds the query: Lucene refuses more than 1024 clauses, and the first
-// words of a memory carry most of its subject.
+// maxLuceneTerms bounds the words of a keyword search (spaceTerms) and the tokens of a
+// Lucene query (LuceneText): Lucene refuses more than 1024 clauses, and the first words
+// of a memory carry most of its subject.
 const maxLuceneTerms = 64
 
 // LuceneText turns free text into a Lucene query matching any of its first
-// maxLuceneTerms words, lower-cased and escaped by EscapeLucene.
+// maxLuceneTerms tokens (a clause each in each of the index's four fields), lower-cased
+// and escaped by EscapeLucene.
 func LuceneText(text string) string {
-	var terms []string
-	for _, w := range strings.Fields(text) {
-		terms = append(terms, EscapeLucene(strings.ToLower(w)))
-		if len(terms) == maxLuceneTerms {
-			break
-		}
-	}
-	return strings.Join(terms, " ")
+	ts := tokens(strings.ToLower(text))
+	return EscapeLucene(strings.Join(ts[:min(len(ts), maxLuceneTerms)], " "))
 }
 
 // Integration is everything one observation's integration writes (REALM.md §2 steps

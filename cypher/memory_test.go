@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -391,13 +392,18 @@ func TestListMemories(t *testing.T) {
 
 func TestLuceneQuery(t *testing.T) {
 	for in, want := range map[string]string{
-		`Paris? (AND) "x"`: `paris\? \(and\) \"x\"`,
-		`a:b OR c/d`:       `a\:b or c\/d`,
+		`Paris? (AND) "x"`: `paris and x`,
+		`a:b OR c/d`:       `a\:b or c d`,
+		"上海的Tower":         "上 海 的 tower",
 		"   ":              "",
 	} {
 		if got := cypher.LuceneText(in); got != want {
 			t.Errorf("LuceneText(%q) = %q, want %q", in, got, want)
 		}
+	}
+	// An unspaced text is a token per Han character: a query of the first 64.
+	if got := strings.Fields(cypher.LuceneText(strings.Repeat("上海", 1000))); len(got) != 64 {
+		t.Errorf("LuceneText of 2000 Han characters has %d tokens, want 64", len(got))
 	}
 }
 

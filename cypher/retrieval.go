@@ -362,17 +362,16 @@ func spaceKey(space string) string {
 // the space: its key (spaceKey), which matches no other space's memories.
 func spaceClause(space string) string { return "+space_key:" + spaceKey(space) + " " }
 
-// spaceTerms turns keywords into seed_fulltext's terms: one per distinct word (at most
-// maxLuceneTerms), lower-cased, with its Lucene query restricted to the space and
+// spaceTerms turns keywords into seed_fulltext's terms: one per distinct word
+// (queryWords; at most maxLuceneTerms), with its Lucene query restricted to the space and
 // matching the word in the name, the content or the keywords of a memory.
 func spaceTerms(space string, keywords []string) []map[string]any {
 	clause := spaceClause(space)
 	var out []map[string]any
 	seen := map[string]bool{}
 	for _, k := range keywords {
-		for _, w := range strings.Fields(strings.ToLower(k)) {
-			w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-			if w == "" || seen[w] || len(out) == maxLuceneTerms {
+		for _, w := range queryWords(k) {
+			if seen[w] || len(out) == maxLuceneTerms {
 				continue
 			}
 			seen[w] = true
@@ -382,6 +381,39 @@ func spaceTerms(space string, keywords []string) []map[string]any {
 	}
 	return out
 }
+
+// maxWordTokens bounds the tokens of a term's word: its query asks for each token in
+// three fields, and Lucene refuses more than 1024 clauses. An English word holds far
+// fewer ("state-of-the-art": 4); a word of 16 tokens in a message of 20000 bytes is at
+// most 94 of Lucene's, which splits a token at 255 characters.
+const maxWordTokens = 16
+
+// queryWords is the words of text the keyword search asks about, in order, with
+// repeats: its words at spaces, lower-cased, without what is not a letter or a digit at
+// their ends, each matching a memory that shares one of its tokens' terms. A word
+// holding a Han or Hiragana character, which the analyzer makes a token of each (Chinese
+// and Japanese are written without spaces: a sentence would be one word of as many
+// tokens), or holding more than maxWordTokens tokens, is asked as its tokens instead (a
+// Katakana run is one token).
+func queryWords(text string) []string {
+	var out []string
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		w = strings.TrimFunc(w, notAlphanumeric)
+		if w == "" {
+			continue
+		}
+		if ts := tokens(w); len(ts) > maxWordTokens || strings.ContainsFunc(w, isCharToken) {
+			out = append(out, ts...)
+		} else {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// isCharToken reports whether r is a character the analyzer makes a token of its own
+// (Lucene's StandardTokenizer: a Han ideograph or a Hiragana character).
+func isCharToken(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana) }
 
 func seedParams(space string, q SeedQuery) map[string]any {
 	types := make([]any, 0, len(q.Types))

@@ -2,6 +2,7 @@ package retrieval_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/realm-memory/realm"
@@ -33,5 +34,29 @@ func TestOfflineRecall(t *testing.T) {
 	}
 	if len(tr.Steps) == 0 || tr.Steps[0].Atom.Mode != realm.PathSearch {
 		t.Errorf("steps %+v", tr.Steps)
+	}
+}
+
+// TestLongUnspacedQuery: a recall of a long Chinese question (1300 characters, 3900
+// bytes: within the query's limit), on a space whose keyword index this process does not
+// hold yet, seeds from the full-text index within Lucene's clause limit and finds the
+// memory holding its characters.
+func TestLongUnspacedQuery(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	wife := realm.Node{ID: id(space, "wife"), Type: realm.Fact, Name: "王芳", Content: "李伟的妻子王芳住在上海。", Embedding: axes(1, 1)}
+	other := realm.Node{ID: id(space, "other"), Type: realm.Fact, Name: "tea", Content: "Ann likes green tea", Embedding: axes(2, 1)}
+	if err := s.PutMemories(context.Background(), space, []realm.Node{wife, other}, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.RemoveFixture(context.Background(), space) })
+	query := strings.Repeat("李伟的妻子叫什么名字她住在哪里", 100)[:3900]
+	r := newRetriever(s, offline.New(offline.Options{}), retrieval.DefaultOptions())
+	res, err := r.Recall(context.Background(), space, realm.RecallRequest{Query: query})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Nodes) == 0 || res.Nodes[0].Node.ID != wife.ID {
+		t.Errorf("nodes %v, want %s first", scores(space, res), wife.ID)
 	}
 }
