@@ -21,10 +21,12 @@ type wordSpan struct {
 	lower      string // lowercase, curly apostrophe made straight
 }
 
-// wordsOf finds the words of text: runs of letters and digits, and letters joined to them
-// by an apostrophe ("don't", "rock'n'roll") — the matches of the regexp
-// [\p{L}\p{N}]+(?:['’]\p{L}+)*, found by hand: the regexp engine was most of the
-// offline agent's time on the write path (the equivalence is tested).
+// wordsOf finds the words of text: runs of letters, combining marks and digits, and
+// letters joined to them by an apostrophe ("don't", "rock'n'roll") — the matches of the
+// regexp [\p{L}\p{M}\p{N}]+(?:['’]\p{L}[\p{L}\p{M}]*)*, found by hand: the regexp engine
+// was most of the offline agent's time on the write path (the equivalence is tested).
+// A combining mark is part of its letter: the accent of a decomposed "é" (as macOS and
+// iOS keyboards often send it), a Devanagari vowel sign.
 func wordsOf(text string) []wordSpan {
 	var out []wordSpan
 	for i := 0; i < len(text); {
@@ -43,7 +45,7 @@ func wordsOf(text string) []wordSpan {
 			if end == i+n {
 				break // an apostrophe not followed by a letter ends the word before it
 			}
-			i = end
+			i = skipRunes(text, end, isLetterOrMark)
 		}
 		w := text[start:i]
 		out = append(out, wordSpan{start: start, end: i, text: w, lower: strings.ReplaceAll(strings.ToLower(w), "’", "'")})
@@ -51,7 +53,9 @@ func wordsOf(text string) []wordSpan {
 	return out
 }
 
-func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
+func isWordRune(r rune) bool { return isLetterOrMark(r) || unicode.IsNumber(r) }
+
+func isLetterOrMark(r rune) bool { return unicode.IsLetter(r) || unicode.IsMark(r) }
 
 // skipRunes is the offset of the first rune of text from i on that is not in.
 func skipRunes(text string, i int, in func(rune) bool) int {
@@ -780,8 +784,8 @@ func containsName(text, name string) bool {
 	return false
 }
 
-// wholeWords yields the start and end of each occurrence of word in text that no letter
-// or digit adjoins, left to right, none overlapping.
+// wholeWords yields the start and end of each occurrence of word in text that no letter,
+// combining mark or digit adjoins, left to right, none overlapping.
 func wholeWords(text, word string) iter.Seq2[int, int] {
 	return func(yield func(int, int) bool) {
 		for from := 0; ; {
@@ -792,7 +796,7 @@ func wholeWords(text, word string) iter.Seq2[int, int] {
 			s, e := from+i, from+i+len(word)
 			before, _ := utf8.DecodeLastRuneInString(text[:s])
 			after, _ := utf8.DecodeRuneInString(text[e:])
-			if unicode.IsLetter(before) || unicode.IsDigit(before) || unicode.IsLetter(after) || unicode.IsDigit(after) {
+			if isWordRune(before) || isWordRune(after) {
 				from = s + 1
 				continue
 			}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 func TestOfflineRewritePronouns(t *testing.T) {
@@ -93,6 +95,9 @@ func TestOfflineFindNames(t *testing.T) {
 		{"DaysAndNotes", "Yoga on Tuesdays, Melanie? Today I can't. Je suis fatigué. Message Jon, please.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
 		{"Languages", "Melanie started learning Portuguese and reads in Spanish with Jon.", []nameMention{{"Melanie", "person"}, {"Portuguese", "concept"}, {"Spanish", "concept"}, {"Jon", "person"}}},
 		{"LettersAlone", "Thanks, Melanie. P.S. the R&R chapter of the book by J.K. Rowling made Caroline laugh.", []nameMention{{"Melanie", "person"}, {"Caroline", "person"}}},
+		// Accents typed decomposed (NFD, as macOS and iOS often send them) stay in the name.
+		{"Decomposed", norm.NFD.String("Caroline met José Álvarez in Málaga, at Telefónica."), []nameMention{
+			{"Caroline", "person"}, {norm.NFD.String("José Álvarez"), "concept"}, {norm.NFD.String("Málaga"), "place"}, {norm.NFD.String("Telefónica"), "place"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,6 +141,10 @@ func TestOfflineKeywords(t *testing.T) {
 		{"NamesFirst", "Caroline went to a LGBTQ support group and the support group was powerful.", []string{"Caroline", "LGBTQ"}, "Caroline", []string{"LGBTQ", "support", "group", "powerful", "went"}},
 		{"SpeakerFillsUp", "Melanie swims.", nil, "Melanie", []string{"swims", "Melanie"}},
 		{"StopwordsDropped", "It was really so very nice, you know.", nil, "", nil},
+		// A combining mark is part of its word: the accent of a decomposed "é", a Devanagari
+		// vowel sign (composed or not).
+		{"Decomposed", norm.NFD.String("Melanie loves the café's crème brûlée."), nil, "Melanie", []string{norm.NFD.String("brûlée"), norm.NFD.String("crème"), norm.NFD.String("café"), "loves"}},
+		{"VowelSigns", "राहुल दिल्ली में रहता है, दिल्ली", nil, "", []string{"दिल्ली", "राहुल", "रहता", "में", "है"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -159,6 +168,7 @@ func TestOfflineContainsName(t *testing.T) {
 		{"Carolines", "Caroline", false},
 		{"with mel.", "Mel", true},
 		{"Melanie", "Mel", false},
+		{norm.NFD.String("with José."), "Jose", false}, // the accent is part of the word
 	} {
 		if got := containsName(tt.text, tt.name); got != tt.want {
 			t.Errorf("containsName(%q, %q) = %v", tt.text, tt.name, got)
@@ -170,7 +180,7 @@ func TestOfflineContainsName(t *testing.T) {
 }
 
 // reWord is what wordsOf finds by hand.
-var reWord = regexp.MustCompile(`[\p{L}\p{N}]+(?:['’][\p{L}]+)*`)
+var reWord = regexp.MustCompile(`[\p{L}\p{M}\p{N}]+(?:['’]\p{L}[\p{L}\p{M}]*)*`)
 
 // wordsOf finds the matches of reWord, on texts made to try its edges (apostrophes at
 // word ends and in a row, digits after an apostrophe, combining marks, invalid UTF-8),
