@@ -242,8 +242,8 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 		return c
 	}
 	// A capitalised "The" opens a title, a team or a firm, not a person's name: "three
-	// episodes of The Bear", "The Wolves".
-	if i == j && !(i > 0 && ws[i-1].text == "The") {
+	// episodes of The Bear", "The Wolves". A hyphenated name is one word: "Anne-Marie".
+	if !strings.Contains(name, " ") && !(i > 0 && ws[i-1].text == "The") {
 		return "person"
 	}
 	return "concept"
@@ -270,10 +270,43 @@ var titles = setOf(`dr mr mrs ms prof`)
 var companySuffixes = setOf(`co inc ltd llc corp plc gmbh`)
 
 // joinsName: the word after ws[k] continues the name ws[k] is part of across what stands
-// between them: a title's point ("Dr. Patel"), a firm's "&" ("Hartwell & Co").
+// between them: a title's point ("Dr. Patel"), a firm's "&" ("Hartwell & Co"), a hyphen
+// ("Jean-Luc", "O'Connor-Smith"; the word after it is still to be a name's).
 func joinsName(text string, ws []wordSpan, k int) bool {
 	gap := strings.TrimSpace(text[ws[k].end:ws[k+1].start])
-	return gap == "." && titles[ws[k].lower] || gap == "&" && companySuffixes[ws[k+1].lower]
+	return gap == "." && titles[ws[k].lower] || gap == "&" && companySuffixes[ws[k+1].lower] || hyphenAfter(text, ws, k)
+}
+
+// hyphenAfter: ws[k] and the word after it are joined by a hyphen, no space around it
+// (" - " is a dash).
+func hyphenAfter(text string, ws []wordSpan, k int) bool {
+	return k+1 < len(ws) && text[ws[k].end:ws[k+1].start] == "-"
+}
+
+// hyphenParticles are the lowercase words a place's name holds between hyphens:
+// "Stratford-upon-Avon", "Aix-en-Provence", "Bourton-on-the-Water", "Saint-Germain-des-Prés".
+var hyphenParticles = setOf(`upon on under the sur sous en de du des la le les di da del am an im ob der`)
+
+// pastConnectors is the index of the name word that continues the name ending at ws[j]
+// past up to two connectors between spaces ("Lord of the Rings") or particles between
+// hyphens ("Stratford-upon-Avon"), 0 when none does.
+func pastConnectors(text string, ws []wordSpan, j int, nameWord func(int) bool) int {
+	for _, c := range []struct {
+		words  map[string]bool
+		joined func(k int) bool // ws[k-1] and ws[k] are joined as the connectors need
+	}{
+		{connectorWords, func(k int) bool { return gapIsSpace(text, ws[k-1].end, ws[k].start) }},
+		{hyphenParticles, func(k int) bool { return hyphenAfter(text, ws, k-1) }},
+	} {
+		k := j + 1
+		for k < len(ws) && k <= j+2 && c.words[ws[k].lower] && c.joined(k) {
+			k++
+		}
+		if k > j+1 && k < len(ws) && nameWord(k) && c.joined(k) {
+			return k
+		}
+	}
+	return 0
 }
 
 // kinOf is what the name ws[i..j] is to someone, as the text tells it beside the name:

@@ -1,10 +1,12 @@
 package offline
 
 import (
+	"context"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -27,7 +29,7 @@ func TestNamesIdentifiers(t *testing.T) {
 		// Negative rows: no identifier.
 		{"InCode", "Run `grep T-4410 logs/` and tell Sam.", []nameMention{{"Sam", "person"}}},
 		{"LowercaseID", "The db-prod-1 host is down again for Maria.", []nameMention{{"Maria", "person"}}},
-		{"HyphenatedWord", "The Wi-Fi at the cafe in Porto is slow.", []nameMention{{"Wi", "concept"}, {"Fi", "person"}, {"Porto", "place"}}},
+		{"HyphenatedWord", "The Wi-Fi at the cafe in Porto is slow.", []nameMention{{"Wi-Fi", "concept"}, {"Porto", "place"}}},
 	}
 	checkNames(t, tests)
 }
@@ -271,5 +273,24 @@ func TestGreetingOfTheDayCallsNoOne(t *testing.T) {
 				t.Errorf("%q: %s %q", msg, c.Type, c.Content)
 			}
 		}
+	}
+}
+
+// TestHyphenatedSpeaker: a speaker called "Jean-Luc" is one person, also where the turn
+// names them: no "Jean" or "Luc" beside them.
+func TestHyphenatedSpeaker(t *testing.T) {
+	ex, _, err := New(Options{}).Extract(context.Background(), agent.ExtractInput{Observation: realm.Observation{
+		ID: "m1", Speaker: "Jean-Luc", Content: "Jean-Luc here: my boss is Anne-Marie Picard and I met Luc at the office.", ObservedAt: time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range ex.Candidates {
+		if c.Type == realm.Entity {
+			got = append(got, c.Name)
+		}
+	}
+	if want := []string{"Jean-Luc", "Anne-Marie Picard", "Luc"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("entities %q, want %q", got, want)
 	}
 }

@@ -421,7 +421,8 @@ type nameMention struct {
 }
 
 // findNames returns the proper names of text in order of first appearance: runs of
-// capitalised words (joined by "of"/"the"), not at a sentence start unless known, and
+// capitalised words (joined by "of"/"the", or by hyphens: "Jean-Luc", "Stratford-upon-Avon"),
+// not at a sentence start unless known or hyphenated, and
 // identifiers ("T-4410", entities.go), wherever they stand.
 func findNames(text string, known map[string]string) []nameMention {
 	var out []nameMention
@@ -460,20 +461,17 @@ func findNames(text string, known map[string]string) []nameMention {
 				j++
 				continue
 			}
-			// Up to two connectors between capitalised words: "Lord of the Rings".
-			k := j + 1
-			for k < len(ws) && k <= j+2 && connectorWords[ws[k].lower] && gapIsSpace(text, ws[k-1].end, ws[k].start) {
-				k++
-			}
-			if k > j+1 && k < len(ws) && nameWord(k) && gapIsSpace(text, ws[k-1].end, ws[k].start) {
+			if k := pastConnectors(text, ws, j, nameWord); k > 0 {
 				j = k
 				continue
 			}
 			break
 		}
 		name := strings.TrimSuffix(strings.TrimSuffix(text[ws[i].start:ws[j].end], "'s"), "’s")
-		// A title opens a name wherever it stands: "Dr. Patel called".
-		atStart := (sentStart[ws[i].start] || isAfterOpening(text, ws[i].start)) && !(i < j && titles[ws[i].lower])
+		// A title opens a name wherever it stands: "Dr. Patel called"; so do capitalised
+		// words joined by a hyphen, which are seldom anything but a name ("Anne-Marie lives
+		// in Leeds").
+		atStart := (sentStart[ws[i].start] || isAfterOpening(text, ws[i].start)) && !(i < j && (titles[ws[i].lower] || hyphenAfter(text, ws, i)))
 		key := strings.ToLower(name)
 		cat, isKnown := known[key]
 		if utf8.RuneCountInString(name) == 1 && !isKnown {
@@ -765,9 +763,10 @@ func normValue(v string) string {
 	return strings.Join(parts, " ")
 }
 
-// normName is the comparison form of an entity name or alias.
+// normName is the comparison form of an entity name or alias; its hyphens are spaces, so
+// that the words of "Jean-Luc" are "jean" and "luc", as wordsOf finds them.
 func normName(n string) string {
-	n = strings.TrimSpace(strings.ToLower(n))
+	n = strings.TrimSpace(strings.ReplaceAll(strings.ToLower(n), "-", " "))
 	n = strings.TrimSuffix(strings.TrimSuffix(n, "'s"), "’s")
 	n = strings.TrimPrefix(n, "the ")
 	return strings.Join(strings.Fields(n), " ")

@@ -95,6 +95,11 @@ func TestOfflineFindNames(t *testing.T) {
 		{"DaysAndNotes", "Yoga on Tuesdays, Melanie? Today I can't. Je suis fatigué. Message Jon, please.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
 		{"Languages", "Melanie started learning Portuguese and reads in Spanish with Jon.", []nameMention{{"Melanie", "person"}, {"Portuguese", "concept"}, {"Spanish", "concept"}, {"Jon", "person"}}},
 		{"LettersAlone", "Thanks, Melanie. P.S. the R&R chapter of the book by J.K. Rowling made Caroline laugh.", []nameMention{{"Melanie", "person"}, {"Caroline", "person"}}},
+		// A hyphen joins the parts of a name, and a place's particles between hyphens; a
+		// hyphenated name opens a sentence as a name. An apostrophe was always part of a word.
+		{"Hyphenated", "Anne-Marie O'Connor-Smith lives in Stratford-upon-Avon with Jean-Luc and Seán O'Brien, not in Aix-en-Provence.", []nameMention{
+			{"Anne-Marie O'Connor-Smith", "concept"}, {"Stratford-upon-Avon", "place"}, {"Jean-Luc", "person"}, {"Seán O'Brien", "concept"}, {"Aix-en-Provence", "place"}}},
+		{"HyphenNoName", "Melanie drove to Paris - London, a Paris-based firm, mid-June.", []nameMention{{"Melanie", "person"}, {"Paris", "place"}}},
 		// Accents typed decomposed (NFD, as macOS and iOS often send them) stay in the name.
 		{"Decomposed", norm.NFD.String("Caroline met José Álvarez in Málaga, at Telefónica."), []nameMention{
 			{"Caroline", "person"}, {norm.NFD.String("José Álvarez"), "concept"}, {norm.NFD.String("Málaga"), "place"}, {norm.NFD.String("Telefónica"), "place"}}},
