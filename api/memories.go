@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/construction"
@@ -38,7 +39,8 @@ const maxNameLen = 256
 
 // observations converts and checks the fields the pipeline cannot (the timestamp's
 // syntax and range, who spoke); the pipeline checks the rest, with the same field names.
-// Names lose their bidirectional formatting characters (stripBidi).
+// Names lose their bidirectional formatting characters (stripBidi); a speaker's is
+// composed (speakerName).
 func (req observationsRequest) observations() ([]realm.Observation, realm.FieldErrors) {
 	fe := realm.FieldErrors{}
 	out := make([]realm.Observation, len(req.Messages))
@@ -56,7 +58,7 @@ func (req observationsRequest) observations() ([]realm.Observation, realm.FieldE
 			if utf8.RuneCountInString(*name.v) > maxNameLen {
 				fe.Add(field(name.field), fmt.Sprintf("at most %d characters", maxNameLen))
 			}
-			if speaker = stripBidi(*name.v); speaker == "" {
+			if speaker = speakerName(*name.v); speaker == "" {
 				fe.Add(field(name.field), "must not be empty (bidirectional formatting characters do not count)")
 			}
 		}
@@ -100,6 +102,13 @@ func stripBidi(s string) string {
 		return r
 	}, s)
 }
+
+// speakerName is the name a speaker is known by: without bidirectional formatting
+// characters (stripBidi), and composed (NFC), so that "Zoë" typed with a combining
+// diaeresis (as macOS and iOS often send it) is the same speaker as "Zoë" typed with
+// one character, one person, whose "I moved" supersedes their "I live". The content is
+// kept as sent, byte for byte.
+func speakerName(s string) string { return norm.NFC.String(stripBidi(s)) }
 
 // handleObservations ingests a batch: synchronously (200, one result per message) or,
 // with ?async=true, stored at once and integrated in the background (202 and a job).

@@ -343,3 +343,42 @@ func TestObservationsSaySuperseded(t *testing.T) {
 	}
 	checkSuperseded("job", sp, got)
 }
+
+// TestSpeakerComposed: a speaker sent composed ("Zoë", NFC) and decomposed ("Zoe" and a
+// combining diaeresis, NFD, as macOS and iOS often send it) is one speaker: one person,
+// whose move supersedes where they lived. The content is kept as sent, byte for byte.
+func TestSpeakerComposed(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	const composed, decomposed = "Zo\u00eb", "Zoe\u0308"
+	moved := "I moved to Hamburg last week, to a cafe\u0301 owner's flat."
+	var res struct {
+		Results []struct{ Superseded []string }
+	}
+	if code := c.do("POST", sp+"/observations", map[string]any{"messages": []map[string]any{
+		{"id": "m1", "speaker": composed, "content": "I live in Munich and I work as a doctor.", "timestamp": "2024-05-01T10:00:00Z"},
+		{"id": "m2", "speaker": decomposed, "content": moved, "timestamp": "2024-05-08T10:00:00Z"},
+	}}, &res).StatusCode; code != http.StatusOK || len(res.Results) != 2 {
+		t.Fatalf("ingest: %d %+v", code, res)
+	}
+	if len(res.Results[1].Superseded) == 0 {
+		t.Error("the move of the decomposed speaker supersedes nothing of the composed one")
+	}
+	var people []string
+	for _, m := range c.memories(sp, "type=entity&limit=100") {
+		if m.Category == "person" {
+			people = append(people, m.Name)
+		}
+	}
+	if !slices.Equal(people, []string{composed}) {
+		t.Errorf("people %q, want one, %q", people, composed)
+	}
+	var doc observationDoc
+	if code := c.do("GET", sp+"/observations/m2", nil, &doc).StatusCode; code != http.StatusOK {
+		t.Fatalf("GET observation: %d", code)
+	}
+	if doc.Observation.Content != moved || doc.Observation.Speaker != composed {
+		t.Errorf("stored %q said %q, want %q said %q as sent", doc.Observation.Speaker, doc.Observation.Content, composed, moved)
+	}
+}
