@@ -25,5 +25,5 @@
 // memory and a supersedes edge to the old one, whose validity ends; never an overwrite.
 //
 // It imports the root package realm, agent (the interface only), cypher, internal/text,
-// uuid and zerolog.
+// uuid, zerolog and golang.org/x/text (names composed, run.go).
 package construction

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+	"golang.org/x/text/unicode/norm"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent/offline"
@@ -174,6 +175,39 @@ func TestSelfIntroductionNamedBefore(t *testing.T) {
 				t.Errorf("recall of Alice's work: %q", got)
 			}
 		})
+	}
+}
+
+// TestComposedEntityNames: a name written with combining accents (NFD, as macOS and iOS
+// often send it) and one written with accented letters (NFC) name one entity, named and
+// found composed; the memories of both messages instantiate it.
+func TestComposedEntityNames(t *testing.T) {
+	store, p, _, space := offlineSpace(t)
+	day := time.Date(2024, 3, 4, 9, 0, 0, 0, time.UTC)
+	mustIngest(t, p, space,
+		realm.Observation{ID: "o1", SessionID: "s1", Speaker: "Ana", Content: norm.NFD.String("My friend José Álvarez moved to Lisbon last year for a job."), ObservedAt: day},
+		realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Ana", Content: "Yesterday José Álvarez called me from Lisbon about the job.", ObservedAt: day.AddDate(0, 0, 3)},
+	)
+	nodes, edges, err := store.Graph(context.Background(), space, "", 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jose []string
+	for _, n := range nodes {
+		for _, k := range append([]string{n.Name}, n.Keywords...) {
+			if n.Type == realm.Entity && !norm.NFC.IsNormalString(k) {
+				t.Errorf("entity %q is named or found by %q, not composed", n.Name, k)
+			}
+		}
+		if n.Type == realm.Entity && norm.NFC.String(n.Name) == "José Álvarez" {
+			jose = append(jose, n.ID)
+		}
+	}
+	if len(jose) != 1 {
+		t.Fatalf("%d entities José Álvarez among %q, want one", len(jose), names(nodes))
+	}
+	if from := instantiatedFrom(nodes, edges, jose[0]); !from["o1"] || !from["o2"] {
+		t.Errorf("memories of %v instantiate José Álvarez, want those of o1 and o2", from)
 	}
 }
 

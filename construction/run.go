@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/cypher"
@@ -155,8 +157,24 @@ func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary str
 		if !c.Type.Valid() {
 			return ext, fmt.Errorf("extract: candidate %d has type %q", i, c.Type)
 		}
+		composeNames(&ext.Candidates[i])
 	}
 	return ext, nil
+}
+
+// composeNames composes (Unicode NFC) what names a candidate and what it is compared and
+// found by: an entity's name and aliases, an event's participants, the keywords. A text
+// may spell "José" with a combining accent (as macOS and iOS often send it) or with an
+// accented letter: both name one entity, and either finds it. The content stays as said.
+func composeNames(c *agent.Candidate) {
+	if c.Type == realm.Entity {
+		c.Name = norm.NFC.String(c.Name)
+	}
+	for _, names := range [][]string{c.Aliases, c.Participants, c.Keywords} {
+		for i, n := range names {
+			names[i] = norm.NFC.String(n)
+		}
+	}
 }
 
 // oneByOne integrates each observation on its own, from its extraction in exts when
