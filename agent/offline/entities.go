@@ -283,6 +283,16 @@ func hyphenAfter(text string, ws []wordSpan, k int) bool {
 	return k+1 < len(ws) && text[ws[k].end:ws[k+1].start] == "-"
 }
 
+// hyphenated is the name ws[i] opens, joined by hyphens to the capitalised words after it
+// ("Jean-Luc"), and the index of its last word.
+func hyphenated(text string, ws []wordSpan, i int) (string, int) {
+	j := i
+	for hyphenAfter(text, ws, j) && isNameWord(ws[j+1]) {
+		j++
+	}
+	return text[ws[i].start:ws[j].end], j
+}
+
 // hyphenParticles are the lowercase words a place's name holds between hyphens:
 // "Stratford-upon-Avon", "Aix-en-Provence", "Bourton-on-the-Water", "Saint-Germain-des-Prés".
 var hyphenParticles = setOf(`upon on under the sur sous en de du des la le les di da del am an im ob der`)

@@ -294,3 +294,20 @@ func TestHyphenatedSpeaker(t *testing.T) {
 		t.Errorf("entities %q, want %q", got, want)
 	}
 }
+
+// TestHyphenatedAddressee: a greeting calls "Jean-Luc", not "Jean": "you" is Jean-Luc.
+func TestHyphenatedAddressee(t *testing.T) {
+	ex, _, err := New(Options{}).Extract(context.Background(), agent.ExtractInput{Observation: realm.Observation{
+		ID: "m1", Speaker: "Ana", Content: "Hey Jean-Luc, did you like the museum in Lyon?", ObservedAt: time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ex.Candidates {
+		if c.Type != realm.Entity && c.Type != realm.Episode && !strings.Contains(c.Content, "did Jean-Luc like") {
+			t.Errorf("%s %q, want \"you\" rewritten as Jean-Luc", c.Type, c.Content)
+		}
+		if c.Type == realm.Entity && (c.Name == "Jean" || c.Name == "Luc") {
+			t.Errorf("an entity %q", c.Name)
+		}
+	}
+}

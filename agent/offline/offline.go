@@ -352,8 +352,9 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 	ws := wordsOf(text)
 	code := codeBlocks(text)
 	for i := 0; i < len(ws) && i < 3; i++ {
+		name, last := hyphenated(text, ws, i)
 		// A greeting calls no one: "Evening!", "Morning, all".
-		if !isNameWord(ws[i]) || strings.EqualFold(ws[i].text, speaker) || greetings[ws[i].lower] || foreignCourtesies[ws[i].lower] || inSpans(code, ws[i].start, ws[i].end) {
+		if !isNameWord(ws[i]) || strings.EqualFold(name, speaker) || greetings[ws[i].lower] || foreignCourtesies[ws[i].lower] || inSpans(code, ws[i].start, ws[i].end) {
 			continue
 		}
 		if i > 0 && !greetings[ws[i-1].lower] && !foreignCourtesies[ws[i-1].lower] {
@@ -363,10 +364,10 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 		// known name or set apart as a call is ("Mel, are you in?"): "Design notes: …",
 		// "Tests pass now", "Builds run on Kubernetes." open with a common word, "Cancel my
 		// subscription.", "Moved to Denver." with a verb.
-		if i == 0 && known[ws[0].lower] == "" && !reVocative.MatchString(text[ws[0].end:]) {
+		if i == 0 && known[strings.ToLower(name)] == "" && !reVocative.MatchString(text[ws[last].end:]) {
 			break
 		}
-		return strings.TrimSuffix(ws[i].text, "'s")
+		return strings.TrimSuffix(name, "'s")
 	}
 	return ""
 }
