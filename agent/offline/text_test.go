@@ -149,6 +149,8 @@ func TestOfflineKeywords(t *testing.T) {
 		// A combining mark is part of its word: the accent of a decomposed "é", a Devanagari
 		// vowel sign (composed or not).
 		{"Decomposed", norm.NFD.String("Melanie loves the café's crème brûlée."), nil, "Melanie", []string{norm.NFD.String("brûlée"), norm.NFD.String("crème"), norm.NFD.String("café"), "loves"}},
+		// The words of a hyphenated name are the name's, not content words besides it.
+		{"Hyphenated", "Jean-Luc Picard moved to Stratford-upon-Avon.", []string{"Jean-Luc Picard", "Stratford-upon-Avon"}, "Anne-Marie", []string{"Jean-Luc Picard", "Stratford-upon-Avon", "moved"}},
 		{"VowelSigns", "राहुल दिल्ली में रहता है, दिल्ली", nil, "", []string{"दिल्ली", "राहुल", "रहता", "में", "है"}},
 	}
 	for _, tt := range tests {
