@@ -46,7 +46,9 @@ func decode[T any](r *http.Request) (T, error) {
 		err = json.Unmarshal(b, &v)
 	}
 	if err != nil { // checkShape let through what encoding/json refuses: a bug
-		return v, realm.Errorf(realm.EInternal, "decoding a checked request body: %v", err)
+		// The error's type, not its text, which may quote a value of the request: a 5xx's
+		// message is logged.
+		return v, realm.Errorf(realm.EInternal, "decoding a checked request body: %T", err)
 	}
 	if val, ok := any(&v).(validator); ok {
 		if err := val.Valid(); err != nil {

@@ -65,6 +65,15 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if code == realm.EInternal {
 		zerolog.Ctx(r.Context()).Error().Err(err).Msg("internal error")
 	}
+	// The request's log line (withLogger) says why it failed: the code of every error, the
+	// message of a 5xx, the server's own words (a 4xx's may quote what the client sent).
+	zerolog.Ctx(r.Context()).UpdateContext(func(c zerolog.Context) zerolog.Context {
+		c = c.Str("code", code)
+		if status >= 500 {
+			c = c.Str("error", realm.ErrorMessage(err))
+		}
+		return c
+	})
 	p := problem{
 		Type:     "urn:realm:problem:" + code,
 		Title:    http.StatusText(status),

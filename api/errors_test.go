@@ -3,6 +3,8 @@ package api
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -51,5 +53,29 @@ func TestWriteErrorClientGone(t *testing.T) {
 				t.Errorf("logged as internal: %s", logs.String())
 			}
 		})
+	}
+}
+
+// TestAccessLogInternal: the access line of a 500 is at error level with code internal
+// and the message the client got, not the error's own text (logged once, apart).
+func TestAccessLogInternal(t *testing.T) {
+	var logs syncBuffer
+	srv := httptest.NewServer(withLogger(zerolog.New(&logs))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, errors.New("neo4j said: boom"))
+	})))
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	srv.Close()
+	var access struct{ Level, Code, Error, Message string }
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if err := json.Unmarshal([]byte(line), &access); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if access.Message != "request" || access.Level != "error" || access.Code != realm.EInternal || access.Error != "internal error" {
+		t.Errorf("access line %+v, want level error, code internal, error \"internal error\":\n%s", access, logs.String())
 	}
 }

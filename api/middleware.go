@@ -36,8 +36,10 @@ func requestID(next http.Handler) http.Handler {
 
 // withLogger puts a request-scoped logger (carrying the request id) into the context
 // and writes one JSON access log line per request: method, route pattern, space, key
-// name, status, size, duration. Bodies, paths, query strings, memory contents and
-// secrets are never logged.
+// name, the TCP peer's address, status, size, duration and, for an error answer, its
+// code (writeError adds it, and for a 5xx its message). Bodies, paths, query strings,
+// memory contents and secrets are never logged. The level is the status's: info, warn
+// for a 5xx, error for a 500, so that an alert on warnings sees the outages.
 func withLogger(base zerolog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -50,18 +52,31 @@ func withLogger(base zerolog.Logger) func(http.Handler) http.Handler {
 			route := chi.RouteContext(r.Context()).RoutePattern()
 			// The context's logger, to which authenticate and handlers may have added the
 			// key's name and a trace id.
-			line := zerolog.Ctx(ctx).Info()
+			status := ww.Status()
+			line := zerolog.Ctx(ctx).WithLevel(statusLevel(status))
 			if space := chi.URLParam(r, "space"); realm.ValidSpace(space) {
 				line = line.Str("space", space)
 			}
 			line.Str("method", r.Method).
 				Str("route", route).
-				Int("status", ww.Status()).
+				Str("remote_addr", r.RemoteAddr). // the peer: X-Forwarded-For is the client's to forge
+				Int("status", status).
 				Int("bytes", ww.BytesWritten()).
 				Dur("duration", time.Since(start)).
 				Msg("request")
 		})
 	}
+}
+
+// statusLevel is the level of a request's log line with that status.
+func statusLevel(status int) zerolog.Level {
+	switch {
+	case status == http.StatusInternalServerError:
+		return zerolog.ErrorLevel
+	case status >= 500:
+		return zerolog.WarnLevel
+	}
+	return zerolog.InfoLevel
 }
 
 // recoverPanics turns a panic into a logged internal error instead of a dropped connection.

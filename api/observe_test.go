@@ -116,6 +116,77 @@ func TestAccessLog(t *testing.T) {
 	}
 }
 
+// TestAccessLogErrors: the access line of an error answer carries its code, and a 5xx's
+// its message, at warn (Neo4j away, a feature not configured); never what the request
+// sent. Every line names the TCP peer, not the X-Forwarded-For a client may forge.
+func TestAccessLogErrors(t *testing.T) {
+	var logs syncBuffer
+	store, proxy := cyphertest.BehindProxy(t, cyphertest.Config())
+	srv := newTestServer(t, apitest.New(t), Config{MaxBodyBytes: 1024}, func(d *Deps) {
+		*d = testDepsOn(t, store)
+		d.Logger = zerolog.New(&logs)
+	})
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	const secret = "my-secret-timestamp-4711"
+	requests := []struct {
+		id, method, path, contentType string
+		body                          any
+		wantStatus                    int
+		wantLevel, wantCode           string
+		wantError                     string // "": no error field
+	}{
+		{"ok", "GET", "/healthz", "", nil, http.StatusOK, "info", "", ""},
+		{"invalid", "POST", sp + "/observations", "application/json",
+			map[string]any{"messages": []map[string]string{{"id": "m1", "speaker": "Ana", "content": "I am Ana.", "timestamp": secret}}},
+			http.StatusBadRequest, "info", "invalid", ""},
+		{"media-type", "POST", sp + "/recall", "text/plain", []byte(`{"query":"` + secret + `"}`), http.StatusUnsupportedMediaType, "info", "unsupported_media_type", ""},
+		{"too-large", "POST", sp + "/recall", "application/json", []byte(`{"query":"` + strings.Repeat(secret, 100) + `"}`), http.StatusRequestEntityTooLarge, "info", "too_large", ""},
+		{"no-llm", "POST", sp + "/answer", "application/json", map[string]any{"query": secret}, http.StatusNotImplemented, "warn", "not_supported", errNoAnswerer.Message},
+		{"neo4j-away", "GET", sp + "/stats", "", nil, http.StatusServiceUnavailable, "warn", "unavailable", "neo4j is unavailable"},
+	}
+	for _, req := range requests {
+		if req.id == "neo4j-away" {
+			proxy.Cut()
+		}
+		h := http.Header{"X-Request-Id": {req.id}, "X-Forwarded-For": {"203.0.113.9"}}
+		if req.contentType != "" {
+			h.Set("Content-Type", req.contentType)
+		}
+		c := client{t: t, base: srv.URL, header: h}
+		if code := c.status(req.method, req.path, req.body); code != req.wantStatus {
+			t.Fatalf("%s: %s %s answered %d, want %d", req.id, req.method, req.path, code, req.wantStatus)
+		}
+	}
+	proxy.Restore()
+	srv.Close() // every access line is written
+
+	out := logs.String()
+	if strings.Contains(out, "4711") || strings.Contains(out, "203.0.113.9") {
+		t.Errorf("the log holds what a request sent:\n%s", out)
+	}
+	lines := map[string]map[string]any{}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var line map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatalf("not a JSON log line: %s", sc.Text())
+		}
+		if line["message"] == "request" {
+			lines[line["request_id"].(string)] = line
+		}
+	}
+	for _, req := range requests {
+		line := lines[req.id]
+		code, _ := line["code"].(string)
+		msg, _ := line["error"].(string)
+		addr, _ := line["remote_addr"].(string)
+		if line["level"] != req.wantLevel || code != req.wantCode || msg != req.wantError || !strings.HasPrefix(addr, "127.0.0.1:") {
+			t.Errorf("%s: access line %v, want level %s, code %q, error %q and the peer 127.0.0.1:…",
+				req.id, line, req.wantLevel, req.wantCode, req.wantError)
+		}
+	}
+}
+
 // TestMetrics: /metrics reports latency by route pattern and status, with no space id
 // and with unknown paths folded into one label.
 func TestMetrics(t *testing.T) {
