@@ -62,15 +62,15 @@ func (s *server) guard(next http.Handler) http.Handler {
 	})
 }
 
-// preflight answers a browser's CORS preflight: 204 with what an allowed origin may send,
-// 403 for any other origin.
+// preflight answers a browser's CORS preflight: 204 with what an allowed origin may send
+// (every method a route serves), 403 for any other origin.
 func (s *server) preflight(w http.ResponseWriter, r *http.Request, allowed bool) {
 	if !allowed {
 		writeError(w, r, realm.Errorf(realm.EForbidden, "cross-origin request refused: origin %q is not allowed (REALM_CORS_ORIGINS)", r.Header.Get("Origin")))
 		return
 	}
 	h := w.Header()
-	h.Set("Access-Control-Allow-Methods", "GET, POST, DELETE")
+	h.Set("Access-Control-Allow-Methods", strings.Join(s.index.methods, ", "))
 	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, X-Request-Id, Mcp-Protocol-Version, Mcp-Session-Id")
 	h.Set("Access-Control-Max-Age", "600")
 	w.WriteHeader(http.StatusNoContent)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -167,6 +168,16 @@ func TestGuardWithKeys(t *testing.T) {
 	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != app ||
 		!strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "Authorization") {
 		t.Errorf("preflight from %s: %d %v %s", app, resp.StatusCode, resp.Header, body)
+	}
+	// Every method of openapi.yaml, PATCH (a memory's correction) included.
+	for _, p := range apitest.Spec(t).Paths.Map() {
+		for m := range p.Operations() {
+			resp, _ := guardedRequest(t, "OPTIONS", srv.URL+"/v1/spaces/"+space+"/memories/m1", map[string]string{
+				"Origin": app, "Access-Control-Request-Method": m}, "")
+			if allowed := strings.Split(resp.Header.Get("Access-Control-Allow-Methods"), ", "); resp.StatusCode != http.StatusNoContent || !slices.Contains(allowed, m) {
+				t.Errorf("preflight of %s from %s: %d, Access-Control-Allow-Methods %q", m, app, resp.StatusCode, allowed)
+			}
+		}
 	}
 	resp, body = guardedRequest(t, "GET", srv.URL+"/v1/spaces", map[string]string{
 		"Origin": app, "Sec-Fetch-Site": "cross-site", "Authorization": auth}, "")

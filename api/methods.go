@@ -31,17 +31,28 @@ var probedMethods = []string{http.MethodGet, http.MethodPost, http.MethodPut, ht
 // first: those paths are public in openapi.yaml and name no space.
 type routeIndex struct {
 	flat *chi.Mux
+	// methods are those, of probedMethods, that some route serves: what a CORS preflight
+	// allows (guard.go).
+	methods []string
 }
 
 // newRouteIndex copies the routes of routes; call it once every route is registered.
 func newRouteIndex(routes chi.Routes) *routeIndex {
 	flat := chi.NewRouter()
 	never := http.NotFoundHandler() // matched, never served
+	served := map[string]bool{}
 	_ = chi.Walk(routes, func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
 		flat.Method(method, route, never)
+		served[method] = true
 		return nil
 	})
-	return &routeIndex{flat: flat}
+	ix := &routeIndex{flat: flat}
+	for _, m := range probedMethods {
+		if served[m] {
+			ix.methods = append(ix.methods, m)
+		}
+	}
+	return ix
 }
 
 // allowed lists the methods, of probedMethods, that some route serves on path.
