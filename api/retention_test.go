@@ -15,8 +15,9 @@ import (
 )
 
 // TestTraceRetention: once the sweep has deleted a trace past its retention, reading it
-// and feedback on it answer 404 not_found saying how long traces are kept; the edits made
-// from it are still listed by its id and revert to the bit; a younger trace stays.
+// and feedback on it, by HTTP and MCP, answer 404 not_found saying how long traces are
+// kept; the edits made from it are still listed by its id and revert to the bit; a
+// younger trace stays.
 func TestTraceRetention(t *testing.T) {
 	const retention = 720 * time.Hour
 	cyphertest.MustOpen(t) // the schema, or a skip without Neo4j
@@ -90,13 +91,17 @@ func TestTraceRetention(t *testing.T) {
 		{"POST", sp + "/traces/" + old.TraceID + "/feedback", map[string]any{"correct": false}},
 	} {
 		var p problemDoc
-		// Gone, it cannot be told from a trace that never was: nothing is said of its age.
+		// Gone, it cannot be told from a trace that never was: the message says both.
 		if code := c.do(req.method, req.path, req.body, &p).StatusCode; code != http.StatusNotFound || p.Code != "not_found" ||
-			!strings.Contains(p.Detail, old.TraceID) || strings.Contains(p.Detail, "kept for") {
-			t.Errorf("%s %s after the sweep: %d %+v, want 404 not_found naming the trace, not the retention", req.method, req.path, code, p)
+			!strings.Contains(p.Detail, old.TraceID) || !strings.Contains(p.Detail, "(traces are kept for 720h)") {
+			t.Errorf("%s %s after the sweep: %d %+v, want 404 not_found naming the trace and how long traces are kept", req.method, req.path, code, p)
 		}
 	}
-	// Another space's trace is not found in this one, and not for its age.
+	got := callTool(t, mustConnectMCP(t, srv.URL, ""), "feedback", map[string]any{"space": space, "trace_id": old.TraceID, "correct": true})
+	if detail, _ := got.out["detail"].(string); !got.isError || got.code() != "not_found" || !strings.Contains(detail, "(traces are kept for 720h)") {
+		t.Errorf("MCP feedback after the sweep: %+v, want the error not_found saying how long traces are kept", got)
+	}
+	// Another space's trace is not found in this one, and its age is not told.
 	other := cyphertest.NewSpace(t)
 	if code := c.status("POST", "/v1/spaces/"+other+"/observations", map[string]any{"messages": []map[string]string{
 		{"id": "x1", "speaker": "Ana", "content": "I made a clay bowl at the studio.", "timestamp": "2024-05-01T10:00:00Z"},
@@ -108,8 +113,8 @@ func TestTraceRetention(t *testing.T) {
 		t.Fatalf("recall in %s: %d", other, code)
 	}
 	var p problemDoc
-	if code := c.do("GET", sp+"/traces/"+theirs.TraceID, nil, &p).StatusCode; code != http.StatusNotFound || strings.Contains(p.Detail, "kept for") {
-		t.Errorf("another space's trace: %d %+v, want 404 saying nothing of the retention", code, p)
+	if code := c.do("GET", sp+"/traces/"+theirs.TraceID, nil, &p).StatusCode; code != http.StatusNotFound || strings.Contains(p.Detail, "older than") {
+		t.Errorf("another space's trace: %d %+v, want 404 saying nothing of its age", code, p)
 	}
 	if code := c.status("GET", sp+"/traces/"+young.TraceID, nil); code != http.StatusOK {
 		t.Errorf("the younger trace after the sweep: %d", code)

@@ -25,12 +25,16 @@ func traceParams(t realm.Trace, doc []byte) map[string]any {
 
 // Trace returns the trace id of the space; ENotFound when the space has none by that id,
 // or only one older than the retention (Config.TraceRetention), which the message then
-// names: a client whose feedback comes late learns why. A trace the sweep deleted, or of
-// another space, is not found, and nothing is said of its age.
+// says. A trace the sweep deleted cannot be told from one the space never had (or another
+// space's, of whose age nothing is said): with a retention, their message says how long
+// traces are kept, so that a client whose feedback comes late may learn why.
 func (s *Store) Trace(ctx context.Context, space, id string) (realm.Trace, error) {
 	recs, err := s.read(ctx, qTraceGet, map[string]any{"space": space, "id": id})
 	if err != nil {
 		return realm.Trace{}, err
+	}
+	if len(recs) == 0 && s.traceRetention > 0 {
+		return realm.Trace{}, realm.Errorf(realm.ENotFound, "trace %q not found in space %q (traces are kept for %s)", id, space, RetentionText(s.traceRetention))
 	}
 	if len(recs) == 0 {
 		return realm.Trace{}, realm.Errorf(realm.ENotFound, "trace %q not found in space %q", id, space)
