@@ -45,12 +45,31 @@ type problem struct {
 	Fields   map[string]string `json:"fields,omitempty"`
 }
 
+// ErrShuttingDown is the cause with which the server's caller cancels the requests'
+// contexts (context.WithCancelCause, http.Server.BaseContext) when the drain at shutdown
+// runs out: a request it cuts off answers 503 unavailable before its connection closes,
+// where one whose client left answers nobody (499).
+var ErrShuttingDown = errors.New("the server is shutting down")
+
+// errCutOff is the answer of a request cut off by the shutdown; errIngestCutOff that of a
+// synchronous ingestion, whose stored messages the next start integrates.
+var (
+	errCutOff       = realm.Errorf(realm.EUnavailable, "shutting down: this request was cut off before it finished; send it again once the server is back")
+	errIngestCutOff = realm.Errorf(realm.EUnavailable, "shutting down: the messages of this batch not yet integrated stay pending and will be integrated after restart; "+
+		"send the batch again then to learn each one's status (a batch sent again is not stored twice)")
+)
+
 // writeError answers with err as a problem. Internal errors are logged once, with
 // their text, and shown to the client only as "internal error".
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(context.Cause(r.Context()), ErrShuttingDown) && !errors.Is(err, errIngestCutOff) {
+		// Whatever the cancellation made of the request's work; handleObservations says
+		// more of its batch (errIngestCutOff).
+		err = errCutOff
+	}
 	if r.Context().Err() != nil && (errors.Is(err, context.Canceled) || realm.ErrorCode(err) == realm.EInternal) {
-		// The client went away (or the drain at shutdown ran out): nobody reads the
-		// answer and nothing is wrong with the service, so no internal error is logged.
+		// The client went away: nobody reads the answer and nothing is wrong with the
+		// service, so no internal error is logged.
 		// The Neo4j driver's read cut off by the cancellation does not unwrap to
 		// context.Canceled: any internal error of a cancelled request is taken for it.
 		zerolog.Ctx(r.Context()).Info().AnErr("cause", err).Msg("request cancelled before its answer")

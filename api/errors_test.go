@@ -17,28 +17,33 @@ import (
 )
 
 // TestWriteErrorClientGone: a request cancelled because its client left is recorded as
-// 499 and not logged as an internal error; the same error on a live request stays a 500.
+// 499 and not logged as an internal error; the same error on a live request stays a 500,
+// and on one cut off by the shutdown is a 503.
 func TestWriteErrorClientGone(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		cancelled  bool
+		cause      error // of the cancellation
 		err        error
 		wantStatus int
 		wantLog    string
 	}{
-		{"ClientGone", true, fmt.Errorf("recall: %w", context.Canceled), statusClientClosedRequest, "request cancelled"},
-		{"LiveRequest", false, fmt.Errorf("recall: %w", context.Canceled), http.StatusInternalServerError, "internal error"},
-		{"ClientGoneOtherError", true, realm.Errorf(realm.EInvalid, "bad k"), http.StatusBadRequest, ""},
+		{"ClientGone", true, nil, fmt.Errorf("recall: %w", context.Canceled), statusClientClosedRequest, "request cancelled"},
+		{"LiveRequest", false, nil, fmt.Errorf("recall: %w", context.Canceled), http.StatusInternalServerError, "internal error"},
+		{"ClientGoneOtherError", true, nil, realm.Errorf(realm.EInvalid, "bad k"), http.StatusBadRequest, ""},
 		// The driver's words for a read cut off by the cancellation, wrapping nothing.
-		{"ClientGoneDriverRead", true, fmt.Errorf("recall: %s", "Reading from connection has been canceled: context canceled"), statusClientClosedRequest, "request cancelled"},
-		{"LiveDriverRead", false, fmt.Errorf("recall: %s", "Reading from connection has been canceled: context canceled"), http.StatusInternalServerError, "internal error"},
+		{"ClientGoneDriverRead", true, nil, fmt.Errorf("recall: %s", "Reading from connection has been canceled: context canceled"), statusClientClosedRequest, "request cancelled"},
+		{"LiveDriverRead", false, nil, fmt.Errorf("recall: %s", "Reading from connection has been canceled: context canceled"), http.StatusInternalServerError, "internal error"},
+		// Cut off by the shutdown, not by its client: answered, whatever the error.
+		{"ShuttingDown", true, ErrShuttingDown, fmt.Errorf("recall: %w", context.Canceled), http.StatusServiceUnavailable, ""},
+		{"ShuttingDownDriverRead", true, ErrShuttingDown, fmt.Errorf("recall: %s", "Reading from connection has been canceled: context canceled"), http.StatusServiceUnavailable, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var logs bytes.Buffer
-			ctx, cancel := context.WithCancel(zerolog.New(&logs).WithContext(context.Background()))
-			defer cancel()
+			ctx, cancel := context.WithCancelCause(zerolog.New(&logs).WithContext(context.Background()))
+			defer cancel(nil)
 			if tc.cancelled {
-				cancel()
+				cancel(tc.cause)
 			}
 			r := httptest.NewRequest(http.MethodPost, "/v1/spaces/a/recall", nil).WithContext(ctx)
 			w := httptest.NewRecorder()

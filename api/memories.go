@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -162,6 +163,9 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	results, err := s.Ingest.Ingest(r.Context(), space, obs)
+	if err != nil && errors.Is(context.Cause(r.Context()), ErrShuttingDown) {
+		err = errIngestCutOff
+	}
 	if err != nil {
 		writeError(w, r, err)
 		return

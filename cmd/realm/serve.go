@@ -103,8 +103,8 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	// Requests run under their own context, not ctx: a shutdown lets them finish, and
 	// cancels them only when the drain times out.
-	requests, cutOff := context.WithCancel(context.WithoutCancel(ctx))
-	defer cutOff()
+	requests, cutOff := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer cutOff(nil)
 	var inFlight sync.WaitGroup
 	// Slow or huge requests cannot hold a connection: the URL and headers are bounded here,
 	// bodies by the API. Writes have no deadline, as a large synchronous ingest takes minutes.
@@ -130,7 +130,7 @@ type shutdownParts struct {
 	pipeline *construction.Pipeline
 	resumed  <-chan struct{} // closed when Resume has returned
 	inFlight *sync.WaitGroup // handlers running
-	cutOff   context.CancelFunc
+	cutOff   context.CancelCauseFunc
 	timeout  time.Duration
 	logger   zerolog.Logger
 }
@@ -138,7 +138,8 @@ type shutdownParts struct {
 // shutdown stops serving: no new connection is accepted; background integration stops at
 // once (async jobs, resumption: their observations stay pending for the next start, and an
 // async request still in flight is accepted and left pending); in-flight requests finish,
-// for up to timeout, after which their contexts are cancelled and their connections closed.
+// for up to timeout, after which their contexts are cancelled (api.ErrShuttingDown: they
+// answer 503) and their connections closed.
 // It returns once nothing of the server runs any more (bounded), so that the store may close.
 func shutdown(ctx context.Context, p shutdownParts, serveErr error) error {
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
@@ -154,7 +155,12 @@ func shutdown(ctx context.Context, p shutdownParts, serveErr error) error {
 
 	if err := p.srv.Shutdown(drain); err != nil {
 		p.logger.Warn().Dur("timeout", p.timeout).Msg("in-flight requests outlived REALM_SHUTDOWN_TIMEOUT; cutting them off")
-		p.cutOff()
+		p.cutOff(api.ErrShuttingDown)
+		// Cut off with that cause, the handlers answer 503: a short drain more lets those
+		// answers out before the connections close.
+		answered, cancelAnswered := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		_ = p.srv.Shutdown(answered)
+		cancelAnswered()
 		_ = p.srv.Close()
 	}
 	// Handlers whose context ended return promptly; the bound guards a handler that does not.

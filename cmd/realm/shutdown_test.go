@@ -204,8 +204,8 @@ func TestServeDrainsInFlight(t *testing.T) {
 }
 
 // TestServeDrainTimeout: a request still running when REALM_SHUTDOWN_TIMEOUT ends is cut
-// off (its connection closed, its observation left pending for the next start) and serve
-// returns anyway.
+// off (it answers 503 unavailable, its observation left pending for the next start) and
+// serve returns anyway.
 func TestServeDrainTimeout(t *testing.T) {
 	store := cyphertest.MustOpen(t)
 	marker := "Zanzibar" + cyphertest.NewSpace(t)[len(cyphertest.SpacePrefix):]
@@ -222,8 +222,9 @@ func TestServeDrainTimeout(t *testing.T) {
 	}
 	select {
 	case r := <-inFlight:
-		if r.err == nil && r.status < 300 {
-			t.Errorf("the cut-off request succeeded: %d %s", r.status, r.body)
+		var p struct{ Code, Detail string }
+		if r.err != nil || r.status != http.StatusServiceUnavailable || json.Unmarshal(r.body, &p) != nil || p.Code != "unavailable" || !strings.Contains(p.Detail, "stay pending") {
+			t.Errorf("the cut-off request: %d %s (%v), want 503 unavailable saying its messages stay pending", r.status, r.body, r.err)
 		}
 	case <-time.After(time.Minute):
 		t.Error("the cut-off request did not end within a minute of serve returning")
