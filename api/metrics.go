@@ -92,6 +92,7 @@ type Metrics struct {
 	llmFailures  *prometheus.CounterVec
 	llmRetries   *prometheus.CounterVec
 	llmFallbacks *prometheus.CounterVec
+	llmDropped   *prometheus.CounterVec
 	edits        *prometheus.CounterVec
 	jobsRunning  prometheus.Gauge
 	jobsFinished *prometheus.CounterVec
@@ -152,6 +153,10 @@ func NewMetrics(reg prometheus.Registerer, store *cypher.Store) *Metrics {
 			Name: "realm_llm_fallbacks_total",
 			Help: "Decisions the offline agent took because the LLM gave no usable answer, by stage.",
 		}, []string{"stage"}),
+		llmDropped: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "realm_llm_dropped_total",
+			Help: "Units of LLM answers dropped beyond what REALM takes from one (candidates of an extraction), by stage.",
+		}, []string{"stage"}),
 		edits: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "realm_reconsolidation_edits_total",
 			Help: "Reconsolidation edits of edges by action (add, strengthen, weaken) and source (auto, feedback; revert: edits undone).",
@@ -170,11 +175,12 @@ func NewMetrics(reg prometheus.Registerer, store *cypher.Store) *Metrics {
 		}),
 	}
 	reg.MustRegister(m.recallStage, m.llmCalls, m.llmDuration, m.llmTokens, m.llmFailures, m.llmRetries,
-		m.llmFallbacks, m.edits, m.jobsRunning, m.jobsFinished, m.tracesGone)
+		m.llmFallbacks, m.llmDropped, m.edits, m.jobsRunning, m.jobsFinished, m.tracesGone)
 	// Every series exists from the start, at 0, so that rates and alerts see the first event.
 	for _, stage := range llmStages {
 		m.llmCalls.WithLabelValues(stage)
 		m.llmFallbacks.WithLabelValues(stage)
+		m.llmDropped.WithLabelValues(stage)
 		m.llmTokens.WithLabelValues(stage, "prompt")
 		m.llmTokens.WithLabelValues(stage, "completion")
 	}
@@ -227,6 +233,8 @@ func (m *Metrics) ObserveLLM(e llm.Event) {
 		m.llmRetries.WithLabelValues(stage, bounded(e.Reason, llmReasons)).Inc()
 	case llm.LLMFallback:
 		m.llmFallbacks.WithLabelValues(stage).Add(float64(max(e.Decisions, 0)))
+	case llm.LLMDropped:
+		m.llmDropped.WithLabelValues(stage).Add(float64(max(e.Decisions, 0)))
 	}
 }
 

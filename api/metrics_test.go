@@ -292,3 +292,27 @@ func TestAnswerLogsTraceID(t *testing.T) {
 		t.Errorf("no answer access line with trace id %q:\n%s", res.TraceID, logs.String())
 	}
 }
+
+// TestMetricsLLMUnits: what the LLM agent drops from an answer is counted by stage.
+func TestMetricsLLMUnits(t *testing.T) {
+	registry := prometheus.NewRegistry()
+	m := NewMetrics(registry, nil)
+	m.ObserveLLM(llm.Event{Stage: llm.StageExtract, Kind: llm.LLMDropped, Decisions: 280})
+	families, err := registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, f := range families {
+		for _, s := range f.GetMetric() {
+			for _, l := range s.GetLabel() {
+				if l.GetName() == "stage" && l.GetValue() == llm.StageExtract {
+					got[f.GetName()] += s.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	if got["realm_llm_dropped_total"] != 280 {
+		t.Errorf("realm_llm_dropped_total{stage=extract} = %g, want 280", got["realm_llm_dropped_total"])
+	}
+}

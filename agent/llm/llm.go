@@ -82,6 +82,9 @@ const (
 	LLMInvalid  = "invalid"  // an answer that failed validation (a repair or the fallback follows)
 	LLMRetry    = "retry"    // a wait before another attempt; Reason is the failed attempt's
 	LLMFallback = "fallback" // the fallback agent took Decisions decisions of the stage
+	// LLMDropped: an answer held more units than REALM takes from one (maxCandidates);
+	// Decisions is how many were dropped.
+	LLMDropped = "dropped"
 )
 
 // Reasons of a failed LLMCall or an LLMRetry. None holds text from a prompt or a reply.
@@ -106,7 +109,7 @@ type Event struct {
 	// PromptTokens and CompletionTokens are a call's usage as the server reports it.
 	PromptTokens, CompletionTokens int
 	Duration                       time.Duration // a call's latency; a retry's wait
-	Decisions                      int           // LLMFallback: decisions the fallback agent took
+	Decisions                      int           // LLMFallback: decisions the fallback agent took; LLMDropped: units dropped
 }
 
 // Agent is the agent.Agent backed by an OpenAI-compatible chat API (REALM.md §5): JSON-schema
@@ -212,9 +215,10 @@ func (l *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		return *fallback, nil
 	}
 	var out agent.Extraction
+	dropped := 0 // candidates of out beyond maxCandidates
 	err = l.structured(ctx, usage, StageExtract, extractFormat(), system, user, func(content string) error {
 		var werr error
-		if out, werr = parseExtraction(content, in); werr != nil || statesSomething(out) {
+		if out, dropped, werr = parseExtraction(content, in); werr != nil || statesSomething(out) {
 			return werr
 		}
 		fb, werr := fallbackExtract()
@@ -224,6 +228,11 @@ func (l *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		return werr
 	})
 	if err == nil {
+		if dropped > 0 {
+			l.log.Warn().Str("stage", StageExtract).Str("observation", in.Observation.ID).Int("kept", maxCandidates).
+				Int("dropped", dropped).Msg("LLM extraction has too many candidates; the excess is dropped")
+			l.observe(Event{Stage: StageExtract, Kind: LLMDropped, Decisions: dropped})
+		}
 		return out, usage, nil
 	}
 	if ctx.Err() != nil {
@@ -429,7 +438,12 @@ func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model st
 		Messages:       messages,
 		ResponseFormat: format,
 	}
-	if !fixedSampling(model) {
+	if fixedSampling(model) {
+		// A reasoning model rejects max_tokens, and its hidden reasoning counts toward
+		// max_completion_tokens.
+		req.MaxCompletionTokens = stageMaxTokens(stage) + reasoningTokens
+	} else {
+		req.MaxTokens = stageMaxTokens(stage)
 		// go-openai omits a zero temperature (omitempty) and the API default is 1, so
 		// zero is sent as the smallest positive float32, which every server treats as greedy.
 		req.Temperature = max(l.cfg.Temperature, math.SmallestNonzeroFloat32)
@@ -481,6 +495,30 @@ func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model st
 			return "", err
 		}
 	}
+}
+
+// maxTokens bounds the reply of one call of each stage (max_tokens), so that no message
+// or question makes the model write, and the service pay for, more than a decision
+// needs: an extraction of maxCandidates units with its summary, the decisions of as many
+// candidates, 5 plans, a label for each of 100 recalled nodes. A reply cut off there is a
+// failed call (finish_reason length: the offline decision; for the answer, a 503).
+var maxTokens = map[string]int{
+	StageExtract: 4096, StageIntegrate: 4096, StageAudit: 4096, StageAnswer: 2048,
+	StagePlan: 1024, StageSufficiency: 512, StageExpand: 512,
+}
+
+const (
+	// otherMaxTokens bounds the replies of Chat's other stages (the benchmarks' judges).
+	otherMaxTokens = 2048
+	// reasoningTokens is the room a reasoning model gets beyond a stage's bound to reason.
+	reasoningTokens = 8192
+)
+
+func stageMaxTokens(stage string) int {
+	if n, ok := maxTokens[stage]; ok {
+		return n
+	}
+	return otherMaxTokens
 }
 
 // answered returns the content of a completed call, or why it is unusable.

@@ -57,7 +57,7 @@ func (l *Agent) extractMessages(in agent.ExtractInput) (system, user string, err
 	for i, r := range in.Recent {
 		v.Recent = append(v.Recent, promptObservation{recentRef(i), r.ObservedAt.Format(time.RFC3339), r.Speaker, r.Content})
 	}
-	if system, err = l.render("extract_system.tmpl", nil); err != nil {
+	if system, err = l.render("extract_system.tmpl", struct{ MaxCandidates int }{maxCandidates}); err != nil {
 		return "", "", err
 	}
 	user, err = l.render("extract_user.tmpl", v)

@@ -65,6 +65,13 @@ type wireEdge struct {
 	ValidUntil  string  `json:"valid_until"`
 }
 
+// maxCandidates bounds the candidates taken from one extraction. Each becomes a memory and
+// a part of the integration prompt, so a model listing hundreds for one message would
+// store hundreds and send an integration prompt of as many; a message rarely says more
+// than a handful of things. The prompt asks for at most this many, the most important
+// first; the excess of an answer is dropped (logged, and counted as LLMDropped).
+const maxCandidates = 20
+
 // minEdgeWeight is the floor of the weakest band of REALM.md §1: below it, don't write.
 const minEdgeWeight = 0.3
 
@@ -243,11 +250,15 @@ func (s recentSources) resolve(names []string) []string {
 	return out
 }
 
-func parseExtraction(content string, in agent.ExtractInput) (agent.Extraction, error) {
+// parseExtraction validates an extraction's first maxCandidates candidates and says how
+// many more it dropped.
+func parseExtraction(content string, in agent.ExtractInput) (agent.Extraction, int, error) {
 	var w wireExtraction
 	if err := decodeJSON(content, &w); err != nil {
-		return agent.Extraction{}, err
+		return agent.Extraction{}, 0, err
 	}
+	dropped := max(len(w.Candidates)-maxCandidates, 0)
+	w.Candidates = w.Candidates[:len(w.Candidates)-dropped]
 	var bad problems
 	out := agent.Extraction{Summary: strings.TrimSpace(w.Summary)}
 	if out.Summary == "" {
@@ -309,9 +320,9 @@ func parseExtraction(content string, in agent.ExtractInput) (agent.Extraction, e
 		out.Candidates = append(out.Candidates, c)
 	}
 	if err := bad.err(); err != nil {
-		return agent.Extraction{}, err
+		return agent.Extraction{}, 0, err
 	}
-	return out, nil
+	return out, dropped, nil
 }
 
 func nonEmpty(ss []string) []string {
