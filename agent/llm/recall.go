@@ -187,7 +187,7 @@ type wirePlan struct {
 	From     string   `json:"from"`
 	To       string   `json:"to"`
 	Mode     string   `json:"mode"`
-	Said     bool     `json:"said"`
+	Said     bool     `json:"said" wire:"optional"`
 }
 
 type wireSufficiency struct {

@@ -3,6 +3,7 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,74 @@ func TestLLMReadDecisionsRepairThenFallback(t *testing.T) {
 	cancel()
 	if _, u, err := l.ExpansionPolicy(cctx, agent.PolicyInput{Query: "q", Node: nodes[0]}); !errors.Is(err, context.Canceled) || u[StageExpand].Fallbacks != 0 {
 		t.Errorf("got %v, usage %+v; want the context's error, no fallback", err, u[StageExpand])
+	}
+}
+
+// TestLLMWrongShape: a reply of another shape than the stage's schema is invalid, not
+// decoded into defaults: it is sent back once saying which fields are missing, then the
+// offline decision (or, for the answer, EUnavailable) is taken, the failures counted.
+func TestLLMWrongShape(t *testing.T) {
+	wrong := `{"result":"ok","items":[1,2,3]}`
+	nodes := recallNodesFixture()
+	extraction := validExtraction()
+	delete(extraction["candidates"].([]map[string]any)[1], "category") // a nested field
+	for _, tt := range []struct {
+		name, stage string
+		reply       string
+		missing     string // in the repair message
+		decide      func(context.Context, *testLLM) (realm.Usage, error)
+	}{
+		{"Sufficiency", StageSufficiency, wrong, "is_enough is missing", func(ctx context.Context, l *testLLM) (realm.Usage, error) {
+			_, u, err := l.Sufficiency(ctx, agent.SufficiencyInput{Query: "q", Depth: 1, MaxDepth: 3, Nodes: nodes})
+			return u, err
+		}},
+		{"Plan", StagePlan, wrong, "plans is missing", func(ctx context.Context, l *testLLM) (realm.Usage, error) {
+			_, u, err := l.PlanSeeds(ctx, agent.PlanInput{Query: "q", Time: askedAt})
+			return u, err
+		}},
+		{"Policy", StageExpand, `{"mode": "path_search", "reasoning": "where Caroline lived"}`, "conflict_inhibit is missing", func(ctx context.Context, l *testLLM) (realm.Usage, error) {
+			_, u, err := l.ExpansionPolicy(ctx, agent.PolicyInput{Query: "q", Time: askedAt, Node: nodes[0]})
+			return u, err
+		}},
+		{"Audit", StageAudit, `{"labels": [{"node": "M1", "label": "key_evidence"}]}`, "edits is missing", func(ctx context.Context, l *testLLM) (realm.Usage, error) {
+			_, u, err := l.Audit(ctx, agent.AuditInput{Query: "q", Nodes: []realm.RecalledNode{{Node: nodes[0].Node}}})
+			return u, err
+		}},
+		{"Extract", StageExtract, agenttest.JSON(t, extraction, 1, 1).Content, "candidates[1].category is missing", func(ctx context.Context, l *testLLM) (realm.Usage, error) {
+			_, u, err := l.Extract(ctx, agent.ExtractInput{Observation: testObservation()})
+			return u, err
+		}},
+		{"Integrate", StageIntegrate, `{"decisions": [{"candidate": "C0", "action": "add"}]}`, "decisions[0].edges is missing", func(ctx context.Context, l *testLLM) (realm.Usage, error) {
+			_, u, err := l.Integrate(ctx, agent.IntegrateInput{Observation: testObservation(),
+				Candidates: []agent.CandidateContext{{Candidate: agent.Candidate{Type: realm.Fact, Name: "a", Content: "a"}}}})
+			return u, err
+		}},
+		{"Answer", StageAnswer, `{"answer": "On 7 May 2023."}`, "cited is missing", func(ctx context.Context, l *testLLM) (realm.Usage, error) {
+			_, u, err := l.Answer(ctx, answerInput())
+			if realm.ErrorCode(err) != realm.EUnavailable {
+				return u, fmt.Errorf("err %v, want %s", err, realm.EUnavailable)
+			}
+			return u, nil // there is no offline answer
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newTestLLM(t, nil)
+			l.fake.Enqueue(agenttest.Content(tt.reply, 10, 5), agenttest.Content(tt.reply, 10, 5))
+			usage, err := tt.decide(context.Background(), l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := l.fake.Requests()
+			if len(reqs) != 2 || !strings.Contains(reqs[1].LastUser(), tt.missing) {
+				t.Fatalf("%d requests; want 2, the repair saying %q:\n%s", len(reqs), tt.missing, reqs[len(reqs)-1].LastUser())
+			}
+			fallbacks := 1
+			if tt.stage == StageAnswer {
+				fallbacks = 0
+			}
+			if u := usage[tt.stage]; u.Calls != 2 || u.Failures != 2 || u.Fallbacks != fallbacks {
+				t.Errorf("usage %+v; want 2 calls, 2 failures, %d fallbacks", u, fallbacks)
+			}
+		})
 	}
 }

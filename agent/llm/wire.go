@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +19,9 @@ import (
 )
 
 // The wire types are what the model returns. Every field is required and "" or []
-// stands for "none", because OpenAI's strict mode rejects optional properties.
+// stands for "none", because OpenAI's strict mode rejects optional properties; decodeJSON
+// rejects a reply without one, except a field tagged wire:"optional": one the schema
+// gained later, whose absence means none, as in a reply written for the schema before.
 
 type wireExtraction struct {
 	Summary    string          `json:"summary"`
@@ -39,7 +42,7 @@ type wireCandidate struct {
 	Participants []string `json:"participants"`
 	Subject      string   `json:"subject"`
 	Attribute    string   `json:"attribute"`
-	AlsoFrom     []string `json:"also_from"`
+	AlsoFrom     []string `json:"also_from" wire:"optional"`
 }
 
 type wireIntegration struct {
@@ -62,7 +65,7 @@ type wireEdge struct {
 	Predicate   string  `json:"predicate"`
 	Weight      float64 `json:"weight"`
 	Description string  `json:"description"`
-	ValidUntil  string  `json:"valid_until"`
+	ValidUntil  string  `json:"valid_until" wire:"optional"`
 }
 
 // maxCandidates bounds the candidates taken from one extraction. Each becomes a memory and
@@ -171,8 +174,10 @@ func (p problems) err() error {
 	return errors.New(strings.Join(p, "; "))
 }
 
-// decodeJSON unmarshals content, tolerating a Markdown code fence that some
-// OpenAI-compatible servers add even in JSON mode.
+// decodeJSON unmarshals content into the wire type v points to, tolerating a Markdown
+// code fence that some OpenAI-compatible servers add even in JSON mode. Every field of
+// a wire type is required (strictObject): a reply lacking one answers another question,
+// and decoding it would silently give the missing fields their zero values.
 func decodeJSON(content string, v any) error {
 	s := strings.TrimSpace(content)
 	if strings.HasPrefix(s, "```") {
@@ -183,7 +188,39 @@ func decodeJSON(content string, v any) error {
 	if err := json.Unmarshal([]byte(s), v); err != nil {
 		return fmt.Errorf("invalid JSON: %v", err)
 	}
-	return nil
+	var bad problems
+	missingFields(json.RawMessage(s), reflect.TypeOf(v).Elem(), "", &bad)
+	return bad.err()
+}
+
+// missingFields adds to bad the fields of the wire type t that data lacks, in data's
+// nested objects too (at is the path of data). A field may be null; it must be there.
+func missingFields(data json.RawMessage, t reflect.Type, at string, bad *problems) {
+	switch t.Kind() {
+	case reflect.Slice:
+		var items []json.RawMessage
+		_ = json.Unmarshal(data, &items) // the shape was checked by decoding into t
+		for i, item := range items {
+			missingFields(item, t.Elem(), fmt.Sprintf("%s[%d]", at, i), bad)
+		}
+	case reflect.Struct:
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal(data, &fields)
+		if at != "" {
+			at += "."
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if raw, ok := fields[name]; !ok {
+				if f.Tag.Get("wire") != "optional" {
+					bad.addf("%s%s is missing", at, name)
+				}
+			} else {
+				missingFields(raw, f.Type, at+name, bad)
+			}
+		}
+	}
 }
 
 // parseDate accepts RFC3339, and a zone-less date-time or YYYY-MM-DD (midnight), read in
