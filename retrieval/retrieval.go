@@ -198,6 +198,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if err := req.Validate(); err != nil {
 		return realm.RecallResult{}, err
 	}
+	ctx = agent.WithRecallScope(ctx) // a decision stage whose model failed is not asked again in this recall
 	started := time.Now()
 	run := r.newRun(space, req)
 	log := r.log.With().Str("space", space).Str("trace_id", run.trace.ID).Logger()

@@ -124,10 +124,15 @@ func (l *Agent) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutp
 
 // decideOr renders the prompts name_system.tmpl and name_user.tmpl with data, asks the
 // stage's model for an answer accept takes (one repair), and returns result(); without
-// a usable answer it logs, counts and returns fallback's decision.
+// a usable answer it logs, counts and returns fallback's decision, and so it does at once,
+// without asking, for the rest of a recall in which the stage failed (agent.RecallScope).
 func decideOr[T any](ctx context.Context, l *Agent, stage, name string, data any, format *openai.ChatCompletionResponseFormat,
 	accept func(string) error, result func() T, fallback func() (T, realm.Usage, error)) (T, realm.Usage, error) {
 	usage := realm.Usage{}
+	scope := agent.RecallScopeOf(ctx)
+	if scope.Failed(stage) {
+		return fallbackDecision(l, usage, stage, fallback)
+	}
 	system, err := l.render(name+"_system.tmpl", data)
 	if err != nil {
 		var zero T
@@ -145,7 +150,13 @@ func decideOr[T any](ctx context.Context, l *Agent, stage, name string, data any
 		var zero T
 		return zero, usage, ctx.Err()
 	}
+	scope.Fail(stage)
 	l.log.Warn().Str("stage", stage).Err(err).Msg("LLM decision failed; using the offline decision")
+	return fallbackDecision(l, usage, stage, fallback)
+}
+
+// fallbackDecision returns fallback's decision of stage, counted, with usage.
+func fallbackDecision[T any](l *Agent, usage realm.Usage, stage string, fallback func() (T, realm.Usage, error)) (T, realm.Usage, error) {
 	out, fu, ferr := fallback()
 	usage.Add(fu)
 	l.markFallback(usage, stage, 1)

@@ -233,3 +233,47 @@ func TestLLMWrongShape(t *testing.T) {
 		})
 	}
 }
+
+// TestLLMRecallScope: in one recall, a stage whose answer and repair failed is not asked
+// again: the rest of its decisions are the fallback's, counted; other stages still ask,
+// and the next recall asks the stage again.
+func TestLLMRecallScope(t *testing.T) {
+	var log eventLog
+	l := newTestLLM(t, func(c *Config) { c.Observe = log.observe })
+	nodes := recallNodesFixture()
+	policy := agent.PolicyInput{Query: "q", Time: askedAt, Node: nodes[0]}
+	invalid := agenttest.Content(`{"mode": "", "predicates": [], "decay_time": "", "decay_days": 0, "decay_mode": "", "missing_time": "", "conflict_inhibit": false, "reasoning": ""}`, 10, 5)
+	l.fake.Enqueue(invalid, invalid,
+		agenttest.JSON(t, map[string]any{"is_enough": true, "nodes_to_expand": []string{}, "reason": "enough"}, 10, 5))
+
+	ctx := agent.WithRecallScope(context.Background())
+	var fallbacks int
+	for range 5 {
+		_, u, err := l.ExpansionPolicy(ctx, policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fallbacks += u[StageExpand].Fallbacks
+	}
+	if n := len(l.fake.Requests()); n != 2 || fallbacks != 5 {
+		t.Errorf("%d requests, %d fallbacks; want 2 (the answer and its repair), 5", n, fallbacks)
+	}
+	if suff, _, err := l.Sufficiency(ctx, agent.SufficiencyInput{Query: "q", Depth: 1, MaxDepth: 3, Nodes: nodes}); err != nil || !suff.IsEnough {
+		t.Errorf("sufficiency %+v, %v: another stage asks the model", suff, err)
+	}
+	var events int
+	for _, ev := range log.events {
+		if ev.Kind == LLMFallback && ev.Stage == StageExpand {
+			events += ev.Decisions
+		}
+	}
+	if events != 5 {
+		t.Errorf("%d expand fallbacks reported, want 5", events)
+	}
+
+	l.fake.Enqueue(invalid, invalid)
+	l.ExpansionPolicy(agent.WithRecallScope(context.Background()), policy)
+	if n := len(l.fake.Requests()); n != 5 {
+		t.Errorf("%d requests, want 5: the next recall asks again", n)
+	}
+}
