@@ -71,6 +71,10 @@ type Response struct {
 	Content string
 	// PromptTokens and CompletionTokens fill the usage of a 200 answer.
 	PromptTokens, CompletionTokens int
+	// NoUsage leaves the usage out of a 200 answer, as some servers do.
+	NoUsage bool
+	// FinishReason is the choice's finish_reason; "" means stop.
+	FinishReason openai.FinishReason
 	// Delay holds the answer back; it ends early when the client gives up or the
 	// server shuts down, so timeout tests stay fast.
 	Delay time.Duration
@@ -215,20 +219,27 @@ func (f *FakeOpenAI) serveChat(w http.ResponseWriter, r *http.Request) {
 		}})
 		return
 	}
-	_ = json.NewEncoder(w).Encode(openai.ChatCompletionResponse{
-		ID:     "chatcmpl-fake-" + strconv.Itoa(len(f.Requests())),
-		Object: "chat.completion",
-		Model:  req.Model,
-		Choices: []openai.ChatCompletionChoice{{
+	finish := resp.FinishReason
+	if finish == "" {
+		finish = openai.FinishReasonStop
+	}
+	answer := map[string]any{
+		"id":     "chatcmpl-fake-" + strconv.Itoa(len(f.Requests())),
+		"object": "chat.completion",
+		"model":  req.Model,
+		"choices": []openai.ChatCompletionChoice{{
 			Message:      openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: resp.Content},
-			FinishReason: openai.FinishReasonStop,
+			FinishReason: finish,
 		}},
-		Usage: openai.Usage{
+	}
+	if !resp.NoUsage {
+		answer["usage"] = openai.Usage{
 			PromptTokens:     resp.PromptTokens,
 			CompletionTokens: resp.CompletionTokens,
 			TotalTokens:      resp.PromptTokens + resp.CompletionTokens,
-		},
-	})
+		}
+	}
+	_ = json.NewEncoder(w).Encode(answer)
 }
 
 // Route answers the requests that match it: those whose response format is the JSON

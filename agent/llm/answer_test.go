@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	openai "github.com/sashabaranov/go-openai"
+
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
@@ -97,4 +99,41 @@ func TestLLMAnswer(t *testing.T) {
 			t.Fatalf("err %v, want %s", err, realm.EUnavailable)
 		}
 	})
+}
+
+// TestLLMAnswerUnavailable: the error of a failed answer says what happened, and to
+// retry later only when a later attempt may succeed.
+func TestLLMAnswerUnavailable(t *testing.T) {
+	truncated := agenttest.Content(`{"answer": "On 7 May`, 100, 2048)
+	truncated.FinishReason = openai.FinishReasonLength
+	for _, tt := range []struct {
+		name    string
+		replies []agenttest.Response
+		says    string
+		retry   bool
+	}{
+		{"BadKey", []agenttest.Response{agenttest.Status(http.StatusUnauthorized)}, "refused the API key (HTTP 401)", false},
+		{"NotFound", []agenttest.Response{agenttest.Status(http.StatusNotFound)}, "refused the request (HTTP 404)", false},
+		{"Truncated", []agenttest.Response{truncated}, "cut off at max_tokens (2048 tokens)", false},
+		{"InvalidTwice", []agenttest.Response{agenttest.Content("not json", 10, 1), agenttest.Content("not json", 10, 1)}, "no valid answer, even after one repair", false},
+		{"ServerError", []agenttest.Response{agenttest.Status(http.StatusBadGateway), agenttest.Status(http.StatusBadGateway)}, "failed (HTTP 502, 2 attempts)", true},
+		{"RateLimited", []agenttest.Response{agenttest.Status(http.StatusTooManyRequests), agenttest.Status(http.StatusTooManyRequests)}, "rate limiting", true},
+		{"Timeout", []agenttest.Response{{Delay: time.Minute}, {Delay: time.Minute}}, "did not answer within REALM_LLM_TIMEOUT", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newTestLLM(t, func(c *Config) { c.MaxRetries, c.Timeout = 1, 100*time.Millisecond })
+			l.fake.Enqueue(tt.replies...)
+			_, _, err := l.Answer(context.Background(), answerInput())
+			if realm.ErrorCode(err) != realm.EUnavailable {
+				t.Fatalf("err %v, want %s", err, realm.EUnavailable)
+			}
+			msg := realm.ErrorMessage(err)
+			if !strings.Contains(msg, tt.says) || strings.Contains(msg, "retry later") != tt.retry {
+				t.Errorf("message %q; want it to say %q, retry later %v", msg, tt.says, tt.retry)
+			}
+			if l.fake.Pending() != 0 {
+				t.Errorf("%d scripted replies unused", l.fake.Pending())
+			}
+		})
+	}
 }

@@ -486,7 +486,7 @@ func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model st
 		}
 		wait, ok := l.retryWait(reason, retry, timeouts, hint.after)
 		if !ok {
-			return "", fmt.Errorf("chat completion (model %s, %d attempts): %w", model, retry+1, err)
+			return "", &callError{model: model, attempts: retry + 1, reason: reason, status: httpStatus(err), err: err}
 		}
 		l.log.Warn().Str("stage", stage).Str("model", model).Int("retry", retry+1).Str("reason", reason).
 			Dur("wait", wait).Err(err).Msg("LLM call failed; retrying")
@@ -566,6 +566,34 @@ func (l *Agent) retryWait(reason string, retry, timeouts int, retryAfter time.Du
 	return wait/2 + rand.N(wait/2+1), true
 }
 
+// callError is a chat call that gave no reply after its attempts: why the last failed.
+type callError struct {
+	model    string
+	attempts int
+	reason   string // Reason*
+	status   int    // the HTTP status of the last attempt, 0 without one
+	err      error
+}
+
+func (e *callError) Error() string {
+	return fmt.Sprintf("chat completion (model %s, %d attempts): %v", e.model, e.attempts, e.err)
+}
+
+func (e *callError) Unwrap() error { return e.err }
+
+// httpStatus is the HTTP status of a failed attempt, 0 when there was no answer.
+func httpStatus(err error) int {
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case errors.As(err, &apiErr):
+		return apiErr.HTTPStatusCode
+	case errors.As(err, &reqErr):
+		return reqErr.HTTPStatusCode
+	}
+	return 0
+}
+
 // failureReason classifies a failed attempt; ctx is the caller's (not the attempt's).
 func failureReason(ctx context.Context, err error) string {
 	if ctx.Err() != nil {
@@ -574,15 +602,7 @@ func failureReason(ctx context.Context, err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return ReasonTimeout
 	}
-	status := 0
-	var apiErr *openai.APIError
-	var reqErr *openai.RequestError
-	switch {
-	case errors.As(err, &apiErr):
-		status = apiErr.HTTPStatusCode
-	case errors.As(err, &reqErr):
-		status = reqErr.HTTPStatusCode
-	}
+	status := httpStatus(err)
 	switch {
 	case status == http.StatusTooManyRequests:
 		return ReasonRateLimited
