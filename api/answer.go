@@ -49,7 +49,7 @@ func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := s.answer(r.Context(), chi.URLParam(r, "space"), req)
 	if err != nil {
-		writeError(w, r, err)
+		writeProblem(w, r, err, func(p *problem) { p.TraceID, p.Usage = res.TraceID, res.Usage })
 		return
 	}
 	encode(w, http.StatusOK, res)
@@ -75,7 +75,8 @@ var errNoAnswerer = realm.Errorf(realm.ENotSupported,
 	"answering needs an LLM: set REALM_LLM=openai with OPENAI_BASE_URL or OPENAI_API_KEY (the offline agent cannot answer; use /recall)")
 
 // answer is /answer after decoding, for the HTTP route and the MCP tool: ENotSupported
-// without an Answerer, EInvalid for a bad request, else the answer.
+// without an Answerer, EInvalid for a bad request, else the answer. An answer that fails
+// after the recall returns the trace id and the usage so far with its error.
 func (s *server) answer(ctx context.Context, space string, req answerRequest) (answerResult, error) {
 	if err := req.Validate(); err != nil {
 		return answerResult{}, err // a request the server could never answer says why first
@@ -93,6 +94,9 @@ func (s *server) answer(ctx context.Context, space string, req answerRequest) (a
 		zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context { return c.Str("trace_id", out.Recall.TraceID) })
 	}
 	if err != nil {
+		if out.Recalled {
+			return answerResult{TraceID: out.Recall.TraceID, Usage: out.Usage}, err
+		}
 		return answerResult{}, err
 	}
 	res := answerResult{Answer: out.Answer.Text, CitedNodeIDs: out.Answer.Cited, TraceID: out.Recall.TraceID,

@@ -192,13 +192,24 @@ func TestAnswerErrLLM(t *testing.T) {
 		c := newAnswerServer(t, apitest.New(t), Config{}, fake)
 		sp := "/v1/spaces/" + cyphertest.NewSpace(t)
 		ingestHiking(t, c, sp)
-		var p problemDoc
+		var p struct {
+			problemDoc
+			TraceID string `json:"trace_id"`
+			Usage   realm.Usage
+		}
 		resp := c.do("POST", sp+"/answer", map[string]any{"query": "Where does Melanie go hiking?"}, &p)
 		if resp.StatusCode != http.StatusServiceUnavailable || p.Code != realm.EUnavailable || resp.Header.Get("Retry-After") == "" {
 			t.Fatalf("status %d, problem %+v, Retry-After %q", resp.StatusCode, p, resp.Header.Get("Retry-After"))
 		}
 		if !strings.Contains(p.Detail, "no valid answer") {
 			t.Errorf("detail %q", p.Detail)
+		}
+		// What was done and paid for before the failure: the recall's trace, the calls.
+		if u := p.Usage[llm.StageAnswer]; p.TraceID == "" || u.Calls != 2 || u.PromptTokens != 220 || u.Failures != 2 {
+			t.Errorf("trace %q, answer usage %+v; want the recall's trace, 2 calls of 220 prompt tokens, 2 failures", p.TraceID, u)
+		}
+		if code := c.status("GET", sp+"/traces/"+p.TraceID, nil); code != http.StatusOK {
+			t.Errorf("the 503's trace: %d", code)
 		}
 		if n := len(fake.Requests()); n != 2 {
 			t.Errorf("%d LLM calls, want the answer and one repair", n)

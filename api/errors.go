@@ -43,6 +43,10 @@ type problem struct {
 	Detail   string            `json:"detail"`
 	Instance string            `json:"instance,omitempty"`
 	Fields   map[string]string `json:"fields,omitempty"`
+	// TraceID and Usage are those of an /answer that failed after its recall: the trace
+	// holds the evidence, and the LLM calls made were paid for.
+	TraceID string      `json:"trace_id,omitempty"`
+	Usage   realm.Usage `json:"usage,omitempty"`
 }
 
 // ErrShuttingDown is the cause with which the server's caller cancels the requests'
@@ -61,7 +65,10 @@ var (
 
 // writeError answers with err as a problem. Internal errors are logged once, with
 // their text, and shown to the client only as "internal error".
-func writeError(w http.ResponseWriter, r *http.Request, err error) {
+func writeError(w http.ResponseWriter, r *http.Request, err error) { writeProblem(w, r, err, nil) }
+
+// writeProblem is writeError with the problem completed by extend (nil: nothing to add).
+func writeProblem(w http.ResponseWriter, r *http.Request, err error, extend func(*problem)) {
 	if errors.Is(context.Cause(r.Context()), ErrShuttingDown) && !errors.Is(err, errIngestCutOff) {
 		// Whatever the cancellation made of the request's work; handleObservations says
 		// more of its batch (errIngestCutOff).
@@ -104,6 +111,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	var e *realm.Error
 	if errors.As(err, &e) {
 		p.Fields = e.Fields
+	}
+	if extend != nil {
+		extend(&p)
 	}
 	if (status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests) && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "5")
