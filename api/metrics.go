@@ -93,6 +93,7 @@ type Metrics struct {
 	llmRetries   *prometheus.CounterVec
 	llmFallbacks *prometheus.CounterVec
 	llmDropped   *prometheus.CounterVec
+	llmNoUsage   *prometheus.CounterVec
 	edits        *prometheus.CounterVec
 	jobsRunning  prometheus.Gauge
 	jobsFinished *prometheus.CounterVec
@@ -153,6 +154,10 @@ func NewMetrics(reg prometheus.Registerer, store *cypher.Store) *Metrics {
 			Name: "realm_llm_fallbacks_total",
 			Help: "Decisions the offline agent took because the LLM gave no usable answer, by stage.",
 		}, []string{"stage"}),
+		llmNoUsage: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "realm_llm_calls_without_usage_total",
+			Help: "LLM chat calls the server answered without usage (their tokens count 0), by stage.",
+		}, []string{"stage"}),
 		llmDropped: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "realm_llm_dropped_total",
 			Help: "Units of LLM answers dropped beyond what REALM takes from one (candidates of an extraction), by stage.",
@@ -175,12 +180,13 @@ func NewMetrics(reg prometheus.Registerer, store *cypher.Store) *Metrics {
 		}),
 	}
 	reg.MustRegister(m.recallStage, m.llmCalls, m.llmDuration, m.llmTokens, m.llmFailures, m.llmRetries,
-		m.llmFallbacks, m.llmDropped, m.edits, m.jobsRunning, m.jobsFinished, m.tracesGone)
+		m.llmFallbacks, m.llmDropped, m.llmNoUsage, m.edits, m.jobsRunning, m.jobsFinished, m.tracesGone)
 	// Every series exists from the start, at 0, so that rates and alerts see the first event.
 	for _, stage := range llmStages {
 		m.llmCalls.WithLabelValues(stage)
 		m.llmFallbacks.WithLabelValues(stage)
 		m.llmDropped.WithLabelValues(stage)
+		m.llmNoUsage.WithLabelValues(stage)
 		m.llmTokens.WithLabelValues(stage, "prompt")
 		m.llmTokens.WithLabelValues(stage, "completion")
 	}
@@ -226,6 +232,9 @@ func (m *Metrics) ObserveLLM(e llm.Event) {
 		m.llmTokens.WithLabelValues(stage, "completion").Add(float64(max(e.CompletionTokens, 0)))
 		if e.Reason != "" {
 			m.llmFailures.WithLabelValues(stage, bounded(e.Reason, llmReasons)).Inc()
+		}
+		if e.NoUsage {
+			m.llmNoUsage.WithLabelValues(stage).Inc()
 		}
 	case llm.LLMInvalid:
 		m.llmFailures.WithLabelValues(stage, llm.ReasonInvalid).Inc()

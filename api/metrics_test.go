@@ -293,11 +293,14 @@ func TestAnswerLogsTraceID(t *testing.T) {
 	}
 }
 
-// TestMetricsLLMUnits: what the LLM agent drops from an answer is counted by stage.
+// TestMetricsLLMUnits: what the LLM agent drops from an answer, and its calls answered
+// without usage, are counted by stage.
 func TestMetricsLLMUnits(t *testing.T) {
 	registry := prometheus.NewRegistry()
 	m := NewMetrics(registry, nil)
 	m.ObserveLLM(llm.Event{Stage: llm.StageExtract, Kind: llm.LLMDropped, Decisions: 280})
+	m.ObserveLLM(llm.Event{Stage: llm.StageExtract, Kind: llm.LLMCall, NoUsage: true})
+	m.ObserveLLM(llm.Event{Stage: llm.StageExtract, Kind: llm.LLMCall, PromptTokens: 10})
 	families, err := registry.Gather()
 	if err != nil {
 		t.Fatal(err)
@@ -314,5 +317,8 @@ func TestMetricsLLMUnits(t *testing.T) {
 	}
 	if got["realm_llm_dropped_total"] != 280 {
 		t.Errorf("realm_llm_dropped_total{stage=extract} = %g, want 280", got["realm_llm_dropped_total"])
+	}
+	if got["realm_llm_calls_without_usage_total"] != 1 {
+		t.Errorf("realm_llm_calls_without_usage_total{stage=extract} = %g, want 1", got["realm_llm_calls_without_usage_total"])
 	}
 }

@@ -1,9 +1,13 @@
 package llm
 
 import (
+	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -87,5 +91,34 @@ func TestLLMExtractCapped(t *testing.T) {
 	}
 	if sys := l.fake.Requests()[0].System(); !strings.Contains(sys, "At most 20 units") {
 		t.Errorf("the prompt does not ask for at most %d units:\n%s", maxCandidates, sys)
+	}
+}
+
+// TestLLMNoUsage: a reply without usage counts 0 tokens, is reported (NoUsage, for the
+// metric) and warned about once, not silently.
+func TestLLMNoUsage(t *testing.T) {
+	var log eventLog
+	l := newTestLLM(t, func(c *Config) { c.Observe = log.observe })
+	var logged bytes.Buffer
+	l.log = zerolog.New(&logged)
+	valid := agenttest.JSON(t, validExtraction(), 0, 0)
+	valid.NoUsage = true
+	l.fake.Enqueue(valid, valid, agenttest.JSON(t, validExtraction(), 120, 45))
+	for range 3 {
+		if _, _, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var noUsage []bool
+	for _, ev := range log.events {
+		if ev.Kind == LLMCall {
+			noUsage = append(noUsage, ev.NoUsage)
+		}
+	}
+	if !slices.Equal(noUsage, []bool{true, true, false}) {
+		t.Errorf("calls reported without usage: %v, want [true true false]", noUsage)
+	}
+	if n := strings.Count(logged.String(), "without usage"); n != 1 {
+		t.Errorf("%d warnings about missing usage, want 1:\n%s", n, logged.String())
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 
@@ -108,8 +109,10 @@ type Event struct {
 	Reason string // why a call failed or a retry happens; "" for a call that answered
 	// PromptTokens and CompletionTokens are a call's usage as the server reports it.
 	PromptTokens, CompletionTokens int
-	Duration                       time.Duration // a call's latency; a retry's wait
-	Decisions                      int           // LLMFallback: decisions the fallback agent took; LLMDropped: units dropped
+	// NoUsage: a call the server answered without usage (counted as 0 tokens).
+	NoUsage   bool
+	Duration  time.Duration // a call's latency; a retry's wait
+	Decisions int           // LLMFallback: decisions the fallback agent took; LLMDropped: units dropped
 }
 
 // Agent is the agent.Agent backed by an OpenAI-compatible chat API (REALM.md §5): JSON-schema
@@ -123,6 +126,8 @@ type Agent struct {
 	prompts  *template.Template
 	// sleep waits between retries; a field so tests can observe waits without sleeping.
 	sleep func(ctx context.Context, d time.Duration) error
+	// noUsage warns, once, that the server answers without usage.
+	noUsage sync.Once
 }
 
 var _ agent.Agent = (*Agent)(nil)
@@ -460,11 +465,19 @@ func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model st
 		resp, err := l.client.CreateChatCompletion(actx, req)
 		cancel()
 		took := time.Since(began)
-		content, reason := "", ""
+		content, reason, noUsage := "", "", false
 		if err != nil {
 			reason = failureReason(ctx, err)
 		} else {
+			// No prompt is 0 tokens: a server that reports none left usage out.
+			noUsage = resp.Usage.PromptTokens == 0 && resp.Usage.CompletionTokens == 0
 			content, reason, err = answered(resp)
+		}
+		if noUsage {
+			l.noUsage.Do(func() {
+				l.log.Warn().Str("stage", stage).Str("model", model).
+					Msg("the LLM server answers without usage: its calls count 0 tokens (realm_llm_calls_without_usage_total)")
+			})
 		}
 		// One line per call for cost accounting; never the prompt or the reply.
 		l.log.Debug().Str("stage", stage).Str("model", model).Int("prompt_tokens", resp.Usage.PromptTokens).
@@ -472,7 +485,7 @@ func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model st
 			Bool("ok", err == nil).Str("reason", reason).Msg("LLM call")
 		addUsage(usage, stage, realm.StageUsage{Calls: 1,
 			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
-		l.observe(Event{Stage: stage, Kind: LLMCall, Reason: reason, Duration: took,
+		l.observe(Event{Stage: stage, Kind: LLMCall, Reason: reason, Duration: took, NoUsage: noUsage,
 			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
 		if err == nil {
 			return content, nil
