@@ -14,11 +14,12 @@ import (
 	"github.com/realm-memory/realm/agent/agenttest"
 )
 
-// TestLLMMaxTokens: every stage's request bounds the reply, max_tokens for a chat model,
+// TestLLMMaxTokens: every stage's request bounds the reply (Chat's too), max_tokens for a chat model,
 // max_completion_tokens (with room to reason) for a reasoning model, which rejects max_tokens.
 func TestLLMMaxTokens(t *testing.T) {
 	stageOf := map[string]string{"realm_extraction": StageExtract, "realm_integration": StageIntegrate, "realm_plans": StagePlan,
-		"realm_sufficiency": StageSufficiency, "realm_policy": StageExpand, "realm_audit": StageAudit, "realm_answer": StageAnswer}
+		"realm_sufficiency": StageSufficiency, "realm_policy": StageExpand, "realm_audit": StageAudit, "realm_answer": StageAnswer,
+		"": "judge"}
 	for _, tt := range []struct {
 		name, model string
 		reasoning   bool
@@ -35,23 +36,24 @@ func TestLLMMaxTokens(t *testing.T) {
 			l.ExpansionPolicy(ctx, agent.PolicyInput{Query: "q", Time: askedAt, Node: nodes[0]})
 			l.Audit(ctx, agent.AuditInput{Query: "q", Answer: "a", Nodes: []realm.RecalledNode{{Node: nodes[0].Node}}})
 			l.Answer(ctx, answerInput())
+			l.Chat(ctx, ChatRequest{Stage: "judge", System: "s", User: "u"}) // free text: one call
 			seen := map[string]bool{}
 			for _, r := range l.fake.Requests() {
 				stage := stageOf[r.SchemaName()]
 				seen[stage] = true
-				got, want := r.MaxTokens, maxTokens[stage]
+				got, want := r.MaxTokens, stageMaxTokens(stage)
 				if tt.reasoning {
-					got, want = r.MaxCompletionTokens, maxTokens[stage]+reasoningTokens
+					got, want = r.MaxCompletionTokens, stageMaxTokens(stage)+reasoningTokens
 					if strings.Contains(string(r.Body), `"max_tokens"`) {
 						t.Errorf("%s: max_tokens sent to a reasoning model", stage)
 					}
 				}
-				if want == reasoningTokens || got != want {
+				if got != want {
 					t.Errorf("%s: bound %d, want %d", stage, got, want)
 				}
 			}
-			if len(seen) != len(maxTokens) {
-				t.Errorf("stages asked: %v, want all of %v", seen, maxTokens)
+			if len(seen) != len(maxTokens)+1 {
+				t.Errorf("stages asked: %v, want all of %v and a judge", seen, maxTokens)
 			}
 		})
 	}
