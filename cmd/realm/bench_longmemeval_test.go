@@ -119,8 +119,9 @@ func TestBenchLongMemEvalFull(t *testing.T) {
 	}
 	// Priming answers each item once; the read path's decisions and the audit around each
 	// answer go to the fake too, which answers them with no JSON: two calls (the answer and
-	// its repair), both failed, then the offline decision, for each.
-	if p := rep.Cost[bench.LMEStagePrime]; p.Calls-p.Failures != 8 || p.Failures != 2*p.Fallbacks || p.Fallbacks == 0 {
+	// its repair), both failed, then the offline decision; a stage that failed so in a
+	// recall is not asked again in it (its later decisions fall back without a call).
+	if p := rep.Cost[bench.LMEStagePrime]; p.Calls-p.Failures != 8 || p.Failures > 2*p.Fallbacks || p.Failures%2 != 0 || p.Fallbacks == 0 {
 		t.Errorf("prime cost %+v, want one answer per item and the other decisions fallen back", p)
 	}
 	if in := rep.Cost[bench.LMEStageIngest]; in.Calls == 0 || in.Fallbacks == 0 {
