@@ -13,7 +13,7 @@ import (
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
-// TestExportImportCommands: `realm ingest`, then `realm export --out` (and `realm spaces`
+// TestExportImportCommands: `realm ingest` (and `realm recall` finds it), then `realm export --out` (and `realm spaces`
 // lists the space), erase the space (and it lists none), `realm import`, `realm export`
 // again: the two files are equal but for exported_at. A malformed file is refused by
 // `realm import --check` and by `realm import` with its line number, writing nothing; an
@@ -40,6 +40,9 @@ func TestExportImportCommands(t *testing.T) {
 		return out.String()
 	}
 	runOK("ingest", "--space", space, msgs)
+	if out := runOK("recall", "--space", space, "Where does Ana work?"); !strings.Contains(out, "bakery") || !strings.Contains(out, "trace ") {
+		t.Errorf("realm recall says %q", out)
+	}
 	first, second := filepath.Join(dir, "first.jsonl"), filepath.Join(dir, "second.jsonl")
 	if out := runOK("export", "--space", space, "--out", first); !strings.Contains(out, "memories") {
 		t.Errorf("export says %q", out)
