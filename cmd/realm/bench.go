@@ -24,6 +24,8 @@ func runBench(ctx context.Context, args []string, getenv func(string) string, st
 		return realm.Errorf(realm.EInvalid, benchUsage)
 	}
 	switch args[0] {
+	case "-h", "--help":
+		return &helpError{flag.NewFlagSet("bench", flag.ContinueOnError)}
 	case "locomo":
 		return runBenchLoCoMo(ctx, args[1:], getenv, stdout, progress)
 	case "scale":

@@ -118,13 +118,13 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	}
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (REALM_ADDR)")
 	fs.StringVar(&cfg.Neo4j.URI, "neo4j-uri", cfg.Neo4j.URI, "Neo4j URI (NEO4J_URI)")
+	fs.Lookup("neo4j-uri").DefValue = maskURL(cfg.Neo4j.URI) // -h shows it
 	fs.StringVar(&cfg.LLM, "llm", cfg.LLM, "agent: offline or openai (REALM_LLM)")
 	embedKind := fs.String("embedder", getenv("REALM_EMBEDDER"), "embedder: local, local-q (int8), openai or hash (REALM_EMBEDDER)")
-	fs.SetOutput(io.Discard)
 	// Flags may follow positional arguments (realm ingest --space S FILE --sample X).
 	for {
-		if err := fs.Parse(args); err != nil {
-			return cfg, realm.Errorf(realm.EInvalid, "%v", err)
+		if err := parseFlags(fs, args); err != nil {
+			return cfg, err
 		}
 		if fs.NArg() == 0 {
 			break

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"flag"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -11,7 +13,14 @@ import (
 
 // runHealthcheck asks the server at REALM_ADDR for /readyz; container images have no
 // curl, so the binary checks itself.
-func runHealthcheck(ctx context.Context, getenv func(string) string) error {
+func runHealthcheck(ctx context.Context, args []string, getenv func(string) string, _ io.Writer) error {
+	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return realm.Errorf(realm.EInvalid, "usage: realm healthcheck (it takes no arguments)")
+	}
 	addr := getenv("REALM_ADDR")
 	if addr == "" {
 		addr = "127.0.0.1:8080"

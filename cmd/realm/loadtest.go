@@ -55,7 +55,6 @@ func runLoadtest(ctx context.Context, args []string, getenv func(string) string,
 		o.URL = "http://127.0.0.1:8080"
 	}
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	fs.StringVar(&o.URL, "url", o.URL, "server base URL (REALM_URL)")
 	fs.StringVar(&o.Key, "key", "", "API key, sent as a bearer token (needs write scope; admin to erase the spaces after)")
 	fs.IntVar(&o.Clients, "clients", 32, "concurrent clients")
@@ -67,8 +66,8 @@ func runLoadtest(ctx context.Context, args []string, getenv func(string) string,
 	fs.BoolVar(&o.Keep, "keep", false, "keep the spaces after the run (default: erase them)")
 	fs.DurationVar(&o.Wait, "wait", time.Minute, "how long to wait for /readyz before starting")
 	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON")
-	if err := fs.Parse(args); err != nil {
-		return realm.Errorf(realm.EInvalid, "loadtest: %v", err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	switch {
 	case fs.NArg() > 0:

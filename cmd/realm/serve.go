@@ -235,11 +235,7 @@ func newAgent(cfg config, logger zerolog.Logger, observe func(llm.Event)) (agent
 }
 
 // runSchemaApply applies the migrations for the configured embedder's dimension.
-func runSchemaApply(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	cfg, err := loadConfig(flag.NewFlagSet("schema apply", flag.ContinueOnError), args, getenv)
-	if err != nil {
-		return err
-	}
+func runSchemaApply(ctx context.Context, cfg config, stdout io.Writer) error {
 	deps, err := openDeps(ctx, cfg, newLogger(io.Discard, "error"))
 	if err != nil {
 		return err
