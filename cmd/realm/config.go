@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -108,9 +111,15 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 		UncheckedSpaces: getenv("REALM_UNCHECKED_SPACE_PREFIX"),
 	}
 	for _, space := range strings.Split(getenv("REALM_GRAPH_WARM"), ",") {
-		if space = strings.TrimSpace(space); space != "" {
-			cfg.GraphWarm = append(cfg.GraphWarm, space)
+		if space = strings.TrimSpace(space); space == "" {
+			continue
 		}
+		// A space that does not exist is only warned about (it may come later); an id that
+		// no space can have is a typo.
+		if !realm.ValidSpace(space) {
+			return cfg, realm.Errorf(realm.EInvalid, "REALM_GRAPH_WARM: %q is not a space id ([A-Za-z0-9_-]{1,64}, comma-separated)", space)
+		}
+		cfg.GraphWarm = append(cfg.GraphWarm, space)
 	}
 	defaultModel := env("REALM_LLM_MODEL", "gpt-4o-mini")
 	for _, role := range []string{"extraction", "retrieval", "audit", "answer", "judge"} {
@@ -163,7 +172,7 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	cfg.Score = getenv("REALM_SCORE")
 	score := retrieval.DefaultOptions()
 	if err := score.SetScore(cfg.Score); err != nil {
-		return cfg, realm.Errorf(realm.EInvalid, "REALM_SCORE %q: %v", cfg.Score, err)
+		return cfg, realm.Errorf(realm.EInvalid, "REALM_SCORE %q: %s", cfg.Score, fieldsText(err))
 	}
 	if cfg.MetricsKeyRequired, err = strconv.ParseBool(env("REALM_METRICS_KEY_REQUIRED", "false")); err != nil {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_METRICS_KEY_REQUIRED %q: want true or false", getenv("REALM_METRICS_KEY_REQUIRED"))
@@ -189,6 +198,20 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 		return cfg, err
 	}
 	return cfg, cfg.validate()
+}
+
+// fieldsText is a validation error as one line, "field: reason" each in field order; any
+// other error as it is.
+func fieldsText(err error) string {
+	var e *realm.Error
+	if !errors.As(err, &e) || len(e.Fields) == 0 {
+		return err.Error()
+	}
+	var parts []string
+	for _, field := range slices.Sorted(maps.Keys(e.Fields)) {
+		parts = append(parts, field+": "+e.Fields[field])
+	}
+	return strings.Join(parts, "; ")
 }
 
 // defaultTraceRetention keeps a recall's trace, and so the user's query, for 30 days: time

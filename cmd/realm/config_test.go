@@ -8,13 +8,18 @@ import (
 )
 
 // REALM_GRAPH_WARM names the spaces whose graph snapshots serve reads at start: a
-// comma-separated list, blanks left out; none by default.
+// comma-separated list, blanks left out; none by default. An id that no space can have is
+// refused, naming the variable and the id.
 func TestGraphWarm(t *testing.T) {
 	for v, want := range map[string][]string{"": nil, " big, other ,": {"big", "other"}} {
 		cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, testEnv(map[string]string{"REALM_GRAPH_WARM": v}))
 		if err != nil || !slices.Equal(cfg.GraphWarm, want) {
 			t.Errorf("REALM_GRAPH_WARM=%q: %q %v, want %q", v, cfg.GraphWarm, err, want)
 		}
+	}
+	_, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, testEnv(map[string]string{"REALM_GRAPH_WARM": "nosuch,bad!id"}))
+	if err == nil || !strings.Contains(err.Error(), `REALM_GRAPH_WARM: "bad!id" is not a space id`) {
+		t.Errorf(`REALM_GRAPH_WARM="nosuch,bad!id": %v, want the bad id refused`, err)
 	}
 }
 

@@ -358,6 +358,8 @@ func TestRunErrors(t *testing.T) {
 		{"ErrKeysTwice", map[string]string{"REALM_API_KEYS": "x", "REALM_API_KEYS_FILE": "y"}, []string{"serve"}, "not both"},
 		{"ErrMetricsKeyRequired", map[string]string{"REALM_METRICS_KEY_REQUIRED": "maybe"}, []string{"serve"}, "REALM_METRICS_KEY_REQUIRED"},
 		{"ErrScore", map[string]string{"REALM_SCORE": "learned_close=0.6,learned_full=0.5"}, []string{"serve"}, "learned_full"},
+		{"ErrScoreFields", map[string]string{"REALM_SCORE": "scorer=bogus,hub_degree=0"}, []string{"serve"},
+			`REALM_SCORE "scorer=bogus,hub_degree=0": hub_degree: must be a whole number in [1, 1000000]; scorer: must be one of`},
 		{"ErrTimeZone", map[string]string{"REALM_TIME_ZONE": "Europe/Atlantis"}, []string{"serve"}, "REALM_TIME_ZONE"},
 		{"ErrTraceRetention", map[string]string{"REALM_TRACE_RETENTION": "30d"}, []string{"serve"}, "REALM_TRACE_RETENTION"},
 		{"ErrMetricsKeyRequiredNoKeys", map[string]string{"REALM_METRICS_KEY_REQUIRED": "true"}, []string{"serve"}, "needs API keys"},

@@ -16,7 +16,8 @@ type running struct {
 	Imports         int // REALM_MAX_IMPORTS
 }
 
-// loadRunning reads REALM_MAX_ASYNC_JOBS_PER_KEY, REALM_MAX_ASYNC_JOBS and REALM_MAX_IMPORTS.
+// loadRunning reads REALM_MAX_ASYNC_JOBS_PER_KEY, REALM_MAX_ASYNC_JOBS and REALM_MAX_IMPORTS;
+// a key's bound may not exceed the process's.
 func loadRunning(getenv func(string) string) (running, error) {
 	var l running
 	for _, s := range []struct {
@@ -38,6 +39,15 @@ func loadRunning(getenv func(string) string) (running, error) {
 			return l, realm.Errorf(realm.EInvalid, "%s %q: want a positive number", s.name, v)
 		}
 		*s.v = n
+	}
+	if l.AsyncJobsPerKey > l.AsyncJobs {
+		// The process's bound would win: a key's bound above it only misleads.
+		perKey := strconv.Itoa(l.AsyncJobsPerKey)
+		if getenv("REALM_MAX_ASYNC_JOBS_PER_KEY") == "" {
+			perKey += " (its default)"
+		}
+		return l, realm.Errorf(realm.EInvalid, "REALM_MAX_ASYNC_JOBS_PER_KEY %s is above REALM_MAX_ASYNC_JOBS %d, the bound of the whole process: set it to at most %d",
+			perKey, l.AsyncJobs, l.AsyncJobs)
 	}
 	return l, nil
 }

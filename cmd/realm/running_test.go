@@ -15,6 +15,10 @@ func TestLoadRunning(t *testing.T) {
 		{"Defaults", nil, running{AsyncJobsPerKey: 4, AsyncJobs: 16, Imports: 2}, ""},
 		{"OK", map[string]string{"REALM_MAX_ASYNC_JOBS_PER_KEY": "1", "REALM_MAX_ASYNC_JOBS": "3", "REALM_MAX_IMPORTS": "5"}, running{AsyncJobsPerKey: 1, AsyncJobs: 3, Imports: 5}, ""},
 		{"ErrZero", map[string]string{"REALM_MAX_ASYNC_JOBS": "0"}, running{}, `REALM_MAX_ASYNC_JOBS "0"`},
+		{"ErrPerKeyAbove", map[string]string{"REALM_MAX_ASYNC_JOBS": "2", "REALM_MAX_ASYNC_JOBS_PER_KEY": "8"}, running{},
+			"REALM_MAX_ASYNC_JOBS_PER_KEY 8 is above REALM_MAX_ASYNC_JOBS 2"},
+		{"ErrDefaultPerKeyAbove", map[string]string{"REALM_MAX_ASYNC_JOBS": "2"}, running{},
+			"REALM_MAX_ASYNC_JOBS_PER_KEY 4 (its default) is above REALM_MAX_ASYNC_JOBS 2"},
 		{"ErrNotANumber", map[string]string{"REALM_MAX_IMPORTS": "two"}, running{}, `REALM_MAX_IMPORTS "two"`},
 	}
 	for _, tt := range tests {
