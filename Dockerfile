@@ -13,7 +13,10 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=1 go build -trimpath -o /out/realm ./cmd/realm
+# .git is not sent (.dockerignore), so Go stamps no revision: `realm version` prints
+# REALM_VERSION alone; docker build --build-arg REALM_VERSION=$(git describe --always --dirty)
+ARG REALM_VERSION=dev
+RUN CGO_ENABLED=1 go build -trimpath -ldflags "-X main.version=${REALM_VERSION}" -o /out/realm ./cmd/realm
 
 FROM debian:bookworm-slim
 RUN useradd --system --uid 10001 --home /nonexistent realm

@@ -76,8 +76,12 @@ neo4j:
 stop:
 	@deploy/neo4j/neo4j.sh stop
 
+## build: bin/realm. -buildvcs=true stamps the git revision that `realm version` prints (even
+## where GOFLAGS holds -buildvcs=false; a checkout without .git, or a git worktree, gets none);
+## REALM_VERSION (default dev) is the version printed before it, as in the Dockerfile
+REALM_VERSION ?= dev
 build:
-	$(GO) build -o $(BIN) ./cmd/realm
+	$(GO) build -buildvcs=true -ldflags "-X main.version=$(REALM_VERSION)" -o $(BIN) ./cmd/realm
 
 ## bench: Go benchmarks (latency and throughput are measured here, never asserted in tests)
 bench: setup

@@ -12,7 +12,8 @@ import (
 	"github.com/realm-memory/realm"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
+// version is set at build time with -ldflags "-X main.version=…" (REALM_VERSION of the
+// Makefile and the Dockerfile).
 var version = "dev"
 
 // run is the whole program: it parses args (args[0] is the program name), reads the
@@ -68,14 +69,22 @@ func runVersion(_ context.Context, args []string, _ func(string) string, stdout 
 	return nil
 }
 
-// fullVersion is the build's version plus its VCS revision when known.
+// fullVersion is the build's version plus the VCS revision Go stamped into the binary,
+// when it did (built from a git checkout, see the Makefile's build).
 func fullVersion() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return version
 	}
-	var rev, dirty string
-	for _, s := range info.Settings {
+	return versionOf(version, info.Settings)
+}
+
+// versionOf is version followed by the revision of settings (its first 12 digits),
+// "-dirty" when the tree held changes, and the commit's time: "dev (7c4fdd7cad8c-dirty,
+// 2026-12-06T23:35:50Z)"; version alone without a revision.
+func versionOf(version string, settings []debug.BuildSetting) string {
+	var rev, dirty, when string
+	for _, s := range settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
@@ -83,6 +92,8 @@ func fullVersion() string {
 			if s.Value == "true" {
 				dirty = "-dirty"
 			}
+		case "vcs.time":
+			when = ", " + s.Value
 		}
 	}
 	if rev == "" {
@@ -91,5 +102,5 @@ func fullVersion() string {
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	return strings.TrimSpace(version + " (" + rev + dirty + ")")
+	return strings.TrimSpace(version + " (" + rev + dirty + when + ")")
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -389,6 +390,29 @@ func TestSchemaApply(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestVersionOf: the version names the revision the binary was built from, whether the
+// tree held changes and when the commit was made; without a revision, the version alone.
+func TestVersionOf(t *testing.T) {
+	rev := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "7c4fdd7cad8ced021c051863735c54525cbf5637"},
+		{Key: "vcs.time", Value: "2026-12-06T23:35:50Z"}}
+	tests := []struct {
+		name     string
+		settings []debug.BuildSetting
+		want     string
+	}{
+		{"Clean", append(rev, debug.BuildSetting{Key: "vcs.modified", Value: "false"}), "dev (7c4fdd7cad8c, 2026-12-06T23:35:50Z)"},
+		{"Modified", append(rev, debug.BuildSetting{Key: "vcs.modified", Value: "true"}), "dev (7c4fdd7cad8c-dirty, 2026-12-06T23:35:50Z)"},
+		{"NoVCS", []debug.BuildSetting{{Key: "-trimpath", Value: "true"}}, "dev"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := versionOf("dev", tt.settings); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 
