@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/api"
@@ -81,6 +84,9 @@ type openAIConfig struct {
 	Timeout time.Duration
 }
 
+// llmRoles are the roles of the LLM agent, each with its model (REALM_MODEL_<ROLE>).
+var llmRoles = []string{"extraction", "retrieval", "audit", "answer", "judge"}
+
 // Development default of the local Neo4j (deploy/neo4j); documented in the README.
 const defaultNeo4jPassword = "realm-dev-password"
 
@@ -122,7 +128,7 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 		cfg.GraphWarm = append(cfg.GraphWarm, space)
 	}
 	defaultModel := env("REALM_LLM_MODEL", "gpt-4o-mini")
-	for _, role := range []string{"extraction", "retrieval", "audit", "answer", "judge"} {
+	for _, role := range llmRoles {
 		cfg.OpenAI.Models[role] = env("REALM_MODEL_"+strings.ToUpper(role), defaultModel)
 	}
 	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (REALM_ADDR)")
@@ -342,16 +348,16 @@ func (c config) validate() error {
 	return nil
 }
 
-// print writes the configuration once, secrets masked.
-func (c config) print(w io.Writer) {
+// setting is one setting of the configuration as it is printed: its variable and value.
+type setting struct{ name, value string }
+
+// settings are the settings of README.md's configuration table in its order, secrets
+// masked: the API keys by name (api_keys), the model of each role (REALM_MODEL_*, whose
+// default is REALM_LLM_MODEL).
+func (c config) settings() []setting {
 	kind := c.Embed.Kind
 	if kind == "" {
 		kind = "auto (the local model of the stored spaces, else local-q; hash if not installed)"
-	}
-	fmt.Fprintf(w, "config: REALM_ADDR=%s NEO4J_URI=%s NEO4J_USER=%s NEO4J_PASSWORD=%s NEO4J_DATABASE=%s REALM_EMBEDDER=%s REALM_LLM=%s",
-		c.Addr, maskURL(c.Neo4j.URI), c.Neo4j.User, mask(c.Neo4j.Password), c.Neo4j.Database, kind, c.LLM)
-	if c.LLM == "openai" || c.Embed.Kind == embed.KindOpenAI {
-		fmt.Fprintf(w, " OPENAI_BASE_URL=%s OPENAI_API_KEY=%s models=%v REALM_LLM_TIMEOUT=%s", maskURL(c.OpenAI.BaseURL), mask(c.OpenAI.APIKey), c.OpenAI.Models, c.OpenAI.Timeout)
 	}
 	names := make([]string, len(c.Keys))
 	for i, k := range c.Keys {
@@ -360,27 +366,52 @@ func (c config) print(w io.Writer) {
 	if len(names) == 0 {
 		names = []string{"none (no auth, loopback only)"}
 	}
-	fmt.Fprintf(w, " api_keys=%s REALM_RATE_LIMIT=%g REALM_RATE_BURST=%d REALM_MAX_BODY_BYTES=%d REALM_AUTO_RECONSOLIDATE=%t REALM_SHUTDOWN_TIMEOUT=%s",
-		strings.Join(names, ","), c.Limits.RateLimit, c.Limits.RateBurst, c.Limits.MaxBodyBytes, c.AutoReconsolidate, c.ShutdownTimeout)
-	fmt.Fprintf(w, " REALM_MAX_IMPORT_BYTES=%d REALM_METRICS_KEY_REQUIRED=%t", c.Limits.MaxImportBytes, c.MetricsKeyRequired)
-	fmt.Fprintf(w, " REALM_MAX_ASYNC_JOBS_PER_KEY=%d REALM_MAX_ASYNC_JOBS=%d REALM_MAX_IMPORTS=%d", c.Running.AsyncJobsPerKey, c.Running.AsyncJobs, c.Running.Imports)
-	fmt.Fprintf(w, " REALM_TRACE_RETENTION=%s REALM_RESUME_INTERVAL=%s", cypher.RetentionText(c.Neo4j.TraceRetention), c.ResumeInterval)
-	if len(c.CORSOrigins) > 0 {
-		fmt.Fprintf(w, " REALM_CORS_ORIGINS=%s", strings.Join(c.CORSOrigins, ","))
+	// Unset, the store's settings are 0 and the store uses its defaults.
+	n4 := c.Neo4j
+	graphCache := max(cmp.Or(n4.GraphCacheMax, cypher.DefaultGraphCacheMax), 0) // -1: none
+	d := func(v, def time.Duration) string { return cmp.Or(v, def).String() }
+	out := []setting{
+		{"REALM_ADDR", c.Addr}, {"NEO4J_URI", maskURL(c.Neo4j.URI)}, {"NEO4J_USER", c.Neo4j.User},
+		{"NEO4J_PASSWORD", mask(c.Neo4j.Password)}, {"NEO4J_DATABASE", c.Neo4j.Database},
+		{"NEO4J_UNAVAILABLE_TIMEOUT", d(n4.UnavailableTimeout, cypher.DefaultUnavailableTimeout)},
+		{"NEO4J_ANSWER_TIMEOUT", d(n4.AnswerTimeout, cypher.DefaultAnswerTimeout)},
+		{"NEO4J_RETRY_TIME", d(n4.RetryTime, cypher.DefaultRetryTime)}, {"NEO4J_CONNECT_TIMEOUT", d(n4.ConnectTimeout, cypher.DefaultConnectTimeout)},
+		{"REALM_GRAPH_CACHE", strconv.Itoa(graphCache)}, {"REALM_GRAPH_WARM", strings.Join(c.GraphWarm, ",")},
+		{"REALM_EMBEDDER", kind}, {"REALM_MODEL_DIR", c.Embed.Local.ModelDir}, {"REALM_LLM", c.LLM},
+		{"OPENAI_BASE_URL", maskURL(c.OpenAI.BaseURL)}, {"OPENAI_API_KEY", mask(c.OpenAI.APIKey)},
 	}
-	if c.UncheckedSpaces != "" {
-		fmt.Fprintf(w, " REALM_UNCHECKED_SPACE_PREFIX=%s", c.UncheckedSpaces)
+	for _, role := range llmRoles {
+		out = append(out, setting{"REALM_MODEL_" + strings.ToUpper(role), c.OpenAI.Models[role]})
 	}
-	if c.Score != "" {
-		fmt.Fprintf(w, " REALM_SCORE=%s", c.Score)
-	}
-	if c.Zone != nil && c.Zone != time.UTC {
-		fmt.Fprintf(w, " REALM_TIME_ZONE=%s", c.Zone)
-	}
-	if len(c.GraphWarm) > 0 {
-		fmt.Fprintf(w, " REALM_GRAPH_WARM=%s", strings.Join(c.GraphWarm, ","))
+	return append(out, []setting{
+		{"REALM_LLM_TIMEOUT", c.OpenAI.Timeout.String()}, {"REALM_LOG_LEVEL", c.LogLevel}, {"api_keys", strings.Join(names, ",")},
+		{"REALM_RATE_LIMIT", strconv.FormatFloat(c.Limits.RateLimit, 'g', -1, 64)}, {"REALM_RATE_BURST", strconv.Itoa(c.Limits.RateBurst)},
+		{"REALM_MAX_BODY_BYTES", strconv.FormatInt(c.Limits.MaxBodyBytes, 10)}, {"REALM_MAX_IMPORT_BYTES", strconv.FormatInt(c.Limits.MaxImportBytes, 10)},
+		{"REALM_MAX_ASYNC_JOBS_PER_KEY", strconv.Itoa(c.Running.AsyncJobsPerKey)}, {"REALM_MAX_ASYNC_JOBS", strconv.Itoa(c.Running.AsyncJobs)},
+		{"REALM_MAX_IMPORTS", strconv.Itoa(c.Running.Imports)}, {"REALM_CORS_ORIGINS", strings.Join(c.CORSOrigins, ",")},
+		{"REALM_METRICS_KEY_REQUIRED", strconv.FormatBool(c.MetricsKeyRequired)}, {"REALM_SCORE", c.Score},
+		{"REALM_TRACE_RETENTION", cypher.RetentionText(c.Neo4j.TraceRetention)}, {"REALM_AUTO_RECONSOLIDATE", strconv.FormatBool(c.AutoReconsolidate)},
+		{"REALM_SHUTDOWN_TIMEOUT", c.ShutdownTimeout.String()}, {"REALM_RESUME_INTERVAL", c.ResumeInterval.String()},
+		{"REALM_TIME_ZONE", c.Zone.String()}, {"REALM_UNCHECKED_SPACE_PREFIX", c.UncheckedSpaces},
+	}...)
+}
+
+// print writes the configuration once, secrets masked, on one line for people.
+func (c config) print(w io.Writer) {
+	fmt.Fprint(w, "config:")
+	for _, s := range c.settings() {
+		fmt.Fprintf(w, " %s=%s", s.name, s.value)
 	}
 	fmt.Fprintln(w)
+}
+
+// log writes the configuration once, secrets masked, as the config field of a log line.
+func (c config) log(logger zerolog.Logger) {
+	fields := zerolog.Dict()
+	for _, s := range c.settings() {
+		fields = fields.Str(s.name, s.value)
+	}
+	logger.Info().Dict("config", fields).Msg("config")
 }
 
 func mask(secret string) string {

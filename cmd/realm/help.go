@@ -24,10 +24,10 @@ type command struct {
 // written here: `realm help` asks each command for its flag set (-h), so that the list
 // cannot drift from what the commands accept.
 var commands = []command{
-	{"serve", "", "serve the HTTP API (applies the schema first)", runServe},
+	{"serve", "", "serve the HTTP API (applies the schema first)", withStderr(runServe)},
 	{"ingest", "FILE", "ingest JSONL messages or a LoCoMo file (--sample picks its conversation)", runIngest},
 	{"recall", `"question"`, "ask a space; the evidence as a table", runRecall},
-	{"bench", "locomo|longmemeval|updates|scale [flags] [FILE]", "benchmarks (see README); realm bench NAME -h lists the flags of each", runBenchCommand},
+	{"bench", "locomo|longmemeval|updates|scale [flags] [FILE]", "benchmarks (see README); realm bench NAME -h lists the flags of each", withStderr(runBench)},
 	{"reembed", "", "re-embed with the configured embedder (--space S or --all)", runReembed},
 	{"export", "", "the whole space as JSON Lines (stdout without --out)", runExport},
 	{"import", "FILE", "an export into an empty space; --check FILE only validates", runImport},
@@ -38,9 +38,12 @@ var commands = []command{
 	{"version", "", "print the version and the build's revision", runVersion},
 }
 
-// runBenchCommand is runBench with its progress on the process's stderr.
-func runBenchCommand(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	return runBench(ctx, args, getenv, stdout, os.Stderr)
+// withStderr is run writing to the process's stderr what is not its output: bench's
+// progress, serve's lines for people.
+func withStderr(run func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error) func(context.Context, []string, func(string) string, io.Writer) error {
+	return func(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+		return run(ctx, args, getenv, stdout, os.Stderr)
+	}
 }
 
 // helpError is what parsing a command's flags returns for -h or --help: run prints the

@@ -31,7 +31,7 @@ import (
 // resumption of pending observations: what they did not integrate stays pending, for
 // ResumePending at the next start), and drains in-flight requests for up to REALM_SHUTDOWN_TIMEOUT before
 // it cuts off those left.
-func runServe(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+func runServe(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
 	cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), args, getenv)
 	if err != nil {
 		return err
@@ -40,8 +40,11 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		return realm.Errorf(realm.EInvalid, "REALM_ADDR %s is reachable beyond this machine but no API key is configured: "+
 			"set REALM_API_KEYS or REALM_API_KEYS_FILE (see README, Configuration), or listen on 127.0.0.1", cfg.Addr)
 	}
-	cfg.print(stdout)
+	// stdout holds JSON log lines alone (for log shippers); the lines for people go to
+	// stderr, and the same in log lines.
+	cfg.print(stderr)
 	logger := newLogger(stdout, cfg.LogLevel)
+	cfg.log(logger)
 
 	deps, err := openDeps(ctx, cfg, logger)
 	if err != nil {
@@ -111,7 +114,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	srv := &http.Server{Handler: counted(&inFlight, handler), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute,
 		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
 		BaseContext: func(net.Listener) context.Context { return requests }}
-	fmt.Fprintf(stdout, "REALM serving on http://%s (API), readiness http://%s/readyz\n", ln.Addr(), ln.Addr())
+	serving := fmt.Sprintf("REALM serving on http://%s (API), readiness http://%s/readyz", ln.Addr(), ln.Addr())
+	fmt.Fprintln(stderr, serving)
+	logger.Info().Str("addr", ln.Addr().String()).Msg(serving)
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
