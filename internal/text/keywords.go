@@ -3,6 +3,8 @@ package text
 import (
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Keywords extracts up to n content words of text, lower-cased, in order, without
@@ -23,18 +25,21 @@ func Keywords(text string, n int) []string {
 	return out
 }
 
-// Words splits text into lower-cased words of letters and digits; a possessive 's is
-// dropped.
+// Words splits text into lower-cased, composed (NFC) words of letters (with their
+// combining marks: an accent no character holds composed, a Devanagari vowel sign) and
+// digits; a possessive 's is dropped. Composed, a question typed with decomposed accents
+// (as macOS and iOS often send them) asks for the words memories' keywords hold (composed
+// as they are written).
 func Words(text string) []string {
-	f := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\''
+	f := strings.FieldsFunc(norm.NFC.String(strings.ToLower(text)), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) && r != '\''
 	})
 	var out []string
 	for _, w := range f {
 		w = strings.TrimSuffix(strings.Trim(w, "'"), "'s")
 		w = strings.ReplaceAll(w, "'", "")
-		if w != "" {
-			out = append(out, w)
+		if strings.ContainsFunc(w, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+			out = append(out, w) // not a mark alone: an emoji's variation selector
 		}
 	}
 	return out
