@@ -109,7 +109,7 @@ var (
 		llm.StageAnswer, "audit"}
 	llmReasons = []string{llm.ReasonRateLimited, llm.ReasonServerError, llm.ReasonTimeout,
 		llm.ReasonTransport, llm.ReasonClientError, llm.ReasonCanceled, llm.ReasonNoChoices,
-		llm.ReasonTruncated, llm.ReasonRefused, llm.ReasonInvalid}
+		llm.ReasonTruncated, llm.ReasonRefused, llm.ReasonInvalid, llm.ReasonAway}
 	editActions = []string{string(realm.EditAdd), string(realm.EditStrengthen), string(realm.EditWeaken)}
 	editSources = []string{realm.EditSourceAuto, realm.EditSourceFeedback, reconsolidation.EditsReverted}
 	jobEnds     = []string{construction.JobDone, construction.JobFailed, construction.JobPending, construction.JobInterrupted}
@@ -244,6 +244,8 @@ func (m *Metrics) ObserveLLM(e llm.Event) {
 		m.llmFallbacks.WithLabelValues(stage).Add(float64(max(e.Decisions, 0)))
 	case llm.LLMDropped:
 		m.llmDropped.WithLabelValues(stage).Add(float64(max(e.Decisions, 0)))
+	case llm.LLMSkipped:
+		m.llmFailures.WithLabelValues(stage, bounded(e.Reason, llmReasons)).Inc()
 	}
 }
 

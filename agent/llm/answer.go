@@ -75,6 +75,8 @@ func answerFailure(model string, err error) string {
 		return fmt.Sprintf("the LLM server (model %s) failed (HTTP %d, %d attempts); retry later", model, ce.status, ce.attempts)
 	case ReasonTimeout:
 		return fmt.Sprintf("the LLM (model %s) did not answer within REALM_LLM_TIMEOUT (%d attempts); retry later", model, ce.attempts)
+	case ReasonAway:
+		return fmt.Sprintf("the LLM server (model %s) gave no reply to the last calls, so it is not asked for %s; retry later", model, awayFor)
 	}
 	return fmt.Sprintf("the LLM server (model %s) could not be reached (%d attempts); retry later", model, ce.attempts)
 }

@@ -86,6 +86,8 @@ const (
 	// LLMDropped: an answer held more units than REALM takes from one (maxCandidates);
 	// Decisions is how many were dropped.
 	LLMDropped = "dropped"
+	// LLMSkipped: a call not sent, the server being away (ReasonAway); a fallback follows.
+	LLMSkipped = "skipped"
 )
 
 // Reasons of a failed LLMCall or an LLMRetry. None holds text from a prompt or a reply.
@@ -100,6 +102,7 @@ const (
 	ReasonTruncated   = "truncated" // finish_reason length
 	ReasonRefused     = "refused"
 	ReasonInvalid     = "invalid_output" // of LLMInvalid
+	ReasonAway        = "away"           // not sent: the server gave no reply to the last calls (away)
 )
 
 // Event is one thing the LLM agent did, for metrics; it holds no prompt or reply text.
@@ -128,6 +131,46 @@ type Agent struct {
 	sleep func(ctx context.Context, d time.Duration) error
 	// noUsage warns, once, that the server answers without usage.
 	noUsage sync.Once
+	away    away
+}
+
+// away holds calls back while the model server is away: after awayAfter calls in a row
+// that got no reply from it (timeouts, connections refused or reset, 5xx, 429, each after
+// its retries), every call fails at once, taking the offline decision, for awayFor; then
+// one call tries it again. A model that hangs costs a synchronous batch one timeout per
+// awayFor instead of two per call of each message (minutes for a few messages).
+type away struct {
+	mu     sync.Mutex
+	missed int       // calls in a row with no reply from the server
+	until  time.Time // calls fail at once until then
+}
+
+const (
+	awayAfter = 2
+	awayFor   = 30 * time.Second
+)
+
+// holds reports whether a call is to fail at once, as of now.
+func (a *away) holds(now time.Time) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return now.Before(a.until)
+}
+
+// record notes how a call ended (replied: the server answered it, whatever it said), and
+// reports whether the server is now taken for away.
+func (a *away) record(replied bool, now time.Time) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if replied {
+		a.missed = 0
+		return false
+	}
+	if a.missed++; a.missed >= awayAfter {
+		a.missed, a.until = 0, now.Add(awayFor)
+		return true
+	}
+	return false
 }
 
 var _ agent.Agent = (*Agent)(nil)
@@ -453,6 +496,11 @@ func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model st
 		// zero is sent as the smallest positive float32, which every server treats as greedy.
 		req.Temperature = max(l.cfg.Temperature, math.SmallestNonzeroFloat32)
 	}
+	if l.away.holds(time.Now()) {
+		addUsage(usage, stage, realm.StageUsage{Failures: 1})
+		l.observe(Event{Stage: stage, Kind: LLMSkipped, Reason: ReasonAway})
+		return "", &callError{model: model, reason: ReasonAway, err: fmt.Errorf("not sent: the LLM server gave no reply to the last %d calls; tried again %s after the last", awayAfter, awayFor)}
+	}
 	start := time.Now()
 	defer func() {
 		addUsage(usage, stage, realm.StageUsage{LatencyMS: float64(time.Since(start).Microseconds()) / 1000})
@@ -488,6 +536,7 @@ func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model st
 		l.observe(Event{Stage: stage, Kind: LLMCall, Reason: reason, Duration: took, NoUsage: noUsage,
 			PromptTokens: resp.Usage.PromptTokens, CompletionTokens: resp.Usage.CompletionTokens})
 		if err == nil {
+			l.away.record(true, time.Now())
 			return content, nil
 		}
 		addUsage(usage, stage, realm.StageUsage{Failures: 1})
@@ -499,6 +548,10 @@ func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model st
 		}
 		wait, ok := l.retryWait(reason, retry, timeouts, hint.after)
 		if !ok {
+			if l.away.record(!noReply[reason], time.Now()) {
+				l.log.Warn().Str("model", model).Str("reason", reason).Dur("for", awayFor).
+					Msg("the LLM server gave no reply to the last calls: calls take the offline decision at once for a while")
+			}
 			return "", &callError{model: model, attempts: retry + 1, reason: reason, status: httpStatus(err), err: err}
 		}
 		l.log.Warn().Str("stage", stage).Str("model", model).Int("retry", retry+1).Str("reason", reason).
@@ -549,6 +602,10 @@ func answered(resp openai.ChatCompletionResponse) (content, reason string, err e
 	}
 	return c.Message.Content, "", nil
 }
+
+// noReply are the reasons of a call the server gave no reply to: the ones of a server
+// away (away), not of one that answered badly.
+var noReply = map[string]bool{ReasonRateLimited: true, ReasonServerError: true, ReasonTimeout: true, ReasonTransport: true}
 
 // retryWait is the wait before retry number retry+1 after a failure of reason, and false
 // when there is to be none: the reason is not transient, the retries are spent, or the

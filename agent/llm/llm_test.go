@@ -827,3 +827,53 @@ func TestLLMChat(t *testing.T) {
 		})
 	}
 }
+
+// TestLLMAway: after two calls in a row that got no reply (each timed out twice), the
+// next call is not sent: it takes the offline decision at once, counted as a failure,
+// and /answer says why.
+func TestLLMAway(t *testing.T) {
+	l := newTestLLM(t, func(c *Config) { c.Timeout = 50 * time.Millisecond })
+	hang := agenttest.Response{Delay: time.Minute, Content: "{}"}
+	l.fake.Enqueue(hang, hang, hang, hang)
+	for range 2 {
+		if _, _, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(l.fake.Requests()); n != 4 {
+		t.Fatalf("%d requests, want 4 (two calls, each retried once after its timeout)", n)
+	}
+	out, usage, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(l.fake.Requests()); n != 4 || out.Summary != fallbackMark {
+		t.Errorf("%d requests, summary %q; want the call not sent and the fallback", n, out.Summary)
+	}
+	if u := usage[StageExtract]; u.Calls != 0 || u.Failures != 1 || u.Fallbacks != 1 {
+		t.Errorf("usage = %+v, want no call, one failure, one fallback", u)
+	}
+	if _, _, err := l.Answer(context.Background(), answerInput()); err == nil || !strings.Contains(err.Error(), "gave no reply to the last calls") {
+		t.Errorf("answer while away: %v", err)
+	}
+}
+
+// TestAwayHolds: the server is taken for away after two calls in a row without a reply,
+// for awayFor; a reply in between starts the count again.
+func TestAwayHolds(t *testing.T) {
+	var a away
+	now := time.Date(2026, 12, 7, 9, 0, 0, 0, time.UTC)
+	if a.record(false, now) || a.holds(now) {
+		t.Fatal("away after one call without a reply")
+	}
+	a.record(true, now)
+	if a.record(false, now) || a.holds(now) {
+		t.Fatal("away after a reply and one call without one")
+	}
+	if !a.record(false, now) || !a.holds(now.Add(awayFor-time.Second)) {
+		t.Fatal("not away after two calls in a row without a reply")
+	}
+	if a.holds(now.Add(awayFor)) {
+		t.Error("still away after awayFor")
+	}
+}
