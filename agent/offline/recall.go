@@ -51,10 +51,13 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	// Nothing but a time is asked about ("What did I do last weekend?", "What happened
 	// yesterday?"): what is remembered of then is what was told then (or, the window says,
 	// shortly after), by similarity to the question, rather than every memory without a
-	// time that the window lets through.
+	// time that the window lets through. Not of a time to come ("What do I have
+	// tomorrow?"): nothing is told then yet, and what is remembered of it is what was
+	// planned for it, dated then: the window's hybrid plan below.
 	onlyTime := plan.TimeRange != nil && plan.SaidIn == nil && !slices.ContainsFunc(plan.Keywords, func(k string) bool { return !framesTime[k] })
+	ahead := plan.TimeRange != nil && plan.TimeRange.From.After(now)
 	switch {
-	case onlyTime && plan.TimeRange.To.Sub(plan.TimeRange.From) <= agent.MaxSaidIn:
+	case onlyTime && !ahead && plan.TimeRange.To.Sub(plan.TimeRange.From) <= agent.MaxSaidIn:
 		said := *plan.TimeRange
 		plan.SaidIn = &said
 	case onlyTime && len(plan.Keywords) == 0:
