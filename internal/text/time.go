@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // The one time-expression parser: relative and partial dates resolved against a "now"
@@ -209,34 +211,58 @@ func Dates(text string, now time.Time, tense int) []Mention {
 }
 
 // Days in other languages, read as their English counterparts are: a day of a month
-// ("el 3 de marzo", "am 3. März 2026", "le 3 mars", "3 marzo", "3月3日", "2026年3月3日")
-// and the days next to today ("mañana", "morgen", "demain", "amanhã", "domani", "明天",
-// "明日"). A message in another language is dated as an English one is, and an English
-// question ("What do I have tomorrow?") finds it.
+// ("el 3 de marzo", "le 14 juillet", "20 maggio", "am 3. März 2026", "3月3日",
+// "2026年3月3日") and the days next to today ("mañana", "morgen", "demain", "amanhã",
+// "domani", "明天", "明日"). A message in another language is dated as an English one is,
+// and an English question ("What do I have tomorrow?") finds it. Only as those languages
+// write them, so that English words are no dates: a Romance month in lower case (and
+// after "de" in Spanish and Portuguese: "2 de mayo", not "2 mayo packets"), a German one
+// after its day's point ("3. März", not "2 Mai Tais"), a day's word in lower case or
+// opening a sentence ("Mañana tengo…", not "A. J. Ayer"); German "hier" (here) is no
+// French yesterday, and a Japanese day's word followed by a kanji is a name's (明日香).
+// Decomposed accents read as composed ones.
 var (
-	reOtherMonthDay = regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(\d{1,2})(?:\.|º|°)? (?:de )?(` + otherMonthNames + `)(?:,? (?:de )?((?:19|20)\d{2}))?` +
+	reOtherMonthDay = regexp.MustCompile(`(?:^|[^\p{L}\p{N}])(\d{1,2})(?:(?:º|°)? (de )?(` + alternation(romanceMonthOf, false) + `)|\. (` +
+		alternation(germanMonthOf, false) + `))(?:,? (?:de )?((?:19|20)\d{2}))?` +
 		`|(?:((?:19|20)\d{2})年)?(\d{1,2})月(\d{1,2})[日号]`)
 	reOtherRelDay = regexp.MustCompile(`(?i)(?:^|[^\p{L}])(` + alternation(otherRelDayOf, false) + `)|(` + alternation(otherRelDayOf, true) + `)`)
 )
 
-// otherMonthOf are the months' names in Spanish, Portuguese, French, Italian and German.
-var otherMonthOf = map[string]time.Month{
-	"enero": 1, "janeiro": 1, "janvier": 1, "gennaio": 1, "januar": 1, "jänner": 1,
-	"febrero": 2, "fevereiro": 2, "février": 2, "fevrier": 2, "febbraio": 2, "februar": 2,
-	"marzo": 3, "março": 3, "marco": 3, "mars": 3, "märz": 3,
-	"abril": 4, "avril": 4, "aprile": 4, "april": 4,
-	"mayo": 5, "maio": 5, "mai": 5, "maggio": 5,
-	"junio": 6, "junho": 6, "juin": 6, "giugno": 6, "juni": 6,
-	"julio": 7, "julho": 7, "juillet": 7, "luglio": 7, "juli": 7,
-	"agosto": 8, "août": 8, "aout": 8, "august": 8,
-	"septiembre": 9, "setiembre": 9, "setembro": 9, "septembre": 9, "settembre": 9, "september": 9,
-	"octubre": 10, "outubro": 10, "octobre": 10, "ottobre": 10, "oktober": 10,
-	"noviembre": 11, "novembro": 11, "novembre": 11, "november": 11,
-	"diciembre": 12, "dezembro": 12, "décembre": 12, "decembre": 12, "dicembre": 12, "dezember": 12,
-}
+// romanceMonthOf are the months' names in Spanish, Portuguese, French and Italian, as
+// those languages write them (in lower case); germanMonthOf in German.
+var (
+	romanceMonthOf = map[string]time.Month{
+		"enero": 1, "janeiro": 1, "janvier": 1, "gennaio": 1,
+		"febrero": 2, "fevereiro": 2, "février": 2, "febbraio": 2,
+		"marzo": 3, "março": 3, "mars": 3,
+		"abril": 4, "avril": 4, "aprile": 4,
+		"mayo": 5, "maio": 5, "mai": 5, "maggio": 5,
+		"junio": 6, "junho": 6, "juin": 6, "giugno": 6,
+		"julio": 7, "julho": 7, "juillet": 7, "luglio": 7,
+		"agosto": 8, "août": 8,
+		"septiembre": 9, "setiembre": 9, "setembro": 9, "septembre": 9, "settembre": 9,
+		"octubre": 10, "outubro": 10, "octobre": 10, "ottobre": 10,
+		"noviembre": 11, "novembro": 11, "novembre": 11,
+		"diciembre": 12, "dezembro": 12, "décembre": 12, "dicembre": 12,
+	}
+	germanMonthOf = map[string]time.Month{
+		"Januar": 1, "Jänner": 1, "Februar": 2, "März": 3, "April": 4, "Mai": 5, "Juni": 6, "Juli": 7,
+		"August": 8, "September": 9, "Oktober": 10, "November": 11, "Dezember": 12,
+	}
+)
 
-// otherMonthNames is otherMonthOf's keys as a regexp alternation, longest first.
-var otherMonthNames = alternation(otherMonthOf, false)
+// afterDe are the Spanish and Portuguese months, which follow "de" ("3 de marzo"): not
+// Italian "3 marzo", French "2 mai".
+var afterDe = setOfMonths(`enero janeiro febrero fevereiro março abril mayo maio junio junho julio julho septiembre setiembre
+setembro octubre outubro noviembre novembro diciembre dezembro`)
+
+func setOfMonths(words string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		out[w] = true
+	}
+	return out
+}
 
 // otherRelDayOf shifts today by the days a word of another language names. "mañana" and
 // "morgen" are also the morning: "esta mañana", "heute Morgen" are today, and after "la",
@@ -244,12 +270,16 @@ var otherMonthNames = alternation(otherMonthOf, false)
 var otherRelDayOf = map[string]int{
 	"pasado mañana": 2, "anteayer": -2, "antes de ayer": -2, "ayer": -1, "hoy": 0, "esta mañana": 0, "esta noche": 0, "mañana": 1,
 	"übermorgen": 2, "vorgestern": -2, "gestern": -1, "heute morgen": 0, "heute abend": 0, "heute": 0, "morgen": 1,
-	"après-demain": 2, "avant-hier": -2, "hier": -1, "aujourd'hui": 0, "aujourd’hui": 0, "ce matin": 0, "ce soir": 0, "demain": 1,
+	"après-demain": 2, "avant-hier": -2, "aujourd'hui": 0, "aujourd’hui": 0, "ce matin": 0, "ce soir": 0, "demain": 1,
 	"depois de amanhã": 2, "anteontem": -2, "ontem": -1, "hoje": 0, "amanhã": 1,
 	"dopodomani": 2, "l'altro ieri": -2, "altroieri": -2, "ieri": -1, "oggi": 0, "stamattina": 0, "stasera": 0, "domani": 1,
 	"后天": 2, "前天": -2, "昨天": -1, "今天": 0, "今晚": 0, "明天": 1,
 	"明後日": 2, "あさって": 2, "一昨日": -2, "おととい": -2, "昨日": -1, "今日": 0, "今夜": 0, "明日": 1,
 }
+
+// japaneseDays are the words of otherRelDayOf that begin Japanese names too (明日香, 今日子):
+// followed by a kanji, they are no day.
+var japaneseDays = map[string]bool{"明後日": true, "一昨日": true, "昨日": true, "今日": true, "今夜": true, "明日": true}
 
 // notADay: a word before "mañana" or "morgen" that makes it the morning ("la mañana",
 // "am Morgen", "guten Morgen").
@@ -257,12 +287,16 @@ var notADay = map[string]bool{"la": true, "una": true, "cada": true, "toda": tru
 
 // alternation is the keys of m written in Chinese or Japanese characters (cjk), or the
 // others, as a regexp alternation, longest first (so that "pasado mañana" wins over
-// "mañana").
+// "mañana"), each also with its accents decomposed.
 func alternation[V any](m map[string]V, cjk bool) string {
 	var keys []string
 	for k := range m {
-		if unbroken(k) == cjk {
-			keys = append(keys, regexp.QuoteMeta(k))
+		if unbroken(k) != cjk {
+			continue
+		}
+		keys = append(keys, regexp.QuoteMeta(k))
+		if d := norm.NFD.String(k); d != k {
+			keys = append(keys, regexp.QuoteMeta(d))
 		}
 	}
 	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(len(b)-len(a), strings.Compare(a, b)) })
@@ -278,28 +312,32 @@ func unbroken(s string) bool {
 
 // otherMonthDay reads a match of reOtherMonthDay as monthDay reads an English one.
 func otherMonthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {
-	var dayStr, monStr, yearStr string
+	group := func(g int) string {
+		if ix[2*g] < 0 {
+			return ""
+		}
+		return text[ix[2*g]:ix[2*g+1]]
+	}
+	var dayStr, yearStr string
 	var mon time.Month
 	start := ix[2]
-	if ix[2] >= 0 {
+	if start >= 0 {
 		if end := ix[1]; end < len(text) && isLetter(text[end:]) {
 			return Mention{}, false // "3 marzolino": not a month
 		}
-		dayStr, monStr = text[ix[2]:ix[3]], text[ix[4]:ix[5]]
-		mon = otherMonthOf[strings.ToLower(monStr)]
-		if strings.EqualFold(monStr, "mayo") && !strings.Contains(text[ix[3]:ix[4]], "de") {
-			return Mention{}, false // "2 mayo packets": Spanish says "2 de mayo"
-		}
-		if ix[6] >= 0 {
-			yearStr = text[ix[6]:ix[7]]
+		dayStr, yearStr = group(1), group(5)
+		if romance := norm.NFC.String(group(3)); romance != "" {
+			if afterDe[romance] && group(2) == "" {
+				return Mention{}, false // "2 mayo packets": Spanish says "2 de mayo"
+			}
+			mon = romanceMonthOf[romance]
+		} else {
+			mon = germanMonthOf[norm.NFC.String(group(4))]
 		}
 	} else {
 		start = ix[0]
-		m, _ := strconv.Atoi(text[ix[10]:ix[11]])
-		mon, dayStr = time.Month(m), text[ix[12]:ix[13]]
-		if ix[8] >= 0 {
-			yearStr = text[ix[8]:ix[9]]
-		}
+		m, _ := strconv.Atoi(group(7))
+		mon, dayStr, yearStr = time.Month(m), group(8), group(6)
 	}
 	day, _ := strconv.Atoi(dayStr)
 	if day < 1 || day > 31 || mon < time.January || mon > time.December {
@@ -329,10 +367,17 @@ func otherRelDay(text string, ix []int, now time.Time) (Mention, bool) {
 	s, e := ix[2], ix[3]
 	if s < 0 {
 		s, e = ix[4], ix[5] // Chinese or Japanese: no boundary
+		if next, _ := utf8.DecodeRuneInString(text[e:]); japaneseDays[text[s:e]] && unicode.Is(unicode.Han, next) {
+			return Mention{}, false // 明日香: a name
+		}
 	} else if e < len(text) && isLetter(text[e:]) {
 		return Mention{}, false // "hoyo", "heutig": another word
 	}
-	word := strings.ToLower(text[s:e])
+	first, _ := utf8.DecodeRuneInString(text[s:])
+	if unicode.IsUpper(first) && !opensSentence(text[:s]) {
+		return Mention{}, false // "A. J. Ayer", "cousin Morgen": a name
+	}
+	word := norm.NFC.String(strings.ToLower(text[s:e]))
 	if word == "mañana" || word == "morgen" {
 		if before := strings.Fields(text[:s]); len(before) > 0 && notADay[strings.ToLower(before[len(before)-1])] {
 			return Mention{}, false
@@ -341,6 +386,21 @@ func otherRelDay(text string, ix []int, now time.Time) (Mention, bool) {
 	d := now.AddDate(0, 0, otherRelDayOf[word])
 	from, to := DaySpan(d)
 	return Mention{Start: s, End: e, From: from, To: to, Label: FormatDay(d), Relative: true}, true
+}
+
+// opensSentence reports whether what follows before opens a sentence: nothing before it,
+// or the end of a sentence that is not an initial's point ("A. J. ").
+func opensSentence(before string) bool {
+	before = strings.TrimRight(before, " \t\"'“‘«(")
+	if before == "" || strings.HasSuffix(before, "\n") {
+		return true
+	}
+	last, _ := utf8.DecodeLastRuneInString(before)
+	if !strings.ContainsRune(".!?¡¿:…", last) {
+		return false
+	}
+	words := strings.Fields(before)
+	return last != '.' || utf8.RuneCountInString(words[len(words)-1]) > 2
 }
 
 // isLetter reports whether s begins with a letter.
