@@ -37,6 +37,7 @@ func TestExpireTraces(t *testing.T) {
 	space := cyphertest.NewSpace(t)
 	cypher.SetTraceExpireBatch(t, 2)
 	now := time.Now().UTC()
+	storeObservation(t, all, space) // a trace is stored into a space that exists
 
 	put := func(id string, age time.Duration) string {
 		t.Helper()
@@ -156,5 +157,45 @@ func TestFeedbackOnceAfterSweep(t *testing.T) {
 	}
 	if edits, err := s.ApplyEdits(ctx, space, feedback()); err != nil || len(edits) != 1 {
 		t.Errorf("feedback after the revert: %d edits, %v; want one", len(edits), err)
+	}
+}
+
+// storeObservation stores a message in space, which makes the space exist.
+func storeObservation(t *testing.T, s *cypher.Store, space string) {
+	t.Helper()
+	obs := []realm.Observation{{ID: "o1", Speaker: "Ann", Content: "Ana lives in Lisbon.", ObservedAt: time.Now()}}
+	if _, err := s.SaveObservations(context.Background(), space, "test:bow", 384, obs, cypher.Lease{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestErasedSpaceKeepsNoTrace: a recall that outlives the erasure of its space (its
+// trace written after the space was erased) leaves no trace of its query, and the space
+// stays erased.
+func TestErasedSpaceKeepsNoTrace(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	storeObservation(t, s, space)
+	put := func(id string) error {
+		return s.PutTrace(ctx, realm.Trace{ID: space + "-" + id, Space: space, Query: "does Pierre have diabetes?", CreatedAt: time.Now().UTC()})
+	}
+	if err := put("before"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Trace(ctx, space, space+"-before"); err != nil {
+		t.Fatalf("a trace of a space that exists: %v", err)
+	}
+	if _, err := s.DeleteSpace(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	if err := put("after"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Trace(ctx, space, space+"-after"); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("a trace written after its space was erased: %v, want not_found", err)
+	}
+	if exists, err := s.SpaceExists(ctx, space); err != nil || exists {
+		t.Errorf("space exists %v (%v) after its erasure and a late trace", exists, err)
 	}
 }

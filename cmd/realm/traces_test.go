@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
@@ -71,6 +72,11 @@ func TestServeSweepsTraces(t *testing.T) {
 	ctx := context.Background()
 	space := cyphertest.NewSpace(t)
 	now := time.Now().UTC()
+	// Traces are stored into a space that exists: one with a message.
+	obs := []realm.Observation{{ID: "o1", Speaker: "Ann", Content: "Ana lives in Lisbon.", ObservedAt: now}}
+	if _, err := store.SaveObservations(ctx, space, "test:bow", 384, obs, cypher.Lease{}); err != nil {
+		t.Fatal(err)
+	}
 	old := realm.Trace{ID: space + "-old", Space: space, Query: "what did I ask a month ago?", CreatedAt: now.Add(-48 * time.Hour)}
 	young := realm.Trace{ID: space + "-young", Space: space, Query: "and yesterday?", CreatedAt: now.Add(-12 * time.Hour)}
 	for _, tr := range []realm.Trace{old, young} {

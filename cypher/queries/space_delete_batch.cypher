@@ -2,10 +2,12 @@
 // traces, edits, jobs); called until it deletes nothing, so a large space never needs
 // one huge transaction.
 // Params: $space, $batch. Returns: deleted.
-// It moves the space's graph_version first (expansion's snapshot of the space is then read again).
+// It moves the space's graph_version first (expansion's snapshot of the space is then read
+// again), and marks the space as being erased: no trace is written into it any more
+// (trace_create.cypher).
 CALL () {
   OPTIONAL MATCH (g:Space {id: $space})
-  SET g.graph_version = randomUUID()
+  SET g.graph_version = randomUUID(), g.erasing = true
 }
 MATCH (n)
 WHERE (n:Memory OR n:Observation OR n:Trace OR n:Edit OR n:Job) AND n.space = $space
