@@ -626,3 +626,24 @@ func TestSourcesMax(t *testing.T) {
 		t.Errorf("common names of the space, derived from every one of %d observations: %v %v", len(ids), names, err)
 	}
 }
+
+// TestDeleteMemoryEmptiesSummary: deleting a memory empties the space's running summary,
+// which may say what the memory said (the extraction of later messages reads it).
+func TestDeleteMemoryEmptiesSummary(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	storeObservation(t, s, space)
+	if err := s.PutMemories(ctx, space, []realm.Node{{ID: space + ":d", Type: realm.Fact, Content: "Ana's ex Daniel lives in Porto."}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetSpaceSummary(ctx, space, "Ana; her ex Daniel lives in Porto."); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteMemory(ctx, space, space+":d"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.SpaceSummary(ctx, space); err != nil || got != "" {
+		t.Errorf("summary %q (%v) after the memory was deleted, want it empty", got, err)
+	}
+}

@@ -9,7 +9,8 @@
 // of the memories it was related to but by provenance: their degree and edges change).
 // It takes the Space node's lock first (as space_lock), then moves the space's
 // graph_version: the snapshot of the space this process holds follows the deletion
-// (graphcache.go followWrite).
+// (graphcache.go followWrite). The space's running summary, which may say what the
+// memory said, is emptied, as forgetting a message empties it (observation_delete_lock.cypher).
 // A memory it superseded (a supersedes edge from it) holds again (REALM.md §2: its
 // validity ended because of the newer version, now gone): its valid_until and
 // superseded_at are cleared when nothing else supersedes it; when something does, its
@@ -22,7 +23,9 @@ WITH s, s.graph_version AS graph_before, s.memories_version AS version_before
 OPTIONAL MATCH (m:Memory {id: $id, space: $space})
 USING INDEX m:Memory(id)
 FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END |
-  SET s.graph_version = randomUUID(), s.memories_version = randomUUID())
+  SET s.graph_version = randomUUID(), s.memories_version = randomUUID(),
+      s.summary_updated_at = CASE WHEN s.summary <> '' THEN $now ELSE s.summary_updated_at END,
+      s.summary = CASE WHEN s.summary <> '' THEN '' ELSE s.summary END)
 WITH m, graph_before, s.graph_version AS graph_after, version_before, s.memories_version AS version_after
 WITH m, graph_before, graph_after, version_before, version_after, [(m)-[r]-(v:Memory) WHERE type(r) <> 'DERIVED_FROM' | v.id] AS neighbours,
      [(m)-[:SUPERSEDES]->(o:Memory) WHERE o <> m | o] AS superseded
