@@ -63,8 +63,8 @@ func buildSpace(t *testing.T, c client, space string, msgs []map[string]string) 
 func export(t *testing.T, c client, space string) []byte {
 	t.Helper()
 	resp, body := raw(t, c, "GET", "/v1/spaces/"+space+"/export", nil)
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/x-ndjson" {
-		t.Fatalf("export %s: %d %s %s", space, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/x-ndjson" || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("export %s: %d %s, Cache-Control %q, %s", space, resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"), body)
 	}
 	return body
 }

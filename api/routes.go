@@ -26,7 +26,7 @@ func (s *server) routes(r chi.Router) {
 	metrics.Method(http.MethodGet, "/metrics", metricsHandler(s.Metrics))
 
 	r.Group(func(r chi.Router) {
-		r.Use(s.authenticate, s.rateLimit)
+		r.Use(noStore, s.authenticate, s.rateLimit)
 		r.Get("/v1/info", s.handleInfo)
 		r.Get("/v1/jobs/{id}", s.handleJob)     // any key of the job's space, checked in the handler: write-only keys follow their jobs
 		r.Get("/v1/spaces", s.handleListSpaces) // any key: it lists only the spaces the key reaches
@@ -68,4 +68,13 @@ func (s *server) routes(r chi.Router) {
 	s.index = newRouteIndex(r)
 	r.NotFound(s.index.noRoute)
 	r.MethodNotAllowed(s.index.noRoute)
+}
+
+// noStore keeps the answers of the keyed API out of every cache (a proxy's, the
+// browser's): they hold a space's memories, messages, queries and exports.
+func noStore(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
 }
