@@ -157,17 +157,19 @@ func Dates(text string, now time.Time, tense int) []Mention {
 			add(endOf(which, strings.ToLower(text[ix[4]:ix[5]]), now, ix[0], ix[1]))
 		}
 	}
-	if hasNow {
+	if hasNow && mayHold(text, otherRelDayWords, true) {
 		for _, ix := range reOtherRelDay.FindAllStringSubmatchIndex(text, -1) {
 			add(otherRelDay(text, ix, now))
 		}
 	}
 	var days []Mention
-	for _, ix := range reOtherMonthDay.FindAllStringSubmatchIndex(text, -1) {
-		m, ok := otherMonthDay(text, ix, now, tense)
-		add(m, ok)
-		if ok {
-			days = append(days, m)
+	if strings.ContainsAny(text, "0123456789") && mayHold(text, otherMonthWords, false) {
+		for _, ix := range reOtherMonthDay.FindAllStringSubmatchIndex(text, -1) {
+			m, ok := otherMonthDay(text, ix, now, tense)
+			add(m, ok)
+			if ok {
+				days = append(days, m)
+			}
 		}
 	}
 	for _, ix := range reMonthDay.FindAllStringSubmatchIndex(text, -1) {
@@ -275,6 +277,36 @@ var otherRelDayOf = map[string]int{
 	"dopodomani": 2, "l'altro ieri": -2, "altroieri": -2, "ieri": -1, "oggi": 0, "stamattina": 0, "stasera": 0, "domani": 1,
 	"后天": 2, "前天": -2, "昨天": -1, "今天": 0, "今晚": 0, "明天": 1,
 	"明後日": 2, "あさって": 2, "一昨日": -2, "おととい": -2, "昨日": -1, "今日": 0, "今夜": 0, "明日": 1,
+}
+
+// otherRelDayWords and otherMonthWords are the words of the other languages' days and
+// months written in ASCII letters only (mayHold).
+var (
+	otherRelDayWords = asciiKeys(otherRelDayOf)
+	otherMonthWords  = append(asciiKeys(romanceMonthOf), asciiKeys(germanMonthOf)...)
+)
+
+func asciiKeys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		if !strings.ContainsFunc(k, func(r rune) bool { return r >= utf8.RuneSelf }) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// mayHold reports whether text may hold one of the other languages' days or months: it
+// has a letter beyond ASCII, or one of words (in any case when fold). A cheap test that
+// spares an English text the two regexps above, most of the cost of reading its dates.
+func mayHold(text string, words []string, fold bool) bool {
+	if strings.ContainsFunc(text, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		return true
+	}
+	if fold {
+		text = strings.ToLower(text)
+	}
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(text, w) })
 }
 
 // japaneseDays are the words of otherRelDayOf that begin Japanese names too (明日香, 今日子):
