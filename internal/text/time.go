@@ -255,16 +255,8 @@ var (
 
 // afterDe are the Spanish and Portuguese months, which follow "de" ("3 de marzo"): not
 // Italian "3 marzo", French "2 mai".
-var afterDe = setOfMonths(`enero janeiro febrero fevereiro março abril mayo maio junio junho julio julho septiembre setiembre
+var afterDe = wordSet(`enero janeiro febrero fevereiro março abril mayo maio junio junho julio julho septiembre setiembre
 setembro octubre outubro noviembre novembro diciembre dezembro`)
-
-func setOfMonths(words string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		out[w] = true
-	}
-	return out
-}
 
 // otherRelDayOf shifts today by the days a word of another language names. "mañana" and
 // "morgen" are also the morning: "esta mañana", "heute Morgen" are today, and after "la",
@@ -289,7 +281,7 @@ var (
 func asciiKeys[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {
-		if !strings.ContainsFunc(k, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		if !beyondASCII(k) {
 			out = append(out, k)
 		}
 	}
@@ -300,13 +292,17 @@ func asciiKeys[V any](m map[string]V) []string {
 // has a letter beyond ASCII, or one of words (in any case when fold). A cheap test that
 // spares an English text the two regexps above, most of the cost of reading its dates.
 func mayHold(text string, words []string, fold bool) bool {
-	if strings.ContainsFunc(text, func(r rune) bool { return r >= utf8.RuneSelf }) {
+	if beyondASCII(text) {
 		return true
 	}
 	if fold {
 		text = strings.ToLower(text)
 	}
 	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(text, w) })
+}
+
+func beyondASCII(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r >= utf8.RuneSelf })
 }
 
 // japaneseDays are the words of otherRelDayOf that begin Japanese names too (明日香, 今日子):
