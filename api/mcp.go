@@ -139,6 +139,23 @@ type forgetResult struct {
 	MemoryIDs []string `json:"memory_ids,omitempty" jsonschema:"for a message: the memories deleted with it (none: absent)"`
 }
 
+// sentAt is the timestamp of a remembered message that came without one: the stored
+// message's under the same id (a retry after a lost answer, whose "now" has moved on,
+// would otherwise be refused as another message under a stored one's id), else now.
+func (s *server) sentAt(ctx context.Context, space, id, now string) (string, error) {
+	if id == "" {
+		return now, nil
+	}
+	stored, err := s.Store.Observation(ctx, space, id)
+	switch {
+	case realm.ErrorCode(err) == realm.ENotFound:
+		return now, nil
+	case err != nil:
+		return "", err
+	}
+	return stored.ObservedAt.UTC().Format(time.RFC3339Nano), nil
+}
+
 // mcpHandler is the /mcp endpoint: an MCP server with REALM's tools, served statelessly.
 func (s *server) mcpHandler() http.Handler {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "realm", Title: "REALM memory", Version: s.cfg.Version},
@@ -154,7 +171,8 @@ func (s *server) mcpHandler() http.Handler {
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "remember",
 		Description: "Store messages of a conversation in a memory space. Each message becomes an observation; its entities, events and facts are extracted, merged with what the space already holds and linked. Returns, per message, the memories added or merged.",
 		// Idempotent only for messages with ids: without one, a message sent again (at
-		// another time, its timestamp now) is another observation.
+		// another time, its timestamp now) is another observation. One with an id and no
+		// timestamp sent again takes the stored one's time, so a retry is the same message.
 		Annotations: &mcp.ToolAnnotations{Title: "Remember", IdempotentHint: false, DestructiveHint: no, OpenWorldHint: no}},
 		func(ctx context.Context, key *Key, space string, in rememberArgs) (rememberView, error) {
 			// The messages of POST …/observations, but for the timestamp: a tool call is made
@@ -169,7 +187,11 @@ func (s *server) mcpHandler() http.Handler {
 			}
 			for i, m := range in.Messages {
 				if m.Timestamp == "" {
-					m.Timestamp = now
+					ts, err := s.sentAt(ctx, space, m.ID, now)
+					if err != nil {
+						return rememberView{}, err
+					}
+					m.Timestamp = ts
 				}
 				req.Messages[i] = message{ID: m.ID, SessionID: m.SessionID, Speaker: given(m.Speaker), Role: given(m.Role), Content: m.Content, Timestamp: m.Timestamp}
 			}

@@ -1058,3 +1058,19 @@ func TestMCPCorrectValidFrom(t *testing.T) {
 		t.Errorf("the corrected memory holds until %v, want %v", v, want)
 	}
 }
+
+// TestMCPRememberRetried: a message with an id and no timestamp, sent again a second later
+// (a retry after a lost answer), is the same message, not another one under its id; the
+// same id saying something else is still a conflict.
+func TestMCPRememberRetried(t *testing.T) {
+	msg := []map[string]any{{"id": "m1", "speaker": "user", "content": "I adopted a cat named Miso."}}
+	cs, space := rememberedChat(t, msg)
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(1100 * time.Millisecond))) // "now" is another second
+	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": msg}); got.isError {
+		t.Fatalf("the retry: %s", got.text)
+	}
+	other := []map[string]any{{"id": "m1", "speaker": "user", "content": "I adopted a dog named Rex."}}
+	if got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": other}); got.code() != "conflict" {
+		t.Errorf("another message under m1: %+v, want the tool error conflict", got)
+	}
+}
