@@ -602,8 +602,12 @@ var (
 trying having being doing saying talking telling`)
 )
 
+// reIsOnDay: what is on a weekday, said in the present, is the coming one ("the release is
+// on Thursday", said on a Saturday); what was on it is past.
+var reIsOnDay = regexp.MustCompile(`(?i)\b(?:is|are|'s) on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+
 // datesTense is the tense that places s's bare weekdays and months: tenseOf's, else the
-// future when s says an intention or an arrangement. Neither changes s's type (tenseOf).
+// future when s says an intention, an arrangement or what is on a weekday. Neither changes s's type (tenseOf).
 // A date something slipped, moved, was pushed or postponed to ("the beta slipped to
 // December 4") lies ahead: the move is past, not where it leads. Another change of date
 // (brought forward, changed to) is the nearest.
@@ -621,7 +625,7 @@ func datesTense(s string) int {
 	if t := tenseOf(s); t != text.TenseUnknown {
 		return t
 	}
-	if reIntentCue.MatchString(s) {
+	if reIntentCue.MatchString(s) || reIsOnDay.MatchString(s) {
 		return text.TenseFuture
 	}
 	for _, m := range reArrangement.FindAllStringSubmatch(s, -1) {

@@ -24,6 +24,9 @@ func TestOfflineAnnotateDates(t *testing.T) {
 		{"Tomás is getting promoted in April.", "Tomás is getting promoted in April (April 2024)."},
 		{"I'm flying to Lisbon on Friday.", "I'm flying to Lisbon on Friday (Friday 12 May 2023)."},
 		{"I'm still thinking about our trip in March.", "I'm still thinking about our trip in March (March 2023)."},
+		// What is on a weekday is the coming one; what was on it, the last.
+		{"The release is on Thursday.", "The release is on Thursday (Thursday 11 May 2023)."},
+		{"The release was on Thursday.", "The release was on Thursday (Thursday 4 May 2023)."},
 		{"My sister got married in April.", "My sister got married in April (April 2023)."},
 		{"Got it, dentist on June 9.", "Got it, dentist on June 9 (9 June 2023)."},
 		// A day something was moved to is the nearest; a move somewhere else stays past.
