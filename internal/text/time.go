@@ -673,7 +673,10 @@ func monthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 		if now.IsZero() {
 			return Mention{}, false
 		}
-		y = inferYear(mon, day, now, tense)
+		var relYear bool
+		if y, m.End, relYear = relativeYear(text, ix[1], now); !relYear {
+			y, m.End = inferYear(mon, day, now, tense), ix[1]
+		}
 	}
 	d := time.Date(y, mon, day, 0, 0, 0, 0, locOf(now))
 	if d.Day() != day { // 31 June and the like
@@ -684,6 +687,27 @@ func monthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 		m.Label = FormatDay(d)
 	}
 	return m, true
+}
+
+// reYearAfter: a year named from now right after a month or a day ("in March last year",
+// "on May 3 of next year").
+var reYearAfter = regexp.MustCompile(`^,? (?:of )?(?i:(last|next|this)) year\b`)
+
+// relativeYear is the year text names from now right after end ("… last year"), and the
+// end of those words.
+func relativeYear(text string, end int, now time.Time) (y, to int, ok bool) {
+	ix := reYearAfter.FindStringSubmatchIndex(text[end:])
+	if ix == nil || now.IsZero() {
+		return 0, 0, false
+	}
+	y = now.Year()
+	switch strings.ToLower(text[end+ix[2] : end+ix[3]]) {
+	case "last":
+		y--
+	case "next":
+		y++
+	}
+	return y, end + ix[1], true
 }
 
 // isoDate reads 2026-12-12; its words are already absolute.
@@ -716,16 +740,20 @@ func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 	name := text[ix[4]:ix[5]]
 	mon := monthOf[strings.ToLower(name)]
 	hasYear := ix[6] >= 0
-	if !hasYear && prep == "" && (mon == time.May || mon == time.March) {
+	ry, rend, relYear := relativeYear(text, ix[1], now)
+	if !hasYear && !relYear && prep == "" && (mon == time.May || mon == time.March) {
 		return Mention{}, false // "May I", "March on": not dates without a preposition
 	}
 	loc := locOf(now)
+	m := Mention{Start: ix[0], End: ix[1]}
 	var y int
 	switch {
 	case hasYear:
 		y, _ = strconv.Atoi(text[ix[6]:ix[7]])
 	case now.IsZero():
 		return Mention{}, false
+	case relYear:
+		y, m.End = ry, rend
 	case prep == "last":
 		y = now.Year()
 		if mon >= now.Month() {
@@ -739,7 +767,6 @@ func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 	default:
 		y = inferYear(mon, 0, now, tense)
 	}
-	m := Mention{Start: ix[0], End: ix[1]}
 	m.From, m.To = monthSpan(y, mon, loc)
 	if !hasYear {
 		m.Label = time.Date(y, mon, 1, 0, 0, 0, 0, loc).Format("January 2006")

@@ -34,6 +34,10 @@ func TestDates(t *testing.T) {
 		{"NextMonth", "next month", monday, text.TenseFuture, date(2023, 6, 1), date(2023, 6, 30), "June 2023"},
 		{"LastMonthInJanuary", "last month", time.Date(2023, 1, 10, 9, 0, 0, 0, time.UTC), text.TensePast, date(2022, 12, 1), date(2022, 12, 31), "December 2022"},
 		{"LastYear", "last year", monday, text.TensePast, date(2022, 1, 1), date(2022, 12, 31), "2022"},
+		// A month or a day with a year named from now: that year's, whatever the tense.
+		{"MonthLastYear", "the dentist I saw in March last year", monday, text.TensePast, date(2022, 3, 1), date(2022, 3, 31), "March 2022"},
+		{"MonthOfNextYear", "we go in February of next year", monday, 0, date(2024, 2, 1), date(2024, 2, 29), "February 2024"},
+		{"DayLastYear", "on May 3 last year", monday, 0, date(2022, 5, 3), date(2022, 5, 3), "3 May 2022"},
 		{"NextYear", "next year", monday, text.TenseFuture, date(2024, 1, 1), date(2024, 12, 31), "2024"},
 		{"LastWeekend", "last weekend", monday, text.TensePast, date(2023, 5, 6), date(2023, 5, 7), "the weekend before 8 May 2023"},
 		{"LastWeekendOnSunday", "last weekend", time.Date(2023, 5, 14, 9, 0, 0, 0, time.UTC), text.TensePast, date(2023, 5, 6), date(2023, 5, 7), "the weekend before 14 May 2023"},
@@ -164,6 +168,7 @@ func TestQuestionTime(t *testing.T) {
 		{"What happened two weeks ago?", date(2023, 5, 8), date(2023, 5, 15), "What happened ?", true, true},
 		{"Where did they go in August?", date(2022, 8, 1), date(2022, 9, 1), "Where did they go ?", false, true},
 		{"What changed in 2022?", date(2022, 1, 1), date(2023, 1, 1), "What changed ?", false, false},
+		{"What was the name of the dentist I saw in March last year?", date(2022, 3, 1), date(2022, 4, 1), "What was the name of the dentist I saw ?", false, true},
 		{"Who came last weekend?", date(2023, 5, 20), date(2023, 5, 22), "Who came ?", true, true},
 		{"What did they give him on Aug 15th?", date(2022, 8, 15), date(2022, 8, 16), "What did they give him ?", false, true},
 		// A weekend or season without which: the one begun by now, else the last.
