@@ -157,11 +157,8 @@ func writeScaleReport(rep bench.ScaleReport, out string, stdout io.Writer) error
 	if out == "" {
 		return nil
 	}
-	b, _ := json.MarshalIndent(rep, "", "  ")
-	if err := os.WriteFile(out, b, 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(strings.TrimSuffix(out, ".json")+".md", []byte(md), 0o644)
+	_, err := bench.WriteReport(out, rep, md, nil) // its directory made, as every report's
+	return err
 }
 
 // mergeScaleReports combines reports of runs measured one size at a time: their sizes in
