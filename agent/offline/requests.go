@@ -130,12 +130,6 @@ func group(text string, m []int, i int) string {
 	return text[m[2*i]:m[2*i+1]]
 }
 
-// reSentenceEnd is where a sentence ends (not the dots of an email address): after .!?
-// and a space, after 。！？ whatever follows, at a line break, and after .!? followed
-// by a letter of a script written without spaces (group 1: the stops, where that
-// sentence ends and the letter's begins: "好!你呢?").
-var reSentenceEnd = regexp.MustCompile(`[.!?]*[。！？][.!?。！？]*|[.!?]+(?:\s|$)|\n|([.!?]+)` + unspacedClass)
-
 // reHedge: words before a change, in its sentence, that say it is not made: a negation,
 // a condition, a doubt ("don't cancel", "if I upgrade", "thinking about switching"), also
 // in German and Spanish.
@@ -156,7 +150,7 @@ var askers = setOf(`we i ich wir`)
 // someone else to make it ("Could you switch my plan to Pro?", not "Can I switch my plan
 // to Pro?").
 func saidAsChange(text string, start int, subject string) bool {
-	if reHedge.MatchString(rePoliteIf.ReplaceAllString(text[sentenceStart(text, start):start], "")) {
+	if reHedge.MatchString(rePoliteIf.ReplaceAllString(text[sentenceOf(text, start).start:start], "")) {
 		return false
 	}
 	sentence := sentenceAt(text, start)
@@ -167,33 +161,21 @@ func saidAsChange(text string, start int, subject string) bool {
 	return m != nil && !askers[strings.ToLower(m[1])] && !sameSubject(m[1], subject)
 }
 
-// sentenceStart is where the sentence of text holding offset at begins.
-func sentenceStart(text string, at int) int {
-	from := 0
-	for _, end := range sentenceEnds(text[:at]) {
-		from = end
-	}
-	return from
-}
-
-// sentenceAt is the sentence of text holding offset at, spaces trimmed.
-func sentenceAt(text string, at int) string {
-	sentence := text[sentenceStart(text, at):]
-	if ends := sentenceEnds(text[at:]); len(ends) > 0 {
-		sentence = text[sentenceStart(text, at) : at+ends[0]]
-	}
-	return strings.TrimSpace(sentence)
-}
-
-// sentenceEnds are the offsets of text where a sentence ends (reSentenceEnd).
-func sentenceEnds(text string) []int {
-	var out []int
-	for _, m := range reSentenceEnd.FindAllStringSubmatchIndex(text, -1) {
-		end := m[1]
-		if m[2] >= 0 {
-			end = m[3]
+// sentenceOf is the sentence of text (sentences) holding offset at: the last to start at
+// or before it, or the first.
+func sentenceOf(text string, at int) segment {
+	var out segment
+	for i, s := range sentences(text) {
+		if i > 0 && s.start > at {
+			break
 		}
-		out = append(out, end)
+		out = s
 	}
 	return out
+}
+
+// sentenceAt is the sentence of text holding offset at.
+func sentenceAt(text string, at int) string {
+	s := sentenceOf(text, at)
+	return text[s.start:s.end]
 }

@@ -273,28 +273,30 @@ func conjugate(v string) string {
 // segment is a sentence or clause of a text.
 type segment struct{ start, end int }
 
-var noSplitAfter = setOf(`mr mrs ms dr st vs jr sr e.g i.e etc`)
-
-// sentenceStops end a sentence: the ASCII ones when a space, a line break, a closing
-// quote or bracket, or a letter of a script written without spaces follows them ("好!你呢?");
-// the full-width ones of Chinese and Japanese whatever follows.
+// sentenceStops end a sentence: the ASCII ones when a space, a line break, or a letter of
+// a script written without spaces follows them ("好!你呢?"), past the closing quotes and
+// brackets that close with the sentence ('She said "I'm done." Then she left.'); the
+// full-width ones of Chinese and Japanese whatever follows.
 const sentenceStops = ".!?。！？"
 
-// sentences splits text after a run of sentenceStops, and at line breaks; abbreviations
-// such as "Dr." do not end a sentence.
-func sentences(text string) []segment {
+// sentenceClosers are the closing quotes and brackets a sentence's stop may stand in.
+const sentenceClosers = "\"'”’»)]"
+
+// sentences splits msg after a run of sentenceStops, and at line breaks; an abbreviation's
+// point ("Dr.", "a.m.", "J. K. Rowling") ends no sentence (text.EndsInAbbreviation).
+func sentences(msg string) []segment {
 	var out []segment
 	start := 0
 	emit := func(end int) {
-		s := strings.TrimSpace(text[start:end])
+		s := strings.TrimSpace(msg[start:end])
 		if s != "" {
-			lead := start + strings.Index(text[start:end], s)
+			lead := start + strings.Index(msg[start:end], s)
 			out = append(out, segment{lead, lead + len(s)})
 		}
 		start = end
 	}
-	for i := 0; i < len(text); {
-		r, n := utf8.DecodeRuneInString(text[i:])
+	for i := 0; i < len(msg); {
+		r, n := utf8.DecodeRuneInString(msg[i:])
 		if r == '\n' {
 			emit(i)
 		}
@@ -303,45 +305,35 @@ func sentences(text string) []segment {
 			continue
 		}
 		j, fullWidth := i, false
-		for j < len(text) {
-			r, n := utf8.DecodeRuneInString(text[j:])
+		for j < len(msg) {
+			r, n := utf8.DecodeRuneInString(msg[j:])
 			if !strings.ContainsRune(sentenceStops, r) {
 				break
 			}
 			fullWidth = fullWidth || r >= utf8.RuneSelf
 			j += n
 		}
-		next, _ := utf8.DecodeRuneInString(text[j:])
-		ends := fullWidth || j == len(text) || strings.ContainsRune(" \n\")", next) || isUnspaced(next)
-		if ends && r == '.' && j == i+1 && !isUnspaced(next) {
-			k := i
-			for k > 0 {
-				p, n := utf8.DecodeLastRuneInString(text[:k])
-				if !unicode.IsLetter(p) && p != '.' {
-					break
-				}
-				k -= n
-			}
-			ends = !noSplitAfter[strings.ToLower(text[k:i])] && i-k != 1
+		point := r == '.' && j == i+1
+		j = skipRunes(msg, j, func(r rune) bool { return strings.ContainsRune(sentenceClosers, r) })
+		next, _ := utf8.DecodeRuneInString(msg[j:])
+		ends := fullWidth || j == len(msg) || next == ' ' || next == '\n' || isUnspaced(next)
+		if ends && point && !isUnspaced(next) {
+			ends = !text.EndsInAbbreviation(msg[:i])
 		}
 		if ends {
 			emit(j)
 		}
 		i = j
 	}
-	emit(len(text))
+	emit(len(msg))
 	return out
 }
 
 // isUnspaced: r is a letter of a script written without spaces between words — Chinese,
-// Japanese, Thai — where a run of letters is a phrase or a sentence, not a word. The
-// same scripts as unspacedClass.
+// Japanese, Thai — where a run of letters is a phrase or a sentence, not a word.
 func isUnspaced(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai)
 }
-
-// unspacedClass is isUnspaced's scripts in a regexp.
-const unspacedClass = `[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}]`
 
 var reClauseBreak = regexp.MustCompile(`\s*(?:;|\s[-–—]\s|, but |, so | but )\s*`)
 

@@ -65,6 +65,11 @@ func TestOfflineSegmentation(t *testing.T) {
 		{"FullWidthStops", "我很好。你呢？我们搬到了深圳！！", []string{"我很好。", "你呢？", "我们搬到了深圳！！"}, []string{"我很好。", "你呢？", "我们搬到了深圳！！"}},
 		{"StopBeforeUnspaced", "今日は晴れ.明日は雨?そうですね!", []string{"今日は晴れ.", "明日は雨?", "そうですね!"}, []string{"今日は晴れ.", "明日は雨?", "そうですね!"}},
 		{"StopBeforeLatin", "See example.com or v2.0!Thanks", []string{"See example.com or v2.0!Thanks"}, []string{"See example.com or v2.0!Thanks"}},
+		// An abbreviation's point ends no sentence, even where one ends ("at 9 a.m. Then"):
+		// a sentence cut there would cut names ("St" and "Louis").
+		{"Abbreviations", "The meeting is at 9 a.m. tomorrow with Dr. Lee. We flew to the U.S.A. last year, e.g. to St. Louis and Mt. Hood, i.e. west, vs. east etc. and read J. K. Rowling.", []string{"The meeting is at 9 a.m. tomorrow with Dr. Lee.", "We flew to the U.S.A. last year, e.g. to St. Louis and Mt. Hood, i.e. west, vs. east etc. and read J. K. Rowling."}, []string{"The meeting is at 9 a.m. tomorrow with Dr. Lee.", "We flew to the U.S.A. last year, e.g. to St. Louis and Mt. Hood, i.e. west, vs. east etc. and read J. K. Rowling."}},
+		{"AbbreviationEndsSentence", "We met at 9 a.m. Then we left.", []string{"We met at 9 a.m. Then we left."}, []string{"We met at 9 a.m. Then we left."}},
+		{"ClosingQuote", `She said "I'm done." Then she left (quietly.) Bye.`, []string{`She said "I'm done."`, "Then she left (quietly.)", "Bye."}, []string{`She said "I'm done."`, "Then she left (quietly.)", "Bye."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -94,7 +99,7 @@ func TestOfflineFindNames(t *testing.T) {
 		{"DiscourseVerbs", "Hey Melanie, Guess what? Remember, Listen: I saw Jon.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
 		{"DaysAndNotes", "Yoga on Tuesdays, Melanie? Today I can't. Je suis fatigué. Message Jon, please.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
 		{"Languages", "Melanie started learning Portuguese and reads in Spanish with Jon.", []nameMention{{"Melanie", "person"}, {"Portuguese", "concept"}, {"Spanish", "concept"}, {"Jon", "person"}}},
-		{"LettersAlone", "Thanks, Melanie. P.S. the R&R chapter of the book by J.K. Rowling made Caroline laugh.", []nameMention{{"Melanie", "person"}, {"Caroline", "person"}}},
+		{"LettersAlone", "Thanks, Melanie. P.S. the R&R chapter of the book by J.K. Rowling made Caroline laugh.", []nameMention{{"Melanie", "person"}, {"Rowling", "person"}, {"Caroline", "person"}}},
 		// A hyphen joins the parts of a name, and a place's particles between hyphens; a
 		// hyphenated name opens a sentence as a name. An apostrophe was always part of a word.
 		{"Hyphenated", "Anne-Marie O'Connor-Smith lives in Stratford-upon-Avon with Jean-Luc and Seán O'Brien, not in Aix-en-Provence.", []nameMention{
@@ -244,9 +249,9 @@ func locomoTexts(t *testing.T) []string {
 	return texts
 }
 
-// TestSentenceAt: the sentence around an offset ends at a stop followed by a space, at a
-// full-width stop, and at a stop followed directly by a letter of a script written
-// without spaces.
+// TestSentenceAt: the sentence around an offset ends at a stop followed by a space, past
+// a closing quote, at a full-width stop, and at a stop followed directly by a letter of a
+// script written without spaces; not at an abbreviation's point.
 func TestSentenceAt(t *testing.T) {
 	for _, tt := range []struct{ text, at, want string }{
 		{"I moved. Did you move?", "Did", "Did you move?"},
@@ -254,6 +259,8 @@ func TestSentenceAt(t *testing.T) {
 		{"我搬家了。你能改我的地址吗？", "你", "你能改我的地址吗？"},
 		{"我搬家了!你能改我的地址吗?谢谢", "你", "你能改我的地址吗?"},
 		{"引っ越しました。住所を変えてください", "住所", "住所を変えてください"},
+		{"Please ask Dr. Lee, not me.", "Lee", "Please ask Dr. Lee, not me."},
+		{`She said "I'm done." Then she left.`, "done", `She said "I'm done."`},
 	} {
 		if got := sentenceAt(tt.text, strings.Index(tt.text, tt.at)); got != tt.want {
 			t.Errorf("sentenceAt(%q, %q) = %q, want %q", tt.text, tt.at, got, tt.want)

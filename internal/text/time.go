@@ -417,7 +417,7 @@ func otherRelDay(text string, ix []int, now time.Time) (Mention, bool) {
 }
 
 // opensSentence reports whether what follows before opens a sentence: nothing before it,
-// or the end of a sentence that is not an initial's point ("A. J. ").
+// or the end of a sentence that is not an abbreviation's point ("A. J. ", "Dr. ").
 func opensSentence(before string) bool {
 	before = strings.TrimRight(before, " \t\"'“‘«(")
 	if before == "" || strings.HasSuffix(before, "\n") {
@@ -427,8 +427,7 @@ func opensSentence(before string) bool {
 	if !strings.ContainsRune(".!?¡¿:…", last) {
 		return false
 	}
-	words := strings.Fields(before)
-	return last != '.' || utf8.RuneCountInString(words[len(words)-1]) > 2
+	return last != '.' || !EndsInAbbreviation(before[:len(before)-1])
 }
 
 // isLetter reports whether s begins with a letter.

@@ -116,6 +116,7 @@ func TestDates(t *testing.T) {
 		{"GermanHere", "Ich bin hier in Berlin.", monday, 0, time.Time{}, time.Time{}, ""},
 		{"Ayer", "I read A. J. Ayer today", monday, 0, date(2023, 5, 8), date(2023, 5, 8), "8 May 2023"},
 		{"CousinMorgen", "My cousin Morgen called.", monday, 0, time.Time{}, time.Time{}, ""},
+		{"DoctorMorgen", "I saw Dr. Morgen today", monday, 0, date(2023, 5, 8), date(2023, 5, 8), "8 May 2023"},
 		{"GermanMorning", "Den ganzen Morgen war es kalt.", monday, 0, time.Time{}, time.Time{}, ""},
 		{"JapaneseName", "明日香は私の妹", monday, 0, time.Time{}, time.Time{}, ""},
 		{"AnotherWord", "el hoyo 9", monday, 0, time.Time{}, time.Time{}, ""},
