@@ -265,16 +265,22 @@ wrote write writes replied reply explained explain mentioned mention complained 
 // titles open a person's name, of which they are part: "Dr. Patel", "Mrs Lee".
 var titles = setOf(`dr mr mrs ms prof`)
 
+// placeTitles open a place's name, of which they are part: "St. Louis", "Mt. Fuji".
+var placeTitles = setOf(`st mt`)
+
+// opensName: ws[k] is a title of a person or a place, part of the name it opens.
+func opensName(ws []wordSpan, k int) bool { return titles[ws[k].lower] || placeTitles[ws[k].lower] }
+
 // companySuffixes close a firm's name, of which they are part: "Hartwell & Co.", "Acme
 // Inc.". A firm is a concept.
 var companySuffixes = setOf(`co inc ltd llc corp plc gmbh`)
 
 // joinsName: the word after ws[k] continues the name ws[k] is part of across what stands
-// between them: a title's point ("Dr. Patel"), a firm's "&" ("Hartwell & Co"), a hyphen
-// ("Jean-Luc", "O'Connor-Smith"; the word after it is still to be a name's).
+// between them: a title's point ("Dr. Patel", "St. Louis"), a firm's "&" ("Hartwell &
+// Co"), a hyphen ("Jean-Luc", "O'Connor-Smith"; the word after it is still to be a name's).
 func joinsName(text string, ws []wordSpan, k int) bool {
 	gap := strings.TrimSpace(text[ws[k].end:ws[k+1].start])
-	return gap == "." && titles[ws[k].lower] || gap == "&" && companySuffixes[ws[k+1].lower] || hyphenAfter(text, ws, k)
+	return gap == "." && opensName(ws, k) || gap == "&" && companySuffixes[ws[k+1].lower] || hyphenAfter(text, ws, k)
 }
 
 // hyphenAfter: ws[k] and the word after it are joined by a hyphen, no space around it

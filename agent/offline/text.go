@@ -460,10 +460,10 @@ func findNames(text string, known map[string]string) []nameMention {
 			break
 		}
 		name := strings.TrimSuffix(strings.TrimSuffix(text[ws[i].start:ws[j].end], "'s"), "’s")
-		// A title opens a name wherever it stands: "Dr. Patel called"; so do capitalised
-		// words joined by a hyphen, which are seldom anything but a name ("Anne-Marie lives
-		// in Leeds").
-		atStart := (sentStart[ws[i].start] || isAfterOpening(text, ws[i].start)) && !(i < j && (titles[ws[i].lower] || hyphenAfter(text, ws, i)))
+		// A title opens a name wherever it stands: "Dr. Patel called", "St. Louis is
+		// lovely"; so do capitalised words joined by a hyphen, which are seldom anything but
+		// a name ("Anne-Marie lives in Leeds").
+		atStart := (sentStart[ws[i].start] || isAfterOpening(text, ws[i].start)) && !(i < j && (opensName(ws, i) || hyphenAfter(text, ws, i)))
 		key := strings.ToLower(name)
 		cat, isKnown := known[key]
 		if utf8.RuneCountInString(name) == 1 && !isKnown {

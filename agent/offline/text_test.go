@@ -105,6 +105,9 @@ func TestOfflineFindNames(t *testing.T) {
 		{"Hyphenated", "Anne-Marie O'Connor-Smith lives in Stratford-upon-Avon with Jean-Luc and Seán O'Brien, not in Aix-en-Provence.", []nameMention{
 			{"Anne-Marie O'Connor-Smith", "concept"}, {"Stratford-upon-Avon", "place"}, {"Jean-Luc", "person"}, {"Seán O'Brien", "concept"}, {"Aix-en-Provence", "place"}}},
 		{"HyphenNoName", "Melanie drove to Paris - London, a Paris-based firm, mid-June.", []nameMention{{"Melanie", "person"}, {"Paris", "place"}}},
+		// "St." and "Mt." open a place's name as a title opens a person's, also at a
+		// sentence start.
+		{"PlaceTitles", "We lived in St. Louis near Mt. Hood. St. Paul is colder.", []nameMention{{"St. Louis", "place"}, {"Mt. Hood", "place"}, {"St. Paul", "concept"}}},
 		// Accents typed decomposed (NFD, as macOS and iOS often send them) stay in the name.
 		{"Decomposed", norm.NFD.String("Caroline met José Álvarez in Málaga, at Telefónica."), []nameMention{
 			{"Caroline", "person"}, {norm.NFD.String("José Álvarez"), "concept"}, {norm.NFD.String("Málaga"), "place"}, {norm.NFD.String("Telefónica"), "place"}}},
