@@ -376,11 +376,12 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 // something, not a common word opening a note: a capitalised word, not a stop word or a
 // verb, then a verb of the past ("Alice moved to Lisbon"), an auxiliary ("Alice has
 // moved") or a verb in -s not ending a heading ("Alice lives in Porto"; not "Design
-// notes: …", "Use tabs"). It calls no one; it is a name of the turn.
+// notes: …", "Use tabs"). It calls no one; it is a name of the turn. A message in another
+// language has none: "Odio los lunes", "Hoy es lunes" do not read as English does.
 func openingSubject(msg, speaker string) string {
 	ws := wordsOf(msg)
 	if len(ws) < 2 || !isNameWord(ws[0]) || strings.EqualFold(ws[0].text, speaker) || text.IsStopword(ws[0].lower) ||
-		presentVerbs[ws[0].lower] || !gapIsSpace(msg, ws[0].end, ws[1].start) || len(codeBlocks(msg)) > 0 {
+		presentVerbs[ws[0].lower] || !gapIsSpace(msg, ws[0].end, ws[1].start) || len(codeBlocks(msg)) > 0 || readsForeign(ws) {
 		return ""
 	}
 	next := ws[1].lower

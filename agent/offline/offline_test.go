@@ -500,6 +500,9 @@ func TestOfflineOpeningSubject(t *testing.T) {
 		{"Tests go in the pkg folder.", ""},
 		{"Bug in the parser again.", ""},
 		{"In the backend we use Go.", ""},
+		{"Odio los lunes.", ""},
+		{"Hoy es lunes.", ""},
+		{"Los perros de Ana son grandes.", ""},
 	} {
 		if got := openingSubject(tt.text, "user"); got != tt.want {
 			t.Errorf("openingSubject(%q) = %q, want %q", tt.text, got, tt.want)

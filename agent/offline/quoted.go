@@ -323,18 +323,24 @@ des du de à et une je il nous vous ils pas avec dans sur qui ce cette mais au a
 das não é são mas mais muito eu você ele ela meu minha seu sua isso di della gli che è non sono anche molto
 questo questa noi voi`)
 
+// bothLanguages are English stop words that Spanish, French, Portuguese or Italian write
+// too ("Me gusta", "No me gusta", "Voy a casa"): no sign of English.
+var bothLanguages = setOf(`me no a`)
+
 // readsForeign: the words are clearly not English: two function words of another
 // language or more, and more of them than English stop words ("Prefiero que me llamen por
-// la tarde"). Such a message is not rewritten: its "me" is Spanish.
+// la tarde"), or one and no English stop word beside it, as a short message has ("Me
+// gusta el café"; "Me too!" is English). Such a message is not rewritten: its "me" is
+// Spanish.
 func readsForeign(ws []wordSpan) bool {
 	foreign, english := 0, 0
 	for _, w := range ws {
 		switch {
 		case foreignFunctionWords[w.lower]:
 			foreign++
-		case text.IsStopword(w.lower):
+		case text.IsStopword(w.lower) && !bothLanguages[w.lower]:
 			english++
 		}
 	}
-	return foreign >= 2 && foreign > english
+	return foreign >= 2 && foreign > english || foreign >= 1 && english == 0
 }

@@ -62,6 +62,12 @@ func TestOfflineRewriteKeepsPastedAndForeign(t *testing.T) {
 		{"French", "Je ne trouve pas mon colis, pouvez-vous me aider ?", "Je ne trouve pas mon colis, pouvez-vous me aider ?"},
 		{"Portuguese", "Eu não recebi o meu pedido, me ajuda por favor.", "Eu não recebi o meu pedido, me ajuda por favor."},
 		{"Italian", "Non ho ancora visto i miei amici che sono di Roma.", "Non ho ancora visto i miei amici che sono di Roma."},
+		// A short message too, when no English word stands beside its foreign one; a short
+		// English one is rewritten.
+		{"SpanishShorter", "Me gusta el café", "Me gusta el café"},
+		{"SpanishNo", "No me gusta la playa.", "No me gusta la playa."},
+		{"EnglishShort", "Me too!", "user too!"},
+		{"EnglishShortWithSpanishWord", "Me and my amigo en route", "user and user's amigo en route"},
 		{"EnglishWithSpanishWords", "I love the tapas at El Rincón de Pepe, you should go.", "user loves the tapas at El Rincón de Pepe, assistant should go."},
 		{"EnglishWithGermanName", "My friend works at Haus der Kunst in Munich.", "user's friend works at Haus der Kunst in Munich."},
 	}
@@ -113,6 +119,8 @@ func TestOfflineReadsForeign(t *testing.T) {
 		"I moved to Porto last year":                      false,
 		"We had paella con mariscos in Valencia":          false,
 		"TypeScript im Frontend":                          false,
+		"Me gusta el café":                                true,
+		"Me too":                                          false,
 	} {
 		if got := readsForeign(wordsOf(text)); got != want {
 			t.Errorf("readsForeign(%q) = %v, want %v", text, got, want)
