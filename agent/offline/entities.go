@@ -223,6 +223,8 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 		return "person"
 	case i < j && companySuffixes[ws[j].lower]:
 		return "concept"
+	case hyphenAfter(text, ws, i) && j+1 < len(ws) && routeNouns[ws[j+1].lower]:
+		return "concept"
 	case animalOf(text, ws, i, j) != "":
 		return "object"
 	case orgCued(ws, i, j): // before personCued: "in talks with Gatorade about a sponsorship"
@@ -261,6 +263,11 @@ func personCued(text string, ws []wordSpan, i, j int) bool {
 // talkVerbs are said to or with someone: "I talked to Katie", "spoke with Dan".
 var talkVerbs = setOf(`talk talks talked talking speak speaks spoke speaking chat chats chatted chatting said say says
 wrote write writes replied reply explained explain mentioned mention complained complain apologized apologised`)
+
+// routeNouns after a hyphenated name make it a route between two places, not a person:
+// "the Berlin-Paris train", "a London-Edinburgh flight".
+var routeNouns = setOf(`route routes train trains flight flights line trip ride drive journey bus coach ferry road
+highway motorway railway rail connection leg`)
 
 // titles open a person's name, of which they are part: "Dr. Patel", "Mrs Lee".
 var titles = setOf(`dr mr mrs ms prof`)

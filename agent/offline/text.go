@@ -463,7 +463,7 @@ func findNames(text string, known map[string]string) []nameMention {
 		// A title opens a name wherever it stands: "Dr. Patel called", "St. Louis is
 		// lovely"; so do capitalised words joined by a hyphen, which are seldom anything but
 		// a name ("Anne-Marie lives in Leeds").
-		atStart := (sentStart[ws[i].start] || isAfterOpening(text, ws[i].start)) && !(i < j && (opensName(ws, i) || hyphenAfter(text, ws, i)))
+		atStart := isAfterOpening(text, ws[i].start, sentStart) && !(i < j && (opensName(ws, i) || hyphenAfter(text, ws, i)))
 		key := strings.ToLower(name)
 		cat, isKnown := known[key]
 		if utf8.RuneCountInString(name) == 1 && !isKnown {
@@ -488,9 +488,14 @@ func findNames(text string, known map[string]string) []nameMention {
 	return out
 }
 
-func isAfterOpening(text string, pos int) bool {
-	p := strings.TrimRight(text[:pos], " \"'“‘([")
-	return p == ""
+// isAfterOpening: the word at pos opens one of starts (sentences and clauses), the text
+// but for opening quotes and brackets, or a Spanish question or exclamation, wherever it
+// stands ("¿Dónde está Ana?", "Dime, ¿Cómo está?"). A quote does not make its first word
+// a sentence's first: a title quoted there is named ("Hi Joanna! "Finding Home" sounds
+// special").
+func isAfterOpening(text string, pos int, starts map[int]bool) bool {
+	before := text[:pos]
+	return starts[pos] || strings.TrimRight(before, " \"'“‘([") == "" || strings.HasSuffix(before, "¿") || strings.HasSuffix(before, "¡")
 }
 
 func isNameWord(w wordSpan) bool {

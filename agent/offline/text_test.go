@@ -105,6 +105,10 @@ func TestOfflineFindNames(t *testing.T) {
 		{"Hyphenated", "Anne-Marie O'Connor-Smith lives in Stratford-upon-Avon with Jean-Luc and Seán O'Brien, not in Aix-en-Provence.", []nameMention{
 			{"Anne-Marie O'Connor-Smith", "concept"}, {"Stratford-upon-Avon", "place"}, {"Jean-Luc", "person"}, {"Seán O'Brien", "concept"}, {"Aix-en-Provence", "place"}}},
 		{"HyphenNoName", "Melanie drove to Paris - London, a Paris-based firm, mid-June.", []nameMention{{"Melanie", "person"}, {"Paris", "place"}}},
+		// A Spanish question or exclamation opens with its mark: its first word is no name.
+		{"InvertedMarks", "¿Dónde está Melanie? Ya viene Jon. ¡Qué bien! Dime, ¿Cómo está Ana?", []nameMention{{"Melanie", "person"}, {"Jon", "person"}, {"Ana", "person"}}},
+		// A hyphenated name before a word for a route is the route, not a person.
+		{"Route", "Melanie took the Berlin-Paris train with Anne-Marie.", []nameMention{{"Melanie", "person"}, {"Berlin-Paris", "concept"}, {"Anne-Marie", "person"}}},
 		// "St." and "Mt." open a place's name as a title opens a person's, also at a
 		// sentence start.
 		{"PlaceTitles", "We lived in St. Louis near Mt. Hood. St. Paul is colder.", []nameMention{{"St. Louis", "place"}, {"Mt. Hood", "place"}, {"St. Paul", "concept"}}},
