@@ -175,6 +175,9 @@ func TestStateChange(t *testing.T) {
 		{"PlanQuestion", "user", "user is on the Basic plan.", "user", "Can user switch user's plan to Pro?", ""},
 		{"PlanNegated", "user", "user is on the Basic plan.", "user", "Please don't switch user's plan to Pro yet.", ""},
 		{"PlanHedged", "user", "user is on the Basic plan.", "user", "If user switches, would assistant move user to the Pro plan?", ""},
+		// The sentence a hedge or a question mark is read in runs past an abbreviation's point.
+		{"PlanHedgedPastTitle", "user", "user is on the Basic plan.", "user", "If Dr. Lee agrees, switch user's plan to Pro.", ""},
+		{"PlanQuestionPastTime", "user", "user is on the Basic plan.", "user", "Can user switch user's plan to Pro at 9 a.m. tomorrow?", ""},
 		{"SwitchTheLights", "user", "user is on the Basic plan.", "user", "Switch the lights off, please.", ""},
 		{"PlanOtherPerson", "user", "user is on the Basic plan.", "user", "Please switch Tom's plan to Pro.", ""},
 		{"PlanOtherRelative", "user", "user is on the Basic plan.", "user", "Upgrade user's wife to Premium please.", ""},
