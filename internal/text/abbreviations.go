@@ -9,7 +9,8 @@ import (
 // abbreviations are the words written with a point that does not end a sentence: the
 // titles before a name ("Dr. Lee", "St. Louis", "Mt. Fuji"), a name's suffix ("Jr."),
 // and the Latin of an aside or a list ("etc.", "vs."). Letters each with its point are
-// abbreviations too: initials ("J. K. Rowling"), "a.m.", "U.S.A.", "e.g.", "i.e.".
+// abbreviations too: initials ("J. K. Rowling"), "a.m.", "U.S.A.", "e.g.", "i.e."; "I" alone
+// is the pronoun.
 var abbreviations = wordSet(`mr mrs ms dr prof st mt jr sr vs etc`)
 
 // EndsInAbbreviation reports whether before, the text before a point, ends in an
@@ -25,7 +26,7 @@ func EndsInAbbreviation(before string) bool {
 		k -= n
 	}
 	word := strings.ToLower(strings.TrimLeft(before[k:], "."))
-	return abbreviations[word] || lettersWithPoints(word)
+	return abbreviations[word] || word != "i" && lettersWithPoints(word) // "So did I. Then…"
 }
 
 // lettersWithPoints: word is single letters joined by points ("k", "a.m", "u.s.a").

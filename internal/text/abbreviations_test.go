@@ -24,6 +24,7 @@ func TestEndsInAbbreviation(t *testing.T) {
 		{"I read J", true},
 		{"I read J. K", true},
 		{"I saw Lee", false},
+		{"So did I", false},
 		{"I am 9", false},
 		{"Write to ana.lima@example.com", false},
 		{"", false},
