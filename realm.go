@@ -211,7 +211,11 @@ type Edge struct {
 	// Query and Label make the edge a learned link (REALM.md §4 "ours"): reconsolidation
 	// added it because To was Label (key evidence or misleading) for Query, recalled with
 	// From; it acts only on later queries close to Query (retrieval/consolidate.go).
+	// QueryErased: the query's text was erased with the recall's trace, past the trace
+	// retention; the link still acts, on queries close to the query as it was embedded
+	// then.
 	Query         string    `json:"query,omitempty"`
+	QueryErased   bool      `json:"query_erased,omitempty"`
 	Label         NodeLabel `json:"label,omitempty"`
 	Weight        float64   `json:"weight"`
 	InitialWeight float64   `json:"initial_weight"`
@@ -219,6 +223,9 @@ type Edge struct {
 	CreatedAt     time.Time `json:"created_at"`
 	UpdatedAt     time.Time `json:"updated_at"`
 }
+
+// Learned reports whether e is a learned link, its query's text kept or erased.
+func (e Edge) Learned() bool { return e.Query != "" || e.QueryErased }
 
 // Embedder turns texts into vectors. Implementations: embed.OpenAI, embed.Local, embed.Hash.
 type Embedder interface {

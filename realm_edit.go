@@ -86,7 +86,7 @@ type EditProposal struct {
 	Confidence float64    `json:"confidence"`
 	Reason     string     `json:"reason,omitempty"`
 	// Query, on an add, makes the new edge a learned link: To was Label for this query
-	// (Edge.Query); the edge's description is the query.
+	// (Edge.Query); the edge's description is the query, until it is erased (Edge.QueryErased).
 	Query string    `json:"query,omitempty"`
 	Label NodeLabel `json:"label,omitempty"`
 }
@@ -118,9 +118,11 @@ type Edit struct {
 	RevertedAt        *time.Time `json:"reverted_at,omitempty"`
 	// Query and Label, on an add that wrote a learned link (EditProposal.Query): the end
 	// was Label for Query. A misleading link lowers its end for queries close to Query,
-	// by more the heavier it is; expansion never crosses it.
-	Query string    `json:"query,omitempty"`
-	Label NodeLabel `json:"label,omitempty"`
+	// by more the heavier it is; expansion never crosses it. QueryErased: the query's
+	// text was erased with the recall's trace, past the trace retention.
+	Query       string    `json:"query,omitempty"`
+	QueryErased bool      `json:"query_erased,omitempty"`
+	Label       NodeLabel `json:"label,omitempty"`
 }
 
 // EditFilter selects logged edits; zero fields select everything.

@@ -315,11 +315,12 @@ type TraceReplaced struct {
 // on (its end, labelled for the link's query), the cosine of this recall's query with the
 // link's query, and the factor it gave the node's score (above 1 for key evidence, below
 // for misleading). Injected: the node was not among the candidates; the link brought it.
+// It does not copy the link's query: an earlier user's question would outlive its own
+// trace in this one (the edge shows it until its trace's retention ends).
 type TraceLearned struct {
 	EdgeID    string    `json:"edge_id"`
 	Node      string    `json:"node"`
 	Label     NodeLabel `json:"label"`
-	Query     string    `json:"query"`
 	Closeness float64   `json:"closeness"`
 	Factor    float64   `json:"factor"`
 	Injected  bool      `json:"injected,omitempty"`

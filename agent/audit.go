@@ -93,7 +93,7 @@ func ValidateEdits(in AuditInput, edits []realm.EditProposal) (valid []realm.Edi
 // misleading: its weight is how much it lowers its end for queries close to its own.
 func misleadingLink(g Subgraph, e realm.EditProposal) bool {
 	l, ok := g.Edge(e.From, e.To, e.Predicate)
-	return ok && l.Query != "" && l.Label == realm.Misleading
+	return ok && l.Learned() && l.Label == realm.Misleading
 }
 
 // ProposalKey names the edge an edit touches: adds by their unordered pair, the others

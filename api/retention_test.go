@@ -16,8 +16,9 @@ import (
 
 // TestTraceRetention: once the sweep has deleted a trace past its retention, reading it
 // and feedback on it, by HTTP and MCP, answer 404 not_found saying how long traces are
-// kept; the edits made from it are still listed by its id and revert to the bit; a
-// younger trace stays.
+// kept; its question is nowhere in the space's export (not in the edits made from it,
+// not in the learned links they added), the edits are still listed by its id, with their
+// query erased, and revert to the bit; a younger trace stays.
 func TestTraceRetention(t *testing.T) {
 	const retention = 720 * time.Hour
 	cyphertest.MustOpen(t) // the schema, or a skip without Neo4j
@@ -49,7 +50,8 @@ func TestTraceRetention(t *testing.T) {
 		Nodes   []struct{ Node struct{ ID string } }
 	}
 	var old, young recalled
-	if code := c.do("POST", sp+"/recall", map[string]any{"query": "Where does Melanie hike with her kids?", "k": 5}, &old).StatusCode; code != http.StatusOK || len(old.Nodes) < 2 {
+	const asked = "Where does Melanie hike with her kids?"
+	if code := c.do("POST", sp+"/recall", map[string]any{"query": asked, "k": 5}, &old).StatusCode; code != http.StatusOK || len(old.Nodes) < 2 {
 		t.Fatalf("recall: %d %+v", code, old)
 	}
 	before, err := store.EdgeWeights(ctx, space)
@@ -77,10 +79,25 @@ func TestTraceRetention(t *testing.T) {
 		t.Fatalf("second recall: %d", code)
 	}
 
+	holdsQuestion := func() bool {
+		t.Helper()
+		resp, body := raw(t, c, "GET", sp+"/export", nil)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("export: %d %s", resp.StatusCode, body)
+		}
+		return strings.Contains(string(body), asked)
+	}
+	if !holdsQuestion() {
+		t.Fatalf("the export before the sweep does not hold the question %q", asked)
+	}
+
 	// The sweep as it runs when the first trace has just passed the retention: the second,
 	// recorded after it, has not.
-	if _, err := store.ExpireTraces(ctx, trace.CreatedAt.Add(retention+time.Nanosecond)); err != nil {
+	if _, err := store.ExpireTraces(ctx, trace.CreatedAt.Add(retention+time.Nanosecond), deps.Recall.QueryVectors); err != nil {
 		t.Fatal(err)
+	}
+	if holdsQuestion() {
+		t.Errorf("the export after the sweep still holds the question %q", asked)
 	}
 	for _, req := range []struct {
 		method, path string
@@ -122,13 +139,28 @@ func TestTraceRetention(t *testing.T) {
 
 	var list struct {
 		Edits []struct {
-			ID       string
-			TraceID  string `json:"trace_id"`
-			Reverted bool
+			ID          string
+			TraceID     string `json:"trace_id"`
+			Reverted    bool
+			Label       string
+			Query       *string
+			QueryErased bool `json:"query_erased"`
 		}
 	}
 	if code := c.do("GET", sp+"/edits?trace="+old.TraceID, nil, &list).StatusCode; code != http.StatusOK || len(list.Edits) != len(fb.Edits) {
 		t.Fatalf("edits of the deleted trace: %d, %d edits, want the %d applied", code, len(list.Edits), len(fb.Edits))
+	}
+	links := 0
+	for _, e := range list.Edits {
+		if e.Label != "" {
+			links++
+		}
+		if e.Query != nil || e.QueryErased != (e.Label != "") {
+			t.Errorf("edit %s (label %q) of the deleted trace: query %v, query_erased %v; want no query, erased on a learned link's add", e.ID, e.Label, e.Query, e.QueryErased)
+		}
+	}
+	if links == 0 {
+		t.Fatalf("the feedback added no learned link: nothing of its query to erase")
 	}
 	if code := c.status("POST", sp+"/edits/"+fb.ReconsolidationID+"/revert", nil); code != http.StatusOK {
 		t.Fatalf("revert of the deleted trace's reconsolidation: %d", code)

@@ -133,7 +133,8 @@ func addedEdgeID(space string, k edgeKey) string {
 }
 
 // addedEdge is the description, query and label an add writes: a learned link (op.Query
-// set) carries its query as description, the others the reason.
+// set) carries its query as description (until its trace's retention ends: ExpireTraces),
+// the others the reason.
 func addedEdge(op realm.EditProposal) (description string, query, label any) {
 	description = op.Reason
 	if op.Query != "" {
@@ -423,6 +424,7 @@ func editFromProps(p map[string]any) realm.Edit {
 		e.Time = *t
 	}
 	e.Reverted, _ = p["reverted"].(bool)
+	e.QueryErased, _ = p["query_erased"].(bool)
 	return e
 }
 

@@ -1267,6 +1267,7 @@ func edgeOf(p map[string]any, relType, from, to string) realm.Edge {
 		InitialWeight: propFloat(p, "initial_weight"), Confidence: propFloat(p, "confidence"),
 		CreatedAt: timeOf(p["created_at"]), UpdatedAt: timeOf(p["updated_at"]),
 	}
+	e.QueryErased, _ = p["query_erased"].(bool)
 	if e.Layer == "" {
 		e.Layer = pred.Layer()
 	}

@@ -49,7 +49,8 @@ type ReembedOptions struct {
 
 // ReembedSpace replaces the embedding of every memory of a space by emb's vector of its
 // text, batch by batch, then records emb's id and dimension for the space. Nothing else
-// of a memory changes. While it runs the space records an unfinished re-embed, so `realm
+// of a memory changes; the learned links whose query's text was erased (ExpireTraces)
+// lose the query's vector, the former embedder's, and act no more. While it runs the space records an unfinished re-embed, so `realm
 // serve` refuses it; after an interruption, calling it again redoes the space. It returns
 // how many memories it re-embedded. Servers must be stopped: a memory a server embeds
 // meanwhile with another embedder is not caught unless its dimension differs.

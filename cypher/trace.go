@@ -54,14 +54,21 @@ var traceExpireBatch = 1000
 
 // ExpireTraces deletes the traces of every space created before now minus the retention
 // (Config.TraceRetention; with none it deletes nothing), a batch a transaction, and returns
-// how many went, those of the batches done before an error included. The reconsolidation
-// edits made from a trace stay, and stay revertible: they keep the trace's id only.
-// Errors: EUnavailable.
-func (s *Store) ExpireTraces(ctx context.Context, now time.Time) (int64, error) {
+// how many went, those of the batches done before an error included. The query's text
+// goes with its trace from everywhere the space kept it: first from the learned links
+// the trace's reconsolidations added (each keeps instead the query's vector as embed
+// gives it, and acts as before), then, with the trace, from their logged edits. The edits
+// stay, and stay revertible: they keep the trace's id, their label and weights. A failure
+// to erase the links' text deletes no trace: the next sweep tries again.
+// Errors: EUnavailable, and embed's.
+func (s *Store) ExpireTraces(ctx context.Context, now time.Time, embed QueryVectors) (int64, error) {
 	if s.traceRetention <= 0 {
 		return 0, nil
 	}
 	cutoff := now.UTC().Add(-s.traceRetention)
+	if err := s.eraseLearnedQueries(ctx, cutoff, embed); err != nil {
+		return 0, err
+	}
 	var total int64
 	for {
 		recs, err := s.write(ctx, qTraceExpireBatch, map[string]any{"cutoff": cutoff, "batch": int64(traceExpireBatch)})

@@ -3,6 +3,8 @@ package cypher_test
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/embed"
 )
 
 // mustOpenRetaining opens a second store on the tests' Neo4j that keeps traces for retention.
@@ -70,7 +73,7 @@ func TestExpireTraces(t *testing.T) {
 		}
 	}
 
-	n, err := s.ExpireTraces(ctx, now)
+	n, err := s.ExpireTraces(ctx, now, anyVectors)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +92,7 @@ func TestExpireTraces(t *testing.T) {
 	}
 	// A day on, the young one is past the retention too; a sweep with nothing to delete
 	// deletes nothing.
-	if n, err := s.ExpireTraces(ctx, now.Add(24*time.Hour)); err != nil || n < 1 {
+	if n, err := s.ExpireTraces(ctx, now.Add(24*time.Hour), anyVectors); err != nil || n < 1 {
 		t.Errorf("the sweep a day later: %d %v, want the young trace deleted", n, err)
 	}
 	if _, err := all.Trace(ctx, space, young); realm.ErrorCode(err) != realm.ENotFound {
@@ -98,7 +101,7 @@ func TestExpireTraces(t *testing.T) {
 
 	t.Run("NoRetention", func(t *testing.T) {
 		kept := put("kept", 10*retention)
-		if n, err := all.ExpireTraces(ctx, now); n != 0 || err != nil {
+		if n, err := all.ExpireTraces(ctx, now, anyVectors); n != 0 || err != nil {
 			t.Errorf("a store without retention swept %d traces (%v), want none", n, err)
 		}
 		_, err := all.Trace(ctx, space, kept)
@@ -110,6 +113,153 @@ func TestExpireTraces(t *testing.T) {
 			t.Errorf("an unknown trace without retention: %v, want not_found saying nothing of a retention", err)
 		}
 	})
+}
+
+// anyVectors gives every query the same vector: the sweep reaches every space's old
+// traces, other tests' too, and some have learned links.
+func anyVectors(_ context.Context, _ string, queries []string) ([][]float32, error) {
+	out := make([][]float32, len(queries))
+	for i := range out {
+		out[i] = []float32{1, 0}
+	}
+	return out, nil
+}
+
+// The sweep erases a trace's query from everything its reconsolidations wrote: the edits
+// logged from it (query emptied, query_erased set) and the learned links they added, whose
+// description quoted the query and which keep instead the query's vector as the sweep was
+// given it. A younger trace's edits and links keep theirs, and reverting the old trace's
+// reconsolidation afterwards restores every weight to the bit.
+func TestExpireTracesErasesQueries(t *testing.T) {
+	const asked = "Where does Daniel Kowalski live?"
+	s := mustOpenRetaining(t, 720*time.Hour)
+	ctx := context.Background()
+	space, ids := editGraph(t, s, 4, editTestEdge{0, 1, realm.Precedes, 0.5})
+	now := time.Now().UTC()
+	old := realm.Trace{ID: space + "-old", Space: space, Query: asked, CreatedAt: now.Add(-721 * time.Hour)}
+	young := realm.Trace{ID: space + "-young", Space: space, Query: "Where does Daniel work?", CreatedAt: now.Add(-time.Hour)}
+	for _, tr := range []realm.Trace{old, young} {
+		if err := s.PutTrace(ctx, tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(from, to int, p realm.Predicate, query string) realm.EditProposal {
+		return realm.EditProposal{From: ids[from], To: ids[to], Action: realm.EditAdd, Predicate: p, Confidence: 0.8, Query: query, Label: realm.KeyEvidence}
+	}
+	if _, err := s.ApplyEdits(ctx, space, batch(young.ID, link(1, 3, realm.Contextualizes, young.Query))); err != nil {
+		t.Fatal(err)
+	}
+	before, err := s.EdgeWeights(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A correlates link (symmetric: written both ways) and a strengthen.
+	learned := batch(old.ID, link(0, 2, realm.Correlates, asked),
+		realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 0.9})
+	if edits, err := s.ApplyEdits(ctx, space, learned); err != nil || len(edits) != 3 {
+		t.Fatalf("apply: %d edits, %v; want 3", len(edits), err)
+	}
+
+	vector := []float32{0.25, -0.5, 0.125}
+	var embedded []string // this space's queries the sweep had embedded
+	embed := func(ctx context.Context, sp string, queries []string) ([][]float32, error) {
+		if sp != space {
+			return anyVectors(ctx, sp, queries)
+		}
+		embedded = append(embedded, queries...)
+		out := make([][]float32, len(queries))
+		for i := range out {
+			out[i] = vector
+		}
+		return out, nil
+	}
+	if _, err := s.ExpireTraces(ctx, now, embed); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(embedded, []string{asked}) {
+		t.Errorf("the sweep embedded %q of this space, want the old trace's query once", embedded)
+	}
+
+	edits, err := s.ListEdits(ctx, space, realm.EditFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range edits {
+		oldOne := e.TraceID == old.ID
+		switch {
+		case oldOne && e.Action == realm.EditAdd && (e.Query != "" || !e.QueryErased || e.Label != realm.KeyEvidence):
+			t.Errorf("a learned link's add of the swept trace: query %q, erased %v, label %q; want the query erased, the label kept", e.Query, e.QueryErased, e.Label)
+		case oldOne && e.Action != realm.EditAdd && (e.Query != "" || e.QueryErased):
+			t.Errorf("a strengthen of the swept trace: query %q, erased %v; want none to erase", e.Query, e.QueryErased)
+		case !oldOne && (e.Query != young.Query || e.QueryErased):
+			t.Errorf("an edit of the young trace: query %q, erased %v; want it kept", e.Query, e.QueryErased)
+		}
+	}
+	links, err := s.LearnedLinks(ctx, space, ids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(links) != 3 {
+		t.Fatalf("%d learned links after the sweep, want the 3 written", len(links))
+	}
+	for _, l := range links {
+		e := l.Edge
+		if e.Predicate == realm.Contextualizes {
+			if e.Query != young.Query || e.Description != young.Query || e.QueryErased || l.QueryVector != nil {
+				t.Errorf("the young trace's link: %+v, vector %v; want its query kept", e, l.QueryVector)
+			}
+			continue
+		}
+		if e.Query != "" || !e.QueryErased || strings.Contains(e.Description, "Daniel") || !e.Learned() || e.Label != realm.KeyEvidence ||
+			!slices.Equal(l.QueryVector, vector) {
+			t.Errorf("a link of the swept trace: %+v, vector %v; want its query and description without the text, still a learned link, the vector %v",
+				e, l.QueryVector, vector)
+		}
+	}
+
+	if _, err := s.RevertReconsolidation(ctx, space, learned.ReconsolidationID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := s.EdgeWeights(ctx, space); err != nil || !maps.Equal(before, after) {
+		t.Errorf("after the revert the edges are\n%v (%v)\nwant as before the swept trace's edits\n%v", after, err, before)
+	}
+}
+
+// A re-embed with another model leaves the learned links whose query's text was erased
+// without the query's vector, the former model's: compared with the new model's vectors
+// it would measure nothing; without its text it cannot be embedded again.
+func TestReembedDropsErasedQueryVectors(t *testing.T) {
+	s := mustOpenRetaining(t, 720*time.Hour)
+	ctx := context.Background()
+	space, ids := editGraph(t, s, 2)
+	old := realm.Trace{ID: space + "-old", Space: space, Query: "Where does Daniel Kowalski live?", CreatedAt: time.Now().Add(-721 * time.Hour)}
+	if err := s.PutTrace(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	link := realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditAdd, Predicate: realm.Contextualizes, Confidence: 0.8, Query: old.Query, Label: realm.KeyEvidence}
+	if _, err := s.ApplyEdits(ctx, space, batch(old.ID, link)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ExpireTraces(ctx, time.Now(), anyVectors); err != nil {
+		t.Fatal(err)
+	}
+	links := func() []cypher.LearnedLink {
+		t.Helper()
+		links, err := s.LearnedLinks(ctx, space, ids)
+		if err != nil || len(links) != 1 || !links[0].Edge.QueryErased {
+			t.Fatalf("learned links: %+v (%v), want the one, its query erased", links, err)
+		}
+		return links
+	}
+	if v := links()[0].QueryVector; len(v) == 0 {
+		t.Fatal("the erased link holds no vector before the re-embed")
+	}
+	if _, err := s.ReembedSpace(ctx, space, embed.NewHash(cyphertest.Dims), cypher.ReembedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if v := links()[0].QueryVector; v != nil {
+		t.Errorf("after the re-embed the erased link holds the former model's vector %v, want none", v)
+	}
 }
 
 func TestRetentionText(t *testing.T) {
@@ -143,7 +293,7 @@ func TestFeedbackOnceAfterSweep(t *testing.T) {
 	if _, err := s.ApplyEdits(ctx, space, first); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.ExpireTraces(ctx, now); err != nil || n < 1 {
+	if n, err := s.ExpireTraces(ctx, now, anyVectors); err != nil || n < 1 {
 		t.Fatalf("sweep: %d %v", n, err)
 	}
 	if _, err := s.ApplyEdits(ctx, space, feedback()); realm.ErrorCode(err) != realm.EConflict {

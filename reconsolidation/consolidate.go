@@ -82,7 +82,7 @@ func learnedLinks(in agent.AuditInput, out agent.AuditOutput, maxLinks int) (lin
 	adds := 0
 	propose := func(from, to string, p realm.Predicate, label realm.NodeLabel) bool {
 		if e, ok := g.Edge(from, to, p); ok {
-			if e.Query == "" || e.Label != label {
+			if !e.Learned() || e.Label != label {
 				return false
 			}
 			edits = append(edits, realm.EditProposal{From: e.From, To: e.To, Action: realm.EditStrengthen, Predicate: p,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -193,6 +194,43 @@ func TestLearnedLinkNotWalked(t *testing.T) {
 	if p := placeOf(recall(recaller(1), u), id("garden")); p.rank == 0 || p.depth != 1 {
 		t.Errorf("with LearnedWalk 1, U does not reach garden over the learned link: %v", p)
 	}
+
+	// Once the sweep has erased Q with its trace, the link is still a label, not a path,
+	// and feedback on a later recall of Q confirms it (a strengthen) as it would with the text.
+	t.Run("QueryErased", func(t *testing.T) {
+		cfg := cyphertest.Config()
+		cfg.TraceRetention = 720 * time.Hour
+		retaining, err := cypher.Open(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { retaining.Close(context.WithoutCancel(ctx)) })
+		if _, err := retaining.ExpireTraces(ctx, time.Now().Add(721*time.Hour), recaller(0).QueryVectors); err != nil {
+			t.Fatal(err)
+		}
+		links, err := s.LearnedLinks(ctx, space, []string{id("garden")})
+		if err != nil || len(links) != 2 || !links[0].Edge.QueryErased || !links[1].Edge.QueryErased {
+			t.Fatalf("learned links after the sweep: %+v (%v), want the two of the correlates link, their query erased", links, err)
+		}
+		if p := placeOf(recall(recaller(0), u), id("garden")); p.rank != 0 {
+			t.Errorf("U recalls garden over the link whose query was erased (%v) with LearnedWalk 0", p)
+		}
+		again, err := recon.Reconsolidate(ctx, space, recall(recaller(0), q).TraceID, reconsolidation.Request{
+			Feedback: &realm.Feedback{UsefulNodeIDs: []string{id("tea"), id("garden")}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		confirmed := 0
+		for _, e := range again.Edits {
+			if e.Action == realm.EditStrengthen && (e.EdgeID == links[0].Edge.ID || e.EdgeID == links[1].Edge.ID) {
+				confirmed++
+			}
+		}
+		if confirmed != 2 {
+			t.Errorf("feedback confirming the link whose query was erased: edits %+v, want it strengthened both ways", again.Edits)
+		}
+	})
 }
 
 // TestFeedbackLeavesOtherQueries: feedback on a node reached by expansion acts through
@@ -309,6 +347,14 @@ func TestLearnedNearest(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	links, err := s.LearnedLinks(ctx, space, []string{id("a"), id("b")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	queryOf := map[string]string{} // the learned links' queries, by edge: a trace names the links only
+	for _, l := range links {
+		queryOf[l.Edge.ID] = l.Edge.Query
+	}
 	queries := func(res realm.RecallResult) map[string]bool {
 		t.Helper()
 		tr, err := s.Trace(ctx, space, res.TraceID)
@@ -317,7 +363,7 @@ func TestLearnedNearest(t *testing.T) {
 		}
 		out := map[string]bool{}
 		for _, l := range tr.Learned {
-			out[l.Query] = true
+			out[queryOf[l.EdgeID]] = true
 		}
 		return out
 	}

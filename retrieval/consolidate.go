@@ -64,23 +64,23 @@ func (r *Retriever) consolidate(ctx context.Context, run *run) error {
 	nearest := 0.0 // with LearnedNearest, the closeness of the closest query of a key-evidence link
 	for _, l := range links {
 		if r.opts.LearnedNearest > 0 && l.Edge.Label == realm.KeyEvidence {
-			nearest = max(nearest, sim(run.qvec, vecs[l.Edge.Query]))
+			nearest = max(nearest, sim(run.qvec, vecs[l.Edge.ID]))
 		}
 	}
 	boost, drop := map[string]float64{}, map[string]float64{}
 	for _, l := range links {
 		e := l.Edge
-		closeness := sim(run.qvec, vecs[e.Query])
+		closeness := sim(run.qvec, vecs[e.ID])
 		if closeness < r.opts.LearnedClose || (e.Label == realm.KeyEvidence && closeness < nearest) {
 			continue
 		}
 		weight := r.opts.learnedWeight(e, run.started)
 		act := weight * clip01((closeness-r.opts.LearnedClose)/(r.opts.LearnedFull-r.opts.LearnedClose))
-		t := realm.TraceLearned{EdgeID: e.ID, Node: e.To, Label: e.Label, Query: e.Query, Closeness: closeness}
+		t := realm.TraceLearned{EdgeID: e.ID, Node: e.To, Label: e.Label, Closeness: closeness}
 		switch e.Label {
 		case realm.KeyEvidence:
 			now := sim(l.To.Embedding, run.qvec)
-			fit := r.opts.relevanceFit(now, sim(l.To.Embedding, vecs[e.Query]))
+			fit := r.opts.relevanceFit(now, sim(l.To.Embedding, vecs[e.ID]))
 			act *= fit
 			t.Factor = 1 + r.opts.LearnedBoost*act
 			boost[e.To] = max(boost[e.To], act)
@@ -136,8 +136,8 @@ func (r *Retriever) mismatched(run *run, links []cypher.LearnedLink, vecs map[st
 			continue
 		}
 		out[e.To] = true
-		run.trace.Learned = append(run.trace.Learned, realm.TraceLearned{EdgeID: e.ID, Node: e.To, Label: e.Label, Query: e.Query,
-			Closeness: sim(run.qvec, vecs[e.Query]), Factor: 1 - r.opts.LearnedMismatch})
+		run.trace.Learned = append(run.trace.Learned, realm.TraceLearned{EdgeID: e.ID, Node: e.To, Label: e.Label,
+			Closeness: sim(run.qvec, vecs[e.ID]), Factor: 1 - r.opts.LearnedMismatch})
 	}
 	return out
 }
@@ -179,43 +179,73 @@ func (o Options) learnedWeight(e realm.Edge, now time.Time) float64 {
 	return e.Weight * math.Exp2(-now.Sub(e.UpdatedAt).Hours()/o.LearnedHalfLife)
 }
 
-// learnedQueryVectors embeds the queries of the links as the read path embeds a query
-// (its focus plus WholeQuery times the whole question, see embedFocus), so that closeness
-// compares two queries as recall sees them: the participants' names, in most questions
-// of a conversation, do not make two questions close.
+// learnedQueryVectors returns the vector of each link's query, by the link's id: its
+// query embedded as the read path embeds a query (queryVectors), or, once the query's
+// text is erased, the vector it was given then (cypher.LearnedLink.QueryVector), which
+// is the same.
 func (r *Retriever) learnedQueryVectors(ctx context.Context, run *run, links []cypher.LearnedLink) (map[string][]float32, error) {
-	out := map[string][]float32{}
-	var texts []string
-	focusOf := map[string]string{}
+	byQuery := map[string][]float32{run.trace.Query: run.qvec}
+	var queries []string
 	for _, l := range links {
 		q := l.Edge.Query
-		if _, ok := focusOf[q]; ok {
-			continue
+		if _, ok := byQuery[q]; !ok && !l.Edge.QueryErased {
+			byQuery[q] = nil // embedded below
+			queries = append(queries, q)
 		}
-		if q == run.trace.Query {
-			out[q] = run.qvec
-			focusOf[q] = ""
-			continue
+	}
+	vecs, err := r.queryVectors(ctx, run.space, run.counts, queries)
+	if err != nil {
+		return nil, err
+	}
+	for i, q := range queries {
+		byQuery[q] = vecs[i]
+	}
+	out := make(map[string][]float32, len(links))
+	for _, l := range links {
+		out[l.Edge.ID] = byQuery[l.Edge.Query]
+		if l.Edge.QueryErased {
+			out[l.Edge.ID] = l.QueryVector
 		}
-		f, err := r.focus(ctx, run.space, q, run.counts)
+	}
+	return out, nil
+}
+
+// QueryVectors embeds queries asked in space as recall embeds a query (queryVectors), one
+// vector per query, in order: what a learned link keeps of its query once the text is
+// erased (cypher.QueryVectors).
+func (r *Retriever) QueryVectors(ctx context.Context, space string, queries []string) ([][]float32, error) {
+	counts, err := r.store.SpaceCounts(ctx, space)
+	if err != nil {
+		return nil, err
+	}
+	return r.queryVectors(ctx, space, counts, queries)
+}
+
+// queryVectors embeds queries as the read path embeds a query (its focus plus WholeQuery
+// times the whole question, see embedFocus), so that closeness compares two queries as
+// recall sees them: the participants' names, in most questions of a conversation, do not
+// make two questions close.
+func (r *Retriever) queryVectors(ctx context.Context, space string, counts cypher.SpaceCounts, queries []string) ([][]float32, error) {
+	var texts []string
+	for _, q := range queries {
+		f, err := r.focus(ctx, space, q, counts)
 		if err != nil {
 			return nil, err
 		}
-		focusOf[q] = f
 		texts = append(texts, q, f)
 	}
 	if len(texts) == 0 {
-		return out, nil
+		return nil, nil
 	}
 	vecs, err := r.emb.Embed(ctx, texts)
 	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < len(texts); i += 2 {
-		q := texts[i]
-		out[q] = vecs[i]
-		if texts[i+1] != q {
-			out[q] = r.focusVector(vecs[i+1], vecs[i])
+	out := make([][]float32, len(queries))
+	for i := range queries {
+		out[i] = vecs[2*i]
+		if texts[2*i+1] != texts[2*i] {
+			out[i] = r.focusVector(vecs[2*i+1], vecs[2*i])
 		}
 	}
 	return out, nil

@@ -385,7 +385,7 @@ func (r *Retriever) admitBeam(ctx context.Context, run *run, e *expansion) ([]re
 // never crosses one, with 1 it crosses the key-evidence ones like any edge. A misleading
 // link is never a path.
 func (o Options) walks(e realm.Edge) bool {
-	if e.Query == "" {
+	if !e.Learned() {
 		return true
 	}
 	return o.LearnedWalk > 0 && e.Label != realm.Misleading

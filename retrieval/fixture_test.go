@@ -32,7 +32,11 @@ var texts = map[string][]float32{
 	question:                           axes(0, 1),
 	"the job offer triggered the move": axes(0, 0.6, 7, 0.8),
 	"nothing we know about":            axes(7, 1),
+	earlierQuestion:                    axes(0, 0.9, 8, 0.4359),
 }
+
+// earlierQuestion is close to question (cosine 0.9): what a learned link was learned for.
+const earlierQuestion = "Why did Alice relocate to Berlin?"
 
 type fixtureNode struct {
 	name, typ, content string

@@ -25,15 +25,7 @@ func TestSeeds(t *testing.T) {
 	recall := func(t *testing.T, plan realm.Plan) (realm.RecallResult, realm.Trace) {
 		t.Helper()
 		r := newRetriever(s, scripted{plans: []realm.Plan{plan}}, paperOptions())
-		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: question, MaxDepth: depth(0)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr, err := s.Trace(ctx, space, res.TraceID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res, tr
+		return recallTraced(ctx, t, s, r, space, realm.RecallRequest{Query: question, MaxDepth: depth(0)})
 	}
 
 	t.Run("QueryMatch", func(t *testing.T) {

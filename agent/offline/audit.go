@@ -342,7 +342,7 @@ func sortedEdges(edges []realm.Edge) []realm.Edge {
 
 // withoutLearnedLinks is in without its learned links (Edge.Query set).
 func withoutLearnedLinks(in agent.AuditInput) agent.AuditInput {
-	in.Edges = slices.DeleteFunc(slices.Clone(in.Edges), func(e realm.Edge) bool { return e.Query != "" })
+	in.Edges = slices.DeleteFunc(slices.Clone(in.Edges), func(e realm.Edge) bool { return e.Learned() })
 	return in
 }
 

@@ -74,7 +74,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	swept := make(chan struct{})
 	go func() {
 		defer close(swept)
-		sweepTraces(sweepCtx, deps.store, logger, metrics.ObserveTracesExpired)
+		sweepTraces(sweepCtx, deps.store, p.recall.QueryVectors, logger, metrics.ObserveTracesExpired)
 	}()
 	defer func() { stopSweep(); <-swept }()
 

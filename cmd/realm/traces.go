@@ -19,17 +19,19 @@ func traceSweepInterval(retention time.Duration) time.Duration {
 }
 
 // sweepTraces deletes the traces older than the store's retention at once, then every
-// traceSweepInterval, until ctx ends; with no retention it returns at once. A sweep that
-// fails is logged and tried again at the next one. Every replica sweeps: deleting what
-// another deleted already is harmless. expired is told how many traces each sweep deleted.
-func sweepTraces(ctx context.Context, store *cypher.Store, logger zerolog.Logger, expired func(int64)) {
+// traceSweepInterval, until ctx ends; with no retention it returns at once. The learned
+// links added from a trace keep, in place of its query's text, the query's vector as
+// queryVectors gives it (cypher.Store.ExpireTraces). A sweep that fails is logged and
+// tried again at the next one. Every replica sweeps: deleting what another deleted
+// already is harmless. expired is told how many traces each sweep deleted.
+func sweepTraces(ctx context.Context, store *cypher.Store, queryVectors cypher.QueryVectors, logger zerolog.Logger, expired func(int64)) {
 	retention := store.TraceRetention()
 	if retention <= 0 {
 		return
 	}
 	every := traceSweepInterval(retention)
 	for {
-		n, err := store.ExpireTraces(ctx, time.Now())
+		n, err := store.ExpireTraces(ctx, time.Now(), queryVectors)
 		if n > 0 {
 			expired(n)
 			logger.Info().Int64("traces", n).Str("retention", cypher.RetentionText(retention)).Msg("deleted traces past their retention")

@@ -234,8 +234,9 @@ function editTable(space, edits, names) {
       h('td', {}, h('span', { class: `badge action-${e.action}` }, e.action)),
       h('td', {}, memoryLink(space, names.get(e.from) || { id: e.from }), ` —${e.predicate}→ `,
         memoryLink(space, names.get(e.to) || { id: e.to }),
-        // A learned link is a label for its query: a misleading one lowers its end.
-        e.label ? ` (${e.label === 'misleading' ? 'lowers it' : 'raises it'} for "${e.query}")` : ''),
+        // A learned link is a label for its query: a misleading one lowers its end. Past
+        // the trace retention the query's text is erased.
+        e.label ? ` (${e.label === 'misleading' ? 'lowers it' : 'raises it'} for ${e.query_erased ? 'a query erased with its trace' : `"${e.query}"`})` : ''),
       h('td', { class: 'num' }, `${e.old_weight == null ? 'new' : fixed(e.old_weight)} → ${fixed(e.new_weight)}`),
       h('td', {}, e.reverted ? `reverted ${when(e.reverted_at)}` : '')))));
 }
