@@ -155,8 +155,11 @@ func TestTraceRetention(t *testing.T) {
 		if e.Label != "" {
 			links++
 		}
-		if e.Query != nil || e.QueryErased != (e.Label != "") {
-			t.Errorf("edit %s (label %q) of the deleted trace: query %v, query_erased %v; want no query, erased on a learned link's add", e.ID, e.Label, e.Query, e.QueryErased)
+		if e.Query != nil {
+			t.Errorf("edit %s (label %q) of the deleted trace: query %q, want none", e.ID, e.Label, *e.Query)
+		}
+		if e.QueryErased != (e.Label != "") {
+			t.Errorf("edit %s (label %q) of the deleted trace: query_erased %v, want it on a learned link's add only", e.ID, e.Label, e.QueryErased)
 		}
 	}
 	if links == 0 {
