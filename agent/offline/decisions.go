@@ -10,8 +10,9 @@ import (
 // owns what ("Priya owns the billing service"), and the statements that change them
 // ("switch the linter to ruff", "use Vitest instead of Jest", "moment is deprecated",
 // "Jonas took over the billing service", "the gateway was upgraded to Node 22"). A team
-// speaks as "we", or of "our" things with no subject at all: these claims are the
-// speaker's, except ownership, whose subject is the thing owned.
+// speaks as "we", or of "our" things with no subject at all: these claims are the team's,
+// whoever of the space says them (stateClaim.team), except ownership, whose subject is the
+// thing owned.
 //
 // A tool claim is a "uses" claim with a role, what the tool is used for: another value
 // replaces it only for the same role ("we now use GitLab CI for all pipelines" replaces
@@ -31,6 +32,11 @@ const role = `([\p{L}][\w\-]*(?: [\p{L}][\w\-]*){0,2}?)`
 // teamStart is where a subjectless team statement starts: a sentence, a clause after a
 // colon or a semicolon, or after "and", "so", "now".
 const teamStart = `(?:^|[.;:!?]\s+|\b(?:and|so|now) )`
+
+// toolKind is a role that names a kind of tool, a word before it at most: "linter", "Python
+// linter", "package manager". "The X is Y" says which tool does X only for such an X: "the
+// winner is Maria", "the runtime is 2 hours" name no tool.
+const toolKind = `((?:[\w\-]+ )?(?i:linter|formatter|bundler|compiler|transpiler|type ?checker|test runner|task runner|package manager|build tool|build system|CI|CI/CD|database|ORM|message queue|message broker|web framework|frontend framework|container registry|issue tracker))`
 
 // versioned is a product and its version ("Node 22", "Postgres 16"), or a version alone.
 const versioned = `((?:[\p{Lu}][\w.+\-]* )?v?\d+(?:\.\d+)*)`
@@ -53,7 +59,8 @@ func replacedBy(old, by string) stateClaim {
 
 var teamPatterns = []teamPattern{
 	// What holds: "we use moment for dates", "we lint with flake8 and format with black",
-	// "we run the API gateway on Node 20", "our pipelines run on Jenkins", "our cache is Redis".
+	// "we run the API gateway on Node 20", "our pipelines run on Jenkins", "our cache is Redis",
+	// "the linter is flake8".
 	{mustPattern(`\b[Ww]e` + claimAdverbs + ` (?:use|are using) ` + claimValue + ` for (?:all |our |the |every |any )*` + role + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{tool(m[2], m[1], false)} }},
 	{mustPattern(`\b[Ww]e` + claimAdverbs + ` (` + toolVerbs + `) (?:\w+ )?with ` + claimValue + claimEnd),
@@ -67,6 +74,8 @@ var teamPatterns = []teamPattern{
 	{mustPattern(`(?:^|[.;:!?]\s+|\b(?:[Oo]ur|[Tt]he|[Aa]ll(?: of)? our) )` + role + ` (?:runs?|(?:is|are) (?:running|hosted|deployed)) on (?:the )?` + namedValue + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
 	{mustPattern(`\b[Oo]ur (?:main |current )?` + role + ` (?:is|are) (?:still )?` + namedValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
+	{mustPattern(teamStart + `(?i:the) ` + toolKind + ` (?:is|are) (?:still )?` + namedValue + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
 	// Who owns what: "Priya owns the billing service", "the billing service is owned by Priya".
 	{mustPattern(`\b([\p{Lu}][\p{L}\-]+) (?:owns|maintains|is responsible for|is in charge of|is the owner of) (?:the |our )` + role + claimEnd),

@@ -290,7 +290,7 @@ func TestIntegrateConcurrent(t *testing.T) {
 	for i, in := range inputs {
 		want[i] = decide(in)
 	}
-	wordMemo, slotMemo, claimMemo = memo[string, map[string]bool]{}, memo[string, []factSlot]{}, memo[[2]string, []stateClaim]{}
+	wordMemo, slotMemo, claimMemo, saidMemo = memo[string, map[string]bool]{}, memo[string, []factSlot]{}, memo[[2]string, []stateClaim]{}, memo[[2]string, []stateClaim]{}
 	got := make([]string, len(inputs))
 	var wg sync.WaitGroup
 	for g := range 4 {

@@ -38,6 +38,15 @@ type stateClaim struct {
 // decision: the claim is a team's (decisions.go).
 func (c stateClaim) decision() bool { return c.said != "" }
 
+// team: the claim is what the team uses, or no longer does, whoever of it said so
+// (decisions.go); an owner's subject is the thing owned.
+func (c stateClaim) team() bool { return c.decision() && c.slot != "owner" }
+
+// sameHolder: two claims are of one subject, the same person or the team.
+func sameHolder(a, b stateClaim) bool {
+	return sameSubject(a.subject, b.subject) || a.team() && b.team()
+}
+
 // Weights of the edges drawn from state changes (REALM.md §1).
 const (
 	weightChangeCued  = 0.9 // another value with a change cue, or an ended state said outright
@@ -544,7 +553,7 @@ type statement struct {
 
 func newStatement(text, speaker string) *statement {
 	return &statement{
-		text: text, speaker: speaker, claims: stateClaims(text, speaker),
+		text: text, speaker: speaker, claims: saidMemo.get([2]string{text, speaker}, statementClaims),
 		past:         lazy[bool]{f: func() bool { return hasPastCue(text) && !hasFutureCue(text) }},
 		changeCued:   lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
 		moves:        lazy[bool]{f: func() bool { return reReschedule.MatchString(withoutLabels(text)) }},
@@ -555,8 +564,14 @@ func newStatement(text, speaker string) *statement {
 	}
 }
 
+// saidMemo remembers the claims of statements (text, speaker): a newer memory is read as
+// one for every older candidate sent after it (stateChanges).
+var saidMemo memo[[2]string, []stateClaim]
+
+func statementClaims(said [2]string) []stateClaim { return stateClaims(said[0], said[1]) }
+
 // changeBetween compares the claims of a new statement with those of an older node.
-// Speakers tell two people's claims apart.
+// Speakers tell two people's claims apart, not a team's (sameHolder).
 func changeBetween(s *statement, old []stateClaim) stateChange {
 	var best stateChange
 	better := func(c stateChange) {
@@ -566,7 +581,7 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 	}
 	for _, n := range s.claims {
 		for _, o := range old {
-			if !(sameSubject(n.subject, o.subject) || n.death) || o.ended {
+			if !(sameHolder(n, o) || n.death) || o.ended {
 				continue
 			}
 			switch {
@@ -747,7 +762,18 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 		if (n.Type != realm.Event && n.Type != realm.Fact) || n.ID == r.resolved[i] {
 			continue
 		}
-		if ch, untilTold := changeOf(said, c, n); ch.predicate != "" {
+		ch, untilTold := changeOf(said, c, n)
+		if _, older := r.olderThan(c, n); older && !untilTold {
+			// The candidate tells of an older state (a chat's history sent late): the
+			// change is the one the node would have made, had it come after the candidate:
+			// its cue counts ("we now use GitLab CI…" before "our pipelines run on Jenkins"),
+			// and its description tells the change from the node's side ("lives in:
+			// Seattle, previously Portland").
+			if back := changeBetween(newStatement(rePrompt.ReplaceAllString(n.Content, ""), speakerOfDescription(n.Description)), said.claims); back.predicate == string(realm.Supersedes) {
+				ch = back
+			}
+		}
+		if ch.predicate != "" {
 			changes = append(changes, nodeChange{n, ch, untilTold})
 		}
 	}
@@ -768,12 +794,8 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 			continue
 		}
 		if begins, ok := r.olderThan(c, n); ok {
-			// The candidate tells of an older state (a chat's history sent late): the node
-			// is the newer version, holding from when it began, and the description tells
-			// the change from the node's side ("lives in: Seattle, previously Portland").
-			if back := changeBetween(newStatement(rePrompt.ReplaceAllString(n.Content, ""), speakerOfDescription(n.Description)), said.claims); back.predicate == string(realm.Supersedes) {
-				ch.description = back.description
-			}
+			// The candidate tells of an older state: the node is the newer version, holding
+			// from when it began.
 			edges = r.emit(edges, i, n.ID, agent.Self, realm.Supersedes, ch.weight, ch.description)
 			if len(edges) > 0 && edges[len(edges)-1].From == n.ID {
 				edges[len(edges)-1].ValidUntil = &begins

@@ -256,6 +256,14 @@ func TestStateChange(t *testing.T) {
 		{"OwnerNoCue", "user", "user: Priya owns the billing service.", "user", "user: Jonas owns the billing service.", "supersedes"},
 		{"OwnerTwoSpeakers", "user", "user: Priya owns the billing service.", "Sam", "Sam: Jonas owns the billing service.", "contradicts"},
 		{"OwnerToldByAnother", "user", "user: Priya owns the billing service.", "Jonas", "Jonas: Jonas took over the billing service last week.", "supersedes"},
+		// A team's "we" and "our" are the team's, whoever of the space says them.
+		{"ToolNowForRoleTeammate", "Alice", "Alice: Our pipelines run on Jenkins.", "Bob", "Bob: We now use GitLab CI for all pipelines.", "supersedes"},
+		{"ToolSwitchedTeammate", "planner", "planner: For Python we lint with flake8.", "coder", "coder: Let's switch the linter to ruff.", "supersedes"},
+		{"ToolInsteadOfTeammate", "Alice", "Alice: We test with Jest.", "Bob", "Bob: From now on use Vitest instead of Jest.", "supersedes"},
+		{"ToolNoCueTeammate", "Alice", "Alice: Our pipelines run on Jenkins.", "Bob", "Bob: We use GitLab CI for pipelines.", ""},
+		{"ToolTheRole", "user", "user: The linter is flake8.", "user", "user: Switch the linter to ruff.", "supersedes"},
+		{"ToolTheRoleTeammate", "Alice", "Alice: The package manager is Yarn.", "Bob", "Bob: Switch the package manager to pnpm.", "supersedes"},
+		{"TheRoleNoTool", "user", "user: The winner is Maria.", "user", "user: Now the winner is Tom.", ""},
 		{"ToolOtherRole", "user", "user: We use pnpm.", "user", "user: We now use GitLab CI for all pipelines.", ""},
 		{"ToolOtherRoleUseFor", "user", "user: We use pnpm for packages.", "user", "user: We now use GitLab CI for all pipelines.", ""},
 		{"InsteadOtherTool", "user", "user: We use pnpm for all JavaScript packages.", "user", "user: For Python we use ruff format instead of black.", ""},
@@ -610,6 +618,33 @@ func TestOfflineSupersedesLateDescription(t *testing.T) {
 	want := "seattle → " + agent.Self + ": Bob Chen lives in: Seattle, previously Portland"
 	if len(got) != 1 || got[0] != want {
 		t.Errorf("supersedes edges %q, want %q", got, want)
+	}
+}
+
+// TestOfflineSupersedesTeamHistorySentLate: a team's older decision sent after its newer
+// one, by the same speaker or another of the team, is superseded by it as if it had come
+// first: the newer one's cue ("now", "switch") counts, though the older one has none.
+func TestOfflineSupersedesTeamHistorySentLate(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct{ older, olderSpeaker, newer, newerSpeaker string }{
+		{"Our pipelines run on Jenkins.", "user", "user: We now use GitLab CI for all pipelines.", "user"},
+		{"Our pipelines run on Jenkins.", "planner", "coder: We now use GitLab CI for all pipelines.", "coder"},
+		{"The linter is flake8.", "user", "user: Switch the linter to ruff.", "user"},
+	} {
+		newer := realm.Node{ID: "newer", Type: realm.Fact, Content: tt.newer, Description: "Said by " + tt.newerSpeaker + " on 10 November 2026 in session s2."}
+		obs := realm.Observation{ID: "o1", SessionID: "s1", Speaker: tt.olderSpeaker, Content: tt.older, ObservedAt: time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)}
+		_, out := integrateBeside(t, a, obs, newer)
+		var got []string
+		for _, d := range out {
+			for _, e := range d.Edges {
+				if e.Predicate == realm.Supersedes || e.Predicate == realm.Contradicts {
+					got = append(got, fmt.Sprintf("%s %s → %s", e.Predicate, e.From, e.To))
+				}
+			}
+		}
+		if want := "supersedes newer → " + agent.Self; len(got) != 1 || got[0] != want {
+			t.Errorf("%s, then %q said before it: edges %q, want %q", tt.newer, tt.older, got, want)
+		}
 	}
 }
 
