@@ -135,8 +135,9 @@ type Observation struct {
 	Seq        int64     `json:"seq"`
 	Status     string    `json:"status,omitempty"` // pending | integrated | failed
 	// Generation is how many messages its space had forgotten when it was stored (0
-	// before any): a message forgotten, then sent again under its id, derives other ids
-	// for what it adds than it did the first time, some of which may stay.
+	// before any), or when forgetting another one marked it to integrate again: a
+	// message forgotten, then sent again under its id, or integrated again, derives other
+	// ids for what it adds than it did the first time, some of which may stay.
 	Generation int64 `json:"-"`
 }
 

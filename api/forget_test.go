@@ -38,6 +38,19 @@ type observationDeletedDoc struct {
 	Observation     string
 	MemoriesDeleted int      `json:"memories_deleted"`
 	MemoryIDs       []string `json:"memory_ids"`
+	Reintegrated    []struct {
+		ID, Status    string
+		Added, Merged []string
+	}
+}
+
+// added is every memory the messages integrated again added.
+func (d observationDeletedDoc) added() []string {
+	var ids []string
+	for _, r := range d.Reintegrated {
+		ids = append(ids, r.Added...)
+	}
+	return ids
 }
 
 // saysAny reports whether s holds one of words, in any case.
@@ -75,7 +88,10 @@ func TestDeleteObservation(t *testing.T) {
 	if !strings.Contains(string(export(t, c, space)), "beagle") {
 		t.Fatal("the export does not hold f1's words before the delete")
 	}
-	// This process holds the space's keyword index and graph snapshot, which must follow.
+	// This process holds the space's keyword index and graph snapshot, which must follow;
+	// a recall (of words f1 does not say) makes the snapshot follow ingestions too, the
+	// integration anew of f2 among them.
+	c.recall(sp, map[string]any{"query": "Which instrument am I learning?"})
 	ctx := context.Background()
 	if _, err := store.LoadKeywordIndex(ctx, space); err != nil {
 		t.Fatal(err)
@@ -138,8 +154,12 @@ func TestDeleteObservation(t *testing.T) {
 				t.Errorf("another message's memory is gone: %+v", m)
 			}
 		}
-		if len(after) != len(before)-len(got.MemoryIDs) {
-			t.Errorf("%d memories, want %d less than %d", len(after), len(got.MemoryIDs), len(before))
+		// f2, the reply in f1's exchange, is integrated again, from its own words.
+		if len(got.Reintegrated) != 1 || got.Reintegrated[0].ID != "f2" || got.Reintegrated[0].Status != "integrated" {
+			t.Errorf("reintegrated %+v, want f2 integrated again", got.Reintegrated)
+		}
+		if len(after) != len(before)-len(got.MemoryIDs)+len(got.added()) {
+			t.Errorf("%d memories, want %d less and %d more than %d", len(after), len(got.MemoryIDs), len(got.added()), len(before))
 		}
 		for _, id := range got.MemoryIDs {
 			if code := c.status("GET", sp+"/memories/"+id, nil); code != http.StatusNotFound {
@@ -508,12 +528,16 @@ func TestMCPForgetMessage(t *testing.T) {
 	}
 	got := callTool(t, cs, "forget", map[string]any{"space": space, "observation_id": source})
 	var res struct {
-		Forgotten string
-		MemoryIDs []string `json:"memory_ids"`
+		Forgotten    string
+		MemoryIDs    []string `json:"memory_ids"`
+		Reintegrated []struct{ ID, Status string }
 	}
 	got.decode(t, &res)
 	if got.isError || res.Forgotten != source || len(res.MemoryIDs) == 0 {
 		t.Fatalf("forget f1: %+v", got)
+	}
+	if len(res.Reintegrated) != 1 || res.Reintegrated[0].ID != "f2" || res.Reintegrated[0].Status != "integrated" {
+		t.Errorf("reintegrated %+v, want f2, the reply in f1's exchange, integrated again", res.Reintegrated)
 	}
 	for _, n := range recalledNodes(t, cs, query) {
 		if slices.Contains(res.MemoryIDs, n.ID) || saysAny(n.Content, forgetWords) || slices.Contains(n.Sources, source) {
@@ -525,6 +549,11 @@ func TestMCPForgetMessage(t *testing.T) {
 	}
 }
 
+// anaSaid is a message Ana said in session s1.
+func anaSaid(id, content, at string) map[string]string {
+	return map[string]string{"id": id, "session_id": "s1", "speaker": "Ana", "content": content, "timestamp": at}
+}
+
 // TestForgetObservationRestoresValidity: forgetting the message that told of a change
 // deletes the newer version it made, and the memory it superseded holds again.
 func TestForgetObservationRestoresValidity(t *testing.T) {
@@ -532,11 +561,8 @@ func TestForgetObservationRestoresValidity(t *testing.T) {
 	c := client{t: t, base: srv.URL}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
-	said := func(id, content, at string) map[string]string {
-		return map[string]string{"id": id, "session_id": "s1", "speaker": "Ana", "content": content, "timestamp": at}
-	}
-	c.remember(sp, []map[string]string{said("h1", "I live in Lisbon.", "2024-05-01T10:00:00Z")})
-	c.remember(sp, []map[string]string{said("h2", "I moved to Berlin last month.", "2024-09-01T10:00:00Z")})
+	c.remember(sp, []map[string]string{anaSaid("h1", "I live in Lisbon.", "2024-05-01T10:00:00Z")})
+	c.remember(sp, []map[string]string{anaSaid("h2", "I moved to Berlin last month.", "2024-09-01T10:00:00Z")})
 	memories := c.memories(sp, "limit=100")
 	var ended []string
 	for _, m := range memories {
@@ -556,5 +582,57 @@ func TestForgetObservationRestoresValidity(t *testing.T) {
 		if doc.Memory.ValidUntil != nil || doc.Memory.SupersededAt != nil {
 			t.Errorf("memory %s %q after its newer version's message was forgotten: valid until %v; want it to hold", id, doc.Memory.Content, doc.Memory.ValidUntil)
 		}
+	}
+}
+
+// TestForgetKeepsWhatOthersSaid: a fact two messages said, merged into one memory, goes
+// with the one forgotten, and the message that stays is integrated again before the
+// answer: the fact comes back from it alone, listed and recalled, with no word only the
+// forgotten message said.
+func TestForgetKeepsWhatOthersSaid(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, []map[string]string{anaSaid("p1", "I am allergic to penicillin.", "2024-05-01T10:00:00Z")})
+	c.remember(sp, []map[string]string{anaSaid("p2", "Reminder: I am allergic to penicillin.", "2024-05-01T10:05:00Z")})
+	allergy := func(m realm.Node) bool {
+		return (m.Type == realm.Event || m.Type == realm.Fact) && strings.Contains(strings.ToLower(m.Content), "penicillin")
+	}
+	before := c.memories(sp, "limit=100")
+	i := slices.IndexFunc(before, allergy)
+	if i < 0 || !slices.Contains(before[i].Sources, "p1") || !slices.Contains(before[i].Sources, "p2") {
+		t.Fatalf("want the allergy merged from p1 and p2: %+v", before)
+	}
+
+	var got observationDeletedDoc
+	if code := c.do("DELETE", sp+"/observations/p2", nil, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("delete: %d %+v", code, got)
+	}
+	if !slices.Contains(got.MemoryIDs, before[i].ID) {
+		t.Errorf("the merged allergy %s is not deleted: %+v", before[i].ID, got)
+	}
+	after := c.memories(sp, "limit=100")
+	j := slices.IndexFunc(after, allergy)
+	if j < 0 || !slices.Equal(after[j].Sources, []string{"p1"}) {
+		t.Errorf("want the allergy listed from p1 alone: %+v", after)
+	}
+	if len(got.Reintegrated) != 1 || got.Reintegrated[0].ID != "p1" || got.Reintegrated[0].Status != "integrated" {
+		t.Errorf("reintegrated %+v, want p1 integrated again", got.Reintegrated)
+	} else if j >= 0 && !slices.Contains(got.Reintegrated[0].Added, after[j].ID) {
+		t.Errorf("the allergy %s is not among what p1 added again: %+v", after[j].ID, got.Reintegrated[0])
+	}
+	for _, m := range after {
+		if slices.Contains(m.Sources, "p2") || saysAny(m.Name+" "+m.Content+" "+strings.Join(m.Keywords, " "), []string{"reminder"}) {
+			t.Errorf("a memory holds the forgotten message: %+v", m)
+		}
+	}
+	rec := c.recall(sp, map[string]any{"query": "What am I allergic to?"})
+	if !slices.ContainsFunc(rec.Nodes, func(n realm.RecalledNode) bool { return allergy(n.Node) }) {
+		t.Errorf("recall of the allergy: %+v", rec.Nodes)
+	}
+	var o observationDoc
+	if code := c.do("GET", sp+"/observations/p1", nil, &o).StatusCode; code != http.StatusOK || o.Observation.Status != "integrated" {
+		t.Errorf("p1: %d %+v", code, o.Observation)
 	}
 }

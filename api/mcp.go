@@ -137,6 +137,8 @@ type correctResult struct {
 type forgetResult struct {
 	Forgotten string   `json:"forgotten" jsonschema:"the id of the memory, or of the message, deleted"`
 	MemoryIDs []string `json:"memory_ids,omitempty" jsonschema:"for a message: the memories deleted with it (none: absent)"`
+	// As remember's results: a key without the read scope learns only what each added.
+	Reintegrated []ingestedView `json:"reintegrated,omitempty" jsonschema:"for a message: each message that stays and was a source of a memory deleted with it, integrated again from its own words (as remember reports a message), so that what it said comes back (none: absent)"`
 }
 
 // sentAt is the timestamp of a remembered message that came without one: the stored
@@ -281,7 +283,7 @@ func (s *server) mcpHandler() http.Handler {
 		})
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "forget",
-		Description: "Delete one memory (memory_id: a node id recall returned) from a memory space, with its links; or forget a whole message (observation_id: one of a memory's sources), with every memory derived from it, when the user asks to forget what they said: deleting one memory leaves the message and the other memories that say it. It cannot be undone.",
+		Description: "Delete one memory (memory_id: a node id recall returned) from a memory space, with its links; or forget a whole message (observation_id: one of a memory's sources), with every memory derived from it, when the user asks to forget what they said: deleting one memory leaves the message and the other memories that say it. The other messages a deleted memory derived from too are integrated again from their own words (reintegrated), so that what they said stays. It cannot be undone.",
 		// Not idempotent as far as a client can tell: forgetting the same memory again is the
 		// tool error not_found, so that a mistyped id is not taken for a deletion.
 		Annotations: &mcp.ToolAnnotations{Title: "Forget", DestructiveHint: yes, IdempotentHint: false, OpenWorldHint: no}},
@@ -292,11 +294,12 @@ func (s *server) mcpHandler() http.Handler {
 			case in.MemoryID != "" && in.ObservationID != "":
 				return forgetResult{}, realm.FieldErrors{"observation_id": "give memory_id or observation_id, not both"}.Err()
 			case in.ObservationID != "":
-				deleted, err := s.Store.DeleteObservation(ctx, space, in.ObservationID)
+				forgotten, err := s.Ingest.Forget(ctx, space, in.ObservationID)
 				if err != nil {
 					return forgetResult{}, err
 				}
-				return forgetResult{Forgotten: in.ObservationID, MemoryIDs: deleted.MemoryIDs}, nil
+				return forgetResult{Forgotten: in.ObservationID, MemoryIDs: forgotten.MemoryIDs,
+					Reintegrated: viewIngested(key.ingestView(forgotten.Reintegrated)).Results}, nil
 			}
 			if err := s.Store.DeleteMemory(ctx, space, in.MemoryID); err != nil {
 				return forgetResult{}, err

@@ -35,7 +35,7 @@ var outputProperties = map[string][]string{
 	"answer": {"answer", "cited_node_ids", "edges", "nodes", "reconsolidation", "reconsolidation_error",
 		"timings", "trace_id", "usage"},
 	"feedback": {"confirmed", "edits", "labels", "reconsolidation_id", "rejected", "trace_id", "usage"},
-	"forget":   {"forgotten", "memory_ids"},
+	"forget":   {"forgotten", "memory_ids", "reintegrated"},
 	"correct":  {"corrected", "memory_id"},
 	"spaces":   {"more", "spaces"},
 }

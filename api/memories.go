@@ -304,18 +304,22 @@ func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {
 
 // handleDeleteObservation forgets one message: the observation and the memories derived
 // from it (cypher.Store.DeleteObservation says which), under the space's write lock, so
-// that an integration of it still running writes nothing afterwards.
+// that an integration of it still running writes nothing afterwards; the messages that
+// stay and were sources of a deleted memory are integrated again before the answer
+// (construction.Pipeline.Forget), which a key without the read scope sees as ingestView
+// shows an ingestion.
 func (s *server) handleDeleteObservation(w http.ResponseWriter, r *http.Request) {
 	id, ok := observationID(w, r)
 	if !ok {
 		return
 	}
-	deleted, err := s.Store.DeleteObservation(r.Context(), chi.URLParam(r, "space"), id)
+	forgotten, err := s.Ingest.Forget(r.Context(), chi.URLParam(r, "space"), id)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	encode(w, http.StatusOK, deleted)
+	forgotten.Reintegrated = keyOf(r.Context()).ingestView(forgotten.Reintegrated)
+	encode(w, http.StatusOK, forgotten)
 }
 
 // handleListObservations lists the messages of a space in the order they were said (a

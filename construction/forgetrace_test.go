@@ -64,7 +64,7 @@ func TestForgetDuringAnotherIntegration(t *testing.T) {
 	}
 	forget := func(t *testing.T, store *cypher.Store, space, id string) {
 		t.Helper()
-		if _, err := store.DeleteObservation(ctx, space, id); err != nil {
+		if _, err := store.DeleteObservation(ctx, space, id, cypher.Lease{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -93,8 +93,9 @@ func (s *Store) FreeMemoryIDs(ctx context.Context, space string, ids []string) (
 // ObservationKey is what the ids of what an observation adds derive from (MemoryID,
 // edgeID): its id, and, for one stored after its space forgot messages, how many
 // (realm.Observation.Generation), so that a message forgotten and sent again under its
-// id does not derive the ids of what it added the first time, such as an episode it
-// made that still holds the session's other messages (DeleteObservation).
+// id, or integrated again after another's forgetting, does not derive the ids of what
+// it added the first time, such as an episode it made that still holds the session's
+// other messages (DeleteObservation).
 func ObservationKey(id string, generation int64) string {
 	if generation == 0 {
 		return id

@@ -996,9 +996,13 @@ const deleteFollowMax = 1000
 
 // ObservationDeleted is what DeleteObservation deleted.
 type ObservationDeleted struct {
-	Observation     string   `json:"observation"`
-	MemoriesDeleted int      `json:"memories_deleted"`
-	MemoryIDs       []string `json:"memory_ids"` // the memories deleted with it, in no particular order
+	Observation     string
+	MemoriesDeleted int
+	MemoryIDs       []string // the memories deleted with it, in no particular order
+	// Reintegrate are the observations that stay and were sources of a memory deleted
+	// with it, marked pending in the same transaction and leased to the caller, by seq:
+	// their integration anew brings back what they said.
+	Reintegrate []realm.Observation
 }
 
 // observationDeleteBatch is how many memories a statement of DeleteObservation deletes
@@ -1016,14 +1020,17 @@ var observationDeleteBatch = 500
 // said. The entities and episodes that stay lose it from their sources, one that nothing
 // in its own provenance held up deriving from the messages that hold it up instead
 // (observation_delete_finish.cypher), and the space's running summary, which may hold
-// its words, is emptied (observation_delete_lock.cypher). It runs in one write
+// its words, is emptied (observation_delete_lock.cypher). The observations that stay
+// and were sources of a deleted memory are marked pending, leased to lease.Owner
+// (observation_reintegrate.cypher): what they said went with it, and their integration
+// anew brings it back, by the caller or, should it not, by the resumption. It runs in one write
 // transaction under the space's lock, the one the write path takes: an integration of
 // the observation that has not written yet then finds it gone and writes nothing
 // (ApplyRun, ApplyIntegration); one that wrote before has its memories deleted here. The
 // memories are deleted a batch at a time, in that transaction. The keyword index and the
 // graph snapshot follow as they follow DeleteMemory (the embeddings held are read again:
 // the space's state moved). Errors: ENotFound (space or observation), EUnavailable.
-func (s *Store) DeleteObservation(ctx context.Context, space, id string) (ObservationDeleted, error) {
+func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease Lease) (ObservationDeleted, error) {
 	defer s.graphs.writing(space)()
 	var out ObservationDeleted
 	var move graphMove
@@ -1047,7 +1054,7 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string) (Observ
 		if err != nil {
 			return nil, err
 		}
-		var going, touched []string
+		var going, touched, sources []string
 		adopted := map[string]any{}
 		if len(recs) > 0 {
 			for _, m := range derivedOf(recs[0]) {
@@ -1071,6 +1078,8 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string) (Observ
 			out.MemoryIDs = append(out.MemoryIDs, stringList(v)...)
 			v, _ = recs[0].Get("neighbours")
 			touched = append(touched, stringList(v)...)
+			v, _ = recs[0].Get("sources")
+			sources = append(sources, stringList(v)...)
 		}
 		recs, err = collect(ctx, tx, qObservationDeleteFinish, map[string]any{"space": space, "id": id, "adopted": adopted, "sources_max": realm.SourcesMax})
 		if err != nil {
@@ -1081,6 +1090,15 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string) (Observ
 		}
 		v, _ := recs[0].Get("kept")
 		touched = append(touched, stringList(v)...)
+		slices.Sort(sources)
+		recs, err = collect(ctx, tx, qObservationReintegrate, map[string]any{"space": space, "ids": slices.Compact(sources),
+			"owner": lease.Owner, "until": lease.Until.UTC(), "now": time.Now().UTC()})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			out.Reintegrate = append(out.Reintegrate, observationOf(r, "o"))
+		}
 		// The memories left whose edges or sources changed are read again; the deleted
 		// ones are gone from the snapshot.
 		slices.Sort(touched)

@@ -60,7 +60,7 @@ func TestDeleteObservation(t *testing.T) {
 	apply("o2", Integration{Adds: []realm.Node{node("exchange", realm.Fact, "o2", "o0")}})
 	gone = append(gone, id("exchange"))
 
-	got, err := s.DeleteObservation(ctx, space, "o0")
+	got, err := s.DeleteObservation(ctx, space, "o0", Lease{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +95,10 @@ func TestDeleteObservation(t *testing.T) {
 			t.Errorf("observation %s: %v", o, err)
 		}
 	}
-	if _, err := s.DeleteObservation(ctx, space, "o0"); realm.ErrorCode(err) != realm.ENotFound {
+	if _, err := s.DeleteObservation(ctx, space, "o0", Lease{}); realm.ErrorCode(err) != realm.ENotFound {
 		t.Errorf("deleting o0 again: %v", err)
 	}
-	if _, err := s.DeleteObservation(ctx, fullTextSpace(t, s), "o1"); realm.ErrorCode(err) != realm.ENotFound {
+	if _, err := s.DeleteObservation(ctx, fullTextSpace(t, s), "o1", Lease{}); realm.ErrorCode(err) != realm.ENotFound {
 		t.Errorf("deleting o1 in a space without it: %v", err)
 	}
 }
@@ -173,7 +173,7 @@ func TestDeleteObservationNames(t *testing.T) {
 	if !maps.Equal(got, want) {
 		t.Errorf("deleted with it: %v, want %v", got, want)
 	}
-	deleted, err := s.DeleteObservation(ctx, space, "o")
+	deleted, err := s.DeleteObservation(ctx, space, "o", Lease{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +205,7 @@ func TestApplyAfterForget(t *testing.T) {
 	if err != nil || read.Forgotten != 0 || len(read.Observations) != 2 {
 		t.Fatalf("o2's context: %+v %v", read, err)
 	}
-	if _, err := s.DeleteObservation(ctx, space, "o0"); err != nil {
+	if _, err := s.DeleteObservation(ctx, space, "o0", Lease{}); err != nil {
 		t.Fatal(err)
 	}
 	in := Integration{Adds: []realm.Node{{ID: space + "-quote", Type: realm.Fact, Name: "quote", Content: "o0 said so"}},

@@ -61,6 +61,10 @@ var (
 	observationDeleteFinishCypher string
 	qObservationDeleteFinish      = newQuery("observation_delete_finish", observationDeleteFinishCypher)
 
+	//go:embed queries/observation_reintegrate.cypher
+	observationReintegrateCypher string
+	qObservationReintegrate      = newQuery("observation_reintegrate", observationReintegrateCypher)
+
 	//go:embed queries/space_lock_run.cypher
 	spaceLockRunCypher string
 	qSpaceLockRun      = newQuery("space_lock_run", spaceLockRunCypher)

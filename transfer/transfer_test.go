@@ -456,7 +456,7 @@ func TestImportCarriesForgetCount(t *testing.T) {
 	save("o1")
 	save("o2")
 	for _, id := range []string{"o1", "o2"} {
-		if _, err := s.DeleteObservation(ctx, space, id); err != nil {
+		if _, err := s.DeleteObservation(ctx, space, id, cypher.Lease{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,16 +8,20 @@
 // Params: $space, $ids.
 // Returns: deleted (the ids of the memories deleted), neighbours (the ids of the
 // memories they were related to but by provenance, deleted ones among them: their
-// degree and edges change).
+// degree and edges change), sources (the ids of the observations they derived from, the
+// one forgotten among them: those that stay are integrated again,
+// observation_reintegrate.cypher).
 UNWIND $ids AS id
 MATCH (m:Memory {space: $space, id: id})
 WITH collect(m) AS batch
 UNWIND batch AS m
 WITH m, m.id AS id, [(m)-[r]-(v:Memory) WHERE type(r) <> 'DERIVED_FROM' | v.id] AS neighbours,
-     [(m)-[:SUPERSEDES]->(w:Memory) WHERE NOT w IN batch | w] AS superseded
+     [(m)-[:SUPERSEDES]->(w:Memory) WHERE NOT w IN batch | w] AS superseded,
+     [(m)-[:DERIVED_FROM]->(p:Observation) | p.id] AS sources
 DETACH DELETE m
 WITH collect(id) AS deleted, reduce(all = [], ns IN collect(neighbours) | all + ns) AS neighbours,
-     reduce(all = [], ws IN collect(superseded) | all + ws) AS superseded
+     reduce(all = [], ws IN collect(superseded) | all + ws) AS superseded,
+     reduce(all = [], ps IN collect(sources) | all + ps) AS sources
 CALL (superseded) {
   UNWIND superseded AS w
   WITH DISTINCT w
@@ -28,4 +32,4 @@ CALL (superseded) {
       w.superseded_at = CASE WHEN end IS NULL THEN null ELSE w.superseded_at END
   RETURN count(w) AS restored
 }
-RETURN deleted, neighbours
+RETURN deleted, neighbours, sources
