@@ -636,3 +636,33 @@ func TestForgetKeepsWhatOthersSaid(t *testing.T) {
 		t.Errorf("p1: %d %+v", code, o.Observation)
 	}
 }
+
+// TestJobOfForgottenMessage: a job whose message was forgotten, while it ran or since,
+// says so: the message's result reads forgotten, in its place, and the job counts it.
+func TestJobOfForgottenMessage(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	var accepted struct {
+		JobID string `json:"job_id"`
+	}
+	if code := c.do("POST", sp+"/observations?async=true", map[string]any{"messages": forgetMessages[2:]}, &accepted).StatusCode; code != http.StatusAccepted {
+		t.Fatalf("async ingest: %d", code)
+	}
+	c.awaitJob(accepted.JobID, nil)
+	if code := c.status("DELETE", sp+"/observations/f3", nil); code != http.StatusOK {
+		t.Fatalf("forget f3: %d", code)
+	}
+	var job struct {
+		Status      string
+		Total, Done int
+		Forgotten   int
+		Results     []struct{ ID, Status string }
+	}
+	c.do("GET", "/v1/jobs/"+accepted.JobID, nil, &job)
+	want := []struct{ ID, Status string }{{"f3", "forgotten"}, {"f4", "integrated"}}
+	if job.Status != "done" || job.Total != 2 || job.Done != 1 || job.Forgotten != 1 || !slices.Equal(job.Results, want) {
+		t.Errorf("job %+v, want done with f3 forgotten and f4 integrated", job)
+	}
+}

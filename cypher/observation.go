@@ -511,22 +511,23 @@ type Job struct {
 	Space     string    `json:"space"`
 	Status    string    `json:"status"` // running | done | failed
 	Total     int       `json:"total"`
-	Done      int       `json:"done"`    // observations integrated
-	Failed    int       `json:"failed"`  // observations failed for good
-	Pending   int       `json:"pending"` // observations still to integrate
+	Done      int       `json:"done"`      // observations integrated
+	Failed    int       `json:"failed"`    // observations failed for good
+	Pending   int       `json:"pending"`   // observations still to integrate
+	Forgotten int       `json:"forgotten"` // observations forgotten since (DeleteObservation)
 	Error     string    `json:"error,omitempty"`
 	LastError string    `json:"last_error,omitempty"` // an observation's integration error
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 	// Results are its observations' outcomes so far, in the order they were sent, each
-	// once; one forgotten since is left out.
+	// once; one forgotten since is JobForgotten.
 	Results []JobResult `json:"results"`
 }
 
 // JobResult is what became of one observation of a job, as far as its job tells.
 type JobResult struct {
 	ID         string   `json:"id"`
-	Status     string   `json:"status"`     // pending, integrated or failed
+	Status     string   `json:"status"`     // pending, integrated, failed or JobForgotten
 	Superseded []string `json:"superseded"` // the memories its integration superseded (construction.Result)
 	// Error is what the last failed attempt to integrate a pending or failed one met: a
 	// pending one is retried.
@@ -541,6 +542,10 @@ const (
 	JobDone    = "done"
 	JobFailed  = "failed"
 )
+
+// JobForgotten is the status of a job's observation that is no longer stored: forgotten
+// (DeleteObservation) while the job ran or since. Its job reads done all the same.
+const JobForgotten = "forgotten"
 
 // JobEnded is the status and error text of a job none of whose total observations is
 // pending, failed of which failed for good.
@@ -622,11 +627,18 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 			Error: propString(m, "error")}
 	}
 	v, _ = r.Get("order")
+	told := map[string]bool{} // an id sent twice in the batch is one observation
 	for _, id := range stringList(v) {
-		if res, ok := stored[id]; ok {
-			j.Results = append(j.Results, res)
-			delete(stored, id) // an id sent twice in the batch is one observation
+		if told[id] {
+			continue
 		}
+		told[id] = true
+		res, ok := stored[id]
+		if !ok {
+			res = JobResult{ID: id, Status: JobForgotten, Superseded: []string{}}
+			j.Forgotten++
+		}
+		j.Results = append(j.Results, res)
 	}
 	// The background work may have died with its process, or left observations pending
 	// that were integrated since: the observations say the truth.
