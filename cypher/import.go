@@ -189,7 +189,7 @@ func (imp *Import) wipe(ctx context.Context) error {
 			if err := imp.renew(ctx, tx); err != nil {
 				return nil, err
 			}
-			recs, err := collect(ctx, tx, qSpaceDeleteBatch, map[string]any{"space": imp.space, "batch": 5000})
+			recs, err := collect(ctx, tx, qSpaceDeleteBatch, map[string]any{"space": imp.space, "batch": 5000, "import": imp.id})
 			if err == nil {
 				deleted = num(recs[0], "deleted")
 			}

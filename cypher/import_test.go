@@ -62,3 +62,54 @@ func TestImportInterrupted(t *testing.T) {
 		t.Errorf("after the next import: %v", err)
 	}
 }
+
+// TestImportIntoSpaceErased: a space erased while an import writes into it is taken from
+// the import at the erasure's first batch: the import's next write, which would join
+// memories that batch deleted, is refused as a conflict saying the space was erased,
+// not counted short as an internal error, and the erasure leaves nothing of the import.
+func TestImportIntoSpaceErased(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space := fullTextSpace(t, s)
+	imp, err := s.BeginImport(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer imp.Abandon(ctx) // as the API does when a write fails
+	now := time.Now().UTC()
+	if err := imp.WriteNodes(ctx, "observation", []map[string]any{{"id": "o1", "content": "Ana adopted a cat and a dog.", "speaker": "Ana",
+		"status": "integrated", "seq": int64(1), "attempts": int64(0), "observed_at": now}}); err != nil {
+		t.Fatal(err)
+	}
+	var mems []ImportMemory
+	for _, name := range []string{"cat", "dog"} {
+		mems = append(mems, ImportMemory{Type: realm.Fact, DerivedFrom: []string{"o1"}, Props: map[string]any{
+			"id": space + "-" + name, "type": "fact", "name": "Ana adopted a " + name, "content": "Ana adopted a " + name + ".",
+			"created_at": now, "updated_at": now}})
+	}
+	if err := imp.WriteMemories(ctx, mems); err != nil {
+		t.Fatal(err)
+	}
+	// The erasure's first batch, as DeleteSpace runs it, before the import's next write.
+	if _, err := s.write(ctx, qSpaceDeleteBatch, map[string]any{"space": space, "batch": 5000, "import": ""}); err != nil {
+		t.Fatal(err)
+	}
+	err = imp.WriteEdges(ctx, []ImportEdge{{From: space + "-cat", To: space + "-dog", Predicate: realm.Precedes, Props: map[string]any{"id": space + "-e", "weight": 0.5}}})
+	if realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), "erased") {
+		t.Errorf("the import's write after the erasure began: %v, want a conflict saying the space was erased", err)
+	}
+	if err := imp.WriteNodes(ctx, "observation", []map[string]any{{"id": "o2", "content": "Ana named the dog Rex.", "speaker": "Ana",
+		"status": "integrated", "seq": int64(2), "attempts": int64(0), "observed_at": now}}); realm.ErrorCode(err) != realm.EConflict {
+		t.Errorf("the import's next batch: %v, want a conflict", err)
+	}
+	if _, err := s.DeleteSpace(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Stats(ctx, space)
+	if err != nil || st.Memories != 0 || st.Observations != 0 {
+		t.Errorf("after the erasure: %+v %v, want nothing", st, err)
+	}
+	if exists, err := s.SpaceExists(ctx, space); err != nil || exists {
+		t.Errorf("the space exists after its erasure: %v %v", exists, err)
+	}
+}
