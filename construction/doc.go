@@ -23,6 +23,9 @@
 //
 // A client's correction of a memory (correct.go) is written as a state change is: a new
 // memory and a supersedes edge to the old one, whose validity ends; never an overwrite.
+// Forgetting a message (forget.go) integrates again, from their own words, the messages
+// that stay and were sources of a memory deleted with it, left pending by the deletion
+// should this process stop first.
 //
 // It imports the root package realm, agent (the interface only), cypher, internal/text,
 // uuid, zerolog and golang.org/x/text (names composed, run.go).
