@@ -1023,13 +1023,14 @@ var observationDeleteBatch = 500
 // its words, is emptied (observation_delete_lock.cypher). The observations that stay
 // and were sources of a deleted memory are marked pending, leased to lease.Owner
 // (observation_reintegrate.cypher): what they said went with it, and their integration
-// anew brings it back, by the caller or, should it not, by the resumption. It runs in one write
-// transaction under the space's lock, the one the write path takes: an integration of
-// the observation that has not written yet then finds it gone and writes nothing
-// (ApplyRun, ApplyIntegration); one that wrote before has its memories deleted here. The
-// memories are deleted a batch at a time, in that transaction. The keyword index and the
-// graph snapshot follow as they follow DeleteMemory (the embeddings held are read again:
-// the space's state moved). Errors: ENotFound (space or observation), EUnavailable.
+// anew brings it back, by the caller or, should it not, by the resumption. It runs in
+// one write transaction under the space's lock, the one the write path takes: an
+// integration of the observation that has not written yet then finds it gone and writes
+// nothing (ApplyRun, ApplyIntegration); one that wrote before has its memories deleted
+// here. The memories are deleted a batch at a time, in that transaction. The keyword
+// index and the graph snapshot follow as they follow DeleteMemory (the embeddings held
+// are read again: the space's state moved). Errors: ENotFound (space or observation),
+// EUnavailable.
 func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease Lease) (ObservationDeleted, error) {
 	defer s.graphs.writing(space)()
 	var out ObservationDeleted
