@@ -40,9 +40,13 @@ type EditBatch struct {
 // edited from its first new weight). Concurrent reconsolidations of
 // overlapping subgraphs thus lose no update, and two concurrent adds write one edge; a
 // deadlock runs the statement again. A symmetric predicate's edit changes both
-// directions. An edit whose edge does not exist, or an add whose edge already exists, is
-// skipped and not logged. A feedback batch (Source realm.EditSourceFeedback) is refused
-// with EConflict, under the space's lock, when its trace's earlier feedback edits stand.
+// directions. An add between memories not both of the space is skipped and not logged.
+// The edits are taken as planned on the edges as they are: when one finds its edge
+// otherwise under the locks (an add, one already there; a strengthen or weaken, none),
+// another write changed them since it was planned, and the batch applies nothing and
+// returns ErrEditsStale, to plan again. A feedback batch (Source realm.EditSourceFeedback)
+// is refused with EConflict, under the space's lock, when its trace's earlier feedback
+// edits stand.
 func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]realm.Edit, error) {
 	if b.NewWeight == nil || b.Step == nil {
 		return nil, fmt.Errorf("apply edits: no update rule")
@@ -69,6 +73,10 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 		}
 		return nil, err
 	}
+	if boolean(recs[0], "stale") {
+		done()
+		return nil, ErrEditsStale
+	}
 	s.followInBackground(space, graphMove{before: str(recs[0], "before"), after: str(recs[0], "after"), ids: memoryIDsOf(ops)}, done)
 	v, _ := recs[0].Get("logged")
 	var applied []realm.Edit
@@ -87,6 +95,12 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 	}
 	return applied, nil
 }
+
+// ErrEditsStale is ApplyEdits' error for edits planned on edges that another write has
+// changed since: an add of an edge now there, a strengthen or weaken of one now gone. Two
+// feedbacks on one question, audited at once, both plan the same learned link; the one
+// applied second would add nothing, where given after the first it strengthens it.
+var ErrEditsStale = realm.Errorf(realm.EConflict, "the edges these edits were planned on changed before they could be applied")
 
 // editBatchParams are edit_batch's parameters for the directed edits ops of b.
 func editBatchParams(space string, b EditBatch, ops []realm.EditProposal, now time.Time) map[string]any {

@@ -2,6 +2,7 @@ package cypher_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -171,14 +172,40 @@ func TestApplyEdits(t *testing.T) {
 			t.Errorf("space stats: reconsolidation %+v (edit stats %+v), histogram %v (%v), %d edges", all.Reconsolidation, st, all.WeightHistogram, hist, all.Edges)
 		}
 	})
-	t.Run("AddExistingSkipped", func(t *testing.T) {
-		space, ids := editGraph(t, s, 2, editTestEdge{0, 1, realm.Precedes, 0.5})
-		applied, err := s.ApplyEdits(ctx, space, batch("t", realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditAdd, Predicate: realm.Precedes, Confidence: 1}))
-		if err != nil {
+	// Edits planned on edges that have changed since (an add of an edge now there, a
+	// strengthen of one now gone) apply nothing, not even the batch's other edits, and
+	// leave the graph's version where it was: the caller plans again.
+	t.Run("Stale", func(t *testing.T) {
+		space, ids := editGraph(t, s, 3, editTestEdge{0, 1, realm.Precedes, 0.5}, editTestEdge{1, 2, realm.Precedes, 0.4})
+		if _, err := s.SaveObservations(ctx, space, "test", cyphertest.Dims, []realm.Observation{{ID: "o1", SessionID: "s1", Speaker: "Jon", Content: "hello", ObservedAt: time.Now()}}, cypher.Lease{}); err != nil {
+			t.Fatal(err) // the space's node, whose graph_version an apply moves
+		}
+		strengthen := realm.EditProposal{From: ids[1], To: ids[2], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1}
+		if _, err := s.ApplyEdits(ctx, space, batch("t", strengthen)); err != nil { // gives the space a graph_version
 			t.Fatal(err)
 		}
-		if got := edgeWeights(t, s, space, ids)[edgeKey(ids[0], ids[1], realm.Precedes)]; len(applied) != 0 || len(got) != 1 || got[0] != 0.5 {
-			t.Errorf("add over an existing edge: %d edits, weights %v", len(applied), got)
+		before := edgeWeights(t, s, space, ids)
+		counts, err := s.SpaceCounts(ctx, space)
+		if err != nil || counts.GraphVersion == "" {
+			t.Fatalf("space counts %+v, %v", counts, err)
+		}
+		for name, stale := range map[string]realm.EditProposal{
+			"AddOfAnEdgeThere":    {From: ids[0], To: ids[1], Action: realm.EditAdd, Predicate: realm.Precedes, Confidence: 1},
+			"StrengthenOfNoEdge":  {From: ids[0], To: ids[2], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1},
+			"WeakenOfAnotherType": {From: ids[0], To: ids[1], Action: realm.EditWeaken, Predicate: realm.Implies, Confidence: 1},
+		} {
+			applied, err := s.ApplyEdits(ctx, space, batch("t", strengthen, stale))
+			if !errors.Is(err, cypher.ErrEditsStale) || len(applied) != 0 {
+				t.Errorf("%s: %d edits applied, error %v; want none and %v", name, len(applied), err, cypher.ErrEditsStale)
+			}
+		}
+		sameWeights(t, before, edgeWeights(t, s, space, ids))
+		listed, err := s.ListEdits(ctx, space, realm.EditFilter{})
+		if err != nil || len(listed) != 1 {
+			t.Errorf("%d edits logged (%v), want the first strengthen's alone", len(listed), err)
+		}
+		if after, err := s.SpaceCounts(ctx, space); err != nil || after.GraphVersion != counts.GraphVersion {
+			t.Errorf("graph version %q (%v) after the stale batches, %q before", after.GraphVersion, err, counts.GraphVersion)
 		}
 	})
 	// An added edge's id is derived from its space, ends and type: the same feedback over
@@ -231,9 +258,8 @@ func editTestStep(action realm.EditAction, c float64) (rate, target float64) {
 
 // ApplyEdits is one statement (edit_batch) with the rule as steps toward a target; it
 // gives the weights editTestRule gives, to the bit, and logs the edits in their order (an
-// edge edited twice, a symmetric one, an add, an add over an existing edge, an edit of no
-// edge, an add to another space's memory, an edit of an edge the batch added); a revert
-// restores every weight exactly.
+// edge edited twice, a symmetric one, an add, an add to another space's memory, skipped,
+// an edit of an edge the batch added); a revert restores every weight exactly.
 func TestApplyEditsOneStatement(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -249,8 +275,6 @@ func TestApplyEditsOneStatement(t *testing.T) {
 		e(1, 2, realm.EditWeaken, realm.Correlates, 0.8),
 		e(0, 2, realm.EditAdd, realm.Precedes, 0.9),
 		e(0, 2, realm.EditStrengthen, realm.Precedes, 0.5),
-		e(0, 1, realm.EditAdd, realm.Precedes, 1),
-		e(2, 3, realm.EditStrengthen, realm.Implies, 1),
 		realm.EditProposal{From: ids[3], To: other[0], Action: realm.EditAdd, Predicate: realm.Implies, Confidence: 1},
 		e(0, 1, realm.EditWeaken, realm.Precedes, 0.3),
 	)
@@ -332,7 +356,7 @@ func TestApplyEditsOneStatement(t *testing.T) {
 
 // TestApplyEditsConcurrent: strengthens commute, so 50 concurrent reconsolidations over
 // overlapping edges must end at w = 1 − (1−w0)·Π(1−η·c_i) whatever their order; and 20
-// concurrent adds of one edge write it once.
+// concurrent adds of one edge write it once, the others finding it there (stale).
 func TestApplyEditsConcurrent(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -400,11 +424,18 @@ func TestApplyEditsConcurrent(t *testing.T) {
 		}
 		wg.Wait()
 		total := 0
+		stale := 0
 		for k, err := range errs {
-			if err != nil {
+			switch {
+			case errors.Is(err, cypher.ErrEditsStale):
+				stale++
+			case err != nil:
 				t.Fatal(err)
 			}
 			total += logged[k]
+		}
+		if stale != len(errs)-1 {
+			t.Errorf("%d adds found the edge there, want all but the first (%d)", stale, len(errs)-1)
 		}
 		got := edgeWeights(t, s, space, ids)
 		if len(got[edgeKey(ids[0], ids[1], realm.Correlates)]) != 1 || len(got[edgeKey(ids[1], ids[0], realm.Correlates)]) != 1 {
@@ -546,16 +577,19 @@ func TestEditsTenancy(t *testing.T) {
 	ctx := context.Background()
 	spaceA, a := editGraph(t, s, 2, editTestEdge{0, 1, realm.Precedes, 0.5})
 	spaceB, b := editGraph(t, s, 2, editTestEdge{0, 1, realm.Precedes, 0.5})
-	// Space A's reconsolidation naming B's memories changes nothing.
+	// Space A's reconsolidation naming B's memories changes nothing: an add to one is
+	// skipped, a strengthen of B's edge finds none in A.
 	applied, err := s.ApplyEdits(ctx, spaceA, batch("t",
-		realm.EditProposal{From: b[0], To: b[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1},
 		realm.EditProposal{From: a[0], To: b[1], Action: realm.EditAdd, Predicate: realm.Correlates, Confidence: 1},
 	))
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(applied) != 0 {
+		t.Errorf("space A applied %d edits to space B's memories (%v)", len(applied), err)
 	}
-	if len(applied) != 0 {
-		t.Errorf("space A applied %d edits to space B's memories", len(applied))
+	applied, err = s.ApplyEdits(ctx, spaceA, batch("t",
+		realm.EditProposal{From: b[0], To: b[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1},
+	))
+	if !errors.Is(err, cypher.ErrEditsStale) || len(applied) != 0 {
+		t.Errorf("space A applied %d edits to space B's edge (%v), want none and %v", len(applied), err, cypher.ErrEditsStale)
 	}
 	own := batch("t", realm.EditProposal{From: a[0], To: a[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 1})
 	if _, err := s.ApplyEdits(ctx, spaceA, own); err != nil {

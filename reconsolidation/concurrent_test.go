@@ -1,9 +1,11 @@
 package reconsolidation_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -402,5 +404,124 @@ func TestFeedbackAtOnceAuditedOnce(t *testing.T) {
 	}
 	if n := ga.audits.Load(); n != 1 {
 		t.Errorf("%d audits, want 1", n)
+	}
+}
+
+// barrierAuditor is the offline agent whose first n audits wait for one another, so that
+// they all plan on the graph as it was before any of their edits was applied.
+type barrierAuditor struct {
+	agent.Agent
+	n      int32
+	audits atomic.Int32
+	all    chan struct{}
+}
+
+func (b *barrierAuditor) Audit(ctx context.Context, in agent.AuditInput) (agent.AuditOutput, realm.Usage, error) {
+	switch k := b.audits.Add(1); {
+	case k == b.n:
+		close(b.all)
+	case k < b.n:
+		<-b.all
+	}
+	return b.Agent.Audit(ctx, in)
+}
+
+// TestFeedbackAtOnceOnOneQuestion: n clients recall one question (n traces) and each
+// sends the same feedback on its own trace at once, every audit made before any edit is
+// applied. Each feedback is applied as it would have been alone, one after the other: the
+// first adds the co-useful link, each other one strengthens it, and each says what it
+// applied. The link ends at the weight the same feedbacks give sent one after another,
+// and reverting them, the last first, restores every weight to the bit.
+func TestFeedbackAtOnceOnOneQuestion(t *testing.T) {
+	const n = 6
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	yes := true
+	nodes := []loopNode{
+		{"a", realm.Fact, "Jon opened a dance studio", loopAxes(0, 1), ""},
+		{"b", realm.Fact, "Jon teaches dance at the studio", loopAxes(1, 1), ""},
+		{"c", realm.Fact, "Jon practised a dance step", loopAxes(2, 1), ""},
+	}
+	edges := []loopEdge{{"a", "c", realm.Precedes, 0.5}}
+	// feedback sends the n feedbacks through r on n traces of a fresh space, at once or one
+	// after another, and returns the space, the results and the edges' weights by
+	// "from>to>predicate", the space left out of the names.
+	feedback := func(r *reconsolidation.Reconsolidator, atOnce bool) (string, []reconsolidation.Result, map[string]float64) {
+		space := loopGraph(t, s, nodes, edges)
+		traces := putTraces(t, s, space, slices.Repeat([][]string{{"a", "b", "c"}}, n))
+		fb := &realm.Feedback{Correct: &yes, UsefulNodeIDs: []string{space + ":a", space + ":b"}}
+		results := make([]reconsolidation.Result, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for k := range traces {
+			wg.Add(1)
+			send := func() {
+				defer wg.Done()
+				results[k], errs[k] = r.Reconsolidate(ctx, space, traces[k], reconsolidation.Request{Feedback: fb})
+			}
+			if atOnce {
+				go send()
+			} else {
+				send()
+			}
+		}
+		wg.Wait()
+		for k, err := range errs {
+			if err != nil {
+				t.Fatalf("feedback %d: %v", k, err)
+			}
+		}
+		got, err := s.InducedEdges(ctx, space, []string{space + ":a", space + ":b", space + ":c"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		weights := map[string]float64{}
+		for _, e := range got {
+			weights[strings.TrimPrefix(e.From, space+":")+">"+strings.TrimPrefix(e.To, space+":")+">"+string(e.Predicate)] = e.Weight
+		}
+		return space, results, weights
+	}
+	cfg := reconsolidation.DefaultConfig()
+	_, _, sequential := feedback(reconsolidation.New(s, offline.New(offline.Options{}), cfg, zerolog.Nop()), false)
+	if _, ok := sequential["a>b>correlates"]; !ok {
+		t.Fatalf("sequential feedback: edges %v, want a learned correlates link a→b", sequential)
+	}
+	ba := &barrierAuditor{Agent: offline.New(offline.Options{}), n: n, all: make(chan struct{})}
+	space, results, weights := feedback(reconsolidation.New(s, ba, cfg, zerolog.Nop()), true)
+	for k, res := range results {
+		if len(res.Edits) == 0 {
+			t.Errorf("feedback %d applied no edit: %+v", k, res)
+		}
+	}
+	if len(weights) != len(sequential) {
+		t.Errorf("edges at once %v, one after another %v", weights, sequential)
+	}
+	for k, w := range sequential {
+		if math.Float64bits(weights[k]) != math.Float64bits(w) {
+			t.Errorf("edge %s: %v at once, %v one after another", k, weights[k], w)
+		}
+	}
+	// Revert the last applied first: the one that left a→b heaviest.
+	ab := func(res reconsolidation.Result) float64 {
+		for _, e := range res.Edits {
+			if e.From == space+":a" && e.To == space+":b" {
+				return e.NewWeight
+			}
+		}
+		return 0
+	}
+	slices.SortFunc(results, func(x, y reconsolidation.Result) int { return cmp.Compare(ab(y), ab(x)) })
+	r := reconsolidation.New(s, offline.New(offline.Options{}), cfg, zerolog.Nop())
+	for _, res := range results {
+		if _, err := r.Revert(ctx, space, res.ReconsolidationID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.InducedEdges(ctx, space, []string{space + ":a", space + ":b", space + ":c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0].Predicate != realm.Precedes || math.Float64bits(got[0].Weight) != math.Float64bits(0.5) {
+		t.Errorf("after reverting every feedback: %+v, want a→c precedes 0.5 alone", got)
 	}
 }

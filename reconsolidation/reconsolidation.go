@@ -2,6 +2,7 @@ package reconsolidation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -137,14 +138,46 @@ func (r *Reconsolidator) Reconsolidate(ctx context.Context, space, traceID strin
 	return r.ReconsolidateInput(ctx, space, traceID, in, source)
 }
 
+// maxPlans bounds the audits of one reconsolidation whose edits keep finding the edges
+// changed (cypher.ErrEditsStale): each time, another reconsolidation of the same memories
+// was applied between its audit and its apply, so n feedbacks sent at once settle in at
+// most n plans; past this bound the client is asked to send it again.
+const maxPlans = 8
+
 // ReconsolidateInput audits in (already loaded, e.g. by a caller that holds the recall
 // result) and applies the valid edits in one transaction, logged under traceID and source.
+// When another reconsolidation changed the edges among the nodes between the audit and
+// the apply, the edges are read again and audited anew: concurrent reconsolidations
+// are applied one after the other, each as it would have been alone (two feedbacks on
+// one question: the second strengthens the link the first added, instead of finding its
+// own add done). EConflict when they kept changing for maxPlans audits.
 func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID string, in agent.AuditInput, source string) (Result, error) {
 	res := Result{ReconsolidationID: uuid.NewString(), TraceID: traceID, Confirmed: in.Confirmed(), Usage: realm.Usage{}}
+	for plan := 1; ; plan++ {
+		err := r.auditAndApply(ctx, space, traceID, in, source, &res)
+		if !errors.Is(err, cypher.ErrEditsStale) {
+			return res, err
+		}
+		if plan == maxPlans {
+			return res, realm.Errorf(realm.EConflict, "trace %s: the links among its memories changed under %d audits of it, by other reconsolidations applied at the same time; nothing was applied: send it again", traceID, maxPlans)
+		}
+		ids := make([]string, len(in.Nodes))
+		for i, n := range in.Nodes {
+			ids[i] = n.Node.ID
+		}
+		if in.Edges, err = r.store.InducedEdges(ctx, space, ids); err != nil {
+			return res, err
+		}
+	}
+}
+
+// auditAndApply audits in and applies the valid edits (ReconsolidateInput), filling res;
+// cypher.ErrEditsStale when in.Edges are no longer the edges among the nodes.
+func (r *Reconsolidator) auditAndApply(ctx context.Context, space, traceID string, in agent.AuditInput, source string, res *Result) error {
 	out, usage, err := r.auditor.Audit(ctx, in)
 	res.Usage.Add(usage)
 	if err != nil {
-		return res, err
+		return err
 	}
 	res.Labels = out.Labels
 	links, grounded := learnedLinks(in, out, r.cfg.MaxLinks)
@@ -165,7 +198,7 @@ func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID 
 		Time: r.now(), Edits: apply, NewWeight: rule.NewWeight, Step: rule.Step, Floor: rule.WMin,
 	})
 	if err != nil {
-		return res, err
+		return err
 	}
 	if r.edits != nil {
 		r.edits(source, res.Edits)
@@ -173,7 +206,7 @@ func (r *Reconsolidator) ReconsolidateInput(ctx context.Context, space, traceID 
 	r.log.Debug().Str("space", space).Str("trace_id", traceID).Str("reconsolidation_id", res.ReconsolidationID).
 		Str("source", source).Bool("confirmed", res.Confirmed).Int("proposed", len(out.Edits)).
 		Int("rejected", len(res.Rejected)).Int("applied", len(res.Edits)).Msg("reconsolidated")
-	return res, nil
+	return nil
 }
 
 // Revert undoes the reconsolidation that id names (its id or one of its edits' ids); see

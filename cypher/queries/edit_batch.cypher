@@ -5,23 +5,28 @@
 // locked first, in the order of $ids (sorted by the caller), then every edge of each
 // (from, to, type) of $pairs; each pair's edits are then applied in order to what was read
 // of it (an edge edited twice is edited from its first new weight; an add writes an edge
-// only when its pair has none and both memories are of the space), the log put back in
-// the order of the edits, then the weights (each edge's last) are set, the added edges
-// written (with their last weight too, as logged: a later edit of the batch moves it from
-// its add's) and the log written. The fold
+// only when both memories are of the space), the log put back in the order of the edits,
+// then the weights (each edge's last) are set, the added edges written (with their last
+// weight too, as logged: a later edit of the batch moves it from its add's) and the log
+// written. The fold
 // runs per pair: one over the whole batch, rebuilding a list of all pairs at every edit,
 // made Neo4j's memory estimate grow exponentially with the edits (43 GiB for 26).
+// The edits were planned on the edges as they were before the locks: when one finds its
+// pair otherwise (an add, an edge there; a strengthen or weaken, none), another write has
+// changed them since, and the batch is stale: it writes nothing, not even the space's
+// graph_version, and the caller plans again on the edges as they are now.
 // Params: $space, $now, $floor, $feedback_of, $ids (sorted memory ids), $pairs (maps: i, from, to,
 // type), $ops (the directed edits in order, maps: pair (its pair's i), action, from, to,
 // rate, target (strengthen, weaken), add (add: edge_id, type, layer, description, query,
 // label, weight, confidence; else null), log (the Edit's properties but seq, edge_id,
 // old_weight and new_weight)).
-// Returns: one row (none when $feedback_of's feedback stands): logged (in order, maps: op (its index in $ops), id, edge_id,
-// old_weight (null for an add), new_weight), before and after (the space's graph_version
-// before and after the statement; null without a Space node).
-// It moves the space's graph_version first, read under the Space node's lock (so before is
-// the version this write follows, and this process's snapshot of it can follow the write,
-// graphcache.go),
+// Returns: one row (none when $feedback_of's feedback stands): stale, logged (in order, maps:
+// op (its index in $ops), id, edge_id, old_weight (null for an add), new_weight; empty when
+// stale), before and after (the space's graph_version before and after the statement, the
+// same when stale; null without a Space node).
+// It moves the space's graph_version, read under the Space node's lock, which it takes
+// first (so before is the version this write follows, and this process's snapshot of it
+// can follow the write, graphcache.go),
 // and marks the space as holding learned links when an add carries a query (cypher/learned.go).
 // With $feedback_of (a trace id; else null), under the same lock, it does nothing and
 // returns no row when that trace already has feedback edits that are not reverted: two
@@ -39,10 +44,7 @@ CALL () {
   }
   WITH g, held
   WHERE held IS NULL
-  WITH g, g.graph_version AS before
-  SET g.graph_version = randomUUID(),
-      g.learned_links = CASE WHEN any(op IN $ops WHERE op.add.query IS NOT NULL) THEN true ELSE g.learned_links END
-  RETURN before, g.graph_version AS after
+  RETURN g, g.graph_version AS before
 }
 CALL () {
   UNWIND $ids AS mid
@@ -70,7 +72,7 @@ CALL () {
 }
 CALL (found, read) {
   UNWIND range(0, size(read) - 1) AS p
-  WITH p, reduce(acc = {edges: read[p], log: []}, k IN [k IN range(0, size($ops) - 1) WHERE $ops[k].pair = p] |
+  WITH reduce(acc = {edges: read[p], log: [], stale: false}, k IN [k IN range(0, size($ops) - 1) WHERE $ops[k].pair = p] |
     CASE
       WHEN $ops[k].action <> 'add' THEN {
         edges: [e IN acc.edges | e {.*, weight: CASE
@@ -80,16 +82,30 @@ CALL (found, read) {
         log: acc.log + [e IN acc.edges | {op: k, edge_id: e.id, old_weight: e.weight, new_weight: CASE
                  WHEN e.weight + $ops[k].rate * ($ops[k].target - e.weight) < $floor THEN $floor
                  WHEN e.weight + $ops[k].rate * ($ops[k].target - e.weight) > 1.0 THEN 1.0
-                 ELSE e.weight + $ops[k].rate * ($ops[k].target - e.weight) END}]}
-      WHEN size(acc.edges) = 0 AND $ops[k].from IN found AND $ops[k].to IN found THEN {
+                 ELSE e.weight + $ops[k].rate * ($ops[k].target - e.weight) END}],
+        stale: acc.stale OR size(acc.edges) = 0}
+      WHEN size(acc.edges) > 0 THEN acc {.*, stale: true}
+      WHEN $ops[k].from IN found AND $ops[k].to IN found THEN {
         edges: [{id: $ops[k].add.edge_id, weight: $ops[k].add.weight}],
-        log: acc.log + [{op: k, edge_id: $ops[k].add.edge_id, old_weight: null, new_weight: $ops[k].add.weight}]}
+        log: acc.log + [{op: k, edge_id: $ops[k].add.edge_id, old_weight: null, new_weight: $ops[k].add.weight}],
+        stale: acc.stale}
       ELSE acc
-    END).log AS log
-  UNWIND range(0, size(log) - 1) AS j
-  WITH log[j] AS x, j
+    END) AS pair
+  WITH collect(pair) AS pairs
+  RETURN any(x IN pairs WHERE x.stale) AS stale, reduce(all = [], x IN pairs | all + x.log) AS folded
+}
+CALL (stale, folded) {
+  UNWIND range(0, size(folded) - 1) AS j
+  WITH folded[j] AS x, j
+  WHERE NOT stale
   ORDER BY x.op, j
   RETURN collect(x) AS log
+}
+CALL (g, stale) {
+  WITH g
+  WHERE NOT stale
+  SET g.graph_version = randomUUID(),
+      g.learned_links = CASE WHEN any(op IN $ops WHERE op.add.query IS NOT NULL) THEN true ELSE g.learned_links END
 }
 CALL (log, rels) {
   UNWIND rels AS r
@@ -124,4 +140,4 @@ CALL (log) {
       e.old_weight = x.old_weight, e.new_weight = x.new_weight, e.space = $space, e.reverted = false
   RETURN collect(x {.op, .edge_id, .old_weight, .new_weight, id: e.id}) AS logged
 }
-RETURN logged, before, after
+RETURN stale, logged, before, g.graph_version AS after
