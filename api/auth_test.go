@@ -65,33 +65,38 @@ func TestParseKeys(t *testing.T) {
 // about any space.
 var publicRoutes = []string{"GET /healthz", "GET /readyz", "GET /openapi.yaml", "GET /metrics", "GET /ui*"}
 
-// routeScopes is the scope every authenticated route needs ("" for any key); a route
-// missing here fails TestTenancy, so each new route states its scope.
-var routeScopes = map[string]Scope{
-	"GET /v1/info":                                 "",
-	"GET /v1/spaces":                               "", // any key, listing only its spaces (TestListSpaces)
-	"GET /v1/jobs/{id}":                            "", // any key of the job's space; without read, no superseded ids (TestWriteOnlyLearnsNoContent)
-	"POST /v1/spaces/{space}/observations":         ScopeWrite,
-	"GET /v1/spaces/{space}/memories":              ScopeRead,
-	"GET /v1/spaces/{space}/memories/{id}":         ScopeRead,
-	"PATCH /v1/spaces/{space}/memories/{id}":       ScopeWrite,
-	"DELETE /v1/spaces/{space}/memories/{id}":      ScopeWrite,
-	"GET /v1/spaces/{space}/observations":          ScopeRead,
-	"GET /v1/spaces/{space}/observations/{id}":     ScopeRead,
-	"DELETE /v1/spaces/{space}/observations/{id}":  ScopeWrite,
-	"GET /v1/spaces/{space}/stats":                 ScopeRead,
-	"GET /v1/spaces/{space}/graph":                 ScopeRead,
-	"POST /v1/spaces/{space}/recall":               ScopeRead,
-	"POST /v1/spaces/{space}/answer":               ScopeRead,
-	"GET /v1/spaces/{space}/traces/{id}":           ScopeRead,
-	"POST /v1/spaces/{space}/traces/{id}/feedback": ScopeWrite,
-	"GET /v1/spaces/{space}/edits":                 ScopeRead,
-	"POST /v1/spaces/{space}/edits/{id}/revert":    ScopeWrite,
-	"DELETE /v1/spaces/{space}":                    ScopeAdmin,
-	"GET /v1/spaces/{space}/export":                ScopeRead,
-	"POST /v1/spaces/{space}/import":               ScopeWrite,
+// routeScopes is the scopes every authenticated route needs (none for any key); a route
+// missing here fails TestTenancy, so each new route states its scopes.
+var routeScopes = map[string][]Scope{
+	"GET /v1/info":                                 nil,
+	"GET /v1/spaces":                               nil, // any key, listing only its spaces (TestListSpaces)
+	"GET /v1/jobs/{id}":                            nil, // any key of the job's space; without read, no superseded ids (TestWriteOnlyLearnsNoContent)
+	"POST /v1/spaces/{space}/observations":         {ScopeWrite},
+	"GET /v1/spaces/{space}/memories":              {ScopeRead},
+	"GET /v1/spaces/{space}/memories/{id}":         {ScopeRead},
+	"PATCH /v1/spaces/{space}/memories/{id}":       {ScopeWrite},
+	"DELETE /v1/spaces/{space}/memories/{id}":      {ScopeWrite},
+	"GET /v1/spaces/{space}/observations":          {ScopeRead},
+	"GET /v1/spaces/{space}/observations/{id}":     {ScopeRead},
+	"DELETE /v1/spaces/{space}/observations/{id}":  {ScopeWrite},
+	"GET /v1/spaces/{space}/stats":                 {ScopeRead},
+	"GET /v1/spaces/{space}/graph":                 {ScopeRead},
+	"POST /v1/spaces/{space}/recall":               {ScopeRead},
+	"POST /v1/spaces/{space}/answer":               {ScopeRead},
+	"GET /v1/spaces/{space}/traces/{id}":           {ScopeRead},
+	"POST /v1/spaces/{space}/traces/{id}/feedback": {ScopeRead, ScopeWrite}, // what a recall read (TestWriteOnlyGivesNoFeedback)
+	"GET /v1/spaces/{space}/edits":                 {ScopeRead},
+	"POST /v1/spaces/{space}/edits/{id}/revert":    {ScopeRead, ScopeWrite},
+	"DELETE /v1/spaces/{space}":                    {ScopeAdmin},
+	"GET /v1/spaces/{space}/export":                {ScopeRead},
+	"POST /v1/spaces/{space}/import":               {ScopeWrite},
 	// Any key reaches /mcp; each tool checks its space and scope (TestMCPTenancy).
-	"POST /mcp": "", "GET /mcp": "", "DELETE /mcp": "",
+	"POST /mcp": nil, "GET /mcp": nil, "DELETE /mcp": nil,
+}
+
+// lacks reports whether a key with the one scope has falls short of scopes.
+func lacks(scopes []Scope, has Scope) bool {
+	return slices.ContainsFunc(scopes, func(s Scope) bool { return s != has })
 }
 
 // TestTenancy walks every route of routes.go and proves that it needs a key, that a key
@@ -185,7 +190,7 @@ func TestTenancy(t *testing.T) {
 		if slices.Contains(publicRoutes, r) {
 			continue
 		}
-		scope, ok := routeScopes[r]
+		scopes, ok := routeScopes[r]
 		if !ok {
 			t.Errorf("%s: state its scope in routeScopes", r)
 			continue
@@ -215,15 +220,15 @@ func TestTenancy(t *testing.T) {
 			if gotCode != http.StatusNotFound || gotCode != wantCode || got.Code != want.Code || got.Detail != want.Detail {
 				t.Errorf("another tenant's key: %d %+v; on a space that does not exist: %d %+v", gotCode, got, wantCode, want)
 			}
-			// Scopes: a key of space A without the route's scope is refused with 403.
+			// Scopes: a key of space A without one of the route's scopes is refused with 403.
 			for _, k := range []struct {
 				secret string
 				has    Scope
 			}{{"sk-ar-0123456789abcdef", ScopeRead}, {"sk-aw-0123456789abcdef", ScopeWrite}} {
 				var p problemDoc
 				code := as(k.secret).do(method, inA, bodyOf(route), &p).StatusCode
-				if refused := code == http.StatusForbidden; refused != (scope != "" && scope != k.has) {
-					t.Errorf("key with only %s: status %d %+v, needs %s", k.has, code, p, scope)
+				if refused := code == http.StatusForbidden; refused != lacks(scopes, k.has) {
+					t.Errorf("key with only %s: status %d %+v, needs %v", k.has, code, p, scopes)
 				}
 			}
 		})

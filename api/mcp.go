@@ -241,6 +241,9 @@ func (s *server) mcpHandler() http.Handler {
 		Description: "Tell the memory how a recall went (by its trace_id): whether the answer was correct, which recalled memories helped and which misled. The links among those memories are strengthened or weakened; returns the edits applied. One feedback per trace_id (another is the error conflict); the server keeps traces for a while (30 days by default), after which feedback on one is the error not_found.",
 		Annotations: &mcp.ToolAnnotations{Title: "Feedback", DestructiveHint: no, OpenWorldHint: no}},
 		func(ctx context.Context, key *Key, space string, in feedbackArgs) (reconsolidation.Result, error) {
+			if err := key.scopeErr(ScopeRead); err != nil { // read and write, as over HTTP (routes.go)
+				return reconsolidation.Result{}, err
+			}
 			fb := realm.Feedback{Answer: in.Answer, Correct: in.Correct, UsefulNodeIDs: in.UsefulNodeIDs, MisleadingNodeIDs: in.MisleadingNodeIDs}
 			if err := fb.Validate(); err != nil {
 				return reconsolidation.Result{}, err

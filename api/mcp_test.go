@@ -40,9 +40,9 @@ var outputProperties = map[string][]string{
 	"spaces":   {"more", "spaces"},
 }
 
-// toolScopes is the scope each MCP tool needs: the scope of its HTTP route.
-var toolScopes = map[string]Scope{
-	"remember": ScopeWrite, "recall": ScopeRead, "feedback": ScopeWrite, "forget": ScopeWrite, "correct": ScopeWrite, // answer, offered with an LLM only: TestMCPAnswer
+// toolScopes is the scopes each MCP tool needs: those of its HTTP route.
+var toolScopes = map[string][]Scope{
+	"remember": {ScopeWrite}, "recall": {ScopeRead}, "feedback": {ScopeRead, ScopeWrite}, "forget": {ScopeWrite}, "correct": {ScopeWrite}, // answer, offered with an LLM only: TestMCPAnswer
 }
 
 // bearerTransport adds a key to every request.
@@ -602,10 +602,10 @@ func TestMCPTenancy(t *testing.T) {
 			has    Scope
 		}{{"sk-ar-0123456789abcdef", ScopeRead}, {"sk-aw-0123456789abcdef", ScopeWrite}} {
 			cs := mustConnectMCP(t, srv.URL, k.secret)
-			for tool, scope := range toolScopes {
+			for tool, scopes := range toolScopes {
 				got := callTool(t, cs, tool, argsIn(tool, spaceA))
-				if refused := got.code() == "forbidden"; refused != (scope != k.has) {
-					t.Errorf("%s with a key with only %s: %+v, needs %s", tool, k.has, got, scope)
+				if refused := got.code() == "forbidden"; refused != lacks(scopes, k.has) {
+					t.Errorf("%s with a key with only %s: %+v, needs %v", tool, k.has, got, scopes)
 				}
 			}
 		}

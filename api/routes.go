@@ -39,6 +39,10 @@ func (s *server) routes(r chi.Router) {
 		r.Route("/v1/spaces/{space}", func(r chi.Router) {
 			r.Use(validSpace, spaceAccess)
 			read, write := r.With(need(ScopeRead)), r.With(need(ScopeWrite))
+			// Feedback and revert act on what a recall read, and answer it (the trace's
+			// query, its memories' labels, the edges' weights): a write-only key would learn
+			// another key's questions and test guesses at the space's content through them.
+			readWrite := read.With(need(ScopeWrite))
 			write.Post("/observations", s.handleObservations)
 			read.Get("/observations", s.handleListObservations)
 			read.Get("/observations/{id}", s.handleGetObservation)
@@ -52,9 +56,9 @@ func (s *server) routes(r chi.Router) {
 			read.Post("/recall", s.handleRecall)
 			read.Post("/answer", s.handleAnswer)
 			read.Get("/traces/{id}", s.handleTrace)
-			write.Post("/traces/{id}/feedback", s.handleFeedback)
+			readWrite.Post("/traces/{id}/feedback", s.handleFeedback)
 			read.Get("/edits", s.handleListEdits)
-			write.Post("/edits/{id}/revert", s.handleRevert)
+			readWrite.Post("/edits/{id}/revert", s.handleRevert)
 			read.Get("/export", s.handleExport)
 			// write, not admin: an import only fills an empty space (export.go).
 			write.With(s.importBody).Post("/import", s.handleImport)

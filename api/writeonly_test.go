@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/realm-memory/realm/api/apitest"
@@ -129,4 +130,70 @@ func TestWriteOnlyLearnsNoContent(t *testing.T) {
 			t.Errorf("remember with a write-only key: %+v, want nothing of the memories the space held", r)
 		}
 	})
+}
+
+// TestWriteOnlyGivesNoFeedback: feedback and revert are about what a recall read, and
+// their answers say it (the trace's query, its memories' ids and labels, the edges'
+// weights): they need read as well as write. A write-only key is refused them, over HTTP
+// and MCP, before anything is audited: it can neither learn another key's question nor
+// test a guess at what the space holds (an answer its words make key evidence) and
+// revert the test away. The owner's feedback on the same trace is applied.
+func TestWriteOnlyGivesNoFeedback(t *testing.T) {
+	check := apitest.New(t)
+	space := cyphertest.NewSpace(t)
+	keys, err := ParseKeys("test keys", fmt.Sprintf(`
+		owner  sk-owner-0123456789abcdef  read,write  %[1]s
+		wonly  sk-wonly-0123456789abcdef  write       %[1]s`, space))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, check, Config{Keys: keys})
+	owner := client{t: t, base: srv.URL, key: "sk-owner-0123456789abcdef"}
+	wonly := client{t: t, base: srv.URL, key: "sk-wonly-0123456789abcdef"}
+	sp := "/v1/spaces/" + space
+	owner.remember(sp, []map[string]string{
+		{"id": "s1", "speaker": "user", "content": "The billing export token is XYZZY-4242.", "timestamp": "2026-01-10T10:00:00Z"},
+		{"id": "s2", "speaker": "user", "content": "The billing export runs every night at two.", "timestamp": "2026-01-10T10:01:00Z"},
+	})
+	rec := owner.recall(sp, map[string]any{"query": "What is the billing export token?", "k": 5})
+	if len(rec.Nodes) < 2 {
+		t.Fatalf("recall: %d nodes, want 2 or more", len(rec.Nodes))
+	}
+	ids := []string{rec.Nodes[0].Node.ID, rec.Nodes[1].Node.ID}
+	feedback := sp + "/traces/" + rec.TraceID + "/feedback"
+	for _, body := range []map[string]any{
+		{"correct": true, "useful_node_ids": ids},
+		{"answer": "The billing export token is XYZZY-4242."},
+	} {
+		var problem struct{ Code, Detail string }
+		if code := wonly.do("POST", feedback, body, &problem).StatusCode; code != http.StatusForbidden || problem.Code != "forbidden" {
+			t.Errorf("write-only feedback %v: %d %+v, want 403 forbidden", body, code, problem)
+		}
+	}
+	cs := mustConnectMCP(t, srv.URL, "sk-wonly-0123456789abcdef")
+	call := callTool(t, cs, "feedback", map[string]any{"space": space, "trace_id": rec.TraceID, "answer": "The billing export token is XYZZY-4242."})
+	if !call.isError || call.code() != "forbidden" || strings.Contains(call.text, "billing") {
+		t.Errorf("write-only feedback tool: %+v, want the tool error forbidden", call)
+	}
+	var edits struct{ Edits []map[string]any }
+	owner.do("GET", sp+"/edits", nil, &edits)
+	if len(edits.Edits) != 0 {
+		t.Fatalf("the refused feedback logged %d edits", len(edits.Edits))
+	}
+	var applied struct {
+		ReconsolidationID string `json:"reconsolidation_id"`
+		Edits             []map[string]any
+	}
+	if code := owner.do("POST", feedback, map[string]any{"correct": true, "useful_node_ids": ids}, &applied).StatusCode; code != http.StatusOK || len(applied.Edits) == 0 {
+		t.Fatalf("the owner's feedback: %d, %d edits", code, len(applied.Edits))
+	}
+	if code := wonly.status("POST", sp+"/edits/"+applied.ReconsolidationID+"/revert", nil); code != http.StatusForbidden {
+		t.Errorf("write-only revert: %d, want 403", code)
+	}
+	owner.do("GET", sp+"/edits", nil, &edits)
+	for _, e := range edits.Edits {
+		if e["reverted"] != false {
+			t.Errorf("edit %v reverted by the write-only key", e)
+		}
+	}
 }
