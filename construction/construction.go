@@ -153,6 +153,11 @@ const (
 	StatusForgotten         = "forgotten"          // deleted (DELETE …/observations/{id}) while it was integrated: nothing of it written
 )
 
+// errBeingIntegrated is the Error of a pending observation another request (or another
+// process) was integrating when a call met it: the same batch sent again before the first
+// answered. It is not Neo4j or a model away, which a pending status otherwise says.
+const errBeingIntegrated = "being integrated by another request: its status is final once that one is done (GET …/observations/{id})"
+
 // Result is what became of one observation.
 type Result struct {
 	ObservationID string       `json:"id"`
@@ -278,7 +283,7 @@ func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.
 	for i, h := range others {
 		o := saved[i].Observation
 		if !wait {
-			results[i] = Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusPending}
+			results[i] = Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusPending, Error: errBeingIntegrated}
 			if h.settled() {
 				results[i] = othersResult(h)
 			}
@@ -369,8 +374,11 @@ func repeatedResult(r Result) Result {
 // failed, or leased to another worker.
 func unclaimedResult(s cypher.SavedObservation) Result {
 	r := Result{ObservationID: s.Observation.ID, Seq: s.Observation.Seq, Status: s.Observation.Status, Error: s.Error}
-	if r.Status == realm.ObservationIntegrated {
+	switch {
+	case r.Status == realm.ObservationIntegrated:
 		r.Status, r.Error = StatusAlreadyIntegrated, ""
+	case r.Status == StatusPending && r.Error == "": // leased to another process
+		r.Error = errBeingIntegrated
 	}
 	return r
 }

@@ -3,6 +3,7 @@ package construction_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -210,8 +211,18 @@ func TestNoObservationWorkedTwice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res[0].Status != construction.StatusPending || ag.count("j3") != 0 {
-			t.Errorf("Ingest of an observation the job holds: %+v, %d extractions; want pending, none", res[0], ag.count("j3"))
+		if res[0].Status != construction.StatusPending || ag.count("j3") != 0 || !strings.Contains(res[0].Error, "being integrated by another request") {
+			t.Errorf("Ingest of an observation the job holds: %+v, %d extractions; want pending, being integrated by another request, none", res[0], ag.count("j3"))
+		}
+		// Another process (another owner of leases) is told the same of one leased here.
+		other := construction.New(store, ag, bowEmbedder{}, construction.Options{Owner: "other-" + space}, zerolog.Nop())
+		defer other.Close(ctx)
+		res, err = other.Ingest(ctx, space, []realm.Observation{msg("j4", "event/hike: Ann hiked on Sunday")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res[0].Status != construction.StatusPending || ag.count("j4") != 0 || !strings.Contains(res[0].Error, "being integrated by another request") {
+			t.Errorf("Ingest by another process of an observation leased here: %+v, %d extractions; want pending, being integrated by another request, none", res[0], ag.count("j4"))
 		}
 		j1.open()
 		p.Wait()
