@@ -255,11 +255,13 @@ func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker
 	return ""
 }
 
-// repliedTo is the turn just before obs when it is another speaker's in the same session:
-// what obs replies to. Without session ids (one session a day), a turn more than
-// sessionlessReplyGap after the one before it starts anew: an assistant's suggestion of
-// the morning is not the prompt of the user's news of the evening.
+// repliedTo is the turn just before obs in time (heardBefore) when it is another
+// speaker's in the same session: what obs replies to. Without session ids (one session a
+// day), a turn more than sessionlessReplyGap after the one before it starts anew: an
+// assistant's suggestion of the morning is not the prompt of the user's news of the
+// evening.
 func repliedTo(recent []realm.Observation, obs realm.Observation, speaker string) (realm.Observation, bool) {
+	recent = heardBefore(recent, obs)
 	if len(recent) == 0 {
 		return realm.Observation{}, false
 	}
@@ -269,6 +271,18 @@ func repliedTo(recent []realm.Observation, obs realm.Observation, speaker string
 		return realm.Observation{}, false
 	}
 	return prev, true
+}
+
+// heardBefore is recent in the order the turns were said, by time, then as they came
+// (recent is in the order they came), without those said after obs: messages sent late
+// or a batch sent in reverse come after the turns they preceded, and a turn replies to
+// none said after it.
+func heardBefore(recent []realm.Observation, obs realm.Observation) []realm.Observation {
+	out := slices.DeleteFunc(slices.Clone(recent), func(r realm.Observation) bool {
+		return r.ObservedAt.After(obs.ObservedAt) && !obs.ObservedAt.IsZero()
+	})
+	slices.SortStableFunc(out, func(a, b realm.Observation) int { return a.ObservedAt.Compare(b.ObservedAt) })
+	return out
 }
 
 // sessionlessReplyGap: see repliedTo.
