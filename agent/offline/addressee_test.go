@@ -53,3 +53,40 @@ func TestOfflineReplyInTime(t *testing.T) {
 		})
 	}
 }
+
+// TestOfflineCalledByName: "you" is whom the turn calls by name — a known person, or in a
+// group anyone — before the latest other speaker; in a chat of two, the other speaker.
+func TestOfflineCalledByName(t *testing.T) {
+	a := New(Options{})
+	dave := said("o0", "chat", "Dave", "Morning all, the release is on Thursday.", 0)
+	alice := said("o1", "chat", "Alice", "Bob, can you review the backoff PR today?", 1)
+	bob := said("o2", "chat", "Bob", "Sure Alice, I'll review it after lunch.", 2)
+	carol := said("o3", "chat", "Carol", "Who takes the on-call shift this weekend?", 3)
+	for _, tt := range []struct {
+		speaker, text string
+		recent        []realm.Observation
+		want          string
+	}{
+		{"Carol", "Dave, you own the release notes this sprint.", []realm.Observation{alice, bob}, "Dave owns the release notes"},
+		{"Carol", "@dave you own the release notes this sprint.", []realm.Observation{dave, alice, bob}, "Dave owns the release notes"},
+		{"Carol", "@dave you own the release notes this sprint.", []realm.Observation{bob}, "dave owns the release notes"},
+		{"Alice", "OK Dave, I'll take your on-call shift.", []realm.Observation{dave, bob, carol}, "Alice will take Dave's on-call shift"},
+		{"Alice", "Thanks Dave, your notes were clear.", []realm.Observation{dave, bob, carol}, "Dave's notes were clear"},
+		{"Alice", "Thank you, Dave, your notes were clear.", []realm.Observation{dave, bob, carol}, "Dave's notes were clear"},
+		{"Alice", "Can you take the on-call shift on Saturday, Dave?", []realm.Observation{dave, bob, carol}, "Can Dave take the on-call shift"},
+		// In a chat of two, "you" is the other speaker, however the turn calls them.
+		{"Bob", "Thanks, Mel! You were right about the backoff.", []realm.Observation{alice}, "Alice was right"},
+		{"Bob", "Perfect, you were right about the backoff.", []realm.Observation{alice}, "Alice was right"},
+	} {
+		obs := said("o9", "chat", tt.speaker, tt.text, 9)
+		if got := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: obs, Recent: tt.recent})); !strings.Contains(got.Content, tt.want) {
+			t.Errorf("%s: %q (after %d turns): %q, want it to say %q", tt.speaker, tt.text, len(tt.recent), got.Content, tt.want)
+		}
+	}
+	// A short name called, known as a participant, is the speaker whose name it opens.
+	mel := mustExtract(t, a, agent.ExtractInput{Observation: said("o9", "s2", "Caroline", "Wow, Mel, you glazed the clay bowl yourself?", 9),
+		Summary: "Participants: Caroline, Mel.", Recent: []realm.Observation{said("o8", "s2", "Melanie", "I finished the clay bowl today.", 8)}})
+	if got := turnOf(t, mel).Content; !strings.Contains(got, "Melanie glazed the clay bowl") {
+		t.Errorf("Mel called: %q, want Melanie glazed the clay bowl", got)
+	}
+}

@@ -347,32 +347,77 @@ func toldWords(s string, talking map[string]bool) []string {
 	return slices.DeleteFunc(contentWords(phaticFree(s, talking)), func(w string) bool { return talking[w] })
 }
 
-// addresseeOf names "you": the latest other speaker of the recent observations (same
-// session first), else a known name the turn opens by addressing ("Hey Mel!").
+// addresseeOf names "you": a known person the turn calls by name, or anyone it calls by
+// a handle (calledName); else the latest other speaker said before it (heardBefore), of
+// the same session first, unless the session is a group's (two other speakers or more)
+// and the turn calls someone by name; else a name the turn opens by addressing ("Hey
+// Mel!").
 func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, text string, known map[string]string) string {
-	for pass := 0; pass < 2; pass++ {
-		for i := len(recent) - 1; i >= 0; i-- {
-			r := recent[i]
-			s := strings.TrimSpace(r.Speaker)
-			if s == "" || strings.EqualFold(s, speaker) {
-				continue
-			}
-			if pass == 0 && r.Session() != obs.Session() {
-				continue
-			}
+	recent = heardBefore(recent, obs)
+	called, sure := calledName(text, speaker, known)
+	called = spokenAs(called, recent)
+	var talking []string // the other speakers of the session, latest first
+	for i := len(recent) - 1; i >= 0; i-- {
+		s := strings.TrimSpace(recent[i].Speaker)
+		if s != "" && !strings.EqualFold(s, speaker) && recent[i].Session() == obs.Session() && !slices.Contains(talking, s) {
+			talking = append(talking, s)
+		}
+	}
+	// In a group the latest other speaker is only a guess: a name called is surer.
+	if sure || called != "" && len(talking) > 1 {
+		return called
+	}
+	if len(talking) > 0 {
+		return talking[0]
+	}
+	for i := len(recent) - 1; i >= 0; i-- {
+		if s := strings.TrimSpace(recent[i].Speaker); s != "" && !strings.EqualFold(s, speaker) {
 			return s
 		}
+	}
+	return called
+}
+
+// spokenAs is the speaker of recent a name called is: "@dave" is Dave as he is written,
+// and "Mel", when no speaker is called so, Melanie, the first letters of whose name it is
+// (three or more).
+func spokenAs(name string, recent []realm.Observation) string {
+	for _, short := range []bool{false, true} {
+		for i := len(recent) - 1; i >= 0; i-- {
+			s := strings.TrimSpace(recent[i].Speaker)
+			if !short && strings.EqualFold(s, name) ||
+				short && utf8.RuneCountInString(name) >= 3 && len(name) < len(s) && strings.HasPrefix(strings.ToLower(s), strings.ToLower(name)) {
+				return s
+			}
+		}
+	}
+	return name
+}
+
+// calledName is the name text calls someone by, and whether that is sure: a handle
+// opening it ("@dave you own…", "Thanks @dave"), sure; a name opening it, after a
+// greeting or a word of assent ("Hey Mel!", "OK Dave, …", "Thank you, Dave"), or alone
+// and then known or set apart as a call is ("Mel, are you in?"), sure when known; a known
+// name closing it after a comma ("Can you take it, Dave?"), sure. Known names are the
+// people of the conversation (known), the speaker aside.
+func calledName(text, speaker string, known map[string]string) (string, bool) {
+	isKnown := func(name string) bool {
+		return known[strings.ToLower(name)] == "person" && !strings.EqualFold(name, speaker)
 	}
 	ws := wordsOf(text)
 	code := codeBlocks(text)
 	for i := 0; i < len(ws) && i < 3; i++ {
+		handle := reHandle.FindStringSubmatch(text[max(0, ws[i].start-1):])
 		name, last := hyphenated(text, ws, i)
-		// A greeting calls no one: "Evening!", "Morning, all".
-		if !isNameWord(ws[i]) || strings.EqualFold(name, speaker) || greetings[ws[i].lower] || foreignCourtesies[ws[i].lower] || inSpans(code, ws[i].start, ws[i].end) {
+		// A greeting calls no one: "Evening!", "Morning, all". Nor does a word in code.
+		if handle == nil && (!isNameWord(ws[i]) || opensCall(ws, i)) || strings.EqualFold(name, speaker) || inSpans(code, ws[i].start, ws[i].end) {
 			continue
 		}
-		if i > 0 && !greetings[ws[i-1].lower] && !foreignCourtesies[ws[i-1].lower] {
+		if i > 0 && !opensCall(ws, i-1) {
 			break
+		}
+		if handle != nil {
+			return handle[1], true
 		}
 		// Without a greeting before it, a first word calls someone only when it is a
 		// known name or set apart as a call is ("Mel, are you in?"): "Design notes: …",
@@ -381,10 +426,31 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 		if i == 0 && known[strings.ToLower(name)] == "" && !reVocative.MatchString(text[ws[last].end:]) {
 			break
 		}
-		return strings.TrimSuffix(name, "'s")
+		name = strings.TrimSuffix(name, "'s")
+		return name, isKnown(name)
 	}
-	return ""
+	if n := len(ws); n > 1 {
+		w := ws[n-1]
+		if isNameWord(w) && isKnown(w.text) && strings.TrimSpace(text[ws[n-2].end:w.start]) == "," &&
+			!strings.ContainsFunc(text[w.end:], isWordRune) && !inSpans(code, w.start, w.end) {
+			return w.text, true
+		}
+	}
+	return "", false
 }
+
+// reHandle: a handle calling someone, "@dave", "@dave.k", "@jean-luc", from its "@".
+var reHandle = regexp.MustCompile(`^@([\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}_])`)
+
+// opensCall: ws[i] is a word a call may follow, a greeting, a courtesy or a word of
+// assent ("Hey Mel!", "OK Dave, I'll take it", "Thank you, Dave").
+func opensCall(ws []wordSpan, i int) bool {
+	w := ws[i].lower
+	return greetings[w] || foreignCourtesies[w] || assents[w] || w == "you" && i > 0 && ws[i-1].lower == "thank"
+}
+
+// assents are the words of assent a call may follow: "Sure Alice, I'll review it".
+var assents = setOf(`ok okay sure yes yeah yep yup sorry`)
 
 // openingSubject is the first word of a first message when it reads as a person doing
 // something, not a common word opening a note: a capitalised word, not a stop word or a
