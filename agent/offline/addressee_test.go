@@ -90,3 +90,29 @@ func TestOfflineCalledByName(t *testing.T) {
 		t.Errorf("Mel called: %q, want Melanie glazed the clay bowl", got)
 	}
 }
+
+// TestOfflineRolesAddressed: a tool's output and a system prompt are spoken to by no one:
+// a user's "you" after a tool's output is the assistant, and a system prompt's "you" is
+// the assistant, never the user.
+func TestOfflineRolesAddressed(t *testing.T) {
+	a := New(Options{})
+	user := said("t0", "trip", "user", "Please find the cheapest flight to Oslo.", 0)
+	assistant := said("t1", "trip", "assistant", "I will search for flights to Oslo.", 1)
+	tool := said("t2", "trip", "tool", `{"flights":[{"carrier":"SAS","price":129,"url":"https://example.com/f/1?from=OSL"}]}`, 2)
+	for _, tt := range []struct {
+		speaker, text string
+		recent        []realm.Observation
+		want          string
+	}{
+		{"user", "You promised me a refund last week, did you send it?", []realm.Observation{user, assistant, tool}, "assistant promised user a refund"},
+		{"user", "You promised me a refund last week, did you send it?", []realm.Observation{user, tool}, "assistant promised user a refund"},
+		{"assistant", "Your cheapest option is SAS at 129 euros.", []realm.Observation{user, assistant, tool}, "user's cheapest option"},
+		{"system", "You are a travel agent. Always answer in English.", []realm.Observation{user, assistant, tool}, "assistant is a travel agent"},
+		{"system", "You are a travel agent. Always answer in English.", nil, "assistant is a travel agent"},
+	} {
+		obs := said("t9", "trip", tt.speaker, tt.text, 9)
+		if got := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: obs, Recent: tt.recent})); !strings.Contains(got.Content, tt.want) {
+			t.Errorf("%s: %q (after %d turns): %q, want it to say %q", tt.speaker, tt.text, len(tt.recent), got.Content, tt.want)
+		}
+	}
+}

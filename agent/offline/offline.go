@@ -353,7 +353,12 @@ func toldWords(s string, talking map[string]bool) []string {
 // and the turn calls someone by name; else a name the turn opens by addressing ("Hey
 // Mel!").
 func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, text string, known map[string]string) string {
-	recent = heardBefore(recent, obs)
+	if strings.EqualFold(speaker, "system") {
+		return "" // a system prompt speaks to the assistant (chatCounterpart), whoever spoke before
+	}
+	recent = slices.DeleteFunc(heardBefore(recent, obs), func(r realm.Observation) bool {
+		return unaddressed[strings.ToLower(strings.TrimSpace(r.Speaker))]
+	})
 	called, sure := calledName(text, speaker, known)
 	called = spokenAs(called, recent)
 	var talking []string // the other speakers of the session, latest first
@@ -479,9 +484,14 @@ var subjectVerbs = setOf(`is was has had will would can could did does just neve
 var reVocative = regexp.MustCompile(`^\s*[,!]`)
 
 // chatCounterpart: a chat role's "you" is the other role ("I want you to keep this
-// style", said by the user, asks the assistant), when no one else is addressed. It is
-// not made a participant: the assistant may not have spoken yet.
-var chatCounterpart = map[string]string{"user": "assistant", "assistant": "user"}
+// style", said by the user, asks the assistant), when no one else is addressed; a system
+// prompt's is the assistant ("You are a travel agent"). It is not made a participant: the
+// assistant may not have spoken yet.
+var chatCounterpart = map[string]string{"user": "assistant", "assistant": "user", "system": "assistant"}
+
+// unaddressed are the chat roles no one speaks to: a tool's output and a system prompt
+// are read, not answered; a user's "you" after a tool's output is the assistant's.
+var unaddressed = setOf(`tool system`)
 
 var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow dear yo morning evening oh`)
 
