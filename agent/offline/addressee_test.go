@@ -116,3 +116,40 @@ func TestOfflineRolesAddressed(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineOtherSessions: "you" and an episode's participants are never a speaker of
+// another conversation the speaker had no part in; a speaker the speaker talked with in an
+// earlier session is, when no one else has spoken yet.
+func TestOfflineOtherSessions(t *testing.T) {
+	a := New(Options{})
+	standup := said("a1", "standup", "Alice", "Morning team, the release is on Thursday.", 0)
+	toolSaid := said("b1", "research", "tool", `{"tool":"web_search","results":[{"url":"https://example.org/neo4j-retry"}]}`, 2)
+	asked := said("b2", "research", "researcher", "Did you see that the Go driver retries transient errors?", 3)
+	for _, tt := range []struct {
+		name    string
+		obs     realm.Observation
+		recent  []realm.Observation
+		episode string // the episode's content, "" for none
+		says    string // what the turn's memory says
+	}{
+		{"ToolOpens", toolSaid, []realm.Observation{standup}, "Conversation with tool on 22 November 2026, 9:02 am (session research).", ""},
+		{"SpeakerAfterTool", asked, []realm.Observation{standup, toolSaid}, "", "Did you see that the Go driver retries"},
+		{"SameTwoLater", said("c3", "s2", "Caroline", "Did you finish the pottery class?", 9),
+			[]realm.Observation{said("c1", "s1", "Caroline", "I went to the support group.", 0), said("c2", "s1", "Melanie", "That's so brave of you!", 1)},
+			"Conversation between Caroline and Melanie on 22 November 2026, 9:09 am (session s2).", "Did Melanie finish the pottery class"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ext := mustExtract(t, a, agent.ExtractInput{Observation: tt.obs, Recent: tt.recent})
+			var episode string
+			for _, ep := range ofType(ext.Candidates, realm.Episode) {
+				episode = ep.Content
+			}
+			if episode != tt.episode {
+				t.Errorf("episode %q, want %q", episode, tt.episode)
+			}
+			if tt.says != "" && !strings.Contains(turnOf(t, ext).Content, tt.says) {
+				t.Errorf("%q, want it to say %q", turnOf(t, ext).Content, tt.says)
+			}
+		})
+	}
+}

@@ -349,9 +349,9 @@ func toldWords(s string, talking map[string]bool) []string {
 
 // addresseeOf names "you": a known person the turn calls by name, or anyone it calls by
 // a handle (calledName); else the latest other speaker said before it (heardBefore), of
-// the same session first, unless the session is a group's (two other speakers or more)
-// and the turn calls someone by name; else a name the turn opens by addressing ("Hey
-// Mel!").
+// the same session, unless the session is a group's (two other speakers or more) and the
+// turn calls someone by name, then of another session the speaker spoke in; else a name
+// the turn opens by addressing ("Hey Mel!").
 func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, text string, known map[string]string) string {
 	if strings.EqualFold(speaker, "system") {
 		return "" // a system prompt speaks to the assistant (chatCounterpart), whoever spoke before
@@ -375,8 +375,17 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 	if len(talking) > 0 {
 		return talking[0]
 	}
+	// Another session's speaker only when this one spoke there too: the same two's earlier
+	// conversation ("Did you finish the class?" opening the next), not another chat of the
+	// space, whose speakers this one never spoke with.
+	spokeIn := map[string]bool{}
+	for _, r := range recent {
+		if strings.EqualFold(strings.TrimSpace(r.Speaker), speaker) {
+			spokeIn[r.Session()] = true
+		}
+	}
 	for i := len(recent) - 1; i >= 0; i-- {
-		if s := strings.TrimSpace(recent[i].Speaker); s != "" && !strings.EqualFold(s, speaker) {
+		if s := strings.TrimSpace(recent[i].Speaker); s != "" && !strings.EqualFold(s, speaker) && spokeIn[recent[i].Session()] {
 			return s
 		}
 	}
