@@ -27,25 +27,29 @@ func turnOf(tb testing.TB, ext agent.Extraction) agent.Candidate {
 	return ms[0]
 }
 
+// A team's group chat: Dave opens it, Alice asks Bob, Bob answers, Carol asks the team.
+var (
+	daveOpens  = said("o0", "chat", "Dave", "Morning all, the release is on Thursday.", 0)
+	aliceAsks  = said("o1", "chat", "Alice", "Bob, can you review the backoff PR today?", 1)
+	bobAnswers = said("o2", "chat", "Bob", "Sure Alice, I'll review it after lunch.", 2)
+	carolAsks  = said("o3", "chat", "Carol", "Who takes the on-call shift this weekend?", 3)
+)
+
 // TestOfflineReplyInTime: a turn replies to the one said just before it, however late
 // either came: a batch sent in reverse order, or a message sent after later ones.
 func TestOfflineReplyInTime(t *testing.T) {
 	a := New(Options{})
-	asked := said("o0", "chat", "Alice", "Bob, can you review the backoff PR today?", 0)
-	answer := said("o1", "chat", "Bob", "Sure Alice, I'll review it after lunch.", 1)
-	carol := said("o2", "chat", "Carol", "Is the release on Thursday?", 2)
-	dave := said("o3", "chat", "Dave", "OK Carol, I'll write them by Friday.", 3)
 	for _, tt := range []struct {
 		name    string
 		recent  []realm.Observation // in the order they came
 		replyTo string              // "": a reply to no one
 	}{
-		{"InOrder", []realm.Observation{asked}, "Alice"},
-		{"Late", []realm.Observation{asked, carol}, "Alice"},
-		{"Reversed", []realm.Observation{dave, carol}, ""},
+		{"InOrder", []realm.Observation{aliceAsks}, "Alice"},
+		{"Late", []realm.Observation{aliceAsks, carolAsks}, "Alice"},
+		{"Reversed", []realm.Observation{carolAsks}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			turn := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: answer, Recent: tt.recent}))
+			turn := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: bobAnswers, Recent: tt.recent}))
 			_, to, _ := strings.Cut(turn.Description, ", in reply to ")
 			if to = strings.TrimSuffix(to, "."); to != tt.replyTo {
 				t.Errorf("%q (%s): in reply to %q, want %q", turn.Content, turn.Description, to, tt.replyTo)
@@ -58,10 +62,7 @@ func TestOfflineReplyInTime(t *testing.T) {
 // group anyone — before the latest other speaker; in a chat of two, the other speaker.
 func TestOfflineCalledByName(t *testing.T) {
 	a := New(Options{})
-	dave := said("o0", "chat", "Dave", "Morning all, the release is on Thursday.", 0)
-	alice := said("o1", "chat", "Alice", "Bob, can you review the backoff PR today?", 1)
-	bob := said("o2", "chat", "Bob", "Sure Alice, I'll review it after lunch.", 2)
-	carol := said("o3", "chat", "Carol", "Who takes the on-call shift this weekend?", 3)
+	dave, alice, bob, carol := daveOpens, aliceAsks, bobAnswers, carolAsks
 	for _, tt := range []struct {
 		speaker, text string
 		recent        []realm.Observation
