@@ -409,7 +409,8 @@ func spokenAs(name string, recent []realm.Observation) string {
 }
 
 // calledName is the name text calls someone by, and whether that is sure: a handle
-// opening it ("@dave you own…", "Thanks @dave"), sure; a name opening it, after a
+// opening it ("@dave you own…", "Thanks @dave"), sure, and none for one that calls
+// everyone ("@here"); a name opening it, after a
 // greeting or a word of assent ("Hey Mel!", "OK Dave, …", "Thank you, Dave"), or alone
 // and then known or set apart as a call is ("Mel, are you in?"), sure when known; a known
 // name closing it after a comma ("Can you take it, Dave?"), sure. Known names are the
@@ -429,6 +430,9 @@ func calledName(text, speaker string, known map[string]string) (string, bool) {
 		}
 		if i > 0 && !opensCall(ws, i-1) {
 			break
+		}
+		if handle != nil && groupHandles[strings.ToLower(handle[1])] {
+			return "", true // "@here, can you review it?" asks everyone: "you" is no one person
 		}
 		if handle != nil {
 			return handle[1], true
@@ -455,6 +459,9 @@ func calledName(text, speaker string, known map[string]string) (string, bool) {
 
 // reHandle: a handle calling someone, "@dave", "@dave.k", "@jean-luc", from its "@".
 var reHandle = regexp.MustCompile(`^@([\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}_])`)
+
+// groupHandles are the handles that call everyone in a chat.
+var groupHandles = setOf(`here channel everyone all team`)
 
 // opensCall: ws[i] is a word a call may follow, a greeting, a courtesy or a word of
 // assent ("Hey Mel!", "OK Dave, I'll take it", "Thank you, Dave").
