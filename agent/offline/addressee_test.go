@@ -118,6 +118,21 @@ func TestOfflineRolesAddressed(t *testing.T) {
 			t.Errorf("%s: %q (after %d turns): %q, want it to say %q", tt.speaker, tt.text, len(tt.recent), got.Content, tt.want)
 		}
 	}
+	// Nor is either a turn's prompt, or a system prompt a reply: the user's question is not
+	// quoted with its "you" made the system's.
+	refund := said("t3", "trip", "user", "You promised me a refund last week, did you send it?", 3)
+	for _, tt := range []struct {
+		speaker, text string
+		recent        []realm.Observation
+	}{
+		{"user", "You promised me a refund last week, did you send it?", []realm.Observation{assistant, tool}},
+		{"system", "You are a travel agent. Always answer in English.", []realm.Observation{assistant, tool, refund}},
+	} {
+		got := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: said("t9", "trip", tt.speaker, tt.text, 9), Recent: tt.recent}))
+		if got.InReplyTo != "" || len(got.AlsoFrom) > 0 || strings.Contains(got.Description, "in reply to") {
+			t.Errorf("%s: %q: %q (%s), want no reply", tt.speaker, tt.text, got.Content, got.Description)
+		}
+	}
 }
 
 // TestOfflineOtherSessions: "you" and an episode's participants are never a speaker of

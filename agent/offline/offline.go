@@ -259,7 +259,8 @@ func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker
 // speaker's in the same session: what obs replies to. Without session ids (one session a
 // day), a turn more than sessionlessReplyGap after the one before it starts anew: an
 // assistant's suggestion of the morning is not the prompt of the user's news of the
-// evening.
+// evening. A tool's output and a system prompt are answered by no one (unaddressed), and a
+// system prompt answers no one: its "you" is the assistant, not who spoke before it.
 func repliedTo(recent []realm.Observation, obs realm.Observation, speaker string) (realm.Observation, bool) {
 	recent = heardBefore(recent, obs)
 	if len(recent) == 0 {
@@ -267,7 +268,8 @@ func repliedTo(recent []realm.Observation, obs realm.Observation, speaker string
 	}
 	prev := recent[len(recent)-1]
 	if prev.ID == obs.ID || prev.Session() != obs.Session() || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) ||
-		(obs.SessionID == "" && obs.ObservedAt.Sub(prev.ObservedAt) > sessionlessReplyGap) {
+		(obs.SessionID == "" && obs.ObservedAt.Sub(prev.ObservedAt) > sessionlessReplyGap) ||
+		unaddressed[strings.ToLower(strings.TrimSpace(prev.Speaker))] || strings.EqualFold(speaker, "system") {
 		return realm.Observation{}, false
 	}
 	return prev, true
