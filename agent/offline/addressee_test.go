@@ -27,6 +27,12 @@ func turnOf(tb testing.TB, ext agent.Extraction) agent.Candidate {
 	return ms[0]
 }
 
+// repliedName is whom a turn's memory says it replies to, "" for no one.
+func repliedName(turn agent.Candidate) string {
+	_, to, _ := strings.Cut(turn.Description, ", in reply to ")
+	return strings.TrimSuffix(to, ".")
+}
+
 // A team's group chat: Dave opens it, Alice asks Bob, Bob answers, Carol asks the team.
 var (
 	daveOpens  = said("o0", "chat", "Dave", "Morning all, the release is on Thursday.", 0)
@@ -50,11 +56,28 @@ func TestOfflineReplyInTime(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			turn := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: bobAnswers, Recent: tt.recent}))
-			_, to, _ := strings.Cut(turn.Description, ", in reply to ")
-			if to = strings.TrimSuffix(to, "."); to != tt.replyTo {
+			if to := repliedName(turn); to != tt.replyTo {
 				t.Errorf("%q (%s): in reply to %q, want %q", turn.Content, turn.Description, to, tt.replyTo)
 			}
 		})
+	}
+}
+
+// TestOfflineReplyToWhomCalled: a turn calling someone else by name answers not the turn
+// before it; one calling its speaker does.
+func TestOfflineReplyToWhomCalled(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		speaker, text, replyTo string
+	}{
+		{"Carol", "Dave, you own the release notes this sprint.", ""},
+		{"Carol", "Bob, you own the release notes this sprint.", "Bob"},
+		{"Carol", "You own the release notes this sprint.", "Bob"},
+	} {
+		turn := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: said("o9", "chat", tt.speaker, tt.text, 9), Recent: []realm.Observation{daveOpens, aliceAsks, bobAnswers}}))
+		if to := repliedName(turn); to != tt.replyTo {
+			t.Errorf("%q: %q in reply to %q, want %q", tt.text, turn.Content, to, tt.replyTo)
+		}
 	}
 }
 

@@ -192,9 +192,9 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		spans := partsOf(rewritten, o.opts.MaxPartChars)
 		parts, clauseCands := o.turnCandidates(obs, speaker, rewritten, spans, nameList)
 		turn := parts[0]
-		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker)
+		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker, addressee)
 		alone := turn
-		if prev, ok := repliedTo(in.Recent, obs, speaker); ok {
+		if prev, ok := repliedTo(in.Recent, obs, speaker, addressee); ok {
 			turn = withPrompt(turn, prev, speaker)
 		}
 		cands = append(cands, turn)
@@ -248,8 +248,8 @@ func isNews(text, speaker string) bool {
 
 // questionAnswered is the id of the turn obs replies to (repliedTo) when it asks a
 // question: obs is most likely its answer.
-func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker string) string {
-	if prev, ok := repliedTo(recent, obs, speaker); ok && strings.Contains(prev.Content, "?") {
+func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker, addressee string) string {
+	if prev, ok := repliedTo(recent, obs, speaker, addressee); ok && strings.Contains(prev.Content, "?") {
 		return prev.ID
 	}
 	return ""
@@ -260,8 +260,10 @@ func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker
 // day), a turn more than sessionlessReplyGap after the one before it starts anew: an
 // assistant's suggestion of the morning is not the prompt of the user's news of the
 // evening. A tool's output and a system prompt are answered by no one (unaddressed), and a
-// system prompt answers no one: its "you" is the assistant, not who spoke before it.
-func repliedTo(recent []realm.Observation, obs realm.Observation, speaker string) (realm.Observation, bool) {
+// system prompt answers no one: its "you" is the assistant, not who spoke before it. A
+// turn speaking to someone else (addressee) answers not the turn before: "Dave, you own
+// the release notes" after Bob's "I'll review it after lunch".
+func repliedTo(recent []realm.Observation, obs realm.Observation, speaker, addressee string) (realm.Observation, bool) {
 	recent = heardBefore(recent, obs)
 	if len(recent) == 0 {
 		return realm.Observation{}, false
@@ -269,7 +271,8 @@ func repliedTo(recent []realm.Observation, obs realm.Observation, speaker string
 	prev := recent[len(recent)-1]
 	if prev.ID == obs.ID || prev.Session() != obs.Session() || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) ||
 		(obs.SessionID == "" && obs.ObservedAt.Sub(prev.ObservedAt) > sessionlessReplyGap) ||
-		unaddressed[strings.ToLower(strings.TrimSpace(prev.Speaker))] || strings.EqualFold(speaker, "system") {
+		unaddressed[strings.ToLower(strings.TrimSpace(prev.Speaker))] || strings.EqualFold(speaker, "system") ||
+		addressee != "" && !strings.EqualFold(addressee, strings.TrimSpace(prev.Speaker)) {
 		return realm.Observation{}, false
 	}
 	return prev, true
