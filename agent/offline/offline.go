@@ -365,7 +365,7 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 		return unaddressed[strings.ToLower(strings.TrimSpace(r.Speaker))]
 	})
 	called, sure := calledName(text, speaker, known)
-	called = spokenAs(called, recent)
+	called = spokenAs(called, speaker, recent)
 	var talking []string // the other speakers of the session, latest first
 	for i := len(recent) - 1; i >= 0; i-- {
 		s := strings.TrimSpace(recent[i].Speaker)
@@ -397,13 +397,16 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 	return called
 }
 
-// spokenAs is the speaker of recent a name called is: "@dave" is Dave as he is written,
-// and "Mel", when no speaker is called so, Melanie, the first letters of whose name it is
-// (three or more).
-func spokenAs(name string, recent []realm.Observation) string {
+// spokenAs is the other speaker of recent a name called is: "@dave" is Dave as he is
+// written, and "Mel", when no speaker is called so, Melanie, the first letters of whose
+// name it is (three or more).
+func spokenAs(name, speaker string, recent []realm.Observation) string {
 	for _, short := range []bool{false, true} {
 		for i := len(recent) - 1; i >= 0; i-- {
 			s := strings.TrimSpace(recent[i].Speaker)
+			if strings.EqualFold(s, speaker) {
+				continue
+			}
 			if !short && strings.EqualFold(s, name) ||
 				short && utf8.RuneCountInString(name) >= 3 && len(name) < len(s) && strings.HasPrefix(strings.ToLower(s), strings.ToLower(name)) {
 				return s
