@@ -100,6 +100,8 @@ func TestOfflineCalledByName(t *testing.T) {
 		{"Alice", "Can you take the on-call shift on Saturday, Dave?", []realm.Observation{dave, bob, carol}, "Can Dave take the on-call shift"},
 		// A short name is never the speaker's own: Melanie calls another Mel.
 		{"Melanie", "Mel, you left your keys at the office.", []realm.Observation{said("o0", "chat", "Melanie", "Who has the spare keys?", 0), alice, bob}, "Mel left Mel's keys"},
+		// A word of reply set apart calls no one, in a group too.
+		{"Carol", "Perfect, you nailed the release notes.", []realm.Observation{alice, bob}, "Bob nailed the release notes"},
 		// A handle calling everyone leaves "you" to everyone.
 		{"Carol", "@here can you review the release notes today?", []realm.Observation{alice, bob}, "@here can you review"},
 		// In a chat of two, "you" is the other speaker, however the turn calls them.

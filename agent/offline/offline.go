@@ -433,7 +433,7 @@ func calledName(text, speaker string, known map[string]string) (string, bool) {
 		handle := reHandle.FindStringSubmatch(text[max(0, ws[i].start-1):])
 		name, last := hyphenated(text, ws, i)
 		// A greeting calls no one: "Evening!", "Morning, all". Nor does a word in code.
-		if handle == nil && (!isNameWord(ws[i]) || opensCall(ws, i)) || strings.EqualFold(name, speaker) || inSpans(code, ws[i].start, ws[i].end) {
+		if handle == nil && (!isNameWord(ws[i]) || opensCall(ws, i) || replyWords[ws[i].lower]) || strings.EqualFold(name, speaker) || inSpans(code, ws[i].start, ws[i].end) {
 			continue
 		}
 		if i > 0 && !opensCall(ws, i-1) {
@@ -464,6 +464,12 @@ func calledName(text, speaker string, known map[string]string) (string, bool) {
 	}
 	return "", false
 }
+
+// replyWords open a reply set apart as a call would be, and call no one: "Perfect, you
+// nailed it", "Exactly, you said so".
+var replyWords = setOf(`perfect exactly right alright fine agreed seriously true correct done noted fair
+lovely brilliant excellent indeed interesting wonderful fantastic super totally basically literally
+obviously clearly enough`)
 
 // reHandle: a handle calling someone, "@dave", "@dave.k", "@jean-luc", from its "@".
 var reHandle = regexp.MustCompile(`^@([\p{L}\p{N}_][\p{L}\p{N}_.-]*[\p{L}\p{N}_]|[\p{L}\p{N}_])`)
