@@ -27,6 +27,9 @@ type Error struct {
 	Code    string
 	Message string
 	Fields  map[string]string
+	// Lasting marks an EUnavailable that the same request would meet again later (the
+	// LLM server refused REALM's API key): the API sends no Retry-After with it.
+	Lasting bool
 }
 
 func (e *Error) Error() string {

@@ -184,7 +184,8 @@ func TestAnswerAutoReconsolidationOff(t *testing.T) {
 }
 
 // TestAnswerErrLLM: an answer still malformed after the repair is a 503 unavailable
-// problem with Retry-After (nothing reconsolidated); without an LLM, 501 naming the setting.
+// problem (nothing reconsolidated), with Retry-After only when a retry can succeed;
+// without an LLM, 501 naming the setting.
 func TestAnswerErrLLM(t *testing.T) {
 	t.Run("Malformed", func(t *testing.T) {
 		fake := agenttest.NewFakeOpenAI(t)
@@ -198,8 +199,8 @@ func TestAnswerErrLLM(t *testing.T) {
 			Usage   realm.Usage
 		}
 		resp := c.do("POST", sp+"/answer", map[string]any{"query": "Where does Melanie go hiking?"}, &p)
-		if resp.StatusCode != http.StatusServiceUnavailable || p.Code != realm.EUnavailable || resp.Header.Get("Retry-After") == "" {
-			t.Fatalf("status %d, problem %+v, Retry-After %q", resp.StatusCode, p, resp.Header.Get("Retry-After"))
+		if resp.StatusCode != http.StatusServiceUnavailable || p.Code != realm.EUnavailable || resp.Header.Get("Retry-After") != "" {
+			t.Fatalf("status %d, problem %+v, Retry-After %q; want 503 without Retry-After", resp.StatusCode, p, resp.Header.Get("Retry-After"))
 		}
 		if !strings.Contains(p.Detail, "no valid answer") {
 			t.Errorf("detail %q", p.Detail)
@@ -218,6 +219,35 @@ func TestAnswerErrLLM(t *testing.T) {
 		c.do("GET", sp+"/edits", nil, &list)
 		if len(list.Edits) != 0 {
 			t.Errorf("%d edits after a failed answer", len(list.Edits))
+		}
+	})
+	t.Run("RetryAfter", func(t *testing.T) { // only where a retry can succeed
+		for _, tc := range []struct {
+			name       string
+			llm        agenttest.Response
+			detail     string
+			retryAfter bool
+		}{
+			{"KeyRefused", agenttest.Status(http.StatusUnauthorized), "refused the API key", false},
+			{"ModelUnknown", agenttest.Status(http.StatusNotFound), "refused the request", false},
+			{"RateLimited", agenttest.Status(http.StatusTooManyRequests), "retry later", true},
+			{"ServerError", agenttest.Status(http.StatusBadGateway), "retry later", true},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				fake := agenttest.NewFakeOpenAI(t)
+				fake.Enqueue(tc.llm)
+				c := newAnswerServer(t, apitest.New(t), Config{}, fake)
+				sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+				ingestHiking(t, c, sp)
+				var p problemDoc
+				resp := c.do("POST", sp+"/answer", map[string]any{"query": "Where does Melanie go hiking?"}, &p)
+				if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(p.Detail, tc.detail) {
+					t.Fatalf("status %d, problem %+v; want 503 saying %q", resp.StatusCode, p, tc.detail)
+				}
+				if got := resp.Header.Get("Retry-After") != ""; got != tc.retryAfter {
+					t.Errorf("Retry-After %q, want one: %v", resp.Header.Get("Retry-After"), tc.retryAfter)
+				}
+			})
 		}
 	})
 	t.Run("Repaired", func(t *testing.T) {

@@ -108,14 +108,17 @@ func writeProblem(w http.ResponseWriter, r *http.Request, err error, extend func
 		Detail:   realm.ErrorMessage(err),
 		Instance: r.URL.Path,
 	}
+	lasting := false
 	var e *realm.Error
 	if errors.As(err, &e) {
-		p.Fields = e.Fields
+		p.Fields, lasting = e.Fields, e.Lasting
 	}
 	if extend != nil {
 		extend(&p)
 	}
-	if (status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests) && w.Header().Get("Retry-After") == "" {
+	// Retry-After only where a retry can succeed: not when the LLM server refused the
+	// key, which fails the same way until the operator changes it.
+	if (status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests) && !lasting && w.Header().Get("Retry-After") == "" {
 		w.Header().Set("Retry-After", "5")
 	}
 	w.Header().Set("Content-Type", "application/problem+json")

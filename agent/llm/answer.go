@@ -3,7 +3,6 @@ package llm
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,7 +21,8 @@ const StageAnswer = "answer"
 // Answer writes the answer to in.Question from in's nodes alone (REALM.md §5, answer).
 // It is not a method of Agent: the offline agent cannot answer, so there is no fallback.
 // It returns EUnavailable when the model cannot be reached or gives no valid answer after
-// one repair, and the context's error when ctx ends.
+// one repair (Lasting when a retry would meet the same failure), and the context's error
+// when ctx ends.
 func (l *Agent) Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer, realm.Usage, error) {
 	usage := realm.Usage{}
 	req := newAnswerRequest(in)
@@ -47,38 +47,44 @@ func (l *Agent) Answer(ctx context.Context, in agent.AnswerInput) (agent.Answer,
 		return agent.Answer{}, usage, ctx.Err()
 	}
 	l.log.Warn().Str("stage", StageAnswer).Int("nodes", len(in.Nodes)).Err(err).Msg("LLM answer failed")
-	return agent.Answer{}, usage, realm.Errorf(realm.EUnavailable, "%s", answerFailure(l.cfg.Models.Answer, err))
+	return agent.Answer{}, usage, answerFailure(l.cfg.Models.Answer, err)
 }
 
 // answerFailure says why the answer failed, for the client: what happened, and "retry
-// later" only where a later attempt may succeed (the server overloaded, failing or away).
-func answerFailure(model string, err error) string {
+// later" only where a later attempt may succeed (the server overloaded, failing or away);
+// elsewhere the error is Lasting, so that the API sends no Retry-After.
+func answerFailure(model string, err error) *realm.Error {
+	lasting := func(format string, args ...any) *realm.Error {
+		e := realm.Errorf(realm.EUnavailable, format, args...)
+		e.Lasting = true
+		return e
+	}
 	var ce *callError
 	if !errors.As(err, &ce) {
-		return fmt.Sprintf("the LLM (model %s) gave no valid answer, even after one repair", model)
+		return lasting("the LLM (model %s) gave no valid answer, even after one repair", model)
 	}
 	switch ce.reason {
 	case ReasonClientError:
 		if ce.status == http.StatusUnauthorized || ce.status == http.StatusForbidden {
-			return fmt.Sprintf("the LLM server refused the API key (HTTP %d): check OPENAI_API_KEY", ce.status)
+			return lasting("the LLM server refused the API key (HTTP %d): check OPENAI_API_KEY", ce.status)
 		}
-		return fmt.Sprintf("the LLM server refused the request (HTTP %d): check the model (%s) and OPENAI_BASE_URL", ce.status, model)
+		return lasting("the LLM server refused the request (HTTP %d): check the model (%s) and OPENAI_BASE_URL", ce.status, model)
 	case ReasonTruncated:
-		return fmt.Sprintf("the LLM's answer (model %s) was cut off at max_tokens (%d tokens)", model, maxTokens[StageAnswer])
+		return lasting("the LLM's answer (model %s) was cut off at max_tokens (%d tokens)", model, maxTokens[StageAnswer])
 	case ReasonRefused:
-		return fmt.Sprintf("the LLM (model %s) refused to answer", model)
+		return lasting("the LLM (model %s) refused to answer", model)
 	case ReasonNoChoices:
-		return fmt.Sprintf("the LLM (model %s) returned no answer (no choices)", model)
+		return lasting("the LLM (model %s) returned no answer (no choices)", model)
 	case ReasonRateLimited:
-		return fmt.Sprintf("the LLM server (model %s) is rate limiting REALM (HTTP 429, %d attempts); retry later", model, ce.attempts)
+		return realm.Errorf(realm.EUnavailable, "the LLM server (model %s) is rate limiting REALM (HTTP 429, %d attempts); retry later", model, ce.attempts)
 	case ReasonServerError:
-		return fmt.Sprintf("the LLM server (model %s) failed (HTTP %d, %d attempts); retry later", model, ce.status, ce.attempts)
+		return realm.Errorf(realm.EUnavailable, "the LLM server (model %s) failed (HTTP %d, %d attempts); retry later", model, ce.status, ce.attempts)
 	case ReasonTimeout:
-		return fmt.Sprintf("the LLM (model %s) did not answer within REALM_LLM_TIMEOUT (%d attempts); retry later", model, ce.attempts)
+		return realm.Errorf(realm.EUnavailable, "the LLM (model %s) did not answer within REALM_LLM_TIMEOUT (%d attempts); retry later", model, ce.attempts)
 	case ReasonAway:
-		return fmt.Sprintf("the LLM server (model %s) gave no reply to the last calls, so it is not asked for %s; retry later", model, awayFor)
+		return realm.Errorf(realm.EUnavailable, "the LLM server (model %s) gave no reply to the last calls, so it is not asked for %s; retry later", model, awayFor)
 	}
-	return fmt.Sprintf("the LLM server (model %s) could not be reached (%d attempts); retry later", model, ce.attempts)
+	return realm.Errorf(realm.EUnavailable, "the LLM server (model %s) could not be reached (%d attempts); retry later", model, ce.attempts)
 }
 
 // AnswerEvidence is the evidence of one recall exactly as Answer puts it in its prompt
