@@ -34,6 +34,27 @@ const eUnsupportedMediaType = "unsupported_media_type"
 // for a request whose client left before its answer: nginx's 499, outside the 5xx.
 const statusClientClosedRequest = 499
 
+// statusOfCode is the HTTP status of an error code (statusOf); 500 for one not in it.
+func statusOfCode(code string) int {
+	if status, ok := statusOf[code]; ok {
+		return status
+	}
+	return http.StatusInternalServerError
+}
+
+// logFailure has the request's log line (withLogger) say why it failed: the code of every
+// error, the message of a 5xx, the server's own words (a 4xx's may quote what the client
+// sent). An MCP tool error counts with the status its route would answer.
+func logFailure(ctx context.Context, code, message string) {
+	zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context {
+		c = c.Str("code", code)
+		if statusOfCode(code) >= 500 {
+			c = c.Str("error", message)
+		}
+		return c
+	})
+}
+
 // problem is an RFC 9457 problem document with our stable code and field errors.
 type problem struct {
 	Type     string            `json:"type"`
@@ -84,22 +105,11 @@ func writeProblem(w http.ResponseWriter, r *http.Request, err error, extend func
 		return
 	}
 	code := realm.ErrorCode(err)
-	status, ok := statusOf[code]
-	if !ok {
-		status = http.StatusInternalServerError
-	}
+	status := statusOfCode(code)
 	if code == realm.EInternal {
 		zerolog.Ctx(r.Context()).Error().Err(err).Msg("internal error")
 	}
-	// The request's log line (withLogger) says why it failed: the code of every error, the
-	// message of a 5xx, the server's own words (a 4xx's may quote what the client sent).
-	zerolog.Ctx(r.Context()).UpdateContext(func(c zerolog.Context) zerolog.Context {
-		c = c.Str("code", code)
-		if status >= 500 {
-			c = c.Str("error", realm.ErrorMessage(err))
-		}
-		return c
-	})
+	logFailure(r.Context(), code, realm.ErrorMessage(err))
 	p := problem{
 		Type:     "urn:realm:problem:" + code,
 		Title:    http.StatusText(status),

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
 )
 
 func (s *server) handleHealthz(w http.ResponseWriter, r *http.Request) {
@@ -28,6 +30,7 @@ func (s *server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 		reason = "neo4j does not answer"
 	}
 	if !ok {
+		logFailure(r.Context(), realm.EUnavailable, reason)
 		w.Header().Set("Retry-After", "5")
 		encode(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
 		return

@@ -325,6 +325,8 @@ const (
 	rpcInvalidRequest = -32600
 	rpcMethodNotFound = -32601
 	rpcInvalidParams  = -32602
+	// rpcServerError (of the range JSON-RPC leaves to servers): a call cut off at shutdown.
+	rpcServerError = -32000
 )
 
 // mcpMethods are the methods a client may send an MCP server (the MCP schema), all of
@@ -431,12 +433,48 @@ func rpcEnvelope(next http.Handler) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		rw := &plainErrors{ResponseWriter: w}
-		next.ServeHTTP(rw, r)
-		if rw.status != 0 {
+		cutOff := func() bool { return errors.Is(context.Cause(r.Context()), ErrShuttingDown) }
+		rw := &plainErrors{ResponseWriter: w, cutOff: cutOff}
+		next.ServeHTTP(rw, r.WithContext(context.WithValue(r.Context(), httpContext{}, r.Context())))
+		switch {
+		case rw.status != 0:
 			writeRPCError(w, rw.status, msg.ID, rpcInvalidRequest, "invalid request: "+strings.TrimSpace(rw.text.String()))
+		case !rw.wrote && cutOff():
+			// The SDK stops waiting for the call's answer when its request ends, and answers
+			// nothing, or the tool error of the cancelled call: the call cut off at shutdown
+			// answers 503, as a route's request does.
+			cut := errCutOff
+			var call struct{ Name string }
+			if json.Unmarshal(msg.Params, &call) == nil && call.Name == "remember" {
+				cut = errIngestCutOff
+			}
+			logFailure(r.Context(), realm.EUnavailable, cut.Message)
+			w.Header().Set("Retry-After", "5")
+			writeRPCError(w, http.StatusServiceUnavailable, msg.ID, rpcServerError, realm.EUnavailable+": "+cut.Message)
 		}
 	})
+}
+
+// httpContext is the context key of the context of the HTTP request that carried an MCP
+// message (rpcEnvelope): the SDK runs a tool call in a context the request's end does not
+// cancel (before protocol 2026-07-28 a client cancels a call by a notification).
+type httpContext struct{}
+
+// cutOffAtShutdown is ctx, cancelled with ErrShuttingDown when the drain at shutdown cuts
+// off the HTTP request that carried the call, as it cancels every route's work; stop
+// releases it.
+func cutOffAtShutdown(ctx context.Context) (_ context.Context, stop func()) {
+	cctx, cancel := context.WithCancelCause(ctx)
+	request, ok := ctx.Value(httpContext{}).(context.Context)
+	if !ok {
+		return cctx, func() { cancel(nil) }
+	}
+	unwatch := context.AfterFunc(request, func() {
+		if cause := context.Cause(request); errors.Is(cause, ErrShuttingDown) {
+			cancel(cause)
+		}
+	})
+	return cctx, func() { unwatch(); cancel(nil) }
 }
 
 // leadingID is the id of the JSON-RPC message body begins, when what it holds names one
@@ -490,26 +528,42 @@ func (m rpcMessage) fault(fe realm.FieldErrors) (int, string) {
 }
 
 // plainErrors holds back a plain-text error response (http.Error's) for rpcEnvelope to
-// write as a JSON-RPC error; any other response passes.
+// write as a JSON-RPC error, and any response begun once the drain at shutdown cut the
+// request off (cutOff), for rpcEnvelope's 503; any other response passes.
 type plainErrors struct {
 	http.ResponseWriter
-	status int // of the error held back; 0: none
-	text   strings.Builder
+	status  int // of the error held back; 0: none
+	text    strings.Builder
+	cutOff  func() bool
+	wrote   bool // a response passed
+	dropped bool // a response begun after the cut
 }
 
 func (p *plainErrors) WriteHeader(status int) {
-	if status >= 400 && strings.HasPrefix(p.Header().Get("Content-Type"), "text/plain") {
+	switch {
+	case p.wrote || p.dropped:
+	case p.cutOff():
+		p.dropped = true
+		return
+	case status >= 400 && strings.HasPrefix(p.Header().Get("Content-Type"), "text/plain"):
 		p.status = status
 		p.Header().Del("Content-Type")
 		p.Header().Del("X-Content-Type-Options")
 		return
 	}
+	p.wrote = true
 	p.ResponseWriter.WriteHeader(status)
 }
 
 func (p *plainErrors) Write(b []byte) (int, error) {
-	if p.status != 0 {
+	if !p.wrote && p.status == 0 && !p.dropped {
+		p.WriteHeader(http.StatusOK)
+	}
+	switch {
+	case p.status != 0:
 		return p.text.Write(b)
+	case p.dropped:
+		return len(b), nil
 	}
 	return p.ResponseWriter.Write(b)
 }
@@ -620,11 +674,17 @@ func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Serv
 		var err error
 		key := s.mcpKey(req.Extra)
 		space := in.spaceID()
+		ctx, stop := cutOffAtShutdown(ctx)
+		defer stop()
+		requestCtx := ctx // holds the request's logger (withLogger), which tells the tool error
 		ctx = s.Logger.With().Str("tool", tool.Name).Str("key", key.Name).Logger().WithContext(ctx)
 		defer func() {
 			if v := recover(); v != nil {
 				err = realm.Errorf(realm.EInternal, "panic: %v", v)
 				res, out = nil, nil
+			}
+			if err != nil && errors.Is(context.Cause(ctx), ErrShuttingDown) {
+				err = errCutOff // whatever the cancellation made of the call's work (rpcEnvelope answers it)
 			}
 			code := realm.ErrorCode(err)
 			outcome := code
@@ -632,6 +692,7 @@ func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Serv
 				outcome = "ok"
 			} else {
 				res, out = toolError(err), nil // out would replace the error's structured content
+				logFailure(requestCtx, code, realm.ErrorMessage(err))
 			}
 			calls.WithLabelValues(tool.Name, outcome).Inc()
 			line := s.Logger.Info()

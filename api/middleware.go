@@ -37,9 +37,10 @@ func requestID(next http.Handler) http.Handler {
 // withLogger puts a request-scoped logger (carrying the request id) into the context
 // and writes one JSON access log line per request: method, route pattern, space, key
 // name, the TCP peer's address, status, size, duration and, for an error answer, its
-// code (writeError adds it, and for a 5xx its message). Bodies, paths, query strings,
-// memory contents and secrets are never logged. The level is the status's: info, warn
-// for a 5xx, error for a 500, so that an alert on warnings sees the outages.
+// code (logFailure adds it, and for a 5xx its message: writeError, /readyz, MCP tool
+// errors). Bodies, paths, query strings, memory contents and secrets are never logged.
+// The level is the status's: info, warn for a 5xx, error for a 500, so that an alert on
+// warnings sees the outages.
 func withLogger(base zerolog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

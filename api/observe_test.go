@@ -117,8 +117,9 @@ func TestAccessLog(t *testing.T) {
 }
 
 // TestAccessLogErrors: the access line of an error answer carries its code, and a 5xx's
-// its message, at warn (Neo4j away, a feature not configured); never what the request
-// sent. Every line names the TCP peer, not the X-Forwarded-For a client may forge.
+// its message, at warn (Neo4j away, a feature not configured, not ready); so does an MCP
+// tool error's, with the status its route would answer; never what the request sent.
+// Every line names the TCP peer, not the X-Forwarded-For a client may forge.
 func TestAccessLogErrors(t *testing.T) {
 	var logs syncBuffer
 	store, proxy := cyphertest.BehindProxy(t, cyphertest.Config())
@@ -128,6 +129,9 @@ func TestAccessLogErrors(t *testing.T) {
 	})
 	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
 	const secret = "my-secret-timestamp-4711"
+	toolCall := func(args string) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"recall","arguments":` + args + `}}`)
+	}
 	requests := []struct {
 		id, method, path, contentType string
 		body                          any
@@ -142,7 +146,10 @@ func TestAccessLogErrors(t *testing.T) {
 		{"media-type", "POST", sp + "/recall", "text/plain", []byte(`{"query":"` + secret + `"}`), http.StatusUnsupportedMediaType, "info", "unsupported_media_type", ""},
 		{"too-large", "POST", sp + "/recall", "application/json", []byte(`{"query":"` + strings.Repeat(secret, 100) + `"}`), http.StatusRequestEntityTooLarge, "info", "too_large", ""},
 		{"no-llm", "POST", sp + "/answer", "application/json", map[string]any{"query": secret}, http.StatusNotImplemented, "warn", "not_supported", errNoAnswerer.Message},
+		{"mcp-invalid", "POST", "/mcp", "application/json", toolCall(`{"space":"` + secret + `!","query":"x"}`), http.StatusOK, "info", "invalid", ""},
 		{"neo4j-away", "GET", sp + "/stats", "", nil, http.StatusServiceUnavailable, "warn", "unavailable", "neo4j is unavailable"},
+		{"not-ready", "GET", "/readyz", "", nil, http.StatusServiceUnavailable, "warn", "unavailable", "neo4j does not answer"},
+		{"mcp-neo4j-away", "POST", "/mcp", "application/json", toolCall(`{"space":"` + cyphertest.NewSpace(t) + `","query":"x"}`), http.StatusOK, "info", "unavailable", "neo4j is unavailable"},
 	}
 	for _, req := range requests {
 		if req.id == "neo4j-away" {
@@ -151,6 +158,9 @@ func TestAccessLogErrors(t *testing.T) {
 		h := http.Header{"X-Request-Id": {req.id}, "X-Forwarded-For": {"203.0.113.9"}}
 		if req.contentType != "" {
 			h.Set("Content-Type", req.contentType)
+		}
+		if req.path == "/mcp" {
+			h.Set("Accept", "application/json, text/event-stream")
 		}
 		c := client{t: t, base: srv.URL, header: h}
 		if code := c.status(req.method, req.path, req.body); code != req.wantStatus {

@@ -2,9 +2,11 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -65,5 +67,49 @@ func TestShutdownCutsOffIngest(t *testing.T) {
 		if o, err := deps.Store.Observation(context.Background(), space, id); err != nil || o.Status != "pending" {
 			t.Errorf("message %s after the cut: %+v %v, want it stored, pending", id, o, err)
 		}
+	}
+}
+
+// TestShutdownCutsOffMCP: an MCP call cut off when the drain at shutdown runs out is
+// cancelled, as a route's request is (the SDK runs it in a context the request's end does
+// not reach), and answers 503 with Retry-After, a JSON-RPC error of its id saying its
+// messages stay pending; they do.
+func TestShutdownCutsOffMCP(t *testing.T) {
+	stuck := &stuckAgent{Agent: offline.New(offline.Options{}), entered: make(chan struct{})}
+	deps := testDeps(t)
+	deps.Ingest = construction.New(deps.Store, stuck, embedder, construction.Options{}, zerolog.Nop())
+	t.Cleanup(deps.Ingest.Wait)
+	requests, cutOff := context.WithCancelCause(context.Background())
+	defer cutOff(nil)
+	srv := httptest.NewUnstartedServer(apitest.New(t).Handler(NewServer(Config{
+		Embedder: EmbedderInfo{ID: embedder.ID(), Dim: embedder.Dim()}, LLM: LLMInfo{Mode: "offline"}}, deps)))
+	srv.Config.BaseContext = func(net.Listener) context.Context { return requests }
+	srv.Start()
+	t.Cleanup(srv.Close)
+	space := cyphertest.NewSpace(t)
+
+	go func() {
+		<-stuck.entered // the message is stored, and being integrated
+		cutOff(ErrShuttingDown)
+	}()
+	resp, body := postMCP(t, srv.URL, "", []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"remember","arguments":`+
+		`{"space":"`+space+`","messages":[{"id":"m1","speaker":"Ana","content":"I moved to Lisbon in May."}]}}}`))
+	var rpc struct {
+		ID    int
+		Error struct {
+			Code    int
+			Message string
+		}
+	}
+	if err := json.Unmarshal(body, &rpc); err != nil {
+		t.Fatalf("%d %s: %v", resp.StatusCode, body, err)
+	}
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" || rpc.ID != 7 ||
+		rpc.Error.Code != rpcServerError || !strings.Contains(rpc.Error.Message, errIngestCutOff.Message) {
+		t.Fatalf("MCP call cut off by the shutdown: %d, Retry-After %q, %s; want 503 with the JSON-RPC error %q",
+			resp.StatusCode, resp.Header.Get("Retry-After"), body, errIngestCutOff.Message)
+	}
+	if o, err := deps.Store.Observation(context.Background(), space, "m1"); err != nil || o.Status != "pending" {
+		t.Errorf("the message after the cut: %+v %v, want it stored, pending", o, err)
 	}
 }
