@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -10,8 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/agent/llm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
@@ -380,5 +387,64 @@ func TestSpeakerComposed(t *testing.T) {
 	}
 	if doc.Observation.Content != moved || doc.Observation.Speaker != composed {
 		t.Errorf("stored %q said %q, want %q said %q as sent", doc.Observation.Speaker, doc.Observation.Content, composed, moved)
+	}
+}
+
+// TestJobUsage: an async job's results say what their integration spent on the LLM, calls
+// and fallbacks, as a synchronous ingestion's results do, in the same fields.
+func TestJobUsage(t *testing.T) {
+	fake := agenttest.NewFakeOpenAI(t)
+	// Every call refused: each decision is the offline agent's, counted as a fallback.
+	fake.Handle(func(agenttest.ChatRequest) agenttest.Response { return agenttest.Status(http.StatusBadRequest) })
+	recorded := make(chan struct{})
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
+		lm, err := llm.New(llm.Config{BaseURL: fake.BaseURL(), APIKey: "test", Models: llm.Models{Extraction: "test-model"},
+			Timeout: 5 * time.Second, MaxRetries: -1}, offline.New(offline.Options{}), zerolog.New(io.Discard))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The job's view counts its messages integrated before its run records its end.
+		d.Ingest = construction.New(d.Store, lm, embedder, construction.Options{OnJob: func(event string) {
+			if event == construction.JobDone {
+				close(recorded)
+			}
+		}}, zerolog.New(io.Discard))
+		t.Cleanup(d.Ingest.Wait)
+	})
+	c := client{t: t, base: srv.URL}
+	batch := map[string]any{"messages": []map[string]string{
+		{"id": "u1", "speaker": "Ana", "content": "I adopted a cat named Pixel last spring.", "timestamp": "2024-05-01T10:00:00Z"}}}
+
+	var sync struct{ Results []struct{ Usage realm.Usage } }
+	if code := c.do("POST", "/v1/spaces/"+cyphertest.NewSpace(t)+"/observations", batch, &sync).StatusCode; code != http.StatusOK || len(sync.Results) != 1 {
+		t.Fatalf("sync ingest: %d %+v", code, sync)
+	}
+	var accepted struct {
+		JobID string `json:"job_id"`
+	}
+	if code := c.do("POST", "/v1/spaces/"+cyphertest.NewSpace(t)+"/observations?async=true", batch, &accepted).StatusCode; code != http.StatusAccepted {
+		t.Fatalf("async ingest: %d", code)
+	}
+	var job struct {
+		Status  string
+		Results []struct {
+			ID    string
+			Usage realm.Usage
+		}
+	}
+	<-recorded
+	c.awaitJob(accepted.JobID, &job)
+	if job.Status != cypher.JobDone || len(job.Results) != 1 {
+		t.Fatalf("job %+v", job)
+	}
+	want, got := sync.Results[0].Usage, job.Results[0].Usage
+	if want[llm.StageExtract].Fallbacks == 0 {
+		t.Fatalf("sync usage %+v: no fallback to compare", want)
+	}
+	for stage, w := range want {
+		g := got[stage]
+		if g.Calls != w.Calls || g.Failures != w.Failures || g.Fallbacks != w.Fallbacks {
+			t.Errorf("job's %s usage %+v, want the synchronous one's calls, failures and fallbacks %+v", stage, g, w)
+		}
 	}
 }

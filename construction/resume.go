@@ -276,10 +276,12 @@ func (p *Pipeline) runJob(ctx context.Context, id string, c *claim, saved []cyph
 	}
 	failed, pending := 0, 0
 	unrecorded := map[string]string{} // id → the error a pending one met, not recorded on it
+	usage := map[string]realm.Usage{} // id → what its integration spent, as a synchronous result says
 	for i, res := range results {
 		if !saved[i].Claimed {
 			continue
 		}
+		usage[res.ObservationID] = res.Usage
 		switch res.Status {
 		case StatusFailed:
 			failed++
@@ -303,7 +305,7 @@ func (p *Pipeline) runJob(ctx context.Context, id string, c *claim, saved []cyph
 	defer p.jobEvent(event)
 	// The error a pending observation met is recorded with it when its failed attempt
 	// could not (Neo4j was away), so that the job says why it is pending.
-	if err := p.store.FinishJob(ctx, id, status, errText, unrecorded); err != nil {
+	if err := p.store.FinishJob(ctx, id, status, errText, unrecorded, usage); err != nil {
 		log.Error().Err(err).Msg("recording the end of the job")
 	}
 }

@@ -2,6 +2,7 @@ package cypher
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -529,6 +530,9 @@ type JobResult struct {
 	ID         string   `json:"id"`
 	Status     string   `json:"status"`     // pending, integrated, failed or JobForgotten
 	Superseded []string `json:"superseded"` // the memories its integration superseded (construction.Result)
+	// Usage is what the job's run spent on it (LLM calls, fallbacks), as the synchronous
+	// result's; empty until the run ends, and for one integrated by another run.
+	Usage realm.Usage `json:"usage"`
 	// Error is what the last failed attempt to integrate a pending or failed one met: a
 	// pending one is retried.
 	Error string `json:"error,omitempty"`
@@ -566,18 +570,27 @@ func (s *Store) CreateJob(ctx context.Context, space, id string, observationIDs 
 
 // FinishJob records that a job's background run ended, with status done, failed or
 // (observations left pending) running, and an error text; pending are the errors the
-// observations it left pending met, by id, kept on them for the job to tell.
+// observations it left pending met, by id, kept on them for the job to tell; usage is
+// what the run spent on each observation, by id (nil: the job keeps what it holds).
 // Errors: EUnavailable.
-func (s *Store) FinishJob(ctx context.Context, id, status, errText string, pending map[string]string) error {
-	var e any
+func (s *Store) FinishJob(ctx context.Context, id, status, errText string, pending map[string]string, usage map[string]realm.Usage) error {
+	var e, u any
 	if errText != "" {
 		e = errText
+	}
+	if usage != nil {
+		// One property of JSON text: a node property holds no map.
+		doc, err := json.Marshal(usage)
+		if err != nil {
+			return err
+		}
+		u = string(doc)
 	}
 	rows := make([]map[string]any, 0, len(pending))
 	for oid, msg := range pending {
 		rows = append(rows, map[string]any{"id": oid, "error": msg})
 	}
-	_, err := s.write(ctx, qJobFinish, map[string]any{"id": id, "status": status, "error": e, "now": time.Now().UTC(), "pending": rows})
+	_, err := s.write(ctx, qJobFinish, map[string]any{"id": id, "status": status, "error": e, "usage": u, "now": time.Now().UTC(), "pending": rows})
 	return err
 }
 
@@ -590,7 +603,7 @@ func (s *Store) SettleJobs(ctx context.Context, spaces []string) (int, error) {
 	}
 	for _, r := range recs {
 		status, errText := JobEnded(int(num(r, "total")), int(num(r, "failed")))
-		if err := s.FinishJob(ctx, str(r, "id"), status, errText, nil); err != nil {
+		if err := s.FinishJob(ctx, str(r, "id"), status, errText, nil, nil); err != nil {
 			return 0, err
 		}
 	}
@@ -615,6 +628,12 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		CreatedAt: mapTime(r, "j", "created_at"), UpdatedAt: mapTime(r, "j", "updated_at"),
 		Results: []JobResult{},
 	}
+	usage := map[string]realm.Usage{}
+	if doc := mapStr(r, "j", "usage"); doc != "" {
+		if err := json.Unmarshal([]byte(doc), &usage); err != nil {
+			return Job{}, fmt.Errorf("job %s: usage: %w", id, err)
+		}
+	}
 	stored := map[string]JobResult{}
 	v, _ := r.Get("results")
 	for _, item := range asList(v) {
@@ -623,7 +642,12 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		if superseded == nil {
 			superseded = []string{}
 		}
-		stored[propString(m, "id")] = JobResult{ID: propString(m, "id"), Status: propString(m, "status"), Superseded: superseded,
+		oid := propString(m, "id")
+		u := usage[oid]
+		if u == nil {
+			u = realm.Usage{}
+		}
+		stored[oid] = JobResult{ID: oid, Status: propString(m, "status"), Superseded: superseded, Usage: u,
 			Error: propString(m, "error")}
 	}
 	v, _ = r.Get("order")
