@@ -38,6 +38,10 @@ var commands = []command{
 	{"version", "", "print the version and the build's revision", runVersion},
 }
 
+// benchArgs are the positional arguments of the benchmarks, subcommands of bench that
+// commands does not list.
+var benchArgs = map[string]string{"bench locomo": "[FILE]", "bench longmemeval": "FILE", "bench updates": "[FILE]"}
+
 // withStderr is run writing to the process's stderr what is not its output: bench's
 // progress, serve's lines for people.
 func withStderr(run func(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error) func(context.Context, []string, func(string) string, io.Writer) error {
@@ -82,6 +86,9 @@ func printHelp(w io.Writer, fs *flag.FlagSet) {
 		if c.name == fs.Name() {
 			about = c.about
 		}
+	}
+	if args, ok := benchArgs[fs.Name()]; ok {
+		line += " " + args
 	}
 	fmt.Fprintln(w, line)
 	if about != "" {

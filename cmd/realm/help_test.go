@@ -34,7 +34,9 @@ func TestHelp(t *testing.T) {
 		{[]string{"healthcheck", "--help"}, []string{"usage: realm healthcheck\n"}},
 		{[]string{"loadtest", "-h"}, []string{"usage: realm loadtest", "-requests", "-key", "-json"}},
 		{[]string{"bench", "-h"}, []string{"usage: realm bench locomo|longmemeval|updates|scale"}},
-		{[]string{"bench", "updates", "-h"}, []string{"usage: realm bench updates", "-speakers"}},
+		{[]string{"bench", "updates", "-h"}, []string{"usage: realm bench updates [flags] [FILE]\n", "-speakers"}},
+		{[]string{"bench", "locomo", "-h"}, []string{"usage: realm bench locomo [flags] [FILE]\n", "-data"}},
+		{[]string{"bench", "longmemeval", "-h"}, []string{"usage: realm bench longmemeval [flags] FILE\n", "-prime"}},
 		{[]string{"help"}, []string{"realm loadtest [--clients int] [--duration duration] [--json] [--keep] [--key string] [--requests int]"}},
 	}
 	for _, tt := range tests {
