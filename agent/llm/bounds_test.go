@@ -97,7 +97,7 @@ func TestLLMExtractCapped(t *testing.T) {
 }
 
 // TestLLMNoUsage: a reply without usage counts 0 tokens, is reported (NoUsage, for the
-// metric) and warned about once, not silently.
+// metric) and warned about once, not silently; one whose usage says 0 tokens reported it.
 func TestLLMNoUsage(t *testing.T) {
 	var log eventLog
 	l := newTestLLM(t, func(c *Config) { c.Observe = log.observe })
@@ -105,8 +105,8 @@ func TestLLMNoUsage(t *testing.T) {
 	l.log = zerolog.New(&logged)
 	valid := agenttest.JSON(t, validExtraction(), 0, 0)
 	valid.NoUsage = true
-	l.fake.Enqueue(valid, valid, agenttest.JSON(t, validExtraction(), 120, 45))
-	for range 3 {
+	l.fake.Enqueue(valid, valid, agenttest.JSON(t, validExtraction(), 120, 45), agenttest.JSON(t, validExtraction(), 0, 0))
+	for range 4 {
 		if _, _, err := l.Extract(context.Background(), agent.ExtractInput{Observation: testObservation()}); err != nil {
 			t.Fatal(err)
 		}
@@ -117,8 +117,8 @@ func TestLLMNoUsage(t *testing.T) {
 			noUsage = append(noUsage, ev.NoUsage)
 		}
 	}
-	if !slices.Equal(noUsage, []bool{true, true, false}) {
-		t.Errorf("calls reported without usage: %v, want [true true false]", noUsage)
+	if !slices.Equal(noUsage, []bool{true, true, false, false}) {
+		t.Errorf("calls reported without usage: %v, want [true true false false]", noUsage)
 	}
 	if n := strings.Count(logged.String(), "without usage"); n != 1 {
 		t.Errorf("%d warnings about missing usage, want 1:\n%s", n, logged.String())

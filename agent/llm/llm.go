@@ -1,9 +1,12 @@
 package llm
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -517,8 +520,7 @@ func (l *Agent) complete(ctx context.Context, usage realm.Usage, stage, model st
 		if err != nil {
 			reason = failureReason(ctx, err)
 		} else {
-			// No prompt is 0 tokens: a server that reports none left usage out.
-			noUsage = resp.Usage.PromptTokens == 0 && resp.Usage.CompletionTokens == 0
+			noUsage = !hint.usage
 			content, reason, err = answered(resp)
 		}
 		if noUsage {
@@ -699,9 +701,13 @@ func fixedSampling(model string) bool {
 	return false
 }
 
-// retryHint carries the Retry-After of a failed attempt out of the HTTP layer:
-// go-openai's errors do not expose response headers.
-type retryHint struct{ after time.Duration }
+// retryHint carries out of the HTTP layer the Retry-After of a failed attempt, and
+// whether a reply held usage: go-openai's errors do not expose response headers, and it
+// decodes a reply without usage as one of 0 tokens.
+type retryHint struct {
+	after time.Duration
+	usage bool
+}
 
 type retryHintKey struct{}
 
@@ -709,13 +715,33 @@ type retryHintDoer struct{ next *http.Client }
 
 func (d retryHintDoer) Do(req *http.Request) (*http.Response, error) {
 	resp, err := d.next.Do(req)
-	if err != nil || (resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500) {
-		return resp, err
-	}
-	if h, ok := req.Context().Value(retryHintKey{}).(*retryHint); ok {
+	h, ok := req.Context().Value(retryHintKey{}).(*retryHint)
+	switch {
+	case err != nil || !ok:
+	case resp.StatusCode == http.StatusOK:
+		if err := h.readUsage(resp); err != nil {
+			return nil, err
+		}
+	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
 		h.after = parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 	}
 	return resp, err
+}
+
+// readUsage notes whether the reply's body holds a usage object (zeros included), and
+// puts the body back for go-openai.
+func (h *retryHint) readUsage(resp *http.Response) error {
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		return err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	var reply struct{ Usage json.RawMessage }
+	if json.Unmarshal(body, &reply) == nil {
+		h.usage = len(reply.Usage) > 0 && string(reply.Usage) != "null"
+	}
+	return nil
 }
 
 // parseRetryAfter reads delay-seconds or an HTTP date; 0 when absent or unreadable.
