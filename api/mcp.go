@@ -541,7 +541,9 @@ type plainErrors struct {
 
 func (p *plainErrors) WriteHeader(status int) {
 	switch {
-	case p.wrote || p.dropped:
+	case p.dropped:
+		return
+	case p.wrote:
 	case p.cutOff():
 		p.dropped = true
 		return
