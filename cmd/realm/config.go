@@ -131,7 +131,12 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	for _, role := range llmRoles {
 		cfg.OpenAI.Models[role] = env("REALM_MODEL_"+strings.ToUpper(role), defaultModel)
 	}
-	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, "listen address (REALM_ADDR)")
+	addrUsage := "listen address (REALM_ADDR)"
+	if fs.Name() != "serve" {
+		// Every command that opens the store takes serve's flags, but none asks a server.
+		addrUsage = "the address realm serve listens on (REALM_ADDR); unused here: this command opens the store itself"
+	}
+	fs.StringVar(&cfg.Addr, "addr", cfg.Addr, addrUsage)
 	fs.StringVar(&cfg.Neo4j.URI, "neo4j-uri", cfg.Neo4j.URI, "Neo4j URI (NEO4J_URI)")
 	fs.Lookup("neo4j-uri").DefValue = maskURL(cfg.Neo4j.URI) // -h shows it
 	fs.StringVar(&cfg.LLM, "llm", cfg.LLM, "agent: offline or openai (REALM_LLM)")

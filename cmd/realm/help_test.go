@@ -25,11 +25,11 @@ func TestHelp(t *testing.T) {
 	}{
 		{[]string{"export", "-h"}, []string{"usage: realm export", "-space", "-out"}},
 		{[]string{"import", "--help"}, []string{"usage: realm import", "-check", "FILE"}},
-		{[]string{"ingest", "-h"}, []string{"usage: realm ingest", "-sample"}},
+		{[]string{"ingest", "-h"}, []string{"usage: realm ingest", "-sample", "unused here: this command opens the store itself"}},
 		{[]string{"recall", "--help"}, []string{"usage: realm recall", "-min-score"}},
 		{[]string{"reembed", "-h"}, []string{"usage: realm reembed", "-force"}},
 		{[]string{"spaces", "-h"}, []string{"usage: realm spaces", "-prefix"}},
-		{[]string{"serve", "--help"}, []string{"usage: realm serve", "-addr", "bolt://neo4j:xxxxx@127.0.0.1:1"}},
+		{[]string{"serve", "--help"}, []string{"usage: realm serve", "-addr", "listen address (REALM_ADDR)", "bolt://neo4j:xxxxx@127.0.0.1:1"}},
 		{[]string{"schema", "--help"}, []string{"usage: realm schema [flags] apply\n"}},
 		{[]string{"healthcheck", "--help"}, []string{"usage: realm healthcheck\n"}},
 		{[]string{"loadtest", "-h"}, []string{"usage: realm loadtest", "-requests", "-key", "-json"}},
