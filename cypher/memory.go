@@ -1154,14 +1154,11 @@ func (s *Store) Stats(ctx context.Context, space string) (Stats, error) {
 			if str(r, "type") == "DERIVED_FROM" {
 				continue
 			}
-			st.ByPredicate[realm.PredicateOfRelType(str(r, "type"))] = num(r, "n")
+			st.ByPredicate[realm.PredicateOfRelType(str(r, "type"))] += num(r, "n")
 			st.Edges += num(r, "n")
-			bins, _ := r.Get("bins")
-			list, _ := bins.([]any)
-			for _, b := range list {
-				if i, ok := b.(int64); ok && i >= 0 && i < 10 {
-					st.WeightHistogram[i]++
-				}
+			bin, _ := r.Get("bin") // null for an edge without a weight, in no bin
+			if i, ok := bin.(int64); ok && i >= 0 && i < 10 {
+				st.WeightHistogram[i] += num(r, "n")
 			}
 		}
 		if recs, err = collect(ctx, tx, qStatsObservations, p); err != nil {

@@ -1,7 +1,10 @@
-// Edge counts of a space by relationship type, with a 10-bin weight histogram per type
-// (bin i holds weights in [i/10, (i+1)/10), 1.0 in bin 9).
-// Params: $space. Returns: type, n, bins (list of bin indexes, one per edge).
+// Edge counts of a space by relationship type and weight bin (bin i holds weights in
+// [i/10, (i+1)/10), 1.0 in bin 9): the histogram is counted here, so that a space's
+// statistics return a row per type and bin rather than a bin per edge (99,436 at 9,509
+// memories), and each edge's weight is read once.
+// Params: $space. Returns: type, bin, n.
 MATCH (a:Memory {space: $space})-[r]->(:Memory {space: $space})
-WITH type(r) AS type, CASE WHEN r.weight >= 1.0 THEN 9 WHEN r.weight < 0 THEN 0
-                          ELSE toInteger(floor(r.weight * 10)) END AS bin
-RETURN type, count(*) AS n, collect(bin) AS bins
+WITH type(r) AS type, r.weight AS weight
+WITH type, CASE WHEN weight >= 1.0 THEN 9 WHEN weight < 0 THEN 0
+                ELSE toInteger(floor(weight * 10)) END AS bin
+RETURN type, bin, count(*) AS n
