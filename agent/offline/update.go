@@ -400,7 +400,7 @@ func stateClaims(text, speaker string) []stateClaim {
 		add(c)
 	}
 	for _, re := range endedPatterns {
-		for _, m := range re.findAll(text) {
+		for _, m := range namedMatches(re, text) {
 			if phrasalParticle[strings.ToLower(firstWord(m[2]))] {
 				continue // "dropped off the cake", "left for Paris": not an end
 			}
@@ -434,6 +434,33 @@ func withoutRoleless(cs []stateClaim) []stateClaim {
 			return r.slot == "uses" && r.role != "" && sameSubject(r.subject, c.subject) && sameValue(r.value, c.value)
 		})
 	})
+}
+
+// namedMatches are p's matches in text whose subject (group 1) is a name or "we". A
+// match whose subject is no name is looked for again after that word, where the subject
+// may follow: in "Actually, now we prefer coffee instead of tea", "instead of" first
+// reads "Actually" as the subject, and so never "we".
+func namedMatches(p literalPattern, text string) [][]string {
+	var out [][]string
+	for at := 0; at < len(text) && p.mayMatch(text[at:]); {
+		loc := p.FindStringSubmatchIndex(text[at:])
+		if loc == nil {
+			break
+		}
+		if subject := strings.ToLower(text[at+loc[2] : at+loc[3]]); subject != "we" && nonName[subject] {
+			at += loc[3]
+			continue
+		}
+		m := make([]string, len(loc)/2)
+		for g := range m {
+			if loc[2*g] >= 0 {
+				m[g] = text[at+loc[2*g] : at+loc[2*g+1]]
+			}
+		}
+		out = append(out, m)
+		at += max(loc[1], 1)
+	}
+	return out
 }
 
 // phrasalParticle: an ended verb followed by one of these says something else ("on"

@@ -77,6 +77,10 @@ func TestStateChange(t *testing.T) {
 		{"PreferenceSwitched", "Lena", "Lena prefers morning meetings, Lena's head is clearest before lunch.", "Lena", "Now Lena prefers late-afternoon meetings, mornings are for deep work.", "supersedes"},
 		{"PreferenceLikeBest", "Lena", "Lena likes window seats best on long flights.", "Lena", "These days Lena likes aisle seats best.", "supersedes"},
 		{"PreferenceChatRole", "user", "user prefers morning meetings.", "user", "user prefers late-afternoon meetings these days.", "supersedes"},
+		// What it replaces named, after a word that opens the sentence ("Actually", "Now").
+		{"PreferenceInsteadOf", "user", "user prefers tea in the morning, green tea mostly.", "user", "Actually, now user prefers coffee in the morning instead of tea.", "supersedes"},
+		{"PreferenceInsteadOfNamed", "Lena", "Lena prefers tea in the morning.", "Lena", "Now Lena prefers coffee instead of tea.", "supersedes"},
+		{"PreferenceInsteadOfOther", "Lena", "Lena prefers tea in the morning.", "Lena", "Actually, now Lena prefers coffee instead of juice.", ""},
 		{"PreferenceOtherKind", "Lena", "Lena prefers morning meetings.", "Lena", "Now Lena prefers tea to coffee.", ""},
 		{"PreferenceNoCue", "Lena", "Lena prefers morning meetings.", "Lena", "Lena prefers short meetings with an agenda.", ""},
 		{"PreferenceOtherPerson", "Lena", "Lena prefers morning meetings.", "Lena", "Now Lena's boss prefers late-afternoon meetings.", ""},
