@@ -62,8 +62,10 @@ type Candidate struct {
 	Category     string   // entity: person / object / place / concept
 	Role         string   // entity
 	Participants []string // event: entity names
-	// Subject and Attribute identify a fact's slot ("Caroline", "lives in"), so that a
-	// later fact about the same slot with another value supersedes it. Optional.
+	// Subject and Attribute identify the slot a fact or an event states a value of
+	// ("Caroline", "lives in"), so that a later one about the same slot with another value
+	// supersedes it: construction reads the slot's current holders with the neighbourhood,
+	// whatever the size of the space. Optional.
 	Subject   string
 	Attribute string
 	// InReplyTo is the id of the observation this unit answers: the turn just before it,

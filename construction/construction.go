@@ -559,6 +559,17 @@ func (p *Pipeline) construct(ctx context.Context, o realm.Observation, ext *agen
 	}
 }
 
+// slotOf is the slot whose value candidate c states ("Nora lives in"; agent.Candidate's
+// Subject and Attribute), "" when it names none: its current holders are read with its
+// neighbourhood (cypher: slotHolders), for a change to supersede them however many
+// memories of the space are more similar.
+func slotOf(c agent.Candidate) string {
+	if c.Subject == "" || c.Attribute == "" {
+		return ""
+	}
+	return c.Subject + " " + c.Attribute
+}
+
 // apply embeds the candidates of ext, reads their neighbourhoods, decides and writes,
 // deciding again when the neighbourhood changed before the write. errForgot: the space
 // forgot a message since ext's context was read (forgotten), nothing written.
@@ -568,9 +579,11 @@ func (p *Pipeline) apply(ctx context.Context, o realm.Observation, ext agent.Ext
 	// keywords, not its whole text: common words of the content would match much of the
 	// space.
 	keywords := make([]string, len(ext.Candidates))
+	slots := make([]string, len(ext.Candidates))
 	for i, c := range ext.Candidates {
 		keywords[i] = strings.Join(append([]string{c.Name}, c.Keywords...), " ")
 		texts[i] = embedText(c.Name, c.Content)
+		slots[i] = slotOf(c)
 	}
 	var embs [][]float32
 	if len(texts) > 0 {
@@ -588,7 +601,7 @@ func (p *Pipeline) apply(ctx context.Context, o realm.Observation, ext agent.Ext
 		return err
 	}
 	defer unlock()
-	q := cypher.NeighbourQuery{Space: o.Space, Embeddings: embs, Texts: keywords, K: p.opts.NeighbourK, Recent: p.opts.RecentWindow, BeforeSeq: o.Seq}
+	q := cypher.NeighbourQuery{Space: o.Space, Embeddings: embs, Texts: keywords, K: p.opts.NeighbourK, Recent: p.opts.RecentWindow, BeforeSeq: o.Seq, Slots: slots}
 	hoods, err := p.store.Neighbourhoods(ctx, q)
 	if err != nil {
 		return err

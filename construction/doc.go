@@ -1,6 +1,7 @@
 // Package construction is REALM's write path (REALM.md §2): a batch of observations is
 // stored first, then each new one is extracted into typed candidates, embedded, given its
-// neighbourhood N_sim ∪ N_recent, integrated (add / merge / skip) and related (edges) by
+// neighbourhood N_sim ∪ N_recent (and the current holders of the slot it states a value
+// of, agent.Candidate's Subject and Attribute), integrated (add / merge / skip) and related (edges) by
 // the agent, and written in one transaction that holds the space's lock in Neo4j. The
 // agent is asked with no transaction open, and no transaction waits for the embedder:
 // the neighbourhood is read first, the decision taken, and the apply transaction checks

@@ -304,6 +304,7 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 		first[k] = len(q.Texts)
 		for _, c := range ext.Candidates {
 			q.Texts = append(q.Texts, strings.Join(append([]string{c.Name}, c.Keywords...), " "))
+			q.Slots = append(q.Slots, slotOf(c))
 		}
 	}
 	first[len(obs)] = len(q.Texts)
@@ -492,7 +493,8 @@ func (ov *overlay) apply(o realm.Observation, in cypher.Integration, hoods [][]c
 // neighbourhood is candidate i's N_sim ∪ N_recent (REALM.md §2 step 3) as the run so far
 // leaves the stored one read: the K most similar memories by vector among the stored
 // ones and the run's, the K best keyword matches of its text among the stored ones and
-// the run's, and the memories derived from the observations recent to it. complete is
+// the run's, the stored current holders of its slot (cypher.RunNeighbours.Holders) and
+// the memories derived from the observations recent to it. complete is
 // false when a keyword match is a stored memory that was not read.
 func (ov *overlay) neighbourhood(read cypher.RunNeighbours, i int, keywords string, emb []float32, recentFrom map[string]bool, k int) (hood []cypher.CandidateNeighbour, complete bool) {
 	byID := map[string]int{}
@@ -512,6 +514,11 @@ func (ov *overlay) neighbourhood(read cypher.RunNeighbours, i int, keywords stri
 	matches, complete := ov.keywordMatches(read, i, keywords, k)
 	for _, n := range matches {
 		add(n, true, false)
+	}
+	if i < len(read.Holders) {
+		for _, n := range read.Holders[i] {
+			add(n, true, false)
+		}
 	}
 	for _, d := range read.Recent {
 		if slices.ContainsFunc(d.From, func(id string) bool { return recentFrom[id] }) {

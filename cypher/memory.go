@@ -88,6 +88,7 @@ type NeighbourQuery struct {
 	K          int         // similar nodes per candidate, from the vector and from the keyword search each
 	Recent     int         // N_recent: memories derived from this many last observations
 	BeforeSeq  int64       // the observation's seq: "recent" means before it
+	Slots      []string    // one per candidate, or none: the slot it states a value of (slotHolders)
 }
 
 // CandidateNeighbour is a memory near a candidate, with its embedding so the caller can compute
@@ -181,6 +182,10 @@ func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction,
 	if err != nil {
 		return nil, state, err
 	}
+	holders, err := slotHolders(ctx, tx, q.Space, q.Slots, q.K)
+	if err != nil {
+		return nil, state, err
+	}
 	for i := range q.Embeddings {
 		byID := map[string]int{}
 		var hood []CandidateNeighbour
@@ -201,6 +206,11 @@ func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction,
 				add(n, true, false)
 			}
 		}
+		if i < len(holders) {
+			for _, n := range holders[i] {
+				add(n, true, false)
+			}
+		}
 		for _, n := range recent {
 			add(n, false, true)
 		}
@@ -208,6 +218,52 @@ func (s *Store) neighbourhoods(ctx context.Context, tx neo4j.ManagedTransaction,
 	}
 	return out, state, nil
 }
+
+// slotHolders reads, per slot of slots (a candidate's subject and slot, "Nora lives in";
+// "" for none), the space's current events and facts that say it, at most k
+// (memory_slot_holders.cypher): the values a change of the slot supersedes, which the
+// similar memories miss in a space where many more mention the old value ("had lunch in
+// Lisbon today") than hold it. A slot is matched as a phrase, its words in order within a
+// few positions ("Nora has lived in"); one of fewer than two indexed words (no stop
+// words) would match most of the space, and is not looked up.
+func slotHolders(ctx context.Context, tx neo4j.ManagedTransaction, space string, slots []string, k int) ([][]realm.Node, error) {
+	out := make([][]realm.Node, len(slots))
+	var rows []map[string]any
+	for i, slot := range slots {
+		ts := tokens(strings.ToLower(slot))
+		indexed := 0
+		for _, t := range ts {
+			if indexTerm(t) != "" {
+				indexed++
+			}
+		}
+		if indexed < 2 || len(ts) > maxLuceneTerms {
+			continue
+		}
+		rows = append(rows, map[string]any{"i": i, "lucene": spaceClause(space) + `+content:"` + EscapeLucene(strings.Join(ts, " ")) + `"~3`})
+	}
+	if len(rows) == 0 || k <= 0 {
+		return out, nil
+	}
+	recs, err := collect(ctx, tx, qMemorySlotHolders, map[string]any{"space": space, "slots": rows, "k": k, "fetch": slotHoldersFetch * k})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		i := num(r, "i")
+		v, _ := r.Get("nodes")
+		for _, p := range asList(v) {
+			if m, ok := p.(map[string]any); ok {
+				out[i] = append(out[i], nodeOf(m))
+			}
+		}
+	}
+	return out, nil
+}
+
+// slotHoldersFetch bounds the matches of a slot read from the index, per holder kept: a
+// slot's phrase matches the memories that held it before (superseded) too.
+const slotHoldersFetch = 4
 
 // similarAndKeywordNodes is N_sim per candidate: by vector (similarIDs, with ahead) and
 // by keywords (the k+keywordSlack best of each text by RankKeywords, from stats read by

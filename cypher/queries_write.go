@@ -97,6 +97,10 @@ var (
 	memoryRecentCypher string
 	qMemoryRecent      = newQuery("memory_recent", memoryRecentCypher)
 
+	//go:embed queries/memory_slot_holders.cypher
+	memorySlotHoldersCypher string
+	qMemorySlotHolders      = newQuery("memory_slot_holders", memorySlotHoldersCypher)
+
 	//go:embed queries/memory_similar_exact.cypher
 	memorySimilarExactCypher string
 	qMemorySimilarExact      = newQuery("memory_similar_exact", memorySimilarExactCypher)

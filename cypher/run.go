@@ -49,6 +49,7 @@ type RunQuery struct {
 	Texts      []string    // one per candidate: matched against the full-text index
 	K          int         // similar memories per candidate, from the vector and from the keyword search each
 	RecentFrom []string    // observation ids: the memories derived from them are read
+	Slots      []string    // one per candidate, or none: the slot it states a value of (slotHolders)
 	// EpisodesBefore are times whose previous episode, and EpisodesNamed names whose
 	// episode (Store.Episodes), are read with the neighbourhoods, in the same transaction.
 	EpisodesBefore []time.Time
@@ -64,8 +65,9 @@ type RunNeighbours struct {
 	Text     [][]realm.Node
 	Keywords KeywordStats
 	Recent   []DerivedMemory
-	State    SpaceState // the space's memories when they were read
-	Episodes Episodes   // for RunQuery.EpisodesBefore and EpisodesNamed
+	Holders  [][]realm.Node // per candidate, the current holders of its slot (slotHolders)
+	State    SpaceState     // the space's memories when they were read
+	Episodes Episodes       // for RunQuery.EpisodesBefore and EpisodesNamed
 }
 
 // SpaceState is a fingerprint of a space's memories (memory_run_context.cypher): how
@@ -123,6 +125,9 @@ func (s *Store) RunContext(ctx context.Context, q RunQuery) (RunNeighbours, erro
 		if out.State, out.Recent, out.Keywords, err = s.keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom); err != nil {
 			return nil, err
 		}
+		if out.Holders, err = slotHolders(ctx, tx, q.Space, q.Slots, q.K); err != nil {
+			return nil, err
+		}
 		out.Episodes, err = episodes(ctx, tx, q.Space, q.EpisodesBefore, q.EpisodesNamed)
 		return nil, err
 	})
@@ -146,6 +151,9 @@ func (s *Store) runNeighbourhoods(ctx context.Context, tx neo4j.ManagedTransacti
 	var out RunNeighbours
 	var err error
 	if out.State, out.Recent, out.Keywords, err = s.keywordContext(ctx, tx, q.Space, q.Texts, q.RecentFrom); err != nil {
+		return out, err
+	}
+	if out.Holders, err = slotHolders(ctx, tx, q.Space, q.Slots, q.K); err != nil {
 		return out, err
 	}
 	return out, s.similarNeighbours(ctx, tx, q, &out, nil)
@@ -253,7 +261,7 @@ func (s *Store) ApplyRun(ctx context.Context, q RunQuery, decided RunNeighbours,
 // nodes is every memory read, by id.
 func (r RunNeighbours) nodes() map[string]realm.Node {
 	out := map[string]realm.Node{}
-	for _, list := range slices.Concat(r.Vector, r.Text) {
+	for _, list := range slices.Concat(r.Vector, r.Text, r.Holders) {
 		for _, n := range list {
 			out[n.ID] = n
 		}
@@ -305,7 +313,8 @@ func SameRunNeighbours(a, b RunNeighbours) bool {
 		}
 		return out
 	}
-	return lists(a.Vector, b.Vector) && lists(a.Text, b.Text) && same(recent(a.Recent), recent(b.Recent)) && sameKeywords(a.Keywords, b.Keywords)
+	return lists(a.Vector, b.Vector) && lists(a.Text, b.Text) && lists(a.Holders, b.Holders) && same(recent(a.Recent), recent(b.Recent)) &&
+		sameKeywords(a.Keywords, b.Keywords)
 }
 
 // sameKeywords reports whether a and b hold the same postings, in any order, and the

@@ -896,8 +896,12 @@ func (o *Agent) unit(obs realm.Observation, speaker, said string, dates []text.M
 			}
 		}
 	}
-	if typ == realm.Fact && len(slots) > 0 {
-		c.Subject, c.Attribute = slots[0].subject, slots[0].attribute
+	if typ == realm.Fact || typ == realm.Event {
+		if len(slots) > 0 {
+			c.Subject, c.Attribute = slots[0].subject, slots[0].attribute
+		} else if held := heldClaims(said, speaker); len(held) > 0 {
+			c.Subject, c.Attribute = held[0].subject, held[0].slot // "we moved to Berlin", "now I prefer coffee"
+		}
 	}
 	return c
 }

@@ -279,6 +279,16 @@ reason excuse answer point to in at on so very really not that also just`)
 // meetings replaces one for morning meetings (a word in common), not one for tea.
 var kindSlots = setOf(`prefers`)
 
+// heldClaims are the claims of a text that state a value its slot holds until another
+// replaces it (changeable, or a preference): the slot a candidate states a value of
+// (agent.Candidate's Subject and Attribute), whose current holders the write path reads
+// however large the space.
+func heldClaims(text, speaker string) []stateClaim {
+	return slices.DeleteFunc(stateClaims(text, speaker), func(c stateClaim) bool {
+		return !changeable(c) && (c.plan || c.ended || !kindSlots[c.slot])
+	})
+}
+
 // partingPattern: two people broke up ("Tomás and Nina broke up"); each ends the other as
 // partner, and nothing else they did together. The verb ends a clause or a time follows
 // it: "Tom and we split the bill" is none.
