@@ -174,7 +174,12 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (
 		}
 		return agent.Integration{Action: agent.ActionAdd}, ""
 	}
-	cs := slotOf(c)
+	var cs *factSlot
+	if c.Type == realm.Fact {
+		// An event's slot is for construction to look its holders up: two tellings of one
+		// move read different values ("Lisbon in May", "Lisbon"), and are one event.
+		cs = slotOf(c)
+	}
 	for _, nb := range nbs {
 		if nb.Node.Type != realm.Event && nb.Node.Type != realm.Fact {
 			continue
