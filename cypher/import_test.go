@@ -61,6 +61,15 @@ func TestImportInterrupted(t *testing.T) {
 	if err := s.CheckNotImporting(ctx, space); err != nil {
 		t.Errorf("after the next import: %v", err)
 	}
+	// The space goes on, its recalls keeping their traces: the next import erased what
+	// the interrupted one left, not the space.
+	tr := realm.Trace{ID: "t-after-import", Space: space, Query: "Where does Ana live?", CreatedAt: time.Now().UTC()}
+	if err := s.PutTrace(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Trace(ctx, space, tr.ID); err != nil {
+		t.Errorf("a recall's trace after the import: %v", err)
+	}
 }
 
 // TestImportIntoSpaceErased: a space erased while an import writes into it is taken from
