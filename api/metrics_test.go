@@ -100,6 +100,7 @@ func TestPipelineMetrics(t *testing.T) {
 	})
 	registry := prometheus.NewRegistry()
 	var metrics *Metrics
+	var ingest *construction.Pipeline
 	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
 		metrics = NewMetrics(registry, d.Store)
 		lm, err := llm.New(llm.Config{BaseURL: fake.BaseURL(), APIKey: "test", Models: llm.Models{Extraction: "test-model"},
@@ -108,7 +109,7 @@ func TestPipelineMetrics(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ingest := construction.New(d.Store, lm, embedder, construction.Options{OnJob: metrics.ObserveJob}, zerolog.New(io.Discard))
+		ingest = construction.New(d.Store, lm, embedder, construction.Options{OnJob: metrics.ObserveJob}, zerolog.New(io.Discard))
 		t.Cleanup(ingest.Wait)
 		d.Ingest, d.Answer, d.Metrics, d.PipelineMetrics = ingest, lm, registry, metrics
 		d.Recall = d.Recall.ObserveTimings(metrics.ObserveRecall)
@@ -136,6 +137,7 @@ func TestPipelineMetrics(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		c.do("GET", "/v1/jobs/"+job.JobID, nil, &job)
 	}
+	ingest.Wait() // the job reads done once its messages are; its run ends after, storing its usage, then counted
 	if code := c.status("POST", sp+"/recall", map[string]any{"query": "Where does Melanie hike?"}); code != http.StatusOK {
 		t.Fatalf("recall: %d", code)
 	}
