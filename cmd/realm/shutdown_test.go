@@ -391,13 +391,20 @@ func TestServeMetrics(t *testing.T) {
 	if code := send(t, "POST", sp+"/answer", map[string]any{"query": "Where does Melanie hike?"}, nil); code != http.StatusOK {
 		t.Fatalf("answer: %d", code)
 	}
-	resp, err := http.Get(base + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	body := string(b)
+	var body string
+	// The job reads done once its messages are; its run ends after, storing its usage,
+	// and is counted then.
+	waitUntil(t, time.Minute, "the async job counted", func() bool {
+		resp, err := http.Get(base + "/metrics")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		body = string(b)
+		done, _ := metricSum(body, "realm_jobs_finished_total", `state="done"`)
+		return done >= 1
+	})
 	for _, c := range []struct {
 		name   string
 		labels []string
