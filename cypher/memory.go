@@ -962,17 +962,14 @@ func (s *Store) ListMemories(ctx context.Context, space string, f MemoryFilter, 
 		return nil, "", err
 	}
 	params := map[string]any{
-		"space": space, "type": nil, "since": nil, "until": nil, "q": nil, "current": nil, "now": time.Now().UTC(),
-		"after_at": nil, "after_id": afterID, "limit": limit + 1,
+		"space": space, "type": nil, "q": nil, "current": nil, "now": time.Now().UTC(),
+		"from": f.Since.UTC(), "until": noLaterThan, "after_at": nil, "after_id": afterID, "limit": limit + 1,
 	}
 	if f.Current != nil {
 		params["current"] = *f.Current
 	}
 	if f.Type != "" {
 		params["type"] = string(f.Type)
-	}
-	if !f.Since.IsZero() {
-		params["since"] = f.Since.UTC()
 	}
 	if !f.Until.IsZero() {
 		params["until"] = f.Until.UTC()
@@ -982,6 +979,9 @@ func (s *Store) ListMemories(ctx context.Context, space string, f MemoryFilter, 
 	}
 	if !afterAt.IsZero() {
 		params["after_at"] = afterAt
+		if afterAt.After(f.Since) { // the index is read from the cursor on, not from since
+			params["from"] = afterAt
+		}
 	}
 	recs, err := s.read(ctx, qMemoryList, params)
 	if err != nil {

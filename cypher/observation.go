@@ -191,9 +191,9 @@ type ObservationFilter struct {
 	Until     time.Time // said before
 }
 
-// noLaterThan bounds observed_at from above when ListObservations is given no Until: a
-// message's time is in the years 0001 to 9999. A bound, not a null, so that the
-// statement reads its index within both bounds.
+// noLaterThan bounds observed_at (created_at) from above when ListObservations
+// (ListMemories) is given no Until: a message's time is in the years 0001 to 9999. A
+// bound, not a null, so that the statement reads its index within both bounds.
 var noLaterThan = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // ListObservations returns up to limit observations of a space in the order they were
