@@ -79,7 +79,8 @@ func metricsHandler(reg *prometheus.Registry) http.Handler {
 
 // Metrics are REALM's collectors beyond HTTP: recall stage latencies, LLM calls, tokens,
 // failures, retries and fallbacks by stage, reconsolidation edits by action, async jobs,
-// traces deleted past their retention, and the pending observations. cmd creates them once per process on the registry
+// traces deleted past their retention, the pending observations, and the recalls expanded
+// without their space's graph snapshot. cmd creates them once per process on the registry
 // /metrics serves and hands their Observe methods to the pipelines' hooks (which know
 // nothing of Prometheus); NewServer creates them when Deps.PipelineMetrics is nil. Every
 // label takes values from a fixed list (anything else is "other"): never a space, an id,
@@ -121,7 +122,8 @@ var (
 // work (another replica's accepted or integrated observations would be missed; a crash
 // would freeze a wrong value). The count is one index seek on Observation.status, bounded
 // by a 2-second timeout; when Neo4j does not answer, the series is absent from that
-// scrape and realm_observations_pending_errors_total counts the miss. nil store: no gauge.
+// scrape and realm_observations_pending_errors_total counts the miss. The recalls without
+// a snapshot are the store's count, read at scrape time too. nil store: neither.
 func NewMetrics(reg prometheus.Registerer, store *cypher.Store) *Metrics {
 	m := &Metrics{
 		recallStage: prometheus.NewHistogramVec(prometheus.HistogramOpts{
@@ -207,6 +209,9 @@ func NewMetrics(reg prometheus.Registerer, store *cypher.Store) *Metrics {
 				Help: "Scrapes in which Neo4j did not count the pending observations within 2 seconds.",
 			})}
 		reg.MustRegister(p, p.errors)
+		reg.MustRegister(&snapshotCollector{store: store, desc: prometheus.NewDesc("realm_recalls_without_snapshot_total",
+			"Recalls of this process that expanded a space by Cypher statements because its in-memory graph snapshot was being read (reading), stale and waiting for its reload pause (paused), or following a write (following).",
+			[]string{"reason"}, nil)})
 	}
 	return m
 }
@@ -283,6 +288,22 @@ func bounded(v string, known []string) string {
 		return v
 	}
 	return "other"
+}
+
+// snapshotCollector reports the store's count of recalls expanded without their space's
+// graph snapshot, by reason, when scraped.
+type snapshotCollector struct {
+	store *cypher.Store
+	desc  *prometheus.Desc
+}
+
+func (c *snapshotCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+func (c *snapshotCollector) Collect(ch chan<- prometheus.Metric) {
+	counted := c.store.RecallsWithoutSnapshot()
+	for _, why := range cypher.SnapshotReasons {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.CounterValue, float64(counted[why]), why)
+	}
 }
 
 // pendingCollector counts the pending observations in Neo4j when scraped.

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -322,5 +323,46 @@ func TestMetricsLLMUnits(t *testing.T) {
 	}
 	if got["realm_llm_calls_without_usage_total"] != 1 {
 		t.Errorf("realm_llm_calls_without_usage_total{stage=extract} = %g, want 1", got["realm_llm_calls_without_usage_total"])
+	}
+}
+
+// TestRecallsWithoutSnapshotMetric: a recall of a space too large to wait for its graph
+// snapshot expands by the statements while the snapshot is read, and /metrics counts it
+// under reason "reading"; every reason has its series.
+func TestRecallsWithoutSnapshotMetric(t *testing.T) {
+	store := cyphertest.MustOpen(t)
+	registry := prometheus.NewRegistry()
+	metrics := NewMetrics(registry, store)
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) { d.Metrics, d.PipelineMetrics = registry, metrics })
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	var nodes []realm.Node
+	for i := range cypher.GraphSyncMax + 1 {
+		nodes = append(nodes, realm.Node{ID: fmt.Sprintf("%s-m%d", space, i), Type: realm.Fact, Content: fmt.Sprint("memory ", i)})
+	}
+	if err := store.PutMemories(ctx, space, nodes, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.PutScaleSpace(ctx, space, embedder.ID(), embedder.Dim(), 1, ""); err != nil { // its graph version
+		t.Fatal(err)
+	}
+	before := parseMetrics(t, metricsText(t, srv.URL))
+	counts, err := store.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x, err := store.Expander(ctx, space, counts); err != nil || x != cypher.Expander(store) {
+		t.Fatalf("the recall expands by %T (%v), not the statements", x, err)
+	}
+	after := parseMetrics(t, metricsText(t, srv.URL))
+	for _, why := range cypher.SnapshotReasons {
+		if _, found := sum(after, "realm_recalls_without_snapshot_total", "reason="+why); !found {
+			t.Errorf("no series for reason %s", why)
+		}
+	}
+	was, _ := sum(before, "realm_recalls_without_snapshot_total", "reason=reading")
+	now, _ := sum(after, "realm_recalls_without_snapshot_total", "reason=reading")
+	if now < was+1 {
+		t.Errorf("recalls without the snapshot while it is read: %g, then %g after one; want one more", was, now)
 	}
 }

@@ -61,7 +61,8 @@ type Expander interface {
 // waits for it), in the background for a larger one (the recalls until it is read use the
 // statements), so that a write to a large space never makes a recall wait for its snapshot;
 // not while a write of this process is under way that the snapshot follows (the recalls
-// meanwhile use the statements).
+// meanwhile use the statements). A recall that uses the statements so is counted
+// (RecallsWithoutSnapshot) and logged (withoutSnapshot).
 func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) (Expander, error) {
 	c := &s.graphs
 	if !c.admits(counts) {
@@ -75,7 +76,8 @@ func (s *Store) Expander(ctx context.Context, space string, counts SpaceCounts) 
 		return g, nil
 	}
 	if counts.InSpace > GraphSyncMax || c.isFollowing(space) {
-		s.loadInBackground(space)
+		why, next := s.loadInBackground(space)
+		c.withoutSnapshot(space, why, next)
 		return s, nil
 	}
 	g, err := s.loadGraphNow(ctx, space, counts.GraphVersion)
@@ -207,20 +209,35 @@ const graphLoadTimeout = 10 * time.Minute
 // of a space written to all the time.
 const graphReloadPause = 9
 
+// Why a recall of a space the cache admits expands by the statements, its snapshot not
+// held or of another version (Store.RecallsWithoutSnapshot).
+const (
+	SnapshotReading   = "reading"   // it is being read: the first time, or again after a write
+	SnapshotPaused    = "paused"    // its next read waits for the reload pause (graphReloadPause)
+	SnapshotFollowing = "following" // a write of this process is under way, which it will follow
+)
+
+// SnapshotReasons are the reasons of RecallsWithoutSnapshot.
+var SnapshotReasons = []string{SnapshotReading, SnapshotPaused, SnapshotFollowing}
+
 // loadInBackground reads the space's snapshot in the background, unless one is being
-// read or the last one ended less than graphReloadPause times its duration ago; errors
-// are logged, and the recalls go on with the statements.
-func (s *Store) loadInBackground(space string) {
+// read, or the last one ended less than graphReloadPause times its duration ago, or a
+// write that the snapshot will follow is under way; errors are logged, and the recalls go
+// on with the statements. It says which, and in how long a read may start when paused.
+func (s *Store) loadInBackground(space string) (why string, next time.Duration) {
 	c := &s.graphs
 	c.mu.Lock()
-	wait := time.Now().Before(c.notBefore[space]) || c.following[space] > 0
+	next, following := time.Until(c.notBefore[space]), c.following[space] > 0
 	c.mu.Unlock()
-	if wait {
-		return
+	if following {
+		return SnapshotFollowing, 0
+	}
+	if next > 0 {
+		return SnapshotPaused, next
 	}
 	r, first := c.startRead(space)
 	if !first {
-		return
+		return SnapshotReading, 0
 	}
 	go func() {
 		ctx, cancel := context.WithTimeout(inBackground(context.Background()), graphLoadTimeout)
@@ -240,6 +257,37 @@ func (s *Store) loadInBackground(space string) {
 		c.mu.Unlock()
 		log.Debug().Str("space", space).Int("memories", len(r.g.nodes)).Int("edges", len(r.g.edges)).Dur("took", took).Msg("graph snapshot read")
 	}()
+	return SnapshotReading, 0
+}
+
+// snapshotLogEvery is the least time between two log lines of a space's recalls without
+// its snapshot for one reason: a space written all the time has such a recall every time.
+const snapshotLogEvery = time.Minute
+
+// snapshotMiss is a space and why its recalls go without its snapshot.
+type snapshotMiss struct{ space, why string }
+
+// withoutSnapshot counts a recall of the space expanded by the statements, for why, and
+// logs it unless a line of the space for the same reason was written less than
+// snapshotLogEvery ago or, paused, in the same reload pause: a line a minute at most for
+// each reason, one a pause when longer.
+func (c *graphCache) withoutSnapshot(space, why string, next time.Duration) {
+	now := time.Now()
+	c.mu.Lock()
+	if c.without == nil {
+		c.without, c.quietUntil = map[string]int64{}, map[snapshotMiss]time.Time{}
+	}
+	c.without[why]++
+	miss := snapshotMiss{space, why}
+	quiet := now.Before(c.quietUntil[miss])
+	if !quiet {
+		c.quietUntil[miss] = now.Add(max(next, snapshotLogEvery))
+	}
+	c.mu.Unlock()
+	if !quiet {
+		log.Info().Str("space", space).Str("reason", why).Dur("next_read_in", next).
+			Msg("recall expanded by statements, slower: the space's graph snapshot is not current")
+	}
 }
 
 // graphCache holds the snapshots of recently expanded spaces, at most max memories in all;
@@ -253,6 +301,10 @@ type graphCache struct {
 	// notBefore: when a space's snapshot may next be read in the background (a space
 	// written to all the time is not read all the time).
 	notBefore map[string]time.Time
+	// without: the recalls expanded by the statements by why (withoutSnapshot);
+	// quietUntil: when each space's next such recall may be logged, for each reason.
+	without    map[string]int64
+	quietUntil map[snapshotMiss]time.Time
 	// following: the writes of this process under way to each space whose snapshot is
 	// held, which the snapshot will follow (writing): a read meanwhile would be useless.
 	following map[string]int

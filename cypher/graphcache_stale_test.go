@@ -1,7 +1,9 @@
 package cypher
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"testing"
@@ -9,6 +11,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/rs/zerolog"
+	"github.com/rs/zerolog/log"
 
 	"github.com/realm-memory/realm"
 )
@@ -434,5 +438,107 @@ func TestGraphSnapshotInPages(t *testing.T) {
 	}
 	if got, want := expansion(t, x, space, ids), expansion(t, s, space, ids); got != want {
 		t.Fatalf("the snapshot answers\n%s\nthe statements\n%s", got, want)
+	}
+}
+
+// syncBuffer is a log output written by several goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// linesOf are the log lines written to b about the space, decoded.
+func (b *syncBuffer) linesOf(t *testing.T, space string) []map[string]any {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []map[string]any
+	for _, line := range bytes.Split(b.buf.Bytes(), []byte("\n")) {
+		var m map[string]any
+		if len(line) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(line, &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if m["space"] == space {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// A recall of a large space that expands by the statements, its snapshot being read or
+// stale after another process's write, is counted by reason and logged at info level: once
+// while the read is under way, once while the snapshot is stale and its next read waits
+// for the reload pause, saying how long (the second recall of each is counted, not logged).
+func TestRecallWithoutSnapshotLogged(t *testing.T) {
+	logs := &syncBuffer{}
+	was := log.Logger
+	log.Logger = zerolog.New(logs).Level(zerolog.InfoLevel)
+	t.Cleanup(func() { log.Logger = was })
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space, _ := chainSpace(t, s, GraphSyncMax+1, 20)
+	reading, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	s.graphs.beforeRead = func(string) {
+		once.Do(func() { close(reading) })
+		<-release
+	}
+	for range 2 {
+		if x, _ := expanderNow(t, s, space); x != Expander(s) {
+			t.Fatal("a recall waited for the snapshot of a large space")
+		}
+	}
+	<-reading
+	// Held a while, the read makes a reload pause longer than the rest of the test.
+	time.Sleep(2 * time.Second)
+	close(release)
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		if x, _ := expanderNow(t, s, space); x != Expander(s) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the snapshot was not read in the background")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	other := testStore(t, Config{})
+	late := realm.Node{ID: space + "-late", Type: realm.Fact, Content: "written by another process", Embedding: []float32{1, 0, 0, 0, 0, 0, 0, 0}}
+	if err := other.PutMemories(ctx, space, []realm.Node{late}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if x, _ := expanderNow(t, s, space); x != Expander(s) {
+			t.Fatal("a stale snapshot expanded the space")
+		}
+	}
+
+	counted := s.RecallsWithoutSnapshot()
+	if counted[SnapshotPaused] != 2 || counted[SnapshotFollowing] != 0 || counted[SnapshotReading] < 2 {
+		t.Errorf("recalls without the snapshot %v; want 2 or more reading (those polled), 2 paused", counted)
+	}
+	lines := logs.linesOf(t, space)
+	if len(lines) != 2 {
+		t.Fatalf("%d log lines about the space, want 2: %v", len(lines), lines)
+	}
+	for i, want := range []string{SnapshotReading, SnapshotPaused} {
+		if lines[i]["level"] != "info" || lines[i]["reason"] != want {
+			t.Errorf("line %d: %v; want at info, reason %s", i, lines[i], want)
+		}
+	}
+	if next, _ := lines[0]["next_read_in"].(float64); next != 0 {
+		t.Errorf("while the snapshot is read, the next read is in %v ms, want 0", next)
+	}
+	if next, _ := lines[1]["next_read_in"].(float64); next <= 0 {
+		t.Errorf("paused, the next read is in %v ms, want some time ahead", lines[1]["next_read_in"])
 	}
 }

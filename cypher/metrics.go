@@ -3,6 +3,7 @@ package cypher
 import (
 	"context"
 	_ "embed"
+	"maps"
 )
 
 var (
@@ -19,4 +20,15 @@ func (s *Store) PendingObservations(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	return num(recs[0], "n"), nil
+}
+
+// RecallsWithoutSnapshot counts, by reason (SnapshotReasons), the recalls of this store
+// that expanded a space the graph cache admits by the statements, its snapshot not held
+// or of another version: such a recall runs more statements, reading far more of the
+// database, than one expanded from the snapshot.
+func (s *Store) RecallsWithoutSnapshot() map[string]int64 {
+	c := &s.graphs
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.without)
 }

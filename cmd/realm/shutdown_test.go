@@ -365,7 +365,7 @@ next:
 
 // TestServeMetrics: serve hooks the pipelines to /metrics: LLM calls of ingestion and
 // answers, recall stages, the answer's reconsolidation edits, the async job, the pending
-// observations.
+// observations, the recalls without their space's graph snapshot.
 func TestServeMetrics(t *testing.T) {
 	fake := fakeAnswerer(t)
 	base := startServe(t, testEnv(map[string]string{"REALM_LLM": "openai", "OPENAI_BASE_URL": fake.BaseURL()}))
@@ -418,6 +418,7 @@ func TestServeMetrics(t *testing.T) {
 		{"realm_reconsolidation_edits_total", []string{`source="auto"`}, 1},
 		{"realm_jobs_finished_total", []string{`state="done"`}, 1},
 		{"realm_observations_pending", nil, 0},
+		{"realm_recalls_without_snapshot_total", []string{`reason="paused"`}, 0},
 	} {
 		got, found := metricSum(body, c.name, c.labels...)
 		if !found || got < c.min {
