@@ -441,25 +441,11 @@ func TestGraphSnapshotInPages(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log output written by several goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// linesOf are the log lines written to b about the space, decoded.
-func (b *syncBuffer) linesOf(t *testing.T, space string) []map[string]any {
+// logLinesOf are the lines of a JSON log about the space, decoded.
+func logLinesOf(t *testing.T, logged []byte, space string) []map[string]any {
 	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	var out []map[string]any
-	for _, line := range bytes.Split(b.buf.Bytes(), []byte("\n")) {
+	for _, line := range bytes.Split(logged, []byte("\n")) {
 		var m map[string]any
 		if len(line) == 0 {
 			continue
@@ -479,10 +465,10 @@ func (b *syncBuffer) linesOf(t *testing.T, space string) []map[string]any {
 // while the read is under way, once while the snapshot is stale and its next read waits
 // for the reload pause, saying how long (the second recall of each is counted, not logged).
 func TestRecallWithoutSnapshotLogged(t *testing.T) {
-	logs := &syncBuffer{}
+	var logs bytes.Buffer
 	was := log.Logger
-	log.Logger = zerolog.New(logs).Level(zerolog.InfoLevel)
-	t.Cleanup(func() { log.Logger = was })
+	log.Logger = zerolog.New(zerolog.SyncWriter(&logs)).Level(zerolog.InfoLevel)
+	defer func() { log.Logger = was }()
 	s := testStore(t, Config{})
 	ctx := context.Background()
 	space, _ := chainSpace(t, s, GraphSyncMax+1, 20)
@@ -526,7 +512,8 @@ func TestRecallWithoutSnapshotLogged(t *testing.T) {
 	if counted[SnapshotPaused] != 2 || counted[SnapshotFollowing] != 0 || counted[SnapshotReading] < 2 {
 		t.Errorf("recalls without the snapshot %v; want 2 or more reading (those polled), 2 paused", counted)
 	}
-	lines := logs.linesOf(t, space)
+	log.Logger = was // before the lines are read: a background read's failure would be logged
+	lines := logLinesOf(t, logs.Bytes(), space)
 	if len(lines) != 2 {
 		t.Fatalf("%d log lines about the space, want 2: %v", len(lines), lines)
 	}
