@@ -271,3 +271,33 @@ func TestTenancy(t *testing.T) {
 		}
 	})
 }
+
+// TestInfoNamesTheKey: /v1/info tells the calling key its name, scopes and spaces (the
+// explorer offers feedback and revert only to a key that may send them), and a keyless
+// server's caller is the local admin.
+func TestInfoNamesTheKey(t *testing.T) {
+	check := apitest.New(t)
+	keys, err := ParseKeys("test keys", "reader sk-r-0123456789abcdef read team-*,alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type info struct {
+		Key struct {
+			Name   string
+			Scopes []string
+			Spaces []string
+		}
+	}
+	var got info
+	keyed := newTestServer(t, check, Config{Keys: keys})
+	client{t: t, base: keyed.URL, key: "sk-r-0123456789abcdef"}.do("GET", "/v1/info", nil, &got)
+	if got.Key.Name != "reader" || !slices.Equal(got.Key.Scopes, []string{"read"}) || !slices.Equal(got.Key.Spaces, []string{"team-*", "alice"}) {
+		t.Errorf("a read key's info: %+v", got.Key)
+	}
+	got = info{}
+	keyless := newTestServer(t, check, Config{})
+	client{t: t, base: keyless.URL}.do("GET", "/v1/info", nil, &got)
+	if got.Key.Name != "local" || !slices.Equal(got.Key.Scopes, []string{"admin"}) || !slices.Equal(got.Key.Spaces, []string{"*"}) {
+		t.Errorf("a keyless server's info: %+v", got.Key)
+	}
+}

@@ -43,6 +43,15 @@ type infoResponse struct {
 	Embedder EmbedderInfo `json:"embedder"`
 	LLM      LLMInfo      `json:"llm"`
 	Neo4j    neo4jInfo    `json:"neo4j"`
+	Key      keyInfo      `json:"key"`
+}
+
+// keyInfo is the calling key as the server reads it, so that a client (the explorer) can
+// offer only what the key may do; never its secret or hash.
+type keyInfo struct {
+	Name   string   `json:"name"`
+	Scopes []Scope  `json:"scopes"`
+	Spaces []string `json:"spaces"`
 }
 
 type neo4jInfo struct {
@@ -51,6 +60,7 @@ type neo4jInfo struct {
 }
 
 func (s *server) handleInfo(w http.ResponseWriter, r *http.Request) {
+	key := keyOf(r.Context())
 	version, edition, err := s.Store.ServerInfo(r.Context())
 	if err != nil {
 		writeError(w, r, err)
@@ -61,6 +71,7 @@ func (s *server) handleInfo(w http.ResponseWriter, r *http.Request) {
 		Embedder: s.cfg.Embedder,
 		LLM:      s.cfg.LLM,
 		Neo4j:    neo4jInfo{Version: version, Edition: edition},
+		Key:      keyInfo{Name: key.Name, Scopes: key.Scopes, Spaces: key.Spaces},
 	})
 }
 

@@ -15,19 +15,38 @@ import (
 // TestExplorer drives the memory explorer in a real browser (tests/browser/explorer.mjs:
 // Debian's chromium through playwright-core) against a real `realm serve` with an API
 // key: the pages load, a recall draws its trace, feedback applies edits and revert
-// removes them, a min score leaves the lower nodes out and the trace lists them. Then it checks through the API that the page really did so. With
+// removes them, a min score leaves the lower nodes out and the trace lists them, a corrected
+// memory is marked superseded and a read-only key is offered no feedback. Then it checks
+// through the API that the page really did so. With
 // SCREENSHOTS set (make ui-screenshots), the views are saved there as PNGs.
 func TestExplorer(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("browser", "node_modules", "playwright-core")); err != nil {
 		t.Fatalf("tests/browser has no node_modules: run `make test-ui` (npm ci there): %v", err)
 	}
-	srv := startRealm(t, nil)
+	readKey := randomKey(t)
+	srv := startRealm(t, map[string]string{"REALM_API_KEYS": "viewer " + readKey + " read *"})
 	space := srv.newSpace()
 	srv.seed(space)
+	var found struct{ Memories []struct{ ID, Type string } }
+	if code := srv.do("GET", "/v1/spaces/"+space+"/memories?q=kiln", nil, &found); code != http.StatusOK {
+		t.Fatalf("the seeded memories about the kiln: status %d", code)
+	}
+	corrected := ""
+	for _, m := range found.Memories {
+		if m.Type == "event" || m.Type == "fact" {
+			corrected = m.ID
+			break
+		}
+	}
+	correction := map[string]any{"content": "The kiln cracked three of the bowls."}
+	if code := srv.do("PATCH", "/v1/spaces/"+space+"/memories/"+corrected, correction, nil); code != http.StatusOK {
+		t.Fatalf("correcting the kiln memory (of %+v): status %d", found.Memories, code)
+	}
 
 	cmd := exec.Command("node", "explorer.mjs")
 	cmd.Dir = "browser"
 	cmd.Env = append(os.Environ(), "REALM_URL="+srv.URL, "REALM_SPACE="+space, "REALM_KEY="+srv.Key,
+		"REALM_READ_KEY="+readKey, "REALM_SUPERSEDED=kiln",
 		"REALM_QUERY=What did Nadia make for Lea, and what happened to it?")
 	out, err := cmd.CombinedOutput()
 	t.Logf("explorer.mjs:\n%s", out)

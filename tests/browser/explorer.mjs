@@ -2,12 +2,15 @@
 // opens a space with the API key, runs a recall and waits for its trace to be drawn,
 // marks two nodes useful and one misleading and sends the feedback, finds the reconsolidation in the
 // timeline and reverts it, opens one memory, asks again with a min score (the lower nodes left
-// out, listed in the trace), and opens the space again from the list of spaces. Each check that fails ends the run
+// out, listed in the trace), opens the space again from the list of spaces (the error of a
+// space not found gone), finds a corrected memory marked superseded, and, with a read-only key,
+// is offered no feedback. Each check that fails ends the run
 // with exit status 1 and says what it saw. The last line printed is a JSON summary
 // (the trace id, the number of edits applied) that the Go test checks through the API.
 //
 // Environment: REALM_URL, REALM_SPACE, REALM_KEY (the API key the page is given),
-// REALM_QUERY (the question), CHROMIUM (default /usr/bin/chromium), SCREENSHOTS (a
+// REALM_READ_KEY (a key with the read scope only), REALM_SUPERSEDED (words of a memory a
+// correction superseded), REALM_QUERY (the question), CHROMIUM (default /usr/bin/chromium), SCREENSHOTS (a
 // directory: when set, PNGs of the views are written there).
 
 import { chromium } from 'playwright-core';
@@ -23,6 +26,8 @@ const env = (name, fallback) => {
 const base = env('REALM_URL');
 const space = env('REALM_SPACE');
 const key = env('REALM_KEY');
+const readKey = env('REALM_READ_KEY');
+const supersededWords = env('REALM_SUPERSEDED');
 const question = env('REALM_QUERY');
 const shots = process.env.SCREENSHOTS || '';
 
@@ -49,8 +54,9 @@ try {
   const page = context.pages()[0] || await context.newPage();
   page.on('pageerror', (err) => errors.push(`page error: ${err.message}`));
   page.on('console', (msg) => {
-    // The first request, made before the key is typed, is refused with 401 on purpose.
-    if (msg.type() === 'error' && !msg.text().includes('401')) errors.push(`console: ${msg.text()}`);
+    // The first request, made before the key is typed, is refused with 401 on purpose, and
+    // a space that does not exist is opened on purpose (404).
+    if (msg.type() === 'error' && !/\b(401|404)\b/.test(msg.text())) errors.push(`console: ${msg.text()}`);
   });
   page.setDefaultTimeout(120_000); // a recall on a loaded machine takes seconds
   const recallBodies = []; // what the page sent to /recall, in order
@@ -146,14 +152,35 @@ try {
     console.log(`skipped: the min score step (every score within 0.002 of ${best})`);
   }
 
-  // No space chosen: the spaces the key reaches are listed, each opening its view.
+  // No space chosen: the spaces the key reaches are listed, each opening its view; the error
+  // of a space not found before is gone.
+  await page.goto(`${base}/ui/#/spaces/no-such-space`);
+  await page.locator('#status.error').waitFor();
   await page.fill('#space', '');
   await page.goto(`${base}/ui/#/spaces/`);
   const listed = page.locator(`ul.space-list a[href="#/spaces/${space}"]`);
   await listed.waitFor();
+  check(await page.locator('#status').textContent() === '', 'the list of spaces shows no error of the space left');
   await listed.click();
   await page.locator('#card-memories h3').waitFor();
   check(await page.inputValue('#space') === space, 'the list of spaces opens one');
+
+  // A memory a correction superseded is marked so in the list.
+  await page.fill('#search input[name=q]', supersededWords);
+  await page.click('#search button');
+  await page.locator('table.memories span.badge.superseded').first().waitFor();
+  console.log('ok: the memory list marks a superseded memory');
+
+  // A read-only key recalls but is offered no feedback.
+  await page.fill('#key', readKey);
+  await page.click('#connection button');
+  await page.locator('#card-memories h3').waitFor();
+  await page.click('#nav-recall');
+  await page.fill('#query', question);
+  await page.click('#recall-form button[type=submit]');
+  await page.locator('ol.evidence li, #status.error').first().waitFor();
+  check(await page.locator('#status.error').count() === 0, `a read-only key recalls (${await page.locator('#status').textContent()})`);
+  check(await page.locator('#send-feedback').isDisabled(), 'a read-only key is offered no feedback');
 
   check(errors.length === 0, `no page or console errors${errors.length ? `: ${errors.join('; ')}` : ''}`);
   console.log(JSON.stringify({ trace_id: traceId, edits_applied: applied }));

@@ -40,8 +40,26 @@ async function api(method, path, body) {
   return data;
 }
 
+// keyScopes resolves to the scopes of the key typed (GET /v1/info), null when unknown: the
+// page then offers everything and the server refuses what the key may not do.
+let keyScopes = Promise.resolve(null);
+function readKeyScopes() {
+  keyScopes = api('GET', '/v1/info').then((info) => info.key.scopes, () => null);
+}
+
+// mayReconsolidate: feedback and revert need the read and write scopes (admin has all).
+const mayReconsolidate = (scopes) => !scopes || scopes.includes('admin') || (scopes.includes('read') && scopes.includes('write'));
+const lacksScopes = 'this API key lacks the write scope: feedback and revert need read and write';
+
 const spacePath = (space) => `/v1/spaces/${encodeURIComponent(space)}`;
 const memoryHref = (space) => (id) => `#/memory/${space}/${id}`;
+
+// navigation counts the views chosen: a view still loading when another is chosen draws
+// nothing (drawn late, it would replace the view chosen after it).
+let navigation = 0;
+function draw(chosen, ...children) {
+  if (chosen === navigation) view.replaceChildren(...children);
+}
 
 function say(text, kind = 'info') {
   status.textContent = text;
@@ -83,6 +101,7 @@ function memoryLink(space, node) {
 // ---- Spaces ----------------------------------------------------------------------
 
 async function spacesView(space) {
+  const chosen = navigation;
   const stats = await api('GET', `${spacePath(space)}/stats`);
   const rec = stats.reconsolidation || {};
   const byType = Object.entries(stats.by_type || {}).sort((a, b) => b[1] - a[1]);
@@ -99,8 +118,12 @@ async function spacesView(space) {
     const page = await api('GET', `${spacePath(space)}/memories?${params}`);
     if (!cursor) list.replaceChildren();
     list.querySelector('button.more')?.remove();
+    const now = new Date();
     const rows = page.memories.map((m) => h('tr', {},
-      h('td', {}, typeBadge(m.type)), h('td', {}, memoryLink(space, m)), h('td', { class: 'muted' }, when(m.t_start)),
+      h('td', {}, typeBadge(m.type)),
+      h('td', {}, memoryLink(space, m), m.valid_until && new Date(m.valid_until) <= now
+        ? [' ', h('span', { class: 'badge superseded', title: `a newer memory superseded it ${when(m.valid_until)}` }, 'superseded')] : ''),
+      h('td', { class: 'muted' }, when(m.t_start)),
       h('td', { class: 'num' }, m.access_count)));
     let table = list.querySelector('table');
     if (!table) {
@@ -112,7 +135,7 @@ async function spacesView(space) {
     if (!page.memories.length && !cursor) list.replaceChildren(h('p', { class: 'muted' }, 'No memory matches.'));
     if (page.next_cursor) list.append(h('button', { class: 'more', type: 'button', onclick: () => search(page.next_cursor).catch(fail) }, 'More'));
   };
-  view.replaceChildren(
+  draw(chosen,
     h('h2', {}, `Space ${space}`),
     h('section', { class: 'cards' },
       h('div', { class: 'card', id: 'card-memories' }, h('h3', {}, `${stats.memories} memories`), bars(byType)),
@@ -151,7 +174,7 @@ function recallView(space) {
     const cut = [...Object.keys(trace.first_depth || {}), ...(trace.below_min_score || []).map((n) => n.id)]
       .filter((id) => !info.has(id));
     for (const [id, m] of await memories(space, cut)) info.set(id, m);
-    showRecall(space, res, trace, info, out);
+    showRecall(space, res, trace, info, out, await keyScopes);
   };
   view.replaceChildren(
     h('h2', {}, `Recall in ${space}`),
@@ -163,7 +186,7 @@ function recallView(space) {
   query.focus();
 }
 
-function showRecall(space, res, trace, info, out) {
+function showRecall(space, res, trace, info, out, scopes) {
   const marks = new Map(); // node id → 'useful' | 'misleading'
   const ranked = [...res.nodes].sort((a, b) => b.score - a.score);
   const toggle = (id, mark, li) => {
@@ -205,7 +228,8 @@ function showRecall(space, res, trace, info, out) {
         h('h3', {}, `${res.nodes.length} nodes, ${res.edges.length} edges among them`),
         evidence,
         h('form', { class: 'inline', id: 'feedback-form', onsubmit: (ev) => { ev.preventDefault(); send().then(() => say('Feedback applied.')).catch(fail); } },
-          correct, h('button', { type: 'submit', id: 'send-feedback' }, 'Send feedback')),
+          correct, h('button', { type: 'submit', id: 'send-feedback', disabled: !mayReconsolidate(scopes),
+            title: mayReconsolidate(scopes) ? undefined : lacksScopes }, 'Send feedback')),
         applied),
       h('section', { class: 'trace-panel', 'data-trace-id': t.id },
         h('h3', {}, 'Trace'),
@@ -244,6 +268,7 @@ function editTable(space, edits, names) {
 // ---- Reconsolidation -------------------------------------------------------------
 
 async function editsView(space) {
+  const chosen = navigation;
   const { edits } = await api('GET', `${spacePath(space)}/edits?limit=500`);
   const groups = new Map();
   for (const e of edits) {
@@ -251,13 +276,14 @@ async function editsView(space) {
     groups.get(e.reconsolidation_id).push(e);
   }
   const names = await memories(space, edits.flatMap((e) => [e.from, e.to]));
+  const mayRevert = mayReconsolidate(await keyScopes);
   const revert = async (edit) => {
     await api('POST', `${spacePath(space)}/edits/${edit.id}/revert`);
     await editsView(space);
     say('Reverted.');
   };
   const count = (list, action) => list.filter((e) => e.action === action).length;
-  view.replaceChildren(
+  draw(chosen,
     h('h2', {}, `Reconsolidation in ${space}`),
     h('p', { class: 'muted' }, `${groups.size} reconsolidations, ${edits.length} edits, newest first.`),
     h('ol', { class: 'timeline' }, [...groups].map(([id, list]) => {
@@ -269,7 +295,8 @@ async function editsView(space) {
           h('p', {}, h('span', { class: `badge source-${first.source}` }, first.source === 'auto' ? 'automatic (η/2)' : 'feedback'),
             ` trace ${short(first.trace_id, 13)} · ${count(list, 'add')} added, ${count(list, 'strengthen')} strengthened, ${count(list, 'weaken')} weakened `,
             reverted ? h('span', { class: 'badge reverted' }, 'reverted')
-              : h('button', { type: 'button', class: 'revert', onclick: () => revert(first).catch(fail) }, 'Revert')),
+              : h('button', { type: 'button', class: 'revert', disabled: !mayRevert, title: mayRevert ? undefined : lacksScopes,
+                onclick: () => revert(first).catch(fail) }, 'Revert')),
           editGraph(list, names),
           editTable(space, list, names)));
     })),
@@ -279,6 +306,7 @@ async function editsView(space) {
 // ---- A memory --------------------------------------------------------------------
 
 async function memoryView(space, id) {
+  const chosen = navigation;
   const sp = spacePath(space);
   const [{ memory: m, edges }, around, { edits }] = await Promise.all([
     api('GET', `${sp}/memories/${encodeURIComponent(id)}`),
@@ -292,7 +320,7 @@ async function memoryView(space, id) {
   const supersedes = edges.filter((e) => e.predicate === 'supersedes' && e.from === m.id);
   const field = (name, value) => (value && (!Array.isArray(value) || value.length)
     ? h('tr', {}, h('th', {}, name), h('td', {}, Array.isArray(value) ? value.join(', ') : value)) : '');
-  view.replaceChildren(
+  draw(chosen,
     h('h2', {}, typeBadge(m.type), ' ', m.name || m.id),
     supersededBy.length ? h('p', { class: 'warning', id: 'superseded' }, 'Superseded by ',
       supersededBy.map((e) => memoryLink(space, other(e)))) : '',
@@ -347,16 +375,18 @@ const views = {
 };
 
 async function route() {
+  const chosen = ++navigation;
   const [, name = 'spaces', space = spaceInput.value, id] = location.hash.split('/');
   for (const a of document.querySelectorAll('nav a')) {
     a.classList.toggle('active', a.id === `nav-${name}`);
     a.href = `#/${a.id.slice(4)}/${space || ''}`;
   }
   if (!space) {
+    say(''); // an error of the space left behind no longer holds
     view.replaceChildren(h('p', {}, 'Type a space id (and an API key when the server has keys), then press Open.'));
     spaceInput.focus();
     const spaces = await spaceChoices();
-    if (spaces.length) {
+    if (spaces.length && chosen === navigation) {
       view.append(h('p', {}, 'Spaces this key reaches:'),
         h('ul', { class: 'space-list' }, spaces.map((sp) => h('li', {}, h('a', { href: `#/spaces/${sp.id}` }, sp.id)))));
     }
@@ -369,6 +399,7 @@ async function route() {
     await (views[name] || views.spaces)(space, id && decodeURIComponent(id));
     if (status.textContent === 'Loading…') say('');
   } catch (err) {
+    if (chosen !== navigation) return;
     view.replaceChildren();
     fail(err);
   }
@@ -377,11 +408,13 @@ async function route() {
 document.getElementById('connection').addEventListener('submit', (ev) => {
   ev.preventDefault();
   sessionStorage.setItem('realm-key', keyInput.value);
+  readKeyScopes();
   spaceChoices();
   const [, name = 'spaces'] = location.hash.split('/');
   const target = `#/${name === 'memory' ? 'spaces' : name}/${spaceInput.value}`;
   if (location.hash === target) route(); else location.hash = target;
 });
 window.addEventListener('hashchange', route);
+readKeyScopes();
 route();
 if (spaceInput.value) spaceChoices(); // route lists them itself when no space is chosen
