@@ -197,3 +197,25 @@ func TestWriteOnlyGivesNoFeedback(t *testing.T) {
 		}
 	}
 }
+
+// TestIngestListsAreLists: every list of an ingestion's result is a JSON list, empty
+// when nothing went there, for a key that reads as for one that does not (which gets them
+// emptied): a typed client need not tell null from [].
+func TestIngestListsAreLists(t *testing.T) {
+	check := apitest.New(t)
+	space := cyphertest.NewSpace(t)
+	srv := newTestServer(t, check, Config{})
+	var got struct{ Results []map[string]any }
+	batch := map[string]any{"messages": []map[string]string{
+		{"id": "n1", "speaker": "user", "content": "ok thanks", "timestamp": "2026-01-10T10:00:00Z"},
+	}}
+	client{t: t, base: srv.URL}.do("POST", "/v1/spaces/"+space+"/observations", batch, &got)
+	if len(got.Results) != 1 {
+		t.Fatalf("results: %+v", got.Results)
+	}
+	for _, field := range []string{"added", "merged", "skipped", "edges", "superseded"} {
+		if _, ok := got.Results[0][field].([]any); !ok {
+			t.Errorf("%s is %#v, want a list", field, got.Results[0][field])
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -178,6 +179,22 @@ type Result struct {
 	// unavailable: the attempt met Neo4j or a model away (EUnavailable); the rest of its
 	// batch is left pending for the resumption rather than each meeting it in turn.
 	unavailable bool
+}
+
+// MarshalJSON writes a list left nil as [], so that a client reads lists whoever asks
+// (ingestView empties them for a key without read) and whatever became of the message.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type fields Result // without this method
+	f := fields(r)
+	for _, list := range []*[]string{&f.Added, &f.Merged, &f.Skipped, &f.Superseded} {
+		if *list == nil {
+			*list = []string{}
+		}
+	}
+	if f.Edges == nil {
+		f.Edges = []realm.Edge{}
+	}
+	return json.Marshal(f)
 }
 
 // Ingest stores every observation of the batch, then integrates the new ones (and
