@@ -45,6 +45,9 @@ type Options struct {
 	// in it, so the day of a chat without session ids and the dates its words name
 	// ("tomorrow", "on Monday") are the speaker's, not UTC's.
 	Zone *time.Location
+	// ExtractRoles are the chat roles (ChatRoles) whose messages are extracted into
+	// memories; nil: DefaultExtractRoles. The others' are stored and not extracted.
+	ExtractRoles []string
 	// OnJob, when set, learns of the asynchronous jobs of this pipeline: JobStarted when
 	// one's background work begins, then how it ended (JobDone, JobFailed, JobPending,
 	// JobInterrupted), or JobDeferred alone for one accepted while closing. It is how cmd keeps metrics of jobs; it must be cheap.
@@ -72,7 +75,7 @@ func DefaultOptions() Options {
 	return Options{
 		RecentObservations: 6, NeighbourK: 8, RecentWindow: 3, MaxBatch: 1000, MaxContent: 20000,
 		MaxAttempts: 3, MaxDecisions: 3, MinEdgeWeight: 0.3, MaxKeywords: 5, Owner: defaultOwner(), Lease: 10 * time.Minute,
-		ResumeBatch: 100,
+		ResumeBatch: 100, ExtractRoles: DefaultExtractRoles,
 	}
 }
 
@@ -116,6 +119,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Zone == nil {
 		o.Zone = time.UTC
+	}
+	if o.ExtractRoles == nil {
+		o.ExtractRoles = d.ExtractRoles
 	}
 	return o
 }

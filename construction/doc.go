@@ -22,6 +22,9 @@
 // The workers of one process share its lease owner, so they also hold what they
 // integrate in memory (held.go): one process never integrates an observation twice at once.
 //
+// A message of a chat role that Options.ExtractRoles leaves out (a system prompt, by
+// default) is stored and integrated with nothing asked of the agent (roles.go).
+//
 // A client's correction of a memory (correct.go) is written as a state change is: a new
 // memory and a supersedes edge to the old one, whose validity ends; never an overwrite.
 // Forgetting a message (forget.go) integrates again, from their own words, the messages

@@ -146,7 +146,13 @@ func before(seen []realm.Observation, seq int64, n int) []realm.Observation {
 }
 
 // extract asks the agent for one observation's candidates, as construct does.
+// A message whose words are not extracted (extracted) is not asked of the agent: it
+// adds nothing, and keeps the summary.
 func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary string, recent []realm.Observation, res *Result) (agent.Extraction, error) {
+	if !p.extracted(o) {
+		return agent.Extraction{}, nil
+	}
+	recent = slices.DeleteFunc(recent, func(r realm.Observation) bool { return !p.extracted(r) })
 	ext, usage, err := p.agent.Extract(ctx, agent.ExtractInput{Observation: o, Summary: summary, Recent: recent})
 	res.Usage.Add(usage)
 	if err != nil {

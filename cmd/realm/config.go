@@ -20,6 +20,7 @@ import (
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/api"
+	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/embed"
 	"github.com/realm-memory/realm/retrieval"
@@ -62,7 +63,10 @@ type config struct {
 	// Zone (REALM_TIME_ZONE, an IANA name, default UTC) is where the memory's days are:
 	// construction.Options.Zone and retrieval.Options.Zone.
 	Zone *time.Location
-	Args []string // positional arguments, wherever they stood among the flags
+	// ExtractRoles (REALM_EXTRACT_ROLES, comma-separated, default user,assistant,tool) are
+	// the chat roles whose messages are extracted into memories: construction.Options.ExtractRoles.
+	ExtractRoles []string
+	Args         []string // positional arguments, wherever they stood among the flags
 }
 
 // limits bound what one client may send.
@@ -180,6 +184,9 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (co
 	if cfg.Zone, err = time.LoadLocation(env("REALM_TIME_ZONE", "UTC")); err != nil {
 		return cfg, realm.Errorf(realm.EInvalid, "REALM_TIME_ZONE %q: want a time zone name such as Europe/Berlin or America/New_York", getenv("REALM_TIME_ZONE"))
 	}
+	if cfg.ExtractRoles, err = loadExtractRoles(env("REALM_EXTRACT_ROLES", strings.Join(construction.DefaultExtractRoles, ","))); err != nil {
+		return cfg, err
+	}
 	cfg.Score = getenv("REALM_SCORE")
 	score := retrieval.DefaultOptions()
 	if err := score.SetScore(cfg.Score); err != nil {
@@ -243,6 +250,24 @@ func loadTraceRetention(v string) (time.Duration, error) {
 			"hours are the largest unit) of at least 1m, or 0 to keep them until their space is erased", v)
 	}
 	return d, nil
+}
+
+// loadExtractRoles reads REALM_EXTRACT_ROLES: chat roles separated by commas.
+func loadExtractRoles(v string) ([]string, error) {
+	roles := []string{}
+	for _, r := range strings.Split(v, ",") {
+		if r = strings.ToLower(strings.TrimSpace(r)); r == "" {
+			continue
+		}
+		if !slices.Contains(construction.ChatRoles, r) {
+			return nil, realm.Errorf(realm.EInvalid, "REALM_EXTRACT_ROLES: %q is not a chat role (%s, comma-separated)", r, strings.Join(construction.ChatRoles, ", "))
+		}
+		roles = append(roles, r)
+	}
+	if len(roles) == 0 {
+		return nil, realm.Errorf(realm.EInvalid, "REALM_EXTRACT_ROLES %q names no chat role (%s, comma-separated)", v, strings.Join(construction.ChatRoles, ", "))
+	}
+	return roles, nil
 }
 
 // loadOrigins reads REALM_CORS_ORIGINS: origins (scheme://host[:port]) separated by commas.
@@ -398,6 +423,7 @@ func (c config) settings() []setting {
 		{"REALM_TRACE_RETENTION", cypher.RetentionText(c.Neo4j.TraceRetention)}, {"REALM_AUTO_RECONSOLIDATE", strconv.FormatBool(c.AutoReconsolidate)},
 		{"REALM_SHUTDOWN_TIMEOUT", c.ShutdownTimeout.String()}, {"REALM_RESUME_INTERVAL", c.ResumeInterval.String()},
 		{"REALM_TIME_ZONE", c.Zone.String()}, {"REALM_UNCHECKED_SPACE_PREFIX", c.UncheckedSpaces},
+		{"REALM_EXTRACT_ROLES", strings.Join(c.ExtractRoles, ",")},
 	}...)
 }
 

@@ -29,7 +29,7 @@ func newPipelines(cfg config, d *deps, logger zerolog.Logger) (pipelines, error)
 // newObservedPipelines is newPipelines with every pipeline's hook feeding m (nil: none).
 func newObservedPipelines(cfg config, d *deps, logger zerolog.Logger, m *api.Metrics) (pipelines, error) {
 	var observeLLM func(llm.Event)
-	opts := construction.Options{Zone: cfg.Zone, ResumeInterval: cfg.ResumeInterval}
+	opts := construction.Options{Zone: cfg.Zone, ResumeInterval: cfg.ResumeInterval, ExtractRoles: cfg.ExtractRoles}
 	if m != nil {
 		observeLLM, opts.OnJob = m.ObserveLLM, m.ObserveJob
 	}

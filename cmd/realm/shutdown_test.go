@@ -426,3 +426,28 @@ func TestServeMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractRolesConfig: REALM_EXTRACT_ROLES lists chat roles (user, assistant and tool
+// by default: not system), any case; another word is an error naming the variable. It
+// is printed with the configuration.
+func TestExtractRolesConfig(t *testing.T) {
+	for _, bad := range []string{"user,bot", " , "} {
+		t.Run("Err"+bad, func(t *testing.T) {
+			_, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, testEnv(map[string]string{"REALM_EXTRACT_ROLES": bad}))
+			if err == nil || !strings.Contains(err.Error(), "REALM_EXTRACT_ROLES") {
+				t.Errorf("got %v, want an error naming REALM_EXTRACT_ROLES", err)
+			}
+		})
+	}
+	for env, want := range map[string]string{"": "user,assistant,tool", "User, System": "user,system"} {
+		cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, testEnv(map[string]string{"REALM_EXTRACT_ROLES": env}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		cfg.print(&out)
+		if got := strings.Join(cfg.ExtractRoles, ","); got != want || !strings.Contains(out.String(), "REALM_EXTRACT_ROLES="+want) {
+			t.Errorf("REALM_EXTRACT_ROLES=%q: %s, printed %q", env, got, out.String())
+		}
+	}
+}

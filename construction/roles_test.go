@@ -1,0 +1,127 @@
+package construction_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
+	"github.com/realm-memory/realm/agent/agenttest"
+	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// agentChat is testdata/agent-chat.json, an agent's conversation as a framework sends it:
+// a system prompt (a secret in it, and memories recalled before), the user's request,
+// the assistant calling a tool, the tool's JSON, the answer, and a tool's error. The
+// messages are o1, o2, … a minute apart, of one session.
+func agentChat(t *testing.T) []realm.Observation {
+	t.Helper()
+	b, err := os.ReadFile("testdata/agent-chat.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []struct{ Role, Content string }
+	if err := json.Unmarshal(b, &msgs); err != nil {
+		t.Fatal(err)
+	}
+	obs := make([]realm.Observation, len(msgs))
+	for i, m := range msgs {
+		obs[i] = realm.Observation{ID: fmt.Sprintf("o%d", i+1), SessionID: "trip", Speaker: m.Role, Content: m.Content,
+			ObservedAt: t0.Add(time.Duration(i) * time.Minute)}
+	}
+	return obs
+}
+
+// askedAgent is scriptAgent recording the observations it is asked to extract and those
+// it is shown as their context.
+type askedAgent struct {
+	scriptAgent
+	mu           sync.Mutex
+	asked, shown []string
+}
+
+func (a *askedAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
+	a.mu.Lock()
+	a.asked = append(a.asked, in.Observation.ID)
+	for _, r := range in.Recent {
+		a.shown = append(a.shown, r.ID)
+	}
+	a.mu.Unlock()
+	return a.scriptAgent.Extract(ctx, in)
+}
+
+// TestExtractRoles: whatever the agent, a chat role that Options.ExtractRoles leaves out
+// (system by default) is neither extracted nor shown as another's context, and its
+// message reads as integrated with nothing added; a person's message is always extracted.
+func TestExtractRoles(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		roles []string
+		want  []string // the observations extracted, in order
+	}{
+		{"Default", nil, []string{"u", "a", "t", "p"}},
+		{"SystemAndUser", []string{"user", "system"}, []string{"s", "u", "p"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := cyphertest.MustOpen(t)
+			space := cyphertest.NewSpace(t)
+			ag := &askedAgent{}
+			p := construction.New(store, ag, bowEmbedder{}, construction.Options{Owner: "test-" + space, ExtractRoles: tc.roles}, zerolog.Nop())
+			t.Cleanup(func() { p.Close(context.Background()) })
+			say := func(id, speaker, content string, minute int) realm.Observation {
+				return realm.Observation{ID: id, SessionID: "s1", Speaker: speaker, Content: content, ObservedAt: t0.Add(time.Duration(minute) * time.Minute)}
+			}
+			results := mustIngest(t, p, space,
+				say("s", "System", "token: the secret token is XYZZY-4242", 0),
+				say("u", "user", "trip: a flight to Lisbon", 1),
+				say("a", "assistant", "search: searching flights", 2),
+				say("t", "tool", "flight: TP218 at 21:40", 3),
+				say("p", "Maya", "seat: Ana prefers an aisle seat", 4),
+			)
+			if fmt.Sprint(ag.asked) != fmt.Sprint(tc.want) {
+				t.Errorf("extracted %v, want %v", ag.asked, tc.want)
+			}
+			for _, id := range ag.shown {
+				if !slices.Contains(tc.want, id) {
+					t.Errorf("%s shown to the agent as context, want only extracted messages", id)
+				}
+			}
+			for _, res := range results {
+				extracted := slices.Contains(tc.want, res.ObservationID)
+				if res.Status != construction.StatusIntegrated || extracted != (len(res.Added) > 0) {
+					t.Errorf("%s: %+v, want integrated, added %v", res.ObservationID, res, extracted)
+				}
+			}
+		})
+	}
+}
+
+// TestExtractRolesLLM: the LLM agent is not asked about a system prompt, nor shown it as
+// the context of the user's next message.
+func TestExtractRolesLLM(t *testing.T) {
+	lp := newLLMPipeline(t, nil)
+	chat := agentChat(t)
+	if res := lp.ingest(t, chat[0]); len(res.Added)+len(res.Merged) > 0 || len(lp.fake.Requests()) > 0 {
+		t.Fatalf("system prompt: %+v after %d model calls, want nothing added and no call", res, len(lp.fake.Requests()))
+	}
+	lp.fake.Enqueue(
+		agenttest.JSON(t, extraction("The user needs a flight from Boston to Lisbon.",
+			cand{Type: "fact", Name: "user needs a flight to Lisbon", Content: "The user needs a flight from Boston to Lisbon on June 12."}), 100, 20),
+		agenttest.JSON(t, integration(decision("C0", "add", "", "")), 100, 20),
+	)
+	lp.ingest(t, chat[1])
+	for _, req := range lp.fake.Requests() {
+		if req.Contains("XYZZY") {
+			t.Errorf("the model was shown the system prompt: %s", req.LastUser())
+		}
+	}
+}
