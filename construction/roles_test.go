@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
 	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
@@ -39,6 +41,66 @@ func agentChat(t *testing.T) []realm.Observation {
 			ObservedAt: t0.Add(time.Duration(i) * time.Minute)}
 	}
 	return obs
+}
+
+// TestAgentChat: with the offline agent, a system prompt is stored (listed, integrated)
+// and makes no memory: its secret is recalled by no query, nor the memories recalled into
+// it; no chat role, nor a word of a tool's error, is a person; a tool's output is no
+// reply to the assistant's call, its facts a memory of their own.
+func TestAgentChat(t *testing.T) {
+	store, p, r, space := offlineSpace(t)
+	ctx := context.Background()
+	results := mustIngest(t, p, space, agentChat(t)...)
+	for _, res := range results {
+		if res.Status != construction.StatusIntegrated {
+			t.Errorf("%s: %+v, want integrated", res.ObservationID, res)
+		}
+	}
+	if sys := results[0]; len(sys.Added)+len(sys.Merged)+len(sys.Skipped) > 0 {
+		t.Errorf("system prompt: %+v, want nothing added, merged or skipped", sys)
+	}
+	listed, _, err := store.ListObservations(ctx, space, cypher.ObservationFilter{}, "", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.IndexFunc(listed, func(o realm.Observation) bool { return o.ID == "o1" }); i < 0 || listed[i].Status != realm.ObservationIntegrated {
+		t.Errorf("observations %+v, want the system prompt o1 listed, integrated", listed)
+	}
+
+	nodes, _, err := store.Graph(ctx, space, "", 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toolOwn := false
+	for _, n := range nodes {
+		if slices.Contains(n.Sources, "o1") || strings.Contains(n.Content, "XYZZY") || strings.Contains(n.Content, "vegetarian") {
+			t.Errorf("memory %q (sources %v) holds the system prompt", n.Content, n.Sources)
+		}
+		if n.Type == realm.Entity && n.Category == "person" && slices.Contains([]string{"system", "tool", "DeadlockDetected", "Neo4j", "Errno", "TP218"}, n.Name) {
+			t.Errorf("entity %q typed person", n.Name)
+		}
+		for _, call := range [][]string{{"o3", "o4"}, {"o7", "o8"}} {
+			if slices.Contains(n.Sources, call[0]) && slices.Contains(n.Sources, call[1]) {
+				t.Errorf("memory %q derives from the assistant's call %s and the tool's output %s together", n.Content, call[0], call[1])
+			}
+		}
+		toolOwn = toolOwn || n.Type != realm.Entity && slices.Equal(n.Sources, []string{"o8"}) && strings.Contains(n.Content, "DeadlockDetected")
+	}
+	if !toolOwn {
+		t.Errorf("no memory of the tool's error alone among %v", names(nodes))
+	}
+
+	for _, q := range []string{"What is the secret token?", "Is Maya vegetarian?", "What are you instructed to do as a travel agent for Acme?"} {
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range res.Nodes {
+			if slices.Contains(n.Node.Sources, "o1") {
+				t.Errorf("%q recalls %q, of the system prompt", q, n.Node.Content)
+			}
+		}
+	}
 }
 
 // askedAgent is scriptAgent recording the observations it is asked to extract and those

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -145,8 +146,8 @@ func TestOfflineRolesAddressed(t *testing.T) {
 			t.Errorf("%s: %q (after %d turns): %q, want it to say %q", tt.speaker, tt.text, len(tt.recent), got.Content, tt.want)
 		}
 	}
-	// Nor is either a turn's prompt, or a system prompt a reply: the user's question is not
-	// quoted with its "you" made the system's.
+	// Nor is either a turn's prompt, or a reply: the user's question is not quoted with its
+	// "you" made the system's, nor the assistant's call with the tool's output.
 	refund := said("t3", "trip", "user", "You promised me a refund last week, did you send it?", 3)
 	for _, tt := range []struct {
 		speaker, text string
@@ -154,10 +155,38 @@ func TestOfflineRolesAddressed(t *testing.T) {
 	}{
 		{"user", "You promised me a refund last week, did you send it?", []realm.Observation{assistant, tool}},
 		{"system", "You are a travel agent. Always answer in English.", []realm.Observation{assistant, tool, refund}},
+		{"tool", `{"flights":[{"carrier":"SAS","price":129,"url":"https://example.com/f/1?from=OSL"}]}`, []realm.Observation{user, assistant}},
 	} {
 		got := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: said("t9", "trip", tt.speaker, tt.text, 9), Recent: tt.recent}))
 		if got.InReplyTo != "" || len(got.AlsoFrom) > 0 || strings.Contains(got.Description, "in reply to") {
 			t.Errorf("%s: %q: %q (%s), want no reply", tt.speaker, tt.text, got.Content, got.Description)
+		}
+	}
+}
+
+// TestOfflineToolNoPerson: a tool is no person, nor is a word of its output a person
+// the conversation does not know: an error's name, a service, an error number's label.
+// A person the conversation knows, named in it, is one.
+func TestOfflineToolNoPerson(t *testing.T) {
+	a := New(Options{})
+	call := said("t1", "trip", "assistant", "Booking TP218 for you and Ana now.", 1)
+	for _, tt := range []struct {
+		text    string
+		persons []string
+	}{
+		{"Error: DeadlockDetected from Neo4j (Errno 11)", nil},
+		{`{"status": "Confirmed", "passenger": "Ana", "note": "Seat held"}`, []string{"Ana"}},
+	} {
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: said("t2", "trip", "tool", tt.text, 2),
+			Summary: "Participants: user, assistant, Ana.", Recent: []realm.Observation{call}})
+		var persons []string
+		for _, e := range ofType(ext.Candidates, realm.Entity) {
+			if e.Category == "person" {
+				persons = append(persons, e.Name)
+			}
+		}
+		if !slices.Equal(persons, tt.persons) {
+			t.Errorf("%q: persons %v, want %v", tt.text, persons, tt.persons)
 		}
 	}
 }

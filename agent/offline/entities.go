@@ -245,11 +245,17 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 	}
 	// A capitalised "The" opens a title, a team or a firm, not a person's name: "three
 	// episodes of The Bear", "The Wolves". A hyphenated name is one word: "Anne-Marie".
-	if !strings.Contains(name, " ") && !(i > 0 && ws[i-1].text == "The") {
+	if !strings.Contains(name, " ") && !(i > 0 && ws[i-1].text == "The") && !reCodeWord.MatchString(name) {
 		return "person"
 	}
 	return "concept"
 }
+
+// reCodeWord: one word written as code is, not as a name: letters and digits together
+// ("Neo4j"), a capital inside it after four small letters or more ("DeadlockDetected",
+// "JavaScript"), or an error's name ("KeyError"). A name puts its inner capital after a
+// short particle: "McDonald", "DeShawn", "LeBron", "MacKenzie" stay persons.
+var reCodeWord = regexp.MustCompile(`^\p{L}+\p{N}|\p{Ll}{4}\p{Lu}|\p{Ll}(?:Error|Exception)$`)
 
 // personCued: a relation noun before the name or told right after it ("Kat (my sister)"),
 // a speech verb after it, a verb of talking and "to" or "with" before it ("talked to Kat":

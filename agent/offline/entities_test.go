@@ -134,6 +134,22 @@ func TestNamesOrganisations(t *testing.T) {
 	checkNames(t, tests)
 }
 
+// TestNamesCode: one word written as code is (a digit in it, an inner capital after a
+// long first part, an error's name) is a concept; names with an inner capital after a
+// short particle stay people.
+func TestNamesCode(t *testing.T) {
+	tests := []namesCase{
+		{"ErrorName", "The job failed with DeadlockDetected again.", []nameMention{{"DeadlockDetected", "concept"}}},
+		{"ShortErrorName", "I keep getting a KeyError when it runs.", []nameMention{{"KeyError", "concept"}}},
+		{"Digit", "I think Neo4j crashed twice.", []nameMention{{"Neo4j", "concept"}}},
+		{"Mc", "I went hiking with McDonald on Sunday.", []nameMention{{"McDonald", "person"}}},
+		{"De", "I watched the game with DeShawn.", []nameMention{{"DeShawn", "person"}}},
+		{"Le", "I met LeBron yesterday.", []nameMention{{"LeBron", "person"}}},
+		{"Mac", "I called MacKenzie last night.", []nameMention{{"MacKenzie", "person"}}},
+	}
+	checkNames(t, tests)
+}
+
 type namesCase struct {
 	name, text string
 	want       []nameMention

@@ -171,6 +171,9 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		}
 	}
 	names := findNames(rewritten, known)
+	if strings.EqualFold(speaker, "tool") {
+		names = noGuessedPersons(names, known)
+	}
 	var nameList, people []string
 	for _, n := range names {
 		nameList = append(nameList, n.name)
@@ -211,7 +214,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	// Entities: the speaker of a turn with content or telling their name, and every name
 	// mentioned.
 	seen := map[string]bool{}
-	if (contentful || selfName != "") && speaker != "" {
+	if (contentful || selfName != "") && speaker != "" && !unaddressed[strings.ToLower(speaker)] {
 		seen[normName(speaker)] = true
 		e := entityCandidate(speaker, "person", "a participant of the conversation", speaker)
 		if selfName != "" {
@@ -259,8 +262,9 @@ func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker
 // speaker's in the same session: what obs replies to. Without session ids (one session a
 // day), a turn more than sessionlessReplyGap after the one before it starts anew: an
 // assistant's suggestion of the morning is not the prompt of the user's news of the
-// evening. A tool's output and a system prompt are answered by no one (unaddressed), and a
-// system prompt answers no one: its "you" is the assistant, not who spoke before it. A
+// evening. A tool's output and a system prompt are answered by no one (unaddressed), nor
+// do they answer anyone: a system prompt's "you" is the assistant, not who spoke before
+// it, and a tool's output is what the assistant's call returned, its facts its own. A
 // turn speaking to someone else (addressee) answers not the turn before: "Dave, you own
 // the release notes" after Bob's "I'll review it after lunch".
 func repliedTo(recent []realm.Observation, obs realm.Observation, speaker, addressee string) (realm.Observation, bool) {
@@ -271,7 +275,7 @@ func repliedTo(recent []realm.Observation, obs realm.Observation, speaker, addre
 	prev := recent[len(recent)-1]
 	if prev.ID == obs.ID || prev.Session() != obs.Session() || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) ||
 		(obs.SessionID == "" && obs.ObservedAt.Sub(prev.ObservedAt) > sessionlessReplyGap) ||
-		unaddressed[strings.ToLower(strings.TrimSpace(prev.Speaker))] || strings.EqualFold(speaker, "system") ||
+		unaddressed[strings.ToLower(strings.TrimSpace(prev.Speaker))] || unaddressed[strings.ToLower(speaker)] ||
 		addressee != "" && !strings.EqualFold(addressee, strings.TrimSpace(prev.Speaker)) {
 		return realm.Observation{}, false
 	}
@@ -520,8 +524,21 @@ var reVocative = regexp.MustCompile(`^\s*[,!]`)
 var chatCounterpart = map[string]string{"user": "assistant", "assistant": "user", "system": "assistant"}
 
 // unaddressed are the chat roles no one speaks to: a tool's output and a system prompt
-// are read, not answered; a user's "you" after a tool's output is the assistant's.
+// are read, not answered; a user's "you" after a tool's output is the assistant's. Nor is
+// either a person: neither is an entity of the conversation.
 var unaddressed = setOf(`tool system`)
+
+// noGuessedPersons is names without the persons only guessed (no person known by that
+// name): a tool's output names services, fields and errors far more often than people
+// ("Error: DeadlockDetected from Neo4j (Errno 11)"); they are concepts.
+func noGuessedPersons(names []nameMention, known map[string]string) []nameMention {
+	for i, n := range names {
+		if n.category == "person" && known[strings.ToLower(n.name)] != "person" {
+			names[i].category = "concept"
+		}
+	}
+	return names
+}
 
 var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow dear yo morning evening oh`)
 
