@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 )
 
 // ChatRoles are the chat roles a message's speaker may be (a message sent with "role"
@@ -25,4 +26,14 @@ var DefaultExtractRoles = []string{"user", "assistant", "tool"}
 func (p *Pipeline) extracted(o realm.Observation) bool {
 	role := strings.ToLower(strings.TrimSpace(o.Speaker))
 	return !slices.Contains(ChatRoles, role) || slices.Contains(p.opts.ExtractRoles, role)
+}
+
+// machineRoles are the chat roles that are no one: a tool's output and a system prompt.
+var machineRoles = []string{"system", "tool"}
+
+// rolePerson reports whether c makes a person of a chat role that is no one
+// (machineRoles): a model reading a tool's output may make the tool a person, as it does
+// the user and the assistant, who are the people talking.
+func rolePerson(c agent.Candidate) bool {
+	return c.Type == realm.Entity && c.Category == "person" && slices.Contains(machineRoles, strings.ToLower(strings.TrimSpace(c.Name)))
 }

@@ -187,3 +187,22 @@ func TestExtractRolesLLM(t *testing.T) {
 		}
 	}
 }
+
+// TestToolNoPersonLLM: the model making the tool whose output it reads a person adds no
+// such entity; what else it extracted is kept.
+func TestToolNoPersonLLM(t *testing.T) {
+	lp := newLLMPipeline(t, nil)
+	lp.fake.Enqueue(
+		agenttest.JSON(t, extraction("The booking failed with DeadlockDetected.",
+			cand{Type: "fact", Name: "booking failed", Content: "The booking of TP218 failed with DeadlockDetected from Neo4j."},
+			cand{Type: "entity", Name: "tool", Category: "person", Content: "tool is a participant of the conversation."}), 100, 20),
+		agenttest.JSON(t, integration(decision("C0", "add", "", "")), 100, 20),
+	)
+	res := lp.ingest(t, agentChat(t)[7])
+	if len(res.Added) != 1 {
+		t.Fatalf("%+v, want the fact alone added", res)
+	}
+	if n, _ := lp.memory(t, res.Added[0]); n.Type != realm.Fact {
+		t.Errorf("added %+v, want the fact", n)
+	}
+}

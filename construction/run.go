@@ -147,7 +147,8 @@ func before(seen []realm.Observation, seq int64, n int) []realm.Observation {
 
 // extract asks the agent for one observation's candidates, as construct does.
 // A message whose words are not extracted (extracted) is not asked of the agent: it
-// adds nothing, and keeps the summary.
+// adds nothing, and keeps the summary. No chat role that is no one is made a person
+// (rolePerson), whatever the agent says.
 func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary string, recent []realm.Observation, res *Result) (agent.Extraction, error) {
 	if !p.extracted(o) {
 		return agent.Extraction{}, nil
@@ -158,6 +159,7 @@ func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary str
 	if err != nil {
 		return ext, fmt.Errorf("extract: %w", err)
 	}
+	ext.Candidates = slices.DeleteFunc(ext.Candidates, rolePerson)
 	keepRecentSources(ext.Candidates, recent)
 	for i, c := range ext.Candidates {
 		if !c.Type.Valid() {
