@@ -23,7 +23,8 @@
 // integrate in memory (held.go): one process never integrates an observation twice at once.
 //
 // A message of a chat role that Options.ExtractRoles leaves out (a system prompt, by
-// default) is stored and integrated with nothing asked of the agent (roles.go).
+// default) is stored and integrated with nothing asked of the agent, and no agent's
+// candidate makes the tool or the system prompt a person (roles.go).
 //
 // A client's correction of a memory (correct.go) is written as a state change is: a new
 // memory and a supersedes edge to the old one, whose validity ends; never an overwrite.
