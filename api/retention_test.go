@@ -1,7 +1,9 @@
 package api
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -18,7 +20,8 @@ import (
 // and feedback on it, by HTTP and MCP, answer 404 not_found saying how long traces are
 // kept; its question is nowhere in the space's export (not in the edits made from it,
 // not in the learned links they added), the edits are still listed by its id, with their
-// query erased, and revert to the bit; a younger trace stays.
+// query erased, and revert to the bit; a younger trace stays. A copy of the space
+// imported from an export without traces loses the question at the same sweep.
 func TestTraceRetention(t *testing.T) {
 	const retention = 720 * time.Hour
 	cyphertest.MustOpen(t) // the schema, or a skip without Neo4j
@@ -90,6 +93,25 @@ func TestTraceRetention(t *testing.T) {
 	if !holdsQuestion() {
 		t.Fatalf("the export before the sweep does not hold the question %q", asked)
 	}
+	// A copy of the space from an export without its traces (as one taken after a version
+	// that kept the question in the edits and links deleted them): the sweep erases the
+	// question from its edits and links too, though no trace of it is past the retention.
+	copied := cyphertest.NewSpace(t)
+	_, export := raw(t, c, "GET", sp+"/export", nil)
+	if code, res, p := importInto(t, c, copied, withoutTraces(t, export)); code != http.StatusCreated || res.Counts["trace"] != 0 {
+		t.Fatalf("import of the export without traces: %d %+v %+v", code, res, p)
+	}
+	copyHoldsQuestion := func() bool {
+		t.Helper()
+		resp, body := raw(t, c, "GET", "/v1/spaces/"+copied+"/export", nil)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("export of the copy: %d %s", resp.StatusCode, body)
+		}
+		return strings.Contains(string(body), asked)
+	}
+	if !copyHoldsQuestion() {
+		t.Fatalf("the copy's export before the sweep does not hold the question %q", asked)
+	}
 
 	// The sweep as it runs when the first trace has just passed the retention: the second,
 	// recorded after it, has not.
@@ -98,6 +120,9 @@ func TestTraceRetention(t *testing.T) {
 	}
 	if holdsQuestion() {
 		t.Errorf("the export after the sweep still holds the question %q", asked)
+	}
+	if copyHoldsQuestion() {
+		t.Errorf("the export of the copy without traces after the sweep still holds the question %q", asked)
 	}
 	for _, req := range []struct {
 		method, path string
@@ -181,4 +206,32 @@ func TestTraceRetention(t *testing.T) {
 			t.Errorf("edit %s not marked reverted", e.ID)
 		}
 	}
+}
+
+// withoutTraces is export with its trace records left out, counted so in its end record.
+func withoutTraces(t *testing.T, export []byte) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	for _, line := range strings.SplitAfter(strings.TrimSuffix(string(export), "\n"), "\n") {
+		var rec struct {
+			Kind   string
+			Counts map[string]int64
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("export line %q: %v", line, err)
+		}
+		switch rec.Kind {
+		case "trace":
+			continue
+		case "end":
+			rec.Counts["trace"] = 0
+			end, err := json.Marshal(map[string]any{"kind": "end", "counts": rec.Counts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			line = string(end) + "\n"
+		}
+		out.WriteString(line)
+	}
+	return out.Bytes()
 }

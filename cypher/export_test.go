@@ -36,3 +36,12 @@ func SetTraceExpireBatch(tb interface{ Cleanup(func()) }, n int) {
 	traceExpireBatch = n
 	tb.Cleanup(func() { traceExpireBatch = old })
 }
+
+// DeleteTraceOnly deletes trace id of the space and nothing else, as the sweep of a
+// version that did not erase a question with its trace did (tests only: the edits and
+// learned links made from it keep the question's text).
+func DeleteTraceOnly(ctx context.Context, s *Store, space, id string) error {
+	_, err := s.write(ctx, newQuery("test_trace_delete_only", "MATCH (t:Trace {id: $id}) WHERE t.space = $space DELETE t"),
+		map[string]any{"space": space, "id": id})
+	return err
+}

@@ -66,7 +66,7 @@ type QueryVectors func(ctx context.Context, space string, queries []string) ([][
 const erasedQueryDescription = "learned for an earlier query, whose text is erased past the trace retention"
 
 // eraseLearnedQueries erases the query's text of the learned links added from the traces
-// created before cutoff (learned_expiring, learned_erase), a batch a read, each space's
+// created before cutoff or gone already (learned_expiring, learned_erase), a batch a read, each space's
 // links of a batch in one transaction: each keeps, in place of the text, the query's
 // vector as embed gives it, so that it acts on the same later queries as before
 // (retrieval/consolidate.go).

@@ -90,6 +90,10 @@ var (
 	//go:embed queries/trace_expire_batch.cypher
 	traceExpireBatchCypher string
 	qTraceExpireBatch      = newQuery("trace_expire_batch", traceExpireBatchCypher)
+
+	//go:embed queries/edit_erase_orphaned.cypher
+	editEraseOrphanedCypher string
+	qEditEraseOrphaned      = newQuery("edit_erase_orphaned", editEraseOrphanedCypher)
 )
 
 var (

@@ -49,7 +49,8 @@ func (s *Store) Trace(ctx context.Context, space, id string) (realm.Trace, error
 	return t, nil
 }
 
-// traceExpireBatch is how many traces one statement of ExpireTraces deletes.
+// traceExpireBatch is how many traces, or edits, one statement of ExpireTraces deletes or
+// erases.
 var traceExpireBatch = 1000
 
 // ExpireTraces deletes the traces of every space created before now minus the retention
@@ -60,6 +61,8 @@ var traceExpireBatch = 1000
 // gives it, and acts as before), then, with the trace, from their logged edits. The edits
 // stay, and stay revertible: they keep the trace's id, their label and weights. A failure
 // to erase the links' text deletes no trace: the next sweep tries again.
+// The edits and links of a trace gone already, whatever its age, lose the text the same
+// way: a version that kept it deleted the trace, or an imported file left it out.
 // Errors: EUnavailable, and embed's.
 func (s *Store) ExpireTraces(ctx context.Context, now time.Time, embed QueryVectors) (int64, error) {
 	if s.traceRetention <= 0 {
@@ -69,13 +72,24 @@ func (s *Store) ExpireTraces(ctx context.Context, now time.Time, embed QueryVect
 	if err := s.eraseLearnedQueries(ctx, cutoff, embed); err != nil {
 		return 0, err
 	}
+	if _, err := s.inBatches(ctx, qEditEraseOrphaned, map[string]any{}, "erased"); err != nil {
+		return 0, err
+	}
+	return s.inBatches(ctx, qTraceExpireBatch, map[string]any{"cutoff": cutoff}, "deleted")
+}
+
+// inBatches runs q, which deletes or erases up to $batch (traceExpireBatch) things and
+// says how many under key, until it does fewer; it returns how many in all, those of the
+// batches done before an error included.
+func (s *Store) inBatches(ctx context.Context, q query, params map[string]any, key string) (int64, error) {
+	params["batch"] = int64(traceExpireBatch)
 	var total int64
 	for {
-		recs, err := s.write(ctx, qTraceExpireBatch, map[string]any{"cutoff": cutoff, "batch": int64(traceExpireBatch)})
+		recs, err := s.write(ctx, q, params)
 		if err != nil {
 			return total, err
 		}
-		n := num(recs[0], "deleted")
+		n := num(recs[0], key)
 		total += n
 		if n < int64(traceExpireBatch) {
 			return total, nil

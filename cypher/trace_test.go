@@ -125,6 +125,14 @@ func anyVectors(_ context.Context, _ string, queries []string) ([][]float32, err
 	return out, nil
 }
 
+// erasureGraph is a store that keeps traces for 720h and a space of four memories, the
+// first two joined by a PRECEDES edge, for the erasure tests.
+func erasureGraph(t *testing.T) (*cypher.Store, string, []string) {
+	s := mustOpenRetaining(t, 720*time.Hour)
+	space, ids := editGraph(t, s, 4, editTestEdge{0, 1, realm.Precedes, 0.5})
+	return s, space, ids
+}
+
 // The sweep erases a trace's query from everything its reconsolidations wrote: the edits
 // logged from it (query emptied, query_erased set) and the learned links they added, whose
 // description quoted the query and which keep instead the query's vector as the sweep was
@@ -132,9 +140,8 @@ func anyVectors(_ context.Context, _ string, queries []string) ([][]float32, err
 // reconsolidation afterwards restores every weight to the bit.
 func TestExpireTracesErasesQueries(t *testing.T) {
 	const asked = "Where does Daniel Kowalski live?"
-	s := mustOpenRetaining(t, 720*time.Hour)
+	s, space, ids := erasureGraph(t)
 	ctx := context.Background()
-	space, ids := editGraph(t, s, 4, editTestEdge{0, 1, realm.Precedes, 0.5})
 	now := time.Now().UTC()
 	old := realm.Trace{ID: space + "-old", Space: space, Query: asked, CreatedAt: now.Add(-721 * time.Hour)}
 	young := realm.Trace{ID: space + "-young", Space: space, Query: "Where does Daniel work?", CreatedAt: now.Add(-time.Hour)}
@@ -160,39 +167,172 @@ func TestExpireTracesErasesQueries(t *testing.T) {
 		t.Fatalf("apply: %d edits, %v; want 3", len(edits), err)
 	}
 
-	vector := []float32{0.25, -0.5, 0.125}
 	var embedded []string // this space's queries the sweep had embedded
-	embed := func(ctx context.Context, sp string, queries []string) ([][]float32, error) {
-		if sp != space {
-			return anyVectors(ctx, sp, queries)
-		}
-		embedded = append(embedded, queries...)
-		out := make([][]float32, len(queries))
-		for i := range out {
-			out[i] = vector
-		}
-		return out, nil
-	}
-	if _, err := s.ExpireTraces(ctx, now, embed); err != nil {
+	if _, err := s.ExpireTraces(ctx, now, erasingVectors(space, &embedded)); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(embedded, []string{asked}) {
 		t.Errorf("the sweep embedded %q of this space, want the old trace's query once", embedded)
 	}
+	checkErased(t, s, space, ids, old, young)
 
+	if _, err := s.RevertReconsolidation(ctx, space, learned.ReconsolidationID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := s.EdgeWeights(ctx, space); err != nil || !maps.Equal(before, after) {
+		t.Errorf("after the revert the edges are\n%v (%v)\nwant as before the swept trace's edits\n%v", after, err, before)
+	}
+}
+
+// The edits and learned links of a trace deleted without its question being erased (by
+// the sweep of an earlier version, or left out of an imported file) lose the text at the
+// next sweep, as those of a trace past the retention do, whatever the trace's age: the
+// link keeps instead the question's vector. A sweep that cannot embed erases and deletes
+// nothing; one after it that has erased everything has nothing more to embed; reverting
+// the reconsolidation afterwards restores every weight to the bit.
+func TestExpireTracesErasesQueriesOfDeletedTraces(t *testing.T) {
+	const asked = "Where does Daniel Kowalski live?"
+	s, space, ids := erasureGraph(t)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	gone := realm.Trace{ID: space + "-gone", Space: space, Query: asked, CreatedAt: now.Add(-time.Hour)}
+	kept := realm.Trace{ID: space + "-kept", Space: space, Query: "Where does Daniel work?", CreatedAt: now.Add(-time.Hour)}
+	old := realm.Trace{ID: space + "-old", Space: space, Query: "q", CreatedAt: now.Add(-721 * time.Hour)}
+	for _, tr := range []realm.Trace{gone, kept, old} {
+		if err := s.PutTrace(ctx, tr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(trace realm.Trace, from, to int, p realm.Predicate) cypher.EditBatch {
+		return batch(trace.ID, realm.EditProposal{From: ids[from], To: ids[to], Action: realm.EditAdd, Predicate: p, Confidence: 0.8, Query: trace.Query, Label: realm.KeyEvidence})
+	}
+	for _, b := range []cypher.EditBatch{link(kept, 1, 3, realm.Contextualizes), link(gone, 2, 3, realm.Enables)} {
+		if _, err := s.ApplyEdits(ctx, space, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The second link is reverted: its add's edit keeps the question, with no link.
+	reverted, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: gone.ID})
+	if err != nil || len(reverted) != 1 {
+		t.Fatalf("edits of the gone trace: %+v %v", reverted, err)
+	}
+	if _, err := s.RevertReconsolidation(ctx, space, reverted[0].ReconsolidationID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	before, err := s.EdgeWeights(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	learned := link(gone, 0, 2, realm.Correlates) // symmetric: written both ways
+	learned.Edits = append(learned.Edits, realm.EditProposal{From: ids[0], To: ids[1], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 0.9})
+	if edits, err := s.ApplyEdits(ctx, space, learned); err != nil || len(edits) != 3 {
+		t.Fatalf("apply: %d edits, %v; want 3", len(edits), err)
+	}
+	if err := cypher.DeleteTraceOnly(ctx, s, space, gone.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	// What the space holds of the gone trace's question: in its edits, in its links.
+	held := func() (edits, links int) {
+		t.Helper()
+		all, err := s.ListEdits(ctx, space, realm.EditFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range all {
+			if e.Query == asked {
+				edits++
+			}
+		}
+		ls, err := s.LearnedLinks(ctx, space, ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range ls {
+			if l.Edge.Query == asked || strings.Contains(l.Edge.Description, asked) {
+				links++
+			}
+		}
+		return edits, links
+	}
+	modelAway := func(ctx context.Context, sp string, queries []string) ([][]float32, error) {
+		return nil, realm.Errorf(realm.EUnavailable, "the embedding model is away")
+	}
+	if _, err := s.ExpireTraces(ctx, now, modelAway); err == nil {
+		t.Error("a sweep that cannot embed: no error")
+	}
+	if edits, links := held(); edits != 3 || links != 2 {
+		t.Errorf("after a sweep that cannot embed the space holds the question in %d edits and %d links, want the 3 and 2 it held", edits, links)
+	}
+	if _, err := s.Trace(ctx, space, old.ID); realm.ErrorCode(err) != realm.ENotFound || !strings.Contains(err.Error(), "older than") {
+		t.Errorf("the trace past the retention after a sweep that cannot embed: %v, want it still stored", err)
+	}
+
+	var embedded []string // this space's queries the sweeps had embedded
+	for range 2 {         // the second finds nothing left to erase
+		if _, err := s.ExpireTraces(ctx, now, erasingVectors(space, &embedded)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Equal(embedded, []string{asked}) {
+		t.Errorf("the sweeps embedded %q of this space, want the gone trace's question once", embedded)
+	}
+	if edits, links := held(); edits != 0 || links != 0 {
+		t.Errorf("after the sweep the space holds the question in %d edits and %d links, want none", edits, links)
+	}
+	checkErased(t, s, space, ids, gone, kept)
+	if _, err := s.Trace(ctx, space, old.ID); realm.ErrorCode(err) != realm.ENotFound || strings.Contains(err.Error(), "older than") {
+		t.Errorf("the trace past the retention after the sweep: %v, want it deleted", err)
+	}
+
+	if _, err := s.RevertReconsolidation(ctx, space, learned.ReconsolidationID, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if after, err := s.EdgeWeights(ctx, space); err != nil || !maps.Equal(before, after) {
+		t.Errorf("after the revert the edges are\n%v (%v)\nwant as before the gone trace's edits\n%v", after, err, before)
+	}
+}
+
+// erasedVector is the vector erasingVectors gives a query.
+var erasedVector = []float32{0.25, -0.5, 0.125}
+
+// erasingVectors gives each query of space erasedVector, appending it to embedded, and
+// those of other spaces anyVectors (a sweep reaches every space).
+func erasingVectors(space string, embedded *[]string) cypher.QueryVectors {
+	return func(ctx context.Context, sp string, queries []string) ([][]float32, error) {
+		if sp != space {
+			return anyVectors(ctx, sp, queries)
+		}
+		*embedded = append(*embedded, queries...)
+		out := make([][]float32, len(queries))
+		for i := range out {
+			out[i] = erasedVector
+		}
+		return out, nil
+	}
+}
+
+// checkErased checks the space's edits and learned links after a sweep (erasingVectors)
+// that erased the query of trace erased and kept kept's: the three links written, kept's
+// a CONTEXTUALIZES one holding its query; erased's adds without the query but labelled, its
+// strengthens without one to erase, its links still learned, without the text, holding
+// erasedVector.
+func checkErased(t *testing.T, s *cypher.Store, space string, ids []string, erased, kept realm.Trace) {
+	t.Helper()
+	ctx := context.Background()
 	edits, err := s.ListEdits(ctx, space, realm.EditFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range edits {
-		oldOne := e.TraceID == old.ID
+		erasedOne := e.TraceID == erased.ID
 		switch {
-		case oldOne && e.Action == realm.EditAdd && (e.Query != "" || !e.QueryErased || e.Label != realm.KeyEvidence):
-			t.Errorf("a learned link's add of the swept trace: query %q, erased %v, label %q; want the query erased, the label kept", e.Query, e.QueryErased, e.Label)
-		case oldOne && e.Action != realm.EditAdd && (e.Query != "" || e.QueryErased):
-			t.Errorf("a strengthen of the swept trace: query %q, erased %v; want none to erase", e.Query, e.QueryErased)
-		case !oldOne && (e.Query != young.Query || e.QueryErased):
-			t.Errorf("an edit of the young trace: query %q, erased %v; want it kept", e.Query, e.QueryErased)
+		case erasedOne && e.Action == realm.EditAdd && (e.Query != "" || !e.QueryErased || e.Label != realm.KeyEvidence):
+			t.Errorf("a learned link's add of the erased trace: query %q, erased %v, label %q; want the query erased, the label kept", e.Query, e.QueryErased, e.Label)
+		case erasedOne && e.Action != realm.EditAdd && (e.Query != "" || e.QueryErased):
+			t.Errorf("a strengthen of the erased trace: query %q, erased %v; want none to erase", e.Query, e.QueryErased)
+		case !erasedOne && (e.Query != kept.Query || e.QueryErased):
+			t.Errorf("an edit of the kept trace: query %q, erased %v; want it kept", e.Query, e.QueryErased)
 		}
 	}
 	links, err := s.LearnedLinks(ctx, space, ids)
@@ -205,23 +345,16 @@ func TestExpireTracesErasesQueries(t *testing.T) {
 	for _, l := range links {
 		e := l.Edge
 		if e.Predicate == realm.Contextualizes {
-			if e.Query != young.Query || e.Description != young.Query || e.QueryErased || l.QueryVector != nil {
-				t.Errorf("the young trace's link: %+v, vector %v; want its query kept", e, l.QueryVector)
+			if e.Query != kept.Query || e.Description != kept.Query || e.QueryErased || l.QueryVector != nil {
+				t.Errorf("the kept trace's link: %+v, vector %v; want its query kept", e, l.QueryVector)
 			}
 			continue
 		}
-		if e.Query != "" || !e.QueryErased || strings.Contains(e.Description, "Daniel") || !e.Learned() || e.Label != realm.KeyEvidence ||
-			!slices.Equal(l.QueryVector, vector) {
-			t.Errorf("a link of the swept trace: %+v, vector %v; want its query and description without the text, still a learned link, the vector %v",
-				e, l.QueryVector, vector)
+		if e.Query != "" || !e.QueryErased || strings.Contains(e.Description, erased.Query) || !e.Learned() || e.Label != realm.KeyEvidence ||
+			!slices.Equal(l.QueryVector, erasedVector) {
+			t.Errorf("a link of the erased trace: %+v, vector %v; want its query and description without the text, still a learned link, the vector %v",
+				e, l.QueryVector, erasedVector)
 		}
-	}
-
-	if _, err := s.RevertReconsolidation(ctx, space, learned.ReconsolidationID, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if after, err := s.EdgeWeights(ctx, space); err != nil || !maps.Equal(before, after) {
-		t.Errorf("after the revert the edges are\n%v (%v)\nwant as before the swept trace's edits\n%v", after, err, before)
 	}
 }
 
