@@ -72,7 +72,7 @@ type rememberView struct {
 
 type ingestedView struct {
 	ID      string   `json:"id" jsonschema:"the observation's id"`
-	Status  string   `json:"status" jsonschema:"integrated, already_integrated, pending (retried later), failed or forgotten (deleted while it was integrated)"`
+	Status  string   `json:"status" jsonschema:"integrated, already_integrated, pending (retried later), failed, forgotten (deleted while it was integrated) or erased (its space erased while it was integrated)"`
 	Added   []string `json:"added" jsonschema:"ids of the memories added"`
 	Merged  []string `json:"merged" jsonschema:"ids of the memories it was merged into; empty for a key without the read scope"`
 	Skipped []string `json:"skipped" jsonschema:"what it said that the space already held; empty for a key without the read scope"`

@@ -199,7 +199,7 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 	key := keyOf(r.Context())
 	job, err := s.Ingest.Job(r.Context(), "", id)
 	if err == nil && !key.allows(job.Space) {
-		err = realm.Errorf(realm.ENotFound, "job %q not found", id)
+		err = cypher.JobNotFound(id)
 	}
 	if err != nil {
 		writeError(w, r, err)

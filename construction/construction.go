@@ -158,6 +158,7 @@ const (
 	StatusPending           = "pending"            // stored, not integrated yet: retried later (see Error)
 	StatusFailed            = "failed"             // integration failed MaxAttempts times (see Error)
 	StatusForgotten         = "forgotten"          // deleted (DELETE …/observations/{id}) while it was integrated: nothing of it written
+	StatusErased            = "erased"             // its space erased (DELETE /v1/spaces/{space}) while it was integrated: nothing of it kept
 )
 
 // errBeingIntegrated is the Error of a pending observation another request (or another
@@ -650,8 +651,11 @@ func (p *Pipeline) apply(ctx context.Context, o realm.Observation, ext agent.Ext
 			continue
 		case err != nil:
 			return err
-		case applied.Gone:
+		case applied.Gone, applied.Erased:
 			res.Status, res.Added, res.Merged, res.Skipped = StatusForgotten, nil, nil, nil
+			if applied.Erased {
+				res.Status = StatusErased
+			}
 			return nil
 		case applied.Forgot:
 			res.Added, res.Merged, res.Skipped = nil, nil, nil

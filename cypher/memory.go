@@ -524,6 +524,9 @@ type Applied struct {
 	// Gone is true when the observation is no longer stored: forgotten while it was
 	// integrated (DeleteObservation).
 	Gone bool
+	// Erased is true when its space is no longer stored, or being erased (DeleteSpace),
+	// the observation with it: there is nothing to write into.
+	Erased bool
 	// Forgot is true when the space forgot another message since the extraction read its
 	// context (Integration.Forgotten): the caller extracts again.
 	Forgot bool
@@ -546,7 +549,7 @@ type Applied struct {
 // the new neighbourhood, so the caller decides again: no decision, and no model call,
 // runs while the transaction is open. A crash at any point leaves the observation
 // pending and nothing half-written.
-// Errors: ENotFound (space), EInvalid (bad type, predicate or merge target), EUnavailable.
+// Errors: EInvalid (bad type, predicate or merge target), EUnavailable.
 func (s *Store) ApplyIntegration(ctx context.Context, space, observationID string, q NeighbourQuery, decided [][]CandidateNeighbour, in Integration) (Applied, error) {
 	defer s.graphs.writing(space)()
 	var out Applied
@@ -559,14 +562,17 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			return nil, err
 		}
 		if len(recs) == 0 {
-			return nil, realm.Errorf(realm.ENotFound, "space %q not found", space)
+			out.Erased = true // the space erased meanwhile (DeleteSpace): write nothing
+			return nil, nil
 		}
-		switch status := str(recs[0], "status"); status {
-		case "":
+		switch status := str(recs[0], "status"); {
+		case boolean(recs[0], "erasing"):
+			out.Erased = true // the space being erased: its observations and memories go
+			return nil, nil
+		case status == "":
 			out.Gone = true // deleted meanwhile (DeleteObservation): write nothing
 			return nil, nil
-		case realm.ObservationPending:
-		default:
+		case status != realm.ObservationPending:
 			return nil, nil // integrated (or failed) meanwhile: write nothing
 		}
 		if num(recs[0], "forgotten") != in.Forgotten {

@@ -276,7 +276,7 @@ func (s *Store) GetObservation(ctx context.Context, space, id string) (realm.Obs
 		return realm.Observation{}, nil, err
 	}
 	if len(recs) == 0 {
-		return realm.Observation{}, nil, observationNotFound(space, id)
+		return realm.Observation{}, nil, s.observationMissing(ctx, space, id)
 	}
 	return observationOf(recs[0], "o"), derivedOf(recs[0]), nil
 }
@@ -298,6 +298,20 @@ func derivedOf(r *neo4j.Record) []ObservationMemory {
 // observationNotFound is the ENotFound of an observation missing from its space.
 func observationNotFound(space, id string) error {
 	return realm.Errorf(realm.ENotFound, "observation %q not found in space %q", id, space)
+}
+
+// observationMissing is the ENotFound of an observation not found, saying so when its
+// whole space is gone: a client that sent it, and was told it was pending, learns that
+// it will not be integrated. Errors: EUnavailable.
+func (s *Store) observationMissing(ctx context.Context, space, id string) error {
+	exists, err := s.SpaceExists(ctx, space)
+	switch {
+	case err != nil:
+		return err
+	case !exists:
+		return realm.Errorf(realm.ENotFound, "observation %q not found: space %q does not exist (never written, or erased since, its messages with it)", id, space)
+	}
+	return observationNotFound(space, id)
 }
 
 // ObservationRef names one observation of one space.
@@ -610,6 +624,12 @@ func (s *Store) SettleJobs(ctx context.Context, spaces []string) (int, error) {
 	return len(recs), nil
 }
 
+// JobNotFound is the ENotFound of a job: never created, or erased with its space
+// (DeleteSpace), its messages with it, which no job then follows.
+func JobNotFound(id string) error {
+	return realm.Errorf(realm.ENotFound, "job %q not found: never created, or its space erased since (erasing a space erases its jobs and their messages)", id)
+}
+
 // Job returns a job with its live progress; space "" finds it in any space.
 // Errors: ENotFound, EUnavailable.
 func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
@@ -618,7 +638,7 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		return Job{}, err
 	}
 	if len(recs) == 0 {
-		return Job{}, realm.Errorf(realm.ENotFound, "job %q not found", id)
+		return Job{}, JobNotFound(id)
 	}
 	r := recs[0]
 	j := Job{

@@ -3,10 +3,12 @@
 // that lock, the status of the observation being integrated and the space's forget count.
 // Params: $space, $id, $now. Returns: status (null when the observation does not exist),
 // generation (realm.Observation.Generation, null for 0), forgotten (the messages the space
-// forgot: cypher.Integration.Forgotten); no row when the space does not exist.
+// forgot: cypher.Integration.Forgotten), erasing (the space is being erased:
+// space_delete_batch.cypher); no row when the space does not exist.
 MATCH (s:Space {id: $space})
 SET s.locked_at = $now
 WITH s
 OPTIONAL MATCH (o:Observation {space: $space, id: $id})
 USING INDEX o:Observation(space, id)
-RETURN o.status AS status, o.generation AS generation, coalesce(s.forgotten, 0) AS forgotten
+RETURN o.status AS status, o.generation AS generation, coalesce(s.forgotten, 0) AS forgotten,
+       coalesce(s.erasing, false) AS erasing
