@@ -138,7 +138,7 @@ func TestPipelineMetrics(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		c.do("GET", "/v1/jobs/"+job.JobID, nil, &job)
 	}
-	ingest.Wait() // the job reads done once its messages are; its run ends after, storing its usage, then counted
+	ingest.Wait() // the job reads done once its messages are; its run ends after, recording its end, then counted
 	if code := c.status("POST", sp+"/recall", map[string]any{"query": "Where does Melanie hike?"}); code != http.StatusOK {
 		t.Fatalf("recall: %d", code)
 	}

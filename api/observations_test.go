@@ -99,7 +99,7 @@ func TestObservations(t *testing.T) {
 	if _, err := store.SaveObservations(ctx, space, embedder.ID(), embedder.Dim(), stored, lease); err != nil {
 		t.Fatal(err)
 	}
-	if status, err := store.MarkObservationError(ctx, space, "f", "the extraction failed", 1, true); err != nil || status != realm.ObservationFailed {
+	if status, err := store.MarkObservationError(ctx, space, "f", "the extraction failed", 1, true, nil); err != nil || status != realm.ObservationFailed {
 		t.Fatalf("mark f failed: %q %v", status, err)
 	}
 	all := []string{"a", "b", "d/1", "c", "p", "f"}
@@ -396,19 +396,13 @@ func TestJobUsage(t *testing.T) {
 	fake := agenttest.NewFakeOpenAI(t)
 	// Every call refused: each decision is the offline agent's, counted as a fallback.
 	fake.Handle(func(agenttest.ChatRequest) agenttest.Response { return agenttest.Status(http.StatusBadRequest) })
-	recorded := make(chan struct{})
 	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
 		lm, err := llm.New(llm.Config{BaseURL: fake.BaseURL(), APIKey: "test", Models: llm.Models{Extraction: "test-model"},
 			Timeout: 5 * time.Second, MaxRetries: -1}, offline.New(offline.Options{}), zerolog.New(io.Discard))
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The job's view counts its messages integrated before its run records its end.
-		d.Ingest = construction.New(d.Store, lm, embedder, construction.Options{OnJob: func(event string) {
-			if event == construction.JobDone {
-				close(recorded)
-			}
-		}}, zerolog.New(io.Discard))
+		d.Ingest = construction.New(d.Store, lm, embedder, construction.Options{}, zerolog.New(io.Discard))
 		t.Cleanup(d.Ingest.Wait)
 	})
 	c := client{t: t, base: srv.URL}
@@ -432,7 +426,6 @@ func TestJobUsage(t *testing.T) {
 			Usage realm.Usage
 		}
 	}
-	<-recorded
 	c.awaitJob(accepted.JobID, &job)
 	if job.Status != cypher.JobDone || len(job.Results) != 1 {
 		t.Fatalf("job %+v", job)

@@ -487,7 +487,7 @@ func contentID(o realm.Observation) string {
 // integrate runs REALM.md §2 steps 2–5 for one stored, claimed observation. Failures are
 // recorded on the observation (which stays pending, up to MaxAttempts) and in the Result.
 func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
-	return p.integrateExtracted(ctx, o, nil, 0)
+	return p.integrateExtracted(ctx, o, nil, 0, nil)
 }
 
 // integrateExtracted is integrate on an extraction of o already made (nil: the one a
@@ -495,14 +495,16 @@ func (p *Pipeline) integrate(ctx context.Context, o realm.Observation) Result {
 // space's forget count was forgotten (cypher.Window.Forgotten): a run that could not be
 // applied decides its observations again one by one on their extractions, and a retry
 // decides again on the extraction of the attempt that failed (kept.go), not paying for
-// them twice.
-func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, ext *agent.Extraction, forgotten int64) Result {
+// them twice. spent is what the attempt spent on o before (a run's extraction and
+// decisions): its Result's usage, recorded with the attempt's end, counts it.
+func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, ext *agent.Extraction, forgotten int64, spent realm.Usage) Result {
 	ref := cypher.ObservationRef{Space: o.Space, ID: o.ID}
 	if ext == nil {
 		ext, forgotten = p.kept.take(ref)
 	}
 	o.ObservedAt = o.ObservedAt.In(p.opts.Zone)
 	res := Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
+	res.Usage.Add(spent)
 	log := p.log.With().Str("space", o.Space).Str("observation", o.ID).Logger()
 	ext, forgotten, err := p.construct(ctx, o, ext, forgotten, &res)
 	if err == nil {
@@ -531,7 +533,7 @@ func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, r
 	log.Warn().Err(err).Msg("integration failed; the observation stays pending")
 	res.unavailable = realm.ErrorCode(err) == realm.EUnavailable
 	counts := !res.unavailable
-	status, markErr := p.store.MarkObservationError(context.WithoutCancel(ctx), o.Space, o.ID, err.Error(), p.opts.MaxAttempts, counts)
+	status, markErr := p.store.MarkObservationError(context.WithoutCancel(ctx), o.Space, o.ID, err.Error(), p.opts.MaxAttempts, counts, res.Usage)
 	if markErr != nil {
 		log.Error().Err(markErr).Msg("recording the integration failure")
 		res.unrecorded = true
@@ -640,7 +642,7 @@ func (p *Pipeline) apply(ctx context.Context, o realm.Observation, ext agent.Ext
 		if err != nil {
 			return err
 		}
-		in.Forgotten = forgotten
+		in.Forgotten, in.Usage = forgotten, res.Usage
 		applied, err := p.store.ApplyIntegration(ctx, o.Space, o.ID, q, hoods, in)
 		switch {
 		case errors.Is(err, cypher.ErrMemoryIDHeld) && !freeIDs:

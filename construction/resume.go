@@ -275,20 +275,18 @@ func (p *Pipeline) runJob(ctx context.Context, id string, c *claim, saved []cyph
 		return
 	}
 	failed, pending := 0, 0
-	unrecorded := map[string]string{} // id → the error a pending one met, not recorded on it
-	usage := map[string]realm.Usage{} // id → what its integration spent, as a synchronous result says
+	unrecorded := map[string]cypher.LeftPending{} // what a pending one met, not recorded on it
 	for i, res := range results {
 		if !saved[i].Claimed {
 			continue
 		}
-		usage[res.ObservationID] = res.Usage
 		switch res.Status {
 		case StatusFailed:
 			failed++
 		case StatusPending:
 			pending++
 			if res.unrecorded {
-				unrecorded[res.ObservationID] = res.Error
+				unrecorded[res.ObservationID] = cypher.LeftPending{Error: res.Error, Usage: res.Usage}
 			}
 		}
 	}
@@ -304,8 +302,10 @@ func (p *Pipeline) runJob(ctx context.Context, id string, c *claim, saved []cyph
 	}
 	defer p.jobEvent(event)
 	// The error a pending observation met is recorded with it when its failed attempt
-	// could not (Neo4j was away), so that the job says why it is pending.
-	if err := p.store.FinishJob(ctx, id, status, errText, unrecorded, usage); err != nil {
+	// could not (Neo4j was away), so that the job says why it is pending, and so is what
+	// the run spent on it. What it spent on the others was recorded as their attempts
+	// ended (JobResult.Usage).
+	if err := p.store.FinishJob(ctx, id, status, errText, unrecorded); err != nil {
 		log.Error().Err(err).Msg("recording the end of the job")
 	}
 }

@@ -194,9 +194,7 @@ func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, exts [
 		if k < len(exts) {
 			ext = &exts[k]
 		}
-		usage := results[k].Usage
-		results[k] = p.integrateExtracted(ctx, o, ext, forgotten)
-		results[k].Usage.Add(usage)
+		results[k] = p.integrateExtracted(ctx, o, ext, forgotten, results[k].Usage)
 		if leftPending(results[k:k+1], obs[k+1:], results[k+1:len(obs)]) {
 			break
 		}
@@ -377,7 +375,7 @@ func (p *Pipeline) applyRun(ctx context.Context, obs []realm.Observation, exts [
 				return 0, false
 			}
 			ov.apply(o, in, hoods)
-			in.Forgotten = win.Forgotten
+			in.Forgotten, in.Usage = win.Forgotten, results[k].Usage
 			ins = append(ins, cypher.ObservationIntegration{ObservationID: o.ID, Generation: o.Generation, Integration: in})
 		}
 		applied, err := p.store.ApplyRun(ctx, q, read, ins)

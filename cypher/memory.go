@@ -488,6 +488,9 @@ type Integration struct {
 	// when the space forgot no message since (else Applied.Forgot): that extraction may
 	// quote the forgotten message, in a memory or in the summary.
 	Forgotten int64
+	// Usage is what the attempt that decided it spent on the LLM: added to the
+	// observation's in the write that marks it integrated (JobResult.Usage).
+	Usage realm.Usage
 }
 
 // Merge folds a candidate into an existing memory of the same space.
@@ -695,8 +698,12 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		if in.Summary != "" {
 			summary = in.Summary
 		}
+		usage, err := usageRecord(in.Usage)
+		if err != nil {
+			return nil, SpaceState{}, graphMove{}, err
+		}
 		marks = append(marks, map[string]any{"id": in.ObservationID, "added": added, "merged": merged, "skipped": int64(in.Skipped),
-			"superseded": supersededBy(in.Edges)})
+			"superseded": supersededBy(in.Edges), "usage": usage})
 	}
 	recs, err := collect(ctx, tx, qIntegrationWrite, map[string]any{
 		"space": space, "now": now, "sources_max": realm.SourcesMax, "w": map[string]any{

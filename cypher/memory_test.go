@@ -146,7 +146,7 @@ func TestSaveObservations(t *testing.T) {
 			counts bool
 			want   string
 		}{{"b", 3, true, realm.ObservationPending}, {"c", 1, false, realm.ObservationPending}, {"c", 1, true, realm.ObservationFailed}} {
-			status, err := s.MarkObservationError(ctx, space, tc.id, "boom", tc.max, tc.counts)
+			status, err := s.MarkObservationError(ctx, space, tc.id, "boom", tc.max, tc.counts, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -480,13 +480,19 @@ func observationList(r *neo4j.Record, key string) []realm.Observation {
 	return out
 }
 
-// MarkObservationError records a failed integration attempt with its error text. The
+// MarkObservationError records a failed integration attempt with its error text and
+// what it spent on the LLM (usage, added to the observation's: JobResult.Usage). The
 // observation stays pending, to be retried, until maxAttempts attempts that count failed;
 // then it is failed. An attempt that does not count (counts false) records only its
-// error. It returns the resulting status. Errors: EUnavailable.
-func (s *Store) MarkObservationError(ctx context.Context, space, id, errText string, maxAttempts int, counts bool) (string, error) {
+// error and usage. It returns the resulting status. Errors: EUnavailable.
+func (s *Store) MarkObservationError(ctx context.Context, space, id, errText string, maxAttempts int, counts bool, usage realm.Usage) (string, error) {
+	spent, err := usageRecord(usage)
+	if err != nil {
+		return "", err
+	}
 	recs, err := s.write(ctx, qObservationError, map[string]any{
 		"space": space, "id": id, "error": errText, "now": time.Now().UTC(), "max_attempts": maxAttempts, "counts": counts,
+		"usage": spent,
 	})
 	if err != nil {
 		return "", err
@@ -544,8 +550,11 @@ type JobResult struct {
 	ID         string   `json:"id"`
 	Status     string   `json:"status"`     // pending, integrated, failed or JobForgotten
 	Superseded []string `json:"superseded"` // the memories its integration superseded (construction.Result)
-	// Usage is what the job's run spent on it (LLM calls, fallbacks), as the synchronous
-	// result's; empty until the run ends, and for one integrated by another run.
+	// Usage is what its integration spent on the LLM (calls, tokens, fallbacks), as the
+	// synchronous result's, summed over its attempts: the job's run, and a resumption
+	// that integrated what the run left pending. Each attempt's is stored in the write
+	// that ends it (the integrated or failed mark, the error of one left pending), so
+	// that one read integrated, or a job read done, has its final usage.
 	Usage realm.Usage `json:"usage"`
 	// Error is what the last failed attempt to integrate a pending or failed one met: a
 	// pending one is retried.
@@ -582,30 +591,47 @@ func (s *Store) CreateJob(ctx context.Context, space, id string, observationIDs 
 	return err
 }
 
+// LeftPending is what a job's run met on an observation it left pending without
+// recording it there (its failed attempt could not, Neo4j away, or it was left
+// unattempted): the error, and what the run spent on it (its extraction).
+type LeftPending struct {
+	Error string
+	Usage realm.Usage
+}
+
 // FinishJob records that a job's background run ended, with status done, failed or
-// (observations left pending) running, and an error text; pending are the errors the
-// observations it left pending met, by id, kept on them for the job to tell; usage is
-// what the run spent on each observation, by id (nil: the job keeps what it holds).
-// Errors: EUnavailable.
-func (s *Store) FinishJob(ctx context.Context, id, status, errText string, pending map[string]string, usage map[string]realm.Usage) error {
-	var e, u any
+// (observations left pending) running, and an error text; pending is what the run met
+// on the observations it left pending without recording it, by id, kept on them for
+// the job to tell. Errors: EUnavailable.
+func (s *Store) FinishJob(ctx context.Context, id, status, errText string, pending map[string]LeftPending) error {
+	var e any
 	if errText != "" {
 		e = errText
 	}
-	if usage != nil {
-		// One property of JSON text: a node property holds no map.
-		doc, err := json.Marshal(usage)
+	rows := make([]map[string]any, 0, len(pending))
+	for oid, left := range pending {
+		usage, err := usageRecord(left.Usage)
 		if err != nil {
 			return err
 		}
-		u = string(doc)
+		rows = append(rows, map[string]any{"id": oid, "error": left.Error, "usage": usage})
 	}
-	rows := make([]map[string]any, 0, len(pending))
-	for oid, msg := range pending {
-		rows = append(rows, map[string]any{"id": oid, "error": msg})
-	}
-	_, err := s.write(ctx, qJobFinish, map[string]any{"id": id, "status": status, "error": e, "usage": u, "now": time.Now().UTC(), "pending": rows})
+	_, err := s.write(ctx, qJobFinish, map[string]any{"id": id, "status": status, "error": e, "now": time.Now().UTC(), "pending": rows})
 	return err
+}
+
+// usageRecord is what an attempt spent on the LLM as the observation keeps it: one JSON
+// text (a node property holds no map) in the list of its attempts' (JobResult.Usage),
+// none when it spent nothing (the offline agent).
+func usageRecord(u realm.Usage) ([]string, error) {
+	if len(u) == 0 {
+		return []string{}, nil
+	}
+	doc, err := json.Marshal(u)
+	if err != nil {
+		return nil, err
+	}
+	return []string{string(doc)}, nil
 }
 
 // SettleJobs records the end (JobEnded) of the running jobs of spaces none of whose
@@ -617,7 +643,7 @@ func (s *Store) SettleJobs(ctx context.Context, spaces []string) (int, error) {
 	}
 	for _, r := range recs {
 		status, errText := JobEnded(int(num(r, "total")), int(num(r, "failed")))
-		if err := s.FinishJob(ctx, str(r, "id"), status, errText, nil, nil); err != nil {
+		if err := s.FinishJob(ctx, str(r, "id"), status, errText, nil); err != nil {
 			return 0, err
 		}
 	}
@@ -648,9 +674,10 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		CreatedAt: mapTime(r, "j", "created_at"), UpdatedAt: mapTime(r, "j", "updated_at"),
 		Results: []JobResult{},
 	}
-	usage := map[string]realm.Usage{}
+	// A job recorded before its observations kept their usage holds its run's.
+	before := map[string]realm.Usage{}
 	if doc := mapStr(r, "j", "usage"); doc != "" {
-		if err := json.Unmarshal([]byte(doc), &usage); err != nil {
+		if err := json.Unmarshal([]byte(doc), &before); err != nil {
 			return Job{}, fmt.Errorf("job %s: usage: %w", id, err)
 		}
 	}
@@ -663,11 +690,16 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 			superseded = []string{}
 		}
 		oid := propString(m, "id")
-		u := usage[oid]
-		if u == nil {
-			u = realm.Usage{}
+		usage := realm.Usage{}
+		usage.Add(before[oid])
+		for _, doc := range stringList(m["usage"]) {
+			var attempt realm.Usage
+			if err := json.Unmarshal([]byte(doc), &attempt); err != nil {
+				return Job{}, fmt.Errorf("job %s: observation %s: usage: %w", id, oid, err)
+			}
+			usage.Add(attempt)
 		}
-		stored[oid] = JobResult{ID: oid, Status: propString(m, "status"), Superseded: superseded, Usage: u,
+		stored[oid] = JobResult{ID: oid, Status: propString(m, "status"), Superseded: superseded, Usage: usage,
 			Error: propString(m, "error")}
 	}
 	v, _ = r.Get("order")

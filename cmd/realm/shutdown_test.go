@@ -392,7 +392,7 @@ func TestServeMetrics(t *testing.T) {
 		t.Fatalf("answer: %d", code)
 	}
 	var body string
-	// The job reads done once its messages are; its run ends after, storing its usage,
+	// The job reads done once its messages are; its run ends after, recording its end,
 	// and is counted then.
 	waitUntil(t, time.Minute, "the async job counted", func() bool {
 		resp, err := http.Get(base + "/metrics")

@@ -27,7 +27,8 @@
 //   valid_until is when the newer version began to hold, superseded_at when the space
 //   learned it; an end already recorded is never moved later, the first superseded_at kept;
 // - the observations marked integrated (with what each added, merged into, skipped and
-//   superseded), their leases released, the space given a new
+//   superseded, and the attempt's LLM usage added to the list of theirs: a job reads
+//   one integrated only with it), their leases released, the space given a new
 //   memories_version (cypher.SpaceState) and its running summary replaced unless
 //   its summary is ''.
 // One statement instead of one per kind of write (six): a one-message request runs 8
@@ -38,7 +39,7 @@
 // Params: $space, $now, $sources_max, $w, a map of: nodes (list of {observation, label, props}), merges
 // (list of {id, observations, set}, set being the properties to write), edges (list of {i, id, delete, from, to, type, layer, description, weight,
 // confidence}), ends (list of {id, valid_until}), marks (list of {id, added, merged,
-// skipped, superseded}), summary. One map, not a parameter each: Neo4j keys its cached plans on the
+// skipped, superseded, usage: [] or [the attempt's usage as JSON text]}), summary. One map, not a parameter each: Neo4j keys its cached plans on the
 // parameters' types and list sizes (by bucket), so that lists each empty or not in turn
 // made it plan this statement again, at ~100 ms, for one request in several; a map
 // keeps one plan.
@@ -124,7 +125,7 @@ CALL () {
   USING INDEX o:Observation(space, id)
   SET o.status = 'integrated', o.integrated_at = $now, o.updated_at = $now,
       o.added = x.added, o.merged = x.merged, o.skipped = x.skipped, o.superseded = x.superseded,
-      o.lease_owner = null, o.lease_until = null, o.error = null
+      o.lease_owner = null, o.lease_until = null, o.error = null, o.usage = coalesce(o.usage, []) + x.usage
   RETURN count(o) AS n
 }
 OPTIONAL MATCH (s:Space {id: $space})

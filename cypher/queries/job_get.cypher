@@ -3,7 +3,7 @@
 // Params: $space, $id. Returns: j, integrated, failed, pending, last_error, order (the
 // job's observation ids, in order), results (per observation still stored, in no order:
 // {id, status, superseded, error: what the last failed attempt met, for one not
-// integrated}).
+// integrated, usage: the LLM usage of its attempts, a JSON text each}).
 MATCH (j:Job {id: $id})
 WHERE $space = '' OR j.space = $space
 OPTIONAL MATCH (o:Observation {space: j.space}) WHERE o.id IN j.observations
@@ -15,4 +15,5 @@ RETURN j {.*, observations: null} AS j,
        [o IN os WHERE o.error IS NOT NULL | o.error][0] AS last_error,
        j.observations AS order,
        [o IN os | {id: o.id, status: o.status, superseded: coalesce(o.superseded, []),
-                   error: CASE WHEN o.status <> 'integrated' THEN o.error END}] AS results
+                   error: CASE WHEN o.status <> 'integrated' THEN o.error END,
+                   usage: coalesce(o.usage, [])}] AS results
