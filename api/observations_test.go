@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -11,14 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent/agenttest"
 	"github.com/realm-memory/realm/agent/llm"
-	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/api/apitest"
-	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
@@ -393,19 +387,7 @@ func TestSpeakerComposed(t *testing.T) {
 // TestJobUsage: an async job's results say what their integration spent on the LLM, calls
 // and fallbacks, as a synchronous ingestion's results do, in the same fields.
 func TestJobUsage(t *testing.T) {
-	fake := agenttest.NewFakeOpenAI(t)
-	// Every call refused: each decision is the offline agent's, counted as a fallback.
-	fake.Handle(func(agenttest.ChatRequest) agenttest.Response { return agenttest.Status(http.StatusBadRequest) })
-	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
-		lm, err := llm.New(llm.Config{BaseURL: fake.BaseURL(), APIKey: "test", Models: llm.Models{Extraction: "test-model"},
-			Timeout: 5 * time.Second, MaxRetries: -1}, offline.New(offline.Options{}), zerolog.New(io.Discard))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d.Ingest = construction.New(d.Store, lm, embedder, construction.Options{}, zerolog.New(io.Discard))
-		t.Cleanup(d.Ingest.Wait)
-	})
-	c := client{t: t, base: srv.URL}
+	c, _, _, _ := llmJobServer(t) // each decision the offline agent's, counted as a fallback
 	batch := map[string]any{"messages": []map[string]string{
 		{"id": "u1", "speaker": "Ana", "content": "I adopted a cat named Pixel last spring.", "timestamp": "2024-05-01T10:00:00Z"}}}
 

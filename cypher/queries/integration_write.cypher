@@ -125,7 +125,8 @@ CALL () {
   USING INDEX o:Observation(space, id)
   SET o.status = 'integrated', o.integrated_at = $now, o.updated_at = $now,
       o.added = x.added, o.merged = x.merged, o.skipped = x.skipped, o.superseded = x.superseded,
-      o.lease_owner = null, o.lease_until = null, o.error = null, o.usage = coalesce(o.usage, []) + x.usage
+      o.lease_owner = null, o.lease_until = null, o.error = null,
+      o.usage = CASE WHEN x.usage = [] THEN o.usage ELSE coalesce(o.usage, []) + x.usage END
   RETURN count(o) AS n
 }
 OPTIONAL MATCH (s:Space {id: $space})

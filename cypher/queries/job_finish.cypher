@@ -13,6 +13,6 @@ CALL (j) {
   MATCH (o:Observation {space: j.space, id: p.id})
   USING INDEX o:Observation(space, id)
   WHERE o.status = 'pending'
-  SET o.error = p.error, o.usage = coalesce(o.usage, []) + p.usage
+  SET o.error = p.error, o.usage = CASE WHEN p.usage = [] THEN o.usage ELSE coalesce(o.usage, []) + p.usage END
 }
 RETURN j.id AS id

@@ -12,6 +12,6 @@ MATCH (o:Observation {space: $space, id: $id})
 USING INDEX o:Observation(space, id)
 WHERE o.status = 'pending'
 SET o.attempts = coalesce(o.attempts, 0) + CASE WHEN $counts THEN 1 ELSE 0 END, o.error = $error, o.updated_at = $now,
-    o.usage = coalesce(o.usage, []) + $usage
+    o.usage = CASE WHEN $usage = [] THEN o.usage ELSE coalesce(o.usage, []) + $usage END
 SET o.status = CASE WHEN o.attempts >= $max_attempts THEN 'failed' ELSE 'pending' END
 RETURN o.status AS status, o.attempts AS attempts
