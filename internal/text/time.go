@@ -175,7 +175,7 @@ func Dates(text string, now time.Time, tense int) []Mention {
 	for _, ix := range reMonthDay.FindAllStringSubmatchIndex(text, -1) {
 		m, ok := monthDay(text, ix, now, tense)
 		add(m, ok)
-		if ok {
+		if m.End > m.Start {
 			days = append(days, m)
 		}
 	}
@@ -612,8 +612,24 @@ func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, boo
 // year back when the text speaks of the past and the date is after now, one forward when
 // it speaks of the future and the date is before now. A text of neither tense takes the
 // occurrence nearest now ("Lily turns 7 on March 3rd", said in November: the coming March;
-// "in June", said in July: the June just gone), the observation's year on a tie.
+// "in June", said in July: the June just gone), the observation's year on a tie. February
+// 29 falls in a leap year: the nearest one on the side of now that rule picked.
 func inferYear(m time.Month, day int, now time.Time, tense int) int {
+	y := nearestYear(m, day, now, tense)
+	if m == time.February && day == 29 {
+		step := 1
+		if time.Date(y, time.March, 1, 0, 0, 0, 0, now.Location()).Before(now) {
+			step = -1
+		}
+		for time.Date(y, time.February, 29, 0, 0, 0, 0, time.UTC).Day() != 29 {
+			y += step
+		}
+	}
+	return y
+}
+
+// nearestYear is inferYear's year, before February 29 is placed in a leap year.
+func nearestYear(m time.Month, day int, now time.Time, tense int) int {
 	y := now.Year()
 	if tense == TenseUnknown {
 		best := y
@@ -678,8 +694,10 @@ func monthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 		}
 	}
 	d := time.Date(y, mon, day, 0, 0, 0, 0, locOf(now))
-	if d.Day() != day { // 31 June and the like
-		return Mention{}, false
+	if d.Day() != day {
+		// 31 April, 29 February 2025: no day of that year, read as none (its span is
+		// returned so that its month is not read alone).
+		return m, false
 	}
 	m.From, m.To = DaySpan(d)
 	if ix[10] < 0 {

@@ -78,6 +78,14 @@ func TestDates(t *testing.T) {
 		{"FromMonthDay", "the demo moved from March 9", monday, 0, date(2023, 3, 9), date(2023, 3, 9), "9 March 2023"},
 		{"BeforeMonthDay", "finish it before August 3", monday, text.TenseFuture, date(2023, 8, 3), date(2023, 8, 3), "3 August 2023"},
 		{"InMonthBeforeYears", "in June 2020 we met", monday, 0, date(2020, 6, 1), date(2020, 6, 30), ""},
+		// February 29 without a year falls in a leap year, on the side of now the tense
+		// picks; a day no year of it has is read as none, not as its month alone.
+		{"LeapDayPast", "Lisa was born on February 29", time.Date(2025, 11, 20, 10, 0, 0, 0, time.UTC), text.TensePast, date(2024, 2, 29), date(2024, 2, 29), "29 February 2024"},
+		{"LeapDayNearest", "Lisa's birthday is February 29", time.Date(2025, 11, 20, 10, 0, 0, 0, time.UTC), 0, date(2028, 2, 29), date(2028, 2, 29), "29 February 2028"},
+		{"LeapDayFuture", "the party is on 29 February", time.Date(2025, 1, 5, 10, 0, 0, 0, time.UTC), text.TenseFuture, date(2028, 2, 29), date(2028, 2, 29), "29 February 2028"},
+		{"LeapDayThisYear", "Ben's birthday is February 29", time.Date(2024, 1, 5, 10, 0, 0, 0, time.UTC), 0, date(2024, 2, 29), date(2024, 2, 29), "29 February 2024"},
+		{"LeapDayOfCommonYear", "The audit is on February 29, 2025", time.Date(2025, 11, 20, 10, 0, 0, 0, time.UTC), 0, time.Time{}, time.Time{}, ""},
+		{"NoSuchDay", "The invoice is due on April 31", time.Date(2025, 11, 20, 10, 0, 0, 0, time.UTC), text.TenseFuture, time.Time{}, time.Time{}, ""},
 		// ISO dates.
 		{"ISODate", "the audit is on 2023-06-14", monday, 0, date(2023, 6, 14), date(2023, 6, 14), ""},
 		{"ISODateNoTimestamp", "backup taken 2021-02-28", time.Time{}, 0, date(2021, 2, 28), date(2021, 2, 28), ""},
