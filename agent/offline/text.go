@@ -599,9 +599,12 @@ var (
 trying having being doing saying talking telling`)
 )
 
-// reIsOnDay: what is on a weekday, said in the present, is the coming one ("the release is
-// on Thursday", said on a Saturday); what was on it is past.
-var reIsOnDay = regexp.MustCompile(`(?i)\b(?:is|are|'s) on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+// reOnDay: what is on a weekday, said with no past word (tenseOf is asked first), is the
+// coming one: "the release is on Thursday", "I have a dentist appointment on Thursday",
+// "Piano lesson for Mia on Friday", said on a Saturday; "I saw the dentist on Thursday" is
+// past. Something of its sentence comes first: "On Friday" alone, the phrase of "On
+// Friday, I got great news", tells no tense of its own.
+var reOnDay = regexp.MustCompile(`(?i)\w[^.!?;,]* on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
 
 // datesTense is the tense that places s's bare weekdays and months: tenseOf's, else the
 // future when s says an intention, an arrangement or what is on a weekday. Neither changes s's type (tenseOf).
@@ -622,7 +625,7 @@ func datesTense(s string) int {
 	if t := tenseOf(s); t != text.TenseUnknown {
 		return t
 	}
-	if reIntentCue.MatchString(s) || reIsOnDay.MatchString(s) {
+	if reIntentCue.MatchString(s) || reOnDay.MatchString(s) {
 		return text.TenseFuture
 	}
 	for _, m := range reArrangement.FindAllStringSubmatch(s, -1) {

@@ -27,6 +27,10 @@ func TestOfflineAnnotateDates(t *testing.T) {
 		// What is on a weekday is the coming one; what was on it, the last.
 		{"The release is on Thursday.", "The release is on Thursday (Thursday 11 May 2023)."},
 		{"The release was on Thursday.", "The release was on Thursday (Thursday 4 May 2023)."},
+		{"I have a dentist appointment on Thursday at 2pm.", "I have a dentist appointment on Thursday (Thursday 11 May 2023) at 2pm."},
+		{"Piano lesson for Mia on Friday at 4pm.", "Piano lesson for Mia on Friday (Friday 12 May 2023) at 4pm."},
+		{"I saw the dentist on Thursday.", "I saw the dentist on Thursday (Thursday 4 May 2023)."},
+		{"On Friday, I got great news.", "On Friday (Friday 5 May 2023), I got great news."},
 		{"My sister got married in April.", "My sister got married in April (April 2023)."},
 		{"Got it, dentist on June 9.", "Got it, dentist on June 9 (9 June 2023)."},
 		// A day something was moved to is the nearest; a move somewhere else stays past.
