@@ -132,8 +132,12 @@ type Observation struct {
 	Speaker    string    `json:"speaker"`
 	Content    string    `json:"content"`
 	ObservedAt time.Time `json:"timestamp"`
-	Seq        int64     `json:"seq"`
-	Status     string    `json:"status,omitempty"` // pending | integrated | failed
+	// Offset is the UTC offset, in seconds east, of the timestamp as it was sent
+	// ("+01:00": 3600), kept beside ObservedAt, which is stored as an instant (in UTC):
+	// the message's days are read in it (Local).
+	Offset int    `json:"-"`
+	Seq    int64  `json:"seq"`
+	Status string `json:"status,omitempty"` // pending | integrated | failed
 	// Generation is how many messages its space had forgotten when it was stored (0
 	// before any), or when forgetting another one marked it to integrate again: a
 	// message forgotten, then sent again under its id, or integrated again, derives other
@@ -142,14 +146,32 @@ type Observation struct {
 }
 
 // Session is the conversation o belongs to: its session id, or, sent without one, the
-// day it was said in the zone of its time (construction reads it in the memory's zone,
-// UTC by default), so that a chat without session ids still has an episode a day. The
+// day it was said in the zone of its time (construction reads it where its sender's days
+// are: Local), so that a chat without session ids still has an episode a day. The
 // observation's id is derived from its session id as sent, never from this.
 func (o Observation) Session() string {
 	if o.SessionID != "" || o.ObservedAt.IsZero() {
 		return o.SessionID
 	}
 	return o.ObservedAt.Format(time.DateOnly)
+}
+
+// Local is when o was said, read where its sender's days are (LocalTime): "tomorrow",
+// said at 00:30 on 20 January +01:00, is the 21st, whatever the memory's zone.
+func (o Observation) Local(zone *time.Location) time.Time {
+	return LocalTime(o.ObservedAt, o.Offset, zone)
+}
+
+// LocalTime is t read where the days of whoever sent it are: in the UTC offset (seconds
+// east) t was sent with, when not 0, else in zone (the memory's, REALM_TIME_ZONE), as for
+// a client that sends every time in UTC ("…Z"). zone itself when it has that offset at t,
+// so that its daylight saving time holds for the days around.
+func LocalTime(t time.Time, offset int, zone *time.Location) time.Time {
+	in := t.In(zone)
+	if _, off := in.Zone(); offset == 0 || off == offset {
+		return in
+	}
+	return t.In(time.FixedZone("", offset))
 }
 
 // Observation statuses.

@@ -26,3 +26,30 @@ func TestObservationSession(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalTime: a time is read in the UTC offset it was sent with, else in the memory's
+// zone; the zone itself when it has that offset then.
+func TestLocalTime(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip(err)
+	}
+	at := time.Date(2024, 1, 19, 23, 30, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name      string
+		offset    int
+		zone      *time.Location
+		want, loc string // loc: the location's name ("" for a bare offset)
+	}{
+		{"SentInUTC", 0, time.UTC, "2024-01-19T23:30:00Z", "UTC"},
+		{"SentInUTCZone", 0, berlin, "2024-01-20T00:30:00+01:00", "Europe/Berlin"},
+		{"SentWithOffset", 3600, time.UTC, "2024-01-20T00:30:00+01:00", ""},
+		{"OffsetOfTheZone", 3600, berlin, "2024-01-20T00:30:00+01:00", "Europe/Berlin"},
+		{"OtherOffset", -5 * 3600, berlin, "2024-01-19T18:30:00-05:00", ""},
+	} {
+		got := realm.LocalTime(at, c.offset, c.zone)
+		if got.Format(time.RFC3339) != c.want || got.Location().String() != c.loc {
+			t.Errorf("%s: %s in %q, want %s in %q", c.name, got.Format(time.RFC3339), got.Location(), c.want, c.loc)
+		}
+	}
+}

@@ -617,8 +617,9 @@ func (a recallArgs) request() (realm.RecallRequest, error) {
 	return req, fe.Err()
 }
 
-// argTime is the RFC 3339 time s of a tool's argument, in UTC (nil when s is empty); a
-// bad one is added to fe under field.
+// argTime is the RFC 3339 time s of a tool's argument, with the UTC offset it was given
+// (a question's days are its asker's: realm.LocalTime), nil when s is empty; a bad one is
+// added to fe under field.
 func argTime(fe realm.FieldErrors, field, s string) *time.Time {
 	if s == "" {
 		return nil
@@ -628,7 +629,6 @@ func argTime(fe realm.FieldErrors, field, s string) *time.Time {
 		return nil
 	}
 	t, _ := time.Parse(time.RFC3339, s)
-	t = t.UTC()
 	return &t
 }
 

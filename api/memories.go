@@ -76,6 +76,7 @@ func (req observationsRequest) observations() ([]realm.Observation, realm.FieldE
 			}
 		}
 		var at time.Time
+		var offset int
 		if m.Timestamp == "" {
 			fe.Add(field("timestamp"), "required (RFC 3339, e.g. 2023-05-08T13:56:00Z)")
 		} else if msg := timeErr(m.Timestamp); msg != "" {
@@ -83,9 +84,10 @@ func (req observationsRequest) observations() ([]realm.Observation, realm.FieldE
 		} else {
 			t, _ := time.Parse(time.RFC3339, m.Timestamp)
 			at = t.UTC()
+			_, offset = t.Zone()
 		}
 		out[i] = realm.Observation{
-			ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Content: m.Content, ObservedAt: at,
+			ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Content: m.Content, ObservedAt: at, Offset: offset,
 		}
 	}
 	return out, fe

@@ -42,8 +42,9 @@ type Options struct {
 	// A job's error says when its pending observations are retried from it.
 	ResumeInterval time.Duration
 	// Zone is where the memory's days are (UTC by default): an observation's time is read
-	// in it, so the day of a chat without session ids and the dates its words name
-	// ("tomorrow", "on Monday") are the speaker's, not UTC's.
+	// in it, unless it was sent with another UTC offset, read in that
+	// (realm.Observation.Local), so the day of a chat without session ids and the dates
+	// its words name ("tomorrow", "on Monday") are the speaker's, not UTC's.
 	Zone *time.Location
 	// ExtractRoles are the chat roles (ChatRoles) whose messages are extracted into
 	// memories; nil: DefaultExtractRoles. The others' are stored and not extracted.
@@ -502,7 +503,7 @@ func (p *Pipeline) integrateExtracted(ctx context.Context, o realm.Observation, 
 	if ext == nil {
 		ext, forgotten = p.kept.take(ref)
 	}
-	o.ObservedAt = o.ObservedAt.In(p.opts.Zone)
+	o.ObservedAt = o.Local(p.opts.Zone)
 	res := Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusIntegrated, Usage: realm.Usage{}}
 	res.Usage.Add(spent)
 	log := p.log.With().Str("space", o.Space).Str("observation", o.ID).Logger()

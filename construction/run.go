@@ -74,10 +74,11 @@ func leftPending(done []Result, rest []realm.Observation, restResults []Result) 
 	return true
 }
 
-// inZone reads the times of obs, as stored (UTC), in the memory's zone (Options.Zone).
+// inZone reads the times of obs, as stored (UTC), where their days are: in the offset
+// each was sent with, else in the memory's zone (Options.Zone; realm.LocalTime).
 func (p *Pipeline) inZone(obs []realm.Observation) {
 	for i := range obs {
-		obs[i].ObservedAt = obs[i].ObservedAt.In(p.opts.Zone)
+		obs[i].ObservedAt = obs[i].Local(p.opts.Zone)
 	}
 }
 

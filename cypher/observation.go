@@ -94,7 +94,7 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 		first[o.ID] = i
 		rows = append(rows, map[string]any{
 			"i": int64(i), "id": o.ID, "session_id": o.SessionID, "speaker": o.Speaker,
-			"content": o.Content, "observed_at": o.ObservedAt.UTC(),
+			"content": o.Content, "observed_at": o.ObservedAt.UTC(), "utc_offset": int64(o.Offset),
 		})
 	}
 	out := make([]SavedObservation, len(obs))
@@ -732,9 +732,10 @@ func observationFromMap(m map[string]any) realm.Observation {
 	s := func(field string) string { v, _ := m[field].(string); return v }
 	seq, _ := m["seq"].(int64)
 	generation, _ := m["generation"].(int64)
+	offset, _ := m["utc_offset"].(int64) // none on messages stored before it was kept: 0
 	return realm.Observation{
 		ID: s("id"), Space: s("space"), SessionID: s("session_id"), Speaker: s("speaker"), Content: s("content"),
-		ObservedAt: timeOf(m["observed_at"]), Seq: seq, Status: s("status"), Generation: generation,
+		ObservedAt: timeOf(m["observed_at"]), Offset: int(offset), Seq: seq, Status: s("status"), Generation: generation,
 	}
 }
 

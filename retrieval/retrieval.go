@@ -115,7 +115,8 @@ type Options struct {
 	// edges are scored (cypher.Hop). See DefaultOptions.
 	HubDegree int
 	// Zone is where the memory's days are (nil: UTC), as construction.Options.Zone: a
-	// question's time is read in it, so "yesterday" and "on Monday" are the asker's days.
+	// question's time is read in it, unless it was given with another UTC offset, read
+	// in that (realm.LocalTime), so "yesterday" and "on Monday" are the asker's days.
 	Zone *time.Location
 }
 
@@ -570,7 +571,8 @@ func (r *Retriever) newRun(space string, req realm.RecallRequest) *run {
 	if req.Time != nil {
 		qtime = *req.Time
 	}
-	qtime = qtime.In(cmp.Or(r.opts.Zone, time.UTC))
+	_, offset := qtime.Zone()
+	qtime = realm.LocalTime(qtime, offset, cmp.Or(r.opts.Zone, time.UTC))
 	set := r.settings(req)
 	return &run{
 		space: space, query: req.Query, now: qtime, started: now, set: set, usage: realm.Usage{},

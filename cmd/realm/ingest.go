@@ -105,7 +105,8 @@ func readObservations(path, sample string) ([]realm.Observation, error) {
 		if speaker == "" {
 			speaker = m.Role
 		}
-		out = append(out, realm.Observation{ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Content: m.Content, ObservedAt: m.Timestamp})
+		_, offset := m.Timestamp.Zone()
+		out = append(out, realm.Observation{ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Content: m.Content, ObservedAt: m.Timestamp, Offset: offset})
 	}
 	return out, sc.Err()
 }

@@ -5,13 +5,14 @@
 // or already ours is leased to $owner. Run after space_ensure_lock; ids must be distinct
 // within the batch.
 // Params: $space, $observations (list of {i, id, session_id, speaker, content,
-// observed_at}), $now, $owner, $until.
+// observed_at, utc_offset: the seconds east of UTC of the timestamp as sent}), $now,
+// $owner, $until.
 // Returns: i (the index in $observations), o (the stored properties), new, claimed.
 MATCH (s:Space {id: $space})
 UNWIND $observations AS x
 MERGE (o:Observation {space: $space, id: x.id})
   ON CREATE SET o.session_id = x.session_id, o.speaker = x.speaker, o.content = x.content,
-                o.observed_at = x.observed_at, o.status = 'pending', o.attempts = 0,
+                o.observed_at = x.observed_at, o.utc_offset = x.utc_offset, o.status = 'pending', o.attempts = 0,
                 o.created_at = $now, o.is_new = true, o.generation = s.forgotten
 WITH s, x, o, coalesce(o.is_new, false) AS new
 ORDER BY x.i
