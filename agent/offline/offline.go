@@ -217,6 +217,11 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	if (contentful || selfName != "") && speaker != "" && !unaddressed[strings.ToLower(speaker)] {
 		seen[normName(speaker)] = true
 		e := entityCandidate(speaker, "person", "a participant of the conversation", speaker)
+		if plain := plainName(speaker); plain != "" && plain != speaker {
+			// "Zoë 🦄" is Zoë wherever her words say "Zoë": no second person.
+			seen[normName(plain)] = true
+			e = calledToo(e, plain)
+		}
 		if selfName != "" {
 			seen[normName(selfName)] = true
 			e = calledToo(e, selfName)

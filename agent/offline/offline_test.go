@@ -647,3 +647,25 @@ func TestOfflinePhatic(t *testing.T) {
 		}
 	})
 }
+
+// TestOfflineSpeakerNameAsWords: a speaker named with an emoji or markup ("Zoë 🦄",
+// "<b>Mallory</b>") is one person, called by the name's words too, not a participant
+// and a second person of those words mentioned by the first.
+func TestOfflineSpeakerNameAsWords(t *testing.T) {
+	for speaker, plain := range map[string]string{"Zoë 🦄": "Zoë", "<b>Mallory</b>": "Mallory", "Ana": ""} {
+		ex := mustExtract(t, New(Options{}), agent.ExtractInput{Observation: obsAt("o1", "s1", speaker, "I moved to Porto last year and I love the beach there.")})
+		var persons []agent.Candidate
+		for _, c := range ofType(ex.Candidates, realm.Entity) {
+			if c.Category == "person" {
+				persons = append(persons, c)
+			}
+		}
+		if len(persons) != 1 || persons[0].Name != speaker {
+			t.Errorf("%s: persons %+v, want the speaker alone", speaker, persons)
+			continue
+		}
+		if plain != "" && !slices.Contains(persons[0].Aliases, plain) {
+			t.Errorf("%s: aliases %v, want %q among them", speaker, persons[0].Aliases, plain)
+		}
+	}
+}

@@ -767,6 +767,21 @@ func normValue(v string) string {
 	return strings.Join(parts, " ")
 }
 
+// markup is an HTML or XML tag, as a chat client may leave around a name ("<b>Mallory</b>").
+var markup = regexp.MustCompile(`</?[A-Za-z][^<>]*>`)
+
+// plainName is a speaker's name as words: without markup, and without the emoji and
+// symbols that hold no letter or digit ("Zoë 🦄" is "Zoë"); "" when nothing is left.
+func plainName(speaker string) string {
+	var words []string
+	for _, f := range strings.Fields(markup.ReplaceAllString(speaker, " ")) {
+		if strings.IndexFunc(f, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			words = append(words, f)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
 // normName is the comparison form of an entity name or alias; its hyphens are spaces, so
 // that the words of "Jean-Luc" are "jean" and "luc", as wordsOf finds them.
 func normName(n string) string {
