@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/internal/ctxtime"
@@ -15,20 +16,35 @@ import (
 
 // ApplySchema applies the migrations not yet recorded, in order, records each, and
 // waits until every index is ONLINE. Every statement is IF NOT EXISTS, so two processes
-// applying at once both succeed; a schema race between them is retried.
+// applying at once both succeed; a schema race between them is retried. Each migration it
+// applies is logged (info, to ctx's logger: zerolog.Ctx), then how long they and the wait
+// for the indexes took; nothing when every migration was applied before.
 //
-// If the vector index exists with another dimension than dims it is rebuilt when no
-// memory has an embedding yet; otherwise ApplySchema returns EConflict.
+// A store that records a migration this build does not know was migrated by a newer
+// REALM, which may have dropped or changed what this build reads: ApplySchema changes
+// nothing and returns EConflict. If the vector index exists with another dimension than
+// dims it is rebuilt when no memory has an embedding yet; otherwise ApplySchema returns
+// EConflict.
 func (s *Store) ApplySchema(ctx context.Context, dims int) error {
 	migrations, err := schema.Migrations(dims, s.filtered)
 	if err != nil {
 		return err
 	}
+	recs, err := s.read(ctx, qMigrationApplied, nil)
+	if err != nil {
+		return err
+	}
+	if newer := unknownMigration(recs, migrations); newer != "" {
+		return migratedByNewer(newer)
+	}
 	if err := s.fitVectorIndex(ctx, dims); err != nil {
 		return err
 	}
+	started, applied := time.Now(), 0
 	for attempt := 0; ; attempt++ {
-		err = s.applyMigrations(ctx, migrations)
+		var n int
+		n, err = s.applyMigrations(ctx, migrations)
+		applied += n
 		if err == nil || attempt == 3 || ctx.Err() != nil {
 			break
 		}
@@ -37,35 +53,70 @@ func (s *Store) ApplySchema(ctx context.Context, dims int) error {
 	if err != nil {
 		return fmt.Errorf("apply schema: %w", err)
 	}
-	_, err = s.write(ctx, qAwaitIndexes, map[string]any{"seconds": 300})
-	return err
+	if _, err = s.write(ctx, qAwaitIndexes, map[string]any{"seconds": 300}); err != nil {
+		return err
+	}
+	if applied > 0 {
+		zerolog.Ctx(ctx).Info().Int("migrations", applied).Dur("took", time.Since(started)).
+			Msgf("schema: %d migrations applied, every index online", applied)
+	}
+	return nil
 }
 
-func (s *Store) applyMigrations(ctx context.Context, migrations []schema.Migration) error {
+// unknownMigration names the first migration recorded in recs (qMigrationApplied) that
+// migrations do not hold, NNNN_name, or returns "" when there is none.
+func unknownMigration(recs []*neo4j.Record, migrations []schema.Migration) string {
+	known := map[int64]bool{}
+	for _, m := range migrations {
+		known[int64(m.Version)] = true
+	}
+	for _, r := range recs {
+		if v := num(r, "version"); !known[v] {
+			return fmt.Sprintf("%04d_%s", v, str(r, "name"))
+		}
+	}
+	return ""
+}
+
+// migratedByNewer refuses a store that records a migration this build does not know.
+func migratedByNewer(migration string) *realm.Error {
+	return realm.Errorf(realm.EConflict, "the store was migrated by a newer REALM (migration %s unknown to this build): "+
+		"run that version or restore a backup taken before the upgrade", migration)
+}
+
+// applyMigrations applies the migrations not recorded yet and returns how many it applied.
+func (s *Store) applyMigrations(ctx context.Context, migrations []schema.Migration) (int, error) {
 	recs, err := s.read(ctx, qMigrationApplied, nil)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	applied := map[int64]bool{}
 	for _, r := range recs {
 		applied[num(r, "version")] = true
 	}
+	n := 0
 	for _, m := range migrations {
 		// The vector index is checked every time: its dimension follows the embedder.
 		if applied[int64(m.Version)] && m.Name != "memory_embedding" {
 			continue
 		}
+		started := time.Now()
 		if err := s.runSchemaStatement(ctx, m.Statement); err != nil {
-			return fmt.Errorf("migration %04d_%s: %w", m.Version, m.Name, err)
+			return n, fmt.Errorf("migration %04d_%s: %w", m.Version, m.Name, err)
 		}
 		_, err := s.write(ctx, qMigrationRecord, map[string]any{
 			"version": m.Version, "name": m.Name, "now": time.Now().UTC(),
 		})
 		if err != nil {
-			return err
+			return n, err
+		}
+		if !applied[int64(m.Version)] {
+			n++
+			zerolog.Ctx(ctx).Info().Str("migration", fmt.Sprintf("%04d_%s", m.Version, m.Name)).Dur("took", time.Since(started)).
+				Msg("schema migration applied")
 		}
 	}
-	return nil
+	return n, nil
 }
 
 // runSchemaStatement runs one migration as an auto-commit transaction: Neo4j refuses schema
@@ -193,8 +244,8 @@ func (s *Store) Indexes(ctx context.Context) ([]Index, error) {
 	return out, nil
 }
 
-// SchemaReady reports whether every migration is recorded and every index ONLINE; the
-// reason says what is missing.
+// SchemaReady reports whether every migration is recorded, none unknown to this build
+// (see ApplySchema), and every index ONLINE; the reason says what is missing.
 func (s *Store) SchemaReady(ctx context.Context, dims int) (ok bool, reason string, err error) {
 	migrations, err := schema.Migrations(dims, s.filtered)
 	if err != nil {
@@ -203,6 +254,9 @@ func (s *Store) SchemaReady(ctx context.Context, dims int) (ok bool, reason stri
 	recs, err := s.read(ctx, qMigrationApplied, nil)
 	if err != nil {
 		return false, "", err
+	}
+	if newer := unknownMigration(recs, migrations); newer != "" {
+		return false, migratedByNewer(newer).Message, nil
 	}
 	if len(recs) < len(migrations) {
 		return false, fmt.Sprintf("%d of %d schema migrations applied", len(recs), len(migrations)), nil

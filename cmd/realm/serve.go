@@ -287,7 +287,7 @@ func openDeps(ctx context.Context, cfg config, logger zerolog.Logger) (*deps, er
 		return nil, err
 	}
 	logger.Info().Str("embedder", d.embedder.ID()).Msg("embedder: " + why)
-	if err := store.ApplySchema(ctx, d.embedder.Dim()); err != nil {
+	if err := store.ApplySchema(logger.WithContext(ctx), d.embedder.Dim()); err != nil { // it logs the migrations it applies
 		d.close()
 		return nil, err
 	}

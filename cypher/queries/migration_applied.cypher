@@ -1,4 +1,5 @@
-// The versions of the schema migrations already applied.
-// Params: none. Returns: version (one row per applied migration).
+// The schema migrations already applied, in order.
+// Params: none. Returns: version, name (one row per applied migration).
 MATCH (m:Migration)
-RETURN m.version AS version
+RETURN m.version AS version, m.name AS name
+ORDER BY version
