@@ -17,7 +17,7 @@ import (
 // The export format of a space: JSON Lines, one record a line, each with a "kind", in
 // this order:
 //
-//	{"kind":"space","format":"realm-space","version":1,"space":S,"embedder":…,"dims":…,"exported_at":…,"props":{…}}
+//	{"kind":"space","format":"realm-space","version":2,"space":S,"embedder":…,"dims":…,"exported_at":…,"props":{…}}
 //	{"kind":"observation","props":{…}}                                   by id
 //	{"kind":"memory","derived_from":[observation ids],"props":{…}}       by id
 //	{"kind":"edge","predicate":"precedes","from":ID,"to":ID,"props":{…}} by source id
@@ -38,9 +38,15 @@ import (
 // (cypher.ObservationKey): imported, the space goes on counting from it, and a message
 // forgotten then sent again after the import derives ids no earlier one did. An
 // observation's generation above the count is refused: the count would derive its ids again.
+//
+// Version is the format's: an import reads every version from 1 up to it and refuses a
+// newer one. It moves when a field changes so that an older REALM would misread it.
+// Version 2: the space's memories_version is a string (a random id), an integer in version
+// 1, to which a REALM of version 1 adds. A version 1 file is imported as it is: the next
+// write of the space gives it a string.
 const (
 	Format  = "realm-space"
-	Version = 1
+	Version = 2
 )
 
 // Record kinds of an export, in file order.

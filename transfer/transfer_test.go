@@ -19,7 +19,7 @@ import (
 
 // smallExport is a canonical export of a space SPACE with every kind of record, as
 // Export writes it (sorted keys, floats with a point), embedder test:e of 3 dims.
-const smallExport = `{"kind":"space","format":"realm-space","version":1,"space":"SPACE","embedder":"test:e","dims":3,"exported_at":"2026-01-01T00:00:00Z","props":{"created_at":"2026-01-01T00:00:00Z","seq":2,"summary":"Ana moved."}}
+const smallExport = `{"kind":"space","format":"realm-space","version":2,"space":"SPACE","embedder":"test:e","dims":3,"exported_at":"2026-01-01T00:00:00Z","props":{"created_at":"2026-01-01T00:00:00Z","seq":2,"summary":"Ana moved."}}
 {"kind":"observation","props":{"added":["m1","m2"],"attempts":0,"content":"I moved to Lisbon.","id":"o1","observed_at":"2023-01-01T09:00:00.123456789Z","seq":1,"session_id":"","speaker":"Ana","status":"integrated"}}
 {"kind":"observation","props":{"attempts":0,"content":"Still pending.","id":"o2","observed_at":"2023-01-02T09:00:00Z","seq":2,"speaker":"Ana","status":"pending"}}
 {"kind":"memory","derived_from":["o1"],"props":{"access_count":2,"content":"Ana moved to Lisbon.","created_at":"2026-01-01T00:00:00Z","embedding":[1.0,0.0,0.0],"id":"m1","keywords":["Lisbon"],"learned_at":"2023-01-01T09:00:00.123456789Z","name":"move","sources":["o1"],"t_end":"2023-01-01T00:00:00Z","t_start":"2023-01-01T00:00:00Z","type":"event"}}
@@ -71,6 +71,21 @@ func TestImportExportSmall(t *testing.T) {
 	}
 	if got := exportOf(t, s, space); got != file {
 		t.Errorf("export after import:\n%s\nwant:\n%s", got, file)
+	}
+}
+
+// TestImportVersion1: an export of format version 1, whose space's memories_version is an
+// integer, is imported as it is and exported again in the current version.
+func TestImportVersion1(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	file := strings.Replace(strings.ReplaceAll(smallExport, "SPACE", space), `"seq":2,"summary"`, `"memories_version":7,"seq":2,"summary"`, 1)
+	v1 := strings.Replace(file, `"version":2`, `"version":1`, 1)
+	if _, err := Import(context.Background(), s, space, opener(v1), smallOpts); err != nil {
+		t.Fatal(err)
+	}
+	if got := exportOf(t, s, space); got != file {
+		t.Errorf("export after importing version 1:\n%s\nwant:\n%s", got, file)
 	}
 }
 
@@ -227,7 +242,9 @@ func TestValidate(t *testing.T) {
 		{"ErrUnknownField", with(3, `{"kind":"observation","props":{"id":"o9"},"colour":"red"}`), realm.EInvalid, "3", "colour"},
 		{"ErrNoHeader", with(1, ""), realm.EInvalid, "1", `begins with a "space" record`},
 		{"ErrFormat", with(1, strings.Replace(lines[0], "realm-space", "other", 1)), realm.EInvalid, "1", "not a REALM space export"},
-		{"ErrVersion", with(1, strings.Replace(lines[0], `"version":1`, `"version":2`, 1)), realm.EInvalid, "1", "version 2"},
+		{"ErrVersionNewer", with(1, strings.Replace(lines[0], `"version":2`, `"version":3`, 1)), realm.EInvalid, "1",
+			"format version 3: this REALM reads versions 1 to 2; a newer REALM wrote the file"},
+		{"ErrVersionZero", with(1, strings.Replace(lines[0], `"version":2`, `"version":0`, 1)), realm.EInvalid, "1", "format version 0"},
 		{"ErrDims", with(1, strings.Replace(lines[0], `"dims":3`, `"dims":384`, 1)), realm.EConflict, "1", "384 dimensions"},
 		{"ErrEmbedder", with(1, strings.Replace(lines[0], `test:e`, `local:x`, 1)), realm.EConflict, "1", "embedded by local:x"},
 		{"ErrUnknownKind", with(3, `{"kind":"note","props":{"id":"n"}}`), realm.EInvalid, "3", `unknown kind "note"`},

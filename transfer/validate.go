@@ -255,8 +255,10 @@ func (sc *importScan) checkHeader(rec *importRecord, n int) error {
 	switch {
 	case rec.Format != Format:
 		return errLine(n, "format %q is not %q: not a REALM space export", rec.Format, Format)
-	case rec.Version < 1 || rec.Version > Version:
-		return errLine(n, "format version %d: this REALM reads version %d (a newer REALM wrote the file?)", rec.Version, Version)
+	case rec.Version < 1:
+		return errLine(n, "format version %d: versions begin at 1", rec.Version)
+	case rec.Version > Version:
+		return errLine(n, "format version %d: this REALM reads versions 1 to %d; a newer REALM wrote the file: import it with that version", rec.Version, Version)
 	case !realm.ValidSpace(rec.Space):
 		return errLine(n, "space %q is not a space id", rec.Space)
 	case rec.Dims != 0 && rec.Dims != sc.opts.Dims: // 0: a space without a record of its embedder
