@@ -128,7 +128,10 @@ func (imp *Import) begin(ctx context.Context) (interrupted bool, err error) {
 		interrupted = false
 		switch {
 		case marked != nil && timeOf(valueOf(r, "import_until")).After(now):
-			return nil, realm.Errorf(realm.EConflict, "space %q is being imported by another request; wait for it to end", imp.space)
+			until := holdEnd(valueOf(r, "import_until"))
+			return nil, realm.Errorf(realm.EConflict, "space %q is being imported by another request, which holds it until %s, "+
+				"renewed while it runs: wait for it to end; if that import's server stopped, send the import again after %s",
+				imp.space, until, until)
 		case marked != nil:
 			interrupted = true // its importer is gone: its data is wiped below
 		case num(r, "contents") > 0:
@@ -353,6 +356,10 @@ func constraintViolated(err error) bool {
 
 func valueOf(r *neo4j.Record, key string) any { v, _ := r.Get(key); return v }
 
+// holdEnd is when an import's hold on its space (import_until) lapses unless renewed, for
+// an error message: the lease is minutes long, so the time of day says it.
+func holdEnd(until any) string { return timeOf(until).UTC().Format("15:04:05 UTC") }
+
 // CheckNotImporting returns EConflict when space is marked by an import: one running, or
 // one interrupted that left it incomplete. Recall and answer call it first.
 // Errors: EConflict, EUnavailable.
@@ -365,14 +372,18 @@ func (s *Store) CheckNotImporting(ctx context.Context, space string) error {
 }
 
 // importRefusal is the error of a request into a space that carries the import mark
-// (mark, until), nil when it carries none.
+// (mark, until), nil when it carries none. A running import renews its hold; one whose
+// server stopped (killed, crashed) holds the space until its lease lapses, which the
+// error names, as nothing tells the two apart before then (another server on the same
+// Neo4j may be running it).
 func importRefusal(space string, mark, until any) error {
 	switch {
 	case mark == nil:
 		return nil
 	case timeOf(until).After(time.Now()):
 		return realm.Errorf(realm.EConflict,
-			"an import into space %q is running: ingest, recall and answer are refused until it ends; retry then", space)
+			"an import into space %q holds it until %s, renewed while it runs: ingest, recall and answer are refused until it ends; "+
+				"retry then, and if that import's server stopped, send the import again after %s", space, holdEnd(until), holdEnd(until))
 	default:
 		return realm.Errorf(realm.EConflict,
 			"an import into space %q was interrupted and left it incomplete: import the file again (what it left is erased first) "+

@@ -10,8 +10,8 @@ import (
 )
 
 // TestImportInterrupted: an import whose process dies between batches (no Finish, no
-// Abandon) leaves its mark: while its lease runs, another import and an export are
-// refused; once it has run out, ingest and recall are refused saying the import was
+// Abandon) leaves its mark: while its lease runs, another import, an export, ingest and
+// recall are refused, saying until when it holds the space; once it has run out, ingest and recall are refused saying the import was
 // interrupted, and the next import erases what it left and, finished, ends the refusal.
 // (The imports of whole files are package transfer's tests.)
 func TestImportInterrupted(t *testing.T) {
@@ -28,9 +28,26 @@ func TestImportInterrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	dead.stop() // the process dies here
+	until := time.Now().UTC().Add(importLease).Truncate(time.Second)
+	if _, err := s.write(ctx, qImportRenew, map[string]any{"space": space, "import": dead.id, "until": until}); err != nil {
+		t.Fatal(err)
+	}
 
-	if _, err := s.BeginImport(ctx, space); realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), "being imported") {
+	// While its lease runs, the refusals say until when, and what to do if it is dead.
+	held := "holds it until " + until.Format("15:04:05") + " UTC, renewed while it runs"
+	again := "if that import's server stopped, send the import again after " + until.Format("15:04:05") + " UTC"
+	if _, err := s.BeginImport(ctx, space); realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), "being imported") ||
+		!strings.Contains(err.Error(), held) || !strings.Contains(err.Error(), again) {
 		t.Fatalf("import while another holds the space: %v", err)
+	}
+	during := []realm.Observation{{ID: "d1", Space: space, Speaker: "Ana", Content: "Ana has a dog.", ObservedAt: time.Now().UTC()}}
+	if _, err := s.SaveObservations(ctx, space, "test:e", 3, during, Lease{}); realm.ErrorCode(err) != realm.EConflict ||
+		!strings.Contains(err.Error(), held) || !strings.Contains(err.Error(), again) {
+		t.Errorf("ingest while an import holds the space: %v", err)
+	}
+	if err := s.CheckNotImporting(ctx, space); realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), held) ||
+		!strings.Contains(err.Error(), again) {
+		t.Errorf("recall while an import holds the space: %v", err)
 	}
 	if _, err := s.ExportSpaceProps(ctx, space); realm.ErrorCode(err) != realm.EConflict {
 		t.Errorf("export of a space being imported: %v", err)
