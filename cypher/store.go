@@ -156,8 +156,9 @@ type Store struct {
 }
 
 // Open connects to Neo4j and checks that it answers with these credentials. It waits
-// (bounded) while the server is still starting, but fails at once on bad credentials or
-// an address nothing listens on, with one clear message.
+// (bounded) while the server is still starting or does not serve statements yet, but
+// fails at once on bad credentials or an address nothing listens on, with one clear
+// message.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
 	cfg = cfg.withDefaults()
 	auth := neo4j.BasicAuth(cfg.User, cfg.Password, "")
@@ -179,15 +180,18 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	for {
 		err = driver.VerifyConnectivity(ctx)
 		if err == nil {
+			// A server that logs in may still not serve its database's statements (it was
+			// just started, a dump just loaded): that is waited for too.
 			version, _, err := s.ServerInfo(ctx)
-			if err != nil {
+			if err == nil {
+				s.filtered = FiltersVectors(version)
+				return s, nil
+			}
+			if realm.ErrorCode(err) != realm.EUnavailable || time.Now().After(deadline) || ctx.Err() != nil {
 				driver.Close(context.WithoutCancel(ctx))
 				return nil, err
 			}
-			s.filtered = FiltersVectors(version)
-			return s, nil
-		}
-		if !isTransient(err) || time.Now().After(deadline) || ctx.Err() != nil {
+		} else if !isTransient(err) || time.Now().After(deadline) || ctx.Err() != nil {
 			driver.Close(context.WithoutCancel(ctx))
 			return nil, describeOpenError(cfg, err)
 		}
@@ -561,7 +565,8 @@ func profileCounts(ctx context.Context, res neo4j.ResultWithContext) (hits, rows
 }
 
 // translate maps driver errors to domain errors: an unreachable server or a lost
-// connection is EUnavailable (the API answers 503), anything else stays internal.
+// connection is EUnavailable (the API answers 503), with the driver's cause (its errors
+// name no credentials), anything else stays internal.
 func translate(err error) error {
 	if err == nil {
 		return nil
@@ -577,19 +582,27 @@ func translate(err error) error {
 	// error that does not unwrap to its causes.
 	var gaveUp *neo4j.TransactionExecutionLimit
 	var conn *neo4j.ConnectivityError
+	if errors.As(err, &gaveUp) && len(gaveUp.Errors) > 0 {
+		return unavailable(gaveUp.Errors[len(gaveUp.Errors)-1]) // the last attempt's cause, not the retry's summary
+	}
 	if errors.As(err, &conn) || errors.As(err, &gaveUp) || isTransient(err) || neo4j.IsRetryable(err) {
-		return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable"}
+		return unavailable(err)
 	}
 	var usage *neo4j.UsageError
 	if errors.As(err, &usage) && strings.Contains(usage.Message, "closed") {
-		return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable"}
+		return unavailable(err)
 	}
 	// A handshake cut off by a Neo4j stopping or starting offers no version, in an error
 	// of the driver's words alone.
 	if strings.Contains(err.Error(), "none of the server offered Bolt versions are supported") {
-		return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable"}
+		return unavailable(err)
 	}
 	return err
+}
+
+// unavailable is the EUnavailable of a Neo4j that cannot serve now, saying why.
+func unavailable(cause error) error {
+	return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable: " + firstLine(cause)}
 }
 
 // Record accessors that tolerate nulls.

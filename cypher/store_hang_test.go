@@ -2,6 +2,7 @@ package cypher_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,6 +46,9 @@ func TestNeo4jHung(t *testing.T) {
 			err := c.run(ctx)
 			if realm.ErrorCode(err) != realm.EUnavailable || ctx.Err() != nil {
 				t.Errorf("with neo4j hung: %v (the caller's deadline: %v), want unavailable before that deadline", err, ctx.Err())
+			}
+			if !strings.Contains(err.Error(), "neo4j is unavailable: neo4j did not answer") {
+				t.Errorf("with neo4j hung: %v, want the cause said", err)
 			}
 		})
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/embed"
+	"github.com/realm-memory/realm/internal/ctxtime"
 )
 
 // runServe applies the schema, then serves the API until ctx is cancelled (SIGINT or
@@ -266,7 +267,7 @@ type deps struct {
 
 // openDeps connects to Neo4j, builds the embedder (an empty REALM_EMBEDDER follows the
 // store: resolveEmbedder), applies the schema and checks that the stored memories were
-// embedded by that embedder.
+// embedded by that embedder. Each step on the store waits for Neo4j (awaitNeo4j).
 func openDeps(ctx context.Context, cfg config, logger zerolog.Logger) (*deps, error) {
 	d := &deps{}
 	store, err := cypher.Open(ctx, cfg.Neo4j)
@@ -277,7 +278,12 @@ func openDeps(ctx context.Context, cfg config, logger zerolog.Logger) (*deps, er
 	if cfg.Embed.Kind == "" && !embed.LocalInstalled(cfg.Embed.Local.ModelDir) {
 		d.warning = "the local embedding model is not installed; using the weak hash embedder (run " + embed.SetupCommand + ")"
 	}
-	embCfg, why, err := resolveEmbedder(ctx, store, cfg)
+	var embCfg embed.Config
+	var why string
+	err = awaitNeo4j(ctx, logger, startupWait, "reading the stored spaces' embedder", func() (err error) {
+		embCfg, why, err = resolveEmbedder(ctx, store, cfg)
+		return err
+	})
 	if err != nil {
 		d.close()
 		return nil, err
@@ -287,15 +293,43 @@ func openDeps(ctx context.Context, cfg config, logger zerolog.Logger) (*deps, er
 		return nil, err
 	}
 	logger.Info().Str("embedder", d.embedder.ID()).Msg("embedder: " + why)
-	if err := store.ApplySchema(logger.WithContext(ctx), d.embedder.Dim()); err != nil { // it logs the migrations it applies
+	err = awaitNeo4j(ctx, logger, startupWait, "applying the schema", func() error {
+		return store.ApplySchema(logger.WithContext(ctx), d.embedder.Dim()) // it logs the migrations it applies
+	})
+	if err != nil {
 		d.close()
 		return nil, err
 	}
-	if err := store.CheckEmbedder(ctx, d.embedder.ID(), d.embedder.Dim(), cfg.UncheckedSpaces); err != nil {
+	err = awaitNeo4j(ctx, logger, startupWait, "checking the stored spaces' embedder", func() error {
+		return store.CheckEmbedder(ctx, d.embedder.ID(), d.embedder.Dim(), cfg.UncheckedSpaces)
+	})
+	if err != nil {
 		d.close()
 		return nil, err
 	}
 	return d, nil
+}
+
+// startupWait bounds how long each step of the start waits for Neo4j to serve: a Neo4j
+// just started (a dump just loaded) takes connections before its database answers a
+// statement within NEO4J_ANSWER_TIMEOUT, and each call on its own gives up within seconds.
+const startupWait = time.Minute
+
+// awaitNeo4j runs step until it succeeds or fails otherwise than EUnavailable; while Neo4j
+// is unavailable it logs the cause and runs step again after a pause (1 s, doubling up to
+// 10 s), for up to within, then returns step's last error.
+func awaitNeo4j(ctx context.Context, logger zerolog.Logger, within time.Duration, what string, step func() error) error {
+	deadline := time.Now().Add(within)
+	for pause := time.Second; ; pause = min(2*pause, 10*time.Second) {
+		err := step()
+		if realm.ErrorCode(err) != realm.EUnavailable || time.Now().Add(pause).After(deadline) {
+			return err
+		}
+		logger.Warn().Err(err).Dur("pause", pause).Msg("neo4j does not serve yet: " + what + " again after a pause")
+		if err := ctxtime.Sleep(ctx, pause); err != nil {
+			return err
+		}
+	}
 }
 
 // resolveEmbedder returns cfg.Embed with an empty REALM_EMBEDDER resolved by the store:
