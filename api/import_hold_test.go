@@ -16,8 +16,8 @@ import (
 )
 
 // TestImportHoldsSpace: while an import's body is still arriving, its space refuses
-// recall, answer and ingest (synchronous and asynchronous) with 409 conflict saying an
-// import is running, and stores nothing of what it refused; once the import ended, the
+// recall, answer and ingest (synchronous and asynchronous) with 409 conflict saying until
+// when an import holds it, and stores nothing of what it refused; once the import ended, the
 // same requests work and the messages sent again are integrated beside the imported ones.
 func TestImportHoldsSpace(t *testing.T) {
 	check := apitest.New(t)
@@ -86,8 +86,8 @@ func TestImportHoldsSpace(t *testing.T) {
 			}
 			var p problemDoc
 			resp := c.do("POST", tc.path, in, &p)
-			if resp.StatusCode != http.StatusConflict || p.Code != "conflict" || !strings.Contains(p.Detail, "import into space") || !strings.Contains(p.Detail, "running") {
-				t.Errorf("during the import: %d %+v, want 409 conflict saying an import is running", resp.StatusCode, p)
+			if resp.StatusCode != http.StatusConflict || p.Code != "conflict" || !strings.Contains(p.Detail, "import into space") || !strings.Contains(p.Detail, "holds it until") {
+				t.Errorf("during the import: %d %+v, want 409 conflict saying until when an import holds the space", resp.StatusCode, p)
 			}
 		})
 	}

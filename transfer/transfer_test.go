@@ -418,8 +418,8 @@ func TestImportHoldsSpace(t *testing.T) {
 		}(),
 		"recall": s.CheckNotImporting(ctx, space),
 	} {
-		if realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), "import into space") || !strings.Contains(err.Error(), "running") {
-			t.Errorf("%s during the import: %v, want a conflict saying an import runs", name, err)
+		if realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), "import into space") || !strings.Contains(err.Error(), "holds it until") {
+			t.Errorf("%s during the import: %v, want a conflict saying until when an import holds the space", name, err)
 		}
 	}
 	if claimsMine() {
