@@ -527,3 +527,48 @@ func TestForgetCorrected(t *testing.T) {
 		t.Errorf("the correction after its message was forgotten: %d, want 404", code)
 	}
 }
+
+// TestCorrectionDatedByItsWords: a correction that names when it happens ("…on 12 February
+// 2024") is dated so, its "tomorrow" read as of when it holds from (valid_from); one that
+// names no time keeps the corrected memory's.
+func TestCorrectionDatedByItsWords(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	for _, tc := range []struct {
+		name, content, validFrom string
+		want                     time.Time // zero: the corrected memory's own time
+	}{
+		{"Named", "Ana's colleague Marta moves to the design team on 12 February 2024.", "", day("2024-02-12")},
+		{"Relative", "Ana's colleague Marta joins the design team tomorrow.", "2023-06-01T09:00:00Z", day("2023-06-02")},
+		{"None", "Ana's colleague Marina joined the design team and sits next to Ana.", "", time.Time{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			space := cyphertest.NewSpace(t)
+			sp := "/v1/spaces/" + space
+			c.remember(sp, correctMessages)
+			old := correctable(t, c, space)
+			body := map[string]any{"content": tc.content}
+			if tc.validFrom != "" {
+				body["valid_from"] = tc.validFrom
+			}
+			var got memoryDoc
+			if resp := c.do("PATCH", sp+"/memories/"+old.ID, body, &got); resp.StatusCode != http.StatusOK {
+				t.Fatalf("correct: %d", resp.StatusCode)
+			}
+			want, wantEnd := old.TStart, old.TEnd
+			if !tc.want.IsZero() {
+				end := tc.want.AddDate(0, 0, 1).Add(-time.Second)
+				want, wantEnd = &tc.want, &end
+			}
+			if !sameTime(got.Memory.TStart, want) || !sameTime(got.Memory.TEnd, wantEnd) {
+				t.Errorf("t_start %v t_end %v, want %v %v", got.Memory.TStart, got.Memory.TEnd, want, wantEnd)
+			}
+		})
+	}
+}
+
+// sameTime: both absent, or the same instant.
+func sameTime(a, b *time.Time) bool {
+	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+}

@@ -78,10 +78,11 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 	if validFrom.IsZero() {
 		validFrom = now
 	}
+	start, end := correctedTime(old, content, validFrom.In(p.opts.Zone))
 	n := realm.Node{
 		ID: newID[0], Space: space, Type: old.Type, Name: name,
 		Content: content, Description: "corrected by the client on " + now.Format(time.RFC3339),
-		Keywords: text.Keywords(content, p.opts.MaxKeywords), TStart: old.TStart, TEnd: old.TEnd,
+		Keywords: text.Keywords(content, p.opts.MaxKeywords), TStart: start, TEnd: end,
 		Participants: old.Participants, Embedding: embs[0], CreatedAt: now, UpdatedAt: now,
 		// Learned when it holds from: a correction dated back is the client's record of
 		// when the change happened, and the old memory's validity ends then (bi-temporal).
@@ -94,6 +95,18 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 			Confidence: correctionWeight, Description: "corrected by the client: " + shortened(old.Content, 120),
 		},
 	})
+}
+
+// correctedTime is when the correction of old saying content happens: the first time its
+// words name ("Dinner with Paul is on February 12 now"), read as of asOf (when it holds
+// from: its "tomorrow" is the day after), else old's.
+func correctedTime(old realm.Node, content string, asOf time.Time) (*time.Time, *time.Time) {
+	for _, m := range text.Dates(content, asOf, text.TenseUnknown) {
+		if !m.From.IsZero() {
+			return &m.From, &m.To
+		}
+	}
+	return old.TStart, old.TEnd
 }
 
 // validSince is when n became valid, as far as the space knows: the earlier of its start
