@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent/agenttest"
@@ -238,5 +239,50 @@ func TestRecallRelativeTime(t *testing.T) {
 	}
 	if got = recall("What did I do last weekend?", "2026-12-20T12:00:00Z", "", ""); len(got) != 0 {
 		t.Errorf("a weekend nothing was told: recalled %q", got)
+	}
+}
+
+// TestRecallScheduleTime: a question about what one has at a time ("What do I have
+// today?", "What's on today?", "What do I have on Tuesday?") recalls the events of then,
+// told before, and what has no time of its own ("every Tuesday"), on that day alone and on
+// the coming Tuesday.
+func TestRecallScheduleTime(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	c.remember(sp, []any{
+		userSaid("choir", "Every Tuesday evening I have choir practice at 7pm.", "2024-01-08T09:15:00Z"),
+		userSaid("mum", "My mum's birthday is March 3, I need to get her a present.", "2024-01-10T20:00:00Z"),
+		userSaid("moma", "Landed in New York! This weekend I'm visiting the MoMA.", "2024-02-15T18:00:00Z"),
+		userSaid("off", "The day after tomorrow is my day off, I'm driving to Philadelphia.", "2024-02-27T20:00:00Z"),
+		userSaid("review", "Tomorrow I have the quarterly review at 10am.", "2024-02-28T21:00:00Z"),
+		userSaid("hike", "Tomorrow I'm hiking at Bear Mountain with Jake.", "2024-03-09T22:00:00Z"),
+	})
+	tests := []struct {
+		q, at string
+		want  string // a source among the events and facts recalled
+		day   string // when set, no event or fact recalled is dated another day
+	}{
+		{"What do I have today?", "2024-02-29T08:00:00Z", "review", "2024-02-29"},
+		{"What's on today?", "2024-03-10T09:00:00Z", "hike", "2024-03-10"},
+		{"What do I have tomorrow?", "2024-02-28T22:00:00Z", "off", "2024-02-29"},
+		{"What do I have on Tuesday?", "2024-02-18T10:00:00Z", "choir", "2024-02-20"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q+" "+tt.at, func(t *testing.T) {
+			var sources []string
+			for _, n := range c.recall(sp, map[string]any{"query": tt.q, "time": tt.at, "k": 10}).Nodes {
+				if n.Node.Type != realm.Event && n.Node.Type != realm.Fact {
+					continue
+				}
+				sources = append(sources, n.Node.Sources...)
+				if tt.day != "" && n.Node.TStart != nil && n.Node.TStart.UTC().Format(time.DateOnly) != tt.day {
+					t.Errorf("recalled %q, dated %v", n.Node.Content, n.Node.TStart)
+				}
+			}
+			if !slices.Contains(sources, tt.want) {
+				t.Errorf("recalled the memories of %q, want %s's", sources, tt.want)
+			}
+		})
 	}
 }

@@ -20,7 +20,7 @@ import (
 // PlanSeeds returns one hybrid plan: the query, its keywords, and the time window it
 // names, if any (see window), and for a question about what was said then, that time
 // (SaidIn, asksWhatWasSaid). A query with no keyword left is a query_match plan; when it
-// names a time, the memories told then (SaidIn), or over a longer time a hybrid plan.
+// names a time, the memories told then (SaidIn), or over a longer time, or ahead (a time to come, what one has then: asksWhatIsOn), a hybrid plan.
 func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -31,16 +31,29 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	}
 	plan := realm.Plan{Query: in.Query, Mode: realm.HybridMatch}
 	words := in.Query
-	if m, rest, ok := text.QuestionTime(in.Query, now); ok {
-		plan.TimeRange = o.window(m)
+	has, ahead := asksWhatIsOn.MatchString(in.Query), false // ahead: of a time to come, or of what one has then
+	tense := text.TensePast
+	if has {
+		tense = text.TenseFuture
+	}
+	var asked *realm.TimeRange // the time the question names, without the window's lag
+	if m, rest, ok := text.QuestionTime(in.Query, now, tense); ok {
+		asked = &realm.TimeRange{From: m.From, To: m.To}
+		ahead = has || m.From.After(now)
+		plan.TimeRange = o.window(m, ahead)
 		if m.Label == "" || m.Relative {
 			words = rest
 		}
 		if asksWhatWasSaid.MatchString(in.Query) && m.To.Sub(m.From) <= agent.MaxSaidIn {
-			plan.SaidIn = &realm.TimeRange{From: m.From, To: m.To}
+			plan.SaidIn = asked
 		}
 	}
 	plan.Keywords = text.Keywords(words, o.opts.MaxKeywords)
+	if ahead && has {
+		// What one has then asks of every memory of then: the words it asks with ("doing",
+		// "anything planned") are not what the memories say.
+		plan.Keywords = slices.DeleteFunc(plan.Keywords, func(k string) bool { return asksWithWhatIsOn[k] })
+	}
 	// The number of an identifier: keywords drop bare numbers, the full-text index holds
 	// "T-7788" as the terms "t" and "7788".
 	for _, n := range text.IDNumbers(words) {
@@ -51,11 +64,11 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	// Nothing but a time is asked about ("What did I do last weekend?", "What happened
 	// yesterday?"): what is remembered of then is what was told then (or, the window says,
 	// shortly after), by similarity to the question, rather than every memory without a
-	// time that the window lets through. Not of a time to come ("What do I have
-	// tomorrow?"): nothing is told then yet, and what is remembered of it is what was
-	// planned for it, dated then: the window's hybrid plan below.
+	// time that the window lets through. Not of a time to come, nor what one has then
+	// ("What do I have tomorrow?", "What's on today?"): what is remembered of it is what
+	// was planned for it, dated then, and what has no time of its own, as "every Tuesday"
+	// has not: the window's hybrid plan below.
 	onlyTime := plan.TimeRange != nil && plan.SaidIn == nil && !slices.ContainsFunc(plan.Keywords, func(k string) bool { return !framesTime[k] })
-	ahead := plan.TimeRange != nil && plan.TimeRange.From.After(now)
 	switch {
 	case onlyTime && !ahead && plan.TimeRange.To.Sub(plan.TimeRange.From) <= agent.MaxSaidIn:
 		said := *plan.TimeRange
@@ -86,6 +99,16 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 var asksWhatWasSaid = regexp.MustCompile(`(?i)\b(talk(ed|ing)? about|discuss(ed|ing)?|chat(ted|ting)? about|conversation|say|said|tell|told|mention(ed)?|share[sd]?|spoke|speak)\b|` +
 	`\b(did (we|you) (do|work on|decide|agree on|plan|fix|build|change)|were (we|you) (doing|working on))\b`)
 
+// asksWhatIsOn: a question about what one has, does or has planned at a time ("What do
+// I have on Tuesday?", "What's on today?", "What am I doing this weekend?", "Do I have
+// anything on the 1st?"), which asks of the events of then, planned before, not of what
+// was said then, and of the coming Tuesday rather than the last.
+var asksWhatIsOn = regexp.MustCompile(`(?i)\b(do|does) \w+ have\b|\bhave (i|we|you) got\b|\bwhat(?:'|’)?s on\b|\bwhat is on\b|` +
+	`\b(am|are|is) \w+ (doing|up to)\b|\b(what(?:'|’)?s|what is|what are|anything|something) (planned|scheduled)\b`)
+
+// asksWithWhatIsOn: the keywords a question of asksWhatIsOn may ask with.
+var asksWithWhatIsOn = map[string]bool{"anything": true, "doing": true, "planned": true, "scheduled": true}
+
 // framesTime: the words a question about nothing but a time may ask with besides the
 // stop words ("What happened last week?").
 var framesTime = map[string]bool{"happen": true, "happened": true, "happens": true, "happening": true}
@@ -94,16 +117,18 @@ var framesTime = map[string]bool{"happen": true, "happened": true, "happens": tr
 // is dated by what it says happened when it says so, else by when it was told, which may
 // be days after the fact ("we met up, they gave me a jersey", told two days later): a
 // window shorter than a week (a day, a weekend) therefore also admits memories dated up to
-// TimeLag after it. A relative expression ("yesterday", "last weekend", "two days ago",
-// "last week", "last summer") counts from the question's time, the asker's now: pass the
-// time of the question when it is not now. Its words leave the keywords (PlanSeeds): they
+// TimeLag after it, unless the question is ahead, of a time to come or of what one has
+// then ("What do I have tomorrow?"): what is planned is dated by the day it is planned
+// for, and a day's window is that day. A relative expression ("yesterday", "last
+// weekend", "two days ago", "last week", "last summer") counts from the question's time,
+// the asker's now: pass the time of the question when it is not now. Its words leave the keywords (PlanSeeds): they
 // say when, not what, and "weekend" would match every memory that says "this weekend". So
 // do the words of an expression that spells out its year (QuestionTime's Label is empty):
 // the window says all they say. A named date without its year keeps its words: the year is
 // the planner's guess, and the words keep ranking the memories that name that time (and
 // qualifiers the window does not read, "the second week of November", keep their month).
-func (o *Agent) window(m text.Mention) *realm.TimeRange {
-	if m.To.Add(time.Second).Sub(m.From) < 7*24*time.Hour {
+func (o *Agent) window(m text.Mention, ahead bool) *realm.TimeRange {
+	if !ahead && m.To.Add(time.Second).Sub(m.From) < 7*24*time.Hour {
 		return &realm.TimeRange{From: m.From, To: m.To.Add(o.opts.TimeLag)}
 	}
 	return &realm.TimeRange{From: m.From, To: m.To}

@@ -164,6 +164,41 @@ func TestOfflinePlanSeedsOnlyTime(t *testing.T) {
 	}
 }
 
+// A question ahead, of a time to come or of what one has then, reads its time forward
+// and filters by that time alone, in a hybrid plan of the question without it: what is
+// planned for then, and what has no time of its own. What it asks with ("doing") is no
+// keyword.
+func TestOfflinePlanSeedsAhead(t *testing.T) {
+	now := time.Date(2026, 11, 29, 10, 0, 0, 0, time.FixedZone("", -5*3600)) // a Sunday
+	day := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 0, 0, 0, 0, now.Location()) }
+	tests := []struct {
+		q        string
+		from, to time.Time
+		keywords []string
+	}{
+		{"What do I have tomorrow?", day(11, 30), day(12, 1), nil},
+		{"What do I have today?", day(11, 29), day(11, 30), nil},
+		{"What's on today?", day(11, 29), day(11, 30), nil},
+		{"What do I have on Tuesday?", day(12, 1), day(12, 2), nil},
+		{"What am I doing this weekend?", day(11, 28), day(11, 30), nil},
+		// A date without its year keeps its words (TestOfflinePlanSeedsTime).
+		{"Do I have anything on December 3?", day(12, 3), day(12, 4), []string{"december"}},
+	}
+	for _, tt := range tests {
+		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: tt.q, Time: now})
+		if err != nil || len(plans) != 1 {
+			t.Fatalf("%q: plans %v, err %v", tt.q, plans, err)
+		}
+		p := plans[0]
+		if w := p.TimeRange; w == nil || !w.From.Equal(tt.from) || !w.To.Equal(tt.to.Add(-time.Second)) {
+			t.Errorf("%q: window %v, want %v – %v", tt.q, w, tt.from, tt.to)
+		}
+		if p.SaidIn != nil || p.Mode != realm.HybridMatch || !slices.Equal(p.Keywords, tt.keywords) {
+			t.Errorf("%q: plan %+v, want a hybrid plan with the keywords %q, without SaidIn", tt.q, p, tt.keywords)
+		}
+	}
+}
+
 // TestOfflinePlanSeedsSaidIn: a question about what was said at a time asks for the
 // memories said then; relative times count from the question's time.
 func TestOfflinePlanSeedsSaidIn(t *testing.T) {

@@ -792,12 +792,13 @@ func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 }
 
 // QuestionTime finds the time expression of the question q (the first one with its
-// year, else the first), resolved against now in its zone as a question places it (in the
-// past: "in May" is the latest May not after now), and returns it with q without it (and
-// the preposition before it); ok is false when q names none. What a window the expression
-// makes is the planner's decision (agent/offline, PlanSeeds).
-func QuestionTime(q string, now time.Time) (m Mention, rest string, ok bool) {
-	ms := Dates(q, now, TensePast)
+// year, else the first), resolved against now in its zone in the question's tense (most
+// ask of the past, TensePast: "in May" is the latest May not after now; "What do I have
+// on Tuesday?", TenseFuture, asks of the coming Tuesday), and returns it with q without it
+// (and the preposition before it); ok is false when q names none. What a window the
+// expression makes is the planner's decision (agent/offline, PlanSeeds).
+func QuestionTime(q string, now time.Time, tense int) (m Mention, rest string, ok bool) {
+	ms := Dates(q, now, tense)
 	if !now.IsZero() {
 		ms = append(ms, spansOver(q, now, ms)...)
 		sort.SliceStable(ms, func(i, j int) bool { return ms[i].Start < ms[j].Start })

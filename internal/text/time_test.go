@@ -166,29 +166,37 @@ func TestQuestionTime(t *testing.T) {
 		rest     string
 		relative bool
 		label    bool // the year was not spelled out
+		future   bool // asked in TenseFuture, else TensePast
 	}{
-		{"What did Caroline do in May 2023?", date(2023, 5, 1), date(2023, 6, 1), "What did Caroline do ?", false, false},
-		{"What happened on 8 May 2023?", date(2023, 5, 8), date(2023, 5, 9), "What happened ?", false, false},
-		{"Where was Mel on May 8, 2023?", date(2023, 5, 8), date(2023, 5, 9), "Where was Mel ?", false, false},
-		{"What did Mel paint last week?", date(2023, 5, 15), date(2023, 5, 22), "What did Mel paint ?", true, true},
-		{"Who called yesterday?", date(2023, 5, 23), date(2023, 5, 24), "Who called ?", true, true},
-		{"What did she buy last month", date(2023, 4, 1), date(2023, 5, 1), "What did she buy", true, true},
-		{"Plans for next year", date(2024, 1, 1), date(2025, 1, 1), "Plans for", true, true},
-		{"What happened two weeks ago?", date(2023, 5, 8), date(2023, 5, 15), "What happened ?", true, true},
-		{"Where did they go in August?", date(2022, 8, 1), date(2022, 9, 1), "Where did they go ?", false, true},
-		{"What changed in 2022?", date(2022, 1, 1), date(2023, 1, 1), "What changed ?", false, false},
-		{"What was the name of the dentist I saw in March last year?", date(2022, 3, 1), date(2022, 4, 1), "What was the name of the dentist I saw ?", false, true},
-		{"Who came last weekend?", date(2023, 5, 20), date(2023, 5, 22), "Who came ?", true, true},
-		{"What did they give him on Aug 15th?", date(2022, 8, 15), date(2022, 8, 16), "What did they give him ?", false, true},
+		{"What did Caroline do in May 2023?", date(2023, 5, 1), date(2023, 6, 1), "What did Caroline do ?", false, false, false},
+		{"What happened on 8 May 2023?", date(2023, 5, 8), date(2023, 5, 9), "What happened ?", false, false, false},
+		{"Where was Mel on May 8, 2023?", date(2023, 5, 8), date(2023, 5, 9), "Where was Mel ?", false, false, false},
+		{"What did Mel paint last week?", date(2023, 5, 15), date(2023, 5, 22), "What did Mel paint ?", true, true, false},
+		{"Who called yesterday?", date(2023, 5, 23), date(2023, 5, 24), "Who called ?", true, true, false},
+		{"What did she buy last month", date(2023, 4, 1), date(2023, 5, 1), "What did she buy", true, true, false},
+		{"Plans for next year", date(2024, 1, 1), date(2025, 1, 1), "Plans for", true, true, false},
+		{"What happened two weeks ago?", date(2023, 5, 8), date(2023, 5, 15), "What happened ?", true, true, false},
+		{"Where did they go in August?", date(2022, 8, 1), date(2022, 9, 1), "Where did they go ?", false, true, false},
+		{"What changed in 2022?", date(2022, 1, 1), date(2023, 1, 1), "What changed ?", false, false, false},
+		{"What was the name of the dentist I saw in March last year?", date(2022, 3, 1), date(2022, 4, 1), "What was the name of the dentist I saw ?", false, true, false},
+		{"Who came last weekend?", date(2023, 5, 20), date(2023, 5, 22), "Who came ?", true, true, false},
+		{"What did they give him on Aug 15th?", date(2022, 8, 15), date(2022, 8, 16), "What did they give him ?", false, true, false},
 		// A weekend or season without which: the one begun by now, else the last.
-		{"What did I do over the weekend?", date(2023, 5, 20), date(2023, 5, 22), "What did I do ?", true, true},
-		{"Where did they go during the summer?", date(2022, 6, 1), date(2022, 9, 1), "Where did they go ?", true, true},
-		{"What did we plant in the spring?", date(2023, 3, 1), date(2023, 6, 1), "What did we plant ?", true, true},
-		{"What did Mel paint last week, as mentioned on May 8, 2023?", date(2023, 5, 8), date(2023, 5, 9), "What did Mel paint last week, as mentioned ?", false, false},
+		{"What did I do over the weekend?", date(2023, 5, 20), date(2023, 5, 22), "What did I do ?", true, true, false},
+		{"Where did they go during the summer?", date(2022, 6, 1), date(2022, 9, 1), "Where did they go ?", true, true, false},
+		{"What did we plant in the spring?", date(2023, 3, 1), date(2023, 6, 1), "What did we plant ?", true, true, false},
+		{"What did Mel paint last week, as mentioned on May 8, 2023?", date(2023, 5, 8), date(2023, 5, 9), "What did Mel paint last week, as mentioned ?", false, false, false},
+		// Asked of what is to come: the coming weekday, the next such date.
+		{"What do I have on Tuesday?", date(2023, 5, 30), date(2023, 5, 31), "What do I have ?", true, true, true},
+		{"What do I have on April 2?", date(2024, 4, 2), date(2024, 4, 3), "What do I have ?", false, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q, func(t *testing.T) {
-			m, rest, ok := text.QuestionTime(tt.q, now)
+			tense := text.TensePast
+			if tt.future {
+				tense = text.TenseFuture
+			}
+			m, rest, ok := text.QuestionTime(tt.q, now, tense)
 			if !ok {
 				t.Fatal("no time expression")
 			}
@@ -204,7 +212,7 @@ func TestQuestionTime(t *testing.T) {
 		})
 	}
 	t.Run("None", func(t *testing.T) {
-		if m, rest, ok := text.QuestionTime("What may Caroline like?", now); ok || rest != "What may Caroline like?" {
+		if m, rest, ok := text.QuestionTime("What may Caroline like?", now, text.TensePast); ok || rest != "What may Caroline like?" {
 			t.Errorf("got %+v, %q, want no time expression", m, rest)
 		}
 	})
