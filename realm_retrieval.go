@@ -40,6 +40,10 @@ type Plan struct {
 	// (those its conversations' episodes contextualize), by similarity to Query, whatever
 	// Mode says: "What did we talk about yesterday?".
 	SaidIn *TimeRange `json:"said_in,omitempty"`
+	// DatedIn, with SaidIn, adds to its seeds the events and facts whose own time meets
+	// that window, whenever they were said: "What did I do last weekend?" asks for what
+	// was told then and for what was planned for then, or told of it since.
+	DatedIn *TimeRange `json:"dated_in,omitempty"`
 }
 
 // ExpansionMode is the strategy of an atom (REALM.md §3.2).

@@ -190,8 +190,8 @@ func TestRecallByIdentifier(t *testing.T) {
 // TestRecallRelativeTime: a question that names a time relative to its own, whatever it
 // asks, recalls the memories of then: "What did I do last weekend?" the weekend's concert,
 // told the next day, not a move "last weekend" in September nor a weekend of early
-// November; "What happened last week?" what was told that week. Nothing told then,
-// nothing recalled.
+// November; "What happened last week?" what was told that week or is dated then. Nothing
+// told or dated then, nothing recalled.
 func TestRecallRelativeTime(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -220,9 +220,13 @@ func TestRecallRelativeTime(t *testing.T) {
 				continue
 			}
 			got = append(got, n.Node.Content)
+			dated := ""
+			if n.Node.TStart != nil {
+				dated = n.Node.TStart.UTC().Format(time.DateOnly)
+			}
 			for _, s := range n.Node.Sources {
-				if day := told[s]; day < from || day > to {
-					t.Errorf("%q recalled %q, told on %s", query, n.Node.Content, day)
+				if day := told[s]; (day < from || day > to) && (dated < from || dated > to) {
+					t.Errorf("%q recalled %q, told on %s, dated %s", query, n.Node.Content, day, dated)
 				}
 			}
 		}
@@ -245,7 +249,9 @@ func TestRecallRelativeTime(t *testing.T) {
 // TestRecallScheduleTime: a question about what one has at a time ("What do I have
 // today?", "What's on today?", "What do I have on Tuesday?") recalls the events of then,
 // told before, and what has no time of its own ("every Tuesday"), on that day alone and on
-// the coming Tuesday.
+// the coming Tuesday; a question about nothing but a past time ("Where did I go last
+// weekend?") recalls what was dated then as well as what was told then: a plan told
+// before the weekend.
 func TestRecallScheduleTime(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -267,6 +273,9 @@ func TestRecallScheduleTime(t *testing.T) {
 		{"What's on today?", "2024-03-10T09:00:00Z", "hike", "2024-03-10"},
 		{"What do I have tomorrow?", "2024-02-28T22:00:00Z", "off", "2024-02-29"},
 		{"What do I have on Tuesday?", "2024-02-18T10:00:00Z", "choir", "2024-02-20"},
+		{"Where did I go last weekend?", "2024-02-19T09:00:00Z", "moma", ""},
+		{"What did I do last weekend?", "2024-02-19T09:00:00Z", "moma", ""},
+		{"What was I up to over the weekend?", "2024-02-19T09:00:00Z", "moma", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q+" "+tt.at, func(t *testing.T) {

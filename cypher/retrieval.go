@@ -194,12 +194,17 @@ func (s *Store) SeedAmong(ctx context.Context, space string, q SeedQuery) ([]Sco
 }
 
 // SeedSaidIn returns the best q.Limit events and facts said in the window in (derived
-// from the messages observed in it) of the types q.Types, among q.Among when not nil, by
-// the cosine of q.Embedding (seed_said_in.cypher). Score is in [-1, 1].
-func (s *Store) SeedSaidIn(ctx context.Context, space string, q SeedQuery, in realm.TimeRange) ([]ScoredMemory, error) {
+// from the messages observed in it), and when dated is not nil those whose own time meets
+// it, of the types q.Types, among q.Among when not nil, by the cosine of q.Embedding
+// (seed_said_in.cypher). Score is in [-1, 1].
+func (s *Store) SeedSaidIn(ctx context.Context, space string, q SeedQuery, in realm.TimeRange, dated *realm.TimeRange) ([]ScoredMemory, error) {
 	params := seedParams(space, q)
 	params["embedding"] = vector64(q.Embedding)
 	params["time_from"], params["time_to"] = in.From.UTC(), in.To.UTC()
+	params["dated_from"], params["dated_to"] = nil, nil
+	if dated != nil {
+		params["dated_from"], params["dated_to"] = dated.From.UTC(), dated.To.UTC()
+	}
 	params["among"] = amongParam(q.Among)
 	return s.scoredMemories(ctx, qSeedSaidIn, params, true)
 }

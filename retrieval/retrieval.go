@@ -500,8 +500,8 @@ type run struct {
 	counts   cypher.SpaceCounts    // the space's size, read once per recall
 	partial  []string              // candidates admitted by expansion without their sources
 	graph    cypher.Expander       // what expansion reads the graph through, chosen at its first hop
-	saidIn   map[string]bool       // with a SaidIn plan (else nil): the events and facts said in its window, the SeedCandidates most similar (seed)
-	saidWhen []realm.TimeRange     // the SaidIn plans' windows
+	saidIn   map[string]bool       // with a SaidIn plan (else nil): the events and facts said in its window (or dated in its DatedIn), the SeedCandidates most similar (seed)
+	saidWhen []realm.TimeRange     // the SaidIn plans' windows and their DatedIn
 	// learnedBy, for a question asked as of a time before now when the space learned
 	// memories after it, is that time (else nil): those memories are left out (asOf).
 	learnedBy *time.Time
@@ -609,8 +609,8 @@ func (run *run) ranked() []*candidate {
 }
 
 // saidThen is ranked without the events and facts said outside the window of a SaidIn
-// plan, and without the episodes of other times (what was said then is the question);
-// when nothing was said then, nothing is returned.
+// plan (and not dated in its DatedIn), and without the episodes of other times (what was
+// said then is the question); when nothing was said or dated then, nothing is returned.
 func (run *run) saidThen(ranked []*candidate) []*candidate {
 	switch {
 	case run.saidIn == nil:

@@ -60,6 +60,9 @@ func (r *Retriever) seed(ctx context.Context, run *run) error {
 		if p.SaidIn != nil {
 			run.saidIn = map[string]bool{}
 			run.saidWhen = append(run.saidWhen, *p.SaidIn)
+			if p.DatedIn != nil {
+				run.saidWhen = append(run.saidWhen, *p.DatedIn)
+			}
 		}
 	}
 	var wg sync.WaitGroup
@@ -193,7 +196,7 @@ func (r *Retriever) planCandidates(ctx context.Context, run *run, p realm.Plan, 
 		q.Keywords = strings.Fields(p.Query)
 	}
 	if p.SaidIn != nil {
-		found, err := r.store.SeedSaidIn(ctx, space, q, *p.SaidIn)
+		found, err := r.store.SeedSaidIn(ctx, space, q, *p.SaidIn, p.DatedIn)
 		if err != nil {
 			return nil, err
 		}

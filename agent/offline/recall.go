@@ -20,7 +20,8 @@ import (
 // PlanSeeds returns one hybrid plan: the query, its keywords, and the time window it
 // names, if any (see window), and for a question about what was said then, that time
 // (SaidIn, asksWhatWasSaid). A query with no keyword left is a query_match plan; when it
-// names a time, the memories told then (SaidIn), or over a longer time, or ahead (a time to come, what one has then: asksWhatIsOn), a hybrid plan.
+// names a time, the memories told then (SaidIn) or dated then (DatedIn), or over a longer
+// time, or ahead (a time to come, what one has then: asksWhatIsOn), a hybrid plan.
 func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -63,7 +64,8 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	}
 	// Nothing but a time is asked about ("What did I do last weekend?", "What happened
 	// yesterday?"): what is remembered of then is what was told then (or, the window says,
-	// shortly after), by similarity to the question, rather than every memory without a
+	// shortly after) and what is dated then, told before ("This weekend I'm visiting the
+	// MoMA") or since, by similarity to the question, rather than every memory without a
 	// time that the window lets through. Not of a time to come, nor what one has then
 	// ("What do I have tomorrow?", "What's on today?"): what is remembered of it is what
 	// was planned for it, dated then, and what has no time of its own, as "every Tuesday"
@@ -72,7 +74,7 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	switch {
 	case onlyTime && !ahead && plan.TimeRange.To.Sub(plan.TimeRange.From) <= agent.MaxSaidIn:
 		said := *plan.TimeRange
-		plan.SaidIn = &said
+		plan.SaidIn, plan.DatedIn = &said, asked
 	case onlyTime && len(plan.Keywords) == 0:
 		// Too long a time for that ("What did I do over the summer?"): a hybrid plan, for
 		// its window to filter the seeds (a query_match plan's does not, REALM.md §3.1), of

@@ -164,6 +164,34 @@ func TestOfflinePlanSeedsOnlyTime(t *testing.T) {
 	}
 }
 
+// A question of nothing but a past time also asks for what is dated then, told whenever:
+// its span, without the window's lag, is DatedIn.
+func TestOfflinePlanSeedsDatedIn(t *testing.T) {
+	now := time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC) // a Sunday
+	day := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 0, 0, 0, 0, time.UTC) }
+	tests := []struct {
+		q        string
+		from, to time.Time // DatedIn; zero: none
+	}{
+		{"Where did I go last weekend?", day(11, 21), day(11, 23).Add(-time.Second)},
+		{"What happened last week?", day(11, 16), day(11, 23).Add(-time.Second)},
+		{"What did we talk about yesterday?", time.Time{}, time.Time{}},  // what was said then only
+		{"What did Caroline do last weekend?", time.Time{}, time.Time{}}, // not nothing but a time
+	}
+	for _, tt := range tests {
+		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: tt.q, Time: now})
+		if err != nil || len(plans) != 1 {
+			t.Fatalf("%q: plans %v, err %v", tt.q, plans, err)
+		}
+		switch in := plans[0].DatedIn; {
+		case tt.from.IsZero() && in != nil:
+			t.Errorf("%q: dated in %v – %v, want none", tt.q, in.From, in.To)
+		case !tt.from.IsZero() && (in == nil || !in.From.Equal(tt.from) || !in.To.Equal(tt.to)):
+			t.Errorf("%q: dated in %v, want %v – %v", tt.q, in, tt.from, tt.to)
+		}
+	}
+}
+
 // A question ahead, of a time to come or of what one has then, reads its time forward
 // and filters by that time alone, in a hybrid plan of the question without it: what is
 // planned for then, and what has no time of its own. What it asks with ("doing") is no
@@ -193,8 +221,8 @@ func TestOfflinePlanSeedsAhead(t *testing.T) {
 		if w := p.TimeRange; w == nil || !w.From.Equal(tt.from) || !w.To.Equal(tt.to.Add(-time.Second)) {
 			t.Errorf("%q: window %v, want %v – %v", tt.q, w, tt.from, tt.to)
 		}
-		if p.SaidIn != nil || p.Mode != realm.HybridMatch || !slices.Equal(p.Keywords, tt.keywords) {
-			t.Errorf("%q: plan %+v, want a hybrid plan with the keywords %q, without SaidIn", tt.q, p, tt.keywords)
+		if p.SaidIn != nil || p.DatedIn != nil || p.Mode != realm.HybridMatch || !slices.Equal(p.Keywords, tt.keywords) {
+			t.Errorf("%q: plan %+v, want a hybrid plan with the keywords %q, without SaidIn or DatedIn", tt.q, p, tt.keywords)
 		}
 	}
 }
