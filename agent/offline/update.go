@@ -823,14 +823,7 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 			edges = r.emit(edges, i, agent.Self, n.ID, realm.Contradicts, ch.weight, ch.description)
 			continue
 		}
-		if nc.untilTold { // the old day held until the move was told, not until the new day comes; a detail until corrected
-			edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
-			if at := r.in.Observation.ObservedAt; !at.IsZero() && len(edges) > 0 && edges[len(edges)-1].To == n.ID {
-				edges[len(edges)-1].ValidUntil = &at
-			}
-			continue
-		}
-		if begins, ok := r.olderThan(c, n); ok {
+		if begins, ok := r.olderThan(c, n); ok && !nc.untilTold {
 			// The candidate tells of an older state: the node is the newer version, holding
 			// from when it began.
 			edges = r.emit(edges, i, n.ID, agent.Self, realm.Supersedes, ch.weight, ch.description)
@@ -840,6 +833,14 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 			continue
 		}
 		edges = r.emit(edges, i, agent.Self, n.ID, realm.Supersedes, ch.weight, ch.description)
+		// The old day held until the move was told, not until the new day comes; a detail
+		// until corrected; and what a change dated only by the day it was told ends ("I
+		// cancelled my gym membership") until it was told, not from that day's start, when
+		// no one knew of it yet.
+		at := r.in.Observation.ObservedAt
+		if day, _ := text.DaySpan(at); !at.IsZero() && (nc.untilTold || c.TStart != nil && c.TStart.Equal(day)) && len(edges) > 0 && edges[len(edges)-1].To == n.ID {
+			edges[len(edges)-1].ValidUntil = &at
+		}
 	}
 	return edges
 }

@@ -760,3 +760,40 @@ func TestSparedWholes(t *testing.T) {
 		})
 	}
 }
+
+// planNode is the memory of a plan told on 5 February 2024: the event or fact its telling
+// becomes.
+func planNode(t *testing.T, a *Agent, plan, speaker string) realm.Node {
+	t.Helper()
+	obs := realm.Observation{ID: "o1", SessionID: "s1", Speaker: speaker, Content: plan, ObservedAt: time.Date(2024, 2, 5, 11, 0, 0, 0, time.UTC)}
+	for _, c := range mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates {
+		if c.Type == realm.Event || c.Type == realm.Fact {
+			return realm.Node{ID: "plan", Type: c.Type, Content: c.Content, Description: c.Description, TStart: c.TStart, TEnd: c.TEnd, Sources: []string{obs.ID}}
+		}
+	}
+	t.Fatalf("%q: no event or fact", plan)
+	return realm.Node{}
+}
+
+// TestOfflineCancelledUntilTold: a cancellation dated only by the day it was told ends
+// what it cancels when it was told, not at that day's start, when no one knew of it yet.
+func TestOfflineCancelledUntilTold(t *testing.T) {
+	a := New(Options{})
+	gym := planNode(t, a, "I signed up for the gym, I go every Monday and Thursday morning.", "Lena")
+	obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Lena", Content: "I cancelled my gym membership.", ObservedAt: time.Date(2024, 2, 8, 11, 0, 0, 0, time.UTC)}
+	_, out := integrateBeside(t, a, obs, gym)
+	found := false
+	for _, d := range out {
+		for _, e := range d.Edges {
+			if e.Predicate == realm.Supersedes && e.To == "plan" {
+				found = true
+				if e.ValidUntil == nil || !e.ValidUntil.Equal(obs.ObservedAt) {
+					t.Errorf("the gym holds until %v, want %v", e.ValidUntil, obs.ObservedAt)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no supersedes edge to the gym: %+v", out)
+	}
+}
