@@ -907,10 +907,11 @@ func isClauseOf(clause, whole realm.Node) bool {
 }
 
 // changeOf is how candidate c (its own words: said) changes node n, the rules tried in
-// turn: their claims, a day moved, a detail corrected, a weekly schedule moved, an amount
-// changed. untilTold: n held until c was told, whatever times the two tell of (a day
-// moved; a detail corrected, which a visit planned for next week is, told before that
-// week; a schedule, which a week's session dated before the move followed).
+// turn: their claims, a day moved, a detail corrected, a weekly schedule moved, a plan
+// called off or changed, an amount changed. untilTold: n held until c was told, whatever
+// times the two tell of (a day moved; a detail corrected, which a visit planned for next
+// week is, told before that week; a schedule, which a week's session dated before the
+// move followed; a plan, which held until it was called off).
 func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange, untilTold bool) {
 	if ch = changeBetween(said, nodeClaims(n)); ch.predicate != "" {
 		return ch, false
@@ -922,6 +923,9 @@ func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange,
 		return ch, true
 	}
 	if ch = scheduleMoved(said, n); ch.predicate != "" {
+		return ch, true
+	}
+	if ch = planChanged(said, c, n); ch.predicate != "" {
 		return ch, true
 	}
 	return amountChanged(said, n), false
@@ -1003,6 +1007,122 @@ func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s", speaker, strings.Join(shared, " "), from)}
 	}
 	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s to %s", speaker, strings.Join(shared, " "), from, to)}
+}
+
+// rePlanAltered: a plan called off or changed, named before the verb ("the party for Jonas
+// is cancelled", "the Acme workshop moved to Munich", "yoga is now at 7:30pm") or after
+// it ("we postponed the Lisbon trip to September", "brought my haircut forward to June
+// 11"): group 1 the words before the verb (not its auxiliary: "got", "is"), 2 the
+// verb, 3 the words after it.
+var rePlanAltered = regexp.MustCompile(`(?i)^(.*?)(?:\b(?:is|are|was|were|got|gets|has been|have been|had been|will be|had to be)(?: now| just| also)? )?\b(cancell?ed|called off|moved|rescheduled|postponed|pushed back|pushed|delayed|brought forward|brought|(?:is|are) (?:now|off))\b(.*)$`)
+
+// rePlanObject is a plan named after its verb, a determiner first ("the Lisbon trip", "my
+// haircut", "Mia's piano lesson"), up to what it changes to.
+var rePlanObject = regexp.MustCompile(`(?i)^ ((?:the|my|our|his|her|their|[\p{L}\-]+'s) .+?)(?: (?:forward|back|off))?(?: (?:to|until|till|for) (.+))?$`)
+
+// rePlanNamedBefore: the words after a verb that follows the plan's name: nothing (a
+// cancellation), or where or when it goes ("to Munich", "forward to June 11"), or for "is
+// now", a time ("at 7:30pm"): group 1 the new value.
+var rePlanNamedBefore = regexp.MustCompile(`(?i)^(?: forward| back)?(?:$| (?:to|until|till|for) (.+)| (?:at|on) (\d.*))$`)
+
+// reParticle: "brought" and "pushed" move a plan with "forward" or "back" after it.
+var reParticle = regexp.MustCompile(`(?i) (?:forward|back)\b`)
+
+// reValueTail is what follows a plan's new value: why it changed ("to February 12 because
+// of my flight").
+var reValueTail = regexp.MustCompile(`(?i)\s+(?:because|since|due to|as|so|but|and)\b.*$`)
+
+// planNouns are the words a plan's name has that its first telling may lack ("the Lisbon
+// trip" of "we are going to Lisbon in June").
+var planNouns = setOf(`trip trips flight flights travel journey vacation holiday visit appointment class classes lesson lessons session booking reservation membership subscription plan plans`)
+
+// planChanged is the change from node n to a statement of n's speaker that calls off or
+// changes a plan it names by n's own words (rePlanAltered): each content word of the name
+// but dates, the speaker and planNouns is n's, at least one. n tells of a plan: something
+// ahead when it was said or recurring, not a past event ("the party was great" is no
+// party that a move changes); and a change names something n does not say: another place
+// or time, dated otherwise when both are dated, not a weekday (a schedule moved, which
+// scheduleMoved reads, or one day of it). Nothing otherwise.
+func planChanged(said *statement, c agent.Candidate, n realm.Node) stateChange {
+	speaker := speakerOfDescription(n.Description)
+	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !plannedIn(n) {
+		return stateChange{}
+	}
+	old := withoutLabels(n.Content)
+	for _, cl := range clauses(withoutLabels(said.text)) {
+		part, _, _ := strings.Cut(withoutLabels(said.text)[cl.start:cl.end], ",")
+		m := rePlanAltered.FindStringSubmatch(strings.TrimSpace(strings.TrimRight(part, ".!? ")))
+		if m == nil {
+			continue
+		}
+		verb := strings.ToLower(m[2])
+		cancelled := strings.HasPrefix(verb, "cancel") || strings.HasSuffix(verb, " off")
+		var name, value string
+		if o := rePlanObject.FindStringSubmatch(m[3]); o != nil && !strings.HasPrefix(verb, "is ") && !strings.HasPrefix(verb, "are ") {
+			name, value = o[1], o[2]
+		} else if b := rePlanNamedBefore.FindStringSubmatch(m[3]); b != nil {
+			name, value = lastNounPhrase(m[1]), b[1]+b[2]
+		} else {
+			continue
+		}
+		if (verb == "brought" || verb == "pushed") && !reParticle.MatchString(m[3]) {
+			continue // "brought my camera", not "brought my haircut forward"
+		}
+		value = reValueTail.ReplaceAllString(value, "")
+		moved := value != "" && !containsWord(old, value) && !reWeekday.MatchString(firstWord(value)) &&
+			(c.TStart == nil || n.TStart == nil || !sameSpan(c.TStart, c.TEnd, n.TStart, n.TEnd))
+		if !cancelled && !moved {
+			continue
+		}
+		words := planWords(name, speaker)
+		if len(words) == 0 || !allIn(words, nodeWords(old)) {
+			continue
+		}
+		what := "cancelled"
+		if !cancelled {
+			what = "now " + value
+		}
+		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s", speaker, strings.Join(words, " "), what)}
+	}
+	return stateChange{}
+}
+
+// lastNounPhrase is the end of words from its last determiner on ("the party for Jonas" of
+// "I think the party for Jonas"; "Mia's piano lesson"), else all of them.
+func lastNounPhrase(words string) string {
+	ws := wordsOf(words)
+	for i := len(ws) - 1; i >= 0; i-- {
+		if determiners[ws[i].lower] || strings.HasSuffix(ws[i].lower, "'s") {
+			return words[ws[i].start:]
+		}
+	}
+	return words
+}
+
+// planWords are the content words of a plan's name that its first telling must have.
+func planWords(name, speaker string) []string {
+	var out []string
+	for _, w := range contentWords(name) {
+		if !dateWords[w] && !planNouns[w] && w != strings.ToLower(speaker) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// plannedIn: n tells of a plan, something recurring or ahead of when it was said: dated
+// after the day it was said, or with no word of a past event.
+func plannedIn(n realm.Node) bool {
+	said := withoutLabels(n.Content)
+	if reRecurring.MatchString(said) || !hasPastCue(said) {
+		return true
+	}
+	m := saidOn.FindStringSubmatch(n.Description)
+	if m == nil || n.TStart == nil {
+		return false
+	}
+	day, err := time.ParseInLocation(text.DayLayout, m[1], n.TStart.Location())
+	return err == nil && !n.TStart.Before(day.AddDate(0, 0, 1))
 }
 
 // sameSpan: two times are one span. Dated the same day, a move says nothing new; a month

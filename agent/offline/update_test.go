@@ -761,6 +761,63 @@ func TestSparedWholes(t *testing.T) {
 	}
 }
 
+// TestOfflinePlanChanged: a plan called off, moved to another place or time, or set to
+// another hour, named by the words its first telling has, is superseded from when the
+// change was told; not another plan of the same kind (another person's party), a past
+// event ("the party was great"), another speaker's plan, nor a plan that a "move" leaves
+// where it was.
+func TestOfflinePlanChanged(t *testing.T) {
+	a := New(Options{})
+	tests := []struct {
+		name, plan, change string
+		want               string // the edge's description; "" for none
+	}{
+		{"CancelledOneOff", "I'm throwing a party for Jonas on Saturday.", "The party for Jonas is cancelled, he's sick.", "Lena's party jonas: cancelled"},
+		{"CalledOff", "I'm hosting a barbecue for Priya on Sunday.", "The barbecue for Priya is called off, it's going to rain.", "Lena's barbecue priya: cancelled"},
+		{"CalledOffNamedAfter", "Our wedding is on June 20 in Sintra.", "We called off the wedding.", "Lena's wedding: cancelled"},
+		{"MembershipCancelled", "I joined the climbing gym, I go every Tuesday and Friday evening.", "I cancelled my climbing gym membership.", "Lena's climbing gym: cancelled"},
+		{"OtherCity", "The workshop with Acme is in Hamburg on April 18.", "The Acme workshop moved to Munich, same day.", "Lena's acme workshop: now Munich"},
+		{"TripToOtherCity", "We're going to Boston on May 18.", "The Boston trip is moved to Philadelphia, same weekend.", "Lena's boston: now Philadelphia"},
+		{"NewHour", "My yoga class is every Thursday at 6pm.", "Yoga is now at 7:30pm on Thursdays.", "Lena's yoga: now 7:30pm on Thursdays"},
+		{"PostponedToMonth", "We are going to Lisbon in June.", "We postponed the Lisbon trip to September.", "Lena's lisbon: now September"},
+		{"BroughtForward", "Haircut on June 14 at 5pm.", "The hairdresser brought my haircut forward to June 11.", "Lena's haircut: now June 11"},
+		{"FlightMoved", "We fly out to Rome on June 3.", "The Rome flight got moved to June 5.", "Lena's rome: now June 5"},
+		{"WhyNotNamed", "Dinner with Paul on the 14th at Nobelhart.", "Dinner with Paul got moved to February 12 because of my flight.", "Lena's dinner paul: now February 12"},
+		{"AnotherParty", "I'm throwing a party for Jonas on Saturday.", "The party for Mia is cancelled.", ""},
+		{"PastEvent", "The party was great, Jonas loved it.", "The party is moved to Sunday.", ""},
+		{"SamePlace", "The workshop with Acme is in Munich on April 18.", "The Acme workshop moved to Munich, same day.", ""},
+		{"NowNoTime", "My yoga class is every Thursday at 6pm.", "Yoga is now my favourite sport.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, speaker := range []string{"Lena", "Sam"} {
+				plan := planNode(t, a, tt.plan, speaker)
+				obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Lena", Content: tt.change, ObservedAt: time.Date(2024, 2, 8, 11, 0, 0, 0, time.UTC)}
+				_, out := integrateBeside(t, a, obs, plan)
+				var got []string
+				for _, d := range out {
+					for _, e := range d.Edges {
+						if e.Predicate != realm.Supersedes {
+							continue
+						}
+						got = append(got, e.Description)
+						if e.From != agent.Self || e.To != "plan" || e.ValidUntil == nil || !e.ValidUntil.Equal(obs.ObservedAt) {
+							t.Errorf("edge %s → %s until %v, want the change to supersede the plan until it was told", e.From, e.To, e.ValidUntil)
+						}
+					}
+				}
+				want := []string{tt.want}
+				if tt.want == "" || speaker != "Lena" {
+					want = nil
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s's plan: supersedes %q, want %q", speaker, got, want)
+				}
+			}
+		})
+	}
+}
+
 // planNode is the memory of a plan told on 5 February 2024: the event or fact its telling
 // becomes.
 func planNode(t *testing.T, a *Agent, plan, speaker string) realm.Node {
