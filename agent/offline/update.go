@@ -65,7 +65,7 @@ const claimValue = `((?:[^.,;!?()"]|\.\w)+?)`
 
 // claimEnd ends a value: punctuation (a point after an abbreviation too: "Hartwell & Co.,"),
 // or a word that starts something else.
-const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|anymore|any more|again|instead|from now on|after all|on|every|most|if|so|which|who|when|while|as well|already|at the moment|right now|nowadays|this|last|next|in (?:January|February|March|April|May|June|July|August|September|October|November|December|the|a|\d))\b|[,;!?()"]|\.(?:\s|$|[,;])|$)`
+const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|anymore|any more|again|instead|from now on|after all|on|every|most|if|so|which|who|when|while|as well|already|at the moment|right now|nowadays|this|last|next|yesterday|today|tonight|tomorrow|recently|lately|in (?:January|February|March|April|May|June|July|August|September|October|November|December|the|a|\d))\b|[,;!?()"]|\.(?:\s|$|[,;])|$)`
 
 // exclusiveSlots hold one value at a time: another value replaces the old one without a
 // cue. Other slots (plays, uses, learning…) take several at once and change only with a
@@ -256,6 +256,9 @@ const planValue = `([\p{Lu}\d][\p{L}\d+\-]*(?: [\p{Lu}\d][\p{L}\d+\-]*)?) (?:pla
 
 var rePlanValue = regexp.MustCompile(`(?i)\b(?:plan|subscription|tier)$`)
 
+// reWorkPlace: a place one moves to at work, not a home.
+var reWorkPlace = regexp.MustCompile(`(?i)\b(?:team|squad|department|division|unit|group|office|desk|project|role|position)$`)
+
 // possessedSlot: "X's <slot> is <value>" states a value of its own slot: not one the
 // other patterns read ("name", "job", "favourite …"), not a person's (a relative has many
 // things said of them: "my sister is a nurse", "my sister is now in Berlin"), and a value
@@ -396,6 +399,9 @@ func stateClaims(text, speaker string) []stateClaim {
 			}
 			if (c.slot == "lives in" || c.slot == "uses") && rePlanValue.MatchString(c.value) {
 				continue // "moved to the Pro plan" is a plan, not a home
+			}
+			if c.slot == "lives in" && reWorkPlace.MatchString(c.value) {
+				continue // "moved to the fraud detection team", "to the Porto office": work, not a home
 			}
 			if c.slot == "relationship status" && (c.value == "broke up" || c.value == "split up" || c.value == "separated") {
 				c.value = "single"

@@ -41,6 +41,9 @@ func TestStateChange(t *testing.T) {
 		// A chat role or a handle as the speaker: the first-person rewrite writes it as the subject.
 		{"ChatRole", "user", "user lives in Lisbon with user's wife.", "user", "user: We moved from Lisbon to Berlin last month.", "supersedes"},
 		{"ChatRoleJob", "user", "User works at Spotify.", "user", "user quit Spotify and joined Stripe.", "supersedes"},
+		// A move to a team, a department or an office is no move of home.
+		{"MovedToTeam", "Alice", "Alice lives in Berlin now.", "assistant", "Got it, Alice moved to the fraud detection team.", ""},
+		{"MovedToOffice", "Nora", "Nora lives in Lisbon.", "Nora", "Nora moved to the Porto office last week.", ""},
 		{"RoleAtEmployer", "Bob", "Bob is a backend engineer at Dell in Austin, Texas.", "Bob", "Bob got a new job at Stripe, fully remote.", "supersedes"},
 		{"NewJobAs", "user", "user works as a nurse at Santa Maria hospital.", "user", "user started a new job as a clinical data analyst at Charité, no more nursing shifts.", "supersedes"},
 		{"MemberAtGym", "Bob", "Bob is a member at the gym on Main Street.", "Bob", "Bob got a new job at Stripe.", ""},
@@ -254,6 +257,7 @@ func TestStateChange(t *testing.T) {
 		{"ToolNowForRoleUseFor", "user", "user: We use npm for packages.", "user", "user: We now use pnpm for all packages.", "supersedes"},
 		{"ToolMigratedFromTo", "user", "user: Our database is Postgres 14 on RDS.", "user", "user: We migrated from Postgres 14 to Postgres 16.", "supersedes"},
 		{"ToolUpgradedRole", "user", "user: We run the API gateway on Node 20.", "user", "user: The API gateway was upgraded to Node 22.", "supersedes"},
+		{"ToolRunsOnUpgraded", "user", "user: The API gateway runs on Node 18.", "user", "user: The API gateway was upgraded to Node 22 yesterday.", "supersedes"},
 		{"ToolUpgradedProduct", "user", "user: Our database is Postgres 14.", "user", "user: We upgraded to Postgres 16.", "supersedes"},
 		{"OwnerTookOver", "user", "user: Priya owns the billing service.", "user", "user: Jonas took over the billing service from Priya.", "supersedes"},
 		{"OwnerHandedOver", "user", "user: The billing service is owned by Priya.", "user", "user: Priya handed the billing service over to Jonas.", "supersedes"},
