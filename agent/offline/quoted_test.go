@@ -199,7 +199,7 @@ func TestOfflinePastedWeAndDates(t *testing.T) {
 			"user's landlord sent this:\n\nDear tenant,\nthe plumber comes tomorrow and the rent rises on 1 December (1 December 2026).\nRegards,\nM. Byrne"},
 		{"ToldMe", "My landlord told me 'the plumber comes next week' yesterday.",
 			"user's landlord told user 'the plumber comes next week' yesterday (13 November 2026)."},
-		{"OwnLetter", "Hi team,\nI moved last week.\nThanks,\nAna", "Hi team,\nuser moved last week (the week before 14 November 2026).\nThanks,\nAna"},
+		{"OwnLetter", "Hi team,\nI moved last week.\nThanks,\nAna", "Hi team,\nuser moved last week (the week of 2 November 2026).\nThanks,\nAna"},
 	}
 	for _, tt := range dates {
 		t.Run(tt.name, func(t *testing.T) {

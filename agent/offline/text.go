@@ -663,6 +663,10 @@ func whenOf(s string, dates []text.Mention) text.Mention {
 // reAcknowledgement: a reply's "got it" says nothing of when ("Got it, dentist on June 9").
 var reAcknowledgement = regexp.MustCompile(`(?i)\b(?:got it|gotcha|got you)\b`)
 
+// rePartOfMonth: the "last" of "the last week of December" places the week in its month,
+// not in the past ("Deploy freezes happen during the last week of December").
+var rePartOfMonth = regexp.MustCompile(`(?i)\bthe last (?:week|day) of\b`)
+
 // reScheduled: what is expected, planned, scheduled, due, set, booked or arranged for a
 // time lies ahead ("Your delivery is expected on March 20", "Your subscription is scheduled
 // to renew on January 5"): the participle is no past action. Group 1 is the word before it.
@@ -688,6 +692,7 @@ func hasFutureCue(s string) bool {
 // tenseOf says whether s speaks of the past, the future or neither.
 func tenseOf(s string) int {
 	s = reAcknowledgement.ReplaceAllString(s, "")
+	s = rePartOfMonth.ReplaceAllString(s, "")
 	if hasFutureCue(s) {
 		return text.TenseFuture
 	}

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -149,4 +150,28 @@ func TestOfflineAnnotatePlannedDates(t *testing.T) {
 		{"I ran the 10k on Sunday.", "I ran the 10k on Sunday (Sunday 7 June 2026)."},
 	}
 	wantAnnotated(t, june, tests)
+}
+
+// A memory's text carries its dates as written: a part of a month as one expression, a
+// week by its Monday, whatever the day it was said.
+func TestOfflineExtractAnnotatedDates(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		at         time.Time
+		text, want string
+	}{
+		{time.Date(2026, time.November, 1, 10, 0, 0, 0, time.UTC), "Deploy freezes happen during the last week of December.",
+			"user: Deploy freezes happen during the last week of December (25 to 31 December 2026)."},
+		{time.Date(2024, time.May, 8, 10, 0, 0, 0, time.UTC), "I'm painting the fence this week.",
+			"user is painting the fence this week (the week of 6 May 2024)."},
+	} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "user", Content: tt.text, ObservedAt: tt.at}
+		var got []string
+		for _, c := range mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates {
+			got = append(got, c.Content)
+		}
+		if !slices.Contains(got, tt.want) {
+			t.Errorf("%q: memories %q, want %q", tt.text, got, tt.want)
+		}
+	}
 }

@@ -57,6 +57,10 @@ var (
 	reISODate = regexp.MustCompile(`\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b`)
 	// The end of a week, month or year is its last day: "due by the end of the month".
 	reEndOf = regexp.MustCompile(`(?i)\b(?:the )?end of (?:(the|this|next|last) )?(week|month|year)\b`)
+	// A part of a month, read whole: "the last week of December" is not last week and
+	// December. A month's name follows "of" (month reads it), or the month or the year
+	// is named from now.
+	reMonthPart = regexp.MustCompile(`\b(?i:the (?:(first|last) week|(start|beginning|middle|end)) (of) (?:(the|this|next|last) (month|year)\b)?)`)
 )
 
 var weekdayOf = map[string]time.Weekday{
@@ -178,6 +182,9 @@ func Dates(text string, now time.Time, tense int) []Mention {
 		if m.End > m.Start {
 			days = append(days, m)
 		}
+	}
+	for _, ix := range reMonthPart.FindAllStringSubmatchIndex(text, -1) {
+		add(monthPart(text, ix, now, tense))
 	}
 	for _, ix := range reISODate.FindAllStringSubmatchIndex(text, -1) {
 		add(isoDate(text, ix, now))
@@ -462,17 +469,19 @@ func period(which, unit string, now time.Time, s, e int) (Mention, bool) {
 		ws := weekStart(now)
 		switch which {
 		case "last":
-			m.From, m.Label = ws.AddDate(0, 0, -7), "the week before "+FormatDay(now)
+			m.From = ws.AddDate(0, 0, -7)
 		case "next", "coming":
-			m.From, m.Label = ws.AddDate(0, 0, 7), "the week after "+FormatDay(now)
+			m.From = ws.AddDate(0, 0, 7)
 		case "past":
 			m.From, m.To = dayStart(now.AddDate(0, 0, -7)), dayEnd(now)
 			m.Label = "the week before " + FormatDay(now)
 			return m, true
 		default:
-			m.From, m.Label = ws, "the week of "+FormatDay(now)
+			m.From = ws
 		}
-		m.To = m.From.AddDate(0, 0, 7).Add(-time.Second)
+		// Named by its Monday, as "two weeks ago" is: "the week of 8 May" said on a
+		// Wednesday would read as the week starting that day.
+		m.To, m.Label = m.From.AddDate(0, 0, 7).Add(-time.Second), "the week of "+FormatDay(m.From)
 	case "weekend":
 		today := dayStart(now)
 		var sat time.Time
@@ -747,6 +756,59 @@ func endOf(which, unit string, now time.Time, s, e int) (Mention, bool) {
 	last := dayStart(p.To)
 	p.From, p.To, p.Label = last, dayEnd(last), FormatDay(last)
 	return p, true
+}
+
+// monthPart reads a match of reMonthPart: the first or last seven days of the month or
+// year, or the first, fifteenth or last day of the month ("by the end of June": its last
+// day, as "by the end of the month" is).
+func monthPart(text string, ix []int, now time.Time, tense int) (Mention, bool) {
+	var whole Mention
+	if ix[8] >= 0 {
+		if now.IsZero() {
+			return Mention{}, false
+		}
+		which := strings.ToLower(text[ix[8]:ix[9]])
+		if which == "the" {
+			which = "this"
+		}
+		whole, _ = period(which, strings.ToLower(text[ix[10]:ix[11]]), now, ix[0], ix[1])
+	} else {
+		mix := reMonth.FindStringSubmatchIndex(text[ix[6]:])
+		if mix == nil || mix[0] != 0 || mix[2] < 0 {
+			return Mention{}, false
+		}
+		for i := range mix {
+			if mix[i] >= 0 {
+				mix[i] += ix[6]
+			}
+		}
+		var ok bool
+		if whole, ok = month(text, mix, now, tense); !ok {
+			return Mention{}, false
+		}
+	}
+	m := Mention{Start: ix[0], End: whole.End, Relative: whole.Relative}
+	switch part := strings.ToLower(text[max(ix[2], ix[4]):max(ix[3], ix[5])]); {
+	case part == "first":
+		m.From, m.To = whole.From, whole.From.AddDate(0, 0, 7).Add(-time.Second)
+	case part == "last":
+		m.From, m.To = dayStart(whole.To).AddDate(0, 0, -6), whole.To
+	case whole.To.Sub(whole.From) > 31*24*time.Hour:
+		return Mention{}, false // the start or middle of a year is no day; its end is endOf's
+	case part == "end":
+		m.From, m.To = DaySpan(whole.To)
+	case part == "middle":
+		m.From, m.To = DaySpan(whole.From.AddDate(0, 0, 14))
+	default: // start, beginning
+		m.From, m.To = DaySpan(whole.From)
+	}
+	if whole.Label != "" {
+		m.Label = FormatDay(m.From)
+		if !m.To.Equal(dayEnd(m.From)) {
+			m.Label = m.From.Format("2") + " to " + FormatDay(m.To)
+		}
+	}
+	return m, true
 }
 
 func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {

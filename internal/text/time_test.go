@@ -10,6 +10,12 @@ import (
 // monday is a Monday: 8 May 2023, 1:56 pm (LoCoMo conv-26, session 1).
 var monday = time.Date(2023, time.May, 8, 13, 56, 0, 0, time.UTC)
 
+// wednesday is Wednesday 8 May 2024; november is Sunday 1 November 2026.
+var (
+	wednesday = time.Date(2024, time.May, 8, 10, 0, 0, 0, time.UTC)
+	november  = time.Date(2026, time.November, 1, 10, 0, 0, 0, time.UTC)
+)
+
 func date(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
 
 func TestDates(t *testing.T) {
@@ -27,9 +33,25 @@ func TestDates(t *testing.T) {
 		{"Today", "today is busy", monday, 0, date(2023, 5, 8), date(2023, 5, 8), "8 May 2023"},
 		{"Tomorrow", "Tomorrow I fly", monday, text.TenseFuture, date(2023, 5, 9), date(2023, 5, 9), "9 May 2023"},
 		{"DayBeforeYesterday", "the day before yesterday", monday, 0, date(2023, 5, 6), date(2023, 5, 6), "6 May 2023"},
-		{"LastWeek", "last week", monday, text.TensePast, date(2023, 5, 1), date(2023, 5, 7), "the week before 8 May 2023"},
+		{"LastWeek", "last week", monday, text.TensePast, date(2023, 5, 1), date(2023, 5, 7), "the week of 1 May 2023"},
 		{"ThisWeek", "this week", monday, 0, date(2023, 5, 8), date(2023, 5, 14), "the week of 8 May 2023"},
-		{"NextWeek", "next week", monday, text.TenseFuture, date(2023, 5, 15), date(2023, 5, 21), "the week after 8 May 2023"},
+		{"NextWeek", "next week", monday, text.TenseFuture, date(2023, 5, 15), date(2023, 5, 21), "the week of 15 May 2023"},
+		// A week is named by its Monday, whatever the day it is said.
+		{"ThisWeekOnWednesday", "this week", wednesday, 0, date(2024, 5, 6), date(2024, 5, 12), "the week of 6 May 2024"},
+		{"LastWeekOnWednesday", "last week", wednesday, text.TensePast, date(2024, 4, 29), date(2024, 5, 5), "the week of 29 April 2024"},
+		{"NextWeekOnWednesday", "next week", wednesday, text.TenseFuture, date(2024, 5, 13), date(2024, 5, 19), "the week of 13 May 2024"},
+		{"PastWeekOnWednesday", "the past week", wednesday, text.TensePast, date(2024, 5, 1), date(2024, 5, 8), "the week before 8 May 2024"},
+		// A part of a month is one expression, its year placed as the month's.
+		{"LastWeekOfDecember", "Deploy freezes happen during the last week of December", november, 0, date(2026, 12, 25), date(2026, 12, 31), "25 to 31 December 2026"},
+		{"LastWeekOfDecemberPast", "We froze deploys during the last week of December", november, text.TensePast, date(2025, 12, 25), date(2025, 12, 31), "25 to 31 December 2025"},
+		{"FirstWeekOfMarchFuture", "I will travel the first week of March", november, text.TenseFuture, date(2027, 3, 1), date(2027, 3, 7), "1 to 7 March 2027"},
+		{"LastWeekOfFebruaryYear", "the last week of February 2024", november, 0, date(2024, 2, 23), date(2024, 2, 29), ""},
+		{"EndOfJune", "the report is due by the end of June", november, text.TenseFuture, date(2027, 6, 30), date(2027, 6, 30), "30 June 2027"},
+		{"StartOfJanuary", "we start at the beginning of January", november, text.TenseFuture, date(2027, 1, 1), date(2027, 1, 1), "1 January 2027"},
+		{"MiddleOfAugustPast", "we moved in the middle of August", november, text.TensePast, date(2026, 8, 15), date(2026, 8, 15), "15 August 2026"},
+		{"LastWeekOfNextMonth", "the last week of next month", november, text.TenseFuture, date(2026, 12, 25), date(2026, 12, 31), "25 to 31 December 2026"},
+		{"FirstWeekOfTheYear", "in the first week of the year", november, 0, date(2026, 1, 1), date(2026, 1, 7), "1 to 7 January 2026"},
+		{"EndOfTheWeekStillEndOf", "by the end of the week", november, text.TenseFuture, date(2026, 11, 1), date(2026, 11, 1), "1 November 2026"},
 		{"LastMonth", "last month", monday, text.TensePast, date(2023, 4, 1), date(2023, 4, 30), "April 2023"},
 		{"NextMonth", "next month", monday, text.TenseFuture, date(2023, 6, 1), date(2023, 6, 30), "June 2023"},
 		{"LastMonthInJanuary", "last month", time.Date(2023, 1, 10, 9, 0, 0, 0, time.UTC), text.TensePast, date(2022, 12, 1), date(2022, 12, 31), "December 2022"},
