@@ -152,8 +152,12 @@ func TestOfflineAnnotatePlannedDates(t *testing.T) {
 	wantAnnotated(t, june, tests)
 }
 
+// april is Monday 8 April 2024.
+var april = time.Date(2024, time.April, 8, 10, 0, 0, 0, time.UTC)
+
 // A memory's text carries its dates as written: a part of a month as one expression, a
-// week by its Monday, whatever the day it was said.
+// week by its Monday, whatever the day it was said; a holiday, a day of the month alone,
+// the weekday after next, weekends ago.
 func TestOfflineExtractAnnotatedDates(t *testing.T) {
 	a := New(Options{})
 	for _, tt := range []struct {
@@ -164,6 +168,10 @@ func TestOfflineExtractAnnotatedDates(t *testing.T) {
 			"user: Deploy freezes happen during the last week of December (25 to 31 December 2026)."},
 		{time.Date(2024, time.May, 8, 10, 0, 0, 0, time.UTC), "I'm painting the fence this week.",
 			"user is painting the fence this week (the week of 6 May 2024)."},
+		{april, "Last Christmas we were in Vienna.", "user: Last Christmas (25 December 2023) we were in Vienna."},
+		{april, "Parents evening is on the 14th.", "user: Parents evening is on the 14th (14 April 2024)."},
+		{april, "The Thursday after next is the school play.", "user: The Thursday after next (Thursday 18 April 2024) is the school play."},
+		{april, "Two weekends ago I visited my grandma.", "Two weekends ago (the weekend of 30 March 2024) user visited user's grandma."},
 	} {
 		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "user", Content: tt.text, ObservedAt: tt.at}
 		var got []string

@@ -47,8 +47,17 @@ var (
 	reRelDay  = regexp.MustCompile(`(?i)\b(the day before yesterday|the day after tomorrow|yesterday|today|tonight|tomorrow|last night|this morning|this afternoon|this evening)\b`)
 	rePeriod  = regexp.MustCompile(`(?i)\b(last|this|next|past|coming) (week|month|year|weekend|summer|winter|spring|fall|autumn)\b`)
 	reWeekday = regexp.MustCompile(`(?i)\b(last|next|this|on|coming|past) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat)\b`)
-	reAgo     = regexp.MustCompile(`(?i)\b(` + countWords + `) (day|week|month|year)s? ago\b`)
-	reIn      = regexp.MustCompile(`(?i)\bin (` + countWords + `) (day|week|month|year)s?\b`)
+	reAgo     = regexp.MustCompile(`(?i)\b(` + countWords + `) (day|weekend|week|fortnight|month|year)s? ago\b`)
+	reIn      = regexp.MustCompile(`(?i)\bin (` + countWords + `) (day|weekend|week|fortnight|month|year)s?\b`)
+	// The weekday of the week after next's: "the Thursday after next".
+	reAfterNext = regexp.MustCompile(`(?i)\bthe (monday|tuesday|wednesday|thursday|friday|saturday|sunday) after next\b`)
+	// A day of the month alone, "on the 14th", where a sentence or a clause ends after it
+	// or a time follows: not "on the 3rd floor".
+	reOnNth   = regexp.MustCompile(`(?i)\bon the (\d{1,2})(?:st|nd|rd|th)\b`)
+	reNthEnds = regexp.MustCompile(`(?i)^(?:$|[.,;:!?)]| (?:at|and|or|from|to|until|for|when|but|so)\b)`)
+	// A holiday of a fixed date, after a word that makes it a time ("Christmas tree",
+	// "a Halloween costume" are none).
+	reHoliday = regexp.MustCompile(`\b(?i:(last|this|next|on|at|for|over|until|since|by|before|after|during) )(Christmas Eve|Christmas Day|Christmas|New Year['’]s Eve|New Year['’]s Day|Valentine['’]s Day|Halloween)\b`)
 	// Month names must be capitalised ("may" is a verb); a day may come before or after.
 	reMonthDay = regexp.MustCompile(`\b(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?(` + MonthNames + `|` + monthAbbrevs + `)\.?|(` + MonthNames + `|` + monthAbbrevs + `)\.? (\d{1,2})(?:st|nd|rd|th)?)\b(?:,? ((?:19|20)\d{2})\b)?`)
 	reMonth    = regexp.MustCompile(`\b(?:((?i:in|of|last|next|this|since|until|during|early|late|mid|by|from|through|before|after))[ -])?(` + MonthNames + `)\b(?:,? ((?:19|20)\d{2})\b)?`)
@@ -152,6 +161,20 @@ func Dates(text string, now time.Time, tense int) []Mention {
 		}
 		for _, ix := range reIn.FindAllStringSubmatchIndex(text, -1) {
 			add(offset(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), 1, now, ix[0], ix[1]))
+		}
+		for _, ix := range reAfterNext.FindAllStringSubmatchIndex(text, -1) {
+			m, _ := weekday("next", strings.ToLower(text[ix[2]:ix[3]]), now, tense, ix[0], ix[1])
+			m.From, m.To = m.From.AddDate(0, 0, 7), m.To.AddDate(0, 0, 7)
+			m.Label = m.From.Format("Monday 2 January 2006")
+			add(m, true)
+		}
+		for _, ix := range reOnNth.FindAllStringSubmatchIndex(text, -1) {
+			if reNthEnds.MatchString(text[ix[1]:]) {
+				add(dayOfMonth(text, ix, now, tense))
+			}
+		}
+		for _, ix := range reHoliday.FindAllStringSubmatchIndex(text, -1) {
+			add(holiday(text, ix, now, tense))
 		}
 		for _, ix := range reEndOf.FindAllStringSubmatchIndex(text, -1) {
 			which := "this"
@@ -596,7 +619,16 @@ func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, boo
 	if strings.Contains(count, "few") || count == "several" {
 		approx = "around "
 	}
+	if unit == "fortnight" {
+		n, unit = 2*n, "week"
+	}
 	switch unit {
+	case "weekend":
+		// The last or next weekend, then n-1 weeks further: "two weekends ago".
+		which := map[int]string{-1: "last", 1: "next"}[sign]
+		w, _ := period(which, unit, now, s, e)
+		m.From, m.To = w.From.AddDate(0, 0, 7*(n-sign)), w.To.AddDate(0, 0, 7*(n-sign))
+		m.Label = approx + "the weekend of " + FormatDay(m.From)
 	case "day":
 		d := now.AddDate(0, 0, n)
 		m.From, m.To = DaySpan(d)
@@ -615,6 +647,64 @@ func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, boo
 		m.Label = approx + strconv.Itoa(y)
 	}
 	return m, true
+}
+
+// dayOfMonth reads "on the 14th": the next such day from today for a text of the present
+// or the future, the last one up to today for a past text, as a weekday is placed; a month
+// without that day is passed over.
+func dayOfMonth(text string, ix []int, now time.Time, tense int) (Mention, bool) {
+	day, _ := strconv.Atoi(text[ix[2]:ix[3]])
+	if day < 1 || day > 31 {
+		return Mention{}, false
+	}
+	step := 1
+	if tense == TensePast {
+		step = -1
+	}
+	first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, now.Location())
+	for d := first; ; d = d.AddDate(0, step, 0) {
+		c := d.AddDate(0, 0, day-1)
+		if c.Day() != day || (step > 0 && c.Before(dayStart(now))) || (step < 0 && c.After(now)) {
+			continue
+		}
+		return Mention{Start: ix[0], End: ix[1], From: c, To: dayEnd(c), Label: FormatDay(c), Relative: true}, true
+	}
+}
+
+// holidays are the days of the holidays reHoliday reads.
+var holidays = map[string]struct {
+	month time.Month
+	day   int
+}{
+	"christmas eve": {time.December, 24}, "christmas day": {time.December, 25}, "christmas": {time.December, 25},
+	"new year's eve": {time.December, 31}, "new year's day": {time.January, 1}, "valentine's day": {time.February, 14},
+	"halloween": {time.October, 31},
+}
+
+// holiday reads a match of reHoliday: last Christmas is the latest before today, next
+// Christmas the first after it, this Christmas this year's; otherwise the year is placed
+// as a day of a month's is.
+func holiday(text string, ix []int, now time.Time, tense int) (Mention, bool) {
+	h := holidays[strings.ReplaceAll(strings.ToLower(text[ix[4]:ix[5]]), "’", "'")]
+	which := strings.ToLower(text[ix[2]:ix[3]])
+	y := now.Year()
+	at := func(y int) time.Time { return time.Date(y, h.month, h.day, 0, 0, 0, 0, now.Location()) }
+	relative := true
+	switch which {
+	case "last":
+		if !at(y).Before(dayStart(now)) {
+			y--
+		}
+	case "next":
+		if !at(y).After(dayStart(now)) {
+			y++
+		}
+	case "this":
+	default: // a preposition: a named day
+		y, relative = inferYear(h.month, h.day, now, tense), false
+	}
+	d := at(y)
+	return Mention{Start: ix[0], End: ix[1], From: d, To: dayEnd(d), Label: FormatDay(d), Relative: relative}, true
 }
 
 // inferYear places a month (and day) without a year: the observation's year, moved one

@@ -10,10 +10,12 @@ import (
 // monday is a Monday: 8 May 2023, 1:56 pm (LoCoMo conv-26, session 1).
 var monday = time.Date(2023, time.May, 8, 13, 56, 0, 0, time.UTC)
 
-// wednesday is Wednesday 8 May 2024; november is Sunday 1 November 2026.
+// wednesday is Wednesday 8 May 2024; november is Sunday 1 November 2026; april is
+// Monday 8 April 2024.
 var (
 	wednesday = time.Date(2024, time.May, 8, 10, 0, 0, 0, time.UTC)
 	november  = time.Date(2026, time.November, 1, 10, 0, 0, 0, time.UTC)
+	april     = time.Date(2024, time.April, 8, 10, 0, 0, 0, time.UTC)
 )
 
 func date(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
@@ -51,6 +53,26 @@ func TestDates(t *testing.T) {
 		{"MiddleOfAugustPast", "we moved in the middle of August", november, text.TensePast, date(2026, 8, 15), date(2026, 8, 15), "15 August 2026"},
 		{"LastWeekOfNextMonth", "the last week of next month", november, text.TenseFuture, date(2026, 12, 25), date(2026, 12, 31), "25 to 31 December 2026"},
 		{"FirstWeekOfTheYear", "in the first week of the year", november, 0, date(2026, 1, 1), date(2026, 1, 7), "1 to 7 January 2026"},
+		// Fixed-date holidays, fortnights, weekends ago, the weekday after next, a day of
+		// the month alone.
+		{"LastChristmas", "Last Christmas we were in Vienna.", april, text.TensePast, date(2023, 12, 25), date(2023, 12, 25), "25 December 2023"},
+		{"ThisChristmas", "this Christmas we stay home", april, text.TenseFuture, date(2024, 12, 25), date(2024, 12, 25), "25 December 2024"},
+		{"NextHalloween", "next Halloween", april, 0, date(2024, 10, 31), date(2024, 10, 31), "31 October 2024"},
+		{"OnNewYearsEvePast", "We kissed on New Year's Eve.", april, text.TensePast, date(2023, 12, 31), date(2023, 12, 31), "31 December 2023"},
+		{"OnNewYearsEveFuture", "We'll dance on New Year's Eve.", april, text.TenseFuture, date(2024, 12, 31), date(2024, 12, 31), "31 December 2024"},
+		{"ForValentinesDay", "I got flowers for Valentine’s Day", april, text.TensePast, date(2024, 2, 14), date(2024, 2, 14), "14 February 2024"},
+		{"ChristmasTree", "We bought a Christmas tree", april, text.TensePast, time.Time{}, time.Time{}, ""},
+		{"InAFortnight", "In a fortnight I have the follow-up.", april, text.TenseFuture, date(2024, 4, 22), date(2024, 4, 28), "the week of 22 April 2024"},
+		{"AFortnightAgo", "a fortnight ago", april, text.TensePast, date(2024, 3, 25), date(2024, 3, 31), "the week of 25 March 2024"},
+		{"TwoWeekendsAgo", "Two weekends ago I visited my grandma.", april, text.TensePast, date(2024, 3, 30), date(2024, 3, 31), "the weekend of 30 March 2024"},
+		{"InTwoWeekends", "in two weekends", april, text.TenseFuture, date(2024, 4, 20), date(2024, 4, 21), "the weekend of 20 April 2024"},
+		{"ThursdayAfterNext", "The Thursday after next is the school play.", april, text.TenseFuture, date(2024, 4, 18), date(2024, 4, 18), "Thursday 18 April 2024"},
+		{"OnThe14th", "Parents evening is on the 14th.", april, 0, date(2024, 4, 14), date(2024, 4, 14), "14 April 2024"},
+		{"OnThe1stNextMonth", "Rent is due on the 1st.", april, text.TenseFuture, date(2024, 5, 1), date(2024, 5, 1), "1 May 2024"},
+		{"OnThe14thPast", "We met on the 14th, at noon", april, text.TensePast, date(2024, 3, 14), date(2024, 3, 14), "14 March 2024"},
+		{"OnThe31stSkipsApril", "The plumber comes on the 31st.", april, text.TenseFuture, date(2024, 5, 31), date(2024, 5, 31), "31 May 2024"},
+		{"OnThe3rdFloor", "I live on the 3rd floor", april, 0, time.Time{}, time.Time{}, ""},
+		{"NumericDateSkipped", "Book club on 4/20 at 7pm.", april, text.TenseFuture, time.Time{}, time.Time{}, ""},
 		{"EndOfTheWeekStillEndOf", "by the end of the week", november, text.TenseFuture, date(2026, 11, 1), date(2026, 11, 1), "1 November 2026"},
 		{"LastMonth", "last month", monday, text.TensePast, date(2023, 4, 1), date(2023, 4, 30), "April 2023"},
 		{"NextMonth", "next month", monday, text.TenseFuture, date(2023, 6, 1), date(2023, 6, 30), "June 2023"},
