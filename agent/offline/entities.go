@@ -84,14 +84,17 @@ hulu audible kindle etsy ebay duolingo snapchat revolut iphone ipad macbook play
 var productNouns = setOf(`plan plans tier tiers subscription subscriptions card cards version versions edition
 license licence membership bundle package account accounts app apps`)
 
-// serviceVerbs are what one does on a service: a name after "on" or "via", with one of
-// them before it in its clause, is a product ("I listen to audiobooks on Deezer",
-// "ordered dinner via Deliveroo"; "I relied on Jon" is a person). payVerbs right before
+// serviceVerbs are what one does on a service: a name after "on", with one of them
+// before it in its clause, is a product ("I listen to audiobooks on Deezer", "I'm
+// learning German on Duolingo"; "I relied on Jon" is a person); a name after "via" is
+// one anyway ("found it via Craigslist"). payVerbs right before
 // "with" make the name a means of payment ("paid with Monzo"), but no other verb does:
 // "I watched it with Jon" is company.
 var serviceVerbs = setOf(`listen listens listened listening watch watches watched watching stream streams
 streamed streaming order orders ordered ordering booked booking buy buys bought buying shop shops shopped
-shopping download downloads downloaded downloading post posts posted posting pay pays paid paying`)
+shopping download downloads downloaded downloading post posts posted posting pay pays paid paying learn
+learns learned learnt learning practise practises practised practising practice practices practiced
+practicing play plays played playing read reads reading`)
 
 var payVerbs = setOf(`pay pays paid paying`)
 
@@ -108,6 +111,26 @@ var usingPrepositions = setOf(`on to in onto from`)
 // writtenVerbs before "in" make a language of code: "written in Zig" (not "written to
 // Maria").
 var writtenVerbs = setOf(`written write writes writing rewrite rewrites rewrote rewritten rewriting coded`)
+
+// codeLanguages are programming languages named as often as a person or a place
+// ("Swift", "Ruby", "Julia"): languages of code only next to code, after "in" in a
+// clause with a word of code ("we rewrote the app in Swift") or before "code" ("my Ruby
+// code"). Unambiguous ones (Go, Rust, Python…) are products.
+var codeLanguages = setOf(`swift ruby julia dart elm crystal scala lua`)
+
+// codeWords tell a clause speaks of code, as writtenVerbs do.
+var codeWords = setOf(`code coding program programs programming programmer developer developers backend
+frontend library script scripts wrote`)
+
+// codeCued: the one-word name ws[i] is a language of code by the words around it
+// (codeLanguages).
+func codeCued(text string, ws []wordSpan, i int) bool {
+	if i+1 < len(ws) && ws[i+1].lower == "code" {
+		return true
+	}
+	c := clauseAt(text, ws[i].start)
+	return i > 0 && ws[i-1].lower == "in" && (clauseHas(ws, c, codeWords) || clauseHas(ws, c, writtenVerbs))
+}
 
 // placePrepositions before a name make it a place.
 var placePrepositions = setOf(`in at from to near visited visit visiting around across into à`)
@@ -211,9 +234,10 @@ var possessives = setOf(`my our your their`)
 var determiners = setOf(`the a an my our your their his her`)
 
 // guessCategory is the category of the name ws[i..j] of text that is not known to be a
-// person's (OFFLINE.md, "Extract", 12), the first cue that applies: a person cue, a
-// language, a product, a place, an acronym, a name coordinated with one of those, else
-// a person for one word and a concept for several.
+// person's (OFFLINE.md, "Extract", 12), the first cue that applies: an organisation (by
+// its cues or its name's ending), a person cue, a language, a product, a place (by its
+// preposition, or a known one), an acronym, a name coordinated with one of those, else a
+// person for one word and a concept for several.
 func guessCategory(text string, ws []wordSpan, i, j int) string {
 	name := text[ws[i].start:ws[j].end]
 	name = strings.TrimSuffix(strings.TrimSuffix(name, "'s"), "’s")
@@ -227,15 +251,15 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 		return "concept"
 	case animalOf(text, ws, i, j) != "":
 		return "object"
-	case orgCued(ws, i, j): // before personCued: "in talks with Gatorade about a sponsorship"
+	case orgCued(ws, i, j) || orgNamed(ws[j].lower): // before personCued: "in talks with Gatorade about a sponsorship"
 		return "concept"
 	case personCued(text, ws, i, j):
 		return "person"
 	case i == j && languages[lower]:
 		return "concept"
-	case i == j && products[lower], productCued(text, ws, i, j):
+	case i == j && products[lower], productCued(text, ws, i, j), i == j && codeLanguages[lower] && codeCued(text, ws, i):
 		return "concept"
-	case placeCued(ws, i):
+	case placeCued(ws, i) || i == j && places[lower]:
 		return "place"
 	case strings.ToUpper(name) == name && len(name) > 1:
 		return "concept"
@@ -287,6 +311,40 @@ func opensName(ws []wordSpan, k int) bool { return titles[ws[k].lower] || placeT
 // companySuffixes close a firm's name, of which they are part: "Hartwell & Co.", "Acme
 // Inc.". A firm is a concept.
 var companySuffixes = setOf(`co inc ltd llc corp plc gmbh`)
+
+// orgEndings end the last word of an institution's name, a word of its own ("Mercy
+// Hospital", "Stanford University") or joined to the rest in German
+// ("Universitätsspital", "Kantonsspital", "Humboldt-Universität"): an organisation,
+// a concept, never a person.
+var orgEndings = []string{"spital", "klinik", "klinikum", "universität", "hochschule", "hospital",
+	"university", "clinic", "college", "institute", "academy"}
+
+// orgNamed: the word w (lowercased) ends as an institution's name does (orgEndings).
+func orgNamed(w string) bool {
+	w = strings.TrimSuffix(w, "'s")
+	return slices.ContainsFunc(orgEndings, func(e string) bool { return strings.HasSuffix(w, e) })
+}
+
+// places are countries and large cities: a place wherever no cue tells otherwise ("my
+// home country, Sweden", "the Rome flight", "What do you love about Seattle?"), not a
+// person for want of a cue. Names as often a person's (Paris, Sydney, Austin, Florence,
+// Jordan, Georgia…) are left out: the words around them tell.
+var places = setOf(`rome berlin london madrid lisbon porto barcelona milan naples venice vienna prague
+budapest warsaw krakow amsterdam brussels copenhagen stockholm oslo helsinki dublin edinburgh glasgow
+zurich geneva munich hamburg frankfurt cologne athens istanbul moscow kyiv tokyo osaka kyoto beijing
+shanghai seoul bangkok singapore hanoi manila jakarta bali delhi mumbai dubai cairo marrakech nairobi
+lagos johannesburg toronto vancouver montreal chicago boston seattle denver miami atlanta
+nashville portland philadelphia detroit hawaii alaska texas california mexico lima bogota
+canada brazil argentina chile peru colombia cuba spain france germany italy portugal greece
+ireland scotland england britain norway sweden finland denmark iceland poland austria switzerland
+netherlands belgium croatia turkey egypt morocco kenya nigeria japan china korea vietnam thailand
+indonesia australia europe asia africa`)
+
+// namesNoPerson: the word l (lowercased) names a language, a product or a known place,
+// never a person, however it stands: not the speaker's own name ("I'm German."), nor the
+// subject opening a first message ("German is harder than I thought", "Rome was
+// amazing").
+func namesNoPerson(l string) bool { return languages[l] || products[l] || places[l] }
 
 // joinsName: the word after ws[k] continues the name ws[k] is part of across what stands
 // between them: a title's point ("Dr. Patel", "St. Louis"), a firm's "&" ("Hartwell &
@@ -489,7 +547,10 @@ func productCued(text string, ws []wordSpan, i, j int) bool {
 	if i >= 2 && ws[i-1].lower == "with" && payVerbs[ws[i-2].lower] {
 		return true
 	}
-	if i > 0 && (ws[i-1].lower == "on" || ws[i-1].lower == "via") {
+	if i > 0 && ws[i-1].lower == "via" {
+		return true
+	}
+	if i > 0 && ws[i-1].lower == "on" {
 		c := clauseAt(text, ws[i].start)
 		return slices.ContainsFunc(ws[:i-1], func(w wordSpan) bool { return c.start <= w.start && serviceVerbs[w.lower] })
 	}
@@ -593,7 +654,7 @@ func selfIntroduction(msg string, first bool) string {
 	}
 	for _, w := range strings.Fields(name) {
 		l := strings.ToLower(w)
-		if nonName[l] || languages[l] || products[l] || text.IsStopword(l) {
+		if nonName[l] || namesNoPerson(l) || text.IsStopword(l) {
 			return ""
 		}
 	}

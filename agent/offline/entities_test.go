@@ -69,6 +69,60 @@ func TestNamesCategories(t *testing.T) {
 	checkNames(t, tests)
 }
 
+// TestNamesKinds: a known city or country is a place, modifying a noun or standing with
+// no cue, an institution's
+// name an organisation, a language of code next to code and a service one learns on or
+// goes via a concept; the people beside them stay persons.
+func TestNamesKinds(t *testing.T) {
+	tests := []namesCase{
+		{"PlaceModifier", "Ugh, the Rome flight got moved to June 5.", []nameMention{{"Rome", "place"}}},
+		{"PlaceModifierAfterPerson", "I saw Caroline at the Boston marathon.", []nameMention{{"Caroline", "person"}, {"Boston", "place"}}},
+		{"CountryModifier", "We loved the Japan trip, Nate.", []nameMention{{"Japan", "place"}, {"Nate", "person"}}},
+		{"KnownPlaceNoCue", "What do you love about Seattle?", []nameMention{{"Seattle", "place"}}},
+		{"KnownCountryApposed", "A gift from my grandma in my home country, Sweden.", []nameMention{{"Sweden", "place"}}},
+		{"HospitalJoined", "She works at the Universitätsspital.", []nameMention{{"Universitätsspital", "concept"}}},
+		{"UniversityHyphenated", "She studies at the Humboldt-Universität.", []nameMention{{"Humboldt-Universität", "concept"}}},
+		{"HospitalWord", "He is a nurse at Mercy Hospital.", []nameMention{{"Mercy Hospital", "concept"}}},
+		{"University", "Then Melanie studied at Stanford University.", []nameMention{{"Melanie", "person"}, {"Stanford University", "concept"}}},
+		{"CodeLanguageIn", "The team writes code in Swift now.", []nameMention{{"Swift", "concept"}}},
+		{"CodeLanguageRewrote", "We rewrote the parser in Julia.", []nameMention{{"Julia", "concept"}}},
+		{"CodeLanguageBeforeCode", "I cleaned up the Ruby code.", []nameMention{{"Ruby", "concept"}}},
+		{"Go", "We rewrote it in Go last year.", []nameMention{{"Go", "concept"}}},
+		{"LanguageOnService", "So I'm learning German on Duolingo.", []nameMention{{"German", "concept"}, {"Duolingo", "concept"}}},
+		{"PracticeOn", "I practise on Babbel every day.", []nameMention{{"Babbel", "concept"}}},
+		{"Via", "I found the sofa via Craigslist.", []nameMention{{"Craigslist", "concept"}}},
+		// Persons stay persons: a name no noun follows, a code language's name with no code
+		// around it, a name one relies on.
+		{"PersonAfterThe", "We had dinner with Maria and the Garcia kids.", []nameMention{{"Maria", "person"}, {"Garcia", "person"}}},
+		{"RubyPerson", "I met Ruby at the party.", []nameMention{{"Ruby", "person"}}},
+		{"RubyInPlace", "I stayed with Ruby in Boston.", []nameMention{{"Ruby", "person"}, {"Boston", "place"}}},
+		{"ReliedOn", "I relied on Gina for the move.", []nameMention{{"Gina", "person"}}},
+	}
+	checkNames(t, tests)
+}
+
+// TestExtractOpeningNoPerson: a language, a product or a known place opening a first
+// message as its subject is no person of the conversation; a name is.
+func TestExtractOpeningNoPerson(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		msg, name string
+		person    bool
+	}{
+		{"German is harder than I thought.", "German", false},
+		{"Rome was amazing last week.", "Rome", false},
+		{"Priya moved to Ghent in March.", "Priya", true},
+	} {
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "user", tt.msg)})
+		got := slices.ContainsFunc(ofType(ext.Candidates, realm.Entity), func(c agent.Candidate) bool {
+			return c.Name == tt.name && c.Category == "person"
+		})
+		if got != tt.person {
+			t.Errorf("%q: person %s = %v, want %v (entities %+v)", tt.msg, tt.name, got, tt.person, ofType(ext.Candidates, realm.Entity))
+		}
+	}
+}
+
 // TestNamesPossessiveHeld: a name owning what people keep or lead is a person's, even
 // after a place's preposition; a place owns other things.
 func TestNamesPossessiveHeld(t *testing.T) {

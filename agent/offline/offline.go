@@ -151,7 +151,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	}
 	if addressee != "" {
 		known[strings.ToLower(addressee)] = "person"
-	} else if s := openingSubject(text, speaker); s != "" && !products[strings.ToLower(s)] {
+	} else if s := openingSubject(text, speaker); s != "" && !namesNoPerson(strings.ToLower(s)) {
 		known[strings.ToLower(s)] = "person"
 	}
 
