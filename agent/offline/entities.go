@@ -593,7 +593,7 @@ func clauseHas(ws []wordSpan, c segment, set map[string]bool) bool {
 // and ending the phrase, is of that name's kind when it is a place or a product: "from
 // Melilla and Berlin", "Postgres and TypeScript", "move to Plus or Pro". Not a person
 // that goes on to do something ("moved to Lisbon and Jon stayed"), nor a name after a
-// language ("speaks Spanish and Jon").
+// language or a place known with no preposition before it ("I miss Tokyo and Jon").
 func coordinatedCategory(text string, ws []wordSpan, i, j int) string {
 	if i != j || i < 2 || !coordinators[ws[i-1].lower] || !endsPhrase(text, ws, j) {
 		return ""
@@ -606,7 +606,7 @@ func coordinatedCategory(text string, ws []wordSpan, i, j int) string {
 	for s > 0 && isNameWord(ws[s-1]) && gapIsSpace(text, ws[s-1].end, ws[s].start) {
 		s--
 	}
-	if languages[ws[e].lower] && s == e {
+	if s == e && (languages[ws[e].lower] || places[ws[e].lower] && !placeCued(ws, s)) {
 		return ""
 	}
 	if c := guessCategory(text, ws, s, e); c == "place" || c == "concept" && (products[ws[e].lower] || productCued(text, ws, s, e) || orgCued(ws, s, e)) {

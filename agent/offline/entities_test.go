@@ -94,6 +94,7 @@ func TestNamesKinds(t *testing.T) {
 		// Persons stay persons: a name no noun follows, a code language's name with no code
 		// around it, a name one relies on.
 		{"PersonAfterThe", "We had dinner with Maria and the Garcia kids.", []nameMention{{"Maria", "person"}, {"Garcia", "person"}}},
+		{"KnownPlaceThenPerson", "I miss Tokyo and Jon.", []nameMention{{"Tokyo", "place"}, {"Jon", "person"}}},
 		{"RubyPerson", "I met Ruby at the party.", []nameMention{{"Ruby", "person"}}},
 		{"RubyInPlace", "I stayed with Ruby in Boston.", []nameMention{{"Ruby", "person"}, {"Boston", "place"}}},
 		{"ReliedOn", "I relied on Gina for the move.", []nameMention{{"Gina", "person"}}},
