@@ -348,3 +348,59 @@ func fakeModel(r agenttest.ChatRequest) agenttest.Response {
 	}
 	return agenttest.Content(string(reply), (sent+3)/4, bench.Tokens(string(reply))) // bytes/4, as bench.Tokens
 }
+
+// BenchmarkIngestLargeMessage is one message at the size limit of a message's content
+// (about 20 KB), ingested alone: long prose of varied words with no sentence end, and
+// 160 short sentences. Each iteration is a fresh message in the same space.
+func BenchmarkIngestLargeMessage(b *testing.B) {
+	words := strings.Fields("the quick brown fox jumps over a lazy dog while Ana 🌸 reads about Zürich history and café culture")
+	shapes := map[string]func(i int) string{
+		"prose": func(i int) string {
+			s := fmt.Sprintf("Long note %d: ", i)
+			for k := 0; len(s) < 19900; k++ {
+				s += words[(k*7+i)%len(words)] + " "
+			}
+			return s
+		},
+		"sentences": func(i int) string {
+			var s []string
+			for k := range 160 {
+				s = append(s, fmt.Sprintf("On day %d I visited the museum number %d in Lyon with my friend Paul.", k+i, k))
+			}
+			return strings.Join(s, " ")
+		},
+	}
+	for _, shape := range []string{"prose", "sentences"} {
+		b.Run(shape, func(b *testing.B) {
+			store := cyphertest.MustOpen(b)
+			emb := benchEmbedder(b)
+			space := cyphertest.NewSpace(b)
+			timedEmb := &timedEmbedder{Embedder: emb}
+			timedAg := &timedAgent{Agent: offline.New(offline.Options{})}
+			p := construction.New(store, timedAg, timedEmb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
+			b.Cleanup(func() { p.Close(context.Background()) })
+			ctx, stmts := cypher.WithStatementLog(context.Background())
+			start := time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC)
+			b.ResetTimer()
+			for i := range b.N {
+				o := realm.Observation{ID: fmt.Sprintf("large-%s-%d", shape, i), SessionID: "large", Speaker: "Ana",
+					Content: shapes[shape](i), ObservedAt: start.Add(time.Duration(i) * time.Minute)}
+				res, err := p.Ingest(ctx, space, []realm.Observation{o})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res[0].Status != construction.StatusIntegrated {
+					b.Fatalf("observation %s: %s %s", o.ID, res[0].Status, res[0].Error)
+				}
+			}
+			b.StopTimer()
+			perObs := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
+			b.ReportMetric(perObs(timedEmb.spent()), "embed-ms/obs")
+			b.ReportMetric(float64(timedEmb.texts.Load())/float64(b.N), "embedded/obs")
+			b.ReportMetric(float64(timedEmb.calls.Load())/float64(b.N), "embed-calls/obs")
+			b.ReportMetric(perObs(timedAg.spent()), "agent-ms/obs")
+			b.ReportMetric(float64(len(stmts.Statements))/float64(b.N), "statements/obs")
+			b.Logf("statements, ms per observation: %s", statementTimes(stmts, b.N))
+		})
+	}
+}
