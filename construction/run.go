@@ -18,7 +18,7 @@ import (
 // A run is consecutive observations of one space integrated together (the write path in
 // batches): one read of what their extractors see, their extractions in order (each
 // seeing the summary the one before left), one embedder call for all their candidates
-// (made in the background, a run ahead: embedAhead), one read of all the candidates'
+// (both made in the background, a run ahead: extractAhead), one read of all the candidates'
 // neighbourhoods (what needs no vector while they are embedded, then their similar
 // memories), the decisions in order, and one write transaction. An observation's neighbourhood is then the stored one as the run began,
 // completed in memory with what the observations before it in the run wrote (the run's
@@ -63,7 +63,7 @@ func (p *Pipeline) integrateRun(ctx context.Context, obs []realm.Observation, wi
 // the resumption takes them up once it is over. Their error is not recorded on them (a
 // job records it as it ends).
 func leftPending(done []Result, rest []realm.Observation, restResults []Result) bool {
-	i := slices.IndexFunc(done, func(r Result) bool { return r.unavailable })
+	i := metUnavailable(done)
 	if i < 0 {
 		return false
 	}
@@ -72,6 +72,12 @@ func leftPending(done []Result, rest []realm.Observation, restResults []Result) 
 			Usage: restResults[k].Usage, unrecorded: true}
 	}
 	return true
+}
+
+// metUnavailable is the index of the first attempt among done that met Neo4j or a model
+// away, or -1.
+func metUnavailable(done []Result) int {
+	return slices.IndexFunc(done, func(r Result) bool { return r.unavailable })
 }
 
 // inZone reads the times of obs, as stored (UTC), where their days are: in the offset
@@ -118,26 +124,8 @@ func (p *Pipeline) runPrefix(ctx context.Context, obs []realm.Observation, resul
 			return p.oneByOne(ctx, obs, nil, 0, results)
 		}
 	}
-	summary, seen := win.Summary, win.Observations
-	p.inZone(seen)
-	exts := make([]agent.Extraction, 0, len(obs))
-	for k, o := range obs {
-		ext, err := p.extract(ctx, o, summary, before(seen, o.Seq, p.opts.RecentObservations), &results[k])
-		if err != nil {
-			p.failed(ctx, o, err, &results[k])
-			if k == 0 {
-				return 1
-			}
-			p.runDecided(ctx, obs[:k], exts, win, results)
-			return k + 1
-		}
-		exts = append(exts, ext)
-		if ext.Summary != "" {
-			summary = ext.Summary
-		}
-	}
-	p.runDecided(ctx, obs, exts, win, results)
-	return len(obs)
+	p.inZone(win.Observations)
+	return p.runDecided(ctx, obs, win, results)
 }
 
 // before is the last n observations of seen (seq order) before seq, oldest first.
@@ -208,76 +196,157 @@ func (p *Pipeline) oneByOne(ctx context.Context, obs []realm.Observation, exts [
 // what the run itself wrote (LoCoMo's retrieval was checked with runs of 25).
 const maxRun = 25
 
-// runDecided decides and applies observations extracted from win maxRun at a time; a run
-// that cannot go through as one is integrated one observation at a time. Their candidates are
-// embedded ahead (embedAhead), a run's while Neo4j reads and writes the one before.
-func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, exts []agent.Extraction, win cypher.Window, results []Result) {
-	ahead := p.embedAhead(ctx, exts)
+// maxRunBytes bounds the content of a run besides its count: a run ends with the
+// observation that brings it to this many bytes. A long message (an email, notes, stored
+// in parts: as many candidates as a run of chat turns) is then a run of its own, written,
+// and counted in its job's progress, as soon as it is integrated. 25 turns of LoCoMo
+// hold 4,806 bytes at most.
+const maxRunBytes = 8000
+
+// runEnd is the end of the run of obs that starts at start.
+func runEnd(obs []realm.Observation, start int) int {
+	end, size := start, 0
+	for end < len(obs) && end-start < maxRun && size < maxRunBytes {
+		size += len(obs[end].Content)
+		end++
+	}
+	return end
+}
+
+// runDecided integrates obs, extracted from win, run by run (runEnd); a run that cannot
+// go through as one is integrated one observation at a time. They are extracted and
+// their candidates embedded ahead (extractAhead): a run's while Neo4j reads and writes
+// the one before, so that the first run is written once it is extracted, not once the
+// whole batch is. It returns how many of obs it handled: up to the first whose
+// extraction fails, that one included (its failure recorded as for one observation).
+func (p *Pipeline) runDecided(ctx context.Context, obs []realm.Observation, win cypher.Window, results []Result) int {
+	ahead := p.extractAhead(ctx, obs, win, results)
 	defer ahead.stop()
 	for start := 0; start < len(obs); {
-		end := min(start+maxRun, len(obs))
-		n, forgot := p.applyRun(ctx, obs[start:end], exts[start:end], win, results[start:end], func() { ahead.wait(end) })
+		end, failure := ahead.extracted(runEnd(obs, start))
+		if end == start {
+			p.failed(ctx, obs[start], failure, &results[start])
+			return start + 1
+		}
+		exts := ahead.exts[start:end]
+		n, forgot := p.applyRun(ctx, obs[start:end], exts, win, results[start:end], func() { ahead.wait(end) })
 		if n == 0 {
-			redo := exts[start:end]
+			redo := exts
 			if forgot {
 				redo = nil // extracted again, one by one, from the space as it is now
 			}
 			n = p.oneByOne(ctx, obs[start:end], redo, win.Forgotten, results[start:end])
 		}
+		if metUnavailable(results[start:start+n]) >= 0 {
+			ahead.stop() // it writes the results of those it extracts: not once they are left pending
+		}
 		if leftPending(results[start:start+n], obs[start+n:], results[start+n:len(obs)]) {
-			return
+			return len(obs)
 		}
 		start += n
 	}
+	return len(obs)
 }
 
-// embedding embeds the candidates of a sequence of extractions in the background, maxRun
-// extractions at a time, in order, into the pipeline's cache (embedcache.go): the model
-// takes the cores while Neo4j reads and writes a run, and Neo4j is not idle while the
-// model embeds. A run's decisions do not depend on when its vectors were computed: it
-// still reads them from the cache, in order, after the runs before it were written.
-type embedding struct {
-	done   chan int // extractions embedded so far, after each chunk; closed at the end or on a failure
-	cancel context.CancelFunc
-	upTo   int // the last count received
+// extraction extracts a sequence of observations in the background, in order (each
+// seeing the summary the one before left), and embeds the candidates of each run (runEnd)
+// once it is extracted, into the pipeline's cache (embedcache.go): the model takes the
+// cores while Neo4j reads and writes a run, and Neo4j is not idle while the agent
+// extracts and the model embeds. A run's decisions do not depend on when its vectors
+// were computed: it still reads them from the cache, in order, after the runs before it
+// were written.
+type extraction struct {
+	exts    []agent.Extraction // per observation, written before its count is sent on extractedUpTo
+	failure error              // the failed extraction's, once extractedUpTo is closed early
+	// extractedUpTo and embeddedUpTo carry how many observations are extracted, and
+	// embedded, after each run; each is closed at the end, or on a failure.
+	extractedUpTo, embeddedUpTo chan int
+	extractedN, embeddedN       int // the last counts received
+	cancel                      context.CancelFunc
+	stopped                     bool
 }
 
-// embedAhead starts embedding the candidates of exts.
-func (p *Pipeline) embedAhead(ctx context.Context, exts []agent.Extraction) *embedding {
+// extractAhead starts extracting obs, from win, and embedding their candidates.
+func (p *Pipeline) extractAhead(ctx context.Context, obs []realm.Observation, win cypher.Window, results []Result) *extraction {
 	ctx, cancel := context.WithCancel(ctx)
-	e := &embedding{done: make(chan int, len(exts)/maxRun+1), cancel: cancel}
+	e := &extraction{exts: make([]agent.Extraction, len(obs)), cancel: cancel,
+		extractedUpTo: make(chan int, len(obs)), embeddedUpTo: make(chan int, len(obs))}
+	toEmbed := make(chan int, len(obs))
 	go func() {
-		defer close(e.done)
-		for start := 0; start < len(exts); start += maxRun {
-			end := min(start+maxRun, len(exts))
-			if texts := candidateTexts(exts[start:end]); len(texts) > 0 {
+		defer close(e.extractedUpTo)
+		defer close(toEmbed)
+		summary, seen := win.Summary, win.Observations
+		for start := 0; start < len(obs); {
+			end := runEnd(obs, start)
+			for k := start; k < end; k++ {
+				ext, err := p.extract(ctx, obs[k], summary, before(seen, obs[k].Seq, p.opts.RecentObservations), &results[k])
+				if err != nil {
+					e.failure = err
+					e.extractedUpTo <- k
+					return
+				}
+				e.exts[k] = ext
+				if ext.Summary != "" {
+					summary = ext.Summary
+				}
+			}
+			e.extractedUpTo <- end
+			toEmbed <- end
+			start = end
+		}
+	}()
+	go func() {
+		defer close(e.embeddedUpTo)
+		embedded := 0
+		for end := range toEmbed {
+			if texts := candidateTexts(e.exts[embedded:end]); len(texts) > 0 {
 				if _, err := p.embed(ctx, texts); err != nil {
 					return // met again, and handled, by the run that embeds them
 				}
 			}
-			e.done <- end
+			e.embeddedUpTo <- end
+			embedded = end
 		}
 	}()
 	return e
 }
 
-// wait returns once the candidates of the first k extractions are embedded, or the
-// embedding stopped.
-func (e *embedding) wait(k int) {
-	for e.upTo < k {
-		n, ok := <-e.done
+// extracted waits until the first end observations are extracted, or one of them failed,
+// and returns how many are: end, or the failed one's index and its failure.
+func (e *extraction) extracted(end int) (int, error) {
+	for e.extractedN < end {
+		n, ok := <-e.extractedUpTo
 		if !ok {
-			e.upTo = k
+			return e.extractedN, e.failure
+		}
+		e.extractedN = n
+	}
+	return end, nil
+}
+
+// wait returns once the candidates of the first k observations are embedded, or the
+// embedding stopped.
+func (e *extraction) wait(k int) {
+	for e.embeddedN < k {
+		n, ok := <-e.embeddedUpTo
+		if !ok {
+			e.embeddedN = k
 			return
 		}
-		e.upTo = n
+		e.embeddedN = n
 	}
 }
 
-// stop ends the embedding and waits for it.
-func (e *embedding) stop() {
+// stop ends the extraction and the embedding and waits for them.
+func (e *extraction) stop() {
+	if e.stopped {
+		return
+	}
+	e.stopped = true
 	e.cancel()
-	for range e.done {
+	for range e.extractedUpTo {
+	}
+	for range e.embeddedUpTo {
 	}
 }
 
