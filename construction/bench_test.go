@@ -104,13 +104,8 @@ func BenchmarkIngestLoCoMo(b *testing.B) {
 
 func benchIngestLoCoMo(b *testing.B, batch int) {
 	conv := conv26(b)
-	store := cyphertest.MustOpen(b)
-	emb := benchEmbedder(b)
-	space := cyphertest.NewSpace(b)
-	timedEmb := &timedEmbedder{Embedder: emb}
-	timedAg := &timedAgent{Agent: offline.New(offline.Options{})}
-	p := construction.New(store, timedAg, timedEmb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
-	b.Cleanup(func() { p.Close(context.Background()) })
+	store, p, space, timedEmb, timedAg := timedPipeline(b)
+	emb := timedEmb.Embedder
 	obs := nObservations(conv, b.N)
 	ctx, stmts := cypher.WithStatementLog(context.Background())
 	b.ResetTimer()
@@ -131,15 +126,8 @@ func benchIngestLoCoMo(b *testing.B, batch int) {
 	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "obs/s")
 	// Where the time goes: the embedder, the agent, and the rest (Neo4j round trips and
 	// the pipeline's own work).
-	perObs := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
-	b.ReportMetric(perObs(timedEmb.spent()), "embed-ms/obs")
-	b.ReportMetric(float64(timedEmb.texts.Load())/float64(b.N), "embedded/obs")
-	b.ReportMetric(float64(timedEmb.calls.Load())/float64(b.N), "embed-calls/obs")
-	b.ReportMetric(perObs(timedAg.spent()), "agent-ms/obs")
-	b.ReportMetric(perObs(elapsed-timedEmb.spent()-timedAg.spent()), "store-ms/obs")
-	b.ReportMetric(float64(len(stmts.Statements))/float64(b.N), "statements/obs")
-	b.ReportMetric(float64(stmts.Transactions)/float64(b.N), "tx/obs")
-	b.Logf("statements, ms per observation: %s", statementTimes(stmts, b.N))
+	reportTimes(b, timedEmb, timedAg, stmts)
+	b.ReportMetric(perObs(b, elapsed-timedEmb.spent()-timedAg.spent()), "store-ms/obs")
 	st, err := store.Stats(ctx, space)
 	if err != nil {
 		b.Fatal(err)
@@ -147,6 +135,35 @@ func benchIngestLoCoMo(b *testing.B, batch int) {
 	b.ReportMetric(float64(st.Memories)/float64(b.N), "memories/obs")
 	b.ReportMetric(float64(st.Edges)/float64(b.N), "edges/obs")
 	b.Logf("%s: %d observations → %d memories %v, %d edges", emb.ID(), b.N, st.Memories, st.ByType, st.Edges)
+}
+
+// timedPipeline is a pipeline on a fresh space with the offline agent and the embedder
+// of benchEmbedder, both timed.
+func timedPipeline(b *testing.B) (*cypher.Store, *construction.Pipeline, string, *timedEmbedder, *timedAgent) {
+	store := cyphertest.MustOpen(b)
+	space := cyphertest.NewSpace(b)
+	timedEmb := &timedEmbedder{Embedder: benchEmbedder(b)}
+	timedAg := &timedAgent{Agent: offline.New(offline.Options{})}
+	p := construction.New(store, timedAg, timedEmb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
+	b.Cleanup(func() { p.Close(context.Background()) })
+	return store, p, space, timedEmb, timedAg
+}
+
+// reportTimes reports, per observation, where the time went: the embedder, the agent
+// and the statements of stmts.
+func reportTimes(b *testing.B, timedEmb *timedEmbedder, timedAg *timedAgent, stmts *cypher.StatementLog) {
+	b.ReportMetric(perObs(b, timedEmb.spent()), "embed-ms/obs")
+	b.ReportMetric(float64(timedEmb.texts.Load())/float64(b.N), "embedded/obs")
+	b.ReportMetric(float64(timedEmb.calls.Load())/float64(b.N), "embed-calls/obs")
+	b.ReportMetric(perObs(b, timedAg.spent()), "agent-ms/obs")
+	b.ReportMetric(float64(len(stmts.Statements))/float64(b.N), "statements/obs")
+	b.ReportMetric(float64(stmts.Transactions)/float64(b.N), "tx/obs")
+	b.Logf("statements, ms per observation: %s", statementTimes(stmts, b.N))
+}
+
+// perObs is d in milliseconds per observation.
+func perObs(b *testing.B, d time.Duration) float64 {
+	return float64(d.Microseconds()) / 1000 / float64(b.N)
 }
 
 // statementTimes is the time of each statement of log per observation, longest first.
@@ -372,13 +389,7 @@ func BenchmarkIngestLargeMessage(b *testing.B) {
 	}
 	for _, shape := range []string{"prose", "sentences"} {
 		b.Run(shape, func(b *testing.B) {
-			store := cyphertest.MustOpen(b)
-			emb := benchEmbedder(b)
-			space := cyphertest.NewSpace(b)
-			timedEmb := &timedEmbedder{Embedder: emb}
-			timedAg := &timedAgent{Agent: offline.New(offline.Options{})}
-			p := construction.New(store, timedAg, timedEmb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
-			b.Cleanup(func() { p.Close(context.Background()) })
+			_, p, space, timedEmb, timedAg := timedPipeline(b)
 			ctx, stmts := cypher.WithStatementLog(context.Background())
 			start := time.Date(2026, 5, 1, 8, 0, 0, 0, time.UTC)
 			b.ResetTimer()
@@ -394,13 +405,7 @@ func BenchmarkIngestLargeMessage(b *testing.B) {
 				}
 			}
 			b.StopTimer()
-			perObs := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N) }
-			b.ReportMetric(perObs(timedEmb.spent()), "embed-ms/obs")
-			b.ReportMetric(float64(timedEmb.texts.Load())/float64(b.N), "embedded/obs")
-			b.ReportMetric(float64(timedEmb.calls.Load())/float64(b.N), "embed-calls/obs")
-			b.ReportMetric(perObs(timedAg.spent()), "agent-ms/obs")
-			b.ReportMetric(float64(len(stmts.Statements))/float64(b.N), "statements/obs")
-			b.Logf("statements, ms per observation: %s", statementTimes(stmts, b.N))
+			reportTimes(b, timedEmb, timedAg, stmts)
 		})
 	}
 }
