@@ -735,14 +735,25 @@ func namesOf(xs ...string) []string {
 // or a time expression of their own.
 func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, spans []segment, names []string) ([]agent.Candidate, []agent.Candidate) {
 	now := obs.ObservedAt
+	// A clause may be the whole turn or a whole part (a turn of one sentence, a long one
+	// without a sentence end): its dates, read over all its text, are worked out once.
+	dated := map[string][]text.Mention{}
+	datesIn := func(s string) []text.Mention {
+		d, ok := dated[s]
+		if !ok {
+			d = datesOf(s, speaker, now)
+			dated[s] = d
+		}
+		return d
+	}
 	slots := factSlots(rewritten)
 	var parts []agent.Candidate
 	if len(spans) == 1 {
-		parts = append(parts, o.unit(obs, speaker, rewritten, datesOf(rewritten, speaker, now), tenseOf(rewritten), names, slots))
+		parts = append(parts, o.unit(obs, speaker, rewritten, datesIn(rewritten), tenseOf(rewritten), names, slots))
 	} else {
 		for i, s := range spans {
 			said := rewritten[s.start:s.end]
-			c := o.unit(obs, speaker, said, datesOf(said, speaker, now), tenseOf(said), namesIn(said, names), factSlots(said))
+			c := o.unit(obs, speaker, said, datesIn(said), tenseOf(said), namesIn(said, names), factSlots(said))
 			c.Part = i + 1
 			c.Description += fmt.Sprintf(" Part %d of %d.", i+1, len(spans))
 			parts = append(parts, c)
@@ -762,7 +773,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		}
 		part := strings.TrimSpace(rewritten[s.start:s.end])
 		partSlots := factSlots(part)
-		partDates := datesOf(part, speaker, now)
+		partDates := datesIn(part)
 		hasOwnDate := len(partDates) > 0 && len(segs) > 1
 		// The whole turn already carries its first slot when it is a single-clause fact.
 		needsSlot := len(partSlots) > 0 && !(turn.Type == realm.Fact && len(segs) == 1 && len(slots) == 1)
