@@ -7,11 +7,10 @@
 // the neighbourhood is read first, the decision taken, and the apply transaction checks
 // that the neighbourhood is still the one decided on, deciding again when it is not (a
 // bounded number of times). The observations of a batch go through as runs (run.go, up to
-// 25 observations, a long message alone): their extractions and one embedder call for
-// their candidates, made in the background a run ahead (beside the reads and the write
-// of the run before), one read of all their neighbourhoods, the
-// decisions in order (each seeing, in memory, what the earlier ones wrote) and one write
-// transaction.
+// 25 observations that end at 8,000 bytes of content): their extractions and one embedder
+// call for their candidates, made in the background a run ahead (beside the reads and the
+// write of the run before), one read of all their neighbourhoods, the decisions in order
+// (each seeing, in memory, what the earlier ones wrote) and one write transaction.
 //
 // Nothing accepted is lost: an observation stays pending until the transaction that
 // writes its memories marks it integrated; ResumePending takes pending work back (Resume
