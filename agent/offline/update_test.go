@@ -786,7 +786,8 @@ func TestOfflinePlanChanged(t *testing.T) {
 		{"PostponedToMonth", "We are going to Lisbon in June.", "We postponed the Lisbon trip to September.", "Lena's lisbon: now September"},
 		{"BroughtForward", "Haircut on June 14 at 5pm.", "The hairdresser brought my haircut forward to June 11.", "Lena's haircut: now June 11"},
 		{"FlightMoved", "We fly out to Rome on June 3.", "The Rome flight got moved to June 5.", "Lena's rome: now June 5"},
-		{"WhyNotNamed", "Dinner with Paul on the 14th at Nobelhart.", "Dinner with Paul got moved to February 12 because of my flight.", "Lena's dinner paul: now February 12"},
+		// "on the 14th" is read as a day: the move is one of days.
+		{"DayOfMonth", "Dinner with Paul on the 14th at Nobelhart.", "Dinner with Paul got moved to February 12 because of my flight.", "Lena's dinner paul: moved from 14 February 2024 to 12 February 2024"},
 		{"AnotherParty", "I'm throwing a party for Jonas on Saturday.", "The party for Mia is cancelled.", ""},
 		{"PastEvent", "The party was great, Jonas loved it.", "The party is moved to Sunday.", ""},
 		{"SamePlace", "The workshop with Acme is in Munich on April 18.", "The Acme workshop moved to Munich, same day.", ""},
