@@ -335,6 +335,7 @@ func (p *Pipeline) integrateSaved(ctx context.Context, c *claim, saved []cypher.
 func (p *Pipeline) renewing(ctx context.Context, obs []realm.Observation) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
+	refs := refsOf(obs) // named now: the run reads obs's times in their zone meanwhile (inZone)
 	go func() {
 		defer close(done)
 		tick := time.NewTicker(p.opts.Lease / 2)
@@ -345,7 +346,7 @@ func (p *Pipeline) renewing(ctx context.Context, obs []realm.Observation) (stop 
 				return
 			case <-tick.C:
 			}
-			if _, err := p.store.RenewLeases(ctx, p.lease(), refsOf(obs)); err != nil && ctx.Err() == nil {
+			if _, err := p.store.RenewLeases(ctx, p.lease(), refs); err != nil && ctx.Err() == nil {
 				p.log.Warn().Err(err).Int("observations", len(obs)).Msg("renewing the leases of a batch being integrated")
 			}
 		}
