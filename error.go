@@ -30,13 +30,20 @@ type Error struct {
 	// Lasting marks an EUnavailable that the same request would meet again later (the
 	// LLM server refused REALM's API key): the API sends no Retry-After with it.
 	Lasting bool
+	// Cause is what the operator needs and a client must not see (a driver's words
+	// naming the database's address): in Error() and the logs, never in Message.
+	Cause string
 }
 
 func (e *Error) Error() string {
-	if len(e.Fields) == 0 {
-		return fmt.Sprintf("realm %s: %s", e.Code, e.Message)
+	msg := e.Message
+	if e.Cause != "" {
+		msg += ": " + e.Cause
 	}
-	return fmt.Sprintf("realm %s: %s %v", e.Code, e.Message, e.Fields)
+	if len(e.Fields) == 0 {
+		return fmt.Sprintf("realm %s: %s", e.Code, msg)
+	}
+	return fmt.Sprintf("realm %s: %s %v", e.Code, msg, e.Fields)
 }
 
 // Errorf returns an *Error with the given code and a formatted message.
@@ -65,6 +72,16 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "internal error"
+}
+
+// ErrorLogText returns what the logs say of err: the client-safe message followed by
+// the *Error's Cause, if any.
+func ErrorLogText(err error) string {
+	var e *Error
+	if errors.As(err, &e) && e.Cause != "" {
+		return e.Message + ": " + e.Cause
+	}
+	return ErrorMessage(err)
 }
 
 // FieldErrors collects validation failures; Err returns nil when there are none.

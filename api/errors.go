@@ -45,11 +45,12 @@ func statusOfCode(code string) int {
 // logFailure has the request's log line (withLogger) say why it failed: the code of every
 // error, the message of a 5xx, the server's own words (a 4xx's may quote what the client
 // sent). An MCP tool error counts with the status its route would answer.
-func logFailure(ctx context.Context, code, message string) {
+func logFailure(ctx context.Context, err error) {
+	code := realm.ErrorCode(err)
 	zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context {
 		c = c.Str("code", code)
 		if statusOfCode(code) >= 500 {
-			c = c.Str("error", message)
+			c = c.Str("error", realm.ErrorLogText(err))
 		}
 		return c
 	})
@@ -109,7 +110,7 @@ func writeProblem(w http.ResponseWriter, r *http.Request, err error, extend func
 	if code == realm.EInternal {
 		zerolog.Ctx(r.Context()).Error().Err(err).Msg("internal error")
 	}
-	logFailure(r.Context(), code, realm.ErrorMessage(err))
+	logFailure(r.Context(), err)
 	p := problem{
 		Type:     "urn:realm:problem:" + code,
 		Title:    http.StatusText(status),

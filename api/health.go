@@ -30,7 +30,7 @@ func (s *server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 		reason = "neo4j does not answer"
 	}
 	if !ok {
-		logFailure(r.Context(), realm.EUnavailable, reason)
+		logFailure(r.Context(), realm.Errorf(realm.EUnavailable, "%s", reason))
 		w.Header().Set("Retry-After", "5")
 		encode(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "reason": reason})
 		return

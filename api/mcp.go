@@ -448,7 +448,7 @@ func rpcEnvelope(next http.Handler) http.Handler {
 			if json.Unmarshal(msg.Params, &call) == nil && call.Name == "remember" {
 				cut = errIngestCutOff
 			}
-			logFailure(r.Context(), realm.EUnavailable, cut.Message)
+			logFailure(r.Context(), cut)
 			w.Header().Set("Retry-After", "5")
 			writeRPCError(w, http.StatusServiceUnavailable, msg.ID, rpcServerError, realm.EUnavailable+": "+cut.Message)
 		}
@@ -694,7 +694,7 @@ func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Serv
 				outcome = "ok"
 			} else {
 				res, out = toolError(err), nil // out would replace the error's structured content
-				logFailure(requestCtx, code, realm.ErrorMessage(err))
+				logFailure(requestCtx, err)
 			}
 			calls.WithLabelValues(tool.Name, outcome).Inc()
 			line := s.Logger.Info()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
@@ -195,6 +196,40 @@ func TestAccessLogErrors(t *testing.T) {
 			t.Errorf("%s: access line %v, want level %s, code %q, error %q and the peer 127.0.0.1:…",
 				req.id, line, req.wantLevel, req.wantCode, req.wantError)
 		}
+	}
+}
+
+// TestUnavailableCauseLogged: a Neo4j that cannot serve answers 503 "neo4j is
+// unavailable" over HTTP and MCP, and only the log says why: the driver's words can
+// name the database's host and port, which are no client's business.
+func TestUnavailableCauseLogged(t *testing.T) {
+	var logs syncBuffer
+	store, proxy := cyphertest.BehindProxy(t, cyphertest.Config())
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
+		*d = testDepsOn(t, store)
+		d.Logger = zerolog.New(&logs)
+	})
+	sp := cyphertest.NewSpace(t)
+	proxy.Cut()
+	var p problem
+	if resp := (client{t: t, base: srv.URL}).do("GET", "/v1/spaces/"+sp+"/stats", nil, &p); resp.StatusCode != http.StatusServiceUnavailable || p.Detail != "neo4j is unavailable" {
+		t.Errorf("stats answered %d %q, want 503 \"neo4j is unavailable\"", resp.StatusCode, p.Detail)
+	}
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"recall","arguments":{"space":"` + sp + `","query":"x"}}}`
+	h := http.Header{"Accept": {"application/json, text/event-stream"}}
+	var rpc struct {
+		Result struct {
+			StructuredContent struct{ Code, Detail string } `json:"structuredContent"`
+		} `json:"result"`
+	}
+	(client{t: t, base: srv.URL, header: h}).do("POST", "/mcp", []byte(call), &rpc)
+	if got := rpc.Result.StructuredContent; got.Code != realm.EUnavailable || got.Detail != "neo4j is unavailable" {
+		t.Errorf("MCP recall's tool error %+v, want unavailable \"neo4j is unavailable\"", got)
+	}
+	proxy.Restore()
+	srv.Close()
+	if n := strings.Count(logs.String(), `"error":"neo4j is unavailable: `); n != 2 {
+		t.Errorf("%d log lines give the cause, want 2:\n%s", n, logs.String())
 	}
 }
 

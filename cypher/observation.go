@@ -3,6 +3,7 @@ package cypher
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -49,15 +50,16 @@ func (s *Store) SaveObservations(ctx context.Context, space, embedder string, di
 // (one transaction): the client cannot tell which, and need not, as sending the same
 // batch again stores nothing twice. Other errors are returned as they are.
 func saveUnavailable(err error, committing bool) error {
-	if realm.ErrorCode(err) != realm.EUnavailable {
+	var e *realm.Error
+	if !errors.As(err, &e) || e.Code != realm.EUnavailable {
 		return err
 	}
 	if !committing {
-		return realm.Errorf(realm.EUnavailable, "neo4j is unavailable: nothing of the batch was stored; send it again later")
+		return &realm.Error{Code: realm.EUnavailable, Cause: e.Cause, Message: "neo4j is unavailable: nothing of the batch was stored; send it again later"}
 	}
-	return realm.Errorf(realm.EUnavailable, "neo4j became unavailable while the batch was committed: the batch may be stored, whole, or not at all. "+
-		"Sending the same batch again is safe: a message is stored once under its id (one sent without an id gets one from its session, speaker, time and content); "+
-		"if it was stored, its messages are integrated once neo4j is back, without being sent again")
+	return &realm.Error{Code: realm.EUnavailable, Cause: e.Cause, Message: "neo4j became unavailable while the batch was committed: the batch may be stored, whole, or not at all. " +
+		"Sending the same batch again is safe: a message is stored once under its id (one sent without an id gets one from its session, speaker, time and content); " +
+		"if it was stored, its messages are integrated once neo4j is back, without being sent again"}
 }
 
 // Window is what the extractors of the observations a save claimed see, read in the

@@ -600,9 +600,10 @@ func translate(err error) error {
 	return err
 }
 
-// unavailable is the EUnavailable of a Neo4j that cannot serve now, saying why.
+// unavailable is the EUnavailable of a Neo4j that cannot serve now, saying why to the
+// logs only: the driver's words can name the database's address.
 func unavailable(cause error) error {
-	return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable: " + firstLine(cause)}
+	return &realm.Error{Code: realm.EUnavailable, Message: "neo4j is unavailable", Cause: firstLine(cause)}
 }
 
 // Record accessors that tolerate nulls.
