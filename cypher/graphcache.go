@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	_ "embed"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -253,6 +254,7 @@ func (s *Store) loadInBackground(space string) (why string, next time.Duration) 
 		if c.notBefore == nil {
 			c.notBefore = map[string]time.Time{}
 		}
+		c.pruneLapsed(time.Now())
 		c.notBefore[space] = time.Now().Add(graphReloadPause * took)
 		c.mu.Unlock()
 		log.Debug().Str("space", space).Int("memories", len(r.g.nodes)).Int("edges", len(r.g.edges)).Dur("took", took).Msg("graph snapshot read")
@@ -281,6 +283,7 @@ func (c *graphCache) withoutSnapshot(space, why string, next time.Duration) {
 	miss := snapshotMiss{space, why}
 	quiet := now.Before(c.quietUntil[miss])
 	if !quiet {
+		c.pruneLapsed(now)
 		c.quietUntil[miss] = now.Add(max(next, snapshotLogEvery))
 	}
 	c.mu.Unlock()
@@ -288,6 +291,14 @@ func (c *graphCache) withoutSnapshot(space, why string, next time.Duration) {
 		log.Info().Str("space", space).Str("reason", why).Dur("next_read_in", next).
 			Msg("recall expanded by statements, slower: the space's graph snapshot is not current")
 	}
+}
+
+// pruneLapsed forgets the reload pauses and log silences that have lapsed, which act as
+// if absent: kept, they would hold an entry for every space ever read or logged.
+// c.mu is held.
+func (c *graphCache) pruneLapsed(now time.Time) {
+	maps.DeleteFunc(c.notBefore, func(_ string, t time.Time) bool { return !now.Before(t) })
+	maps.DeleteFunc(c.quietUntil, func(_ snapshotMiss, t time.Time) bool { return !now.Before(t) })
 }
 
 // graphCache holds the snapshots of recently expanded spaces, at most max memories in all;

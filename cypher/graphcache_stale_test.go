@@ -529,3 +529,22 @@ func TestRecallWithoutSnapshotLogged(t *testing.T) {
 		t.Errorf("paused, the next read is in %v ms, want some time ahead", lines[1]["next_read_in"])
 	}
 }
+
+// TestGraphCachePrunesLapsed: the per-space log silences and reload pauses that have
+// lapsed are forgotten when the next ones are set, so a server that serves many spaces
+// over time does not hold an entry for each of them for ever.
+func TestGraphCachePrunesLapsed(t *testing.T) {
+	var c graphCache
+	c.withoutSnapshot("old", SnapshotPaused, 0)
+	c.notBefore = map[string]time.Time{"old": time.Now().Add(-time.Second), "paused": time.Now().Add(time.Hour)}
+	for miss := range c.quietUntil {
+		c.quietUntil[miss] = time.Now().Add(-time.Second) // the minute has passed
+	}
+	c.withoutSnapshot("new", SnapshotPaused, 0)
+	if _, ok := c.quietUntil[snapshotMiss{"old", SnapshotPaused}]; ok || len(c.quietUntil) != 1 {
+		t.Errorf("log silences %v, want only the new space's", c.quietUntil)
+	}
+	if _, ok := c.notBefore["old"]; ok || len(c.notBefore) != 1 {
+		t.Errorf("reload pauses %v, want only the one not lapsed", c.notBefore)
+	}
+}
