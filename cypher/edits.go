@@ -117,7 +117,9 @@ func editBatchParams(space string, b EditBatch, ops []realm.EditProposal, now ti
 			"action": string(op.Action), "confidence": op.Confidence, "created_at": now, "source": b.Source,
 		}
 		if op.Query != "" { // the log tells a learned link from an edge every query walks
-			log["query"], log["label"] = op.Query, string(op.Label)
+			// query_held: the retention's sweep finds the edits holding a query's text by it
+			// (learned_expiring, edit_erase_orphaned).
+			log["query"], log["label"], log["query_held"] = op.Query, string(op.Label), true
 		}
 		p := map[string]any{"pair": index[k], "action": string(op.Action), "from": op.From, "to": op.To, "add": nil, "rate": 0.0, "target": 0.0, "log": log}
 		if op.Action == realm.EditAdd {

@@ -244,7 +244,8 @@ func (imp *Import) SetSpace(ctx context.Context, props map[string]any, embedder 
 var importLabels = map[string]string{"observation": "Observation", "trace": "Trace", "edit": "Edit", "job": "Job"}
 
 // WriteNodes creates one batch of observations, traces, edits or jobs (kind), each with
-// its properties; the space is set here.
+// its properties; the space is set here, and an edit holding its query's text is marked so
+// (query_held, which the retention's sweep seeks: migration 0039).
 func (imp *Import) WriteNodes(ctx context.Context, kind string, props []map[string]any) error {
 	label, ok := importLabels[kind]
 	if !ok {
@@ -253,6 +254,9 @@ func (imp *Import) WriteNodes(ctx context.Context, kind string, props []map[stri
 	rows := make([]any, len(props))
 	for i, p := range props {
 		p["space"] = imp.space
+		if label == "Edit" && propString(p, "query") != "" {
+			p["query_held"] = true
+		}
 		rows[i] = p
 	}
 	return imp.writeSteps(ctx, importStep{qImportNodes, map[string]any{"label": label, "rows": rows}, len(rows)})

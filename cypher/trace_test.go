@@ -293,6 +293,52 @@ func TestExpireTracesErasesQueriesOfDeletedTraces(t *testing.T) {
 	}
 }
 
+// A sweep reads the edits that still hold a query's text, not those an earlier sweep
+// erased: after a sweep has erased this space's hundred learned links' queries, the next
+// reads fewer rows of the database than there are edits here (one reading every Edit
+// node, as the sweep did, reads each of them and its properties).
+func TestExpireTracesSkipsErasedEdits(t *testing.T) {
+	const links = 100
+	s := mustOpenRetaining(t, 720*time.Hour)
+	space, ids := editGraph(t, s, 11)
+	ctx := context.Background()
+	now := time.Now().UTC()
+	old := realm.Trace{ID: space + "-old", Space: space, Query: "Where does Daniel Kowalski live?", CreatedAt: now.Add(-721 * time.Hour)}
+	if err := s.PutTrace(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	var adds []realm.EditProposal
+	for i := range ids {
+		for j := range ids {
+			if i != j && len(adds) < links {
+				adds = append(adds, realm.EditProposal{From: ids[i], To: ids[j], Action: realm.EditAdd, Predicate: realm.Contextualizes,
+					Confidence: 0.8, Query: old.Query, Label: realm.KeyEvidence})
+			}
+		}
+	}
+	if edits, err := s.ApplyEdits(ctx, space, batch(old.ID, adds...)); err != nil || len(edits) != links {
+		t.Fatalf("apply: %d edits, %v; want %d", len(edits), err, links)
+	}
+	var embedded []string
+	if _, err := s.ExpireTraces(ctx, now, erasingVectors(space, &embedded)); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(embedded, []string{old.Query}) {
+		t.Fatalf("the first sweep embedded %q of this space, want the old trace's query once", embedded)
+	}
+	profiled, log := cypher.WithStatementProfile(ctx)
+	if _, err := s.ExpireTraces(profiled, now, anyVectors); err != nil {
+		t.Fatal(err)
+	}
+	var hits int64
+	for _, x := range log.Statements {
+		hits += x.DBHits
+	}
+	if hits >= links {
+		t.Errorf("the second sweep made %d database hits in %d statements, want fewer than this space's %d erased edits", hits, len(log.Statements), links)
+	}
+}
+
 // erasedVector is the vector erasingVectors gives a query.
 var erasedVector = []float32{0.25, -0.5, 0.125}
 

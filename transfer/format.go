@@ -59,8 +59,9 @@ type Counts map[string]int64
 // Properties that are not exported: the space and a memory's key of it (implied by the
 // file, set by the importer), a memory's word count (derived from its text, set by the importer), leases
 // and locks (they belong to a running process), import marks, the graph version (what
-// expansion's in-memory snapshots are keyed on: the importer sets a new one) and whether
-// the space may hold learned links (derived from its edges: the importer's decide).
+// expansion's in-memory snapshots are keyed on: the importer sets a new one), whether
+// the space may hold learned links (derived from its edges: the importer's decide) and
+// whether an edit holds its query's text (derived from the text: the importer sets it).
 var unexported = map[string]map[string]bool{
 	"space": {"id": true, "locked_at": true, "import_id": true, "import_until": true, "embedder": true, "dims": true, "graph_version": true,
 		"learned_links": true},
@@ -68,7 +69,7 @@ var unexported = map[string]map[string]bool{
 	"memory":      {"space": true, "space_key": true, "word_count": true},
 	"edge":        {},
 	"trace":       {"space": true},
-	"edit":        {"space": true},
+	"edit":        {"space": true, "query_held": true},
 	"job":         {"space": true},
 }
 

@@ -5,12 +5,14 @@
 // A link's query is its add's trace's query (edit_batch.cypher), so it goes with that
 // trace. The add's edit keeps the text until the link has lost it (edit_erase_orphaned,
 // trace_expire_batch), so a link holding it is found through an edit holding it.
-// It reads every Edit node (none of its indexes holds the query), each trace by its id and
-// each link from its edit: the subquery keeps the planner from walking every memory edge.
+// It reads the edits that still hold their query's text only (the index edit_query_held;
+// an erased one has lost its marker), each trace by its id and each link from its edit: the
+// subquery keeps the planner from walking every memory edge.
 // Params: $cutoff, $batch.
 // Returns: space, from, to, type, edge_id, query.
 MATCH (x:Edit)
-WHERE x.action = 'add' AND x.label IS NOT NULL AND x.query <> ''
+USING INDEX x:Edit(query_held)
+WHERE x.query_held = true AND x.action = 'add' AND x.label IS NOT NULL AND x.query <> ''
   AND NOT EXISTS {
     MATCH (t:Trace {id: x.trace_id})
     USING INDEX t:Trace(id)
