@@ -329,18 +329,22 @@ func (s *Store) ListEdits(ctx context.Context, space string, f realm.EditFilter)
 }
 
 // EditStats counts the logged edits of a space by action; reverted edits are counted
-// apart.
+// apart. They are read again only when the space's graph_version has moved since this
+// store last read them (statsmemo.go).
 func (s *Store) EditStats(ctx context.Context, space string) (realm.EditStats, error) {
 	var st realm.EditStats
 	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		var err error
-		st, err = editStats(ctx, tx, space)
+		version, err := spaceGraphVersion(ctx, tx, space)
+		if err != nil {
+			return nil, err
+		}
+		st, err = s.keptEditStats(ctx, tx, space, version)
 		return nil, err
 	})
 	return st, err
 }
 
-// editStats counts the logged edits of a space inside tx (EditStats, Stats).
+// editStats counts the logged edits of a space inside tx (keptEditStats).
 func editStats(ctx context.Context, tx neo4j.ManagedTransaction, space string) (realm.EditStats, error) {
 	var st realm.EditStats
 	recs, err := collect(ctx, tx, qEditStats, map[string]any{"space": space})

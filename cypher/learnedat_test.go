@@ -2,12 +2,10 @@ package cypher
 
 import (
 	"context"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/schema"
 )
 
 // TestLearnedAtKeepsEarliest: a memory is learned at the earliest time of the
@@ -97,17 +95,10 @@ CREATE (a)-[:DERIVED_FROM]->(o), (c)-[:DERIVED_FROM]->(o)`)
 	if _, err := s.write(ctx, old, map[string]any{"space": space, "corrected": corrected}); err != nil {
 		t.Fatal(err)
 	}
-	migrations, err := schema.Migrations(384, s.filtered)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(migrations, func(m schema.Migration) bool { return m.Name == "memory_learned_at" })
-	if i < 0 {
-		t.Fatal("no memory_learned_at migration")
-	}
+	migration := mustMigration(t, s, "memory_learned_at")
 	want := map[string]*time.Time{"-two": &obs[1].ObservedAt, "-none": nil, "-fix": &corrected}
 	for run := range 2 {
-		if err := s.runSchemaStatement(ctx, migrations[i].Statement); err != nil {
+		if err := s.runSchemaStatement(ctx, migration); err != nil {
 			t.Fatal(err)
 		}
 		for suffix, w := range want {

@@ -1203,34 +1203,27 @@ type Stats struct {
 
 // Stats counts a space's memories by type, edges by predicate with a weight histogram,
 // observations by status, and the reconsolidation totals (edits by action, reverted
-// edits, reconsolidations), all in one read transaction. Errors: EUnavailable.
+// edits, reconsolidations), all in one read transaction; the counts of memories, edges
+// and edits are read again only when the space's graph_version has moved since this
+// store last read them (statsmemo.go). Errors: EUnavailable.
 func (s *Store) Stats(ctx context.Context, space string) (Stats, error) {
-	st := Stats{ByType: map[realm.NodeType]int64{}, ByPredicate: map[realm.Predicate]int64{}}
+	var st Stats
 	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		p := map[string]any{"space": space}
-		recs, err := collect(ctx, tx, qStatsTypes, p)
+		version, err := spaceGraphVersion(ctx, tx, space)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range recs {
-			st.ByType[realm.NodeType(str(r, "type"))] = num(r, "n")
-			st.Memories += num(r, "n")
-		}
-		if recs, err = collect(ctx, tx, qStatsPredicates, p); err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			if str(r, "type") == "DERIVED_FROM" {
-				continue
+		g, ok := s.keptGraph.get(space, version)
+		if !ok {
+			if g, err = readGraphCounts(ctx, tx, space); err != nil {
+				return nil, err
 			}
-			st.ByPredicate[realm.PredicateOfRelType(str(r, "type"))] += num(r, "n")
-			st.Edges += num(r, "n")
-			bin, _ := r.Get("bin") // null for an edge without a weight, in no bin
-			if i, ok := bin.(int64); ok && i >= 0 && i < 10 {
-				st.WeightHistogram[i] += num(r, "n")
-			}
+			s.keptGraph.put(space, version, g)
 		}
-		if recs, err = collect(ctx, tx, qStatsObservations, p); err != nil {
+		st = Stats{Memories: g.memories, ByType: maps.Clone(g.byType), Edges: g.edges, ByPredicate: maps.Clone(g.byPredicate),
+			WeightHistogram: g.weightHistogram}
+		recs, err := collect(ctx, tx, qStatsObservations, map[string]any{"space": space})
+		if err != nil {
 			return nil, err
 		}
 		for _, r := range recs {
@@ -1242,10 +1235,40 @@ func (s *Store) Stats(ctx context.Context, space string) (Stats, error) {
 				st.ObservationsFailed = num(r, "n")
 			}
 		}
-		st.Reconsolidation, err = editStats(ctx, tx, space)
+		st.Reconsolidation, err = s.keptEditStats(ctx, tx, space, version)
 		return nil, err
 	})
 	return st, err
+}
+
+// readGraphCounts counts the space's memories by type and its edges by predicate and
+// weight inside tx.
+func readGraphCounts(ctx context.Context, tx neo4j.ManagedTransaction, space string) (graphCounts, error) {
+	g := graphCounts{byType: map[realm.NodeType]int64{}, byPredicate: map[realm.Predicate]int64{}}
+	p := map[string]any{"space": space}
+	recs, err := collect(ctx, tx, qStatsTypes, p)
+	if err != nil {
+		return g, err
+	}
+	for _, r := range recs {
+		g.byType[realm.NodeType(str(r, "type"))] = num(r, "n")
+		g.memories += num(r, "n")
+	}
+	if recs, err = collect(ctx, tx, qStatsPredicates, p); err != nil {
+		return g, err
+	}
+	for _, r := range recs {
+		if str(r, "type") == "DERIVED_FROM" {
+			continue
+		}
+		g.byPredicate[realm.PredicateOfRelType(str(r, "type"))] += num(r, "n")
+		g.edges += num(r, "n")
+		bin, _ := r.Get("bin") // null for an edge without a weight, in no bin
+		if i, ok := bin.(int64); ok && i >= 0 && i < 10 {
+			g.weightHistogram[i] += num(r, "n")
+		}
+	}
+	return g, nil
 }
 
 // MaxGraphDepth bounds Graph's depth: two hops already reach most of a small graph.

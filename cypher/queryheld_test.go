@@ -2,10 +2,7 @@ package cypher
 
 import (
 	"context"
-	"slices"
 	"testing"
-
-	"github.com/realm-memory/realm/schema"
 )
 
 // TestQueryHeldMigration: migration 0039 marks the edits written before the marker that
@@ -25,19 +22,12 @@ CREATE (:Edit {id: $space + '-none', space: $space, action: 'strengthen'})`)
 	if _, err := s.write(ctx, old, map[string]any{"space": space}); err != nil {
 		t.Fatal(err)
 	}
-	migrations, err := schema.Migrations(384, s.filtered)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(migrations, func(m schema.Migration) bool { return m.Name == "edit_query_held" })
-	if i < 0 {
-		t.Fatal("no edit_query_held migration")
-	}
+	migration := mustMigration(t, s, "edit_query_held")
 	marked := newQuery("test_edits_query_held", `
 MATCH (x:Edit) WHERE x.space = $space AND x.query_held = true
 RETURN x.id AS id ORDER BY id`)
 	for run := range 2 {
-		if err := s.runSchemaStatement(ctx, migrations[i].Statement); err != nil {
+		if err := s.runSchemaStatement(ctx, migration); err != nil {
 			t.Fatal(err)
 		}
 		recs, err := s.read(ctx, marked, map[string]any{"space": space})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,4 +86,18 @@ func TestApplySchemaLogsMigrations(t *testing.T) {
 	if logs.Len() > 0 {
 		t.Errorf("nothing to apply, but logged %s", logs.String())
 	}
+}
+
+// mustMigration is the statement of the migration named name, as ApplySchema runs it.
+func mustMigration(t *testing.T, s *Store, name string) string {
+	t.Helper()
+	migrations, err := schema.Migrations(384, s.filtered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(migrations, func(m schema.Migration) bool { return m.Name == name })
+	if i < 0 {
+		t.Fatalf("no %s migration", name)
+	}
+	return migrations[i].Statement
 }

@@ -153,6 +153,9 @@ type Store struct {
 	vectors vectorCache  // embeddings of small spaces for the write path's exact search (vectors.go)
 	graphs  graphCache   // snapshots of spaces' memory graphs for expansion (graphcache.go)
 	texts   keywordCache // keyword indexes of recently searched spaces for the read path's seeds (keywordindex.go)
+
+	keptGraph statsMemo[graphCounts]     // spaces' counts of memories and edges by graph_version (statsmemo.go)
+	keptEdits statsMemo[realm.EditStats] // spaces' edit log totals by graph_version (statsmemo.go)
 }
 
 // Open connects to Neo4j and checks that it answers with these credentials. It waits
