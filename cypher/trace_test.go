@@ -295,8 +295,8 @@ func TestExpireTracesErasesQueriesOfDeletedTraces(t *testing.T) {
 
 // A sweep reads the edits that still hold a query's text, not those an earlier sweep
 // erased: after a sweep has erased this space's hundred learned links' queries, the next
-// reads fewer rows of the database than there are edits here (one reading every Edit
-// node, as the sweep did, reads each of them and its properties).
+// makes fewer database hits than there are edits here (one reading every Edit node, as
+// the sweep did, makes a hit for each of them and for each property it reads).
 func TestExpireTracesSkipsErasedEdits(t *testing.T) {
 	const links = 100
 	s := mustOpenRetaining(t, 720*time.Hour)
