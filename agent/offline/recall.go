@@ -127,8 +127,8 @@ var framesTime = map[string]bool{"happen": true, "happened": true, "happens": tr
 // say when, not what, and "weekend" would match every memory that says "this weekend". So
 // do the words of an expression that spells out its year (QuestionTime's Label is empty):
 // the window says all they say. A named date without its year keeps its words: the year is
-// the planner's guess, and the words keep ranking the memories that name that time (and
-// qualifiers the window does not read, "the second week of November", keep their month).
+// the planner's guess, and the words keep ranking the memories that name that time ("the
+// second week of November" keeps "second" and "november").
 func (o *Agent) window(m text.Mention, ahead bool) *realm.TimeRange {
 	if !ahead && m.To.Add(time.Second).Sub(m.From) < 7*24*time.Hour {
 		return &realm.TimeRange{From: m.From, To: m.To.Add(o.opts.TimeLag)}

@@ -34,6 +34,9 @@ func TestOfflineAnnotateDates(t *testing.T) {
 		{"On Friday, I got great news.", "On Friday (Friday 5 May 2023), I got great news."},
 		{"My sister got married in April.", "My sister got married in April (April 2023)."},
 		{"Got it, dentist on June 9.", "Got it, dentist on June 9 (9 June 2023)."},
+		// A week of a month is that week, not the month.
+		{"We're flying out the second week of November.", "We're flying out the second week of November (8 to 14 November 2023)."},
+		{"We were there the third week of March.", "We were there the third week of March (15 to 21 March 2023)."},
 		// A day something was moved to is the nearest; a move somewhere else stays past.
 		{"My flight got moved to May 20th.", "My flight got moved to May 20th (20 May 2023)."},
 		{"We moved to Lisbon in June.", "We moved to Lisbon in June (June 2022)."},

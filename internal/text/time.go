@@ -67,9 +67,9 @@ var (
 	// The end of a week, month or year is its last day: "due by the end of the month".
 	reEndOf = regexp.MustCompile(`(?i)\b(?:the )?end of (?:(the|this|next|last) )?(week|month|year)\b`)
 	// A part of a month, read whole: "the last week of December" is not last week and
-	// December. A month's name follows "of" (month reads it), or the month or the year
-	// is named from now.
-	reMonthPart = regexp.MustCompile(`\b(?i:the (?:(first|last) week|(start|beginning|middle|end)) (of) (?:(the|this|next|last) (month|year)\b)?)`)
+	// December, "the second week of November" no November. A month's name follows "of"
+	// (month reads it), or the month or the year is named from now.
+	reMonthPart = regexp.MustCompile(`\b(?i:the (?:(first|second|third|fourth|last) week|(start|beginning|middle|end)) (of) (?:(the|this|next|last) (month|year)\b)?)`)
 )
 
 var weekdayOf = map[string]time.Weekday{
@@ -90,6 +90,9 @@ var monthOf = map[string]time.Month{
 	"sep": time.September, "october": time.October, "oct": time.October, "november": time.November,
 	"nov": time.November, "december": time.December, "dec": time.December,
 }
+
+// weekOrdinal numbers the weeks of a month counted from its first day.
+var weekOrdinal = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 var countOf = map[string]int{
 	"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -848,8 +851,8 @@ func endOf(which, unit string, now time.Time, s, e int) (Mention, bool) {
 	return p, true
 }
 
-// monthPart reads a match of reMonthPart: the first or last seven days of the month or
-// year, or the first, fifteenth or last day of the month ("by the end of June": its last
+// monthPart reads a match of reMonthPart: the first, second, third, fourth or last seven
+// days of the month or year (the second week of November: its 8th to 14th), or the first, fifteenth or last day of the month ("by the end of June": its last
 // day, as "by the end of the month" is).
 func monthPart(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 	var whole Mention
@@ -879,8 +882,9 @@ func monthPart(text string, ix []int, now time.Time, tense int) (Mention, bool) 
 	}
 	m := Mention{Start: ix[0], End: whole.End, Relative: whole.Relative}
 	switch part := strings.ToLower(text[max(ix[2], ix[4]):max(ix[3], ix[5])]); {
-	case part == "first":
-		m.From, m.To = whole.From, whole.From.AddDate(0, 0, 7).Add(-time.Second)
+	case weekOrdinal[part] > 0:
+		m.From = whole.From.AddDate(0, 0, 7*(weekOrdinal[part]-1))
+		m.To = m.From.AddDate(0, 0, 7).Add(-time.Second)
 	case part == "last":
 		m.From, m.To = dayStart(whole.To).AddDate(0, 0, -6), whole.To
 	case whole.To.Sub(whole.From) > 31*24*time.Hour:
