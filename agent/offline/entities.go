@@ -249,6 +249,8 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 		return "concept"
 	case hyphenAfter(text, ws, i) && j+1 < len(ws) && routeNouns[ws[j+1].lower]:
 		return "concept"
+	case i == j && (places[ws[i].lower] || placesAlsoNames[ws[i].lower]) && j+1 < len(ws) && travelNouns[ws[j+1].lower]:
+		return "place" // "the Paris trip", "our Rome flight", "the London office"
 	case animalOf(text, ws, i, j) != "":
 		return "object"
 	case orgCued(ws, i, j) || orgNamed(ws[j].lower): // before personCued: "in talks with Gatorade about a sponsorship"
@@ -299,6 +301,10 @@ wrote write writes replied reply explained explain mentioned mention complained 
 var routeNouns = setOf(`route routes train trains flight flights line trip ride drive journey bus coach ferry road
 highway motorway railway rail connection leg`)
 
+// travelNouns after a known place make it the place ("the Paris trip", "our Rome flight",
+// "the London office"), not a person, nor a thing owned ("our Berlin store").
+var travelNouns = setOf(`trip trips travel flight flights office offices hotel hotels vacation holiday`)
+
 // titles open a person's name, of which they are part: "Dr. Patel", "Mrs Lee".
 var titles = setOf(`dr mr mrs ms prof`)
 
@@ -328,7 +334,7 @@ func orgNamed(w string) bool {
 // places are countries and large cities: a place wherever no cue tells otherwise ("my
 // home country, Sweden", "the Rome flight", "What do you love about Seattle?"), not a
 // person for want of a cue. Names as often a person's (Paris, Sydney, Austin, Florence,
-// Jordan, Georgia…) are left out: the words around them tell.
+// Jordan, Georgia…) are left out (placesAlsoNames): the words around them tell.
 var places = setOf(`rome berlin london madrid lisbon porto barcelona milan naples venice vienna prague
 budapest warsaw krakow amsterdam brussels copenhagen stockholm oslo helsinki dublin edinburgh glasgow
 zurich geneva munich hamburg frankfurt cologne athens istanbul moscow kyiv tokyo osaka kyoto beijing
@@ -339,6 +345,10 @@ canada brazil argentina chile peru colombia cuba spain france germany italy port
 ireland scotland england britain norway sweden finland denmark iceland poland austria switzerland
 netherlands belgium croatia turkey egypt morocco kenya nigeria japan china korea vietnam thailand
 indonesia australia europe asia africa`)
+
+// placesAlsoNames are known places as often a person's name: a place only by a cue, as
+// "the Paris trip" is (travelNouns).
+var placesAlsoNames = setOf(`paris sydney austin florence jordan georgia dallas houston phoenix charlotte victoria`)
 
 // namesNoPerson: the word l (lowercased) names a language, a product or a known place,
 // never a person, however it stands: not the speaker's own name ("I'm German."), nor the

@@ -49,7 +49,7 @@ func TestNamesCategories(t *testing.T) {
 		{"Tools", "We use Postgres and TypeScript, deployed on Heroku.", []nameMention{{"Postgres", "concept"}, {"TypeScript", "concept"}, {"Heroku", "concept"}}},
 		{"ToolsAfterPrepositions", "We run Redis in Kafka with Go.", []nameMention{{"Redis", "concept"}, {"Kafka", "concept"}, {"Go", "concept"}}},
 		{"WrittenIn", "The parser is written in Zig these days.", []nameMention{{"Zig", "concept"}}},
-		{"Owned", "The report sits in our Berlin office.", []nameMention{{"Berlin", "concept"}}},
+		{"Owned", "The report sits in our Berlin store.", []nameMention{{"Berlin", "concept"}}},
 		{"CoordinatedPlaces", "We ship from Melilla and Berlin.", []nameMention{{"Melilla", "place"}, {"Berlin", "place"}}},
 		{"CoordinatedPlacesThen", "We visited Paris and Rome last summer.", []nameMention{{"Paris", "place"}, {"Rome", "place"}}},
 		{"RelationNoun", "I went to the lake with my cousin Ana Lopez.", []nameMention{{"Ana Lopez", "person"}}},
@@ -79,6 +79,14 @@ func TestNamesKinds(t *testing.T) {
 		{"PlaceModifierAfterPerson", "I saw Caroline at the Boston marathon.", []nameMention{{"Caroline", "person"}, {"Boston", "place"}}},
 		{"CountryModifier", "We loved the Japan trip, Nate.", []nameMention{{"Japan", "place"}, {"Nate", "person"}}},
 		{"KnownPlaceNoCue", "What do you love about Seattle?", []nameMention{{"Seattle", "place"}}},
+		// A known place before a noun of travel is the place, also one as often a person's
+		// name, and after a possessive.
+		{"TripOfPlaceAlsoAName", "We booked the Paris trip.", []nameMention{{"Paris", "place"}}},
+		{"TripOfPlaceAlsoANameAbout", "I'm so excited about the Paris trip!", []nameMention{{"Paris", "place"}}},
+		{"OwnedFlight", "I told Sam about our Rome flight.", []nameMention{{"Sam", "person"}, {"Rome", "place"}}},
+		{"OwnedOffice", "The report sits in our Berlin office.", []nameMention{{"Berlin", "place"}}},
+		{"OfficeOfPlaceAlsoAName", "The Austin office moved to a new floor.", []nameMention{{"Austin", "place"}}},
+		{"Hotel", "Our London hotel was near the river.", []nameMention{{"London", "place"}}},
 		{"KnownCountryApposed", "A gift from my grandma in my home country, Sweden.", []nameMention{{"Sweden", "place"}}},
 		{"HospitalJoined", "She works at the Universitätsspital.", []nameMention{{"Universitätsspital", "concept"}}},
 		{"UniversityHyphenated", "She studies at the Humboldt-Universität.", []nameMention{{"Humboldt-Universität", "concept"}}},
@@ -98,6 +106,8 @@ func TestNamesKinds(t *testing.T) {
 		{"RubyPerson", "I met Ruby at the party.", []nameMention{{"Ruby", "person"}}},
 		{"RubyInPlace", "I stayed with Ruby in Boston.", []nameMention{{"Ruby", "person"}, {"Boston", "place"}}},
 		{"ReliedOn", "I relied on Gina for the move.", []nameMention{{"Gina", "person"}}},
+		{"PlaceAlsoANameMet", "I'm meeting Paris for lunch.", []nameMention{{"Paris", "person"}}},
+		{"PlaceAlsoANameOwnsOffice", "I met Austin's team at Jordan's office.", []nameMention{{"Austin", "person"}, {"Jordan", "person"}}},
 	}
 	checkNames(t, tests)
 }
