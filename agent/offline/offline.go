@@ -622,10 +622,10 @@ func (o *Agent) isContentful(rewritten string, names []string, speaker string) b
 			n++
 		}
 	}
-	// A state said in few words is still a memory: "I'm 29 years old", and so is a
-	// correction: "Her name is Marina, not Marta".
+	// A state said in few words is still a memory: "I'm 29 years old", and so are a
+	// correction, "Her name is Marina, not Marta", and a plan called off, "It's off.".
 	return n >= o.opts.MinContentWords || len(stateClaims(rewritten, speaker)) > 0 || len(correctionsOf(rewritten)) > 0 ||
-		isHardlyEnglish(rewritten, drop)
+		len(planAlterations(rewritten, speaker)) > 0 || isHardlyEnglish(rewritten, drop)
 }
 
 // isHardlyEnglish: three words or more (names of people and courtesies of other languages

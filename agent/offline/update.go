@@ -592,6 +592,7 @@ type statement struct {
 	amountCued    lazy[bool] // it says an amount changed (reAmountCue)
 	amounts       lazy[[]amount]
 	scheduleMove  lazy[[]string] // what reScheduleMoved finds in it
+	alterations   lazy[[]planAlteration]
 }
 
 func newStatement(text, speaker string) *statement {
@@ -604,6 +605,7 @@ func newStatement(text, speaker string) *statement {
 		amountCued:   lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
 		amounts:      lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
 		scheduleMove: lazy[[]string]{f: func() []string { return reScheduleMoved.FindStringSubmatch(withoutLabels(text)) }},
+		alterations:  lazy[[]planAlteration]{f: func() []planAlteration { return planAlterations(text, speaker) }},
 	}
 }
 
@@ -820,6 +822,7 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 			changes = append(changes, nodeChange{n, ch, untilTold})
 		}
 	}
+	changes = append(changes, r.referredPlans(said, c, i, changes)...)
 	spared := sparedWholes(changes)
 	changes = slices.DeleteFunc(changes, func(nc nodeChange) bool { return spared[nc.node.ID] })
 	for _, nc := range currentHolders(changes, r.in.Observation.ObservedAt) {
@@ -1016,20 +1019,20 @@ func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 }
 
 // rePlanAltered: a plan called off or changed, named before the verb ("the party for Jonas
-// is cancelled", "the Acme workshop moved to Munich", "yoga is now at 7:30pm") or after
-// it ("we postponed the Lisbon trip to September", "brought my haircut forward to June
-// 11"): group 1 the words before the verb (not its auxiliary: "got", "is"), 2 the
-// verb, 3 the words after it.
-var rePlanAltered = regexp.MustCompile(`(?i)^(.*?)(?:\b(?:is|are|was|were|got|gets|has been|have been|had been|will be|had to be)(?: now| just| also)? )?\b(cancell?ed|called off|moved|rescheduled|postponed|pushed back|pushed|delayed|brought forward|brought|(?:is|are) (?:now|off))\b(.*)$`)
+// is cancelled", "the Acme workshop moved to Munich", "yoga is now at 7:30pm", "it's off")
+// or after it ("we postponed the Lisbon trip to September", "brought my haircut forward to
+// June 11"): group 1 the words before the verb (not its auxiliary: "got", "is", "'s"), 2
+// the verb, 3 the words after it.
+var rePlanAltered = regexp.MustCompile(`(?i)^(.*?)(?:(?:\b(?:is|are|was|were|got|gets|has been|have been|had been|will be|had to be)|['’]s(?: been)?)(?: now| just| also)? )?\b(cancell?ed|called off|moved|rescheduled|postponed|pushed back|pushed|delayed|brought forward|brought|(?:is|are|['’]s) (?:now|off))\b(.*)$`)
 
 // rePlanObject is a plan named after its verb, a determiner first ("the Lisbon trip", "my
-// haircut", "Mia's piano lesson"), up to what it changes to.
-var rePlanObject = regexp.MustCompile(`(?i)^ ((?:the|my|our|his|her|their|[\p{L}\-]+'s) .+?)(?: (?:forward|back|off))?(?: (?:to|until|till|for) (.+))?$`)
+// haircut", "Mia's piano lesson") or a pronoun ("we called it off"), up to what it changes to.
+var rePlanObject = regexp.MustCompile(`(?i)^ ((?:the|my|our|his|her|their|[\p{L}\-]+'s) .+?|it|that|this)(?: (?:forward|back|off))?(?: (?:to|until|till|for) (.+))?$`)
 
 // rePlanNamedBefore: the words after a verb that follows the plan's name: nothing (a
-// cancellation), or where or when it goes ("to Munich", "forward to June 11"), or for "is
-// now", a time ("at 7:30pm"): group 1 the new value.
-var rePlanNamedBefore = regexp.MustCompile(`(?i)^(?: forward| back)?(?:$| (?:to|until|till|for) (.+)| (?:at|on) (\d.*))$`)
+// cancellation, "now" at most: "that's off now"), or where or when it goes ("to Munich",
+// "forward to June 11"), or for "is now", a time ("at 7:30pm"): group 1 the new value.
+var rePlanNamedBefore = regexp.MustCompile(`(?i)^(?: forward| back| now)?(?:$| (?:to|until|till|for) (.+)| (?:at|on) (\d.*))$`)
 
 // reParticle: "brought" and "pushed" move a plan with "forward" or "back" after it.
 var reParticle = regexp.MustCompile(`(?i) (?:forward|back)\b`)
@@ -1038,59 +1041,179 @@ var reParticle = regexp.MustCompile(`(?i) (?:forward|back)\b`)
 // of my flight").
 var reValueTail = regexp.MustCompile(`(?i)\s+(?:because|since|due to|as|so|but|and)\b.*$`)
 
+// reOnce: a change of one time of what recurs ("moved to Thursday this week", "next
+// week's standup"), which leaves the rest as it was.
+var reOnce = regexp.MustCompile(`(?i)\b(?:(?:this|next) (?:week|time)|just once|(?:today|tomorrow|tonight|` + weekdayNames + `)['’]s)\b`)
+
 // planNouns are the words a plan's name has that its first telling may lack ("the Lisbon
 // trip" of "we are going to Lisbon in June").
 var planNouns = setOf(`trip trips flight flights travel journey vacation holiday visit appointment class classes lesson lessons session booking reservation membership subscription plan plans`)
 
-// planChanged is the change from node n to a statement of n's speaker that calls off or
-// changes a plan it names by n's own words (rePlanAltered): each content word of the name
-// but dates, the speaker and planNouns is n's, at least one. n tells of a plan: something
-// ahead when it was said or recurring, not a past event ("the party was great" is no
-// party that a move changes); and a change names something n does not say: another place
-// or time, dated otherwise when both are dated, not a weekday (a schedule moved, which
-// scheduleMoved reads, or one day of it). Nothing otherwise.
-func planChanged(said *statement, c agent.Candidate, n realm.Node) stateChange {
-	speaker := speakerOfDescription(n.Description)
-	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !plannedIn(n) {
-		return stateChange{}
-	}
-	old := withoutLabels(n.Content)
-	for _, cl := range clauses(withoutLabels(said.text)) {
-		part, _, _ := strings.Cut(withoutLabels(said.text)[cl.start:cl.end], ",")
+// planPronouns name the plan just told of: "it's off", "that's off now".
+var planPronouns = setOf(`it that this`)
+
+// planAlteration is a plan that a text calls off or changes.
+type planAlteration struct {
+	name      string // as said: "the Lisbon trip", "the trip", "it"
+	value     string // what it changes to ("September", "Munich"); "" when called off
+	cancelled bool
+	once      bool // of one time of what recurs
+}
+
+// planAlterations are the plans that text, said by speaker, calls off or changes
+// (rePlanAltered), each named by words of its own, by a plan noun alone or by a pronoun.
+func planAlterations(text, speaker string) []planAlteration {
+	text = strings.TrimPrefix(withoutLabels(text), speaker+": ") // a turn's memory opens with its speaker: "Lena: It's off."
+	var out []planAlteration
+	for _, cl := range clauses(text) {
+		part, _, _ := strings.Cut(text[cl.start:cl.end], ",")
 		m := rePlanAltered.FindStringSubmatch(strings.TrimSpace(strings.TrimRight(part, ".!? ")))
 		if m == nil {
 			continue
 		}
 		verb := strings.ToLower(m[2])
-		cancelled := strings.HasPrefix(verb, "cancel") || strings.HasSuffix(verb, " off")
-		var name, value string
-		if o := rePlanObject.FindStringSubmatch(m[3]); o != nil && !strings.HasPrefix(verb, "is ") && !strings.HasPrefix(verb, "are ") {
-			name, value = o[1], o[2]
+		a := planAlteration{cancelled: strings.HasPrefix(verb, "cancel") || strings.HasSuffix(verb, " off"), once: reOnce.MatchString(part)}
+		copular := strings.HasSuffix(verb, " now") || strings.HasSuffix(verb, " off") && verb != "called off" // "is now", "'s off"
+		if o := rePlanObject.FindStringSubmatch(m[3]); o != nil && !copular {
+			a.name, a.value = o[1], o[2]
 		} else if b := rePlanNamedBefore.FindStringSubmatch(m[3]); b != nil {
-			name, value = lastNounPhrase(m[1]), b[1]+b[2]
+			a.name, a.value = lastNounPhrase(m[1]), b[1]+b[2]
 		} else {
 			continue
 		}
 		if (verb == "brought" || verb == "pushed") && !reParticle.MatchString(m[3]) {
 			continue // "brought my camera", not "brought my haircut forward"
 		}
-		value = reValueTail.ReplaceAllString(value, "")
-		moved := value != "" && !containsWord(old, value) && !reWeekday.MatchString(firstWord(value)) &&
-			(c.TStart == nil || n.TStart == nil || !sameSpan(c.TStart, c.TEnd, n.TStart, n.TEnd))
-		if !cancelled && !moved {
+		a.value = reValueTail.ReplaceAllString(a.value, "")
+		if !a.cancelled && a.value == "" || len(planWords(a.name, speaker)) == 0 && a.referent() == "" {
+			continue // "it got moved": to nothing said; "Lena is off to bed": no plan named
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// referent is what a plan named by no words of its own is named by: a pronoun ("it") or
+// a plan noun alone ("trip" of "the trip"); "" when the name has words of its own.
+func (a planAlteration) referent() string {
+	ws := contentWords(a.name)
+	if len(ws) == 0 {
+		if w := strings.ToLower(strings.Join(strings.Fields(a.name), " ")); planPronouns[w] {
+			return w
+		}
+		return ""
+	}
+	for _, w := range ws {
+		if !planNouns[w] && !dateWords[w] {
+			return ""
+		}
+	}
+	return ws[len(ws)-1]
+}
+
+// changes: the alteration changes what n tells of (old, without its labels): it calls it
+// off, or names what n does not say, dated otherwise when both are dated; not a day n
+// already names ("moved to Thursdays" of "therapy is on Thursday this week"), nor one time
+// of what n tells recurring.
+func (a planAlteration) changes(c agent.Candidate, n realm.Node, old string) bool {
+	if a.once && reRecurring.MatchString(old) {
+		return false
+	}
+	if day := reWeekday.FindString(firstWord(a.value)); day != "" && containsWord(old, day) {
+		return false
+	}
+	return a.cancelled || a.value != "" && !containsWord(old, a.value) &&
+		(c.TStart == nil || n.TStart == nil || !sameSpan(c.TStart, c.TEnd, n.TStart, n.TEnd))
+}
+
+// what the alteration makes of the plan, for an edge's description.
+func (a planAlteration) what() string {
+	if a.cancelled {
+		return "cancelled"
+	}
+	return "now " + a.value
+}
+
+// planChanged is the change from node n to a statement of n's speaker that calls off or
+// changes a plan it names by n's own words (planAlterations): each content word of the
+// name but dates, the speaker and planNouns is n's, at least one. n tells of a plan:
+// something ahead when it was said or recurring, not a past event ("the party was great"
+// is no party that a move changes). A plan named by a pronoun or a plan noun alone is
+// referredPlans'. Nothing otherwise.
+func planChanged(said *statement, c agent.Candidate, n realm.Node) stateChange {
+	speaker := speakerOfDescription(n.Description)
+	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !plannedIn(n) {
+		return stateChange{}
+	}
+	old := withoutLabels(n.Content)
+	for _, a := range said.alterations.get() {
+		words := planWords(a.name, speaker)
+		if a.referent() != "" || !allIn(words, nodeWords(old)) || !a.changes(c, n, old) {
 			continue
 		}
-		words := planWords(name, speaker)
-		if len(words) == 0 || !allIn(words, nodeWords(old)) {
-			continue
-		}
-		what := "cancelled"
-		if !cancelled {
-			what = "now " + value
-		}
-		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s", speaker, strings.Join(words, " "), what)}
+		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s", speaker, strings.Join(words, " "), a.what())}
 	}
 	return stateChange{}
+}
+
+// referredPlans are the changes of candidate i (its own words: said) to a plan it names
+// by a pronoun ("It's off.", "That's off now.") or a plan noun alone ("The trip is
+// cancelled."): a plan of the speaker's own conversation just before (a neighbour from the
+// last observations, of the same session), recurring or dated after the day it was told,
+// that says the noun when one is said and that the alteration changes (a pronoun moves a
+// plan to another time only, not to a place: "I moved it to my calendar"). The plan must
+// be one, told in one observation (a whole turn and its clauses): "the trip" of two trips
+// names neither, and an older plan is never named so. Not a plan another rule already
+// changes (changed).
+func (r *relater) referredPlans(said *statement, c agent.Candidate, i int, changed []nodeChange) []nodeChange {
+	for _, a := range said.alterations.get() {
+		ref := a.referent()
+		if ref == "" {
+			continue
+		}
+		var out []nodeChange
+		told := ""
+		for _, nb := range r.byID[i] {
+			n := nb.Node
+			old := withoutLabels(rePrompt.ReplaceAllString(n.Content, ""))
+			if !nb.Recent || n.Type != realm.Event && n.Type != realm.Fact || n.ID == r.resolved[i] ||
+				!strings.EqualFold(speakerOfDescription(n.Description), said.speaker) || !sameConversation(c.Description, n.Description) ||
+				!reRecurring.MatchString(old) && !datedAhead(n) {
+				continue
+			}
+			if planPronouns[ref] && a.value != "" && !said.moves.get() ||
+				!planPronouns[ref] && !containsWord(old, ref) && !containsWord(old, singular(ref)) || !a.changes(c, n, old) ||
+				slices.ContainsFunc(changed, func(nc nodeChange) bool { return nc.node.ID == n.ID }) {
+				continue
+			}
+			src := lastSource(n)
+			if src == "" || told != "" && src != told {
+				return nil // two plans, or one whose telling is unknown
+			}
+			told = src
+			desc := fmt.Sprintf("%s (%s)", strings.TrimRight(old, " .!"), a.what())
+			out = append(out, nodeChange{n, stateChange{"supersedes", weightChangeCued, desc}, true})
+		}
+		return out
+	}
+	return nil
+}
+
+func lastSource(n realm.Node) string {
+	if len(n.Sources) == 0 {
+		return ""
+	}
+	return n.Sources[len(n.Sources)-1]
+}
+
+// sameConversation: two descriptions are of one session, or, naming none, of one day.
+func sameConversation(a, b string) bool {
+	sa, sb := inSession.FindStringSubmatch(a), inSession.FindStringSubmatch(b)
+	if sa != nil || sb != nil {
+		return sa != nil && sb != nil && sa[1] == sb[1]
+	}
+	da, db := saidOn.FindStringSubmatch(a), saidOn.FindStringSubmatch(b)
+	return da != nil && db != nil && da[1] == db[1]
 }
 
 // lastNounPhrase is the end of words from its last determiner on ("the party for Jonas" of
@@ -1120,9 +1243,11 @@ func planWords(name, speaker string) []string {
 // after the day it was said, or with no word of a past event.
 func plannedIn(n realm.Node) bool {
 	said := withoutLabels(n.Content)
-	if reRecurring.MatchString(said) || !hasPastCue(said) {
-		return true
-	}
+	return reRecurring.MatchString(said) || !hasPastCue(said) || datedAhead(n)
+}
+
+// datedAhead: n is dated after the day it was said.
+func datedAhead(n realm.Node) bool {
 	m := saidOn.FindStringSubmatch(n.Description)
 	if m == nil || n.TStart == nil {
 		return false

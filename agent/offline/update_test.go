@@ -596,7 +596,9 @@ func TestOfflineShortState(t *testing.T) {
 	}{{"I'm 29 years old, still feel 19.", true}, {"Haha, still 19!", false}, {"Her name is Marina, not Marta.", true}, {"Not bad, not great!", false},
 		// A team's short statements: a verb and a named thing.
 		{"Our database is Postgres 14.", true}, {"We deploy with Heroku.", true}, {"Our cache is Redis.", true},
-		{"Builds run on Kubernetes.", true}, {"Sprint 42 ends on 11/27.", true}, {"Thanks, Mel!", false}} {
+		{"Builds run on Kubernetes.", true}, {"Sprint 42 ends on 11/27.", true}, {"Thanks, Mel!", false},
+		// A plan called off by a pronoun; not one moved to nothing said.
+		{"It's off.", true}, {"That's off now.", true}, {"Ok, it's moved.", false}} {
 		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "Quin", tt.text)})
 		got := false
 		for _, c := range ext.Candidates {
@@ -788,6 +790,10 @@ func TestOfflinePlanChanged(t *testing.T) {
 		{"FlightMoved", "We fly out to Rome on June 3.", "The Rome flight got moved to June 5.", "Lena's rome: now June 5"},
 		// "on the 14th" is read as a day: the move is one of days.
 		{"DayOfMonth", "Dinner with Paul on the 14th at Nobelhart.", "Dinner with Paul got moved to February 12 because of my flight.", "Lena's dinner paul: moved from 14 February 2024 to 12 February 2024"},
+		// A meeting moved to a weekday: one told once, or what recurs, but for one time of it.
+		{"StandupMovedToWeekday", "Standup with the design team on Monday at 9am.", "The standup is moved to Thursday.", "Lena's standup: now Thursday"},
+		{"RecurringStandupMovedToWeekday", "We have a standup every Monday at 9am.", "The standup is moved to Thursday.", "Lena's standup: now Thursday"},
+		{"OneTimeOfStandupMoved", "We have a standup every Monday at 9am.", "Next week's standup is moved to Thursday.", ""},
 		{"AnotherParty", "I'm throwing a party for Jonas on Saturday.", "The party for Mia is cancelled.", ""},
 		{"PastEvent", "The party was great, Jonas loved it.", "The party is moved to Sunday.", ""},
 		{"SamePlace", "The workshop with Acme is in Munich on April 18.", "The Acme workshop moved to Munich, same day.", ""},
@@ -800,15 +806,10 @@ func TestOfflinePlanChanged(t *testing.T) {
 				obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Lena", Content: tt.change, ObservedAt: time.Date(2024, 2, 8, 11, 0, 0, 0, time.UTC)}
 				_, out := integrateBeside(t, a, obs, plan)
 				var got []string
-				for _, d := range out {
-					for _, e := range d.Edges {
-						if e.Predicate != realm.Supersedes {
-							continue
-						}
-						got = append(got, e.Description)
-						if e.From != agent.Self || e.To != "plan" || e.ValidUntil == nil || !e.ValidUntil.Equal(obs.ObservedAt) {
-							t.Errorf("edge %s → %s until %v, want the change to supersede the plan until it was told", e.From, e.To, e.ValidUntil)
-						}
+				for _, e := range supersedesUntilTold(t, out, obs) {
+					got = append(got, e.Description)
+					if e.To != "plan" {
+						t.Errorf("edge to %s, want the plan", e.To)
 					}
 				}
 				want := []string{tt.want}
@@ -823,6 +824,25 @@ func TestOfflinePlanChanged(t *testing.T) {
 	}
 }
 
+// supersedesUntilTold are the supersedes edges of out, each checked to go from the
+// candidate and to hold until obs was told.
+func supersedesUntilTold(t *testing.T, out []agent.Integration, obs realm.Observation) []agent.EdgeOp {
+	t.Helper()
+	var edges []agent.EdgeOp
+	for _, d := range out {
+		for _, e := range d.Edges {
+			if e.Predicate != realm.Supersedes {
+				continue
+			}
+			if e.From != agent.Self || e.ValidUntil == nil || !e.ValidUntil.Equal(obs.ObservedAt) {
+				t.Errorf("edge %s → %s until %v, want the change to supersede the plan until it was told", e.From, e.To, e.ValidUntil)
+			}
+			edges = append(edges, e)
+		}
+	}
+	return edges
+}
+
 // planNode is the memory of a plan told on 5 February 2024: the event or fact its telling
 // becomes.
 func planNode(t *testing.T, a *Agent, plan, speaker string) realm.Node {
@@ -835,6 +855,75 @@ func planNode(t *testing.T, a *Agent, plan, speaker string) realm.Node {
 	}
 	t.Fatalf("%q: no event or fact", plan)
 	return realm.Node{}
+}
+
+// TestOfflinePlanReferred: a plan called off or moved by a pronoun ("It's off.") or a
+// plan noun alone ("The trip is cancelled.") is the one plan of the speaker's conversation
+// just before, superseded until the change was told; not an older plan found only as a
+// similar memory, another session's, another speaker's, a statement that plans nothing,
+// a plan that lacks the noun, nor either of two plans.
+func TestOfflinePlanReferred(t *testing.T) {
+	a := New(Options{})
+	type told struct {
+		id, speaker, session, text string
+		recent                     bool
+	}
+	lisbon := told{"lisbon", "Lena", "s1", "We're going to Lisbon for a trip on May 3.", true}
+	tests := []struct {
+		name   string
+		plans  []told
+		change string
+		want   []string // the plans superseded
+	}{
+		{"PlanNoun", []told{lisbon}, "The trip is cancelled.", []string{"lisbon"}},
+		{"Pronoun", []told{lisbon}, "It's off.", []string{"lisbon"}},
+		{"PronounNow", []told{lisbon}, "That's off now.", []string{"lisbon"}},
+		{"PronounMovedToADay", []told{lisbon}, "We pushed it back to June 7.", []string{"lisbon"}},
+		{"OlderPlan", []told{{"lisbon", "Lena", "s1", lisbon.text, false}}, "The trip is cancelled.", nil},
+		{"OtherSession", []told{{"lisbon", "Lena", "s0", lisbon.text, true}}, "The trip is cancelled.", nil},
+		{"AnotherSpeaker", []told{{"lisbon", "Sam", "s1", lisbon.text, true}}, "It's off.", nil},
+		{"TwoTrips", []told{lisbon, {"rome", "Lena", "s1", "And a trip to Rome on June 9.", true}}, "The trip is cancelled.", nil},
+		{"PronounOfTwoPlans", []told{lisbon, {"dinner", "Lena", "s1", "Dinner with Paul on Friday at Nobelhart.", true}}, "It's off.", nil},
+		{"NoPlan", []told{{"love", "Lena", "s1", "I love Lisbon so much.", true}}, "It's off.", nil},
+		{"OtherNoun", []told{lisbon}, "The flight is cancelled.", nil},
+		{"PronounMovedToAPlace", []told{lisbon}, "I moved it to my calendar.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			at := time.Date(2024, 2, 5, 11, 0, 0, 0, time.UTC)
+			obs := realm.Observation{ID: "o9", SessionID: "s1", Speaker: "Lena", Content: tt.change, ObservedAt: at.Add(10 * time.Minute)}
+			var nbs []agent.Neighbour
+			for k, p := range tt.plans {
+				o := realm.Observation{ID: "o" + p.id, SessionID: p.session, Speaker: p.speaker, Content: p.text, ObservedAt: at.Add(time.Duration(k) * time.Minute)}
+				for _, c := range mustExtract(t, a, agent.ExtractInput{Observation: o}).Candidates {
+					if c.Type == realm.Event || c.Type == realm.Fact {
+						n := realm.Node{ID: p.id, Type: c.Type, Content: c.Content, Description: c.Description, TStart: c.TStart, TEnd: c.TEnd, Sources: []string{o.ID}}
+						nbs = append(nbs, agent.Neighbour{Node: n, Similar: !p.recent, Recent: p.recent})
+						break
+					}
+				}
+			}
+			ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
+			in := agent.IntegrateInput{Observation: obs}
+			for _, c := range ext.Candidates {
+				in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: nbs})
+			}
+			out, _, err := a.Integrate(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range supersedesUntilTold(t, out, obs) {
+				got = append(got, e.To)
+				if tt.name == "PlanNoun" && e.Description != "Lena: We're going to Lisbon for a trip on May 3 (cancelled)" {
+					t.Errorf("description %q", e.Description)
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("supersedes %q, want %q (candidates %+v)", got, tt.want, ext.Candidates)
+			}
+		})
+	}
 }
 
 // TestOfflineCancelledUntilTold: a cancellation dated only by the day it was told ends
