@@ -1066,31 +1066,40 @@ func planAlterations(text, speaker string) []planAlteration {
 	text = strings.TrimPrefix(withoutLabels(text), speaker+": ") // a turn's memory opens with its speaker: "Lena: It's off."
 	var out []planAlteration
 	for _, cl := range clauses(text) {
-		part, _, _ := strings.Cut(text[cl.start:cl.end], ",")
-		m := rePlanAltered.FindStringSubmatch(strings.TrimSpace(strings.TrimRight(part, ".!? ")))
-		if m == nil {
-			continue
+		// Each part between commas: "Actually, it's off", "the party is cancelled, he's sick".
+		for _, part := range strings.Split(text[cl.start:cl.end], ",") {
+			if a, ok := planAlteredIn(part, speaker); ok {
+				out = append(out, a)
+			}
 		}
-		verb := strings.ToLower(m[2])
-		a := planAlteration{cancelled: strings.HasPrefix(verb, "cancel") || strings.HasSuffix(verb, " off"), once: reOnce.MatchString(part)}
-		copular := strings.HasSuffix(verb, " now") || strings.HasSuffix(verb, " off") && verb != "called off" // "is now", "'s off"
-		if o := rePlanObject.FindStringSubmatch(m[3]); o != nil && !copular {
-			a.name, a.value = o[1], o[2]
-		} else if b := rePlanNamedBefore.FindStringSubmatch(m[3]); b != nil {
-			a.name, a.value = lastNounPhrase(m[1]), b[1]+b[2]
-		} else {
-			continue
-		}
-		if (verb == "brought" || verb == "pushed") && !reParticle.MatchString(m[3]) {
-			continue // "brought my camera", not "brought my haircut forward"
-		}
-		a.value = reValueTail.ReplaceAllString(a.value, "")
-		if !a.cancelled && a.value == "" || len(planWords(a.name, speaker)) == 0 && a.referent() == "" {
-			continue // "it got moved": to nothing said; "Lena is off to bed": no plan named
-		}
-		out = append(out, a)
 	}
 	return out
+}
+
+// planAlteredIn is the plan that part, a clause or a part of one between commas, calls off
+// or changes (planAlterations).
+func planAlteredIn(part, speaker string) (planAlteration, bool) {
+	m := rePlanAltered.FindStringSubmatch(strings.TrimSpace(strings.TrimRight(part, ".!? ")))
+	if m == nil {
+		return planAlteration{}, false
+	}
+	verb := strings.ToLower(m[2])
+	a := planAlteration{cancelled: strings.HasPrefix(verb, "cancel") || strings.HasSuffix(verb, " off"), once: reOnce.MatchString(part)}
+	copular := strings.HasSuffix(verb, " now") || strings.HasSuffix(verb, " off") && verb != "called off" // "is now", "'s off"
+	if o := rePlanObject.FindStringSubmatch(m[3]); o != nil && !copular {
+		a.name, a.value = o[1], o[2]
+	} else if b := rePlanNamedBefore.FindStringSubmatch(m[3]); b != nil {
+		a.name, a.value = lastNounPhrase(m[1]), b[1]+b[2]
+	} else {
+		return planAlteration{}, false
+	}
+	if (verb == "brought" || verb == "pushed") && !reParticle.MatchString(m[3]) {
+		return planAlteration{}, false // "brought my camera", not "brought my haircut forward"
+	}
+	a.value = reValueTail.ReplaceAllString(a.value, "")
+	// "it got moved": to nothing said; "Lena is off to bed": no plan named.
+	named := len(planWords(a.name, speaker)) > 0 || a.referent() != ""
+	return a, named && (a.cancelled || a.value != "")
 }
 
 // referent is what a plan named by no words of its own is named by: a pronoun ("it") or
@@ -1426,8 +1435,9 @@ func lastWord(s string) string {
 // same session that it shares no other word with.
 var reCorrecting = regexp.MustCompile(`(?i)\b(?:name|actually|sorry|meant|correction|oops|typo|my bad|my mistake|misspoke|got (?:that|it) wrong)\b`)
 
-// inSession is the session a description names ("Said by Nina on 8 May 2023 in session s1.").
-var inSession = regexp.MustCompile(` in session (\S+?)\.?$`)
+// inSession is the session a description names ("Said by Nina on 8 May 2023 in session
+// s1.", "… in session s1, in reply to Sam.", "… in session s1. Part 1 of 2.").
+var inSession = regexp.MustCompile(` in session (\S+?)[,.]?(?:\s|$)`)
 
 func sameSession(a, b string) bool {
 	ma, mb := inSession.FindStringSubmatch(a), inSession.FindStringSubmatch(b)

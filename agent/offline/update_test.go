@@ -361,6 +361,7 @@ func TestCorrectedInSession(t *testing.T) {
 		want                string
 	}{
 		{"SameSession", "Her name is Marina, not Marta.", "s1", visit, "supersedes"},
+		{"SameSessionInReply", "Her name is Marina, not Marta.", "s1, in reply to Sam", visit, "supersedes"},
 		{"AnotherSession", "Her name is Marina, not Marta.", "s2", visit, ""},
 		{"NotACorrection", "Nina: We will invite Marina, not Marta.", "s1", drive, ""},
 	} {
@@ -878,6 +879,9 @@ func TestOfflinePlanReferred(t *testing.T) {
 		{"PlanNoun", []told{lisbon}, "The trip is cancelled.", []string{"lisbon"}},
 		{"Pronoun", []told{lisbon}, "It's off.", []string{"lisbon"}},
 		{"PronounNow", []told{lisbon}, "That's off now.", []string{"lisbon"}},
+		{"AfterAComma", []told{lisbon}, "Actually, it's off. Kat got sick.", []string{"lisbon"}},
+		// An answer to the assistant's question is one exchange of the same session.
+		{"InReply", []told{lisbon}, "Do you need hotel ideas?|Actually, it's off.", []string{"lisbon"}},
 		{"PronounMovedToADay", []told{lisbon}, "We pushed it back to June 7.", []string{"lisbon"}},
 		{"OlderPlan", []told{{"lisbon", "Lena", "s1", lisbon.text, false}}, "The trip is cancelled.", nil},
 		{"OtherSession", []told{{"lisbon", "Lena", "s0", lisbon.text, true}}, "The trip is cancelled.", nil},
@@ -891,7 +895,15 @@ func TestOfflinePlanReferred(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			at := time.Date(2024, 2, 5, 11, 0, 0, 0, time.UTC)
-			obs := realm.Observation{ID: "o9", SessionID: "s1", Speaker: "Lena", Content: tt.change, ObservedAt: at.Add(10 * time.Minute)}
+			asked, change, reply := strings.Cut(tt.change, "|") // "question|answer": an answer to the assistant
+			if !reply {
+				change = asked
+			}
+			obs := realm.Observation{ID: "o9", SessionID: "s1", Speaker: "Lena", Content: change, ObservedAt: at.Add(10 * time.Minute)}
+			var recent []realm.Observation
+			if reply {
+				recent = append(recent, realm.Observation{ID: "o8", SessionID: "s1", Speaker: "assistant", Content: asked, ObservedAt: at.Add(5 * time.Minute)})
+			}
 			var nbs []agent.Neighbour
 			for k, p := range tt.plans {
 				o := realm.Observation{ID: "o" + p.id, SessionID: p.session, Speaker: p.speaker, Content: p.text, ObservedAt: at.Add(time.Duration(k) * time.Minute)}
@@ -903,7 +915,7 @@ func TestOfflinePlanReferred(t *testing.T) {
 					}
 				}
 			}
-			ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
+			ext := mustExtract(t, a, agent.ExtractInput{Observation: obs, Recent: recent})
 			in := agent.IntegrateInput{Observation: obs}
 			for _, c := range ext.Candidates {
 				in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: nbs})
