@@ -585,7 +585,10 @@ func JobEnded(total, failed int) (status, errText string) {
 	return JobDone, ""
 }
 
-// CreateJob records a job over the given observation ids of a space. Errors: EUnavailable.
+// CreateJob records a job over the given observation ids of a space, unless the space was
+// erased since they were saved, or is being erased (DeleteSpace): nothing is recorded
+// then, and the job reads ENotFound (JobNotFound), as one erased with its space.
+// Errors: EUnavailable.
 func (s *Store) CreateJob(ctx context.Context, space, id string, observationIDs []string) error {
 	_, err := s.write(ctx, qJobCreate, map[string]any{
 		"space": space, "id": id, "observations": observationIDs, "now": time.Now().UTC(),

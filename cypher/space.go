@@ -8,30 +8,43 @@ import (
 )
 
 // DeleteSpace erases a space and everything in it, and nothing of any other space.
-// It deletes in batches and returns how many nodes went. Its first batch takes the space
-// from an import holding it, whose next write then fails (EConflict) and writes nothing:
-// the batches after erase all it wrote. Errors: EUnavailable.
+// It deletes in batches, then the space's node under its write lock once nothing of the
+// space is left, and returns how many nodes went. Its first batch marks the space as
+// being erased and takes it from an import holding it, whose next write then fails
+// (EConflict) and writes nothing: the batches after erase all it wrote. What a save, an
+// integration or a job writes into the space while it is erased is erased too: the last
+// statement finds it and the batches run again; one that waits for the lock after finds
+// the space gone and writes into it nothing (a save creates the space anew).
+// Errors: EUnavailable.
 func (s *Store) DeleteSpace(ctx context.Context, space string) (int64, error) {
 	s.vectors.drop(space)
 	s.graphs.drop(space)
 	s.texts.drop(space)
 	var total int64
 	for {
-		recs, err := s.write(ctx, qSpaceDeleteBatch, map[string]any{"space": space, "batch": 5000, "import": ""})
+		for {
+			recs, err := s.write(ctx, qSpaceDeleteBatch, map[string]any{"space": space, "batch": spaceDeleteBatch, "import": ""})
+			if err != nil {
+				return total, err
+			}
+			n := num(recs[0], "deleted")
+			total += n
+			if n == 0 {
+				break
+			}
+		}
+		if s.erasing != nil {
+			s.erasing(space)
+		}
+		recs, err := s.write(ctx, qSpaceDeleteNode, map[string]any{"space": space, "now": time.Now().UTC()})
 		if err != nil {
 			return total, err
 		}
-		n := num(recs[0], "deleted")
-		total += n
-		if n == 0 {
-			break
+		total += num(recs[0], "deleted")
+		if !boolean(recs[0], "left") {
+			return total, nil
 		}
 	}
-	recs, err := s.write(ctx, qSpaceDeleteNode, map[string]any{"space": space})
-	if err != nil {
-		return total, err
-	}
-	return total + num(recs[0], "deleted"), nil
 }
 
 // SpaceExists reports whether a space exists: from its first observation (or import)
@@ -50,6 +63,9 @@ type SpaceInfo struct {
 	CreatedAt time.Time `json:"created_at,omitzero"` // none while its import runs
 	Embedder  string    `json:"embedder,omitempty"`  // the embedder of its memories
 }
+
+// spaceDeleteBatch is how many nodes one statement of DeleteSpace deletes.
+const spaceDeleteBatch = 5000
 
 // spaceListBatch is how many spaces ListSpaces reads a statement.
 const spaceListBatch = 500

@@ -156,6 +156,9 @@ type Store struct {
 
 	keptGraph statsMemo[graphCounts]     // spaces' counts of memories and edges by graph_version (statsmemo.go)
 	keptEdits statsMemo[realm.EditStats] // spaces' edit log totals by graph_version (statsmemo.go)
+	// erasing, when set, runs in DeleteSpace between its batches and the deletion of the
+	// space's node: tests write into the space there, as a concurrent request may.
+	erasing func(space string)
 }
 
 // Open connects to Neo4j and checks that it answers with these credentials. It waits

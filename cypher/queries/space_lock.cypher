@@ -4,10 +4,13 @@
 // Params: $space, $id, $now. Returns: status (null when the observation does not exist),
 // generation (realm.Observation.Generation, null for 0), forgotten (the messages the space
 // forgot: cypher.Integration.Forgotten), erasing (the space is being erased:
-// space_delete_batch.cypher); no row when the space does not exist.
+// space_delete_batch.cypher); no row when the space does not exist, also when its node
+// was deleted while this statement waited for its lock (the end of an erasure,
+// space_delete_node.cypher), whose properties it would read as none.
 MATCH (s:Space {id: $space})
 SET s.locked_at = $now
 WITH s
+WHERE EXISTS { MATCH (:Space {id: $space}) }
 OPTIONAL MATCH (o:Observation {space: $space, id: $id})
 USING INDEX o:Observation(space, id)
 RETURN o.status AS status, o.generation AS generation, coalesce(s.forgotten, 0) AS forgotten,

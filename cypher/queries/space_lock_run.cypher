@@ -11,10 +11,12 @@
 // Params: $space, $ids, $now, $known (a version, or ''), $known_n.
 // Returns: statuses (one per id, null for an unknown one), n, version, forgotten (the
 // messages the space forgot: cypher.Integration.Forgotten); no row when the space does
-// not exist.
+// not exist, also when its node was deleted while this statement waited for its lock
+// (as space_lock.cypher).
 MATCH (s:Space {id: $space})
 SET s.locked_at = $now
 WITH s
+WHERE EXISTS { MATCH (:Space {id: $space}) }
 CALL (s) {
   UNWIND $ids AS id
   OPTIONAL MATCH (o:Observation {space: $space, id: id})
