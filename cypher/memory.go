@@ -3,6 +3,7 @@ package cypher
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math"
@@ -573,10 +574,11 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 			out.Erased = true // the space being erased: its observations and memories go
 			return nil, nil
 		case status == "":
-			out.Gone = true // deleted meanwhile (DeleteObservation): write nothing
-			return nil, nil
+			out.Gone = true // deleted meanwhile (DeleteObservation): write nothing but what the attempt spent
+			return nil, keepSpent(ctx, tx, qJobForgottenUsage, space, observationID, in.Usage, map[string]realm.Usage{observationID: in.Usage})
 		case status != realm.ObservationPending:
-			return nil, nil // integrated (or failed) meanwhile: write nothing
+			// integrated (or failed) meanwhile: write nothing but what the attempt spent
+			return nil, keepSpent(ctx, tx, qObservationUsage, space, observationID, in.Usage, in.Usage)
 		}
 		if num(recs[0], "forgotten") != in.Forgotten {
 			out.Forgot = true
@@ -608,6 +610,22 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 		written(ctx)
 	}
 	return out, err
+}
+
+// keepSpent records with q what an integration attempt that wrote nothing spent on the
+// LLM, as one JSON text of record (the usage, or the usage by id of an observation
+// forgotten), so that its job counts it (Job); nothing when it spent nothing (the offline
+// agent).
+func keepSpent(ctx context.Context, tx neo4j.ManagedTransaction, q query, space, id string, spent realm.Usage, record any) error {
+	if len(spent) == 0 {
+		return nil
+	}
+	doc, err := json.Marshal(record)
+	if err != nil {
+		return err
+	}
+	_, err = collect(ctx, tx, q, map[string]any{"space": space, "id": id, "usage": []string{string(doc)}})
+	return err
 }
 
 // neighbourNodes is every memory of hoods, by id.

@@ -555,8 +555,10 @@ type JobResult struct {
 	// Usage is what its integration spent on the LLM (calls, tokens, fallbacks), as the
 	// synchronous result's, summed over its attempts: the job's run, and a resumption
 	// that integrated what the run left pending. Each attempt's is stored in the write
-	// that ends it (the integrated or failed mark, the error of one left pending), so
-	// that one read integrated, or a job read done, has its final usage.
+	// that ends it (the integrated or failed mark, the error of one left pending, the
+	// check under the space's lock of one that writes nothing: the observation integrated
+	// meanwhile, or forgotten, whose job keeps it), so that one read integrated, or a job
+	// read done, has its final usage.
 	Usage realm.Usage `json:"usage"`
 	// Error is what the last failed attempt to integrate a pending or failed one met: a
 	// pending one is retried.
@@ -679,11 +681,24 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		CreatedAt: mapTime(r, "j", "created_at"), UpdatedAt: mapTime(r, "j", "updated_at"),
 		Results: []JobResult{},
 	}
-	// A job recorded before its observations kept their usage holds its run's.
+	// What the job holds of its observations' usage, by id: its run's, when it was recorded
+	// before its observations kept their usage, and that of each attempt that ended as its
+	// observation was forgotten (ApplyIntegration), which went with it.
 	before := map[string]realm.Usage{}
+	docs := stringList(mapOf(r, "j")["forgotten_usage"])
 	if doc := mapStr(r, "j", "usage"); doc != "" {
-		if err := json.Unmarshal([]byte(doc), &before); err != nil {
+		docs = append(docs, doc)
+	}
+	for _, doc := range docs {
+		var byID map[string]realm.Usage
+		if err := json.Unmarshal([]byte(doc), &byID); err != nil {
 			return Job{}, fmt.Errorf("job %s: usage: %w", id, err)
+		}
+		for oid, u := range byID {
+			if before[oid] == nil {
+				before[oid] = realm.Usage{}
+			}
+			before[oid].Add(u)
 		}
 	}
 	stored := map[string]JobResult{}
@@ -716,7 +731,8 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		told[id] = true
 		res, ok := stored[id]
 		if !ok {
-			res = JobResult{ID: id, Status: JobForgotten, Superseded: []string{}}
+			res = JobResult{ID: id, Status: JobForgotten, Superseded: []string{}, Usage: realm.Usage{}}
+			res.Usage.Add(before[id])
 			j.Forgotten++
 		}
 		j.Results = append(j.Results, res)

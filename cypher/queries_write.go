@@ -25,6 +25,14 @@ var (
 	jobCreateCypher string
 	qJobCreate      = newQuery("job_create", jobCreateCypher)
 
+	//go:embed queries/job_forgotten_usage.cypher
+	jobForgottenUsageCypher string
+	qJobForgottenUsage      = newQuery("job_forgotten_usage", jobForgottenUsageCypher)
+
+	//go:embed queries/observation_usage.cypher
+	observationUsageCypher string
+	qObservationUsage      = newQuery("observation_usage", observationUsageCypher)
+
 	//go:embed queries/job_finish.cypher
 	jobFinishCypher string
 	qJobFinish      = newQuery("job_finish", jobFinishCypher)
