@@ -192,7 +192,7 @@ func (imp *Import) wipe(ctx context.Context) error {
 			if err := imp.renew(ctx, tx); err != nil {
 				return nil, err
 			}
-			recs, err := collect(ctx, tx, qSpaceDeleteBatch, map[string]any{"space": imp.space, "batch": 5000, "import": imp.id})
+			recs, err := collect(ctx, tx, qSpaceDeleteBatch, map[string]any{"space": imp.space, "batch": spaceDeleteBatch, "import": imp.id})
 			if err == nil {
 				deleted = num(recs[0], "deleted")
 			}
