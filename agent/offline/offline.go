@@ -34,7 +34,8 @@ type Options struct {
 	// MaxCorrelates bounds the correlates edges of one candidate. Default 3.
 	MaxCorrelates int
 	// MinContentWords: a turn with fewer content words (stopwords, greetings and names
-	// removed) is a filler and yields no event or fact. Default 2.
+	// removed) is a filler and yields no event or fact, unless it states something of its
+	// own (a state, a correction, a short fact of the speaker's: isContentful). Default 2.
 	MinContentWords int
 	// MaxClauses bounds the clause candidates of one turn, beside the whole-turn one. Default 3.
 	MaxClauses int
@@ -549,7 +550,7 @@ var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow de
 
 // rePleasantry: courtesies whose words are not what a turn is about ("You're welcome,
 // Alice. Have a good shift!", as rewritten: "user is welcome, Alice. …").
-var rePleasantry = regexp.MustCompile(`(?i)\b(?:(?:you're|you are|\S+ is|\S+ are) (?:very |so |most )?welcome|have an? (?:good|great|nice|lovely|wonderful|fun|safe|relaxing) \w+|good luck|take care|see you(?: soon| later| tomorrow)?|talk (?:soon|later)|glad (?:I could|to) help|happy to help|my pleasure|no problem|any ?time|sounds good|will do)\b`)
+var rePleasantry = regexp.MustCompile(`(?i)\b(?:(?:you're|you are|\S+ is|\S+ are) (?:very |so |most )?welcome|have an? (?:good|great|nice|lovely|wonderful|fun|safe|relaxing) \w+|good luck|take care|see you(?: soon| later| tomorrow)?|talk (?:soon|later)|glad (?:I could|to) help|happy to help|my pleasure|no (?:problem|worries|rush|pressure|biggie|big deal|offen[cs]e|doubt|idea|kidding|way)|never mind|any ?time|sounds good|will do)\b`)
 
 // rePhatic: what keeps a conversation going without telling or asking anything: an
 // acknowledgement ("That makes sense", "Tell me more", "I love that!", "I'm glad you
@@ -616,17 +617,62 @@ func (o *Agent) isContentful(rewritten string, names []string, speaker string) b
 		}
 	}
 	rewritten = phaticFree(rewritten, drop)
-	n := 0
+	var told []string
 	for _, w := range contentWords(rewritten) {
 		if !drop[w] && !foreignCourtesies[w] {
-			n++
+			told = append(told, w)
 		}
 	}
 	// A state said in few words is still a memory: "I'm 29 years old", and so are a
-	// correction, "Her name is Marina, not Marta", and a plan called off, "It's off.".
-	return n >= o.opts.MinContentWords || len(stateClaims(rewritten, speaker)) > 0 || len(correctionsOf(rewritten)) > 0 ||
-		len(planAlterations(rewritten, speaker)) > 0 || isHardlyEnglish(rewritten, drop)
+	// correction, "Her name is Marina, not Marta", a plan called off, "It's off.", and a
+	// short fact of the speaker's own.
+	return len(told) >= o.opts.MinContentWords || len(stateClaims(rewritten, speaker)) > 0 || len(correctionsOf(rewritten)) > 0 ||
+		len(planAlterations(rewritten, speaker)) > 0 || ownShortFact(rewritten, speaker, told) || isHardlyEnglish(rewritten, drop)
 }
+
+// ownShortFact: a statement of one content word or more, asking nothing, that the speaker
+// makes of themselves — a negation ("I don't smoke", as rewritten "user doesn't smoke";
+// "No allergies.") or an amount with its unit ("I weigh 72.5 kg") — is a fact however
+// short. A reaction is none: its words (told) are verbs of the mind ("I can't believe
+// it!", "I don't blame you") or a pleasantry ("No worries!", rePleasantry).
+func ownShortFact(rewritten, speaker string, told []string) bool {
+	if strings.Contains(rewritten, "?") || !slices.ContainsFunc(told, func(w string) bool { return !reactionVerbs[w] }) {
+		return false
+	}
+	if reNoneOf.MatchString(rewritten) {
+		return true
+	}
+	rest := strings.TrimSpace(rewritten)
+	if speaker == "" || len(rest) <= len(speaker) || !strings.EqualFold(rest[:len(speaker)+1], speaker+" ") {
+		return false
+	}
+	rest = rest[len(speaker)+1:]
+	if reNegated.MatchString(rest) {
+		return true
+	}
+	for _, m := range reMeasure.FindAllStringSubmatch(rest, -1) {
+		if u := strings.ToLower(m[1]); !text.IsStopword(u) && !dateWords[u] && !notAUnit[u] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// reNoneOf: a turn opening with what the speaker has none of ("No allergies.", "Never
+	// smoked.").
+	reNoneOf = regexp.MustCompile(`(?i)^\W*(?:no|never) \pL`)
+	// reNegated: the words after a subject that negate what it is, has or does; not what
+	// it will or would do ("I won't be long").
+	reNegated = regexp.MustCompile(`(?i)^(?:\S+ ){0,2}?(?:not|never|no|(?:do|does|did|is|are|was|were|has|have|had|ca)n['’]t)\b`)
+	// reMeasure: a number, decimals and all, and the word after it, its unit if any
+	// ("72.5 kg", "500 mg", "2 kids").
+	reMeasure = regexp.MustCompile(`\b\d+(?:[.,]\d+)?\s?([\pL%]+)`)
+	notAUnit  = setOf(`st nd rd th am pm`)
+	// reactionVerbs: what a short negation of a reaction says ("I can't imagine").
+	reactionVerbs = setOf(`believe imagine agree disagree blame mind remember recall understand care doubt wonder
+expect complain judge bother worry`)
+)
 
 // isHardlyEnglish: three words or more (names of people and courtesies of other languages
 // aside) with at most one English stop word among them. The rules read English only; such

@@ -440,8 +440,8 @@ func TestOfflineJobClauses(t *testing.T) {
 	}
 }
 
-// TestOfflineShortRequests: a short request or news of a chat's user is a memory, its first
-// word no person; courtesies stay filler; a turn in another language of three words or
+// TestOfflineShortRequests: a short request, news or fact of a chat's user is a memory, its
+// first word no person; courtesies stay filler; a turn in another language of three words or
 // more is kept whole, as is one of three characters or more in a script written without
 // spaces.
 func TestOfflineShortRequests(t *testing.T) {
@@ -459,6 +459,11 @@ func TestOfflineShortRequests(t *testing.T) {
 		{"我们从上海搬到了深圳。", "user: 我们从上海搬到了深圳。", []string{"user"}},
 		{"猫アレルギーがあります。", "user: 猫アレルギーがあります。", []string{"user"}},
 		{"我累了", "user: 我累了", []string{"user"}},
+		// A short fact of the user's own: a negation, an amount with its unit.
+		{"I don't have any allergies.", "user doesn't have any allergies.", []string{"user"}},
+		{"I don't smoke.", "user doesn't smoke.", []string{"user"}},
+		{"No allergies.", "user: No allergies.", []string{"user"}},
+		{"I weigh 72.5 kg.", "user weigh 72.5 kg.", []string{"user"}},
 		// Negative: courtesies, in English or not, and a name alone.
 		{"Thanks!", "", nil},
 		{"Wow, great!", "", nil},
@@ -469,6 +474,12 @@ func TestOfflineShortRequests(t *testing.T) {
 		{"谢谢你！", "", nil},
 		{"ありがとうございます。", "", nil},
 		{"Ok, thanks Tom!", "", []string{"Tom"}},
+		{"ok thanks", "", nil},
+		{"sounds good", "", nil},
+		{"No worries!", "", nil},
+		{"I can't believe it!", "", nil},
+		{"I don't blame you.", "", nil},
+		{"I won't be long.", "", nil},
 	} {
 		ex := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "", "user", tt.text)})
 		var got []string
