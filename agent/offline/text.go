@@ -619,13 +619,14 @@ func datesTense(s string) int {
 		return text.TenseUnknown
 	}
 	s = reGettingDone.ReplaceAllString(s, "getting")
+	s = rePlanState.ReplaceAllString(s, "is")
 	if reSignedUp.MatchString(s) && !hasPastCue(reSignedUp.ReplaceAllString(s, "")) {
 		return text.TenseFuture
 	}
 	if t := tenseOf(s); t != text.TenseUnknown {
 		return t
 	}
-	if reIntentCue.MatchString(s) || reOnDay.MatchString(s) {
+	if reIntentCue.MatchString(s) || reOnDay.MatchString(s) || reAppointment.MatchString(s) {
 		return text.TenseFuture
 	}
 	for _, m := range reArrangement.FindAllStringSubmatch(s, -1) {
@@ -635,6 +636,15 @@ func datesTense(s string) int {
 	}
 	return text.TenseUnknown
 }
+
+// rePlanState: a plan's state as it is now ("is cancelled", "is confirmed", "has been
+// booked"): the participle is no past action (datesTense).
+var rePlanState = regexp.MustCompile(`(?i)\b(?:is|are|'s|'re|has been|have been)\s+(?:now\s+|just\s+|already\s+)?(?:cancell?ed|confirmed|booked|called off)\b`)
+
+// reAppointment: what is said of an appointment, a booking or a meeting without a word of
+// the past is ahead ("My physio appointment on April 3 is cancelled", said in March: this
+// April); "I had my check-up in March" is past.
+var reAppointment = regexp.MustCompile(`(?i)\b(?:appointments?|appt|check-?ups?|consultations?|surgery|procedure|reservations?|bookings?|meetings?|interviews?)\b`)
 
 // reSignedUp: what one signed up, registered or enrolled for, or got tickets for, is ahead
 // ("I signed up for the half marathon in November", said in June: this November); the
@@ -660,8 +670,10 @@ func whenOf(s string, dates []text.Mention) text.Mention {
 	return dates[0]
 }
 
-// reAcknowledgement: a reply's "got it" says nothing of when ("Got it, dentist on June 9").
-var reAcknowledgement = regexp.MustCompile(`(?i)\b(?:got it|gotcha|got you)\b`)
+// reAcknowledgement: a reply's "got it", or "noted" or "confirmed" standing as a sentence
+// or clause of its own, says nothing of when ("Got it, dentist on June 9", "Dentist on
+// March 2 at 3 pm, noted."); "I noted the date" is past.
+var reAcknowledgement = regexp.MustCompile(`(?i)\b(?:got it|gotcha|got you)\b|(?:^|[,;:.!]\s*)(?:noted|confirmed)\s*(?:[,;:.!]|$)`)
 
 // rePartOfMonth: the "last" of "the last week of December" places the week in its month,
 // not in the past ("Deploy freezes happen during the last week of December").

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -288,4 +289,23 @@ func TestShortName(t *testing.T) {
 			t.Errorf("shortName(%q) = %q, want %q", tt.content, got, tt.want)
 		}
 	}
+}
+
+// A day without a year said of an appointment, or acknowledged ("noted"), is the coming
+// one unless a word of the past says otherwise: a plan's state ("is cancelled") and an
+// acknowledgement are no past actions.
+func TestOfflineAppointmentDates(t *testing.T) {
+	wantAnnotated(t, time.Date(2026, time.March, 1, 9, 0, 0, 0, time.UTC), []struct{ text, want string }{
+		{"My physio appointment on April 3 is cancelled.", "My physio appointment on April 3 (3 April 2026) is cancelled."},
+		{"The meeting on April 3 has been called off.", "The meeting on April 3 (3 April 2026) has been called off."},
+		{"Booking for June 12, confirmed.", "Booking for June 12 (12 June 2026), confirmed."},
+		// Negative: the past stays past.
+		{"I had a dentist appointment on April 3.", "I had a dentist appointment on April 3 (3 April 2025)."},
+		{"The interview on April 3 went well.", "The interview on April 3 (3 April 2025) went well."},
+		{"I noted the date of the race on April 3.", "I noted the date of the race on April 3 (3 April 2025)."},
+	})
+	wantAnnotated(t, time.Date(2026, time.February, 5, 13, 2, 0, 0, time.UTC), []struct{ text, want string }{
+		{"Dentist on March 2 at 3 pm, noted.", "Dentist on March 2 (2 March 2026) at 3 pm, noted."},
+		{"Noted: dentist on March 2.", "Noted: dentist on March 2 (2 March 2026)."},
+	})
 }
