@@ -174,6 +174,9 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (
 		}
 		return agent.Integration{Action: agent.ActionAdd}, ""
 	}
+	if q := askedAlone(c, byID); q != "" {
+		return agent.Integration{Action: agent.ActionMerge, MergeInto: q, Merged: c.Content, Reason: "the question, said again as answered"}, ""
+	}
 	var cs *factSlot
 	if c.Type == realm.Fact {
 		// An event's slot is for construction to look its holders up: two tellings of one

@@ -189,8 +189,15 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	// only guessed to be a person's, which is as often a tool's ("Sprint 42 ends on 11/27").
 	// The addressee is one also as the rewrite wrote "you": "How was user's day?".
 	contentful := o.isContentful(rewritten, append(people, you), speaker)
+	// A short answer says something with the question it answers ("No, never." to "Do
+	// you smoke?"): a memory of the two (replies.go).
+	var question string
+	short := false
+	if !contentful {
+		question, _, short = shortAnswerTo(in.Recent, obs, speaker, addressee, rewritten)
+	}
 	var topic string
-	if contentful {
+	if contentful || short {
 		// A long turn is said in parts, each its own memory (parts.go); the first stands
 		// for the turn in an exchange.
 		spans := partsOf(rewritten, o.opts.MaxPartChars)
@@ -200,6 +207,9 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		alone := turn
 		if prev, ok := repliedTo(in.Recent, obs, speaker, addressee); ok {
 			turn = withPrompt(turn, prev, speaker)
+		}
+		if short {
+			turn = answered(turn, question, rewritten, speaker, nameList)
 		}
 		cands = append(cands, turn)
 		if turn.Content != alone.Content && turn.InReplyTo == "" && isNews(rewritten[spans[0].start:spans[0].end], speaker) {
@@ -215,7 +225,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	// Entities: the speaker of a turn with content or telling their name, and every name
 	// mentioned.
 	seen := map[string]bool{}
-	if (contentful || selfName != "") && speaker != "" && !unaddressed[strings.ToLower(speaker)] {
+	if (contentful || short || selfName != "") && speaker != "" && !unaddressed[strings.ToLower(speaker)] {
 		seen[normName(speaker)] = true
 		e := entityCandidate(speaker, "person", "a participant of the conversation", speaker)
 		if plain := plainName(speaker); plain != "" && plain != speaker {
