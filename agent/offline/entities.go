@@ -269,9 +269,10 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 	if c := coordinatedCategory(text, ws, i, j); c != "" {
 		return c
 	}
-	// A capitalised "The" opens a title, a team or a firm, not a person's name: "three
-	// episodes of The Bear", "The Wolves". A hyphenated name is one word: "Anne-Marie".
-	if !strings.Contains(name, " ") && !(i > 0 && ws[i-1].text == "The") && !reCodeWord.MatchString(name) {
+	// "The" opens a title, a team, a firm or a thing, not a person's name: "three episodes
+	// of The Bear", "The Wolves", "I keep the EpiPen in my bag". A hyphenated name is one
+	// word: "Anne-Marie".
+	if !strings.Contains(name, " ") && !(i > 0 && ws[i-1].lower == "the") && !reCodeWord.MatchString(name) {
 		return "person"
 	}
 	return "concept"
@@ -541,7 +542,7 @@ func productCued(text string, ws []wordSpan, i, j int) bool {
 	if strings.HasSuffix(ws[j].lower, "'s") {
 		return false // "switched to Maria's class": a person's, more often than not
 	}
-	if j+1 < len(ws) && productNouns[ws[j+1].lower] || i > 0 && (productNouns[ws[i-1].lower] || possessives[ws[i-1].lower]) {
+	if j+1 < len(ws) && productNouns[ws[j+1].lower] || i > 0 && (productNouns[ws[i-1].lower] || possessives[ws[i-1].lower] || articles[ws[i-1].lower] || ownersWord(ws[i-1])) {
 		return true
 	}
 	k := i - 1
@@ -568,6 +569,16 @@ func productCued(text string, ws []wordSpan, i, j int) bool {
 		return clauseHas(ws, clauseAt(text, ws[i].start), productNouns)
 	}
 	return false
+}
+
+// articles before a name make it a thing's: "I carry an EpiPen".
+var articles = setOf(`a an`)
+
+// ownersWord: w is a possessive of a name or a chat role, as the rewrite writes "my"
+// ("user's EpiPen", "Caroline's Visa"), not a contraction ("it's", "Her name's Coco").
+func ownersWord(w wordSpan) bool {
+	owner, ok := strings.CutSuffix(strings.ReplaceAll(w.lower, "’", "'"), "'s")
+	return ok && owner != "" && !text.IsStopword(owner) && owner != "name" && owner != "nickname"
 }
 
 // verbBefore is the word before ws[k], or the one before that when it is "me" or "us":

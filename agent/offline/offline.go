@@ -227,7 +227,11 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	seen := map[string]bool{}
 	if (contentful || short || selfName != "") && speaker != "" && !unaddressed[strings.ToLower(speaker)] {
 		seen[normName(speaker)] = true
-		e := entityCandidate(speaker, "person", "a participant of the conversation", speaker)
+		category := "person"
+		if strings.EqualFold(speaker, chatCounterpart["user"]) {
+			category = "concept" // a chat's assistant is no one; its user is a person, who may tell their name
+		}
+		e := entityCandidate(speaker, category, "a participant of the conversation", speaker)
 		if plain := plainName(speaker); plain != "" && plain != speaker {
 			// "Zoë 🦄" is Zoë wherever her words say "Zoë": no second person.
 			seen[normName(plain)] = true
