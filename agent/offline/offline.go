@@ -194,7 +194,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	var question string
 	short := false
 	if !contentful {
-		question, _, short = shortAnswerTo(in.Recent, obs, speaker, addressee, rewritten)
+		question, short = shortAnswerTo(in.Recent, obs, speaker, addressee, rewritten)
 	}
 	var topic string
 	if contentful || short {

@@ -27,16 +27,16 @@ const answerNo = `no|nope|nah|never|not really|not at all|not anymore`
 const maxAnswerDetail = 3
 
 // shortAnswerTo is the question a turn of few words opening with a yes or a no (said, as
-// rewritten), asking nothing, answers: the last question of the turn it replies to (repliedTo) that asks
-// about something told (a content word: not "Are you okay?", "Did you go?"), rewritten
-// as the answerer reads it ("Does user smoke?"), with that turn.
-func shortAnswerTo(recent []realm.Observation, obs realm.Observation, speaker, addressee, said string) (string, realm.Observation, bool) {
+// rewritten), asking nothing, answers: the last question of the turn it replies to
+// (repliedTo) that asks about something told (a content word: not "Are you okay?", "Did
+// you go?"), rewritten as the answerer reads it ("Does user smoke?"); false for none.
+func shortAnswerTo(recent []realm.Observation, obs realm.Observation, speaker, addressee, said string) (string, bool) {
 	if strings.Contains(said, "?") || len(wordsOf(answerDetail(said))) > maxAnswerDetail || !reAnswerWord.MatchString(said) {
-		return "", realm.Observation{}, false
+		return "", false
 	}
 	prev, ok := repliedTo(recent, obs, speaker, addressee)
 	if !ok {
-		return "", realm.Observation{}, false
+		return "", false
 	}
 	other := strings.TrimSpace(prev.Speaker)
 	talking := map[string]bool{normName(other): true, normName(speaker): true}
@@ -47,13 +47,13 @@ func shortAnswerTo(recent []realm.Observation, obs realm.Observation, speaker, a
 		}
 	}
 	if asked == "" {
-		return "", realm.Observation{}, false
+		return "", false
 	}
 	question, to := quotedPrompt(asked, other, speaker)
 	if to != "" {
-		return "", realm.Observation{}, false // its words kept as said: no statement can be read from them
+		return "", false // its words kept as said: no statement can be read from them
 	}
-	return question, prev, true
+	return question, true
 }
 
 // reYesNoQuestion: a question opening with its auxiliary, the subject and the rest after it.
@@ -118,18 +118,19 @@ func joinedAnswer(question, answer, speaker string) string {
 			subject, detail = detail, ""
 		}
 	}
+	said := strings.Join(rest, " ")
 	var verb string
 	switch {
-	case no && (aux == "do" || aux == "does"):
-		verb = "does not " + strings.Join(rest, " ")
-	case aux == "do" || aux == "does":
-		verb = strings.Join(append([]string{conjugate(strings.ToLower(rest[0]))}, rest[1:]...), " ")
 	case no && aux == "can":
-		verb = "cannot " + strings.Join(rest, " ")
+		verb = "cannot " + said
 	case no:
-		verb = aux + " not " + strings.Join(rest, " ")
+		verb = aux + " not " + said
+	case aux == "does":
+		verb = strings.Join(append([]string{conjugate(strings.ToLower(rest[0]))}, rest[1:]...), " ")
+	case aux == "do": // "Do user's parents smoke?": "user's parents smoke"
+		verb = said
 	default:
-		verb = aux + " " + strings.Join(rest, " ")
+		verb = aux + " " + said
 	}
 	out := subject + " " + verb
 	if detail != "" {

@@ -29,6 +29,8 @@ func TestOfflineShortAnswers(t *testing.T) {
 		{"Is your mother diabetic?", "Yes, type 2.", "user's mother is diabetic, type 2."},
 		{"Do you have any drug allergies?", "Yep.", "user has drug allergies."},
 		{"Have you ever had surgery?", "Nope.", "user has not had surgery."},
+		{"Do your parents smoke?", "No.", "user's parents do not smoke."},
+		{"Can you walk without pain?", "Not really.", "user cannot walk without pain."},
 		// A question the rules do not read: the exchange.
 		{"Thanks. So, is Mochi still limping?", "Yes, a bit.", `assistant asked: "So, is Mochi still limping?" user: Yes, a bit.`},
 		// Negative: no question, a question of no content, an answer that is no yes or no.
