@@ -269,10 +269,9 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 	if c := coordinatedCategory(text, ws, i, j); c != "" {
 		return c
 	}
-	// "The" opens a title, a team, a firm or a thing, not a person's name: "three episodes
-	// of The Bear", "The Wolves", "I keep the EpiPen in my bag". A hyphenated name is one
-	// word: "Anne-Marie".
-	if !strings.Contains(name, " ") && !(i > 0 && ws[i-1].lower == "the") && !reCodeWord.MatchString(name) {
+	// A capitalised "The" opens a title, a team or a firm, not a person's name: "three
+	// episodes of The Bear", "The Wolves". A hyphenated name is one word: "Anne-Marie".
+	if !strings.Contains(name, " ") && !(i > 0 && ws[i-1].text == "The") && !reCodeWord.MatchString(name) {
 		return "person"
 	}
 	return "concept"
