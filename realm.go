@@ -124,12 +124,21 @@ var spaceID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // ValidSpace reports whether s is a valid space id: [A-Za-z0-9_-]{1,64}.
 func ValidSpace(s string) bool { return spaceID.MatchString(s) }
 
+// ChatRoles are the chat roles a message may be sent with (Observation.Role). A message
+// sent with a role and no speaker is said by its role; a speaker that names no chat role
+// is a person's name.
+var ChatRoles = []string{"user", "assistant", "system", "tool"}
+
 // Observation is one raw message as it arrived, stored before anything else.
 type Observation struct {
-	ID         string    `json:"id"`
-	Space      string    `json:"space"`
-	SessionID  string    `json:"session_id,omitempty"`
-	Speaker    string    `json:"speaker"`
+	ID        string `json:"id"`
+	Space     string `json:"space"`
+	SessionID string `json:"session_id,omitempty"`
+	Speaker   string `json:"speaker"`
+	// Role is the chat role it was sent with (one of ChatRoles), "" for none: with a
+	// speaker's name ("Ops bot" as "system"), it is the role that says whether the message
+	// is extracted and whether its speaker may be a person (package construction).
+	Role       string    `json:"role,omitempty"`
 	Content    string    `json:"content"`
 	ObservedAt time.Time `json:"timestamp"`
 	// Offset is the UTC offset, in seconds east, of the timestamp as it was sent

@@ -47,20 +47,25 @@ func (req observationsRequest) observations() ([]realm.Observation, realm.FieldE
 	out := make([]realm.Observation, len(req.Messages))
 	for i, m := range req.Messages {
 		field := func(name string) string { return fmt.Sprintf("messages[%d].%s", i, name) }
-		// Who spoke: the speaker, else the role; either, when sent, must be a name.
-		var speaker string
-		for _, name := range []struct {
-			field string
-			v     *string
-		}{{"role", m.Role}, {"speaker", m.Speaker}} {
-			if name.v == nil {
-				continue
+		// Who spoke: the speaker, else the role. The role, a chat role in any case, is kept
+		// beside the speaker in lower case ("User" is "user").
+		var speaker, role string
+		if m.Role != nil {
+			role = strings.ToLower(*m.Role)
+			// Of the same length: ASCII letters only, not "assİstant", which ToLower also
+			// makes "assistant".
+			if !slices.Contains(realm.ChatRoles, role) || len(role) != len(*m.Role) {
+				fe.Add(field("role"), "must be one of "+strings.Join(realm.ChatRoles, ", ")+" (in any case)")
+			} else {
+				speaker = *m.Role
 			}
-			if utf8.RuneCountInString(*name.v) > maxNameLen {
-				fe.Add(field(name.field), fmt.Sprintf("at most %d characters", maxNameLen))
+		}
+		if m.Speaker != nil {
+			if utf8.RuneCountInString(*m.Speaker) > maxNameLen {
+				fe.Add(field("speaker"), fmt.Sprintf("at most %d characters", maxNameLen))
 			}
-			if speaker = speakerName(*name.v); speaker == "" {
-				fe.Add(field(name.field), "must not be empty (bidirectional formatting characters do not count)")
+			if speaker = speakerName(*m.Speaker); speaker == "" {
+				fe.Add(field("speaker"), "must not be empty (bidirectional formatting characters do not count)")
 			}
 		}
 		if m.Speaker == nil && m.Role == nil {
@@ -87,7 +92,7 @@ func (req observationsRequest) observations() ([]realm.Observation, realm.FieldE
 			_, offset = t.Zone()
 		}
 		out[i] = realm.Observation{
-			ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Content: m.Content, ObservedAt: at, Offset: offset,
+			ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Role: role, Content: m.Content, ObservedAt: at, Offset: offset,
 		}
 	}
 	return out, fe

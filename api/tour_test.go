@@ -52,7 +52,7 @@ func TestTour(t *testing.T) {
 	sp := "/v1/spaces/" + space
 	messages := []map[string]string{
 		{"id": "m1", "session_id": "s1", "speaker": "Caroline", "content": "I went to a pottery class yesterday.", "timestamp": "2023-05-08T13:56:00Z"},
-		{"id": "m2", "session_id": "s2", "role": "Melanie", "content": "I love hiking in the mountains with my kids.", "timestamp": "2023-05-08T13:57:00Z"},
+		{"id": "m2", "session_id": "s2", "speaker": "Melanie", "role": "user", "content": "I love hiking in the mountains with my kids.", "timestamp": "2023-05-08T13:57:00Z"},
 	}
 
 	t.Run("Operations", func(t *testing.T) {

@@ -24,7 +24,9 @@
 //
 // A message of a chat role that Options.ExtractRoles leaves out (a system prompt, by
 // default) is stored and integrated with nothing asked of the agent, and no agent's
-// candidate makes the tool or the system prompt a person (roles.go).
+// candidate makes the tool or the system prompt a person, nor the name a tool's output or
+// a system prompt was sent under (roles.go). A message's role, when it was sent with one,
+// decides this whatever its speaker's name (realm.Observation.Role).
 //
 // A client's correction of a memory (correct.go) is written as a state change is: a new
 // memory and a supersedes edge to the old one, whose validity ends; never an overwrite.

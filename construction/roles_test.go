@@ -104,18 +104,24 @@ func TestAgentChat(t *testing.T) {
 }
 
 // askedAgent is scriptAgent recording the observations it is asked to extract and those
-// it is shown as their context.
+// it is shown as their context, and who it is shown said each.
 type askedAgent struct {
 	scriptAgent
 	mu           sync.Mutex
 	asked, shown []string
+	saidBy       map[string]string // observation id → the speaker shown
 }
 
 func (a *askedAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
 	a.mu.Lock()
+	if a.saidBy == nil {
+		a.saidBy = map[string]string{}
+	}
 	a.asked = append(a.asked, in.Observation.ID)
+	a.saidBy[in.Observation.ID] = in.Observation.Speaker
 	for _, r := range in.Recent {
 		a.shown = append(a.shown, r.ID)
+		a.saidBy[r.ID] = r.Speaker
 	}
 	a.mu.Unlock()
 	return a.scriptAgent.Extract(ctx, in)
@@ -124,14 +130,21 @@ func (a *askedAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.
 // TestExtractRoles: whatever the agent, a chat role that Options.ExtractRoles leaves out
 // (system by default) is neither extracted nor shown as another's context, and its
 // message reads as integrated with nothing added; a person's message is always extracted.
+// A message sent with a speaker's name and a role ("Named") is extracted as its role
+// says, whatever the name. The agent is shown a user's or an assistant's message said by
+// its speaker, a tool's output or a system prompt said by its role ("tool", not "Weather
+// API").
 func TestExtractRoles(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		roles []string
+		named bool     // sent with a speaker's name beside the role, else with the role as the speaker
 		want  []string // the observations extracted, in order
 	}{
-		{"Default", nil, []string{"u", "a", "t", "p"}},
-		{"SystemAndUser", []string{"user", "system"}, []string{"s", "u", "p"}},
+		{"Default", nil, false, []string{"u", "a", "t", "p"}},
+		{"SystemAndUser", []string{"user", "system"}, false, []string{"s", "u", "p"}},
+		{"NamedDefault", nil, true, []string{"u", "a", "t", "p"}},
+		{"NamedAssistantAndSystem", []string{"assistant", "system"}, true, []string{"s", "a", "p"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store := cyphertest.MustOpen(t)
@@ -139,15 +152,23 @@ func TestExtractRoles(t *testing.T) {
 			ag := &askedAgent{}
 			p := construction.New(store, ag, bowEmbedder{}, construction.Options{Owner: "test-" + space, ExtractRoles: tc.roles}, zerolog.Nop())
 			t.Cleanup(func() { p.Close(context.Background()) })
-			say := func(id, speaker, content string, minute int) realm.Observation {
-				return realm.Observation{ID: id, SessionID: "s1", Speaker: speaker, Content: content, ObservedAt: t0.Add(time.Duration(minute) * time.Minute)}
+			shownAs := map[string]string{}
+			say := func(id, role, name, content string, minute int) realm.Observation {
+				o := realm.Observation{ID: id, SessionID: "s1", Speaker: role, Content: content, ObservedAt: t0.Add(time.Duration(minute) * time.Minute)}
+				if tc.named && name != "" {
+					o.Speaker, o.Role = name, strings.ToLower(role)
+				}
+				if shownAs[id] = o.Speaker; slices.Contains([]string{"s", "t"}, id) {
+					shownAs[id] = strings.ToLower(role)
+				}
+				return o
 			}
 			results := mustIngest(t, p, space,
-				say("s", "System", "token: the secret token is XYZZY-4242", 0),
-				say("u", "user", "trip: a flight to Lisbon", 1),
-				say("a", "assistant", "search: searching flights", 2),
-				say("t", "tool", "flight: TP218 at 21:40", 3),
-				say("p", "Maya", "seat: Ana prefers an aisle seat", 4),
+				say("s", "System", "Ops bot", "token: the secret token is XYZZY-4242", 0),
+				say("u", "user", "Maya", "trip: a flight to Lisbon", 1),
+				say("a", "assistant", "Ava", "search: searching flights", 2),
+				say("t", "tool", "Weather API", "flight: TP218 at 21:40", 3),
+				say("p", "Ana", "", "seat: Ana prefers an aisle seat", 4),
 			)
 			if fmt.Sprint(ag.asked) != fmt.Sprint(tc.want) {
 				t.Errorf("extracted %v, want %v", ag.asked, tc.want)
@@ -155,6 +176,11 @@ func TestExtractRoles(t *testing.T) {
 			for _, id := range ag.shown {
 				if !slices.Contains(tc.want, id) {
 					t.Errorf("%s shown to the agent as context, want only extracted messages", id)
+				}
+			}
+			for id, speaker := range ag.saidBy {
+				if speaker != shownAs[id] {
+					t.Errorf("%s shown said by %q, want %q", id, speaker, shownAs[id])
 				}
 			}
 			for _, res := range results {
@@ -189,20 +215,40 @@ func TestExtractRolesLLM(t *testing.T) {
 }
 
 // TestToolNoPersonLLM: the model making the tool whose output it reads a person adds no
-// such entity; what else it extracted is kept.
+// such entity, whether the output was said by "tool" or sent under the tool's name in the
+// tool's role ("Weather API", which the model is then shown said by "tool"); what else it
+// extracted is kept.
 func TestToolNoPersonLLM(t *testing.T) {
-	lp := newLLMPipeline(t, nil)
-	lp.fake.Enqueue(
-		agenttest.JSON(t, extraction("The booking failed with DeadlockDetected.",
-			cand{Type: "fact", Name: "booking failed", Content: "The booking of TP218 failed with DeadlockDetected from Neo4j."},
-			cand{Type: "entity", Name: "tool", Category: "person", Content: "tool is a participant of the conversation."}), 100, 20),
-		agenttest.JSON(t, integration(decision("C0", "add", "", "")), 100, 20),
-	)
-	res := lp.ingest(t, agentChat(t)[7])
-	if len(res.Added) != 1 {
-		t.Fatalf("%+v, want the fact alone added", res)
-	}
-	if n, _ := lp.memory(t, res.Added[0]); n.Type != realm.Fact {
-		t.Errorf("added %+v, want the fact", n)
+	named := agentChat(t)[7]
+	named.Speaker, named.Role = "Weather API", "tool"
+	for _, tc := range []struct {
+		name   string
+		o      realm.Observation
+		person string // the person the model makes of the tool
+	}{
+		{"Role", agentChat(t)[7], "tool"},
+		{"Named", named, "weather api"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lp := newLLMPipeline(t, nil)
+			lp.fake.Enqueue(
+				agenttest.JSON(t, extraction("The booking failed with DeadlockDetected.",
+					cand{Type: "fact", Name: "booking failed", Content: "The booking of TP218 failed with DeadlockDetected from Neo4j."},
+					cand{Type: "entity", Name: tc.person, Category: "person", Content: tc.person + " is a participant of the conversation."}), 100, 20),
+				agenttest.JSON(t, integration(decision("C0", "add", "", "")), 100, 20),
+			)
+			res := lp.ingest(t, tc.o)
+			if len(res.Added) != 1 {
+				t.Fatalf("%+v, want the fact alone added", res)
+			}
+			if n, _ := lp.memory(t, res.Added[0]); n.Type != realm.Fact {
+				t.Errorf("added %+v, want the fact", n)
+			}
+			for _, req := range lp.fake.Requests() {
+				if req.Contains("Weather API") {
+					t.Errorf("the model was shown the tool's name as its speaker: %s", req.LastUser())
+				}
+			}
+		})
 	}
 }

@@ -136,20 +136,26 @@ func before(seen []realm.Observation, seq int64, n int) []realm.Observation {
 
 // extract asks the agent for one observation's candidates, as construct does.
 // A message whose words are not extracted (extracted) is not asked of the agent: it
-// adds nothing, and keeps the summary. No chat role that is no one is made a person
+// adds nothing, and keeps the summary. The agent is shown each message as said (asSaid),
+// and no chat role that is no one, nor the speaker of such a message, is made a person
 // (rolePerson), whatever the agent says.
 func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary string, recent []realm.Observation, res *Result) (agent.Extraction, error) {
 	if !p.extracted(o) {
 		return agent.Extraction{}, nil
 	}
-	recent = slices.DeleteFunc(recent, func(r realm.Observation) bool { return !p.extracted(r) })
-	ext, usage, err := p.agent.Extract(ctx, agent.ExtractInput{Observation: o, Summary: summary, Recent: recent})
+	shown := make([]realm.Observation, 0, len(recent))
+	for _, r := range recent {
+		if p.extracted(r) {
+			shown = append(shown, asSaid(r))
+		}
+	}
+	ext, usage, err := p.agent.Extract(ctx, agent.ExtractInput{Observation: asSaid(o), Summary: summary, Recent: shown})
 	res.Usage.Add(usage)
 	if err != nil {
 		return ext, fmt.Errorf("extract: %w", err)
 	}
-	ext.Candidates = slices.DeleteFunc(ext.Candidates, rolePerson)
-	keepRecentSources(ext.Candidates, recent)
+	ext.Candidates = slices.DeleteFunc(ext.Candidates, func(c agent.Candidate) bool { return rolePerson(o, c) })
+	keepRecentSources(ext.Candidates, shown)
 	for i, c := range ext.Candidates {
 		if !c.Type.Valid() {
 			return ext, fmt.Errorf("extract: candidate %d has type %q", i, c.Type)

@@ -95,7 +95,7 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 		}
 		first[o.ID] = i
 		rows = append(rows, map[string]any{
-			"i": int64(i), "id": o.ID, "session_id": o.SessionID, "speaker": o.Speaker,
+			"i": int64(i), "id": o.ID, "session_id": o.SessionID, "speaker": o.Speaker, "role": o.Role,
 			"content": o.Content, "observed_at": o.ObservedAt.UTC(), "utc_offset": int64(o.Offset),
 		})
 	}
@@ -168,9 +168,12 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 	return out, win, nil
 }
 
-// sameMessage reports whether a stored observation is o sent again.
+// sameMessage reports whether a stored observation is o sent again. A role sent with one
+// and not the other is no other message: a message stored before roles were kept, sent
+// again with its role, is the same; the role it was stored with, or without, stays.
 func sameMessage(stored, o realm.Observation) bool {
-	return stored.Content == o.Content && stored.Speaker == o.Speaker && stored.SessionID == o.SessionID && stored.ObservedAt.Equal(o.ObservedAt)
+	return stored.Content == o.Content && stored.Speaker == o.Speaker && stored.SessionID == o.SessionID && stored.ObservedAt.Equal(o.ObservedAt) &&
+		(stored.Role == o.Role || stored.Role == "" || o.Role == "")
 }
 
 // Observation returns one observation of a space. Errors: ENotFound, EUnavailable.
@@ -755,7 +758,7 @@ func observationFromMap(m map[string]any) realm.Observation {
 	generation, _ := m["generation"].(int64)
 	offset, _ := m["utc_offset"].(int64) // none on messages stored before it was kept: 0
 	return realm.Observation{
-		ID: s("id"), Space: s("space"), SessionID: s("session_id"), Speaker: s("speaker"), Content: s("content"),
+		ID: s("id"), Space: s("space"), SessionID: s("session_id"), Speaker: s("speaker"), Role: s("role"), Content: s("content"),
 		ObservedAt: timeOf(m["observed_at"]), Offset: int(offset), Seq: seq, Status: s("status"), Generation: generation,
 	}
 }

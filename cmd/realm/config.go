@@ -259,13 +259,13 @@ func loadExtractRoles(v string) ([]string, error) {
 		if r = strings.ToLower(strings.TrimSpace(r)); r == "" {
 			continue
 		}
-		if !slices.Contains(construction.ChatRoles, r) {
-			return nil, realm.Errorf(realm.EInvalid, "REALM_EXTRACT_ROLES: %q is not a chat role (%s, comma-separated)", r, strings.Join(construction.ChatRoles, ", "))
+		if !slices.Contains(realm.ChatRoles, r) {
+			return nil, realm.Errorf(realm.EInvalid, "REALM_EXTRACT_ROLES: %q is not a chat role (%s, comma-separated)", r, strings.Join(realm.ChatRoles, ", "))
 		}
 		roles = append(roles, r)
 	}
 	if len(roles) == 0 {
-		return nil, realm.Errorf(realm.EInvalid, "REALM_EXTRACT_ROLES %q names no chat role (%s, comma-separated)", v, strings.Join(construction.ChatRoles, ", "))
+		return nil, realm.Errorf(realm.EInvalid, "REALM_EXTRACT_ROLES %q names no chat role (%s, comma-separated)", v, strings.Join(realm.ChatRoles, ", "))
 	}
 	return roles, nil
 }
