@@ -39,6 +39,13 @@ import (
 // forgotten then sent again after the import derives ids no earlier one did. An
 // observation's generation above the count is refused: the count would derive its ids again.
 //
+// An observation's props carry its "role" when it was sent with one (realm.ChatRoles,
+// in lower case): who spoke as a chat role beside the speaker's name. An import refuses
+// another role. It is no new version: a field added, none changed. A file without it
+// (every one of an earlier REALM) holds messages sent without a role; an earlier REALM of
+// version 2 keeps it as a property and exports it again, unread (should it integrate
+// such a message again, after a forget, it reads it as its speaker's).
+//
 // Version is the format's: an import reads every version from 1 up to it and refuses a
 // newer one. It moves when a field changes so that an older REALM would misread it.
 // Version 2: the space's memories_version is a string (a random id), an integer in version

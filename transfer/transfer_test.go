@@ -20,7 +20,7 @@ import (
 // smallExport is a canonical export of a space SPACE with every kind of record, as
 // Export writes it (sorted keys, floats with a point), embedder test:e of 3 dims.
 const smallExport = `{"kind":"space","format":"realm-space","version":2,"space":"SPACE","embedder":"test:e","dims":3,"exported_at":"2026-01-01T00:00:00Z","props":{"created_at":"2026-01-01T00:00:00Z","seq":2,"summary":"Ana moved."}}
-{"kind":"observation","props":{"added":["m1","m2"],"attempts":0,"content":"I moved to Lisbon.","id":"o1","observed_at":"2023-01-01T09:00:00.123456789Z","seq":1,"session_id":"","speaker":"Ana","status":"integrated"}}
+{"kind":"observation","props":{"added":["m1","m2"],"attempts":0,"content":"I moved to Lisbon.","id":"o1","observed_at":"2023-01-01T09:00:00.123456789Z","role":"user","seq":1,"session_id":"","speaker":"Ana","status":"integrated"}}
 {"kind":"observation","props":{"attempts":0,"content":"Still pending.","id":"o2","observed_at":"2023-01-02T09:00:00Z","seq":2,"speaker":"Ana","status":"pending"}}
 {"kind":"memory","derived_from":["o1"],"props":{"access_count":2,"content":"Ana moved to Lisbon.","created_at":"2026-01-01T00:00:00Z","embedding":[1.0,0.0,0.0],"id":"m1","keywords":["Lisbon"],"learned_at":"2023-01-01T09:00:00.123456789Z","name":"move","sources":["o1"],"t_end":"2023-01-01T00:00:00Z","t_start":"2023-01-01T00:00:00Z","type":"event"}}
 {"kind":"memory","derived_from":["o1"],"props":{"access_count":0,"content":"Ana lives in Lisbon.","created_at":"2026-01-01T00:00:00Z","embedding":[0.0,0.6,0.8],"id":"m2","keywords":[],"learned_at":"2023-01-01T09:00:00.123456789Z","name":"home","sources":["o1"],"type":"fact"}}
@@ -268,6 +268,9 @@ func TestValidate(t *testing.T) {
 		{"ErrForgottenNegative", with(1, strings.Replace(lines[0], `"seq":2`, `"forgotten":-1,"seq":2`, 1)), realm.EInvalid, "1", "props.forgotten"},
 		{"ErrGeneration", with(3, strings.Replace(lines[2], `"content"`, `"generation":1,"content"`, 1)), realm.EInvalid, "3", "generation 1"},
 		{"ErrGenerationAboveCount", strings.Replace(with(3, strings.Replace(lines[2], `"content"`, `"generation":2,"content"`, 1)), `"seq":2,"summary"`, `"forgotten":1,"seq":2,"summary"`, 1), realm.EInvalid, "3", "forget count, 1"},
+		{"ErrRole", with(3, strings.Replace(lines[2], `"seq"`, `"role":"moderator","seq"`, 1)), realm.EInvalid, "3", `observation "o2": role moderator is not a chat role`},
+		{"ErrRoleCase", with(3, strings.Replace(lines[2], `"seq"`, `"role":"User","seq"`, 1)), realm.EInvalid, "3", "role User is not a chat role (user, assistant, system, tool, in lower case)"},
+		{"ErrRoleNumber", with(3, strings.Replace(lines[2], `"seq"`, `"role":3,"seq"`, 1)), realm.EInvalid, "3", "role 3 is not a chat role"},
 		{"ErrAfterEnd", strings.Join(lines, "\n") + "\n" + lines[9] + "\n", realm.EInvalid, "12", "after the \"end\""},
 	}
 	for _, tt := range tests {

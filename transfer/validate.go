@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -193,6 +194,13 @@ func (sc *importScan) check(rec *importRecord, n int) error {
 		if v, ok := rec.Props["generation"]; ok {
 			if g, ok := nonNegative("generation", v); !ok || g > sc.forgotten {
 				return errLine(n, "observation %q: generation %v is not an integer from 0 to the space's forget count, %d (its props.forgotten)", id, v, sc.forgotten)
+			}
+		}
+		// A role says whether the message is extracted and its speaker a person: one
+		// construction would not know reads as a person's message.
+		if v, ok := rec.Props["role"]; ok {
+			if role, _ := v.(string); !slices.Contains(realm.ChatRoles, role) {
+				return errLine(n, "observation %q: role %v is not a chat role (%s, in lower case)", id, v, strings.Join(realm.ChatRoles, ", "))
 			}
 		}
 	case "memory":
