@@ -55,7 +55,7 @@ type rememberArgs struct {
 type rememberMessage struct {
 	Content   string `json:"content" jsonschema:"what was said, verbatim"`
 	Speaker   string `json:"speaker,omitempty" jsonschema:"who said it: a person's name, or user / assistant (speaker or role is required)"`
-	Role      string `json:"role,omitempty" jsonschema:"the chat role it was said in: user, assistant, system or tool; with a speaker, the role says whether it is remembered and whether the speaker is a person"`
+	Role      string `json:"role,omitempty" jsonschema:"the chat role it was said in: user, assistant, system or tool (developer is system); with a speaker, the role says whether it is remembered and whether the speaker is a person"`
 	Timestamp string `json:"timestamp,omitempty" jsonschema:"when it was said, RFC 3339 (e.g. 2023-05-08T13:56:00Z); absent: now"`
 	ID        string `json:"id,omitempty" jsonschema:"a stable id of the message; remembering the same id again changes nothing"`
 	SessionID string `json:"session_id,omitempty" jsonschema:"the conversation the message belongs to (without one, each day is one conversation)"`

@@ -38,6 +38,26 @@ type message struct {
 // maxNameLen bounds a message's speaker, role and session id, in characters.
 const maxNameLen = 256
 
+// chatRole returns the chat role (realm.ChatRoles) that s names in any case, in lower
+// case, "" for none; OpenAI's "developer" is a system prompt, its "function" a tool's
+// output.
+func chatRole(s string) string {
+	r := strings.ToLower(s)
+	if len(r) != len(s) { // ASCII letters only: not "assİstant", which ToLower also makes "assistant"
+		return ""
+	}
+	switch r {
+	case "developer":
+		return "system"
+	case "function":
+		return "tool"
+	}
+	if slices.Contains(realm.ChatRoles, r) {
+		return r
+	}
+	return ""
+}
+
 // observations converts and checks the fields the pipeline cannot (the timestamp's
 // syntax and range, who spoke); the pipeline checks the rest, with the same field names.
 // Names lose their bidirectional formatting characters (stripBidi); a speaker's is
@@ -47,17 +67,17 @@ func (req observationsRequest) observations() ([]realm.Observation, realm.FieldE
 	out := make([]realm.Observation, len(req.Messages))
 	for i, m := range req.Messages {
 		field := func(name string) string { return fmt.Sprintf("messages[%d].%s", i, name) }
-		// Who spoke: the speaker, else the role. The role, a chat role in any case, is kept
-		// beside the speaker in lower case ("User" is "user").
+		// Who spoke: the speaker, else the role. A chat role (chatRole) is kept beside the
+		// speaker; another role names who spoke, as a speaker does, and is not kept.
 		var speaker, role string
 		if m.Role != nil {
-			role = strings.ToLower(*m.Role)
-			// Of the same length: ASCII letters only, not "assİstant", which ToLower also
-			// makes "assistant".
-			if !slices.Contains(realm.ChatRoles, role) || len(role) != len(*m.Role) {
-				fe.Add(field("role"), "must be one of "+strings.Join(realm.ChatRoles, ", ")+" (in any case)")
-			} else {
+			if utf8.RuneCountInString(*m.Role) > maxNameLen {
+				fe.Add(field("role"), fmt.Sprintf("at most %d characters", maxNameLen))
+			}
+			if role = chatRole(*m.Role); role != "" {
 				speaker = *m.Role
+			} else if speaker = speakerName(*m.Role); speaker == "" {
+				fe.Add(field("role"), "must not be empty (bidirectional formatting characters do not count)")
 			}
 		}
 		if m.Speaker != nil {

@@ -16,24 +16,23 @@ import (
 // case, shown wherever the message is: its lookup, the list, the export, and the space
 // imported from it. The role decides what is extracted, whatever the speaker: "Ops bot"'s
 // system prompt makes no memory, "Weather API"'s tool output makes memories and no
-// person, and Maya's message as the user is Maya's. An unknown role is refused, naming
-// the field, and nothing of its batch is stored; a stored message sent again with another
-// role is a conflict.
+// person, and Maya's message as the user is Maya's. OpenAI's "developer" is a system
+// prompt; a role that is no chat role names who spoke, as before, and is not kept (Lee,
+// a "moderator", is a person). An empty role is refused, naming the field, and nothing of
+// its batch is stored; a stored message sent again with another role is a conflict.
 func TestMessageRoles(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
 	space := cyphertest.NewSpace(t)
 	sp := "/v1/spaces/" + space
 
-	for _, role := range []string{"moderator", "", "assİstant"} {
-		var p problemDoc
-		code := c.do("POST", sp+"/observations", map[string]any{"messages": []map[string]any{
-			{"id": "ok", "speaker": "Maya", "content": "I live in Porto.", "timestamp": "2024-05-01T09:00:00Z"},
-			{"id": "bad", "speaker": "Ops bot", "role": role, "content": "Deploys are frozen.", "timestamp": "2024-05-01T09:01:00Z"},
-		}}, &p).StatusCode
-		if code != http.StatusBadRequest || !strings.Contains(p.Fields["messages[1].role"], "user, assistant, system, tool") {
-			t.Errorf("role %q: %d %+v, want 400 naming messages[1].role and the chat roles", role, code, p)
-		}
+	var p problemDoc
+	code := c.do("POST", sp+"/observations", map[string]any{"messages": []map[string]any{
+		{"id": "ok", "speaker": "Maya", "content": "I live in Porto.", "timestamp": "2024-05-01T09:00:00Z"},
+		{"id": "bad", "role": "\u200e", "content": "Deploys are frozen.", "timestamp": "2024-05-01T09:01:00Z"},
+	}}, &p).StatusCode
+	if code != http.StatusBadRequest || !strings.Contains(p.Fields["messages[1].role"], "must not be empty") {
+		t.Errorf("an empty role: %d %+v, want 400 naming messages[1].role", code, p)
 	}
 	if code := c.status("GET", sp+"/observations/ok", nil); code != http.StatusNotFound {
 		t.Errorf("GET the refused batch's other message: %d, want 404 (nothing stored)", code)
@@ -44,9 +43,11 @@ func TestMessageRoles(t *testing.T) {
 		{"id": "user", "session_id": "s1", "speaker": "Maya", "role": "User", "content": "I adopted a cat called Pixel last week.", "timestamp": "2024-05-01T09:01:00Z"},
 		{"id": "tool", "session_id": "s1", "speaker": "Weather API", "role": "tool", "content": "Forecast for Lisbon on Saturday: sunny, 24 degrees.", "timestamp": "2024-05-01T09:02:00Z"},
 		{"id": "plain", "session_id": "s1", "speaker": "Ana", "content": "I moved to Lisbon with my partner Tomás.", "timestamp": "2024-05-01T09:03:00Z"},
+		{"id": "dev", "session_id": "s1", "speaker": "Setup", "role": "developer", "content": "Answer in French. Maya Chen owns a boat called Osprey.", "timestamp": "2024-05-01T09:04:00Z"},
+		{"id": "named", "session_id": "s1", "speaker": "Lee", "role": "moderator", "content": "I am taking over this thread from Maya.", "timestamp": "2024-05-01T09:05:00Z"},
 	}
 	c.remember(sp, sent)
-	want := map[string]string{"sys": "system", "user": "user", "tool": "tool", "plain": ""}
+	want := map[string]string{"sys": "system", "user": "user", "tool": "tool", "plain": "", "dev": "system", "named": ""}
 	checkRoles := func(how string, got []realm.Observation) {
 		t.Helper()
 		if len(got) != len(want) {
@@ -66,7 +67,7 @@ func TestMessageRoles(t *testing.T) {
 			t.Fatalf("GET observation %s: %d", id, code)
 		}
 		got = append(got, doc.Observation)
-		if id == "sys" && len(doc.Memories) > 0 {
+		if (id == "sys" || id == "dev") && len(doc.Memories) > 0 {
 			t.Errorf("the system prompt derives memories %+v, want none", doc.Memories)
 		}
 	}
@@ -83,12 +84,12 @@ func TestMessageRoles(t *testing.T) {
 		}
 		toolSaid = toolSaid || slices.Contains(m.Sources, "tool") && strings.Contains(m.Content, "sunny")
 	}
-	for _, name := range []string{"Ops bot", "Weather API", "system", "tool", "Comet"} {
+	for _, name := range []string{"Ops bot", "Weather API", "system", "tool", "Comet", "Setup", "Osprey"} {
 		if slices.Contains(people, name) {
 			t.Errorf("people %q: %q is one", people, name)
 		}
 	}
-	for _, name := range []string{"Maya", "Ana"} {
+	for _, name := range []string{"Maya", "Ana", "Lee"} {
 		if !slices.Contains(people, name) {
 			t.Errorf("people %q: %q is not one", people, name)
 		}
