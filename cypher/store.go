@@ -38,14 +38,18 @@ type Config struct {
 	// connection (or a new one: TCP connect, Bolt handshake, login) and the answer to its
 	// first statement. A Neo4j that is starting takes connections but answers their
 	// handshake only once its database is up, and a hung one answers nothing: a call
-	// waits AnswerTimeout, then fails EUnavailable as above. After a failure to reach
-	// Neo4j, the attempts of the call wait no longer than what is left of
-	// UnavailableTimeout. A statement Neo4j answered runs for as long as it needs. It is
-	// longer than UnavailableTimeout because a cold Neo4j on a busy machine takes seconds
-	// to log a connection in and plan a statement.
+	// waits AnswerTimeout, then fails EUnavailable as above. A Neo4j that answers a
+	// trivial statement on another connection meanwhile is busy, not away (the statement
+	// waits for a lock another transaction holds): the call waits on, up to RetryTime.
+	// After a failure to reach Neo4j, the attempts of the call wait no longer than what is
+	// left of UnavailableTimeout. A statement Neo4j answered runs for as long as it needs.
+	// It is longer than UnavailableTimeout because a cold Neo4j on a busy machine takes
+	// seconds to log a connection in and plan a statement.
 	AnswerTimeout time.Duration // NEO4J_ANSWER_TIMEOUT, default 10 s
 	// RetryTime bounds how long a transaction that Neo4j failed for a transient reason (a
-	// deadlock, a lock it could not take, a database still starting) is run again.
+	// deadlock, a lock it could not take, a database still starting) is run again, and
+	// how long a statement that Neo4j does not answer, while it answers others, waits
+	// (awaitAnswer) before it fails EUnavailable.
 	RetryTime time.Duration // NEO4J_RETRY_TIME, default 30 s
 	// ConnectTimeout bounds one TCP connect to Neo4j.
 	ConnectTimeout time.Duration // NEO4J_CONNECT_TIMEOUT, default 2 s
@@ -414,10 +418,11 @@ func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]
 }
 
 // retry runs attempt until it succeeds or fails for good (see runTx). Neo4j must answer
-// each attempt's first statement within answerTimeout, and after a failure to reach it
-// within what is left of unavailableTimeout (awaitAnswer): a Neo4j that is starting
-// accepts connections but answers their handshake only once its database is up, and a
-// hung one answers nothing, so an attempt would otherwise wait for as long as either lasts.
+// each attempt's first statement, or a probe on another connection, within
+// answerTimeout, and after a failure to reach it within what is left of
+// unavailableTimeout (awaitAnswer): a Neo4j that is starting accepts connections but
+// answers their handshake only once its database is up, and a hung one answers nothing,
+// so an attempt would otherwise wait for as long as either lasts.
 func (s *Store) retry(ctx context.Context, attempt func(context.Context) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
 	var transientSince, unreachableSince time.Time
 	var wait time.Duration
@@ -427,7 +432,7 @@ func (s *Store) retry(ctx context.Context, attempt func(context.Context) ([]*neo
 			answerWithin = min(answerWithin, s.unavailableTimeout-time.Since(unreachableSince))
 		}
 		started := time.Now()
-		recs, err := awaitAnswer(ctx, answerWithin, attempt)
+		recs, err := s.awaitAnswer(ctx, answerWithin, attempt)
 		if err == nil {
 			return recs, nil
 		}
@@ -465,33 +470,110 @@ func unreachable(err error) bool {
 	return !errors.As(err, &n4j) || strings.Contains(n4j.Code, "DatabaseUnavailable")
 }
 
-// errNoAnswer ends an attempt that Neo4j did not answer in time (awaitAnswer).
+// errNoAnswer ends an attempt that Neo4j did not answer in time, nor a probe on another
+// connection (awaitAnswer).
 var errNoAnswer = errors.New("neo4j did not answer")
+
+// errBusy ends an attempt whose first statement Neo4j did not answer for retryTime while
+// it answered the probes (awaitAnswer).
+var errBusy = errors.New("neo4j is busy")
 
 type answerKey struct{}
 
-// awaitAnswer runs attempt with a context that ends unless Neo4j answers the attempt's
-// first statement within d: the wait covers taking a connection (a new one's TCP connect,
-// Bolt handshake and login) and the answer to that statement, and ends at answered. Only
-// the wait is bounded, so a statement that Neo4j answers runs for as long as it needs, as
-// do the statements after it. An attempt ended so is a TransactionExecutionLimit of
-// errNoAnswer, which retry takes for Neo4j out of reach.
-func awaitAnswer(ctx context.Context, d time.Duration, attempt func(context.Context) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
-	actx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	noAnswer := time.AfterFunc(d, func() { cancel(errNoAnswer) })
-	defer noAnswer.Stop()
-	recs, err := attempt(context.WithValue(actx, answerKey{}, noAnswer))
-	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(actx), errNoAnswer) {
-		return nil, &neo4j.TransactionExecutionLimit{Cause: "no answer", Errors: []error{errNoAnswer}}
+// awaitAnswer runs attempt with a context that ends once Neo4j has answered nothing for
+// d: neither the attempt's first statement nor a trivial statement on another connection
+// (alive), sent when that first answer is late by d/2 and again every d/2 while the
+// attempt waits. The wait covers taking a connection (a new one's TCP connect, Bolt
+// handshake and login) and the answer to the first statement, and ends at answered. A
+// Neo4j that is starting or hung answers neither: the attempt ends after d as a
+// TransactionExecutionLimit of errNoAnswer, which retry takes for Neo4j out of reach. A
+// Neo4j that answers the probe is there and busy: the statement waits for a lock another
+// transaction holds (a recall's record, a feedback's edits behind an ingestion of the
+// same space), or works long before its first row. It waits on, up to retryTime, then
+// ends EUnavailable ("neo4j is busy"), not retried. Only the wait is bounded, so a
+// statement that Neo4j answers runs for as long as it needs, as do the statements after it.
+func (s *Store) awaitAnswer(ctx context.Context, d time.Duration, attempt func(context.Context) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
+	actx, cut := context.WithCancelCause(ctx)
+	defer cut(nil)
+	wctx, stop := context.WithCancel(actx)
+	w := &answerWait{stop: stop, cut: cut}
+	go s.watchAnswer(wctx, w, d)
+	recs, err := attempt(context.WithValue(actx, answerKey{}, w))
+	if err != nil && ctx.Err() == nil {
+		switch context.Cause(actx) {
+		case errNoAnswer:
+			return nil, &neo4j.TransactionExecutionLimit{Cause: "no answer", Errors: []error{errNoAnswer}}
+		case errBusy:
+			return nil, &realm.Error{Code: realm.EUnavailable, Message: "neo4j is busy",
+				Cause: fmt.Sprintf("neo4j answered other statements but not this one for %s (NEO4J_RETRY_TIME): it waits for a lock another transaction holds, or works long before its first row", s.retryTime)}
+		}
 	}
 	return recs, err
 }
 
+// answerWait is an attempt's wait for Neo4j's first answer (awaitAnswer).
+type answerWait struct {
+	mu       sync.Mutex
+	answered bool
+	stop     context.CancelFunc      // ends watchAnswer
+	cut      context.CancelCauseFunc // ends the attempt
+}
+
+// answer ends the wait: the attempt is no longer cut.
+func (w *answerWait) answer() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.answered = true
+	w.stop()
+}
+
+// end cuts the attempt with cause, unless Neo4j answered it meanwhile.
+func (w *answerWait) end(cause error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.answered {
+		w.cut(cause)
+	}
+}
+
+// watchAnswer ends w's attempt when Neo4j answers neither it nor a probe within d, or
+// when the attempt has waited for retryTime while Neo4j answered the probes
+// (awaitAnswer). ctx ends at the attempt's first answer.
+func (s *Store) watchAnswer(ctx context.Context, w *answerWait, d time.Duration) {
+	started := time.Now()
+	for heard := started; ctxtime.Sleep(ctx, time.Until(heard.Add(d/2))) == nil; heard = time.Now() {
+		pctx, cancel := context.WithDeadline(ctx, heard.Add(d))
+		alive := s.alive(pctx)
+		cancel()
+		switch {
+		case !alive:
+			w.end(errNoAnswer)
+			return
+		case time.Since(started) >= s.retryTime:
+			w.end(errBusy)
+			return
+		}
+	}
+}
+
+// alive reports whether Neo4j answers a trivial statement before ctx ends, on another
+// connection than the attempt's that waits (a session takes one of its own): a pooled
+// one, or a new one if none is idle. It is no request's statement: neither logged nor
+// counted in OpenTransactions.
+func (s *Store) alive(ctx context.Context) bool {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeRead})
+	defer sess.Close(ctx)
+	res, err := sess.Run(ctx, qPing.text, nil)
+	if err == nil {
+		_, err = res.Consume(ctx)
+	}
+	return err == nil
+}
+
 // answered ends the wait of ctx's attempt for Neo4j's first answer (awaitAnswer).
 func answered(ctx context.Context) {
-	if t, ok := ctx.Value(answerKey{}).(*time.Timer); ok {
-		t.Stop()
+	if w, ok := ctx.Value(answerKey{}).(*answerWait); ok {
+		w.answer()
 	}
 }
 
