@@ -70,6 +70,10 @@ type Options struct {
 	// IdentifierMiss lowers, when the question names an identifier's number ("T-7788")
 	// that some gathered memory names, each memory naming none (identifiers.go; 0: off).
 	IdentifierMiss float64
+	// SubjectMiss lowers, when the question asks about the asker or a relative of someone
+	// ("What am I allergic to?", "What is my mother allergic to?") and a gathered memory is
+	// of that subject, each memory of another (subjects.go; 0: off).
+	SubjectMiss float64
 
 	// Scorer ranks the gathered nodes: ScorerOurs, ScorerPaper or ScorerSimilarity.
 	Scorer string
@@ -143,7 +147,7 @@ func DefaultOptions() Options {
 		ExactScanMax: 500, IndexFetchMax: 10000, CommonNameShare: 0.1, CommonNameMin: 20, WholeQuery: 0.5,
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
-		SupersededFactor: 0.5, SuccessorShare: 0.95, IdentifierMiss: 0.5,
+		SupersededFactor: 0.5, SuccessorShare: 0.95, IdentifierMiss: 0.5, SubjectMiss: 0.3,
 		Scorer: ScorerOurs, PathExponent: 0.5, SeedShare: 0.25, LearnedClose: 0.7, LearnedFull: 1, LearnedWalk: 0, LearnedBoost: 1, LearnedDrop: 0.5,
 		HubDegree: 200,
 	}
@@ -252,6 +256,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 		return realm.RecallResult{}, err
 	}
 	r.applyIdentifiers(run)
+	r.applySubjects(run)
 	matching, err := r.matching(ctx, run, run.ranked())
 	if err != nil {
 		return realm.RecallResult{}, err
