@@ -261,7 +261,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if err != nil {
 		return realm.RecallResult{}, err
 	}
-	top, replaced := selectTop(run.saidThen(matching), run.set.K)
+	top, replaced := selectTop(run.keepRarest(run.saidThen(matching)), run.set.K)
 	run.trace.Replaced = replaced
 	run.trace.NotYetLearned = len(run.unlearned.ids)
 	run.trace.FilteredOut = len(run.filter.out.ids)
