@@ -744,10 +744,7 @@ func fuller(c *candidate, lesser []*candidate, taken map[string]bool) *candidate
 // saysAll reports whether every content word of part (stemmed; numbers count, stop words
 // do not) is a word of whole: whole says what part says, in other words at most around it.
 func saysAll(whole, part string) bool {
-	said := map[string]bool{}
-	for _, w := range text.Words(whole) {
-		said[text.Stem(w)] = true
-	}
+	said := stems(whole)
 	for _, w := range text.Words(part) {
 		if !text.IsStopword(w) && !said[text.Stem(w)] {
 			return false
