@@ -18,7 +18,9 @@
 // (validity.go), and what reconsolidation learned for queries like this one
 // (consolidate.go: learned links, which act only when the query is close to the one they
 // were learned for). The paper's additive form and similarity alone are settings
-// (Options.Scorer, REALM_SCORE).
+// (Options.Scorer, REALM_SCORE). Read from the question's words: a number it names
+// (identifiers.go), whose fact it asks about (subjects.go) and its rarest word, kept in
+// the top K (rarest.go).
 //
 // sim(a, b) in every formula is the cosine of the two L2-normalised embeddings, clipped
 // to [0, 1].
