@@ -33,7 +33,6 @@ func TestRecallWhoseFact(t *testing.T) {
 		"What medications do I take?":             "self-meds",
 		"What is my mother allergic to?":          "mother-allergy",
 		"What medications does my dad take?":      "dad-meds",
-		"What does my mother take?":               "mother-meds",
 		"What medications does my mom take?":      "mother-meds",
 		"Does my mother have diabetes?":           "mother-diabetes",
 		"Do I have diabetes?":                     "self-diabetes",
