@@ -194,7 +194,7 @@ var claimPatterns = []claimPattern{
 	// A partner named in passing ("Nina lives in Lisbon with Nina's partner Tomás"), whom a
 	// break-up ends (partingPattern).
 	{mustPattern(claimSubject + `'s (?:partner|boyfriend|girlfriend|husband|wife|fianc[eé]e?|spouse),?(?: is)? ([A-Z][\p{L}\-]+)` + claimEnd), "partner", plainClaim},
-	{mustPattern(claimSubject + claimAdverbs + ` ((?:is|are|has|have|[a-z]+[^aious]s|[a-z]+[aeiou]es|drink|drive|eat|walk|play|use|own|keep|take|write)\b[^.;!?"]*)`), "habit", habitClaim},
+	{mustPattern(claimSubject + claimAdverbs + ` ((?:is|are|has|have|[a-z]+[^aious]s|[a-z]+[aeiou]es|drink|drive|eat|walk|play|use|own|keep|take|write|smoke|follow)\b[^.;!?"]*)`), "habit", habitClaim},
 	// Something begun or signed up for ("I started the keto diet", "I signed up for the half
 	// marathon") holds, as a habit, until an ended state ends it ("I gave up on keto").
 	{mustPattern(claimSubject + claimAdverbs + ` ((?:started|began|took up|signed up for|registered for|enrolled in) ([\p{L}']+)[^.;!?"]*)`), "habit", begunClaim},
@@ -306,6 +306,11 @@ var endedPatterns = []literalPattern{
 	claimRe(`(?:is|are) no longer`),
 	mustPattern(claimSubject + claimAdverbs + ` (?:doesn't|does not|don't|do not|isn't|is not|aren't|are not|can't|cannot|won't) ([^.,;!?()"]+?) (?:anymore|any more|after all)\b`),
 	mustPattern(claimSubject + `\b[^.;!?"]{0,60}? instead of (?:[a-z]+ing )?(?:the |an? )?` + claimValue + claimEnd),
+	// Off what one took ("user is off metformin now"), or taken off it by someone else, the
+	// subject the verb's object ("the doctor took user off lisinopril", "switched user from
+	// metformin to insulin").
+	claimRe(`(?:is|are|went|has gone|have gone|has been|have been|came|got) off(?: of)?(?: the| my)?`),
+	mustPattern(`\b(?:switched|changed|moved|took|taken) ` + claimSubject + ` (?:off|from)(?: of)?(?: the| my)? ` + claimValue + claimEnd),
 }
 
 // planPattern: the subject plans something (group 2: what).
@@ -417,8 +422,8 @@ func stateClaims(text, speaker string) []stateClaim {
 	}
 	for _, re := range endedPatterns {
 		for _, m := range namedMatches(re, text) {
-			if phrasalParticle[strings.ToLower(firstWord(m[2]))] {
-				continue // "dropped off the cake", "left for Paris": not an end
+			if w := strings.ToLower(firstWord(m[2])); phrasalParticle[w] || w == "to" {
+				continue // "dropped off the cake", "left for Paris", "is off to Paris": not an end
 			}
 			add(stateClaim{subject: m[1], value: m[2], ended: true})
 		}
@@ -732,15 +737,18 @@ func changedWhat(o stateClaim) string {
 }
 
 // endsValue: an ended value names what an older claim states (a content word in common,
-// not counting the verbs the patterns share).
+// by its stem: "quit smoking" ends "smoke ten cigarettes a day"; not counting the verbs
+// the patterns share).
 func endsValue(ended string, o stateClaim) bool {
-	ow := wordSet(contentWords(o.value))
-	for w := range wordSet(contentWords(o.slot)) {
-		ow[w] = true
+	ow := map[string]bool{}
+	for _, w := range slices.Concat(contentWords(o.value), contentWords(o.slot)) {
+		if !genericStateWords[w] {
+			ow[text.Stem(w)] = true
+		}
 	}
 	subject := wordSet(contentWords(o.subject))
 	for _, w := range contentWords(ended) {
-		if !genericStateWords[w] && !subject[w] && ow[w] {
+		if !genericStateWords[w] && !subject[w] && ow[text.Stem(w)] {
 			return true
 		}
 	}
@@ -1475,9 +1483,13 @@ func allIn(ws []string, set map[string]bool) bool {
 	return len(ws) > 0
 }
 
-// amount is a number as written ("40mg", "45") and what it counts: the letters joined to
-// it, else the word after it ("euro"), else a currency sign before it.
+// amount is a number as written ("40mg", "45", "three cups", "twice") and what it counts:
+// the letters joined to it, else the word after it ("euro", "cup"; the word written with
+// the number then), else a currency sign before it.
 type amount struct{ word, value, unit string }
+
+// timesWords are the numbers of times said in one word ("twice a day").
+var timesWords = map[string]string{"once": "1", "twice": "2", "thrice": "3"}
 
 var (
 	reAmountWord  = regexp.MustCompile(`^(\d+(?:[.,]\d+)?)([\p{L}%]*)$`)
@@ -1486,13 +1498,22 @@ var (
 )
 
 // amountsOf are the amounts of a text: not years, ordinals, times of day or days of a
-// month, nor what the rewrite wrote in parentheses (dates).
+// month, nor what the rewrite wrote in parentheses (dates). A number written as a word
+// ("three cups", "twice") is one only with what it counts.
 func amountsOf(s string) []amount {
 	s = reParenthesis.ReplaceAllString(s, "")
 	ws := wordsOf(s)
 	var out []amount
 	for i, w := range ws {
+		if n, ok := timesWords[w.lower]; ok {
+			out = append(out, amount{word: w.text, value: n, unit: "time"})
+			continue
+		}
 		m := reAmountWord.FindStringSubmatch(w.lower)
+		spelt := numberWords[w.lower] != "" && w.lower != "a"
+		if spelt {
+			m = []string{w.lower, numberWords[w.lower], ""}
+		}
 		if m == nil || gluedToWord(s, w.start) {
 			continue
 		}
@@ -1511,13 +1532,20 @@ func amountsOf(s string) []amount {
 			w.end < len(s) && s[w.end] == ':':
 			continue
 		}
+		word := w.text
+		if unit == "" && next == "times" {
+			unit, word = "time", s[w.start:ws[i+1].end] // "three times a day", which "twice" changes
+		}
 		if unit == "" && next != "" && !dateWords[next] && !notAValue[next] && (isContentWord(next) || len(next) <= 3 && !text.IsStopword(next) && !strings.ContainsFunc(next, unicode.IsDigit)) {
-			unit = singular(next) // "45 euros", "20 mg"
+			unit, word = singular(next), s[w.start:ws[i+1].end] // "45 euros", "20 mg"
 		}
 		if unit == "" && w.start > 0 && strings.ContainsAny(s[w.start-1:w.start], "$£€") {
 			unit = s[w.start-1 : w.start]
 		}
-		out = append(out, amount{word: w.text, value: m[1], unit: unit})
+		if spelt && unit == "" {
+			continue // "the one I like"
+		}
+		out = append(out, amount{word: word, value: m[1], unit: unit})
 	}
 	return out
 }
@@ -1533,10 +1561,13 @@ func gluedToWord(s string, start int) bool {
 }
 
 // reAmountCue: a text that says an amount changed.
-var reAmountCue = regexp.MustCompile(`(?i)\b(?:raised|lowered|increased|decreased|reduced|upped|doubled|halved|cut|hiked|bumped|adjusted|changed|went (?:up|down)|gone (?:up|down)|goes (?:up|down)|rose|risen|fell|dropped|now|these days|from now on)\b`)
+var reAmountCue = regexp.MustCompile(`(?i)\b(?:raised|lowered|increased|decreased|reduced|upped|doubled|halved|cut|hiked|bumped|adjusted|changed|switched|went (?:up|down)|gone (?:up|down)|goes (?:up|down)|rose|risen|fell|dropped|now|instead|new dose|these days|from now on)\b`)
 
 // rePaid: past verbs of amounts that hasPastCue does not know: what was paid stays paid.
 var rePaid = regexp.MustCompile(`(?i)\b(?:paid|sold|lent)\b`)
+
+// reAsNeeded: when a dose is taken ("1 puff when needed"), no past event.
+var reAsNeeded = regexp.MustCompile(`(?i)\b(?:as|when|if) needed\b`)
 
 // amountWords are words that any two amounts may share: what an amount costs or takes.
 var amountWords = setOf(`cost costs costing price paid pay pays paying take takes taking dose amount total per every each`)
@@ -1567,7 +1598,7 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 	// A past event is no amount that holds, unless it changed the amount itself ("my doctor
 	// raised my dose to 100mg"): that is the amount since.
 	changedBefore := reAmountCue.MatchString(withoutLabels(n.Content))
-	if to.word == "" || hasPastCue(n.Content) && !changedBefore || rePaid.MatchString(n.Content) || namesAnother(said.text, n.Content, speaker) {
+	if to.word == "" || hasPastCue(reAsNeeded.ReplaceAllString(n.Content, "")) && !changedBefore || rePaid.MatchString(n.Content) || namesAnother(said.text, n.Content, speaker) {
 		return stateChange{}
 	}
 	nw := nodeWords(n.Content)
@@ -1579,7 +1610,10 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 		}
 	}
 	need := 2
-	if to.unit != "" {
+	switch {
+	case to.unit != "" && slices.ContainsFunc(said.amounts.get(), func(a amount) bool { return a.value == from.value && (a.unit == "" || a.unit == from.unit) }):
+		need = 0 // the statement names the old amount too: "2 puffs instead of 1", "from 50 mg to 100 mg"
+	case to.unit != "":
 		need = 1 // the unit is a second word in common
 	}
 	if len(shared) < need {

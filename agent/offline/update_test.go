@@ -147,6 +147,24 @@ func TestStateChange(t *testing.T) {
 		{"AmountPaid", "Nina", "Nina paid 300 euros for the flight to Madrid.", "Nina", "Nina: The flight to Madrid now costs 450 euros.", ""},
 		{"AmountSameRelative", "Nina", "Nina's daughter takes 10mg of melatonin to sleep.", "Nina", "Nina's daughter now takes 5mg of melatonin.", "supersedes"},
 		{"AmountDateOnly", "Nina", "Nina's gym membership renews on May 9.", "Nina", "Nina's gym membership now renews on May 16.", ""},
+		{"DoseTimesADay", "user", "user takes amoxicillin 500 mg three times a day.", "user", "The doctor changed user's amoxicillin to twice a day.", "supersedes"},
+		{"DoseCutDownTo", "user", "user drink 4 cups of coffee a day.", "user", "user has cut user's coffee down to one cup a day.", "supersedes"},
+		{"DoseUnitsSinceSwitch", "user", "user's endocrinologist switched user from metformin to insulin glargine, 12 units at bedtime.", "user", "The doctor increased user's insulin to 16 units.", "supersedes"},
+		// The old amount named beside the new one: the unit alone tells what changed.
+		{"DoseInsteadOf", "user", "user uses user's albuterol inhaler, 1 puff when needed.", "user", "user now takes 2 puffs instead of 1.", "supersedes"},
+		{"DoseInsteadOfOtherUnit", "user", "user uses user's albuterol inhaler, 1 puff when needed.", "user", "user now takes 2 pills instead of 1.", ""},
+		{"DoseTimesOtherThing", "user", "user takes amoxicillin 500 mg three times a day.", "user", "user now goes to the gym twice a week.", ""},
+		{"SpeltCountNoUnit", "user", "user drink 4 cups of coffee a day.", "user", "user now likes the one with oat milk.", ""},
+		// A medicine switched, stopped or given up, however it is said.
+		{"SwitchedFromTo", "user", "user takes metformin 500 mg twice a day.", "user", "user's endocrinologist switched user from metformin to insulin glargine, 12 units at bedtime.", "supersedes"},
+		{"OffIt", "user", "user takes metformin 500 mg twice a day.", "user", "user is off metformin now.", "supersedes"},
+		{"TookOff", "user", "user takes lisinopril 10 mg daily.", "user", "The doctor took user off lisinopril.", "supersedes"},
+		{"TookAnotherOff", "user", "user takes lisinopril 10 mg daily.", "user", "The doctor took Tom off lisinopril.", ""},
+		{"OffToAPlace", "user", "user goes to college in Boston.", "user", "user is off to college now.", ""},
+		{"OffWork", "user", "user takes metformin 500 mg twice a day.", "user", "user is off work today.", ""},
+		{"QuitSmoking", "user", "user smoke about ten cigarettes a day.", "user", "user quit smoking last month (February 2026).", "supersedes"},
+		{"QuitAnotherHabit", "user", "user smoke about ten cigarettes a day.", "user", "user quit drinking last month.", ""},
+		{"DietInsteadOf", "user", "user follow a low-carb diet.", "user", "user has switched to a Mediterranean diet instead of low-carb.", "supersedes"},
 
 		// A support chat's user: a plan, an account manager, where an order ships, a count corrected.
 		{"PlanSwitched", "user", "user is on the Starter plan.", "user", "user switched to the Enterprise plan.", "supersedes"},
@@ -388,6 +406,9 @@ func TestAmountsOf(t *testing.T) {
 		{"The flight on May 9th at 7pm, May 16 or 12 December (12 December 2026), in 2023.", ""},
 		// A number that ends a name or a decimal is no amount of its own.
 		{"The instance db-prod-1 now runs 16.4.", "16 "},
+		// A number written as a word counts with what it counts; "twice" counts times.
+		{"Nina drinks three cups of coffee, 500 mg of it twice a day and 2 times at night.", "3 cup, 500 mg, 2 time, 2 time"},
+		{"Nina likes the one with oat milk.", ""},
 	} {
 		var got []string
 		for _, a := range amountsOf(tt.text) {
