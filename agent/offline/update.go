@@ -821,8 +821,9 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 			// change is the one the node would have made, had it come after the candidate:
 			// its cue counts ("we now use GitLab CI…" before "our pipelines run on Jenkins"),
 			// and its description tells the change from the node's side ("lives in:
-			// Seattle, previously Portland").
-			if back := changeBetween(newStatement(rePrompt.ReplaceAllString(n.Content, ""), speakerOfDescription(n.Description)), said.claims); back.predicate == string(realm.Supersedes) {
+			// Seattle, previously Portland"). An amount too: "raised my dose to 100 mg"
+			// before "I take 50 mg".
+			if back := changeBack(n, c, said); back.predicate == string(realm.Supersedes) {
 				ch = back
 			}
 		}
@@ -860,6 +861,16 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 		}
 	}
 	return edges
+}
+
+// changeBack is the change newer node n makes to candidate c (its own words: said), which
+// tells of an older state: their claims, else an amount changed.
+func changeBack(n realm.Node, c agent.Candidate, said *statement) stateChange {
+	newer := newStatement(rePrompt.ReplaceAllString(n.Content, ""), speakerOfDescription(n.Description))
+	if ch := changeBetween(newer, said.claims); ch.predicate != "" {
+		return ch
+	}
+	return amountChanged(newer, realm.Node{Content: said.text, Description: c.Description})
 }
 
 // nodeChange is how a candidate changes one neighbour.

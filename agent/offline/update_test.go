@@ -576,6 +576,35 @@ func TestOfflineSupersedesHistorySentLate(t *testing.T) {
 	}
 }
 
+// TestOfflineSupersedesAmountSentLate: an amount told before its change, sent after it, is
+// superseded by the change, from the day the change was told, as a home is.
+func TestOfflineSupersedesAmountSentLate(t *testing.T) {
+	a := New(Options{})
+	raised := realm.Node{ID: "raised", Type: realm.Event, Content: "user's doctor raised user's sertraline dose from 50 mg to 100 mg.", Description: "Said by user on 10 February 2026 in session s2."}
+	for _, tt := range []struct{ older, want string }{
+		{"I take sertraline 50 mg once a day.", "raised → $self until 2026-02-10: user takes sertraline 100 mg once a day (previously 50 mg)"},
+		{"I take melatonin 5 mg at night.", ""},
+	} {
+		obs := realm.Observation{ID: "o1", SessionID: "s1", Speaker: "user", Content: tt.older, ObservedAt: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)}
+		_, out := integrateBeside(t, a, obs, raised)
+		var got []string
+		for _, d := range out {
+			for _, e := range d.Edges {
+				if e.Predicate == realm.Supersedes {
+					until := "ever"
+					if e.ValidUntil != nil {
+						until = e.ValidUntil.Format(time.DateOnly)
+					}
+					got = append(got, fmt.Sprintf("%s → %s until %s: %s", e.From, e.To, until, e.Description))
+				}
+			}
+		}
+		if want := slices.DeleteFunc([]string{tt.want}, func(s string) bool { return s == "" }); !slices.Equal(got, want) {
+			t.Errorf("%q after the change: supersedes edges %q, want %q", tt.older, got, want)
+		}
+	}
+}
+
 // TestOfflineSupersedesPlanBeforeItsDate: a plan dated after the day it was said holds
 // from that day, so a change told before the plan's date is the newer one: it supersedes
 // the plan, not the other way round.
