@@ -336,6 +336,13 @@ func stateClaims(text, speaker string) []stateClaim {
 	var out []stateClaim
 	said := text
 	text, aliased := speakerAsWe(theirsInPasted(text, speaker), speaker)
+	// A chat role's counterpart as the rewrite writes it ("Noted: user takes metformin",
+	// said by the assistant) is a subject too: a name the patterns read, the role again in
+	// the claim.
+	counterpart := chatCounterpart[strings.ToLower(speaker)]
+	if counterpart != "" {
+		text = replaceWord(text, counterpart, strings.ToUpper(counterpart[:1])+counterpart[1:])
+	}
 	subject := func(s string) string {
 		if strings.EqualFold(s, "we") {
 			return speaker
@@ -348,6 +355,9 @@ func stateClaims(text, speaker string) []stateClaim {
 	add := func(c stateClaim) {
 		if aliased {
 			c.subject, c.value = weAsSpeaker(c.subject, speaker), weAsSpeaker(c.value, speaker)
+		}
+		if counterpart != "" {
+			c.subject, c.value = replaceWord(c.subject, counterpart, counterpart), replaceWord(c.value, counterpart, counterpart)
 		}
 		c.subject, c.value, c.speaker = subject(c.subject), strings.TrimSpace(c.value), speaker
 		if c.subject == "" || c.value == "" {
@@ -827,7 +837,7 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 				ch = back
 			}
 		}
-		if ch.predicate != "" {
+		if ch.predicate != "" && !repliesApart(said, c, n) {
 			changes = append(changes, nodeChange{n, ch, untilTold})
 		}
 	}
@@ -871,6 +881,33 @@ func changeBack(n realm.Node, c agent.Candidate, said *statement) stateChange {
 		return ch
 	}
 	return amountChanged(newer, realm.Node{Content: said.text, Description: c.Description})
+}
+
+// repliesApart: n is an exchange whose reply says something of its own (more than one
+// content word the quoted statement lacks, besides its speaker) that the candidate does not change, so what
+// changed is the quoted statement's alone: "assistant said: "Noted: levothyroxine 75 mcg."
+// user's grandmother had breast cancer." keeps holding after "my levothyroxine was changed
+// to 88 mcg", for the grandmother's cancer. An exchange cannot end in part; one whose
+// reply only acknowledges ("Noted: levothyroxine 75 mcg.", "Good for Tara.") ends with the
+// statement it quotes.
+func repliesApart(said *statement, c agent.Candidate, n realm.Node) bool {
+	prompt := rePrompt.FindString(n.Content)
+	if prompt == "" {
+		return false
+	}
+	reply := n
+	reply.Content = n.Content[len(prompt):]
+	if ch, _ := changeOf(said, c, reply); ch.predicate != "" {
+		return false
+	}
+	quoted, speaker := nodeWords(prompt), strings.ToLower(speakerOfDescription(n.Description))
+	own := 0
+	for w := range nodeWords(reply.Content) {
+		if !quoted[w] && w != speaker { // not the reply's label ("assistant: Noted: …")
+			own++
+		}
+	}
+	return own > 1
 }
 
 // nodeChange is how a candidate changes one neighbour.
@@ -1577,21 +1614,24 @@ var reAmountCue = regexp.MustCompile(`(?i)\b(?:raised|lowered|increased|decrease
 // rePaid: past verbs of amounts that hasPastCue does not know: what was paid stays paid.
 var rePaid = regexp.MustCompile(`(?i)\b(?:paid|sold|lent)\b`)
 
-// reAsNeeded: when a dose is taken ("1 puff when needed"), no past event.
-var reAsNeeded = regexp.MustCompile(`(?i)\b(?:as|when|if) needed\b`)
+// reNotPast: words in the past that tell of no past event: when a dose is taken ("1 puff
+// when needed"), an echo's acknowledgement ("assistant: Noted: user takes 500 mg"), the
+// label of the statement an exchange quotes ("user said: …").
+var reNotPast = regexp.MustCompile(`(?i)\b(?:as|when|if) needed\b|\bnoted\b|^[^"\n]{1,80}? said(?: [^":\n]{1,60})?: `)
 
 // amountWords are words that any two amounts may share: what an amount costs or takes.
 var amountWords = setOf(`cost costs costing price paid pay pays paying take takes taking dose amount total per every each`)
 
-// amountChanged is the change from node n to a statement of n's speaker that says, with a
-// cue (raised, went up, now…), another amount of the same unit ("40mg", "20mg") of the
-// same thing: a word in common besides amounts, dates, the speaker and words any amount
-// has ("costs", "month"), two when the amount has no unit. Not when n tells of a past
-// event other than an amount changed, nor when the statement names a person n does not
-// (someone else's amount).
+// amountChanged is the change from node n, the speaker's own or a copy of it (saysOf), to
+// a statement of the speaker that says, with a cue (raised, went up, now…), another amount
+// of the same unit ("40mg", "20mg") of the same thing: a word in common besides amounts,
+// dates, the speaker and words any amount has ("costs", "month"), two when the amount has
+// no unit. Not when n tells of a past event other than an amount changed, nor when the
+// statement names a person n does not, or n a relative the statement does not (someone
+// else's amount).
 func amountChanged(said *statement, n realm.Node) stateChange {
-	speaker := speakerOfDescription(n.Description)
-	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !said.amountCued.get() || len(said.amounts.get()) == 0 {
+	speaker := said.speaker
+	if !saysOf(n, speaker) || !said.amountCued.get() || len(said.amounts.get()) == 0 {
 		return stateChange{}
 	}
 	olds := amountsOf(n.Content)
@@ -1609,7 +1649,8 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 	// A past event is no amount that holds, unless it changed the amount itself ("my doctor
 	// raised my dose to 100mg"): that is the amount since.
 	changedBefore := reAmountCue.MatchString(withoutLabels(n.Content))
-	if to.word == "" || hasPastCue(reAsNeeded.ReplaceAllString(n.Content, "")) && !changedBefore || rePaid.MatchString(n.Content) || namesAnother(said.text, n.Content, speaker) {
+	if to.word == "" || hasPastCue(reNotPast.ReplaceAllString(n.Content, "")) && !changedBefore || rePaid.MatchString(n.Content) ||
+		namesAnother(said.text, n.Content, speaker) || namesRelative(n.Content, said.text) {
 		return stateChange{}
 	}
 	nw := nodeWords(n.Content)
@@ -1642,6 +1683,13 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 	return stateChange{"supersedes", weightChangeCued, desc}
 }
 
+// saysOf: node n is speaker's own, or tells of them in another's words: an assistant's
+// echo ("Noted: user takes metformin 500 mg twice a day"), an exchange that quotes them.
+func saysOf(n realm.Node, speaker string) bool {
+	by := speakerOfDescription(n.Description)
+	return by != "" && speaker != "" && (strings.EqualFold(by, speaker) || containsWord(n.Content, speaker))
+}
+
 // relatives are the people a text about someone else's amount names.
 var relatives = setOf(`sister brother mother father mom mum dad son daughter wife husband partner boyfriend girlfriend
 friend boss colleague kid kids children child cousin aunt uncle grandma grandpa grandmother grandfather neighbour neighbor roommate`)
@@ -1668,6 +1716,14 @@ func namesAnother(text, old, speaker string) bool {
 		}
 	}
 	return false
+}
+
+// namesRelative: text names a relative old does not ("user's sister takes levothyroxine
+// 50 mcg", beside "my levothyroxine was changed"). Not any name, as namesAnother reads
+// them: what an older memory names may be a product ("Postgres 14 on RDS").
+func namesRelative(text, old string) bool {
+	ow := wordSet(contentWords(old))
+	return slices.ContainsFunc(contentWords(text), func(w string) bool { return relatives[w] && !ow[w] })
 }
 
 func containsWord(s, w string) bool {

@@ -155,6 +155,11 @@ func TestStateChange(t *testing.T) {
 		{"DoseInsteadOfOtherUnit", "user", "user uses user's albuterol inhaler, 1 puff when needed.", "user", "user now takes 2 pills instead of 1.", ""},
 		{"DoseTimesOtherThing", "user", "user takes amoxicillin 500 mg three times a day.", "user", "user now goes to the gym twice a week.", ""},
 		{"SpeltCountNoUnit", "user", "user drink 4 cups of coffee a day.", "user", "user now likes the one with oat milk.", ""},
+		{"AmountOfARelativeBefore", "user", "user's sister takes levothyroxine 50 mcg.", "user", "user's levothyroxine was changed to 88 mcg.", ""},
+		// The speaker's amount or medicine echoed by the assistant changes with it.
+		{"DoseEchoed", "assistant", "assistant: Noted: user takes metformin 500 mg twice a day.", "user", "user's doctor raised user's metformin to 1000 mg twice a day.", "supersedes"},
+		{"DoseEchoedStopped", "assistant", "assistant: Noted: user takes metformin 500 mg twice a day.", "user", "user is off metformin now.", "supersedes"},
+		{"DoseEchoedOfAnother", "assistant", "assistant: Noted: Tom takes metformin 500 mg twice a day.", "user", "user's doctor raised user's metformin to 1000 mg twice a day.", ""},
 		// A medicine switched, stopped or given up, however it is said.
 		{"SwitchedFromTo", "user", "user takes metformin 500 mg twice a day.", "user", "user's endocrinologist switched user from metformin to insulin glargine, 12 units at bedtime.", "supersedes"},
 		{"OffIt", "user", "user takes metformin 500 mg twice a day.", "user", "user is off metformin now.", "supersedes"},
@@ -774,6 +779,45 @@ func TestOfflineChangeOfOneClause(t *testing.T) {
 				t.Errorf("changed %q, want %q (memories %q)", got, tt.want, slices.Collect(maps.Values(content)))
 			}
 		})
+	}
+}
+
+// TestOfflineSupersedesCopies: a change supersedes the speaker's statement and the copies
+// that state it in another's words (an assistant's echo, an exchange that quotes it and
+// only acknowledges it), not an exchange that quotes an echo beside a fact of its own.
+func TestOfflineSupersedesCopies(t *testing.T) {
+	a := New(Options{})
+	day := time.Date(2026, 1, 10, 0, 0, 0, 0, time.UTC)
+	said := func(speaker string) string { return "Said by " + speaker + " on 10 January 2026 in session a." }
+	nodes := []realm.Node{
+		{ID: "own", Type: realm.Fact, Content: "user takes levothyroxine 75 mcg every morning.", Description: said("user"), Sources: []string{"o1"}},
+		{ID: "echo", Type: realm.Event, Content: "assistant: Noted: user takes levothyroxine 75 mcg every morning.", Description: said("assistant"), Sources: []string{"o2"}},
+		{ID: "acknowledged", Type: realm.Event, Content: `user said: "user takes levothyroxine 75 mcg every morning." assistant: Noted: levothyroxine 75 mcg.`,
+			Description: "Said by assistant on 10 January 2026 in session a, in reply to user.", Sources: []string{"o1", "o2"}},
+		{ID: "apart", Type: realm.Event, Content: `assistant said: "Noted: levothyroxine 75 mcg." user's grandmother had breast cancer.`,
+			Description: "Said by user on 10 January 2026 in session a, in reply to assistant.", Sources: []string{"o2", "o3"}, TStart: &day},
+		{ID: "sister", Type: realm.Fact, Content: "user's sister takes levothyroxine 50 mcg.", Description: said("user"), Sources: []string{"o4"}},
+	}
+	for _, tt := range []struct {
+		newer string
+		want  []string
+	}{
+		{"My levothyroxine was changed to 88 mcg.", []string{"acknowledged", "echo", "own"}},
+		{"I'm off levothyroxine now.", []string{"acknowledged", "echo", "own"}},
+	} {
+		obs := realm.Observation{ID: "o9", SessionID: "b", Speaker: "user", Content: tt.newer, ObservedAt: time.Date(2026, 2, 14, 9, 0, 0, 0, time.UTC)}
+		_, out := integrateBeside(t, a, obs, nodes...)
+		changed := map[string]bool{}
+		for _, d := range out {
+			for _, e := range d.Edges {
+				if e.Predicate == realm.Supersedes || e.Predicate == realm.Contradicts {
+					changed[e.To] = true
+				}
+			}
+		}
+		if got := slices.Sorted(maps.Keys(changed)); !slices.Equal(got, tt.want) {
+			t.Errorf("%q: changed %q, want %q", tt.newer, got, tt.want)
+		}
 	}
 }
 
