@@ -747,22 +747,21 @@ func changedWhat(o stateClaim) string {
 }
 
 // endsValue: an ended value names what an older claim states (a content word in common,
-// by its stem: "quit smoking" ends "smoke ten cigarettes a day"; not counting the verbs
-// the patterns share).
+// not counting the verbs the patterns share), or is a habit's verb done ("quit smoking"
+// ends "smoke ten cigarettes a day").
 func endsValue(ended string, o stateClaim) bool {
-	ow := map[string]bool{}
-	for _, w := range slices.Concat(contentWords(o.value), contentWords(o.slot)) {
-		if !genericStateWords[w] {
-			ow[text.Stem(w)] = true
-		}
+	ow := wordSet(contentWords(o.value))
+	for w := range wordSet(contentWords(o.slot)) {
+		ow[w] = true
 	}
 	subject := wordSet(contentWords(o.subject))
 	for _, w := range contentWords(ended) {
-		if !genericStateWords[w] && !subject[w] && ow[text.Stem(w)] {
+		if !genericStateWords[w] && !subject[w] && ow[w] {
 			return true
 		}
 	}
-	return false
+	doing, verb := strings.ToLower(firstWord(ended)), strings.ToLower(firstWord(o.value))
+	return o.slot == "habit" && strings.HasSuffix(doing, "ing") && !genericStateWords[doing] && text.Stem(doing) == text.Stem(verb)
 }
 
 // sharesWord: two values have a content word in common ("morning meetings",

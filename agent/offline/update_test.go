@@ -169,6 +169,7 @@ func TestStateChange(t *testing.T) {
 		{"OffWork", "user", "user takes metformin 500 mg twice a day.", "user", "user is off work today.", ""},
 		{"QuitSmoking", "user", "user smoke about ten cigarettes a day.", "user", "user quit smoking last month (February 2026).", "supersedes"},
 		{"QuitAnotherHabit", "user", "user smoke about ten cigarettes a day.", "user", "user quit drinking last month.", ""},
+		{"LostAJobNotAHabit", "John", "John just started helping out with a food drive for folks who lost their jobs.", "John", "John lost John's job at the mechanical engineering company.", ""},
 		{"DietInsteadOf", "user", "user follow a low-carb diet.", "user", "user has switched to a Mediterranean diet instead of low-carb.", "supersedes"},
 
 		// A support chat's user: a plan, an account manager, where an order ships, a count corrected.
