@@ -300,18 +300,24 @@ var partingPattern = mustPattern(claimSubject + ` and ` + claimSubject + claimAd
 
 // endedPatterns say a state no longer holds: the subject is group 1, the ended value group 2.
 var endedPatterns = []literalPattern{
-	claimRe(`(?:quit|left|sold|replaced|gave up|gave away|stopped|dropped out of|dropped|cancell?ed|ended|lost|got rid of|ditched|retired from|moved out of|moved away from|moved from|switched from|changed from|broke up with|no longer)(?: playing| doing| using| going to| taking| drinking| eating| learning| studying| working at| working for| living in| seeing| dating| the| my| an?)?`),
+	claimRe(`(?:quit|left|sold|replaced|gave up|gave away|stopped|dropped out of|dropped|cancell?ed|ended|lost|got rid of|ditched|retired from|moved out of|moved away from|broke up with|no longer)(?: playing| doing| using| going to| taking| drinking| eating| learning| studying| working at| working for| living in| seeing| dating| the| my| an?)?`),
 	// Something given to someone ("gave Kiwi to my aunt"), not a talk given.
 	mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` gave (?:the |my |an? )?` + claimValue + ` (?:to|away)\b`),
 	claimRe(`(?:is|are) no longer`),
 	mustPattern(claimSubject + claimAdverbs + ` (?:doesn't|does not|don't|do not|isn't|is not|aren't|are not|can't|cannot|won't) ([^.,;!?()"]+?) (?:anymore|any more|after all)\b`),
 	mustPattern(claimSubject + `\b[^.;!?"]{0,60}? instead of (?:[a-z]+ing )?(?:the |an? )?` + claimValue + claimEnd),
+	// What one moved or switched from, not what to: "switched from metformin to insulin" ends
+	// the metformin, not "insulin glargine, 12 units".
+	mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` (?:moved|switched|changed) from(?: the| my| an?)? ` + claimValue + changedTo + claimEnd),
 	// Off what one took ("user is off metformin now"), or taken off it by someone else, the
 	// subject the verb's object ("the doctor took user off lisinopril", "switched user from
 	// metformin to insulin").
 	claimRe(`(?:is|are|went|has gone|have gone|has been|have been|came|got) off(?: of)?(?: the| my)?`),
-	mustPattern(`\b(?:switched|changed|moved|took|taken) ` + claimSubject + ` (?:off|from)(?: of)?(?: the| my)? ` + claimValue + claimEnd),
+	mustPattern(`\b(?:switched|changed|moved|took|taken) ` + claimSubject + ` (?:off|from)(?: of)?(?: the| my)? ` + claimValue + changedTo + claimEnd),
 }
+
+// changedTo is what a value changed to, after the value that ended.
+const changedTo = `(?: (?:to|onto|into) [^.,;!?()"]*?)?`
 
 // planPattern: the subject plans something (group 2: what).
 var planPattern = claimRe(`(?:is planning to|are planning to|plans? to|planned to|is going to|are going to|wants? to|hopes? to|intends? to|is hoping to|are hoping to|would like to|is thinking about|dreams? of)`)

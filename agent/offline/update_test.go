@@ -162,6 +162,8 @@ func TestStateChange(t *testing.T) {
 		{"DoseEchoedOfAnother", "assistant", "assistant: Noted: Tom takes metformin 500 mg twice a day.", "user", "user's doctor raised user's metformin to 1000 mg twice a day.", ""},
 		// A medicine switched, stopped or given up, however it is said.
 		{"SwitchedFromTo", "user", "user takes metformin 500 mg twice a day.", "user", "user's endocrinologist switched user from metformin to insulin glargine, 12 units at bedtime.", "supersedes"},
+		{"SwitchedToTheOneHeld", "user", "user takes insulin glargine, 12 units at bedtime.", "user", "user switched from metformin to insulin.", ""},
+		{"SwitchedByToTheOneHeld", "user", "user takes insulin glargine, 12 units at bedtime.", "user", "user's endocrinologist switched user from metformin to insulin glargine.", ""},
 		{"OffIt", "user", "user takes metformin 500 mg twice a day.", "user", "user is off metformin now.", "supersedes"},
 		{"TookOff", "user", "user takes lisinopril 10 mg daily.", "user", "The doctor took user off lisinopril.", "supersedes"},
 		{"TookAnotherOff", "user", "user takes lisinopril 10 mg daily.", "user", "The doctor took Tom off lisinopril.", ""},
@@ -818,6 +820,51 @@ func TestOfflineSupersedesCopies(t *testing.T) {
 		}
 		if got := slices.Sorted(maps.Keys(changed)); !slices.Equal(got, tt.want) {
 			t.Errorf("%q: changed %q, want %q", tt.newer, got, tt.want)
+		}
+	}
+}
+
+// TestOfflineChangesOnlyWhatItChanges: among a user's medicines, habits and diet, a
+// change supersedes the one memory it changes and no other.
+func TestOfflineChangesOnlyWhatItChanges(t *testing.T) {
+	a := New(Options{})
+	var nodes []realm.Node
+	for k, older := range []string{"I take metformin 500 mg twice a day.", "I take insulin glargine, 12 units at bedtime.", "I take lisinopril 10 mg daily.",
+		"I take amoxicillin 500 mg three times a day.", "I use my albuterol inhaler, 1 puff when needed.", "I smoke about ten cigarettes a day.",
+		"I follow a low-carb diet.", "I drink 4 cups of coffee a day.", "My sister takes lisinopril 20 mg."} {
+		obs := realm.Observation{ID: fmt.Sprintf("o%d", k), SessionID: "s1", Speaker: "user", Content: older, ObservedAt: time.Date(2026, 1, 10, 9, k, 0, 0, time.UTC)}
+		for j, c := range mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates {
+			if c.Type == realm.Event || c.Type == realm.Fact {
+				nodes = append(nodes, realm.Node{ID: fmt.Sprintf("m%d.%d", k, j), Type: c.Type, Content: c.Content, Description: c.Description, Sources: []string{obs.ID}, CreatedAt: obs.ObservedAt, TStart: c.TStart, TEnd: c.TEnd})
+			}
+		}
+	}
+	content := map[string]string{}
+	for _, n := range nodes {
+		content[n.ID] = n.Content
+	}
+	for _, tt := range []struct{ newer, want string }{
+		{"My endocrinologist switched me from metformin to insulin glargine, 12 units at bedtime.", "user takes metformin 500 mg twice a day."},
+		{"I'm off metformin now.", "user takes metformin 500 mg twice a day."},
+		{"The doctor took me off lisinopril.", "user takes lisinopril 10 mg daily."},
+		{"The doctor changed my amoxicillin to twice a day.", "user takes amoxicillin 500 mg three times a day."},
+		{"I now take 2 puffs instead of 1.", "user uses user's albuterol inhaler, 1 puff when needed."},
+		{"I quit smoking last month.", "user smoke about ten cigarettes a day."},
+		{"I've cut my coffee down to one cup a day.", "user drink 4 cups of coffee a day."},
+		{"The doctor increased my insulin to 16 units.", "user takes insulin glargine, 12 units at bedtime."},
+	} {
+		obs := realm.Observation{ID: "o9", SessionID: "s2", Speaker: "user", Content: tt.newer, ObservedAt: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
+		_, out := integrateBeside(t, a, obs, nodes...)
+		var got []string
+		for _, d := range out {
+			for _, e := range d.Edges {
+				if e.Predicate == realm.Supersedes || e.Predicate == realm.Contradicts {
+					got = append(got, content[e.To])
+				}
+			}
+		}
+		if len(got) != 1 || got[0] != tt.want {
+			t.Errorf("%q changed %q, want %q", tt.newer, got, tt.want)
 		}
 	}
 }
