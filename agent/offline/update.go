@@ -888,16 +888,17 @@ func changeBack(n realm.Node, c agent.Candidate, said *statement) stateChange {
 	return amountChanged(newer, realm.Node{Content: said.text, Description: c.Description})
 }
 
-// repliesApart: n is an exchange whose reply says something of its own (more than one
-// content word the quoted statement lacks, besides its speaker) that the candidate does not change, so what
-// changed is the quoted statement's alone: "assistant said: "Noted: levothyroxine 75 mcg."
-// user's grandmother had breast cancer." keeps holding after "my levothyroxine was changed
-// to 88 mcg", for the grandmother's cancer. An exchange cannot end in part; one whose
-// reply only acknowledges ("Noted: levothyroxine 75 mcg.", "Good for Tara.") ends with the
-// statement it quotes.
+// repliesApart: n is an exchange that the candidate changes by the words it quotes, not by
+// a claim (a claim of the statement it quotes ends it with that statement), and whose
+// reply says something of its own (more than one content word the quoted statement lacks,
+// besides its speaker) that the candidate does not change: "assistant said: "Noted:
+// levothyroxine 75 mcg." user's grandmother had breast cancer." keeps holding after "my
+// levothyroxine was changed to 88 mcg", for the grandmother's cancer. An exchange cannot
+// end in part; one whose reply only acknowledges ("Noted: levothyroxine 75 mcg.") ends with
+// the statement it quotes.
 func repliesApart(said *statement, c agent.Candidate, n realm.Node) bool {
 	prompt := rePrompt.FindString(n.Content)
-	if prompt == "" {
+	if prompt == "" || changeBetween(said, nodeClaims(n)).predicate != "" {
 		return false
 	}
 	reply := n
