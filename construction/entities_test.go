@@ -275,6 +275,45 @@ func TestOneSisterManyNames(t *testing.T) {
 	}
 }
 
+// TestAccountNotesPersons: notes on the people of accounts name persons in full, then by
+// first name or nickname: a full name is a person, a first name alone the one person of
+// that first name (not one of two Toms), a nickname told with a full name an alias of it;
+// posts and products are no persons.
+func TestAccountNotesPersons(t *testing.T) {
+	store, p, _, space := offlineSpace(t)
+	said := userSaid(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	mustIngest(t, p, space,
+		said("o1", 0, "New contact: Raj Patel, VP Engineering at Initech. Email raj.patel@initech.com."),
+		said("o2", 1, "New contact: Tom Becker, Head of IT at Acme."),
+		said("o3", 2, "Call with Tom Ruiz at Globex: he wants SSO with Okta before signing."),
+		said("o4", 3, "New contact: Robert Lang (goes by Bob), CFO at Initech."),
+		said("o5", 40, "Raj was promoted to CTO at Initech; he now owns the vendor decision."),
+		said("o6", 41, "Bob called about the renewal; he wants the contract by end of March."),
+		said("o7", 42, "Tom wants a demo of the analytics module in May."),
+	)
+	nodes, edges := mustGraph(t, store, space)
+	var persons []string
+	byName := map[string]realm.Node{}
+	for _, n := range nodes {
+		if n.Type == realm.Entity && n.Category == "person" {
+			persons = append(persons, n.Name)
+			byName[n.Name] = n
+		}
+	}
+	if want := []string{"Raj Patel", "Robert Lang", "Tom", "Tom Becker", "Tom Ruiz", "user"}; !slices.Equal(slices.Sorted(slices.Values(persons)), want) {
+		t.Errorf("persons %q, want %q; entities %v", persons, want, names(nodes))
+	}
+	if !slices.Contains(byName["Robert Lang"].Aliases, "Bob") {
+		t.Errorf("Robert Lang %+v, want also called Bob", byName["Robert Lang"])
+	}
+	for name, want := range map[string][]string{"Raj Patel": {"o1", "o5"}, "Robert Lang": {"o4", "o6"}} {
+		from := instantiatedFrom(nodes, edges, byName[name].ID)
+		if !from[want[0]] || !from[want[1]] {
+			t.Errorf("memories of %v instantiate %s, want those of %v", from, name, want)
+		}
+	}
+}
+
 // TestPetsRecall: the user's cat and puppy are pets, not people, and a question about the
 // user's pets reaches both.
 func TestPetsRecall(t *testing.T) {

@@ -261,9 +261,11 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 		return "concept"
 	case i == j && products[lower], productCued(text, ws, i, j), i == j && codeLanguages[lower] && codeCued(text, ws, i):
 		return "concept"
+	case firstNames[ws[i].lower] && j <= i+1: // "sent it to Vera"; "in Julia" of code is the language
+		return "person"
 	case placeCued(ws, i) || i == j && places[lower]:
 		return "place"
-	case strings.ToUpper(name) == name && len(name) > 1:
+	case isAcronym(name):
 		return "concept"
 	}
 	if c := coordinatedCategory(text, ws, i, j); c != "" {
@@ -277,19 +279,71 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 	return "concept"
 }
 
+// isAcronym: w is written in capitals, more than one letter ("SSO", "AWS").
+func isAcronym(w string) bool { return strings.ToUpper(w) == w && len(w) > 1 }
+
 // reCodeWord: one word written as code is, not as a name: letters and digits together
 // ("Neo4j"), a capital inside it after four small letters or more ("DeadlockDetected",
 // "JavaScript"), or an error's name ("KeyError"). A name puts its inner capital after a
 // short particle: "McDonald", "DeShawn", "LeBron", "MacKenzie" stay persons.
 var reCodeWord = regexp.MustCompile(`^\p{L}+\p{N}|\p{Ll}{4}\p{Lu}|\p{Ll}(?:Error|Exception)$`)
 
-// personCued: a relation noun before the name or told right after it ("Kat (my sister)"),
-// a speech verb after it, a verb of talking and "to" or "with" before it ("talked to Kat":
-// the "to" makes no place), or the name owning something people keep or lead (ownsHeld).
+// personCued: a relation noun or "met" before the name or told right after it ("Kat (my
+// sister)"), a speech verb after it, a post after it and a comma ("Raj Patel, VP
+// Engineering at Initech"), a verb of talking and "to" or "with" before it ("talked to
+// Kat": the "to" makes no place), or the name owning something people keep or lead
+// (ownsHeld).
 func personCued(text string, ws []wordSpan, i, j int) bool {
-	return i > 0 && relationNouns[ws[i-1].lower] || kinOf(text, ws, i, j) != "" ||
-		j+1 < len(ws) && speechVerbs[ws[j+1].lower] || ownsHeld(ws, j) ||
+	return i > 0 && (relationNouns[ws[i-1].lower] || ws[i-1].lower == "met") || kinOf(text, ws, i, j) != "" ||
+		j+1 < len(ws) && speechVerbs[ws[j+1].lower] || ownsHeld(ws, j) || titledAfter(text, ws, j) ||
 		i >= 2 && (ws[i-1].lower == "to" || ws[i-1].lower == "with") && talkVerbs[verbBefore(ws, i-1)]
+}
+
+// firstNames are common given names: a name of one or two words opening with one is a
+// person's wherever it stands, also where a place's preposition would make a place ("sent
+// it to Vera") and at a sentence's start ("Anna Kim moved to Globex", "Raj was promoted"),
+// where other names are not taken for want of telling them from a capitalised word. Names
+// as often a word (Will, Mark, Grace, May) or a place (Paris, Florence) are left out.
+var firstNames = setOf(`james john robert michael william david richard joseph thomas charles christopher daniel
+matthew anthony steven paul andrew joshua kenneth kevin brian george timothy ronald edward jason jeffrey ryan
+jacob gary nicholas eric jonathan stephen larry justin scott brandon benjamin samuel gregory alexander patrick
+raymond jack dennis jerry tyler aaron jose adam nathan henry peter zachary douglas kyle noah ethan jeremy
+christian walter keith roger terry sean carl arthur lawrence dylan jesse bryan billy joe bruce
+gabriel logan albert willie alan juan wayne elijah randy roy vincent ralph eugene russell bobby mason philip
+louis bob tom tim jim jon dan dave mike steve nick sam ben matt chris alex tony greg liam oliver lucas hugo
+theo felix oscar emil lukas jonas mateo diego carlos pedro marco bruno andre victor ivan omar ahmed tariq kofi
+kenji nikhil raj arjun rahul ravi amit vikram sanjay wei li chen hiroshi takeshi yuki mary patricia jennifer
+linda elizabeth barbara susan jessica sarah karen lisa nancy betty margaret sandra ashley kimberly emily donna
+michelle carol amanda dorothy melissa deborah stephanie rebecca sharon laura cynthia kathleen amy angela
+shirley anna brenda pamela emma nicole helen samantha katherine christine debra rachel carolyn janet
+catherine maria heather diane ruth julie olivia joyce virginia kelly lauren christina joan evelyn
+judith megan andrea cheryl hannah jacqueline martha gloria teresa ann sara madison frances kathryn janice
+jean abigail alice julia judy sophia isabella denise amber doris marilyn danielle beverly natalie
+theresa diana brittany kayla alexis lori caroline melanie mel kate katie jane lily chloe clara elena sofia
+nora leah lena maya mei zoe iris ingrid paula rosa aisha fatima priya anjali neha sunita yumi akiko ana
+lucia carmen isabel marta ines vera dara`)
+
+// jobTitles are the words of a post: a name opening or ending with one is a post, no
+// entity of its own ("CFO", "VP Engineering", "Head of IT", "IT Director"), and one after a
+// name and a comma tells a person ("Raj Patel, VP Engineering at Initech").
+var jobTitles = setOf(`ceo cto cfo coo cio ciso cmo cpo cro vp svp evp director head manager lead chief
+president founder cofounder co-founder`)
+
+// isPost: the name ws[i..j] opens or ends with a word of a post (jobTitles).
+func isPost(ws []wordSpan, i, j int) bool { return jobTitles[ws[i].lower] || jobTitles[ws[j].lower] }
+
+// titledAfter: a comma follows the name ending at ws[j], then a post within two words
+// ("Tom Becker, Head of IT", "Vera Okafor, the CFO").
+func titledAfter(text string, ws []wordSpan, j int) bool {
+	if j+1 >= len(ws) || !strings.Contains(text[ws[j].end:ws[j+1].start], ",") {
+		return false
+	}
+	for k := j + 1; k < len(ws) && k <= j+2; k++ {
+		if jobTitles[ws[k].lower] {
+			return true
+		}
+	}
+	return false
 }
 
 // talkVerbs are said to or with someone: "I talked to Katie", "spoke with Dan".
@@ -557,8 +611,8 @@ func productCued(text string, ws []wordSpan, i, j int) bool {
 	if i >= 2 && ws[i-1].lower == "with" && payVerbs[ws[i-2].lower] {
 		return true
 	}
-	if i > 0 && ws[i-1].lower == "via" {
-		return true
+	if i > 0 && ws[i-1].lower == "via" || i >= 2 && ws[i-1].lower == "with" && isAcronym(ws[i-2].text) {
+		return true // "found it via Craigslist", "SSO with Okta"
 	}
 	if i > 0 && ws[i-1].lower == "on" {
 		c := clauseAt(text, ws[i].start)
@@ -681,10 +735,42 @@ func selfIntroduction(msg string, first bool) string {
 	return name
 }
 
-// calledToo is the speaker's entity e also called name: an alias (an entity named so
-// merges into it), a keyword (a question naming it finds it; merged into the speaker's
-// entity of an earlier turn, the candidate adds its keywords, not its aliases) and words
-// of its content.
+// A person named in full may be told with the name they go by: "Robert Lang (goes by
+// Bob)", "Robert Lang, known as Bob", "Bob (Robert Lang)". The short name is an alias of
+// the full one, not a person apart.
+var (
+	reGoesBy         = regexp.MustCompile(`(` + nameWords + `)\s*[(,]\s*(?i:goes by|known as|aka|a\.k\.a\.)\s+(\p{Lu}[\p{L}'’-]*)`)
+	reFullInBrackets = regexp.MustCompile(`(\p{Lu}[\p{L}'’-]*)\s*\((\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){1,2})\)`)
+)
+
+// nicknames are the short names text tells persons of names go by, by full name.
+func nicknames(text string, names []nameMention) map[string]string {
+	full := func(name string) string { // the person of names that name, or that name ends
+		for _, n := range names {
+			if n.category == "person" && strings.Contains(n.name, " ") && (name == n.name || strings.HasSuffix(name, " "+n.name)) {
+				return n.name
+			}
+		}
+		return ""
+	}
+	out := map[string]string{}
+	for _, m := range reGoesBy.FindAllStringSubmatch(text, -1) {
+		if f := full(m[1]); f != "" {
+			out[f] = m[2]
+		}
+	}
+	for _, m := range reFullInBrackets.FindAllStringSubmatch(text, -1) {
+		if f := full(m[2]); f == m[2] {
+			out[f] = m[1]
+		}
+	}
+	return out
+}
+
+// calledToo is the entity e (the speaker's, or a person told with a nickname) also called
+// name: an alias (an entity named so merges into it), a keyword (a question naming it finds
+// it; merged into the speaker's entity of an earlier turn, the candidate adds its keywords,
+// not its aliases) and words of its content.
 func calledToo(e agent.Candidate, name string) agent.Candidate {
 	e.Aliases = append(e.Aliases, name)
 	e.Keywords = append(e.Keywords, name)

@@ -54,6 +54,18 @@ func TestNamesCategories(t *testing.T) {
 		{"CoordinatedPlacesThen", "We visited Paris and Rome last summer.", []nameMention{{"Paris", "place"}, {"Rome", "place"}}},
 		{"RelationNoun", "I went to the lake with my cousin Ana Lopez.", []nameMention{{"Ana Lopez", "person"}}},
 		{"SpeechVerb", "The doctor said Dr. Amy Wu told us to rest.", []nameMention{{"Dr. Amy Wu", "person"}}},
+		// A full name is a person's when it opens with a first name, follows "met" or is
+		// told a post after a comma; a known first name is one at a sentence's start too.
+		{"FullNameOfFirstName", "New contact: Raj Patel from Initech wants a demo.", []nameMention{{"Raj Patel", "person"}, {"Initech", "place"}}},
+		{"FullNameAtStart", "Anna Kim moved from Acme to Globex.", []nameMention{{"Anna Kim", "person"}, {"Acme", "place"}, {"Globex", "place"}}},
+		{"FirstNameAtStart", "Raj was promoted at Initech.", []nameMention{{"Raj", "person"}, {"Initech", "place"}}},
+		{"FirstNameAfterTo", "I sent the report to Vera.", []nameMention{{"Vera", "person"}}},
+		{"Met", "Met Xiao Zhang at Acme; he wants a demo.", []nameMention{{"Xiao Zhang", "person"}, {"Acme", "place"}}},
+		{"PostAfterComma", "New contact: Xiao Zhang, VP Engineering at Initech.", []nameMention{{"Xiao Zhang", "person"}, {"Initech", "place"}}},
+		// A post names no one of its own; a product with "SSO" is no person.
+		{"Posts", "Raj was promoted to CTO, and the Head of IT and the IT Director left.", []nameMention{{"Raj", "person"}}},
+		{"PostOpensPost", "Anna Kim is now VP Sales.", []nameMention{{"Anna Kim", "person"}}},
+		{"SSOWith", "He wants SSO with Okta before signing.", []nameMention{{"SSO", "concept"}, {"Okta", "concept"}}},
 		// The people and places of casual talk, typed as they always were.
 		{"FriendsCoordinated", "I went hiking with Jon and Maria last weekend.", []nameMention{{"Jon", "person"}, {"Maria", "person"}}},
 		{"PlaceThenPerson", "I moved to Lisbon and Jon stayed behind.", []nameMention{{"Lisbon", "place"}, {"Jon", "person"}}},
@@ -389,6 +401,28 @@ func TestHyphenatedAddressee(t *testing.T) {
 		}
 		if c.Type == realm.Entity && (c.Name == "Jean" || c.Name == "Luc") {
 			t.Errorf("an entity %q", c.Name)
+		}
+	}
+}
+
+// TestExtractNickname: a person told with the name they go by is one entity, the short
+// name its alias, not a person apart.
+func TestExtractNickname(t *testing.T) {
+	a := New(Options{})
+	for _, msg := range []string{
+		"Robert Lang (goes by Bob) signed the renewal.",
+		"New contact: Robert Lang, known as Bob, CFO at Initech.",
+		"Bob (Robert Lang) signed the renewal.",
+	} {
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "Sam Carter", msg)})
+		var got []string
+		for _, e := range ofType(ext.Candidates, realm.Entity) {
+			if e.Category == "person" && e.Name != "Sam Carter" {
+				got = append(got, e.Name+" "+strings.Join(e.Aliases, ","))
+			}
+		}
+		if !slices.Equal(got, []string{"Robert Lang Bob"}) {
+			t.Errorf("%q: persons %q, want Robert Lang alone, also called Bob", msg, got)
 		}
 	}
 }

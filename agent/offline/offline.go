@@ -243,6 +243,10 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		}
 		cands = append(cands, e)
 	}
+	nicks := nicknames(rewritten, names)
+	for _, nick := range nicks {
+		seen[normName(nick)] = true // an alias of the person it names, no entity of its own
+	}
 	for _, n := range names {
 		k := normName(n.name)
 		if seen[k] || k == "" {
@@ -253,7 +257,11 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		if speaker == "" {
 			desc = "mentioned in the conversation"
 		}
-		cands = append(cands, toldEntity(rewritten, n, desc, speaker))
+		e := toldEntity(rewritten, n, desc, speaker)
+		if nick := nicks[n.name]; nick != "" {
+			e = calledToo(e, nick)
+		}
+		cands = append(cands, e)
 	}
 
 	summary := prev.update(speaker, addressee, obs, firstOfSession, topic, o.opts)

@@ -459,6 +459,13 @@ func findNames(text string, known map[string]string) []nameMention {
 			}
 			break
 		}
+		if i < j && ws[i].text == "Met" && isAfterOpening(text, ws[i].start, sentStart) {
+			i++ // "Met Tom Becker at Acme": the person met, named after the verb (personCued)
+		}
+		if isPost(ws, i, j) && known[strings.ToLower(text[ws[i].start:ws[j].end])] == "" {
+			i = j // a post names no one of its own: "CFO", "Head of IT" (entities.go)
+			continue
+		}
 		name := strings.TrimSuffix(strings.TrimSuffix(text[ws[i].start:ws[j].end], "'s"), "’s")
 		// A title opens a name wherever it stands: "Dr. Patel called", "St. Louis is
 		// lovely"; so do capitalised words joined by a hyphen, which are seldom anything but
@@ -471,7 +478,7 @@ func findNames(text string, known map[string]string) []nameMention {
 			i = j
 			continue
 		}
-		if atStart && !isKnown {
+		if atStart && !isKnown && !firstNames[ws[i].lower] {
 			// A known name may follow a capitalised greeting: "Hey Mel" is caught on "Mel".
 			i = j
 			continue

@@ -113,9 +113,10 @@ func TestOfflineFindNames(t *testing.T) {
 		// "St." and "Mt." open a place's name as a title opens a person's, also at a
 		// sentence start.
 		{"PlaceTitles", "We lived in St. Louis near Mt. Hood. St. Paul is colder.", []nameMention{{"St. Louis", "place"}, {"Mt. Hood", "place"}, {"St. Paul", "concept"}}},
-		// Accents typed decomposed (NFD, as macOS and iOS often send them) stay in the name.
+		// Accents typed decomposed (NFD, as macOS and iOS often send them) stay in the name; a
+		// full name met is a person.
 		{"Decomposed", norm.NFD.String("Caroline met José Álvarez in Málaga, at Telefónica."), []nameMention{
-			{"Caroline", "person"}, {norm.NFD.String("José Álvarez"), "concept"}, {norm.NFD.String("Málaga"), "place"}, {norm.NFD.String("Telefónica"), "place"}}},
+			{"Caroline", "person"}, {norm.NFD.String("José Álvarez"), "person"}, {norm.NFD.String("Málaga"), "place"}, {norm.NFD.String("Telefónica"), "place"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
