@@ -47,6 +47,7 @@ func (s *server) routes(r chi.Router) {
 			read.Get("/observations", s.handleListObservations)
 			read.Get("/observations/{id}", s.handleGetObservation)
 			write.Delete("/observations/{id}", s.handleDeleteObservation)
+			write.Post("/forget", s.handleForgetAbout)
 			read.Get("/memories", s.handleListMemories)
 			read.Get("/memories/{id}", s.handleGetMemory)
 			write.Patch("/memories/{id}", s.handleCorrectMemory)

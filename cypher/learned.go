@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/realm-memory/realm"
 )
 
@@ -83,9 +85,7 @@ func (s *Store) eraseLearnedQueries(ctx context.Context, cutoff time.Time, embed
 			if links[space] == nil {
 				spaces = append(spaces, space)
 			}
-			links[space] = append(links[space], map[string]any{
-				"from": str(r, "from"), "to": str(r, "to"), "type": str(r, "type"), "edge_id": str(r, "edge_id"), "query": str(r, "query"),
-			})
+			links[space] = append(links[space], linkToErase(r))
 		}
 		for _, space := range spaces {
 			if err := s.eraseLinkQueries(ctx, space, links[space], embed); err != nil {
@@ -96,6 +96,12 @@ func (s *Store) eraseLearnedQueries(ctx context.Context, cutoff time.Time, embed
 			return nil
 		}
 	}
+}
+
+// linkToErase is a learned link as learned_expiring and about_trace_links return it, as
+// learned_erase reads it.
+func linkToErase(r *neo4j.Record) map[string]any {
+	return map[string]any{"from": str(r, "from"), "to": str(r, "to"), "type": str(r, "type"), "edge_id": str(r, "edge_id"), "query": str(r, "query")}
 }
 
 // eraseLinkQueries gives the links of one space the vectors of their queries and erases

@@ -1,0 +1,114 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
+)
+
+// The phrases a forget request may name someone by, and how long each may be.
+const (
+	maxForgetPhrases     = 20
+	maxForgetPhraseRunes = 256
+)
+
+// forgetAboutRequest forgets what a space holds about someone (POST …/forget).
+type forgetAboutRequest struct {
+	About  []string `json:"about"`
+	DryRun bool     `json:"dry_run,omitempty"`
+}
+
+func (req forgetAboutRequest) validate() error {
+	fe := realm.FieldErrors{}
+	if len(req.About) == 0 || len(req.About) > maxForgetPhrases {
+		fe.Add("about", fmt.Sprintf("must hold 1 to %d phrases", maxForgetPhrases))
+	}
+	for i, p := range req.About {
+		field := fmt.Sprintf("about[%d]", i)
+		switch {
+		case strings.TrimSpace(p) == "":
+			fe.Add(field, "must not be empty")
+		case utf8.RuneCountInString(p) > maxForgetPhraseRunes:
+			fe.Add(field, fmt.Sprintf("must be at most %d characters", maxForgetPhraseRunes))
+		}
+	}
+	return fe.Err()
+}
+
+// forgetAboutResult is what POST …/forget found (dry_run) or forgot: the ids of the messages,
+// memories and traces (cypher.About) and how many of each.
+type forgetAboutResult struct {
+	DryRun       bool     `json:"dry_run"`
+	Observations []string `json:"observations"`
+	Memories     []string `json:"memories"`
+	Traces       []string `json:"traces"`
+	Counts       struct {
+		Observations int `json:"observations"`
+		Memories     int `json:"memories"`
+		Traces       int `json:"traces"`
+	} `json:"counts"`
+}
+
+// handleForgetAbout forgets what a space holds about someone, named by phrases: the messages
+// naming them, the memories derived from those, the traces of questions naming them
+// (cypher.Store.About finds them). A dry run answers what would go and changes nothing.
+// Otherwise each message is forgotten as DELETE …/observations/{id} forgets it
+// (construction.Pipeline.Forget: the other messages of a merged memory are integrated
+// again), then the traces go as the retention's sweep deletes them
+// (cypher.Store.ForgetTraces); the answer says what went, the memories the messages'
+// integration anew added and then forgetting a later one deleted included.
+func (s *server) handleForgetAbout(w http.ResponseWriter, r *http.Request) {
+	req, err := decode[forgetAboutRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	space := chi.URLParam(r, "space")
+	about, err := s.Store.About(r.Context(), space, req.About)
+	if err == nil && !req.DryRun {
+		about, err = s.forgetAbout(r.Context(), space, about)
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	res := forgetAboutResult{DryRun: req.DryRun, Observations: about.Observations, Memories: about.Memories, Traces: about.Traces}
+	res.Counts.Observations, res.Counts.Memories, res.Counts.Traces = len(res.Observations), len(res.Memories), len(res.Traces)
+	encode(w, http.StatusOK, res)
+}
+
+// forgetAbout forgets the messages of about, then deletes its traces, and returns what went:
+// the messages and traces that were still there, the memories deleted with the messages.
+// A message gone since About read it (another request forgot it) is passed over.
+func (s *server) forgetAbout(ctx context.Context, space string, about cypher.About) (cypher.About, error) {
+	gone := cypher.About{Observations: []string{}, Memories: []string{}, Traces: []string{}}
+	for _, id := range about.Observations {
+		forgotten, err := s.Ingest.Forget(ctx, space, id)
+		if realm.ErrorCode(err) == realm.ENotFound {
+			continue
+		}
+		if err != nil {
+			return gone, err
+		}
+		gone.Observations = append(gone.Observations, id)
+		gone.Memories = append(gone.Memories, forgotten.MemoryIDs...)
+	}
+	slices.Sort(gone.Memories)
+	gone.Memories = slices.Compact(gone.Memories)
+	if _, err := s.Store.ForgetTraces(ctx, space, about.Traces, s.Recall.QueryVectors); err != nil {
+		return gone, err
+	}
+	gone.Traces = about.Traces
+	return gone, nil
+}

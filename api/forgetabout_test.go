@@ -1,0 +1,274 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/cypher/cyphertest"
+)
+
+// aboutTwoToms are messages about two people of the same first name: Tom Becker (b1-b3,
+// named by full name or by email address) and Tom Schmidt (s1, s2).
+var aboutTwoToms = []map[string]string{
+	{"id": "b1", "session_id": "crm", "role": "user", "content": "I had lunch with Tom Becker from Acme; he is moving to Lisbon in March.", "timestamp": "2024-03-04T10:00:00Z"},
+	{"id": "s1", "session_id": "crm", "role": "user", "content": "Tom Schmidt plays the trumpet in a jazz band on Fridays.", "timestamp": "2024-03-04T10:01:00Z"},
+	{"id": "b2", "session_id": "crm", "role": "user", "content": "Send the signed contract to tom.becker@acme.com before the audit.", "timestamp": "2024-03-04T10:02:00Z"},
+	{"id": "s2", "session_id": "crm", "role": "user", "content": "Tom Schmidt asked about the quarterly budget review.", "timestamp": "2024-03-04T10:03:00Z"},
+	{"id": "b3", "session_id": "crm", "role": "user", "content": "TOM BECKER prefers green tea over coffee.", "timestamp": "2024-03-04T10:04:00Z"},
+}
+
+// forgetAboutDoc is POST …/forget's body.
+type forgetAboutDoc struct {
+	DryRun       bool `json:"dry_run"`
+	Observations []string
+	Memories     []string
+	Traces       []string
+	Counts       struct{ Observations, Memories, Traces int }
+}
+
+// TestForgetAbout: POST …/forget forgets one person of a space, over HTTP and a real
+// Neo4j, found by full name and email address: a dry run answers the messages naming them,
+// the memories forgetting those deletes (as GET …/observations/{id} says of each) and the
+// traces of questions naming them, and changes nothing; then the call forgets them, and
+// the person is nowhere (memories?q=, recall, the messages, the traces, their edits, the
+// export), while the other person of the same first name keeps their messages, memories
+// and trace; a second call finds nothing.
+func TestForgetAbout(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, aboutTwoToms)
+	about := []string{"Tom Becker", "tom.becker@acme.com"}
+
+	type recalled struct {
+		TraceID string `json:"trace_id"`
+		Nodes   []struct{ Node struct{ ID string } }
+	}
+	var becker, schmidt recalled
+	const asked = "Where is Tom Becker moving to?"
+	if code := c.do("POST", sp+"/recall", map[string]any{"query": asked, "k": 5}, &becker).StatusCode; code != http.StatusOK || len(becker.Nodes) < 2 {
+		t.Fatalf("recall: %d %+v", code, becker)
+	}
+	// Feedback makes edits, and a learned link, that hold the question.
+	var fb struct{ Edits []struct{ ID string } }
+	feedback := map[string]any{"correct": true, "useful_node_ids": []string{becker.Nodes[0].Node.ID, becker.Nodes[1].Node.ID}}
+	if code := c.do("POST", sp+"/traces/"+becker.TraceID+"/feedback", feedback, &fb).StatusCode; code != http.StatusOK || len(fb.Edits) == 0 {
+		t.Fatalf("feedback: %d, %d edits", code, len(fb.Edits))
+	}
+	if code := c.do("POST", sp+"/recall", map[string]any{"query": "What does Tom Schmidt play?"}, &schmidt).StatusCode; code != http.StatusOK {
+		t.Fatalf("recall: %d", code)
+	}
+	before := c.memories(sp, "limit=500")
+	schmidts := c.memories(sp, "limit=500&q=Schmidt")
+	exported := withoutExportedAt(export(t, c, space))
+	if len(schmidts) == 0 || !strings.Contains(exported, "Becker") || !strings.Contains(exported, asked) {
+		t.Fatalf("want memories of Tom Schmidt (%d) and an export naming Tom Becker and the question", len(schmidts))
+	}
+	// What forgetting each message alone deletes goes when they go together too.
+	var goes []string
+	for _, id := range []string{"b1", "b2", "b3"} {
+		var doc struct {
+			Memories []struct {
+				ID            string
+				DeletedWithIt bool `json:"deleted_with_it"`
+			}
+		}
+		c.do("GET", sp+"/observations/"+id, nil, &doc)
+		for _, m := range doc.Memories {
+			if m.DeletedWithIt {
+				goes = append(goes, m.ID)
+			}
+		}
+	}
+
+	var dry forgetAboutDoc
+	if code := c.do("POST", sp+"/forget", map[string]any{"about": about, "dry_run": true}, &dry).StatusCode; code != http.StatusOK {
+		t.Fatalf("dry run: %d", code)
+	}
+	t.Run("DryRun", func(t *testing.T) {
+		if !dry.DryRun || !slices.Equal(dry.Observations, []string{"b1", "b2", "b3"}) || !slices.Equal(dry.Traces, []string{becker.TraceID}) {
+			t.Errorf("dry run %+v, want b1 b2 b3 and the trace %s", dry, becker.TraceID)
+		}
+		if dry.Counts.Observations != 3 || dry.Counts.Memories != len(dry.Memories) || dry.Counts.Traces != 1 {
+			t.Errorf("counts %+v", dry.Counts)
+		}
+		for _, id := range goes {
+			if !slices.Contains(dry.Memories, id) {
+				t.Errorf("memory %s, deleted with its message, not in the dry run's %v", id, dry.Memories)
+			}
+		}
+		for _, m := range before {
+			named := strings.Contains(strings.ToLower(m.Name+" "+m.Content), "becker")
+			if slices.Contains(dry.Memories, m.ID) == slices.ContainsFunc(m.Sources, func(s string) bool { return s[0] == 's' }) && (m.Type == realm.Event || m.Type == realm.Fact) {
+				t.Errorf("%s %s %q (sources %v): in the dry run %v", m.Type, m.ID, m.Content, m.Sources, slices.Contains(dry.Memories, m.ID))
+			}
+			if named && !slices.Contains(dry.Memories, m.ID) {
+				t.Errorf("%s %s %q names Tom Becker and would stay", m.Type, m.ID, m.Content)
+			}
+		}
+		if after := withoutExportedAt(export(t, c, space)); after != exported {
+			t.Error("the dry run changed the space's export")
+		}
+	})
+
+	var got forgetAboutDoc
+	if code := c.do("POST", sp+"/forget", map[string]any{"about": about}, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("forget: %d", code)
+	}
+	t.Run("Answer", func(t *testing.T) {
+		if got.DryRun || !slices.Equal(got.Observations, dry.Observations) || !slices.Equal(got.Traces, dry.Traces) || got.Counts.Memories != len(got.Memories) {
+			t.Errorf("forget %+v, want the dry run's %+v", got, dry)
+		}
+		for _, id := range dry.Memories {
+			if !slices.Contains(got.Memories, id) {
+				t.Errorf("memory %s of the dry run not deleted: %v", id, got.Memories)
+			}
+		}
+	})
+	t.Run("NowhereAfter", func(t *testing.T) {
+		for _, q := range []string{"Becker", "tom.becker@acme.com"} {
+			if ms := c.memories(sp, "limit=500&q="+q); len(ms) != 0 {
+				t.Errorf("memories?q=%s: %+v", q, ms)
+			}
+		}
+		rec := c.recall(sp, map[string]any{"query": "Tom Becker", "k": 20})
+		for _, n := range rec.Nodes {
+			if strings.Contains(strings.ToLower(n.Node.Name+" "+n.Node.Content), "becker") {
+				t.Errorf("recall finds %+v", n.Node)
+			}
+		}
+		var list struct{ Observations []realm.Observation }
+		c.do("GET", sp+"/observations?limit=100", nil, &list)
+		var ids []string
+		for _, o := range list.Observations {
+			ids = append(ids, o.ID)
+		}
+		if !slices.Equal(ids, []string{"s1", "s2"}) {
+			t.Errorf("observations %v, want s1 s2", ids)
+		}
+		if code := c.status("GET", sp+"/traces/"+becker.TraceID, nil); code != http.StatusNotFound {
+			t.Errorf("the trace of the question about Tom Becker: %d", code)
+		}
+		var edits struct {
+			Edits []struct{ Query *string }
+		}
+		c.do("GET", sp+"/edits?trace="+becker.TraceID, nil, &edits)
+		if len(edits.Edits) != len(fb.Edits) || slices.ContainsFunc(edits.Edits, func(e struct{ Query *string }) bool { return e.Query != nil }) {
+			t.Errorf("edits of the trace: %+v, want the %d made, without the question", edits.Edits, len(fb.Edits))
+		}
+		// A recall above and this export's traces name Tom Becker; the one just asked is
+		// the only one left that does.
+		body := string(export(t, c, space))
+		for _, line := range strings.Split(body, "\n") {
+			if strings.Contains(strings.ToLower(line), "becker") && !strings.Contains(line, rec.TraceID) {
+				t.Errorf("the export still names Tom Becker: %s", line)
+			}
+		}
+	})
+	t.Run("OtherStays", func(t *testing.T) {
+		after := c.memories(sp, "limit=500&q=Schmidt")
+		for _, m := range schmidts {
+			if !slices.ContainsFunc(after, func(n realm.Node) bool { return n.ID == m.ID }) {
+				t.Errorf("a memory of Tom Schmidt is gone: %+v", m)
+			}
+		}
+		if code := c.status("GET", sp+"/traces/"+schmidt.TraceID, nil); code != http.StatusOK {
+			t.Errorf("the trace of the question about Tom Schmidt: %d", code)
+		}
+	})
+	t.Run("Again", func(t *testing.T) {
+		var again forgetAboutDoc
+		c.do("POST", sp+"/forget", map[string]any{"about": about}, &again)
+		// The recall of NowhereAfter asked about Tom Becker: its trace goes now.
+		if len(again.Observations) != 0 || len(again.Memories) != 0 || len(again.Traces) != 1 {
+			t.Errorf("a second forget: %+v, want only the trace of the recall since", again)
+		}
+	})
+}
+
+// TestForgetAboutInvalid: a forget request without phrases, with too many, an empty one
+// or one too long is refused, naming the field, and forgets nothing.
+func TestForgetAboutInvalid(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, aboutTwoToms)
+	many := make([]string, 21)
+	for i := range many {
+		many[i] = "Tom Becker"
+	}
+	for _, tc := range []struct {
+		name  string
+		about []string
+		field string
+	}{
+		{"ErrNoPhrase", []string{}, "about"},
+		{"ErrTooMany", many, "about"},
+		{"ErrEmpty", []string{"Tom Becker", "  "}, "about[1]"},
+		{"ErrTooLong", []string{strings.Repeat("é", 257)}, "about[0]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var p problemDoc
+			if code := c.do("POST", sp+"/forget", map[string]any{"about": tc.about}, &p).StatusCode; code != http.StatusBadRequest || p.Fields[tc.field] == "" {
+				t.Errorf("%d %+v, want 400 naming %s", code, p, tc.field)
+			}
+		})
+	}
+	var list struct{ Observations []realm.Observation }
+	if c.do("GET", sp+"/observations?limit=100", nil, &list); len(list.Observations) != len(aboutTwoToms) {
+		t.Errorf("%d observations after the refused requests, want %d", len(list.Observations), len(aboutTwoToms))
+	}
+	var p problemDoc
+	if code := c.do("POST", "/v1/spaces/"+cyphertest.NewSpace(t)+"/forget", map[string]any{"about": []string{"Tom"}, "dry_run": true}, &p).StatusCode; code != http.StatusNotFound {
+		t.Errorf("a space that does not exist: %d %+v, want 404", code, p)
+	}
+}
+
+// TestForgetAboutWords: a phrase is found as whole words, in any case, with any white
+// space between its words; an email address as a whole token, not inside a longer one.
+func TestForgetAboutWords(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	texts := []struct {
+		content string
+		named   bool
+	}{
+		{"Tom Beckerman called about the lease.", false},
+		{"Mail ops.tom.becker@acme.com for access.", false},
+		{"Write to tom.becker@acme.com.au instead.", false},
+		{"Ask btom.becker@acme.com about the invoice.", false},
+		{"I met tom   becker\nat the fair.", true},
+		{"Ask TOM.BECKER@ACME.COM.", true},
+		{"These are (Tom Becker's) notes.", true},
+		{"Reach him at <tom.becker@acme.com>, please.", true},
+	}
+	var messages []map[string]string
+	var want []string
+	for i, text := range texts {
+		id := fmt.Sprintf("w%d", i)
+		messages = append(messages, map[string]string{"id": id, "role": "user", "content": text.content, "timestamp": fmt.Sprintf("2024-03-04T10:0%d:00Z", i)})
+		if text.named {
+			want = append(want, id)
+		}
+	}
+	c.remember(sp, messages)
+	var dry forgetAboutDoc
+	if code := c.do("POST", sp+"/forget", map[string]any{"about": []string{"Tom Becker", "tom.becker@acme.com"}, "dry_run": true}, &dry).StatusCode; code != http.StatusOK {
+		t.Fatalf("dry run: %d", code)
+	}
+	if !slices.Equal(dry.Observations, want) {
+		for _, m := range messages {
+			t.Logf("%s %q", m["id"], m["content"])
+		}
+		t.Errorf("found %v, want %v", dry.Observations, want)
+	}
+}

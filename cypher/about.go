@@ -1,0 +1,138 @@
+package cypher
+
+import (
+	"context"
+	_ "embed"
+	"strings"
+
+	"github.com/realm-memory/realm"
+)
+
+var (
+	//go:embed queries/about_observations.cypher
+	aboutObservationsCypher string
+	qAboutObservations      = newQuery("about_observations", aboutObservationsCypher)
+
+	//go:embed queries/about_memories.cypher
+	aboutMemoriesCypher string
+	qAboutMemories      = newQuery("about_memories", aboutMemoriesCypher)
+
+	//go:embed queries/about_traces.cypher
+	aboutTracesCypher string
+	qAboutTraces      = newQuery("about_traces", aboutTracesCypher)
+
+	//go:embed queries/about_trace_links.cypher
+	aboutTraceLinksCypher string
+	qAboutTraceLinks      = newQuery("about_trace_links", aboutTraceLinksCypher)
+
+	//go:embed queries/about_traces_delete.cypher
+	aboutTracesDeleteCypher string
+	qAboutTracesDelete      = newQuery("about_traces_delete", aboutTracesDeleteCypher)
+)
+
+// About is what a space holds about someone (POST …/forget): the ids of the messages
+// naming them, in the order they were said, of the memories that forgetting those
+// messages deletes, in id order, and of the traces whose query names them, oldest first.
+type About struct {
+	Observations []string `json:"observations"`
+	Memories     []string `json:"memories"`
+	Traces       []string `json:"traces"`
+}
+
+// About finds what the space holds about the person phrases name (aboutPatterns says
+// how a phrase is found), changing nothing. Errors: ENotFound (no such space),
+// EUnavailable.
+func (s *Store) About(ctx context.Context, space string, phrases []string) (About, error) {
+	if err := s.spaceFound(ctx, space); err != nil {
+		return About{}, err
+	}
+	params := map[string]any{"space": space, "patterns": aboutPatterns(phrases)}
+	obs, err := s.ids(ctx, qAboutObservations, params)
+	if err != nil {
+		return About{}, err
+	}
+	mems, err := s.ids(ctx, qAboutMemories, map[string]any{"space": space, "ids": obs})
+	if err != nil {
+		return About{}, err
+	}
+	traces, err := s.ids(ctx, qAboutTraces, params)
+	if err != nil {
+		return About{}, err
+	}
+	return About{Observations: obs, Memories: mems, Traces: traces}, nil
+}
+
+// ForgetTraces deletes the traces ids of the space and erases their query's text from
+// everywhere else the space kept it, as the retention's sweep does for an expired trace
+// (ExpireTraces): first from the learned links their reconsolidations added (each keeps
+// instead the query's vector as embed gives it, and acts as before), then, with the
+// traces, from their logged edits, which stay revertible. A failure to erase the links'
+// text deletes no trace. It returns how many traces went.
+// Errors: EUnavailable, and embed's.
+func (s *Store) ForgetTraces(ctx context.Context, space string, ids []string, embed QueryVectors) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	recs, err := s.read(ctx, qAboutTraceLinks, map[string]any{"space": space, "ids": ids})
+	if err != nil {
+		return 0, err
+	}
+	if len(recs) > 0 {
+		links := make([]map[string]any, 0, len(recs))
+		for _, r := range recs {
+			links = append(links, linkToErase(r))
+		}
+		if err := s.eraseLinkQueries(ctx, space, links, embed); err != nil {
+			return 0, err
+		}
+	}
+	recs, err = s.write(ctx, qAboutTracesDelete, map[string]any{"space": space, "ids": ids})
+	if err != nil {
+		return 0, err
+	}
+	return num(recs[0], "deleted"), nil
+}
+
+// spaceFound is ENotFound when the space does not exist. Errors: EUnavailable.
+func (s *Store) spaceFound(ctx context.Context, space string) error {
+	exists, err := s.SpaceExists(ctx, space)
+	if err == nil && !exists {
+		err = realm.Errorf(realm.ENotFound, "space %q does not exist", space)
+	}
+	return err
+}
+
+// ids runs q and returns its id column, in its order, never nil.
+func (s *Store) ids(ctx context.Context, q query, params map[string]any) ([]string, error) {
+	recs, err := s.read(ctx, q, params)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, str(r, "id"))
+	}
+	return out, nil
+}
+
+// aboutPatterns are the regular expressions (Neo4j's =~, Java's syntax) that a text
+// naming one of phrases matches: the phrase's words, in any case, with any white space
+// between them, as whole words (no letter or digit right before or after, as an entity's
+// name is found in observation_derived.cypher), an email address as a whole token (nor
+// the characters of an address: "becker@acme.com" is not found in
+// "tom.becker@acme.com", nor "tom.becker@acme.co" in "tom.becker@acme.com").
+func aboutPatterns(phrases []string) []string {
+	out := make([]string, 0, len(phrases))
+	for _, p := range phrases {
+		words := strings.Fields(p)
+		for i, w := range words {
+			words[i] = `\Q` + strings.ReplaceAll(w, `\E`, `\E\\E\Q`) + `\E`
+		}
+		before, after := `(?<![\p{L}\p{N}])`, `(?![\p{L}\p{N}])`
+		if strings.Contains(p, "@") {
+			before, after = `(?<![\p{L}\p{N}._%+@-])`, `(?![\p{L}\p{N}_%+@-]|\.[\p{L}\p{N}])`
+		}
+		out = append(out, `(?isu).*`+before+strings.Join(words, `\s+`)+after+`.*`)
+	}
+	return out
+}
