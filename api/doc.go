@@ -32,6 +32,10 @@
 // imports, which hold the process long after their request began, are bounded in number
 // (slots.go, Config.MaxAsyncJobs, MaxImports): one more is 429 before anything is stored.
 //
+// /v1/spaces/{space}/forget forgets one person (forgetabout.go): the messages naming them,
+// each through the forget path of DELETE …/observations/{id}, then the traces of
+// questions naming them, as the retention's sweep deletes a trace.
+//
 // /v1/spaces/{space}/export streams a whole space as JSON Lines and /import loads such a
 // file into an empty space (export.go, over package transfer); the import's body has its
 // own cap (Config.MaxImportBytes) and upload time, and its first line is checked as it
