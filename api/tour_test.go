@@ -364,6 +364,11 @@ func TestTour(t *testing.T) {
 		if code := c.status("GET", sp+"/observations/m2", nil); code != http.StatusNotFound {
 			t.Errorf("read m2 forgotten: %d", code)
 		}
+		// Forgetting one person (forgetabout_test.go tests it thoroughly): a dry run.
+		var about struct{ Observations []string }
+		if code := c.do("POST", sp+"/forget", map[string]any{"about": []string{"m2"}, "dry_run": true}, &about).StatusCode; code != http.StatusOK || about.Observations == nil {
+			t.Errorf("forget about, dry run: %d %+v", code, about)
+		}
 	})
 	t.Run("MCP", func(t *testing.T) { // the tools themselves: TestMCP
 		resp, body := postMCP(t, srv.URL, "", rawToolsList)
