@@ -79,7 +79,7 @@ var routeScopes = map[string][]Scope{
 	"GET /v1/spaces/{space}/observations":          {ScopeRead},
 	"GET /v1/spaces/{space}/observations/{id}":     {ScopeRead},
 	"DELETE /v1/spaces/{space}/observations/{id}":  {ScopeWrite},
-	"POST /v1/spaces/{space}/forget":               {ScopeWrite},
+	"POST /v1/spaces/{space}/forget":               {ScopeRead, ScopeWrite},
 	"GET /v1/spaces/{space}/stats":                 {ScopeRead},
 	"GET /v1/spaces/{space}/graph":                 {ScopeRead},
 	"POST /v1/spaces/{space}/recall":               {ScopeRead},

@@ -47,7 +47,8 @@ func (s *server) routes(r chi.Router) {
 			read.Get("/observations", s.handleListObservations)
 			read.Get("/observations/{id}", s.handleGetObservation)
 			write.Delete("/observations/{id}", s.handleDeleteObservation)
-			write.Post("/forget", s.handleForgetAbout)
+			// Forgetting about a person answers what it found: a search of the space (read).
+			readWrite.Post("/forget", s.handleForgetAbout)
 			read.Get("/memories", s.handleListMemories)
 			read.Get("/memories/{id}", s.handleGetMemory)
 			write.Patch("/memories/{id}", s.handleCorrectMemory)
