@@ -174,7 +174,10 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	auth := neo4j.BasicAuth(cfg.User, cfg.Password, "")
 	driver, err := neo4j.NewDriverWithContext(cfg.URI, auth, func(c *config.Config) {
 		c.SocketConnectTimeout = cfg.ConnectTimeout
-		c.ConnectionAcquisitionTimeout = cfg.AnswerTimeout
+		// A backstop only: awaitAnswer ends a wait for a connection at AnswerTimeout once a
+		// probe is not answered either, saying why (errNoAnswer); the driver's own timeout,
+		// at the same instant, would race it with its words.
+		c.ConnectionAcquisitionTimeout = 2 * cfg.AnswerTimeout
 		c.MaxConnectionPoolSize = 50
 		// One attempt per driver call: runTx retries, with a short budget when Neo4j cannot
 		// be reached and a long one for transient errors, which the driver cannot tell apart.
