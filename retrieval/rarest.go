@@ -23,6 +23,9 @@ func (run *run) keepRarest(ranked []*candidate) []*candidate {
 			}
 		}
 	}
+	if len(terms) == 0 {
+		return ranked // nothing to stem the candidates for
+	}
 	holders := map[string][]int{} // term → the positions of the events and facts holding it
 	slot, evidence := -1, 0       // slot: the position of the K-th event or fact
 	for i, c := range ranked {
