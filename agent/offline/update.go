@@ -278,9 +278,10 @@ number phone mobile cell email e-mail address car hobby preference partner boyfr
 spouse goal dream plan idea problem question issue point guess advice opinion favorite thing hope wish worry fear concern
 reason excuse answer point to in at on so very really not that also just`)
 
-// kindSlots hold values of one kind at a time only: a preference for late-afternoon
-// meetings replaces one for morning meetings (a word in common), not one for tea.
-var kindSlots = setOf(`prefers`)
+// kindSlots hold values of many kinds at once, one of each kind: a preference for
+// late-afternoon meetings replaces one for morning meetings (a word in common: sameKind),
+// not one for tea; a switch to a Mediterranean diet replaces a diet, not an inhaler used.
+var kindSlots = setOf(`prefers uses plays learning drinks allergic-to`)
 
 // heldClaims are the claims of a text that state a value its slot holds until another
 // replaces it (changeable, or a preference): the slot a candidate states a value of
@@ -288,7 +289,7 @@ var kindSlots = setOf(`prefers`)
 // however large the space.
 func heldClaims(text, speaker string) []stateClaim {
 	return slices.DeleteFunc(stateClaims(text, speaker), func(c stateClaim) bool {
-		return !changeable(c) && (c.plan || c.ended || !kindSlots[c.slot])
+		return !changeable(c) && (c.plan || c.ended || c.slot != "prefers")
 	})
 }
 
@@ -659,7 +660,7 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 					better(stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: no longer %s", what, o.value)})
 				}
 			case n.plan || n.ended || o.plan || namesWhatItReplaces(s, n, o):
-			case n.slot == o.slot && n.slot != "habit" && !sameOrHeld(n, o) && (!kindSlots[n.slot] || sharesWord(n.value, o.value)) && sameRole(n, o):
+			case n.slot == o.slot && n.slot != "habit" && !sameOrHeld(n, o) && sameKind(n, o) && sameRole(n, o):
 				desc := restatedOr(o, n.value, fmt.Sprintf("%s %s: %s, previously %s", n.subject, changedWhat(o), n.value, o.value))
 				switch {
 				case s.changeCued.get() || n.cued:
@@ -770,17 +771,31 @@ func endsValue(ended string, o stateClaim) bool {
 	return o.slot == "habit" && strings.HasSuffix(doing, "ing") && !genericStateWords[doing] && text.Stem(doing) == text.Stem(verb)
 }
 
+// sameKind: n's value may replace o's: of a slot that holds many kinds of thing at once
+// (kindSlots), one of the same kind only, but for a team's tool, replaced for its role
+// (sameRole).
+func sameKind(n, o stateClaim) bool {
+	return !kindSlots[strings.ReplaceAll(n.slot, " ", "-")] || n.decision() || sharesWord(n.value, o.value)
+}
+
 // sharesWord: two values have a content word in common ("morning meetings",
-// "late-afternoon meetings").
+// "late-afternoon meetings"), or one ends with a word of the other, the kind it names
+// ("iPhone", "Pixel phone").
 func sharesWord(a, b string) bool {
-	bw := wordSet(contentWords(b))
-	for _, w := range contentWords(a) {
-		if bw[w] {
-			return true
+	aw, bw := contentWords(a), contentWords(b)
+	for _, x := range aw {
+		for _, y := range bw {
+			if x == y || len(y) >= minKindWord && strings.HasSuffix(x, y) || len(x) >= minKindWord && strings.HasSuffix(y, x) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// minKindWord is the shortest word that names a kind at the end of another: "phone" of
+// "iPhone", not "day" of "today".
+const minKindWord = 4
 
 var genericStateWords = setOf(`live lives living play plays playing use uses using work works working go goes going take takes taking drink drinks eat eats study studies new old`)
 
