@@ -1561,7 +1561,7 @@ type amount struct{ word, value, unit string }
 var timesWords = map[string]string{"once": "1", "twice": "2", "thrice": "3"}
 
 var (
-	reAmountWord  = regexp.MustCompile(`^(\d+(?:[.,]\d+)?)([\p{L}%]*)$`)
+	reAmountWord  = regexp.MustCompile(`^(\d+(?:[.,]\d+)*)(\p{L}*)$`)
 	reParenthesis = regexp.MustCompile(`\([^()]*\)`)
 	reMonth       = regexp.MustCompile(`^(?i:` + text.MonthNames + `)$`)
 )
@@ -1573,12 +1573,18 @@ func amountsOf(s string) []amount {
 	s = reParenthesis.ReplaceAllString(s, "")
 	ws := wordsOf(s)
 	var out []amount
+	through := -1 // the last word of the number read before
 	for i, w := range ws {
+		if i <= through {
+			continue // "5" of "72.5"
+		}
 		if n, ok := timesWords[w.lower]; ok {
 			out = append(out, amount{word: w.text, value: n, unit: "time"})
 			continue
 		}
-		m := reAmountWord.FindStringSubmatch(w.lower)
+		last := numberEnd(s, ws, i)
+		through = last
+		m := reAmountWord.FindStringSubmatch(strings.ToLower(s[w.start:ws[last].end]))
 		spelt := numberWords[w.lower] != "" && w.lower != "a"
 		if spelt {
 			m = []string{w.lower, numberWords[w.lower], ""}
@@ -1586,10 +1592,13 @@ func amountsOf(s string) []amount {
 		if m == nil || gluedToWord(s, w.start) {
 			continue
 		}
-		unit := m[2]
+		unit, end := m[2], ws[last].end
+		if unit == "" && end < len(s) && s[end] == '%' {
+			unit = "%"
+		}
 		next, prev := "", ""
-		if i+1 < len(ws) {
-			next = ws[i+1].lower
+		if last+1 < len(ws) {
+			next = ws[last+1].lower
 		}
 		if i > 0 {
 			prev = ws[i-1].text
@@ -1598,25 +1607,46 @@ func amountsOf(s string) []amount {
 		case len(m[1]) == 4 && (strings.HasPrefix(m[1], "19") || strings.HasPrefix(m[1], "20")) && unit == "",
 			unit == "st" || unit == "nd" || unit == "rd" || unit == "th" || unit == "am" || unit == "pm",
 			next == "am" || next == "pm" || reMonth.MatchString(prev) || reMonth.MatchString(next),
-			w.end < len(s) && s[w.end] == ':':
+			end < len(s) && s[end] == ':':
 			continue
 		}
-		word := w.text
+		word := s[w.start:end]
 		if unit == "" && next == "times" {
-			unit, word = "time", s[w.start:ws[i+1].end] // "three times a day", which "twice" changes
+			unit, word = "time", s[w.start:ws[last+1].end] // "three times a day", which "twice" changes
 		}
 		if unit == "" && next != "" && !dateWords[next] && !notAValue[next] && (isContentWord(next) || len(next) <= 3 && !text.IsStopword(next) && !strings.ContainsFunc(next, unicode.IsDigit)) {
-			unit, word = singular(next), s[w.start:ws[i+1].end] // "45 euros", "20 mg"
+			unit, word = singular(next), s[w.start:ws[last+1].end] // "45 euros", "20 mg"
 		}
-		if unit == "" && w.start > 0 && strings.ContainsAny(s[w.start-1:w.start], "$£€") {
-			unit = s[w.start-1 : w.start]
+		if sign, _ := utf8.DecodeLastRuneInString(s[:w.start]); unit == "" && strings.ContainsRune("$£€", sign) {
+			unit = string(sign)
 		}
 		if spelt && unit == "" {
 			continue // "the one I like"
 		}
-		out = append(out, amount{word: word, value: m[1], unit: unit})
+		out = append(out, amount{word: word, value: decimalValue(m[1]), unit: unit})
 	}
 	return out
+}
+
+// numberEnd is the last of the words from i on that one number is written with: the
+// groups a point or a comma joins ("72.5", "1,250.50", "2.1k"), each but the last all
+// digits; i itself when it is none.
+func numberEnd(s string, ws []wordSpan, i int) int {
+	for i+1 < len(ws) && !strings.ContainsFunc(ws[i].text, unicode.IsLetter) && ws[i+1].start == ws[i].end+1 &&
+		(s[ws[i].end] == '.' || s[ws[i].end] == ',') && unicode.IsDigit(rune(s[ws[i+1].start])) {
+		i++
+	}
+	return i
+}
+
+// decimalValue is a number as written with its separators, in one form: "1,250.50" and
+// "1250.50" are one; a comma before three digits groups thousands, before fewer it is a
+// decimal point ("72,5").
+func decimalValue(n string) string {
+	if at := strings.LastIndexByte(n, ','); at >= 0 && !strings.Contains(n, ".") && len(n)-at-1 != 3 {
+		n = n[:at] + "." + n[at+1:]
+	}
+	return strings.ReplaceAll(n, ",", "")
 }
 
 // gluedToWord: the word at start is joined to the one before it by a hyphen or a point,

@@ -151,6 +151,9 @@ func TestStateChange(t *testing.T) {
 		{"DoseCutDownTo", "user", "user drink 4 cups of coffee a day.", "user", "user has cut user's coffee down to one cup a day.", "supersedes"},
 		{"DoseUnitsSinceSwitch", "user", "user's endocrinologist switched user from metformin to insulin glargine, 12 units at bedtime.", "user", "The doctor increased user's insulin to 16 units.", "supersedes"},
 		// The old amount named beside the new one: the unit alone tells what changed.
+		{"WeightDecimal", "user", "user weigh 72.5 kg.", "user", "user now weigh 71 kg.", "supersedes"},
+		{"WeightDecimalRestated", "user", "user weigh 72.5 kg.", "user", "user now weigh 72.5 kg.", ""},
+		{"WeightDecimalAnother", "user", "user weigh 72 kg.", "user", "user now weigh 72.5 kg.", "supersedes"},
 		{"DoseInsteadOf", "user", "user uses user's albuterol inhaler, 1 puff when needed.", "user", "user now takes 2 puffs instead of 1.", "supersedes"},
 		{"DoseInsteadOfOtherUnit", "user", "user uses user's albuterol inhaler, 1 puff when needed.", "user", "user now takes 2 pills instead of 1.", ""},
 		{"DoseTimesOtherThing", "user", "user takes amoxicillin 500 mg three times a day.", "user", "user now goes to the gym twice a week.", ""},
@@ -417,8 +420,11 @@ func TestAmountsOf(t *testing.T) {
 		{"Nina's daily goal is 8000.", "8000 "},
 		{"Ana is 8 now.", "8 "},
 		{"The flight on May 9th at 7pm, May 16 or 12 December (12 December 2026), in 2023.", ""},
-		// A number that ends a name or a decimal is no amount of its own.
-		{"The instance db-prod-1 now runs 16.4.", "16 "},
+		// A number that ends a name is no amount of its own; a decimal or a number of
+		// thousands is one amount.
+		{"The instance db-prod-1 now runs 16.4.", "16.4 "},
+		{"Nina weighs 72.5 kg, pays €1,250.50 at 4.5% and earns $2.1k.", "72.5 kg, 1250.50 €, 4.5 %, 2.1 k"},
+		{"The rent is $2,000, 1,250 euros or 72,5 kg.", "2000 $, 1250 euro, 72.5 kg"},
 		// A number written as a word counts with what it counts; "twice" counts times.
 		{"Nina drinks three cups of coffee, 500 mg of it twice a day and 2 times at night.", "3 cup, 500 mg, 2 time, 2 time"},
 		{"Nina likes the one with oat milk.", ""},
