@@ -403,6 +403,10 @@ func stateClaims(text, speaker string) []stateClaim {
 				if languages[strings.ToLower(c.value)] || nonName[strings.ToLower(c.value)] {
 					continue
 				}
+			case habitClaim:
+				if len(contentWords(c.value)) == 0 {
+					continue // "Yes, I do.", "she is": an answer, no habit of its own
+				}
 			case begunClaim:
 				if !opensThing(m[3]) {
 					continue // "the petition I started - it's tricky", "started on a book"

@@ -330,6 +330,25 @@ func TestStateChange(t *testing.T) {
 	}
 }
 
+// TestHabitOfAVerbAlone: a verb alone answers ("Yes, I do."), it states no habit that a
+// change could read; a verb with what is done does.
+func TestHabitOfAVerbAlone(t *testing.T) {
+	for _, tt := range []struct {
+		text  string
+		habit bool
+	}{
+		{"Yes, user does.", false},
+		{"Yes, user has.", false},
+		{"Yes, Nina is.", false},
+		{"Yes, user does yoga every morning.", true},
+	} {
+		habit := slices.ContainsFunc(stateClaims(tt.text, "user"), func(c stateClaim) bool { return c.slot == "habit" })
+		if habit != tt.habit {
+			t.Errorf("%q: a habit %v, want %v (claims %+v)", tt.text, habit, tt.habit, stateClaims(tt.text, "user"))
+		}
+	}
+}
+
 // TestStateEndedDescription: an ended state's supersedes edge names the slot that changed,
 // which the read path compares with a question (retrieval/validity.go).
 func TestStateEndedDescription(t *testing.T) {
