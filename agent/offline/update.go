@@ -1102,9 +1102,9 @@ func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 // rePlanAltered: a plan called off or changed, named before the verb ("the party for Jonas
 // is cancelled", "the Acme workshop moved to Munich", "yoga is now at 7:30pm", "it's off")
 // or after it ("we postponed the Lisbon trip to September", "brought my haircut forward to
-// June 11"): group 1 the words before the verb (not its auxiliary: "got", "is", "'s"), 2
+// June 11", "we called it off"): group 1 the words before the verb (not its auxiliary: "got", "is", "'s"), 2
 // the verb, 3 the words after it.
-var rePlanAltered = regexp.MustCompile(`(?i)^(.*?)(?:(?:\b(?:is|are|was|were|got|gets|has been|have been|had been|will be|had to be)|['’]s(?: been)?)(?: now| just| also)? )?\b(cancell?ed|called off|moved|rescheduled|postponed|pushed back|pushed|delayed|brought forward|brought|(?:is|are|['’]s) (?:now|off))\b(.*)$`)
+var rePlanAltered = regexp.MustCompile(`(?i)^(.*?)(?:(?:\b(?:is|are|was|were|got|gets|has been|have been|had been|will be|had to be)|['’]s(?: been)?)(?: now| just| also)? )?\b(cancell?ed|called off|called|moved|rescheduled|postponed|pushed back|pushed|delayed|brought forward|brought|(?:is|are|['’]s) (?:now|off))\b(.*)$`)
 
 // rePlanObject is a plan named after its verb, a determiner first ("the Lisbon trip", "my
 // haircut", "Mia's piano lesson") or a pronoun ("we called it off"), up to what it changes to.
@@ -1115,12 +1115,16 @@ var rePlanObject = regexp.MustCompile(`(?i)^ ((?:the|my|our|his|her|their|[\p{L}
 // "forward to June 11"), or for "is now", a time ("at 7:30pm"): group 1 the new value.
 var rePlanNamedBefore = regexp.MustCompile(`(?i)^(?: forward| back| now)?(?:$| (?:to|until|till|for) (.+)| (?:at|on) (\d.*))$`)
 
-// reParticle: "brought" and "pushed" move a plan with "forward" or "back" after it.
-var reParticle = regexp.MustCompile(`(?i) (?:forward|back)\b`)
+// particles: the verbs that alter a plan only with a particle after it: "brought my
+// haircut forward", "pushed it back", "called it off"; not "brought my camera", "called
+// the venue".
+var particles = map[string]*regexp.Regexp{"brought": reForwardBack, "pushed": reForwardBack, "called": regexp.MustCompile(`(?i) off\b`)}
 
-// reValueTail is what follows a plan's new value: why it changed ("to February 12 because
-// of my flight").
-var reValueTail = regexp.MustCompile(`(?i)\s+(?:because|since|due to|as|so|but|and)\b.*$`)
+var reForwardBack = regexp.MustCompile(`(?i) (?:forward|back)\b`)
+
+// reValueTail is what follows a plan's alteration: why or when it changed ("to February 12
+// because of my flight", "was cancelled because Paul got sick", "yesterday").
+var reValueTail = regexp.MustCompile(`(?i)\s+(?:because|since|due to|as|so|but|and|yesterday|today|(?:at the )?last minute|after all)\b.*$`)
 
 // reOnce: a change of one time of what recurs ("moved to Thursday this week", "next
 // week's standup"), which leaves the rest as it was.
@@ -1164,20 +1168,20 @@ func planAlteredIn(part, speaker string) (planAlteration, bool) {
 	if m == nil {
 		return planAlteration{}, false
 	}
-	verb := strings.ToLower(m[2])
-	a := planAlteration{cancelled: strings.HasPrefix(verb, "cancel") || strings.HasSuffix(verb, " off"), once: reOnce.MatchString(part)}
+	verb, after := strings.ToLower(m[2]), reValueTail.ReplaceAllString(m[3], "")
+	if p := particles[verb]; p != nil && !p.MatchString(after) {
+		return planAlteration{}, false
+	}
+	cancelled := strings.HasPrefix(verb, "cancel") || strings.HasPrefix(verb, "called") || strings.HasSuffix(verb, " off")
+	a := planAlteration{cancelled: cancelled, once: reOnce.MatchString(part)}
 	copular := strings.HasSuffix(verb, " now") || strings.HasSuffix(verb, " off") && verb != "called off" // "is now", "'s off"
-	if o := rePlanObject.FindStringSubmatch(m[3]); o != nil && !copular {
+	if o := rePlanObject.FindStringSubmatch(after); o != nil && !copular {
 		a.name, a.value = o[1], o[2]
-	} else if b := rePlanNamedBefore.FindStringSubmatch(m[3]); b != nil {
+	} else if b := rePlanNamedBefore.FindStringSubmatch(after); b != nil {
 		a.name, a.value = lastNounPhrase(m[1]), b[1]+b[2]
 	} else {
 		return planAlteration{}, false
 	}
-	if (verb == "brought" || verb == "pushed") && !reParticle.MatchString(m[3]) {
-		return planAlteration{}, false // "brought my camera", not "brought my haircut forward"
-	}
-	a.value = reValueTail.ReplaceAllString(a.value, "")
 	// "it got moved": to nothing said; "Lena is off to bed": no plan named.
 	named := len(planWords(a.name, speaker)) > 0 || a.referent() != ""
 	return a, named && (a.cancelled || a.value != "")
