@@ -193,7 +193,8 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (
 		if nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && timeCovered(c, nb.Node) && numbersIn(c.Content, nb.Node.Content) {
 			return agent.Integration{Action: agent.ActionSkip, MergeInto: nb.Node.ID, Reason: "the neighbour says every word of it, at the same time"}, nb.Node.ID
 		}
-		if nb.Node.Type == c.Type && nb.sim >= o.opts.MergeSimilarity && nb.coverage >= o.opts.MergeCoverage && sameTime(c, nb.Node) && numbersIn(nb.Node.Content, c.Content) {
+		if nb.Node.Type == c.Type && nb.sim >= o.opts.MergeSimilarity && nb.coverage >= o.opts.MergeCoverage && sameTime(c, nb.Node) && numbersIn(nb.Node.Content, c.Content) &&
+			!statesAnother(c, nb.Node) {
 			merged := c.Content
 			if nb.coverage < 1 {
 				merged = strings.TrimSpace(nb.Node.Content) + " " + c.Content

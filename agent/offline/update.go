@@ -842,7 +842,7 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 	if c.Type != realm.Event && c.Type != realm.Fact {
 		return edges
 	}
-	said := newStatement(rePrompt.ReplaceAllString(c.Content, ""), speakerOfDescription(c.Description))
+	said := ownWords(c.Content, c.Description)
 	var changes []nodeChange
 	for _, nb := range r.byID[i] {
 		n := nb.Node
@@ -897,10 +897,24 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 	return edges
 }
 
+// statesAnother: candidate c states another value of a claim of node n ("Carlos's email is
+// now carlos.sato@globex.com" of "Carlos's email is carlos.sato@initech.com"): a change,
+// which relates the two by supersedes (stateChanges), never a merge, however alike they
+// read.
+func statesAnother(c agent.Candidate, n realm.Node) bool {
+	return changeBetween(ownWords(c.Content, c.Description), nodeClaims(n)).predicate != ""
+}
+
+// ownWords is the statement of a memory's own words, not those of the other speaker an
+// exchange quotes.
+func ownWords(content, description string) *statement {
+	return newStatement(rePrompt.ReplaceAllString(content, ""), speakerOfDescription(description))
+}
+
 // changeBack is the change newer node n makes to candidate c (its own words: said), which
 // tells of an older state: their claims, else an amount changed.
 func changeBack(n realm.Node, c agent.Candidate, said *statement) stateChange {
-	newer := newStatement(rePrompt.ReplaceAllString(n.Content, ""), speakerOfDescription(n.Description))
+	newer := ownWords(n.Content, n.Description)
 	if ch := changeBetween(newer, said.claims); ch.predicate != "" {
 		return ch
 	}

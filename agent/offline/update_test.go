@@ -528,6 +528,41 @@ func TestOfflineSupersedes(t *testing.T) {
 	}
 }
 
+// TestOfflineChangeNotMerged: a statement of another value that reads almost as the older
+// one (an email of the same local part, found as similar as the same statement) is added
+// and supersedes it, never merged into it; the same value said again is still skipped.
+func TestOfflineChangeNotMerged(t *testing.T) {
+	a := New(Options{})
+	old := realm.Node{ID: "old", Type: realm.Fact, Content: "Sam Carter: Carlos Sato's email is carlos.sato@initech.com.", Description: "Said by Sam Carter on 1 February 2026."}
+	for _, tt := range []struct {
+		newer string
+		want  string
+	}{
+		{"Carlos Sato's email is now carlos.sato@globex.com.", agent.ActionAdd},
+		{"Carlos Sato's email is still carlos.sato@initech.com.", agent.ActionSkip},
+	} {
+		obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Sam Carter", Content: tt.newer, ObservedAt: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
+		in := agent.IntegrateInput{Observation: obs}
+		for _, c := range ext.Candidates {
+			in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: []agent.Neighbour{{Node: old, Similar: true, Similarity: 0.97}}})
+		}
+		out, _, err := a.Integrate(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, d := range out {
+			if ext.Candidates[i].Type != realm.Fact {
+				continue
+			}
+			superseded := slices.ContainsFunc(d.Edges, func(e agent.EdgeOp) bool { return e.Predicate == realm.Supersedes && e.To == "old" })
+			if d.Action != tt.want || superseded != (tt.want == agent.ActionAdd) {
+				t.Errorf("%q: %s (superseded %v), want %s", tt.newer, d.Action, superseded, tt.want)
+			}
+		}
+	}
+}
+
 // TestOfflineSupersedesCurrentHolder: a second change of the same value supersedes the
 // first change, which holds, not the original statement that the first one superseded.
 func TestOfflineSupersedesCurrentHolder(t *testing.T) {
