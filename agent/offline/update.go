@@ -149,6 +149,11 @@ var claimPatterns = []claimPattern{
 	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + becameVerbs + ` (?:an?|the) (` + becameRole + `)` + claimEnd), "works as", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + becameVerbs + `(?: an?| the)? (\p{Lu}{2,4}(?: (?:at|of) ` + valueWords + `)?)` + claimEnd), "works as", plainClaim},
 	{claimRe(`(?:got|was|has been|have been|just got) promoted to(?: an?| the)?`), "works as", promotedClaim},
+	// A title in capitals, as a contact's card or a note says it ("Raj Patel is VP
+	// Engineering at Initech", "New contact: Raj Patel, VP Engineering at Initech", "Raj
+	// Patel is now CTO"): the title, and where.
+	{mustPattern(claimSubject + titleCopula + `(` + titleWords + `)(?: (?:at|of|for|with) [A-Z]|` + claimEnd + `)`), "works as", plainClaim},
+	{mustPattern(claimSubject + titleCopula + titleWords + ` (?:at|for|with) ` + employerValue), "works at", plainClaim},
 	{claimRe(`(?:is|are) now(?: an?| the)`), "works as", roleClaim},
 	{claimRe(`(?:stud(?:y|ies|ying)|is studying|are studying|majors? in|is majoring in|is doing a degree in|is taking (?:an? )?(?:[a-z]+ )?(?:course|class|classes|degree) in)`), "studies", plainClaim},
 	{mustPattern(claimSubject + `'s (?:major|degree|course) (?:is(?: now)?|to) ` + claimValue + claimEnd), "studies", plainClaim},
@@ -227,6 +232,14 @@ const (
 	becameRole  = `(?:[a-z]+ ){0,3}` + roleWord + `(?: (?:at|of|for|with|in) ` + valueWords + `)?|(?:[a-z]+ )?[a-z]+(?: at ` + valueWords + `)?`
 	valueWords  = `(?:[^.,;!?()"]|\.\w)+?`
 )
+
+// titleCopula joins a subject to its title: "is", "is now", or the comma of a card.
+const titleCopula = `(?:` + claimAdverbs + ` (?:is|are)(?: now| currently)?(?: the| an?)? |, )`
+
+// titleWords are a job title in capitals: a head (CEO, VP, Head, Director…), up to two
+// capitalised words before it and those of its field after it ("VP Engineering", "IT
+// Director", "Head of Data", "Chief Revenue Officer").
+const titleWords = `(?:[A-Z][\p{L}\-]* ){0,2}?(?:C[A-Z]{1,2}O|S?VP|EVP|Head|Director|Chief|President|Manager|Founder|Co-founder|Officer)(?: (?:of |for )?[A-Z][\p{L}\-]*)*`
 
 // employerValue is an employer's name: capitalised words, joined by "&", "of" or "and"
 // ("Hartwell & Co", "Bank of America"), not what follows it ("Lumen Analytics today").

@@ -132,6 +132,13 @@ func TestStateChange(t *testing.T) {
 		{"FirstDayAt", "user", "user works at Hartwell & Co.", "user", "user: First day at Lumen Analytics today (14 July 2026) as a data analyst.", "supersedes"},
 		{"StartsAt", "user", "user works at Hartwell & Co.", "user", "user starts at Lumen on July 14.", "supersedes"},
 		{"PromotedTo", "user", "user works as a data analyst at Lumen.", "user", "user got promoted to senior data analyst at Lumen!", "supersedes"},
+		// A title in capitals, as a CRM's notes say it of a contact.
+		{"TitlePromoted", "Sam", "Sam: Raj Patel is VP Engineering at Initech.", "Sam", "Sam: Raj Patel was promoted to CTO at Initech.", "supersedes"},
+		{"TitleNow", "Sam", "Sam: Raj Patel is VP Engineering at Initech.", "Sam", "Sam: Raj Patel is now CTO.", "supersedes"},
+		{"TitleOfACard", "Sam", "Sam: New contact: Raj Patel, IT Director at Initech. Email raj.patel@initech.com", "Sam", "Sam: Raj Patel is now Head of Data.", "supersedes"},
+		{"TitleLeftAndJoined", "Sam", "Sam: New contact: Raj Patel, VP Engineering at Initech. Email raj.patel@initech.com", "Sam", "Sam: Raj Patel left Initech and joined Globex as CTO.", "supersedes"},
+		{"TitleSame", "Sam", "Sam: Raj Patel is VP Engineering at Initech.", "Sam", "Sam: Raj Patel is still VP Engineering at Initech.", ""},
+		{"TitleOfAnother", "Sam", "Sam: Raj Patel is VP Engineering at Initech.", "Sam", "Sam: Anna Kim is now CTO.", ""},
 		{"FirstDayAbbreviation", "Maya", "Maya works at Hartwell & Co., mostly on payroll.", "Maya", "Maya: First day at Lumen Analytics today, Maya's manager is called Jordan.", "supersedes"},
 		{"FirstDayOfSchool", "user", "user works at Hartwell & Co.", "user", "First day of school for user's son today.", ""},
 
@@ -816,6 +823,8 @@ func TestOfflineChangeOfOneClause(t *testing.T) {
 		{"Contact", "Ticket T-4410 is about my invoice; contact me by email only.", "Actually, you can call me now instead of emailing.", []string{"contact user by email only."}},
 		{"JobAndHome", "I live in Lisbon and I work as a nurse.", "I moved to Berlin.", []string{"user lives in Lisbon"}},
 		{"SingleFact", "I live in Lisbon.", "I moved to Berlin.", []string{"user lives in Lisbon."}},
+		// A contact's card: its title and employer end, its email stays in the whole.
+		{"ContactCard", "New contact: Raj Patel, VP Engineering at Initech. Email raj.patel@initech.com", "Raj Patel left Initech and joined Globex as CTO.", []string{"user: New contact: Raj Patel, VP Engineering at Initech."}},
 		// A pet held is a clause apart from the home: a move and a death each end their own.
 		{"MoveLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "I moved to Seattle.", []string{"user lives in Portland with user's boyfriend Daniel"}},
 		{"PetDiedLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "Mochi died this morning.", []string{"user: our cat Mochi."}},
