@@ -632,19 +632,25 @@ type statement struct {
 	amounts       lazy[[]amount]
 	scheduleMove  lazy[[]string] // what reScheduleMoved finds in it
 	alterations   lazy[[]planAlteration]
+	namesReplaced lazy[bool] // it names what its value replaces (reInsteadOf)
 }
+
+// reInsteadOf: a text that names what its value replaces, which its ended claim reads:
+// "instead of low-carb", "switched from metformin".
+var reInsteadOf = regexp.MustCompile(`(?i)\binstead of\b|\b(?:switched|changed) from\b`)
 
 func newStatement(text, speaker string) *statement {
 	return &statement{
 		text: text, speaker: speaker, claims: saidMemo.get([2]string{text, speaker}, statementClaims),
-		past:         lazy[bool]{f: func() bool { return hasPastCue(text) && !hasFutureCue(text) }},
-		changeCued:   lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
-		moves:        lazy[bool]{f: func() bool { return reReschedule.MatchString(withoutLabels(text)) }},
-		corrections:  lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
-		amountCued:   lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
-		amounts:      lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
-		scheduleMove: lazy[[]string]{f: func() []string { return reScheduleMoved.FindStringSubmatch(withoutLabels(text)) }},
-		alterations:  lazy[[]planAlteration]{f: func() []planAlteration { return planAlterations(text, speaker) }},
+		past:          lazy[bool]{f: func() bool { return hasPastCue(text) && !hasFutureCue(text) }},
+		changeCued:    lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
+		moves:         lazy[bool]{f: func() bool { return reReschedule.MatchString(withoutLabels(text)) }},
+		corrections:   lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
+		amountCued:    lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
+		amounts:       lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
+		scheduleMove:  lazy[[]string]{f: func() []string { return reScheduleMoved.FindStringSubmatch(withoutLabels(text)) }},
+		alterations:   lazy[[]planAlteration]{f: func() []planAlteration { return planAlterations(text, speaker) }},
+		namesReplaced: lazy[bool]{f: func() bool { return reInsteadOf.MatchString(text) }},
 	}
 }
 
@@ -712,12 +718,13 @@ func sameOrHeld(n, o stateClaim) bool {
 }
 
 // namesWhatItReplaces: the statement says what its value n replaces ("we use ruff format
-// instead of black"), and that is not o's value: n changes the tool it names, not every
-// tool the subject uses ("we use TypeScript 5.6" holds).
+// instead of black", "I switched to a Mediterranean diet instead of low-carb"), and that
+// is not o's value: n changes the tool or the diet it names, not every one the subject
+// uses ("we use TypeScript 5.6", "I use a diet tracker" hold).
 func namesWhatItReplaces(s *statement, n, o stateClaim) bool {
 	named := false
 	for _, e := range s.claims {
-		if e.ended && e.by != "" && sameValue(e.by, n.value) {
+		if e.ended && (e.by != "" && sameValue(e.by, n.value) || e.by == "" && sameSubject(e.subject, n.subject) && s.namesReplaced.get()) {
 			if endsValue(e.value, o) {
 				return false
 			}

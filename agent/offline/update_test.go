@@ -187,6 +187,8 @@ func TestStateChange(t *testing.T) {
 		// thing at once replaces one of its own kind only.
 		{"SwitchedOtherKind", "user", "user uses user's albuterol inhaler twice a day.", "user", "user switched to a Mediterranean diet instead of low-carb.", ""},
 		{"SwitchedSameKind", "user", "user uses a Ventolin inhaler.", "user", "user switched to a Symbicort inhaler.", "supersedes"},
+		{"SwitchedInsteadOfAnother", "user", "user uses a diet tracker app.", "user", "user switched to a Mediterranean diet instead of low-carb.", ""},
+		{"SwitchedFromIt", "user", "user uses a Ventolin inhaler.", "user", "user switched from Ventolin to a Symbicort inhaler.", "supersedes"},
 		{"NowPlaysOtherKind", "Emma", "Emma plays the piano.", "Emma", "Emma now plays tennis on Sundays.", ""},
 
 		// A support chat's user: a plan, an account manager, where an order ships, a count corrected.
