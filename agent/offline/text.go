@@ -146,7 +146,7 @@ func rewritePronouns(text, speaker, addressee string) string {
 				if i > 0 {
 					prev = ws[i-1].lower
 				}
-				if !(w.lower == "you" && (prev == "thank" || (i+1 < len(ws) && ws[i+1].lower == "know" && !auxWords[prev]))) {
+				if !(w.lower == "you" && (prev == "thank" || (i+1 < len(ws) && ws[i+1].lower == "know" && !auxWords[prev]))) && !calledBeside(text, ws, i, addressee) {
 					pattern, name = p, addressee
 				}
 			}
@@ -155,6 +155,9 @@ func rewritePronouns(text, speaker, addressee string) string {
 			continue
 		}
 		repl[i] = strings.ReplaceAll(pattern, "%s", name)
+		if i > 0 && repl[i-1] == name && gapIsSpace(text, ws[i-1].end, w.start) {
+			repl[i-1] += "," // "reminding me I'm not alone": "Maria, Maria is", not a name "Maria Maria"
+		}
 		if !subjectWords[w.lower] {
 			continue
 		}
@@ -199,6 +202,19 @@ func rewritePronouns(text, speaker, addressee string) string {
 	}
 	b.WriteString(text[last:])
 	return b.String()
+}
+
+// calledBeside: the word next to ws[i], a "you", with nothing but spaces and commas
+// between, calls the addressee by name ("Jon, you did great", "for you, Maria"): the
+// "you" is kept, as rewritten the name would stand twice ("Jon, Jon did great", "Jon
+// Jon has got this", a name of no one).
+func calledBeside(text string, ws []wordSpan, i int, addressee string) bool {
+	calls := func(k int) bool {
+		l, first := ws[k].lower, firstWord(normName(addressee))
+		return isNameWord(ws[k]) && (l == first || utf8.RuneCountInString(l) >= 3 && strings.HasPrefix(first, l))
+	}
+	bare := func(from, to int) bool { return strings.Trim(text[from:to], " ,") == "" }
+	return i > 0 && bare(ws[i-1].end, ws[i].start) && calls(i-1) || i+1 < len(ws) && bare(ws[i].end, ws[i+1].start) && calls(i+1)
 }
 
 // lineHasCode: the line of text around pos holds code, so a lowercase "i" there is a loop

@@ -32,6 +32,14 @@ func TestOfflineRewritePronouns(t *testing.T) {
 		{"AdverbNow", "I now live in Valencia and I now have a cat.", "Ana", "", "Ana now lives in Valencia and Ana now has a cat."},
 		{"TwoAdverbs", "I now also work from home, so I mostly prefer mornings.", "Ana", "", "Ana now also works from home, so Ana mostly prefers mornings."},
 		{"AdverbSecondPerson", "You already know my schedule and you still need my address.", "Ana", "Tom", "Tom already knows Ana's schedule and Tom still needs Ana's address."},
+		// A "you" beside the addressee's name, called, is kept: rewritten, the name would stand
+		// twice, and "Jon Jon" would be a name of no one. Two pronouns of the speaker side by
+		// side are set apart by a comma.
+		{"CalledBefore", "No doubt, Jon you've got this. Jon, your support means a lot.", "Gina", "Jon", "No doubt, Jon you've got this. Jon, your support means a lot."},
+		{"CalledAfter", "I'm so happy for you, Caroline. You found your true self, Mel, you did!", "Melanie", "Caroline", "Melanie is so happy for you, Caroline. Caroline found Caroline's true self, Mel, Caroline did!"},
+		{"CalledShort", "Mel, you rock.", "Caroline", "Melanie", "Mel, you rock."},
+		{"CalledNotBeside", "Thanks, Jon! Your help means a lot.", "Gina", "Jon", "Thanks, Jon! Jon's help means a lot."},
+		{"SpeakerTwice", "They keep reminding me I'm not alone. For me I just get lost.", "Maria", "John", "They keep reminding Maria, Maria is not alone. For Maria, Maria just gets lost."},
 		{"AdverbPastKept", "I still lived in Lyon then and I now realised why.", "Ana", "", "Ana still lived in Lyon then and Ana now realised why."},
 	}
 	for _, tt := range tests {
