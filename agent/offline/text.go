@@ -90,12 +90,20 @@ var thirdPersonIrregular = map[string]string{
 	"haven't": "hasn't", "aren't": "isn't", "were": "was", "weren't": "wasn't", "go": "goes",
 }
 
-// presentVerbs are base forms conjugated after a replaced subject ("I love" → "Caroline loves").
+// presentVerbs are base forms conjugated after a replaced subject ("I love" → "Caroline
+// loves", "I weigh 72.5 kg" → "user weighs 72.5 kg"). A verb whose past is its base form
+// (read, put, cut, set, quit, hurt, cost) is left out: "I read it yesterday" is past.
 var presentVerbs = setOf(`love like want need think hope feel know make take get try enjoy prefer
 plan work live miss wish believe mean guess agree remember forget see hear find keep play
 write paint run swim cook bake teach study learn help volunteer care use wonder understand
 appreciate admire adore hate dream collect own start visit practice practise support say call
-look seem`)
+look seem weigh eat drink sleep walk drive ride bike cycle jog hike dance sing listen watch
+travel buy sell spend earn pay owe rent smoke exercise train lift meditate pray attend manage
+lead handle report build design develop fix coach mentor struggle suffer avoid bring give wear
+carry feed order pick choose decide expect intend stay sit stand wake grow raise save invest
+check follow track count depend rely apply reply fly worry speak talk text email chat meet
+share host organise organize commute cover suggest recommend trust doubt suppose assume
+realise realize notice continue tend belong fit sound mind`)
 
 // adverbs may stand between a subject and its verb.
 var subjectAdverbs = setOf(`really also just still always never totally absolutely definitely
@@ -185,7 +193,7 @@ func rewritePronouns(text, speaker, addressee string) string {
 				repl[j] = conjugate(ws[j].lower)
 				break
 			}
-			if !subjectAdverbs[ws[j].lower] {
+			if !subjectAdverbs[ws[j].lower] && !strings.HasSuffix(ws[j].lower, "ly") { // "I personally think"
 				break
 			}
 		}

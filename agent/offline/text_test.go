@@ -40,6 +40,10 @@ func TestOfflineRewritePronouns(t *testing.T) {
 		{"CalledShort", "Mel, you rock.", "Caroline", "Melanie", "Mel, you rock."},
 		{"CalledNotBeside", "Thanks, Jon! Your help means a lot.", "Gina", "Jon", "Thanks, Jon! Jon's help means a lot."},
 		{"SpeakerTwice", "They keep reminding me I'm not alone. For me I just get lost.", "Maria", "John", "They keep reminding Maria, Maria is not alone. For Maria, Maria just gets lost."},
+		// The common verbs of what one is and does take the third person; a past, a modal, a
+		// verb whose past is its base form and a pasted quotation keep theirs.
+		{"CommonVerbs", "I weigh 72.5 kg, I eat fish and I personally watch TV. You fix bikes.", "user", "assistant", "user weighs 72.5 kg, user eats fish and user personally watches TV. assistant fixes bikes."},
+		{"CommonVerbsKept", "I walked, I can drive and I read it. She said \"I smoke\".", "user", "assistant", "user walked, user can drive and user read it. She said \"I smoke\"."},
 		{"AdverbPastKept", "I still lived in Lyon then and I now realised why.", "Ana", "", "Ana still lived in Lyon then and Ana now realised why."},
 	}
 	for _, tt := range tests {
