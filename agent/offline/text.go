@@ -486,8 +486,8 @@ func findNames(text string, known map[string]string) []nameMention {
 		if i < j && ws[i].text == "Met" && isAfterOpening(text, ws[i].start, sentStart) {
 			i++ // "Met Tom Becker at Acme": the person met, named after the verb (personCued)
 		}
-		if isPost(ws, i, j) && known[strings.ToLower(text[ws[i].start:ws[j].end])] == "" {
-			i = j // a post names no one of its own: "CFO", "Head of IT" (entities.go)
+		if (isPost(ws, i, j) || i == j && isTermAcronym(ws[i])) && known[strings.ToLower(text[ws[i].start:ws[j].end])] == "" {
+			i = j // a post or a term names nothing of its own: "CFO", "Head of IT", "the SOC 2 report" (entities.go)
 			continue
 		}
 		name := strings.TrimSuffix(strings.TrimSuffix(text[ws[i].start:ws[j].end], "'s"), "’s")

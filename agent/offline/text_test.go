@@ -107,6 +107,8 @@ func TestOfflineFindNames(t *testing.T) {
 		{"SentenceStartUnknownSkipped", "Painting is fun. Melanie's kids love it.", []nameMention{{"Melanie", "person"}}},
 		{"Connector", "We read The Lord of the Rings with Jon.", []nameMention{{"Lord of the Rings", "concept"}, {"Jon", "person"}}},
 		{"AcronymAndGreeting", "Hey Caroline! The LGBTQ group met on Friday in May.", []nameMention{{"Caroline", "person"}, {"LGBTQ", "concept"}}},
+		// A term of the trade in capitals is no entity; a firm's or a product's is.
+		{"TermAcronyms", "Melanie sent the SOC 2 report and the API docs; the KPIs and SLA are due, ETA Friday, for IBM on AWS.", []nameMention{{"Melanie", "person"}, {"IBM", "concept"}, {"AWS", "concept"}}},
 		{"OneMentionPerName", "Jon called Jon's mom, and Jon laughed.", []nameMention{{"Jon", "person"}}},
 		{"None", "lol that is so true", nil},
 		{"DiscourseVerbs", "Hey Melanie, Guess what? Remember, Listen: I saw Jon.", []nameMention{{"Melanie", "person"}, {"Jon", "person"}}},
