@@ -138,6 +138,8 @@ func rewritePronouns(text, speaker, addressee string) string {
 	kept := append(pastedSpans(text, speaker), code...)
 	english := readsEnglish(ws)
 	repl := make([]string, len(ws)) // "" keeps the word
+	var edits []edit
+	called := map[int]bool{} // the words of a name calling the addressee, cut
 	for i, w := range ws {
 		if inSpans(kept, w.start, w.end) || w.text == "i" && lineHasCode(text, code, w.start) || w.lower == "im" && !english {
 			continue
@@ -154,8 +156,12 @@ func rewritePronouns(text, speaker, addressee string) string {
 				if i > 0 {
 					prev = ws[i-1].lower
 				}
-				if !(w.lower == "you" && (prev == "thank" || (i+1 < len(ws) && ws[i+1].lower == "know" && !auxWords[prev]))) && !calledBeside(text, ws, i, addressee) {
+				if !(w.lower == "you" && (prev == "thank" || (i+1 < len(ws) && ws[i+1].lower == "know" && !auxWords[prev]))) {
 					pattern, name = p, addressee
+					if k, cut, ok := calledBeside(text, ws, i, addressee); ok && !called[k] {
+						called[k] = true
+						edits = append(edits, cut)
+					}
 				}
 			}
 		}
@@ -198,31 +204,51 @@ func rewritePronouns(text, speaker, addressee string) string {
 			}
 		}
 	}
+	for i, w := range ws {
+		if repl[i] != "" {
+			edits = append(edits, edit{w.start, w.end, repl[i]})
+		}
+	}
+	sort.Slice(edits, func(a, b int) bool { return edits[a].start < edits[b].start })
 	var b strings.Builder
 	last := 0
-	for i, w := range ws {
-		if repl[i] == "" {
-			continue
-		}
-		b.WriteString(text[last:w.start])
-		b.WriteString(repl[i])
-		last = w.end
+	for _, e := range edits {
+		b.WriteString(text[last:e.start])
+		b.WriteString(e.text)
+		last = e.end
 	}
 	b.WriteString(text[last:])
 	return b.String()
 }
 
-// calledBeside: the word next to ws[i], a "you", with nothing but spaces and commas
-// between, calls the addressee by name ("Jon, you did great", "for you, Maria"): the
-// "you" is kept, as rewritten the name would stand twice ("Jon, Jon did great", "Jon
-// Jon has got this", a name of no one).
-func calledBeside(text string, ws []wordSpan, i int, addressee string) bool {
+// edit replaces text[start:end] by text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// calledBeside: the word ws[k] next to ws[i], a "you" rewritten, with nothing but spaces
+// and commas between, calls the addressee by name ("Jon, you did great", "for you,
+// Maria"); cut takes it out with what stands between, as the rewrite names the addressee
+// there: "Jon did great", "for Maria", "Thanks, Dave's notes…" of "Thanks Dave, your
+// notes…", not "Jon, Jon did great" nor "Jon Jon has got this", a name of no one.
+func calledBeside(text string, ws []wordSpan, i int, addressee string) (k int, cut edit, ok bool) {
 	calls := func(k int) bool {
 		l, first := ws[k].lower, firstWord(normName(addressee))
 		return isNameWord(ws[k]) && (l == first || utf8.RuneCountInString(l) >= 3 && strings.HasPrefix(first, l))
 	}
 	bare := func(from, to int) bool { return strings.Trim(text[from:to], " ,") == "" }
-	return i > 0 && bare(ws[i-1].end, ws[i].start) && calls(i-1) || i+1 < len(ws) && bare(ws[i].end, ws[i+1].start) && calls(i+1)
+	switch {
+	case i > 0 && bare(ws[i-1].end, ws[i].start) && calls(i-1):
+		k = i - 1
+		if k > 0 && ws[k-1].end == ws[k].start-1 && text[ws[k-1].end] == ' ' {
+			return k, edit{ws[k-1].end, ws[i].start, ", "}, true // "Thanks Dave, your" → "Thanks, Dave's"
+		}
+		return k, edit{ws[k].start, ws[i].start, ""}, true
+	case i+1 < len(ws) && bare(ws[i].end, ws[i+1].start) && calls(i+1):
+		return i + 1, edit{ws[i].end, ws[i+1].end, ""}, true
+	}
+	return 0, edit{}, false
 }
 
 // lineHasCode: the line of text around pos holds code, so a lowercase "i" there is a loop

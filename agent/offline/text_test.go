@@ -32,12 +32,13 @@ func TestOfflineRewritePronouns(t *testing.T) {
 		{"AdverbNow", "I now live in Valencia and I now have a cat.", "Ana", "", "Ana now lives in Valencia and Ana now has a cat."},
 		{"TwoAdverbs", "I now also work from home, so I mostly prefer mornings.", "Ana", "", "Ana now also works from home, so Ana mostly prefers mornings."},
 		{"AdverbSecondPerson", "You already know my schedule and you still need my address.", "Ana", "Tom", "Tom already knows Ana's schedule and Tom still needs Ana's address."},
-		// A "you" beside the addressee's name, called, is kept: rewritten, the name would stand
-		// twice, and "Jon Jon" would be a name of no one. Two pronouns of the speaker side by
-		// side are set apart by a comma.
-		{"CalledBefore", "No doubt, Jon you've got this. Jon, your support means a lot.", "Gina", "Jon", "No doubt, Jon you've got this. Jon, your support means a lot."},
-		{"CalledAfter", "I'm so happy for you, Caroline. You found your true self, Mel, you did!", "Melanie", "Caroline", "Melanie is so happy for you, Caroline. Caroline found Caroline's true self, Mel, Caroline did!"},
-		{"CalledShort", "Mel, you rock.", "Caroline", "Melanie", "Mel, you rock."},
+		// A name calling the addressee beside a "you" goes with the rewrite, which names them
+		// there: else the name would stand twice, and "Jon Jon" would be a name of no one.
+		// Two pronouns of the speaker side by side are set apart by a comma.
+		{"CalledBefore", "No doubt, Jon you've got this. Wow Jon, your support means a lot.", "Gina", "Jon", "No doubt, Jon has got this. Wow, Jon's support means a lot."},
+		{"CalledAfter", "I'm so happy for you, Caroline. You found your true self, Mel, you did!", "Melanie", "Caroline", "Melanie is so happy for Caroline. Caroline found Caroline's true self, Mel, Caroline did!"},
+		{"CalledShort", "Wow, Mel, you look great. What about you, Mel?", "Caroline", "Melanie", "Wow, Melanie looks great. What about Melanie?"},
+		{"CalledOnce", "Thank you, Dave, your notes were clear.", "Alice", "Dave", "Thank you, Dave's notes were clear."},
 		{"CalledNotBeside", "Thanks, Jon! Your help means a lot.", "Gina", "Jon", "Thanks, Jon! Jon's help means a lot."},
 		{"SpeakerTwice", "They keep reminding me I'm not alone. For me I just get lost.", "Maria", "John", "They keep reminding Maria, Maria is not alone. For Maria, Maria just gets lost."},
 		// The common verbs of what one is and does take the third person; a past, a modal, a
