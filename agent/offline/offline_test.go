@@ -463,7 +463,7 @@ func TestOfflineShortRequests(t *testing.T) {
 		{"I don't have any allergies.", "user doesn't have any allergies.", []string{"user"}},
 		{"I don't smoke.", "user doesn't smoke.", []string{"user"}},
 		{"No allergies.", "user: No allergies.", []string{"user"}},
-		{"I weigh 72.5 kg.", "user weigh 72.5 kg.", []string{"user"}},
+		{"I weigh 72.5 kg.", "user weighs 72.5 kg.", []string{"user"}},
 		// Negative: courtesies, in English or not, and a name alone.
 		{"Thanks!", "", nil},
 		{"Wow, great!", "", nil},

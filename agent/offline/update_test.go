@@ -926,9 +926,9 @@ func TestOfflineChangesOnlyWhatItChanges(t *testing.T) {
 		{"The doctor took me off lisinopril.", "user takes lisinopril 10 mg daily."},
 		{"The doctor changed my amoxicillin to twice a day.", "user takes amoxicillin 500 mg three times a day."},
 		{"I now take 2 puffs instead of 1.", "user uses user's albuterol inhaler, 1 puff when needed."},
-		{"I quit smoking last month.", "user smoke about ten cigarettes a day."},
-		{"I've cut my coffee down to one cup a day.", "user drink 4 cups of coffee a day."},
-		{"I've switched to a Mediterranean diet instead of low-carb.", "user follow a low-carb diet."},
+		{"I quit smoking last month.", "user smokes about ten cigarettes a day."},
+		{"I've cut my coffee down to one cup a day.", "user drinks 4 cups of coffee a day."},
+		{"I've switched to a Mediterranean diet instead of low-carb.", "user follows a low-carb diet."},
 		{"I switched to a Mediterranean diet.", ""},
 		{"The doctor increased my insulin to 16 units.", "user takes insulin glargine, 12 units at bedtime."},
 	} {
