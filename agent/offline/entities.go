@@ -282,9 +282,10 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 // termAcronyms are the acronyms of common business and tech terms ("the SOC 2 report",
 // "KPIs", "an SLA", "ETA Friday"): words of the trade, which any account or project may
 // speak of, no entity of their own. Those of products and firms (IBM, AWS) stand where an
-// organisation stands and stay names.
+// organisation stands and stay names; so do a feature a deal asks for ("He wants SSO with
+// Okta"): SSO and MFA are what an account is told by.
 var termAcronyms = setOf(`soc kpi sla slo eta roi faq api sdk cli crm erp poc rfp rfq rfi nda msa sow qbr okr
-eod eow eom eoq eoy asap fyi tbd tba arr mrr csv pdf url html css json xml sql sso mfa vpn dns cpu gpu ram
+eod eow eom eoq eoy asap fyi tbd tba arr mrr csv pdf url html css json xml sql vpn dns cpu gpu ram
 ssd usb http https hr pr qa ux ui smb sme mvp pto ooo wfh pin vat ipo sku`)
 
 // isTermAcronym: w is one of termAcronyms in capitals, also in the plural ("KPIs").
