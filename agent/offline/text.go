@@ -641,9 +641,10 @@ surprised pleased thrilled blessed motivated determined committed related suppos
 dedicated interested relaxed prepared stoked involved concerned red bed need feed seed speed indeed
 shed proceed exceed succeed agreed beloved naked wicked sacred kindred hundred animated`)
 
-// reIntentCue: an intention or a plan, said in the present, speaks of the future ("I want
-// to book flights in March": the coming March).
-var reIntentCue = regexp.MustCompile(`(?i)\b(wants? to|plans? to|planning to|hopes? to|hoping to|would like to|'d like to|intends? to|looking forward to|can't wait to)\b`)
+// reIntentCue: an intention, a plan or a want, said in the present, speaks of the future
+// ("I want to book flights in March", "he wants a demo in May", "they are planning a
+// rollout for May", "she asks for a quote by June": the coming month).
+var reIntentCue = regexp.MustCompile(`(?i)\b(wants?|needs?|expects?|asks? for|asking for|plans? to|planning|hopes? to|hoping to|would like|'d like|intends? to|looking forward to|can't wait to)\b`)
 
 // reArrangement: an arrangement said in the present progressive speaks of the future
 // ("Ana is getting married on June 14th", "I'm flying out on Friday"); its participle

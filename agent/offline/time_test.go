@@ -100,6 +100,22 @@ func TestOfflineAnnotateMovedDates(t *testing.T) {
 	wantAnnotated(t, november, tests)
 }
 
+// A date is placed by the tense of its own clause, not of the whole message: what someone
+// wants, needs, asks for or plans for a month is the coming one, what was met or done in
+// it the last one. Said in January 2026.
+func TestOfflineAnnotateClauseTense(t *testing.T) {
+	january := time.Date(2026, time.January, 20, 10, 0, 0, 0, time.UTC)
+	tests := []struct{ text, want string }{
+		{"Met Tom Becker at Acme; he wants a demo of the analytics module in May.", "Met Tom Becker at Acme; he wants a demo of the analytics module in May (May 2026)."},
+		{"Called Tom. He needs the report by May 5.", "Called Tom. He needs the report by May 5 (5 May 2026)."},
+		{"Met Tom; he will visit in May.", "Met Tom; he will visit in May (May 2026)."},
+		{"Met Tom; they are planning a rollout for May.", "Met Tom; they are planning a rollout for May (May 2026)."},
+		{"Met Tom; I met him in May.", "Met Tom; I met him in May (May 2025)."},
+		{"I wanted a demo in March.", "I wanted a demo in March (March 2025)."},
+	}
+	wantAnnotated(t, january, tests)
+}
+
 // wantAnnotated checks the dates the messages of tests, said at now, are annotated with.
 func wantAnnotated(t *testing.T, now time.Time, tests []struct{ text, want string }) {
 	t.Helper()

@@ -60,7 +60,7 @@ var (
 	reHoliday = regexp.MustCompile(`\b(?i:(last|this|next|on|at|for|over|until|since|by|before|after|during) )(Christmas Eve|Christmas Day|Christmas|New Year['’]s Eve|New Year['’]s Day|Valentine['’]s Day|Halloween)\b`)
 	// Month names must be capitalised ("may" is a verb); a day may come before or after.
 	reMonthDay = regexp.MustCompile(`\b(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?(` + MonthNames + `|` + monthAbbrevs + `)\.?|(` + MonthNames + `|` + monthAbbrevs + `)\.? (\d{1,2})(?:st|nd|rd|th)?)\b(?:,? ((?:19|20)\d{2})\b)?`)
-	reMonth    = regexp.MustCompile(`\b(?:((?i:in|of|last|next|this|since|until|during|early|late|mid|by|from|through|before|after))[ -])?(` + MonthNames + `)\b(?:,? ((?:19|20)\d{2})\b)?`)
+	reMonth    = regexp.MustCompile(`\b(?:((?i:in|of|for|last|next|this|since|until|during|early|late|mid|by|from|through|before|after))[ -])?(` + MonthNames + `)\b(?:,? ((?:19|20)\d{2})\b)?`)
 	reYear     = regexp.MustCompile(`(?i)\b(in|since|during|of|from|by|until|around|before|after) ((?:19|20)\d{2})\b`)
 	// An ISO date: 2026-12-12.
 	reISODate = regexp.MustCompile(`\b((?:19|20)\d{2})-(\d{2})-(\d{2})\b`)

@@ -144,6 +144,7 @@ func TestDates(t *testing.T) {
 		{"EndOfTheYear", "by the end of the year", monday, text.TenseFuture, date(2023, 12, 31), date(2023, 12, 31), "31 December 2023"},
 		{"EndOfLastYear", "at the end of last year", monday, text.TensePast, date(2022, 12, 31), date(2022, 12, 31), "31 December 2022"},
 		{"ModalMay", "May I ask something?", monday, 0, time.Time{}, time.Time{}, ""},
+		{"ForMonth", "a rollout planned for March", monday, text.TenseFuture, date(2024, 3, 1), date(2024, 3, 31), "March 2024"},
 		// Other languages: a day of a month and the days next to today.
 		{"SpanishDay", "Tengo cita con el dentista el 3 de marzo.", monday, 0, date(2023, 3, 3), date(2023, 3, 3), "3 March 2023"},
 		{"GermanDayYear", "Am 3. März 2023 flog ich nach Berlin.", monday, 0, date(2023, 3, 3), date(2023, 3, 3), ""},
