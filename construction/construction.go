@@ -824,13 +824,15 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 // calledAlso is the aliases of an entity named name and called aliases once candidate c
 // merges into it, nil when it learns no new name: c's aliases, and c's own name when c is
 // called by one of the entity's names (the speaker, also called "Alice Nguyen", merged
-// into an entity "Alice Nguyen": later turns of the speaker then merge into it too). A
+// into an entity "Alice Nguyen": later turns of the speaker then merge into it too), or
+// when c's name is the full name the entity's one word opens ("Tom Becker" merged into
+// "Tom", said before: the entity is Tom Becker's, and a later "Tom Ruiz" is another Tom). A
 // merge judged without a name in common ("the cafe" into "Blue Bottle") makes no alias of
 // a description.
 func calledAlso(name string, aliases []string, c agent.Candidate) []string {
 	names := append([]string{name}, aliases...)
 	learned := c.Aliases
-	if slices.ContainsFunc(c.Aliases, func(a string) bool { return hasName(names, a) }) {
+	if opensFullName(name, c.Name) || slices.ContainsFunc(c.Aliases, func(a string) bool { return hasName(names, a) }) {
 		learned = append(slices.Clone(c.Aliases), c.Name)
 	}
 	out := slices.Clone(aliases)
@@ -843,6 +845,12 @@ func calledAlso(name string, aliases []string, c agent.Candidate) []string {
 		return nil
 	}
 	return out
+}
+
+// opensFullName: name is one word, the first of full, a name of more ("Tom", "Tom Becker").
+func opensFullName(name, full string) bool {
+	first, rest, ok := strings.Cut(strings.TrimSpace(full), " ")
+	return ok && strings.TrimSpace(rest) != "" && !strings.Contains(strings.TrimSpace(name), " ") && strings.EqualFold(first, strings.TrimSpace(name))
 }
 
 // hasName: n is one of names, whatever the case.

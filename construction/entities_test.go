@@ -2,6 +2,7 @@ package construction_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -311,6 +312,41 @@ func TestAccountNotesPersons(t *testing.T) {
 		if !from[want[0]] || !from[want[1]] {
 			t.Errorf("memories of %v instantiate %s, want those of %v", from, name, want)
 		}
+	}
+}
+
+// TestFirstNameBeforeFullName: a first name said before the full name it opens is one
+// person with it, whose entity the full name joins and says; beside another person of that
+// first name named in full, the first name stays apart.
+func TestFirstNameBeforeFullName(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		notes   []string
+		persons []string
+	}{
+		{"One", []string{"Tom called about the renewal.", "Tom Becker from Acme confirmed the order.", "Call with Tom Ruiz at Globex about pricing."}, []string{"Tom", "Tom Ruiz", "user"}},
+		{"Two", []string{"Tom called about the renewal.", "Tom Becker and Tom Ruiz both confirmed the order."}, []string{"Tom", "Tom Becker", "Tom Ruiz", "user"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			store, p, _, space := offlineSpace(t)
+			said := userSaid(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+			for i, note := range tt.notes {
+				mustIngest(t, p, space, said(fmt.Sprintf("o%d", i+1), i*10, note))
+			}
+			nodes, _ := mustGraph(t, store, space)
+			var persons []string
+			for _, n := range nodes {
+				if n.Type == realm.Entity && n.Category == "person" {
+					persons = append(persons, n.Name)
+					if n.Name == "Tom" && tt.name == "One" && (!strings.Contains(n.Content, "Tom Becker") || !slices.Equal(n.Aliases, []string{"Tom Becker"})) {
+						t.Errorf("Tom %q (aliases %q), want Tom Becker's", n.Content, n.Aliases)
+					}
+				}
+			}
+			if !slices.Equal(slices.Sorted(slices.Values(persons)), tt.persons) {
+				t.Errorf("persons %q, want %q", persons, tt.persons)
+			}
+		})
 	}
 }
 

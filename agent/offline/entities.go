@@ -782,6 +782,28 @@ func nicknames(text string, names []nameMention) map[string]string {
 	return out
 }
 
+// shortFirstNames are the one-word names of names, a person's or a place's as a name
+// alone may be guessed ("talked to Tom"), that open exactly one person's full name among
+// them ("Tom called. … Later: Tom Becker from Acme confirmed"): that person, said short,
+// no entity apart. With two full names so opened ("Tom Becker", "Tom Ruiz") the text does
+// not say which is meant, and "Tom" stays a name of its own. Across messages, integration
+// joins them (opensFullName, firstNameOf).
+func shortFirstNames(names []nameMention) map[string]bool {
+	fulls := map[string]int{}
+	for _, n := range names {
+		if k := normName(n.name); n.category == "person" && strings.Contains(k, " ") {
+			fulls[firstWord(k)]++
+		}
+	}
+	out := map[string]bool{}
+	for _, n := range names {
+		if k := normName(n.name); (n.category == "person" || n.category == "place") && !strings.Contains(k, " ") && fulls[k] == 1 {
+			out[k] = true
+		}
+	}
+	return out
+}
+
 // calledToo is the entity e (the speaker's, or a person told with a nickname) also called
 // name: an alias (an entity named so merges into it), a keyword (a question naming it finds
 // it; merged into the speaker's entity of an earlier turn, the candidate adds its keywords,

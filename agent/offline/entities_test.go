@@ -426,3 +426,29 @@ func TestExtractNickname(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractFirstNameOfFullName: a first name said before or after the one full name of
+// the message it opens is that person, no entity apart; beside two full names it opens,
+// it stays a name of its own.
+func TestExtractFirstNameOfFullName(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		msg  string
+		want []string
+	}{
+		{"Tom called about the renewal. Later: Tom Becker from Acme confirmed the order.", []string{"Tom Becker"}},
+		{"Tom Becker from Acme confirmed the order; Tom wants the invoice.", []string{"Tom Becker"}},
+		{"Tom called. Tom Becker and Tom Ruiz both confirmed.", []string{"Tom", "Tom Becker", "Tom Ruiz"}},
+	} {
+		ext := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "Sam Carter", tt.msg)})
+		var got []string
+		for _, e := range ofType(ext.Candidates, realm.Entity) {
+			if e.Category == "person" && e.Name != "Sam Carter" {
+				got = append(got, e.Name)
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: persons %q, want %q", tt.msg, got, tt.want)
+		}
+	}
+}

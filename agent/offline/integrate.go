@@ -48,7 +48,7 @@ func (o *Agent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent
 		scored[i] = o.score(cc, words[i])
 		byID[i] = sortedByID(scored[i])
 		var target string
-		out[i], target = o.decide(cc, scored[i], byID[i])
+		out[i], target = o.decide(cc, scored[i], byID[i], in.Candidates)
 		switch out[i].Action {
 		case agent.ActionAdd:
 			resolved[i] = agent.CandidateRef(i)
@@ -128,8 +128,8 @@ var wordMemo memo[string, map[string]bool]
 
 // decide returns the integration action and, for a skip, the neighbour that already
 // says the candidate; nbs are the scored neighbours, most similar first, byID the same
-// by id.
-func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (agent.Integration, string) {
+// by id; siblings are the candidates of the same observation.
+func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour, siblings []agent.CandidateContext) (agent.Integration, string) {
 	c := cc.Candidate
 	switch c.Type {
 	case realm.Entity:
@@ -138,13 +138,17 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (
 		// of that name exists. Else one that shares a name with it, in full: "Alice" is not
 		// "Alice Nguyen"; a relation shared ("user's sister") only with a name that agrees
 		// ("Kat" of "Katherine Thompson": two sisters are two people). Else the one
-		// person whose full name the candidate's one word opens ("Katherine").
+		// person whose full name the candidate's one word opens ("Katherine"), or for a full
+		// name the one entity named by its first word alone, no other person of that first
+		// name named in full.
 		names := map[string]bool{normName(c.Name): true}
 		for _, a := range c.Aliases {
 			names[normName(a)] = true
 		}
 		var byAlias string
 		var byFirstName []string
+		var saidShort []realm.Node // entities named by the candidate's first name alone
+		namesakes := 0             // other persons of the candidate's first name, named in full
 		for _, nb := range byID {
 			if nb.Node.Type != realm.Entity {
 				continue
@@ -158,12 +162,28 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour) (
 			if opensFullName(c, nb.Node) {
 				byFirstName = append(byFirstName, nb.Node.ID)
 			}
+			switch {
+			case nb.Node.Category == "person" && slices.ContainsFunc(append([]string{nb.Node.Name}, nb.Node.Aliases...), func(n string) bool { return isNamesake(n, c.Name) }):
+				namesakes++
+			case isFirstNameOf(nb.Node.Name, nb.Node.Category, c.Name, c.Category):
+				saidShort = append(saidShort, nb.Node)
+			}
+		}
+		for _, o := range siblings {
+			if o.Candidate.Type == realm.Entity && o.Candidate.Category == "person" && isNamesake(o.Candidate.Name, c.Name) {
+				namesakes++ // "Tom Becker and Tom Ruiz both confirmed": which is the Tom said before?
+			}
 		}
 		switch {
 		case byAlias != "":
 			return agent.Integration{Action: agent.ActionMerge, MergeInto: byAlias, Reason: "same entity, by alias"}, ""
 		case len(byFirstName) == 1:
 			return agent.Integration{Action: agent.ActionMerge, MergeInto: byFirstName[0], Reason: "same entity, by first name"}, ""
+		case len(saidShort) == 1 && namesakes == 0:
+			// The first name said before the full name ("Tom called.", then "Tom Becker from
+			// Acme confirmed"): the one person of that first name the space names in full.
+			return agent.Integration{Action: agent.ActionMerge, MergeInto: saidShort[0].ID, Reason: "same entity, by first name said before",
+				Merged: strings.TrimSuffix(c.Content, ".") + ", called " + saidShort[0].Name + "."}, ""
 		}
 		return agent.Integration{Action: agent.ActionAdd}, ""
 	case realm.Episode:
@@ -636,8 +656,22 @@ func namesAgree(name string, n realm.Node) bool {
 // the person n's full name ("Katherine Thompson"). Two people may share a first name, so
 // it joins n only when no other neighbour is so named (decide).
 func opensFullName(c agent.Candidate, n realm.Node) bool {
-	return (c.Category == "person" || c.Category == "place") && n.Category == "person" &&
-		len(strings.Fields(c.Name)) == 1 && len(strings.Fields(n.Name)) > 1 && firstWord(normName(n.Name)) == normName(c.Name)
+	return isFirstNameOf(c.Name, c.Category, n.Name, n.Category)
+}
+
+// isNamesake: name is another full name than full of the same first name ("Tom Ruiz" of
+// "Tom Becker").
+func isNamesake(name, full string) bool {
+	n, f := normName(name), normName(full)
+	return strings.Contains(n, " ") && n != f && firstWord(n) == firstWord(f)
+}
+
+// isFirstNameOf: short, one word said of a person or a place, is the first word of full, a
+// person's full name. Said before the full name, the short name's entity is the one the
+// full name joins (decide), when no other person of that first name is named in full.
+func isFirstNameOf(short, shortCategory, full, fullCategory string) bool {
+	return (shortCategory == "person" || shortCategory == "place") && fullCategory == "person" &&
+		len(strings.Fields(short)) == 1 && len(strings.Fields(full)) > 1 && firstWord(normName(full)) == normName(short)
 }
 
 // mentions: an event or fact names an entity in its content or participants.

@@ -231,6 +231,22 @@ func TestOfflineIntegrateDecisions(t *testing.T) {
 			action: agent.ActionAdd,
 		},
 		{
+			// A full name joins the one entity named before by its first name alone ("Tom
+			// called.", then "Tom Becker confirmed"); not when another person of that first
+			// name is named in full.
+			name: "FullNameAfterFirstName", cand: agent.Candidate{Type: realm.Entity, Name: "Tom Becker", Category: "person", Content: "Tom Becker (person), mentioned by Sam."},
+			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Tom", Category: "person"}}},
+			action: agent.ActionMerge, mergeInto: "e1", merged: "Tom Becker (person), mentioned by Sam, called Tom.",
+		},
+		{
+			name: "FullNameAfterFirstNameOfTwo", cand: agent.Candidate{Type: realm.Entity, Name: "Tom Becker", Category: "person"},
+			nbs: []agent.Neighbour{
+				{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Tom", Category: "person"}},
+				{Node: realm.Node{ID: "e2", Type: realm.Entity, Name: "Tom Ruiz", Category: "person"}},
+			},
+			action: agent.ActionAdd,
+		},
+		{
 			name: "FirstNameOfAPlace", cand: agent.Candidate{Type: realm.Entity, Name: "Santa", Category: "person"},
 			nbs:    []agent.Neighbour{{Node: realm.Node{ID: "e1", Type: realm.Entity, Name: "Santa Monica", Category: "place"}}},
 			action: agent.ActionAdd,

@@ -247,6 +247,9 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	for _, nick := range nicks {
 		seen[normName(nick)] = true // an alias of the person it names, no entity of its own
 	}
+	for first := range shortFirstNames(names) {
+		seen[first] = true // the one person of the message whose full name it opens
+	}
 	for _, n := range names {
 		k := normName(n.name)
 		if seen[k] || k == "" {
