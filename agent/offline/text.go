@@ -81,6 +81,10 @@ var secondPerson = map[string]string{
 	"you'd": "%s would", "your": "%s's", "yours": "%s's", "yourself": "%s",
 }
 
+// objectPronouns, rewritten right before another pronoun rewritten, end a phrase: "tell
+// you I started" is "tell Maria, John started", not a name "Maria John".
+var objectPronouns = setOf(`me you myself yourself`)
+
 // subjectWords are the pronouns after which the next verb takes the third person.
 var subjectWords = map[string]bool{"i": true, "you": true}
 
@@ -169,8 +173,8 @@ func rewritePronouns(text, speaker, addressee string) string {
 			continue
 		}
 		repl[i] = strings.ReplaceAll(pattern, "%s", name)
-		if i > 0 && repl[i-1] == name && gapIsSpace(text, ws[i-1].end, w.start) {
-			repl[i-1] += "," // "reminding me I'm not alone": "Maria, Maria is", not a name "Maria Maria"
+		if i > 0 && repl[i-1] != "" && objectPronouns[ws[i-1].lower] && gapIsSpace(text, ws[i-1].end, w.start) {
+			repl[i-1] += "," // "reminding me I'm not alone": "Maria, Maria is", not a name "Maria Maria"; "tell you I": "Maria, John"
 		}
 		if !subjectWords[w.lower] {
 			continue

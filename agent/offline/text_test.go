@@ -41,6 +41,7 @@ func TestOfflineRewritePronouns(t *testing.T) {
 		{"CalledOnce", "Thank you, Dave, your notes were clear.", "Alice", "Dave", "Thank you, Dave's notes were clear."},
 		{"CalledNotBeside", "Thanks, Jon! Your help means a lot.", "Gina", "Jon", "Thanks, Jon! Jon's help means a lot."},
 		{"SpeakerTwice", "They keep reminding me I'm not alone. For me I just get lost.", "Maria", "John", "They keep reminding Maria, Maria is not alone. For Maria, Maria just gets lost."},
+		{"TwoPersonsSideBySide", "I'm so excited to tell you I started yoga.", "John", "Maria", "John is so excited to tell Maria, John started yoga."},
 		// The common verbs of what one is and does take the third person; a past, a modal, a
 		// verb whose past is its base form and a pasted quotation keep theirs.
 		{"CommonVerbs", "I weigh 72.5 kg, I eat fish and I personally watch TV. You fix bikes.", "user", "assistant", "user weighs 72.5 kg, user eats fish and user personally watches TV. assistant fixes bikes."},
