@@ -236,16 +236,16 @@ type edit struct {
 // Maria"); cut takes it out with what stands between, as the rewrite names the addressee
 // there: "Jon did great", "for Maria", "Thanks, Dave's notes…" of "Thanks Dave, your
 // notes…", not "Jon, Jon did great" nor "Jon Jon has got this", a name of no one.
-func calledBeside(text string, ws []wordSpan, i int, addressee string) (k int, cut edit, ok bool) {
+func calledBeside(msg string, ws []wordSpan, i int, addressee string) (k int, cut edit, ok bool) {
 	calls := func(k int) bool {
 		l, first := ws[k].lower, firstWord(normName(addressee))
-		return isNameWord(ws[k]) && (l == first || utf8.RuneCountInString(l) >= 3 && strings.HasPrefix(first, l))
+		return isNameWord(ws[k]) && !text.IsStopword(l) && (l == first || utf8.RuneCountInString(l) >= 3 && strings.HasPrefix(first, l))
 	}
-	bare := func(from, to int) bool { return strings.Trim(text[from:to], " ,") == "" }
+	bare := func(from, to int) bool { return strings.Trim(msg[from:to], " ,") == "" }
 	switch {
 	case i > 0 && bare(ws[i-1].end, ws[i].start) && calls(i-1):
 		k = i - 1
-		if k > 0 && ws[k-1].end == ws[k].start-1 && text[ws[k-1].end] == ' ' {
+		if k > 0 && ws[k-1].end == ws[k].start-1 && msg[ws[k-1].end] == ' ' {
 			return k, edit{ws[k-1].end, ws[i].start, ", "}, true // "Thanks Dave, your" → "Thanks, Dave's"
 		}
 		return k, edit{ws[k].start, ws[i].start, ""}, true
