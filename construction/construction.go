@@ -187,6 +187,9 @@ type Result struct {
 	// unavailable: the attempt met Neo4j or a model away (EUnavailable); the rest of its
 	// batch is left pending for the resumption rather than each meeting it in turn.
 	unavailable bool
+	// busy: what the attempt met was Neo4j busy (cypher.Busy), there but waiting for a
+	// lock another transaction holds: the resumption sets the space aside and goes on.
+	busy bool
 }
 
 // MarshalJSON writes a list left nil as [], so that a client reads lists whoever asks
@@ -534,6 +537,7 @@ func (p *Pipeline) failed(ctx context.Context, o realm.Observation, err error, r
 	}
 	log.Warn().Err(err).Msg("integration failed; the observation stays pending")
 	res.unavailable = realm.ErrorCode(err) == realm.EUnavailable
+	res.busy = cypher.Busy(err)
 	counts := !res.unavailable
 	status, markErr := p.store.MarkObservationError(context.WithoutCancel(ctx), o.Space, o.ID, err.Error(), p.opts.MaxAttempts, counts, res.Usage)
 	if markErr != nil {

@@ -21,8 +21,12 @@ import (
 // but never one that a job or an Ingest of this process is integrating (held.go).
 // Resume calls it at start and then periodically. A failing observation is retried up
 // to MaxAttempts and then failed, so the loop ends; one that meets Neo4j or a model away
-// ends it (EUnavailable), the rest of what it claimed handed back unattempted. It returns
-// how many observations it integrated. Errors: EUnavailable, a cancelled context.
+// ends it (EUnavailable), the rest of what it claimed handed back unattempted. One that
+// meets Neo4j busy (cypher.Busy: there, but waiting for a lock another transaction holds,
+// most likely its space's) sets its space aside instead: after a pause, doubled at each
+// busy answer, the pass goes on with the other spaces, and the observations of those set
+// aside are left to the next pass (EUnavailable once the rest is done). It returns how
+// many observations it integrated. Errors: EUnavailable, a cancelled context.
 func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 	return p.ResumePendingSpace(ctx, "")
 }
@@ -36,18 +40,49 @@ func (p *Pipeline) ResumePendingSpace(ctx context.Context, space string) (int, e
 	integrated := 0
 	seen := map[string]int{}     // guards against an observation that can neither succeed nor fail
 	touched := map[string]bool{} // the spaces of the observations integrated or failed
+	aside := busySpaces{spaces: map[string]bool{}}
 	if err := p.takeOverDead(ctx); err != nil {
 		return 0, err
 	}
 	defer p.settleJobs(ctx, touched)
 	for {
-		n, claimed, err := p.resumeBatch(ctx, space, seen, touched)
+		n, claimed, err := p.resumeBatch(ctx, space, seen, touched, &aside)
 		integrated += n
-		if err != nil || claimed == 0 {
+		switch {
+		case err != nil:
 			return integrated, err
+		case claimed == 0 && len(aside.spaces) > 0:
+			return integrated, realm.Errorf(realm.EUnavailable, "resume: neo4j was busy with %d of the spaces: their pending observations are left to the next pass", len(aside.spaces))
+		case claimed == 0:
+			return integrated, nil
 		}
 		p.log.Info().Int("observations", claimed).Msg("resumed pending observations")
 	}
+}
+
+// busySpaces are the spaces a pass of ResumePendingSpace set aside, Neo4j busy with them.
+type busySpaces struct {
+	spaces map[string]bool
+	// left are their observations the pass claimed and left unattempted, handed back and
+	// not claimed again by the pass.
+	left []cypher.ObservationRef
+	// pause is how long the pass waits after the next busy answer before it goes on: a
+	// Neo4j busy with locks is not sent the next statement at once.
+	pause time.Duration
+}
+
+// busyPause is the pause after a pass's first busy answer (busySpaces), doubled at each
+// one after, up to busyPauseMax.
+const (
+	busyPause    = time.Second
+	busyPauseMax = time.Minute
+)
+
+// setAside sets space aside for the rest of the pass, then waits out the pause.
+func (b *busySpaces) setAside(ctx context.Context, space string) error {
+	b.spaces[space] = true
+	b.pause = min(max(2*b.pause, busyPause), busyPauseMax)
+	return ctxtime.Sleep(ctx, b.pause)
 }
 
 // Resume runs ResumePending now and then every Options.ResumeInterval (0: once) until
@@ -110,22 +145,32 @@ func (p *Pipeline) settleJobs(ctx context.Context, spaces map[string]bool) {
 }
 
 // resumeBatch claims pending observations and integrates them, one at a time, but for
-// those another worker of this process holds or integrated since the claim (held.go).
-// It returns how many it integrated and claimed, and adds to touched the spaces of those
-// it integrated or failed. An attempt that meets Neo4j or a model away ends it with
-// EUnavailable: the rest of the batch, unattempted (each would wait out the same outage
-// in turn), is handed back. The leases of the batch are renewed once half their time
-// has passed, so that they do not expire while the batch is worked on.
-func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[string]int, touched map[string]bool) (integrated, claimed int, err error) {
+// those another worker of this process holds or integrated since the claim (held.go),
+// and those of the spaces set aside in aside. It returns how many it integrated and
+// claimed, and adds to touched the spaces of those it integrated or failed. An attempt
+// that meets Neo4j or a model away ends it with EUnavailable: the rest of the batch,
+// unattempted (each would wait out the same outage in turn), is handed back. One that
+// meets Neo4j busy sets its space aside (busySpaces); the batch's observations of the
+// spaces set aside are handed back. The leases of the batch are renewed once half their
+// time has passed, so that they do not expire while the batch is worked on.
+func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[string]int, touched map[string]bool, aside *busySpaces) (integrated, claimed int, err error) {
 	c := heldObservations.claim(p.opts.Owner)
 	defer c.end()
 	leased := time.Now()
-	// Not those a job or an Ingest of this process holds: they are being integrated (held.go).
-	batch, err := p.store.ClaimPending(ctx, space, p.lease(), p.opts.ResumeBatch, heldObservations.refs(p.opts.Owner))
+	// Not those a job or an Ingest of this process holds: they are being integrated
+	// (held.go); nor those of the spaces set aside, claimed before.
+	batch, err := p.store.ClaimPending(ctx, space, p.lease(), p.opts.ResumeBatch, append(heldObservations.refs(p.opts.Owner), aside.left...))
 	if err != nil {
 		return 0, 0, err
 	}
 	c.only(refsOf(batch))
+	var left []cypher.ObservationRef // of the spaces set aside
+	defer func() {
+		if len(left) > 0 {
+			aside.left = append(aside.left, left...)
+			p.handBack(ctx, left)
+		}
+	}()
 	for rest := batch; len(rest) > 0; {
 		if time.Since(leased) > p.opts.Lease/2 {
 			// A long pass (a slow model) renews the leases of what it has yet to integrate
@@ -138,6 +183,10 @@ func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[strin
 		}
 		o := rest[0]
 		rest = rest[1:]
+		if aside.spaces[o.Space] {
+			left = append(left, cypher.ObservationRef{Space: o.Space, ID: o.ID})
+			continue
+		}
 		key := o.Space + "/" + o.ID
 		if seen[key]++; seen[key] > p.opts.MaxAttempts+1 {
 			return integrated, len(batch), fmt.Errorf("resume: observation %s keeps coming back pending", key)
@@ -155,6 +204,14 @@ func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[strin
 		}
 		if res.Status != StatusPending {
 			touched[o.Space] = true
+		}
+		if res.busy {
+			p.log.Warn().Str("space", o.Space).Str("observation", o.ID).Msg("neo4j busy with the space: its pending observations are left to the next pass")
+			left = append(left, cypher.ObservationRef{Space: o.Space, ID: o.ID})
+			if err := aside.setAside(ctx, o.Space); err != nil {
+				return integrated, len(batch), err
+			}
+			continue
 		}
 		if res.unavailable {
 			p.handBack(ctx, refsOf(rest))

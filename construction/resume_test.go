@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -374,4 +377,125 @@ func TestCloseLeavesIngestsTheirLeases(t *testing.T) {
 		t.Fatal(err)
 	}
 	ag.checkExtracts(t, map[string]int{"c1": 1, "c2": 1})
+}
+
+// holdSchemaLock makes Neo4j busy: it creates an index in a transaction of its own, left
+// open until release (or the test's end), rolled back then. Meanwhile Neo4j answers
+// statements on other connections (awaitAnswer's probes), but the statements of the
+// stored labels wait for the schema lock, as for any lock another transaction holds.
+func holdSchemaLock(t *testing.T) (release func()) {
+	t.Helper()
+	cfg := cyphertest.Config()
+	driver, err := neo4j.NewDriverWithContext(cfg.URI, neo4j.BasicAuth(cfg.User, cfg.Password, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	sess := driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: cfg.Database, AccessMode: neo4j.AccessModeWrite})
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			sess.Close(ctx) // rolls back the open transaction
+			driver.Close(ctx)
+		})
+	}
+	t.Cleanup(release)
+	tx, err := sess.BeginTransaction(ctx)
+	if err == nil {
+		_, err = tx.Run(ctx, "CREATE INDEX resume_busy_test IF NOT EXISTS FOR (s:Space) ON (s.resume_busy_test)", nil)
+	}
+	if err != nil {
+		t.Fatalf("taking the schema lock: %v", err)
+	}
+	return release
+}
+
+// logLines is a log writer that passes each line, decoded, to fn.
+type logLines func(line map[string]any)
+
+func (fn logLines) Write(p []byte) (int, error) {
+	var line map[string]any
+	if err := json.Unmarshal(p, &line); err != nil {
+		return 0, err
+	}
+	fn(line)
+	return len(p), nil
+}
+
+// hookedAgent is countingAgent running a hook before the first extraction of some
+// observations.
+type hookedAgent struct {
+	*countingAgent
+	mu    sync.Mutex
+	hooks map[string]func()
+}
+
+func (a *hookedAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extraction, realm.Usage, error) {
+	a.mu.Lock()
+	hook := a.hooks[in.Observation.ID]
+	delete(a.hooks, in.Observation.ID)
+	a.mu.Unlock()
+	if hook != nil {
+		hook()
+	}
+	return a.countingAgent.Extract(ctx, in)
+}
+
+// TestResumeGoesOnWhenNeo4jBusy: a pass that meets Neo4j busy with a space (a lock held
+// past RetryTime by another transaction) leaves that space's observations pending,
+// attempted once, for the next pass, pauses, and integrates those of the other spaces;
+// it says EUnavailable. The next pass integrates the rest.
+func TestResumeGoesOnWhenNeo4jBusy(t *testing.T) {
+	ctx := context.Background()
+	shared := cyphertest.MustOpen(t)
+	cfg := cyphertest.Config()
+	cfg.AnswerTimeout, cfg.RetryTime = 3*time.Second, 6*time.Second
+	store, err := cypher.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close(ctx) })
+	// The busy space's observations are claimed first (ordered by space).
+	busy, free := cyphertest.NewSpace(t), cyphertest.NewSpace(t)
+	if free < busy {
+		busy, free = free, busy
+	}
+	savePending(t, shared, busy, msg("b1", "home: Ann lives in Paris"), msg("b2", "pet: Ann has a cat"))
+	savePending(t, shared, free, msg("f1", "drink: Ann likes tea"), msg("f2", "job: Ann is a baker"))
+	// Neo4j is busy from b1's extraction (after the claim) until b1's attempt has failed
+	// (logged): the pass meets it busy with b1, and goes on to the free space only if it
+	// does not stop there.
+	var release func()
+	ag := &hookedAgent{countingAgent: newCountingAgent(busy), hooks: map[string]func(){
+		"b1": func() { release = holdSchemaLock(t) },
+	}}
+	log := zerolog.New(logLines(func(line map[string]any) {
+		if line["observation"] == "b1" && line["message"] == "integration failed; the observation stays pending" {
+			release()
+		}
+	}))
+	p := construction.New(store, ag, bowEmbedder{}, construction.Options{Owner: "test-" + busy}, log)
+	t.Cleanup(func() { p.Close(ctx) })
+
+	t.Run("Busy", func(t *testing.T) {
+		n, err := p.ResumePending(ctx)
+		if realm.ErrorCode(err) != realm.EUnavailable || n < 2 {
+			t.Errorf("ResumePending: %d integrated, %v; want the free space's 2 at least, and unavailable (a space left)", n, err)
+		}
+		if st := mustStats(t, store, free); st.ObservationsPending != 0 || st.ObservationsFailed != 0 {
+			t.Errorf("the free space: %+v, want its 2 observations integrated (Neo4j busy with another space does not stop the pass)", st)
+		}
+		if st := mustStats(t, store, busy); st.ObservationsPending != 2 {
+			t.Errorf("the busy space: %+v, want its 2 observations pending", st)
+		}
+		ag.checkExtracts(t, map[string]int{"b1": 1, "b2": 0}) // not retried in the pass, nor the rest of its space attempted
+	})
+	t.Run("Next", func(t *testing.T) {
+		if n, err := p.ResumePending(ctx); err != nil || n < 2 {
+			t.Errorf("ResumePending: %d integrated, %v; want the busy space's 2 at least", n, err)
+		}
+		if st := mustStats(t, store, busy); st.ObservationsPending != 0 || st.ObservationsFailed != 0 {
+			t.Errorf("the busy space, the next pass: %+v, want its 2 observations integrated", st)
+		}
+	})
 }

@@ -481,6 +481,15 @@ var errNoAnswer = errors.New("neo4j did not answer")
 // it answered the probes (awaitAnswer).
 var errBusy = errors.New("neo4j is busy")
 
+// Busy reports whether err is the EUnavailable of a statement that Neo4j did not answer
+// for RetryTime while it answered others ("neo4j is busy", awaitAnswer): Neo4j is there,
+// the statement waits for a lock another transaction holds, and statements that need
+// other locks go through, unlike when Neo4j is out of reach.
+func Busy(err error) bool {
+	var e *realm.Error
+	return errors.As(err, &e) && e.Code == realm.EUnavailable && e.Message == errBusy.Error()
+}
+
 type answerKey struct{}
 
 // awaitAnswer runs attempt with a context that ends once Neo4j has answered nothing for
@@ -507,7 +516,7 @@ func (s *Store) awaitAnswer(ctx context.Context, d time.Duration, attempt func(c
 		case errNoAnswer:
 			return nil, &neo4j.TransactionExecutionLimit{Cause: "no answer", Errors: []error{errNoAnswer}}
 		case errBusy:
-			return nil, &realm.Error{Code: realm.EUnavailable, Message: "neo4j is busy",
+			return nil, &realm.Error{Code: realm.EUnavailable, Message: errBusy.Error(),
 				Cause: fmt.Sprintf("neo4j answered other statements but not this one for %s (NEO4J_RETRY_TIME): it waits for a lock another transaction holds, or works long before its first row", s.retryTime)}
 		}
 	}
