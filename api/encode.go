@@ -30,6 +30,12 @@ func decode[T any](r *http.Request) (T, error) {
 	case len(bytes.TrimSpace(b)) == 0:
 		return v, realm.Errorf(realm.EInvalid, "request body is empty; a JSON object is expected")
 	}
+	return decodeJSON[T](b)
+}
+
+// decodeJSON is decode of a body already read, not empty.
+func decodeJSON[T any](b []byte) (T, error) {
+	var v T
 	fe := realm.FieldErrors{}
 	tree, err := readJSON(b, false, fe)
 	if err != nil {
@@ -42,7 +48,8 @@ func decode[T any](r *http.Request) (T, error) {
 	if err := fe.Err(); err != nil {
 		return v, err
 	}
-	if b, err = json.Marshal(tree); err == nil {
+	b, err = json.Marshal(tree)
+	if err == nil {
 		err = json.Unmarshal(b, &v)
 	}
 	if err != nil { // checkShape let through what encoding/json refuses: a bug

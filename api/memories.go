@@ -66,56 +66,75 @@ func (req observationsRequest) observations() ([]realm.Observation, realm.FieldE
 	fe := realm.FieldErrors{}
 	out := make([]realm.Observation, len(req.Messages))
 	for i, m := range req.Messages {
-		field := func(name string) string { return fmt.Sprintf("messages[%d].%s", i, name) }
-		// Who spoke: the speaker, else the role. A chat role (chatRole) is kept beside the
-		// speaker; another role names who spoke, as a speaker does, and is not kept.
-		var speaker, role string
-		if m.Role != nil {
-			if utf8.RuneCountInString(*m.Role) > maxNameLen {
-				fe.Add(field("role"), fmt.Sprintf("at most %d characters", maxNameLen))
-			}
-			if role = chatRole(*m.Role); role != "" {
-				speaker = *m.Role
-			} else if speaker = speakerName(*m.Role); speaker == "" {
-				fe.Add(field("role"), "must not be empty (bidirectional formatting characters do not count)")
-			}
-		}
-		if m.Speaker != nil {
-			if utf8.RuneCountInString(*m.Speaker) > maxNameLen {
-				fe.Add(field("speaker"), fmt.Sprintf("at most %d characters", maxNameLen))
-			}
-			if speaker = speakerName(*m.Speaker); speaker == "" {
-				fe.Add(field("speaker"), "must not be empty (bidirectional formatting characters do not count)")
-			}
-		}
-		if m.Speaker == nil && m.Role == nil {
-			fe.Add(field("speaker"), "required (or role)")
-		}
-		if utf8.RuneCountInString(m.SessionID) > maxNameLen {
-			fe.Add(field("session_id"), fmt.Sprintf("at most %d characters", maxNameLen))
-		}
-		m.SessionID = stripBidi(m.SessionID)
-		for name, v := range map[string]string{"speaker": speaker, "session_id": m.SessionID, "content": m.Content, "id": m.ID} {
-			if strings.ContainsRune(v, 0) { // a JSON body is checked before (body.go); MCP arguments here
-				fe.Add(field(name), "must not contain NUL (\\u0000)")
-			}
-		}
-		var at time.Time
-		var offset int
-		if m.Timestamp == "" {
-			fe.Add(field("timestamp"), "required (RFC 3339, e.g. 2023-05-08T13:56:00Z)")
-		} else if msg := timeErr(m.Timestamp); msg != "" {
-			fe.Add(field("timestamp"), msg)
-		} else {
-			t, _ := time.Parse(time.RFC3339, m.Timestamp)
-			at = t.UTC()
-			_, offset = t.Zone()
-		}
-		out[i] = realm.Observation{
-			ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Role: role, Content: m.Content, ObservedAt: at, Offset: offset,
-		}
+		out[i] = m.observation(func(name string) string { return fmt.Sprintf("messages[%d].%s", i, name) }, fe)
 	}
 	return out, fe
+}
+
+// ReadMessage reads one message, a JSON object with the fields of a message of POST
+// …/observations, with the same checks and conversion (the role kept beside the
+// speaker): `realm ingest` reads its lines so. Its field errors name the fields alone
+// (role, timestamp). Errors: EInvalid.
+func ReadMessage(b []byte) (realm.Observation, error) {
+	m, err := decodeJSON[message](b)
+	if err != nil {
+		return realm.Observation{}, err
+	}
+	fe := realm.FieldErrors{}
+	o := m.observation(func(name string) string { return name }, fe)
+	return o, fe.Err()
+}
+
+// observation converts and checks m (observations), adding its failures to fe under the
+// names field gives.
+func (m message) observation(field func(string) string, fe realm.FieldErrors) realm.Observation {
+	// Who spoke: the speaker, else the role. A chat role (chatRole) is kept beside the
+	// speaker; another role names who spoke, as a speaker does, and is not kept.
+	var speaker, role string
+	if m.Role != nil {
+		if utf8.RuneCountInString(*m.Role) > maxNameLen {
+			fe.Add(field("role"), fmt.Sprintf("at most %d characters", maxNameLen))
+		}
+		if role = chatRole(*m.Role); role != "" {
+			speaker = *m.Role
+		} else if speaker = speakerName(*m.Role); speaker == "" {
+			fe.Add(field("role"), "must not be empty (bidirectional formatting characters do not count)")
+		}
+	}
+	if m.Speaker != nil {
+		if utf8.RuneCountInString(*m.Speaker) > maxNameLen {
+			fe.Add(field("speaker"), fmt.Sprintf("at most %d characters", maxNameLen))
+		}
+		if speaker = speakerName(*m.Speaker); speaker == "" {
+			fe.Add(field("speaker"), "must not be empty (bidirectional formatting characters do not count)")
+		}
+	}
+	if m.Speaker == nil && m.Role == nil {
+		fe.Add(field("speaker"), "required (or role)")
+	}
+	if utf8.RuneCountInString(m.SessionID) > maxNameLen {
+		fe.Add(field("session_id"), fmt.Sprintf("at most %d characters", maxNameLen))
+	}
+	m.SessionID = stripBidi(m.SessionID)
+	for name, v := range map[string]string{"speaker": speaker, "session_id": m.SessionID, "content": m.Content, "id": m.ID} {
+		if strings.ContainsRune(v, 0) { // a JSON body is checked before (body.go); MCP arguments here
+			fe.Add(field(name), "must not contain NUL (\\u0000)")
+		}
+	}
+	var at time.Time
+	var offset int
+	if m.Timestamp == "" {
+		fe.Add(field("timestamp"), "required (RFC 3339, e.g. 2023-05-08T13:56:00Z)")
+	} else if msg := timeErr(m.Timestamp); msg != "" {
+		fe.Add(field("timestamp"), msg)
+	} else {
+		t, _ := time.Parse(time.RFC3339, m.Timestamp)
+		at = t.UTC()
+		_, offset = t.Zone()
+	}
+	return realm.Observation{
+		ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Role: role, Content: m.Content, ObservedAt: at, Offset: offset,
+	}
 }
 
 // stripBidi removes the Unicode bidirectional formatting characters (embeddings,

@@ -25,7 +25,8 @@ type command struct {
 // cannot drift from what the commands accept.
 var commands = []command{
 	{"serve", "", "serve the HTTP API (applies the schema first)", withStderr(runServe)},
-	{"ingest", "FILE", "ingest JSONL messages or a LoCoMo file (--sample picks its conversation)", runIngest},
+	{"ingest", "FILE", "ingest JSONL messages or a LoCoMo file (--sample picks its conversation); each line one message as " +
+		"POST /v1/spaces/{space}/observations takes it (id, session_id, speaker and/or role, content, timestamp), with its checks", runIngest},
 	{"recall", `"question"`, "ask a space; the evidence as a table", runRecall},
 	{"bench", "locomo|longmemeval|updates|scale [flags] [FILE]", "benchmarks (see README); realm bench NAME -h lists the flags of each", withStderr(runBench)},
 	{"reembed", "", "re-embed with the configured embedder (--space S or --all)", runReembed},

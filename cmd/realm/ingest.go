@@ -3,7 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/api"
 	"github.com/realm-memory/realm/bench"
 )
 
@@ -63,7 +64,8 @@ func runIngest(ctx context.Context, args []string, getenv func(string) string, s
 	return nil
 }
 
-// readObservations reads a LoCoMo JSON file (a list of samples) or JSONL messages.
+// readObservations reads a LoCoMo JSON file (a list of samples) or JSONL messages, each
+// line one message as POST /v1/spaces/{space}/observations takes them (api.ReadMessage).
 func readObservations(path, sample string) ([]realm.Observation, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -90,23 +92,16 @@ func readObservations(path, sample string) ([]realm.Observation, error) {
 		if strings.TrimSpace(sc.Text()) == "" {
 			continue
 		}
-		var m struct {
-			ID        string    `json:"id"`
-			SessionID string    `json:"session_id"`
-			Speaker   string    `json:"speaker"`
-			Role      string    `json:"role"`
-			Content   string    `json:"content"`
-			Timestamp time.Time `json:"timestamp"`
+		o, err := api.ReadMessage(sc.Bytes())
+		if err != nil {
+			bad := &realm.Error{Code: realm.EInvalid, Message: fmt.Sprintf("%s line %d: %s", path, line, realm.ErrorMessage(err))}
+			var e *realm.Error
+			if errors.As(err, &e) {
+				bad.Fields = e.Fields
+			}
+			return nil, bad
 		}
-		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			return nil, realm.Errorf(realm.EInvalid, "%s line %d: %v", path, line, err)
-		}
-		speaker := m.Speaker
-		if speaker == "" {
-			speaker = m.Role
-		}
-		_, offset := m.Timestamp.Zone()
-		out = append(out, realm.Observation{ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Content: m.Content, ObservedAt: m.Timestamp, Offset: offset})
+		out = append(out, o)
 	}
 	return out, sc.Err()
 }
