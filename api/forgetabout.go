@@ -38,54 +38,66 @@ func (req forgetAboutRequest) validate() error {
 			fe.Add(field, "must not be empty")
 		case utf8.RuneCountInString(p) > maxForgetPhraseRunes:
 			fe.Add(field, fmt.Sprintf("must be at most %d characters", maxForgetPhraseRunes))
+		case strings.ContainsRune(p, 0): // a JSON body is checked before (body.go); MCP arguments here
+			fe.Add(field, "must not contain NUL (\\u0000)")
 		}
 	}
 	return fe.Err()
 }
 
-// forgetAboutResult is what POST …/forget found (dry_run) or forgot: the ids of the messages,
-// memories and traces (cypher.About) and how many of each.
+// forgetAboutResult is what POST …/forget (and the MCP tool forget_about) found (dry_run)
+// or forgot: the ids of the messages, memories and traces (cypher.About) and how many of
+// each.
 type forgetAboutResult struct {
-	DryRun       bool     `json:"dry_run"`
-	Observations []string `json:"observations"`
-	Memories     []string `json:"memories"`
-	Traces       []string `json:"traces"`
+	DryRun       bool     `json:"dry_run" jsonschema:"true: what would go, nothing changed"`
+	Observations []string `json:"observations" jsonschema:"ids of the messages naming the person, in the order they were said"`
+	Memories     []string `json:"memories" jsonschema:"ids of the memories deleted with the messages, in id order (dry run: those forgetting them deletes)"`
+	Traces       []string `json:"traces" jsonschema:"ids of the traces (recalls) whose question names the person, oldest first"`
 	Counts       struct {
 		Observations int `json:"observations"`
 		Memories     int `json:"memories"`
 		Traces       int `json:"traces"`
-	} `json:"counts"`
+	} `json:"counts" jsonschema:"how many ids each list holds"`
 }
 
-// handleForgetAbout forgets what a space holds about someone, named by phrases: the messages
-// naming them, the memories derived from those, the traces of questions naming them
-// (cypher.Store.About finds them). A dry run answers what would go and changes nothing.
-// Otherwise each message is forgotten as DELETE …/observations/{id} forgets it
+// handleForgetAbout forgets what a space holds about someone (forgetAboutPerson).
+func (s *server) handleForgetAbout(w http.ResponseWriter, r *http.Request) {
+	req, err := decode[forgetAboutRequest](r)
+	var res forgetAboutResult
+	if err == nil {
+		res, err = s.forgetAboutPerson(r.Context(), chi.URLParam(r, "space"), req)
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	encode(w, http.StatusOK, res)
+}
+
+// forgetAboutPerson forgets what a space holds about someone, named by phrases: the
+// messages naming them, the memories derived from those, the traces of questions naming
+// them (cypher.Store.About finds them). A dry run answers what would go and changes
+// nothing. Otherwise each message is forgotten as DELETE …/observations/{id} forgets it
 // (construction.Pipeline.Forget: the other messages of a merged memory are integrated
 // again), then the traces go as the retention's sweep deletes them
 // (cypher.Store.ForgetTraces); the answer says what went, the memories the messages'
-// integration anew added and then forgetting a later one deleted included.
-func (s *server) handleForgetAbout(w http.ResponseWriter, r *http.Request) {
-	req, err := decode[forgetAboutRequest](r)
-	if err == nil {
-		err = req.validate()
+// integration anew added and then forgetting a later one deleted included. A call that
+// fails midway leaves what it had yet to forget where About finds it, so that the same
+// call again finishes the work. Errors: EInvalid, ENotFound, EUnavailable.
+func (s *server) forgetAboutPerson(ctx context.Context, space string, req forgetAboutRequest) (forgetAboutResult, error) {
+	if err := req.validate(); err != nil {
+		return forgetAboutResult{}, err
 	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	space := chi.URLParam(r, "space")
-	about, err := s.Store.About(r.Context(), space, req.About)
+	about, err := s.Store.About(ctx, space, req.About)
 	if err == nil && !req.DryRun {
-		about, err = s.forgetAbout(r.Context(), space, about)
+		about, err = s.forgetAbout(ctx, space, about)
 	}
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return forgetAboutResult{}, err
 	}
 	res := forgetAboutResult{DryRun: req.DryRun, Observations: about.Observations, Memories: about.Memories, Traces: about.Traces}
 	res.Counts.Observations, res.Counts.Memories, res.Counts.Traces = len(res.Observations), len(res.Memories), len(res.Traces)
-	encode(w, http.StatusOK, res)
+	return res, nil
 }
 
 // forgetAbout forgets the messages of about, then deletes its traces, and returns what went:

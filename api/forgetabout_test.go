@@ -2,14 +2,20 @@ package api
 
 import (
 	"fmt"
+	"io"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rs/zerolog"
+
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher/cyphertest"
+	"github.com/realm-memory/realm/retrieval"
 )
 
 // aboutTwoToms are messages about two people of the same first name: Tom Becker (b1-b3,
@@ -271,5 +277,121 @@ func TestForgetAboutWords(t *testing.T) {
 			t.Logf("%s %q", m["id"], m["content"])
 		}
 		t.Errorf("found %v, want %v", dry.Observations, want)
+	}
+}
+
+// TestForgetAboutFinishedAgain: a forget that fails between its messages and its traces
+// (the embedder, which keeps each erased question's vector on the learned links, is away)
+// answers 503 with the messages forgotten and the trace still there; the same call again,
+// the embedder back, finishes it: the trace goes, and the answer names it.
+func TestForgetAboutFinishedAgain(t *testing.T) {
+	emb := &switchedEmbedder{Embedder: embedder}
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
+		emb.Embedder = embedder // set up by testDeps
+		d.Recall = retrieval.New(d.Store, emb, offline.New(offline.Options{}), retrieval.Options{}, zerolog.New(io.Discard))
+	})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, aboutTwoToms)
+	about := map[string]any{"about": []string{"Tom Becker", "tom.becker@acme.com"}}
+	rec := c.recall(sp, map[string]any{"query": "Where is Tom Becker moving to?", "k": 20})
+	// Feedback adds learned links that hold the question, between memories of Tom Schmidt
+	// that stay: forgetting the trace embeds the question, for the links to keep its vector.
+	var stay []string
+	for _, n := range rec.Nodes {
+		if !slices.ContainsFunc(n.Node.Sources, func(s string) bool { return s[0] == 'b' }) {
+			stay = append(stay, n.Node.ID)
+		}
+	}
+	if len(stay) < 2 {
+		t.Fatalf("recall: %d memories of Tom Schmidt alone, want 2 at least", len(stay))
+	}
+	feedback := map[string]any{"correct": true, "useful_node_ids": stay[:2]}
+	if code := c.status("POST", sp+"/traces/"+rec.TraceID+"/feedback", feedback); code != http.StatusOK {
+		t.Fatalf("feedback: %d", code)
+	}
+
+	emb.down.Store(true)
+	if code := c.status("POST", sp+"/forget", about); code != http.StatusServiceUnavailable {
+		t.Fatalf("forget, the embedder away: %d, want 503", code)
+	}
+	emb.down.Store(false)
+	var list struct{ Observations []realm.Observation }
+	c.do("GET", sp+"/observations?limit=100", nil, &list)
+	if len(list.Observations) != 2 {
+		t.Fatalf("after the failed forget: %d messages, want s1 and s2 (the messages forgotten before the traces)", len(list.Observations))
+	}
+	if code := c.status("GET", sp+"/traces/"+rec.TraceID, nil); code != http.StatusOK {
+		t.Fatalf("after the failed forget: the trace %d, want it still there", code)
+	}
+
+	var again forgetAboutDoc
+	if code := c.do("POST", sp+"/forget", about, &again).StatusCode; code != http.StatusOK {
+		t.Fatalf("forget again: %d", code)
+	}
+	if len(again.Observations) != 0 || !slices.Equal(again.Traces, []string{rec.TraceID}) {
+		t.Errorf("forget again: %+v, want the trace the failed call left, and no message", again)
+	}
+	if code := c.status("GET", sp+"/traces/"+rec.TraceID, nil); code != http.StatusNotFound {
+		t.Errorf("after forgetting again: the trace %d, want 404", code)
+	}
+}
+
+// TestMCPForgetAbout: the MCP tool forget_about is POST …/forget: the same validation
+// (tool errors naming the field, NUL refused as the JSON body refuses it), the same dry
+// run and the same answer (the route's documented schema), and it forgets the person as
+// the route does.
+func TestMCPForgetAbout(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	cs := mustConnectMCP(t, srv.URL, "")
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, aboutTwoToms)
+	about := []string{"Tom Becker", "tom.becker@acme.com"}
+	rec := c.recall(sp, map[string]any{"query": "Where is Tom Becker moving to?", "k": 5})
+
+	for _, tt := range []struct {
+		name  string
+		about []string
+		field string
+	}{
+		{"ErrNoPhrase", []string{}, "about"},
+		{"ErrEmpty", []string{"Tom Becker", " "}, "about[1]"},
+		{"ErrNUL", []string{"Tom\x00Becker"}, "about[0]"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := callTool(t, cs, "forget_about", map[string]any{"space": space, "about": tt.about})
+			if fields, _ := got.out["fields"].(map[string]any); !got.isError || got.code() != "invalid" || fields[tt.field] == nil {
+				t.Errorf("%+v, want the tool error invalid naming %s", got, tt.field)
+			}
+		})
+	}
+
+	var httpDry, dry forgetAboutDoc
+	c.do("POST", sp+"/forget", map[string]any{"about": about, "dry_run": true}, &httpDry)
+	got := callTool(t, cs, "forget_about", map[string]any{"space": space, "about": about, "dry_run": true})
+	checkDocumented(t, "forget_about", got)
+	got.decode(t, &dry)
+	if got.isError || !reflect.DeepEqual(dry, httpDry) || !slices.Equal(dry.Observations, []string{"b1", "b2", "b3"}) {
+		t.Fatalf("dry run: %+v, want POST …/forget's %+v", got, httpDry)
+	}
+
+	var gone forgetAboutDoc
+	got = callTool(t, cs, "forget_about", map[string]any{"space": space, "about": about})
+	checkDocumented(t, "forget_about", got)
+	got.decode(t, &gone)
+	if got.isError || gone.DryRun || !slices.Equal(gone.Observations, dry.Observations) || !slices.Equal(gone.Traces, []string{rec.TraceID}) ||
+		gone.Counts.Memories != len(dry.Memories) {
+		t.Errorf("forget_about: %+v, want the dry run's %+v", got, dry)
+	}
+	var list struct{ Observations []realm.Observation }
+	c.do("GET", sp+"/observations?limit=100", nil, &list)
+	if len(list.Observations) != 2 {
+		t.Errorf("after forget_about: %d messages, want s1 and s2", len(list.Observations))
+	}
+	if code := c.status("GET", sp+"/traces/"+rec.TraceID, nil); code != http.StatusNotFound {
+		t.Errorf("after forget_about: the trace %d, want 404", code)
 	}
 }

@@ -26,7 +26,7 @@ import (
 
 // The MCP endpoint (Model Context Protocol, streamable HTTP transport) gives an LLM
 // agent its tools over the same services as the HTTP routes: remember, recall, answer,
-// feedback, correct, forget, spaces. /mcp sits behind authenticate and rateLimit like
+// feedback, correct, forget, forget_about, spaces. /mcp sits behind authenticate and rateLimit like
 // every /v1 route; each tool names its space in its arguments, so each call runs
 // Key.authorize, the checks of a /v1/spaces/{space} route, before touching the space: a
 // space outside the key's patterns is "not found", exactly as over HTTP.
@@ -38,7 +38,7 @@ import (
 
 // mcpInstructions is what a connecting client may hand its model about the tools.
 const mcpInstructions = `REALM is a long-term memory. Each tool works in one space (a tenant, e.g. one user or one agent): pass the same "space" every time, such as the user's id (space ids are case-sensitive).
-Store what was said with remember; spaces lists the spaces that exist; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; fix what a memory says with correct (the old version stays as history); delete a wrong or unwanted memory with forget, or, when the user asks to forget what they said, the message itself (forget with observation_id, a memory's source).`
+Store what was said with remember; spaces lists the spaces that exist; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; fix what a memory says with correct (the old version stays as history); delete a wrong or unwanted memory with forget, or, when the user asks to forget what they said, the message itself (forget with observation_id, a memory's source); forget everything about one person, when asked to, with forget_about (dry_run first to check).`
 
 // spaceArg is the argument every tool takes first.
 type spaceArg struct {
@@ -110,6 +110,12 @@ type forgetArgs struct {
 	spaceArg
 	MemoryID      string `json:"memory_id,omitempty" jsonschema:"the id of the memory to delete (a node id from recall); or observation_id"`
 	ObservationID string `json:"observation_id,omitempty" jsonschema:"instead of memory_id: the id of a message (a memory's source) to forget with every memory derived from it"`
+}
+
+type forgetAboutArgs struct {
+	spaceArg
+	About  []string `json:"about" jsonschema:"every form the person goes by: full name, email address (1 to 20 phrases, each 1 to 256 characters, not only white space); a message or a question names the person when it holds a phrase as whole words, in any case (an email address as a whole token)"`
+	DryRun bool     `json:"dry_run,omitempty" jsonschema:"true: answer what would go and change nothing"`
 }
 
 type correctArgs struct {
@@ -308,6 +314,19 @@ func (s *server) mcpHandler() http.Handler {
 				return forgetResult{}, err
 			}
 			return forgetResult{Forgotten: in.MemoryID}, nil
+		})
+
+	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "forget_about",
+		Description: "Forget everything a memory space holds about one person, when the user asks for it (\"forget everything about Tom Becker\"), as POST /v1/spaces/{space}/forget: every message naming the person by one of the phrases of about (its speaker or content), with the memories derived from them (the other messages of a memory deleted are integrated again from their own words), and the traces of recalls whose question names them. Words of the person that no phrase holds (a nickname, the last name alone) stay: name every form. With dry_run, answers what would go and changes nothing; call it first to check the phrases. Returns the ids of the messages, memories and traces forgotten, and their counts. Called again, it finds nothing but what was said or asked since (a call that failed midway is finished by the same call again). It cannot be undone.",
+		// Idempotent: the same call again forgets nothing more (but what was said since).
+		Annotations: &mcp.ToolAnnotations{Title: "Forget about a person", DestructiveHint: yes, IdempotentHint: true, OpenWorldHint: no}},
+		func(ctx context.Context, key *Key, space string, in forgetAboutArgs) (forgetAboutResult, error) {
+			// Read and write, as over HTTP (routes.go): it answers what it found, a search of
+			// the space.
+			if err := key.scopeErr(ScopeRead); err != nil {
+				return forgetAboutResult{}, err
+			}
+			return s.forgetAboutPerson(ctx, space, forgetAboutRequest{About: in.About, DryRun: in.DryRun})
 		})
 
 	srv.AddReceivingMiddleware(structuredToolErrors)
