@@ -1035,19 +1035,37 @@ func topicOf(speaker string, keywords []string) string {
 
 // runningSummary is the parsed form of the offline summary:
 //
-//	Participants: A, B. Sessions: 3, latest s3 on 8 May 2023. Recent topics: t1; t2.
+//	Participants: A, B. Sessions: 3, latest s3 on 8 May 2023, also s1, s2. Recent topics: t1; t2.
 type runningSummary struct {
 	participants []string
-	sessions     int
-	latest       string
-	topics       []string
+	sessions     int    // the distinct sessions seen
+	latest       string // the session of the latest message, and the day it was said
+	// earlier are the sessions seen before latest, the most recent first, at most
+	// summarySessions-1: a message of one of them (conversations that interleave) is
+	// no new session.
+	earlier []string
+	topics  []string
 }
 
 const (
 	sumParticipants = "Participants: "
 	sumSessions     = "Sessions: "
+	sumLatest       = ", latest "
+	sumEarlier      = ", also "
 	sumTopics       = "Recent topics: "
 )
+
+// summarySessions is how many sessions the summary names, the latest and those seen
+// before it: a session that comes back after as many others is counted again.
+const summarySessions = 12
+
+// latestSession is the session of r.latest, without its day.
+func (r runningSummary) latestSession() string {
+	if i := strings.LastIndex(r.latest, " on "); i >= 0 {
+		return r.latest[:i]
+	}
+	return r.latest
+}
 
 // parseSummary reads a summary written by update; anything else starts afresh.
 func parseSummary(s string) runningSummary {
@@ -1063,9 +1081,13 @@ func parseSummary(s string) runningSummary {
 			}
 		case strings.HasPrefix(part, sumSessions):
 			rest := strings.TrimPrefix(part, sumSessions)
-			n, latest, _ := strings.Cut(rest, ", latest ")
+			n, latest, _ := strings.Cut(rest, sumLatest)
+			latest, earlier, _ := strings.Cut(latest, sumEarlier)
 			r.sessions, _ = strconv.Atoi(n)
 			r.latest = latest
+			if earlier != "" {
+				r.earlier = strings.Split(earlier, ", ")
+			}
 		case strings.HasPrefix(part, sumTopics):
 			for _, t := range strings.Split(strings.TrimPrefix(part, sumTopics), "; ") {
 				if t = strings.TrimSpace(t); t != "" {
@@ -1089,9 +1111,17 @@ func (r runningSummary) update(speaker, addressee string, obs realm.Observation,
 			r.participants = append(r.participants, p)
 		}
 	}
-	if firstOfSession {
-		r.sessions++
-		r.latest = obs.Session()
+	// A session counts once: not when its messages interleave with another's, which the
+	// recent messages (firstOfSession) may not show.
+	if session := obs.Session(); session != "" && session != r.latestSession() {
+		if firstOfSession && !slices.Contains(r.earlier, session) {
+			r.sessions++
+		}
+		if r.latest != "" {
+			r.earlier = append([]string{r.latestSession()}, slices.DeleteFunc(r.earlier, func(e string) bool { return e == session })...)
+			r.earlier = r.earlier[:min(len(r.earlier), summarySessions-1)]
+		}
+		r.latest = session
 		if !obs.ObservedAt.IsZero() {
 			r.latest += " on " + text.FormatDay(obs.ObservedAt)
 		}
@@ -1119,7 +1149,10 @@ func (r runningSummary) String() string {
 	if r.sessions > 0 {
 		s := sumSessions + strconv.Itoa(r.sessions)
 		if r.latest != "" {
-			s += ", latest " + r.latest
+			s += sumLatest + r.latest
+		}
+		if len(r.earlier) > 0 {
+			s += sumEarlier + strings.Join(r.earlier, ", ")
 		}
 		parts = append(parts, s)
 	}
