@@ -1056,7 +1056,7 @@ const (
 )
 
 // summarySessions is how many sessions the summary names, the latest and those seen
-// before it: a session that comes back after as many others is counted again.
+// before it: a session that comes back after more others than that is counted again.
 const summarySessions = 12
 
 // latestSession is the session of r.latest, without its day.
