@@ -150,18 +150,7 @@ func TestForgetAbout(t *testing.T) {
 				t.Errorf("recall finds %+v", n.Node)
 			}
 		}
-		var list struct{ Observations []realm.Observation }
-		c.do("GET", sp+"/observations?limit=100", nil, &list)
-		var ids []string
-		for _, o := range list.Observations {
-			ids = append(ids, o.ID)
-		}
-		if !slices.Equal(ids, []string{"s1", "s2"}) {
-			t.Errorf("observations %v, want s1 s2", ids)
-		}
-		if code := c.status("GET", sp+"/traces/"+becker.TraceID, nil); code != http.StatusNotFound {
-			t.Errorf("the trace of the question about Tom Becker: %d", code)
-		}
+		checkForgotten(t, c, sp, becker.TraceID, http.StatusNotFound)
 		var edits struct {
 			Edits []struct{ Query *string }
 		}
@@ -317,13 +306,8 @@ func TestForgetAboutFinishedAgain(t *testing.T) {
 		t.Fatalf("forget, the embedder away: %d, want 503", code)
 	}
 	emb.down.Store(false)
-	var list struct{ Observations []realm.Observation }
-	c.do("GET", sp+"/observations?limit=100", nil, &list)
-	if len(list.Observations) != 2 {
-		t.Fatalf("after the failed forget: %d messages, want s1 and s2 (the messages forgotten before the traces)", len(list.Observations))
-	}
-	if code := c.status("GET", sp+"/traces/"+rec.TraceID, nil); code != http.StatusOK {
-		t.Fatalf("after the failed forget: the trace %d, want it still there", code)
+	if left := checkForgotten(t, c, sp, rec.TraceID, http.StatusOK); left {
+		t.Fatal("after the failed forget: want the messages forgotten and the trace still there")
 	}
 
 	var again forgetAboutDoc
@@ -386,12 +370,27 @@ func TestMCPForgetAbout(t *testing.T) {
 		gone.Counts.Memories != len(dry.Memories) {
 		t.Errorf("forget_about: %+v, want the dry run's %+v", got, dry)
 	}
+	checkForgotten(t, c, sp, rec.TraceID, http.StatusNotFound)
+}
+
+// checkForgotten checks that the space holds the messages of Tom Schmidt alone (those of
+// Tom Becker forgotten), and that GET of the trace answers want; it reports whether
+// either check failed.
+func checkForgotten(t *testing.T, c client, sp, trace string, want int) (failed bool) {
+	t.Helper()
 	var list struct{ Observations []realm.Observation }
 	c.do("GET", sp+"/observations?limit=100", nil, &list)
-	if len(list.Observations) != 2 {
-		t.Errorf("after forget_about: %d messages, want s1 and s2", len(list.Observations))
+	var ids []string
+	for _, o := range list.Observations {
+		ids = append(ids, o.ID)
 	}
-	if code := c.status("GET", sp+"/traces/"+rec.TraceID, nil); code != http.StatusNotFound {
-		t.Errorf("after forget_about: the trace %d, want 404", code)
+	if !slices.Equal(ids, []string{"s1", "s2"}) {
+		t.Errorf("messages %v, want s1 s2", ids)
+		failed = true
 	}
+	if code := c.status("GET", sp+"/traces/"+trace, nil); code != want {
+		t.Errorf("the trace: %d, want %d", code, want)
+		failed = true
+	}
+	return failed
 }
