@@ -66,8 +66,8 @@ type busySpaces struct {
 	// left are their observations the pass claimed and left unattempted, handed back and
 	// not claimed again by the pass.
 	left []cypher.ObservationRef
-	// pause is how long the pass waits after the next busy answer before it goes on: a
-	// Neo4j busy with locks is not sent the next statement at once.
+	// pause is how long the pass waited after its last busy answer; it waits twice as
+	// long after the next: a Neo4j busy with locks is not sent the next statement at once.
 	pause time.Duration
 }
 
