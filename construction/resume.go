@@ -56,7 +56,8 @@ func (p *Pipeline) ResumePendingSpace(ctx context.Context, space string) (int, e
 		case claimed == 0:
 			return integrated, nil
 		}
-		p.log.Info().Int("observations", claimed).Msg("resumed pending observations")
+		// The pass's total is Resume's line; a batch's is detail.
+		p.log.Debug().Int("claimed", claimed).Int("integrated", n).Msg("resumed a batch of pending observations")
 	}
 }
 

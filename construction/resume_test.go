@@ -499,3 +499,24 @@ func TestResumeGoesOnWhenNeo4jBusy(t *testing.T) {
 		}
 	})
 }
+
+// TestResumeLogsPassOnce: a pass of several batches says how many observations it resumed
+// in one info line, the total; each batch's line is debug.
+func TestResumeLogsPassOnce(t *testing.T) {
+	ctx := context.Background()
+	store := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	savePending(t, store, space, msg("a", "home: Ann lives in Paris"), msg("b", "pet: Ann has a cat"), msg("c", "drink: Ann likes tea"))
+	var resumed []map[string]any
+	log := zerolog.New(logLines(func(line map[string]any) {
+		if strings.HasPrefix(fmt.Sprint(line["message"]), "resumed") && line["level"] == "info" {
+			resumed = append(resumed, line)
+		}
+	}))
+	p := construction.New(store, newCountingAgent(space), bowEmbedder{}, construction.Options{Owner: "test-" + space, ResumeBatch: 2}, log)
+	t.Cleanup(func() { p.Close(ctx) })
+	p.Resume(ctx)
+	if len(resumed) != 1 || resumed[0]["observations"] != float64(3) {
+		t.Errorf("info lines %v, want one saying 3 observations", resumed)
+	}
+}
