@@ -228,7 +228,8 @@ func TestForgetAboutInvalid(t *testing.T) {
 }
 
 // TestForgetAboutWords: a phrase is found as whole words, in any case, with any white
-// space between its words; an email address as a whole token, not inside a longer one.
+// space between its words; an email address as a whole token, not inside a longer one; a
+// number (an IBAN, a card's) in any grouping, not inside a longer one.
 func TestForgetAboutWords(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -246,19 +247,24 @@ func TestForgetAboutWords(t *testing.T) {
 		{"Ask TOM.BECKER@ACME.COM.", true},
 		{"These are (Tom Becker's) notes.", true},
 		{"Reach him at <tom.becker@acme.com>, please.", true},
+		{"My IBAN is DE89370400440532013000.", true},
+		{"Wire it to DE89-3704-0044-0532-0130-00 today.", true},
+		{"The other account is DE89 3704 0044 0532 0130 001.", false},
+		{"Card 4111 1111 1111 1111 expires in May.", true},
+		{"Card 4111111111111112 is the new one.", false},
 	}
 	var messages []map[string]string
 	var want []string
 	for i, text := range texts {
 		id := fmt.Sprintf("w%d", i)
-		messages = append(messages, map[string]string{"id": id, "role": "user", "content": text.content, "timestamp": fmt.Sprintf("2024-03-04T10:0%d:00Z", i)})
+		messages = append(messages, map[string]string{"id": id, "role": "user", "content": text.content, "timestamp": fmt.Sprintf("2024-03-04T10:%02d:00Z", i)})
 		if text.named {
 			want = append(want, id)
 		}
 	}
 	c.remember(sp, messages)
 	var dry forgetAboutDoc
-	if code := c.do("POST", sp+"/forget", map[string]any{"about": []string{"Tom Becker", "tom.becker@acme.com"}, "dry_run": true}, &dry).StatusCode; code != http.StatusOK {
+	if code := c.do("POST", sp+"/forget", map[string]any{"about": []string{"Tom Becker", "tom.becker@acme.com", "DE89 3704 0044 0532 0130 00", "4111-1111-1111-1111"}, "dry_run": true}, &dry).StatusCode; code != http.StatusOK {
 		t.Fatalf("dry run: %d", code)
 	}
 	if !slices.Equal(dry.Observations, want) {

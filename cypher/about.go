@@ -3,7 +3,9 @@ package cypher
 import (
 	"context"
 	_ "embed"
+	"regexp"
 	"strings"
+	"unicode"
 
 	"github.com/realm-memory/realm"
 )
@@ -120,11 +122,18 @@ func (s *Store) ids(ctx context.Context, q query, params map[string]any) ([]stri
 // between them, as whole words (no letter or digit right before or after, as an entity's
 // name is found in observation_derived.cypher), an email address as a whole token (nor
 // the characters of an address: "becker@acme.com" is not found in
-// "tom.becker@acme.com", nor "tom.becker@acme.co" in "tom.becker@acme.com").
+// "tom.becker@acme.com", nor "tom.becker@acme.co" in "tom.becker@acme.com"), a number
+// (isNumber) however its groups are written ("DE89 3704 0044 0532 0130 00" in
+// "DE89370400440532013000", "4111-1111-1111-1111"), never inside a longer one.
 func aboutPatterns(phrases []string) []string {
 	out := make([]string, 0, len(phrases))
 	for _, p := range phrases {
-		words := strings.Fields(p)
+		words, between := strings.Fields(p), `\s+`
+		if isNumber(p) {
+			// A card, an account or a phone number is written in groups of any size and
+			// any separator, or none: each of its characters, any of those between.
+			words, between = strings.Split(numberRe.ReplaceAllString(p, ""), ""), `[\s.\-/]*`
+		}
 		for i, w := range words {
 			words[i] = `\Q` + strings.ReplaceAll(w, `\E`, `\E\\E\Q`) + `\E`
 		}
@@ -132,7 +141,27 @@ func aboutPatterns(phrases []string) []string {
 		if strings.Contains(p, "@") {
 			before, after = `(?<![\p{L}\p{N}._%+@-])`, `(?![\p{L}\p{N}_%+@-]|\.[\p{L}\p{N}])`
 		}
-		out = append(out, `(?isu).*`+before+strings.Join(words, `\s+`)+after+`.*`)
+		out = append(out, `(?isu).*`+before+strings.Join(words, between)+after+`.*`)
 	}
 	return out
+}
+
+// numberRe is what separates the groups of a number as people write it: white space,
+// points, hyphens, slashes.
+var numberRe = regexp.MustCompile(`[\s.\-/]+`)
+
+// isNumber: phrase is a number (a card's, an IBAN, a phone's, an ID): at least six
+// letters and digits once its separators are gone, half of them digits or more.
+func isNumber(phrase string) bool {
+	chars := []rune(numberRe.ReplaceAllString(phrase, ""))
+	digits := 0
+	for _, r := range chars {
+		switch {
+		case unicode.IsDigit(r):
+			digits++
+		case !unicode.IsLetter(r) && r != '+':
+			return false
+		}
+	}
+	return len(chars) >= 6 && 2*digits >= len(chars)
 }
