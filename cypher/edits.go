@@ -333,13 +333,16 @@ func (s *Store) ListEdits(ctx context.Context, space string, f realm.EditFilter)
 // store last read them (statsmemo.go).
 func (s *Store) EditStats(ctx context.Context, space string) (realm.EditStats, error) {
 	var st realm.EditStats
-	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		version, err := spaceGraphVersion(ctx, tx, space)
-		if err != nil {
+	err := s.readSettled(ctx, space, func(settled *string) (unsettled bool, err error) {
+		_, err = s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+			version, err := spaceGraphVersion(ctx, tx, space)
+			if err != nil {
+				return nil, err
+			}
+			st, unsettled, err = s.keptEditStats(ctx, tx, space, version, settled)
 			return nil, err
-		}
-		st, err = s.keptEditStats(ctx, tx, space, version)
-		return nil, err
+		})
+		return unsettled, err
 	})
 	return st, err
 }

@@ -1223,38 +1223,42 @@ type Stats struct {
 // observations by status, and the reconsolidation totals (edits by action, reverted
 // edits, reconsolidations), all in one read transaction; the counts of memories, edges
 // and edits are read again only when the space's graph_version has moved since this
-// store last read them (statsmemo.go). Errors: EUnavailable.
+// store last read them, then after a statement that takes the space's lock, so that no
+// write is half applied when they are counted (statsmemo.go). Errors: EUnavailable.
 func (s *Store) Stats(ctx context.Context, space string) (Stats, error) {
 	var st Stats
-	_, err := s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		version, err := spaceGraphVersion(ctx, tx, space)
-		if err != nil {
-			return nil, err
-		}
-		g, ok := s.keptGraph.get(space, version)
-		if !ok {
-			if g, err = readGraphCounts(ctx, tx, space); err != nil {
+	err := s.readSettled(ctx, space, func(settled *string) (unsettled bool, err error) {
+		_, err = s.readTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+			version, err := spaceGraphVersion(ctx, tx, space)
+			if err != nil {
 				return nil, err
 			}
-			s.keptGraph.put(space, version, g)
-		}
-		st = Stats{Memories: g.memories, ByType: maps.Clone(g.byType), Edges: g.edges, ByPredicate: maps.Clone(g.byPredicate),
-			WeightHistogram: g.weightHistogram}
-		recs, err := collect(ctx, tx, qStatsObservations, map[string]any{"space": space})
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range recs {
-			st.Observations += num(r, "n")
-			switch str(r, "status") {
-			case realm.ObservationPending:
-				st.ObservationsPending = num(r, "n")
-			case realm.ObservationFailed:
-				st.ObservationsFailed = num(r, "n")
+			g, graphUnsettled, err := s.keptGraph.kept(space, version, settled, func() (graphCounts, error) { return readGraphCounts(ctx, tx, space) })
+			if err != nil {
+				return nil, err
 			}
-		}
-		st.Reconsolidation, err = s.keptEditStats(ctx, tx, space, version)
-		return nil, err
+			edits, editsUnsettled, err := s.keptEditStats(ctx, tx, space, version, settled)
+			if unsettled = graphUnsettled || editsUnsettled; err != nil || unsettled {
+				return nil, err
+			}
+			st = Stats{Memories: g.memories, ByType: maps.Clone(g.byType), Edges: g.edges, ByPredicate: maps.Clone(g.byPredicate),
+				WeightHistogram: g.weightHistogram, Reconsolidation: edits}
+			recs, err := collect(ctx, tx, qStatsObservations, map[string]any{"space": space})
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range recs {
+				st.Observations += num(r, "n")
+				switch str(r, "status") {
+				case realm.ObservationPending:
+					st.ObservationsPending = num(r, "n")
+				case realm.ObservationFailed:
+					st.ObservationsFailed = num(r, "n")
+				}
+			}
+			return nil, nil
+		})
+		return unsettled, err
 	})
 	return st, err
 }
