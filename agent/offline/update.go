@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -61,11 +62,11 @@ const claimSubject = `([A-Z][\p{L}\-]*(?:'s (?:son|daughter|kids?|children|child
 // claimAdverbs may stand between the subject and the verb.
 const claimAdverbs = `(?: (?:now|currently|still|just|recently|finally|also|really|only|fully|actually|officially|again|already|even))*`
 
-const claimValue = `((?:[^.,;!?()"]|\.\w)+?)`
+const claimValue = `((?:[^.,;!?()"]|\.\w|,\d{3})+?)` // "$2,100" whole
 
-// claimEnd ends a value: punctuation (a point after an abbreviation too: "Hartwell & Co.,"),
-// or a word that starts something else.
-const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|anymore|any more|again|instead|from now on|after all|on|every|most|if|so|which|who|when|while|as well|already|at the moment|right now|nowadays|this|last|next|yesterday|today|tonight|tomorrow|recently|lately|in (?:January|February|March|April|May|June|July|August|September|October|November|December|the|a|\d))\b|[,;!?()"]|\.(?:\s|$|[,;])|$)`
+// claimEnd ends a value: punctuation (a point after an abbreviation too: "Hartwell & Co.,";
+// not the comma of "$2,100"), or a word that starts something else.
+const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|anymore|any more|again|instead|from now on|after all|on|every|most|if|so|which|who|when|while|as well|already|at the moment|right now|nowadays|this|last|next|yesterday|today|tonight|tomorrow|recently|lately|in (?:January|February|March|April|May|June|July|August|September|October|November|December|the|a|\d))\b|,(?:\D|$)|[;!?()"]|\.(?:\s|$|[,;])|$)`
 
 // exclusiveSlots hold one value at a time: another value replaces the old one without a
 // cue. Other slots (plays, uses, learning…) take several at once and change only with a
@@ -630,6 +631,7 @@ type statement struct {
 	corrections   lazy[[]correction]
 	amountCued    lazy[bool] // it says an amount changed (reAmountCue)
 	amounts       lazy[[]amount]
+	newHolder     lazy[string]   // what an amount changed to, a name (reNewHolder)
 	scheduleMove  lazy[[]string] // what reScheduleMoved finds in it
 	alterations   lazy[[]planAlteration]
 	namesReplaced lazy[bool] // it names what its value replaces (reInsteadOf)
@@ -642,12 +644,18 @@ var reInsteadOf = regexp.MustCompile(`(?i)\binstead of\b|\b(?:switched|changed) 
 func newStatement(text, speaker string) *statement {
 	return &statement{
 		text: text, speaker: speaker, claims: saidMemo.get([2]string{text, speaker}, statementClaims),
-		past:          lazy[bool]{f: func() bool { return hasPastCue(text) && !hasFutureCue(text) }},
-		changeCued:    lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
-		moves:         lazy[bool]{f: func() bool { return reReschedule.MatchString(withoutLabels(text)) }},
-		corrections:   lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
-		amountCued:    lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
-		amounts:       lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
+		past:        lazy[bool]{f: func() bool { return hasPastCue(text) && !hasFutureCue(text) }},
+		changeCued:  lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
+		moves:       lazy[bool]{f: func() bool { return reReschedule.MatchString(withoutLabels(text)) }},
+		corrections: lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
+		amountCued:  lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
+		amounts:     lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
+		newHolder: lazy[string]{f: func() string {
+			if m := reNewHolder.FindStringSubmatch(text); m != nil {
+				return m[1]
+			}
+			return ""
+		}},
 		scheduleMove:  lazy[[]string]{f: func() []string { return reScheduleMoved.FindStringSubmatch(withoutLabels(text)) }},
 		alterations:   lazy[[]planAlteration]{f: func() []planAlteration { return planAlterations(text, speaker) }},
 		namesReplaced: lazy[bool]{f: func() bool { return reInsteadOf.MatchString(text) }},
@@ -742,27 +750,37 @@ func restatedOr(o stateClaim, value, plain string) string {
 	if !o.decision() {
 		return plain
 	}
-	if r, ok := restated(rePrompt.ReplaceAllString(o.said, ""), o.value, value); ok {
+	if r, ok := restated(rePrompt.ReplaceAllString(o.said, ""), []string{o.value}, []string{value}); ok {
 		return r
 	}
 	return plain
 }
 
-// restated is the clause of text that says from, with to in its place and from named
-// after it: "Nina takes 40mg of sertraline every morning (previously 20mg)"; the whole
-// text when no one clause does, and nothing when text does not say from.
-func restated(text, from, to string) (string, bool) {
-	if !containsWord(text, from) {
-		return "", false
+// restated is the clause of text that says the first of froms, with each of tos in the
+// place of its from and the froms named after it: "Nina takes 40mg of sertraline every
+// morning (previously 20mg)"; the whole text when no one clause says them all, and
+// nothing when text does not say them.
+func restated(text string, froms, tos []string) (string, bool) {
+	for _, from := range froms {
+		if !containsWord(text, from) {
+			return "", false
+		}
 	}
 	clause := text
 	for _, c := range clauses(text) {
-		if part := text[c.start:c.end]; containsWord(part, from) {
+		if part := text[c.start:c.end]; allWordsIn(part, froms) {
 			clause = part
 			break
 		}
 	}
-	return fmt.Sprintf("%s (previously %s)", strings.TrimRight(replaceWord(clause, from, to), ".!"), from), true
+	for i, from := range froms {
+		clause = replaceWord(clause, from, tos[i])
+	}
+	return fmt.Sprintf("%s (previously %s)", strings.TrimRight(clause, ".!"), strings.Join(froms, ", ")), true
+}
+
+func allWordsIn(text string, ws []string) bool {
+	return !slices.ContainsFunc(ws, func(w string) bool { return !containsWord(text, w) })
 }
 
 // changedWhat names what changed in an edge's description: the slot ("lives in"), a tool's
@@ -1032,7 +1050,7 @@ func isClauseOf(clause, whole realm.Node) bool {
 
 // changeOf is how candidate c (its own words: said) changes node n, the rules tried in
 // turn: their claims, a day moved, a detail corrected, a weekly schedule moved, a plan
-// called off or changed, an amount changed. untilTold: n held until c was told, whatever
+// called off or changed, a debt paid off, an amount changed. untilTold: n held until c was told, whatever
 // times the two tell of (a day moved; a detail corrected, which a visit planned for next
 // week is, told before that week; a schedule, which a week's session dated before the
 // move followed; a plan, which held until it was called off).
@@ -1051,6 +1069,9 @@ func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange,
 	}
 	if ch = planChanged(said, c, n); ch.predicate != "" {
 		return ch, true
+	}
+	if ch = debtPaid(said, n); ch.predicate != "" {
+		return ch, false
 	}
 	return amountChanged(said, n), false
 }
@@ -1594,101 +1615,142 @@ func allIn(ws []string, set map[string]bool) bool {
 	return len(ws) > 0
 }
 
-// amount is a number as written ("40mg", "45", "three cups", "twice") and what it counts:
-// the letters joined to it, else the word after it ("euro", "cup"; the word written with
-// the number then), else a currency sign before it.
+// amount is a number as written ("40mg", "45", "$2,100", "three cups", "twice") and what
+// it counts: the letters joined to it, else a currency sign before it, else the word after
+// it ("euro", "cup"; the word written with the number then). value is the number alone,
+// its separators read ("2100" of "2,100" and "2.100,00", "52500" of "52.5k"), so that two
+// ways of writing one amount are one.
 type amount struct{ word, value, unit string }
 
 // timesWords are the numbers of times said in one word ("twice a day").
 var timesWords = map[string]string{"once": "1", "twice": "2", "thrice": "3"}
 
 var (
-	reAmountWord  = regexp.MustCompile(`^(\d+(?:[.,]\d+)*)(\p{L}*)$`)
+	// reNumberAt is a number at the start of a text, written with thousands separators
+	// ("2,100", "1,298,001.10", "1.310,75") or a decimal part ("72.5", "2,5"), and the
+	// letters joined to it ("mg", "k", "th").
+	reNumberAt    = regexp.MustCompile(`^(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+,\d+|\d+(?:[.,]\d+)?)([\p{L}%]*)`)
+	reThousands   = regexp.MustCompile(`^\d{1,3}(?:([.,])\d{3})+(?:[.,]\d+)?$`)
 	reParenthesis = regexp.MustCompile(`\([^()]*\)`)
 	reMonth       = regexp.MustCompile(`^(?i:` + text.MonthNames + `)$`)
 )
 
-// amountsOf are the amounts of a text: not years, ordinals, times of day or days of a
-// month, nor what the rewrite wrote in parentheses (dates). A number written as a word
-// ("three cups", "twice") is one only with what it counts.
+// currencySigns stand before an amount of money, which they are the unit of.
+const currencySigns = "$£€₹¥"
+
+// amountsOf are the amounts of a text: not years, times of day or days of a month named
+// with it ("May 9th"), nor what the rewrite wrote in parentheses (dates). An ordinal is
+// one only as a day of every month ("due on the 15th"), a number written as a word
+// ("three cups", "twice") only with what it counts.
 func amountsOf(s string) []amount {
 	s = reParenthesis.ReplaceAllString(s, "")
 	ws := wordsOf(s)
 	var out []amount
-	through := -1 // the last word of the number read before
-	for i, w := range ws {
-		if i <= through {
-			continue // "5" of "72.5"
-		}
+	for i := 0; i < len(ws); i++ {
+		w := ws[i]
 		if n, ok := timesWords[w.lower]; ok {
 			out = append(out, amount{word: w.text, value: n, unit: "time"})
 			continue
 		}
-		last := numberEnd(s, ws, i)
-		through = last
-		m := reAmountWord.FindStringSubmatch(strings.ToLower(s[w.start:ws[last].end]))
+		m := reNumberAt.FindStringSubmatch(s[w.start:])
 		spelt := numberWords[w.lower] != "" && w.lower != "a"
 		if spelt {
 			m = []string{w.lower, numberWords[w.lower], ""}
 		}
-		if m == nil || gluedToWord(s, w.start) {
+		if m == nil || gluedToWord(s, w.start) || !spelt && !endsWord(s, w.start+len(m[0])) {
 			continue
 		}
-		unit, end := m[2], ws[last].end
-		if unit == "" && end < len(s) && s[end] == '%' {
-			unit = "%"
+		if !spelt { // the number's words as one: "2,100" is not 2 and 100
+			end := w.start + len(m[0])
+			for i+1 < len(ws) && ws[i+1].start < end {
+				i++
+			}
+			w = wordSpan{start: w.start, end: end, text: s[w.start:end], lower: strings.ToLower(s[w.start:end])}
 		}
-		next, prev := "", ""
-		if last+1 < len(ws) {
-			next = ws[last+1].lower
+		unit := strings.ToLower(m[2])
+		next, after, prev := "", "", ""
+		if i+1 < len(ws) {
+			next = ws[i+1].lower
+		}
+		if i+2 < len(ws) {
+			after = ws[i+2].text
 		}
 		if i > 0 {
 			prev = ws[i-1].text
 		}
+		ordinal := unit == "st" || unit == "nd" || unit == "rd" || unit == "th"
 		switch {
 		case len(m[1]) == 4 && (strings.HasPrefix(m[1], "19") || strings.HasPrefix(m[1], "20")) && unit == "",
-			unit == "st" || unit == "nd" || unit == "rd" || unit == "th" || unit == "am" || unit == "pm",
+			ordinal && (!dayOfEveryMonth(m[1], prev, next, w.end == len(s) || strings.ContainsRune(".,;!?", rune(s[w.end]))) || next == "of" && reMonth.MatchString(after)),
+			unit == "am" || unit == "pm",
 			next == "am" || next == "pm" || reMonth.MatchString(prev) || reMonth.MatchString(next),
-			end < len(s) && s[end] == ':':
+			w.end < len(s) && s[w.end] == ':':
 			continue
 		}
-		word := s[w.start:end]
+		value := m[1]
+		if !spelt {
+			value = amountValue(m[1], unit == "k")
+		}
+		word := w.text
+		sign, _ := utf8.DecodeLastRuneInString(s[:w.start])
+		switch {
+		case ordinal:
+			unit = "day"
+		case unit == "k" || unit == "" && strings.ContainsRune(currencySigns, sign):
+			unit = string(sign) // "£48k": thousands of pounds
+			if !strings.ContainsRune(currencySigns, sign) {
+				unit = ""
+			}
+		}
 		if unit == "" && next == "times" {
-			unit, word = "time", s[w.start:ws[last+1].end] // "three times a day", which "twice" changes
+			unit, word = "time", s[w.start:ws[i+1].end] // "three times a day", which "twice" changes
 		}
 		if unit == "" && next != "" && !dateWords[next] && !notAValue[next] && (isContentWord(next) || len(next) <= 3 && !text.IsStopword(next) && !strings.ContainsFunc(next, unicode.IsDigit)) {
-			unit, word = singular(next), s[w.start:ws[last+1].end] // "45 euros", "20 mg"
-		}
-		if sign, _ := utf8.DecodeLastRuneInString(s[:w.start]); unit == "" && strings.ContainsRune("$£€", sign) {
-			unit = string(sign)
+			unit, word = singular(next), s[w.start:ws[i+1].end] // "45 euros", "20 mg"
 		}
 		if spelt && unit == "" {
 			continue // "the one I like"
 		}
-		out = append(out, amount{word: word, value: decimalValue(m[1]), unit: unit})
+		if strings.ContainsRune(currencySigns, sign) && unit == string(sign) {
+			word = s[w.start-utf8.RuneLen(sign) : w.end] // "$2,100", as a description says it
+		}
+		out = append(out, amount{word: word, value: value, unit: unit})
 	}
 	return out
 }
 
-// numberEnd is the last of the words from i on that one number is written with: the
-// groups a point or a comma joins ("72.5", "1,250.50", "2.1k"), each but the last all
-// digits; i itself when it is none.
-func numberEnd(s string, ws []wordSpan, i int) int {
-	for i+1 < len(ws) && !strings.ContainsFunc(ws[i].text, unicode.IsLetter) && ws[i+1].start == ws[i].end+1 &&
-		(s[ws[i].end] == '.' || s[ws[i].end] == ',') && unicode.IsDigit(rune(s[ws[i+1].start])) {
-		i++
-	}
-	return i
+// endsWord: a number read up to end is the whole of it, not the start of one the pattern
+// does not read ("1,2345").
+func endsWord(s string, end int) bool {
+	r, _ := utf8.DecodeRuneInString(s[end:])
+	return end == len(s) || !unicode.IsDigit(r) && !unicode.IsLetter(r)
 }
 
-// decimalValue is a number as written with its separators, in one form: "1,250.50" and
-// "1250.50" are one; a comma before three digits groups thousands, before fewer it is a
-// decimal point ("72,5").
-func decimalValue(n string) string {
-	if at := strings.LastIndexByte(n, ','); at >= 0 && !strings.Contains(n, ".") && len(n)-at-1 != 3 {
-		n = n[:at] + "." + n[at+1:]
+// dayOfEveryMonth: an ordinal n, after prev and before next (or ending a clause: ends),
+// is a day of every month ("due on the 15th", "moved to the 22nd of each month"), not a
+// rank ("the 3rd time", "the 5th floor") nor a date (a month beside it, which amountsOf
+// reads apart).
+func dayOfEveryMonth(n, prev, next string, ends bool) bool {
+	return strings.EqualFold(prev, "the") && (len(n) == 1 || len(n) == 2 && n >= "10" && n <= "31") && (ends || next == "of")
+}
+
+// amountValue is a number as a value: its thousands separators dropped and its decimal
+// separator a point ("2100" of "2,100" and of "2.100", "1310.75" of "1.310,75", "2.5" of
+// "2,5"), in thousands for a "k" after it ("52.5k").
+func amountValue(n string, thousands bool) string {
+	if m := reThousands.FindStringSubmatch(n); m != nil {
+		sep := m[1]
+		n = strings.ReplaceAll(n, sep, "")
 	}
-	return strings.ReplaceAll(n, ",", "")
+	n = strings.ReplaceAll(n, ",", ".")
+	if !thousands {
+		return n
+	}
+	v, err := strconv.ParseFloat(n, 64)
+	if err != nil {
+		return n
+	}
+	return strconv.FormatFloat(v*1000, 'f', -1, 64)
 }
 
 // gluedToWord: the word at start is joined to the one before it by a hyphen or a point,
@@ -1702,15 +1764,15 @@ func gluedToWord(s string, start int) bool {
 }
 
 // reAmountCue: a text that says an amount changed.
-var reAmountCue = regexp.MustCompile(`(?i)\b(?:raised|lowered|increased|decreased|reduced|upped|doubled|halved|cut|hiked|bumped|adjusted|changed|switched|went (?:up|down)|gone (?:up|down)|goes (?:up|down)|rose|risen|fell|dropped|now|instead|new dose|these days|from now on)\b`)
+var reAmountCue = regexp.MustCompile(`(?i)\b(?:raised|lowered|increased|decreased|reduced|upped|doubled|halved|cut|hiked|bumped|adjusted|changed|switched|moved|updated|went (?:up|down)|gone (?:up|down)|goes (?:up|down)|rose|risen|fell|dropped|now|instead|new dose|these days|from now on)\b`)
 
 // rePaid: past verbs of amounts that hasPastCue does not know: what was paid stays paid.
 var rePaid = regexp.MustCompile(`(?i)\b(?:paid|sold|lent)\b`)
 
 // reNotPast: words in the past that tell of no past event: when a dose is taken ("1 puff
-// when needed"), an echo's acknowledgement ("assistant: Noted: user takes 500 mg"), the
+// when needed"), a loan's kind ("a 5.19% fixed rate"), an echo's acknowledgement ("assistant: Noted: user takes 500 mg"), the
 // label of the statement an exchange quotes ("user said: …").
-var reNotPast = regexp.MustCompile(`(?i)\b(?:as|when|if) needed\b|\bnoted\b|^[^"\n]{1,80}? said(?: [^":\n]{1,60})?: `)
+var reNotPast = regexp.MustCompile(`(?i)\b(?:as|when|if) needed\b|\bnoted\b|\bfixed[ -](?:rate|term)\b|^[^"\n]{1,80}? said(?: [^":\n]{1,60})?: `)
 
 // amountWords are words that any two amounts may share: what an amount costs or takes.
 var amountWords = setOf(`cost costs costing price paid pay pays paying take takes taking dose amount total per every each`)
@@ -1720,40 +1782,45 @@ var amountWords = setOf(`cost costs costing price paid pay pays paying take take
 // of the same unit ("40mg", "20mg") of the same thing: a word in common besides amounts,
 // dates, the speaker and words any amount has ("costs", "month"), two when the amount has
 // no unit. Not when n tells of a past event other than an amount changed, nor when the
-// statement names a person n does not, or n a relative the statement does not (someone
-// else's amount).
+// statement names a person n does not (but for what it changed to: "switched my phone
+// plan to Mint"), or n a relative the statement does not (someone else's amount), nor
+// when n tells of a plan and the statement does not (plansOnly).
 func amountChanged(said *statement, n realm.Node) stateChange {
 	speaker := said.speaker
 	if !saysOf(n, speaker) || !said.amountCued.get() || len(said.amounts.get()) == 0 {
 		return stateChange{}
 	}
 	olds := amountsOf(n.Content)
-	var from, to amount
+	var froms, tos []amount // each new amount with the old one of its unit: "£1,336.20" and "£1,420", "4.39%" and "5.19%"
 	for _, a := range said.amounts.get() {
 		if slices.ContainsFunc(olds, func(b amount) bool { return b.value == a.value && b.unit == a.unit }) {
 			continue
 		}
+		var from amount
 		for _, b := range olds {
-			if b.unit == a.unit && b.value != a.value {
-				from, to = b, a
+			if b.unit == a.unit && b.value != a.value && !slices.Contains(froms, b) {
+				from = b
 			}
+		}
+		if from.word != "" {
+			froms, tos = append(froms, from), append(tos, a)
 		}
 	}
 	// A past event is no amount that holds, unless it changed the amount itself ("my doctor
 	// raised my dose to 100mg"): that is the amount since.
 	changedBefore := reAmountCue.MatchString(withoutLabels(n.Content))
-	if to.word == "" || hasPastCue(reNotPast.ReplaceAllString(n.Content, "")) && !changedBefore || rePaid.MatchString(n.Content) ||
-		namesAnother(said.text, n.Content, speaker) || namesRelative(n.Content, said.text) {
+	newHolder, others := said.newHolder.get(), said.text
+	if newHolder != "" {
+		others = replaceWord(others, newHolder, "")
+	}
+	if len(tos) == 0 || hasPastCue(reNotPast.ReplaceAllString(n.Content, "")) && !changedBefore || rePaid.MatchString(n.Content) ||
+		namesAnother(others, n.Content, speaker) || namesRelative(n.Content, said.text) || plansOnly(nodeClaims(n), said.claims) {
 		return stateChange{}
 	}
-	nw := nodeWords(n.Content)
-	var shared []string
-	for _, w := range contentWords(said.text) {
-		if nw[w] && !strings.ContainsFunc(w, unicode.IsDigit) && !dateWords[w] && !amountWords[w] && singular(w) != to.unit &&
-			w != strings.ToLower(speaker) && !slices.Contains(shared, w) {
-			shared = append(shared, w)
-		}
-	}
+	from, to := froms[len(froms)-1], tos[len(tos)-1]
+	shared := sharedWords(said.text, n.Content, speaker, func(w string) bool {
+		return !strings.ContainsFunc(w, unicode.IsDigit) && !dateWords[w] && !amountWords[w] && singular(w) != to.unit
+	})
 	need := 2
 	switch {
 	case to.unit != "" && slices.ContainsFunc(said.amounts.get(), func(a amount) bool { return a.value == from.value && (a.unit == "" || a.unit == from.unit) }):
@@ -1764,23 +1831,112 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 	if len(shared) < need {
 		return stateChange{}
 	}
-	if changedBefore { // n's own words say how it changed, which the new amount does not repeat
-		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s, previously %s", speaker, strings.Join(shared, " "), to.word, from.word)}
+	// n's own words say how it changed, which the new amount does not repeat; or what
+	// holds the amount now is another ("remortgaged to Halifax"), whom n does not name.
+	if changedBefore || newHolder != "" && !containsWord(n.Content, newHolder) {
+		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s, previously %s", speaker, strings.Join(shared, " "), strings.Join(amountWordsOf(tos), ", "), strings.Join(amountWordsOf(froms), ", "))}
 	}
 	// What holds now: n's clause that has the old amount, with the new one, so that a
 	// question about the amount names nothing n says that the change does not.
-	desc, ok := restated(n.Content, from.word, to.word)
+	desc, ok := restated(n.Content, amountWordsOf(froms), amountWordsOf(tos))
 	if !ok {
 		return stateChange{}
 	}
 	return stateChange{"supersedes", weightChangeCued, desc}
 }
 
+func amountWordsOf(as []amount) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, a.word)
+	}
+	return out
+}
+
+// plansOnly: an older memory tells of a plan (a goal: "I want to save $10,000 by
+// December") and the statement does not: an amount reached on the way ("my emergency fund
+// is at $6,420.18 now") changes no goal.
+func plansOnly(old, claims []stateClaim) bool {
+	plan := func(c stateClaim) bool { return c.plan }
+	return slices.ContainsFunc(old, plan) && !slices.ContainsFunc(claims, plan)
+}
+
+// reNewHolder: what a change went to, a name ("switched my phone plan to Mint",
+// "remortgaged to Halifax"): no other person whose amount it is.
+var reNewHolder = regexp.MustCompile(`\b(?i:switched|changed|moved|remortgaged|refinanced|transferred)\b[^.,;!?]*? to ([\p{Lu}][\p{L}\-]*)`)
+
+// sharedWords are the content words of said that old says too, as old writes them, but
+// the speaker and those keep does not keep: "mortgage" of "remortgaged" (a word again
+// with "re" before it).
+func sharedWords(said, old, speaker string, keep func(string) bool) []string {
+	stems := map[string]string{}
+	for _, w := range contentWords(old) {
+		stems[text.Stem(w)] = w
+	}
+	var out []string
+	for _, w := range contentWords(said) {
+		o, ok := stems[text.Stem(w)]
+		if again := strings.TrimPrefix(w, "re"); !ok && len(again) > 4 && again != w {
+			o, ok = stems[text.Stem(again)]
+		}
+		if ok && keep(o) && o != strings.ToLower(speaker) && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // saysOf: node n is speaker's own, or tells of them in another's words: an assistant's
-// echo ("Noted: user takes metformin 500 mg twice a day"), an exchange that quotes them.
+// echo ("Noted: user takes metformin 500 mg twice a day", or, naming no one, "Noted:
+// salary $85,000/year."), an exchange that quotes them.
 func saysOf(n realm.Node, speaker string) bool {
 	by := speakerOfDescription(n.Description)
-	return by != "" && speaker != "" && (strings.EqualFold(by, speaker) || containsWord(n.Content, speaker))
+	return by != "" && speaker != "" && (strings.EqualFold(by, speaker) || containsWord(n.Content, speaker) || echoes(n, by, speaker))
+}
+
+// reAcknowledged: a reply that opens by acknowledging what it was told.
+var reAcknowledged = regexp.MustCompile(`(?i)^(?:noted|got it|okay|ok|updated|logged|recorded)\b`)
+
+// echoes: node n, said by a chat's assistant, acknowledges what its user told ("Got it —
+// rent $1,850/month."), which is the user's though it does not name them: a chat's
+// assistant speaks to its user. Not when it states something of someone else ("Noted: Tom
+// takes metformin").
+func echoes(n realm.Node, by, speaker string) bool {
+	if !strings.EqualFold(speaker, "user") || !strings.EqualFold(by, chatCounterpart["user"]) {
+		return false
+	}
+	said := strings.TrimSpace(strings.TrimPrefix(withoutLabels(n.Content), by+":"))
+	return reAcknowledged.MatchString(said) && !slices.ContainsFunc(stateClaims(said, by), func(c stateClaim) bool { return !sameSubject(c.subject, speaker) })
+}
+
+// reDebtPaid: a debt paid off or back, cleared or settled ("I paid off the car loan!",
+// "Paid back my brother Lukas", "Cleared the overdraft completely"): group 1 the verb, 2
+// what was paid.
+var reDebtPaid = regexp.MustCompile(`(?i)\b(paid (?:off|back)|repaid|cleared|settled)\b([^.,;!?]*)`)
+
+// reDebt: a memory that tells of a debt.
+var reDebt = regexp.MustCompile(`(?i)\b(?:owe[ds]?|owing|loans?|debts?|overdraft|borrowed|mortgage)\b`)
+
+// rePartly: a debt not paid whole, or not at all.
+var rePartly = regexp.MustCompile(`(?i)\b(?:not|never|half|part|partly|partially|some|almost|nearly)\b|n't\b`)
+
+// debtPaid is the change from node n, a debt of the speaker's or a copy of it (saysOf:
+// "I have a car loan, $14,500 left", "I owe my brother Lukas €800"), to a statement of the
+// speaker that says it was paid off (reDebtPaid), naming a word n says ("the car loan",
+// "my brother Lukas"): the debt holds no more. Not a payment that n tells of ("I paid 300
+// euros for the flight", which rePaid keeps from changing), a debt paid in part, a
+// question, a plan, nor someone else's debt. Nothing otherwise.
+func debtPaid(said *statement, n realm.Node) stateChange {
+	m := reDebtPaid.FindStringSubmatch(said.text)
+	if m == nil || !saysOf(n, said.speaker) || !reDebt.MatchString(withoutLabels(n.Content)) || rePartly.MatchString(said.text) ||
+		strings.Contains(said.text, "?") || hasFutureCue(said.text) || namesRelative(n.Content, said.text) || namesRelative(said.text, n.Content) {
+		return stateChange{}
+	}
+	shared := sharedWords(m[2], n.Content, said.speaker, func(w string) bool { return !dateWords[w] && !amountWords[w] })
+	if len(shared) == 0 {
+		return stateChange{}
+	}
+	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s", said.speaker, strings.Join(shared, " "), strings.ToLower(m[1]))}
 }
 
 // relatives are the people a text about someone else's amount names.

@@ -166,10 +166,35 @@ func TestStateChange(t *testing.T) {
 		{"DoseTimesOtherThing", "user", "user takes amoxicillin 500 mg three times a day.", "user", "user now goes to the gym twice a week.", ""},
 		{"SpeltCountNoUnit", "user", "user drink 4 cups of coffee a day.", "user", "user now likes the one with oat milk.", ""},
 		{"AmountOfARelativeBefore", "user", "user's sister takes levothyroxine 50 mcg.", "user", "user's levothyroxine was changed to 88 mcg.", ""},
+		// Money: a value changed however it is said, of the same thing only; a separator
+		// inside an amount ("$2,100") makes no second amount.
+		{"RentWentUp", "user", "user's rent is $1,850 a month.", "user", "user: Rent went up to $2,100 in March (March 2026).", "supersedes"},
+		{"PhonePlanSwitched", "user", "user's phone plan is with Verizon, $70 a month.", "user", "Switched user's phone plan to Mint, $15 a month.", "supersedes"},
+		{"DueDateMoved", "user", "user's Chase Sapphire credit card is due on the 15th of each month.", "user", "Chase moved user's credit card due date to the 22nd of each month.", "supersedes"},
+		{"SalaryAfterAClause", "user", "user's salary is £48k a year.", "user", "user: Got promoted, salary is now £52.5k.", "supersedes"},
+		{"Remortgaged", "user", "user's mortgage with Nationwide is £1,420 a month on a 5.19% fixed rate.", "user", "user: Remortgaged to Halifax at 4.39%, now £1,336.20 a month.", "supersedes"},
+		{"ElectricitySwitched", "user", "user: Electricity is with Stadtwerke, €95 a month.", "user", "user: Switched electricity to Octopus, €78.40 a month.", "supersedes"},
+		{"RentOfAnotherAmount", "user", "user's salary is $85,000 a year before tax.", "user", "user: Rent went up to $2,100 in March.", ""},
+		{"SwitchedAnotherThing", "user", "user's rent is $1,850 a month.", "user", "Switched user's phone plan to Mint, $15 a month.", ""},
+		{"DueDateOfATime", "user", "user's card is due on the 15th of each month.", "user", "user's card was declined for the 3rd time now.", ""},
+		{"GoalProgress", "user", "user wants to save $10,000 for an emergency fund by December.", "user", "user's emergency fund is at $6,420.18 now.", ""},
+		// A debt paid off ends; not a payment, a debt paid in part, nor another debt.
+		{"PaidOffLoan", "user", "user has a car loan with Capital One, $14,500 left at 6.9% APR.", "user", "user paid off the car loan!", "supersedes"},
+		{"PaidBackBrother", "user", "user owe user's brother Lukas €800 from the move.", "user", "Paid back user's brother Lukas, we're even now.", "supersedes"},
+		{"ClearedOverdraft", "user", "user has an overdraft of £650 at 39.9% EAR.", "user", "user: Cleared the overdraft completely.", "supersedes"},
+		{"PaidOffEchoed", "assistant", "assistant: Noted the car loan: $14,500 at 6.9%.", "user", "user paid off the car loan!", "supersedes"},
+		{"PaidOffNotADebt", "Nina", "Nina paid 300 euros for the flight to Madrid.", "Nina", "Nina paid off the flight to Madrid.", ""},
+		{"PaidOffHalf", "user", "user has a car loan with Capital One, $14,500 left.", "user", "user paid off half the car loan.", ""},
+		{"PaidOffAnotherDebt", "user", "user has a car loan with Capital One, $14,500 left.", "user", "user paid off the overdraft.", ""},
+		{"PaidOffQuestion", "user", "user has a car loan with Capital One, $14,500 left.", "user", "Should user pay off the car loan or invest?", ""},
+		{"PaidOffSistersLoan", "user", "user has a car loan with Capital One, $14,500 left.", "user", "user's sister paid off her car loan.", ""},
 		// The speaker's amount or medicine echoed by the assistant changes with it.
 		{"DoseEchoed", "assistant", "assistant: Noted: user takes metformin 500 mg twice a day.", "user", "user's doctor raised user's metformin to 1000 mg twice a day.", "supersedes"},
 		{"DoseEchoedStopped", "assistant", "assistant: Noted: user takes metformin 500 mg twice a day.", "user", "user is off metformin now.", "supersedes"},
 		{"DoseEchoedOfAnother", "assistant", "assistant: Noted: Tom takes metformin 500 mg twice a day.", "user", "user's doctor raised user's metformin to 1000 mg twice a day.", ""},
+		// An acknowledgement that names no one is the user's too.
+		{"AmountEchoedNamingNoOne", "assistant", "assistant: Noted: salary $85,000/year.", "user", "user got a raise, user's salary is now $95,000.", "supersedes"},
+		{"AmountSaidByAssistantNotEchoed", "assistant", "assistant: A good rent is $1,500 a month.", "user", "user: Rent went up to $2,100 in March.", ""},
 		// A medicine switched, stopped or given up, however it is said.
 		{"SwitchedFromTo", "user", "user takes metformin 500 mg twice a day.", "user", "user's endocrinologist switched user from metformin to insulin glargine, 12 units at bedtime.", "supersedes"},
 		{"SwitchedToTheOneHeld", "user", "user takes insulin glargine, 12 units at bedtime.", "user", "user switched from metformin to insulin.", ""},
@@ -379,6 +404,11 @@ func TestChangeDescription(t *testing.T) {
 		{"user: We use moment for dates.", "user: moment is deprecated here; use date-fns instead.", "user: We use date-fns for dates (previously moment)"},
 		{"user: We lint with flake8.", "user: Let's drop flake8.", "user lint: no longer flake8"},
 		{"user: Priya owns the billing service.", "user: Jonas took over the billing service from Priya.", "user: Jonas owns the billing service (previously Priya)"},
+		{"user's rent is $1,850 a month.", "user: Rent went up to $2,100 in March (March 2026).", "user's rent is $2,100 a month (previously $1,850)"},
+		{"user's rent is $1,850 a month.", "user's rent is now $2,100 a month.", "user rent: $2,100 a month, previously $1,850 a month"},
+		{"user's mortgage with Nationwide is £1,420 a month on a 5.19% fixed rate.", "user: Remortgaged to Halifax at 4.39%, now £1,336.20 a month.", "user's mortgage: 4.39%, £1,336.20, previously 5.19%, £1,420"},
+		{"user: Council tax is £148 a month on a 5% rate.", "user: Council tax went up to £156.40, a 6% rate.", "user: Council tax is £156.40 a month on a 6% rate (previously £148, 5%)"},
+		{"user has a car loan with Capital One, $14,500 left at 6.9% APR.", "user paid off the car loan!", "user's car loan: paid off"},
 	} {
 		got, _ := changeOf(newStatement(tt.new, "user"), agent.Candidate{Content: tt.new, Description: "Said by user on 2 November 2026."}, realm.Node{Content: tt.old, Description: "Said by user on 1 October 2026."})
 		if got.predicate != "supersedes" || got.description != tt.want {
@@ -448,10 +478,17 @@ func TestAmountsOf(t *testing.T) {
 		{"Nina's daily goal is 8000.", "8000 "},
 		{"Ana is 8 now.", "8 "},
 		{"The flight on May 9th at 7pm, May 16 or 12 December (12 December 2026), in 2023.", ""},
-		// A number that ends a name is no amount of its own; a decimal or a number of
-		// thousands is one amount.
+		// A number that ends a name is no amount of its own; a decimal, a number written
+		// with thousands separators or in thousands is one.
 		{"The instance db-prod-1 now runs 16.4.", "16.4 "},
-		{"Nina weighs 72.5 kg, pays €1,250.50 at 4.5% and earns $2.1k.", "72.5 kg, 1250.50 €, 4.5 %, 2.1 k"},
+		{"Nina weighs 72.5 kg, 2,5 kg more.", "72.5 kg, 2.5 kg"},
+		{"Rent went up to $2,100 in March.", "2100 $"},
+		{"Rent is €1.310,75 now, the house was $1,298,001.10.", "1310.75 €, 1298001.10 $"},
+		{"Salary is now £52.5k, was £48k, bonus ₹18,500.", "52500 £, 48000 £, 18500 ₹"},
+		// A day of every month is one; a rank or a date is not.
+		{"The card is due on the 15th of each month, moved to the 22nd.", "15 day, 22 day"},
+		{"The 3rd time, on the 4th of July, on the 5th floor.", ""},
+		{"Nina weighs 72.5 kg, pays €1,250.50 at 4.5% and earns $2.1k.", "72.5 kg, 1250.50 €, 4.5 %, 2100 $"},
 		{"The rent is $2,000, 1,250 euros or 72,5 kg.", "2000 $, 1250 euro, 72.5 kg"},
 		// A number written as a word counts with what it counts; "twice" counts times.
 		{"Nina drinks three cups of coffee, 500 mg of it twice a day and 2 times at night.", "3 cup, 500 mg, 2 time, 2 time"},
@@ -827,6 +864,9 @@ func TestOfflineChangeOfOneClause(t *testing.T) {
 		{"SingleFact", "I live in Lisbon.", "I moved to Berlin.", []string{"user lives in Lisbon."}},
 		// A contact's card: its title and employer end, its email stays in the whole.
 		{"ContactCard", "New contact: Raj Patel, VP Engineering at Initech. Email raj.patel@initech.com", "Raj Patel left Initech and joined Globex as CTO.", []string{"user: New contact: Raj Patel, VP Engineering at Initech."}},
+		// Money: a value changed, a debt paid off.
+		{"RentWentUp", "My rent is $1,850 a month.", "Rent went up to $2,100 in March.", []string{"user's rent is $1,850 a month."}},
+		{"PaidOffLoan", "I have a car loan with Capital One, $14,500 left at 6.9% APR.", "I paid off the car loan!", []string{"user has a car loan with Capital One, $14,500 left at 6.9% APR."}},
 		// A pet held is a clause apart from the home: a move and a death each end their own.
 		{"MoveLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "I moved to Seattle.", []string{"user lives in Portland with user's boyfriend Daniel"}},
 		{"PetDiedLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "Mochi died this morning.", []string{"user: our cat Mochi."}},
