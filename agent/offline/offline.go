@@ -649,10 +649,21 @@ func (o *Agent) isContentful(rewritten string, names []string, speaker string) b
 		}
 	}
 	// A state said in few words is still a memory: "I'm 29 years old", and so are a
-	// correction, "Her name is Marina, not Marta", a plan called off, "It's off.", and a
-	// short fact of the speaker's own.
-	return len(told) >= o.opts.MinContentWords || len(stateClaims(rewritten, speaker)) > 0 || len(correctionsOf(rewritten)) > 0 ||
+	// correction, "Her name is Marina, not Marta", a plan called off, "It's off.", a short
+	// fact of the speaker's own and an amount of something.
+	return len(told) >= o.opts.MinContentWords || amountOfSomething(rewritten, speaker) || len(stateClaims(rewritten, speaker)) > 0 || len(correctionsOf(rewritten)) > 0 ||
 		len(planAlterations(rewritten, speaker)) > 0 || ownShortFact(rewritten, speaker, told) || isHardlyEnglish(rewritten, drop)
+}
+
+// amountOfSomething: an amount with its unit and a word of what it is of ("Gas was
+// $52.33.", "Netflix €13.99.", "rent: $2,100"), which is that word even when the rewrite
+// guesses it a name: an expense or a price noted, however short. Not an amount alone
+// ("$20?").
+func amountOfSomething(rewritten, speaker string) bool {
+	if strings.Contains(rewritten, "?") || !slices.ContainsFunc(amountsOf(rewritten), func(a amount) bool { return a.unit != "" }) {
+		return false
+	}
+	return slices.ContainsFunc(contentWords(rewritten), func(w string) bool { return w != normName(speaker) && !foreignCourtesies[w] })
 }
 
 // ownShortFact: a statement of one content word or more, asking nothing, that the speaker

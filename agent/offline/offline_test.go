@@ -464,6 +464,13 @@ func TestOfflineShortRequests(t *testing.T) {
 		{"I don't smoke.", "user doesn't smoke.", []string{"user"}},
 		{"No allergies.", "user: No allergies.", []string{"user"}},
 		{"I weigh 72.5 kg.", "user weighs 72.5 kg.", []string{"user"}},
+		// An expense or a price noted, however short.
+		{"Gas was $52.33.", "user: Gas was $52.33.", []string{"user", "Gas"}},
+		{"Netflix €13.99.", "user: Netflix €13.99.", []string{"user"}},
+		{"Petrol £71.02.", "user: Petrol £71.02.", []string{"user"}},
+		{"Groceries were $120.", "user: Groceries were $120.", []string{"user"}},
+		{"Coffee $4.50", "user: Coffee $4.50", []string{"user"}},
+		{"rent: $2,100", "user: rent: $2,100", []string{"user"}},
 		// Negative: courtesies, in English or not, and a name alone.
 		{"Thanks!", "", nil},
 		{"Wow, great!", "", nil},
@@ -480,6 +487,9 @@ func TestOfflineShortRequests(t *testing.T) {
 		{"I can't believe it!", "", nil},
 		{"I don't blame you.", "", nil},
 		{"I won't be long.", "", nil},
+		{"ok cool", "", nil},
+		{"lol 100%", "", nil},
+		{"$20?", "", nil},
 	} {
 		ex := mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "", "user", tt.text)})
 		var got []string
