@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/api/apitest"
@@ -571,4 +572,24 @@ func TestCorrectionDatedByItsWords(t *testing.T) {
 // sameTime: both absent, or the same instant.
 func sameTime(a, b *time.Time) bool {
 	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)
+}
+
+// TestCorrectLongWords: a correction whose first words are long (one word of 19,000
+// characters) is stored, its name cut short: Neo4j refuses to index a name of more than
+// about 8 kB, which answered 500.
+func TestCorrectLongWords(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, correctMessages)
+	old := correctable(t, c, space)
+	var got memoryDoc
+	content := strings.Repeat("x", 19000) + " joined the team."
+	if resp := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": content}, &got); resp.StatusCode != http.StatusOK || got.Memory.Content != content {
+		t.Fatalf("correct: %d, content of %d characters", resp.StatusCode, len(got.Memory.Content))
+	}
+	if n := utf8.RuneCountInString(got.Memory.Name); n > 200 {
+		t.Errorf("name of %d characters", n)
+	}
 }

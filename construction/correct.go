@@ -122,7 +122,8 @@ func validSince(n realm.Node) *time.Time {
 
 // correctedName is the name of old's correction saying content: a name that is the first
 // words of old's content (as the offline agent names: eight at most) becomes the first
-// words of content; another name (a label: "Ana's colleague") stays.
+// words of content (maxName characters at most, as every name); another name (a label: "Ana's
+// colleague") stays.
 func correctedName(old realm.Node, content string) string {
 	words, said := strings.Fields(strings.TrimSuffix(old.Name, "…")), strings.Fields(old.Content)
 	if len(words) == 0 || len(words) > len(said) || !slices.Equal(words, said[:len(words)]) {
@@ -130,9 +131,12 @@ func correctedName(old realm.Node, content string) string {
 	}
 	n, f := max(len(words), 8), strings.Fields(content)
 	if len(f) <= n {
-		return strings.Join(f, " ")
+		return shortened(strings.Join(f, " "), maxName-1)
 	}
-	return strings.Join(f[:n], " ") + "…"
+	if name := strings.Join(f[:n], " "); utf8.RuneCountInString(name) < maxName {
+		return name + "…"
+	}
+	return shortened(strings.Join(f[:n], " "), maxName-1)
 }
 
 // shortened is s cut to at most n characters, at a word if one ends near, with "…".

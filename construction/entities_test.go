@@ -410,3 +410,21 @@ func names(nodes []realm.Node) []string {
 	}
 	return out
 }
+
+// TestLongNameIntegrated: a message holding one very long token, which the offline agent's
+// name of its first words keeps whole, is integrated, its memory's name cut short: Neo4j
+// refuses to index a name of more than about 8 kB, and the integration failed each time.
+func TestLongNameIntegrated(t *testing.T) {
+	store, p, _, space := offlineSpace(t)
+	said := userSaid(time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC))
+	res := mustIngest(t, p, space, said("o1", 0, "Caroline said "+strings.Repeat("x", 19000)+" joined the team today."))
+	if res[0].Status != construction.StatusIntegrated {
+		t.Fatalf("status %s (%s), want integrated", res[0].Status, res[0].Error)
+	}
+	nodes, _ := mustGraph(t, store, space)
+	for _, n := range nodes {
+		if len([]rune(n.Name)) > 200 {
+			t.Errorf("%s named with %d characters", n.ID, len([]rune(n.Name)))
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
@@ -161,9 +162,18 @@ func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary str
 			return ext, fmt.Errorf("extract: candidate %d has type %q", i, c.Type)
 		}
 		composeNames(&ext.Candidates[i])
+		if n := ext.Candidates[i].Name; utf8.RuneCountInString(n) > maxName {
+			ext.Candidates[i].Name = shortened(n, maxName-1)
+		}
 	}
 	return ext, nil
 }
+
+// maxName is the longest name of a memory, in characters: Neo4j indexes a memory's name
+// (memory_space_name) and refuses a value of more than about 8 kB, which an agent's name of
+// a few words can be ("the first eight words" of a message holding one long token), so the
+// integration failed, again and again.
+const maxName = 200
 
 // composeNames composes (Unicode NFC) what names a candidate and what it is compared and
 // found by: an entity's name and aliases, an event's participants, the keywords. A text
