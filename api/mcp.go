@@ -548,7 +548,8 @@ func (m rpcMessage) fault(fe realm.FieldErrors) (int, string) {
 
 // plainErrors holds back a plain-text error response (http.Error's) for rpcEnvelope to
 // write as a JSON-RPC error, and any response begun once the drain at shutdown cut the
-// request off (cutOff), for rpcEnvelope's 503; any other response passes.
+// request off (cutOff), for rpcEnvelope's 503; any other response passes, still saying
+// Cache-Control: no-store (noStore), which the SDK replaces with its own.
 type plainErrors struct {
 	http.ResponseWriter
 	status  int // of the error held back; 0: none
@@ -559,6 +560,7 @@ type plainErrors struct {
 }
 
 func (p *plainErrors) WriteHeader(status int) {
+	p.Header().Set("Cache-Control", "no-store")
 	switch {
 	case p.dropped:
 		return
