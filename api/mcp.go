@@ -167,7 +167,10 @@ func (s *server) sentAt(ctx context.Context, space, id, now string) (string, err
 // mcpHandler is the /mcp endpoint: an MCP server with REALM's tools, served statelessly.
 func (s *server) mcpHandler() http.Handler {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "realm", Title: "REALM memory", Version: s.cfg.Version},
-		&mcp.ServerOptions{Instructions: mcpInstructions})
+		&mcp.ServerOptions{Instructions: mcpInstructions,
+			// Tools only, their list fixed: a stateless server sends no notification (no
+			// list_changed, no log messages), so it claims neither.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	calls := prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "realm_mcp_tool_calls_total",
 		Help: "MCP tool calls by tool and outcome (ok, or the error code).",

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -26,5 +27,21 @@ func TestMCPNoStore(t *testing.T) {
 		if name == "ToolCall" && resp.StatusCode != http.StatusOK {
 			t.Errorf("%s: %d %s", name, resp.StatusCode, b)
 		}
+	}
+}
+
+// TestMCPCapabilities: the server advertises only what it does: tools, whose list never
+// changes; a stateless server sends no notification, so neither listChanged nor logging.
+func TestMCPCapabilities(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	resp, b := postMCP(t, srv.URL, "", []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}`))
+	var init struct {
+		Result struct{ Capabilities json.RawMessage }
+	}
+	if err := json.Unmarshal(b, &init); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: %d %v %s", resp.StatusCode, err, b)
+	}
+	if got := string(init.Result.Capabilities); got != `{"tools":{}}` {
+		t.Errorf("capabilities %s, want {\"tools\":{}}", got)
 	}
 }
