@@ -24,7 +24,7 @@
 // whose tools call the same services as the routes, each checking its space and scope
 // with Key.authorize, the checks of the /v1/spaces/{space} routes; each publishes an
 // outputSchema and answers structuredContent, the JSON its route answers, or a tool error
-// {code, detail, fields?} that the outputSchema admits too; faults of the protocol are
+// {code, detail, fields?, retry_after?} that the outputSchema admits too; faults of the protocol are
 // JSON-RPC errors (rpcEnvelope).
 //
 // A key without the read scope learns of its ingestions their outcome and the memories its

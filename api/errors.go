@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
+	"sync/atomic"
 
 	"github.com/rs/zerolog"
 
@@ -44,9 +46,13 @@ func statusOfCode(code string) int {
 
 // logFailure has the request's log line (withLogger) say why it failed: the code of every
 // error, the message of a 5xx, the server's own words (a 4xx's may quote what the client
-// sent). An MCP tool error counts with the status its route would answer.
+// sent). An MCP tool error counts with the status its route would answer, which sets the
+// line's level too (failedStatus): HTTP 200 carries an outage seen through MCP.
 func logFailure(ctx context.Context, err error) {
 	code := realm.ErrorCode(err)
+	if worst, ok := ctx.Value(failedStatusCtx{}).(*atomic.Int64); ok {
+		worst.Store(max(worst.Load(), int64(statusOfCode(code))))
+	}
 	zerolog.Ctx(ctx).UpdateContext(func(c zerolog.Context) zerolog.Context {
 		c = c.Str("code", code)
 		if statusOfCode(code) >= 500 {
@@ -54,6 +60,23 @@ func logFailure(ctx context.Context, err error) {
 		}
 		return c
 	})
+}
+
+// failedStatusCtx is the context key of the highest status of the errors a request met
+// (logFailure), which withLogger logs the request at.
+type failedStatusCtx struct{}
+
+// retryAfterSeconds is the Retry-After of an error a retry can overcome (retryable).
+const retryAfterSeconds = 5
+
+// retryable reports whether the same request may succeed after retryAfterSeconds: a 503 or
+// a 429, but not when the LLM server refused the key, which fails the same way until the
+// operator changes it.
+func retryable(err error) bool {
+	status := statusOfCode(realm.ErrorCode(err))
+	var e *realm.Error
+	lasting := errors.As(err, &e) && e.Lasting
+	return (status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests) && !lasting
 }
 
 // problem is an RFC 9457 problem document with our stable code and field errors.
@@ -119,18 +142,15 @@ func writeProblem(w http.ResponseWriter, r *http.Request, err error, extend func
 		Detail:   realm.ErrorMessage(err),
 		Instance: r.URL.Path,
 	}
-	lasting := false
 	var e *realm.Error
 	if errors.As(err, &e) {
-		p.Fields, lasting = e.Fields, e.Lasting
+		p.Fields = e.Fields
 	}
 	if extend != nil {
 		extend(&p)
 	}
-	// Retry-After only where a retry can succeed: not when the LLM server refused the
-	// key, which fails the same way until the operator changes it.
-	if (status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests) && !lasting && w.Header().Get("Retry-After") == "" {
-		w.Header().Set("Retry-After", "5")
+	if retryable(err) && w.Header().Get("Retry-After") == "" { // the rate limit sets its own
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(status)

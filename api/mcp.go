@@ -18,6 +18,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
@@ -332,7 +333,7 @@ func (s *server) mcpHandler() http.Handler {
 			return s.forgetAboutPerson(ctx, space, forgetAboutRequest{About: in.About, DryRun: in.DryRun})
 		})
 
-	srv.AddReceivingMiddleware(structuredToolErrors)
+	srv.AddReceivingMiddleware(s.structuredToolErrors(calls))
 	return rpcEnvelope(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true, MaxRequestBodyBytes: s.cfg.MaxBodyBytes,
 			// Without keys (loopback only, every caller the local admin) the SDK refuses a
@@ -471,7 +472,7 @@ func rpcEnvelope(next http.Handler) http.Handler {
 				cut = errIngestCutOff
 			}
 			logFailure(r.Context(), cut)
-			w.Header().Set("Retry-After", "5")
+			w.Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
 			writeRPCError(w, http.StatusServiceUnavailable, msg.ID, rpcServerError, realm.EUnavailable+": "+cut.Message)
 		}
 	})
@@ -712,29 +713,10 @@ func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Serv
 			if err != nil && errors.Is(context.Cause(ctx), ErrShuttingDown) {
 				err = errCutOff // whatever the cancellation made of the call's work (rpcEnvelope answers it)
 			}
-			code := realm.ErrorCode(err)
-			outcome := code
-			if err == nil {
-				outcome = "ok"
-			} else {
+			if err != nil {
 				res, out = toolError(err), nil // out would replace the error's structured content
-				logFailure(requestCtx, err)
 			}
-			calls.WithLabelValues(tool.Name, outcome).Inc()
-			line := s.Logger.Info()
-			if code == realm.EInternal {
-				line = s.Logger.Error().Err(err)
-			}
-			if realm.ValidSpace(space) {
-				line = line.Str("space", space)
-			}
-			// The stateless SDK runs the call in the HTTP request's context: name the request
-			// the access log names, when it is there.
-			if id, ok := ctx.Value(requestIDCtx{}).(string); ok {
-				line = line.Str("request_id", id)
-			}
-			line.Str("tool", tool.Name).Str("key", key.Name).Str("outcome", outcome).
-				Dur("duration", time.Since(start)).Msg("mcp tool call")
+			s.toolCallDone(requestCtx, calls, tool.Name, key, space, err, start)
 		}()
 		if scope != "" { // a tool of no space (spaces) serves any key, within its spaces
 			err = key.authorize(space, scope)
@@ -744,6 +726,32 @@ func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Serv
 		}
 		return nil, out, nil // on an error, the deferred function puts toolError in res and nil in out
 	})
+}
+
+// toolCallDone counts a tool call in calls by its outcome (ok, or its error's code) and
+// logs it: at info, or at the level its route's status would log an error at (warn for an
+// outage, error for a bug), with the request's line saying why it failed (logFailure).
+func (s *server) toolCallDone(ctx context.Context, calls *prometheus.CounterVec, tool string, key *Key, space string, err error, start time.Time) {
+	outcome, level := "ok", zerolog.InfoLevel
+	if err != nil {
+		outcome, level = realm.ErrorCode(err), statusLevel(statusOfCode(realm.ErrorCode(err)))
+		logFailure(ctx, err)
+	}
+	calls.WithLabelValues(tool, outcome).Inc()
+	line := s.Logger.WithLevel(level)
+	if outcome == realm.EInternal {
+		line = line.Err(err)
+	}
+	if realm.ValidSpace(space) {
+		line = line.Str("space", space)
+	}
+	// The stateless SDK runs the call in the HTTP request's context: name the request the
+	// access log names, when it is there.
+	if id, ok := ctx.Value(requestIDCtx{}).(string); ok {
+		line = line.Str("request_id", id)
+	}
+	line.Str("tool", tool).Str("key", key.Name).Str("outcome", outcome).
+		Dur("duration", time.Since(start)).Msg("mcp tool call")
 }
 
 // mcpKey is the key of the HTTP request that carried a tool call: the one authenticate
@@ -776,6 +784,9 @@ func toolError(err error) *mcp.CallToolResult {
 		text += " (" + strings.Join(parts, "; ") + ")"
 		doc["fields"] = e.Fields
 	}
+	if retryable(err) { // the Retry-After of the HTTP answer
+		doc["retry_after"] = retryAfterSeconds
+	}
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: doc}
 }
 
@@ -786,11 +797,13 @@ var toolErrorSchema = &jsonschema.Schema{
 		"code":   {Type: "string", Description: "the error code, as in an HTTP problem: invalid, not_found, forbidden, conflict, not_supported, unavailable, internal, …"},
 		"detail": {Type: "string", Description: "what went wrong, for people"},
 		"fields": {Type: "object", Description: "argument → why it failed", AdditionalProperties: &jsonschema.Schema{Type: "string"}},
+		"retry_after": {Type: "integer", Minimum: jsonschema.Ptr(1.0),
+			Description: "the same call may succeed after this many seconds (Neo4j or a model away for a moment: unavailable); absent when a retry would fail alike"},
 	},
 }
 
 // orToolError is the outputSchema of a tool whose result is out: an object that is
-// either a result or a tool error's {code, detail, fields?}. MCP lets a client check
+// either a result or a tool error's {code, detail, fields?, retry_after?}. MCP lets a client check
 // every structuredContent against the outputSchema, a tool error's included, so the
 // schema admits both; definitions move to the root, where their references point.
 func orToolError(out *jsonschema.Schema) *jsonschema.Schema {
@@ -800,21 +813,30 @@ func orToolError(out *jsonschema.Schema) *jsonschema.Schema {
 }
 
 // structuredToolErrors gives the tool errors the SDK writes itself (arguments that do not
-// fit the inputSchema) the structured content of every other tool error: code invalid.
-func structuredToolErrors(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		if r, ok := res.(*mcp.CallToolResult); ok && err == nil && r.IsError && r.StructuredContent == nil {
+// fit the inputSchema) the structured content of every other tool error, code invalid,
+// and counts and logs them in calls as addTool does the others.
+func (s *server) structuredToolErrors(calls *prometheus.CounterVec) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			start := time.Now()
+			res, err := next(ctx, method, req)
+			r, isResult := res.(*mcp.CallToolResult)
+			call, isCall := req.(*mcp.CallToolRequest)
+			if !isResult || !isCall || err != nil || !r.IsError || r.StructuredContent != nil {
+				return res, err
+			}
 			var text []string
 			for _, c := range r.Content {
 				if t, ok := c.(*mcp.TextContent); ok {
 					text = append(text, t.Text)
 				}
 			}
-			detail := "the arguments do not fit the tool's inputSchema: " + strings.Join(text, "; ")
-			return toolError(realm.Errorf(realm.EInvalid, "%s", detail)), nil
+			invalid := realm.Errorf(realm.EInvalid, "the arguments do not fit the tool's inputSchema: %s", strings.Join(text, "; "))
+			var args spaceArg
+			_ = json.Unmarshal(call.Params.Arguments, &args) // for the log line alone: the space, when it is there
+			s.toolCallDone(ctx, calls, call.Params.Name, s.mcpKey(call.Extra), args.Space, invalid, start)
+			return toolError(invalid), nil
 		}
-		return res, err
 	}
 }
 

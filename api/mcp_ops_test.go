@@ -2,8 +2,12 @@ package api
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
+
+	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -43,5 +47,107 @@ func TestMCPCapabilities(t *testing.T) {
 	}
 	if got := string(init.Result.Capabilities); got != `{"tools":{}}` {
 		t.Errorf("capabilities %s, want {\"tools\":{}}", got)
+	}
+}
+
+// mcpLogLines are the log lines of buf that name a tool call or a request to /mcp.
+func mcpLogLines(t *testing.T, buf *syncBuffer) (calls, requests []map[string]any) {
+	t.Helper()
+	for line := range strings.Lines(buf.String()) {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		switch {
+		case m["message"] == "mcp tool call":
+			calls = append(calls, m)
+		case m["message"] == "request" && m["route"] == "/mcp":
+			requests = append(requests, m)
+		}
+	}
+	return calls, requests
+}
+
+// TestMCPOutageLogged: an outage seen through MCP (Neo4j away: the tool error
+// unavailable, answered with HTTP 200) is logged at warn, on the tool call's line and on
+// the request's, as HTTP logs a 503, so that an alert on warn sees it; and the tool error
+// carries the retry hint HTTP's Retry-After gives.
+func TestMCPOutageLogged(t *testing.T) {
+	store, proxy := cyphertest.BehindProxy(t, cyphertest.Config())
+	var buf syncBuffer
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
+		*d = testDepsOn(t, store)
+		d.Logger = zerolog.New(&buf)
+	})
+	space := cyphertest.NewSpace(t)
+	proxy.Cut()
+	defer proxy.Restore()
+	cs := mustConnectMCP(t, srv.URL, "")
+	got := callTool(t, cs, "recall", map[string]any{"space": space, "query": "bees"})
+	if !got.isError || got.code() != "unavailable" || got.out["retry_after"] != float64(5) {
+		t.Errorf("recall with neo4j away: %+v, want the tool error unavailable with retry_after 5", got)
+	}
+	calls, requests := mcpLogLines(t, &buf)
+	var call, request map[string]any
+	for _, c := range calls {
+		if c["tool"] == "recall" {
+			call = c
+		}
+	}
+	for _, r := range requests {
+		if r["code"] == "unavailable" {
+			request = r
+		}
+	}
+	if call == nil || call["level"] != "warn" || call["outcome"] != "unavailable" {
+		t.Errorf("the tool call's line: %v, want outcome unavailable at warn", call)
+	}
+	if request == nil || request["level"] != "warn" || request["status"] != float64(http.StatusOK) {
+		t.Errorf("the request's line: %v, want status 200 and code unavailable at warn (lines %v)", request, requests)
+	}
+	// A client's mistake stays at info, and promises no retry.
+	bad := callTool(t, cs, "recall", map[string]any{"space": space, "query": " "})
+	if bad.code() != "invalid" || bad.out["retry_after"] != nil {
+		t.Errorf("a blank query: %+v, want the tool error invalid without retry_after", bad)
+	}
+	calls, _ = mcpLogLines(t, &buf)
+	if last := calls[len(calls)-1]; last["outcome"] != "invalid" || last["level"] != "info" {
+		t.Errorf("the line of an invalid call: %v, want info", last)
+	}
+}
+
+// TestMCPSchemaErrorsCounted: arguments the SDK refuses against the inputSchema are
+// counted and logged as every other invalid call.
+func TestMCPSchemaErrorsCounted(t *testing.T) {
+	var buf syncBuffer
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) { d.Logger = zerolog.New(&buf) })
+	space := cyphertest.NewSpace(t)
+	cs := mustConnectMCP(t, srv.URL, "")
+	for _, args := range []map[string]any{
+		{"space": space, "messages": "not a list"}, // wrong type
+		{"space": space}, // a required argument missing
+		{"space": space, "messages": []any{map[string]any{"content": "x"}}, "colour": "blue"}, // an argument of no tool
+	} {
+		if got := callTool(t, cs, "remember", args); got.code() != "invalid" {
+			t.Fatalf("remember %v: %+v, want the tool error invalid", args, got)
+		}
+	}
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if want := `realm_mcp_tool_calls_total{outcome="invalid",tool="remember"} 3`; !strings.Contains(string(b), want) {
+		t.Errorf("/metrics lacks %s", want)
+	}
+	calls, _ := mcpLogLines(t, &buf)
+	if len(calls) != 3 {
+		t.Fatalf("%d tool call lines, want 3: %v", len(calls), calls)
+	}
+	for _, c := range calls {
+		if c["tool"] != "remember" || c["outcome"] != "invalid" || c["space"] != space || c["key"] != "local" || c["request_id"] == nil {
+			t.Errorf("tool call line %v", c)
+		}
 	}
 }

@@ -253,7 +253,7 @@ func TestMCP(t *testing.T) {
 				t.Fatalf("%s: output schema %s, want an object, any of the result and a tool error", tool.Name, b)
 			}
 			output, toolErr := either.AnyOf[0], either.AnyOf[1]
-			if errProps := slices.Sorted(maps.Keys(toolErr.Properties)); !slices.Equal(errProps, []string{"code", "detail", "fields"}) {
+			if errProps := slices.Sorted(maps.Keys(toolErr.Properties)); !slices.Equal(errProps, []string{"code", "detail", "fields", "retry_after"}) {
 				t.Errorf("%s: the output schema's tool error has %v", tool.Name, errProps)
 			}
 			props := slices.Sorted(maps.Keys(output.Properties))

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -40,7 +41,7 @@ func requestID(next http.Handler) http.Handler {
 // code (logFailure adds it, and for a 5xx its message: writeError, /readyz, MCP tool
 // errors). Bodies, paths, query strings, memory contents and secrets are never logged.
 // The level is the status's: info, warn for a 5xx, error for a 500, so that an alert on
-// warnings sees the outages.
+// warnings sees the outages (an MCP tool error's, answered 200, that of its route's status).
 func withLogger(base zerolog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -48,13 +49,15 @@ func withLogger(base zerolog.Logger) func(http.Handler) http.Handler {
 			reqID, _ := r.Context().Value(requestIDCtx{}).(string)
 			logger := base.With().Str("request_id", reqID).Logger()
 			ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
-			ctx := logger.WithContext(r.Context())
+			failed := new(atomic.Int64)
+			ctx := context.WithValue(logger.WithContext(r.Context()), failedStatusCtx{}, failed)
 			next.ServeHTTP(ww, r.WithContext(ctx))
 			route := chi.RouteContext(r.Context()).RoutePattern()
 			// The context's logger, to which authenticate and handlers may have added the
 			// key's name and a trace id.
 			status := ww.Status()
-			line := zerolog.Ctx(ctx).WithLevel(statusLevel(status))
+			// An MCP tool error answers 200: its line takes the level of its route's status.
+			line := zerolog.Ctx(ctx).WithLevel(statusLevel(max(status, int(failed.Load()))))
 			if space := chi.URLParam(r, "space"); realm.ValidSpace(space) {
 				line = line.Str("space", space)
 			}
