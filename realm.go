@@ -119,7 +119,13 @@ func PredicateOfRelType(rel string) Predicate {
 	return Predicate(b)
 }
 
-var spaceID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// SpacePattern is the syntax of a space id.
+const SpacePattern = `^[A-Za-z0-9_-]{1,64}$`
+
+// MaxIDLen is the most bytes of an id a request names: a message's, a memory's, a trace's.
+const MaxIDLen = 256
+
+var spaceID = regexp.MustCompile(SpacePattern)
 
 // ValidSpace reports whether s is a valid space id: [A-Za-z0-9_-]{1,64}.
 func ValidSpace(s string) bool { return spaceID.MatchString(s) }

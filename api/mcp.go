@@ -420,7 +420,11 @@ func rpcEnvelope(next http.Handler) http.Handler {
 		}
 		fe := realm.FieldErrors{}
 		if _, syntax := readJSON(body, true, fe); err != nil || syntax != nil {
-			writeRPCError(w, http.StatusBadRequest, nil, rpcParseError, "parse error: the body is not one JSON value")
+			why := "the body could not be read"
+			if syntax != nil { // not JSON, more than one value, or nested deeper than maxDepth
+				why = realm.ErrorMessage(syntax)
+			}
+			writeRPCError(w, http.StatusBadRequest, nil, rpcParseError, "parse error: "+why)
 			return
 		}
 		if bytes.HasPrefix(bytes.TrimSpace(body), []byte("[")) {
@@ -674,19 +678,9 @@ func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Serv
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: %v", tool.Name, err)) // a programming error, caught by every test
 	}
-	if p := schema.Properties["strategy"]; p != nil {
-		p.Enum = []any{string(realm.Adaptive), string(realm.StrategyPath), string(realm.StrategyBeam)}
-	}
-	if f := schema.Properties["filters"]; f != nil {
-		one, most := 1, realm.MaxFilterItems
-		for _, p := range f.Properties {
-			if p.Items != nil {
-				p.MinItems, p.MaxItems = &one, &most
-			}
-		}
-		f.Properties["types"].Items.Enum = []any{string(realm.Event), string(realm.Fact), string(realm.Entity), string(realm.Episode)}
-	}
+	boundArguments(schema)
 	tool.InputSchema = schema
+	s.toolArguments[tool.Name] = schema
 	output, err := jsonschema.For[Out](nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: output schema: %v", tool.Name, err))
@@ -825,16 +819,14 @@ func (s *server) structuredToolErrors(calls *prometheus.CounterVec) mcp.Middlewa
 			if !isResult || !isCall || err != nil || !r.IsError || r.StructuredContent != nil {
 				return res, err
 			}
-			var text []string
-			for _, c := range r.Content {
-				if t, ok := c.(*mcp.TextContent); ok {
-					text = append(text, t.Text)
-				}
-			}
-			invalid := realm.Errorf(realm.EInvalid, "the arguments do not fit the tool's inputSchema: %s", strings.Join(text, "; "))
-			var args spaceArg
-			_ = json.Unmarshal(call.Params.Arguments, &args) // for the log line alone: the space, when it is there
-			s.toolCallDone(ctx, calls, call.Params.Name, s.mcpKey(call.Extra), args.Space, invalid, start)
+			// The SDK's text names Go types and quotes values: argumentErrors says the same in
+			// the schema's words. A failure it cannot place (none the schema sees) names none.
+			var args map[string]any
+			_ = json.Unmarshal(call.Params.Arguments, &args)
+			invalid := &realm.Error{Code: realm.EInvalid, Message: "the arguments do not fit the tool's inputSchema",
+				Fields: argumentErrors(s.toolArguments[call.Params.Name], args)}
+			space, _ := args["space"].(string)
+			s.toolCallDone(ctx, calls, call.Params.Name, s.mcpKey(call.Extra), space, invalid, start)
 			return toolError(invalid), nil
 		}
 	}

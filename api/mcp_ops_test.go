@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
@@ -149,5 +151,90 @@ func TestMCPSchemaErrorsCounted(t *testing.T) {
 		if c["tool"] != "remember" || c["outcome"] != "invalid" || c["space"] != space || c["key"] != "local" || c["request_id"] == nil {
 			t.Errorf("tool call line %v", c)
 		}
+	}
+}
+
+// TestMCPArgumentBounds: each tool's inputSchema holds the bounds the HTTP routes check,
+// and arguments outside them are refused in the arguments' words, never a Go type's, and
+// without quoting what was sent.
+func TestMCPArgumentBounds(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	space := cyphertest.NewSpace(t)
+	cs := mustConnectMCP(t, srv.URL, "")
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type property struct {
+		Pattern            string
+		Minimum, Maximum   *float64
+		MaxLength          *int
+		MinItems, MaxItems *int
+		Items              *struct {
+			Properties map[string]struct{ MaxLength *int }
+		}
+	}
+	schemas := map[string]map[string]property{}
+	for _, tool := range tools.Tools {
+		b, _ := json.Marshal(tool.InputSchema)
+		var s struct{ Properties map[string]property }
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		schemas[tool.Name] = s.Properties
+	}
+	recall, remember := schemas["recall"], schemas["remember"]
+	if k := recall["k"]; k.Minimum == nil || *k.Minimum != 0 || k.Maximum == nil || *k.Maximum != realm.MaxRecallK {
+		t.Errorf("recall's k: %+v, want 0 to %d", k, realm.MaxRecallK)
+	}
+	if d := recall["max_depth"]; d.Maximum == nil || *d.Maximum != realm.MaxRecallDepth {
+		t.Errorf("recall's max_depth: %+v", d)
+	}
+	if m := recall["min_score"]; m.Minimum == nil || *m.Minimum != 0 || m.Maximum == nil || *m.Maximum != 1 {
+		t.Errorf("recall's min_score: %+v", m)
+	}
+	if recall["space"].Pattern != realm.SpacePattern {
+		t.Errorf("recall's space: %+v", recall["space"])
+	}
+	if m := remember["messages"]; m.MinItems == nil || *m.MinItems != 1 || m.MaxItems == nil || *m.MaxItems != 1000 ||
+		m.Items == nil || m.Items.Properties["content"].MaxLength == nil || *m.Items.Properties["content"].MaxLength != 20000 {
+		t.Errorf("remember's messages: %+v", m)
+	}
+	if id := schemas["forget"]["memory_id"]; id.MaxLength == nil || *id.MaxLength != realm.MaxIDLen {
+		t.Errorf("forget's memory_id: %+v", id)
+	}
+
+	long := strings.Repeat("x", 1<<20)
+	for _, tt := range []struct {
+		tool       string
+		args       map[string]any
+		field, why string
+	}{
+		{"recall", map[string]any{"space": space, "query": "bees", "k": 1e20}, "k", "must be an integer from 0 to 100"},
+		{"recall", map[string]any{"space": space, "query": "bees", "k": 2.5}, "k", "must be an integer from 0 to 100"},
+		{"recall", map[string]any{"space": space, "query": "bees", "min_score": 2}, "min_score", "must be a number from 0 to 1"},
+		{"recall", map[string]any{"space": space, "query": "bees", "strategy": "widest"}, "strategy", "must be one of adaptive, path_search, subgraph_beam"},
+		{"recall", map[string]any{"space": space, "query": "bees", "colour": "blue"}, "colour", "unknown argument"},
+		{"recall", map[string]any{"space": space}, "query", "required"},
+		{"recall", map[string]any{"space": long, "query": "bees"}, "space", "must be a string matching " + realm.SpacePattern},
+		{"remember", map[string]any{"space": space, "messages": []any{map[string]any{"role": "user", "content": strings.Repeat("x", 20001)}}},
+			"messages[0].content", "must be a string of at most 20000 characters"},
+		{"forget", map[string]any{"space": space, "memory_id": long}, "memory_id", "must be a string of at most 256 characters"},
+	} {
+		got := callTool(t, cs, tt.tool, tt.args)
+		fields, _ := got.out["fields"].(map[string]any)
+		if got.code() != "invalid" || fields[tt.field] != tt.why {
+			t.Errorf("%s %.200v: %.300v, want %s: %s", tt.tool, tt.args, got.out, tt.field, tt.why)
+		}
+		if b, _ := json.Marshal(got.out); len(b) > 1000 || strings.Contains(string(b), "Go ") || strings.Contains(string(b), "Args") {
+			t.Errorf("%s: the tool error quotes what was sent or names a Go type: %.300s", tt.tool, b)
+		}
+	}
+
+	// Nested past the 64 levels a request may nest: the JSON-RPC error says so.
+	deep := strings.Repeat("[", 70) + strings.Repeat("]", 70)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"recall","arguments":{"space":"` + space + `","query":` + deep + `}}}`
+	if resp, b := postMCP(t, srv.URL, "", []byte(body)); resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "more than 64 deep") {
+		t.Errorf("arguments nested 70 deep: %d %s", resp.StatusCode, b)
 	}
 }

@@ -363,13 +363,13 @@ func TestMCP(t *testing.T) {
 			args       map[string]any
 			code, text string
 		}{
-			{"SpaceSyntax", "recall", map[string]any{"space": "a/b", "query": "cat"}, "invalid", "space: must match"},
-			{"SpaceEmpty", "remember", map[string]any{"space": "", "messages": catMessages}, "invalid", "invalid space id"},
+			{"SpaceSyntax", "recall", map[string]any{"space": "a/b", "query": "cat"}, "invalid", "space: must be a string matching"},
+			{"SpaceEmpty", "remember", map[string]any{"space": "", "messages": catMessages}, "invalid", "space: must be a string matching"},
 			{"QueryRequired", "recall", map[string]any{"space": space, "query": ""}, "invalid", "query: required"},
 			{"QueryBlank", "recall", map[string]any{"space": space, "query": " \t\u00a0\n"}, "invalid", "query: required: not only white space"},
 			{"Time", "recall", map[string]any{"space": space, "query": "cat", "time": "yesterday"}, "invalid", "time: not an RFC 3339"},
-			{"K", "recall", map[string]any{"space": space, "query": "cat", "k": 1000}, "invalid", "k: must be between"},
-			{"MinScore", "recall", map[string]any{"space": space, "query": "cat", "min_score": 2}, "invalid", "min_score: must be a number between"},
+			{"K", "recall", map[string]any{"space": space, "query": "cat", "k": 1000}, "invalid", "k: must be an integer from 0 to 100"},
+			{"MinScore", "recall", map[string]any{"space": space, "query": "cat", "min_score": 2}, "invalid", "min_score: must be a number from 0 to 1"},
 			{"Speaker", "remember", map[string]any{"space": space, "messages": []any{map[string]any{"content": "hi", "speaker": ""}}}, "invalid", "messages[0].speaker"},
 			{"SpeakerOrRole", "remember", map[string]any{"space": space, "messages": []any{map[string]any{"content": "hi"}}}, "invalid", "messages[0].speaker: required (or role)"},
 			{"TraceRequired", "feedback", map[string]any{"space": space, "correct": true}, "", "trace_id"},

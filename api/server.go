@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
@@ -101,6 +102,9 @@ type server struct {
 	index    *routeIndex        // the routes, known once routes has run (methods.go)
 	jobs     *slots             // async ingestions running (Config.MaxAsyncJobs)
 	imports  *slots             // imports running (Config.MaxImports)
+	// toolArguments are the MCP tools' inputSchemas by tool name (addTool), by which
+	// argumentErrors says what arguments the SDK refused.
+	toolArguments map[string]*jsonschema.Schema
 	Deps
 }
 
@@ -127,7 +131,8 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 	s := &server{cfg: cfg, buckets: newBuckets(cfg), failures: newAddrBuckets(cfg.AuthFailureRate, cfg.AuthFailureBurst), Deps: deps,
 		jobs: newSlots("async ingestions", orDefault(cfg.MaxAsyncJobs, DefaultMaxAsyncJobs), "REALM_MAX_ASYNC_JOBS",
 			orDefault(cfg.MaxAsyncJobsPerKey, DefaultMaxAsyncJobsPerKey), "REALM_MAX_ASYNC_JOBS_PER_KEY"),
-		imports: newSlots("imports", orDefault(cfg.MaxImports, DefaultMaxImports), "REALM_MAX_IMPORTS", 0, ""),
+		imports:       newSlots("imports", orDefault(cfg.MaxImports, DefaultMaxImports), "REALM_MAX_IMPORTS", 0, ""),
+		toolArguments: map[string]*jsonschema.Schema{},
 	}
 	metrics := newHTTPMetrics(deps.Metrics)
 	r := chi.NewRouter()

@@ -438,8 +438,6 @@ func (p *Pipeline) lease() cypher.Lease {
 	return cypher.Lease{Owner: p.opts.Owner, Until: time.Now().Add(p.opts.Lease)}
 }
 
-// maxIDLen bounds client observation ids.
-const maxIDLen = 256
 
 // validate names every field that fails, as "messages[i].field", the API's field names.
 func (p *Pipeline) validate(space string, obs []realm.Observation) error {
@@ -462,8 +460,8 @@ func (p *Pipeline) validate(space string, obs []realm.Observation) error {
 		if o.ObservedAt.IsZero() {
 			fe.Add(field("timestamp"), "required")
 		}
-		if len(o.ID) > maxIDLen {
-			fe.Add(field("id"), fmt.Sprintf("at most %d bytes", maxIDLen))
+		if len(o.ID) > realm.MaxIDLen {
+			fe.Add(field("id"), fmt.Sprintf("at most %d bytes", realm.MaxIDLen))
 		}
 	}
 	return fe.Err()
