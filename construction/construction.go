@@ -438,7 +438,6 @@ func (p *Pipeline) lease() cypher.Lease {
 	return cypher.Lease{Owner: p.opts.Owner, Until: time.Now().Add(p.opts.Lease)}
 }
 
-
 // validate names every field that fails, as "messages[i].field", the API's field names.
 func (p *Pipeline) validate(space string, obs []realm.Observation) error {
 	fe := realm.FieldErrors{}
