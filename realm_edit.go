@@ -39,6 +39,13 @@ func (f Feedback) Validate() error {
 	if len(f.MisleadingNodeIDs) > MaxFeedbackNodeIDs {
 		e.Add("misleading_node_ids", fmt.Sprintf("more than %d ids", MaxFeedbackNodeIDs))
 	}
+	for field, ids := range map[string][]string{"useful_node_ids": f.UsefulNodeIDs, "misleading_node_ids": f.MisleadingNodeIDs} {
+		for i, id := range ids {
+			if len(id) > MaxIDLen { // no node has such an id: refused before a lookup that would quote it
+				e.Add(fmt.Sprintf("%s[%d]", field, i), fmt.Sprintf("at most %d bytes", MaxIDLen))
+			}
+		}
+	}
 	return e.Err()
 }
 

@@ -261,6 +261,9 @@ func (s *server) mcpHandler() http.Handler {
 			if in.TraceID == "" {
 				return reconsolidation.Result{}, realm.FieldErrors{"trace_id": "required"}.Err()
 			}
+			if err := idTooLong("trace_id", in.TraceID); err != nil {
+				return reconsolidation.Result{}, err
+			}
 			return s.Reconsolidate.Reconsolidate(ctx, space, in.TraceID,
 				reconsolidation.Request{Answer: fb.Answer, Feedback: &fb, Source: realm.EditSourceFeedback})
 		})
@@ -280,6 +283,9 @@ func (s *server) mcpHandler() http.Handler {
 		func(ctx context.Context, key *Key, space string, in correctArgs) (correctResult, error) {
 			if in.MemoryID == "" {
 				return correctResult{}, realm.FieldErrors{"memory_id": "required"}.Err()
+			}
+			if err := idTooLong("memory_id", in.MemoryID); err != nil {
+				return correctResult{}, err
 			}
 			if strings.ContainsRune(in.Content, 0) { // a JSON body is checked before (body.go); MCP arguments here
 				return correctResult{}, realm.FieldErrors{"content": "must not contain NUL (\\u0000)"}.Err()
@@ -306,6 +312,10 @@ func (s *server) mcpHandler() http.Handler {
 				return forgetResult{}, realm.FieldErrors{"memory_id": "required (or observation_id)"}.Err()
 			case in.MemoryID != "" && in.ObservationID != "":
 				return forgetResult{}, realm.FieldErrors{"observation_id": "give memory_id or observation_id, not both"}.Err()
+			case idTooLong("memory_id", in.MemoryID) != nil:
+				return forgetResult{}, idTooLong("memory_id", in.MemoryID)
+			case idTooLong("observation_id", in.ObservationID) != nil:
+				return forgetResult{}, idTooLong("observation_id", in.ObservationID)
 			case in.ObservationID != "":
 				forgotten, err := s.Ingest.Forget(ctx, space, in.ObservationID)
 				if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -237,4 +238,62 @@ func TestMCPArgumentBounds(t *testing.T) {
 	if resp, b := postMCP(t, srv.URL, "", []byte(body)); resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), "more than 64 deep") {
 		t.Errorf("arguments nested 70 deep: %d %s", resp.StatusCode, b)
 	}
+}
+
+// TestIDLength: an id longer than any stored (256 bytes, as a message's) is refused as
+// invalid before any lookup, over HTTP and MCP alike, and never quoted back.
+func TestIDLength(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	if code := c.status("POST", sp+"/observations", map[string]any{"messages": []any{
+		map[string]any{"speaker": "Ann", "content": "Ann keeps bees.", "timestamp": "2024-05-01T10:00:00Z"}}}); code != http.StatusOK {
+		t.Fatalf("ingest: %d", code)
+	}
+	long := strings.Repeat("é", 200) // 400 bytes in 200 characters: within a schema's maxLength, not the bytes
+	huge := strings.Repeat("x", 1<<20)
+	t.Run("HTTP", func(t *testing.T) {
+		for _, req := range []struct {
+			method, path string
+			body         any
+			field        string
+		}{
+			{"DELETE", sp + "/memories/" + url.PathEscape(long), nil, "id"},
+			{"GET", sp + "/observations/" + url.PathEscape(long), nil, "id"},
+			{"POST", sp + "/traces/" + url.PathEscape(long) + "/feedback", map[string]any{"correct": true}, "id"},
+			{"POST", sp + "/traces/t/feedback", map[string]any{"useful_node_ids": []string{huge}}, "useful_node_ids[0]"},
+		} {
+			var p problemDoc
+			resp := c.do(req.method, req.path, req.body, &p)
+			if resp.StatusCode != http.StatusBadRequest || p.Fields[req.field] != "at most 256 bytes" || strings.Contains(p.Detail, "éé") {
+				t.Errorf("%s %.80s: %d %+v, want 400 with %s: at most 256 bytes", req.method, req.path, resp.StatusCode, p, req.field)
+			}
+		}
+	})
+	t.Run("MCP", func(t *testing.T) {
+		cs := mustConnectMCP(t, srv.URL, "")
+		for _, tt := range []struct {
+			tool  string
+			args  map[string]any
+			field string
+		}{
+			{"forget", map[string]any{"space": space, "memory_id": long}, "memory_id"},
+			{"forget", map[string]any{"space": space, "observation_id": long}, "observation_id"},
+			{"correct", map[string]any{"space": space, "memory_id": long, "content": "Ann keeps wasps."}, "memory_id"},
+			{"feedback", map[string]any{"space": space, "trace_id": long, "correct": true}, "trace_id"},
+			{"feedback", map[string]any{"space": space, "trace_id": "t", "useful_node_ids": []string{long}}, "useful_node_ids[0]"},
+		} {
+			got := callTool(t, cs, tt.tool, tt.args)
+			fields, _ := got.out["fields"].(map[string]any)
+			if got.code() != "invalid" || fields[tt.field] != "at most 256 bytes" || strings.Contains(got.text, "éé") {
+				t.Errorf("%s %s: %.300v, want invalid with %s: at most 256 bytes", tt.tool, tt.field, got.out, tt.field)
+			}
+		}
+		// Past the schema's maxLength: refused there, the answer as short.
+		got := callTool(t, cs, "forget", map[string]any{"space": space, "observation_id": huge})
+		if b, _ := json.Marshal(got.out); got.code() != "invalid" || len(b)+len(got.text) > 1000 {
+			t.Errorf("forget a 1 MB id: %s, %d bytes of text", got.code(), len(got.text))
+		}
+	})
 }

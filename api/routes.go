@@ -1,10 +1,12 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/ui"
 )
 
@@ -38,7 +40,7 @@ func (s *server) routes(r chi.Router) {
 
 		r.Route("/v1/spaces/{space}", func(r chi.Router) {
 			r.Use(validSpace, spaceAccess)
-			read, write := r.With(need(ScopeRead)), r.With(need(ScopeWrite))
+			read, write := r.With(need(ScopeRead), shortID), r.With(need(ScopeWrite), shortID)
 			// Feedback and revert act on what a recall read, and answer it (the trace's
 			// query, its memories' labels, the edges' weights): a write-only key would learn
 			// another key's questions and test guesses at the space's content through them.
@@ -74,6 +76,28 @@ func (s *server) routes(r chi.Router) {
 	s.index = newRouteIndex(r)
 	r.NotFound(s.index.noRoute)
 	r.MethodNotAllowed(s.index.noRoute)
+}
+
+// shortID refuses an {id} longer than any id stored (idTooLong) before any lookup, which
+// would answer not found quoting it, however long.
+func shortID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, _ := pathParam(r, "id")
+		if err := idTooLong("id", id); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// idTooLong is the error of an id, under field, longer than realm.MaxIDLen bytes (a
+// message's, a memory's, a trace's), which never quotes it; nil for one that is not.
+func idTooLong(field, id string) error {
+	if len(id) <= realm.MaxIDLen {
+		return nil
+	}
+	return realm.FieldErrors{field: fmt.Sprintf("at most %d bytes", realm.MaxIDLen)}.Err()
 }
 
 // noStore keeps the answers of the keyed API out of every cache (a proxy's, the
