@@ -420,16 +420,13 @@ func TestMCP(t *testing.T) {
 		logged := newTestServer(t, check, Config{}, func(d *Deps) { d.Logger = zerolog.New(&buf) })
 		callTool(t, mustConnectMCP(t, logged.URL, ""), "recall", map[string]any{"space": space, "query": "cat"})
 		var call, access map[string]any
-		for line := range strings.Lines(buf.String()) {
-			var m map[string]any
-			if err := json.Unmarshal([]byte(line), &m); err != nil {
-				t.Fatalf("%v: %s", err, line)
-			}
-			switch {
-			case m["message"] == "mcp tool call":
-				call = m
-			case m["message"] == "request" && m["route"] == "/mcp" && call != nil && access == nil:
-				access = m
+		calls, requests := mcpLogLines(t, &buf)
+		if len(calls) > 0 {
+			call = calls[len(calls)-1]
+		}
+		for _, r := range requests {
+			if call != nil && r["request_id"] == call["request_id"] {
+				access = r
 			}
 		}
 		if call == nil || call["tool"] != "recall" || call["space"] != space || call["outcome"] != "ok" || call["key"] != "local" {
