@@ -119,7 +119,7 @@ func TestAccessLog(t *testing.T) {
 
 // TestAccessLogErrors: the access line of an error answer carries its code, and a 5xx's
 // its message, at warn (Neo4j away, a feature not configured, not ready); so does an MCP
-// tool error's, with the status its route would answer; never what the request sent.
+// tool error's, at the level of the status its route would answer; never what the request sent.
 // Every line names the TCP peer, not the X-Forwarded-For a client may forge.
 func TestAccessLogErrors(t *testing.T) {
 	var logs syncBuffer
@@ -150,7 +150,7 @@ func TestAccessLogErrors(t *testing.T) {
 		{"mcp-invalid", "POST", "/mcp", "application/json", toolCall(`{"space":"` + secret + `!","query":"x"}`), http.StatusOK, "info", "invalid", ""},
 		{"neo4j-away", "GET", sp + "/stats", "", nil, http.StatusServiceUnavailable, "warn", "unavailable", "neo4j is unavailable: "},
 		{"not-ready", "GET", "/readyz", "", nil, http.StatusServiceUnavailable, "warn", "unavailable", "neo4j does not answer"},
-		{"mcp-neo4j-away", "POST", "/mcp", "application/json", toolCall(`{"space":"` + cyphertest.NewSpace(t) + `","query":"x"}`), http.StatusOK, "info", "unavailable", "neo4j is unavailable: "},
+		{"mcp-neo4j-away", "POST", "/mcp", "application/json", toolCall(`{"space":"` + cyphertest.NewSpace(t) + `","query":"x"}`), http.StatusOK, "warn", "unavailable", "neo4j is unavailable: "},
 	}
 	for _, req := range requests {
 		if req.id == "neo4j-away" {
