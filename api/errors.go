@@ -47,7 +47,7 @@ func statusOfCode(code string) int {
 // logFailure has the request's log line (withLogger) say why it failed: the code of every
 // error, the message of a 5xx, the server's own words (a 4xx's may quote what the client
 // sent). An MCP tool error counts with the status its route would answer, which sets the
-// line's level too (failedStatus): HTTP 200 carries an outage seen through MCP.
+// line's level too (failedStatusCtx): HTTP 200 carries an outage seen through MCP.
 func logFailure(ctx context.Context, err error) {
 	code := realm.ErrorCode(err)
 	if worst, ok := ctx.Value(failedStatusCtx{}).(*atomic.Int64); ok {
