@@ -14,8 +14,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
@@ -546,7 +548,7 @@ func (m rpcMessage) fault(fe realm.FieldErrors) (int, string) {
 	case m.Method == "":
 		return rpcInvalidRequest, "invalid request: a message to this server names a method"
 	case !known:
-		return rpcMethodNotFound, fmt.Sprintf("method %q not found", m.Method)
+		return rpcMethodNotFound, fmt.Sprintf("method %s not found", quoted(m.Method))
 	case !validID(id):
 		return rpcInvalidRequest, "invalid request: an id is a string or an integer"
 	case method.notification && len(id) > 0:
@@ -613,6 +615,20 @@ func (p *plainErrors) Flush() {
 	if f, ok := p.ResponseWriter.(http.Flusher); ok && p.status == 0 {
 		f.Flush()
 	}
+}
+
+// quoted is s quoted for an error message, cut after maxQuoted bytes: an error names what
+// it refuses without sending back a value of any size.
+func quoted(s string) string {
+	const maxQuoted = 64
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	for !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
 }
 
 // writeRPCError writes a JSON-RPC error response; id is the request's, or null.
@@ -823,9 +839,14 @@ func (s *server) structuredToolErrors(calls *prometheus.CounterVec) mcp.Middlewa
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			start := time.Now()
+			call, isCall := req.(*mcp.CallToolRequest)
+			// MCP's tool names have at most 128 characters, and the SDK's error would quote a
+			// longer one whole.
+			if isCall && len(call.Params.Name) > 128 {
+				return nil, &jsonrpc.Error{Code: rpcInvalidParams, Message: fmt.Sprintf("unknown tool %s", quoted(call.Params.Name))}
+			}
 			res, err := next(ctx, method, req)
 			r, isResult := res.(*mcp.CallToolResult)
-			call, isCall := req.(*mcp.CallToolRequest)
 			if !isResult || !isCall || err != nil || !r.IsError || r.StructuredContent != nil {
 				return res, err
 			}

@@ -297,3 +297,20 @@ func TestIDLength(t *testing.T) {
 		}
 	})
 }
+
+// TestMCPNamesNotEchoed: a method or a tool name of any size is named in the JSON-RPC
+// error, cut short, never sent back whole.
+func TestMCPNamesNotEchoed(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	long := strings.Repeat("x", 1<<20)
+	for name, body := range map[string]string{
+		"Method": `{"jsonrpc":"2.0","id":1,"method":"` + long + `","params":{}}`,
+		"Tool":   `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + long + `","arguments":{}}}`,
+	} {
+		resp, b := postMCP(t, srv.URL, "", []byte(body))
+		var msg struct{ Error struct{ Code int } }
+		if err := json.Unmarshal(b, &msg); err != nil || msg.Error.Code == 0 || len(b) > 1000 {
+			t.Errorf("%s of 1 MB: %d, a %d-byte answer %.200s, want a short JSON-RPC error", name, resp.StatusCode, len(b), b)
+		}
+	}
+}
