@@ -204,6 +204,9 @@ func TestMCPArgumentBounds(t *testing.T) {
 	if id := schemas["forget"]["memory_id"]; id.MaxLength == nil || *id.MaxLength != realm.MaxIDLen {
 		t.Errorf("forget's memory_id: %+v", id)
 	}
+	if a := schemas["forget_about"]["about"]; a.MinItems == nil || *a.MinItems != 1 || a.MaxItems == nil || *a.MaxItems != maxForgetPhrases {
+		t.Errorf("forget_about's about: %+v", a)
+	}
 
 	long := strings.Repeat("x", 1<<20)
 	for _, tt := range []struct {

@@ -50,6 +50,10 @@ var argumentBounds = func() map[string]func(*jsonschema.Schema) {
 		"useful_node_ids":     id,
 		"misleading_node_ids": id,
 		"answer":              bytes(realm.MaxFeedbackAnswerLen),
+		"about": func(p *jsonschema.Schema) {
+			most, longest := maxForgetPhrases, maxForgetPhraseRunes
+			p.MinItems, p.MaxItems, p.Items.MinLength, p.Items.MaxLength = &one, &most, &one, &longest
+		},
 		"strategy": func(p *jsonschema.Schema) {
 			p.Enum = []any{string(realm.Adaptive), string(realm.StrategyPath), string(realm.StrategyBeam)}
 		},
