@@ -41,8 +41,8 @@ type Config struct {
 	// waits AnswerTimeout, then fails EUnavailable as above. A Neo4j that answers a
 	// trivial statement on another connection meanwhile is busy, not away (the statement
 	// waits for a lock another transaction holds): the call waits on, up to RetryTime.
-	// After a failure to reach Neo4j, the attempts of the call wait no longer than what is
-	// left of UnavailableTimeout. A statement Neo4j answered runs for as long as it needs.
+	// After a failure to reach Neo4j, each attempt of the call waits no longer than
+	// UnavailableTimeout. A statement Neo4j answered runs for as long as it needs.
 	// It is longer than UnavailableTimeout because a cold Neo4j on a busy machine takes
 	// seconds to log a connection in and plan a statement.
 	AnswerTimeout time.Duration // NEO4J_ANSWER_TIMEOUT, default 10 s
@@ -410,29 +410,30 @@ func (s *Store) writeTx(ctx context.Context, fn txWork) ([]*neo4j.Record, error)
 
 // runTx runs fn until it succeeds or fails for good. The driver makes one attempt and
 // says whether the error is retryable: a transient error of Neo4j (a deadlock) is retried
-// for up to retryTime; a failure to reach Neo4j, for up to unavailableTimeout only, so
-// that a request fails fast with EUnavailable while Neo4j is down, starting or hung. Each
-// is counted from its first failure, not from the call: under contention a transaction
-// may wait long for the space's lock before it is chosen as a deadlock's victim, and it
-// still deserves its retries. The first retry is immediate: a dead pooled connection
-// (Neo4j restarted) clears the older idle ones, and the next attempt dials afresh.
+// for retryTime; a failure to reach Neo4j, for unavailableTimeout only, so that a request
+// fails fast with EUnavailable while Neo4j is down, starting or hung; the last attempt is
+// made once the time has passed. Each is counted from its first failure, not from the
+// call: under contention a transaction may wait long for the space's lock before it is
+// chosen as a deadlock's victim, and it still deserves its retries. The first retry is
+// immediate: a dead pooled connection (Neo4j restarted) clears the older idle ones, and
+// the next attempt dials afresh.
 func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]*neo4j.Record, error) {
 	return s.retry(ctx, func(ctx context.Context) ([]*neo4j.Record, error) { return s.attempt(ctx, mode, fn) })
 }
 
 // retry runs attempt until it succeeds or fails for good (see runTx). Neo4j must answer
 // each attempt's first statement, or a probe on another connection, within
-// answerTimeout, and after a failure to reach it within what is left of
-// unavailableTimeout (awaitAnswer): a Neo4j that is starting accepts connections but
-// answers their handshake only once its database is up, and a hung one answers nothing,
-// so an attempt would otherwise wait for as long as either lasts.
+// answerTimeout, and after a failure to reach it within unavailableTimeout
+// (awaitAnswer): a Neo4j that is starting accepts connections but answers their
+// handshake only once its database is up, and a hung one answers nothing, so an attempt
+// would otherwise wait for as long as either lasts.
 func (s *Store) retry(ctx context.Context, attempt func(context.Context) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
 	var transientSince, unreachableSince time.Time
 	var wait time.Duration
 	for {
 		answerWithin := s.answerTimeout
 		if !unreachableSince.IsZero() {
-			answerWithin = min(answerWithin, s.unavailableTimeout-time.Since(unreachableSince))
+			answerWithin = min(answerWithin, s.unavailableTimeout)
 		}
 		started := time.Now()
 		recs, err := s.awaitAnswer(ctx, answerWithin, attempt)
@@ -454,11 +455,13 @@ func (s *Store) retry(ctx context.Context, attempt func(context.Context) ([]*neo
 				*since = started // it waited for Neo4j from the start
 			}
 		}
-		pause := jitter(wait)
-		if time.Since(*since)+pause >= budget {
+		// The last attempt is made once budget has passed, not before the pause that
+		// would reach it: a request tries for the whole of NEO4J_UNAVAILABLE_TIMEOUT.
+		left := budget - time.Since(*since)
+		if left <= 0 {
 			return nil, translate(err)
 		}
-		if err := ctxtime.Sleep(ctx, pause); err != nil {
+		if err := ctxtime.Sleep(ctx, min(jitter(wait), left)); err != nil {
 			return nil, err
 		}
 		wait = min(max(2*wait, 50*time.Millisecond), time.Second)

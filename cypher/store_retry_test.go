@@ -107,6 +107,24 @@ func TestRunTxDatabaseUnavailable(t *testing.T) {
 	}
 }
 
+// TestRunTxUnavailableTimeout: a database that stays unavailable is retried until
+// UnavailableTimeout has passed since the first failure, the last attempt made once it
+// has: not given up before a pause that would reach it, 2 to 3 s into 3.
+func TestRunTxUnavailableTimeout(t *testing.T) {
+	s := testStore(t, Config{RetryTime: time.Minute, UnavailableTimeout: time.Second})
+	var first, last time.Time
+	_, err := s.readTx(context.Background(), func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		last = time.Now()
+		if first.IsZero() {
+			first = last
+		}
+		return nil, &neo4j.Neo4jError{Code: "Neo.TransientError.General.DatabaseUnavailable", Msg: "scripted"}
+	})
+	if realm.ErrorCode(err) != realm.EUnavailable || last.Sub(first) < s.unavailableTimeout {
+		t.Errorf("%v, the last attempt %s after the first, want unavailable after an attempt at least %s after it", err, last.Sub(first), s.unavailableTimeout)
+	}
+}
+
 func TestTimeoutsFromEnv(t *testing.T) {
 	tests := []struct {
 		name string
