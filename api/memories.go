@@ -199,7 +199,7 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 				"%s: nothing was stored; send the batch again once one of them has ended (GET /v1/jobs/{id}), or without async", full))
 			return
 		}
-		id, err := s.Ingest.IngestAsyncThen(r.Context(), space, obs, release)
+		id, err := s.Ingest.IngestAsyncThen(cypher.WithOwnWaits(r.Context()), space, obs, release)
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
 )
 
 type requestIDCtx struct{}
@@ -108,4 +109,13 @@ func limitBody(n int64) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// sharedNeo4jWait has the store calls of a request wait for Neo4j NEO4J_RETRY_TIME in
+// all, from the first of them that waits, not that long each (cypher.WithSharedWait):
+// a request runs many.
+func sharedNeo4jWait(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(cypher.WithSharedWait(r.Context())))
+	})
 }

@@ -136,7 +136,7 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 	}
 	metrics := newHTTPMetrics(deps.Metrics)
 	r := chi.NewRouter()
-	r.Use(requestID, metrics.observe, withLogger(deps.Logger), recoverPanics, s.guard, limitBody(cfg.MaxBodyBytes))
+	r.Use(requestID, metrics.observe, withLogger(deps.Logger), recoverPanics, s.guard, limitBody(cfg.MaxBodyBytes), sharedNeo4jWait)
 	s.routes(r)
 	metrics.learnRoutes(r)
 	return r

@@ -40,16 +40,17 @@ type Config struct {
 	// handshake only once its database is up, and a hung one answers nothing: a call
 	// waits AnswerTimeout, then fails EUnavailable as above. A Neo4j that answers a
 	// trivial statement on another connection meanwhile is busy, not away (the statement
-	// waits for a lock another transaction holds): the call waits on, up to RetryTime.
+	// waits for a lock another transaction holds): the call waits on, within RetryTime.
 	// After a failure to reach Neo4j, each attempt of the call waits no longer than
 	// UnavailableTimeout. A statement Neo4j answered runs for as long as it needs.
 	// It is longer than UnavailableTimeout because a cold Neo4j on a busy machine takes
 	// seconds to log a connection in and plan a statement.
 	AnswerTimeout time.Duration // NEO4J_ANSWER_TIMEOUT, default 10 s
-	// RetryTime bounds how long a transaction that Neo4j failed for a transient reason (a
-	// deadlock, a lock it could not take, a database still starting) is run again, and
-	// how long a statement that Neo4j does not answer, while it answers others, waits
-	// (awaitAnswer) before it fails EUnavailable.
+	// RetryTime bounds how long the calls of one request (WithSharedWait; else one call)
+	// wait for Neo4j, from their first wait, in all: running again a transaction that
+	// Neo4j failed for a transient reason (a deadlock, a lock it could not take), and
+	// waiting for statements that Neo4j does not answer while it answers others
+	// (awaitAnswer). Past it, a call that waits fails EUnavailable.
 	RetryTime time.Duration // NEO4J_RETRY_TIME, default 30 s
 	// ConnectTimeout bounds one TCP connect to Neo4j.
 	ConnectTimeout time.Duration // NEO4J_CONNECT_TIMEOUT, default 2 s
@@ -410,13 +411,14 @@ func (s *Store) writeTx(ctx context.Context, fn txWork) ([]*neo4j.Record, error)
 
 // runTx runs fn until it succeeds or fails for good. The driver makes one attempt and
 // says whether the error is retryable: a transient error of Neo4j (a deadlock) is retried
-// for retryTime; a failure to reach Neo4j, for unavailableTimeout only, so that a request
-// fails fast with EUnavailable while Neo4j is down, starting or hung; the last attempt is
-// made once the time has passed. Each is counted from its first failure, not from the
-// call: under contention a transaction may wait long for the space's lock before it is
-// chosen as a deadlock's victim, and it still deserves its retries. The first retry is
-// immediate: a dead pooled connection (Neo4j restarted) clears the older idle ones, and
-// the next attempt dials afresh.
+// within the request's retryTime (sharedWait); a failure to reach Neo4j, for
+// unavailableTimeout only, so that a request fails fast with EUnavailable while Neo4j is
+// down, starting or hung, the last attempt once unavailableTimeout has passed. Each is
+// counted from a first failure or wait, not from the call: under contention a
+// transaction may wait long for the space's lock before it is chosen as a deadlock's
+// victim, and it still deserves its retries. The first retry is immediate: a dead pooled
+// connection (Neo4j restarted) clears the older idle ones, and the next attempt dials
+// afresh.
 func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]*neo4j.Record, error) {
 	return s.retry(ctx, func(ctx context.Context) ([]*neo4j.Record, error) { return s.attempt(ctx, mode, fn) })
 }
@@ -428,7 +430,12 @@ func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]
 // handshake only once its database is up, and a hung one answers nothing, so an attempt
 // would otherwise wait for as long as either lasts.
 func (s *Store) retry(ctx context.Context, attempt func(context.Context) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
-	var transientSince, unreachableSince time.Time
+	shared, _ := ctx.Value(sharedWaitKey{}).(*sharedWait)
+	if shared == nil {
+		shared = &sharedWait{} // a call of no request waits on its own
+		ctx = context.WithValue(ctx, sharedWaitKey{}, shared)
+	}
+	var unreachableSince time.Time
 	var wait time.Duration
 	for {
 		answerWithin := s.answerTimeout
@@ -445,19 +452,22 @@ func (s *Store) retry(ctx context.Context, attempt func(context.Context) ([]*neo
 			return nil, translate(err) // not retryable, or the context ended
 		}
 		cause := limit.Errors[len(limit.Errors)-1]
-		since, budget := &transientSince, s.retryTime
+		var since time.Time
+		budget := s.retryTime
 		if unreachable(cause) {
-			since, budget = &unreachableSince, s.unavailableTimeout
-		}
-		if since.IsZero() {
-			*since = time.Now()
-			if cause == errNoAnswer {
-				*since = started // it waited for Neo4j from the start
+			if unreachableSince.IsZero() {
+				unreachableSince = time.Now()
+				if cause == errNoAnswer {
+					unreachableSince = started // it waited for Neo4j from the start
+				}
 			}
+			since, budget = unreachableSince, s.unavailableTimeout
+		} else {
+			since = shared.start(time.Now())
 		}
 		// The last attempt is made once budget has passed, not before the pause that
 		// would reach it: a request tries for the whole of NEO4J_UNAVAILABLE_TIMEOUT.
-		left := budget - time.Since(*since)
+		left := budget - time.Since(since)
 		if left <= 0 {
 			return nil, translate(err)
 		}
@@ -480,8 +490,8 @@ func unreachable(err error) bool {
 // connection (awaitAnswer).
 var errNoAnswer = errors.New("neo4j did not answer")
 
-// errBusy ends an attempt whose first statement Neo4j did not answer for retryTime while
-// it answered the probes (awaitAnswer).
+// errBusy ends an attempt whose first statement Neo4j did not answer, while it answered
+// the probes, once its request has waited retryTime (awaitAnswer).
 var errBusy = errors.New("neo4j is busy")
 
 // Busy reports whether err is the EUnavailable of a statement that Neo4j did not answer
@@ -491,6 +501,42 @@ var errBusy = errors.New("neo4j is busy")
 func Busy(err error) bool {
 	var e *realm.Error
 	return errors.As(err, &e) && e.Code == realm.EUnavailable && e.Message == errBusy.Error()
+}
+
+type sharedWaitKey struct{}
+
+// sharedWait is the one wait for Neo4j of the store calls of a request: it starts at the
+// first of them that waits (a statement answered late while Neo4j answers the probes, or
+// a transaction retried after a transient error), and every wait of theirs ends retryTime
+// after that. Each call alone would wait retryTime afresh, and a request runs many (an
+// ingestion of two messages, four transactions of ten statements): on a cold Neo4j
+// that answers each of them slowly, they added up to minutes.
+type sharedWait struct {
+	mu    sync.Mutex
+	since time.Time // zero until the first wait
+}
+
+// WithSharedWait returns a context whose store calls wait for Neo4j retryTime in all,
+// from the first of them that waits, instead of retryTime each (the API's requests).
+func WithSharedWait(ctx context.Context) context.Context {
+	return context.WithValue(ctx, sharedWaitKey{}, &sharedWait{})
+}
+
+// WithOwnWaits returns a context whose store calls wait for Neo4j retryTime each, as
+// without WithSharedWait: work that outlives its request (an asynchronous ingestion's)
+// is not bounded by the request's wait.
+func WithOwnWaits(ctx context.Context) context.Context {
+	return context.WithValue(ctx, sharedWaitKey{}, (*sharedWait)(nil))
+}
+
+// start starts the wait at t unless it started before, and returns when it started.
+func (w *sharedWait) start(t time.Time) time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.since.IsZero() {
+		w.since = t
+	}
+	return w.since
 }
 
 type answerKey struct{}
@@ -504,15 +550,17 @@ type answerKey struct{}
 // TransactionExecutionLimit of errNoAnswer, which retry takes for Neo4j out of reach. A
 // Neo4j that answers the probe is there and busy: the statement waits for a lock another
 // transaction holds (a recall's record, a feedback's edits behind an ingestion of the
-// same space), or works long before its first row. It waits on, up to retryTime, then
-// ends EUnavailable ("neo4j is busy"), not retried. Only the wait is bounded, so a
-// statement that Neo4j answers runs for as long as it needs, as do the statements after it.
+// same space), or works long before its first row. It waits on, until its request has
+// waited retryTime from its first wait (sharedWait, started by this one when it is the
+// first), then ends EUnavailable ("neo4j is busy"), not retried. Only the wait is
+// bounded, so a statement that Neo4j answers runs for as long as it needs, as do the
+// statements after it.
 func (s *Store) awaitAnswer(ctx context.Context, d time.Duration, attempt func(context.Context) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
 	actx, cut := context.WithCancelCause(ctx)
 	defer cut(nil)
 	wctx, stop := context.WithCancel(actx)
 	w := &answerWait{stop: stop, cut: cut}
-	go s.watchAnswer(wctx, w, d)
+	go s.watchAnswer(wctx, w, d, ctx.Value(sharedWaitKey{}).(*sharedWait))
 	recs, err := attempt(context.WithValue(actx, answerKey{}, w))
 	if err != nil && ctx.Err() == nil {
 		switch context.Cause(actx) {
@@ -520,7 +568,7 @@ func (s *Store) awaitAnswer(ctx context.Context, d time.Duration, attempt func(c
 			return nil, &neo4j.TransactionExecutionLimit{Cause: "no answer", Errors: []error{errNoAnswer}}
 		case errBusy:
 			return nil, &realm.Error{Code: realm.EUnavailable, Message: errBusy.Error(),
-				Cause: fmt.Sprintf("neo4j answered other statements but not this one for %s (NEO4J_RETRY_TIME): it waits for a lock another transaction holds, or works long before its first row", s.retryTime)}
+				Cause: fmt.Sprintf("neo4j answered other statements but not this one once the request had waited %s (NEO4J_RETRY_TIME) for it: it waits for a lock another transaction holds, or works long before its first row", s.retryTime)}
 		}
 	}
 	return recs, err
@@ -551,10 +599,10 @@ func (w *answerWait) end(cause error) {
 	}
 }
 
-// watchAnswer ends w's attempt when Neo4j answers neither it nor a probe within d, or
-// when the attempt has waited for retryTime while Neo4j answered the probes
-// (awaitAnswer). ctx ends at the attempt's first answer.
-func (s *Store) watchAnswer(ctx context.Context, w *answerWait, d time.Duration) {
+// watchAnswer ends w's attempt when Neo4j answers neither it nor a probe within d, or,
+// while Neo4j answers the probes, when the request has waited retryTime since shared
+// started (awaitAnswer). ctx ends at the attempt's first answer.
+func (s *Store) watchAnswer(ctx context.Context, w *answerWait, d time.Duration, shared *sharedWait) {
 	started := time.Now()
 	for heard := started; ctxtime.Sleep(ctx, time.Until(heard.Add(d/2))) == nil; heard = time.Now() {
 		pctx, cancel := context.WithDeadline(ctx, heard.Add(d))
@@ -564,7 +612,7 @@ func (s *Store) watchAnswer(ctx context.Context, w *answerWait, d time.Duration)
 		case !alive:
 			w.end(errNoAnswer)
 			return
-		case time.Since(started) >= s.retryTime:
+		case time.Since(shared.start(started)) >= s.retryTime:
 			w.end(errBusy)
 			return
 		}

@@ -72,6 +72,40 @@ func TestNeo4jBusy(t *testing.T) {
 		}
 	})
 
+	t.Run("LockWaitsPastRetryTime", func(t *testing.T) {
+		// Two calls of one request each wait for the lock for less than RetryTime, and for
+		// more than it together: the second fails, Neo4j busy, where alone it would succeed.
+		cfg := cfg
+		cfg.RetryTime = 3 * time.Second
+		store, _ := cyphertest.BehindProxy(t, cfg)
+		request := cypher.WithSharedWait(ctx)
+		waitForLock := func() error {
+			release := cypher.HoldLock(t, direct, space, memory)
+			done := make(chan error, 1)
+			go func() { done <- record(request, store) }()
+			for waited := time.Duration(0); waited < 2*time.Second; {
+				select {
+				case err := <-done:
+					release()
+					return err
+				case <-time.After(50 * time.Millisecond):
+				}
+				var err error
+				if waited, err = cypher.LockWait(ctx, direct); err != nil {
+					t.Fatal(err)
+				}
+			}
+			release()
+			return <-done
+		}
+		if err := waitForLock(); err != nil {
+			t.Fatalf("the request's first wait for the lock: %v, want the call done", err)
+		}
+		if err := waitForLock(); realm.ErrorCode(err) != realm.EUnavailable || !strings.Contains(err.Error(), "neo4j is busy") {
+			t.Errorf("the request's second wait for the lock: %v, want unavailable, neo4j busy", err)
+		}
+	})
+
 	t.Run("LockHeldPastRetryTime", func(t *testing.T) {
 		cfg := cfg
 		cfg.RetryTime = 2 * time.Second

@@ -125,6 +125,37 @@ func TestRunTxUnavailableTimeout(t *testing.T) {
 	}
 }
 
+// TestRunTxSharedWait: the calls of a request (WithSharedWait) retry transient errors
+// within RetryTime in all, from the first failure: a call that meets them after another
+// retried for most of RetryTime fails EUnavailable, where alone (WithOwnWaits) it
+// succeeds.
+func TestRunTxSharedWait(t *testing.T) {
+	s := testStore(t, Config{RetryTime: 2 * time.Second})
+	// failing fails with a deadlock for most of RetryTime, from its first attempt, then succeeds.
+	failing := func() txWork {
+		var since time.Time
+		return func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+			if since.IsZero() {
+				since = time.Now()
+			}
+			if time.Since(since) < s.retryTime*3/4 {
+				return nil, &neo4j.Neo4jError{Code: "Neo.TransientError.Transaction.DeadlockDetected", Msg: "scripted"}
+			}
+			return collect(ctx, tx, qPing, nil)
+		}
+	}
+	request := WithSharedWait(context.Background())
+	if _, err := s.writeTx(request, failing()); err != nil {
+		t.Fatalf("the request's first call: %v, want it done within RetryTime", err)
+	}
+	if _, err := s.writeTx(WithOwnWaits(request), failing()); err != nil {
+		t.Errorf("a call on its own: %v, want it done within its own RetryTime", err)
+	}
+	if _, err := s.writeTx(request, failing()); realm.ErrorCode(err) != realm.EUnavailable {
+		t.Errorf("the request's second call: %v, want unavailable: the request has retried for RetryTime", err)
+	}
+}
+
 func TestTimeoutsFromEnv(t *testing.T) {
 	tests := []struct {
 		name string
