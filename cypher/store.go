@@ -34,9 +34,9 @@ type Config struct {
 	// Retry-After. The driver alone would retry for its whole retry time, plus connect
 	// timeouts: about a minute.
 	UnavailableTimeout time.Duration // NEO4J_UNAVAILABLE_TIMEOUT, default 3 s
-	// AnswerTimeout bounds how long one attempt waits for Neo4j's first answer: a pooled
+	// AnswerTimeout bounds how long one attempt waits for each answer of Neo4j: a pooled
 	// connection (or a new one: TCP connect, Bolt handshake, login) and the answer to its
-	// first statement. A Neo4j that is starting takes connections but answers their
+	// first statement, then the answer to each statement after it. A Neo4j that is starting takes connections but answers their
 	// handshake only once its database is up, and a hung one answers nothing: a call
 	// waits AnswerTimeout, then fails EUnavailable as above. A Neo4j that answers a
 	// trivial statement on another connection meanwhile is busy, not away (the statement
@@ -424,7 +424,7 @@ func (s *Store) runTx(ctx context.Context, mode neo4j.AccessMode, fn txWork) ([]
 }
 
 // retry runs attempt until it succeeds or fails for good (see runTx). Neo4j must answer
-// each attempt's first statement, or a probe on another connection, within
+// each statement of an attempt, or a probe on another connection, within
 // answerTimeout, and after a failure to reach it within unavailableTimeout
 // (awaitAnswer): a Neo4j that is starting accepts connections but answers their
 // handshake only once its database is up, and a hung one answers nothing, so an attempt
@@ -490,8 +490,8 @@ func unreachable(err error) bool {
 // connection (awaitAnswer).
 var errNoAnswer = errors.New("neo4j did not answer")
 
-// errBusy ends an attempt whose first statement Neo4j did not answer, while it answered
-// the probes, once its request has waited retryTime (awaitAnswer).
+// errBusy ends an attempt with a statement Neo4j did not answer, while it answered the
+// probes, once its request has waited retryTime (awaitAnswer).
 var errBusy = errors.New("neo4j is busy")
 
 // Busy reports whether err is the EUnavailable of a statement that Neo4j did not answer
@@ -542,26 +542,31 @@ func (w *sharedWait) start(t time.Time) time.Time {
 type answerKey struct{}
 
 // awaitAnswer runs attempt with a context that ends once Neo4j has answered nothing for
-// d: neither the attempt's first statement nor a trivial statement on another connection
-// (alive), sent when that first answer is late by d/2 and again every d/2 while the
-// attempt waits. The wait covers taking a connection (a new one's TCP connect, Bolt
-// handshake and login) and the answer to the first statement, and ends at answered. A
+// d: neither a statement of the attempt nor a trivial statement on another connection
+// (alive), sent when that statement's answer is late by d/2 and again every d/2 while
+// it waits. The first wait covers taking a connection (a new one's TCP connect, Bolt
+// handshake and login) and the answer to the first statement; each later statement's
+// starts when it is sent (awaiting); each ends at answered. A
 // Neo4j that is starting or hung answers neither: the attempt ends after d as a
 // TransactionExecutionLimit of errNoAnswer, which retry takes for Neo4j out of reach. A
 // Neo4j that answers the probe is there and busy: the statement waits for a lock another
 // transaction holds (a recall's record, a feedback's edits behind an ingestion of the
 // same space), or works long before its first row. It waits on, until its request has
 // waited retryTime from its first wait (sharedWait, started by this one when it is the
-// first), then ends EUnavailable ("neo4j is busy"), not retried. Only the wait is
-// bounded, so a statement that Neo4j answers runs for as long as it needs, as do the
-// statements after it.
+// first), then ends EUnavailable ("neo4j is busy"), not retried. Only the waits are
+// bounded, so a statement that Neo4j answers streams its records for as long as it needs.
 func (s *Store) awaitAnswer(ctx context.Context, d time.Duration, attempt func(context.Context) ([]*neo4j.Record, error)) ([]*neo4j.Record, error) {
 	actx, cut := context.WithCancelCause(ctx)
 	defer cut(nil)
-	wctx, stop := context.WithCancel(actx)
-	w := &answerWait{stop: stop, cut: cut}
-	go s.watchAnswer(wctx, w, d, ctx.Value(sharedWaitKey{}).(*sharedWait))
-	recs, err := attempt(context.WithValue(actx, answerKey{}, w))
+	shared := ctx.Value(sharedWaitKey{}).(*sharedWait)
+	waits := &answerWaits{watch: func() *answerWait {
+		wctx, stop := context.WithCancel(actx)
+		w := &answerWait{stop: stop, cut: cut}
+		go s.watchAnswer(wctx, w, d, shared)
+		return w
+	}}
+	waits.await()
+	recs, err := attempt(context.WithValue(actx, answerKey{}, waits))
 	if err != nil && ctx.Err() == nil {
 		switch context.Cause(actx) {
 		case errNoAnswer:
@@ -574,7 +579,34 @@ func (s *Store) awaitAnswer(ctx context.Context, d time.Duration, attempt func(c
 	return recs, err
 }
 
-// answerWait is an attempt's wait for Neo4j's first answer (awaitAnswer).
+// answerWaits are an attempt's waits for Neo4j's answers, one at a time (awaitAnswer).
+type answerWaits struct {
+	watch func() *answerWait // starts a wait
+	mu    sync.Mutex
+	now   *answerWait // the wait not answered yet, if any
+}
+
+// await starts a wait, unless one is not answered yet: the attempt's first, from its
+// start, covers its first statement.
+func (ws *answerWaits) await() {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.now == nil {
+		ws.now = ws.watch()
+	}
+}
+
+// answer ends the wait not answered yet.
+func (ws *answerWaits) answer() {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.now != nil {
+		ws.now.answer()
+		ws.now = nil
+	}
+}
+
+// answerWait is one wait of an attempt for Neo4j's answer (answerWaits).
 type answerWait struct {
 	mu       sync.Mutex
 	answered bool
@@ -601,7 +633,7 @@ func (w *answerWait) end(cause error) {
 
 // watchAnswer ends w's attempt when Neo4j answers neither it nor a probe within d, or,
 // while Neo4j answers the probes, when the request has waited retryTime since shared
-// started (awaitAnswer). ctx ends at the attempt's first answer.
+// started (awaitAnswer). ctx ends at the answer.
 func (s *Store) watchAnswer(ctx context.Context, w *answerWait, d time.Duration, shared *sharedWait) {
 	started := time.Now()
 	for heard := started; ctxtime.Sleep(ctx, time.Until(heard.Add(d/2))) == nil; heard = time.Now() {
@@ -633,10 +665,18 @@ func (s *Store) alive(ctx context.Context) bool {
 	return err == nil
 }
 
-// answered ends the wait of ctx's attempt for Neo4j's first answer (awaitAnswer).
+// awaiting starts the wait of ctx's attempt for Neo4j's answer to a statement about to be
+// sent (awaitAnswer).
+func awaiting(ctx context.Context) {
+	if ws, ok := ctx.Value(answerKey{}).(*answerWaits); ok {
+		ws.await()
+	}
+}
+
+// answered ends the wait of ctx's attempt for Neo4j's answer (awaitAnswer).
 func answered(ctx context.Context) {
-	if w, ok := ctx.Value(answerKey{}).(*answerWait); ok {
-		w.answer()
+	if ws, ok := ctx.Value(answerKey{}).(*answerWaits); ok {
+		ws.answer()
 	}
 }
 
@@ -693,6 +733,7 @@ func collect(ctx context.Context, tx neo4j.ManagedTransaction, q query, params m
 	log := statementLogOf(ctx)
 	st, text := log.begin(q)
 	defer func(started time.Time) { st.Duration = time.Since(started); log.statement(st) }(time.Now())
+	awaiting(ctx)
 	res, err := tx.Run(ctx, text, params)
 	answered(ctx)
 	if err != nil {

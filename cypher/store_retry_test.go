@@ -199,3 +199,31 @@ func TestTranslateHandshakeCutOff(t *testing.T) {
 		t.Errorf("translate: %v (%s), want unavailable", err, realm.ErrorCode(err))
 	}
 }
+
+// TestLaterStatementWait: a statement after the first of a transaction waits for Neo4j's
+// answer as the first does: one that waits for a lock past RetryTime, while Neo4j answers
+// the probes, fails EUnavailable, Neo4j busy, instead of waiting for as long as the lock
+// is held.
+func TestLaterStatementWait(t *testing.T) {
+	s := testStore(t, Config{AnswerTimeout: time.Second, RetryTime: 2 * time.Second})
+	params := map[string]any{"space": fmt.Sprintf("test-later-statement-%d", time.Now().UnixNano()), "id": "m"}
+	if _, err := s.write(context.Background(), newQuery("test_memory_create", "CREATE (:Memory {id: $id, space: $space})"), params); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_, _ = s.write(context.Background(), newQuery("test_memory_delete", "MATCH (m:Memory {id: $id}) WHERE m.space = $space DETACH DELETE m"), params)
+	})
+	HoldLock(t, s, params["space"].(string), "m") // until the test ends
+	// The caller's deadline is far beyond RetryTime: a call that meets it waited for the lock.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		if _, err := collect(ctx, tx, qPing, nil); err != nil {
+			return nil, err
+		}
+		return collect(ctx, tx, newQuery("test_take_lock", "MATCH (m:Memory {id: $id}) WHERE m.space = $space SET m.taken = true"), params)
+	})
+	if realm.ErrorCode(err) != realm.EUnavailable || ctx.Err() != nil || !strings.Contains(err.Error(), "neo4j is busy") {
+		t.Errorf("with the lock held: %v (the caller's deadline: %v), want unavailable, neo4j busy, before that deadline", err, ctx.Err())
+	}
+}
