@@ -58,6 +58,7 @@ func TestOfflineAnnotateDates(t *testing.T) {
 func TestOfflineAnnotateScheduledDates(t *testing.T) {
 	march := time.Date(2026, time.March, 2, 10, 0, 0, 0, time.UTC)
 	december := time.Date(2026, time.December, 20, 10, 0, 0, 0, time.UTC)
+	january := time.Date(2026, time.January, 12, 10, 0, 0, 0, time.UTC)
 	tests := []struct {
 		now        time.Time
 		text, want string
@@ -74,6 +75,9 @@ func TestOfflineAnnotateScheduledDates(t *testing.T) {
 		{march, "We planned for April 3 and it rained.", "We planned for April 3 (3 April 2025) and it rained."},
 		{december, "I expected to finish on January 5.", "I expected to finish on January 5 (5 January 2026)."},
 		{march, "We moved to Lisbon in June.", "We moved to Lisbon in June (June 2025)."},
+		// A deadline said with no tense is ahead: this December, not the nearer last one.
+		{january, "Great goal: $10,000 emergency fund by December.", "Great goal: $10,000 emergency fund by December (December 2026)."},
+		{january, "I had saved $5,000 by December.", "I had saved $5,000 by December (December 2025)."},
 	}
 	for _, tt := range tests {
 		if got := annotateDates(tt.text, text.Dates(tt.text, tt.now, datesTense(tt.text))); got != tt.want {

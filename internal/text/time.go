@@ -937,6 +937,10 @@ func month(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 		if mon <= now.Month() {
 			y++
 		}
+	case prep == "by" && tense == TenseUnknown:
+		// A deadline is ahead, said with no tense ("$10,000 saved by December", said in
+		// January: this December, not the nearer last one).
+		y = inferYear(mon, 0, now, TenseFuture)
 	default:
 		y = inferYear(mon, 0, now, tense)
 	}

@@ -51,6 +51,10 @@ func TestDates(t *testing.T) {
 		{"ThirdWeekOfMarchPast", "We were in Rome the third week of March", november, text.TensePast, date(2026, 3, 15), date(2026, 3, 21), "15 to 21 March 2026"},
 		{"FourthWeekOfNextMonth", "the fourth week of next month", november, text.TenseFuture, date(2026, 12, 22), date(2026, 12, 28), "22 to 28 December 2026"},
 		{"LastWeekOfFebruaryYear", "the last week of February 2024", november, 0, date(2024, 2, 23), date(2024, 2, 29), ""},
+		// A deadline said with no tense is ahead (12 January 2026: this December).
+		{"ByDecember", "$10,000 emergency fund by December", time.Date(2026, 1, 12, 10, 0, 0, 0, time.UTC), 0, date(2026, 12, 1), date(2026, 12, 31), "December 2026"},
+		{"InDecemberNearest", "$10,000 emergency fund in December", time.Date(2026, 1, 12, 10, 0, 0, 0, time.UTC), 0, date(2025, 12, 1), date(2025, 12, 31), "December 2025"},
+		{"ByDecemberPast", "we had it by December", time.Date(2026, 1, 12, 10, 0, 0, 0, time.UTC), text.TensePast, date(2025, 12, 1), date(2025, 12, 31), "December 2025"},
 		{"EndOfJune", "the report is due by the end of June", november, text.TenseFuture, date(2027, 6, 30), date(2027, 6, 30), "30 June 2027"},
 		{"StartOfJanuary", "we start at the beginning of January", november, text.TenseFuture, date(2027, 1, 1), date(2027, 1, 1), "1 January 2027"},
 		{"MiddleOfAugustPast", "we moved in the middle of August", november, text.TensePast, date(2026, 8, 15), date(2026, 8, 15), "15 August 2026"},
