@@ -75,7 +75,8 @@ func placedDates(s string, now time.Time, tense int) []text.Mention {
 	}
 	byTense := map[int][]text.Mention{tense: ms}
 	for i, m := range ms {
-		t := datesTense(phraseOf(s, m))
+		p := phraseOf(s, m)
+		t := datesTense(s[p.start:p.end])
 		if t == text.TenseUnknown || t == tense {
 			continue
 		}
@@ -89,8 +90,11 @@ func placedDates(s string, now time.Time, tense int) []text.Mention {
 	return ms
 }
 
-// phraseOf is the text of m's clause in s between the commas around m.
-func phraseOf(s string, m text.Mention) string {
+// phraseOf is m's clause in s between the commas around m, and between the "and"s around
+// it when that part tells no past of its own: a want beside a past action is ahead ("He
+// wants a demo in May and asked for pricing", said in January: the coming May), a sign-up
+// and what came of it stay one past ("I signed up for a class in March and loved it").
+func phraseOf(s string, m text.Mention) segment {
 	c := clauseAt(s, m.Start)
 	if c.end < m.End {
 		c = segment{0, len(s)}
@@ -102,5 +106,15 @@ func phraseOf(s string, m text.Mention) string {
 	if k := strings.IndexByte(s[m.End:end], ','); k >= 0 {
 		end = m.End + k
 	}
-	return s[start:end]
+	own := segment{start, end}
+	if k := strings.LastIndex(s[start:m.Start], " and "); k >= 0 {
+		own.start = start + k + len(" and ")
+	}
+	if k := strings.Index(s[m.End:end], " and "); k >= 0 {
+		own.end = m.End + k
+	}
+	if hasPastCue(s[own.start:own.end]) {
+		return segment{start, end}
+	}
+	return own
 }

@@ -116,6 +116,11 @@ func TestOfflineAnnotateClauseTense(t *testing.T) {
 		{"Met Tom; they are planning a rollout for May.", "Met Tom; they are planning a rollout for May (May 2026)."},
 		{"Met Tom; I met him in May.", "Met Tom; I met him in May (May 2025)."},
 		{"I wanted a demo in March.", "I wanted a demo in March (March 2025)."},
+		// Within a clause, the part between its "and"s holds the date's tense, unless that
+		// part tells a past of its own.
+		{"He wants a demo in May and asked for pricing.", "He wants a demo in May (May 2026) and asked for pricing."},
+		{"He asked for pricing and wants a demo in May.", "He asked for pricing and wants a demo in May (May 2026)."},
+		{"I met him in May and he wants a demo.", "I met him in May (May 2025) and he wants a demo."},
 	}
 	wantAnnotated(t, january, tests)
 }
