@@ -633,7 +633,7 @@ func keywordsOf(text string, names []string, speaker string) []string {
 
 // Typing cues (REALM.md §1: events happen, facts are stable).
 var (
-	reFactCue     = regexp.MustCompile(`(?i)\b(likes?|loves?|prefers?|enjoys?|favou?rite|is an?|are an?|works? as|works? at|works? in|plans? to|planning to|wants? to|hopes? to|dreams? of|keen on|interested in|passionate about|believes?|lives? in|is from|allergic|is called|named|has an?|owns?|used to|always|usually|every (?:day|week|morning|night|weekend))\b`)
+	reFactCue     = regexp.MustCompile(`(?i)\b(likes?|loves?|prefers?|enjoys?|favou?rite|is an?|are an?|works? as|works? at|works? in|plans? to|planning to|wants? to|hopes? to|dreams? of|keen on|interested in|passionate about|believes?|lives? in|is from|allergic|is called|named|has an?|owns?|used to|always|usually|` + recurrence + `)\b`)
 	reFutureCue   = regexp.MustCompile(`(?i)\b(will|won't|going to|gonna|about to|tomorrow|next|soon|upcoming|later)\b`)
 	rePastCue     = regexp.MustCompile(`(?i)\b(went|got|made|saw|did|took|had|came|met|bought|found|gave|told|ran|began|started|finished|won|lost|left|read|wrote|painted|visited|moved|tried|joined|signed|attended|adopted|watched|played|cooked|baked|learned|learnt|spent|celebrated|traveled|travelled|ago|yesterday|last|was|were|just|recently|been)\b`)
 	reRegularPast = regexp.MustCompile(`\b[a-z]{3,}ed\b`)

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -29,7 +30,8 @@ func annotateDates(s string, ms []text.Mention) string {
 }
 
 // datesOf are the time expressions of s resolved against now, but for those in code (a
-// version or a timestamp in a code block is no date of the message) and those in text
+// version or a timestamp in a code block is no date of the message), those that recur
+// (recurs) and those in text
 // pasted from elsewhere (quoted.go), written at another time: these are resolved against
 // the day it says it was written (an email's Date: header), else left unresolved when they
 // count from that day ("yesterday", "next Friday").
@@ -58,7 +60,7 @@ func datesOf(s, speaker string, now time.Time) []text.Mention {
 			out = append(out, m)
 		}
 	}
-	out = slices.DeleteFunc(out, func(m text.Mention) bool { return inSpans(code, m.Start, m.End) })
+	out = slices.DeleteFunc(out, func(m text.Mention) bool { return inSpans(code, m.Start, m.End) || recurs(s, m) })
 	slices.SortStableFunc(out, func(a, b text.Mention) int { return a.Start - b.Start })
 	return out
 }
@@ -117,4 +119,25 @@ func phraseOf(s string, m text.Mention) segment {
 		return segment{start, end}
 	}
 	return own
+}
+
+// recurrence: the words of a time that comes round again ("on the 15th of each month",
+// "every other Friday", "monthly", "each year on 3 May"): a bill's due day of the month
+// alone ("my credit card is now due on the 22nd": every month) and a birthday's or an
+// anniversary's date ("my birthday is on 14 February": every year) too. What recurs is a
+// fact (reFactCue), no single day.
+const recurrence = `(?:every|each)(?: other| second)? (?:day|week|weekend|fortnight|month|year|morning|afternoon|evening|night|` + weekdayNames +
+	`)|daily|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|` +
+	`(?:card|rent|bill|mortgage|loan|statement|subscription|premium|instal?ment)s?(?: [\w']+){0,3}? due on the \d{1,2}(?:st|nd|rd|th)|(?:birthday|anniversary) (?:is|falls)`
+
+var reRecurrence = regexp.MustCompile(`(?i)\b(?:` + recurrence + `)\b`)
+
+// recurs: m is a time that comes round again, no date of s: a day or a month named without
+// its year, or a weekday or a day of the month placed by tense ("on Thursday", "on the
+// 22nd"), in a phrase of a recurrence ("each year on 3 May", "due on the 22nd", "on
+// Thursday every week"). A time counted from now ("every Monday last week") stays a date.
+func recurs(s string, m text.Mention) bool {
+	p := phraseOf(s, m)
+	placed := !m.Relative && m.Label != "" || strings.HasPrefix(strings.ToLower(s[m.Start:m.End]), "on ")
+	return placed && reRecurrence.MatchString(s[p.start:p.end])
 }

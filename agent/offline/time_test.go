@@ -2,6 +2,7 @@ package offline
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,6 +209,54 @@ func TestOfflineExtractAnnotatedDates(t *testing.T) {
 		}
 		if !slices.Contains(got, tt.want) {
 			t.Errorf("%q: memories %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// A time that comes round again — each month, week or year, a bill's due day of the month,
+// a birthday — is no single day: the memory of it is a fact without a time of its own and
+// its text carries no date; a time counted from now beside it stays one.
+func TestOfflineExtractRecurringDates(t *testing.T) {
+	a := New(Options{})
+	march := time.Date(2026, time.March, 2, 10, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		text string
+		want string // "" the memory is a fact with no time; else the day it is dated
+	}{
+		{"My credit card is due on the 15th of each month.", ""},
+		{"My credit card is now due on the 22nd.", ""},
+		{"Rent is due on the 1st of every month.", ""},
+		{"I get paid every other Friday.", ""},
+		{"I have swimming every Monday.", ""},
+		{"I'm paying for the gym monthly.", ""},
+		{"The cleaner will come weekly.", ""},
+		{"The insurance renews each year on 3 May.", ""},
+		{"My birthday is on 14 February.", ""},
+		{"Our anniversary is June 3.", ""},
+		{"I have yoga on Thursday every week.", ""},
+		// Negative: one day, or a time counted from now.
+		{"The plumber is coming on the 22nd.", "2026-03-22"},
+		{"My birthday is next Friday.", "2026-03-06"},
+		{"My birthday party is on 14 March.", "2026-03-14"},
+		{"I swam every Monday last week.", "2026-02-23"},
+	} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "user", Content: tt.text, ObservedAt: march}
+		var memories []agent.Candidate
+		for _, c := range mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates {
+			if c.Type == realm.Fact || c.Type == realm.Event {
+				memories = append(memories, c)
+			}
+		}
+		if len(memories) == 0 {
+			t.Errorf("%q: no memory", tt.text)
+			continue
+		}
+		c := memories[0]
+		switch {
+		case tt.want == "" && (c.Type != realm.Fact || c.TStart != nil || strings.Contains(c.Content, "(")):
+			t.Errorf("%q: %s %q dated %v, want a fact with no time", tt.text, c.Type, c.Content, c.TStart)
+		case tt.want != "" && (c.TStart == nil || c.TStart.Format(time.DateOnly) != tt.want):
+			t.Errorf("%q: %s %q dated %v, want %s", tt.text, c.Type, c.Content, c.TStart, tt.want)
 		}
 	}
 }
