@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/transfer"
 )
 
@@ -85,6 +86,9 @@ func (s *streamStart) Write(p []byte) (int, error) {
 // other key's import gets new ids, so that it can neither take ids another space will
 // derive nor learn, from a refused id, what another space holds.
 func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
+	// An import writes batch after batch for minutes: each waits for a busy Neo4j on its
+	// own, as a background job's do, not within the request's one NEO4J_RETRY_TIME.
+	r = r.WithContext(cypher.WithOwnWaits(r.Context()))
 	space := chi.URLParam(r, "space")
 	// A refusal before the body is read through closes the connection: the server
 	// would otherwise read on, before answering, what the client is still sending.

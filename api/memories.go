@@ -468,7 +468,9 @@ func (s *server) handleListSpaces(w http.ResponseWriter, r *http.Request) {
 // observations, traces, edits, jobs), and nothing of any other space.
 func (s *server) handleDeleteSpace(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
-	n, err := s.Store.DeleteSpace(r.Context(), space)
+	// An erase deletes batch after batch (seconds to minutes): each waits for a busy
+	// Neo4j on its own, as an import's do.
+	n, err := s.Store.DeleteSpace(cypher.WithOwnWaits(r.Context()), space)
 	if err == nil && n == 0 {
 		err = spaceNotFound(space)
 	}
