@@ -188,7 +188,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	// or a thing named does ("I moved to Lisbon", "We deploy to Fly"), and so does a name
 	// only guessed to be a person's, which is as often a tool's ("Sprint 42 ends on 11/27").
 	// The addressee is one also as the rewrite wrote "you": "How was user's day?".
-	contentful := o.isContentful(rewritten, append(people, you), speaker)
+	contentful := o.isContentful(rewritten, append(people, you), speaker, obs.ObservedAt)
 	// A short answer says something with the question it answers ("No, never." to "Do
 	// you smoke?"): a memory of the two (replies.go).
 	var question string
@@ -634,7 +634,7 @@ func phaticFree(s string, drop map[string]bool) string {
 // personPronouns are the words a phatic phrase names the people talking by.
 var personPronouns = setOf(`i me my myself you your yourself ya u`)
 
-func (o *Agent) isContentful(rewritten string, names []string, speaker string) bool {
+func (o *Agent) isContentful(rewritten string, names []string, speaker string, now time.Time) bool {
 	drop := map[string]bool{normName(speaker): true}
 	for _, n := range names {
 		for _, p := range strings.Fields(normName(n)) {
@@ -652,7 +652,7 @@ func (o *Agent) isContentful(rewritten string, names []string, speaker string) b
 	// correction, "Her name is Marina, not Marta", a plan called off, "It's off.", a short
 	// fact of the speaker's own and an amount of something.
 	return len(told) >= o.opts.MinContentWords || amountOfSomething(rewritten, speaker) || len(stateClaims(rewritten, speaker)) > 0 || len(correctionsOf(rewritten)) > 0 ||
-		len(planAlterations(rewritten, speaker)) > 0 || ownShortFact(rewritten, speaker, told) || isHardlyEnglish(rewritten, drop)
+		len(planAlterations(rewritten, speaker)) > 0 || ownShortFact(rewritten, speaker, told, now) || isHardlyEnglish(rewritten, drop)
 }
 
 // amountOfSomething: an amount with its unit and a word of what it is of ("Gas was
@@ -669,9 +669,11 @@ func amountOfSomething(rewritten, speaker string) bool {
 // ownShortFact: a statement of one content word or more, asking nothing, that the speaker
 // makes of themselves — a negation ("I don't smoke", as rewritten "user doesn't smoke";
 // "No allergies.") or an amount with its unit ("I weigh 72.5 kg") — is a fact however
-// short. A reaction is none: its words (told) are verbs of the mind ("I can't believe
-// it!", "I don't blame you") or a pleasantry ("No worries!", rePleasantry).
-func ownShortFact(rewritten, speaker string, told []string) bool {
+// short, and so is when a thing of the speaker's is ("My birthday is tomorrow", as
+// rewritten "user's birthday is tomorrow"; "Our anniversary is next week"). A reaction is
+// none: its words (told) are verbs of the mind ("I can't believe it!", "I don't blame
+// you") or a pleasantry ("No worries!", rePleasantry).
+func ownShortFact(rewritten, speaker string, told []string, now time.Time) bool {
 	if strings.Contains(rewritten, "?") || !slices.ContainsFunc(told, func(w string) bool { return !reactionVerbs[w] }) {
 		return false
 	}
@@ -679,6 +681,9 @@ func ownShortFact(rewritten, speaker string, told []string) bool {
 		return true
 	}
 	rest := strings.TrimSpace(rewritten)
+	if speaker != "" && reOwnThing.MatchString(strings.TrimPrefix(strings.ToLower(rest), strings.ToLower(speaker))) && len(text.Dates(rest, now, text.TenseUnknown)) > 0 {
+		return true
+	}
 	if speaker == "" || len(rest) <= len(speaker) || !strings.EqualFold(rest[:len(speaker)+1], speaker+" ") {
 		return false
 	}
@@ -700,7 +705,10 @@ var (
 	reNoneOf = regexp.MustCompile(`(?i)^\W*(?:no|never) \pL`)
 	// reNegated: the words after a subject that negate what it is, has or does; not what
 	// it will or would do ("I won't be long").
-	reNegated = regexp.MustCompile(`(?i)^(?:\S+ ){0,2}?(?:not|never|no|(?:do|does|did|is|are|was|were|has|have|had|ca)n['’]t)\b`)
+	// reOwnThing: the opening, its speaker cut, of a turn about a thing of the speaker's
+	// ("user's birthday", "our anniversary").
+	reOwnThing = regexp.MustCompile(`^(?:'s|our) `)
+	reNegated  = regexp.MustCompile(`(?i)^(?:\S+ ){0,2}?(?:not|never|no|(?:do|does|did|is|are|was|were|has|have|had|ca)n['’]t)\b`)
 	// reMeasure: a number, decimals and all, and the word after it, its unit if any
 	// ("72.5 kg", "500 mg", "2 kids").
 	reMeasure = regexp.MustCompile(`\b\d+(?:[.,]\d+)?\s?([\pL%]+)`)
@@ -866,7 +874,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		if !hasOwnDate && !needsSlot && !hasClaim {
 			continue
 		}
-		if !o.isContentful(part, names, speaker) {
+		if !o.isContentful(part, names, speaker, now) {
 			continue
 		}
 		c := o.unit(obs, speaker, part, partDates, tenseOf(part), namesIn(part, names), partSlots)

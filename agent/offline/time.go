@@ -122,22 +122,43 @@ func phraseOf(s string, m text.Mention) segment {
 }
 
 // recurrence: the words of a time that comes round again ("on the 15th of each month",
-// "every other Friday", "monthly", "each year on 3 May"): a bill's due day of the month
-// alone ("my credit card is now due on the 22nd": every month) and a birthday's or an
+// "every other Friday", "monthly", "each year on 3 May"): a due day of the month alone
+// ("Amex is now due on the 22nd": every month, whatever is due) and a birthday's or an
 // anniversary's date ("my birthday is on 14 February": every year) too. What recurs is a
 // fact (reFactCue), no single day.
-const recurrence = `(?:every|each)(?: other| second)? (?:day|week|weekend|fortnight|month|year|morning|afternoon|evening|night|` + weekdayNames +
-	`)|daily|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually|` +
-	`(?:card|rent|bill|mortgage|loan|statement|subscription|premium|instal?ment)s?(?: [\w']+){0,3}? due on the \d{1,2}(?:st|nd|rd|th)|(?:birthday|anniversary) (?:is|falls)`
+const recurrence = everyTime + `|` + dueDay + `|` + yearlyDay
 
-var reRecurrence = regexp.MustCompile(`(?i)\b(?:` + recurrence + `)\b`)
+const (
+	everyTime = `(?:every|each)(?: other| second)? (?:day|week|weekend|fortnight|month|year|morning|afternoon|evening|night|` + weekdayNames +
+		`)|daily|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually`
+	dueDay    = `due on the \d{1,2}(?:st|nd|rd|th)`
+	yearlyDay = `(?:birthday|anniversary) (?:is|falls)`
+)
+
+var (
+	reEveryTime = regexp.MustCompile(`(?i)\b(?:` + everyTime + `)\b`)
+	reDueDay    = regexp.MustCompile(`(?i)\b` + dueDay + `\b`)
+	reYearlyDay = regexp.MustCompile(`(?i)\b` + yearlyDay + `\b`)
+	// reDayAlone: a day of the month said without its month ("on the 22nd").
+	reDayAlone = regexp.MustCompile(`(?i)^on the \d{1,2}(?:st|nd|rd|th)$`)
+	// reMonthCounted: a month counted from now, which dates a due day ("due on the 22nd
+	// next month").
+	reMonthCounted = regexp.MustCompile(`(?i)\b(?:this|next|last) month\b`)
+)
 
 // recurs: m is a time that comes round again, no date of s: a day or a month named without
 // its year, or a weekday or a day of the month placed by tense ("on Thursday", "on the
-// 22nd"), in a phrase of a recurrence ("each year on 3 May", "due on the 22nd", "on
-// Thursday every week"). A time counted from now ("every Monday last week") stays a date.
+// 22nd"), in a phrase of a recurrence ("each year on 3 May", "on Thursday every week").
+// A due day is one alone ("due on the 22nd"; not "due on the 22nd of March"); a birthday
+// comes round on a day of the year, not a weekday ("my birthday is on Friday": this
+// Friday). A time counted from now ("every Monday last week") stays a date.
 func recurs(s string, m text.Mention) bool {
 	p := phraseOf(s, m)
-	placed := !m.Relative && m.Label != "" || strings.HasPrefix(strings.ToLower(s[m.Start:m.End]), "on ")
-	return placed && reRecurrence.MatchString(s[p.start:p.end])
+	phrase, said := s[p.start:p.end], strings.ToLower(s[m.Start:m.End])
+	if placed := !m.Relative && m.Label != "" || strings.HasPrefix(said, "on "); !placed {
+		return false
+	}
+	return reEveryTime.MatchString(phrase) ||
+		reDueDay.MatchString(phrase) && reDayAlone.MatchString(said) && !reMonthCounted.MatchString(phrase) ||
+		reYearlyDay.MatchString(phrase) && !reWeekday.MatchString(said)
 }

@@ -234,9 +234,19 @@ func TestOfflineExtractRecurringDates(t *testing.T) {
 		{"My birthday is on 14 February.", ""},
 		{"Our anniversary is June 3.", ""},
 		{"I have yoga on Thursday every week.", ""},
+		{"Updated: Chase Sapphire is now due on the 22nd.", ""},
+		{"Okay, Amex due on the 28th.", ""},
+		{"Updated: Barclaycard due on the 10th.", ""},
 		// Negative: one day, or a time counted from now.
 		{"The plumber is coming on the 22nd.", "2026-03-22"},
 		{"My birthday is next Friday.", "2026-03-06"},
+		{"My birthday is on Friday.", "2026-03-06"},
+		{"My birthday is tomorrow.", "2026-03-03"},
+		{"Our anniversary is next week.", "2026-03-09"},
+		{"Amex is due on the 22nd of March.", "2026-03-22"},
+		{"My credit card is due on the 22nd of March.", "2026-03-22"},
+		{"Amex due on March 22.", "2026-03-22"},
+		{"My rent is due on the 5th next month.", "2026-04-01"},
 		{"My birthday party is on 14 March.", "2026-03-14"},
 		{"I swam every Monday last week.", "2026-02-23"},
 	} {
@@ -257,6 +267,20 @@ func TestOfflineExtractRecurringDates(t *testing.T) {
 			t.Errorf("%q: %s %q dated %v, want a fact with no time", tt.text, c.Type, c.Content, c.TStart)
 		case tt.want != "" && (c.TStart == nil || c.TStart.Format(time.DateOnly) != tt.want):
 			t.Errorf("%q: %s %q dated %v, want %s", tt.text, c.Type, c.Content, c.TStart, tt.want)
+		}
+	}
+}
+
+// A short turn of filler or a reaction, with or without a time, is no memory.
+func TestOfflineExtractShortReactionDropped(t *testing.T) {
+	a := New(Options{})
+	march := time.Date(2026, time.March, 2, 10, 0, 0, 0, time.UTC)
+	for _, said := range []string{"Thanks!", "See you tomorrow!", "Thanks, talk tomorrow."} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "user", Content: said, ObservedAt: march}
+		for _, c := range mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates {
+			if c.Type == realm.Fact || c.Type == realm.Event {
+				t.Errorf("%q: %s %q, want no memory", said, c.Type, c.Content)
+			}
 		}
 	}
 }
