@@ -703,12 +703,12 @@ var (
 	// reNoneOf: a turn opening with what the speaker has none of ("No allergies.", "Never
 	// smoked.").
 	reNoneOf = regexp.MustCompile(`(?i)^\W*(?:no|never) \pL`)
-	// reNegated: the words after a subject that negate what it is, has or does; not what
-	// it will or would do ("I won't be long").
 	// reOwnThing: the opening, its speaker cut, of a turn about a thing of the speaker's
 	// ("user's birthday", "our anniversary").
 	reOwnThing = regexp.MustCompile(`^(?:'s|our) `)
-	reNegated  = regexp.MustCompile(`(?i)^(?:\S+ ){0,2}?(?:not|never|no|(?:do|does|did|is|are|was|were|has|have|had|ca)n['’]t)\b`)
+	// reNegated: the words after a subject that negate what it is, has or does; not what
+	// it will or would do ("I won't be long").
+	reNegated = regexp.MustCompile(`(?i)^(?:\S+ ){0,2}?(?:not|never|no|(?:do|does|did|is|are|was|were|has|have|had|ca)n['’]t)\b`)
 	// reMeasure: a number, decimals and all, and the word after it, its unit if any
 	// ("72.5 kg", "500 mg", "2 kids").
 	reMeasure = regexp.MustCompile(`\b\d+(?:[.,]\d+)?\s?([\pL%]+)`)
