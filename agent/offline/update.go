@@ -182,7 +182,7 @@ var claimPatterns = []claimPattern{
 	// another with a change cue ("is now", "new"), or without one for a slot that holds one.
 	{mustPattern(claimSubject + `'s (?:new |current )?([a-z]+(?: [a-z]+){0,2}) (?:is|are)(?: now| still)? (?:an? |the )?` + claimValue + claimEnd), "", possessiveClaim},
 	{mustPattern(`\b(?:[Cc]all|[Yy]ou can call) ` + claimSubject + ` ([A-Z][\p{L}\-]+)` + claimEnd), "name", nameClaim},
-	{possessiveRe(`(?:phone |mobile |cell )?number`), "phone number", plainClaim},
+	{possessiveRe(`(?:(?:phone |mobile |cell )?number|phone|mobile|cell)`), "phone number", plainClaim},
 	{possessiveRe(`e-?mail(?: address)?`), "email", plainClaim},
 	{possessiveRe(`(?:home )?address`), "address", plainClaim},
 	{mustPattern(`(?:changed|updated|has a new) ` + claimSubject + `'s ((?:phone |mobile )?number|e-?mail(?: address)?|address)`), "", contactChanged},
@@ -1625,6 +1625,15 @@ type amount struct{ word, value, unit string }
 // timesWords are the numbers of times said in one word ("twice a day").
 var timesWords = map[string]string{"once": "1", "twice": "2", "thrice": "3"}
 
+// rePhoneNumber is a phone number, one value of a contact, not amounts: a "+" and digit
+// groups ("+44 20 7946 0958"), or digit groups after "phone", "mobile" or "tel" ("phone 415
+// 555 0101"): groups 1 and 2 what comes before it, which amountsOf keeps.
+var rePhoneNumber = regexp.MustCompile(`(^|[^\w+])\+\d{1,3}` + phoneGroups + `|(?i:\b((?:phone|mobile|cell|tel)(?: number)?:? ))\d{2,}` + phoneGroups)
+
+// phoneGroups are the digit groups of a phone number after its first: two or more, of
+// two digits or more ("+1 415 555 0101"), not an amount's ("+5 kg").
+const phoneGroups = `(?:[ \-.]?\d{2,}){2,}`
+
 var (
 	// reNumberAt is a number at the start of a text, written with thousands separators
 	// ("2,100", "1,298,001.10", "1.310,75") or a decimal part ("72.5", "2,5"), and the
@@ -1639,11 +1648,11 @@ var (
 const currencySigns = "$£€₹¥"
 
 // amountsOf are the amounts of a text: not years, times of day or days of a month named
-// with it ("May 9th"), nor what the rewrite wrote in parentheses (dates). An ordinal is
-// one only as a day of every month ("due on the 15th"), a number written as a word
-// ("three cups", "twice") only with what it counts.
+// with it ("May 9th"), phone numbers, nor what the rewrite wrote in parentheses (dates).
+// An ordinal is one only as a day of every month ("due on the 15th"), a number written as
+// a word ("three cups", "twice") only with what it counts.
 func amountsOf(s string) []amount {
-	s = reParenthesis.ReplaceAllString(s, "")
+	s = rePhoneNumber.ReplaceAllString(reParenthesis.ReplaceAllString(s, ""), "$1$2")
 	ws := wordsOf(s)
 	var out []amount
 	for i := 0; i < len(ws); i++ {

@@ -409,6 +409,8 @@ func TestChangeDescription(t *testing.T) {
 		{"user's mortgage with Nationwide is £1,420 a month on a 5.19% fixed rate.", "user: Remortgaged to Halifax at 4.39%, now £1,336.20 a month.", "user's mortgage: 4.39%, £1,336.20, previously 5.19%, £1,420"},
 		{"user: Council tax is £148 a month on a 5% rate.", "user: Council tax went up to £156.40, a 6% rate.", "user: Council tax is £156.40 a month on a 6% rate (previously £148, 5%)"},
 		{"user has a car loan with Capital One, $14,500 left at 6.9% APR.", "user paid off the car loan!", "user's car loan: paid off"},
+		// A phone number is one value, named whole, not the amounts of its digit groups.
+		{"user: Lisa Schultz's phone number is +1 415 555 0101.", "user: Lisa Schultz's phone is now +44 20 7946 0958.", "Schultz phone number: +44 20 7946 0958, previously +1 415 555 0101"},
 	} {
 		got, _ := changeOf(newStatement(tt.new, "user"), agent.Candidate{Content: tt.new, Description: "Said by user on 2 November 2026."}, realm.Node{Content: tt.old, Description: "Said by user on 1 October 2026."})
 		if got.predicate != "supersedes" || got.description != tt.want {
@@ -493,6 +495,8 @@ func TestAmountsOf(t *testing.T) {
 		// A number written as a word counts with what it counts; "twice" counts times.
 		{"Nina drinks three cups of coffee, 500 mg of it twice a day and 2 times at night.", "3 cup, 500 mg, 2 time, 2 time"},
 		{"Nina likes the one with oat milk.", ""},
+		// A phone number is no amount, whether a "+" or a label says it is one.
+		{"Lisa's number is +44 20 7946 0958, phone 415 555 0101 or mobile: 415-555-0102; 20 mg at +5 kg.", "20 mg, 5 kg"},
 	} {
 		var got []string
 		for _, a := range amountsOf(tt.text) {
