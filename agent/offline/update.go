@@ -446,6 +446,7 @@ func stateClaims(text, speaker string) []stateClaim {
 			if c.slot == "relationship status" && (c.value == "broke up" || c.value == "split up" || c.value == "separated") {
 				c.value = "single"
 			}
+			c.subject = fullName(text, c.subject)
 			add(c)
 			if m := reChannelPreferred.FindStringSubmatch(c.value); c.slot == "prefers" && m != nil {
 				add(stateClaim{subject: c.subject, slot: "contacted by", value: channelOf(m[1])}) // "now I prefer phone calls"
@@ -460,12 +461,12 @@ func stateClaims(text, speaker string) []stateClaim {
 			if w := strings.ToLower(firstWord(m[2])); phrasalParticle[w] || w == "to" {
 				continue // "dropped off the cake", "left for Paris", "is off to Paris": not an end
 			}
-			add(stateClaim{subject: m[1], value: m[2], ended: true})
+			add(stateClaim{subject: fullName(text, m[1]), value: m[2], ended: true})
 		}
 	}
 	for _, m := range partingPattern.findAll(text) {
-		add(stateClaim{subject: m[1], slot: "partner", value: m[2], ended: true})
-		add(stateClaim{subject: m[2], slot: "partner", value: m[1], ended: true})
+		add(stateClaim{subject: fullName(text, m[1]), slot: "partner", value: m[2], ended: true})
+		add(stateClaim{subject: fullName(text, m[2]), slot: "partner", value: m[1], ended: true})
 	}
 	for _, m := range deathPattern.findAll(text) {
 		if nonName[strings.ToLower(m[1])] {
@@ -476,7 +477,7 @@ func stateClaims(text, speaker string) []stateClaim {
 		}
 	}
 	for _, m := range planPattern.findAll(text) {
-		add(stateClaim{subject: m[1], value: m[2], plan: true})
+		add(stateClaim{subject: fullName(text, m[1]), value: m[2], plan: true})
 	}
 	return withoutRoleless(out)
 }
@@ -605,6 +606,56 @@ func singular(w string) string {
 
 // sameSubject compares two claim subjects.
 func sameSubject(a, b string) bool { return a != "" && normName(a) == normName(b) }
+
+// fullName is the name that subject, as the patterns read it (a name's last word:
+// "Patel"), ends in said: "Raj Patel" of "Raj Patel is VP Engineering at Initech", so
+// that a claim of Tom Becker is none of Tom Ruiz's; subject itself when no capitalised
+// word that may open a name stands before it.
+func fullName(said, subject string) string {
+	if !nameLike.MatchString(subject) || strings.EqualFold(subject, "we") {
+		return subject // "we", "Uma's son"
+	}
+	for start := range wholeWords(said, subject) {
+		before, ok := strings.CutSuffix(said[:start], " ")
+		first := before[strings.LastIndexAny(before, " \t\n\"(")+1:]
+		if ok && nameLike.MatchString(first) && !nonName[strings.ToLower(first)] && !text.IsStopword(strings.ToLower(first)) {
+			return first + " " + subject
+		}
+	}
+	return subject
+}
+
+// fullNames are the names of two words or more that the claims of nbs have as subjects.
+func fullNames(nbs []scoredNeighbour) []string {
+	var out []string
+	for _, nb := range nbs {
+		for _, c := range nodeClaims(nb.Node) {
+			if strings.Contains(c.subject, " ") && !slices.Contains(out, c.subject) {
+				out = append(out, c.subject)
+			}
+		}
+	}
+	return out
+}
+
+// namedFully is the statement with each subject that is a first name alone ("Raj was
+// promoted to CTO") the one of names it opens ("Raj Patel"); a first name that opens two
+// ("Tom Becker", "Tom Ruiz") stays as said, of neither.
+func (s *statement) namedFully(names []string) *statement {
+	claims := slices.Clone(s.claims)
+	for k, c := range claims {
+		if !nameLike.MatchString(c.subject) {
+			continue
+		}
+		opened := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return !strings.EqualFold(firstWord(n), c.subject) })
+		if len(opened) == 1 {
+			claims[k].subject = opened[0]
+		}
+	}
+	named := *s
+	named.claims = claims
+	return &named
+}
 
 // sameValue: one normalised value holds the other ("Lisbon" and "Lisbon near the river").
 func sameValue(a, b string) bool {
@@ -880,7 +931,7 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 	if c.Type != realm.Event && c.Type != realm.Fact {
 		return edges
 	}
-	said := ownWords(c.Content, c.Description)
+	said := ownWords(c.Content, c.Description).namedFully(fullNames(r.byID[i]))
 	var changes []nodeChange
 	for _, nb := range r.byID[i] {
 		n := nb.Node

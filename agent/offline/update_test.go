@@ -410,7 +410,7 @@ func TestChangeDescription(t *testing.T) {
 		{"user: Council tax is £148 a month on a 5% rate.", "user: Council tax went up to £156.40, a 6% rate.", "user: Council tax is £156.40 a month on a 6% rate (previously £148, 5%)"},
 		{"user has a car loan with Capital One, $14,500 left at 6.9% APR.", "user paid off the car loan!", "user's car loan: paid off"},
 		// A phone number is one value, named whole, not the amounts of its digit groups.
-		{"user: Lisa Schultz's phone number is +1 415 555 0101.", "user: Lisa Schultz's phone is now +44 20 7946 0958.", "Schultz phone number: +44 20 7946 0958, previously +1 415 555 0101"},
+		{"user: Lisa Schultz's phone number is +1 415 555 0101.", "user: Lisa Schultz's phone is now +44 20 7946 0958.", "Lisa Schultz phone number: +44 20 7946 0958, previously +1 415 555 0101"},
 	} {
 		got, _ := changeOf(newStatement(tt.new, "user"), agent.Candidate{Content: tt.new, Description: "Said by user on 2 November 2026."}, realm.Node{Content: tt.old, Description: "Said by user on 1 October 2026."})
 		if got.predicate != "supersedes" || got.description != tt.want {
@@ -902,6 +902,42 @@ func TestOfflineChangeOfOneClause(t *testing.T) {
 				t.Errorf("changed %q, want %q (memories %q)", got, tt.want, slices.Collect(maps.Values(content)))
 			}
 		})
+	}
+}
+
+// TestOfflineFirstName: a claim is of a full name, not of its last word ("Anna Becker" is
+// not "Tom Becker"); a first name alone is the one full name of the space's claims it
+// opens, and none when two open with it.
+func TestOfflineFirstName(t *testing.T) {
+	a := New(Options{})
+	said := "Said by Sam on 10 March 2026 in session s1."
+	nodes := []realm.Node{
+		{ID: "raj", Type: realm.Fact, Content: "Sam: Raj Patel is VP Engineering at Initech.", Description: said, Sources: []string{"o1"}},
+		{ID: "becker", Type: realm.Fact, Content: "Sam: Tom Becker is Head of IT at Acme.", Description: said, Sources: []string{"o2"}},
+		{ID: "ruiz", Type: realm.Fact, Content: "Sam: Tom Ruiz is Procurement Director at Globex.", Description: said, Sources: []string{"o3"}},
+	}
+	for _, tt := range []struct {
+		newer string
+		want  []string
+	}{
+		{"Raj was promoted to CTO.", []string{"raj"}},
+		{"Tom Becker was promoted to CTO.", []string{"becker"}},
+		{"Tom was promoted to CTO.", nil},
+		{"Anna Becker is now CTO.", nil},
+	} {
+		obs := realm.Observation{ID: "o9", SessionID: "s2", Speaker: "Sam", Content: tt.newer, ObservedAt: time.Date(2026, 6, 10, 10, 0, 0, 0, time.UTC)}
+		_, out := integrateBeside(t, a, obs, nodes...)
+		var got []string
+		for _, d := range out {
+			for _, e := range d.Edges {
+				if e.Predicate == realm.Supersedes || e.Predicate == realm.Contradicts {
+					got = append(got, e.To)
+				}
+			}
+		}
+		if slices.Sort(got); !slices.Equal(got, tt.want) {
+			t.Errorf("%q changed %q, want %q", tt.newer, got, tt.want)
+		}
 	}
 }
 
