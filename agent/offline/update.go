@@ -140,7 +140,8 @@ var claimPatterns = []claimPattern{
 	{claimRe(`(?:moved|relocated|(?:have|has) (?:moved|relocated)|(?:are|is) (?:moving|relocating))(?: back| house| again)?(?: from [^.,;!?]+?)? to`), "lives in", plainClaim},
 	{mustPattern(`[Hh]ome for ` + claimSubject + ` is (?:now )?` + claimValue + claimEnd), "lives in", plainClaim},
 	{claimRe(`(?:works?|(?:is|are)(?: now)? working|started working|has worked) (?:at|for)`), "works at", plainClaim},
-	{namedRe(`(?:joined|(?:got|started|took|landed|accepted) (?:a|the) (?:new )?job (?:at|with)|was hired by|is employed by|(?:starts|started|is starting) (?:work |working )?at)`), "works at", plainClaim},
+	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` ` + joinedVerbs + ` (?:the )?([A-Z](?:[^.,;!?()"]|\.\w)*?)(?: as |` + claimEnd + `)`), "works at", plainClaim},
+	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` ` + joinedVerbs + ` (?:the )?[A-Z](?:[^.,;!?()"]|\.\w)*? as (?:an? |the )?` + claimValue + claimEnd), "works as", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + ` (?:works?|is working) as (?:an? |the )?(?:[a-z\-]+ ){1,4}(?:at|for) ` + employerValue), "works at", plainClaim},
 	{mustPattern(`(?:\b` + claimSubject + `'s |(?:^|[.!?:]\s+)(?:[Mm]y )?)[Ff]irst (?:day|week|shift) (?:at|with) ` + employerValue), "works at", ownClaim},
 	{namedRe(`(?:is|are)` + claimAdverbs + ` ` + roleNoun + ` (?:at|for|with)`), "works at", plainClaim},
@@ -233,6 +234,10 @@ const (
 	becameRole  = `(?:[a-z]+ ){0,3}` + roleWord + `(?: (?:at|of|for|with|in) ` + valueWords + `)?|(?:[a-z]+ )?[a-z]+(?: at ` + valueWords + `)?`
 	valueWords  = `(?:[^.,;!?()"]|\.\w)+?`
 )
+
+// joinedVerbs say one took a job at an employer, whose name follows them, then the job as
+// what, when said: "joined Globex as CTO" works at Globex, as CTO.
+const joinedVerbs = `(?:joined|(?:got|started|took|landed|accepted) (?:a|the) (?:new )?job (?:at|with)|was hired by|is employed by|(?:starts|started|is starting) (?:work |working )?at)`
 
 // titleCopula joins a subject to its title: "is", "is now", or the comma of a card.
 const titleCopula = `(?:` + claimAdverbs + ` (?:is|are)(?: now| currently)?(?: the| an?)? |, )`

@@ -383,6 +383,29 @@ func TestHabitOfAVerbAlone(t *testing.T) {
 	}
 }
 
+// TestJoinedAs: a job taken at an employer as a title is two claims, where and as what;
+// the employer's name ends before "as".
+func TestJoinedAs(t *testing.T) {
+	for _, tt := range []struct{ text, at, as string }{
+		{"Raj Patel left Initech and joined Globex as CTO.", "Globex", "CTO"},
+		{"Mia joined Stripe as a backend engineer last May.", "Stripe", "backend engineer"},
+		{"Mia joined Stripe in May.", "Stripe", ""},
+	} {
+		var at, as string
+		for _, c := range stateClaims(tt.text, "Sam") {
+			switch c.slot {
+			case "works at":
+				at = c.value
+			case "works as":
+				as = c.value
+			}
+		}
+		if at != tt.at || as != tt.as {
+			t.Errorf("%q: works at %q as %q, want at %q as %q", tt.text, at, as, tt.at, tt.as)
+		}
+	}
+}
+
 // TestStateEndedDescription: an ended state's supersedes edge names the slot that changed,
 // which the read path compares with a question (retrieval/validity.go).
 func TestStateEndedDescription(t *testing.T) {
