@@ -461,6 +461,10 @@ func stateClaims(text, speaker string) []stateClaim {
 	for _, c := range slices.Concat(requestClaims(text, speaker), otherLanguageClaims(text)) {
 		add(c)
 	}
+	for _, c := range cardDetails(text) {
+		c.speaker = speaker
+		out = append(out, c) // of no one when the text names no card's person: cardClaims
+	}
 	for _, re := range endedPatterns {
 		for _, m := range namedMatches(re, text) {
 			if w := strings.ToLower(firstWord(m[2])); phrasalParticle[w] || w == "to" {
@@ -579,13 +583,43 @@ func normFavourite(s string) string {
 }
 
 func contactSlot(s string) string {
+	s = strings.ToLower(s)
 	switch {
 	case strings.Contains(s, "mail"):
 		return "email"
-	case strings.Contains(s, "number"):
+	case strings.Contains(s, "number") || rePhoneLabel.MatchString(s):
 		return "phone number"
 	}
 	return "address"
+}
+
+var rePhoneLabel = regexp.MustCompile(`^(?:phone|mobile|cell|tel)$`)
+
+// A contact's card: its person ("New contact: Lisa Schultz, Head of Data at Acme."), and
+// the details it labels ("Email lisa.schultz@acme.com, phone +1 415 555 0101", "Title:
+// Head of Data"): group 1 the label, 2 its value.
+var (
+	reCardPerson = regexp.MustCompile(`\b[Cc]ontact: ([A-Z][\p{L}\-]*(?: [A-Z][\p{L}\-]*)*)`)
+	reCardDetail = regexp.MustCompile(`(?:^|[.;,:]\s+)(?i:(e-?mail|phone|mobile|cell|tel))(?::\s*|\s+)([\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|\+?\d[\d \-.()]{5,}\d)|(?:^|[.;,:]\s+)(?i:(title)):\s*([^.,;]+)`)
+)
+
+// cardDetails are the claims of the details a card labels, of the card's person; of no
+// one ("") in a clause of the card that names no person, which takes the card's
+// (cardClaims).
+func cardDetails(said string) []stateClaim {
+	person := ""
+	if m := reCardPerson.FindStringSubmatch(said); m != nil {
+		person = m[1]
+	}
+	var out []stateClaim
+	for _, m := range reCardDetail.FindAllStringSubmatch(said, -1) {
+		c := stateClaim{subject: person, slot: contactSlot(m[1]), value: m[2]}
+		if m[3] != "" {
+			c.slot, c.value = "works as", strings.TrimSpace(m[4])
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 var numberWords = map[string]string{"one": "1", "a": "1", "two": "2", "a couple of": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
@@ -852,10 +886,13 @@ func changedWhat(o stateClaim) string {
 }
 
 // endsValue: an ended value names what an older claim states (a content word in common,
-// not counting the verbs the patterns share), or is a habit's verb done ("quit smoking"
-// ends "smoke ten cigarettes a day").
+// not counting the verbs the patterns share; of an email or a phone number, a word of its
+// slot only), or is a habit's verb done ("quit smoking" ends "smoke ten cigarettes a day").
 func endsValue(ended string, o stateClaim) bool {
-	ow := wordSet(contentWords(o.value))
+	ow := map[string]bool{}
+	if o.slot != "email" && o.slot != "phone number" {
+		ow = wordSet(contentWords(o.value)) // "left Initech" ends no raj.patel@initech.com
+	}
 	for w := range wordSet(contentWords(o.slot)) {
 		ow[w] = true
 	}
@@ -944,6 +981,9 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 			continue
 		}
 		ch, untilTold := changeOf(said, c, n)
+		if ch.predicate == "" {
+			ch = changeBetween(said, r.cardClaims(i, n))
+		}
 		if _, older := r.olderThan(c, n); older && !untilTold {
 			// The candidate tells of an older state (a chat's history sent late): the
 			// change is the one the node would have made, had it come after the candidate:
@@ -989,6 +1029,28 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 		}
 	}
 	return edges
+}
+
+// cardClaims are the claims of n, a clause of a card's details that names no one ("Email
+// lisa.schultz@acme.com, phone +1 415 555 0101"), of the person of its whole card, a
+// neighbour of candidate i that says the same details of them: so that a change of one
+// supersedes the clause, and the card, spared (sparedWholes), still says the rest.
+func (r *relater) cardClaims(i int, n realm.Node) []stateClaim {
+	var out []stateClaim
+	for _, nb := range r.byID[i] {
+		if !isClauseOf(n, nb.Node) {
+			continue
+		}
+		for _, d := range nodeClaims(n) {
+			for _, w := range nodeClaims(nb.Node) {
+				if d.subject == "" && w.subject != "" && w.slot == d.slot && w.value == d.value {
+					d.subject = w.subject
+					out = append(out, d)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // statesAnother: candidate c states another value of a claim of node n ("Carlos's email is

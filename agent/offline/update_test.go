@@ -894,6 +894,11 @@ func TestOfflineChangeOfOneClause(t *testing.T) {
 		// Money: a value changed, a debt paid off.
 		{"RentWentUp", "My rent is $1,850 a month.", "Rent went up to $2,100 in March.", []string{"user's rent is $1,850 a month."}},
 		{"PaidOffLoan", "I have a car loan with Capital One, $14,500 left at 6.9% APR.", "I paid off the car loan!", []string{"user has a car loan with Capital One, $14,500 left at 6.9% APR."}},
+		// A card's labelled details are its person's, a clause apart: a new email or phone
+		// number (a first name alone says whose) ends that clause, not the card nor its title.
+		{"CardEmail", "New contact: Lisa Schultz, Head of Data at Acme. Email lisa.schultz@acme.com, phone +1 415 555 0101", "Lisa's email is now lisa@globex.com.", []string{"user: Email lisa.schultz@acme.com, phone +1 415 555 0101"}},
+		{"CardPhone", "New contact: Lisa Schultz, Head of Data at Acme. Email lisa.schultz@acme.com, phone +1 415 555 0101", "Lisa Schultz's phone is now +44 20 7946 0958.", []string{"user: Email lisa.schultz@acme.com, phone +1 415 555 0101"}},
+		{"CardTitle", "New contact: Lisa Schultz. Title: Head of Data. Email lisa.schultz@acme.com", "Lisa Schultz was promoted to CTO.", []string{"user: Title: Head of Data."}},
 		// A pet held is a clause apart from the home: a move and a death each end their own.
 		{"MoveLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "I moved to Seattle.", []string{"user lives in Portland with user's boyfriend Daniel"}},
 		{"PetDiedLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "Mochi died this morning.", []string{"user: our cat Mochi."}},
