@@ -875,6 +875,19 @@ func integrateBeside(t *testing.T, a *Agent, obs realm.Observation, nodes ...rea
 	return ext, out
 }
 
+// changedBy are the memories that integrations supersede or contradict, in their order.
+func changedBy(out []agent.Integration) []string {
+	var ids []string
+	for _, d := range out {
+		for _, e := range d.Edges {
+			if e.Predicate == realm.Supersedes || e.Predicate == realm.Contradicts {
+				ids = append(ids, e.To)
+			}
+		}
+	}
+	return ids
+}
+
 // TestOfflineChangeOfOneClause: a change that a clause of an older message carries
 // supersedes the clause, not the message, which still says what did not change; a
 // message that told the changed value alone is superseded as before.
@@ -955,14 +968,7 @@ func TestOfflineFirstName(t *testing.T) {
 	} {
 		obs := realm.Observation{ID: "o9", SessionID: "s2", Speaker: "Sam", Content: tt.newer, ObservedAt: time.Date(2026, 6, 10, 10, 0, 0, 0, time.UTC)}
 		_, out := integrateBeside(t, a, obs, nodes...)
-		var got []string
-		for _, d := range out {
-			for _, e := range d.Edges {
-				if e.Predicate == realm.Supersedes || e.Predicate == realm.Contradicts {
-					got = append(got, e.To)
-				}
-			}
-		}
+		got := changedBy(out)
 		if slices.Sort(got); !slices.Equal(got, tt.want) {
 			t.Errorf("%q changed %q, want %q", tt.newer, got, tt.want)
 		}
@@ -1043,12 +1049,8 @@ func TestOfflineChangesOnlyWhatItChanges(t *testing.T) {
 		obs := realm.Observation{ID: "o9", SessionID: "s2", Speaker: "user", Content: tt.newer, ObservedAt: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
 		_, out := integrateBeside(t, a, obs, nodes...)
 		var got []string
-		for _, d := range out {
-			for _, e := range d.Edges {
-				if e.Predicate == realm.Supersedes || e.Predicate == realm.Contradicts {
-					got = append(got, content[e.To])
-				}
-			}
+		for _, id := range changedBy(out) {
+			got = append(got, content[id])
 		}
 		if want := slices.DeleteFunc([]string{tt.want}, func(w string) bool { return w == "" }); !slices.Equal(got, want) {
 			t.Errorf("%q changed %q, want %q", tt.newer, got, want)
