@@ -401,13 +401,15 @@ func stateClaims(text, speaker string) []stateClaim {
 		add(c)
 	}
 	for _, p := range claimPatterns {
-		for _, m := range p.re.findAll(text) {
+		for _, loc := range p.re.findAllIndex(text) {
+			m, at := submatches(text, loc), loc[2]
 			c := stateClaim{subject: m[1], slot: p.slot, value: m[2]}
 			switch p.kind {
 			case favouriteClaim:
 				c.slot, c.value = "favourite "+normFavourite(m[2]), m[3]
 			case favouriteFirst:
 				c.subject, c.slot, c.value = m[2], "favourite "+normFavourite(m[3]), m[1]
+				at = loc[4]
 			case countClaim:
 				c.slot, c.value = "number of "+singular(m[3]), numberValue(m[2])
 			case contactChanged:
@@ -451,7 +453,7 @@ func stateClaims(text, speaker string) []stateClaim {
 			if c.slot == "relationship status" && (c.value == "broke up" || c.value == "split up" || c.value == "separated") {
 				c.value = "single"
 			}
-			c.subject = fullName(text, c.subject)
+			c.subject = fullName(text, at, c.subject)
 			add(c)
 			if m := reChannelPreferred.FindStringSubmatch(c.value); c.slot == "prefers" && m != nil {
 				add(stateClaim{subject: c.subject, slot: "contacted by", value: channelOf(m[1])}) // "now I prefer phone calls"
@@ -470,12 +472,13 @@ func stateClaims(text, speaker string) []stateClaim {
 			if w := strings.ToLower(firstWord(m[2])); phrasalParticle[w] || w == "to" {
 				continue // "dropped off the cake", "left for Paris", "is off to Paris": not an end
 			}
-			add(stateClaim{subject: fullName(text, m[1]), value: m[2], ended: true})
+			add(stateClaim{subject: m[1], value: m[2], ended: true})
 		}
 	}
-	for _, m := range partingPattern.findAll(text) {
-		add(stateClaim{subject: fullName(text, m[1]), slot: "partner", value: m[2], ended: true})
-		add(stateClaim{subject: fullName(text, m[2]), slot: "partner", value: m[1], ended: true})
+	for _, loc := range partingPattern.findAllIndex(text) {
+		m := submatches(text, loc)
+		add(stateClaim{subject: fullName(text, loc[2], m[1]), slot: "partner", value: m[2], ended: true})
+		add(stateClaim{subject: fullName(text, loc[4], m[2]), slot: "partner", value: m[1], ended: true})
 	}
 	for _, m := range deathPattern.findAll(text) {
 		if nonName[strings.ToLower(m[1])] {
@@ -485,8 +488,8 @@ func stateClaims(text, speaker string) []stateClaim {
 			add(stateClaim{subject: "we", slot: slot, value: m[1], ended: true, death: true})
 		}
 	}
-	for _, m := range planPattern.findAll(text) {
-		add(stateClaim{subject: fullName(text, m[1]), value: m[2], plan: true})
+	for _, loc := range planPattern.findAllIndex(text) {
+		add(stateClaim{subject: fullName(text, loc[2], text[loc[2]:loc[3]]), value: text[loc[4]:loc[5]], plan: true})
 	}
 	return withoutRoleless(out)
 }
@@ -502,7 +505,8 @@ func withoutRoleless(cs []stateClaim) []stateClaim {
 	})
 }
 
-// namedMatches are p's matches in text whose subject (group 1) is a name or "we". A
+// namedMatches are p's matches in text whose subject (group 1) is a name, whole
+// (fullName), or "we". A
 // match whose subject is no name is looked for again after that word, where the subject
 // may follow: in "Actually, now we prefer coffee instead of tea", "instead of" first
 // reads "Actually" as the subject, and so never "we".
@@ -517,16 +521,23 @@ func namedMatches(p literalPattern, text string) [][]string {
 			at += loc[3]
 			continue
 		}
-		m := make([]string, len(loc)/2)
-		for g := range m {
-			if loc[2*g] >= 0 {
-				m[g] = text[at+loc[2*g] : at+loc[2*g+1]]
-			}
-		}
+		m := submatches(text[at:], loc)
+		m[1] = fullName(text, at+loc[2], m[1])
 		out = append(out, m)
 		at += max(loc[1], 1)
 	}
 	return out
+}
+
+// submatches are the groups of a match at loc in text, as FindStringSubmatch gives them.
+func submatches(text string, loc []int) []string {
+	m := make([]string, len(loc)/2)
+	for g := range m {
+		if loc[2*g] >= 0 {
+			m[g] = text[loc[2*g]:loc[2*g+1]]
+		}
+	}
+	return m
 }
 
 // phrasalParticle: an ended verb followed by one of these says something else ("on"
@@ -646,22 +657,23 @@ func singular(w string) string {
 // sameSubject compares two claim subjects.
 func sameSubject(a, b string) bool { return a != "" && normName(a) == normName(b) }
 
-// fullName is the name that subject, as the patterns read it (a name's last word:
-// "Patel"), ends in said: "Raj Patel" of "Raj Patel is VP Engineering at Initech", so
+// fullName is the name that subject, as the patterns read it at at in said (a name's
+// last word: "Patel"), ends: "Raj Patel" of "Raj Patel is VP Engineering at Initech", so
 // that a claim of Tom Becker is none of Tom Ruiz's; subject itself when no capitalised
-// word that may open a name stands before it.
-func fullName(said, subject string) string {
-	if !nameLike.MatchString(subject) || strings.EqualFold(subject, "we") {
+// word that may open a name stands right before it.
+func fullName(said string, at int, subject string) string {
+	if at < 0 {
+		return subject // none said: "our cat Mochi"
+	}
+	before, ok := strings.CutSuffix(said[:at], " ")
+	if !ok || !nameLike.MatchString(subject) || strings.EqualFold(subject, "we") {
 		return subject // "we", "Uma's son"
 	}
-	for start := range wholeWords(said, subject) {
-		before, ok := strings.CutSuffix(said[:start], " ")
-		first := before[strings.LastIndexAny(before, " \t\n\"(")+1:]
-		if ok && nameLike.MatchString(first) && !nonName[strings.ToLower(first)] && !text.IsStopword(strings.ToLower(first)) {
-			return first + " " + subject
-		}
+	first := before[strings.LastIndexAny(before, " \t\n\"(")+1:]
+	if !nameLike.MatchString(first) || nonName[strings.ToLower(first)] || text.IsStopword(strings.ToLower(first)) {
+		return subject
 	}
-	return subject
+	return first + " " + subject
 }
 
 // fullNames are the names of two words or more that the claims of nbs have as subjects.

@@ -383,6 +383,21 @@ func TestHabitOfAVerbAlone(t *testing.T) {
 	}
 }
 
+// TestFullName: a claim's subject is the whole name that the patterns read the last word
+// of, where they read it, not a capitalised word that stands before the name elsewhere.
+func TestFullName(t *testing.T) {
+	for _, tt := range []struct{ text, subject string }{
+		{"Raj Patel is VP Engineering at Initech.", "Raj Patel"},
+		{"New contact: Lisa Schultz, Head of Data at Acme.", "Lisa Schultz"},
+		{"Omar has lived in Cairo Omar's whole life.", "Omar"},
+		{"Yesterday Nina moved to Berlin.", "Nina"},
+	} {
+		if cs := stateClaims(tt.text, "Sam"); len(cs) == 0 || cs[0].subject != tt.subject {
+			t.Errorf("%q: claims %+v, want of %q", tt.text, cs, tt.subject)
+		}
+	}
+}
+
 // TestJoinedAs: a job taken at an employer as a title is two claims, where and as what;
 // the employer's name ends before "as".
 func TestJoinedAs(t *testing.T) {
