@@ -669,8 +669,12 @@ func fullName(said string, at int, subject string) string {
 	if !ok || !nameLike.MatchString(subject) || strings.EqualFold(subject, "we") {
 		return subject // "we", "Uma's son"
 	}
-	first := before[strings.LastIndexAny(before, " \t\n\"(")+1:]
-	if !nameLike.MatchString(first) || nonName[strings.ToLower(first)] || text.IsStopword(strings.ToLower(first)) {
+	from := strings.LastIndexAny(before, " \t\n\"(") + 1
+	first, lead := before[from:], strings.TrimRight(before[:from], " \t\n\"'(")
+	// A word that opens a sentence or a clause is capitalised whatever it is ("Whenever
+	// Caroline…", "Lately Jon…"): there, a known first name only, as findNames reads them.
+	opens := lead == "" || strings.ContainsAny(lead[len(lead)-1:], ".!?:;,")
+	if !nameLike.MatchString(first) || nonName[strings.ToLower(first)] || text.IsStopword(strings.ToLower(first)) || opens && !firstNames[strings.ToLower(first)] {
 		return subject
 	}
 	return first + " " + subject

@@ -391,6 +391,8 @@ func TestFullName(t *testing.T) {
 		{"New contact: Lisa Schultz, Head of Data at Acme.", "Lisa Schultz"},
 		{"Omar has lived in Cairo Omar's whole life.", "Omar"},
 		{"Yesterday Nina moved to Berlin.", "Nina"},
+		{"Whenever Caroline hears this jam, Caroline thinks of home.", "Caroline"},
+		{"Nina said that Kofi Mensah moved to Accra.", "Kofi Mensah"},
 	} {
 		if cs := stateClaims(tt.text, "Sam"); len(cs) == 0 || cs[0].subject != tt.subject {
 			t.Errorf("%q: claims %+v, want of %q", tt.text, cs, tt.subject)
