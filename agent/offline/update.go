@@ -1052,6 +1052,9 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 // neighbour of candidate i that says the same details of them: so that a change of one
 // supersedes the clause, and the card, spared (sparedWholes), still says the rest.
 func (r *relater) cardClaims(i int, n realm.Node) []stateClaim {
+	if !slices.ContainsFunc(nodeClaims(n), func(d stateClaim) bool { return d.subject == "" }) {
+		return nil // most neighbours: no card's details
+	}
 	var out []stateClaim
 	for _, nb := range r.byID[i] {
 		if !isClauseOf(n, nb.Node) {
