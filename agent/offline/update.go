@@ -506,10 +506,9 @@ func withoutRoleless(cs []stateClaim) []stateClaim {
 }
 
 // namedMatches are p's matches in text whose subject (group 1) is a name, whole
-// (fullName), or "we". A
-// match whose subject is no name is looked for again after that word, where the subject
-// may follow: in "Actually, now we prefer coffee instead of tea", "instead of" first
-// reads "Actually" as the subject, and so never "we".
+// (fullName), or "we". A match whose subject is no name is looked for again after that
+// word, where the subject may follow: in "Actually, now we prefer coffee instead of
+// tea", "instead of" first reads "Actually" as the subject, and so never "we".
 func namedMatches(p literalPattern, text string) [][]string {
 	var out [][]string
 	for at := 0; at < len(text) && p.mayMatch(text[at:]); {
@@ -608,7 +607,7 @@ var rePhoneLabel = regexp.MustCompile(`^(?:phone|mobile|cell|tel)$`)
 
 // A contact's card: its person ("New contact: Lisa Schultz, Head of Data at Acme."), and
 // the details it labels ("Email lisa.schultz@acme.com, phone +1 415 555 0101", "Title:
-// Head of Data"): group 1 the label, 2 its value.
+// Head of Data"): group 1 the label, 2 its value, or, of a title, groups 3 and 4.
 var (
 	reCardPerson = regexp.MustCompile(`\b[Cc]ontact: ([A-Z][\p{L}\-]*(?: [A-Z][\p{L}\-]*)*)`)
 	reCardDetail = regexp.MustCompile(`(?:^|[.;,:]\s+)(?i:(e-?mail|phone|mobile|cell|tel))(?::\s*|\s+)([\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|\+?\d[\d \-.()]{5,}\d)|(?:^|[.;,:]\s+)(?i:(title)):\s*([^.,;]+)`)
