@@ -130,13 +130,17 @@ func correctedName(old realm.Node, content string) string {
 		return old.Name
 	}
 	n, f := max(len(words), 8), strings.Fields(content)
-	if len(f) <= n {
-		return shortened(strings.Join(f, " "), maxName-1)
+	name, cut := strings.Join(f, " "), len(f) > n
+	if cut {
+		name = strings.Join(f[:n], " ")
 	}
-	if name := strings.Join(f[:n], " "); utf8.RuneCountInString(name) < maxName {
-		return name + "…"
+	if utf8.RuneCountInString(name) >= maxName {
+		return shortened(name, maxName-1)
 	}
-	return shortened(strings.Join(f[:n], " "), maxName-1)
+	if cut {
+		name += "…"
+	}
+	return name
 }
 
 // shortened is s cut to at most n characters, at a word if one ends near, with "…".
