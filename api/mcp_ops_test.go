@@ -266,6 +266,7 @@ func TestIDLength(t *testing.T) {
 			{"GET", sp + "/observations/" + url.PathEscape(long), nil, "id"},
 			{"POST", sp + "/traces/" + url.PathEscape(long) + "/feedback", map[string]any{"correct": true}, "id"},
 			{"POST", sp + "/traces/t/feedback", map[string]any{"useful_node_ids": []string{huge}}, "useful_node_ids[0]"},
+			{"GET", "/v1/jobs/" + url.PathEscape(long), nil, "id"},
 		} {
 			var p problemDoc
 			resp := c.do(req.method, req.path, req.body, &p)

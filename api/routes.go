@@ -30,8 +30,8 @@ func (s *server) routes(r chi.Router) {
 	r.Group(func(r chi.Router) {
 		r.Use(noStore, s.authenticate, s.rateLimit)
 		r.Get("/v1/info", s.handleInfo)
-		r.Get("/v1/jobs/{id}", s.handleJob)     // any key of the job's space, checked in the handler: write-only keys follow their jobs
-		r.Get("/v1/spaces", s.handleListSpaces) // any key: it lists only the spaces the key reaches
+		r.With(shortID).Get("/v1/jobs/{id}", s.handleJob) // any key of the job's space, checked in the handler: write-only keys follow their jobs
+		r.Get("/v1/spaces", s.handleListSpaces)           // any key: it lists only the spaces the key reaches
 
 		// MCP, streamable HTTP: every tool checks the key's scope and space itself (mcp.go).
 		// POST only: this stateless server offers no event stream (GET) and keeps no session
