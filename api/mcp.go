@@ -364,18 +364,21 @@ const (
 	rpcServerError = -32000
 )
 
-// mcpMethods are the methods a client may send an MCP server (the MCP schema), all of
-// which the SDK serves, if only with an error result: whether each is a notification (no
-// id) and whether it needs params. openapi.yaml's /mcp request schema says the same.
+// mcpMethods are the methods of the MCP schema this server serves: those of the base
+// protocol, those of the one capability it advertises (tools) and the client's
+// notifications; whether each is a notification (no id) and whether it needs params. The
+// SDK would also answer the methods of resources, prompts, logging and completions, which
+// the server does not advertise: MCP has a server answer a method it does not support
+// "method not found". openapi.yaml's /mcp request schema says the same.
 var mcpMethods = map[string]struct{ notification, needsParams bool }{
 	"initialize": {false, true}, "ping": {}, "tools/list": {}, "tools/call": {false, true},
-	"resources/list": {}, "resources/templates/list": {}, "resources/read": {false, true},
-	"resources/subscribe": {false, true}, "resources/unsubscribe": {false, true},
-	"prompts/list": {}, "prompts/get": {false, true}, "logging/setLevel": {false, true},
-	"completion/complete":       {false, true},
 	"notifications/initialized": {true, false}, "notifications/cancelled": {true, false},
 	"notifications/roots/list_changed": {true, false}, "notifications/progress": {true, true},
 }
+
+// sessionlessProtocol is the first MCP protocol version without sessions: from it on, a
+// method the server does not serve is HTTP 404, which before it says the session is gone.
+const sessionlessProtocol = "2026-07-28"
 
 // validID reports whether a message's id, when it has one, is a string or an integer.
 func validID(id json.RawMessage) bool {
@@ -411,9 +414,9 @@ type rpcMessage struct {
 //     would pass the rate limit for the price of one request), or no JSON-RPC 2.0 message
 //     of MCP (no method, an id that is not a string or an integer, an id on a
 //     notification or none on a request): -32600, HTTP 400; params that are not an
-//     object or are missing: -32602, HTTP 400;
-//   - a method MCP does not define: -32601, HTTP 404 (as the SDK answers from protocol
-//     2026-07-28 on);
+//     object or are missing, an initialize naming no protocol version: -32602, HTTP 400;
+//   - a method the server does not serve (mcpMethods): -32601, HTTP 200 for a request and
+//     400 for a notification, or 404 from protocol 2026-07-28 on (faultStatus);
 //   - text that is no Unicode (a lone surrogate, NUL, bytes that are not UTF-8): in a
 //     tool's arguments, the tool error invalid naming them in fields, as for any other bad
 //     argument; elsewhere -32600, HTTP 400.
@@ -449,14 +452,11 @@ func rpcEnvelope(next http.Handler) http.Handler {
 			return
 		}
 		if code, text := msg.fault(fe); code != 0 {
-			status, id := http.StatusBadRequest, msg.ID
-			if code == rpcMethodNotFound {
-				status = http.StatusNotFound
-			}
+			id := bytes.TrimSpace(msg.ID)
 			if _, badText := fe["id"]; badText || !validID(id) {
 				id = nil // the response names no id it cannot echo
 			}
-			writeRPCError(w, status, id, code, text)
+			writeRPCError(w, faultStatus(r, code, id), id, code, text)
 			return
 		}
 		// Bad text in a tool's arguments is a tool error, as any bad argument; elsewhere in
@@ -537,33 +537,64 @@ func leadingID(body []byte) json.RawMessage {
 	return nil
 }
 
-// fault is the JSON-RPC error code and message of a message MCP does not allow, or 0;
-// bad text (fe, from readJSON) is a fault outside a tool's arguments.
+// fault is the JSON-RPC error code and message of a message the server does not take (not
+// a JSON-RPC message of MCP, or of a method it does not serve), or 0; bad text (fe, from
+// readJSON) is a fault outside a tool's arguments.
 func (m rpcMessage) fault(fe realm.FieldErrors) (int, string) {
 	method, known := mcpMethods[m.Method]
 	id := bytes.TrimSpace(m.ID)
+	_, badText := fe["id"]
 	switch {
 	case m.JSONRPC != "2.0":
 		return rpcInvalidRequest, `invalid request: a JSON-RPC 2.0 message has "jsonrpc": "2.0"`
 	case m.Method == "":
 		return rpcInvalidRequest, "invalid request: a message to this server names a method"
-	case !known:
-		return rpcMethodNotFound, fmt.Sprintf("method %s not found", quoted(m.Method))
 	case !validID(id):
 		return rpcInvalidRequest, "invalid request: an id is a string or an integer"
+	case badText:
+		return rpcInvalidRequest, "invalid request: the id holds text that is not Unicode"
+	case len(m.Params) > 0 && bytes.TrimSpace(m.Params)[0] != '{':
+		return rpcInvalidParams, "invalid params: params is an object"
+	case !known: // after the checks of any JSON-RPC message, so that only a well-formed one is answered 200
+		return rpcMethodNotFound, fmt.Sprintf("method %s not found", quoted(m.Method))
 	case method.notification && len(id) > 0:
 		return rpcInvalidRequest, fmt.Sprintf("invalid request: %s is a notification, without an id", m.Method)
 	case !method.notification && len(id) == 0:
 		return rpcInvalidRequest, fmt.Sprintf("invalid request: %s is a request, with an id", m.Method)
-	case len(m.Params) > 0 && bytes.TrimSpace(m.Params)[0] != '{':
-		return rpcInvalidParams, "invalid params: params is an object"
 	case method.needsParams && len(m.Params) == 0:
 		return rpcInvalidParams, fmt.Sprintf("invalid params: %s needs params", m.Method)
-	}
-	if _, bad := fe["id"]; bad {
-		return rpcInvalidRequest, "invalid request: the id holds text that is not Unicode"
+	case m.Method == "initialize" && !m.namesVersion():
+		return rpcInvalidParams, "invalid params: initialize needs params.protocolVersion, a string: the protocol version the client speaks"
 	}
 	return 0, ""
+}
+
+// namesVersion reports whether the params of m name a protocol version, a string, as MCP
+// requires of initialize; the SDK would go on without one, or fail with no error code.
+func (m rpcMessage) namesVersion() bool {
+	var params map[string]json.RawMessage // its keys exact, as encoding/json's fields are not
+	if json.Unmarshal(m.Params, &params) != nil {
+		return false
+	}
+	version := bytes.TrimSpace(params["protocolVersion"])
+	return len(version) > 0 && version[0] == '"'
+}
+
+// faultStatus is the HTTP status of a fault's JSON-RPC error (fault) for the message of
+// id sent in r: 400, but for a method the server does not serve. From protocol 2026-07-28
+// on that is 404; before it a 404 says the session is gone (the TypeScript SDK's client
+// then fails the call as a broken transport, not with the error), so a request gets the
+// error as its answer, 200, and a notification the 400 of a message the server cannot take.
+func faultStatus(r *http.Request, code int, id json.RawMessage) int {
+	switch {
+	case code != rpcMethodNotFound:
+		return http.StatusBadRequest
+	case r.Header.Get("Mcp-Protocol-Version") >= sessionlessProtocol:
+		return http.StatusNotFound
+	case len(id) > 0:
+		return http.StatusOK
+	}
+	return http.StatusBadRequest
 }
 
 // plainErrors holds back a plain-text error response (http.Error's) for rpcEnvelope to

@@ -109,13 +109,28 @@ func TestMCPErrors(t *testing.T) {
 		}
 	})
 	t.Run("ErrProtocol", func(t *testing.T) {
+		initialize := func(version string) string {
+			return `{"jsonrpc":"2.0","id":5,"method":"initialize","params":{` + version + `"capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+		}
 		for _, tc := range []struct {
 			name, body string
 			status     int
 			code       int
 			id         string
 		}{
-			{"UnknownMethod", `{"jsonrpc":"2.0","id":7,"method":"tools/delete","params":{}}`, 404, rpcMethodNotFound, "7"},
+			// A method this server does not serve is a JSON-RPC response to the request (HTTP
+			// 200): before protocol 2026-07-28 an HTTP 404 says the session is gone.
+			{"UnknownMethod", `{"jsonrpc":"2.0","id":7,"method":"tools/delete","params":{}}`, 200, rpcMethodNotFound, "7"},
+			{"UnknownNotification", `{"jsonrpc":"2.0","method":"notifications/tools/deleted"}`, 400, rpcMethodNotFound, "null"},
+			// The methods of capabilities the server does not advertise (it has tools alone).
+			{"ResourcesList", `{"jsonrpc":"2.0","id":8,"method":"resources/list"}`, 200, rpcMethodNotFound, "8"},
+			{"ResourcesRead", `{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"realm://x"}}`, 200, rpcMethodNotFound, "8"},
+			{"PromptsList", `{"jsonrpc":"2.0","id":8,"method":"prompts/list"}`, 200, rpcMethodNotFound, "8"},
+			{"PromptsGet", `{"jsonrpc":"2.0","id":8,"method":"prompts/get","params":{"name":"x"}}`, 200, rpcMethodNotFound, "8"},
+			{"LoggingSetLevel", `{"jsonrpc":"2.0","id":8,"method":"logging/setLevel","params":{"level":"info"}}`, 200, rpcMethodNotFound, "8"},
+			{"Complete", `{"jsonrpc":"2.0","id":8,"method":"completion/complete","params":{}}`, 200, rpcMethodNotFound, "8"},
+			{"InitializeWithoutVersion", initialize(""), 400, rpcInvalidParams, "5"},
+			{"InitializeVersionNotString", initialize(`"protocolVersion":20251125,`), 400, rpcInvalidParams, "5"},
 			{"NotJSON", `{"jsonrpc":`, 400, rpcParseError, "null"},
 			{"NoJSONRPC", `{"id":1,"method":"tools/list"}`, 400, rpcInvalidRequest, "1"},
 			{"CallWithoutParams", `{"jsonrpc":"2.0","id":"a","method":"tools/call"}`, 400, rpcInvalidParams, `"a"`},
@@ -133,6 +148,24 @@ func TestMCPErrors(t *testing.T) {
 				msg.JSONRPC != "2.0" || msg.Error.Code != tc.code || string(msg.ID) != tc.id {
 				t.Errorf("%s: %d %s %s, want %d and the JSON-RPC error %d with id %s", tc.name, resp.StatusCode, resp.Header.Get("Content-Type"), b, tc.status, tc.code, tc.id)
 			}
+			if tc.code == rpcInvalidParams && strings.HasPrefix(tc.name, "Initialize") && !strings.Contains(string(b), "params.protocolVersion") {
+				t.Errorf("%s: %s, want the error to name params.protocolVersion", tc.name, b)
+			}
+		}
+		// From protocol 2026-07-28 on, which has no sessions, a method not found is HTTP 404.
+		resp, b := postMCPWith(t, srv.URL, "", []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/delete"}`), func(req *http.Request) {
+			req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+		})
+		if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(b), strconv.Itoa(rpcMethodNotFound)) {
+			t.Errorf("an unknown method at protocol 2026-07-28: %d %s, want 404 and the JSON-RPC error %d", resp.StatusCode, b, rpcMethodNotFound)
+		}
+		// Initialized with a version, the server advertises tools alone.
+		resp, b = postMCP(t, srv.URL, "", []byte(initialize(`"protocolVersion":"2025-11-25",`)))
+		var init struct {
+			Result struct{ Capabilities map[string]any }
+		}
+		if err := json.Unmarshal(b, &init); err != nil || resp.StatusCode != http.StatusOK || len(init.Result.Capabilities) != 1 || init.Result.Capabilities["tools"] == nil {
+			t.Errorf("initialize: %d %s, want a result advertising tools alone", resp.StatusCode, b)
 		}
 		// An integer written with a fraction or an exponent is an integer, as in JSON Schema.
 		for _, id := range []string{"-208.0", "2e1"} {

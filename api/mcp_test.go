@@ -644,13 +644,21 @@ func postMCP(t *testing.T, base, key string, body []byte) (*http.Response, []byt
 // postMCPHost is postMCP with another Host header (none: base's).
 func postMCPHost(t *testing.T, base, key, host string, body []byte) (*http.Response, []byte) {
 	t.Helper()
+	return postMCPWith(t, base, key, body, func(req *http.Request) {
+		if host != "" {
+			req.Host = host
+		}
+	})
+}
+
+// postMCPWith is postMCP with the request changed by edit before it is sent.
+func postMCPWith(t *testing.T, base, key string, body []byte, edit func(*http.Request)) (*http.Response, []byte) {
+	t.Helper()
 	req, err := http.NewRequest("POST", base+"/mcp", bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if host != "" {
-		req.Host = host
-	}
+	edit(req)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	if key != "" {
