@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -167,12 +168,18 @@ func TestMCPArgumentBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	type property struct {
+		Description        string
 		Pattern            string
 		Minimum, Maximum   *float64
 		MaxLength          *int
 		MinItems, MaxItems *int
 		Items              *struct {
-			Properties map[string]struct{ MaxLength *int }
+			Description string
+			MaxLength   *int
+			Properties  map[string]struct {
+				Description string
+				MaxLength   *int
+			}
 		}
 	}
 	schemas := map[string]map[string]property{}
@@ -203,6 +210,35 @@ func TestMCPArgumentBounds(t *testing.T) {
 	}
 	if id := schemas["forget"]["memory_id"]; id.MaxLength == nil || *id.MaxLength != realm.MaxIDLen {
 		t.Errorf("forget's memory_id: %+v", id)
+	}
+	// A limit in bytes is said in bytes: maxLength counts characters, and as many
+	// characters as bytes only bounds it from above. A limit in characters is maxLength.
+	for _, b := range []struct {
+		where, description string
+		maxLength          *int
+		bytes              int
+	}{
+		{"remember's content", remember["messages"].Items.Properties["content"].Description, remember["messages"].Items.Properties["content"].MaxLength, 20000},
+		{"recall's query", recall["query"].Description, recall["query"].MaxLength, realm.MaxRecallQueryLen},
+		{"forget's memory_id", schemas["forget"]["memory_id"].Description, schemas["forget"]["memory_id"].MaxLength, realm.MaxIDLen},
+		{"feedback's answer", schemas["feedback"]["answer"].Description, schemas["feedback"]["answer"].MaxLength, realm.MaxFeedbackAnswerLen},
+		{"feedback's useful_node_ids", schemas["feedback"]["useful_node_ids"].Items.Description, schemas["feedback"]["useful_node_ids"].Items.MaxLength, realm.MaxIDLen},
+	} {
+		if want := fmt.Sprintf("at most %d bytes", b.bytes); !strings.Contains(b.description, want) || b.maxLength == nil || *b.maxLength != b.bytes {
+			t.Errorf("%s: %q, want it to say %s, and maxLength %d", b.where, b.description, want, b.bytes)
+		}
+	}
+	if s := remember["messages"].Items.Properties["speaker"]; strings.Contains(s.Description, "bytes") || s.MaxLength == nil || *s.MaxLength != maxNameLen {
+		t.Errorf("remember's speaker, limited in characters: %q, maxLength %v", s.Description, s.MaxLength)
+	}
+	// A text of two-byte characters: at the limit in bytes, remembered; a character over,
+	// within maxLength, refused by the limit in bytes.
+	for _, n := range []int{10000, 10001} {
+		got := callTool(t, cs, "remember", map[string]any{"space": space, "messages": []any{map[string]any{"speaker": "Ann", "content": strings.Repeat("é", n)}}})
+		fields, _ := got.out["fields"].(map[string]any)
+		if n == 10000 && got.isError || n == 10001 && fields["messages[0].content"] != "at most 20000 bytes" {
+			t.Errorf("remember %d bytes in %d characters: %.300v", 2*n, n, got.out)
+		}
 	}
 	if a := schemas["forget_about"]["about"]; a.MinItems == nil || *a.MinItems != 1 || a.MaxItems == nil || *a.MaxItems != maxForgetPhrases {
 		t.Errorf("forget_about's about: %+v", a)

@@ -19,12 +19,26 @@ import (
 // argumentBounds are the bounds of the arguments by name, wherever they appear in a
 // tool's arguments (a message's id as a memory's).
 var argumentBounds = func() map[string]func(*jsonschema.Schema) {
-	bytes := func(n int) func(*jsonschema.Schema) { // a length in bytes is at most as many characters
+	characters := func(n int) func(*jsonschema.Schema) {
 		return func(p *jsonschema.Schema) {
 			if p.Items != nil {
 				p = p.Items
 			}
 			p.MaxLength = &n
+		}
+	}
+	// A limit in bytes: maxLength counts characters, and as many characters as bytes is a
+	// bound never stricter than the limit (a character takes a byte at least) that a text
+	// of fewer characters can still exceed, so the description says the limit itself.
+	bytes := func(n int) func(*jsonschema.Schema) {
+		limit := fmt.Sprintf("at most %d bytes in UTF-8", n)
+		return func(p *jsonschema.Schema) {
+			characters(n)(p)
+			if p.Items != nil {
+				p.Items.Description = limit
+				return
+			}
+			p.Description += "; " + limit
 		}
 	}
 	between := func(low, high float64) func(*jsonschema.Schema) {
@@ -40,9 +54,9 @@ var argumentBounds = func() map[string]func(*jsonschema.Schema) {
 		"min_score":           between(0, 1),
 		"messages":            func(p *jsonschema.Schema) { p.MinItems, p.MaxItems = &one, &batch },
 		"content":             bytes(construction.DefaultOptions().MaxContent),
-		"speaker":             bytes(maxNameLen),
-		"session_id":          bytes(realm.MaxSessionIDLen),
-		"session_ids":         bytes(realm.MaxSessionIDLen),
+		"speaker":             characters(maxNameLen),
+		"session_id":          characters(realm.MaxSessionIDLen),
+		"session_ids":         characters(realm.MaxSessionIDLen),
 		"id":                  id,
 		"memory_id":           id,
 		"observation_id":      id,
