@@ -228,8 +228,10 @@ func TestMCPArgumentBounds(t *testing.T) {
 			t.Errorf("%s: %q, want it to say %s, and maxLength %d", b.where, b.description, want, b.bytes)
 		}
 	}
-	if s := remember["messages"].Items.Properties["speaker"]; strings.Contains(s.Description, "bytes") || s.MaxLength == nil || *s.MaxLength != maxNameLen {
-		t.Errorf("remember's speaker, limited in characters: %q, maxLength %v", s.Description, s.MaxLength)
+	for _, name := range []string{"speaker", "role"} {
+		if s := remember["messages"].Items.Properties[name]; strings.Contains(s.Description, "bytes") || s.MaxLength == nil || *s.MaxLength != maxNameLen {
+			t.Errorf("remember's %s, limited in characters: %q, maxLength %v", name, s.Description, s.MaxLength)
+		}
 	}
 	// A text of two-byte characters: at the limit in bytes, remembered; a character over,
 	// within maxLength, refused by the limit in bytes.

@@ -55,6 +55,7 @@ var argumentBounds = func() map[string]func(*jsonschema.Schema) {
 		"messages":            func(p *jsonschema.Schema) { p.MinItems, p.MaxItems = &one, &batch },
 		"content":             bytes(construction.DefaultOptions().MaxContent),
 		"speaker":             characters(maxNameLen),
+		"role":                characters(maxNameLen),
 		"session_id":          characters(realm.MaxSessionIDLen),
 		"session_ids":         characters(realm.MaxSessionIDLen),
 		"id":                  id,
