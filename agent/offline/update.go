@@ -1102,10 +1102,14 @@ func changeBack(n realm.Node, c agent.Candidate, said *statement) stateChange {
 // levothyroxine 75 mcg." user's grandmother had breast cancer." keeps holding after "my
 // levothyroxine was changed to 88 mcg", for the grandmother's cancer. An exchange cannot
 // end in part; one whose reply only acknowledges ("Noted: levothyroxine 75 mcg.") ends with
-// the statement it quotes.
+// the statement it quotes. Nor is n one when it quotes its own speaker: the statement
+// itself, which a reply was merged into as the same statement, completed (Integrate).
 func repliesApart(said *statement, c agent.Candidate, n realm.Node) bool {
 	prompt := rePrompt.FindString(n.Content)
 	if prompt == "" || changeBetween(said, nodeClaims(n)).predicate != "" {
+		return false
+	}
+	if m := reAsker.FindStringSubmatch(prompt); m != nil && strings.EqualFold(m[1], speakerOfDescription(n.Description)) {
 		return false
 	}
 	reply := n

@@ -1317,3 +1317,25 @@ func TestOfflineCancelledUntilTold(t *testing.T) {
 		t.Errorf("no supersedes edge to the gym: %+v", out)
 	}
 }
+
+// TestOfflineSupersedesStatementRepliedTo: a speaker's statement that the other speaker's
+// reply was merged into (the exchange quoting it read as the same statement, completed)
+// is still the speaker's statement, and a change of its amount supersedes it, reply and
+// all; an exchange of the other speaker's, whose reply says something of its own, holds.
+func TestOfflineSupersedesStatementRepliedTo(t *testing.T) {
+	a := New(Options{})
+	exchange := `Chandra said: "Chandra's phone plan is with Verizon, $70 a month." Sam: That's on the pricey side.`
+	for _, tt := range []struct {
+		description string
+		want        []string
+	}{
+		{"Said by Chandra on 7 January 2026 in session a.", []string{"old"}},
+		{"Said by Sam on 7 January 2026 in session a, in reply to Chandra.", nil},
+	} {
+		old := realm.Node{ID: "old", Type: realm.Fact, Content: exchange, Description: tt.description, Sources: []string{"o1", "o2"}}
+		obs := realm.Observation{ID: "o3", SessionID: "b", Speaker: "Chandra", Content: "Switched my phone plan to Mint, $15 a month.", ObservedAt: time.Date(2026, 3, 10, 10, 0, 0, 0, time.UTC)}
+		if _, out := integrateBeside(t, a, obs, old); !slices.Equal(changedBy(out), tt.want) {
+			t.Errorf("%s: changed %q, want %q", tt.description, changedBy(out), tt.want)
+		}
+	}
+}
