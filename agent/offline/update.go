@@ -827,7 +827,28 @@ func sameOrHeld(n, o stateClaim) bool {
 	if n.cued && n.slot == "works as" {
 		return normValue(n.value) == normValue(o.value)
 	}
-	return sameValue(n.value, o.value)
+	return sameValue(n.value, o.value) || sameAmounts(n.value, o.value)
+}
+
+// sameAmounts: two values say the same amounts, however written ("$85k", "$85,000 a
+// year"), and beside them nothing that differs: what one says besides is none, or holds
+// the other's ("a year"; "Comcast at $70" and "Sonic at $70" are two values).
+func sameAmounts(a, b string) bool {
+	as, bs := amountsOf(a), amountsOf(b)
+	same := func(x, y amount) bool { return x.value == y.value && x.unit == y.unit }
+	if len(as) == 0 || !slices.EqualFunc(as, bs, same) {
+		return false
+	}
+	ra, rb := withoutAmounts(a, as), withoutAmounts(b, bs)
+	return ra == "" || rb == "" || sameValue(ra, rb)
+}
+
+// withoutAmounts is text without the words of its amounts as.
+func withoutAmounts(text string, as []amount) string {
+	for _, a := range as {
+		text = strings.Replace(text, a.word, "", 1)
+	}
+	return strings.TrimSpace(text)
 }
 
 // namesWhatItReplaces: the statement says what its value n replaces ("we use ruff format

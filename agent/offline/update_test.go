@@ -174,6 +174,12 @@ func TestStateChange(t *testing.T) {
 		{"SalaryAfterAClause", "user", "user's salary is £48k a year.", "user", "user: Got promoted, salary is now £52.5k.", "supersedes"},
 		{"Remortgaged", "user", "user's mortgage with Nationwide is £1,420 a month on a 5.19% fixed rate.", "user", "user: Remortgaged to Halifax at 4.39%, now £1,336.20 a month.", "supersedes"},
 		{"ElectricitySwitched", "user", "user: Electricity is with Stadtwerke, €95 a month.", "user", "user: Switched electricity to Octopus, €78.40 a month.", "supersedes"},
+		// The same amount written another way is said again, not changed.
+		{"SalarySameAmount", "user", "user's salary is $85,000 a year.", "user", "user's salary is now $85k.", ""},
+		{"SalarySameAmountEchoed", "assistant", "assistant: Noted: salary $85,000 a year.", "user", "user's salary is now $85k.", ""},
+		{"SalaryOtherAmount", "user", "user's salary is $85,000 a year.", "user", "user's salary is now $90k.", "supersedes"},
+		{"SalaryOtherAmountEchoed", "assistant", "assistant: Noted: salary $85,000 a year.", "user", "user's salary is now $90k.", "supersedes"},
+		{"ProviderOtherAtSameAmount", "user", "user's internet provider is Comcast at $70 a month.", "user", "user's internet provider is now Sonic at $70 a month.", "supersedes"},
 		{"RentOfAnotherAmount", "user", "user's salary is $85,000 a year before tax.", "user", "user: Rent went up to $2,100 in March.", ""},
 		{"SwitchedAnotherThing", "user", "user's rent is $1,850 a month.", "user", "Switched user's phone plan to Mint, $15 a month.", ""},
 		{"DueDateOfATime", "user", "user's card is due on the 15th of each month.", "user", "user's card was declined for the 3rd time now.", ""},
