@@ -1797,9 +1797,9 @@ const phoneGroups = `(?:[ \-.]?\d{2,}){2,}`
 
 var (
 	// reNumberAt is a number at the start of a text, written with thousands separators
-	// ("2,100", "1,298,001.10", "1.310,75") or a decimal part ("72.5", "2,5"), and the
-	// letters joined to it ("mg", "k", "th").
-	reNumberAt    = regexp.MustCompile(`^(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+,\d+|\d+(?:[.,]\d+)?)([\p{L}%]*)`)
+	// ("2,100", "1,298,001.10", "1.310,75", "1.250.000") or a decimal part ("72.5", "2,5"),
+	// and the letters joined to it ("mg", "k", "th").
+	reNumberAt    = regexp.MustCompile(`^(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+|\d+(?:[.,]\d+)?)([\p{L}%]*)`)
 	reThousands   = regexp.MustCompile(`^\d{1,3}(?:([.,])\d{3})+(?:[.,]\d+)?$`)
 	reParenthesis = regexp.MustCompile(`\([^()]*\)`)
 	reMonth       = regexp.MustCompile(`^(?i:` + text.MonthNames + `)$`)
@@ -1857,12 +1857,12 @@ func amountsOf(s string) []amount {
 			w.end < len(s) && s[w.end] == ':':
 			continue
 		}
+		sign, _ := utf8.DecodeLastRuneInString(s[:w.start])
 		value := m[1]
 		if !spelt {
-			value = amountValue(m[1], unit == "k")
+			value = amountValue(m[1], unit == "k", strings.ContainsRune(currencySigns, sign))
 		}
 		word := w.text
-		sign, _ := utf8.DecodeLastRuneInString(s[:w.start])
 		switch {
 		case ordinal:
 			unit = "day"
@@ -1905,22 +1905,28 @@ func dayOfEveryMonth(n, prev, next string, ends bool) bool {
 }
 
 // amountValue is a number as a value: its thousands separators dropped and its decimal
-// separator a point ("2100" of "2,100" and of "2.100", "1310.75" of "1.310,75", "2.5" of
-// "2,5"), in thousands for a "k" after it ("52.5k").
-func amountValue(n string, thousands bool) string {
-	if m := reThousands.FindStringSubmatch(n); m != nil {
-		sep := m[1]
-		n = strings.ReplaceAll(n, sep, "")
+// separator a point ("2100" of "2,100" and of "€2.100", "1310.75" of "1.310,75", "2.5" of
+// "2,5"), in thousands for a "k" after it ("52.5k"). A point before one group of three
+// digits, with no other group nor a comma, is a decimal point as English writes one
+// ("2.1" of "2.100 km", "2.1k"), but in money, which may be written in the European way.
+func amountValue(n string, thousands, money bool) string {
+	m := reThousands.FindStringSubmatch(n)
+	decimal := m != nil && m[1] == "." && strings.Count(n, ".") == 1 && !strings.Contains(n, ",") && (thousands || !money)
+	if m != nil && !decimal {
+		n = strings.ReplaceAll(n, m[1], "")
 	}
 	n = strings.ReplaceAll(n, ",", ".")
-	if !thousands {
+	if !thousands && !decimal {
 		return n
 	}
 	v, err := strconv.ParseFloat(n, 64)
 	if err != nil {
 		return n
 	}
-	return strconv.FormatFloat(v*1000, 'f', -1, 64)
+	if thousands {
+		v *= 1000
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // gluedToWord: the word at start is joined to the one before it by a hyphen or a point,

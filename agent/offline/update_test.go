@@ -533,6 +533,9 @@ func TestAmountsOf(t *testing.T) {
 		{"Rent went up to $2,100 in March.", "2100 $"},
 		{"Rent is €1.310,75 now, the house was $1,298,001.10.", "1310.75 €, 1298001.10 $"},
 		{"Salary is now £52.5k, was £48k, bonus ₹18,500.", "52500 £, 48000 £, 18500 ₹"},
+		// A point before one group of three digits is a decimal point, as English writes
+		// one, but in money or among other groups.
+		{"Nina ran 2.100 km, paid €2.100 and 1.250.000 for the house.", "2.1 km, 2100 €, 1250000 "},
 		// A day of every month is one; a rank or a date is not.
 		{"The card is due on the 15th of each month, moved to the 22nd.", "15 day, 22 day"},
 		{"The 3rd time, on the 4th of July, on the 5th floor.", ""},
