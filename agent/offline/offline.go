@@ -574,8 +574,10 @@ func noGuessedPersons(names []nameMention, known map[string]string) []nameMentio
 var greetings = setOf(`hey hi hello thanks thank congrats congratulations wow dear yo morning evening oh`)
 
 // rePleasantry: courtesies whose words are not what a turn is about ("You're welcome,
-// Alice. Have a good shift!", as rewritten: "user is welcome, Alice. …").
-var rePleasantry = regexp.MustCompile(`(?i)\b(?:(?:you're|you are|\S+ is|\S+ are) (?:very |so |most )?welcome|have an? (?:good|great|nice|lovely|wonderful|fun|safe|relaxing) \w+|good luck|take care|see you(?: soon| later| tomorrow)?|talk (?:soon|later)|glad (?:I could|to) help|happy to help|my pleasure|no (?:problem|worries|rush|pressure|biggie|big deal|offen[cs]e|doubt|idea|kidding|way)|never mind|any ?time|sounds good|will do)\b`)
+// Alice. Have a good shift!", as rewritten: "user is welcome, Alice. …"), and greetings
+// and wishes ("Happy birthday!", "Merry Christmas!").
+var rePleasantry = regexp.MustCompile(`(?i)\b(?:(?:you're|you are|\S+ is|\S+ are) (?:very |so |most )?welcome|have an? (?:good|great|nice|lovely|wonderful|fun|safe|relaxing) \w+|` +
+	`happy (?:belated )?(?:birthday|bday|anniversary|holidays|new year|easter|thanksgiving|(?:mother|father|valentine)'s day)|merry christmas|season's greetings|best wishes|many happy returns|good luck|take care|see you(?: soon| later| tomorrow)?|talk (?:soon|later)|glad (?:I could|to) help|happy to help|my pleasure|no (?:problem|worries|rush|pressure|biggie|big deal|offen[cs]e|doubt|idea|kidding|way)|never mind|any ?time|sounds good|will do)\b`)
 
 // rePhatic: what keeps a conversation going without telling or asking anything: an
 // acknowledgement ("That makes sense", "Tell me more", "I love that!", "I'm glad you
