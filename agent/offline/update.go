@@ -1234,6 +1234,9 @@ func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange,
 	if ch = debtPaid(said, n); ch.predicate != "" {
 		return ch, false
 	}
+	if ch = payRaised(said, n); ch.predicate != "" {
+		return ch, false
+	}
 	return amountChanged(said, n), false
 }
 
@@ -2113,6 +2116,38 @@ func debtPaid(said *statement, n realm.Node) stateChange {
 		return stateChange{}
 	}
 	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s", said.speaker, strings.Join(shared, " "), strings.ToLower(m[1]))}
+}
+
+// rePayRaised: pay raised or cut in percent ("got a 5% raise", "a 10% pay cut"): group 1
+// the percent, 2 the word that says which way.
+var rePayRaised = regexp.MustCompile(`(?i)\b(\d+(?:\.\d+)?) ?% (?:pay |salary )?(raise|rise|increase|cut)\b`)
+
+// rePay: a memory that tells of pay.
+var rePay = regexp.MustCompile(`(?i)\b(?:salary|salaries|wages?|income|earns?|earning|paycheck)\b`)
+
+// payRaised is the change from node n, the speaker's pay or a copy of it (saysOf: "my
+// salary is $85,000 a year", "Noted: salary $85,000/year."), an amount of money, to a
+// statement of the speaker that their pay was raised or cut in percent (rePayRaised: "I
+// got a 5% raise"): the pay holds no more, and the edge says by how much ("user's salary:
+// raised 5%, previously $85,000"), not the new amount, which the percent of a rounded
+// salary gives only roughly. Not a question, a plan, nor someone else's pay (a relative
+// named by one of the two only).
+func payRaised(said *statement, n realm.Node) stateChange {
+	m := rePayRaised.FindStringSubmatch(said.text)
+	if m == nil || !saysOf(n, said.speaker) || !rePay.MatchString(withoutLabels(n.Content)) || strings.Contains(said.text, "?") ||
+		hasFutureCue(said.text) || namesRelative(n.Content, said.text) || namesRelative(said.text, n.Content) {
+		return stateChange{}
+	}
+	olds := amountsOf(n.Content)
+	i := slices.IndexFunc(olds, func(a amount) bool { return a.unit != "" && strings.Contains(currencySigns, a.unit) })
+	if i < 0 {
+		return stateChange{}
+	}
+	how := "raised"
+	if strings.EqualFold(m[2], "cut") {
+		how = "cut"
+	}
+	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's salary: %s %s%%, previously %s", said.speaker, how, m[1], olds[i].word)}
 }
 
 // relatives are the people a text about someone else's amount names.

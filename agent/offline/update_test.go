@@ -180,6 +180,16 @@ func TestStateChange(t *testing.T) {
 		{"SalaryOtherAmount", "user", "user's salary is $85,000 a year.", "user", "user's salary is now $90k.", "supersedes"},
 		{"SalaryOtherAmountEchoed", "assistant", "assistant: Noted: salary $85,000 a year.", "user", "user's salary is now $90k.", "supersedes"},
 		{"ProviderOtherAtSameAmount", "user", "user's internet provider is Comcast at $70 a month.", "user", "user's internet provider is now Sonic at $70 a month.", "supersedes"},
+		// A raise in percent changes the salary, not another amount, nor someone else's.
+		{"RaisePercent", "user", "user's salary is $85,000 a year before tax.", "user", "user got a 5% raise.", "supersedes"},
+		{"RaisePercentEchoed", "assistant", "assistant: Noted: salary $85,000/year.", "user", "user got a 5% raise!", "supersedes"},
+		{"PayCutPercent", "user", "user earns £48k a year.", "user", "user: Took a 10% pay cut this month.", "supersedes"},
+		{"RaisePercentOfAnother", "user", "user's salary is $85,000 a year.", "user", "user's sister got a 5% raise.", ""},
+		{"RaisePercentOfARelative", "user", "user's sister's salary is $85,000 a year.", "user", "user got a 5% raise.", ""},
+		{"RaisePercentNotSalary", "user", "user's rent is $1,850 a month.", "user", "user got a 5% raise.", ""},
+		{"RaisePercentNotAPayment", "user", "user paid 300 euros for the flight to Madrid.", "user", "user got a 5% raise.", ""},
+		{"RaisePercentAsked", "user", "user's salary is $85,000 a year.", "user", "Should user ask for a 5% raise?", ""},
+		{"RaisePercentNoAmount", "user", "user's salary is paid monthly.", "user", "user got a 5% raise.", ""},
 		{"RentOfAnotherAmount", "user", "user's salary is $85,000 a year before tax.", "user", "user: Rent went up to $2,100 in March.", ""},
 		{"SwitchedAnotherThing", "user", "user's rent is $1,850 a month.", "user", "Switched user's phone plan to Mint, $15 a month.", ""},
 		{"DueDateOfATime", "user", "user's card is due on the 15th of each month.", "user", "user's card was declined for the 3rd time now.", ""},
@@ -455,6 +465,8 @@ func TestChangeDescription(t *testing.T) {
 		{"user's mortgage with Nationwide is £1,420 a month on a 5.19% fixed rate.", "user: Remortgaged to Halifax at 4.39%, now £1,336.20 a month.", "user's mortgage: 4.39%, £1,336.20, previously 5.19%, £1,420"},
 		{"user: Council tax is £148 a month on a 5% rate.", "user: Council tax went up to £156.40, a 6% rate.", "user: Council tax is £156.40 a month on a 6% rate (previously £148, 5%)"},
 		{"user has a car loan with Capital One, $14,500 left at 6.9% APR.", "user paid off the car loan!", "user's car loan: paid off"},
+		{"user's salary is $85,000 a year before tax.", "user got a 5% raise.", "user's salary: raised 5%, previously $85,000"},
+		{"user earns £48k a year.", "user: Took a 10% pay cut this month.", "user's salary: cut 10%, previously £48k"},
 		// A phone number is one value, named whole, not the amounts of its digit groups.
 		{"user: Lisa Schultz's phone number is +1 415 555 0101.", "user: Lisa Schultz's phone is now +44 20 7946 0958.", "Lisa Schultz phone number: +44 20 7946 0958, previously +1 415 555 0101"},
 	} {
