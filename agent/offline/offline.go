@@ -152,7 +152,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	}
 	if addressee != "" {
 		known[strings.ToLower(addressee)] = "person"
-	} else if s := openingSubject(text, speaker); s != "" && !namesNoPerson(strings.ToLower(s)) {
+	} else if s := openingSubject(text, speaker); s != "" && !namesNoPerson(strings.ToLower(s)) && !billNouns[strings.ToLower(s)] {
 		known[strings.ToLower(s)] = "person"
 	}
 
@@ -175,6 +175,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	if strings.EqualFold(speaker, "tool") {
 		names = noGuessedPersons(names, known)
 	}
+	names = noAccountPersons(rewritten, names, known)
 	var nameList, people []string
 	for _, n := range names {
 		nameList = append(nameList, n.name)

@@ -68,3 +68,36 @@ func TestOfflineNoPersonOfThings(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineNoPersonOfAccounts: a name only guessed a person's is an account's or a
+// bill's when it is a word of bills, a pay verb's object, before a word of bills, or what
+// a bank, a loan or a provider is with; a person stays one beside the same words.
+func TestOfflineNoPersonOfAccounts(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		text    string
+		persons []string
+	}{
+		{"Gas was $52.33.", []string{"user"}},
+		{"Internet is $60 a month.", []string{"user"}},
+		{"Yesterday I paid Verizon $70.", []string{"user"}},
+		{"Today I paid the Amex bill.", []string{"user"}},
+		{"My phone plan is with Verizon, $70 a month.", []string{"user"}},
+		{"I bank with Ally; my savings pays 4.25% APY.", []string{"user"}},
+		{"My mortgage with Nationwide is £1,420 a month.", []string{"user"}},
+		// Negative: persons stay persons.
+		{"I paid Tom back for the tickets.", []string{"user", "Tom"}},
+		{"I had dinner with Mel, $40 each.", []string{"user", "Mel"}},
+		{"I went to the bank with Kat.", []string{"user", "Kat"}},
+	} {
+		var persons []string
+		for _, c := range ofType(mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "user", tt.text)}).Candidates, realm.Entity) {
+			if c.Category == "person" {
+				persons = append(persons, c.Name)
+			}
+		}
+		if !slices.Equal(persons, tt.persons) {
+			t.Errorf("%q: persons %q, want %q", tt.text, persons, tt.persons)
+		}
+	}
+}
