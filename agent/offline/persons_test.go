@@ -57,13 +57,7 @@ func TestOfflineNoPersonOfThings(t *testing.T) {
 		{"Maria", "I got a puppy! Her name's Coco.", []string{"Maria", "Coco"}},
 		{"assistant", "Did your sister Kat get an EpiPen?", []string{"Kat"}},
 	} {
-		var persons []string
-		for _, c := range ofType(mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", tt.speaker, tt.text)}).Candidates, realm.Entity) {
-			if c.Category == "person" {
-				persons = append(persons, c.Name)
-			}
-		}
-		if !slices.Equal(persons, tt.persons) {
+		if persons := personsOf(t, a, tt.speaker, tt.text); !slices.Equal(persons, tt.persons) {
 			t.Errorf("%s: %q: persons %q, want %q", tt.speaker, tt.text, persons, tt.persons)
 		}
 	}
@@ -90,14 +84,20 @@ func TestOfflineNoPersonOfAccounts(t *testing.T) {
 		{"I had dinner with Mel, $40 each.", []string{"user", "Mel"}},
 		{"I went to the bank with Kat.", []string{"user", "Kat"}},
 	} {
-		var persons []string
-		for _, c := range ofType(mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", "user", tt.text)}).Candidates, realm.Entity) {
-			if c.Category == "person" {
-				persons = append(persons, c.Name)
-			}
-		}
-		if !slices.Equal(persons, tt.persons) {
+		if persons := personsOf(t, a, "user", tt.text); !slices.Equal(persons, tt.persons) {
 			t.Errorf("%q: persons %q, want %q", tt.text, persons, tt.persons)
 		}
 	}
+}
+
+// personsOf are the names of the person entities extracted from speaker's text.
+func personsOf(t *testing.T, a *Agent, speaker, text string) []string {
+	t.Helper()
+	var persons []string
+	for _, c := range ofType(mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", speaker, text)}).Candidates, realm.Entity) {
+		if c.Category == "person" {
+			persons = append(persons, c.Name)
+		}
+	}
+	return persons
 }
