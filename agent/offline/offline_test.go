@@ -465,7 +465,7 @@ func TestOfflineShortRequests(t *testing.T) {
 		{"No allergies.", "user: No allergies.", []string{"user"}},
 		{"I weigh 72.5 kg.", "user weighs 72.5 kg.", []string{"user"}},
 		// An expense or a price noted, however short.
-		{"Gas was $52.33.", "user: Gas was $52.33.", []string{"user", "Gas"}},
+		{"Gas was $52.33.", "user: Gas was $52.33.", []string{"user"}},
 		{"Netflix €13.99.", "user: Netflix €13.99.", []string{"user"}},
 		{"Petrol £71.02.", "user: Petrol £71.02.", []string{"user"}},
 		{"Groceries were $120.", "user: Groceries were $120.", []string{"user"}},
