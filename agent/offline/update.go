@@ -1911,7 +1911,8 @@ func dayOfEveryMonth(n, prev, next string, ends bool) bool {
 // separator a point ("2100" of "2,100" and of "€2.100", "1310.75" of "1.310,75", "2.5" of
 // "2,5"), in thousands for a "k" after it ("52.5k"). A point before one group of three
 // digits, with no other group nor a comma, is a decimal point as English writes one
-// ("2.1" of "2.100 km", "2.1k"), but in money, which may be written in the European way.
+// ("2.1" of "2.100 km", "2100" of "$2.100k"), but in money without a "k", which may be
+// written in the European way ("€2.100").
 func amountValue(n string, thousands, money bool) string {
 	m := reThousands.FindStringSubmatch(n)
 	decimal := m != nil && m[1] == "." && strings.Count(n, ".") == 1 && !strings.Contains(n, ",") && (thousands || !money)
