@@ -548,6 +548,7 @@ func TestAmountsOf(t *testing.T) {
 		// A point before one group of three digits is a decimal point, as English writes
 		// one, but in money or among other groups.
 		{"Nina ran 2.100 km, paid €2.100 and 1.250.000 for the house.", "2.1 km, 2100 €, 1250000 "},
+		{"Nina earns $2.100k.", "2100 $"},
 		// A day of every month is one; a rank or a date is not.
 		{"The card is due on the 15th of each month, moved to the 22nd.", "15 day, 22 day"},
 		{"The 3rd time, on the 4th of July, on the 5th floor.", ""},
