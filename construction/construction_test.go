@@ -542,6 +542,29 @@ func TestIngestAsync(t *testing.T) {
 	}
 }
 
+// TestIngestAsyncLeasedElsewhere: a job one of whose messages another process is
+// integrating (leased to it when the batch came) runs while that message is pending: its
+// run leaves it to that process, and a job reads done only once none is pending.
+func TestIngestAsyncLeasedElsewhere(t *testing.T) {
+	p, _, store := newPipeline(t, construction.Options{})
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	held := msg("e1", "home: Ann lives in Paris")
+	live := cypher.Lease{Owner: "live-replica", Until: time.Now().Add(time.Hour)}
+	if _, err := store.SaveObservations(ctx, space, "test:bow", cyphertest.Dims, []realm.Observation{held}, live); err != nil {
+		t.Fatal(err)
+	}
+	id, err := p.IngestAsync(ctx, space, []realm.Observation{held, msg("e2", "drink: Ann likes tea")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Wait()
+	j, err := p.Job(ctx, space, id)
+	if err != nil || j.Status != cypher.JobRunning || j.Done != 1 || j.Pending != 1 {
+		t.Errorf("job %+v %v, want running: e2 integrated, e1 pending in the other process", j, err)
+	}
+}
+
 func TestReads(t *testing.T) {
 	p, _, store := newPipeline(t, construction.Options{})
 	ctx := context.Background()

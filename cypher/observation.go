@@ -741,8 +741,14 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		j.Results = append(j.Results, res)
 	}
 	// The background work may have died with its process, or left observations pending
-	// that were integrated since: the observations say the truth.
-	if j.Pending == 0 && j.Total > 0 {
+	// that were integrated since: the observations say the truth. They do too of one read
+	// pending under a recorded end: the run left it to the process holding its lease, or
+	// the query read it before the write that integrated it and the job after its end was
+	// recorded (one query reads one node after another, each as last committed).
+	switch {
+	case j.Pending > 0:
+		j.Status = JobRunning
+	case j.Total > 0:
 		j.Status, j.Error = JobEnded(j.Total, j.Failed)
 	}
 	return j, nil
