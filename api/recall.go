@@ -8,7 +8,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/cypher"
 )
 
 func (s *server) handleRecall(w http.ResponseWriter, r *http.Request) {
@@ -41,11 +40,11 @@ func (s *server) recall(ctx context.Context, space string, req realm.RecallReque
 	if err := s.Store.CheckNotImporting(ctx, space); err != nil {
 		return realm.RecallResult{}, err
 	}
-	some, _, err := s.Store.ListMemories(ctx, space, cypher.MemoryFilter{}, "", 1)
+	holds, err := s.Store.HoldsMemory(ctx, space)
 	if err != nil {
 		return realm.RecallResult{}, err
 	}
-	if len(some) == 0 {
+	if !holds {
 		return realm.RecallResult{}, realm.Errorf(realm.ENotFound, "space %q holds no memory yet: nothing to recall", space)
 	}
 	if f := req.Filters; f != nil && f.SessionIDs != nil {

@@ -1028,6 +1028,23 @@ func (s *Store) ListMemories(ctx context.Context, space string, f MemoryFilter, 
 	return nodes, next, nil
 }
 
+// HoldsMemory reports whether the space holds a memory. Finding none, it looks again once
+// the space's writes in flight are applied whole (under its write lock, as
+// settledGraphVersion): Neo4j makes a write's integrated marks visible before the index
+// entries of the memories it wrote, and a client that read its message integrated, or
+// its job done, would be told that the space holds nothing. Errors: EUnavailable.
+func (s *Store) HoldsMemory(ctx context.Context, space string) (bool, error) {
+	some, _, err := s.ListMemories(ctx, space, MemoryFilter{}, "", 1)
+	if err != nil || len(some) > 0 {
+		return len(some) > 0, err
+	}
+	if _, err := s.settledGraphVersion(ctx, space); err != nil {
+		return false, err
+	}
+	some, _, err = s.ListMemories(ctx, space, MemoryFilter{}, "", 1)
+	return len(some) > 0, err
+}
+
 func encodeCursor(at time.Time, id string) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id))
 }

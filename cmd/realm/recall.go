@@ -9,7 +9,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/cypher"
 )
 
 // runRecall asks one question of a space and prints the evidence as a table.
@@ -41,11 +40,11 @@ func runRecall(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	// As over HTTP: a space that holds no memory (a typo among them) has nothing to
 	// recall, and an empty table would look like an answer.
-	some, _, err := d.store.ListMemories(ctx, *space, cypher.MemoryFilter{}, "", 1)
+	holds, err := d.store.HoldsMemory(ctx, *space)
 	if err != nil {
 		return err
 	}
-	if len(some) == 0 {
+	if !holds {
 		return realm.Errorf(realm.ENotFound, "space %q holds no memory yet: nothing to recall (realm spaces lists the spaces)", *space)
 	}
 	res, err := p.recall.Recall(ctx, *space, req)
