@@ -145,6 +145,7 @@ func rewritePronouns(text, speaker, addressee string) string {
 	var edits []edit
 	called := map[int]bool{} // the words of a name calling the addressee, cut
 	for i, w := range ws {
+		next := i + 1 // the word after w, past a name cut beside it ("you, Dave, are")
 		if inSpans(kept, w.start, w.end) || w.text == "i" && lineHasCode(text, code, w.start) || w.lower == "im" && !english {
 			continue
 		}
@@ -165,6 +166,9 @@ func rewritePronouns(text, speaker, addressee string) string {
 					if k, cut, ok := calledBeside(text, ws, i, addressee); ok && !called[k] {
 						called[k] = true
 						edits = append(edits, cut)
+						if k == i+1 && k+1 < len(ws) && cut.end == ws[k+1].start {
+							next = k + 1
+						}
 					}
 				}
 			}
@@ -189,8 +193,9 @@ func rewritePronouns(text, speaker, addressee string) string {
 			}
 		}
 		// Conjugate the next verb, possibly after one or two adverbs ("I now also work").
-		for j := i + 1; j < len(ws) && j <= i+3; j++ {
-			if !gapIsSpace(text, ws[j-1].end, ws[j].start) || inSpans(kept, ws[j].start, ws[j].end) {
+		for j := next; j < len(ws) && j <= next+2; j++ {
+			bridged := j == next && next > i+1 // the cut of the name between left a space
+			if !bridged && !gapIsSpace(text, ws[j-1].end, ws[j].start) || inSpans(kept, ws[j].start, ws[j].end) {
 				break
 			}
 			if v, ok := thirdPersonIrregular[ws[j].lower]; ok {
@@ -235,7 +240,9 @@ type edit struct {
 // and commas between, calls the addressee by name ("Jon, you did great", "for you,
 // Maria"); cut takes it out with what stands between, as the rewrite names the addressee
 // there: "Jon did great", "for Maria", "Thanks, Dave's notes…" of "Thanks Dave, your
-// notes…", not "Jon, Jon did great" nor "Jon Jon has got this", a name of no one.
+// notes…", not "Jon, Jon did great" nor "Jon Jon has got this", a name of no one. A name
+// after the "you" set off by commas goes with both ("You, Dave, are great": "Dave is
+// great", not "Dave, are great", the verb cut from its subject).
 func calledBeside(msg string, ws []wordSpan, i int, addressee string) (k int, cut edit, ok bool) {
 	calls := func(k int) bool {
 		l, first := ws[k].lower, firstWord(normName(addressee))
@@ -250,7 +257,11 @@ func calledBeside(msg string, ws []wordSpan, i int, addressee string) (k int, cu
 		}
 		return k, edit{ws[k].start, ws[i].start, ""}, true
 	case i+1 < len(ws) && bare(ws[i].end, ws[i+1].start) && calls(i+1):
-		return i + 1, edit{ws[i].end, ws[i+1].end, ""}, true
+		k = i + 1
+		if k+1 < len(ws) && strings.Contains(msg[ws[i].end:ws[k].start], ",") && strings.TrimSpace(msg[ws[k].end:ws[k+1].start]) == "," {
+			return k, edit{ws[i].end, ws[k+1].start, " "}, true
+		}
+		return k, edit{ws[i].end, ws[k].end, ""}, true
 	}
 	return 0, edit{}, false
 }

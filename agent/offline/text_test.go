@@ -39,6 +39,8 @@ func TestOfflineRewritePronouns(t *testing.T) {
 		{"CalledAfter", "I'm so happy for you, Caroline. You found your true self, Mel, you did!", "Melanie", "Caroline", "Melanie is so happy for Caroline. Caroline found Caroline's true self, Mel, Caroline did!"},
 		{"CalledShort", "Wow, Mel, you look great. What about you, Mel?", "Caroline", "Melanie", "Wow, Melanie looks great. What about Melanie?"},
 		{"CalledOnce", "Thank you, Dave, your notes were clear.", "Alice", "Dave", "Thank you, Dave's notes were clear."},
+		{"CalledSetOff", "You, Dave, are great. And you, Dave, always know what to say.", "Alice", "Dave", "Dave is great. And Dave always knows what to say."},
+		{"CalledSetOffKept", "Thanks, Dave, I love your notes. Dave, can you send them?", "Alice", "Dave", "Thanks, Dave, Alice loves Dave's notes. Dave, can Dave send them?"},
 		{"CalledNotAuxiliary", "Oh? Are you going?", "Joanna", "Aretha", "Oh? Is Aretha going?"},
 		{"CalledNotBeside", "Thanks, Jon! Your help means a lot.", "Gina", "Jon", "Thanks, Jon! Jon's help means a lot."},
 		{"SpeakerTwice", "They keep reminding me I'm not alone. For me I just get lost.", "Maria", "John", "They keep reminding Maria, Maria is not alone. For Maria, Maria just gets lost."},
