@@ -987,7 +987,7 @@ func (o *Agent) unit(obs realm.Observation, speaker, said string, dates []text.M
 	switch {
 	case len(dates) > 0:
 		typ = realm.Event
-	case reFactCue.MatchString(said) || len(slots) > 0:
+	case reFactCue.MatchString(said) || saysHowOften(said) || len(slots) > 0:
 		typ = realm.Fact
 	case tense != text.TenseUnknown:
 		typ = realm.Event

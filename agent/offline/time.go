@@ -122,21 +122,21 @@ func phraseOf(s string, m text.Mention) segment {
 }
 
 // recurrence: the words of a time that comes round again ("on the 15th of each month",
-// "every other Friday", "monthly", "each year on 3 May"): a due day of the month alone
-// ("Amex is now due on the 22nd": every month, whatever is due) and a birthday's or an
-// anniversary's date ("my birthday is on 14 February": every year) too. What recurs is a
-// fact (reFactCue), no single day.
+// "every other Friday", "each year on 3 May"): a due day of the month alone ("Amex is now
+// due on the 22nd": every month, whatever is due) and a birthday's or an anniversary's
+// date ("my birthday is on 14 February": every year) too; with an adverb of how often
+// (saysRecurrence), what recurs is a fact (reFactCue), no single day.
 const recurrence = everyTime + `|` + dueDay + `|` + yearlyDay
 
 const (
-	everyTime = `(?:every|each)(?: other| second)? (?:day|week|weekend|fortnight|month|year|morning|afternoon|evening|night|` + weekdayNames +
-		`)|daily|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually`
+	everyTime = `(?:every|each)(?: other| second)? (?:day|week|weekend|fortnight|month|year|morning|afternoon|evening|night|` + weekdayNames + `)`
 	dueDay    = `due on the \d{1,2}(?:st|nd|rd|th)`
 	yearlyDay = `(?:birthday|anniversary) (?:is|falls)`
 )
 
 var (
 	reEveryTime = regexp.MustCompile(`(?i)\b(?:` + everyTime + `)\b`)
+	reHowOften  = regexp.MustCompile(`(?i)\b(?:daily|weekly|fortnightly|biweekly|monthly|quarterly|yearly|annually)\b`)
 	reDueDay    = regexp.MustCompile(`(?i)\b` + dueDay + `\b`)
 	reYearlyDay = regexp.MustCompile(`(?i)\b` + yearlyDay + `\b`)
 	// reDayAlone: a day of the month said without its month ("on the 22nd").
@@ -145,6 +145,35 @@ var (
 	// next month").
 	reMonthCounted = regexp.MustCompile(`(?i)\b(?:this|next|last) month\b`)
 )
+
+// saysHowOften: s says how often the fact comes round by an adverb ("we meet weekly",
+// "weekly on Mondays", "on a daily basis"); before a noun it qualifies, the word says what
+// a thing is, not when the fact holds ("the weekly meeting on Thursday was cancelled", "back
+// to the daily grind": a day and a past).
+func saysHowOften(s string) bool {
+	for _, m := range reHowOften.FindAllStringIndex(s, -1) {
+		if !beforeNoun(s[m[1]:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// beforeNoun: rest, the text after an adverb of how often, opens with a word it qualifies:
+// a content word after one space, no adverb ("weekly now", "daily together") nor the
+// "basis" of "on a daily basis".
+func beforeNoun(rest string) bool {
+	ws := wordsOf(rest)
+	if len(ws) == 0 || ws[0].start != 1 || rest[0] != ' ' {
+		return false
+	}
+	w := ws[0].lower
+	return isContentWord(w) && !strings.HasSuffix(w, "ly") && !howOftenFollowers[w]
+}
+
+// howOftenFollowers are the words, not stop words, that follow an adverb of how often and
+// are no noun it qualifies.
+var howOftenFollowers = setOf(`basis now since together anymore instead apart alone either`)
 
 // recurs: m is a time that comes round again, no date of s: a day or a month named without
 // its year, or a weekday or a day of the month placed by tense ("on Thursday", "on the
@@ -158,7 +187,7 @@ func recurs(s string, m text.Mention) bool {
 	if placed := !m.Relative && m.Label != "" || strings.HasPrefix(said, "on "); !placed {
 		return false
 	}
-	return reEveryTime.MatchString(phrase) ||
+	return reEveryTime.MatchString(phrase) || saysHowOften(phrase) ||
 		reDueDay.MatchString(phrase) && reDayAlone.MatchString(said) && !reMonthCounted.MatchString(phrase) ||
 		reYearlyDay.MatchString(phrase) && !reWeekday.MatchString(said)
 }

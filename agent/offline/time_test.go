@@ -234,6 +234,8 @@ func TestOfflineExtractRecurringDates(t *testing.T) {
 		{"My birthday is on 14 February.", ""},
 		{"Our anniversary is June 3.", ""},
 		{"I have yoga on Thursday every week.", ""},
+		{"We meet weekly on Mondays.", ""},
+		{"I call my mum on Sundays, on a weekly basis.", ""},
 		{"Updated: Chase Sapphire is now due on the 22nd.", ""},
 		{"Okay, Amex due on the 28th.", ""},
 		{"Updated: Barclaycard due on the 10th.", ""},
@@ -249,6 +251,10 @@ func TestOfflineExtractRecurringDates(t *testing.T) {
 		{"My rent is due on the 5th next month.", "2026-04-01"},
 		{"My birthday party is on 14 March.", "2026-03-14"},
 		{"I swam every Monday last week.", "2026-02-23"},
+		// "weekly" or "monthly" before a noun says what a thing is, not how often the fact holds.
+		{"The weekly meeting on Thursday was cancelled.", "2026-02-26"},
+		{"I got my monthly bonus on Friday.", "2026-02-27"},
+		{"I finally escaped the daily grind.", "2026-03-02"},
 	} {
 		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "user", Content: tt.text, ObservedAt: march}
 		var memories []agent.Candidate
