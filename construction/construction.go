@@ -1,6 +1,7 @@
 package construction
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -770,19 +771,26 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 			}
 			m := &out.Merges[j]
 			m.Keywords = union(m.Keywords, c.Keywords, p.opts.MaxKeywords)
+			renamed := false
 			if target.Type == realm.Entity && c.Type == realm.Entity {
-				held := target.Aliases
+				name, held := cmp.Or(m.Name, target.Name), target.Aliases
 				if m.Aliases != nil {
 					held = m.Aliases // a candidate of this observation gave it a name already
 				}
-				if a := calledAlso(target.Name, held, c); a != nil {
+				if full, a := calledAlso(name, held, c); a != nil {
+					if full != name {
+						m.Name, renamed = full, true
+					}
 					m.Aliases = a
 					m.Keywords = union(a, m.Keywords, p.opts.MaxKeywords) // found by its names
 				}
 			}
-			if d.Merged != "" && d.Merged != target.Content {
+			changed := d.Merged != "" && d.Merged != target.Content
+			if changed {
 				m.Content = d.Merged
-				remerge = append(remerge, j)
+			}
+			if (changed || renamed) && !slices.Contains(remerge, j) {
+				remerge = append(remerge, j) // its text is its name and content (embedText)
 			}
 			continue
 		case d.Action == agent.ActionMerge:
@@ -822,30 +830,34 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 	return out, nil
 }
 
-// calledAlso is the aliases of an entity named name and called aliases once candidate c
-// merges into it, nil when it learns no new name: c's aliases, and c's own name when c is
-// called by one of the entity's names (the speaker, also called "Alice Nguyen", merged
-// into an entity "Alice Nguyen": later turns of the speaker then merge into it too), or
-// when c's name is the full name the entity's one word opens ("Tom Becker" merged into
-// "Tom", said before: the entity is Tom Becker's, and a later "Tom Ruiz" is another Tom). A
-// merge judged without a name in common ("the cafe" into "Blue Bottle") makes no alias of
-// a description.
-func calledAlso(name string, aliases []string, c agent.Candidate) []string {
-	names := append([]string{name}, aliases...)
-	learned := c.Aliases
-	if opensFullName(name, c.Name) || slices.ContainsFunc(c.Aliases, func(a string) bool { return hasName(names, a) }) {
+// calledAlso is the name and aliases of an entity named name and called aliases once
+// candidate c merges into it, nil aliases when it learns no new name: c's aliases, and c's
+// own name when c is called by one of the entity's names (the speaker, also called "Alice
+// Nguyen", merged into an entity "Alice Nguyen": later turns of the speaker then merge into
+// it too). When c's name is the full name the entity's one word opens ("Tom Becker" merged
+// into "Tom", said before), the entity is Tom Becker's: it takes the full name, which
+// recall and the explorer show, and keeps the word as an alias (a later "Tom" joins it, a
+// later "Tom Ruiz" is another Tom). A merge judged without a name in common ("the cafe"
+// into "Blue Bottle") makes no alias of a description.
+func calledAlso(name string, aliases []string, c agent.Candidate) (string, []string) {
+	full, learned, out := name, c.Aliases, slices.Clone(aliases)
+	switch {
+	case opensFullName(name, c.Name):
+		full, learned = strings.TrimSpace(c.Name), append(slices.Clone(c.Aliases), name)
+		// The full name, an alias until now (a merge of before kept the word), is the name.
+		out = slices.DeleteFunc(out, func(a string) bool { return strings.EqualFold(a, full) })
+	case slices.ContainsFunc(c.Aliases, func(a string) bool { return hasName(append([]string{name}, aliases...), a) }):
 		learned = append(slices.Clone(c.Aliases), c.Name)
 	}
-	out := slices.Clone(aliases)
 	for _, n := range learned {
-		if n = strings.TrimSpace(n); n != "" && !hasName(names, n) && !hasName(out, n) {
+		if n = strings.TrimSpace(n); n != "" && !strings.EqualFold(n, full) && !hasName(out, n) {
 			out = append(out, n)
 		}
 	}
-	if len(out) == len(aliases) {
-		return nil
+	if full == name && len(out) == len(aliases) {
+		return name, nil
 	}
-	return out
+	return full, out
 }
 
 // opensFullName: name is one word, the first of full, a name of more ("Tom", "Tom Becker").
@@ -859,14 +871,15 @@ func hasName(names []string, n string) bool {
 	return slices.ContainsFunc(names, func(a string) bool { return strings.EqualFold(a, n) })
 }
 
-// embedMerges re-embeds the merged nodes whose content changed, in one call.
+// embedMerges re-embeds the merged nodes whose content or name changed, in one call.
 func (p *Pipeline) embedMerges(ctx context.Context, merges []cypher.Merge, changed []int, known map[string]realm.Node) error {
 	if len(changed) == 0 {
 		return nil
 	}
 	texts := make([]string, len(changed))
 	for k, j := range changed {
-		texts[k] = embedText(known[merges[j].ID].Name, merges[j].Content)
+		n := known[merges[j].ID]
+		texts[k] = embedText(cmp.Or(merges[j].Name, n.Name), cmp.Or(merges[j].Content, n.Content))
 	}
 	embs, err := p.embed(ctx, texts)
 	if err != nil {

@@ -546,6 +546,9 @@ func (ov *overlay) apply(o realm.Observation, in cypher.Integration, hoods [][]c
 		if !ok {
 			continue
 		}
+		if m.Name != "" {
+			n.Name = m.Name
+		}
 		if m.Content != "" {
 			n.Content = m.Content
 		}

@@ -307,7 +307,8 @@ func (t *spaceTexts) postings(terms []map[string]any) KeywordStats {
 // after the state its writes left, nodes the stored memories its decisions were made on
 // (every memory it merged into that it did not add). An index of before gets the added
 // memories and the merged ones' new texts and holds after; any other is forgotten. (A
-// merge keeps a memory's name and, without new content, its content: nodes give them.)
+// merge keeps, without a new name and new content, a memory's name and content: nodes
+// give them.)
 // The write path reads its postings from the index and the read path its seeds
 // (SeedByFullText), so that neither runs its statement (memory_run_context.cypher with
 // each word's matches, seed_fulltext.cypher: 70–245 ms at 100,000 memories) while the
@@ -347,7 +348,7 @@ func (c *keywordCache) replace(space string, old, t *spaceTexts) {
 
 // with is an index like t holding the writes of ins: each added memory indexed after the
 // others (again, when t holds it), each merged one indexed again, at a new position, with the text the merge leaves
-// it (integration_write: the new content unless none, the complete keyword list), its old
+// it (integration_write: the new name and content unless none, the complete keyword list), its old
 // position dead. ok is false when a merged memory is neither in t, in nodes nor added
 // before the merge. It shares t's slices and lists, appending past their lengths (t.next
 // says no other index was made from t) and copying a list only to take a memory out.
@@ -372,6 +373,9 @@ func (t *spaceTexts) with(ins []ObservationIntegration, nodes map[string]realm.N
 				return nil, false
 			}
 			u.remove(i, &n)
+			if m.Name != "" {
+				n.Name = m.Name
+			}
 			if m.Content != "" {
 				n.Content = m.Content
 			}

@@ -16,7 +16,7 @@ import (
 )
 
 // TestKeywordIndexFollowsTheWritePath: the write path's own writes (adds, merges with and
-// without new content, a merge into a memory the same run added) keep the space's
+// without a new name and content, a merge into a memory the same run added) keep the space's
 // keyword index current, equal to the index read again from the store, and the write
 // path's keyword postings from it equal memory_run_context's from the full-text index.
 func TestKeywordIndexFollowsTheWritePath(t *testing.T) {
@@ -72,7 +72,7 @@ func TestKeywordIndexFollowsTheWritePath(t *testing.T) {
 	ins := []ObservationIntegration{
 		{ObservationID: "o0", Integration: Integration{
 			Adds:   []realm.Node{added},
-			Merges: []Merge{{ID: target.ID, Content: "Caroline's marathon: she ran it in May 2023.", Keywords: []string{"marathon", "May"}}},
+			Merges: []Merge{{ID: target.ID, Name: "Caroline's Boston marathon", Content: "Caroline's marathon: she ran it in May 2023.", Keywords: []string{"marathon", "May"}}},
 		}},
 		{ObservationID: "o1", Integration: Integration{ // merges without new content
 			Merges: []Merge{{ID: added.ID, Keywords: []string{"running", "club", "Sunday"}}, {ID: target.ID, Keywords: []string{"marathon"}}},

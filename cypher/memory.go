@@ -498,8 +498,9 @@ type Integration struct {
 type Merge struct {
 	ID        string
 	Content   string    // the merged content; "" keeps the old one
-	Embedding []float32 // the merged content's embedding; nil keeps the old one
+	Embedding []float32 // the embedding of the merged name and content; nil keeps the old one
 	Keywords  []string  // the complete new keyword list
+	Name      string    // an entity's new name (the full name its first name opens: "Tom Becker" of "Tom"); "" keeps the old one
 	Aliases   []string  // an entity's complete new alias list; nil keeps the old one
 }
 
@@ -788,7 +789,8 @@ type mergeRows []*mergeRow
 
 // mergeRow is what the merges of a run leave of one memory: the observations merged
 // into it, in order, each once, and what the last merge that gave each property wrote
-// (content, embedding and an entity's aliases when given, keywords and updated_at always).
+// (content, embedding, an entity's name and aliases when given, keywords and updated_at
+// always).
 type mergeRow struct {
 	id           string
 	observations []string
@@ -811,6 +813,9 @@ func (rows mergeRows) add(obs string, m Merge, at time.Time) mergeRows {
 	}
 	if m.Embedding != nil {
 		r.set["embedding"] = vector64(m.Embedding)
+	}
+	if m.Name != "" {
+		r.set["name"] = m.Name
 	}
 	if m.Aliases != nil {
 		r.set["aliases"] = m.Aliases

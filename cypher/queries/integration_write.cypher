@@ -9,7 +9,7 @@
 // - the merges of candidates into existing memories, one row per memory (cypher.mergeRows:
 //   a speaker's entity, merged into by most observations, has its long sources list read
 //   and written once a run): the properties the run's last merges gave (content,
-//   embedding and an entity's aliases when given, the complete keyword list,
+//   embedding, an entity's name and aliases when given, the complete keyword list,
 //   updated_at; an embedding not given is neither read nor written), the run's
 //   observations added to sources in order, each
 //   once, up to $sources_max (realm.SourcesMax: a memory derived from that many already
