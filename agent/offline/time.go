@@ -125,7 +125,7 @@ func phraseOf(s string, m text.Mention) segment {
 // "every other Friday", "each year on 3 May"): a due day of the month alone ("Amex is now
 // due on the 22nd": every month, whatever is due) and a birthday's or an anniversary's
 // date ("my birthday is on 14 February": every year) too; with an adverb of how often
-// (saysRecurrence), what recurs is a fact (reFactCue), no single day.
+// (saysHowOften), what recurs is a fact (reFactCue), no single day.
 const recurrence = everyTime + `|` + dueDay + `|` + yearlyDay
 
 const (
@@ -171,8 +171,8 @@ func beforeNoun(rest string) bool {
 	return isContentWord(w) && !strings.HasSuffix(w, "ly") && !howOftenFollowers[w]
 }
 
-// howOftenFollowers are the words, not stop words, that follow an adverb of how often and
-// are no noun it qualifies.
+// howOftenFollowers are the words, not stop words, that follow an adverb of how often
+// without being a thing it says what is: adverbs, and "basis", which says how often.
 var howOftenFollowers = setOf(`basis now since together anymore instead apart alone either`)
 
 // recurs: m is a time that comes round again, no date of s: a day or a month named without
