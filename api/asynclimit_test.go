@@ -67,7 +67,7 @@ func TestAsyncJobsBounded(t *testing.T) {
 		}}, &res)
 		return resp, res
 	}
-	refused := func(key, space, id, setting string) {
+	refused := func(key, space, id, setting string) string {
 		t.Helper()
 		resp, res := send(key, space, id)
 		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || res.Code != realm.ERateLimited || !strings.Contains(res.Detail, setting) {
@@ -76,6 +76,7 @@ func TestAsyncJobsBounded(t *testing.T) {
 		if code := as(key).status("GET", "/v1/spaces/"+space+"/observations/"+id, nil); code != http.StatusNotFound {
 			t.Errorf("the refused batch's message: %d, want it not stored (404)", code)
 		}
+		return res.Detail
 	}
 
 	var jobs []string
@@ -86,8 +87,13 @@ func TestAsyncJobsBounded(t *testing.T) {
 		}
 		jobs = append(jobs, res.JobID)
 	}
-	refused("a", spaces[2], "j3", "REALM_MAX_ASYNC_JOBS_PER_KEY") // a's job runs
-	refused("c", spaces[2], "j3", "REALM_MAX_ASYNC_JOBS")         // a's and b's run
+	// A key learns how many of its own jobs run, not how many of the other keys' do.
+	if d := refused("a", spaces[2], "j3", "REALM_MAX_ASYNC_JOBS_PER_KEY"); !strings.Contains(d, "runs 1 async") { // a's job runs
+		t.Errorf("the key's own bound: %q, want its count of jobs", d)
+	}
+	if d := refused("c", spaces[2], "j3", "REALM_MAX_ASYNC_JOBS"); namesCount(d) { // a's and b's run
+		t.Errorf("the process's bound: %q, want no count of the jobs other keys run", d)
+	}
 	if code := as("c").status("GET", "/v1/jobs/"+jobs[0], nil); code != http.StatusOK {
 		t.Errorf("following a job while the limit is reached: %d", code)
 	}
@@ -112,4 +118,11 @@ func TestAsyncJobsBounded(t *testing.T) {
 	if code := as("a").status("GET", "/v1/spaces/"+spaces[2]+"/observations/j3", nil); code != http.StatusOK {
 		t.Errorf("the batch sent again: its message %d, want it stored", code)
 	}
+}
+
+// namesCount reports whether a refusal's reason, the detail before its first colon (what
+// to do follows it), holds a number.
+func namesCount(detail string) bool {
+	reason, _, _ := strings.Cut(detail, ":")
+	return strings.ContainsAny(reason, "0123456789")
 }

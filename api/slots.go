@@ -34,7 +34,8 @@ func newSlots(what string, max int, setting string, maxPerKey int, perKeySetting
 
 // take takes a slot for key and returns the function that gives it back (any number of
 // calls give it back once); when every slot of the key or of the process is taken, it
-// returns nil and why, naming the setting.
+// returns nil and why, naming the setting. A key learns its own count, never the
+// process's: how busy the server is with other tenants' work is none of its business.
 func (s *slots) take(key string) (release func(), full string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -42,7 +43,7 @@ func (s *slots) take(key string) (release func(), full string) {
 	case s.maxPerKey > 0 && s.byKey[key] >= s.maxPerKey:
 		return nil, fmt.Sprintf("this API key runs %d %s, the most it may at once (%s)", s.byKey[key], s.what, s.perKeySetting)
 	case s.total >= s.max:
-		return nil, fmt.Sprintf("the server runs %d %s, the most it runs at once (%s)", s.total, s.what, s.setting)
+		return nil, fmt.Sprintf("the server runs the most %s it runs at once (%s)", s.what, s.setting)
 	}
 	s.total++
 	s.byKey[key]++
