@@ -1,7 +1,9 @@
 package api
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -19,15 +21,22 @@ import (
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
-// heldAgent is the offline agent, whose integrations wait until release is closed: the
-// jobs that use it keep running until then.
+// heldAgent is the offline agent, whose integrations wait until release is closed (or
+// their context is done): the jobs and requests that use it keep running until then.
 type heldAgent struct {
 	agent.Agent
 	release chan struct{}
+	speaker string // only this speaker's messages wait; "": every message
 }
 
 func (a *heldAgent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
-	<-a.release
+	if a.speaker == "" || in.Observation.Speaker == a.speaker {
+		select {
+		case <-a.release:
+		case <-ctx.Done():
+			return nil, realm.Usage{}, ctx.Err()
+		}
+	}
 	return a.Agent.Integrate(ctx, in)
 }
 
@@ -125,4 +134,80 @@ func TestAsyncJobsBounded(t *testing.T) {
 func namesCount(detail string) bool {
 	reason, _, _ := strings.Cut(detail, ":")
 	return strings.ContainsAny(reason, "0123456789")
+}
+
+// TestSyncIngestionsBounded: a key runs at most MaxSyncIngestionsPerKey synchronous
+// ingestions at once, over all its spaces, so that it cannot slip past the async bounds
+// by leaving async out; one more is refused with 429 and Retry-After, naming the setting
+// and the key's own count, and nothing of it is stored. Another key is not refused, and
+// the slot comes back when the request ends, here cut off by its client.
+func TestSyncIngestionsBounded(t *testing.T) {
+	held := &heldAgent{Agent: offline.New(offline.Options{}), release: make(chan struct{}), speaker: "Held"}
+	t.Cleanup(func() { close(held.release) })
+	spaces := []string{cyphertest.NewSpace(t), cyphertest.NewSpace(t)}
+	keys, err := ParseKeys("test keys", fmt.Sprintf(`
+		a  sk-a-0123456789abcdef  read,write  %[1]s
+		b  sk-b-0123456789abcdef  read,write  %[1]s`, strings.Join(spaces, ",")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not checked against the spec: the request its client cuts off is answered to no one.
+	srv := newTestServer(t, nil, Config{Keys: keys, MaxSyncIngestionsPerKey: 1}, func(d *Deps) {
+		d.Ingest = construction.New(d.Store, held, embedder, construction.Options{}, zerolog.Nop())
+	})
+	as := func(key string) client { return client{t: t, base: srv.URL, key: "sk-" + key + "-0123456789abcdef"} }
+	batch := func(id, speaker string) map[string]any {
+		return map[string]any{"messages": []map[string]string{
+			{"id": id, "speaker": speaker, "content": "Ana adopted a grey cat called Pixel.", "timestamp": "2023-03-02T09:00:00Z"},
+		}}
+	}
+
+	// a's first ingestion waits in its integration until its client gives up.
+	ctx, cutOff := context.WithCancel(t.Context())
+	body, _ := json.Marshal(batch("h1", "Held"))
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/spaces/"+spaces[0]+"/observations", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer sk-a-0123456789abcdef")
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	t.Cleanup(func() { cutOff(); <-ended })
+	// It holds its slot once its message is stored (bounded wait).
+	for i := 0; as("a").status("GET", "/v1/spaces/"+spaces[0]+"/observations/h1", nil) != http.StatusOK; i++ {
+		if i > 600 {
+			t.Fatal("the first ingestion stored nothing")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	var p problemDoc
+	resp := as("a").do("POST", "/v1/spaces/"+spaces[1]+"/observations", batch("x1", "Ana"), &p)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || p.Code != realm.ERateLimited ||
+		!strings.Contains(p.Detail, "REALM_MAX_SYNC_INGESTIONS_PER_KEY") || !strings.Contains(p.Detail, "runs 1 synchronous") {
+		t.Errorf("a second ingestion of the key, in another space: %d, Retry-After %q, %+v", resp.StatusCode, resp.Header.Get("Retry-After"), p)
+	}
+	if code := as("a").status("GET", "/v1/spaces/"+spaces[1]+"/observations/x1", nil); code != http.StatusNotFound {
+		t.Errorf("the refused batch's message: %d, want it not stored (404)", code)
+	}
+	if code := as("b").status("POST", "/v1/spaces/"+spaces[1]+"/observations", batch("y1", "Ana")); code != http.StatusOK {
+		t.Errorf("another key's ingestion meanwhile: %d, want 200", code)
+	}
+
+	cutOff()
+	<-ended
+	// The slot is given back once the cut-off request's handler has returned.
+	for i := 0; ; i++ {
+		code := as("a").status("POST", "/v1/spaces/"+spaces[1]+"/observations", batch("x1", "Ana"))
+		if code == http.StatusOK {
+			break
+		}
+		if code != http.StatusTooManyRequests || i > 600 {
+			t.Fatalf("the refused batch sent again once the first request ended: %d", code)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }

@@ -159,6 +159,7 @@ func speakerName(s string) string { return norm.NFC.String(stripBidi(s)) }
 
 // handleObservations ingests a batch: synchronously (200, one result per message) or,
 // with ?async=true, stored at once and integrated in the background (202 and a job).
+// Either way a key runs a bounded number at once (slots.go).
 func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
 	q := r.URL.Query()
@@ -208,6 +209,15 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 		encode(w, http.StatusAccepted, map[string]string{"job_id": id, "status_url": "/v1/jobs/" + id})
 		return
 	}
+	// Refused before anything is stored, as an async batch is; the slot is given back
+	// however the request ends.
+	release, full := s.ingests.take(keyOf(r.Context()).Name)
+	if release == nil {
+		writeError(w, r, realm.Errorf(realm.ERateLimited,
+			"%s: nothing was stored; send the batch again once one of them has been answered", full))
+		return
+	}
+	defer release()
 	results, err := s.Ingest.Ingest(r.Context(), space, obs)
 	if err != nil && errors.Is(context.Cause(r.Context()), ErrShuttingDown) {
 		err = errIngestCutOff

@@ -51,6 +51,12 @@ type Config struct {
 	// defaults.
 	MaxAsyncJobsPerKey int
 	MaxAsyncJobs       int
+	// MaxSyncIngestionsPerKey bounds the synchronous ingestions running at once for one
+	// key, over all its spaces (REALM_MAX_SYNC_INGESTIONS_PER_KEY): otherwise a key would
+	// slip past the async bounds by sending its batches without async. One more is
+	// refused with 429 and nothing stored. 0: DefaultMaxSyncIngestionsPerKey. Without
+	// keys there is no bound.
+	MaxSyncIngestionsPerKey int
 	// MaxImports bounds the imports running at once in the process (REALM_MAX_IMPORTS);
 	// one more is refused with 429 before its body is read. 0: DefaultMaxImports.
 	MaxImports int
@@ -102,6 +108,7 @@ type server struct {
 	index    *routeIndex        // the routes, known once routes has run (methods.go)
 	jobs     *slots             // async ingestions running (Config.MaxAsyncJobs)
 	imports  *slots             // imports running (Config.MaxImports)
+	ingests  *slots             // synchronous ingestions running (Config.MaxSyncIngestionsPerKey)
 	// toolArguments are the MCP tools' inputSchemas by tool name (addTool), by which
 	// argumentErrors says what arguments the SDK refused.
 	toolArguments map[string]*jsonschema.Schema
@@ -132,6 +139,7 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 		jobs: newSlots("async ingestions", orDefault(cfg.MaxAsyncJobs, DefaultMaxAsyncJobs), "REALM_MAX_ASYNC_JOBS",
 			orDefault(cfg.MaxAsyncJobsPerKey, DefaultMaxAsyncJobsPerKey), "REALM_MAX_ASYNC_JOBS_PER_KEY"),
 		imports:       newSlots("imports", orDefault(cfg.MaxImports, DefaultMaxImports), "REALM_MAX_IMPORTS", 0, ""),
+		ingests:       newSlots("synchronous ingestions", 0, "", syncIngestionsPerKey(cfg), "REALM_MAX_SYNC_INGESTIONS_PER_KEY"),
 		toolArguments: map[string]*jsonschema.Schema{},
 	}
 	metrics := newHTTPMetrics(deps.Metrics)
@@ -140,6 +148,15 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 	s.routes(r)
 	metrics.learnRoutes(r)
 	return r
+}
+
+// syncIngestionsPerKey is the bound of a key's synchronous ingestions; none without keys,
+// where the one client, local, has no other to slow.
+func syncIngestionsPerKey(cfg Config) int {
+	if len(cfg.Keys) == 0 {
+		return 0
+	}
+	return orDefault(cfg.MaxSyncIngestionsPerKey, DefaultMaxSyncIngestionsPerKey)
 }
 
 // orDefault is n, or def when n is not positive.

@@ -10,16 +10,21 @@ const (
 	DefaultMaxAsyncJobsPerKey = 4
 	DefaultMaxAsyncJobs       = 16
 	DefaultMaxImports         = 2
+	// DefaultMaxSyncIngestionsPerKey is the async bound's: a batch sent without async
+	// loads Neo4j and the embedder as much, for as long.
+	DefaultMaxSyncIngestionsPerKey = 4
 )
 
 // slots counts what runs at once, in all and by API key, against a limit for each: the
 // async ingestions (Config.MaxAsyncJobs, MaxAsyncJobsPerKey), whose background work
-// outlives their requests, and the imports (Config.MaxImports), each a file of up to
-// MaxImportBytes on disk and a space written at length.
+// outlives their requests, the imports (Config.MaxImports), each a file of up to
+// MaxImportBytes on disk and a space written at length, and a key's synchronous
+// ingestions (Config.MaxSyncIngestionsPerKey), each holding Neo4j and the embedder for as
+// long as its batch takes.
 type slots struct {
 	what          string // "async ingestions"
-	max           int
-	maxPerKey     int // 0: no limit of its own for a key
+	max           int    // 0: no limit for the process
+	maxPerKey     int    // 0: no limit of its own for a key
 	setting       string
 	perKeySetting string
 
@@ -42,7 +47,7 @@ func (s *slots) take(key string) (release func(), full string) {
 	switch {
 	case s.maxPerKey > 0 && s.byKey[key] >= s.maxPerKey:
 		return nil, fmt.Sprintf("this API key runs %d %s, the most it may at once (%s)", s.byKey[key], s.what, s.perKeySetting)
-	case s.total >= s.max:
+	case s.max > 0 && s.total >= s.max:
 		return nil, fmt.Sprintf("the server runs the most %s it runs at once (%s)", s.what, s.setting)
 	}
 	s.total++

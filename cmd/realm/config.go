@@ -418,6 +418,7 @@ func (c config) settings() []setting {
 		{"REALM_RATE_LIMIT", strconv.FormatFloat(c.Limits.RateLimit, 'g', -1, 64)}, {"REALM_RATE_BURST", strconv.Itoa(c.Limits.RateBurst)},
 		{"REALM_MAX_BODY_BYTES", strconv.FormatInt(c.Limits.MaxBodyBytes, 10)}, {"REALM_MAX_IMPORT_BYTES", strconv.FormatInt(c.Limits.MaxImportBytes, 10)},
 		{"REALM_MAX_ASYNC_JOBS_PER_KEY", strconv.Itoa(c.Running.AsyncJobsPerKey)}, {"REALM_MAX_ASYNC_JOBS", strconv.Itoa(c.Running.AsyncJobs)},
+		{"REALM_MAX_SYNC_INGESTIONS_PER_KEY", strconv.Itoa(c.Running.SyncIngestionsPerKey)},
 		{"REALM_MAX_IMPORTS", strconv.Itoa(c.Running.Imports)}, {"REALM_CORS_ORIGINS", strings.Join(c.CORSOrigins, ",")},
 		{"REALM_METRICS_KEY_REQUIRED", strconv.FormatBool(c.MetricsKeyRequired)}, {"REALM_SCORE", c.Score},
 		{"REALM_TRACE_RETENTION", cypher.RetentionText(c.Neo4j.TraceRetention)}, {"REALM_AUTO_RECONSOLIDATE", strconv.FormatBool(c.AutoReconsolidate)},

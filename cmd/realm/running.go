@@ -8,16 +8,18 @@ import (
 )
 
 // running bounds the work that clients start and serve runs at once: async ingestions,
-// which run on after their requests, and imports, each a file of up to
-// REALM_MAX_IMPORT_BYTES spooled to disk (api.Config).
+// which run on after their requests, a key's synchronous ingestions, and imports, each a
+// file of up to REALM_MAX_IMPORT_BYTES spooled to disk (api.Config).
 type running struct {
-	AsyncJobsPerKey int // REALM_MAX_ASYNC_JOBS_PER_KEY
-	AsyncJobs       int // REALM_MAX_ASYNC_JOBS
-	Imports         int // REALM_MAX_IMPORTS
+	AsyncJobsPerKey      int // REALM_MAX_ASYNC_JOBS_PER_KEY
+	AsyncJobs            int // REALM_MAX_ASYNC_JOBS
+	SyncIngestionsPerKey int // REALM_MAX_SYNC_INGESTIONS_PER_KEY
+	Imports              int // REALM_MAX_IMPORTS
 }
 
-// loadRunning reads REALM_MAX_ASYNC_JOBS_PER_KEY, REALM_MAX_ASYNC_JOBS and REALM_MAX_IMPORTS;
-// a key's bound may not exceed the process's.
+// loadRunning reads REALM_MAX_ASYNC_JOBS_PER_KEY, REALM_MAX_ASYNC_JOBS,
+// REALM_MAX_SYNC_INGESTIONS_PER_KEY and REALM_MAX_IMPORTS; a key's bound of async
+// ingestions may not exceed the process's.
 func loadRunning(getenv func(string) string) (running, error) {
 	var l running
 	for _, s := range []struct {
@@ -27,6 +29,7 @@ func loadRunning(getenv func(string) string) (running, error) {
 	}{
 		{"REALM_MAX_ASYNC_JOBS_PER_KEY", api.DefaultMaxAsyncJobsPerKey, &l.AsyncJobsPerKey},
 		{"REALM_MAX_ASYNC_JOBS", api.DefaultMaxAsyncJobs, &l.AsyncJobs},
+		{"REALM_MAX_SYNC_INGESTIONS_PER_KEY", api.DefaultMaxSyncIngestionsPerKey, &l.SyncIngestionsPerKey},
 		{"REALM_MAX_IMPORTS", api.DefaultMaxImports, &l.Imports},
 	} {
 		*s.v = s.def
