@@ -87,6 +87,12 @@ func (k *Key) prefixes() []string {
 	return out
 }
 
+// everySpace reports whether the key reaches every space, those of every tenant: its
+// patterns hold "*".
+func (k *Key) everySpace() bool {
+	return slices.Contains(k.Spaces, "*")
+}
+
 // has reports whether the key has scope s; admin has every scope.
 func (k *Key) has(s Scope) bool {
 	return slices.Contains(k.Scopes, s) || slices.Contains(k.Scopes, ScopeAdmin)
@@ -266,6 +272,18 @@ func (k *Key) authorize(space string, s Scope) error {
 
 func spaceNotFound(space string) error {
 	return realm.Errorf(realm.ENotFound, "space %q not found", space)
+}
+
+// serverAdmin refuses (403) a key that is not an admin of every space: what it guards is
+// the whole server's, every tenant's (/metrics), not a tenant admin's to read.
+func serverAdmin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if k := keyOf(r.Context()); !k.has(ScopeAdmin) || !k.everySpace() {
+			writeError(w, r, realm.Errorf(realm.EForbidden, "this is the whole server's: it needs an API key with the admin scope on every space (*)"))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // need refuses (403) a key without scope s. It runs after spaceAccess: a key learns

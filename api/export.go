@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -161,7 +160,7 @@ func spoolImport(f io.Writer, body io.Reader, opts transfer.Options) error {
 // "*" or the local caller of a server without keys. Such a key sees every id anyway, and is the
 // operator, who restores backups.
 func (k *Key) keepsImportIDs() bool {
-	return k.has(ScopeRead) && slices.Contains(k.Spaces, "*")
+	return k.has(ScopeRead) && k.everySpace()
 }
 
 // rawBodyKey holds the request body before limitBody capped it.

@@ -12,11 +12,14 @@ import (
 
 // TestMetricsKeyRequired: /metrics is public by default, whatever key comes with it; with
 // MetricsKeyRequired (REALM_METRICS_KEY_REQUIRED=true) it answers only a key with the admin
-// scope: none or an unknown key is 401, a key without admin 403.
+// scope on every space: none or an unknown key is 401, a key without admin 403, and so is
+// a tenant's admin key, whose patterns cover its own spaces only, since the metrics are
+// the whole server's.
 func TestMetricsKeyRequired(t *testing.T) {
 	keys, err := ParseKeys("test", `
 		ops  sk-ops-0123456789abcdef  admin       *
-		app  sk-app-0123456789abcdef  read,write  test_app-*`)
+		app  sk-app-0123456789abcdef  read,write  test_app-*
+		t001 sk-t001-0123456789abcdef admin       t001,t001-*`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,6 +42,7 @@ func TestMetricsKeyRequired(t *testing.T) {
 		{"ErrRequiredNoKey", true, "", http.StatusUnauthorized, realm.EUnauthorized},
 		{"ErrRequiredUnknownKey", true, "sk-unknown-0123456789", http.StatusUnauthorized, realm.EUnauthorized},
 		{"ErrRequiredReadWriteKey", true, "sk-app-0123456789abcdef", http.StatusForbidden, realm.EForbidden},
+		{"ErrRequiredTenantAdminKey", true, "sk-t001-0123456789abcdef", http.StatusForbidden, realm.EForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

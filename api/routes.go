@@ -20,10 +20,11 @@ func (s *server) routes(r chi.Router) {
 	// pages call the API below with the key the user types.
 	r.Get(ui.Prefix+"*", ui.Handler().ServeHTTP)
 	// The metrics hold route patterns and statuses, no tenant; they may still need an
-	// admin key (Config.MetricsKeyRequired): their scrape counts pending work in Neo4j.
+	// admin key of every space (Config.MetricsKeyRequired): their scrape counts pending
+	// work in Neo4j, and they are the whole server's, every tenant's load.
 	metrics := r
 	if s.cfg.MetricsKeyRequired {
-		metrics = r.With(s.authenticate, s.rateLimit, need(ScopeAdmin))
+		metrics = r.With(s.authenticate, s.rateLimit, serverAdmin)
 	}
 	metrics.Method(http.MethodGet, "/metrics", metricsHandler(s.Metrics))
 

@@ -42,7 +42,8 @@ type Config struct {
 	// MaxImportBytes caps the body of an import instead of MaxBodyBytes; default
 	// DefaultMaxImportBytes (REALM_MAX_IMPORT_BYTES).
 	MaxImportBytes int64
-	// MetricsKeyRequired: /metrics needs a key with the admin scope, rate limited as any
+	// MetricsKeyRequired: /metrics needs a key with the admin scope on every space ("*"):
+	// the metrics are the whole server's, not a tenant's. Rate limited as any
 	// key's requests (REALM_METRICS_KEY_REQUIRED). By default it is public, like the probes.
 	MetricsKeyRequired bool
 	// MaxAsyncJobsPerKey and MaxAsyncJobs bound the async ingestions (?async=true) running

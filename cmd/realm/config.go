@@ -39,7 +39,7 @@ type config struct {
 	// Score (REALM_SCORE): the read path's scoring settings, retrieval.Options.SetScore.
 	Score string
 	// MetricsKeyRequired (REALM_METRICS_KEY_REQUIRED, default false): /metrics needs a
-	// key with the admin scope; only with API keys.
+	// key with the admin scope on every space ("*"); only with API keys.
 	MetricsKeyRequired bool
 	// CORSOrigins (REALM_CORS_ORIGINS, comma-separated, default none): the web origins whose
 	// pages may call the API from a browser.
