@@ -38,8 +38,8 @@
 //
 // /v1/spaces/{space}/export streams a whole space as JSON Lines and /import loads such a
 // file into an empty space (export.go, over package transfer); the import's body has its
-// own cap (Config.MaxImportBytes) and upload time, and its first line is checked as it
-// arrives.
+// own cap (Config.MaxImportBytes) and upload time (cut off sooner when it stalls), and its
+// first line is checked as it arrives.
 //
 // It imports the root package realm, the pipelines (cypher store, construction,
 // retrieval, reconsolidation), answering (recall → answer → reconsolidate) and transfer

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -25,6 +26,11 @@ const DefaultMaxImportBytes = 1 << 30
 
 // importReadTimeout bounds the upload of an import (1 GiB at 5 Mbit/s is 30 minutes).
 const importReadTimeout = 30 * time.Minute
+
+// DefaultImportIdleTimeout cuts off an import whose upload sends nothing for that long
+// (Config.ImportIdleTimeout): a client that stalls would otherwise hold its slot, and the
+// space, for the whole importReadTimeout.
+const DefaultImportIdleTimeout = time.Minute
 
 // handleExport streams a space as JSON Lines (transfer.Format). Headers and status
 // are sent with the first line, so an error before it is a problem document; one after
@@ -73,8 +79,10 @@ func (s *streamStart) Write(p []byte) (int, error) {
 // bad one before anything is written, then to write (cypher.BeginImport, transfer.Run).
 // Its first line is checked as it arrives (transfer.ReadHeader): a body that is no
 // export this server can take is refused before the rest is read. The file is removed
-// however the import ends. At most Config.MaxImports run at once: one more is refused
-// (429) before its body is read.
+// however the import ends. At most Config.MaxImports run at once, MaxImportsPerKey of
+// them for one key: one more is refused (429) before its body is read. An upload that
+// sends nothing for Config.ImportIdleTimeout is cut off (400), whatever time is left of
+// importReadTimeout.
 //
 // The space is claimed first, before the body is read: a space that is not empty is
 // refused at once, and from then until the import ends the space refuses ingest, recall
@@ -115,10 +123,14 @@ func (s *server) handleImport(w http.ResponseWriter, r *http.Request) {
 	defer os.Remove(f.Name())
 	defer f.Close()
 	// The server reads a request within a couple of minutes; a large import may take
-	// longer to arrive. (A test recorder cannot: the error is of no consequence.)
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(importReadTimeout))
+	// longer to arrive, as long as its bytes keep coming.
+	idle := s.cfg.ImportIdleTimeout
+	if idle <= 0 {
+		idle = DefaultImportIdleTimeout
+	}
+	body := &idleCut{body: r.Body, rc: http.NewResponseController(w), idle: idle, end: time.Now().Add(importReadTimeout)}
 	opts := transfer.Options{Embedder: s.cfg.Embedder.ID, Dims: s.cfg.Embedder.Dim, KeepIDs: keyOf(r.Context()).keepsImportIDs()}
-	if err := spoolImport(f, r.Body, opts); err != nil {
+	if err := spoolImport(f, body, opts); err != nil {
 		imp.Abandon(r.Context())
 		refuse(err)
 		return
@@ -149,11 +161,43 @@ func spoolImport(f io.Writer, body io.Reader, opts transfer.Options) error {
 		_, err = io.Copy(f, br)
 	}
 	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
+	var cut *uploadCut
+	switch {
+	case errors.As(err, &tooLarge):
 		err = realm.Errorf(realm.ETooLarge, "the import exceeds %d bytes (REALM_MAX_IMPORT_BYTES)", tooLarge.Limit)
+	case errors.As(err, &cut):
+		err = realm.Errorf(realm.EInvalid, "%s: nothing was imported; send the file again", cut.why)
 	}
 	return err
 }
+
+// idleCut reads an import's body, its bytes given idle to come at each read, and all of
+// them until end: a read past either deadline fails with an uploadCut.
+type idleCut struct {
+	body io.Reader
+	rc   *http.ResponseController
+	idle time.Duration
+	end  time.Time
+}
+
+func (c *idleCut) Read(p []byte) (int, error) {
+	deadline, why := time.Now().Add(c.idle), fmt.Sprintf("the upload sent nothing for %s", c.idle)
+	if deadline.After(c.end) {
+		deadline, why = c.end, fmt.Sprintf("the upload took longer than %s", importReadTimeout)
+	}
+	// (A test recorder cannot set a deadline: the error is of no consequence.)
+	_ = c.rc.SetReadDeadline(deadline)
+	n, err := c.body.Read(p)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		err = &uploadCut{why: why}
+	}
+	return n, err
+}
+
+// uploadCut is why an import's upload was cut off.
+type uploadCut struct{ why string }
+
+func (e *uploadCut) Error() string { return e.why }
 
 // keepsImportIDs reports whether the key's imports keep the file's ids
 // (transfer.Options.KeepIDs): it may read every space, as a key with read (or admin) on

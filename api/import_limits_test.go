@@ -31,6 +31,9 @@ func streamImport(t *testing.T, c client, space string) *streamedImport {
 		t.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/x-ndjson")
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
+	}
 	go func() {
 		defer close(s.done)
 		resp, err := http.DefaultClient.Do(req)
@@ -125,13 +128,7 @@ func TestImportsBounded(t *testing.T) {
 
 	running := streamImport(t, c, cyphertest.NewSpace(t))
 	go running.body.Write(append(header, '\n'))
-	// The running import has spooled its header once its file exists.
-	for i := 0; len(importFiles(t, tmp)) == 0; i++ {
-		if i > 600 {
-			t.Fatalf("the first import spooled nothing")
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	awaitSpooled(t, tmp)
 	other := cyphertest.NewSpace(t)
 	resp, b := raw(t, c, "POST", "/v1/spaces/"+other+"/import", file)
 	var p problemDoc
@@ -153,5 +150,81 @@ func TestImportsBounded(t *testing.T) {
 	}
 	if left := importFiles(t, tmp); len(left) > 0 {
 		t.Errorf("files left behind: %v", left)
+	}
+}
+
+// awaitSpooled waits (bounded) until an import has spooled its header: its file exists.
+func awaitSpooled(t *testing.T, dir string) {
+	t.Helper()
+	for i := 0; len(importFiles(t, dir)) == 0; i++ {
+		if i > 600 {
+			t.Fatalf("the import spooled nothing")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestImportsBoundedPerKey: a key runs at most MaxImportsPerKey imports (1 by default),
+// so that one tenant cannot take every slot of the process: its second is refused with
+// 429 naming REALM_MAX_IMPORTS_PER_KEY, while another key's import is taken.
+func TestImportsBoundedPerKey(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	keys, err := ParseKeys("test keys", `
+		a  sk-a-0123456789abcdef  read,write  test_*
+		b  sk-b-0123456789abcdef  read,write  test_*`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, nil, Config{Keys: keys, MaxImports: 2})
+	a := client{t: t, base: srv.URL, key: "sk-a-0123456789abcdef"}
+	b := client{t: t, base: srv.URL, key: "sk-b-0123456789abcdef"}
+	source := cyphertest.NewSpace(t)
+	a.remember("/v1/spaces/"+source, exportMessages[:2])
+	file := export(t, a, source)
+	header, _, _ := bytes.Cut(file, []byte("\n"))
+
+	stalled := streamImport(t, a, cyphertest.NewSpace(t))
+	go stalled.body.Write(append(header, '\n'))
+	awaitSpooled(t, tmp)
+	code, _, p := importInto(t, a, cyphertest.NewSpace(t), file)
+	if code != http.StatusTooManyRequests || p.Code != "rate_limited" || !strings.Contains(p.Detail, "REALM_MAX_IMPORTS_PER_KEY") {
+		t.Errorf("the key's second import while its first stalls: %d %+v, want 429 naming REALM_MAX_IMPORTS_PER_KEY", code, p)
+	}
+	if code, res, p := importInto(t, b, cyphertest.NewSpace(t), file); code != http.StatusCreated || res.Counts["observation"] != 2 {
+		t.Errorf("another key's import meanwhile: %d %+v %+v", code, res, p)
+	}
+}
+
+// TestImportIdleCut: an upload that stops sending is cut off after ImportIdleTimeout, not
+// held for the whole upload time: 400 saying so, its file removed, and its slot given back,
+// so that the same key's next import is taken.
+func TestImportIdleCut(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	keys, err := ParseKeys("test keys", "a  sk-a-0123456789abcdef  read,write  test_*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newTestServer(t, nil, Config{Keys: keys, ImportIdleTimeout: time.Second})
+	a := client{t: t, base: srv.URL, key: "sk-a-0123456789abcdef"}
+	source := cyphertest.NewSpace(t)
+	a.remember("/v1/spaces/"+source, exportMessages[:2])
+	file := export(t, a, source)
+	header, _, _ := bytes.Cut(file, []byte("\n"))
+
+	stalled := streamImport(t, a, cyphertest.NewSpace(t))
+	go stalled.body.Write(append(header, '\n'))
+	if !stalled.answered() {
+		t.Fatalf("a stalled upload was not cut off")
+	}
+	if stalled.code != http.StatusBadRequest || stalled.p.Code != "invalid" || !strings.Contains(stalled.p.Detail, "sent nothing for 1s") {
+		t.Errorf("the stalled import: %d %+v, want 400 saying the upload sent nothing", stalled.code, stalled.p)
+	}
+	if left := importFiles(t, tmp); len(left) > 0 {
+		t.Errorf("files left behind: %v", left)
+	}
+	if code, res, p := importInto(t, a, cyphertest.NewSpace(t), file); code != http.StatusCreated || res.Counts["observation"] != 2 {
+		t.Errorf("the key's next import: %d %+v %+v", code, res, p)
 	}
 }

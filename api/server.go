@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -58,9 +59,15 @@ type Config struct {
 	// refused with 429 and nothing stored. 0: DefaultMaxSyncIngestionsPerKey. Without
 	// keys there is no bound.
 	MaxSyncIngestionsPerKey int
-	// MaxImports bounds the imports running at once in the process (REALM_MAX_IMPORTS);
-	// one more is refused with 429 before its body is read. 0: DefaultMaxImports.
-	MaxImports int
+	// MaxImports and MaxImportsPerKey bound the imports running at once in the process
+	// (REALM_MAX_IMPORTS) and for one key (REALM_MAX_IMPORTS_PER_KEY), so that one tenant
+	// cannot take them all; one more is refused with 429 before its body is read. 0: the
+	// defaults. Without keys there is no bound of a key.
+	MaxImports       int
+	MaxImportsPerKey int
+	// ImportIdleTimeout cuts off an import whose upload sends nothing for that long, so
+	// that a stalled client gives its slot back soon; 0: DefaultImportIdleTimeout.
+	ImportIdleTimeout time.Duration
 	// CORSOrigins are the web origins (scheme://host[:port]) whose pages may call the API
 	// from a browser (REALM_CORS_ORIGINS); none by default (guard.go).
 	CORSOrigins []string
@@ -139,8 +146,10 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 	s := &server{cfg: cfg, buckets: newBuckets(cfg), failures: newAddrBuckets(cfg.AuthFailureRate, cfg.AuthFailureBurst), Deps: deps,
 		jobs: newSlots("async ingestions", orDefault(cfg.MaxAsyncJobs, DefaultMaxAsyncJobs), "REALM_MAX_ASYNC_JOBS",
 			orDefault(cfg.MaxAsyncJobsPerKey, DefaultMaxAsyncJobsPerKey), "REALM_MAX_ASYNC_JOBS_PER_KEY"),
-		imports:       newSlots("imports", orDefault(cfg.MaxImports, DefaultMaxImports), "REALM_MAX_IMPORTS", 0, ""),
-		ingests:       newSlots("synchronous ingestions", 0, "", syncIngestionsPerKey(cfg), "REALM_MAX_SYNC_INGESTIONS_PER_KEY"),
+		imports: newSlots("imports", orDefault(cfg.MaxImports, DefaultMaxImports), "REALM_MAX_IMPORTS",
+			tenantBound(cfg, cfg.MaxImportsPerKey, DefaultMaxImportsPerKey), "REALM_MAX_IMPORTS_PER_KEY"),
+		ingests: newSlots("synchronous ingestions", 0, "",
+			tenantBound(cfg, cfg.MaxSyncIngestionsPerKey, DefaultMaxSyncIngestionsPerKey), "REALM_MAX_SYNC_INGESTIONS_PER_KEY"),
 		toolArguments: map[string]*jsonschema.Schema{},
 	}
 	metrics := newHTTPMetrics(deps.Metrics)
@@ -151,13 +160,14 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 	return r
 }
 
-// syncIngestionsPerKey is the bound of a key's synchronous ingestions; none without keys,
-// where the one client, local, has no other to slow.
-func syncIngestionsPerKey(cfg Config) int {
+// tenantBound is a bound of each key that keeps one tenant from crowding out the others:
+// n, or def when n is not positive; none (0) without keys, where the one client, local,
+// has no other to crowd out.
+func tenantBound(cfg Config, n, def int) int {
 	if len(cfg.Keys) == 0 {
 		return 0
 	}
-	return orDefault(cfg.MaxSyncIngestionsPerKey, DefaultMaxSyncIngestionsPerKey)
+	return orDefault(n, def)
 }
 
 // orDefault is n, or def when n is not positive.

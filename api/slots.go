@@ -10,6 +10,9 @@ const (
 	DefaultMaxAsyncJobsPerKey = 4
 	DefaultMaxAsyncJobs       = 16
 	DefaultMaxImports         = 2
+	// DefaultMaxImportsPerKey: one tenant's imports leave the process's others to the
+	// other tenants.
+	DefaultMaxImportsPerKey = 1
 	// DefaultMaxSyncIngestionsPerKey is the async bound's: a batch sent without async
 	// loads Neo4j and the embedder as much, for as long.
 	DefaultMaxSyncIngestionsPerKey = 4
@@ -17,7 +20,7 @@ const (
 
 // slots counts what runs at once, in all and by API key, against a limit for each: the
 // async ingestions (Config.MaxAsyncJobs, MaxAsyncJobsPerKey), whose background work
-// outlives their requests, the imports (Config.MaxImports), each a file of up to
+// outlives their requests, the imports (Config.MaxImports, MaxImportsPerKey), each a file of up to
 // MaxImportBytes on disk and a space written at length, and a key's synchronous
 // ingestions (Config.MaxSyncIngestionsPerKey), each holding Neo4j and the embedder for as
 // long as its batch takes.

@@ -15,11 +15,12 @@ type running struct {
 	AsyncJobs            int // REALM_MAX_ASYNC_JOBS
 	SyncIngestionsPerKey int // REALM_MAX_SYNC_INGESTIONS_PER_KEY
 	Imports              int // REALM_MAX_IMPORTS
+	ImportsPerKey        int // REALM_MAX_IMPORTS_PER_KEY
 }
 
 // loadRunning reads REALM_MAX_ASYNC_JOBS_PER_KEY, REALM_MAX_ASYNC_JOBS,
-// REALM_MAX_SYNC_INGESTIONS_PER_KEY and REALM_MAX_IMPORTS; a key's bound of async
-// ingestions may not exceed the process's.
+// REALM_MAX_SYNC_INGESTIONS_PER_KEY, REALM_MAX_IMPORTS and REALM_MAX_IMPORTS_PER_KEY; a
+// key's bound of async ingestions or imports may not exceed the process's.
 func loadRunning(getenv func(string) string) (running, error) {
 	var l running
 	for _, s := range []struct {
@@ -31,6 +32,7 @@ func loadRunning(getenv func(string) string) (running, error) {
 		{"REALM_MAX_ASYNC_JOBS", api.DefaultMaxAsyncJobs, &l.AsyncJobs},
 		{"REALM_MAX_SYNC_INGESTIONS_PER_KEY", api.DefaultMaxSyncIngestionsPerKey, &l.SyncIngestionsPerKey},
 		{"REALM_MAX_IMPORTS", api.DefaultMaxImports, &l.Imports},
+		{"REALM_MAX_IMPORTS_PER_KEY", api.DefaultMaxImportsPerKey, &l.ImportsPerKey},
 	} {
 		*s.v = s.def
 		v := getenv(s.name)
@@ -43,14 +45,23 @@ func loadRunning(getenv func(string) string) (running, error) {
 		}
 		*s.v = n
 	}
-	if l.AsyncJobsPerKey > l.AsyncJobs {
+	for _, b := range []struct {
+		perKey, process string
+		k, p            int
+	}{
+		{"REALM_MAX_ASYNC_JOBS_PER_KEY", "REALM_MAX_ASYNC_JOBS", l.AsyncJobsPerKey, l.AsyncJobs},
+		{"REALM_MAX_IMPORTS_PER_KEY", "REALM_MAX_IMPORTS", l.ImportsPerKey, l.Imports},
+	} {
+		if b.k <= b.p {
+			continue
+		}
 		// The process's bound would win: a key's bound above it only misleads.
-		perKey := strconv.Itoa(l.AsyncJobsPerKey)
-		if getenv("REALM_MAX_ASYNC_JOBS_PER_KEY") == "" {
+		perKey := strconv.Itoa(b.k)
+		if getenv(b.perKey) == "" {
 			perKey += " (its default)"
 		}
-		return l, realm.Errorf(realm.EInvalid, "REALM_MAX_ASYNC_JOBS_PER_KEY %s is above REALM_MAX_ASYNC_JOBS %d, the bound of the whole process: set it to at most %d",
-			perKey, l.AsyncJobs, l.AsyncJobs)
+		return l, realm.Errorf(realm.EInvalid, "%s %s is above %s %d, the bound of the whole process: set it to at most %d",
+			b.perKey, perKey, b.process, b.p, b.p)
 	}
 	return l, nil
 }

@@ -99,6 +99,7 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 		MaxAsyncJobs:            cfg.Running.AsyncJobs,
 		MaxSyncIngestionsPerKey: cfg.Running.SyncIngestionsPerKey,
 		MaxImports:              cfg.Running.Imports,
+		MaxImportsPerKey:        cfg.Running.ImportsPerKey,
 	}, api.Deps{Store: deps.store, Ingest: pipeline, Recall: p.recall, Reconsolidate: p.recon, Answer: answerer,
 		Logger: logger, Metrics: registry, PipelineMetrics: metrics})
 
