@@ -163,12 +163,79 @@ func ParseKeys(source, text string) ([]Key, error) {
 			if _, err := path.Match(p, ""); err != nil || p == "" {
 				return nil, bad("key %q: %q is not a glob pattern of space ids", k.Name, p)
 			}
+			if !matchesSomeSpace(p) {
+				return nil, bad("key %q: the pattern %q matches no space id (letters, digits, - and _, 1 to 64 of them)", k.Name, p)
+			}
 			k.Spaces = append(k.Spaces, p)
 		}
 		names[k.Name], hashes[k.Hash] = true, true
 		keys = append(keys, k)
 	}
 	return keys, nil
+}
+
+// spaceIDChars are the characters of a space id (realm.ValidSpace).
+const spaceIDChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+
+// matchesSomeSpace reports whether the glob pattern p (a valid one) matches some space id.
+// It builds the shortest name p matches, each wildcard or class taken by a character of
+// a space id where one fits: that name is a space id unless p asks for a character no
+// space id holds ("ana@example.com") or more of them than one holds.
+func matchesSomeSpace(p string) bool {
+	var name strings.Builder
+	star := false
+	for p != "" {
+		switch p[0] {
+		case '*':
+			star = true
+			p = p[1:]
+		case '?':
+			name.WriteByte('a')
+			p = p[1:]
+		case '\\':
+			name.WriteByte(p[1])
+			p = p[2:]
+		case '[':
+			// The class ends at its shortest prefix that is a valid pattern.
+			end := 2
+			for _, err := path.Match(p[:end], ""); err != nil; _, err = path.Match(p[:end], "") {
+				end++
+			}
+			class := p[:end]
+			i := strings.IndexFunc(spaceIDChars, func(c rune) bool {
+				ok, _ := path.Match(class, string(c))
+				return ok
+			})
+			if i < 0 {
+				return false
+			}
+			name.WriteByte(spaceIDChars[i])
+			p = p[end:]
+		default:
+			name.WriteByte(p[0])
+			p = p[1:]
+		}
+	}
+	if name.Len() == 0 && star { // "*": a space id is not empty
+		name.WriteByte('a')
+	}
+	return realm.ValidSpace(name.String())
+}
+
+// LoosePrefixes are the warnings of the keys' patterns that end a literal prefix without a
+// separator, one a pattern: "alice*" also reaches another tenant's "alicebob".
+func LoosePrefixes(keys []Key) []string {
+	var out []string
+	for _, k := range keys {
+		for _, p := range k.Spaces {
+			prefix, wild := strings.CutSuffix(p, "*")
+			if wild && prefix != "" && !strings.ContainsAny(prefix, `*?[\`) && !strings.ContainsAny(prefix[len(prefix)-1:], "-_") {
+				out = append(out, fmt.Sprintf("API key %q: the pattern %q also matches spaces whose ids merely begin with %q (%sbob): end the prefix with - or _ (%s-*)",
+					k.Name, p, prefix, prefix, prefix))
+			}
+		}
+	}
+	return out
 }
 
 type keyCtx struct{}

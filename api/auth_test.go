@@ -45,6 +45,10 @@ func TestParseKeys(t *testing.T) {
 		{"ErrBadHash", "alice sha256:abcd read alice", "64 hex"},
 		{"ErrScope", "alice sk-alice-0123456789abcdef owner alice", `scope "owner"`},
 		{"ErrPattern", "alice sk-alice-0123456789abcdef read alice[", "glob pattern"},
+		{"ErrPatternEmail", "ana sk-ana-00123456789abcdef read ana@example.com", `"ana@example.com" matches no space id`},
+		{"ErrPatternDot", "ana sk-ana-00123456789abcdef read ana,team.a-*", `"team.a-*" matches no space id`},
+		{"ErrPatternClass", "ana sk-ana-00123456789abcdef read team[.@]*", `"team[.@]*" matches no space id`},
+		{"ErrPatternLong", "ana sk-ana-00123456789abcdef read " + strings.Repeat("?", 65) + "*", "matches no space id"},
 		{"ErrDuplicateName", "a sk-alice-0123456789abcdef read a; a sk-bob-00123456789abcdef read b", "used twice"},
 		{"ErrDuplicateSecret", "a sk-alice-0123456789abcdef read a; b sk-alice-0123456789abcdef read b", "another key's secret"},
 	}
@@ -300,5 +304,22 @@ func TestInfoNamesTheKey(t *testing.T) {
 	client{t: t, base: keyless.URL}.do("GET", "/v1/info", nil, &got)
 	if got.Key.Name != "local" || !slices.Equal(got.Key.Scopes, []string{"admin"}) || !slices.Equal(got.Key.Spaces, []string{"*"}) {
 		t.Errorf("a keyless server's info: %+v", got.Key)
+	}
+}
+
+// TestKeyPatterns: a pattern that some space id matches is taken, and one that ends a
+// prefix without a separator is warned of, naming its key, since it reaches the spaces of
+// other tenants whose ids begin alike.
+func TestKeyPatterns(t *testing.T) {
+	keys, err := ParseKeys("REALM_API_KEYS", `
+		a  sk-a-0123456789abcdef  read  alice,alice-*,t_?,team[ab]-*,[^x]*
+		b  sk-b-0123456789abcdef  read  alice*,t0*
+		c  sk-c-0123456789abcdef  read  *`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := LoosePrefixes(keys)
+	if len(got) != 2 || !strings.Contains(got[0], `"b"`) || !strings.Contains(got[0], `"alice*"`) || !strings.Contains(got[1], `"t0*"`) {
+		t.Errorf("warnings %q, want one for each of b's patterns alice* and t0*", got)
 	}
 }

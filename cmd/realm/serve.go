@@ -46,6 +46,9 @@ func runServe(ctx context.Context, args []string, getenv func(string) string, st
 	cfg.print(stderr)
 	logger := newLogger(stdout, cfg.LogLevel)
 	cfg.log(logger)
+	for _, w := range api.LoosePrefixes(cfg.Keys) {
+		logger.Warn().Msg(w)
+	}
 
 	deps, err := openDeps(ctx, cfg, logger)
 	if err != nil {
