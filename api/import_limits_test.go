@@ -164,11 +164,13 @@ func awaitSpooled(t *testing.T, dir string) {
 	}
 }
 
-// TestImportsBoundedPerKey: a key runs at most MaxImportsPerKey imports (1 by default),
-// so that one tenant cannot take every slot of the process: its second is refused with
-// 429 naming REALM_MAX_IMPORTS_PER_KEY, while another key's import is taken.
-func TestImportsBoundedPerKey(t *testing.T) {
-	tmp := t.TempDir()
+// stalledImport starts a server with cfg and two keys, a and b, on every test space; as
+// a, it exports a space of two messages and starts an import of the file that sends its
+// first line and then stalls. It returns a's and b's clients, the file, the stalled import
+// and the server's temporary directory.
+func stalledImport(t *testing.T, cfg Config) (a, b client, file []byte, stalled *streamedImport, tmp string) {
+	t.Helper()
+	tmp = t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	keys, err := ParseKeys("test keys", `
 		a  sk-a-0123456789abcdef  read,write  test_*
@@ -176,16 +178,24 @@ func TestImportsBoundedPerKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newTestServer(t, nil, Config{Keys: keys, MaxImports: 2})
-	a := client{t: t, base: srv.URL, key: "sk-a-0123456789abcdef"}
-	b := client{t: t, base: srv.URL, key: "sk-b-0123456789abcdef"}
+	cfg.Keys = keys
+	srv := newTestServer(t, nil, cfg)
+	a = client{t: t, base: srv.URL, key: "sk-a-0123456789abcdef"}
+	b = client{t: t, base: srv.URL, key: "sk-b-0123456789abcdef"}
 	source := cyphertest.NewSpace(t)
 	a.remember("/v1/spaces/"+source, exportMessages[:2])
-	file := export(t, a, source)
+	file = export(t, a, source)
 	header, _, _ := bytes.Cut(file, []byte("\n"))
-
-	stalled := streamImport(t, a, cyphertest.NewSpace(t))
+	stalled = streamImport(t, a, cyphertest.NewSpace(t))
 	go stalled.body.Write(append(header, '\n'))
+	return a, b, file, stalled, tmp
+}
+
+// TestImportsBoundedPerKey: a key runs at most MaxImportsPerKey imports (1 by default),
+// so that one tenant cannot take every slot of the process: its second is refused with
+// 429 naming REALM_MAX_IMPORTS_PER_KEY, while another key's import is taken.
+func TestImportsBoundedPerKey(t *testing.T) {
+	a, b, file, _, tmp := stalledImport(t, Config{MaxImports: 2})
 	awaitSpooled(t, tmp)
 	code, _, p := importInto(t, a, cyphertest.NewSpace(t), file)
 	if code != http.StatusTooManyRequests || p.Code != "rate_limited" || !strings.Contains(p.Detail, "REALM_MAX_IMPORTS_PER_KEY") {
@@ -200,21 +210,7 @@ func TestImportsBoundedPerKey(t *testing.T) {
 // held for the whole upload time: 400 saying so, its file removed, and its slot given back,
 // so that the same key's next import is taken.
 func TestImportIdleCut(t *testing.T) {
-	tmp := t.TempDir()
-	t.Setenv("TMPDIR", tmp)
-	keys, err := ParseKeys("test keys", "a  sk-a-0123456789abcdef  read,write  test_*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := newTestServer(t, nil, Config{Keys: keys, ImportIdleTimeout: time.Second})
-	a := client{t: t, base: srv.URL, key: "sk-a-0123456789abcdef"}
-	source := cyphertest.NewSpace(t)
-	a.remember("/v1/spaces/"+source, exportMessages[:2])
-	file := export(t, a, source)
-	header, _, _ := bytes.Cut(file, []byte("\n"))
-
-	stalled := streamImport(t, a, cyphertest.NewSpace(t))
-	go stalled.body.Write(append(header, '\n'))
+	a, _, file, stalled, tmp := stalledImport(t, Config{ImportIdleTimeout: time.Second})
 	if !stalled.answered() {
 		t.Fatalf("a stalled upload was not cut off")
 	}
