@@ -193,6 +193,14 @@ func TestSyncIngestionsBounded(t *testing.T) {
 	if code := as("a").status("GET", "/v1/spaces/"+spaces[1]+"/observations/x1", nil); code != http.StatusNotFound {
 		t.Errorf("the refused batch's message: %d, want it not stored (404)", code)
 	}
+	// Through MCP alike.
+	got := callTool(t, mustConnectMCP(t, srv.URL, "sk-a-0123456789abcdef"), "remember", map[string]any{"space": spaces[1], "messages": batch("x2", "Ana")["messages"]})
+	if !got.isError || got.code() != realm.ERateLimited || got.out["retry_after"] == nil || !strings.Contains(got.text, "REALM_MAX_SYNC_INGESTIONS_PER_KEY") {
+		t.Errorf("a second ingestion of the key through MCP: %+v", got)
+	}
+	if code := as("a").status("GET", "/v1/spaces/"+spaces[1]+"/observations/x2", nil); code != http.StatusNotFound {
+		t.Errorf("the refused call's message: %d, want it not stored (404)", code)
+	}
 	if code := as("b").status("POST", "/v1/spaces/"+spaces[1]+"/observations", batch("y1", "Ana")); code != http.StatusOK {
 		t.Errorf("another key's ingestion meanwhile: %d, want 200", code)
 	}

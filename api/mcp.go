@@ -213,6 +213,12 @@ func (s *server) mcpHandler() http.Handler {
 			if err := fe.Err(); err != nil {
 				return rememberView{}, err
 			}
+			// The key's synchronous ingestions, over HTTP and MCP alike (handleObservations).
+			release, full := s.ingests.take(key.Name)
+			if release == nil {
+				return rememberView{}, realm.Errorf(realm.ERateLimited, "%s: nothing was stored; call again once one of them has been answered", full)
+			}
+			defer release()
 			results, err := s.Ingest.Ingest(ctx, space, obs)
 			return viewIngested(key.ingestView(results)), err
 		})
