@@ -137,7 +137,7 @@ func possessiveRe(what string) literalPattern {
 
 var claimPatterns = []claimPattern{
 	{claimRe(`(?:lives?|is living|are living|living|has lived|have lived|is based|are based|resides?) in`), "lives in", plainClaim},
-	{claimRe(`(?:moved|relocated|(?:have|has) (?:moved|relocated)|(?:are|is) (?:moving|relocating))(?: back| house| again)?(?: from [^.,;!?]+?)? to`), "lives in", plainClaim},
+	{mustPattern(movedTo + ` ` + claimValue + claimEnd), "lives in", plainClaim},
 	{mustPattern(`[Hh]ome for ` + claimSubject + ` is (?:now )?` + claimValue + claimEnd), "lives in", plainClaim},
 	{claimRe(`(?:works?|(?:is|are)(?: now)? working|started working|has worked) (?:at|for)`), "works at", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` ` + joinedVerbs + ` (?:the )?([A-Z](?:[^.,;!?()"]|\.\w)*?)(?: as |` + claimEnd + `)`), "works at", plainClaim},
@@ -151,6 +151,10 @@ var claimPatterns = []claimPattern{
 	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + becameVerbs + ` (?:an?|the) (` + becameRole + `)` + claimEnd), "works as", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + becameVerbs + `(?: an?| the)? (\p{Lu}{2,4}(?: (?:at|of) ` + valueWords + `)?)` + claimEnd), "works as", plainClaim},
 	{claimRe(`(?:got|was|has been|have been|just got) promoted to(?: an?| the)?`), "works as", promotedClaim},
+	// A move to an employer as a title is a job, not a home ("Raj moved from Acme to Globex
+	// as VP Sales"): where, and as what.
+	{mustPattern(movedTo + ` ` + employerValue + ` as (?:an? |the )?` + titleWords), "works at", plainClaim},
+	{mustPattern(movedTo + ` [A-Z][^.,;!?()"]*? as (?:an? |the )?(` + titleWords + `)`), "works as", plainClaim},
 	// A title in capitals, as a contact's card or a note says it ("Raj Patel is VP
 	// Engineering at Initech", "New contact: Raj Patel, VP Engineering at Initech", "Raj
 	// Patel is now CTO"): the title, and where.
@@ -239,6 +243,9 @@ const (
 // what, when said: "joined Globex as CTO" works at Globex, as CTO.
 const joinedVerbs = `(?:joined|(?:got|started|took|landed|accepted) (?:a|the) (?:new )?job (?:at|with)|was hired by|is employed by|(?:starts|started|is starting) (?:work |working )?at)`
 
+// movedTo: the subject moved (from where) to a home, or, as a title, to an employer.
+const movedTo = claimSubject + claimAdverbs + claimCoordinated + ` (?:moved|relocated|(?:have|has) (?:moved|relocated)|(?:are|is) (?:moving|relocating))(?: back| house| again)?(?: from [^.,;!?]+?)? to`
+
 // titleCopula joins a subject to its title: "is", "is now", or the comma of a card.
 const titleCopula = `(?:` + claimAdverbs + ` (?:is|are)(?: now| currently)?(?: the| an?)? |, )`
 
@@ -277,6 +284,13 @@ var rePlanValue = regexp.MustCompile(`(?i)\b(?:plan|subscription|tier)$`)
 
 // reWorkPlace: a place one moves to at work, not a home.
 var reWorkPlace = regexp.MustCompile(`(?i)\b(?:team|squad|department|division|unit|group|office|desk|project|role|position)$`)
+
+// A title in capitals and where ("CTO at Initech", of a promotion), and one after "as"
+// (a move "to Globex as VP Sales"): a job, not a home.
+var (
+	reTitleAt = regexp.MustCompile(`^(` + titleWords + `) (?:at|for|with) ` + employerValue + `$`)
+	reAsTitle = regexp.MustCompile(` as (?:an? |the )?` + titleWords + `$`)
+)
 
 // possessedSlot: "X's <slot> is <value>" states a value of its own slot: not one the
 // other patterns read ("name", "job", "favourite …"), not a person's (a relative has many
@@ -434,6 +448,11 @@ func stateClaims(text, speaker string) []stateClaim {
 				}
 			case promotedClaim:
 				c.cued = true
+				if t := reTitleAt.FindStringSubmatch(c.value); t != nil {
+					// "promoted to CTO at Initech": the title, and where, as a note's title says them
+					c.value = t[1]
+					add(stateClaim{subject: fullName(text, at, c.subject), slot: "works at", value: t[2]})
+				}
 			case ownClaim:
 				if m[1] == "" {
 					c.subject = "we"
@@ -447,8 +466,8 @@ func stateClaims(text, speaker string) []stateClaim {
 			if (c.slot == "lives in" || c.slot == "uses") && rePlanValue.MatchString(c.value) {
 				continue // "moved to the Pro plan" is a plan, not a home
 			}
-			if c.slot == "lives in" && reWorkPlace.MatchString(c.value) {
-				continue // "moved to the fraud detection team", "to the Porto office": work, not a home
+			if c.slot == "lives in" && (reWorkPlace.MatchString(c.value) || reAsTitle.MatchString(c.value)) {
+				continue // "moved to the fraud detection team", "to the Porto office", "to Globex as VP Sales": work, not a home
 			}
 			if c.slot == "relationship status" && (c.value == "broke up" || c.value == "split up" || c.value == "separated") {
 				c.value = "single"

@@ -139,6 +139,7 @@ func TestStateChange(t *testing.T) {
 		{"TitleLeftAndJoined", "Sam", "Sam: New contact: Raj Patel, VP Engineering at Initech. Email raj.patel@initech.com", "Sam", "Sam: Raj Patel left Initech and joined Globex as CTO.", "supersedes"},
 		{"TitleSame", "Sam", "Sam: Raj Patel is VP Engineering at Initech.", "Sam", "Sam: Raj Patel is still VP Engineering at Initech.", ""},
 		{"TitleOfAnother", "Sam", "Sam: Raj Patel is VP Engineering at Initech.", "Sam", "Sam: Anna Kim is now CTO.", ""},
+		{"TitleMovedTo", "Sam", "Sam: Raj Patel works at Acme.", "Sam", "Sam: Raj Patel moved from Acme to Globex as VP Sales.", "supersedes"},
 		{"FirstDayAbbreviation", "Maya", "Maya works at Hartwell & Co., mostly on payroll.", "Maya", "Maya: First day at Lumen Analytics today, Maya's manager is called Jordan.", "supersedes"},
 		{"FirstDayOfSchool", "user", "user works at Hartwell & Co.", "user", "First day of school for user's son today.", ""},
 
@@ -416,12 +417,16 @@ func TestFullName(t *testing.T) {
 	}
 }
 
-// TestJoinedAs: a job taken at an employer as a title is two claims, where and as what;
-// the employer's name ends before "as".
+// TestJoinedAs: a job taken, a promotion or a move at an employer as a title is two
+// claims, where and as what; the employer's name ends before "as", the title before "at".
 func TestJoinedAs(t *testing.T) {
 	for _, tt := range []struct{ text, at, as string }{
 		{"Raj Patel left Initech and joined Globex as CTO.", "Globex", "CTO"},
 		{"Mia joined Stripe as a backend engineer last May.", "Stripe", "backend engineer"},
+		{"Raj was promoted to CTO at Initech.", "Initech", "CTO"},
+		{"Raj was promoted to CTO.", "", "CTO"},
+		{"Raj moved from Acme to Globex as VP Sales.", "Globex", "VP Sales"},
+		{"Raj Patel moved to Globex as Head of Data last week.", "Globex", "Head of Data"},
 		{"Mia joined Stripe in May.", "Stripe", ""},
 	} {
 		var at, as string
