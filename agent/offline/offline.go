@@ -939,8 +939,12 @@ func statesValue(part, speaker string) bool {
 }
 
 // opensClaim: text starts with the subject of one of its claims ("user is on the Basic
-// plan"), not with the rest of a value ("Portugal, and …" after "lives in Lisbon").
+// plan") or a card's label ("phone +1 415 555 0101" after "Email …"), not with the rest
+// of a value ("Portugal, and …" after "lives in Lisbon").
 func opensClaim(text, speaker string) bool {
+	if opensCardDetail(text) {
+		return true
+	}
 	first := strings.ToLower(strings.TrimSuffix(firstWord(text), "'s"))
 	for _, c := range changeableClaims(text, speaker) {
 		if first == strings.ToLower(firstWord(c.subject)) || first == "we" || first == "our" {

@@ -622,14 +622,27 @@ func contactSlot(s string) string {
 	return "address"
 }
 
+// opensCardDetail: text opens with a detail a card labels ("phone +1 415 555 0101"), a
+// value of its own beside the card's others.
+func opensCardDetail(text string) bool {
+	loc := reCardDetail.FindStringIndex(text)
+	return loc != nil && loc[0] == 0
+}
+
+// cardLabel labels an email or a phone number on a card.
+const cardLabel = `(?i:e-?mail|phone|mobile|cell|tel)`
+
 var rePhoneLabel = regexp.MustCompile(`^(?:phone|mobile|cell|tel)$`)
 
-// A contact's card: its person ("New contact: Lisa Schultz, Head of Data at Acme."), and
-// the details it labels ("Email lisa.schultz@acme.com, phone +1 415 555 0101", "Title:
-// Head of Data"): group 1 the label, 2 its value, or, of a title, groups 3 and 4.
+// A contact's card: its person ("New contact: Lisa Schultz, Head of Data at Acme.", or a
+// full name that opens the text, then a title or a detail: "Raj Patel, IT Director at
+// Initech. Email …"; group 1 or 2), and the details it labels ("Email
+// lisa.schultz@acme.com, phone +1 415 555 0101", "Title: Head of Data"): group 1 the
+// label, 2 its value, or, of a title, groups 3 and 4.
 var (
-	reCardPerson = regexp.MustCompile(`\b[Cc]ontact: ([A-Z][\p{L}\-]*(?: [A-Z][\p{L}\-]*)*)`)
-	reCardDetail = regexp.MustCompile(`(?:^|[.;,:]\s+)(?i:(e-?mail|phone|mobile|cell|tel))(?::\s*|\s+)([\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|\+?\d[\d \-.()]{5,}\d)|(?:^|[.;,:]\s+)(?i:(title)):\s*([^.,;]+)`)
+	reCardPerson = regexp.MustCompile(`\b[Cc]ontact: ([A-Z][\p{L}\-]*(?: [A-Z][\p{L}\-]*)*)|` +
+		`^(?:[^:.]*: )?([A-Z][\p{L}\-]*(?: [A-Z][\p{L}\-]*)+)(?:, ` + titleWords + `|[,.;:]?\s+(?:` + cardLabel + `|(?i:title))\b)`)
+	reCardDetail = regexp.MustCompile(`(?:^|[.;,:]\s+)(` + cardLabel + `)(?::\s*|\s+)([\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+|\+?\d[\d \-.()]{5,}\d)|(?:^|[.;,:]\s+)(?i:(title)):\s*([^.,;]+)`)
 )
 
 // cardDetails are the claims of the details a card labels, of the card's person; of no
@@ -638,7 +651,7 @@ var (
 func cardDetails(said string) []stateClaim {
 	person := ""
 	if m := reCardPerson.FindStringSubmatch(said); m != nil {
-		person = m[1]
+		person = m[1] + m[2]
 	}
 	var out []stateClaim
 	for _, m := range reCardDetail.FindAllStringSubmatch(said, -1) {

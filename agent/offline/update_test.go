@@ -953,8 +953,10 @@ func TestOfflineChangeOfOneClause(t *testing.T) {
 		{"PaidOffLoan", "I have a car loan with Capital One, $14,500 left at 6.9% APR.", "I paid off the car loan!", []string{"user has a car loan with Capital One, $14,500 left at 6.9% APR."}},
 		// A card's labelled details are its person's, a clause apart: a new email or phone
 		// number (a first name alone says whose) ends that clause, not the card nor its title.
-		{"CardEmail", "New contact: Lisa Schultz, Head of Data at Acme. Email lisa.schultz@acme.com, phone +1 415 555 0101", "Lisa's email is now lisa@globex.com.", []string{"user: Email lisa.schultz@acme.com, phone +1 415 555 0101"}},
-		{"CardPhone", "New contact: Lisa Schultz, Head of Data at Acme. Email lisa.schultz@acme.com, phone +1 415 555 0101", "Lisa Schultz's phone is now +44 20 7946 0958.", []string{"user: Email lisa.schultz@acme.com, phone +1 415 555 0101"}},
+		{"CardEmail", "New contact: Lisa Schultz, Head of Data at Acme. Email lisa.schultz@acme.com, phone +1 415 555 0101", "Lisa's email is now lisa@globex.com.", []string{"user: Email lisa.schultz@acme.com"}},
+		{"CardPhone", "New contact: Lisa Schultz, Head of Data at Acme. Email lisa.schultz@acme.com, phone +1 415 555 0101", "Lisa Schultz's phone is now +44 20 7946 0958.", []string{"user: phone +1 415 555 0101"}},
+		// A note that opens with a full name, then a title or details, is that person's card.
+		{"CardOfAName", "Raj Patel, IT Director at Initech. Email raj@initech.com, phone +1 212 555 0199", "Raj Patel's email is now raj@globex.com.", []string{"user: Email raj@initech.com"}},
 		{"CardTitle", "New contact: Lisa Schultz. Title: Head of Data. Email lisa.schultz@acme.com", "Lisa Schultz was promoted to CTO.", []string{"user: Title: Head of Data."}},
 		// A pet held is a clause apart from the home: a move and a death each end their own.
 		{"MoveLivingWith", "Hi! I'm Maya. I live in Portland with my boyfriend Daniel and our cat Mochi.", "I moved to Seattle.", []string{"user lives in Portland with user's boyfriend Daniel"}},
