@@ -3,8 +3,9 @@
 //   #/recall/SPACE          a recall, its trace drawn as a graph, feedback on its nodes
 //   #/edits/SPACE           the reconsolidation log as a timeline, with revert
 //   #/memory/SPACE/ID       one memory: content, provenance, edges, history
-// Every request carries the API key typed in the header (kept for the browser tab only);
-// a keyless server on loopback needs none.
+//   #/trace/SPACE/ID        one recall's trace: its plans, seeds, scores and validity
+// Every request carries the API key typed in the header once Open is pressed (kept for the
+// browser tab only); a keyless server on loopback needs none.
 
 import { h, short, fixed, when, typeBadge } from './dom.js';
 import { traceGraph, neighbourhood, editGraph, bars, histogram } from './graph.js';
@@ -15,7 +16,9 @@ const spaceInput = document.getElementById('space');
 const keyInput = document.getElementById('key');
 const spaceList = document.getElementById('space-list');
 
-keyInput.value = sessionStorage.getItem('realm-key') || '';
+// apiKey is the key of the last Open: one typed and not yet opened is not sent.
+let apiKey = sessionStorage.getItem('realm-key') || '';
+keyInput.value = apiKey;
 spaceInput.value = localStorage.getItem('realm-space') || '';
 
 // ApiError is a problem+json answer: its code ("unauthorized", "not_found", …) and detail.
@@ -30,7 +33,7 @@ class ApiError extends Error {
 
 async function api(method, path, body) {
   const headers = { Accept: 'application/json' };
-  if (keyInput.value) headers.Authorization = `Bearer ${keyInput.value}`;
+  if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await resp.text();
@@ -66,6 +69,20 @@ function say(text, kind = 'info') {
   status.className = kind;
 }
 
+// busy disables button while work runs, its text saying so: clicked again, it would send the
+// request twice (a second feedback is refused), and a slow one would show nothing.
+async function busy(button, doing, work) {
+  const label = button.textContent;
+  button.disabled = true;
+  button.textContent = doing;
+  try {
+    return await work();
+  } finally {
+    button.disabled = false;
+    button.textContent = label;
+  }
+}
+
 function explain(err) {
   if (err instanceof ApiError && err.code === 'unauthorized') {
     return 'This server needs an API key: type it in the header and press Open.';
@@ -93,9 +110,20 @@ async function memories(space, ids) {
   return new Map(ids.map((id) => [id, memoryCache.get(`${space}/${id}`) || { id, type: 'unknown' }]));
 }
 
+// memoryLink names a memory by the start of its content: two memories may share a name.
 function memoryLink(space, node) {
   return h('a', { href: memoryHref(space)(node.id), class: 'memory-link', title: node.content || node.id },
-    short(node.name || node.content || node.id, 60));
+    short(node.content || node.name || node.id, 60));
+}
+
+// learnedFor says what a learned link does: it is a label for its query, a misleading one
+// lowering its end. Past the trace retention the query's text is erased.
+const learnedFor = (e) => `${e.label === 'misleading' ? 'lowers it' : 'raises it'} for ${e.query_erased ? 'a query erased with its trace' : `"${e.query}"`}`;
+
+function planList(t) {
+  return h('ul', { class: 'plans' }, (t.plans || []).map((p, i) => h('li', {},
+    `plan ${i + 1}: ${p.mode} "${p.query}"`, p.keywords?.length ? ` keywords ${p.keywords.join(', ')}` : '',
+    p.types?.length ? ` types ${p.types.join(', ')}` : '', t.plan_relaxation?.[i] && t.plan_relaxation[i] !== 'none' ? ` (relaxed: ${t.plan_relaxation[i]})` : '')));
 }
 
 // ---- Spaces ----------------------------------------------------------------------
@@ -164,6 +192,7 @@ function recallView(space) {
   // Empty: no cut-off, and the field is not sent.
   const minScore = h('input', { id: 'min-score', name: 'min_score', type: 'number', min: 0, max: 1, step: 'any', placeholder: 'none' });
   const out = h('div', { id: 'recall-result' });
+  const submit = h('button', { type: 'submit' }, 'Recall');
   const run = async () => {
     out.replaceChildren(h('p', { class: 'muted' }, 'Recalling…'));
     const body = { query: query.value, strategy: strategy.value, k: Number(k.value), max_depth: Number(depth.value) };
@@ -178,10 +207,16 @@ function recallView(space) {
   };
   view.replaceChildren(
     h('h2', {}, `Recall in ${space}`),
-    h('form', { id: 'recall-form', class: 'inline', onsubmit: (ev) => { ev.preventDefault(); run().then(() => say('')).catch(fail); } },
+    h('form', { id: 'recall-form', class: 'inline', onsubmit: (ev) => {
+      ev.preventDefault();
+      busy(submit, 'Recalling…', run).then(() => say('')).catch((err) => {
+        out.replaceChildren();
+        fail(err);
+      });
+    } },
       query, h('label', {}, 'strategy ', strategy), h('label', {}, 'K ', k), h('label', {}, 'max depth ', depth),
       h('label', { title: 'leave out of the top K the nodes scored below it (0 to 1; empty: none)' }, 'min score ', minScore),
-      h('button', { type: 'submit' }, 'Recall')),
+      submit),
     out);
   query.focus();
 }
@@ -196,6 +231,7 @@ function showRecall(space, res, trace, info, out, scopes) {
   const evidence = h('ol', { class: 'evidence' }, ranked.map((n) => {
     const li = h('li', { 'data-id': n.node.id });
     li.append(typeBadge(n.node.type), ' ', memoryLink(space, n.node),
+      n.node.name && n.node.name !== n.node.content ? h('span', { class: 'muted name' }, ` ${short(n.node.name, 40)} ·`) : '',
       h('span', { class: 'muted' }, ` score ${fixed(n.score, 3)} · depth ${n.depth}`),
       h('span', { class: 'marks' },
         h('button', { type: 'button', class: 'useful', title: 'this helped', onclick: () => toggle(n.node.id, 'useful', li) }, 'useful'),
@@ -216,20 +252,23 @@ function showRecall(space, res, trace, info, out, scopes) {
     applied.replaceChildren(
       h('h3', {}, `${fb.edits.length} edits applied${fb.confirmed ? ' (confirmed feedback, η)' : ' (η/2)'}`),
       h('p', {}, 'Labels: ', Object.entries(fb.labels || {}).map(([id, l]) =>
-        h('span', { class: `label label-${l}`, title: info.get(id)?.content || id }, `${short(info.get(id)?.name || id, 24)}: ${l} `))),
+        h('span', { class: `label label-${l}`, title: info.get(id)?.name || id }, `${short(info.get(id)?.content || id, 40)}: ${l} `))),
       editTable(space, fb.edits, names),
       fb.edits.length ? editGraph(fb.edits, names) : '',
       h('p', {}, h('a', { href: `#/edits/${space}` }, 'See it in the timeline, where it can be reverted.')));
   };
+  const sendButton = h('button', { type: 'submit', id: 'send-feedback', disabled: !mayReconsolidate(scopes),
+    title: mayReconsolidate(scopes) ? undefined : lacksScopes }, 'Send feedback');
   const t = trace;
   out.replaceChildren(
     h('div', { class: 'columns' },
       h('section', { class: 'evidence-panel' },
         h('h3', {}, `${res.nodes.length} nodes, ${res.edges.length} edges among them`),
         evidence,
-        h('form', { class: 'inline', id: 'feedback-form', onsubmit: (ev) => { ev.preventDefault(); send().then(() => say('Feedback applied.')).catch(fail); } },
-          correct, h('button', { type: 'submit', id: 'send-feedback', disabled: !mayReconsolidate(scopes),
-            title: mayReconsolidate(scopes) ? undefined : lacksScopes }, 'Send feedback')),
+        h('form', { class: 'inline', id: 'feedback-form', onsubmit: (ev) => {
+          ev.preventDefault();
+          busy(sendButton, 'Sending…', send).then(() => say('Feedback applied.')).catch(fail);
+        } }, correct, sendButton),
         applied),
       h('section', { class: 'trace-panel', 'data-trace-id': t.id },
         h('h3', {}, 'Trace'),
@@ -241,9 +280,7 @@ function showRecall(space, res, trace, info, out, scopes) {
           h('ol', { class: 'below' }, t.below_min_score.map((n) => h('li', { 'data-id': n.id },
             typeBadge(info.get(n.id)?.type), ' ', memoryLink(space, info.get(n.id) || { id: n.id }),
             h('span', { class: 'muted' }, ` score ${fixed(n.score, 3)}`))))) : '',
-        h('ul', { class: 'plans' }, (t.plans || []).map((p, i) => h('li', {},
-          `plan ${i + 1}: ${p.mode} "${p.query}"`, p.keywords?.length ? ` keywords ${p.keywords.join(', ')}` : '',
-          p.types?.length ? ` types ${p.types.join(', ')}` : '', t.plan_relaxation?.[i] && t.plan_relaxation[i] !== 'none' ? ` (relaxed: ${t.plan_relaxation[i]})` : ''))),
+        planList(t),
         h('ul', { class: 'decisions' }, (t.decisions || []).map((d) => h('li', {},
           `depth ${d.depth}: ${d.is_enough ? 'enough' : `expand ${(d.nodes_to_expand || []).length} nodes`}${d.reason ? ` (${d.reason})` : ''}`))),
         h('div', { id: 'trace-graph' }, traceGraph(t, res, info, memoryHref(space))),
@@ -260,7 +297,7 @@ function editTable(space, edits, names) {
         memoryLink(space, names.get(e.to) || { id: e.to }),
         // A learned link is a label for its query: a misleading one lowers its end. Past
         // the trace retention the query's text is erased.
-        e.label ? ` (${e.label === 'misleading' ? 'lowers it' : 'raises it'} for ${e.query_erased ? 'a query erased with its trace' : `"${e.query}"`})` : ''),
+        e.label ? ` (${learnedFor(e)})` : ''),
       h('td', { class: 'num' }, `${e.old_weight == null ? 'new' : fixed(e.old_weight)} → ${fixed(e.new_weight)}`),
       h('td', {}, e.reverted ? `reverted ${when(e.reverted_at)}` : '')))));
 }
@@ -293,10 +330,11 @@ async function editsView(space) {
         h('div', { class: 'when' }, when(first.time)),
         h('div', { class: 'what' },
           h('p', {}, h('span', { class: `badge source-${first.source}` }, first.source === 'auto' ? 'automatic (η/2)' : 'feedback'),
-            ` trace ${short(first.trace_id, 13)} · ${count(list, 'add')} added, ${count(list, 'strengthen')} strengthened, ${count(list, 'weaken')} weakened `,
+            ' trace ', first.trace_id ? h('a', { class: 'trace-link', href: `#/trace/${space}/${first.trace_id}` }, first.trace_id) : '–',
+            ` · ${count(list, 'add')} added, ${count(list, 'strengthen')} strengthened, ${count(list, 'weaken')} weakened `,
             reverted ? h('span', { class: 'badge reverted' }, 'reverted')
               : h('button', { type: 'button', class: 'revert', disabled: !mayRevert, title: mayRevert ? undefined : lacksScopes,
-                onclick: () => revert(first).catch(fail) }, 'Revert')),
+                onclick: (ev) => busy(ev.currentTarget, 'Reverting…', () => revert(first)).catch(fail) }, 'Revert')),
           editGraph(list, names),
           editTable(space, list, names)));
     })),
@@ -330,7 +368,9 @@ async function memoryView(space, id) {
         h('table', { class: 'fields' }, h('tbody', {},
           field('description', m.description), field('time', m.t_start ? `${when(m.t_start)} – ${when(m.t_end)}` : ''),
           field('keywords', m.keywords), field('participants', m.participants), field('aliases', m.aliases),
-          field('category', m.category), field('role', m.role), field('created', when(m.created_at)),
+          field('category', m.category), field('role', m.role),
+          field('learned', m.learned_at && when(m.learned_at)), field('valid until', m.valid_until && when(m.valid_until)),
+          field('created', when(m.created_at)),
           field('updated', when(m.updated_at)), field('recalled', `${m.access_count} times`),
           field('id', m.id))),
         h('h3', {}, 'Provenance'),
@@ -340,13 +380,43 @@ async function memoryView(space, id) {
         h('h3', {}, `${edges.length} edges`),
         h('table', { class: 'edges' },
           h('thead', {}, h('tr', {}, ['', 'predicate', 'memory', 'weight (initial)', 'confidence'].map((x) => h('th', {}, x)))),
-          h('tbody', {}, edges.map((e) => h('tr', {},
-            h('td', {}, e.from === m.id ? '→' : '←'), h('td', {}, e.predicate, h('span', { class: 'muted' }, ` ${e.layer}`)),
+          h('tbody', {}, edges.map((e) => h('tr', { class: e.label ? 'learned' : '' },
+            h('td', {}, e.from === m.id ? '→' : '←'), h('td', {}, e.predicate, h('span', { class: 'muted' }, ` ${e.layer}`),
+              e.label ? h('span', { class: `label label-${e.label}` }, ` learned, ${e.label}: ${learnedFor(e)}`) : ''),
             h('td', {}, memoryLink(space, other(e))), h('td', { class: 'num' }, `${fixed(e.weight)} (${fixed(e.initial_weight)})`),
             h('td', { class: 'num' }, fixed(e.confidence)))))),
         h('h3', {}, `${edits.length} reconsolidation edits`),
         edits.length ? editTable(space, edits, names) : h('p', { class: 'muted' }, 'None.')),
       h('section', {}, h('h3', {}, 'Neighbourhood'), neighbourhood(m, around.nodes, around.edges, memoryHref(space)))));
+}
+
+// ---- A trace ---------------------------------------------------------------------
+
+async function traceView(space, id) {
+  const chosen = navigation;
+  const t = await api('GET', `${spacePath(space)}/traces/${encodeURIComponent(id)}`);
+  const names = await memories(space, [...(t.seeds || []), ...(t.scores || []), ...(t.validity || [])].map((n) => n.id));
+  const node = (id) => [typeBadge(names.get(id).type), ' ', memoryLink(space, names.get(id))];
+  const scored = (cls, list) => (list?.length
+    ? h('ol', { class: cls }, list.map((n) => h('li', { 'data-id': n.id }, node(n.id), h('span', { class: 'muted' }, ` score ${fixed(n.score, 3)}`))))
+    : h('p', { class: 'muted' }, 'None.'));
+  draw(chosen,
+    h('h2', {}, `Trace ${t.id}`),
+    h('p', { class: 'content' }, t.query),
+    h('p', { class: 'muted' }, `${when(t.created_at)} · ${t.strategy} · seeds by ${t.seed_method || '–'}`),
+    t.focus ? h('p', {}, `focus: ${t.focus}`) : '',
+    planList(t),
+    h('h3', {}, 'Seeds'), scored('seeds', t.seeds),
+    h('h3', {}, 'Scores'), scored('scores', t.scores),
+    // What the read path did with superseded memories: demoted for a question about the
+    // present, kept for one about the past, their newer versions offered beside them.
+    h('h3', {}, 'Validity'),
+    t.validity?.length ? h('table', { class: 'validity' },
+      h('thead', {}, h('tr', {}, ['memory', 'action', 'factor', 'score'].map((x) => h('th', {}, x)))),
+      h('tbody', {}, t.validity.map((v) => h('tr', { 'data-id': v.id },
+        h('td', {}, node(v.id)), h('td', {}, v.action, v.of ? [' of ', memoryLink(space, names.get(v.of) || { id: v.of })] : ''),
+        h('td', { class: 'num' }, fixed(v.factor)), h('td', { class: 'num' }, fixed(v.score, 3))))))
+      : h('p', { class: 'muted', id: 'no-validity' }, 'No superseded memory met.'));
 }
 
 // ---- Routing ---------------------------------------------------------------------
@@ -372,11 +442,23 @@ const views = {
   recall: (space) => recallView(space),
   edits: (space) => editsView(space),
   memory: (space, id) => memoryView(space, id),
+  trace: (space, id) => traceView(space, id),
 };
+
+// part is a part of the hash as typed: the browser keeps it percent-encoded, and spacePath
+// encodes it again.
+function part(x) {
+  try {
+    return decodeURIComponent(x);
+  } catch {
+    return x; // a lone % is its own text
+  }
+}
 
 async function route() {
   const chosen = ++navigation;
-  const [, name = 'spaces', space = spaceInput.value, id] = location.hash.split('/');
+  const [, name = 'spaces', typed, id] = location.hash.split('/');
+  const space = typed === undefined ? spaceInput.value : part(typed);
   for (const a of document.querySelectorAll('nav a')) {
     a.classList.toggle('active', a.id === `nav-${name}`);
     a.href = `#/${a.id.slice(4)}/${space || ''}`;
@@ -396,7 +478,7 @@ async function route() {
   localStorage.setItem('realm-space', space);
   say('Loading…');
   try {
-    await (views[name] || views.spaces)(space, id && decodeURIComponent(id));
+    await (views[name] || views.spaces)(space, id && part(id));
     if (status.textContent === 'Loading…') say('');
   } catch (err) {
     if (chosen !== navigation) return;
@@ -407,13 +489,17 @@ async function route() {
 
 document.getElementById('connection').addEventListener('submit', (ev) => {
   ev.preventDefault();
-  sessionStorage.setItem('realm-key', keyInput.value);
+  apiKey = keyInput.value;
+  sessionStorage.setItem('realm-key', apiKey);
   readKeyScopes();
   spaceChoices();
   const [, name = 'spaces'] = location.hash.split('/');
   const target = `#/${name === 'memory' ? 'spaces' : name}/${spaceInput.value}`;
   if (location.hash === target) route(); else location.hash = target;
 });
+// A field the browser finds invalid (K out of range, a space of other characters) stops
+// its form with no other word than this one in the status bar.
+document.addEventListener('invalid', (ev) => say(`${ev.target.name}: ${ev.target.validationMessage}`, 'error'), true);
 window.addEventListener('hashchange', route);
 readKeyScopes();
 route();
