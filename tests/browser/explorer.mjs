@@ -105,6 +105,8 @@ try {
   check(links >= drawn, `every drawn node is linked to where it came from (${links} links)`);
   const traceId = await page.locator('.trace-panel').getAttribute('data-trace-id');
   check(/^[0-9a-f-]{36}$/.test(traceId || ''), `the trace panel names trace ${traceId}`);
+  check(await page.locator('.trace-panel a.trace-link').getAttribute('href') === `#/trace/${space}/${traceId}`,
+    'the trace panel links to the trace view');
   check(recallBodies.length === 1 && !('min_score' in recallBodies[0]), 'an empty min score is not sent');
   check(await page.locator('#below-min-score').count() === 0, 'without a min score no node is listed below it');
   const scoreOf = (text) => parseFloat(/score (\d+\.\d+)/.exec(text)[1]);

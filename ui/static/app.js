@@ -120,6 +120,8 @@ function memoryLink(space, node) {
 // lowering its end. Past the trace retention the query's text is erased.
 const learnedFor = (e) => `${e.label === 'misleading' ? 'lowers it' : 'raises it'} for ${e.query_erased ? 'a query erased with its trace' : `"${e.query}"`}`;
 
+const traceLink = (space, id) => h('a', { class: 'trace-link', href: `#/trace/${space}/${id}` }, id);
+
 function planList(t) {
   return h('ul', { class: 'plans' }, (t.plans || []).map((p, i) => h('li', {},
     `plan ${i + 1}: ${p.mode} "${p.query}"`, p.keywords?.length ? ` keywords ${p.keywords.join(', ')}` : '',
@@ -272,7 +274,7 @@ function showRecall(space, res, trace, info, out, scopes) {
         applied),
       h('section', { class: 'trace-panel', 'data-trace-id': t.id },
         h('h3', {}, 'Trace'),
-        h('p', { class: 'muted' }, `trace ${t.id} · ${t.strategy} · seeds by ${t.seed_method || '–'} · `,
+        h('p', { class: 'muted' }, 'trace ', traceLink(space, t.id), ` · ${t.strategy} · seeds by ${t.seed_method || '–'} · `,
           Object.entries(t.timings || {}).map(([k, v]) => `${k} ${Math.round(v)} ms`).join(', ')),
         t.focus ? h('p', {}, `focus: ${t.focus}`) : '',
         t.below_min_score?.length ? h('div', { id: 'below-min-score' },
@@ -330,7 +332,7 @@ async function editsView(space) {
         h('div', { class: 'when' }, when(first.time)),
         h('div', { class: 'what' },
           h('p', {}, h('span', { class: `badge source-${first.source}` }, first.source === 'auto' ? 'automatic (η/2)' : 'feedback'),
-            ' trace ', first.trace_id ? h('a', { class: 'trace-link', href: `#/trace/${space}/${first.trace_id}` }, first.trace_id) : '–',
+            ' trace ', first.trace_id ? traceLink(space, first.trace_id) : '–',
             ` · ${count(list, 'add')} added, ${count(list, 'strengthen')} strengthened, ${count(list, 'weaken')} weakened `,
             reverted ? h('span', { class: 'badge reverted' }, 'reverted')
               : h('button', { type: 'button', class: 'revert', disabled: !mayRevert, title: mayRevert ? undefined : lacksScopes,
