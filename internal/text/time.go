@@ -171,11 +171,6 @@ func Dates(text string, now time.Time, tense int) []Mention {
 			m.Label = m.From.Format("Monday 2 January 2006")
 			add(m, true)
 		}
-		for _, ix := range reOnNth.FindAllStringSubmatchIndex(text, -1) {
-			if reNthEnds.MatchString(text[ix[1]:]) {
-				add(dayOfMonth(text, ix, now, tense))
-			}
-		}
 		for _, ix := range reHoliday.FindAllStringSubmatchIndex(text, -1) {
 			add(holiday(text, ix, now, tense))
 		}
@@ -207,6 +202,15 @@ func Dates(text string, now time.Time, tense int) []Mention {
 		add(m, ok)
 		if m.End > m.Start {
 			days = append(days, m)
+		}
+	}
+	slices.SortFunc(days, func(a, b Mention) int { return a.Start - b.Start })
+	found = append(found, dayRanges(text, days)...)
+	if hasNow {
+		for _, ix := range reOnNth.FindAllStringSubmatchIndex(text, -1) {
+			if reNthEnds.MatchString(text[ix[1]:]) {
+				add(dayOfMonth(text, ix, days, now, tense))
+			}
 		}
 	}
 	for _, ix := range reMonthPart.FindAllStringSubmatchIndex(text, -1) {
@@ -652,13 +656,31 @@ func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, boo
 	return m, true
 }
 
-// dayOfMonth reads "on the 14th": the next such day from today for a text of the present
-// or the future, the last one up to today for a past text, as a weekday is placed; a month
-// without that day is passed over.
-func dayOfMonth(text string, ix []int, now time.Time, tense int) (Mention, bool) {
+// dayOfMonth reads "on the 14th": a day of the month of the last day of days named before
+// it, or of the month after when it comes before that day ("on March 14 and back on the
+// 21st": 21 March; "from January 28, back on the 3rd": 3 February); with none, the next
+// such day from today for a text of the present or the future, the last one up to today
+// for a past text, as a weekday is placed; a month without that day is passed over.
+func dayOfMonth(text string, ix []int, days []Mention, now time.Time, tense int) (Mention, bool) {
 	day, _ := strconv.Atoi(text[ix[2]:ix[3]])
 	if day < 1 || day > 31 {
 		return Mention{}, false
+	}
+	var named time.Time
+	for _, d := range days {
+		if d.End <= ix[0] && !d.From.IsZero() {
+			named = d.From
+		}
+	}
+	if !named.IsZero() {
+		c := time.Date(named.Year(), named.Month(), day, 0, 0, 0, 0, named.Location())
+		if day < named.Day() {
+			c = time.Date(named.Year(), named.Month()+1, day, 0, 0, 0, 0, named.Location())
+		}
+		if c.Day() != day {
+			return Mention{}, false
+		}
+		return Mention{Start: ix[0], End: ix[1], From: c, To: dayEnd(c), Label: FormatDay(c)}, true
 	}
 	step := 1
 	if tense == TensePast {
@@ -808,6 +830,86 @@ func monthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 	return m, true
 }
 
+// A range of days is one expression, from the first day's start to the last one's end:
+// "March 14 to 18", "March 14-18", "14–18 March", "from March 14 to March 18", "14 March
+// 2026 to 18 March 2026". A move from one day to another is two days ("moved the review
+// from May 2 to May 9"), and a day followed by a time is no range ("March 14 to 9 pm").
+const rangeTo = `(?:\s*[-–—]\s*|\s+(?i:to|through|until|till)\s+)`
+
+var (
+	reRangeJoin = regexp.MustCompile(`^` + rangeTo + `$`)
+	reRangeTail = regexp.MustCompile(`^` + rangeTo + `(\d{1,2})(?:st|nd|rd|th)?\b(?:,? ((?:19|20)\d{2})\b)?`)
+	reRangeHead = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?` + rangeTo + `$`)
+	reNoDayNext = regexp.MustCompile(`^\s*(?:[:.]\d|(?i:[ap]\.?m)\b|(?:` + MonthNames + `|` + monthAbbrevs + `)\b)`)
+	reMovedFrom = regexp.MustCompile(`(?i)\b(?:moved|moving|rescheduled|postponed|pushed|shifted|changed|switched|slipped|slid|delayed|bumped|brought)\b[^.!?;\n]*\bfrom\s*$`)
+)
+
+// dayRanges are the ranges of days of text: two of days (earliest first) joined, or one
+// with a day of the month alone before or after it, which takes its month and year.
+func dayRanges(text string, days []Mention) []Mention {
+	var out []Mention
+	add := func(first, last Mention) {
+		if reMovedFrom.MatchString(text[:first.Start]) || !first.From.Before(last.From) {
+			return
+		}
+		r := Mention{Start: first.Start, End: last.End, From: first.From, To: last.To}
+		if first.Label != "" || last.Label != "" {
+			r.Label = spanLabel(r.From, r.To)
+		}
+		out = append(out, r)
+	}
+	for i, d := range days {
+		if d.From.IsZero() {
+			continue
+		}
+		if i+1 < len(days) && reRangeJoin.MatchString(text[d.End:days[i+1].Start]) && !days[i+1].From.IsZero() {
+			last := days[i+1]
+			if last.Label != "" && last.From.Before(d.From) { // "December 28 to January 3"
+				last.From, last.To = last.From.AddDate(1, 0, 0), last.To.AddDate(1, 0, 0)
+			}
+			if d.Label != "" && last.Label == "" { // "14 March to 18 March 2026"
+				d.From = time.Date(last.From.Year(), d.From.Month(), d.From.Day(), 0, 0, 0, 0, d.From.Location())
+			}
+			add(d, last)
+			continue
+		}
+		if ix := reRangeTail.FindStringSubmatchIndex(text[d.End:]); ix != nil && !reNoDayNext.MatchString(text[d.End+ix[1]:]) {
+			last, y := d, d.From.Year()
+			if ix[4] >= 0 {
+				y, _ = strconv.Atoi(text[d.End+ix[4] : d.End+ix[5]])
+				d.From, d.Label = time.Date(y, d.From.Month(), d.From.Day(), 0, 0, 0, 0, d.From.Location()), ""
+			}
+			day, _ := strconv.Atoi(text[d.End+ix[2] : d.End+ix[3]])
+			last.From = time.Date(y, d.From.Month(), day, 0, 0, 0, 0, d.From.Location())
+			last.To, last.End = dayEnd(last.From), d.End+ix[1]
+			if last.From.Day() == day {
+				add(d, last)
+			}
+			continue
+		}
+		dayFirst := text[d.Start] >= '0' && text[d.Start] <= '9'
+		if ix := reRangeHead.FindStringSubmatchIndex(text[:d.Start]); ix != nil && dayFirst && (i == 0 || days[i-1].End <= ix[0]) {
+			first := d
+			day, _ := strconv.Atoi(text[ix[2]:ix[3]])
+			first.Start, first.From = ix[0], time.Date(d.From.Year(), d.From.Month(), day, 0, 0, 0, 0, d.From.Location())
+			add(first, d)
+		}
+	}
+	return out
+}
+
+// spanLabel writes a span of days as the labels do: "14 to 18 March 2026", "30 March to 2
+// April 2026", "28 December 2026 to 3 January 2027".
+func spanLabel(from, to time.Time) string {
+	switch {
+	case from.Year() != to.Year():
+		return FormatDay(from) + " to " + FormatDay(to)
+	case from.Month() != to.Month():
+		return from.Format("2 January") + " to " + FormatDay(to)
+	}
+	return from.Format("2") + " to " + FormatDay(to)
+}
+
 // reYearAfter: a year named from now right after a month or a day ("in March last year",
 // "on May 3 of next year").
 var reYearAfter = regexp.MustCompile(`^,? (?:of )?(?i:(last|next|this)) year\b`)
@@ -899,7 +1001,7 @@ func monthPart(text string, ix []int, now time.Time, tense int) (Mention, bool) 
 	if whole.Label != "" {
 		m.Label = FormatDay(m.From)
 		if !m.To.Equal(dayEnd(m.From)) {
-			m.Label = m.From.Format("2") + " to " + FormatDay(m.To)
+			m.Label = spanLabel(m.From, m.To)
 		}
 	}
 	return m, true

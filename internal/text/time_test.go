@@ -1,6 +1,7 @@
 package text_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -11,11 +12,12 @@ import (
 var monday = time.Date(2023, time.May, 8, 13, 56, 0, 0, time.UTC)
 
 // wednesday is Wednesday 8 May 2024; november is Sunday 1 November 2026; april is
-// Monday 8 April 2024.
+// Monday 8 April 2024; february is Tuesday 10 February 2026.
 var (
 	wednesday = time.Date(2024, time.May, 8, 10, 0, 0, 0, time.UTC)
 	november  = time.Date(2026, time.November, 1, 10, 0, 0, 0, time.UTC)
 	april     = time.Date(2024, time.April, 8, 10, 0, 0, 0, time.UTC)
+	february  = time.Date(2026, time.February, 10, 18, 30, 0, 0, time.UTC)
 )
 
 func date(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 0, 0, 0, 0, time.UTC) }
@@ -58,6 +60,15 @@ func TestDates(t *testing.T) {
 		{"EndOfJune", "the report is due by the end of June", november, text.TenseFuture, date(2027, 6, 30), date(2027, 6, 30), "30 June 2027"},
 		{"StartOfJanuary", "we start at the beginning of January", november, text.TenseFuture, date(2027, 1, 1), date(2027, 1, 1), "1 January 2027"},
 		{"MiddleOfAugustPast", "we moved in the middle of August", november, text.TensePast, date(2026, 8, 15), date(2026, 8, 15), "15 August 2026"},
+		// A range of days is one span, from its first day to the end of its last.
+		{"RangeTo", "We booked the hotel for March 14 to 18", february, text.TenseFuture, date(2026, 3, 14), date(2026, 3, 18), "14 to 18 March 2026"},
+		{"RangeHyphen", "Hotel Avenida Palace, March 14-18, noted.", february, 0, date(2026, 3, 14), date(2026, 3, 18), "14 to 18 March 2026"},
+		{"RangeDayFirst", "We stay in Lisbon 14–18 March", february, text.TenseFuture, date(2026, 3, 14), date(2026, 3, 18), "14 to 18 March 2026"},
+		{"RangeFromTo", "from March 14 to March 18", february, text.TenseFuture, date(2026, 3, 14), date(2026, 3, 18), "14 to 18 March 2026"},
+		{"RangeYears", "14 March 2026 to 18 March 2026", february, 0, date(2026, 3, 14), date(2026, 3, 18), ""},
+		{"RangeYearAtEnd", "14 March to 18 March 2027", february, 0, date(2027, 3, 14), date(2027, 3, 18), "14 to 18 March 2027"},
+		{"RangeOverNewYear", "We're away December 28 to January 3", november, text.TenseFuture, date(2026, 12, 28), date(2027, 1, 3), "28 December 2026 to 3 January 2027"},
+		{"RangePast", "We stayed at the Avenida from March 14 to 18", april, text.TensePast, date(2024, 3, 14), date(2024, 3, 18), "14 to 18 March 2024"},
 		{"LastWeekOfNextMonth", "the last week of next month", november, text.TenseFuture, date(2026, 12, 25), date(2026, 12, 31), "25 to 31 December 2026"},
 		{"FirstWeekOfTheYear", "in the first week of the year", november, 0, date(2026, 1, 1), date(2026, 1, 7), "1 to 7 January 2026"},
 		// Fixed-date holidays, fortnights, weekends ago, the weekday after next, a day of
@@ -207,6 +218,48 @@ func TestDates(t *testing.T) {
 				t.Errorf("label = %q, want %q", m.Label, tt.label)
 			}
 		})
+	}
+}
+
+// A move from one day to another is two days, not a range; a day followed by a time is
+// one day.
+func TestDatesNoRange(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"The audit moved from November 20 to December 3.", []string{"20 November 2026", "3 December 2026"}},
+		{"We moved the review from November 20 to November 27.", []string{"20 November 2026", "27 November 2026"}},
+		{"Open house on November 20 to 9 pm.", []string{"20 November 2026"}},
+	} {
+		var got []string
+		for _, m := range text.Dates(tt.text, november, text.TenseFuture) {
+			got = append(got, m.Label)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: dates %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+// A day of the month alone after a day named in the same text is of that day's month, or
+// of the month after when it comes before that day; with none, the next such day.
+func TestDatesDayOfNamedMonth(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		want []string
+	}{
+		{"We fly to Lisbon on March 14 and back on the 21st.", []string{"14 March 2026", "21 March 2026"}},
+		{"We leave on March 28 and come back on the 3rd.", []string{"28 March 2026", "3 April 2026"}},
+		{"We fly back on the 21st.", []string{"21 February 2026"}},
+	} {
+		var got []string
+		for _, m := range text.Dates(tt.text, february, text.TenseFuture) {
+			got = append(got, m.Label)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%q: dates %q, want %q", tt.text, got, tt.want)
+		}
 	}
 }
 
