@@ -79,6 +79,9 @@ func placedDates(s string, now time.Time, tense int) []text.Mention {
 	for i, m := range ms {
 		p := phraseOf(s, m)
 		t := datesTense(s[p.start:p.end])
+		if bookedFor(s, m) {
+			t = text.TenseFuture
+		}
 		if t == text.TenseUnknown || t == tense {
 			continue
 		}
@@ -190,4 +193,25 @@ func recurs(s string, m text.Mention) bool {
 	return reEveryTime.MatchString(phrase) || saysHowOften(phrase) ||
 		reDueDay.MatchString(phrase) && reDayAlone.MatchString(said) && !reMonthCounted.MatchString(phrase) ||
 		reYearlyDay.MatchString(phrase) && !reWeekday.MatchString(said)
+}
+
+// reBookedFor: a booking, its date next ("We booked the hotel for March 14 to 18",
+// "Booked NH215 to Rome, departing May 16", "In Porto we booked the Infante Sagres,
+// confirmation PRT-55821, for March 18"); an assistant's "Saved NH223, June 13" opening a
+// sentence too. reBookingVerb is its verb alone.
+var (
+	reBookingVerb = regexp.MustCompile(`(?i)(?:^\s*saved|\b(?:booked|rebooked|reserved|scheduled|(?:bought|got)(?: \w+){0,2} tickets?))\b`)
+	reBookedFor   = regexp.MustCompile(reBookingVerb.String() + `[^.!?;\n]*?(?:\b(?i:for|on|departing|arriving|leaving|returning|from)|,)\s+(?i:the\s+)?$`)
+)
+
+// bookedFor reports whether m is the date of a booking its sentence tells: the booking is
+// past, the date it is for is ahead, unless another word of the sentence is past ("We
+// booked the hotel for March 14 and loved it"). A stay without a booking is read by its
+// tense ("We stayed there from March 14 to 18").
+func bookedFor(s string, m text.Mention) bool {
+	sen := sentenceOf(s, m.Start)
+	if !reBookedFor.MatchString(s[sen.start:m.Start]) {
+		return false
+	}
+	return !hasPastCue(reBookingVerb.ReplaceAllString(s[sen.start:sen.end], ""))
 }

@@ -181,6 +181,46 @@ func TestOfflineAnnotatePlannedDates(t *testing.T) {
 	wantAnnotated(t, june, tests)
 }
 
+// A booking is past, the date it is for ahead: a stay, a flight booked or saved for a day
+// said in February is this year's, unless another word of its sentence is past; a stay
+// said without a booking keeps its tense. A range of days is one date.
+func TestOfflineAnnotateBookedDates(t *testing.T) {
+	february := time.Date(2026, time.February, 10, 18, 30, 0, 0, time.FixedZone("", -5*3600))
+	tests := []struct{ text, want string }{
+		{"We booked Hotel Avenida Palace in Lisbon for March 14 to 18.", "We booked Hotel Avenida Palace in Lisbon for March 14 to 18 (14 to 18 March 2026)."},
+		{"Booked ANA NH215 Tokyo Haneda to Frankfurt then LH1454 to Rome, departing May 16 at 11:05.",
+			"Booked ANA NH215 Tokyo Haneda to Frankfurt then LH1454 to Rome, departing May 16 (16 May 2026) at 11:05."},
+		{"Saved NH223/LH1456, June 13 at 10:20.", "Saved NH223/LH1456, June 13 (13 June 2026) at 10:20."},
+		{"In Porto we booked the Hotel Infante Sagres, confirmation PRT-55821, for March 18 to 21.",
+			"In Porto we booked the Hotel Infante Sagres, confirmation PRT-55821, for March 18 to 21 (18 to 21 March 2026)."},
+		{"I reserved a table on March 3.", "I reserved a table on March 3 (3 March 2026)."},
+		{"The hotel is booked for March 14.", "The hotel is booked for March 14 (14 March 2026)."},
+		{"We fly to Lisbon on March 14 and back on the 21st.", "We fly to Lisbon on March 14 (14 March 2026) and back on the 21st (21 March 2026)."},
+		// Negative: another past word, no booking, or a date the booking is not for.
+		{"We booked the hotel for March 14 and loved it.", "We booked the hotel for March 14 (14 March 2025) and loved it."},
+		{"We stayed at the Avenida from March 14 to 18.", "We stayed at the Avenida from March 14 to 18 (14 to 18 March 2025)."},
+		{"I booked it in March.", "I booked it in March (March 2025)."},
+		{"I saved the receipt from March 3.", "I saved the receipt from March 3 (3 March 2025)."},
+	}
+	wantAnnotated(t, february, tests)
+}
+
+// The memory of a booking for a range of days starts on its first day and ends at the end
+// of its last.
+func TestOfflineExtractBookedRange(t *testing.T) {
+	a := New(Options{})
+	boston := time.FixedZone("", -5*3600)
+	at := time.Date(2026, time.February, 10, 18, 30, 0, 0, boston)
+	for _, said := range []string{"We booked Hotel Avenida Palace in Lisbon for March 14 to 18.", "We stay at Hotel Avenida Palace 14–18 March."} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Maria", Content: said, ObservedAt: at}
+		turn := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
+		wantFrom, wantTo := time.Date(2026, time.March, 14, 0, 0, 0, 0, boston), time.Date(2026, time.March, 18, 23, 59, 59, 0, boston)
+		if len(turn) == 0 || turn[0].TStart == nil || turn[0].TEnd == nil || !turn[0].TStart.Equal(wantFrom) || !turn[0].TEnd.Equal(wantTo) {
+			t.Errorf("%q: events %+v, want one from %s to %s", said, turn, wantFrom, wantTo)
+		}
+	}
+}
+
 // april is Monday 8 April 2024.
 var april = time.Date(2024, time.April, 8, 10, 0, 0, 0, time.UTC)
 
