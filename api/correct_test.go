@@ -569,6 +569,45 @@ func TestCorrectionDatedByItsWords(t *testing.T) {
 	}
 }
 
+// TestCorrectionDatedInItsOffset: a correction's dates are days where its memory's days
+// are, in the UTC offset of the message it derives from (Boston's here: midnight is 05:00Z),
+// or in that of a valid_from sent with one; a range is one span, to the end of its last day.
+func TestCorrectionDatedInItsOffset(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	boston, tokyo := time.FixedZone("", -5*3600), time.FixedZone("", 9*3600)
+	said := []map[string]string{{"id": "c1", "session_id": "s1", "speaker": "Ana", "content": correctMessages[0]["content"], "timestamp": "2023-05-08T10:00:00-05:00"}}
+	for _, tc := range []struct {
+		name, content, validFrom string
+		from, to                 time.Time
+	}{
+		{"Named", "Ana's colleague Marta moves to the design team on 12 February 2024.", "",
+			time.Date(2024, 2, 12, 0, 0, 0, 0, boston), time.Date(2024, 2, 12, 23, 59, 59, 0, boston)},
+		{"Range", "Ana's colleague Marta visits the design team from 12 to 16 February 2024.", "2023-06-01T09:00:00Z",
+			time.Date(2024, 2, 12, 0, 0, 0, 0, boston), time.Date(2024, 2, 16, 23, 59, 59, 0, boston)},
+		{"ValidFromOffset", "Ana's colleague Marta joins the design team tomorrow.", "2023-06-01T23:30:00+09:00",
+			time.Date(2023, 6, 2, 0, 0, 0, 0, tokyo), time.Date(2023, 6, 2, 23, 59, 59, 0, tokyo)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			space := cyphertest.NewSpace(t)
+			sp := "/v1/spaces/" + space
+			c.remember(sp, said)
+			old := correctable(t, c, space)
+			body := map[string]any{"content": tc.content}
+			if tc.validFrom != "" {
+				body["valid_from"] = tc.validFrom
+			}
+			var got memoryDoc
+			if resp := c.do("PATCH", sp+"/memories/"+old.ID, body, &got); resp.StatusCode != http.StatusOK {
+				t.Fatalf("correct: %d", resp.StatusCode)
+			}
+			if !sameTime(got.Memory.TStart, &tc.from) || !sameTime(got.Memory.TEnd, &tc.to) {
+				t.Errorf("t_start %v t_end %v, want %v %v", got.Memory.TStart, got.Memory.TEnd, tc.from, tc.to)
+			}
+		})
+	}
+}
+
 // sameTime: both absent, or the same instant.
 func sameTime(a, b *time.Time) bool {
 	return a == nil && b == nil || a != nil && b != nil && a.Equal(*b)

@@ -78,7 +78,11 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 	if validFrom.IsZero() {
 		validFrom = now
 	}
-	start, end := correctedTime(old, content, validFrom.In(p.opts.Zone))
+	asOf, err := p.correctionLocal(ctx, space, old, validFrom)
+	if err != nil {
+		return "", err
+	}
+	start, end := correctedTime(old, content, asOf)
 	n := realm.Node{
 		ID: newID[0], Space: space, Type: old.Type, Name: name,
 		Content: content, Description: "corrected by the client on " + now.Format(time.RFC3339),
@@ -107,6 +111,25 @@ func correctedTime(old realm.Node, content string, asOf time.Time) (*time.Time, 
 		}
 	}
 	return old.TStart, old.TEnd
+}
+
+// correctionLocal is validFrom read where the days of a correction of old are: in the UTC
+// offset validFrom was sent with, else in the one of the first message old derives from
+// (realm.LocalTime), so that its "12 February" is the day ingestion would have dated, not
+// UTC's. A message since forgotten leaves the memory's zone.
+func (p *Pipeline) correctionLocal(ctx context.Context, space string, old realm.Node, validFrom time.Time) (time.Time, error) {
+	if _, offset := validFrom.Zone(); offset != 0 {
+		return validFrom, nil
+	}
+	offset := 0
+	if len(old.Sources) > 0 {
+		said, _, err := p.store.GetObservation(ctx, space, old.Sources[0])
+		if err != nil && realm.ErrorCode(err) != realm.ENotFound {
+			return time.Time{}, err
+		}
+		offset = said.Offset
+	}
+	return realm.LocalTime(validFrom, offset, p.opts.Zone), nil
 }
 
 // validSince is when n became valid, as far as the space knows: the earlier of its start
