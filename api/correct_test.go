@@ -545,25 +545,14 @@ func TestCorrectionDatedByItsWords(t *testing.T) {
 		{"None", "Ana's colleague Marina joined the design team and sits next to Ana.", "", time.Time{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			space := cyphertest.NewSpace(t)
-			sp := "/v1/spaces/" + space
-			c.remember(sp, correctMessages)
-			old := correctable(t, c, space)
-			body := map[string]any{"content": tc.content}
-			if tc.validFrom != "" {
-				body["valid_from"] = tc.validFrom
-			}
-			var got memoryDoc
-			if resp := c.do("PATCH", sp+"/memories/"+old.ID, body, &got); resp.StatusCode != http.StatusOK {
-				t.Fatalf("correct: %d", resp.StatusCode)
-			}
+			old, got := correctSaid(t, c, correctMessages, tc.content, tc.validFrom)
 			want, wantEnd := old.TStart, old.TEnd
 			if !tc.want.IsZero() {
 				end := tc.want.AddDate(0, 0, 1).Add(-time.Second)
 				want, wantEnd = &tc.want, &end
 			}
-			if !sameTime(got.Memory.TStart, want) || !sameTime(got.Memory.TEnd, wantEnd) {
-				t.Errorf("t_start %v t_end %v, want %v %v", got.Memory.TStart, got.Memory.TEnd, want, wantEnd)
+			if !sameTime(got.TStart, want) || !sameTime(got.TEnd, wantEnd) {
+				t.Errorf("t_start %v t_end %v, want %v %v", got.TStart, got.TEnd, want, wantEnd)
 			}
 		})
 	}
@@ -589,23 +578,31 @@ func TestCorrectionDatedInItsOffset(t *testing.T) {
 			time.Date(2023, 6, 2, 0, 0, 0, 0, tokyo), time.Date(2023, 6, 2, 23, 59, 59, 0, tokyo)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			space := cyphertest.NewSpace(t)
-			sp := "/v1/spaces/" + space
-			c.remember(sp, said)
-			old := correctable(t, c, space)
-			body := map[string]any{"content": tc.content}
-			if tc.validFrom != "" {
-				body["valid_from"] = tc.validFrom
-			}
-			var got memoryDoc
-			if resp := c.do("PATCH", sp+"/memories/"+old.ID, body, &got); resp.StatusCode != http.StatusOK {
-				t.Fatalf("correct: %d", resp.StatusCode)
-			}
-			if !sameTime(got.Memory.TStart, &tc.from) || !sameTime(got.Memory.TEnd, &tc.to) {
-				t.Errorf("t_start %v t_end %v, want %v %v", got.Memory.TStart, got.Memory.TEnd, tc.from, tc.to)
+			_, got := correctSaid(t, c, said, tc.content, tc.validFrom)
+			if !sameTime(got.TStart, &tc.from) || !sameTime(got.TEnd, &tc.to) {
+				t.Errorf("t_start %v t_end %v, want %v %v", got.TStart, got.TEnd, tc.from, tc.to)
 			}
 		})
 	}
+}
+
+// correctSaid remembers messages in a new space and corrects the memory that says Marta to
+// content, valid from validFrom ("": none sent); it returns the memory and its correction.
+func correctSaid(t *testing.T, c client, messages []map[string]string, content, validFrom string) (old, corrected realm.Node) {
+	t.Helper()
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, messages)
+	old = correctable(t, c, space)
+	body := map[string]any{"content": content}
+	if validFrom != "" {
+		body["valid_from"] = validFrom
+	}
+	var got memoryDoc
+	if resp := c.do("PATCH", sp+"/memories/"+old.ID, body, &got); resp.StatusCode != http.StatusOK {
+		t.Fatalf("correct: %d", resp.StatusCode)
+	}
+	return old, got.Memory
 }
 
 // sameTime: both absent, or the same instant.

@@ -224,37 +224,35 @@ func TestDates(t *testing.T) {
 // A move from one day to another is two days, not a range; a day followed by a time is
 // one day.
 func TestDatesNoRange(t *testing.T) {
-	for _, tt := range []struct {
-		text string
-		want []string
-	}{
+	wantLabels(t, november, []labelsCase{
 		{"The audit moved from November 20 to December 3.", []string{"20 November 2026", "3 December 2026"}},
 		{"We moved the review from November 20 to November 27.", []string{"20 November 2026", "27 November 2026"}},
 		{"Open house on November 20 to 9 pm.", []string{"20 November 2026"}},
-	} {
-		var got []string
-		for _, m := range text.Dates(tt.text, november, text.TenseFuture) {
-			got = append(got, m.Label)
-		}
-		if !slices.Equal(got, tt.want) {
-			t.Errorf("%q: dates %q, want %q", tt.text, got, tt.want)
-		}
-	}
+	})
 }
 
 // A day of the month alone after a day named in the same text is of that day's month, or
 // of the month after when it comes before that day; with none, the next such day.
 func TestDatesDayOfNamedMonth(t *testing.T) {
-	for _, tt := range []struct {
-		text string
-		want []string
-	}{
+	wantLabels(t, february, []labelsCase{
 		{"We fly to Lisbon on March 14 and back on the 21st.", []string{"14 March 2026", "21 March 2026"}},
 		{"We leave on March 28 and come back on the 3rd.", []string{"28 March 2026", "3 April 2026"}},
 		{"We fly back on the 21st.", []string{"21 February 2026"}},
-	} {
+	})
+}
+
+// labelsCase is a text and the labels of its dates.
+type labelsCase struct {
+	text string
+	want []string
+}
+
+// wantLabels checks the labels of the dates of each text, said at now in the future tense.
+func wantLabels(t *testing.T, now time.Time, tests []labelsCase) {
+	t.Helper()
+	for _, tt := range tests {
 		var got []string
-		for _, m := range text.Dates(tt.text, february, text.TenseFuture) {
+		for _, m := range text.Dates(tt.text, now, text.TenseFuture) {
 			got = append(got, m.Label)
 		}
 		if !slices.Equal(got, tt.want) {
