@@ -228,8 +228,10 @@ func TestForgetAboutInvalid(t *testing.T) {
 }
 
 // TestForgetAboutWords: a phrase is found as whole words, in any case, with any white
-// space between its words; an email address as a whole token, not inside a longer one; a
-// number (an IBAN, a card's) in any grouping, not inside a longer one.
+// space between its words (a no-break space too), composed or decomposed alike; an email
+// address as a whole token, not inside a longer one; a number (an IBAN, a card's, a
+// phone's) in any grouping, not inside a longer one but after a country code; a session
+// id holding a phrase as whole words makes its messages found.
 func TestForgetAboutWords(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -238,33 +240,42 @@ func TestForgetAboutWords(t *testing.T) {
 	texts := []struct {
 		content string
 		named   bool
+		session string
 	}{
-		{"Tom Beckerman called about the lease.", false},
-		{"Mail ops.tom.becker@acme.com for access.", false},
-		{"Write to tom.becker@acme.com.au instead.", false},
-		{"Ask btom.becker@acme.com about the invoice.", false},
-		{"I met tom   becker\nat the fair.", true},
-		{"Ask TOM.BECKER@ACME.COM.", true},
-		{"These are (Tom Becker's) notes.", true},
-		{"Reach him at <tom.becker@acme.com>, please.", true},
-		{"My IBAN is DE89370400440532013000.", true},
-		{"Wire it to DE89-3704-0044-0532-0130-00 today.", true},
-		{"The other account is DE89 3704 0044 0532 0130 001.", false},
-		{"Card 4111 1111 1111 1111 expires in May.", true},
-		{"Card 4111111111111112 is the new one.", false},
+		{"Tom Beckerman called about the lease.", false, ""},
+		{"Mail ops.tom.becker@acme.com for access.", false, ""},
+		{"Write to tom.becker@acme.com.au instead.", false, ""},
+		{"Ask btom.becker@acme.com about the invoice.", false, ""},
+		{"I met tom   becker\nat the fair.", true, ""},
+		{"Ask TOM.BECKER@ACME.COM.", true, ""},
+		{"These are (Tom Becker's) notes.", true, ""},
+		{"Reach him at <tom.becker@acme.com>, please.", true, ""},
+		{"My IBAN is DE89370400440532013000.", true, ""},
+		{"Wire it to DE89-3704-0044-0532-0130-00 today.", true, ""},
+		{"The other account is DE89 3704 0044 0532 0130 001.", false, ""},
+		{"Card 4111 1111 1111 1111 expires in May.", true, ""},
+		{"Card 4111111111111112 is the new one.", false, ""},
+		{"I met Ju\u0308rgen Mu\u0308ller at the fair.", true, ""}, // decomposed, found by the composed phrase
+		{"Anna Köhler sent the invoice.", true, ""},                // composed, found by the decomposed phrase
+		{"Call Tom\u00a0Becker tomorrow.", true, ""},               // a no-break space
+		{"Call +420 777 123 456 after six.", true, ""},             // a national number in its international form
+		{"Or +420777123456 on weekends.", true, ""},
+		{"The code 1777123456 is someone else's.", false, ""},
+		{"Noted, the appointment moves to Monday.", true, "ticket-tom.becker@acme.com"}, // a session named after him
+		{"Noted, the invoice goes out today.", false, "ticket-tom.beckerman@acme.com"},
 	}
 	var messages []map[string]string
 	var want []string
 	for i, text := range texts {
 		id := fmt.Sprintf("w%d", i)
-		messages = append(messages, map[string]string{"id": id, "role": "user", "content": text.content, "timestamp": fmt.Sprintf("2024-03-04T10:%02d:00Z", i)})
+		messages = append(messages, map[string]string{"id": id, "role": "user", "content": text.content, "timestamp": fmt.Sprintf("2024-03-04T10:%02d:00Z", i), "session_id": text.session})
 		if text.named {
 			want = append(want, id)
 		}
 	}
 	c.remember(sp, messages)
 	var dry forgetAboutDoc
-	if code := c.do("POST", sp+"/forget", map[string]any{"about": []string{"Tom Becker", "tom.becker@acme.com", "DE89 3704 0044 0532 0130 00", "4111-1111-1111-1111"}, "dry_run": true}, &dry).StatusCode; code != http.StatusOK {
+	if code := c.do("POST", sp+"/forget", map[string]any{"about": []string{"Tom Becker", "tom.becker@acme.com", "DE89 3704 0044 0532 0130 00", "4111-1111-1111-1111", "Jürgen Müller", "Anna Ko\u0308hler", "777 123 456"}, "dry_run": true}, &dry).StatusCode; code != http.StatusOK {
 		t.Fatalf("dry run: %d", code)
 	}
 	if !slices.Equal(dry.Observations, want) {

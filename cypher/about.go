@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/realm-memory/realm"
 )
 
@@ -41,15 +43,15 @@ type About struct {
 	Traces       []string `json:"traces"`
 }
 
-// About finds what the space holds about the person phrases name (aboutPatterns says
-// how a phrase is found), changing nothing. Errors: ENotFound (no such space),
+// About finds what the space holds about the person phrases name (aboutPatterns and
+// sessionPatterns say how a phrase is found), changing nothing. Errors: ENotFound (no such space),
 // EUnavailable.
 func (s *Store) About(ctx context.Context, space string, phrases []string) (About, error) {
 	if err := s.spaceFound(ctx, space); err != nil {
 		return About{}, err
 	}
-	params := map[string]any{"space": space, "patterns": aboutPatterns(phrases)}
-	obs, err := s.ids(ctx, qAboutObservations, params)
+	patterns := aboutPatterns(phrases)
+	obs, err := s.ids(ctx, qAboutObservations, map[string]any{"space": space, "patterns": patterns, "sessions": sessionPatterns(phrases)})
 	if err != nil {
 		return About{}, err
 	}
@@ -57,7 +59,7 @@ func (s *Store) About(ctx context.Context, space string, phrases []string) (Abou
 	if err != nil {
 		return About{}, err
 	}
-	traces, err := s.ids(ctx, qAboutTraces, params)
+	traces, err := s.ids(ctx, qAboutTraces, map[string]any{"space": space, "patterns": patterns})
 	if err != nil {
 		return About{}, err
 	}
@@ -118,37 +120,64 @@ func (s *Store) ids(ctx context.Context, q query, params map[string]any) ([]stri
 }
 
 // aboutPatterns are the regular expressions (Neo4j's =~, Java's syntax) that a text
-// naming one of phrases matches: the phrase's words, in any case, with any white space
-// between them, as whole words (no letter or digit right before or after, as an entity's
-// name is found in observation_derived.cypher), an email address as a whole token (nor
-// the characters of an address: "becker@acme.com" is not found in
-// "tom.becker@acme.com", nor "tom.becker@acme.co" in "tom.becker@acme.com"), a number
-// (isNumber) however its groups are written ("DE89 3704 0044 0532 0130 00" in
-// "DE89370400440532013000", "4111-1111-1111-1111"), never inside a longer one.
+// naming one of phrases matches, both in Unicode's composed form (NFC: a "ü" written as
+// "u" and a combining diaeresis is the letter "ü"; the queries compose the text): the
+// phrase's words, in any case, with any white space between them (a no-break space
+// too), as whole words (no letter or digit right before or after, as an entity's name is
+// found in observation_derived.cypher), an email address as a whole token (nor the
+// characters of an address: "becker@acme.com" is not found in "tom.becker@acme.com", nor
+// "tom.becker@acme.co" in "tom.becker@acme.com"), a number (isNumber) however its groups
+// are written ("DE89 3704 0044 0532 0130 00" in "DE89370400440532013000",
+// "4111-1111-1111-1111"), never inside a longer one but after a country code (a national
+// phone number in its international form: "777 123 456" in "+420777123456").
 func aboutPatterns(phrases []string) []string {
 	out := make([]string, 0, len(phrases))
 	for _, p := range phrases {
-		words, between := strings.Fields(p), `\s+`
-		if isNumber(p) {
-			// A card, an account or a phone number is written in groups of any size and
-			// any separator, or none: each of its characters, any of those between.
-			words, between = strings.Split(numberRe.ReplaceAllString(p, ""), ""), `[\s.\-/]*`
-		}
-		for i, w := range words {
-			words[i] = `\Q` + strings.ReplaceAll(w, `\E`, `\E\\E\Q`) + `\E`
-		}
-		before, after := `(?<![\p{L}\p{N}])`, `(?![\p{L}\p{N}])`
-		if strings.Contains(p, "@") {
+		before, after := wordBefore, wordAfter
+		switch {
+		case strings.Contains(p, "@"):
 			before, after = `(?<![\p{L}\p{N}._%+@-])`, `(?![\p{L}\p{N}_%+@-]|\.[\p{L}\p{N}])`
+		case isNumber(p):
+			before = `(?:` + wordBefore + `|(?<=\+\d{1,3}))`
 		}
-		out = append(out, `(?isu).*`+before+strings.Join(words, between)+after+`.*`)
+		out = append(out, `(?isu).*`+before+phraseRe(p)+after+`.*`)
 	}
 	return out
 }
 
-// numberRe is what separates the groups of a number as people write it: white space,
-// points, hyphens, slashes.
-var numberRe = regexp.MustCompile(`[\s.\-/]+`)
+// sessionPatterns are the regular expressions that a session id naming one of phrases
+// matches: the phrase as whole words, an email address too ("tom.becker@acme.com" in
+// "ticket-tom.becker@acme.com"), composed as aboutPatterns composes them.
+func sessionPatterns(phrases []string) []string {
+	out := make([]string, 0, len(phrases))
+	for _, p := range phrases {
+		out = append(out, `(?isu).*`+wordBefore+phraseRe(p)+wordAfter+`.*`)
+	}
+	return out
+}
+
+// No letter or digit right before or after a word.
+const wordBefore, wordAfter = `(?<![\p{L}\p{N}])`, `(?![\p{L}\p{N}])`
+
+// phraseRe is the regular expression of phrase's words, in NFC, any white space between
+// them, or of a number's characters, any of its separators between them.
+func phraseRe(phrase string) string {
+	phrase = norm.NFC.String(phrase)
+	words, between := strings.Fields(phrase), `[\s\p{Z}]+`
+	if isNumber(phrase) {
+		// A card, an account or a phone number is written in groups of any size and
+		// any separator, or none: each of its characters, any of those between.
+		words, between = strings.Split(numberRe.ReplaceAllString(phrase, ""), ""), `[\s\p{Z}.\-/]*`
+	}
+	for i, w := range words {
+		words[i] = `\Q` + strings.ReplaceAll(w, `\E`, `\E\\E\Q`) + `\E`
+	}
+	return strings.Join(words, between)
+}
+
+// numberRe is what separates the groups of a number as people write it: white space
+// (a no-break space too), points, hyphens, slashes.
+var numberRe = regexp.MustCompile(`[\s\p{Z}.\-/]+`)
 
 // isNumber: phrase is a number (a card's, an IBAN, a phone's, an ID): at least six
 // letters and digits once its separators are gone, half of them digits or more.

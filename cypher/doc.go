@@ -7,5 +7,6 @@
 // Tenancy: every statement that touches memories, observations, traces or edits filters
 // by $space.
 //
-// It imports the root package realm, schema, internal/ctxtime and the Neo4j driver.
+// It imports the root package realm, schema, internal/ctxtime, golang.org/x/text
+// (Unicode normalization) and the Neo4j driver.
 package cypher
