@@ -51,7 +51,7 @@ func (req forgetAboutRequest) validate() error {
 type forgetAboutResult struct {
 	DryRun       bool     `json:"dry_run" jsonschema:"true: what would go, nothing changed"`
 	Observations []string `json:"observations" jsonschema:"ids of the messages naming the person, in the order they were said"`
-	Memories     []string `json:"memories" jsonschema:"ids of the memories deleted with the messages, in id order (dry run: those forgetting them deletes)"`
+	Memories     []string `json:"memories" jsonschema:"ids of the memories deleted with the messages and of the events and facts whose own name or content names the person (a correction's), in id order (dry run: those that would go)"`
 	Traces       []string `json:"traces" jsonschema:"ids of the traces (recalls) whose question names the person, oldest first"`
 	Counts       struct {
 		Observations int `json:"observations"`
@@ -75,11 +75,13 @@ func (s *server) handleForgetAbout(w http.ResponseWriter, r *http.Request) {
 }
 
 // forgetAboutPerson forgets what a space holds about someone, named by phrases: the
-// messages naming them, the memories derived from those, the traces of questions naming
-// them (cypher.Store.About finds them). A dry run answers what would go and changes
-// nothing. Otherwise each message is forgotten as DELETE …/observations/{id} forgets it
-// (construction.Pipeline.Forget: the other messages of a merged memory are integrated
-// again), then the traces go as the retention's sweep deletes them
+// messages naming them, the memories derived from those, the events and facts whose own
+// words name them (a correction), the traces of questions naming them
+// (cypher.Store.About finds them). A dry run answers what would go
+// and changes nothing. Otherwise each message is forgotten as DELETE …/observations/{id}
+// forgets it (construction.Pipeline.Forget: the other messages of a merged memory are
+// integrated again), then the memories naming them go as DELETE …/memories/{id}
+// deletes one, then the traces go as the retention's sweep deletes them
 // (cypher.Store.ForgetTraces); the answer says what went, the memories the messages'
 // integration anew added and then forgetting a later one deleted included. A call that
 // fails midway leaves what it had yet to forget where About finds it, so that the same
@@ -90,7 +92,7 @@ func (s *server) forgetAboutPerson(ctx context.Context, space string, req forget
 	}
 	about, err := s.Store.About(ctx, space, req.About)
 	if err == nil && !req.DryRun {
-		about, err = s.forgetAbout(ctx, space, about)
+		about, err = s.forgetAbout(ctx, space, req.About, about)
 	}
 	if err != nil {
 		return forgetAboutResult{}, err
@@ -100,10 +102,12 @@ func (s *server) forgetAboutPerson(ctx context.Context, space string, req forget
 	return res, nil
 }
 
-// forgetAbout forgets the messages of about, then deletes its traces, and returns what went:
-// the messages and traces that were still there, the memories deleted with the messages.
-// A message gone since About read it (another request forgot it) is passed over.
-func (s *server) forgetAbout(ctx context.Context, space string, about cypher.About) (cypher.About, error) {
+// forgetAbout forgets the messages of about, then deletes the memories whose own words
+// still name the person phrases name, as DELETE …/memories/{id} deletes one (read again:
+// the messages integrated again may have said the name anew), then its traces, and
+// returns what went: the messages and traces that were still there, the memories deleted.
+// A message or memory gone since it was read (another request forgot it) is passed over.
+func (s *server) forgetAbout(ctx context.Context, space string, phrases []string, about cypher.About) (cypher.About, error) {
 	gone := cypher.About{Observations: []string{}, Memories: []string{}, Traces: []string{}}
 	for _, id := range about.Observations {
 		forgotten, err := s.Ingest.Forget(ctx, space, id)
@@ -115,6 +119,20 @@ func (s *server) forgetAbout(ctx context.Context, space string, about cypher.Abo
 		}
 		gone.Observations = append(gone.Observations, id)
 		gone.Memories = append(gone.Memories, forgotten.MemoryIDs...)
+	}
+	named, err := s.Store.MemoriesNaming(ctx, space, phrases)
+	if err != nil {
+		return gone, err
+	}
+	for _, id := range named {
+		err := s.Store.DeleteMemory(ctx, space, id)
+		if realm.ErrorCode(err) == realm.ENotFound {
+			continue
+		}
+		if err != nil {
+			return gone, err
+		}
+		gone.Memories = append(gone.Memories, id)
 	}
 	slices.Sort(gone.Memories)
 	gone.Memories = slices.Compact(gone.Memories)

@@ -286,6 +286,56 @@ func TestForgetAboutWords(t *testing.T) {
 	}
 }
 
+// TestForgetAboutCorrection: a memory whose content a client's correction wrote, naming
+// someone its messages do not name (the correction keeps the corrected memory's
+// provenance), is found by a phrase of its content and forgotten; the memory it corrected
+// holds again, and the message stays.
+func TestForgetAboutCorrection(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, []map[string]string{{"id": "m1", "speaker": "Maria Lopez", "role": "user",
+		"content": "I moved to Calle Mayor 5 in Madrid last spring.", "timestamp": "2024-03-04T10:00:00Z"}})
+	var old realm.Node
+	for _, m := range c.memories(sp, "limit=500") {
+		if m.Type == realm.Event || m.Type == realm.Fact {
+			old = m
+		}
+	}
+	if old.ID == "" {
+		t.Fatal("no event or fact to correct")
+	}
+	var corrected struct{ Memory realm.Node }
+	patch := map[string]any{"content": "Maria Lopez lives at Calle Mayor 5; her emergency contact is Peter Novak, IBAN CZ65 0800 0000 1920 0014 5399."}
+	if code := c.do("PATCH", sp+"/memories/"+old.ID, patch, &corrected).StatusCode; code != http.StatusOK || corrected.Memory.ID == "" {
+		t.Fatalf("correct: %d %+v", code, corrected)
+	}
+	for _, about := range [][]string{{"Peter Novak"}, {"CZ6508000000192000145399"}} {
+		var dry forgetAboutDoc
+		c.do("POST", sp+"/forget", map[string]any{"about": about, "dry_run": true}, &dry)
+		if len(dry.Observations) != 0 || !slices.Equal(dry.Memories, []string{corrected.Memory.ID}) {
+			t.Errorf("dry run %v: %+v, want the correction %s alone", about, dry, corrected.Memory.ID)
+		}
+	}
+	var got forgetAboutDoc
+	if code := c.do("POST", sp+"/forget", map[string]any{"about": []string{"Peter Novak"}}, &got).StatusCode; code != http.StatusOK || !slices.Equal(got.Memories, []string{corrected.Memory.ID}) {
+		t.Fatalf("forget: %d %+v, want the correction %s", code, got, corrected.Memory.ID)
+	}
+	for _, q := range []string{"Novak", "CZ65"} {
+		if ms := c.memories(sp, "limit=500&q="+q); len(ms) != 0 {
+			t.Errorf("memories?q=%s: %+v", q, ms)
+		}
+	}
+	var held struct{ Memory realm.Node }
+	if code := c.do("GET", sp+"/memories/"+old.ID, nil, &held).StatusCode; code != http.StatusOK || held.Memory.ValidUntil != nil {
+		t.Errorf("the memory corrected: %d %+v, want it to hold again", code, held.Memory)
+	}
+	if code := c.status("GET", sp+"/observations/m1", nil); code != http.StatusOK {
+		t.Errorf("the message: %d, want it kept", code)
+	}
+}
+
 // TestForgetAboutFinishedAgain: a forget that fails between its messages and its traces
 // (the embedder, which keeps each erased question's vector on the learned links, is away)
 // answers 503 with the messages forgotten and the trace still there; the same call again,

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -21,6 +22,10 @@ var (
 	aboutMemoriesCypher string
 	qAboutMemories      = newQuery("about_memories", aboutMemoriesCypher)
 
+	//go:embed queries/about_memories_named.cypher
+	aboutMemoriesNamedCypher string
+	qAboutMemoriesNamed      = newQuery("about_memories_named", aboutMemoriesNamedCypher)
+
 	//go:embed queries/about_traces.cypher
 	aboutTracesCypher string
 	qAboutTraces      = newQuery("about_traces", aboutTracesCypher)
@@ -36,7 +41,8 @@ var (
 
 // About is what a space holds about someone (POST …/forget): the ids of the messages
 // naming them, in the order they were said, of the memories that forgetting those
-// messages deletes, in id order, and of the traces whose query names them, oldest first.
+// messages deletes and of those whose own words name them (MemoriesNaming), in id order,
+// and of the traces whose query names them, oldest first.
 type About struct {
 	Observations []string `json:"observations"`
 	Memories     []string `json:"memories"`
@@ -59,11 +65,25 @@ func (s *Store) About(ctx context.Context, space string, phrases []string) (Abou
 	if err != nil {
 		return About{}, err
 	}
+	named, err := s.MemoriesNaming(ctx, space, phrases)
+	if err != nil {
+		return About{}, err
+	}
+	mems = append(mems, named...)
+	slices.Sort(mems)
+	mems = slices.Compact(mems)
 	traces, err := s.ids(ctx, qAboutTraces, map[string]any{"space": space, "patterns": patterns})
 	if err != nil {
 		return About{}, err
 	}
 	return About{Observations: obs, Memories: mems, Traces: traces}, nil
+}
+
+// MemoriesNaming are the ids, in id order, of the events and facts of the space whose own
+// name or content names the person phrases name (aboutPatterns), whatever their messages
+// say: a client's correction, an imported memory. Errors: EUnavailable.
+func (s *Store) MemoriesNaming(ctx context.Context, space string, phrases []string) ([]string, error) {
+	return s.ids(ctx, qAboutMemoriesNamed, map[string]any{"space": space, "patterns": aboutPatterns(phrases)})
 }
 
 // ForgetTraces deletes the traces ids of the space and erases their query's text from
