@@ -336,6 +336,78 @@ func TestForgetAboutCorrection(t *testing.T) {
 	}
 }
 
+// TestForgetAboutEpisode: the episode of a session that opened with the person's message
+// and goes on with another's is derived again from what stays, before the answer: its
+// content, participants, keywords and embedding (recall, memories?q=) no longer name
+// them, a dry run finds nothing more, and a message of the session said afterwards is
+// still contextualized by the session's episode.
+func TestForgetAboutEpisode(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	said := func(id, speaker, content, at string) map[string]string {
+		return map[string]string{"id": id, "session_id": "visit", "speaker": speaker, "role": "user", "content": content, "timestamp": at}
+	}
+	c.remember(sp, []map[string]string{
+		said("e1", "Tom Becker", "My knee surgery is on Friday at the city clinic.", "2024-03-04T10:00:00Z"),
+		said("e2", "Maria Lopez", "I will drive to the airport on Friday morning.", "2024-03-04T10:01:00Z"),
+		said("e3", "Maria Lopez", "I booked a hotel in Lisbon for May.", "2024-03-04T10:02:00Z"),
+	})
+	episode := func() realm.Node {
+		t.Helper()
+		eps := c.memories(sp, "limit=500&type=episode")
+		if len(eps) != 1 {
+			t.Fatalf("episodes: %+v, want the session's one", eps)
+		}
+		return eps[0]
+	}
+	names := func(n realm.Node) bool {
+		return strings.Contains(strings.ToLower(strings.Join(append(append([]string{n.Name, n.Content, n.Description}, n.Participants...), n.Keywords...), " ")), "becker")
+	}
+	if ep := episode(); !names(ep) {
+		t.Fatalf("the episode before: %+v, want it to name Tom Becker", ep)
+	}
+	if code := c.status("POST", sp+"/forget", map[string]any{"about": []string{"Tom Becker"}}); code != http.StatusOK {
+		t.Fatalf("forget: %d", code)
+	}
+	ep := episode()
+	if names(ep) || !strings.Contains(ep.Content, "Maria Lopez") {
+		t.Errorf("the episode after: %+v, want it derived from Maria Lopez's messages alone", ep)
+	}
+	if ms := c.memories(sp, "limit=500&q=Becker"); len(ms) != 0 {
+		t.Errorf("memories?q=Becker: %+v", ms)
+	}
+	for _, n := range c.recall(sp, map[string]any{"query": "Tom Becker", "k": 20}).Nodes {
+		if names(n.Node) {
+			t.Errorf("recall finds %+v", n.Node)
+		}
+	}
+	var dry forgetAboutDoc
+	c.do("POST", sp+"/forget", map[string]any{"about": []string{"Tom Becker"}, "dry_run": true}, &dry)
+	if len(dry.Observations)+len(dry.Memories) != 0 {
+		t.Errorf("a dry run after: %+v, want nothing", dry)
+	}
+
+	c.remember(sp, []map[string]string{said("e4", "Maria Lopez", "I adopted a grey cat named Pixel.", "2024-03-04T10:03:00Z")})
+	if eps := c.memories(sp, "limit=500&type=episode"); len(eps) != 1 || eps[0].ID != ep.ID {
+		t.Fatalf("episodes after a new message: %+v, want %s alone", eps, ep.ID)
+	}
+	var doc struct{ Edges []realm.Edge }
+	c.do("GET", sp+"/memories/"+ep.ID, nil, &doc)
+	contextualized := false
+	for _, m := range c.memories(sp, "limit=500") {
+		if slices.Contains(m.Sources, "e4") && (m.Type == realm.Event || m.Type == realm.Fact) {
+			contextualized = contextualized || slices.ContainsFunc(doc.Edges, func(e realm.Edge) bool {
+				return e.From == ep.ID && e.To == m.ID && e.Predicate == realm.Contextualizes
+			})
+		}
+	}
+	if !contextualized {
+		t.Errorf("no event or fact of the new message is contextualized by the episode: %+v", doc.Edges)
+	}
+}
+
 // TestForgetAboutFinishedAgain: a forget that fails between its messages and its traces
 // (the embedder, which keeps each erased question's vector on the learned links, is away)
 // answers 503 with the messages forgotten and the trace still there; the same call again,

@@ -2,7 +2,11 @@ package construction
 
 import (
 	"context"
+	"fmt"
+	"slices"
 
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/cypher"
 )
 
@@ -24,8 +28,10 @@ type Forgotten struct {
 // now, brings it back without the forgotten message's words. The deletion marks them
 // pending in its own transaction, leased to this process, so that one this call does
 // not integrate (a crash, a failed attempt, a cancelled context: reported pending) is
-// resumed as any pending observation (ResumePending).
-// Errors: ENotFound (space or message), EUnavailable.
+// resumed as any pending observation (ResumePending). Last, each episode that stays and
+// derived from it is derived again from the messages that stay (rederiveEpisodes).
+// Errors: ENotFound (space or message), EUnavailable, and the agent's and the embedder's
+// (the message is forgotten all the same; an episode may still say its words).
 func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, error) {
 	c := heldObservations.claim(p.opts.Owner) // before the store leases them (held.go)
 	defer c.end()
@@ -41,11 +47,58 @@ func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, err
 	}
 	results, err := p.integrateSaved(ctx, c, saved, cypher.Window{}, true)
 	if err != nil {
-		return out, nil // forgotten all the same: the others stay pending, for the resumption
+		// Forgotten all the same: the others stay pending, for the resumption.
+		return out, p.rederiveEpisodes(ctx, space, deleted.Episodes)
 	}
 	for i := range results {
 		results[i].Superseded = superseded(results[i].Edges)
 	}
 	out.Reintegrated = results
-	return out, nil
+	return out, p.rederiveEpisodes(ctx, space, deleted.Episodes)
+}
+
+// rederiveEpisodes derives each episode ids of space again from the first message that
+// stays of those it derives from, as the agent makes a session's episode of the message
+// that opens it: what it said of its session (its content, description, participants,
+// keywords, times, embedding) may be a forgotten message's, its speaker's name. It keeps
+// its id, name and edges: the session's messages stay contextualized by it, and those
+// said later find it. An extraction that makes no episode of the session (an LLM's) leaves
+// it as it was. Errors: EUnavailable, and the agent's and the embedder's.
+func (p *Pipeline) rederiveEpisodes(ctx context.Context, space string, ids []string) error {
+	for _, id := range ids {
+		name, o, err := p.store.EpisodeOpening(ctx, space, id)
+		if realm.ErrorCode(err) == realm.ENotFound {
+			continue // gone with a message forgotten meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		win, err := p.store.ExtractionContext(ctx, space, o.Seq, p.opts.RecentObservations)
+		if err != nil {
+			return err
+		}
+		// The messages of its session said before o, none of which the episode derives
+		// from, are not shown: o opens the session now, and the agent gives the message
+		// that opens a session its episode.
+		recent := slices.DeleteFunc(win.Observations, func(r realm.Observation) bool { return r.Session() == o.Session() })
+		ext, err := p.extract(ctx, o, win.Summary, recent, &Result{})
+		if err != nil {
+			return err
+		}
+		i := slices.IndexFunc(ext.Candidates, func(c agent.Candidate) bool { return c.Type == realm.Episode && c.Name == name })
+		if i < 0 {
+			continue
+		}
+		c := ext.Candidates[i]
+		embs, err := p.embed(ctx, []string{embedText(c.Name, c.Content)})
+		if err != nil {
+			return fmt.Errorf("embed the episode: %w", err)
+		}
+		n := realm.Node{ID: id, Type: realm.Episode, Name: name, Content: c.Content, Description: c.Description,
+			Participants: c.Participants, Keywords: c.Keywords, TStart: c.TStart, TEnd: c.TEnd, Embedding: embs[0]}
+		if err := p.store.RederiveEpisode(ctx, space, n); err != nil && realm.ErrorCode(err) != realm.ENotFound {
+			return err
+		}
+	}
+	return nil
 }

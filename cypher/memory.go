@@ -1112,6 +1112,10 @@ type ObservationDeleted struct {
 	// with it, marked pending in the same transaction and leased to the caller, by seq:
 	// their integration anew brings back what they said.
 	Reintegrate []realm.Observation
+	// Episodes are the episodes that stay and derived from it, in id order: what they say
+	// of their session may be its words (its speaker), to derive again from the messages
+	// that stay (construction.Pipeline.Forget).
+	Episodes []string
 }
 
 // observationDeleteBatch is how many memories a statement of DeleteObservation deletes
@@ -1173,6 +1177,9 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 					going = append(going, m.ID)
 				case len(m.adopted) > 0:
 					adopted[m.ID] = m.adopted
+				}
+				if m.Type == realm.Episode && !m.DeletedWithIt {
+					out.Episodes = append(out.Episodes, m.ID)
 				}
 			}
 		}
