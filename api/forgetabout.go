@@ -77,11 +77,11 @@ func (s *server) handleForgetAbout(w http.ResponseWriter, r *http.Request) {
 // forgetAboutPerson forgets what a space holds about someone, named by phrases: the
 // messages naming them, the memories derived from those, the events and facts whose own
 // words name them (a correction), the traces of questions naming them
-// (cypher.Store.About finds them). A dry run answers what would go
-// and changes nothing. Otherwise each message is forgotten as DELETE …/observations/{id}
-// forgets it (construction.Pipeline.Forget: the other messages of a merged memory are
-// integrated again), then the memories naming them go as DELETE …/memories/{id}
-// deletes one, then the traces go as the retention's sweep deletes them
+// (cypher.Store.About finds them). A dry run answers what would go and changes nothing.
+// Otherwise each message is forgotten as DELETE …/observations/{id} forgets it
+// (construction.Pipeline.Forget: the other messages of a merged memory are integrated
+// again, an episode that stays derived again), then the memories naming them go as
+// DELETE …/memories/{id} deletes one, then the traces go as the retention's sweep deletes them
 // (cypher.Store.ForgetTraces); the answer says what went, the memories the messages'
 // integration anew added and then forgetting a later one deleted included. A call that
 // fails midway leaves what it had yet to forget where About finds it, so that the same
