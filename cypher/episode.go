@@ -52,8 +52,15 @@ func (s *Store) RederiveEpisode(ctx context.Context, space string, n realm.Node)
 	if len(recs) == 0 {
 		return realm.Errorf(realm.ENotFound, "episode %q not found in space %q", n.ID, space)
 	}
-	s.texts.drop(space)
-	s.vectors.drop(space)
-	s.followWrite(ctx, space, graphMove{before: str(recs[0], "graph_before"), after: str(recs[0], "graph_after"), ids: []string{n.ID}})
+	r := recs[0]
+	s.followWrite(ctx, space, graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: []string{n.ID}})
+	// The embeddings and keyword index held for the version the write found take the
+	// episode's new text and embedding, as a merge's; others are left to be read again.
+	if known, before := s.knownState(space), str(r, "version_before"); before != "" && known.Version == before {
+		ins := []ObservationIntegration{{Integration: Integration{Merges: []Merge{{ID: n.ID, Content: n.Content, Embedding: n.Embedding, Keywords: n.Keywords}}}}}
+		state := SpaceState{N: known.N, Version: str(r, "version_after")}
+		s.vectors.written(space, known, state, ins)
+		s.texts.written(space, known, state, ins, map[string]realm.Node{n.ID: n})
+	}
 	return nil
 }
