@@ -164,6 +164,35 @@ func TestOfflineRolesAddressed(t *testing.T) {
 	}
 }
 
+// TestOfflineChatUserNamed: an assistant's "you" is the name its session's user speaks
+// under, whether the user's turn was said before the answer or only one said after it is
+// stored (a batch sent in reverse order); only a session whose user is never named keeps
+// the role's word.
+func TestOfflineChatUserNamed(t *testing.T) {
+	a := New(Options{})
+	asked := said("k1", "trip", "Kenji", "My wife Yumi and our son Haru will come.", 0)
+	later := said("k3", "trip", "Kenji", "In 2024 we went to Iceland for the northern lights.", 4)
+	otherTrip := said("k0", "plans", "Kenji", "Any tips for packing light?", -60)
+	tool := said("k4", "trip", "tool", `{"status":"ok"}`, 5)
+	noted := said("k2", "trip", "assistant", "Noted: Yumi and Haru are travelling with you.", 2)
+	for _, tt := range []struct {
+		name   string
+		recent []realm.Observation
+		want   string
+	}{
+		{"InOrder", []realm.Observation{asked}, "travelling with Kenji"},
+		{"Reversed", []realm.Observation{tool, later}, "travelling with Kenji"},
+		{"OtherSession", []realm.Observation{otherTrip}, "travelling with user"},
+		{"NoUser", []realm.Observation{tool}, "travelling with user"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: noted, Recent: tt.recent})).Content; !strings.Contains(got, tt.want) {
+				t.Errorf("%q, want it to say %q", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestOfflineToolNoPerson: a tool is no person, nor is a word of its output a person
 // the conversation does not know: an error's name, a service, an error number's label.
 // A person the conversation knows, named in it, is one.

@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"regexp"
@@ -164,6 +165,9 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	you := addressee
 	if you == "" {
 		you = chatCounterpart[strings.ToLower(speaker)]
+	}
+	if you == chatCounterpart["assistant"] {
+		you = cmp.Or(sessionUser(in.Recent, obs), you)
 	}
 	rewritten := rewritePronouns(text, speaker, you)
 	for _, c := range teamClaims(rewritten) {
@@ -554,6 +558,20 @@ var reVocative = regexp.MustCompile(`^\s*[,!]`)
 // prompt's is the assistant ("You are a travel agent"). It is not made a participant: the
 // assistant may not have spoken yet.
 var chatCounterpart = map[string]string{"user": "assistant", "assistant": "user", "system": "assistant"}
+
+// sessionUser is the name the user of obs's session speaks under ("Kenji" for the role
+// "user"): the speaker of any of its messages in recent, said before obs or after it
+// (a batch sent in reverse order stores the user's turn after the assistant's answer), who
+// is no chat role. "" when none is.
+func sessionUser(recent []realm.Observation, obs realm.Observation) string {
+	for i := len(recent) - 1; i >= 0; i-- {
+		s := strings.TrimSpace(recent[i].Speaker)
+		if recent[i].Session() == obs.Session() && s != "" && chatCounterpart[strings.ToLower(s)] == "" && !unaddressed[strings.ToLower(s)] {
+			return s
+		}
+	}
+	return ""
+}
 
 // unaddressed are the chat roles no one speaks to: a tool's output and a system prompt
 // are read, not answered; a user's "you" after a tool's output is the assistant's. Nor is
