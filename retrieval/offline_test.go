@@ -60,3 +60,27 @@ func TestLongUnspacedQuery(t *testing.T) {
 		t.Errorf("nodes %v, want %s first", scores(space, res), wife.ID)
 	}
 }
+
+// TestOfflineRecallGroupedNumber: a question writing a number in groups ("0088 412 390")
+// finds the memory that holds it written whole, first, and not one holding a longer number
+// that begins with it.
+func TestOfflineRecallGroupedNumber(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	miles := realm.Node{ID: id(space, "miles"), Type: realm.Fact, Name: "Miles&Go", Content: "Maria's TAP Miles&Go number is 0088412390.", Embedding: axes(1, 1)}
+	mileage := realm.Node{ID: id(space, "mileage"), Type: realm.Fact, Name: "ANA Mileage Club", Content: "Kenji's ANA Mileage Club number is 4417-203-998, a member number.", Embedding: axes(2, 1)}
+	longer := realm.Node{ID: id(space, "longer"), Type: realm.Fact, Name: "booking", Content: "Booking 00884123901 is pending.", Embedding: axes(3, 1)}
+	if err := s.PutMemories(context.Background(), space, []realm.Node{miles, mileage, longer}, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.RemoveFixture(context.Background(), space) })
+	r := newRetriever(s, offline.New(offline.Options{}), retrieval.DefaultOptions())
+	res, err := r.Recall(context.Background(), space, realm.RecallRequest{Query: "Whose number is 0088 412 390?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := scores(space, res)
+	if len(res.Nodes) == 0 || res.Nodes[0].Node.ID != miles.ID || got["longer"] >= got["miles"] {
+		t.Errorf("nodes %v, want miles first, above longer", got)
+	}
+}

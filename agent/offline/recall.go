@@ -56,8 +56,8 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		plan.Keywords = slices.DeleteFunc(plan.Keywords, func(k string) bool { return asksWithWhatIsOn[k] })
 	}
 	// The number of an identifier: keywords drop bare numbers, the full-text index holds
-	// "T-7788" as the terms "t" and "7788".
-	for _, n := range text.IDNumbers(words) {
+	// "T-7788" as the terms "t" and "7788"; a number written in groups, whole as well.
+	for _, n := range slices.Concat(text.IDNumbers(words), groupedNumbers(words)) {
 		if !slices.Contains(plan.Keywords, n) {
 			plan.Keywords = append(plan.Keywords, n)
 		}
@@ -87,6 +87,29 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		plan.Mode = realm.QueryMatch
 	}
 	return []realm.Plan{plan}, nil, nil
+}
+
+// numberGroups: a number written in groups of digits, each after a space, a point, a
+// hyphen or a slash ("0088 412 390", "4417-203-998").
+var numberGroups = regexp.MustCompile(`\b\d+(?:[ .\-/]\d+)+\b`)
+
+// groupedNumbers are the numbers of s written in groups, with their digits joined, of six
+// digits or more (fewer are a time or a range: "14-18"): the index holds a number written
+// whole ("0088412390") as one term, which the groups do not match, and which is no
+// longer number's.
+func groupedNumbers(s string) []string {
+	var out []string
+	for _, m := range numberGroups.FindAllString(s, -1) {
+		if n := strings.Map(func(r rune) rune {
+			if '0' <= r && r <= '9' {
+				return r
+			}
+			return -1
+		}, m); len(n) >= 6 {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // asksWhatWasSaid: a question about what was said, told or shared, which with a time

@@ -31,8 +31,9 @@ func TestOfflinePlanSeeds(t *testing.T) {
 	}
 }
 
-// TestOfflinePlanSeedsIDs: the number of an identifier is a keyword, and a query that is
-// only an identifier searches the keyword index; counts, short numbers and years are not.
+// TestOfflinePlanSeedsIDs: the number of an identifier is a keyword, one written in groups
+// also whole, and a query that is only an identifier searches the keyword index; counts,
+// short numbers, ranges and years are not.
 func TestOfflinePlanSeedsIDs(t *testing.T) {
 	d := offline.New(offline.Options{})
 	now := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
@@ -49,6 +50,9 @@ func TestOfflinePlanSeedsIDs(t *testing.T) {
 		{"What happened in 2023?", []string{"happened"}, realm.HybridMatch},
 		{"How many of the 12 tickets are open?", []string{"tickets", "open"}, realm.HybridMatch},
 		{"Did she run 5 km?", []string{"run", "km"}, realm.HybridMatch},
+		{"Whose number is 0088 412 390?", []string{"number", "0088", "0088412390"}, realm.HybridMatch},
+		{"Is 4417-203-998 my number?", []string{"number", "4417", "4417203998"}, realm.HybridMatch},
+		{"Are rooms 14-18 free?", []string{"rooms", "free"}, realm.HybridMatch},
 	} {
 		plans, _, err := d.PlanSeeds(context.Background(), agent.PlanInput{Query: tt.query, Time: now})
 		if err != nil || len(plans) != 1 || !slices.Equal(plans[0].Keywords, tt.want) || plans[0].Mode != tt.mode {
