@@ -153,7 +153,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	}
 	if addressee != "" {
 		known[strings.ToLower(addressee)] = "person"
-	} else if s := openingSubject(text, speaker); s != "" && !namesNoPerson(strings.ToLower(s)) && !billNouns[strings.ToLower(s)] {
+	} else if s := openingSubject(text, speaker); s != "" && !namesNoPerson(strings.ToLower(s)) && thingCategory(text, wordsOf(text), s) == "" {
 		known[strings.ToLower(s)] = "person"
 	}
 
@@ -179,7 +179,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	if strings.EqualFold(speaker, "tool") {
 		names = noGuessedPersons(names, known)
 	}
-	names = noAccountPersons(rewritten, names, known)
+	names = noThingPersons(rewritten, names, known)
 	var nameList, people []string
 	for _, n := range names {
 		nameList = append(nameList, n.name)
@@ -472,8 +472,10 @@ func calledName(text, speaker string, known map[string]string) (string, bool) {
 	for i := 0; i < len(ws) && i < 3; i++ {
 		handle := reHandle.FindStringSubmatch(text[max(0, ws[i].start-1):])
 		name, last := hyphenated(text, ws, i)
-		// A greeting calls no one: "Evening!", "Morning, all". Nor does a word in code.
-		if handle == nil && (!isNameWord(ws[i]) || opensCall(ws, i) || replyWords[ws[i].lower]) || strings.EqualFold(name, speaker) || inSpans(code, ws[i].start, ws[i].end) {
+		// A greeting calls no one: "Evening!", "Morning, all". Nor does a place, a language
+		// or a product ("Italy, third week of May, noted."), nor a word in code.
+		if handle == nil && (!isNameWord(ws[i]) || opensCall(ws, i) || replyWords[ws[i].lower] || namesNoPerson(strings.ToLower(name))) ||
+			strings.EqualFold(name, speaker) || inSpans(code, ws[i].start, ws[i].end) {
 			continue
 		}
 		if i > 0 && !opensCall(ws, i-1) {
@@ -506,8 +508,8 @@ func calledName(text, speaker string, known map[string]string) (string, bool) {
 }
 
 // replyWords open a reply set apart as a call would be, and call no one: "Perfect, you
-// nailed it", "Exactly, you said so".
-var replyWords = setOf(`perfect exactly right alright fine agreed seriously true correct done noted fair
+// nailed it", "Exactly, you said so", "Understood, Italy is now in June".
+var replyWords = setOf(`perfect exactly right alright fine agreed seriously true correct done noted understood fair
 lovely brilliant excellent indeed interesting wonderful fantastic super totally basically literally
 obviously clearly enough`)
 

@@ -1,6 +1,9 @@
 package offline
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Persons in an exchange's prompt (OFFLINE.md, "Reply"): the other speaker's words are
 // quoted with "I" and "you" resolved, unless a resolution could say something else.
@@ -35,16 +38,121 @@ var billWords = setOf(`bill bills statement statements payment payments loan mor
 // mortgage with Nationwide", "my phone plan is with Verizon".
 var accountNouns = setOf(`bank banks banking mortgage loan insurance electricity broadband internet savings plan`)
 
-// noAccountPersons is names with the persons only guessed (no person known by that name)
-// that are an account's or a bill's made concepts (accountName).
-func noAccountPersons(text string, names []nameMention, known map[string]string) []nameMention {
+// noThingPersons is names with the persons only guessed (no person known by that name)
+// that where they stand are no person's (thingCategory) given their category.
+func noThingPersons(text string, names []nameMention, known map[string]string) []nameMention {
 	ws := wordsOf(text)
 	for i, n := range names {
-		if n.category == "person" && known[strings.ToLower(n.name)] != "person" && accountName(text, ws, n.name) {
-			names[i].category = "concept"
+		if n.category == "person" && known[strings.ToLower(n.name)] != "person" {
+			if c := thingCategory(text, ws, n.name); c != "" {
+				names[i].category = c
+			}
 		}
 	}
 	return names
+}
+
+// thingCategory is the category of the one-word name where it stands in text when that is
+// no person's, "" otherwise: a concept for an account's or a bill's name (accountName), a
+// diet ("Vegan noted."), a firm written with a capital inside the word ("GetYourGuide",
+// "PayPal"; not "McDonald", "LeBron", "MacArthur": a name's own prefix is shorter, or
+// Mac), the code of an airline that opens a flight number of the text ("BA changed our
+// flight to BA115"), or a name after "the" ("we cancelled the Hoxton": a hotel, a bar, a
+// ship; a person takes no article); a place for a name before a trip's noun ("the Sintra
+// day tour") or listed after a known place that a place's preposition opens ("we went to
+// Croatia, Split and Hvar").
+func thingCategory(text string, ws []wordSpan, name string) string {
+	if strings.Contains(name, " ") {
+		return ""
+	}
+	lower := strings.ToLower(name)
+	switch {
+	case accountName(text, ws, name), diets[lower], firmCased(name), airlineCode(ws, name):
+		return "concept"
+	}
+	for k, w := range ws {
+		switch {
+		case strings.TrimSuffix(w.text, "'s") != name:
+		case k+1 < len(ws) && tripNouns[ws[k+1].lower], k+2 < len(ws) && ws[k+1].lower == "day" && tripNouns[ws[k+2].lower]:
+			return "place"
+		case k > 0 && ws[k-1].lower == "the":
+			return "concept"
+		case listedPlace(text, ws, k):
+			return "place"
+		}
+	}
+	return ""
+}
+
+// diets are what one eats, or does not: a word of them is no person, also opening a
+// sentence.
+var diets = setOf(`vegan vegetarian pescatarian keto paleo kosher halal`)
+
+// tripNouns after a name make it the place of a trip: "the Sintra day tour", "our Hvar
+// trip".
+var tripNouns = setOf(`trip trips tour tours excursion excursions cruise`)
+
+// firmCased: name holds a capital after three letters or more that are not Mac: a firm's
+// name written as one word ("GetYourGuide", "PayPal", "YouTube").
+func firmCased(name string) bool {
+	rs := []rune(name)
+	for p := 3; p < len(rs); p++ {
+		if unicode.IsUpper(rs[p]) && unicode.IsLower(rs[p-1]) {
+			return !strings.EqualFold(string(rs[:p]), "mac")
+		}
+	}
+	return false
+}
+
+// airlineCode: name is two or three capitals that open a flight number of ws: "BA" of
+// "BA115" or "BA 115".
+func airlineCode(ws []wordSpan, name string) bool {
+	if !isAcronym(name) || len(name) > 3 {
+		return false
+	}
+	for k, w := range ws {
+		number, ok := strings.CutPrefix(w.text, name)
+		if ok && number == "" && k+1 < len(ws) {
+			number = ws[k+1].text
+		}
+		if ok && len(number) >= 2 && len(number) <= 4 && strings.Trim(number, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// listedPlace: ws[k] is a one-word name in a list (joined by commas, "and" or "or") that a
+// known place after a place's preposition opens, and that ends the phrase: "we went to
+// Croatia, Split and Hvar", not "we moved to Lisbon, Ana and Rui stayed".
+func listedPlace(text string, ws []wordSpan, k int) bool {
+	first := k
+	for p := listedBefore(text, ws, first); p >= 0; p = listedBefore(text, ws, first) {
+		first = p
+	}
+	last := k
+	for n := last + 1; n <= last+2 && n < len(ws); n++ {
+		if listedBefore(text, ws, n) == last {
+			last = n
+		}
+	}
+	return first < k && places[ws[first].lower] && placeCued(ws, first) && endsPhrase(text, ws, last)
+}
+
+// listedBefore is the index of the name listed right before the name ws[k] ("Croatia, Split",
+// "Split and Hvar"), -1 when there is none.
+func listedBefore(text string, ws []wordSpan, k int) int {
+	if k < 1 || !isNameWord(ws[k]) {
+		return -1
+	}
+	if isNameWord(ws[k-1]) && strings.TrimSpace(text[ws[k-1].end:ws[k].start]) == "," {
+		return k - 1
+	}
+	if k >= 2 && coordinators[ws[k-1].lower] && isNameWord(ws[k-2]) && gapIsSpace(text, ws[k-1].end, ws[k].start) &&
+		strings.Trim(text[ws[k-2].end:ws[k-1].start], ", ") == "" {
+		return k - 2
+	}
+	return -1
 }
 
 // accountName: the one-word name is one of billNouns, or where it stands it is the object

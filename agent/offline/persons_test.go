@@ -90,6 +90,36 @@ func TestOfflineNoPersonOfAccounts(t *testing.T) {
 	}
 }
 
+// TestOfflineNoPersonOfTravel: a word of a trip is no person where it stands: an
+// acknowledgement or a place opening the assistant's reply, a diet, a firm written with a
+// capital inside the word, an airline's code before its flight number, a name after "the",
+// before a trip's noun or listed after a place gone to; a person stays one beside the same
+// words.
+func TestOfflineNoPersonOfTravel(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		speaker, text string
+		persons       []string
+	}{
+		{"assistant", "Understood, Italy is now in June.", nil},
+		{"assistant", "Italy, third week of May, noted.", nil},
+		{"assistant", "Vegan noted.", nil},
+		{"Maria", "In two weeks we do the Sintra day tour, booked with GetYourGuide, booking GYG-7781.", []string{"Maria"}},
+		{"Priya", "Last summer we went to Croatia, Split and Hvar.", []string{"Priya"}},
+		{"Priya", "BA changed our flight to BA115 at 14:10.", []string{"Priya"}},
+		{"Priya", "We cancelled the Hoxton and booked the Ace Hotel Brooklyn instead.", []string{"Priya"}},
+		// Negative: persons stay persons.
+		{"assistant", "Understood, Ana is coming too.", []string{"Ana"}},
+		{"Maria", "We moved to Lisbon, Ana and Rui stayed in Boston.", []string{"Maria", "Ana", "Rui"}},
+		{"Maria", "My cousin McKenzie booked the tour with MacArthur.", []string{"Maria", "McKenzie", "MacArthur"}},
+		{"Priya", "Dev changed our seats to 14A and 14B.", []string{"Priya", "Dev"}},
+	} {
+		if persons := personsOf(t, a, tt.speaker, tt.text); !slices.Equal(persons, tt.persons) {
+			t.Errorf("%s: %q: persons %q, want %q", tt.speaker, tt.text, persons, tt.persons)
+		}
+	}
+}
+
 // personsOf are the names of the person entities extracted from speaker's text.
 func personsOf(t *testing.T, a *Agent, speaker, text string) []string {
 	t.Helper()
