@@ -820,6 +820,9 @@ func entityCandidate(name, category, description, speaker string) agent.Candidat
 // entity's role; an animal makes a pet.
 func toldEntity(text string, n nameMention, description, speaker string) agent.Candidate {
 	relation, animal := toldOf(text, n.name)
+	if relation == "" {
+		relation = pronounKin(text, n.name, speaker)
+	}
 	switch {
 	case n.category == "person" && relation != "":
 		e := entityCandidate(n.name, n.category, relation+", "+description, speaker)

@@ -197,3 +197,30 @@ func accountBefore(text string, ws []wordSpan, k int) bool {
 	}
 	return false
 }
+
+// pronounKin is what the one-word name is to someone when a possessive pronoun and a word
+// of kin stand before it: the speaker's for "our" ("our son Haru", the speaker's "my" is
+// rewritten already), the person named last before it for "his", "her" or "their" ("my
+// sister Ana is coming, her husband Rui too": Ana's husband); "" when none is told.
+func pronounKin(text, name, speaker string) string {
+	ws := wordsOf(text)
+	for k := 2; k < len(ws); k++ {
+		if ws[k].text != name || !relationNouns[ws[k-1].lower] || !gapIsSpace(text, ws[k-2].end, ws[k-1].start) ||
+			!gapIsSpace(text, ws[k-1].end, ws[k].start) {
+			continue
+		}
+		switch ws[k-2].lower {
+		case "our":
+			if speaker != "" {
+				return speaker + "'s " + ws[k-1].text
+			}
+		case "his", "her", "their":
+			for p := k - 3; p >= 0; p-- {
+				if isNameWord(ws[p]) && !isOwner(ws[p]) && !relationNouns[ws[p].lower] {
+					return ws[p].text + "'s " + ws[k-1].text
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -120,6 +120,31 @@ func TestOfflineNoPersonOfTravel(t *testing.T) {
 	}
 }
 
+// TestOfflinePronounKin: a word of kin after a possessive pronoun tells whose relation a
+// name is: "our" the speaker's, "her" or "his" the person named just before.
+func TestOfflinePronounKin(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		speaker, text, name, want string
+	}{
+		{"Maria", "My sister Ana is coming, her husband Rui too.", "Rui", "Ana's husband"},
+		{"Kenji", "My wife Yumi and our son Haru will come.", "Haru", "Kenji's son"},
+		{"user", "I met Tom yesterday. His sister Kat was there.", "Kat", "Tom's sister"},
+		// Negative: a word of kin that ends its sentence is no name's.
+		{"Maria", "Ana called her sister. Rui answered.", "Rui", ""},
+	} {
+		var aliases []string
+		for _, e := range ofType(mustExtract(t, a, agent.ExtractInput{Observation: obsAt("o1", "s1", tt.speaker, tt.text)}).Candidates, realm.Entity) {
+			if e.Name == tt.name {
+				aliases = e.Aliases
+			}
+		}
+		if want := slices.DeleteFunc([]string{tt.want}, func(s string) bool { return s == "" }); !slices.Equal(aliases, want) {
+			t.Errorf("%q: %s's aliases %q, want %q", tt.text, tt.name, aliases, want)
+		}
+	}
+}
+
 // personsOf are the names of the person entities extracted from speaker's text.
 func personsOf(t *testing.T, a *Agent, speaker, text string) []string {
 	t.Helper()
