@@ -505,18 +505,28 @@ func TestOfflineReply(t *testing.T) {
 		})
 	}
 
-	// Without session ids, a turn an hour or more after the one before it starts anew.
-	t.Run("NoSession", func(t *testing.T) {
-		asked, reply := obsAt("o1", "", "assistant", "Which city do you live in?"), obsAt("o2", "", "user", "I live in Berlin with my wife.")
-		for gap, want := range map[time.Duration]string{time.Minute: "o1", 2 * time.Hour: ""} {
-			reply.ObservedAt = asked.ObservedAt.Add(gap)
-			ext := mustExtract(t, a, agent.ExtractInput{Observation: reply, Recent: []realm.Observation{asked}})
-			i := slices.IndexFunc(ext.Candidates, func(c agent.Candidate) bool { return c.Type != realm.Episode && c.Type != realm.Entity })
-			if got := ext.Candidates[i]; got.InReplyTo != want || strings.Contains(got.Content, "asked") != (want != "") {
-				t.Errorf("%v after the question: in reply to %q, content %q; want %q", gap, got.InReplyTo, got.Content, want)
+	// Without session ids, a turn an hour or more after the one before it starts anew;
+	// within a session, one hours after it: a chat resumed after the night or half a day
+	// answers nothing said before the pause.
+	for _, tt := range []struct {
+		session string
+		gaps    map[time.Duration]string // gap after the question: the question replied to
+	}{
+		{"", map[time.Duration]string{time.Minute: "o1", 2 * time.Hour: ""}},
+		{"s1", map[time.Duration]string{time.Minute: "o1", 2 * time.Hour: "o1", 6 * time.Hour: "", 20 * time.Hour: ""}},
+	} {
+		t.Run("Gap"+tt.session, func(t *testing.T) {
+			asked, reply := obsAt("o1", tt.session, "assistant", "Which city do you live in?"), obsAt("o2", tt.session, "user", "I live in Berlin with my wife.")
+			for gap, want := range tt.gaps {
+				reply.ObservedAt = asked.ObservedAt.Add(gap)
+				ext := mustExtract(t, a, agent.ExtractInput{Observation: reply, Recent: []realm.Observation{asked}})
+				i := slices.IndexFunc(ext.Candidates, func(c agent.Candidate) bool { return c.Type != realm.Episode && c.Type != realm.Entity })
+				if got := ext.Candidates[i]; got.InReplyTo != want || strings.Contains(got.Content, "asked") != (want != "") {
+					t.Errorf("%v after the question: in reply to %q, content %q; want %q", gap, got.InReplyTo, got.Content, want)
+				}
 			}
-		}
-	})
+		})
+	}
 
 	// A reply to a statement that says something carries its last sentence, and derives
 	// from it too; it answers no question, so no triggers edge will come of it.

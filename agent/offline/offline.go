@@ -295,10 +295,8 @@ func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker
 }
 
 // repliedTo is the turn just before obs in time (heardBefore) when it is another
-// speaker's in the same session: what obs replies to. Without session ids (one session a
-// day), a turn more than sessionlessReplyGap after the one before it starts anew: an
-// assistant's suggestion of the morning is not the prompt of the user's news of the
-// evening. A tool's output and a system prompt are answered by no one (unaddressed), nor
+// speaker's in the same session, not long before it (replyGap): what obs replies to. A
+// tool's output and a system prompt are answered by no one (unaddressed), nor
 // do they answer anyone: a system prompt's "you" is the assistant, not who spoke before
 // it, and a tool's output is what the assistant's call returned, its facts its own. A
 // turn speaking to someone else (addressee) answers not the turn before: "Dave, you own
@@ -310,7 +308,7 @@ func repliedTo(recent []realm.Observation, obs realm.Observation, speaker, addre
 	}
 	prev := recent[len(recent)-1]
 	if prev.ID == obs.ID || prev.Session() != obs.Session() || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) ||
-		(obs.SessionID == "" && obs.ObservedAt.Sub(prev.ObservedAt) > sessionlessReplyGap) ||
+		obs.ObservedAt.Sub(prev.ObservedAt) > replyGap(obs) ||
 		unaddressed[strings.ToLower(strings.TrimSpace(prev.Speaker))] || unaddressed[strings.ToLower(speaker)] ||
 		addressee != "" && !strings.EqualFold(addressee, strings.TrimSpace(prev.Speaker)) {
 		return realm.Observation{}, false
@@ -330,8 +328,18 @@ func heardBefore(recent []realm.Observation, obs realm.Observation) []realm.Obse
 	return out
 }
 
-// sessionlessReplyGap: see repliedTo.
-const sessionlessReplyGap = time.Hour
+// replyGap is how long after the turn before it a turn still replies to it. Without
+// session ids (one session a day), an hour: an assistant's suggestion of the morning is
+// not the prompt of the user's news of the evening. Within a session, whose turns the
+// client says belong to one conversation, longer, for a reply after a meeting or a meal;
+// but an acknowledgement sent six hours after the user's message, or a chat resumed the
+// next day, answers nothing said before the pause.
+func replyGap(obs realm.Observation) time.Duration {
+	if obs.SessionID == "" {
+		return time.Hour
+	}
+	return 3 * time.Hour
+}
 
 // minSaidWords: the last sentence of a turn that asks nothing is the context of a reply
 // when it has at least this many content words.
