@@ -214,7 +214,7 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour, s
 			return agent.Integration{Action: agent.ActionSkip, MergeInto: nb.Node.ID, Reason: "the neighbour says every word of it, at the same time"}, nb.Node.ID
 		}
 		if nb.Node.Type == c.Type && nb.sim >= o.opts.MergeSimilarity && nb.coverage >= o.opts.MergeCoverage && sameTime(c, nb.Node) && numbersIn(nb.Node.Content, c.Content) &&
-			!statesAnother(c, nb.Node) {
+			!statesAnother(c, nb.Node) && !saidByAnother(c, nb.Node) {
 			merged := c.Content
 			if nb.coverage < 1 {
 				merged = strings.TrimSpace(nb.Node.Content) + " " + c.Content
@@ -223,6 +223,15 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour, s
 		}
 	}
 	return agent.Integration{Action: agent.ActionAdd}, ""
+}
+
+// saidByAnother: candidate c and node n are two speakers' words ("Said by Sam …", "Said by
+// Chandra …"). Sam's reply quoting Chandra's statement (`Chandra said: "…" Sam: That's on
+// the pricey side.`) covers its words, yet is no telling of it again: merged, it would
+// read as Chandra's words, and end with her statement when it changes.
+func saidByAnother(c agent.Candidate, n realm.Node) bool {
+	a, b := speakerOfDescription(c.Description), speakerOfDescription(n.Description)
+	return a != "" && b != "" && !strings.EqualFold(a, b)
 }
 
 // numbersIn reports whether every number of a (a word with a digit: "17", "40mg") is in

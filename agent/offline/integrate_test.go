@@ -619,3 +619,31 @@ func TestOfflineIntegratePrecedesTie(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineReplyNotMerged: another speaker's reply quoting a statement covers its words,
+// yet is no telling of it again: it is added beside the statement, said by its own speaker,
+// never merged into the statement, which would read as the first speaker's words.
+func TestOfflineReplyNotMerged(t *testing.T) {
+	a := New(Options{})
+	stated := obsAt("o1", "s1", "Chandra", "My phone plan is with Verizon, $70 a month.")
+	reply := obsAt("o2", "s1", "Sam", "That's on the pricey side.")
+	fact := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: stated}))
+	node := realm.Node{ID: "plan", Type: fact.Type, Content: fact.Content, Description: fact.Description, Sources: []string{"o1"}}
+	ext := mustExtract(t, a, agent.ExtractInput{Observation: reply, Recent: []realm.Observation{stated}})
+	in := agent.IntegrateInput{Observation: reply}
+	for _, c := range ext.Candidates {
+		// Embedded, the exchange reads as close to the statement as a telling of it again.
+		in.Candidates = append(in.Candidates, agent.CandidateContext{Candidate: c, Neighbours: []agent.Neighbour{{Node: node, Similar: true, Similarity: 0.92}}})
+	}
+	out, _, err := a.Integrate(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := slices.IndexFunc(ext.Candidates, func(c agent.Candidate) bool { return strings.Contains(c.Content, "pricey") })
+	if turn < 0 || !strings.HasPrefix(ext.Candidates[turn].Description, "Said by Sam ") {
+		t.Fatalf("no reply said by Sam among %+v", ext.Candidates)
+	}
+	if d := out[turn]; d.Action != agent.ActionAdd {
+		t.Errorf("%q (%s): %s into %q (%s), want it added", ext.Candidates[turn].Content, ext.Candidates[turn].Description, d.Action, d.MergeInto, node.Description)
+	}
+}
