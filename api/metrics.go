@@ -174,7 +174,7 @@ func NewMetrics(reg prometheus.Registerer, store *cypher.Store) *Metrics {
 		}),
 		jobsFinished: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "realm_jobs_finished_total",
-			Help: "Asynchronous ingestion jobs of this process by how they ended (done, failed, interrupted by shutdown: resumed at next start).",
+			Help: "Asynchronous ingestion jobs of this process by how their run ended (done, failed, pending: messages left pending, to a retry or to the process holding them, interrupted by shutdown: resumed at next start).",
 		}, []string{"state"}),
 		tracesGone: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "realm_traces_expired_total",

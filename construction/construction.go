@@ -61,8 +61,9 @@ const (
 	JobStarted = "started"
 	JobDone    = "done"   // every observation of the job handled, none failed
 	JobFailed  = "failed" // some observations failed for good (MaxAttempts failed attempts)
-	// JobPending: the job's run ended with observations left pending by a failed attempt
-	// (Neo4j away, the model failing): Resume integrates them, and the job ends then.
+	// JobPending: the job's run ended with observations pending: left by a failed attempt
+	// (Neo4j away, the model failing), which Resume integrates, or leased to another
+	// process when the batch came, which integrates them; the job ends then.
 	JobPending = "pending"
 	// JobInterrupted: Close stopped the job; its pending observations are integrated by
 	// ResumePending at the next start.

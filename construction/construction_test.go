@@ -544,13 +544,15 @@ func TestIngestAsync(t *testing.T) {
 
 // TestIngestAsyncLeasedElsewhere: a job one of whose messages another process is
 // integrating (leased to it when the batch came) runs while that message is pending: its
-// run leaves it to that process, and a job reads done only once none is pending.
+// run leaves it to that process, counted pending, not done, and a job reads done only once
+// none is pending. The process holding the message ends the job once it has integrated it.
 func TestIngestAsyncLeasedElsewhere(t *testing.T) {
-	p, _, store := newPipeline(t, construction.Options{})
-	ctx := context.Background()
 	space := cyphertest.NewSpace(t)
+	var events []string // the job's run's, read after Wait
+	p, _, store := newPipeline(t, construction.Options{OnJob: func(event string) { events = append(events, event) }})
+	ctx := context.Background()
 	held := msg("e1", "home: Ann lives in Paris")
-	live := cypher.Lease{Owner: "live-replica", Until: time.Now().Add(time.Hour)}
+	live := cypher.Lease{Owner: "live-" + space, Until: time.Now().Add(time.Hour)}
 	if _, err := store.SaveObservations(ctx, space, "test:bow", cyphertest.Dims, []realm.Observation{held}, live); err != nil {
 		t.Fatal(err)
 	}
@@ -562,6 +564,22 @@ func TestIngestAsyncLeasedElsewhere(t *testing.T) {
 	j, err := p.Job(ctx, space, id)
 	if err != nil || j.Status != cypher.JobRunning || j.Done != 1 || j.Pending != 1 {
 		t.Errorf("job %+v %v, want running: e2 integrated, e1 pending in the other process", j, err)
+	}
+	if want := []string{construction.JobStarted, construction.JobPending}; !slices.Equal(events, want) {
+		t.Errorf("events %q, want %q: the run left e1 pending", events, want)
+	}
+
+	// The other process integrates e1 by a job of its own, and records the end of the first.
+	other, _, _ := newPipeline(t, construction.Options{Owner: live.Owner})
+	if _, err := other.IngestAsync(ctx, space, []realm.Observation{held}); err != nil {
+		t.Fatal(err)
+	}
+	other.Wait()
+	if n, err := store.SettleJobs(ctx, []string{space}); err != nil || n != 0 {
+		t.Errorf("%d jobs %v left running with none of their messages pending, want 0", n, err)
+	}
+	if j, err := p.Job(ctx, space, id); err != nil || j.Status != cypher.JobDone || j.Done != 2 {
+		t.Errorf("job %+v %v, want done", j, err)
 	}
 }
 

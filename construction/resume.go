@@ -137,11 +137,11 @@ func (p *Pipeline) settleJobs(ctx context.Context, spaces map[string]bool) {
 	}
 	n, err := p.store.SettleJobs(ctx, slices.Sorted(maps.Keys(spaces)))
 	if err != nil {
-		p.log.Warn().Err(err).Msg("recording the end of jobs whose observations were resumed")
+		p.log.Warn().Err(err).Msg("recording the end of jobs whose last pending observations were integrated")
 		return
 	}
 	if n > 0 {
-		p.log.Info().Int("jobs", n).Msg("recorded the end of jobs whose observations were resumed")
+		p.log.Info().Int("jobs", n).Msg("recorded the end of jobs whose last pending observations were integrated")
 	}
 }
 
@@ -358,14 +358,22 @@ func (p *Pipeline) runJob(ctx context.Context, id string, c *claim, saved []cyph
 		status, event = cypher.JobRunning, JobPending
 		errText = fmt.Sprintf("%d of %d observations met an error and stay pending (see their errors): %s", pending, len(saved), p.retriedWhen())
 	}
-	defer p.jobEvent(event)
 	// The error a pending observation met is recorded with it when its failed attempt
 	// could not (Neo4j was away), so that the job says why it is pending, and so is what
 	// the run spent on it. What it spent on the others was recorded as their attempts
 	// ended (JobResult.Usage).
-	if err := p.store.FinishJob(ctx, id, status, errText, unrecorded); err != nil {
+	recorded, err := p.store.FinishJob(ctx, id, status, errText, unrecorded)
+	if err != nil {
 		log.Error().Err(err).Msg("recording the end of the job")
 	}
+	if recorded == cypher.JobRunning {
+		// Observations of the batch leased to another process when it came are pending
+		// still: the job ends when that process has integrated them, not now.
+		event = JobPending
+	}
+	// This run may have integrated observations that the runs of other jobs left to it.
+	p.settleJobs(ctx, map[string]bool{saved[0].Observation.Space: true})
+	p.jobEvent(event)
 }
 
 // retriedWhen says when the pending observations are integrated again.

@@ -612,8 +612,10 @@ type LeftPending struct {
 // FinishJob records that a job's background run ended, with status done, failed or
 // (observations left pending) running, and an error text; pending is what the run met
 // on the observations it left pending without recording it, by id, kept on them for
-// the job to tell. Errors: EUnavailable.
-func (s *Store) FinishJob(ctx context.Context, id, status, errText string, pending map[string]LeftPending) error {
+// the job to tell. It returns the status recorded: running, whatever status says, while
+// any observation of the job is pending, which the run left to the process holding its
+// lease (SettleJobs ends the job then). Errors: EUnavailable.
+func (s *Store) FinishJob(ctx context.Context, id, status, errText string, pending map[string]LeftPending) (string, error) {
 	var e any
 	if errText != "" {
 		e = errText
@@ -622,12 +624,15 @@ func (s *Store) FinishJob(ctx context.Context, id, status, errText string, pendi
 	for oid, left := range pending {
 		usage, err := usageRecord(left.Usage)
 		if err != nil {
-			return err
+			return "", err
 		}
 		rows = append(rows, map[string]any{"id": oid, "error": left.Error, "usage": usage})
 	}
-	_, err := s.write(ctx, qJobFinish, map[string]any{"id": id, "status": status, "error": e, "now": time.Now().UTC(), "pending": rows})
-	return err
+	recs, err := s.write(ctx, qJobFinish, map[string]any{"id": id, "status": status, "error": e, "now": time.Now().UTC(), "pending": rows})
+	if err != nil || len(recs) == 0 {
+		return status, err
+	}
+	return str(recs[0], "status"), nil
 }
 
 // usageRecord is what an attempt spent on the LLM as the observation keeps it: one JSON
@@ -653,7 +658,7 @@ func (s *Store) SettleJobs(ctx context.Context, spaces []string) (int, error) {
 	}
 	for _, r := range recs {
 		status, errText := JobEnded(int(num(r, "total")), int(num(r, "failed")))
-		if err := s.FinishJob(ctx, str(r, "id"), status, errText, nil); err != nil {
+		if _, err := s.FinishJob(ctx, str(r, "id"), status, errText, nil); err != nil {
 			return 0, err
 		}
 	}
