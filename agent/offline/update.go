@@ -1585,11 +1585,15 @@ func planWords(name, speaker string) []string {
 }
 
 // plannedIn: n tells of a plan, something recurring or ahead of when it was said: dated
-// after the day it was said, or with no word of a past event.
+// after the day it was said, with no word of a past event, or booked ("We booked Hotel
+// Infante Sagres in Porto": the booking is past, what it holds is ahead).
 func plannedIn(n realm.Node) bool {
 	said := withoutLabels(n.Content)
-	return reRecurring.MatchString(said) || !hasPastCue(said) || datedAhead(n)
+	return reRecurring.MatchString(said) || !hasPastCue(said) || datedAhead(n) || reBooked.MatchString(said)
 }
+
+// reBooked: a text that tells of a booking.
+var reBooked = regexp.MustCompile(`(?i)\b(?:booked|reserved|booking|reservation)\b`)
 
 // datedAhead: n is dated after the day it was said.
 func datedAhead(n realm.Node) bool {

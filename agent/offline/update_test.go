@@ -1175,6 +1175,10 @@ func TestOfflinePlanChanged(t *testing.T) {
 		{"DinnerWasCancelled", "Dinner with Paul on Friday at Nobelhart.", "The dinner with Paul was cancelled.", "Lena's dinner paul: cancelled"},
 		{"CancelledBecause", "Dinner with Paul on Friday at Nobelhart.", "The dinner with Paul was cancelled because Paul got sick.", "Lena's dinner paul: cancelled"},
 		{"CalledItOffNamed", "I'm hosting a barbecue for Priya on Sunday.", "We called the barbecue off.", "Lena's barbecue: cancelled"},
+		// A booking is a plan, whatever the tense it was told in: named by its city or its name.
+		{"BookingByCity", "We booked Hotel Infante Sagres in Porto.", "We cancelled the Porto hotel and booked one in Braga instead.", "Lena's porto hotel: cancelled"},
+		{"BookingByName", "We booked Hotel Infante Sagres in Porto.", "We cancelled the Hotel Infante Sagres.", "Lena's hotel infante sagres: cancelled"},
+		{"AnotherBooking", "We booked Hotel Infante Sagres in Porto.", "We cancelled the Lisbon hotel.", ""},
 		{"AnotherParty", "I'm throwing a party for Jonas on Saturday.", "The party for Mia is cancelled.", ""},
 		{"CalledSomeone", "I'm hosting a barbecue for Priya on Sunday.", "I called the barbecue place twice.", ""},
 		{"PastEvent", "The party was great, Jonas loved it.", "The party is moved to Sunday.", ""},
