@@ -1243,10 +1243,10 @@ func isClauseOf(clause, whole realm.Node) bool {
 
 // changeOf is how candidate c (its own words: said) changes node n, the rules tried in
 // turn: their claims, a day moved, a detail corrected, a weekly schedule moved, a plan
-// called off or changed, a debt paid off, an amount changed. untilTold: n held until c was told, whatever
+// called off or changed, an hour moved, a debt paid off, an amount changed. untilTold: n held until c was told, whatever
 // times the two tell of (a day moved; a detail corrected, which a visit planned for next
 // week is, told before that week; a schedule, which a week's session dated before the
-// move followed; a plan, which held until it was called off).
+// move followed; a plan, which held until it was called off or moved).
 func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange, untilTold bool) {
 	if ch = changeBetween(said, nodeClaims(n)); ch.predicate != "" {
 		return ch, false
@@ -1261,6 +1261,9 @@ func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange,
 		return ch, true
 	}
 	if ch = planChanged(said, c, n); ch.predicate != "" {
+		return ch, true
+	}
+	if ch = hourMoved(said, n); ch.predicate != "" {
 		return ch, true
 	}
 	if ch = debtPaid(said, n); ch.predicate != "" {
@@ -1348,6 +1351,64 @@ func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s", speaker, strings.Join(shared, " "), from)}
 	}
 	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s to %s", speaker, strings.Join(shared, " "), from, to)}
+}
+
+// reTimeOfDay is a time of day: group 1 its hour, 2 its minutes, 3 "am" or "pm"; one
+// with neither minutes nor am or pm ("at 9") is no time read.
+var reTimeOfDay = regexp.MustCompile(`(?i)\b([01]?\d|2[0-3])(?::([0-5]\d))?\s?([ap]\.?m\b)?`)
+
+// timeOfDay is a time of day as written ("9:40", "6pm") and as a minute of the day.
+type timeOfDay struct {
+	word   string
+	minute int
+}
+
+// timesOfDay are the times of day text says, but in the dates the rewrite wrote in
+// parentheses.
+func timesOfDay(text string) []timeOfDay {
+	var out []timeOfDay
+	for _, m := range reTimeOfDay.FindAllStringSubmatch(withoutLabels(text), -1) {
+		if m[2] == "" && m[3] == "" {
+			continue
+		}
+		hour, _ := strconv.Atoi(m[1])
+		minute, _ := strconv.Atoi(m[2])
+		switch pm := strings.HasPrefix(strings.ToLower(m[3]), "p"); {
+		case pm && hour < 12:
+			hour += 12
+		case m[3] != "" && !pm && hour == 12:
+			hour = 0
+		}
+		out = append(out, timeOfDay{strings.TrimSpace(m[0]), hour*60 + minute})
+	}
+	return out
+}
+
+// hourMoved is the change from node n, a plan (plannedIn) at a time of day, to a
+// statement of n's speaker that moves it to another hour, dated or not: it says a move
+// or a change (reReschedule, changeCue: "The flight moved to 9:40", "Our flight TP218 now
+// departs at 9:40 instead of 18:25"), a time of day n does not say, and a word of n
+// besides dates, numbers, schedule words and the move's ("flight"). Nothing otherwise.
+func hourMoved(said *statement, n realm.Node) stateChange {
+	speaker := speakerOfDescription(n.Description)
+	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !said.moves.get() && !said.changeCued.get() || !plannedIn(n) {
+		return stateChange{}
+	}
+	olds, news := timesOfDay(n.Content), timesOfDay(said.text)
+	at := func(t timeOfDay) bool {
+		return slices.ContainsFunc(olds, func(o timeOfDay) bool { return o.minute == t.minute })
+	}
+	i := slices.IndexFunc(news, func(t timeOfDay) bool { return !at(t) })
+	if len(olds) == 0 || i < 0 {
+		return stateChange{}
+	}
+	shared := sharedWords(withoutLabels(said.text), withoutLabels(n.Content), speaker, func(w string) bool {
+		return !dateWords[w] && !scheduleWords[w] && !rescheduleWords[w] && !strings.ContainsFunc(w, unicode.IsDigit)
+	})
+	if len(shared) == 0 {
+		return stateChange{}
+	}
+	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s to %s", speaker, strings.Join(shared, " "), olds[0].word, news[i].word)}
 }
 
 // rePlanAltered: a plan called off or changed, named before the verb ("the party for Jonas

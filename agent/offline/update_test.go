@@ -601,6 +601,45 @@ func TestRescheduled(t *testing.T) {
 	}
 }
 
+// TestOfflineHourMoved: a plan moved to another hour, dated or not, is superseded until
+// the move was told; not by another speaker, nor to the hour it already has, nor when the
+// two share no word, nor a past event.
+func TestOfflineHourMoved(t *testing.T) {
+	a := New(Options{})
+	const flight = "Our flight TP218 departs at 18:25."
+	tests := []struct {
+		name, plan, change string
+		want               string // the edge's description; "" for none
+	}{
+		{"Moved", flight, "The flight moved to 9:40.", "Lena's flight: moved from 18:25 to 9:40"},
+		{"InsteadOf", flight, "Our flight TP218 now departs at 9:40 instead of 18:25.", "Lena's flight departs: moved from 18:25 to 9:40"},
+		{"AmPm", "Dinner with Paul is at 7pm.", "We changed dinner with Paul to 8 pm.", "Lena's dinner paul: moved from 7pm to 8 pm"},
+		{"SameHour", flight, "Our flight TP218 now departs at 18:25 sharp.", ""},
+		{"NoWordInCommon", flight, "My dentist appointment moved to 9:40.", ""},
+		{"PastEvent", "We took flight TP218, it left at 18:25.", "The flight moved to 9:40.", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, speaker := range []string{"Lena", "Sam"} {
+				plan := planNode(t, a, tt.plan, speaker)
+				obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Lena", Content: tt.change, ObservedAt: time.Date(2024, 2, 8, 11, 0, 0, 0, time.UTC)}
+				_, out := integrateBeside(t, a, obs, plan)
+				var got []string
+				for _, e := range supersedesUntilTold(t, out, obs) {
+					got = append(got, e.Description)
+				}
+				want := []string{tt.want}
+				if tt.want == "" || speaker != "Lena" {
+					want = nil
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s's plan: supersedes %q, want %q", speaker, got, want)
+				}
+			}
+		})
+	}
+}
+
 // TestRescheduledMonthRead: a move from one day to another read as a month starting on the
 // older day (a date written "December 1" inside "from December 1 to December 8") is still a
 // move, told without a day that would be wrong.
