@@ -1569,41 +1569,73 @@ func planChanged(said *statement, c agent.Candidate, n realm.Node) stateChange {
 // that says the noun when one is said and that the alteration changes (a pronoun moves a
 // plan to another time only, not to a place: "I moved it to my calendar"). The plan must
 // be one, told in one observation (a whole turn and its clauses): "the trip" of two trips
-// names neither, and an older plan is never named so. Not a plan another rule already
-// changes (changed).
+// names neither. With no such plan, a plan noun names the speaker's one current plan
+// among the neighbours that says it ("The trip is postponed to June", days after "We're
+// going to Italy for the 3rd week of May"), never one a pronoun names. Not a plan another
+// rule already changes (changed).
 func (r *relater) referredPlans(said *statement, c agent.Candidate, i int, changed []nodeChange) []nodeChange {
 	for _, a := range said.alterations.get() {
 		ref := a.referent()
 		if ref == "" {
 			continue
 		}
-		var out []nodeChange
-		told := ""
-		for _, nb := range r.byID[i] {
-			n := nb.Node
-			old := withoutLabels(rePrompt.ReplaceAllString(n.Content, ""))
-			if !nb.Recent || n.Type != realm.Event && n.Type != realm.Fact || n.ID == r.resolved[i] ||
-				!strings.EqualFold(speakerOfDescription(n.Description), said.speaker) || !sameConversation(c.Description, n.Description) ||
-				!reRecurring.MatchString(old) && !datedAhead(n) {
-				continue
+		justBefore := func(nb scoredNeighbour, old string) bool {
+			return nb.Recent && sameConversation(c.Description, nb.Node.Description) && (reRecurring.MatchString(old) || datedAhead(nb.Node))
+		}
+		out, one := r.plansReferred(said, c, i, a, changed, justBefore)
+		if one && len(out) == 0 && !planPronouns[ref] {
+			at := r.in.Observation.ObservedAt
+			current := func(nb scoredNeighbour, _ string) bool {
+				until := nb.Node.ValidUntil
+				return plannedIn(nb.Node) && (until == nil || at.Before(*until))
 			}
-			if planPronouns[ref] && a.value != "" && !said.moves.get() ||
-				!planPronouns[ref] && !containsWord(old, ref) && !containsWord(old, singular(ref)) || !a.changes(c, n, old) ||
-				slices.ContainsFunc(changed, func(nc nodeChange) bool { return nc.node.ID == n.ID }) {
-				continue
-			}
-			src := lastSource(n)
-			if src == "" || told != "" && src != told {
-				return nil // two plans, or one whose telling is unknown
-			}
-			told = src
-			desc := fmt.Sprintf("%s (%s)", strings.TrimRight(old, " .!"), a.what())
-			out = append(out, nodeChange{n, stateChange{"supersedes", weightChangeCued, desc}, true})
+			out, _ = r.plansReferred(said, c, i, a, changed, current)
 		}
 		return out
 	}
 	return nil
 }
+
+// plansReferred are the changes of candidate i by alteration a (referredPlans) to the
+// neighbours that plan keeps (given each one's words), when they are one plan, told in one
+// observation; one is false when they are two, or one whose telling is unknown.
+func (r *relater) plansReferred(said *statement, c agent.Candidate, i int, a planAlteration, changed []nodeChange, plan func(scoredNeighbour, string) bool) (out []nodeChange, one bool) {
+	ref := a.referent()
+	told := ""
+	for _, nb := range r.byID[i] {
+		n := nb.Node
+		old := withoutLabels(rePrompt.ReplaceAllString(n.Content, ""))
+		if n.Type != realm.Event && n.Type != realm.Fact || n.ID == r.resolved[i] ||
+			!strings.EqualFold(speakerOfDescription(n.Description), said.speaker) || !plan(nb, old) {
+			continue
+		}
+		if planPronouns[ref] && a.value != "" && !said.moves.get() || !planPronouns[ref] && !saysPlanNoun(old, ref) || !a.changes(c, n, old) ||
+			slices.ContainsFunc(changed, func(nc nodeChange) bool { return nc.node.ID == n.ID }) {
+			continue
+		}
+		src := lastSource(n)
+		if src == "" || told != "" && src != told {
+			return nil, false // two plans, or one whose telling is unknown
+		}
+		told = src
+		desc := fmt.Sprintf("%s (%s)", strings.TrimRight(old, " .!"), a.what())
+		out = append(out, nodeChange{n, stateChange{"supersedes", weightChangeCued, desc}, true})
+	}
+	return out, true
+}
+
+// saysPlanNoun: old says the plan noun ref, or for a noun of trips, a plan of going
+// somewhere ("We're going to Italy", "planning Italy for May").
+func saysPlanNoun(old, ref string) bool {
+	return containsWord(old, ref) || containsWord(old, singular(ref)) || tripNouns[ref] && reGoingSomewhere.MatchString(old)
+}
+
+// tripNouns are the plan nouns of a trip.
+var tripNouns = setOf(`trip trips travel journey vacation holiday`)
+
+// reGoingSomewhere: a text that tells of going to a place, a name ("going to Italy",
+// "flying to New York", "visiting Porto").
+var reGoingSomewhere = regexp.MustCompile(`\b(?i:go|going|travel|travell?ing|fly|flying|head|heading) to \p{Lu}|\b(?i:visit|visiting|planning) \p{Lu}`)
 
 func lastSource(n realm.Node) string {
 	if len(n.Sources) == 0 {

@@ -1312,8 +1312,13 @@ func TestOfflinePlanReferred(t *testing.T) {
 		{"PlanNounPastWhen", []told{lisbon}, "The trip was cancelled yesterday.", []string{"lisbon"}},
 		{"CalledItOffBecause", []told{lisbon}, "We called it off because Kat got sick.", []string{"lisbon"}},
 		{"CalledSomeone", []told{lisbon}, "We called it a day.", nil},
-		{"OlderPlan", []told{{"lisbon", "Lena", "s1", lisbon.text, false}}, "The trip is cancelled.", nil},
-		{"OtherSession", []told{{"lisbon", "Lena", "s0", lisbon.text, true}}, "The trip is cancelled.", nil},
+		// None in the conversation just before: a plan noun names the one current plan that says it.
+		{"OlderPlan", []told{{"lisbon", "Lena", "s1", lisbon.text, false}}, "The trip is cancelled.", []string{"lisbon"}},
+		{"OtherSession", []told{{"lisbon", "Lena", "s0", lisbon.text, true}}, "The trip is cancelled.", []string{"lisbon"}},
+		{"OlderTripGoingSomewhere", []told{{"italy", "Lena", "s0", "We're going to Italy for the 3rd week of May.", false}}, "The trip is postponed to June.", []string{"italy"}},
+		{"OlderPlanPronoun", []told{{"lisbon", "Lena", "s0", lisbon.text, false}}, "It's off.", nil},
+		{"TwoOlderTrips", []told{{"lisbon", "Lena", "s0", lisbon.text, false}, {"rome", "Lena", "s0", "And a trip to Rome on June 9.", false}}, "The trip is cancelled.", nil},
+		{"OlderPastTrip", []told{{"croatia", "Lena", "s0", "Last summer we went on a trip to Croatia.", false}}, "The trip is cancelled.", nil},
 		{"AnotherSpeaker", []told{{"lisbon", "Sam", "s1", lisbon.text, true}}, "It's off.", nil},
 		{"TwoTrips", []told{lisbon, {"rome", "Lena", "s1", "And a trip to Rome on June 9.", true}}, "The trip is cancelled.", nil},
 		{"PronounOfTwoPlans", []told{lisbon, {"dinner", "Lena", "s1", "Dinner with Paul on Friday at Nobelhart.", true}}, "It's off.", nil},
@@ -1364,6 +1369,25 @@ func TestOfflinePlanReferred(t *testing.T) {
 				t.Errorf("supersedes %q, want %q (candidates %+v)", got, tt.want, ext.Candidates)
 			}
 		})
+	}
+}
+
+// TestOfflinePlanReferredCurrent: a plan noun names the one plan that still holds, not
+// one that a change already ended.
+func TestOfflinePlanReferredCurrent(t *testing.T) {
+	a := New(Options{})
+	italy := planNode(t, a, "We're going to Italy for the 3rd week of May.", "Lena")
+	lisbon := planNode(t, a, "We're going to Lisbon for a trip on May 3.", "Lena")
+	ended := time.Date(2024, 2, 6, 9, 0, 0, 0, time.UTC)
+	italy.ID, lisbon.ID, lisbon.Sources, lisbon.ValidUntil = "italy", "lisbon", []string{"o0"}, &ended
+	obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Lena", Content: "The trip is postponed to June.", ObservedAt: time.Date(2024, 2, 8, 11, 0, 0, 0, time.UTC)}
+	_, out := integrateBeside(t, a, obs, italy, lisbon)
+	var got []string
+	for _, e := range supersedesUntilTold(t, out, obs) {
+		got = append(got, e.To)
+	}
+	if !slices.Equal(got, []string{"italy"}) {
+		t.Errorf("supersedes %q, want the Italy trip", got)
 	}
 }
 
