@@ -1554,12 +1554,33 @@ func planChanged(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	old := withoutLabels(n.Content)
 	for _, a := range said.alterations.get() {
 		words := planWords(a.name, speaker)
-		if a.referent() != "" || !allIn(words, nodeWords(old)) || !a.changes(c, n, old) {
+		if a.referent() != "" || !allIn(words, nodeWords(old)) || !a.changes(c, n, old) || oneOfCompany(a.name, old) {
 			continue
 		}
 		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s", speaker, strings.Join(words, " "), a.what())}
 	}
 	return stateChange{}
+}
+
+// oneOfCompany: a plan's name is a person alone, a name as old writes it within a
+// sentence ("Leah cancelled" of "My partner Dev is coming, and my friend Leah joins us"),
+// and old names a relative or friend besides: one of the company calls off their own
+// part, not the plan, which still holds for the others.
+func oneOfCompany(name, old string) bool {
+	fields := strings.Fields(name)
+	for _, f := range fields {
+		if !slices.ContainsFunc(wordsOf(old), func(w wordSpan) bool { return w.lower == strings.ToLower(f) && nameWithin(old, w) }) {
+			return false
+		}
+	}
+	return len(fields) > 0 && namesRelative(old, name)
+}
+
+// nameWithin: the word w of text is capitalised within a sentence, as a name is.
+func nameWithin(text string, w wordSpan) bool {
+	r, _ := utf8.DecodeRuneInString(w.text)
+	before := strings.TrimRight(text[:w.start], " ")
+	return unicode.IsUpper(r) && before != "" && !strings.ContainsAny(before[len(before)-1:], ".!?:\"")
 }
 
 // referredPlans are the changes of candidate i (its own words: said) to a plan it names
@@ -2299,9 +2320,7 @@ func namesAnother(text, old, speaker string) bool {
 		if relatives[l] {
 			return true
 		}
-		r, _ := utf8.DecodeRuneInString(w.text)
-		before := strings.TrimRight(text[:w.start], " ")
-		if unicode.IsUpper(r) && before != "" && !strings.ContainsAny(before[len(before)-1:], ".!?:\"") && !nonName[l] {
+		if nameWithin(text, w) && !nonName[l] {
 			return true
 		}
 	}

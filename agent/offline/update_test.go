@@ -1218,6 +1218,9 @@ func TestOfflinePlanChanged(t *testing.T) {
 		{"BookingByCity", "We booked Hotel Infante Sagres in Porto.", "We cancelled the Porto hotel and booked one in Braga instead.", "Lena's porto hotel: cancelled"},
 		{"BookingByName", "We booked Hotel Infante Sagres in Porto.", "We cancelled the Hotel Infante Sagres.", "Lena's hotel infante sagres: cancelled"},
 		{"AnotherBooking", "We booked Hotel Infante Sagres in Porto.", "We cancelled the Lisbon hotel.", ""},
+		// One of the company cancels their own part: the plan holds for the others.
+		{"CompanionCancelled", "My partner Dev is coming, and my friend Leah joins us for the weekend.", "Leah cancelled, she can't make it.", ""},
+		{"OnlyGuestCancelled", "Dinner with Paul on Friday at Nobelhart.", "Paul cancelled.", "Lena's paul: cancelled"},
 		{"AnotherParty", "I'm throwing a party for Jonas on Saturday.", "The party for Mia is cancelled.", ""},
 		{"CalledSomeone", "I'm hosting a barbecue for Priya on Sunday.", "I called the barbecue place twice.", ""},
 		{"PastEvent", "The party was great, Jonas loved it.", "The party is moved to Sunday.", ""},
