@@ -1243,7 +1243,7 @@ func isClauseOf(clause, whole realm.Node) bool {
 
 // changeOf is how candidate c (its own words: said) changes node n, the rules tried in
 // turn: their claims, a day moved, a detail corrected, a weekly schedule moved, a plan
-// called off or changed, an hour moved, a debt paid off, an amount changed. untilTold: n held until c was told, whatever
+// called off or changed, an hour moved, a flight changed, a debt paid off, an amount changed. untilTold: n held until c was told, whatever
 // times the two tell of (a day moved; a detail corrected, which a visit planned for next
 // week is, told before that week; a schedule, which a week's session dated before the
 // move followed; a plan, which held until it was called off or moved).
@@ -1264,6 +1264,9 @@ func changeOf(said *statement, c agent.Candidate, n realm.Node) (ch stateChange,
 		return ch, true
 	}
 	if ch = hourMoved(said, n); ch.predicate != "" {
+		return ch, true
+	}
+	if ch = flightChanged(said, n); ch.predicate != "" {
 		return ch, true
 	}
 	if ch = debtPaid(said, n); ch.predicate != "" {
@@ -1409,6 +1412,43 @@ func hourMoved(said *statement, n realm.Node) stateChange {
 		return stateChange{}
 	}
 	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s to %s", speaker, strings.Join(shared, " "), olds[0].word, news[i].word)}
+}
+
+// reFlightNumber is a flight's number: its airline's code, two letters or a letter and a
+// digit (group 1), and its number (group 2): "BA117", "TP218", "U2 8143" written whole.
+var reFlightNumber = regexp.MustCompile(`\b([A-Z]{2}|[A-Z]\d|\d[A-Z])(\d{1,4})\b`)
+
+// reFlightWord: a text about flights.
+var reFlightWord = regexp.MustCompile(`(?i)\b(?:flights?|fly|flying|flew)\b`)
+
+// reNew: a text that says something is new ("New flights: NH223 and LH1456").
+var reNew = regexp.MustCompile(`(?i)\bnew\b`)
+
+// flightChanged is the change from node n, a plan (plannedIn), to a statement of n's
+// speaker that changes its flight: either says flights, the statement says a change or
+// something new (changeCue, "new": "We switched to BA115", "New flights: NH223 and
+// LH1456"), and a flight number n does not say of an airline whose other number n says
+// (BA117). Nothing otherwise.
+func flightChanged(said *statement, n realm.Node) stateChange {
+	speaker := speakerOfDescription(n.Description)
+	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !said.changeCued.get() && !reNew.MatchString(said.text) ||
+		!reFlightWord.MatchString(said.text) && !reFlightWord.MatchString(n.Content) || !plannedIn(n) {
+		return stateChange{}
+	}
+	olds := reFlightNumber.FindAllStringSubmatch(n.Content, -1)
+	var froms, tos []string
+	for _, m := range reFlightNumber.FindAllStringSubmatch(said.text, -1) {
+		for _, o := range olds {
+			if o[1] == m[1] && o[2] != m[2] && !containsWord(n.Content, m[0]) && !slices.Contains(froms, o[0]) {
+				froms, tos = append(froms, o[0]), append(tos, m[0])
+				break
+			}
+		}
+	}
+	if len(tos) == 0 {
+		return stateChange{}
+	}
+	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's flight: %s, previously %s", speaker, strings.Join(tos, ", "), strings.Join(froms, ", "))}
 }
 
 // rePlanAltered: a plan called off or changed, named before the verb ("the party for Jonas
