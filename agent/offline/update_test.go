@@ -601,37 +601,6 @@ func TestRescheduled(t *testing.T) {
 	}
 }
 
-// TestOfflineHourMoved: a plan moved to another hour, dated or not, is superseded until
-// the move was told; not by another speaker, nor to the hour it already has, nor when the
-// two share no word, nor a past event.
-func TestOfflineHourMoved(t *testing.T) {
-	const flight = "Our flight TP218 departs at 18:25."
-	tests := []planChange{
-		{"Moved", flight, "The flight moved to 9:40.", "Lena's flight: moved from 18:25 to 9:40"},
-		{"InsteadOf", flight, "Our flight TP218 now departs at 9:40 instead of 18:25.", "Lena's flight departs: moved from 18:25 to 9:40"},
-		{"AmPm", "Dinner with Paul is at 7pm.", "We changed dinner with Paul to 8 pm.", "Lena's dinner paul: moved from 7pm to 8 pm"},
-		{"SameHour", flight, "Our flight TP218 now departs at 18:25 sharp.", ""},
-		{"NoWordInCommon", flight, "My dentist appointment moved to 9:40.", ""},
-		{"PastEvent", "We took flight TP218, it left at 18:25.", "The flight moved to 9:40.", ""},
-	}
-	checkPlanChanges(t, tests)
-}
-
-// TestOfflineFlightChanged: a plan's flight changed to another number of the same
-// airline is superseded until the change was told; not by another airline's, the same
-// number, nor a number of something other than a flight.
-func TestOfflineFlightChanged(t *testing.T) {
-	const ba = "Flight BA117 from Heathrow, confirmation ZK4R8M."
-	tests := []planChange{
-		{"Switched", ba, "We switched to BA115.", "Lena's flight: BA115, previously BA117"},
-		{"NewFlights", "Booked ANA NH215 Tokyo Haneda to Frankfurt then LH1454 to Rome, departing May 16.", "New flights: NH223 and LH1456, departing June 13.", "Lena's flight: NH223, LH1456, previously NH215, LH1454"},
-		{"AnotherAirline", ba, "We switched to LH900.", ""},
-		{"SameNumber", ba, "We switched to BA117 again.", ""},
-		{"NoFlight", "Our room is B210.", "We switched to B215.", ""},
-	}
-	checkPlanChanges(t, tests)
-}
-
 // TestRescheduledMonthRead: a move from one day to another read as a month starting on the
 // older day (a date written "December 1" inside "from December 1 to December 8") is still a
 // move, told without a day that would be wrong.
@@ -1177,12 +1146,20 @@ func TestSparedWholes(t *testing.T) {
 }
 
 // TestOfflinePlanChanged: a plan called off, moved to another place or time, or set to
-// another hour, named by the words its first telling has, is superseded from when the
-// change was told; not another plan of the same kind (another person's party), a past
-// event ("the party was great"), another speaker's plan, nor a plan that a "move" leaves
-// where it was.
+// another hour, named by the words its first telling has, or moved to another hour or
+// flight number, is superseded from when the change was told; not another plan of the
+// same kind (another person's party), a past event ("the party was great"), another
+// speaker's plan, nor a plan that a "move" leaves where it was.
 func TestOfflinePlanChanged(t *testing.T) {
-	tests := []planChange{
+	a := New(Options{})
+	const (
+		flight = "Our flight TP218 departs at 18:25."
+		ba     = "Flight BA117 from Heathrow, confirmation ZK4R8M."
+	)
+	tests := []struct {
+		name, plan, change string
+		want               string // the edge's description; "" for none
+	}{
 		{"CancelledOneOff", "I'm throwing a party for Jonas on Saturday.", "The party for Jonas is cancelled, he's sick.", "Lena's party jonas: cancelled"},
 		{"CalledOff", "I'm hosting a barbecue for Priya on Sunday.", "The barbecue for Priya is called off, it's going to rain.", "Lena's barbecue priya: cancelled"},
 		{"CalledOffNamedAfter", "Our wedding is on June 20 in Sintra.", "We called off the wedding.", "Lena's wedding: cancelled"},
@@ -1209,25 +1186,27 @@ func TestOfflinePlanChanged(t *testing.T) {
 		// One of the company cancels their own part: the plan holds for the others.
 		{"CompanionCancelled", "My partner Dev is coming, and my friend Leah joins us for the weekend.", "Leah cancelled, she can't make it.", ""},
 		{"OnlyGuestCancelled", "Dinner with Paul on Friday at Nobelhart.", "Paul cancelled.", "Lena's paul: cancelled"},
+		// A plan moved to another hour, dated or not: not to the hour it already has, nor
+		// when the two share no word.
+		{"HourMoved", flight, "The flight moved to 9:40.", "Lena's flight: moved from 18:25 to 9:40"},
+		{"HourInsteadOf", flight, "Our flight TP218 now departs at 9:40 instead of 18:25.", "Lena's flight departs: moved from 18:25 to 9:40"},
+		{"HourAmPm", "Dinner with Paul is at 7pm.", "We changed dinner with Paul to 8 pm.", "Lena's dinner paul: moved from 7pm to 8 pm"},
+		{"SameHour", flight, "Our flight TP218 now departs at 18:25 sharp.", ""},
+		{"HourOfAnother", flight, "My dentist appointment moved to 9:40.", ""},
+		{"HourOfAPastFlight", "We took flight TP218, it left at 18:25.", "The flight moved to 9:40.", ""},
+		// A flight changed to another number of the same airline: not another airline's,
+		// the same number, nor a number of something other than a flight.
+		{"FlightSwitched", ba, "We switched to BA115.", "Lena's flight: BA115, previously BA117"},
+		{"NewFlights", "Booked ANA NH215 Tokyo Haneda to Frankfurt then LH1454 to Rome, departing May 16.", "New flights: NH223 and LH1456, departing June 13.", "Lena's flight: NH223, LH1456, previously NH215, LH1454"},
+		{"AnotherAirline", ba, "We switched to LH900.", ""},
+		{"SameFlightNumber", ba, "We switched to BA117 again.", ""},
+		{"NumberOfNoFlight", "Our room is B210.", "We switched to B215.", ""},
 		{"AnotherParty", "I'm throwing a party for Jonas on Saturday.", "The party for Mia is cancelled.", ""},
 		{"CalledSomeone", "I'm hosting a barbecue for Priya on Sunday.", "I called the barbecue place twice.", ""},
 		{"PastEvent", "The party was great, Jonas loved it.", "The party is moved to Sunday.", ""},
 		{"SamePlace", "The workshop with Acme is in Munich on April 18.", "The Acme workshop moved to Munich, same day.", ""},
 		{"NowNoTime", "My yoga class is every Thursday at 6pm.", "Yoga is now my favourite sport.", ""},
 	}
-	checkPlanChanges(t, tests)
-}
-
-// planChange is a plan told on 5 February 2024 and a change told three days later; want
-// is the description of the edge by which the change supersedes the plan, "" for none.
-type planChange struct{ name, plan, change, want string }
-
-// checkPlanChanges checks, for each test, that the change supersedes the plan as told by
-// its speaker until the change was told, as want says, and not the same plan as told by
-// another speaker.
-func checkPlanChanges(t *testing.T, tests []planChange) {
-	t.Helper()
-	a := New(Options{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, speaker := range []string{"Lena", "Sam"} {
