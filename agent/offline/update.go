@@ -1688,11 +1688,11 @@ func (r *relater) plansReferred(said *statement, c agent.Candidate, i int, a pla
 // saysPlanNoun: old says the plan noun ref, or for a noun of trips, a plan of going
 // somewhere ("We're going to Italy", "planning Italy for May").
 func saysPlanNoun(old, ref string) bool {
-	return containsWord(old, ref) || containsWord(old, singular(ref)) || tripNouns[ref] && reGoingSomewhere.MatchString(old)
+	return containsWord(old, ref) || containsWord(old, singular(ref)) || tripPlanNouns[ref] && reGoingSomewhere.MatchString(old)
 }
 
-// tripNouns are the plan nouns of a trip.
-var tripNouns = setOf(`trip trips travel journey vacation holiday`)
+// tripPlanNouns are the plan nouns of a trip.
+var tripPlanNouns = setOf(`trip trips travel journey vacation holiday`)
 
 // reGoingSomewhere: a text that tells of going to a place, a name ("going to Italy",
 // "flying to New York", "visiting Porto").
