@@ -88,8 +88,8 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 	rows := make([]map[string]any, 0, len(obs))
 	for i, o := range obs {
 		if j, seen := first[o.ID]; seen {
-			if !sameMessage(obs[j], o) { // the later one would be lost
-				return nil, Window{}, realm.Errorf(realm.EInvalid, "messages[%d].id %q is also messages[%d].id, which says something else: give each message its own id (nothing was stored)", i, o.ID, j)
+			if f := differing(obs[j], o); f != "" { // the later one would be lost
+				return nil, Window{}, realm.Errorf(realm.EInvalid, "messages[%d].id %q is also messages[%d].id, whose %s differs: give each message its own id (nothing was stored)", i, o.ID, j, f)
 			}
 			continue
 		}
@@ -133,10 +133,10 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 			saved := SavedObservation{Observation: observationOf(r, "o"), New: boolean(r, "new"), Claimed: boolean(r, "claimed")}
 			saved.Error = mapStr(r, "o", "error")
 			i := num(r, "i")
-			if !saved.New && !sameMessage(saved.Observation, obs[i]) {
+			if f := differing(saved.Observation, obs[i]); !saved.New && f != "" {
 				// Sent again, a message changes nothing; a new one under an old id would be
 				// lost: the batch is refused, nothing of it stored (the transaction rolls back).
-				return nil, realm.Errorf(realm.EConflict, "messages[%d].id %q is already a stored message that says something else: give each message its own id (nothing was stored)", i, obs[i].ID)
+				return nil, realm.Errorf(realm.EConflict, "messages[%d].id %q is already a stored message whose %s differs: give each message its own id (nothing was stored)", i, obs[i].ID, f)
 			}
 			out[i] = saved
 			if saved.Claimed && n > 0 {
@@ -168,12 +168,25 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 	return out, win, nil
 }
 
-// sameMessage reports whether a stored observation is o sent again. A role sent with one
-// and not the other is no other message: a message stored before roles were kept, sent
-// again with its role, is the same; the role it was stored with, or without, stays.
-func sameMessage(stored, o realm.Observation) bool {
-	return stored.Content == o.Content && stored.Speaker == o.Speaker && stored.SessionID == o.SessionID && stored.ObservedAt.Equal(o.ObservedAt) &&
-		(stored.Role == o.Role || stored.Role == "" || o.Role == "")
+// differing names the first field in which o differs from stored ("content", "speaker",
+// "session_id", "timestamp", "role"), "" when o is the stored message sent again. A role
+// sent with one and not the other is no other message: a message stored before roles were
+// kept, sent again with its role, is the same; the role it was stored with, or without,
+// stays.
+func differing(stored, o realm.Observation) string {
+	switch {
+	case stored.Content != o.Content:
+		return "content"
+	case stored.Speaker != o.Speaker:
+		return "speaker"
+	case stored.SessionID != o.SessionID:
+		return "session_id"
+	case !stored.ObservedAt.Equal(o.ObservedAt):
+		return "timestamp"
+	case stored.Role != o.Role && stored.Role != "" && o.Role != "":
+		return "role"
+	}
+	return ""
 }
 
 // Observation returns one observation of a space. Errors: ENotFound, EUnavailable.
