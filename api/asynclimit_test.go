@@ -201,6 +201,18 @@ func TestSyncIngestionsBounded(t *testing.T) {
 	if code := as("a").status("GET", "/v1/spaces/"+spaces[1]+"/observations/x2", nil); code != http.StatusNotFound {
 		t.Errorf("the refused call's message: %d, want it not stored (404)", code)
 	}
+	// A batch that can never be stored is invalid, not one too many, which a client would
+	// send again: checked before the slot.
+	tooLong := batch("x3", "Ana")
+	tooLong["messages"].([]map[string]string)[0]["content"] = strings.Repeat("a", 20001)
+	p = problemDoc{}
+	if resp := as("a").do("POST", "/v1/spaces/"+spaces[1]+"/observations", tooLong, &p); resp.StatusCode != http.StatusBadRequest ||
+		p.Fields["messages[0].content"] == "" {
+		t.Errorf("a message too long while the key's slot is taken: %d %+v, want 400 naming its content", resp.StatusCode, p)
+	}
+	if got := callTool(t, mustConnectMCP(t, srv.URL, "sk-a-0123456789abcdef"), "remember", map[string]any{"space": spaces[1], "messages": tooLong["messages"]}); got.code() != realm.EInvalid {
+		t.Errorf("a message too long through MCP while the key's slot is taken: %+v, want invalid", got)
+	}
 	if code := as("b").status("POST", "/v1/spaces/"+spaces[1]+"/observations", batch("y1", "Ana")); code != http.StatusOK {
 		t.Errorf("another key's ingestion meanwhile: %d, want 200", code)
 	}

@@ -209,8 +209,8 @@ func (s *server) mcpHandler() http.Handler {
 				}
 				req.Messages[i] = message{ID: m.ID, SessionID: m.SessionID, Speaker: given(m.Speaker), Role: given(m.Role), Content: m.Content, Timestamp: m.Timestamp}
 			}
-			obs, fe := req.observations()
-			if err := fe.Err(); err != nil {
+			obs, err := s.ingestable(space, req)
+			if err != nil {
 				return rememberView{}, err
 			}
 			// The key's synchronous ingestions, over HTTP and MCP alike (handleObservations).

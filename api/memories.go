@@ -157,6 +157,23 @@ func stripBidi(s string) string {
 // kept as sent, byte for byte.
 func speakerName(s string) string { return norm.NFC.String(stripBidi(s)) }
 
+// ingestable is the batch's observations, or every field at fault at once: the
+// request's syntax and the pipeline's rules (sizes, the batch's length). It is checked
+// before a slot is taken: a batch that can never be stored is refused as invalid, not as
+// one too many at once, which a client would send again.
+func (s *server) ingestable(space string, req observationsRequest) ([]realm.Observation, error) {
+	obs, fe := req.observations()
+	var e *realm.Error
+	if errors.As(s.Ingest.Validate(space, obs), &e) {
+		for field, reason := range e.Fields {
+			if _, ok := fe[field]; !ok {
+				fe.Add(field, reason)
+			}
+		}
+	}
+	return obs, fe.Err()
+}
+
 // handleObservations ingests a batch: synchronously (200, one result per message) or,
 // with ?async=true, stored at once and integrated in the background (202 and a job).
 // Either way a key runs a bounded number at once (slots.go).
@@ -178,18 +195,9 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	obs, fe := req.observations()
-	if len(fe) > 0 {
-		// Report every field at once: the request's syntax and the pipeline's rules.
-		var e *realm.Error
-		if errors.As(s.Ingest.Validate(space, obs), &e) {
-			for field, reason := range e.Fields {
-				if _, ok := fe[field]; !ok {
-					fe.Add(field, reason)
-				}
-			}
-		}
-		writeError(w, r, fe.Err())
+	obs, err := s.ingestable(space, req)
+	if err != nil {
+		writeError(w, r, err)
 		return
 	}
 	if async {
