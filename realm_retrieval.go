@@ -336,7 +336,8 @@ type Trace struct {
 	Space string `json:"space"`
 	Query string `json:"query"`
 	// Focus is the query without the names common to most memories of the space, as the
-	// read path embedded and planned it; empty when nothing was left out.
+	// read path embedded and planned it (of such a name sharing a word with another, the
+	// words only it has stay); empty when nothing was left out.
 	Focus      string     `json:"focus,omitempty"`
 	Time       time.Time  `json:"time"` // the question's "now"
 	Strategy   Strategy   `json:"strategy"`

@@ -622,7 +622,7 @@ func TestSourcesMax(t *testing.T) {
 		t.Errorf("content %q, %d sources from %v to %v, want the first %d", got.Content, len(got.Sources), got.Sources[:1], got.Sources[len(got.Sources)-1:], realm.SourcesMax)
 	}
 	names, err := s.CommonNames(ctx, space, 1, len(ids))
-	if err != nil || !slices.Equal(names, []string{"Ann"}) {
+	if err != nil || len(names) != 1 || !slices.Equal(names[0], []string{"Ann"}) {
 		t.Errorf("common names of the space, derived from every one of %d observations: %v %v", len(ids), names, err)
 	}
 }

@@ -92,18 +92,18 @@ func (s *Store) LearnedAfter(ctx context.Context, space string, t time.Time) (in
 	return num(recs[0], "later"), nil
 }
 
-// CommonNames returns the names and aliases of the space's entities derived from at
-// least share of its observations and at least min of them.
-func (s *Store) CommonNames(ctx context.Context, space string, share float64, min int) ([]string, error) {
+// CommonNames returns the names of the space's entities derived from at least share of
+// its observations and at least min of them: one list per entity, its name then its
+// aliases (retrieval keeps apart two participants who share a name in part).
+func (s *Store) CommonNames(ctx context.Context, space string, share float64, min int) ([][]string, error) {
 	recs, err := s.read(ctx, qSpaceCommonNames, map[string]any{"space": space, "share": share, "min": min, "sources_max": realm.SourcesMax})
 	if err != nil {
 		return nil, err
 	}
-	var names []string
+	var names [][]string
 	for _, r := range recs {
-		names = append(names, str(r, "name"))
 		v, _ := r.Get("aliases")
-		names = append(names, stringList(v)...)
+		names = append(names, append([]string{str(r, "name")}, stringList(v)...))
 	}
 	return names, nil
 }

@@ -107,9 +107,9 @@ func TestCommonNames(t *testing.T) {
 		space string
 		share float64
 		min   int
-		want  []string
+		want  [][]string
 	}{
-		{"OK", space, 0.5, 20, []string{"Ana", "Annie"}},
+		{"OK", space, 0.5, 20, [][]string{{"Ana", "Annie"}}},
 		{"ShareTooHigh", space, 0.8, 20, nil},
 		{"MinTooHigh", space, 0.1, 31, nil},
 		{"OtherSpace", other, 0.1, 1, nil},
@@ -120,7 +120,7 @@ func TestCommonNames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(got, tt.want) {
+			if !slices.EqualFunc(got, tt.want, slices.Equal) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})

@@ -310,17 +310,19 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 // focus is the query as the read path uses it: without the names of the space's
 // participants. A name that occurs in most memories cannot tell them apart; kept, it pulls
 // to the top the short turns that say little beyond the names (a query naming both
-// speakers of a conversation matches "Gina: Remember Jon, just do it!" best). The query is
-// kept whole when fewer than two content words would remain.
+// speakers of a conversation matches "Gina: Remember Jon, just do it!" best). A name that
+// shares a word with another participant's keeps the words only it has: "Anna Schmidt",
+// beside an Anna Weber, leaves "Schmidt", which tells whose memories are asked about. The
+// query is kept whole when fewer than two content words would remain.
 func (r *Retriever) focus(ctx context.Context, space, query string, counts cypher.SpaceCounts) (string, error) {
 	if r.opts.CommonNameShare <= 0 {
 		return query, nil
 	}
-	named, err := r.commonNames(ctx, space, counts)
-	if err != nil || named == nil {
+	names, err := r.commonNames(ctx, space, counts)
+	if err != nil || names.named == nil {
 		return query, err
 	}
-	focus := strings.Join(strings.Fields(named.ReplaceAllString(query, "")), " ")
+	focus := strings.Join(strings.Fields(names.named.ReplaceAllStringFunc(query, names.own)), " ")
 	if len(text.Keywords(focus, 2)) < 2 {
 		return query, nil
 	}
@@ -338,10 +340,29 @@ type nameCache struct {
 	reading map[string]bool // spaces whose names are being read in the background
 }
 
-// focusNames is a space's common names as a pattern (nil: none), and when it was read.
+// focusNames is a space's common names as a pattern (nil: none), the words found in the
+// names of more than one of its entities, and when they were read.
 type focusNames struct {
 	inSpace, seq int64
 	named        *regexp.Regexp
+	shared       map[string]bool
+}
+
+// own is what the focus keeps of a common name found in a query: the fields holding a
+// word no other common entity's name holds, when one of its words is another's too
+// (nothing otherwise: the name does not tell participants apart).
+func (c focusNames) own(name string) string {
+	var kept []string
+	fields := strings.Fields(name)
+	for _, f := range fields {
+		if slices.ContainsFunc(text.Words(f), func(w string) bool { return !c.shared[w] }) {
+			kept = append(kept, f)
+		}
+	}
+	if len(kept) == len(fields) {
+		return ""
+	}
+	return strings.Join(kept, " ")
 }
 
 // nameCacheMax bounds the spaces remembered; past it, the cache starts over.
@@ -374,40 +395,52 @@ func (c focusNames) servesStale(counts cypher.SpaceCounts) bool {
 	return c.seq >= namesStaleFrom && moved >= 0 && moved <= c.seq/namesStaleShare && counts.InSpace >= c.inSpace
 }
 
-// commonNames returns the pattern matching the space's common names (nil when it has
-// none), from the cache while counts say the space has not changed, or has changed
-// little since (servesStale: then they are read again in the background, see
-// namesReadShare).
-func (r *Retriever) commonNames(ctx context.Context, space string, counts cypher.SpaceCounts) (*regexp.Regexp, error) {
+// commonNames returns the space's common names (see focusNames), from the cache while
+// counts say the space has not changed, or has changed little since (servesStale: then
+// they are read again in the background, see namesReadShare).
+func (r *Retriever) commonNames(ctx context.Context, space string, counts cypher.SpaceCounts) (focusNames, error) {
 	r.names.mu.Lock()
 	c, ok := r.names.spaces[space]
 	r.names.mu.Unlock()
 	if ok && c.inSpace == counts.InSpace && c.seq == counts.Seq {
-		return c.named, nil
+		return c, nil
 	}
 	if ok && c.servesStale(counts) {
 		if counts.Seq-c.seq >= max(1, c.seq/namesReadShare) {
 			r.readNamesInBackground(space, counts)
 		}
-		return c.named, nil
+		return c, nil
 	}
 	return r.readNames(ctx, space, counts)
 }
 
 // readNames reads the space's common names, as of counts or later, and keeps them
 // labelled with counts unless names of later counts are kept meanwhile.
-func (r *Retriever) readNames(ctx context.Context, space string, counts cypher.SpaceCounts) (*regexp.Regexp, error) {
-	names, err := r.store.CommonNames(ctx, space, r.opts.CommonNameShare, r.opts.CommonNameMin)
+func (r *Retriever) readNames(ctx context.Context, space string, counts cypher.SpaceCounts) (focusNames, error) {
+	entities, err := r.store.CommonNames(ctx, space, r.opts.CommonNameShare, r.opts.CommonNameMin)
 	if err != nil {
-		return nil, err
+		return focusNames{}, err
 	}
+	c := focusNames{inSpace: counts.InSpace, seq: counts.Seq, shared: map[string]bool{}}
 	var alts []string
-	for _, n := range names {
-		if n != "" {
-			alts = append(alts, regexp.QuoteMeta(n))
+	seen := map[string]bool{} // the words of the names of the entities before
+	for _, entity := range entities {
+		words := map[string]bool{}
+		for _, n := range entity {
+			if n != "" {
+				alts = append(alts, regexp.QuoteMeta(n))
+			}
+			for _, w := range text.Words(n) {
+				words[w] = true
+			}
+		}
+		for w := range words {
+			if seen[w] {
+				c.shared[w] = true
+			}
+			seen[w] = true
 		}
 	}
-	c := focusNames{inSpace: counts.InSpace, seq: counts.Seq}
 	if len(alts) > 0 {
 		c.named = regexp.MustCompile(`(?i)\b(?:` + strings.Join(alts, "|") + `)(['’]s)?\b`)
 	}
@@ -419,7 +452,7 @@ func (r *Retriever) readNames(ctx context.Context, space string, counts cypher.S
 	if held, ok := r.names.spaces[space]; !ok || held.seq <= c.seq {
 		r.names.spaces[space] = c
 	}
-	return c.named, nil
+	return c, nil
 }
 
 // namesReadTimeout bounds a read of a space's names in the background.
