@@ -28,10 +28,15 @@ type Forgotten struct {
 // now, brings it back without the forgotten message's words. The deletion marks them
 // pending in its own transaction, leased to this process, so that one this call does
 // not integrate (a crash, a failed attempt, a cancelled context: reported pending) is
-// resumed as any pending observation (ResumePending). Last, each episode that stays and
-// derived from it is derived again from the messages that stay (rederiveEpisodes).
+// resumed as any pending observation (ResumePending). Last, each entity that stays
+// under fewer names (a message that stays says those alone) is embedded anew of them,
+// and each episode that stays and derived from it is derived again from the messages
+// that stay (rederiveEpisodes). The deletion already left them none of its words (an
+// episode says only its name and times, with no embedding; an entity its names kept,
+// with none): an error of these last steps leaves them without an embedding, or with the
+// episode's text so bare, never with its words.
 // Errors: ENotFound (space or message), EUnavailable, and the agent's and the embedder's
-// (the message is forgotten all the same; an episode may still say its words).
+// (the message is forgotten all the same).
 func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, error) {
 	c := heldObservations.claim(p.opts.Owner) // before the store leases them (held.go)
 	defer c.end()
@@ -46,15 +51,32 @@ func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, err
 		out.Reintegrated = append(out.Reintegrated, Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusPending})
 	}
 	results, err := p.integrateSaved(ctx, c, saved, cypher.Window{}, true)
-	if err != nil {
-		// Forgotten all the same: the others stay pending, for the resumption.
-		return out, p.rederiveEpisodes(ctx, space, deleted.Episodes)
+	if err == nil { // else forgotten all the same: the others stay pending, for the resumption
+		for i := range results {
+			results[i].Superseded = superseded(results[i].Edges)
+		}
+		out.Reintegrated = results
 	}
-	for i := range results {
-		results[i].Superseded = superseded(results[i].Edges)
+	for _, n := range deleted.Renamed {
+		if err := p.reembed(ctx, space, n); err != nil {
+			return out, err
+		}
 	}
-	out.Reintegrated = results
 	return out, p.rederiveEpisodes(ctx, space, deleted.Episodes)
+}
+
+// reembed writes the embedding of n, an entity or an episode of space, made anew of what
+// it says. Errors: EUnavailable, and the embedder's.
+func (p *Pipeline) reembed(ctx context.Context, space string, n realm.Node) error {
+	embs, err := p.embed(ctx, []string{embedText(n.Name, n.Content)})
+	if err != nil {
+		return fmt.Errorf("embed %s %s: %w", n.Type, n.ID, err)
+	}
+	n.Embedding = embs[0]
+	if err := p.store.RederiveMemory(ctx, space, n); err != nil && realm.ErrorCode(err) != realm.ENotFound {
+		return err
+	}
+	return nil
 }
 
 // rederiveEpisodes derives each episode ids of space again from the first message that
@@ -63,7 +85,8 @@ func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, err
 // keywords, times, embedding) may be a forgotten message's, its speaker's name. It keeps
 // its id, name and edges: the session's messages stay contextualized by it, and those
 // said later find it. An extraction that makes no episode of the session (an LLM's) leaves
-// it as it was. Errors: EUnavailable, and the agent's and the embedder's.
+// it as the deletion left it: its name and times, no embedding.
+// Errors: EUnavailable, and the agent's and the embedder's.
 func (p *Pipeline) rederiveEpisodes(ctx context.Context, space string, ids []string) error {
 	for _, id := range ids {
 		name, o, err := p.store.EpisodeOpening(ctx, space, id)
@@ -90,13 +113,9 @@ func (p *Pipeline) rederiveEpisodes(ctx context.Context, space string, ids []str
 			continue
 		}
 		c := ext.Candidates[i]
-		embs, err := p.embed(ctx, []string{embedText(c.Name, c.Content)})
-		if err != nil {
-			return fmt.Errorf("embed the episode: %w", err)
-		}
 		n := realm.Node{ID: id, Type: realm.Episode, Name: name, Content: c.Content, Description: c.Description,
-			Participants: c.Participants, Keywords: c.Keywords, TStart: c.TStart, TEnd: c.TEnd, Embedding: embs[0]}
-		if err := p.store.RederiveEpisode(ctx, space, n); err != nil && realm.ErrorCode(err) != realm.ENotFound {
+			Participants: c.Participants, Keywords: c.Keywords, TStart: c.TStart, TEnd: c.TEnd}
+		if err := p.reembed(ctx, space, n); err != nil {
 			return err
 		}
 	}

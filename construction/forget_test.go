@@ -2,6 +2,8 @@ package construction_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -64,5 +66,114 @@ func TestForgetLeavesOthersPending(t *testing.T) {
 	}
 	if !allergy([]string{"p1"}) {
 		t.Error("the allergy is not back from p1 alone")
+	}
+}
+
+// TestForgetKeepsOnlyNamesSaid: an entity that stays after a message is forgotten keeps
+// only the names a message that stays says: "Tom Becker", merged with the "Tom" of
+// another message, is "Tom" once the message that said "Becker" is forgotten, found by
+// that word neither by its name nor by the keyword index, and embedded anew.
+func TestForgetKeepsOnlyNamesSaid(t *testing.T) {
+	ctx := context.Background()
+	store := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "forget-" + space}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()) })
+	t0 := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
+	mustIngest(t, p, space, realm.Observation{ID: "b", SessionID: "s1", Speaker: "Ana", Content: "Tom called about the invoice.", ObservedAt: t0})
+	mustIngest(t, p, space, realm.Observation{ID: "a", SessionID: "s1", Speaker: "Ana", Content: "I met Tom Becker at the fair.", ObservedAt: t0.Add(time.Minute)})
+	tom := func() realm.Node {
+		t.Helper()
+		mems, _, err := store.ListMemories(ctx, space, cypher.MemoryFilter{Type: realm.Entity, Q: "Tom"}, "", 100)
+		if err != nil || len(mems) != 1 {
+			t.Fatalf("the entities named Tom: %+v %v, want one", mems, err)
+		}
+		return mems[0]
+	}
+	if n := tom(); n.Name != "Tom Becker" || !slices.Contains(n.Aliases, "Tom") {
+		t.Fatalf("before: %q %v, want Tom Becker, alias Tom", n.Name, n.Aliases)
+	}
+	// The keyword index held in memory is read, to be followed by the deletion.
+	if _, err := store.SeedByFullText(ctx, space, becker(ctx, t, store, space)); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := p.Forget(ctx, space, "a"); err != nil {
+		t.Fatal(err)
+	}
+	n := tom()
+	if n.Name != "Tom" || strings.Contains(fmt.Sprint(n.Aliases, n.Content, n.Keywords), "Becker") {
+		t.Errorf("after: %q %v %q %v, want Tom and no Becker", n.Name, n.Aliases, n.Content, n.Keywords)
+	}
+	q := becker(ctx, t, store, space)
+	for _, version := range []string{q.SpaceVersion, ""} { // the in-memory index, the full-text one
+		q.SpaceVersion = version
+		if seeds, err := store.SeedByFullText(ctx, space, q); err != nil || slices.ContainsFunc(seeds, func(s cypher.ScoredMemory) bool { return s.Node.ID == n.ID }) {
+			t.Errorf("Becker (version %q) finds %+v %v, want not %s", version, seeds, err, n.ID)
+		}
+	}
+	got, err := store.MemoriesByIDs(ctx, space, []string{n.ID})
+	want, _ := bowEmbedder{}.Embed(ctx, []string{construction.EmbedText(n.Name, n.Content)})
+	if err != nil || len(got) != 1 || !cyphertest.CloseVectors(got[0].Embedding, want[0]) {
+		t.Errorf("its embedding: %+v %v, want that of its new name", got, err)
+	}
+}
+
+// becker is the keyword query of "Becker" in space as it is now.
+func becker(ctx context.Context, t *testing.T, store *cypher.Store, space string) cypher.SeedQuery {
+	t.Helper()
+	c, err := store.SpaceCounts(ctx, space)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cypher.SeedQuery{Keywords: []string{"Becker"}, Limit: 10, SpaceSize: c.InSpace, SpaceVersion: c.Version}
+}
+
+// failingEmbedder is away.
+type failingEmbedder struct{ bowEmbedder }
+
+func (failingEmbedder) Embed(context.Context, []string) ([][]float32, error) {
+	return nil, errors.New("the embedder is away")
+}
+
+// TestForgetLeavesEpisodesNoWordsOnFailure: an episode the forgotten message made says
+// nothing of it though its derivation anew fails (the embedder is away): the deletion
+// left it its name and times alone.
+func TestForgetLeavesEpisodesNoWordsOnFailure(t *testing.T) {
+	ctx := context.Background()
+	store := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "forget-" + space}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()) })
+	t0 := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
+	mustIngest(t, p, space, realm.Observation{ID: "a", SessionID: "s1", Speaker: "Ana", Content: "The roof leaks again.", ObservedAt: t0})
+	mustIngest(t, p, space, realm.Observation{ID: "b", SessionID: "s1", Speaker: "Bob", Content: "I will call a roofer.", ObservedAt: t0.Add(time.Minute)})
+	episode := func() realm.Node {
+		t.Helper()
+		mems, _, err := store.ListMemories(ctx, space, cypher.MemoryFilter{Type: realm.Episode}, "", 100)
+		if err != nil || len(mems) != 1 {
+			t.Fatalf("the episodes: %+v %v, want one", mems, err)
+		}
+		got, err := store.MemoriesByIDs(ctx, space, []string{mems[0].ID})
+		if err != nil || len(got) != 1 {
+			t.Fatalf("the episode: %+v %v", got, err)
+		}
+		return got[0]
+	}
+	if e := episode(); !strings.Contains(e.Content, "Ana") {
+		t.Fatalf("before: %q, want Ana's", e.Content)
+	}
+
+	away := construction.New(store, offline.New(offline.Options{}), failingEmbedder{}, construction.Options{Owner: "away-" + space}, zerolog.Nop())
+	t.Cleanup(func() { away.Close(context.Background()) })
+	if _, err := away.Forget(ctx, space, "a"); err == nil {
+		t.Fatal("forgot with the embedder away, want its error")
+	}
+	e := episode()
+	if said := fmt.Sprint(e.Content, e.Description, e.Keywords, e.Participants); strings.Contains(said, "Ana") || e.Content != e.Name || len(e.Embedding) > 0 {
+		t.Errorf("after: %q %q %v %v, %d dims, want its name alone, no embedding", e.Content, e.Description, e.Keywords, e.Participants, len(e.Embedding))
+	}
+	if _, err := p.Forget(ctx, space, "a"); realm.ErrorCode(err) != realm.ENotFound {
+		t.Errorf("forgot a again: %v, want ENotFound", err)
 	}
 }

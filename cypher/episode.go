@@ -32,32 +32,39 @@ func (s *Store) EpisodeOpening(ctx context.Context, space, id string) (string, r
 	return str(recs[0], "name"), observationOf(recs[0], "o"), nil
 }
 
-// RederiveEpisode writes what episode n of space says, derived again from its session's
-// messages that stay: its content, description, participants, keywords, times and
-// embedding replace the stored ones; its id, name, provenance and edges stay.
+// rederived are the properties RederiveMemory writes of a memory of each type.
+var rederived = map[realm.NodeType][]string{
+	realm.Episode: {"content", "description", "participants", "keywords", "t_start", "t_end", "embedding", "word_count"},
+	realm.Entity:  {"embedding"},
+}
+
+// RederiveMemory writes what memory n of space says, derived again once a message it
+// derived from was forgotten (construction.Pipeline.Forget): of an episode, from its
+// session's messages that stay, its content, description, participants, keywords, times
+// and embedding replace the stored ones; of an entity, its embedding, of the names it
+// kept (DeleteObservation). Its id, name, provenance and edges stay.
 // Errors: ENotFound, EUnavailable.
-func (s *Store) RederiveEpisode(ctx context.Context, space string, n realm.Node) error {
+func (s *Store) RederiveMemory(ctx context.Context, space string, n realm.Node) error {
 	defer s.graphs.writing(space)()
-	props := map[string]any{"participants": nil, "t_start": nil, "t_end": nil, "embedding": nil}
-	for k, v := range nodeProps(space, "", n, time.Time{}) {
-		switch k {
-		case "content", "description", "participants", "keywords", "t_start", "t_end", "embedding", "word_count":
-			props[k] = v
-		}
+	props := map[string]any{}
+	all := nodeProps(space, "", n, time.Time{})
+	for _, k := range rederived[n.Type] {
+		props[k] = all[k] // nil when n has none: removed
 	}
 	recs, err := s.write(ctx, qEpisodeRederive, map[string]any{"space": space, "id": n.ID, "props": props, "now": time.Now().UTC()})
 	if err != nil {
 		return err
 	}
 	if len(recs) == 0 {
-		return realm.Errorf(realm.ENotFound, "episode %q not found in space %q", n.ID, space)
+		return realm.Errorf(realm.ENotFound, "%s %q not found in space %q", n.Type, n.ID, space)
 	}
 	r := recs[0]
 	s.followWrite(ctx, space, graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: []string{n.ID}})
 	// The embeddings and keyword index held for the version the write found take the
-	// episode's new text and embedding, as a merge's; others are left to be read again.
+	// memory's new text and embedding, as a merge's; others are left to be read again.
 	if known, before := s.knownState(space), str(r, "version_before"); before != "" && known.Version == before {
-		ins := []ObservationIntegration{{Integration: Integration{Merges: []Merge{{ID: n.ID, Content: n.Content, Embedding: n.Embedding, Keywords: n.Keywords}}}}}
+		ins := []ObservationIntegration{{Integration: Integration{Merges: []Merge{{ID: n.ID, Name: n.Name, Content: n.Content, Embedding: n.Embedding,
+			Keywords: n.Keywords, Aliases: n.Aliases}}}}}
 		state := SpaceState{N: known.N, Version: str(r, "version_after")}
 		s.vectors.written(space, known, state, ins)
 		s.texts.written(space, known, state, ins, map[string]realm.Node{n.ID: n})

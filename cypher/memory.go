@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -1112,10 +1114,15 @@ type ObservationDeleted struct {
 	// with it, marked pending in the same transaction and leased to the caller, by seq:
 	// their integration anew brings back what they said.
 	Reintegrate []realm.Observation
-	// Episodes are the episodes that stay and derived from it, in id order: what they say
-	// of their session may be its words (its speaker), to derive again from the messages
-	// that stay (construction.Pipeline.Forget).
+	// Episodes are the episodes that stay and derived from it, in id order: what they
+	// said of their session may be its words (its speaker), so they say only their name
+	// and times when it is gone, with no embedding, to derive again from the messages that
+	// stay (construction.Pipeline.Forget).
 	Episodes []string
+	// Renamed are the entities that stay and derived from it that a message that stays
+	// does not name by all their names, as they are when it is gone (keptNames): with no
+	// embedding, to make again of their new name.
+	Renamed []realm.Node
 }
 
 // observationDeleteBatch is how many memories a statement of DeleteObservation deletes
@@ -1133,9 +1140,12 @@ var observationDeleteBatch = 500
 // said. The entities and episodes that stay lose it from their sources, one that nothing
 // in its own provenance held up deriving from the messages that hold it up instead
 // (observation_delete_finish.cypher), and the space's running summary, which may hold
-// its words, is emptied (observation_delete_lock.cypher). The observations that stay
-// and were sources of a deleted memory are marked pending, leased to lease.Owner
-// (observation_reintegrate.cypher): what they said went with it, and their integration
+// its words, is emptied (observation_delete_lock.cypher). The episodes that stay and
+// derived from it say only their name and times, and the entities that stay only the
+// names a message that stays says (keptNames), with no embedding: whatever of them the
+// caller then derives again and embeds anew may fail, and leaves none of its words. The
+// observations that stay and were sources of a deleted memory are marked pending, leased
+// to lease.Owner (observation_reintegrate.cypher): what they said went with it, and their integration
 // anew brings it back, by the caller or, should it not, by the resumption. It runs in
 // one write transaction under the space's lock, the one the write path takes: an
 // integration of the observation that has not written yet then finds it gone and writes
@@ -1151,7 +1161,8 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 	var versionBefore, versionAfter string
 	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out = ObservationDeleted{Observation: id, MemoryIDs: []string{}}
-		recs, err := collect(ctx, tx, qObservationDeleteLock, map[string]any{"space": space, "id": id, "now": time.Now().UTC()})
+		now := time.Now().UTC()
+		recs, err := collect(ctx, tx, qObservationDeleteLock, map[string]any{"space": space, "id": id, "now": now})
 		if err != nil {
 			return nil, err
 		}
@@ -1169,7 +1180,7 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 			return nil, err
 		}
 		var going, touched, sources []string
-		adopted := map[string]any{}
+		adopted, rewritten := map[string]any{}, map[string]any{}
 		if len(recs) > 0 {
 			for _, m := range derivedOf(recs[0]) {
 				switch {
@@ -1178,8 +1189,21 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 				case len(m.adopted) > 0:
 					adopted[m.ID] = m.adopted
 				}
-				if m.Type == realm.Episode && !m.DeletedWithIt {
+				switch {
+				case m.DeletedWithIt:
+				case m.Type == realm.Episode:
 					out.Episodes = append(out.Episodes, m.ID)
+					rewritten[m.ID] = map[string]any{"content": m.name, "description": "", "keywords": []string{}, "participants": nil,
+						"embedding": nil, "word_count": WordCount(m.name, m.name, nil), "updated_at": now}
+				case m.Type == realm.Entity && m.said != nil:
+					n := keptNames(m)
+					out.Renamed = append(out.Renamed, n)
+					props := map[string]any{"name": n.Name, "aliases": nil, "content": n.Content, "keywords": orEmpty(n.Keywords),
+						"embedding": nil, "word_count": WordCount(n.Name, n.Content, n.Keywords), "updated_at": now}
+					if len(n.Aliases) > 0 {
+						props["aliases"] = n.Aliases
+					}
+					rewritten[m.ID] = props
 				}
 			}
 		}
@@ -1198,7 +1222,8 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 			v, _ = recs[0].Get("sources")
 			sources = append(sources, stringList(v)...)
 		}
-		recs, err = collect(ctx, tx, qObservationDeleteFinish, map[string]any{"space": space, "id": id, "adopted": adopted, "sources_max": realm.SourcesMax})
+		recs, err = collect(ctx, tx, qObservationDeleteFinish, map[string]any{"space": space, "id": id, "adopted": adopted,
+			"rewritten": rewritten, "sources_max": realm.SourcesMax})
 		if err != nil {
 			return nil, err
 		}
@@ -1228,11 +1253,53 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 		return ObservationDeleted{}, err
 	}
 	out.MemoriesDeleted = len(out.MemoryIDs)
-	s.texts.deleted(space, out.MemoryIDs, versionBefore, versionAfter)
+	if len(out.Episodes) > 0 || len(out.Renamed) > 0 {
+		s.texts.drop(space) // their text changed: read again
+	} else {
+		s.texts.deleted(space, out.MemoryIDs, versionBefore, versionAfter)
+	}
 	if len(move.ids) <= deleteFollowMax {
 		s.followWrite(ctx, space, move)
 	}
 	return out, nil
+}
+
+// keptNames is entity m, which stays, once the names no message that stays says are gone
+// (m.said are the others): named by the longest it keeps, the others its aliases, its
+// keywords without the names gone, and each name gone that none it keeps holds replaced
+// in its content by its new name, as whole words, in any case ("Tom Becker (person),
+// called Tom" is "Tom (person), called Tom").
+func keptNames(m ObservationMemory) realm.Node {
+	n := realm.Node{ID: m.ID, Type: realm.Entity, Content: m.content}
+	for _, name := range m.said {
+		if utf8.RuneCountInString(name) > utf8.RuneCountInString(n.Name) {
+			n.Name = name
+		}
+	}
+	for _, name := range m.said {
+		if name != n.Name {
+			n.Aliases = append(n.Aliases, name)
+		}
+	}
+	var gone []string
+	for _, name := range append([]string{m.name}, m.aliases...) {
+		if !slices.Contains(m.said, name) {
+			gone = append(gone, name)
+		}
+	}
+	n.Keywords = slices.DeleteFunc(slices.Clone(m.keywords), func(k string) bool {
+		return slices.ContainsFunc(gone, func(name string) bool { return strings.EqualFold(k, name) })
+	})
+	// The longest first: "Tom Becker" is not "Tom" and "Becker".
+	slices.SortFunc(gone, func(a, b string) int { return utf8.RuneCountInString(b) - utf8.RuneCountInString(a) })
+	for _, name := range gone {
+		if slices.ContainsFunc(m.said, func(kept string) bool { return strings.Contains(strings.ToLower(kept), strings.ToLower(name)) }) {
+			continue
+		}
+		re := regexp.MustCompile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(name) + `([^\pL\pN]|$)`)
+		n.Content = re.ReplaceAllString(n.Content, "${1}"+strings.ReplaceAll(n.Name, "$", "$$")+"${2}")
+	}
+	return n
 }
 
 // Stats summarizes a space.

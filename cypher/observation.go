@@ -282,6 +282,11 @@ type ObservationMemory struct {
 	// adopted: the observations an entity or episode that stays derives from in its
 	// place, nothing in its own provenance holding it up (observation_derived.cypher).
 	adopted []string
+	// What it says (name, aliases, content, keywords) and, for an entity whose names a
+	// message that stays does not all say, those it says (said; nil: all of them).
+	name, content     string
+	aliases, keywords []string
+	said              []string
 }
 
 // GetObservation returns one observation of a space and the memories derived from it,
@@ -307,7 +312,8 @@ func derivedOf(r *neo4j.Record) []ObservationMemory {
 		m, _ := x.(map[string]any)
 		goes, _ := m["goes"].(bool)
 		out = append(out, ObservationMemory{ID: propString(m, "id"), Type: realm.NodeType(propString(m, "type")), DeletedWithIt: goes,
-			adopted: stringList(m["adopted"])})
+			adopted: stringList(m["adopted"]), name: propString(m, "name"), aliases: stringList(m["aliases"]),
+			content: propString(m, "content"), keywords: stringList(m["keywords"]), said: stringList(m["said"])})
 	}
 	slices.SortFunc(out, func(a, b ObservationMemory) int { return strings.Compare(a.ID, b.ID) })
 	return out

@@ -108,7 +108,9 @@ func TestDeleteObservation(t *testing.T) {
 // provenance nor one of a related event or fact that stays says its name or an alias,
 // as whole words, in any case, in its speaker or content. One held up by a related
 // fact's message naming it derives from that message in the forgotten one's place; one
-// whose own provenance names it keeps its sources. GetObservation says the same.
+// whose own provenance names it keeps its sources, and only the names a message that
+// stays says (the longest its name), composed or not, any white space between their
+// words. GetObservation and About say the same.
 func TestDeleteObservationNames(t *testing.T) {
 	s := testStore(t, Config{})
 	ctx := context.Background()
@@ -121,16 +123,22 @@ func TestDeleteObservationNames(t *testing.T) {
 		content string
 		own     bool // the message is in the entity's own provenance, else in a related fact's
 		stays   bool
+		kept    []string // the names it keeps, its name first; nil: all
 	}{
-		{"Daniel", nil, "assistant", "What did you like most?", false, false}, // an exchange's other turn
-		{"Dan", nil, "Ann", "Danielle came over.", false, false},
-		{"Maya", nil, "Ann", "MAYA's pottery class starts today.", false, true},
-		{"Kat", []string{"user's sister"}, "Ann", "Yesterday user's sister called.", false, true},
-		{"Bo", nil, "Bo", "I called.", false, true},
-		{"C++", nil, "Ann", "I write C++ daily.", false, true},
-		{`R\E.`, nil, "Ann", `The R\E. band played.`, false, true},
-		{"Rex", nil, "Ann", "Good morning!", true, false},
-		{"Lea", nil, "Ann", "Lea came by.", true, true},
+		{"Daniel", nil, "assistant", "What did you like most?", false, false, nil}, // an exchange's other turn
+		{"Dan", nil, "Ann", "Danielle came over.", false, false, nil},
+		{"Maya", nil, "Ann", "MAYA's pottery class starts today.", false, true, nil},
+		{"Kat", []string{"user's sister"}, "Ann", "Yesterday user's sister called.", false, true, []string{"user's sister"}},
+		{"Bo", nil, "Bo", "I called.", false, true, nil},
+		{"C++", nil, "Ann", "I write C++ daily.", false, true, nil},
+		{`R\E.`, nil, "Ann", `The R\E. band played.`, false, true, nil},
+		{"Rex", nil, "Ann", "Good morning!", true, false, nil},
+		{"Lea", nil, "Ann", "Lea came by.", true, true, nil},
+		{"J\u00fcrgen", nil, "Ann", "Ju\u0308rgen came by.", true, true, nil},        // composed, said decomposed
+		{"Zoe\u0308", nil, "Ann", "Z\u00f6e and Zo\u00eb called.", false, true, nil}, // decomposed, said composed
+		{"Tom Becker", nil, "Ann", "Tom\u00a0Becker called.", true, true, nil},       // a no-break space
+		{"Tim Ruiz", []string{"Tim", "T. R."}, "Ann", "Tim and T. R. wrote.", true, true, []string{"T. R.", "Tim"}},
+		{"Eva Lind", []string{"Eva", "Evi"}, "Ann", "Evi called.", false, true, []string{"Evi"}},
 	}
 	obs := []realm.Observation{{ID: "o", Speaker: "Ann", Content: "said", ObservedAt: time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)}}
 	for i, tt := range tests {
@@ -173,6 +181,17 @@ func TestDeleteObservationNames(t *testing.T) {
 	if !maps.Equal(got, want) {
 		t.Errorf("deleted with it: %v, want %v", got, want)
 	}
+	// Forgetting what is said about someone (About: o alone says "said") reads the same.
+	var going []string
+	for id, goes := range want {
+		if goes {
+			going = append(going, id)
+		}
+	}
+	slices.Sort(going)
+	if about, err := s.About(ctx, space, []string{"said"}); err != nil || !slices.Equal(about.Observations, []string{"o"}) || !slices.Equal(about.Memories, going) {
+		t.Errorf("about: %+v %v, want o and %v", about, err, going)
+	}
 	deleted, err := s.DeleteObservation(ctx, space, "o", Lease{})
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +206,13 @@ func TestDeleteObservationNames(t *testing.T) {
 		}
 		if p := fmt.Sprint("p", i); err != nil || !slices.Equal(n.Sources, []string{p}) {
 			t.Errorf("%s: sources %v %v, want %s", tt.entity, n.Sources, err, p)
+		}
+		want := append([]string{tt.entity}, tt.aliases...)
+		if tt.kept != nil {
+			want = tt.kept
+		}
+		if names := append([]string{n.Name}, n.Aliases...); !slices.Equal(names, want) {
+			t.Errorf("%s: names %q, want %q", tt.entity, names, want)
 		}
 	}
 }

@@ -3,9 +3,12 @@
 // derived from it that stay lose it from their sources (their provenance edge to it goes
 // with the observation); one that nothing in its own provenance held up derives, in its
 // place, from the observations observation_derived.cypher found holding it up instead
-// ($adopted), so that forgetting those later finds it.
+// ($adopted), so that forgetting those later finds it. Those whose words may be its
+// take the properties $rewritten gives them (cypher.DeleteObservation: an episode's,
+// an entity's names).
 // Params: $space, $id, $adopted (a map: memory id → the observation ids it derives from
-// in its place, already the first $sources_max), $sources_max.
+// in its place, already the first $sources_max), $rewritten (a map: memory id → the
+// properties it takes, a null removing one), $sources_max.
 // Returns: deleted (a count), kept (the ids of the memories that stay and derived from it).
 MATCH (o:Observation {space: $space, id: $id})
 USING INDEX o:Observation(space, id)
@@ -20,6 +23,7 @@ CALL (o) {
   }
   SET m.sources = CASE WHEN m.sources IS NULL AND size(adopted) = 0 THEN null
                        ELSE ([x IN coalesce(m.sources, []) WHERE x <> $id] + adopted)[..$sources_max] END
+  SET m += coalesce($rewritten[m.id], {})
   RETURN collect(m.id) AS kept
 }
 DETACH DELETE o
