@@ -75,13 +75,9 @@ func TestForgetLeavesOthersPending(t *testing.T) {
 // that word neither by its name nor by the keyword index, and embedded anew.
 func TestForgetKeepsOnlyNamesSaid(t *testing.T) {
 	ctx := context.Background()
-	store := cyphertest.MustOpen(t)
-	space := cyphertest.NewSpace(t)
-	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "forget-" + space}, zerolog.Nop())
-	t.Cleanup(func() { p.Close(context.Background()) })
-	t0 := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
-	mustIngest(t, p, space, realm.Observation{ID: "b", SessionID: "s1", Speaker: "Ana", Content: "Tom called about the invoice.", ObservedAt: t0})
-	mustIngest(t, p, space, realm.Observation{ID: "a", SessionID: "s1", Speaker: "Ana", Content: "I met Tom Becker at the fair.", ObservedAt: t0.Add(time.Minute)})
+	store, space, p := saidInSession(t,
+		realm.Observation{ID: "b", Speaker: "Ana", Content: "Tom called about the invoice."},
+		realm.Observation{ID: "a", Speaker: "Ana", Content: "I met Tom Becker at the fair."})
 	tom := func() realm.Node {
 		t.Helper()
 		mems, _, err := store.ListMemories(ctx, space, cypher.MemoryFilter{Type: realm.Entity, Q: "Tom"}, "", 100)
@@ -119,6 +115,21 @@ func TestForgetKeepsOnlyNamesSaid(t *testing.T) {
 	}
 }
 
+// saidInSession is a new space of the test store and a pipeline of the offline agent
+// that integrated obs into it, one by one, a minute apart, in session s1.
+func saidInSession(t *testing.T, obs ...realm.Observation) (*cypher.Store, string, *construction.Pipeline) {
+	t.Helper()
+	store := cyphertest.MustOpen(t)
+	space := cyphertest.NewSpace(t)
+	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "forget-" + space}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()) })
+	for i, o := range obs {
+		o.SessionID, o.ObservedAt = "s1", time.Date(2024, 5, 1, 10, i, 0, 0, time.UTC)
+		mustIngest(t, p, space, o)
+	}
+	return store, space, p
+}
+
 // becker is the keyword query of "Becker" in space as it is now.
 func becker(ctx context.Context, t *testing.T, store *cypher.Store, space string) cypher.SeedQuery {
 	t.Helper()
@@ -144,13 +155,9 @@ func (e episodeFailingEmbedder) Embed(ctx context.Context, texts []string) ([][]
 // left it its name and times alone.
 func TestForgetLeavesEpisodesNoWordsOnFailure(t *testing.T) {
 	ctx := context.Background()
-	store := cyphertest.MustOpen(t)
-	space := cyphertest.NewSpace(t)
-	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "forget-" + space}, zerolog.Nop())
-	t.Cleanup(func() { p.Close(context.Background()) })
-	t0 := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
-	mustIngest(t, p, space, realm.Observation{ID: "a", SessionID: "s1", Speaker: "Ana", Content: "The roof leaks again.", ObservedAt: t0})
-	mustIngest(t, p, space, realm.Observation{ID: "b", SessionID: "s1", Speaker: "Bob", Content: "I will call a roofer.", ObservedAt: t0.Add(time.Minute)})
+	store, space, p := saidInSession(t,
+		realm.Observation{ID: "a", Speaker: "Ana", Content: "The roof leaks again."},
+		realm.Observation{ID: "b", Speaker: "Bob", Content: "I will call a roofer."})
 	episode := func() realm.Node {
 		t.Helper()
 		mems, _, err := store.ListMemories(ctx, space, cypher.MemoryFilter{Type: realm.Episode}, "", 100)
