@@ -21,7 +21,11 @@ import (
 // dog Biscuit", after a move), the node keeps its score. Its newer version (a supersedes
 // edge into it) is offered beside it: in its place at its score for the present (demoted in
 // turn when it too has ended), just below it (SuccessorShare of its score) for the past; not
-// for a question about something else, which the newer version does not answer. The trace records each decision.
+// for a question about something else, which the newer version does not answer. A question
+// that names the slot that changed ("Which flights are we taking to Rome?" after new
+// flights) asks about the change, whatever else the old node names (namesSlot). An exchange
+// that quotes a demoted node with the reply to it, and still holds, is demoted with it and
+// the newer version offered in its place (quotes). The trace records each decision.
 
 // validityFactor is the multiplicative validity factor of node n for a question asked at
 // asOf: 1 while n holds (no valid_until, or one after asOf) or when the question is about
@@ -77,7 +81,8 @@ func pastQuestion(query string, plans []realm.Plan, asOf time.Time) bool {
 // and my email is …", after a move) is demoted in the same way, the clause's newer version
 // offered in its place, for a question about the present closer to the clause than to the
 // whole ("Where does the user live?"): the whole still says the old value. For one about
-// what else it says ("What is the user's email?") it keeps its score.
+// what else it says ("What is the user's email?") it keeps its score. So is an exchange that
+// quotes a demoted node (quotes).
 func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 	if r.opts.SupersededFactor <= 0 {
 		return nil
@@ -118,6 +123,18 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 			return err
 		}
 	}
+	var quoting []string // holding exchanges that quote a demoted node
+	if !past {
+		for _, id := range sortedIDs(ended) {
+			if aside[id] {
+				continue
+			}
+			for _, q := range quotes(run, id, holding) {
+				wholesOf[id] = append(wholesOf[id], q)
+				quoting = append(quoting, q)
+			}
+		}
+	}
 	// A whole's newer versions are its ended clause's.
 	for _, s := range slices.Clone(successors) {
 		for _, w := range wholesOf[s.Of] {
@@ -142,6 +159,11 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 	for _, p := range partly {
 		if _, done := before[p.Whole]; !done {
 			demote(p.Whole, r.opts.SupersededFactor)
+		}
+	}
+	for _, id := range quoting {
+		if _, done := before[id]; !done {
+			demote(id, r.opts.SupersededFactor)
 		}
 	}
 	for _, s := range successors {
@@ -172,6 +194,29 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 	return nil
 }
 
+// quotes returns the holding candidates (of holding) that quote the ended candidate id:
+// an exchange of a few turns, the ended one among them, that says every word it says
+// ("Kenji said: \"We're going to Italy for the 3rd week of May.\" Sam: Italy in May sounds
+// wonderful", after the trip was postponed to June). The exchange still says the old
+// value, often in more of the question's words than the ended turn or its newer version,
+// and is not superseded with it when the change did not reach it; what else it holds, the
+// other speaker's reply, is a memory of its own, which keeps its score.
+func quotes(run *run, id string, holding []string) []string {
+	ended := run.cands[id]
+	if len(ended.Node.Sources) == 0 {
+		return nil
+	}
+	var out []string
+	for _, h := range sortedIDs(holding) {
+		c := run.cands[h]
+		if len(c.Node.Sources) > len(ended.Node.Sources) && len(c.Node.Sources) <= FullerMaxSources &&
+			containsAll(c.Node.Sources, ended.Node.Sources) && saysAll(c.Node.Content, ended.Node.Content) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // asideOfChange returns the superseded candidates that the question asks about something
 // else than what changed: it names something the old node names (namesUnchanged) that
 // neither a newer version nor what its supersedes edge says changed ("user lives in:
@@ -194,7 +239,7 @@ func (r *Retriever) asideOfChange(ctx context.Context, run *run, successors []cy
 			continue
 		}
 		own := sim(run.qvec, old.Node.Embedding)
-		apart := namesUnchanged(run.query, old.Node.Content, s.Node.Content+" "+s.Description) &&
+		apart := namesUnchanged(run.query, old.Node.Content, s.Node.Content+" "+s.Description) && !namesSlot(run.query, s.Description) &&
 			sim(run.qvec, s.Node.Embedding) < own && (vecs[i] == nil || sim(run.qvec, vecs[i]) < own)
 		if prev, ok := aside[s.Of]; ok {
 			apart = apart && prev // aside of every newer version
@@ -222,6 +267,32 @@ func namesUnchanged(query, old, change string) bool {
 	named, changed := namedIn(old), stems(change)
 	for w := range stems(query) {
 		if named[w] && !changed[w] && !calendarName(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesSlot: the query names a word of the slot that changed, as the description of a
+// supersedes edge opens with it before its colon, past its subject ("flight" of "Kenji's
+// flight: NH223, LH1456, previously NH215, LH1454", "lives" of "Nora lives in: Berlin,
+// previously Lisbon"). "Which flights are we taking to Rome?" asks about the flights that
+// changed, though it names Rome, which only the older booking names.
+func namesSlot(query, description string) bool {
+	head, _, ok := strings.Cut(description, ":")
+	if !ok {
+		return false
+	}
+	slot := map[string]bool{}
+	for i, w := range reWord.FindAllString(head, -1) {
+		if r, _ := utf8.DecodeRuneInString(w); i > 0 && !unicode.IsUpper(r) {
+			for _, k := range text.Keywords(w, 1) {
+				slot[text.Stem(k)] = true
+			}
+		}
+	}
+	for _, w := range text.Keywords(query, 200) {
+		if slot[text.Stem(w)] {
 			return true
 		}
 	}

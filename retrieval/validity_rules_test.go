@@ -76,3 +76,25 @@ func TestPastQuestionRange(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesSlot: a question names the slot a supersedes edge's description opens with,
+// past its subject and names; the subject alone, or a description without a slot, does not
+// count.
+func TestNamesSlot(t *testing.T) {
+	tests := []struct {
+		query, description string
+		want               bool
+	}{
+		{"Which flights are we taking to Rome?", "Kenji's flight: NH223, LH1456, previously NH215, LH1454", true},
+		{"Where does Nora live now?", "Nora lives in: Berlin, previously Lisbon", true},
+		{"What is the name of Nora's dog?", "Nora lives in: Berlin, previously Lisbon", false},
+		{"What is the name of the user's dog?", "user lives in: Berlin, previously Lisbon", false},
+		{"Where is Kenji going?", "Kenji: We're going to Italy for the 3rd week of May (now June)", false},
+		{"Which flight?", "flight changed", false},
+	}
+	for _, tt := range tests {
+		if got := namesSlot(tt.query, tt.description); got != tt.want {
+			t.Errorf("%q, %q: %v, want %v", tt.query, tt.description, got, tt.want)
+		}
+	}
+}

@@ -30,11 +30,6 @@ func TestRecallValidity(t *testing.T) {
 	})
 	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
 	at := day(4, 1)
-	rank := func(res realm.RecallResult, obsID string) int {
-		return slices.IndexFunc(res.Nodes, func(n realm.RecalledNode) bool {
-			return n.Node.Type != realm.Entity && n.Node.Type != realm.Episode && slices.Contains(n.Node.Sources, obsID)
-		})
-	}
 	actions := func(traceID string) map[string]int {
 		tr, err := s.Trace(ctx, space, traceID)
 		if err != nil {
@@ -61,7 +56,7 @@ func TestRecallValidity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			oldRank, newRank := rank(res, "o1"), rank(res, "o3")
+			oldRank, newRank := rankOf(res, "o1"), rankOf(res, "o3")
 			if oldRank < 0 || newRank < 0 {
 				t.Fatalf("ranks old %d, new %d: both must be recalled", oldRank, newRank)
 			}
@@ -160,3 +155,60 @@ func ingestedWithWords(t *testing.T, obs []realm.Observation) (*cypher.Store, st
 
 // day is a day of 2023 at ten in the morning.
 func day(m time.Month, d int) time.Time { return time.Date(2023, m, d, 10, 0, 0, 0, time.UTC) }
+
+// TestRecallNewerFirst: a question about the present ranks the newer version above every
+// memory of the superseded message, one about the past a memory of the older message
+// above the newer version (or without it); built by
+// the offline agent through the write path. Address: the exchange that quotes the old
+// address with the reply to it still holds (the change ended the turn alone) and says the
+// old address in the question's words. Flights: the question names Rome, which only the
+// older booking names, yet asks about the flights that changed.
+func TestRecallNewerFirst(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name      string
+		obs       []realm.Observation
+		now, past string
+	}{
+		{"Address", []realm.Observation{
+			{ID: "old", SessionID: "s1", Speaker: "Anna Schmidt", Content: "Anna Schmidt's address is Hauptstrasse 5.", ObservedAt: day(1, 10)},
+			{ID: "reply", SessionID: "s1", Speaker: "Support", Content: "Thanks Anna, noted, we deliver where you live.", ObservedAt: day(1, 10).Add(time.Minute)},
+			{ID: "new", SessionID: "s2", Speaker: "Anna Schmidt", Content: "My new address is Lindenweg 12.", ObservedAt: day(3, 20)},
+		}, "Where does Anna Schmidt live now?", "Where did Anna Schmidt live before?"},
+		{"Flights", []realm.Observation{
+			{ID: "old", SessionID: "s1", Speaker: "Kenji", Content: "Booked ANA NH215 Tokyo Haneda to Frankfurt then LH1454 to Rome, departing May 16 at 11:05.", ObservedAt: day(1, 10)},
+			{ID: "new", SessionID: "s2", Speaker: "Kenji", Content: "New flights: NH223 and LH1456, departing June 13 at 10:20.", ObservedAt: day(3, 20)},
+		}, "Which flights are we taking to Rome?", "Which flights had we booked to Rome first?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, space := ingestedWithWords(t, tt.obs)
+			r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+			at := day(4, 1)
+			for _, q := range []struct {
+				query    string
+				newFirst bool
+			}{{tt.now, true}, {tt.past, false}} {
+				res, err := r.Recall(ctx, space, realm.RecallRequest{Query: q.query, Time: &at})
+				if err != nil {
+					t.Fatal(err)
+				}
+				first, second := rankOf(res, "new"), rankOf(res, "old")
+				if !q.newFirst {
+					first, second = second, first
+				}
+				if first < 0 || second >= 0 && second < first {
+					t.Errorf("%q: new at %d, old at %d (-1: not recalled); want new first: %v", q.query, rankOf(res, "new"), rankOf(res, "old"), q.newFirst)
+				}
+			}
+		})
+	}
+}
+
+// rankOf is the 0-based rank of the first recalled event or fact derived from observation
+// obsID (an exchange quoting it counts), -1 when none is.
+func rankOf(res realm.RecallResult, obsID string) int {
+	return slices.IndexFunc(res.Nodes, func(n realm.RecalledNode) bool {
+		return n.Node.Type != realm.Entity && n.Node.Type != realm.Episode && slices.Contains(n.Node.Sources, obsID)
+	})
+}
