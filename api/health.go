@@ -24,7 +24,7 @@ const readyTimeout = 3 * time.Second
 func (s *server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
-	ok, reason, err := s.Store.SchemaReady(ctx, s.cfg.Embedder.Dim)
+	ok, reason, err := s.Store.Ready(ctx, s.cfg.Embedder.Dim)
 	if err != nil {
 		zerolog.Ctx(r.Context()).Warn().Err(err).Msg("not ready: neo4j does not answer")
 		reason = "neo4j does not answer"

@@ -244,6 +244,30 @@ func (s *Store) Indexes(ctx context.Context) ([]Index, error) {
 	return out, nil
 }
 
+// schemaState is an answer of SchemaReady.
+type schemaState struct {
+	ok     bool
+	reason string
+}
+
+// Ready is SchemaReady for a readiness probe, which must not take a busy Neo4j for an
+// absent one: when the check gets no answer before ctx ends (every pooled connection is
+// taken by work, or a loaded Neo4j answers slowly) but Neo4j answered other statements of
+// this store meanwhile, Neo4j is there, and the last answer of the check stands. A Neo4j
+// that is out of reach or hung answers none of them: the check's error is returned.
+func (s *Store) Ready(ctx context.Context, dims int) (ok bool, reason string, err error) {
+	asked := time.Now()
+	ok, reason, err = s.SchemaReady(ctx, dims)
+	if err == nil {
+		s.ready.Store(&schemaState{ok: ok, reason: reason})
+		return ok, reason, nil
+	}
+	if last := s.ready.Load(); last != nil && s.heardSince(asked) {
+		return last.ok, last.reason, nil
+	}
+	return false, "", err
+}
+
 // SchemaReady reports whether every migration is recorded, none unknown to this build
 // (see ApplySchema), and every index ONLINE; the reason says what is missing.
 func (s *Store) SchemaReady(ctx context.Context, dims int) (ok bool, reason string, err error) {

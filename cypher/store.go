@@ -136,6 +136,9 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// poolSize is how many connections to Neo4j a store holds at most.
+const poolSize = 50
+
 // Store runs REALM's queries on one Neo4j database. It is safe for concurrent use.
 type Store struct {
 	driver neo4j.DriverWithContext
@@ -147,6 +150,9 @@ type Store struct {
 	traceRetention     time.Duration // Config.TraceRetention
 
 	openTx atomic.Int64 // transactions running now (OpenTransactions)
+
+	heard atomic.Int64                // when Neo4j last answered a statement of this store, in Unix nanoseconds (Ready)
+	ready atomic.Pointer[schemaState] // what SchemaReady last found (Ready)
 
 	// filtered: the server filters vector searches by space inside the index (Neo4j
 	// 2026.01 and later, detected at Open); 5.26 over-fetches and filters after.
@@ -179,7 +185,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		// probe is not answered either, saying why (errNoAnswer); the driver's own timeout,
 		// at the same instant, would race it with its words.
 		c.ConnectionAcquisitionTimeout = 2 * cfg.AnswerTimeout
-		c.MaxConnectionPoolSize = 50
+		c.MaxConnectionPoolSize = poolSize
 		// One attempt per driver call: runTx retries, with a short budget when Neo4j cannot
 		// be reached and a long one for transient errors, which the driver cannot tell apart.
 		c.MaxTransactionRetryTime = 0
@@ -378,7 +384,7 @@ func (s *Store) attemptEach(ctx context.Context, mode neo4j.AccessMode, q query,
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: mode})
 	defer sess.Close(ctx)
 	res, err := sess.Run(ctx, text, params)
-	answered(ctx)
+	answered(ctx, err)
 	if err == nil {
 		for err == nil && res.Next(ctx) {
 			err = each(res.Record())
@@ -559,7 +565,7 @@ func (s *Store) awaitAnswer(ctx context.Context, d time.Duration, attempt func(c
 	actx, cut := context.WithCancelCause(ctx)
 	defer cut(nil)
 	shared := ctx.Value(sharedWaitKey{}).(*sharedWait)
-	waits := &answerWaits{watch: func() *answerWait {
+	waits := &answerWaits{heard: s.hear, watch: func() *answerWait {
 		wctx, stop := context.WithCancel(actx)
 		w := &answerWait{stop: stop, cut: cut}
 		go s.watchAnswer(wctx, w, d, shared)
@@ -582,6 +588,7 @@ func (s *Store) awaitAnswer(ctx context.Context, d time.Duration, attempt func(c
 // answerWaits are an attempt's waits for Neo4j's answers, one at a time (awaitAnswer).
 type answerWaits struct {
 	watch func() *answerWait // starts a wait
+	heard func()             // tells the store that Neo4j answered
 	mu    sync.Mutex
 	now   *answerWait // the wait not answered yet, if any
 }
@@ -662,8 +669,17 @@ func (s *Store) alive(ctx context.Context) bool {
 	if err == nil {
 		_, err = res.Consume(ctx)
 	}
+	if err == nil {
+		s.hear()
+	}
 	return err == nil
 }
+
+// hear notes that Neo4j answered a statement now (Ready).
+func (s *Store) hear() { s.heard.Store(time.Now().UnixNano()) }
+
+// heardSince reports whether Neo4j answered a statement of this store at t or after.
+func (s *Store) heardSince(t time.Time) bool { return s.heard.Load() >= t.UnixNano() }
 
 // awaiting starts the wait of ctx's attempt for Neo4j's answer to a statement about to be
 // sent (awaitAnswer).
@@ -673,9 +689,14 @@ func awaiting(ctx context.Context) {
 	}
 }
 
-// answered ends the wait of ctx's attempt for Neo4j's answer (awaitAnswer).
-func answered(ctx context.Context) {
+// answered ends the wait of ctx's attempt for Neo4j's answer to a statement
+// (awaitAnswer), answered or failed (err); only an answer tells the store that Neo4j
+// answered (Ready).
+func answered(ctx context.Context, err error) {
 	if ws, ok := ctx.Value(answerKey{}).(*answerWaits); ok {
+		if err == nil {
+			ws.heard()
+		}
 		ws.answer()
 	}
 }
@@ -735,7 +756,7 @@ func collect(ctx context.Context, tx neo4j.ManagedTransaction, q query, params m
 	defer func(started time.Time) { st.Duration = time.Since(started); log.statement(st) }(time.Now())
 	awaiting(ctx)
 	res, err := tx.Run(ctx, text, params)
-	answered(ctx)
+	answered(ctx, err)
 	if err != nil {
 		return nil, err
 	}
