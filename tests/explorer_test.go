@@ -17,9 +17,9 @@ import (
 // key: the pages load, a failed recall leaves no progress behind, a recall draws its trace
 // and names its nodes by their content, feedback applies edits (a learned link shown with
 // its label and query) and revert removes them, their buttons disabled while they run, a
-// trace opens from the timeline, a min score leaves the lower nodes out and the trace lists
-// them, Open with no space lists the spaces, a corrected memory is marked superseded and
-// says until when it held, a key typed is sent only once opened and a read-only key is
+// trace opens from the timeline and names its memories with one request, a min score
+// leaves the lower nodes out and the trace lists them, Open with no space lists the
+// spaces, a corrected memory is marked superseded and says until when it held, a key typed is sent only once opened and a read-only key is
 // offered no feedback. Then it checks
 // through the API that the page really did so. With
 // SCREENSHOTS set (make ui-screenshots), the views are saved there as PNGs.

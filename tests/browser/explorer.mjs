@@ -3,7 +3,8 @@
 // that draws its trace (the nodes named by their content), marks two nodes useful and one
 // misleading and sends the feedback (the button disabled meanwhile), opens the memory
 // misled on (the learned link with its label and query), finds the reconsolidation in the
-// timeline, opens its trace (plans, seeds, scores, validity) and reverts it, opens one
+// timeline, opens its trace (plans, seeds, scores, validity; its memories named with one
+// request) and reverts it, opens one
 // memory, asks again with a min score (the lower nodes left out, listed in the trace) and
 // with a K out of range (said so), opens the space again from the list of spaces that Open
 // with no space shows (the error of a space not found gone), finds a corrected memory
@@ -65,8 +66,11 @@ try {
   });
   page.setDefaultTimeout(120_000); // a recall on a loaded machine takes seconds
   const recallBodies = []; // what the page sent to /recall, in order
+  const memoryLookups = []; // the paths of the page's GETs of memories since last emptied
   page.on('request', (req) => {
     if (req.method() === 'POST' && req.url().endsWith('/recall')) recallBodies.push(JSON.parse(req.postData() || '{}'));
+    const url = new URL(req.url());
+    if (req.method() === 'GET' && url.pathname.includes('/memories')) memoryLookups.push(url.pathname + url.search);
   });
 
   // Spaces: refused without the key, then the statistics and the memories with it.
@@ -156,8 +160,11 @@ try {
 
   // Its trace: the plans, seeds, scores and validity of the recall.
   check(await newest.locator('a.trace-link').textContent() === traceId, 'the timeline names the whole trace id');
+  memoryLookups.length = 0;
   await newest.locator('a.trace-link').click();
   await page.locator(`h2:has-text("Trace ${traceId}")`).waitFor();
+  check(memoryLookups.length === 1 && memoryLookups[0].includes('/memories?ids='),
+    `the trace view names its memories with one lookup by ids (${memoryLookups.join(', ')})`);
   check(await page.locator('p.content').textContent() === question, 'the trace view shows the question');
   check(await page.locator('ul.plans li').count() > 0, 'the trace view lists the plans');
   check(await page.locator('ol.seeds li').count() > 0, 'the trace view lists the seeds');

@@ -96,17 +96,17 @@ function explain(err) {
 // memoryCache holds the memories looked up by id, to name the nodes of traces and edits.
 const memoryCache = new Map();
 
+// memories names the memories of ids, looking up those not seen yet with one request
+// (GET …/memories?ids=, at most 100 ids); an id the space does not answer was forgotten.
 async function memories(space, ids) {
-  const missing = [...new Set(ids)].filter((id) => !memoryCache.has(`${space}/${id}`)).slice(0, 60);
-  await Promise.all(missing.map(async (id) => {
-    try {
-      const m = await api('GET', `${spacePath(space)}/memories/${encodeURIComponent(id)}`);
-      memoryCache.set(`${space}/${id}`, m.memory);
-    } catch (err) {
-      if (err.code !== 'not_found') throw err;
-      memoryCache.set(`${space}/${id}`, { id, type: 'unknown', name: '(forgotten)' });
+  const missing = [...new Set(ids)].filter((id) => !memoryCache.has(`${space}/${id}`)).slice(0, 100);
+  if (missing.length > 0) {
+    const found = await api('GET', `${spacePath(space)}/memories?ids=${missing.map(encodeURIComponent).join(',')}`);
+    for (const m of found.memories) memoryCache.set(`${space}/${m.id}`, m);
+    for (const id of missing) {
+      if (!memoryCache.has(`${space}/${id}`)) memoryCache.set(`${space}/${id}`, { id, type: 'unknown', name: '(forgotten)' });
     }
-  }));
+  }
   return new Map(ids.map((id) => [id, memoryCache.get(`${space}/${id}`) || { id, type: 'unknown' }]));
 }
 
