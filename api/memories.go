@@ -279,13 +279,12 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) handleListMemories(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	if q.Has("ids") {
-		s.handleMemoriesByID(w, r, q)
-		return
-	}
 	fe := realm.FieldErrors{}
-	queryKnown(q, fe, "type", "since", "until", "q", "current", "cursor", "limit")
+	queryKnown(q, fe, "ids", "type", "since", "until", "q", "current", "cursor", "limit")
 	f := cypher.MemoryFilter{Type: realm.NodeType(q.Get("type")), Q: q.Get("q")}
+	if q.Has("ids") {
+		f.IDs = memoryIDs(q.Get("ids"), fe)
+	}
 	if q.Has("type") && !f.Type.Valid() {
 		fe.Add("type", "must be entity, event, episode or fact")
 	}
@@ -319,59 +318,22 @@ func (s *server) handleListMemories(w http.ResponseWriter, r *http.Request) {
 // names the memories of a trace, a few dozen, with one.
 const maxMemoryIDs = 100
 
-// handleMemoriesByID answers the memories of the space among the ids of ?ids=a,b,c, in
-// the order asked, each once; an id of no memory of the space (forgotten, another
-// space's) is left out, as a page of the list leaves out what no filter keeps.
-func (s *server) handleMemoriesByID(w http.ResponseWriter, r *http.Request, q url.Values) {
-	fe := realm.FieldErrors{}
-	for name, values := range q {
-		switch {
-		case name != "ids":
-			fe.Add(name, "not with ids: a lookup by id takes no other parameter")
-		case len(values) > 1:
-			fe.Add(name, "given more than once; separate the ids by commas")
-		}
-	}
-	ids := memoryIDs(q.Get("ids"), fe)
-	if err := s.spaceReadable(r, fe); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	nodes, err := s.Store.MemoriesByIDs(r.Context(), chi.URLParam(r, "space"), ids)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	byID := make(map[string]realm.Node, len(nodes))
-	for _, n := range nodes {
-		byID[n.ID] = n
-	}
-	found := make([]realm.Node, 0, len(nodes))
-	for _, id := range ids {
-		if n, ok := byID[id]; ok {
-			found = append(found, n)
-		}
-	}
-	encode(w, http.StatusOK, map[string]any{"memories": found, "next_cursor": ""})
-}
-
-// memoryIDs reads the comma-separated ids of ?ids=, each once, in the order given,
-// adding to fe what is wrong with them.
+// memoryIDs reads the comma-separated ids of ?ids=, each once, adding to fe what is
+// wrong with them. An id longer than any stored is no memory's: like any unknown id, it
+// finds nothing, and is never quoted.
 func memoryIDs(v string, fe realm.FieldErrors) []string {
+	given := strings.Split(v, ",")
+	switch {
+	case len(given) > maxMemoryIDs:
+		fe.Add("ids", fmt.Sprintf("at most %d ids; ask for more in several requests", maxMemoryIDs))
+		return nil
+	case slices.Contains(given, ""):
+		fe.Add("ids", "memory ids separated by commas, none empty")
+		return nil
+	}
 	var ids []string
-	for _, id := range strings.Split(v, ",") {
-		switch {
-		case id == "":
-			fe.Add("ids", "memory ids separated by commas, none empty")
-			return nil
-		case len(id) > realm.MaxIDLen: // no memory has such an id; never quoted back
-			fe.Add("ids", fmt.Sprintf("each at most %d bytes", realm.MaxIDLen))
-			return nil
-		case slices.Contains(ids, id):
-		case len(ids) == maxMemoryIDs:
-			fe.Add("ids", fmt.Sprintf("at most %d ids; ask for more in several requests", maxMemoryIDs))
-			return nil
-		default:
+	for _, id := range given {
+		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}

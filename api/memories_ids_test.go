@@ -12,9 +12,10 @@ import (
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
-// TestMemoriesByID: GET …/memories?ids= answers the space's memories among the ids, in
-// the order asked, each once; an id of no memory, or of another space's, is left out; more
-// than 100 ids, an empty one, or another parameter beside ids is a 400 naming the field.
+// TestMemoriesByID: GET …/memories?ids= lists only the space's memories among the ids,
+// each once, in the list's order and pages; an id of no memory (one longer than any), or
+// of another space's, finds nothing; more than 100 ids or an empty one is a 400 naming
+// ids.
 func TestMemoriesByID(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -34,7 +35,7 @@ func TestMemoriesByID(t *testing.T) {
 		Memories   []realm.Node
 		NextCursor string `json:"next_cursor"`
 	}
-	ids := []string{last.ID, "no-such-memory", theirs[0].ID, first.ID, last.ID}
+	ids := []string{last.ID, "no-such-memory", theirs[0].ID, first.ID, strings.Repeat("x", realm.MaxIDLen+1), last.ID}
 	if code := c.do("GET", sp+"/memories?ids="+strings.Join(ids, ","), nil, &page).StatusCode; code != http.StatusOK {
 		t.Fatalf("memories?ids=%v: %d", ids, code)
 	}
@@ -42,15 +43,18 @@ func TestMemoriesByID(t *testing.T) {
 	for _, m := range page.Memories {
 		got = append(got, m.ID)
 	}
-	if want := []string{last.ID, first.ID}; !slices.Equal(got, want) || page.NextCursor != "" || page.Memories[1].Content != first.Content {
-		t.Errorf("memories?ids=%v: %v (next cursor %q), want %v, this space's in the order asked, once each", ids, got, page.NextCursor, want)
+	if want := []string{first.ID, last.ID}; !slices.Equal(got, want) || page.NextCursor != "" || page.Memories[0].Content != first.Content {
+		t.Errorf("memories?ids=%v: %v (next cursor %q), want %v, this space's in the list's order, once each", ids, got, page.NextCursor, want)
+	}
+	if got := c.memories(sp, "limit=1&ids="+last.ID+","+first.ID); len(got) != 1 || got[0].ID != first.ID {
+		t.Errorf("memories?limit=1&ids=: %v, want the first page, %s", got, first.ID)
 	}
 
 	many := make([]string, maxMemoryIDs+1)
 	for i := range many {
 		many[i] = fmt.Sprintf("m-%d", i)
 	}
-	for _, query := range []string{"ids=" + strings.Join(many, ","), "ids=" + first.ID + ",,x", "ids=", "ids=" + first.ID + "&limit=5", "ids=a&ids=b"} {
+	for _, query := range []string{"ids=" + strings.Join(many, ","), "ids=" + first.ID + ",,x", "ids=", "ids=a&ids=b"} {
 		var p problemDoc
 		if code := c.do("GET", sp+"/memories?"+query, nil, &p).StatusCode; code != http.StatusBadRequest || len(p.Fields) == 0 {
 			t.Errorf("memories?%.60s: %d %+v, want 400 naming the field", query, code, p)

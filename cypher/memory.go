@@ -986,6 +986,8 @@ type MemoryFilter struct {
 	// Current, when set, keeps only the memories whose validity has not ended (true: no
 	// valid_until, or one after now) or only those it has (false: superseded, corrected).
 	Current *bool
+	// IDs, when not nil, keeps only the memories among them, read by id.
+	IDs []string
 }
 
 // ListMemories returns up to limit memories of a space in (created_at, id) order after
@@ -1021,7 +1023,11 @@ func (s *Store) ListMemories(ctx context.Context, space string, f MemoryFilter, 
 			params["from"] = afterAt
 		}
 	}
-	recs, err := s.read(ctx, qMemoryList, params)
+	list := qMemoryList
+	if f.IDs != nil {
+		list, params["ids"] = qMemoryListIDs, f.IDs
+	}
+	recs, err := s.read(ctx, list, params)
 	if err != nil {
 		return nil, "", err
 	}

@@ -101,6 +101,10 @@ var (
 	memoryListCypher string
 	qMemoryList      = newQuery("memory_list", memoryListCypher)
 
+	//go:embed queries/memory_list_ids.cypher
+	memoryListIDsCypher string
+	qMemoryListIDs      = newQuery("memory_list_ids", memoryListIDsCypher)
+
 	//go:embed queries/memory_recent.cypher
 	memoryRecentCypher string
 	qMemoryRecent      = newQuery("memory_recent", memoryRecentCypher)

@@ -101,7 +101,7 @@ const memoryCache = new Map();
 async function memories(space, ids) {
   const missing = [...new Set(ids)].filter((id) => !memoryCache.has(`${space}/${id}`)).slice(0, 100);
   if (missing.length > 0) {
-    const found = await api('GET', `${spacePath(space)}/memories?ids=${missing.map(encodeURIComponent).join(',')}`);
+    const found = await api('GET', `${spacePath(space)}/memories?limit=100&ids=${missing.map(encodeURIComponent).join(',')}`);
     for (const m of found.memories) memoryCache.set(`${space}/${m.id}`, m);
     for (const id of missing) {
       if (!memoryCache.has(`${space}/${id}`)) memoryCache.set(`${space}/${id}`, { id, type: 'unknown', name: '(forgotten)' });
