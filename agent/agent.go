@@ -41,6 +41,10 @@ type ExtractInput struct {
 	Observation realm.Observation
 	Summary     string              // the space's running summary before this observation
 	Recent      []realm.Observation // the last few observations of the space, oldest first
+	// Session is the first messages of the observation's session said by its user, when
+	// the observation is an assistant's and Recent holds none: whom its "you" names. They
+	// may have been stored after it (a chat sent out of order), and are shown for that.
+	Session []realm.Observation
 }
 
 // Extraction is the extractor's output.

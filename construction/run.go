@@ -139,18 +139,24 @@ func before(seen []realm.Observation, seq int64, n int) []realm.Observation {
 // A message whose words are not extracted (extracted) is not asked of the agent: it
 // adds nothing, and keeps the summary. The agent is shown each message as said (asSaid),
 // and no chat role that is no one, nor the speaker of such a message, is made a person
-// (rolePerson), whatever the agent says.
+// (rolePerson), whatever the agent says. An assistant's message is shown with its
+// session's user's first messages when recent holds none of them (sessionUser).
 func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary string, recent []realm.Observation, res *Result) (agent.Extraction, error) {
 	if !p.extracted(o) {
 		return agent.Extraction{}, nil
 	}
-	shown := make([]realm.Observation, 0, len(recent))
-	for _, r := range recent {
-		if p.extracted(r) {
-			shown = append(shown, asSaid(r))
+	shown := p.shown(recent)
+	in := agent.ExtractInput{Observation: asSaid(o), Summary: summary, Recent: shown}
+	if chatRole(o) == "assistant" && o.SessionID != "" && !slices.ContainsFunc(recent, func(r realm.Observation) bool { return sessionUser(o, r) }) {
+		// Sent out of order (async jobs of a shuffled chat), the user's turns of the session
+		// may be stored after the assistant's, or long before: its "you" is still the user.
+		users, err := p.store.SessionUserMessages(ctx, o.Space, o.SessionID, sessionUserMessages)
+		if err != nil {
+			return agent.Extraction{}, fmt.Errorf("extract: read the session's user: %w", err)
 		}
+		in.Session = p.shown(users)
 	}
-	ext, usage, err := p.agent.Extract(ctx, agent.ExtractInput{Observation: asSaid(o), Summary: summary, Recent: shown})
+	ext, usage, err := p.agent.Extract(ctx, in)
 	res.Usage.Add(usage)
 	if err != nil {
 		return ext, fmt.Errorf("extract: %w", err)
@@ -168,6 +174,21 @@ func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary str
 	}
 	return ext, nil
 }
+
+// shown is what of msgs the agent is shown, as said: those whose words are extracted.
+func (p *Pipeline) shown(msgs []realm.Observation) []realm.Observation {
+	shown := make([]realm.Observation, 0, len(msgs))
+	for _, r := range msgs {
+		if p.extracted(r) {
+			shown = append(shown, asSaid(r))
+		}
+	}
+	return shown
+}
+
+// sessionUserMessages bounds the messages of a session's user an assistant's message is
+// shown with (agent.ExtractInput.Session): the user's name is in the first.
+const sessionUserMessages = 3
 
 // maxName is the longest name of a memory, in characters: Neo4j indexes a memory's name
 // (memory_space_name) and refuses a value of more than about 8 kB, which an agent's name of

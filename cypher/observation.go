@@ -479,6 +479,22 @@ func (s *Store) RecentObservations(ctx context.Context, space string, before int
 	return out, nil
 }
 
+// SessionUserMessages returns the first n messages of a session of a space said by its
+// user, oldest first, whatever their seq: those of a person (no chat role) or of the user
+// role (realm.ChatRoles), whose speaker names none of the other roles. Errors: EUnavailable.
+func (s *Store) SessionUserMessages(ctx context.Context, space, session string, n int) ([]realm.Observation, error) {
+	others := slices.DeleteFunc(slices.Clone(realm.ChatRoles), func(r string) bool { return r == "user" })
+	recs, err := s.read(ctx, qObservationSessionUsers, map[string]any{"space": space, "session": session, "others": others, "n": n})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]realm.Observation, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, observationOf(r, "o"))
+	}
+	return out, nil
+}
+
 // ExtractionContext returns in one query what the extractor of an observation sees
 // (REALM.md §2 step 2), as the Window of seq before alone: the running summary of the
 // space ("" for a new one), its last n observations before seq before, oldest first, and

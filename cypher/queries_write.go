@@ -177,6 +177,10 @@ var (
 	observationRecentCypher string
 	qObservationRecent      = newQuery("observation_recent", observationRecentCypher)
 
+	//go:embed queries/observation_session_users.cypher
+	observationSessionUsersCypher string
+	qObservationSessionUsers      = newQuery("observation_session_users", observationSessionUsersCypher)
+
 	//go:embed queries/observation_save.cypher
 	observationSaveCypher string
 	qObservationSave      = newQuery("observation_save", observationSaveCypher)

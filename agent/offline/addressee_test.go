@@ -166,8 +166,9 @@ func TestOfflineRolesAddressed(t *testing.T) {
 
 // TestOfflineChatUserNamed: an assistant's "you" is the name its session's user speaks
 // under, whether the user's turn was said before the answer or only one said after it is
-// stored (a batch sent in reverse order); only a session whose user is never named keeps
-// the role's word.
+// stored (a batch sent in reverse order), or is none of the recent ones but one of the
+// session's user's shown beside them (Session: sent out of order, in jobs); only a session
+// whose user is never named keeps the role's word.
 func TestOfflineChatUserNamed(t *testing.T) {
 	a := New(Options{})
 	asked := said("k1", "trip", "Kenji", "My wife Yumi and our son Haru will come.", 0)
@@ -177,16 +178,19 @@ func TestOfflineChatUserNamed(t *testing.T) {
 	noted := said("k2", "trip", "assistant", "Noted: Yumi and Haru are travelling with you.", 2)
 	for _, tt := range []struct {
 		name   string
-		recent []realm.Observation
-		want   string
+		recent  []realm.Observation
+		session []realm.Observation
+		want    string
 	}{
-		{"InOrder", []realm.Observation{asked}, "travelling with Kenji"},
-		{"Reversed", []realm.Observation{tool, later}, "travelling with Kenji"},
-		{"OtherSession", []realm.Observation{otherTrip}, "travelling with user"},
-		{"NoUser", []realm.Observation{tool}, "travelling with user"},
+		{"InOrder", []realm.Observation{asked}, nil, "travelling with Kenji"},
+		{"Reversed", []realm.Observation{tool, later}, nil, "travelling with Kenji"},
+		{"Session", []realm.Observation{otherTrip}, []realm.Observation{later}, "travelling with Kenji"},
+		{"OtherSession", []realm.Observation{otherTrip}, nil, "travelling with user"},
+		{"NoUser", []realm.Observation{tool}, nil, "travelling with user"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := turnOf(t, mustExtract(t, a, agent.ExtractInput{Observation: noted, Recent: tt.recent})).Content; !strings.Contains(got, tt.want) {
+			in := agent.ExtractInput{Observation: noted, Recent: tt.recent, Session: tt.session}
+			if got := turnOf(t, mustExtract(t, a, in)).Content; !strings.Contains(got, tt.want) {
 				t.Errorf("%q, want it to say %q", got, tt.want)
 			}
 		})

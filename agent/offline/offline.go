@@ -167,7 +167,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		you = chatCounterpart[strings.ToLower(speaker)]
 	}
 	if you == chatCounterpart["assistant"] {
-		you = cmp.Or(sessionUser(in.Recent, obs), you)
+		you = cmp.Or(sessionUser(in.Recent, obs), sessionUser(in.Session, obs), you)
 	}
 	rewritten := rewritePronouns(text, speaker, you)
 	for _, c := range teamClaims(rewritten) {
@@ -572,7 +572,8 @@ var chatCounterpart = map[string]string{"user": "assistant", "assistant": "user"
 // sessionUser is the name the user of obs's session speaks under ("Kenji" for the role
 // "user"): the speaker of any of its messages in recent, said before obs or after it
 // (a batch sent in reverse order stores the user's turn after the assistant's answer), who
-// is no chat role. "" when none is.
+// is no chat role. "" when none is. Construction shows the first messages of the user of
+// the session beside recent when recent holds none (agent.ExtractInput.Session).
 func sessionUser(recent []realm.Observation, obs realm.Observation) string {
 	for i := len(recent) - 1; i >= 0; i-- {
 		s := strings.TrimSpace(recent[i].Speaker)
