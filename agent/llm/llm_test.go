@@ -335,6 +335,28 @@ func TestLLMExtractAlsoFrom(t *testing.T) {
 	})
 }
 
+// TestLLMExtractSessionUser: the first messages of the session's user, shown beside the
+// recent observations of an assistant's message that hold none, are in the prompt, under
+// no ref: a unit does not derive from them.
+func TestLLMExtractSessionUser(t *testing.T) {
+	l := newTestLLM(t, nil)
+	l.fake.Enqueue(agenttest.JSON(t, exchangeExtraction([]string{"O1", "P1"}), 10, 5))
+	in := agent.ExtractInput{
+		Observation: realm.Observation{ID: "P2", Space: "demo", SessionID: "trip", Speaker: "assistant", Role: "assistant", ObservedAt: obsTime.Add(time.Minute), Content: "Noted: Ana is travelling with you."},
+		Session:     []realm.Observation{{ID: "P1", Space: "demo", SessionID: "trip", Speaker: "Priya", Role: "user", ObservedAt: obsTime, Content: "My sister Ana is coming."}},
+	}
+	out, _, err := l.Extract(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.fake.Requests()[0].LastUser(); !strings.Contains(got, "The user of this session") || !strings.Contains(got, "\n- [2023-05-08T13:56:00Z] Priya: My sister Ana is coming.") {
+		t.Errorf("user prompt lacks the session's user's message:\n%s", got)
+	}
+	if got := out.Candidates[0].AlsoFrom; len(got) != 0 {
+		t.Errorf("AlsoFrom = %q, want none: the session's user's messages are not recent ones", got)
+	}
+}
+
 // integrateInput is two candidates; candidate 0 has neighbours a (similar) and b
 // (recent), candidate 1 has b. The refs are therefore N1 = a, N2 = b.
 func integrateInput() agent.IntegrateInput {

@@ -42,6 +42,7 @@ type promptObservation struct {
 type extractView struct {
 	Time, Weekday, Speaker, Session, Summary, Content string
 	Recent                                            []promptObservation
+	SessionUser                                       []promptObservation // no refs: never a source
 }
 
 func (l *Agent) extractMessages(in agent.ExtractInput) (system, user string, err error) {
@@ -56,6 +57,9 @@ func (l *Agent) extractMessages(in agent.ExtractInput) (system, user string, err
 	}
 	for i, r := range in.Recent {
 		v.Recent = append(v.Recent, promptObservation{recentRef(i), r.ObservedAt.Format(time.RFC3339), r.Speaker, r.Content})
+	}
+	for _, r := range in.Session {
+		v.SessionUser = append(v.SessionUser, promptObservation{"", r.ObservedAt.Format(time.RFC3339), r.Speaker, r.Content})
 	}
 	if system, err = l.render("extract_system.tmpl", struct{ MaxCandidates int }{maxCandidates}); err != nil {
 		return "", "", err

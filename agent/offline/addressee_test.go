@@ -177,7 +177,7 @@ func TestOfflineChatUserNamed(t *testing.T) {
 	tool := said("k4", "trip", "tool", `{"status":"ok"}`, 5)
 	noted := said("k2", "trip", "assistant", "Noted: Yumi and Haru are travelling with you.", 2)
 	for _, tt := range []struct {
-		name   string
+		name    string
 		recent  []realm.Observation
 		session []realm.Observation
 		want    string
