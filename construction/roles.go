@@ -38,9 +38,9 @@ func (p *Pipeline) extracted(o realm.Observation) bool {
 	return role == "" || slices.Contains(p.opts.ExtractRoles, role)
 }
 
-// sessionUser reports whether r is a message of o's session said by its user: a
-// person's, or the user role's.
-func sessionUser(o, r realm.Observation) bool {
+// userOf reports whether r is a message of o's session said by its user: a person's, or
+// the user role's.
+func userOf(o, r realm.Observation) bool {
 	role := chatRole(r)
 	return r.Session() == o.Session() && (role == "" || role == "user")
 }

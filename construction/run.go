@@ -140,14 +140,14 @@ func before(seen []realm.Observation, seq int64, n int) []realm.Observation {
 // adds nothing, and keeps the summary. The agent is shown each message as said (asSaid),
 // and no chat role that is no one, nor the speaker of such a message, is made a person
 // (rolePerson), whatever the agent says. An assistant's message is shown with its
-// session's user's first messages when recent holds none of them (sessionUser).
+// session's user's first messages when recent holds none of them (userOf).
 func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary string, recent []realm.Observation, res *Result) (agent.Extraction, error) {
 	if !p.extracted(o) {
 		return agent.Extraction{}, nil
 	}
 	shown := p.shown(recent)
 	in := agent.ExtractInput{Observation: asSaid(o), Summary: summary, Recent: shown}
-	if chatRole(o) == "assistant" && o.SessionID != "" && !slices.ContainsFunc(recent, func(r realm.Observation) bool { return sessionUser(o, r) }) {
+	if chatRole(o) == "assistant" && o.SessionID != "" && !slices.ContainsFunc(recent, func(r realm.Observation) bool { return userOf(o, r) }) {
 		// Sent out of order (async jobs of a shuffled chat), the user's turns of the session
 		// may be stored after the assistant's, or long before: its "you" is still the user.
 		users, err := p.store.SessionUserMessages(ctx, o.Space, o.SessionID, sessionUserMessages)
@@ -187,7 +187,8 @@ func (p *Pipeline) shown(msgs []realm.Observation) []realm.Observation {
 }
 
 // sessionUserMessages bounds the messages of a session's user an assistant's message is
-// shown with (agent.ExtractInput.Session): the user's name is in the first.
+// shown with (agent.ExtractInput.Session): the user's name is in the first, unless it was
+// sent without one.
 const sessionUserMessages = 3
 
 // maxName is the longest name of a memory, in characters: Neo4j indexes a memory's name
