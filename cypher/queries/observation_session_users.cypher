@@ -4,9 +4,12 @@
 // after it, out of order).
 // Params: $space, $session, $others (the chat roles that are not the user's), $n.
 // Returns: o, oldest first.
-// Ordering by o.space and o.session_id too (one value each) lets the planner read the
-// (space, session_id, observed_at) index in order and stop after $n messages.
+// The (space, session_id, observed_at) index reads the session's messages alone, in time
+// order (the ordering by o.space and o.session_id too, one value each, lets the planner
+// stop after $n); the space's index alone, which the planner picks otherwise, reads all
+// of the space's messages.
 MATCH (o:Observation {space: $space, session_id: $session})
-WHERE coalesce(o.role, 'user') = 'user' AND NOT toLower(trim(o.speaker)) IN $others
+USING INDEX o:Observation(space, session_id, observed_at)
+WHERE o.observed_at IS NOT NULL AND coalesce(o.role, 'user') = 'user' AND NOT toLower(trim(o.speaker)) IN $others
 WITH o ORDER BY o.space, o.session_id, o.observed_at LIMIT $n
 RETURN o {.*} AS o
