@@ -52,21 +52,6 @@ func benchIngestChat(b *testing.B, shuffled bool, batch int) {
 	p := construction.New(cyphertest.MustOpen(b), timedAg, timedEmb, construction.Options{Owner: "bench-" + space}, zerolog.Nop())
 	b.Cleanup(func() { p.Close(context.Background()) })
 	ctx, stmts := cypher.WithStatementLog(context.Background())
-	b.ResetTimer()
-	start := time.Now()
-	for i := 0; i < len(obs); i += batch {
-		res, err := p.Ingest(ctx, space, obs[i:min(i+batch, len(obs))])
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, r := range res {
-			if r.Status != construction.StatusIntegrated {
-				b.Fatalf("observation %s: %s %s", r.ObservationID, r.Status, r.Error)
-			}
-		}
-	}
-	elapsed := time.Since(start)
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "obs/s")
+	ingestTimed(ctx, b, p, space, obs, batch)
 	reportTimes(b, timedEmb, timedAg, stmts)
 }

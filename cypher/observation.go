@@ -404,11 +404,7 @@ func (s *Store) lease(ctx context.Context, lease Lease, now time.Time, lock txWo
 	if err != nil {
 		return nil, err
 	}
-	out := make([]realm.Observation, 0, len(recs))
-	for _, r := range recs {
-		out = append(out, observationOf(r, "o"))
-	}
-	return out, nil
+	return observationsOf(recs), nil
 }
 
 // TakeOverLeases leases to lease.Owner, in one statement, every pending observation
@@ -472,11 +468,7 @@ func (s *Store) RecentObservations(ctx context.Context, space string, before int
 	if err != nil {
 		return nil, err
 	}
-	out := make([]realm.Observation, 0, len(recs))
-	for _, r := range recs {
-		out = append(out, observationOf(r, "o"))
-	}
-	return out, nil
+	return observationsOf(recs), nil
 }
 
 // SessionUserMessages returns the first n messages of a session of a space said by its
@@ -488,11 +480,16 @@ func (s *Store) SessionUserMessages(ctx context.Context, space, session string, 
 	if err != nil {
 		return nil, err
 	}
+	return observationsOf(recs), nil
+}
+
+// observationsOf reads the observation of column o of each of recs.
+func observationsOf(recs []*neo4j.Record) []realm.Observation {
 	out := make([]realm.Observation, 0, len(recs))
 	for _, r := range recs {
 		out = append(out, observationOf(r, "o"))
 	}
-	return out, nil
+	return out
 }
 
 // ExtractionContext returns in one query what the extractor of an observation sees
