@@ -1585,7 +1585,10 @@ func (a planAlteration) what() string {
 // name but dates, the speaker and planNouns is n's, at least one. n tells of a plan:
 // something ahead when it was said or recurring, not a past event ("the party was great"
 // is no party that a move changes). A plan named by a pronoun or a plan noun alone is
-// referredPlans'. Nothing otherwise.
+// referredPlans'. Nor is a plan's name the subject of a claim of the statement: a person
+// who moved ("Liam Fischer moved to stage: screened", "… moved to Berlin") states
+// something of theirs, and ends only what the claim's slot holds, not every memory that
+// names them ("Email liam.fischer@…"). Nothing otherwise.
 func planChanged(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	speaker := speakerOfDescription(n.Description)
 	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !plannedIn(n) {
@@ -1594,12 +1597,18 @@ func planChanged(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	old := withoutLabels(n.Content)
 	for _, a := range said.alterations.get() {
 		words := planWords(a.name, speaker)
-		if a.referent() != "" || !allIn(words, nodeWords(old)) || !a.changes(c, n, old) || oneOfCompany(a.name, old) {
+		if a.referent() != "" || !allIn(words, nodeWords(old)) || !a.changes(c, n, old) || oneOfCompany(a.name, old) || claimsOf(said.claims, a.name) {
 			continue
 		}
 		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s", speaker, strings.Join(words, " "), a.what())}
 	}
 	return stateChange{}
+}
+
+// claimsOf: a claim of claims states a slot of the subject name (a habit's is none: "Yoga
+// is now at 7:30pm" reads as one).
+func claimsOf(claims []stateClaim, name string) bool {
+	return slices.ContainsFunc(claims, func(c stateClaim) bool { return c.slot != "" && c.slot != "habit" && sameSubject(c.subject, name) })
 }
 
 // oneOfCompany: a plan's name is a person alone, a name as old writes it within a

@@ -1206,6 +1206,9 @@ func TestOfflinePlanChanged(t *testing.T) {
 		{"PastEvent", "The party was great, Jonas loved it.", "The party is moved to Sunday.", ""},
 		{"SamePlace", "The workshop with Acme is in Munich on April 18.", "The Acme workshop moved to Munich, same day.", ""},
 		{"NowNoTime", "My yoga class is every Thursday at 6pm.", "Yoga is now my favourite sport.", ""},
+		// A person who moves is no plan: their move ends no detail of theirs ("Email …").
+		{"PersonMovedToAStage", "Email liam.fischer@example.com, phone +1 415 555 1005.", "Liam Fischer moved to stage: screened.", ""},
+		{"PersonMovedToACity", "Email liam.fischer@example.com, phone +1 415 555 1005.", "Liam Fischer moved to Berlin.", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
