@@ -1002,7 +1002,7 @@ func changeableClaims(text, speaker string) []stateClaim {
 
 // changeable: a claim that makes a clause a memory apart (changeableClaims).
 func changeable(c stateClaim) bool {
-	return !c.plan && !c.ended && (exclusive(c.slot) || c.slot == "contacted by" || slices.Contains(heldSlots, c.slot))
+	return !c.plan && !c.ended && (exclusive(c.slot) || c.label || c.slot == "contacted by" || slices.Contains(heldSlots, c.slot))
 }
 
 var reAnd = regexp.MustCompile(`,? and |, `)

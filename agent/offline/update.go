@@ -33,6 +33,7 @@ type stateClaim struct {
 	role    string // what a tool is used for ("pipelines", "lint"), for a team's "uses" (decisions.go)
 	by      string // what replaces an ended value, when the text names it ("use Vitest instead of Jest")
 	cued    bool   // the claim itself says its value is new ("switch the linter to ruff")
+	label   bool   // a value a label gives ("Stage: offer", "moved to stage: screened"): one at a time, the later replacing the earlier
 	said    string // the text a team's claim was read from, which a change restates (decisions.go)
 }
 
@@ -98,6 +99,8 @@ const (
 	begunClaim              // as habitClaim, 3 the word after the verb: a thing begun, not "why I started, and…"
 	promotedClaim           // as plainClaim, the value new: "senior analyst" after "analyst"
 	ownClaim                // as plainClaim; with no subject (group 1 empty), the speaker's: "our cat Mochi", "First day at Lumen"
+	labelClaim              // 1 subject, 2 a label (the slot, its colon at most after it), 3 value: "moved to stage: screened"
+	changedClaim            // as possessiveClaim, the value new: "Alex Kim's stage changed from offer to hired"
 )
 
 // aboutWork: a text in which "X is now the Y" names a role.
@@ -186,6 +189,11 @@ var claimPatterns = []claimPattern{
 	// Any "my <what> is <value>" (what the patterns above do not name): one value replaces
 	// another with a change cue ("is now", "new"), or without one for a slot that holds one.
 	{mustPattern(claimSubject + `'s (?:new |current )?([a-z]+(?: [a-z]+){0,2}) (?:is|are)(?: now| still)? (?:an? |the )?` + claimValue + claimEnd), "", possessiveClaim},
+	{mustPattern(claimSubject + `'s ([a-z]+(?: [a-z]+)?) (?:has )?(?:changed|moved|gone|went) from [^.,;!?]+? to (?:an? |the )?` + claimValue + claimEnd), "", changedClaim},
+	// A record's labelled value of a subject, as a tracker's notes say it ("Liam Fischer moved
+	// to stage: screened", "Alex Kim is now at stage: interviewed", "is at stage screened"):
+	// a label with its colon, or without one a label of a stage.
+	{mustPattern(claimSubject + claimAdverbs + ` (?:(?:moved|advanced|progressed|went) to|(?:is|are)(?: now| currently| still)? (?:at|in)) (?:the )?((?:stage|status|phase|step)|[a-z]+:):? ` + claimValue + claimEnd), "", labelClaim},
 	{mustPattern(`\b(?:[Cc]all|[Yy]ou can call) ` + claimSubject + ` ([A-Z][\p{L}\-]+)` + claimEnd), "name", nameClaim},
 	{possessiveRe(`(?:(?:phone |mobile |cell )?number|phone|mobile|cell)`), "phone number", plainClaim},
 	{possessiveRe(`e-?mail(?: address)?`), "email", plainClaim},
@@ -457,17 +465,19 @@ func stateClaims(text, speaker string) []stateClaim {
 				if m[1] == "" {
 					c.subject = "we"
 				}
-			case possessiveClaim:
-				c.slot, c.value = m[2], m[3]
+			case possessiveClaim, changedClaim:
+				c.slot, c.value, c.cued = m[2], m[3], p.kind == changedClaim
 				if !possessedSlot(c.slot, c.value) {
 					continue
 				}
+			case labelClaim:
+				c.slot, c.value, c.label = strings.TrimSuffix(m[2], ":"), m[3], true
 			}
 			if (c.slot == "lives in" || c.slot == "uses") && rePlanValue.MatchString(c.value) {
 				continue // "moved to the Pro plan" is a plan, not a home
 			}
-			if c.slot == "lives in" && (reWorkPlace.MatchString(c.value) || reAsTitle.MatchString(c.value)) {
-				continue // "moved to the fraud detection team", "to the Porto office", "to Globex as VP Sales": work, not a home
+			if c.slot == "lives in" && (reWorkPlace.MatchString(c.value) || reAsTitle.MatchString(c.value) || strings.Contains(c.value, ":")) {
+				continue // "moved to the fraud detection team", "to the Porto office", "to Globex as VP Sales", "to stage: screened": work, a label, not a home
 			}
 			if c.slot == "relationship status" && (c.value == "broke up" || c.value == "split up" || c.value == "separated") {
 				c.value = "single"
@@ -485,6 +495,9 @@ func stateClaims(text, speaker string) []stateClaim {
 	for _, c := range cardDetails(text) {
 		c.speaker = speaker
 		out = append(out, c) // of no one when the text names no card's person: cardClaims
+	}
+	for _, c := range labelledDetails(text, speaker) {
+		add(c)
 	}
 	for _, re := range endedPatterns {
 		for _, m := range namedMatches(re, text) {
@@ -664,6 +677,47 @@ func cardDetails(said string) []stateClaim {
 	return out
 }
 
+// reLabelledDetail: a sentence that is a label and a short value ("Stage: offer."), as a
+// tracker's notes write a record's field: group 1 the label, 2 the value, up to three words.
+var reLabelledDetail = regexp.MustCompile(`^([A-Z][a-z]+): ([\p{L}\d'\-]+(?: [\p{L}\d'\-]+){0,2})[.!]?$`)
+
+// reFullName: two capitalised words or more in a row, a full name when the first is a known
+// first name ("Alex Kim"; not "Product Designer").
+var reFullName = regexp.MustCompile(`\b\p{Lu}\p{Ll}+(?: \p{Lu}\p{Ll}+)+\b`)
+
+// labelledDetails are the claims of the labelled values of text (reLabelledDetail) of the
+// one person it names by a full name besides the speaker ("Offer approved for Alex Kim: …
+// Stage: offer."): the label is the slot, one value at a time. Of no one, no claim: a
+// text that names two people ("Interview feedback for Emma Dubois from Sam Patel") or
+// none, and a label that a card or another slot reads ("Title: …", "Email: …"), or that
+// says no field ("Note: …").
+func labelledDetails(text, speaker string) []stateClaim {
+	var person string
+	for _, name := range reFullName.FindAllString(text, -1) {
+		if !firstNames[strings.ToLower(firstWord(name))] || sameSubject(name, speaker) || sameSubject(name, person) {
+			continue
+		}
+		if person != "" {
+			return nil
+		}
+		person = name
+	}
+	if person == "" {
+		return nil
+	}
+	var out []stateClaim
+	for _, seg := range sentences(text) {
+		m := reLabelledDetail.FindStringSubmatch(text[seg.start:seg.end])
+		if m != nil && !possessedTaken[strings.ToLower(m[1])] && !headingLabels[strings.ToLower(m[1])] {
+			out = append(out, stateClaim{subject: person, slot: strings.ToLower(m[1]), value: m[2], label: true})
+		}
+	}
+	return out
+}
+
+// headingLabels open a note, not a field of a record.
+var headingLabels = setOf(`note notes reminder reminders update fyi todo ps tip warning edit summary question answer`)
+
 var numberWords = map[string]string{"one": "1", "a": "1", "two": "2", "a couple of": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8", "nine": "9", "ten": "10"}
 
 func numberValue(s string) string {
@@ -831,7 +885,7 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 			case n.slot == o.slot && n.slot != "habit" && !sameOrHeld(n, o) && sameKind(n, o) && sameRole(n, o):
 				desc := restatedOr(o, n.value, fmt.Sprintf("%s %s: %s, previously %s", n.subject, changedWhat(o), n.value, o.value))
 				switch {
-				case s.changeCued.get() || n.cued:
+				case s.changeCued.get() || n.cued || n.label:
 					better(stateChange{"supersedes", weightChangeCued, desc})
 				case !exclusive(n.slot):
 				case n.speaker != "" && o.speaker != "" && !strings.EqualFold(n.speaker, o.speaker):

@@ -330,6 +330,22 @@ func TestStateChange(t *testing.T) {
 		{"NewAddressNoSubject", "user", "user's address is 12 Elm Street.", "user", "user: New address: 40 Oak Avenue.", "supersedes"},
 		{"NewAddressOfAnother", "user", "user's address is 12 Elm Street.", "user", "user: Tom's new address is 40 Oak Avenue.", ""},
 
+		// A record's labelled value of a person, as a tracker's notes say it: the later value of
+		// the same label and person replaces the earlier, of no other label nor person.
+		{"StageFromApplied", "Lena Ortiz", "Lena Ortiz: New application: Liam Fischer applied for the Product Designer role. Email liam.fischer@example.com. Stage: applied.", "Lena Ortiz", "Lena Ortiz: Phone screen done with Liam Fischer. Liam Fischer moved to stage: screened.", "supersedes"},
+		{"StageNowAt", "Lena", "Lena: Phone screen done with Liam Fischer. Liam Fischer moved to stage: screened.", "Lena", "Lena: Interview feedback for Liam Fischer: recommend moving forward. Liam Fischer is now at stage: interviewed.", "supersedes"},
+		{"StageAtBare", "Priya", "Alex Kim is at stage screened.", "Priya", "Alex Kim is at stage interviewed.", "supersedes"},
+		{"StageLabelled", "Priya", "Alex Kim is now at stage: interviewed.", "Priya", "Priya: Offer approved for Alex Kim, start in January. Stage: offer.", "supersedes"},
+		{"StageChangedFromTo", "Priya", "Priya: Offer approved for Alex Kim. Stage: offer.", "Priya", "Alex Kim's stage changed from offer to hired.", "supersedes"},
+		{"StageOtherSpeaker", "Priya", "Alex Kim is at stage screened.", "Tom", "Tom: Alex Kim signed the offer. Stage: hired.", "supersedes"},
+		{"StageSame", "Priya", "Alex Kim is at stage screened.", "Priya", "Priya: Call with Alex Kim. Stage: screened.", ""},
+		{"StageOfAnother", "Priya", "Alex Kim is now at stage: interviewed.", "Priya", "Priya: Offer approved for Alex Novak. Stage: offer.", ""},
+		{"StageOfOneOfTwo", "Priya", "Alex Kim is now at stage: interviewed.", "Priya", "Priya: Interview feedback for Alex Kim from Sam Patel. Stage: offer.", ""},
+		{"StageOtherLabel", "Priya", "Alex Kim is now at stage: interviewed.", "Priya", "Priya: Offer approved for Alex Kim. Priority: high.", ""},
+		{"StageNotAnEmail", "Lena", "Lena: Email liam.fischer@example.com, phone +1 415 555 1005.", "Lena", "Liam Fischer moved to stage: screened.", ""},
+		{"StageNotAHome", "Nora", "Nora lives in Lisbon.", "Nora", "Nora moved to stage: screened.", ""},
+		{"NoteNoField", "Priya", "Priya: Call Alex Kim back. Note: urgent.", "Priya", "Priya: Emailed Alex Kim. Note: done.", ""},
+
 		// A team's decisions: a tool for a role, an owner, a version.
 		{"ToolSwitchedRole", "user", "user: For Python we lint with flake8 and format with black.", "user", "user: Let's switch the linter to ruff and drop flake8.", "supersedes"},
 		{"ToolDropped", "user", "user: We lint with flake8.", "user", "user: Let's drop flake8.", "supersedes"},
