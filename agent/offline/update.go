@@ -141,12 +141,17 @@ func possessiveRe(what string) literalPattern {
 var claimPatterns = []claimPattern{
 	{claimRe(`(?:lives?|is living|are living|living|has lived|have lived|is based|are based|resides?) in`), "lives in", plainClaim},
 	{mustPattern(movedTo + ` ` + claimValue + claimEnd), "lives in", plainClaim},
+	{namedRe(`(?:lives?|is living|are living|living) on`), "lives in", plainClaim}, // "We now live on Canal Road in Manchester"
+	// A line with no subject, as one writes in a journal, is the speaker's ("Moved to
+	// Manchester today.", "Work at Brightline Insurance as an analyst.").
+	{mustPattern(ownLine + `(?:[Mm]oved|[Rr]elocated)(?: back| house| again)?(?: from [^.,;!?]+?)? to ` + claimValue + claimEnd), "lives in", ownClaim},
+	{mustPattern(ownLine + `(?:[Ww]ork|[Ww]orking|[Ss]tarted working) (?:at|for) ` + employerValue), "works at", ownClaim},
 	{mustPattern(`[Hh]ome for ` + claimSubject + ` is (?:now )?` + claimValue + claimEnd), "lives in", plainClaim},
 	{claimRe(`(?:works?|(?:is|are)(?: now)? working|started working|has worked) (?:at|for)`), "works at", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` ` + joinedVerbs + ` (?:the )?([A-Z](?:[^.,;!?()"]|\.\w)*?)(?: as |` + claimEnd + `)`), "works at", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` ` + joinedVerbs + ` (?:the )?[A-Z](?:[^.,;!?()"]|\.\w)*? as (?:an? |the )?` + claimValue + claimEnd), "works as", plainClaim},
 	{mustPattern(claimSubject + claimAdverbs + ` (?:works?|is working) as (?:an? |the )?(?:[a-z\-]+ ){1,4}(?:at|for) ` + employerValue), "works at", plainClaim},
-	{mustPattern(`(?:\b` + claimSubject + `'s |(?:^|[.!?:]\s+)(?:[Mm]y )?)[Ff]irst (?:day|week|shift) (?:at|with) ` + employerValue), "works at", ownClaim},
+	{mustPattern(`(?:\b` + claimSubject + `'s |(?:^|[.!?:]\s+)(?:[Mm]y )?)[Ff]irst (?:day|week|shift) (?:at|with) (?:(?:my|the|a) (?:new )?job (?:at|with) )?` + employerValue), "works at", ownClaim},
 	{namedRe(`(?:is|are)` + claimAdverbs + ` ` + roleNoun + ` (?:at|for|with)`), "works at", plainClaim},
 	{claimRe(`(?:works?|is working) as(?: an?| the)?`), "works as", plainClaim},
 	{claimRe(`(?:got|started|took|landed|accepted|began|has|have) (?:a|my) (?:new )?(?:job|position|role) as(?: an?| the)?`), "works as", plainClaim},
@@ -251,6 +256,10 @@ const (
 // what, when said: "joined Globex as CTO" works at Globex, as CTO.
 const joinedVerbs = `(?:joined|(?:got|started|took|landed|accepted) (?:a|the) (?:new )?job (?:at|with)|was hired by|is employed by|(?:starts|started|is starting) (?:work |working )?at)`
 
+// ownLine opens a sentence with no subject (its empty group 1), an adverb at most before
+// its verb: the speaker's.
+const ownLine = `(?:^|[.!?:]\s+)()(?:(?:[Jj]ust|[Ff]inally|[Nn]ow|[Ss]till|[Aa]lso) )?`
+
 // movedTo: the subject moved (from where) to a home, or, as a title, to an employer.
 const movedTo = claimSubject + claimAdverbs + claimCoordinated + ` (?:moved|relocated|(?:have|has) (?:moved|relocated)|(?:are|is) (?:moving|relocating))(?: back| house| again)?(?: from [^.,;!?]+?)? to`
 
@@ -289,6 +298,9 @@ var heldSlots = []string{"partner", "pet"}
 const planValue = `([\p{Lu}\d][\p{L}\d+\-]*(?: [\p{Lu}\d][\p{L}\d+\-]*)?) (?:plan|subscription|tier)\b`
 
 var rePlanValue = regexp.MustCompile(`(?i)\b(?:plan|subscription|tier)$`)
+
+// reTimeValue: a value that is a time, what a meeting moves to, no home.
+var reTimeValue = regexp.MustCompile(`(?i)^(?:the |next |this )?(?:\d|tomorrow|today|tonight|` + text.MonthNames + `|` + weekdayNames + `)`)
 
 // reWorkPlace: a place one moves to at work, not a home.
 var reWorkPlace = regexp.MustCompile(`(?i)\b(?:team|squad|department|division|unit|group|office|desk|project|role|position)$`)
@@ -476,8 +488,8 @@ func stateClaims(text, speaker string) []stateClaim {
 			if (c.slot == "lives in" || c.slot == "uses") && rePlanValue.MatchString(c.value) {
 				continue // "moved to the Pro plan" is a plan, not a home
 			}
-			if c.slot == "lives in" && (reWorkPlace.MatchString(c.value) || reAsTitle.MatchString(c.value) || strings.Contains(c.value, ":")) {
-				continue // "moved to the fraud detection team", "to the Porto office", "to Globex as VP Sales", "to stage: screened": work, a label, not a home
+			if c.slot == "lives in" && (reWorkPlace.MatchString(c.value) || reAsTitle.MatchString(c.value) || strings.Contains(c.value, ":") || reTimeValue.MatchString(c.value)) {
+				continue // "moved to the fraud detection team", "to the Porto office", "to Globex as VP Sales", "to stage: screened", "Moved to Thursday": work, a label, a time, not a home
 			}
 			if c.slot == "relationship status" && (c.value == "broke up" || c.value == "split up" || c.value == "separated") {
 				c.value = "single"

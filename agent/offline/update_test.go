@@ -330,6 +330,14 @@ func TestStateChange(t *testing.T) {
 		{"NewAddressNoSubject", "user", "user's address is 12 Elm Street.", "user", "user: New address: 40 Oak Avenue.", "supersedes"},
 		{"NewAddressOfAnother", "user", "user's address is 12 Elm Street.", "user", "user: Tom's new address is 40 Oak Avenue.", ""},
 
+		// A journal's line with no subject is the speaker's: a move, a job; a street lived on.
+		{"MovedNoSubject", "Maya", "Maya lives in a small flat on Elm Street in Leeds.", "Maya", "Maya: Moved to Manchester today.", "supersedes"},
+		{"LiveOnAStreet", "Maya", "Maya lives in a small flat on Elm Street in Leeds.", "Maya", "Maya: We now live on Canal Road in Manchester.", "supersedes"},
+		{"WorkNoSubject", "Maya", "Maya: Work at Brightline Insurance as an analyst.", "Maya", "Maya: First day at my new job at Northwind Labs as a data engineer.", "supersedes"},
+		{"MovedNoSubjectADay", "Maya", "Maya lives in Leeds.", "Maya", "Maya: Moved to Thursday.", ""},
+		{"WorkNoSubjectNoEmployer", "Maya", "Maya works at Brightline.", "Maya", "Maya: Work at the office was hectic.", ""},
+		{"MovedOfAnother", "Maya", "Maya lives in Leeds.", "Maya", "Maya: Tom moved to Manchester today.", ""},
+
 		// A record's labelled value of a person, as a tracker's notes say it: the later value of
 		// the same label and person replaces the earlier, of no other label nor person.
 		{"StageFromApplied", "Lena Ortiz", "Lena Ortiz: New application: Liam Fischer applied for the Product Designer role. Email liam.fischer@example.com. Stage: applied.", "Lena Ortiz", "Lena Ortiz: Phone screen done with Liam Fischer. Liam Fischer moved to stage: screened.", "supersedes"},
