@@ -1858,10 +1858,11 @@ monday tuesday wednesday thursday friday saturday sunday morning afternoon eveni
 type correction struct{ right, wrong string }
 
 // Corrections: "X, not Y" at the end of a clause ("Biscuit is a golden retriever, not a
-// beagle") and "not Y but X". Group 1 is X (with up to three words before it), group 2 Y
-// in the first; the other way round in the second.
+// beagle") and "not Y but X". Group 1 is X (with up to three words before it, and the date
+// the rewrite wrote after it aside: "Tuesday (10 March 2026), not Monday"), group 2 Y in
+// the first; the other way round in the second.
 var (
-	reCorrectedNot = mustPattern(`(?i)(?:^|[\s:])((?:[\p{L}\d'\-]+ ){0,3}[\p{L}\d'\-]+), not (?:` + correctionArticle + `)?([\p{L}\d'\-]+(?: [\p{L}\d'\-]+){0,2})(?:[.!;,)]|$)`)
+	reCorrectedNot = mustPattern(`(?i)(?:^|[\s:])((?:[\p{L}\d'\-]+ ){0,3}[\p{L}\d'\-]+)(?: \([^()]*\))?, not (?:` + correctionArticle + `)?([\p{L}\d'\-]+(?: [\p{L}\d'\-]+){0,2})(?:[.!;,)]|$)`)
 	reCorrectedBut = mustPattern(`(?i)\bnot (?:` + correctionArticle + `)?([\p{L}\d'\-]+(?: [\p{L}\d'\-]+){0,2}),? but (?:` + correctionArticle + `)?([\p{L}\d'\-]+(?: [\p{L}\d'\-]+){0,3})(?:[.!;,)]|$)`)
 )
 
@@ -1893,9 +1894,12 @@ func correctionsOf(text string) []correction {
 			out = append(out, correction{right: right, wrong: wrong})
 			return
 		}
+		// A day corrected by a day ("the dentist was on Tuesday, not Monday") is a detail;
+		// another date word is what "not" says of the time ("this week, not next").
+		day := reWeekday.MatchString(lastWord(right)) && reWeekday.MatchString(wrong) && len(strings.Fields(wrong)) == 1
 		content := 0
 		for _, w := range contentWords(wrong) {
-			if dateWords[w] || notAValue[w] {
+			if dateWords[w] && !day || notAValue[w] {
 				return
 			}
 			content++
