@@ -830,8 +830,8 @@ func factSlots(text string) []factSlot {
 	var out []factSlot
 	for _, p := range slotPatterns {
 		for _, m := range p.re.findAll(text) {
-			if nonName[strings.ToLower(m[1])] {
-				continue
+			if nonName[strings.ToLower(m[1])] || p.attribute == "lives in" && strings.Contains(m[2], ":") {
+				continue // "moved to stage: screened": a label's value, no home (stateClaims)
 			}
 			out = append(out, factSlot{subject: m[1], attribute: p.attribute, value: strings.TrimSpace(m[2])})
 		}

@@ -408,6 +408,23 @@ func TestStateChange(t *testing.T) {
 	}
 }
 
+// TestLabelledSlot: a memory that states a labelled value is of its person's label, the
+// slot whose current holders the write path reads however large the space; not a home.
+func TestLabelledSlot(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct{ text, subject string }{
+		{"Phone screen done with Liam Fischer. Liam Fischer moved to stage: screened.", "Liam Fischer"},
+		{"Offer approved for Alex Kim: start in January. Stage: offer.", "Alex Kim"},
+	} {
+		obs := realm.Observation{ID: "o1", SessionID: "s1", Speaker: "Priya Shah", Content: tt.text, ObservedAt: time.Date(2026, 10, 4, 9, 0, 0, 0, time.UTC)}
+		for _, c := range mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates {
+			if strings.Contains(c.Content, "tage") && (c.Subject != tt.subject || c.Attribute != "stage") {
+				t.Errorf("%q: slot %q %q, want %q stage", c.Content, c.Subject, c.Attribute, tt.subject)
+			}
+		}
+	}
+}
+
 // TestHabitOfAVerbAlone: a verb alone answers ("Yes, I do."), it states no habit that a
 // change could read; a verb with what is done does.
 func TestHabitOfAVerbAlone(t *testing.T) {
