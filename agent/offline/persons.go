@@ -1,8 +1,13 @@
 package offline
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
+
+	"github.com/realm-memory/realm/internal/text"
 )
 
 // Persons in an exchange's prompt (OFFLINE.md, "Reply"): the other speaker's words are
@@ -223,4 +228,44 @@ func pronounKin(text, name, speaker string) string {
 		}
 	}
 	return ""
+}
+
+// Words quoted with their author named are the author's voice, as an exchange quotes the
+// other speaker's (withPrompt): `Pasted email from Maria Chen: "I withdraw my
+// application"` is Maria Chen's withdrawal, not the speaker's who pastes it. The author is
+// named before the quotation: "email from X:" (or a message, a text, a note, a letter),
+// "X wrote:", "X said:", or "X:" opening a sentence.
+var reAuthoredQuote = regexp.MustCompile(`(?:\b(?i:e-?mail|message|text|note|letter|reply|voicemail) from (` + quoteAuthor + `)[ \t]*:` +
+	`|(` + quoteAuthor + `)[ \t]+(?i:wrote|writes|said|says|replied|texted)[ \t]*:?` +
+	`|(?:^|[.!?\n])[ \t]*(` + quoteAuthor + `)[ \t]*:)[ \t]*$`)
+
+// quoteAuthor is a name of one to three capitalised words.
+const quoteAuthor = `\p{Lu}[\p{L}'.-]*(?:[ \t]+\p{Lu}[\p{L}'.-]*){0,2}`
+
+// authoredQuote is a quotation's words (inside its marks) and the author it is quoted from.
+type authoredQuote struct {
+	segment
+	author string
+}
+
+// authoredQuotes are the quotations of text with their author named before them
+// (reAuthoredQuote); a word of no name ("I said:", "Then Maria said:") is no author's, or
+// not part of the name.
+func authoredQuotes(s string) []authoredQuote {
+	var out []authoredQuote
+	for _, q := range reQuoted.FindAllStringIndex(s, -1) {
+		m := reAuthoredQuote.FindStringSubmatch(s[max(0, q[0]-wordsBeforeBytes):q[0]])
+		if m == nil {
+			continue
+		}
+		author := strings.Join(slices.DeleteFunc(strings.Fields(m[1]+m[2]+m[3]), func(w string) bool {
+			return text.IsStopword(strings.ToLower(w)) || reMailHeader.MatchString(w+": ")
+		}), " ")
+		_, open := utf8.DecodeRuneInString(s[q[0]:])
+		_, end := utf8.DecodeLastRuneInString(s[:q[1]])
+		if author != "" {
+			out = append(out, authoredQuote{segment{q[0] + open, q[1] - end}, author})
+		}
+	}
+	return out
 }

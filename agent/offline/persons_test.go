@@ -156,3 +156,30 @@ func personsOf(t *testing.T, a *Agent, speaker, text string) []string {
 	}
 	return persons
 }
+
+// TestOfflineQuotedInAuthorsVoice: words quoted from a named author are the author's voice,
+// as an exchange quotes the other speaker's: their "I" and "my" are the author, their "you"
+// the speaker who pastes them. A quotation with no author named keeps its rules.
+func TestOfflineQuotedInAuthorsVoice(t *testing.T) {
+	tests := []struct{ name, text, want string }{
+		{"EmailFrom", `Pasted email from Maria Chen: "I have decided to withdraw my application. My new number is +1 415 555 0000."`,
+			`Pasted email from Maria Chen: "Maria Chen has decided to withdraw Maria Chen's application. Maria Chen's new number is +1 415 555 0000."`},
+		{"MessageFromThanksYou", `Text from Amelia: "Thanks for considering me, I can call you on Monday."`,
+			`Text from Amelia: "Thanks for considering Amelia, Amelia can call Priya Shah on Monday."`},
+		{"Wrote", `Jonas Weber wrote: "I moved to Berlin." I replied that I'm glad.`,
+			`Jonas Weber wrote: "Jonas Weber moved to Berlin." Priya Shah replied that Priya Shah is glad.`},
+		{"Said", `Then Tom said: "my flight is at 6."`, `Then Tom said: "Tom's flight is at 6."`},
+		{"NameColon", `Sam: "I quit my job." I was surprised.`, `Sam: "Sam quit Sam's job." Priya Shah was surprised.`},
+		// Negative: no author named, or the speaker quoting themself.
+		{"NoAuthor", `My doctor said "you need more sleep".`, `Priya Shah's doctor said "you need more sleep".`},
+		{"OwnWords", `I said: "I will call you."`, `Priya Shah said: "I will call you."`},
+		{"HeaderWord", `Subject: "my refund"`, `Subject: "my refund"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := rewritePronouns(tt.text, "Priya Shah", "assistant"); got != tt.want {
+				t.Errorf("rewrite(%q)\n got %q\nwant %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}

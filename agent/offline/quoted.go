@@ -16,6 +16,8 @@ import (
 // pastes it ("here is what I sent my landlord: Dear Mr. Byrne, your boiler…"). The message
 // does not say which, so the rewrite leaves pasted text as written: kept, its meaning
 // stays; rewritten by the chat's speakers, "your Visa card" would become the assistant's.
+// A quotation whose author is named before it is rewritten in the author's voice
+// (authoredQuotes).
 
 var (
 	// reQuoteLine: a line quoted in a reply ("> your order shipped").

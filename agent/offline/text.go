@@ -143,6 +143,13 @@ func rewritePronouns(text, speaker, addressee string) string {
 	english := readsEnglish(ws)
 	repl := make([]string, len(ws)) // "" keeps the word
 	var edits []edit
+	for _, q := range authoredQuotes(text) {
+		if !inSpans(code, q.start, q.end) {
+			kept = append(kept, q.segment)
+			words, _ := quotedPrompt(text[q.start:q.end], q.author, speaker)
+			edits = append(edits, edit{q.start, q.end, words})
+		}
+	}
 	called := map[int]bool{} // the words of a name calling the addressee, cut
 	for i, w := range ws {
 		next := i + 1 // the word after w, past a name cut beside it ("you, Dave, are")
