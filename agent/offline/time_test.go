@@ -330,3 +330,20 @@ func TestOfflineExtractShortReactionDropped(t *testing.T) {
 		}
 	}
 }
+
+// A title of relative days' words ("Tomorrow, and Tomorrow, and Tomorrow") is no day: the
+// turn is dated by the day it does name, "tonight", and its words are not annotated.
+func TestOfflineExtractTitledDays(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, time.August, 8, 21, 0, 0, 0, time.UTC)
+	for _, tt := range []struct{ text, want string }{
+		{"Finished reading Tomorrow, and Tomorrow, and Tomorrow tonight.", "Finished reading Tomorrow, and Tomorrow, and Tomorrow tonight (8 August 2026)."},
+		{"Listened to Yesterday by the Beatles.", "Listened to Yesterday by the Beatles."},
+	} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Maya", Content: tt.text, ObservedAt: at}
+		turn := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
+		if len(turn) == 0 || !strings.HasSuffix(turn[0].Content, tt.want) || turn[0].TStart == nil || !turn[0].TStart.Equal(day(2026, time.August, 8)) {
+			t.Errorf("%q: events %+v, want one ending %q, starting 2026-08-08", tt.text, turn, tt.want)
+		}
+	}
+}

@@ -151,7 +151,9 @@ func Dates(text string, now time.Time, tense int) []Mention {
 	hasNow := !now.IsZero()
 	if hasNow {
 		for _, ix := range reRelDay.FindAllStringSubmatchIndex(text, -1) {
-			add(relDay(strings.ToLower(text[ix[2]:ix[3]]), now, ix[0], ix[1]))
+			if !titledDay(text, ix[0], ix[1]) {
+				add(relDay(strings.ToLower(text[ix[2]:ix[3]]), now, ix[0], ix[1]))
+			}
 		}
 		for _, ix := range rePeriod.FindAllStringSubmatchIndex(text, -1) {
 			add(period(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), now, ix[0], ix[1]))
@@ -466,6 +468,25 @@ func opensSentence(before string) bool {
 	}
 	return last != '.' || !EndsInAbbreviation(before[:len(before)-1])
 }
+
+// titledDay: the relative day's words text[s:e] are capitalised inside a sentence, after a
+// word in lower case and before no time: a title's ("Finished reading Tomorrow, and
+// Tomorrow, and Tomorrow tonight", "Listened to Yesterday by the Beatles"), no day. A
+// sentence's first word ("Yesterday I…"), a day in a capitalised heading ("Dentist
+// Tomorrow") and one before a time ("see you Tomorrow at 5") are days.
+func titledDay(text string, s, e int) bool {
+	first, n := utf8.DecodeRuneInString(text[s:])
+	second, _ := utf8.DecodeRuneInString(text[s+n:])
+	if !unicode.IsUpper(first) || !unicode.IsLower(second) || opensSentence(text[:s]) || reTimeAfter.MatchString(text[e:]) {
+		return false
+	}
+	before := strings.Fields(text[:s])
+	last, _ := utf8.DecodeRuneInString(before[len(before)-1])
+	return unicode.IsLower(last)
+}
+
+// reTimeAfter: a time or a part of the day follows ("Tomorrow at 5", "Tomorrow morning").
+var reTimeAfter = regexp.MustCompile(`(?i)^\s+(?:at|morning|afternoon|evening|night|\d)`)
 
 // isLetter reports whether s begins with a letter.
 func isLetter(s string) bool {

@@ -36,6 +36,12 @@ func TestDates(t *testing.T) {
 		{"LastNight", "we danced last night", monday, text.TensePast, date(2023, 5, 7), date(2023, 5, 7), "7 May 2023"},
 		{"Today", "today is busy", monday, 0, date(2023, 5, 8), date(2023, 5, 8), "8 May 2023"},
 		{"Tomorrow", "Tomorrow I fly", monday, text.TenseFuture, date(2023, 5, 9), date(2023, 5, 9), "9 May 2023"},
+		// A relative day's word capitalised inside a sentence is a title's, not a day.
+		{"TitleYesterday", "Listened to Yesterday by the Beatles", monday, text.TensePast, time.Time{}, time.Time{}, ""},
+		{"TitleTomorrow", "Finished reading Tomorrow, and Tomorrow, and Tomorrow tonight.", monday, text.TensePast, date(2023, 5, 8), date(2023, 5, 8), "8 May 2023"},
+		{"YesterdayOpens", "Great news. Yesterday I went there", monday, text.TensePast, date(2023, 5, 7), date(2023, 5, 7), "7 May 2023"},
+		{"TomorrowBeforeTime", "see you Tomorrow at 5", monday, text.TenseFuture, date(2023, 5, 9), date(2023, 5, 9), "9 May 2023"},
+		{"TomorrowInHeading", "Dentist Tomorrow", monday, text.TenseFuture, date(2023, 5, 9), date(2023, 5, 9), "9 May 2023"},
 		{"DayBeforeYesterday", "the day before yesterday", monday, 0, date(2023, 5, 6), date(2023, 5, 6), "6 May 2023"},
 		{"LastWeek", "last week", monday, text.TensePast, date(2023, 5, 1), date(2023, 5, 7), "the week of 1 May 2023"},
 		{"ThisWeek", "this week", monday, 0, date(2023, 5, 8), date(2023, 5, 14), "the week of 8 May 2023"},
