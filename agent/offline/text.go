@@ -706,7 +706,7 @@ func datesTense(s string) int {
 	if t := tenseOf(s); t != text.TenseUnknown {
 		return t
 	}
-	if reIntentCue.MatchString(s) || reOnDay.MatchString(s) || reAppointment.MatchString(s) {
+	if reIntentCue.MatchString(s) || reOnDay.MatchString(s) || reAppointment.MatchString(s) || reStartsOn.MatchString(s) {
 		return text.TenseFuture
 	}
 	for _, m := range reArrangement.FindAllStringSubmatch(s, -1) {
@@ -716,6 +716,11 @@ func datesTense(s string) int {
 	}
 	return text.TenseUnknown
 }
+
+// reStartsOn: a start said with no past word, its day or month next, is ahead ("Offer
+// approved at $131,500, start in January", said in October: the coming January; "Start
+// date January 12"); "I started in January" is past (tenseOf is asked first).
+var reStartsOn = regexp.MustCompile(`(?i)\b(?:start(?:s|ing)?(?: date)?|begins?|beginning)(?: is)?:?(?: (?:in|on|from))? (?:the )?(?:\d|(?-i:` + text.MonthNames + `))`)
 
 // rePlanState: a plan's state as it is now ("is cancelled", "is confirmed", "has been
 // booked"): the participle is no past action (datesTense).

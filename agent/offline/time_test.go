@@ -170,7 +170,12 @@ func TestOfflineAnnotatePlannedDates(t *testing.T) {
 		{"I registered for the 10k on Sunday.", "I registered for the 10k on Sunday (Sunday 14 June 2026)."},
 		{"It was a long week, but we're going back to the coast in August.", "It was a long week, but we're going back to the coast in August (August 2026)."},
 		{"Work was crazy, we're flying to Denver on Thursday.", "Work was crazy, we're flying to Denver on Thursday (Thursday 18 June 2026)."},
+		// A start is ahead, beside a past approval or signature too.
+		{"Offer approved at $131,500, start in March.", "Offer approved at $131,500, start in March (March 2027)."},
+		{"Alex signed the offer and is hired. Start date January 12.", "Alex signed the offer and is hired. Start date January 12 (12 January 2027)."},
 		// Negative: the past stays past.
+		{"I started in March and loved it.", "I started in March (March 2026) and loved it."},
+		{"The start date was January 12.", "The start date was January 12 (12 January 2026)."},
 		{"We went to Lisbon in October, just the two of us.", "We went to Lisbon in October (October 2025), just the two of us."},
 		{"I signed up for a pottery class in March and loved it.", "I signed up for a pottery class in March (March 2026) and loved it."},
 		{"I signed up in March.", "I signed up in March (March 2026)."},
