@@ -147,6 +147,9 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	if selfName != "" {
 		known[strings.ToLower(selfName)] = "person"
 	}
+	for _, q := range authoredQuotes(text) {
+		known[strings.ToLower(q.author)] = "person" // "email from Amelia Novak:" is no place
+	}
 	addressee := addresseeOf(in.Recent, obs, speaker, text, known)
 	if selfName != "" && slices.ContainsFunc([]string{selfName, strings.Fields(selfName)[0]}, func(n string) bool { return strings.EqualFold(n, addressee) }) {
 		addressee = "" // "Hi, Alice Nguyen here" greets no Alice: Alice is speaking
@@ -551,10 +554,27 @@ func openingSubject(msg, speaker string) string {
 	}
 	next := ws[1].lower
 	heading := len(ws) > 2 && strings.Contains(msg[ws[1].end:ws[2].start], ":")
+	if commonWord(msg, ws, 0) || passiveFor(ws) {
+		return ""
+	}
 	if subjectVerbs[next] || strings.HasSuffix(next, "ed") || strings.HasSuffix(next, "s") && !strings.HasSuffix(next, "ss") && !heading {
 		return strings.TrimSuffix(ws[0].text, "'s")
 	}
 	return ""
+}
+
+// commonWord: the message writes the word ws[k] in lower case elsewhere, so it is a common
+// word, no name: a name is capitalised wherever it stands ("Offer approved for Amelia
+// Novak … waiting for the offer letter").
+func commonWord(msg string, ws []wordSpan, k int) bool {
+	return slices.ContainsFunc(ws, func(w wordSpan) bool { return w.start != ws[k].start && w.text == ws[k].lower })
+}
+
+// passiveFor: the message opens with a thing done for or by someone named, a passive
+// heading: "Offer approved for Emma Dubois", "Contract signed by Tom". Its first word is
+// what was done, no person doing it.
+func passiveFor(ws []wordSpan) bool {
+	return len(ws) > 3 && strings.HasSuffix(ws[1].lower, "ed") && (ws[2].lower == "for" || ws[2].lower == "by") && isNameWord(ws[3]) && !text.IsStopword(ws[3].lower)
 }
 
 // subjectVerbs are the auxiliaries a name opening a statement is followed by.

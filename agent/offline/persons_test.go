@@ -183,3 +183,26 @@ func TestOfflineQuotedInAuthorsVoice(t *testing.T) {
 		})
 	}
 }
+
+// TestOfflineNoPersonOfHeadings: a note's opening word is no person when it is a thing done
+// for or by someone named ("Offer approved for …"), or a word the message also writes in
+// lower case; the author of a quoted email is a person, so the first name it is signed with
+// is theirs, no person apart.
+func TestOfflineNoPersonOfHeadings(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		text    string
+		persons []string
+	}{
+		{"Offer approved for Emma Dubois, start in January.", []string{"Priya", "Emma Dubois"}},
+		{"Offer approved, start in January. Emma Dubois is waiting for the offer letter.", []string{"Priya", "Emma Dubois"}},
+		{`Pasted email from Amelia Novak: "Thanks for considering me. I am available any afternoon. Best, Amelia"`, []string{"Priya", "Amelia Novak"}},
+		// Negative: a person doing something stays one.
+		{"Emma moved to Lisbon for the job.", []string{"Priya", "Emma"}},
+		{"Tom waited for hours at the airport.", []string{"Priya", "Tom"}},
+	} {
+		if persons := personsOf(t, a, "Priya", tt.text); !slices.Equal(persons, tt.persons) {
+			t.Errorf("%q: persons %q, want %q", tt.text, persons, tt.persons)
+		}
+	}
+}
