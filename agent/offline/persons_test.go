@@ -161,7 +161,7 @@ func personsOf(t *testing.T, a *Agent, speaker, text string) []string {
 // as an exchange quotes the other speaker's: their "I" and "my" are the author, their "you"
 // the speaker who pastes them. A quotation with no author named keeps its rules.
 func TestOfflineQuotedInAuthorsVoice(t *testing.T) {
-	tests := []struct{ name, text, want string }{
+	wantRewritten(t, "Priya Shah", "assistant", []rewriteCase{
 		{"EmailFrom", `Pasted email from Maria Chen: "I have decided to withdraw my application. My new number is +1 415 555 0000."`,
 			`Pasted email from Maria Chen: "Maria Chen has decided to withdraw Maria Chen's application. Maria Chen's new number is +1 415 555 0000."`},
 		{"MessageFromThanksYou", `Text from Amelia: "Thanks for considering me, I can call you on Monday."`,
@@ -174,14 +174,7 @@ func TestOfflineQuotedInAuthorsVoice(t *testing.T) {
 		{"NoAuthor", `My doctor said "you need more sleep".`, `Priya Shah's doctor said "you need more sleep".`},
 		{"OwnWords", `I said: "I will call you."`, `Priya Shah said: "I will call you."`},
 		{"HeaderWord", `Subject: "my refund"`, `Subject: "my refund"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := rewritePronouns(tt.text, "Priya Shah", "assistant"); got != tt.want {
-				t.Errorf("rewrite(%q)\n got %q\nwant %q", tt.text, got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestOfflineNoPersonOfHeadings: a note's opening word is no person when it is a thing done

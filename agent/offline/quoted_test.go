@@ -13,7 +13,7 @@ import (
 // Pasted text keeps its words: its "you" is whoever it was written to, its "I" its
 // author, not the chat's speakers. The speaker's own words around it are rewritten.
 func TestOfflineRewriteKeepsPastedAndForeign(t *testing.T) {
-	tests := []struct{ name, text, want string }{
+	tests := []rewriteCase{
 		{"QuoteLines", "> your order shipped today\n> I will send the tracking link\nWhere is my parcel?",
 			"> your order shipped today\n> I will send the tracking link\nWhere is user's parcel?"},
 		{"SubjectLine", "Subject: Re: your refund request", "Subject: Re: your refund request"},
@@ -71,9 +71,18 @@ func TestOfflineRewriteKeepsPastedAndForeign(t *testing.T) {
 		{"EnglishWithSpanishWords", "I love the tapas at El Rincón de Pepe, you should go.", "user loves the tapas at El Rincón de Pepe, assistant should go."},
 		{"EnglishWithGermanName", "My friend works at Haus der Kunst in Munich.", "user's friend works at Haus der Kunst in Munich."},
 	}
+	wantRewritten(t, "user", "assistant", tests)
+}
+
+// rewriteCase is a text and its rewrite.
+type rewriteCase struct{ name, text, want string }
+
+// wantRewritten checks the rewrite of each text said by speaker to addressee.
+func wantRewritten(t *testing.T, speaker, addressee string, tests []rewriteCase) {
+	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := rewritePronouns(tt.text, "user", "assistant"); got != tt.want {
+			if got := rewritePronouns(tt.text, speaker, addressee); got != tt.want {
 				t.Errorf("rewrite(%q)\n got %q\nwant %q", tt.text, got, tt.want)
 			}
 		})
