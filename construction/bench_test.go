@@ -145,6 +145,38 @@ func ingestTimed(ctx context.Context, b *testing.B, p *construction.Pipeline, sp
 	return elapsed
 }
 
+// BenchmarkIngestRepeats is the offline write path on a thermostat's readings of four
+// rooms, one every ten minutes, each room's value changing every few hours, in batches of
+// 25: most readings say again what a memory holds (skipped, a repeat of it).
+func BenchmarkIngestRepeats(b *testing.B) {
+	store, p, space, _, _ := timedPipeline(b)
+	rooms := []string{"living room", "bedroom", "kitchen", "office"}
+	t0 := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	obs := make([]realm.Observation, b.N)
+	for i := range obs {
+		at := t0.Add(time.Duration(i/len(rooms)) * 10 * time.Minute)
+		obs[i] = realm.Observation{ID: fmt.Sprintf("t%d", i), SessionID: at.Format(time.DateOnly), Speaker: "thermostat", Role: "tool",
+			Content:    fmt.Sprintf("Thermostat %s %.1fC", rooms[i%len(rooms)], 21+float64(at.Hour()/6)/2),
+			ObservedAt: at}
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	start := time.Now()
+	for i := 0; i < len(obs); i += 25 {
+		if _, err := p.Ingest(ctx, space, obs[i:min(i+25, len(obs))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "obs/s")
+	st, err := store.Stats(ctx, space)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(st.Memories)/float64(b.N), "memories/obs")
+}
+
 // timedPipeline is a pipeline on a fresh space with the offline agent and the embedder
 // of benchEmbedder, both timed.
 func timedPipeline(b *testing.B) (*cypher.Store, *construction.Pipeline, string, *timedEmbedder, *timedAgent) {
