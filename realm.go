@@ -211,7 +211,7 @@ type Node struct {
 	Category       string     `json:"category,omitempty"`     // entity: person/object/place/concept
 	Role           string     `json:"role,omitempty"`         // entity
 	Participants   []string   `json:"participants,omitempty"` // event
-	Sources        []string   `json:"sources,omitempty"`      // ids of the observations it derives from, the first SourcesMax
+	Sources        []string   `json:"sources,omitempty"`      // ids of the observations its content comes from, the first SourcesMax (not its repeats)
 	Embedding      []float32  `json:"-"`
 	CreatedAt      time.Time  `json:"created_at"`
 	UpdatedAt      time.Time  `json:"updated_at"`
@@ -222,7 +222,7 @@ type Node struct {
 	ValidUntil   *time.Time `json:"valid_until,omitempty"`
 	SupersededAt *time.Time `json:"superseded_at,omitempty"`
 	// LearnedAt is when the space learned what the node says: the earliest time of the
-	// observations it derives from (a merge keeps the earliest), for a client's correction
+	// observations it derives from (a merge keeps the earliest, as does a repeat), for a client's correction
 	// its valid_from, else when it was made. A recall as of an earlier time leaves the
 	// node out; nil (a node stored before it was kept, with no timed source) is always known.
 	LearnedAt *time.Time `json:"learned_at,omitempty"`
@@ -235,7 +235,8 @@ func (n Node) KnownAt(t time.Time) bool { return n.LearnedAt == nil || !n.Learne
 // from. A speaker's entity derives from most observations of a conversation (about
 // 39,000 at 100,000 memories), and writing that list again with each new one cost Neo4j
 // more than the rest of the message. A node stays linked to every observation it derives
-// from (DERIVED_FROM edges, which export carries).
+// from (DERIVED_FROM edges, which export carries), and to some of those that said again
+// what it holds (its repeats, cypher.RepeatsKept), which Sources does not list.
 const SourcesMax = 1000
 
 // Edge is a directed, typed, weighted relation between two nodes of one space.

@@ -757,6 +757,11 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 		case d.Action == agent.ActionSkip && isNeighbour:
 			res.Skipped = append(res.Skipped, c.Name)
 			out.Skipped++
+			// The neighbour derives from the message too (cypher.Integration.Repeats): it
+			// stays when another message that said it is forgotten.
+			if !slices.Contains(out.Repeats, target.ID) {
+				out.Repeats = append(out.Repeats, target.ID)
+			}
 			continue
 		case d.Action == agent.ActionSkip:
 			// Nothing said is lost: a skip must name the neighbour that holds it.

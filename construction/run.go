@@ -589,6 +589,11 @@ func (ov *overlay) apply(o realm.Observation, in cypher.Integration, hoods [][]c
 		n.UpdatedAt = now
 		ov.put(n, o.ID, true)
 	}
+	for _, id := range in.Repeats {
+		if n, ok := known[id]; ok {
+			ov.put(ov.state(n), o.ID, false) // derived from o too: recent to the observations after it
+		}
+	}
 	for _, e := range in.Ends {
 		n, ok := ov.nodes[e.ID]
 		if !ok {

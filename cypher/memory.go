@@ -482,7 +482,13 @@ func LuceneText(text string) string {
 type Integration struct {
 	Adds    []realm.Node // complete nodes with ids, embeddings and timestamps; their provenance is the observation
 	Merges  []Merge
-	Skipped int           // candidates skipped: recorded on the observation only
+	Skipped int // candidates skipped: what each said, a neighbour held already
+	// Repeats are the memories that held what a skipped candidate said, each once: the
+	// observation becomes one of their sources by provenance, as a merge's does, without
+	// changing them, so that forgetting another message that said it keeps what this one
+	// says, and the memory was said at this one's time too (learned_at, said filters).
+	// Their sources list is left as it is: it names the messages that gave their content.
+	Repeats []string
 	Edges   []EdgeWrite   // between nodes of the space, including the ones added here
 	Ends    []ValidityEnd // superseded memories whose validity ends (validity.go)
 	Summary string        // the space's new running summary; "" keeps the old one
@@ -495,6 +501,13 @@ type Integration struct {
 	// observation's in the write that marks it integrated (JobResult.Usage).
 	Usage realm.Usage
 }
+
+// RepeatsKept bounds the observations a memory derives from as a repeat (Integration.Repeats):
+// it keeps the first one said and the last RepeatsKept-1, so that a reading sent ten
+// thousand times gives its memory ten thousand provenance edges neither to read nor to
+// reintegrate when one of its messages is forgotten. Those left out say nothing the kept
+// ones do not.
+const RepeatsKept = 32
 
 // Merge folds a candidate into an existing memory of the same space.
 type Merge struct {
@@ -684,7 +697,7 @@ type ObservationIntegration struct {
 // space's memories it leaves, from before, the state its lock read, and its move of the
 // space's graph version, for the snapshot to follow once committed (followWrite).
 func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space string, ins []ObservationIntegration, now time.Time, before SpaceState) ([][]realm.Edge, SpaceState, graphMove, error) {
-	nodes, marks, ends, edgeRows := []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}
+	nodes, repeats, marks, ends, edgeRows := []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}, []map[string]any{}
 	var merges mergeRows
 	var edgeOf []realm.Edge // the edge each row of edgeRows writes
 	var edgeOwner []int     // index in ins of each row of edgeRows
@@ -704,6 +717,9 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 		for _, m := range in.Merges {
 			merges = merges.add(in.ObservationID, m, at)
 			merged = append(merged, m.ID)
+		}
+		for _, id := range in.Repeats {
+			repeats = append(repeats, map[string]any{"observation": in.ObservationID, "id": id})
 		}
 		first := len(edgeRows)
 		var err error
@@ -727,8 +743,8 @@ func writeIntegrations(ctx context.Context, tx neo4j.ManagedTransaction, space s
 			"superseded": supersededBy(in.Edges), "usage": usage})
 	}
 	recs, err := collect(ctx, tx, qIntegrationWrite, map[string]any{
-		"space": space, "now": now, "sources_max": realm.SourcesMax, "w": map[string]any{
-			"nodes": nodes, "merges": merges.rows(), "edges": edgeRows, "ends": ends, "marks": marks, "summary": summary,
+		"space": space, "now": now, "sources_max": realm.SourcesMax, "repeats_kept": RepeatsKept, "w": map[string]any{
+			"nodes": nodes, "merges": merges.rows(), "repeats": repeats, "edges": edgeRows, "ends": ends, "marks": marks, "summary": summary,
 		},
 	})
 	if constraintViolated(err) {
@@ -863,10 +879,11 @@ func mergedObservations(ins []ObservationIntegration) map[string][]string {
 	return out
 }
 
-// touchedMemories is every memory the integrations ins write: the ones they add and merge
-// into, the ends of their edges (written or deleted) and the memories whose validity they
-// end; no other memory's snapshot row changes (its degree and edges are its own). lean are
-// those merged into or ended only, whose edges did not change (provenance is not one).
+// touchedMemories is every memory the integrations ins write: the ones they add, merge
+// into and repeat (an earlier learned_at), the ends of their edges (written or deleted)
+// and the memories whose validity they end; no other memory's snapshot row changes (its
+// degree and edges are its own). lean are those merged into, repeated or ended only,
+// whose edges did not change (provenance is not one).
 func touchedMemories(ins []ObservationIntegration) (ids, lean []string) {
 	edges := map[string]bool{} // added or an edge's end
 	for _, in := range ins {
@@ -877,6 +894,7 @@ func touchedMemories(ins []ObservationIntegration) (ids, lean []string) {
 		for _, m := range in.Merges {
 			ids = append(ids, m.ID)
 		}
+		ids = append(ids, in.Repeats...)
 		for _, e := range in.Edges {
 			ids = append(ids, e.From, e.To)
 			edges[e.From], edges[e.To] = true, true

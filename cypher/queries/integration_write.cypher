@@ -16,7 +16,14 @@
 //   has its list neither read nor written, its provenance edges counted instead), the
 //   word count of the new text (cypher.WordCount), provenance, and learned_at moved to
 //   an observation's time when it is earlier (one without learned_at keeps none: it was
-//   stored with no timed source, and what it said then was known all along);
+//   stored with no timed source, and what it said then was known all along); an edge
+//   that was a repeat's (an observation integrated again after a forgetting) loses its
+//   repeat mark: the content comes from it now;
+// - the repeats (cypher.Integration.Repeats): provenance to the memory that held what the
+//   observation said again, marked {repeat: true} when new, and learned_at moved as a
+//   merge moves it; sources and updated_at unchanged. Of a memory's repeat edges, only
+//   the first and the last $repeats_kept - 1 by the time their observations were said
+//   stay (cypher.RepeatsKept);
 // - the typed edges between memories, in list order, each row in turn (a later row of
 //   the same pair and type sees what an earlier one wrote): a merge writes at most one
 //   edge of a type between an ordered pair, a new one with every property (its id the
@@ -36,8 +43,9 @@
 // It moves the space's graph_version first, read under the Space node's lock (taken by
 // space_lock, so before is the version the write's memories had): the snapshot of the
 // space this process holds follows the write (graphcache.go followWrite).
-// Params: $space, $now, $sources_max, $w, a map of: nodes (list of {observation, label, props}), merges
-// (list of {id, observations, set}, set being the properties to write), edges (list of {i, id, delete, from, to, type, layer, description, weight,
+// Params: $space, $now, $sources_max, $repeats_kept, $w, a map of: nodes (list of {observation, label, props}), merges
+// (list of {id, observations, set}, set being the properties to write), repeats (list of
+// {observation, id}), edges (list of {i, id, delete, from, to, type, layer, description, weight,
 // confidence}), ends (list of {id, valid_until}), marks (list of {id, added, merged,
 // skipped, superseded, usage: [] or [the attempt's usage as JSON text]}), summary. One map, not a parameter each: Neo4j keys its cached plans on the
 // parameters' types and list sizes (by bucket), so that lists each empty or not in turn
@@ -86,9 +94,29 @@ CALL () {
   UNWIND x.observations AS oid
   MATCH (o:Observation {space: $space, id: oid})
   USING INDEX o:Observation(space, id)
-  MERGE (m)-[:DERIVED_FROM]->(o)
+  MERGE (m)-[d:DERIVED_FROM]->(o)
+    ON MATCH SET d.repeat = null
   SET m.learned_at = CASE WHEN o.observed_at < m.learned_at THEN o.observed_at ELSE m.learned_at END
   RETURN collect({observation: oid, id: m.id}) AS merged
+}
+CALL () {
+  UNWIND $w.repeats AS x
+  MATCH (m:Memory {id: x.id, space: $space})
+  USING INDEX m:Memory(id)
+  MATCH (o:Observation {space: $space, id: x.observation})
+  USING INDEX o:Observation(space, id)
+  MERGE (m)-[d:DERIVED_FROM]->(o)
+    ON CREATE SET d.repeat = true
+  SET m.learned_at = CASE WHEN o.observed_at < m.learned_at THEN o.observed_at ELSE m.learned_at END
+  WITH m, count(o) AS linked
+  CALL (m) {
+    MATCH (m)-[d:DERIVED_FROM {repeat: true}]->(p:Observation)
+    WITH d ORDER BY p.observed_at, p.seq
+    WITH collect(d) AS ds
+    UNWIND CASE WHEN size(ds) > $repeats_kept THEN ds[1..size(ds) - $repeats_kept + 1] ELSE [] END AS left
+    DELETE left
+  }
+  RETURN count(m) AS repeated
 }
 CALL () {
   UNWIND $w.edges AS e
