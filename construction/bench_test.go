@@ -159,7 +159,7 @@ func BenchmarkIngestRepeats(b *testing.B) {
 			Content:    fmt.Sprintf("Thermostat %s %.1fC", rooms[i%len(rooms)], 21+float64(at.Hour()/6)/2),
 			ObservedAt: at}
 	}
-	ctx := context.Background()
+	ctx, stmts := cypher.WithStatementLog(context.Background())
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < len(obs); i += 25 {
@@ -175,6 +175,7 @@ func BenchmarkIngestRepeats(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(st.Memories)/float64(b.N), "memories/obs")
+	b.Logf("statements, ms per observation: %s", statementTimes(stmts, b.N))
 }
 
 // timedPipeline is a pipeline on a fresh space with the offline agent and the embedder

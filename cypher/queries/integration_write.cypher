@@ -19,11 +19,6 @@
 //   stored with no timed source, and what it said then was known all along); an edge
 //   that was a repeat's (an observation integrated again after a forgetting) loses its
 //   repeat mark: the content comes from it now;
-// - the repeats (cypher.Integration.Repeats): provenance to the memory that held what the
-//   observation said again, marked {repeat: true} when new, and learned_at moved as a
-//   merge moves it; sources and updated_at unchanged. Of a memory's repeat edges, only
-//   the first and the last $repeats_kept - 1 by the time their observations were said
-//   stay (cypher.RepeatsKept);
 // - the typed edges between memories, in list order, each row in turn (a later row of
 //   the same pair and type sees what an earlier one wrote): a merge writes at most one
 //   edge of a type between an ordered pair, a new one with every property (its id the
@@ -37,7 +32,14 @@
 //   superseded, and the attempt's LLM usage added to the list of theirs: a job reads
 //   one integrated only with it), their leases released, the space given a new
 //   memories_version (cypher.SpaceState) and its running summary replaced unless
-//   its summary is ''.
+//   its summary is '' (after the repeats);
+// - the repeats (cypher.Integration.Repeats): provenance to the memory that held what the
+//   observation said again, marked {repeat: true} when new, and learned_at moved as a
+//   merge moves it; sources and updated_at unchanged. Of a memory's repeat edges, only
+//   the first and the last $repeats_kept - 1 by the time their observations were said
+//   stay (cypher.RepeatsKept). After the marks: before them, its deletions made Neo4j
+//   read the marks' observations by a scan of their index, not a seek (a hundred times
+//   the database hits of a run of repeats).
 // One statement instead of one per kind of write (six): a one-message request runs 8
 // statements instead of 11; what they write costs Neo4j the same.
 // It moves the space's graph_version first, read under the Space node's lock (taken by
@@ -100,25 +102,6 @@ CALL () {
   RETURN collect({observation: oid, id: m.id}) AS merged
 }
 CALL () {
-  UNWIND $w.repeats AS x
-  MATCH (m:Memory {id: x.id, space: $space})
-  USING INDEX m:Memory(id)
-  MATCH (o:Observation {space: $space, id: x.observation})
-  USING INDEX o:Observation(space, id)
-  MERGE (m)-[d:DERIVED_FROM]->(o)
-    ON CREATE SET d.repeat = true
-  SET m.learned_at = CASE WHEN o.observed_at < m.learned_at THEN o.observed_at ELSE m.learned_at END
-  WITH m, count(o) AS linked
-  CALL (m) {
-    MATCH (m)-[d:DERIVED_FROM {repeat: true}]->(p:Observation)
-    WITH d ORDER BY p.observed_at, p.seq
-    WITH collect(d) AS ds
-    UNWIND CASE WHEN size(ds) > $repeats_kept THEN ds[1..size(ds) - $repeats_kept + 1] ELSE [] END AS left
-    DELETE left
-  }
-  RETURN count(m) AS repeated
-}
-CALL () {
   UNWIND $w.edges AS e
   CALL (e) {
     MATCH (a:Memory {id: e.from, space: $space})
@@ -156,6 +139,28 @@ CALL () {
       o.lease_owner = null, o.lease_until = null, o.error = null,
       o.usage = CASE WHEN x.usage = [] THEN o.usage ELSE coalesce(o.usage, []) + x.usage END
   RETURN count(o) AS n
+}
+CALL () {
+  UNWIND $w.repeats AS x
+  MATCH (m:Memory {id: x.id, space: $space})
+  USING INDEX m:Memory(id)
+  MATCH (o:Observation {space: $space, id: x.observation})
+  USING INDEX o:Observation(space, id)
+  MERGE (m)-[d:DERIVED_FROM]->(o)
+    ON CREATE SET d.repeat = true
+  // Written only when earlier: most repeats come later, and a write locks the memory.
+  FOREACH (_ IN CASE WHEN o.observed_at < m.learned_at THEN [1] ELSE [] END | SET m.learned_at = o.observed_at)
+  WITH m, count(o) AS linked
+  // Its provenance edges are counted without reading them (a dense node keeps the count).
+  CALL (m) {
+    WITH m WHERE COUNT { (m)-[:DERIVED_FROM]->() } > $repeats_kept
+    MATCH (m)-[d:DERIVED_FROM {repeat: true}]->(p:Observation)
+    WITH d ORDER BY p.observed_at, p.seq
+    WITH collect(d) AS ds
+    UNWIND CASE WHEN size(ds) > $repeats_kept THEN ds[1..size(ds) - $repeats_kept + 1] ELSE [] END AS left
+    DELETE left
+  }
+  RETURN count(m) AS repeated
 }
 OPTIONAL MATCH (s:Space {id: $space})
 SET s.memories_version = randomUUID()
