@@ -160,16 +160,7 @@ func BenchmarkIngestRepeats(b *testing.B) {
 			ObservedAt: at}
 	}
 	ctx, stmts := cypher.WithStatementLog(context.Background())
-	b.ResetTimer()
-	start := time.Now()
-	for i := 0; i < len(obs); i += 25 {
-		if _, err := p.Ingest(ctx, space, obs[i:min(i+25, len(obs))]); err != nil {
-			b.Fatal(err)
-		}
-	}
-	elapsed := time.Since(start)
-	b.StopTimer()
-	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "obs/s")
+	ingestTimed(ctx, b, p, space, obs, 25)
 	st, err := store.Stats(ctx, space)
 	if err != nil {
 		b.Fatal(err)
