@@ -153,6 +153,10 @@ type Observation struct {
 	Offset int    `json:"-"`
 	Seq    int64  `json:"seq"`
 	Status string `json:"status,omitempty"` // pending | integrated | failed
+	// SentBy is the name of the API key that first stored the message ("" on a server
+	// without keys, whose every caller is the same): sent again by another key, it keeps
+	// the first, as it keeps its seq.
+	SentBy string `json:"sent_by,omitempty"`
 	// Generation is how many messages its space had forgotten when it was stored (0
 	// before any), or when forgetting another one marked it to integrate again: a
 	// message forgotten, then sent again under its id, or integrated again, derives other
@@ -226,6 +230,9 @@ type Node struct {
 	// its valid_from, else when it was made. A recall as of an earlier time leaves the
 	// node out; nil (a node stored before it was kept, with no timed source) is always known.
 	LearnedAt *time.Time `json:"learned_at,omitempty"`
+	// CorrectedBy is the name of the API key that made the node, a client's correction
+	// ("" for any other node, and on a server without keys).
+	CorrectedBy string `json:"corrected_by,omitempty"`
 }
 
 // KnownAt reports whether the space had learned n by t (n.LearnedAt nil: always).

@@ -209,7 +209,7 @@ func (s *server) mcpHandler() http.Handler {
 				}
 				req.Messages[i] = message{ID: m.ID, SessionID: m.SessionID, Speaker: given(m.Speaker), Role: given(m.Role), Content: m.Content, Timestamp: m.Timestamp}
 			}
-			obs, err := s.ingestable(space, req)
+			obs, err := s.ingestable(key, space, req)
 			if err != nil {
 				return rememberView{}, err
 			}
@@ -305,7 +305,7 @@ func (s *server) mcpHandler() http.Handler {
 				}
 				validFrom, _ = time.Parse(time.RFC3339, in.ValidFrom)
 			}
-			id, err := s.Ingest.Correct(ctx, space, in.MemoryID, in.Content, validFrom)
+			id, err := s.Ingest.Correct(ctx, space, in.MemoryID, in.Content, validFrom, s.sender(key))
 			return correctResult{Corrected: in.MemoryID, MemoryID: id}, err
 		})
 

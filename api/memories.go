@@ -157,12 +157,24 @@ func stripBidi(s string) string {
 // kept as sent, byte for byte.
 func speakerName(s string) string { return norm.NFC.String(stripBidi(s)) }
 
-// ingestable is the batch's observations, or every field at fault at once: the
+// sender is the name a message or a correction is stored as sent by: key's, "" on a
+// server without keys, whose every caller is the same local admin.
+func (s *server) sender(key *Key) string {
+	if len(s.cfg.Keys) == 0 {
+		return ""
+	}
+	return key.Name
+}
+
+// ingestable is the batch's observations, sent by key, or every field at fault at once: the
 // request's syntax and the pipeline's rules (sizes, the batch's length). It is checked
 // before a slot is taken: a batch that can never be stored is refused as invalid, not as
 // one too many at once, which a client would send again.
-func (s *server) ingestable(space string, req observationsRequest) ([]realm.Observation, error) {
+func (s *server) ingestable(key *Key, space string, req observationsRequest) ([]realm.Observation, error) {
 	obs, fe := req.observations()
+	for i := range obs {
+		obs[i].SentBy = s.sender(key)
+	}
 	var e *realm.Error
 	if errors.As(s.Ingest.Validate(space, obs), &e) {
 		for field, reason := range e.Fields {
@@ -195,7 +207,7 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	obs, err := s.ingestable(space, req)
+	obs, err := s.ingestable(keyOf(r.Context()), space, req)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -378,7 +390,7 @@ func (s *server) handleCorrectMemory(w http.ResponseWriter, r *http.Request) {
 	if req.ValidFrom != nil {
 		validFrom = *req.ValidFrom
 	}
-	id, err := s.Ingest.Correct(r.Context(), space, chi.URLParam(r, "id"), req.Content, validFrom)
+	id, err := s.Ingest.Correct(r.Context(), space, chi.URLParam(r, "id"), req.Content, validFrom, s.sender(keyOf(r.Context())))
 	if err != nil {
 		writeError(w, r, err)
 		return

@@ -38,12 +38,13 @@ var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
 // the past. The new memory was learned at validFrom (when given, it must not be before the
 // old one became valid: validSince). Only events and facts are corrected (correctedTypes),
 // and only a memory that holds: a superseded one is history, whose newer version is the
-// one to correct. The same correction sent again returns the memory it made and writes
-// nothing.
+// one to correct. by is the name of the API key that corrects ("" without keys): the new
+// memory's CorrectedBy, and its description's "corrected by"; "the client" without one.
+// The same correction sent again returns the memory it made and writes nothing.
 // Errors: EInvalid (content), ENotFound (space or memory), EConflict (the memory is an
 // entity or an episode, says content already, was superseded or began after validFrom; an
 // import holds the space), EUnavailable.
-func (p *Pipeline) Correct(ctx context.Context, space, id, content string, validFrom time.Time) (string, error) {
+func (p *Pipeline) Correct(ctx context.Context, space, id, content string, validFrom time.Time, by string) (string, error) {
 	if msg := p.contentErr(content); msg != "" {
 		return "", realm.FieldErrors{"content": msg}.Err()
 	}
@@ -83,9 +84,13 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 		return "", err
 	}
 	start, end := correctedTime(old, content, asOf)
+	corrector := "the client"
+	if by != "" {
+		corrector = by
+	}
 	n := realm.Node{
 		ID: newID[0], Space: space, Type: old.Type, Name: name,
-		Content: content, Description: "corrected by the client on " + now.Format(time.RFC3339),
+		Content: content, Description: "corrected by " + corrector + " on " + now.Format(time.RFC3339), CorrectedBy: by,
 		Keywords: text.Keywords(content, p.opts.MaxKeywords), TStart: start, TEnd: end,
 		Participants: old.Participants, Embedding: embs[0], CreatedAt: now, UpdatedAt: now,
 		// Learned when it holds from: a correction dated back is the client's record of
@@ -96,7 +101,7 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 		Old: old, New: n, ValidUntil: validFrom, CopyEdgesOf: copiedTypes,
 		Supersedes: cypher.EdgeWrite{
 			Op: cypher.EdgeAdd, From: n.ID, To: id, Predicate: realm.Supersedes, Weight: correctionWeight,
-			Confidence: correctionWeight, Description: "corrected by the client: " + shortened(old.Content, 120),
+			Confidence: correctionWeight, Description: "corrected by " + corrector + ": " + shortened(old.Content, 120),
 		},
 	})
 }

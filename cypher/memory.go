@@ -974,7 +974,7 @@ func nodeProps(space, obsID string, n realm.Node, now time.Time) map[string]any 
 			p[k] = v
 		}
 	}
-	for k, v := range map[string]string{"category": n.Category, "role": n.Role} {
+	for k, v := range map[string]string{"category": n.Category, "role": n.Role, "corrected_by": n.CorrectedBy} {
 		if v != "" {
 			p[k] = v
 		}
@@ -1480,7 +1480,7 @@ func nodeOf(p map[string]any) realm.Node {
 		TStart: propTime(p, "t_start"), TEnd: propTime(p, "t_end"), LastAccessedAt: propTime(p, "last_accessed_at"),
 		AccessCount: int64(propFloat(p, "access_count")),
 		ValidUntil:  propTime(p, "valid_until"), SupersededAt: propTime(p, "superseded_at"),
-		LearnedAt: propTime(p, "learned_at"),
+		LearnedAt: propTime(p, "learned_at"), CorrectedBy: propString(p, "corrected_by"),
 	}
 }
 

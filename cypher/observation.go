@@ -96,7 +96,7 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 		first[o.ID] = i
 		rows = append(rows, map[string]any{
 			"i": int64(i), "id": o.ID, "session_id": o.SessionID, "speaker": o.Speaker, "role": o.Role,
-			"content": o.Content, "observed_at": o.ObservedAt.UTC(), "utc_offset": int64(o.Offset),
+			"content": o.Content, "observed_at": o.ObservedAt.UTC(), "utc_offset": int64(o.Offset), "sent_by": o.SentBy,
 		})
 	}
 	out := make([]SavedObservation, len(obs))
@@ -803,6 +803,7 @@ func observationFromMap(m map[string]any) realm.Observation {
 	return realm.Observation{
 		ID: s("id"), Space: s("space"), SessionID: s("session_id"), Speaker: s("speaker"), Role: s("role"), Content: s("content"),
 		ObservedAt: timeOf(m["observed_at"]), Offset: int(offset), Seq: seq, Status: s("status"), Generation: generation,
+		SentBy: s("sent_by"),
 	}
 }
 

@@ -46,6 +46,10 @@ import (
 // version 2 keeps it as a property and exports it again, unread (should it integrate
 // such a message again, after a forget, it reads it as its speaker's).
 //
+// So are an observation's "sent_by" and a correction's "corrected_by" (the name of the API
+// key that sent the message, or made the correction, on a server with keys): a file
+// without them (an earlier REALM's, a server's without keys) says no key.
+//
 // Version is the format's: an import reads every version from 1 up to it and refuses a
 // newer one. It moves when a field changes so that an older REALM would misread it.
 // Version 2: the space's memories_version is a string (a random id), an integer in version

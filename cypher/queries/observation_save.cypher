@@ -4,14 +4,18 @@
 // any: realm.Observation.Generation). A pending observation whose lease is free, expired
 // or already ours is leased to $owner. Run after space_ensure_lock; ids must be distinct
 // within the batch.
+// A message sent again keeps what it was stored with, its sent_by too (the API key that
+// sent it first).
 // Params: $space, $observations (list of {i, id, session_id, speaker, role: '' for none,
 // which stores none, content, observed_at, utc_offset: the seconds east of UTC of the
-// timestamp as sent}), $now, $owner, $until.
+// timestamp as sent, sent_by: the API key's name, '' for none, which stores none}), $now,
+// $owner, $until.
 // Returns: i (the index in $observations), o (the stored properties), new, claimed.
 MATCH (s:Space {id: $space})
 UNWIND $observations AS x
 MERGE (o:Observation {space: $space, id: x.id})
   ON CREATE SET o.session_id = x.session_id, o.speaker = x.speaker, o.role = CASE WHEN x.role <> '' THEN x.role END,
+                o.sent_by = CASE WHEN x.sent_by <> '' THEN x.sent_by END,
                 o.content = x.content,
                 o.observed_at = x.observed_at, o.utc_offset = x.utc_offset, o.status = 'pending', o.attempts = 0,
                 o.created_at = $now, o.is_new = true, o.generation = s.forgotten
