@@ -609,9 +609,16 @@ func weekday(which, name string, now time.Time, tense int, s, e int) (Mention, b
 	wd := weekdayOf[name]
 	today := dayStart(now)
 	if which == "on" {
-		which = "last"
-		if tense == TenseFuture {
+		switch {
+		case today.Weekday() == wd:
+			// Said on that weekday, it is today, in any tense: "the disk was at 81% on
+			// Tuesday", "the meeting is on Tuesday", said on a Tuesday. Another week is
+			// said so ("last Tuesday", "next Tuesday").
+			which = "this"
+		case tense == TenseFuture:
 			which = "next"
+		default:
+			which = "last"
 		}
 	}
 	var d time.Time

@@ -46,6 +46,14 @@ func TestDates(t *testing.T) {
 		{"LastWeek", "last week", monday, text.TensePast, date(2023, 5, 1), date(2023, 5, 7), "the week of 1 May 2023"},
 		{"ThisWeek", "this week", monday, 0, date(2023, 5, 8), date(2023, 5, 14), "the week of 8 May 2023"},
 		{"NextWeek", "next week", monday, text.TenseFuture, date(2023, 5, 15), date(2023, 5, 21), "the week of 15 May 2023"},
+		// A weekday said on that weekday is today, in any tense; last, next and this keep
+		// their weeks.
+		{"OnTodaysWeekdayPast", "I saw the dentist on Monday", monday, text.TensePast, date(2023, 5, 8), date(2023, 5, 8), "Monday 8 May 2023"},
+		{"OnTodaysWeekday", "Disk /dev/sda1 at 81% at 10:05 on Monday", monday, 0, date(2023, 5, 8), date(2023, 5, 8), "Monday 8 May 2023"},
+		{"OnTodaysWeekdayFuture", "the meeting is on Monday", monday, text.TenseFuture, date(2023, 5, 8), date(2023, 5, 8), "Monday 8 May 2023"},
+		{"LastTodaysWeekday", "last Monday", monday, text.TensePast, date(2023, 5, 1), date(2023, 5, 1), "Monday 1 May 2023"},
+		{"NextTodaysWeekday", "next Monday", monday, text.TenseFuture, date(2023, 5, 15), date(2023, 5, 15), "Monday 15 May 2023"},
+		{"ThisTodaysWeekday", "this Monday", monday, 0, date(2023, 5, 8), date(2023, 5, 8), "Monday 8 May 2023"},
 		// A week is named by its Monday, whatever the day it is said.
 		{"ThisWeekOnWednesday", "this week", wednesday, 0, date(2024, 5, 6), date(2024, 5, 12), "the week of 6 May 2024"},
 		{"LastWeekOnWednesday", "last week", wednesday, text.TensePast, date(2024, 4, 29), date(2024, 5, 5), "the week of 29 April 2024"},
