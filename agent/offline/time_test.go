@@ -352,3 +352,24 @@ func TestOfflineExtractTitledDays(t *testing.T) {
 		}
 	}
 }
+
+// An event said on the weekday it is said is dated that day; a correction of the day
+// ("was Tuesday, not Monday") is dated at the weekday it names, the last before the message.
+func TestOfflineExtractWeekdayDate(t *testing.T) {
+	a := New(Options{})
+	for _, tt := range []struct {
+		text string
+		at   time.Time
+		want time.Time
+	}{
+		{"Disk /dev/sda1 at 81% at 10:05 on Tuesday", time.Date(2026, time.December, 1, 10, 6, 0, 0, time.UTC), day(2026, time.December, 1)},
+		{"Actually my first day at Northwind was Tuesday, not Monday", time.Date(2026, time.June, 3, 20, 0, 0, 0, time.UTC), day(2026, time.June, 2)},
+		{"Actually the dentist was on Tuesday, not Monday.", time.Date(2026, time.June, 11, 20, 0, 0, 0, time.UTC), day(2026, time.June, 9)},
+	} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Maya", Content: tt.text, ObservedAt: tt.at}
+		turn := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
+		if len(turn) == 0 || turn[0].TStart == nil || !turn[0].TStart.Equal(tt.want) {
+			t.Errorf("%q: events %+v, want one starting %s", tt.text, turn, tt.want.Format("2006-01-02"))
+		}
+	}
+}

@@ -49,6 +49,9 @@ var (
 	reWeekday = regexp.MustCompile(`(?i)\b(last|next|this|on|coming|past) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat)\b`)
 	reAgo     = regexp.MustCompile(`(?i)\b(` + countWords + `) (day|weekend|week|fortnight|month|year)s? ago\b`)
 	reIn      = regexp.MustCompile(`(?i)\bin (` + countWords + `) (day|weekend|week|fortnight|month|year)s?\b`)
+	// A weekday said to be when something was, without "on": "my first day was Tuesday,
+	// not Monday".
+	reWasWeekday = regexp.MustCompile(`(?i)\b(?:was|were) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
 	// The weekday of the week after next's: "the Thursday after next".
 	reAfterNext = regexp.MustCompile(`(?i)\bthe (monday|tuesday|wednesday|thursday|friday|saturday|sunday) after next\b`)
 	// A day of the month alone, "on the 14th", where a sentence or a clause ends after it
@@ -160,6 +163,9 @@ func Dates(text string, now time.Time, tense int) []Mention {
 		}
 		for _, ix := range reWeekday.FindAllStringSubmatchIndex(text, -1) {
 			add(weekday(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), now, tense, ix[0], ix[1]))
+		}
+		for _, ix := range reWasWeekday.FindAllStringSubmatchIndex(text, -1) {
+			add(wasWeekday(strings.ToLower(text[ix[2]:ix[3]]), now, ix[2], ix[3]))
 		}
 		for _, ix := range reAgo.FindAllStringSubmatchIndex(text, -1) {
 			add(offset(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), -1, now, ix[0], ix[1]))
@@ -637,6 +643,12 @@ func weekday(which, name string, now time.Time, tense int, s, e int) (Mention, b
 		d = weekStart(now).AddDate(0, 0, (int(wd)+6)%7)
 	}
 	return Mention{Start: s, End: e, From: d, To: dayEnd(d), Label: d.Format("Monday 2 January 2006"), Relative: true}, true
+}
+
+// wasWeekday is the weekday that something was (reWasWeekday): past whatever the tense of
+// the rest, as "on" it places it, the last one, or today said on that weekday.
+func wasWeekday(name string, now time.Time, s, e int) (Mention, bool) {
+	return weekday("on", name, now, TensePast, s, e)
 }
 
 func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, bool) {

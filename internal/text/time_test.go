@@ -54,6 +54,10 @@ func TestDates(t *testing.T) {
 		{"LastTodaysWeekday", "last Monday", monday, text.TensePast, date(2023, 5, 1), date(2023, 5, 1), "Monday 1 May 2023"},
 		{"NextTodaysWeekday", "next Monday", monday, text.TenseFuture, date(2023, 5, 15), date(2023, 5, 15), "Monday 15 May 2023"},
 		{"ThisTodaysWeekday", "this Monday", monday, 0, date(2023, 5, 8), date(2023, 5, 8), "Monday 8 May 2023"},
+		// A weekday something was, without "on", is past: a correction of the day.
+		{"WasWeekday", "Actually my first day at Northwind was Tuesday, not Monday", wednesday, 0, date(2024, 5, 7), date(2024, 5, 7), "Tuesday 7 May 2024"},
+		{"WasWeekdayToday", "my first day was Wednesday", wednesday, text.TenseFuture, date(2024, 5, 8), date(2024, 5, 8), "Wednesday 8 May 2024"},
+		{"IsWeekdayNoDate", "my favourite day is Tuesday", wednesday, 0, time.Time{}, time.Time{}, ""},
 		// A week is named by its Monday, whatever the day it is said.
 		{"ThisWeekOnWednesday", "this week", wednesday, 0, date(2024, 5, 6), date(2024, 5, 12), "the week of 6 May 2024"},
 		{"LastWeekOnWednesday", "last week", wednesday, text.TensePast, date(2024, 4, 29), date(2024, 5, 5), "the week of 29 April 2024"},
