@@ -72,7 +72,7 @@ var teamPatterns = []teamPattern{
 	{mustPattern(`\b[Ww]e` + claimAdverbs + ` (?:run|host|deploy) (?:the |our |all (?:of )?our )?` + role + ` on ` + namedValue + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
 	{mustPattern(`(?:^|[.;:!?]\s+|\b(?:[Oo]ur|[Tt]he|[Aa]ll(?: of)? our) )` + role + ` (?:runs?|(?:is|are) (?:running|hosted|deployed)) on (?:the )?` + namedValue + claimEnd),
-		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
+		func(m []string) []stateClaim { return []stateClaim{toolOrVersion(m[1], m[2], false)} }},
 	{mustPattern(`\b[Oo]ur (?:main |current )?` + role + ` (?:is|are) (?:still )?` + namedValue + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
 	{mustPattern(teamStart + `(?i:the) ` + toolKind + ` (?:is|are) (?:still )?` + namedValue + claimEnd),
@@ -118,9 +118,35 @@ var teamPatterns = []teamPattern{
 		func(m []string) []stateClaim { return handover(m[2], m[1], m[3]) }},
 	// "The API gateway was upgraded to Node 22", "we bumped the runtime to Node 22".
 	{mustPattern(teamStart + `(?:(?i:the|our) )?` + role + ` (?:was|were|has been|have been|got|is|is now|are now) (?:just |finally )?(?:upgraded|downgraded|bumped|updated|moved|migrated) to ` + versioned + claimEnd),
-		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], true)} }},
+		func(m []string) []stateClaim { return []stateClaim{toolOrVersion(m[1], m[2], true)} }},
 	{mustPattern(`\b[Ww]e` + claimAdverbs + ` (?:upgraded|downgraded|bumped|updated) (?:(?:the|our) ` + role + ` )?to ` + versioned + claimEnd),
-		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], true)} }},
+		func(m []string) []stateClaim { return []stateClaim{toolOrVersion(m[1], m[2], true)} }},
+	// A thing's version, said by what runs or deploys it: "the api runs v2.14.2", "the api
+	// version is now 2.14.3", "Deployed api v2.14.3" (a deploy says its version is new).
+	{mustPattern(`(?:^|[.;:!?]\s+|\b(?:[Oo]ur|[Tt]he) )` + role + ` (?:runs|is running) ` + versionValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{toolOrVersion(m[1], m[2], false)} }},
+	{mustPattern(`(?:^|[.;:!?]\s+|\b(?:[Oo]ur|[Tt]he) )` + role + ` version (?:is|is now) (v?\d+(?:\.\d+)*)` + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{toolOrVersion(m[1], m[2], false)} }},
+	{mustPattern(teamStart + `(?i:deployed|released|shipped|rolled out) (?:the )?` + role + ` ` + versionValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{toolOrVersion(m[1], m[2], true)} }},
+}
+
+// versionValue is a version as a thing's is written, not any number: "v2.14.3", "2.14.3",
+// "version 3".
+const versionValue = `(v\d+(?:\.\d+)*|\d+(?:\.\d+)+|version \d+(?:\.\d+)*)`
+
+// reBareVersion is a version of no product named: "v2.14.3", not "Node 22".
+var reBareVersion = regexp.MustCompile(`^(?:v|version )?\d+(?:\.\d+)*$`)
+
+// toolOrVersion is tool's claim, or, when value is a version alone, the claim of the
+// version of what roleWords name: one version of "api" replaces another, not what the
+// api runs on ("Node 22").
+func toolOrVersion(roleWords, value string, cued bool) stateClaim {
+	c := tool(roleWords, value, cued)
+	if reBareVersion.MatchString(value) {
+		c.slot = "version"
+	}
+	return c
 }
 
 // owner is the claim that person owns thing: the thing is the subject, so that a change of
@@ -165,10 +191,14 @@ var roleOpeners = setOf(`the our all of`)
 // sameRole: two tool claims do the same thing when their roles share a word, one
 // word the start of the other ("lint", "linter"; "pipeline", "pipelines"), or, whatever
 // their roles, they name two versions of one product ("Node 20", "Node 22"). Two claims
-// of no role (any claim but a team's tool) are of one role.
+// of no role (any claim but a team's tool) are of one role. Versions are of one thing only
+// when they name it alike.
 func sameRole(a, b stateClaim) bool {
 	if strings.EqualFold(a.role, b.role) || sameProduct(a.value, b.value) {
 		return true
+	}
+	if a.slot == "version" {
+		return false // "billing service" and "search service" version apart
 	}
 	for _, x := range strings.Fields(strings.ToLower(a.role)) {
 		for _, y := range strings.Fields(strings.ToLower(b.role)) {

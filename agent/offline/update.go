@@ -72,7 +72,7 @@ const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|any
 // exclusiveSlots hold one value at a time: another value replaces the old one without a
 // cue. Other slots (plays, uses, learning…) take several at once and change only with a
 // change cue.
-var exclusiveSlots = setOf(`lives-in works-at works-as studies favourite number-of relationship-status phone-number email address age diet drives hobby school plan ships-to owner`)
+var exclusiveSlots = setOf(`lives-in works-at works-as studies favourite number-of relationship-status phone-number email address age diet drives hobby school plan ships-to owner version`)
 
 func exclusive(slot string) bool {
 	key := strings.ReplaceAll(slot, " ", "-")

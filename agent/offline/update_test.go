@@ -396,6 +396,20 @@ func TestStateChange(t *testing.T) {
 		{"OwnerOtherThing", "user", "user: Priya owns the billing service.", "user", "user: Jonas took over the search indexer.", ""},
 		{"OwnerSameOwner", "user", "user: Priya owns the billing service.", "user", "user: Priya took over the billing service again.", ""},
 		{"DropBy", "user", "user: We lint with flake8.", "user", "user: Let's drop by the office and fix flake8.", ""},
+
+		// A thing's version: another version of the same name replaces it, not a version of
+		// another thing, nor what the thing runs on.
+		{"VersionRunsUpgraded", "Dana", "Dana: The api runs v2.14.2", "Dana", "Dana: The api was upgraded to v2.14.3", "supersedes"},
+		{"VersionRunsOnUpgraded", "Dana", "Dana: The api runs on v2.14.2", "Dana", "Dana: The api was upgraded to v2.14.3", "supersedes"},
+		{"VersionIsNow", "Dana", "Dana: The api version is v2.14.2", "Dana", "Dana: The api version is now v2.14.3", "supersedes"},
+		{"VersionDeployed", "deploy", "deploy: Deployed api v2.14.2", "deploy", "deploy: Deployed api v2.14.3", "supersedes"},
+		{"VersionDeployedTeammate", "Dana", "Dana: Deployed api version 2.14.2", "Sam", "Sam: Deployed api version 2.14.3", "supersedes"},
+		{"VersionRunsAgain", "Dana", "Dana: The api runs v2.14.2", "Dana", "Dana: The api runs v2.14.3", "supersedes"},
+		{"VersionRunsTwoSpeakers", "Dana", "Dana: The api runs v2.14.2", "Sam", "Sam: The api runs v2.14.3", "contradicts"},
+		{"VersionSame", "deploy", "deploy: Deployed api v2.14.3", "deploy", "deploy: Deployed api v2.14.3", ""},
+		{"VersionOtherThing", "deploy", "deploy: Deployed billing service v1.2", "deploy", "deploy: Deployed search service v1.3", ""},
+		{"VersionNotRuntime", "Dana", "Dana: The api runs on Node 20.", "Dana", "Dana: The api version is now v2.14.3", ""},
+		{"RuntimeNotVersion", "Dana", "Dana: The api runs v2.14.2", "Dana", "Dana: The api was upgraded to Node 22.", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
