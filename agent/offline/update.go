@@ -511,6 +511,9 @@ func stateClaims(text, speaker string) []stateClaim {
 	for _, c := range labelledDetails(text, speaker) {
 		add(c)
 	}
+	if c, ok := readingClaim(said, speaker); ok {
+		out = append(out, c) // the gauge's, whoever reports it: not "we"
+	}
 	for _, re := range endedPatterns {
 		for _, m := range namedMatches(re, text) {
 			if w := strings.ToLower(firstWord(m[2])); phrasalParticle[w] || w == "to" {

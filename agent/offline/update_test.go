@@ -410,6 +410,18 @@ func TestStateChange(t *testing.T) {
 		{"VersionOtherThing", "deploy", "deploy: Deployed billing service v1.2", "deploy", "deploy: Deployed search service v1.3", ""},
 		{"VersionNotRuntime", "Dana", "Dana: The api runs on Node 20.", "Dana", "Dana: The api version is now v2.14.3", ""},
 		{"RuntimeNotVersion", "Dana", "Dana: The api runs v2.14.2", "Dana", "Dana: The api was upgraded to Node 22.", ""},
+
+		// A gauge's reading: a later one of the same gauge, in the same unit, replaces it; a
+		// happening measured is a new one.
+		{"ReadingTool", "thermostat", "Thermostat living room 21.5C", "thermostat", "Thermostat living room 22.0C", "supersedes"},
+		{"ReadingAt", "disk", "Disk /dev/sda1 at 81%", "disk", "Disk /dev/sda1 at 86%", "supersedes"},
+		{"ReadingIsNow", "Dana", "Dana: The living room temperature is 21.5C", "Dana", "Dana: The living room temperature is now 22.0C", "supersedes"},
+		{"ReadingOtherReporter", "thermostat", "Thermostat living room 21.5C", "Dana", "Dana: Thermostat living room 22.0C", "supersedes"},
+		{"ReadingSame", "thermostat", "Thermostat living room 21.5C", "thermostat", "Thermostat living room 21.5C", ""},
+		{"ReadingOtherGauge", "thermostat", "Thermostat living room 21.5C", "thermostat", "Thermostat bedroom 19.0C", ""},
+		{"ReadingOtherUnit", "disk", "Disk /dev/sda1 at 81%", "disk", "Disk /dev/sda1 at 120 GB", ""},
+		{"ReadingEvent", "backup", "Backup job nightly-db finished OK in 312 s", "backup", "Backup job nightly-db finished OK in 298 s", ""},
+		{"ReadingEventPercent", "backup", "Backup nightly-db finished at 95%", "backup", "Backup nightly-db finished at 97%", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,45 @@
+package offline
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A gauge's reading ("Thermostat living room 21.5C", "Disk /dev/sda1 at 81%", "The living
+// room temperature is now 22.0C"): a statement that is a gauge's name and a measure of a
+// state, nothing else. A gauge holds one value at a time, so a later reading of the same
+// gauge in the same unit replaces the earlier, whoever reports it. A happening measured
+// ("Backup job nightly-db finished OK in 312 s", each night another) is no reading: its
+// name holds what happened, and its unit measures no state.
+
+// reReading is a whole statement that reads a gauge: its name (group 1), a number (2) and
+// a unit of a state (3), the name joined to the number by nothing, "at", "is", "is now",
+// "reads" or a colon.
+var reReading = regexp.MustCompile(`^(\p{L}[\w/.\-]*(?: [\w/.\-]+){0,5}?)(?::| at| is| is now| now at| reads)? (-?\d+(?:\.\d+)?) ?(%|°[CF]|[CF]|ppm|hPa|dB|rpm|[KMGT]B)\.?$`)
+
+// notGauges are words of a name that make it no gauge's: a pronoun ("It is 30C") or a
+// verb of a happening ("Backup finished at 95%").
+var notGauges = setOf(`it this that i we you he she they was were had finished completed took ran failed`)
+
+// readingClaim is the claim of the reading text (said by speaker, as the rewrite writes
+// it: "Dana: The living room temperature is now 22.0C") states, if it is one: of the
+// gauge, in its unit.
+func readingClaim(text, speaker string) (stateClaim, bool) {
+	m := reReading.FindStringSubmatch(strings.TrimPrefix(strings.TrimSpace(text), speaker+": "))
+	if m == nil {
+		return stateClaim{}, false
+	}
+	name := strings.Fields(m[1])
+	for _, w := range name {
+		if notGauges[strings.ToLower(w)] {
+			return stateClaim{}, false
+		}
+	}
+	if strings.EqualFold(name[0], "the") {
+		name = name[1:]
+	}
+	if len(name) == 0 {
+		return stateClaim{}, false
+	}
+	return stateClaim{subject: strings.Join(name, " "), slot: "reading in " + m[3], value: m[2] + m[3], speaker: speaker, cued: true}, true
+}
