@@ -12,10 +12,10 @@ import (
 // ("Backup job nightly-db finished OK in 312 s", each night another) is no reading: its
 // name holds what happened, and its unit measures no state.
 
-// reReading is a whole statement that reads a gauge: its name (group 1), a number (2) and
-// a unit of a state (3), the name joined to the number by nothing, "at", "is", "is now",
-// "reads" or a colon.
-var reReading = regexp.MustCompile(`^(\p{L}[\w/.\-]*(?: [\w/.\-]+){0,5}?)(?::| at| is| is now| now at| reads)? (-?\d+(?:\.\d+)?) ?(%|°[CF]|[CF]|ppm|hPa|dB|rpm|[KMGT]B)\.?$`)
+// reReading is a whole statement that reads a gauge: its name (group 1), what joins it to
+// the number ("at", "is", "is now", "reads", a colon or nothing: group 2), a number (3)
+// and a unit of a state (4).
+var reReading = regexp.MustCompile(`^(\p{L}[\w/.\-]*(?: [\w/.\-]+){0,5}?)(:| at| is| is now| now at| reads)? (-?\d+(?:\.\d+)?) ?(%|°[CF]|[CF]|ppm|hPa|dB|rpm|[KMGT]B)\.?$`)
 
 // notGauges are words of a name that make it no gauge's: a pronoun ("It is 30C") or a
 // verb of a happening ("Backup finished at 95%").
@@ -30,6 +30,9 @@ func readingClaim(text, speaker string) (stateClaim, bool) {
 		return stateClaim{}, false
 	}
 	name := strings.Fields(m[1])
+	if m[2] == "" && len(name) < 2 {
+		return stateClaim{}, false // "lol 100%", "Agreed 100%": a word alone reads no gauge
+	}
 	for _, w := range name {
 		if notGauges[strings.ToLower(w)] {
 			return stateClaim{}, false
@@ -41,5 +44,5 @@ func readingClaim(text, speaker string) (stateClaim, bool) {
 	if len(name) == 0 {
 		return stateClaim{}, false
 	}
-	return stateClaim{subject: strings.Join(name, " "), slot: "reading in " + m[3], value: m[2] + m[3], speaker: speaker, cued: true}, true
+	return stateClaim{subject: strings.Join(name, " "), slot: "reading in " + m[4], value: m[3] + m[4], speaker: speaker, cued: true}, true
 }

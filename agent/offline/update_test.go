@@ -421,6 +421,7 @@ func TestStateChange(t *testing.T) {
 		{"ReadingOtherGauge", "thermostat", "Thermostat living room 21.5C", "thermostat", "Thermostat bedroom 19.0C", ""},
 		{"ReadingOtherUnit", "disk", "Disk /dev/sda1 at 81%", "disk", "Disk /dev/sda1 at 120 GB", ""},
 		{"ReadingEvent", "backup", "Backup job nightly-db finished OK in 312 s", "backup", "Backup job nightly-db finished OK in 298 s", ""},
+		{"ReadingWordAlone", "user", "user: lol 100%", "user", "user: lol 90%", ""},
 		{"ReadingEventPercent", "backup", "Backup nightly-db finished at 95%", "backup", "Backup nightly-db finished at 97%", ""},
 	}
 	for _, tt := range tests {
