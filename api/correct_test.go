@@ -629,3 +629,49 @@ func TestCorrectLongWords(t *testing.T) {
 		t.Errorf("name of %d characters", n)
 	}
 }
+
+// TestCorrectionOfClause: a correction of a clause of a message keeps the clause's
+// provenance, which lies within that of the whole message, still valid for what else it
+// says. A recall that returns the whole message (asked about the home and the work it
+// tells) returns the correction too: it is no repeat of the message, whose observation
+// never said it.
+func TestCorrectionOfClause(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, []map[string]string{
+		{"id": "m1", "session_id": "s1", "speaker": "Maya", "content": "I live in a small flat on Elm Street in Leeds. Work at Brightline keeps me busy.", "timestamp": "2026-03-02T09:00:00Z"},
+		{"id": "m2", "session_id": "s1", "speaker": "Maya", "content": "My parents live in a house in York.", "timestamp": "2026-03-02T09:01:00Z"},
+		{"id": "m3", "session_id": "s1", "speaker": "Maya", "content": "My brother lives near the coast in Whitby.", "timestamp": "2026-03-02T09:02:00Z"},
+		{"id": "m4", "session_id": "s1", "speaker": "Maya", "content": "My colleague Tom works at Brightline too.", "timestamp": "2026-03-02T09:03:00Z"},
+		{"id": "m5", "session_id": "s1", "speaker": "Maya", "content": "I work on the design of the new booking app.", "timestamp": "2026-03-02T09:04:00Z"},
+		{"id": "m6", "session_id": "s1", "speaker": "Maya", "content": "My sister works in a bakery in Harrogate.", "timestamp": "2026-03-02T09:05:00Z"},
+	})
+	var clause, whole realm.Node
+	for _, m := range c.memories(sp, "q=Leeds&limit=50") {
+		switch {
+		case m.Type != realm.Event && m.Type != realm.Fact || !strings.Contains(m.Content, "Leeds"):
+		case strings.Contains(m.Content, "Brightline"):
+			whole = m
+		default:
+			clause = m
+		}
+	}
+	if clause.ID == "" || whole.ID == "" {
+		t.Fatalf("want a clause and the whole message saying Leeds: %+v %+v", clause, whole)
+	}
+	var got memoryDoc
+	if code := c.do("PATCH", sp+"/memories/"+clause.ID, map[string]any{"content": "Maya lives on Canal Road in Manchester.", "valid_from": "2026-09-12T21:00:00+01:00"}, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("correct: %d", code)
+	}
+	var rec recallDoc
+	c.do("POST", sp+"/recall", map[string]any{"query": "Where do I live and where do I work?", "k": 3}, &rec)
+	if n, w := rec.index(got.Memory.ID), rec.index(whole.ID); n < 0 || w < 0 {
+		var contents []string
+		for _, r := range rec.Nodes {
+			contents = append(contents, r.Node.Content)
+		}
+		t.Errorf("where do I live and work: the correction at %d, the whole message at %d: %q", n, w, contents)
+	}
+}

@@ -518,6 +518,10 @@ type candidate struct {
 	Depth    int     // first reached at
 	Root     string  // the seed it was reached from (itself for a seed)
 	Expanded bool
+	// Newer: a newer version of another candidate (a supersedes edge to it, applyValidity).
+	// A client's correction keeps the provenance of the memory it corrects, yet says what
+	// those observations did not: it neither repeats nor is repeated by what they told.
+	Newer bool
 }
 
 // run is the state of one recall.
@@ -788,13 +792,14 @@ func saysAll(whole, part string) bool {
 
 // redundant: every source of c is a source of one node already picked, which does not
 // end before c (a job told with a home that changed since is not repeated by the turn
-// that told both).
+// that told both). A newer version (a correction) is no repeat of its sources' other
+// memories, nor they of it.
 func redundant(c *candidate, picked []*candidate) bool {
-	if len(c.Node.Sources) == 0 {
+	if len(c.Node.Sources) == 0 || c.Newer {
 		return false
 	}
 	for _, p := range picked {
-		if containsAll(p.Node.Sources, c.Node.Sources) && !outlives(c, p) {
+		if !p.Newer && containsAll(p.Node.Sources, c.Node.Sources) && !outlives(c, p) {
 			return true
 		}
 	}

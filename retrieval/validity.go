@@ -167,6 +167,9 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 		}
 	}
 	for _, s := range successors {
+		if c := run.cands[s.Node.ID]; c != nil {
+			c.Newer = true
+		}
 		old := run.cands[s.Of]
 		if old == nil || s.Node.ID == "" || aside[s.Of] || !run.known(s.Node) {
 			continue
@@ -184,7 +187,7 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 			continue
 		}
 		if !ok {
-			c = &candidate{Node: s.Node, Depth: old.Depth + 1, Root: old.Root}
+			c = &candidate{Node: s.Node, Depth: old.Depth + 1, Root: old.Root, Newer: true}
 			run.cands[s.Node.ID] = c
 			run.trace.FirstDepth[s.Node.ID] = c.Depth
 		}
