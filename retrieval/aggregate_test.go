@@ -68,6 +68,17 @@ func TestSelectTop(t *testing.T) {
 	if got, _ := selectTop(told, 2); !slices.Equal(ids(got), []string{"turn", "job"}) {
 		t.Errorf("ended turn: %v, want [turn job]", ids(got))
 	}
+	// A correction keeps the sources of the clause it corrects: it is no repeat of the
+	// whole message they told, nor the message of it, whichever ranks first.
+	newer := func(c *candidate) *candidate { c.Newer = true; return c }
+	for _, told := range [][]*candidate{
+		{c("whole", realm.Fact, 0.9, "o1"), newer(c("correction", realm.Fact, 0.8, "o1")), c("other", realm.Fact, 0.7, "o2")},
+		{newer(c("correction", realm.Fact, 0.9, "o1")), c("whole", realm.Fact, 0.8, "o1"), c("other", realm.Fact, 0.7, "o2")},
+	} {
+		if got, _ := selectTop(told, 2); !slices.Equal(ids(got), ids(told[:2])) {
+			t.Errorf("correction: %v, want %v", ids(got), ids(told[:2]))
+		}
+	}
 	// Nor does an ended exchange take the place of its clause that still holds.
 	told = []*candidate{c("job", realm.Fact, 0.8, "o2"), ended(c("exchange", realm.Fact, 0.4, "o1", "o2"))}
 	if got, _ := selectTop(told, 10); len(got) != 2 || got[0].Node.ID != "job" || got[1].Score != 0.4 {
