@@ -69,14 +69,26 @@ func TestSelectTop(t *testing.T) {
 		t.Errorf("ended turn: %v, want [turn job]", ids(got))
 	}
 	// A correction keeps the sources of the clause it corrects: it is no repeat of the
-	// whole message they told, nor the message of it, whichever ranks first.
-	newer := func(c *candidate) *candidate { c.Newer = true; return c }
-	for _, told := range [][]*candidate{
-		{c("whole", realm.Fact, 0.9, "o1"), newer(c("correction", realm.Fact, 0.8, "o1")), c("other", realm.Fact, 0.7, "o2")},
-		{newer(c("correction", realm.Fact, 0.9, "o1")), c("whole", realm.Fact, 0.8, "o1"), c("other", realm.Fact, 0.7, "o2")},
+	// whole message they told, nor the message of it, whichever ranks first. A newer
+	// version the message says (a move it told) repeats it.
+	said := func(c *candidate, content string, newer bool) *candidate {
+		c.Node.Content, c.Newer = content, newer
+		return c
+	}
+	whole := func(score float64) *candidate {
+		return said(c("whole", realm.Fact, score, "o1"), "Maya lives on Elm Street in Leeds. Work at Brightline keeps Maya busy.", false)
+	}
+	other := said(c("other", realm.Fact, 0.7, "o2"), "Maya's sister works in a bakery.", false)
+	for _, tt := range []struct {
+		told []*candidate
+		want []string
+	}{
+		{[]*candidate{whole(0.9), said(c("correction", realm.Fact, 0.8, "o1"), "Maya lives on Canal Road in Manchester.", true), other}, []string{"whole", "correction"}},
+		{[]*candidate{said(c("correction", realm.Fact, 0.9, "o1"), "Maya lives on Canal Road in Manchester.", true), whole(0.8), other}, []string{"correction", "whole"}},
+		{[]*candidate{whole(0.9), said(c("moved", realm.Fact, 0.8, "o1"), "Maya lives on Elm Street in Leeds.", true), other}, []string{"whole", "other"}},
 	} {
-		if got, _ := selectTop(told, 2); !slices.Equal(ids(got), ids(told[:2])) {
-			t.Errorf("correction: %v, want %v", ids(got), ids(told[:2]))
+		if got, _ := selectTop(tt.told, 2); !slices.Equal(ids(got), tt.want) {
+			t.Errorf("newer version: %v, want %v", ids(got), tt.want)
 		}
 	}
 	// Nor does an ended exchange take the place of its clause that still holds.

@@ -520,7 +520,7 @@ type candidate struct {
 	Expanded bool
 	// Newer: a newer version of another candidate (a supersedes edge to it, applyValidity).
 	// A client's correction keeps the provenance of the memory it corrects, yet says what
-	// those observations did not: it neither repeats nor is repeated by what they told.
+	// those observations did not (redundant).
 	Newer bool
 }
 
@@ -792,14 +792,15 @@ func saysAll(whole, part string) bool {
 
 // redundant: every source of c is a source of one node already picked, which does not
 // end before c (a job told with a home that changed since is not repeated by the turn
-// that told both). A newer version (a correction) is no repeat of its sources' other
-// memories, nor they of it.
+// that told both). Where one of them is a newer version (a correction, which keeps the
+// sources of what it corrects), c repeats p only when p says all it says.
 func redundant(c *candidate, picked []*candidate) bool {
-	if len(c.Node.Sources) == 0 || c.Newer {
+	if len(c.Node.Sources) == 0 {
 		return false
 	}
 	for _, p := range picked {
-		if !p.Newer && containsAll(p.Node.Sources, c.Node.Sources) && !outlives(c, p) {
+		if containsAll(p.Node.Sources, c.Node.Sources) && !outlives(c, p) &&
+			(!c.Newer && !p.Newer || saysAll(p.Node.Content, c.Node.Content)) {
 			return true
 		}
 	}
