@@ -286,6 +286,50 @@ func TestForgetAboutWords(t *testing.T) {
 	}
 }
 
+// TestForgetAboutPhoneNumber: a phone number named in its international form finds every
+// message that writes it, in any spelling ("0034 600-111-222", the national "600111222"),
+// and none that writes another person's; the call forgets what its dry run listed, no
+// more, and the number is nowhere after it, in no spelling.
+func TestForgetAboutPhoneNumber(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	var messages []map[string]string
+	for i, content := range []string{
+		"Ines Duarte's phone is +34 600 111 222.",
+		"Ines Duarte can also be reached on 0034 600-111-222.",
+		"Call Ines on 600111222 after 5pm.",
+		"Ines's email is INES.Duarte@Example.org.",
+		"Our other candidate called from +34 600 111 223.",
+	} {
+		messages = append(messages, map[string]string{"id": fmt.Sprint("ph", i), "speaker": "Tom Baker", "content": content, "timestamp": fmt.Sprintf("2026-10-0%dT10:00:00Z", i+1)})
+	}
+	c.remember(sp, messages)
+	about := map[string]any{"about": []string{"+34600111222"}, "dry_run": true}
+	var dry, got, again forgetAboutDoc
+	if code := c.do("POST", sp+"/forget", about, &dry).StatusCode; code != http.StatusOK {
+		t.Fatalf("dry run: %d", code)
+	}
+	if want := []string{"ph0", "ph1", "ph2"}; !slices.Equal(dry.Observations, want) || len(dry.Memories) == 0 {
+		t.Fatalf("dry run %+v, want %v and their memories", dry, want)
+	}
+	about["dry_run"] = false
+	if code := c.do("POST", sp+"/forget", about, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("forget: %d", code)
+	}
+	if !slices.Equal(got.Observations, dry.Observations) || !slices.Equal(got.Memories, dry.Memories) || got.Counts != dry.Counts {
+		t.Errorf("forget %+v, want the dry run's %+v", got, dry)
+	}
+	for _, m := range c.memories(sp, "limit=500") {
+		if strings.Contains(strings.Join(strings.FieldsFunc(m.Name+" "+m.Content, func(r rune) bool { return r == ' ' || r == '-' }), ""), "600111222") {
+			t.Errorf("%s %s %q still holds the number", m.Type, m.ID, m.Content)
+		}
+	}
+	if c.do("POST", sp+"/forget", map[string]any{"about": []string{"600 111 222"}, "dry_run": true}, &again); len(again.Observations)+len(again.Memories) != 0 {
+		t.Errorf("the national form still finds %+v", again)
+	}
+}
+
 // TestForgetAboutCorrection: a memory whose content a client's correction wrote, naming
 // someone its messages do not name (the correction keeps the corrected memory's
 // provenance), is found by a phrase of its content and forgotten; the memory it corrected

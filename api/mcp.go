@@ -117,7 +117,7 @@ type forgetArgs struct {
 
 type forgetAboutArgs struct {
 	spaceArg
-	About  []string `json:"about" jsonschema:"every form the person goes by: full name, email address (1 to 20 phrases, each 1 to 256 characters, not only white space); a message or a question names the person when it holds a phrase as whole words, in any case (an email address as a whole token; a number such as a card, an IBAN or a phone in any grouping)"`
+	About  []string `json:"about" jsonschema:"every form the person goes by: full name, email address (1 to 20 phrases, each 1 to 256 characters, not only white space); a message or a question names the person when it holds a phrase as whole words, in any case (an email address as a whole token; a number such as a card, an IBAN or a phone in any grouping, a phone's with or without its country code)"`
 	DryRun bool     `json:"dry_run,omitempty" jsonschema:"true: answer what would go and change nothing"`
 }
 

@@ -148,8 +148,8 @@ func (s *Store) ids(ctx context.Context, q query, params map[string]any) ([]stri
 // characters of an address: "becker@acme.com" is not found in "tom.becker@acme.com", nor
 // "tom.becker@acme.co" in "tom.becker@acme.com"), a number (isNumber) however its groups
 // are written ("DE89 3704 0044 0532 0130 00" in "DE89370400440532013000",
-// "4111-1111-1111-1111"), never inside a longer one but after a country code (a national
-// phone number in its international form: "777 123 456" in "+420777123456").
+// "4111-1111-1111-1111"), never inside a longer one, a phone number in any of its
+// spellings (phoneRe: "+34600111222" in "0034 600-111-222" and "600111222").
 func aboutPatterns(phrases []string) []string {
 	out := make([]string, 0, len(phrases))
 	for _, p := range phrases {
@@ -158,7 +158,9 @@ func aboutPatterns(phrases []string) []string {
 		case strings.Contains(p, "@"):
 			before, after = `(?<![\p{L}\p{N}._%+@-])`, `(?![\p{L}\p{N}_%+@-]|\.[\p{L}\p{N}])`
 		case isNumber(p):
-			before = `(?:` + wordBefore + `|(?<=\+\d{1,3}))`
+			// Nor right after a +: a national number is not the tail of another
+			// international one ("600111222" of "+600111222", a Malaysian number).
+			before = `(?<![\p{L}\p{N}+])`
 		}
 		out = append(out, `(?isu).*`+before+phraseRe(p)+after+`.*`)
 	}
@@ -183,21 +185,34 @@ const wordBefore, wordAfter = `(?<![\p{L}\p{N}])`, `(?![\p{L}\p{N}])`
 // them, or of a number's characters, any of its separators between them.
 func phraseRe(phrase string) string {
 	phrase = norm.NFC.String(phrase)
+	if country, national, ok := phoneNumber(phrase); ok {
+		return phoneRe(country, national)
+	}
 	words, between := strings.Fields(phrase), `[\s\p{Z}]+`
 	if isNumber(phrase) {
-		// A card, an account or a phone number is written in groups of any size and
-		// any separator, or none: each of its characters, any of those between.
-		words, between = strings.Split(numberRe.ReplaceAllString(phrase, ""), ""), `[\s\p{Z}.\-/]*`
+		// A card, an account or an ID is written in groups of any size and any
+		// separator, or none: each of its characters, any of those between.
+		words, between = strings.Split(numberRe.ReplaceAllString(phrase, ""), ""), numberSep
 	}
+	return quoted(words, between)
+}
+
+// quoted is the regular expression of words, each taken literally, between between them.
+func quoted(words []string, between string) string {
 	for i, w := range words {
 		words[i] = `\Q` + strings.ReplaceAll(w, `\E`, `\E\\E\Q`) + `\E`
 	}
 	return strings.Join(words, between)
 }
 
-// numberRe is what separates the groups of a number as people write it: white space
-// (a no-break space too), points, hyphens, slashes.
-var numberRe = regexp.MustCompile(`[\s\p{Z}.\-/]+`)
+// numberSeparator is what separates the groups of a number as people write it: white
+// space (a no-break space too), points, hyphens, slashes, parentheses ("(020) 7946
+// 0958"); numberRe is a run of them, numberSep any of them or none.
+const numberSeparator = `[\s\p{Z}.\-/()]`
+
+var numberRe = regexp.MustCompile(numberSeparator + `+`)
+
+const numberSep = numberSeparator + `*`
 
 // isNumber: phrase is a number (a card's, an IBAN, a phone's, an ID): at least six
 // letters and digits once its separators are gone, half of them digits or more.
@@ -214,3 +229,61 @@ func isNumber(phrase string) bool {
 	}
 	return len(chars) >= 6 && 2*digits >= len(chars)
 }
+
+// phoneRe is the regular expression of a phone number (phoneNumber) in any of its
+// spellings: its national number's digits, any separators between them, after its
+// country code ("+44 20 7946 0958", "0044 20 7946 0958", "+44 (0)20 7946 0958": the
+// phrase's, any for a phrase in national form, which says none), or on their own (no
+// digit nor + before them, even across a few separators: not after another country's
+// code, nor the end of a longer number), after the trunk prefix ("020 7946 0958") or not
+// ("20 7946 0958").
+func phoneRe(country, national string) string {
+	code := `\d{1,3}`
+	if country != "" {
+		code = quoted([]string{country}, "")
+	}
+	return `(?:(?:\+|00)` + numberSep + code + numberSep + `|(?<![\p{N}+]` + numberSeparator + `{0,3}))` +
+		`(?:0` + numberSep + `)?` + quoted(strings.Split(national, ""), numberSep)
+}
+
+// phoneChars is a phrase written as a phone number is: digits and separators, a + first.
+var phoneChars = regexp.MustCompile(`^\+?[\d\s\p{Z}.\-/()]+$`)
+
+// phoneNumber reads phrase as a phone number: digits alone (phoneChars), its national
+// number, without the trunk prefix 0 ("020 7946 0958": "2079460958"), six digits or more,
+// after a country code when it is in international form ("+44" or "0044": "44").
+func phoneNumber(phrase string) (country, national string, ok bool) {
+	if !phoneChars.MatchString(phrase) {
+		return "", "", false
+	}
+	digits := numberRe.ReplaceAllString(phrase, "")
+	international, found := strings.CutPrefix(digits, "+")
+	if !found {
+		international, found = strings.CutPrefix(digits, "00")
+	}
+	if found {
+		country = international[:countryCodeLength(international)]
+		digits = international[len(country):]
+	}
+	national = strings.TrimPrefix(digits, "0")
+	return country, national, len(national) >= 6
+}
+
+// countryCodeLength is how many of the first digits of an international number (after
+// its + or 00) are its country code. The codes of ITU-T E.164 are prefix-free, so the
+// first digits say: 1 (North America) and 7 (Russia, Kazakhstan) alone, those of
+// twoDigitCountryCodes, three digits otherwise.
+func countryCodeLength(digits string) int {
+	switch {
+	case strings.HasPrefix(digits, "1") || strings.HasPrefix(digits, "7"):
+		return 1
+	case len(digits) >= 2 && slices.Contains(twoDigitCountryCodes, digits[:2]):
+		return 2
+	}
+	return min(3, len(digits))
+}
+
+// twoDigitCountryCodes are the country codes of two digits (Spain's 34, the United
+// Kingdom's 44).
+var twoDigitCountryCodes = strings.Fields("20 27 30 31 32 33 34 36 39 40 41 43 44 45 46 47 48 49 " +
+	"51 52 53 54 55 56 57 58 60 61 62 63 64 65 66 81 82 84 86 90 91 92 93 94 95 98")
