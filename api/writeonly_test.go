@@ -102,6 +102,7 @@ func TestWriteOnlyLearnsNoContent(t *testing.T) {
 			Done    int
 			Results []struct {
 				ID         string
+				Added      []string
 				Superseded []string
 			}
 		}
@@ -110,6 +111,15 @@ func TestWriteOnlyLearnsNoContent(t *testing.T) {
 		}
 		if job.Status != "done" || job.Done != 1 || len(job.Results) != 1 || job.Results[0].ID != "m1" || len(job.Results[0].Superseded) != 0 {
 			t.Errorf("job as the write-only key sees it: %+v, want its outcome without what it superseded", job)
+		}
+		// It learns the ids of the memories its message added, to correct or forget them.
+		if len(job.Results) == 1 && len(job.Results[0].Added) == 0 {
+			t.Errorf("job as the write-only key sees it: %+v, want the ids of the memories its message added", job)
+		}
+		for _, id := range job.Results[0].Added {
+			if code := owner(t).do("GET", sp+"/memories/"+id, nil, nil).StatusCode; code != http.StatusOK {
+				t.Errorf("memory %s the job added: %d, want it stored", id, code)
+			}
 		}
 		owner(t).do("GET", "/v1/jobs/"+accepted.JobID, nil, &full)
 		if len(full.Results) != 1 || len(full.Results[0].Superseded) == 0 {

@@ -586,6 +586,7 @@ type Job struct {
 type JobResult struct {
 	ID         string   `json:"id"`
 	Status     string   `json:"status"`     // pending, integrated, failed or JobForgotten
+	Added      []string `json:"added"`      // the memories its integration added (construction.Result)
 	Superseded []string `json:"superseded"` // the memories its integration superseded (construction.Result)
 	// Usage is what its integration spent on the LLM (calls, tokens, fallbacks), as the
 	// synchronous result's, summed over its attempts: the job's run, and a resumption
@@ -745,7 +746,10 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 	v, _ := r.Get("results")
 	for _, item := range asList(v) {
 		m, _ := item.(map[string]any)
-		superseded := stringList(m["superseded"])
+		added, superseded := stringList(m["added"]), stringList(m["superseded"])
+		if added == nil {
+			added = []string{}
+		}
 		if superseded == nil {
 			superseded = []string{}
 		}
@@ -759,7 +763,7 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 			}
 			usage.Add(attempt)
 		}
-		stored[oid] = JobResult{ID: oid, Status: propString(m, "status"), Superseded: superseded, Usage: usage,
+		stored[oid] = JobResult{ID: oid, Status: propString(m, "status"), Added: added, Superseded: superseded, Usage: usage,
 			Error: propString(m, "error")}
 	}
 	v, _ = r.Get("order")
@@ -771,7 +775,7 @@ func (s *Store) Job(ctx context.Context, space, id string) (Job, error) {
 		told[id] = true
 		res, ok := stored[id]
 		if !ok {
-			res = JobResult{ID: id, Status: JobForgotten, Superseded: []string{}, Usage: realm.Usage{}}
+			res = JobResult{ID: id, Status: JobForgotten, Added: []string{}, Superseded: []string{}, Usage: realm.Usage{}}
 			res.Usage.Add(before[id])
 			j.Forgotten++
 		}

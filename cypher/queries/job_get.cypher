@@ -2,7 +2,7 @@
 // right across crashes. $space may be '' to find the job in any space.
 // Params: $space, $id. Returns: j, integrated, failed, pending, last_error, order (the
 // job's observation ids, in order), results (per observation still stored, in no order:
-// {id, status, superseded, error: what the last failed attempt met, for one not
+// {id, status, added, superseded, error: what the last failed attempt met, for one not
 // integrated, usage: the LLM usage of its attempts, a JSON text each}).
 MATCH (j:Job {id: $id})
 WHERE $space = '' OR j.space = $space
@@ -14,6 +14,6 @@ RETURN j {.*, observations: null} AS j,
        size([o IN os WHERE o.status = 'pending']) AS pending,
        [o IN os WHERE o.error IS NOT NULL | o.error][0] AS last_error,
        j.observations AS order,
-       [o IN os | {id: o.id, status: o.status, superseded: coalesce(o.superseded, []),
+       [o IN os | {id: o.id, status: o.status, added: coalesce(o.added, []), superseded: coalesce(o.superseded, []),
                    error: CASE WHEN o.status <> 'integrated' THEN o.error END,
                    usage: coalesce(o.usage, [])}] AS results
