@@ -34,7 +34,7 @@ type Plan struct {
 	Query     string     `json:"query"`
 	Keywords  []string   `json:"keywords,omitempty"`
 	Types     []NodeType `json:"types,omitempty"`      // soft filter; empty is any type
-	TimeRange *TimeRange `json:"time_range,omitempty"` // enforced in hybrid_match only
+	TimeRange *TimeRange `json:"time_range,omitempty"` // enforced in hybrid_match only: on the seeds, and on every memory returned when every plan has one
 	Mode      MatchMode  `json:"mode"`
 	// SaidIn, when set, makes the plan's seeds the events and facts said in that window
 	// (those its conversations' episodes contextualize), by similarity to Query, whatever

@@ -261,7 +261,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if err != nil {
 		return realm.RecallResult{}, err
 	}
-	top, replaced := selectTop(run.keepRarest(run.saidThen(matching)), run.set.K)
+	top, replaced := selectTop(run.keepRarest(run.ofThen(run.saidThen(matching))), run.set.K)
 	run.trace.Replaced = replaced
 	run.trace.NotYetLearned = len(run.unlearned.ids)
 	run.trace.FilteredOut = len(run.filter.out.ids)
@@ -671,7 +671,32 @@ func (run *run) saidThen(ranked []*candidate) []*candidate {
 	})
 }
 
-// overlaps reports whether n's time (its start to its end, or its start) meets w.
+// ofThen is ranked without the memories dated outside the time the question names: when
+// every plan is a hybrid one with a time range (whose seeds the range filters, REALM.md
+// §3.1), a memory whose own time (its start to its end) meets none of them is left out
+// however it was reached (expansion, a newer version, the repeats that fill K), as the
+// seeds leave it out; a memory with no time of its own (a fact, an entity) stays. Its
+// validity is no time of its own: a memory that held then, though superseded since, stays
+// when its own time meets the range (applyValidity judges it). As with the filters,
+// expansion may pass through the others. A SaidIn plan's time is saidThen's.
+func (run *run) ofThen(ranked []*candidate) []*candidate {
+	var windows []realm.TimeRange
+	for _, p := range run.plans {
+		if p.Mode != realm.HybridMatch || p.TimeRange == nil || p.SaidIn != nil {
+			return ranked
+		}
+		windows = append(windows, *p.TimeRange)
+	}
+	if len(windows) == 0 {
+		return ranked
+	}
+	return slices.DeleteFunc(ranked, func(c *candidate) bool {
+		return c.Node.TStart != nil && !slices.ContainsFunc(windows, func(w realm.TimeRange) bool { return overlaps(c.Node, w) })
+	})
+}
+
+// overlaps reports whether n's time (its start to its end, or its start) meets w, whose
+// zero ends are open.
 func overlaps(n realm.Node, w realm.TimeRange) bool {
 	if n.TStart == nil {
 		return false
@@ -680,7 +705,7 @@ func overlaps(n realm.Node, w realm.TimeRange) bool {
 	if n.TEnd != nil {
 		end = *n.TEnd
 	}
-	return !end.Before(w.From) && !n.TStart.After(w.To)
+	return (w.From.IsZero() || !end.Before(w.From)) && (w.To.IsZero() || !n.TStart.After(w.To))
 }
 
 // selectTop picks the K nodes to return from the ranked candidates (REALM.md §3.3). Three

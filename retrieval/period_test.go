@@ -1,0 +1,73 @@
+package retrieval_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
+	"github.com/realm-memory/realm/retrieval"
+)
+
+// TestRecallOfThen: a question that names a time returns the memories of that time and
+// those with no time of their own, and none dated at another time, however the recall
+// reached them: the trips of March and September, linked to July's through Tom and the
+// Alps, are not returned for July, nor the days before yesterday for yesterday, counted
+// from the question's time. Built by the offline agent through the write path.
+func TestRecallOfThen(t *testing.T) {
+	ctx := context.Background()
+	s, space := ingestedWithWords(t, []realm.Observation{
+		{ID: "o1", SessionID: "s1", Speaker: "Ana", Content: "Went skiing in the Alps with Tom.", ObservedAt: day(3, 7)},
+		{ID: "o2", SessionID: "s2", Speaker: "Ana", Content: "Started a pottery class downtown with Tom.", ObservedAt: day(3, 15)},
+		{ID: "o3", SessionID: "s3", Speaker: "Ana", Content: "Tom is my brother.", ObservedAt: day(3, 20)},
+		{ID: "o4", SessionID: "s4", Speaker: "Ana", Content: "Went hiking in the Alps with Tom.", ObservedAt: day(7, 4)},
+		{ID: "o5", SessionID: "s5", Speaker: "Ana", Content: "Finished reading a novel about the Alps.", ObservedAt: day(7, 12)},
+		{ID: "o6", SessionID: "s6", Speaker: "Ana", Content: "Went swimming in the lake with Tom.", ObservedAt: day(7, 20)},
+		{ID: "o7", SessionID: "s7", Speaker: "Ana", Content: "Went climbing in the Alps with Tom.", ObservedAt: day(9, 10)},
+		{ID: "o8", SessionID: "s8", Speaker: "Ana", Content: "Went to a pottery exhibition downtown with Tom.", ObservedAt: day(9, 20)},
+	})
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	tests := []struct {
+		query string
+		at    time.Time
+		want  string // an observation of the time asked about, among the nodes returned
+	}{
+		{"What did I do in July?", day(11, 1), "o4"},
+		{"What did I do with Tom in the Alps in July?", day(11, 1), "o4"},
+		{"What did I do with Tom yesterday?", day(9, 21), "o8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			res, err := r.Recall(ctx, space, realm.RecallRequest{Query: tt.query, Time: &tt.at})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr, err := s.Trace(ctx, space, res.TraceID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tr.Plans) != 1 || tr.Plans[0].TimeRange == nil {
+				t.Fatalf("plans %+v: want one with the time asked about", tr.Plans)
+			}
+			w := tr.Plans[0].TimeRange
+			for _, n := range res.Nodes {
+				if n.Node.TStart == nil {
+					continue
+				}
+				end := *n.Node.TStart
+				if n.Node.TEnd != nil {
+					end = *n.Node.TEnd
+				}
+				if end.Before(w.From) || n.Node.TStart.After(w.To) {
+					t.Errorf("%s (%s, depth %d) is dated %s, outside %s–%s", n.Node.ID, n.Node.Content, n.Depth, n.Node.TStart.Format(time.DateOnly), w.From.Format(time.DateOnly), w.To.Format(time.DateOnly))
+				}
+			}
+			if rankOf(res, tt.want) < 0 {
+				t.Errorf("no memory of %s among %d nodes", tt.want, len(res.Nodes))
+			}
+		})
+	}
+}
