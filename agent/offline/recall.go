@@ -42,6 +42,9 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		asked = &realm.TimeRange{From: m.From, To: m.To}
 		ahead = has || m.From.After(now)
 		plan.TimeRange = o.window(m, ahead)
+		if countsBack(in.Query, m, now, tense) {
+			plan.TimeRange.From = time.Time{}
+		}
 		if m.Label == "" || m.Relative {
 			words = rest
 		}
@@ -88,6 +91,18 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	}
 	return []realm.Plan{plan}, nil, nil
 }
+
+// countsBack reports whether the question names the time m as the end of what it asks
+// about rather than as its time: "How many tournaments has Nate won by July 10, 2022?",
+// "What did Maria do the weekend before April 10, 2023?", or after another time it counts
+// back from m ("What did Joanna finish last Friday on 23 January, 2022?"). Its window is
+// then open at the start: every time up to m's window's end.
+func countsBack(q string, m text.Mention, now time.Time, tense int) bool {
+	return endsBefore.MatchString(q[:m.Start]) || len(text.Dates(q[:m.Start], now, tense)) > 0
+}
+
+// endsBefore: the words before a time that make it the end of what is asked about.
+var endsBefore = regexp.MustCompile(`(?i)\b(by|before|until|till)\s*$`)
 
 // numberGroups: a number written in groups of digits, each after a space, a point, a
 // hyphen or a slash ("0088 412 390", "4417-203-998").

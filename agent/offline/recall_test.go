@@ -133,6 +133,27 @@ func TestOfflinePlanSeedsTime(t *testing.T) {
 	}
 }
 
+// A question that names a time as the end of what it asks about ("by", "before", or
+// after another time counted back from it) gets a window open at the start, up to that
+// time's window's end: every memory up to then may answer it.
+func TestOfflinePlanSeedsCountsBack(t *testing.T) {
+	now := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	for q, to := range map[string]time.Time{
+		"How many video game tournaments has Nate won by July 10, 2022?":      time.Date(2022, 7, 13, 23, 59, 59, 0, time.UTC),
+		"What did John do the week before August 3, 2023 involving his kids?": time.Date(2023, 8, 6, 23, 59, 59, 0, time.UTC),
+		"What did Joanna just finish last Friday on 23 January, 2022?":        time.Date(2022, 1, 26, 23, 59, 59, 0, time.UTC),
+		"What did Maria participate in last weekend before April 10, 2023?":   time.Date(2023, 4, 13, 23, 59, 59, 0, time.UTC),
+	} {
+		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: q, Time: now})
+		if err != nil || len(plans) != 1 {
+			t.Fatalf("%s: plans %v, err %v", q, plans, err)
+		}
+		if w := plans[0].TimeRange; w == nil || !w.From.IsZero() || !w.To.Equal(to) {
+			t.Errorf("%s: window %v, want up to %v", q, w, to)
+		}
+	}
+}
+
 // A question of nothing but a time asks for what was told then (a short window reaching
 // three days after it); over more than a month it is a hybrid plan, for its window to
 // filter the seeds, of the question without the time: "summer" draws no memory that says it.
