@@ -352,14 +352,17 @@ type Trace struct {
 	FirstDepth     map[string]int  `json:"first_depth"` // node id → depth at which it was first reached
 	// Scores are the final scores of the returned nodes, in their order: the evidence best
 	// first, then the hubs (entities, episodes) best first, then, when fewer than K were
-	// left, the candidates left out as repeats of them best first.
+	// left, the candidates left out as repeats of them best first, but those a node
+	// returned says already (a clause beside its whole message).
 	Scores []ScoredID `json:"scores"`
 	// MinScore is the request's cut-off (0: none); BelowMinScore the nodes of the top K it
 	// left out, with their scores, in the order of Scores.
 	MinScore      float64    `json:"min_score,omitempty"`
 	BelowMinScore []ScoredID `json:"below_min_score,omitempty"`
 	// Replaced lists the candidates that gave way to a node of more turns that says all
-	// they say (the question to the exchange holding it with its answer): it stands where
+	// they say (the question to the exchange holding it with its answer), or, when fewer
+	// than K were left, to a repeat of them that says all they say and more (a clause to
+	// its whole message): it stands where
 	// the candidate ranked, with its score, and Scores list it, not the candidate.
 	Replaced []TraceReplaced `json:"replaced,omitempty"`
 	// Validity says what the read path did with superseded nodes (REALM.md §2 "Ours"):

@@ -101,10 +101,10 @@ func TestRecallMinScore(t *testing.T) {
 	})
 }
 
-// TestRecallTopK: a recall returns k nodes whenever it gathered k candidates, the
-// candidates left out as repeats of the nodes returned (a turn of an exchange returned
-// whole) filling what the others leave of k; the trace says which candidate gave way to
-// the exchange that says all it says.
+// TestRecallTopK: a recall returns k nodes whenever it gathered k candidates that say
+// something another node returned does not: the candidates left out as repeats of the
+// nodes returned fill what the others leave of k, but the turn that gave way to the
+// exchange saying all it says, which the trace lists.
 func TestRecallTopK(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -123,7 +123,7 @@ func TestRecallTopK(t *testing.T) {
 			}
 			var trace realm.Trace
 			c.do("GET", sp+"/traces/"+rec.TraceID, nil, &trace)
-			if want := min(k, len(trace.FirstDepth)); len(rec.Nodes) != want || len(trace.Scores) != want {
+			if want := min(k, len(trace.FirstDepth)-1); len(rec.Nodes) != want || len(trace.Scores) != want {
 				t.Errorf("%d nodes, %d scores of %d candidates, want %d", len(rec.Nodes), len(trace.Scores), len(trace.FirstDepth), want)
 			}
 			// The turn that says the date gives way to the exchange holding it with the
@@ -137,6 +137,9 @@ func TestRecallTopK(t *testing.T) {
 			}
 			if len(rec.Nodes) == 0 || rec.Nodes[0].Node.ID != by.ID || trace.Scores[0].ID != by.ID {
 				t.Errorf("first node %+v, want the exchange %s", rec.Nodes, by.ID)
+			}
+			if slices.ContainsFunc(rec.Nodes, func(n realm.RecalledNode) bool { return n.Node.ID == turn.ID }) {
+				t.Errorf("the turn %s came back beside the exchange that says it", turn.ID)
 			}
 		})
 	}

@@ -12,11 +12,12 @@ func TestSelectTop(t *testing.T) {
 	c := func(id string, typ realm.NodeType, score float64, sources ...string) *candidate {
 		return &candidate{Node: realm.Node{ID: id, Type: typ, Sources: sources}, Score: score}
 	}
+	says := func(c *candidate, content string) *candidate { c.Node.Content = content; return c }
 	ranked := []*candidate{
 		c("ent", realm.Entity, 0.95, "o1", "o2", "o3", "o4"),
-		c("turn", realm.Event, 0.9, "o1"),        // within merged's provenance: merged takes its place
-		c("clause", realm.Event, 0.85, "o1"),     // within merged's provenance: left out
-		c("merged", realm.Fact, 0.8, "o1", "o2"), // says more than turn
+		says(c("turn", realm.Event, 0.9, "o1"), "Maya ran 5 km."),                     // within merged's provenance: merged takes its place
+		says(c("clause", realm.Event, 0.85, "o1"), "Maya's legs felt heavy."),         // within merged's provenance: left out
+		says(c("merged", realm.Fact, 0.8, "o1", "o2"), "Maya ran 5 km by the river."), // says more than turn
 		c("ep", realm.Episode, 0.75, "o1", "o2", "o3"),
 		c("other", realm.Fact, 0.7, "o5"), // within wide's, but wide spans more than FullerMaxSources: kept
 		c("nosrc", realm.Fact, 0.6),
@@ -33,9 +34,10 @@ func TestSelectTop(t *testing.T) {
 		k    int
 		want []string
 	}{
-		// Fewer than K left: the repeats fill it, best first (turn, which merged replaced, and clause).
-		{10, []string{"merged", "other", "nosrc", "wide", "ent", "ep", "turn", "clause"}},
-		{7, []string{"merged", "other", "nosrc", "wide", "ent", "ep", "turn"}},
+		// Fewer than K left: the repeats fill it, best first, but turn, which merged says
+		// (it replaced it): each thing said comes back once.
+		{10, []string{"merged", "other", "nosrc", "wide", "ent", "ep", "clause"}},
+		{7, []string{"merged", "other", "nosrc", "wide", "ent", "ep", "clause"}},
 		{5, []string{"merged", "other", "nosrc", "wide", "ent"}},
 		{2, []string{"merged", "other"}},
 	}
@@ -91,6 +93,21 @@ func TestSelectTop(t *testing.T) {
 			t.Errorf("newer version: %v, want %v", ids(got), tt.want)
 		}
 	}
+	// A clause said of a message returned whole does not fill K beside it; the whole
+	// message, a repeat of its clause returned, takes the clause's place, with its score.
+	clause := func(score float64) *candidate {
+		return said(c("clause", realm.Event, score, "o9"), "Maya ran 5 km along the river.", false)
+	}
+	entry := func(score float64) *candidate {
+		return said(c("entry", realm.Event, score, "o9"), "Maya ran 5 km along the river. Her legs felt heavy.", false)
+	}
+	if got, replaced := selectTop([]*candidate{entry(0.9), clause(0.8)}, 10); !slices.Equal(ids(got), []string{"entry"}) || replaced != nil {
+		t.Errorf("clause of an entry returned: %v replaced %v, want [entry]", ids(got), replaced)
+	}
+	got, replaced := selectTop([]*candidate{clause(0.9), entry(0.8)}, 10)
+	if !slices.Equal(ids(got), []string{"entry"}) || got[0].Score != 0.9 || !slices.Equal(replaced, []realm.TraceReplaced{{ID: "clause", By: "entry"}}) {
+		t.Errorf("entry of a clause returned: %v replaced %v, want [entry] at 0.9, replacing clause", ids(got), replaced)
+	}
 	// Nor does an ended exchange take the place of its clause that still holds.
 	told = []*candidate{c("job", realm.Fact, 0.8, "o2"), ended(c("exchange", realm.Fact, 0.4, "o1", "o2"))}
 	if got, _ := selectTop(told, 10); len(got) != 2 || got[0].Node.ID != "job" || got[1].Score != 0.4 {
@@ -114,7 +131,7 @@ func TestSelectTopFullerSaysAll(t *testing.T) {
 		replaced []realm.TraceReplaced
 	}{
 		{"TurnGivesWay", []*candidate{c("turn", 0.9, "assistant: user's blender will arrive on June 3 (3 June 2026).", "q2"), exchange},
-			[]string{"exchange", "turn"}, []realm.TraceReplaced{{ID: "turn", By: "exchange"}}},
+			[]string{"exchange"}, []realm.TraceReplaced{{ID: "turn", By: "exchange"}}},
 		{"Correction", []*candidate{c("correction", 0.9, "The blender will arrive on June 9 (9 June 2026).", "q2"), exchange},
 			[]string{"correction", "exchange"}, nil},
 		{"DateResolved", []*candidate{c("turn", 0.9, "assistant: assistant issued a refund for order 7731 today (22 March 2026).", "r2"), refund},

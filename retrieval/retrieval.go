@@ -717,8 +717,11 @@ func overlaps(n realm.Node, w realm.TimeRange) bool {
 // exchange that holds it with its answer), which replaced lists; entities and episodes,
 // which gather many observations and say little of each, come after the events and
 // facts, filling what is left of K (so the result is best first within each group). When
-// fewer than K remain, the candidates left out as repeats fill it, best first: K nodes
-// come back whenever K were gathered, the repeats last.
+// fewer than K remain, the candidates left out as repeats fill it, best first, but none
+// whose content a node returned says already (a clause beside its whole message), and
+// one that says all a node returned of its provenance says, and more (the whole message
+// of a clause returned), takes that node's place, with its score, which replaced lists:
+// a list of what was said ("how many runs did I log?") counts each thing once.
 func selectTop(ranked []*candidate, k int) (top []*candidate, replaced []realm.TraceReplaced) {
 	var evidence, hubs, repeats []*candidate
 	taken := map[string]bool{}
@@ -753,7 +756,22 @@ func selectTop(ranked []*candidate, k int) (top []*candidate, replaced []realm.T
 		}
 	}
 	top = append(evidence, hubs[:min(len(hubs), k-len(evidence))]...)
-	return append(top, repeats[:max(0, min(len(repeats), k-len(top)))]...), replaced
+	for _, r := range repeats {
+		part := slices.IndexFunc(top, func(p *candidate) bool {
+			return !isHub(p) && !isHub(r) && containsAll(p.Node.Sources, r.Node.Sources) && !outlives(p, r) && saysAll(r.Node.Content, p.Node.Content)
+		})
+		switch {
+		case slices.ContainsFunc(top, func(p *candidate) bool { return saysAll(p.Node.Content, r.Node.Content) }):
+		case part >= 0: // r says all a node returned says, and more: it stands in its place
+			stand := *r
+			stand.Score = top[part].Score
+			replaced = append(replaced, realm.TraceReplaced{ID: top[part].Node.ID, By: r.Node.ID})
+			top[part] = &stand
+		case len(top) < k:
+			top = append(top, r)
+		}
+	}
+	return top, replaced
 }
 
 // aboveMinScore is top without the nodes scoring below the request's min_score, which the
