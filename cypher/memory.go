@@ -503,10 +503,12 @@ type Integration struct {
 }
 
 // RepeatsKept bounds the observations a memory derives from as a repeat (Integration.Repeats):
-// it keeps the first one said and the last RepeatsKept-1, so that a reading sent ten
-// thousand times gives its memory ten thousand provenance edges neither to read nor to
-// reintegrate when one of its messages is forgotten. Those left out say nothing the kept
-// ones do not.
+// it keeps the first one said each day (UTC) and the last RepeatsKept-1, so that a reading
+// sent every ten minutes for a week gives its memory 38 provenance edges, not a thousand,
+// to read and to reintegrate when one of its messages is forgotten, and is said on every
+// day it was sent (said filters). Those left out say nothing the kept ones do not; each
+// lists the memory in its repeat_of, and is integrated again when forgetting deletes it
+// (DeleteObservation).
 const RepeatsKept = 32
 
 // Merge folds a candidate into an existing memory of the same space.
@@ -1138,6 +1140,9 @@ type ObservationDeleted struct {
 	// with it, marked pending in the same transaction and leased to the caller, by seq:
 	// their integration anew brings back what they said.
 	Reintegrate []realm.Observation
+	// Trimmed are the observations that a memory deleted with it let go from its
+	// provenance, of too many repeats (RepeatsKept), marked pending for the resumption.
+	Trimmed []string
 	// Episodes are the episodes that stay and derived from it, in id order: what they
 	// said of their session may be its words (its speaker), so they say only their name
 	// and times when it is gone, with no embedding, to derive again from the messages that
@@ -1170,7 +1175,10 @@ var observationDeleteBatch = 500
 // caller then derives again and embeds anew may fail, and leaves none of its words. The
 // observations that stay and were sources of a deleted memory are marked pending, leased
 // to lease.Owner (observation_reintegrate.cypher): what they said went with it, and their integration
-// anew brings it back, by the caller or, should it not, by the resumption. It runs in
+// anew brings it back, by the caller or, should it not, by the resumption; so are,
+// free for the resumption (Trimmed), those that a deleted memory let go from its
+// provenance, of too many repeats (RepeatsKept): what they said comes back too, as a
+// repeat of what the others bring back, once they are all forgotten. It runs in
 // one write transaction under the space's lock, the one the write path takes: an
 // integration of the observation that has not written yet then finds it gone and writes
 // nothing (ApplyRun, ApplyIntegration); one that wrote before has its memories deleted
@@ -1245,6 +1253,20 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 			touched = append(touched, stringList(v)...)
 			v, _ = recs[0].Get("sources")
 			sources = append(sources, stringList(v)...)
+		}
+		if len(out.MemoryIDs) > 0 {
+			recs, err := collect(ctx, tx, qObservationTrimmed, map[string]any{"space": space, "id": id, "ids": out.MemoryIDs})
+			if err != nil {
+				return nil, err
+			}
+			trimmed := slices.DeleteFunc(stringList(valueOf(recs[0], "ids")), func(x string) bool { return slices.Contains(sources, x) })
+			recs, err = collect(ctx, tx, qObservationReintegrate, map[string]any{"space": space, "ids": trimmed, "owner": "", "until": nil, "now": time.Now().UTC()})
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range recs {
+				out.Trimmed = append(out.Trimmed, observationOf(r, "o").ID)
+			}
 		}
 		recs, err = collect(ctx, tx, qObservationDeleteFinish, map[string]any{"space": space, "id": id, "adopted": adopted,
 			"rewritten": rewritten, "sources_max": realm.SourcesMax})

@@ -69,6 +69,10 @@ var (
 	observationDeleteFinishCypher string
 	qObservationDeleteFinish      = newQuery("observation_delete_finish", observationDeleteFinishCypher)
 
+	//go:embed queries/observation_trimmed.cypher
+	observationTrimmedCypher string
+	qObservationTrimmed      = newQuery("observation_trimmed", observationTrimmedCypher)
+
 	//go:embed queries/observation_reintegrate.cypher
 	observationReintegrateCypher string
 	qObservationReintegrate      = newQuery("observation_reintegrate", observationReintegrateCypher)

@@ -36,8 +36,10 @@
 // - the repeats (cypher.Integration.Repeats): provenance to the memory that held what the
 //   observation said again, marked {repeat: true} when new, and learned_at moved as a
 //   merge moves it; sources and updated_at unchanged. Of a memory's repeat edges, only
-//   the first and the last $repeats_kept - 1 by the time their observations were said
-//   stay (cypher.RepeatsKept). After the marks: before them, its deletions made Neo4j
+//   the first of each day (UTC) and the last $repeats_kept - 1 by the time their
+//   observations were said stay (cypher.RepeatsKept); an observation whose edge goes
+//   lists the memory in its repeat_of, so that forgetting brings it back
+//   (observation_trimmed.cypher). After the marks: before them, its deletions made Neo4j
 //   read the marks' observations by a scan of their index, not a seek (a hundred times
 //   the database hits of a run of repeats).
 // One statement instead of one per kind of write (six): a one-message request runs 8
@@ -155,10 +157,14 @@ CALL () {
   CALL (m) {
     WITH m WHERE COUNT { (m)-[:DERIVED_FROM]->() } > $repeats_kept
     MATCH (m)-[d:DERIVED_FROM {repeat: true}]->(p:Observation)
-    WITH d ORDER BY p.observed_at, p.seq
-    WITH collect(d) AS ds
-    UNWIND CASE WHEN size(ds) > $repeats_kept THEN ds[1..size(ds) - $repeats_kept + 1] ELSE [] END AS left
-    DELETE left
+    WITH m, d, p ORDER BY p.observed_at, p.seq
+    WITH m, collect({d: d, p: p, day: date(p.observed_at)}) AS ds // observed_at is in UTC
+    // Before the last $repeats_kept - 1, those said on the day of the one before them.
+    UNWIND range(1, size(ds) - $repeats_kept) AS i
+    WITH m, ds[i - 1].day AS before, ds[i] AS x
+    WITH m, x.d AS d, x.p AS p WHERE x.day = before
+    SET p.repeat_of = coalesce(p.repeat_of, []) + m.id
+    DELETE d
   }
   RETURN count(m) AS repeated
 }
