@@ -68,10 +68,12 @@ func (s *Store) ExportSpaceProps(ctx context.Context, space string) (map[string]
 }
 
 // ExportNode is one node of an export page: all its stored properties and, for a
-// memory, the ids of the observations it derives from.
+// memory, the ids of the observations it derives from, and of those it derives from as
+// a repeat (Integration.Repeats).
 type ExportNode struct {
 	Props       map[string]any
 	DerivedFrom []string
+	Repeats     []string
 }
 
 // ExportNodes reads one page of the space's nodes of kind (observation, memory, trace,
@@ -91,6 +93,7 @@ func (s *Store) ExportNodes(ctx context.Context, space, kind, after string, limi
 		out[i].Props = mapOf(r, "props")
 		if kind == "memory" {
 			out[i].DerivedFrom = stringList(valueOf(r, "derived_from"))
+			out[i].Repeats = stringList(valueOf(r, "repeats"))
 		}
 	}
 	return out, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -262,11 +263,13 @@ func (imp *Import) WriteNodes(ctx context.Context, kind string, props []map[stri
 	return imp.writeSteps(ctx, importStep{qImportNodes, map[string]any{"label": label, "rows": rows}, len(rows)})
 }
 
-// ImportMemory is a memory to create, with the ids of the observations it derives from.
+// ImportMemory is a memory to create, with the ids of the observations it derives from,
+// and of those of them it derives from as a repeat (Integration.Repeats).
 type ImportMemory struct {
 	Type        realm.NodeType
 	Props       map[string]any
 	DerivedFrom []string
+	Repeats     []string
 }
 
 // WriteMemories creates one batch of memories and their provenance; the space, its key
@@ -283,7 +286,7 @@ func (imp *Import) WriteMemories(ctx context.Context, memories []ImportMemory) e
 		m.Props["word_count"] = WordCount(propString(m.Props, "name"), propString(m.Props, "content"), stringList(m.Props["keywords"]))
 		rows = append(rows, map[string]any{"label": m.Type.Label(), "props": m.Props})
 		for _, o := range m.DerivedFrom {
-			prov = append(prov, map[string]any{"memory": m.Props["id"], "observation": o})
+			prov = append(prov, map[string]any{"memory": m.Props["id"], "observation": o, "repeat": slices.Contains(m.Repeats, o)})
 		}
 	}
 	return imp.writeSteps(ctx,

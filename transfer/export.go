@@ -3,6 +3,7 @@ package transfer
 import (
 	"context"
 	"io"
+	"slices"
 	"sort"
 	"time"
 
@@ -94,6 +95,10 @@ func (ex *exporter) nodes(ctx context.Context, kind string) error {
 					from = []string{}
 				}
 				fields = append(fields, kv{"derived_from", from})
+				if repeats := slices.DeleteFunc(slices.Clone(n.Repeats), func(o string) bool { return !slices.Contains(from, o) }); len(repeats) > 0 {
+					slices.Sort(repeats)
+					fields = append(fields, kv{"repeats", repeats})
+				}
 			}
 			ex.rw.record(append(fields, kv{"props", exportProps(kind, n.Props)})...)
 			ex.rw.counts[kind]++

@@ -19,7 +19,7 @@ import (
 //
 //	{"kind":"space","format":"realm-space","version":2,"space":S,"embedder":…,"dims":…,"exported_at":…,"props":{…}}
 //	{"kind":"observation","props":{…}}                                   by id
-//	{"kind":"memory","derived_from":[observation ids],"props":{…}}       by id
+//	{"kind":"memory","derived_from":[observation ids],"repeats":[…],"props":{…}} by id
 //	{"kind":"edge","predicate":"precedes","from":ID,"to":ID,"props":{…}} by source id
 //	{"kind":"trace","props":{…}}, {"kind":"edit","props":{…}}, {"kind":"job","props":{…}}
 //	{"kind":"end","counts":{"observation":n,…}}
@@ -45,6 +45,12 @@ import (
 // (every one of an earlier REALM) holds messages sent without a role; an earlier REALM of
 // version 2 keeps it as a property and exports it again, unread (should it integrate
 // such a message again, after a forget, it reads it as its speaker's).
+//
+// A memory's "repeats" (absent when none) are those of its derived_from it derives from
+// as a repeat (the messages that said again what it held: cypher.Integration.Repeats),
+// and an observation's "repeat_of" the memories that let it go from their provenance, of
+// too many repeats (cypher.RepeatsKept): a file without them (an earlier REALM's) holds
+// none. An earlier REALM refuses a file holding "repeats".
 //
 // So are an observation's "sent_by" and a correction's "corrected_by" (the name of the API
 // key that sent the message, or made the correction, on a server with keys): a file

@@ -246,7 +246,7 @@ func (im *importer) add(b *batch, rec *importRecord, n int) error {
 	}
 	switch rec.Kind {
 	case "observation":
-		for _, k := range []string{"added", "merged"} {
+		for _, k := range []string{"added", "merged", "repeat_of"} {
 			if v, ok := props[k]; ok {
 				props[k] = rw.ids(v)
 			}
@@ -271,7 +271,7 @@ func (im *importer) add(b *batch, rec *importRecord, n int) error {
 		b.edges = append(b.edges, cypher.ImportEdge{From: rw.id(rec.From), To: rw.id(rec.To), Predicate: realm.Predicate(rec.Predicate), Props: props})
 	case "memory":
 		typ, _ := props["type"].(string)
-		b.memories = append(b.memories, cypher.ImportMemory{Type: realm.NodeType(typ), Props: props, DerivedFrom: rec.DerivedFrom})
+		b.memories = append(b.memories, cypher.ImportMemory{Type: realm.NodeType(typ), Props: props, DerivedFrom: rec.DerivedFrom, Repeats: rec.Repeats})
 	default:
 		b.nodes = append(b.nodes, props)
 	}

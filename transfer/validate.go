@@ -37,6 +37,7 @@ type importRecord struct {
 	Dims        int              `json:"dims"`
 	ExportedAt  string           `json:"exported_at"`
 	DerivedFrom []string         `json:"derived_from"`
+	Repeats     []string         `json:"repeats"`
 	Predicate   string           `json:"predicate"`
 	From        string           `json:"from"`
 	To          string           `json:"to"`
@@ -222,6 +223,11 @@ func (sc *importScan) check(rec *importRecord, n int) error {
 		for _, o := range rec.DerivedFrom {
 			if !sc.observations[o] {
 				return errLine(n, "memory %q derives from observation %q, which is not in the file before it", id, o)
+			}
+		}
+		for _, o := range rec.Repeats {
+			if !slices.Contains(rec.DerivedFrom, o) {
+				return errLine(n, "memory %q repeats observation %q, which is not in its derived_from", id, o)
 			}
 		}
 		sc.memories[id] = true
