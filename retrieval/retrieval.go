@@ -671,14 +671,16 @@ func (run *run) saidThen(ranked []*candidate) []*candidate {
 	})
 }
 
-// ofThen is ranked without the memories dated outside the time the question names: when
-// every plan is a hybrid one with a time range (whose seeds the range filters, REALM.md
-// §3.1), a memory whose own time (its start to its end) meets none of them is left out
-// however it was reached (expansion, a newer version, the repeats that fill K), as the
-// seeds leave it out; a memory with no time of its own (a fact, an entity) stays. Its
-// validity is no time of its own: a memory that held then, though superseded since, stays
-// when its own time meets the range (applyValidity judges it). As with the filters,
-// expansion may pass through the others. A SaidIn plan's time is saidThen's.
+// ofThen is ranked without the memories of another time than the one the question names:
+// when every plan is a hybrid one with a time range (whose seeds the range filters,
+// REALM.md §3.1), a memory whose own time (its start to its end) meets none of them, and
+// that was not told in one either, is left out however it was reached (expansion, a newer
+// version, the repeats that fill K); a memory with no time of its own (a fact, an entity)
+// stays. One told then of another time stays: "What setback did Melanie face in October?"
+// asks about what she told in October of her fall in September. Its validity is no time of
+// its own: a memory that held then, though superseded since, stays when its own time meets
+// the range (applyValidity judges it). As with the filters, expansion may pass through the
+// others. A SaidIn plan's time is saidThen's.
 func (run *run) ofThen(ranked []*candidate) []*candidate {
 	var windows []realm.TimeRange
 	for _, p := range run.plans {
@@ -691,7 +693,9 @@ func (run *run) ofThen(ranked []*candidate) []*candidate {
 		return ranked
 	}
 	return slices.DeleteFunc(ranked, func(c *candidate) bool {
-		return c.Node.TStart != nil && !slices.ContainsFunc(windows, func(w realm.TimeRange) bool { return overlaps(c.Node, w) })
+		return c.Node.TStart != nil && !slices.ContainsFunc(windows, func(w realm.TimeRange) bool {
+			return overlaps(c.Node, w) || c.Node.LearnedAt != nil && overlaps(realm.Node{TStart: c.Node.LearnedAt}, w)
+		})
 	})
 }
 
