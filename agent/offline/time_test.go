@@ -363,6 +363,11 @@ func TestOfflineExtractWeekdayDate(t *testing.T) {
 		want time.Time
 	}{
 		{"Disk /dev/sda1 at 81% at 10:05 on Tuesday", time.Date(2026, time.December, 1, 10, 6, 0, 0, time.UTC), day(2026, time.December, 1)},
+		// A reading tells what was measured, on the last Monday; a plan said so is ahead.
+		{"Disk at 81% on Monday", time.Date(2026, time.December, 3, 10, 0, 0, 0, time.UTC), day(2026, time.November, 30)},
+		{"Thermostat living room 21.5C at 07:30 on Tuesday.", time.Date(2026, time.December, 3, 10, 0, 0, 0, time.UTC), day(2026, time.December, 1)},
+		{"The disk will be at 81% on Monday", time.Date(2026, time.December, 3, 10, 0, 0, 0, time.UTC), day(2026, time.December, 7)},
+		{"Dinner with Sam on Friday", time.Date(2026, time.December, 2, 10, 0, 0, 0, time.UTC), day(2026, time.December, 4)},
 		{"Actually my first day at Northwind was Tuesday, not Monday", time.Date(2026, time.June, 3, 20, 0, 0, 0, time.UTC), day(2026, time.June, 2)},
 		{"Actually the dentist was on Tuesday, not Monday.", time.Date(2026, time.June, 11, 20, 0, 0, 0, time.UTC), day(2026, time.June, 9)},
 	} {
