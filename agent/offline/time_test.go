@@ -378,3 +378,17 @@ func TestOfflineExtractWeekdayDate(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineExtractEachClauseItsDate: a turn telling two things on two days dates each
+// clause by its own: the signing yesterday, the start on January 12 (the coming one).
+func TestOfflineExtractEachClauseItsDate(t *testing.T) {
+	a := New(Options{})
+	obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Ana", Role: "user",
+		Content: "I signed the offer yesterday. Start date January 12.", ObservedAt: time.Date(2026, time.October, 14, 10, 0, 0, 0, time.UTC)}
+	events := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
+	for said, want := range map[string]time.Time{"Ana signed the offer yesterday (13 October 2026).": day(2026, time.October, 13), "Ana: Start date January 12 (12 January 2027).": day(2027, time.January, 12)} {
+		if !slices.ContainsFunc(events, func(c agent.Candidate) bool { return c.Content == said && c.TStart != nil && c.TStart.Equal(want) }) {
+			t.Errorf("events %+v, want %q starting %s", events, said, want.Format(time.DateOnly))
+		}
+	}
+}
