@@ -712,7 +712,7 @@ func keepRecentSources(cands []agent.Candidate, recent []realm.Observation) {
 // that other spaces' memories hold (a trusted import may have planted them).
 func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Extraction, embs [][]float32, hoods [][]cypher.CandidateNeighbour, res *Result, freeIDs bool) (cypher.Integration, error) {
 	res.Added, res.Merged, res.Skipped = nil, nil, nil // decided again when the neighbourhood changed
-	in := agent.IntegrateInput{Observation: asSaid(o), Candidates: make([]agent.CandidateContext, len(ext.Candidates))}
+	in := agent.IntegrateInput{Observation: o, Candidates: make([]agent.CandidateContext, len(ext.Candidates))}
 	known := map[string]realm.Node{} // every neighbour, by id
 	for i, c := range ext.Candidates {
 		cc := agent.CandidateContext{Candidate: c, Embedding: embs[i]}

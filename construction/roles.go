@@ -48,17 +48,6 @@ func userOf(o, r realm.Observation) bool {
 // machineRoles are the chat roles that are no one: a tool's output and a system prompt.
 var machineRoles = []string{"system", "tool"}
 
-// asSaid is o as the agent is shown it: a message of a chat role that is no one
-// (machineRoles) is said by its role, whatever speaker it was sent with, so that the
-// agent reads it as it reads a tool's output or a system prompt, and takes no name it was
-// sent under ("Ops bot") for a person's.
-func asSaid(o realm.Observation) realm.Observation {
-	if role := chatRole(o); slices.Contains(machineRoles, role) {
-		o.Speaker = role
-	}
-	return o
-}
-
 // rolePerson reports whether c makes a person of a chat role that is no one
 // (machineRoles), or of the speaker o, sent in such a role, was sent under: a model
 // reading a tool's output may make the tool a person, as it does the user and the

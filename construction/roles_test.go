@@ -131,9 +131,8 @@ func (a *askedAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent.
 // (system by default) is neither extracted nor shown as another's context, and its
 // message reads as integrated with nothing added; a person's message is always extracted.
 // A message sent with a speaker's name and a role ("Named") is extracted as its role
-// says, whatever the name. The agent is shown a user's or an assistant's message said by
-// its speaker, a tool's output or a system prompt said by its role ("tool", not "Weather
-// API").
+// says, whatever the name. The agent is shown every message said by its speaker, a tool's
+// output under the tool's name ("Weather API") beside its role.
 func TestExtractRoles(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -158,9 +157,7 @@ func TestExtractRoles(t *testing.T) {
 				if tc.named && name != "" {
 					o.Speaker, o.Role = name, strings.ToLower(role)
 				}
-				if shownAs[id] = o.Speaker; slices.Contains([]string{"s", "t"}, id) {
-					shownAs[id] = strings.ToLower(role)
-				}
+				shownAs[id] = o.Speaker
 				return o
 			}
 			results := mustIngest(t, p, space,
@@ -216,8 +213,8 @@ func TestExtractRolesLLM(t *testing.T) {
 
 // TestToolNoPersonLLM: the model making the tool whose output it reads a person adds no
 // such entity, whether the output was said by "tool" or sent under the tool's name in the
-// tool's role ("Weather API", which the model is then shown said by "tool"); what else it
-// extracted is kept.
+// tool's role ("Weather API", which the model is shown with its role: "Weather API
+// (tool)"); what else it extracted is kept.
 func TestToolNoPersonLLM(t *testing.T) {
 	named := agentChat(t)[7]
 	named.Speaker, named.Role = "Weather API", "tool"
@@ -245,10 +242,36 @@ func TestToolNoPersonLLM(t *testing.T) {
 				t.Errorf("added %+v, want the fact", n)
 			}
 			for _, req := range lp.fake.Requests() {
-				if req.Contains("Weather API") {
-					t.Errorf("the model was shown the tool's name as its speaker: %s", req.LastUser())
+				if req.Contains("Weather API") && !req.Contains("Weather API (tool)") {
+					t.Errorf("the model was shown the tool's name without its role: %s", req.LastUser())
 				}
 			}
 		})
+	}
+}
+
+// TestMachineSpeakers: with the offline agent, what a device or a service reports is said
+// by its name, sent as a tool ("thermostat-3: Living room 21.5C", not "tool: …"), and
+// neither it nor a speaker named as a device without a role ("thermostat") is a person.
+func TestMachineSpeakers(t *testing.T) {
+	store, p, _, space := offlineSpace(t)
+	mustIngest(t, p, space,
+		realm.Observation{ID: "t1", SessionID: "ops", Speaker: "thermostat-3", Role: "tool", Content: "Living room 21.5C", ObservedAt: t0},
+		realm.Observation{ID: "t2", SessionID: "ops", Speaker: "db-primary", Role: "tool", Content: "Disk at 81% on Monday", ObservedAt: t0.Add(time.Minute)},
+		realm.Observation{ID: "t3", SessionID: "home", Speaker: "thermostat", Content: "Kitchen 19.5C", ObservedAt: t0.Add(2 * time.Minute)},
+	)
+	nodes, _, err := store.Graph(context.Background(), space, "", 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, said := range []string{"thermostat-3: Living room 21.5C", "db-primary: Disk at 81% on Monday", "thermostat: Kitchen 19.5C"} {
+		if !slices.ContainsFunc(nodes, func(n realm.Node) bool { return strings.HasPrefix(n.Content, said) }) {
+			t.Errorf("memories %v, want one opening %q", names(nodes), said)
+		}
+	}
+	for _, n := range nodes {
+		if n.Type == realm.Entity && n.Category == "person" || strings.HasPrefix(n.Content, "tool:") {
+			t.Errorf("memory %q (%s %s), want no person and nothing said by tool", n.Content, n.Type, n.Category)
+		}
 	}
 }

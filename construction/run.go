@@ -137,8 +137,9 @@ func before(seen []realm.Observation, seq int64, n int) []realm.Observation {
 
 // extract asks the agent for one observation's candidates, as construct does.
 // A message whose words are not extracted (extracted) is not asked of the agent: it
-// adds nothing, and keeps the summary. The agent is shown each message as said (asSaid),
-// and no chat role that is no one, nor the speaker of such a message, is made a person
+// adds nothing, and keeps the summary. The agent is shown each message with its speaker
+// and its role (a tool's output under the tool's name, "thermostat-3", who said it), and
+// no chat role that is no one, nor the speaker of such a message, is made a person
 // (rolePerson), whatever the agent says. An assistant's message is shown with its
 // session's user's first messages when recent holds none of them (userOf).
 func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary string, recent []realm.Observation, res *Result) (agent.Extraction, error) {
@@ -146,7 +147,7 @@ func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary str
 		return agent.Extraction{}, nil
 	}
 	shown := p.shown(recent)
-	in := agent.ExtractInput{Observation: asSaid(o), Summary: summary, Recent: shown}
+	in := agent.ExtractInput{Observation: o, Summary: summary, Recent: shown}
 	if chatRole(o) == "assistant" && o.SessionID != "" && !slices.ContainsFunc(recent, func(r realm.Observation) bool { return userOf(o, r) }) {
 		// Sent out of order (async jobs of a shuffled chat), the user's turns of the session
 		// may be stored after the assistant's, or long before: its "you" is still the user.
@@ -175,12 +176,12 @@ func (p *Pipeline) extract(ctx context.Context, o realm.Observation, summary str
 	return ext, nil
 }
 
-// shown is what of msgs the agent is shown, as said: those whose words are extracted.
+// shown is what of msgs the agent is shown: those whose words are extracted.
 func (p *Pipeline) shown(msgs []realm.Observation) []realm.Observation {
 	shown := make([]realm.Observation, 0, len(msgs))
 	for _, r := range msgs {
 		if p.extracted(r) {
-			shown = append(shown, asSaid(r))
+			shown = append(shown, r)
 		}
 	}
 	return shown

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
 	"strings"
 	"sync"
@@ -45,21 +46,30 @@ type extractView struct {
 	SessionUser                                       []promptObservation // no refs: never a source
 }
 
+// speakerOf is who said o as the model is shown it: a tool's output or a system prompt sent
+// under a name says its role beside it ("thermostat-3 (tool)"), the name of no person.
+func speakerOf(o realm.Observation) string {
+	if (o.Role == "tool" || o.Role == "system") && !strings.EqualFold(o.Speaker, o.Role) {
+		return o.Speaker + " (" + o.Role + ")"
+	}
+	return o.Speaker
+}
+
 func (l *Agent) extractMessages(in agent.ExtractInput) (system, user string, err error) {
 	o := in.Observation
 	v := extractView{
 		Time:    o.ObservedAt.Format(time.RFC3339),
 		Weekday: o.ObservedAt.Weekday().String(),
-		Speaker: o.Speaker,
+		Speaker: speakerOf(o),
 		Session: o.Session(),
 		Summary: in.Summary,
 		Content: o.Content,
 	}
 	for i, r := range in.Recent {
-		v.Recent = append(v.Recent, promptObservation{recentRef(i), r.ObservedAt.Format(time.RFC3339), r.Speaker, r.Content})
+		v.Recent = append(v.Recent, promptObservation{recentRef(i), r.ObservedAt.Format(time.RFC3339), speakerOf(r), r.Content})
 	}
 	for _, r := range in.Session {
-		v.SessionUser = append(v.SessionUser, promptObservation{"", r.ObservedAt.Format(time.RFC3339), r.Speaker, r.Content})
+		v.SessionUser = append(v.SessionUser, promptObservation{"", r.ObservedAt.Format(time.RFC3339), speakerOf(r), r.Content})
 	}
 	if system, err = l.render("extract_system.tmpl", struct{ MaxCandidates int }{maxCandidates}); err != nil {
 		return "", "", err

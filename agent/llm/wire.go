@@ -394,7 +394,7 @@ func newIntegrateRequest(in agent.IntegrateInput, decide []int) *integrateReques
 		loc:        in.Observation.ObservedAt.Location(),
 		view: integrateView{
 			Time:    in.Observation.ObservedAt.Format(time.RFC3339),
-			Speaker: in.Observation.Speaker,
+			Speaker: speakerOf(in.Observation),
 			Content: in.Observation.Content,
 		},
 	}

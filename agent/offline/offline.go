@@ -131,11 +131,11 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		known[strings.ToLower(p)] = "person"
 	}
 	for _, r := range in.Recent {
-		if s := strings.TrimSpace(r.Speaker); s != "" {
+		if s := strings.TrimSpace(r.Speaker); s != "" && !noPerson(r) {
 			known[strings.ToLower(s)] = "person"
 		}
 	}
-	if speaker != "" {
+	if speaker != "" && !noPerson(obs) {
 		known[strings.ToLower(speaker)] = "person"
 	}
 	// A speaker telling their own name ("My name is Alice Nguyen") names a person, the
@@ -167,7 +167,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 
 	you := addressee
 	if you == "" {
-		you = chatCounterpart[strings.ToLower(speaker)]
+		you = chatCounterpart[cmp.Or(machineRole(obs), strings.ToLower(speaker))]
 	}
 	if you == chatCounterpart["assistant"] {
 		you = cmp.Or(sessionUser(in.Recent, obs), sessionUser(in.Session, obs), you)
@@ -179,7 +179,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		}
 	}
 	names := findNames(rewritten, known)
-	if strings.EqualFold(speaker, "tool") {
+	if machineRole(obs) == "tool" {
 		names = noGuessedPersons(names, known)
 	}
 	names = noThingPersons(rewritten, names, known)
@@ -233,11 +233,13 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	// Entities: the speaker of a turn with content or telling their name, and every name
 	// mentioned.
 	seen := map[string]bool{}
-	if (contentful || short || selfName != "") && speaker != "" && !unaddressed[strings.ToLower(speaker)] {
+	if (contentful || short || selfName != "") && speaker != "" && machineRole(obs) == "" {
 		seen[normName(speaker)] = true
 		category := "person"
 		if strings.EqualFold(speaker, chatCounterpart["user"]) {
 			category = "concept" // a chat's assistant is no one; its user is a person, who may tell their name
+		} else if deviceName(speaker) {
+			category = "object" // "thermostat", "db-primary": a device reporting, no one
 		}
 		e := entityCandidate(speaker, category, "a participant of the conversation", speaker)
 		if plain := plainName(speaker); plain != "" && plain != speaker {
@@ -275,7 +277,11 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		cands = append(cands, e)
 	}
 
-	summary := prev.update(speaker, addressee, obs, firstOfSession, topic, o.opts)
+	participant := speaker
+	if noPerson(obs) {
+		participant = "" // a tool or a device is no participant whom a later turn names as a person
+	}
+	summary := prev.update(participant, addressee, obs, firstOfSession, topic, o.opts)
 	return agent.Extraction{Candidates: cands, Summary: summary}, realm.Usage{}, nil
 }
 
@@ -312,7 +318,7 @@ func repliedTo(recent []realm.Observation, obs realm.Observation, speaker, addre
 	prev := recent[len(recent)-1]
 	if prev.ID == obs.ID || prev.Session() != obs.Session() || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) ||
 		obs.ObservedAt.Sub(prev.ObservedAt) > replyGap(obs) ||
-		unaddressed[strings.ToLower(strings.TrimSpace(prev.Speaker))] || unaddressed[strings.ToLower(speaker)] ||
+		machineRole(prev) != "" || machineRole(obs) != "" ||
 		addressee != "" && !strings.EqualFold(addressee, strings.TrimSpace(prev.Speaker)) {
 		return realm.Observation{}, false
 	}
@@ -409,11 +415,11 @@ func toldWords(s string, talking map[string]bool) []string {
 // turn calls someone by name, then of another session the speaker spoke in; else a name
 // the turn opens by addressing ("Hey Mel!").
 func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, text string, known map[string]string) string {
-	if strings.EqualFold(speaker, "system") {
+	if machineRole(obs) == "system" {
 		return "" // a system prompt speaks to the assistant (chatCounterpart), whoever spoke before
 	}
 	recent = slices.DeleteFunc(heardBefore(recent, obs), func(r realm.Observation) bool {
-		return unaddressed[strings.ToLower(strings.TrimSpace(r.Speaker))]
+		return machineRole(r) != ""
 	})
 	called, sure := calledName(text, speaker, known)
 	called = spokenAs(called, speaker, recent)
@@ -597,7 +603,7 @@ var chatCounterpart = map[string]string{"user": "assistant", "assistant": "user"
 func sessionUser(recent []realm.Observation, obs realm.Observation) string {
 	for i := len(recent) - 1; i >= 0; i-- {
 		s := strings.TrimSpace(recent[i].Speaker)
-		if recent[i].Session() == obs.Session() && s != "" && chatCounterpart[strings.ToLower(s)] == "" && !unaddressed[strings.ToLower(s)] {
+		if recent[i].Session() == obs.Session() && s != "" && chatCounterpart[strings.ToLower(s)] == "" && machineRole(recent[i]) == "" {
 			return s
 		}
 	}
@@ -608,6 +614,34 @@ func sessionUser(recent []realm.Observation, obs realm.Observation) string {
 // are read, not answered; a user's "you" after a tool's output is the assistant's. Nor is
 // either a person: neither is an entity of the conversation.
 var unaddressed = setOf(`tool system`)
+
+// machineRole is the chat role of o that is no one (unaddressed), "" for another: its
+// role when sent with one, whatever name it was sent under ("thermostat-3" as tool, whose
+// name says who said it, not a person), else its speaker when that is the role itself.
+func machineRole(o realm.Observation) string {
+	role := strings.ToLower(strings.TrimSpace(cmp.Or(o.Role, o.Speaker)))
+	if unaddressed[role] {
+		return role
+	}
+	return ""
+}
+
+// noPerson: o's speaker is no person: a chat role that is no one (machineRole), or a
+// device named (deviceName) sent without a role.
+func noPerson(o realm.Observation) bool {
+	return machineRole(o) != "" || deviceName(o.Speaker)
+}
+
+// deviceName: a speaker's name names a device or a service reporting, not a person: a
+// word of it, its parts split at what is no letter ("thermostat-3", "db-primary", "Weather
+// API"), is one of devices.
+func deviceName(name string) bool {
+	return slices.ContainsFunc(strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return !unicode.IsLetter(r) }), func(w string) bool { return devices[w] })
+}
+
+// devices are the words that name what reports readings and events to an agent.
+var devices = setOf(`thermostat thermometer sensor gauge meter probe monitor camera router gateway server
+db database cron daemon api webhook scanner printer hygrometer barometer alarm`)
 
 // noGuessedPersons is names without the persons only guessed (no person known by that
 // name): a tool's output names services, fields and errors far more often than people

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent"
@@ -197,5 +198,64 @@ func TestOfflineNoPersonOfHeadings(t *testing.T) {
 		if persons := personsOf(t, a, "Priya", tt.text); !slices.Equal(persons, tt.persons) {
 			t.Errorf("%q: persons %q, want %q", tt.text, persons, tt.persons)
 		}
+	}
+}
+
+// TestOfflineMachineSpeakers: a device or a service reporting is no person, and its name
+// says who said what it reports: sent as a tool ("thermostat-3", "db-primary") its memory
+// is said by that name, and no entity is made of it; sent without a role, a speaker named
+// as a device ("thermostat", "Weather API") is an object. A person stays one.
+func TestOfflineMachineSpeakers(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, time.December, 3, 10, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		speaker, role, text string
+		said                string // how the memory of what it reports opens
+		entity              string // the category of the speaker's entity, "" for none
+	}{
+		{"thermostat-3", "tool", "Living room 21.5C", "thermostat-3: Living room 21.5C", ""},
+		{"db-primary", "tool", "Disk at 81% on Monday", "db-primary: Disk at 81% on Monday", ""},
+		{"tool", "", "Disk at 81% on Monday", "tool: Disk at 81% on Monday", ""},
+		{"thermostat", "", "Living room 21.5C", "thermostat: Living room 21.5C", "object"},
+		{"Weather API", "", "Forecast for Lisbon on Saturday: sunny, 24 degrees.", "Weather API: Forecast for Lisbon", "object"},
+		// Negative: a person's name, with the user's role or none.
+		{"Maya", "user", "Living room at 21.5C, cosy.", "Maya: Living room at 21.5C", "person"},
+		{"Dana", "", "The living room temperature is now 22.0C", "Dana: The living room temperature", "person"},
+	} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: tt.speaker, Role: tt.role, Content: tt.text, ObservedAt: at}
+		cands := mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates
+		if !slices.ContainsFunc(cands, func(c agent.Candidate) bool {
+			return c.Type != realm.Entity && c.Type != realm.Episode && strings.HasPrefix(c.Content, tt.said)
+		}) {
+			t.Errorf("%s (%s): memories %+v, want one opening %q", tt.speaker, tt.role, cands, tt.said)
+		}
+		entity := ""
+		for _, c := range ofType(cands, realm.Entity) {
+			if c.Name == tt.speaker {
+				entity = c.Category
+			}
+		}
+		if entity != tt.entity {
+			t.Errorf("%s (%s): the speaker's entity %q, want %q", tt.speaker, tt.role, entity, tt.entity)
+		}
+	}
+}
+
+// TestOfflineToolNameNoPersonAfter: the name a tool's output was sent under is no person
+// of the conversation: the user naming it in the next turn makes no person of it.
+func TestOfflineToolNameNoPersonAfter(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, time.December, 3, 10, 0, 0, 0, time.UTC)
+	tool := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Weather API", Role: "tool", Content: "Forecast for Lisbon on Saturday: sunny, 24 degrees.", ObservedAt: at}
+	first := mustExtract(t, a, agent.ExtractInput{Observation: tool})
+	user := realm.Observation{ID: "o2", Space: "t", SessionID: "s1", Speaker: "Maya", Role: "user", Content: "Weather API says it will be sunny, so I will go to the beach with Tom.", ObservedAt: at.Add(time.Minute)}
+	var persons []string
+	for _, c := range ofType(mustExtract(t, a, agent.ExtractInput{Observation: user, Summary: first.Summary, Recent: []realm.Observation{tool}}).Candidates, realm.Entity) {
+		if c.Category == "person" {
+			persons = append(persons, c.Name)
+		}
+	}
+	if want := []string{"Maya", "Tom"}; !slices.Equal(persons, want) {
+		t.Errorf("persons %q, want %q", persons, want)
 	}
 }

@@ -46,3 +46,15 @@ func readingClaim(text, speaker string) (stateClaim, bool) {
 	}
 	return stateClaim{subject: strings.Join(name, " "), slot: "reading in " + m[4], value: m[3] + m[4], speaker: speaker, cued: true}, true
 }
+
+// reTakenAt: when a reading was taken, said after it ("at 10:05", "on Monday"): no word
+// of the gauge's name nor of its measure.
+var reTakenAt = regexp.MustCompile(`(?i)\s+(?:at \d{1,2}[:.]\d\d(?: ?[ap]\.?m\.?)?|on (?:` + weekdayNames + `))\b`)
+
+// isReading: s is a gauge's reading, when it was taken aside ("Disk at 81% on Monday",
+// "Disk /dev/sda1 at 81% at 10:05 on Tuesday"): a measure already taken, a past, whatever
+// a plan's "on Monday" would say ("Dinner with Sam on Friday" is the coming one).
+func isReading(s string) bool {
+	_, ok := readingClaim(reTakenAt.ReplaceAllString(strings.TrimSpace(s), ""), "")
+	return ok
+}

@@ -687,6 +687,7 @@ trying having being doing saying talking telling`)
 var reOnDay = regexp.MustCompile(`(?i)\w[^.!?;,]* on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
 
 // datesTense is the tense that places s's bare weekdays and months: tenseOf's, else the
+// past for a gauge's reading (isReading: "Disk at 81% on Monday" was measured), else the
 // future when s says an intention, an arrangement or what is on a weekday. Neither changes s's type (tenseOf).
 // A date something slipped, moved, was pushed or postponed to ("the beta slipped to
 // December 4") lies ahead: the move is past, not where it leads. Another change of date
@@ -705,6 +706,9 @@ func datesTense(s string) int {
 	}
 	if t := tenseOf(s); t != text.TenseUnknown {
 		return t
+	}
+	if isReading(s) {
+		return text.TensePast
 	}
 	if reIntentCue.MatchString(s) || reOnDay.MatchString(s) || reAppointment.MatchString(s) || reStartsOn.MatchString(s) {
 		return text.TenseFuture

@@ -363,6 +363,11 @@ func TestOfflineExtractWeekdayDate(t *testing.T) {
 		want time.Time
 	}{
 		{"Disk /dev/sda1 at 81% at 10:05 on Tuesday", time.Date(2026, time.December, 1, 10, 6, 0, 0, time.UTC), day(2026, time.December, 1)},
+		// A reading tells what was measured, on the last Monday; a plan said so is ahead.
+		{"Disk at 81% on Monday", time.Date(2026, time.December, 3, 10, 0, 0, 0, time.UTC), day(2026, time.November, 30)},
+		{"Thermostat living room 21.5C at 07:30 on Tuesday.", time.Date(2026, time.December, 3, 10, 0, 0, 0, time.UTC), day(2026, time.December, 1)},
+		{"The disk will be at 81% on Monday", time.Date(2026, time.December, 3, 10, 0, 0, 0, time.UTC), day(2026, time.December, 7)},
+		{"Dinner with Sam on Friday", time.Date(2026, time.December, 2, 10, 0, 0, 0, time.UTC), day(2026, time.December, 4)},
 		{"Actually my first day at Northwind was Tuesday, not Monday", time.Date(2026, time.June, 3, 20, 0, 0, 0, time.UTC), day(2026, time.June, 2)},
 		{"Actually the dentist was on Tuesday, not Monday.", time.Date(2026, time.June, 11, 20, 0, 0, 0, time.UTC), day(2026, time.June, 9)},
 	} {
@@ -370,6 +375,20 @@ func TestOfflineExtractWeekdayDate(t *testing.T) {
 		turn := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
 		if len(turn) == 0 || turn[0].TStart == nil || !turn[0].TStart.Equal(tt.want) {
 			t.Errorf("%q: events %+v, want one starting %s", tt.text, turn, tt.want.Format("2006-01-02"))
+		}
+	}
+}
+
+// TestOfflineExtractEachClauseItsDate: a turn telling two things on two days dates each
+// clause by its own: the signing yesterday, the start on January 12 (the coming one).
+func TestOfflineExtractEachClauseItsDate(t *testing.T) {
+	a := New(Options{})
+	obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Ana", Role: "user",
+		Content: "I signed the offer yesterday. Start date January 12.", ObservedAt: time.Date(2026, time.October, 14, 10, 0, 0, 0, time.UTC)}
+	events := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
+	for said, want := range map[string]time.Time{"Ana signed the offer yesterday (13 October 2026).": day(2026, time.October, 13), "Ana: Start date January 12 (12 January 2027).": day(2027, time.January, 12)} {
+		if !slices.ContainsFunc(events, func(c agent.Candidate) bool { return c.Content == said && c.TStart != nil && c.TStart.Equal(want) }) {
+			t.Errorf("events %+v, want %q starting %s", events, said, want.Format(time.DateOnly))
 		}
 	}
 }
