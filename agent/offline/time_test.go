@@ -114,7 +114,7 @@ func TestOfflineAnnotatePresentDates(t *testing.T) {
 	wantAnnotated(t, march, []struct{ text, want string }{
 		{"Launch date confirmed: May 6.", "Launch date confirmed: May 6 (6 May 2026)."},
 		{"My last day is March 27.", "My last day is March 27 (27 March 2026)."},
-		{"The launch moves from April 15 to May 6 because billing slipped.", "The launch moves from April 15 to May 6 (15 April to 6 May 2026) because billing slipped."},
+		{"The launch moves from April 15 to May 6 because billing slipped.", "The launch moves from April 15 (15 April 2026) to May 6 (6 May 2026) because billing slipped."},
 		{"I was told the offsite is on April 2.", "I was told the offsite is on April 2 (2 April 2026)."},
 		// Negative: a day something was done on, or was on, is past.
 		{"We went to Rome on May 6.", "We went to Rome on May 6 (6 May 2025)."},
@@ -169,6 +169,7 @@ func TestOfflineExtractMovedDate(t *testing.T) {
 		want time.Time
 	}{
 		{"The audit moved from November 20 to December 3.", day(2026, time.December, 3)},
+		{"The launch moves from November 20 to December 3 because billing slipped.", day(2026, time.December, 3)},
 		{"The v3 launch slipped to November 2.", day(2027, time.November, 2)},
 		{"The cutover window is on 2026-12-12.", day(2026, time.December, 12)},
 		{"The expense report is due by the end of the month.", day(2026, time.November, 30)},
