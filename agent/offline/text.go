@@ -727,8 +727,9 @@ func datesTense(s string) int {
 var reStartsOn = regexp.MustCompile(`(?i)\b(?:start(?:s|ing)?(?: date)?|begins?|beginning)(?: is)?:?(?: (?:in|on|from))? (?:the )?(?:\d|(?-i:` + text.MonthNames + `))`)
 
 // rePlanState: a plan's state as it is now ("is cancelled", "is confirmed", "has been
-// booked"): the participle is no past action (datesTense).
-var rePlanState = regexp.MustCompile(`(?i)\b(?:is|are|'s|'re|has been|have been)\s+(?:now\s+|just\s+|already\s+)?(?:cancell?ed|confirmed|booked|called off)\b`)
+// booked", a heading's "Launch date confirmed: May 6"): the participle is no past action
+// (datesTense).
+var rePlanState = regexp.MustCompile(`(?i)\b(?:(?:is|are|'s|'re|has been|have been)\s+(?:now\s+|just\s+|already\s+)?(?:cancell?ed|confirmed|booked|called off)\b|(?:cancell?ed|confirmed|booked|called off):)`)
 
 // reAppointment: what is said of an appointment, a booking or a meeting without a word of
 // the past is ahead ("My physio appointment on April 3 is cancelled", said in March: this
@@ -742,8 +743,9 @@ var reAppointment = regexp.MustCompile(`(?i)\b(?:appointments?|appt|check-?ups?|
 var reSignedUp = regexp.MustCompile(`(?i)\b(?:just |already |finally )?(?:signed(?: \w+)? up for|registered for|enrolled (?:for|in (?:a|an|the))|(?:bought|got|booked) (?:\w+ )?tickets? (?:for|to))\b`)
 
 // reMovedToDay: something moved to a later day, that day named ("slipped to December 4",
-// "moved the review from May 2 to May 9", "pushed back to Friday").
-var reMovedToDay = regexp.MustCompile(`(?i)\b(?:slipped|slid|moved|rescheduled|postponed|pushed(?: back| out)?|bumped|delayed)(?: [\w']+){0,3}? (?:to|until|till) (?:the |next |this )?((?:\d{1,2}(?:st|nd|rd|th)?(?: of)? (?-i:` +
+// "moved the review from May 2 to May 9", "pushed back to Friday", "the launch moves from
+// April 15 to May 6").
+var reMovedToDay = regexp.MustCompile(`(?i)\b(?:slipped|slips|slid|slides|moved|moves|rescheduled|postponed|pushed(?: back| out)?|bumped|delayed)(?: [\w']+){0,3}? (?:to|until|till) (?:the |next |this )?((?:\d{1,2}(?:st|nd|rd|th)?(?: of)? (?-i:` +
 	text.MonthNames + `)|(?-i:` + text.MonthNames + `)|(?:19|20)\d{2}-\d\d-\d\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b`)
 
 // whenOf is the date of s that places it: the first, or the day something was moved to

@@ -77,12 +77,8 @@ func placedDates(s string, now time.Time, tense int) []text.Mention {
 	}
 	byTense := map[int][]text.Mention{tense: ms}
 	for i, m := range ms {
-		p := phraseOf(s, m)
-		t := datesTense(s[p.start:p.end])
-		if bookedFor(s, m) {
-			t = text.TenseFuture
-		}
-		if t == text.TenseUnknown || t == tense {
+		t, own := dateTense(s, m)
+		if !own || t == tense {
 			continue
 		}
 		if byTense[t] == nil {
@@ -93,6 +89,29 @@ func placedDates(s string, now time.Time, tense int) []text.Mention {
 		}
 	}
 	return ms
+}
+
+// reIsOn: a present "is" that says the day something is on, the day next ("it is on
+// November 19 now", "my last day is March 27", "it's set for May 6"); a possessive's "'s"
+// is none ("Mia's May 6 recital").
+var reIsOn = regexp.MustCompile(`(?i)(?:\b(?:is|are)|\b(?:it|that|this|he|she|there)['’]s|['’]re)(?: now| still| currently)?(?: set| scheduled| planned)?(?: (?:on|for|at))?(?: the)?\s*$`)
+
+// dateTense is the tense that places m, a date of s, and whether its phrase tells it
+// (phraseOf): the phrase's own tense, the future for the day a booking is for, none — the
+// nearest day — for a named day or month (no weekday: datesTense places those) a present
+// "is" says something is on, unless the phrase speaks of the future ("The appointment was
+// moved, it is on November 19 now", "My last day is March 27": neither the move nor "last"
+// places the day); otherwise s's tense places it.
+func dateTense(s string, m text.Mention) (int, bool) {
+	if bookedFor(s, m) {
+		return text.TenseFuture, true
+	}
+	p := phraseOf(s, m)
+	t := datesTense(s[p.start:p.end])
+	if t != text.TenseFuture && !m.Relative && reIsOn.MatchString(s[p.start:m.Start]) {
+		return text.TenseUnknown, true
+	}
+	return t, t != text.TenseUnknown
 }
 
 // phraseOf is m's clause in s between the commas around m, and between the "and"s around

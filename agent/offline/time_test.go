@@ -105,6 +105,29 @@ func TestOfflineAnnotateMovedDates(t *testing.T) {
 	wantAnnotated(t, november, tests)
 }
 
+// A day its clause says something is on, now, is the nearest one, whatever past word
+// the message or the clause holds besides ("my last day", "confirmed:", a move told
+// before it, "because billing slipped"): said on 4 March 2026, May 6 is this year's. A
+// day something moves to lies ahead. What was done on a day stays past.
+func TestOfflineAnnotatePresentDates(t *testing.T) {
+	march := time.Date(2026, time.March, 4, 10, 0, 0, 0, time.FixedZone("", 3600))
+	wantAnnotated(t, march, []struct{ text, want string }{
+		{"Launch date confirmed: May 6.", "Launch date confirmed: May 6 (6 May 2026)."},
+		{"My last day is March 27.", "My last day is March 27 (27 March 2026)."},
+		{"The launch moves from April 15 to May 6 because billing slipped.", "The launch moves from April 15 (15 April 2026) to May 6 (6 May 2026) because billing slipped."},
+		{"I was told the offsite is on April 2.", "I was told the offsite is on April 2 (2 April 2026)."},
+		// Negative: a day something was done on, or was on, is past.
+		{"We went to Rome on May 6.", "We went to Rome on May 6 (6 May 2025)."},
+		{"My last day was May 6.", "My last day was May 6 (6 May 2025)."},
+		{"We confirmed the venue on May 6.", "We confirmed the venue on May 6 (6 May 2025)."},
+	})
+	october := time.Date(2025, time.October, 29, 9, 0, 0, 0, time.FixedZone("", -5*3600))
+	wantAnnotated(t, october, []struct{ text, want string }{
+		{"The appointment was moved, it is on November 19 now.", "The appointment was moved, it is on November 19 (19 November 2025) now."},
+		{"The appointment was moved, it was on November 19.", "The appointment was moved, it was on November 19 (19 November 2024)."},
+	})
+}
+
 // A date is placed by the tense of its own clause, not of the whole message: what someone
 // wants, needs, asks for or plans for a month is the coming one, what was met or done in
 // it the last one. Said in January 2026.
@@ -146,6 +169,7 @@ func TestOfflineExtractMovedDate(t *testing.T) {
 		want time.Time
 	}{
 		{"The audit moved from November 20 to December 3.", day(2026, time.December, 3)},
+		{"The launch moves from November 20 to December 3 because billing slipped.", day(2026, time.December, 3)},
 		{"The v3 launch slipped to November 2.", day(2027, time.November, 2)},
 		{"The cutover window is on 2026-12-12.", day(2026, time.December, 12)},
 		{"The expense report is due by the end of the month.", day(2026, time.November, 30)},

@@ -873,7 +873,7 @@ func monthDay(text string, ix []int, now time.Time, tense int) (Mention, bool) {
 // A range of days is one expression, from the first day's start to the last one's end:
 // "March 14 to 18", "March 14-18", "14–18 March", "from March 14 to March 18", "14 March
 // 2026 to 18 March 2026". A move from one day to another is two days ("moved the review
-// from May 2 to May 9"), and a day followed by a time is no range ("March 14 to 9 pm").
+// from May 2 to May 9", "the launch moves from April 15 to May 6"), and a day followed by a time is no range ("March 14 to 9 pm").
 const rangeTo = `(?:\s*[-–—]\s*|\s+(?i:to|through|until|till)\s+)`
 
 var (
@@ -881,7 +881,7 @@ var (
 	reRangeTail = regexp.MustCompile(`^` + rangeTo + `(\d{1,2})(?:st|nd|rd|th)?\b(?:,? ((?:19|20)\d{2})\b)?`)
 	reRangeHead = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?` + rangeTo + `$`)
 	reNoDayNext = regexp.MustCompile(`^\s*(?:[:.]\d|(?i:[ap]\.?m)\b|(?:` + MonthNames + `|` + monthAbbrevs + `)\b)`)
-	reMovedFrom = regexp.MustCompile(`(?i)\b(?:moved|moving|rescheduled|postponed|pushed|shifted|changed|switched|slipped|slid|delayed|bumped|brought)\b[^.!?;\n]*\bfrom\s*$`)
+	reMovedFrom = regexp.MustCompile(`(?i)\b(?:move[ds]|moving|rescheduled|postponed|pushed|shifted|changed|switched|slip(?:s|ped)|slides|slid|delayed|bumped|brought)\b[^.!?;\n]*\bfrom\s*$`)
 )
 
 // dayRanges are the ranges of days of text: two of days (earliest first) joined, or one

@@ -245,6 +245,8 @@ func TestDatesNoRange(t *testing.T) {
 	wantLabels(t, november, []labelsCase{
 		{"The audit moved from November 20 to December 3.", []string{"20 November 2026", "3 December 2026"}},
 		{"We moved the review from November 20 to November 27.", []string{"20 November 2026", "27 November 2026"}},
+		{"The launch moves from November 20 to December 3.", []string{"20 November 2026", "3 December 2026"}},
+		{"The review slips from November 20 to November 27.", []string{"20 November 2026", "27 November 2026"}},
 		{"Open house on November 20 to 9 pm.", []string{"20 November 2026"}},
 	})
 }
