@@ -1118,7 +1118,7 @@ func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
 	}
 	slices.Sort(neighbours)
 	neighbours = slices.Compact(neighbours)
-	s.texts.deleted(space, []string{id}, str(r, "version_before"), str(r, "version_after"))
+	s.texts.deleted(space, []string{id}, nil, str(r, "version_before"), str(r, "version_after"))
 	if len(neighbours) <= deleteFollowMax {
 		s.followWrite(ctx, space, graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: neighbours, gone: []string{id}})
 	}
@@ -1175,7 +1175,7 @@ var observationDeleteBatch = 500
 // integration of the observation that has not written yet then finds it gone and writes
 // nothing (ApplyRun, ApplyIntegration); one that wrote before has its memories deleted
 // here. The memories are deleted a batch at a time, in that transaction. The keyword
-// index and the graph snapshot follow as they follow DeleteMemory (the embeddings held
+// index (the rewritten texts too) and the graph snapshot follow as they follow DeleteMemory (the embeddings held
 // are read again: the space's state moved). Errors: ENotFound (space or observation),
 // EUnavailable.
 func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease Lease) (ObservationDeleted, error) {
@@ -1183,8 +1183,10 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 	var out ObservationDeleted
 	var move graphMove
 	var versionBefore, versionAfter string
+	var texts []textRewrite // of the memories that stay, for the keyword index
 	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out = ObservationDeleted{Observation: id, MemoryIDs: []string{}}
+		texts = nil
 		now := time.Now().UTC()
 		recs, err := collect(ctx, tx, qObservationDeleteLock, map[string]any{"space": space, "id": id, "now": now})
 		if err != nil {
@@ -1213,15 +1215,18 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 				case len(m.adopted) > 0:
 					adopted[m.ID] = m.adopted
 				}
+				was := realm.Node{ID: m.ID, Name: m.name, Content: m.content, Keywords: m.keywords}
 				switch {
 				case m.DeletedWithIt:
 				case m.Type == realm.Episode:
 					out.Episodes = append(out.Episodes, m.ID)
+					texts = append(texts, textRewrite{was, realm.Node{ID: m.ID, Name: m.name, Content: m.name}})
 					rewritten[m.ID] = map[string]any{"content": m.name, "description": "", "keywords": []string{}, "participants": nil,
 						"embedding": nil, "word_count": WordCount(m.name, m.name, nil), "updated_at": now}
 				case m.Type == realm.Entity && m.said != nil:
 					n := keptNames(m)
 					out.Renamed = append(out.Renamed, n)
+					texts = append(texts, textRewrite{was, n})
 					props := map[string]any{"name": n.Name, "aliases": nil, "content": n.Content, "keywords": orEmpty(n.Keywords),
 						"embedding": nil, "word_count": WordCount(n.Name, n.Content, n.Keywords), "updated_at": now}
 					if len(n.Aliases) > 0 {
@@ -1277,11 +1282,7 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 		return ObservationDeleted{}, err
 	}
 	out.MemoriesDeleted = len(out.MemoryIDs)
-	if len(out.Episodes) > 0 || len(out.Renamed) > 0 {
-		s.texts.drop(space) // their text changed: read again
-	} else {
-		s.texts.deleted(space, out.MemoryIDs, versionBefore, versionAfter)
-	}
+	s.texts.deleted(space, out.MemoryIDs, texts, versionBefore, versionAfter)
 	if len(move.ids) <= deleteFollowMax {
 		s.followWrite(ctx, space, move)
 	}
