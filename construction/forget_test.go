@@ -71,13 +71,21 @@ func TestForgetLeavesOthersPending(t *testing.T) {
 
 // TestForgetKeepsOnlyNamesSaid: an entity that stays after a message is forgotten keeps
 // only the names a message that stays says: "Tom Becker", merged with the "Tom" of
-// another message, is "Tom" once the message that said "Becker" is forgotten, found by
-// that word neither by its name nor by the keyword index, and embedded anew.
+// another message said before or after, is "Tom" once the message that said "Becker" is
+// forgotten, found by that word neither by its name nor by the keyword index, and
+// embedded anew.
 func TestForgetKeepsOnlyNamesSaid(t *testing.T) {
+	tom := realm.Observation{ID: "b", Speaker: "Ana", Content: "Tom called about the invoice."}
+	becker := realm.Observation{ID: "a", Speaker: "Ana", Content: "I met Tom Becker at the fair."}
+	t.Run("FirstNameBefore", func(t *testing.T) { forgetKeepsOnlyNamesSaid(t, tom, becker) })
+	t.Run("FirstNameAfter", func(t *testing.T) { forgetKeepsOnlyNamesSaid(t, becker, tom) })
+}
+
+// forgetKeepsOnlyNamesSaid integrates obs (one saying "Tom", one "Tom Becker", whose id is
+// a), then forgets a.
+func forgetKeepsOnlyNamesSaid(t *testing.T, obs ...realm.Observation) {
 	ctx := context.Background()
-	store, space, p := saidInSession(t,
-		realm.Observation{ID: "b", Speaker: "Ana", Content: "Tom called about the invoice."},
-		realm.Observation{ID: "a", Speaker: "Ana", Content: "I met Tom Becker at the fair."})
+	store, space, p := saidInSession(t, obs...)
 	tom := func() realm.Node {
 		t.Helper()
 		mems, _, err := store.ListMemories(ctx, space, cypher.MemoryFilter{Type: realm.Entity, Q: "Tom"}, "", 100)
