@@ -1141,7 +1141,8 @@ type ObservationDeleted struct {
 	// Episodes are the episodes that stay and derived from it, in id order: what they
 	// said of their session may be its words (its speaker), so they say only their name
 	// and times when it is gone, with no embedding, to derive again from the messages that
-	// stay (construction.Pipeline.Forget).
+	// stay (construction.Pipeline.Forget). They and Renamed are marked to be derived
+	// again (RederivePending) until RederiveMemory writes them.
 	Episodes []string
 	// Renamed are the entities that stay and derived from it that a message that stays
 	// does not name by all their names, as they are when it is gone (keptNames): with no
@@ -1222,13 +1223,13 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 					out.Episodes = append(out.Episodes, m.ID)
 					texts = append(texts, textRewrite{was, realm.Node{ID: m.ID, Name: m.name, Content: m.name}})
 					rewritten[m.ID] = map[string]any{"content": m.name, "description": "", "keywords": []string{}, "participants": nil,
-						"embedding": nil, "word_count": WordCount(m.name, m.name, nil), "updated_at": now}
+						"embedding": nil, "word_count": WordCount(m.name, m.name, nil), "updated_at": now, "rederive": true}
 				case m.Type == realm.Entity && m.said != nil:
 					n := keptNames(m)
 					out.Renamed = append(out.Renamed, n)
 					texts = append(texts, textRewrite{was, n})
 					props := map[string]any{"name": n.Name, "aliases": nil, "content": n.Content, "keywords": orEmpty(n.Keywords),
-						"embedding": nil, "word_count": WordCount(n.Name, n.Content, n.Keywords), "updated_at": now}
+						"embedding": nil, "word_count": WordCount(n.Name, n.Content, n.Keywords), "updated_at": now, "rederive": true}
 					if len(n.Aliases) > 0 {
 						props["aliases"] = n.Aliases
 					}
