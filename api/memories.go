@@ -269,10 +269,22 @@ func (k *Key) ingestView(results []construction.Result) []construction.Result {
 // handleJob finds the job in any space, then hides it, as if it did not exist, from a
 // key that may not see its space. Any key of the space may follow its jobs: one without
 // the read scope sees them as ingestView shows an ingestion, without the memories their
-// observations superseded.
+// observations superseded. With ?results=false it answers the job's status and counts
+// only, without its per-message results (a poll of a large batch).
 func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 	id := chi.URLParam(r, "id")
 	key := keyOf(r.Context())
+	q := r.URL.Query()
+	fe := realm.FieldErrors{}
+	queryKnown(q, fe, "results")
+	withResults := q.Get("results") != "false"
+	if q.Has("results") && withResults && q.Get("results") != "true" {
+		fe.Add("results", "must be true or false")
+	}
+	if err := fe.Err(); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	job, err := s.Ingest.Job(r.Context(), "", id)
 	if err == nil && !key.allows(job.Space) {
 		err = cypher.JobNotFound(id)
@@ -285,6 +297,9 @@ func (s *server) handleJob(w http.ResponseWriter, r *http.Request) {
 		for i := range job.Results {
 			job.Results[i].Superseded = []string{}
 		}
+	}
+	if !withResults {
+		job.Results = nil // left out
 	}
 	encode(w, http.StatusOK, job)
 }

@@ -12,7 +12,8 @@ import (
 // TestCalledAlso: an entity merged into learns the candidate's aliases, and the
 // candidate's own name when the candidate is called by one of the entity's names; a
 // first name merged into by the full name it opens takes the full name and keeps the
-// first as an alias.
+// first as an alias, and a full name merged into by the first name it opens keeps it as
+// an alias.
 func TestCalledAlso(t *testing.T) {
 	user := agent.Candidate{Type: realm.Entity, Name: "user", Aliases: []string{"Alice Nguyen"}}
 	becker := agent.Candidate{Type: realm.Entity, Name: "Tom Becker"}
@@ -28,6 +29,8 @@ func TestCalledAlso(t *testing.T) {
 		{"FullNameAliasNames", "Tom", []string{"Tom Becker", "TB"}, becker, []string{"TB", "Tom"}, "Tom Becker"},
 		{"FullNameAgain", "Tom Becker", []string{"Tom"}, becker, nil, ""},
 		{"FirstNameAgain", "Tom Becker", []string{"Tom"}, agent.Candidate{Type: realm.Entity, Name: "Tom"}, nil, ""},
+		{"FirstNameAfterFullName", "Tom Becker", nil, agent.Candidate{Type: realm.Entity, Name: "Tom"}, []string{"Tom"}, ""},
+		{"FirstNameAfterFullNameAliased", "Tom Becker", []string{"TB"}, agent.Candidate{Type: realm.Entity, Name: "tom"}, []string{"TB", "tom"}, ""},
 		{"SpeakerLearnsTheName", "user", nil, user, []string{"Alice Nguyen"}, ""},
 		{"NameLearnsTheSpeaker", "Alice Nguyen", nil, user, []string{"user"}, ""},
 		{"NameCalledByAlias", "Alice N.", []string{"alice nguyen"}, user, []string{"alice nguyen", "user"}, ""},

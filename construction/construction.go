@@ -843,8 +843,11 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 // it too). When c's name is the full name the entity's one word opens ("Tom Becker" merged
 // into "Tom", said before), the entity is Tom Becker's: it takes the full name, which
 // recall and the explorer show, and keeps the word as an alias (a later "Tom" joins it, a
-// later "Tom Ruiz" is another Tom). A merge judged without a name in common ("the cafe"
-// into "Blue Bottle") makes no alias of a description.
+// later "Tom Ruiz" is another Tom). When c's one word opens the entity's full name ("Tom"
+// merged into "Tom Becker", said before), the word is an alias too: the entity is found by
+// it, and forgetting the messages that said the full name leaves it "Tom" (the names a
+// message that stays says), not deleted. A merge judged without a name in common ("the
+// cafe" into "Blue Bottle") makes no alias of a description.
 func calledAlso(name string, aliases []string, c agent.Candidate) (string, []string) {
 	full, learned, out := name, c.Aliases, slices.Clone(aliases)
 	switch {
@@ -852,7 +855,7 @@ func calledAlso(name string, aliases []string, c agent.Candidate) (string, []str
 		full, learned = strings.TrimSpace(c.Name), append(slices.Clone(c.Aliases), name)
 		// The full name, an alias until now (a merge of before kept the word), is the name.
 		out = slices.DeleteFunc(out, func(a string) bool { return strings.EqualFold(a, full) })
-	case slices.ContainsFunc(c.Aliases, func(a string) bool { return hasName(append([]string{name}, aliases...), a) }):
+	case opensFullName(c.Name, name) || slices.ContainsFunc(c.Aliases, func(a string) bool { return hasName(append([]string{name}, aliases...), a) }):
 		learned = append(slices.Clone(c.Aliases), c.Name)
 	}
 	for _, n := range learned {

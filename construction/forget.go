@@ -34,7 +34,8 @@ type Forgotten struct {
 // that stay (rederiveEpisodes). The deletion already left them none of its words (an
 // episode says only its name and times, with no embedding; an entity its names kept,
 // with none): an error of these last steps leaves them without an embedding, or with the
-// episode's text so bare, never with its words.
+// episode's text so bare, never with its words, and marked: RederivePending (the
+// resumption's) derives them again.
 // Errors: ENotFound (space or message), EUnavailable, and the agent's and the embedder's
 // (the message is forgotten all the same).
 func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, error) {
@@ -65,6 +66,43 @@ func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, err
 	return out, p.rederiveEpisodes(ctx, space, deleted.Episodes)
 }
 
+// rederiveBatch is how many memories a pass of RederivePending derives again.
+const rederiveBatch = 100
+
+// RederivePending derives again the entities and episodes of space ("": of every space)
+// that a forget left to derive again (cypher.Store.RederivePending): its derivation of
+// them failed (the embedder or the model away) or never ran (the process stopped), and
+// they have no embedding meanwhile (recall finds them by their words and edges, not by
+// their meaning). An entity is embedded anew of the names it kept, an episode derived
+// again from the messages that stay, as Forget does; a pass takes up to rederiveBatch of
+// them, and ResumePendingSpace runs one after its observations, so that the server does
+// it within REALM_RESUME_INTERVAL. It returns how many it derived again.
+// Errors: EUnavailable (it stops there), and the agent's and the embedder's (the first
+// met; the others are tried all the same).
+func (p *Pipeline) RederivePending(ctx context.Context, space string) (int, error) {
+	nodes, err := p.store.RederivePending(ctx, space, rederiveBatch)
+	if err != nil {
+		return 0, err
+	}
+	done, first := 0, error(nil)
+	for _, n := range nodes {
+		if n.Type == realm.Episode {
+			err = p.rederiveEpisodes(ctx, n.Space, []string{n.ID})
+		} else {
+			err = p.reembed(ctx, n.Space, n)
+		}
+		switch {
+		case err == nil:
+			done++
+		case realm.ErrorCode(err) == realm.EUnavailable || ctx.Err() != nil:
+			return done, err
+		case first == nil:
+			first = err
+		}
+	}
+	return done, first
+}
+
 // reembed writes the embedding of n, an entity or an episode of space, made anew of what
 // it says. Errors: EUnavailable, and the embedder's.
 func (p *Pipeline) reembed(ctx context.Context, space string, n realm.Node) error {
@@ -85,11 +123,11 @@ func (p *Pipeline) reembed(ctx context.Context, space string, n realm.Node) erro
 // keywords, times, embedding) may be a forgotten message's, its speaker's name. It keeps
 // its id, name and edges: the session's messages stay contextualized by it, and those
 // said later find it. An extraction that makes no episode of the session (an LLM's) leaves
-// it as the deletion left it: its name and times, no embedding.
+// it as the deletion left it, its name and times, and embeds that.
 // Errors: EUnavailable, and the agent's and the embedder's.
 func (p *Pipeline) rederiveEpisodes(ctx context.Context, space string, ids []string) error {
 	for _, id := range ids {
-		name, o, err := p.store.EpisodeOpening(ctx, space, id)
+		e, o, err := p.store.EpisodeOpening(ctx, space, id)
 		if realm.ErrorCode(err) == realm.ENotFound {
 			continue // gone with a message forgotten meanwhile
 		}
@@ -108,13 +146,11 @@ func (p *Pipeline) rederiveEpisodes(ctx context.Context, space string, ids []str
 		if err != nil {
 			return err
 		}
-		i := slices.IndexFunc(ext.Candidates, func(c agent.Candidate) bool { return c.Type == realm.Episode && c.Name == name })
-		if i < 0 {
-			continue
+		n := realm.Node{ID: id, Type: realm.Episode, Name: e.Name, Content: e.Content, TStart: e.TStart, TEnd: e.TEnd}
+		if i := slices.IndexFunc(ext.Candidates, func(c agent.Candidate) bool { return c.Type == realm.Episode && c.Name == e.Name }); i >= 0 {
+			c := ext.Candidates[i]
+			n.Content, n.Description, n.Participants, n.Keywords, n.TStart, n.TEnd = c.Content, c.Description, c.Participants, c.Keywords, c.TStart, c.TEnd
 		}
-		c := ext.Candidates[i]
-		n := realm.Node{ID: id, Type: realm.Episode, Name: name, Content: c.Content, Description: c.Description,
-			Participants: c.Participants, Keywords: c.Keywords, TStart: c.TStart, TEnd: c.TEnd}
 		if err := p.reembed(ctx, space, n); err != nil {
 			return err
 		}

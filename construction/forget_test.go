@@ -71,13 +71,21 @@ func TestForgetLeavesOthersPending(t *testing.T) {
 
 // TestForgetKeepsOnlyNamesSaid: an entity that stays after a message is forgotten keeps
 // only the names a message that stays says: "Tom Becker", merged with the "Tom" of
-// another message, is "Tom" once the message that said "Becker" is forgotten, found by
-// that word neither by its name nor by the keyword index, and embedded anew.
+// another message said before or after, is "Tom" once the message that said "Becker" is
+// forgotten, found by that word neither by its name nor by the keyword index, and
+// embedded anew.
 func TestForgetKeepsOnlyNamesSaid(t *testing.T) {
+	tom := realm.Observation{ID: "b", Speaker: "Ana", Content: "Tom called about the invoice."}
+	becker := realm.Observation{ID: "a", Speaker: "Ana", Content: "I met Tom Becker at the fair."}
+	t.Run("FirstNameBefore", func(t *testing.T) { forgetKeepsOnlyNamesSaid(t, tom, becker) })
+	t.Run("FirstNameAfter", func(t *testing.T) { forgetKeepsOnlyNamesSaid(t, becker, tom) })
+}
+
+// forgetKeepsOnlyNamesSaid integrates obs (one saying "Tom", one "Tom Becker", whose id is
+// a), then forgets a.
+func forgetKeepsOnlyNamesSaid(t *testing.T, obs ...realm.Observation) {
 	ctx := context.Background()
-	store, space, p := saidInSession(t,
-		realm.Observation{ID: "b", Speaker: "Ana", Content: "Tom called about the invoice."},
-		realm.Observation{ID: "a", Speaker: "Ana", Content: "I met Tom Becker at the fair."})
+	store, space, p := saidInSession(t, obs...)
 	tom := func() realm.Node {
 		t.Helper()
 		mems, _, err := store.ListMemories(ctx, space, cypher.MemoryFilter{Type: realm.Entity, Q: "Tom"}, "", 100)
@@ -185,5 +193,68 @@ func TestForgetLeavesEpisodesNoWordsOnFailure(t *testing.T) {
 	}
 	if _, err := p.Forget(ctx, space, "a"); realm.ErrorCode(err) != realm.ENotFound {
 		t.Errorf("forgot a again: %v, want ENotFound", err)
+	}
+}
+
+// awayEmbedder fails every embedding (the model gone meanwhile).
+type awayEmbedder struct{ bowEmbedder }
+
+func (awayEmbedder) Embed(context.Context, []string) ([][]float32, error) {
+	return nil, errors.New("the embedder is away")
+}
+
+// TestForgetRederivesAfterFailure: the entity a forget renames and the episode it bares,
+// left without an embedding by an embedder away, are marked; meanwhile a keyword recall
+// finds the entity by the name it kept; the next resumption pass (ResumePending, which
+// the server runs every REALM_RESUME_INTERVAL) derives them again: the entity embedded
+// of its new name, the episode of the messages that stay, and no mark is left.
+func TestForgetRederivesAfterFailure(t *testing.T) {
+	ctx := context.Background()
+	store, space, p := saidInSession(t,
+		realm.Observation{ID: "b", Speaker: "Ana", Content: "Tom called about the invoice."},
+		realm.Observation{ID: "a", Speaker: "Ana", Content: "I met Tom Becker at the fair."})
+	away := construction.New(store, offline.New(offline.Options{}), awayEmbedder{}, construction.Options{Owner: "away-" + space}, zerolog.Nop())
+	t.Cleanup(func() { away.Close(context.Background()) })
+	deleted, err := away.Forget(ctx, space, "a")
+	if err == nil {
+		t.Fatal("forgot with the embedder away, want its error")
+	}
+	marked, err := store.RederivePending(ctx, space, 10)
+	if err != nil || len(marked) == 0 {
+		t.Fatalf("left to derive again: %+v %v, want the renamed entity (forgotten: %+v)", marked, err, deleted)
+	}
+	var tom realm.Node
+	for _, n := range marked {
+		if n.Type == realm.Entity {
+			tom = n
+		}
+	}
+	if tom.Name != "Tom" {
+		t.Fatalf("left to derive again: %+v, want the entity Tom", marked)
+	}
+	q := becker(ctx, t, store, space)
+	q.Keywords = []string{"Tom"}
+	if seeds, err := store.SeedByFullText(ctx, space, q); err != nil || !slices.ContainsFunc(seeds, func(s cypher.ScoredMemory) bool { return s.Node.ID == tom.ID }) {
+		t.Errorf("Tom finds %+v %v meanwhile, want %s", seeds, err, tom.ID)
+	}
+
+	if _, err := p.ResumePending(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if left, err := store.RederivePending(ctx, space, 10); err != nil || len(left) > 0 {
+		t.Errorf("left to derive again after a pass: %+v %v, want none", left, err)
+	}
+	for _, n := range marked {
+		got, err := store.MemoriesByIDs(ctx, space, []string{n.ID})
+		if err != nil || len(got) != 1 || len(got[0].Embedding) == 0 {
+			t.Fatalf("%s %s after a pass: %+v %v, want an embedding", n.Type, n.ID, got, err)
+		}
+		if n.ID != tom.ID {
+			continue
+		}
+		want, _ := bowEmbedder{}.Embed(ctx, []string{construction.EmbedText(got[0].Name, got[0].Content)})
+		if got[0].Name != "Tom" || !cyphertest.CloseVectors(got[0].Embedding, want[0]) {
+			t.Errorf("Tom after a pass: %q, want the embedding of its new name", got[0].Name)
+		}
 	}
 }

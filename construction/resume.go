@@ -35,7 +35,8 @@ func (p *Pipeline) ResumePending(ctx context.Context) (int, error) {
 // of every space); the leases of dead processes are taken over in every space. The jobs
 // of the spaces it integrated or failed observations of are then settled: those with no
 // observation pending left are recorded done or failed (a job whose own run was killed,
-// or left observations pending for this to integrate).
+// or left observations pending for this to integrate). Last, once none is left, it
+// derives again the memories a forget left to (RederivePending).
 func (p *Pipeline) ResumePendingSpace(ctx context.Context, space string) (int, error) {
 	integrated := 0
 	seen := map[string]int{}     // guards against an observation that can neither succeed nor fail
@@ -54,11 +55,21 @@ func (p *Pipeline) ResumePendingSpace(ctx context.Context, space string) (int, e
 		case claimed == 0 && len(aside.spaces) > 0:
 			return integrated, realm.Errorf(realm.EUnavailable, "resume: neo4j was busy with %d of the spaces: their pending observations are left to the next pass", len(aside.spaces))
 		case claimed == 0:
-			return integrated, nil
+			return integrated, p.rederivePending(ctx, space)
 		}
 		// The pass's total is Resume's line; a batch's is detail.
 		p.log.Debug().Int("claimed", claimed).Int("integrated", n).Msg("resumed a batch of pending observations")
 	}
+}
+
+// rederivePending runs RederivePending, once the pass left no observation pending: the
+// memories a forget left to derive again are made anew of what stays.
+func (p *Pipeline) rederivePending(ctx context.Context, space string) error {
+	n, err := p.RederivePending(ctx, space)
+	if n > 0 {
+		p.log.Info().Int("memories", n).Msg("derived again the memories a forget left without an embedding")
+	}
+	return err
 }
 
 // busySpaces are the spaces a pass of ResumePendingSpace set aside, Neo4j busy with them.

@@ -16,20 +16,40 @@ var (
 	//go:embed queries/episode_rederive.cypher
 	episodeRederiveCypher string
 	qEpisodeRederive      = newQuery("episode_rederive", episodeRederiveCypher)
+
+	//go:embed queries/memory_rederive_pending.cypher
+	memoryRederivePendingCypher string
+	qMemoryRederivePending      = newQuery("memory_rederive_pending", memoryRederivePendingCypher)
 )
 
-// EpisodeOpening returns the name of episode id of space and the first message it derives
-// from, the one that opens its session among those that stay.
+// RederivePending returns up to limit of the entities and episodes of space ("": of every
+// space) that a forget left to derive again (DeleteObservation marks them, RederiveMemory
+// clears the mark): with no embedding until then, their derivation anew having failed or
+// not yet run. Each has its space, id, type, name and content. Errors: EUnavailable.
+func (s *Store) RederivePending(ctx context.Context, space string, limit int) ([]realm.Node, error) {
+	recs, err := s.read(ctx, qMemoryRederivePending, map[string]any{"space": space, "limit": limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]realm.Node, len(recs))
+	for i, r := range recs {
+		out[i] = realm.Node{Space: str(r, "space"), ID: str(r, "id"), Type: realm.NodeType(str(r, "type")), Name: str(r, "name"), Content: str(r, "content")}
+	}
+	return out, nil
+}
+
+// EpisodeOpening returns episode id of space (without its embedding) and the first
+// message it derives from, the one that opens its session among those that stay.
 // Errors: ENotFound (no such episode, or one that derives from no message), EUnavailable.
-func (s *Store) EpisodeOpening(ctx context.Context, space, id string) (string, realm.Observation, error) {
+func (s *Store) EpisodeOpening(ctx context.Context, space, id string) (realm.Node, realm.Observation, error) {
 	recs, err := s.read(ctx, qEpisodeOpening, map[string]any{"space": space, "id": id})
 	if err != nil {
-		return "", realm.Observation{}, err
+		return realm.Node{}, realm.Observation{}, err
 	}
 	if len(recs) == 0 {
-		return "", realm.Observation{}, realm.Errorf(realm.ENotFound, "episode %q with a message not found in space %q", id, space)
+		return realm.Node{}, realm.Observation{}, realm.Errorf(realm.ENotFound, "episode %q with a message not found in space %q", id, space)
 	}
-	return str(recs[0], "name"), observationOf(recs[0], "o"), nil
+	return nodeOf(mapOf(recs[0], "e")), observationOf(recs[0], "o"), nil
 }
 
 // rederived are the properties RederiveMemory writes of a memory of each type.
@@ -42,7 +62,8 @@ var rederived = map[realm.NodeType][]string{
 // derived from was forgotten (construction.Pipeline.Forget): of an episode, from its
 // session's messages that stay, its content, description, participants, keywords, times
 // and embedding replace the stored ones; of an entity, its embedding, of the names it
-// kept (DeleteObservation). Its id, name, provenance and edges stay.
+// kept (DeleteObservation). Its id, name, provenance and edges stay; the mark the
+// deletion left it (RederivePending) goes.
 // Errors: ENotFound, EUnavailable.
 func (s *Store) RederiveMemory(ctx context.Context, space string, n realm.Node) error {
 	defer s.graphs.writing(space)()
@@ -51,6 +72,7 @@ func (s *Store) RederiveMemory(ctx context.Context, space string, n realm.Node) 
 	for _, k := range rederived[n.Type] {
 		props[k] = all[k] // nil when n has none: removed
 	}
+	props["rederive"] = nil // derived again
 	recs, err := s.write(ctx, qEpisodeRederive, map[string]any{"space": space, "id": n.ID, "props": props, "now": time.Now().UTC()})
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -208,4 +209,54 @@ func roundScore(x float64) float64 {
 	}
 	e := math.Pow(10, 11-math.Floor(math.Log10(math.Abs(x))))
 	return math.Round(x*e) / e
+}
+
+// TestKeywordIndexFollowsForget: forgetting a message that renames an entity (a message
+// that stays says only "Tom") and leaves an episode its name alone, next to a deleted
+// fact, is followed by the keyword index held, not dropped for a read of the whole space:
+// the index served holds the entity's new name and the episode's bare text, as the index
+// read again does; and the episode derived again after (RederiveMemory) is followed too.
+func TestKeywordIndexFollowsForget(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space := keywordSpace(t, s)
+	day := time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)
+	saveObservations(t, s, space, []realm.Observation{
+		{ID: "o", Speaker: "Ann", Content: "Tom Becker came to the quokka picnic.", ObservedAt: day},
+		{ID: "p", Speaker: "Ann", Content: "Tom called about the picnic.", ObservedAt: day.Add(time.Minute)},
+	})
+	tom, episode, fact := space+"-tom", space+"-episode", space+"-fact"
+	apply := func(obs string, in Integration) {
+		t.Helper()
+		if applied, err := s.ApplyIntegration(ctx, space, obs, NeighbourQuery{}, nil, in); err != nil || !applied.Applied {
+			t.Fatalf("%s: %+v %v", obs, applied, err)
+		}
+	}
+	apply("o", Integration{Adds: []realm.Node{
+		{ID: tom, Type: realm.Entity, Name: "Tom Becker", Aliases: []string{"Tom"}, Content: "Tom Becker (person)", Keywords: []string{"Becker"}},
+		{ID: episode, Type: realm.Episode, Name: "Picnic", Content: "Ann and Tom Becker at the quokka picnic", Keywords: []string{"quokka"}, TStart: &day},
+		{ID: fact, Type: realm.Fact, Name: "Quokka picnic", Content: "Tom Becker came to the quokka picnic"},
+	}})
+	apply("p", Integration{Merges: []Merge{{ID: tom, Keywords: []string{"Tom"}}, {ID: episode, Keywords: []string{"picnic"}}}})
+	if _, err := s.LoadKeywordIndex(ctx, space); err != nil {
+		t.Fatal(err)
+	}
+	queries := []SeedQuery{{Keywords: []string{"Tom Becker"}}, {Keywords: []string{"quokka picnic"}}, {Keywords: []string{"running"}},
+		{Keywords: []string{"picnic"}, TimeRange: &realm.TimeRange{From: day, To: day.Add(time.Hour)}}}
+	deleted, err := s.DeleteObservation(ctx, space, "o", Lease{Owner: "owner-" + space, Until: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(deleted.Renamed) != 1 || !slices.Equal(deleted.Episodes, []string{episode}) || !slices.Equal(deleted.MemoryIDs, []string{fact}) {
+		t.Fatalf("deleted %+v: want %s renamed, %s rewritten, %s deleted", deleted, tom, episode, fact)
+	}
+	followed, _ := checkFollowed(t, s, space, "forgot o", queries)
+	if text := indexByID(followed)[tom]; strings.Contains(text, "becker") {
+		t.Errorf("the index holds %s as %q, with its forgotten name", tom, text)
+	}
+	rederived := realm.Node{ID: episode, Type: realm.Episode, Name: "Picnic", Content: "Ann at the picnic with Tom", Keywords: []string{"picnic"}, TStart: &day}
+	if err := s.RederiveMemory(ctx, space, rederived); err != nil {
+		t.Fatal(err)
+	}
+	checkFollowed(t, s, space, "episode derived again", queries)
 }

@@ -407,22 +407,31 @@ func (t *spaceTexts) successor() *spaceTexts {
 	return u
 }
 
-// deletedFollowMax is the most memories a deletion may take out for the index to follow it.
+// deletedFollowMax is the most memories a deletion may take out or rewrite for the index
+// to follow it.
 const deletedFollowMax = 64
+
+// textRewrite is a memory whose name, content or keywords a deletion rewrote
+// (DeleteObservation: an entity's names, an episode's text): as it was, and as it is left.
+// Its type and times stay.
+type textRewrite struct {
+	was, now realm.Node
+}
 
 // deleted records this process's deletion of the memories ids from the space
 // (memory_delete.cypher, observation_delete_*.cypher, which moved the space's
-// memories_version from before to after) in its keyword index: an index of before loses
-// the memories and holds after; any other is forgotten.
-func (c *keywordCache) deleted(space string, ids []string, before, after string) {
+// memories_version from before to after), and its rewrite of others' texts, in its
+// keyword index: an index of before loses the deleted memories, holds the rewritten ones
+// with their new texts, and holds after; any other is forgotten.
+func (c *keywordCache) deleted(space string, ids []string, rewritten []textRewrite, before, after string) {
 	c.mu.Lock()
 	old := c.spaces[space]
 	c.mu.Unlock()
 	if old == nil {
 		return
 	}
-	// Each removal looks at every term of the index (remove): many are left to a read.
-	if before == "" || after == "" || old.state.Version != before || len(ids) > deletedFollowMax || !old.next.CompareAndSwap(false, true) {
+	// Each removal may look at every term of the index (remove): many are left to a read.
+	if before == "" || after == "" || old.state.Version != before || len(ids)+len(rewritten) > deletedFollowMax || !old.next.CompareAndSwap(false, true) {
 		c.drop(space)
 		return
 	}
@@ -434,6 +443,17 @@ func (c *keywordCache) deleted(space string, ids []string, before, after string)
 			return
 		}
 		u.remove(i, nil)
+	}
+	for _, r := range rewritten {
+		i, ok := u.where.at[r.now.ID]
+		if !ok {
+			c.drop(space)
+			return
+		}
+		n := r.now
+		n.Type, n.TStart, n.TEnd = u.types[i], timeOrNil(u.start[i]), timeOrNil(u.end[i])
+		u.remove(i, &r.was)
+		u.add(n)
 	}
 	u = u.settled()
 	u.state = SpaceState{N: old.state.N - int64(len(ids)), Version: after}
@@ -457,6 +477,14 @@ func (t *spaceTexts) positions() *textPositions {
 		p.runAt[run] = int32(r)
 	}
 	return p
+}
+
+// timeOrNil is t, nil when zero (timeOrZero's inverse).
+func timeOrNil(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
 }
 
 func timeOrZero(t *time.Time) time.Time {

@@ -1120,7 +1120,7 @@ func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
 	}
 	slices.Sort(neighbours)
 	neighbours = slices.Compact(neighbours)
-	s.texts.deleted(space, []string{id}, str(r, "version_before"), str(r, "version_after"))
+	s.texts.deleted(space, []string{id}, nil, str(r, "version_before"), str(r, "version_after"))
 	if len(neighbours) <= deleteFollowMax {
 		s.followWrite(ctx, space, graphMove{before: str(r, "graph_before"), after: str(r, "graph_after"), ids: neighbours, gone: []string{id}})
 	}
@@ -1146,7 +1146,8 @@ type ObservationDeleted struct {
 	// Episodes are the episodes that stay and derived from it, in id order: what they
 	// said of their session may be its words (its speaker), so they say only their name
 	// and times when it is gone, with no embedding, to derive again from the messages that
-	// stay (construction.Pipeline.Forget).
+	// stay (construction.Pipeline.Forget). They and Renamed are marked to be derived
+	// again (RederivePending) until RederiveMemory writes them.
 	Episodes []string
 	// Renamed are the entities that stay and derived from it that a message that stays
 	// does not name by all their names, as they are when it is gone (keptNames): with no
@@ -1183,7 +1184,7 @@ var observationDeleteBatch = 500
 // integration of the observation that has not written yet then finds it gone and writes
 // nothing (ApplyRun, ApplyIntegration); one that wrote before has its memories deleted
 // here. The memories are deleted a batch at a time, in that transaction. The keyword
-// index and the graph snapshot follow as they follow DeleteMemory (the embeddings held
+// index (the rewritten texts too) and the graph snapshot follow as they follow DeleteMemory (the embeddings held
 // are read again: the space's state moved). Errors: ENotFound (space or observation),
 // EUnavailable.
 func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease Lease) (ObservationDeleted, error) {
@@ -1191,8 +1192,10 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 	var out ObservationDeleted
 	var move graphMove
 	var versionBefore, versionAfter string
+	var texts []textRewrite // of the memories that stay, for the keyword index
 	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out = ObservationDeleted{Observation: id, MemoryIDs: []string{}}
+		texts = nil
 		now := time.Now().UTC()
 		recs, err := collect(ctx, tx, qObservationDeleteLock, map[string]any{"space": space, "id": id, "now": now})
 		if err != nil {
@@ -1221,17 +1224,20 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 				case len(m.adopted) > 0:
 					adopted[m.ID] = m.adopted
 				}
+				was := realm.Node{ID: m.ID, Name: m.name, Content: m.content, Keywords: m.keywords}
 				switch {
 				case m.DeletedWithIt:
 				case m.Type == realm.Episode:
 					out.Episodes = append(out.Episodes, m.ID)
+					texts = append(texts, textRewrite{was, realm.Node{ID: m.ID, Name: m.name, Content: m.name}})
 					rewritten[m.ID] = map[string]any{"content": m.name, "description": "", "keywords": []string{}, "participants": nil,
-						"embedding": nil, "word_count": WordCount(m.name, m.name, nil), "updated_at": now}
+						"embedding": nil, "word_count": WordCount(m.name, m.name, nil), "updated_at": now, "rederive": true}
 				case m.Type == realm.Entity && m.said != nil:
 					n := keptNames(m)
 					out.Renamed = append(out.Renamed, n)
+					texts = append(texts, textRewrite{was, n})
 					props := map[string]any{"name": n.Name, "aliases": nil, "content": n.Content, "keywords": orEmpty(n.Keywords),
-						"embedding": nil, "word_count": WordCount(n.Name, n.Content, n.Keywords), "updated_at": now}
+						"embedding": nil, "word_count": WordCount(n.Name, n.Content, n.Keywords), "updated_at": now, "rederive": true}
 					if len(n.Aliases) > 0 {
 						props["aliases"] = n.Aliases
 					}
@@ -1299,11 +1305,7 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 		return ObservationDeleted{}, err
 	}
 	out.MemoriesDeleted = len(out.MemoryIDs)
-	if len(out.Episodes) > 0 || len(out.Renamed) > 0 {
-		s.texts.drop(space) // their text changed: read again
-	} else {
-		s.texts.deleted(space, out.MemoryIDs, versionBefore, versionAfter)
-	}
+	s.texts.deleted(space, out.MemoryIDs, texts, versionBefore, versionAfter)
 	if len(move.ids) <= deleteFollowMax {
 		s.followWrite(ctx, space, move)
 	}

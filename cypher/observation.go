@@ -578,8 +578,9 @@ type Job struct {
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
 	// Results are its observations' outcomes so far, in the order they were sent, each
-	// once; one forgotten since is JobForgotten.
-	Results []JobResult `json:"results"`
+	// once; one forgotten since is JobForgotten. Left out of the JSON when nil (GET
+	// /v1/jobs/{id}?results=false: the status alone); a job has at least one.
+	Results []JobResult `json:"results,omitempty"`
 }
 
 // JobResult is what became of one observation of a job, as far as its job tells.
