@@ -1998,6 +1998,64 @@ func corrected(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	return stateChange{}
 }
 
+// correctedDays are the dates ms of said with the weekday a correction names ("Actually
+// the dentist was on Tuesday, not Monday", told on a later day) dated in the week of the
+// day it corrects: the wrong weekday as the latest earlier message of the speaker among
+// recent that names it and a word of the correction ("Went to the dentist on Monday")
+// dated it, not the last such weekday before the correction. Dates stay as read when no
+// such message is among recent.
+func correctedDays(ms []text.Mention, said, speaker string, recent []realm.Observation) []text.Mention {
+	for _, k := range correctionsOf(said) {
+		right, okR := weekdayNamed(lastWord(k.right))
+		wrong, okW := weekdayNamed(k.wrong)
+		if !okR || !okW {
+			continue
+		}
+		corrected, ok := dayNamedBefore(wrong, said, speaker, recent)
+		if !ok {
+			continue
+		}
+		day := corrected.AddDate(0, 0, mondayFirst(right)-mondayFirst(wrong))
+		for i, m := range ms {
+			if strings.EqualFold(lastWord(said[m.Start:m.End]), right.String()) {
+				ms[i].From, ms[i].To = text.DaySpan(day)
+				ms[i].Label = day.Format("Monday 2 January 2006")
+			}
+		}
+	}
+	return ms
+}
+
+// dayNamedBefore is the day of weekday wd as the latest of recent said by speaker that
+// names it and a word of said besides dates dated it.
+func dayNamedBefore(wd time.Weekday, said, speaker string, recent []realm.Observation) (time.Time, bool) {
+	words := wordSet(slices.DeleteFunc(contentWords(said), func(w string) bool { return dateWords[w] }))
+	for _, r := range slices.Backward(recent) {
+		if !strings.EqualFold(strings.TrimSpace(r.Speaker), speaker) || !slices.ContainsFunc(contentWords(r.Content), func(w string) bool { return words[w] }) {
+			continue
+		}
+		for _, m := range datesOf(r.Content, speaker, r.ObservedAt) {
+			if m.From.Weekday() == wd && strings.EqualFold(lastWord(r.Content[m.Start:m.End]), wd.String()) {
+				return m.From, true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// weekdayNamed is the weekday a word names ("Tuesday").
+func weekdayNamed(w string) (time.Weekday, bool) {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if strings.EqualFold(strings.TrimSpace(w), d.String()) {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+// mondayFirst numbers a weekday in a week that starts on Monday, as weeks do (internal/text).
+func mondayFirst(d time.Weekday) int { return (int(d) + 6) % 7 }
+
 // reBareNumber is a corrected count: "not 3".
 var reBareNumber = regexp.MustCompile(`^\d{1,6}$`)
 
