@@ -6,11 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/realm-memory/realm"
-	"github.com/realm-memory/realm/agent/offline"
-	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
@@ -20,9 +16,7 @@ import (
 // vector and by keywords): the home, the current holder of the slot, is read as such.
 // Sent one by one, the move goes the single-observation way, in a batch as a run.
 func TestMoveSupersedesInACrowdedSpace(t *testing.T) {
-	store := cyphertest.MustOpen(t)
-	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "test-" + cyphertest.NewSpace(t)}, zerolog.Nop())
-	t.Cleanup(func() { p.Close(context.Background()) })
+	p, store := offlinePipeline(t)
 	const home = "Nora lives in Lisbon, in an apartment near Alfama."
 	friends := []string{"Marta", "Jonas", "Priya", "Keiko", "Liam", "Sofia"}
 	foods := []string{"ramen", "paella", "sushi", "falafel", "tacos", "curry", "pho", "risotto", "pierogi", "bibimbap"}

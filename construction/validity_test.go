@@ -12,6 +12,7 @@ import (
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/construction"
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 	"github.com/realm-memory/realm/transfer"
 )
@@ -20,9 +21,7 @@ import (
 // fact with a supersedes edge to it; the old fact keeps its content and its validity ends
 // when the new state began (its time), learned now; export and import carry both.
 func TestSupersedesEndsValidity(t *testing.T) {
-	store := cyphertest.MustOpen(t)
-	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "test-" + cyphertest.NewSpace(t)}, zerolog.Nop())
-	t.Cleanup(func() { p.Close(context.Background()) })
+	p, store := offlinePipeline(t)
 	space := cyphertest.NewSpace(t)
 	jan := time.Date(2023, 1, 10, 10, 0, 0, 0, time.UTC)
 	mar := time.Date(2023, 3, 20, 10, 0, 0, 0, time.UTC) // a Monday
@@ -31,14 +30,7 @@ func TestSupersedesEndsValidity(t *testing.T) {
 		realm.Observation{ID: "o1", SessionID: "s1", Speaker: "Nora", Content: "I live in Lisbon now, in a small flat near the river.", ObservedAt: jan},
 		realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Nora", Content: "Big news: we moved from Lisbon to Berlin last week.", ObservedAt: mar},
 	)
-	nodes, edges, err := store.Graph(context.Background(), space, "", 0, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]realm.Node{}
-	for _, n := range nodes {
-		byID[n.ID] = n
-	}
+	byID, edges := graphOf(t, store, space, 100)
 	var old realm.Node
 	for _, e := range edges {
 		if e.Predicate == realm.Supersedes && byID[e.From].Sources[len(byID[e.From].Sources)-1] == "o2" && byID[e.To].Content == "Nora lives in Lisbon now, in a small flat near the river." {
@@ -55,7 +47,7 @@ func TestSupersedesEndsValidity(t *testing.T) {
 	if old.SupersededAt == nil || old.SupersededAt.Before(before) {
 		t.Errorf("superseded_at = %v, want the time of ingestion (after %v)", old.SupersededAt, before)
 	}
-	for _, n := range nodes {
+	for _, n := range byID {
 		if n.ValidUntil != nil && n.ID != old.ID && n.Sources[0] != "o1" {
 			t.Errorf("node %q from %v ended too", n.Content, n.Sources)
 		}
@@ -82,5 +74,70 @@ func TestSupersedesEndsValidity(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the imported space lost the Lisbon fact's validity")
+	}
+}
+
+// offlinePipeline is a pipeline with the offline agent on the test store.
+func offlinePipeline(t *testing.T) (*construction.Pipeline, *cypher.Store) {
+	t.Helper()
+	store := cyphertest.MustOpen(t)
+	p := construction.New(store, offline.New(offline.Options{}), bowEmbedder{}, construction.Options{Owner: "test-" + cyphertest.NewSpace(t)}, zerolog.Nop())
+	t.Cleanup(func() { p.Close(context.Background()) })
+	return p, store
+}
+
+// graphOf is a space's nodes by id, up to limit, and its edges.
+func graphOf(t *testing.T, store *cypher.Store, space string, limit int) (map[string]realm.Node, []realm.Edge) {
+	t.Helper()
+	nodes, edges, err := store.Graph(context.Background(), space, "", 0, limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]realm.Node{}
+	for _, n := range nodes {
+		byID[n.ID] = n
+	}
+	return byID, edges
+}
+
+// TestSupersedesStored: with the offline agent, a later message that changes what an
+// earlier one stated is stored with a supersedes edge to a memory of the earlier one: a
+// return after a withdrawal, a new address after where one lived, a patch version after
+// its minor, a device's battery reading without "at", a new number in a quoted email, a
+// day corrected on a later day, dated in the week of the day it corrects.
+func TestSupersedesStored(t *testing.T) {
+	p, store := offlinePipeline(t)
+	day := time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC) // a Monday
+	for _, tt := range []struct {
+		name               string
+		oldSpeaker, old    string
+		newSpeaker, change string
+		start              time.Time // when the change's memory begins, when it is dated
+	}{
+		{"BackAfterWithdrawal", "Priya", "Olivia Turner withdrew from the process.", "Priya", "Olivia Turner is back in the process; no longer withdrawn.", time.Time{}},
+		{"NewAddressAfterLivesAt", "Priya", "Anna Schmidt lives at Hauptstrasse 5.", "Anna", "My new address is Lindenweg 12.", time.Time{}},
+		{"PatchVersion", "deploy", "Deployed api v2.14", "deploy", "Deployed api v2.14.1", time.Time{}},
+		{"BatteryWithoutAt", "phone", "Battery 80%", "phone", "Battery 65%", time.Time{}},
+		{"NumberInQuotedEmail", "Priya", `Email from Maria Chen: "My number is +1 415 555 0101."`, "Priya", `Email from Maria Chen: "My new number is +1 415 555 0199."`, time.Time{}},
+		{"DayCorrectedLater", "Maya", "Went to the dentist on Monday.", "Maya", "Actually the dentist was on Tuesday, not Monday.", time.Date(2026, 6, 2, 0, 0, 0, 0, time.UTC)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			space := cyphertest.NewSpace(t)
+			mustIngest(t, p, space,
+				realm.Observation{ID: "o1", SessionID: "s1", Speaker: tt.oldSpeaker, Content: tt.old, ObservedAt: day},
+				realm.Observation{ID: "o2", SessionID: "s2", Speaker: tt.newSpeaker, Content: tt.change, ObservedAt: day.AddDate(0, 0, 10)},
+			)
+			byID, edges := graphOf(t, store, space, 100)
+			for _, e := range edges {
+				from, to := byID[e.From], byID[e.To]
+				if e.Predicate == realm.Supersedes && from.Sources[len(from.Sources)-1] == "o2" && to.Sources[0] == "o1" {
+					if !tt.start.IsZero() && (from.TStart == nil || !from.TStart.Equal(tt.start)) {
+						t.Errorf("%q begins %v, want %v", from.Content, from.TStart, tt.start)
+					}
+					return
+				}
+			}
+			t.Errorf("no supersedes edge from a memory of %q to one of %q: %+v", tt.change, tt.old, edges)
+		})
 	}
 }

@@ -2,6 +2,8 @@ package offline
 
 import (
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -212,6 +214,43 @@ func sameRole(a, b stateClaim) bool {
 
 // reVersion is a product and its version: "Node 20", "Postgres 14.2".
 var reVersion = regexp.MustCompile(`^(\p{L}[\w+\-]*) v?(\d+(?:\.\d+)*)$`)
+
+// sameVersion: two values that are versions (of no product named, or of one: "v2.14",
+// "Node 22") are the same when they name one product and the same numbers, a missing
+// number read as 0: "2.14" is "v2.14.0", not "2.14.1", whose words hold it. ok is false
+// when either is no version.
+func sameVersion(a, b string) (same, ok bool) {
+	pa, na, okA := versionOf(a)
+	pb, nb, okB := versionOf(b)
+	if !okA || !okB {
+		return false, false
+	}
+	for len(na) < len(nb) {
+		na = append(na, 0)
+	}
+	for len(nb) < len(na) {
+		nb = append(nb, 0)
+	}
+	return strings.EqualFold(pa, pb) && slices.Equal(na, nb), true
+}
+
+// versionOf is a value's product ("" for a version alone) and its version's numbers.
+func versionOf(v string) (product string, numbers []int, ok bool) {
+	v = strings.TrimSpace(v)
+	if m := reVersion.FindStringSubmatch(v); m != nil && !strings.EqualFold(m[1], "version") {
+		product, v = m[1], m[2]
+	} else if !reBareVersion.MatchString(v) {
+		return "", nil, false
+	}
+	for _, f := range strings.Split(strings.TrimLeft(strings.TrimPrefix(v, "version "), "v"), ".") {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return "", nil, false
+		}
+		numbers = append(numbers, n)
+	}
+	return product, numbers, true
+}
 
 // sameProduct: two versions of one product.
 func sameProduct(a, b string) bool {

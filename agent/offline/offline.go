@@ -209,7 +209,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		// A long turn is said in parts, each its own memory (parts.go); the first stands
 		// for the turn in an exchange.
 		spans := partsOf(rewritten, o.opts.MaxPartChars)
-		parts, clauseCands := o.turnCandidates(obs, speaker, rewritten, spans, nameList)
+		parts, clauseCands := o.turnCandidates(obs, speaker, rewritten, spans, nameList, in.Recent)
 		turn := parts[0]
 		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker, addressee)
 		alone := turn
@@ -912,7 +912,7 @@ func namesOf(xs ...string) []string {
 // turnCandidates builds the whole-turn candidate, or one candidate per part of a long
 // turn (spans, in order: more than one), and the clause candidates that carry a fact slot
 // or a time expression of their own.
-func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, spans []segment, names []string) ([]agent.Candidate, []agent.Candidate) {
+func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, spans []segment, names []string, recent []realm.Observation) ([]agent.Candidate, []agent.Candidate) {
 	now := obs.ObservedAt
 	// A clause may be the whole turn or a whole part (a turn of one sentence, a long one
 	// without a sentence end): its dates, read over all its text, are worked out once.
@@ -920,7 +920,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 	datesIn := func(s string) []text.Mention {
 		d, ok := dated[s]
 		if !ok {
-			d = datesOf(s, speaker, now)
+			d = correctedDays(datesOf(s, speaker, now), s, speaker, recent)
 			dated[s] = d
 		}
 		return d

@@ -8,7 +8,9 @@ import (
 // A gauge's reading ("Thermostat living room 21.5C", "Disk /dev/sda1 at 81%", "The living
 // room temperature is now 22.0C"): a statement that is a gauge's name and a measure of a
 // state, nothing else. A gauge holds one value at a time, so a later reading of the same
-// gauge in the same unit replaces the earlier, whoever reports it. A happening measured
+// gauge in the same unit replaces the earlier, whoever reports it; a gauge named by one
+// word ("Battery at 80%", "Battery 80%") is its reporter's own, which another device's
+// reading does not replace. A happening measured
 // ("Backup job nightly-db finished OK in 312 s", each night another) is no reading: its
 // name holds what happened, and its unit measures no state.
 
@@ -16,6 +18,10 @@ import (
 // the number ("at", "is", "is now", "reads", a colon or nothing: group 2), a number (3)
 // and a unit of a state (4).
 var reReading = regexp.MustCompile(`^(\p{L}[\w/.\-]*(?: [\w/.\-]+){0,5}?)(:| at| is| is now| now at| reads)? (-?\d+(?:\.\d+)?) ?(%|°[CF]|[CF]|ppm|hPa|dB|rpm|[KMGT]B)\.?$`)
+
+// gaugeWords are what a gauge measures, which names one alone: "Battery 80%" (a device's
+// own, as it reports it).
+var gaugeWords = setOf(`battery charge cpu memory ram disk storage temperature temp humidity pressure load fuel signal volume brightness`)
 
 // notGauges are words of a name that make it no gauge's: a pronoun ("It is 30C") or a
 // verb of a happening ("Backup finished at 95%").
@@ -30,8 +36,8 @@ func readingClaim(text, speaker string) (stateClaim, bool) {
 		return stateClaim{}, false
 	}
 	name := strings.Fields(m[1])
-	if m[2] == "" && len(name) < 2 {
-		return stateClaim{}, false // "lol 100%", "Agreed 100%": a word alone reads no gauge
+	if m[2] == "" && len(name) < 2 && !gaugeWords[strings.ToLower(m[1])] {
+		return stateClaim{}, false // "lol 100%", "Agreed 100%": a word alone reads no gauge, but a gauge's measure ("Battery 80%")
 	}
 	for _, w := range name {
 		if notGauges[strings.ToLower(w)] {
@@ -44,7 +50,11 @@ func readingClaim(text, speaker string) (stateClaim, bool) {
 	if len(name) == 0 {
 		return stateClaim{}, false
 	}
-	return stateClaim{subject: strings.Join(name, " "), slot: "reading in " + m[4], value: m[3] + m[4], speaker: speaker, cued: true}, true
+	subject := strings.Join(name, " ")
+	if len(name) == 1 && speaker != "" {
+		subject = speaker + "'s " + strings.ToLower(subject) // "Battery at 80%": the reporting device's battery, not another's
+	}
+	return stateClaim{subject: subject, slot: "reading in " + m[4], value: m[3] + m[4], speaker: speaker, cued: true}, true
 }
 
 // reTakenAt: when a reading was taken, said after it ("at 10:05", "on Monday"): no word

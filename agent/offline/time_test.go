@@ -416,3 +416,36 @@ func TestOfflineExtractEachClauseItsDate(t *testing.T) {
 		}
 	}
 }
+
+// A correction of a day told on a later day ("Actually the dentist was on Tuesday, not
+// Monday") is dated in the week of the day it corrects, as the speaker's earlier message
+// among the recent ones dated it; the last such weekday before it when none names it.
+func TestOfflineExtractCorrectedDay(t *testing.T) {
+	a := New(Options{})
+	monday := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Maya", Content: "Went to the dentist on Monday.", ObservedAt: time.Date(2026, time.June, 1, 18, 0, 0, 0, time.UTC)}
+	haircut := realm.Observation{ID: "o2", Space: "t", SessionID: "s1", Speaker: "Maya", Content: "Got a haircut on Monday.", ObservedAt: time.Date(2026, time.June, 1, 18, 5, 0, 0, time.UTC)}
+	other := monday
+	other.Speaker = "Sam"
+	later := time.Date(2026, time.June, 11, 20, 0, 0, 0, time.UTC) // a Thursday
+	for _, tt := range []struct {
+		name   string
+		text   string
+		recent []realm.Observation
+		want   time.Time
+		label  string
+	}{
+		{"OfTheCorrectedWeek", "Actually the dentist was on Tuesday, not Monday.", []realm.Observation{monday, haircut}, day(2026, time.June, 2), "Tuesday 2 June 2026"},
+		{"WasWeekday", "Actually my dentist appointment was Tuesday, not Monday", []realm.Observation{monday}, day(2026, time.June, 2), "Tuesday 2 June 2026"},
+		{"NotSaid", "Actually the dentist was on Tuesday, not Monday.", nil, day(2026, time.June, 9), ""},
+		{"OfAnotherThing", "Actually the dentist was on Tuesday, not Monday.", []realm.Observation{haircut}, day(2026, time.June, 9), ""},
+		{"OfAnotherSpeaker", "Actually the dentist was on Tuesday, not Monday.", []realm.Observation{other}, day(2026, time.June, 9), ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			obs := realm.Observation{ID: "o9", Space: "t", SessionID: "s2", Speaker: "Maya", Content: tt.text, ObservedAt: later}
+			turn := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs, Recent: tt.recent}).Candidates, realm.Event)
+			if len(turn) == 0 || turn[0].TStart == nil || !turn[0].TStart.Equal(tt.want) || !strings.Contains(turn[0].Content, tt.label) {
+				t.Errorf("events %+v, want one starting %s, saying %q", turn, tt.want.Format("2006-01-02"), tt.label)
+			}
+		})
+	}
+}

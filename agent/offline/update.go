@@ -66,8 +66,9 @@ const claimAdverbs = `(?: (?:now|currently|still|just|recently|finally|also|real
 const claimValue = `((?:[^.,;!?()"]|\.\w|,\d{3})+?)` // "$2,100" whole
 
 // claimEnd ends a value: punctuation (a point after an abbreviation too: "Hartwell & Co.,";
-// not the comma of "$2,100"), or a word that starts something else.
-const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|anymore|any more|again|instead|from now on|after all|on|every|most|if|so|which|who|when|while|as well|already|at the moment|right now|nowadays|this|last|next|yesterday|today|tonight|tomorrow|recently|lately|in (?:January|February|March|April|May|June|July|August|September|October|November|December|the|a|\d))\b|,(?:\D|$)|[;!?()"]|\.(?:\s|$|[,;])|$)`
+// a point that closes a quotation: `… is +1 415 555 0199."`; not the comma of "$2,100"),
+// or a word that starts something else.
+const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|anymore|any more|again|instead|from now on|after all|on|every|most|if|so|which|who|when|while|as well|already|at the moment|right now|nowadays|this|last|next|yesterday|today|tonight|tomorrow|recently|lately|in (?:January|February|March|April|May|June|July|August|September|October|November|December|the|a|\d))\b|,(?:\D|$)|[;!?()"]|\.(?:\s|$|[,;"”])|$)`
 
 // exclusiveSlots hold one value at a time: another value replaces the old one without a
 // cue. Other slots (plays, uses, learning…) take several at once and change only with a
@@ -101,6 +102,7 @@ const (
 	ownClaim                // as plainClaim; with no subject (group 1 empty), the speaker's: "our cat Mochi", "First day at Lumen"
 	labelClaim              // 1 subject, 2 a label (the slot, its colon at most after it), 3 value: "moved to stage: screened"
 	changedClaim            // as possessiveClaim, the value new: "Alex Kim's stage changed from offer to hired"
+	statusClaim             // as plainClaim, a labelled status: "withdrew" is "withdrawn"
 )
 
 // aboutWork: a text in which "X is now the Y" names a role.
@@ -199,10 +201,16 @@ var claimPatterns = []claimPattern{
 	// to stage: screened", "Alex Kim is now at stage: interviewed", "is at stage screened"):
 	// a label with its colon, or without one a label of a stage.
 	{mustPattern(claimSubject + claimAdverbs + ` (?:(?:moved|advanced|progressed|went) to|(?:is|are)(?: now| currently| still)? (?:at|in)) (?:the )?((?:stage|status|phase|step)|[a-z]+:):? ` + claimValue + claimEnd), "", labelClaim},
+	// A candidate's withdrawal and return, as a recruiter's notes tell them ("Olivia Turner
+	// withdrew from the process", "Olivia Turner is back in the process"): a status, as a
+	// tracker's "Status: withdrawn" labels it, the later replacing the earlier.
+	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` (?:has |have |had )?(withdr(?:ew|awn))(?: (?:from|of) [^.,;!?()"]+?| (?:the|her|his|their|my) (?:application|candidacy))?` + claimEnd), "status", statusClaim},
+	{mustPattern(claimSubject + claimAdverbs + ` (?:is|are)(?: now)? (back in (?:the )?(?:process|running|race|pipeline))\b`), "status", statusClaim},
 	{mustPattern(`\b(?:[Cc]all|[Yy]ou can call) ` + claimSubject + ` ([A-Z][\p{L}\-]+)` + claimEnd), "name", nameClaim},
 	{possessiveRe(`(?:(?:phone |mobile |cell )?number|phone|mobile|cell)`), "phone number", plainClaim},
 	{possessiveRe(`e-?mail(?: address)?`), "email", plainClaim},
 	{possessiveRe(`(?:home )?address`), "address", plainClaim},
+	{mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` (?:lives?|is living|are living|living|resides?) at ` + streetAddress + claimEnd), "address", plainClaim},
 	{mustPattern(`(?:changed|updated|has a new) ` + claimSubject + `'s ((?:phone |mobile )?number|e-?mail(?: address)?|address)`), "", contactChanged},
 	{mustPattern(claimSubject + `'s (?:new )?((?:phone |mobile |cell )?number|e-?mail(?: address)?|(?:home )?address) (?:has )?(?:changed|moved) to ` + claimValue + claimEnd), "", contactChangedTo},
 	{fixedRe(`(?:is|are) (\d{1,3}) years? old`), "age", plainClaim},
@@ -292,6 +300,10 @@ var deathPattern = mustPattern(`\b([A-Z][\p{L}\-]*) (?:has |had )?(?:died|passed
 
 // heldSlots are what a subject holds that a parting or a death ends: a partner, a pet.
 var heldSlots = []string{"partner", "pet"}
+
+// streetAddress is where one lives at, a street and its number ("Hauptstrasse 5", "12 Oak
+// Lane"): an address, as "my address is …" states one; not "lives at home".
+const streetAddress = `(\d+[A-Za-z]? [A-Z][^.,;!?()"]*?|[A-Z][^.,;!?()"]*? \d+[A-Za-z]?)`
 
 // planValue is a plan's name, capitalised as products are ("Starter plan", "Pro tier"; not
 // "a meal plan"), and the word that says it is one.
@@ -484,6 +496,11 @@ func stateClaims(text, speaker string) []stateClaim {
 				}
 			case labelClaim:
 				c.slot, c.value, c.label = strings.TrimSuffix(m[2], ":"), m[3], true
+			case statusClaim:
+				c.label = true
+				if strings.HasPrefix(c.value, "withdr") {
+					c.value = "withdrawn"
+				}
 			}
 			if (c.slot == "lives in" || c.slot == "uses") && rePlanValue.MatchString(c.value) {
 				continue // "moved to the Pro plan" is a plan, not a home
@@ -927,6 +944,9 @@ func changeBetween(s *statement, old []stateClaim) stateChange {
 func sameOrHeld(n, o stateClaim) bool {
 	if n.cued && n.slot == "works as" {
 		return normValue(n.value) == normValue(o.value)
+	}
+	if same, ok := sameVersion(n.value, o.value); ok {
+		return same
 	}
 	return sameValue(n.value, o.value) || sameAmounts(n.value, o.value)
 }
@@ -1977,6 +1997,64 @@ func corrected(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	}
 	return stateChange{}
 }
+
+// correctedDays are the dates ms of said with the weekday a correction names ("Actually
+// the dentist was on Tuesday, not Monday", told on a later day) dated in the week of the
+// day it corrects: the wrong weekday as the latest earlier message of the speaker among
+// recent that names it and a word of the correction ("Went to the dentist on Monday")
+// dated it, not the last such weekday before the correction. Dates stay as read when no
+// such message is among recent.
+func correctedDays(ms []text.Mention, said, speaker string, recent []realm.Observation) []text.Mention {
+	for _, k := range correctionsOf(said) {
+		right, okR := weekdayNamed(lastWord(k.right))
+		wrong, okW := weekdayNamed(k.wrong)
+		if !okR || !okW {
+			continue
+		}
+		corrected, ok := dayNamedBefore(wrong, said, speaker, recent)
+		if !ok {
+			continue
+		}
+		day := corrected.AddDate(0, 0, mondayFirst(right)-mondayFirst(wrong))
+		for i, m := range ms {
+			if strings.EqualFold(lastWord(said[m.Start:m.End]), right.String()) {
+				ms[i].From, ms[i].To = text.DaySpan(day)
+				ms[i].Label = day.Format("Monday 2 January 2006")
+			}
+		}
+	}
+	return ms
+}
+
+// dayNamedBefore is the day of weekday wd as the latest of recent said by speaker that
+// names it and a word of said besides dates dated it.
+func dayNamedBefore(wd time.Weekday, said, speaker string, recent []realm.Observation) (time.Time, bool) {
+	words := wordSet(slices.DeleteFunc(contentWords(said), func(w string) bool { return dateWords[w] }))
+	for _, r := range slices.Backward(recent) {
+		if !strings.EqualFold(strings.TrimSpace(r.Speaker), speaker) || !slices.ContainsFunc(contentWords(r.Content), func(w string) bool { return words[w] }) {
+			continue
+		}
+		for _, m := range datesOf(r.Content, speaker, r.ObservedAt) {
+			if m.From.Weekday() == wd && strings.EqualFold(lastWord(r.Content[m.Start:m.End]), wd.String()) {
+				return m.From, true
+			}
+		}
+	}
+	return time.Time{}, false
+}
+
+// weekdayNamed is the weekday a word names ("Tuesday").
+func weekdayNamed(w string) (time.Weekday, bool) {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if strings.EqualFold(strings.TrimSpace(w), d.String()) {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+// mondayFirst numbers a weekday in a week that starts on Monday, as weeks do (internal/text).
+func mondayFirst(d time.Weekday) int { return (int(d) + 6) % 7 }
 
 // reBareNumber is a corrected count: "not 3".
 var reBareNumber = regexp.MustCompile(`^\d{1,6}$`)

@@ -423,6 +423,29 @@ func TestStateChange(t *testing.T) {
 		{"ReadingEvent", "backup", "Backup job nightly-db finished OK in 312 s", "backup", "Backup job nightly-db finished OK in 298 s", ""},
 		{"ReadingWordAlone", "user", "user: lol 100%", "user", "user: lol 90%", ""},
 		{"ReadingEventPercent", "backup", "Backup nightly-db finished at 95%", "backup", "Backup nightly-db finished at 97%", ""},
+		// A gauge's measure alone, as a device labels it ("Battery 80%"): the device's own.
+		{"ReadingLabelled", "phone", "Battery 80%", "phone", "Battery 65%", "supersedes"},
+		{"ReadingLabelledAt", "phone", "Battery at 80%", "phone", "Battery 65%", "supersedes"},
+		{"ReadingLabelledOtherDevice", "phone", "Battery 80%", "laptop", "Battery 65%", ""},
+		{"ReadingWordNoGauge", "user", "user: Agreed 100%", "user", "user: Agreed 90%", ""},
+
+		// Versions compared as versions: a patch is another version, a zero added the same.
+		{"VersionPatch", "deploy", "deploy: Deployed api v2.14", "deploy", "deploy: Deployed api v2.14.1", "supersedes"},
+		{"VersionPatchRuns", "Dana", "Dana: The api runs 2.14", "Dana", "Dana: The api was upgraded to 2.14.1", "supersedes"},
+		{"VersionZeroAdded", "deploy", "deploy: Deployed api v2.14.0", "deploy", "deploy: Deployed api 2.14", ""},
+
+		// A withdrawal is a status, which a return replaces.
+		{"BackAfterWithdrawal", "Priya", "Olivia Turner withdrew from the process.", "Priya", "Olivia Turner is back in the process; no longer withdrawn.", "supersedes"},
+		{"NoLongerWithdrawn", "Priya", "Priya: Olivia Turner has withdrawn her application.", "Priya", "Priya: Olivia Turner is no longer withdrawn.", "supersedes"},
+		{"WithdrewMoney", "Priya", "Priya: Olivia Turner withdrew $200 from the ATM.", "Priya", "Priya: Olivia Turner is back in the process.", ""},
+
+		// Where one lives at, a street and its number, is an address.
+		{"NewAddressAfterLivesAt", "Anna", "Anna lives at Hauptstrasse 5.", "Anna", "Anna's new address is Lindenweg 12.", "supersedes"},
+		{"AddressAfterLivesAtNumberFirst", "Anna", "Anna lives at 12 Oak Lane.", "Anna", "Anna's address is 4 Elm Road.", "supersedes"},
+		{"LivesAtHome", "Anna", "Anna lives at home.", "Anna", "Anna's address is Lindenweg 12.", ""},
+
+		// A value that ends a quotation, its point inside the quotes.
+		{"QuotedNumber", "Priya", `Priya: Email from Maria Chen: "Maria Chen's number is +1 415 555 0101."`, "Priya", `Priya: Email from Maria Chen: "Maria Chen's new number is +1 415 555 0199."`, "supersedes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
