@@ -75,12 +75,15 @@ var teamPatterns = []teamPattern{
 		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
 	{mustPattern(`(?:^|[.;:!?]\s+|\b(?:[Oo]ur|[Tt]he|[Aa]ll(?: of)? our) )` + role + ` (?:runs?|(?:is|are) (?:running|hosted|deployed)) on (?:the )?` + namedValue + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{toolOrVersion(m[1], m[2], false)} }},
+	// "For the database we go with MySQL".
+	{mustPattern(`\b(?i:for) (?:the |our )` + role + `,? [Ww]e` + claimAdverbs + ` (?:go|will go|'ll go|went|are going|decided to go) with ` + namedValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
 	{mustPattern(`\b[Oo]ur (?:main |current )?` + role + ` (?:is|are) (?:still )?` + namedValue + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
 	{mustPattern(teamStart + `(?i:the) ` + toolKind + ` (?:is|are) (?:still )?` + namedValue + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
 	// Who owns what: "Priya owns the billing service", "the billing service is owned by Priya".
-	{mustPattern(`\b([\p{Lu}][\p{L}\-]+) (?:owns|maintains|is responsible for|is in charge of|is the owner of) (?:the |our )` + role + claimEnd),
+	{mustPattern(`\b([\p{Lu}][\p{L}\-]+) (?:owns|will own|maintains|will maintain|is responsible for|will be responsible for|is in charge of|will be in charge of|is the owner of) (?:the |our )` + role + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{owner(m[2], m[1], false)} }},
 	{mustPattern(`\b(?:[Tt]he|[Oo]ur) ` + role + ` (?:is|are) (?:owned|maintained) by ([\p{Lu}][\p{L}\-]+)`),
 		func(m []string) []stateClaim { return []stateClaim{owner(m[1], m[2], false)} }},
@@ -112,6 +115,9 @@ var teamPatterns = []teamPattern{
 		func(m []string) []stateClaim { return []stateClaim{replacedBy(m[1], m[2])} }},
 	// "Let's … drop flake8", "stop using Heroku": an imperative; "we dropped" is an ended state already.
 	{mustPattern(`(?:^|[.;:!?]\s+|\band |\b(?i:let's|let us|we should|we will|we'll) )(?i:drop|stop using|remove|ditch|retire) (?:the )?` + claimValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{replacedBy(m[1], "")} }},
+	// "Back to Postgres after all, MySQL is dropped": what the team dropped, said of it.
+	{mustPattern(`(?:^|[.,;:!?]\s+|\b(?:and|so|now) )` + namedValue + ` (?:is|was|has been|got|gets) (?:now |officially )?(?:dropped|scrapped|ditched|abandoned)` + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{replacedBy(m[1], "")} }},
 	// "Jonas took over the billing service from Priya", "Priya handed the billing service over to Jonas".
 	{mustPattern(`\b([\p{Lu}][\p{L}\-]+)` + claimAdverbs + ` (?:took|takes|has taken|have taken|is taking) over (?:the |our )` + role + `(?: from ([\p{Lu}][\p{L}\-]+))?` + claimEnd),

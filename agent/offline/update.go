@@ -35,6 +35,7 @@ type stateClaim struct {
 	cued    bool   // the claim itself says its value is new ("switch the linter to ruff")
 	label   bool   // a value a label gives ("Stage: offer", "moved to stage: screened"): one at a time, the later replacing the earlier
 	said    string // the text a team's claim was read from, which a change restates (decisions.go)
+	we      bool   // the subject was "we" or "our": the speaker's household or team, which a space's members share
 }
 
 // decision: the claim is a team's (decisions.go).
@@ -46,7 +47,14 @@ func (c stateClaim) team() bool { return c.decision() && c.slot != "owner" }
 
 // sameHolder: two claims are of one subject, the same person or the team.
 func sameHolder(a, b stateClaim) bool {
-	return sameSubject(a.subject, b.subject) || a.team() && b.team()
+	return sameSubject(a.subject, b.subject) || a.team() && b.team() || ours(a, b) || ours(b, a)
+}
+
+// ours: we, a claim of "we" or "our", is of the same holder as c, another member's claim of
+// themselves, of a slot that holds one value at a time: a space's "we" and "our" are its
+// members' ("we moved to Berlin", told by Tom, ends Ana's "I live in Lisbon").
+func ours(we, c stateClaim) bool {
+	return we.we && !c.ended && !we.ended && we.slot == c.slot && exclusive(c.slot) && sameSubject(c.subject, c.speaker)
 }
 
 // Weights of the edges drawn from state changes (REALM.md §1).
@@ -144,6 +152,8 @@ var claimPatterns = []claimPattern{
 	{claimRe(`(?:lives?|is living|are living|living|has lived|have lived|is based|are based|resides?) in`), "lives in", plainClaim},
 	{mustPattern(movedTo + ` ` + claimValue + claimEnd), "lives in", plainClaim},
 	{namedRe(`(?:lives?|is living|are living|living) on`), "lives in", plainClaim}, // "We now live on Canal Road in Manchester"
+	// A street address: "We live at 12 Oak Street".
+	{mustPattern(claimSubject + claimAdverbs + ` (?:lives?|is living|are living|living) at (` + streetHome + `)`), "lives in", plainClaim},
 	// A line with no subject, as one writes in a journal, is the speaker's ("Moved to
 	// Manchester today.", "Work at Brightline Insurance as an analyst.").
 	{mustPattern(ownLine + `(?:[Mm]oved|[Rr]elocated)(?: back| house| again)?(?: from [^.,;!?]+?)? to ` + claimValue + claimEnd), "lives in", ownClaim},
@@ -311,6 +321,12 @@ const planValue = `([\p{Lu}\d][\p{L}\d+\-]*(?: [\p{Lu}\d][\p{L}\d+\-]*)?) (?:pla
 
 var rePlanValue = regexp.MustCompile(`(?i)\b(?:plan|subscription|tier)$`)
 
+// streetHome is a house number and its street ("12 Oak Street", "48 Maple Avenue"),
+// which a home is as much as a town is.
+const streetHome = `\d+[A-Za-z]? (?:[A-Z][\p{L}\-]* ){1,3}(?:Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|Place|Pl|Terrace|Close|Square|Crescent)\b`
+
+var reStreetHome = regexp.MustCompile(`^` + streetHome)
+
 // reTimeValue: a value that is a time, what a meeting moves to, no home.
 var reTimeValue = regexp.MustCompile(`(?i)^(?:the |next |this )?(?:\d|tomorrow|today|tonight|` + text.MonthNames + `|` + weekdayNames + `)`)
 
@@ -425,13 +441,14 @@ func stateClaims(text, speaker string) []stateClaim {
 		return s
 	}
 	add := func(c stateClaim) {
+		c.we = strings.EqualFold(c.subject, "we")
 		if aliased {
 			c.subject, c.value = weAsSpeaker(c.subject, speaker), weAsSpeaker(c.value, speaker)
 		}
 		if counterpart != "" {
 			c.subject, c.value = replaceWord(c.subject, counterpart, counterpart), replaceWord(c.value, counterpart, counterpart)
 		}
-		c.subject, c.value, c.speaker = subject(c.subject), strings.TrimSpace(c.value), speaker
+		c.subject, c.value, c.speaker = subject(c.subject), strings.TrimSpace(strings.ReplaceAll(c.value, "We's", speaker+"'s")), speaker
 		if c.subject == "" || c.value == "" {
 			return
 		}
@@ -446,6 +463,9 @@ func stateClaims(text, speaker string) []stateClaim {
 		c.said = said
 		add(c)
 	}
+	// A sentence that opens with "our" ("Our address is …", "Our car is a Civic") tells of
+	// the speaker's, as "we" does.
+	text = reOur.ReplaceAllString(text, "${1}We's")
 	for _, p := range claimPatterns {
 		for _, loc := range p.re.findAllIndex(text) {
 			m, at := submatches(text, loc), loc[2]
@@ -505,7 +525,7 @@ func stateClaims(text, speaker string) []stateClaim {
 			if (c.slot == "lives in" || c.slot == "uses") && rePlanValue.MatchString(c.value) {
 				continue // "moved to the Pro plan" is a plan, not a home
 			}
-			if c.slot == "lives in" && (reWorkPlace.MatchString(c.value) || reAsTitle.MatchString(c.value) || strings.Contains(c.value, ":") || reTimeValue.MatchString(c.value)) {
+			if c.slot == "lives in" && (reWorkPlace.MatchString(c.value) || reAsTitle.MatchString(c.value) || strings.Contains(c.value, ":") || reTimeValue.MatchString(c.value) && !reStreetHome.MatchString(c.value)) {
 				continue // "moved to the fraud detection team", "to the Porto office", "to Globex as VP Sales", "to stage: screened", "Moved to Thursday": work, a label, a time, not a home
 			}
 			if c.slot == "relationship status" && (c.value == "broke up" || c.value == "split up" || c.value == "separated") {
@@ -557,6 +577,9 @@ func stateClaims(text, speaker string) []stateClaim {
 	}
 	return withoutRoleless(out)
 }
+
+// reOur is "our" opening a sentence: group 1 what opens it.
+var reOur = regexp.MustCompile(`(^|[.!?:]\s+)[Oo]ur\b`)
 
 // withoutRoleless drops a "uses" claim of no role when a team's claim says what the same
 // tool is used for: "we now use GitLab CI for all pipelines" changes what runs pipelines,
@@ -1415,16 +1438,16 @@ func scheduleMoved(said *statement, n realm.Node) stateChange {
 // reReschedule: a text that moves something to another day ("my flight got moved to
 // December 14th", "the dentist rescheduled my appointment for Thursday"), not somewhere
 // else ("we moved to Lisbon in May").
-var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|rescheduled|postponed|pushed(?: back| out)?|bumped|delayed|slipped|slips|brought forward|changed)(?: [\w']+){0,3}? (?:to|until|till|for) (?:the |next |this )?(?:\d|tomorrow|` +
+var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|moves|rescheduled|postponed|pushed(?: back| out)?|bumped|delayed|slipped|slips|brought forward|changed)(?: [\w']+){0,3}? (?:to|until|till|for) (?:the |next |this )?(?:\d|tomorrow|` +
 	text.MonthNames + `|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)`)
 
-// rescheduled is the change from node n to candidate c when c, said by n's speaker, moves
-// what n tells of to another time: c's own words (said) move something, c and n are dated
+// rescheduled is the change from node n to candidate c when c, said by n's speaker (or by
+// another, of a date no one's own: mayMove), moves what n tells of to another time: c's own words (said) move something, c and n are dated
 // differently, and they share two words besides the move's, their dates and who said it
 // ("flight", "Madrid"). Nothing otherwise.
 func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	speaker := speakerOfDescription(n.Description)
-	if c.TStart == nil || n.TStart == nil || sameSpan(c.TStart, c.TEnd, n.TStart, n.TEnd) || speaker == "" || !strings.EqualFold(speaker, said.speaker) ||
+	if c.TStart == nil || n.TStart == nil || sameSpan(c.TStart, c.TEnd, n.TStart, n.TEnd) || !mayMove(said, speaker, n) ||
 		!said.moves.get() {
 		return stateChange{}
 	}
@@ -1443,6 +1466,33 @@ func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s", speaker, strings.Join(shared, " "), from)}
 	}
 	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s to %s", speaker, strings.Join(shared, " "), from, to)}
+}
+
+// mayMove: the statement may move what n, said by speaker, tells of to another day: it is
+// speaker's own statement, or it moves a date (a day of the calendar: "to May 6", not "to
+// Thursday" nor to a place) of what neither tells as its speaker's own (neither names its
+// speaker besides the label a turn opens with, nor "we", "our" or "us": "the launch",
+// "Mia's dentist appointment", not "user's flight", "our wedding"): a date that slipped
+// counts whoever tells it.
+func mayMove(said *statement, speaker string, n realm.Node) bool {
+	if speaker == "" || said.speaker == "" {
+		return false
+	}
+	return strings.EqualFold(speaker, said.speaker) ||
+		reToCalendarDay.MatchString(withoutLabels(said.text)) && !namesOwn(said.text, said.speaker) && !namesOwn(n.Content, speaker)
+}
+
+// reToCalendarDay: a move to a day of the calendar.
+var reToCalendarDay = regexp.MustCompile(`(?i)\b(?:to|until|till|for) (?:the )?(?:\d|` + text.MonthNames + `)`)
+
+// reOwnGroup: words of the speaker's own group.
+var reOwnGroup = regexp.MustCompile(`(?i)\b(?:we|our|ours|us)\b`)
+
+// namesOwn: text names its speaker, besides the label it opens with ("Sara: "), or the
+// speaker's own group.
+func namesOwn(text, speaker string) bool {
+	text = strings.TrimPrefix(text, speaker+": ")
+	return containsWord(text, speaker) || reOwnGroup.MatchString(text)
 }
 
 // reTimeOfDay is a time of day: group 1 its hour, 2 its minutes, 3 "am" or "pm"; one
@@ -1545,7 +1595,7 @@ func flightChanged(said *statement, n realm.Node) stateChange {
 // or after it ("we postponed the Lisbon trip to September", "brought my haircut forward to
 // June 11", "we called it off"): group 1 the words before the verb (not its auxiliary: "got", "is", "'s"), 2
 // the verb, 3 the words after it.
-var rePlanAltered = regexp.MustCompile(`(?i)^(.*?)(?:(?:\b(?:is|are|was|were|got|gets|has been|have been|had been|will be|had to be)|['’]s(?: been)?)(?: now| just| also)? )?\b(cancell?ed|called off|called|moved|rescheduled|postponed|pushed back|pushed|delayed|brought forward|brought|(?:is|are|['’]s) (?:now|off))\b(.*)$`)
+var rePlanAltered = regexp.MustCompile(`(?i)^(.*?)(?:(?:\b(?:is|are|was|were|got|gets|has been|have been|had been|will be|had to be)|['’]s(?: been)?)(?: now| just| also)? )?\b(cancell?ed|called off|called|moved|moves|rescheduled|postponed|pushed back|pushed|delayed|slipped|slips|brought forward|brought|(?:is|are|['’]s) (?:now|off))\b(.*)$`)
 
 // rePlanObject is a plan named after its verb, a determiner first ("the Lisbon trip", "my
 // haircut", "Mia's piano lesson") or a pronoun ("we called it off"), up to what it changes to.
@@ -1553,13 +1603,17 @@ var rePlanObject = regexp.MustCompile(`(?i)^ ((?:the|my|our|his|her|their|[\p{L}
 
 // rePlanNamedBefore: the words after a verb that follows the plan's name: nothing (a
 // cancellation, "now" at most: "that's off now"), or where or when it goes ("to Munich",
-// "forward to June 11"), or for "is now", a time ("at 7:30pm"): group 1 the new value.
-var rePlanNamedBefore = regexp.MustCompile(`(?i)^(?: forward| back| now)?(?:$| (?:to|until|till|for) (.+)| (?:at|on) (\d.*))$`)
+// "forward to June 11", "from April 15 to May 6"), or for "is now", a time ("at 7:30pm"): group 1 the new value.
+var rePlanNamedBefore = regexp.MustCompile(`(?i)^(?: forward| back| now)?(?: from [^,;]+?)?(?:$| (?:to|until|till|for) (.+)| (?:at|on) (\d.*))$`)
 
 // particles: the verbs that alter a plan only with a particle after it: "brought my
 // haircut forward", "pushed it back", "called it off"; not "brought my camera", "called
 // the venue".
-var particles = map[string]*regexp.Regexp{"brought": reForwardBack, "pushed": reForwardBack, "called": regexp.MustCompile(`(?i) off\b`)}
+var particles = map[string]*regexp.Regexp{"brought": reForwardBack, "pushed": rePushed, "called": regexp.MustCompile(`(?i) off\b`)}
+
+// rePushed: "pushed" moves a plan forward, back or out, or to a day ("the launch was pushed
+// to May 6"), not "pushed the door".
+var rePushed = regexp.MustCompile(`(?i) (?:forward|back|out)\b|^ (?:to|until|till) (?:the |next )?(?:\d|` + text.MonthNames + `|` + weekdayNames + `)`)
 
 var reForwardBack = regexp.MustCompile(`(?i) (?:forward|back)\b`)
 
@@ -1669,8 +1723,8 @@ func (a planAlteration) what() string {
 	return "now " + a.value
 }
 
-// planChanged is the change from node n to a statement of n's speaker that calls off or
-// changes a plan it names by n's own words (planAlterations): each content word of the
+// planChanged is the change from node n to a statement of n's speaker (or of another
+// moving a date no one's own: mayMove) that calls off or changes a plan it names by n's own words (planAlterations): each content word of the
 // name but dates, the speaker and planNouns is n's, at least one. n tells of a plan:
 // something ahead when it was said or recurring, not a past event ("the party was great"
 // is no party that a move changes). A plan named by a pronoun or a plan noun alone is
@@ -1680,13 +1734,13 @@ func (a planAlteration) what() string {
 // names them ("Email liam.fischer@…"). Nothing otherwise.
 func planChanged(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	speaker := speakerOfDescription(n.Description)
-	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !plannedIn(n) {
+	if !mayMove(said, speaker, n) || !plannedIn(n) {
 		return stateChange{}
 	}
 	old := withoutLabels(n.Content)
 	for _, a := range said.alterations.get() {
 		words := planWords(a.name, speaker)
-		if a.referent() != "" || !allIn(words, nodeWords(old)) || !a.changes(c, n, old) || oneOfCompany(a.name, old) || claimsOf(said.claims, a.name) {
+		if a.referent() != "" || a.cancelled && !strings.EqualFold(speaker, said.speaker) || !allIn(words, nodeWords(old)) || !a.changes(c, n, old) || oneOfCompany(a.name, old) || claimsOf(said.claims, a.name) {
 			continue
 		}
 		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s", speaker, strings.Join(words, " "), a.what())}
@@ -1871,7 +1925,7 @@ func withoutLabels(text string) string {
 }
 
 // rescheduleWords are reReschedule's verbs.
-var rescheduleWords = setOf(`moved rescheduled postponed pushed back bumped delayed slipped slips brought forward changed`)
+var rescheduleWords = setOf(`moved moves rescheduled postponed pushed back bumped delayed slipped slips brought forward changed`)
 
 // dateWords are the words a date is written with, which two dates of anything share.
 var dateWords = setOf(`january february march april may june july august september october november december

@@ -446,6 +446,20 @@ func TestStateChange(t *testing.T) {
 
 		// A value that ends a quotation, its point inside the quotes.
 		{"QuotedNumber", "Priya", `Priya: Email from Maria Chen: "Maria Chen's number is +1 415 555 0101."`, "Priya", `Priya: Email from Maria Chen: "Maria Chen's new number is +1 415 555 0199."`, "supersedes"},
+
+		// A space's "we" and "our" are its members': another member's move ends one's home,
+		// "our" car or address is the speaker's, as "we" is.
+		{"WeMovedOtherMember", "Ana", "Ana lives in Lisbon.", "Tom", "Tom: We moved to Berlin.", "supersedes"},
+		{"WeMovedNotOfAnother", "Ana", "Nora lives in Lisbon.", "Tom", "Tom: We moved to Berlin.", ""},
+		{"OurCarSold", "David", "David: Our car is a 2012 Honda Civic.", "David", "David: We sold the Honda Civic and bought a blue 2025 Toyota RAV4.", "supersedes"},
+		{"OurAddressNewAddress", "Sarah", "Sarah: Our address is 12 Oak Street, Springfield.", "David", "David: New address: 48 Maple Avenue, Riverton.", "supersedes"},
+		// A street address is a home: a move to another one ends it.
+		{"WeMovedStreet", "Sarah", "Sarah: We live at 12 Oak Street, Springfield.", "Sarah", "Sarah: We moved to 48 Maple Avenue, Riverton.", "supersedes"},
+		{"MovedStreet", "Sarah", "Sarah lives at 12 Oak Street, Springfield.", "Sarah", "Sarah moved to 48 Maple Avenue, Riverton.", "supersedes"},
+		{"MovedToADay", "Sarah", "Sarah lives at 12 Oak Street, Springfield.", "Sarah", "Sarah: The meeting moved to 12 May.", ""},
+		// A team's decisions: an owner said as a plan, a tool gone back on.
+		{"TakesOverFrom", "Tom", "Tom will own the billing migration.", "Sara", "Sara takes over the billing migration from Tom.", "supersedes"},
+		{"DroppedAfterAll", "Jonas", "Jonas: For the database we go with MySQL.", "Jonas", "Jonas: Back to Postgres after all, MySQL is dropped.", "supersedes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -690,6 +704,43 @@ func TestRescheduled(t *testing.T) {
 			got := rescheduled(newStatement(tt.text, tt.speaker), agent.Candidate{Content: tt.text, TStart: tt.at}, flight)
 			if got.description != tt.want || (got.predicate == "supersedes") != (tt.want != "") {
 				t.Errorf("%s %q, want %q", got.predicate, got.description, tt.want)
+			}
+		})
+	}
+}
+
+// TestDateSlipped: a date moved, slipped or pushed, however said, and by whoever tells it
+// when it is no one's own (the launch, Mia's appointment), ends the older date; another
+// person's own date is theirs to move.
+func TestDateSlipped(t *testing.T) {
+	day := func(y int, m time.Month, d int) *time.Time { t := time.Date(y, m, d, 0, 0, 0, 0, time.UTC); return &t }
+	launch := realm.Node{Content: "Sara: The launch is on April 15 (15 April 2026).", Description: "Said by Sara on 4 February 2026.", TStart: day(2026, 4, 15)}
+	planned := realm.Node{Content: "Sara: The launch is planned for April 15 (15 April 2026).", Description: "Said by Sara on 4 February 2026.", TStart: day(2026, 4, 15)}
+	deadline := realm.Node{Content: "Sara: The billing migration deadline is end of February (February 2026).", Description: "Said by Sara on 4 February 2026.", TStart: day(2026, 2, 1), TEnd: day(2026, 2, 28)}
+	dentist := realm.Node{Content: "Sarah: Dr. Patel's office rescheduled Mia's dentist appointment to November 12 (12 November 2025) at 3pm.", Description: "Said by Sarah on 15 October 2025.", TStart: day(2025, 11, 12)}
+	own := realm.Node{Content: "Sarah: Sarah's dentist appointment is on November 5 (5 November 2025).", Description: "Said by Sarah on 1 October 2025.", TStart: day(2025, 11, 5)}
+	tests := []struct {
+		name          string
+		old           realm.Node
+		speaker, text string
+		start, end    *time.Time
+		want          string
+	}{
+		{"MovesFromTo", planned, "Sara", "Sara: The launch moves from April 15 to May 6 (15 April to 6 May 2026).", day(2026, 4, 15), day(2026, 5, 6), "supersedes"},
+		{"Pushed", launch, "Sara", "Sara: The launch was pushed to May 6 (6 May 2026).", day(2026, 5, 6), nil, "supersedes"},
+		{"Slipped", launch, "Sara", "Sara: The launch slipped to May 6 (6 May 2026).", day(2026, 5, 6), nil, "supersedes"},
+		{"SlippedOtherMember", launch, "Tom", "Tom: The launch slipped to May 6 (6 May 2026).", day(2026, 5, 6), nil, "supersedes"},
+		{"DeadlineMoves", deadline, "Sara", "Sara: The billing migration deadline moves to March 20 (20 March 2026).", day(2026, 3, 20), nil, "supersedes"},
+		{"RescheduledOtherMember", dentist, "David", "David: Dr. Patel's office rescheduled Mia's dentist appointment to November 19 (19 November 2025) at 4pm.", day(2025, 11, 19), nil, "supersedes"},
+		{"AnothersOwn", own, "David", "David: The dentist appointment was rescheduled to November 12 (12 November 2025).", day(2025, 11, 12), nil, ""},
+		{"PushedTheDoor", launch, "Sara", "Sara: The launch team pushed the door to May (May 2026).", day(2026, 5, 1), day(2026, 5, 31), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := agent.Candidate{Content: tt.text, Description: "Said by " + tt.speaker + " on 4 March 2026.", TStart: tt.start, TEnd: tt.end}
+			got, _ := changeOf(newStatement(tt.text, tt.speaker), c, tt.old)
+			if got.predicate != tt.want {
+				t.Errorf("%q (%s), want %q", got.predicate, got.description, tt.want)
 			}
 		})
 	}
