@@ -33,8 +33,9 @@ type forgetAboutDoc struct {
 	DryRun       bool `json:"dry_run"`
 	Observations []string
 	Memories     []string
+	Episodes     []string
 	Traces       []string
-	Counts       struct{ Observations, Memories, Traces int }
+	Counts       struct{ Observations, Memories, Episodes, Traces int }
 }
 
 // TestForgetAbout: POST …/forget forgets one person of a space, over HTTP and a real
@@ -576,4 +577,91 @@ func checkForgotten(t *testing.T, c client, sp, trace string, want int) (failed 
 		failed = true
 	}
 	return failed
+}
+
+// meeting is a message of a team's weekly meeting, said on day at minute past ten.
+func meeting(id, day, speaker, content string, minute int) map[string]string {
+	return map[string]string{"id": id, "session_id": "weekly-" + day, "speaker": speaker, "content": content,
+		"timestamp": fmt.Sprintf("%sT10:%02d:00+01:00", day, minute)}
+}
+
+// TestForgetAboutEpisodeNaming: POST …/forget derives again an episode that names the
+// person though none of its messages is theirs (the session's first speaker taken to
+// answer them, who spoke to her in an earlier meeting): a dry run lists it under
+// episodes, the forget derives it again without the name, and a dry run after finds
+// nothing.
+func TestForgetAboutEpisodeNaming(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, []map[string]string{
+		meeting("e1", "2026-01-28", "Diego", "Checkout tests are in; the suite runs nightly.", 0),
+		meeting("e2", "2026-01-28", "Mei", "I'll run five user interviews next week.", 3),
+		meeting("e3", "2026-02-04", "Mei", "Interviews done: users want a dark mode.", 0),
+		meeting("e4", "2026-02-04", "Sara", "Decision: dark mode is postponed until after launch.", 3),
+	})
+	names := func(n realm.Node) bool {
+		return strings.Contains(strings.ToLower(strings.Join(append(append([]string{n.Name, n.Content, n.Description}, n.Participants...), n.Keywords...), " ")), "diego")
+	}
+	var naming []string
+	for _, ep := range c.memories(sp, "limit=500&type=episode") {
+		if names(ep) && !slices.Contains(ep.Sources, "e1") {
+			naming = append(naming, ep.ID)
+		}
+	}
+	if len(naming) == 0 {
+		t.Fatal("no episode names Diego but by his message: nothing to test")
+	}
+	about := map[string]any{"about": []string{"Diego"}}
+	var dry, got, again forgetAboutDoc
+	c.do("POST", sp+"/forget", map[string]any{"about": []string{"Diego"}, "dry_run": true}, &dry)
+	for _, id := range naming {
+		if !slices.Contains(dry.Episodes, id) || dry.Counts.Episodes != len(dry.Episodes) {
+			t.Errorf("dry run %+v: want the episode %s, which names Diego, among its episodes", dry, id)
+		}
+	}
+	if code := c.do("POST", sp+"/forget", about, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("forget: %d", code)
+	}
+	if !slices.Equal(got.Episodes, dry.Episodes) || !slices.Equal(got.Memories, dry.Memories) {
+		t.Errorf("forget %+v, want the dry run's %+v", got, dry)
+	}
+	for _, m := range c.memories(sp, "limit=500") {
+		if names(m) {
+			t.Errorf("%s %s %q (participants %v, keywords %v) names Diego after the forget", m.Type, m.ID, m.Content, m.Participants, m.Keywords)
+		}
+	}
+	if ms := c.memories(sp, "limit=500&q=Diego"); len(ms) != 0 {
+		t.Errorf("memories?q=Diego: %+v", ms)
+	}
+	c.do("POST", sp+"/forget", map[string]any{"about": []string{"Diego"}, "dry_run": true}, &again)
+	if again.Counts.Memories+again.Counts.Episodes+again.Counts.Observations != 0 {
+		t.Errorf("a dry run after: %+v, want nothing", again)
+	}
+}
+
+// TestForgetAboutAsDryRun: the forget deletes the memories its dry run listed, no more,
+// when the person's message is followed by another message naming them (forgetting the
+// first does not integrate again the second, which goes next).
+func TestForgetAboutAsDryRun(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	const day = "2026-03-04"
+	c.remember(sp, []map[string]string{
+		meeting("m1", day, "Tom", "The billing migration is done.", 0),
+		meeting("m2", day, "Diego", "I'm leaving the company at the end of March; my last day is March 27.", 1),
+		meeting("m3", day, "Sara", "Action item: Priya takes over the end-to-end test suite from Diego.", 2),
+		meeting("m4", day, "Priya", "Fine by me, I will read the handover doc.", 3),
+	})
+	var dry, got forgetAboutDoc
+	c.do("POST", sp+"/forget", map[string]any{"about": []string{"Diego"}, "dry_run": true}, &dry)
+	if code := c.do("POST", sp+"/forget", map[string]any{"about": []string{"Diego"}}, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("forget: %d", code)
+	}
+	if !slices.Equal(dry.Observations, []string{"m2", "m3"}) || !slices.Equal(got.Memories, dry.Memories) || got.Counts != dry.Counts {
+		t.Errorf("forget:\n%+v\nwant the dry run's\n%+v", got, dry)
+	}
 }

@@ -31,7 +31,7 @@ type Forgotten struct {
 // resumed as any pending observation (ResumePending). Last, each entity that stays
 // under fewer names (a message that stays says those alone) is embedded anew of them,
 // and each episode that stays and derived from it is derived again from the messages
-// that stay (rederiveEpisodes). The deletion already left them none of its words (an
+// that stay (RederiveEpisodes). The deletion already left them none of its words (an
 // episode says only its name and times, with no embedding; an entity its names kept,
 // with none): an error of these last steps leaves them without an embedding, or with the
 // episode's text so bare, never with its words, and marked: RederivePending (the
@@ -39,6 +39,15 @@ type Forgotten struct {
 // Errors: ENotFound (space or message), EUnavailable, and the agent's and the embedder's
 // (the message is forgotten all the same).
 func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, error) {
+	return p.ForgetAmong(ctx, space, id, nil)
+}
+
+// ForgetAmong is Forget of id, one of the messages of space a request forgets in turn,
+// next those it forgets after it: those are not integrated again (what they said goes
+// with them next), and stay pending until then, for the resumption should the request
+// stop before. Forgetting a person so deletes what their messages' memories were, and no
+// memory an integration anew of one of them would add for the next forget to delete.
+func (p *Pipeline) ForgetAmong(ctx context.Context, space, id string, next []string) (Forgotten, error) {
 	c := heldObservations.claim(p.opts.Owner) // before the store leases them (held.go)
 	defer c.end()
 	deleted, err := p.store.DeleteObservation(ctx, space, id, p.lease())
@@ -46,9 +55,12 @@ func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, err
 		return Forgotten{}, err
 	}
 	out := Forgotten{Observation: id, MemoriesDeleted: deleted.MemoriesDeleted, MemoryIDs: deleted.MemoryIDs, Reintegrated: []Result{}}
-	saved := make([]cypher.SavedObservation, len(deleted.Reintegrate))
-	for i, o := range deleted.Reintegrate {
-		saved[i] = cypher.SavedObservation{Observation: o, Claimed: true}
+	var saved []cypher.SavedObservation
+	for _, o := range deleted.Reintegrate {
+		if slices.Contains(next, o.ID) {
+			continue
+		}
+		saved = append(saved, cypher.SavedObservation{Observation: o, Claimed: true})
 		out.Reintegrated = append(out.Reintegrated, Result{ObservationID: o.ID, Seq: o.Seq, Status: StatusPending})
 	}
 	results, err := p.integrateSaved(ctx, c, saved, cypher.Window{}, true)
@@ -63,7 +75,7 @@ func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, err
 			return out, err
 		}
 	}
-	return out, p.rederiveEpisodes(ctx, space, deleted.Episodes)
+	return out, p.RederiveEpisodes(ctx, space, deleted.Episodes)
 }
 
 // rederiveBatch is how many memories a pass of RederivePending derives again.
@@ -87,7 +99,7 @@ func (p *Pipeline) RederivePending(ctx context.Context, space string) (int, erro
 	done, first := 0, error(nil)
 	for _, n := range nodes {
 		if n.Type == realm.Episode {
-			err = p.rederiveEpisodes(ctx, n.Space, []string{n.ID})
+			err = p.RederiveEpisodes(ctx, n.Space, []string{n.ID})
 		} else {
 			err = p.reembed(ctx, n.Space, n)
 		}
@@ -117,15 +129,17 @@ func (p *Pipeline) reembed(ctx context.Context, space string, n realm.Node) erro
 	return nil
 }
 
-// rederiveEpisodes derives each episode ids of space again from the first message that
+// RederiveEpisodes derives each episode ids of space again from the first message that
 // stays of those it derives from, as the agent makes a session's episode of the message
 // that opens it: what it said of its session (its content, description, participants,
-// keywords, times, embedding) may be a forgotten message's, its speaker's name. It keeps
+// keywords, times, embedding) may be a forgotten message's, its speaker's name, or name
+// a forgotten person its first speaker was taken to answer (POST …/forget). It keeps
 // its id, name and edges: the session's messages stay contextualized by it, and those
 // said later find it. An extraction that makes no episode of the session (an LLM's) leaves
-// it as the deletion left it, its name and times, and embeds that.
+// it as it was (after a message forgotten, as the deletion left it: its name and
+// times), and embeds that; one gone meanwhile is passed over.
 // Errors: EUnavailable, and the agent's and the embedder's.
-func (p *Pipeline) rederiveEpisodes(ctx context.Context, space string, ids []string) error {
+func (p *Pipeline) RederiveEpisodes(ctx context.Context, space string, ids []string) error {
 	for _, id := range ids {
 		e, o, err := p.store.EpisodeOpening(ctx, space, id)
 		if realm.ErrorCode(err) == realm.ENotFound {

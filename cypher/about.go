@@ -26,6 +26,10 @@ var (
 	aboutMemoriesNamedCypher string
 	qAboutMemoriesNamed      = newQuery("about_memories_named", aboutMemoriesNamedCypher)
 
+	//go:embed queries/about_episodes_named.cypher
+	aboutEpisodesNamedCypher string
+	qAboutEpisodesNamed      = newQuery("about_episodes_named", aboutEpisodesNamedCypher)
+
 	//go:embed queries/about_traces.cypher
 	aboutTracesCypher string
 	qAboutTraces      = newQuery("about_traces", aboutTracesCypher)
@@ -42,10 +46,12 @@ var (
 // About is what a space holds about someone (POST …/forget): the ids of the messages
 // naming them, in the order they were said, of the memories that forgetting those
 // messages deletes and of those whose own words name them (MemoriesNaming), in id order,
-// and of the traces whose query names them, oldest first.
+// of the episodes that stay whose own words name them (EpisodesNaming), in id order, and
+// of the traces whose query names them, oldest first.
 type About struct {
 	Observations []string `json:"observations"`
 	Memories     []string `json:"memories"`
+	Episodes     []string `json:"episodes"`
 	Traces       []string `json:"traces"`
 }
 
@@ -72,11 +78,16 @@ func (s *Store) About(ctx context.Context, space string, phrases []string) (Abou
 	mems = append(mems, named...)
 	slices.Sort(mems)
 	mems = slices.Compact(mems)
+	episodes, err := s.EpisodesNaming(ctx, space, phrases)
+	if err != nil {
+		return About{}, err
+	}
+	episodes = slices.DeleteFunc(episodes, func(id string) bool { return slices.Contains(mems, id) })
 	traces, err := s.ids(ctx, qAboutTraces, map[string]any{"space": space, "patterns": patterns})
 	if err != nil {
 		return About{}, err
 	}
-	return About{Observations: obs, Memories: mems, Traces: traces}, nil
+	return About{Observations: obs, Memories: mems, Episodes: episodes, Traces: traces}, nil
 }
 
 // MemoriesNaming are the ids, in id order, of the events and facts of the space whose own
@@ -84,6 +95,14 @@ func (s *Store) About(ctx context.Context, space string, phrases []string) (Abou
 // say: a client's correction, an imported memory. Errors: EUnavailable.
 func (s *Store) MemoriesNaming(ctx context.Context, space string, phrases []string) ([]string, error) {
 	return s.ids(ctx, qAboutMemoriesNamed, map[string]any{"space": space, "patterns": aboutPatterns(phrases)})
+}
+
+// EpisodesNaming are the ids, in id order, of the episodes of the space whose own name,
+// content, description, participants or keywords name the person phrases name
+// (aboutPatterns), whatever their messages say: a session's first speaker taken to
+// answer someone of an earlier session, an imported episode. Errors: EUnavailable.
+func (s *Store) EpisodesNaming(ctx context.Context, space string, phrases []string) ([]string, error) {
+	return s.ids(ctx, qAboutEpisodesNamed, map[string]any{"space": space, "patterns": aboutPatterns(phrases)})
 }
 
 // ForgetTraces deletes the traces ids of the space and erases their query's text from
