@@ -225,8 +225,9 @@ func TestOfflineToolNoPerson(t *testing.T) {
 }
 
 // TestOfflineOtherSessions: "you" and an episode's participants are never a speaker of
-// another conversation the speaker had no part in; a speaker the speaker talked with in an
-// earlier session is, when no one else has spoken yet.
+// another conversation the speaker had no part in, nor of a group's meeting the speaker
+// was one of three or more in; the one speaker the speaker talked with in an earlier
+// session is, when no one else has spoken yet.
 func TestOfflineOtherSessions(t *testing.T) {
 	a := New(Options{})
 	standup := said("a1", "standup", "Alice", "Morning team, the release is on Thursday.", 0)
@@ -244,6 +245,10 @@ func TestOfflineOtherSessions(t *testing.T) {
 		{"SameTwoLater", said("c3", "s2", "Caroline", "Did you finish the pottery class?", 9),
 			[]realm.Observation{said("c1", "s1", "Caroline", "I went to the support group.", 0), said("c2", "s1", "Melanie", "That's so brave of you!", 1)},
 			"Conversation between Caroline and Melanie on 22 November 2026, 9:09 am (session s2).", "Did Melanie finish the pottery class"},
+		{"AfterAGroup", said("m4", "weekly-2", "Mei", "Did you read the interview notes?", 9),
+			[]realm.Observation{said("m1", "weekly-1", "Mei", "I'll run five user interviews next week.", 0),
+				said("m2", "weekly-1", "Diego", "Checkout tests are in.", 1), said("m3", "weekly-1", "Sara", "Thanks, both.", 2)},
+			"Conversation with Mei on 22 November 2026, 9:09 am (session weekly-2).", "Did you read the interview notes"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ext := mustExtract(t, a, agent.ExtractInput{Observation: tt.obs, Recent: tt.recent})

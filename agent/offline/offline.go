@@ -412,8 +412,8 @@ func toldWords(s string, talking map[string]bool) []string {
 // addresseeOf names "you": a known person the turn calls by name, or anyone it calls by
 // a handle (calledName); else the latest other speaker said before it (heardBefore), of
 // the same session, unless the session is a group's (two other speakers or more) and the
-// turn calls someone by name, then of another session the speaker spoke in; else a name
-// the turn opens by addressing ("Hey Mel!").
+// turn calls someone by name, then of another session the speaker spoke in with that
+// one alone; else a name the turn opens by addressing ("Hey Mel!").
 func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, text string, known map[string]string) string {
 	if machineRole(obs) == "system" {
 		return "" // a system prompt speaks to the assistant (chatCounterpart), whoever spoke before
@@ -437,18 +437,27 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 	if len(talking) > 0 {
 		return talking[0]
 	}
-	// Another session's speaker only when this one spoke there too: the same two's earlier
-	// conversation ("Did you finish the class?" opening the next), not another chat of the
-	// space, whose speakers this one never spoke with.
+	// Another session's speaker only when this one spoke there too, with that one alone:
+	// the same two's earlier conversation ("Did you finish the class?" opening the next),
+	// not another chat of the space, whose speakers this one never spoke with, nor a
+	// group's meeting, whose next one this speaker opens answering none of them.
 	spokeIn := map[string]bool{}
+	others := map[string][]string{} // session → its other speakers
 	for _, r := range recent {
-		if strings.EqualFold(strings.TrimSpace(r.Speaker), speaker) {
+		s := strings.TrimSpace(r.Speaker)
+		switch {
+		case strings.EqualFold(s, speaker):
 			spokeIn[r.Session()] = true
+		case s != "" && !slices.Contains(others[r.Session()], s):
+			others[r.Session()] = append(others[r.Session()], s)
 		}
 	}
 	for i := len(recent) - 1; i >= 0; i-- {
 		if s := strings.TrimSpace(recent[i].Speaker); s != "" && !strings.EqualFold(s, speaker) && spokeIn[recent[i].Session()] {
-			return s
+			if len(others[recent[i].Session()]) == 1 {
+				return s
+			}
+			break
 		}
 	}
 	return called
