@@ -631,6 +631,9 @@ func TestForgetAboutEpisodeNaming(t *testing.T) {
 		if names(m) {
 			t.Errorf("%s %s %q (participants %v, keywords %v) names Diego after the forget", m.Type, m.ID, m.Content, m.Participants, m.Keywords)
 		}
+		if m.Type == realm.Episode && slices.Contains(naming, m.ID) && !strings.Contains(m.Content, "10:00 am") {
+			t.Errorf("episode %q derived again, want it said at 10:00 am, where the message was sent", m.Content)
+		}
 	}
 	if ms := c.memories(sp, "limit=500&q=Diego"); len(ms) != 0 {
 		t.Errorf("memories?q=Diego: %+v", ms)

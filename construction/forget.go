@@ -152,6 +152,10 @@ func (p *Pipeline) RederiveEpisodes(ctx context.Context, space string, ids []str
 		if err != nil {
 			return err
 		}
+		// Read where their days are, as when they were integrated ("10:00 am" of a
+		// message sent at 10:00+01:00, not the stored UTC's 9:00).
+		o.ObservedAt = o.Local(p.opts.Zone)
+		p.inZone(win.Observations)
 		// The messages of its session said before o, none of which the episode derives
 		// from, are not shown: o opens the session now, and the agent gives the message
 		// that opens a session its episode.
