@@ -44,6 +44,10 @@ type Plan struct {
 	// that window, whenever they were said: "What did I do last weekend?" asks for what
 	// was told then and for what was planned for then, or told of it since.
 	DatedIn *TimeRange `json:"dated_in,omitempty"`
+	// Latest, when set, asks for the most recent of what it matches ("What was Ana's last
+	// quiz score?", "When did I last go for a run?"): the recall ranks the newer of the
+	// memories that match it first.
+	Latest bool `json:"latest,omitempty"`
 }
 
 // ExpansionMode is the strategy of an atom (REALM.md §3.2).

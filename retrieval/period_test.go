@@ -71,3 +71,47 @@ func TestRecallOfThen(t *testing.T) {
 		})
 	}
 }
+
+// TestRecallLatest: a question asking for the last of something ranks the newest memory
+// that matches it first, above older ones as close to the question; asked without "last",
+// the same memories keep their order by relevance. A question about what we did at a
+// time, whatever the verb ("cover"), returns what was said then, and no event or fact
+// when nothing was said then, not even one with no time of its own (a reading "now"). Built by the offline agent through the write path.
+func TestRecallLatest(t *testing.T) {
+	ctx := context.Background()
+	at := func(y int, m time.Month, d int) time.Time { return time.Date(y, m, d, 16, 0, 0, 0, time.UTC) }
+	s, space := ingestedWithWords(t, []realm.Observation{
+		{ID: "a1", SessionID: "s1", Speaker: "Ms. Rivera", Content: "Ana scored 62% on the fractions quiz.", ObservedAt: at(2025, 10, 7)},
+		{ID: "a2", SessionID: "s1", Speaker: "Ms. Rivera", Content: "Next session we should review decimals.", ObservedAt: at(2025, 10, 7).Add(10 * time.Minute)},
+		{ID: "b1", SessionID: "s2", Speaker: "Ms. Rivera", Content: "Ana scored 70% on the decimals quiz.", ObservedAt: at(2025, 11, 12)},
+		{ID: "b2", SessionID: "s2", Speaker: "Ms. Rivera", Content: "Next session we should review long division.", ObservedAt: at(2025, 11, 12).Add(10 * time.Minute)},
+		{ID: "c1", SessionID: "s3", Speaker: "Ms. Rivera", Content: "Ana scored 85% on the percentages quiz.", ObservedAt: at(2026, 3, 3)},
+		{ID: "c2", SessionID: "s3", Speaker: "Ms. Rivera", Content: "Next session we should review percentages.", ObservedAt: at(2026, 3, 3).Add(10 * time.Minute)},
+		{ID: "c3", SessionID: "s3", Speaker: "Ms. Rivera", Content: "Ana is now at 85% on fractions.", ObservedAt: at(2026, 3, 3).Add(20 * time.Minute)},
+	})
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	asked := at(2026, 3, 10)
+	recall := func(q string) realm.RecallResult {
+		t.Helper()
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: q, Time: &asked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, q := range []string{"What was Ana's last quiz score?", "What was Ana's most recent quiz score?"} {
+		if res := recall(q); rankOf(res, "c1") < 0 || rankOf(res, "c1") > rankOf(res, "b1") || rankOf(res, "b1") > rankOf(res, "a1") {
+			t.Errorf("%q: March's score at %d, November's at %d, October's at %d: want them newest first", q, rankOf(res, "c1"), rankOf(res, "b1"), rankOf(res, "a1"))
+		}
+	}
+	if res := recall("What should we review in the last session?"); rankOf(res, "c2") != 0 {
+		t.Errorf("the last session's plan at %d, want first", rankOf(res, "c2"))
+	}
+	for _, q := range []string{"What did we cover in December?", "What did we go over in December?"} {
+		for _, n := range recall(q).Nodes {
+			if n.Node.Type == realm.Event || n.Node.Type == realm.Fact {
+				t.Errorf("%q: %s (%s): nothing was said in December", q, n.Node.ID, n.Node.Content)
+			}
+		}
+	}
+}

@@ -74,6 +74,10 @@ type Options struct {
 	// ("What am I allergic to?", "What is my mother allergic to?") and a gathered memory is
 	// of that subject, each memory of another (subjects.go; 0: off).
 	SubjectMiss float64
+	// RecencyRange lowers, when a plan asks for the latest (realm.Plan.Latest), the
+	// matching events and facts by their age: the newest keeps its score, the oldest loses
+	// RecencyRange of it (recency.go; 0: off).
+	RecencyRange float64
 
 	// Scorer ranks the gathered nodes: ScorerOurs, ScorerPaper or ScorerSimilarity.
 	Scorer string
@@ -147,7 +151,7 @@ func DefaultOptions() Options {
 		ExactScanMax: 500, IndexFetchMax: 10000, CommonNameShare: 0.1, CommonNameMin: 20, WholeQuery: 0.5,
 		WSuppress: 0.1, HybridVector: 0.6, HybridKeyword: 0.4, EdgeSimilarity: 0.6, EdgeWeight: 0.4,
 		HopPenalty: 0.03, DecayStep: 0.05, DecayCap: 0.3, Alpha: 0.8, Beta: 0.6,
-		SupersededFactor: 0.5, SuccessorShare: 0.95, IdentifierMiss: 0.5, SubjectMiss: 0.3,
+		SupersededFactor: 0.5, SuccessorShare: 0.95, IdentifierMiss: 0.5, SubjectMiss: 0.3, RecencyRange: 0.5,
 		Scorer: ScorerOurs, PathExponent: 0.5, SeedShare: 0.25, LearnedClose: 0.7, LearnedFull: 1, LearnedWalk: 0, LearnedBoost: 1, LearnedDrop: 0.5,
 		HubDegree: 200,
 	}
@@ -257,6 +261,7 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	}
 	r.applyIdentifiers(run)
 	r.applySubjects(run)
+	r.applyRecency(run)
 	matching, err := r.matching(ctx, run, run.ranked())
 	if err != nil {
 		return realm.RecallResult{}, err

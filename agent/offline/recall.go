@@ -38,7 +38,9 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		tense = text.TenseFuture
 	}
 	var asked *realm.TimeRange // the time the question names, without the window's lag
-	if m, rest, ok := text.QuestionTime(in.Query, now, tense); ok {
+	m, rest, named := text.QuestionTime(in.Query, now, tense)
+	plan.Latest = !named && asksLatest(in.Query)
+	if named {
 		asked = &realm.TimeRange{From: m.From, To: m.To}
 		ahead = has || m.From.After(now)
 		plan.TimeRange = o.window(m, ahead)
@@ -53,6 +55,10 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		}
 	}
 	plan.Keywords = text.Keywords(words, o.opts.MaxKeywords)
+	if plan.Latest {
+		// "last" and "latest" say which of the memories asked about, not what they say.
+		plan.Keywords = slices.DeleteFunc(plan.Keywords, func(k string) bool { return latestWords[k] })
+	}
 	if ahead && has {
 		// What one has then asks of every memory of then: the words it asks with ("doing",
 		// "anything planned") are not what the memories say.
@@ -131,13 +137,47 @@ func groupedNumbers(s string) []string {
 // ("What did we talk about yesterday?", "What did Tim say about his injury on 16 November,
 // 2023?") asks for the memories said then, whatever they say of their own time; so does a
 // question about what we (the speakers together) or you (the assistant) did, worked on or
-// decided then ("What did we do last Tuesday?", "What did we decide last week?"): their
+// decided then ("What did we do last Tuesday?", "What did we decide last week?"), and any
+// question of what we or you did then, whatever the verb ("What did we cover in
+// October?", "What topics did we go over yesterday?", "What were we reviewing?"): their
 // work together is their conversation. What I or someone named did then ("What did
 // Caroline do last weekend?") happened in the world, and is often told days later: its
 // time is the event's, the plan's ordinary window. A relative time ("yesterday") counts
 // from the question's time here, as a live agent asks.
 var asksWhatWasSaid = regexp.MustCompile(`(?i)\b(talk(ed|ing)? about|discuss(ed|ing)?|chat(ted|ting)? about|conversation|say|said|tell|told|mention(ed)?|share[sd]?|spoke|speak)\b|` +
-	`\b(did (we|you) (do|work on|decide|agree on|plan|fix|build|change)|were (we|you) (doing|working on))\b`)
+	`\bwhat( \w+)? (did|were) (we|you)\b|\b(did (we|you) (do|work on|decide|agree on|plan|fix|build|change)|were (we|you) (doing|working on))\b`)
+
+// asksLatest reports whether question q asks for the last, latest or most recent of
+// something ("What was Ana's last quiz score?", "When did I last go for a run?", "the
+// last time", "her most recent job"): its answer is the newest of the memories that match
+// it (realm.Plan.Latest). "last" followed by a word of a time ("the last week", "the last
+// two weeks") or a last name is not (notLatest). A question that names a time ("last
+// Friday", "their latest project in July 2023") asks for the memories of then, which
+// were the latest then (PlanSeeds does not ask this).
+func asksLatest(q string) bool {
+	for _, at := range latest.FindAllStringSubmatchIndex(q, -1) {
+		next := ""
+		if at[2] >= 0 {
+			next = strings.ToLower(q[at[2]:at[3]])
+		}
+		if !notLatest.MatchString(next) {
+			return true
+		}
+	}
+	return false
+}
+
+// latest: "latest", "newest" and "most recent", and "last" after a possessive or "the"
+// ("Ana's last quiz", "the last time") or as an adverb after a subject ("did I last go"),
+// with the word after it, if any.
+var latest = regexp.MustCompile(`(?i)\b(?:latest|newest|most recent(?:ly)?|(?:my|our|your|his|her|their|its|the|\w+(?:'|’)s) last|(?:did|do|does|have|has|had|was|were) \w+ last)\b(?:\s+(\w+))?`)
+
+// notLatest: the words after "last" that make it a time ("the last week", "the last few
+// days", "his last summer") or a name ("Caroline's last name").
+var notLatest = regexp.MustCompile(`^(names?|night|morning|evening|days?|weeks?|weekend|fortnight|months?|years?|decade|season|summer|winter|spring|fall|autumn|few|couple|several|\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$`)
+
+// latestWords: the keywords a question of asksLatest may ask with.
+var latestWords = map[string]bool{"last": true, "latest": true, "newest": true, "recent": true, "recently": true}
 
 // asksWhatIsOn: a question about what one has, does or has planned at a time ("What do
 // I have on Tuesday?", "What's on today?", "What am I doing this weekend?", "Do I have

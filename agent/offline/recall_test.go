@@ -281,6 +281,10 @@ func TestOfflinePlanSeedsSaidIn(t *testing.T) {
 		{"What did you fix on Monday?", day(2024, 1, 8), day(2024, 1, 9).Add(-time.Second)},
 		{"What were we working on yesterday?", day(2024, 1, 12), day(2024, 1, 13).Add(-time.Second)},
 		{"What did Caroline do last weekend?", time.Time{}, time.Time{}},
+		// Whatever the verb: what we or you did then is what was said then.
+		{"What did we cover in December 2023?", day(2023, 12, 1), day(2024, 1, 1).Add(-time.Second)},
+		{"What topics did we go over yesterday?", day(2024, 1, 12), day(2024, 1, 13).Add(-time.Second)},
+		{"What were you reviewing on Monday?", day(2024, 1, 8), day(2024, 1, 9).Add(-time.Second)},
 		// Nothing but a time: what was told then or up to three days after (the window).
 		{"What did I do yesterday?", day(2024, 1, 12), day(2024, 1, 16).Add(-time.Second)},
 		{"What did we do in Rome?", time.Time{}, time.Time{}}, // no time
@@ -295,6 +299,43 @@ func TestOfflinePlanSeedsSaidIn(t *testing.T) {
 			t.Errorf("%q: said in %v – %v, want no SaidIn", tt.q, in.From, in.To)
 		case !tt.from.IsZero() && (in == nil || !in.From.Equal(tt.from) || !in.To.Equal(tt.to)):
 			t.Errorf("%q: said in %v, want %v – %v", tt.q, in, tt.from, tt.to)
+		}
+	}
+}
+
+// TestOfflinePlanSeedsLatest: a question asking for the last, latest or most recent of
+// something plans for the newest (Latest), without "last" among its keywords; "last" with
+// a time ("last Friday", "the last two weeks", "from last season") names a time, and a
+// question that names a time asks for the memories of then.
+func TestOfflinePlanSeedsLatest(t *testing.T) {
+	now := time.Date(2024, 1, 13, 15, 0, 0, 0, time.UTC)
+	tests := []struct {
+		q      string
+		latest bool
+	}{
+		{"What was Ana's last quiz score?", true},
+		{"When did I last go for a run?", true},
+		{"When was the last time I went swimming?", true},
+		{"What is her most recent job?", true},
+		{"What did Mel and her kids paint in their latest project in July 2023?", false}, // the latest then
+		{"What did Joanna just finish last Friday on 23 January, 2022?", false},
+		{"What did I do last week?", false},
+		{"What did we discuss in the last two weeks?", false},
+		{"How did John overcome his ankle injury from last season?", false},
+		{"Where did John explore on a road trip last year?", false},
+		{"What did Melanie paint recently?", false},
+		{"What is Caroline's last name?", false},
+	}
+	for _, tt := range tests {
+		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: tt.q, Time: now})
+		if err != nil || len(plans) != 1 {
+			t.Fatalf("%q: plans %v, err %v", tt.q, plans, err)
+		}
+		if plans[0].Latest != tt.latest {
+			t.Errorf("%q: latest %v, want %v", tt.q, plans[0].Latest, tt.latest)
+		}
+		if tt.latest && slices.ContainsFunc(plans[0].Keywords, func(k string) bool { return k == "last" || k == "latest" }) {
+			t.Errorf("%q: keywords %v hold last or latest", tt.q, plans[0].Keywords)
 		}
 	}
 }

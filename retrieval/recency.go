@@ -1,0 +1,62 @@
+package retrieval
+
+import (
+	"slices"
+	"time"
+
+	"github.com/realm-memory/realm"
+)
+
+// applyRecency: a question asking for the last, latest or most recent of something ("What
+// was Ana's last quiz score?", "When did I last go for a run?", a plan's Latest) is
+// answered by the newest of the memories that match it, which similarity ranks no higher
+// than the older ones: every quiz score is as close to "last quiz score". The matching
+// events and facts are those within RecencyRange of the best one's score (the only ones
+// the factor can reorder); each event and fact is lowered by its age among them, from
+// nothing for the newest to RecencyRange for the oldest (and for any older), so that the
+// newest of the matching ones comes first, and a newer memory the question is not about
+// gains nothing. A memory's time is its own (its end, else its start), else when the space
+// learned it.
+func (r *Retriever) applyRecency(run *run) {
+	if r.opts.RecencyRange <= 0 || !slices.ContainsFunc(run.plans, func(p realm.Plan) bool { return p.Latest }) {
+		return
+	}
+	var said []*candidate
+	best := 0.0
+	for _, c := range run.cands {
+		if _, ok := memoryTime(c.Node); ok && (c.Node.Type == realm.Event || c.Node.Type == realm.Fact) {
+			said = append(said, c)
+			best = max(best, c.Score)
+		}
+	}
+	var oldest, newest time.Time
+	for _, c := range said {
+		if t, _ := memoryTime(c.Node); c.Score >= (1-r.opts.RecencyRange)*best {
+			if oldest.IsZero() || t.Before(oldest) {
+				oldest = t
+			}
+			if t.After(newest) {
+				newest = t
+			}
+		}
+	}
+	span := newest.Sub(oldest)
+	if span <= 0 {
+		return
+	}
+	for _, c := range said {
+		t, _ := memoryTime(c.Node)
+		c.Score *= 1 - r.opts.RecencyRange*clip01(float64(newest.Sub(t))/float64(span))
+	}
+}
+
+// memoryTime is when n happened or held (its end, else its start), else when the space
+// learned it; false when none is known.
+func memoryTime(n realm.Node) (time.Time, bool) {
+	for _, t := range []*time.Time{n.TEnd, n.TStart, n.LearnedAt} {
+		if t != nil {
+			return *t, true
+		}
+	}
+	return time.Time{}, false
+}
