@@ -103,12 +103,21 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 // "What did Maria do the weekend before April 10, 2023?", or after another time it counts
 // back from m ("What did Joanna finish last Friday on 23 January, 2022?"). Its window is
 // then open at the start: every time up to m's window's end.
+// A time that closes a span the question names ("between March 3 and March 9", "from
+// May 1 to May 5") ends no such count.
 func countsBack(q string, m text.Mention, now time.Time, tense int) bool {
-	return endsBefore.MatchString(q[:m.Start]) || len(text.Dates(q[:m.Start], now, tense)) > 0
+	before := q[:m.Start]
+	if closesSpan.MatchString(before) {
+		return false
+	}
+	return endsBefore.MatchString(before) || len(text.Dates(before, now, tense)) > 0
 }
 
 // endsBefore: the words before a time that make it the end of what is asked about.
 var endsBefore = regexp.MustCompile(`(?i)\b(by|before|until|till)\s*$`)
+
+// closesSpan: the words before a time that make it the end of a span the question names.
+var closesSpan = regexp.MustCompile(`(?i)\b(?:between|from)\b.*\b(?:and|to|until|till|through)\s*$`)
 
 // numberGroups: a number written in groups of digits, each after a space, a point, a
 // hyphen or a slash ("0088 412 390", "4417-203-998").

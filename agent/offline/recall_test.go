@@ -152,6 +152,16 @@ func TestOfflinePlanSeedsCountsBack(t *testing.T) {
 			t.Errorf("%s: window %v, want up to %v", q, w, to)
 		}
 	}
+	// The end of a span named is no count back: the window does not reach back before it.
+	for _, q := range []string{"Where was Ana between March 3 and March 9 2023?", "What did Ana read from May 1 to May 5, 2023?"} {
+		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: q, Time: now})
+		if err != nil || len(plans) != 1 {
+			t.Fatalf("%s: plans %v, err %v", q, plans, err)
+		}
+		if w := plans[0].TimeRange; w == nil || w.From.IsZero() {
+			t.Errorf("%s: window %v, want one that does not reach back before the span", q, w)
+		}
+	}
 }
 
 // A question of nothing but a time asks for what was told then (a short window reaching
