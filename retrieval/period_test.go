@@ -115,3 +115,24 @@ func TestRecallLatest(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallOfThenNewerVersion: a question about a plan of a time keeps the newer version
+// that tells what became of it, though told and dated at another time: the October trip,
+// cancelled in September.
+func TestRecallOfThenNewerVersion(t *testing.T) {
+	ctx := context.Background()
+	s, space := ingestedWithWords(t, []realm.Observation{
+		{ID: "o1", SessionID: "s1", Speaker: "Maya", Content: "Kat and I are planning a trip to Lisbon in October, just the two of us.", ObservedAt: day(6, 12)},
+		{ID: "o2", SessionID: "s1", Speaker: "Sam", Content: "Lisbon is lovely in autumn.", ObservedAt: day(6, 12).Add(time.Minute)},
+		{ID: "o3", SessionID: "s2", Speaker: "Maya", Content: "Kat and I cancelled the Lisbon trip. Work is too busy and flights were too expensive.", ObservedAt: day(9, 5)},
+	})
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	at := day(11, 28)
+	res, err := r.Recall(ctx, space, realm.RecallRequest{Query: "Is Maya going to Lisbon in October?", Time: &at})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rankOf(res, "o3") < 0 {
+		t.Errorf("no memory of the cancellation (o3) among %d nodes", len(res.Nodes))
+	}
+}

@@ -682,7 +682,9 @@ func (run *run) saidThen(ranked []*candidate) []*candidate {
 // that was not told in one either, is left out however it was reached (expansion, a newer
 // version, the repeats that fill K); a memory with no time of its own (a fact, an entity)
 // stays. One told then of another time stays: "What setback did Melanie face in October?"
-// asks about what she told in October of her fall in September. Its validity is no time of
+// asks about what she told in October of her fall in September. So does a newer version of
+// another candidate, which tells what became of it ("Is Maya going to Lisbon in October?":
+// the trip cancelled in September). Its validity is no time of
 // its own: a memory that held then, though superseded since, stays when its own time meets
 // the range (applyValidity judges it). As with the filters, expansion may pass through the
 // others. A SaidIn plan's time is saidThen's.
@@ -698,7 +700,7 @@ func (run *run) ofThen(ranked []*candidate) []*candidate {
 		return ranked
 	}
 	return slices.DeleteFunc(ranked, func(c *candidate) bool {
-		return c.Node.TStart != nil && !slices.ContainsFunc(windows, func(w realm.TimeRange) bool {
+		return c.Node.TStart != nil && !c.Newer && !slices.ContainsFunc(windows, func(w realm.TimeRange) bool {
 			return overlaps(c.Node, w) || c.Node.LearnedAt != nil && overlaps(realm.Node{TStart: c.Node.LearnedAt}, w)
 		})
 	})
