@@ -23,6 +23,13 @@ var reReading = regexp.MustCompile(`^(\p{L}[\w/.\-]*(?: [\w/.\-]+){0,5}?)(:| at|
 // own, as it reports it).
 var gaugeWords = setOf(`battery charge cpu memory ram disk storage temperature temp humidity pressure load fuel signal volume brightness`)
 
+// reScore is a whole statement of a person's score on what is measured, a reading of that
+// measure of theirs ("Ana scored 62% on the fractions quiz", "Ana is now at 85% on
+// fractions"): the name (group 1), the number (2), the unit (3) and what is measured (4),
+// without the test that measured it ("quiz", "test"), so that a standing and a test of it
+// read the same measure.
+var reScore = regexp.MustCompile(`^(\p{Lu}[\p{L}\-]*) (?:scored|got|is at|is now at|now at) (\d+(?:\.\d+)?) ?(%) (?:on|in) (?:the |(?:her|his|their) )?(\p{L}[\p{L}\-]*(?: [\p{L}\-]+){0,2}?)(?: (?:quiz|test|exam|assessment|worksheet))?\.?$`)
+
 // notGauges are words of a name that make it no gauge's: a pronoun ("It is 30C") or a
 // verb of a happening ("Backup finished at 95%").
 var notGauges = setOf(`it this that i we you he she they was were had finished completed took ran failed`)
@@ -31,7 +38,11 @@ var notGauges = setOf(`it this that i we you he she they was were had finished c
 // it: "Dana: The living room temperature is now 22.0C") states, if it is one: of the
 // gauge, in its unit.
 func readingClaim(text, speaker string) (stateClaim, bool) {
-	m := reReading.FindStringSubmatch(strings.TrimPrefix(strings.TrimSpace(text), speaker+": "))
+	text = withoutLabel(strings.TrimSpace(text), speaker)
+	if m := reScore.FindStringSubmatch(text); m != nil && !notGauges[strings.ToLower(m[1])] {
+		return stateClaim{subject: m[1] + "'s " + m[4], slot: "reading in " + m[3], value: m[2] + m[3], speaker: speaker, cued: true}, true
+	}
+	m := reReading.FindStringSubmatch(text)
 	if m == nil {
 		return stateClaim{}, false
 	}
@@ -67,4 +78,13 @@ var reTakenAt = regexp.MustCompile(`(?i)\s+(?:at \d{1,2}[:.]\d\d(?: ?[ap]\.?m\.?
 func isReading(s string) bool {
 	_, ok := readingClaim(reTakenAt.ReplaceAllString(strings.TrimSpace(s), ""), "")
 	return ok
+}
+
+// withoutLabel is text without the speaker's label the rewrite writes before it: the
+// speaker, or a name a description cuts at its first point ("Ms. Rivera: …" of "Ms").
+func withoutLabel(text, speaker string) string {
+	if label, rest, ok := strings.Cut(text, ": "); ok && speaker != "" && (label == speaker || strings.HasPrefix(label, speaker+".")) {
+		return rest
+	}
+	return text
 }

@@ -111,6 +111,7 @@ const (
 	labelClaim              // 1 subject, 2 a label (the slot, its colon at most after it), 3 value: "moved to stage: screened"
 	changedClaim            // as possessiveClaim, the value new: "Alex Kim's stage changed from offer to hired"
 	statusClaim             // as plainClaim, a labelled status: "withdrew" is "withdrawn"
+	startedClaim            // as plainClaim, the value new: "Mia started 6th grade at Jefferson Middle School"
 )
 
 // aboutWork: a text in which "X is now the Y" names a role.
@@ -194,6 +195,13 @@ var claimPatterns = []claimPattern{
 	{claimRe(`(?:drinks?|is drinking)`), "drinks", plainClaim},
 	{namedRe(`(?:supports?|roots? for)`), "supports", plainClaim},
 	{claimRe(`(?:goes|go) to`), "goes to", plainClaim},
+	// A school one goes to, one at a time; a start at another the newer ("Mia started 6th
+	// grade at Jefferson Middle School today" after "Mia goes to Lincoln Elementary").
+	{mustPattern(claimSubject + claimAdverbs + ` (?:goes to|go to|attends?|is at|are at) (?:the )?` + schoolValue + claimEnd), "school", plainClaim},
+	{mustPattern(claimSubject + claimAdverbs + ` (?:started|starts|began|begins|is starting|has started)(?: school| kindergarten| preschool| [a-z0-9]+ grade)? at (?:the )?` + schoolValue + claimEnd), "school", startedClaim},
+	// A plan for the next session, lesson or class, which the plan for the next one said
+	// later replaces ("Next session we should review decimals").
+	{mustPattern(`(?:^|[.!?:]\s+)(?:(?:[Ii]n|[Aa]t|[Ff]or) )?(?:[Tt]he |[Oo]ur )?[Nn]ext (?:session|lesson|class)[,:]? ` + claimSubject + claimAdverbs + `(?:'ll| should| will| are going to| is going to| need to| needs to| plan to| plans to)` + claimAdverbs + ` ` + claimValue + claimEnd), "plan for next session", plainClaim},
 	{possessiveRe(`hobby`), "hobby", plainClaim},
 	{possessiveRe(`(?:name|first name|nickname)`), "name", plainClaim},
 	{mustPattern(`(?:^|[.!?,] )` + claimSubject + ` (?:is|am) ([A-Z][\p{L}\-]+)(?:[.,;!?]|$)`), "name", nameClaim},
@@ -245,6 +253,10 @@ var claimPatterns = []claimPattern{
 	{mustPattern(`\b(?:` + claimSubject + `'s|[Oo]ur) (?:new |old |little )?` + petKinds + `,? (?:named |called )?([A-Z][\p{L}\-]*)\b`), "pet", ownClaim},
 	{mustPattern(claimSubject + claimAdverbs + ` (?:has|have|owns?|adopted|got) (?:an? |another )?(?:new )?` + petKinds + ` (?:named|called) ([A-Z][\p{L}\-]*)\b`), "pet", plainClaim},
 }
+
+// schoolValue is a school's name: capitalised words that end with what a school is
+// ("Lincoln Elementary School", "Sunny Days Preschool", "Maple Grove Elementary").
+const schoolValue = `((?:[A-Z][\p{L}'\-]* ){1,4}(?:School|Elementary|Preschool|Kindergarten|Academy|Middle|High|Montessori|Nursery|Daycare)(?: School)?)`
 
 // roleWord is a noun of what someone does for a living: the shape of most ("manager",
 // "editor", "dentist", "librarian", "accountant") or one of a few that lack it (bareRole).
@@ -382,7 +394,7 @@ var partingPattern = mustPattern(claimSubject + ` and ` + claimSubject + claimAd
 
 // endedPatterns say a state no longer holds: the subject is group 1, the ended value group 2.
 var endedPatterns = []literalPattern{
-	claimRe(`(?:quit|left|sold|replaced|gave up|gave away|stopped|dropped out of|dropped|cancell?ed|ended|lost|got rid of|ditched|retired from|moved out of|moved away from|broke up with|no longer)(?: playing| doing| using| going to| taking| drinking| eating| learning| studying| working at| working for| living in| seeing| dating| the| my| an?)?`),
+	claimRe(`(?:quit|left|sold|replaced|gave up|gave away|stopped|dropped out of|dropped|cancell?ed|ended|lost|got rid of|ditched|retired from|moved out of|moved away from|broke up with|outgrew|(?:has|have) outgrown|grew out of|no longer)(?: playing| doing| using| going to| taking| drinking| eating| learning| studying| working at| working for| living in| seeing| dating| the| my| an?)?`),
 	// Something given to someone ("gave Kiwi to my aunt"), not a talk given.
 	mustPattern(claimSubject + claimAdverbs + claimCoordinated + ` gave (?:the |my |an? )?` + claimValue + ` (?:to|away)\b`),
 	claimRe(`(?:is|are) no longer`),
@@ -498,6 +510,8 @@ func stateClaims(text, speaker string) []stateClaim {
 				if !opensThing(m[3]) {
 					continue // "the petition I started - it's tricky", "started on a book"
 				}
+			case startedClaim:
+				c.cued = true
 			case promotedClaim:
 				c.cued = true
 				if t := reTitleAt.FindStringSubmatch(c.value); t != nil {

@@ -460,6 +460,28 @@ func TestStateChange(t *testing.T) {
 		// A team's decisions: an owner said as a plan, a tool gone back on.
 		{"TakesOverFrom", "Tom", "Tom will own the billing migration.", "Sara", "Sara takes over the billing migration from Tom.", "supersedes"},
 		{"DroppedAfterAll", "Jonas", "Jonas: For the database we go with MySQL.", "Jonas", "Jonas: Back to Postgres after all, MySQL is dropped.", "supersedes"},
+		// A person's score on what is measured is a reading of that measure: a standing or a
+		// test of it replaces one, said by whoever; not another measure, nor another person's.
+		{"ScoreQuizThenStanding", "Ms. Rivera", "Ms. Rivera: Ana scored 62% on the fractions quiz.", "Ms. Rivera", "Ms. Rivera: Ana is now at 85% on fractions.", "supersedes"},
+		{"ScoreStanding", "Rivera", "Rivera: Ana is at 62% on fractions.", "Rivera", "Rivera: Ana is now at 85% on fractions.", "supersedes"},
+		{"ScoreQuizAgain", "Rivera", "Rivera: Ana scored 62% on the fractions quiz.", "Tom", "Tom: Ana scored 70% on the fractions test.", "supersedes"},
+		{"ScoreOtherMeasure", "Rivera", "Rivera: Ana scored 62% on the fractions quiz.", "Rivera", "Rivera: Ana scored 70% on the decimals quiz.", ""},
+		{"ScoreOtherStudent", "Rivera", "Rivera: Ana scored 62% on the fractions quiz.", "Rivera", "Rivera: Ben is now at 85% on fractions.", ""},
+		{"ScoreSame", "Rivera", "Rivera: Ana scored 62% on the fractions quiz.", "Rivera", "Rivera: Ana is at 62% on fractions.", ""},
+
+		// A plan for the next session: the one said later replaces it; a plan for another
+		// day does not.
+		{"NextSessionPlan", "Rivera", "Rivera: Next session we should review decimals.", "Rivera", "Rivera: Next session we should review long division.", "supersedes"},
+		{"NextLessonPlan", "Rivera", "Rivera: In the next lesson we will practise scales.", "Rivera", "Rivera: Next lesson we'll start the Bach minuet.", "supersedes"},
+		{"NextSessionSame", "Rivera", "Rivera: Next session we should review decimals.", "Rivera", "Rivera: Next session we should review decimals.", ""},
+		{"NextSessionOtherPlan", "Rivera", "Rivera: Next session we should review decimals.", "Rivera", "Rivera: Tomorrow we should review long division.", ""},
+
+		// An allergy outgrown ends it; a school started replaces the one gone to, whoever says it.
+		{"Outgrew", "Sarah", "Leo is allergic to milk.", "Sarah", "Leo outgrew his milk allergy! The allergist says he can drink milk now.", "supersedes"},
+		{"OutgrewOther", "Sarah", "Leo is allergic to milk.", "Sarah", "Leo outgrew his shoes.", ""},
+		{"SchoolStarted", "Mia", "Mia goes to Lincoln Elementary School, Mia is in 5th grade.", "Sarah", "Mia started 6th grade at Jefferson Middle School today.", "supersedes"},
+		{"SchoolKindergarten", "Sarah", "Leo goes to Sunny Days Preschool on weekday mornings.", "Sarah", "Leo started kindergarten at Maple Grove Elementary today.", "supersedes"},
+		{"SchoolOfAnother", "Sarah", "Leo goes to Sunny Days Preschool.", "Sarah", "Mia started 6th grade at Jefferson Middle School today.", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
