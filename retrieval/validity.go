@@ -20,8 +20,10 @@ import (
 // or about something else the node names (the dog Biscuit of "I live in Lisbon with our
 // dog Biscuit", after a move), the node keeps its score. Its newer version (a supersedes
 // edge into it) is offered beside it: in its place at its score for the present (demoted in
-// turn when it too has ended), just below it (SuccessorShare of its score) for the past; not
-// for a question about something else, which the newer version does not answer. A question
+// turn when it too has ended, and its own newer version offered from the score it reached,
+// up to the version that holds: laterVersions), just below it (SuccessorShare of its score)
+// for the past; not for a question about something else, which the newer version does not
+// answer. A question
 // that names the slot that changed ("Which flights are we taking to Rome?" after new
 // flights) asks about the change, whatever else the old node names (namesSlot). An exchange
 // that quotes a demoted node with the reply to it, and still holds, is demoted with it and
@@ -142,6 +144,11 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 			successors = append(successors, s)
 		}
 	}
+	later, err := r.laterVersions(ctx, run, successors)
+	if err != nil {
+		return err
+	}
+	successors = append(successors, later...)
 	before := map[string]float64{}
 	demote := func(id string, f float64) {
 		c := run.cands[id]
@@ -166,35 +173,81 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 			demote(id, r.opts.SupersededFactor)
 		}
 	}
-	for _, s := range successors {
-		if c := run.cands[s.Node.ID]; c != nil {
-			c.Newer = true
+	// A newer version that has itself been superseded (the middle of two moves) is offered
+	// as what it is, demoted for the present like any ended node, and its own newer version
+	// from the score it reached before that; the links of such a chain come in any order, so
+	// the offers are made again until none rises.
+	reached := map[string]float64{}
+	for range maxVersions + 1 {
+		rose := false
+		for _, s := range successors {
+			if c := run.cands[s.Node.ID]; c != nil {
+				c.Newer = true
+			}
+			old := run.cands[s.Of]
+			if old == nil || s.Node.ID == "" || aside[s.Of] || !run.known(s.Node) {
+				continue
+			}
+			share := 1.0
+			if past {
+				share = r.opts.SuccessorShare
+			}
+			from := max(before[s.Of], reached[s.Of])
+			if from*share > reached[s.Node.ID] {
+				reached[s.Node.ID], rose = from*share, true
+			}
+			share *= validityFactor(s.Node, run.now, past, r.opts.SupersededFactor)
+			score := from * share
+			c, ok := run.cands[s.Node.ID]
+			if ok && c.Score >= score {
+				continue
+			}
+			if !ok {
+				c = &candidate{Node: s.Node, Depth: old.Depth + 1, Root: old.Root, Newer: true}
+				run.cands[s.Node.ID] = c
+				run.trace.FirstDepth[s.Node.ID] = c.Depth
+			}
+			c.Score = score
+			run.trace.Validity = append(run.trace.Validity, realm.TraceValidity{ID: s.Node.ID, Action: realm.ValiditySuccessor, Of: s.Of, Factor: share, Score: score})
 		}
-		old := run.cands[s.Of]
-		if old == nil || s.Node.ID == "" || aside[s.Of] || !run.known(s.Node) {
-			continue
+		if !rose {
+			break
 		}
-		share := 1.0
-		if past {
-			share = r.opts.SuccessorShare
-		}
-		// A newer version that has itself been superseded (the middle of two moves) is
-		// offered as what it is: demoted for the present like any ended node.
-		share *= validityFactor(s.Node, run.now, past, r.opts.SupersededFactor)
-		score := before[s.Of] * share
-		c, ok := run.cands[s.Node.ID]
-		if ok && c.Score >= score {
-			continue
-		}
-		if !ok {
-			c = &candidate{Node: s.Node, Depth: old.Depth + 1, Root: old.Root, Newer: true}
-			run.cands[s.Node.ID] = c
-			run.trace.FirstDepth[s.Node.ID] = c.Depth
-		}
-		c.Score = score
-		run.trace.Validity = append(run.trace.Validity, realm.TraceValidity{ID: s.Node.ID, Action: realm.ValiditySuccessor, Of: s.Of, Factor: share, Score: score})
 	}
 	return nil
+}
+
+// maxVersions bounds how many newer versions in a row laterVersions follows.
+const maxVersions = 8
+
+// laterVersions are the newer versions of the newer versions among successors that have
+// ended in turn, and theirs, up to the ones that hold (maxVersions deep at most): a reading
+// replaced three times over leads to the one that holds, not only to the next.
+func (r *Retriever) laterVersions(ctx context.Context, run *run, successors []cypher.Successor) ([]cypher.Successor, error) {
+	looked := map[string]bool{}
+	for _, s := range successors {
+		looked[s.Of] = true
+	}
+	var out []cypher.Successor
+	wave := successors
+	for range maxVersions {
+		var ids []string
+		for _, s := range wave {
+			if n := s.Node; n.ValidUntil != nil && !run.now.Before(*n.ValidUntil) && !looked[n.ID] {
+				looked[n.ID] = true
+				ids = append(ids, n.ID)
+			}
+		}
+		if len(ids) == 0 {
+			break
+		}
+		next, err := r.store.Successors(ctx, run.space, ids, r.opts.WSuppress)
+		if err != nil {
+			return nil, err
+		}
+		out, wave = append(out, next...), next
+	}
+	return out, nil
 }
 
 // quotes returns the holding candidates (of holding) that quote the ended candidate id:

@@ -212,3 +212,43 @@ func rankOf(res realm.RecallResult, obsID string) int {
 		return n.Node.Type != realm.Entity && n.Node.Type != realm.Episode && slices.Contains(n.Node.Sources, obsID)
 	})
 }
+
+// TestRecallNewerVersionsInTurn: a reading replaced three times over leads, through each
+// newer version, to the one that holds: for a question about the present it takes the
+// place of the oldest, which the question's words reach best, and comes first; for one
+// about how it changed it is recalled beside the oldest, though the question's words
+// reach it least. Built by the offline agent through the write path.
+func TestRecallNewerVersionsInTurn(t *testing.T) {
+	ctx := context.Background()
+	s, space := ingestedWithWords(t, []realm.Observation{
+		{ID: "r1", SessionID: "s1", Speaker: "Rivera", Content: "Julia scored 60% on the fractions quiz.", ObservedAt: day(1, 10)},
+		{ID: "d1", SessionID: "s1", Speaker: "Rivera", Content: "Julia scored 66% on the decimals quiz.", ObservedAt: day(1, 11)},
+		{ID: "r2", SessionID: "s2", Speaker: "Rivera", Content: "Julia is now at 63% on fractions.", ObservedAt: day(2, 10)},
+		{ID: "q1", SessionID: "s2", Speaker: "Rivera", Content: "Julia scored 58% on the ratios quiz.", ObservedAt: day(2, 11)},
+		{ID: "r3", SessionID: "s3", Speaker: "Rivera", Content: "Julia is now at 67% on fractions.", ObservedAt: day(3, 10)},
+		{ID: "r4", SessionID: "s4", Speaker: "Rivera", Content: "Julia is now at 79% on fractions.", ObservedAt: day(4, 10)},
+	})
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	at := day(5, 1)
+	for _, q := range []struct {
+		query    string
+		k        int
+		newFirst bool
+	}{
+		{"What is Julia's score on the fractions quiz now?", 3, true},
+		{"How did Julia's score on the fractions quiz change?", 4, false},
+	} {
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: q.query, Time: &at, K: q.k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		newest, oldest := rankOf(res, "r4"), rankOf(res, "r1")
+		if newest < 0 || q.newFirst && newest != 0 {
+			var got []string
+			for _, n := range res.Nodes {
+				got = append(got, n.Node.Content)
+			}
+			t.Errorf("%q: the reading that holds at %d, the oldest at %d (-1: not recalled), want it recalled (first: %v); recalled %q", q.query, newest, oldest, q.newFirst, got)
+		}
+	}
+}
