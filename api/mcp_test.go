@@ -36,7 +36,7 @@ var outputProperties = map[string][]string{
 		"timings", "trace_id", "usage"},
 	"feedback":     {"confirmed", "edits", "labels", "reconsolidation_id", "rejected", "trace_id", "usage"},
 	"forget":       {"forgotten", "memory_ids", "reintegrated"},
-	"forget_about": {"counts", "dry_run", "memories", "observations", "traces"},
+	"forget_about": {"counts", "dry_run", "episodes", "memories", "observations", "traces"},
 	"correct":      {"corrected", "memory_id"},
 	"spaces":       {"more", "spaces"},
 }
