@@ -1315,8 +1315,9 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 // keptNames is entity m, which stays, once the names no message that stays says are gone
 // (m.said are the others): named by the longest it keeps, the others its aliases, its
 // keywords without the names gone, and each name gone that none it keeps holds replaced
-// in its content by its new name, as whole words, in any case ("Tom Becker (person),
-// called Tom" is "Tom (person), called Tom").
+// in its content by its new name, as whole words, in any case; a clause of the content
+// that then calls it by its own name goes ("Tom (person), called Tom Becker." and "Tom
+// Becker (person), called Tom." are "Tom (person).").
 func keptNames(m ObservationMemory) realm.Node {
 	n := realm.Node{ID: m.ID, Type: realm.Entity, Content: m.content}
 	for _, name := range m.said {
@@ -1346,6 +1347,9 @@ func keptNames(m ObservationMemory) realm.Node {
 		}
 		re := regexp.MustCompile(`(?i)(^|[^\pL\pN])` + regexp.QuoteMeta(name) + `([^\pL\pN]|$)`)
 		n.Content = re.ReplaceAllString(n.Content, "${1}"+strings.ReplaceAll(n.Name, "$", "$$")+"${2}")
+	}
+	if len(gone) > 0 {
+		n.Content = regexp.MustCompile(`(?i)(?:, called `+regexp.QuoteMeta(n.Name)+`)+([.,;]|$)`).ReplaceAllString(n.Content, "${1}")
 	}
 	return n
 }

@@ -275,3 +275,53 @@ func TestApplyAfterForget(t *testing.T) {
 		}
 	}
 }
+
+// TestDeleteObservationCalledNames: forgetting the message that gave an entity a name
+// renames it by the names it keeps, and its content no more calls it by its own name:
+// "Tom (person), mentioned by Ann, called Tom Becker." is "Tom (person), mentioned by Ann."
+// once "Tom Becker" is forgotten, not "…, called Tom."; a name it keeps is still called.
+func TestDeleteObservationCalledNames(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	space := fullTextSpace(t, s)
+	tests := []struct {
+		name    string
+		aliases []string
+		content string
+		said    string // the message that stays
+		want    string
+	}{
+		{"Tom", []string{"Tom Becker"}, "Tom (person), mentioned by Ann, called Tom Becker.", "Tom called.", "Tom (person), mentioned by Ann."},
+		{"Ida Berg", []string{"Ida"}, "Ida Berg (person), mentioned by Ann, called Ida.", "Ida called.", "Ida (person), mentioned by Ann."},
+		{"Eva Lind", []string{"Eva", "Evi"}, "Eva Lind (person), called Eva, called Evi.", "Evi called.", "Evi (person)."},
+		// Negative: a name kept stays called.
+		{"Anabel Lopes", []string{"Anabel", "Bel"}, "Anabel Lopes (person), called Bel.", "Anabel and Bel called.", "Anabel (person), called Bel."},
+	}
+	day := time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)
+	obs := []realm.Observation{{ID: "o", Speaker: "Ann", Content: "said", ObservedAt: day}}
+	for i, tt := range tests {
+		obs = append(obs, realm.Observation{ID: fmt.Sprint("p", i), Speaker: "Ann", Content: tt.said, ObservedAt: day.Add(time.Duration(i+1) * time.Minute)})
+	}
+	saveObservations(t, s, space, obs)
+	var entities Integration
+	for _, tt := range tests {
+		entities.Adds = append(entities.Adds, realm.Node{ID: space + "-" + tt.name, Type: realm.Entity, Name: tt.name, Aliases: tt.aliases, Content: tt.content})
+	}
+	if applied, err := s.ApplyIntegration(ctx, space, "o", NeighbourQuery{}, nil, entities); err != nil || !applied.Applied {
+		t.Fatalf("o: %+v %v", applied, err)
+	}
+	for i, tt := range tests {
+		merge := Integration{Merges: []Merge{{ID: space + "-" + tt.name, Keywords: []string{tt.name}}}}
+		if applied, err := s.ApplyIntegration(ctx, space, fmt.Sprint("p", i), NeighbourQuery{}, nil, merge); err != nil || !applied.Applied {
+			t.Fatalf("p%d: %+v %v", i, applied, err)
+		}
+	}
+	if _, err := s.DeleteObservation(ctx, space, "o", Lease{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		if n, _, err := s.GetMemory(ctx, space, space+"-"+tt.name); err != nil || n.Content != tt.want {
+			t.Errorf("%s: content %q %v, want %q", tt.name, n.Content, err, tt.want)
+		}
+	}
+}
