@@ -249,6 +249,9 @@ func TestOfflineOtherSessions(t *testing.T) {
 			[]realm.Observation{said("m1", "weekly-1", "Mei", "I'll run five user interviews next week.", 0),
 				said("m2", "weekly-1", "Diego", "Checkout tests are in.", 1), said("m3", "weekly-1", "Sara", "Thanks, both.", 2)},
 			"Conversation with Mei on 22 November 2026, 9:09 am (session weekly-2).", "Did you read the interview notes"},
+		// The author of words pasted after "Emma wrote:" is quoted, not called.
+		{"AuthorPasted", said("d1", "s3", "Priya", "Emma wrote: I signed the offer yesterday.", 0), nil,
+			"Conversation with Priya on 22 November 2026, 9:00 am (session s3).", "Emma signed the offer"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ext := mustExtract(t, a, agent.ExtractInput{Observation: tt.obs, Recent: tt.recent})

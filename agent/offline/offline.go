@@ -147,10 +147,15 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	if selfName != "" {
 		known[strings.ToLower(selfName)] = "person"
 	}
+	var authors []string
 	for _, q := range authoredQuotes(text) {
 		known[strings.ToLower(q.author)] = "person" // "email from Amelia Novak:" is no place
+		authors = append(authors, q.author)
 	}
 	addressee := addresseeOf(in.Recent, obs, speaker, text, known)
+	if slices.ContainsFunc(authors, func(a string) bool { return strings.EqualFold(a, addressee) }) {
+		addressee = "" // "Emma wrote: …" pasted quotes Emma, it calls no one
+	}
 	if selfName != "" && slices.ContainsFunc([]string{selfName, strings.Fields(selfName)[0]}, func(n string) bool { return strings.EqualFold(n, addressee) }) {
 		addressee = "" // "Hi, Alice Nguyen here" greets no Alice: Alice is speaking
 	}

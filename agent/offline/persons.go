@@ -267,5 +267,32 @@ func authoredQuotes(s string) []authoredQuote {
 			out = append(out, authoredQuote{segment{q[0] + open, q[1] - end}, author})
 		}
 	}
+	return append(out, authoredLines(s)...)
+}
+
+// Words pasted with no quotation marks are their author's too when a line opens with the
+// author: "Emma Dubois: I signed the offer yesterday." or "Emma wrote: I signed …" pasted by
+// a recruiter is Emma's signing, not the recruiter's. They run to the next line opening
+// with an author (a chat transcript, "Tom: …" then "Ana: …") or to the end of the text. A
+// name alone before the colon is an author when it opens with a common given name
+// (firstNames): "Update:", "Action items:" or "Counter-Strike: Global Offensive" open no
+// one's words.
+var reAuthorLine = regexp.MustCompile(`(?m)^[ \t]*(` + quoteAuthor + `)[ \t]*(?:((?i:wrote|writes|said|says|replied|texted))[ \t]*)?:[ \t]*[^\s"“'‘]`)
+
+// authoredLines are the words of text pasted without quotation marks after a line that
+// opens with their author (reAuthorLine).
+func authoredLines(s string) []authoredQuote {
+	var out []authoredQuote
+	for _, m := range reAuthorLine.FindAllStringSubmatchIndex(s, -1) {
+		author := s[m[2]:m[3]]
+		first := strings.ToLower(strings.Fields(author)[0])
+		if text.IsStopword(first) || nonName[first] || reMailHeader.MatchString(author+": ") || m[4] < 0 && !firstNames[first] {
+			continue
+		}
+		if n := len(out); n > 0 {
+			out[n-1].end = strings.LastIndexByte(s[:m[0]+1], '\n') // the line before this author's
+		}
+		out = append(out, authoredQuote{segment{m[1] - 1, len(s)}, author})
+	}
 	return out
 }

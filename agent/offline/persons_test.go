@@ -171,10 +171,17 @@ func TestOfflineQuotedInAuthorsVoice(t *testing.T) {
 			`Jonas Weber wrote: "Jonas Weber moved to Berlin." Priya Shah replied that Priya Shah is glad.`},
 		{"Said", `Then Tom said: "my flight is at 6."`, `Then Tom said: "Tom's flight is at 6."`},
 		{"NameColon", `Sam: "I quit my job." I was surprised.`, `Sam: "Sam quit Sam's job." Priya Shah was surprised.`},
+		// Pasted with no quotation marks: the rest of the text, or of the line, is the author's.
+		{"NameColonUnquoted", `Emma Dubois: I signed the offer yesterday. Start date January 12.`,
+			`Emma Dubois: Emma Dubois signed the offer yesterday. Start date January 12.`},
+		{"WroteUnquoted", `Emma wrote: I signed the offer yesterday.`, `Emma wrote: Emma signed the offer yesterday.`},
+		{"Transcript", "Tom: I'll take the release.\nAna: I have the notes.", "Tom: Tom will take the release.\nAna: Ana has the notes."},
 		// Negative: no author named, or the speaker quoting themself.
 		{"NoAuthor", `My doctor said "you need more sleep".`, `Priya Shah's doctor said "you need more sleep".`},
 		{"OwnWords", `I said: "I will call you."`, `Priya Shah said: "I will call you."`},
 		{"HeaderWord", `Subject: "my refund"`, `Subject: "my refund"`},
+		{"Heading", `Update: I moved to Berlin.`, `Update: Priya Shah moved to Berlin.`},
+		{"TitleColon", `Counter-Strike: Global Offensive is what I play.`, `Counter-Strike: Global Offensive is what Priya Shah plays.`},
 	})
 }
 
