@@ -118,6 +118,10 @@ var writtenVerbs = setOf(`written write writes writing rewrite rewrites rewrote 
 // code"). Unambiguous ones (Go, Rust, Python…) are products.
 var codeLanguages = setOf(`swift ruby julia dart elm crystal scala lua`)
 
+// testWords tell a clause speaks of a software's tests: the name a place preposition
+// opens there is a tool, no place ("moved the e2e tests to Playwright").
+var testWords = setOf(`e2e tests testing`)
+
 // codeWords tell a clause speaks of code, as writtenVerbs do.
 var codeWords = setOf(`code coding program programs programming programmer developer developers backend
 frontend library script scripts wrote`)
@@ -604,8 +608,8 @@ func ownsHeld(ws []wordSpan, j int) bool {
 // Berlin store": a person is "my sister Ana", not "my Ana"), a verb of use before it (a
 // determiner or a preposition between, "me" or "us" before the preposition), a service's
 // verb and preposition before it (serviceVerbs), or a place preposition before it in a
-// clause that speaks of a product
-// ("want to move to Plus" after "the Basic plan").
+// clause that speaks of a product or of tests ("want to move to Plus" after "the Basic
+// plan", "moved the e2e tests to Playwright").
 func productCued(text string, ws []wordSpan, i, j int) bool {
 	if strings.HasSuffix(ws[j].lower, "'s") {
 		return false // "switched to Maria's class": a person's, more often than not
@@ -634,7 +638,8 @@ func productCued(text string, ws []wordSpan, i, j int) bool {
 		return slices.ContainsFunc(ws[:i-1], func(w wordSpan) bool { return c.start <= w.start && serviceVerbs[w.lower] })
 	}
 	if i > 0 && placePrepositions[ws[i-1].lower] {
-		return clauseHas(ws, clauseAt(text, ws[i].start), productNouns)
+		c := clauseAt(text, ws[i].start)
+		return clauseHas(ws, c, productNouns) || clauseHas(ws, c, testWords)
 	}
 	return false
 }

@@ -43,6 +43,7 @@ func TestNamesCategories(t *testing.T) {
 		{"SwitchMe", "Please switch me to Pro.", []nameMention{{"Pro", "concept"}}},
 		{"UpgradeUs", "Could you upgrade us to Premium?", []nameMention{{"Premium", "concept"}}},
 		{"MoveMe", "They will move me to Berlin in May.", []nameMention{{"Berlin", "place"}}},
+		{"TestTool", "We moved the e2e tests to Playwright last week.", []nameMention{{"Playwright", "concept"}}},
 		{"CardBrand", "I paid with my Visa card.", []nameMention{{"Visa", "concept"}}},
 		{"BrandAlone", "I paid with Visa last time.", []nameMention{{"Visa", "concept"}}},
 		{"PlanAfter", "Switching to plan Premium saves money.", []nameMention{{"Premium", "concept"}}},

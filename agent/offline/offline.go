@@ -574,7 +574,7 @@ func openingSubject(msg, speaker string) string {
 	}
 	next := ws[1].lower
 	heading := len(ws) > 2 && strings.Contains(msg[ws[1].end:ws[2].start], ":")
-	if commonWord(msg, ws, 0) || passiveFor(ws) {
+	if commonWord(msg, ws, 0) || passiveFor(ws) || doneWithoutObject(msg, ws) {
 		return ""
 	}
 	if subjectVerbs[next] || strings.HasSuffix(next, "ed") || strings.HasSuffix(next, "s") && !strings.HasSuffix(next, "ss") && !heading {
@@ -596,6 +596,24 @@ func commonWord(msg string, ws []wordSpan, k int) bool {
 func passiveFor(ws []wordSpan) bool {
 	return len(ws) > 3 && strings.HasSuffix(ws[1].lower, "ed") && (ws[2].lower == "for" || ws[2].lower == "by") && isNameWord(ws[3]) && !text.IsStopword(ws[3].lower)
 }
+
+// doneWithoutObject: the message opens with a thing done, a verb of a task (doneVerbs)
+// with nothing done to after it, the clause ending or a time told: "Offer signed
+// yesterday", "Contract signed.", "Invoice paid, thanks". Its first word is what was done;
+// a common given name stays one doing it ("Emma signed yesterday").
+func doneWithoutObject(msg string, ws []wordSpan) bool {
+	if !doneVerbs[ws[1].lower] || firstNames[ws[0].lower] {
+		return false
+	}
+	return len(ws) == 2 || !gapIsSpace(msg, ws[1].end, ws[2].start) || doneWhen[ws[2].lower]
+}
+
+// doneVerbs are the tasks done to a thing a note opens with ("Offer signed", "Invoice
+// paid"), and doneWhen the words telling when, right after them.
+var (
+	doneVerbs = setOf(`signed approved sent booked confirmed cancelled canceled scheduled submitted merged shipped deployed fixed paid rejected filed renewed received`)
+	doneWhen  = setOf(`yesterday today tonight this last earlier`)
+)
 
 // subjectVerbs are the auxiliaries a name opening a statement is followed by.
 var subjectVerbs = setOf(`is was has had will would can could did does just never always also`)

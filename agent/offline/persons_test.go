@@ -198,8 +198,13 @@ func TestOfflineNoPersonOfHeadings(t *testing.T) {
 		{"Offer approved for Emma Dubois, start in January.", []string{"Priya", "Emma Dubois"}},
 		{"Offer approved, start in January. Emma Dubois is waiting for the offer letter.", []string{"Priya", "Emma Dubois"}},
 		{`Pasted email from Amelia Novak: "Thanks for considering me. I am available any afternoon. Best, Amelia"`, []string{"Priya", "Amelia Novak"}},
+		{"Offer signed yesterday, start date January 12.", []string{"Priya"}},
+		{"Contract signed.", []string{"Priya"}},
+		{"We moved the e2e tests to Playwright last week.", []string{"Priya"}},
+		{"Emma Dubois: I signed the offer yesterday.", []string{"Priya", "Emma Dubois"}},
 		// Negative: a person doing something stays one.
 		{"Emma moved to Lisbon for the job.", []string{"Priya", "Emma"}},
+		{"Emma signed yesterday, she starts in January.", []string{"Priya", "Emma"}},
 		{"Tom waited for hours at the airport.", []string{"Priya", "Tom"}},
 	} {
 		if persons := personsOf(t, a, "Priya", tt.text); !slices.Equal(persons, tt.persons) {
