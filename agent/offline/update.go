@@ -1265,13 +1265,18 @@ func ownWords(content, description string) *statement {
 }
 
 // changeBack is the change newer node n makes to candidate c (its own words: said), which
-// tells of an older state: their claims, else an amount changed.
+// tells of an older state: their claims, else any change n would have made to c had c
+// been integrated first (changeOf, the roles swapped: a day moved or corrected, a plan
+// called off, an amount changed…), so that the order of integration does not matter.
 func changeBack(n realm.Node, c agent.Candidate, said *statement) stateChange {
 	newer := ownWords(n.Content, n.Description)
 	if ch := changeBetween(newer, said.claims); ch.predicate != "" {
 		return ch
 	}
-	return amountChanged(newer, realm.Node{Content: said.text, Description: c.Description})
+	asCandidate := agent.Candidate{Type: n.Type, Name: n.Name, Content: n.Content, Description: n.Description, TStart: n.TStart, TEnd: n.TEnd}
+	older := realm.Node{Type: c.Type, Name: c.Name, Content: said.text, Description: c.Description, TStart: c.TStart, TEnd: c.TEnd}
+	ch, _ := changeOf(newer, asCandidate, older)
+	return ch
 }
 
 // repliesApart: n is an exchange that the candidate changes by the words it quotes, not by
