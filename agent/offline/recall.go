@@ -34,8 +34,11 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	words := in.Query
 	has, ahead := asksWhatIsOn.MatchString(in.Query), false // ahead: of a time to come, or of what one has then
 	tense := text.TensePast
-	if has {
+	switch {
+	case has:
 		tense = text.TenseFuture
+	case plannedThen.MatchString(in.Query): // a plan told then, of a day that may lie ahead
+		tense = text.TenseUnknown
 	}
 	var asked *realm.TimeRange // the time the question names, without the window's lag
 	m, rest, named := text.QuestionTime(in.Query, now, tense)
@@ -112,6 +115,10 @@ func countsBack(q string, m text.Mention, now time.Time, tense int) bool {
 	}
 	return endsBefore.MatchString(before) || len(text.Dates(before, now, tense)) > 0
 }
+
+// plannedThen: a question about what was planned ("Where were we going on April 9?",
+// "What was Ana supposed to bring on Friday?"), whose day is the nearest, ahead or past.
+var plannedThen = regexp.MustCompile(`(?i)\b(?:was|were)(?: \w+)? (?:going (?:to|on)|planning|supposed to|meant to|due|scheduled)\b`)
 
 // endsBefore: the words before a time that make it the end of what is asked about.
 var endsBefore = regexp.MustCompile(`(?i)\b(by|before|until|till)\s*$`)
