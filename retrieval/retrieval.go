@@ -684,10 +684,10 @@ func (run *run) saidThen(ranked []*candidate) []*candidate {
 // stays. One told then of another time stays: "What setback did Melanie face in October?"
 // asks about what she told in October of her fall in September. So does a newer version of
 // another candidate, which tells what became of it ("Is Maya going to Lisbon in October?":
-// the trip cancelled in September). Its validity is no time of
-// its own: a memory that held then, though superseded since, stays when its own time meets
-// the range (applyValidity judges it). As with the filters, expansion may pass through the
-// others. A SaidIn plan's time is saidThen's.
+// the trip cancelled in September). Its validity is no time of its own: a memory that held
+// then, though superseded since, stays when its own time meets the range (applyValidity
+// judges it). As with the filters, expansion may pass through the others. A SaidIn plan's
+// time is saidThen's.
 func (run *run) ofThen(ranked []*candidate) []*candidate {
 	var windows []realm.TimeRange
 	for _, p := range run.plans {
@@ -701,9 +701,14 @@ func (run *run) ofThen(ranked []*candidate) []*candidate {
 	}
 	return slices.DeleteFunc(ranked, func(c *candidate) bool {
 		return c.Node.TStart != nil && !c.Newer && !slices.ContainsFunc(windows, func(w realm.TimeRange) bool {
-			return overlaps(c.Node, w) || c.Node.LearnedAt != nil && overlaps(realm.Node{TStart: c.Node.LearnedAt}, w)
+			return overlaps(c.Node, w) || c.Node.LearnedAt != nil && within(*c.Node.LearnedAt, w)
 		})
 	})
+}
+
+// within reports whether t lies in w, whose zero ends are open.
+func within(t time.Time, w realm.TimeRange) bool {
+	return (w.From.IsZero() || !t.Before(w.From)) && (w.To.IsZero() || !t.After(w.To))
 }
 
 // overlaps reports whether n's time (its start to its end, or its start) meets w, whose
