@@ -199,6 +199,7 @@ type wirePlan struct {
 	To       string   `json:"to"`
 	Mode     string   `json:"mode"`
 	Said     bool     `json:"said" wire:"optional"`
+	Latest   bool     `json:"latest" wire:"optional"`
 }
 
 type wireSufficiency struct {
@@ -256,6 +257,7 @@ func planFormat() *openai.ChatCompletionResponseFormat {
 		"to":       {Type: jsonschema.String, Description: "YYYY-MM-DD or \"\""},
 		"mode":     {Type: jsonschema.String, Enum: enumOf(realm.QueryMatch, realm.KeywordsMatch, realm.HybridMatch)},
 		"said":     {Type: jsonschema.Boolean, Description: "true when the question asks what was said in the conversations of from–to"},
+		"latest":   {Type: jsonschema.Boolean, Description: "true when the question asks for the most recent of what it matches"},
 	})
 	root := strictObject(map[string]jsonschema.Definition{"plans": {Type: jsonschema.Array, Items: &plan}})
 	return jsonSchemaFormat("realm_plans", &root)
@@ -318,7 +320,7 @@ func parsePlans(content string, loc *time.Location) ([]realm.Plan, error) {
 	}
 	var out []realm.Plan
 	for i, wp := range w.Plans {
-		p := realm.Plan{Query: strings.TrimSpace(wp.Query), Keywords: nonEmpty(wp.Keywords), Mode: realm.MatchMode(wp.Mode)}
+		p := realm.Plan{Query: strings.TrimSpace(wp.Query), Keywords: nonEmpty(wp.Keywords), Mode: realm.MatchMode(wp.Mode), Latest: wp.Latest}
 		if p.Query == "" {
 			bad.addf("plans[%d].query is empty", i)
 		}

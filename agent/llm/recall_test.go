@@ -107,6 +107,25 @@ func TestLLMPlanSaid(t *testing.T) {
 	}
 }
 
+// TestLLMPlanLatest: a plan marked latest asks for the most recent of what it matches
+// (realm.Plan.Latest, which the scorer's recency reads); a reply without the field is a
+// plan without it, and the prompt asks for it.
+func TestLLMPlanLatest(t *testing.T) {
+	ctx := context.Background()
+	l := newTestLLM(t, nil)
+	plan := map[string]any{"query": "Ana's quiz score", "keywords": []string{"Ana", "quiz"}, "types": []string{},
+		"from": "", "to": "", "mode": "hybrid_match", "said": false, "latest": true}
+	without := map[string]any{"query": "Ana's quiz score", "keywords": []string{}, "types": []string{}, "from": "", "to": "", "mode": "query_match"}
+	l.fake.Enqueue(agenttest.JSON(t, map[string]any{"plans": []map[string]any{plan, without}}, 10, 5))
+	plans, _, err := l.PlanSeeds(ctx, agent.PlanInput{Query: "What was Ana's last quiz score?", Time: askedAt})
+	if err != nil || len(plans) != 2 || !plans[0].Latest || plans[1].Latest {
+		t.Fatalf("plans %+v, %v: want the first latest, the second not", plans, err)
+	}
+	if sys := l.fake.Requests()[0].Messages[0].Content; !strings.Contains(sys, "latest: true when the question asks for the most recent") {
+		t.Errorf("the plan prompt does not ask for latest:\n%s", sys)
+	}
+}
+
 // TestLLMReadDecisionsRepairThenFallback: an invalid answer is sent back once with its
 // error; a second invalid one gives the fallback's decision, counted.
 func TestLLMReadDecisionsRepairThenFallback(t *testing.T) {
