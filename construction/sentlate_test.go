@@ -30,6 +30,10 @@ func TestSupersedesHistorySentLate(t *testing.T) {
 			time.Date(2025, 2, 1, 10, 0, 0, 0, time.UTC), time.Date(2025, 6, 1, 10, 0, 0, 0, time.UTC)},
 		{"PlanCalledOff", "Maya", "Kat and I are planning a trip to Lisbon in October.", "Maya", "Kat and I cancelled the Lisbon trip.",
 			time.Date(2026, 6, 12, 10, 0, 0, 0, time.UTC), time.Date(2026, 9, 5, 10, 0, 0, 0, time.UTC)},
+		{"SameDayMove", "Corin", "I live in Lisbon.", "Corin", "We moved to Berlin.",
+			time.Date(2026, 12, 4, 11, 0, 0, 0, time.UTC), time.Date(2026, 12, 4, 14, 0, 0, 0, time.UTC)},
+		{"SameDayAmount", "Corin", "I now owe Pell 40 gold.", "Corin", "I now owe Pell 10 gold.",
+			time.Date(2026, 12, 4, 11, 0, 0, 0, time.UTC), time.Date(2026, 12, 4, 14, 0, 0, 0, time.UTC)},
 		{"DayCorrected", "Maya", "Went to the dentist on Monday.", "Maya", "Actually the dentist was on Tuesday, not Monday.",
 			time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC), time.Date(2026, 6, 11, 10, 0, 0, 0, time.UTC)},
 	} {

@@ -2618,8 +2618,9 @@ func containsWord(s, w string) bool {
 // olderThan reports whether candidate c of this observation tells of a state before node
 // n's, and from when n holds instead: when c's time (its end, else its start, else when
 // it was said) is before n's start, or, a chat's history sent late, when c was said
-// before the day n was said (from n's description). n holds from its start, else from
-// the day it was said, and not before c was said. A start after the day n was said is a
+// before n was said (the day from n's description, the hour from its learned_at when
+// that is of the same day). n holds from its start, else from the day it was said, and
+// not before c was said. A start after the day n was said is a
 // plan's ("a trip to Lisbon in October", said in June): the plan holds from when it was
 // said, so a change told in September is the newer one.
 func (r *relater) olderThan(c agent.Candidate, n realm.Node) (time.Time, bool) {
@@ -2645,7 +2646,13 @@ func (r *relater) olderThan(c agent.Candidate, n realm.Node) (time.Time, bool) {
 	if start != nil && cLast.Before(*start) {
 		return *start, true
 	}
-	if !saidKnown || !said.Before(nSaid) {
+	if !saidKnown {
+		return time.Time{}, false
+	}
+	if at := n.LearnedAt; at != nil && !at.Before(nSaid) && at.Before(nSaid.AddDate(0, 0, 1)) {
+		nSaid = *at // the hour it was said, that day: two changes of one day keep their order
+	}
+	if !said.Before(nSaid) {
 		return time.Time{}, false
 	}
 	begins := nSaid
