@@ -81,7 +81,7 @@ const claimEnd = `(?:\s+(?:and|but|because|since|with|for|now|these days|too|any
 // exclusiveSlots hold one value at a time: another value replaces the old one without a
 // cue. Other slots (plays, uses, learning…) take several at once and change only with a
 // change cue.
-var exclusiveSlots = setOf(`lives-in works-at works-as studies favourite number-of relationship-status phone-number email address age diet drives hobby school plan ships-to owner version`)
+var exclusiveSlots = setOf(`lives-in works-at works-as studies favourite number-of relationship-status phone-number email address age diet drives hobby school plan ships-to owner version standing`)
 
 func exclusive(slot string) bool {
 	key := strings.ReplaceAll(slot, " ", "-")
@@ -112,6 +112,7 @@ const (
 	changedClaim            // as possessiveClaim, the value new: "Alex Kim's stage changed from offer to hired"
 	statusClaim             // as plainClaim, a labelled status: "withdrew" is "withdrawn"
 	startedClaim            // as plainClaim, the value new: "Mia started 6th grade at Jefferson Middle School"
+	standingClaim           // 1 the other, 2 subject, 3 value: "Aldric is Mira's best friend" (Mira's standing with Aldric)
 )
 
 // aboutWork: a text in which "X is now the Y" names a role.
@@ -244,6 +245,9 @@ var claimPatterns = []claimPattern{
 	// A partner named in passing ("Nina lives in Lisbon with Nina's partner Tomás"), whom a
 	// break-up ends (partingPattern).
 	{mustPattern(claimSubject + `'s (?:partner|boyfriend|girlfriend|husband|wife|fianc[eé]e?|spouse),?(?: is)? ([A-Z][\p{L}\-]+)` + claimEnd), "partner", plainClaim},
+	// Where one stands with another, friend or foe ("Aldric is Mira's enemy now", after "Aldric
+	// is Mira's best friend"), one at a time.
+	{mustPattern(`([A-Z][\p{L}\-]+) (?:is|are)(?: now| still)? ` + claimSubject + `'s (?:best |close |good |old |worst |sworn |new )?(friend|enemy|rival|ally|nemesis|foe)s?\b`), "standing with", standingClaim},
 	{mustPattern(claimSubject + claimAdverbs + ` ((?:is|are|has|have|[a-z]+[^aious]s|[a-z]+[aeiou]es|drink|drive|eat|walk|play|use|own|keep|take|write|smoke|follow)\b[^.;!?"]*)`), "habit", habitClaim},
 	// Something begun or signed up for ("I started the keto diet", "I signed up for the half
 	// marathon") holds, as a habit, until an ended state ends it ("I gave up on keto").
@@ -530,6 +534,9 @@ func stateClaims(text, speaker string) []stateClaim {
 				}
 			case labelClaim:
 				c.slot, c.value, c.label = strings.TrimSuffix(m[2], ":"), m[3], true
+			case standingClaim:
+				c.subject, c.slot, c.value = m[2], "standing with "+m[1], m[3]
+				at = loc[4]
 			case statusClaim:
 				c.label = true
 				if strings.HasPrefix(c.value, "withdr") {
@@ -2234,6 +2241,10 @@ var (
 // currencySigns stand before an amount of money, which they are the unit of.
 const currencySigns = "$£€₹¥"
 
+// moneyWords, after a number, make it an amount of money even when it could be a year
+// ("1900 dollars", "2000 gold").
+var moneyWords = setOf(`dollar dollars euro euros pound pounds buck bucks yen rupee rupees franc francs usd eur gbp gold coins credits`)
+
 // amountsOf are the amounts of a text: not years, times of day or days of a month named
 // with it ("May 9th"), phone numbers, nor what the rewrite wrote in parentheses (dates).
 // An ordinal is one only as a day of every month ("due on the 15th"), a number written as
@@ -2276,7 +2287,7 @@ func amountsOf(s string) []amount {
 		}
 		ordinal := unit == "st" || unit == "nd" || unit == "rd" || unit == "th"
 		switch {
-		case len(m[1]) == 4 && (strings.HasPrefix(m[1], "19") || strings.HasPrefix(m[1], "20")) && unit == "",
+		case len(m[1]) == 4 && (strings.HasPrefix(m[1], "19") || strings.HasPrefix(m[1], "20")) && unit == "" && !moneyWords[next],
 			ordinal && (!dayOfEveryMonth(m[1], prev, next, w.end == len(s) || strings.ContainsRune(".,;!?", rune(s[w.end]))) || next == "of" && reMonth.MatchString(after)),
 			unit == "am" || unit == "pm",
 			next == "am" || next == "pm" || reMonth.MatchString(prev) || reMonth.MatchString(next),
@@ -2410,13 +2421,13 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 		}
 	}
 	// A past event is no amount that holds, unless it changed the amount itself ("my doctor
-	// raised my dose to 100mg"): that is the amount since.
+	// raised my dose to 100mg", "paid some back; now I owe 40 gold"): that is the amount since.
 	changedBefore := reAmountCue.MatchString(withoutLabels(n.Content))
 	newHolder, others := said.newHolder.get(), said.text
 	if newHolder != "" {
 		others = replaceWord(others, newHolder, "")
 	}
-	if len(tos) == 0 || hasPastCue(reNotPast.ReplaceAllString(n.Content, "")) && !changedBefore || rePaid.MatchString(n.Content) ||
+	if len(tos) == 0 || (hasPastCue(reNotPast.ReplaceAllString(n.Content, "")) || rePaid.MatchString(n.Content)) && !changedBefore ||
 		namesAnother(others, n.Content, speaker) || namesRelative(n.Content, said.text) || plansOnly(nodeClaims(n), said.claims) {
 		return stateChange{}
 	}

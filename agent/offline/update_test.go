@@ -173,6 +173,12 @@ func TestStateChange(t *testing.T) {
 		// Money: a value changed however it is said, of the same thing only; a separator
 		// inside an amount ("$2,100") makes no second amount.
 		{"RentWentUp", "user", "user's rent is $1,850 a month.", "user", "user: Rent went up to $2,100 in March (March 2026).", "supersedes"},
+		{"RentWentUpInWords", "user", "user's rent is 1900 dollars.", "user", "user: Rent went up to 2100 dollars.", "supersedes"},
+		{"OwesAfterRepaying", "Corin", "Corin paid Pell some back; now Corin owes Pell 40 gold.", "Corin", "Corin paid Pell some back; now Corin owes Pell 30 gold.", "supersedes"},
+		{"FriendNowEnemy", "Mira", "Aldric is Mira's best friend.", "Mira", "Aldric is Mira's enemy now.", "supersedes"},
+		{"EnemyFriendAgain", "Mira", "Aldric is Mira's enemy now.", "Mira", "Aldric is Mira's friend again.", "supersedes"},
+		{"AnotherIsEnemy", "Mira", "Aldric is Mira's best friend.", "Mira", "Bran is Mira's enemy now.", ""},
+		{"StillFriend", "Mira", "Aldric is Mira's best friend.", "Mira", "Aldric is still Mira's friend.", ""},
 		{"PhonePlanSwitched", "user", "user's phone plan is with Verizon, $70 a month.", "user", "Switched user's phone plan to Mint, $15 a month.", "supersedes"},
 		{"DueDateMoved", "user", "user's Chase Sapphire credit card is due on the 15th of each month.", "user", "Chase moved user's credit card due date to the 22nd of each month.", "supersedes"},
 		{"SalaryAfterAClause", "user", "user's salary is £48k a year.", "user", "user: Got promoted, salary is now £52.5k.", "supersedes"},
@@ -673,6 +679,8 @@ func TestAmountsOf(t *testing.T) {
 		{"Nina's daily goal is 8000.", "8000 "},
 		{"Ana is 8 now.", "8 "},
 		{"The flight on May 9th at 7pm, May 16 or 12 December (12 December 2026), in 2023.", ""},
+		// A year-like number of money is money.
+		{"Rent is 1900 dollars; Nina owes 2000 gold since 2019.", "1900 dollar, 2000 gold"},
 		// A number that ends a name is no amount of its own; a decimal, a number written
 		// with thousands separators or in thousands is one.
 		{"The instance db-prod-1 now runs 16.4.", "16.4 "},
