@@ -30,6 +30,9 @@ type Error struct {
 	// Lasting marks an EUnavailable that the same request would meet again later (the
 	// LLM server refused REALM's API key): the API sends no Retry-After with it.
 	Lasting bool
+	// RetryAfter, when set, is how many seconds a retry of a retryable error should wait
+	// (the API's Retry-After); 0: the API's default.
+	RetryAfter int
 	// Cause is what the operator needs and a client must not see (a driver's words
 	// naming the database's address): in Error() and the logs, never in Message.
 	Cause string

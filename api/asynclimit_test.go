@@ -138,7 +138,8 @@ func namesCount(detail string) bool {
 
 // TestSyncIngestionsBounded: a key runs at most MaxSyncIngestionsPerKey synchronous
 // ingestions at once, over all its spaces, so that it cannot slip past the async bounds
-// by leaving async out; one more is refused with 429 and Retry-After, naming the setting
+// by leaving async out; one more is refused with 429 and Retry-After 1 (a slot comes back
+// as soon as a batch is answered), naming the setting
 // and the key's own count, and nothing of it is stored. Another key is not refused, and
 // the slot comes back when the request ends, here cut off by its client.
 func TestSyncIngestionsBounded(t *testing.T) {
@@ -186,7 +187,7 @@ func TestSyncIngestionsBounded(t *testing.T) {
 
 	var p problemDoc
 	resp := as("a").do("POST", "/v1/spaces/"+spaces[1]+"/observations", batch("x1", "Ana"), &p)
-	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || p.Code != realm.ERateLimited ||
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "1" || p.Code != realm.ERateLimited ||
 		!strings.Contains(p.Detail, "REALM_MAX_SYNC_INGESTIONS_PER_KEY") || !strings.Contains(p.Detail, "runs 1 synchronous") {
 		t.Errorf("a second ingestion of the key, in another space: %d, Retry-After %q, %+v", resp.StatusCode, resp.Header.Get("Retry-After"), p)
 	}
@@ -195,7 +196,7 @@ func TestSyncIngestionsBounded(t *testing.T) {
 	}
 	// Through MCP alike.
 	got := callTool(t, mustConnectMCP(t, srv.URL, "sk-a-0123456789abcdef"), "remember", map[string]any{"space": spaces[1], "messages": batch("x2", "Ana")["messages"]})
-	if !got.isError || got.code() != realm.ERateLimited || got.out["retry_after"] == nil || !strings.Contains(got.text, "REALM_MAX_SYNC_INGESTIONS_PER_KEY") {
+	if !got.isError || got.code() != realm.ERateLimited || got.out["retry_after"] != float64(1) || !strings.Contains(got.text, "REALM_MAX_SYNC_INGESTIONS_PER_KEY") {
 		t.Errorf("a second ingestion of the key through MCP: %+v", got)
 	}
 	if code := as("a").status("GET", "/v1/spaces/"+spaces[1]+"/observations/x2", nil); code != http.StatusNotFound {

@@ -69,6 +69,15 @@ type failedStatusCtx struct{}
 // retryAfterSeconds is the Retry-After of an error a retry can overcome (retryable).
 const retryAfterSeconds = 5
 
+// retryAfterOf is the Retry-After of a retryable error: its own, else retryAfterSeconds.
+func retryAfterOf(err error) int {
+	var e *realm.Error
+	if errors.As(err, &e) && e.RetryAfter > 0 {
+		return e.RetryAfter
+	}
+	return retryAfterSeconds
+}
+
 // retryable reports whether the same request may succeed after retryAfterSeconds: a 503 or
 // a 429, but not when the LLM server refused the key, which fails the same way until the
 // operator changes it.
@@ -150,7 +159,7 @@ func writeProblem(w http.ResponseWriter, r *http.Request, err error, extend func
 		extend(&p)
 	}
 	if retryable(err) && w.Header().Get("Retry-After") == "" { // the rate limit sets its own
-		w.Header().Set("Retry-After", strconv.Itoa(retryAfterSeconds))
+		w.Header().Set("Retry-After", strconv.Itoa(retryAfterOf(err)))
 	}
 	w.Header().Set("Content-Type", "application/problem+json")
 	w.WriteHeader(status)

@@ -216,7 +216,7 @@ func (s *server) mcpHandler() http.Handler {
 			// The key's synchronous ingestions, over HTTP and MCP alike (handleObservations).
 			release, full := s.ingests.take(key.Name)
 			if release == nil {
-				return rememberView{}, realm.Errorf(realm.ERateLimited, "%s: nothing was stored; call again once one of them has been answered", full)
+				return rememberView{}, syncSlotTaken(realm.Errorf(realm.ERateLimited, "%s: nothing was stored; call again once one of them has been answered", full))
 			}
 			defer release()
 			results, err := s.Ingest.Ingest(ctx, space, obs)
@@ -842,7 +842,7 @@ func toolError(err error) *mcp.CallToolResult {
 		doc["fields"] = e.Fields
 	}
 	if retryable(err) { // the Retry-After of the HTTP answer
-		doc["retry_after"] = retryAfterSeconds
+		doc["retry_after"] = retryAfterOf(err)
 	}
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}, StructuredContent: doc}
 }

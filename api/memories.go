@@ -233,8 +233,8 @@ func (s *server) handleObservations(w http.ResponseWriter, r *http.Request) {
 	// however the request ends.
 	release, full := s.ingests.take(keyOf(r.Context()).Name)
 	if release == nil {
-		writeError(w, r, realm.Errorf(realm.ERateLimited,
-			"%s: nothing was stored; send the batch again once one of them has been answered", full))
+		writeError(w, r, syncSlotTaken(realm.Errorf(realm.ERateLimited,
+			"%s: nothing was stored; send the batch again once one of them has been answered", full)))
 		return
 	}
 	defer release()

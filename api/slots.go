@@ -1,8 +1,11 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/realm-memory/realm"
 )
 
 // Defaults of the work a process runs at once for its clients (Config).
@@ -66,4 +69,15 @@ func (s *slots) take(key string) (release func(), full string) {
 			}
 		})
 	}, ""
+}
+
+// syncSlotTaken marks err, a key's synchronous ingestion refused for want of a slot, to be
+// sent again after a second: a slot comes back when one of the key's batches is answered,
+// most within a second or two.
+func syncSlotTaken(err error) error {
+	var e *realm.Error
+	if errors.As(err, &e) {
+		e.RetryAfter = 1
+	}
+	return err
 }
