@@ -190,6 +190,38 @@ func TestRecallByIdentifier(t *testing.T) {
 	}
 }
 
+// TestRecallByWholeIdentifier: a question naming a paper by its DOI or arXiv id, or a file
+// by its name, finds the memory naming it first, not another whose identifier shares its
+// parts ("10.1057", "s41562").
+func TestRecallByWholeIdentifier(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	note := func(id, content string) map[string]any {
+		return map[string]any{"id": id, "speaker": "Dana", "role": "user", "content": content, "timestamp": "2026-12-01T10:00:00Z"}
+	}
+	c.remember(sp, []any{
+		note("n0", "Paper note: Petrov (2017) on anxiety and sleep. DOI: 10.1057/s41562.2017.10.791. Sample n = 3752."),
+		note("n1", "Paper note: Haddad (2019) on air pollution. DOI: 10.1021/s41562.2019.11.204. Sample n = 96."),
+		note("n2", "Paper note: Rossi (2025) on transformers. DOI: 10.1057/j.neuroimage.2025.03.118. Sample n = 640."),
+		note("n3", "Paper note: Vaswani (2017), attention, arXiv:1706.03762."),
+		note("n4", "Paper note: Kaur (2021), sleep and mood, arXiv:2104.09864."),
+		note("n5", "The trials are in nback_trials.csv, the sessions in sessions_2021.csv."),
+	})
+	for query, want := range map[string]string{
+		"Which paper has DOI 10.1057/s41562.2017.10.791?": "n0",
+		"10.1057/j.neuroimage.2025.03.118":                "n2",
+		"What is 2104.09864?":                             "n4",
+		"1706.03762":                                      "n3",
+		"nback_trials.csv":                                "n5",
+	} {
+		rec := c.recall(sp, map[string]any{"query": query})
+		if len(rec.Nodes) == 0 || !slices.Contains(rec.Nodes[0].Node.Sources, want) {
+			t.Errorf("%q: want the memory of %s first: %s", query, want, said(rec.Nodes))
+		}
+	}
+}
+
 // TestRecallRelativeTime: a question that names a time relative to its own, whatever it
 // asks, recalls the memories of then: "What did I do last weekend?" the weekend's concert,
 // told the next day, not a move "last weekend" in September nor a weekend of early

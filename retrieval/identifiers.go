@@ -15,12 +15,18 @@ func (r *Retriever) applyIdentifiers(run *run) {
 	if r.opts.IdentifierMiss <= 0 {
 		return
 	}
+	// A whole identifier ("10.1057/s41562.2017.10.791", "1706.03762") some memory names
+	// says which; the numbers inside it ("1057", "1706") would let others of its kind by.
 	var named []string
-	for _, n := range text.IDNumbers(run.query) {
-		for _, c := range run.cands {
-			if text.NamesNumber(c.Node.Content, n) {
+	for _, id := range text.Identifiers(run.query) {
+		if anyNames(run, func(content string) bool { return text.NamesIdentifier(content, id) }) {
+			named = append(named, id)
+		}
+	}
+	if len(named) == 0 {
+		for _, n := range text.IDNumbers(run.query) {
+			if anyNames(run, func(content string) bool { return text.NamesNumber(content, n) }) {
 				named = append(named, n)
-				break
 			}
 		}
 	}
@@ -36,9 +42,19 @@ func (r *Retriever) applyIdentifiers(run *run) {
 	run.trace.Identifiers = named
 }
 
-func namesAny(content string, numbers []string) bool {
-	for _, n := range numbers {
-		if text.NamesNumber(content, n) {
+// anyNames reports whether a gathered memory's content names what names says.
+func anyNames(run *run, names func(content string) bool) bool {
+	for _, c := range run.cands {
+		if names(c.Node.Content) {
+			return true
+		}
+	}
+	return false
+}
+
+func namesAny(content string, named []string) bool {
+	for _, n := range named {
+		if text.NamesNumber(content, n) || text.NamesIdentifier(content, n) {
 			return true
 		}
 	}

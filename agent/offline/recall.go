@@ -57,6 +57,12 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 			plan.SaidIn = asked
 		}
 	}
+	// An identifier is looked up whole ("10.1057/s41562.2017.10.791"), not as the parts
+	// other identifiers share.
+	ids := text.Identifiers(words)
+	for _, id := range ids {
+		words = replaceWord(words, id, " ")
+	}
 	plan.Keywords = text.Keywords(words, o.opts.MaxKeywords)
 	if plan.Latest {
 		// "last" and "latest" say which of the memories asked about, not what they say.
@@ -69,7 +75,7 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	}
 	// The number of an identifier: keywords drop bare numbers, the full-text index holds
 	// "T-7788" as the terms "t" and "7788"; a number written in groups, whole as well.
-	for _, n := range slices.Concat(text.IDNumbers(words), groupedNumbers(words)) {
+	for _, n := range slices.Concat(ids, text.IDNumbers(words), groupedNumbers(words)) {
 		if !slices.Contains(plan.Keywords, n) {
 			plan.Keywords = append(plan.Keywords, n)
 		}

@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // reIDNumber: the number of an identifier ("ticket T-7788", "INV-2291", "PR #512",
@@ -44,3 +46,61 @@ func NamesNumber(s, n string) bool {
 }
 
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+// reIdentifier: a token of letters or digits joined by ".", "/", "_", ":" or "-".
+var reIdentifier = regexp.MustCompile(`^[\p{L}\p{N}]+(?:[._/:\-]+[\p{L}\p{N}]+)+$`)
+
+// reFileName: a name ending in a file's extension ("nback_trials.csv", "Node.js").
+var reFileName = regexp.MustCompile(`\p{L}\.\p{L}{2,4}$`)
+
+// Identifiers returns the tokens of s that name one thing by their whole spelling, lower-
+// cased, in order, without repeats: a DOI ("10.1057/s41562.2017.10.791"), an arXiv id
+// ("1706.03762"), a file name ("nback_trials.csv"), a version ("v2.14.1"). Such a
+// token joins its parts with ".", "/", "_" or ":", holds a digit, an "_" or a file's
+// extension, and has at least 6 characters; a date or a time of day ("12/05/2023",
+// "10:30"), only digits joined by "/", "-" or ":", is none. Keywords splits them at
+// their separators, into parts that other identifiers share ("10.1057" begins many DOIs).
+func Identifiers(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		w = strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		if len(w) < 6 || !reIdentifier.MatchString(w) || slices.Contains(out, w) {
+			continue
+		}
+		digits := strings.ContainsFunc(w, unicode.IsDigit)
+		dateLike := !strings.ContainsFunc(w, func(r rune) bool { return unicode.IsLetter(r) || r == '.' || r == '_' })
+		if (digits || strings.Contains(w, "_") || reFileName.MatchString(w)) && !dateLike && strings.ContainsAny(w, "._/:") {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// NamesIdentifier reports whether s holds the identifier id (lower-cased, as Identifiers
+// returns it) whole, in any case, not inside a longer token of letters and digits.
+func NamesIdentifier(s, id string) bool {
+	s = strings.ToLower(s)
+	for from := 0; ; {
+		i := strings.Index(s[from:], id)
+		if i < 0 {
+			return false
+		}
+		start, end := from+i, from+i+len(id)
+		if (start == 0 || !alphanumericAt(s, start-1, true)) && (end == len(s) || !alphanumericAt(s, end, false)) {
+			return true
+		}
+		from = start + 1
+	}
+}
+
+// alphanumericAt reports whether the rune ending (before) or starting at byte i of s is a
+// letter or a digit.
+func alphanumericAt(s string, i int, before bool) bool {
+	var r rune
+	if before {
+		r, _ = utf8.DecodeLastRuneInString(s[:i+1])
+	} else {
+		r, _ = utf8.DecodeRuneInString(s[i:])
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}

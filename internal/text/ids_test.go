@@ -44,3 +44,38 @@ func TestNamesNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestIdentifiers(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"Which paper has DOI 10.1057/s41562.2017.10.791?", []string{"10.1057/s41562.2017.10.791"}},
+		{"What is 2104.09864? And arXiv:1706.03762.", []string{"2104.09864", "arxiv:1706.03762"}},
+		{"Where is nback_trials.csv, and Node.js v2.14.1?", []string{"nback_trials.csv", "node.js", "v2.14.1"}},
+		// No identifier: dates, times, hyphenated words, abbreviations, short decimals.
+		{"On 12/05/2023 at 10:30, a well-known U.S. e.g. 2.5 kg, T-7788", nil},
+	} {
+		if got := Identifiers(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Identifiers(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestNamesIdentifier(t *testing.T) {
+	for _, tt := range []struct {
+		s, id string
+		want  bool
+	}{
+		{"DOI: 10.1057/s41562.2017.10.791. Sample n = 3752.", "10.1057/s41562.2017.10.791", true},
+		{"DOI: 10.1057/s41562.2017.10.7912", "10.1057/s41562.2017.10.791", false},
+		{"Attention, arXiv:1706.03762.", "1706.03762", true},
+		{"Data in NBACK_TRIALS.CSV", "nback_trials.csv", true},
+		{"Data in old_nback_trials.csv", "nback_trials.csv", true},
+		{"Data in xnback_trials.csv", "nback_trials.csv", false},
+	} {
+		if got := NamesIdentifier(tt.s, tt.id); got != tt.want {
+			t.Errorf("NamesIdentifier(%q, %q) = %v, want %v", tt.s, tt.id, got, tt.want)
+		}
+	}
+}
