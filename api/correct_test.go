@@ -631,10 +631,9 @@ func TestCorrectLongWords(t *testing.T) {
 }
 
 // TestCorrectionOfClause: a correction of a clause of a message keeps the clause's
-// provenance, which lies within that of the whole message, still valid for what else it
-// says. A recall that returns the whole message (asked about the home and the work it
-// tells) returns the correction too: it is no repeat of the message, whose observation
-// never said it.
+// provenance, which lies within that of the whole message; the whole message, which says
+// the clause word for word, is corrected alike: its new version says the new home beside
+// the work, and a recall asked about both returns it, not the old home.
 func TestCorrectionOfClause(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -661,17 +660,183 @@ func TestCorrectionOfClause(t *testing.T) {
 	if clause.ID == "" || whole.ID == "" {
 		t.Fatalf("want a clause and the whole message saying Leeds: %+v %+v", clause, whole)
 	}
-	var got memoryDoc
+	var got siblingsDoc
 	if code := c.do("PATCH", sp+"/memories/"+clause.ID, map[string]any{"content": "Maya lives on Canal Road in Manchester.", "valid_from": "2026-09-12T21:00:00+01:00"}, &got).StatusCode; code != http.StatusOK {
 		t.Fatalf("correct: %d", code)
 	}
+	i := slices.IndexFunc(got.AlsoCorrected, func(a alsoDoc) bool { return a.Corrected == whole.ID })
+	if i < 0 {
+		t.Fatalf("also corrected %+v, want the whole message %s", got.AlsoCorrected, whole.ID)
+	}
+	var doc memoryDoc
+	c.do("GET", sp+"/memories/"+got.AlsoCorrected[i].MemoryID, nil, &doc)
+	if !strings.Contains(doc.Memory.Content, "Canal Road in Manchester") || !strings.Contains(doc.Memory.Content, "Brightline") || strings.Contains(doc.Memory.Content, "Leeds") {
+		t.Errorf("the whole message corrected: %q", doc.Memory.Content)
+	}
 	var rec recallDoc
 	c.do("POST", sp+"/recall", map[string]any{"query": "Where do I live and where do I work?", "k": 3}, &rec)
-	if n, w := rec.index(got.Memory.ID), rec.index(whole.ID); n < 0 || w < 0 {
+	if n, w := rec.index(doc.Memory.ID), rec.index(whole.ID); n < 0 || w >= 0 {
 		var contents []string
 		for _, r := range rec.Nodes {
 			contents = append(contents, r.Node.Content)
 		}
-		t.Errorf("where do I live and work: the correction at %d, the whole message at %d: %q", n, w, contents)
+		t.Errorf("where do I live and work: the whole message corrected at %d, the old one at %d: %q", n, w, contents)
+	}
+}
+
+// decisionMessages: two speakers' three turns; the second is stored in two exchanges (with
+// the question before it and the reply after it), both of its words.
+var decisionMessages = []map[string]string{
+	{"id": "d1", "session_id": "s1", "speaker": "Jonas", "content": "Which database should the billing service use?", "timestamp": "2026-03-02T09:00:00Z"},
+	{"id": "d2", "session_id": "s1", "speaker": "Priya", "content": "We go with MySQL for the billing service.", "timestamp": "2026-03-02T09:01:00Z"},
+	{"id": "d3", "session_id": "s1", "speaker": "Jonas", "content": "Great, I will set up the schema this week.", "timestamp": "2026-03-02T09:02:00Z"},
+}
+
+// alsoDoc is a memory a correction corrected alike, and its new version.
+type alsoDoc struct {
+	Corrected string
+	MemoryID  string `json:"memory_id"`
+}
+
+// siblingsDoc is what a correction answers of the corrected memory's siblings.
+type siblingsDoc struct {
+	Memory        realm.Node
+	AlsoCorrected []alsoDoc                     `json:"also_corrected"`
+	NotCorrected  []struct{ ID, Reason string } `json:"not_corrected"`
+}
+
+// exchanges remembers decisionMessages in a new space and returns its path and the two
+// copies of d2: its exchanges with d1 and with d3.
+func exchanges(t *testing.T, c client) (sp string, before, after realm.Node) {
+	t.Helper()
+	sp = "/v1/spaces/" + cyphertest.NewSpace(t)
+	c.remember(sp, decisionMessages)
+	for _, m := range c.memories(sp, "limit=100") {
+		switch {
+		case m.Type != realm.Event && m.Type != realm.Fact || !strings.Contains(m.Content, "We go with MySQL"):
+		case slices.Equal(m.Sources, []string{"d1", "d2"}):
+			before = m
+		case slices.Equal(m.Sources, []string{"d2", "d3"}):
+			after = m
+		}
+	}
+	if before.ID == "" || after.ID == "" {
+		t.Fatalf("the exchanges of d2: %+v %+v", before, after)
+	}
+	return sp, before, after
+}
+
+// TestCorrectSiblings: a correction of one copy of a turn corrects the other copies that
+// say the corrected words (the exchange with the turn after it), each superseded by a new
+// memory with those words replaced, kept for the past and revertible; the answer names
+// them, and the memories of the same messages left as they are. Before, the other copy
+// stayed current, listed by `current=true` and recalled with the correction.
+func TestCorrectSiblings(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp, found, other := exchanges(t, c)
+	// said are the events and facts that hold now and say words.
+	said := func(words string) []realm.Node {
+		var out []realm.Node
+		for _, m := range c.memories(sp, "limit=100&current=true") {
+			if (m.Type == realm.Event || m.Type == realm.Fact) && strings.Contains(m.Content, words) {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	content := strings.Replace(found.Content, "MySQL", "Postgres", 1)
+	var got siblingsDoc
+	if code := c.do("PATCH", sp+"/memories/"+found.ID, map[string]any{"content": content}, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("correct: %d", code)
+	}
+	if len(got.AlsoCorrected) != 1 || got.AlsoCorrected[0].Corrected != other.ID {
+		t.Fatalf("also corrected %+v, want %s", got.AlsoCorrected, other.ID)
+	}
+	sibling := got.AlsoCorrected[0].MemoryID
+	var doc memoryDoc
+	c.do("GET", sp+"/memories/"+sibling, nil, &doc)
+	if want := strings.Replace(other.Content, "MySQL", "Postgres", 1); doc.Memory.Content != want || !slices.Equal(doc.Memory.Sources, other.Sources) ||
+		!slices.ContainsFunc(doc.Edges, func(e realm.Edge) bool { return e.Predicate == realm.Supersedes && e.To == other.ID }) {
+		t.Errorf("the other copy's correction %+v %+v, want %q superseding %s", doc.Memory, doc.Edges, want, other.ID)
+	}
+	if left := said("MySQL"); len(left) != 0 {
+		t.Errorf("current=true still lists %+v", left)
+	}
+	// Nor by its name: an exchange's names its second turn's first words.
+	for _, m := range c.memories(sp, "q=MySQL&current=true&limit=100") {
+		if m.Type == realm.Event || m.Type == realm.Fact {
+			t.Errorf("q=MySQL&current=true lists %q, named %q", m.Content, m.Name)
+		}
+	}
+	if now := said("We go with Postgres"); len(now) != 2 {
+		t.Errorf("current copies saying Postgres: %+v, want both", now)
+	}
+	// The memory of the question alone (d1) does not say Priya's words: it is named, left.
+	for _, n := range got.NotCorrected {
+		var m memoryDoc
+		c.do("GET", sp+"/memories/"+n.ID, nil, &m)
+		if strings.Contains(m.Memory.Content, "MySQL") || m.Memory.ValidUntil != nil || !strings.Contains(n.Reason, "We go with MySQL for the billing service.") {
+			t.Errorf("left %+v (%q), want a memory that holds, not saying the corrected words", n, m.Memory.Content)
+		}
+	}
+	if len(got.NotCorrected) == 0 {
+		t.Errorf("not corrected: none, want the memory of d1")
+	}
+	t.Run("SentAgain", func(t *testing.T) {
+		var again siblingsDoc
+		if code := c.do("PATCH", sp+"/memories/"+found.ID, map[string]any{"content": content}, &again).StatusCode; code != http.StatusOK ||
+			again.Memory.ID != got.Memory.ID || len(again.AlsoCorrected) != 0 || again.NotCorrected == nil {
+			t.Errorf("the same correction again: %d %+v, want 200 %s correcting nothing more", code, again, got.Memory.ID)
+		}
+	})
+	t.Run("Reverted", func(t *testing.T) {
+		if code := c.status("DELETE", sp+"/memories/"+sibling, nil); code != http.StatusNoContent {
+			t.Fatalf("delete the sibling's correction: %d", code)
+		}
+		var m memoryDoc
+		c.do("GET", sp+"/memories/"+other.ID, nil, &m)
+		if m.Memory.ValidUntil != nil {
+			t.Errorf("the other copy after its correction's deletion: valid until %v, want it to hold", m.Memory.ValidUntil)
+		}
+	})
+}
+
+// TestCorrectSiblingsWordsNotFound: a correction that rewrites the memory leaves a copy that
+// does not say what it changed word for word, and names it.
+func TestCorrectSiblingsWordsNotFound(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp, found, other := exchanges(t, c)
+	var got siblingsDoc
+	if code := c.do("PATCH", sp+"/memories/"+found.ID, map[string]any{"content": "Priya chose Postgres for the billing service."}, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("correct: %d", code)
+	}
+	k := slices.IndexFunc(got.NotCorrected, func(n struct{ ID, Reason string }) bool { return n.ID == other.ID })
+	if len(got.AlsoCorrected) != 0 || k < 0 || !strings.Contains(got.NotCorrected[k].Reason, "does not say") {
+		t.Errorf("also corrected %+v, not corrected %+v; want %s left and named", got.AlsoCorrected, got.NotCorrected, other.ID)
+	}
+	var m memoryDoc
+	c.do("GET", sp+"/memories/"+other.ID, nil, &m)
+	if m.Memory.ValidUntil != nil {
+		t.Errorf("the copy left: valid until %v", m.Memory.ValidUntil)
+	}
+}
+
+// TestCorrectSiblingsMCP: the correct tool corrects the other copies of a turn as PATCH
+// does, and says which.
+func TestCorrectSiblingsMCP(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{Version: "test"})
+	c := client{t: t, base: srv.URL}
+	sp, found, other := exchanges(t, c)
+	cs := mustConnectMCP(t, srv.URL, "")
+	got := callTool(t, cs, "correct", map[string]any{"space": strings.TrimPrefix(sp, "/v1/spaces/"), "memory_id": found.ID,
+		"content": strings.Replace(found.Content, "MySQL", "Postgres", 1)})
+	also, _ := got.out["also_corrected"].([]any)
+	if got.isError || len(also) != 1 {
+		t.Fatalf("correct: %+v, want %s also corrected", got, other.ID)
+	}
+	if first, _ := also[0].(map[string]any); first["corrected"] != other.ID || first["memory_id"] == "" {
+		t.Errorf("also corrected %+v, want %s and its new version", first, other.ID)
 	}
 }

@@ -37,7 +37,7 @@ var outputProperties = map[string][]string{
 	"feedback":     {"confirmed", "edits", "labels", "reconsolidation_id", "rejected", "trace_id", "usage"},
 	"forget":       {"forgotten", "memory_ids", "reintegrated"},
 	"forget_about": {"counts", "dry_run", "episodes", "memories", "observations", "traces"},
-	"correct":      {"corrected", "memory_id"},
+	"correct":      {"also_corrected", "corrected", "memory_id", "not_corrected"},
 	"spaces":       {"more", "spaces"},
 }
 

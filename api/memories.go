@@ -371,19 +371,29 @@ func (s *server) handleGetMemory(w http.ResponseWriter, r *http.Request) {
 	s.writeMemory(w, r, chi.URLParam(r, "space"), chi.URLParam(r, "id"))
 }
 
-// writeMemory answers one memory of space and its edges, or the error reading them; a
-// correction by a key without the read scope gets no edges, whose other ends and
-// descriptions are the space's (ingestView).
+// writeMemory answers one memory of space and its edges (memoryBody), or the error
+// reading them.
 func (s *server) writeMemory(w http.ResponseWriter, r *http.Request, space, id string) {
-	node, edges, err := s.Store.GetMemory(r.Context(), space, id)
+	body, err := s.memoryBody(r, space, id)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
+	encode(w, http.StatusOK, body)
+}
+
+// memoryBody is one memory of space and its edges, {memory, edges}; a correction by a key
+// without the read scope gets no edges, whose other ends and descriptions are the
+// space's (ingestView).
+func (s *server) memoryBody(r *http.Request, space, id string) (map[string]any, error) {
+	node, edges, err := s.Store.GetMemory(r.Context(), space, id)
+	if err != nil {
+		return nil, err
+	}
 	if edges == nil || !keyOf(r.Context()).has(ScopeRead) {
 		edges = []realm.Edge{}
 	}
-	encode(w, http.StatusOK, map[string]any{"memory": node, "edges": edges})
+	return map[string]any{"memory": node, "edges": edges}, nil
 }
 
 // correctionRequest corrects one memory (PATCH …/memories/{id}).
@@ -405,13 +415,19 @@ func (s *server) handleCorrectMemory(w http.ResponseWriter, r *http.Request) {
 	if req.ValidFrom != nil {
 		validFrom = *req.ValidFrom
 	}
-	id, err := s.Ingest.Correct(r.Context(), space, chi.URLParam(r, "id"), req.Content, validFrom, s.sender(keyOf(r.Context())))
+	res, err := s.Ingest.Correct(r.Context(), space, chi.URLParam(r, "id"), req.Content, validFrom, s.sender(keyOf(r.Context())))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	w.Header().Set("Location", "/v1/spaces/"+space+"/memories/"+url.PathEscape(id))
-	s.writeMemory(w, r, space, id)
+	w.Header().Set("Location", "/v1/spaces/"+space+"/memories/"+url.PathEscape(res.ID))
+	body, err := s.memoryBody(r, space, res.ID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	body["also_corrected"], body["not_corrected"] = res.AlsoCorrected, res.NotCorrected
+	encode(w, http.StatusOK, body)
 }
 
 func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {

@@ -40,18 +40,156 @@ var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
 // and only a memory that holds: a superseded one is history, whose newer version is the
 // one to correct. by is the name of the API key that corrects ("" without keys): the new
 // memory's CorrectedBy, and its description's "corrected by"; "the client" without one.
-// The same correction sent again returns the memory it made and writes nothing.
+// A memory that holds is corrected with its siblings (siblings): each says the words the
+// correction changed (correctedWords) as the memory said them, or is left and named.
+// The same correction sent again returns the memory it made, writes nothing and corrects
+// no sibling.
 // Errors: EInvalid (content), ENotFound (space or memory), EConflict (the memory is an
 // entity or an episode, says content already, was superseded or began after validFrom; an
-// import holds the space), EUnavailable.
-func (p *Pipeline) Correct(ctx context.Context, space, id, content string, validFrom time.Time, by string) (string, error) {
+// import holds the space), EUnavailable; an error after the memory's correction leaves
+// the siblings not yet corrected as they are.
+func (p *Pipeline) Correct(ctx context.Context, space, id, content string, validFrom time.Time, by string) (Corrected, error) {
 	if msg := p.contentErr(content); msg != "" {
-		return "", realm.FieldErrors{"content": msg}.Err()
+		return Corrected{}, realm.FieldErrors{"content": msg}.Err()
 	}
 	old, _, err := p.store.GetMemory(ctx, space, id)
 	if err != nil {
-		return "", err
+		return Corrected{}, err
 	}
+	res := Corrected{AlsoCorrected: []SiblingCorrected{}, NotCorrected: []SiblingLeft{}}
+	if res.ID, err = p.correct(ctx, space, old, content, validFrom, by); err != nil || old.ValidUntil != nil {
+		return res, err
+	}
+	siblings, err := p.siblings(ctx, space, old, res.ID)
+	if err != nil {
+		return res, err
+	}
+	from, to := correctedWords(old.Content, content)
+	for _, s := range siblings {
+		if !strings.Contains(s.Content, from) {
+			res.NotCorrected = append(res.NotCorrected, SiblingLeft{ID: s.ID, Reason: fmt.Sprintf("does not say the corrected words %q", from)})
+			continue
+		}
+		sid, err := p.correct(ctx, space, s, strings.ReplaceAll(s.Content, from, to), validFrom, by)
+		switch {
+		case realm.ErrorCode(err) == realm.EConflict:
+			res.NotCorrected = append(res.NotCorrected, SiblingLeft{ID: s.ID, Reason: realm.ErrorMessage(err)})
+		case err != nil:
+			return res, err
+		default:
+			res.AlsoCorrected = append(res.AlsoCorrected, SiblingCorrected{Corrected: s.ID, MemoryID: sid})
+		}
+	}
+	return res, nil
+}
+
+// Corrected is what a correction wrote: the new memory (ID) and what became of the
+// corrected memory's siblings (none when it was history: the same correction sent again).
+type Corrected struct {
+	ID            string
+	AlsoCorrected []SiblingCorrected // corrected alike
+	NotCorrected  []SiblingLeft      // left as they are
+}
+
+// SiblingCorrected is a sibling corrected alike: Corrected is superseded by MemoryID.
+type SiblingCorrected struct {
+	Corrected string `json:"corrected"`
+	MemoryID  string `json:"memory_id"`
+}
+
+// SiblingLeft is a sibling left as it is, and why.
+type SiblingLeft struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// siblings are the events and facts of space other than old and its correction newID
+// that derive from a message old derives from and still hold, in id order: the other
+// copies of a turn (the exchanges with the turn before and after it), the whole message
+// of a clause, a clause of the whole message.
+func (p *Pipeline) siblings(ctx context.Context, space string, old realm.Node, newID string) ([]realm.Node, error) {
+	var ids []string
+	for _, src := range old.Sources {
+		_, derived, err := p.store.GetObservation(ctx, space, src)
+		if realm.ErrorCode(err) == realm.ENotFound {
+			continue // forgotten meanwhile
+		} else if err != nil {
+			return nil, err
+		}
+		for _, m := range derived {
+			if slices.Contains(correctedTypes, m.Type) && m.ID != old.ID && m.ID != newID && !slices.Contains(ids, m.ID) {
+				ids = append(ids, m.ID)
+			}
+		}
+	}
+	slices.Sort(ids)
+	var out []realm.Node
+	for _, id := range ids {
+		m, _, err := p.store.GetMemory(ctx, space, id)
+		if realm.ErrorCode(err) == realm.ENotFound {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		if m.ValidUntil == nil {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// correctedWords are the words a correction of old to content changed, as old says them
+// (from) and as content does (to): what differs between them, widened on each side to
+// the sentence that holds it (a quote's ends bound one too), so that a sibling saying
+// the same words of the same message ('Priya said: "We go with MySQL."') says from,
+// whatever else each says ('Jonas asked: "Which database?" Priya: We go with MySQL.').
+func correctedWords(old, content string) (from, to string) {
+	a := 0
+	for a < len(old) && a < len(content) && old[a] == content[a] {
+		a++
+	}
+	s := 0
+	for s < len(old)-a && s < len(content)-a && old[len(old)-1-s] == content[len(content)-1-s] {
+		s++
+	}
+	a, b := sentenceStart(old, a), sentenceEnd(old, len(old)-s)
+	return old[a:b], content[a : len(content)-(len(old)-b)]
+}
+
+// quotes bound a sentence as its ends do.
+const quotes = "\"“”«»"
+
+// sentenceStart is where the sentence of t holding byte i begins: after a quote, or after
+// the white space that follows a sentence's end or a colon; else 0.
+func sentenceStart(t string, i int) int {
+	for ; i > 0; i-- {
+		if r, _ := utf8.DecodeLastRuneInString(t[:i]); strings.ContainsRune(quotes, r) {
+			return i
+		}
+		if i >= 2 && t[i-1] == ' ' && strings.ContainsRune(".!?:", rune(t[i-2])) {
+			return i
+		}
+	}
+	return 0
+}
+
+// sentenceEnd is where the sentence of t holding byte i-1 ends: after its end (".", "!",
+// "?" before white space, a quote or the end of t), or before a quote; else len(t).
+func sentenceEnd(t string, i int) int {
+	for ; i < len(t); i++ {
+		if r, _ := utf8.DecodeRuneInString(t[i:]); strings.ContainsRune(quotes, r) {
+			return i
+		}
+		if next, _ := utf8.DecodeRuneInString(t[i+1:]); strings.ContainsRune(".!?", rune(t[i])) && (i+1 == len(t) || next == ' ' || strings.ContainsRune(quotes, next)) {
+			return i + 1
+		}
+	}
+	return len(t)
+}
+
+// correct writes the correction of old to content (Correct) and returns its id.
+func (p *Pipeline) correct(ctx context.Context, space string, old realm.Node, content string, validFrom time.Time, by string) (string, error) {
+	id := old.ID
 	// What the memory is and says is the space's state, not the request's shape: a
 	// request that fits the API is refused as a conflict with it.
 	switch {
@@ -148,16 +286,23 @@ func validSince(n realm.Node) *time.Time {
 	return began
 }
 
-// correctedName is the name of old's correction saying content: a name that is the first
-// words of old's content (as the offline agent names: eight at most) becomes the first
-// words of content (maxName characters at most, as every name); another name (a label: "Ana's
-// colleague") stays.
+// correctedName is the name of old's correction saying content: a name that is words of
+// old's content (as the offline agent names: eight at most; the first, or those of an
+// exchange's second turn, "Priya: We go with MySQL for the billing…") becomes the words of
+// content from the same place (maxName characters at most, as every name), when what
+// comes before them is unchanged; another name (a label: "Ana's colleague") stays.
 func correctedName(old realm.Node, content string) string {
-	words, said := strings.Fields(strings.TrimSuffix(old.Name, "…")), strings.Fields(old.Content)
-	if len(words) == 0 || len(words) > len(said) || !slices.Equal(words, said[:len(words)]) {
+	words, said, f := strings.Fields(strings.TrimSuffix(old.Name, "…")), strings.Fields(old.Content), strings.Fields(content)
+	k := -1 // where the name's words are in old's
+	for i := 0; k < 0 && len(words) > 0 && i+len(words) <= len(said); i++ {
+		if slices.Equal(words, said[i:i+len(words)]) {
+			k = i
+		}
+	}
+	if k < 0 || k >= len(f) || !slices.Equal(said[:k], f[:k]) {
 		return old.Name
 	}
-	n, f := max(len(words), 8), strings.Fields(content)
+	n, f := max(len(words), 8), f[k:]
 	name, cut := strings.Join(f, " "), len(f) > n
 	if cut {
 		name = strings.Join(f[:n], " ")
