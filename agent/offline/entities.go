@@ -443,10 +443,14 @@ func hyphenAfter(text string, ws []wordSpan, k int) bool {
 	return k+1 < len(ws) && text[ws[k].end:ws[k+1].start] == "-"
 }
 
-// hyphenated is the name ws[i] opens, joined by hyphens to the capitalised words after it
-// ("Jean-Luc"), and the index of its last word.
-func hyphenated(text string, ws []wordSpan, i int) (string, int) {
+// calledAs is the name ws[i] opens, a title with the name after it ("Ms. Rivera", "Dr
+// Chen"), joined by hyphens to the capitalised words after it ("Jean-Luc"), and the index
+// of its last word.
+func calledAs(text string, ws []wordSpan, i int) (string, int) {
 	j := i
+	if titles[ws[i].lower] && i+1 < len(ws) && isNameWord(ws[i+1]) && strings.Trim(text[ws[i].end:ws[i+1].start], ". ") == "" {
+		j++
+	}
 	for hyphenAfter(text, ws, j) && isNameWord(ws[j+1]) {
 		j++
 	}

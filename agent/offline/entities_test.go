@@ -406,6 +406,35 @@ func TestHyphenatedAddressee(t *testing.T) {
 	}
 }
 
+// TestTitledAddressee: a name called with its title ("Ms. Rivera", "Dr Chen") is called
+// whole, the speaker of that name before it too: "you" is Ms. Rivera, not "Ms".
+func TestTitledAddressee(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, time.October, 14, 10, 0, 0, 0, time.UTC)
+	rivera := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Ms. Rivera", Content: "I reviewed the contract.", ObservedAt: at}
+	for _, tt := range []struct {
+		text, said, called string
+		recent             []realm.Observation
+	}{
+		{"Thanks Ms. Rivera, I will send you the contract tomorrow.", "Priya will send Ms. Rivera the contract", "Ms. Rivera", nil},
+		{"Thanks Ms. Rivera, I will send you the contract tomorrow.", "Priya will send Ms. Rivera the contract", "Ms. Rivera", []realm.Observation{rivera}},
+		{"Dr. Chen, can you send me the report?", "can Dr. Chen send Priya the report", "Dr. Chen", nil},
+		{"Hi Mr Smith, did you get the report I sent on Monday?", "did Mr Smith get the report", "Mr Smith", nil},
+	} {
+		obs := realm.Observation{ID: "o2", Space: "t", SessionID: "s1", Speaker: "Priya", Content: tt.text, ObservedAt: at.Add(time.Minute)}
+		var said bool
+		for _, c := range mustExtract(t, a, agent.ExtractInput{Observation: obs, Recent: tt.recent}).Candidates {
+			said = said || c.Type != realm.Entity && c.Type != realm.Episode && strings.Contains(c.Content, tt.said)
+			if c.Type == realm.Entity && c.Name != "Priya" && c.Name != tt.called || c.Type == realm.Episode && !slices.Contains(c.Participants, tt.called) {
+				t.Errorf("%q: %s %q with %q, want none but of Priya and %s", tt.text, c.Type, c.Name, c.Participants, tt.called)
+			}
+		}
+		if !said {
+			t.Errorf("%q: no memory saying %q", tt.text, tt.said)
+		}
+	}
+}
+
 // TestExtractNickname: a person told with the name they go by is one entity, the short
 // name its alias, not a person apart.
 func TestExtractNickname(t *testing.T) {

@@ -188,9 +188,12 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		names = noGuessedPersons(names, known)
 	}
 	names = noThingPersons(rewritten, names, known)
-	var nameList, people []string
+	var nameList, people, persons []string
 	for _, n := range names {
 		nameList = append(nameList, n.name)
+		if n.category == "person" && !strings.EqualFold(n.name, addressee) {
+			persons = append(persons, n.name) // told of, not spoken to (clauseSubject)
+		}
 		// The speaker's own name, told, is news ("My name is Alice Nguyen"), not a name of
 		// the people talking.
 		if n.category == "person" && known[strings.ToLower(n.name)] == "person" && !strings.EqualFold(n.name, selfName) {
@@ -214,7 +217,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		// A long turn is said in parts, each its own memory (parts.go); the first stands
 		// for the turn in an exchange.
 		spans := partsOf(rewritten, o.opts.MaxPartChars)
-		parts, clauseCands := o.turnCandidates(obs, speaker, rewritten, spans, nameList, in.Recent)
+		parts, clauseCands := o.turnCandidates(obs, speaker, rewritten, spans, nameList, persons, in.Recent)
 		turn := parts[0]
 		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker, addressee)
 		alone := turn
@@ -502,7 +505,7 @@ func calledName(text, speaker string, known map[string]string) (string, bool) {
 	code := codeBlocks(text)
 	for i := 0; i < len(ws) && i < 3; i++ {
 		handle := reHandle.FindStringSubmatch(text[max(0, ws[i].start-1):])
-		name, last := hyphenated(text, ws, i)
+		name, last := calledAs(text, ws, i)
 		// A greeting calls no one: "Evening!", "Morning, all". Nor does a place, a language
 		// or a product ("Italy, third week of May, noted."), nor a word in code.
 		if handle == nil && (!isNameWord(ws[i]) || opensCall(ws, i) || replyWords[ws[i].lower] || namesNoPerson(strings.ToLower(name))) ||
@@ -943,8 +946,9 @@ func namesOf(xs ...string) []string {
 
 // turnCandidates builds the whole-turn candidate, or one candidate per part of a long
 // turn (spans, in order: more than one), and the clause candidates that carry a fact slot
-// or a time expression of their own.
-func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, spans []segment, names []string, recent []realm.Observation) ([]agent.Candidate, []agent.Candidate) {
+// or a time expression of their own. names are the names of the turn, persons those of
+// them that are people told of, the addressee aside.
+func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string, spans []segment, names, persons []string, recent []realm.Observation) ([]agent.Candidate, []agent.Candidate) {
 	now := obs.ObservedAt
 	// A clause may be the whole turn or a whole part (a turn of one sentence, a long one
 	// without a sentence end): its dates, read over all its text, are worked out once.
@@ -960,11 +964,11 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 	slots := factSlots(rewritten)
 	var parts []agent.Candidate
 	if len(spans) == 1 {
-		parts = append(parts, o.unit(obs, speaker, rewritten, datesIn(rewritten), tenseOf(rewritten), names, slots))
+		parts = append(parts, o.unit(obs, speaker, speaker, rewritten, datesIn(rewritten), tenseOf(rewritten), names, slots))
 	} else {
 		for i, s := range spans {
 			said := rewritten[s.start:s.end]
-			c := o.unit(obs, speaker, said, datesIn(said), tenseOf(said), namesIn(said, names), factSlots(said))
+			c := o.unit(obs, speaker, speaker, said, datesIn(said), tenseOf(said), namesIn(said, names), factSlots(said))
 			c.Part = i + 1
 			c.Description += fmt.Sprintf(" Part %d of %d.", i+1, len(spans))
 			parts = append(parts, c)
@@ -972,10 +976,10 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 	}
 	turn := parts[0]
 
-	segs := bySlot(rewritten, speaker, clauses(rewritten))
+	segs, cutFrom := byDate(rewritten, bySlot(rewritten, speaker, clauses(rewritten)), datesIn)
 	pasted := pastedSpans(rewritten, speaker)
 	var out []agent.Candidate
-	for _, s := range segs {
+	for i, s := range segs {
 		if len(out) >= o.opts.MaxClauses {
 			break
 		}
@@ -985,6 +989,9 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		part := strings.TrimSpace(rewritten[s.start:s.end])
 		partSlots := factSlots(part)
 		partDates := datesIn(part)
+		if c, ok := cutFrom[s]; ok {
+			partDates = datesWithin(datesIn(rewritten[c.start:c.end]), s.start-c.start, s.end-c.start)
+		}
 		hasOwnDate := len(partDates) > 0 && len(segs) > 1
 		// The whole turn already carries its first slot when it is a single-clause fact.
 		needsSlot := len(partSlots) > 0 && !(turn.Type == realm.Fact && len(segs) == 1 && len(slots) == 1)
@@ -998,7 +1005,11 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		if !o.isContentful(part, names, speaker, now) {
 			continue
 		}
-		c := o.unit(obs, speaker, part, partDates, tenseOf(part), namesIn(part, names), partSlots)
+		about, partNames := speaker, namesIn(part, names)
+		if who := clauseSubject(rewritten, segs, i, names, persons, speaker); who != "" {
+			about, partNames = who, append(partNames, who)
+		}
+		c := o.unit(obs, speaker, about, part, partDates, tenseOf(part), partNames, partSlots)
 		if len(partSlots) > 0 || hasClaim && !hasOwnDate {
 			c.Type = realm.Fact
 			c.Participants = nil
@@ -1013,6 +1024,96 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 	}
 	return parts, out
 }
+
+// byDate cuts each clause of text at a comma between two of its dates when the words on
+// either side of it tell something besides their dates ("Offer signed yesterday, start
+// date January 12"): each part is then a clause of its own, dated by its date, as two
+// sentences are ("Offer signed yesterday. Start date January 12."). cutFrom is the clause
+// each such part was cut from, which places its dates (datesWithin): a part alone may
+// lack the words that do ("We landed on March 14, and the talks started on the 21st").
+func byDate(s string, segs []segment, datesIn func(string) []text.Mention) (out []segment, cutFrom map[segment]segment) {
+	cutFrom = map[segment]segment{}
+	for _, c := range segs {
+		clause := s[c.start:c.end]
+		ms := datesIn(clause)
+		bare := []byte(clause) // the clause without its dates
+		for _, m := range ms {
+			copy(bare[m.Start:m.End], strings.Repeat(" ", m.End-m.Start))
+		}
+		var parts []segment
+		start := 0
+		for i := 1; i < len(ms); i++ {
+			k := strings.LastIndexByte(clause[ms[i-1].End:ms[i].Start], ',')
+			if k < 0 {
+				continue
+			}
+			cut, end := ms[i-1].End+k, len(clause)
+			if j := strings.IndexByte(clause[ms[i].End:], ','); j >= 0 {
+				end = ms[i].End + j
+			}
+			if len(contentWords(string(bare[start:cut]))) > 0 && len(contentWords(string(bare[cut+1:end]))) > 0 {
+				parts = append(parts, trimmed(s, segment{c.start + start, c.start + cut}))
+				start = cut + 1
+			}
+		}
+		if parts == nil {
+			out = append(out, c)
+			continue
+		}
+		parts = append(parts, trimmed(s, segment{c.start + start, c.end}))
+		for _, p := range parts {
+			cutFrom[p] = c
+		}
+		out = append(out, parts...)
+	}
+	return out, cutFrom
+}
+
+// trimmed is seg of s without the spaces around it.
+func trimmed(s string, seg segment) segment {
+	t := s[seg.start:seg.end]
+	lead := len(t) - len(strings.TrimLeft(t, " \t\n"))
+	return segment{seg.start + lead, seg.start + len(strings.TrimRight(t, " \t\n"))}
+}
+
+// datesWithin are the dates of ms (of a text) between from and to, counted from from.
+func datesWithin(ms []text.Mention, from, to int) []text.Mention {
+	var out []text.Mention
+	for _, m := range ms {
+		if m.Start >= from && m.End <= to {
+			m.Start, m.End = m.Start-from, m.End-from
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// clauseSubject is the person the clause segs[i] of text tells of when it names nothing
+// (of names) and says no "we" or "you", its subject left unsaid ("Start date January 12"
+// after "Emma signed the offer."): the person of persons, not the speaker, that the clause
+// before it opens with. Said by the speaker, it is that person's, not the speaker's; ""
+// when there is none.
+func clauseSubject(text string, segs []segment, i int, names, persons []string, speaker string) string {
+	if i == 0 {
+		return ""
+	}
+	part := text[segs[i].start:segs[i].end]
+	if containsName(part, speaker) || len(namesIn(part, names)) > 0 ||
+		slices.ContainsFunc(wordsOf(part), func(w wordSpan) bool { return ownVoiceWords[w.lower] }) {
+		return ""
+	}
+	before := strings.TrimSpace(text[segs[i-1].start:segs[i-1].end])
+	for _, p := range persons {
+		rest, opens := strings.CutPrefix(before, p)
+		if r, _ := utf8.DecodeRuneInString(rest); opens && !isWordRune(r) && !strings.EqualFold(p, speaker) {
+			return p
+		}
+	}
+	return ""
+}
+
+// ownVoiceWords speak of the speaker or whom they speak to, not of a person told of.
+var ownVoiceWords = setOf(`we us our ours you your yours`)
 
 // namesIn are the names of names that part of a turn says.
 func namesIn(part string, names []string) []string {
@@ -1099,11 +1200,13 @@ func sameStatement(a, b string) bool {
 	return strings.TrimRight(a, closing) == strings.TrimRight(b, closing)
 }
 
-// unit types one text (a whole turn or a clause) and fills its candidate.
-func (o *Agent) unit(obs realm.Observation, speaker, said string, dates []text.Mention, tense int, names []string, slots []factSlot) agent.Candidate {
+// unit types one text (a whole turn or a clause) and fills its candidate; a text that does
+// not name about, whom it tells of (the speaker, or the person a clause goes on about:
+// clauseSubject), opens with that name.
+func (o *Agent) unit(obs realm.Observation, speaker, about, said string, dates []text.Mention, tense int, names []string, slots []factSlot) agent.Candidate {
 	content := annotateDates(said, dates)
-	if speaker != "" && !containsName(content, speaker) {
-		content = speaker + ": " + content
+	if about != "" && !containsName(content, about) {
+		content = about + ": " + content
 	}
 	typ := realm.Fact
 	switch {

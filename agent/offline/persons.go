@@ -275,7 +275,7 @@ func authoredQuotes(s string) []authoredQuote {
 // a recruiter is Emma's signing, not the recruiter's. They run to the next line opening
 // with an author (a chat transcript, "Tom: …" then "Ana: …") or to the end of the text. A
 // name alone before the colon is an author when it opens with a common given name
-// (firstNames): "Update:", "Action items:" or "Counter-Strike: Global Offensive" open no
+// (firstNames) or a title ("Ms. Rivera:"): "Update:", "Action items:" or "Counter-Strike: Global Offensive" open no
 // one's words.
 var reAuthorLine = regexp.MustCompile(`(?m)^[ \t]*(` + quoteAuthor + `)[ \t]*(?:((?i:wrote|writes|said|says|replied|texted))[ \t]*)?:[ \t]*[^\s"“'‘]`)
 
@@ -286,7 +286,7 @@ func authoredLines(s string) []authoredQuote {
 	for _, m := range reAuthorLine.FindAllStringSubmatchIndex(s, -1) {
 		author := s[m[2]:m[3]]
 		first := strings.ToLower(strings.Fields(author)[0])
-		if text.IsStopword(first) || nonName[first] || reMailHeader.MatchString(author+": ") || m[4] < 0 && !firstNames[first] {
+		if text.IsStopword(first) || nonName[first] || reMailHeader.MatchString(author+": ") || m[4] < 0 && !firstNames[first] && !titles[strings.TrimSuffix(first, ".")] {
 			continue
 		}
 		if n := len(out); n > 0 {

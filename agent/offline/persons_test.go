@@ -175,6 +175,7 @@ func TestOfflineQuotedInAuthorsVoice(t *testing.T) {
 		{"NameColonUnquoted", `Emma Dubois: I signed the offer yesterday. Start date January 12.`,
 			`Emma Dubois: Emma Dubois signed the offer yesterday. Start date January 12.`},
 		{"WroteUnquoted", `Emma wrote: I signed the offer yesterday.`, `Emma wrote: Emma signed the offer yesterday.`},
+		{"TitleColonUnquoted", `Ms. Rivera: I signed the offer yesterday.`, `Ms. Rivera: Ms. Rivera signed the offer yesterday.`},
 		{"Transcript", "Tom: I'll take the release.\nAna: I have the notes.", "Tom: Tom will take the release.\nAna: Ana has the notes."},
 		// Negative: no author named, or the speaker quoting themself.
 		{"NoAuthor", `My doctor said "you need more sleep".`, `Priya Shah's doctor said "you need more sleep".`},
@@ -183,6 +184,35 @@ func TestOfflineQuotedInAuthorsVoice(t *testing.T) {
 		{"Heading", `Update: I moved to Berlin.`, `Update: Priya Shah moved to Berlin.`},
 		{"TitleColon", `Counter-Strike: Global Offensive is what I play.`, `Counter-Strike: Global Offensive is what Priya Shah plays.`},
 	})
+}
+
+// TestOfflineClauseOfPersonToldOf: a clause that leaves its subject unsaid after one
+// opening with a person ("Emma signed the offer. Start date January 12.") tells of that
+// person, not of the speaker who says it: its memory opens with the person's name, who
+// takes part in it. One that says "we", names someone or something, or follows the
+// speaker's own words stays the speaker's.
+func TestOfflineClauseOfPersonToldOf(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, time.October, 14, 10, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		text, clause, person string
+	}{
+		{"Emma signed the offer. Start date January 12.", "Emma: Start date January 12 (12 January 2027).", "Emma"},
+		{"Emma Dubois: I signed the offer yesterday. Start date January 12.", "Emma Dubois: Start date January 12 (12 January 2027).", "Emma Dubois"},
+		{"Emma signed the offer yesterday, start date January 12.", "Emma: start date January 12 (12 January 2027).", "Emma"},
+		// Negative: the speaker's own, or a clause with a subject of its own.
+		{"I signed the offer yesterday. Start date January 12.", "Priya: Start date January 12 (12 January 2027).", ""},
+		{"Emma signed the offer. We start on January 12.", "Priya: We start on January 12 (12 January 2027).", ""},
+		{"Emma signed the offer. Tom starts on January 12.", "Priya: Tom starts on January 12 (12 January 2027).", ""},
+	} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Priya", Content: tt.text, ObservedAt: at}
+		events := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
+		if !slices.ContainsFunc(events, func(c agent.Candidate) bool {
+			return c.Content == tt.clause && (tt.person == "" || slices.Contains(c.Participants, tt.person))
+		}) {
+			t.Errorf("%q: events %+v, want %q with %q taking part", tt.text, events, tt.clause, tt.person)
+		}
+	}
 }
 
 // TestOfflineNoPersonOfHeadings: a note's opening word is no person when it is a thing done

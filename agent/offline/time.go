@@ -97,21 +97,49 @@ func placedDates(s string, now time.Time, tense int) []text.Mention {
 var reIsOn = regexp.MustCompile(`(?i)(?:\b(?:is|are)|\b(?:it|that|this|he|she|there)['’]s|['’]re)(?: now| still| currently)?(?: set| scheduled| planned)?(?: (?:on|for|at))?(?: the)?\s*$`)
 
 // dateTense is the tense that places m, a date of s, and whether its phrase tells it
-// (phraseOf): the phrase's own tense, the future for the day a booking is for, none — the
-// nearest day — for a named day or month (no weekday: datesTense places those) a present
-// "is" says something is on, unless the phrase speaks of the future ("The appointment was
-// moved, it is on November 19 now", "My last day is March 27": neither the move nor "last"
-// places the day); otherwise s's tense places it.
+// (phraseOf): the phrase's own tense, the future for the day a booking is for; what a
+// present "is" says something is on, the day next, unless the phrase speaks of the future,
+// whatever past word the message or the phrase holds besides ("The appointment was moved,
+// it is on November 19 now", "My last day is March 27": neither the move nor "last" places
+// the day): a weekday the coming one ("My last day is on Friday"), a named day or month
+// the nearest — none (datesTense places a bare weekday: "The release is on Thursday").
+// A relative clause's "is" tells of what its sentence names before it, in that
+// sentence's past ("We went to the fair, which is on May 20": the last May 20), unless
+// that past is someone telling of it ("I was told about the offsite, which is on April
+// 2"); otherwise s's tense places it.
 func dateTense(s string, m text.Mention) (int, bool) {
 	if bookedFor(s, m) {
 		return text.TenseFuture, true
 	}
 	p := phraseOf(s, m)
 	t := datesTense(s[p.start:p.end])
-	if t != text.TenseFuture && !m.Relative && reIsOn.MatchString(s[p.start:m.Start]) {
+	if t == text.TenseFuture || !reIsOn.MatchString(s[p.start:m.Start]) {
+		return t, t != text.TenseUnknown
+	}
+	switch {
+	case qualifiesPast(s, p.start, m.Start):
+		return text.TensePast, true
+	case m.Relative && reWeekday.MatchString(s[m.Start:m.End]):
+		return text.TenseFuture, true
+	case !m.Relative:
 		return text.TenseUnknown, true
 	}
 	return t, t != text.TenseUnknown
+}
+
+// reRelativeIs: the present "is" of a relative clause ("the fair, which is on", "the
+// fair that is on"; not a "That is on" opening the phrase).
+var reRelativeIs = regexp.MustCompile(`(?i)(?:\bwhich|\w,?\s+that)\s+(?:is|are)\b`)
+
+// qualifiesPast: s[from:to] holds a relative clause's present "is" whose sentence tells,
+// before it, of something done in the past, not of someone telling of it (quoteVerbs).
+func qualifiesPast(s string, from, to int) bool {
+	ix := reRelativeIs.FindAllStringIndex(s[from:to], -1)
+	if ix == nil {
+		return false
+	}
+	before := s[sentenceOf(s, from).start : from+ix[len(ix)-1][0]]
+	return datesTense(before) == text.TensePast && !slices.ContainsFunc(wordsOf(before), func(w wordSpan) bool { return quoteVerbs[w.lower] })
 }
 
 // phraseOf is m's clause in s between the commas around m, and between the "and"s around

@@ -121,6 +121,27 @@ func TestOfflineAnnotatePresentDates(t *testing.T) {
 		{"My last day was May 6.", "My last day was May 6 (6 May 2025)."},
 		{"We confirmed the venue on May 6.", "We confirmed the venue on May 6 (6 May 2025)."},
 	})
+	// A weekday something is on is the coming one, "last" notwithstanding; one it was on,
+	// the last. Said on Monday 8 June 2026.
+	monday := time.Date(2026, time.June, 8, 10, 0, 0, 0, time.UTC)
+	wantAnnotated(t, monday, []struct{ text, want string }{
+		{"My last day is Friday.", "My last day is Friday (Friday 12 June 2026)."},
+		{"My last day is on Friday.", "My last day is on Friday (Friday 12 June 2026)."},
+		{"The launch was moved, it's on Friday now.", "The launch was moved, it's on Friday (Friday 12 June 2026) now."},
+		{"My last day was Friday.", "My last day was Friday (Friday 5 June 2026)."},
+		{"My last day was on Friday.", "My last day was on Friday (Friday 5 June 2026)."},
+	})
+	// A relative clause's "is" tells of what its sentence names, done in the past: the
+	// fair gone to was on the last May 20. Said in January 2026.
+	january := time.Date(2026, time.January, 14, 10, 0, 0, 0, time.UTC)
+	wantAnnotated(t, january, []struct{ text, want string }{
+		{"We went to the fair, which is on May 20.", "We went to the fair, which is on May 20 (20 May 2025)."},
+		{"We went to the fair that is on May 20.", "We went to the fair that is on May 20 (20 May 2025)."},
+		// Negative: a fair ahead, or only told of.
+		{"The fair is on May 20.", "The fair is on May 20 (20 May 2026)."},
+		{"We're going to the fair, which is on May 20.", "We're going to the fair, which is on May 20 (20 May 2026)."},
+		{"I was told about the fair, which is on May 20.", "I was told about the fair, which is on May 20 (20 May 2026)."},
+	})
 	october := time.Date(2025, time.October, 29, 9, 0, 0, 0, time.FixedZone("", -5*3600))
 	wantAnnotated(t, october, []struct{ text, want string }{
 		{"The appointment was moved, it is on November 19 now.", "The appointment was moved, it is on November 19 (19 November 2025) now."},
@@ -392,6 +413,9 @@ func TestOfflineExtractWeekdayDate(t *testing.T) {
 		{"Thermostat living room 21.5C at 07:30 on Tuesday.", time.Date(2026, time.December, 3, 10, 0, 0, 0, time.UTC), day(2026, time.December, 1)},
 		{"The disk will be at 81% on Monday", time.Date(2026, time.December, 3, 10, 0, 0, 0, time.UTC), day(2026, time.December, 7)},
 		{"Dinner with Sam on Friday", time.Date(2026, time.December, 2, 10, 0, 0, 0, time.UTC), day(2026, time.December, 4)},
+		// What is on a weekday, said with a present "is", is the coming one.
+		{"My last day is Friday.", time.Date(2026, time.December, 7, 10, 0, 0, 0, time.UTC), day(2026, time.December, 11)},
+		{"My last day at Acme is on Friday.", time.Date(2026, time.December, 7, 10, 0, 0, 0, time.UTC), day(2026, time.December, 11)},
 		{"Actually my first day at Northwind was Tuesday, not Monday", time.Date(2026, time.June, 3, 20, 0, 0, 0, time.UTC), day(2026, time.June, 2)},
 		{"Actually the dentist was on Tuesday, not Monday.", time.Date(2026, time.June, 11, 20, 0, 0, 0, time.UTC), day(2026, time.June, 9)},
 	} {
@@ -404,15 +428,29 @@ func TestOfflineExtractWeekdayDate(t *testing.T) {
 }
 
 // TestOfflineExtractEachClauseItsDate: a turn telling two things on two days dates each
-// clause by its own: the signing yesterday, the start on January 12 (the coming one).
+// clause by its own: the signing yesterday, the start on January 12 (the coming one),
+// whether a full stop or a comma parts them.
 func TestOfflineExtractEachClauseItsDate(t *testing.T) {
 	a := New(Options{})
-	obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Ana", Role: "user",
-		Content: "I signed the offer yesterday. Start date January 12.", ObservedAt: time.Date(2026, time.October, 14, 10, 0, 0, 0, time.UTC)}
-	events := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
-	for said, want := range map[string]time.Time{"Ana signed the offer yesterday (13 October 2026).": day(2026, time.October, 13), "Ana: Start date January 12 (12 January 2027).": day(2027, time.January, 12)} {
-		if !slices.ContainsFunc(events, func(c agent.Candidate) bool { return c.Content == said && c.TStart != nil && c.TStart.Equal(want) }) {
-			t.Errorf("events %+v, want %q starting %s", events, said, want.Format(time.DateOnly))
+	for _, tt := range []struct {
+		text   string
+		events map[string]time.Time
+	}{
+		{"I signed the offer yesterday. Start date January 12.", map[string]time.Time{
+			"Ana signed the offer yesterday (13 October 2026).": day(2026, time.October, 13), "Ana: Start date January 12 (12 January 2027).": day(2027, time.January, 12)}},
+		{"Offer signed yesterday, start date January 12.", map[string]time.Time{
+			"Ana: Offer signed yesterday (13 October 2026)": day(2026, time.October, 13), "Ana: start date January 12 (12 January 2027).": day(2027, time.January, 12)}},
+		// A part keeps its clause's reading: the 21st of the month named before it.
+		{"We landed in Lisbon on March 14, and the conference started on the 21st.", map[string]time.Time{
+			"Ana: We landed in Lisbon on March 14 (14 March 2026)": day(2026, time.March, 14), "Ana: and the conference started on the 21st (21 March 2026).": day(2026, time.March, 21)}},
+	} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Ana", Role: "user",
+			Content: tt.text, ObservedAt: time.Date(2026, time.October, 14, 10, 0, 0, 0, time.UTC)}
+		events := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
+		for said, want := range tt.events {
+			if !slices.ContainsFunc(events, func(c agent.Candidate) bool { return c.Content == said && c.TStart != nil && c.TStart.Equal(want) }) {
+				t.Errorf("%q: events %+v, want %q starting %s", tt.text, events, said, want.Format(time.DateOnly))
+			}
 		}
 	}
 }

@@ -52,6 +52,10 @@ var (
 	// A weekday said to be when something was, without "on": "my first day was Tuesday,
 	// not Monday".
 	reWasWeekday = regexp.MustCompile(`(?i)\b(?:was|were) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+	// A weekday said to be when something is, without "on": "my last day is Friday".
+	reIsWeekday = regexp.MustCompile(`(?i)\b(?:is|are) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+	// A kind of day before either is no one day: "my favourite day is Tuesday" (any).
+	reDayKind = regexp.MustCompile(`(?i)\b(?:favou?rite|best|worst|busiest|quietest|usual|preferred)\b[^.!?;,]*$`)
 	// The weekday of the week after next's: "the Thursday after next".
 	reAfterNext = regexp.MustCompile(`(?i)\bthe (monday|tuesday|wednesday|thursday|friday|saturday|sunday) after next\b`)
 	// A day of the month alone, "on the 14th", where a sentence or a clause ends after it
@@ -164,8 +168,18 @@ func Dates(text string, now time.Time, tense int) []Mention {
 		for _, ix := range reWeekday.FindAllStringSubmatchIndex(text, -1) {
 			add(weekday(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), now, tense, ix[0], ix[1]))
 		}
-		for _, ix := range reWasWeekday.FindAllStringSubmatchIndex(text, -1) {
-			add(wasWeekday(strings.ToLower(text[ix[2]:ix[3]]), now, ix[2], ix[3]))
+		// A weekday something was or is, without "on", is placed as "on" places it in a
+		// past or a future text, whatever the tense of the rest: the last one or the
+		// coming one, or today said on that weekday.
+		for _, w := range []struct {
+			re    *regexp.Regexp
+			tense int
+		}{{reWasWeekday, TensePast}, {reIsWeekday, TenseFuture}} {
+			for _, ix := range w.re.FindAllStringSubmatchIndex(text, -1) {
+				if !reDayKind.MatchString(text[:ix[0]]) {
+					add(weekday("on", strings.ToLower(text[ix[2]:ix[3]]), now, w.tense, ix[2], ix[3]))
+				}
+			}
 		}
 		for _, ix := range reAgo.FindAllStringSubmatchIndex(text, -1) {
 			add(offset(strings.ToLower(text[ix[2]:ix[3]]), strings.ToLower(text[ix[4]:ix[5]]), -1, now, ix[0], ix[1]))
@@ -643,12 +657,6 @@ func weekday(which, name string, now time.Time, tense int, s, e int) (Mention, b
 		d = weekStart(now).AddDate(0, 0, (int(wd)+6)%7)
 	}
 	return Mention{Start: s, End: e, From: d, To: dayEnd(d), Label: d.Format("Monday 2 January 2006"), Relative: true}, true
-}
-
-// wasWeekday is the weekday that something was (reWasWeekday): past whatever the tense of
-// the rest, as "on" it places it, the last one, or today said on that weekday.
-func wasWeekday(name string, now time.Time, s, e int) (Mention, bool) {
-	return weekday("on", name, now, TensePast, s, e)
 }
 
 func offset(count, unit string, sign int, now time.Time, s, e int) (Mention, bool) {

@@ -57,7 +57,12 @@ func TestDates(t *testing.T) {
 		// A weekday something was, without "on", is past: a correction of the day.
 		{"WasWeekday", "Actually my first day at Northwind was Tuesday, not Monday", wednesday, 0, date(2024, 5, 7), date(2024, 5, 7), "Tuesday 7 May 2024"},
 		{"WasWeekdayToday", "my first day was Wednesday", wednesday, text.TenseFuture, date(2024, 5, 8), date(2024, 5, 8), "Wednesday 8 May 2024"},
+		// A weekday something is, without "on", is the coming one, whatever the tense of the
+		// rest ("last" is none here), or today said on that weekday; a kind of day is none.
+		{"IsWeekday", "my last day is Friday", wednesday, text.TensePast, date(2024, 5, 10), date(2024, 5, 10), "Friday 10 May 2024"},
+		{"IsWeekdayToday", "the party is Wednesday", wednesday, 0, date(2024, 5, 8), date(2024, 5, 8), "Wednesday 8 May 2024"},
 		{"IsWeekdayNoDate", "my favourite day is Tuesday", wednesday, 0, time.Time{}, time.Time{}, ""},
+		{"WasWeekdayNoDate", "my best day was Tuesday", wednesday, text.TensePast, time.Time{}, time.Time{}, ""},
 		// A week is named by its Monday, whatever the day it is said.
 		{"ThisWeekOnWednesday", "this week", wednesday, 0, date(2024, 5, 6), date(2024, 5, 12), "the week of 6 May 2024"},
 		{"LastWeekOnWednesday", "last week", wednesday, text.TensePast, date(2024, 4, 29), date(2024, 5, 5), "the week of 29 April 2024"},
