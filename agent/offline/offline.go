@@ -148,7 +148,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 		known[strings.ToLower(selfName)] = "person"
 	}
 	var authors []string
-	for _, q := range authoredQuotes(text) {
+	for _, q := range authoredQuotes(text, speaker) {
 		known[strings.ToLower(q.author)] = "person" // "email from Amelia Novak:" is no place
 		authors = append(authors, q.author)
 	}

@@ -249,9 +249,9 @@ type authoredQuote struct {
 }
 
 // authoredQuotes are the quotations of text with their author named before them
-// (reAuthoredQuote); a word of no name ("I said:", "Then Maria said:") is no author's, or
-// not part of the name.
-func authoredQuotes(s string) []authoredQuote {
+// (reAuthoredQuote), speaker's text; a word of no name ("I said:", "Then Maria said:") is no
+// author's, or not part of the name.
+func authoredQuotes(s, speaker string) []authoredQuote {
 	var out []authoredQuote
 	for _, q := range reQuoted.FindAllStringIndex(s, -1) {
 		m := reAuthoredQuote.FindStringSubmatch(s[max(0, q[0]-wordsBeforeBytes):q[0]])
@@ -267,7 +267,7 @@ func authoredQuotes(s string) []authoredQuote {
 			out = append(out, authoredQuote{segment{q[0] + open, q[1] - end}, author})
 		}
 	}
-	return append(out, authoredLines(s)...)
+	return append(out, authoredLines(s, speaker)...)
 }
 
 // Words pasted with no quotation marks are their author's too when a line opens with the
@@ -275,24 +275,33 @@ func authoredQuotes(s string) []authoredQuote {
 // a recruiter is Emma's signing, not the recruiter's. They run to the next line opening
 // with an author (a chat transcript, "Tom: …" then "Ana: …") or to the end of the text. A
 // name alone before the colon is an author when it opens with a common given name
-// (firstNames) or a title ("Ms. Rivera:"): "Update:", "Action items:" or "Counter-Strike: Global Offensive" open no
-// one's words.
+// (firstNames) or a title ("Ms. Rivera:"), or in a transcript, two lines or more opening
+// with a name and a colon, one of them such a name or the speaker's ("Tom: …" then
+// "Marcus: …"): "Update:" or "Counter-Strike: Global Offensive" open no one's words, nor
+// "Breakfast: I had eggs." then "Lunch: I skipped it.".
 var reAuthorLine = regexp.MustCompile(`(?m)^[ \t]*(` + quoteAuthor + `)[ \t]*(?:((?i:wrote|writes|said|says|replied|texted))[ \t]*)?:[ \t]*[^\s"“'‘]`)
 
 // authoredLines are the words of text pasted without quotation marks after a line that
-// opens with their author (reAuthorLine).
-func authoredLines(s string) []authoredQuote {
+// opens with their author (reAuthorLine), speaker's text.
+func authoredLines(s, speaker string) []authoredQuote {
+	lines := slices.DeleteFunc(reAuthorLine.FindAllStringSubmatchIndex(s, -1), func(m []int) bool {
+		first := strings.ToLower(strings.Fields(s[m[2]:m[3]])[0])
+		return text.IsStopword(first) || nonName[first] || reMailHeader.MatchString(s[m[2]:m[3]]+": ")
+	})
+	given := func(m []int) bool {
+		first := strings.ToLower(strings.Fields(s[m[2]:m[3]])[0])
+		return firstNames[first] || titles[strings.TrimSuffix(first, ".")]
+	}
+	transcript := len(lines) >= 2 && slices.ContainsFunc(lines, func(m []int) bool { return given(m) || strings.EqualFold(s[m[2]:m[3]], speaker) })
 	var out []authoredQuote
-	for _, m := range reAuthorLine.FindAllStringSubmatchIndex(s, -1) {
-		author := s[m[2]:m[3]]
-		first := strings.ToLower(strings.Fields(author)[0])
-		if text.IsStopword(first) || nonName[first] || reMailHeader.MatchString(author+": ") || m[4] < 0 && !firstNames[first] && !titles[strings.TrimSuffix(first, ".")] {
+	for _, m := range lines {
+		if m[4] < 0 && !given(m) && !transcript {
 			continue
 		}
 		if n := len(out); n > 0 {
 			out[n-1].end = strings.LastIndexByte(s[:m[0]+1], '\n') // the line before this author's
 		}
-		out = append(out, authoredQuote{segment{m[1] - 1, len(s)}, author})
+		out = append(out, authoredQuote{segment{m[1] - 1, len(s)}, s[m[2]:m[3]]})
 	}
 	return out
 }

@@ -177,12 +177,23 @@ func TestOfflineQuotedInAuthorsVoice(t *testing.T) {
 		{"WroteUnquoted", `Emma wrote: I signed the offer yesterday.`, `Emma wrote: Emma signed the offer yesterday.`},
 		{"TitleColonUnquoted", `Ms. Rivera: I signed the offer yesterday.`, `Ms. Rivera: Ms. Rivera signed the offer yesterday.`},
 		{"Transcript", "Tom: I'll take the release.\nAna: I have the notes.", "Tom: Tom will take the release.\nAna: Ana has the notes."},
-		// Negative: no author named, or the speaker quoting themself.
+		// A transcript, two lines or more opening with a name: each line is its name's, any name.
+		{"TranscriptAnyName", "Tom: I will email the ethics board.\nMarcus: I think the budget is too small.",
+			"Tom: Tom will email the ethics board.\nMarcus: Marcus thinks the budget is too small."},
+		// Negative: no author named, or the speaker quoting themself; lines of labels, no given name's.
+		{"LabelLines", "Breakfast: I had eggs.\nLunch: I skipped it.", "Breakfast: Priya Shah had eggs.\nLunch: Priya Shah skipped it."},
 		{"NoAuthor", `My doctor said "you need more sleep".`, `Priya Shah's doctor said "you need more sleep".`},
 		{"OwnWords", `I said: "I will call you."`, `Priya Shah said: "I will call you."`},
 		{"HeaderWord", `Subject: "my refund"`, `Subject: "my refund"`},
 		{"Heading", `Update: I moved to Berlin.`, `Update: Priya Shah moved to Berlin.`},
 		{"TitleColon", `Counter-Strike: Global Offensive is what I play.`, `Counter-Strike: Global Offensive is what Priya Shah plays.`},
+	})
+	// A transcript pasted by Dana, of a meeting of hers or not.
+	wantRewritten(t, "Dana", "", []rewriteCase{
+		{"TranscriptAfterHeading", "Notes from Friday.\nMarcus: I think the budget is too small.\nPriya: I agree with Marcus.",
+			"Notes from Friday.\nMarcus: Marcus thinks the budget is too small.\nPriya: Priya agrees with Marcus."},
+		{"TranscriptWithSpeaker", "Dana: I reran the power analysis.\nMarcus: I think the budget is too small.",
+			"Dana: Dana reran the power analysis.\nMarcus: Marcus thinks the budget is too small."},
 	})
 }
 

@@ -143,7 +143,7 @@ func rewritePronouns(text, speaker, addressee string) string {
 	english := readsEnglish(ws)
 	repl := make([]string, len(ws)) // "" keeps the word
 	var edits []edit
-	for _, q := range authoredQuotes(text) {
+	for _, q := range authoredQuotes(text, speaker) {
 		if !inSpans(code, q.start, q.end) {
 			kept = append(kept, q.segment)
 			words, _ := quotedPrompt(text[q.start:q.end], q.author, speaker)

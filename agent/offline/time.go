@@ -9,7 +9,9 @@ import (
 	"github.com/realm-memory/realm/internal/text"
 )
 
-// annotateDates inserts " (absolute date)" after every relative expression of s.
+// annotateDates inserts " (absolute date)" after every relative expression of s; inside
+// parentheses, ", absolute date" (and a comma after it before more words): "(accessed 3 Dec,
+// 3 December 2026)", no parenthesis inside another.
 func annotateDates(s string, ms []text.Mention) string {
 	if len(ms) == 0 {
 		return s
@@ -18,15 +20,26 @@ func annotateDates(s string, ms []text.Mention) string {
 	last := 0
 	for _, m := range ms {
 		b.WriteString(s[last:m.End])
-		if m.Label != "" {
-			b.WriteString(" (")
-			b.WriteString(m.Label)
-			b.WriteString(")")
+		switch {
+		case m.Label == "":
+		case inParentheses(s, m.Start, m.End):
+			b.WriteString(", " + m.Label)
+			if !strings.ContainsAny(s[m.End:m.End+1], ").,;:!?") {
+				b.WriteString(",")
+			}
+		default:
+			b.WriteString(" (" + m.Label + ")")
 		}
 		last = m.End
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// inParentheses: s[start:end] stands between a "(" and the ")" closing it.
+func inParentheses(s string, start, end int) bool {
+	open, closing := strings.LastIndexAny(s[:start], "()"), strings.IndexAny(s[end:], "()")
+	return open >= 0 && s[open] == '(' && closing >= 0 && s[end+closing] == ')'
 }
 
 // datesOf are the time expressions of s resolved against now, but for those in code (a

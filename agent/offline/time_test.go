@@ -455,6 +455,24 @@ func TestOfflineExtractEachClauseItsDate(t *testing.T) {
 	}
 }
 
+// TestOfflineExtractDateInParentheses: a date inside parentheses is resolved after a comma,
+// not in a parenthesis of its own inside the first: "(accessed 3 Dec, 3 December 2026)".
+func TestOfflineExtractDateInParentheses(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, time.December, 7, 10, 0, 0, 0, time.UTC)
+	for said, want := range map[string]string{
+		"I read the Vaswani paper (accessed 3 Dec).":                "Ana read the Vaswani paper (accessed 3 Dec, 3 December 2026).",
+		"I met Tom (on Friday at the lab) about the consent forms.": "Ana met Tom (on Friday, Friday 4 December 2026, at the lab) about the consent forms.",
+		"I met Tom on Friday about the consent forms.":              "Ana met Tom on Friday (Friday 4 December 2026) about the consent forms.",
+	} {
+		obs := realm.Observation{ID: "o1", Space: "t", SessionID: "s1", Speaker: "Ana", Role: "user", Content: said, ObservedAt: at}
+		events := ofType(mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates, realm.Event)
+		if !slices.ContainsFunc(events, func(c agent.Candidate) bool { return c.Content == want }) {
+			t.Errorf("%q: events %+v, want %q", said, events, want)
+		}
+	}
+}
+
 // A correction of a day told on a later day ("Actually the dentist was on Tuesday, not
 // Monday") is dated in the week of the day it corrects, as the speaker's earlier message
 // among the recent ones dated it; the last such weekday before it when none names it.
