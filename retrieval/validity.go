@@ -125,6 +125,8 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 			return err
 		}
 	}
+	came := cameToPass(run, successors)
+	pastOf := func(id string) bool { return past && !came[id] }
 	var quoting []string // holding exchanges that quote a demoted node
 	if !past {
 		for _, id := range sortedIDs(ended) {
@@ -161,7 +163,7 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 		run.trace.Validity = append(run.trace.Validity, realm.TraceValidity{ID: id, Action: action, Factor: f, Score: c.Score})
 	}
 	for _, id := range sortedIDs(ended) {
-		demote(id, validityFactor(run.cands[id].Node, run.now, past || aside[id], r.opts.SupersededFactor))
+		demote(id, validityFactor(run.cands[id].Node, run.now, pastOf(id) || aside[id], r.opts.SupersededFactor))
 	}
 	for _, p := range partly {
 		if _, done := before[p.Whole]; !done {
@@ -189,7 +191,7 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 				continue
 			}
 			share := 1.0
-			if past {
+			if pastOf(s.Of) {
 				share = r.opts.SuccessorShare
 			}
 			from := max(before[s.Of], reached[s.Of])
@@ -215,6 +217,32 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 		}
 	}
 	return nil
+}
+
+// cameToPass returns the superseded candidates that told of a time to come when they were
+// learned (a plan: "Gwen is planning to run the Boston marathon next spring") and whose
+// newer versions tell of none (what happened: "Gwen ran the Boston marathon on Monday", or
+// the plan called off; not a plan moved to another day, still to come). A question in the
+// past tense that asks about no plan ("Did Gwen run the Boston marathon?") asks what
+// happened, which such a plan does not tell: it is demoted as for the present, its newer
+// version offered in its place. One that asks about the plan ("What was Gwen planning to
+// do?", "Was I going to Lisbon in October?") keeps it, as any past question does.
+func cameToPass(run *run, successors []cypher.Successor) map[string]bool {
+	if reFutureQuestion.MatchString(run.trace.Query) {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, s := range successors {
+		old := run.cands[s.Of]
+		came, seen := out[s.Of]
+		out[s.Of] = old != nil && toldAhead(old.Node) && !toldAhead(s.Node) && (came || !seen)
+	}
+	return out
+}
+
+// toldAhead: n tells of a time that began after it was learned.
+func toldAhead(n realm.Node) bool {
+	return n.TStart != nil && n.LearnedAt != nil && n.TStart.After(*n.LearnedAt)
 }
 
 // maxVersions bounds how many newer versions in a row laterVersions follows.

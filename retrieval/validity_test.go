@@ -162,7 +162,8 @@ func day(m time.Month, d int) time.Time { return time.Date(2023, m, d, 10, 0, 0,
 // the offline agent through the write path. Address: the exchange that quotes the old
 // address with the reply to it still holds (the change ended the turn alone) and says the
 // old address in the question's words. Flights: the question names Rome, which only the
-// older booking names, yet asks about the flights that changed.
+// older booking names, yet asks about the flights that changed. PlanCarriedOut: a question
+// in the past tense about what was planned, not about the plan, asks what happened.
 func TestRecallNewerFirst(t *testing.T) {
 	ctx := context.Background()
 	tests := []struct {
@@ -179,6 +180,11 @@ func TestRecallNewerFirst(t *testing.T) {
 			{ID: "old", SessionID: "s1", Speaker: "Kenji", Content: "Booked ANA NH215 Tokyo Haneda to Frankfurt then LH1454 to Rome, departing May 16 at 11:05.", ObservedAt: day(1, 10)},
 			{ID: "new", SessionID: "s2", Speaker: "Kenji", Content: "New flights: NH223 and LH1456, departing June 13 at 10:20.", ObservedAt: day(3, 20)},
 		}, "Which flights are we taking to Rome?", "Which flights had we booked to Rome first?"},
+		{"PlanCarriedOut", []realm.Observation{
+			{ID: "old", SessionID: "s1", Speaker: "Gwen", Content: "I'm planning to run the Boston marathon in March.", ObservedAt: day(1, 10)},
+			{ID: "reply", SessionID: "s1", Speaker: "Hal", Content: "That's ambitious, start training early.", ObservedAt: day(1, 10).Add(time.Minute)},
+			{ID: "new", SessionID: "s2", Speaker: "Gwen", Content: "I ran the Boston marathon on Sunday and finished in four hours.", ObservedAt: day(3, 20)},
+		}, "Did Gwen run the Boston marathon?", "What was Gwen planning to do?"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
