@@ -141,3 +141,38 @@ func TestSupersedesStored(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanSaidAgainOnceCancelled: a plan said again word for word after it was cancelled
+// is no repeat of the cancelled plan, which no longer holds: it is a memory of its own,
+// which supersedes the cancellation from the time it is said, in one batch or in two.
+func TestPlanSaidAgainOnceCancelled(t *testing.T) {
+	p, store := offlinePipeline(t)
+	obs := []realm.Observation{
+		{ID: "plan", SessionID: "s1", Speaker: "Maya", Content: "We're going to Lisbon in May.", ObservedAt: time.Date(2026, 2, 1, 10, 0, 0, 0, time.UTC)},
+		{ID: "reply", SessionID: "s1", Speaker: "Sam", Content: "Lisbon in May sounds lovely.", ObservedAt: time.Date(2026, 2, 1, 10, 1, 0, 0, time.UTC)},
+		{ID: "cancel", SessionID: "s2", Speaker: "Maya", Content: "Lisbon is cancelled.", ObservedAt: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)},
+		{ID: "again", SessionID: "s3", Speaker: "Maya", Content: "We're going to Lisbon in May.", ObservedAt: time.Date(2026, 3, 20, 10, 0, 0, 0, time.UTC)},
+	}
+	for _, batches := range [][][]realm.Observation{{obs}, {obs[:3], obs[3:]}} {
+		space := cyphertest.NewSpace(t)
+		for _, b := range batches {
+			mustIngest(t, p, space, b...)
+		}
+		byID, edges := graphOf(t, store, space, 100)
+		from := func(n realm.Node, id string) bool {
+			return (n.Type == realm.Event || n.Type == realm.Fact) && len(n.Sources) > 0 && n.Sources[len(n.Sources)-1] == id
+		}
+		renewed := false
+		for _, e := range edges {
+			if e.Predicate == realm.Supersedes && from(byID[e.From], "again") && from(byID[e.To], "cancel") {
+				renewed = true
+				if until := byID[e.To].ValidUntil; until == nil || !until.Equal(obs[3].ObservedAt) {
+					t.Errorf("%d batches: the cancellation holds until %v, want %v", len(batches), until, obs[3].ObservedAt)
+				}
+			}
+		}
+		if !renewed {
+			t.Errorf("%d batches: no supersedes edge from the plan said again to the cancellation: %+v", len(batches), edges)
+		}
+	}
+}

@@ -43,15 +43,16 @@ func (o *Agent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent
 	words := make([]map[string]bool, n)    // each candidate's content words
 	scored := make([][]scoredNeighbour, n) // most similar first
 	byID := make([][]scoredNeighbour, n)   // the same by id
+	renews := make([]string, n)            // the superseded neighbour each added candidate says again
 	for i, cc := range in.Candidates {
 		words[i] = wordSet(contentWords(cc.Candidate.Content))
 		scored[i] = o.score(cc, words[i])
 		byID[i] = sortedByID(scored[i])
 		var target string
-		out[i], target = o.decide(cc, scored[i], byID[i], in.Candidates)
+		out[i], target = o.decide(cc, scored[i], byID[i], in.Candidates, in.Observation.ObservedAt)
 		switch out[i].Action {
 		case agent.ActionAdd:
-			resolved[i] = agent.CandidateRef(i)
+			resolved[i], renews[i] = agent.CandidateRef(i), target
 		case agent.ActionMerge:
 			resolved[i] = out[i].MergeInto
 		case agent.ActionSkip:
@@ -63,9 +64,36 @@ func (o *Agent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent
 		if out[i].Action == agent.ActionSkip {
 			continue
 		}
-		out[i].Edges = r.relate(i)
+		out[i].Edges = append(r.relate(i), renewed(renews[i], byID[i], in.Observation.ObservedAt)...)
 	}
 	return out, realm.Usage{}, nil
+}
+
+// renewed supersedes, with a candidate that says again the superseded neighbour old (an id;
+// "" for none) once it no longer held ("We're going to Lisbon in May" again, after "Lisbon
+// is cancelled"), the neighbours that ended old and still hold when it is said: the events
+// and facts learned before it (or earlier in the same batch), on the day old ended (their
+// message's, or their own start), that share a content word with old. They hold until it
+// is said.
+func renewed(old string, nbs []scoredNeighbour, said time.Time) []agent.EdgeOp {
+	i := slices.IndexFunc(nbs, func(nb scoredNeighbour) bool { return nb.Node.ID == old })
+	if i < 0 {
+		return nil
+	}
+	ended := nbs[i].Node
+	day := ended.ValidUntil.UTC().Truncate(24 * time.Hour)
+	at := func(t *time.Time) bool { return t != nil && t.UTC().Truncate(24*time.Hour).Equal(day) }
+	var out []agent.EdgeOp
+	for _, nb := range nbs {
+		n := nb.Node
+		if n.ID == old || n.Type != realm.Event && n.Type != realm.Fact || n.ValidUntil != nil && !n.ValidUntil.After(said) ||
+			n.LearnedAt != nil && !n.LearnedAt.Before(said) || !at(n.LearnedAt) && !at(n.TStart) || !sharesWord(n.Content, ended.Content) {
+			continue
+		}
+		out = append(out, agent.EdgeOp{Op: agent.EdgeAdd, From: agent.Self, To: n.ID, Predicate: realm.Supersedes, Weight: weightSupersedes,
+			Description: "said again: " + ended.Content, ValidUntil: &said})
+	}
+	return out
 }
 
 // scoredNeighbour is a neighbour with the similarity signals of one candidate.
@@ -127,9 +155,10 @@ func nodeWords(content string) map[string]bool {
 var wordMemo memo[string, map[string]bool]
 
 // decide returns the integration action and, for a skip, the neighbour that already
-// says the candidate; nbs are the scored neighbours, most similar first, byID the same
-// by id; siblings are the candidates of the same observation.
-func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour, siblings []agent.CandidateContext) (agent.Integration, string) {
+// says the candidate, for an add one it says again that had ended before it was said
+// (renewed); nbs are the scored neighbours, most similar first, byID the same by id;
+// siblings are the candidates of the same observation, said at said.
+func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour, siblings []agent.CandidateContext, said time.Time) (agent.Integration, string) {
 	c := cc.Candidate
 	switch c.Type {
 	case realm.Entity:
@@ -203,6 +232,7 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour, s
 		// move read different values ("Lisbon in May", "Lisbon"), and are one event.
 		cs = slotOf(c)
 	}
+	var renews string // a superseded neighbour the candidate says again
 	for _, nb := range nbs {
 		if nb.Node.Type != realm.Event && nb.Node.Type != realm.Fact {
 			continue
@@ -210,7 +240,16 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour, s
 		if conflicts(cs, nb.Node) {
 			continue // a state change: add, relate by supersedes
 		}
-		if nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && timeCovered(c, nb.Node) && numbersIn(c.Content, nb.Node.Content) {
+		says := nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && timeCovered(c, nb.Node) && numbersIn(c.Content, nb.Node.Content)
+		if nb.Node.ValidUntil != nil && !said.Before(*nb.Node.ValidUntil) {
+			// Said again once superseded ("We're going to Lisbon in May" after "Lisbon is
+			// cancelled"): no repeat of what ended, it holds anew.
+			if says && renews == "" {
+				renews = nb.Node.ID
+			}
+			continue
+		}
+		if says {
 			return agent.Integration{Action: agent.ActionSkip, MergeInto: nb.Node.ID, Reason: "the neighbour says every word of it, at the same time"}, nb.Node.ID
 		}
 		if nb.Node.Type == c.Type && nb.sim >= o.opts.MergeSimilarity && nb.coverage >= o.opts.MergeCoverage && sameTime(c, nb.Node) && numbersIn(nb.Node.Content, c.Content) &&
@@ -222,7 +261,7 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour, s
 			return agent.Integration{Action: agent.ActionMerge, MergeInto: nb.Node.ID, Merged: merged, Reason: "the same statement, completed"}, ""
 		}
 	}
-	return agent.Integration{Action: agent.ActionAdd}, ""
+	return agent.Integration{Action: agent.ActionAdd}, renews
 }
 
 // saidByAnother: candidate c and node n are two speakers' words ("Said by Sam …", "Said by
