@@ -492,7 +492,7 @@ type graphNode struct {
 	node     realm.Node // without embedding and access stats
 	emb      []float32
 	leftOut  bool  // Reached.SourcesLeftOut
-	degree   int64 // its relationships less its provenance edges
+	degree   int64 // its relationships less its provenance edges and repeats let go (REPEAT_OF)
 	adjacent []int32
 	heavy    []int32 // adjacent by weight, heaviest first, ties by edge id (nil past HubScan edges)
 }

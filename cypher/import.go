@@ -55,6 +55,10 @@ var (
 	importLearnedCypher string
 	qImportLearned      = newQuery("import_learned", importLearnedCypher)
 
+	//go:embed queries/import_repeats.cypher
+	importRepeatsCypher string
+	qImportRepeats      = newQuery("import_repeats", importRepeatsCypher)
+
 	//go:embed queries/import_edges.cypher
 	importEdgesCypher string
 	qImportEdges      = newQuery("import_edges", importEdgesCypher)
@@ -205,9 +209,13 @@ func (imp *Import) wipe(ctx context.Context) error {
 	}
 }
 
-// Finish releases the space: the import is complete. Errors: EConflict (the hold was
-// lost), EUnavailable.
+// Finish links the observations the file's memories let go of too many repeats to them
+// (import_repeats.cypher) and releases the space: the import is complete. Errors:
+// EConflict (the hold was lost), EUnavailable.
 func (imp *Import) Finish(ctx context.Context) error {
+	if err := imp.writeSteps(ctx, importStep{qImportRepeats, map[string]any{"space": imp.space}, -1}); err != nil {
+		return err
+	}
 	imp.stop()
 	imp.store.texts.drop(imp.space) // the file's memories_version is kept: it may be one this process read other memories at
 	recs, err := imp.store.write(ctx, qImportFinish, map[string]any{"space": imp.space, "import": imp.id})

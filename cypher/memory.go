@@ -507,8 +507,8 @@ type Integration struct {
 // sent every ten minutes for a week gives its memory 38 provenance edges, not a thousand,
 // to read and to reintegrate when one of its messages is forgotten, and is said on every
 // day it was sent (said filters). Those left out say nothing the kept ones do not; each
-// lists the memory in its repeat_of, and is integrated again when forgetting deletes it
-// (DeleteObservation).
+// lists the memory in its repeat_of and has an edge REPEAT_OF to it, and is integrated
+// again when forgetting deletes it (DeleteObservation).
 const RepeatsKept = 32
 
 // Merge folds a candidate into an existing memory of the same space.
@@ -1178,7 +1178,8 @@ var observationDeleteBatch = 500
 // to lease.Owner (observation_reintegrate.cypher): what they said went with it, and their integration
 // anew brings it back, by the caller or, should it not, by the resumption; so are,
 // free for the resumption (Trimmed), those that a deleted memory let go from its
-// provenance, of too many repeats (RepeatsKept): what they said comes back too, as a
+// provenance, of too many repeats (RepeatsKept), found by their edges to it (REPEAT_OF),
+// not by reading the space's observations: what they said comes back too, as a
 // repeat of what the others bring back, once they are all forgotten. It runs in
 // one write transaction under the space's lock, the one the write path takes: an
 // integration of the observation that has not written yet then finds it gone and writes
@@ -1214,7 +1215,7 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 		if err != nil {
 			return nil, err
 		}
-		var going, touched, sources []string
+		var going, touched, sources, letGo []string
 		adopted, rewritten := map[string]any{}, map[string]any{}
 		if len(recs) > 0 {
 			for _, m := range derivedOf(recs[0]) {
@@ -1259,9 +1260,11 @@ func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease L
 			touched = append(touched, stringList(v)...)
 			v, _ = recs[0].Get("sources")
 			sources = append(sources, stringList(v)...)
+			v, _ = recs[0].Get("let_go")
+			letGo = append(letGo, stringList(v)...)
 		}
-		if len(out.MemoryIDs) > 0 {
-			recs, err := collect(ctx, tx, qObservationTrimmed, map[string]any{"space": space, "id": id, "ids": out.MemoryIDs})
+		if len(letGo) > 0 {
+			recs, err := collect(ctx, tx, qObservationTrimmed, map[string]any{"space": space, "id": id, "ids": out.MemoryIDs, "let_go": letGo})
 			if err != nil {
 				return nil, err
 			}

@@ -2,15 +2,20 @@ package transfer
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
 // TestImportExportRepeats: the messages a memory derives from as a repeat keep their mark
 // through an export and an import ("repeats"), and so does a message the memory let go
-// of too many repeats (its "repeat_of"), which a copy gives the memory's new id.
+// of too many repeats (its "repeat_of"), which a copy gives the memory's new id; in both
+// the import and the copy, forgetting the message the memory derives from brings that
+// one back (it was linked to the memory: cypher.Import.Finish).
 func TestImportExportRepeats(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()
@@ -37,5 +42,14 @@ func TestImportExportRepeats(t *testing.T) {
 	rw := rewriter{from: src, to: dst, on: true}
 	if copied := exportOf(t, s, dst); !strings.Contains(copied, `"repeat_of":["`+rw.id("m2")+`"]`) || !strings.Contains(copied, `"repeats":["o3"]`) {
 		t.Errorf("the copy's repeats: want o3 marked, o4 a repeat of %s:\n%s", rw.id("m2"), copied)
+	}
+	for _, space := range []string{src, dst} {
+		deleted, err := s.DeleteObservation(ctx, space, "o1", cypher.Lease{Owner: "test", Until: time.Now().Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(deleted.Trimmed, []string{"o4"}) {
+			t.Errorf("%s: forgetting o1 brought back %v, want [o4] (let go by the memory it deleted)", space, deleted.Trimmed)
+		}
 	}
 }

@@ -37,7 +37,7 @@ WITH req.frontier[pos] AS fid, req.types AS types, req.reasoning AS ri, req.hub_
 MATCH (u:Memory {id: fid})
 USING INDEX u:Memory(id)
 WHERE u.space = $space
-WITH u, types, ri, reqs, COUNT { (u)--() } - COUNT { (u)-[:DERIVED_FROM]-() } > hub_degree AS hub
+WITH u, types, ri, reqs, COUNT { (u)--() } - COUNT { (u)-[:DERIVED_FROM|REPEAT_OF]-() } > hub_degree AS hub
 CALL (u, types, ri, hub) {
   CALL (u, types, hub) {
     WITH u WHERE NOT hub

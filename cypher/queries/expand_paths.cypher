@@ -9,7 +9,8 @@
 // [0, 1] as cos), further on the heaviest (their similarity is not read: it is the first
 // hop that says where the reasoning leads). A path may start or end at a hub but not pass
 // through one: it does not leave an intermediate memory of more than $max_via_degree
-// memory edges (its degree less its provenance edges, both read from the degree store).
+// memory edges (its degree less its provenance edges and its repeats let go, REPEAT_OF,
+// all read from the degree store).
 // A hop beyond $max_hops is not walked. Every pattern names the fifteen predicates'
 // relationship types (the memory edges), so that a memory's provenance edges are not
 // read: a speaker's entity has tens of thousands. Only the start is checked to be a
@@ -34,7 +35,7 @@ CALL (req) {
   MATCH (u:Memory {id: req.from_id})
   USING INDEX u:Memory(id)
   WHERE u.space = $space AND req.max_hops >= 1
-  WITH req, u, COUNT { (u)--() } - COUNT { (u)-[:DERIVED_FROM]-() } > $max_via_degree AS hub
+  WITH req, u, COUNT { (u)--() } - COUNT { (u)-[:DERIVED_FROM|REPEAT_OF]-() } > $max_via_degree AS hub
   CALL (req, u, hub) {
     CALL (req, u, hub) {
       WITH req, u WHERE NOT hub
@@ -69,7 +70,7 @@ CALL (req) {
     UNION ALL
     UNWIND firsts AS f
     WITH req, u, f, f.v AS v1
-    WHERE req.max_hops >= 2 AND COUNT { (v1)--() } - COUNT { (v1)-[:DERIVED_FROM]-() } <= $max_via_degree
+    WHERE req.max_hops >= 2 AND COUNT { (v1)--() } - COUNT { (v1)-[:DERIVED_FROM|REPEAT_OF]-() } <= $max_via_degree
     CALL (req, u, v1) {
       MATCH (v1)-[r2:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
                      COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v2)
@@ -84,7 +85,7 @@ CALL (req) {
     WITH req, u, v2, collect({f: f, r: r2, w: w2, k: k2}) AS prefixes
     CALL (req, u, v2) {
       WITH v2
-      WHERE req.max_hops >= 3 AND COUNT { (v2)--() } - COUNT { (v2)-[:DERIVED_FROM]-() } <= $max_via_degree
+      WHERE req.max_hops >= 3 AND COUNT { (v2)--() } - COUNT { (v2)-[:DERIVED_FROM|REPEAT_OF]-() } <= $max_via_degree
       MATCH (v2)-[r3:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
                      COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-(v3)
       WHERE type(r3) IN req.types AND r3.weight >= $w_suppress AND v3 <> u AND v3 <> v2

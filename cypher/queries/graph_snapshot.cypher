@@ -2,7 +2,7 @@
 // read first, then one row per memory: the properties nodeOf reads but the access stats
 // (a recall's access writes do not move the version), its embedding, whether its sources
 // are left out (as expand_neighbours.cypher leaves them), its degree less its provenance
-// edges (the hub test of the expansion statements), the keys of its memory edges in either
+// edges and its repeats let go (REPEAT_OF) (the hub test of the expansion statements), the keys of its memory edges in either
 // direction in the store's order (as the expansion statements' patterns read them), and
 // the memory edges that start at it.
 // One page of the space's memories at a time, in id order from the one after $after:
@@ -23,7 +23,7 @@ RETURN version,
        m {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN derived <= $inline_sources THEN m.sources END, .created_at, .updated_at, .t_start, .t_end, .valid_until, .superseded_at, .learned_at} AS node,
        m.embedding AS embedding,
        derived > $inline_sources AS sources_left_out,
-       COUNT { (m)--() } - derived AS degree,
+       COUNT { (m)--() } - COUNT { (m)-[:DERIVED_FROM|REPEAT_OF]-() } AS degree,
        [(m)-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
               COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-() | elementId(r)] AS adjacent,
        [(m)-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|

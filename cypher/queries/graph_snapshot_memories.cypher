@@ -14,7 +14,7 @@ WITH m, id IN $lean AS lean, COUNT { (m)-[:DERIVED_FROM]-() } AS derived
 RETURN m {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN derived <= $inline_sources THEN m.sources END, .created_at, .updated_at, .t_start, .t_end, .valid_until, .superseded_at, .learned_at} AS node,
        m.embedding AS embedding,
        derived > $inline_sources AS sources_left_out,
-       COUNT { (m)--() } - derived AS degree,
+       COUNT { (m)--() } - COUNT { (m)-[:DERIVED_FROM|REPEAT_OF]-() } AS degree,
        CASE WHEN NOT lean THEN
        [(m)-[r:CONTRADICTS|IMPLIES|CONSTRAINS|VERIFIES|PRECEDES|ENABLES|TRIGGERS|RESULTS_IN|
               COMPRISES|INSTANTIATES|SUMMARIZES|CORRELATES|SUPERSEDES|ANALOGOUS_TO|CONTEXTUALIZES]-() | elementId(r)] END AS adjacent,

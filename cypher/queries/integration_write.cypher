@@ -38,10 +38,11 @@
 //   merge moves it; sources and updated_at unchanged. Of a memory's repeat edges, only
 //   the first of each day (UTC) and the last $repeats_kept - 1 by the time their
 //   observations were said stay (cypher.RepeatsKept); an observation whose edge goes
-//   lists the memory in its repeat_of, so that forgetting brings it back
-//   (observation_trimmed.cypher). After the marks: before them, its deletions made Neo4j
-//   read the marks' observations by a scan of their index, not a seek (a hundred times
-//   the database hits of a run of repeats).
+//   lists the memory in its repeat_of and gets an edge REPEAT_OF to it, by which
+//   deleting the memory finds it without reading the space's observations, so that
+//   forgetting brings it back (observation_trimmed.cypher). After the marks: before
+//   them, its deletions made Neo4j read the marks' observations by a scan of their
+//   index, not a seek (a hundred times the database hits of a run of repeats).
 // One statement instead of one per kind of write (six): a one-message request runs 8
 // statements instead of 11; what they write costs Neo4j the same.
 // It moves the space's graph_version first, read under the Space node's lock (taken by
@@ -164,6 +165,7 @@ CALL () {
     WITH m, ds[i - 1].day AS before, ds[i] AS x
     WITH m, x.d AS d, x.p AS p WHERE x.day = before
     SET p.repeat_of = coalesce(p.repeat_of, []) + m.id
+    MERGE (p)-[:REPEAT_OF]->(m)
     DELETE d
   }
   RETURN count(m) AS repeated

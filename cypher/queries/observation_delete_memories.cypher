@@ -10,18 +10,21 @@
 // memories they were related to but by provenance, deleted ones among them: their
 // degree and edges change), sources (the ids of the observations they derived from, the
 // one forgotten among them: those that stay are integrated again,
-// observation_reintegrate.cypher).
+// observation_reintegrate.cypher), let_go (the ids of the observations they let go from
+// their provenance, of too many repeats, by their edge REPEAT_OF: observation_trimmed.cypher).
 UNWIND $ids AS id
 MATCH (m:Memory {space: $space, id: id})
 WITH collect(m) AS batch
 UNWIND batch AS m
 WITH m, m.id AS id, [(m)-[r]-(v:Memory) WHERE type(r) <> 'DERIVED_FROM' | v.id] AS neighbours,
      [(m)-[:SUPERSEDES]->(w:Memory) WHERE NOT w IN batch | w] AS superseded,
-     [(m)-[:DERIVED_FROM]->(p:Observation) | p.id] AS sources
+     [(m)-[:DERIVED_FROM]->(p:Observation) | p.id] AS sources,
+     [(m)<-[:REPEAT_OF]-(p:Observation) | p.id] AS let_go
 DETACH DELETE m
 WITH collect(id) AS deleted, reduce(all = [], ns IN collect(neighbours) | all + ns) AS neighbours,
      reduce(all = [], ws IN collect(superseded) | all + ws) AS superseded,
-     reduce(all = [], ps IN collect(sources) | all + ps) AS sources
+     reduce(all = [], ps IN collect(sources) | all + ps) AS sources,
+     reduce(all = [], ps IN collect(let_go) | all + ps) AS let_go
 CALL (superseded) {
   UNWIND superseded AS w
   WITH DISTINCT w
@@ -32,4 +35,4 @@ CALL (superseded) {
       w.superseded_at = CASE WHEN end IS NULL THEN null ELSE w.superseded_at END
   RETURN count(w) AS restored
 }
-RETURN deleted, neighbours, sources
+RETURN deleted, neighbours, sources, let_go
