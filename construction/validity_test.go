@@ -104,7 +104,8 @@ func graphOf(t *testing.T, store *cypher.Store, space string, limit int) (map[st
 // earlier one stated is stored with a supersedes edge to a memory of the earlier one: a
 // return after a withdrawal, a new address after where one lived, a patch version after
 // its minor, a device's battery reading without "at", a new number in a quoted email, a
-// day corrected on a later day, dated in the week of the day it corrects.
+// day corrected on a later day, dated in the week of the day it corrects; another member's
+// move of a date, a weekday or an hour, or cancellation, of what the first told.
 func TestSupersedesStored(t *testing.T) {
 	p, store := offlinePipeline(t)
 	day := time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC) // a Monday
@@ -120,6 +121,10 @@ func TestSupersedesStored(t *testing.T) {
 		{"BatteryWithoutAt", "phone", "Battery 80%", "phone", "Battery 65%", time.Time{}},
 		{"NumberInQuotedEmail", "Priya", `Email from Maria Chen: "My number is +1 415 555 0101."`, "Priya", `Email from Maria Chen: "My new number is +1 415 555 0199."`, time.Time{}},
 		{"DayCorrectedLater", "Maya", "Went to the dentist on Monday.", "Maya", "Actually the dentist was on Tuesday, not Monday.", time.Date(2026, 6, 2, 0, 0, 0, 0, time.UTC)},
+		{"OurLaunchSlippedOtherMember", "Sara", "Launch is on July 15.", "Tom", "Our launch slipped to August 6.", time.Time{}},
+		{"WeekdayOfNamedMember", "Anna", "Dentist on June 19 at 3pm.", "Ben", "Anna's dentist moved to Thursday.", time.Time{}},
+		{"FlightHourOtherMember", "Anna", "We're on the 7:15 flight to Lisbon on June 26.", "Ben", "We're on the 9:40 flight now instead of the 7:15.", time.Time{}},
+		{"TripCancelledOtherMember", "Anna", "We're going to Lisbon in September.", "Ben", "The Lisbon trip is cancelled.", time.Time{}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			space := cyphertest.NewSpace(t)
