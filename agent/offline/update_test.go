@@ -474,6 +474,10 @@ func TestStateChange(t *testing.T) {
 		{"ScoreOtherMeasure", "Rivera", "Rivera: Ana scored 62% on the fractions quiz.", "Rivera", "Rivera: Ana scored 70% on the decimals quiz.", ""},
 		{"ScoreOtherStudent", "Rivera", "Rivera: Ana scored 62% on the fractions quiz.", "Rivera", "Rivera: Ben is now at 85% on fractions.", ""},
 		{"ScoreSame", "Rivera", "Rivera: Ana scored 62% on the fractions quiz.", "Rivera", "Rivera: Ana is at 62% on fractions.", ""},
+		// A score said alone in reply to a question is its speaker's, which a later one replaces.
+		{"ScoreAnswered", "Ana", `Tutor asked: "How did the quiz go?" Ana: 62% on fractions.`, "Tutor", "Tutor: Ana is now at 85% on fractions.", "supersedes"},
+		{"ScoreAnsweredOfTheUser", "user", `assistant asked: "How did the quiz go?" user: 62% on fractions.`, "assistant", "assistant: the user is now at 85% on fractions.", "supersedes"},
+		{"ScoreAnsweredOtherStudent", "Ana", `Tutor asked: "How did the quiz go?" Ana: 62% on fractions.`, "Tutor", "Tutor: Ben is now at 85% on fractions.", ""},
 
 		// A plan for the next session: the one said later replaces it; a plan for another
 		// day does not.
