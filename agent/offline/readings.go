@@ -1,6 +1,7 @@
 package offline
 
 import (
+	"cmp"
 	"regexp"
 	"strings"
 )
@@ -25,10 +26,12 @@ var gaugeWords = setOf(`battery charge cpu memory ram disk storage temperature t
 
 // reScore is a whole statement of a person's score on what is measured, a reading of that
 // measure of theirs ("Ana scored 62% on the fractions quiz", "Ana is now at 85% on
-// fractions"): the name (group 1), the number (2), the unit (3) and what is measured (4),
-// without the test that measured it ("quiz", "test"), so that a standing and a test of it
-// read the same measure.
-var reScore = regexp.MustCompile(`^(\p{Lu}[\p{L}\-]*) (?:scored|got|is at|is now at|now at) (\d+(?:\.\d+)?) ?(%) (?:on|in) (?:the |(?:her|his|their) )?(\p{L}[\p{L}\-]*(?: [\p{L}\-]+){0,2}?)(?: (?:quiz|test|exam|assessment|worksheet))?\.?$`)
+// fractions"; a chat's user as the rewrite writes them: "user is now at 85% on
+// fractions"), or the score alone, its speaker's ("62% on fractions", said by Ana in reply
+// to "How did the quiz go?"): the name (group 1, none then), the number (2), the unit (3)
+// and what is measured (4), without the test that measured it ("quiz", "test"), so that a
+// standing and a test of it read the same measure.
+var reScore = regexp.MustCompile(`^(?:(\p{Lu}[\p{L}\-]*|(?:the )?user) (?:scored|got|is at|is now at|now at) )?(\d+(?:\.\d+)?) ?(%) (?:on|in) (?:the |(?:her|his|their) )?(\p{L}[\p{L}\-]*(?: [\p{L}\-]+){0,2}?)(?: (?:quiz|test|exam|assessment|worksheet))?\.?$`)
 
 // notGauges are words of a name that make it no gauge's: a pronoun ("It is 30C") or a
 // verb of a happening ("Backup finished at 95%").
@@ -40,7 +43,9 @@ var notGauges = setOf(`it this that i we you he she they was were had finished c
 func readingClaim(text, speaker string) (stateClaim, bool) {
 	text = withoutLabel(strings.TrimSpace(text), speaker)
 	if m := reScore.FindStringSubmatch(text); m != nil && !notGauges[strings.ToLower(m[1])] {
-		return stateClaim{subject: m[1] + "'s " + m[4], slot: "reading in " + m[3], value: m[2] + m[3], speaker: speaker, cued: true}, true
+		if who := cmp.Or(strings.TrimPrefix(m[1], "the "), speaker); who != "" {
+			return stateClaim{subject: who + "'s " + m[4], slot: "reading in " + m[3], value: m[2] + m[3], speaker: speaker, cued: true}, true
+		}
 	}
 	m := reReading.FindStringSubmatch(text)
 	if m == nil {

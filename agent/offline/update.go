@@ -1468,7 +1468,7 @@ var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|moves|rescheduled|postpone
 	text.MonthNames + `|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)`)
 
 // rescheduled is the change from node n to candidate c when c, said by n's speaker (or by
-// another, of a date no one's own: mayMove), moves what n tells of to another time: c's own words (said) move something, c and n are dated
+// another member who may move it: mayMove), moves what n tells of to another time: c's own words (said) move something, c and n are dated
 // differently, and they share two words besides the move's, their dates and who said it
 // ("flight", "Madrid"). Nothing otherwise.
 func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
@@ -1494,31 +1494,38 @@ func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: moved from %s to %s", speaker, strings.Join(shared, " "), from, to)}
 }
 
-// mayMove: the statement may move what n, said by speaker, tells of to another day: it is
-// speaker's own statement, or it moves a date (a day of the calendar: "to May 6", not "to
-// Thursday" nor to a place) of what neither tells as its speaker's own (neither names its
-// speaker besides the label a turn opens with, nor "we", "our" or "us": "the launch",
-// "Mia's dentist appointment", not "user's flight", "our wedding"): a date that slipped
-// counts whoever tells it.
+// mayMove: the statement may move or call off what n, said by speaker, tells of: it is
+// speaker's own statement, or another member's that tells of none of its own speaker's
+// ("my flight" is theirs; "our" and "we" are the space's members', so that "our launch
+// slipped" counts) and either names speaker ("Anna's dentist moved to Thursday"), or
+// moves a date (a day of the calendar or an hour: "to May 6", "to 4pm", not "to Thursday"
+// nor to a place) or calls a plan off, of what n does not tell as speaker's own ("the
+// launch", "our wedding", "Mia's dentist appointment", "the Lisbon trip", not "Sarah's
+// dentist appointment"), or says "we" or "our" ("We're on the 9:40 flight now").
 func mayMove(said *statement, speaker string, n realm.Node) bool {
 	if speaker == "" || said.speaker == "" {
 		return false
 	}
-	return strings.EqualFold(speaker, said.speaker) ||
-		reToCalendarDay.MatchString(withoutLabels(said.text)) && !namesOwn(said.text, said.speaker) && !namesOwn(n.Content, speaker)
+	if strings.EqualFold(speaker, said.speaker) {
+		return true
+	}
+	if namesOwn(said.text, said.speaker) {
+		return false
+	}
+	definite := reToCalendarDay.MatchString(withoutLabels(said.text)) || reOwnGroup.MatchString(said.text) ||
+		slices.ContainsFunc(said.alterations.get(), func(a planAlteration) bool { return a.cancelled })
+	return namesOwn(said.text, speaker) || definite && !namesOwn(n.Content, speaker)
 }
 
-// reToCalendarDay: a move to a day of the calendar.
+// reToCalendarDay: a move to a day of the calendar, or to an hour.
 var reToCalendarDay = regexp.MustCompile(`(?i)\b(?:to|until|till|for) (?:the )?(?:\d|` + text.MonthNames + `)`)
 
-// reOwnGroup: words of the speaker's own group.
+// reOwnGroup: words of the speaker's own group, a space's members'.
 var reOwnGroup = regexp.MustCompile(`(?i)\b(?:we|our|ours|us)\b`)
 
-// namesOwn: text names its speaker, besides the label it opens with ("Sara: "), or the
-// speaker's own group.
-func namesOwn(text, speaker string) bool {
-	text = strings.TrimPrefix(text, speaker+": ")
-	return containsWord(text, speaker) || reOwnGroup.MatchString(text)
+// namesOwn: text names person, besides the label it opens with ("Sara: ").
+func namesOwn(text, person string) bool {
+	return containsWord(strings.TrimPrefix(text, person+": "), person)
 }
 
 // reTimeOfDay is a time of day: group 1 its hour, 2 its minutes, 3 "am" or "pm"; one
@@ -1553,13 +1560,13 @@ func timesOfDay(text string) []timeOfDay {
 }
 
 // hourMoved is the change from node n, a plan (plannedIn) at a time of day, to a
-// statement of n's speaker that moves it to another hour, dated or not: it says a move
+// statement of n's speaker (or of another member who may move it: mayMove) that moves it to another hour, dated or not: it says a move
 // or a change (reReschedule, changeCue: "The flight moved to 9:40", "Our flight TP218 now
 // departs at 9:40 instead of 18:25"), a time of day n does not say, and a word of n
 // besides dates, numbers, schedule words and the move's ("flight"). Nothing otherwise.
 func hourMoved(said *statement, n realm.Node) stateChange {
 	speaker := speakerOfDescription(n.Description)
-	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !said.moves.get() && !said.changeCued.get() || !plannedIn(n) {
+	if !mayMove(said, speaker, n) || !said.moves.get() && !said.changeCued.get() || !plannedIn(n) {
 		return stateChange{}
 	}
 	olds, news := timesOfDay(n.Content), timesOfDay(said.text)
@@ -1590,13 +1597,13 @@ var reFlightWord = regexp.MustCompile(`(?i)\b(?:flights?|fly|flying|flew)\b`)
 var reNew = regexp.MustCompile(`(?i)\bnew\b`)
 
 // flightChanged is the change from node n, a plan (plannedIn), to a statement of n's
-// speaker that changes its flight: either says flights, the statement says a change or
+// speaker (or of another member who may change it: mayMove) that changes its flight: either says flights, the statement says a change or
 // something new (changeCue, "new": "We switched to BA115", "New flights: NH223 and
 // LH1456"), and a flight number n does not say of an airline whose other number n says
 // (BA117). Nothing otherwise.
 func flightChanged(said *statement, n realm.Node) stateChange {
 	speaker := speakerOfDescription(n.Description)
-	if speaker == "" || !strings.EqualFold(speaker, said.speaker) || !said.changeCued.get() && !reNew.MatchString(said.text) ||
+	if !mayMove(said, speaker, n) || !said.changeCued.get() && !reNew.MatchString(said.text) ||
 		!reFlightWord.MatchString(said.text) && !reFlightWord.MatchString(n.Content) || !plannedIn(n) {
 		return stateChange{}
 	}
@@ -1750,7 +1757,7 @@ func (a planAlteration) what() string {
 }
 
 // planChanged is the change from node n to a statement of n's speaker (or of another
-// moving a date no one's own: mayMove) that calls off or changes a plan it names by n's own words (planAlterations): each content word of the
+// member who may move it: mayMove) that calls off or changes a plan it names by n's own words (planAlterations): each content word of the
 // name but dates, the speaker and planNouns is n's, at least one. n tells of a plan:
 // something ahead when it was said or recurring, not a past event ("the party was great"
 // is no party that a move changes). A plan named by a pronoun or a plan noun alone is
@@ -1766,7 +1773,7 @@ func planChanged(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	old := withoutLabels(n.Content)
 	for _, a := range said.alterations.get() {
 		words := planWords(a.name, speaker)
-		if a.referent() != "" || a.cancelled && !strings.EqualFold(speaker, said.speaker) || !allIn(words, nodeWords(old)) || !a.changes(c, n, old) || oneOfCompany(a.name, old) || claimsOf(said.claims, a.name) {
+		if a.referent() != "" || !allIn(words, nodeWords(old)) || !a.changes(c, n, old) || oneOfCompany(a.name, old) || claimsOf(said.claims, a.name) {
 			continue
 		}
 		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s", speaker, strings.Join(words, " "), a.what())}
