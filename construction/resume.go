@@ -75,8 +75,9 @@ func (p *Pipeline) rederivePending(ctx context.Context, space string) error {
 // busySpaces are the spaces a pass of ResumePendingSpace set aside, Neo4j busy with them.
 type busySpaces struct {
 	spaces map[string]bool
-	// left are their observations the pass claimed and left unattempted, handed back and
-	// not claimed again by the pass.
+	// left are their observations the pass claimed, not claimed again by the pass: those
+	// it left unattempted, handed back, and those whose attempt met Neo4j busy, still
+	// leased to this process.
 	left []cypher.ObservationRef
 	// pause is how long the pass waited after its last busy answer; it waits twice as
 	// long after the next: a Neo4j busy with locks is not sent the next statement at once.
@@ -162,9 +163,10 @@ func (p *Pipeline) settleJobs(ctx context.Context, spaces map[string]bool) {
 // claimed, and adds to touched the spaces of those it integrated or failed. An attempt
 // that meets Neo4j or a model away ends it with EUnavailable: the rest of the batch,
 // unattempted (each would wait out the same outage in turn), is handed back. One that
-// meets Neo4j busy sets its space aside (busySpaces); the batch's observations of the
-// spaces set aside are handed back. The leases of the batch are renewed once half their
-// time has passed, so that they do not expire while the batch is worked on.
+// meets Neo4j busy sets its space aside (busySpaces), keeping its lease as any failed
+// attempt does; the batch's observations of the spaces set aside, unattempted, are
+// handed back. The leases of the batch are renewed once half their time has passed, so
+// that they do not expire while the batch is worked on.
 func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[string]int, touched map[string]bool, aside *busySpaces) (integrated, claimed int, err error) {
 	c := heldObservations.claim(p.opts.Owner)
 	defer c.end()
@@ -219,7 +221,9 @@ func (p *Pipeline) resumeBatch(ctx context.Context, space string, seen map[strin
 		}
 		if res.busy {
 			p.log.Warn().Str("space", o.Space).Str("observation", o.ID).Msg("neo4j busy with the space: its pending observations are left to the next pass")
-			left = append(left, cypher.ObservationRef{Space: o.Space, ID: o.ID})
+			// Not handed back: as any failed attempt's, its lease stays this process's, which
+			// retries it on the extraction it made; another would extract it again.
+			aside.left = append(aside.left, cypher.ObservationRef{Space: o.Space, ID: o.ID})
 			if err := aside.setAside(ctx, o.Space); err != nil {
 				return integrated, len(batch), err
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -444,7 +445,8 @@ func (a *hookedAgent) Extract(ctx context.Context, in agent.ExtractInput) (agent
 // TestResumeGoesOnWhenNeo4jBusy: a pass that meets Neo4j busy with a space (a lock held
 // past RetryTime by another transaction) leaves that space's observations pending,
 // attempted once, for the next pass, pauses, and integrates those of the other spaces;
-// it says EUnavailable. The next pass integrates the rest.
+// it says EUnavailable. The one attempted stays leased to it; the next pass integrates
+// the rest, that one on the extraction of its attempt.
 func TestResumeGoesOnWhenNeo4jBusy(t *testing.T) {
 	ctx := context.Background()
 	shared := cyphertest.MustOpen(t)
@@ -490,6 +492,25 @@ func TestResumeGoesOnWhenNeo4jBusy(t *testing.T) {
 		}
 		ag.checkExtracts(t, map[string]int{"b1": 1, "b2": 0}) // not retried in the pass, nor the rest of its space attempted
 	})
+	// b1's attempt keeps its lease, as any failed attempt: another process (a replica
+	// resuming beside it) takes up b2, handed back unattempted, not b1, which it would
+	// extract again.
+	t.Run("LeaseKept", func(t *testing.T) {
+		other := cypher.Lease{Owner: "other-" + busy, Until: time.Now().Add(time.Minute)}
+		claimed, err := store.ClaimPending(ctx, busy, other, 10, nil)
+		var ids []string
+		var refs []cypher.ObservationRef
+		for _, o := range claimed {
+			ids = append(ids, o.ID)
+			refs = append(refs, cypher.ObservationRef{Space: o.Space, ID: o.ID})
+		}
+		if _, err := store.ReleaseLeasesOf(ctx, other.Owner, refs); err != nil {
+			t.Fatal(err)
+		}
+		if err != nil || !slices.Equal(ids, []string{"b2"}) {
+			t.Errorf("another process claims %v (%v), want b2 only", ids, err)
+		}
+	})
 	t.Run("Next", func(t *testing.T) {
 		if n, err := p.ResumePending(ctx); err != nil || n < 2 {
 			t.Errorf("ResumePending: %d integrated, %v; want the busy space's 2 at least", n, err)
@@ -497,6 +518,7 @@ func TestResumeGoesOnWhenNeo4jBusy(t *testing.T) {
 		if st := mustStats(t, store, busy); st.ObservationsPending != 0 || st.ObservationsFailed != 0 {
 			t.Errorf("the busy space, the next pass: %+v, want its 2 observations integrated", st)
 		}
+		ag.checkExtracts(t, map[string]int{"b1": 1, "b2": 1}) // b1 retried on the extraction of its attempt
 	})
 }
 

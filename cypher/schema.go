@@ -121,23 +121,17 @@ func (s *Store) applyMigrations(ctx context.Context, migrations []schema.Migrati
 
 // runSchemaStatement runs one migration as an auto-commit transaction: Neo4j refuses schema
 // and data changes in one transaction, and a data migration commits in batches (CALL … IN
-// TRANSACTIONS), which only an auto-commit transaction may. The result is consumed, so
-// that a batch's failure is the migration's. Migration text comes from our embedded files.
+// TRANSACTIONS), which only an auto-commit transaction may. It is run again as any
+// statement (runAlone) when Neo4j is away for a while or fails it for a transient reason
+// (a Neo4j just restarted); its records are read, so that a batch's failure is the
+// migration's. Migration text comes from our embedded files.
 func (s *Store) runSchemaStatement(ctx context.Context, stmt string) error {
-	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db})
-	defer sess.Close(ctx)
-	res, err := sess.Run(ctx, stmt, nil)
-	if err == nil {
-		_, err = res.Consume(ctx)
-	}
-	if err == nil {
-		return nil
-	}
+	_, err := s.runAlone(ctx, neo4j.AccessModeWrite, query{name: "migration", text: stmt}, nil)
 	// Another process created the same index between our check and our statement.
-	if strings.Contains(err.Error(), "EquivalentSchemaRuleAlreadyExists") {
+	if err != nil && strings.Contains(err.Error(), "EquivalentSchemaRuleAlreadyExists") {
 		return nil
 	}
-	return translate(err)
+	return err
 }
 
 // fitVectorIndex drops a vector index of another dimension when no memory would lose

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,8 +16,27 @@ import (
 )
 
 // testStore opens a Store of its own on the tests' Neo4j, with cfg's durations
-// (cyphertest imports this package, so its shared store is not available here).
+// (cyphertest imports this package, so its shared store is not available here), the
+// schema applied: a test run alone on a fresh Neo4j finds the indexes its statements use.
 func testStore(t testing.TB, cfg Config) *Store {
+	t.Helper()
+	// With the default durations: a test's own are for the statements it tests.
+	schemaOnce.Do(func() { schemaErr = openTestStore(t, Config{}).ApplySchema(context.Background(), 384) })
+	if schemaErr != nil {
+		t.Fatalf("applying the schema: %v", schemaErr)
+	}
+	return openTestStore(t, cfg)
+}
+
+// schemaOnce applies the schema for the first testStore of the test process (schemaErr).
+var (
+	schemaOnce sync.Once
+	schemaErr  error
+)
+
+// openTestStore opens a Store on the tests' Neo4j, with cfg's durations, closed when the
+// test ends.
+func openTestStore(t testing.TB, cfg Config) *Store {
 	t.Helper()
 	env := func(key, def string) string {
 		if v := os.Getenv(key); v != "" {

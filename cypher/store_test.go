@@ -69,6 +69,20 @@ func TestFiltersVectors(t *testing.T) {
 	}
 }
 
+// TestApplySchemaNeo4jBack: a schema statement that meets Neo4j gone as it is sent (a
+// Neo4j restarted under load), again at each of ApplySchema's attempts, is run again as
+// any statement, within NEO4J_UNAVAILABLE_TIMEOUT: the schema is applied once Neo4j is
+// back.
+func TestApplySchemaNeo4jBack(t *testing.T) {
+	cfg := cyphertest.Config()
+	cfg.UnavailableTimeout = 30 * time.Second
+	s, proxy := cyphertest.BehindProxy(t, cfg)
+	proxy.CutAt("CREATE VECTOR INDEX", 4, 500*time.Millisecond) // the vector index's, run at every ApplySchema
+	if err := s.ApplySchema(context.Background(), cyphertest.Dims); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestApplySchema(t *testing.T) {
 	s := cyphertest.MustOpen(t)
 	ctx := context.Background()

@@ -1,11 +1,14 @@
 package cyphertest
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/realm-memory/realm/cypher"
 )
@@ -23,7 +26,8 @@ type Proxy struct {
 	mu    sync.Mutex
 	ln    net.Listener
 	conns []net.Conn
-	held  chan struct{} // closed when the proxy stops hanging; nil while it forwards
+	held  chan struct{}     // closed when the proxy stops hanging; nil while it forwards
+	cutAt func([]byte) bool // what a client sends is not forwarded when it says so (CutAt)
 }
 
 func newProxy(tb testing.TB, target string) *Proxy {
@@ -67,18 +71,25 @@ func (p *Proxy) forward(in net.Conn) {
 	p.mu.Lock()
 	p.conns = append(p.conns, out)
 	p.mu.Unlock()
-	go p.copy(out, in)
-	p.copy(in, out)
+	go p.copy(out, in, true)
+	p.copy(in, out, false)
 }
 
-// copy copies src to dst, holding what it read while the proxy hangs.
-func (p *Proxy) copy(dst, src net.Conn) {
+// copy copies src to dst, holding what it read while the proxy hangs; what a client
+// sends (fromClient) goes through CutAt's check first.
+func (p *Proxy) copy(dst, src net.Conn, fromClient bool) {
 	defer dst.Close()
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
 			p.wait()
+			p.mu.Lock()
+			cutAt := p.cutAt
+			p.mu.Unlock()
+			if fromClient && cutAt != nil && cutAt(buf[:n]) {
+				return
+			}
 			if _, err := dst.Write(buf[:n]); err != nil {
 				return
 			}
@@ -131,6 +142,24 @@ func (p *Proxy) Cut() {
 		c.Close()
 	}
 	p.conns = nil
+}
+
+// CutAt cuts the proxy off (Cut) for outage, the first times a client sends text, before
+// Neo4j receives it: the statement saying it meets a Neo4j that went away (restarted) as
+// it is sent, each of those times.
+func (p *Proxy) CutAt(text string, times int, outage time.Duration) {
+	var left atomic.Int64
+	left.Store(int64(times))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cutAt = func(b []byte) bool {
+		if !bytes.Contains(b, []byte(text)) || left.Add(-1) < 0 {
+			return false
+		}
+		p.Cut()
+		time.AfterFunc(outage, p.Restore)
+		return true
+	}
 }
 
 // Restore listens again on the same address.
