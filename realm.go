@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/realm-memory/realm/internal/vec"
@@ -66,6 +67,16 @@ const (
 	AnalogousTo    Predicate = "analogous_to"
 	Contextualizes Predicate = "contextualizes"
 )
+
+// CorrectionMark opens the description of a supersedes edge that a correction writes
+// ("corrected by ops: …", "corrected Nina's sister: Marina, not Marta"): the memory it
+// supersedes said something wrong, which never held, not a state of the world that held
+// until it changed ("we moved to Berlin"). Recall ranks such a memory below its correction
+// for a question about the past as for one about the present (retrieval/validity.go).
+const CorrectionMark = "corrected "
+
+// IsCorrection reports whether a supersedes edge's description marks a correction.
+func IsCorrection(description string) bool { return strings.HasPrefix(description, CorrectionMark) }
 
 // Predicates lists the fifteen predicates, the whitelist of relationship types.
 var Predicates = []Predicate{

@@ -2025,8 +2025,18 @@ func correctionsOf(text string) []correction {
 	for _, m := range reCorrectedBut.findAll(text) {
 		add(m[2], m[1])
 	}
+	if reCorrectionCue.MatchString(text) {
+		for _, m := range reRestatedNumber.FindAllStringSubmatch(text, -1) {
+			add(m[1], "")
+		}
+	}
 	return out
 }
+
+// reRestatedNumber: a number said as a correction, the wrong one unsaid ("Actually the
+// sample size of the Smith study is 412."): group 1 the number and the word after it, if
+// any ("was 412 adolescents"), ending a clause.
+var reRestatedNumber = regexp.MustCompile(`(?i)\b(?:is|are|was|were) ((?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?: \p{L}+)?)(?:[.!;]|$)`)
 
 // corrected is the change from node n to a statement that corrects a detail of it: said
 // by n's speaker, it says "X, not Y" of a word Y of n, which n does not say the same way
@@ -2044,10 +2054,8 @@ func corrected(said *statement, c agent.Candidate, n realm.Node) stateChange {
 	for _, k := range said.corrections.get() {
 		if to, ok := countCorrected(k); ok {
 			// "We need 5 seats, not 3": n says the wrong number of the same unit, not the right one.
-			olds := amountsOf(n.Content)
-			if slices.ContainsFunc(olds, func(a amount) bool { return a.value == k.wrong && a.unit == to.unit }) &&
-				!slices.ContainsFunc(olds, func(a amount) bool { return a.value == to.value && a.unit == to.unit }) {
-				return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s, not %s", speaker, to.unit, to.value, k.wrong)}
+			if from, what, ok := countOf(said, k, to, n); ok {
+				return stateChange{"supersedes", weightChangeCued, fmt.Sprintf(realm.CorrectionMark+"%s's %s: %s, not %s", speaker, what, to.value, from.value)}
 			}
 			continue
 		}
@@ -2076,10 +2084,10 @@ func corrected(said *statement, c agent.Candidate, n realm.Node) stateChange {
 		}
 		switch {
 		case len(shared) > 0:
-			return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s, not %s", speaker, strings.Join(shared, " "), k.right, k.wrong)}
+			return stateChange{"supersedes", weightChangeCued, fmt.Sprintf(realm.CorrectionMark+"%s's %s: %s, not %s", speaker, strings.Join(shared, " "), k.right, k.wrong)}
 		case sameSession(c.Description, n.Description) && reCorrecting.MatchString(said.text):
 			// "Her name is Marina, not Marta" a few turns after the sister was named.
-			return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: %s, not %s", speaker, k.right, k.wrong)}
+			return stateChange{"supersedes", weightChangeCued, fmt.Sprintf(realm.CorrectionMark+"%s: %s, not %s", speaker, k.right, k.wrong)}
 		}
 	}
 	return stateChange{}
@@ -2147,9 +2155,11 @@ func mondayFirst(d time.Weekday) int { return (int(d) + 6) % 7 }
 var reBareNumber = regexp.MustCompile(`^\d{1,6}$`)
 
 // countCorrected: k corrects a count ("we need 5 seats, not 3"): its wrong value a bare
-// number, its right value ending in another number and the unit counted. to is that amount.
+// number, or none said ("Actually the sample size is 412": reRestatedNumber), its right
+// value ending in another number and the unit counted, or that number alone, said of
+// something ("the sample size was 412, not 214"). to is that amount.
 func countCorrected(k correction) (to amount, ok bool) {
-	if !reBareNumber.MatchString(strings.TrimSpace(k.wrong)) {
+	if k.wrong != "" && !reBareNumber.MatchString(strings.TrimSpace(k.wrong)) {
 		return amount{}, false
 	}
 	as := amountsOf(k.right)
@@ -2159,10 +2169,44 @@ func countCorrected(k correction) (to amount, ok bool) {
 	to = as[len(as)-1]
 	right := strings.ToLower(k.right)
 	endsWithIt := strings.HasSuffix(right, strings.ToLower(to.word)) || strings.HasSuffix(right, strings.ToLower(to.word)+" "+lastWord(right))
-	if to.unit == "" || to.value == k.wrong || !endsWithIt {
+	if to.unit == "" && right != to.word || to.value == k.wrong || !endsWithIt {
 		return amount{}, false
 	}
 	return to, true
+}
+
+// countOf is the amount of node n that count correction k (to: its right amount)
+// corrects, and what it counts: one of the unit k names, if any, whose value is k's wrong
+// one (none said: n's only amount of that unit), n saying no amount of the right value. A
+// count of the unit corrected outright ("5 seats, not 3") needs nothing else; without a
+// unit or the wrong value, n says the same thing: two words in common with the statement
+// besides numbers, dates and the unit ("the Smith 2021 study's sample size"), and the
+// statement names no one n does not (the Garcia study) nor another number (Smith 2019).
+func countOf(said *statement, k correction, to amount, n realm.Node) (from amount, what string, ok bool) {
+	olds := slices.DeleteFunc(amountsOf(n.Content), func(a amount) bool { return to.unit != "" && a.unit != to.unit })
+	if slices.ContainsFunc(olds, func(a amount) bool { return a.value == to.value }) {
+		return amount{}, "", false
+	}
+	i := slices.IndexFunc(olds, func(a amount) bool { return a.value == k.wrong })
+	if k.wrong == "" && len(olds) == 1 {
+		i = 0
+	}
+	if i < 0 {
+		return amount{}, "", false
+	}
+	if to.unit != "" && k.wrong != "" {
+		return olds[i], to.unit, true
+	}
+	shared := sharedWords(said.text, n.Content, said.speaker, func(w string) bool {
+		return !strings.ContainsFunc(w, unicode.IsDigit) && !dateWords[w] && !amountWords[w] && singular(w) != olds[i].unit
+	})
+	otherNumber := slices.ContainsFunc(wordsOf(said.text), func(w wordSpan) bool {
+		return strings.ContainsFunc(w.text, unicode.IsDigit) && !strings.Contains(to.word, w.text) && w.text != k.wrong && !containsWord(n.Content, w.text)
+	})
+	if len(shared) < 2 || otherNumber || namesAnother(said.text, n.Content, said.speaker) {
+		return amount{}, "", false
+	}
+	return olds[i], strings.Join(shared, " "), true
 }
 
 func lastWord(s string) string {
@@ -2173,8 +2217,14 @@ func lastWord(s string) string {
 }
 
 // reCorrecting: words that say a correction is one, which lets it correct a memory of the
-// same session that it shares no other word with.
-var reCorrecting = regexp.MustCompile(`(?i)\b(?:name|actually|sorry|meant|correction|oops|typo|my bad|my mistake|misspoke|got (?:that|it) wrong)\b`)
+// same session that it shares no other word with; reCorrectionCue: those but "name", which
+// let a number said alone correct one (reRestatedNumber).
+var (
+	reCorrecting    = regexp.MustCompile(`(?i)\b(?:name|` + correctionCues + `)\b`)
+	reCorrectionCue = regexp.MustCompile(`(?i)\b(?:` + correctionCues + `)\b`)
+)
+
+const correctionCues = `actually|sorry|meant|correction|oops|typo|my bad|my mistake|misspoke|got (?:that|it) wrong`
 
 // inSession is the session a description names ("Said by Nina on 8 May 2023 in session
 // s1.", "… in session s1, in reply to Sam.", "… in session s1. Part 1 of 2.").

@@ -261,6 +261,16 @@ func TestStateChange(t *testing.T) {
 		{"SeatsCorrected", "user", "user: We need 3 seats for the team.", "user", "user: Actually we need 5 seats, not 3.", "supersedes"},
 		{"SeatsOtherUnit", "user", "user: We need 3 licences for the team.", "user", "user: Actually we need 5 seats, not 3.", ""},
 		{"SeatsOtherNumber", "user", "user: We need 4 seats for the team.", "user", "user: Actually we need 5 seats, not 3.", ""},
+		// A number of the same thing corrected, without its unit or the wrong one: the memory
+		// that states the old number, not another study's, nor another year's.
+		{"NumberCorrected", "Dana", "The Smith 2021 study had a sample size of 214 adolescents.", "Dana", "Correction: the Smith 2021 study's sample size was 412, not 214.", "supersedes"},
+		{"NumberCorrectedActually", "Dana", "The Smith 2021 study had a sample size of 214 adolescents.", "Dana", "Actually the sample size of the Smith 2021 study is 412.", "supersedes"},
+		{"NumberCorrectedActuallyUnit", "Dana", "The Smith 2021 study had a sample size of 214 adolescents.", "Dana", "Sorry, the Smith 2021 study's sample was 412 adolescents.", "supersedes"},
+		{"NumberCorrectedOtherStudy", "Dana", "The Smith 2021 study had a sample size of 214 adolescents.", "Dana", "Actually the sample size of the Garcia study is 412.", ""},
+		{"NumberCorrectedOtherYear", "Dana", "The Smith 2021 study had a sample size of 214 adolescents.", "Dana", "Actually the sample size of the Smith 2019 study is 412.", ""},
+		{"NumberCorrectedOtherNumber", "Dana", "The Smith 2021 study had a sample size of 214 adolescents.", "Dana", "The Smith 2021 study's sample size was 412, not 240.", ""},
+		{"NumberNoCue", "Dana", "The Smith 2021 study had a sample size of 214 adolescents.", "Dana", "The sample size of the Smith 2021 study is 412.", ""},
+		{"NumberOneWordShared", "Dana", "Dana ran 3 miles on Sunday.", "Dana", "Actually the race was 5.", ""},
 
 		// A customer states a change by asking for it: a plan, a cancellation, how to be
 		// contacted; not a question about it, a hedge, another person's plan, nor another slot.
