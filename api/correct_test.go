@@ -22,6 +22,17 @@ var correctMessages = []map[string]string{
 	{"id": "c2", "session_id": "s1", "speaker": "Ana", "content": "I love hiking in the mountains on weekends.", "timestamp": "2023-05-08T10:01:00Z"},
 }
 
+// correctableSpace serves a space told correctMessages: its client, its path and the
+// memory to correct.
+func correctableSpace(t *testing.T) (client, string, realm.Node) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	space := cyphertest.NewSpace(t)
+	sp := "/v1/spaces/" + space
+	c.remember(sp, correctMessages)
+	return c, sp, correctable(t, c, space)
+}
+
 // memoryDoc is GET …/memories/{id}'s body.
 type memoryDoc struct {
 	Memory realm.Node
@@ -53,7 +64,8 @@ func correctable(t *testing.T, c client, space string) realm.Node {
 
 // TestCorrectMemory: PATCH …/memories/{id} corrects a fact the REALM way, over HTTP and a
 // real Neo4j: a new memory supersedes the old one, whose validity ends; recall offers the
-// new one for the present and keeps the old one for the past; the new one is found by its
+// new one first for the present and the past (the old one was wrong) and still finds the
+// old one for the past; the new one is found by its
 // own words; export and import carry both.
 func TestCorrectMemory(t *testing.T) {
 	var store *cypher.Store
@@ -166,20 +178,28 @@ func TestCorrectMemory(t *testing.T) {
 			t.Errorf("old memory's edges %+v hold no supersedes edge from %s", doc.Edges, corrected.ID)
 		}
 	})
-	t.Run("RecallPresent", func(t *testing.T) {
-		var rec recallDoc
-		c.do("POST", sp+"/recall", map[string]any{"query": "Who is Ana's new colleague in the design team now?"}, &rec)
-		n, o := rec.index(corrected.ID), rec.index(old.ID)
-		if n < 0 || o >= 0 && o < n {
-			t.Errorf("recall about the present: the correction at %d, the old memory at %d", n, o)
-		}
-		var trace realm.Trace
-		c.do("GET", sp+"/traces/"+rec.TraceID, nil, &trace)
-		if !slices.ContainsFunc(trace.Validity, func(v realm.TraceValidity) bool { return v.ID == old.ID && v.Action == realm.ValidityDemoted }) {
-			t.Errorf("trace validity %+v, want %s demoted", trace.Validity, old.ID)
-		}
-	})
-	t.Run("RecallPast", func(t *testing.T) {
+	// Sent without valid_from, the correction says the old memory was wrong, which never
+	// held: a question about the past ranks the correction first too, the old one demoted,
+	// and still finds it.
+	for _, q := range []struct{ name, query string }{
+		{"RecallPresent", "Who is Ana's new colleague in the design team now?"},
+		{"RecallPast", "Who was Ana's colleague in the design team?"},
+	} {
+		t.Run(q.name, func(t *testing.T) {
+			var rec recallDoc
+			c.do("POST", sp+"/recall", map[string]any{"query": q.query}, &rec)
+			n, o := rec.index(corrected.ID), rec.index(old.ID)
+			if n < 0 || o >= 0 && o < n {
+				t.Errorf("recall %q: the correction at %d, the old memory at %d", q.query, n, o)
+			}
+			var trace realm.Trace
+			c.do("GET", sp+"/traces/"+rec.TraceID, nil, &trace)
+			if !slices.ContainsFunc(trace.Validity, func(v realm.TraceValidity) bool { return v.ID == old.ID && v.Action == realm.ValidityDemoted }) {
+				t.Errorf("trace validity %+v, want %s demoted", trace.Validity, old.ID)
+			}
+		})
+	}
+	t.Run("RecallPastFindsIt", func(t *testing.T) {
 		var rec recallDoc
 		c.do("POST", sp+"/recall", map[string]any{"query": "Who was Ana's colleague in the design team before?"}, &rec)
 		if rec.index(old.ID) < 0 {
@@ -236,6 +256,29 @@ func TestCorrectMemory(t *testing.T) {
 			t.Errorf("the imported superseded memory: %+v", imported.Memory)
 		}
 	})
+}
+
+// TestCorrectionDatedIsAChange: a correction sent with valid_from says when the memory
+// changed, which held until then: its supersedes edge is no correction's, and a question
+// about the past keeps the old memory's score.
+func TestCorrectionDatedIsAChange(t *testing.T) {
+	c, sp, old := correctableSpace(t)
+	var got memoryDoc
+	body := map[string]any{"content": "Ana's new colleague Marina joined the design team and sits next to Ana.", "valid_from": "2023-06-01T10:00:00Z"}
+	if code := c.do("PATCH", sp+"/memories/"+old.ID, body, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("correct: %d", code)
+	}
+	sup := slices.IndexFunc(got.Edges, func(e realm.Edge) bool { return e.Predicate == realm.Supersedes && e.To == old.ID })
+	if sup < 0 || realm.IsCorrection(got.Edges[sup].Description) || !strings.HasPrefix(got.Edges[sup].Description, "changed by the client as of 2023-06-01T10:00:00Z: ") {
+		t.Fatalf("edges %+v, want a supersedes edge that says the memory changed", got.Edges)
+	}
+	var rec recallDoc
+	c.do("POST", sp+"/recall", map[string]any{"query": "Who was Ana's colleague in the design team before?"}, &rec)
+	var trace realm.Trace
+	c.do("GET", sp+"/traces/"+rec.TraceID, nil, &trace)
+	if !slices.ContainsFunc(trace.Validity, func(v realm.TraceValidity) bool { return v.ID == old.ID && v.Action == realm.ValidityKept }) {
+		t.Errorf("trace validity %+v, want %s kept for the past", trace.Validity, old.ID)
+	}
 }
 
 // TestCorrectMemoryErrors: what a correction refuses, and that it writes nothing then.
@@ -509,12 +552,7 @@ func TestListMemoriesCurrent(t *testing.T) {
 // forgetting the message that memory came from forgets the correction too (its content
 // restates the message's).
 func TestForgetCorrected(t *testing.T) {
-	srv := newTestServer(t, apitest.New(t), Config{})
-	c := client{t: t, base: srv.URL}
-	space := cyphertest.NewSpace(t)
-	sp := "/v1/spaces/" + space
-	c.remember(sp, correctMessages)
-	old := correctable(t, c, space)
+	c, sp, old := correctableSpace(t)
 	var got memoryDoc
 	if resp := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": "Ana's new colleague Marina sits next to Ana."}, &got); resp.StatusCode != http.StatusOK {
 		t.Fatalf("correct: %d", resp.StatusCode)
@@ -614,12 +652,7 @@ func sameTime(a, b *time.Time) bool {
 // characters) is stored, its name cut short: Neo4j refuses to index a name of more than
 // about 8 kB, which answered 500.
 func TestCorrectLongWords(t *testing.T) {
-	srv := newTestServer(t, apitest.New(t), Config{})
-	c := client{t: t, base: srv.URL}
-	space := cyphertest.NewSpace(t)
-	sp := "/v1/spaces/" + space
-	c.remember(sp, correctMessages)
-	old := correctable(t, c, space)
+	c, sp, old := correctableSpace(t)
 	var got memoryDoc
 	content := strings.Repeat("x", 19000) + " joined the team."
 	if resp := c.do("PATCH", sp+"/memories/"+old.ID, map[string]any{"content": content}, &got); resp.StatusCode != http.StatusOK || got.Memory.Content != content {

@@ -34,9 +34,10 @@ var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
 // REALM.md §2 writes a state change: never an overwrite, an add plus a supersedes edge.
 // The new memory says content, in the old one's type, name (correctedName), times, participants and
 // provenance, embedded and indexed as ingestion would, with the first content words as
-// keywords; the old one held until validFrom (zero: now) and stays for questions about
-// the past. The new memory was learned at validFrom (when given, it must not be before the
-// old one became valid: validSince). Only events and facts are corrected (correctedTypes),
+// keywords; the old one held until validFrom (zero: now) and stays as history: for
+// questions about the past when validFrom says when it changed, below the new one when
+// none is sent (it was wrong). The new memory was learned at validFrom (when given, it
+// must not be before the old one became valid: validSince). Only events and facts are corrected (correctedTypes),
 // and only a memory that holds: a superseded one is history, whose newer version is the
 // one to correct. by is the name of the API key that corrects ("" without keys): the new
 // memory's CorrectedBy, and its description's "corrected by"; "the client" without one.
@@ -213,19 +214,25 @@ func (p *Pipeline) correct(ctx context.Context, space string, old realm.Node, co
 	if err != nil {
 		return "", err
 	}
+	corrector := "the client"
+	if by != "" {
+		corrector = by
+	}
 	now := time.Now().UTC()
+	// Sent without the time it holds from, a correction says the memory was wrong, which
+	// never held (realm.IsCorrection: recall ranks it below the new one for the past too);
+	// with it, that the memory changed then, and held until then.
+	edge := realm.CorrectionMark + "by " + corrector + ": "
 	if validFrom.IsZero() {
 		validFrom = now
+	} else {
+		edge = "changed by " + corrector + " as of " + validFrom.Format(time.RFC3339) + ": "
 	}
 	asOf, err := p.correctionLocal(ctx, space, old, validFrom)
 	if err != nil {
 		return "", err
 	}
 	start, end := correctedTime(old, content, asOf)
-	corrector := "the client"
-	if by != "" {
-		corrector = by
-	}
 	n := realm.Node{
 		ID: newID[0], Space: space, Type: old.Type, Name: name,
 		Content: content, Description: "corrected by " + corrector + " on " + now.Format(time.RFC3339), CorrectedBy: by,
@@ -239,7 +246,7 @@ func (p *Pipeline) correct(ctx context.Context, space string, old realm.Node, co
 		Old: old, New: n, ValidUntil: validFrom, CopyEdgesOf: copiedTypes,
 		Supersedes: cypher.EdgeWrite{
 			Op: cypher.EdgeAdd, From: n.ID, To: id, Predicate: realm.Supersedes, Weight: correctionWeight,
-			Confidence: correctionWeight, Description: "corrected by " + corrector + ": " + shortened(old.Content, 120),
+			Confidence: correctionWeight, Description: edge + shortened(old.Content, 120),
 		},
 	})
 }

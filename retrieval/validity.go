@@ -18,8 +18,10 @@ import (
 // validity ended before the question's time — is demoted, its score multiplied by
 // SupersededFactor, when the question asks about the present; when it asks about the past,
 // or about something else the node names (the dog Biscuit of "I live in Lisbon with our
-// dog Biscuit", after a move), the node keeps its score. Its newer version (a supersedes
-// edge into it) is offered beside it: in its place at its score for the present (demoted in
+// dog Biscuit", after a move), the node keeps its score, unless a correction superseded it
+// (realm.IsCorrection: a sample size mistyped never held, in the past either) or it was a
+// plan that came to pass (cameToPass). Its newer version (a supersedes edge into it) is
+// offered beside it: in its place at its score for the present (demoted in
 // turn when it too has ended, and its own newer version offered from the score it reached,
 // up to the version that holds: laterVersions), just below it (SuccessorShare of its score)
 // for the past; not for a question about something else, which the newer version does not
@@ -126,7 +128,6 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 		}
 	}
 	came := cameToPass(run, successors)
-	pastOf := func(id string) bool { return past && !came[id] }
 	var quoting []string // holding exchanges that quote a demoted node
 	if !past {
 		for _, id := range sortedIDs(ended) {
@@ -151,6 +152,15 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 		return err
 	}
 	successors = append(successors, later...)
+	// A memory a correction supersedes never held (realm.IsCorrection): the past does not
+	// keep it either, and its correction is offered in its place.
+	wrong := map[string]bool{}
+	for _, s := range successors {
+		if realm.IsCorrection(s.Description) {
+			wrong[s.Of] = true
+		}
+	}
+	pastOf := func(id string) bool { return past && !came[id] && !wrong[id] }
 	before := map[string]float64{}
 	demote := func(id string, f float64) {
 		c := run.cands[id]

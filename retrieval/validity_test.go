@@ -83,6 +83,45 @@ func TestRecallValidity(t *testing.T) {
 	}
 }
 
+// TestRecallCorrectedForThePast: a number corrected ("412, not 214", "Actually … is 412")
+// supersedes the memory that stated the old one, which never held: a question in the past
+// tense ranks the correction first and demotes the corrected memory, as one about the
+// present does; a move, which held until it changed, keeps the old home for the past
+// (TestRecallValidity). Built by the offline agent through the write path.
+func TestRecallCorrectedForThePast(t *testing.T) {
+	ctx := context.Background()
+	for _, correction := range []string{
+		"Correction: the Smith 2021 study's sample size was 412, not 214.",
+		"Actually the sample size of the Smith 2021 study is 412.",
+	} {
+		t.Run(correction, func(t *testing.T) {
+			s, space := ingestedWithWords(t, []realm.Observation{
+				{ID: "o1", SessionID: "s1", Speaker: "Dana", Content: "The Smith 2021 study had a sample size of 214 adolescents.", ObservedAt: day(1, 10)},
+				{ID: "o2", SessionID: "s2", Speaker: "Dana", Content: correction, ObservedAt: day(3, 20)},
+			})
+			r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+			at := day(4, 1)
+			for _, q := range []string{"How many adolescents were in the Smith 2021 study?", "What is the sample size of the Smith 2021 study?"} {
+				res, err := r.Recall(ctx, space, realm.RecallRequest{Query: q, Time: &at})
+				if err != nil {
+					t.Fatal(err)
+				}
+				oldRank, newRank := rankOf(res, "o1"), rankOf(res, "o2")
+				if newRank < 0 || oldRank >= 0 && oldRank < newRank {
+					t.Errorf("%q: the correction at %d, the corrected memory at %d; want the correction first", q, newRank, oldRank)
+				}
+				tr, err := s.Trace(ctx, space, res.TraceID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.ContainsFunc(tr.Validity, func(v realm.TraceValidity) bool { return v.Action == realm.ValidityDemoted }) {
+					t.Errorf("%q: trace validity %+v, want the corrected memory demoted", q, tr.Validity)
+				}
+			}
+		})
+	}
+}
+
 // TestRecallWholeOfAnEndedClause: a move supersedes the clause of an older message that
 // told the home, and the message, which also tells a plan and an email, holds; it is
 // demoted below the move for a question closer to the home than to the message, and
