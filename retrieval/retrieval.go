@@ -853,18 +853,25 @@ func saysAll(whole, part string) bool {
 // end before c (a job told with a home that changed since is not repeated by the turn
 // that told both). Where one of them is a newer version (a correction, which keeps the
 // sources of what it corrects), c repeats p only when p says all it says.
+// A part of a long message repeats no other part of it: each tells what the others do
+// not (isPart).
 func redundant(c *candidate, picked []*candidate) bool {
 	if len(c.Node.Sources) == 0 {
 		return false
 	}
 	for _, p := range picked {
-		if containsAll(p.Node.Sources, c.Node.Sources) && !outlives(c, p) &&
+		if containsAll(p.Node.Sources, c.Node.Sources) && !outlives(c, p) && !(isPart(c) && isPart(p)) &&
 			(!c.Newer && !p.Newer || saysAll(p.Node.Content, c.Node.Content)) {
 			return true
 		}
 	}
 	return false
 }
+
+// rePart is what the description of a part of a long message says ("… Part 2 of 3.").
+var rePart = regexp.MustCompile(`\bPart \d+ of \d+\.`)
+
+func isPart(c *candidate) bool { return rePart.MatchString(c.Node.Description) }
 
 func containsAll(set, items []string) bool {
 	for _, it := range items {

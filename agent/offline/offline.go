@@ -216,7 +216,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	if contentful || short {
 		// A long turn is said in parts, each its own memory (parts.go); the first stands
 		// for the turn in an exchange.
-		spans := partsOf(rewritten, o.opts.MaxPartChars)
+		spans := partsOf(rewritten, o.opts.MaxPartChars, headRoom(rewritten))
 		parts, clauseCands := o.turnCandidates(obs, speaker, rewritten, spans, nameList, persons, in.Recent)
 		turn := parts[0]
 		turn.InReplyTo = questionAnswered(in.Recent, obs, speaker, addressee)
@@ -966,9 +966,20 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 	if len(spans) == 1 {
 		parts = append(parts, o.unit(obs, speaker, speaker, rewritten, datesIn(rewritten), tenseOf(rewritten), names, slots))
 	} else {
+		// Each part is what was told then, dated as an event when it tells no time of its
+		// own: a pasted paper's methods are not a lasting fact that every time question
+		// returns. A part after the first is named by the message's title and read with
+		// its table's header row (titleOf, tableHeader): it says which document it is of.
 		for i, s := range spans {
 			said := rewritten[s.start:s.end]
-			c := o.unit(obs, speaker, speaker, said, datesIn(said), tenseOf(said), namesIn(said, names), factSlots(said))
+			if head := tableHeader(rewritten, s.start); i > 0 && head != "" {
+				said = head + "\n" + said
+			}
+			partNames := namesIn(said, names)
+			c := told(o.unit(obs, speaker, speaker, said, datesIn(said), tenseOf(said), partNames, factSlots(said)), obs, speaker, partNames)
+			if i > 0 {
+				c.Name = titleOf(rewritten)
+			}
 			c.Part = i + 1
 			c.Description += fmt.Sprintf(" Part %d of %d.", i+1, len(spans))
 			parts = append(parts, c)
@@ -1235,23 +1246,32 @@ func (o *Agent) unit(obs realm.Observation, speaker, about, said string, dates [
 	if len(dates) > 0 {
 		when := whenOf(said, dates)
 		c.TStart, c.TEnd = &when.From, &when.To
-	} else if typ == realm.Event && !obs.ObservedAt.IsZero() {
-		from, to := text.DaySpan(obs.ObservedAt)
-		c.TStart, c.TEnd = &from, &to
 	}
 	if typ == realm.Event {
-		c.Participants = namesOf(speaker)
-		for _, n := range names {
-			if !strings.EqualFold(n, speaker) {
-				c.Participants = append(c.Participants, n)
-			}
-		}
+		c = told(c, obs, speaker, names)
 	}
 	if typ == realm.Fact || typ == realm.Event {
 		if len(slots) > 0 {
 			c.Subject, c.Attribute = slots[0].subject, slots[0].attribute
 		} else if held := heldClaims(said, speaker); len(held) > 0 {
 			c.Subject, c.Attribute = held[0].subject, held[0].slot // "we moved to Berlin", "now I prefer coffee"
+		}
+	}
+	return c
+}
+
+// told makes c an event of what speaker told in obs, with the names as participants,
+// dated the day it was told unless it tells a time of its own.
+func told(c agent.Candidate, obs realm.Observation, speaker string, names []string) agent.Candidate {
+	c.Type = realm.Event
+	if c.TStart == nil && !obs.ObservedAt.IsZero() {
+		from, to := text.DaySpan(obs.ObservedAt)
+		c.TStart, c.TEnd = &from, &to
+	}
+	c.Participants = namesOf(speaker)
+	for _, n := range names {
+		if !strings.EqualFold(n, speaker) {
+			c.Participants = append(c.Participants, n)
 		}
 	}
 	return c

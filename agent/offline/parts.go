@@ -15,10 +15,13 @@ var reParagraphBreak = regexp.MustCompile(`\n[ \t]*\n\s*`)
 // it included, and one sentence; a sentence or a block longer than max is a part of its
 // own, never cut. A text of max characters or fewer is one part, itself. Lengths are
 // counted in bytes: a letter beyond ASCII takes more of them, as it takes more word pieces.
-func partsOf(text string, max int) []segment {
+// The parts of a text longer than max leave room bytes of max for the head a part is
+// read with (headRoom).
+func partsOf(text string, max, room int) []segment {
 	if len(text) <= max {
 		return []segment{{0, len(text)}}
 	}
+	max -= room
 	fences := reFence.FindAllStringIndex(text, -1)
 	var units []segment
 	for _, p := range paragraphs(text, fences) {
@@ -94,4 +97,56 @@ func inFence(fences [][]int, pos int) bool {
 		}
 	}
 	return false
+}
+
+// titleLength is how many of its first words name a long text.
+const titleLength = 16
+
+// maxTableHead is the longest header row (with its rule) a part of a table is read with.
+const maxTableHead = 200
+
+// reTableRule is the line under a table's header row: "|---|:--:|".
+var reTableRule = regexp.MustCompile(`(?m)^[ \t]*\|?([ \t]*:?-{3,}:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*$`)
+
+// titleOf names a long text by its first line, cut to titleLength words: the title, the
+// citation or the opening that says which document, table or transcript the text is.
+// A part after the first, which names none of these, is named by it (Name), which is
+// embedded and indexed with it: "What were the results of Smith et al. 2021?" finds the
+// results part of the pasted paper.
+func titleOf(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	return shortName(strings.TrimSpace(line), titleLength)
+}
+
+// tableHeader is the header row and rule of the table that the row at pos continues,
+// when they are before pos and no longer than maxTableHead; "" otherwise. A part of a
+// table after the first is read with it: bare rows name no column.
+func tableHeader(text string, pos int) string {
+	if !strings.HasPrefix(text[pos:], "|") {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(text[:pos], " \t\n"), "\n")
+	first := len(lines)
+	for first > 0 && strings.HasPrefix(strings.TrimSpace(lines[first-1]), "|") {
+		first--
+	}
+	if len(lines)-first < 2 || !reTableRule.MatchString(lines[first+1]) {
+		return ""
+	}
+	head := strings.TrimSpace(lines[first]) + "\n" + strings.TrimSpace(lines[first+1])
+	if len(head) > maxTableHead {
+		return ""
+	}
+	return head
+}
+
+// headRoom is what the head of a part after the first may take of the embedder's
+// reading: the title, which the embedded text opens with ("title: content"), and a
+// table's header row.
+func headRoom(text string) int {
+	room := len(titleOf(text)) + len(": ")
+	if reTableRule.MatchString(text) {
+		room += maxTableHead + 1
+	}
+	return room
 }
