@@ -122,9 +122,10 @@ func countsBack(q string, m text.Mention, now time.Time, tense int) bool {
 	return endsBefore.MatchString(before) || len(text.Dates(before, now, tense)) > 0
 }
 
-// plannedThen: a question about what was planned ("Where were we going on April 9?",
-// "What was Ana supposed to bring on Friday?"), whose day is the nearest, ahead or past.
-var plannedThen = regexp.MustCompile(`(?i)\b(?:was|were)(?: \w+)? (?:going (?:to|on)|planning|supposed to|meant to|due|scheduled)\b`)
+// plannedThen: a question about what was or is planned ("Where were we going on April 9?",
+// "What was Ana supposed to bring on Friday?", "Is Maya going to Lisbon in May?", "What
+// will Tom do on Friday?"), whose day is the nearest, ahead or past.
+var plannedThen = regexp.MustCompile(`(?i)\b(?:was|were|is|are|am)(?: \w+)? (?:going (?:to|on)|planning|supposed to|meant to|due|scheduled)\b|\bwill\b`)
 
 // endsBefore: the words before a time that make it the end of what is asked about.
 var endsBefore = regexp.MustCompile(`(?i)\b(by|before|until|till)\s*$`)

@@ -433,12 +433,13 @@ func TestOfflineSufficiency(t *testing.T) {
 	}
 }
 
-// A question about what was planned for a day takes the nearest such day, ahead too: asked
-// in March, "Where were we going on April 9?" is this April's trip; "What did we do on April
-// 9?" last April's day.
+// A question about what was or is planned for a day takes the nearest such day, ahead too:
+// asked in March, "Where were we going on April 9?" and "Is Maya going to Lisbon in April?"
+// are of this April; "What did we do on April 9?" of last April.
 func TestOfflinePlanSeedsPlannedThen(t *testing.T) {
 	now := time.Date(2026, 3, 21, 10, 0, 0, 0, time.UTC)
-	for q, year := range map[string]int{"Where were we going on April 9?": 2026, "What was Ana supposed to bring on April 9?": 2026, "What did we do on April 9?": 2025} {
+	for q, year := range map[string]int{"Where were we going on April 9?": 2026, "What was Ana supposed to bring on April 9?": 2026, "What did we do on April 9?": 2025,
+		"Is Maya going to Lisbon in April?": 2026, "What will Tom bring on April 9?": 2026, "Where did Maya go in April?": 2025} {
 		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: q, Time: now})
 		if err != nil || len(plans) != 1 {
 			t.Fatalf("%s: plans %v, err %v", q, plans, err)
