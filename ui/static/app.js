@@ -19,7 +19,7 @@ const spaceList = document.getElementById('space-list');
 // apiKey is the key of the last Open: one typed and not yet opened is not sent.
 let apiKey = sessionStorage.getItem('realm-key') || '';
 keyInput.value = apiKey;
-spaceInput.value = localStorage.getItem('realm-space') || '';
+spaceInput.value = sessionStorage.getItem('realm-space') || '';
 
 // ApiError is a problem+json answer: its code ("unauthorized", "not_found", …) and detail.
 class ApiError extends Error {
@@ -477,7 +477,7 @@ async function route() {
     return;
   }
   spaceInput.value = space;
-  localStorage.setItem('realm-space', space);
+  sessionStorage.setItem('realm-space', space);
   say('Loading…');
   try {
     await (views[name] || views.spaces)(space, id && part(id));
