@@ -222,6 +222,41 @@ func TestRecallByWholeIdentifier(t *testing.T) {
 	}
 }
 
+// TestRecallBySection: a question naming a part of a contract by its number ("Section
+// 7.2", "§ 12.10") finds the clause naming it first among clauses alike in all but their
+// numbers and topics, and an amendment naming it beside it.
+func TestRecallBySection(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	topics := []string{"notice period", "payment term", "cure period", "audit window", "renewal notice"}
+	var clauses []any
+	clause := func(id, content string) {
+		clauses = append(clauses, map[string]any{"id": id, "speaker": "Counsel", "role": "user", "content": content, "timestamp": "2026-12-01T10:00:00Z"})
+	}
+	for i := 1; i <= 12; i++ {
+		for j := 1; j <= 4; j++ {
+			clause(fmt.Sprintf("s%d.%d", i, j), fmt.Sprintf("Section %d.%d: the %s under this agreement is %d days.", i, j, topics[(i+j)%len(topics)], 10*(i+j)))
+		}
+	}
+	clause("s12.10", "Section 12.10: the notice period under this agreement is 90 days.")
+	clause("a2", "Amendment 2: the notice period in Section 7.2 is changed to 60 days.")
+	c.remember(sp, clauses)
+	for query, want := range map[string][]string{
+		"What does Section 7.2 say?":            {"s7.2", "a2"},
+		"What is the notice period in § 12.10?": {"s12.10"},
+		"Section 3.4":                           {"s3.4"},
+		"Which clause did Amendment 2 change?":  {"a2"},
+	} {
+		rec := c.recall(sp, map[string]any{"query": query})
+		for i, id := range want {
+			if len(rec.Nodes) <= i || !slices.ContainsFunc(rec.Nodes[:len(want)], func(n realm.RecalledNode) bool { return slices.Contains(n.Node.Sources, id) }) {
+				t.Errorf("%q: want %s among the first %d: %s", query, id, len(want), said(rec.Nodes))
+			}
+		}
+	}
+}
+
 // TestRecallRelativeTime: a question that names a time relative to its own, whatever it
 // asks, recalls the memories of then: "What did I do last weekend?" the weekend's concert,
 // told the next day, not a move "last weekend" in September nor a weekend of early

@@ -1,6 +1,8 @@
 package retrieval
 
 import (
+	"slices"
+
 	"github.com/realm-memory/realm/internal/text"
 )
 
@@ -15,20 +17,13 @@ func (r *Retriever) applyIdentifiers(run *run) {
 	if r.opts.IdentifierMiss <= 0 {
 		return
 	}
-	// A whole identifier ("10.1057/s41562.2017.10.791", "1706.03762") some memory names
-	// says which; the numbers inside it ("1057", "1706") would let others of its kind by.
-	var named []string
-	for _, id := range text.Identifiers(run.query) {
-		if anyNames(run, func(content string) bool { return text.NamesIdentifier(content, id) }) {
-			named = append(named, id)
-		}
-	}
+	// A whole identifier ("10.1057/s41562.2017.10.791", "1706.03762") or a part of a
+	// document ("Section 7.2") some memory names says which; the numbers inside it
+	// ("1057", "1706") would let others of its kind by.
+	named := slices.Concat(namedBy(run, text.Identifiers(run.query), text.NamesIdentifier),
+		namedBy(run, text.Sections(run.query), text.NamesSection))
 	if len(named) == 0 {
-		for _, n := range text.IDNumbers(run.query) {
-			if anyNames(run, func(content string) bool { return text.NamesNumber(content, n) }) {
-				named = append(named, n)
-			}
-		}
+		named = namedBy(run, text.IDNumbers(run.query), text.NamesNumber)
 	}
 	if len(named) == 0 {
 		return
@@ -42,19 +37,23 @@ func (r *Retriever) applyIdentifiers(run *run) {
 	run.trace.Identifiers = named
 }
 
-// anyNames reports whether a gathered memory's content names what names says.
-func anyNames(run *run, names func(content string) bool) bool {
-	for _, c := range run.cands {
-		if names(c.Node.Content) {
-			return true
+// namedBy is those of ids that some gathered memory's content names, by names.
+func namedBy(run *run, ids []string, names func(content, id string) bool) []string {
+	var out []string
+	for _, id := range ids {
+		for _, c := range run.cands {
+			if names(c.Node.Content, id) {
+				out = append(out, id)
+				break
+			}
 		}
 	}
-	return false
+	return out
 }
 
 func namesAny(content string, named []string) bool {
 	for _, n := range named {
-		if text.NamesNumber(content, n) || text.NamesIdentifier(content, n) {
+		if text.NamesNumber(content, n) || text.NamesIdentifier(content, n) || text.NamesSection(content, n) {
 			return true
 		}
 	}

@@ -74,8 +74,13 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		plan.Keywords = slices.DeleteFunc(plan.Keywords, func(k string) bool { return asksWithWhatIsOn[k] })
 	}
 	// The number of an identifier: keywords drop bare numbers, the full-text index holds
-	// "T-7788" as the terms "t" and "7788"; a number written in groups, whole as well.
-	for _, n := range slices.Concat(ids, text.IDNumbers(words), groupedNumbers(words)) {
+	// "T-7788" as the terms "t" and "7788"; a number written in groups, whole as well; a
+	// part of a document by its number ("Section 7.2": the term "7.2").
+	var sections []string
+	for _, ref := range text.Sections(words) {
+		sections = append(sections, ref[strings.LastIndexByte(ref, ' ')+1:])
+	}
+	for _, n := range slices.Concat(ids, sections, text.IDNumbers(words), groupedNumbers(words)) {
 		if !slices.Contains(plan.Keywords, n) {
 			plan.Keywords = append(plan.Keywords, n)
 		}

@@ -53,6 +53,8 @@ func TestOfflinePlanSeedsIDs(t *testing.T) {
 		{"Whose number is 0088 412 390?", []string{"number", "0088", "0088412390"}, realm.HybridMatch},
 		{"Is 4417-203-998 my number?", []string{"number", "4417", "4417203998"}, realm.HybridMatch},
 		{"Are rooms 14-18 free?", []string{"rooms", "free"}, realm.HybridMatch},
+		{"What is the notice period in Section 28.9?", []string{"notice", "period", "section", "28.9"}, realm.HybridMatch},
+		{"Compare § 7.2 and clause 12.10", []string{"compare", "clause", "7.2", "12.10"}, realm.HybridMatch},
 	} {
 		plans, _, err := d.PlanSeeds(context.Background(), agent.PlanInput{Query: tt.query, Time: now})
 		if err != nil || len(plans) != 1 || !slices.Equal(plans[0].Keywords, tt.want) || plans[0].Mode != tt.mode {

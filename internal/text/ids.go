@@ -1,6 +1,7 @@
 package text
 
 import (
+	"cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -103,4 +104,33 @@ func alphanumericAt(s string, i int, before bool) bool {
 		r, _ = utf8.DecodeRuneInString(s[i:])
 	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// reSection: a part of a document named by its number: "Section 7.2", "§ 12.10",
+// "clause 4.3", "Article 5", "Amendment 2".
+var reSection = regexp.MustCompile(`(?i)(\b(?:sections?|sec\.|clauses?|articles?|art\.|paragraphs?|para\.|schedules?|exhibits?|annex|appendix|chapters?|amendments?)|§§?)\s*(\d+(?:\.\d+)*)\b`)
+
+// sectionNouns are the names of a part of a document, each as one spelling.
+var sectionNouns = map[string]string{"§": "section", "§§": "section", "sec.": "section", "sections": "section",
+	"clauses": "clause", "art.": "article", "articles": "article", "para.": "paragraph", "paragraphs": "paragraph",
+	"schedules": "schedule", "exhibits": "exhibit", "chapters": "chapter", "amendments": "amendment"}
+
+// Sections returns the parts of a document that s names by their numbers, each as its
+// noun and number ("section 7.2" for "Section 7.2" and "§ 7.2"), in order, without
+// repeats. Keywords drops bare numbers, and "7.2" alone is as often a decimal.
+func Sections(s string) []string {
+	var out []string
+	for _, m := range reSection.FindAllStringSubmatch(s, -1) {
+		noun := strings.ToLower(m[1])
+		ref := cmp.Or(sectionNouns[noun], noun) + " " + m[2]
+		if !slices.Contains(out, ref) {
+			out = append(out, ref)
+		}
+	}
+	return out
+}
+
+// NamesSection reports whether s names the part of a document ref (as Sections returns it).
+func NamesSection(s, ref string) bool {
+	return slices.Contains(Sections(s), ref)
 }

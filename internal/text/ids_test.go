@@ -79,3 +79,35 @@ func TestNamesIdentifier(t *testing.T) {
 		}
 	}
 }
+
+func TestSections(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"What is the notice period in Section 7.2?", []string{"section 7.2"}},
+		{"Compare § 12.10 with clause 4.3, Article 5 and Amendment 2.", []string{"section 12.10", "clause 4.3", "article 5", "amendment 2"}},
+		{"Sections 9.1 and sec. 9.1", []string{"section 9.1"}},
+		// A number alone is no part of a document.
+		{"Revenue grew 7.2 million in 12.10 days", nil},
+	} {
+		if got := Sections(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("Sections(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		s, ref string
+		want   bool
+	}{
+		{"Section 7.2 (Termination): either party may end this agreement on 30 days' notice.", "section 7.2", true},
+		{"Amendment 2: the notice period in § 7.2 is changed to 60 days.", "section 7.2", true},
+		{"Section 17.2 (Notices): in writing.", "section 7.2", false},
+		{"Section 7.25 (Fees): net 45.", "section 7.2", false},
+		{"Section 7.2.1 (Cure): 10 days.", "section 7.2", false},
+		{"The fee rose 7.2% this year.", "section 7.2", false},
+	} {
+		if got := NamesSection(tt.s, tt.ref); got != tt.want {
+			t.Errorf("NamesSection(%q, %q) = %v, want %v", tt.s, tt.ref, got, tt.want)
+		}
+	}
+}
