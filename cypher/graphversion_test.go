@@ -19,6 +19,7 @@ var graphVersionExempt = map[string]string{
 	"observation_delete_memories.cypher": "observation_delete_lock.cypher, in the same transaction, moved graph_version",
 	"observation_delete_finish.cypher":   "observation_delete_lock.cypher, in the same transaction, moved graph_version",
 	"import_learned.cypher":              "import_memories.cypher, in the same transaction, moved graph_version",
+	"import_dated_changes.cypher":        "import_edges.cypher, in the same transaction, moved graph_version",
 	"trace_create.cypher":                "reads whether a test fixture's space holds a memory; writes a trace only",
 	"space_delete_node.cypher":           "reads whether a memory of the space is left; deletes the Space node only, once none is",
 	"reembed_space_finish.cypher":        "removes the query_embedding of learned links, which expansion does not read (retrieval/consolidate.go reads it from the store)",

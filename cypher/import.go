@@ -63,6 +63,10 @@ var (
 	importEdgesCypher string
 	qImportEdges      = newQuery("import_edges", importEdgesCypher)
 
+	//go:embed queries/import_dated_changes.cypher
+	importDatedChangesCypher string
+	qImportDatedChanges      = newQuery("import_dated_changes", importDatedChangesCypher)
+
 	//go:embed queries/space_import_mark.cypher
 	spaceImportMarkCypher string
 	qSpaceImportMark      = newQuery("space_import_mark", spaceImportMarkCypher)
@@ -310,13 +314,16 @@ type ImportEdge struct {
 	Props     map[string]any
 }
 
-// WriteEdges creates one batch of memory edges.
+// WriteEdges creates one batch of memory edges; a dated correction's that a file of a
+// version before such an edge said so holds is written as this version writes it
+// (import_dated_changes.cypher).
 func (imp *Import) WriteEdges(ctx context.Context, edges []ImportEdge) error {
 	rows := make([]any, len(edges))
 	for i, e := range edges {
 		rows[i] = map[string]any{"from": e.From, "to": e.To, "type": e.Predicate.RelType(), "props": e.Props}
 	}
-	return imp.writeSteps(ctx, importStep{qImportEdges, map[string]any{"space": imp.space, "rows": rows}, len(rows)})
+	params := map[string]any{"space": imp.space, "rows": rows}
+	return imp.writeSteps(ctx, importStep{qImportEdges, params, len(rows)}, importStep{qImportDatedChanges, params, -1})
 }
 
 // importStep is one statement of an import's transaction and how many things it must

@@ -19,7 +19,9 @@ import (
 // SupersededFactor, when the question asks about the present; when it asks about the past,
 // or about something else the node names (the dog Biscuit of "I live in Lisbon with our
 // dog Biscuit", after a move), the node keeps its score, unless a correction superseded it
-// (realm.IsCorrection: a sample size mistyped never held, in the past either) or it was a
+// (realm.IsCorrection: a sample size mistyped never held, in the past either) and the
+// question is about what was corrected, not something else the node names (asideOfChange:
+// "Where did we meet Anna?" of "We met Anna in Porto; the sample size was 214"), or it was a
 // plan that came to pass (cameToPass). Its newer version (a supersedes edge into it) is
 // offered beside it: in its place at its score for the present (demoted in
 // turn when it too has ended, and its own newer version offered from the score it reached,
@@ -86,7 +88,8 @@ func pastQuestion(query string, plans []realm.Plan, asOf time.Time) bool {
 // offered in its place, for a question about the present closer to the clause than to the
 // whole ("Where does the user live?"): the whole still says the old value. For one about
 // what else it says ("What is the user's email?") it keeps its score. So is an exchange that
-// quotes a demoted node (quotes).
+// quotes a demoted node (quotes). For a question about the past, a whole is demoted so
+// only for its clause a correction superseded, which never held, as that clause is.
 func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 	if r.opts.SupersededFactor <= 0 {
 		return nil
@@ -101,31 +104,42 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 		}
 	}
 	past := pastQuestion(run.trace.Query, run.plans, run.now)
-	var partly []cypher.EndedClause
-	if !past {
-		var err error
-		if partly, err = r.store.EndedClauses(ctx, run.space, sortedIDs(holding), run.now, run.qvec); err != nil {
-			return err
-		}
+	partly, err := r.store.EndedClauses(ctx, run.space, sortedIDs(holding), run.now, run.qvec)
+	if err != nil {
+		return err
 	}
 	if len(ended) == 0 && len(partly) == 0 {
 		return nil
 	}
-	wholesOf := map[string][]string{} // an ended clause's id → the holding wholes that comprise it
 	lookup := slices.Clone(ended)
 	for _, p := range partly {
-		wholesOf[p.Clause] = append(wholesOf[p.Clause], p.Whole)
 		lookup = append(lookup, p.Clause)
 	}
 	successors, err := r.store.Successors(ctx, run.space, lookup, r.opts.WSuppress)
 	if err != nil {
 		return err
 	}
-	var aside map[string]bool
-	if !past {
-		if aside, err = r.asideOfChange(ctx, run, successors); err != nil {
-			return err
-		}
+	// The past keeps what held until it changed: of the changes, only corrections concern
+	// it (realm.IsCorrection), and a whole only for its clause a correction superseded.
+	changes := successors
+	if past {
+		changes = slices.DeleteFunc(slices.Clone(successors), func(s cypher.Successor) bool { return !realm.IsCorrection(s.Description) })
+	}
+	aside, err := r.asideOfChange(ctx, run, changes)
+	if err != nil {
+		return err
+	}
+	if past {
+		partly = slices.DeleteFunc(partly, func(p cypher.EndedClause) bool {
+			return aside[p.Clause] || !slices.ContainsFunc(changes, func(s cypher.Successor) bool { return s.Of == p.Clause })
+		})
+		successors = slices.DeleteFunc(successors, func(s cypher.Successor) bool {
+			return !slices.Contains(ended, s.Of) && !slices.ContainsFunc(partly, func(p cypher.EndedClause) bool { return p.Clause == s.Of })
+		})
+	}
+	wholesOf := map[string][]string{} // an ended clause's id → the holding wholes that comprise it
+	for _, p := range partly {
+		wholesOf[p.Clause] = append(wholesOf[p.Clause], p.Whole)
 	}
 	came := cameToPass(run, successors)
 	var quoting []string // holding exchanges that quote a demoted node

@@ -122,6 +122,60 @@ func TestRecallCorrectedForThePast(t *testing.T) {
 	}
 }
 
+// TestRecallCorrectedAsideForThePast: a memory a correction superseded is demoted for a
+// question about the past only when the question is about what was corrected, not about
+// something else it says (Anna, Porto); and a whole turn that holds the corrected clause
+// says the wrong number too: for a question about that number it is demoted with the
+// clause, the correction first, but not for one about what else it says. Built by the
+// offline agent through the write path.
+func TestRecallCorrectedAsideForThePast(t *testing.T) {
+	ctx := context.Background()
+	const correction = "Correction: the Smith 2021 study's sample size was 412, not 214."
+	tests := []struct {
+		name, said string
+		queries    map[string]bool // question → the memories saying 214 demoted, the correction first
+	}{
+		{"Whole", "We met Anna in Porto yesterday; the Smith 2021 study had a sample size of 214 adolescents.", map[string]bool{
+			"Where did we meet Anna?":                            false,
+			"Who did we meet in Porto?":                          false,
+			"How many adolescents were in the Smith 2021 study?": true,
+		}},
+		{"Clause", "I live in Porto, I'm on the Basic plan, and the Smith 2021 study had a sample size of 214 adolescents.", map[string]bool{
+			"Where did Dana live?":                              false,
+			"What was the sample size of the Smith 2021 study?": true,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, space := ingestedWithWords(t, []realm.Observation{
+				{ID: "o1", SessionID: "s1", Speaker: "Dana", Content: tt.said, ObservedAt: day(1, 10)},
+				{ID: "o2", SessionID: "s2", Speaker: "Dana", Content: correction, ObservedAt: day(3, 20)},
+			})
+			r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+			at := day(4, 1)
+			for q, demoted := range tt.queries {
+				res, err := r.Recall(ctx, space, realm.RecallRequest{Query: q, Time: &at})
+				if err != nil {
+					t.Fatal(err)
+				}
+				oldRank, newRank := rankOf(res, "o1"), rankOf(res, "o2")
+				if oldRank < 0 || newRank >= 0 && (newRank < oldRank) != demoted {
+					t.Errorf("%q: the correction at %d, the first memory saying 214 at %d; want the correction first: %v", q, newRank, oldRank, demoted)
+				}
+				tr, err := s.Trace(ctx, space, res.TraceID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := slices.ContainsFunc(tr.Validity, func(v realm.TraceValidity) bool {
+					return v.Action == realm.ValidityDemoted && v.ID == res.Nodes[oldRank].Node.ID
+				}); got != demoted {
+					t.Errorf("%q: the first memory saying 214 demoted %v, want %v (trace %+v)", q, got, demoted, tr.Validity)
+				}
+			}
+		})
+	}
+}
+
 // TestRecallWholeOfAnEndedClause: a move supersedes the clause of an older message that
 // told the home, and the message, which also tells a plan and an email, holds; it is
 // demoted below the move for a question closer to the home than to the message, and
