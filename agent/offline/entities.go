@@ -3,7 +3,9 @@ package offline
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/realm-memory/realm/agent"
@@ -261,8 +263,10 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 		return "concept"
 	case personCued(text, ws, i, j):
 		return "person"
-	case i == j && languages[lower]:
-		return "concept"
+	case !slices.ContainsFunc(strings.Split(lower, "-"), func(l string) bool { return !languages[l] }):
+		return "concept" // "German", "English-German"
+	case i == j && !places[lower] && !placesAlsoNames[lower] && citedAfter(text, ws, j):
+		return "person" // "Garcia & Lee (2019)": authors, also after "from"
 	case i == j && products[lower], productCued(text, ws, i, j), i == j && codeLanguages[lower] && codeCued(text, ws, i):
 		return "concept"
 	case firstNames[ws[i].lower] && j <= i+1: // "sent it to Vera"; "in Julia" of code is the language
@@ -281,6 +285,49 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 		return "person"
 	}
 	return "concept"
+}
+
+// citedAfter: the name ending at ws[j] is an author's, as a citation writes it: "et al."
+// after it, a year ("Okafor 2016", "Lee (2019)", a table's "| Okafor | 2016 |") or an
+// initial ("Smith, J.") right after it, or another author's after "&" or "and" ("Garcia &
+// Lee (2019)"). An acronym before a year is no author: "WMT 2014".
+func citedAfter(text string, ws []wordSpan, j int) bool {
+	if j+1 >= len(ws) || isAcronym(ws[j].text) {
+		return false
+	}
+	next, gap := ws[j+1], strings.Trim(text[ws[j].end:ws[j+1].start], " ,(|")
+	switch {
+	case next.lower == "et" && j+2 < len(ws) && ws[j+2].lower == "al":
+		return true
+	case gap == "" && isYear(next.text):
+		return true
+	case gap == "" && utf8.RuneCountInString(next.text) == 1 && isNameWord(next) && strings.HasPrefix(text[next.end:], "."):
+		return true
+	case (gap == "&" || gap == "and") && isNameWord(next):
+		return citedAfter(text, ws, j+1)
+	}
+	return false
+}
+
+// isYear: w is a year a work is cited with, 1500 to 2099.
+func isYear(w string) bool {
+	n, err := strconv.Atoi(w)
+	return err == nil && len(w) == 4 && n >= 1500 && n < 2100
+}
+
+// monthAbbreviations name a month beside a day or a year ("accessed 3 Dec", "Sep 2024"),
+// not a person; "Jan" alone may be one.
+var monthAbbreviations = setOf(`jan feb mar apr jun jul aug sep sept oct nov dec`)
+
+// labels name a part of a document by its number ("see Table 2", "Figure 3b", "page 9"),
+// nothing of their own.
+var labels = setOf(`table tables figure figures fig page pages section sections chapter appendix equation eq supplement`)
+
+// isDateOrLabel: ws[i] is a month's abbreviation beside a number, or a label before one
+// (monthAbbreviations, labels): "3 Dec", "Table 2", "Table S3".
+func isDateOrLabel(ws []wordSpan, i int) bool {
+	hasDigit := func(k int) bool { return k >= 0 && k < len(ws) && strings.ContainsFunc(ws[k].text, unicode.IsDigit) }
+	return monthAbbreviations[ws[i].lower] && (hasDigit(i-1) || hasDigit(i+1)) || labels[ws[i].lower] && hasDigit(i+1)
 }
 
 // termAcronyms are the acronyms of common business and tech terms ("the SOC 2 report",

@@ -234,6 +234,33 @@ type namesCase struct {
 }
 
 // checkNames runs findNames on each case's text, said by the user.
+// TestNamesOfDocuments: a pasted paper, table or transcript names its authors, not its
+// headings, labels, months or table cells: a capitalised common word after a heading or
+// a cell's opening is no name, nor a label before its number ("Table 2") or a month's
+// abbreviation beside a day ("3 Dec"); an author cited ("Garcia & Lee (2019)", "Smith et
+// al.", "Smith, J.") is a person, also after "from" and at a sentence's start; a quoted
+// title is one name.
+func TestNamesOfDocuments(t *testing.T) {
+	tests := []namesCase{
+		{"Label", "The effect was larger in younger participants (see Table 2 on page 7).", nil},
+		{"LabelAndFigure", "Page 4, Figure 2 shows it.", nil},
+		{"MonthAbbreviation", "The comparison table from the review site (accessed 3 Dec).", nil},
+		{"Heading", "Abstract. Background: Adolescents routinely sleep less. Results: Restricted sleep reduced accuracy.", nil},
+		{"TranscriptLine", "Tom: Randomisation will be stratified.\nPriya: Decision: we will use the PSQI.", []nameMention{{"Tom", "person"}, {"Priya", "person"}, {"PSQI", "concept"}}},
+		{"TableCells", "| Study | Design | Outcome |\n|---|---|---|\n| Smith et al. | RCT crossover | Working memory |\n| Okafor | Survey | Sleep onset latency |", []nameMention{{"Smith", "person"}}},
+		{"CitedAfterFrom", "Finding from Garcia & Lee (2019), Journal of Sleep Research.", []nameMention{{"Garcia", "person"}, {"Lee", "person"}, {"Journal of Sleep Research", "concept"}}},
+		{"EtAlAtStart", "Vaswani et al. (2017) replaced recurrence.", []nameMention{{"Vaswani", "person"}}},
+		{"Initials", "Please remember this paper. Smith, J., Alvarez, R., & Cho, H. (2021). Sleep duration.", []nameMention{{"Smith", "person"}, {"Alvarez", "person"}, {"Cho", "person"}}},
+		{"QuotedTitle", `They wrote "Attention Is All You Need" at Google.`, []nameMention{{"Attention Is All You Need", "concept"}, {"Google", "concept"}}},
+		{"LanguagePair", "It reached 28.4 BLEU on WMT 2014 English-German.", []nameMention{{"BLEU", "concept"}, {"WMT", "concept"}, {"English-German", "concept"}}},
+		// Negative rows: names kept.
+		{"JanAlone", "I met Jan at the gym.", []nameMention{{"Jan", "person"}}},
+		{"GivenNameAndSurname", "A talk from Maria Garcia on sleep.", []nameMention{{"Maria Garcia", "person"}}},
+		{"PlaceWithYear", "We flew to Lisbon 2019 style.", []nameMention{{"Lisbon", "place"}}},
+	}
+	checkNames(t, tests)
+}
+
 func checkNames(t *testing.T, tests []namesCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,17 +11,19 @@ var reParagraphBreak = regexp.MustCompile(`\n[ \t]*\n\s*`)
 // partsOf splits a text longer than max characters into parts of at most max that the
 // embedder reads whole (it cuts a text after 256 word pieces, about 1,000 characters of
 // English): whole paragraphs in order, as many to a part as fit; a paragraph longer than
-// max by groups of whole sentences. A fenced code block is one paragraph, blank lines in
-// it included, and one sentence; a sentence or a block longer than max is a part of its
-// own, never cut. A text of max characters or fewer is one part, itself. Lengths are
+// max by groups of whole sentences, and a sentence longer than max by groups of its
+// clauses or, failing them, its words (cutLong). A fenced code block is one paragraph,
+// blank lines in it included, and one sentence; a block longer than max is a part of its
+// own, never cut, as is a word longer than max. A text of max characters or fewer is one
+// part, itself. Lengths are
 // counted in bytes: a letter beyond ASCII takes more of them, as it takes more word pieces.
-// The parts of a text longer than max leave room bytes of max for the head a part is
-// read with (headRoom).
+// The parts of a text longer than max leave room bytes of max, half of it at most, for
+// the head a part is read with (headRoom).
 func partsOf(text string, max, room int) []segment {
 	if len(text) <= max {
 		return []segment{{0, len(text)}}
 	}
-	max -= room
+	max -= min(room, max/2) // the head takes half of a part at most: a sentence is cut to fit the rest
 	fences := reFence.FindAllStringIndex(text, -1)
 	var units []segment
 	for _, p := range paragraphs(text, fences) {
@@ -30,7 +32,12 @@ func partsOf(text string, max, room int) []segment {
 			continue
 		}
 		for _, s := range sentences(text[p.start:p.end]) {
-			units = append(units, segment{p.start + s.start, p.start + s.end})
+			s = segment{p.start + s.start, p.start + s.end}
+			if holdsFence(fences, s) {
+				units = append(units, s)
+				continue
+			}
+			units = append(units, cutLong(text, s, max)...)
 		}
 	}
 	units = joinFenced(units, fences)
@@ -88,6 +95,62 @@ func overlapsFence(fences [][]int, a, b segment) bool {
 		}
 	}
 	return false
+}
+
+// holdsFence: s and a fence overlap.
+func holdsFence(fences [][]int, s segment) bool {
+	for _, f := range fences {
+		if f[0] < s.end && f[1] > s.start {
+			return true
+		}
+	}
+	return false
+}
+
+// reGap is the space between two words.
+var reGap = regexp.MustCompile(`\s+`)
+
+// cutLong splits the span s of text, when longer than max, at the spaces after which a
+// clause starts, those after a semicolon or before a dash ("… 2019; Smith …", "… – and
+// …"), then, for a piece still too long, at those after a comma or a colon, then at any
+// space: a paragraph without a sentence's end (a reference list, a transcript without
+// punctuation) in pieces the embedder reads whole, which partsOf joins again up to max.
+// The spaces cut at are left out of the pieces.
+func cutLong(text string, s segment, max int) []segment {
+	if s.end-s.start <= max {
+		return []segment{s}
+	}
+	for level := range 3 {
+		var pieces []segment
+		start := s.start
+		for _, ix := range reGap.FindAllStringIndex(text[s.start:s.end], -1) {
+			if ix[0] > 0 && ix[1] < s.end-s.start && gapLevel(text, s.start+ix[0], s.start+ix[1]) <= level {
+				pieces = append(pieces, segment{start, s.start + ix[0]})
+				start = s.start + ix[1]
+			}
+		}
+		if len(pieces) > 0 {
+			var out []segment
+			for _, p := range append(pieces, segment{start, s.end}) {
+				out = append(out, cutLong(text, p, max)...)
+			}
+			return out
+		}
+	}
+	return []segment{s}
+}
+
+// gapLevel is how far the space text[start:end] is from ending a clause: 0 after a
+// semicolon or before a dash, 1 after a comma or a colon, 2 between any two words.
+func gapLevel(text string, start, end int) int {
+	before, after := text[start-1], text[end:]
+	switch {
+	case before == ';' || strings.HasPrefix(after, "- ") || strings.HasPrefix(after, "– ") || strings.HasPrefix(after, "— "):
+		return 0
+	case before == ',' || before == ':':
+		return 1
+	}
+	return 2
 }
 
 func inFence(fences [][]int, pos int) bool {

@@ -29,8 +29,14 @@ func TestPartsOf(t *testing.T) {
 			[]string{"First paragraph here.\n\nSecond paragraph.", "Third one."}},
 		{"Sentences", "The first sentence is here. The second follows it. A third ends it.", 40,
 			[]string{"The first sentence is here.", "The second follows it. A third ends it."}},
-		{"LongSentenceWhole", "Short start.\n\nThis single sentence runs on for far longer than the limit allows.", 30,
-			[]string{"Short start.", "This single sentence runs on for far longer than the limit allows."}},
+		{"LongSentenceAtWords", "Short start.\n\nThis single sentence runs on for far longer than the limit allows.", 30,
+			[]string{"Short start.\n\nThis single", "sentence runs on for far", "longer than the limit allows."}},
+		{"LongSentenceAtClauses", "Smith A (2019) on sleep; Lee B (2020) on mood, with Cho; Kaur C (2021) on memory", 40,
+			[]string{"Smith A (2019) on sleep;", "Lee B (2020) on mood, with Cho;", "Kaur C (2021) on memory"}},
+		{"LongClauseAtCommas", "Notes on sleep, mood and memory, all three, from the review of the year before", 40,
+			[]string{"Notes on sleep, mood and memory,", "all three,", "from the review of the year before"}},
+		{"LongWordWhole", "See https://example.com/" + strings.Repeat("a", 40) + " now", 30,
+			[]string{"See", "https://example.com/" + strings.Repeat("a", 40), "now"}},
 		{"FullWidthSentences", "第一句在这里。第二句跟着它！第三句结束吗？", 45,
 			[]string{"第一句在这里。第二句跟着它！", "第三句结束吗？"}},
 		{"FenceWithBlankLine", "Build it like this:\n\n" + fence + "\n\nThen deploy.", 30,
@@ -141,6 +147,31 @@ func TestLongUnspacedMessageParts(t *testing.T) {
 	}
 	if n < 3 || said.String() != msg.String() {
 		t.Errorf("%d parts saying %q", n, said.String())
+	}
+}
+
+// TestLongRunOnParts: a paragraph of 8,000 characters without a sentence's end (a
+// reference list) is said in parts the embedder reads whole, cut between its entries,
+// the last entry in the last part.
+func TestLongRunOnParts(t *testing.T) {
+	var refs []string
+	for i := range 120 {
+		refs = append(refs, fmt.Sprintf("Author%d A. (20%02d) Title number %d, Journal %d, doi:10.%d/xyz.%d", i, i%25, i, i%7, 1000+i, i))
+	}
+	msg := "Reference list: " + strings.Join(refs, "; ")
+	ex := mustExtract(t, New(Options{}), agent.ExtractInput{Observation: obsAt("o1", "s1", "Dana", msg)})
+	var said []string
+	for _, c := range ex.Candidates {
+		if c.Part == 0 {
+			continue
+		}
+		if len(c.Content) > 1100 {
+			t.Errorf("part %d is %d characters", c.Part, len(c.Content))
+		}
+		said = append(said, strings.TrimPrefix(c.Content, "Dana: "))
+	}
+	if len(said) < 8 || strings.Join(said, " ") != msg || !strings.HasSuffix(said[len(said)-1], refs[119]) {
+		t.Errorf("%d parts: %q", len(said), said)
 	}
 }
 

@@ -63,6 +63,8 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	for _, id := range ids {
 		words = replaceWord(words, id, " ")
 	}
+	// "et al." follows a name in every citation: no keyword of any of them.
+	words = reEtAl.ReplaceAllString(words, " ")
 	plan.Keywords = text.Keywords(words, o.opts.MaxKeywords)
 	if plan.Latest {
 		// "last" and "latest" say which of the memories asked about, not what they say.
@@ -80,7 +82,7 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	for _, ref := range text.Sections(words) {
 		sections = append(sections, ref[strings.LastIndexByte(ref, ' ')+1:])
 	}
-	for _, n := range slices.Concat(ids, sections, text.IDNumbers(words), groupedNumbers(words)) {
+	for _, n := range slices.Concat(ids, sections, text.IDNumbers(words), groupedNumbers(words), citedYears(words)) {
 		if !slices.Contains(plan.Keywords, n) {
 			plan.Keywords = append(plan.Keywords, n)
 		}
@@ -137,6 +139,26 @@ var endsBefore = regexp.MustCompile(`(?i)\b(by|before|until|till)\s*$`)
 
 // closesSpan: the words before a time that make it the end of a span the question names.
 var closesSpan = regexp.MustCompile(`(?i)\b(?:between|from)\b.*\b(?:and|to|until|till|through)\s*$`)
+
+// reEtAl: "et al." after an author's name.
+var reEtAl = regexp.MustCompile(`(?i)\bet\s+al\b\.?`)
+
+// reCitedYear: a year right after a capitalised word, in brackets or after a comma or
+// not ("Smith 2021", "Smith et al. (2021)", once "et al." is cut, "Garcia & Lee, 2019").
+var reCitedYear = regexp.MustCompile(`(\p{Lu}[\p{L}'’-]+)\s*,?\s*\(?((?:1[5-9]|20)\d\d)\b`)
+
+// citedYears are the years of s that stand after a name, as a citation's does: the year
+// is what tells "Smith 2021" from Smith's other papers, a keyword as the name is. A
+// month's or a weekday's year ("May 2023") is a time, and a stop word's ("In 2021") too.
+func citedYears(s string) []string {
+	var out []string
+	for _, m := range reCitedYear.FindAllStringSubmatch(s, -1) {
+		if w := strings.ToLower(m[1]); !nonName[w] && !text.IsStopword(w) {
+			out = append(out, m[2])
+		}
+	}
+	return out
+}
 
 // numberGroups: a number written in groups of digits, each after a space, a point, a
 // hyphen or a slash ("0088 412 390", "4417-203-998").

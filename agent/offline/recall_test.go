@@ -33,7 +33,9 @@ func TestOfflinePlanSeeds(t *testing.T) {
 
 // TestOfflinePlanSeedsIDs: the number of an identifier is a keyword, one written in groups
 // also whole, and a query that is only an identifier searches the keyword index; counts,
-// short numbers, ranges and years are not.
+// short numbers, ranges and years are not, but for a year after an author's name, part of
+// the citation ("Smith et al. 2021" is not Smith's 2019 paper); "et al." is in every
+// citation, no keyword; a month's year stays a time.
 func TestOfflinePlanSeedsIDs(t *testing.T) {
 	d := offline.New(offline.Options{})
 	now := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
@@ -55,6 +57,11 @@ func TestOfflinePlanSeedsIDs(t *testing.T) {
 		{"Are rooms 14-18 free?", []string{"rooms", "free"}, realm.HybridMatch},
 		{"What is the notice period in Section 28.9?", []string{"notice", "period", "section", "28.9"}, realm.HybridMatch},
 		{"Compare § 7.2 and clause 12.10", []string{"compare", "clause", "7.2", "12.10"}, realm.HybridMatch},
+		{"What were the results of Smith et al. 2021?", []string{"results", "smith", "2021"}, realm.HybridMatch},
+		{"What did Smith et al. (2021) find?", []string{"smith", "find", "2021"}, realm.HybridMatch},
+		{"What did Garcia & Lee, 2019 report?", []string{"garcia", "lee", "report", "2019"}, realm.HybridMatch},
+		{"What did Smith find in 2021?", []string{"smith", "find"}, realm.HybridMatch},
+		{"What did Maria donate in December 2023?", []string{"maria", "donate"}, realm.HybridMatch},
 	} {
 		plans, _, err := d.PlanSeeds(context.Background(), agent.PlanInput{Query: tt.query, Time: now})
 		if err != nil || len(plans) != 1 || !slices.Equal(plans[0].Keywords, tt.want) || plans[0].Mode != tt.mode {

@@ -476,6 +476,15 @@ talk tell ask call show give help remind find send mondays tuesdays wednesdays t
 sundays weekends today tonight tomorrow yesterday message note reminder je j'ai c'est now then
 re fwd fw`)
 
+// reLabel: a label opening a sentence, the word after it opening the sentence as well:
+// a heading ("Results: Restricted sleep…", "Action item: Tom will…"), a transcript's
+// speaker ("Tom: Randomisation will be…").
+var reLabel = regexp.MustCompile(`^\p{Lu}[\p{L}'’-]*(?: [\p{L}'’-]+){0,2}:[ \t]+`)
+
+// reTableCell: the opening of a cell of a table, which a word opens as a sentence does
+// ("| Cohort | 1032 |").
+var reTableCell = regexp.MustCompile(`(?m)(?:^[ \t]*\||\|)[ \t]*`)
+
 var connectorWords = map[string]bool{"of": true, "the": true, "de": true, "la": true, "van": true, "von": true, "and": false}
 
 // nameMention is a proper name found in a text.
@@ -497,6 +506,18 @@ func findNames(text string, known map[string]string) []nameMention {
 	}
 	for _, s := range clauses(text) {
 		sentStart[s.start] = true
+	}
+	// A word alone after a label or opening a table's cell opens a sentence too: "Results:
+	// Restricted sleep reduced…", "| Sleep onset latency |"; several are a name more often
+	// than not ("New contact: Xiao Zhang, VP Engineering").
+	labelled := map[int]bool{}
+	for start := range sentStart {
+		if m := reLabel.FindStringIndex(text[start:]); m != nil {
+			labelled[start+m[1]] = true
+		}
+	}
+	for _, m := range reTableCell.FindAllStringIndex(text, -1) {
+		labelled[m[1]] = true
 	}
 	ws := wordsOf(text)
 	code := codeBlocks(text)
@@ -520,9 +541,14 @@ func findNames(text string, known map[string]string) []nameMention {
 			continue
 		}
 		j := i
+		quoted := strings.HasSuffix(text[:ws[i].start], "\"") || strings.HasSuffix(text[:ws[i].start], "“")
 		for j+1 < len(ws) && (gapIsSpace(text, ws[j].end, ws[j+1].start) || joinsName(text, ws, j)) {
 			if nameWord(j + 1) {
 				j++
+				continue
+			}
+			if quoted && j+2 < len(ws) && isCapitalised(ws[j+1]) && gapIsSpace(text, ws[j+1].end, ws[j+2].start) && nameWord(j+2) {
+				j += 2 // a quoted title keeps its capitalised small words: "Attention Is All You Need"
 				continue
 			}
 			if k := pastConnectors(text, ws, j, nameWord); k > 0 {
@@ -534,15 +560,15 @@ func findNames(text string, known map[string]string) []nameMention {
 		if i < j && ws[i].text == "Met" && isAfterOpening(text, ws[i].start, sentStart) {
 			i++ // "Met Tom Becker at Acme": the person met, named after the verb (personCued)
 		}
-		if (isPost(ws, i, j) || i == j && isTermAcronym(ws[i])) && known[strings.ToLower(text[ws[i].start:ws[j].end])] == "" {
-			i = j // a post or a term names nothing of its own: "CFO", "Head of IT", "the SOC 2 report" (entities.go)
+		if (isPost(ws, i, j) || i == j && (isTermAcronym(ws[i]) || isDateOrLabel(ws, i))) && known[strings.ToLower(text[ws[i].start:ws[j].end])] == "" {
+			i = j // a post, a term, a month or a label names nothing of its own: "CFO", "Head of IT", "the SOC 2 report", "3 Dec", "Table 2" (entities.go)
 			continue
 		}
 		name := strings.TrimSuffix(strings.TrimSuffix(text[ws[i].start:ws[j].end], "'s"), "’s")
 		// A title opens a name wherever it stands: "Dr. Patel called", "St. Louis is
 		// lovely"; so do capitalised words joined by a hyphen, which are seldom anything but
 		// a name ("Anne-Marie lives in Leeds").
-		atStart := isAfterOpening(text, ws[i].start, sentStart) && !(i < j && (opensName(ws, i) || hyphenAfter(text, ws, i)))
+		atStart := (isAfterOpening(text, ws[i].start, sentStart) || i == j && labelled[ws[i].start]) && !(i < j && (opensName(ws, i) || hyphenAfter(text, ws, i)))
 		key := strings.ToLower(name)
 		cat, isKnown := known[key]
 		if utf8.RuneCountInString(name) == 1 && !isKnown {
@@ -550,7 +576,7 @@ func findNames(text string, known map[string]string) []nameMention {
 			i = j
 			continue
 		}
-		if atStart && !isKnown && !firstNames[ws[i].lower] {
+		if atStart && !isKnown && !firstNames[ws[i].lower] && !citedAfter(text, ws, j) {
 			// A known name may follow a capitalised greeting: "Hey Mel" is caught on "Mel".
 			i = j
 			continue
@@ -578,11 +604,12 @@ func isAfterOpening(text string, pos int, starts map[int]bool) bool {
 }
 
 func isNameWord(w wordSpan) bool {
+	return isCapitalised(w) && !nonName[strings.TrimSuffix(w.lower, "'s")]
+}
+
+func isCapitalised(w wordSpan) bool {
 	r, _ := utf8.DecodeRuneInString(w.text)
-	if !unicode.IsUpper(r) {
-		return false
-	}
-	return !nonName[strings.TrimSuffix(w.lower, "'s")]
+	return unicode.IsUpper(r)
 }
 
 // keywordsOf picks 3–5 keywords: names first (in order), then the content words used
