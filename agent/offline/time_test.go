@@ -32,6 +32,12 @@ func TestOfflineAnnotateDates(t *testing.T) {
 		{"I have a dentist appointment on Thursday at 2pm.", "I have a dentist appointment on Thursday (Thursday 11 May 2023) at 2pm."},
 		{"Piano lesson for Mia on Friday at 4pm.", "Piano lesson for Mia on Friday (Friday 12 May 2023) at 4pm."},
 		{"I saw the dentist on Thursday.", "I saw the dentist on Thursday (Thursday 4 May 2023)."},
+		// The past of any irregular verb is past; a word spelled as one, or a verb of
+		// saying, tells no past of what it tells.
+		{"We flew to Rome on Thursday.", "We flew to Rome on Thursday (Thursday 4 May 2023)."},
+		{"Mia swam in the lake on Thursday.", "Mia swam in the lake on Thursday (Thursday 4 May 2023)."},
+		{"Tom said he'd come on Thursday.", "Tom said he'd come on Thursday (Thursday 11 May 2023)."},
+		{"A bit of gardening on Thursday.", "A bit of gardening on Thursday (Thursday 11 May 2023)."},
 		{"On Friday, I got great news.", "On Friday (Friday 5 May 2023), I got great news."},
 		{"My sister got married in April.", "My sister got married in April (April 2023)."},
 		{"Got it, dentist on June 9.", "Got it, dentist on June 9 (9 June 2023)."},
