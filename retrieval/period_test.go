@@ -136,3 +136,25 @@ func TestRecallOfThenNewerVersion(t *testing.T) {
 		t.Errorf("no memory of the cancellation (o3) among %d nodes", len(res.Nodes))
 	}
 }
+
+// TestRecallPlannedMonthPast: a question about what was planned for a month, asked when
+// the coming one is nearer than the last ("Where were we going to go in May?", in
+// December), finds the plan told for the last May, though it changed since.
+func TestRecallPlannedMonthPast(t *testing.T) {
+	ctx := context.Background()
+	s, space := ingestedWithWords(t, []realm.Observation{
+		{ID: "o1", SessionID: "s1", Speaker: "user", Content: "We're going to Lisbon in May.", ObservedAt: day(4, 2)},
+		{ID: "o2", SessionID: "s2", Speaker: "user", Content: "The Lisbon trip moved to June.", ObservedAt: day(4, 20)},
+	})
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	at := day(12, 10)
+	for _, q := range []string{"Where were we going to go in May?", "Where were we supposed to go in May?"} {
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: q, Time: &at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rankOf(res, "o1") < 0 {
+			t.Errorf("%q: no memory of the plan for May (o1) among %d nodes", q, len(res.Nodes))
+		}
+	}
+}

@@ -791,7 +791,8 @@ func amountOfSomething(rewritten, speaker string) bool {
 // makes of themselves — a negation ("I don't smoke", as rewritten "user doesn't smoke";
 // "No allergies.") or an amount with its unit ("I weigh 72.5 kg") — is a fact however
 // short, and so is when a thing of the speaker's is ("My birthday is tomorrow", as
-// rewritten "user's birthday is tomorrow"; "Our anniversary is next week"). A reaction is
+// rewritten "user's birthday is tomorrow"; "Our anniversary is next week"; "Friday is my
+// last day"). A reaction is
 // none: its words (told) are verbs of the mind ("I can't believe it!", "I don't blame
 // you") or a pleasantry ("No worries!", rePleasantry).
 func ownShortFact(rewritten, speaker string, told []string, now time.Time) bool {
@@ -802,7 +803,8 @@ func ownShortFact(rewritten, speaker string, told []string, now time.Time) bool 
 		return true
 	}
 	rest := strings.TrimSpace(rewritten)
-	if speaker != "" && reOwnThing.MatchString(strings.TrimPrefix(strings.ToLower(rest), strings.ToLower(speaker))) && len(text.Dates(rest, now, text.TenseUnknown)) > 0 {
+	thing := reWeekdayIsOpening.ReplaceAllString(strings.ToLower(rest), "")
+	if speaker != "" && reOwnThing.MatchString(strings.TrimPrefix(thing, strings.ToLower(speaker))) && len(text.Dates(rest, now, text.TenseUnknown)) > 0 {
 		return true
 	}
 	if speaker == "" || len(rest) <= len(speaker) || !strings.EqualFold(rest[:len(speaker)+1], speaker+" ") {
@@ -827,6 +829,9 @@ var (
 	// reOwnThing: the opening, its speaker cut, of a turn about a thing of the speaker's
 	// ("user's birthday", "our anniversary").
 	reOwnThing = regexp.MustCompile(`^(?:'s|our) `)
+	// reWeekdayIsOpening: a weekday opening a turn as the day a thing is, before the thing
+	// ("Friday is my last day", as rewritten "Friday is user's last day").
+	reWeekdayIsOpening = regexp.MustCompile(`^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday) is `)
 	// reNegated: the words after a subject that negate what it is, has or does; not what
 	// it will or would do ("I won't be long").
 	reNegated = regexp.MustCompile(`(?i)^(?:\S+ ){0,2}?(?:not|never|no|(?:do|does|did|is|are|was|were|has|have|had|ca)n['’]t)\b`)

@@ -3,6 +3,7 @@ package offline
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,6 +23,9 @@ import (
 // (SaidIn, asksWhatWasSaid). A query with no keyword left is a query_match plan; when it
 // names a time, the memories told then (SaidIn) or dated then (DatedIn), or over a longer
 // time, or ahead (a time to come, what one has then: asksWhatIsOn), a hybrid plan.
+// A question about what was planned for a time ("Where were we going in May?") asks of a
+// plan told before it, for a time past or to come: asked in December, of last May's or of
+// the coming May's, each a plan of its own when they differ.
 func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan, realm.Usage, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -30,9 +34,7 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	if now.IsZero() {
 		now = time.Now().UTC()
 	}
-	plan := realm.Plan{Query: in.Query, Mode: realm.HybridMatch}
-	words := in.Query
-	has, ahead := asksWhatIsOn.MatchString(in.Query), false // ahead: of a time to come, or of what one has then
+	has := asksWhatIsOn.MatchString(in.Query)
 	tense := text.TensePast
 	switch {
 	case has:
@@ -40,20 +42,35 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 	case plannedThen.MatchString(in.Query): // a plan told then, of a day that may lie ahead
 		tense = text.TenseUnknown
 	}
+	plans := []realm.Plan{o.plan(in.Query, now, tense, has)}
+	if tense == text.TenseUnknown && plannedBefore.MatchString(in.Query) {
+		if last := o.plan(in.Query, now, text.TensePast, has); !reflect.DeepEqual(last, plans[0]) {
+			plans = append(plans, last)
+		}
+	}
+	return plans, nil, nil
+}
+
+// plan is the plan of query asked at now, the times it names placed by tense; has: it
+// asks what one has then (asksWhatIsOn).
+func (o *Agent) plan(query string, now time.Time, tense int, has bool) realm.Plan {
+	plan := realm.Plan{Query: query, Mode: realm.HybridMatch}
+	words := query
+	ahead := false             // of a time to come, or of what one has then
 	var asked *realm.TimeRange // the time the question names, without the window's lag
-	m, rest, named := text.QuestionTime(in.Query, now, tense)
-	plan.Latest = !named && asksLatest(in.Query)
+	m, rest, named := text.QuestionTime(query, now, tense)
+	plan.Latest = !named && asksLatest(query)
 	if named {
 		asked = &realm.TimeRange{From: m.From, To: m.To}
 		ahead = has || m.From.After(now)
 		plan.TimeRange = o.window(m, ahead)
-		if countsBack(in.Query, m, now, tense) {
+		if countsBack(query, m, now, tense) {
 			plan.TimeRange.From = time.Time{}
 		}
 		if m.Label == "" || m.Relative {
 			words = rest
 		}
-		if asksWhatWasSaid.MatchString(in.Query) && m.To.Sub(m.From) <= agent.MaxSaidIn {
+		if asksWhatWasSaid.MatchString(query) && m.To.Sub(m.From) <= agent.MaxSaidIn {
 			plan.SaidIn = asked
 		}
 	}
@@ -106,12 +123,12 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 		// the query without the time, which its keywords are taken from when it has none:
 		// neither "summer" nor its meaning draws the memories that say it.
 		plan.Query = words
-		return []realm.Plan{plan}, nil, nil
+		return plan
 	}
 	if len(plan.Keywords) == 0 {
 		plan.Mode = realm.QueryMatch
 	}
-	return []realm.Plan{plan}, nil, nil
+	return plan
 }
 
 // countsBack reports whether the question names the time m as the end of what it asks
@@ -130,9 +147,15 @@ func countsBack(q string, m text.Mention, now time.Time, tense int) bool {
 }
 
 // plannedThen: a question about what was or is planned ("Where were we going on April 9?",
-// "What was Ana supposed to bring on Friday?", "Is Maya going to Lisbon in May?", "What
-// will Tom do on Friday?"), whose day is the nearest, ahead or past.
-var plannedThen = regexp.MustCompile(`(?i)\b(?:was|were|is|are|am)(?: \w+)? (?:going (?:to|on)|planning|supposed to|meant to|due|scheduled)\b|\bwill\b`)
+// "What was Ana supposed to bring on Friday?", "Is Maya going to Lisbon in May?", "Where
+// are we going in May?", "What will Tom do on Friday?"), whose day is the nearest, ahead
+// or past; plannedBefore: one about what was planned, of the last such day too.
+var (
+	plannedThen   = regexp.MustCompile(`(?i)\b(?:was|were|is|are|am)` + planned + `|\bwill\b`)
+	plannedBefore = regexp.MustCompile(`(?i)\b(?:was|were)` + planned)
+)
+
+const planned = `(?: \w+)? (?:going|planning|supposed to|meant to|due|scheduled)\b`
 
 // endsBefore: the words before a time that make it the end of what is asked about.
 var endsBefore = regexp.MustCompile(`(?i)\b(by|before|until|till)\s*$`)

@@ -444,21 +444,42 @@ func TestOfflineSufficiency(t *testing.T) {
 
 // A question about what was or is planned for a day takes the nearest such day, ahead too:
 // asked in March, "Where were we going on April 9?" and "Is Maya going to Lisbon in April?"
-// are of this April; "What did we do on April 9?" of last April.
+// are of this April; "What did we do on April 9?" of last April. What was planned is of the
+// last one too: asked in December, "Where were we going to go in May?" is of the coming May
+// and of the last.
 func TestOfflinePlanSeedsPlannedThen(t *testing.T) {
-	now := time.Date(2026, 3, 21, 10, 0, 0, 0, time.UTC)
-	for q, year := range map[string]int{"Where were we going on April 9?": 2026, "What was Ana supposed to bring on April 9?": 2026, "What did we do on April 9?": 2025,
-		"Is Maya going to Lisbon in April?": 2026, "What will Tom bring on April 9?": 2026, "Where did Maya go in April?": 2025} {
-		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: q, Time: now})
-		if err != nil || len(plans) != 1 {
-			t.Fatalf("%s: plans %v, err %v", q, plans, err)
+	march := time.Date(2026, 3, 21, 10, 0, 0, 0, time.UTC)
+	december := time.Date(2026, 12, 10, 10, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		q     string
+		now   time.Time
+		month time.Month
+		years []int // the years of the plans' windows, in order
+	}{
+		{"Where were we going on April 9?", march, time.April, []int{2026, 2025}},
+		{"What was Ana supposed to bring on April 9?", march, time.April, []int{2026, 2025}},
+		{"What did we do on April 9?", march, time.April, []int{2025}},
+		{"Is Maya going to Lisbon in April?", march, time.April, []int{2026}},
+		{"Where are we going in April?", march, time.April, []int{2026}},
+		{"What will Tom bring on April 9?", march, time.April, []int{2026}},
+		{"Where did Maya go in April?", march, time.April, []int{2025}},
+		{"Where were we going to go in May?", december, time.May, []int{2027, 2026}},
+		{"Where were we supposed to go in May?", december, time.May, []int{2027, 2026}},
+		{"Where were we going in November?", december, time.November, []int{2026}},
+	} {
+		plans, _, err := offline.New(offline.Options{}).PlanSeeds(context.Background(), agent.PlanInput{Query: tt.q, Time: tt.now})
+		if err != nil || len(plans) != len(tt.years) {
+			t.Errorf("%s: plans %v, err %v, want %d", tt.q, plans, err, len(tt.years))
+			continue
 		}
-		w := plans[0].TimeRange
-		if plans[0].SaidIn != nil {
-			w = plans[0].SaidIn
-		}
-		if w == nil || w.To.Year() != year || w.To.Month() != time.April {
-			t.Errorf("%s: window %v, want April %d", q, w, year)
+		for i, p := range plans {
+			w := p.TimeRange
+			if p.SaidIn != nil {
+				w = p.SaidIn
+			}
+			if w == nil || w.To.Year() != tt.years[i] || w.To.Month() != tt.month {
+				t.Errorf("%s: plan %d window %v, want %s %d", tt.q, i, w, tt.month, tt.years[i])
+			}
 		}
 	}
 }

@@ -680,9 +680,48 @@ func keywordsOf(text string, names []string, speaker string) []string {
 var (
 	reFactCue     = regexp.MustCompile(`(?i)\b(likes?|loves?|prefers?|enjoys?|favou?rite|is an?|are an?|works? as|works? at|works? in|plans? to|planning to|wants? to|hopes? to|dreams? of|keen on|interested in|passionate about|believes?|lives? in|is from|allergic|is called|named|has an?|owns?|used to|always|usually|` + recurrence + `)\b`)
 	reFutureCue   = regexp.MustCompile(`(?i)\b(will|won't|going to|gonna|about to|tomorrow|next|soon|upcoming|later)\b`)
-	rePastCue     = regexp.MustCompile(`(?i)\b(went|got|made|saw|did|took|had|came|met|bought|found|gave|told|ran|began|started|finished|won|lost|left|read|wrote|painted|visited|moved|tried|joined|signed|attended|adopted|watched|played|cooked|baked|learned|learnt|spent|celebrated|traveled|travelled|ago|yesterday|last|was|were|just|recently|been)\b`)
+	rePastCue     = regexp.MustCompile(`(?i)\b(ago|yesterday|last|was|were|just|recently|been)\b`)
 	reRegularPast = regexp.MustCompile(`\b[a-z]{3,}ed\b`)
 )
+
+// irregularPast: the past of the irregular verbs, by their base form ("fly": "flew").
+var irregularPast = map[string]string{"arise": "arose", "awake": "awoke", "bear": "bore", "become": "became",
+	"begin": "began", "bend": "bent", "bind": "bound", "bite": "bit", "bleed": "bled", "blow": "blew", "break": "broke",
+	"breed": "bred", "bring": "brought", "build": "built", "burn": "burnt", "buy": "bought", "catch": "caught",
+	"choose": "chose", "cling": "clung", "come": "came", "creep": "crept", "deal": "dealt", "dig": "dug", "do": "did",
+	"draw": "drew", "dream": "dreamt", "drink": "drank", "drive": "drove", "eat": "ate", "fall": "fell", "feed": "fed",
+	"feel": "felt", "fight": "fought", "find": "found", "flee": "fled", "fling": "flung", "fly": "flew",
+	"forbid": "forbade", "foresee": "foresaw", "forget": "forgot", "forgive": "forgave", "freeze": "froze", "get": "got",
+	"give": "gave", "go": "went", "grind": "ground", "grow": "grew", "hang": "hung", "have": "had", "hear": "heard",
+	"hide": "hid", "hold": "held", "keep": "kept", "kneel": "knelt", "know": "knew", "lay": "laid", "lead": "led",
+	"leap": "leapt", "learn": "learnt", "leave": "left", "lend": "lent", "lie": "lay", "light": "lit", "lose": "lost",
+	"make": "made", "mean": "meant", "meet": "met", "mistake": "mistook", "overcome": "overcame", "oversleep": "overslept",
+	"overtake": "overtook", "pay": "paid", "read": "read", "rebuild": "rebuilt", "redo": "redid", "ride": "rode",
+	"ring": "rang", "rise": "rose", "run": "ran", "say": "said", "see": "saw", "seek": "sought", "sell": "sold",
+	"send": "sent", "shake": "shook", "shine": "shone", "shoot": "shot", "shrink": "shrank", "sing": "sang",
+	"sink": "sank", "sit": "sat", "sleep": "slept", "slide": "slid", "speak": "spoke", "speed": "sped", "spend": "spent",
+	"spin": "spun", "spit": "spat", "stand": "stood", "steal": "stole", "stick": "stuck", "sting": "stung",
+	"stink": "stank", "stride": "strode", "strike": "struck", "strive": "strove", "swear": "swore", "sweep": "swept",
+	"swim": "swam", "swing": "swung", "take": "took", "teach": "taught", "tear": "tore", "tell": "told",
+	"think": "thought", "throw": "threw", "tread": "trod", "understand": "understood", "undo": "undid",
+	"wake": "woke", "wear": "wore", "weave": "wove", "weep": "wept", "win": "won", "wind": "wound",
+	"withdraw": "withdrew", "write": "wrote"}
+
+// reIrregularPast: the irregular pasts that tell a past action (hasPastCue), but those
+// spelled as another word ("a rose", "a bit", "fed up", "laid-back", "Drew") and those of a
+// verb of saying or of mind, which tell when something was said or thought, not when what
+// it tells is ("Tom said he'd come on Friday").
+var reIrregularPast = func() *regexp.Regexp {
+	notActions := setOf(`bore bound bit bent burnt drew fed ground laid lay led rose shot spat stuck wound
+said heard thought knew felt meant understood`)
+	var pasts []string
+	for _, p := range irregularPast {
+		if !notActions[p] {
+			pasts = append(pasts, p)
+		}
+	}
+	return regexp.MustCompile(`(?i)\b(?:` + strings.Join(pasts, "|") + `)\b`)
+}()
 
 // adjectivesInEd are "-ed" words that are not actions.
 var adjectivesInEd = setOf(`excited interested inspired tired bored amazed stressed overwhelmed scared worried
@@ -832,8 +871,10 @@ func tenseOf(s string) int {
 	return text.TenseUnknown
 }
 
+// hasPastCue: text tells of the past: a word of the past ("yesterday", "was"), the past
+// of an irregular verb (reIrregularPast) or a regular one's ("-ed", but adjectivesInEd).
 func hasPastCue(text string) bool {
-	if rePastCue.MatchString(text) {
+	if rePastCue.MatchString(text) || reIrregularPast.MatchString(text) {
 		return true
 	}
 	for _, w := range reRegularPast.FindAllString(strings.ToLower(text), -1) {

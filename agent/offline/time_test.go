@@ -32,6 +32,12 @@ func TestOfflineAnnotateDates(t *testing.T) {
 		{"I have a dentist appointment on Thursday at 2pm.", "I have a dentist appointment on Thursday (Thursday 11 May 2023) at 2pm."},
 		{"Piano lesson for Mia on Friday at 4pm.", "Piano lesson for Mia on Friday (Friday 12 May 2023) at 4pm."},
 		{"I saw the dentist on Thursday.", "I saw the dentist on Thursday (Thursday 4 May 2023)."},
+		// The past of any irregular verb is past; a word spelled as one, or a verb of
+		// saying, tells no past of what it tells.
+		{"We flew to Rome on Thursday.", "We flew to Rome on Thursday (Thursday 4 May 2023)."},
+		{"Mia swam in the lake on Thursday.", "Mia swam in the lake on Thursday (Thursday 4 May 2023)."},
+		{"Tom said he'd come on Thursday.", "Tom said he'd come on Thursday (Thursday 11 May 2023)."},
+		{"A bit of gardening on Thursday.", "A bit of gardening on Thursday (Thursday 11 May 2023)."},
 		{"On Friday, I got great news.", "On Friday (Friday 5 May 2023), I got great news."},
 		{"My sister got married in April.", "My sister got married in April (April 2023)."},
 		{"Got it, dentist on June 9.", "Got it, dentist on June 9 (9 June 2023)."},
@@ -329,6 +335,10 @@ func TestOfflineExtractRecurringDates(t *testing.T) {
 		{"Updated: Chase Sapphire is now due on the 22nd.", ""},
 		{"Okay, Amex due on the 28th.", ""},
 		{"Updated: Barclaycard due on the 10th.", ""},
+		// A day said bare, without an article or a possessive, comes each week.
+		{"Trash day is Tuesday.", ""},
+		{"Tuesday is trash day.", ""},
+		{"Thursday is date night.", ""},
 		// Negative: one day, or a time counted from now.
 		{"The plumber is coming on the 22nd.", "2026-03-22"},
 		{"My birthday is next Friday.", "2026-03-06"},
@@ -340,6 +350,8 @@ func TestOfflineExtractRecurringDates(t *testing.T) {
 		{"Amex due on March 22.", "2026-03-22"},
 		{"My rent is due on the 5th next month.", "2026-04-01"},
 		{"My birthday party is on 14 March.", "2026-03-14"},
+		{"The big day is Tuesday.", "2026-03-03"},
+		{"Friday is the deadline for the grant.", "2026-03-06"},
 		{"I swam every Monday last week.", "2026-02-23"},
 		// "weekly" or "monthly" before a noun says what a thing is, not how often the fact holds.
 		{"The weekly meeting on Thursday was cancelled.", "2026-02-26"},
@@ -416,6 +428,10 @@ func TestOfflineExtractWeekdayDate(t *testing.T) {
 		// What is on a weekday, said with a present "is", is the coming one.
 		{"My last day is Friday.", time.Date(2026, time.December, 7, 10, 0, 0, 0, time.UTC), day(2026, time.December, 11)},
 		{"My last day at Acme is on Friday.", time.Date(2026, time.December, 7, 10, 0, 0, 0, time.UTC), day(2026, time.December, 11)},
+		// A weekday opening the turn as what something is or was, the same.
+		{"Friday is my last day.", time.Date(2026, time.December, 7, 10, 0, 0, 0, time.UTC), day(2026, time.December, 11)},
+		{"Friday is my last day at Acme.", time.Date(2026, time.December, 7, 10, 0, 0, 0, time.UTC), day(2026, time.December, 11)},
+		{"Tuesday was the deadline for the grant.", time.Date(2026, time.December, 7, 10, 0, 0, 0, time.UTC), day(2026, time.December, 1)},
 		{"Actually my first day at Northwind was Tuesday, not Monday", time.Date(2026, time.June, 3, 20, 0, 0, 0, time.UTC), day(2026, time.June, 2)},
 		{"Actually the dentist was on Tuesday, not Monday.", time.Date(2026, time.June, 11, 20, 0, 0, 0, time.UTC), day(2026, time.June, 9)},
 	} {

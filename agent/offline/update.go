@@ -1151,18 +1151,12 @@ func planDone(plan, subject, text string) bool {
 	}
 	verb := pw[0]
 	forms := []string{verb + "ed", verb + "d"}
-	if p := pastOf[verb]; p != "" {
+	if p := irregularPast[verb]; p != "" {
 		forms = append(forms, p)
 	}
 	did := regexp.MustCompile(`(?i)\b(?:` + regexp.QuoteMeta(subject) + `|we)` + claimAdverbs + `(?: then| eventually)? (?:` + strings.Join(forms, "|") + `)\b`)
 	return shared >= 1 && did.MatchString(text)
 }
-
-// pastOf lists the irregular past forms a plan's verb may take.
-var pastOf = map[string]string{"run": "ran", "buy": "bought", "go": "went", "see": "saw", "get": "got", "make": "made",
-	"take": "took", "write": "wrote", "begin": "began", "swim": "swam", "fly": "flew", "build": "built", "find": "found",
-	"sell": "sold", "win": "won", "meet": "met", "leave": "left", "teach": "taught", "throw": "threw", "ride": "rode",
-	"drive": "drove", "give": "gave", "sing": "sang", "read": "read", "finish": "finished", "adopt": "adopted"}
 
 // stateChanges draws supersedes (new → old; old → new when the candidate tells of an
 // older state) or contradicts edges between candidate i and the event and fact

@@ -54,8 +54,16 @@ var (
 	reWasWeekday = regexp.MustCompile(`(?i)\b(?:was|were) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
 	// A weekday said to be when something is, without "on": "my last day is Friday".
 	reIsWeekday = regexp.MustCompile(`(?i)\b(?:is|are) (monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b`)
+	// A weekday opening a sentence or a clause as what something was or is, the same:
+	// "Tuesday was the deadline", "Friday is my last day".
+	reWeekdayWas = regexp.MustCompile(`(?i)(?:^|[.!?;:,\n]\s*)(monday|tuesday|wednesday|thursday|friday|saturday|sunday) was\b`)
+	reWeekdayIs  = regexp.MustCompile(`(?i)(?:^|[.!?;:,\n]\s*)(monday|tuesday|wednesday|thursday|friday|saturday|sunday) is\b`)
 	// A kind of day before either is no one day: "my favourite day is Tuesday" (any).
 	reDayKind = regexp.MustCompile(`(?i)\b(?:favou?rite|best|worst|busiest|quietest|usual|preferred)\b[^.!?;,]*$`)
+	// A day or a night said bare, a sentence's or clause's subject before a weekday's "is"
+	// or what a weekday is after it: "Trash day is Tuesday", "Tuesday is leg day".
+	reBareDayBefore = regexp.MustCompile(`(?i)(?:^|[.!?;:,\n])\s*(\w+) (?:day|night)\s*$`)
+	reBareDayAfter  = regexp.MustCompile(`(?i)^\s*(\w+) (?:day|night)\b`)
 	// The weekday of the week after next's: "the Thursday after next".
 	reAfterNext = regexp.MustCompile(`(?i)\bthe (monday|tuesday|wednesday|thursday|friday|saturday|sunday) after next\b`)
 	// A day of the month alone, "on the 14th", where a sentence or a clause ends after it
@@ -146,6 +154,22 @@ func seasonSpan(season string, y int, loc *time.Location) (time.Time, time.Time)
 	return s, s.AddDate(0, 3, 0).Add(-time.Second)
 }
 
+// kindOfDay: the words before or after a weekday said to be when something is, or what
+// it is, name a kind of day that comes round, no one day: a favourite or usual one ("my
+// favourite day is Tuesday"), or a day or a night said bare, without an article or a
+// possessive ("Trash day is Tuesday", "Tuesday is leg day", "Thursday is date night");
+// "my last day", "the big day" are one.
+func kindOfDay(before, after string) bool {
+	m := reBareDayBefore.FindStringSubmatch(before)
+	if m == nil {
+		m = reBareDayAfter.FindStringSubmatch(after)
+	}
+	return reDayKind.MatchString(before) || m != nil && !IsStopword(strings.ToLower(m[1])) && !oneDay[strings.ToLower(m[1])]
+}
+
+// oneDay: the words before "day" that make it one day, not a kind ("First day is Monday").
+var oneDay = wordSet(`first final big`)
+
 // Dates finds the time expressions of text, earliest first and none overlapping, and
 // resolves them against now. A zero now resolves nothing but explicit years and full dates.
 func Dates(text string, now time.Time, tense int) []Mention {
@@ -174,9 +198,9 @@ func Dates(text string, now time.Time, tense int) []Mention {
 		for _, w := range []struct {
 			re    *regexp.Regexp
 			tense int
-		}{{reWasWeekday, TensePast}, {reIsWeekday, TenseFuture}} {
+		}{{reWasWeekday, TensePast}, {reIsWeekday, TenseFuture}, {reWeekdayWas, TensePast}, {reWeekdayIs, TenseFuture}} {
 			for _, ix := range w.re.FindAllStringSubmatchIndex(text, -1) {
-				if !reDayKind.MatchString(text[:ix[0]]) {
+				if !kindOfDay(text[:ix[0]], text[ix[1]:]) {
 					add(weekday("on", strings.ToLower(text[ix[2]:ix[3]]), now, w.tense, ix[2], ix[3]))
 				}
 			}

@@ -63,6 +63,14 @@ func TestDates(t *testing.T) {
 		{"IsWeekdayToday", "the party is Wednesday", wednesday, 0, date(2024, 5, 8), date(2024, 5, 8), "Wednesday 8 May 2024"},
 		{"IsWeekdayNoDate", "my favourite day is Tuesday", wednesday, 0, time.Time{}, time.Time{}, ""},
 		{"WasWeekdayNoDate", "my best day was Tuesday", wednesday, text.TensePast, time.Time{}, time.Time{}, ""},
+		// A weekday opening a sentence as what something is or was, the same; a day said
+		// bare, without an article or a possessive, is a kind of day that comes each week.
+		{"WeekdayIs", "Friday is my last day", wednesday, text.TensePast, date(2024, 5, 10), date(2024, 5, 10), "Friday 10 May 2024"},
+		{"WeekdayWas", "Sorry. Tuesday was the deadline", wednesday, 0, date(2024, 5, 7), date(2024, 5, 7), "Tuesday 7 May 2024"},
+		{"IsWeekdayOneDay", "Big day is Friday", wednesday, 0, date(2024, 5, 10), date(2024, 5, 10), "Friday 10 May 2024"},
+		{"IsWeekdayKindOfDay", "Trash day is Tuesday", wednesday, 0, time.Time{}, time.Time{}, ""},
+		{"WeekdayIsKindOfDay", "Tuesday is leg day", wednesday, 0, time.Time{}, time.Time{}, ""},
+		{"WeekdayIsKindOfNight", "Sure, Thursday is date night", wednesday, 0, time.Time{}, time.Time{}, ""},
 		// A week is named by its Monday, whatever the day it is said.
 		{"ThisWeekOnWednesday", "this week", wednesday, 0, date(2024, 5, 6), date(2024, 5, 12), "the week of 6 May 2024"},
 		{"LastWeekOnWednesday", "last week", wednesday, text.TensePast, date(2024, 4, 29), date(2024, 5, 5), "the week of 29 April 2024"},
