@@ -136,8 +136,8 @@ type correctResult struct {
 	Corrected string `json:"corrected" jsonschema:"the id of the memory corrected: it stays, as history"`
 	MemoryID  string `json:"memory_id" jsonschema:"the id of the new memory, which recall offers in its place"`
 	// A memory that held is corrected with the other events and facts of its messages.
-	AlsoCorrected []construction.SiblingCorrected `json:"also_corrected,omitempty" jsonschema:"the other events and facts of the same messages that said the corrected words (another copy of the turn, in an exchange with the turn before or after it), each corrected alike: corrected, the one superseded, memory_id, its new version"`
-	NotCorrected  []construction.SiblingLeft      `json:"not_corrected,omitempty" jsonschema:"the other events and facts of the same messages left as they are, and why (they do not say the corrected words word for word)"`
+	AlsoCorrected []construction.SiblingCorrected `json:"also_corrected,omitempty" jsonschema:"the other events and facts of the turn that said the corrected words that say them too (another copy of the turn, in an exchange with the turn before or after it), each corrected alike: corrected, the one superseded, memory_id, its new version"`
+	NotCorrected  []construction.SiblingLeft      `json:"not_corrected,omitempty" jsonschema:"the other copies of the turn that said the corrected words left as they are, and why (they do not say them word for word); not those of an exchange's other turn"`
 }
 
 // The tools' results: the SDK publishes each one's schema as the tool's outputSchema and
@@ -289,7 +289,7 @@ func (s *server) mcpHandler() http.Handler {
 		})
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "correct",
-		Description: "Correct what one memory (an event or a fact, by the node id recall returned) says, e.g. a wrong name or a change of state. The memory is not overwritten: a new one says content and supersedes it, from valid_from (when the change happened; default now), and recall offers the new one for the present and the old one for questions about the past. The other copies of the same words (the turn's exchange with the turn before or after it) are corrected alike: also_corrected names them, not_corrected the memories of the same messages left as they are.",
+		Description: "Correct what one memory (an event or a fact, by the node id recall returned) says, e.g. a wrong name or a change of state. The memory is not overwritten: a new one says content and supersedes it, from valid_from (when the change happened; default now), and recall offers the new one for the present and the old one for questions about the past. The other copies of the same words (the turn's exchange with the turn before or after it) are corrected alike: also_corrected names them, not_corrected the other copies of that turn left as they are.",
 		// Idempotent: the same correction again answers the memory it made.
 		Annotations: &mcp.ToolAnnotations{Title: "Correct", DestructiveHint: no, IdempotentHint: true, OpenWorldHint: no}},
 		func(ctx context.Context, key *Key, space string, in correctArgs) (correctResult, error) {

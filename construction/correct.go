@@ -61,11 +61,11 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 	if res.ID, err = p.correct(ctx, space, old, content, validFrom, by); err != nil || old.ValidUntil != nil {
 		return res, err
 	}
-	siblings, err := p.siblings(ctx, space, old, res.ID)
+	from, to := correctedWords(old.Content, content)
+	siblings, err := p.siblings(ctx, space, old, res.ID, from)
 	if err != nil {
 		return res, err
 	}
-	from, to := correctedWords(old.Content, content)
 	for _, s := range siblings {
 		if !strings.Contains(s.Content, from) {
 			res.NotCorrected = append(res.NotCorrected, SiblingLeft{ID: s.ID, Reason: fmt.Sprintf("does not say the corrected words %q", from)})
@@ -105,27 +105,39 @@ type SiblingLeft struct {
 }
 
 // siblings are the events and facts of space other than old and its correction newID
-// that derive from a message old derives from and still hold, in id order: the other
-// copies of a turn (the exchanges with the turn before and after it), the whole message
-// of a clause, a clause of the whole message.
-func (p *Pipeline) siblings(ctx context.Context, space string, old realm.Node, newID string) ([]realm.Node, error) {
-	var ids []string
+// that still hold and derive from a message old derives from that says from (the words the correction
+// changed, correctedWords), in id order: the other copies of the turn that said them
+// (its exchanges with the turn before and after it), the whole message of a clause, a
+// clause of the whole message; not those of the other turn of an exchange. When no
+// message of old says from word for word (old says them in other words), those of
+// every message of old.
+func (p *Pipeline) siblings(ctx context.Context, space string, old realm.Node, newID, from string) ([]realm.Node, error) {
+	var ids, turn []string // of every message of old, and of those saying from
+	said := false
 	for _, src := range old.Sources {
-		_, derived, err := p.store.GetObservation(ctx, space, src)
+		o, derived, err := p.store.GetObservation(ctx, space, src)
 		if realm.ErrorCode(err) == realm.ENotFound {
 			continue // forgotten meanwhile
 		} else if err != nil {
 			return nil, err
 		}
+		says := strings.Contains(o.Content, from)
+		said = said || says
 		for _, m := range derived {
-			if slices.Contains(correctedTypes, m.Type) && m.ID != old.ID && m.ID != newID && !slices.Contains(ids, m.ID) {
+			if slices.Contains(correctedTypes, m.Type) && m.ID != old.ID && m.ID != newID {
 				ids = append(ids, m.ID)
+				if says {
+					turn = append(turn, m.ID)
+				}
 			}
 		}
 	}
+	if said {
+		ids = turn
+	}
 	slices.Sort(ids)
 	var out []realm.Node
-	for _, id := range ids {
+	for _, id := range slices.Compact(ids) {
 		m, _, err := p.store.GetMemory(ctx, space, id)
 		if realm.ErrorCode(err) == realm.ENotFound {
 			continue
