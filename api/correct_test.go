@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,8 +11,12 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/rs/zerolog"
+
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent/offline"
 	"github.com/realm-memory/realm/api/apitest"
+	"github.com/realm-memory/realm/construction"
 	"github.com/realm-memory/realm/cypher"
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
@@ -818,8 +823,11 @@ func TestCorrectSiblings(t *testing.T) {
 	t.Run("SentAgain", func(t *testing.T) {
 		var again siblingsDoc
 		if code := c.do("PATCH", sp+"/memories/"+found.ID, map[string]any{"content": content}, &again).StatusCode; code != http.StatusOK ||
-			again.Memory.ID != got.Memory.ID || len(again.AlsoCorrected) != 0 || again.NotCorrected == nil {
-			t.Errorf("the same correction again: %d %+v, want 200 %s correcting nothing more", code, again, got.Memory.ID)
+			again.Memory.ID != got.Memory.ID || !slices.Equal(again.AlsoCorrected, got.AlsoCorrected) || !slices.Equal(again.NotCorrected, got.NotCorrected) {
+			t.Errorf("the same correction again: %d %+v, want 200 and the first answer %+v", code, again, got)
+		}
+		if left := said("MySQL"); len(left) != 0 {
+			t.Errorf("current=true lists %+v", left)
 		}
 	})
 	t.Run("Reverted", func(t *testing.T) {
@@ -832,6 +840,53 @@ func TestCorrectSiblings(t *testing.T) {
 			t.Errorf("the other copy after its correction's deletion: valid until %v, want it to hold", m.Memory.ValidUntil)
 		}
 	})
+}
+
+// TestCorrectSiblingsRetried: a correction stopped after the memory's own correction (the
+// embedder away as it embeds the other copy's) answers 503, the other copy current; sent
+// again, it finishes: the other copy is corrected, and the answer is the one a correction
+// that never stopped gives. Before, the same correction sent again corrected no copy,
+// and the other one stayed current for good.
+func TestCorrectSiblingsRetried(t *testing.T) {
+	emb := &switchedEmbedder{words: "schema this week"} // of the other copy (d2 with d3) alone
+	srv := newTestServer(t, apitest.New(t), Config{}, func(d *Deps) {
+		emb.Embedder = embedder // set up by testDeps
+		ingest := construction.New(d.Store, offline.New(offline.Options{}), emb, construction.Options{}, zerolog.New(io.Discard))
+		t.Cleanup(ingest.Wait)
+		d.Ingest = ingest
+	})
+	c := client{t: t, base: srv.URL}
+	sp, found, other := exchanges(t, c)
+	content := strings.Replace(found.Content, "MySQL", "Postgres", 1)
+	emb.down.Store(true)
+	if code := c.status("PATCH", sp+"/memories/"+found.ID, map[string]any{"content": content}); code != http.StatusServiceUnavailable {
+		t.Fatalf("correct, the embedder away for the other copy: %d, want 503", code)
+	}
+	emb.down.Store(false)
+	var m memoryDoc
+	if c.do("GET", sp+"/memories/"+other.ID, nil, &m); m.Memory.ValidUntil != nil {
+		t.Fatalf("the other copy after the failed correction: valid until %v, want it current", m.Memory.ValidUntil)
+	}
+	var got siblingsDoc
+	if code := c.do("PATCH", sp+"/memories/"+found.ID, map[string]any{"content": content}, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("the same correction again: %d", code)
+	}
+	if len(got.AlsoCorrected) != 1 || got.AlsoCorrected[0].Corrected != other.ID {
+		t.Fatalf("sent again: also corrected %+v, want %s", got.AlsoCorrected, other.ID)
+	}
+	for _, n := range got.NotCorrected {
+		if n.ID == got.AlsoCorrected[0].MemoryID {
+			t.Errorf("not corrected %+v: names the other copy's correction", got.NotCorrected)
+		}
+	}
+	if c.do("GET", sp+"/memories/"+other.ID, nil, &m); m.Memory.ValidUntil == nil {
+		t.Errorf("the other copy: current, want it superseded by %s", got.AlsoCorrected[0].MemoryID)
+	}
+	var third siblingsDoc
+	if c.do("PATCH", sp+"/memories/"+found.ID, map[string]any{"content": content}, &third); third.Memory.ID != got.Memory.ID ||
+		!slices.Equal(third.AlsoCorrected, got.AlsoCorrected) || !slices.Equal(third.NotCorrected, got.NotCorrected) {
+		t.Errorf("a third time: %+v, want %+v", third, got)
+	}
 }
 
 // TestCorrectSiblingsWordsNotFound: a correction that rewrites the memory leaves a copy that

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -32,14 +34,15 @@ type jobDoc struct {
 }
 
 // switchedEmbedder is the test embedder, away (EUnavailable) while down is set: the
-// embeddings endpoint gone.
+// embeddings endpoint gone; with words, only for the texts that say them.
 type switchedEmbedder struct {
 	realm.Embedder
-	down atomic.Bool
+	down  atomic.Bool
+	words string
 }
 
 func (e *switchedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	if e.down.Load() {
+	if e.down.Load() && slices.ContainsFunc(texts, func(t string) bool { return strings.Contains(t, e.words) }) {
 		return nil, realm.Errorf(realm.EUnavailable, "the embeddings endpoint is away")
 	}
 	return e.Embedder.Embed(ctx, texts)

@@ -289,7 +289,7 @@ func (s *server) mcpHandler() http.Handler {
 		})
 
 	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "correct",
-		Description: "Correct what one memory (an event or a fact, by the node id recall returned) says, e.g. a wrong name or a change of state. The memory is not overwritten: a new one says content and supersedes it, from valid_from (when the change happened; default now), and recall offers the new one for the present and the old one for questions about the past. The other copies of the same words (the turn's exchange with the turn before or after it) are corrected alike: also_corrected names them, not_corrected the other copies of that turn left as they are.",
+		Description: "Correct what one memory (an event or a fact, by the node id recall returned) says, e.g. a wrong name or a change of state. The memory is not overwritten: a new one says content and supersedes it, from valid_from (when the change happened; default now), and recall offers the new one for the present and the old one for questions about the past. The other copies of the same words (the turn's exchange with the turn before or after it) are corrected alike: also_corrected names them, not_corrected the other copies of that turn left as they are. The same call sent again answers as the first did and writes nothing more, but the copies an error (unavailable) stopped it before: a retry finishes it.",
 		// Idempotent: the same correction again answers the memory it made.
 		Annotations: &mcp.ToolAnnotations{Title: "Correct", DestructiveHint: no, IdempotentHint: true, OpenWorldHint: no}},
 		func(ctx context.Context, key *Key, space string, in correctArgs) (correctResult, error) {

@@ -41,14 +41,15 @@ var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
 // and only a memory that holds: a superseded one is history, whose newer version is the
 // one to correct. by is the name of the API key that corrects ("" without keys): the new
 // memory's CorrectedBy, and its description's "corrected by"; "the client" without one.
-// A memory that holds is corrected with its siblings (siblings): each says the words the
-// correction changed (correctedWords) as the memory said them, or is left and named.
-// The same correction sent again returns the memory it made, writes nothing and corrects
-// no sibling.
+// A memory is corrected with its siblings (siblings: the other copies of the turn that
+// said the words the correction changed, correctedWords): each says them as the memory
+// did and is corrected alike, or is left and named. The same correction sent again
+// answers as the first did (the memory it made, its siblings corrected and left) and
+// writes only what the first did not: the siblings an error stopped it before.
 // Errors: EInvalid (content), ENotFound (space or memory), EConflict (the memory is an
 // entity or an episode, says content already, was superseded or began after validFrom; an
 // import holds the space), EUnavailable; an error after the memory's correction leaves
-// the siblings not yet corrected as they are.
+// the siblings not yet corrected as they are, until the correction is sent again.
 func (p *Pipeline) Correct(ctx context.Context, space, id, content string, validFrom time.Time, by string) (Corrected, error) {
 	if msg := p.contentErr(content); msg != "" {
 		return Corrected{}, realm.FieldErrors{"content": msg}.Err()
@@ -58,7 +59,7 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 		return Corrected{}, err
 	}
 	res := Corrected{AlsoCorrected: []SiblingCorrected{}, NotCorrected: []SiblingLeft{}}
-	if res.ID, err = p.correct(ctx, space, old, content, validFrom, by); err != nil || old.ValidUntil != nil {
+	if res.ID, err = p.correct(ctx, space, old, content, validFrom, by); err != nil {
 		return res, err
 	}
 	from, to := correctedWords(old.Content, content)
@@ -66,7 +67,28 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 	if err != nil {
 		return res, err
 	}
+	// A sibling whose validity ended is history, or one this correction, sent before,
+	// corrected already (its correction is stored): it is named as then, and its new
+	// version is no sibling to correct.
+	var holding []realm.Node
 	for _, s := range siblings {
+		switch {
+		case s.ValidUntil == nil:
+			holding = append(holding, s)
+		case strings.Contains(s.Content, from):
+			sid, err := p.correction(ctx, space, s.ID, strings.ReplaceAll(s.Content, from, to))
+			if err != nil {
+				return res, err
+			}
+			if sid != "" {
+				res.AlsoCorrected = append(res.AlsoCorrected, SiblingCorrected{Corrected: s.ID, MemoryID: sid})
+			}
+		}
+	}
+	for _, s := range holding {
+		if slices.ContainsFunc(res.AlsoCorrected, func(c SiblingCorrected) bool { return c.MemoryID == s.ID }) {
+			continue
+		}
 		if !strings.Contains(s.Content, from) {
 			res.NotCorrected = append(res.NotCorrected, SiblingLeft{ID: s.ID, Reason: fmt.Sprintf("does not say the corrected words %q", from)})
 			continue
@@ -81,11 +103,12 @@ func (p *Pipeline) Correct(ctx context.Context, space, id, content string, valid
 			res.AlsoCorrected = append(res.AlsoCorrected, SiblingCorrected{Corrected: s.ID, MemoryID: sid})
 		}
 	}
+	slices.SortFunc(res.AlsoCorrected, func(a, b SiblingCorrected) int { return strings.Compare(a.Corrected, b.Corrected) })
 	return res, nil
 }
 
 // Corrected is what a correction wrote: the new memory (ID) and what became of the
-// corrected memory's siblings (none when it was history: the same correction sent again).
+// corrected memory's siblings.
 type Corrected struct {
 	ID            string
 	AlsoCorrected []SiblingCorrected // corrected alike
@@ -105,7 +128,7 @@ type SiblingLeft struct {
 }
 
 // siblings are the events and facts of space other than old and its correction newID
-// that still hold and derive from a message old derives from that says from (the words the correction
+// that derive from a message old derives from that says from (the words the correction
 // changed, correctedWords), in id order: the other copies of the turn that said them
 // (its exchanges with the turn before and after it), the whole message of a clause, a
 // clause of the whole message; not those of the other turn of an exchange. When no
@@ -144,9 +167,7 @@ func (p *Pipeline) siblings(ctx context.Context, space string, old realm.Node, n
 		} else if err != nil {
 			return nil, err
 		}
-		if m.ValidUntil == nil {
-			out = append(out, m)
-		}
+		out = append(out, m)
 	}
 	return out, nil
 }
@@ -220,9 +241,7 @@ func (p *Pipeline) correct(ctx context.Context, space string, old realm.Node, co
 	if err != nil {
 		return "", fmt.Errorf("embed the correction: %w", err)
 	}
-	// Derived from what it corrects and says: the same correction sent again is the same
-	// memory (another when a memory of another space holds the id, FreeMemoryIDs).
-	newID, err := p.store.FreeMemoryIDs(ctx, space, []string{cypher.DerivedID(space, "correction\x00"+id+"\x00"+content)})
+	newID, err := p.correctionID(ctx, space, id, content)
 	if err != nil {
 		return "", err
 	}
@@ -246,7 +265,7 @@ func (p *Pipeline) correct(ctx context.Context, space string, old realm.Node, co
 	}
 	start, end := correctedTime(old, content, asOf)
 	n := realm.Node{
-		ID: newID[0], Space: space, Type: old.Type, Name: name,
+		ID: newID, Space: space, Type: old.Type, Name: name,
 		Content: content, Description: "corrected by " + corrector + " on " + now.Format(time.RFC3339), CorrectedBy: by,
 		Keywords: text.Keywords(content, p.opts.MaxKeywords), TStart: start, TEnd: end,
 		Participants: old.Participants, Embedding: embs[0], CreatedAt: now, UpdatedAt: now,
@@ -261,6 +280,32 @@ func (p *Pipeline) correct(ctx context.Context, space string, old realm.Node, co
 			Confidence: correctionWeight, Description: edge + shortened(old.Content, 120),
 		},
 	})
+}
+
+// correctionID is the id of the correction of memory id of space saying content: derived
+// from what it corrects and says, so that the same correction sent again is the same
+// memory (another when a memory of another space holds the id, FreeMemoryIDs).
+func (p *Pipeline) correctionID(ctx context.Context, space, id, content string) (string, error) {
+	ids, err := p.store.FreeMemoryIDs(ctx, space, []string{cypher.DerivedID(space, "correction\x00"+id+"\x00"+content)})
+	if err != nil {
+		return "", err
+	}
+	return ids[0], nil
+}
+
+// correction is the id of the correction of memory id of space saying content when it
+// is stored (the correction was sent before), else "".
+func (p *Pipeline) correction(ctx context.Context, space, id, content string) (string, error) {
+	cid, err := p.correctionID(ctx, space, id, content)
+	if err != nil {
+		return "", err
+	}
+	if _, _, err := p.store.GetMemory(ctx, space, cid); realm.ErrorCode(err) == realm.ENotFound {
+		return "", nil
+	} else if err != nil {
+		return "", err
+	}
+	return cid, nil
 }
 
 // correctedTime is when the correction of old saying content happens: the first time its
