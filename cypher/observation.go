@@ -808,7 +808,7 @@ func observationFromMap(m map[string]any) realm.Observation {
 	return realm.Observation{
 		ID: s("id"), Space: s("space"), SessionID: s("session_id"), Speaker: s("speaker"), Role: s("role"), Content: s("content"),
 		ObservedAt: timeOf(m["observed_at"]), Offset: int(offset), Seq: seq, Status: s("status"), Generation: generation,
-		SentBy: s("sent_by"),
+		SentBy: s("sent_by"), Saved: timeOf(m["created_at"]),
 	}
 }
 
