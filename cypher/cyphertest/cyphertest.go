@@ -22,14 +22,20 @@ import (
 // Dims is the vector dimension tests use; it matches the local and hash embedders.
 const Dims = 384
 
-// Config returns the Neo4j settings tests use, from the environment or the local defaults.
+// Config returns the Neo4j settings tests use, from the environment or the local defaults,
+// its timeouts read as realm serve reads them (NEO4J_ANSWER_TIMEOUT …: cypher.Config);
+// it panics on a bad one, as serve refuses to start.
 func Config() cypher.Config {
-	return cypher.Config{
+	c := cypher.Config{
 		URI:      getenv("NEO4J_URI", "bolt://127.0.0.1:7687"),
 		User:     getenv("NEO4J_USER", "neo4j"),
 		Password: getenv("NEO4J_PASSWORD", "realm-dev-password"),
 		Database: os.Getenv("NEO4J_DATABASE"),
 	}
+	if err := c.TimeoutsFromEnv(os.Getenv); err != nil {
+		panic(err)
+	}
+	return c
 }
 
 var (
