@@ -434,7 +434,8 @@ func (s *Store) ReleaseLeases(ctx context.Context, owner string) (int, error) {
 }
 
 // ReleaseLeasesOf ends the leases owner holds on those of refs that are pending (work
-// it claimed and hands back unattempted) and returns how many. Errors: EUnavailable.
+// it claimed and hands back unattempted), but for those an attempt failed on, which its
+// process retries, and returns how many. Errors: EUnavailable.
 func (s *Store) ReleaseLeasesOf(ctx context.Context, owner string, refs []ObservationRef) (int, error) {
 	if len(refs) == 0 {
 		return 0, nil
