@@ -173,6 +173,9 @@ type Observation struct {
 	// message forgotten, then sent again under its id, or integrated again, derives other
 	// ids for what it adds than it did the first time, some of which may stay.
 	Generation int64 `json:"-"`
+	// Saved is when it was stored: a space created after it is not the one it was stored
+	// in (construction tells a message erased with its space from one forgotten).
+	Saved time.Time `json:"-"`
 }
 
 // Session is the conversation o belongs to: its session id, or, sent without one, the

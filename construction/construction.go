@@ -647,7 +647,7 @@ func (p *Pipeline) apply(ctx context.Context, o realm.Observation, ext agent.Ext
 		if err != nil {
 			return err
 		}
-		in.Forgotten, in.Usage = forgotten, res.Usage
+		in.Forgotten, in.Usage, in.Saved = forgotten, res.Usage, o.Saved
 		applied, err := p.store.ApplyIntegration(ctx, o.Space, o.ID, q, hoods, in)
 		switch {
 		case errors.Is(err, cypher.ErrMemoryIDHeld) && !freeIDs:

@@ -54,14 +54,14 @@ type countingAgent struct {
 	mu            sync.Mutex
 	extracts      map[string]int
 	gates         map[nthExtraction]*gate
-	fails         map[nthExtraction]bool
+	fails         map[nthExtraction]error
 	decisions     map[string]int
 	decisionFails map[nthExtraction]bool // the n-th decision of an observation
 }
 
 func newCountingAgent(space string) *countingAgent {
 	return &countingAgent{scriptAgent: &scriptAgent{}, space: space,
-		extracts: map[string]int{}, gates: map[nthExtraction]*gate{}, fails: map[nthExtraction]bool{},
+		extracts: map[string]int{}, gates: map[nthExtraction]*gate{}, fails: map[nthExtraction]error{},
 		decisions: map[string]int{}, decisionFails: map[nthExtraction]bool{}}
 }
 
@@ -97,9 +97,14 @@ func (a *countingAgent) gate(id string, n int) *gate {
 
 // fail makes the n-th extraction of id fail.
 func (a *countingAgent) fail(id string, n int) {
+	a.failWith(id, n, errors.New("scripted extraction failure"))
+}
+
+// failWith makes the n-th extraction of id fail with err.
+func (a *countingAgent) failWith(id string, n int, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.fails[nthExtraction{id, n}] = true
+	a.fails[nthExtraction{id, n}] = err
 }
 
 func (a *countingAgent) openAll() {
@@ -115,7 +120,7 @@ func (a *countingAgent) Extract(ctx context.Context, in agent.ExtractInput) (age
 		a.mu.Lock()
 		a.extracts[in.Observation.ID]++
 		this := nthExtraction{in.Observation.ID, a.extracts[in.Observation.ID]}
-		g, fail := a.gates[this], a.fails[this]
+		g, err := a.gates[this], a.fails[this]
 		a.mu.Unlock()
 		if g != nil {
 			g.enterOnce.Do(func() { close(g.entered) })
@@ -125,8 +130,8 @@ func (a *countingAgent) Extract(ctx context.Context, in agent.ExtractInput) (age
 				return agent.Extraction{}, nil, ctx.Err()
 			}
 		}
-		if fail {
-			return agent.Extraction{}, nil, errors.New("scripted extraction failure")
+		if err != nil {
+			return agent.Extraction{}, nil, err
 		}
 	}
 	return a.scriptAgent.Extract(ctx, in)

@@ -3,6 +3,7 @@ package construction_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/realm-memory/realm"
+	"github.com/realm-memory/realm/agent"
 	"github.com/realm-memory/realm/agent/agenttest"
 	"github.com/realm-memory/realm/agent/llm"
 	"github.com/realm-memory/realm/agent/offline"
@@ -41,6 +43,20 @@ func (e *txFreeEmbedder) Embed(ctx context.Context, texts []string) ([][]float32
 	return e.bowEmbedder.Embed(ctx, texts)
 }
 
+// afterIntegrate is Agent that runs then once, after its first decision and before the
+// pipeline applies it.
+type afterIntegrate struct {
+	agent.Agent
+	then func()
+	once sync.Once
+}
+
+func (a *afterIntegrate) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent.Integration, realm.Usage, error) {
+	out, usage, err := a.Agent.Integrate(ctx, in)
+	a.once.Do(a.then)
+	return out, usage, err
+}
+
 // TestReadDecideApply: construction reads the neighbourhood, asks the model with no
 // transaction open and the embedder with none waiting for it, then applies; when the
 // neighbourhood changed meanwhile (another writer added a memory while the model was
@@ -63,8 +79,17 @@ func TestReadDecideApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := construction.New(store, lm, emb, construction.Options{Owner: "llm-" + space}, zerolog.Nop())
 	other := construction.New(store, &scriptAgent{}, emb, construction.Options{Owner: "other-" + space}, zerolog.Nop())
+	// Once the model decided on the first neighbourhood, before the decision is applied,
+	// another writer adds a memory near the candidate. Not in the model's reply: it would
+	// wait for that whole ingestion, past the model's timeout on a loaded machine, and the
+	// model would be asked again.
+	writeAfterDecision := &afterIntegrate{Agent: lm, then: func() {
+		if _, err := other.Ingest(ctx, space, []realm.Observation{msg("x1", "home: Ann lives in Rome")}); err != nil {
+			t.Error(err)
+		}
+	}}
+	p := construction.New(store, writeAfterDecision, emb, construction.Options{Owner: "llm-" + space}, zerolog.Nop())
 	t.Cleanup(func() { p.Close(context.Background()); other.Close(context.Background()) })
 
 	var integrateCalls atomic.Int32
@@ -80,10 +105,6 @@ func TestReadDecideApply(t *testing.T) {
 		switch integrateCalls.Add(1) {
 		case 1:
 			firstPrompt = r.LastUser()
-			// While the model decides, another writer adds a memory near the candidate.
-			if _, err := other.Ingest(ctx, space, []realm.Observation{msg("x1", "home: Ann lives in Rome")}); err != nil {
-				t.Error(err)
-			}
 			return agenttest.JSON(t, integration(decision("C0", "add", "", "")), 100, 10)
 		default:
 			secondPrompt = r.LastUser()

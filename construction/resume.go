@@ -247,8 +247,8 @@ func refsOf(obs []realm.Observation) []cypher.ObservationRef {
 }
 
 // handBack ends the leases of claimed observations left unattempted, but for those
-// another worker of this process holds meanwhile, so that any process may take them up
-// at once. Not handed back (Neo4j away), they are this process's next pass's, or
+// another worker of this process holds meanwhile and those an attempt failed on (this
+// process retries them: kept.go), so that any process may take them up at once. Not handed back (Neo4j away), they are this process's next pass's, or
 // another's once they expire.
 func (p *Pipeline) handBack(ctx context.Context, refs []cypher.ObservationRef) {
 	held := heldObservations.refs(p.opts.Owner)

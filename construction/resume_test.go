@@ -208,6 +208,30 @@ func TestResumeStopsAtUnavailable(t *testing.T) {
 	}
 }
 
+// TestResumeKeepsWhatItAttempted: a pass that stops at the model away hands back only
+// what no attempt failed on: an observation whose attempt failed earlier in the pass stays
+// leased to the process that made it, which retries it; another process does not extract
+// it again.
+func TestResumeKeepsWhatItAttempted(t *testing.T) {
+	ctx := context.Background()
+	p, ag, store, space := newCountingPipeline(t, construction.Options{})
+	savePending(t, store, space, msg("k1", "home: Ann lives in Paris"), msg("k2", "drink: Ann likes tea"))
+	ag.fail("k1", 1)
+	ag.fail("k2", 1)
+	ag.failWith("k1", 2, realm.Errorf(realm.EUnavailable, "scripted: the model cannot be reached"))
+	if _, err := p.ResumePendingSpace(ctx, space); realm.ErrorCode(err) != realm.EUnavailable {
+		t.Errorf("resuming while the model is away: %v, want %s", err, realm.EUnavailable)
+	}
+	ag.checkExtracts(t, map[string]int{"k1": 2, "k2": 1})
+	other, err := store.ClaimPending(ctx, space, cypher.Lease{Owner: "other-" + space, Until: time.Now().Add(time.Hour)}, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range other {
+		t.Errorf("another process claims %s, want it still leased to the process whose attempt failed on it", o.ID)
+	}
+}
+
 // TestResumeLeavesWhatAnotherTookUp: a pass that works on its batch for longer than half
 // its lease renews the leases of what it has yet to integrate, and leaves an observation
 // whose lease expired meanwhile and that another process took up: one extraction of it.

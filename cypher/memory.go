@@ -500,6 +500,10 @@ type Integration struct {
 	// Usage is what the attempt that decided it spent on the LLM: added to the
 	// observation's in the write that marks it integrated (JobResult.Usage).
 	Usage realm.Usage
+	// Saved is when the observation was stored (realm.Observation.Saved): gone from a
+	// space created after it, it was erased with the space it was stored in (Applied.Erased),
+	// not forgotten. Zero: gone is forgotten.
+	Saved time.Time
 }
 
 // RepeatsKept bounds the observations a memory derives from as a repeat (Integration.Repeats):
@@ -547,6 +551,7 @@ type Applied struct {
 	// integrated (DeleteObservation).
 	Gone bool
 	// Erased is true when its space is no longer stored, or being erased (DeleteSpace),
+	// or was erased and made anew since the observation was stored (Integration.Saved),
 	// the observation with it: there is nothing to write into.
 	Erased bool
 	// Forgot is true when the space forgot another message since the extraction read its
@@ -590,6 +595,9 @@ func (s *Store) ApplyIntegration(ctx context.Context, space, observationID strin
 		switch status := str(recs[0], "status"); {
 		case boolean(recs[0], "erasing"):
 			out.Erased = true // the space being erased: its observations and memories go
+			return nil, nil
+		case status == "" && !in.Saved.IsZero() && timeOf(valueOf(recs[0], "created_at")).After(in.Saved):
+			out.Erased = true // erased with its space, which another writer made anew since
 			return nil, nil
 		case status == "":
 			out.Gone = true // deleted meanwhile (DeleteObservation): write nothing but what the attempt spent

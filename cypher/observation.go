@@ -434,7 +434,8 @@ func (s *Store) ReleaseLeases(ctx context.Context, owner string) (int, error) {
 }
 
 // ReleaseLeasesOf ends the leases owner holds on those of refs that are pending (work
-// it claimed and hands back unattempted) and returns how many. Errors: EUnavailable.
+// it claimed and hands back unattempted), but for those an attempt failed on, which its
+// process retries, and returns how many. Errors: EUnavailable.
 func (s *Store) ReleaseLeasesOf(ctx context.Context, owner string, refs []ObservationRef) (int, error) {
 	if len(refs) == 0 {
 		return 0, nil
@@ -808,7 +809,7 @@ func observationFromMap(m map[string]any) realm.Observation {
 	return realm.Observation{
 		ID: s("id"), Space: s("space"), SessionID: s("session_id"), Speaker: s("speaker"), Role: s("role"), Content: s("content"),
 		ObservedAt: timeOf(m["observed_at"]), Offset: int(offset), Seq: seq, Status: s("status"), Generation: generation,
-		SentBy: s("sent_by"),
+		SentBy: s("sent_by"), Saved: timeOf(m["created_at"]),
 	}
 }
 

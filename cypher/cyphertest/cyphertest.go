@@ -22,14 +22,20 @@ import (
 // Dims is the vector dimension tests use; it matches the local and hash embedders.
 const Dims = 384
 
-// Config returns the Neo4j settings tests use, from the environment or the local defaults.
+// Config returns the Neo4j settings tests use, from the environment or the local defaults,
+// its timeouts read as realm serve reads them (NEO4J_ANSWER_TIMEOUT …: cypher.Config);
+// it panics on a bad one, as serve refuses to start.
 func Config() cypher.Config {
-	return cypher.Config{
+	c := cypher.Config{
 		URI:      getenv("NEO4J_URI", "bolt://127.0.0.1:7687"),
 		User:     getenv("NEO4J_USER", "neo4j"),
 		Password: getenv("NEO4J_PASSWORD", "realm-dev-password"),
 		Database: os.Getenv("NEO4J_DATABASE"),
 	}
+	if err := c.TimeoutsFromEnv(os.Getenv); err != nil {
+		panic(err)
+	}
+	return c
 }
 
 var (
@@ -83,7 +89,8 @@ func Required() bool {
 // runs on the same database, running or crashed, hold such spaces made with test embedders.
 const SpacePrefix = "test_"
 
-// NewSpace returns a space id no other test uses, erased when the test ends (a space
+// NewSpace returns a space id no other test uses, erased when the test ends, also by a
+// test that wrote it through a store of its own, or a server, without MustOpen (a space
 // left behind with a test embedder would stop `realm serve` on the same database unless
 // it leaves out SpacePrefix).
 func NewSpace(tb testing.TB) string {
@@ -94,8 +101,9 @@ func NewSpace(tb testing.TB) string {
 	}
 	space := SpacePrefix + hex.EncodeToString(b)
 	tb.Cleanup(func() {
-		if store == nil {
-			return
+		once.Do(func() { store, openErr = open() })
+		if openErr != nil {
+			return // no Neo4j: nothing was written
 		}
 		if _, err := store.DeleteSpace(context.Background(), space); err != nil {
 			tb.Errorf("erasing test space %s: %v", space, err)

@@ -4,7 +4,8 @@
 // Params: $space, $id, $now. Returns: status (null when the observation does not exist),
 // generation (realm.Observation.Generation, null for 0), forgotten (the messages the space
 // forgot: cypher.Integration.Forgotten), erasing (the space is being erased:
-// space_delete_batch.cypher); no row when the space does not exist, also when its node
+// space_delete_batch.cypher), created_at (the space's: one made after the observation was
+// stored is not the one it was stored in: cypher.Integration.Saved); no row when the space does not exist, also when its node
 // was deleted while this statement waited for its lock (the end of an erasure,
 // space_delete_node.cypher), whose properties it would read as none.
 MATCH (s:Space {id: $space})
@@ -14,4 +15,4 @@ WHERE EXISTS { MATCH (:Space {id: $space}) }
 OPTIONAL MATCH (o:Observation {space: $space, id: $id})
 USING INDEX o:Observation(space, id)
 RETURN o.status AS status, o.generation AS generation, coalesce(s.forgotten, 0) AS forgotten,
-       coalesce(s.erasing, false) AS erasing
+       coalesce(s.erasing, false) AS erasing, s.created_at AS created_at
