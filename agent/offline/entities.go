@@ -319,9 +319,15 @@ func isYear(w string) bool {
 // not a person; "Jan" alone may be one.
 var monthAbbreviations = setOf(`jan feb mar apr jun jul aug sep sept oct nov dec`)
 
-// labels name a part of a document by its number ("see Table 2", "Figure 3b", "page 9"),
-// nothing of their own.
-var labels = setOf(`table tables figure figures fig page pages section sections chapter appendix equation eq supplement`)
+// labels name a part of a document by its number ("see Table 2", "Figure 3b", "page 9",
+// a contract's "Amendment 2" and "Clause 4.3"), nothing of their own.
+var labels = setOf(`table tables figure figures fig page pages section sections chapter appendix equation eq supplement
+amendment amendments clause clauses article articles exhibit annex paragraph`)
+
+// partyRoles are the parties of a contract as it names them ("the Licensor shall
+// indemnify the Licensee"): roles, not persons.
+var partyRoles = setOf(`licensor licensee lessor lessee assignor assignee guarantor borrower lender purchaser
+contractor subcontractor`)
 
 // isDateOrLabel: ws[i] is a month's abbreviation beside a number, or a label before one
 // (monthAbbreviations, labels): "3 Dec", "Table 2", "Table S3".

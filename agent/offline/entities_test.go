@@ -261,6 +261,25 @@ func TestNamesOfDocuments(t *testing.T) {
 	checkNames(t, tests)
 }
 
+// TestNamesOfContracts: a contract's clauses name their parties, not their headings, the
+// parts they number or the roles they give: "Section 7.2 (Termination for Convenience)",
+// "Amendment 2" and "the Licensee" name no one.
+func TestNamesOfContracts(t *testing.T) {
+	tests := []namesCase{
+		{"Heading", "Section 7.2 (Termination for Convenience): the termination notice period is 30 days written notice.", nil},
+		{"HeadingOneWord", "Section 7.2 (Termination): either party may terminate for convenience on 30 days' notice.", nil},
+		{"HeadingAndRoles", "Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against claims.", nil},
+		{"HeadingOfSeveralWords", "Clause 12 (Governing Law): the laws of England apply.", []nameMention{{"Governing Law", "concept"}, {"England", "place"}}},
+		{"LabelledLine", "Indemnity: Acme shall indemnify the Licensee.", nil},
+		{"Amendment", "The signed copy of Amendment 2 is due by Friday.", nil},
+		{"Parties", "Parties: Acme Corp is the Licensor.", []nameMention{{"Acme Corp", "concept"}}},
+		// Negative rows: names kept.
+		{"NameInBrackets", "The contract was signed (Jane Porter for Acme Corp) in May.", []nameMention{{"Jane Porter", "person"}, {"Acme Corp", "concept"}}},
+		{"BracketsWithoutLabel", "We met Tom (Anna's brother) at the gym.", []nameMention{{"Tom", "person"}, {"Anna", "person"}}},
+	}
+	checkNames(t, tests)
+}
+
 func checkNames(t *testing.T, tests []namesCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

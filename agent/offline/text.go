@@ -485,6 +485,10 @@ var reLabel = regexp.MustCompile(`^\p{Lu}[\p{L}'’-]*(?: [\p{L}'’-]+){0,2}:[ 
 // ("| Cohort | 1032 |").
 var reTableCell = regexp.MustCompile(`(?m)(?:^[ \t]*\||\|)[ \t]*`)
 
+// reNumberedHeading: the heading of a numbered part of a document, in brackets after its
+// label and number: "Section 7.2 (Termination for Convenience)", "Clause 9 (Indemnity)".
+var reNumberedHeading = regexp.MustCompile(`(\p{L}+)[ \t]+\d[\w.]*[ \t]*\(([^()]*)\)`)
+
 var connectorWords = map[string]bool{"of": true, "the": true, "de": true, "la": true, "van": true, "von": true, "and": false}
 
 // nameMention is a proper name found in a text.
@@ -519,7 +523,16 @@ func findNames(text string, known map[string]string) []nameMention {
 	for _, m := range reTableCell.FindAllStringIndex(text, -1) {
 		labelled[m[1]] = true
 	}
+	// Each word of a numbered part's heading opens it as well, a capitalised common word
+	// no name: "Section 7.2 (Termination for Convenience): …".
 	ws := wordsOf(text)
+	for _, m := range reNumberedHeading.FindAllStringSubmatchIndex(text, -1) {
+		for _, w := range ws {
+			if w.start >= m[4] && w.end <= m[5] && labels[strings.ToLower(text[m[2]:m[3]])] {
+				labelled[w.start] = true
+			}
+		}
+	}
 	code := codeBlocks(text)
 	ids := identifierSpans(text)
 	nameWord := func(k int) bool { return isNameWord(ws[k]) && !inSpans(ids, ws[k].start, ws[k].end) }
@@ -560,8 +573,8 @@ func findNames(text string, known map[string]string) []nameMention {
 		if i < j && ws[i].text == "Met" && isAfterOpening(text, ws[i].start, sentStart) {
 			i++ // "Met Tom Becker at Acme": the person met, named after the verb (personCued)
 		}
-		if (isPost(ws, i, j) || i == j && (isTermAcronym(ws[i]) || isDateOrLabel(ws, i))) && known[strings.ToLower(text[ws[i].start:ws[j].end])] == "" {
-			i = j // a post, a term, a month or a label names nothing of its own: "CFO", "Head of IT", "the SOC 2 report", "3 Dec", "Table 2" (entities.go)
+		if (isPost(ws, i, j) || i == j && (isTermAcronym(ws[i]) || isDateOrLabel(ws, i) || partyRoles[ws[i].lower])) && known[strings.ToLower(text[ws[i].start:ws[j].end])] == "" {
+			i = j // a post, a term, a month, a label or a party's role names nothing of its own: "CFO", "Head of IT", "the SOC 2 report", "3 Dec", "Table 2", "the Licensee" (entities.go)
 			continue
 		}
 		name := strings.TrimSuffix(strings.TrimSuffix(text[ws[i].start:ws[j].end], "'s"), "’s")
