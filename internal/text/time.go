@@ -46,7 +46,7 @@ const countWords = `a couple of|a couple|couple of|a few|few|several|an|a|one|tw
 var (
 	reRelDay  = regexp.MustCompile(`(?i)\b(the day before yesterday|the day after tomorrow|yesterday|today|tonight|tomorrow|last night|this morning|this afternoon|this evening)\b`)
 	rePeriod  = regexp.MustCompile(`(?i)\b(last|this|next|past|coming) (week|month|year|weekend|summer|winter|spring|fall|autumn)\b`)
-	reWeekday = regexp.MustCompile(`(?i)\b(last|next|this|on|coming|past) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat)\b`)
+	reWeekday = regexp.MustCompile(`(?i)\b(last|next|this|on|coming|past|by) (monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues|tue|wed|thurs|thur|thu|fri|sat)\b`)
 	reAgo     = regexp.MustCompile(`(?i)\b(` + countWords + `) (day|weekend|week|fortnight|month|year)s? ago\b`)
 	reIn      = regexp.MustCompile(`(?i)\bin (` + countWords + `) (day|weekend|week|fortnight|month|year)s?\b`)
 	// A weekday said to be when something was, without "on": "my first day was Tuesday,
@@ -652,6 +652,14 @@ func period(which, unit string, now time.Time, s, e int) (Mention, bool) {
 func weekday(which, name string, now time.Time, tense int, s, e int) (Mention, bool) {
 	wd := weekdayOf[name]
 	today := dayStart(now)
+	if which == "by" {
+		// A deadline is on the day it is by, the coming one unless the text is past: "the
+		// signed copy is due by Friday", "I'll finish it by Monday".
+		which = "on"
+		if tense != TensePast {
+			tense = TenseFuture
+		}
+	}
 	if which == "on" {
 		switch {
 		case today.Weekday() == wd:

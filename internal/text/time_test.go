@@ -63,6 +63,11 @@ func TestDates(t *testing.T) {
 		{"IsWeekdayToday", "the party is Wednesday", wednesday, 0, date(2024, 5, 8), date(2024, 5, 8), "Wednesday 8 May 2024"},
 		{"IsWeekdayNoDate", "my favourite day is Tuesday", wednesday, 0, time.Time{}, time.Time{}, ""},
 		{"WasWeekdayNoDate", "my best day was Tuesday", wednesday, text.TensePast, time.Time{}, time.Time{}, ""},
+		// A weekday something is due by is a deadline on that day: the coming one, unless
+		// the text is past.
+		{"ByWeekday", "The signed copy is due by Friday.", wednesday, 0, date(2024, 5, 10), date(2024, 5, 10), "Friday 10 May 2024"},
+		{"ByWeekdayPastTense", "I finished the draft by Friday", wednesday, text.TensePast, date(2024, 5, 3), date(2024, 5, 3), "Friday 3 May 2024"},
+		{"ByWeekdayToday", "send it by Wednesday", wednesday, 0, date(2024, 5, 8), date(2024, 5, 8), "Wednesday 8 May 2024"},
 		// A weekday opening a sentence as what something is or was, the same; a day said
 		// bare, without an article or a possessive, is a kind of day that comes each week.
 		{"WeekdayIs", "Friday is my last day", wednesday, text.TensePast, date(2024, 5, 10), date(2024, 5, 10), "Friday 10 May 2024"},
