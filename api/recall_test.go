@@ -320,8 +320,9 @@ func TestRecallRelativeTime(t *testing.T) {
 // today?", "What's on today?", "What do I have on Tuesday?") recalls the events of then,
 // told before, and what has no time of its own ("every Tuesday"), on that day alone and on
 // the coming Tuesday; a question about nothing but a past time ("Where did I go last
-// weekend?") recalls what was dated then as well as what was told then: a plan told
-// before the weekend.
+// weekend?", "What did we do last Friday?") recalls what was dated then as well as what
+// was told then: a plan told before the weekend, a flight told after the day; a deadline
+// "by Friday" is Friday's.
 func TestRecallScheduleTime(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -333,6 +334,8 @@ func TestRecallScheduleTime(t *testing.T) {
 		userSaid("off", "The day after tomorrow is my day off, I'm driving to Philadelphia.", "2024-02-27T20:00:00Z"),
 		userSaid("review", "Tomorrow I have the quarterly review at 10am.", "2024-02-28T21:00:00Z"),
 		userSaid("hike", "Tomorrow I'm hiking at Bear Mountain with Jake.", "2024-03-09T22:00:00Z"),
+		userSaid("rome", "We flew to Rome on Friday.", "2026-06-08T10:00:00Z"),          // a Monday
+		userSaid("signed", "The signed copy is due by Friday.", "2026-12-02T08:00:00Z"), // a Wednesday
 	})
 	tests := []struct {
 		q, at string
@@ -346,6 +349,8 @@ func TestRecallScheduleTime(t *testing.T) {
 		{"Where did I go last weekend?", "2024-02-19T09:00:00Z", "moma", ""},
 		{"What did I do last weekend?", "2024-02-19T09:00:00Z", "moma", ""},
 		{"What was I up to over the weekend?", "2024-02-19T09:00:00Z", "moma", ""},
+		{"What did we do last Friday?", "2026-06-09T09:00:00Z", "rome", ""},
+		{"What is due this Friday?", "2026-12-02T09:00:00Z", "signed", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.q+" "+tt.at, func(t *testing.T) {

@@ -112,8 +112,12 @@ func (o *Agent) plan(query string, now time.Time, tense int, has bool) realm.Pla
 	// ("What do I have tomorrow?", "What's on today?"): what is remembered of it is what
 	// was planned for it, dated then, and what has no time of its own, as "every Tuesday"
 	// has not: the window's hybrid plan below.
-	onlyTime := plan.TimeRange != nil && plan.SaidIn == nil && !slices.ContainsFunc(plan.Keywords, func(k string) bool { return !framesTime[k] })
+	// So is what we did then ("What did we do last Friday?"), besides what was said then:
+	// "We flew to Rome on Friday", told on Monday.
+	onlyTime := plan.TimeRange != nil && !slices.ContainsFunc(plan.Keywords, func(k string) bool { return !framesTime[k] })
 	switch {
+	case onlyTime && plan.SaidIn != nil:
+		plan.DatedIn = asked
 	case onlyTime && !ahead && plan.TimeRange.To.Sub(plan.TimeRange.From) <= agent.MaxSaidIn:
 		said := *plan.TimeRange
 		plan.SaidIn, plan.DatedIn = &said, asked

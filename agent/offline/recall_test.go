@@ -212,7 +212,8 @@ func TestOfflinePlanSeedsOnlyTime(t *testing.T) {
 }
 
 // A question of nothing but a past time also asks for what is dated then, told whenever:
-// its span, without the window's lag, is DatedIn.
+// its span, without the window's lag, is DatedIn; so does one of what we did then, besides
+// what was said then.
 func TestOfflinePlanSeedsDatedIn(t *testing.T) {
 	now := time.Date(2026, 11, 29, 23, 0, 0, 0, time.UTC) // a Sunday
 	day := func(m time.Month, d int) time.Time { return time.Date(2026, m, d, 0, 0, 0, 0, time.UTC) }
@@ -222,7 +223,9 @@ func TestOfflinePlanSeedsDatedIn(t *testing.T) {
 	}{
 		{"Where did I go last weekend?", day(11, 21), day(11, 23).Add(-time.Second)},
 		{"What happened last week?", day(11, 16), day(11, 23).Add(-time.Second)},
-		{"What did we talk about yesterday?", time.Time{}, time.Time{}},  // what was said then only
+		{"What did we do last Friday?", day(11, 27), day(11, 28).Add(-time.Second)}, // what was said then, and what we did then
+		{"What did we talk about yesterday?", time.Time{}, time.Time{}},             // what was said then only
+		{"What did we decide last week?", time.Time{}, time.Time{}},
 		{"What did Caroline do last weekend?", time.Time{}, time.Time{}}, // not nothing but a time
 	}
 	for _, tt := range tests {
