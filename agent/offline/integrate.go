@@ -74,10 +74,12 @@ func (o *Agent) Integrate(ctx context.Context, in agent.IntegrateInput) ([]agent
 // is cancelled"), the neighbours that ended old and still hold when it is said: the events
 // and facts learned before it (or earlier in the same batch), on the day old ended (their
 // message's, or their own start), that share a content word with old. They hold until it
-// is said.
+// is said. A gauge's value said again is a reading like any other: it replaces its gauge's
+// current reading (stateChanges), nothing else learned that day ("humidity-sensor:
+// Bathroom humidity 48%" again ends no "living-room-sensor: …" reading).
 func renewed(old string, nbs []scoredNeighbour, said time.Time) []agent.EdgeOp {
 	i := slices.IndexFunc(nbs, func(nb scoredNeighbour) bool { return nb.Node.ID == old })
-	if i < 0 {
+	if i < 0 || slices.ContainsFunc(nodeClaims(nbs[i].Node), stateClaim.isReading) {
 		return nil
 	}
 	ended := nbs[i].Node
@@ -273,9 +275,10 @@ func saidByAnother(c agent.Candidate, n realm.Node) bool {
 	return a != "" && b != "" && !strings.EqualFold(a, b)
 }
 
-// numbersIn reports whether every number of a (a word with a digit: "17", "40mg") is in
-// b. Content words leave numbers out, so "I bought item 17" was skipped for "I bought
-// item 3", and "I take 40mg" merged over "I take 20mg": neither says the other.
+// numbersIn reports whether every number of a (a word with a digit: "17", "40mg", "20.5"
+// with its decimals) is in b. Content words leave numbers out, so "I bought item 17" was
+// skipped for "I bought item 3", and "I take 40mg" merged over "I take 20mg": neither says
+// the other; nor does "set to 20.5 degrees" say "set to 20 degrees".
 func numbersIn(a, b string) bool {
 	inB := map[string]bool{}
 	for _, w := range digitWords(b) {
@@ -290,8 +293,11 @@ func numbersIn(a, b string) bool {
 }
 
 func digitWords(s string) []string {
-	return slices.DeleteFunc(text.Words(s), func(w string) bool { return !strings.ContainsFunc(w, unicode.IsDigit) })
+	return slices.DeleteFunc(text.Words(reDecimalPoint.ReplaceAllString(s, "${1}point$2")), func(w string) bool { return !strings.ContainsFunc(w, unicode.IsDigit) })
 }
+
+// reDecimalPoint is the point of a decimal number, which words split at.
+var reDecimalPoint = regexp.MustCompile(`(\d)\.(\d)`)
 
 func sortedByID(nbs []scoredNeighbour) []scoredNeighbour {
 	return sortedStable(nbs, func(a, b *scoredNeighbour) bool { return a.Node.ID < b.Node.ID })

@@ -16,9 +16,10 @@ import (
 // name holds what happened, and its unit measures no state.
 
 // reReading is a whole statement that reads a gauge: its name (group 1), what joins it to
-// the number ("at", "is", "is now", "reads", a colon or nothing: group 2), a number (3)
-// and a unit of a state (4).
-var reReading = regexp.MustCompile(`^(\p{L}[\w/.\-]*(?: [\w/.\-]+){0,5}?)(:| at| is| is now| now at| reads)? (-?\d+(?:\.\d+)?) ?(%|°[CF]|[CF]|ppm|hPa|dB|rpm|[KMGT]B)\.?$`)
+// the number ("at", "is", "is now", "reads", "set to", a colon or nothing: group 2), a
+// number (3) and a unit of a state (4): "Thermostat set to 21 degrees", "House power
+// draw 340 W".
+var reReading = regexp.MustCompile(`^(\p{L}[\w/.\-]*(?: [\w/.\-]+){0,5}?)(:| at| is| is now| now at| reads| (?:is )?(?:now )?set to)? (-?\d+(?:\.\d+)?) ?(%|°[CF]|[CF]|degrees|ppm|hPa|dB|rpm|[KMGT]B|[kM]?Wh?)\.?$`)
 
 // gaugeWords are what a gauge measures, which names one alone: "Battery 80%" (a device's
 // own, as it reports it).
@@ -67,11 +68,18 @@ func readingClaim(text, speaker string) (stateClaim, bool) {
 		return stateClaim{}, false
 	}
 	subject := strings.Join(name, " ")
-	if len(name) == 1 && speaker != "" {
-		subject = speaker + "'s " + strings.ToLower(subject) // "Battery at 80%": the reporting device's battery, not another's
+	if len(name) == 1 && speaker != "" && !strings.EqualFold(subject, speaker) {
+		subject = speaker + "'s " + strings.ToLower(subject) // "Battery at 80%": the reporting device's battery, not another's; "Thermostat set to 21 degrees" by the thermostat: its own
 	}
-	return stateClaim{subject: subject, slot: "reading in " + m[4], value: m[3] + m[4], speaker: speaker, cued: true}, true
+	value := m[3] + m[4]
+	if m[4] == "degrees" {
+		value = m[3] + " degrees"
+	}
+	return stateClaim{subject: subject, slot: "reading in " + m[4], value: value, speaker: speaker, cued: true}, true
 }
+
+// isReading: the claim is a gauge's reading or a person's score (readingClaim).
+func (c stateClaim) isReading() bool { return strings.HasPrefix(c.slot, "reading in ") }
 
 // reTakenAt: when a reading was taken, said after it ("at 10:05", "on Monday"): no word
 // of the gauge's name nor of its measure.

@@ -72,6 +72,8 @@ func TestOfflineAnnotateScheduledDates(t *testing.T) {
 	}{
 		{march, "Your delivery is expected on March 20.", "Your delivery is expected on March 20 (20 March 2026)."},
 		{march, "Your renewal is planned for April 3.", "Your renewal is planned for April 3 (3 April 2026)."},
+		// A day moved to, its month abbreviated, is the coming one as a month named in full is.
+		{time.Date(2026, time.December, 1, 8, 0, 0, 0, time.UTC), "The boiler service moved to Jan 19.", "The boiler service moved to Jan 19 (19 January 2027)."},
 		{december, "Your subscription is scheduled to renew on January 5.", "Your subscription is scheduled to renew on January 5 (5 January 2027)."},
 		{march, "Your order is scheduled for delivery on March 10.", "Your order is scheduled for delivery on March 10 (10 March 2026)."},
 		{december, "Your payment is due on January 2.", "Your payment is due on January 2 (2 January 2027)."},

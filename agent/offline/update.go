@@ -1322,14 +1322,17 @@ type nodeChange struct {
 // currentHolders are the changed nodes that still held when the candidate was said, when
 // there are any: a second change of a dose ("lowered my sertraline to 75mg") supersedes the
 // first ("raised my sertraline dose to 100mg"), which holds, and not in its place the
-// original dose that the first one already superseded.
+// original dose that the first one already superseded. A gauge's reading that ended is
+// never among them: a later reading replaced it, and a reading replaces what holds only.
 func currentHolders(changed []nodeChange, at time.Time) []nodeChange {
 	ended := func(nc nodeChange) bool {
 		until := nc.node.ValidUntil
 		return until != nil && (at.IsZero() || !at.Before(*until))
 	}
 	if !slices.ContainsFunc(changed, func(nc nodeChange) bool { return !ended(nc) }) {
-		return changed
+		return slices.DeleteFunc(changed, func(nc nodeChange) bool {
+			return ended(nc) && slices.ContainsFunc(nodeClaims(nc.node), stateClaim.isReading)
+		})
 	}
 	return slices.DeleteFunc(changed, ended)
 }
@@ -1456,10 +1459,10 @@ func scheduleMoved(said *statement, n realm.Node) stateChange {
 }
 
 // reReschedule: a text that moves something to another day ("my flight got moved to
-// December 14th", "the dentist rescheduled my appointment for Thursday"), not somewhere
-// else ("we moved to Lisbon in May").
+// December 14th", "the dentist rescheduled my appointment for Thursday", "the boiler
+// service moved to Jan 19"), not somewhere else ("we moved to Lisbon in May", "to Mars").
 var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|moves|rescheduled|postponed|pushed(?: back| out)?|bumped|delayed|slipped|slips|brought forward|changed)(?: [\w']+){0,3}? (?:to|until|till|for) (?:the |next |this )?(?:\d|tomorrow|` +
-	text.MonthNames + `|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)`)
+	text.MonthNames + `|` + abbreviatedDay + `|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)`)
 
 // rescheduled is the change from node n to candidate c when c, said by n's speaker (or by
 // another member who may move it: mayMove), moves what n tells of to another time: c's own words (said) move something, c and n are dated
@@ -1493,7 +1496,8 @@ func rescheduled(said *statement, c agent.Candidate, n realm.Node) stateChange {
 // ("my flight" is theirs; "our" and "we" are the space's members', so that "our launch
 // slipped" counts) and either names speaker ("Anna's dentist moved to Thursday"), or
 // moves a date (a day of the calendar or an hour: "to May 6", "to 4pm", not "to Thursday"
-// nor to a place) or calls a plan off, of what n does not tell as speaker's own ("the
+// nor to a place), or where a thing is now kept ("the spare key is now with the
+// neighbour": reNowKept), or calls a plan off, of what n does not tell as speaker's own ("the
 // launch", "our wedding", "Mia's dentist appointment", "the Lisbon trip", not "Sarah's
 // dentist appointment"), or says "we" or "our" ("We're on the 9:40 flight now").
 func mayMove(said *statement, speaker string, n realm.Node) bool {
@@ -1506,13 +1510,17 @@ func mayMove(said *statement, speaker string, n realm.Node) bool {
 	if namesOwn(said.text, said.speaker) {
 		return false
 	}
-	definite := reToCalendarDay.MatchString(withoutLabels(said.text)) || reOwnGroup.MatchString(said.text) ||
+	definite := reToCalendarDay.MatchString(withoutLabels(said.text)) || reOwnGroup.MatchString(said.text) || reNowKept.MatchString(said.text) ||
 		slices.ContainsFunc(said.alterations.get(), func(a planAlteration) bool { return a.cancelled })
 	return namesOwn(said.text, speaker) || definite && !namesOwn(n.Content, speaker)
 }
 
 // reToCalendarDay: a move to a day of the calendar, or to an hour.
-var reToCalendarDay = regexp.MustCompile(`(?i)\b(?:to|until|till|for) (?:the )?(?:\d|` + text.MonthNames + `)`)
+var reToCalendarDay = regexp.MustCompile(`(?i)\b(?:to|until|till|for) (?:the )?(?:\d|` + text.MonthNames + `|` + abbreviatedDay + `)`)
+
+// abbreviatedDay is a day of a month said by its abbreviation ("Jan 19", "Sept. 3"): not
+// "Mars", nor "Jan" alone, who may be a person.
+const abbreviatedDay = `(?:` + text.MonthAbbrevs + `)\.? \d`
 
 // reOwnGroup: words of the speaker's own group, a space's members'.
 var reOwnGroup = regexp.MustCompile(`(?i)\b(?:we|our|ours|us)\b`)
@@ -1624,6 +1632,18 @@ func flightChanged(said *statement, n realm.Node) stateChange {
 // the verb, 3 the words after it.
 var rePlanAltered = regexp.MustCompile(`(?i)^(.*?)(?:(?:\b(?:is|are|was|were|got|gets|has been|have been|had been|will be|had to be)|['’]s(?: been)?)(?: now| just| also)? )?\b(cancell?ed|called off|called|moved|moves|rescheduled|postponed|pushed back|pushed|delayed|slipped|slips|brought forward|brought|(?:is|are|['’]s) (?:now|off))\b(.*)$`)
 
+// reNowKeep and reNowKept: where a thing is kept now, which moves it as "we moved the
+// spare key to the neighbour" does: "we now keep the spare key with the neighbour", "the
+// spare key is now with the neighbour" (not "we keep it there", nor "Mia is now in 6th
+// grade").
+var (
+	reNowKeep = regexp.MustCompile(`(?i)\bnow keeps? ((?:the|our|my|his|her|their) [^,;]+?) ` + keptAt + ` `)
+	reNowKept = regexp.MustCompile(`(?i)\b(?:is|are) now (?:kept ` + keptAt + `|with|under|behind|inside|next to) `)
+)
+
+// keptAt is where a thing is kept: "with the neighbour", "in the garage".
+const keptAt = `(?:with|at|in|under|on|behind|inside|next to)`
+
 // rePlanObject is a plan named after its verb, a determiner first ("the Lisbon trip", "my
 // haircut", "Mia's piano lesson") or a pronoun ("we called it off"), up to what it changes to.
 var rePlanObject = regexp.MustCompile(`(?i)^ ((?:the|my|our|his|her|their|[\p{L}\-]+'s) .+?|it|that|this)(?: (?:forward|back|off))?(?: (?:to|until|till|for) (.+))?$`)
@@ -1671,6 +1691,7 @@ type planAlteration struct {
 // (rePlanAltered), each named by words of its own, by a plan noun alone or by a pronoun.
 func planAlterations(text, speaker string) []planAlteration {
 	text = strings.TrimPrefix(withoutLabels(text), speaker+": ") // a turn's memory opens with its speaker: "Lena: It's off."
+	text = reNowKept.ReplaceAllString(reNowKeep.ReplaceAllString(text, "moved $1 to "), "moved to ")
 	var out []planAlteration
 	for _, cl := range clauses(text) {
 		// Each part between commas: "Actually, it's off", "the party is cancelled, he's sick".
@@ -1956,7 +1977,8 @@ var rescheduleWords = setOf(`moved moves rescheduled postponed pushed back bumpe
 
 // dateWords are the words a date is written with, which two dates of anything share.
 var dateWords = setOf(`january february march april may june july august september october november december
-monday tuesday wednesday thursday friday saturday sunday morning afternoon evening night today tomorrow week month year`)
+monday tuesday wednesday thursday friday saturday sunday morning afternoon evening night today tomorrow week month year ` +
+	strings.ReplaceAll(strings.ToLower(text.MonthAbbrevs), "|", " "))
 
 // correction is a detail said again rightly: "Her name is Marina, not Marta".
 type correction struct{ right, wrong string }

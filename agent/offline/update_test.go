@@ -444,6 +444,19 @@ func TestStateChange(t *testing.T) {
 		{"ReadingLabelledAt", "phone", "Battery at 80%", "phone", "Battery 65%", "supersedes"},
 		{"ReadingLabelledOtherDevice", "phone", "Battery 80%", "laptop", "Battery 65%", ""},
 		{"ReadingWordNoGauge", "user", "user: Agreed 100%", "user", "user: Agreed 90%", ""},
+		// A set-point, a power draw: a gauge too.
+		{"ReadingSetTo", "thermostat", "Thermostat set to 19 degrees", "thermostat", "Thermostat set to 21 degrees", "supersedes"},
+		{"ReadingSetToHalf", "thermostat", "Thermostat set to 20 degrees", "thermostat", "Thermostat set to 20.5 degrees", "supersedes"},
+		{"ReadingWatts", "power", "House power draw 340 W", "power", "House power draw 1210 W", "supersedes"},
+		{"ReadingKWh", "meter", "Energy used today 4.2 kWh", "meter", "Energy used today 6.8 kWh", "supersedes"},
+		{"ReadingWattsOtherGauge", "power", "House power draw 340 W", "power", "Oven power draw 2000 W", ""},
+		// Where a thing is kept, said with "now", is a move of it, as "we moved it to…" is.
+		{"KeptNow", "Sarah", "Sarah: The spare key is under the blue flowerpot by the back door.", "James", "James: We now keep the spare key with the neighbour at number 14.", "supersedes"},
+		{"IsNowWith", "Sarah", "Sarah: The spare key is under the blue flowerpot by the back door.", "James", "James: The spare key is now with the neighbour at number 14.", "supersedes"},
+		{"MovedThing", "Sarah", "Sarah: The spare key is under the blue flowerpot by the back door.", "James", "James: We moved the spare key to the neighbour at number 14.", "supersedes"},
+		{"KeptNowOtherThing", "Sarah", "Sarah: The spare key is under the blue flowerpot by the back door.", "James", "James: We now keep the bikes in the garage.", ""},
+		{"KeptNoNow", "Sarah", "Sarah: The spare key is under the blue flowerpot by the back door.", "James", "James: We keep the spare key with the neighbour at number 14.", ""},
+		{"ReadingSetToSame", "thermostat", "Thermostat set to 21 degrees", "thermostat", "Thermostat set to 21 degrees", ""},
 
 		// Versions compared as versions: a patch is another version, a zero added the same.
 		{"VersionPatch", "deploy", "deploy: Deployed api v2.14", "deploy", "deploy: Deployed api v2.14.1", "supersedes"},
@@ -768,6 +781,7 @@ func TestDateSlipped(t *testing.T) {
 	flight := realm.Node{Content: "Anna: We're on the 7:15 flight to Lisbon on Friday (Friday 6 March 2026).", Description: "Said by Anna on 2 March 2026.", TStart: day(2026, 3, 6)}
 	trip := realm.Node{Content: "Anna: We're going to Lisbon in May (May 2026).", Description: "Said by Anna on 2 March 2026.", TStart: day(2026, 5, 1), TEnd: day(2026, 5, 31)}
 	ownTrip := realm.Node{Content: "Anna: Anna is going to Lisbon in May (May 2026).", Description: "Said by Anna on 2 March 2026.", TStart: day(2026, 5, 1), TEnd: day(2026, 5, 31)}
+	boiler := realm.Node{Content: "James: The boiler service is booked for Jan 12 (12 January 2027).", Description: "Said by James on 26 November 2026.", TStart: day(2027, 1, 12)}
 	tests := []struct {
 		name          string
 		old           realm.Node
@@ -795,6 +809,9 @@ func TestDateSlipped(t *testing.T) {
 		{"FlightHourOfOwn", flight, "Ben", "Ben: Ben's flight moved to 9:40.", nil, nil, ""},
 		{"CancelledOtherMember", trip, "Ben", "Ben: The Lisbon trip is cancelled.", day(2026, 3, 20), nil, "supersedes"},
 		{"CancelledAnothersOwn", ownTrip, "Ben", "Ben: The Lisbon trip is cancelled.", day(2026, 3, 20), nil, ""},
+		// A day of a month said by its abbreviation ("Jan 19") is a date moved to.
+		{"AbbreviatedMonthOtherMember", boiler, "Sarah", "Sarah: The boiler service moved to Jan 19 (19 January 2027).", day(2027, 1, 19), nil, "supersedes"},
+		{"AbbreviatedMonthNoDay", boiler, "Sarah", "Sarah: The boiler service man moved to Mars.", nil, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -886,6 +903,30 @@ func TestOfflineChangeNotMerged(t *testing.T) {
 	}
 }
 
+// TestOfflineOtherNumberNotMerged: a statement of another number, its decimals aside
+// ("20.5" is not "20"), is added, never merged into the one it reads almost as; the
+// same number said again is still skipped.
+func TestOfflineOtherNumberNotMerged(t *testing.T) {
+	a := New(Options{})
+	said := time.Date(2026, 12, 1, 7, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		speaker, older, newer, want string
+	}{
+		{"thermostat", "Thermostat set to 20 degrees", "Thermostat set to 20.5 degrees", agent.ActionAdd},
+		{"Sam", "Sam: The recipe needs 2 cups of flour and 3 eggs.", "The recipe needs 2.5 cups of flour and 3 eggs.", agent.ActionAdd},
+		{"thermostat", "Thermostat set to 20.5 degrees", "Thermostat set to 20.5 degrees", agent.ActionSkip},
+	} {
+		old := realm.Node{ID: "old", Type: realm.Fact, Content: tt.older, Description: "Said by " + tt.speaker + " on 1 December 2026.", LearnedAt: &said}
+		obs := realm.Observation{ID: "o2", Speaker: tt.speaker, Role: "tool", Content: tt.newer, ObservedAt: said.Add(time.Hour)}
+		ext, out := integrateBeside(t, a, obs, old)
+		for i, d := range out {
+			if ext.Candidates[i].Type == realm.Fact && d.Action != tt.want {
+				t.Errorf("%q after %q: %s %q, want %s", tt.newer, tt.older, d.Action, d.Merged, tt.want)
+			}
+		}
+	}
+}
+
 // TestOfflineSupersedesCurrentHolder: a second change of the same value supersedes the
 // first change, which holds, not the original statement that the first one superseded.
 func TestOfflineSupersedesCurrentHolder(t *testing.T) {
@@ -905,6 +946,46 @@ func TestOfflineSupersedesCurrentHolder(t *testing.T) {
 	}
 	if want := agent.Self + " → 100mg: user's sertraline: 75mg, previously 100mg"; len(got) != 1 || got[0] != want {
 		t.Errorf("supersedes edges %q, want %q", got, want)
+	}
+}
+
+// TestOfflineReadingSaidAgain: a gauge's value said again, after another reading of it
+// replaced it, replaces that reading only: not another gauge's reading of the same day,
+// whose device's name shares a word with it ("humidity-sensor", "living-room-sensor").
+func TestOfflineReadingSaidAgain(t *testing.T) {
+	a := New(Options{})
+	at := func(minute int) *time.Time { t := time.Date(2026, 12, 7, 8, minute, 0, 0, time.UTC); return &t }
+	reading := func(id, device, content string, minute int, until *time.Time) realm.Node {
+		return realm.Node{ID: id, Type: realm.Fact, Content: device + ": " + content, Description: "Said by " + device + " on 7 December 2026.",
+			Sources: []string{id}, LearnedAt: at(minute), ValidUntil: until}
+	}
+	obs := realm.Observation{ID: "a4", Speaker: "humidity-sensor", Role: "tool", Content: "Bathroom humidity 48%", ObservedAt: *at(4)}
+	_, out := integrateBeside(t, a, obs,
+		reading("a0", "humidity-sensor", "Bathroom humidity 48%", 0, at(2)),
+		reading("a1", "living-room-sensor", "Living room temperature 20.6C", 1, at(3)),
+		reading("a2", "humidity-sensor", "Bathroom humidity 65%", 2, nil),
+		reading("a3", "living-room-sensor", "Living room temperature 20.3C", 3, nil))
+	if got := changedBy(out); !slices.Equal(got, []string{"a2"}) {
+		t.Errorf("superseded %q, want the humidity's current reading [a2] only", got)
+	}
+}
+
+// TestOfflineReadingEndedNotSupersededAgain: a gauge's reading supersedes what holds only;
+// readings that later ones already replaced are not superseded again, when the one that
+// holds is not among the neighbours.
+func TestOfflineReadingEndedNotSupersededAgain(t *testing.T) {
+	a := New(Options{})
+	at := func(minute int) *time.Time { t := time.Date(2026, 12, 7, 8, minute, 0, 0, time.UTC); return &t }
+	reading := func(id, content string, minute int, until *time.Time) realm.Node {
+		return realm.Node{ID: id, Type: realm.Fact, Content: "living-room-sensor: " + content, Description: "Said by living-room-sensor on 7 December 2026.",
+			Sources: []string{id}, LearnedAt: at(minute), ValidUntil: until}
+	}
+	obs := realm.Observation{ID: "a9", Speaker: "living-room-sensor", Role: "tool", Content: "Living room temperature 19.8C", ObservedAt: *at(9)}
+	_, out := integrateBeside(t, a, obs,
+		reading("a1", "Living room temperature 20.6C", 1, at(3)),
+		reading("a3", "Living room temperature 20.3C", 3, at(5)))
+	if got := changedBy(out); len(got) > 0 {
+		t.Errorf("superseded %q, readings already replaced", got)
 	}
 }
 

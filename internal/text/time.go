@@ -40,7 +40,9 @@ const (
 
 // MonthNames are the months' names, as a regexp alternation.
 const MonthNames = `January|February|March|April|May|June|July|August|September|October|November|December`
-const monthAbbrevs = `Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec`
+
+// MonthAbbrevs are their abbreviations, as a regexp alternation ("May" is its name).
+const MonthAbbrevs = `Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec`
 const countWords = `a couple of|a couple|couple of|a few|few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,3}`
 
 var (
@@ -74,7 +76,7 @@ var (
 	// "a Halloween costume" are none).
 	reHoliday = regexp.MustCompile(`\b(?i:(last|this|next|on|at|for|over|until|since|by|before|after|during) )(Christmas Eve|Christmas Day|Christmas|New Year['’]s Eve|New Year['’]s Day|Valentine['’]s Day|Halloween)\b`)
 	// Month names must be capitalised ("may" is a verb); a day may come before or after.
-	reMonthDay = regexp.MustCompile(`\b(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?(` + MonthNames + `|` + monthAbbrevs + `)\.?|(` + MonthNames + `|` + monthAbbrevs + `)\.? (\d{1,2})(?:st|nd|rd|th)?)\b(?:,? ((?:19|20)\d{2})\b)?`)
+	reMonthDay = regexp.MustCompile(`\b(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?(` + MonthNames + `|` + MonthAbbrevs + `)\.?|(` + MonthNames + `|` + MonthAbbrevs + `)\.? (\d{1,2})(?:st|nd|rd|th)?)\b(?:,? ((?:19|20)\d{2})\b)?`)
 	reMonth    = regexp.MustCompile(`\b(?:((?i:in|of|for|last|next|this|since|until|during|early|late|mid|by|from|through|before|after))[ -])?(` + MonthNames + `)\b(?:,? ((?:19|20)\d{2})\b)?`)
 	reYear     = regexp.MustCompile(`(?i)\b(in|since|during|of|from|by|until|around|before|after) ((?:19|20)\d{2})\b`)
 	// An ISO date: 2026-12-12.
@@ -920,7 +922,7 @@ var (
 	reRangeJoin = regexp.MustCompile(`^` + rangeTo + `$`)
 	reRangeTail = regexp.MustCompile(`^` + rangeTo + `(\d{1,2})(?:st|nd|rd|th)?\b(?:,? ((?:19|20)\d{2})\b)?`)
 	reRangeHead = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?` + rangeTo + `$`)
-	reNoDayNext = regexp.MustCompile(`^\s*(?:[:.]\d|(?i:[ap]\.?m)\b|(?:` + MonthNames + `|` + monthAbbrevs + `)\b)`)
+	reNoDayNext = regexp.MustCompile(`^\s*(?:[:.]\d|(?i:[ap]\.?m)\b|(?:` + MonthNames + `|` + MonthAbbrevs + `)\b)`)
 	reMovedFrom = regexp.MustCompile(`(?i)\b(?:move[ds]|moving|rescheduled|postponed|pushed|shifted|changed|switched|slip(?:s|ped)|slides|slid|delayed|bumped|brought)\b[^.!?;\n]*\bfrom\s*$`)
 )
 
