@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/realm-memory/realm"
 )
 
@@ -111,7 +113,7 @@ func (s *Store) EpisodesNaming(ctx context.Context, space string, phrases []stri
 // instead the query's vector as embed gives it, and acts as before), then, with the
 // traces, from their logged edits, which stay revertible. A failure to erase the links'
 // text deletes no trace. It returns how many traces went.
-// Errors: EUnavailable, and embed's.
+// Errors: EConflict (an import holds the space: writeSpace), EUnavailable, and embed's.
 func (s *Store) ForgetTraces(ctx context.Context, space string, ids []string, embed QueryVectors) (int64, error) {
 	if len(ids) == 0 {
 		return 0, nil
@@ -129,7 +131,9 @@ func (s *Store) ForgetTraces(ctx context.Context, space string, ids []string, em
 			return 0, err
 		}
 	}
-	recs, err = s.write(ctx, qAboutTracesDelete, map[string]any{"space": space, "ids": ids})
+	recs, err = s.writeSpace(ctx, space, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return collect(ctx, tx, qAboutTracesDelete, map[string]any{"space": space, "ids": ids})
+	})
 	if err != nil {
 		return 0, err
 	}
