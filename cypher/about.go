@@ -59,7 +59,7 @@ type About struct {
 
 // About finds what the space holds about the person phrases name (aboutPatterns and
 // sessionPatterns say how a phrase is found), changing nothing. Errors: ENotFound (no such space),
-// EUnavailable.
+// EConflict (an import holds the space), EUnavailable.
 func (s *Store) About(ctx context.Context, space string, phrases []string) (About, error) {
 	if err := s.spaceFound(ctx, space); err != nil {
 		return About{}, err
@@ -140,11 +140,18 @@ func (s *Store) ForgetTraces(ctx context.Context, space string, ids []string, em
 	return num(recs[0], "deleted"), nil
 }
 
-// spaceFound is ENotFound when the space does not exist. Errors: EUnavailable.
+// spaceFound is ENotFound when the space does not exist, EConflict while an import holds
+// it (CheckNotImporting), read in that order: a space that was not there, or was not held
+// when About began, is searched as it was then (an import claims only an empty space),
+// and what an import claiming it since wrote is refused to the writes (writeSpace).
+// Errors: EUnavailable.
 func (s *Store) spaceFound(ctx context.Context, space string) error {
 	exists, err := s.SpaceExists(ctx, space)
 	if err == nil && !exists {
 		err = realm.Errorf(realm.ENotFound, "space %q does not exist", space)
+	}
+	if err == nil {
+		err = s.CheckNotImporting(ctx, space)
 	}
 	return err
 }

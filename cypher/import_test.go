@@ -154,7 +154,8 @@ func writeCatAndDog(t *testing.T, imp *Import) time.Time {
 // an episode again, forgetting traces, reverting a reconsolidation) are refused in their
 // own transaction, under the space's lock, as a conflict saying an import holds the
 // space, whatever a route checked before (an import may claim the space right after);
-// the import then finishes whole, and the same writes work.
+// so is a forget's search (About); the import then finishes whole, and the same writes
+// work.
 func TestImportHoldsItsWrites(t *testing.T) {
 	s, imp := beginImport(t)
 	ctx, space := context.Background(), imp.Space()
@@ -176,6 +177,10 @@ func TestImportHoldsItsWrites(t *testing.T) {
 		if err := write(); realm.ErrorCode(err) != realm.EConflict || !strings.Contains(err.Error(), "import into space") {
 			t.Errorf("%s while an import holds the space: %v, want a conflict saying an import holds it", name, err)
 		}
+	}
+	// A forget's search, which would answer "nothing found" of a space still filling.
+	if about, err := s.About(ctx, space, []string{"Ana"}); realm.ErrorCode(err) != realm.EConflict {
+		t.Errorf("About while an import holds the space: %+v %v, want a conflict", about, err)
 	}
 	if err := imp.WriteEdges(ctx, []ImportEdge{{From: space + "-cat", To: space + "-dog", Predicate: realm.Precedes,
 		Props: map[string]any{"id": space + "-e", "weight": 0.5}}}); err != nil {
