@@ -68,10 +68,11 @@ func ErrorCode(err error) string {
 }
 
 // ErrorMessage returns the client-safe message of err: the *Error's message, or
-// "internal error" for anything else.
+// "internal error" for anything else and for an EInternal *Error, whose message is the
+// code's words ("import import_edges: wrote 51 of 73"), for the logs (Error()) only.
 func ErrorMessage(err error) string {
 	var e *Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e.Code != EInternal {
 		return e.Message
 	}
 	return "internal error"

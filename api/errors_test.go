@@ -84,3 +84,33 @@ func TestAccessLogInternal(t *testing.T) {
 		t.Errorf("access line %+v, want level error, code internal, error \"internal error\":\n%s", access, logs.String())
 	}
 }
+
+// TestInternalDetail: a 500, and an MCP tool error of code internal, say only "internal
+// error", even for an error of the code's own words ("import import_provenance: wrote 30
+// of 32", which a failed import once answered); the server's log keeps those words.
+func TestInternalDetail(t *testing.T) {
+	var logs syncBuffer
+	failure := realm.Errorf(realm.EInternal, "import import_provenance: wrote 30 of 32")
+	srv := httptest.NewServer(withLogger(zerolog.New(&logs))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, failure)
+	})))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var p problemDoc
+	if err := json.NewDecoder(resp.Body).Decode(&p); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusInternalServerError || p.Code != realm.EInternal || p.Detail != "internal error" {
+		t.Errorf("answer %d %+v, want 500 internal with the detail \"internal error\"", resp.StatusCode, p)
+	}
+	if !strings.Contains(logs.String(), "wrote 30 of 32") {
+		t.Errorf("the log lost the error's words:\n%s", logs.String())
+	}
+	if doc := toolError(failure).StructuredContent.(map[string]any); doc["detail"] != "internal error" {
+		t.Errorf("tool error %+v, want the detail \"internal error\"", doc)
+	}
+}

@@ -85,9 +85,9 @@ func (s *streamStart) Write(p []byte) (int, error) {
 // importReadTimeout.
 //
 // The space is claimed first, before the body is read: a space that is not empty is
-// refused at once, and from then until the import ends the space refuses ingest, recall
-// and answer (409), so that nothing reads it half written and nothing sent to it is taken
-// in and then lost.
+// refused at once, and from then until the import ends the space refuses every other
+// request but its erasure (409: notImporting), so that nothing reads it half written,
+// nothing sent to it is taken in and then lost, and nothing it writes is changed under it.
 //
 // The file's ids are kept only for a key that may read every space (keepsImportIDs); any
 // other key's import gets new ids, so that it can neither take ids another space will

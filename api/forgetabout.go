@@ -93,7 +93,11 @@ func (s *server) forgetAboutPerson(ctx context.Context, space string, req forget
 		return forgetAboutResult{}, err
 	}
 	about, err := s.Store.About(ctx, space, req.About)
-	if err == nil && !req.DryRun {
+	found := len(about.Observations)+len(about.Memories)+len(about.Episodes)+len(about.Traces) > 0
+	// Nothing found is nothing to forget: forgetAbout's searches after About's would find
+	// only what was written since, such as an import's memories (one that claimed the
+	// space, empty then, after the route's check), and delete them, its messages left.
+	if err == nil && !req.DryRun && found {
 		about, err = s.forgetAbout(ctx, space, req.About, about)
 	}
 	if err != nil {

@@ -15,10 +15,14 @@ import (
 	"github.com/realm-memory/realm/cypher/cyphertest"
 )
 
-// TestImportHoldsSpace: while an import's body is still arriving, its space refuses
-// recall, answer and ingest (synchronous and asynchronous) with 409 conflict saying until
-// when an import holds it, and stores nothing of what it refused; once the import ended, the
-// same requests work and the messages sent again are integrated beside the imported ones.
+// TestImportHoldsSpace: while an import's body is still arriving, its space refuses every
+// request but the import's own and its erasure with 409 conflict saying until when an
+// import holds it: recall, answer, ingest (synchronous and asynchronous), forgetting a
+// message or a person, deleting or correcting a memory, feedback, revert, the export and
+// every read (nothing reads it half written, nothing it writes is changed or deleted
+// under it), the MCP tools too; it stores nothing of what it refused; once the import
+// ended, the same requests work and the messages sent again are integrated beside the
+// imported ones.
 func TestImportHoldsSpace(t *testing.T) {
 	check := apitest.New(t)
 	fake := agenttest.NewFakeOpenAI(t)
@@ -73,23 +77,48 @@ func TestImportHoldsSpace(t *testing.T) {
 
 	late := []map[string]string{{"id": "late1", "speaker": "Melanie", "content": "Pixel learned to open the fridge.", "timestamp": "2023-06-03T10:00:00Z"}}
 	question := map[string]any{"query": "Where did Caroline take a pottery class?", "time": "2023-06-03T00:00:00Z"}
-	for _, tc := range []struct{ name, path string }{
-		{"Recall", sp + "/recall"},
-		{"Answer", sp + "/answer"},
-		{"Ingest", sp + "/observations"},
-		{"IngestAsync", sp + "/observations?async=true"},
+	ingest := map[string]any{"messages": late}
+	for _, tc := range []struct {
+		name, method, path string
+		body               any
+	}{
+		{"Recall", "POST", sp + "/recall", question},
+		{"Answer", "POST", sp + "/answer", question},
+		{"Ingest", "POST", sp + "/observations", ingest},
+		{"IngestAsync", "POST", sp + "/observations?async=true", ingest},
+		{"ForgetMessage", "DELETE", sp + "/observations/" + exportMessages[0]["id"], nil},
+		{"ForgetPerson", "POST", sp + "/forget", map[string]any{"about": []string{"Caroline"}}},
+		{"DeleteMemory", "DELETE", sp + "/memories/m1", nil},
+		{"Correct", "PATCH", sp + "/memories/m1", map[string]any{"content": "Caroline took a pottery class in Boston."}},
+		{"Feedback", "POST", sp + "/traces/t1/feedback", map[string]any{"correct": true}},
+		{"Revert", "POST", sp + "/edits/e1/revert", nil},
+		{"Export", "GET", sp + "/export", nil},
+		{"ListMessages", "GET", sp + "/observations", nil},
+		{"GetMessage", "GET", sp + "/observations/" + exportMessages[0]["id"], nil},
+		{"ListMemories", "GET", sp + "/memories", nil},
+		{"GetMemory", "GET", sp + "/memories/m1", nil},
+		{"Stats", "GET", sp + "/stats", nil},
+		{"Graph", "GET", sp + "/graph", nil},
+		{"Trace", "GET", sp + "/traces/t1", nil},
+		{"Edits", "GET", sp + "/edits", nil},
 	} {
 		t.Run(tc.name+"Refused", func(t *testing.T) {
-			var in any = question
-			if strings.Contains(tc.path, "/observations") {
-				in = map[string]any{"messages": late}
-			}
 			var p problemDoc
-			resp := c.do("POST", tc.path, in, &p)
+			resp := c.do(tc.method, tc.path, tc.body, &p)
 			if resp.StatusCode != http.StatusConflict || p.Code != "conflict" || !strings.Contains(p.Detail, "import into space") || !strings.Contains(p.Detail, "holds it until") {
 				t.Errorf("during the import: %d %+v, want 409 conflict saying until when an import holds the space", resp.StatusCode, p)
 			}
 		})
+	}
+	cs := mustConnectMCP(t, c.base, c.key)
+	for tool, args := range map[string]map[string]any{
+		"forget_about": {"space": space, "about": []string{"Caroline"}},
+		"forget":       {"space": space, "observation_id": exportMessages[0]["id"]},
+		"recall":       {"space": space, "query": "Where did Caroline take a pottery class?"},
+	} {
+		if got := callTool(t, cs, tool, args); !got.isError || got.code() != "conflict" || !strings.Contains(got.text, "holds it until") {
+			t.Errorf("MCP %s during the import: %+v, want a conflict saying until when an import holds the space", tool, got)
+		}
 	}
 	if _, err := store.Observation(ctx, space, "late1"); realm.ErrorCode(err) != realm.ENotFound {
 		t.Errorf("a refused message was stored during the import: %v", err)
@@ -122,6 +151,9 @@ func TestImportHoldsSpace(t *testing.T) {
 	}
 	if st := mustSpaceStats(t, c, sp); st.Observations != imported+1 {
 		t.Errorf("after ingesting again the space holds %d observations, want %d", st.Observations, imported+1)
+	}
+	if code := c.status("DELETE", sp+"/observations/"+exportMessages[0]["id"], nil); code != http.StatusOK {
+		t.Errorf("an imported message forgotten after the import: %d", code)
 	}
 }
 

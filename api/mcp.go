@@ -730,9 +730,10 @@ func argTime(fe realm.FieldErrors, field, s string) *time.Time {
 
 // addTool adds a tool that works in the space its arguments name. Every call first
 // checks the caller's key as a /v1/spaces/{space} route would (Key.authorize; scope ""
-// is a tool of no space, spaces, which serves any key within its patterns), then
-// runs; an error becomes a tool error (isError) carrying the code and message an HTTP
-// problem would, and internal errors are logged, not shown.
+// is a tool of no space, spaces, which serves any key within its patterns) and refuses
+// a space an import holds (notImporting), then runs; an error becomes a tool error
+// (isError) carrying the code and message an HTTP problem would, and internal errors
+// are logged, not shown.
 //
 // The tool's outputSchema is Out's or toolError's (orToolError), set here rather than by the SDK from a typed Out:
 // with a typed Out the SDK puts Out's zero value in the structuredContent of every result,
@@ -781,6 +782,9 @@ func addTool[In interface{ spaceID() string }, Out any](s *server, srv *mcp.Serv
 		}()
 		if scope != "" { // a tool of no space (spaces) serves any key, within its spaces
 			err = key.authorize(space, scope)
+			if err == nil { // as the space's routes refuse it (notImporting)
+				err = s.importHold(ctx, space)
+			}
 		}
 		if err == nil {
 			out, err = run(ctx, key, space, in)

@@ -29,17 +29,14 @@ func (s *server) handleRecall(w http.ResponseWriter, r *http.Request) {
 	encode(w, http.StatusOK, res)
 }
 
-// recall is a recall for the HTTP routes and the MCP tools: refused (EConflict) while an
-// import fills the space, which would be read half written.
+// recall is a recall for the HTTP routes and the MCP tools (which refuse a space an
+// import holds before: notImporting).
 //
 // A space that holds no memory (one never written to, or not yet integrated) has nothing
 // to recall: ENotFound, and nothing stored. A recall stores its trace (for feedback), and
 // would otherwise leave a trace, and so a space, behind a mere read of a space that does
 // not exist.
 func (s *server) recall(ctx context.Context, space string, req realm.RecallRequest) (realm.RecallResult, error) {
-	if err := s.Store.CheckNotImporting(ctx, space); err != nil {
-		return realm.RecallResult{}, err
-	}
 	holds, err := s.Store.HoldsMemory(ctx, space)
 	if err != nil {
 		return realm.RecallResult{}, err

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 
@@ -42,11 +43,18 @@ func (s *server) routes(r chi.Router) {
 		r.Route("/v1/spaces/{space}", func(r chi.Router) {
 			r.Use(validSpace, spaceAccess)
 			read, write := r.With(need(ScopeRead), shortID), r.With(need(ScopeWrite), shortID)
+			// write, not admin: an import only fills an empty space (export.go).
+			write.With(s.importBody).Post("/import", s.handleImport)
+			// Ingest refuses a space an import holds in the transaction that saves its
+			// batch (cypher.Store.SaveObservations), which says what an outage left of it.
+			write.Post("/observations", s.handleObservations)
+			// Every other route of the space refuses it while an import holds it; its
+			// erasure, below, cancels the import.
+			read, write = read.With(s.notImporting), write.With(s.notImporting)
 			// Feedback and revert act on what a recall read, and answer it (the trace's
 			// query, its memories' labels, the edges' weights): a write-only key would learn
 			// another key's questions and test guesses at the space's content through them.
 			readWrite := read.With(need(ScopeWrite))
-			write.Post("/observations", s.handleObservations)
 			read.Get("/observations", s.handleListObservations)
 			read.Get("/observations/{id}", s.handleGetObservation)
 			write.Delete("/observations/{id}", s.handleDeleteObservation)
@@ -65,8 +73,6 @@ func (s *server) routes(r chi.Router) {
 			read.Get("/edits", s.handleListEdits)
 			readWrite.Post("/edits/{id}/revert", s.handleRevert)
 			read.Get("/export", s.handleExport)
-			// write, not admin: an import only fills an empty space (export.go).
-			write.With(s.importBody).Post("/import", s.handleImport)
 		})
 		// After the Route above, which would otherwise take this path for every method.
 		r.With(validSpace, spaceAccess, need(ScopeAdmin)).Delete("/v1/spaces/{space}", s.handleDeleteSpace)
@@ -77,6 +83,34 @@ func (s *server) routes(r chi.Router) {
 	s.index = newRouteIndex(r)
 	r.NotFound(s.index.noRoute)
 	r.MethodNotAllowed(s.index.noRoute)
+}
+
+// notImporting refuses (409 conflict) a request of a space that an import holds, from
+// the start of its upload until it ends, or that an interrupted import left incomplete
+// (cypher.Store.CheckNotImporting): a read would see the space half written (an export
+// would be a backup missing part of it), a write would take in what the import erases or
+// change and delete what it writes. A write that could change what an import writes
+// checks again in its transaction, under the space's lock (cypher writeSpace): an import
+// that claims the space after this check finds it written, or the write finds it claimed.
+// It runs after the key's checks: a key learns of an import only in a space it may use.
+func (s *server) notImporting(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := s.importHold(r.Context(), chi.URLParam(r, "space")); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// importHold is notImporting's check: the refusal (EConflict) of a space an import holds,
+// else nil. A failure of the check itself (Neo4j away) is left to the request, which
+// meets it after checking its input (a bad one is 400 still) and says it in its own words.
+func (s *server) importHold(ctx context.Context, space string) error {
+	if err := s.Store.CheckNotImporting(ctx, space); realm.ErrorCode(err) == realm.EConflict {
+		return err
+	}
+	return nil
 }
 
 // shortID refuses an {id} longer than any id stored (idTooLong) before any lookup, which

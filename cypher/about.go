@@ -10,6 +10,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/realm-memory/realm"
 )
 
@@ -57,7 +59,7 @@ type About struct {
 
 // About finds what the space holds about the person phrases name (aboutPatterns and
 // sessionPatterns say how a phrase is found), changing nothing. Errors: ENotFound (no such space),
-// EUnavailable.
+// EConflict (an import holds the space), EUnavailable.
 func (s *Store) About(ctx context.Context, space string, phrases []string) (About, error) {
 	if err := s.spaceFound(ctx, space); err != nil {
 		return About{}, err
@@ -111,7 +113,7 @@ func (s *Store) EpisodesNaming(ctx context.Context, space string, phrases []stri
 // instead the query's vector as embed gives it, and acts as before), then, with the
 // traces, from their logged edits, which stay revertible. A failure to erase the links'
 // text deletes no trace. It returns how many traces went.
-// Errors: EUnavailable, and embed's.
+// Errors: EConflict (an import holds the space: writeSpace), EUnavailable, and embed's.
 func (s *Store) ForgetTraces(ctx context.Context, space string, ids []string, embed QueryVectors) (int64, error) {
 	if len(ids) == 0 {
 		return 0, nil
@@ -129,18 +131,27 @@ func (s *Store) ForgetTraces(ctx context.Context, space string, ids []string, em
 			return 0, err
 		}
 	}
-	recs, err = s.write(ctx, qAboutTracesDelete, map[string]any{"space": space, "ids": ids})
+	recs, err = s.writeSpace(ctx, space, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return collect(ctx, tx, qAboutTracesDelete, map[string]any{"space": space, "ids": ids})
+	})
 	if err != nil {
 		return 0, err
 	}
 	return num(recs[0], "deleted"), nil
 }
 
-// spaceFound is ENotFound when the space does not exist. Errors: EUnavailable.
+// spaceFound is ENotFound when the space does not exist, EConflict while an import holds
+// it (CheckNotImporting), read in that order: a space that was not there, or was not held
+// when About began, is searched as it was then (an import claims only an empty space),
+// and what an import claiming it since wrote is refused to the writes (writeSpace).
+// Errors: EUnavailable.
 func (s *Store) spaceFound(ctx context.Context, space string) error {
 	exists, err := s.SpaceExists(ctx, space)
 	if err == nil && !exists {
 		err = realm.Errorf(realm.ENotFound, "space %q does not exist", space)
+	}
+	if err == nil {
+		err = s.CheckNotImporting(ctx, space)
 	}
 	return err
 }

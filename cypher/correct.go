@@ -59,7 +59,7 @@ func (s *Store) CorrectMemory(ctx context.Context, space string, c Correction) (
 			return nil, realm.Errorf(realm.ENotFound, "space %q not found", space)
 		}
 		r := recs[0]
-		if err := importRefusal(space, valueOf(r, "import_id"), valueOf(r, "import_until")); err != nil {
+		if err := importRefusal(space, r); err != nil {
 			return nil, err
 		}
 		if mapOf(r, "done") != nil {

@@ -29,8 +29,8 @@ type EditBatch struct {
 	Floor float64
 }
 
-// ApplyEdits applies every edit of b in one statement (edit_batch, one auto-commit
-// transaction) and logs each change of a directed edge as an (:Edit) of the space; it
+// ApplyEdits applies every edit of b in one statement (edit_batch, in the transaction of
+// writeSpace, which refuses a space an import holds with EConflict) and logs each change of a directed edge as an (:Edit) of the space; it
 // returns the logged edits in order, as the graph snapshot of the space this process
 // holds starts to follow them in the background (followInBackground).
 //
@@ -65,7 +65,9 @@ func (s *Store) ApplyEdits(ctx context.Context, space string, b EditBatch) ([]re
 		now = time.Now().UTC()
 	}
 	done := s.graphs.writing(space)
-	recs, err := s.write(ctx, qEditBatch, editBatchParams(space, b, ops, now))
+	recs, err := s.writeSpace(ctx, space, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return collect(ctx, tx, qEditBatch, editBatchParams(space, b, ops, now))
+	})
 	if err != nil || len(recs) == 0 {
 		done()
 		if err == nil {
@@ -211,7 +213,8 @@ func memoryIDsOf(ops []realm.EditProposal) []string {
 // of its edits) in one write transaction of two statements: every edge it strengthened or
 // weakened gets back the exact weight it had before (old_weight, a float64 stored as is),
 // every edge it added is deleted, and its edits are marked reverted. It returns the edits it
-// reverted: none when they all were already (reverting twice is a no-op). A later
+// reverted: none when they all were already (reverting twice is a no-op); EConflict while
+// an import holds the space (writeSpace). A later
 // reconsolidation's change of the same edge is overwritten. ENotFound when the space logged
 // no such edit. The snapshot of the space follows in the background, as after ApplyEdits.
 func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now time.Time) ([]realm.Edit, error) {
@@ -220,7 +223,7 @@ func (s *Store) RevertReconsolidation(ctx context.Context, space, id string, now
 	var touched []string // the memories it wrote edges of
 	var before, after string
 	found := false
-	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.writeSpace(ctx, space, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		reverted, found = nil, false
 		recs, err := collect(ctx, tx, qEditOfReconsolidation, map[string]any{"space": space, "id": id})
 		if err != nil || len(recs) == 0 {

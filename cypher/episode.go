@@ -5,6 +5,8 @@ import (
 	_ "embed"
 	"time"
 
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
 	"github.com/realm-memory/realm"
 )
 
@@ -64,7 +66,7 @@ var rederived = map[realm.NodeType][]string{
 // and embedding replace the stored ones; of an entity, its embedding, of the names it
 // kept (DeleteObservation). Its id, name, provenance and edges stay; the mark the
 // deletion left it (RederivePending) goes.
-// Errors: ENotFound, EUnavailable.
+// Errors: ENotFound, EConflict (an import holds the space: writeSpace), EUnavailable.
 func (s *Store) RederiveMemory(ctx context.Context, space string, n realm.Node) error {
 	defer s.graphs.writing(space)()
 	props := map[string]any{}
@@ -73,7 +75,9 @@ func (s *Store) RederiveMemory(ctx context.Context, space string, n realm.Node) 
 		props[k] = all[k] // nil when n has none: removed
 	}
 	props["rederive"] = nil // derived again
-	recs, err := s.write(ctx, qEpisodeRederive, map[string]any{"space": space, "id": n.ID, "props": props, "now": time.Now().UTC()})
+	recs, err := s.writeSpace(ctx, space, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return collect(ctx, tx, qEpisodeRederive, map[string]any{"space": space, "id": n.ID, "props": props, "now": time.Now().UTC()})
+	})
 	if err != nil {
 		return err
 	}

@@ -78,9 +78,11 @@ var (
 const importLease = 2 * time.Minute
 
 // Import is an import into a space, which it holds from BeginImport until Finish or
-// Abandon: meanwhile the space refuses ingest (SaveObservations), recall and answer
-// (CheckNotImporting) with EConflict, so nothing is read from a half-written space and
-// nothing sent to it is taken in and then erased by the import. Each Write… is one
+// Abandon: meanwhile the space refuses every request but its erasure (CheckNotImporting)
+// with EConflict, and the writes of its clients check again under the space's lock
+// (SaveObservations, CorrectMemory, writeSpace), so nothing is read from a half-written
+// space, nothing sent to it is taken in and then erased by the import, and nothing the
+// import wrote is changed or deleted before it ends. Each Write… is one
 // transaction that first renews the hold.
 type Import struct {
 	store       *Store
@@ -383,28 +385,49 @@ func valueOf(r *neo4j.Record, key string) any { v, _ := r.Get(key); return v }
 func holdEnd(until any) string { return timeOf(until).UTC().Format("15:04:05 UTC") }
 
 // CheckNotImporting returns EConflict when space is marked by an import: one running, or
-// one interrupted that left it incomplete. Recall and answer call it first.
+// one interrupted that left it incomplete. Every route of the space but the import and
+// the space's erasure calls it first (api); a write that must not touch what an import
+// writes checks again in its transaction (writeSpace), as ingest and correction do.
 // Errors: EConflict, EUnavailable.
 func (s *Store) CheckNotImporting(ctx context.Context, space string) error {
 	recs, err := s.read(ctx, qSpaceImportMark, map[string]any{"space": space})
 	if err != nil || len(recs) == 0 {
 		return err
 	}
-	return importRefusal(space, valueOf(recs[0], "import_id"), valueOf(recs[0], "import_until"))
+	return importRefusal(space, recs[0])
 }
 
-// importRefusal is the error of a request into a space that carries the import mark
-// (mark, until), nil when it carries none. A running import renews its hold; one whose
+// writeSpace runs fn, a client's write of space, in a write transaction that first takes
+// the space's lock and refuses (EConflict) while an import holds the space
+// (space_lock_import.cypher): under that lock no import can claim the space between the
+// check and fn, and fn touches nothing an import writes. It is writeTx otherwise, and a
+// space that does not exist is fn's to report.
+func (s *Store) writeSpace(ctx context.Context, space string, fn txWork) ([]*neo4j.Record, error) {
+	return s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		recs, err := collect(ctx, tx, qSpaceLockImport, map[string]any{"space": space, "now": time.Now().UTC()})
+		if err == nil && len(recs) > 0 {
+			err = importRefusal(space, recs[0])
+		}
+		if err != nil {
+			return nil, err
+		}
+		return fn(ctx, tx)
+	})
+}
+
+// importRefusal is the error of a request into a space whose record r (import_id,
+// import_until) carries the import mark, nil when it carries none. A running import renews its hold; one whose
 // server stopped (killed, crashed) holds the space until its lease lapses, which the
 // error names, as nothing tells the two apart before then (another server on the same
 // Neo4j may be running it).
-func importRefusal(space string, mark, until any) error {
+func importRefusal(space string, r *neo4j.Record) error {
+	mark, until := valueOf(r, "import_id"), valueOf(r, "import_until")
 	switch {
 	case mark == nil:
 		return nil
 	case timeOf(until).After(time.Now()):
 		return realm.Errorf(realm.EConflict,
-			"an import into space %q holds it until %s, renewed while it runs: ingest, recall and answer are refused until it ends; "+
+			"an import into space %q holds it until %s, renewed while it runs: every request of the space but its erasure is refused until it ends; "+
 				"retry then, and if that import's server stopped, send the import again after %s", space, holdEnd(until), holdEnd(until))
 	default:
 		return realm.Errorf(realm.EConflict,

@@ -1108,10 +1108,13 @@ func decodeCursor(c string) (time.Time, string, error) {
 }
 
 // DeleteMemory deletes one memory of a space with its edges and provenance; it leaves
-// the indexes with the node. Errors: ENotFound, EUnavailable.
+// the indexes with the node. Errors: ENotFound, EConflict (an import holds the space:
+// writeSpace), EUnavailable.
 func (s *Store) DeleteMemory(ctx context.Context, space, id string) error {
 	defer s.graphs.writing(space)()
-	recs, err := s.write(ctx, qMemoryDelete, map[string]any{"space": space, "id": id, "now": time.Now().UTC()})
+	recs, err := s.writeSpace(ctx, space, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		return collect(ctx, tx, qMemoryDelete, map[string]any{"space": space, "id": id, "now": time.Now().UTC()})
+	})
 	if err != nil {
 		return err
 	}
@@ -1195,14 +1198,14 @@ var observationDeleteBatch = 500
 // here. The memories are deleted a batch at a time, in that transaction. The keyword
 // index (the rewritten texts too) and the graph snapshot follow as they follow DeleteMemory (the embeddings held
 // are read again: the space's state moved). Errors: ENotFound (space or observation),
-// EUnavailable.
+// EConflict (an import holds the space: writeSpace), EUnavailable.
 func (s *Store) DeleteObservation(ctx context.Context, space, id string, lease Lease) (ObservationDeleted, error) {
 	defer s.graphs.writing(space)()
 	var out ObservationDeleted
 	var move graphMove
 	var versionBefore, versionAfter string
 	var texts []textRewrite // of the memories that stay, for the keyword index
-	_, err := s.writeTx(ctx, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	_, err := s.writeSpace(ctx, space, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		out = ObservationDeleted{Observation: id, MemoryIDs: []string{}}
 		texts = nil
 		now := time.Now().UTC()

@@ -117,7 +117,7 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 			return nil, err
 		}
 		// Refused, not taken in: the import would not expect it and could erase it.
-		if err := importRefusal(space, valueOf(locked[0], "import_id"), valueOf(locked[0], "import_until")); err != nil {
+		if err := importRefusal(space, locked[0]); err != nil {
 			return nil, err
 		}
 		recs, err := collect(ctx, tx, qObservationSave, map[string]any{

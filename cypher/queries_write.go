@@ -201,6 +201,10 @@ var (
 	spaceLockCypher string
 	qSpaceLock      = newQuery("space_lock", spaceLockCypher)
 
+	//go:embed queries/space_lock_import.cypher
+	spaceLockImportCypher string
+	qSpaceLockImport      = newQuery("space_lock_import", spaceLockImportCypher)
+
 	//go:embed queries/space_summary.cypher
 	spaceSummaryCypher string
 	qSpaceSummary      = newQuery("space_summary", spaceSummaryCypher)
