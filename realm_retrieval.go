@@ -301,6 +301,8 @@ const (
 	ValidityDemoted   = "demoted"   // superseded, asked about the present: score × factor
 	ValidityKept      = "kept"      // superseded, asked about the past or about what did not change: score unchanged
 	ValiditySuccessor = "successor" // the newer version of a superseded node, offered beside it
+	ValidityComing    = "coming"    // a newer version that begins to hold after the question's time: score × factor, below the older one
+	ValidityHolding   = "holding"   // the older version that holds then, offered in the coming one's place
 )
 
 // TraceValidity is one validity decision of a recall.

@@ -927,3 +927,111 @@ func TestCorrectSiblingsMCP(t *testing.T) {
 		t.Errorf("also corrected %+v, want %s and its new version", first, other.ID)
 	}
 }
+
+// noticeClause is a contract's notice period, told a month ago.
+func noticeClause() map[string]string {
+	return map[string]string{"id": "c1", "session_id": "contract", "speaker": "Paralegal",
+		"content":   "Section 7.2 (Termination for Convenience): the termination notice period is 30 days written notice.",
+		"timestamp": time.Now().UTC().AddDate(0, -1, 0).Format(time.RFC3339)}
+}
+
+// TestCorrectionFromADayToCome: a correction sent with a valid_from to come (an amendment
+// effective in three months) has not begun to hold before then: a recall now, or as of a
+// day before it, ranks the clause in force first and the correction just below it, which
+// current=true leaves out (current=false lists it); a recall as of a day after it ranks
+// the correction first, and the clause is demoted.
+func TestCorrectionFromADayToCome(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	c.remember(sp, []map[string]string{noticeClause()})
+	var old realm.Node
+	for _, m := range c.memories(sp, "q=30%20days&limit=50") {
+		if m.Type == realm.Event || m.Type == realm.Fact {
+			old = m
+		}
+	}
+	effective := time.Now().UTC().AddDate(0, 3, 0).Truncate(24 * time.Hour)
+	var got memoryDoc
+	body := map[string]any{"content": "Section 7.2 (Termination for Convenience): the termination notice period is 60 days written notice (Amendment 2).", "valid_from": effective.Format(time.RFC3339)}
+	if code := c.do("PATCH", sp+"/memories/"+old.ID, body, &got).StatusCode; code != http.StatusOK {
+		t.Fatalf("correct: %d", code)
+	}
+	const q = "What is the termination notice period?"
+	for _, tt := range []struct {
+		at       string
+		newFirst bool
+	}{
+		{"", false},
+		{time.Now().UTC().AddDate(0, 1, 0).Format(time.RFC3339), false},
+		{effective.AddDate(0, 0, 30).Format(time.RFC3339), true},
+	} {
+		r := recallAt(c, sp, q, tt.at)
+		oldAt, newAt := r.index(old.ID), r.index(got.Memory.ID)
+		if oldAt < 0 || newAt < 0 || (newAt < oldAt) != tt.newFirst {
+			t.Errorf("time %q: the correction at %d, the clause at %d; want both, the correction first: %v (trace %+v)", tt.at, newAt, oldAt, tt.newFirst, r.trace.Validity)
+		}
+	}
+	current, ended := c.memories(sp, "limit=100&current=true"), c.memories(sp, "limit=100&current=false")
+	holds := func(list []realm.Node, id string) bool {
+		return slices.ContainsFunc(list, func(m realm.Node) bool { return m.ID == id })
+	}
+	if !holds(current, old.ID) || holds(current, got.Memory.ID) || !holds(ended, got.Memory.ID) {
+		t.Errorf("current=true holds the clause %v, the correction %v; current=false the correction %v: want the clause alone current",
+			holds(current, old.ID), holds(current, got.Memory.ID), holds(ended, got.Memory.ID))
+	}
+}
+
+// TestCorrectedNumberAsideOfWhatElse: "Correction: the Section 7.2 notice period was 60
+// days, not 30" says the 30 days never held: a question about the notice period ranks it
+// above the clause it corrected, though the question names "termination", which only the
+// clause says.
+func TestCorrectedNumberAsideOfWhatElse(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	clause := noticeClause()
+	correction := map[string]string{"id": "a2", "session_id": "amend2", "speaker": "Paralegal",
+		"content": "Correction: the Section 7.2 notice period was 60 days, not 30.", "timestamp": time.Now().UTC().AddDate(0, 0, -7).Format(time.RFC3339)}
+	c.remember(sp, []map[string]string{clause, correction})
+	for _, q := range []string{"What is the termination notice period?", "What was the termination notice period?"} {
+		r := recallAt(c, sp, q, "")
+		if oldAt, newAt := r.says("30 days"), r.says("60 days"); newAt < 0 || oldAt >= 0 && oldAt < newAt {
+			t.Errorf("%q: the correction at %d, the corrected clause at %d; want the correction first (trace %+v)", q, newAt, oldAt, r.trace.Validity)
+		}
+	}
+}
+
+// TestChangeToComeOfSeveralClauses: an amendment effective in three months that changes
+// two clauses has not begun to hold: a question about one of them ranks that clause, in
+// force, first and the amendment just below it (not the other clause); asked as of a day
+// after it took effect, the amendment comes first.
+func TestChangeToComeOfSeveralClauses(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	effective := time.Now().UTC().AddDate(0, 3, 0)
+	said := time.Now().UTC().AddDate(0, 0, -7).Format(time.RFC3339)
+	c.remember(sp, []map[string]string{noticeClause(),
+		{"id": "c7", "session_id": "contract", "speaker": "Paralegal", "content": "Section 4.3: license fees are payable within 45 days of invoice.", "timestamp": noticeClause()["timestamp"]},
+		{"id": "a2", "session_id": "amend2", "speaker": "Paralegal", "timestamp": said, "content": "Amendment 2, effective " + effective.Format("January 2 2006") +
+			": the notice period in Section 7.2 is changed to 60 days; the payment term in Section 4.3 is changed to 30 days."},
+	})
+	const q = "What is the payment term?"
+	for _, tt := range []struct {
+		at       string
+		newFirst bool
+	}{
+		{"", false},
+		{effective.AddDate(0, 0, 30).Format(time.RFC3339), true},
+	} {
+		r := recallAt(c, sp, q, tt.at)
+		clause, amendment := r.says("45 days"), r.says("Amendment 2")
+		if amendment < 0 || (amendment < clause || clause < 0) != tt.newFirst {
+			t.Errorf("time %q: the amendment at %d, the 45-day clause at %d; want the amendment first: %v (trace %+v)", tt.at, amendment, clause, tt.newFirst, r.trace.Validity)
+		}
+		if !tt.newFirst && r.says("notice period is 30 days") == 0 {
+			t.Errorf("time %q: the notice period clause first, want the payment clause", tt.at)
+		}
+	}
+}

@@ -1011,8 +1011,10 @@ type MemoryFilter struct {
 	Since time.Time // created at or after
 	Until time.Time // created before
 	Q     string    // case-insensitive substring of name or content
-	// Current, when set, keeps only the memories whose validity has not ended (true: no
-	// valid_until, or one after now) or only those it has (false: superseded, corrected).
+	// Current, when set, keeps only the memories that hold now (true: no valid_until, or
+	// one after now, and no supersedes edge to a memory that still holds: a change that
+	// begins later, a correction with a valid_from to come) or only the others (false:
+	// superseded, corrected, or not begun yet).
 	Current *bool
 	// IDs, when not nil, keeps only the memories among them, read by id.
 	IDs []string

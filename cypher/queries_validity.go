@@ -12,4 +12,8 @@ var (
 	//go:embed queries/memory_ended_clauses.cypher
 	memoryEndedClausesCypher string
 	qMemoryEndedClauses      = newQuery("memory_ended_clauses", memoryEndedClausesCypher)
+
+	//go:embed queries/memory_predecessors.cypher
+	memoryPredecessorsCypher string
+	qMemoryPredecessors      = newQuery("memory_predecessors", memoryPredecessorsCypher)
 )

@@ -41,6 +41,30 @@ func (s *Store) Successors(ctx context.Context, space string, ids []string, wSup
 	return out, nil
 }
 
+// Predecessor is an older version, still holding, of a memory that begins to hold later.
+type Predecessor struct {
+	Of   string     // the newer memory's id
+	Node realm.Node // the older one, which holds until the newer begins
+}
+
+// Predecessors returns, of the memories ids, the older versions they supersede (edges of
+// at least wSuppress) that still hold at asOf: ids begin to hold after asOf. Errors:
+// EUnavailable.
+func (s *Store) Predecessors(ctx context.Context, space string, ids []string, asOf time.Time, wSuppress float64) ([]Predecessor, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	recs, err := s.read(ctx, qMemoryPredecessors, map[string]any{"space": space, "ids": ids, "as_of": asOf.UTC(), "w_suppress": wSuppress})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Predecessor, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, Predecessor{Of: str(r, "new_id"), Node: nodeOf(mapOf(r, "node"))})
+	}
+	return out, nil
+}
+
 // EndedClause is a clause whose validity ended, comprised by a memory that still holds.
 type EndedClause struct {
 	Whole, Clause string // ids

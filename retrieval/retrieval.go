@@ -259,6 +259,9 @@ func (r *Retriever) Recall(ctx context.Context, space string, req realm.RecallRe
 	if err := r.applyValidity(ctx, run); err != nil {
 		return realm.RecallResult{}, err
 	}
+	if err := r.applyComing(ctx, run); err != nil {
+		return realm.RecallResult{}, err
+	}
 	r.applyIdentifiers(run)
 	r.applySubjects(run)
 	r.applyRecency(run)

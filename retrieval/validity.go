@@ -2,6 +2,7 @@ package retrieval
 
 import (
 	"context"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -31,7 +32,10 @@ import (
 // that names the slot that changed ("Which flights are we taking to Rome?" after new
 // flights) asks about the change, whatever else the old node names (namesSlot). An exchange
 // that quotes a demoted node with the reply to it, and still holds, is demoted with it and
-// the newer version offered in its place (quotes). The trace records each decision.
+// the newer version offered in its place (quotes). A newer version that begins to hold
+// only after the question's time (a change effective later) ranks below the older one,
+// which holds then (applyComing); validity is judged at a time to come the question names
+// (validAt). The trace records each decision.
 
 // validityFactor is the multiplicative validity factor of node n for a question asked at
 // asOf: 1 while n holds (no valid_until, or one after asOf) or when the question is about
@@ -94,17 +98,18 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 	if r.opts.SupersededFactor <= 0 {
 		return nil
 	}
+	at := run.validAt()
 	var ended, holding []string
 	for id, c := range run.cands {
 		switch {
-		case c.Node.ValidUntil != nil && !run.now.Before(*c.Node.ValidUntil):
+		case c.Node.ValidUntil != nil && !at.Before(*c.Node.ValidUntil):
 			ended = append(ended, id)
 		case c.Node.Type == realm.Event || c.Node.Type == realm.Fact:
 			holding = append(holding, id)
 		}
 	}
 	past := pastQuestion(run.trace.Query, run.plans, run.now)
-	partly, err := r.store.EndedClauses(ctx, run.space, sortedIDs(holding), run.now, run.qvec)
+	partly, err := r.store.EndedClauses(ctx, run.space, sortedIDs(holding), at, run.qvec)
 	if err != nil {
 		return err
 	}
@@ -187,7 +192,7 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 		run.trace.Validity = append(run.trace.Validity, realm.TraceValidity{ID: id, Action: action, Factor: f, Score: c.Score})
 	}
 	for _, id := range sortedIDs(ended) {
-		demote(id, validityFactor(run.cands[id].Node, run.now, pastOf(id) || aside[id], r.opts.SupersededFactor))
+		demote(id, validityFactor(run.cands[id].Node, at, pastOf(id) || aside[id], r.opts.SupersededFactor))
 	}
 	for _, p := range partly {
 		if _, done := before[p.Whole]; !done {
@@ -222,7 +227,7 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 			if from*share > reached[s.Node.ID] {
 				reached[s.Node.ID], rose = from*share, true
 			}
-			share *= validityFactor(s.Node, run.now, past, r.opts.SupersededFactor)
+			share *= validityFactor(s.Node, at, past, r.opts.SupersededFactor)
 			score := from * share
 			c, ok := run.cands[s.Node.ID]
 			if ok && c.Score >= score {
@@ -238,6 +243,79 @@ func (r *Retriever) applyValidity(ctx context.Context, run *run) error {
 		}
 		if !rose {
 			break
+		}
+	}
+	return nil
+}
+
+// validAt is the time validity is judged at: the question's, or, when it names a time to
+// come ("What will the notice period be in April 2027?"), the start of the earliest such
+// time: what held until then has ended for it, and a newer version that began to hold by
+// then holds, offered in its place whatever day it is dated (applyValidity).
+func (run *run) validAt() time.Time {
+	at := run.now
+	for _, p := range run.plans {
+		if p.TimeRange != nil && p.TimeRange.From.After(run.now) && (at.Equal(run.now) || p.TimeRange.From.Before(at)) {
+			at = p.TimeRange.From
+		}
+	}
+	return at
+}
+
+// applyComing ranks what holds at the question's time (validAt) above its newer versions
+// that begin to hold only later (a PATCH with a valid_from to come, "Amendment 2,
+// effective March 1 2027: the notice period is changed to 60 days", asked in December):
+// the older version takes the newer one's score when it is lower (offered in its place
+// when the recall did not gather it), and the newer one gets SuccessorShare of that, just
+// below it, findable. Not for a question about what is to come ("What will the notice
+// period be?", or one naming a time after the change: it holds then), nor about what only
+// the newer one names ("What does Amendment 2 say?": namesUnchanged). A memory begins
+// to hold when its older version's validity ends, which is when it starts or, for a
+// client's correction, when it was learned (its valid_from): only the memories that
+// start or were learned after the question's time are looked up.
+func (r *Retriever) applyComing(ctx context.Context, run *run) error {
+	if r.opts.SupersededFactor <= 0 || reFutureQuestion.MatchString(run.trace.Query) {
+		return nil
+	}
+	at := run.validAt()
+	var ahead []string
+	for id, c := range run.cands {
+		n := c.Node
+		if (n.Type == realm.Event || n.Type == realm.Fact) && (n.ValidUntil == nil || at.Before(*n.ValidUntil)) &&
+			(n.LearnedAt != nil && n.LearnedAt.After(at) || n.TStart != nil && n.TStart.After(at)) {
+			ahead = append(ahead, id)
+		}
+	}
+	older, err := r.store.Predecessors(ctx, run.space, sortedIDs(ahead), at, r.opts.WSuppress)
+	if err != nil {
+		return err
+	}
+	// Of a change of several things ("the notice period is changed to 60 days; the payment
+	// term to 30 days"), the older version closest to the question takes its place.
+	older = slices.DeleteFunc(older, func(p cypher.Predecessor) bool {
+		return namesUnchanged(run.query, run.cands[p.Of].Node.Content, p.Node.Content) || !run.known(p.Node)
+	})
+	closest := map[string]cypher.Predecessor{}
+	for _, p := range older {
+		if best, ok := closest[p.Of]; !ok || sim(run.qvec, p.Node.Embedding) > sim(run.qvec, best.Node.Embedding) {
+			closest[p.Of] = p
+		}
+	}
+	for _, id := range sortedIDs(slices.Collect(maps.Keys(closest))) {
+		p, c := closest[id], run.cands[id]
+		old, ok := run.cands[p.Node.ID]
+		if !ok {
+			old = &candidate{Node: p.Node, Depth: c.Depth + 1, Root: c.Root}
+			run.cands[p.Node.ID] = old
+			run.trace.FirstDepth[p.Node.ID] = old.Depth
+		}
+		if old.Score < c.Score {
+			run.trace.Validity = append(run.trace.Validity, realm.TraceValidity{ID: old.Node.ID, Action: realm.ValidityHolding, Of: c.Node.ID, Factor: 1, Score: c.Score})
+			old.Score = c.Score
+		}
+		if below := old.Score * r.opts.SuccessorShare; c.Score > below {
+			run.trace.Validity = append(run.trace.Validity, realm.TraceValidity{ID: c.Node.ID, Action: realm.ValidityComing, Of: old.Node.ID, Factor: below / c.Score, Score: below})
+			c.Score = below
 		}
 	}
 	return nil
@@ -285,7 +363,7 @@ func (r *Retriever) laterVersions(ctx context.Context, run *run, successors []cy
 	for range maxVersions {
 		var ids []string
 		for _, s := range wave {
-			if n := s.Node; n.ValidUntil != nil && !run.now.Before(*n.ValidUntil) && !looked[n.ID] {
+			if n := s.Node; n.ValidUntil != nil && !run.validAt().Before(*n.ValidUntil) && !looked[n.ID] {
 				looked[n.ID] = true
 				ids = append(ids, n.ID)
 			}
@@ -348,6 +426,7 @@ func (r *Retriever) asideOfChange(ctx context.Context, run *run, successors []cy
 		}
 		own := sim(run.qvec, old.Node.Embedding)
 		apart := namesUnchanged(run.query, old.Node.Content, s.Node.Content+" "+s.Description) && !namesSlot(run.query, s.Description) &&
+			!(realm.IsCorrection(s.Description) && asksCorrected(run.query, old.Node.Content, s.Node.Content)) &&
 			sim(run.qvec, s.Node.Embedding) < own && (vecs[i] == nil || sim(run.qvec, vecs[i]) < own)
 		if prev, ok := aside[s.Of]; ok {
 			apart = apart && prev // aside of every newer version
@@ -375,6 +454,23 @@ func namesUnchanged(query, old, change string) bool {
 	named, changed := namedIn(old), stems(change)
 	for w := range stems(query) {
 		if named[w] && !changed[w] && !calendarName(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksCorrected: the query names a word (stemmed) that correction says and old does not
+// name (namedIn): it asks about what was corrected, which never held as old said it,
+// whatever else only old names ("What is the termination notice period?" of "Section 7.2
+// (Termination for Convenience): the termination notice period is 30 days", corrected by
+// "the Section 7.2 notice period was 60 days, not 30"); "Where did we meet Anna?" of "We
+// met Anna in Porto; the sample size was 214" names nothing "the sample size was 412, not
+// 214" says.
+func asksCorrected(query, old, correction string) bool {
+	named, said := namedIn(old), stems(correction)
+	for _, w := range text.Keywords(rePresentQuestion.ReplaceAllString(query, " "), 200) {
+		if k := text.Stem(w); said[k] && !named[k] {
 			return true
 		}
 	}

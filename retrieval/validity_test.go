@@ -351,3 +351,41 @@ func TestRecallNewerVersionsInTurn(t *testing.T) {
 		}
 	}
 }
+
+// amendedClause: a contract's notice period, and an amendment that changes it from a
+// day to come, told in words.
+var amendedClause = []realm.Observation{
+	{ID: "c1", SessionID: "contract", Speaker: "Paralegal", Content: "Section 7.2 (Termination for Convenience): the termination notice period is 30 days written notice.", ObservedAt: time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)},
+	{ID: "a2", SessionID: "amend2", Speaker: "Paralegal", Content: "Amendment 2, effective March 1 2027: the notice period in Section 7.2 is changed to 60 days.", ObservedAt: time.Date(2026, 11, 20, 9, 0, 0, 0, time.UTC)},
+}
+
+// TestRecallChangeToCome: a change that takes effect on a day to come has not begun to
+// hold before it: asked before that day, the clause in force comes first and the
+// amendment just below it, findable; asked about a time after it ("What will the notice
+// period be in April 2027?", or with a time in April), the amendment comes first, though
+// it is dated the one day it took effect. Built by the offline agent through the write path.
+func TestRecallChangeToCome(t *testing.T) {
+	ctx := context.Background()
+	s, space := ingestedWithWords(t, amendedClause)
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	december, april := time.Date(2026, 12, 7, 22, 0, 0, 0, time.UTC), time.Date(2027, 4, 1, 9, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		query    string
+		at       time.Time
+		newFirst bool
+	}{
+		{"What is the notice period in Section 7.2?", december, false},
+		{"What is the termination notice period?", december, false},
+		{"What will the notice period be in April 2027?", december, true},
+		{"What is the notice period in Section 7.2?", april, true},
+	} {
+		res, err := r.Recall(ctx, space, realm.RecallRequest{Query: tt.query, Time: &tt.at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		oldRank, newRank := rankOf(res, "c1"), rankOf(res, "a2")
+		if oldRank < 0 || newRank < 0 || (newRank < oldRank) != tt.newFirst {
+			t.Errorf("%q as of %s: amendment at %d, clause at %d; want both, the amendment first: %v", tt.query, tt.at.Format(time.DateOnly), newRank, oldRank, tt.newFirst)
+		}
+	}
+}

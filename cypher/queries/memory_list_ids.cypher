@@ -8,7 +8,8 @@ WHERE m.space = $space AND m.created_at >= $from AND m.created_at < $until
   AND ($after_at IS NULL OR m.created_at > $after_at OR m.id > $after_id)
   AND ($type IS NULL OR m.type = $type)
   AND ($q IS NULL OR toLower(m.content) CONTAINS $q OR toLower(m.name) CONTAINS $q)
-  AND ($current IS NULL OR $current = (m.valid_until IS NULL OR m.valid_until > $now))
+  AND ($current IS NULL OR $current = ((m.valid_until IS NULL OR m.valid_until > $now)
+       AND NOT EXISTS { (m)-[:SUPERSEDES]->(o:Memory) WHERE o.valid_until > $now }))
 WITH DISTINCT m
 ORDER BY m.created_at, m.id
 LIMIT $limit
