@@ -1,7 +1,6 @@
 package retrieval
 
 import (
-	"slices"
 	"time"
 
 	"github.com/realm-memory/realm"
@@ -19,28 +18,20 @@ import (
 // own (its end, else its start), else when it was last said or the space learned it
 // (memoryTime).
 func (r *Retriever) applyRecency(run *run) {
-	if r.opts.RecencyRange <= 0 || !slices.ContainsFunc(run.plans, func(p realm.Plan) bool { return p.Latest }) {
+	if r.opts.RecencyRange <= 0 || !run.asksLatest() {
 		return
-	}
-	// As of a past time, a saying after it is unknown yet.
-	timeOf := func(c *candidate) (time.Time, bool) {
-		n := c.Node
-		if run.learnedBy != nil && n.LastSaidAt != nil && n.LastSaidAt.After(*run.learnedBy) {
-			n.LastSaidAt = nil
-		}
-		return memoryTime(n)
 	}
 	var said []*candidate
 	best := 0.0
 	for _, c := range run.cands {
-		if _, ok := timeOf(c); ok && (c.Node.Type == realm.Event || c.Node.Type == realm.Fact) {
+		if _, ok := run.timeOf(c.Node); ok && (c.Node.Type == realm.Event || c.Node.Type == realm.Fact) {
 			said = append(said, c)
 			best = max(best, c.Score)
 		}
 	}
 	var oldest, newest time.Time
 	for _, c := range said {
-		if t, _ := timeOf(c); c.Score >= (1-r.opts.RecencyRange)*best {
+		if t, _ := run.timeOf(c.Node); c.Score >= (1-r.opts.RecencyRange)*best {
 			if oldest.IsZero() || t.Before(oldest) {
 				oldest = t
 			}
@@ -54,7 +45,7 @@ func (r *Retriever) applyRecency(run *run) {
 		return
 	}
 	for _, c := range said {
-		t, _ := timeOf(c)
+		t, _ := run.timeOf(c.Node)
 		c.Score *= 1 - r.opts.RecencyRange*clip01(float64(newest.Sub(t))/float64(span))
 	}
 }
@@ -73,4 +64,13 @@ func memoryTime(n realm.Node) (time.Time, bool) {
 		}
 	}
 	return time.Time{}, false
+}
+
+// timeOf is memoryTime of n as the run knows it: as of a past time, a saying after it is
+// unknown yet.
+func (run *run) timeOf(n realm.Node) (time.Time, bool) {
+	if run.learnedBy != nil && n.LastSaidAt != nil && n.LastSaidAt.After(*run.learnedBy) {
+		n.LastSaidAt = nil
+	}
+	return memoryTime(n)
 }
