@@ -244,6 +244,11 @@ type Node struct {
 	// its valid_from, else when it was made. A recall as of an earlier time leaves the
 	// node out; nil (a node stored before it was kept, with no timed source) is always known.
 	LearnedAt *time.Time `json:"learned_at,omitempty"`
+	// LastSaidAt is when the node was last said: the latest time of the observations it
+	// derives from, its repeats included ("Front door opened" at 08:00, said again at
+	// 18:00: 18:00), which no memory of its own records; nil for a node stored before it
+	// was kept, or with no timed source.
+	LastSaidAt *time.Time `json:"last_said_at,omitempty"`
 	// CorrectedBy is the name of the API key that made the node, a client's correction
 	// ("" for any other node, and on a server without keys).
 	CorrectedBy string `json:"corrected_by,omitempty"`
@@ -251,6 +256,18 @@ type Node struct {
 
 // KnownAt reports whether the space had learned n by t (n.LearnedAt nil: always).
 func (n Node) KnownAt(t time.Time) bool { return n.LearnedAt == nil || !n.LearnedAt.After(t) }
+
+// SaidWithin is when n was last said (LastSaidAt) when that lies within the time n tells
+// of (TStart to TEnd): the latest time it happened as its messages tell it, surer than
+// the span ("Front door opened", an event of 7 December said at 08:00 and again at 18:00:
+// 18:00); false when it lies outside (said after it happened: "I ran yesterday") or
+// either is unknown.
+func (n Node) SaidWithin() (time.Time, bool) {
+	if n.LastSaidAt == nil || n.TStart == nil || n.TEnd == nil || n.LastSaidAt.Before(*n.TStart) || n.LastSaidAt.After(*n.TEnd) {
+		return time.Time{}, false
+	}
+	return *n.LastSaidAt, true
+}
 
 // SourcesMax is the most observation ids a node's Sources lists: the first it derives
 // from. A speaker's entity derives from most observations of a conversation (about

@@ -25,8 +25,8 @@ func reading(id string, h int) realm.Observation {
 
 // TestRepeatsAreSources: a message that says again what a memory holds (skipped) is one
 // of its sources by provenance, one a call and in a run alike, received in any order: the
-// memory is among those derived from it, learned at the earliest of their times, said in
-// each of their times, and forgetting the message that added it keeps what the others
+// memory is among those derived from it, learned at the earliest of their times, last
+// said at the latest, said in each of their times, and forgetting the message that added it keeps what the others
 // say.
 func TestRepeatsAreSources(t *testing.T) {
 	ctx := context.Background()
@@ -53,6 +53,9 @@ func TestRepeatsAreSources(t *testing.T) {
 			}
 			if want := reading("r0", 0).ObservedAt; fact.LearnedAt == nil || !fact.LearnedAt.Equal(want) {
 				t.Errorf("learned at %v, want %v (r0's)", fact.LearnedAt, want)
+			}
+			if want := reading("r2", 2).ObservedAt; fact.LastSaidAt == nil || !fact.LastSaidAt.Equal(want) {
+				t.Errorf("last said at %v, want %v (r2's)", fact.LastSaidAt, want)
 			}
 			since, until := reading("", 2).ObservedAt, reading("", 3).ObservedAt
 			said, _, err := store.SaidBy(ctx, space, &realm.RecallFilters{SaidSince: &since, SaidUntil: &until}, 10)

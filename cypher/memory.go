@@ -1524,7 +1524,7 @@ func nodeOf(p map[string]any) realm.Node {
 		TStart: propTime(p, "t_start"), TEnd: propTime(p, "t_end"), LastAccessedAt: propTime(p, "last_accessed_at"),
 		AccessCount: int64(propFloat(p, "access_count")),
 		ValidUntil:  propTime(p, "valid_until"), SupersededAt: propTime(p, "superseded_at"),
-		LearnedAt: propTime(p, "learned_at"), CorrectedBy: propString(p, "corrected_by"),
+		LearnedAt: propTime(p, "learned_at"), LastSaidAt: propTime(p, "last_said_at"), CorrectedBy: propString(p, "corrected_by"),
 	}
 }
 

@@ -77,7 +77,7 @@ func derivers(t *testing.T, s *cypher.Store, space, memory string, obs []realm.O
 
 // TestRepeatsKept: the observations that said again what a memory holds (repeats) derive
 // it by provenance, in a run and one at a time, received in any order: it is learned at
-// the earliest of their times, keeps its sources and last update, and keeps the first
+// the earliest of their times, last said at the latest, keeps its sources and last update, and keeps the first
 // repeat said and the last cypher.RepeatsKept-1.
 func TestRepeatsKept(t *testing.T) {
 	s := cyphertest.MustOpen(t)
@@ -90,6 +90,9 @@ func TestRepeatsKept(t *testing.T) {
 	}
 	if got.LearnedAt == nil || !got.LearnedAt.Equal(t0) {
 		t.Errorf("learned at %v, want %v (r000's)", got.LearnedAt, t0)
+	}
+	if last := obs[0].ObservedAt.Add(3 * time.Minute); got.LastSaidAt == nil || !got.LastSaidAt.Equal(last) {
+		t.Errorf("last said at %v, want %v (%s's)", got.LastSaidAt, last, said[len(said)-1])
 	}
 	if !slices.Equal(got.Sources, []string{"a"}) || !got.UpdatedAt.Equal(before.UpdatedAt) {
 		t.Errorf("sources %v, updated %v; want [a], %v as before the repeats", got.Sources, got.UpdatedAt, before.UpdatedAt)
@@ -164,5 +167,40 @@ func TestForgetRepeats(t *testing.T) {
 		if o.Status != realm.ObservationPending {
 			t.Errorf("%s: %s, want pending: what it said went with the fact", id, o.Status)
 		}
+	}
+}
+
+// TestForgetLastSaid: an entity that stays when the last message naming it is forgotten
+// is last said when the latest of the others was, not at the forgotten message's time.
+func TestForgetLastSaid(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space := cyphertest.NewSpace(t)
+	t0 := time.Date(2026, 12, 7, 8, 0, 0, 0, time.UTC)
+	obs := []realm.Observation{
+		{ID: "a", Speaker: "Sarah", Content: "The dishwasher finished.", ObservedAt: t0},
+		{ID: "b", Speaker: "Sarah", Content: "The dishwasher finished again.", ObservedAt: t0.Add(10 * time.Hour)},
+	}
+	if _, err := s.SaveObservations(ctx, space, "test:bow", cyphertest.Dims, obs, testLease(space)); err != nil {
+		t.Fatal(err)
+	}
+	sarah := realm.Node{ID: space + ":sarah", Type: realm.Entity, Name: "Sarah", Content: "Sarah (person)", Embedding: unitVec(0, 1, 0.1)}
+	mustApply(t, s, space, "a", cypher.Integration{Adds: []realm.Node{sarah}})
+	mustApply(t, s, space, "b", cypher.Integration{Merges: []cypher.Merge{{ID: sarah.ID}}})
+	lastSaid := func() *time.Time {
+		got, _, err := s.GetMemory(ctx, space, sarah.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.LastSaidAt
+	}
+	if got := lastSaid(); got == nil || !got.Equal(obs[1].ObservedAt) {
+		t.Fatalf("last said at %v, want %v (b's)", got, obs[1].ObservedAt)
+	}
+	if _, err := s.DeleteObservation(ctx, space, "b", testLease(space)); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastSaid(); got == nil || !got.Equal(t0) {
+		t.Errorf("after forgetting b: last said at %v, want %v (a's)", got, t0)
 	}
 }

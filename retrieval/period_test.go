@@ -2,6 +2,7 @@ package retrieval_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -156,5 +157,27 @@ func TestRecallPlannedMonthPast(t *testing.T) {
 		if rankOf(res, "o1") < 0 {
 			t.Errorf("%q: no memory of the plan for May (o1) among %d nodes", q, len(res.Nodes))
 		}
+	}
+}
+
+// TestRecallLatestOfRepeats: a question about the latest of something said alike on many
+// days ("Dishwasher finished", every night for two weeks) ranks the newest first, though
+// every one of them is as close to the question and k is small: among memories alike the
+// newer are gathered and expanded first.
+func TestRecallLatestOfRepeats(t *testing.T) {
+	var obs []realm.Observation
+	for d := range 14 {
+		at := time.Date(2026, 11, 23+d, 21, 40, 0, 0, time.UTC)
+		obs = append(obs, realm.Observation{ID: fmt.Sprintf("d%02d", d), SessionID: "bridge-" + at.Format(time.DateOnly), Speaker: "dishwasher", Role: "tool", Content: "Dishwasher finished", ObservedAt: at})
+	}
+	s, space := ingestedWithWords(t, obs)
+	r := retrieval.New(s, wordEmbedder{}, offline.New(offline.Options{}), retrieval.DefaultOptions(), zerolog.Nop())
+	asked := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	res, err := r.Recall(context.Background(), space, realm.RecallRequest{Query: "When did the dishwasher last finish?", K: 4, Time: &asked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rankOf(res, "d13") != 0 {
+		t.Errorf("6 December's at %d, want first", rankOf(res, "d13"))
 	}
 }

@@ -1,7 +1,6 @@
 package retrieval
 
 import (
-	"slices"
 	"time"
 
 	"github.com/realm-memory/realm"
@@ -15,23 +14,24 @@ import (
 // the factor can reorder); each event and fact is lowered by its age among them, from
 // nothing for the newest to RecencyRange for the oldest (and for any older), so that the
 // newest of the matching ones comes first, and a newer memory the question is not about
-// gains nothing. A memory's time is its own (its end, else its start), else when the space
-// learned it.
+// gains nothing. A memory's time is when it was last said within its own time, else its
+// own (its end, else its start), else when it was last said or the space learned it
+// (memoryTime).
 func (r *Retriever) applyRecency(run *run) {
-	if r.opts.RecencyRange <= 0 || !slices.ContainsFunc(run.plans, func(p realm.Plan) bool { return p.Latest }) {
+	if r.opts.RecencyRange <= 0 || !run.asksLatest() {
 		return
 	}
 	var said []*candidate
 	best := 0.0
 	for _, c := range run.cands {
-		if _, ok := memoryTime(c.Node); ok && (c.Node.Type == realm.Event || c.Node.Type == realm.Fact) {
+		if _, ok := run.timeOf(c.Node); ok && (c.Node.Type == realm.Event || c.Node.Type == realm.Fact) {
 			said = append(said, c)
 			best = max(best, c.Score)
 		}
 	}
 	var oldest, newest time.Time
 	for _, c := range said {
-		if t, _ := memoryTime(c.Node); c.Score >= (1-r.opts.RecencyRange)*best {
+		if t, _ := run.timeOf(c.Node); c.Score >= (1-r.opts.RecencyRange)*best {
 			if oldest.IsZero() || t.Before(oldest) {
 				oldest = t
 			}
@@ -45,18 +45,32 @@ func (r *Retriever) applyRecency(run *run) {
 		return
 	}
 	for _, c := range said {
-		t, _ := memoryTime(c.Node)
+		t, _ := run.timeOf(c.Node)
 		c.Score *= 1 - r.opts.RecencyRange*clip01(float64(newest.Sub(t))/float64(span))
 	}
 }
 
-// memoryTime is when n happened or held (its end, else its start), else when the space
-// learned it; false when none is known.
+// memoryTime is when n happened or held: the last time it was said within its own time
+// (realm.Node.SaidWithin: "Front door opened" said at 08:00 and 18:00 of the day it tells
+// of, 18:00), else its end, else its start; else when it was last said, else when the
+// space learned it; false when none is known.
 func memoryTime(n realm.Node) (time.Time, bool) {
-	for _, t := range []*time.Time{n.TEnd, n.TStart, n.LearnedAt} {
+	if t, ok := n.SaidWithin(); ok {
+		return t, true
+	}
+	for _, t := range []*time.Time{n.TEnd, n.TStart, n.LastSaidAt, n.LearnedAt} {
 		if t != nil {
 			return *t, true
 		}
 	}
 	return time.Time{}, false
+}
+
+// timeOf is memoryTime of n as the run knows it: as of a past time, a saying after it is
+// unknown yet.
+func (run *run) timeOf(n realm.Node) (time.Time, bool) {
+	if run.learnedBy != nil && n.LastSaidAt != nil && n.LastSaidAt.After(*run.learnedBy) {
+		n.LastSaidAt = nil
+	}
+	return memoryTime(n)
 }

@@ -640,12 +640,14 @@ func (run *run) timing(stage string, since time.Time) {
 	run.trace.Timings[stage] = float64(time.Since(since).Microseconds()) / 1000
 }
 
-// ranked returns the candidates best first (ties: shallower, then by id).
+// ranked returns the candidates best first (ties: shallower, then for a question about
+// the latest the newer, then by id).
 func (run *run) ranked() []*candidate {
 	out := make([]*candidate, 0, len(run.cands))
 	for _, c := range run.cands {
 		out = append(out, c)
 	}
+	latest := run.asksLatest()
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
 			return out[i].Score > out[j].Score
@@ -653,9 +655,22 @@ func (run *run) ranked() []*candidate {
 		if out[i].Depth != out[j].Depth {
 			return out[i].Depth < out[j].Depth
 		}
+		if latest {
+			// Alike for a question about the latest: the newer first, expanded first.
+			ti, _ := run.timeOf(out[i].Node)
+			tj, _ := run.timeOf(out[j].Node)
+			if !ti.Equal(tj) {
+				return ti.After(tj)
+			}
+		}
 		return out[i].Node.ID < out[j].Node.ID
 	})
 	return out
+}
+
+// asksLatest: a plan of the run asks for the latest of what it matches (realm.Plan.Latest).
+func (run *run) asksLatest() bool {
+	return slices.ContainsFunc(run.plans, func(p realm.Plan) bool { return p.Latest })
 }
 
 // saidThen is ranked without the events and facts said outside the window of a SaidIn

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/realm-memory/realm"
 	"github.com/realm-memory/realm/cypher"
@@ -165,6 +166,10 @@ func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []
 	if err != nil {
 		return nil, "", err
 	}
+	var newer func(realm.Node) (time.Time, bool) // alike for a question about the latest: the newer first
+	if p.Latest {
+		newer = run.timeOf
+	}
 	var above []cypher.ScoredMemory
 	for _, s := range found {
 		if s.Score >= r.opts.SeedMinScore {
@@ -172,16 +177,16 @@ func (r *Retriever) runPlan(ctx context.Context, run *run, p realm.Plan, qvec []
 		}
 	}
 	if len(above) > 0 {
-		return topScored(above, r.seedsPerPlan(run)), RelaxNone, nil
+		return topScored(above, r.seedsPerPlan(run), newer), RelaxNone, nil
 	}
 	if len(found) > 0 || len(p.Types) == 0 {
-		return topScored(found, r.seedsPerPlan(run)), RelaxThreshold, nil
+		return topScored(found, r.seedsPerPlan(run), newer), RelaxThreshold, nil
 	}
 	found, err = r.planCandidates(ctx, run, p, nil, qvec, exact, fetch)
 	if err != nil {
 		return nil, "", err
 	}
-	return topScored(found, r.seedsPerPlan(run)), RelaxTypes, nil
+	return topScored(found, r.seedsPerPlan(run), newer), RelaxTypes, nil
 }
 
 // planCandidates scores the candidates of one plan by its matching mode, best first:
@@ -207,7 +212,7 @@ func (r *Retriever) planCandidates(ctx context.Context, run *run, p realm.Plan, 
 		if found, err = r.eligible(ctx, run, found); err != nil {
 			return nil, err
 		}
-		found = topScored(found, len(found))
+		found = topScored(found, len(found), nil)
 		for i := range found {
 			found[i].Score = clip01(found[i].Score)
 		}
@@ -284,14 +289,21 @@ func (r *Retriever) planCandidates(ctx context.Context, run *run, p realm.Plan, 
 		}
 		out = append(out, cypher.ScoredMemory{Node: n, Score: score})
 	}
-	return topScored(out, len(out)), nil
+	return topScored(out, len(out), nil), nil
 }
 
-// topScored sorts best first (ties by id) and keeps n.
-func topScored(s []cypher.ScoredMemory, n int) []cypher.ScoredMemory {
+// topScored sorts best first (ties: the newer by timeOf when given, then by id) and keeps n.
+func topScored(s []cypher.ScoredMemory, n int, timeOf func(realm.Node) (time.Time, bool)) []cypher.ScoredMemory {
 	sort.Slice(s, func(i, j int) bool {
 		if s[i].Score != s[j].Score {
 			return s[i].Score > s[j].Score
+		}
+		if timeOf != nil {
+			ti, _ := timeOf(s[i].Node)
+			tj, _ := timeOf(s[j].Node)
+			if !ti.Equal(tj) {
+				return ti.After(tj)
+			}
 		}
 		return s[i].Node.ID < s[j].Node.ID
 	})

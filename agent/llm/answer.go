@@ -121,7 +121,7 @@ func newAnswerRequest(in agent.AnswerInput) *answerRequest {
 		ref := memoryRef(i)
 		r.ids[ref], refOf[n.Node.ID] = n.Node.ID, ref
 		r.view.Memories = append(r.view.Memories, promptUnit{Ref: ref, Type: string(n.Node.Type),
-			Content: n.Node.Content, Time: SpanText(n.Node.TStart, n.Node.TEnd)})
+			Content: n.Node.Content, Time: NodeTime(n.Node)})
 	}
 	for _, e := range in.Edges {
 		from, to := refOf[e.From], refOf[e.To]

@@ -137,3 +137,19 @@ func TestLLMAnswerUnavailable(t *testing.T) {
 		})
 	}
 }
+
+// TestNodeTimeLastSaid: a memory said again within the day it tells of shows the model
+// when it was last said ("Front door opened" at 08:00 and again at 18:00), one said once
+// its day alone.
+func TestNodeTimeLastSaid(t *testing.T) {
+	at := func(h int) *time.Time { t := time.Date(2026, 12, 7, h, 0, 0, 0, time.UTC); return &t }
+	from, to := at(0), time.Date(2026, 12, 7, 23, 59, 59, 0, time.UTC)
+	n := realm.Node{TStart: from, TEnd: &to, LearnedAt: at(8), LastSaidAt: at(18)}
+	if got, want := NodeTime(n), "2026-12-07 to 2026-12-07T23:59:59Z, last said 2026-12-07T18:00:00Z"; got != want {
+		t.Errorf("said again: %q, want %q", got, want)
+	}
+	n.LastSaidAt = n.LearnedAt
+	if got, want := NodeTime(n), "2026-12-07 to 2026-12-07T23:59:59Z"; got != want {
+		t.Errorf("said once: %q, want %q", got, want)
+	}
+}

@@ -107,6 +107,17 @@ func (l *Agent) integrateMessages(r *integrateRequest) (system, user string, err
 	return system, user, err
 }
 
+// NodeTime renders n's time for a prompt (SpanText), and when n was said again within it,
+// the last time ("2026-12-07, last said 2026-12-07T18:00:00Z": the front door opened at
+// 08:00 and again at 18:00 is one memory of the day).
+func NodeTime(n realm.Node) string {
+	span := SpanText(n.TStart, n.TEnd)
+	if t, ok := n.SaidWithin(); ok && n.LearnedAt != nil && t.After(*n.LearnedAt) {
+		span += ", last said " + t.Format(time.RFC3339)
+	}
+	return span
+}
+
 // SpanText renders a time span for a prompt: one date for a point, "a to b" for a range.
 func SpanText(start, end *time.Time) string {
 	format := func(t time.Time) string {

@@ -179,7 +179,7 @@ func nodeRefs(nodes []agent.Gathered) (map[string]string, []promptNode) {
 		ref := "M" + strconv.Itoa(i+1)
 		refs[ref] = n.Node.ID
 		view[i] = promptNode{Ref: ref, Type: string(n.Node.Type), Name: n.Node.Name, Content: n.Node.Content,
-			Time: SpanText(n.Node.TStart, n.Node.TEnd), Score: n.Score, Depth: n.Depth, Expanded: n.Expanded}
+			Time: NodeTime(n.Node), Score: n.Score, Depth: n.Depth, Expanded: n.Expanded}
 	}
 	return refs, view
 }

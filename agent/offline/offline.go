@@ -204,7 +204,7 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 	// or a thing named does ("I moved to Lisbon", "We deploy to Fly"), and so does a name
 	// only guessed to be a person's, which is as often a tool's ("Sprint 42 ends on 11/27").
 	// The addressee is one also as the rewrite wrote "you": "How was user's day?".
-	contentful := o.isContentful(rewritten, append(people, you), speaker, obs.ObservedAt)
+	contentful := o.isContentful(obs, rewritten, append(people, you), speaker)
 	// A short answer says something with the question it answers ("No, never." to "Do
 	// you smoke?"): a memory of the two (replies.go).
 	var question string
@@ -313,7 +313,7 @@ func questionAnswered(recent []realm.Observation, obs realm.Observation, speaker
 
 // repliedTo is the turn just before obs in time (heardBefore) when it is another
 // speaker's in the same session, not long before it (replyGap): what obs replies to. A
-// tool's output and a system prompt are answered by no one (unaddressed), nor
+// tool's output, a device's report and a system prompt are answered by no one (noPerson), nor
 // do they answer anyone: a system prompt's "you" is the assistant, not who spoke before
 // it, and a tool's output is what the assistant's call returned, its facts its own. A
 // turn speaking to someone else (addressee) answers not the turn before: "Dave, you own
@@ -326,7 +326,7 @@ func repliedTo(recent []realm.Observation, obs realm.Observation, speaker, addre
 	prev := recent[len(recent)-1]
 	if prev.ID == obs.ID || prev.Session() != obs.Session() || strings.EqualFold(strings.TrimSpace(prev.Speaker), speaker) ||
 		obs.ObservedAt.Sub(prev.ObservedAt) > replyGap(obs) ||
-		machineRole(prev) != "" || machineRole(obs) != "" ||
+		noPerson(prev) || noPerson(obs) ||
 		addressee != "" && !strings.EqualFold(addressee, strings.TrimSpace(prev.Speaker)) {
 		return realm.Observation{}, false
 	}
@@ -418,7 +418,7 @@ func toldWords(s string, talking map[string]bool) []string {
 }
 
 // addresseeOf names "you": a known person the turn calls by name, or anyone it calls by
-// a handle (calledName); else the latest other speaker said before it (heardBefore), of
+// a handle (calledName); else the latest other speaker, no device or tool (noPerson), said before it (heardBefore), of
 // the same session, unless the session is a group's (two other speakers or more) and the
 // turn calls someone by name, then of another session the speaker spoke in with that
 // one alone; else a name the turn opens by addressing ("Hey Mel!").
@@ -426,9 +426,7 @@ func addresseeOf(recent []realm.Observation, obs realm.Observation, speaker, tex
 	if machineRole(obs) == "system" {
 		return "" // a system prompt speaks to the assistant (chatCounterpart), whoever spoke before
 	}
-	recent = slices.DeleteFunc(heardBefore(recent, obs), func(r realm.Observation) bool {
-		return machineRole(r) != ""
-	})
+	recent = slices.DeleteFunc(heardBefore(recent, obs), noPerson)
 	called, sure := calledName(text, speaker, known)
 	called = spokenAs(called, speaker, recent)
 	var talking []string // the other speakers of the session, latest first
@@ -676,7 +674,8 @@ func deviceName(name string) bool {
 
 // devices are the words that name what reports readings and events to an agent.
 var devices = setOf(`thermostat thermometer sensor gauge meter probe monitor camera router gateway server
-db database cron daemon api webhook scanner printer hygrometer barometer alarm`)
+db database cron daemon api webhook scanner printer hygrometer barometer alarm dishwasher washer dryer
+oven fridge refrigerator freezer boiler heater furnace kettle doorbell vacuum appliance`)
 
 // noGuessedPersons is names without the persons only guessed (no person known by that
 // name): a tool's output names services, fields and errors far more often than people
@@ -755,8 +754,16 @@ func phaticFree(s string, drop map[string]bool) string {
 // personPronouns are the words a phatic phrase names the people talking by.
 var personPronouns = setOf(`i me my myself you your yourself ya u`)
 
-func (o *Agent) isContentful(rewritten string, names []string, speaker string, now time.Time) bool {
-	drop := map[string]bool{normName(speaker): true}
+// isContentful: rewritten, the turn obs of speaker as rewritten, tells something: it has
+// MinContentWords content words or more, the names of the people talking (names, and the
+// speaker) aside, or states something of its own in fewer. A device's or a tool's name is
+// no person's: it is what its status line is about ("Dishwasher finished").
+func (o *Agent) isContentful(obs realm.Observation, rewritten string, names []string, speaker string) bool {
+	now := obs.ObservedAt
+	drop := map[string]bool{}
+	if !noPerson(obs) {
+		drop[normName(speaker)] = true
+	}
 	for _, n := range names {
 		for _, p := range strings.Fields(normName(n)) {
 			drop[p] = true
@@ -1018,7 +1025,7 @@ func (o *Agent) turnCandidates(obs realm.Observation, speaker, rewritten string,
 		if !hasOwnDate && !needsSlot && !hasClaim {
 			continue
 		}
-		if !o.isContentful(part, names, speaker, now) {
+		if !o.isContentful(obs, part, names, speaker) {
 			continue
 		}
 		about, partNames := speaker, namesIn(part, names)

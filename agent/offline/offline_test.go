@@ -699,3 +699,29 @@ func TestOfflineSpeakerNameAsWords(t *testing.T) {
 		}
 	}
 }
+
+// TestOfflineDeviceStatus: a device's short status line ("Dishwasher finished") is
+// something that happened, an event, whether the device reports as a tool or under its
+// name alone; the device is no person, so a person's "The dishwasher finished." said
+// after it is an event too, not a turn naming only the people talking.
+func TestOfflineDeviceStatus(t *testing.T) {
+	a := New(Options{})
+	at := time.Date(2026, 12, 1, 21, 40, 0, 0, time.UTC)
+	for _, role := range []string{"tool", ""} {
+		dev := realm.Observation{ID: "d1", SessionID: "bridge", Speaker: "dishwasher", Role: role, Content: "Dishwasher finished", ObservedAt: at}
+		ex := mustExtract(t, a, agent.ExtractInput{Observation: dev})
+		if ms := memoriesOf(ex); len(ms) != 1 || ms[0].Type != realm.Event || !strings.Contains(ms[0].Content, "Dishwasher finished") {
+			t.Errorf("role %q: memories %+v, want the event of the dishwasher finishing", role, ms)
+		}
+		for _, e := range ofType(ex.Candidates, realm.Entity) {
+			if e.Category == "person" {
+				t.Errorf("role %q: entity %q is a person", role, e.Content)
+			}
+		}
+		sarah := realm.Observation{ID: "s1", SessionID: "bridge", Speaker: "Sarah", Content: "The dishwasher finished.", ObservedAt: at.Add(5 * time.Minute)}
+		ex = mustExtract(t, a, agent.ExtractInput{Observation: sarah, Recent: []realm.Observation{dev}, Summary: ex.Summary})
+		if ms := memoriesOf(ex); len(ms) != 1 || ms[0].Type != realm.Event {
+			t.Errorf("role %q: Sarah's memories %+v, want the event", role, ms)
+		}
+	}
+}

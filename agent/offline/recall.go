@@ -245,9 +245,10 @@ func asksLatest(q string) bool {
 }
 
 // latest: "latest", "newest" and "most recent", and "last" after a possessive or "the"
-// ("Ana's last quiz", "the last time") or as an adverb after a subject ("did I last go"),
-// with the word after it, if any.
-var latest = regexp.MustCompile(`(?i)\b(?:latest|newest|most recent(?:ly)?|(?:my|our|your|his|her|their|its|the|\w+(?:'|’)s) last|(?:did|do|does|have|has|had|was|were) \w+ last)\b(?:\s+(\w+))?`)
+// ("Ana's last quiz", "the last time") or as an adverb after a subject of up to three
+// words ("did I last go", "When was the front door last left open?"), with the word after
+// it, if any.
+var latest = regexp.MustCompile(`(?i)\b(?:latest|newest|most recent(?:ly)?|(?:my|our|your|his|her|their|its|the|\w+(?:'|’)s) last|(?:did|do|does|have|has|had|was|were)(?: [\w'’]+){1,3} last)\b(?:\s+(\w+))?`)
 
 // notLatest: the words after "last" that make it a time ("the last week", "the last few
 // days", "his last summer") or a name ("Caroline's last name").

@@ -339,6 +339,10 @@ func TestOfflinePlanSeedsLatest(t *testing.T) {
 		{"When did I last go for a run?", true},
 		{"When was the last time I went swimming?", true},
 		{"What is her most recent job?", true},
+		{"When was the front door last left open?", true},
+		{"When did the washing machine last finish?", true},
+		{"Has Sarah's new phone last synced?", true},
+		{"Did the kids go to the lake last summer?", false},
 		{"What did Mel and her kids paint in their latest project in July 2023?", false}, // the latest then
 		{"What did Joanna just finish last Friday on 23 January, 2022?", false},
 		{"What did I do last week?", false},

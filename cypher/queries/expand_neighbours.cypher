@@ -82,4 +82,4 @@ CALL (req, unvisited) {
 }
 RETURN req.i AS request, pos, seq, u.id AS from_id,
        r {.*, type: type(r), start: startNode(r).id, end: endNode(r).id} AS edge,
-       {node: v {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN COUNT { (v)-[:DERIVED_FROM]-() } <= $inline_sources THEN v.sources END, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at, .learned_at}, sources_left_out: COUNT { (v)-[:DERIVED_FROM]-() } > $inline_sources, sim_r: sim_r, sim_q: vector.similarity.cosine(e, $query)} AS node
+       {node: v {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN COUNT { (v)-[:DERIVED_FROM]-() } <= $inline_sources THEN v.sources END, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at, .learned_at, .last_said_at}, sources_left_out: COUNT { (v)-[:DERIVED_FROM]-() } > $inline_sources, sim_r: sim_r, sim_q: vector.similarity.cosine(e, $query)} AS node

@@ -122,7 +122,7 @@ CALL (req) {
     UNWIND ns AS n
     WITH DISTINCT n
     WITH n, n.embedding AS e
-    RETURN collect({node: n {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN COUNT { (n)-[:DERIVED_FROM]-() } <= $inline_sources THEN n.sources END, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at, .learned_at},
+    RETURN collect({node: n {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN COUNT { (n)-[:DERIVED_FROM]-() } <= $inline_sources THEN n.sources END, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at, .learned_at, .last_said_at},
                     sources_left_out: COUNT { (n)-[:DERIVED_FROM]-() } > $inline_sources,
                     sim_r: vector.similarity.cosine(e, req.reasoning),
                     sim_q: vector.similarity.cosine(e, $query)}) AS nodes

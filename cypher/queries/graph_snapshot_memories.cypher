@@ -11,7 +11,7 @@ MATCH (m:Memory {id: id})
 USING INDEX m:Memory(id)
 WHERE m.space = $space
 WITH m, id IN $lean AS lean, COUNT { (m)-[:DERIVED_FROM]-() } AS derived
-RETURN m {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN derived <= $inline_sources THEN m.sources END, .created_at, .updated_at, .t_start, .t_end, .valid_until, .superseded_at, .learned_at} AS node,
+RETURN m {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role, .participants, sources: CASE WHEN derived <= $inline_sources THEN m.sources END, .created_at, .updated_at, .t_start, .t_end, .valid_until, .superseded_at, .learned_at, .last_said_at} AS node,
        m.embedding AS embedding,
        derived > $inline_sources AS sources_left_out,
        COUNT { (m)--() } - COUNT { (m)-[:DERIVED_FROM|REPEAT_OF]-() } AS degree,

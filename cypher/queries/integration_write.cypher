@@ -5,7 +5,7 @@
 //   adds it and to the space's other observations among its sources (a reply's exchange
 //   derives from the turn it answers too: agent.Candidate.AlsoFrom), and when the space
 //   learned it (learned_at, unless its properties give it): the earliest observed_at of
-//   those observations;
+//   those observations, and when it was last said (last_said_at): the latest;
 // - the merges of candidates into existing memories, one row per memory (cypher.mergeRows:
 //   a speaker's entity, merged into by most observations, has its long sources list read
 //   and written once a run): the properties the run's last merges gave (content,
@@ -16,7 +16,8 @@
 //   has its list neither read nor written, its provenance edges counted instead), the
 //   word count of the new text (cypher.WordCount), provenance, and learned_at moved to
 //   an observation's time when it is earlier (one without learned_at keeps none: it was
-//   stored with no timed source, and what it said then was known all along); an edge
+//   stored with no timed source, and what it said then was known all along), last_said_at
+//   when it is later; an edge
 //   that was a repeat's (an observation integrated again after a forgetting) loses its
 //   repeat mark: the content comes from it now;
 // - the typed edges between memories, in list order, each row in turn (a later row of
@@ -34,8 +35,8 @@
 //   memories_version (cypher.SpaceState) and its running summary replaced unless
 //   its summary is '' (after the repeats);
 // - the repeats (cypher.Integration.Repeats): provenance to the memory that held what the
-//   observation said again, marked {repeat: true} when new, and learned_at moved as a
-//   merge moves it; sources and updated_at unchanged. Of a memory's repeat edges, only
+//   observation said again, marked {repeat: true} when new, and learned_at and
+//   last_said_at moved as a merge moves them; sources and updated_at unchanged. Of a memory's repeat edges, only
 //   the first of each day (UTC) and the last $repeats_kept - 1 by the time their
 //   observations were said stay (cypher.RepeatsKept); an observation whose edge goes
 //   lists the memory in its repeat_of and gets an edge REPEAT_OF to it, by which
@@ -83,8 +84,9 @@ CALL () {
     WHERE sid <> n.observation
     MERGE (m)-[:DERIVED_FROM]->(p)
   }
-  SET m.learned_at = coalesce(m.learned_at, reduce(first = null, t IN [(m)-[:DERIVED_FROM]->(p:Observation) | p.observed_at] |
-                       CASE WHEN first IS NULL OR t < first THEN t ELSE first END))
+  WITH m, [(m)-[:DERIVED_FROM]->(p:Observation) | p.observed_at] AS said
+  SET m.learned_at = coalesce(m.learned_at, reduce(first = null, t IN said | CASE WHEN first IS NULL OR t < first THEN t ELSE first END)),
+      m.last_said_at = reduce(last = null, t IN said | CASE WHEN last IS NULL OR t > last THEN t ELSE last END)
   RETURN count(m) AS created
 }
 CALL () {
@@ -101,7 +103,8 @@ CALL () {
   USING INDEX o:Observation(space, id)
   MERGE (m)-[d:DERIVED_FROM]->(o)
     ON MATCH SET d.repeat = null
-  SET m.learned_at = CASE WHEN o.observed_at < m.learned_at THEN o.observed_at ELSE m.learned_at END
+  SET m.learned_at = CASE WHEN o.observed_at < m.learned_at THEN o.observed_at ELSE m.learned_at END,
+      m.last_said_at = CASE WHEN m.last_said_at >= o.observed_at THEN m.last_said_at ELSE o.observed_at END
   RETURN collect({observation: oid, id: m.id}) AS merged
 }
 CALL () {
@@ -153,6 +156,7 @@ CALL () {
     ON CREATE SET d.repeat = true
   // Written only when earlier: most repeats come later, and a write locks the memory.
   FOREACH (_ IN CASE WHEN o.observed_at < m.learned_at THEN [1] ELSE [] END | SET m.learned_at = o.observed_at)
+  FOREACH (_ IN CASE WHEN m.last_said_at >= o.observed_at THEN [] ELSE [1] END | SET m.last_said_at = o.observed_at)
   WITH m, count(o) AS linked
   // Its provenance edges are counted without reading them (a dense node keeps the count).
   CALL (m) {

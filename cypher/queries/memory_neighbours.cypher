@@ -18,5 +18,5 @@ USING INDEX m:Memory(id)
 WHERE m.space = $space
 RETURN m {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role,
           .participants, sources: CASE WHEN COUNT { (m)-[:DERIVED_FROM]->() } <= $inline_sources THEN m.sources END,
-          .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at, .learned_at,
+          .created_at, .updated_at, .t_start, .t_end, .last_accessed_at, .access_count, .valid_until, .superseded_at, .learned_at, .last_said_at,
           embedding: CASE WHEN $embeddings THEN m.embedding END} AS node

@@ -49,7 +49,7 @@ CALL () {
   ORDER BY m.id
   RETURN collect({m: m {.id, .space, .type, .name, .content, .description, .keywords, .aliases, .category, .role,
                         .participants, .created_at, .updated_at, .t_start, .t_end, .last_accessed_at,
-                        .access_count, .valid_until, .superseded_at, .learned_at, .embedding,
+                        .access_count, .valid_until, .superseded_at, .learned_at, .last_said_at, .embedding,
                         sources: CASE WHEN COUNT { (m)-[:DERIVED_FROM]->() } <= $inline_sources THEN m.sources END},
                    from: from}) AS recent
 }
