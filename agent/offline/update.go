@@ -913,7 +913,7 @@ func newStatement(text, speaker string) *statement {
 		text: text, speaker: speaker, claims: saidMemo.get([2]string{text, speaker}, statementClaims),
 		past:        lazy[bool]{f: func() bool { return hasPastCue(text) && !hasFutureCue(text) }},
 		changeCued:  lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
-		moves:       lazy[bool]{f: func() bool { return reReschedule.MatchString(withoutLabels(text)) }},
+		moves:       lazy[bool]{f: func() bool { return reReschedule.MatchString(reToDuration.ReplaceAllString(withoutLabels(text), "")) }},
 		corrections: lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
 		amountCued:  lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
 		amounts:     lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
@@ -1172,7 +1172,7 @@ func (r *relater) stateChanges(edges []agent.EdgeOp, i int, c agent.Candidate, s
 	var changes []nodeChange
 	for _, nb := range r.byID[i] {
 		n := nb.Node
-		if (n.Type != realm.Event && n.Type != realm.Fact) || n.ID == r.resolved[i] {
+		if (n.Type != realm.Event && n.Type != realm.Fact) || n.ID == r.resolved[i] || sectionsApart(said.text, n.Content) {
 			continue
 		}
 		ch, untilTold := changeOf(said, c, n)
@@ -1463,6 +1463,10 @@ func scheduleMoved(said *statement, n realm.Node) stateChange {
 // service moved to Jan 19"), not somewhere else ("we moved to Lisbon in May", "to Mars").
 var reReschedule = regexp.MustCompile(`(?i)\b(?:moved|moves|rescheduled|postponed|pushed(?: back| out)?|bumped|delayed|slipped|slips|brought forward|changed)(?: [\w']+){0,3}? (?:to|until|till|for) (?:the |next |this )?(?:\d|tomorrow|` +
 	text.MonthNames + `|` + abbreviatedDay + `|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)`)
+
+// reToDuration: a change to a length of time ("the notice period is changed to 60 days"),
+// an amount, which moves nothing to another day.
+var reToDuration = regexp.MustCompile(`(?i)\b(?:to|until|till) \d[\d.,]* ?(?:business |calendar |working )?(?:days?|weeks?|months?|years?)\b`)
 
 // rescheduled is the change from node n to candidate c when c, said by n's speaker (or by
 // another member who may move it: mayMove), moves what n tells of to another time: c's own words (said) move something, c and n are dated
@@ -2311,6 +2315,31 @@ var (
 	reMonth       = regexp.MustCompile(`^(?i:` + text.MonthNames + `)$`)
 )
 
+// partWords name a part of a text by its number ("Section 7.2", "Clause 9", "Amendment 3"),
+// which is no amount.
+var partWords = setOf(`section sections clause clauses article articles paragraph paragraphs schedule exhibit annex appendix amendment`)
+
+// reSectionRef is a section of a text named by its number: "Section 7.2", "clause 9.1(b)",
+// "Article 4", "§ 12.1"; group 1 the number.
+var reSectionRef = regexp.MustCompile(`(?i)(?:\b(?:section|clause|article|paragraph)s?|§{1,2}) ?(\d+(?:\.\d+)*(?:\([a-z0-9]+\))*)`)
+
+// sectionsOf are the section numbers a text names.
+func sectionsOf(s string) []string {
+	var out []string
+	for _, m := range reSectionRef.FindAllStringSubmatch(s, -1) {
+		out = append(out, strings.ToLower(m[1]))
+	}
+	return out
+}
+
+// sectionsApart: a statement and an older memory each name sections of a text, and no
+// section of one is one of the other's: "the notice period in Section 7.2" changes nothing
+// of Section 22.2 or 4.3, whatever amounts they share.
+func sectionsApart(said, old string) bool {
+	ours, theirs := sectionsOf(said), sectionsOf(old)
+	return len(ours) > 0 && len(theirs) > 0 && !slices.ContainsFunc(ours, func(s string) bool { return slices.Contains(theirs, s) })
+}
+
 // currencySigns stand before an amount of money, which they are the unit of.
 const currencySigns = "$£€₹¥"
 
@@ -2340,6 +2369,8 @@ func amountsOf(s string) []amount {
 		if m == nil || gluedToWord(s, w.start) || !spelt && !endsWord(s, w.start+len(m[0])) {
 			continue
 		}
+		// A number after "Section" or "§" names a part of a text: no amount ("Section 7.2").
+		part := i > 0 && partWords[ws[i-1].lower] || strings.HasSuffix(strings.TrimSpace(s[:w.start]), "§")
 		if !spelt { // the number's words as one: "2,100" is not 2 and 100
 			end := w.start + len(m[0])
 			for i+1 < len(ws) && ws[i+1].start < end {
@@ -2360,6 +2391,8 @@ func amountsOf(s string) []amount {
 		}
 		ordinal := unit == "st" || unit == "nd" || unit == "rd" || unit == "th"
 		switch {
+		case part:
+			continue
 		case len(m[1]) == 4 && (strings.HasPrefix(m[1], "19") || strings.HasPrefix(m[1], "20")) && unit == "" && !moneyWords[next],
 			ordinal && (!dayOfEveryMonth(m[1], prev, next, w.end == len(s) || strings.ContainsRune(".,;!?", rune(s[w.end]))) || next == "of" && reMonth.MatchString(after)),
 			unit == "am" || unit == "pm",
@@ -2457,9 +2490,9 @@ var reAmountCue = regexp.MustCompile(`(?i)\b(?:raised|lowered|increased|decrease
 var rePaid = regexp.MustCompile(`(?i)\b(?:paid|sold|lent)\b`)
 
 // reNotPast: words in the past that tell of no past event: when a dose is taken ("1 puff
-// when needed"), a loan's kind ("a 5.19% fixed rate"), an echo's acknowledgement ("assistant: Noted: user takes 500 mg"), the
+// when needed"), a loan's kind ("a 5.19% fixed rate"), a limit ("capped at $2,000,000"), an echo's acknowledgement ("assistant: Noted: user takes 500 mg"), the
 // label of the statement an exchange quotes ("user said: …").
-var reNotPast = regexp.MustCompile(`(?i)\b(?:as|when|if) needed\b|\bnoted\b|\bfixed[ -](?:rate|term)\b|^[^"\n]{1,80}? said(?: [^":\n]{1,60})?: `)
+var reNotPast = regexp.MustCompile(`(?i)\b(?:as|when|if) needed\b|\bnoted\b|\bfixed[ -](?:rate|term)\b|\b(?:capped|limited|priced|valued|pegged) (?:at|to)\b|^[^"\n]{1,80}? said(?: [^":\n]{1,60})?: `)
 
 // amountWords are words that any two amounts may share: what an amount costs or takes.
 var amountWords = setOf(`cost costs costing price paid pay pays paying take takes taking dose amount total per every each`)
@@ -2501,7 +2534,8 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 		others = replaceWord(others, newHolder, "")
 	}
 	if len(tos) == 0 || (hasPastCue(reNotPast.ReplaceAllString(n.Content, "")) || rePaid.MatchString(n.Content)) && !changedBefore ||
-		namesAnother(others, n.Content, speaker) || namesRelative(n.Content, said.text) || plansOnly(nodeClaims(n), said.claims) {
+		namesAnother(others, n.Content, speaker) || namesRelative(n.Content, said.text) || plansOnly(nodeClaims(n), said.claims) ||
+		anotherKind(said.text, n.Content) {
 		return stateChange{}
 	}
 	from, to := froms[len(froms)-1], tos[len(tos)-1]
@@ -2530,6 +2564,36 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 		return stateChange{}
 	}
 	return stateChange{"supersedes", weightChangeCued, desc}
+}
+
+// reAmountOf: what a change of an amount names as its thing, two words or more ("the
+// notice period in Section 7.2 is changed to 60 days", "the indemnity cap is raised"):
+// group 1.
+var reAmountOf = regexp.MustCompile(`(?i)\bthe ((?:[\p{L}-]+ )+?[\p{L}-]+)(?: (?:in|under|of) ` + reSectionRef.String() + `)? (?:is|are|was|were|has been|have been|will be|shall be)(?: now)? (?:changed|raised|lowered|increased|decreased|reduced|extended|shortened|cut|amended|updated)\b`)
+
+// anotherKind: a change names its thing by a kind ("the notice period"), and old says the
+// thing's word of another kind only ("the payment period"): another amount.
+func anotherKind(said, old string) bool {
+	m := reAmountOf.FindStringSubmatch(said)
+	if m == nil {
+		return false
+	}
+	thing := strings.Fields(strings.ToLower(m[1]))
+	if !isContentWord(thing[len(thing)-2]) {
+		return false // "the rent for my flat"
+	}
+	head, kind := text.Stem(thing[len(thing)-1]), text.Stem(thing[len(thing)-2])
+	ws, others := wordsOf(old), false
+	for i := 1; i < len(ws); i++ {
+		if text.Stem(ws[i].lower) != head {
+			continue
+		}
+		if text.Stem(ws[i-1].lower) == kind {
+			return false
+		}
+		others = others || isContentWord(ws[i-1].lower)
+	}
+	return others
 }
 
 func amountWordsOf(as []amount) []string {

@@ -628,6 +628,8 @@ func TestChangeDescription(t *testing.T) {
 		{"user: We use moment for dates.", "user: moment is deprecated here; use date-fns instead.", "user: We use date-fns for dates (previously moment)"},
 		{"user: We lint with flake8.", "user: Let's drop flake8.", "user lint: no longer flake8"},
 		{"user: Priya owns the billing service.", "user: Jonas took over the billing service from Priya.", "user: Jonas owns the billing service (previously Priya)"},
+		// An amount of a section: the section's number is none.
+		{"user: Section 7.2 (Term): Either party shall notify the Source Code within 90 days.", "user: Amendment 3: the period in Section 7.2 is changed to 15 days.", "user: Section 7.2 (Term): Either party shall notify the Source Code within 15 days (previously 90 days)"},
 		{"user's rent is $1,850 a month.", "user: Rent went up to $2,100 in March (March 2026).", "user's rent is $2,100 a month (previously $1,850)"},
 		{"user's rent is $1,850 a month.", "user's rent is now $2,100 a month.", "user rent: $2,100 a month, previously $1,850 a month"},
 		{"user's mortgage with Nationwide is £1,420 a month on a 5.19% fixed rate.", "user: Remortgaged to Halifax at 4.39%, now £1,336.20 a month.", "user's mortgage: 4.39%, £1,336.20, previously 5.19%, £1,420"},
@@ -729,6 +731,8 @@ func TestAmountsOf(t *testing.T) {
 		{"Nina likes the one with oat milk.", ""},
 		// A phone number is no amount, whether a "+" or a label says it is one.
 		{"Lisa's number is +44 20 7946 0958, phone 415 555 0101 or mobile: 415-555-0102; 20 mg at +5 kg.", "20 mg, 5 kg"},
+		// A number that names a part of a text is no amount.
+		{"Amendment 3 changes Section 7.2 and § 4.3 to 15 days, clause 9 to $3,000.", "15 day, 3000 $"},
 	} {
 		var got []string
 		for _, a := range amountsOf(tt.text) {
@@ -1352,21 +1356,9 @@ func TestOfflineSupersedesCopies(t *testing.T) {
 // is no change of the inhaler used).
 func TestOfflineChangesOnlyWhatItChanges(t *testing.T) {
 	a := New(Options{})
-	var nodes []realm.Node
-	for k, older := range []string{"I take metformin 500 mg twice a day.", "I take insulin glargine, 12 units at bedtime.", "I take lisinopril 10 mg daily.",
+	mem := extractedOf(t, a, "user", time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC), "I take metformin 500 mg twice a day.", "I take insulin glargine, 12 units at bedtime.", "I take lisinopril 10 mg daily.",
 		"I take amoxicillin 500 mg three times a day.", "I use my albuterol inhaler, 1 puff when needed.", "I smoke about ten cigarettes a day.",
-		"I follow a low-carb diet.", "I drink 4 cups of coffee a day.", "My sister takes lisinopril 20 mg."} {
-		obs := realm.Observation{ID: fmt.Sprintf("o%d", k), SessionID: "s1", Speaker: "user", Content: older, ObservedAt: time.Date(2026, 1, 10, 9, k, 0, 0, time.UTC)}
-		for j, c := range mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates {
-			if c.Type == realm.Event || c.Type == realm.Fact {
-				nodes = append(nodes, realm.Node{ID: fmt.Sprintf("m%d.%d", k, j), Type: c.Type, Content: c.Content, Description: c.Description, Sources: []string{obs.ID}, CreatedAt: obs.ObservedAt, TStart: c.TStart, TEnd: c.TEnd})
-			}
-		}
-	}
-	content := map[string]string{}
-	for _, n := range nodes {
-		content[n.ID] = n.Content
-	}
+		"I follow a low-carb diet.", "I drink 4 cups of coffee a day.", "My sister takes lisinopril 20 mg.")
 	for _, tt := range []struct{ newer, want string }{
 		{"My endocrinologist switched me from metformin to insulin glargine, 12 units at bedtime.", "user takes metformin 500 mg twice a day."},
 		{"I'm off metformin now.", "user takes metformin 500 mg twice a day."},
@@ -1379,16 +1371,87 @@ func TestOfflineChangesOnlyWhatItChanges(t *testing.T) {
 		{"I switched to a Mediterranean diet.", ""},
 		{"The doctor increased my insulin to 16 units.", "user takes insulin glargine, 12 units at bedtime."},
 	} {
-		obs := realm.Observation{ID: "o9", SessionID: "s2", Speaker: "user", Content: tt.newer, ObservedAt: time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)}
-		_, out := integrateBeside(t, a, obs, nodes...)
-		var got []string
-		for _, id := range changedBy(out) {
-			got = append(got, content[id])
-		}
+		got := mem.changedBy(t, a, "user", tt.newer, time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC))
 		if want := slices.DeleteFunc([]string{tt.want}, func(w string) bool { return w == "" }); !slices.Equal(got, want) {
 			t.Errorf("%q changed %q, want %q", tt.newer, got, want)
 		}
 	}
+}
+
+// TestOfflineAmendsOnlyItsClause: in a contract, a change that names its thing (a
+// section's period or cap, "the notice period") supersedes the memories of that thing
+// only: not another section's clause that holds an amount of the same unit, nor the
+// renewal date, nor an amendment of another section; a section number is no amount.
+func TestOfflineAmendsOnlyItsClause(t *testing.T) {
+	a := New(Options{})
+	day := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
+	escrow := extractedOf(t, a, "Paralegal", day,
+		"Section 7.2 (Term): Either party shall notify the Source Code within 90 days.",
+		"Section 22.2 (Notices): The licensor shall maintain the Documentation within 5 business days.",
+		"Section 16.7 (Data Protection): Either party shall deliver the Source Code within 45 days, and the cap under this clause is $50,000.",
+		"Section 25.7 (Escrow): Either party shall provide the Documentation within 60 days, and the cap under this clause is $10,000.",
+		"Amendment 3: the period in Section 7.2 is changed to 15 days.")
+	licence := extractedOf(t, a, "Paralegal", day,
+		"Section 7.2 (Termination for Convenience): the termination notice period is 30 days written notice.",
+		"Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against third-party IP claims, capped at $2,000,000.",
+		"Section 10.2 (Insurance): the Licensee shall carry cyber insurance of at least $2,000,000.",
+		"Section 12.1: the agreement renews automatically on 2027-06-30 unless either party gives notice.",
+		"Section 4.3: license fees are payable within 45 days of invoice.")
+	terms := extractedOf(t, a, "Paralegal", day,
+		"The notice period is 30 days.", "The payment period is 45 days.",
+		"The agreement renews automatically on 2027-06-30 unless either party gives notice.")
+	for _, tt := range []struct {
+		mem            memories
+		speaker, newer string
+		want           []string
+	}{
+		{escrow, "Paralegal", "Amendment 3: the period in Section 7.2 is changed to 15 days.", []string{"Paralegal: Section 7.2 (Term): Either party shall notify the Source Code within 90 days."}},
+		{escrow, "Paralegal", "Amendment 4: the cap under Section 16.7 is changed to $75,000.", []string{"Paralegal: Section 16.7 (Data Protection): Either party shall deliver the Source Code within 45 days, and the cap under this clause is $50,000."}},
+		{licence, "Paralegal", "Amendment 2, effective March 1 2027: the notice period in Section 7.2 is changed to 60 days.", []string{"Paralegal: Section 7.2 (Termination for Convenience): the termination notice period is 30 days written notice."}},
+		{licence, "Paralegal", "Amendment 5: the indemnity cap in Section 9.1 is raised to $3,000,000.", []string{"Paralegal: Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against third-party IP claims, capped at $2,000,000."}},
+		{terms, "Paralegal", "Amendment 2, effective March 1 2027: the notice period is changed to 60 days.", []string{"Paralegal: The notice period is 30 days."}},
+	} {
+		got := tt.mem.changedBy(t, a, tt.speaker, tt.newer, time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC))
+		if got = slices.Compact(got); !slices.Equal(got, tt.want) {
+			t.Errorf("%q changed %q, want %q", tt.newer, got, tt.want)
+		}
+	}
+}
+
+// memories are the events and facts extracted from messages, by id, and their contents.
+type memories struct {
+	nodes   []realm.Node
+	content map[string]string
+}
+
+// extractedOf extracts each of olders, said by speaker a minute apart from day on.
+func extractedOf(t *testing.T, a *Agent, speaker string, day time.Time, olders ...string) memories {
+	t.Helper()
+	m := memories{content: map[string]string{}}
+	for k, older := range olders {
+		obs := realm.Observation{ID: fmt.Sprintf("o%d", k), SessionID: "s1", Speaker: speaker, Content: older, ObservedAt: day.Add(time.Duration(k) * time.Minute)}
+		for j, c := range mustExtract(t, a, agent.ExtractInput{Observation: obs}).Candidates {
+			if c.Type == realm.Event || c.Type == realm.Fact {
+				n := realm.Node{ID: fmt.Sprintf("m%d.%d", k, j), Type: c.Type, Content: c.Content, Description: c.Description, Sources: []string{obs.ID}, CreatedAt: obs.ObservedAt, TStart: c.TStart, TEnd: c.TEnd}
+				m.nodes = append(m.nodes, n)
+				m.content[n.ID] = n.Content
+			}
+		}
+	}
+	return m
+}
+
+// changedBy are the contents of the memories that newer, said by speaker at at,
+// supersedes or contradicts, in order.
+func (m memories) changedBy(t *testing.T, a *Agent, speaker, newer string, at time.Time) []string {
+	t.Helper()
+	obs := realm.Observation{ID: "o99", SessionID: "s2", Speaker: speaker, Content: newer, ObservedAt: at}
+	_, out := integrateBeside(t, a, obs, m.nodes...)
+	var got []string
+	for _, id := range changedBy(out) {
+		got = append(got, m.content[id])
+	}
+	return got
 }
 
 // TestSparedWholes: a whole turn is spared when a clause of it (derived from the same
