@@ -87,6 +87,11 @@ var teamPatterns = []teamPattern{
 		func(m []string) []stateClaim { return []stateClaim{owner(m[2], m[1], false)} }},
 	{mustPattern(`\b(?:[Tt]he|[Oo]ur) ` + role + ` (?:is|are) (?:owned|maintained) by ([\p{Lu}][\p{L}\-]+)`),
 		func(m []string) []stateClaim { return []stateClaim{owner(m[1], m[2], false)} }},
+	// Who signs for a party, a role held for it as an owner holds a thing: "Jane Porter,
+	// General Counsel, signs for Acme Corp", "Mark Chen now signs for Acme Corp instead",
+	// "Jane Porter is the signatory for Acme Corp".
+	{mustPattern(`\b((?:[\p{Lu}][\p{L}\-]+ )?[\p{Lu}][\p{L}\-]+)(?:, [^,.;:!?]{1,40},)?` + claimAdverbs + ` (?:signs|will sign|is (?:the |an? )?(?:authori[sz]ed )?signatory) (?:for|of|on behalf of) ` + claimValue + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{owner("signatory for "+m[2], roleOf(m[1]), false)} }},
 
 	// What changes them. "Switch the linter to ruff", "we migrated from Postgres 14 to
 	// Postgres 16", "move all our pipelines to GitLab CI": a role or the value left is named

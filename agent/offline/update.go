@@ -1041,7 +1041,11 @@ func restatedOr(o stateClaim, value, plain string) string {
 	if !o.decision() {
 		return plain
 	}
-	if r, ok := restated(rePrompt.ReplaceAllString(o.said, ""), []string{o.value}, []string{value}); ok {
+	said := rePrompt.ReplaceAllString(o.said, "")
+	if o.slot == "owner" { // what the old owner is, not the new one: "Jane Porter, General Counsel, signs for Acme Corp"
+		said = regexp.MustCompile(regexp.QuoteMeta(o.value)+`, [^,.;:!?]{1,40},`).ReplaceAllLiteralString(said, o.value)
+	}
+	if r, ok := restated(said, []string{o.value}, []string{value}); ok {
 		return r
 	}
 	return plain

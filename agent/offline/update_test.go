@@ -628,6 +628,8 @@ func TestChangeDescription(t *testing.T) {
 		{"user: We use moment for dates.", "user: moment is deprecated here; use date-fns instead.", "user: We use date-fns for dates (previously moment)"},
 		{"user: We lint with flake8.", "user: Let's drop flake8.", "user lint: no longer flake8"},
 		{"user: Priya owns the billing service.", "user: Jonas took over the billing service from Priya.", "user: Jonas owns the billing service (previously Priya)"},
+		// A signatory's title is the old one's, not the new one's.
+		{"user: Jane Porter, General Counsel, signs for Acme Corp.", "user: Mark Chen now signs for Acme Corp instead.", "user: Mark Chen signs for Acme Corp (previously Jane Porter)"},
 		// An amount of a section: the section's number is none.
 		{"user: Section 7.2 (Term): Either party shall notify the Source Code within 90 days.", "user: Amendment 3: the period in Section 7.2 is changed to 15 days.", "user: Section 7.2 (Term): Either party shall notify the Source Code within 15 days (previously 90 days)"},
 		{"user's rent is $1,850 a month.", "user: Rent went up to $2,100 in March (March 2026).", "user's rent is $2,100 a month (previously $1,850)"},
@@ -1381,7 +1383,9 @@ func TestOfflineChangesOnlyWhatItChanges(t *testing.T) {
 // TestOfflineAmendsOnlyItsClause: in a contract, a change that names its thing (a
 // section's period or cap, "the notice period") supersedes the memories of that thing
 // only: not another section's clause that holds an amount of the same unit, nor the
-// renewal date, nor an amendment of another section; a section number is no amount.
+// renewal date, nor an amendment of another section; a section number is no amount. A
+// role held for a party ("signs for Acme Corp"), said anew with "now … instead", replaces
+// the one who held it.
 func TestOfflineAmendsOnlyItsClause(t *testing.T) {
 	a := New(Options{})
 	day := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
@@ -1396,7 +1400,8 @@ func TestOfflineAmendsOnlyItsClause(t *testing.T) {
 		"Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against third-party IP claims, capped at $2,000,000.",
 		"Section 10.2 (Insurance): the Licensee shall carry cyber insurance of at least $2,000,000.",
 		"Section 12.1: the agreement renews automatically on 2027-06-30 unless either party gives notice.",
-		"Section 4.3: license fees are payable within 45 days of invoice.")
+		"Section 4.3: license fees are payable within 45 days of invoice.",
+		"Jane Porter, General Counsel, signs for Acme Corp.")
 	terms := extractedOf(t, a, "Paralegal", day,
 		"The notice period is 30 days.", "The payment period is 45 days.",
 		"The agreement renews automatically on 2027-06-30 unless either party gives notice.")
@@ -1409,6 +1414,7 @@ func TestOfflineAmendsOnlyItsClause(t *testing.T) {
 		{escrow, "Paralegal", "Amendment 4: the cap under Section 16.7 is changed to $75,000.", []string{"Paralegal: Section 16.7 (Data Protection): Either party shall deliver the Source Code within 45 days, and the cap under this clause is $50,000."}},
 		{licence, "Paralegal", "Amendment 2, effective March 1 2027: the notice period in Section 7.2 is changed to 60 days.", []string{"Paralegal: Section 7.2 (Termination for Convenience): the termination notice period is 30 days written notice."}},
 		{licence, "Paralegal", "Amendment 5: the indemnity cap in Section 9.1 is raised to $3,000,000.", []string{"Paralegal: Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against third-party IP claims, capped at $2,000,000."}},
+		{licence, "Tom Reyes", "Jane Porter has left Acme; Mark Chen, CFO, now signs for Acme Corp instead.", []string{"Paralegal: Jane Porter, General Counsel, signs for Acme Corp."}},
 		{terms, "Paralegal", "Amendment 2, effective March 1 2027: the notice period is changed to 60 days.", []string{"Paralegal: The notice period is 30 days."}},
 	} {
 		got := tt.mem.changedBy(t, a, tt.speaker, tt.newer, time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC))
