@@ -20,7 +20,8 @@ import (
 //
 //  1. readJSON parses it token by token into plain values, refusing what encoding/json
 //     would take in silently: a lone UTF-16 surrogate (\udbff, which it turns into U+FFFD),
-//     NUL (\u0000), bytes that are not UTF-8, and null, which no request field allows.
+//     NUL (\u0000), bytes that are not UTF-8, null, which no request field allows, and a
+//     field given twice in one object, of which it would keep the last.
 //  2. checkShape compares those values with the Go type: an unknown field, a value of the
 //     wrong JSON type, a time that is not RFC 3339 or outside minYear..maxYear. A number
 //     with a fraction of zero or an exponent (35.0, 3.5e1) is an integer, as JSON Schema
@@ -97,6 +98,9 @@ func (r *jsonReader) value(path string, depth int) (any, error) {
 			key := k.(string)
 			field := joinPath(path, key)
 			r.checkText(field, r.raw[keyStart:r.dec.InputOffset()])
+			if _, twice := obj[key]; twice {
+				r.fe.Add(fieldName(field), "given twice: give each field once")
+			}
 			if obj[key], err = r.value(field, depth+1); err != nil {
 				return nil, err
 			}

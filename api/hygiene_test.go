@@ -42,6 +42,8 @@ func TestBodyHygiene(t *testing.T) {
 		{"ErrHugeInteger", "/recall", []byte(`{"query":"x","k":1e30}`), "k"},
 		{"ErrHugeNumber", "/recall", []byte(`{"query":"x","min_score":1e400}`), "min_score"},
 		{"ErrUnknownField", "/recall", []byte(`{"query":"x","kk":1}`), "kk"},
+		{"ErrFieldTwice", "/recall", []byte(`{"query":"first","query":"second"}`), "query"},
+		{"ErrNestedFieldTwice", "/observations", []byte(`{"messages":[{"speaker":"Ann","content":"a","content":"b","timestamp":"2024-05-01T10:00:00Z"}]}`), "messages[0].content"},
 		{"ErrNestedType", "/observations", msg("content", `["a"]`), "messages[0].content"},
 		{"ErrYear0000", "/observations", msg("timestamp", `"0000-01-01T00:00:00Z"`), "messages[0].timestamp"},
 		{"ErrTimeType", "/recall", []byte(`{"query":"x","time":5}`), "time"},
