@@ -11,7 +11,7 @@ BIN := bin/realm
 ## run: install what is missing, start Neo4j, apply the schema and serve the API (foreground)
 run: setup build
 	@echo "Neo4j Browser: http://127.0.0.1:$${NEO4J_HTTP_PORT:-7474}/browser/  (user neo4j, password \$$NEO4J_PASSWORD)"
-	$(BIN) serve
+	REALM_UNCHECKED_SPACE_PREFIX=$${REALM_UNCHECKED_SPACE_PREFIX-test_} $(BIN) serve
 
 ## test: the same bring-up, then go vet, every test against the real Neo4j, and the contract
 test: setup build
