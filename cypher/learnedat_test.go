@@ -116,3 +116,49 @@ CREATE (a)-[:DERIVED_FROM]->(o), (c)-[:DERIVED_FROM]->(o)`)
 		t.Errorf("learned after %v: %d, %v; want 1 (the correction)", day(4), later, err)
 	}
 }
+
+// TestLastSaidAtMigration: migration 0044 gives the memories written before last_said_at
+// was kept the latest time of their observations (the memory last said at day 10, not
+// day 3), a client's correction and a memory with no timed source none, and one that has
+// it keeps it; run again, it changes nothing.
+func TestLastSaidAtMigration(t *testing.T) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	space := fullTextSpace(t, s)
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 10, 0, 0, 0, time.UTC) }
+	obs := []realm.Observation{{ID: "o1", Speaker: "Ann", Content: "a", ObservedAt: day(10)}, {ID: "o2", Speaker: "Ann", Content: "b", ObservedAt: day(3)}}
+	if _, err := s.SaveObservations(ctx, space, "test", 8, obs, Lease{Owner: "o", Until: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	kept := day(20)
+	old := newQuery("test_memories_before_last_said_at", `
+CREATE (a:Memory {id: $space + '-two', space: $space, type: 'event', name: 'two', description: 'said twice', created_at: datetime()})
+CREATE (b:Memory {id: $space + '-none', space: $space, type: 'fact', name: 'none', created_at: datetime()})
+CREATE (c:Memory {id: $space + '-fix', space: $space, type: 'fact', name: 'fix', description: 'corrected by ops on 2026-01-15T10:00:00Z', created_at: datetime()})
+CREATE (d:Memory {id: $space + '-kept', space: $space, type: 'fact', name: 'kept', created_at: datetime(), last_said_at: $kept})
+WITH a, c, d
+MATCH (o:Observation {space: $space})
+CREATE (a)-[:DERIVED_FROM]->(o), (c)-[:DERIVED_FROM]->(o), (d)-[:DERIVED_FROM]->(o)`)
+	if _, err := s.write(ctx, old, map[string]any{"space": space, "kept": kept}); err != nil {
+		t.Fatal(err)
+	}
+	migration := mustMigration(t, s, "memory_last_said_at")
+	want := map[string]*time.Time{"-two": &obs[0].ObservedAt, "-none": nil, "-fix": nil, "-kept": &kept}
+	for run := range 2 {
+		if err := s.runSchemaStatement(ctx, migration); err != nil {
+			t.Fatal(err)
+		}
+		for suffix, w := range want {
+			n, _, err := s.GetMemory(ctx, space, space+suffix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (n.LastSaidAt == nil) != (w == nil) || w != nil && !n.LastSaidAt.Equal(*w) {
+				t.Errorf("run %d: memory %s last said %v, want %v", run+1, suffix, n.LastSaidAt, w)
+			}
+		}
+	}
+}
