@@ -73,17 +73,9 @@ func TestLearnedAtKeepsEarliest(t *testing.T) {
 // from the observations of the memory it corrects) when it was made, and a memory with no
 // timed source none; run again, it changes nothing.
 func TestLearnedAtMigration(t *testing.T) {
-	s := testStore(t, Config{})
+	s, space, obs := twoSaid(t)
 	ctx := context.Background()
-	if err := s.ApplySchema(ctx, 384); err != nil {
-		t.Fatal(err)
-	}
-	space := fullTextSpace(t, s)
 	day := func(d int) time.Time { return time.Date(2026, 1, d, 10, 0, 0, 0, time.UTC) }
-	obs := []realm.Observation{{ID: "o1", Speaker: "Ann", Content: "a", ObservedAt: day(10)}, {ID: "o2", Speaker: "Ann", Content: "b", ObservedAt: day(3)}}
-	if _, err := s.SaveObservations(ctx, space, "test", 8, obs, Lease{Owner: "o", Until: time.Now().Add(time.Hour)}); err != nil {
-		t.Fatal(err)
-	}
 	corrected := day(15)
 	old := newQuery("test_memories_before_learned_at", `
 CREATE (a:Memory {id: $space + '-two', space: $space, type: 'fact', name: 'two', description: 'said twice', created_at: datetime()})
@@ -122,17 +114,9 @@ CREATE (a)-[:DERIVED_FROM]->(o), (c)-[:DERIVED_FROM]->(o)`)
 // day 3), a client's correction and a memory with no timed source none, and one that has
 // it keeps it; run again, it changes nothing.
 func TestLastSaidAtMigration(t *testing.T) {
-	s := testStore(t, Config{})
+	s, space, obs := twoSaid(t)
 	ctx := context.Background()
-	if err := s.ApplySchema(ctx, 384); err != nil {
-		t.Fatal(err)
-	}
-	space := fullTextSpace(t, s)
 	day := func(d int) time.Time { return time.Date(2026, 1, d, 10, 0, 0, 0, time.UTC) }
-	obs := []realm.Observation{{ID: "o1", Speaker: "Ann", Content: "a", ObservedAt: day(10)}, {ID: "o2", Speaker: "Ann", Content: "b", ObservedAt: day(3)}}
-	if _, err := s.SaveObservations(ctx, space, "test", 8, obs, Lease{Owner: "o", Until: time.Now().Add(time.Hour)}); err != nil {
-		t.Fatal(err)
-	}
 	kept := day(20)
 	old := newQuery("test_memories_before_last_said_at", `
 CREATE (a:Memory {id: $space + '-two', space: $space, type: 'event', name: 'two', description: 'said twice', created_at: datetime()})
@@ -161,4 +145,21 @@ CREATE (a)-[:DERIVED_FROM]->(o), (c)-[:DERIVED_FROM]->(o), (d)-[:DERIVED_FROM]->
 			}
 		}
 	}
+}
+
+// twoSaid is a store with the schema applied and a space holding two messages of Ann's,
+// o1 said on 10 January and o2 on the 3rd, for the migrations' tests.
+func twoSaid(t *testing.T) (*Store, string, []realm.Observation) {
+	s := testStore(t, Config{})
+	ctx := context.Background()
+	if err := s.ApplySchema(ctx, 384); err != nil {
+		t.Fatal(err)
+	}
+	space := fullTextSpace(t, s)
+	day := func(d int) time.Time { return time.Date(2026, 1, d, 10, 0, 0, 0, time.UTC) }
+	obs := []realm.Observation{{ID: "o1", Speaker: "Ann", Content: "a", ObservedAt: day(10)}, {ID: "o2", Speaker: "Ann", Content: "b", ObservedAt: day(3)}}
+	if _, err := s.SaveObservations(ctx, space, "test", 8, obs, Lease{Owner: "o", Until: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	return s, space, obs
 }
