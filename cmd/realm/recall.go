@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -11,13 +12,16 @@ import (
 	"github.com/realm-memory/realm"
 )
 
-// runRecall asks one question of a space and prints the evidence as a table.
+// runRecall asks one question of a space and prints the evidence as a table, each
+// content on one line of at most 100 characters, or with --json the whole answer as
+// GET /v1/spaces/{space}/recall gives it (a runbook's command read in full).
 func runRecall(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("recall", flag.ContinueOnError)
 	space := fs.String("space", "", "space to ask (required)")
 	k := fs.Int("k", 10, "nodes to return")
 	strategy := fs.String("strategy", "", "adaptive, path_search or subgraph_beam")
 	minScore := fs.Float64("min-score", 0, "leave out nodes scoring below this, 0 to 1 (0: none)")
+	asJSON := fs.Bool("json", false, "print the whole answer as JSON, contents in full, as the HTTP API answers")
 	cfg, err := loadConfig(fs, args, getenv)
 	if err != nil {
 		return err
@@ -50,6 +54,9 @@ func runRecall(ctx context.Context, args []string, getenv func(string) string, s
 	res, err := p.recall.Recall(ctx, *space, req)
 	if err != nil {
 		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(res)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tSCORE\tDEPTH\tTYPE\tTIME\tCONTENT")
