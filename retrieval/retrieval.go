@@ -872,14 +872,16 @@ func saysAll(whole, part string) bool {
 // that told both). Where one of them is a newer version (a correction, which keeps the
 // sources of what it corrects), c repeats p only when p says all it says.
 // A part of a long message repeats no other part of it: each tells what the others do
-// not (isPart).
+// not (isPart); nor does it repeat a clause of it unless the clause says all the part
+// says (a clause of a 19 KB meeting note, merged with one of an earlier note, does not
+// stand for the part holding the note's decision).
 func redundant(c *candidate, picked []*candidate) bool {
 	if len(c.Node.Sources) == 0 {
 		return false
 	}
 	for _, p := range picked {
 		if containsAll(p.Node.Sources, c.Node.Sources) && !outlives(c, p) && !(isPart(c) && isPart(p)) &&
-			(!c.Newer && !p.Newer || saysAll(p.Node.Content, c.Node.Content)) {
+			(!c.Newer && !p.Newer && !isPart(c) || saysAll(p.Node.Content, c.Node.Content)) {
 			return true
 		}
 	}
