@@ -2319,29 +2319,24 @@ var (
 	reMonth       = regexp.MustCompile(`^(?i:` + text.MonthNames + `)$`)
 )
 
-// partWords name a part of a text by its number ("Section 7.2", "Clause 9", "Amendment 3"),
-// which is no amount.
-var partWords = setOf(`section sections clause clauses article articles paragraph paragraphs schedule exhibit annex appendix amendment`)
-
-// reSectionRef is a section of a text named by its number: "Section 7.2", "clause 9.1(b)",
-// "Article 4", "§ 12.1"; group 1 the number.
-var reSectionRef = regexp.MustCompile(`(?i)(?:\b(?:section|clause|article|paragraph)s?|§{1,2}) ?(\d+(?:\.\d+)*(?:\([a-z0-9]+\))*)`)
-
-// sectionsOf are the section numbers a text names.
-func sectionsOf(s string) []string {
-	var out []string
-	for _, m := range reSectionRef.FindAllStringSubmatch(s, -1) {
-		out = append(out, strings.ToLower(m[1]))
-	}
-	return out
+// sectionsOf are the sections of a text that a text names by their numbers: a section,
+// clause, article or paragraph ("Section 7.2", "§ 4.3", "clause 9.1(b)"), not an
+// amendment, schedule or exhibit, which names a change or an attachment rather than the
+// clause it changes.
+func sectionsOf(s string) []text.SectionRef {
+	return slices.DeleteFunc(text.SectionRefs(s), func(r text.SectionRef) bool { return !clauseNouns[r.Noun] })
 }
+
+var clauseNouns = setOf(`section clause article paragraph`)
 
 // sectionsApart: a statement and an older memory each name sections of a text, and no
 // section of one is one of the other's: "the notice period in Section 7.2" changes nothing
 // of Section 22.2 or 4.3, whatever amounts they share.
 func sectionsApart(said, old string) bool {
 	ours, theirs := sectionsOf(said), sectionsOf(old)
-	return len(ours) > 0 && len(theirs) > 0 && !slices.ContainsFunc(ours, func(s string) bool { return slices.Contains(theirs, s) })
+	return len(ours) > 0 && len(theirs) > 0 && !slices.ContainsFunc(ours, func(a text.SectionRef) bool {
+		return slices.ContainsFunc(theirs, func(b text.SectionRef) bool { return a.Number+a.Sub == b.Number+b.Sub })
+	})
 }
 
 // currencySigns stand before an amount of money, which they are the unit of.
@@ -2357,7 +2352,7 @@ var moneyWords = setOf(`dollar dollars euro euros pound pounds buck bucks yen ru
 // a word ("three cups", "twice") only with what it counts.
 func amountsOf(s string) []amount {
 	s = rePhoneNumber.ReplaceAllString(reParenthesis.ReplaceAllString(s, ""), "$1$2")
-	ws := wordsOf(s)
+	ws, parts := wordsOf(s), text.SectionRefs(s)
 	var out []amount
 	for i := 0; i < len(ws); i++ {
 		w := ws[i]
@@ -2373,8 +2368,8 @@ func amountsOf(s string) []amount {
 		if m == nil || gluedToWord(s, w.start) || !spelt && !endsWord(s, w.start+len(m[0])) {
 			continue
 		}
-		// A number after "Section" or "§" names a part of a text: no amount ("Section 7.2").
-		part := i > 0 && partWords[ws[i-1].lower] || strings.HasSuffix(strings.TrimSpace(s[:w.start]), "§")
+		// A number that names a part of a text is no amount ("Section 7.2", "§ 4.3").
+		part := slices.ContainsFunc(parts, func(r text.SectionRef) bool { return r.Start == w.start })
 		if !spelt { // the number's words as one: "2,100" is not 2 and 100
 			end := w.start + len(m[0])
 			for i+1 < len(ws) && ws[i+1].start < end {
@@ -2573,7 +2568,7 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 // reAmountOf: what a change of an amount names as its thing, two words or more ("the
 // notice period in Section 7.2 is changed to 60 days", "the indemnity cap is raised"):
 // group 1.
-var reAmountOf = regexp.MustCompile(`(?i)\bthe ((?:[\p{L}-]+ )+?[\p{L}-]+)(?: (?:in|under|of) ` + reSectionRef.String() + `)? (?:is|are|was|were|has been|have been|will be|shall be)(?: now)? (?:changed|raised|lowered|increased|decreased|reduced|extended|shortened|cut|amended|updated)\b`)
+var reAmountOf = regexp.MustCompile(`(?i)\bthe ((?:[\p{L}-]+ )+?[\p{L}-]+)(?: (?:in|under|of) ` + text.SectionPattern + `)? (?:is|are|was|were|has been|have been|will be|shall be)(?: now)? (?:changed|raised|lowered|increased|decreased|reduced|extended|shortened|cut|amended|updated)\b`)
 
 // anotherKind: a change names its thing by a kind ("the notice period"), and old says the
 // thing's word of another kind only ("the payment period"): another amount.

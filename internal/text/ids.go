@@ -106,24 +106,52 @@ func alphanumericAt(s string, i int, before bool) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
-// reSection: a part of a document named by its number: "Section 7.2", "§ 12.10",
-// "clause 4.3", "Article 5", "Amendment 2".
-var reSection = regexp.MustCompile(`(?i)(\b(?:sections?|sec\.|clauses?|articles?|art\.|paragraphs?|para\.|schedules?|exhibits?|annex|appendix|chapters?|amendments?)|§§?)\s*(\d+(?:\.\d+)*)\b`)
+// sectionNoun names a part of a document before its number; sectionNumber is the number,
+// with its sub-clauses ("9.1(b)").
+const (
+	sectionNoun   = `\b(?:sections?|sec\.|clauses?|articles?|art\.|paragraphs?|para\.|schedules?|exhibits?|annex|appendix|chapters?|amendments?)|§§?`
+	sectionNumber = `(\d+(?:\.\d+)*)\b((?:\([a-z0-9]{1,4}\))*)`
+)
+
+// SectionPattern is a part of a document named by its number, for a pattern that reads
+// it in its context ("the notice period in Section 7.2 is changed"): "Section 7.2", "§
+// 4.3", "clause 9.1(b)"; no groups.
+const SectionPattern = `(?i:(?:` + sectionNoun + `)\s*\d+(?:\.\d+)*\b(?:\([a-z0-9]{1,4}\))*)`
+
+// reSection: a part of a document named by its number: "Section 7.2", "§ 12.10", "clause
+// 9.1(b)", "Article 5", "Amendment 2"; groups 1 to 3 its noun, number and sub-clauses.
+var reSection = regexp.MustCompile(`(?i)(` + sectionNoun + `)\s*` + sectionNumber)
 
 // sectionNouns are the names of a part of a document, each as one spelling.
 var sectionNouns = map[string]string{"§": "section", "§§": "section", "sec.": "section", "sections": "section",
 	"clauses": "clause", "art.": "article", "articles": "article", "para.": "paragraph", "paragraphs": "paragraph",
 	"schedules": "schedule", "exhibits": "exhibit", "chapters": "chapter", "amendments": "amendment"}
 
+// A SectionRef is a part of a document a text names by its number: its noun, one spelling
+// ("section" for "Section" and "§"), its number ("9.1"), its sub-clauses
+// ("(b)"), and where the number and sub-clauses start and end in the text.
+type SectionRef struct {
+	Noun, Number, Sub string
+	Start, End        int
+}
+
+// SectionRefs returns the parts of a document that s names by their numbers, in order.
+func SectionRefs(s string) []SectionRef {
+	var out []SectionRef
+	for _, m := range reSection.FindAllStringSubmatchIndex(s, -1) {
+		noun := strings.ToLower(s[m[2]:m[3]])
+		out = append(out, SectionRef{Noun: cmp.Or(sectionNouns[noun], noun), Number: s[m[4]:m[5]], Sub: strings.ToLower(s[m[6]:m[7]]), Start: m[4], End: m[7]})
+	}
+	return out
+}
+
 // Sections returns the parts of a document that s names by their numbers, each as its
-// noun and number ("section 7.2" for "Section 7.2" and "§ 7.2"), in order, without
-// repeats. Keywords drops bare numbers, and "7.2" alone is as often a decimal.
+// noun and number ("section 7.2" for "Section 7.2" and "§ 7.2"), in
+// order, without repeats. Keywords drops bare numbers, and "7.2" alone is as often a decimal.
 func Sections(s string) []string {
 	var out []string
-	for _, m := range reSection.FindAllStringSubmatch(s, -1) {
-		noun := strings.ToLower(m[1])
-		ref := cmp.Or(sectionNouns[noun], noun) + " " + m[2]
-		if !slices.Contains(out, ref) {
+	for _, r := range SectionRefs(s) {
+		if ref := r.Noun + " " + r.Number; !slices.Contains(out, ref) {
 			out = append(out, ref)
 		}
 	}

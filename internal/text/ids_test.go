@@ -96,6 +96,17 @@ func TestSections(t *testing.T) {
 		}
 	}
 	for _, tt := range []struct {
+		in   string
+		want []SectionRef
+	}{
+		{"the indemnity cap in clause 9.1(b)(ii) is raised", []SectionRef{{Noun: "clause", Number: "9.1", Sub: "(b)(ii)", Start: 28, End: 38}}},
+		{"Amendment 4 changes § 4.3 and Section 7.2.", []SectionRef{{Noun: "amendment", Number: "4", Start: 10, End: 11}, {Noun: "section", Number: "4.3", Start: 23, End: 26}, {Noun: "section", Number: "7.2", Start: 39, End: 42}}},
+	} {
+		if got := SectionRefs(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("SectionRefs(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
 		s, ref string
 		want   bool
 	}{
