@@ -223,8 +223,9 @@ func TestRecallByWholeIdentifier(t *testing.T) {
 }
 
 // TestRecallBySection: a question naming a part of a contract by its number ("Section
-// 7.2", "§ 12.10") finds the clause naming it first among clauses alike in all but their
-// numbers and topics, and an amendment naming it beside it.
+// 7.2", "§ 12.10", or the number alone where its words make it a clause's: "the cap in
+// 9.1") finds the clause naming it first among clauses alike in all but their numbers and
+// topics, and an amendment or an email naming it, with or without "Section", beside it.
 func TestRecallBySection(t *testing.T) {
 	srv := newTestServer(t, apitest.New(t), Config{})
 	c := client{t: t, base: srv.URL}
@@ -241,12 +242,16 @@ func TestRecallBySection(t *testing.T) {
 	}
 	clause("s12.10", "Section 12.10: the notice period under this agreement is 90 days.")
 	clause("a2", "Amendment 2: the notice period in Section 7.2 is changed to 60 days.")
+	clause("e1", "Email from Acme's counsel: we cannot accept uncapped indemnity; the cap in 9.1 must stay at $2,000,000.")
 	c.remember(sp, clauses)
 	for query, want := range map[string][]string{
 		"What does Section 7.2 say?":            {"s7.2", "a2"},
 		"What is the notice period in § 12.10?": {"s12.10"},
 		"Section 3.4":                           {"s3.4"},
 		"Which clause did Amendment 2 change?":  {"a2"},
+		"What is the cap in 9.1?":               {"s9.1", "e1"},
+		"What is the cure period in 4.3?":       {"s4.3"},
+		"the payment term under 8.2":            {"s8.2"},
 	} {
 		rec := c.recall(sp, map[string]any{"query": query})
 		for i, id := range want {

@@ -2320,23 +2320,34 @@ var (
 )
 
 // sectionsOf are the sections of a text that a text names by their numbers: a section,
-// clause, article or paragraph ("Section 7.2", "§ 4.3", "clause 9.1(b)"), not an
-// amendment, schedule or exhibit, which names a change or an attachment rather than the
-// clause it changes.
+// clause, article or paragraph ("Section 7.2", "§ 4.3", "clause 9.1(b)", "the cap in
+// 9.1"), not an amendment, schedule or exhibit, which names a change or an attachment
+// rather than the clause it changes.
 func sectionsOf(s string) []text.SectionRef {
 	return slices.DeleteFunc(text.SectionRefs(s), func(r text.SectionRef) bool { return !clauseNouns[r.Noun] })
 }
 
 var clauseNouns = setOf(`section clause article paragraph`)
 
+// sectionsMet: a statement and an older memory each name sections of a text (named), and
+// one section of one is one of the other's, or a sub-clause of it (met): "clause 9.1(b)"
+// is of Section 9.1, not of 9.1(c) nor 9.10.
+func sectionsMet(said, old string) (named, met bool) {
+	ours, theirs := sectionsOf(said), sectionsOf(old)
+	met = slices.ContainsFunc(ours, func(a text.SectionRef) bool {
+		return slices.ContainsFunc(theirs, func(b text.SectionRef) bool {
+			return a.Number == b.Number && (strings.HasPrefix(a.Sub, b.Sub) || strings.HasPrefix(b.Sub, a.Sub))
+		})
+	})
+	return len(ours) > 0 && len(theirs) > 0, met
+}
+
 // sectionsApart: a statement and an older memory each name sections of a text, and no
 // section of one is one of the other's: "the notice period in Section 7.2" changes nothing
 // of Section 22.2 or 4.3, whatever amounts they share.
 func sectionsApart(said, old string) bool {
-	ours, theirs := sectionsOf(said), sectionsOf(old)
-	return len(ours) > 0 && len(theirs) > 0 && !slices.ContainsFunc(ours, func(a text.SectionRef) bool {
-		return slices.ContainsFunc(theirs, func(b text.SectionRef) bool { return a.Number+a.Sub == b.Number+b.Sub })
-	})
+	named, met := sectionsMet(said, old)
+	return named && !met
 }
 
 // currencySigns stand before an amount of money, which they are the unit of.
@@ -2368,7 +2379,7 @@ func amountsOf(s string) []amount {
 		if m == nil || gluedToWord(s, w.start) || !spelt && !endsWord(s, w.start+len(m[0])) {
 			continue
 		}
-		// A number that names a part of a text is no amount ("Section 7.2", "§ 4.3").
+		// A number that names a part of a text is no amount ("Section 7.2", "the cap in 9.1").
 		part := slices.ContainsFunc(parts, func(r text.SectionRef) bool { return r.Start == w.start })
 		if !spelt { // the number's words as one: "2,100" is not 2 and 100
 			end := w.start + len(m[0])
@@ -2548,7 +2559,9 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 	case to.unit != "":
 		need = 1 // the unit is a second word in common
 	}
-	if len(shared) < need {
+	// A section both name is a word in common: "the cap in 9.1 is raised to $3,000,000" and
+	// "Section 9.1 (Indemnity): … capped at $2,000,000".
+	if _, met := sectionsMet(said.text, n.Content); len(shared) < need && !met {
 		return stateChange{}
 	}
 	// n's own words say how it changed, which the new amount does not repeat; or what

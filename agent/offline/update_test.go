@@ -1383,8 +1383,9 @@ func TestOfflineChangesOnlyWhatItChanges(t *testing.T) {
 // TestOfflineAmendsOnlyItsClause: in a contract, a change that names its thing (a
 // section's period or cap, "the notice period") supersedes the memories of that thing
 // only: not another section's clause that holds an amount of the same unit, nor the
-// renewal date, nor an amendment of another section; a section number is no amount. A
-// role held for a party ("signs for Acme Corp"), said anew with "now … instead", replaces
+// renewal date, nor an amendment of another section; a section number is no amount, a
+// clause number without "Section" where its words make it one ("the cap in 9.1", "clause
+// 9.1(b)", a sub-clause of 9.1) included. A role held for a party ("signs for Acme Corp"), said anew with "now … instead", replaces
 // the one who held it.
 func TestOfflineAmendsOnlyItsClause(t *testing.T) {
 	a := New(Options{})
@@ -1414,6 +1415,8 @@ func TestOfflineAmendsOnlyItsClause(t *testing.T) {
 		{escrow, "Paralegal", "Amendment 4: the cap under Section 16.7 is changed to $75,000.", []string{"Paralegal: Section 16.7 (Data Protection): Either party shall deliver the Source Code within 45 days, and the cap under this clause is $50,000."}},
 		{licence, "Paralegal", "Amendment 2, effective March 1 2027: the notice period in Section 7.2 is changed to 60 days.", []string{"Paralegal: Section 7.2 (Termination for Convenience): the termination notice period is 30 days written notice."}},
 		{licence, "Paralegal", "Amendment 5: the indemnity cap in Section 9.1 is raised to $3,000,000.", []string{"Paralegal: Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against third-party IP claims, capped at $2,000,000."}},
+		{licence, "Paralegal", "Amendment 5: the cap in 9.1 is raised to $3,000,000.", []string{"Paralegal: Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against third-party IP claims, capped at $2,000,000."}},
+		{licence, "Paralegal", "Amendment 5: the indemnity cap in clause 9.1(b) is raised to $3,000,000.", []string{"Paralegal: Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against third-party IP claims, capped at $2,000,000."}},
 		{licence, "Tom Reyes", "Jane Porter has left Acme; Mark Chen, CFO, now signs for Acme Corp instead.", []string{"Paralegal: Jane Porter, General Counsel, signs for Acme Corp."}},
 		{terms, "Paralegal", "Amendment 2, effective March 1 2027: the notice period is changed to 60 days.", []string{"Paralegal: The notice period is 30 days."}},
 	} {

@@ -113,14 +113,20 @@ const (
 	sectionNumber = `(\d+(?:\.\d+)*)\b((?:\([a-z0-9]{1,4}\))*)`
 )
 
-// SectionPattern is a part of a document named by its number, for a pattern that reads
-// it in its context ("the notice period in Section 7.2 is changed"): "Section 7.2", "§
-// 4.3", "clause 9.1(b)"; no groups.
-const SectionPattern = `(?i:(?:` + sectionNoun + `)\s*\d+(?:\.\d+)*\b(?:\([a-z0-9]{1,4}\))*)`
+// SectionPattern is a part of a document named by its number in a pattern that gives its
+// context ("the notice period in Section 7.2 is changed"): a noun and a number ("Section
+// 7.2", "§ 4.3", "clause 9.1(b)") or a number with a point ("9.1"); no groups.
+const SectionPattern = `(?i:(?:(?:` + sectionNoun + `)\s*\d+(?:\.\d+)*|\d+(?:\.\d+)+)\b(?:\([a-z0-9]{1,4}\))*)`
 
-// reSection: a part of a document named by its number: "Section 7.2", "§ 12.10", "clause
-// 9.1(b)", "Article 5", "Amendment 2"; groups 1 to 3 its noun, number and sub-clauses.
-var reSection = regexp.MustCompile(`(?i)(` + sectionNoun + `)\s*` + sectionNumber)
+// reSection: a part of a document named by its number (groups 1 to 3: noun, number,
+// sub-clauses): "Section 7.2", "§ 12.10", "clause 9.1(b)", "Article 5", "Amendment 2"; or
+// by its number alone where the words around it make it one (groups 4 and 5: the number
+// and sub-clauses; groups 6 and 7 the same after "in", "under" or "see" with a
+// sub-clause): "the cap in 9.1 must stay", "as set out in 4.3.", "under 9.1(b)". Not "7.2
+// million", "version 1.2", "2.5 kg" or "the fee in 2.5 hours", numbers as often as parts.
+var reSection = regexp.MustCompile(`(?i)(` + sectionNoun + `)\s*` + sectionNumber +
+	`|\b(?:(?:cap|caps|limit|limits|period|term|terms|fee|fees|notice|obligations?|indemnity|liability|warranty|warranties|definition|provisions?|payment|deadline) (?:in|under)|(?:set out|defined|described|provided|specified|referred to|stated) in|pursuant to) (\d+(?:\.\d+)+)\b((?:\([a-z0-9]{1,4}\))*)(?:\s*(?:[.,;:!?)"']|$)|\s+(?:must|shall|should|may|will|is|are|was|were|and|or|remains?|stays?|says?|states?|provides?|requires?|appl(?:y|ies)|survives?)\b)` +
+	`|\b(?:in|under|see) (\d+(?:\.\d+)+)((?:\([a-z]{1,4}\))+)`)
 
 // sectionNouns are the names of a part of a document, each as one spelling.
 var sectionNouns = map[string]string{"§": "section", "§§": "section", "sec.": "section", "sections": "section",
@@ -128,7 +134,7 @@ var sectionNouns = map[string]string{"§": "section", "§§": "section", "sec.":
 	"schedules": "schedule", "exhibits": "exhibit", "chapters": "chapter", "amendments": "amendment"}
 
 // A SectionRef is a part of a document a text names by its number: its noun, one spelling
-// ("section" for "Section" and "§"), its number ("9.1"), its sub-clauses
+// ("section" for "Section", "§" and a number alone), its number ("9.1"), its sub-clauses
 // ("(b)"), and where the number and sub-clauses start and end in the text.
 type SectionRef struct {
 	Noun, Number, Sub string
@@ -139,14 +145,22 @@ type SectionRef struct {
 func SectionRefs(s string) []SectionRef {
 	var out []SectionRef
 	for _, m := range reSection.FindAllStringSubmatchIndex(s, -1) {
-		noun := strings.ToLower(s[m[2]:m[3]])
-		out = append(out, SectionRef{Noun: cmp.Or(sectionNouns[noun], noun), Number: s[m[4]:m[5]], Sub: strings.ToLower(s[m[6]:m[7]]), Start: m[4], End: m[7]})
+		noun, at := "section", 4 // a number alone
+		switch {
+		case m[2] >= 0:
+			noun, at = strings.ToLower(s[m[2]:m[3]]), 2
+			noun = cmp.Or(sectionNouns[noun], noun)
+		case m[8] < 0:
+			at = 6
+		}
+		num, sub := m[2*at:2*at+2], m[2*at+2:2*at+4]
+		out = append(out, SectionRef{Noun: noun, Number: s[num[0]:num[1]], Sub: strings.ToLower(s[sub[0]:sub[1]]), Start: num[0], End: sub[1]})
 	}
 	return out
 }
 
 // Sections returns the parts of a document that s names by their numbers, each as its
-// noun and number ("section 7.2" for "Section 7.2" and "§ 7.2"), in
+// noun and number ("section 7.2" for "Section 7.2", "§ 7.2" and "the cap in 7.2"), in
 // order, without repeats. Keywords drops bare numbers, and "7.2" alone is as often a decimal.
 func Sections(s string) []string {
 	var out []string

@@ -90,6 +90,13 @@ func TestSections(t *testing.T) {
 		{"Sections 9.1 and sec. 9.1", []string{"section 9.1"}},
 		// A number alone is no part of a document.
 		{"Revenue grew 7.2 million in 12.10 days", nil},
+		// Unless the words before it make it one: a clause's term in or under it, a
+		// citation, a sub-clause.
+		{"we cannot accept uncapped indemnity; the cap in 9.1 must stay at $2,000,000", []string{"section 9.1"}},
+		{"the obligations under 12.10 survive, as set out in 4.3 and pursuant to 7.2.", []string{"section 12.10", "section 4.3", "section 7.2"}},
+		{"Is the carve-out in 9.1(b) still there? See clause 9.1(c).", []string{"section 9.1", "clause 9.1"}},
+		{"The fix in 1.2 shipped; upgrade to version 1.2 or see 2.5 for details.", nil},
+		{"The parcel weighs 2.5 kg, the fee in 2.5 hours doubles, and the cap is 1.5 in 2.5 days.", nil},
 	} {
 		if got := Sections(tt.in); !slices.Equal(got, tt.want) {
 			t.Errorf("Sections(%q) = %q, want %q", tt.in, got, tt.want)
@@ -100,7 +107,7 @@ func TestSections(t *testing.T) {
 		want []SectionRef
 	}{
 		{"the indemnity cap in clause 9.1(b)(ii) is raised", []SectionRef{{Noun: "clause", Number: "9.1", Sub: "(b)(ii)", Start: 28, End: 38}}},
-		{"Amendment 4 changes § 4.3 and Section 7.2.", []SectionRef{{Noun: "amendment", Number: "4", Start: 10, End: 11}, {Noun: "section", Number: "4.3", Start: 23, End: 26}, {Noun: "section", Number: "7.2", Start: 39, End: 42}}},
+		{"Amendment 4: the cap under 9.1(B).", []SectionRef{{Noun: "amendment", Number: "4", Start: 10, End: 11}, {Noun: "section", Number: "9.1", Sub: "(b)", Start: 27, End: 33}}},
 	} {
 		if got := SectionRefs(tt.in); !slices.Equal(got, tt.want) {
 			t.Errorf("SectionRefs(%q) = %+v, want %+v", tt.in, got, tt.want)
@@ -116,6 +123,7 @@ func TestSections(t *testing.T) {
 		{"Section 7.25 (Fees): net 45.", "section 7.2", false},
 		{"Section 7.2.1 (Cure): 10 days.", "section 7.2", false},
 		{"The fee rose 7.2% this year.", "section 7.2", false},
+		{"Tom: the cap in 7.2 must stay at $2,000,000.", "section 7.2", true},
 	} {
 		if got := NamesSection(tt.s, tt.ref); got != tt.want {
 			t.Errorf("NamesSection(%q, %q) = %v, want %v", tt.s, tt.ref, got, tt.want)
