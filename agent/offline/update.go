@@ -896,7 +896,7 @@ type statement struct {
 	changeCued    lazy[bool] // it says a value replaces another
 	moves         lazy[bool] // it moves something to another day (reReschedule)
 	corrections   lazy[[]correction]
-	amountCued    lazy[bool] // it says an amount changed (reAmountCue)
+	amountCued    lazy[bool] // it says an amount changed (reAmountCue), or amends a contract
 	amounts       lazy[[]amount]
 	newHolder     lazy[string]   // what an amount changed to, a name (reNewHolder)
 	scheduleMove  lazy[[]string] // what reScheduleMoved finds in it
@@ -915,7 +915,7 @@ func newStatement(text, speaker string) *statement {
 		changeCued:  lazy[bool]{f: func() bool { return changeCue.MatchString(text) }},
 		moves:       lazy[bool]{f: func() bool { return reReschedule.MatchString(reToDuration.ReplaceAllString(withoutLabels(text), "")) }},
 		corrections: lazy[[]correction]{f: func() []correction { return correctionsOf(text) }},
-		amountCued:  lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) }},
+		amountCued:  lazy[bool]{f: func() bool { return reAmountCue.MatchString(text) || amends(text) }},
 		amounts:     lazy[[]amount]{f: func() []amount { return amountsOf(text) }},
 		newHolder: lazy[string]{f: func() string {
 			if m := reNewHolder.FindStringSubmatch(text); m != nil {
@@ -2495,6 +2495,17 @@ func gluedToWord(s string, start int) bool {
 
 // reAmountCue: a text that says an amount changed.
 var reAmountCue = regexp.MustCompile(`(?i)\b(?:raised|lowered|increased|decreased|reduced|upped|doubled|halved|cut|hiked|bumped|adjusted|changed|switched|moved|updated|went (?:up|down)|gone (?:up|down)|goes (?:up|down)|rose|risen|fell|dropped|now|instead|new dose|these days|from now on)\b`)
+
+// reAmendmentHeading: a text that opens as an amendment of a contract ("Amendment 4:",
+// "Amendment 2, effective March 1 2027:"), after the speaker's label.
+var reAmendmentHeading = regexp.MustCompile(`(?i)^(?:[^:]{1,80}: )?amendment \d+\b[^:.;]{0,60}:`)
+
+// amends: a text is an amendment of a contract that names the sections it changes: what
+// it says of them holds from now on, said with a verb of change or not ("Amendment 4: the
+// payment term in Section 4.3 is 30 days").
+func amends(s string) bool {
+	return reAmendmentHeading.MatchString(s) && len(sectionsOf(s)) > 0
+}
 
 // rePaid: past verbs of amounts that hasPastCue does not know: what was paid stays paid.
 var rePaid = regexp.MustCompile(`(?i)\b(?:paid|sold|lent)\b`)

@@ -1385,7 +1385,10 @@ func TestOfflineChangesOnlyWhatItChanges(t *testing.T) {
 // only: not another section's clause that holds an amount of the same unit, nor the
 // renewal date, nor an amendment of another section; a section number is no amount, a
 // clause number without "Section" where its words make it one ("the cap in 9.1", "clause
-// 9.1(b)", a sub-clause of 9.1) included. A role held for a party ("signs for Acme Corp"), said anew with "now … instead", replaces
+// 9.1(b)", a sub-clause of 9.1) included. An amendment that names a section supersedes
+// its clause with or without a verb of change ("Amendment 4: the payment term in Section
+// 4.3 is 30 days"); a statement without the amendment's heading does not. A role held for
+// a party ("signs for Acme Corp"), said anew with "now … instead", replaces
 // the one who held it.
 func TestOfflineAmendsOnlyItsClause(t *testing.T) {
 	a := New(Options{})
@@ -1417,6 +1420,9 @@ func TestOfflineAmendsOnlyItsClause(t *testing.T) {
 		{licence, "Paralegal", "Amendment 5: the indemnity cap in Section 9.1 is raised to $3,000,000.", []string{"Paralegal: Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against third-party IP claims, capped at $2,000,000."}},
 		{licence, "Paralegal", "Amendment 5: the cap in 9.1 is raised to $3,000,000.", []string{"Paralegal: Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against third-party IP claims, capped at $2,000,000."}},
 		{licence, "Paralegal", "Amendment 5: the indemnity cap in clause 9.1(b) is raised to $3,000,000.", []string{"Paralegal: Section 9.1 (Indemnity): the Licensor shall indemnify the Licensee against third-party IP claims, capped at $2,000,000."}},
+		{licence, "Paralegal", "Amendment 4: the payment term in Section 4.3 is 30 days.", []string{"Paralegal: Section 4.3: license fees are payable within 45 days of invoice."}},
+		{licence, "Paralegal", "Amendment 2, effective March 1 2027: the notice period in Section 7.2 is 60 days.", []string{"Paralegal: Section 7.2 (Termination for Convenience): the termination notice period is 30 days written notice."}},
+		{licence, "Paralegal", "Draft for discussion: the payment term in Section 4.3 is 30 days.", nil},
 		{licence, "Tom Reyes", "Jane Porter has left Acme; Mark Chen, CFO, now signs for Acme Corp instead.", []string{"Paralegal: Jane Porter, General Counsel, signs for Acme Corp."}},
 		{terms, "Paralegal", "Amendment 2, effective March 1 2027: the notice period is changed to 60 days.", []string{"Paralegal: The notice period is 30 days."}},
 	} {
