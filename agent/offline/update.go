@@ -2577,8 +2577,14 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 	}
 	// n's own words say how it changed, which the new amount does not repeat; or what
 	// holds the amount now is another ("remortgaged to Halifax"), whom n does not name.
+	// The change names its thing ("the period in Section 7.2 is changed to 20 days"): that
+	// is what changed, rather than the words the two changes share ("amendment period").
 	if changedBefore || newHolder != "" && !containsWord(n.Content, newHolder) {
-		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s's %s: %s, previously %s", speaker, strings.Join(shared, " "), strings.Join(amountWordsOf(tos), ", "), strings.Join(amountWordsOf(froms), ", "))}
+		what := speaker + "'s " + strings.Join(shared, " ")
+		if m := reAmountIn.FindStringSubmatch(said.text); m != nil && m[2] != "" {
+			what = "the " + m[1] + m[2]
+		}
+		return stateChange{"supersedes", weightChangeCued, fmt.Sprintf("%s: %s, previously %s", what, strings.Join(amountWordsOf(tos), ", "), strings.Join(amountWordsOf(froms), ", "))}
 	}
 	// What holds now: n's clause that has the old amount, with the new one, so that a
 	// question about the amount names nothing n says that the change does not.
@@ -2589,10 +2595,16 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 	return stateChange{"supersedes", weightChangeCued, desc}
 }
 
-// reAmountOf: what a change of an amount names as its thing, two words or more ("the
-// notice period in Section 7.2 is changed to 60 days", "the indemnity cap is raised"):
-// group 1.
-var reAmountOf = regexp.MustCompile(`(?i)\bthe ((?:[\p{L}-]+ )+?[\p{L}-]+)(?: (?:in|under|of) ` + text.SectionPattern + `)? (?:is|are|was|were|has been|have been|will be|shall be)(?: now)? (?:changed|raised|lowered|increased|decreased|reduced|extended|shortened|cut|amended|updated)\b`)
+// reAmountOf: what a change of an amount names as its thing ("the notice period in Section
+// 7.2 is changed to 60 days", "the indemnity cap is raised"): group 1, and group 2 the
+// section it is of.
+var reAmountOf = regexp.MustCompile(amountIs + ` (?:changed|raised|lowered|increased|decreased|reduced|extended|shortened|cut|amended|updated)\b`)
+
+// reAmountIn: what a statement of an amount names as its thing, changed or not ("the
+// notice period in Section 7.2 is 60 days"): the groups of reAmountOf.
+var reAmountIn = regexp.MustCompile(amountIs + `\b`)
+
+const amountIs = `(?i)\bthe ((?:[\p{L}-]+ )*?[\p{L}-]+)((?: (?:in|under|of) ` + text.SectionPattern + `)?) (?:is|are|was|were|has been|have been|will be|shall be)(?: now)?`
 
 // anotherKind: a change names its thing by a kind ("the notice period"), and old says the
 // thing's word of another kind only ("the payment period"): another amount.
@@ -2602,8 +2614,8 @@ func anotherKind(said, old string) bool {
 		return false
 	}
 	thing := strings.Fields(strings.ToLower(m[1]))
-	if !isContentWord(thing[len(thing)-2]) {
-		return false // "the rent for my flat"
+	if len(thing) < 2 || !isContentWord(thing[len(thing)-2]) {
+		return false // "the period", "the rent for my flat"
 	}
 	head, kind := text.Stem(thing[len(thing)-1]), text.Stem(thing[len(thing)-2])
 	ws, others := wordsOf(old), false

@@ -1388,8 +1388,8 @@ func TestOfflineChangesOnlyWhatItChanges(t *testing.T) {
 // 9.1(b)", a sub-clause of 9.1) included. An amendment that names a section supersedes
 // its clause with or without a verb of change ("Amendment 4: the payment term in Section
 // 4.3 is 30 days"); a statement without the amendment's heading does not. A role held for
-// a party ("signs for Acme Corp"), said anew with "now … instead", replaces
-// the one who held it.
+// a party ("signs for Acme Corp"), said anew with "now … instead", replaces the one who
+// held it.
 func TestOfflineAmendsOnlyItsClause(t *testing.T) {
 	a := New(Options{})
 	day := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
@@ -1429,6 +1429,35 @@ func TestOfflineAmendsOnlyItsClause(t *testing.T) {
 		got := tt.mem.changedBy(t, a, tt.speaker, tt.newer, time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC))
 		if got = slices.Compact(got); !slices.Equal(got, tt.want) {
 			t.Errorf("%q changed %q, want %q", tt.newer, got, tt.want)
+		}
+	}
+}
+
+// TestOfflineAmendmentOfAmendment: an amendment that changes what an earlier amendment
+// set supersedes it with an edge that says what changed, the thing and its section ("the
+// period in Section 7.2: 20 days, previously 15 days"), not the words the two share
+// ("Paralegal's amendment period section changed").
+func TestOfflineAmendmentOfAmendment(t *testing.T) {
+	a := New(Options{})
+	amended := extractedOf(t, a, "Paralegal", time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC),
+		"Amendment 3: the period in Section 7.2 is changed to 15 days.")
+	for _, tt := range []struct{ newer, want string }{
+		{"Amendment 6: the period in Section 7.2 is changed to 20 days.", "the period in Section 7.2: 20 days, previously 15 days"},
+		{"Amendment 6: the notice period in Section 7.2 is 20 days.", "the notice period in Section 7.2: 20 days, previously 15 days"},
+		{"Amendment 6: the period in Amendment 3 is changed to 20 days.", "the period in Amendment 3: 20 days, previously 15 days"},
+	} {
+		obs := realm.Observation{ID: "o99", SessionID: "s2", Speaker: "Paralegal", Content: tt.newer, ObservedAt: time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)}
+		_, out := integrateBeside(t, a, obs, amended.nodes...)
+		var got []string
+		for _, d := range out {
+			for _, e := range d.Edges {
+				if e.Predicate == realm.Supersedes {
+					got = append(got, e.Description)
+				}
+			}
+		}
+		if !slices.Equal(got, []string{tt.want}) {
+			t.Errorf("%q supersedes with %q, want %q", tt.newer, got, tt.want)
 		}
 	}
 }
