@@ -776,8 +776,9 @@ func clauseHas(ws []wordSpan, c segment, set map[string]bool) bool {
 }
 
 // coordinatedCategory: a one-word name joined by "and", "or" or "&" to a name before it,
-// and ending the phrase, is of that name's kind when it is a place or a product: "from
-// Melilla and Berlin", "Postgres and TypeScript", "move to Plus or Pro". Not a person
+// and ending the phrase, is of that name's kind when it is a place, a product or a firm:
+// "from Melilla and Berlin", "Postgres and TypeScript", "move to Plus or Pro", "between
+// Acme Corp and Globex". Not a person
 // that goes on to do something ("moved to Lisbon and Jon stayed"), nor a name after a
 // language or a place known with no preposition before it ("I miss Tokyo and Jon").
 func coordinatedCategory(text string, ws []wordSpan, i, j int) string {
@@ -795,7 +796,7 @@ func coordinatedCategory(text string, ws []wordSpan, i, j int) string {
 	if s == e && (languages[ws[e].lower] || places[ws[e].lower] && !placeCued(ws, s)) {
 		return ""
 	}
-	if c := guessCategory(text, ws, s, e); c == "place" || c == "concept" && (products[ws[e].lower] || productCued(text, ws, s, e) || orgCued(ws, s, e)) {
+	if c := guessCategory(text, ws, s, e); c == "place" || c == "concept" && (products[ws[e].lower] || productCued(text, ws, s, e) || orgCued(ws, s, e) || s < e && companySuffixes[ws[e].lower]) {
 		return c
 	}
 	return ""

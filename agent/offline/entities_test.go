@@ -283,6 +283,7 @@ func TestNamesOfContracts(t *testing.T) {
 		{"FirmsGeneralCounsel", "A letter from Globex's general counsel came.", []nameMention{{"Globex", "concept"}}},
 		{"CounselIsAPost", "Jane Porter, General Counsel, signs for Acme Corp.", []nameMention{{"Jane Porter", "person"}, {"Acme Corp", "concept"}}},
 		{"FirmAfterSemicolon", "Acme Corp licenses the software; Brightline LLC holds it in escrow.", []nameMention{{"Acme Corp", "concept"}, {"Brightline LLC", "concept"}}},
+		{"FirmCoordinated", "The licence is between Acme Corp and Globex.", []nameMention{{"Acme Corp", "concept"}, {"Globex", "concept"}}},
 		// Negative rows: names kept.
 		{"NameInBrackets", "The contract was signed (Jane Porter for Acme Corp) in May.", []nameMention{{"Jane Porter", "person"}, {"Acme Corp", "concept"}}},
 		{"BracketsWithoutLabel", "We met Tom (Anna's brother) at the gym.", []nameMention{{"Tom", "person"}, {"Anna", "person"}}},
