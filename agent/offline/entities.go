@@ -74,7 +74,7 @@ var products = setOf(`postgres postgresql mysql sqlite redis kafka rabbitmq mong
 dynamodb bigquery snowflake go golang python java javascript typescript rust kotlin php perl elixir haskell
 node nodejs deno react vue angular svelte django flask rails laravel nextjs docker kubernetes terraform
 ansible jenkins heroku vercel netlify aws azure gcp cloudflare linux ubuntu debian windows macos ios android
-github gitlab bitbucket jira confluence slack notion figma zoom webpack vite jest vitest pytest npm pnpm yarn
+github gitlab bitbucket osf zenodo figshare arxiv pubmed jira confluence slack notion figma zoom webpack vite jest vitest pytest npm pnpm yarn
 nginx graphql sentry datadog grafana prometheus stripe paypal visa mastercard amex venmo excel google microsoft
 netflix spotify uber airbnb instagram facebook tiktok youtube whatsapp twitter reddit linkedin discord twitch
 hulu audible kindle etsy ebay duolingo snapchat revolut iphone ipad macbook playstation xbox nintendo`)
@@ -173,7 +173,9 @@ var (
 // orgCued: the name ws[i..j] is an organisation's by the words around it (dealNouns…).
 func orgCued(ws []wordSpan, i, j int) bool {
 	if strings.HasSuffix(ws[j].lower, "'s") {
-		return false // "Jon's contract": a person's, more often than not
+		// "Jon's contract": a person's, more often than not; "Acme's counsel", "Globex's
+		// CFO": a post is a firm's, unless a common first name owns it ("Anna's manager").
+		return postWithin(ws, j+1) && !firstNames[strings.TrimSuffix(ws[i].lower, "'s")]
 	}
 	k := j + 1
 	if k+1 < len(ws) && coordinators[ws[k].lower] && isNameWord(ws[k+1]) {
@@ -288,25 +290,54 @@ func guessCategory(text string, ws []wordSpan, i, j int) string {
 }
 
 // citedAfter: the name ending at ws[j] is an author's, as a citation writes it: "et al."
-// after it, a year ("Okafor 2016", "Lee (2019)", a table's "| Okafor | 2016 |") or an
-// initial ("Smith, J.") right after it, or another author's after "&" or "and" ("Garcia &
-// Lee (2019)"). An acronym before a year is no author: "WMT 2014".
+// after it, a year ("Okafor 2016", "Lee (2019)", a table's "| Okafor | 2016 |" in a column
+// of authors), a reference's number ("Okafor [13]") or an initial ("Smith, J.", "Okafor,
+// A.") right after it, or another author's after "&" or "and" ("Garcia & Lee (2019)"). An acronym before a
+// year is no author: "WMT 2014".
 func citedAfter(text string, ws []wordSpan, j int) bool {
 	if j+1 >= len(ws) || isAcronym(ws[j].text) {
 		return false
 	}
-	next, gap := ws[j+1], strings.Trim(text[ws[j].end:ws[j+1].start], " ,(|")
+	next, between := ws[j+1], text[ws[j].end:ws[j+1].start]
+	gap := strings.Trim(between, " ,(|")
 	switch {
 	case next.lower == "et" && j+2 < len(ws) && ws[j+2].lower == "al":
 		return true
 	case gap == "" && isYear(next.text):
+		return !strings.Contains(between, "|") || inAuthorColumn(text, ws[j].start)
+	case gap == "[" && strings.HasPrefix(text[next.end:], "]") && strings.Trim(next.text, "0123456789") == "":
 		return true
-	case gap == "" && utf8.RuneCountInString(next.text) == 1 && isNameWord(next) && strings.HasPrefix(text[next.end:], "."):
+	case gap == "" && utf8.RuneCountInString(next.text) == 1 && isCapitalised(next) && strings.HasPrefix(text[next.end:], "."):
 		return true
 	case (gap == "&" || gap == "and") && isNameWord(next):
 		return citedAfter(text, ws, j+1)
 	}
 	return false
+}
+
+// authorHeaders head a table's column of cited works: "| Study | Year |", "| Author(s) |".
+var authorHeaders = setOf(`study studies author authors reference references source sources citation citations
+paper papers work works`)
+
+// inAuthorColumn: the table cell at pos is in a column of authors, as its header row says
+// (authorHeaders, tableHeader): "| Okafor | 2016 |" under "| Study | Year |" cites Okafor,
+// "| Pilot | 2024 |" under "| Phase | Year |" no one.
+func inAuthorColumn(text string, pos int) bool {
+	row := strings.LastIndex(text[:pos], "\n") + 1
+	head, _, _ := strings.Cut(tableHeader(text, row), "\n")
+	cells, col := strings.Split(head, "|"), strings.Count(text[row:pos], "|")
+	if col >= len(cells) {
+		return false
+	}
+	words := wordsOf(cells[col])
+	return len(words) > 0 && authorHeaders[words[0].lower]
+}
+
+// isInitials: w is a person's initials, as a reference writes them after her name: up to
+// three capitals, then a full stop or a comma ("Okafor A.", "Smith JA, Cho H.").
+func isInitials(text string, w wordSpan) bool {
+	return utf8.RuneCountInString(w.text) <= 3 && strings.ToUpper(w.text) == w.text && isCapitalised(w) &&
+		(strings.HasPrefix(text[w.end:], ".") || strings.HasPrefix(text[w.end:], ","))
 }
 
 // isYear: w is a year a work is cited with, 1500 to 2099.
@@ -396,10 +427,11 @@ nora leah lena maya mei zoe iris ingrid paula rosa aisha fatima priya anjali neh
 lucia carmen isabel marta ines vera dara`)
 
 // jobTitles are the words of a post: a name opening or ending with one is a post, no
-// entity of its own ("CFO", "VP Engineering", "Head of IT", "IT Director"), and one after a
-// name and a comma tells a person ("Raj Patel, VP Engineering at Initech").
+// entity of its own ("CFO", "VP Engineering", "Head of IT", "IT Director", "General
+// Counsel"), and one after a name and a comma tells a person ("Raj Patel, VP Engineering at
+// Initech"), one after a firm's possessive the firm ("Acme's counsel", orgCued).
 var jobTitles = setOf(`ceo cto cfo coo cio ciso cmo cpo cro vp svp evp director head manager lead chief
-president founder cofounder co-founder`)
+president founder cofounder co-founder counsel attorney solicitor barrister paralegal notary secretary treasurer`)
 
 // isPost: the name ws[i..j] opens or ends with a word of a post (jobTitles).
 func isPost(ws []wordSpan, i, j int) bool { return jobTitles[ws[i].lower] || jobTitles[ws[j].lower] }
@@ -407,10 +439,13 @@ func isPost(ws []wordSpan, i, j int) bool { return jobTitles[ws[i].lower] || job
 // titledAfter: a comma follows the name ending at ws[j], then a post within two words
 // ("Tom Becker, Head of IT", "Vera Okafor, the CFO").
 func titledAfter(text string, ws []wordSpan, j int) bool {
-	if j+1 >= len(ws) || !strings.Contains(text[ws[j].end:ws[j+1].start], ",") {
-		return false
-	}
-	for k := j + 1; k < len(ws) && k <= j+2; k++ {
+	return j+1 < len(ws) && strings.Contains(text[ws[j].end:ws[j+1].start], ",") && postWithin(ws, j+1)
+}
+
+// postWithin: one of ws[k] and ws[k+1] is a word of a post (jobTitles): "the CFO", "general
+// counsel".
+func postWithin(ws []wordSpan, k int) bool {
+	for end := k + 1; k < len(ws) && k <= end; k++ {
 		if jobTitles[ws[k].lower] {
 			return true
 		}
@@ -741,8 +776,9 @@ func clauseHas(ws []wordSpan, c segment, set map[string]bool) bool {
 }
 
 // coordinatedCategory: a one-word name joined by "and", "or" or "&" to a name before it,
-// and ending the phrase, is of that name's kind when it is a place or a product: "from
-// Melilla and Berlin", "Postgres and TypeScript", "move to Plus or Pro". Not a person
+// and ending the phrase, is of that name's kind when it is a place, a product or a firm:
+// "from Melilla and Berlin", "Postgres and TypeScript", "move to Plus or Pro", "between
+// Acme Corp and Globex". Not a person
 // that goes on to do something ("moved to Lisbon and Jon stayed"), nor a name after a
 // language or a place known with no preposition before it ("I miss Tokyo and Jon").
 func coordinatedCategory(text string, ws []wordSpan, i, j int) string {
@@ -760,7 +796,7 @@ func coordinatedCategory(text string, ws []wordSpan, i, j int) string {
 	if s == e && (languages[ws[e].lower] || places[ws[e].lower] && !placeCued(ws, s)) {
 		return ""
 	}
-	if c := guessCategory(text, ws, s, e); c == "place" || c == "concept" && (products[ws[e].lower] || productCued(text, ws, s, e) || orgCued(ws, s, e)) {
+	if c := guessCategory(text, ws, s, e); c == "place" || c == "concept" && (products[ws[e].lower] || productCued(text, ws, s, e) || orgCued(ws, s, e) || s < e && companySuffixes[ws[e].lower]) {
 		return c
 	}
 	return ""

@@ -253,9 +253,15 @@ func TestNamesOfDocuments(t *testing.T) {
 		{"Initials", "Please remember this paper. Smith, J., Alvarez, R., & Cho, H. (2021). Sleep duration.", []nameMention{{"Smith", "person"}, {"Alvarez", "person"}, {"Cho", "person"}}},
 		{"QuotedTitle", `They wrote "Attention Is All You Need" at Google.`, []nameMention{{"Attention Is All You Need", "concept"}, {"Google", "concept"}}},
 		{"LanguagePair", "It reached 28.4 BLEU on WMT 2014 English-German.", []nameMention{{"BLEU", "concept"}, {"WMT", "concept"}, {"English-German", "concept"}}},
+		{"TableYearNotAuthor", "| Phase | Year |\n|---|---|\n| Pilot | 2024 |\n| Rollout | 2025 |", nil},
+		{"Repository", "Final decision: 640 students, pre-registered at OSF, https://osf.io/x7k2p.", []nameMention{{"OSF", "concept"}}},
+		{"ReferenceNumber", "Okafor [13] found the same in 2016.", []nameMention{{"Okafor", "person"}}},
+		{"ReferenceList", "[12] Okafor A, Lindqvist B. 2016.\n[13] Smith J, Cho HK. 2021.\n14. Garcia M. 2019.", []nameMention{{"Okafor", "person"}, {"Lindqvist", "person"}, {"Smith", "person"}, {"Cho", "person"}, {"Garcia", "person"}}},
 		// Negative rows: names kept.
 		{"JanAlone", "I met Jan at the gym.", []nameMention{{"Jan", "person"}}},
 		{"GivenNameAndSurname", "A talk from Maria Garcia on sleep.", []nameMention{{"Maria Garcia", "person"}}},
+		{"TableAuthor", "| Study | Year |\n|---|---|\n| Okafor | 2016 |", []nameMention{{"Okafor", "person"}}},
+		{"InitialAfterComma", "Okafor, A. (2016). Naps and grades.", []nameMention{{"Okafor", "person"}}},
 		{"PlaceWithYear", "We flew to Lisbon 2019 style.", []nameMention{{"Lisbon", "place"}}},
 	}
 	checkNames(t, tests)
@@ -273,9 +279,15 @@ func TestNamesOfContracts(t *testing.T) {
 		{"LabelledLine", "Indemnity: Acme shall indemnify the Licensee.", nil},
 		{"Amendment", "The signed copy of Amendment 2 is due by Friday.", nil},
 		{"Parties", "Parties: Acme Corp is the Licensor.", []nameMention{{"Acme Corp", "concept"}}},
+		{"FirmsPossessiveBeforeRole", "Tom Reyes (Acme's counsel) says the cap is too low.", []nameMention{{"Tom Reyes", "person"}, {"Acme", "concept"}}},
+		{"FirmsGeneralCounsel", "A letter from Globex's general counsel came.", []nameMention{{"Globex", "concept"}}},
+		{"CounselIsAPost", "Jane Porter, General Counsel, signs for Acme Corp.", []nameMention{{"Jane Porter", "person"}, {"Acme Corp", "concept"}}},
+		{"FirmAfterSemicolon", "Acme Corp licenses the software; Brightline LLC holds it in escrow.", []nameMention{{"Acme Corp", "concept"}, {"Brightline LLC", "concept"}}},
+		{"FirmCoordinated", "The licence is between Acme Corp and Globex.", []nameMention{{"Acme Corp", "concept"}, {"Globex", "concept"}}},
 		// Negative rows: names kept.
 		{"NameInBrackets", "The contract was signed (Jane Porter for Acme Corp) in May.", []nameMention{{"Jane Porter", "person"}, {"Acme Corp", "concept"}}},
 		{"BracketsWithoutLabel", "We met Tom (Anna's brother) at the gym.", []nameMention{{"Tom", "person"}, {"Anna", "person"}}},
+		{"PersonsPossessiveBeforeRole", "I emailed Anna's manager.", []nameMention{{"Anna", "person"}}},
 	}
 	checkNames(t, tests)
 }

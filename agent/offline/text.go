@@ -485,6 +485,10 @@ var reLabel = regexp.MustCompile(`^\p{Lu}[\p{L}'’-]*(?: [\p{L}'’-]+){0,2}:[ 
 // ("| Cohort | 1032 |").
 var reTableCell = regexp.MustCompile(`(?m)(?:^[ \t]*\||\|)[ \t]*`)
 
+// reReferenceEntry: the opening of an entry of a numbered list of references, which a word
+// opens as a sentence does: "[12] Okafor A. Naps…", "13. Smith J, Cho H. …".
+var reReferenceEntry = regexp.MustCompile(`(?m)^[ \t]*(?:\[\d+\]|\d+\.)[ \t]+`)
+
 // reNumberedHeading: the heading of a numbered part of a document, in brackets after its
 // label and number: "Section 7.2 (Termination for Convenience)", "Clause 9 (Indemnity)".
 var reNumberedHeading = regexp.MustCompile(`(\p{L}+)[ \t]+\d[\w.]*[ \t]*\(([^()]*)\)`)
@@ -511,9 +515,10 @@ func findNames(text string, known map[string]string) []nameMention {
 	for _, s := range clauses(text) {
 		sentStart[s.start] = true
 	}
-	// A word alone after a label or opening a table's cell opens a sentence too: "Results:
-	// Restricted sleep reduced…", "| Sleep onset latency |"; several are a name more often
-	// than not ("New contact: Xiao Zhang, VP Engineering").
+	// A word alone after a label, opening a table's cell or a numbered reference opens a
+	// sentence too: "Results: Restricted sleep reduced…", "| Sleep onset latency |", "[12]
+	// Sleep and memory"; several are a name more often than not ("New contact: Xiao Zhang,
+	// VP Engineering").
 	labelled := map[int]bool{}
 	for start := range sentStart {
 		if m := reLabel.FindStringIndex(text[start:]); m != nil {
@@ -522,6 +527,15 @@ func findNames(text string, known map[string]string) []nameMention {
 	}
 	for _, m := range reTableCell.FindAllStringIndex(text, -1) {
 		labelled[m[1]] = true
+	}
+	var references []segment // the lines of numbered references
+	for _, m := range reReferenceEntry.FindAllStringIndex(text, -1) {
+		labelled[m[1]] = true
+		end := strings.IndexByte(text[m[1]:], '\n')
+		if end < 0 {
+			end = len(text) - m[1]
+		}
+		references = append(references, segment{m[1], m[1] + end})
 	}
 	// Each word of a numbered part's heading opens it as well, a capitalised common word
 	// no name: "Section 7.2 (Termination for Convenience): …".
@@ -535,7 +549,14 @@ func findNames(text string, known map[string]string) []nameMention {
 	}
 	code := codeBlocks(text)
 	ids := identifierSpans(text)
-	nameWord := func(k int) bool { return isNameWord(ws[k]) && !inSpans(ids, ws[k].start, ws[k].end) }
+	// A reference's initials follow its author's name, of which they are no part: "[12]
+	// Okafor A.", "13. Smith J, Cho HK."
+	initialsAt := func(k int) bool {
+		return k < len(ws) && inSpans(references, ws[k].start, ws[k].end) && isInitials(text, ws[k])
+	}
+	nameWord := func(k int) bool {
+		return isNameWord(ws[k]) && !inSpans(ids, ws[k].start, ws[k].end) && !initialsAt(k)
+	}
 	for i := 0; i < len(ws); i++ {
 		if inSpans(code, ws[i].start, ws[i].end) {
 			continue
@@ -580,8 +601,9 @@ func findNames(text string, known map[string]string) []nameMention {
 		name := strings.TrimSuffix(strings.TrimSuffix(text[ws[i].start:ws[j].end], "'s"), "’s")
 		// A title opens a name wherever it stands: "Dr. Patel called", "St. Louis is
 		// lovely"; so do capitalised words joined by a hyphen, which are seldom anything but
-		// a name ("Anne-Marie lives in Leeds").
-		atStart := (isAfterOpening(text, ws[i].start, sentStart) || i == j && labelled[ws[i].start]) && !(i < j && (opensName(ws, i) || hyphenAfter(text, ws, i)))
+		// a name ("Anne-Marie lives in Leeds"), and a firm's suffix closes one ("…; Brightline
+		// LLC is the escrow agent").
+		atStart := (isAfterOpening(text, ws[i].start, sentStart) || i == j && labelled[ws[i].start]) && !(i < j && (opensName(ws, i) || hyphenAfter(text, ws, i) || companySuffixes[ws[j].lower]))
 		key := strings.ToLower(name)
 		cat, isKnown := known[key]
 		if utf8.RuneCountInString(name) == 1 && !isKnown {
@@ -589,7 +611,7 @@ func findNames(text string, known map[string]string) []nameMention {
 			i = j
 			continue
 		}
-		if atStart && !isKnown && !firstNames[ws[i].lower] && !citedAfter(text, ws, j) {
+		if atStart && !isKnown && !firstNames[ws[i].lower] && !initialsAt(j+1) && !citedAfter(text, ws, j) {
 			// A known name may follow a capitalised greeting: "Hey Mel" is caught on "Mel".
 			i = j
 			continue

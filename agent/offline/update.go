@@ -2518,6 +2518,44 @@ var reNotPast = regexp.MustCompile(`(?i)\b(?:as|when|if) needed\b|\bnoted\b|\bfi
 // amountWords are words that any two amounts may share: what an amount costs or takes.
 var amountWords = setOf(`cost costs costing price paid pay pays paying take takes taking dose amount total per every each`)
 
+// rePhraseBreak ends a phrase of a clause: a comma or a semicolon and a space ("pay $5,000
+// within 30 days, then $2,000 within 60 days"), not the comma inside "$5,000".
+var rePhraseBreak = regexp.MustCompile(`[,;] `)
+
+// replacedAmount is the amount of old (olds) that a, said anew, replaces: one of a's unit
+// and another value, not replaced already (taken). Of several, the one the statement names
+// (said): its value ("the $5,000 payment is changed to $4,500"), else an amount of another
+// unit in its phrase ("pay $5,000 within 30 days, then $2,000 within 60 days": "the payment
+// due within 30 days is changed to $4,000" replaces $5,000); else the last.
+func replacedAmount(a amount, said []amount, old string, olds, taken []amount) amount {
+	same := func(b amount) func(amount) bool {
+		return func(c amount) bool { return c.value == b.value && c.unit == b.unit }
+	}
+	var ofUnit []amount
+	for _, b := range olds {
+		if b.unit == a.unit && b.value != a.value && !slices.Contains(taken, b) {
+			ofUnit = append(ofUnit, b)
+		}
+	}
+	if len(ofUnit) == 0 {
+		return amount{}
+	}
+	named := func(b amount) bool { return slices.ContainsFunc(said, same(b)) }
+	if k := slices.IndexFunc(ofUnit, named); k >= 0 {
+		return ofUnit[k]
+	}
+	for _, phrase := range rePhraseBreak.Split(old, -1) {
+		in := amountsOf(phrase)
+		if !slices.ContainsFunc(in, func(b amount) bool { return b.unit != a.unit && named(b) }) {
+			continue
+		}
+		if k := slices.IndexFunc(ofUnit, func(b amount) bool { return slices.ContainsFunc(in, same(b)) }); k >= 0 {
+			return ofUnit[k]
+		}
+	}
+	return ofUnit[len(ofUnit)-1]
+}
+
 // amountChanged is the change from node n, the speaker's own or a copy of it (saysOf), to
 // a statement of the speaker that says, with a cue (raised, went up, now…), another amount
 // of the same unit ("40mg", "20mg") of the same thing: a word in common besides amounts,
@@ -2537,13 +2575,7 @@ func amountChanged(said *statement, n realm.Node) stateChange {
 		if slices.ContainsFunc(olds, func(b amount) bool { return b.value == a.value && b.unit == a.unit }) {
 			continue
 		}
-		var from amount
-		for _, b := range olds {
-			if b.unit == a.unit && b.value != a.value && !slices.Contains(froms, b) {
-				from = b
-			}
-		}
-		if from.word != "" {
+		if from := replacedAmount(a, said.amounts.get(), n.Content, olds, froms); from.word != "" {
 			froms, tos = append(froms, from), append(tos, a)
 		}
 	}

@@ -632,6 +632,12 @@ func TestChangeDescription(t *testing.T) {
 		{"user: Jane Porter, General Counsel, signs for Acme Corp.", "user: Mark Chen now signs for Acme Corp instead.", "user: Mark Chen signs for Acme Corp (previously Jane Porter)"},
 		// An amount of a section: the section's number is none.
 		{"user: Section 7.2 (Term): Either party shall notify the Source Code within 90 days.", "user: Amendment 3: the period in Section 7.2 is changed to 15 days.", "user: Section 7.2 (Term): Either party shall notify the Source Code within 15 days (previously 90 days)"},
+		// Of two amounts of one unit, the one the change names: by its value, or by an
+		// amount of another unit said beside it.
+		{"user: Section 5.1 (Payment): the Licensee shall pay $5,000 within 30 days, then $2,000 within 60 days.", "user: Amendment 6: the payment due within 30 days under Section 5.1 is changed to $4,000.", "user: Section 5.1 (Payment): the Licensee shall pay $4,000 within 30 days, then $2,000 within 60 days (previously $5,000)"},
+		{"user: Section 5.1 (Payment): the Licensee shall pay $5,000 within 30 days, then $2,000 within 60 days.", "user: Amendment 6: the $5,000 payment under Section 5.1 is changed to $4,500.", "user: Section 5.1 (Payment): the Licensee shall pay $4,500 within 30 days, then $2,000 within 60 days (previously $5,000)"},
+		{"user: Section 5.1 (Payment): the Licensee shall pay $5,000 within 30 days, then $2,000 within 60 days.", "user: Amendment 6: the $5,000 payment under Section 5.1 is now due within 45 days.", "user: Section 5.1 (Payment): the Licensee shall pay $5,000 within 45 days, then $2,000 within 60 days (previously 30 days)"},
+		{"user: Section 5.1 (Payment): the Licensee shall pay $5,000 within 30 days, then $2,000 within 60 days.", "user: Amendment 6: the payment due within 60 days under Section 5.1 is changed to $2,500.", "user: Section 5.1 (Payment): the Licensee shall pay $5,000 within 30 days, then $2,500 within 60 days (previously $2,000)"},
 		{"user's rent is $1,850 a month.", "user: Rent went up to $2,100 in March (March 2026).", "user's rent is $2,100 a month (previously $1,850)"},
 		{"user's rent is $1,850 a month.", "user's rent is now $2,100 a month.", "user rent: $2,100 a month, previously $1,850 a month"},
 		{"user's mortgage with Nationwide is £1,420 a month on a 5.19% fixed rate.", "user: Remortgaged to Halifax at 4.39%, now £1,336.20 a month.", "user's mortgage: 4.39%, £1,336.20, previously 5.19%, £1,420"},
