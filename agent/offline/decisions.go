@@ -82,11 +82,21 @@ var teamPatterns = []teamPattern{
 		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
 	{mustPattern(teamStart + `(?i:the) ` + toolKind + ` (?:is|are) (?:still )?` + namedValue + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{tool(m[1], m[2], false)} }},
-	// Who owns what: "Priya owns the billing service", "the billing service is owned by Priya".
-	{mustPattern(`\b([\p{Lu}][\p{L}\-]+) (?:owns|will own|maintains|will maintain|is responsible for|will be responsible for|is in charge of|will be in charge of|is the owner of) (?:the |our )` + role + claimEnd),
-		func(m []string) []stateClaim { return []stateClaim{owner(m[2], m[1], false)} }},
-	{mustPattern(`\b(?:[Tt]he|[Oo]ur) ` + role + ` (?:is|are) (?:owned|maintained) by ([\p{Lu}][\p{L}\-]+)`),
-		func(m []string) []stateClaim { return []stateClaim{owner(m[1], m[2], false)} }},
+	// Who owns what: "Priya owns the billing service", "Lena owns PAY-150", "the billing
+	// service is owned by Priya". "Now" says the owner is new ("Ana now owns the billing
+	// migration"), and the one it names off it the owner before ("…, Tom is off it").
+	{mustPattern(`\b([\p{Lu}][\p{L}\-]+)` + claimAdverbs + ` (?:owns|will own|maintains|will maintain|is responsible for|will be responsible for|is in charge of|will be in charge of|is the owner of) ` + owned + `(?:,? (?:and |but |so )?([\p{Lu}][\p{L}\-]+) is(?: now)? off (?:it|that))?` + claimEnd),
+		func(m []string) []stateClaim {
+			if m[4] != "" {
+				return handover(m[2]+m[3], m[4], m[1])
+			}
+			return []stateClaim{owner(m[2]+m[3], m[1], saysNow(m[0]))}
+		}},
+	{mustPattern(ownedStart + ` (?:is|are)(?: now)? (?:owned|maintained) by ([\p{Lu}][\p{L}\-]+)`),
+		func(m []string) []stateClaim { return []stateClaim{owner(m[1]+m[2], m[3], saysNow(m[0]))} }},
+	// "PAY-150 is now Lena's", "the billing migration is Ana's now".
+	{mustPattern(ownedStart + ` (?:is|are)(?: now)? ([\p{Lu}][\p{L}\-]+)'s` + claimEnd),
+		func(m []string) []stateClaim { return []stateClaim{owner(m[1]+m[2], m[3], saysNow(m[0]))} }},
 	// Who signs for a party, a role held for it as an owner holds a thing: "Jane Porter,
 	// General Counsel, signs for Acme Corp", "Mark Chen now signs for Acme Corp instead",
 	// "Jane Porter is the signatory for Acme Corp".
@@ -124,6 +134,12 @@ var teamPatterns = []teamPattern{
 	// "Back to Postgres after all, MySQL is dropped": what the team dropped, said of it.
 	{mustPattern(`(?:^|[.,;:!?]\s+|\b(?:and|so|now) )` + namedValue + ` (?:is|was|has been|got|gets) (?:now |officially )?(?:dropped|scrapped|ditched|abandoned)` + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{replacedBy(m[1], "")} }},
+	// A ticket's status, whoever tells it: "PAY-142 is done", "PAY-1420 is blocked on the
+	// vendor API", "we reopened PAY-142".
+	{mustPattern(`\b(` + ticket + `)` + claimAdverbs + ` (?:is|was|has been|got|went|moved to)` + claimAdverbs + ` (` + ticketStatus + `)\b`),
+		func(m []string) []stateClaim { return []stateClaim{status(m[1], m[2])} }},
+	{mustPattern(`\b(?i:(reopened|closed|shipped|merged|unblocked|finished|fixed|resolved|released|deployed|completed)) (` + ticket + `)`),
+		func(m []string) []stateClaim { return []stateClaim{status(m[2], m[1])} }},
 	// "Jonas took over the billing service from Priya", "Priya handed the billing service over to Jonas".
 	{mustPattern(`\b([\p{Lu}][\p{L}\-]+)` + claimAdverbs + ` (?:took|takes|has taken|have taken|is taking) over (?:the |our )` + role + `(?: from ([\p{Lu}][\p{L}\-]+))?` + claimEnd),
 		func(m []string) []stateClaim { return handover(m[2], m[3], m[1]) }},
@@ -143,6 +159,29 @@ var teamPatterns = []teamPattern{
 	{mustPattern(teamStart + `(?i:deployed|released|shipped|rolled out) (?:the )?` + role + ` ` + versionValue + claimEnd),
 		func(m []string) []stateClaim { return []stateClaim{toolOrVersion(m[1], m[2], true)} }},
 }
+
+// ticket is the identifier of a piece of work a team tracks: "PAY-150", "T-4410".
+const ticket = `\p{Lu}[\p{Lu}\d]*-\d+\b`
+
+// ticketStatus is the status of a ticket: one at a time, the later replacing the earlier.
+const ticketStatus = `done|closed|open|reopened|blocked|unblocked|in review|in progress|in QA|on QA|in testing|shipped|merged|fixed|resolved|released|deployed|finished|completed?`
+
+// status is the claim that ticket's status is now value, which a later status replaces
+// whoever tells it (a label's).
+func status(ticket, value string) stateClaim {
+	return stateClaim{subject: ticket, slot: "status", value: strings.ToLower(value), label: true}
+}
+
+// owned is what one owns, groups 1 and 2 (one of them empty): a thing the team names
+// ("the billing migration", "our gateway"), or a ticket.
+const owned = `(?:(?:the |our )` + role + `|(` + ticket + `))`
+
+// ownedStart is owned opening a statement: "The billing migration …", "PAY-150 …".
+const ownedStart = `(?:\b(?:[Tt]he|[Oo]ur) ` + role + `|\b(` + ticket + `))`
+
+// saysNow: a match says that what it tells holds now, newly: "Ana now owns the billing
+// migration".
+func saysNow(match string) bool { return containsWord(match, "now") }
 
 // versionValue is a version as a thing's is written, not any number: "v2.14.3", "2.14.3",
 // "version 3".

@@ -294,12 +294,13 @@ func (o *Agent) Extract(ctx context.Context, in agent.ExtractInput) (agent.Extra
 }
 
 // isNews: text states something that holds until it changes — a slot that holds one
-// value, an ended state, a team's decision — and asks nothing ("Does Nate use that
-// computer for gaming?" is no statement of what Nate uses).
+// value, an ended state, a team's decision, a plan moved or called off ("The release moved
+// to Friday the 18th") — and asks nothing ("Does Nate use that computer for gaming?" is
+// no statement of what Nate uses).
 func isNews(text, speaker string) bool {
-	return !strings.Contains(text, "?") && slices.ContainsFunc(stateClaims(text, speaker), func(c stateClaim) bool {
+	return !strings.Contains(text, "?") && (slices.ContainsFunc(stateClaims(text, speaker), func(c stateClaim) bool {
 		return c.ended || c.decision() || exclusive(c.slot)
-	})
+	}) || len(planAlterations(text, speaker)) > 0)
 }
 
 // questionAnswered is the id of the turn obs replies to (repliedTo) when it asks a

@@ -554,6 +554,9 @@ func TestOfflineNewsAfterStatement(t *testing.T) {
 		{"Got it: pnpm for all JavaScript packages, I will use it for installs.", "Our pipelines run on Jenkins.", true},
 		{"Who owns the billing service these days?", "Priya owns the billing service.", false},
 		{"Got it: pnpm for all JavaScript packages, I will use it for installs.", "Great, that sounds like a solid plan to me.", false},
+		// Stand-up lines: a ticket's status, a plan moved.
+		{"Design review is every Tuesday at 10.", "PAY-1420 is blocked on the vendor API.", true},
+		{"Ana now owns the billing migration, Tom is off it.", "The release moved to Friday the 18th.", true},
 	} {
 		prev := realm.Observation{ID: "p1", SessionID: "s1", Speaker: "assistant", Content: tt.prev, ObservedAt: at}
 		obs := realm.Observation{ID: "o2", SessionID: "s1", Speaker: "user", Content: tt.text, ObservedAt: at.Add(time.Minute)}

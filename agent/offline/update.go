@@ -42,8 +42,8 @@ type stateClaim struct {
 func (c stateClaim) decision() bool { return c.said != "" }
 
 // team: the claim is what the team uses, or no longer does, whoever of it said so
-// (decisions.go); an owner's subject is the thing owned.
-func (c stateClaim) team() bool { return c.decision() && c.slot != "owner" }
+// (decisions.go); an owner's subject is the thing owned, a status's the ticket.
+func (c stateClaim) team() bool { return c.decision() && c.slot != "owner" && c.slot != "status" }
 
 // sameHolder: two claims are of one subject, the same person or the team.
 func sameHolder(a, b stateClaim) bool {
@@ -1523,8 +1523,9 @@ func mayMove(said *statement, speaker string, n realm.Node) bool {
 	return namesOwn(said.text, speaker) || definite && !namesOwn(n.Content, speaker)
 }
 
-// reToCalendarDay: a move to a day of the calendar, or to an hour.
-var reToCalendarDay = regexp.MustCompile(`(?i)\b(?:to|until|till|for) (?:the )?(?:\d|` + text.MonthNames + `|` + abbreviatedDay + `)`)
+// reToCalendarDay: a move to a day of the calendar, its weekday said before it or not
+// ("to May 6", "to Tuesday the 22nd"), or to an hour.
+var reToCalendarDay = regexp.MustCompile(`(?i)\b(?:to|until|till|for) (?:the )?(?:(?:` + weekdayNames + `),? (?:the )?)?(?:\d|` + text.MonthNames + `|` + abbreviatedDay + `)`)
 
 // abbreviatedDay is a day of a month said by its abbreviation ("Jan 19", "Sept. 3"): not
 // "Mars", nor "Jan" alone, who may be a person.
@@ -1658,8 +1659,9 @@ var rePlanObject = regexp.MustCompile(`(?i)^ ((?:the|my|our|his|her|their|[\p{L}
 
 // rePlanNamedBefore: the words after a verb that follows the plan's name: nothing (a
 // cancellation, "now" at most: "that's off now"), or where or when it goes ("to Munich",
-// "forward to June 11", "from April 15 to May 6"), or for "is now", a time ("at 7:30pm"): group 1 the new value.
-var rePlanNamedBefore = regexp.MustCompile(`(?i)^(?: forward| back| now)?(?: from [^,;]+?)?(?:$| (?:to|until|till|for) (.+)| (?:at|on) (\d.*))$`)
+// "forward to June 11", "from April 15 to May 6", "again to Tuesday the 22nd"), or for
+// "is now", a time ("at 7:30pm"): group 1 the new value.
+var rePlanNamedBefore = regexp.MustCompile(`(?i)^(?: forward| back| now| again)?(?: from [^,;]+?)?(?:$| (?:to|until|till|for) (.+)| (?:at|on) (\d.*))$`)
 
 // particles: the verbs that alter a plan only with a particle after it: "brought my
 // haircut forward", "pushed it back", "called it off"; not "brought my camera", "called
@@ -1700,6 +1702,7 @@ type planAlteration struct {
 func planAlterations(text, speaker string) []planAlteration {
 	text = strings.TrimPrefix(withoutLabels(text), speaker+": ") // a turn's memory opens with its speaker: "Lena: It's off."
 	text = reNowKept.ReplaceAllString(reNowKeep.ReplaceAllString(text, "moved $1 to "), "moved to ")
+	text = reAgainTo.ReplaceAllString(text, "$1 $2")
 	var out []planAlteration
 	for _, cl := range clauses(text) {
 		// Each part between commas: "Actually, it's off", "the party is cancelled, he's sick".
@@ -1711,6 +1714,10 @@ func planAlterations(text, speaker string) []planAlteration {
 	}
 	return out
 }
+
+// reAgainTo: "again" set off by a comma from where a plan moves to ("the release moved
+// again, to Tuesday the 22nd"), which the move's part keeps: groups 1 and 2.
+var reAgainTo = regexp.MustCompile(`(?i)\b(again), (to|until|till)\b`)
 
 // planAlteredIn is the plan that part, a clause or a part of one between commas, calls off
 // or changes (planAlterations).
@@ -1947,11 +1954,12 @@ func planWords(name, speaker string) []string {
 }
 
 // plannedIn: n tells of a plan, something recurring or ahead of when it was said: dated
-// after the day it was said, with no word of a past event, or booked ("We booked Hotel
-// Infante Sagres in Porto": the booking is past, what it holds is ahead).
+// after the day it was said, with no word of a past event, booked ("We booked Hotel
+// Infante Sagres in Porto": the booking is past, what it holds is ahead), or moved to a day
+// ("The release moved to Friday the 18th": the move is past, the day it names is the plan's).
 func plannedIn(n realm.Node) bool {
 	said := withoutLabels(n.Content)
-	return reRecurring.MatchString(said) || !hasPastCue(said) || datedAhead(n) || reBooked.MatchString(said)
+	return reRecurring.MatchString(said) || !hasPastCue(said) || datedAhead(n) || reBooked.MatchString(said) || reReschedule.MatchString(said)
 }
 
 // reBooked: a text that tells of a booking.

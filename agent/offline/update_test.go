@@ -410,6 +410,19 @@ func TestStateChange(t *testing.T) {
 		{"ToolUpgradedOtherProduct", "user", "user: We run the API gateway on Node 20.", "user", "user: We upgraded to Postgres 16.", ""},
 		{"ToolMovedHome", "user", "user: Our database is Postgres 14.", "user", "user: We moved to Berlin.", ""},
 		{"OwnerOtherThing", "user", "user: Priya owns the billing service.", "user", "user: Jonas took over the search indexer.", ""},
+		// A hand-over said as "X now owns Y", "Y is now X's", "Z is off it"; a ticket owned.
+		{"OwnerNowOwnsOffIt", "Priya", "Priya: Tom owns the billing migration.", "Priya", "Priya: Ana now owns the billing migration, Tom is off it.", "supersedes"},
+		{"OwnerNowOwnsTicket", "Priya", "Priya: Omar owns PAY-150, the invoice export.", "Priya", "Priya: Lena now owns PAY-150, Omar is off it.", "supersedes"},
+		{"OwnerNowOwnsToldByAnother", "Priya", "Priya: Tom owns the billing migration.", "Sam", "Sam: Ana now owns the billing migration.", "supersedes"},
+		{"OwnerIsNowTheirs", "Priya", "Priya: Omar owns PAY-150, the invoice export.", "Sam", "Sam: PAY-150 is now Lena's.", "supersedes"},
+		{"OwnerOtherTicket", "Priya", "Priya: Omar owns PAY-150, the invoice export.", "Priya", "Priya: Lena now owns PAY-151.", ""},
+		// A ticket's status, whoever tells it: the later replaces the earlier.
+		{"TicketReopened", "Ana", "Ana: PAY-142 is done.", "Sam", "Sam: We reopened PAY-142, the fix broke refunds.", "supersedes"},
+		{"TicketDone", "Ana", "Ana: PAY-142 is open.", "Sam", "Sam: PAY-142 is done.", "supersedes"},
+		{"TicketUnblocked", "Sam", "Sam: PAY-1420 is blocked on the vendor API.", "Ana", "Ana: PAY-1420 is unblocked.", "supersedes"},
+		{"TicketInReview", "Sam", "Sam: PAY-1420 is blocked on the vendor API.", "Sam", "Sam: PAY-1420 is in review.", "supersedes"},
+		{"TicketOther", "Ana", "Ana: PAY-142 is done.", "Sam", "Sam: PAY-1420 is blocked on the vendor API.", ""},
+		{"TicketSameStatus", "Ana", "Ana: PAY-142 is done.", "Sam", "Sam: PAY-142 is done, finally.", ""},
 		{"OwnerSameOwner", "user", "user: Priya owns the billing service.", "user", "user: Priya took over the billing service again.", ""},
 		{"DropBy", "user", "user: We lint with flake8.", "user", "user: Let's drop by the office and fix flake8.", ""},
 
@@ -794,6 +807,7 @@ func TestDateSlipped(t *testing.T) {
 	trip := realm.Node{Content: "Anna: We're going to Lisbon in May (May 2026).", Description: "Said by Anna on 2 March 2026.", TStart: day(2026, 5, 1), TEnd: day(2026, 5, 31)}
 	ownTrip := realm.Node{Content: "Anna: Anna is going to Lisbon in May (May 2026).", Description: "Said by Anna on 2 March 2026.", TStart: day(2026, 5, 1), TEnd: day(2026, 5, 31)}
 	boiler := realm.Node{Content: "James: The boiler service is booked for Jan 12 (12 January 2027).", Description: "Said by James on 26 November 2026.", TStart: day(2027, 1, 12)}
+	moved := realm.Node{Content: "Tom: The release moved to Friday the 18th.", Description: "Said by Tom on 2 March 2026."}
 	tests := []struct {
 		name          string
 		old           realm.Node
@@ -824,6 +838,10 @@ func TestDateSlipped(t *testing.T) {
 		// A day of a month said by its abbreviation ("Jan 19") is a date moved to.
 		{"AbbreviatedMonthOtherMember", boiler, "Sarah", "Sarah: The boiler service moved to Jan 19 (19 January 2027).", day(2027, 1, 19), nil, "supersedes"},
 		{"AbbreviatedMonthNoDay", boiler, "Sarah", "Sarah: The boiler service man moved to Mars.", nil, nil, ""},
+		// A move to a weekday and its day of the month is to a date; a move told is the plan
+		// at the day it names, which another move replaces, whoever tells it.
+		{"MovedAgainOtherMember", moved, "Priya", "Priya: The release moved again, to Tuesday the 22nd.", nil, nil, "supersedes"},
+		{"MovedAgainToWeekdayOtherMember", moved, "Priya", "Priya: The release moved again, to Tuesday.", nil, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -885,15 +903,17 @@ func TestOfflineSupersedes(t *testing.T) {
 // and supersedes it, never merged into it; the same value said again is still skipped.
 func TestOfflineChangeNotMerged(t *testing.T) {
 	a := New(Options{})
-	old := realm.Node{ID: "old", Type: realm.Fact, Content: "Sam Carter: Carlos Sato's email is carlos.sato@initech.com.", Description: "Said by Sam Carter on 1 February 2026."}
 	for _, tt := range []struct {
-		newer string
-		want  string
+		speaker, older, newer string
+		want                  string
 	}{
-		{"Carlos Sato's email is now carlos.sato@globex.com.", agent.ActionAdd},
-		{"Carlos Sato's email is still carlos.sato@initech.com.", agent.ActionSkip},
+		{"Sam Carter", "Carlos Sato's email is carlos.sato@initech.com.", "Carlos Sato's email is now carlos.sato@globex.com.", agent.ActionAdd},
+		{"Sam Carter", "Carlos Sato's email is carlos.sato@initech.com.", "Carlos Sato's email is still carlos.sato@initech.com.", agent.ActionSkip},
+		// A hand-over says every word of the owner it replaces: the older owner stays.
+		{"Priya", "Tom owns the billing migration.", "Ana now owns the billing migration, Tom is off it.", agent.ActionAdd},
 	} {
-		obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: "Sam Carter", Content: tt.newer, ObservedAt: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
+		old := realm.Node{ID: "old", Type: realm.Fact, Content: tt.speaker + ": " + tt.older, Description: "Said by " + tt.speaker + " on 1 February 2026."}
+		obs := realm.Observation{ID: "o2", SessionID: "s2", Speaker: tt.speaker, Content: tt.newer, ObservedAt: time.Date(2026, 6, 1, 10, 0, 0, 0, time.UTC)}
 		ext := mustExtract(t, a, agent.ExtractInput{Observation: obs})
 		in := agent.IntegrateInput{Observation: obs}
 		for _, c := range ext.Candidates {
