@@ -78,6 +78,18 @@ const CorrectionMark = "corrected "
 // IsCorrection reports whether a supersedes edge's description marks a correction.
 func IsCorrection(description string) bool { return strings.HasPrefix(description, CorrectionMark) }
 
+// ChangeMark opens the description of a supersedes edge that a correction sent with the
+// time it holds from writes ("changed by ops as of 2026-06-01T10:00:00Z: …"): a change
+// then, no correction of something wrong.
+const ChangeMark = "changed by "
+
+// IsClientChange reports whether a supersedes edge's description is one a client's
+// correction wrote ("corrected by ops: …", "changed by ops as of …: …"): it names who
+// corrected and when, before the old memory's words, no slot of what changed.
+func IsClientChange(description string) bool {
+	return strings.HasPrefix(description, CorrectionMark+"by ") || strings.HasPrefix(description, ChangeMark)
+}
+
 // Predicates lists the fifteen predicates, the whitelist of relationship types.
 var Predicates = []Predicate{
 	Contradicts, Implies, Constrains, Verifies,

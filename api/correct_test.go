@@ -839,6 +839,16 @@ func TestCorrectSiblings(t *testing.T) {
 		if m.Memory.ValidUntil != nil {
 			t.Errorf("the other copy after its correction's deletion: valid until %v, want it to hold", m.Memory.ValidUntil)
 		}
+		// The same correction sent again since makes it again: nothing tells a copy whose
+		// correction was deleted from one a failed attempt left undone (docs/api.md).
+		var again siblingsDoc
+		if code := c.do("PATCH", sp+"/memories/"+found.ID, map[string]any{"content": content}, &again).StatusCode; code != http.StatusOK ||
+			len(again.AlsoCorrected) != 1 || again.AlsoCorrected[0].Corrected != other.ID {
+			t.Fatalf("the same correction after the copy's was deleted: %d, also corrected %+v, want %s", code, again.AlsoCorrected, other.ID)
+		}
+		if c.do("GET", sp+"/memories/"+other.ID, nil, &m); m.Memory.ValidUntil == nil {
+			t.Errorf("the other copy: current, want it corrected again by %s", again.AlsoCorrected[0].MemoryID)
+		}
 	})
 }
 

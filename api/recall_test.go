@@ -325,7 +325,7 @@ func TestRecallRelativeTime(t *testing.T) {
 // today?", "What's on today?", "What do I have on Tuesday?") recalls the events of then,
 // told before, and what has no time of its own ("every Tuesday"), on that day alone and on
 // the coming Tuesday; a question about nothing but a past time ("Where did I go last
-// weekend?", "What did we do last Friday?") recalls what was dated then as well as what
+// weekend?", "What did we do last Friday?", "What did we do on June 5?") recalls what was dated then as well as what
 // was told then: a plan told before the weekend, a flight told after the day; a deadline
 // "by Friday" is Friday's.
 func TestRecallScheduleTime(t *testing.T) {
@@ -355,6 +355,7 @@ func TestRecallScheduleTime(t *testing.T) {
 		{"What did I do last weekend?", "2024-02-19T09:00:00Z", "moma", ""},
 		{"What was I up to over the weekend?", "2024-02-19T09:00:00Z", "moma", ""},
 		{"What did we do last Friday?", "2026-06-09T09:00:00Z", "rome", ""},
+		{"What did we do on June 5?", "2026-06-09T09:00:00Z", "rome", ""},
 		{"What is due this Friday?", "2026-12-02T09:00:00Z", "signed", ""},
 	}
 	for _, tt := range tests {

@@ -257,7 +257,7 @@ func (p *Pipeline) correct(ctx context.Context, space string, old realm.Node, co
 	if validFrom.IsZero() {
 		validFrom = now
 	} else {
-		edge = "changed by " + corrector + " as of " + validFrom.Format(time.RFC3339) + ": "
+		edge = realm.ChangeMark + corrector + " as of " + validFrom.Format(time.RFC3339) + ": "
 	}
 	asOf, err := p.correctionLocal(ctx, space, old, validFrom)
 	if err != nil {

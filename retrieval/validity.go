@@ -481,10 +481,12 @@ func asksCorrected(query, old, correction string) bool {
 // supersedes edge opens with it before its colon, past its subject ("flight" of "Kenji's
 // flight: NH223, LH1456, previously NH215, LH1454", "lives" of "Nora lives in: Berlin,
 // previously Lisbon"). "Which flights are we taking to Rome?" asks about the flights that
-// changed, though it names Rome, which only the older booking names.
+// changed, though it names Rome, which only the older booking names. A client's
+// correction ("changed by ops as of 2026-06-01T10:00:00Z: …", realm.IsClientChange) names
+// who corrected and when before its colon, no slot.
 func namesSlot(query, description string) bool {
 	head, _, ok := strings.Cut(description, ":")
-	if !ok {
+	if !ok || realm.IsClientChange(description) {
 		return false
 	}
 	slot := map[string]bool{}

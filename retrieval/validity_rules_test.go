@@ -91,6 +91,10 @@ func TestNamesSlot(t *testing.T) {
 		{"What is the name of the user's dog?", "user lives in: Berlin, previously Lisbon", false},
 		{"Where is Kenji going?", "Kenji: We're going to Italy for the 3rd week of May (now June)", false},
 		{"Which flight?", "flight changed", false},
+		// A client's correction names who corrected and when, no slot: not the corrector's
+		// name (a key's), nor a part of the time its first colon cuts.
+		{"What did counsel say about the notice period?", "changed by counsel as of 2026-06-01T10:00:00Z: Section 7.2: the notice period is 30 days", false},
+		{"What did counsel say about the notice period?", "corrected by counsel: Section 7.2: the notice period is 30 days", false},
 	}
 	for _, tt := range tests {
 		if got := namesSlot(tt.query, tt.description); got != tt.want {

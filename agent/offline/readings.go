@@ -21,6 +21,12 @@ import (
 // draw 340 W".
 var reReading = regexp.MustCompile(`^(\p{L}[\w/.\-]*(?: [\w/.\-]+){0,5}?)(:| at| is| is now| now at| reads| (?:is )?(?:now )?set to)? (-?\d+(?:\.\d+)?) ?(%|°[CF]|[CF]|degrees|ppm|hPa|dB|rpm|[KMGT]B|[kM]?Wh?)\.?$`)
 
+// reSetBy is a person setting a gauge ("I set the thermostat to 20 degrees", as the
+// rewrite writes it "Sarah set the thermostat to 20 degrees"; "We turned the heating
+// down to 18C"): a reading of the gauge (group 1), the number and its unit the rest (2),
+// as the gauge's own "Thermostat set to 21 degrees" is one.
+var reSetBy = regexp.MustCompile(`^(?:I|[Ww]e|\p{Lu}[\p{L}'’\-]*) (?:just )?(?:set|turned|put) (?:the |our |my |his |her |their )?(\p{L}[\w/.\-]*(?: [\w/.\-]+){0,3}?) (?:(?:up|down|back) )?to (-?\d.*)$`)
+
 // gaugeWords are what a gauge measures, which names one alone: "Battery 80%" (a device's
 // own, as it reports it).
 var gaugeWords = setOf(`battery charge cpu memory ram disk storage temperature temp humidity pressure load fuel signal volume brightness`)
@@ -43,6 +49,10 @@ var notGauges = setOf(`it this that i we you he she they was were had finished c
 // gauge, in its unit.
 func readingClaim(text, speaker string) (stateClaim, bool) {
 	text = withoutLabel(strings.TrimSpace(text), speaker)
+	set := reSetBy.FindStringSubmatch(text)
+	if set != nil {
+		text = set[1] + " set to " + set[2]
+	}
 	if m := reScore.FindStringSubmatch(text); m != nil && !notGauges[strings.ToLower(m[1])] {
 		if who := cmp.Or(strings.TrimPrefix(m[1], "the "), speaker); who != "" {
 			return stateClaim{subject: who + "'s " + m[4], slot: "reading in " + m[3], value: m[2] + m[3], speaker: speaker, cued: true}, true
@@ -68,8 +78,8 @@ func readingClaim(text, speaker string) (stateClaim, bool) {
 		return stateClaim{}, false
 	}
 	subject := strings.Join(name, " ")
-	if len(name) == 1 && speaker != "" && !strings.EqualFold(subject, speaker) {
-		subject = speaker + "'s " + strings.ToLower(subject) // "Battery at 80%": the reporting device's battery, not another's; "Thermostat set to 21 degrees" by the thermostat: its own
+	if len(name) == 1 && speaker != "" && set == nil && !strings.EqualFold(subject, speaker) {
+		subject = speaker + "'s " + strings.ToLower(subject) // "Battery at 80%": the reporting device's battery, not another's; "Thermostat set to 21 degrees" by the thermostat: its own; a person's "I set the thermostat to…" the thermostat's
 	}
 	value := m[3] + m[4]
 	if m[4] == "degrees" {

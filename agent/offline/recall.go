@@ -56,8 +56,9 @@ func (o *Agent) PlanSeeds(ctx context.Context, in agent.PlanInput) ([]realm.Plan
 func (o *Agent) plan(query string, now time.Time, tense int, has bool) realm.Plan {
 	plan := realm.Plan{Query: query, Mode: realm.HybridMatch}
 	words := query
-	ahead := false             // of a time to come, or of what one has then
-	var asked *realm.TimeRange // the time the question names, without the window's lag
+	ahead := false                 // of a time to come, or of what one has then
+	var asked *realm.TimeRange     // the time the question names, without the window's lag
+	dateWords := map[string]bool{} // the keywords that are the words of the time it names
 	m, rest, named := text.QuestionTime(query, now, tense)
 	plan.Latest = !named && asksLatest(query)
 	if named {
@@ -69,6 +70,10 @@ func (o *Agent) plan(query string, now time.Time, tense int, has bool) realm.Pla
 		}
 		if m.Label == "" || m.Relative {
 			words = rest
+		} else {
+			for _, k := range text.Keywords(query[m.Start:m.End], o.opts.MaxKeywords) {
+				dateWords[k] = true // "october" of "October 13"
+			}
 		}
 		if asksWhatWasSaid.MatchString(query) && m.To.Sub(m.From) <= agent.MaxSaidIn {
 			plan.SaidIn = asked
@@ -112,9 +117,10 @@ func (o *Agent) plan(query string, now time.Time, tense int, has bool) realm.Pla
 	// ("What do I have tomorrow?", "What's on today?"): what is remembered of it is what
 	// was planned for it, dated then, and what has no time of its own, as "every Tuesday"
 	// has not: the window's hybrid plan below.
-	// So is what we did then ("What did we do last Friday?"), besides what was said then:
-	// "We flew to Rome on Friday", told on Monday.
-	onlyTime := plan.TimeRange != nil && !slices.ContainsFunc(plan.Keywords, func(k string) bool { return !framesTime[k] })
+	// So is what we did then ("What did we do last Friday?", "What did we do on October
+	// 13?", whose "october" stays a keyword), besides what was said then: "We flew to Rome
+	// on Friday", told on Monday.
+	onlyTime := plan.TimeRange != nil && !slices.ContainsFunc(plan.Keywords, func(k string) bool { return !framesTime[k] && !dateWords[k] })
 	switch {
 	case onlyTime && plan.SaidIn != nil:
 		plan.DatedIn = asked

@@ -223,8 +223,11 @@ func TestOfflinePlanSeedsDatedIn(t *testing.T) {
 	}{
 		{"Where did I go last weekend?", day(11, 21), day(11, 23).Add(-time.Second)},
 		{"What happened last week?", day(11, 16), day(11, 23).Add(-time.Second)},
-		{"What did we do last Friday?", day(11, 27), day(11, 28).Add(-time.Second)}, // what was said then, and what we did then
-		{"What did we talk about yesterday?", time.Time{}, time.Time{}},             // what was said then only
+		{"What did we do last Friday?", day(11, 27), day(11, 28).Add(-time.Second)},   // what was said then, and what we did then
+		{"What did we do on October 13?", day(10, 13), day(10, 14).Add(-time.Second)}, // a day named by its date, its month a keyword
+		{"What happened on 13 October 2026?", day(10, 13), day(10, 14).Add(-time.Second)},
+		{"What did Caroline do on October 13?", time.Time{}, time.Time{}},
+		{"What did we talk about yesterday?", time.Time{}, time.Time{}}, // what was said then only
 		{"What did we decide last week?", time.Time{}, time.Time{}},
 		{"What did Caroline do last weekend?", time.Time{}, time.Time{}}, // not nothing but a time
 	}

@@ -341,6 +341,7 @@ func TestOfflineExtractRecurringDates(t *testing.T) {
 		{"Trash day is Tuesday.", ""},
 		{"Tuesday is trash day.", ""},
 		{"Thursday is date night.", ""},
+		{"Pay day is the 15th.", ""},
 		// Negative: one day, or a time counted from now.
 		{"The plumber is coming on the 22nd.", "2026-03-22"},
 		{"My birthday is next Friday.", "2026-03-06"},
@@ -353,6 +354,9 @@ func TestOfflineExtractRecurringDates(t *testing.T) {
 		{"My rent is due on the 5th next month.", "2026-04-01"},
 		{"My birthday party is on 14 March.", "2026-03-14"},
 		{"The big day is Tuesday.", "2026-03-03"},
+		{"Moving day is Friday.", "2026-03-06"},
+		{"Launch day is the 14th.", "2026-03-14"},
+		{"Launch day is this Friday.", "2026-03-06"},
 		{"Friday is the deadline for the grant.", "2026-03-06"},
 		{"I swam every Monday last week.", "2026-02-23"},
 		// "weekly" or "monthly" before a noun says what a thing is, not how often the fact holds.

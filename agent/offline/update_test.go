@@ -463,6 +463,13 @@ func TestStateChange(t *testing.T) {
 		{"ReadingWatts", "power", "House power draw 340 W", "power", "House power draw 1210 W", "supersedes"},
 		{"ReadingKWh", "meter", "Energy used today 4.2 kWh", "meter", "Energy used today 6.8 kWh", "supersedes"},
 		{"ReadingWattsOtherGauge", "power", "House power draw 340 W", "power", "Oven power draw 2000 W", ""},
+		// A person setting a gauge reads it, as the gauge's own reading does.
+		{"ReadingSetByPerson", "thermostat", "Thermostat set to 19 degrees", "Sarah", "Sarah set the thermostat to 20 degrees", "supersedes"},
+		{"ReadingSetByPersonSaid", "thermostat", "Thermostat set to 19 degrees", "Sarah", "Sarah: I set the thermostat to 20 degrees", "supersedes"},
+		{"ReadingSetByPersonThenGauge", "Sarah", "Sarah set the thermostat to 20 degrees", "thermostat", "Thermostat set to 21 degrees", "supersedes"},
+		{"ReadingSetByPersonTurned", "James", "James turned the thermostat down to 18 degrees", "Sarah", "Sarah set the thermostat to 20 degrees", "supersedes"},
+		{"ReadingSetByPersonOtherGauge", "thermostat", "Thermostat set to 19 degrees", "Sarah", "Sarah set the oven to 180 degrees", ""},
+		{"ReadingSetByPersonNoUnit", "Sarah", "Sarah set the alarm to 7", "Sarah", "Sarah set the alarm to 8", ""},
 		// Where a thing is kept, said with "now", is a move of it, as "we moved it to…" is.
 		{"KeptNow", "Sarah", "Sarah: The spare key is under the blue flowerpot by the back door.", "James", "James: We now keep the spare key with the neighbour at number 14.", "supersedes"},
 		{"IsNowWith", "Sarah", "Sarah: The spare key is under the blue flowerpot by the back door.", "James", "James: The spare key is now with the neighbour at number 14.", "supersedes"},

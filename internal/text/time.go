@@ -68,9 +68,10 @@ var (
 	reBareDayAfter  = regexp.MustCompile(`(?i)^\s*(\w+) (?:day|night)\b`)
 	// The weekday of the week after next's: "the Thursday after next".
 	reAfterNext = regexp.MustCompile(`(?i)\bthe (monday|tuesday|wednesday|thursday|friday|saturday|sunday) after next\b`)
-	// A day of the month alone, "on the 14th", where a sentence or a clause ends after it
-	// or a time follows: not "on the 3rd floor".
-	reOnNth   = regexp.MustCompile(`(?i)\bon the (\d{1,2})(?:st|nd|rd|th)\b`)
+	// A day of the month alone, "on the 14th", or what one day is ("Launch day is the
+	// 14th", kindOfDay), where a sentence or a clause ends after it or a time follows: not
+	// "on the 3rd floor".
+	reOnNth   = regexp.MustCompile(`(?i)\b(?:on|day is) the (\d{1,2})(?:st|nd|rd|th)\b`)
 	reNthEnds = regexp.MustCompile(`(?i)^(?:$|[.,;:!?)]| (?:at|and|or|from|to|until|for|when|but|so)\b)`)
 	// A holiday of a fixed date, after a word that makes it a time ("Christmas tree",
 	// "a Halloween costume" are none).
@@ -160,7 +161,8 @@ func seasonSpan(season string, y int, loc *time.Location) (time.Time, time.Time)
 // it is, name a kind of day that comes round, no one day: a favourite or usual one ("my
 // favourite day is Tuesday"), or a day or a night said bare, without an article or a
 // possessive ("Trash day is Tuesday", "Tuesday is leg day", "Thursday is date night");
-// "my last day", "the big day" are one.
+// "my last day", "the big day" are one, and so is the day of an occasion that comes once
+// (oneDay: "Moving day is Friday").
 func kindOfDay(before, after string) bool {
 	m := reBareDayBefore.FindStringSubmatch(before)
 	if m == nil {
@@ -169,8 +171,10 @@ func kindOfDay(before, after string) bool {
 	return reDayKind.MatchString(before) || m != nil && !IsStopword(strings.ToLower(m[1])) && !oneDay[strings.ToLower(m[1])]
 }
 
-// oneDay: the words before "day" that make it one day, not a kind ("First day is Monday").
-var oneDay = wordSet(`first final big`)
+// oneDay: the words before "day" that make it one day, not a kind: "First day is
+// Monday", and an occasion that comes once ("Moving day is Friday", "Launch day is the
+// 14th"), not a chore or a habit that comes each week ("Trash day", "leg day").
+var oneDay = wordSet(`first final big moving move launch wedding graduation election surgery demo`)
 
 // Dates finds the time expressions of text, earliest first and none overlapping, and
 // resolves them against now. A zero now resolves nothing but explicit years and full dates.
@@ -256,6 +260,9 @@ func Dates(text string, now time.Time, tense int) []Mention {
 	found = append(found, dayRanges(text, days)...)
 	if hasNow {
 		for _, ix := range reOnNth.FindAllStringSubmatchIndex(text, -1) {
+			if day, _, ok := strings.Cut(text[ix[0]:], " is "); ok && kindOfDay(text[:ix[0]]+day, "") {
+				continue // "Pay day is the 15th": each month's
+			}
 			if reNthEnds.MatchString(text[ix[1]:]) {
 				add(dayOfMonth(text, ix, days, now, tense))
 			}

@@ -76,6 +76,11 @@ func TestDates(t *testing.T) {
 		{"IsWeekdayKindOfDay", "Trash day is Tuesday", wednesday, 0, time.Time{}, time.Time{}, ""},
 		{"WeekdayIsKindOfDay", "Tuesday is leg day", wednesday, 0, time.Time{}, time.Time{}, ""},
 		{"WeekdayIsKindOfNight", "Sure, Thursday is date night", wednesday, 0, time.Time{}, time.Time{}, ""},
+		// The day of an occasion that comes once is one day.
+		{"IsWeekdayOccasion", "Moving day is Friday", wednesday, 0, date(2024, 5, 10), date(2024, 5, 10), "Friday 10 May 2024"},
+		{"WeekdayIsOccasion", "Friday is moving day", wednesday, 0, date(2024, 5, 10), date(2024, 5, 10), "Friday 10 May 2024"},
+		{"DayIsNth", "Launch day is the 14th.", wednesday, text.TenseFuture, date(2024, 5, 14), date(2024, 5, 14), "14 May 2024"},
+		{"KindOfDayIsNth", "Pay day is the 15th.", wednesday, text.TenseFuture, time.Time{}, time.Time{}, ""},
 		// A week is named by its Monday, whatever the day it is said.
 		{"ThisWeekOnWednesday", "this week", wednesday, 0, date(2024, 5, 6), date(2024, 5, 12), "the week of 6 May 2024"},
 		{"LastWeekOnWednesday", "last week", wednesday, text.TensePast, date(2024, 4, 29), date(2024, 5, 5), "the week of 29 April 2024"},
