@@ -83,6 +83,7 @@ var routeScopes = map[string][]Scope{
 	"GET /v1/spaces/{space}/observations":          {ScopeRead},
 	"GET /v1/spaces/{space}/observations/{id}":     {ScopeRead},
 	"DELETE /v1/spaces/{space}/observations/{id}":  {ScopeWrite},
+	"DELETE /v1/spaces/{space}/observations":       {ScopeWrite}, // counts alone, as DELETE …/observations/{id} answers whether it was there
 	"POST /v1/spaces/{space}/forget":               {ScopeRead, ScopeWrite},
 	"GET /v1/spaces/{space}/stats":                 {ScopeRead},
 	"GET /v1/spaces/{space}/graph":                 {ScopeRead},

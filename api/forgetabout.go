@@ -120,7 +120,8 @@ func (s *server) forgetAboutPerson(ctx context.Context, space string, req forget
 func (s *server) forgetAbout(ctx context.Context, space string, phrases []string, about cypher.About) (cypher.About, error) {
 	gone := cypher.About{Observations: []string{}, Memories: []string{}, Episodes: []string{}, Traces: []string{}}
 	for i, id := range about.Observations {
-		forgotten, err := s.Ingest.ForgetAmong(ctx, space, id, about.Observations[i+1:])
+		next := func(o realm.Observation) bool { return slices.Contains(about.Observations[i+1:], o.ID) }
+		forgotten, err := s.Ingest.ForgetAmong(ctx, space, id, next)
 		if realm.ErrorCode(err) == realm.ENotFound {
 			continue
 		}

@@ -88,6 +88,7 @@ func TestImportHoldsSpace(t *testing.T) {
 		{"IngestAsync", "POST", sp + "/observations?async=true", ingest},
 		{"ForgetMessage", "DELETE", sp + "/observations/" + exportMessages[0]["id"], nil},
 		{"ForgetPerson", "POST", sp + "/forget", map[string]any{"about": []string{"Caroline"}}},
+		{"ForgetMessages", "DELETE", sp + "/observations?speaker=Caroline&dry_run=true", nil},
 		{"DeleteMemory", "DELETE", sp + "/memories/m1", nil},
 		{"Correct", "PATCH", sp + "/memories/m1", map[string]any{"content": "Caroline took a pottery class in Boston."}},
 		{"Feedback", "POST", sp + "/traces/t1/feedback", map[string]any{"correct": true}},
@@ -112,9 +113,10 @@ func TestImportHoldsSpace(t *testing.T) {
 	}
 	cs := mustConnectMCP(t, c.base, c.key)
 	for tool, args := range map[string]map[string]any{
-		"forget_about": {"space": space, "about": []string{"Caroline"}},
-		"forget":       {"space": space, "observation_id": exportMessages[0]["id"]},
-		"recall":       {"space": space, "query": "Where did Caroline take a pottery class?"},
+		"forget_about":    {"space": space, "about": []string{"Caroline"}},
+		"forget_messages": {"space": space, "before": "2030-01-01T00:00:00Z"},
+		"forget":          {"space": space, "observation_id": exportMessages[0]["id"]},
+		"recall":          {"space": space, "query": "Where did Caroline take a pottery class?"},
 	} {
 		if got := callTool(t, cs, tool, args); !got.isError || got.code() != "conflict" || !strings.Contains(got.text, "holds it until") {
 			t.Errorf("MCP %s during the import: %+v, want a conflict saying until when an import holds the space", tool, got)

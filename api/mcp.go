@@ -30,10 +30,11 @@ import (
 
 // The MCP endpoint (Model Context Protocol, streamable HTTP transport) gives an LLM
 // agent its tools over the same services as the HTTP routes: remember, recall, answer,
-// feedback, correct, forget, forget_about, spaces. /mcp sits behind authenticate and rateLimit like
-// every /v1 route; each tool names its space in its arguments, so each call runs
-// Key.authorize, the checks of a /v1/spaces/{space} route, before touching the space: a
-// space outside the key's patterns is "not found", exactly as over HTTP.
+// feedback, correct, forget, forget_about, forget_messages, spaces. /mcp sits behind
+// authenticate and rateLimit like every /v1 route; each tool names its space in its
+// arguments, so each call runs Key.authorize, the checks of a /v1/spaces/{space} route,
+// before touching the space: a space outside the key's patterns is "not found", exactly
+// as over HTTP.
 //
 // The server is stateless (no Mcp-Session-Id, JSON responses): every POST carries
 // its own call, so any replica can serve it and nothing is kept between requests; GET
@@ -42,7 +43,7 @@ import (
 
 // mcpInstructions is what a connecting client may hand its model about the tools.
 const mcpInstructions = `REALM is a long-term memory. Each tool works in one space (a tenant, e.g. one user or one agent): pass the same "space" every time, such as the user's id (space ids are case-sensitive).
-Store what was said with remember; spaces lists the spaces that exist; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; fix what a memory says with correct (the old version stays as history); delete a wrong or unwanted memory with forget, or, when the user asks to forget what they said, the message itself (forget with observation_id, a memory's source); forget everything about one person, when asked to, with forget_about (dry_run first to check).`
+Store what was said with remember; spaces lists the spaces that exist; look things up with recall (or answer, offered when the server has an LLM); after using recalled memories, report with feedback on the recall's trace_id whether they were right, so the memory reshapes itself; fix what a memory says with correct (the old version stays as history); delete a wrong or unwanted memory with forget, or, when the user asks to forget what they said, the message itself (forget with observation_id, a memory's source); forget everything about one person, when asked to, with forget_about (dry_run first to check); forget the messages of one speaker, or those said before a time, when asked to, with forget_messages (dry_run first to check).`
 
 // spaceArg is the argument every tool takes first.
 type spaceArg struct {
@@ -120,6 +121,13 @@ type forgetAboutArgs struct {
 	spaceArg
 	About  []string `json:"about" jsonschema:"every form the person goes by: full name, email address (1 to 20 phrases, each 1 to 256 characters, not only white space); a message or a question names the person when it holds a phrase as whole words, in any case (an email address as a whole token; a number such as a card, an IBAN or a phone in any grouping, a phone's with or without its country code)"`
 	DryRun bool     `json:"dry_run,omitempty" jsonschema:"true: answer what would go and change nothing"`
+}
+
+type forgetMessagesArgs struct {
+	spaceArg
+	Speaker *string `json:"speaker,omitempty" jsonschema:"only the messages of this speaker, as remembered (the exact name, in the same case); with before, those of this speaker said before it"`
+	Before  string  `json:"before,omitempty" jsonschema:"only the messages said (their timestamp) before this time, RFC 3339 (e.g. 2026-12-01T00:00:00Z); give speaker, before or both"`
+	DryRun  bool    `json:"dry_run,omitempty" jsonschema:"true: answer how many messages and memories would go and change nothing"`
 }
 
 type correctArgs struct {
@@ -353,6 +361,22 @@ func (s *server) mcpHandler() http.Handler {
 				return forgetAboutResult{}, err
 			}
 			return s.forgetAboutPerson(ctx, space, forgetAboutRequest{About: in.About, DryRun: in.DryRun})
+		})
+
+	addTool(s, srv, calls, ScopeWrite, &mcp.Tool{Name: "forget_messages",
+		Description: "Forget messages in bulk, when the user or operator asks for it (\"forget the thermostat's readings older than a week\"), as DELETE /v1/spaces/{space}/observations?speaker=&before=: every message of speaker, or said before before, or both, each forgotten with every memory derived from it as forget with observation_id forgets one (the other messages of a memory deleted are integrated again from their own words). The speaker is matched exactly, not by the words of the messages: a person's own words about the thermostat stay. With dry_run, answers how many would go and changes nothing; call it first to check. Returns the counts of messages and memories forgotten. Called again, it finds nothing but what was said since (a call that failed midway is finished by the same call again). It cannot be undone.",
+		// Idempotent: the same call again forgets nothing more (but what was said since).
+		Annotations: &mcp.ToolAnnotations{Title: "Forget messages", DestructiveHint: yes, IdempotentHint: true, OpenWorldHint: no}},
+		func(ctx context.Context, key *Key, space string, in forgetMessagesArgs) (forgetObservationsResult, error) {
+			req := forgetObservationsRequest{Speaker: in.Speaker, DryRun: in.DryRun}
+			if in.Before != "" {
+				if msg := timeErr(in.Before); msg != "" {
+					return forgetObservationsResult{}, realm.FieldErrors{"before": msg}.Err()
+				}
+				before, _ := time.Parse(time.RFC3339, in.Before)
+				req.Before = &before
+			}
+			return s.forgetObservations(ctx, space, req)
 		})
 
 	srv.AddReceivingMiddleware(s.structuredToolErrors(calls))

@@ -34,17 +34,18 @@ var outputProperties = map[string][]string{
 	"recall":   {"edges", "nodes", "trace_id"},
 	"answer": {"answer", "cited_node_ids", "edges", "nodes", "reconsolidation", "reconsolidation_error",
 		"timings", "trace_id", "usage"},
-	"feedback":     {"confirmed", "edits", "labels", "reconsolidation_id", "rejected", "trace_id", "usage"},
-	"forget":       {"forgotten", "memory_ids", "reintegrated"},
-	"forget_about": {"counts", "dry_run", "episodes", "memories", "observations", "traces"},
-	"correct":      {"also_corrected", "corrected", "memory_id", "not_corrected"},
-	"spaces":       {"more", "spaces"},
+	"feedback":        {"confirmed", "edits", "labels", "reconsolidation_id", "rejected", "trace_id", "usage"},
+	"forget":          {"forgotten", "memory_ids", "reintegrated"},
+	"forget_about":    {"counts", "dry_run", "episodes", "memories", "observations", "traces"},
+	"forget_messages": {"counts", "dry_run"},
+	"correct":         {"also_corrected", "corrected", "memory_id", "not_corrected"},
+	"spaces":          {"more", "spaces"},
 }
 
 // toolScopes is the scopes each MCP tool needs: those of its HTTP route.
 var toolScopes = map[string][]Scope{
 	"remember": {ScopeWrite}, "recall": {ScopeRead}, "feedback": {ScopeRead, ScopeWrite}, "forget": {ScopeWrite}, "correct": {ScopeWrite},
-	"forget_about": {ScopeRead, ScopeWrite}, // answer, offered with an LLM only: TestMCPAnswer
+	"forget_about": {ScopeRead, ScopeWrite}, "forget_messages": {ScopeWrite}, // answer, offered with an LLM only: TestMCPAnswer
 }
 
 // bearerTransport adds a key to every request.
@@ -149,7 +150,7 @@ func (r mcpRecall) ids() []string {
 // forget {forgotten}).
 var toolOutputs = map[string]string{
 	"answer": "POST /v1/spaces/{space}/answer", "feedback": "POST /v1/spaces/{space}/traces/{id}/feedback",
-	"forget_about": "POST /v1/spaces/{space}/forget",
+	"forget_about": "POST /v1/spaces/{space}/forget", "forget_messages": "DELETE /v1/spaces/{space}/observations",
 }
 
 // documentedOutput is the schema openapi.yaml gives the 200 response of toolOutputs[tool].
@@ -272,7 +273,7 @@ func TestMCP(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		if want := []string{"correct", "feedback", "forget", "forget_about", "recall", "remember", "spaces"}; !slices.Equal(names, want) { // answer needs an LLM
+		if want := []string{"correct", "feedback", "forget", "forget_about", "forget_messages", "recall", "remember", "spaces"}; !slices.Equal(names, want) { // answer needs an LLM
 			t.Errorf("tools %v, want %v", names, want)
 		}
 	})
@@ -546,6 +547,8 @@ func TestMCPTenancy(t *testing.T) {
 			return map[string]any{"space": space, "memory_id": rec.Nodes[0].Node.ID, "content": "Ana's cat is called Pixie."}
 		case "forget_about":
 			return map[string]any{"space": space, "about": []string{"Ana"}, "dry_run": true}
+		case "forget_messages":
+			return map[string]any{"space": space, "speaker": "Ana", "dry_run": true}
 		default:
 			return map[string]any{"space": space, "query": "Ana's cat"}
 		}

@@ -463,11 +463,14 @@ func (s *server) handleDeleteObservation(w http.ResponseWriter, r *http.Request)
 func (s *server) handleListObservations(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
-	queryKnown(q, fe, "session_id", "status", "since", "until", "cursor", "limit")
-	f := cypher.ObservationFilter{Status: q.Get("status")}
+	queryKnown(q, fe, "session_id", "speaker", "status", "since", "until", "cursor", "limit")
+	f := cypher.ObservationFilter{Status: q.Get("status"), Speaker: speakerName(q.Get("speaker"))}
 	if q.Has("session_id") { // present but empty: the messages sent without a session id
 		session := q.Get("session_id")
 		f.SessionID = &session
+	}
+	if q.Has("speaker") && f.Speaker == "" { // every message has a speaker: none would be listed
+		fe.Add("speaker", "must not be empty")
 	}
 	if q.Has("status") && !slices.Contains([]string{realm.ObservationPending, realm.ObservationIntegrated, realm.ObservationFailed}, f.Status) {
 		fe.Add("status", "must be pending, integrated or failed")

@@ -30,7 +30,7 @@ func TestMethodNotAllowed(t *testing.T) {
 		{"Metrics", "DELETE", "/metrics", "", http.StatusMethodNotAllowed, "GET"},
 		{"Recall", "GET", sp + "/recall", "sk-ana-0123456789abcdef", http.StatusMethodNotAllowed, "POST"},
 		{"Memory", "PUT", sp + "/memories/m1", "sk-ana-0123456789abcdef", http.StatusMethodNotAllowed, "GET, PATCH, DELETE"},
-		{"Observations", "PATCH", sp + "/observations", "sk-ana-0123456789abcdef", http.StatusMethodNotAllowed, "GET, POST"},
+		{"Observations", "PATCH", sp + "/observations", "sk-ana-0123456789abcdef", http.StatusMethodNotAllowed, "GET, POST, DELETE"},
 		{"ErrNoKeyFirst", "GET", sp + "/recall", "", http.StatusUnauthorized, ""},
 		{"UnknownPathStays404", "GET", "/v1/nowhere", "sk-ana-0123456789abcdef", http.StatusNotFound, ""},
 	}

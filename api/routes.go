@@ -58,6 +58,9 @@ func (s *server) routes(r chi.Router) {
 			read.Get("/observations", s.handleListObservations)
 			read.Get("/observations/{id}", s.handleGetObservation)
 			write.Delete("/observations/{id}", s.handleDeleteObservation)
+			// Forgetting in bulk answers counts alone (write), as the deletion of one message
+			// answers whether it was there.
+			write.Delete("/observations", s.handleForgetObservations)
 			// Forgetting about a person answers what it found: a search of the space (read).
 			readWrite.Post("/forget", s.handleForgetAbout)
 			read.Get("/memories", s.handleListMemories)

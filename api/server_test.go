@@ -34,13 +34,13 @@ var (
 
 // testDeps are the real pipelines over the tests' Neo4j, with the offline agent and the
 // embedder `realm serve` would pick (local when installed, else hash).
-func testDeps(t *testing.T) Deps {
+func testDeps(t testing.TB) Deps {
 	t.Helper()
 	return testDepsOn(t, cyphertest.MustOpen(t))
 }
 
 // testDepsOn builds the pipelines over store.
-func testDepsOn(t *testing.T, store *cypher.Store) Deps {
+func testDepsOn(t testing.TB, store *cypher.Store) Deps {
 	t.Helper()
 	logger := zerolog.New(io.Discard)
 	embedderOnce.Do(func() {
@@ -69,7 +69,7 @@ func testDepsOn(t *testing.T, store *cypher.Store) Deps {
 // newTestServer serves the API over real HTTP, every exchange checked against
 // openapi.yaml by c (nil: unchecked, for a test that streams a request body, which the
 // checker reads whole first); with adjust, the test changes the dependencies first.
-func newTestServer(t *testing.T, c *apitest.Checker, cfg Config, adjust ...func(*Deps)) *httptest.Server {
+func newTestServer(t testing.TB, c *apitest.Checker, cfg Config, adjust ...func(*Deps)) *httptest.Server {
 	t.Helper()
 	deps := testDeps(t)
 	for _, f := range adjust {
@@ -88,7 +88,7 @@ func newTestServer(t *testing.T, c *apitest.Checker, cfg Config, adjust ...func(
 
 // client sends JSON requests to a test server, with a key when it has one.
 type client struct {
-	t      *testing.T
+	t      testing.TB
 	base   string
 	key    string
 	header http.Header // more headers of every request

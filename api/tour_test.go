@@ -364,6 +364,11 @@ func TestTour(t *testing.T) {
 		if code := c.status("GET", sp+"/observations/m2", nil); code != http.StatusNotFound {
 			t.Errorf("read m2 forgotten: %d", code)
 		}
+		// Forgetting messages in bulk (forgetobservations_test.go tests it): a dry run.
+		var bulk struct{ Counts struct{ Observations int } }
+		if code := c.do("DELETE", sp+"/observations?dry_run=true&before=2100-01-01T00:00:00Z", nil, &bulk).StatusCode; code != http.StatusOK || bulk.Counts.Observations == 0 {
+			t.Errorf("forget messages, dry run: %d %+v", code, bulk)
+		}
 		// Forgetting one person (forgetabout_test.go tests it thoroughly): a dry run.
 		var about struct{ Observations []string }
 		if code := c.do("POST", sp+"/forget", map[string]any{"about": []string{"m2"}, "dry_run": true}, &about).StatusCode; code != http.StatusOK || about.Observations == nil {

@@ -43,11 +43,12 @@ func (p *Pipeline) Forget(ctx context.Context, space, id string) (Forgotten, err
 }
 
 // ForgetAmong is Forget of id, one of the messages of space a request forgets in turn,
-// next those it forgets after it: those are not integrated again (what they said goes
-// with them next), and stay pending until then, for the resumption should the request
-// stop before. Forgetting a person so deletes what their messages' memories were, and no
-// memory an integration anew of one of them would add for the next forget to delete.
-func (p *Pipeline) ForgetAmong(ctx context.Context, space, id string, next []string) (Forgotten, error) {
+// next telling those it forgets after it: those are not integrated again (what they said
+// goes with them next), and stay pending until then, for the resumption should the
+// request stop before. Forgetting a person, or a speaker's old messages, so deletes what
+// their messages' memories were, and no memory an integration anew of one of them would
+// add for the next forget to delete.
+func (p *Pipeline) ForgetAmong(ctx context.Context, space, id string, next func(realm.Observation) bool) (Forgotten, error) {
 	c := heldObservations.claim(p.opts.Owner) // before the store leases them (held.go)
 	defer c.end()
 	deleted, err := p.store.DeleteObservation(ctx, space, id, p.lease())
@@ -57,7 +58,7 @@ func (p *Pipeline) ForgetAmong(ctx context.Context, space, id string, next []str
 	out := Forgotten{Observation: id, MemoriesDeleted: deleted.MemoriesDeleted, MemoryIDs: deleted.MemoryIDs, Reintegrated: []Result{}}
 	var saved []cypher.SavedObservation
 	for _, o := range deleted.Reintegrate {
-		if slices.Contains(next, o.ID) {
+		if next != nil && next(o) {
 			continue
 		}
 		saved = append(saved, cypher.SavedObservation{Observation: o, Claimed: true})

@@ -61,7 +61,7 @@ type About struct {
 // sessionPatterns say how a phrase is found), changing nothing. Errors: ENotFound (no such space),
 // EConflict (an import holds the space), EUnavailable.
 func (s *Store) About(ctx context.Context, space string, phrases []string) (About, error) {
-	if err := s.spaceFound(ctx, space); err != nil {
+	if err := s.SpaceFound(ctx, space); err != nil {
 		return About{}, err
 	}
 	patterns := aboutPatterns(phrases)
@@ -69,7 +69,7 @@ func (s *Store) About(ctx context.Context, space string, phrases []string) (Abou
 	if err != nil {
 		return About{}, err
 	}
-	mems, err := s.ids(ctx, qAboutMemories, map[string]any{"space": space, "ids": obs})
+	mems, err := s.MemoriesDeletedWith(ctx, space, obs)
 	if err != nil {
 		return About{}, err
 	}
@@ -90,6 +90,14 @@ func (s *Store) About(ctx context.Context, space string, phrases []string) (Abou
 		return About{}, err
 	}
 	return About{Observations: obs, Memories: mems, Episodes: episodes, Traces: traces}, nil
+}
+
+// MemoriesDeletedWith are the ids, in id order, of the memories that forgetting the
+// observations ids of the space together deletes: DeleteObservation's rule, read for them
+// all at once, changing nothing (the dry runs of POST …/forget and DELETE
+// …/observations). Errors: EUnavailable.
+func (s *Store) MemoriesDeletedWith(ctx context.Context, space string, ids []string) ([]string, error) {
+	return s.ids(ctx, qAboutMemories, map[string]any{"space": space, "ids": ids})
 }
 
 // MemoriesNaming are the ids, in id order, of the events and facts of the space whose own
@@ -140,12 +148,13 @@ func (s *Store) ForgetTraces(ctx context.Context, space string, ids []string, em
 	return num(recs[0], "deleted"), nil
 }
 
-// spaceFound is ENotFound when the space does not exist, EConflict while an import holds
+// SpaceFound is ENotFound when the space does not exist, EConflict while an import holds
 // it (CheckNotImporting), read in that order: a space that was not there, or was not held
-// when About began, is searched as it was then (an import claims only an empty space),
-// and what an import claiming it since wrote is refused to the writes (writeSpace).
+// when a search of it began (About, a bulk forget), is searched as it was then (an import
+// claims only an empty space), and what an import claiming it since wrote is refused to
+// the writes (writeSpace).
 // Errors: EUnavailable.
-func (s *Store) spaceFound(ctx context.Context, space string) error {
+func (s *Store) SpaceFound(ctx context.Context, space string) error {
 	exists, err := s.SpaceExists(ctx, space)
 	if err == nil && !exists {
 		err = realm.Errorf(realm.ENotFound, "space %q does not exist", space)

@@ -204,6 +204,7 @@ func (s *Store) Observation(ctx context.Context, space, id string) (realm.Observ
 // ObservationFilter narrows ListObservations. Zero fields do not filter.
 type ObservationFilter struct {
 	SessionID *string   // nil: every session; "": the messages sent without one
+	Speaker   string    // "": every speaker; else the messages of this speaker, as stored
 	Status    string    // realm.ObservationPending, ObservationIntegrated or ObservationFailed; another matches none
 	Since     time.Time // said (observed_at) at or after
 	Until     time.Time // said before
@@ -223,11 +224,14 @@ func (s *Store) ListObservations(ctx context.Context, space string, f Observatio
 		return nil, "", err
 	}
 	params := map[string]any{
-		"space": space, "session_id": nil, "status": nil, "from": f.Since.UTC(), "until": noLaterThan,
+		"space": space, "session_id": nil, "speaker": nil, "status": nil, "from": f.Since.UTC(), "until": noLaterThan,
 		"after_at": nil, "after_seq": afterSeq, "limit": limit + 1,
 	}
 	if f.SessionID != nil {
 		params["session_id"] = *f.SessionID
+	}
+	if f.Speaker != "" {
+		params["speaker"] = f.Speaker
 	}
 	if f.Status != "" {
 		params["status"] = f.Status
