@@ -180,6 +180,11 @@ type Observation struct {
 	// without keys, whose every caller is the same): sent again by another key, it keeps
 	// the first, as it keeps its seq.
 	SentBy string `json:"sent_by,omitempty"`
+	// Replaces is the id of the message of the space it is a new version of ("" for
+	// none): an edited note sent again under a new id. What the replaced message said and
+	// this one does not say any more ends when this one is said (package construction);
+	// the replaced message stays stored, as history.
+	Replaces string `json:"replaces,omitempty"`
 	// Generation is how many messages its space had forgotten when it was stored (0
 	// before any), or when forgetting another one marked it to integrate again: a
 	// message forgotten, then sent again under its id, or integrated again, derives other

@@ -64,6 +64,7 @@ type rememberMessage struct {
 	Timestamp string `json:"timestamp,omitempty" jsonschema:"when it was said, RFC 3339 (e.g. 2023-05-08T13:56:00Z); absent: now"`
 	ID        string `json:"id,omitempty" jsonschema:"a stable id of the message; remembering the same id again changes nothing"`
 	SessionID string `json:"session_id,omitempty" jsonschema:"the conversation the message belongs to (without one, each day is one conversation)"`
+	Replaces  string `json:"replaces,omitempty" jsonschema:"the id of an earlier message of the space this one is a new version of (an edited note): what that one said and this one does not say any more stops holding now"`
 }
 
 type recallArgs struct {
@@ -219,7 +220,7 @@ func (s *server) mcpHandler() http.Handler {
 					}
 					m.Timestamp = ts
 				}
-				req.Messages[i] = message{ID: m.ID, SessionID: m.SessionID, Speaker: given(m.Speaker), Role: given(m.Role), Content: m.Content, Timestamp: m.Timestamp}
+				req.Messages[i] = message{ID: m.ID, SessionID: m.SessionID, Speaker: given(m.Speaker), Role: given(m.Role), Content: m.Content, Timestamp: m.Timestamp, Replaces: m.Replaces}
 			}
 			obs, err := s.ingestable(key, space, req)
 			if err != nil {

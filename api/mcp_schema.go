@@ -61,6 +61,7 @@ var argumentBounds = func() map[string]func(*jsonschema.Schema) {
 		"id":                  id,
 		"memory_id":           id,
 		"observation_id":      id,
+		"replaces":            id,
 		"trace_id":            id,
 		"useful_node_ids":     id,
 		"misleading_node_ids": id,

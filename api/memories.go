@@ -33,6 +33,7 @@ type message struct {
 	Role      *string `json:"role,omitempty"`
 	Content   string  `json:"content"`
 	Timestamp string  `json:"timestamp"` // RFC 3339
+	Replaces  string  `json:"replaces,omitempty"`
 }
 
 // maxNameLen bounds a message's speaker, role and session id, in characters.
@@ -116,7 +117,7 @@ func (m message) observation(field func(string) string, fe realm.FieldErrors) re
 		fe.Add(field("session_id"), fmt.Sprintf("at most %d characters", maxNameLen))
 	}
 	m.SessionID = stripBidi(m.SessionID)
-	for name, v := range map[string]string{"speaker": speaker, "session_id": m.SessionID, "content": m.Content, "id": m.ID} {
+	for name, v := range map[string]string{"speaker": speaker, "session_id": m.SessionID, "content": m.Content, "id": m.ID, "replaces": m.Replaces} {
 		if strings.ContainsRune(v, 0) { // a JSON body is checked before (body.go); MCP arguments here
 			fe.Add(field(name), "must not contain NUL (\\u0000)")
 		}
@@ -134,6 +135,7 @@ func (m message) observation(field func(string) string, fe realm.FieldErrors) re
 	}
 	return realm.Observation{
 		ID: m.ID, SessionID: m.SessionID, Speaker: speaker, Role: role, Content: m.Content, ObservedAt: at, Offset: offset,
+		Replaces: m.Replaces,
 	}
 }
 

@@ -464,6 +464,16 @@ func (p *Pipeline) validate(space string, obs []realm.Observation) error {
 		if len(o.ID) > realm.MaxIDLen {
 			fe.Add(field("id"), fmt.Sprintf("at most %d bytes", realm.MaxIDLen))
 		}
+		switch {
+		case len(o.Replaces) > realm.MaxIDLen:
+			fe.Add(field("replaces"), fmt.Sprintf("at most %d bytes", realm.MaxIDLen))
+		case o.Replaces != "" && o.Replaces == o.ID:
+			fe.Add(field("replaces"), "names the message itself: a message replaces an earlier one, sent under another id")
+		case o.Replaces != "":
+			if j := slices.IndexFunc(obs[i+1:], func(l realm.Observation) bool { return l.ID == o.Replaces }); j >= 0 {
+				fe.Add(field("replaces"), fmt.Sprintf("names messages[%d], which comes after it: a message replaces one sent before it", i+1+j))
+			}
+		}
 	}
 	return fe.Err()
 }
@@ -726,7 +736,7 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 	}
 	out := cypher.Integration{Summary: ext.Summary}
 	if len(ext.Candidates) == 0 {
-		return out, nil
+		return out, p.endReplaced(ctx, o, &out, nil, nil)
 	}
 	decisions, usage, err := p.agent.Integrate(ctx, in)
 	res.Usage.Add(usage)
@@ -833,7 +843,7 @@ func (p *Pipeline) decide(ctx context.Context, o realm.Observation, ext agent.Ex
 			}
 		}
 	}
-	return out, nil
+	return out, p.endReplaced(ctx, o, &out, in.Candidates, nodeIDs)
 }
 
 // calledAlso is the name and aliases of an entity named name and called aliases once

@@ -102,10 +102,13 @@ func covers(win cypher.Window, obs []realm.Observation) bool {
 	return win.Read && win.First == obs[0].Seq && win.Last >= obs[len(obs)-1].Seq
 }
 
-// inSeqOrder is how many observations from the first are of its space in increasing seq.
+// inSeqOrder is how many observations from the first are of its space in increasing seq,
+// none replacing one of those before it (realm.Observation.Replaces): what that one adds
+// is to be stored when its new version reads what to end (endReplaced).
 func inSeqOrder(obs []realm.Observation) int {
 	n := 1
-	for n < len(obs) && obs[n].Space == obs[0].Space && obs[n].Seq > obs[n-1].Seq {
+	for n < len(obs) && obs[n].Space == obs[0].Space && obs[n].Seq > obs[n-1].Seq &&
+		!slices.ContainsFunc(obs[:n], func(o realm.Observation) bool { return o.ID == obs[n].Replaces }) {
 		n++
 	}
 	return n

@@ -97,6 +97,7 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 		rows = append(rows, map[string]any{
 			"i": int64(i), "id": o.ID, "session_id": o.SessionID, "speaker": o.Speaker, "role": o.Role,
 			"content": o.Content, "observed_at": o.ObservedAt.UTC(), "utc_offset": int64(o.Offset), "sent_by": o.SentBy,
+			"replaces": o.Replaces,
 		})
 	}
 	out := make([]SavedObservation, len(obs))
@@ -138,6 +139,9 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 				// lost: the batch is refused, nothing of it stored (the transaction rolls back).
 				return nil, realm.Errorf(realm.EConflict, "messages[%d].id %q is already a stored message whose %s differs: give each message its own id (nothing was stored)", i, obs[i].ID, f)
 			}
+			if err := replacedErr(r, saved, i); err != nil {
+				return nil, err
+			}
 			out[i] = saved
 			if saved.Claimed && n > 0 {
 				seq := saved.Observation.Seq
@@ -168,8 +172,27 @@ func (s *Store) SaveObservationsWindow(ctx context.Context, space, embedder stri
 	return out, win, nil
 }
 
+// replacedErr refuses a new message that replaces one (realm.Observation.Replaces) its
+// space does not hold, or that comes after it (observation_save.cypher replaced_seq):
+// what it says would replace nothing, or what was said later. Errors: ENotFound, EInvalid.
+func replacedErr(r *neo4j.Record, saved SavedObservation, i int64) error {
+	o := saved.Observation
+	if !saved.New || o.Replaces == "" {
+		return nil // sent again: checked when stored, the one it replaces may be forgotten since
+	}
+	v, _ := r.Get("replaced_seq")
+	seq, ok := v.(int64)
+	switch {
+	case !ok:
+		return realm.Errorf(realm.ENotFound, "messages[%d].replaces %q is no message of space %q: a message replaces one stored before it (nothing was stored)", i, o.Replaces, o.Space)
+	case seq > o.Seq:
+		return realm.Errorf(realm.EInvalid, "messages[%d].replaces %q is a message stored after it: a message replaces one sent before it (nothing was stored)", i, o.Replaces)
+	}
+	return nil
+}
+
 // differing names the first field in which o differs from stored ("content", "speaker",
-// "session_id", "timestamp", "role"), "" when o is the stored message sent again. A role
+// "session_id", "timestamp", "role", "replaces"), "" when o is the stored message sent again. A role
 // sent with one and not the other is no other message: a message stored before roles were
 // kept, sent again with its role, is the same; the role it was stored with, or without,
 // stays.
@@ -185,6 +208,8 @@ func differing(stored, o realm.Observation) string {
 		return "timestamp"
 	case stored.Role != o.Role && stored.Role != "" && o.Role != "":
 		return "role"
+	case stored.Replaces != o.Replaces:
+		return "replaces"
 	}
 	return ""
 }
@@ -306,6 +331,22 @@ func (s *Store) GetObservation(ctx context.Context, space, id string) (realm.Obs
 		return realm.Observation{}, nil, s.observationMissing(ctx, space, id)
 	}
 	return observationOf(recs[0], "o"), derivedOf(recs[0]), nil
+}
+
+// ReplacedMemories are the events and facts of space that observation id alone holds up
+// and that still hold (observation_replaced.cypher), by id, with their content: what a
+// newer version of the message ends unless it says them again. None when the space does
+// not hold the observation. Errors: EUnavailable.
+func (s *Store) ReplacedMemories(ctx context.Context, space, id string) ([]realm.Node, error) {
+	recs, err := s.read(ctx, qObservationReplaced, map[string]any{"space": space, "id": id})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]realm.Node, len(recs))
+	for i, r := range recs {
+		out[i] = realm.Node{ID: str(r, "id"), Space: space, Content: str(r, "content")}
+	}
+	return out, nil
 }
 
 // derivedOf reads the derived column of observation_derived.cypher, in id order.
@@ -813,7 +854,7 @@ func observationFromMap(m map[string]any) realm.Observation {
 	return realm.Observation{
 		ID: s("id"), Space: s("space"), SessionID: s("session_id"), Speaker: s("speaker"), Role: s("role"), Content: s("content"),
 		ObservedAt: timeOf(m["observed_at"]), Offset: int(offset), Seq: seq, Status: s("status"), Generation: generation,
-		SentBy: s("sent_by"), Saved: timeOf(m["created_at"]),
+		SentBy: s("sent_by"), Replaces: s("replaces"), Saved: timeOf(m["created_at"]),
 	}
 }
 

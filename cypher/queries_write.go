@@ -161,6 +161,10 @@ var (
 	observationDerivedCypher string
 	qObservationDerived      = newQuery("observation_derived", observationDerivedCypher)
 
+	//go:embed queries/observation_replaced.cypher
+	observationReplacedCypher string
+	qObservationReplaced      = newQuery("observation_replaced", observationReplacedCypher)
+
 	//go:embed queries/observation_lease_owners.cypher
 	observationLeaseOwnersCypher string
 	qObservationLeaseOwners      = newQuery("observation_lease_owners", observationLeaseOwnersCypher)

@@ -56,6 +56,10 @@ import (
 // key that sent the message, or made the correction, on a server with keys): a file
 // without them (an earlier REALM's, a server's without keys) says no key.
 //
+// So is an observation's "replaces" (realm.Observation.Replaces: the id of the message of
+// the space it is a new version of; observation ids are kept by any import): a file
+// without it holds no message sent as another's new version.
+//
 // Version is the format's: an import reads every version from 1 up to it and refuses a
 // newer one. It moves when a field changes so that an older REALM would misread it.
 // Version 2: the space's memories_version is a string (a random id), an integer in version

@@ -21,7 +21,7 @@ import (
 // Export writes it (sorted keys, floats with a point), embedder test:e of 3 dims.
 const smallExport = `{"kind":"space","format":"realm-space","version":2,"space":"SPACE","embedder":"test:e","dims":3,"exported_at":"2026-01-01T00:00:00Z","props":{"created_at":"2026-01-01T00:00:00Z","seq":2,"summary":"Ana moved."}}
 {"kind":"observation","props":{"added":["m1","m2"],"attempts":0,"content":"I moved to Lisbon.","id":"o1","observed_at":"2023-01-01T09:00:00.123456789Z","role":"user","seq":1,"session_id":"","speaker":"Ana","status":"integrated"}}
-{"kind":"observation","props":{"attempts":0,"content":"Still pending.","id":"o2","observed_at":"2023-01-02T09:00:00Z","seq":2,"speaker":"Ana","status":"pending"}}
+{"kind":"observation","props":{"attempts":0,"content":"Still pending.","id":"o2","observed_at":"2023-01-02T09:00:00Z","replaces":"o1","seq":2,"speaker":"Ana","status":"pending"}}
 {"kind":"memory","derived_from":["o1"],"props":{"access_count":2,"content":"Ana moved to Lisbon.","created_at":"2026-01-01T00:00:00Z","embedding":[1.0,0.0,0.0],"id":"m1","keywords":["Lisbon"],"learned_at":"2023-01-01T09:00:00.123456789Z","name":"move","sources":["o1"],"t_end":"2023-01-01T00:00:00Z","t_start":"2023-01-01T00:00:00Z","type":"event"}}
 {"kind":"memory","derived_from":["o1"],"props":{"access_count":0,"content":"Ana lives in Lisbon.","created_at":"2026-01-01T00:00:00Z","embedding":[0.0,0.6,0.8],"id":"m2","keywords":[],"learned_at":"2023-01-01T09:00:00.123456789Z","name":"home","sources":["o1"],"type":"fact"}}
 {"kind":"edge","predicate":"correlates","from":"m1","to":"m2","props":{"confidence":0.9,"id":"e2","initial_weight":0.5,"layer":"associative","weight":1.0}}

@@ -242,7 +242,7 @@ func (o *Agent) decide(cc agent.CandidateContext, nbs, byID []scoredNeighbour, s
 		if conflicts(cs, nb.Node) {
 			continue // a state change: add, relate by supersedes
 		}
-		says := nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && timeCovered(c, nb.Node) && numbersIn(c.Content, nb.Node.Content)
+		says := nb.sim >= o.opts.SkipSimilarity && nb.newWords == 0 && (timeCovered(c, nb.Node) || pastedAgain(c, nb.Node)) && numbersIn(c.Content, nb.Node.Content)
 		if nb.Node.ValidUntil != nil && !said.Before(*nb.Node.ValidUntil) {
 			// Said again once superseded ("We're going to Lisbon in May" after "Lisbon is
 			// cancelled"): no repeat of what ended, it holds anew.
@@ -378,6 +378,15 @@ func sameTime(c agent.Candidate, n realm.Node) bool {
 		return false
 	}
 	return sameDay(*c.TStart, *n.TStart) && sameDay(*c.TEnd, *n.TEnd)
+}
+
+// pastedAgain: the candidate is a document's text, a part of a long message or a message
+// of several lines (a note, a runbook), that says word for word what the node says: the
+// same text pasted again. Dated the day it was told only because it tells no time of its
+// own (told), it is no new event on another day, as a line said again is ("Front door
+// opened", each day its own).
+func pastedAgain(c agent.Candidate, n realm.Node) bool {
+	return (c.Part > 0 || strings.Contains(strings.TrimSpace(c.Content), "\n")) && c.Content == n.Content
 }
 
 // timeCovered: the candidate's time, if any, lies within the node's.
