@@ -18,7 +18,7 @@ func (s *server) handleFeedback(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	if err := fb.Validate(); err != nil {
+	if err := s.admit(r, fb.Validate()); err != nil {
 		writeError(w, r, err)
 		return
 	}
