@@ -2,6 +2,7 @@ package realm
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"regexp"
 	"strings"
@@ -349,6 +350,15 @@ func Cosine(a, b []float32) float64 {
 // Usage accounts for LLM calls, by stage (extract, integrate, plan, sufficiency, expand,
 // answer, audit, judge).
 type Usage map[string]StageUsage
+
+// MarshalJSON writes no usage as {}, never null: a result that cost nothing (the offline
+// agent, a message integrated before) reads as one that cost something, with no stage.
+func (u Usage) MarshalJSON() ([]byte, error) {
+	if u == nil {
+		return []byte("{}"), nil
+	}
+	return json.Marshal(map[string]StageUsage(u))
+}
 
 // StageUsage is the cost of one stage.
 type StageUsage struct {

@@ -43,7 +43,11 @@ func (s *server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	if err := keyOf(r.Context()).scopeErr(answerScope(req)); err != nil {
+	err = keyOf(r.Context()).scopeErr(answerScope(req))
+	if err == nil {
+		err = req.Validate()
+	}
+	if err := s.admit(r, err); err != nil {
 		writeError(w, r, err)
 		return
 	}

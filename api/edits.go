@@ -18,7 +18,7 @@ func (s *server) handleFeedback(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	if err := fb.Validate(); err != nil {
+	if err := s.admit(r, fb.Validate()); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -31,10 +31,11 @@ func (s *server) handleFeedback(w http.ResponseWriter, r *http.Request) {
 	encode(w, http.StatusOK, res)
 }
 
+// handleListEdits lists the reconsolidation log of a space, newest first, a page at a time.
 func (s *server) handleListEdits(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	fe := realm.FieldErrors{}
-	queryKnown(q, fe, "trace", "node", "since", "limit")
+	queryKnown(q, fe, "trace", "node", "since", "cursor", "limit")
 	f := realm.EditFilter{TraceID: q.Get("trace"), NodeID: q.Get("node")}
 	f.Since = queryTime(q, "since", fe)
 	f.Limit = queryInt(q, "limit", realm.DefaultEditLimit, 1, realm.MaxEditLimit, fe)
@@ -42,15 +43,12 @@ func (s *server) handleListEdits(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	edits, err := s.Store.ListEdits(r.Context(), chi.URLParam(r, "space"), f)
+	edits, next, err := s.Store.ListEdits(r.Context(), chi.URLParam(r, "space"), f, q.Get("cursor"))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	if edits == nil {
-		edits = []realm.Edit{}
-	}
-	encode(w, http.StatusOK, map[string]any{"edits": edits})
+	encode(w, http.StatusOK, map[string]any{"edits": edits, "next_cursor": next})
 }
 
 // handleRevert undoes the reconsolidation an edit belongs to; reverting twice is a no-op.

@@ -65,8 +65,11 @@ type forgetAboutResult struct {
 // handleForgetAbout forgets what a space holds about someone (forgetAboutPerson).
 func (s *server) handleForgetAbout(w http.ResponseWriter, r *http.Request) {
 	req, err := decode[forgetAboutRequest](r)
-	var res forgetAboutResult
 	if err == nil {
+		err = req.validate()
+	}
+	var res forgetAboutResult
+	if err = s.admit(r, err); err == nil {
 		res, err = s.forgetAboutPerson(r.Context(), chi.URLParam(r, "space"), req)
 	}
 	if err != nil {

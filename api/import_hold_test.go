@@ -111,6 +111,33 @@ func TestImportHoldsSpace(t *testing.T) {
 			}
 		})
 	}
+	// A malformed request is told so (400) during the import too: a client learns that
+	// its request is wrong whatever the import.
+	for _, tc := range []struct {
+		name, method, path string
+		body               any
+		field              string
+	}{
+		{"Recall", "POST", sp + "/recall", map[string]any{"query": "x", "k": 101}, "k"},
+		{"Answer", "POST", sp + "/answer", map[string]any{"query": "x", "k": 101}, "k"},
+		{"Ingest", "POST", sp + "/observations", map[string]any{"messages": []map[string]string{{"speaker": "Ana", "content": " ", "timestamp": "2023-06-03T10:00:00Z"}}}, "messages[0].content"},
+		{"ForgetPerson", "POST", sp + "/forget", map[string]any{"about": []string{}}, "about"},
+		{"Correct", "PATCH", sp + "/memories/m1", map[string]any{"content": " "}, "content"},
+		{"Feedback", "POST", sp + "/traces/t1/feedback", map[string]any{"useful_node_ids": []string{strings.Repeat("x", 257)}}, "useful_node_ids[0]"},
+		{"ListMessages", "GET", sp + "/observations?limit=0", nil, "limit"},
+		{"ListMemories", "GET", sp + "/memories?type=thing", nil, "type"},
+		{"Graph", "GET", sp + "/graph?depth=9", nil, "depth"},
+		{"Edits", "GET", sp + "/edits?limit=0", nil, "limit"},
+		{"GetMessage", "GET", sp + "/observations/" + strings.Repeat("x", 257), nil, "id"},
+		{"ForgetMessage", "DELETE", sp + "/observations/" + strings.Repeat("x", 257), nil, "id"},
+	} {
+		t.Run(tc.name+"MalformedFirst", func(t *testing.T) {
+			var p problemDoc
+			if code := c.do(tc.method, tc.path, tc.body, &p).StatusCode; code != http.StatusBadRequest || p.Fields[tc.field] == "" {
+				t.Errorf("during the import: %d %+v, want 400 naming %s", code, p, tc.field)
+			}
+		})
+	}
 	cs := mustConnectMCP(t, c.base, c.key)
 	for tool, args := range map[string]map[string]any{
 		"forget_about":    {"space": space, "about": []string{"Caroline"}},

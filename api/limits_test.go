@@ -1,13 +1,17 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/realm-memory/realm/api/apitest"
 	"github.com/realm-memory/realm/cypher/cyphertest"
@@ -271,4 +275,71 @@ func repeat[T any](v T, n int) []T {
 		out[i] = v
 	}
 	return out
+}
+
+// TestByteLimitsDeclared: a limit the server counts in bytes of UTF-8 is declared as
+// x-max-bytes beside the schema's maxLength (which counts characters) and said in its
+// description: maxLength characters of "é", which the schema lets through, are refused
+// naming the field. A limit counted in characters (a speaker's name) has no x-max-bytes,
+// and as many "é" pass.
+func TestByteLimitsDeclared(t *testing.T) {
+	doc := apitest.Spec(t)
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	schemas := doc.Components.Schemas
+	message := func(field string) func(v string) any {
+		return func(v string) any {
+			m := map[string]string{"speaker": "Ana", "content": "I moved to Lisbon.", "timestamp": "2023-01-10T09:00:00Z"}
+			m[field] = v
+			return map[string]any{"messages": []any{m}}
+		}
+	}
+	field := func(name string) func(v string) any {
+		return func(v string) any { return map[string]any{name: v} }
+	}
+	feedback := schemas["Feedback"].Value.AllOf[0].Value.Properties
+	tests := []struct {
+		name, method, path string
+		body               func(v string) any // nil: the value goes in the path
+		schema             *openapi3.Schema
+		field              string
+	}{
+		{"MessageContent", "POST", sp + "/observations", message("content"), schemas["Message"].Value.AllOf[0].Value.Properties["content"].Value, "messages[0].content"},
+		{"MessageID", "POST", sp + "/observations", message("id"), schemas["Message"].Value.AllOf[0].Value.Properties["id"].Value, "messages[0].id"},
+		{"RecallQuery", "POST", sp + "/recall", field("query"), schemas["RecallRequest"].Value.Properties["query"].Value, "query"},
+		{"AnswerQuery", "POST", sp + "/answer", field("query"), schemas["AnswerRequest"].Value.Properties["query"].Value, "query"},
+		{"Correction", "PATCH", sp + "/memories/m1", field("content"), schemas["CorrectionRequest"].Value.Properties["content"].Value, "content"},
+		{"FeedbackAnswer", "POST", sp + "/traces/t1/feedback", field("answer"), feedback["answer"].Value, "answer"},
+		{"FeedbackNodeID", "POST", sp + "/traces/t1/feedback", func(v string) any { return map[string]any{"useful_node_ids": []string{v}} },
+			feedback["useful_node_ids"].Value.Items.Value, "useful_node_ids[0]"},
+		{"PathID", "GET", sp + "/memories/", nil, doc.Components.Parameters["ID"].Value.Schema.Value, "id"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := int(*tt.schema.MaxLength)
+			if got := fmt.Sprint(tt.schema.Extensions["x-max-bytes"]); got != strconv.Itoa(n) {
+				t.Errorf("x-max-bytes %s, want %d (maxLength)", got, n)
+			}
+			v, path, body := strings.Repeat("é", n), tt.path, any(nil)
+			if tt.body == nil {
+				path += url.PathEscape(v)
+			} else {
+				body = tt.body(v)
+			}
+			var p problemDoc
+			if code := c.do(tt.method, path, body, &p).StatusCode; code != http.StatusBadRequest || p.Fields[tt.field] == "" {
+				t.Errorf("%d \"é\": %d %+v, want 400 naming %s", n, code, p, tt.field)
+			}
+		})
+	}
+	t.Run("CharactersSpeaker", func(t *testing.T) {
+		name := schemas["Name"].Value
+		if _, ok := name.Extensions["x-max-bytes"]; ok {
+			t.Errorf("a name, counted in characters, has x-max-bytes")
+		}
+		if code := c.status("POST", sp+"/observations", message("speaker")(strings.Repeat("é", int(*name.MaxLength)))); code != http.StatusOK {
+			t.Errorf("%d \"é\" as a speaker: %d, want 200", *name.MaxLength, code)
+		}
+	})
 }

@@ -698,7 +698,7 @@ func tenantData(t *testing.T, store *cypher.Store, space string) string {
 		ids = append(ids, n.ID)
 	}
 	slices.Sort(ids)
-	edits, err := store.ListEdits(ctx, space, realm.EditFilter{Limit: realm.MaxEditLimit})
+	edits, _, err := store.ListEdits(ctx, space, realm.EditFilter{Limit: realm.MaxEditLimit}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -409,7 +409,10 @@ type correctionRequest struct {
 func (s *server) handleCorrectMemory(w http.ResponseWriter, r *http.Request) {
 	space := chi.URLParam(r, "space")
 	req, err := decode[correctionRequest](r)
-	if err != nil {
+	if err == nil {
+		err = s.Ingest.ValidateCorrection(req.Content)
+	}
+	if err := s.admit(r, err); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -447,7 +450,7 @@ func (s *server) handleDeleteMemory(w http.ResponseWriter, r *http.Request) {
 // (construction.Pipeline.Forget), which a key without the read scope sees as ingestView
 // shows an ingestion.
 func (s *server) handleDeleteObservation(w http.ResponseWriter, r *http.Request) {
-	id, ok := observationID(w, r)
+	id, ok := s.observationID(w, r)
 	if !ok {
 		return
 	}
@@ -494,7 +497,7 @@ func (s *server) handleListObservations(w http.ResponseWriter, r *http.Request) 
 // handleGetObservation answers one message and the memories derived from it, each saying
 // whether forgetting the message (DELETE …/observations/{id}) would delete it.
 func (s *server) handleGetObservation(w http.ResponseWriter, r *http.Request) {
-	id, ok := observationID(w, r)
+	id, ok := s.observationID(w, r)
 	if !ok {
 		return
 	}
@@ -506,14 +509,20 @@ func (s *server) handleGetObservation(w http.ResponseWriter, r *http.Request) {
 	encode(w, http.StatusOK, map[string]any{"observation": obs, "memories": derived})
 }
 
-// observationID is the {id} of …/observations/{id}, unescaped; when it is no escape, it
-// answers 400 and returns false.
-func observationID(w http.ResponseWriter, r *http.Request) (string, bool) {
+// observationID is the {id} of …/observations/{id}, unescaped, once the request is
+// admitted (admit); when it is no escape (400), or an import holds the space (409), it
+// answers that and returns false.
+func (s *server) observationID(w http.ResponseWriter, r *http.Request) (string, bool) {
 	id, ok := pathParam(r, "id")
+	var err error
 	if !ok {
-		writeError(w, r, realm.FieldErrors{"id": "must be a percent-encoded observation id"}.Err())
+		err = realm.FieldErrors{"id": "must be a percent-encoded observation id"}.Err()
 	}
-	return id, ok
+	if err := s.admit(r, err); err != nil {
+		writeError(w, r, err)
+		return "", false
+	}
+	return id, true
 }
 
 // pathParam is the path parameter name, unescaped: chi routes on the raw path, and so
@@ -618,9 +627,9 @@ func (s *server) handleGraph(w http.ResponseWriter, r *http.Request) {
 // not exist, never written or erased, as every other read of it, its export and a recall
 // answer, and as a space outside the key's patterns is answered (spaceAccess): what
 // exists and what a key may not see read alike. Reads of one item of a space (a memory,
-// a message, a trace) find it missing anyway.
+// a message, a trace) find it missing anyway. A space an import holds is 409 (admit).
 func (s *server) spaceReadable(r *http.Request, fe realm.FieldErrors) error {
-	if err := fe.Err(); err != nil {
+	if err := s.admit(r, fe.Err()); err != nil {
 		return err
 	}
 	space := chi.URLParam(r, "space")

@@ -55,12 +55,16 @@ func newRouteIndex(routes chi.Routes) *routeIndex {
 	return ix
 }
 
-// allowed lists the methods, of probedMethods, that some route serves on path.
+// allowed lists the methods, of probedMethods, that some route serves on path, HEAD
+// after GET: a GET route answers HEAD too (middleware.GetHead in NewServer).
 func (ix *routeIndex) allowed(path string) []string {
 	var allow []string
 	for _, m := range probedMethods {
 		if ix.flat.Match(chi.NewRouteContext(), m, path) {
 			allow = append(allow, m)
+			if m == http.MethodGet {
+				allow = append(allow, http.MethodHead)
+			}
 		}
 	}
 	return allow

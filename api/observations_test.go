@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -420,6 +421,31 @@ func TestJobUsage(t *testing.T) {
 		g := got[stage]
 		if g.Calls != w.Calls || g.Failures != w.Failures || g.Fallbacks != w.Fallbacks {
 			t.Errorf("job's %s usage %+v, want the synchronous one's calls, failures and fallbacks %+v", stage, g, w)
+		}
+	}
+}
+
+// TestUsageIsAnObject: a message's usage is an object whether it was integrated now or
+// before (already_integrated), {} when no LLM call was made (the offline agent): never
+// null, as openapi.yaml's Usage says (apitest checks every usage of every test).
+func TestUsageIsAnObject(t *testing.T) {
+	srv := newTestServer(t, apitest.New(t), Config{})
+	c := client{t: t, base: srv.URL}
+	sp := "/v1/spaces/" + cyphertest.NewSpace(t)
+	batch := map[string]any{"messages": []map[string]string{
+		{"id": "u1", "speaker": "Ana", "content": "I moved to Lisbon in 2021.", "timestamp": "2023-01-10T09:00:00Z"}}}
+	for _, want := range []string{"integrated", "already_integrated"} {
+		var res struct {
+			Results []struct {
+				Status string
+				Usage  any
+			}
+		}
+		if code := c.do("POST", sp+"/observations", batch, &res).StatusCode; code != http.StatusOK || len(res.Results) != 1 {
+			t.Fatalf("ingest: %d %+v", code, res)
+		}
+		if got := res.Results[0]; got.Status != want || !reflect.DeepEqual(got.Usage, map[string]any{}) {
+			t.Errorf("usage of a message %s: %#v, want {}", got.Status, got.Usage)
 		}
 	}
 }

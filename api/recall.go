@@ -16,7 +16,7 @@ func (s *server) handleRecall(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	if err := req.Validate(); err != nil {
+	if err := s.admit(r, req.Validate()); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -30,7 +30,7 @@ func (s *server) handleRecall(w http.ResponseWriter, r *http.Request) {
 }
 
 // recall is a recall for the HTTP routes and the MCP tools (which refuse a space an
-// import holds before: notImporting).
+// import holds before: admit, addTool).
 //
 // A space that holds no memory (one never written to, or not yet integrated) has nothing
 // to recall: ENotFound, and nothing stored. A recall stores its trace (for feedback), and

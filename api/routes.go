@@ -48,9 +48,12 @@ func (s *server) routes(r chi.Router) {
 			// Ingest refuses a space an import holds in the transaction that saves its
 			// batch (cypher.Store.SaveObservations), which says what an outage left of it.
 			write.Post("/observations", s.handleObservations)
-			// Every other route of the space refuses it while an import holds it; its
-			// erasure, below, cancels the import.
-			read, write = read.With(s.notImporting), write.With(s.notImporting)
+			// Every other route of the space refuses it while an import holds it (409), once
+			// its request is known to be well formed (a client learns that its request is
+			// wrong whatever the import): a route taking a query or a body checks them, then
+			// the hold (admit); one taking only the path the middlewares above checked, here
+			// (held). Its erasure, below, cancels the import.
+			held := func(r chi.Router) chi.Router { return r.With(s.notImporting) }
 			// Feedback and revert act on what a recall read, and answer it (the trace's
 			// query, its memories' labels, the edges' weights): a write-only key would learn
 			// another key's questions and test guesses at the space's content through them.
@@ -64,18 +67,18 @@ func (s *server) routes(r chi.Router) {
 			// Forgetting about a person answers what it found: a search of the space (read).
 			readWrite.Post("/forget", s.handleForgetAbout)
 			read.Get("/memories", s.handleListMemories)
-			read.Get("/memories/{id}", s.handleGetMemory)
+			held(read).Get("/memories/{id}", s.handleGetMemory)
 			write.Patch("/memories/{id}", s.handleCorrectMemory)
-			write.Delete("/memories/{id}", s.handleDeleteMemory)
+			held(write).Delete("/memories/{id}", s.handleDeleteMemory)
 			read.Get("/stats", s.handleStats)
 			read.Get("/graph", s.handleGraph)
 			read.Post("/recall", s.handleRecall)
 			read.Post("/answer", s.handleAnswer)
-			read.Get("/traces/{id}", s.handleTrace)
+			held(read).Get("/traces/{id}", s.handleTrace)
 			readWrite.Post("/traces/{id}/feedback", s.handleFeedback)
 			read.Get("/edits", s.handleListEdits)
-			readWrite.Post("/edits/{id}/revert", s.handleRevert)
-			read.Get("/export", s.handleExport)
+			held(readWrite).Post("/edits/{id}/revert", s.handleRevert)
+			held(read).Get("/export", s.handleExport)
 		})
 		// After the Route above, which would otherwise take this path for every method.
 		r.With(validSpace, spaceAccess, need(ScopeAdmin)).Delete("/v1/spaces/{space}", s.handleDeleteSpace)
@@ -104,6 +107,16 @@ func (s *server) notImporting(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// admit is the error of a request of a space once its input is checked (inputErr: nil
+// when it is well formed): inputErr, else the refusal of a space an import holds
+// (importHold), as notImporting refuses a route that takes no input.
+func (s *server) admit(r *http.Request, inputErr error) error {
+	if inputErr != nil {
+		return inputErr
+	}
+	return s.importHold(r.Context(), chi.URLParam(r, "space"))
 }
 
 // importHold is notImporting's check: the refusal (EConflict) of a space an import holds,

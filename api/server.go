@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
@@ -154,7 +155,10 @@ func NewServer(cfg Config, deps Deps) http.Handler {
 	}
 	metrics := newHTTPMetrics(deps.Metrics)
 	r := chi.NewRouter()
-	r.Use(requestID, metrics.observe, withLogger(deps.Logger), recoverPanics, s.guard, limitBody(cfg.MaxBodyBytes), sharedNeo4jWait)
+	// middleware.GetHead: HEAD is answered as GET, through the same middlewares (keys,
+	// scopes, rate limits, import holds), and net/http sends no body (RFC 9110 §9.3.2).
+	r.Use(requestID, metrics.observe, withLogger(deps.Logger), recoverPanics, s.guard, limitBody(cfg.MaxBodyBytes), sharedNeo4jWait,
+		middleware.GetHead)
 	s.routes(r)
 	metrics.learnRoutes(r)
 	return r

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -37,6 +38,20 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	for op := range spec {
 		if !routed[op] {
 			t.Errorf("%s is in openapi.yaml but not routed", op)
+		}
+	}
+}
+
+// TestSpecServers: the document names the server's default address, with no trailing
+// slash (a generated client joins it to paths that begin with one).
+func TestSpecServers(t *testing.T) {
+	servers := apitest.Spec(t).Servers
+	if len(servers) == 0 || servers[0].URL != "http://localhost:8080" {
+		t.Fatalf("servers %+v, want http://localhost:8080 first", servers)
+	}
+	for _, s := range servers {
+		if u, err := url.Parse(s.URL); err != nil || u.Host == "" || strings.HasSuffix(s.URL, "/") {
+			t.Errorf("server %q: want an absolute URL without a trailing slash (%v)", s.URL, err)
 		}
 	}
 }

@@ -30,6 +30,16 @@ var correctedTypes = []realm.NodeType{realm.Event, realm.Fact}
 // said are wrong: they stay with the old memory, one supersedes edge away.
 var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
 
+// ValidateCorrection is Correct's check of its content, which needs no memory: an
+// EInvalid error naming content, or nil; a caller may check a request with it before
+// reading anything.
+func (p *Pipeline) ValidateCorrection(content string) error {
+	if msg := p.contentErr(content); msg != "" {
+		return realm.FieldErrors{"content": msg}.Err()
+	}
+	return nil
+}
+
 // Correct corrects memory id of space by hand ("her name is Marina, not Marta"), as
 // REALM.md §2 writes a state change: never an overwrite, an add plus a supersedes edge.
 // The new memory says content, in the old one's type, name (correctedName), times, participants and
@@ -51,8 +61,8 @@ var copiedTypes = []realm.NodeType{realm.Entity, realm.Episode}
 // import holds the space), EUnavailable; an error after the memory's correction leaves
 // the siblings not yet corrected as they are, until the correction is sent again.
 func (p *Pipeline) Correct(ctx context.Context, space, id, content string, validFrom time.Time, by string) (Corrected, error) {
-	if msg := p.contentErr(content); msg != "" {
-		return Corrected{}, realm.FieldErrors{"content": msg}.Err()
+	if err := p.ValidateCorrection(content); err != nil {
+		return Corrected{}, err
 	}
 	old, _, err := p.store.GetMemory(ctx, space, id)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -307,28 +309,60 @@ func undoOf(latestFirst []realm.Edit) []map[string]any {
 	return out
 }
 
-// ListEdits returns the logged edits of a space that f selects, newest first.
-func (s *Store) ListEdits(ctx context.Context, space string, f realm.EditFilter) ([]realm.Edit, error) {
+// ListEdits returns up to f.Limit logged edits of a space that f selects, newest first,
+// after the opaque cursor ("" for the first page), and the cursor of the next page (""
+// at the end). Errors: EInvalid (bad cursor), EUnavailable.
+func (s *Store) ListEdits(ctx context.Context, space string, f realm.EditFilter, cursor string) ([]realm.Edit, string, error) {
 	limit := f.Limit
 	if limit <= 0 {
 		limit = realm.DefaultEditLimit
 	}
 	limit = min(limit, realm.MaxEditLimit)
-	var since any
-	if !f.Since.IsZero() {
-		since = f.Since.UTC()
-	}
-	recs, err := s.read(ctx, qEditList, map[string]any{
-		"space": space, "trace_id": f.TraceID, "node_id": f.NodeID, "since": since, "limit": int64(limit),
-	})
+	afterAt, afterSeq, afterID, err := decodeEditCursor(cursor)
 	if err != nil {
-		return nil, err
+		return nil, "", err
+	}
+	params := map[string]any{
+		"space": space, "trace_id": f.TraceID, "node_id": f.NodeID, "since": nil,
+		"after_at": nil, "after_seq": afterSeq, "after_id": afterID, "limit": int64(limit + 1),
+	}
+	if !f.Since.IsZero() {
+		params["since"] = f.Since.UTC()
+	}
+	if !afterAt.IsZero() {
+		params["after_at"] = afterAt
+	}
+	recs, err := s.read(ctx, qEditList, params)
+	if err != nil {
+		return nil, "", err
 	}
 	out := make([]realm.Edit, 0, len(recs))
 	for _, r := range recs {
 		out = append(out, editFromProps(propsOf(r, "edit")))
 	}
-	return out, nil
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		last := out[limit-1]
+		seq, _ := propsOf(recs[limit-1], "edit")["seq"].(int64)
+		next = encodeCursor(last.Time, strconv.FormatInt(seq, 10)+"|"+last.ID)
+	}
+	return out, next, nil
+}
+
+// decodeEditCursor reads a cursor of ListEdits: the time, seq and id of the last edit of
+// the page before; zero for "".
+func decodeEditCursor(c string) (time.Time, int64, string, error) {
+	at, rest, err := decodeCursor(c)
+	if err != nil || c == "" {
+		return at, 0, "", err
+	}
+	seq, id, ok := strings.Cut(rest, "|")
+	n, err := strconv.ParseInt(seq, 10, 64)
+	if !ok || err != nil {
+		return time.Time{}, 0, "", realm.Errorf(realm.EInvalid, "cursor %q is not one this server gave out", c)
+	}
+	return at, n, id, nil
 }
 
 // EditStats counts the logged edits of a space by action; reverted edits are counted

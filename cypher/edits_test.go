@@ -126,7 +126,7 @@ func TestApplyEdits(t *testing.T) {
 		if len(applied) != 4 {
 			t.Fatalf("%d edits logged, want 4 (weaken of a symmetric edge counts twice): %+v", len(applied), applied)
 		}
-		listed, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: "trace-1"})
+		listed, _, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: "trace-1"}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,8 +144,8 @@ func TestApplyEdits(t *testing.T) {
 				t.Errorf("strengthen logged %v → %v, want 0.5 → 0.75", *e.OldWeight, e.NewWeight)
 			}
 		}
-		byNode, _ := s.ListEdits(ctx, space, realm.EditFilter{NodeID: ids[0]})
-		future, _ := s.ListEdits(ctx, space, realm.EditFilter{Since: time.Now().Add(time.Hour)})
+		byNode, _, _ := s.ListEdits(ctx, space, realm.EditFilter{NodeID: ids[0]}, "")
+		future, _, _ := s.ListEdits(ctx, space, realm.EditFilter{Since: time.Now().Add(time.Hour)}, "")
 		if len(byNode) != 2 || len(future) != 0 {
 			t.Errorf("filters: %d edits touch m0 (want 2), %d in the future (want 0)", len(byNode), len(future))
 		}
@@ -200,7 +200,7 @@ func TestApplyEdits(t *testing.T) {
 			}
 		}
 		sameWeights(t, before, edgeWeights(t, s, space, ids))
-		listed, err := s.ListEdits(ctx, space, realm.EditFilter{})
+		listed, _, err := s.ListEdits(ctx, space, realm.EditFilter{}, "")
 		if err != nil || len(listed) != 1 {
 			t.Errorf("%d edits logged (%v), want the first strengthen's alone", len(listed), err)
 		}
@@ -232,7 +232,7 @@ func TestApplyEdits(t *testing.T) {
 			return out
 		}
 		first := add()
-		listed, err := s.ListEdits(ctx, space, realm.EditFilter{})
+		listed, _, err := s.ListEdits(ctx, space, realm.EditFilter{}, "")
 		if err != nil || len(listed) != 3 {
 			t.Fatalf("%d edits listed (%v)", len(listed), err)
 		}
@@ -330,7 +330,7 @@ func TestApplyEditsOneStatement(t *testing.T) {
 	if !reflect.DeepEqual(weights, wantWeights) {
 		t.Errorf("weights %v, want %v", weights, wantWeights)
 	}
-	listed, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: "trace-once"})
+	listed, _, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: "trace-once"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -490,7 +490,7 @@ func TestRevertReconsolidation(t *testing.T) {
 
 	t.Run("OK", func(t *testing.T) {
 		// Revert the second by the id of its one edit: back to the first's weights.
-		listed, _ := s.ListEdits(ctx, space, realm.EditFilter{Limit: 1})
+		listed, _, _ := s.ListEdits(ctx, space, realm.EditFilter{Limit: 1}, "")
 		if len(listed) != 1 || listed[0].ReconsolidationID != second.ReconsolidationID {
 			t.Fatalf("newest edit %+v, want the second reconsolidation's", listed)
 		}
@@ -601,7 +601,7 @@ func TestEditsTenancy(t *testing.T) {
 	if edges, _ := s.InducedEdges(ctx, spaceA, append(a, b...)); len(edges) != 1 {
 		t.Errorf("space A has %d edges, want 1", len(edges))
 	}
-	listed, _ := s.ListEdits(ctx, spaceB, realm.EditFilter{})
+	listed, _, _ := s.ListEdits(ctx, spaceB, realm.EditFilter{}, "")
 	if len(listed) != 0 {
 		t.Errorf("space B lists %d edits", len(listed))
 	}
@@ -611,4 +611,71 @@ func TestEditsTenancy(t *testing.T) {
 	if st, _ := s.EditStats(ctx, spaceB); st != (realm.EditStats{}) {
 		t.Errorf("space B stats %+v", st)
 	}
+}
+
+// TestListEditsPages: the log pages by cursor, newest first, past any limit: pages of
+// every size join into the whole log, in its order, each edit once, also among edits
+// logged at the same instant by two reconsolidations (ties broken by seq, then id); the
+// filters hold on every page; a cursor not given out is EInvalid.
+func TestListEditsPages(t *testing.T) {
+	s := cyphertest.MustOpen(t)
+	ctx := context.Background()
+	space, ids := editGraph(t, s, 4,
+		editTestEdge{0, 1, realm.Precedes, 0.5}, editTestEdge{1, 2, realm.Precedes, 0.5}, editTestEdge{2, 3, realm.Precedes, 0.5})
+	strengthen := func(from, to int) realm.EditProposal {
+		return realm.EditProposal{From: ids[from], To: ids[to], Action: realm.EditStrengthen, Predicate: realm.Precedes, Confidence: 0.5}
+	}
+	at := time.Now().UTC().Truncate(time.Second)
+	for i, b := range []cypher.EditBatch{
+		batch("t1", strengthen(0, 1), strengthen(1, 2), strengthen(2, 3)),
+		batch("t2", strengthen(0, 1), strengthen(1, 2)), // the same instant as t1's
+		batch("t3", strengthen(2, 3)),
+	} {
+		b.Time = at.Add(time.Duration(i/2) * time.Second)
+		if _, err := s.ApplyEdits(ctx, space, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []realm.EditFilter{{}, {NodeID: ids[1]}, {TraceID: "t1"}} {
+		f.Limit = realm.MaxEditLimit
+		whole, next, err := s.ListEdits(ctx, space, f, "")
+		if err != nil || next != "" {
+			t.Fatalf("%+v: whole log: next %q, %v", f, next, err)
+		}
+		for limit := 1; limit <= len(whole); limit++ {
+			f.Limit = limit
+			var paged []realm.Edit
+			for cursor, pages := "", 0; ; pages++ {
+				page, next, err := s.ListEdits(ctx, space, f, cursor)
+				if err != nil || len(page) > limit || pages > len(whole) {
+					t.Fatalf("%+v: page %d: %d edits, %v", f, pages, len(page), err)
+				}
+				paged = append(paged, page...)
+				if next == "" {
+					break
+				}
+				cursor = next
+			}
+			if !reflect.DeepEqual(editIDs(paged), editIDs(whole)) {
+				t.Errorf("%+v, limit %d: pages %v, want %v", f, limit, editIDs(paged), editIDs(whole))
+			}
+		}
+	}
+	all, _, _ := s.ListEdits(ctx, space, realm.EditFilter{}, "")
+	if len(all) != 6 || all[0].TraceID != "t3" || all[5].TraceID == "t3" {
+		t.Errorf("log %v, want 6 edits, t3's first", all)
+	}
+	for _, bad := range []string{"x", "MjAyMy0wMS0wMVQwMDowMDowMFp8eA"} { // not base64; a time and no seq
+		if _, _, err := s.ListEdits(ctx, space, realm.EditFilter{}, bad); realm.ErrorCode(err) != realm.EInvalid {
+			t.Errorf("cursor %q: %v, want invalid", bad, err)
+		}
+	}
+}
+
+func editIDs(edits []realm.Edit) []string {
+	out := make([]string, len(edits))
+	for i, e := range edits {
+		out[i] = e.ID
+	}
+	return out
 }

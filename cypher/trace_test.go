@@ -212,7 +212,7 @@ func TestExpireTracesErasesQueriesOfDeletedTraces(t *testing.T) {
 		}
 	}
 	// The second link is reverted: its add's edit keeps the question, with no link.
-	reverted, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: gone.ID})
+	reverted, _, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: gone.ID}, "")
 	if err != nil || len(reverted) != 1 {
 		t.Fatalf("edits of the gone trace: %+v %v", reverted, err)
 	}
@@ -235,7 +235,7 @@ func TestExpireTracesErasesQueriesOfDeletedTraces(t *testing.T) {
 	// What the space holds of the gone trace's question: in its edits, in its links.
 	held := func() (edits, links int) {
 		t.Helper()
-		all, err := s.ListEdits(ctx, space, realm.EditFilter{})
+		all, _, err := s.ListEdits(ctx, space, realm.EditFilter{}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -366,7 +366,7 @@ func erasingVectors(space string, embedded *[]string) cypher.QueryVectors {
 func checkErased(t *testing.T, s *cypher.Store, space string, ids []string, erased, kept realm.Trace) {
 	t.Helper()
 	ctx := context.Background()
-	edits, err := s.ListEdits(ctx, space, realm.EditFilter{})
+	edits, _, err := s.ListEdits(ctx, space, realm.EditFilter{}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -169,7 +169,7 @@ func TestReconsolidateConcurrent(t *testing.T) {
 		if want := len(edges) + 1; len(got) != want { // n2—n3 is stored both ways
 			t.Errorf("%d edges after the reconsolidations, want %d", len(got), want)
 		}
-		logged, err := s.ListEdits(ctx, space, realm.EditFilter{Limit: realm.MaxEditLimit})
+		logged, _, err := s.ListEdits(ctx, space, realm.EditFilter{Limit: realm.MaxEditLimit}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +246,7 @@ func TestReconsolidateConcurrent(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		logged, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: trace, Limit: realm.MaxEditLimit})
+		logged, _, err := s.ListEdits(ctx, space, realm.EditFilter{TraceID: trace, Limit: realm.MaxEditLimit}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -301,7 +301,7 @@ func TestReconsolidateConcurrent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		logged, err := s.ListEdits(ctx, space, realm.EditFilter{Limit: realm.MaxEditLimit})
+		logged, _, err := s.ListEdits(ctx, space, realm.EditFilter{Limit: realm.MaxEditLimit}, "")
 		if err != nil {
 			t.Fatal(err)
 		}

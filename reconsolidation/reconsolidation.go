@@ -223,7 +223,7 @@ func (r *Reconsolidator) Revert(ctx context.Context, space, id string) ([]realm.
 // client's retry would apply them twice (EConflict names the reconsolidation to revert
 // for other feedback). Feedback that applied no edit leaves nothing to apply twice.
 func (r *Reconsolidator) noFeedbackYet(ctx context.Context, space, traceID string) error {
-	edits, err := r.store.ListEdits(ctx, space, realm.EditFilter{TraceID: traceID, Limit: realm.MaxEditLimit})
+	edits, _, err := r.store.ListEdits(ctx, space, realm.EditFilter{TraceID: traceID, Limit: realm.MaxEditLimit}, "")
 	if err != nil {
 		return err
 	}

@@ -542,7 +542,7 @@ func TestImportedQueryIsSwept(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	edits, err := s.ListEdits(ctx, space, realm.EditFilter{})
+	edits, _, err := s.ListEdits(ctx, space, realm.EditFilter{}, "")
 	if err != nil || len(edits) != 1 {
 		t.Fatalf("edits after the sweep: %+v %v", edits, err)
 	}
