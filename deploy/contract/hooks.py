@@ -1,9 +1,11 @@
 """Schemathesis hooks of `make contract`: what JSON Schema cannot say about REALM's API.
 
 - An import's body is JSON Lines (application/x-ndjson), sent as generated.
-- A cursor of the memories or of the messages is opaque: only a `next_cursor` the server
-  gave out is one, so generated cursors are left out (a made-up one is refused with 400,
-  as documented).
+- A cursor of the memories, of the messages or of the edits is opaque: only a `next_cursor`
+  the server gave out is one, so generated cursors are left out (a made-up one is refused
+  with 400, as documented).
+- Forgetting messages in bulk (DELETE …/observations) needs `speaker` or `before` (400
+  without either, as documented), so queries with neither are left out.
 - Feedback names memories of its trace: a generated id is none of them (400, as
   documented), so generated lists of ids are left out.
 - A recall's (or an answer's) filters.said_until may not be before filters.said_since
@@ -26,7 +28,11 @@ def ndjson(ctx, value):
 
 @schemathesis.hook
 def filter_query(ctx, query):
-    if ctx.operation is not None and ctx.operation.path.endswith(("/memories", "/observations")) and isinstance(query, dict):
+    if ctx.operation is None or not isinstance(query, dict):
+        return True
+    if ctx.operation.method.upper() == "DELETE" and ctx.operation.path.endswith("/observations"):
+        return "speaker" in query or "before" in query
+    if ctx.operation.path.endswith(("/memories", "/observations", "/edits")):
         return "cursor" not in query
     return True
 
