@@ -87,22 +87,8 @@ CREATE (a)-[:DERIVED_FROM]->(o), (c)-[:DERIVED_FROM]->(o)`)
 	if _, err := s.write(ctx, old, map[string]any{"space": space, "corrected": corrected}); err != nil {
 		t.Fatal(err)
 	}
-	migration := mustMigration(t, s, "memory_learned_at")
-	want := map[string]*time.Time{"-two": &obs[1].ObservedAt, "-none": nil, "-fix": &corrected}
-	for run := range 2 {
-		if err := s.runSchemaStatement(ctx, migration); err != nil {
-			t.Fatal(err)
-		}
-		for suffix, w := range want {
-			n, _, err := s.GetMemory(ctx, space, space+suffix)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (n.LearnedAt == nil) != (w == nil) || w != nil && !n.LearnedAt.Equal(*w) {
-				t.Errorf("run %d: memory %s learned %v, want %v", run+1, suffix, n.LearnedAt, w)
-			}
-		}
-	}
+	runTwice(t, s, space, "memory_learned_at", "learned", func(n realm.Node) *time.Time { return n.LearnedAt },
+		map[string]*time.Time{"-two": &obs[1].ObservedAt, "-none": nil, "-fix": &corrected})
 	later, err := s.LearnedAfter(ctx, space, day(4))
 	if err != nil || later != 1 {
 		t.Errorf("learned after %v: %d, %v; want 1 (the correction)", day(4), later, err)
@@ -129,22 +115,8 @@ CREATE (a)-[:DERIVED_FROM]->(o), (c)-[:DERIVED_FROM]->(o), (d)-[:DERIVED_FROM]->
 	if _, err := s.write(ctx, old, map[string]any{"space": space, "kept": kept}); err != nil {
 		t.Fatal(err)
 	}
-	migration := mustMigration(t, s, "memory_last_said_at")
-	want := map[string]*time.Time{"-two": &obs[0].ObservedAt, "-none": nil, "-fix": nil, "-kept": &kept}
-	for run := range 2 {
-		if err := s.runSchemaStatement(ctx, migration); err != nil {
-			t.Fatal(err)
-		}
-		for suffix, w := range want {
-			n, _, err := s.GetMemory(ctx, space, space+suffix)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if (n.LastSaidAt == nil) != (w == nil) || w != nil && !n.LastSaidAt.Equal(*w) {
-				t.Errorf("run %d: memory %s last said %v, want %v", run+1, suffix, n.LastSaidAt, w)
-			}
-		}
-	}
+	runTwice(t, s, space, "memory_last_said_at", "last said", func(n realm.Node) *time.Time { return n.LastSaidAt },
+		map[string]*time.Time{"-two": &obs[0].ObservedAt, "-none": nil, "-fix": nil, "-kept": &kept})
 }
 
 // twoSaid is a store with the schema applied and a space holding two messages of Ann's,
@@ -162,4 +134,25 @@ func twoSaid(t *testing.T) (*Store, string, []realm.Observation) {
 		t.Fatal(err)
 	}
 	return s, space, obs
+}
+
+// runTwice runs the migration name twice and checks, after each run, the time at(n) of
+// each memory of space (its id the space's followed by a suffix) against want (nil: none).
+func runTwice(t *testing.T, s *Store, space, name, what string, at func(realm.Node) *time.Time, want map[string]*time.Time) {
+	ctx := context.Background()
+	migration := mustMigration(t, s, name)
+	for run := range 2 {
+		if err := s.runSchemaStatement(ctx, migration); err != nil {
+			t.Fatal(err)
+		}
+		for suffix, w := range want {
+			n, _, err := s.GetMemory(ctx, space, space+suffix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := at(n); (got == nil) != (w == nil) || w != nil && !got.Equal(*w) {
+				t.Errorf("run %d: memory %s %s %v, want %v", run+1, suffix, what, got, w)
+			}
+		}
+	}
 }
